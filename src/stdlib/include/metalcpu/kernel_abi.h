@@ -1,0 +1,156 @@
+/* The binary interface between a kernel library (.metallib) and the metalcpu runtime.
+ *
+ * Included by generated kernel code, which is compiled freestanding (no host headers),
+ * and by the runtime. Plain C structs only; any change bumps METALCPU_KERNEL_ABI_VERSION,
+ * which the runtime checks when it opens a library. docs/kernel-abi.md explains the flow.
+ */
+#ifndef METALCPU_KERNEL_ABI_H
+#define METALCPU_KERNEL_ABI_H
+
+#define METALCPU_KERNEL_ABI_VERSION 1u
+#define METALCPU_MAX_BUFFER_BINDINGS 31
+#define METALCPU_MAX_THREADGROUP_BINDINGS 31
+
+typedef unsigned int mc_u32;
+typedef unsigned long long mc_u64;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What every threadgroup of one dispatch shares. */
+typedef struct mc_dispatch {
+    mc_u32 threads_per_grid[3];        /* [[threads_per_grid]] */
+    mc_u32 threadgroups_per_grid[3];   /* [[threadgroups_per_grid]] */
+    mc_u32 threads_per_threadgroup[3]; /* as dispatched: [[dispatch_threads_per_threadgroup]] */
+    mc_u32 simd_width;                 /* [[threads_per_simdgroup]] */
+    void* buffers[METALCPU_MAX_BUFFER_BINDINGS];         /* bound address: contents + offset */
+    mc_u64 buffer_lengths[METALCPU_MAX_BUFFER_BINDINGS]; /* bytes from the bound address to the end */
+} mc_dispatch;
+
+/* One threadgroup being executed. */
+typedef struct mc_group {
+    const mc_dispatch* dispatch;
+    mc_u32 position[3]; /* [[threadgroup_position_in_grid]] */
+    mc_u32 size[3];     /* threads in this group, smaller at the edges of dispatchThreads */
+    char* threadgroup_arguments[METALCPU_MAX_THREADGROUP_BINDINGS]; /* [[threadgroup(n)]] */
+    void* executor;     /* the executor's per-group state; opaque to kernels */
+} mc_group;
+
+/* Runs every thread of a group, for kernels that never wait at a barrier. */
+typedef void (*mc_group_fn)(const mc_group* group);
+/* Runs one thread (linear index in the group), for kernels that do; each runs on a fiber. */
+typedef void (*mc_thread_fn)(const mc_group* group, mc_u32 thread_index);
+
+enum mc_param_kind {
+    MC_PARAM_BUFFER = 1,      /* [[buffer(n)]], explicit or implicit */
+    MC_PARAM_THREADGROUP = 2, /* [[threadgroup(n)]] */
+    MC_PARAM_BUILTIN = 3,     /* [[thread_position_in_grid]] and friends */
+    MC_PARAM_UNSUPPORTED = 4  /* textures, samplers, ...: pipeline creation fails with a message */
+};
+
+enum mc_address_space {
+    MC_ADDRESS_SPACE_NONE = 0,
+    MC_ADDRESS_SPACE_DEVICE = 1,
+    MC_ADDRESS_SPACE_CONSTANT = 2,
+    MC_ADDRESS_SPACE_THREADGROUP = 3,
+    MC_ADDRESS_SPACE_THREAD = 4
+};
+
+enum mc_access { MC_ACCESS_READ_ONLY = 1, MC_ACCESS_READ_WRITE = 3 };
+
+enum mc_builtin {
+    MC_BUILTIN_NONE = 0,
+    MC_BUILTIN_THREAD_POSITION_IN_GRID,
+    MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP,
+    MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP,
+    MC_BUILTIN_THREADGROUP_POSITION_IN_GRID,
+    MC_BUILTIN_THREADS_PER_THREADGROUP,
+    MC_BUILTIN_DISPATCH_THREADS_PER_THREADGROUP,
+    MC_BUILTIN_THREADS_PER_GRID,
+    MC_BUILTIN_THREADGROUPS_PER_GRID,
+    MC_BUILTIN_THREAD_EXECUTION_WIDTH,
+    MC_BUILTIN_THREADS_PER_SIMDGROUP,
+    MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP,
+    MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP,
+    MC_BUILTIN_SIMDGROUPS_PER_THREADGROUP,
+    MC_BUILTIN_DISPATCH_SIMDGROUPS_PER_THREADGROUP,
+    MC_BUILTIN_THREAD_INDEX_IN_QUADGROUP,
+    MC_BUILTIN_QUADGROUP_INDEX_IN_THREADGROUP,
+    MC_BUILTIN_QUADGROUPS_PER_THREADGROUP,
+    MC_BUILTIN_GRID_ORIGIN,
+    MC_BUILTIN_GRID_SIZE
+};
+
+/* Reflection of one kernel parameter. */
+typedef struct mc_param {
+    const char* name;      /* as declared; "" when unnamed */
+    const char* type_name; /* the declared type as written, e.g. "device const float*" */
+    mc_u32 kind;           /* mc_param_kind */
+    mc_u32 index;          /* binding index for buffers and threadgroup memory */
+    mc_u32 address_space;  /* mc_address_space */
+    mc_u32 access;         /* mc_access */
+    mc_u32 builtin;        /* mc_builtin, for MC_PARAM_BUILTIN */
+    mc_u32 is_reference;   /* 1 for T&, 0 for T* */
+    mc_u64 pointee_size;   /* sizeof the pointee (0 for void) */
+    mc_u64 pointee_align;
+    mc_u32 line, column;   /* where the parameter is declared */
+} mc_param;
+
+enum mc_kernel_flags {
+    MC_KERNEL_USES_BARRIERS = 1u /* threadgroup/simdgroup barriers reachable: run on fibers */
+};
+
+/* Reflection and entry points of one kernel function. */
+typedef struct mc_kernel {
+    const char* name; /* host name: the function name, or [[host_name("...")]] */
+    const char* file; /* source as reported: "program_source" for strings, else the .metal path */
+    mc_u32 line, column;
+    mc_u32 flags;                             /* mc_kernel_flags */
+    mc_u32 max_total_threads_per_threadgroup; /* [[max_total_threads_per_threadgroup(n)]], 0 if absent */
+    mc_u32 param_count;
+    const mc_param* params;
+    mc_group_fn run_group;
+    mc_thread_fn run_thread;
+    mc_u32 threadgroup_site_count; /* threadgroup variables declared in or called from the kernel */
+    const mc_u64* threadgroup_sites;
+} mc_kernel;
+
+/* One translated .metal file. */
+typedef struct mc_module {
+    mc_u32 abi_version;
+    mc_u32 kernel_count;
+    const mc_kernel* kernels;
+    const char* source;
+} mc_module;
+
+/* The size and alignment of one threadgroup variable, registered as the library loads. */
+typedef struct mc_threadgroup_site {
+    mc_u64 key;
+    mc_u64 size;
+    mc_u64 align;
+} mc_threadgroup_site;
+
+/* What the runtime provides to kernels. */
+typedef struct mc_services {
+    mc_u32 abi_version;
+    /* threadgroup_barrier(): waits for the other threads of the calling thread's group. */
+    void (*threadgroup_barrier)(mc_u32 mem_flags);
+    /* The calling thread's group (for code that has no group pointer at hand). */
+    const mc_group* (*current_group)(void);
+    /* The storage of one `threadgroup` variable in `group`, the same for all its threads. */
+    void* (*threadgroup_variable)(const mc_group* group, mc_u64 site_key, mc_u64 size, mc_u64 align);
+} mc_services;
+
+/* Exported by every kernel library. Hands the services over and returns the modules and
+ * the threadgroup variable sites registered while the library was loaded. */
+typedef int (*mc_library_open_fn)(const mc_services* services, const mc_module* const** modules,
+                                   mc_u32* module_count, const mc_threadgroup_site** sites,
+                                   mc_u32* site_count);
+#define METALCPU_LIBRARY_OPEN_SYMBOL "metalcpu_library_open"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* METALCPU_KERNEL_ABI_H */

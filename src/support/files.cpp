@@ -1,0 +1,71 @@
+#include "support/files.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace metalcpu::support {
+
+std::optional<std::string> readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+bool writeFileAtomically(const std::string& path, const std::string& contents) {
+    std::string temporary = path + ".tmp." + std::to_string(getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) return false;
+        out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+        if (!out) return false;
+    }
+    std::error_code error;
+    fs::rename(temporary, path, error);
+    if (error) fs::remove(temporary, error);
+    return fileExists(path);
+}
+
+bool makeDirectories(const std::string& path, unsigned mode) {
+    std::error_code error;
+    fs::path current;
+    for (const fs::path& part : fs::path(path)) {
+        current /= part;
+        if (!fs::exists(current, error)) {
+            if (mkdir(current.c_str(), mode) != 0 && !fs::is_directory(current, error)) return false;
+        }
+    }
+    return fs::is_directory(path, error);
+}
+
+std::string makeTemporaryDirectory(const std::string& prefix) {
+    std::error_code error;
+    std::string pattern = (fs::temp_directory_path(error) / (prefix + "XXXXXX")).string();
+    if (error) pattern = "/tmp/" + prefix + "XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) return {};
+    return pattern;
+}
+
+void removeTree(const std::string& path) {
+    std::error_code error;
+    fs::remove_all(path, error);
+}
+
+std::string executableDirectory() {
+    std::error_code error;
+    fs::path self = fs::read_symlink("/proc/self/exe", error);
+    return error ? std::string() : self.parent_path().string();
+}
+
+bool fileExists(const std::string& path) {
+    struct stat info;
+    return stat(path.c_str(), &info) == 0;
+}
+
+} // namespace metalcpu::support
