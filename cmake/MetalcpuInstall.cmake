@@ -1,1 +1,18 @@
-# install rules
+# Installs metalcpu as a CMake package: find_package(metalcpu) gives metalcpu::metal, the
+# metalcpu::metal-tool and metalcpu::metallib-tool executables and metal_add_library().
+include(CMakePackageConfigHelpers)
+
+install(TARGETS metalcpu_metal metalcpu_metal_tool metalcpu_metallib_tool
+  EXPORT metalcpuTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/metalcpu)
+
+set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/metalcpu)
+install(EXPORT metalcpuTargets NAMESPACE metalcpu:: DESTINATION ${config_dir})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/metalcpuConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/metalcpuConfig.cmake INSTALL_DESTINATION ${config_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/metalcpuConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/metalcpuConfig.cmake ${PROJECT_BINARY_DIR}/metalcpuConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/MetalAddLibrary.cmake DESTINATION ${config_dir})

@@ -11,3 +11,7 @@
 #else
 #define METALCPU_HAS_BLOCKS 0
 #endif
+
+// Inline methods that may run with `this == nullptr` (metal-cpp's nil messaging), so that
+// programs built with UBSan are not told about calls metal-cpp declares legal.
+#define METALCPU_NIL_RECEIVER __attribute__((no_sanitize("null")))

@@ -40,10 +40,10 @@ protected:
 template <class Class, class Base = Object>
 class Referencing : public Base {
 public:
-    Class* retain() { return static_cast<Class*>(Object::retain()); }
-    void release() { Object::release(); }
-    Class* autorelease() { return static_cast<Class*>(Object::autorelease()); }
-    UInteger retainCount() const { return Object::retainCount(); }
+    METALCPU_NIL_RECEIVER Class* retain() { return static_cast<Class*>(Object::retain()); }
+    METALCPU_NIL_RECEIVER void release() { Object::release(); }
+    METALCPU_NIL_RECEIVER Class* autorelease() { return static_cast<Class*>(Object::autorelease()); }
+    METALCPU_NIL_RECEIVER UInteger retainCount() const { return Object::retainCount(); }
 
 protected:
     Referencing() = default;
@@ -53,7 +53,7 @@ protected:
 template <class Class, class Base = Object>
 class Copying : public Referencing<Class, Base> {
 public:
-    Class* copy() const { return static_cast<Class*>(Object::copyObject()); }
+    METALCPU_NIL_RECEIVER Class* copy() const { return static_cast<Class*>(Object::copyObject()); }
 
 protected:
     Copying() = default;

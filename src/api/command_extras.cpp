@@ -1,0 +1,57 @@
+// The command queue and command buffer methods beyond command_queue.cpp and
+// command_buffer.cpp: residency sets (every allocation is always resident on a CPU, so they are
+// accepted and ignored), log states and events (which metalcpu cannot make yet, so only nil
+// reaches these methods), the block overloads of the handlers, and MTL::CommandBufferEncoderInfo,
+// which appears in command buffer errors metalcpu does not report yet.
+#include "api/blocks.h"
+#include "foundation/string.h"
+#include "runtime/command_buffer.h"
+
+#include <Metal/MTLCommandBuffer.hpp>
+#include <Metal/MTLCommandQueue.hpp>
+#include <Metal/MTLDevice.hpp>
+
+namespace metalcpu::api {
+namespace {
+
+// Apple's name for the user-info key of encoder information in command buffer errors.
+constinit ns::Immortal<ns::String> encoderInfoErrorKey{ns::String::ConstantText{},
+                                                       std::string_view("MTLCommandBufferEncoderInfoErrorKey")};
+
+} // namespace
+} // namespace metalcpu::api
+
+NS::String* const MTL::CommandBufferEncoderInfoErrorKey = &metalcpu::api::encoderInfoErrorKey.value;
+
+void MTL::CommandQueue::addResidencySet(const ResidencySet*) {}
+void MTL::CommandQueue::addResidencySets(const ResidencySet* const[], NS::UInteger) {}
+void MTL::CommandQueue::removeResidencySet(const ResidencySet*) {}
+void MTL::CommandQueue::removeResidencySets(const ResidencySet* const[], NS::UInteger) {}
+
+MTL::LogState* MTL::CommandQueueDescriptor::logState() const { return nullptr; }
+void MTL::CommandQueueDescriptor::setLogState(const LogState*) {}
+
+MTL::LogState* MTL::CommandBufferDescriptor::logState() const { return nullptr; }
+void MTL::CommandBufferDescriptor::setLogState(const LogState*) {}
+
+void MTL::CommandBuffer::encodeSignalEvent(const Event*, std::uint64_t) {}
+void MTL::CommandBuffer::encodeWait(const Event*, std::uint64_t) {}
+void MTL::CommandBuffer::useResidencySet(const ResidencySet*) {}
+void MTL::CommandBuffer::useResidencySets(const ResidencySet* const[], NS::UInteger) {}
+#if defined(__BLOCKS__)
+void MTL::CommandBuffer::addScheduledHandler(const CommandBufferHandler block) {
+    if (metalcpu::ns::implOf<metalcpu::rt::CommandBuffer>(this))
+        addScheduledHandler(HandlerFunction(metalcpu::api::functionOf(block)));
+}
+void MTL::CommandBuffer::addCompletedHandler(const CommandBufferHandler block) {
+    if (metalcpu::ns::implOf<metalcpu::rt::CommandBuffer>(this))
+        addCompletedHandler(HandlerFunction(metalcpu::api::functionOf(block)));
+}
+#endif
+
+// No CommandBufferEncoderInfo exists yet (see above).
+NS::String* MTL::CommandBufferEncoderInfo::label() const { return nullptr; }
+NS::Array* MTL::CommandBufferEncoderInfo::debugSignposts() const { return nullptr; }
+MTL::CommandEncoderErrorState MTL::CommandBufferEncoderInfo::errorState() const {
+    return CommandEncoderErrorStateUnknown;
+}

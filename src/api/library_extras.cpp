@@ -1,0 +1,92 @@
+// The MTL::Library and MTL::Function methods beyond library.cpp: functions by descriptor, the
+// completion-handler forms (which run synchronously, as Device::newLibrary's do), and what
+// needs reflection, argument encoders or intersection functions, which log once.
+#include "api/blocks.h"
+#include "api/not_yet.h"
+#include "runtime/library.h"
+
+#include <Metal/MTLFunctionDescriptor.hpp>
+#include <Metal/MTLLibrary.hpp>
+
+using metalcpu::api::notYet;
+using metalcpu::ns::implOf;
+using Lib = metalcpu::rt::Library;
+using Fn = metalcpu::rt::Function;
+
+MTL::Function* MTL::Library::newFunction(const FunctionDescriptor* descriptor, NS::Error** error) {
+    if (!implOf<Lib>(this)) return nullptr;
+    // The specialised name and options change nothing on a CPU; the name and constants do.
+    if (!descriptor) return newFunction(static_cast<const NS::String*>(nullptr), nullptr, error);
+    return newFunction(descriptor->name(), descriptor->constantValues(), error);
+}
+void MTL::Library::newFunction(const NS::String* pFunctionName, const FunctionConstantValues* pConstantValues,
+                               const FunctionCompletionHandlerFunction& completionHandler) {
+    if (!implOf<Lib>(this)) return;
+    NS::Error* error = nullptr;
+    Function* function = newFunction(pFunctionName, pConstantValues, &error);
+    if (completionHandler) completionHandler(function, error);
+    if (function) function->release();
+}
+void MTL::Library::newFunction(const FunctionDescriptor* pDescriptor,
+                               const FunctionCompletionHandlerFunction& completionHandler) {
+    if (!implOf<Lib>(this)) return;
+    NS::Error* error = nullptr;
+    Function* function = newFunction(pDescriptor, &error);
+    if (completionHandler) completionHandler(function, error);
+    if (function) function->release();
+}
+#if defined(__BLOCKS__)
+void MTL::Library::newFunction(const NS::String* name, const FunctionConstantValues* constantValues,
+                               void (^completionHandler)(Function*, NS::Error*)) {
+    newFunction(name, constantValues, FunctionCompletionHandlerFunction(metalcpu::api::functionOf(completionHandler)));
+}
+void MTL::Library::newFunction(const FunctionDescriptor* descriptor, void (^completionHandler)(Function*, NS::Error*)) {
+    newFunction(descriptor, FunctionCompletionHandlerFunction(metalcpu::api::functionOf(completionHandler)));
+}
+#endif
+
+// Intersection functions belong to ray tracing.
+MTL::Function* MTL::Library::newIntersectionFunction(const IntersectionFunctionDescriptor*, NS::Error** error) {
+    notYet<Lib>(this, "MTL::Library::newIntersectionFunction", error);
+    return nullptr;
+}
+void MTL::Library::newIntersectionFunction(const IntersectionFunctionDescriptor* pDescriptor,
+                                           const FunctionCompletionHandlerFunction& completionHandler) {
+    if (!implOf<Lib>(this)) return;
+    NS::Error* error = nullptr;
+    Function* function = newIntersectionFunction(pDescriptor, &error);
+    if (completionHandler) completionHandler(function, error);
+}
+#if defined(__BLOCKS__)
+void MTL::Library::newIntersectionFunction(const IntersectionFunctionDescriptor* descriptor,
+                                           void (^completionHandler)(Function*, NS::Error*)) {
+    newIntersectionFunction(descriptor,
+                            FunctionCompletionHandlerFunction(metalcpu::api::functionOf(completionHandler)));
+}
+#endif
+
+MTL::FunctionReflection* MTL::Library::reflectionForFunction(const NS::String*) {
+    notYet<Lib>(this, "MTL::Library::reflectionForFunction");
+    return nullptr;
+}
+
+NS::Dictionary* MTL::Function::functionConstantsDictionary() const {
+    notYet<Fn>(this, "MTL::Function::functionConstantsDictionary");
+    return nullptr;
+}
+// Kernels have no vertex or stage-in attributes (stage-in is not supported) and are not
+// post-tessellation functions.
+NS::Array* MTL::Function::stageInputAttributes() const { return nullptr; }
+NS::Array* MTL::Function::vertexAttributes() const { return nullptr; }
+MTL::PatchType MTL::Function::patchType() const { return PatchTypeNone; }
+NS::Integer MTL::Function::patchControlPointCount() const { return 0; }
+MTL::ArgumentEncoder* MTL::Function::newArgumentEncoder(NS::UInteger) {
+    notYet<Fn>(this, "MTL::Function::newArgumentEncoder");
+    return nullptr;
+}
+MTL::ArgumentEncoder* MTL::Function::newArgumentEncoder(NS::UInteger, const AutoreleasedArgument* reflection) {
+    if (!implOf<Fn>(this)) return nullptr;
+    if (reflection) *const_cast<AutoreleasedArgument*>(reflection) = nullptr;
+    notYet<Fn>(this, "MTL::Function::newArgumentEncoder");
+    return nullptr;
+}

@@ -1,0 +1,209 @@
+// Reflection objects: the reflected types (MTL::Type and its subclasses, StructMember), the
+// argument and binding descriptions, function attributes and constants, and the function and
+// pipeline reflection containers. metalcpu does not build reflection objects yet (pipelines
+// report none, Library::reflectionForFunction logs once and returns nullptr), so no such object
+// exists: alloc() logs once and returns nullptr, and every other method answers as for nil.
+#include "api/not_yet.h"
+
+#include <Metal/MTLArgument.hpp>
+#include <Metal/MTLComputePipeline.hpp>
+#include <Metal/MTLLibrary.hpp>
+
+MTL::Type* MTL::Type::alloc() {
+    metalcpu::api::cannotMake("MTL::Type::alloc");
+    return nullptr;
+}
+MTL::Type* MTL::Type::init() { return nullptr; }
+MTL::DataType MTL::Type::dataType() const { return {}; }
+
+MTL::StructMember* MTL::StructMember::alloc() {
+    metalcpu::api::cannotMake("MTL::StructMember::alloc");
+    return nullptr;
+}
+MTL::StructMember* MTL::StructMember::init() { return nullptr; }
+NS::String* MTL::StructMember::name() const { return nullptr; }
+NS::UInteger MTL::StructMember::offset() const { return 0; }
+MTL::DataType MTL::StructMember::dataType() const { return {}; }
+NS::UInteger MTL::StructMember::argumentIndex() const { return 0; }
+MTL::StructType* MTL::StructMember::structType() { return nullptr; }
+MTL::ArrayType* MTL::StructMember::arrayType() { return nullptr; }
+MTL::PointerType* MTL::StructMember::pointerType() { return nullptr; }
+MTL::TextureReferenceType* MTL::StructMember::textureReferenceType() { return nullptr; }
+MTL::TensorReferenceType* MTL::StructMember::tensorReferenceType() { return nullptr; }
+
+MTL::StructType* MTL::StructType::alloc() {
+    metalcpu::api::cannotMake("MTL::StructType::alloc");
+    return nullptr;
+}
+MTL::StructType* MTL::StructType::init() { return nullptr; }
+NS::Array* MTL::StructType::members() const { return nullptr; }
+MTL::StructMember* MTL::StructType::memberByName(const NS::String*) { return nullptr; }
+
+MTL::ArrayType* MTL::ArrayType::alloc() {
+    metalcpu::api::cannotMake("MTL::ArrayType::alloc");
+    return nullptr;
+}
+MTL::ArrayType* MTL::ArrayType::init() { return nullptr; }
+MTL::DataType MTL::ArrayType::elementType() const { return {}; }
+NS::UInteger MTL::ArrayType::arrayLength() const { return 0; }
+NS::UInteger MTL::ArrayType::stride() const { return 0; }
+NS::UInteger MTL::ArrayType::argumentIndexStride() const { return 0; }
+MTL::StructType* MTL::ArrayType::elementStructType() { return nullptr; }
+MTL::ArrayType* MTL::ArrayType::elementArrayType() { return nullptr; }
+MTL::PointerType* MTL::ArrayType::elementPointerType() { return nullptr; }
+MTL::TextureReferenceType* MTL::ArrayType::elementTextureReferenceType() { return nullptr; }
+MTL::TensorReferenceType* MTL::ArrayType::elementTensorReferenceType() { return nullptr; }
+
+MTL::PointerType* MTL::PointerType::alloc() {
+    metalcpu::api::cannotMake("MTL::PointerType::alloc");
+    return nullptr;
+}
+MTL::PointerType* MTL::PointerType::init() { return nullptr; }
+MTL::DataType MTL::PointerType::elementType() const { return {}; }
+MTL::BindingAccess MTL::PointerType::access() const { return {}; }
+NS::UInteger MTL::PointerType::alignment() const { return 0; }
+NS::UInteger MTL::PointerType::dataSize() const { return 0; }
+bool MTL::PointerType::elementIsArgumentBuffer() const { return false; }
+MTL::StructType* MTL::PointerType::elementStructType() { return nullptr; }
+MTL::ArrayType* MTL::PointerType::elementArrayType() { return nullptr; }
+
+MTL::TextureReferenceType* MTL::TextureReferenceType::alloc() {
+    metalcpu::api::cannotMake("MTL::TextureReferenceType::alloc");
+    return nullptr;
+}
+MTL::TextureReferenceType* MTL::TextureReferenceType::init() { return nullptr; }
+MTL::DataType MTL::TextureReferenceType::textureDataType() const { return {}; }
+MTL::TextureType MTL::TextureReferenceType::textureType() const { return {}; }
+MTL::BindingAccess MTL::TextureReferenceType::access() const { return {}; }
+bool MTL::TextureReferenceType::isDepthTexture() const { return false; }
+
+MTL::TensorAuxiliaryPlaneType* MTL::TensorAuxiliaryPlaneType::alloc() {
+    metalcpu::api::cannotMake("MTL::TensorAuxiliaryPlaneType::alloc");
+    return nullptr;
+}
+MTL::TensorAuxiliaryPlaneType* MTL::TensorAuxiliaryPlaneType::init() { return nullptr; }
+MTL::TensorPlaneType MTL::TensorAuxiliaryPlaneType::planeType() const { return {}; }
+MTL::TensorDataType MTL::TensorAuxiliaryPlaneType::dataType() const { return {}; }
+MTL::TensorExtents* MTL::TensorAuxiliaryPlaneType::blockFactors() const { return nullptr; }
+
+MTL::TensorReferenceType* MTL::TensorReferenceType::alloc() {
+    metalcpu::api::cannotMake("MTL::TensorReferenceType::alloc");
+    return nullptr;
+}
+MTL::TensorReferenceType* MTL::TensorReferenceType::init() { return nullptr; }
+MTL::TensorDataType MTL::TensorReferenceType::tensorDataType() const { return {}; }
+MTL::DataType MTL::TensorReferenceType::indexType() const { return {}; }
+MTL::TensorExtents* MTL::TensorReferenceType::dimensions() const { return nullptr; }
+MTL::BindingAccess MTL::TensorReferenceType::access() const { return {}; }
+NS::Array* MTL::TensorReferenceType::auxiliaryPlanes() const { return nullptr; }
+
+MTL::Argument* MTL::Argument::alloc() {
+    metalcpu::api::cannotMake("MTL::Argument::alloc");
+    return nullptr;
+}
+MTL::Argument* MTL::Argument::init() { return nullptr; }
+NS::String* MTL::Argument::name() const { return nullptr; }
+MTL::ArgumentType MTL::Argument::type() const { return {}; }
+MTL::BindingAccess MTL::Argument::access() const { return {}; }
+NS::UInteger MTL::Argument::index() const { return 0; }
+bool MTL::Argument::isActive() const { return false; }
+bool MTL::Argument::active() const { return false; }
+NS::UInteger MTL::Argument::bufferAlignment() const { return 0; }
+NS::UInteger MTL::Argument::bufferDataSize() const { return 0; }
+MTL::DataType MTL::Argument::bufferDataType() const { return {}; }
+MTL::StructType* MTL::Argument::bufferStructType() const { return nullptr; }
+MTL::PointerType* MTL::Argument::bufferPointerType() const { return nullptr; }
+NS::UInteger MTL::Argument::threadgroupMemoryAlignment() const { return 0; }
+NS::UInteger MTL::Argument::threadgroupMemoryDataSize() const { return 0; }
+MTL::TextureType MTL::Argument::textureType() const { return {}; }
+MTL::DataType MTL::Argument::textureDataType() const { return {}; }
+bool MTL::Argument::isDepthTexture() const { return false; }
+NS::UInteger MTL::Argument::arrayLength() const { return 0; }
+
+NS::String* MTL::Binding::name() const { return nullptr; }
+MTL::BindingType MTL::Binding::type() const { return {}; }
+MTL::BindingAccess MTL::Binding::access() const { return {}; }
+NS::UInteger MTL::Binding::index() const { return 0; }
+bool MTL::Binding::isUsed() const { return false; }
+bool MTL::Binding::used() const { return false; }
+bool MTL::Binding::isArgument() const { return false; }
+bool MTL::Binding::argument() const { return false; }
+
+NS::UInteger MTL::BufferBinding::bufferAlignment() const { return 0; }
+NS::UInteger MTL::BufferBinding::bufferDataSize() const { return 0; }
+MTL::DataType MTL::BufferBinding::bufferDataType() const { return {}; }
+MTL::StructType* MTL::BufferBinding::bufferStructType() const { return nullptr; }
+MTL::PointerType* MTL::BufferBinding::bufferPointerType() const { return nullptr; }
+
+NS::UInteger MTL::ThreadgroupBinding::threadgroupMemoryAlignment() const { return 0; }
+NS::UInteger MTL::ThreadgroupBinding::threadgroupMemoryDataSize() const { return 0; }
+
+MTL::TextureType MTL::TextureBinding::textureType() const { return {}; }
+MTL::DataType MTL::TextureBinding::textureDataType() const { return {}; }
+bool MTL::TextureBinding::isDepthTexture() const { return false; }
+bool MTL::TextureBinding::depthTexture() const { return false; }
+NS::UInteger MTL::TextureBinding::arrayLength() const { return 0; }
+
+NS::UInteger MTL::ObjectPayloadBinding::objectPayloadAlignment() const { return 0; }
+NS::UInteger MTL::ObjectPayloadBinding::objectPayloadDataSize() const { return 0; }
+
+MTL::TensorDataType MTL::TensorBinding::tensorDataType() const { return {}; }
+MTL::DataType MTL::TensorBinding::indexType() const { return {}; }
+MTL::TensorExtents* MTL::TensorBinding::dimensions() const { return nullptr; }
+NS::Array* MTL::TensorBinding::auxiliaryPlanes() const { return nullptr; }
+
+MTL::VertexAttribute* MTL::VertexAttribute::alloc() {
+    metalcpu::api::cannotMake("MTL::VertexAttribute::alloc");
+    return nullptr;
+}
+MTL::VertexAttribute* MTL::VertexAttribute::init() { return nullptr; }
+NS::String* MTL::VertexAttribute::name() const { return nullptr; }
+NS::UInteger MTL::VertexAttribute::attributeIndex() const { return 0; }
+MTL::DataType MTL::VertexAttribute::attributeType() const { return {}; }
+bool MTL::VertexAttribute::isActive() const { return false; }
+bool MTL::VertexAttribute::active() const { return false; }
+bool MTL::VertexAttribute::isPatchData() const { return false; }
+bool MTL::VertexAttribute::patchData() const { return false; }
+bool MTL::VertexAttribute::isPatchControlPointData() const { return false; }
+bool MTL::VertexAttribute::patchControlPointData() const { return false; }
+
+MTL::Attribute* MTL::Attribute::alloc() {
+    metalcpu::api::cannotMake("MTL::Attribute::alloc");
+    return nullptr;
+}
+MTL::Attribute* MTL::Attribute::init() { return nullptr; }
+NS::String* MTL::Attribute::name() const { return nullptr; }
+NS::UInteger MTL::Attribute::attributeIndex() const { return 0; }
+MTL::DataType MTL::Attribute::attributeType() const { return {}; }
+bool MTL::Attribute::isActive() const { return false; }
+bool MTL::Attribute::active() const { return false; }
+bool MTL::Attribute::isPatchData() const { return false; }
+bool MTL::Attribute::patchData() const { return false; }
+bool MTL::Attribute::isPatchControlPointData() const { return false; }
+bool MTL::Attribute::patchControlPointData() const { return false; }
+
+MTL::FunctionConstant* MTL::FunctionConstant::alloc() {
+    metalcpu::api::cannotMake("MTL::FunctionConstant::alloc");
+    return nullptr;
+}
+MTL::FunctionConstant* MTL::FunctionConstant::init() { return nullptr; }
+NS::String* MTL::FunctionConstant::name() const { return nullptr; }
+MTL::DataType MTL::FunctionConstant::type() const { return {}; }
+NS::UInteger MTL::FunctionConstant::index() const { return 0; }
+bool MTL::FunctionConstant::required() const { return false; }
+
+MTL::FunctionReflection* MTL::FunctionReflection::alloc() {
+    metalcpu::api::cannotMake("MTL::FunctionReflection::alloc");
+    return nullptr;
+}
+MTL::FunctionReflection* MTL::FunctionReflection::init() { return nullptr; }
+NS::Array* MTL::FunctionReflection::bindings() const { return nullptr; }
+NS::String* MTL::FunctionReflection::userAnnotation() const { return nullptr; }
+
+MTL::ComputePipelineReflection* MTL::ComputePipelineReflection::alloc() {
+    metalcpu::api::cannotMake("MTL::ComputePipelineReflection::alloc");
+    return nullptr;
+}
+MTL::ComputePipelineReflection* MTL::ComputePipelineReflection::init() { return nullptr; }
+NS::Array* MTL::ComputePipelineReflection::bindings() const { return nullptr; }
+NS::Array* MTL::ComputePipelineReflection::arguments() const { return nullptr; }

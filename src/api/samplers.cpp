@@ -1,0 +1,75 @@
+// MTL::SamplerDescriptor (settings) and MTL::SamplerState, which metalcpu cannot make yet:
+// Device::newSamplerState logs once and returns nullptr, so a SamplerState's methods only ever
+// see nil.
+#include "api/settings.h"
+
+#include <Foundation/NSString.hpp>
+#include <Metal/MTLSampler.hpp>
+
+#include <cfloat>
+
+namespace metalcpu::api {
+namespace {
+
+class SamplerDescriptor final : public Settings<SamplerDescriptor, MTL::SamplerDescriptor> {
+public:
+    const char* className() const override { return "MTLSamplerDescriptor"; }
+
+    // Apple's defaults: nearest filtering without mipmaps, clamped to the edge, normalised
+    // coordinates, every level of detail.
+    struct State {
+        Property<NS::String> label;
+        MTL::SamplerMinMagFilter minFilter = MTL::SamplerMinMagFilterNearest;
+        MTL::SamplerMinMagFilter magFilter = MTL::SamplerMinMagFilterNearest;
+        MTL::SamplerMipFilter mipFilter = MTL::SamplerMipFilterNotMipmapped;
+        NS::UInteger maxAnisotropy = 1;
+        MTL::SamplerReductionMode reductionMode = MTL::SamplerReductionModeWeightedAverage;
+        MTL::SamplerAddressMode sAddressMode = MTL::SamplerAddressModeClampToEdge;
+        MTL::SamplerAddressMode tAddressMode = MTL::SamplerAddressModeClampToEdge;
+        MTL::SamplerAddressMode rAddressMode = MTL::SamplerAddressModeClampToEdge;
+        MTL::SamplerBorderColor borderColor = MTL::SamplerBorderColorTransparentBlack;
+        bool normalizedCoordinates = true;
+        float lodMinClamp = 0.0f;
+        float lodMaxClamp = FLT_MAX;
+        float lodBias = 0.0f;
+        bool lodAverage = false;
+        MTL::CompareFunction compareFunction = MTL::CompareFunctionNever;
+        bool supportArgumentBuffers = false;
+    } state;
+};
+
+} // namespace
+} // namespace metalcpu::api
+
+using Descriptor = metalcpu::api::SamplerDescriptor;
+
+METALCPU_ALLOC_INIT(MTL::SamplerDescriptor, Descriptor)
+METALCPU_OBJECT(MTL::SamplerDescriptor, Descriptor, NS::String, label, setLabel, label)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, MTL::SamplerMinMagFilter, minFilter, setMinFilter, minFilter)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, MTL::SamplerMinMagFilter, magFilter, setMagFilter, magFilter)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, MTL::SamplerMipFilter, mipFilter, setMipFilter, mipFilter)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, NS::UInteger, maxAnisotropy, setMaxAnisotropy, maxAnisotropy)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, MTL::SamplerReductionMode, reductionMode, setReductionMode,
+               reductionMode)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, MTL::SamplerAddressMode, sAddressMode, setSAddressMode,
+               sAddressMode)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, MTL::SamplerAddressMode, tAddressMode, setTAddressMode,
+               tAddressMode)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, MTL::SamplerAddressMode, rAddressMode, setRAddressMode,
+               rAddressMode)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, MTL::SamplerBorderColor, borderColor, setBorderColor, borderColor)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, bool, normalizedCoordinates, setNormalizedCoordinates,
+               normalizedCoordinates)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, float, lodMinClamp, setLodMinClamp, lodMinClamp)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, float, lodMaxClamp, setLodMaxClamp, lodMaxClamp)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, float, lodBias, setLodBias, lodBias)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, bool, lodAverage, setLodAverage, lodAverage)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, MTL::CompareFunction, compareFunction, setCompareFunction,
+               compareFunction)
+METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, bool, supportArgumentBuffers, setSupportArgumentBuffers,
+               supportArgumentBuffers)
+
+// No SamplerState exists yet (see above).
+NS::String* MTL::SamplerState::label() const { return nullptr; }
+MTL::Device* MTL::SamplerState::device() const { return nullptr; }
+MTL::ResourceID MTL::SamplerState::gpuResourceID() const { return ResourceID{}; }

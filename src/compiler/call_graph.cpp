@@ -1,0 +1,153 @@
+#include "compiler/call_graph.h"
+
+#include "compiler/signature.h"
+#include "compiler/syntax.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace metalcpu::msl {
+
+namespace {
+
+// Keywords after which `name(` is a call or an expression, not a declaration.
+bool isStatementKeyword(const std::string& word) {
+    static const char* const kWords[] = {"return",    "else",     "case",     "do",  "throw",
+                                         "co_return", "co_yield", "co_await", "new", "delete",
+                                         "sizeof",    "alignof",  "goto"};
+    for (const char* w : kWords)
+        if (word == w) return true;
+    return false;
+}
+
+// The previous token makes `name` a declarator (`Type name(...)`, `Type name;`).
+bool isDeclarationContext(const Token& previous) {
+    if (previous.isIdentifier()) {
+        if (isStatementKeyword(previous.spelling)) return false;
+        return !isCppKeyword(previous.spelling) || isTypeKeyword(previous.spelling);
+    }
+    return false;
+}
+
+} // namespace
+
+bool isBarrierFunction(std::string_view name) {
+    if (name == "threadgroup_barrier" || name == "simdgroup_barrier") return true;
+    if (name.starts_with("simd_") || name.starts_with("quad_")) return true;
+    return name == "simdgroup_load" || name == "simdgroup_store" || name == "simdgroup_multiply" ||
+           name == "simdgroup_multiply_accumulate";
+}
+
+CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                         const Module& module) {
+    const std::size_t n = module.functions.size();
+    CallGraph graph;
+    graph.usesBarriersDirectly.assign(n, false);
+    graph.callees.assign(n, {});
+    graph.callsOpaque.assign(n, false);
+
+    std::map<std::string, std::vector<std::size_t>> byName;
+    byName["operator()"];
+    for (std::size_t i = 0; i < n; ++i)
+        if (module.functions[i].hasBody) byName[module.functions[i].name].push_back(i);
+
+    for (std::size_t fi = 0; fi < n; ++fi) {
+        const FunctionDecl& f = module.functions[fi];
+        if (!f.hasBody) continue;
+
+        // Names that may hold a function pointer (opaque) or an object (a functor).
+        std::set<std::string> opaqueNames(f.templateValueParameters.begin(), f.templateValueParameters.end());
+        std::set<std::string> functorNames;
+        for (TokenRange p : splitParameters(tokens, partner, f.parametersOpen, f.parametersClose)) {
+            bool functionPointer = false;
+            for (std::size_t k = p.begin; k + 1 < p.end; ++k)
+                if (tokens[k].isPunct("(") && tokens[k + 1].isPunct("*")) functionPointer = true;
+            for (std::size_t k = p.end; k-- > p.begin;) {
+                if ((tokens[k].isPunct("]") || tokens[k].isPunct(")")) && partner[k] != kNoToken &&
+                    !functionPointer) {
+                    k = partner[k];
+                    continue;
+                }
+                if (tokens[k].isIdentifier() && !isCppKeyword(tokens[k].spelling)) {
+                    (functionPointer ? opaqueNames : functorNames).insert(tokens[k].spelling);
+                    break;
+                }
+            }
+        }
+        std::set<std::string> lambdas;
+        for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+            const Token& t = tokens[i];
+            if (!t.isIdentifier() || isCppKeyword(t.spelling)) continue;
+            const Token& next = tokens[i + 1];
+            if (isDeclarationContext(tokens[i - 1]) &&
+                (next.isPunct(";") || next.isPunct("=") || next.isPunct("(") || next.isPunct("{") ||
+                 next.isPunct(",") || next.isPunct("["))) {
+                if (next.isPunct("=") && tokens[i + 2].isPunct("["))
+                    lambdas.insert(t.spelling);
+                else
+                    functorNames.insert(t.spelling);
+            }
+        }
+        for (const std::string& l : lambdas) functorNames.erase(l);
+        const std::vector<std::size_t>& callOperators = byName["operator()"];
+        std::set<std::string> typeParameters(f.templateTypeParameters.begin(),
+                                             f.templateTypeParameters.end());
+
+        std::set<std::size_t> callees;
+        for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+            const Token& t = tokens[i];
+            if (!t.isIdentifier() || isCppKeyword(t.spelling)) continue;
+            std::size_t after = i + 1;
+            if (tokens[after].isPunct("<")) {
+                std::size_t close = closingAngle(tokens, partner, after, f.bodyClose);
+                if (close != kNoToken) after = close + 1;
+            }
+            // `T()(x)` / `T{}(x)`: a functor of a template type parameter, called.
+            if (typeParameters.count(t.spelling) &&
+                (tokens[after].isPunct("(") || tokens[after].isPunct("{")) && partner[after] != kNoToken &&
+                tokens[partner[after] + 1].isPunct("(")) {
+                callees.insert(callOperators.begin(), callOperators.end());
+                continue;
+            }
+            if (!tokens[after].isPunct("(")) continue;
+            if (isDeclarationContext(tokens[i - 1])) continue; // `Type name(args)` declares name
+            if (isBarrierFunction(t.spelling)) graph.usesBarriersDirectly[fi] = true;
+            auto it = byName.find(t.spelling);
+            if (it != byName.end()) {
+                callees.insert(it->second.begin(), it->second.end());
+            } else if (opaqueNames.count(t.spelling)) {
+                graph.callsOpaque[fi] = true;
+            } else if (functorNames.count(t.spelling)) {
+                callees.insert(callOperators.begin(), callOperators.end());
+            }
+        }
+        graph.callees[fi].assign(callees.begin(), callees.end());
+    }
+    return graph;
+}
+
+std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t root) {
+    const std::size_t n = graph.callees.size();
+    std::vector<bool> seen(n, false);
+    std::vector<std::size_t> stack = {root};
+    seen[root] = true;
+    bool everything = false;
+    while (!stack.empty()) {
+        std::size_t f = stack.back();
+        stack.pop_back();
+        if (graph.callsOpaque[f]) everything = true;
+        for (std::size_t c : graph.callees[f]) {
+            if (!seen[c]) {
+                seen[c] = true;
+                stack.push_back(c);
+            }
+        }
+    }
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < n; ++i)
+        if (seen[i] || everything) out.push_back(i);
+    return out;
+}
+
+} // namespace metalcpu::msl

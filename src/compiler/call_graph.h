@@ -1,0 +1,35 @@
+// A name-based call graph over the function bodies of one translation unit: which kernels can
+// reach a barrier or SIMD-group collective, and which threadgroup variables they can reach.
+#pragma once
+
+#include "compiler/scanner.h"
+
+#include <string_view>
+#include <vector>
+
+namespace metalcpu::msl {
+
+struct CallGraph {
+    /// Per function (Module::functions): its body calls a barrier or SIMD/quad-group collective.
+    std::vector<bool> usesBarriersDirectly;
+    /// Per function: the functions it may call, resolved by unqualified name (every overload,
+    /// member function and constructor of that name). A call through an object held in a
+    /// parameter or local variable (a functor) may call any `operator()` of the file.
+    std::vector<std::vector<std::size_t>> callees;
+    /// Per function: it calls through a function pointer (a non-type template parameter, or a
+    /// parameter of function-pointer type) that the graph cannot see through; it may reach any
+    /// function of the file.
+    std::vector<bool> callsOpaque;
+};
+
+/// Whether calling `name` synchronises threads: threadgroup_barrier, simdgroup_barrier, the
+/// simd_* and quad_* collectives, and the simdgroup_matrix load/store/multiply functions.
+bool isBarrierFunction(std::string_view name);
+
+CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                         const Module& module);
+
+/// The functions reachable from `root` (root included), in increasing index order.
+std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t root);
+
+} // namespace metalcpu::msl

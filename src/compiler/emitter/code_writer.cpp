@@ -1,0 +1,116 @@
+#include "compiler/emitter/code_writer.h"
+
+namespace metalcpu::msl {
+
+namespace {
+
+// Lines of padding that are cheaper than a #line directive.
+constexpr std::uint32_t kMaxBlankLines = 8;
+
+} // namespace
+
+void CodeWriter::writeRaw(std::string_view text) {
+    out_ += text;
+    positioned_ = false;
+    column_ = 1;
+}
+
+void CodeWriter::append(std::string_view text) {
+    out_ += text;
+    std::size_t newline = text.rfind('\n');
+    if (newline == std::string_view::npos) {
+        column_ += static_cast<std::uint32_t>(text.size());
+        return;
+    }
+    for (char c : text)
+        if (c == '\n') ++line_;
+    column_ = static_cast<std::uint32_t>(text.size() - newline);
+}
+
+void CodeWriter::lineDirective(std::uint32_t file, std::uint32_t line) {
+    if (column_ != 1) out_ += '\n';
+    out_ += "#line " + std::to_string(line) + " " + quoteString(files_.reportedName(file)) + "\n";
+    positioned_ = true;
+    file_ = file;
+    line_ = line;
+    column_ = 1;
+}
+
+void CodeWriter::moveTo(const Location& where) {
+    if (!positioned_ || where.file != file_ || where.line < line_ || where.line > line_ + kMaxBlankLines) {
+        lineDirective(where.file, where.line);
+    }
+    while (line_ < where.line) {
+        out_ += '\n';
+        ++line_;
+        column_ = 1;
+    }
+    if (column_ < where.column) {
+        out_.append(where.column - column_, ' ');
+        column_ = where.column;
+    }
+}
+
+void CodeWriter::writeTokens(const TokenList& tokens) {
+    for (const Token& t : tokens) {
+        if (t.kind == TokenKind::End) break;
+        std::string_view body = t.erased ? std::string_view() : std::string_view(t.text);
+        if (t.prefix.empty() && body.empty() && t.suffix.empty()) continue;
+
+        if (t.kind == TokenKind::Pragma && !t.erased) {
+            // A pragma needs a line of its own: start a new line, with a #line directive
+            // unless the pragma is a few lines further down in the same file.
+            const Location& at = t.location;
+            bool near =
+                positioned_ && at.file == file_ && at.line > line_ && at.line <= line_ + kMaxBlankLines;
+            if (near) {
+                while (line_ < at.line) {
+                    out_ += '\n';
+                    ++line_;
+                }
+            } else if (!(positioned_ && at.file == file_ && at.line == line_ && column_ == 1)) {
+                lineDirective(at.file, at.line);
+            }
+            column_ = 1;
+            if (!t.prefix.empty()) { // generated code meant to come before the pragma
+                out_ += t.prefix;
+                out_ += '\n';
+                positioned_ = false;
+                lineDirective(t.location.file, t.location.line);
+            }
+            out_ += body;
+            out_ += '\n';
+            ++line_;
+            column_ = 1;
+            if (!t.suffix.empty()) {
+                out_ += t.suffix;
+                out_ += '\n';
+                positioned_ = false;
+            }
+            continue;
+        }
+
+        bool sameLine = positioned_ && t.location.file == file_ && t.location.line == line_;
+        if (sameLine && column_ > t.location.column) {
+            // Inserted text pushed us past the token's column.
+            if (t.spaceBefore && out_.back() != ' ') append(" ");
+        } else {
+            moveTo(t.location);
+        }
+        append(t.prefix);
+        append(body);
+        append(t.suffix);
+    }
+    if (column_ != 1) append("\n");
+}
+
+void CodeWriter::writeGenerated(std::string_view name, std::string_view text) {
+    if (column_ != 1) out_ += '\n';
+    out_ += "#line 1 " + quoteString(name) + "\n";
+    out_ += text;
+    if (!text.empty() && text.back() != '\n') out_ += '\n';
+    positioned_ = false;
+    column_ = 1;
+}
+
+} // namespace metalcpu::msl

@@ -1,0 +1,49 @@
+// Printing tokens back at their original lines and columns.
+#pragma once
+
+#include "compiler/source.h"
+#include "compiler/token.h"
+
+#include <string>
+#include <string_view>
+
+namespace metalcpu::msl {
+
+/// Writes C++ text so that every token lands on its original line and column: it pads with
+/// spaces, starts new lines, and writes `#line N "file"` whenever the file changes or the line
+/// moves backwards or jumps ahead by more than a few lines. Host-compiler diagnostics and
+/// debug information then point into the .metal source.
+///
+/// A token prints as prefix + text + suffix (text left out when erased). When earlier output
+/// on the line already passed a token's column (inserted text is longer than what it
+/// replaced), the token follows after one space, or directly when the source had no
+/// whitespace before it. Pragma tokens always get a line of their own.
+class CodeWriter {
+public:
+    explicit CodeWriter(const FileTable& files) : files_(files) {}
+
+    /// Raw text, e.g. the leading #include; it must end with a newline.
+    void writeRaw(std::string_view text);
+
+    /// The user's tokens (after the passes' edits).
+    void writeTokens(const TokenList& tokens);
+
+    /// Generated code, after `#line 1 "<name>"`.
+    void writeGenerated(std::string_view name, std::string_view text);
+
+    std::string take() { return std::move(out_); }
+
+private:
+    void lineDirective(std::uint32_t file, std::uint32_t line);
+    void moveTo(const Location& where);
+    void append(std::string_view text);
+
+    const FileTable& files_;
+    std::string out_;
+    bool positioned_ = false; ///< the output line corresponds to (file_, line_)
+    std::uint32_t file_ = 0;
+    std::uint32_t line_ = 0;
+    std::uint32_t column_ = 1; ///< where the next character lands
+};
+
+} // namespace metalcpu::msl

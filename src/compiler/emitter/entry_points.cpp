@@ -1,0 +1,134 @@
+#include "compiler/emitter/entry_points.h"
+
+#include "compiler/passes/threadgroup_variables.h"
+#include "compiler/reflection.h"
+#include "compiler/source.h"
+
+namespace metalcpu::msl {
+
+namespace {
+
+std::string argumentSetup(const EntryPointCode& e, const std::string& k) {
+    std::string out;
+    for (std::size_t i = 0; i < e.info.params.size(); ++i) {
+        const ParamInfo& p = e.info.params[i];
+        std::string param = "::metalcpu_kernel::parameter_t<__mc_" + k + "_fn, " + std::to_string(i) + ">";
+        std::string a = "__a" + std::to_string(i);
+        if (p.kind == ParamKind::Buffer) {
+            out += "    auto&& " + a + " = ::metalcpu_kernel::buffer_argument<" + param + ">(__g, " +
+                   std::to_string(p.index) + ");\n";
+        } else if (p.kind == ParamKind::Threadgroup) {
+            out += "    auto&& " + a + " = ::metalcpu_kernel::threadgroup_argument<" + param + ">(__g, " +
+                   std::to_string(p.index) + ");\n";
+        } else if (p.kind == ParamKind::Unsupported) {
+            out += "    auto&& " + a + " = ::metalcpu_kernel::unsupported_argument<" + param + ">(__g, " +
+                   std::to_string(p.index) + ");\n";
+        }
+    }
+    return out;
+}
+
+std::string callArguments(const EntryPointCode& e, const std::string& k) {
+    std::string out;
+    for (std::size_t i = 0; i < e.info.params.size(); ++i) {
+        const ParamInfo& p = e.info.params[i];
+        if (p.kind == ParamKind::Builtin) {
+            out += "::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_" + k + "_fn, " +
+                   std::to_string(i) + ">, " + builtinEnumerator(p.builtin) + ">(__g, __t), ";
+        } else {
+            out += "__a" + std::to_string(i) + ", ";
+        }
+    }
+    return out + "__g";
+}
+
+} // namespace
+
+std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints,
+                                const std::string& moduleFile) {
+    std::string out;
+    std::vector<std::string> tableRows;
+    for (std::size_t n = 0; n < entryPoints.size(); ++n) {
+        const EntryPointCode& e = entryPoints[n];
+        const KernelInfo& info = e.info;
+        const std::string k = std::to_string(n);
+        const std::string fn = "__mc_" + k + "_fn";
+
+        std::string open, close, scope = "::";
+        for (const std::string& ns : e.namespaces) {
+            open += "namespace " + ns + " { ";
+            close += " }";
+            scope += ns + "::";
+        }
+        out += "// " + quoteString(info.hostName) + "\n";
+        out += open + "namespace {\n";
+        out += "using " + fn + " = decltype(&" + info.functionExpression + ");\n";
+
+        std::string setup = argumentSetup(e, k);
+        std::string call = "    " + info.functionExpression + "(" + callArguments(e, k) + ");\n";
+        out += "void __mc_" + k + "_run_group(const ::mc_group* __g) {\n";
+        out += setup;
+        out += "    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) "
+               "__attribute__((always_inline)) {\n";
+        if (call.find("__t") == std::string::npos) out += "        (void)__t;\n";
+        out += "    " + call;
+        out += "    });\n}\n";
+        out += "void __mc_" + k + "_run_thread(const ::mc_group* __g, mc_u32 __i) {\n";
+        out += "    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);\n";
+        out += setup;
+        if (call.find("__t") == std::string::npos) out += "    (void)__t;\n";
+        out += call;
+        out += "}\n";
+
+        std::string params = "nullptr";
+        if (!info.params.empty()) {
+            params = scope + "__mc_" + k + "_params";
+            out += "const ::mc_param __mc_" + k + "_params[] = {\n";
+            for (std::size_t i = 0; i < info.params.size(); ++i) {
+                const ParamInfo& p = info.params[i];
+                std::string param = "::metalcpu_kernel::parameter_t<" + fn + ", " + std::to_string(i) + ">";
+                out += "    {" + quoteString(p.name) + ", " + quoteString(p.typeText) + ", " +
+                       paramKindEnumerator(p.kind) + ", " + std::to_string(p.index) + ", " +
+                       addressSpaceEnumerator(p.addressSpace) + ", " + accessEnumerator(p.access) + ", " +
+                       builtinEnumerator(p.builtin) + ", " + (p.isReference ? "1" : "0") +
+                       ", ::metalcpu_kernel::pointee_size<" + param + ">, ::metalcpu_kernel::pointee_align<" +
+                       param + ">, " + std::to_string(p.line) + ", " + std::to_string(p.column) + "},\n";
+            }
+            out += "};\n";
+        }
+        std::string sites = "nullptr";
+        if (!info.threadgroupSites.empty()) {
+            sites = scope + "__mc_" + k + "_sites";
+            out += "const mc_u64 __mc_" + k + "_sites[] = {";
+            for (std::size_t i = 0; i < info.threadgroupSites.size(); ++i)
+                out += (i ? ", " : "") + siteKeyLiteral(info.threadgroupSites[i]);
+            out += "};\n";
+        }
+        std::string maxThreads = std::to_string(info.maxTotalThreadsPerThreadgroup);
+        if (!e.maxThreadsExpression.empty()) {
+            out += "constexpr mc_u32 __mc_" + k + "_max_threads = static_cast<mc_u32>(" +
+                   e.maxThreadsExpression + ");\n";
+            maxThreads = scope + "__mc_" + k + "_max_threads";
+        }
+        out += "}" + close + "\n\n";
+
+        tableRows.push_back("    {" + quoteString(info.hostName) + ", " + quoteString(info.file) + ", " +
+                            std::to_string(info.line) + ", " + std::to_string(info.column) + ", " +
+                            (info.usesBarriers ? "MC_KERNEL_USES_BARRIERS" : "0u") + ", " + maxThreads +
+                            ", " + std::to_string(info.params.size()) + ", " + params + ", &" + scope +
+                            "__mc_" + k + "_run_group, &" + scope + "__mc_" + k + "_run_thread, " +
+                            std::to_string(info.threadgroupSites.size()) + ", " + sites + "},\n");
+    }
+    if (entryPoints.empty()) {
+        out += "METALCPU_REGISTER_MODULE(nullptr, 0, " + quoteString(moduleFile) + ")\n";
+        return out;
+    }
+    out += "const ::mc_kernel __mc_kernels[] = {\n";
+    for (const std::string& row : tableRows) out += row;
+    out += "};\n";
+    out += "METALCPU_REGISTER_MODULE(__mc_kernels, " + std::to_string(entryPoints.size()) + ", " +
+           quoteString(moduleFile) + ")\n";
+    return out;
+}
+
+} // namespace metalcpu::msl

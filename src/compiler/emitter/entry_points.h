@@ -1,0 +1,28 @@
+// Generated code: one trampoline pair and reflection table per entry point, then the module.
+#pragma once
+
+#include "compiler/translate.h"
+
+#include <string>
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// What the generator needs to know about one entry point.
+struct EntryPointCode {
+    KernelInfo info;
+    /// The namespace the glue is written in (where the template arguments were written).
+    std::vector<std::string> namespaces;
+    /// A C++ expression for max_total_threads_per_threadgroup when it is not a literal
+    /// (e.g. "::ns::__mc_max_threads_3<float, 4>()"); empty to use info's value.
+    std::string maxThreadsExpression;
+};
+
+/// The generated code for all entry points of a file: per entry point K, in an unnamed
+/// namespace (inside `namespaces`), `__mc_K_fn`, `__mc_K_run_group`, `__mc_K_run_thread`,
+/// `__mc_K_params` and `__mc_K_sites`; then the `__mc_kernels` table and
+/// METALCPU_REGISTER_MODULE(__mc_kernels, count, "<moduleFile>").
+std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints,
+                                const std::string& moduleFile);
+
+} // namespace metalcpu::msl

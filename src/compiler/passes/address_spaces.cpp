@@ -1,0 +1,74 @@
+#include "compiler/passes/address_spaces.h"
+
+namespace metalcpu::msl {
+
+namespace {
+
+bool isMemberName(const TokenList& tokens, std::size_t i) {
+    if (i == 0) return false;
+    const Token& p = tokens[i - 1];
+    return p.isPunct("::") || p.isPunct(".") || p.isPunct("->");
+}
+
+// Tokens that end the decl-specifier sequence around a `constant`.
+bool endsSpecifiers(const Token& t) {
+    if (t.kind == TokenKind::Pragma || t.kind == TokenKind::End) return true;
+    if (t.kind != TokenKind::Punctuator) return false;
+    return !t.isPunct("::");
+}
+
+// Whether `const` qualifies the same type as the `constant` at `i`: it appears in the same
+// decl-specifier sequence, i.e. before the next `*`/`&` and after the previous delimiter.
+bool alreadyConst(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i) {
+    for (std::size_t k = i; k-- > 0;) {
+        const Token& t = tokens[k];
+        if (t.isPunct(">")) break;
+        if (endsSpecifiers(t)) break;
+        if (t.isIdentifier("const")) return true;
+    }
+    for (std::size_t k = i + 1; k < tokens.size(); ++k) {
+        const Token& t = tokens[k];
+        if (t.isPunct("<")) {
+            // Skip template arguments: a const inside them qualifies something else.
+            int depth = 0;
+            for (; k < tokens.size(); ++k) {
+                if (tokens[k].isPunct("(") && partner[k] != kNoToken)
+                    k = partner[k];
+                else if (tokens[k].isPunct("<"))
+                    ++depth;
+                else if (tokens[k].isPunct(">") && --depth == 0)
+                    break;
+                else if (tokens[k].isPunct(";") || tokens[k].isPunct("{"))
+                    return false;
+            }
+            continue;
+        }
+        if (endsSpecifiers(t)) break;
+        if (t.isIdentifier("const")) return true;
+    }
+    return false;
+}
+
+} // namespace
+
+void rewriteAddressSpaces(TokenList& tokens, const std::vector<std::size_t>& partner,
+                          Diagnostics& diagnostics) {
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        Token& t = tokens[i];
+        if (t.kind != TokenKind::Identifier || isMemberName(tokens, i)) continue;
+        if (t.spelling == "device" || t.spelling == "thread" || t.spelling == "threadgroup") {
+            t.erased = true;
+        } else if (t.spelling == "constant") {
+            if (alreadyConst(tokens, partner, i))
+                t.erased = true;
+            else
+                t.text = "const";
+        } else if (t.spelling == "threadgroup_imageblock") {
+            diagnostics.error(t.location, "the threadgroup_imageblock address space is not supported");
+        } else if (t.spelling == "ray_data" || t.spelling == "object_data") {
+            diagnostics.error(t.location, "the " + t.spelling + " address space is not supported");
+        }
+    }
+}
+
+} // namespace metalcpu::msl

@@ -1,0 +1,20 @@
+// Pass: loop pragmas in Clang's spelling become GCC's.
+#pragma once
+
+#include "compiler/token.h"
+
+#include <string>
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// `#pragma unroll` -> `#pragma GCC unroll 16`; `#pragma unroll N` / `#pragma unroll(N)` ->
+/// `#pragma GCC unroll N` when N is an integer literal (GCC needs a constant it can read before
+/// template instantiation, so anything else becomes 16); `#pragma nounroll` ->
+/// `#pragma GCC unroll 1`; `#pragma clang loop unroll(...)` likewise. Other pragmas pass through.
+void rewritePragmas(TokenList& tokens);
+
+/// The words of a pragma line after `#pragma`, split at whitespace and parentheses.
+std::vector<std::string> pragmaWords(const std::string& line);
+
+} // namespace metalcpu::msl

@@ -1,0 +1,237 @@
+#include "compiler/passes/restrictions.h"
+
+#include "compiler/passes/pragmas.h"
+#include "compiler/syntax.h"
+
+#include <filesystem>
+#include <set>
+
+namespace metalcpu::msl {
+
+namespace {
+
+// GCC attributes that only affect code generation or diagnostics.
+bool isHarmlessGnuAttribute(std::string name) {
+    if (name.size() > 4 && name.starts_with("__") && name.ends_with("__"))
+        name = name.substr(2, name.size() - 4);
+    static const char* const kHarmless[] = {
+        "always_inline",
+        "noinline",
+        "flatten",
+        "aligned",
+        "packed",
+        "unused",
+        "used",
+        "const",
+        "pure",
+        "hot",
+        "cold",
+        "may_alias",
+        "vector_size",
+        "deprecated",
+        "maybe_unused",
+        "nonnull",
+        "returns_nonnull",
+        "warn_unused_result",
+        "noreturn",
+        "artificial",
+        "gnu_inline",
+        "leaf",
+        "nothrow",
+        "mode",
+        "transparent_union",
+        "designated_init",
+        "fallthrough",
+        "unavailable",
+        "noipa",
+        "noclone",
+        "no_icf",
+        "optimize",
+        "assume_aligned",
+        "alloc_align",
+        "alloc_size",
+        "access",
+        "nonstring",
+        "warning",
+        "error",
+        "format",
+        "format_arg",
+        "sentinel",
+        "no_sanitize",
+        "no_sanitize_address",
+        "no_sanitize_undefined",
+        "no_stack_protector",
+        "likely",
+        "unlikely",
+        "scalar_storage_order",
+        "vector",
+        "simd",
+        "target",
+        "target_clones",
+    };
+    for (const char* h : kHarmless)
+        if (name == h) return true;
+    return false;
+}
+
+std::string stripGnuNamespace(const std::string& name) {
+    if (name.starts_with("gnu::")) return name.substr(5);
+    if (name.starts_with("__gnu__::")) return name.substr(9);
+    return name;
+}
+
+void checkGnuAttributeList(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open,
+                           std::size_t close, Diagnostics& diagnostics) {
+    // `__attribute__((a, b(x), c))`: names at depth 0 inside the inner parentheses.
+    for (std::size_t i = open; i < close; ++i) {
+        const Token& t = tokens[i];
+        if (t.isPunct("(") && partner[i] != kNoToken) {
+            i = partner[i];
+            continue;
+        }
+        if (t.isIdentifier() && !isHarmlessGnuAttribute(t.spelling)) {
+            diagnostics.error(t.location, "attribute '" + t.spelling + "' is not allowed in kernel code");
+        }
+    }
+}
+
+} // namespace
+
+bool isUnderRoot(const std::string& path, const std::string& root) {
+    namespace fs = std::filesystem;
+    fs::path p = fs::path(path).lexically_normal();
+    fs::path r = fs::path(root).lexically_normal();
+    if (p.is_absolute() != r.is_absolute()) return false;
+    auto pi = p.begin();
+    for (auto ri = r.begin(); ri != r.end(); ++ri) {
+        if (ri->empty()) continue; // a trailing separator
+        if (pi == p.end() || *pi != *ri) return false;
+        ++pi;
+    }
+    return pi != p.end();
+}
+
+void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
+                       const std::vector<IncludeEvent>& includes, const FileTable& files,
+                       const TranslateOptions& options, Diagnostics& diagnostics) {
+    // Files included from outside the allowed roots.
+    if (!options.allowedIncludeRoots.empty()) {
+        for (const IncludeEvent& include : includes) {
+            const std::string& name = files.spelling(include.file);
+            if (include.file == 0 || FileTable::isPseudoFile(name)) continue;
+            bool allowed = false;
+            for (const std::string& root : options.allowedIncludeRoots)
+                if (isUnderRoot(name, root)) allowed = true;
+            if (!allowed) {
+                diagnostics.error(include.includedFrom,
+                                  "kernel code cannot include '" + name +
+                                      "': it is outside the allowed include directories");
+            }
+        }
+    }
+
+    // Token-level rules.
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const Token& t = tokens[i];
+        if (t.kind == TokenKind::Pragma) {
+            std::vector<std::string> words = pragmaWords(t.spelling);
+            if (!words.empty() && (words[0] == "weak" || words[0] == "redefine_extname"))
+                diagnostics.error(t.location, "'#pragma " + words[0] + "' is not allowed in kernel code");
+            continue;
+        }
+        if (t.kind != TokenKind::Identifier) continue;
+        const std::string& s = t.spelling;
+        if (s == "extern") {
+            diagnostics.error(t.location, "kernel code cannot declare extern symbols");
+        } else if (s == "asm" || s == "__asm__" || s == "__asm") {
+            diagnostics.error(t.location, "kernel code cannot contain assembly");
+        } else if (s == "thread_local" || s == "__thread" || s == "_Thread_local") {
+            diagnostics.error(t.location, "kernel code cannot declare thread_local variables");
+        } else if (s == "goto") {
+            diagnostics.error(t.location, "goto is not supported in metal shading language");
+        } else if (s == "new" || s == "delete") {
+            bool deletedFunction = s == "delete" && i > 0 && tokens[i - 1].isPunct("=");
+            if (!deletedFunction) diagnostics.error(t.location, "kernel code cannot use '" + s + "'");
+        } else if ((s == "__attribute__" || s == "__attribute") && tokens[i + 1].isPunct("(") &&
+                   partner[i + 1] != kNoToken) {
+            std::size_t close = partner[i + 1];
+            if (tokens[i + 2].isPunct("(") && partner[i + 2] != kNoToken)
+                checkGnuAttributeList(tokens, partner, i + 3, partner[i + 2], diagnostics);
+            i = close;
+        }
+    }
+    for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+        if (!startsAttributeSpec(tokens, i) || partner[i] == kNoToken) continue;
+        AttributeSpec spec = parseAttributeSpec(tokens, partner, i);
+        for (const Attribute& a : spec.attributes) {
+            if (a.name == "function_constant")
+                diagnostics.error(tokens[a.nameToken].location, "function constants are not supported yet");
+            if ((a.name.starts_with("gnu::") || a.name.starts_with("__gnu__::")) &&
+                !isHarmlessGnuAttribute(stripGnuNamespace(a.name)))
+                diagnostics.error(tokens[a.nameToken].location,
+                                  "attribute '" + a.name + "' is not allowed in kernel code");
+        }
+        i = spec.close;
+    }
+
+    // Render functions, and functions declared but defined nowhere.
+    std::set<std::string> defined;
+    for (const FunctionDecl& f : module.functions)
+        if (f.hasBody) defined.insert(f.name);
+    for (const FunctionDecl& f : module.functions) {
+        if (f.renderKeyword != kNoToken)
+            diagnostics.error(tokens[f.renderKeyword].location, "render functions are not supported");
+        if (!f.hasBody && !f.isDefaulted && f.enclosingClass.empty() && !defined.count(f.name)) {
+            diagnostics.error(tokens[f.nameToken].location,
+                              "function '" + f.name +
+                                  "' is declared but not defined; kernel code can only "
+                                  "call functions it defines");
+        }
+    }
+
+    // Non-const static locals.
+    for (const FunctionDecl& f : module.functions) {
+        if (!f.hasBody) continue;
+        for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+            if (!tokens[i].isIdentifier("static")) continue;
+            const Token& p = tokens[i - 1];
+            if (!(p.isPunct("{") || p.isPunct("}") || p.isPunct(";") || p.isPunct(":"))) continue;
+            bool constant = false, function = false;
+            for (std::size_t k = i + 1; k < f.bodyClose; ++k) {
+                const Token& t = tokens[k];
+                if (t.isPunct(";") || t.isPunct("=") || t.isPunct("{")) break;
+                if (t.isPunct("(")) {
+                    function = true;
+                    break;
+                }
+                if (t.isIdentifier("const") || t.isIdentifier("constexpr") || t.isIdentifier("constant"))
+                    constant = true;
+            }
+            if (!constant && !function)
+                diagnostics.error(tokens[i].location, "static local variables must be const");
+        }
+    }
+
+    // Program-scope variables must be constants.
+    for (const VariableDecl& v : module.variables) {
+        bool constant = false;
+        std::size_t name = kNoToken;
+        for (std::size_t k = v.tokens.begin; k < v.tokens.end; ++k) {
+            const Token& t = tokens[k];
+            if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[k] != kNoToken) {
+                k = partner[k];
+                continue;
+            }
+            if (t.isPunct("=")) break;
+            if (t.isIdentifier("const") || t.isIdentifier("constexpr") || t.isIdentifier("constant") ||
+                t.isIdentifier("extern") || t.isIdentifier("threadgroup"))
+                constant = true; // extern and threadgroup have their own diagnostics
+            if (t.isIdentifier() && !isCppKeyword(t.spelling)) name = k;
+        }
+        if (!constant && name != kNoToken)
+            diagnostics.error(tokens[name].location, "program-scope variable '" + tokens[name].spelling +
+                                                         "' must be declared in the constant address space");
+    }
+}
+
+} // namespace metalcpu::msl

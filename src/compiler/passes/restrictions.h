@@ -1,0 +1,29 @@
+// Check: the restricted dialect. Kernel code must not be able to reach into the host process.
+#pragma once
+
+#include "compiler/diagnostics.h"
+#include "compiler/lexer.h"
+#include "compiler/scanner.h"
+#include "compiler/translate.h"
+
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// Reports, at the offending token:
+///   `extern` (any form), `asm`/`__asm__`, `thread_local`/`__thread`, `goto` (MSL has none),
+///   `new`/`delete` expressions, GCC attributes that affect linking or run code at load time
+///   (constructor, destructor, section, alias, ifunc, weak, weakref, visibility, ...: anything
+///   not on a list of harmless ones), `#pragma weak` and `#pragma redefine_extname`,
+///   non-const `static` local variables, [[function_constant]] (not supported yet), program-scope variables
+///   outside the constant address space, functions declared but defined nowhere in the file (calls to them
+///   would bind to host symbols), vertex/fragment functions, and (when `options.allowedIncludeRoots` is not
+///   empty) files included from outside the allowed directories.
+void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
+                       const std::vector<IncludeEvent>& includes, const FileTable& files,
+                       const TranslateOptions& options, Diagnostics& diagnostics);
+
+/// Whether `path` lies under directory `root`, comparing lexically normalised paths.
+bool isUnderRoot(const std::string& path, const std::string& root);
+
+} // namespace metalcpu::msl

@@ -1,0 +1,50 @@
+// Pass: `threadgroup` variable declarations in function bodies become references into
+// per-threadgroup storage.
+#pragma once
+
+#include "compiler/diagnostics.h"
+#include "compiler/scanner.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// One variable of a `threadgroup` declaration: one site with its own key.
+struct ThreadgroupDeclarator {
+    std::string name;
+    std::size_t nameToken = 0;
+    TokenRange arrayBounds; ///< `[BS][BS]` (empty when not an array)
+    std::uint64_t key = 0;  ///< (fileKey << 20) | site number (1-based, in source order)
+};
+
+/// `threadgroup float As[BS][BS], b;` inside a function body.
+struct ThreadgroupDeclaration {
+    std::size_t function = 0; ///< the function whose body declares it (Module::functions)
+    TokenRange statement;     ///< from `threadgroup` to the `;`, inclusive
+    TokenRange type;          ///< the element type as written (`float`)
+    std::vector<ThreadgroupDeclarator> declarators;
+};
+
+/// Finds the threadgroup variable declarations in every function body, and gives each
+/// declarator a site key. Reports initializers (MSL forbids them) and threadgroup variables
+/// at namespace scope. Declarations of pointers or references to threadgroup memory
+/// (`threadgroup float* p = ...;`) are not variables in threadgroup memory and are left to
+/// rewriteAddressSpaces().
+std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const TokenList& tokens,
+                                                             const std::vector<std::size_t>& partner,
+                                                             const Module& module, std::uint64_t fileKey,
+                                                             Diagnostics& diagnostics);
+
+/// Replaces each declaration by one statement per declarator:
+///   auto& As = ::metalcpu_kernel::threadgroup_variable<float[BS][BS], 0x...ull>(__mc_group);
+/// `__mc_group` (the kernel's hidden parameter) inside kernels, `nullptr` elsewhere. Run it
+/// after the passes that rewrite types, so that the copied type text is already rewritten.
+void rewriteThreadgroupVariables(TokenList& tokens, const Module& module,
+                                 const std::vector<ThreadgroupDeclaration>& declarations);
+
+/// "0x123ull"
+std::string siteKeyLiteral(std::uint64_t key);
+
+} // namespace metalcpu::msl

@@ -1,0 +1,96 @@
+#include "compiler/reflection.h"
+
+#include "stdlib/include/metalcpu/kernel_abi.h"
+
+#include <array>
+
+namespace metalcpu::msl {
+
+// The public enums mirror the kernel ABI's C enums value for value.
+static_assert(static_cast<int>(ParamKind::Buffer) == MC_PARAM_BUFFER);
+static_assert(static_cast<int>(ParamKind::Threadgroup) == MC_PARAM_THREADGROUP);
+static_assert(static_cast<int>(ParamKind::Builtin) == MC_PARAM_BUILTIN);
+static_assert(static_cast<int>(ParamKind::Unsupported) == MC_PARAM_UNSUPPORTED);
+static_assert(static_cast<int>(AddressSpace::Device) == MC_ADDRESS_SPACE_DEVICE);
+static_assert(static_cast<int>(AddressSpace::Constant) == MC_ADDRESS_SPACE_CONSTANT);
+static_assert(static_cast<int>(AddressSpace::Threadgroup) == MC_ADDRESS_SPACE_THREADGROUP);
+static_assert(static_cast<int>(AddressSpace::Thread) == MC_ADDRESS_SPACE_THREAD);
+static_assert(static_cast<int>(Access::ReadOnly) == MC_ACCESS_READ_ONLY);
+static_assert(static_cast<int>(Access::ReadWrite) == MC_ACCESS_READ_WRITE);
+static_assert(static_cast<int>(Builtin::ThreadPositionInGrid) == MC_BUILTIN_THREAD_POSITION_IN_GRID);
+static_assert(static_cast<int>(Builtin::ThreadsPerSimdgroup) == MC_BUILTIN_THREADS_PER_SIMDGROUP);
+static_assert(static_cast<int>(Builtin::GridSize) == MC_BUILTIN_GRID_SIZE);
+
+namespace {
+
+// In the order of the Builtin enumerators (and of mc_builtin).
+constexpr std::array<std::string_view, 20> kBuiltinAttributes = {
+    "",
+    "thread_position_in_grid",
+    "thread_position_in_threadgroup",
+    "thread_index_in_threadgroup",
+    "threadgroup_position_in_grid",
+    "threads_per_threadgroup",
+    "dispatch_threads_per_threadgroup",
+    "threads_per_grid",
+    "threadgroups_per_grid",
+    "thread_execution_width",
+    "threads_per_simdgroup",
+    "thread_index_in_simdgroup",
+    "simdgroup_index_in_threadgroup",
+    "simdgroups_per_threadgroup",
+    "dispatch_simdgroups_per_threadgroup",
+    "thread_index_in_quadgroup",
+    "quadgroup_index_in_threadgroup",
+    "quadgroups_per_threadgroup",
+    "grid_origin",
+    "grid_size",
+};
+
+} // namespace
+
+std::optional<Builtin> builtinFromAttribute(std::string_view attribute) {
+    for (std::size_t i = 1; i < kBuiltinAttributes.size(); ++i)
+        if (kBuiltinAttributes[i] == attribute) return static_cast<Builtin>(i);
+    return std::nullopt;
+}
+
+std::string_view builtinAttribute(Builtin builtin) {
+    auto i = static_cast<std::size_t>(builtin);
+    return i < kBuiltinAttributes.size() ? kBuiltinAttributes[i] : std::string_view();
+}
+
+std::string builtinEnumerator(Builtin builtin) {
+    if (builtin == Builtin::None) return "MC_BUILTIN_NONE";
+    std::string name = "MC_BUILTIN_";
+    for (char c : builtinAttribute(builtin))
+        name += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    return name;
+}
+
+const char* paramKindEnumerator(ParamKind kind) {
+    switch (kind) {
+    case ParamKind::Buffer: return "MC_PARAM_BUFFER";
+    case ParamKind::Threadgroup: return "MC_PARAM_THREADGROUP";
+    case ParamKind::Builtin: return "MC_PARAM_BUILTIN";
+    case ParamKind::Unsupported: return "MC_PARAM_UNSUPPORTED";
+    }
+    return "MC_PARAM_UNSUPPORTED";
+}
+
+const char* addressSpaceEnumerator(AddressSpace space) {
+    switch (space) {
+    case AddressSpace::None: return "MC_ADDRESS_SPACE_NONE";
+    case AddressSpace::Device: return "MC_ADDRESS_SPACE_DEVICE";
+    case AddressSpace::Constant: return "MC_ADDRESS_SPACE_CONSTANT";
+    case AddressSpace::Threadgroup: return "MC_ADDRESS_SPACE_THREADGROUP";
+    case AddressSpace::Thread: return "MC_ADDRESS_SPACE_THREAD";
+    }
+    return "MC_ADDRESS_SPACE_NONE";
+}
+
+const char* accessEnumerator(Access access) {
+    return access == Access::ReadOnly ? "MC_ACCESS_READ_ONLY" : "MC_ACCESS_READ_WRITE";
+}
+
+} // namespace metalcpu::msl

@@ -1,0 +1,290 @@
+#include "compiler/signature.h"
+
+#include "compiler/reflection.h"
+#include "compiler/syntax.h"
+
+#include <map>
+
+namespace metalcpu::msl {
+
+namespace {
+
+// Type names that are never a parameter's name (so `const uint` is an unnamed parameter).
+bool isMslTypeName(const std::string& word) {
+    static const char* const kScalars[] = {
+        "half",   "bfloat",  "uint",    "ushort",   "uchar",   "ulong",    "size_t",  "ptrdiff_t",
+        "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t"};
+    for (const char* s : kScalars)
+        if (word == s) return true;
+    static const char* const kVectorBases[] = {"bool", "char", "uchar", "short", "ushort", "int",
+                                               "uint", "long", "ulong", "half",  "float",  "bfloat"};
+    for (const char* base : kVectorBases) {
+        std::string b = base;
+        if (word.size() == b.size() + 1 && word.compare(0, b.size(), b) == 0 && word.back() >= '2' &&
+            word.back() <= '4')
+            return true;
+    }
+    return false;
+}
+
+bool isUnsupportedResourceType(const std::string& word) {
+    return word.starts_with("texture") || word.starts_with("depth") || word == "sampler" ||
+           word.find("acceleration_structure") != std::string::npos || word == "visible_function_table" ||
+           word == "intersection_function_table" || word == "imageblock" || word == "render_pipeline_state" ||
+           word == "indirect_command_buffer";
+}
+
+struct ParsedParameter {
+    ParamInfo info;
+    Location location;
+    bool hasBinding = false; ///< a [[buffer]], [[threadgroup]], builtin or resource attribute
+    bool isPointer = false;
+    bool typeIsResource = false;
+};
+
+} // namespace
+
+std::vector<TokenRange> splitParameters(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                        std::size_t open, std::size_t close) {
+    std::vector<TokenRange> out;
+    if (close <= open + 1) return out;
+    if (close == open + 2 && tokens[open + 1].isIdentifier("void")) return out;
+    std::size_t begin = open + 1;
+    int angle = 0;
+    for (std::size_t i = open + 1; i < close; ++i) {
+        const Token& t = tokens[i];
+        if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[i] != kNoToken) {
+            i = partner[i];
+        } else if (t.isPunct("<")) {
+            ++angle;
+        } else if (t.isPunct(">")) {
+            if (angle > 0) --angle;
+        } else if (t.isPunct(",") && angle == 0) {
+            out.push_back({begin, i});
+            begin = i + 1;
+        }
+    }
+    out.push_back({begin, close});
+    return out;
+}
+
+std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                             const FunctionDecl& kernel, Diagnostics& diagnostics) {
+    const std::string& kernelName = kernel.name;
+    std::vector<ParsedParameter> parsed;
+    // Explicit indices as they are read: duplicates are errors, and implicit indices (assigned
+    // afterwards) never take them. The value is the location of the first use.
+    std::map<std::pair<ParamKind, std::uint32_t>, Location> used;
+    for (TokenRange range : splitParameters(tokens, partner, kernel.parametersOpen, kernel.parametersClose)) {
+        ParsedParameter p;
+        std::vector<std::size_t> core;
+        std::vector<AttributeSpec> specs;
+        for (std::size_t i = range.begin; i < range.end; ++i) {
+            if (startsAttributeSpec(tokens, i)) {
+                specs.push_back(parseAttributeSpec(tokens, partner, i));
+                i = specs.back().close;
+            } else {
+                core.push_back(i);
+                if ((tokens[i].isPunct("(") || tokens[i].isPunct("[") || tokens[i].isPunct("{")) &&
+                    partner[i] != kNoToken) {
+                    for (std::size_t k = i + 1; k <= partner[i]; ++k) core.push_back(k);
+                    i = partner[i];
+                }
+            }
+        }
+        if (core.empty()) {
+            diagnostics.error(tokens[range.begin < range.end ? range.begin : kernel.parametersClose].location,
+                              "expected a parameter declaration in kernel '" + kernelName + "'");
+            continue;
+        }
+        // The name is the last token when it is an identifier that is not part of the type.
+        std::size_t last = core.back();
+        const Token& lastToken = tokens[last];
+        bool named = core.size() >= 2 && lastToken.isIdentifier() && !isCppKeyword(lastToken.spelling) &&
+                     !isMslTypeName(lastToken.spelling) && !tokens[core[core.size() - 2]].isPunct("::");
+        if (named) {
+            p.info.name = lastToken.spelling;
+            core.pop_back();
+        }
+        p.location = named ? lastToken.location : tokens[core.front()].location;
+        p.info.line = static_cast<int>(p.location.line);
+        p.info.column = static_cast<int>(p.location.column);
+        p.info.typeText = typeText(tokens, core);
+        std::string displayName = p.info.name.empty() ? "'" + p.info.typeText + "'" : "'" + p.info.name + "'";
+
+        // The type: address space, pointer or reference, const pointee.
+        int angle = 0;
+        bool beforeDeclarator = true;
+        for (std::size_t i : core) {
+            const Token& t = tokens[i];
+            if (t.isPunct("<")) ++angle;
+            if (t.isPunct(">") && angle > 0) --angle;
+            if (angle > 0) continue;
+            if (t.isIdentifier("device"))
+                p.info.addressSpace = AddressSpace::Device;
+            else if (t.isIdentifier("constant"))
+                p.info.addressSpace = AddressSpace::Constant;
+            else if (t.isIdentifier("threadgroup"))
+                p.info.addressSpace = AddressSpace::Threadgroup;
+            else if (t.isIdentifier("thread"))
+                p.info.addressSpace = AddressSpace::Thread;
+            else if (t.isIdentifier("const") && beforeDeclarator)
+                p.info.access = Access::ReadOnly;
+            else if (t.isPunct("*"))
+                p.isPointer = true, beforeDeclarator = false;
+            else if (t.isPunct("&") || t.isPunct("&&"))
+                p.info.isReference = true, beforeDeclarator = false;
+            else if (t.isIdentifier() && isUnsupportedResourceType(t.spelling) && beforeDeclarator)
+                p.typeIsResource = true;
+        }
+        if (p.info.addressSpace == AddressSpace::Constant) p.info.access = Access::ReadOnly;
+        if (!p.isPointer && !p.info.isReference && p.info.addressSpace == AddressSpace::None)
+            p.info.access = Access::ReadOnly;
+
+        // The attributes: what the parameter binds to.
+        for (const AttributeSpec& spec : specs) {
+            for (const Attribute& a : spec.attributes) {
+                const Location where = tokens[a.nameToken].location;
+                if (a.name == "buffer" || a.name == "threadgroup" || a.name == "texture" ||
+                    a.name == "sampler") {
+                    p.hasBinding = true;
+                    p.info.kind = a.name == "buffer"        ? ParamKind::Buffer
+                                  : a.name == "threadgroup" ? ParamKind::Threadgroup
+                                                            : ParamKind::Unsupported;
+                    auto value = a.hasArguments ? evaluateInteger(tokens, a.arguments.begin, a.arguments.end)
+                                                : std::nullopt;
+                    if (!value) {
+                        diagnostics.error(where, "the index in [[" + a.name + "]] of parameter " +
+                                                     displayName + " must be an integer constant");
+                    } else if (*value < 0 || *value > kMaxBindingIndex) {
+                        diagnostics.error(where, a.name + " index " + std::to_string(*value) +
+                                                     " of parameter " + displayName +
+                                                     " is out of range (0 to " +
+                                                     std::to_string(kMaxBindingIndex) + ")");
+                    } else {
+                        p.info.index = static_cast<std::uint32_t>(*value);
+                        p.info.explicitIndex = true;
+                        auto [it, fresh] = used.emplace(std::make_pair(p.info.kind, p.info.index), where);
+                        if (!fresh) {
+                            diagnostics.error(where, a.name + " index " + std::to_string(p.info.index) +
+                                                         " is used by more than one parameter of kernel '" +
+                                                         kernelName + "'");
+                            diagnostics.note(it->second,
+                                             "index " + std::to_string(p.info.index) + " is first used here");
+                        }
+                    }
+                } else if (auto builtin = builtinFromAttribute(a.name)) {
+                    p.hasBinding = true;
+                    p.info.kind = ParamKind::Builtin;
+                    p.info.builtin = *builtin;
+                } else if (a.name == "stage_in") {
+                    p.hasBinding = true;
+                    p.info.kind = ParamKind::Unsupported;
+                } else if (a.name == "function_constant") {
+                    // reported by checkRestrictions()
+                } else if (!isStandardAttribute(a.name)) {
+                    diagnostics.error(where, "unknown attribute '" + a.name + "' on parameter " +
+                                                 displayName + " of kernel '" + kernelName + "'");
+                }
+            }
+        }
+        if (!p.hasBinding) {
+            if (p.typeIsResource) {
+                p.info.kind = ParamKind::Unsupported;
+            } else if (p.info.addressSpace == AddressSpace::Device ||
+                       p.info.addressSpace == AddressSpace::Constant) {
+                p.info.kind = ParamKind::Buffer;
+            } else if (p.info.addressSpace == AddressSpace::Threadgroup) {
+                p.info.kind = ParamKind::Threadgroup;
+            } else {
+                diagnostics.error(p.location, "parameter " + displayName + " of kernel '" + kernelName +
+                                                  "' must be a device, constant or threadgroup pointer or "
+                                                  "reference, or have an attribute such as "
+                                                  "[[thread_position_in_grid]]");
+                p.info.kind = ParamKind::Unsupported; // reported once
+            }
+        }
+        if (p.info.kind == ParamKind::Buffer) {
+            if (p.info.addressSpace != AddressSpace::Device &&
+                p.info.addressSpace != AddressSpace::Constant) {
+                diagnostics.error(p.location, "buffer parameter " + displayName + " of kernel '" +
+                                                  kernelName +
+                                                  "' must be in the device or constant address space");
+            } else if (!p.isPointer && !p.info.isReference) {
+                diagnostics.error(p.location, "buffer parameter " + displayName + " of kernel '" +
+                                                  kernelName + "' must be a pointer or a reference");
+            }
+        } else if (p.info.kind == ParamKind::Threadgroup) {
+            if (p.info.addressSpace != AddressSpace::Threadgroup || (!p.isPointer && !p.info.isReference)) {
+                diagnostics.error(p.location, "threadgroup parameter " + displayName + " of kernel '" +
+                                                  kernelName +
+                                                  "' must be a threadgroup pointer or reference");
+            }
+        } else if (p.info.kind == ParamKind::Builtin && (p.isPointer || p.info.isReference)) {
+            diagnostics.error(p.location, "built-in parameter " + displayName + " of kernel '" + kernelName +
+                                              "' must be passed by value");
+        }
+        parsed.push_back(std::move(p));
+    }
+
+    std::vector<ParamInfo> out;
+    for (ParsedParameter& p : parsed) {
+        bool bindable = p.info.kind == ParamKind::Buffer || p.info.kind == ParamKind::Threadgroup;
+        if (bindable && !p.info.explicitIndex) {
+            std::uint32_t index = 0;
+            while (used.count({p.info.kind, index})) ++index;
+            if (index > kMaxBindingIndex) {
+                diagnostics.error(
+                    p.location,
+                    "kernel '" + kernelName + "' has more than " + std::to_string(kMaxBindingIndex + 1) +
+                        " " + (p.info.kind == ParamKind::Buffer ? "buffer" : "threadgroup") + " parameters");
+            }
+            p.info.index = index;
+            used.emplace(std::make_pair(p.info.kind, index), p.location);
+        }
+        out.push_back(std::move(p.info));
+    }
+    return out;
+}
+
+KernelAttributes parseKernelAttributes(const TokenList& tokens, const FunctionDecl& kernel,
+                                       Diagnostics& diagnostics) {
+    KernelAttributes out;
+    for (const AttributeSpec& spec : kernel.attributes) {
+        for (const Attribute& a : spec.attributes) {
+            const Location where = tokens[a.nameToken].location;
+            if (a.name == "kernel") continue;
+            if (a.name == "host_name") {
+                auto name = a.hasArguments ? stringLiteralValue(tokens, a.arguments.begin, a.arguments.end)
+                                           : std::nullopt;
+                if (!name || name->empty())
+                    diagnostics.error(where, "[[host_name]] needs a string literal");
+                else
+                    out.hostName = *name;
+            } else if (a.name == "max_total_threads_per_threadgroup") {
+                if (!a.hasArguments || a.arguments.empty()) {
+                    diagnostics.error(where, "[[max_total_threads_per_threadgroup]] needs a thread count");
+                    continue;
+                }
+                auto value = evaluateInteger(tokens, a.arguments.begin, a.arguments.end);
+                if (!value) {
+                    out.maxThreadsExpression = a.arguments;
+                } else if (*value <= 0 || *value > 1024) {
+                    diagnostics.error(where, "max_total_threads_per_threadgroup of kernel '" + kernel.name +
+                                                 "' must be between 1 and 1024, not " +
+                                                 std::to_string(*value));
+                } else {
+                    out.maxThreads = static_cast<std::uint32_t>(*value);
+                }
+            } else if (a.name == "function_constant") {
+                // reported by checkRestrictions()
+            } else if (!isStandardAttribute(a.name)) {
+                diagnostics.error(where,
+                                  "unknown attribute '" + a.name + "' on kernel '" + kernel.name + "'");
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace metalcpu::msl

@@ -1,0 +1,40 @@
+// Kernel signatures: the reflection of a kernel's parameters and function attributes.
+#pragma once
+
+#include "compiler/diagnostics.h"
+#include "compiler/scanner.h"
+#include "compiler/translate.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// The parameters between `open` and `close` (exclusive), split at top-level commas.
+/// `(void)` and `()` give none.
+std::vector<TokenRange> splitParameters(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                        std::size_t open, std::size_t close);
+
+/// Reflection of the parameters of kernel `kernel`, with implicit binding indices assigned as
+/// Metal assigns them. Reports invalid parameters (and still returns what it could read).
+std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                             const FunctionDecl& kernel, Diagnostics& diagnostics);
+
+/// The function-level attributes of a kernel.
+struct KernelAttributes {
+    std::string hostName; ///< [[host_name("...")]] on the definition, or ""
+    /// [[max_total_threads_per_threadgroup(n)]]: the value when it is an integer literal
+    /// expression, else 0 with `maxThreadsExpression` holding the expression's tokens.
+    std::uint32_t maxThreads = 0;
+    std::optional<TokenRange> maxThreadsExpression;
+};
+
+/// Reads and checks the [[...]] attributes of a kernel definition.
+KernelAttributes parseKernelAttributes(const TokenList& tokens, const FunctionDecl& kernel,
+                                       Diagnostics& diagnostics);
+
+/// The number of binding slots of each kind ([[buffer(0)]] to [[buffer(30)]]).
+inline constexpr std::uint32_t kMaxBindingIndex = 30;
+
+} // namespace metalcpu::msl

@@ -1,0 +1,140 @@
+#include "compiler/translate.h"
+
+#include "compiler/call_graph.h"
+#include "compiler/columns.h"
+#include "compiler/diagnostics.h"
+#include "compiler/emitter/code_writer.h"
+#include "compiler/emitter/entry_points.h"
+#include "compiler/kernels.h"
+#include "compiler/lexer.h"
+#include "compiler/passes/address_spaces.h"
+#include "compiler/passes/attributes.h"
+#include "compiler/passes/kernel_signatures.h"
+#include "compiler/passes/literals.h"
+#include "compiler/passes/member_overloads.h"
+#include "compiler/passes/pragmas.h"
+#include "compiler/passes/restrictions.h"
+#include "compiler/passes/threadgroup_variables.h"
+#include "compiler/scanner.h"
+#include "compiler/signature.h"
+#include "compiler/syntax.h"
+
+#include <map>
+#include <set>
+
+namespace metalcpu::msl {
+
+namespace {
+
+/// The file name the generated code's #line marker uses.
+constexpr const char* kGeneratedFileName = "<metalcpu generated>";
+
+Translation fail(Diagnostics& diagnostics) {
+    Translation result;
+    result.diagnostics = diagnostics.take();
+    return result;
+}
+
+} // namespace
+
+Translation translate(std::string_view preprocessedSource, const TranslateOptions& options) {
+    FileTable files(options.mainFile);
+    Diagnostics diagnostics(files);
+
+    // 1. Tokens.
+    Lexer lexer(preprocessedSource, files, diagnostics);
+    TokenList tokens = lexer.lex();
+    if (diagnostics.hasErrors()) return fail(diagnostics);
+    restoreColumns(tokens, files, options.readOriginalSource);
+    auto matched = matchBrackets(tokens, diagnostics);
+    if (!matched) return fail(diagnostics);
+    const std::vector<std::size_t>& partner = *matched;
+
+    // 2. Structure, restrictions, kernels and their reflection.
+    Module module = scanModule(tokens, partner, diagnostics);
+    if (diagnostics.hasErrors()) return fail(diagnostics);
+    checkRestrictions(tokens, partner, module, lexer.includes(), files, options, diagnostics);
+    std::vector<EntryPoint> entryPoints = findEntryPoints(tokens, module, diagnostics);
+    std::map<std::size_t, std::vector<ParamInfo>> parameters;
+    std::map<std::size_t, KernelAttributes> attributes;
+    for (std::size_t i = 0; i < module.functions.size(); ++i) {
+        const FunctionDecl& f = module.functions[i];
+        if (!f.isKernel || !f.hasBody) continue;
+        parameters[i] = parseKernelParameters(tokens, partner, f, diagnostics);
+        attributes[i] = parseKernelAttributes(tokens, f, diagnostics);
+    }
+    std::vector<ThreadgroupDeclaration> threadgroupVariables =
+        findThreadgroupVariables(tokens, partner, module, options.fileKey, diagnostics);
+    if (diagnostics.hasErrors()) return fail(diagnostics);
+    CallGraph graph = buildCallGraph(tokens, partner, module);
+
+    // 3. Rewrites.
+    collapseAddressSpaceOverloads(tokens, module);
+    rewriteKernelSignatures(tokens, partner, module);
+    eraseKernelInstantiations(tokens, module);
+    rewriteAttributes(tokens, partner);
+    rewriteAddressSpaces(tokens, partner, diagnostics);
+    rewriteHalfLiterals(tokens);
+    rewritePragmas(tokens);
+    rewriteThreadgroupVariables(tokens, module, threadgroupVariables);
+    if (diagnostics.hasErrors()) return fail(diagnostics);
+
+    // 4. Entry points.
+    std::map<std::size_t, std::vector<std::uint64_t>> sitesByFunction;
+    for (const ThreadgroupDeclaration& d : threadgroupVariables)
+        for (const ThreadgroupDeclarator& v : d.declarators) sitesByFunction[d.function].push_back(v.key);
+    std::map<std::size_t, std::string> maxThreadsHelpers;
+    std::vector<EntryPointCode> codes;
+    Translation result;
+    for (const EntryPoint& e : entryPoints) {
+        const FunctionDecl& f = module.functions[e.function];
+        const KernelAttributes& a = attributes[e.function];
+        EntryPointCode code;
+        KernelInfo& info = code.info;
+        info.hostName = e.hostName;
+        info.functionExpression = e.functionExpression;
+        const Location where = tokens[f.nameToken].location;
+        info.file = files.reportedName(where.file);
+        info.line = static_cast<int>(where.line);
+        info.column = static_cast<int>(where.column);
+        info.params = parameters[e.function];
+        info.maxTotalThreadsPerThreadgroup = a.maxThreads;
+        std::set<std::uint64_t> sites;
+        for (std::size_t r : reachableFunctions(graph, e.function)) {
+            if (graph.usesBarriersDirectly[r]) info.usesBarriers = true;
+            for (std::uint64_t key : sitesByFunction[r]) sites.insert(key);
+        }
+        info.threadgroupSites.assign(sites.begin(), sites.end());
+        if (a.maxThreadsExpression) {
+            if (f.isTemplate) {
+                auto it = maxThreadsHelpers.find(e.function);
+                if (it == maxThreadsHelpers.end())
+                    it = maxThreadsHelpers
+                             .emplace(e.function,
+                                      addMaxThreadsHelper(tokens, f, e.function, *a.maxThreadsExpression))
+                             .first;
+                std::string helper = qualifiedName(f.namespaces, it->second);
+                if (f.namespaces.empty()) helper = "::" + helper;
+                code.maxThreadsExpression = helper + "<" + e.templateArguments + ">()";
+            } else {
+                code.maxThreadsExpression =
+                    sourceText(tokens, a.maxThreadsExpression->begin, a.maxThreadsExpression->end);
+            }
+        }
+        code.namespaces = e.glueNamespaces;
+        result.kernels.push_back(info);
+        codes.push_back(std::move(code));
+    }
+
+    // 5. Output.
+    CodeWriter writer(files);
+    writer.writeRaw("#include <metalcpu/kernel_prelude.h>\n");
+    writer.writeTokens(tokens);
+    writer.writeGenerated(kGeneratedFileName, generateEntryPoints(codes, files.reportedName(0)));
+    result.ok = true;
+    result.cpp = writer.take();
+    result.diagnostics = diagnostics.take();
+    return result;
+}
+
+} // namespace metalcpu::msl

@@ -1,0 +1,125 @@
+// The MSL front end's one entry point: preprocessed Metal Shading Language in, C++ for the
+// host compiler plus kernel reflection out. docs/compiler.md describes the stages.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// How translate() names and checks its input. Every field but readOriginalSource (which only
+/// restores columns of the same text) feeds the kernel cache key.
+struct TranslateOptions {
+    /// How the main source is reported in diagnostics, #line markers and reflection:
+    /// "program_source" for source strings, else the path of the .metal file. Empty: as the
+    /// preprocessor's first linemarker names it.
+    std::string mainFile;
+    /// Distinguishes the threadgroup-variable sites of different files in one library:
+    /// site keys are (fileKey << 20) | site number (from 1, in source order); below 2^44.
+    std::uint64_t fileKey = 0;
+    /// When not empty, every file the preprocessor entered through #include must lie under
+    /// one of these directories (lexically, after normalising "." and ".." components).
+    std::vector<std::string> allowedIncludeRoots;
+    /// Optional: the original text of a file, given its name as the linemarkers spell it (the
+    /// preprocessor's working directory is the base of relative names). `g++ -E` keeps lines
+    /// but collapses the spacing inside them; with the originals, every token gets back its
+    /// column. Without, only the first token of each line has its true column. Must not throw.
+    std::function<std::optional<std::string>(const std::string& file)> readOriginalSource;
+};
+
+/// One message about the input, in Tint's style: lower-case, one sentence, no full stop.
+struct Diagnostic {
+    enum class Severity { Error, Warning, Note };
+    Severity severity = Severity::Error;
+    std::string file; ///< as reported (TranslateOptions::mainFile for the main file)
+    int line = 0, column = 0;
+    std::string message;
+
+    /// "file:line:col: error: message" (the location parts are left out when unknown).
+    std::string format() const;
+};
+
+/// What a kernel parameter binds to. The values are those of mc_param_kind.
+enum class ParamKind : std::uint32_t { Buffer = 1, Threadgroup = 2, Builtin = 3, Unsupported = 4 };
+
+/// The values are those of mc_address_space.
+enum class AddressSpace : std::uint32_t { None = 0, Device = 1, Constant = 2, Threadgroup = 3, Thread = 4 };
+
+/// The values are those of mc_access.
+enum class Access : std::uint32_t { ReadOnly = 1, ReadWrite = 3 };
+
+/// Kernel input attributes such as [[thread_position_in_grid]]. The values are those of
+/// mc_builtin, in the same order.
+enum class Builtin : std::uint32_t {
+    None = 0,
+    ThreadPositionInGrid,
+    ThreadPositionInThreadgroup,
+    ThreadIndexInThreadgroup,
+    ThreadgroupPositionInGrid,
+    ThreadsPerThreadgroup,
+    DispatchThreadsPerThreadgroup,
+    ThreadsPerGrid,
+    ThreadgroupsPerGrid,
+    ThreadExecutionWidth,
+    ThreadsPerSimdgroup,
+    ThreadIndexInSimdgroup,
+    SimdgroupIndexInThreadgroup,
+    SimdgroupsPerThreadgroup,
+    DispatchSimdgroupsPerThreadgroup,
+    ThreadIndexInQuadgroup,
+    QuadgroupIndexInThreadgroup,
+    QuadgroupsPerThreadgroup,
+    GridOrigin,
+    GridSize,
+};
+
+/// Reflection of one kernel parameter, taken from the kernel's (primary template) definition.
+struct ParamInfo {
+    std::string name;     ///< "" when unnamed
+    std::string typeText; ///< as written, whitespace normalised: "device const float*"
+    ParamKind kind = ParamKind::Buffer;
+    std::uint32_t index = 0; ///< [[buffer(n)]] / [[threadgroup(n)]], explicit or implicit
+    bool explicitIndex = false;
+    AddressSpace addressSpace = AddressSpace::None;
+    Access access = Access::ReadWrite;
+    Builtin builtin = Builtin::None;
+    bool isReference = false; ///< T& rather than T*
+    int line = 0, column = 0; ///< where the parameter's name (or type) is written
+};
+
+/// One entry point: a non-template kernel, or one [[host_name]] instantiation of a template.
+struct KernelInfo {
+    std::string hostName;           ///< the name the host asks for
+    std::string functionExpression; ///< C++ naming the function: "add_arrays", "::ns::f<float, 4>"
+    std::string file;               ///< where the kernel is defined, as reported
+    int line = 0, column = 0;
+    /// A threadgroup_barrier, simdgroup_barrier or SIMD/quad-group collective is reachable.
+    bool usesBarriers = false;
+    /// [[max_total_threads_per_threadgroup(n)]]; 0 when absent or not a literal (the generated
+    /// mc_kernel then holds the value the host compiler computes).
+    std::uint32_t maxTotalThreadsPerThreadgroup = 0;
+    std::vector<ParamInfo> params;
+    /// Keys of the threadgroup variables declared in the kernel or in functions it calls.
+    std::vector<std::uint64_t> threadgroupSites;
+};
+
+/// The result of translate(). `cpp` is empty when `ok` is false.
+struct Translation {
+    bool ok = false;
+    std::string cpp;
+    std::vector<Diagnostic> diagnostics;
+    std::vector<KernelInfo> kernels;
+};
+
+/// Translates one preprocessed translation unit (the output of `g++ -E` with metalcpu's stub
+/// headers, linemarkers included) into C++ that includes <metalcpu/kernel_prelude.h>, keeps
+/// every user token at its original line and column (#line markers), and ends with the
+/// trampolines, reflection tables and METALCPU_REGISTER_MODULE of its kernels.
+/// Never throws; problems are reported in Translation::diagnostics.
+Translation translate(std::string_view preprocessedSource, const TranslateOptions& options);
+
+} // namespace metalcpu::msl

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <metalcpu/kernel_abi.h>
+
+#include <cstdint>
+#include <string>
+
+namespace metalcpu::exec {
+
+/// Everything the executor needs to run one dispatch. The runtime fills it from the
+/// encoder's state; the executor never sees Metal objects.
+struct Dispatch {
+    const mc_kernel* kernel = nullptr;
+    std::string kernelName;
+    mc_dispatch parameters{};                    ///< what kernels read (buffers, sizes)
+    std::uint32_t threadgroups[3] = {1, 1, 1};   ///< threadgroups in the grid
+    std::uint32_t gridThreads[3] = {0, 0, 0};    ///< threads in the grid; edge groups are cut to it
+    std::uint64_t threadgroupArgumentLengths[METALCPU_MAX_THREADGROUP_BINDINGS] = {};
+    std::uint64_t threadgroupMemoryLimit = 32768; ///< device limit for static + dynamic memory
+};
+
+/// How a dispatch ended.
+struct DispatchResult {
+    bool ok = true;
+    std::string error; ///< for people: what went wrong, naming the kernel
+};
+
+} // namespace metalcpu::exec

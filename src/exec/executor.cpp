@@ -1,0 +1,144 @@
+#include "exec/executor.h"
+
+#include "exec/fiber_scheduler.h"
+#include "exec/services.h"
+#include "exec/threadgroup_memory.h"
+#include "support/config.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace metalcpu::exec {
+namespace {
+
+/// What one worker thread keeps between groups.
+struct Worker {
+    ThreadgroupMemory memory;
+    FiberScheduler fibers;
+};
+
+/// The first error of a dispatch; later ones are dropped.
+class FirstError {
+public:
+    void set(std::string message) {
+        std::lock_guard lock(mutex_);
+        if (!failed_.exchange(true)) message_ = std::move(message);
+    }
+    bool failed() const { return failed_.load(std::memory_order_relaxed); }
+    std::string message() const {
+        std::lock_guard lock(mutex_);
+        return message_;
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::atomic<bool> failed_{false};
+    std::string message_;
+};
+
+int workerCount() {
+    int configured = support::config().threads;
+    if (configured > 0) return configured;
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+} // namespace
+
+struct Executor::State {
+    int threads = workerCount();
+    tbb::global_control parallelism{tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads)};
+    tbb::task_arena arena{threads};
+    tbb::enumerable_thread_specific<Worker> workers;
+};
+
+Executor::Executor() : state_(new State) {}
+
+Executor::~Executor() { delete state_; }
+
+Executor& Executor::shared() {
+    // Never destroyed: command queues may still be draining while static objects go away.
+    static Executor* executor = new Executor;
+    return *executor;
+}
+
+DispatchResult Executor::run(const Dispatch& dispatch) {
+    DispatchResult result;
+    const mc_kernel* kernel = dispatch.kernel;
+    if (!kernel) {
+        result.ok = false;
+        result.error = "dispatch without a compute pipeline state";
+        return result;
+    }
+    const std::uint32_t* groups = dispatch.threadgroups;
+    const std::uint32_t* size = dispatch.parameters.threads_per_threadgroup;
+    const std::uint64_t groupCount = std::uint64_t(groups[0]) * groups[1] * groups[2];
+    if (groupCount == 0) return result;
+    const bool onFibers = (kernel->flags & MC_KERNEL_USES_BARRIERS) != 0;
+
+    FirstError firstError;
+    auto runGroups = [&](const tbb::blocked_range<std::uint64_t>& range) {
+        Worker& worker = state_->workers.local();
+        for (std::uint64_t index = range.begin(); index != range.end(); ++index) {
+            if (firstError.failed()) return;
+            mc_group group{};
+            group.dispatch = &dispatch.parameters;
+            group.position[0] = static_cast<std::uint32_t>(index % groups[0]);
+            group.position[1] = static_cast<std::uint32_t>((index / groups[0]) % groups[1]);
+            group.position[2] = static_cast<std::uint32_t>(index / (std::uint64_t(groups[0]) * groups[1]));
+            // dispatchThreads: groups at the far edges hold only the threads inside the grid.
+            for (int d = 0; d < 3; ++d) {
+                std::uint32_t start = group.position[d] * size[d];
+                group.size[d] = std::min(size[d], dispatch.gridThreads[d] - start);
+            }
+            const std::uint32_t threadCount = group.size[0] * group.size[1] * group.size[2];
+            if (threadCount == 0) continue;
+
+            std::string error;
+            if (!worker.memory.beginGroup(dispatch.threadgroupArgumentLengths, dispatch.threadgroupMemoryLimit,
+                                          group, error)) {
+                firstError.set("kernel '" + dispatch.kernelName + "': " + error);
+                return;
+            }
+            GroupContext context;
+            context.memory = &worker.memory;
+            context.onFibers = onFibers;
+            group.executor = &context;
+            setCurrentGroup(&group);
+            if (onFibers) {
+                worker.fibers.runGroup(&group, kernel->run_thread, threadCount);
+            } else {
+                kernel->run_group(&group);
+            }
+            setCurrentGroup(nullptr);
+
+            if (worker.memory.overflowed()) {
+                firstError.set("kernel '" + dispatch.kernelName + "': threadgroup memory exceeds the maximum of " +
+                               std::to_string(worker.memory.limit()) + " bytes");
+            } else if (context.unexpectedBarrier) {
+                firstError.set("kernel '" + dispatch.kernelName +
+                               "' reached threadgroup_barrier() although the compiler found no barrier in it "
+                               "(a metalcpu bug; please report it)");
+            }
+        }
+    };
+
+    state_->arena.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, groupCount), runGroups);
+    });
+    if (firstError.failed()) {
+        result.ok = false;
+        result.error = firstError.message();
+    }
+    return result;
+}
+
+} // namespace metalcpu::exec

@@ -1,0 +1,117 @@
+#include "exec/fiber_scheduler.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace ctx = boost::context::detail;
+
+namespace metalcpu::exec {
+namespace {
+
+// 256 KiB of address space per fiber; pages are committed only when a kernel touches them.
+constexpr std::size_t kStackBytes = 256 * 1024;
+constexpr std::size_t kMaxThreads = 1024;
+
+thread_local FiberScheduler* t_current = nullptr;
+
+std::size_t pageSize() {
+    static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return size;
+}
+
+} // namespace
+
+FiberScheduler::FiberScheduler() = default;
+
+FiberScheduler::~FiberScheduler() {
+    if (stackRegion_) munmap(stackRegion_, stackRegionBytes_);
+}
+
+FiberScheduler* FiberScheduler::current() { return t_current; }
+
+void FiberScheduler::ensureStacks(std::uint32_t count) {
+    if (count <= stackCount_) return;
+    // One reservation for the largest threadgroup, so stacks never move.
+    stackRegionBytes_ = kStackBytes * kMaxThreads;
+    void* region = mmap(nullptr, stackRegionBytes_, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (region == MAP_FAILED) std::abort();
+    stackRegion_ = static_cast<char*>(region);
+    for (std::size_t i = 0; i < kMaxThreads; ++i) mprotect(stackRegion_ + i * kStackBytes, pageSize(), PROT_NONE);
+    stackCount_ = kMaxThreads;
+}
+
+char* FiberScheduler::stackTop(std::uint32_t index) const { return stackRegion_ + (index + 1) * kStackBytes; }
+
+void FiberScheduler::runGroup(const mc_group* group, mc_thread_fn run, std::uint32_t threadCount) {
+    if (threadCount == 0) return;
+    ensureStacks(threadCount);
+    group_ = group;
+    run_ = run;
+    contexts_.resize(threadCount);
+    next_.resize(threadCount);
+    previous_.resize(threadCount);
+    const std::size_t usable = kStackBytes - pageSize();
+    for (std::uint32_t i = 0; i < threadCount; ++i) {
+        contexts_[i] = ctx::make_fcontext(stackTop(i), usable, &FiberScheduler::fiberMain);
+        next_[i] = (i + 1) % threadCount;
+        previous_[i] = (i + threadCount - 1) % threadCount;
+    }
+    alive_ = threadCount;
+    arrived_ = 0;
+    FiberScheduler* outer = t_current;
+    t_current = this;
+    switchTo(0, &mainContext_);
+    t_current = outer;
+}
+
+void FiberScheduler::switchTo(std::uint32_t target, Context* saveSlot) {
+    current_ = target;
+    ctx::transfer_t back = ctx::jump_fcontext(contexts_[target], saveSlot);
+    // Whoever resumed us passed the slot where their own context belongs.
+    *static_cast<Context*>(back.data) = back.fctx;
+}
+
+void FiberScheduler::fiberMain(ctx::transfer_t transfer) {
+    *static_cast<Context*>(transfer.data) = transfer.fctx;
+    FiberScheduler* self = t_current;
+    self->run_(self->group_, self->current_);
+    self->finishCurrent();
+}
+
+void FiberScheduler::barrier() {
+    const std::uint32_t me = current_;
+    if (++arrived_ == alive_) {
+        // Everyone else is waiting here: this thread starts the next phase.
+        arrived_ = 0;
+        ++barriersCompleted_;
+        return;
+    }
+    switchTo(next_[me], &contexts_[me]);
+    current_ = me;
+}
+
+void FiberScheduler::finishCurrent() {
+    const std::uint32_t me = current_;
+    --alive_;
+    if (alive_ == 0) {
+        current_ = 0;
+        ctx::jump_fcontext(mainContext_, &discarded_);
+        __builtin_unreachable();
+    }
+    const std::uint32_t following = next_[me];
+    next_[previous_[me]] = following;
+    previous_[following] = previous_[me];
+    if (arrived_ == alive_) {
+        // The rest were all waiting for this thread (which counts as arrived by leaving).
+        arrived_ = 0;
+        ++barriersCompleted_;
+    }
+    current_ = following;
+    ctx::jump_fcontext(contexts_[following], &discarded_);
+    __builtin_unreachable();
+}
+
+} // namespace metalcpu::exec

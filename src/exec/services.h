@@ -1,0 +1,23 @@
+#pragma once
+
+#include <metalcpu/kernel_abi.h>
+
+namespace metalcpu::exec {
+
+class ThreadgroupMemory;
+
+/// The executor's state for the group a worker is running; mc_group::executor points here.
+struct GroupContext {
+    ThreadgroupMemory* memory = nullptr;
+    bool onFibers = false;
+    /// Set when a kernel compiled as barrier-free reached a barrier (a compiler bug).
+    bool unexpectedBarrier = false;
+};
+
+/// The services table handed to every kernel library when it is opened.
+const mc_services* kernelServices();
+
+/// Makes `group` the calling worker's current group (nullptr to clear).
+void setCurrentGroup(const mc_group* group);
+
+} // namespace metalcpu::exec

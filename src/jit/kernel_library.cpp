@@ -1,0 +1,67 @@
+#include "jit/kernel_library.h"
+
+#include "exec/services.h"
+
+#include <dlfcn.h>
+
+namespace metalcpu::jit {
+
+std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std::string* error) {
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char* reason = dlerror();
+        *error = "Invalid library file " + path + (reason ? std::string(" (") + reason + ")" : std::string());
+        return nullptr;
+    }
+    auto openFn = reinterpret_cast<mc_library_open_fn>(dlsym(handle, METALCPU_LIBRARY_OPEN_SYMBOL));
+    if (!openFn) {
+        dlclose(handle);
+        *error = "Invalid library file " + path + " (not a metalcpu kernel library)";
+        return nullptr;
+    }
+    const mc_module* const* modules = nullptr;
+    const mc_threadgroup_site* sites = nullptr;
+    mc_u32 moduleCount = 0, siteCount = 0;
+    int abi = openFn(exec::kernelServices(), &modules, &moduleCount, &sites, &siteCount);
+    if (abi != static_cast<int>(METALCPU_KERNEL_ABI_VERSION)) {
+        dlclose(handle);
+        *error = "Invalid library file " + path + " (built for kernel ABI " + std::to_string(abi) +
+                 ", this metalcpu uses " + std::to_string(METALCPU_KERNEL_ABI_VERSION) + "; rebuild it)";
+        return nullptr;
+    }
+    std::shared_ptr<KernelLibrary> library(new KernelLibrary);
+    library->handle_ = handle;
+    library->path_ = path;
+    for (mc_u32 m = 0; m < moduleCount; ++m) {
+        const mc_module* module = modules[m];
+        if (!module || module->abi_version != METALCPU_KERNEL_ABI_VERSION) continue;
+        for (mc_u32 k = 0; k < module->kernel_count; ++k) {
+            const mc_kernel* kernel = &module->kernels[k];
+            if (library->kernels_.emplace(kernel->name, kernel).second) library->names_.push_back(kernel->name);
+        }
+    }
+    for (mc_u32 s = 0; s < siteCount; ++s) library->sites_[sites[s].key] = sites[s];
+    return library;
+}
+
+KernelLibrary::~KernelLibrary() {
+    if (handle_) dlclose(handle_);
+}
+
+const mc_kernel* KernelLibrary::find(const std::string& name) const {
+    auto found = kernels_.find(name);
+    return found == kernels_.end() ? nullptr : found->second;
+}
+
+std::uint64_t KernelLibrary::staticThreadgroupMemory(const mc_kernel& kernel) const {
+    std::uint64_t total = 0;
+    for (mc_u32 i = 0; i < kernel.threadgroup_site_count; ++i) {
+        auto site = sites_.find(kernel.threadgroup_sites[i]);
+        if (site == sites_.end()) continue;
+        std::uint64_t align = site->second.align < 16 ? 16 : site->second.align;
+        total = (total + align - 1) / align * align + site->second.size;
+    }
+    return (total + 15) / 16 * 16;
+}
+
+} // namespace metalcpu::jit

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <metalcpu/kernel_abi.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace metalcpu::jit {
+
+/// An opened .metallib: the kernels it holds and their reflection. Shared by the Library,
+/// Function and pipeline objects made from it; the file stays open while any of them lives.
+class KernelLibrary {
+public:
+    /// Opens a kernel library file; nullptr with a message in `error` when it is not one.
+    static std::shared_ptr<KernelLibrary> open(const std::string& path, std::string* error);
+    ~KernelLibrary();
+
+    /// The kernel with this host name, or nullptr.
+    const mc_kernel* find(const std::string& name) const;
+    /// Host names of all kernels, in the order the files declared them.
+    const std::vector<std::string>& kernelNames() const { return names_; }
+    /// The threadgroup memory a kernel's `threadgroup` variables take, as Metal reports it
+    /// in staticThreadgroupMemoryLength.
+    std::uint64_t staticThreadgroupMemory(const mc_kernel& kernel) const;
+    const std::string& path() const { return path_; }
+
+    KernelLibrary(const KernelLibrary&) = delete;
+    KernelLibrary& operator=(const KernelLibrary&) = delete;
+
+private:
+    KernelLibrary() = default;
+    void* handle_ = nullptr;
+    std::string path_;
+    std::vector<std::string> names_;
+    std::map<std::string, const mc_kernel*> kernels_;
+    std::map<std::uint64_t, mc_threadgroup_site> sites_;
+};
+
+} // namespace metalcpu::jit

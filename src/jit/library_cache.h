@@ -1,0 +1,20 @@
+#pragma once
+
+#include "jit/kernel_compiler.h"
+
+#include <string>
+
+namespace metalcpu::jit {
+
+/// Compiles MSL source text (newLibrary(source)) into a kernel library, or finds the one
+/// an earlier compile (in this or another process) left in the cache. Diagnostics name the
+/// source "program_source", as Metal does.
+struct SourceBuild {
+    bool ok = false;
+    bool fromCache = false;
+    std::string libraryPath;
+    std::string diagnostics;
+};
+SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompileSettings& settings);
+
+} // namespace metalcpu::jit

@@ -1,0 +1,211 @@
+#include "runtime/command_buffer.h"
+
+#include "exec/executor.h"
+#include "foundation/factories.h"
+#include "runtime/buffer.h"
+#include "runtime/command_queue.h"
+#include "runtime/errors.h"
+#include "support/log.h"
+
+#include <Foundation/NSAutoreleasePool.hpp>
+#include <Foundation/NSError.hpp>
+
+#include <cstring>
+#include <ctime>
+
+namespace metalcpu::rt {
+namespace {
+
+/// Seconds on the monotonic clock, the time base of GPUStartTime/GPUEndTime (as
+/// CACurrentMediaTime() is on Apple platforms).
+double now() {
+    timespec time{};
+    clock_gettime(CLOCK_MONOTONIC, &time);
+    return double(time.tv_sec) + double(time.tv_nsec) * 1e-9;
+}
+
+} // namespace
+
+CommandBuffer::CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::CommandBufferErrorOption errorOptions)
+    : queue_(queue), retainReferences_(retainReferences), errorOptions_(errorOptions) {
+    queue_->retain();
+}
+
+CommandBuffer::~CommandBuffer() {
+    for (NS::Object* object : keptAlive_) object->release();
+    if (error_) error_->release();
+    queue_->release();
+}
+
+bool CommandBuffer::mayDrainFromFallbackPool() const {
+    MTL::CommandBufferStatus current = status();
+    return current == MTL::CommandBufferStatusNotEnqueued || current == MTL::CommandBufferStatusCompleted ||
+           current == MTL::CommandBufferStatusError;
+}
+
+Device* CommandBuffer::device() const { return queue_->device(); }
+
+bool CommandBuffer::beginEncoder(ns::ObjectBase* encoder, const char* what) {
+    if (isCommitted()) {
+        support::log().error("{} on a command buffer that was already committed: ignored", what);
+        return false;
+    }
+    if (openEncoder_) {
+        support::log().error("{}: a command encoder is already encoding to this command buffer; "
+                             "call endEncoding() on it first",
+                             what);
+        return false;
+    }
+    openEncoder_ = encoder;
+    return true;
+}
+
+void CommandBuffer::endEncoder(ns::ObjectBase* encoder) {
+    if (openEncoder_ == encoder) openEncoder_ = nullptr;
+}
+
+void CommandBuffer::keepAlive(NS::Object* object) {
+    if (!retainReferences_ || !object) return;
+    keptAlive_.push_back(object->retain());
+}
+
+void* CommandBuffer::copyBytes(const void* bytes, std::uint64_t length) {
+    // 16-byte aligned, like Metal's inline constant data.
+    std::size_t rounded = static_cast<std::size_t>((length + 15) / 16 * 16 + 16);
+    bytes_.push_back(std::unique_ptr<unsigned char[]>(new (std::align_val_t(16)) unsigned char[rounded]()));
+    unsigned char* copy = bytes_.back().get();
+    if (bytes && length) std::memcpy(copy, bytes, static_cast<std::size_t>(length));
+    return copy;
+}
+
+void CommandBuffer::addHandler(bool completed, std::function<void(MTL::CommandBuffer*)> handler) {
+    std::lock_guard lock(mutex_);
+    if (isCommitted()) {
+        support::log().error("add{}Handler after commit: the handler will not be called",
+                             completed ? "Completed" : "Scheduled");
+        return;
+    }
+    (completed ? completedHandlers_ : scheduledHandlers_).push_back(std::move(handler));
+}
+
+void CommandBuffer::setStatus(MTL::CommandBufferStatus status) {
+    {
+        std::lock_guard lock(mutex_);
+        status_.store(status, std::memory_order_release);
+    }
+    changed_.notify_all();
+}
+
+void CommandBuffer::enqueue() {
+    if (enqueued_.exchange(true)) return;
+    setStatus(MTL::CommandBufferStatusEnqueued);
+    queue_->enqueue(this);
+}
+
+void CommandBuffer::commit() {
+    if (isCommitted()) {
+        support::log().error("commit an already committed command buffer: ignored");
+        return;
+    }
+    if (openEncoder_) {
+        support::log().error("commit command buffer with uncommitted encoder: the encoder is ended now");
+        openEncoder_ = nullptr;
+    }
+    enqueue();
+    setStatus(MTL::CommandBufferStatusCommitted);
+    committed_.store(true, std::memory_order_release);
+    queue_->commit(this);
+}
+
+void CommandBuffer::waitUntilScheduled() {
+    if (!isCommitted()) {
+        support::log().warn("waitUntilScheduled on a command buffer that was not committed: returning at once");
+        return;
+    }
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return status() >= MTL::CommandBufferStatusScheduled; });
+}
+
+void CommandBuffer::waitUntilCompleted() {
+    if (!isCommitted()) {
+        support::log().warn("waitUntilCompleted on a command buffer that was not committed: returning at once");
+        return;
+    }
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return finished_; });
+}
+
+NS::Error* CommandBuffer::error() const {
+    std::lock_guard lock(mutex_);
+    return error_;
+}
+
+void CommandBuffer::fail(const std::string& message) {
+    std::string label = label_.text();
+    support::log().error("command buffer{} failed: {}", label.empty() ? "" : " '" + label + "'", message);
+    std::lock_guard lock(mutex_);
+    if (!error_) error_ = ns::makeError(kCommandBufferErrorDomain, MTL::CommandBufferErrorInternal, message);
+}
+
+void CommandBuffer::runHandlers(std::vector<std::function<void(MTL::CommandBuffer*)>>& handlers) {
+    std::vector<std::function<void(MTL::CommandBuffer*)>> taken;
+    {
+        std::lock_guard lock(mutex_);
+        taken.swap(handlers);
+    }
+    if (taken.empty()) return;
+    NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
+    for (auto& handler : taken) handler(this);
+    pool->release();
+}
+
+void CommandBuffer::execute() {
+    gpuStartTime_ = now();
+    setStatus(MTL::CommandBufferStatusScheduled);
+    runHandlers(scheduledHandlers_);
+
+    bool failed = false;
+    for (Command& command : commands_) {
+        if (failed) break;
+        if (auto* dispatch = std::get_if<DispatchCommand>(&command)) {
+            if (!dispatch->encodeError.empty()) {
+                fail(dispatch->encodeError);
+                failed = true;
+                continue;
+            }
+            exec::DispatchResult result = exec::Executor::shared().run(dispatch->dispatch);
+            if (!result.ok) {
+                fail(result.error);
+                failed = true;
+            }
+        } else if (auto* copy = std::get_if<CopyCommand>(&command)) {
+            std::memmove(copy->destination->memory() + copy->destinationOffset,
+                         copy->source->memory() + copy->sourceOffset, static_cast<std::size_t>(copy->size));
+        } else if (auto* fill = std::get_if<FillCommand>(&command)) {
+            std::memset(fill->buffer->memory() + fill->offset, fill->value, static_cast<std::size_t>(fill->length));
+        } else if (auto* invalid = std::get_if<InvalidCommand>(&command)) {
+            fail(invalid->error);
+            failed = true;
+        }
+    }
+    gpuEndTime_ = now();
+    commands_.clear();
+    bytes_.clear();
+    for (NS::Object* object : keptAlive_) object->release();
+    keptAlive_.clear();
+
+    // Handlers run before waiters wake, so a program that waits sees their effects.
+    {
+        std::lock_guard lock(mutex_);
+        status_.store(failed ? MTL::CommandBufferStatusError : MTL::CommandBufferStatusCompleted,
+                      std::memory_order_release);
+    }
+    runHandlers(completedHandlers_);
+    {
+        std::lock_guard lock(mutex_);
+        finished_ = true;
+    }
+    changed_.notify_all();
+}
+
+} // namespace metalcpu::rt

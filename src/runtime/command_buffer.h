@@ -1,0 +1,93 @@
+#pragma once
+
+#include "foundation/object.h"
+#include "runtime/commands.h"
+#include "runtime/label.h"
+
+#include <Metal/MTLCommandBuffer.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace metalcpu::rt {
+
+class CommandQueue;
+class Device;
+
+/// A command buffer: commands recorded by its encoders, then run on its queue's thread.
+/// Status goes NotEnqueued → Enqueued → Committed → Scheduled → Completed (or Error), as
+/// in Metal; handlers run on the queue's thread, inside an autorelease pool.
+class CommandBuffer final : public ns::Implements<MTL::CommandBuffer> {
+public:
+    CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::CommandBufferErrorOption errorOptions);
+    ~CommandBuffer() override;
+    const char* className() const override { return "MTLCommandBuffer"; }
+    /// The fallback autorelease pool must not free a command buffer still in flight.
+    bool mayDrainFromFallbackPool() const override;
+
+    CommandQueue* queue() const { return queue_; }
+    Device* device() const;
+    Label& label() { return label_; }
+    bool retainsReferences() const { return retainReferences_; }
+    MTL::CommandBufferErrorOption errorOptions() const { return errorOptions_; }
+
+    // Encoding.
+    /// Starts an encoder; false (logged) when one is open or the buffer was committed.
+    bool beginEncoder(ns::ObjectBase* encoder, const char* what);
+    void endEncoder(ns::ObjectBase* encoder);
+    ns::ObjectBase* openEncoder() const { return openEncoder_; }
+    void append(Command command) { commands_.push_back(std::move(command)); }
+    /// Keeps `object` alive until the command buffer completes (unless it holds
+    /// unretained references, as commandBufferWithUnretainedReferences() asks).
+    void keepAlive(NS::Object* object);
+    /// Copies setBytes() data into storage that lives as long as the command buffer.
+    void* copyBytes(const void* bytes, std::uint64_t length);
+
+    // Submission and waiting.
+    void addHandler(bool completed, std::function<void(MTL::CommandBuffer*)> handler);
+    void enqueue();
+    void commit();
+    bool isCommitted() const { return committed_.load(std::memory_order_acquire); }
+    void waitUntilScheduled();
+    void waitUntilCompleted();
+
+    MTL::CommandBufferStatus status() const { return status_.load(std::memory_order_acquire); }
+    NS::Error* error() const;
+    double gpuStartTime() const { return gpuStartTime_; }
+    double gpuEndTime() const { return gpuEndTime_; }
+
+    /// Runs the commands; called once, on the queue's thread.
+    void execute();
+
+private:
+    void setStatus(MTL::CommandBufferStatus status);
+    void runHandlers(std::vector<std::function<void(MTL::CommandBuffer*)>>& handlers);
+    void fail(const std::string& message);
+
+    CommandQueue* queue_;
+    bool retainReferences_;
+    MTL::CommandBufferErrorOption errorOptions_;
+    Label label_;
+
+    std::vector<Command> commands_;
+    std::vector<NS::Object*> keptAlive_;
+    std::deque<std::unique_ptr<unsigned char[]>> bytes_;
+    ns::ObjectBase* openEncoder_ = nullptr;
+
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    std::atomic<MTL::CommandBufferStatus> status_{MTL::CommandBufferStatusNotEnqueued};
+    std::atomic<bool> enqueued_{false};
+    std::atomic<bool> committed_{false};
+    std::vector<std::function<void(MTL::CommandBuffer*)>> scheduledHandlers_, completedHandlers_;
+    NS::Error* error_ = nullptr;
+    bool finished_ = false; ///< completed and its completed handlers have run
+    double gpuStartTime_ = 0, gpuEndTime_ = 0;
+};
+
+} // namespace metalcpu::rt

@@ -1,0 +1,74 @@
+#include "runtime/command_queue.h"
+
+#include "runtime/command_buffer.h"
+
+namespace metalcpu::rt {
+
+/// What the queue's thread needs; it outlives the queue object when the last reference
+/// to the queue is dropped on that thread.
+struct CommandQueue::Shared {
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::deque<CommandBuffer*> order; ///< enqueued buffers, each retained, oldest first
+    bool stop = false;
+    bool running = false;
+    std::thread thread;
+};
+
+CommandQueue::CommandQueue(Device* device, std::uint64_t /*maxCommandBufferCount*/)
+    : device_(device), shared_(std::make_shared<Shared>()) {}
+
+CommandQueue::~CommandQueue() {
+    std::thread thread;
+    {
+        std::lock_guard lock(shared_->mutex);
+        shared_->stop = true;
+        thread = std::move(shared_->thread);
+    }
+    shared_->ready.notify_all();
+    if (!thread.joinable()) return;
+    // Command buffers hold the queue, so the last release can happen on the queue's own
+    // thread; it then finishes by itself.
+    if (thread.get_id() == std::this_thread::get_id()) thread.detach();
+    else thread.join();
+}
+
+MTL::CommandBuffer* CommandQueue::commandBuffer(bool retainReferences, MTL::CommandBufferErrorOption errorOptions) {
+    return ns::autoreleased(ns::make<CommandBuffer>(this, retainReferences, errorOptions));
+}
+
+void CommandQueue::enqueue(CommandBuffer* buffer) {
+    buffer->retain();
+    std::lock_guard lock(shared_->mutex);
+    shared_->order.push_back(buffer);
+    if (!shared_->running) {
+        shared_->running = true;
+        shared_->thread = std::thread(&CommandQueue::run, shared_);
+    }
+}
+
+void CommandQueue::commit(CommandBuffer* /*buffer*/) {
+    // The buffer already has its place in `order`; wake the thread to look at it.
+    std::lock_guard lock(shared_->mutex);
+    shared_->ready.notify_all();
+}
+
+void CommandQueue::run(std::shared_ptr<Shared> shared) {
+    for (;;) {
+        CommandBuffer* next = nullptr;
+        {
+            std::unique_lock lock(shared->mutex);
+            shared->ready.wait(lock, [&] {
+                return (shared->stop && shared->order.empty()) ||
+                       (!shared->order.empty() && shared->order.front()->isCommitted());
+            });
+            if (shared->order.empty()) return;
+            next = shared->order.front();
+            shared->order.pop_front();
+        }
+        next->execute();
+        next->release(); // may destroy the queue; only `shared` is used from here on
+    }
+}
+
+} // namespace metalcpu::rt

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "foundation/object.h"
+#include "runtime/label.h"
+
+#include <Metal/MTLCommandBuffer.hpp>
+#include <Metal/MTLCommandQueue.hpp>
+
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace metalcpu::rt {
+
+class CommandBuffer;
+class Device;
+
+/// A command queue: command buffers run one after another, in the order they were
+/// enqueued (commit() enqueues when enqueue() was not called). Each queue has one thread
+/// that sleeps until a command buffer is ready and then runs it through the executor.
+class CommandQueue final : public ns::Implements<MTL::CommandQueue> {
+public:
+    CommandQueue(Device* device, std::uint64_t maxCommandBufferCount);
+    ~CommandQueue() override;
+    const char* className() const override { return "MTLCommandQueue"; }
+
+    Device* device() const { return device_; }
+    Label& label() { return label_; }
+
+    /// A new autoreleased command buffer.
+    MTL::CommandBuffer* commandBuffer(bool retainReferences, MTL::CommandBufferErrorOption errorOptions);
+
+    /// Reserves the command buffer's place in the queue (enqueue()).
+    void enqueue(CommandBuffer* buffer);
+    /// Marks it ready to run (commit()).
+    void commit(CommandBuffer* buffer);
+
+private:
+    struct Shared;
+    static void run(std::shared_ptr<Shared> shared);
+    Device* device_;
+    Label label_;
+    std::shared_ptr<Shared> shared_;
+};
+
+} // namespace metalcpu::rt

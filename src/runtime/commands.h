@@ -1,0 +1,44 @@
+#pragma once
+
+#include "exec/dispatch.h"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace metalcpu::rt {
+
+class Buffer;
+
+/// A kernel dispatch, with everything bound at the moment it was encoded. `encodeError`
+/// holds the reason when the dispatch was invalid; the command buffer fails there.
+struct DispatchCommand {
+    exec::Dispatch dispatch;
+    std::string encodeError;
+};
+
+/// BlitCommandEncoder::copyFromBuffer.
+struct CopyCommand {
+    Buffer* source;
+    std::uint64_t sourceOffset;
+    Buffer* destination;
+    std::uint64_t destinationOffset;
+    std::uint64_t size;
+};
+
+/// BlitCommandEncoder::fillBuffer.
+struct FillCommand {
+    Buffer* buffer;
+    std::uint64_t offset;
+    std::uint64_t length;
+    std::uint8_t value;
+};
+
+/// A command that could not be encoded; the command buffer fails when it gets there.
+struct InvalidCommand {
+    std::string error;
+};
+
+using Command = std::variant<DispatchCommand, CopyCommand, FillCommand, InvalidCommand>;
+
+} // namespace metalcpu::rt

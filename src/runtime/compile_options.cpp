@@ -1,0 +1,75 @@
+#include "runtime/compile_options.h"
+
+#include "foundation/factories.h"
+#include "runtime/descriptors.h"
+
+#include <Foundation/NSArray.hpp>
+#include <Foundation/NSDictionary.hpp>
+#include <Foundation/NSNumber.hpp>
+#include <Foundation/NSString.hpp>
+
+namespace metalcpu::rt {
+namespace {
+
+/// Metal's language versions are major << 16 | minor; __METAL_VERSION__ is major*100+minor*10.
+int metalVersionMacro(MTL::LanguageVersion version) {
+    return static_cast<int>((version >> 16) * 100 + (version & 0xffff) * 10);
+}
+
+/// The text of a macro value: strings as written, numbers in their usual spelling.
+std::string macroValue(NS::Object* value) {
+    ns::ObjectBase* base = ns::ObjectBase::from(value);
+    if (!base) return {};
+    if (std::string(base->className()) == "NSString") return ns::stringOf(static_cast<NS::String*>(value));
+    return ns::stringOf(static_cast<NS::Number*>(value)->stringValue());
+}
+
+} // namespace
+
+CompileOptions::~CompileOptions() {
+    if (preprocessorMacros_) preprocessorMacros_->release();
+    if (installName_) installName_->release();
+    if (libraries_) libraries_->release();
+}
+
+ns::ObjectBase* CompileOptions::copy() const {
+    auto* made = ns::implOf<CompileOptions>(ns::make<CompileOptions>());
+    made->mathMode = mathMode;
+    made->mathFloatingPointFunctions = mathFloatingPointFunctions;
+    made->conversionRoundingMode = conversionRoundingMode;
+    made->languageVersion = languageVersion;
+    made->libraryType = libraryType;
+    made->optimizationLevel = optimizationLevel;
+    made->symbolVisibility = symbolVisibility;
+    made->preserveInvariance = preserveInvariance;
+    made->enableLogging = enableLogging;
+    made->allowReferencingUndefinedSymbols = allowReferencingUndefinedSymbols;
+    made->maxTotalThreadsPerThreadgroup = maxTotalThreadsPerThreadgroup;
+    made->requiredThreadsPerThreadgroup = requiredThreadsPerThreadgroup;
+    made->setPreprocessorMacros(preprocessorMacros_);
+    made->setInstallName(installName_);
+    made->setLibraries(libraries_);
+    return made;
+}
+
+void CompileOptions::setPreprocessorMacros(const NS::Dictionary* macros) { assignRetained(preprocessorMacros_, macros); }
+void CompileOptions::setInstallName(const NS::String* name) { assignRetained(installName_, name); }
+void CompileOptions::setLibraries(const NS::Array* libraries) { assignRetained(libraries_, libraries); }
+
+jit::KernelCompileSettings compileSettingsOf(const MTL::CompileOptions* options) {
+    jit::KernelCompileSettings settings;
+    const CompileOptions* chosen = ns::implOf<CompileOptions>(options);
+    if (!chosen) return settings;
+    settings.fastMath = chosen->mathMode == MTL::MathModeFast;
+    settings.languageVersion = metalVersionMacro(chosen->languageVersion);
+    if (NS::Dictionary* macros = chosen->preprocessorMacros()) {
+        NS::Enumerator<NS::String>* keys = macros->keyEnumerator<NS::String>();
+        while (NS::String* key = keys->nextObject()) {
+            std::string value = macroValue(macros->object(key));
+            settings.macros.push_back(ns::stringOf(key) + (value.empty() ? "" : "=" + value));
+        }
+    }
+    return settings;
+}
+
+} // namespace metalcpu::rt

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "foundation/object.h"
+#include "jit/kernel_library.h"
+#include "runtime/label.h"
+
+#include <Metal/MTLComputePipeline.hpp>
+
+#include <memory>
+
+namespace metalcpu::rt {
+
+class Device;
+
+/// A compute pipeline: a kernel ready to dispatch, with the limits Metal reports for it.
+class ComputePipelineState final : public ns::Implements<MTL::ComputePipelineState> {
+public:
+    ComputePipelineState(Device* device, std::shared_ptr<jit::KernelLibrary> library, const mc_kernel* kernel,
+                         std::uint32_t maxTotalThreads, std::uint64_t staticThreadgroupMemory);
+    const char* className() const override { return "MTLComputePipelineState"; }
+
+    const mc_kernel& kernel() const { return *kernel_; }
+    Device* device() const { return device_; }
+    Label& label() { return label_; }
+    std::uint32_t maxTotalThreadsPerThreadgroup() const { return maxTotalThreads_; }
+    std::uint64_t staticThreadgroupMemoryLength() const { return staticThreadgroupMemory_; }
+
+private:
+    Device* device_;
+    std::shared_ptr<jit::KernelLibrary> library_; ///< keeps the kernel's code loaded
+    const mc_kernel* kernel_;
+    std::uint32_t maxTotalThreads_;
+    std::uint64_t staticThreadgroupMemory_;
+    Label label_;
+};
+
+/// Device::newComputePipelineState(function, error).
+MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Function* function,
+                                                   const NS::String* label, NS::UInteger maxTotalThreads,
+                                                   NS::Error** error);
+
+} // namespace metalcpu::rt

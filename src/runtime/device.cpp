@@ -1,0 +1,103 @@
+#include "runtime/device.h"
+
+#include "runtime/buffer.h"
+#include "runtime/command_queue.h"
+#include "support/config.h"
+#include "support/files.h"
+#include "support/log.h"
+
+#include <cstring>
+#include <new>
+#include <unistd.h>
+
+namespace metalcpu::rt {
+namespace {
+
+std::string cpuModel() {
+    std::string info = support::readFile("/proc/cpuinfo").value_or("");
+    std::string::size_type at = info.find("model name");
+    if (at == std::string::npos) return "CPU";
+    at = info.find(':', at);
+    std::string::size_type end = info.find('\n', at);
+    std::string model = info.substr(at + 1, end - at - 1);
+    while (!model.empty() && model.front() == ' ') model.erase(model.begin());
+    return model;
+}
+
+std::uint64_t physicalMemory() {
+    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    return (pages > 0 && pageSize > 0) ? std::uint64_t(pages) * std::uint64_t(pageSize) : (std::uint64_t(8) << 30);
+}
+
+} // namespace
+
+Device::Device() {
+    name_ = "metalcpu " + cpuModel();
+    std::uint64_t memory = physicalMemory();
+    // Apple silicon reports about three quarters of memory as the working set and lets a
+    // single buffer take about half.
+    workingSetSize_ = memory / 4 * 3;
+    maxBufferLength_ = memory / 2;
+}
+
+Device* Device::systemDefault() {
+    // Leaked on purpose: the device outlives every object that points at it.
+    static Device* device = new Device;
+    return device;
+}
+
+std::string Device::description() const { return "<MTLDevice: " + name_ + ">"; }
+
+std::uint32_t Device::threadExecutionWidth() const {
+    int width = support::config().simdWidth;
+    return width > 0 && width <= 64 ? static_cast<std::uint32_t>(width) : 32u;
+}
+
+bool Device::supportsFamily(MTL::GPUFamily family) const {
+    // What the executor implements: an Apple9-class GPU of the Metal 3 generation.
+    switch (family) {
+    case MTL::GPUFamilyApple1: case MTL::GPUFamilyApple2: case MTL::GPUFamilyApple3:
+    case MTL::GPUFamilyApple4: case MTL::GPUFamilyApple5: case MTL::GPUFamilyApple6:
+    case MTL::GPUFamilyApple7: case MTL::GPUFamilyApple8: case MTL::GPUFamilyApple9:
+    case MTL::GPUFamilyMac2: case MTL::GPUFamilyCommon1: case MTL::GPUFamilyCommon2:
+    case MTL::GPUFamilyCommon3: case MTL::GPUFamilyMetal3:
+        return true;
+    default:
+        return false;
+    }
+}
+
+MTL::Buffer* Device::newBuffer(std::uint64_t length, MTL::ResourceOptions options) {
+    if (length == 0 || length > maxBufferLength_) {
+        support::log().error("newBuffer: length {} is not in 1..{} (maxBufferLength)", length, maxBufferLength_);
+        return nullptr;
+    }
+    MTL::Buffer* buffer = ns::make<Buffer>(this, length, options);
+    if (!ns::implOf<Buffer>(buffer)->memory()) {
+        buffer->release();
+        support::log().error("newBuffer: out of memory for {} bytes", length);
+        return nullptr;
+    }
+    return buffer;
+}
+
+MTL::Buffer* Device::newBuffer(const void* bytes, std::uint64_t length, MTL::ResourceOptions options) {
+    MTL::Buffer* buffer = newBuffer(length, options);
+    if (buffer && bytes) std::memcpy(ns::implOf<Buffer>(buffer)->memory(), bytes, static_cast<size_t>(length));
+    return buffer;
+}
+
+MTL::Buffer* Device::newBufferNoCopy(void* bytes, std::uint64_t length, MTL::ResourceOptions options,
+                                     std::function<void(void*, std::uint64_t)> deallocator) {
+    if (!bytes || length == 0) {
+        support::log().error("newBuffer(bytesNoCopy): memory must not be null and length must not be zero");
+        return nullptr;
+    }
+    return ns::make<Buffer>(this, bytes, length, options, std::move(deallocator));
+}
+
+MTL::CommandQueue* Device::newCommandQueue(std::uint64_t maxCommandBufferCount) {
+    return ns::make<CommandQueue>(this, maxCommandBufferCount);
+}
+
+} // namespace metalcpu::rt

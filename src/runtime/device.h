@@ -1,0 +1,58 @@
+#pragma once
+
+#include "foundation/object.h"
+#include "runtime/label.h"
+
+#include <Metal/MTLDevice.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace metalcpu::rt {
+
+/// The one device: this machine's CPU, presented with the limits of an Apple GPU so that
+/// programs that size their work from the device's numbers keep working unchanged.
+class Device final : public ns::Implements<MTL::Device> {
+public:
+    /// The process-wide device. It is never destroyed; CreateSystemDefaultDevice() hands
+    /// out +1 references to it.
+    static Device* systemDefault();
+
+    const char* className() const override { return "MTLDevice"; }
+    std::string description() const override;
+
+    const std::string& name() const { return name_; }
+    Label& label() { return label_; }
+
+    // Limits (Apple7+ and Mac2 families).
+    static constexpr std::uint32_t kMaxThreadsPerThreadgroup = 1024;
+    static constexpr std::uint64_t kMaxThreadgroupMemoryLength = 32768;
+    static constexpr std::uint32_t kMaxBufferBindings = 31;
+    static constexpr std::uint64_t kMaxSetBytesLength = 4096;
+    std::uint64_t maxBufferLength() const { return maxBufferLength_; }
+    std::uint64_t recommendedMaxWorkingSetSize() const { return workingSetSize_; }
+    std::uint64_t currentAllocatedSize() const { return allocated_.load(std::memory_order_relaxed); }
+    std::uint32_t threadExecutionWidth() const;
+    bool supportsFamily(MTL::GPUFamily family) const;
+
+    /// Buffers: nullptr when the length is zero or beyond maxBufferLength, or memory runs out.
+    MTL::Buffer* newBuffer(std::uint64_t length, MTL::ResourceOptions options);
+    MTL::Buffer* newBuffer(const void* bytes, std::uint64_t length, MTL::ResourceOptions options);
+    MTL::Buffer* newBufferNoCopy(void* bytes, std::uint64_t length, MTL::ResourceOptions options,
+                                 std::function<void(void*, std::uint64_t)> deallocator);
+    void trackAllocation(std::int64_t bytes) { allocated_.fetch_add(static_cast<std::uint64_t>(bytes)); }
+
+    MTL::CommandQueue* newCommandQueue(std::uint64_t maxCommandBufferCount);
+
+private:
+    Device();
+    std::string name_;
+    std::uint64_t maxBufferLength_ = 0;
+    std::uint64_t workingSetSize_ = 0;
+    std::atomic<std::uint64_t> allocated_{0};
+    Label label_;
+};
+
+} // namespace metalcpu::rt

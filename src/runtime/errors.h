@@ -1,0 +1,22 @@
+#pragma once
+
+#include <Foundation/NSTypes.hpp>
+
+#include <string>
+
+namespace NS {
+class Error;
+}
+
+namespace metalcpu::rt {
+
+/// Error domains Metal uses; metal-cpp has no constants for these, programs print them.
+inline constexpr const char* kLibraryErrorDomain = "MTLLibraryErrorDomain";
+inline constexpr const char* kCommandBufferErrorDomain = "MTLCommandBufferErrorDomain";
+inline constexpr const char* kPipelineErrorDomain = "CompilerError";
+
+/// Stores a new autoreleased NS::Error in `*out` (when `out` is not null), as Metal's
+/// `NSError**` out-parameters do.
+void setError(NS::Error** out, const char* domain, NS::Integer code, const std::string& description);
+
+} // namespace metalcpu::rt

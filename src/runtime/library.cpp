@@ -1,0 +1,87 @@
+#include "runtime/library.h"
+
+#include "foundation/factories.h"
+#include "jit/library_cache.h"
+#include "runtime/compile_options.h"
+#include "runtime/device.h"
+#include "runtime/errors.h"
+#include "support/config.h"
+#include "support/files.h"
+#include "support/log.h"
+
+#include <Foundation/NSArray.hpp>
+#include <Foundation/NSString.hpp>
+
+namespace metalcpu::rt {
+
+Library::Library(Device* device, std::shared_ptr<jit::KernelLibrary> kernels)
+    : device_(device), kernels_(std::move(kernels)) {}
+
+MTL::Function* Library::newFunction(const std::string& name) {
+    const mc_kernel* kernel = kernels_->find(name);
+    if (!kernel) return nullptr;
+    return ns::make<Function>(device_, kernels_, kernel);
+}
+
+NS::Array* Library::functionNames() const {
+    std::vector<NS::Object*> names;
+    for (const std::string& name : kernels_->kernelNames()) names.push_back(ns::makeString(name));
+    NS::Array* array = ns::makeArray(names);
+    for (NS::Object* name : names) name->release();
+    return ns::autoreleased(array);
+}
+
+Function::Function(Device* device, std::shared_ptr<jit::KernelLibrary> kernels, const mc_kernel* kernel)
+    : device_(device), library_(std::move(kernels)), kernel_(kernel), name_(ns::makeString(kernel->name)) {}
+
+Function::~Function() { name_->release(); }
+
+MTL::Library* newLibraryWithFile(Device* device, const std::string& path, NS::Error** error) {
+    if (path.empty() || !support::fileExists(path)) {
+        setError(error, kLibraryErrorDomain, MTL::LibraryErrorFileNotFound,
+                 "Library file not found: " + (path.empty() ? std::string("(no path)") : path));
+        return nullptr;
+    }
+    std::string reason;
+    // dlopen searches the library path for names without a slash; a file name means a file.
+    std::string openable = path.find('/') == std::string::npos ? "./" + path : path;
+    std::shared_ptr<jit::KernelLibrary> kernels = jit::KernelLibrary::open(openable, &reason);
+    if (!kernels) {
+        setError(error, kLibraryErrorDomain, MTL::LibraryErrorInternal, reason);
+        return nullptr;
+    }
+    return ns::make<Library>(device, std::move(kernels));
+}
+
+MTL::Library* newDefaultLibrary(Device* device, NS::Error** error) {
+    std::string configured = support::config().defaultLibrary;
+    if (!configured.empty()) return newLibraryWithFile(device, configured, error);
+    for (const std::string& candidate :
+         {support::executableDirectory() + "/default.metallib", std::string("default.metallib")}) {
+        if (support::fileExists(candidate)) return newLibraryWithFile(device, candidate, error);
+    }
+    setError(error, kLibraryErrorDomain, MTL::LibraryErrorFileNotFound,
+             "no default library: default.metallib is neither beside the executable (" +
+                 support::executableDirectory() + ") nor in the working directory");
+    return nullptr;
+}
+
+MTL::Library* newLibraryWithSource(Device* device, const std::string& source, const MTL::CompileOptions* options,
+                                   NS::Error** error) {
+    jit::KernelCompileSettings settings = compileSettingsOf(options);
+    jit::SourceBuild build = jit::buildLibraryFromSource(source, settings);
+    if (!build.ok) {
+        setError(error, kLibraryErrorDomain, MTL::LibraryErrorCompileFailure,
+                 "Compilation failed: \n\n" + build.diagnostics);
+        return nullptr;
+    }
+    std::string reason;
+    std::shared_ptr<jit::KernelLibrary> kernels = jit::KernelLibrary::open(build.libraryPath, &reason);
+    if (!kernels) {
+        setError(error, kLibraryErrorDomain, MTL::LibraryErrorInternal, reason);
+        return nullptr;
+    }
+    return ns::make<Library>(device, std::move(kernels));
+}
+
+} // namespace metalcpu::rt

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "foundation/object.h"
+#include "jit/kernel_library.h"
+#include "runtime/label.h"
+
+#include <Metal/MTLLibrary.hpp>
+
+#include <memory>
+#include <string>
+
+namespace metalcpu::rt {
+
+class Device;
+
+/// A library: one opened kernel library file (.metallib or a cached build of a source string).
+class Library final : public ns::Implements<MTL::Library> {
+public:
+    Library(Device* device, std::shared_ptr<jit::KernelLibrary> kernels);
+    const char* className() const override { return "MTLLibrary"; }
+
+    /// A +1 function for the kernel with this name, or nullptr (Metal gives no error).
+    MTL::Function* newFunction(const std::string& name);
+    /// The kernel names, autoreleased.
+    NS::Array* functionNames() const;
+
+    Device* device() const { return device_; }
+    Label& label() { return label_; }
+    const std::shared_ptr<jit::KernelLibrary>& kernels() const { return kernels_; }
+
+private:
+    Device* device_;
+    std::shared_ptr<jit::KernelLibrary> kernels_;
+    Label label_;
+};
+
+/// A kernel function of a library. Keeps the library's code loaded while it lives.
+class Function final : public ns::Implements<MTL::Function> {
+public:
+    Function(Device* device, std::shared_ptr<jit::KernelLibrary> kernels, const mc_kernel* kernel);
+    const char* className() const override { return "MTLFunction"; }
+
+    const mc_kernel& kernel() const { return *kernel_; }
+    const std::shared_ptr<jit::KernelLibrary>& library() const { return library_; }
+    Device* device() const { return device_; }
+    NS::String* name() const { return name_; }
+    Label& label() { return label_; }
+    ~Function() override;
+
+private:
+    Device* device_;
+    std::shared_ptr<jit::KernelLibrary> library_;
+    const mc_kernel* kernel_;
+    NS::String* name_;
+    Label label_;
+};
+
+/// Device::newDefaultLibrary(): default.metallib from METALCPU_DEFAULT_LIBRARY, beside the
+/// executable, or in the working directory. nullptr (with `error`) when there is none.
+MTL::Library* newDefaultLibrary(Device* device, NS::Error** error);
+/// Device::newLibrary(path or URL): opens a .metallib. Relative paths are taken from the
+/// working directory, as programs using the deprecated path overload expect.
+MTL::Library* newLibraryWithFile(Device* device, const std::string& path, NS::Error** error);
+/// Device::newLibrary(source, options): compiles at run time, through the cache.
+MTL::Library* newLibraryWithSource(Device* device, const std::string& source, const MTL::CompileOptions* options,
+                                   NS::Error** error);
+
+} // namespace metalcpu::rt

@@ -1,0 +1,7 @@
+// The first line of every translated kernel file: the Metal standard library, the
+// helpers the generated wrappers call, and the library entry point.
+#pragma once
+
+#include <metal_stdlib>
+#include <metalcpu/kernel_support.h>
+#include <metalcpu/library_stub.h>

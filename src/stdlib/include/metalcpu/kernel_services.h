@@ -1,0 +1,16 @@
+// The runtime services as kernel code sees them. Part of every kernel library; compiled
+// freestanding. kernel_support.h builds argument binding on top of this.
+#pragma once
+
+#include <metalcpu/kernel_abi.h>
+
+namespace metalcpu_kernel {
+
+/// The services handed over by the runtime when it opened this library (library_stub.h).
+/// An inline variable: one instance per kernel library however many files it holds.
+inline const mc_services* g_services = nullptr;
+
+/// threadgroup_barrier(): wait until every thread of this threadgroup has arrived.
+inline void threadgroup_barrier(unsigned mem_flags) { g_services->threadgroup_barrier(mem_flags); }
+
+} // namespace metalcpu_kernel

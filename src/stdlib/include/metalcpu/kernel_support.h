@@ -1,0 +1,249 @@
+// Helpers that the generated wrapper of every kernel calls: parameter types, argument
+// binding, built-in thread positions and threadgroup variables. Compiled freestanding
+// as part of each kernel library; docs/kernel-abi.md shows the generated code.
+#pragma once
+
+#include <metalcpu/kernel_abi.h>
+#include <metalcpu/kernel_services.h>
+#include <metal_stdlib>
+
+namespace metalcpu_kernel {
+
+// ---- Parameter types of a kernel function ---------------------------------------------
+
+template <class... P>
+struct type_list {};
+
+template <unsigned I, class List>
+struct type_at;
+template <class Head, class... Tail>
+struct type_at<0, type_list<Head, Tail...>> {
+    using type = Head;
+};
+template <unsigned I, class Head, class... Tail>
+struct type_at<I, type_list<Head, Tail...>> {
+    using type = typename type_at<I - 1, type_list<Tail...>>::type;
+};
+
+template <class F>
+struct function_parameters;
+template <class R, class... P>
+struct function_parameters<R (*)(P...)> {
+    using list = type_list<P...>;
+};
+template <class R, class... P>
+struct function_parameters<R (*)(P...) noexcept> {
+    using list = type_list<P...>;
+};
+
+/// The type of parameter I of the function pointer type F.
+template <class F, unsigned I>
+using parameter_t = typename type_at<I, typename function_parameters<F>::list>::type;
+
+template <class T> struct remove_reference { using type = T; };
+template <class T> struct remove_reference<T&> { using type = T; };
+template <class T> struct remove_reference<T&&> { using type = T; };
+template <class T> struct remove_pointer { using type = T; };
+template <class T> struct remove_pointer<T*> { using type = T; };
+template <class T> struct remove_pointer<T* const> { using type = T; };
+template <class T> struct is_pointer { static constexpr bool value = false; };
+template <class T> struct is_pointer<T*> { static constexpr bool value = true; };
+template <class T> struct is_pointer<T* const> { static constexpr bool value = true; };
+template <class T> struct is_reference { static constexpr bool value = false; };
+template <class T> struct is_reference<T&> { static constexpr bool value = true; };
+
+/// What a pointer or reference parameter points at.
+template <class P>
+using pointee_t = typename remove_pointer<typename remove_reference<P>::type>::type;
+
+template <class T> struct size_of { static constexpr mc_u64 value = sizeof(T); };
+template <> struct size_of<void> { static constexpr mc_u64 value = 0; };
+template <> struct size_of<const void> { static constexpr mc_u64 value = 0; };
+template <class T> struct align_of { static constexpr mc_u64 value = alignof(T); };
+template <> struct align_of<void> { static constexpr mc_u64 value = 1; };
+template <> struct align_of<const void> { static constexpr mc_u64 value = 1; };
+
+template <class P>
+inline constexpr mc_u64 pointee_size = size_of<pointee_t<P>>::value;
+template <class P>
+inline constexpr mc_u64 pointee_align = align_of<pointee_t<P>>::value;
+
+// ---- Arguments --------------------------------------------------------------------------
+
+/// The argument for a [[buffer(n)]] parameter: a pointer, a reference, or a value copied
+/// from the bound data.
+template <class P>
+__attribute__((always_inline)) inline P buffer_argument(const mc_group* group, unsigned index) {
+    void* bound = group->dispatch->buffers[index];
+    if constexpr (is_pointer<P>::value) {
+        return reinterpret_cast<P>(bound);
+    } else if constexpr (is_reference<P>::value) {
+        return *reinterpret_cast<typename remove_reference<P>::type*>(bound);
+    } else {
+        return *reinterpret_cast<const P*>(bound);
+    }
+}
+
+/// The argument for a [[threadgroup(n)]] parameter.
+template <class P>
+__attribute__((always_inline)) inline P threadgroup_argument(const mc_group* group, unsigned index) {
+    char* memory = group->threadgroup_arguments[index];
+    if constexpr (is_pointer<P>::value) {
+        return reinterpret_cast<P>(memory);
+    } else {
+        return *reinterpret_cast<typename remove_reference<P>::type*>(memory);
+    }
+}
+
+/// The argument for a parameter metalcpu cannot bind yet (textures, samplers). Never
+/// called: pipeline creation refuses such kernels; it only has to compile.
+template <class P>
+inline P unsupported_argument(const mc_group*, unsigned) {
+    __builtin_trap();
+}
+
+// ---- Built-in positions, sizes and indices ------------------------------------------------
+
+/// A thread's position in its group and its linear index.
+struct thread_ids {
+    mc_u32 x, y, z, linear;
+};
+
+inline thread_ids thread_ids_of(const mc_group* group, mc_u32 linear) {
+    const mc_u32 sx = group->size[0], sy = group->size[1];
+    return thread_ids{linear % sx, (linear / sx) % sy, linear / (sx * sy), linear};
+}
+
+/// Runs `body` once per thread of the group, x fastest, so the kernel body inlined into
+/// the innermost loop can be vectorised over neighbouring threads.
+template <class Body>
+__attribute__((always_inline)) inline void for_each_thread(const mc_group* group, Body&& body) {
+    const mc_u32 sx = group->size[0], sy = group->size[1], sz = group->size[2];
+    mc_u32 linear = 0;
+    for (mc_u32 z = 0; z < sz; ++z)
+        for (mc_u32 y = 0; y < sy; ++y)
+            for (mc_u32 x = 0; x < sx; ++x) body(thread_ids{x, y, z, linear++});
+}
+
+template <class P>
+concept has_w = requires(P p) { p.w; };
+template <class P>
+concept has_z = requires(P p) { p.z; };
+template <class P>
+concept has_y = requires(P p) { p.y; };
+
+/// Converts a position to the declared parameter type: uint, ushort, uint2/3, ushort2/3.
+template <class P>
+__attribute__((always_inline)) inline P position_as(mc_u32 x, mc_u32 y, mc_u32 z) {
+    if constexpr (has_w<P>) {
+        using E = typename remove_reference<decltype(P{}.x)>::type;
+        return P(E(x), E(y), E(z), E(0));
+    } else if constexpr (has_z<P>) {
+        using E = typename remove_reference<decltype(P{}.x)>::type;
+        return P(E(x), E(y), E(z));
+    } else if constexpr (has_y<P>) {
+        using E = typename remove_reference<decltype(P{}.x)>::type;
+        return P(E(x), E(y));
+    } else {
+        return P(x);
+    }
+}
+
+inline mc_u32 group_thread_count(const mc_group* group) {
+    return group->size[0] * group->size[1] * group->size[2];
+}
+
+inline mc_u32 ceil_div(mc_u32 a, mc_u32 b) { return (a + b - 1) / b; }
+
+/// The value of built-in B for thread t, as parameter type P.
+template <class P, int B>
+__attribute__((always_inline)) inline P builtin(const mc_group* group, const thread_ids& t) {
+    const mc_dispatch* d = group->dispatch;
+    const mc_u32* tg = d->threads_per_threadgroup;
+    if constexpr (B == MC_BUILTIN_THREAD_POSITION_IN_GRID) {
+        return position_as<P>(group->position[0] * tg[0] + t.x, group->position[1] * tg[1] + t.y,
+                              group->position[2] * tg[2] + t.z);
+    } else if constexpr (B == MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP) {
+        return position_as<P>(t.x, t.y, t.z);
+    } else if constexpr (B == MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP) {
+        return P(t.linear);
+    } else if constexpr (B == MC_BUILTIN_THREADGROUP_POSITION_IN_GRID) {
+        return position_as<P>(group->position[0], group->position[1], group->position[2]);
+    } else if constexpr (B == MC_BUILTIN_THREADS_PER_THREADGROUP) {
+        return position_as<P>(group->size[0], group->size[1], group->size[2]);
+    } else if constexpr (B == MC_BUILTIN_DISPATCH_THREADS_PER_THREADGROUP) {
+        return position_as<P>(tg[0], tg[1], tg[2]);
+    } else if constexpr (B == MC_BUILTIN_THREADS_PER_GRID || B == MC_BUILTIN_GRID_SIZE) {
+        return position_as<P>(d->threads_per_grid[0], d->threads_per_grid[1], d->threads_per_grid[2]);
+    } else if constexpr (B == MC_BUILTIN_THREADGROUPS_PER_GRID) {
+        return position_as<P>(d->threadgroups_per_grid[0], d->threadgroups_per_grid[1],
+                              d->threadgroups_per_grid[2]);
+    } else if constexpr (B == MC_BUILTIN_THREAD_EXECUTION_WIDTH || B == MC_BUILTIN_THREADS_PER_SIMDGROUP) {
+        return P(d->simd_width);
+    } else if constexpr (B == MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP) {
+        return P(t.linear % d->simd_width);
+    } else if constexpr (B == MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP) {
+        return P(t.linear / d->simd_width);
+    } else if constexpr (B == MC_BUILTIN_SIMDGROUPS_PER_THREADGROUP) {
+        return P(ceil_div(group_thread_count(group), d->simd_width));
+    } else if constexpr (B == MC_BUILTIN_DISPATCH_SIMDGROUPS_PER_THREADGROUP) {
+        return P(ceil_div(tg[0] * tg[1] * tg[2], d->simd_width));
+    } else if constexpr (B == MC_BUILTIN_THREAD_INDEX_IN_QUADGROUP) {
+        return P(t.linear % 4);
+    } else if constexpr (B == MC_BUILTIN_QUADGROUP_INDEX_IN_THREADGROUP) {
+        return P(t.linear / 4);
+    } else if constexpr (B == MC_BUILTIN_QUADGROUPS_PER_THREADGROUP) {
+        return P(ceil_div(group_thread_count(group), 4));
+    } else if constexpr (B == MC_BUILTIN_GRID_ORIGIN) {
+        return position_as<P>(0, 0, 0);
+    } else {
+        static_assert(B != B, "unknown built-in");
+    }
+}
+
+// ---- Threadgroup variables ------------------------------------------------------------------
+
+/// Sizes of the threadgroup variables of this library, filled while it loads (one entry
+/// per declaration site; a site in a template keeps its largest instantiation).
+inline mc_threadgroup_site g_threadgroup_sites[4096];
+inline mc_u32 g_threadgroup_site_count = 0;
+
+inline bool register_threadgroup_site(mc_u64 key, mc_u64 size, mc_u64 align) {
+    for (mc_u32 i = 0; i < g_threadgroup_site_count; ++i) {
+        mc_threadgroup_site& site = g_threadgroup_sites[i];
+        if (site.key == key) {
+            if (size > site.size) site.size = size;
+            if (align > site.align) site.align = align;
+            return true;
+        }
+    }
+    if (g_threadgroup_site_count < sizeof(g_threadgroup_sites) / sizeof(g_threadgroup_sites[0]))
+        g_threadgroup_sites[g_threadgroup_site_count++] = mc_threadgroup_site{key, size, align};
+    return true;
+}
+
+template <class T, mc_u64 Key>
+struct threadgroup_site_registration {
+    static const bool registered;
+};
+template <class T, mc_u64 Key>
+const bool threadgroup_site_registration<T, Key>::registered = register_threadgroup_site(Key, sizeof(T), alignof(T));
+
+/// A `threadgroup` variable: the same storage for every thread of the group. T may be an
+/// array type. No constructor runs, as on the GPU.
+template <class T, mc_u64 Key>
+__attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* group) {
+    if (!threadgroup_site_registration<T, Key>::registered) __builtin_trap();
+    if (!group) group = g_services->current_group();
+    return *static_cast<T*>(g_services->threadgroup_variable(group, Key, sizeof(T), alignof(T)));
+}
+
+} // namespace metalcpu_kernel
+
+/// Places one module descriptor in the library's module table (a linker section the
+/// library's open function walks; see library_stub.h).
+#define METALCPU_REGISTER_MODULE(kernels, count, source)                                        \
+    static const ::mc_module metalcpu_module_descriptor = {METALCPU_KERNEL_ABI_VERSION, (count), \
+                                                           (kernels), (source)};                \
+    __attribute__((used, section("metalcpu_modules"))) static const ::mc_module* const          \
+        metalcpu_module_entry = &metalcpu_module_descriptor;

@@ -1,0 +1,23 @@
+// as_type<T>(x): reinterpret the bits of x as a T of the same size (scalars, vectors, packed
+// vectors; a swizzle is first read as the vector it stands for). Part of <metal_types>.
+#pragma once
+
+#include <metalcpu/stdlib/vec.h>
+
+namespace metal {
+
+template <class To, class From> METALCPU_INLINE constexpr To as_type(const From& from) {
+    using Source = conditional_t<metalcpu_stdlib::is_swizzle<From>, metalcpu_stdlib::vector_of_t<From>, From>;
+    static_assert(sizeof(To) == sizeof(Source), "as_type<T>(x) needs T and x to have the same size");
+    const Source source = from;
+    if constexpr (__is_trivially_copyable(To) && __is_trivially_copyable(Source)) {
+        return __builtin_bit_cast(To, source); // scalars: usable in constant expressions
+    } else {
+        // Vectors are not trivially copyable (see swizzle in vec.h): copy the bytes.
+        To to;
+        __builtin_memcpy(static_cast<void*>(&to), static_cast<const void*>(&source), sizeof(To));
+        return to;
+    }
+}
+
+} // namespace metal

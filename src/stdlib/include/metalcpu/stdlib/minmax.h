@@ -1,0 +1,147 @@
+// min, max, clamp and their three-argument forms, for integers, half and float, in the two
+// flavours MSL has: metal::fast:: (result unspecified when an argument is NaN; compiles to
+// single min/max instructions) and metal::precise:: (IEEE 754 minNum/maxNum: a NaN argument
+// is ignored). Plain metal:: names are the fast ones when the kernel is compiled with fast
+// math (__FAST_MATH__, Metal's default) and the precise ones otherwise, as in Metal.
+// Shared by <metal_math>, <metal_common> and <metal_integer>.
+#pragma once
+
+#include <metalcpu/stdlib/args.h>
+#include <metalcpu/stdlib/export.h>
+#include <metalcpu/stdlib/libm.h>
+
+namespace metalcpu_stdlib {
+
+namespace math_fast {
+struct max_op {
+    template <class T> METALCPU_INLINE constexpr T operator()(T a, T b) const { return a > b ? a : b; }
+};
+struct min_op {
+    template <class T> METALCPU_INLINE constexpr T operator()(T a, T b) const { return a < b ? a : b; }
+};
+} // namespace math_fast
+
+namespace math_precise {
+struct max_op {
+    template <class T> METALCPU_INLINE constexpr T operator()(T a, T b) const {
+        if (is_nan(a)) return b;
+        if (is_nan(b)) return a;
+        return a > b ? a : b;
+    }
+};
+struct min_op {
+    template <class T> METALCPU_INLINE constexpr T operator()(T a, T b) const {
+        if (is_nan(a)) return b;
+        if (is_nan(b)) return a;
+        return a < b ? a : b;
+    }
+};
+} // namespace math_precise
+
+// The functions, written once over the two operation sets.
+#define METALCPU_MINMAX_FUNCTIONS                                                               \
+    template <class X, class Y>                                                                 \
+        requires number_args<X, Y>                                                              \
+    METALCPU_INLINE constexpr number_result_t<X, Y> max(const X& x, const Y& y) {               \
+        return apply<number_result_t<X, Y>>(max_op{}, x, y);                                    \
+    }                                                                                           \
+    template <class X, class Y>                                                                 \
+        requires number_args<X, Y>                                                              \
+    METALCPU_INLINE constexpr number_result_t<X, Y> min(const X& x, const Y& y) {               \
+        return apply<number_result_t<X, Y>>(min_op{}, x, y);                                    \
+    }                                                                                           \
+    template <class X, class Y>                                                                 \
+        requires float_args<X, Y>                                                               \
+    METALCPU_INLINE constexpr float_result_t<X, Y> fmax(const X& x, const Y& y) {               \
+        return apply<float_result_t<X, Y>>(max_op{}, x, y);                                     \
+    }                                                                                           \
+    template <class X, class Y>                                                                 \
+        requires float_args<X, Y>                                                               \
+    METALCPU_INLINE constexpr float_result_t<X, Y> fmin(const X& x, const Y& y) {               \
+        return apply<float_result_t<X, Y>>(min_op{}, x, y);                                     \
+    }                                                                                           \
+    template <class X, class Y, class Z>                                                        \
+        requires number_args<X, Y, Z>                                                           \
+    METALCPU_INLINE constexpr number_result_t<X, Y, Z> max3(const X& x, const Y& y, const Z& z) { \
+        return apply<number_result_t<X, Y, Z>>(                                                 \
+            [](auto a, auto b, auto c) { return max_op{}(max_op{}(a, b), c); }, x, y, z);       \
+    }                                                                                           \
+    template <class X, class Y, class Z>                                                        \
+        requires number_args<X, Y, Z>                                                           \
+    METALCPU_INLINE constexpr number_result_t<X, Y, Z> min3(const X& x, const Y& y, const Z& z) { \
+        return apply<number_result_t<X, Y, Z>>(                                                 \
+            [](auto a, auto b, auto c) { return min_op{}(min_op{}(a, b), c); }, x, y, z);       \
+    }                                                                                           \
+    template <class X, class Y, class Z>                                                        \
+        requires number_args<X, Y, Z>                                                           \
+    METALCPU_INLINE constexpr number_result_t<X, Y, Z> median3(const X& x, const Y& y, const Z& z) { \
+        return apply<number_result_t<X, Y, Z>>(                                                 \
+            [](auto a, auto b, auto c) {                                                        \
+                return max_op{}(min_op{}(a, b), min_op{}(max_op{}(a, b), c));                   \
+            },                                                                                  \
+            x, y, z);                                                                           \
+    }                                                                                           \
+    template <class X, class Y, class Z>                                                        \
+        requires float_args<X, Y, Z>                                                            \
+    METALCPU_INLINE constexpr float_result_t<X, Y, Z> fmax3(const X& x, const Y& y, const Z& z) { \
+        return (max3)(as_result<float_result_t<X, Y, Z>>(x), y, z);                               \
+    }                                                                                           \
+    template <class X, class Y, class Z>                                                        \
+        requires float_args<X, Y, Z>                                                            \
+    METALCPU_INLINE constexpr float_result_t<X, Y, Z> fmin3(const X& x, const Y& y, const Z& z) { \
+        return (min3)(as_result<float_result_t<X, Y, Z>>(x), y, z);                               \
+    }                                                                                           \
+    template <class X, class Y, class Z>                                                        \
+        requires float_args<X, Y, Z>                                                            \
+    METALCPU_INLINE constexpr float_result_t<X, Y, Z> fmedian3(const X& x, const Y& y, const Z& z) { \
+        return (median3)(as_result<float_result_t<X, Y, Z>>(x), y, z);                            \
+    }                                                                                           \
+    /* clamp(x, lo, hi) = min(max(x, lo), hi); undefined in MSL when lo > hi. */               \
+    template <class X, class Y, class Z>                                                        \
+        requires number_args<X, Y, Z>                                                           \
+    METALCPU_INLINE constexpr number_result_t<X, Y, Z> clamp(const X& x, const Y& lo, const Z& hi) { \
+        return apply<number_result_t<X, Y, Z>>(                                                 \
+            [](auto a, auto l, auto h) { return min_op{}(max_op{}(a, l), h); }, x, lo, hi);     \
+    }
+
+namespace math_fast {
+METALCPU_MINMAX_FUNCTIONS
+}
+namespace math_precise {
+METALCPU_MINMAX_FUNCTIONS
+}
+#undef METALCPU_MINMAX_FUNCTIONS
+
+// abs: |x| for integers and floats (abs of the most negative integer wraps to itself).
+namespace math {
+template <class X>
+    requires number_args<X>
+METALCPU_INLINE constexpr number_result_t<X> abs(const X& x) {
+    return apply<number_result_t<X>>(
+        [](auto v) {
+            using T = decltype(v);
+            if constexpr (is_msl_float<T>)
+                return static_cast<T>(libm::abs(static_cast<float>(v)));
+            else if constexpr (metal::is_signed_v<T>)
+                return v < 0 ? static_cast<T>(0u - static_cast<metal::make_unsigned_t<T>>(v)) : v;
+            else
+                return v;
+        },
+        x);
+}
+} // namespace math
+
+} // namespace metalcpu_stdlib
+
+METALCPU_EXPORT_FAST_PRECISE(max)
+METALCPU_EXPORT_FAST_PRECISE(min)
+METALCPU_EXPORT_FAST_PRECISE(fmax)
+METALCPU_EXPORT_FAST_PRECISE(fmin)
+METALCPU_EXPORT_FAST_PRECISE(max3)
+METALCPU_EXPORT_FAST_PRECISE(min3)
+METALCPU_EXPORT_FAST_PRECISE(median3)
+METALCPU_EXPORT_FAST_PRECISE(fmax3)
+METALCPU_EXPORT_FAST_PRECISE(fmin3)
+METALCPU_EXPORT_FAST_PRECISE(fmedian3)
+METALCPU_EXPORT_FAST_PRECISE(clamp)
+METALCPU_EXPORT_MATH(abs)

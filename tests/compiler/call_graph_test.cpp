@@ -1,0 +1,127 @@
+#include "compiler/call_graph.h"
+
+#include "compiler/compiler_test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::msl {
+namespace {
+
+using testing::parse;
+
+struct Graph {
+    std::unique_ptr<testing::Parsed> parsed;
+    CallGraph graph;
+
+    std::size_t index(std::string_view name) const {
+        for (std::size_t i = 0; i < parsed->module.functions.size(); ++i)
+            if (parsed->module.functions[i].name == name) return i;
+        return kNoToken;
+    }
+    // Whether a barrier is reachable from `name`.
+    bool usesBarriers(std::string_view name) const {
+        for (std::size_t r : reachableFunctions(graph, index(name)))
+            if (graph.usesBarriersDirectly[r]) return true;
+        return false;
+    }
+    std::vector<std::string> reachable(std::string_view name) const {
+        std::vector<std::string> out;
+        for (std::size_t r : reachableFunctions(graph, index(name)))
+            out.push_back(parsed->module.functions[r].name);
+        return out;
+    }
+};
+
+Graph graphOf(std::string_view source) {
+    Graph g;
+    g.parsed = parse(source);
+    g.graph = buildCallGraph(g.parsed->tokens, g.parsed->partner, g.parsed->module);
+    return g;
+}
+
+// Test which calls count as barriers and SIMD-group collectives.
+TEST(CallGraph, BarrierFunctions) {
+    EXPECT_TRUE(isBarrierFunction("threadgroup_barrier"));
+    EXPECT_TRUE(isBarrierFunction("simdgroup_barrier"));
+    EXPECT_TRUE(isBarrierFunction("simd_sum"));
+    EXPECT_TRUE(isBarrierFunction("simd_shuffle_down"));
+    EXPECT_TRUE(isBarrierFunction("quad_broadcast"));
+    EXPECT_TRUE(isBarrierFunction("simdgroup_multiply_accumulate"));
+    EXPECT_FALSE(isBarrierFunction("make_filled_simdgroup_matrix"));
+    EXPECT_FALSE(isBarrierFunction("atomic_fetch_add_explicit"));
+}
+
+// Test that barriers are found in the kernel itself and through helpers, by name, but that a
+// parameter named like a collective is not a call.
+TEST(CallGraph, DirectAndIndirectBarriers) {
+    Graph g = graphOf(
+        "void sync() { threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
+        "void middle() { sync(); }\n"
+        "kernel void direct() { float x = simd_sum(1.0f); }\n"
+        "kernel void indirect() { middle(); }\n"
+        "kernel void none(ushort simd_lane_id [[thread_index_in_simdgroup]]) { float y = exp(1.0f); }");
+    EXPECT_TRUE(g.usesBarriers("direct"));
+    EXPECT_TRUE(g.usesBarriers("indirect"));
+    EXPECT_FALSE(g.usesBarriers("none"));
+    EXPECT_EQ(g.reachable("indirect"), (std::vector<std::string>{"sync", "middle", "indirect"}));
+}
+
+// Test that member functions, template calls and constructors are followed by name.
+TEST(CallGraph, MembersTemplatesConstructors) {
+    Graph g = graphOf(
+        "template <typename T> struct Loader { Loader(int) {} void load() { threadgroup_barrier(mem_flags::mem_none); } };\n"
+        "template <typename T> T reduce(T x) { return simd_sum(x); }\n"
+        "kernel void a() { Loader<float> l(3); l.load(); }\n"
+        "kernel void b() { float r = reduce<float>(2.0f); }\n"
+        "kernel void c() { Loader<float> l(3); }");
+    EXPECT_TRUE(g.usesBarriers("a"));
+    EXPECT_TRUE(g.usesBarriers("b"));
+    EXPECT_FALSE(g.usesBarriers("c")); // `Loader<float> l(3)` declares l; the constructor has no barrier
+}
+
+// Test that lambdas are part of the function that writes them.
+TEST(CallGraph, Lambdas) {
+    Graph g = graphOf(
+        "kernel void k() { auto f = [&](int i) { threadgroup_barrier(mem_flags::mem_none); }; f(1); }\n"
+        "void sync() { simdgroup_barrier(mem_flags::mem_none); }\n"
+        "kernel void m() { auto g = [](int i) { return i; }; g(1); }");
+    EXPECT_TRUE(g.usesBarriers("k"));
+    EXPECT_FALSE(g.usesBarriers("m")); // g is a lambda whose body is in m
+}
+
+// Test that calling a functor object may reach any operator() of the file.
+TEST(CallGraph, Functors) {
+    Graph g = graphOf("struct SyncOp { float operator()(float x) const { return simd_max(x); } };\n"
+                      "template <typename Op> float apply(float x, Op op) { return op(x); }\n"
+                      "template <typename Op> float make(float x) { return Op()(x); }\n"
+                      "kernel void k() { SyncOp op; float r = apply(1.0f, op); }\n"
+                      "kernel void m() { float r = make<SyncOp>(1.0f); }");
+    EXPECT_TRUE(g.usesBarriers("apply"));
+    EXPECT_TRUE(g.usesBarriers("make"));
+    EXPECT_TRUE(g.usesBarriers("k"));
+    EXPECT_TRUE(g.usesBarriers("m"));
+}
+
+// Test that calls through function pointers may reach any function of the file.
+TEST(CallGraph, FunctionPointers) {
+    Graph g = graphOf("float sync(float x) { return simd_sum(x); }\n"
+                      "template <float (*F)(float)> float call(float x) { return F(x); }\n"
+                      "float via(float (*f)(float), float x) { return f(x); }\n"
+                      "float plain(float x) { return x; }");
+    EXPECT_TRUE(g.graph.callsOpaque[g.index("call")]);
+    EXPECT_TRUE(g.graph.callsOpaque[g.index("via")]);
+    EXPECT_FALSE(g.graph.callsOpaque[g.index("plain")]);
+    EXPECT_TRUE(g.usesBarriers("call"));
+    EXPECT_EQ(g.reachable("via").size(), 4u);
+}
+
+// Test that functional casts through template type parameters are not functor calls.
+TEST(CallGraph, FunctionalCastIsNoCall) {
+    Graph g = graphOf(
+        "struct SyncOp { float operator()(float x) const { return simd_max(x); } };\n"
+        "template <typename T> kernel void k(device T* o) { o[0] = T(1); o[1] = static_cast<T>(2); }");
+    EXPECT_FALSE(g.usesBarriers("k"));
+}
+
+} // namespace
+} // namespace metalcpu::msl

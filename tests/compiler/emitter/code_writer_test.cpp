@@ -1,0 +1,68 @@
+#include "compiler/emitter/code_writer.h"
+
+#include "compiler/compiler_test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::msl {
+namespace {
+
+std::string write(testing::Parsed& p) {
+    CodeWriter writer(p.files);
+    writer.writeTokens(p.tokens);
+    return writer.take();
+}
+
+// Test that tokens land on their original lines and columns, with one #line at the start.
+TEST(CodeWriter, KeepsLinesAndColumns) {
+    auto p = testing::parse("int   a;\n\n   float b;");
+    EXPECT_EQ(write(*p), "#line 1 \"test.metal\"\nint   a;\n\n   float b;\n");
+}
+
+// Test that erased tokens leave their columns blank and replaced text keeps later columns.
+TEST(CodeWriter, ErasedAndReplaced) {
+    auto p = testing::parse("constant float* device x;");
+    p->tokens[0].text = "const";
+    p->tokens[3].erased = true;
+    EXPECT_EQ(write(*p), "#line 1 \"test.metal\"\nconst    float*        x;\n");
+}
+
+// Test that text inserted before a token pushes the rest of the line right, one space apart
+// only where the source had whitespace.
+TEST(CodeWriter, InsertedText) {
+    auto p = testing::parse("f(a) {x>>1;}");
+    p->tokens[3].prefix = ", const ::mc_group* g";
+    EXPECT_EQ(write(*p), "#line 1 \"test.metal\"\nf(a, const ::mc_group* g) {x>>1;}\n");
+}
+
+// Test that a #line directive is written when the file changes or the line goes backwards or
+// jumps far ahead, and plain newlines otherwise.
+TEST(CodeWriter, LineDirectives) {
+    auto p = testing::parse(
+        "# 1 \"a.metal\"\nx\n# 1 \"inc.h\" 1\ny\n# 3 \"a.metal\" 2\nz\n# 40 \"a.metal\"\nw\n# 2 \"a.metal\"\nv");
+    EXPECT_EQ(write(*p), "#line 1 \"test.metal\"\nx\n"
+                         "#line 1 \"inc.h\"\ny\n"
+                         "#line 3 \"test.metal\"\nz\n"
+                         "#line 40 \"test.metal\"\nw\n"
+                         "#line 2 \"test.metal\"\nv\n");
+}
+
+// Test that a pragma gets a line of its own even when something precedes it on its line.
+TEST(CodeWriter, PragmaOnItsOwnLine) {
+    auto p = testing::parse("a;\n#pragma GCC unroll 4\nfor(;;);");
+    p->tokens[1].suffix = " b;"; // the `;` of line 1 gets generated text
+    EXPECT_EQ(write(*p), "#line 1 \"test.metal\"\na; b;\n#pragma GCC unroll 4\nfor(;;);\n");
+}
+
+// Test that generated code follows its own #line marker.
+TEST(CodeWriter, Generated) {
+    auto p = testing::parse("x;");
+    CodeWriter writer(p->files);
+    writer.writeRaw("#include <p.h>\n");
+    writer.writeTokens(p->tokens);
+    writer.writeGenerated("<gen>", "int y;");
+    EXPECT_EQ(writer.take(), "#include <p.h>\n#line 1 \"test.metal\"\nx;\n#line 1 \"<gen>\"\nint y;\n");
+}
+
+} // namespace
+} // namespace metalcpu::msl

@@ -1,0 +1,76 @@
+#include <metalcpu/kernel_prelude.h>
+#line 5 "helpers_and_templates.metal"
+using namespace metal;
+
+struct Accumulator {
+    float total;
+    Accumulator()        = default;
+
+    void add(float x)        { total += x; }
+
+    float value() const        { return total; }
+
+};
+
+struct SumOp {
+    float operator()(float a, float b) const { return a + b; }
+};
+
+template <int N>
+float group_sum(float x, uint lid)
+{
+    auto& partial = ::metalcpu_kernel::threadgroup_variable<float[N], 0x1ull>(nullptr);
+    partial[lid % N] = simd_sum(x);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    return partial[0];
+}
+
+template <typename Op, int WM, int WN>
+                                                            void reduce_rows(
+           const float* in              ,
+           float* out              ,
+    uint gid                            ,
+    uint lid                                , [[maybe_unused]] const ::mc_group* __mc_group)
+{
+    Op op;
+    Accumulator acc;
+    acc.total = half(0.0f);
+#pragma GCC unroll 16
+    for (int i = 0; i < WM; ++i) {
+        acc.add(op(in[gid * WM + i], 0.0f));
+    }
+    out[gid] = group_sum<WN * 32>(acc.value(), lid);
+} namespace { template <typename Op, int WM, int WN> constexpr unsigned __mc_max_threads_8() { return (WM * WN * 32); } }
+
+typedef decltype(reduce_rows<SumOp, 2, 4>) reduce_rows_t;
+#line 1 "<metalcpu generated>"
+// "reduce_rows_sum_2x4"
+namespace {
+using __mc_0_fn = decltype(&::reduce_rows<SumOp, 2, 4>);
+void __mc_0_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        ::reduce_rows<SumOp, 2, 4>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
+    });
+}
+void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
+    ::reduce_rows<SumOp, 2, 4>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
+}
+const ::mc_param __mc_0_params[] = {
+    {"in", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 32, 25},
+    {"out", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 33, 19},
+    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 34, 10},
+    {"lid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 35, 10},
+};
+const mc_u64 __mc_0_sites[] = {0x1ull};
+constexpr mc_u32 __mc_0_max_threads = static_cast<mc_u32>(::__mc_max_threads_8<SumOp, 2, 4>());
+}
+
+const ::mc_kernel __mc_kernels[] = {
+    {"reduce_rows_sum_2x4", "helpers_and_templates.metal", 31, 66, MC_KERNEL_USES_BARRIERS, ::__mc_0_max_threads, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites},
+};
+METALCPU_REGISTER_MODULE(__mc_kernels, 1, "helpers_and_templates.metal")

@@ -1,0 +1,60 @@
+#include <metalcpu/kernel_prelude.h>
+#line 3 "matmul_float4x4.metal"
+using namespace metal;
+
+struct Params {
+    uint n;
+    uint blocks;
+};
+
+static inline float4x4 load_block(       const float4x4* m, const    Params& p, uint row, uint col)
+{
+    return m[row * p.blocks + col];
+}
+
+       void matmul_blocks(       const float4x4* a              ,
+                                 const float4x4* b              ,
+                                 float4x4* c              ,
+                          const    Params& p              ,
+                          uint2 id                            , [[maybe_unused]] const ::mc_group* __mc_group)
+{
+    float4x4 acc = float4x4(0.0f);
+    for (uint k = 0; k < p.blocks; ++k) {
+        acc += load_block(b, p, k, id.x) * load_block(a, p, id.y, k);
+    }
+    c[id.y * p.blocks + id.x] = acc;
+}
+#line 1 "<metalcpu generated>"
+// "matmul_blocks"
+namespace {
+using __mc_0_fn = decltype(&matmul_blocks);
+void __mc_0_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
+    auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
+    auto&& __a3 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3);
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        matmul_blocks(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+    });
+}
+void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
+    auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
+    auto&& __a3 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3);
+    matmul_blocks(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+}
+const ::mc_param __mc_0_params[] = {
+    {"a", "device const float4x4*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 15, 50},
+    {"b", "device const float4x4*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 16, 50},
+    {"c", "device float4x4*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 17, 44},
+    {"p", "constant Params&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 18, 44},
+    {"id", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 19, 33},
+};
+}
+
+const ::mc_kernel __mc_kernels[] = {
+    {"matmul_blocks", "matmul_float4x4.metal", 15, 13, 0u, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr},
+};
+METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_float4x4.metal")

@@ -1,0 +1,49 @@
+#include <metalcpu/kernel_prelude.h>
+#line 4 "threadgroup_parameter.metal"
+using namespace metal;
+
+static void store_and_sync(            float* scratch, uint slot, float value)
+{
+    scratch[slot] = value;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+}
+
+       void reverse_in_group(       float* data              ,
+                                         float* scratch                   ,
+                             uint gid                            ,
+                             uint lid                                   ,
+                             uint count                            , [[maybe_unused]] const ::mc_group* __mc_group)
+{
+    store_and_sync(scratch, lid, data[gid] * float(half(1.0f)));
+    data[gid] = scratch[count - 1 - lid];
+}
+#line 1 "<metalcpu generated>"
+// "reverse_in_group"
+namespace {
+using __mc_0_fn = decltype(&reverse_in_group);
+void __mc_0_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 0);
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        reverse_in_group(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREADS_PER_THREADGROUP>(__g, __t), __g);
+    });
+}
+void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 0);
+    reverse_in_group(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREADS_PER_THREADGROUP>(__g, __t), __g);
+}
+const ::mc_param __mc_0_params[] = {
+    {"data", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 12, 44},
+    {"scratch", "threadgroup float*", MC_PARAM_THREADGROUP, 0, MC_ADDRESS_SPACE_THREADGROUP, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 13, 49},
+    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 14, 35},
+    {"lid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 15, 35},
+    {"count", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADS_PER_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 16, 35},
+};
+}
+
+const ::mc_kernel __mc_kernels[] = {
+    {"reverse_in_group", "threadgroup_parameter.metal", 12, 13, MC_KERNEL_USES_BARRIERS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr},
+};
+METALCPU_REGISTER_MODULE(__mc_kernels, 1, "threadgroup_parameter.metal")

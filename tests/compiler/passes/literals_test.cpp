@@ -1,0 +1,28 @@
+#include "compiler/passes/literals.h"
+
+#include "compiler/compiler_test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::msl {
+namespace {
+
+std::string rewrite(std::string_view source) {
+    auto p = testing::parse(source);
+    rewriteHalfLiterals(p->tokens);
+    return testing::render(p->tokens);
+}
+
+// Test that half literals become half conversions of float literals.
+TEST(HalfLiterals, Rewritten) {
+    EXPECT_EQ(rewrite("x = 1.5h + 2H - 1e-3h * .5h + 1.h;"),
+              "x = half(1.5f) + half(2.0f) - half(1e-3f) * half(.5f) + half(1.f);");
+}
+
+// Test that other numbers keep their spelling.
+TEST(HalfLiterals, OthersUnchanged) {
+    EXPECT_EQ(rewrite("x = 1.5f + 0x1Fh + 2 + 3u + 1e3;"), "x = 1.5f + 0x1Fh + 2 + 3u + 1e3;");
+}
+
+} // namespace
+} // namespace metalcpu::msl

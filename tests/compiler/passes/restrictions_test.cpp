@@ -1,0 +1,142 @@
+#include "compiler/passes/restrictions.h"
+
+#include "compiler/compiler_test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::msl {
+namespace {
+
+std::vector<std::string> check(std::string_view source, TranslateOptions options = {}) {
+    auto p = testing::parse(source);
+    checkRestrictions(p->tokens, p->partner, p->module, p->includes, p->files, options, p->diagnostics);
+    return p->messages();
+}
+
+// Test that extern declarations in every form are rejected.
+TEST(Restrictions, Extern) {
+    EXPECT_EQ(
+        check("extern int x;\nextern \"C\" void f();"),
+        (std::vector<std::string>{
+            "test.metal:1:1: error: kernel code cannot declare extern symbols",
+            "test.metal:2:1: error: kernel code cannot declare extern symbols",
+            "test.metal:2:17: error: function 'f' is declared but not defined; kernel code can only call "
+            "functions it defines",
+        }));
+}
+
+// Test that functions declared but defined nowhere are rejected: calls would bind to host symbols.
+TEST(Restrictions, UndefinedFunctions) {
+    EXPECT_EQ(
+        check("int system(const char*);\nfloat twice(float);\nfloat twice(float x) { return 2 * x; }"),
+        (std::vector<std::string>{"test.metal:1:5: error: function 'system' is declared but not defined; "
+                                  "kernel code can only call functions it defines"}));
+}
+
+// Test that inline assembly, thread_local and goto are rejected.
+TEST(Restrictions, AsmThreadLocalGoto) {
+    EXPECT_EQ(check("void f() { asm(\"nop\"); __asm__(\"nop\"); thread_local int t; goto end; end:; }"),
+              (std::vector<std::string>{
+                  "test.metal:1:12: error: kernel code cannot contain assembly",
+                  "test.metal:1:24: error: kernel code cannot contain assembly",
+                  "test.metal:1:40: error: kernel code cannot declare thread_local variables",
+                  "test.metal:1:60: error: goto is not supported in metal shading language",
+              }));
+}
+
+// Test that new and delete expressions are rejected, but deleted functions are fine.
+TEST(Restrictions, NewDelete) {
+    EXPECT_EQ(check("struct S { S(const S&) = delete; };\nvoid f() { int* p = new int; delete p; }"),
+              (std::vector<std::string>{
+                  "test.metal:2:21: error: kernel code cannot use 'new'",
+                  "test.metal:2:30: error: kernel code cannot use 'delete'",
+              }));
+}
+
+// Test that GCC attributes affecting linking or load-time code are rejected, harmless ones not.
+TEST(Restrictions, GnuAttributes) {
+    EXPECT_EQ(check("__attribute__((always_inline, aligned(16))) inline void a() {}\n"
+                    "__attribute__((constructor)) void b() {}\n"
+                    "__attribute__((__visibility__(\"default\"))) void c() {}\n"
+                    "[[gnu::section(\".x\")]] void d() {}\n"
+                    "[[gnu::noinline]] void e() {}"),
+              (std::vector<std::string>{
+                  "test.metal:2:16: error: attribute 'constructor' is not allowed in kernel code",
+                  "test.metal:3:16: error: attribute '__visibility__' is not allowed in kernel code",
+                  "test.metal:4:3: error: attribute 'gnu::section' is not allowed in kernel code",
+              }));
+}
+
+// Test that symbol-renaming pragmas are rejected.
+TEST(Restrictions, Pragmas) {
+    EXPECT_EQ(check("#pragma weak foo\n#pragma redefine_extname a b\n#pragma once\n"),
+              (std::vector<std::string>{
+                  "test.metal:1:1: error: '#pragma weak' is not allowed in kernel code",
+                  "test.metal:2:1: error: '#pragma redefine_extname' is not allowed in kernel code",
+              }));
+}
+
+// Test that static locals must be const, while static functions of local classes are fine.
+TEST(Restrictions, StaticLocals) {
+    EXPECT_EQ(check("void f() { static int calls; static constexpr int k = 1; static const float c = 2;\n"
+                    "  struct L { static int g() { return 0; } }; }"),
+              (std::vector<std::string>{"test.metal:1:12: error: static local variables must be const"}));
+}
+
+// Test that program-scope variables must be in the constant address space.
+TEST(Restrictions, ProgramScopeVariables) {
+    EXPECT_EQ(
+        check("int counter;\nconstant int k = 1;\nconstexpr float pi = 3.14f;\ndevice float* p;\n"
+              "struct S { int a; };\nstruct T { int b; } t;"),
+        (std::vector<std::string>{
+            "test.metal:1:5: error: program-scope variable 'counter' must be declared in the constant address space",
+            "test.metal:4:15: error: program-scope variable 'p' must be declared in the constant address space",
+            "test.metal:6:21: error: program-scope variable 't' must be declared in the constant address space",
+        }));
+}
+
+// Test that render functions are rejected.
+TEST(Restrictions, RenderFunctions) {
+    EXPECT_EQ(check("vertex float4 v() { return 0; }\n[[fragment]] half4 f() { return 0; }"),
+              (std::vector<std::string>{
+                  "test.metal:1:1: error: render functions are not supported",
+                  "test.metal:2:3: error: render functions are not supported",
+              }));
+}
+
+// Test that includes from outside the allowed roots are rejected at the #include line.
+TEST(Restrictions, IncludeRoots) {
+    std::string source = "# 1 \"main.metal\"\n"
+                         "# 1 \"/opt/metalcpu/include/metal_stdlib\" 1 3\n"
+                         "# 2 \"main.metal\" 2\n"
+                         "# 1 \"/usr/include/stdio.h\" 1 3\n"
+                         "# 3 \"main.metal\" 2\n"
+                         "# 1 \"/opt/metalcpu/include/../../../usr/include/x.h\" 1\n"
+                         "# 4 \"main.metal\" 2\n"
+                         "int main_code;";
+    TranslateOptions options;
+    options.allowedIncludeRoots = {"/opt/metalcpu/include/"};
+    std::vector<std::string> messages = check(source, options);
+    ASSERT_EQ(messages.size(), 3u);
+    EXPECT_EQ(messages[0],
+              "test.metal:2:1: error: kernel code cannot include '/usr/include/stdio.h': it is outside "
+              "the allowed include directories");
+    EXPECT_EQ(messages[1],
+              "test.metal:3:1: error: kernel code cannot include "
+              "'/opt/metalcpu/include/../../../usr/include/x.h': it is outside the allowed include "
+              "directories");
+    EXPECT_TRUE(check(source).size() == 1u); // without roots, only the global variable is reported
+}
+
+// Test the lexical path check.
+TEST(Restrictions, IsUnderRoot) {
+    EXPECT_TRUE(isUnderRoot("/a/b/c.h", "/a/b"));
+    EXPECT_TRUE(isUnderRoot("/a/b/./d/../c.h", "/a/b/"));
+    EXPECT_FALSE(isUnderRoot("/a/bc/c.h", "/a/b"));
+    EXPECT_FALSE(isUnderRoot("/a/b/../c.h", "/a/b"));
+    EXPECT_FALSE(isUnderRoot("a/b/c.h", "/a/b"));
+    EXPECT_TRUE(isUnderRoot("inc/h.h", "inc"));
+}
+
+} // namespace
+} // namespace metalcpu::msl

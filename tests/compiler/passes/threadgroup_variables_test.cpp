@@ -1,0 +1,85 @@
+#include "compiler/passes/threadgroup_variables.h"
+
+#include "compiler/compiler_test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::msl {
+namespace {
+
+struct Result {
+    std::string text;
+    std::vector<ThreadgroupDeclaration> declarations;
+    std::vector<std::string> messages;
+};
+
+Result rewrite(std::string_view source, std::uint64_t fileKey = 0) {
+    auto p = testing::parse(source);
+    Result r;
+    r.declarations = findThreadgroupVariables(p->tokens, p->partner, p->module, fileKey, p->diagnostics);
+    rewriteThreadgroupVariables(p->tokens, p->module, r.declarations);
+    r.text = testing::render(p->tokens);
+    r.messages = p->messages();
+    return r;
+}
+
+// Test that a threadgroup array in a kernel's loop becomes a reference to per-group storage,
+// with the element type and dimensions as written and the kernel's group parameter.
+TEST(ThreadgroupVariables, ArrayInKernelLoop) {
+    Result r = rewrite("kernel void k() {\n  for (;;) {\n    threadgroup float As[BS][BS];\n  }\n}");
+    EXPECT_EQ(r.text,
+              "kernel void k() {\nfor (;;) {\n"
+              "auto& As = ::metalcpu_kernel::threadgroup_variable<float[BS][BS], 0x1ull>(__mc_group);\n}\n}");
+    ASSERT_EQ(r.declarations.size(), 1u);
+    EXPECT_EQ(r.declarations[0].declarators[0].name, "As");
+    EXPECT_EQ(r.declarations[0].declarators[0].key, 1u);
+}
+
+// Test that each declarator gets its own statement and site key, keyed by the file key.
+TEST(ThreadgroupVariables, SeveralDeclarators) {
+    Result r = rewrite("kernel void k() { threadgroup int count, flags[4]; }", 3);
+    EXPECT_EQ(
+        r.text,
+        "kernel void k() { auto& count = ::metalcpu_kernel::threadgroup_variable<int, 0x300001ull>(__mc_group); "
+        "auto& flags = ::metalcpu_kernel::threadgroup_variable<int[4], 0x300002ull>(__mc_group); }");
+}
+
+// Test that helpers (templates included) pass nullptr: the runtime finds the group itself.
+TEST(ThreadgroupVariables, HelperFunctions) {
+    Result r = rewrite("template <typename T, int N> void h() { threadgroup vec<T, 2> tile[N * 2]; }");
+    EXPECT_EQ(r.text, "template <typename T, int N> void h() { auto& tile = "
+                      "::metalcpu_kernel::threadgroup_variable<vec<T, 2>[N * 2], 0x1ull>(nullptr); }");
+}
+
+// Test that pointers and references to threadgroup memory are not threadgroup variables.
+TEST(ThreadgroupVariables, PointersAreNotVariables) {
+    Result r =
+        rewrite("void h(threadgroup float* s) { threadgroup float* p = s + 1; threadgroup float& r = *s; }");
+    EXPECT_TRUE(r.declarations.empty());
+    EXPECT_EQ(r.text,
+              "void h(threadgroup float* s) { threadgroup float* p = s + 1; threadgroup float& r = *s; }");
+}
+
+// Test that initializers are reported: MSL forbids them.
+TEST(ThreadgroupVariables, InitializerIsAnError) {
+    Result r = rewrite("kernel void k() { threadgroup int n = 0; }");
+    EXPECT_EQ(r.messages,
+              (std::vector<std::string>{
+                  "test.metal:1:37: error: threadgroup variable 'n' cannot have an initializer"}));
+}
+
+// Test that threadgroup variables at namespace scope are reported.
+TEST(ThreadgroupVariables, NamespaceScopeIsAnError) {
+    Result r = rewrite("threadgroup float shared[32];\nthreadgroup float* p;");
+    EXPECT_EQ(r.messages,
+              (std::vector<std::string>{
+                  "test.metal:1:1: error: threadgroup variables must be declared inside a function"}));
+}
+
+// Test the key literal format.
+TEST(ThreadgroupVariables, KeyLiteral) {
+    EXPECT_EQ(siteKeyLiteral(0x1234500001ull), "0x1234500001ull");
+}
+
+} // namespace
+} // namespace metalcpu::msl

@@ -1,0 +1,120 @@
+#include "compiler/compiler_test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::msl {
+namespace {
+
+using testing::parse;
+
+// Test that every bracket knows its partner.
+TEST(Syntax, MatchBrackets) {
+    auto p = parse("f(a[1], {b});");
+    ASSERT_FALSE(p->diagnostics.hasErrors());
+    EXPECT_EQ(p->partner[p->find("(")], p->find(")"));
+    EXPECT_EQ(p->partner[p->find(")")], p->find("("));
+    EXPECT_EQ(p->partner[p->find("[")], p->find("]"));
+    EXPECT_EQ(p->partner[p->find("{")], p->find("}"));
+    EXPECT_EQ(p->partner[p->find("a")], kNoToken);
+}
+
+// Test that a mismatched bracket is reported with a note at the opener.
+TEST(Syntax, MismatchedBracket) {
+    auto p = parse("void f(int a] {}");
+    EXPECT_EQ(p->messages(), (std::vector<std::string>{
+                                 "test.metal:1:13: error: expected ')' before ']'",
+                                 "test.metal:1:7: note: to match this '('",
+                             }));
+}
+
+// Test that an unclosed bracket is reported at the end of the input.
+TEST(Syntax, UnclosedBracket) {
+    auto p = parse("kernel void f(device float* a\n{\n}");
+    EXPECT_EQ(p->messages(), (std::vector<std::string>{
+                                 "test.metal:3:2: error: expected ')' at the end of the input",
+                                 "test.metal:1:14: note: to match this '('",
+                             }));
+}
+
+// Test that template angle brackets match across nesting, `>>` included, and skip parentheses.
+TEST(Syntax, AngleBrackets) {
+    auto p = parse("a<b<c>, (d > e)> x;");
+    std::size_t open = p->find("<");
+    std::size_t close = p->find(">", 2);
+    EXPECT_EQ(closingAngle(p->tokens, p->partner, open, p->tokens.size()), close);
+    EXPECT_EQ(openingAngle(p->tokens, p->partner, close, 0), open);
+    auto q = parse("v<vec<int, 2>> y;");
+    EXPECT_EQ(closingAngle(q->tokens, q->partner, q->find("<"), q->tokens.size()), q->find(">", 1));
+}
+
+// Test that attribute specifiers are split into attributes with namespaces and arguments.
+TEST(Syntax, AttributeSpec) {
+    auto p = parse("[[kernel, max_total_threads_per_threadgroup(WM * 32), gnu::always_inline]] void f();");
+    ASSERT_TRUE(startsAttributeSpec(p->tokens, 0));
+    AttributeSpec spec = parseAttributeSpec(p->tokens, p->partner, 0);
+    EXPECT_EQ(spec.open, 0u);
+    EXPECT_EQ(spec.close, p->find("]", 1));
+    ASSERT_EQ(spec.attributes.size(), 3u);
+    EXPECT_EQ(spec.attributes[0].name, "kernel");
+    EXPECT_FALSE(spec.attributes[0].hasArguments);
+    EXPECT_EQ(spec.attributes[1].name, "max_total_threads_per_threadgroup");
+    EXPECT_EQ(sourceText(p->tokens, spec.attributes[1].arguments.begin, spec.attributes[1].arguments.end),
+              "WM * 32");
+    EXPECT_EQ(spec.attributes[2].name, "gnu::always_inline");
+    EXPECT_NE(spec.find("kernel"), nullptr);
+    EXPECT_EQ(spec.find("buffer"), nullptr);
+}
+
+// Test which attributes count as standard (kept in the output).
+TEST(Syntax, StandardAttributes) {
+    EXPECT_TRUE(isStandardAttribute("maybe_unused"));
+    EXPECT_TRUE(isStandardAttribute("likely"));
+    EXPECT_TRUE(isStandardAttribute("gnu::always_inline"));
+    EXPECT_FALSE(isStandardAttribute("buffer"));
+    EXPECT_FALSE(isStandardAttribute("thread_position_in_grid"));
+    EXPECT_FALSE(isStandardAttribute("clang::optnone"));
+}
+
+// Test that type text is normalised: spaces between words only, after commas, and after `*`/`&`.
+TEST(Syntax, TypeText) {
+    auto p = parse("device   const float * const & vec < float , 4 > ::ns::T");
+    EXPECT_EQ(typeText(p->tokens, 0, p->tokens.size() - 1),
+              "device const float* const& vec<float, 4>::ns::T");
+}
+
+// Test that source text keeps one space wherever the source had whitespace.
+TEST(Syntax, SourceText) {
+    auto p = parse("a  +b*( c )");
+    EXPECT_EQ(sourceText(p->tokens, 0, p->tokens.size() - 1), "a +b*( c )");
+}
+
+// Test that adjacent string literals concatenate and escapes are read.
+TEST(Syntax, StringLiteralValue) {
+    auto p = parse(R"("fill_" "float\"4")");
+    EXPECT_EQ(stringLiteralValue(p->tokens, 0, 2), "fill_float\"4");
+    auto q = parse("u8\"x\" y");
+    EXPECT_FALSE(stringLiteralValue(q->tokens, 0, 1));
+    EXPECT_FALSE(stringLiteralValue(q->tokens, 1, 2));
+}
+
+// Test the integer evaluator on literals, precedence, shifts written as two `>`, and failure.
+TEST(Syntax, EvaluateInteger) {
+    auto eval = [](std::string_view s) {
+        auto p = parse(s);
+        return evaluateInteger(p->tokens, 0, p->tokens.size() - 1);
+    };
+    EXPECT_EQ(eval("30"), 30);
+    EXPECT_EQ(eval("0x1Fu"), 31);
+    EXPECT_EQ(eval("2 + 3 * 4"), 14);
+    EXPECT_EQ(eval("(2 + 3) * 4"), 20);
+    EXPECT_EQ(eval("1 << 10"), 1024);
+    EXPECT_EQ(eval("1024 >> 2"), 256);
+    EXPECT_EQ(eval("-1"), -1);
+    EXPECT_EQ(eval("010"), 8);
+    EXPECT_FALSE(eval("N * 2"));
+    EXPECT_FALSE(eval("1 / 0"));
+    EXPECT_FALSE(eval("1 2"));
+}
+
+} // namespace
+} // namespace metalcpu::msl

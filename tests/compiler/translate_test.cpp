@@ -1,0 +1,158 @@
+#include "compiler/translate.h"
+
+#include "compiler/compiler_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace metalcpu::msl {
+namespace {
+
+constexpr std::string_view kAddArrays = "# 1 \"add.metal\"\n"
+                                        "kernel void add_arrays(device const float* inA,\n"
+                                        "                       device const float* inB,\n"
+                                        "                       device float* result,\n"
+                                        "                       uint index [[thread_position_in_grid]])\n"
+                                        "{\n"
+                                        "    result[index] = inA[index] + inB[index];\n"
+                                        "}\n";
+
+// Test the reflection of a simple kernel and the shape of the output.
+TEST(Translate, AddArrays) {
+    TranslateOptions options;
+    options.mainFile = "program_source";
+    Translation t = translate(kAddArrays, options);
+    ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
+    EXPECT_TRUE(t.diagnostics.empty());
+    ASSERT_EQ(t.kernels.size(), 1u);
+    const KernelInfo& k = t.kernels[0];
+    EXPECT_EQ(k.hostName, "add_arrays");
+    EXPECT_EQ(k.functionExpression, "add_arrays");
+    EXPECT_EQ(k.file, "program_source");
+    EXPECT_EQ(k.line, 1);
+    EXPECT_EQ(k.column, 13);
+    EXPECT_FALSE(k.usesBarriers);
+    EXPECT_EQ(k.maxTotalThreadsPerThreadgroup, 0u);
+    ASSERT_EQ(k.params.size(), 4u);
+    EXPECT_EQ(k.params[3].builtin, Builtin::ThreadPositionInGrid);
+    EXPECT_TRUE(k.threadgroupSites.empty());
+    EXPECT_EQ(t.cpp.rfind("#include <metalcpu/kernel_prelude.h>\n#line 1 \"program_source\"\n", 0), 0u);
+    EXPECT_NE(t.cpp.find("\n#line 1 \"<metalcpu generated>\"\n"), std::string::npos);
+    EXPECT_NE(t.cpp.find("METALCPU_REGISTER_MODULE(__mc_kernels, 1, \"program_source\")"), std::string::npos);
+}
+
+// Test that the user's tokens stay on their lines and columns in the output.
+TEST(Translate, TokensKeepTheirPositions) {
+    Translation t = translate(kAddArrays, {});
+    ASSERT_TRUE(t.ok);
+    EXPECT_NE(
+        t.cpp.find("#line 1 \"add.metal\"\n"
+                   "       void add_arrays(       const float* inA,\n"
+                   "                              const float* inB,\n"
+                   "                              float* result,\n"
+                   "                       uint index                            , [[maybe_unused]] const "
+                   "::mc_group* __mc_group)\n"
+                   "{\n"
+                   "    result[index] = inA[index] + inB[index];\n"
+                   "}\n"),
+        std::string::npos)
+        << t.cpp;
+}
+
+// Test that the file key goes into the threadgroup site keys, and sites reach the kernels that
+// can call the function declaring them.
+TEST(Translate, ThreadgroupSites) {
+    TranslateOptions options;
+    options.fileKey = 0xabc;
+    Translation t = translate(
+        "void helper() { threadgroup float s[4]; threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
+        "kernel void a() { threadgroup int x; helper(); }\n"
+        "kernel void b() { }\n",
+        options);
+    ASSERT_TRUE(t.ok);
+    ASSERT_EQ(t.kernels.size(), 2u);
+    EXPECT_EQ(t.kernels[0].threadgroupSites, (std::vector<std::uint64_t>{0xabc00001ull, 0xabc00002ull}));
+    EXPECT_TRUE(t.kernels[0].usesBarriers);
+    EXPECT_TRUE(t.kernels[1].threadgroupSites.empty());
+    EXPECT_FALSE(t.kernels[1].usesBarriers);
+    EXPECT_NE(t.cpp.find("threadgroup_variable<float[4], 0xabc00001ull>(nullptr)"), std::string::npos);
+    EXPECT_NE(t.cpp.find("threadgroup_variable<int, 0xabc00002ull>(__mc_group)"), std::string::npos);
+}
+
+// Test that with the original sources, reflection columns are the original ones.
+TEST(Translate, OriginalColumns) {
+    TranslateOptions options;
+    options.readOriginalSource = [](const std::string& file) -> std::optional<std::string> {
+        if (file != "a.metal") return std::nullopt;
+        return std::string("kernel void k(device float*    out,    uint i [[thread_position_in_grid]]) {}\n");
+    };
+    Translation t = translate(
+        "# 1 \"a.metal\"\nkernel void k(device float* out, uint i [[thread_position_in_grid]]) {}\n",
+        options);
+    ASSERT_TRUE(t.ok);
+    EXPECT_EQ(t.kernels[0].params[0].column, 32);
+    EXPECT_EQ(t.kernels[0].params[1].column, 45);
+}
+
+// Test that a template thread limit is computed by the host compiler through a helper.
+TEST(Translate, TemplateThreadLimit) {
+    Translation t =
+        translate("template <int N> [[kernel, max_total_threads_per_threadgroup(N * 32)]] void k() {}\n"
+                  "template [[host_name(\"k4\")]] [[kernel]] decltype(k<4>) k<4>;\n",
+                  {});
+    ASSERT_TRUE(t.ok);
+    EXPECT_EQ(t.kernels[0].maxTotalThreadsPerThreadgroup, 0u);
+    EXPECT_NE(t.cpp.find("template <int N> constexpr unsigned __mc_max_threads_0() { return (N * 32); }"),
+              std::string::npos);
+    EXPECT_NE(t.cpp.find("static_cast<mc_u32>(::__mc_max_threads_0<4>())"), std::string::npos);
+}
+
+// Test that failing translations have no output but say why.
+TEST(Translate, FailureHasNoOutput) {
+    Translation t = translate("kernel void k(device float* a [[buffer(99)]]) {}", {});
+    EXPECT_FALSE(t.ok);
+    EXPECT_TRUE(t.cpp.empty());
+    EXPECT_TRUE(t.kernels.empty());
+    ASSERT_EQ(t.diagnostics.size(), 1u);
+    EXPECT_EQ(t.diagnostics[0].severity, Diagnostic::Severity::Error);
+}
+
+// Test that an empty input is a valid module without kernels.
+TEST(Translate, EmptyInput) {
+    Translation t = translate("", {});
+    ASSERT_TRUE(t.ok);
+    EXPECT_NE(t.cpp.find("METALCPU_REGISTER_MODULE(nullptr, 0, \"\")"), std::string::npos);
+}
+
+// Test that no prefix of a real translation unit, and no random byte soup, crashes or hangs the
+// front end: every input ends in a translation or in diagnostics.
+TEST(Translate, NeverCrashesOnBrokenInput) {
+    const std::string source =
+        "# 1 \"x.metal\"\n"
+        "namespace ns { template <typename T, int N> struct S { T v[N]; T get() const thread { return v[0]; } }; }\n"
+        "template <typename T> [[kernel, max_total_threads_per_threadgroup(64)]] void f(\n"
+        "    device T* out [[buffer(0)]], constant uint& n [[buffer(1)]],\n"
+        "    threadgroup T* scratch [[threadgroup(0)]], uint3 tid [[thread_position_in_grid]]) {\n"
+        "  threadgroup T tile[16][16];\n"
+        "#pragma unroll\n"
+        "  for (uint i = 0; i < n; ++i) { tile[i % 16][0] = out[i] * 1.5h; }\n"
+        "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+        "}\n"
+        "template [[host_name(\"f_float\")]] [[kernel]] decltype(f<float>) f<float>;\n";
+    for (std::size_t length = 0; length <= source.size(); ++length) {
+        Translation t = translate(std::string_view(source).substr(0, length), {});
+        EXPECT_TRUE(t.ok || !t.diagnostics.empty()) << length;
+    }
+    std::mt19937 random(42);
+    const std::string alphabet = "{}[]()<>;:,.#\"'\n kernel device template [[host_name(\"x\")]] threadgroup";
+    for (int round = 0; round < 300; ++round) {
+        std::string soup;
+        for (int i = 0; i < 80; ++i) soup += alphabet[random() % alphabet.size()];
+        Translation t = translate(soup, {});
+        EXPECT_TRUE(t.ok || !t.diagnostics.empty()) << soup;
+    }
+}
+
+} // namespace
+} // namespace metalcpu::msl

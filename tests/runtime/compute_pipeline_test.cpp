@@ -1,0 +1,88 @@
+#include "metal_test.h"
+
+namespace metalcpu::testing {
+namespace {
+
+using ComputePipelineTest = MetalTest;
+
+// Test that a pipeline reports Metal's numbers, including static threadgroup memory.
+TEST_F(ComputePipelineTest, ReportsLimitsAndStaticThreadgroupMemory) {
+    MTL::ComputePipelineState* state = pipeline(R"(
+        #include <metal_stdlib>
+        using namespace metal;
+        kernel void k(device float* out [[buffer(0)]], uint i [[thread_index_in_threadgroup]]) {
+            threadgroup float tile[64];
+            threadgroup int counters[8];
+            tile[i] = i;
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            out[i] = tile[63 - i] + counters[0];
+        })", "k");
+    ASSERT_NE(state, nullptr);
+    EXPECT_EQ(state->maxTotalThreadsPerThreadgroup(), 1024u);
+    EXPECT_EQ(state->threadExecutionWidth(), 32u);
+    EXPECT_EQ(state->staticThreadgroupMemoryLength(), 64u * 4 + 32);
+    EXPECT_EQ(state->device(), device_);
+    state->release();
+}
+
+// Test that [[max_total_threads_per_threadgroup]] lowers the pipeline's limit.
+TEST_F(ComputePipelineTest, MaxTotalThreadsAttribute) {
+    MTL::ComputePipelineState* state = pipeline(R"(
+        [[kernel, max_total_threads_per_threadgroup(256)]]
+        void k(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = 0; })", "k");
+    ASSERT_NE(state, nullptr);
+    EXPECT_EQ(state->maxTotalThreadsPerThreadgroup(), 256u);
+    state->release();
+}
+
+// Test that a pipeline for a null function is nullptr plus an error, never a crash.
+TEST_F(ComputePipelineTest, NullFunctionIsAnError) {
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newComputePipelineState(static_cast<MTL::Function*>(nullptr), &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_FALSE(text(error->localizedDescription()).empty());
+}
+
+// Test that static threadgroup memory over 32 KB fails pipeline creation as on Apple GPUs.
+TEST_F(ComputePipelineTest, TooMuchThreadgroupMemoryIsAnError) {
+    NS::Error* error = nullptr;
+    MTL::Library* library = device_->newLibrary(NS::String::string(R"(
+        kernel void k(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+            threadgroup float big[16384];
+            big[i] = 1;
+            out[i] = big[0];
+        })", NS::UTF8StringEncoding), nullptr, &error);
+    ASSERT_NE(library, nullptr);
+    MTL::Function* function = library->newFunction(NS::String::string("k", NS::UTF8StringEncoding));
+    EXPECT_EQ(device_->newComputePipelineState(function, &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_NE(text(error->localizedDescription()).find("65536"), std::string::npos);
+    function->release();
+    library->release();
+}
+
+// Test that a descriptor carries the function, label and thread limit into the pipeline.
+TEST_F(ComputePipelineTest, Descriptor) {
+    MTL::Library* library = device_->newLibrary(NS::String::string(
+        "kernel void k(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = 0; }",
+        NS::UTF8StringEncoding), nullptr, nullptr);
+    ASSERT_NE(library, nullptr);
+    MTL::Function* function = library->newFunction(NS::String::string("k", NS::UTF8StringEncoding));
+    MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+    descriptor->setComputeFunction(function);
+    descriptor->setLabel(NS::String::string("zeroes", NS::UTF8StringEncoding));
+    descriptor->setMaxTotalThreadsPerThreadgroup(128);
+    NS::Error* error = nullptr;
+    MTL::ComputePipelineState* state =
+        device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+    ASSERT_NE(state, nullptr);
+    EXPECT_EQ(text(state->label()), "zeroes");
+    EXPECT_EQ(state->maxTotalThreadsPerThreadgroup(), 128u);
+    state->release();
+    descriptor->release();
+    function->release();
+    library->release();
+}
+
+} // namespace
+} // namespace metalcpu::testing

@@ -1,0 +1,72 @@
+#pragma once
+
+// Shared helpers for tests that go through the public metal-cpp API.
+
+#include <Foundation/Foundation.hpp>
+#include <Metal/Metal.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace metalcpu::testing {
+
+/// A device, queue and autorelease pool for one test.
+class MetalTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        pool_ = NS::AutoreleasePool::alloc()->init();
+        device_ = MTL::CreateSystemDefaultDevice();
+        queue_ = device_->newCommandQueue();
+    }
+    void TearDown() override {
+        queue_->release();
+        device_->release();
+        pool_->release();
+    }
+
+    /// Compiles `source` at run time and makes a pipeline for `kernel`; fails the test
+    /// (and returns nullptr) when either step fails.
+    MTL::ComputePipelineState* pipeline(const std::string& source, const char* kernel) {
+        NS::Error* error = nullptr;
+        MTL::Library* library = device_->newLibrary(NS::String::string(source.c_str(), NS::UTF8StringEncoding),
+                                                    nullptr, &error);
+        if (!library) {
+            ADD_FAILURE() << "compile failed: " << (error ? error->localizedDescription()->utf8String() : "?");
+            return nullptr;
+        }
+        MTL::Function* function = library->newFunction(NS::String::string(kernel, NS::UTF8StringEncoding));
+        library->release();
+        if (!function) {
+            ADD_FAILURE() << "no kernel " << kernel;
+            return nullptr;
+        }
+        MTL::ComputePipelineState* made = device_->newComputePipelineState(function, &error);
+        function->release();
+        if (!made) ADD_FAILURE() << "pipeline failed: " << error->localizedDescription()->utf8String();
+        return made;
+    }
+
+    /// Commits, waits, and returns the status.
+    MTL::CommandBufferStatus run(MTL::CommandBuffer* commandBuffer) {
+        commandBuffer->commit();
+        commandBuffer->waitUntilCompleted();
+        return commandBuffer->status();
+    }
+
+    NS::AutoreleasePool* pool_ = nullptr;
+    MTL::Device* device_ = nullptr;
+    MTL::CommandQueue* queue_ = nullptr;
+};
+
+/// A null pointer the compiler cannot see through, for tests that call methods on nil on
+/// purpose (a visible nullptr makes GCC warn that `this` is null).
+template <class T>
+T* nil() {
+    static T* volatile null = nullptr;
+    return null;
+}
+
+inline std::string text(NS::String* string) { return string ? string->utf8String() : ""; }
+
+} // namespace metalcpu::testing

@@ -1,0 +1,59 @@
+// Tests of <metal_compute>: mem_flags and the barriers, which call the runtime's
+// threadgroup_barrier service with the flags.
+#include <gtest/gtest.h>
+
+#include <metal_stdlib>
+
+#include <vector>
+
+namespace {
+
+std::vector<mc_u32> g_barrier_calls;
+
+void record_barrier(mc_u32 flags) { g_barrier_calls.push_back(flags); }
+
+// Points metalcpu_kernel::g_services (the runtime's services, as a kernel library sees them)
+// at a stub that records the barriers.
+class ComputeTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        g_barrier_calls.clear();
+        services_.abi_version = METALCPU_KERNEL_ABI_VERSION;
+        services_.threadgroup_barrier = record_barrier;
+        metalcpu_kernel::g_services = &services_;
+    }
+    void TearDown() override { metalcpu_kernel::g_services = nullptr; }
+
+    mc_services services_{};
+};
+
+// Test that the mem_flags values are Metal's and combine with |.
+TEST_F(ComputeTest, MemFlagsValues) {
+    using metal::mem_flags;
+    EXPECT_EQ(static_cast<uint>(mem_flags::mem_none), 0u);
+    EXPECT_EQ(static_cast<uint>(mem_flags::mem_device), 1u);
+    EXPECT_EQ(static_cast<uint>(mem_flags::mem_threadgroup), 2u);
+    EXPECT_EQ(static_cast<uint>(mem_flags::mem_texture), 4u);
+    EXPECT_EQ(static_cast<uint>(mem_flags::mem_threadgroup_imageblock), 8u);
+    EXPECT_EQ(static_cast<uint>(mem_flags::mem_object_data), 16u);
+    EXPECT_EQ(static_cast<uint>(mem_flags::mem_device | mem_flags::mem_threadgroup), 3u);
+    EXPECT_EQ(static_cast<uint>((mem_flags::mem_device | mem_flags::mem_texture) & mem_flags::mem_texture), 4u);
+}
+
+// Test that threadgroup_barrier calls the runtime's barrier once with its flags.
+TEST_F(ComputeTest, ThreadgroupBarrierCallsTheRuntime) {
+    metal::threadgroup_barrier(metal::mem_flags::mem_threadgroup);
+    metal::threadgroup_barrier(metal::mem_flags::mem_device | metal::mem_flags::mem_threadgroup);
+    ASSERT_EQ(g_barrier_calls.size(), 2u);
+    EXPECT_EQ(g_barrier_calls[0], 2u);
+    EXPECT_EQ(g_barrier_calls[1], 3u);
+}
+
+// Test that simdgroup_barrier (conservatively a threadgroup barrier for now) also reaches the runtime.
+TEST_F(ComputeTest, SimdgroupBarrierCallsTheRuntime) {
+    metal::simdgroup_barrier(metal::mem_flags::mem_none);
+    ASSERT_EQ(g_barrier_calls.size(), 1u);
+    EXPECT_EQ(g_barrier_calls[0], 0u);
+}
+
+} // namespace

@@ -1,0 +1,67 @@
+// Compiled by the stdlib.freestanding.kernel test with -nostdinc and the kernel compile options,
+// the way the front end's output is: a kernel-like function that touches every header, so that
+// a host-header dependency or a construct that only compiles hosted fails the test.
+#include <metal_stdlib>
+
+using namespace metal;
+
+struct Params {
+    uint n;
+    float scale;
+    float4x4 transform;
+};
+
+void kernel_body(const float4* in, float4* out, const half4* h, const Params& p, atomic_uint* counter,
+                 uint3 gid, ushort3 tid) {
+    const uint i = gid.x;
+    if (i >= p.n) return;
+    float4 v = in[i] * p.scale + 1;
+    v.xy = v.yx;
+    v.rgb *= 0.5f;
+    float4 w = p.transform * v + float4(float3(tid), 0);
+    half4 hv = h[i] * half(2.0f) + half4(1);
+    int4 n = int4(w) + 3;
+    uint3 u = gid * 2u;
+    float3 f3 = normalize(cross(v.xyz, w.xyz));
+    w += float4(clamp(float4(hv), 0.0f, 1.0f)) + float4(n) + float4(float3(u), 1) + float4(f3, length(v));
+    w = select(w, sqrt(abs(w)), w > 0.0f) + fast::exp(v) + precise::sin(v) + mix(v, w, 0.25f);
+    w.x += dot(float(w.y), 2.0f) + as_type<float>(popcount(as_type<uint>(w.z)));
+    w.y = numeric_limits<float>::max() > FLT_MAX ? INFINITY : M_PI_F;
+    if (any(isnan(w)) || all(w == 0.0f)) w = float4(0);
+    packed_float3 packed = w.xyz;
+    out[i] = float4(packed, float(clz(u.x)) + float(extract_bits(n.x, 1u, 3u)));
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    atomic_fetch_add_explicit(counter, 1u, memory_order_relaxed);
+    simdgroup_barrier(mem_flags::mem_none);
+    static_assert(is_same_v<make_scalar_t<float4>, float> && vec_elements<uint3>::value == 3);
+    (void)transpose(p.transform);
+    (void)integer_sequence<int, 1, 2>::size();
+}
+
+// Calls every function of <metal_math>, <metal_common>, <metal_geometric> and <metal_integer>
+// once, so that the link tests see any symbol one of them would import.
+float every_function(float x, half h, float4 v, float3 w, int i, uint u, long l, atomic_float* af) {
+    float r = sin(x) + cos(x) + tan(x) + asin(x) + acos(x) + atan(x) + atan2(x, x) + sinh(x) + cosh(x) +
+              tanh(x) + asinh(x) + acosh(x) + atanh(x) + sinpi(x) + cospi(x) + tanpi(x);
+    r += exp(x) + exp2(x) + exp10(x) + log(x) + log2(x) + log10(x) + pow(x, x) + powr(x, x) + sqrt(x) + rsqrt(x);
+    r += floor(x) + ceil(x) + round(x) + rint(x) + trunc(x) + fract(x) + fmod(x, 2.0f) + fma(x, x, x) +
+         ldexp(x, 3) + float(ilogb(x)) + nextafter(x, 1.0f) + copysign(x, -1.0f) + fdim(x, 1.0f) + divide(x, 3.0f);
+    int e = 0;
+    float whole = 0.0f, c = 0.0f;
+    r += frexp(x, e) + modf(x, whole) + sincos(x, c) + float(e) + whole + c;
+    r += fmax(x, 1.0f) + fmin(x, 1.0f) + fmax3(x, 1.0f, 2.0f) + fmedian3(x, 0.0f, 1.0f) + precise::fmax(x, 2.0f) +
+         fast::fmin(x, 2.0f) + clamp(x, 0.0f, 1.0f) + mix(x, 1.0f, 0.5f) + smoothstep(0.0f, 1.0f, x) + sign(x) +
+         saturate(x) + step(0.5f, x) + abs(x) + fabs(x);
+    r += float(sin(h) * h + exp(h) + pow(h, h) + fract(h)) + float(exp(half4(h)).x) + float(length(half3(h)));
+    r += length(v) + distance(w, w) + dot(v, v) + normalize(v).x + cross(w, w).x + reflect(w, w).y +
+         refract(w, w, 0.5f).z + faceforward(w, w, w).x + length_squared(w) + distance_squared(v, v);
+    r += float(clz(u) + ctz(u) + popcount(u) + reverse_bits(u) + rotate(u, 3u) + absdiff(i, 3) + hadd(u, u) +
+               rhadd(i, i) + mulhi(l, l) + madhi(u, u, u) + madsat(i, i, i) + mul24(i, i) + mad24(i, i, i) +
+               addsat(l, l) + subsat(u, u) + extract_bits(u, 2u, 3u) + insert_bits(u, 1u, 2u, 3u) +
+               max3(i, 1, 2) + min3(u, 1u, 2u) + median3(l, 0l, 1l) + abs(i) + max(i, 0) + min(u, 4u));
+    r += determinant(float4x4(x)) + determinant(float3x3(x)) + (float4x4(x) * v).x + transpose(float2x3(x))[0][1];
+    r += atomic_fetch_add_explicit(af, 1.0f, memory_order_relaxed);
+    r += atomic_fetch_max_explicit(af, x, memory_order_relaxed);
+    return r + as_type<float>(u) + (isnan(x) ? 1.0f : 0.0f) + (isinf(v).x ? 1.0f : 0.0f) + (signbit(x) ? 1.0f : 0.0f) +
+           (isfinite(x) && isnormal(x) && isordered(x, x) && !isunordered(x, x) ? 1.0f : 0.0f);
+}
