@@ -9,6 +9,7 @@
 #include "compiler/lexer.h"
 #include "compiler/passes/address_spaces.h"
 #include "compiler/passes/attributes.h"
+#include "compiler/passes/barrier_coroutines.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
 #include "compiler/passes/member_overloads.h"
@@ -67,6 +68,10 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
         findThreadgroupVariables(tokens, partner, module, options.fileKey, diagnostics);
     if (diagnostics.hasErrors()) return fail(diagnostics);
     CallGraph graph = buildCallGraph(tokens, partner, module);
+    std::vector<CoroutineKernel> coroutineKernels = findCoroutineKernels(tokens, partner, module, graph, diagnostics);
+    if (diagnostics.hasErrors()) return fail(diagnostics);
+    std::set<std::size_t> coroutines;
+    for (const CoroutineKernel& k : coroutineKernels) coroutines.insert(k.function);
 
     // 3. Rewrites.
     collapseAddressSpaceOverloads(tokens, module);
@@ -77,6 +82,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     rewriteHalfLiterals(tokens);
     rewritePragmas(tokens);
     rewriteThreadgroupVariables(tokens, module, threadgroupVariables);
+    rewriteCoroutineKernels(tokens, coroutineKernels);
     if (diagnostics.hasErrors()) return fail(diagnostics);
 
     // 4. Entry points.
@@ -105,6 +111,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
             for (std::uint64_t key : sitesByFunction[r]) sites.insert(key);
         }
         info.threadgroupSites.assign(sites.begin(), sites.end());
+        info.usesCoroutines = coroutines.count(e.function) != 0;
         if (a.maxThreadsExpression) {
             if (f.isTemplate) {
                 auto it = maxThreadsHelpers.find(e.function);

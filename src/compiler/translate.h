@@ -99,6 +99,15 @@ struct KernelInfo {
     int line = 0, column = 0;
     /// A threadgroup_barrier, simdgroup_barrier or SIMD/quad-group collective is reachable.
     bool usesBarriers = false;
+    /// The kernel is compiled as a C++20 coroutine that suspends at each barrier (it returns
+    /// ::metalcpu_kernel::barrier_task; run_group runs every thread's coroutine through
+    /// ::metalcpu_kernel::run_coroutines; there is no run_thread; mc_kernel flags
+    /// MC_KERNEL_COROUTINES instead of MC_KERNEL_USES_BARRIERS). Only for kernels that use
+    /// barriers, all of them threadgroup_barrier / simdgroup_barrier statements written in the
+    /// kernel's own body (not in lambdas, not in functions it calls), and no SIMD/quad-group
+    /// collective; the other barrier kernels run one fiber per thread. docs/compiler.md has
+    /// the exact rules.
+    bool usesCoroutines = false;
     /// [[max_total_threads_per_threadgroup(n)]]; 0 when absent or not a literal (the generated
     /// mc_kernel then holds the value the host compiler computes).
     std::uint32_t maxTotalThreadsPerThreadgroup = 0;

@@ -1,6 +1,7 @@
 #include "exec/executor.h"
 
 #include "exec/fiber_scheduler.h"
+#include "exec/frame_arena.h"
 #include "exec/services.h"
 #include "exec/threadgroup_memory.h"
 #include "support/config.h"
@@ -24,6 +25,7 @@ namespace {
 struct Worker {
     ThreadgroupMemory memory;
     FiberScheduler fibers;
+    FrameArena frames;
 };
 
 /// The first error of a dispatch; later ones are dropped.
@@ -110,6 +112,8 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
             }
             GroupContext context;
             context.memory = &worker.memory;
+            context.frames = &worker.frames;
+            worker.frames.reset();
             context.onFibers = onFibers;
             group.executor = &context;
             setCurrentGroup(&group);

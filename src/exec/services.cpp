@@ -1,6 +1,7 @@
 #include "exec/services.h"
 
 #include "exec/fiber_scheduler.h"
+#include "exec/frame_arena.h"
 #include "exec/threadgroup_memory.h"
 
 namespace metalcpu::exec {
@@ -27,11 +28,14 @@ void* threadgroupVariable(const mc_group* group, mc_u64 siteKey, mc_u64 size, mc
     return contextOf(group)->memory->variable(siteKey, size, align);
 }
 
+void* coroutineFrame(mc_u64 size) { return contextOf(t_group)->frames->allocate(static_cast<std::size_t>(size)); }
+
 const mc_services kServices = {
     METALCPU_KERNEL_ABI_VERSION,
     &threadgroupBarrier,
     &currentGroup,
     &threadgroupVariable,
+    &coroutineFrame,
 };
 
 } // namespace

@@ -4,11 +4,13 @@
 
 namespace metalcpu::exec {
 
+class FrameArena;
 class ThreadgroupMemory;
 
 /// The executor's state for the group a worker is running; mc_group::executor points here.
 struct GroupContext {
     ThreadgroupMemory* memory = nullptr;
+    FrameArena* frames = nullptr; ///< coroutine frames of this group's threads
     bool onFibers = false;
     /// Set when a kernel compiled as barrier-free reached a barrier (a compiler bug).
     bool unexpectedBarrier = false;

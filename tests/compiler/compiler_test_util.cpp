@@ -45,7 +45,7 @@ std::string render(const TokenList& tokens) {
         if (t.spaceBefore) pendingSpace = true;
         std::string piece = t.prefix + (t.erased ? std::string() : t.text) + t.suffix;
         if (piece.empty()) continue;
-        if (pendingSpace && !atLineStart) out += ' ';
+        if (pendingSpace && !atLineStart && out.back() != ' ') out += ' ';
         out += piece;
         atLineStart = false;
         pendingSpace = false;

@@ -34,7 +34,8 @@ struct Parsed {
 std::unique_ptr<Parsed> parse(std::string_view source);
 
 /// The tokens after the passes' edits: prefix, text (unless erased) and suffix of each token,
-/// a line break where the source line changes and one space where the source had whitespace.
+/// a line break where the source line changes and one space where the source had whitespace
+/// (none when the output already ends in one, as CodeWriter does).
 std::string render(const TokenList& tokens);
 
 /// The formatted diagnostics of a translation.

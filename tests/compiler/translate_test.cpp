@@ -60,6 +60,38 @@ TEST(Translate, TokensKeepTheirPositions) {
         << t.cpp;
 }
 
+// Test that a kernel whose barriers are all in its own body is reflected as a coroutine
+// (still using barriers), one that reaches a barrier through a helper is not, and the output
+// keeps the line's columns as far as the longer return type allows.
+TEST(Translate, CoroutineKernels) {
+    Translation t = translate("# 1 \"c.metal\"\n"
+                              "void helper() { threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
+                              "kernel void a(device float* x [[buffer(0)]]) {\n"
+                              "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                              "}\n"
+                              "kernel void b() { helper(); }\n",
+                              {});
+    ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
+    ASSERT_EQ(t.kernels.size(), 2u);
+    EXPECT_TRUE(t.kernels[0].usesBarriers);
+    EXPECT_TRUE(t.kernels[0].usesCoroutines);
+    EXPECT_TRUE(t.kernels[1].usesBarriers);
+    EXPECT_FALSE(t.kernels[1].usesCoroutines);
+    EXPECT_NE(t.cpp.find("::metalcpu_kernel::barrier_task a( float* x, [[maybe_unused]] const "
+                         "::mc_group* __mc_group) {\n"
+                         "    co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);\n"
+                         "}\n"
+                         "       void b([[maybe_unused]] const ::mc_group* __mc_group) { helper(); }\n"),
+              std::string::npos)
+        << t.cpp;
+    EXPECT_NE(t.cpp.find("{\"a\", \"c.metal\", 2, 13, MC_KERNEL_COROUTINES, 0, 1, ::__mc_0_params, "
+                         "&::__mc_0_run_group, nullptr, 0, nullptr},"),
+              std::string::npos);
+    EXPECT_NE(t.cpp.find("{\"b\", \"c.metal\", 5, 13, MC_KERNEL_USES_BARRIERS, 0, 0, nullptr, "
+                         "&::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr},"),
+              std::string::npos);
+}
+
 // Test that the file key goes into the threadgroup site keys, and sites reach the kernels that
 // can call the function declaring them.
 TEST(Translate, ThreadgroupSites) {

@@ -300,8 +300,7 @@ TEST(NilTest, ProcessInfo) { messageNilProcessInfo(); }
 // Test NS::Condition, NS::Notification and NS::NotificationCenter on nil.
 TEST(NilTest, LocksAndNotifications) { messageNilLocksAndNotifications(); }
 
-// Test that nil is also what a method returns for a released (dead) object pointer's
-// class check: a pointer to freed memory is not trusted (best effort, until reuse).
+// Test that the class constructors given nil arguments return nil (or an empty object).
 TEST(NilTest, NilArgumentsToClassConstructors) {
     NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
     EXPECT_EQ(NS::String::string(static_cast<const NS::String*>(nullptr)), nullptr);

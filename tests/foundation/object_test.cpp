@@ -127,7 +127,7 @@ TEST(ObjectTest, WrongClassIsRejected) {
 
 // Test that immortal objects ignore retain and release.
 TEST(ObjectTest, ImmortalObjectsIgnoreReleases) {
-    NS::Object* probe = make<Probe>();
+    static NS::Object* const probe = make<Probe>(); // immortal: kept reachable, never freed
     coreOf(probe)->makeImmortal();
     probe->release();
     probe->release();

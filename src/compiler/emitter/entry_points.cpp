@@ -66,19 +66,31 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints,
 
         std::string setup = argumentSetup(e, k);
         std::string call = "    " + info.functionExpression + "(" + callArguments(e, k) + ");\n";
+        const bool usesT = call.find("__t") != std::string::npos;
         out += "void __mc_" + k + "_run_group(const ::mc_group* __g) {\n";
         out += setup;
-        out += "    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) "
-               "__attribute__((always_inline)) {\n";
-        if (call.find("__t") == std::string::npos) out += "        (void)__t;\n";
-        out += "    " + call;
+        if (info.usesCoroutines) {
+            // Each thread's coroutine starts suspended; run_coroutines resumes them in turn.
+            out += "    ::metalcpu_kernel::run_coroutines(__g, [&](const ::metalcpu_kernel::thread_ids& __t) {\n";
+            if (!usesT) out += "        (void)__t;\n";
+            out += "        return " + call.substr(4);
+        } else {
+            out += "    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) "
+                   "__attribute__((always_inline)) {\n";
+            if (!usesT) out += "        (void)__t;\n";
+            out += "    " + call;
+        }
         out += "    });\n}\n";
-        out += "void __mc_" + k + "_run_thread(const ::mc_group* __g, mc_u32 __i) {\n";
-        out += "    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);\n";
-        out += setup;
-        if (call.find("__t") == std::string::npos) out += "    (void)__t;\n";
-        out += call;
-        out += "}\n";
+        std::string runThread = "nullptr";
+        if (!info.usesCoroutines) {
+            runThread = "&" + scope + "__mc_" + k + "_run_thread";
+            out += "void __mc_" + k + "_run_thread(const ::mc_group* __g, mc_u32 __i) {\n";
+            out += "    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);\n";
+            out += setup;
+            if (!usesT) out += "    (void)__t;\n";
+            out += call;
+            out += "}\n";
+        }
 
         std::string params = "nullptr";
         if (!info.params.empty()) {
@@ -112,11 +124,15 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints,
         }
         out += "}" + close + "\n\n";
 
+        // MC_KERNEL_USES_BARRIERS means "needs fibers": coroutine kernels synchronise without.
+        const char* flags = info.usesCoroutines  ? "MC_KERNEL_COROUTINES"
+                            : info.usesBarriers ? "MC_KERNEL_USES_BARRIERS"
+                                                : "0u";
+
         tableRows.push_back("    {" + quoteString(info.hostName) + ", " + quoteString(info.file) + ", " +
                             std::to_string(info.line) + ", " + std::to_string(info.column) + ", " +
-                            (info.usesBarriers ? "MC_KERNEL_USES_BARRIERS" : "0u") + ", " + maxThreads +
-                            ", " + std::to_string(info.params.size()) + ", " + params + ", &" + scope +
-                            "__mc_" + k + "_run_group, &" + scope + "__mc_" + k + "_run_thread, " +
+                            flags + ", " + maxThreads + ", " + std::to_string(info.params.size()) + ", " +
+                            params + ", &" + scope + "__mc_" + k + "_run_group, " + runThread + ", " +
                             std::to_string(info.threadgroupSites.size()) + ", " + sites + "},\n");
     }
     if (entryPoints.empty()) {

@@ -21,7 +21,9 @@ struct EntryPointCode {
 /// The generated code for all entry points of a file: per entry point K, in an unnamed
 /// namespace (inside `namespaces`), `__mc_K_fn`, `__mc_K_run_group`, `__mc_K_run_thread`,
 /// `__mc_K_params` and `__mc_K_sites`; then the `__mc_kernels` table and
-/// METALCPU_REGISTER_MODULE(__mc_kernels, count, "<moduleFile>").
+/// METALCPU_REGISTER_MODULE(__mc_kernels, count, "<moduleFile>"). A coroutine kernel
+/// (KernelInfo::usesCoroutines) runs its group through run_coroutines and has no
+/// `__mc_K_run_thread` (nullptr in the table).
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints,
                                 const std::string& moduleFile);
 

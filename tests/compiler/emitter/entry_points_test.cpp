@@ -90,6 +90,47 @@ TEST(EntryPointCode, NoParameters) {
         std::string::npos);
 }
 
+// Test a coroutine kernel: run_coroutines starts each thread's coroutine from the same
+// arguments, there is no run_thread, and the flags say coroutines rather than fibers.
+TEST(EntryPointCode, CoroutineKernel) {
+    EntryPointCode e;
+    e.info.hostName = "k";
+    e.info.functionExpression = "k";
+    e.info.file = "a.metal";
+    e.info.usesBarriers = true;
+    e.info.usesCoroutines = true;
+    ParamInfo buffer;
+    buffer.name = "out";
+    buffer.typeText = "device float*";
+    buffer.kind = ParamKind::Buffer;
+    buffer.addressSpace = AddressSpace::Device;
+    ParamInfo id;
+    id.name = "id";
+    id.typeText = "uint";
+    id.kind = ParamKind::Builtin;
+    id.builtin = Builtin::ThreadIndexInThreadgroup;
+    e.info.params = {buffer, id};
+    std::string code = generateEntryPoints({e}, "a.metal");
+    EXPECT_NE(code.find(R"(void __mc_0_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
+    ::metalcpu_kernel::run_coroutines(__g, [&](const ::metalcpu_kernel::thread_ids& __t) {
+        return k(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
+    });
+}
+const ::mc_param __mc_0_params[] = {
+)"),
+              std::string::npos)
+        << code;
+    EXPECT_EQ(code.find("run_thread"), std::string::npos);
+    EXPECT_NE(code.find("{\"k\", \"a.metal\", 0, 0, MC_KERNEL_COROUTINES, 0, 2, ::__mc_0_params, "
+                        "&::__mc_0_run_group, nullptr, 0, nullptr},"),
+              std::string::npos);
+
+    e.info.params.clear(); // `__t` unused
+    code = generateEntryPoints({e}, "a.metal");
+    EXPECT_NE(code.find("        (void)__t;\n        return k(__g);\n"), std::string::npos) << code;
+}
+
 // Test that a file without kernels still registers its (empty) module.
 TEST(EntryPointCode, NoKernels) {
     EXPECT_EQ(generateEntryPoints({}, "program_source"),

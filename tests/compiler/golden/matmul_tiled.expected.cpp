@@ -4,7 +4,7 @@ using namespace metal;
 
 
 
-       void matmul_tiled(       const float* A              ,
+::metalcpu_kernel::barrier_task matmul_tiled( const float* A,
                                 const float* B              ,
                                 float* C              ,
                          const    uint& N              ,
@@ -19,12 +19,12 @@ using namespace metal;
         auto& tileB = ::metalcpu_kernel::threadgroup_variable<float[16][16], 0x2ull>(__mc_group);
         tileA[local.y][local.x] = A[row * N + t * 16   + local.x];
         tileB[local.y][local.x] = B[(t * 16   + local.y) * N + col];
-        threadgroup_barrier(mem_flags::mem_threadgroup);
+        co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);
 #pragma GCC unroll 16
         for (uint k = 0; k < 16  ; ++k) {
             acc += tileA[local.y][k] * tileB[k][local.x];
         }
-        threadgroup_barrier(mem_flags::mem_threadgroup);
+        co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);
     }
     C[row * N + col] = acc;
 }
@@ -37,17 +37,9 @@ void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
     auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
     auto&& __a3 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        matmul_tiled(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__g, __t), __g);
+    ::metalcpu_kernel::run_coroutines(__g, [&](const ::metalcpu_kernel::thread_ids& __t) {
+        return matmul_tiled(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__g, __t), __g);
     });
-}
-void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
-    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
-    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
-    auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
-    auto&& __a3 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3);
-    matmul_tiled(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
     {"A", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 7, 46},
@@ -61,6 +53,6 @@ const mc_u64 __mc_0_sites[] = {0x1ull, 0x2ull};
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"matmul_tiled", "matmul_tiled.metal", 7, 13, MC_KERNEL_USES_BARRIERS, 0, 6, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 2, ::__mc_0_sites},
+    {"matmul_tiled", "matmul_tiled.metal", 7, 13, MC_KERNEL_COROUTINES, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 2, ::__mc_0_sites},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_tiled.metal")

@@ -7,9 +7,10 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 1u
+#define METALCPU_KERNEL_ABI_VERSION 3u
 #define METALCPU_MAX_BUFFER_BINDINGS 31
 #define METALCPU_MAX_THREADGROUP_BINDINGS 31
+#define METALCPU_THREADGROUP_SITE_CACHE 16
 
 typedef unsigned int mc_u32;
 typedef unsigned long long mc_u64;
@@ -35,6 +36,11 @@ typedef struct mc_group {
     mc_u32 size[3];     /* threads in this group, smaller at the edges of dispatchThreads */
     char* threadgroup_arguments[METALCPU_MAX_THREADGROUP_BINDINGS]; /* [[threadgroup(n)]] */
     void* executor;     /* the executor's per-group state; opaque to kernels */
+    /* Kernel-side cache of threadgroup variable addresses, so that a declaration reached
+       again (in a loop, by the next thread) costs a compare instead of a services call.
+       Zeroed by the executor for every group; owned by kernel code after that. */
+    mc_u64 threadgroup_site_keys[METALCPU_THREADGROUP_SITE_CACHE];
+    void* threadgroup_site_addresses[METALCPU_THREADGROUP_SITE_CACHE];
 } mc_group;
 
 /* Runs every thread of a group, for kernels that never wait at a barrier. */
@@ -98,7 +104,9 @@ typedef struct mc_param {
 } mc_param;
 
 enum mc_kernel_flags {
-    MC_KERNEL_USES_BARRIERS = 1u /* threadgroup/simdgroup barriers reachable: run on fibers */
+    MC_KERNEL_USES_BARRIERS = 1u, /* barriers reachable from helpers: run_thread on fibers */
+    MC_KERNEL_COROUTINES = 2u     /* barriers only in the kernel body: run_group resumes one
+                                     coroutine per thread (run_thread is null) */
 };
 
 /* Reflection and entry points of one kernel function. */
@@ -140,6 +148,9 @@ typedef struct mc_services {
     const mc_group* (*current_group)(void);
     /* The storage of one `threadgroup` variable in `group`, the same for all its threads. */
     void* (*threadgroup_variable)(const mc_group* group, mc_u64 site_key, mc_u64 size, mc_u64 align);
+    /* Memory for one coroutine frame of the calling worker's current group; freed all at
+       once when the next group starts. */
+    void* (*coroutine_frame)(mc_u64 size);
 } mc_services;
 
 /* Exported by every kernel library. Hands the services over and returns the modules and

@@ -235,10 +235,19 @@ template <class T, mc_u64 Key>
 __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* group) {
     if (!threadgroup_site_registration<T, Key>::registered) __builtin_trap();
     if (!group) group = g_services->current_group();
-    return *static_cast<T*>(g_services->threadgroup_variable(group, Key, sizeof(T), alignof(T)));
+    // The group is the kernel's to scribble on (see mc_group::threadgroup_site_keys).
+    mc_group* cached = const_cast<mc_group*>(group);
+    constexpr unsigned slot = static_cast<unsigned>(Key % METALCPU_THREADGROUP_SITE_CACHE);
+    if (cached->threadgroup_site_keys[slot] == Key) return *static_cast<T*>(cached->threadgroup_site_addresses[slot]);
+    void* address = g_services->threadgroup_variable(group, Key, sizeof(T), alignof(T));
+    cached->threadgroup_site_keys[slot] = Key;
+    cached->threadgroup_site_addresses[slot] = address;
+    return *static_cast<T*>(address);
 }
 
 } // namespace metalcpu_kernel
+
+#include <metalcpu/coroutines.h>
 
 /// Places one module descriptor in the library's module table (a linker section the
 /// library's open function walks; see library_stub.h).

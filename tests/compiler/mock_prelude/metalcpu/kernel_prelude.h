@@ -7,6 +7,64 @@
 
 #include <metalcpu/kernel_abi.h>
 
+// The names GCC's coroutine support looks up in namespace std, just enough for coroutine
+// kernels to type-check (no <coroutine>: kernels compile without host headers).
+namespace std {
+
+template <class R, class... Args> struct coroutine_traits {
+    using promise_type = typename R::promise_type;
+};
+
+template <class P = void> struct coroutine_handle;
+
+template <> struct coroutine_handle<void> {
+    static coroutine_handle from_address(void* frame) noexcept {
+        coroutine_handle h;
+        h.frame_ = frame;
+        return h;
+    }
+    void* address() const noexcept { return frame_; }
+    bool done() const noexcept { return __builtin_coro_done(frame_); }
+    void resume() const { __builtin_coro_resume(frame_); }
+    void destroy() const { __builtin_coro_destroy(frame_); }
+
+private:
+    void* frame_ = nullptr;
+};
+
+template <class P> struct coroutine_handle {
+    static coroutine_handle from_address(void* frame) noexcept {
+        coroutine_handle h;
+        h.frame_ = frame;
+        return h;
+    }
+    static coroutine_handle from_promise(P& promise) noexcept {
+        return from_address(__builtin_coro_promise(&promise, __alignof(P), true));
+    }
+    void* address() const noexcept { return frame_; }
+    operator coroutine_handle<>() const noexcept { return coroutine_handle<>::from_address(frame_); }
+    P& promise() const { return *static_cast<P*>(__builtin_coro_promise(frame_, __alignof(P), false)); }
+    bool done() const noexcept { return __builtin_coro_done(frame_); }
+    void resume() const { __builtin_coro_resume(frame_); }
+    void destroy() const { __builtin_coro_destroy(frame_); }
+
+private:
+    void* frame_ = nullptr;
+};
+
+struct suspend_always {
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(coroutine_handle<>) const noexcept {}
+    void await_resume() const noexcept {}
+};
+struct suspend_never {
+    bool await_ready() const noexcept { return true; }
+    void await_suspend(coroutine_handle<>) const noexcept {}
+    void await_resume() const noexcept {}
+};
+
+} // namespace std
+
 namespace metal {
 
 using uint = unsigned int;
@@ -45,6 +103,7 @@ float4x4 operator*(const float4x4&, const float4x4&);
 
 enum class mem_flags { mem_none, mem_device, mem_threadgroup };
 void threadgroup_barrier(mem_flags);
+void simdgroup_barrier(mem_flags);
 float simd_sum(float);
 
 } // namespace metal
@@ -74,6 +133,30 @@ thread_ids thread_ids_of(const mc_group* group, mc_u32 index);
 template <class F> void for_each_thread(const mc_group* group, F&& body) {
     (void)group;
     body(thread_ids{0});
+}
+
+// Coroutine kernels (barriers only in the kernel's own body).
+struct barrier_task {
+    struct promise_type {
+        barrier_task get_return_object() noexcept {
+            return barrier_task{std::coroutine_handle<promise_type>::from_promise(*this)};
+        }
+        std::suspend_always initial_suspend() const noexcept { return {}; }
+        std::suspend_always final_suspend() const noexcept { return {}; }
+        void return_void() const noexcept {}
+        void unhandled_exception() const noexcept {}
+    };
+    std::coroutine_handle<promise_type> handle;
+};
+struct barrier_point {
+    explicit barrier_point(metal::mem_flags);
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<>) const noexcept {}
+    void await_resume() const noexcept {}
+};
+template <class F> void run_coroutines(const mc_group* group, F&& start) {
+    (void)group;
+    (void)start(thread_ids{0});
 }
 
 template <class T> T buffer_argument(const mc_group* group, mc_u32 index);

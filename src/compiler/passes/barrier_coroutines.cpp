@@ -1,0 +1,301 @@
+#include "compiler/passes/barrier_coroutines.h"
+
+#include "compiler/syntax.h"
+
+#include <string_view>
+
+namespace metalcpu::msl {
+
+namespace {
+
+constexpr const char* kTaskType = "::metalcpu_kernel::barrier_task";
+constexpr const char* kBarrierPoint = "co_await ::metalcpu_kernel::barrier_point";
+
+bool isBarrierName(std::string_view name) {
+    return name == "threadgroup_barrier" || name == "simdgroup_barrier";
+}
+
+// Whether a `[` after `previous` can introduce a lambda (rather than subscript something).
+bool mayIntroduceLambda(const Token& previous) {
+    switch (previous.kind) {
+    case TokenKind::Identifier:
+        return isCppKeyword(previous.spelling) && !isTypeKeyword(previous.spelling) && previous.spelling != "this";
+    case TokenKind::Number:
+    case TokenKind::String:
+    case TokenKind::Character:
+        return false;
+    default:
+        return !previous.isPunct(")") && !previous.isPunct("]");
+    }
+}
+
+// The `{` of the lambda whose introducer `[` is at `open`, or kNoToken when it is not one:
+// `[...]`, then optionally `<...>` and `(...)`, then specifiers, attributes, noexcept(...)
+// and a trailing return type, then the body.
+std::size_t lambdaBody(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open,
+                       std::size_t limit) {
+    if (partner[open] == kNoToken) return kNoToken;
+    std::size_t j = partner[open] + 1;
+    if (j < limit && tokens[j].isPunct("<")) {
+        std::size_t close = closingAngle(tokens, partner, j, limit);
+        if (close == kNoToken) return kNoToken;
+        j = close + 1;
+    }
+    while (j < limit) {
+        const Token& t = tokens[j];
+        if (t.isPunct("{")) return j;
+        if (t.isPunct("(") || startsAttributeSpec(tokens, j)) {
+            if (partner[j] == kNoToken) return kNoToken;
+            j = partner[j] + 1;
+        } else if (t.isPunct("<")) {
+            std::size_t close = closingAngle(tokens, partner, j, limit);
+            if (close == kNoToken) return kNoToken;
+            j = close + 1;
+        } else if (t.isIdentifier() || t.isPunct("->") || t.isPunct("::") || t.isPunct("*") || t.isPunct("&") ||
+                   t.isPunct("&&")) {
+            ++j;
+        } else {
+            return kNoToken;
+        }
+    }
+    return kNoToken;
+}
+
+// The `{` of the class body whose `struct`/`class`/`union` keyword is at `keyword`, or
+// kNoToken when the keyword does not start a class definition (`struct S s;`).
+std::size_t classBody(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t keyword,
+                      std::size_t limit) {
+    for (std::size_t j = keyword + 1; j < limit;) {
+        const Token& t = tokens[j];
+        if (t.isPunct("{")) return j;
+        if (t.isPunct("(") || startsAttributeSpec(tokens, j)) {
+            if (partner[j] == kNoToken) return kNoToken;
+            j = partner[j] + 1;
+        } else if (t.isPunct("<")) {
+            std::size_t close = closingAngle(tokens, partner, j, limit);
+            if (close == kNoToken) return kNoToken;
+            j = close + 1;
+        } else if (t.isIdentifier() || t.isPunct("::") || t.isPunct(":") || t.isPunct(",")) {
+            ++j;
+        } else {
+            return kNoToken;
+        }
+    }
+    return kNoToken;
+}
+
+// For the tokens of the body `{` at `open`: whether each lies in a lambda (introducer to
+// closing brace) or a local class (keyword to closing brace) written in it. Indexed from `open`.
+std::vector<bool> nestedBodies(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open,
+                               std::size_t close) {
+    std::vector<bool> nested(close - open + 1, false);
+    for (std::size_t i = open + 1; i < close; ++i) {
+        const Token& t = tokens[i];
+        std::size_t body = kNoToken;
+        if (t.isPunct("[")) {
+            if (startsAttributeSpec(tokens, i)) {
+                if (partner[i] != kNoToken) i = partner[i];
+                continue;
+            }
+            if (mayIntroduceLambda(tokens[i - 1])) body = lambdaBody(tokens, partner, i, close);
+        } else if (t.isIdentifier("struct") || t.isIdentifier("class") || t.isIdentifier("union")) {
+            body = classBody(tokens, partner, i, close);
+        }
+        if (body == kNoToken || partner[body] == kNoToken) continue;
+        for (std::size_t k = i; k <= partner[body]; ++k) nested[k - open] = true;
+        i = partner[body];
+    }
+    return nested;
+}
+
+// Whether the call whose callee starts at `first` begins a statement.
+bool startsStatement(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t first,
+                     std::size_t bodyOpen) {
+    if (first == bodyOpen + 1) return true;
+    const std::size_t p = first - 1;
+    const Token& previous = tokens[p];
+    if (previous.isPunct("{") || previous.isPunct("}") || previous.isPunct(";") ||
+        previous.kind == TokenKind::Pragma || previous.isIdentifier("else") || previous.isIdentifier("do"))
+        return true;
+    if (previous.isPunct(")")) {
+        // The statement of `if (...)`, `if constexpr (...)`, `for (...)`, `while (...)`.
+        std::size_t o = partner[p];
+        if (o == kNoToken || o <= bodyOpen + 1) return false;
+        const Token& keyword = tokens[o - 1];
+        return keyword.isIdentifier("if") || keyword.isIdentifier("constexpr") || keyword.isIdentifier("for") ||
+               keyword.isIdentifier("while") || keyword.isIdentifier("switch");
+    }
+    if (previous.isPunct(":")) {
+        // After a label or `case x:`, but not the third operand of `?:`.
+        for (std::size_t k = p; k-- > bodyOpen + 1;) {
+            const Token& t = tokens[k];
+            if (t.isPunct(";") || t.isPunct("{") || t.isPunct("}")) break;
+            if (t.isPunct("?")) return false;
+            if ((t.isPunct(")") || t.isPunct("]")) && partner[k] != kNoToken) k = partner[k];
+        }
+        return true;
+    }
+    return false;
+}
+
+// The first token of the callee ending at `name` when it is written `name`, `metal::name` or
+// `::metal::name`; kNoToken for any other qualification (`ns::`, `x.`, `p->`, `::name`).
+std::size_t calleeStart(const TokenList& tokens, std::size_t name, std::size_t bodyOpen) {
+    auto qualifies = [&](std::size_t i) {
+        const Token& t = tokens[i];
+        return t.isPunct("::") || t.isPunct(".") || t.isPunct("->") || t.isPunct(".*") || t.isPunct("->*");
+    };
+    if (!qualifies(name - 1)) return name;
+    if (name < bodyOpen + 3 || !tokens[name - 1].isPunct("::") || !tokens[name - 2].isIdentifier("metal"))
+        return kNoToken;
+    std::size_t start = name - 2;
+    if (tokens[start - 1].isPunct("::")) {
+        --start;
+        if (start > bodyOpen + 1 && (qualifies(start - 1) || (tokens[start - 1].isIdentifier() &&
+                                                             !isCppKeyword(tokens[start - 1].spelling))))
+            return kNoToken;
+    } else if (qualifies(start - 1)) {
+        return kNoToken;
+    }
+    return start;
+}
+
+// The first token of the function's (possibly qualified) name.
+std::size_t nameStart(const TokenList& tokens, const FunctionDecl& f) {
+    std::size_t s = f.nameToken;
+    while (s >= f.declarationBegin + 2 && tokens[s - 1].isPunct("::") && tokens[s - 2].isIdentifier()) s -= 2;
+    if (s > f.declarationBegin && tokens[s - 1].isPunct("::")) --s;
+    return s;
+}
+
+// The `void` of a declaration written `[specifiers] void [specifiers] name(...)`, where the
+// specifiers are `kernel`, `static`, `inline` and attributes; kNoToken for any other shape.
+std::size_t voidReturnType(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                           const FunctionDecl& f) {
+    std::size_t found = kNoToken;
+    const std::size_t end = nameStart(tokens, f);
+    for (std::size_t k = f.declarationBegin; k < end; ++k) {
+        const Token& t = tokens[k];
+        if (startsAttributeSpec(tokens, k) && partner[k] != kNoToken) {
+            k = partner[k];
+        } else if ((t.isIdentifier("__attribute__") || t.isIdentifier("__attribute")) &&
+                   tokens[k + 1].isPunct("(") && partner[k + 1] != kNoToken) {
+            k = partner[k + 1];
+        } else if (t.isIdentifier("void")) {
+            if (found != kNoToken) return kNoToken;
+            found = k;
+        } else if (!(k == f.kernelKeyword || t.isIdentifier("static") || t.isIdentifier("inline") ||
+                     t.isIdentifier("__inline") || t.isIdentifier("__inline__"))) {
+            return kNoToken;
+        }
+    }
+    return found;
+}
+
+// Whether a barrier-like function other than threadgroup_barrier and simdgroup_barrier
+// (simd_*, quad_*, simdgroup_load, ...) is called in the body, by the call graph's rule.
+bool callsCollective(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f) {
+    for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+        const Token& t = tokens[i];
+        if (!t.isIdentifier() || isBarrierName(t.spelling) || !isBarrierFunction(t.spelling)) continue;
+        std::size_t after = i + 1;
+        if (tokens[after].isPunct("<")) {
+            std::size_t close = closingAngle(tokens, partner, after, f.bodyClose);
+            if (close != kNoToken) after = close + 1;
+        }
+        if (tokens[after].isPunct("(")) return true;
+    }
+    return false;
+}
+
+} // namespace
+
+std::vector<CoroutineKernel> findCoroutineKernels(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                                  const Module& module, const CallGraph& graph,
+                                                  Diagnostics& diagnostics) {
+    std::vector<CoroutineKernel> out;
+    for (const FunctionDecl& f : module.functions)
+        if (f.hasBody && isBarrierName(f.name)) return out; // calls may not be Metal's barriers
+
+    for (std::size_t fi = 0; fi < module.functions.size(); ++fi) {
+        const FunctionDecl& f = module.functions[fi];
+        if (!f.isKernel || !f.hasBody || !f.enclosingClass.empty() || !graph.usesBarriersDirectly[fi]) continue;
+        bool eligible = true;
+        for (std::size_t r : reachableFunctions(graph, fi))
+            if (r != fi && graph.usesBarriersDirectly[r]) eligible = false;
+        if (!eligible || callsCollective(tokens, partner, f)) continue;
+
+        CoroutineKernel kernel;
+        kernel.function = fi;
+        std::size_t returnType = voidReturnType(tokens, partner, f);
+        if (returnType == kNoToken) continue;
+        kernel.returnTypes.push_back(returnType);
+        for (std::size_t di = 0; di < module.functions.size() && eligible; ++di) {
+            const FunctionDecl& d = module.functions[di];
+            if (di == fi || !d.isKernel || d.name != f.name || d.namespaces != f.namespaces ||
+                !d.enclosingClass.empty())
+                continue;
+            std::size_t other = d.hasBody ? kNoToken : voidReturnType(tokens, partner, d);
+            if (other == kNoToken) eligible = false; // an overload, or a prototype of another shape
+            kernel.returnTypes.push_back(other);
+        }
+        if (!eligible) continue;
+
+        const std::vector<bool> nested = nestedBodies(tokens, partner, f.bodyOpen, f.bodyClose);
+        std::vector<std::size_t> valueReturns;
+        for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose && eligible; ++i) {
+            const Token& t = tokens[i];
+            if (!t.isIdentifier() || nested[i - f.bodyOpen]) {
+                if (t.isIdentifier() && isBarrierName(t.spelling)) eligible = false;
+                continue;
+            }
+            if (t.isIdentifier("return")) {
+                (tokens[i + 1].isPunct(";") ? kernel.returns : valueReturns).push_back(i);
+            } else if (isBarrierName(t.spelling)) {
+                // Only `[metal::]threadgroup_barrier(args);` as a statement of this body.
+                std::size_t start = calleeStart(tokens, i, f.bodyOpen);
+                const std::size_t open = i + 1;
+                eligible = start != kNoToken && tokens[open].isPunct("(") && partner[open] != kNoToken &&
+                           tokens[partner[open] + 1].isPunct(";") &&
+                           startsStatement(tokens, partner, start, f.bodyOpen);
+                if (eligible) kernel.barriers.push_back({start, i + 1});
+            }
+        }
+        if (!eligible) continue;
+        for (std::size_t r : valueReturns)
+            diagnostics.error(tokens[r].location,
+                              "kernel '" + f.name +
+                                  "' uses threadgroup barriers, so its return statements cannot have an operand");
+        out.push_back(std::move(kernel));
+    }
+    return out;
+}
+
+void rewriteCoroutineKernels(TokenList& tokens, const std::vector<CoroutineKernel>& kernels) {
+    for (const CoroutineKernel& kernel : kernels) {
+        for (std::size_t v : kernel.returnTypes) {
+            // Start in the blank the erased `kernel` / [[kernel]] left before `void`, if any.
+            std::size_t start = v;
+            while (start > 0) {
+                const Token& p = tokens[start - 1];
+                if (!p.erased || !p.prefix.empty() || !p.suffix.empty() || p.kind == TokenKind::Pragma ||
+                    p.location.file != tokens[v].location.file || p.location.line != tokens[v].location.line)
+                    break;
+                --start;
+            }
+            if (start == v) {
+                tokens[v].text = kTaskType;
+            } else {
+                tokens[v].erased = true;
+                tokens[start].prefix = std::string(kTaskType) + " ";
+            }
+        }
+        for (TokenRange callee : kernel.barriers) {
+            for (std::size_t i = callee.begin + 1; i < callee.end; ++i) tokens[i].erased = true;
+            tokens[callee.begin].text = kBarrierPoint;
+        }
+        for (std::size_t r : kernel.returns) tokens[r].text = "co_return";
+    }
+}
+
+} // namespace metalcpu::msl

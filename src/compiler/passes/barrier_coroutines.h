@@ -1,0 +1,49 @@
+// Pass: kernels whose barriers are all written in their own body become C++20 stackless
+// coroutines that suspend at each barrier, instead of running one fiber per thread.
+#pragma once
+
+#include "compiler/call_graph.h"
+#include "compiler/diagnostics.h"
+#include "compiler/scanner.h"
+
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// A kernel definition that gets the coroutine lowering, and the tokens the rewrite edits.
+struct CoroutineKernel {
+    std::size_t function = 0; ///< the kernel definition (Module::functions)
+    /// The `void` before the name, of the definition and of every prototype of the kernel.
+    std::vector<std::size_t> returnTypes;
+    /// The callees of the barrier calls, qualification included: `threadgroup_barrier`,
+    /// `metal::simdgroup_barrier`, `::metal::threadgroup_barrier`.
+    std::vector<TokenRange> barriers;
+    /// The `return` tokens of the body (those in lambdas and local classes excluded).
+    std::vector<std::size_t> returns;
+};
+
+/// Finds the kernel definitions that can become coroutines. A kernel definition can when its
+/// body calls threadgroup_barrier or simdgroup_barrier and
+///   - every such call is a statement of the body itself (`threadgroup_barrier(f);`, also as
+///     the statement of an if/else/for/while/do or after a label), not inside a lambda or a
+///     local class, and the callee is written `threadgroup_barrier`, `metal::...` or
+///     `::metal::...` (any other mention of the two names keeps the fibers);
+///   - the body calls no other barrier-like function (simd_*, quad_*, simdgroup_load, ...);
+///   - no other function reachable from it in `graph` uses barriers;
+///   - its declaration is `void` with nothing but `kernel`, `static`, `inline` and attributes
+///     before the name, and every other declaration of it (same name and namespaces) is a
+///     prototype of that shape;
+///   - the file defines no function named threadgroup_barrier or simdgroup_barrier.
+/// Reports `return expr;` in such a kernel (a coroutine kernel cannot return a value).
+std::vector<CoroutineKernel> findCoroutineKernels(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                                  const Module& module, const CallGraph& graph,
+                                                  Diagnostics& diagnostics);
+
+/// For each kernel: `void` becomes `::metalcpu_kernel::barrier_task` (written from the start
+/// of the erased `kernel`/[[kernel]] before it on the same line, so the tokens after it move as
+/// little as possible), each barrier callee becomes `co_await ::metalcpu_kernel::barrier_point`
+/// (its arguments stay), and each `return` becomes `co_return`. Run it after
+/// rewriteKernelSignatures() and rewriteAttributes().
+void rewriteCoroutineKernels(TokenList& tokens, const std::vector<CoroutineKernel>& kernels);
+
+} // namespace metalcpu::msl

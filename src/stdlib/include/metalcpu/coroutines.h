@@ -1,0 +1,128 @@
+// Barrier kernels as C++20 coroutines: the front end turns a kernel whose barriers are all
+// in its own body into a coroutine that suspends at each barrier, and its group function
+// resumes every thread's coroutine in turn (run_coroutines). No stacks are switched, so
+// a barrier costs about a function call.
+#pragma once
+
+#include <metalcpu/kernel_abi.h>
+#include <metalcpu/kernel_services.h>
+
+#if __has_include(<coroutine>)
+#include <coroutine>
+#else
+// Kernels compile without host headers, so the few names the compiler's coroutine support
+// looks up in namespace std are defined here, on the compiler's builtins.
+namespace std {
+
+template <class Result, class... Arguments>
+struct coroutine_traits {
+    using promise_type = typename Result::promise_type;
+};
+
+template <class Promise = void>
+struct coroutine_handle;
+
+template <>
+struct coroutine_handle<void> {
+    constexpr coroutine_handle() noexcept = default;
+    static coroutine_handle from_address(void* address) noexcept {
+        coroutine_handle handle;
+        handle.frame_ = address;
+        return handle;
+    }
+    void* address() const noexcept { return frame_; }
+    explicit operator bool() const noexcept { return frame_ != nullptr; }
+    bool done() const noexcept { return __builtin_coro_done(frame_); }
+    void resume() const { __builtin_coro_resume(frame_); }
+    void operator()() const { resume(); }
+    void destroy() const { __builtin_coro_destroy(frame_); }
+
+protected:
+    void* frame_ = nullptr;
+};
+
+template <class Promise>
+struct coroutine_handle : coroutine_handle<void> {
+    static coroutine_handle from_address(void* address) noexcept {
+        coroutine_handle handle;
+        handle.frame_ = address;
+        return handle;
+    }
+    static coroutine_handle from_promise(Promise& promise) noexcept {
+        coroutine_handle handle;
+        handle.frame_ = __builtin_coro_promise(&promise, alignof(Promise), true);
+        return handle;
+    }
+    Promise& promise() const { return *static_cast<Promise*>(__builtin_coro_promise(frame_, alignof(Promise), false)); }
+};
+
+struct suspend_always {
+    constexpr bool await_ready() const noexcept { return false; }
+    constexpr void await_suspend(coroutine_handle<>) const noexcept {}
+    constexpr void await_resume() const noexcept {}
+};
+
+struct suspend_never {
+    constexpr bool await_ready() const noexcept { return true; }
+    constexpr void await_suspend(coroutine_handle<>) const noexcept {}
+    constexpr void await_resume() const noexcept {}
+};
+
+} // namespace std
+#endif
+
+namespace metalcpu_kernel {
+
+/// The return type of a kernel lowered to a coroutine. It starts suspended, so the group
+/// function creates every thread first and then runs them phase by phase.
+struct barrier_task {
+    struct promise_type {
+        barrier_task get_return_object() noexcept {
+            return barrier_task{std::coroutine_handle<promise_type>::from_promise(*this)};
+        }
+        std::suspend_always initial_suspend() noexcept { return {}; }
+        std::suspend_always final_suspend() noexcept { return {}; }
+        void return_void() noexcept {}
+        void unhandled_exception() noexcept { __builtin_trap(); }
+        // Frames come from the worker's arena, reset at every group: no heap, no libc.
+        static void* operator new(decltype(sizeof 0) size) { return g_services->coroutine_frame(size); }
+        static void operator delete(void*) noexcept {}
+    };
+    std::coroutine_handle<promise_type> handle;
+};
+
+/// What `threadgroup_barrier(flags)` becomes in a coroutine kernel: a suspension point.
+/// All threads of a group share one worker, so the memory flags need no fence.
+struct barrier_point {
+    barrier_point() = default;
+    template <class Flags>
+    explicit barrier_point(Flags) {}
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<>) const noexcept {}
+    void await_resume() const noexcept {}
+};
+
+/// Runs a group of coroutine threads: starts one per thread, then resumes each live one in
+/// turn until all have returned. Every pass is one barrier phase; a thread that returned
+/// early simply drops out, which is how returned threads count as arrived.
+template <class Start>
+inline void run_coroutines(const mc_group* group, Start&& start) {
+    const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
+    std::coroutine_handle<barrier_task::promise_type> threads[1024];
+    for (mc_u32 i = 0; i < count; ++i) threads[i] = start(thread_ids_of(group, i)).handle;
+    mc_u32 live = count;
+    while (live != 0) {
+        for (mc_u32 i = 0; i < count; ++i) {
+            std::coroutine_handle<barrier_task::promise_type> thread = threads[i];
+            if (!thread) continue;
+            thread.resume();
+            if (thread.done()) {
+                thread.destroy();
+                threads[i] = {};
+                --live;
+            }
+        }
+    }
+}
+
+} // namespace metalcpu_kernel

@@ -1,0 +1,242 @@
+#include "compiler/passes/barrier_coroutines.h"
+
+#include "compiler/compiler_test_util.h"
+#include "compiler/kernels.h"
+#include "compiler/passes/attributes.h"
+#include "compiler/passes/kernel_signatures.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::msl {
+namespace {
+
+struct Result {
+    std::string text;                     ///< after the kernel-signature, attribute and coroutine rewrites
+    std::vector<std::string> coroutines;  ///< names of the kernels lowered to coroutines
+    std::vector<std::string> messages;
+};
+
+Result rewrite(std::string_view source) {
+    auto p = testing::parse(source);
+    Result r;
+    findEntryPoints(p->tokens, p->module, p->diagnostics); // marks instantiated templates
+    CallGraph graph = buildCallGraph(p->tokens, p->partner, p->module);
+    std::vector<CoroutineKernel> kernels =
+        findCoroutineKernels(p->tokens, p->partner, p->module, graph, p->diagnostics);
+    for (const CoroutineKernel& k : kernels) r.coroutines.push_back(p->module.functions[k.function].name);
+    rewriteKernelSignatures(p->tokens, p->partner, p->module);
+    eraseKernelInstantiations(p->tokens, p->module);
+    rewriteAttributes(p->tokens, p->partner);
+    rewriteCoroutineKernels(p->tokens, kernels);
+    r.text = testing::render(p->tokens);
+    r.messages = p->messages();
+    return r;
+}
+
+const std::string kGroup = "[[maybe_unused]] const ::mc_group* __mc_group";
+
+// Test that a kernel with barriers in its own body becomes a coroutine: barrier_task return
+// type, co_await barrier_point with the flags as written, co_return for every return.
+TEST(BarrierCoroutines, KernelBody) {
+    Result r = rewrite("kernel void k(device float* a, uint i [[thread_index_in_threadgroup]]) {\n"
+                       "  if (i >= 64) return;\n"
+                       "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                       "  a[i] = 1;\n"
+                       "}");
+    EXPECT_EQ(r.coroutines, std::vector<std::string>{"k"});
+    EXPECT_EQ(r.text, "::metalcpu_kernel::barrier_task k(device float* a, uint i , " + kGroup + ") {\n"
+                      "if (i >= 64) co_return;\n"
+                      "co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);\n"
+                      "a[i] = 1;\n"
+                      "}");
+    EXPECT_TRUE(r.messages.empty());
+}
+
+// Test that qualified barrier names are replaced whole, simdgroup_barrier like threadgroup_barrier,
+// and flag expressions stay as written.
+TEST(BarrierCoroutines, QualifiedBarrierNames) {
+    Result r = rewrite("[[kernel]] void k() {\n"
+                       "  metal::threadgroup_barrier(metal::mem_flags::mem_device);\n"
+                       "  ::metal::simdgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);\n"
+                       "  simdgroup_barrier(mem_flags::mem_none);\n"
+                       "}");
+    EXPECT_EQ(r.coroutines, std::vector<std::string>{"k"});
+    EXPECT_EQ(r.text, "::metalcpu_kernel::barrier_task k(" + kGroup + ") {\n"
+                      "co_await ::metalcpu_kernel::barrier_point(metal::mem_flags::mem_device);\n"
+                      "co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_device | "
+                      "mem_flags::mem_threadgroup);\n"
+                      "co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_none);\n"
+                      "}");
+}
+
+// Test that returns in nested blocks become co_return, and returns in a lambda or a local
+// class (whose bodies are not the coroutine's) stay.
+TEST(BarrierCoroutines, ReturnsInBlocksLambdasAndLocalClasses) {
+    Result r = rewrite("kernel void k(uint i [[thread_position_in_grid]]) {\n"
+                       "  auto f = [&](uint x) -> uint { return x + i; };\n"
+                       "  struct S { int g() { return 1; } void h() { return; } };\n"
+                       "  for (uint j = 0; j < 4; ++j) { if (f(j) > 3) { return; } }\n"
+                       "  switch (i) { case 0: return; default: break; }\n"
+                       "  [=] { if (i) return; }();\n"
+                       "  threadgroup_barrier(mem_flags::mem_none);\n"
+                       "  return;\n"
+                       "}");
+    EXPECT_EQ(r.coroutines, std::vector<std::string>{"k"});
+    EXPECT_EQ(r.text, "::metalcpu_kernel::barrier_task k(uint i , " + kGroup + ") {\n"
+                      "auto f = [&](uint x) -> uint { return x + i; };\n"
+                      "struct S { int g() { return 1; } void h() { return; } };\n"
+                      "for (uint j = 0; j < 4; ++j) { if (f(j) > 3) { co_return; } }\n"
+                      "switch (i) { case 0: co_return; default: break; }\n"
+                      "[=] { if (i) return; }();\n"
+                      "co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_none);\n"
+                      "co_return;\n"
+                      "}");
+}
+
+// Test that a kernel calling a helper that barriers keeps the fiber lowering, untouched.
+TEST(BarrierCoroutines, HelperWithBarrierStaysFiber) {
+    Result r = rewrite("void sync() { threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
+                       "kernel void k() {\n"
+                       "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                       "  sync();\n"
+                       "  return;\n"
+                       "}");
+    EXPECT_TRUE(r.coroutines.empty());
+    EXPECT_EQ(r.text, "void sync() { threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
+                      "void k(" + kGroup + ") {\n"
+                      "threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                      "sync();\n"
+                      "return;\n"
+                      "}");
+}
+
+// Test that a barrier inside a lambda (which cannot suspend the kernel) keeps the fibers.
+TEST(BarrierCoroutines, BarrierInLambdaStaysFiber) {
+    Result r = rewrite("kernel void k() {\n"
+                       "  auto sync = [] { threadgroup_barrier(mem_flags::mem_threadgroup); };\n"
+                       "  sync();\n"
+                       "}\n"
+                       "kernel void l() {\n"
+                       "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                       "  [&](int n) mutable {\n"
+                       "    for (int i = 0; i < n; ++i) simdgroup_barrier(mem_flags::mem_none);\n"
+                       "  }(2);\n"
+                       "}");
+    EXPECT_TRUE(r.coroutines.empty());
+    EXPECT_EQ(r.text.find("co_"), std::string::npos);
+    EXPECT_EQ(r.text.find("barrier_task"), std::string::npos);
+}
+
+// Test that SIMD-group collectives in the body keep the fibers (they need all threads live).
+TEST(BarrierCoroutines, CollectivesStayFiber) {
+    Result r = rewrite("kernel void k(device float* a, uint simd_lane [[thread_index_in_simdgroup]]) {\n"
+                       "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                       "  a[0] = simd_sum(a[simd_lane]);\n"
+                       "}\n"
+                       "kernel void l(device float* a, uint simd_lane [[thread_index_in_simdgroup]]) {\n"
+                       "  if (simd_lane < 4) a[simd_lane] = 0;\n"
+                       "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                       "}");
+    EXPECT_EQ(r.coroutines, std::vector<std::string>{"l"}); // a variable named simd_* is no collective
+}
+
+// Test that a barrier that is not a statement of its own (for-loop increment, operand of ?:,
+// comma expression, otherwise qualified) keeps the fibers, and the statement forms after
+// if/else/for/while/do and labels do not.
+TEST(BarrierCoroutines, BarrierPositions) {
+    const char* fiber[] = {
+        "kernel void k() { for (int i = 0; i < 2; threadgroup_barrier(mem_flags::mem_none)) ++i; }",
+        "kernel void k(uint i [[thread_position_in_grid]]) {\n"
+        "  i ? (void)0 : threadgroup_barrier(mem_flags::mem_none);\n"
+        "}",
+        "kernel void k() { threadgroup_barrier(mem_flags::mem_none), threadgroup_barrier(mem_flags::mem_none); }",
+        "kernel void k() { ns::threadgroup_barrier(mem_flags::mem_none); }",
+        "kernel void k() { ::threadgroup_barrier(mem_flags::mem_none); }",
+        "kernel void k() { auto* b = &threadgroup_barrier; b(mem_flags::mem_none); }",
+    };
+    for (const char* source : fiber) EXPECT_TRUE(rewrite(source).coroutines.empty()) << source;
+    const char* coroutine[] = {
+        "kernel void k(uint i [[thread_position_in_grid]]) { if (i) threadgroup_barrier(mem_flags::mem_none); "
+        "else threadgroup_barrier(mem_flags::mem_none); }",
+        "kernel void k() { for (int i = 0; i < 2; ++i) threadgroup_barrier(mem_flags::mem_none); }",
+        "kernel void k() { do threadgroup_barrier(mem_flags::mem_none); while (false); }",
+        "kernel void k(uint i [[thread_position_in_grid]]) { switch (i) { case 1: "
+        "threadgroup_barrier(mem_flags::mem_none); } }",
+        "kernel void k() {\n#pragma unroll\n  for (int i = 0; i < 2; ++i) threadgroup_barrier(mem_flags::mem_none); }",
+    };
+    for (const char* source : coroutine)
+        EXPECT_EQ(rewrite(source).coroutines, std::vector<std::string>{"k"}) << source;
+}
+
+// Test that a kernel template is rewritten once, in its primary definition, whatever its
+// instantiations.
+TEST(BarrierCoroutines, TemplateKernel) {
+    Result r = rewrite("template <typename T, int N>\n"
+                       "[[kernel]] void k(device T* a [[buffer(0)]]) {\n"
+                       "  for (int i = 0; i < N; ++i) { a[i] = T(0); threadgroup_barrier(mem_flags::mem_device); }\n"
+                       "}\n"
+                       "template [[host_name(\"k_f\")]] [[kernel]] decltype(k<float, 2>) k<float, 2>;\n"
+                       "template [[host_name(\"k_i\")]] kernel void k<int, 4>(device int*);");
+    EXPECT_EQ(r.coroutines, std::vector<std::string>{"k"});
+    EXPECT_EQ(r.text, "template <typename T, int N>\n"
+                      "::metalcpu_kernel::barrier_task k(device T* a , " + kGroup + ") {\n"
+                      "for (int i = 0; i < N; ++i) { a[i] = T(0); "
+                      "co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_device); }\n"
+                      "}\n\n");
+}
+
+// Test that a prototype of a coroutine kernel gets the same return type, and that other
+// declaration shapes keep the fibers.
+TEST(BarrierCoroutines, PrototypesAndDeclarationShapes) {
+    Result r = rewrite("kernel void k(device int* a);\n"
+                       "kernel void k(device int* a) { threadgroup_barrier(mem_flags::mem_none); }");
+    EXPECT_EQ(r.coroutines, std::vector<std::string>{"k"});
+    EXPECT_EQ(r.text, "::metalcpu_kernel::barrier_task k(device int* a, " + kGroup + ");\n"
+                      "::metalcpu_kernel::barrier_task k(device int* a, " + kGroup + ") { "
+                      "co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_none); }");
+    EXPECT_EQ(rewrite("static inline kernel void k() { threadgroup_barrier(mem_flags::mem_none); }").coroutines,
+              std::vector<std::string>{"k"});
+    EXPECT_TRUE(rewrite("constexpr kernel void k() { threadgroup_barrier(mem_flags::mem_none); }").coroutines.empty());
+}
+
+// Test that the return type is written from where the erased `kernel` / [[kernel]] started, so
+// the tokens after it move as little as possible, and in place when nothing was erased before it.
+TEST(BarrierCoroutines, ReturnTypeUsesErasedSpace) {
+    auto p = testing::parse("kernel void k() { threadgroup_barrier(mem_flags::mem_none); }\n"
+                            "[[kernel]]\nvoid l() { threadgroup_barrier(mem_flags::mem_none); }");
+    CallGraph graph = buildCallGraph(p->tokens, p->partner, p->module);
+    std::vector<CoroutineKernel> kernels =
+        findCoroutineKernels(p->tokens, p->partner, p->module, graph, p->diagnostics);
+    ASSERT_EQ(kernels.size(), 2u);
+    rewriteKernelSignatures(p->tokens, p->partner, p->module);
+    rewriteCoroutineKernels(p->tokens, kernels);
+    const Token& kernelKeyword = p->tokens[p->find("kernel")];
+    EXPECT_EQ(kernelKeyword.prefix, "::metalcpu_kernel::barrier_task ");
+    EXPECT_TRUE(p->tokens[p->find("void")].erased);
+    const Token& secondVoid = p->tokens[p->find("void", 1)]; // [[kernel]] is on the line above
+    EXPECT_FALSE(secondVoid.erased);
+    EXPECT_EQ(secondVoid.text, "::metalcpu_kernel::barrier_task");
+}
+
+// Test that `return expr;` in a coroutine kernel is an error (kernels return void).
+TEST(BarrierCoroutines, ReturnWithOperandIsAnError) {
+    Result r = rewrite("void g() {}\n"
+                       "kernel void k() {\n"
+                       "  threadgroup_barrier(mem_flags::mem_none);\n"
+                       "  return g();\n"
+                       "}");
+    EXPECT_EQ(r.messages, std::vector<std::string>{"test.metal:4:3: error: kernel 'k' uses threadgroup barriers, "
+                                                   "so its return statements cannot have an operand"});
+}
+
+// Test that kernels without barriers, and every kernel of a file that defines its own
+// threadgroup_barrier, are left alone.
+TEST(BarrierCoroutines, NotBarrierKernels) {
+    EXPECT_TRUE(rewrite("kernel void k(device int* a) { a[0] = 1; return; }").coroutines.empty());
+    EXPECT_TRUE(rewrite("void threadgroup_barrier(int) {}\n"
+                        "kernel void k() { threadgroup_barrier(mem_flags::mem_none); }")
+                    .coroutines.empty());
+}
+
+} // namespace
+} // namespace metalcpu::msl

@@ -1,0 +1,68 @@
+#include "jit/kernel_compiler.h"
+#include "jit/kernel_library.h"
+#include "support/files.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::jit {
+namespace {
+
+/// A scratch directory with one .metal file and its shared header.
+class KernelCompilerTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = support::makeTemporaryDirectory("metalcpu-compile-test-");
+        support::writeFileAtomically(dir_ + "/params.h", "typedef struct { unsigned n; } Params;\n");
+        support::writeFileAtomically(dir_ + "/k.metal",
+                                     "#include <metal_stdlib>\n#include \"params.h\"\nusing namespace metal;\n"
+                                     "kernel void k(device uint* out, constant Params& p,\n"
+                                     "              uint i [[thread_position_in_grid]]) { out[i] = p.n + SCALE; }\n");
+    }
+    void TearDown() override { support::removeTree(dir_); }
+    std::string dir_;
+};
+
+// Test that a file translates, compiles to an .air, links to a .metallib and loads, and that
+// the depfile names the included header.
+TEST_F(KernelCompilerTest, FileToLibrary) {
+    KernelCompileSettings settings;
+    settings.macros = {"SCALE=3"};
+    CompileResult translated = translateFile(dir_ + "/k.metal", {}, settings, dir_ + "/k.cpp", dir_ + "/k.d", "k.air");
+    ASSERT_TRUE(translated.ok) << translated.diagnostics;
+    ASSERT_TRUE(compileTranslation(dir_ + "/k.cpp", {}, dir_ + "/k.air", false).ok);
+    CompileResult linked = linkLibrary({dir_ + "/k.air"}, dir_ + "/k.metallib");
+    ASSERT_TRUE(linked.ok) << linked.diagnostics;
+    std::string error;
+    auto library = KernelLibrary::open(dir_ + "/k.metallib", &error);
+    ASSERT_NE(library, nullptr) << error;
+    const mc_kernel* kernel = library->find("k");
+    ASSERT_NE(kernel, nullptr);
+    EXPECT_EQ(kernel->param_count, 3u);
+    EXPECT_EQ(std::string(kernel->file), dir_ + "/k.metal");
+    std::string deps = support::readFile(dir_ + "/k.d").value_or("");
+    EXPECT_NE(deps.find("params.h"), std::string::npos) << deps;
+}
+
+// Test that an error names the .metal file and line, not a generated file.
+TEST_F(KernelCompilerTest, ErrorsNameTheMetalFile) {
+    CompileResult translated = translateFile(dir_ + "/k.metal", {}, {}, dir_ + "/k.cpp");
+    ASSERT_TRUE(translated.ok) << translated.diagnostics; // SCALE is undefined only when compiling
+    CompileResult compiled = compileTranslation(dir_ + "/k.cpp", {}, dir_ + "/k.air", false);
+    EXPECT_FALSE(compiled.ok);
+    EXPECT_NE(compiled.diagnostics.find(dir_ + "/k.metal:5:"), std::string::npos) << compiled.diagnostics;
+    EXPECT_NE(compiled.diagnostics.find("SCALE"), std::string::npos);
+}
+
+// Test that the library a kernel library links against has no undefined symbols: a kernel
+// declaring a host function is refused before it can call into the process.
+TEST_F(KernelCompilerTest, KernelsCannotReachHostFunctions) {
+    support::writeFileAtomically(dir_ + "/evil.metal",
+                                 "int system(const char*);\n"
+                                 "kernel void k(device int* out [[buffer(0)]]) { out[0] = system(\"true\"); }\n");
+    CompileResult translated = translateFile(dir_ + "/evil.metal", {}, {}, dir_ + "/evil.cpp");
+    EXPECT_FALSE(translated.ok);
+    EXPECT_NE(translated.diagnostics.find("evil.metal:1:"), std::string::npos) << translated.diagnostics;
+}
+
+} // namespace
+} // namespace metalcpu::jit

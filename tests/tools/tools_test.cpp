@@ -1,0 +1,92 @@
+#include "jit/kernel_library.h"
+#include "support/files.h"
+#include "support/process.h"
+#include "tools/tool_options.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::tools {
+namespace {
+
+// Test the -std= spellings Apple's tool accepts.
+TEST(ToolOptions, LanguageVersions) {
+    EXPECT_EQ(languageVersionOf("metal3.1"), 310);
+    EXPECT_EQ(languageVersionOf("macos-metal2.4"), 240);
+    EXPECT_EQ(languageVersionOf("ios-metal1.2"), 120);
+    EXPECT_EQ(languageVersionOf("metal4.0"), 400);
+    EXPECT_EQ(languageVersionOf("c++17"), -1);
+    EXPECT_EQ(languageVersionOf("metal3"), -1);
+}
+
+// Test that the usual command line parses, in both spellings of -I and -D.
+TEST(ToolOptions, ParsesAppleCommandLines) {
+    MetalOptions options = parseMetalOptions({"-c", "a.metal", "-o", "a.air", "-I", "inc", "-Iother", "-DX=1", "-D",
+                                              "Y", "-std=metal3.1", "-g", "-O2", "-MD", "-MF", "a.d"});
+    EXPECT_TRUE(options.error.empty()) << options.error;
+    EXPECT_TRUE(options.compileOnly);
+    EXPECT_EQ(options.inputs, std::vector<std::string>{"a.metal"});
+    EXPECT_EQ(options.output, "a.air");
+    EXPECT_EQ(options.includeDirectories, (std::vector<std::string>{"inc", "other"}));
+    EXPECT_EQ(options.macros, (std::vector<std::string>{"X=1", "Y"}));
+    EXPECT_EQ(options.languageVersion, 310);
+    EXPECT_EQ(options.depfile, "a.d");
+}
+
+// Test that mistakes on the command line are errors with a reason.
+TEST(ToolOptions, RejectsBadCommandLines) {
+    EXPECT_FALSE(parseMetalOptions({}).error.empty());
+    EXPECT_FALSE(parseMetalOptions({"a.metal", "-o"}).error.empty());
+    EXPECT_FALSE(parseMetalOptions({"a.metal", "-std=metal9"}).error.empty());
+}
+
+class ToolsTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = support::makeTemporaryDirectory("metalcpu-tools-test-");
+        support::writeFileAtomically(dir_ + "/a.metal", "kernel void from_a(device int* out [[buffer(0)]]) { out[0] = A; }\n");
+        support::writeFileAtomically(dir_ + "/b.metal", "kernel void from_b(device int* out [[buffer(0)]]) { out[0] = 2; }\n");
+    }
+    void TearDown() override { support::removeTree(dir_); }
+    std::string dir_;
+};
+
+// Test `metal -c` per file and `metallib` linking both into one library.
+TEST_F(ToolsTest, CompileAndLink) {
+    support::ProcessResult a = support::runProcess({METAL_TOOL, "-c", "a.metal", "-o", "a.air", "-DA=1"}, dir_);
+    ASSERT_EQ(a.exitCode, 0) << a.output;
+    support::ProcessResult b = support::runProcess({METAL_TOOL, "-c", "b.metal", "-o", "b.air"}, dir_);
+    ASSERT_EQ(b.exitCode, 0) << b.output;
+    support::ProcessResult linked = support::runProcess({METALLIB_TOOL, "a.air", "b.air", "-o", "default.metallib"}, dir_);
+    ASSERT_EQ(linked.exitCode, 0) << linked.output;
+    std::string error;
+    auto library = jit::KernelLibrary::open(dir_ + "/default.metallib", &error);
+    ASSERT_NE(library, nullptr) << error;
+    EXPECT_EQ(library->kernelNames(), (std::vector<std::string>{"from_a", "from_b"}));
+}
+
+// Test that `metal` without -c writes a library directly.
+TEST_F(ToolsTest, CompileStraightToLibrary) {
+    support::ProcessResult made = support::runProcess({METAL_TOOL, "a.metal", "b.metal", "-DA=3", "-o", "both.metallib"}, dir_);
+    ASSERT_EQ(made.exitCode, 0) << made.output;
+    EXPECT_TRUE(support::fileExists(dir_ + "/both.metallib"));
+}
+
+// Test that a compile error fails the tool with the .metal file's name and line.
+TEST_F(ToolsTest, ErrorsFailWithLocation) {
+    support::ProcessResult failed = support::runProcess({METAL_TOOL, "-c", "a.metal", "-o", "a.air"}, dir_);
+    EXPECT_NE(failed.exitCode, 0);
+    EXPECT_NE(failed.output.find("a.metal:1:"), std::string::npos) << failed.output;
+    EXPECT_FALSE(support::fileExists(dir_ + "/a.air"));
+}
+
+// Test that bad usage prints the usage and fails.
+TEST_F(ToolsTest, UsageErrors) {
+    support::ProcessResult noInput = support::runProcess({METAL_TOOL});
+    EXPECT_NE(noInput.exitCode, 0);
+    EXPECT_NE(noInput.output.find("usage"), std::string::npos);
+    support::ProcessResult noOutput = support::runProcess({METALLIB_TOOL, "a.air"});
+    EXPECT_NE(noOutput.exitCode, 0);
+}
+
+} // namespace
+} // namespace metalcpu::tools
