@@ -49,7 +49,7 @@ NS::UInteger MTL::Resource::heapOffset() const { return 0; }
 bool MTL::Resource::isAliasable() { return false; }
 void MTL::Resource::makeAliasable() {}
 MTL::PurgeableState MTL::Resource::setPurgeableState(PurgeableState) {
-    return implOf<Buf>(this) ? PurgeableStateNonVolatile : PurgeableStateKeepCurrent;
+    return implOf<Buf>(this) ? PurgeableStateNonVolatile : PurgeableState(0);
 }
 
 NS::UInteger MTL::Buffer::length() const {

@@ -120,7 +120,8 @@ MTL::Library* MTL::Device::newLibrary(const NS::String* source, const CompileOpt
 void MTL::Device::newLibrary(const NS::String* source, const CompileOptions* options,
                              const NewLibraryCompletionHandlerFunction& completionHandler) {
     // Compiles on the calling thread, then calls the handler, as a synchronous stand-in
-    // for Metal's background compile; the handler sees the same results.
+    // for Metal's background compile; the handler sees the same results. Nil does nothing.
+    if (!implOf<Dev>(this)) return;
     NS::Error* error = nullptr;
     MTL::Library* library = newLibrary(source, options, &error);
     if (completionHandler) completionHandler(library, error);
@@ -151,6 +152,7 @@ MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const ComputePip
 }
 void MTL::Device::newComputePipelineState(const Function* function,
                                           const NewComputePipelineStateCompletionHandlerFunction& completionHandler) {
+    if (!implOf<Dev>(this)) return;
     NS::Error* error = nullptr;
     MTL::ComputePipelineState* pipeline = newComputePipelineState(function, &error);
     if (completionHandler) completionHandler(pipeline, error);
@@ -159,6 +161,7 @@ void MTL::Device::newComputePipelineState(const Function* function,
 void MTL::Device::newComputePipelineState(
     const Function* function, PipelineOption options,
     const NewComputePipelineStateWithReflectionCompletionHandlerFunction& completionHandler) {
+    if (!implOf<Dev>(this)) return;
     NS::Error* error = nullptr;
     MTL::ComputePipelineState* pipeline = newComputePipelineState(function, options, nullptr, &error);
     if (completionHandler) completionHandler(pipeline, nullptr, error);
@@ -167,6 +170,7 @@ void MTL::Device::newComputePipelineState(
 void MTL::Device::newComputePipelineState(
     const ComputePipelineDescriptor* descriptor, PipelineOption options,
     const NewComputePipelineStateWithReflectionCompletionHandlerFunction& completionHandler) {
+    if (!implOf<Dev>(this)) return;
     NS::Error* error = nullptr;
     MTL::ComputePipelineState* pipeline = newComputePipelineState(descriptor, options, nullptr, &error);
     if (completionHandler) completionHandler(pipeline, nullptr, error);
