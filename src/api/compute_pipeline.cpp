@@ -38,7 +38,9 @@ MTL::ResourceID MTL::ComputePipelineState::gpuResourceID() const {
     return id;
 }
 MTL::ShaderValidation MTL::ComputePipelineState::shaderValidation() const {
-    return implOf<Pipeline>(this) ? ShaderValidationDisabled : ShaderValidationDefault;
+    const Pipeline* self = implOf<Pipeline>(this);
+    if (!self) return ShaderValidationDefault;
+    return self->validated() ? ShaderValidationEnabled : ShaderValidationDisabled;
 }
 bool MTL::ComputePipelineState::supportIndirectCommandBuffers() const { return false; }
 MTL::ComputePipelineReflection* MTL::ComputePipelineState::reflection() const { return nullptr; }

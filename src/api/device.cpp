@@ -148,7 +148,8 @@ MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const ComputePip
     auto* settings = implOf<metalcpu::rt::ComputePipelineDescriptor>(descriptor);
     if (!settings) return metalcpu::rt::newComputePipelineState(self, nullptr, nullptr, 0, error);
     return metalcpu::rt::newComputePipelineState(self, settings->computeFunction, settings->label.get(),
-                                                 settings->maxTotalThreadsPerThreadgroup, error);
+                                                 settings->maxTotalThreadsPerThreadgroup, error,
+                                                 settings->shaderValidation);
 }
 void MTL::Device::newComputePipelineState(const Function* function,
                                           const NewComputePipelineStateCompletionHandlerFunction& completionHandler) {

@@ -10,6 +10,7 @@
 #include "compiler/passes/address_spaces.h"
 #include "compiler/passes/attributes.h"
 #include "compiler/passes/barrier_coroutines.h"
+#include "compiler/passes/checked_accesses.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
 #include "compiler/passes/member_overloads.h"
@@ -79,9 +80,13 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     eraseKernelInstantiations(tokens, module);
     rewriteAttributes(tokens, partner);
     rewriteAddressSpaces(tokens, partner, diagnostics);
+    if (options.validation) {
+        rewriteCheckedPointerTypes(tokens, partner);
+        rewriteCheckedAccesses(tokens, partner, module);
+    }
     rewriteHalfLiterals(tokens);
     rewritePragmas(tokens);
-    rewriteThreadgroupVariables(tokens, module, threadgroupVariables);
+    rewriteThreadgroupVariables(tokens, module, threadgroupVariables, options.validation);
     rewriteCoroutineKernels(tokens, coroutineKernels);
     if (diagnostics.hasErrors()) return fail(diagnostics);
 
@@ -135,9 +140,11 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
 
     // 5. Output.
     CodeWriter writer(files);
+    if (options.validation) writer.writeRaw("#define METALCPU_VALIDATION 1\n");
     writer.writeRaw("#include <metalcpu/kernel_prelude.h>\n");
     writer.writeTokens(tokens);
-    writer.writeGenerated(kGeneratedFileName, generateEntryPoints(codes, files.reportedName(0)));
+    writer.writeGenerated(kGeneratedFileName,
+                          generateEntryPoints(codes, files.reportedName(0), options.validation));
     result.ok = true;
     result.cpp = writer.take();
     result.diagnostics = diagnostics.take();

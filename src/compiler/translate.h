@@ -29,6 +29,9 @@ struct TranslateOptions {
     /// but collapses the spacing inside them; with the originals, every token gets back its
     /// column. Without, only the first token of each line has its true column. Must not throw.
     std::function<std::optional<std::string>(const std::string& file)> readOriginalSource;
+    /// The instrumented flavour for shader validation (docs/validation.md): checked pointers
+    /// and a site for every access. The output defines METALCPU_VALIDATION.
+    bool validation = false;
 };
 
 /// One message about the input, in Tint's style: lower-case, one sentence, no full stop.

@@ -5,6 +5,10 @@
 #include <cstdint>
 #include <string>
 
+namespace metalcpu::val {
+class DispatchValidation;
+}
+
 namespace metalcpu::exec {
 
 /// Everything the executor needs to run one dispatch. The runtime fills it from the
@@ -17,6 +21,8 @@ struct Dispatch {
     std::uint32_t gridThreads[3] = {0, 0, 0};    ///< threads in the grid; edge groups are cut to it
     std::uint64_t threadgroupArgumentLengths[METALCPU_MAX_THREADGROUP_BINDINGS] = {};
     std::uint64_t threadgroupMemoryLimit = 32768; ///< device limit for static + dynamic memory
+    /// Set for a validated kernel: invalid accesses are reported to it (not owned).
+    val::DispatchValidation* validation = nullptr;
 };
 
 /// How a dispatch ended.

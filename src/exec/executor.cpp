@@ -26,6 +26,7 @@ struct Worker {
     ThreadgroupMemory memory;
     FiberScheduler fibers;
     FrameArena frames;
+    std::vector<unsigned char> scratch; ///< stands in for invalid accesses of validated kernels
 };
 
 /// The first error of a dispatch; later ones are dropped.
@@ -115,6 +116,8 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
             context.frames = &worker.frames;
             worker.frames.reset();
             context.onFibers = onFibers;
+            context.dispatch = &dispatch;
+            context.scratch = &worker.scratch;
             group.executor = &context;
             setCurrentGroup(&group);
             if (onFibers) {

@@ -35,6 +35,9 @@ public:
     /// The scheduler running on this worker thread, or nullptr outside runGroup().
     static FiberScheduler* current();
 
+    /// The linear index of the thread running now.
+    std::uint32_t currentThread() const { return current_; }
+
     /// Barriers passed so far (for tests).
     std::uint64_t barriersCompleted() const { return barriersCompleted_; }
 

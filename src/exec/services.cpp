@@ -1,8 +1,13 @@
 #include "exec/services.h"
 
+#include <algorithm>
+
 #include "exec/fiber_scheduler.h"
 #include "exec/frame_arena.h"
 #include "exec/threadgroup_memory.h"
+#include "exec/dispatch.h"
+#include "validation/dispatch_validation.h"
+#include "validation/regions.h"
 
 namespace metalcpu::exec {
 namespace {
@@ -30,17 +35,74 @@ void* threadgroupVariable(const mc_group* group, mc_u64 siteKey, mc_u64 size, mc
 
 void* coroutineFrame(mc_u64 size) { return contextOf(t_group)->frames->allocate(static_cast<std::size_t>(size)); }
 
-const mc_services kServices = {
+// ---- Shader validation ----------------------------------------------------------------
+
+validation::Position positionOf(const mc_u32 (&p)[3]) { return {p[0], p[1], p[2]}; }
+
+void* validationFault(mc_u64 pointer, mc_u64 byteOffset, mc_u64 size, mc_u32 op, const mc_site* site) {
+    const mc_group* group = t_group;
+    GroupContext* context = group ? contextOf(group) : nullptr;
+    std::vector<unsigned char>* scratch = context ? context->scratch : nullptr;
+    // Never reached in practice: validated kernels run only with a validated dispatch.
+    static thread_local std::vector<unsigned char> fallback;
+    if (!scratch) scratch = &fallback;
+    if (scratch->size() < size) scratch->resize(static_cast<std::size_t>(size));
+    if (!context || !context->dispatch || !context->dispatch->validation) {
+        std::fill(scratch->begin(), scratch->begin() + static_cast<std::ptrdiff_t>(size), 0);
+        return scratch->data();
+    }
+    val::FaultingThread thread;
+    const std::uint32_t linear =
+        context->onFibers && FiberScheduler::current() ? FiberScheduler::current()->currentThread() : group->current_thread;
+    const mc_u32 sx = group->size[0], sy = group->size[1];
+    thread.local = {linear % sx, (linear / sx) % sy, linear / (sx * sy)};
+    thread.group = positionOf(group->position);
+    const mc_u32* tg = group->dispatch->threads_per_threadgroup;
+    thread.grid = {group->position[0] * tg[0] + thread.local.x, group->position[1] * tg[1] + thread.local.y,
+                   group->position[2] * tg[2] + thread.local.z};
+    thread.threadgroupBegin = context->memory->begin();
+    thread.threadgroupEnd = context->memory->end();
+    return context->dispatch->validation->fault(pointer, byteOffset, size, op, site, thread, scratch->data());
+}
+
+/// With MTL_SHADER_VALIDATION_THREADGROUP_MEMORY=0 threadgroup pointers may touch anything.
+mc_u64 uncheckedUnlessEnabled(const GroupContext* context, mc_u64 tagged) {
+    if (context->dispatch && context->dispatch->validation &&
+        !context->dispatch->validation->settings().threadgroupMemory)
+        val::RegionTable::shared().set(static_cast<std::uint32_t>(tagged >> METALCPU_REGION_TAG_SHIFT), 0,
+                                       ~std::uint64_t(0));
+    return tagged;
+}
+
+mc_u64 checkedThreadgroupArgument(const mc_group* group, mc_u32 index) {
+    if (!group) group = t_group;
+    GroupContext* context = contextOf(group);
+    const mc_kernel* kernel = context->dispatch ? context->dispatch->kernel : nullptr;
+    return uncheckedUnlessEnabled(context, context->memory->checkedArgument(*group, index, kernel));
+}
+
+mc_u64 checkedThreadgroupVariable(const mc_group* group, mc_u64 siteKey, mc_u64 size, mc_u64 align) {
+    if (!group) group = t_group;
+    GroupContext* context = contextOf(group);
+    return uncheckedUnlessEnabled(context, context->memory->checkedVariable(siteKey, size, align));
+}
+
+} // namespace
+
+const mc_services* kernelServices() {
+    static const mc_services services = {
     METALCPU_KERNEL_ABI_VERSION,
     &threadgroupBarrier,
     &currentGroup,
     &threadgroupVariable,
     &coroutineFrame,
-};
-
-} // namespace
-
-const mc_services* kernelServices() { return &kServices; }
+    val::RegionTable::shared().regions(),
+    &validationFault,
+    &checkedThreadgroupArgument,
+    &checkedThreadgroupVariable,
+    };
+    return &services;
+}
 
 void setCurrentGroup(const mc_group* group) { t_group = group; }
 

@@ -2,10 +2,14 @@
 
 #include <metalcpu/kernel_abi.h>
 
+#include <cstdint>
+#include <vector>
+
 namespace metalcpu::exec {
 
 class FrameArena;
 class ThreadgroupMemory;
+struct Dispatch;
 
 /// The executor's state for the group a worker is running; mc_group::executor points here.
 struct GroupContext {
@@ -14,6 +18,9 @@ struct GroupContext {
     bool onFibers = false;
     /// Set when a kernel compiled as barrier-free reached a barrier (a compiler bug).
     bool unexpectedBarrier = false;
+    const Dispatch* dispatch = nullptr;
+    /// Where invalid accesses of a validated kernel go instead (zero-filled at each use).
+    std::vector<unsigned char>* scratch = nullptr;
 };
 
 /// The services table handed to every kernel library when it is opened.

@@ -19,6 +19,7 @@ bool ThreadgroupMemory::beginGroup(const std::uint64_t (&argumentLengths)[METALC
                                    std::uint64_t limit, mc_group& group, std::string& error) {
     limit_ = limit;
     overflowed_ = false;
+    for (int i = 0; i < METALCPU_MAX_THREADGROUP_BINDINGS; ++i) argumentLengths_[i] = argumentLengths[i];
     sites_.clear();
     scratch_.clear();
     // Sized once for the largest legal group, so that the pointers handed to kernels
@@ -62,6 +63,47 @@ void* ThreadgroupMemory::variable(std::uint64_t siteKey, std::uint64_t size, std
     sites_.push_back(Site{siteKey, offset});
     used_ = offset + size;
     return storage_.data() + offset;
+}
+
+ThreadgroupMemory::~ThreadgroupMemory() {
+    for (auto& [key, region] : checked_) val::RegionTable::shared().release(region.tag);
+}
+
+ThreadgroupMemory::CheckedRegion& ThreadgroupMemory::checkedRegion(std::uint64_t key) {
+    for (auto& [k, region] : checked_)
+        if (k == key) return region;
+    CheckedRegion region;
+    region.owner = std::make_unique<val::RegionOwner>();
+    region.owner->space = validation::AddressSpace::Threadgroup;
+    region.tag = val::RegionTable::shared().acquire(region.owner.get());
+    checked_.emplace_back(key, std::move(region));
+    return checked_.back().second;
+}
+
+// Argument keys are their index; site keys are at least 1 << 20 (see TranslateOptions::fileKey).
+std::uint64_t ThreadgroupMemory::checkedArgument(const mc_group& group, std::uint32_t index, const mc_kernel* kernel) {
+    if (index >= METALCPU_MAX_THREADGROUP_BINDINGS) return 0;
+    const std::uint64_t address = reinterpret_cast<std::uint64_t>(group.threadgroup_arguments[index]);
+    CheckedRegion& region = checkedRegion(index);
+    val::RegionOwner& owner = *region.owner;
+    owner.bindingIndex = static_cast<std::int32_t>(index);
+    owner.resourceBegin = address;
+    owner.resourceLength = argumentLengths_[index];
+    owner.argumentName.clear();
+    for (mc_u32 i = 0; kernel && i < kernel->param_count; ++i)
+        if (kernel->params[i].kind == MC_PARAM_THREADGROUP && kernel->params[i].index == index)
+            owner.argumentName = kernel->params[i].name;
+    val::RegionTable::shared().set(region.tag, address, argumentLengths_[index]);
+    return val::RegionTable::tagged(region.tag, address);
+}
+
+std::uint64_t ThreadgroupMemory::checkedVariable(std::uint64_t siteKey, std::uint64_t size, std::uint64_t align) {
+    const std::uint64_t address = reinterpret_cast<std::uint64_t>(variable(siteKey, size, align));
+    CheckedRegion& region = checkedRegion(siteKey);
+    region.owner->resourceBegin = address;
+    region.owner->resourceLength = size;
+    val::RegionTable::shared().set(region.tag, address, size);
+    return val::RegionTable::tagged(region.tag, address);
 }
 
 } // namespace metalcpu::exec

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "validation/regions.h"
+
 #include <metalcpu/kernel_abi.h>
 
 #include <cstdint>
@@ -24,6 +26,20 @@ public:
     /// returns scratch storage so that the kernel keeps running safely.
     void* variable(std::uint64_t siteKey, std::uint64_t size, std::uint64_t align);
 
+    /// Shader validation: [[threadgroup(index)]] of `group` and the variable at `siteKey` as
+    /// checked pointers (tag | address). The tags belong to this worker for its lifetime and
+    /// are re-pointed at each group's memory; `kernel` names the arguments in reports.
+    std::uint64_t checkedArgument(const mc_group& group, std::uint32_t index, const mc_kernel* kernel);
+    std::uint64_t checkedVariable(std::uint64_t siteKey, std::uint64_t size, std::uint64_t align);
+    /// The bytes the group's threadgroup memory spans (for untagged pointers into it).
+    std::uint64_t begin() const { return reinterpret_cast<std::uint64_t>(storage_.data()); }
+    std::uint64_t end() const { return begin() + limit_; }
+
+    ThreadgroupMemory() = default;
+    ~ThreadgroupMemory();
+    ThreadgroupMemory(const ThreadgroupMemory&) = delete;
+    ThreadgroupMemory& operator=(const ThreadgroupMemory&) = delete;
+
     bool overflowed() const { return overflowed_; }
     std::uint64_t limit() const { return limit_; }
     std::uint64_t used() const { return used_; }
@@ -36,6 +52,13 @@ private:
     std::vector<unsigned char> storage_;
     std::vector<std::unique_ptr<unsigned char[]>> scratch_; ///< stand-ins for variables that did not fit
     std::vector<Site> sites_;
+    std::uint64_t argumentLengths_[METALCPU_MAX_THREADGROUP_BINDINGS] = {};
+    struct CheckedRegion {
+        std::uint32_t tag = 0;
+        std::unique_ptr<val::RegionOwner> owner;
+    };
+    CheckedRegion& checkedRegion(std::uint64_t key);
+    std::vector<std::pair<std::uint64_t, CheckedRegion>> checked_; ///< by argument index or site key
     std::uint64_t used_ = 0;
     std::uint64_t limit_ = 0;
     bool overflowed_ = false;

@@ -57,6 +57,16 @@ std::string KernelCompileSettings::key() const {
     return hasher.hex();
 }
 
+std::string embedValidationSource(const std::string& validationCpp) {
+    // A raw string literal whose delimiter does not occur in the text.
+    std::string delimiter = "mcv";
+    for (int n = 0; validationCpp.find(")" + delimiter + "\"") != std::string::npos; ++n)
+        delimiter = "mcv" + std::to_string(n);
+    return "#define METALCPU_VALIDATION_SOURCE metalcpu_validation_source\n"
+           "static const char metalcpu_validation_source[] = R\"" +
+           delimiter + "(" + validationCpp + ")" + delimiter + "\";\n";
+}
+
 CompileResult translateFile(const std::string& sourcePath, const std::string& workingDirectory,
                             const KernelCompileSettings& settings, const std::string& cppPath,
                             const std::string& depfile, const std::string& depTarget) {
@@ -104,6 +114,11 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     std::string diagnostics;
     for (const msl::Diagnostic& diagnostic : translation.diagnostics) diagnostics += diagnostic.format() + "\n";
     if (!translation.ok) return CompileResult{false, diagnostics};
+    // The instrumented twin for shader validation travels inside the library as text and is
+    // compiled only if a validated pipeline is ever made from it.
+    options.validation = true;
+    msl::Translation validation = msl::translate(preprocessed.output, options);
+    if (validation.ok) translation.cpp = embedValidationSource(validation.cpp) + translation.cpp;
     if (!support::writeFileAtomically(cppPath, translation.cpp))
         return CompileResult{false, "cannot write " + cppPath + "\n"};
     return CompileResult{true, diagnostics};

@@ -23,12 +23,17 @@ struct CompileResult {
     std::string diagnostics;
 };
 
-/// Preprocesses and translates one MSL file into C++ written to `cppPath`.
+/// Preprocesses and translates one MSL file into C++ written to `cppPath`, with the file's
+/// instrumented flavour for shader validation embedded (embedValidationSource()).
 /// `sourcePath` is opened relative to `workingDirectory` and is the name diagnostics use.
 /// With `depfile`, also writes make-style dependencies of `depTarget` on every header.
 CompileResult translateFile(const std::string& sourcePath, const std::string& workingDirectory,
                             const KernelCompileSettings& settings, const std::string& cppPath,
                             const std::string& depfile = {}, const std::string& depTarget = {});
+
+/// The C++ lines that put `validationCpp` (a file translated with shader validation) into a
+/// translated file as METALCPU_VALIDATION_SOURCE, i.e. its mc_module::validation_source.
+std::string embedValidationSource(const std::string& validationCpp);
 
 /// Compiles translated C++ into an object file (an .air) or, with `sharedLibrary`, straight
 /// into a kernel library (a .metallib).

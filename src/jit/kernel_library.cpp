@@ -1,6 +1,7 @@
 #include "jit/kernel_library.h"
 
 #include "exec/services.h"
+#include "jit/library_cache.h"
 
 #include <dlfcn.h>
 
@@ -35,6 +36,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     for (mc_u32 m = 0; m < moduleCount; ++m) {
         const mc_module* module = modules[m];
         if (!module || module->abi_version != METALCPU_KERNEL_ABI_VERSION) continue;
+        if (module->validation_source) library->validationSources_.push_back(module->validation_source);
         for (mc_u32 k = 0; k < module->kernel_count; ++k) {
             const mc_kernel* kernel = &module->kernels[k];
             if (library->kernels_.emplace(kernel->name, kernel).second) library->names_.push_back(kernel->name);
@@ -46,6 +48,21 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
 
 KernelLibrary::~KernelLibrary() {
     if (handle_) dlclose(handle_);
+}
+
+std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* error) {
+    std::lock_guard lock(validationMutex_);
+    if (!validation_ && validationError_.empty()) {
+        if (validationSources_.empty()) {
+            validationError_ = path_ + " carries no shader-validation flavour (build it with this metalcpu's metal tool)";
+        } else {
+            SourceBuild build = buildValidationLibrary(validationSources_);
+            if (build.ok) validation_ = open(build.libraryPath, &validationError_);
+            else validationError_ = "the shader-validation flavour of " + path_ + " does not compile:\n" + build.diagnostics;
+        }
+    }
+    if (!validation_ && error) *error = validationError_;
+    return validation_;
 }
 
 const mc_kernel* KernelLibrary::find(const std::string& name) const {

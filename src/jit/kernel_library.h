@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,12 @@ public:
     std::uint64_t staticThreadgroupMemory(const mc_kernel& kernel) const;
     const std::string& path() const { return path_; }
 
+    /// The same kernels compiled with shader validation (metalcpu/checked.h), built from the
+    /// instrumented sources embedded in this library the first time it is asked for.
+    /// nullptr with a message in `error` when the library carries no such sources or they
+    /// do not compile.
+    std::shared_ptr<KernelLibrary> validationFlavour(std::string* error);
+
     KernelLibrary(const KernelLibrary&) = delete;
     KernelLibrary& operator=(const KernelLibrary&) = delete;
 
@@ -37,6 +44,10 @@ private:
     std::vector<std::string> names_;
     std::map<std::string, const mc_kernel*> kernels_;
     std::map<std::uint64_t, mc_threadgroup_site> sites_;
+    std::vector<std::string> validationSources_;
+    std::mutex validationMutex_;
+    std::shared_ptr<KernelLibrary> validation_;
+    std::string validationError_;
 };
 
 } // namespace metalcpu::jit

@@ -11,30 +11,55 @@
 #include <unistd.h>
 
 namespace metalcpu::jit {
+namespace {
 
-SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompileSettings& settings) {
-    SourceBuild build;
+/// The cache file for `key` (plus `suffix`), and whether it is already there. False with
+/// diagnostics when the toolchain or the cache directory is unusable.
+bool lookUp(support::Hasher key, const std::string& suffix, SourceBuild& build) {
     std::string error;
     const Toolchain* tools = toolchain(&error);
     if (!tools) {
         build.diagnostics = error + "\n";
-        return build;
+        return false;
     }
     // Everything that changes the compiled code is part of the key.
-    support::Hasher key;
-    key.add(source).add(settings.key()).add(tools->identity).add(tools->stdlibHash).add(libraryVersion());
+    key.add(tools->identity).add(tools->stdlibHash).add(libraryVersion());
     key.add(static_cast<std::uint64_t>(METALCPU_KERNEL_ABI_VERSION)).add(support::config().kernelFlags);
     std::string directory = tools->cacheRoot + "/kernels";
-    build.libraryPath = directory + "/" + key.hex() + ".metallib";
+    build.libraryPath = directory + "/" + key.hex() + suffix;
     if (support::fileExists(build.libraryPath)) {
         build.ok = true;
         build.fromCache = true;
-        return build;
+        return true;
     }
     if (!support::makeDirectories(directory, 0700)) {
         build.diagnostics = "cannot create " + directory + "\n";
-        return build;
+        return false;
     }
+    return true;
+}
+
+/// Builds into a staging file with `make`, then renames it into place, so that other
+/// processes see the library whole or not at all.
+template <class Make>
+void publish(SourceBuild& build, Make&& make) {
+    std::string staging = build.libraryPath + ".staging." + std::to_string(getpid());
+    CompileResult made = make(staging);
+    build.diagnostics += made.diagnostics;
+    if (made.ok) {
+        build.ok = std::rename(staging.c_str(), build.libraryPath.c_str()) == 0;
+        if (!build.ok) build.diagnostics += "cannot write " + build.libraryPath + "\n";
+    }
+    std::remove(staging.c_str());
+}
+
+} // namespace
+
+SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompileSettings& settings) {
+    SourceBuild build;
+    support::Hasher key;
+    key.add(source).add(settings.key());
+    if (!lookUp(key, ".metallib", build) || build.fromCache) return build;
 
     // The source is compiled from a file named program_source in a private directory, so
     // that the compiler's messages say program_source:LINE:COL as Metal's do.
@@ -46,19 +71,40 @@ SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompil
     support::writeFileAtomically(work + "/program_source", source);
     CompileResult translated = translateFile("program_source", work, settings, work + "/translated.cpp");
     build.diagnostics = translated.diagnostics;
-    if (translated.ok) {
-        std::string staging = build.libraryPath + ".staging." + std::to_string(getpid());
-        CompileResult compiled = compileTranslation(work + "/translated.cpp", work, staging, true);
-        build.diagnostics += compiled.diagnostics;
-        if (compiled.ok) {
-            // rename() makes the library appear whole to other processes.
-            build.ok = std::rename(staging.c_str(), build.libraryPath.c_str()) == 0;
-            if (!build.ok) build.diagnostics += "cannot write " + build.libraryPath + "\n";
-        }
-        std::remove(staging.c_str());
-    }
+    if (translated.ok)
+        publish(build, [&](const std::string& staging) {
+            return compileTranslation(work + "/translated.cpp", work, staging, true);
+        });
     support::removeTree(work);
     support::log().debug("compiled program_source into {}", build.libraryPath);
+    return build;
+}
+
+SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSources) {
+    SourceBuild build;
+    support::Hasher key;
+    for (const std::string& source : validationSources) key.add(source);
+    if (!lookUp(key, ".validation.metallib", build) || build.fromCache) return build;
+
+    std::string work = support::makeTemporaryDirectory("metalcpu-validation-");
+    if (work.empty()) {
+        build.diagnostics = "cannot create a temporary directory\n";
+        return build;
+    }
+    std::vector<std::string> objects;
+    bool ok = true;
+    for (std::size_t i = 0; ok && i < validationSources.size(); ++i) {
+        std::string cpp = work + "/validation" + std::to_string(i) + ".cpp";
+        std::string object = work + "/validation" + std::to_string(i) + ".air";
+        support::writeFileAtomically(cpp, validationSources[i]);
+        CompileResult compiled = compileTranslation(cpp, work, object, false);
+        build.diagnostics += compiled.diagnostics;
+        ok = compiled.ok;
+        objects.push_back(object);
+    }
+    if (ok) publish(build, [&](const std::string& staging) { return linkLibrary(objects, staging); });
+    support::removeTree(work);
+    support::log().debug("compiled the shader-validation flavour into {}", build.libraryPath);
     return build;
 }
 

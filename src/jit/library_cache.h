@@ -3,6 +3,7 @@
 #include "jit/kernel_compiler.h"
 
 #include <string>
+#include <vector>
 
 namespace metalcpu::jit {
 
@@ -16,5 +17,9 @@ struct SourceBuild {
     std::string diagnostics;
 };
 SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompileSettings& settings);
+
+/// Compiles the instrumented (shader validation) flavours of a library's files — the
+/// mc_module::validation_source texts — into one kernel library, through the same cache.
+SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSources);
 
 } // namespace metalcpu::jit

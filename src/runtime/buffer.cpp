@@ -1,6 +1,7 @@
 #include "runtime/buffer.h"
 
 #include "runtime/device.h"
+#include "validation/regions.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,14 +22,26 @@ Buffer::Buffer(Device* device, std::uint64_t length, MTL::ResourceOptions option
     memory_ = static_cast<std::uint8_t*>(std::aligned_alloc(kBufferAlignment, bytes));
     if (memory_) std::memset(memory_, 0, bytes);
     device_->trackAllocation(static_cast<std::int64_t>(bytes));
+    registerForValidation();
+}
+
+void Buffer::registerForValidation() {
+    // Shader validation checks addresses that kernels read from memory (gpuAddress values)
+    // against the buffer they point into.
+    if (!memory_) return;
+    val::AllocationRegistry::shared().add(reinterpret_cast<std::uint64_t>(memory_), length_,
+                                          [this] { return label_.text("<unnamed>"); });
 }
 
 Buffer::Buffer(Device* device, void* memory, std::uint64_t length, MTL::ResourceOptions options,
                std::function<void(void*, std::uint64_t)> deallocator)
     : device_(device), memory_(static_cast<std::uint8_t*>(memory)), length_(length), options_(options),
-      ownsMemory_(false), deallocator_(std::move(deallocator)) {}
+      ownsMemory_(false), deallocator_(std::move(deallocator)) {
+    registerForValidation();
+}
 
 Buffer::~Buffer() {
+    if (memory_) val::AllocationRegistry::shared().remove(reinterpret_cast<std::uint64_t>(memory_));
     if (ownsMemory_) {
         std::size_t bytes = static_cast<std::size_t>(length_ == 0 ? 1 : length_);
         bytes = (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;

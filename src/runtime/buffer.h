@@ -41,6 +41,8 @@ public:
     const Label& label() const { return label_; }
 
 private:
+    void registerForValidation();
+
     Device* device_;
     std::uint8_t* memory_ = nullptr;
     std::uint64_t length_ = 0;

@@ -140,11 +140,11 @@ NS::Error* CommandBuffer::error() const {
     return error_;
 }
 
-void CommandBuffer::fail(const std::string& message) {
+void CommandBuffer::fail(const std::string& message, MTL::CommandBufferError code) {
     std::string label = label_.text();
     support::log().error("command buffer{} failed: {}", label.empty() ? "" : " '" + label + "'", message);
     std::lock_guard lock(mutex_);
-    if (!error_) error_ = ns::makeError(kCommandBufferErrorDomain, MTL::CommandBufferErrorInternal, message);
+    if (!error_) error_ = ns::makeError(kCommandBufferErrorDomain, code, message);
 }
 
 void CommandBuffer::runHandlers(std::vector<std::function<void(MTL::CommandBuffer*)>>& handlers) {
@@ -157,6 +157,35 @@ void CommandBuffer::runHandlers(std::vector<std::function<void(MTL::CommandBuffe
     NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
     for (auto& handler : taken) handler(this);
     pool->release();
+}
+
+bool CommandBuffer::runDispatch(DispatchCommand& command) {
+    val::DispatchValidation* validation = command.validation.get();
+    if (validation) validation->begin(command.dispatch.parameters);
+    command.dispatch.validation = validation;
+    exec::DispatchResult result = exec::Executor::shared().run(command.dispatch);
+    if (!result.ok) {
+        if (validation) validation->finish();
+        fail(result.error);
+        return false;
+    }
+    if (!validation) return true;
+    std::vector<validation::ShaderValidationReport> reports = validation->finish();
+    if (validation->pageFaulted()) {
+        // MTL_SHADER_VALIDATION_FAIL_MODE=allow let an access through that a GPU would fault on.
+        fail("Caused GPU Address Fault Error (0000000b:kIOGPUCommandBufferCallbackErrorPageFault)",
+             MTL::CommandBufferErrorPageFault);
+        return false;
+    }
+    if (!reports.empty() && validation->settings().failCommandBuffer) {
+        std::string message = "shader validation reported " + std::to_string(reports.size()) +
+                              (reports.size() == 1 ? " invalid access" : " invalid accesses") +
+                              " (METALCPU_SHADER_VALIDATION_FAILS_COMMAND_BUFFER=1):\n";
+        for (const validation::ShaderValidationReport& report : reports) message += report.text();
+        fail(message);
+        return false;
+    }
+    return true;
 }
 
 void CommandBuffer::execute() {
@@ -173,11 +202,7 @@ void CommandBuffer::execute() {
                 failed = true;
                 continue;
             }
-            exec::DispatchResult result = exec::Executor::shared().run(dispatch->dispatch);
-            if (!result.ok) {
-                fail(result.error);
-                failed = true;
-            }
+            if (!runDispatch(*dispatch)) failed = true;
         } else if (auto* copy = std::get_if<CopyCommand>(&command)) {
             std::memmove(copy->destination->memory() + copy->destinationOffset,
                          copy->source->memory() + copy->sourceOffset, static_cast<std::size_t>(copy->size));

@@ -41,6 +41,9 @@ public:
     bool beginEncoder(ns::ObjectBase* encoder, const char* what);
     void endEncoder(ns::ObjectBase* encoder);
     ns::ObjectBase* openEncoder() const { return openEncoder_; }
+    /// 0 for the first encoder made on this command buffer, then 1, ...: how shader
+    /// validation names an encoder without a label.
+    std::uint64_t nextEncoderIndex() { return encodersMade_++; }
     void append(Command command) { commands_.push_back(std::move(command)); }
     /// Keeps `object` alive until the command buffer completes (unless it holds
     /// unretained references, as commandBufferWithUnretainedReferences() asks).
@@ -67,7 +70,9 @@ public:
 private:
     void setStatus(MTL::CommandBufferStatus status);
     void runHandlers(std::vector<std::function<void(MTL::CommandBuffer*)>>& handlers);
-    void fail(const std::string& message);
+    void fail(const std::string& message, MTL::CommandBufferError code = MTL::CommandBufferErrorInternal);
+    /// Runs one dispatch; false when the command buffer must fail.
+    bool runDispatch(DispatchCommand& command);
 
     CommandQueue* queue_;
     bool retainReferences_;
@@ -78,6 +83,7 @@ private:
     std::vector<NS::Object*> keptAlive_;
     std::deque<std::unique_ptr<unsigned char[]>> bytes_;
     ns::ObjectBase* openEncoder_ = nullptr;
+    std::uint64_t encodersMade_ = 0;
 
     mutable std::mutex mutex_;
     std::condition_variable changed_;

@@ -1,8 +1,10 @@
 #pragma once
 
 #include "exec/dispatch.h"
+#include "validation/dispatch_validation.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 
@@ -15,6 +17,8 @@ class Buffer;
 struct DispatchCommand {
     exec::Dispatch dispatch;
     std::string encodeError;
+    /// Set when the pipeline is validated (shader validation).
+    std::shared_ptr<val::DispatchValidation> validation;
 };
 
 /// BlitCommandEncoder::copyFromBuffer.

@@ -5,6 +5,7 @@
 #include "runtime/compute_pipeline.h"
 #include "runtime/device.h"
 #include "support/log.h"
+#include "validation/settings.h"
 
 namespace metalcpu::rt {
 namespace {
@@ -22,6 +23,7 @@ std::string sizeText(const char* name, MTL::Size size) {
 ComputeCommandEncoder::ComputeCommandEncoder(CommandBuffer* commandBuffer, MTL::DispatchType dispatchType)
     : commandBuffer_(commandBuffer), dispatchType_(dispatchType) {
     commandBuffer_->retain();
+    index_ = commandBuffer_->nextEncoderIndex();
 }
 
 ComputeCommandEncoder::~ComputeCommandEncoder() {
@@ -120,10 +122,15 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
 
     // Bind what the kernel declares, checking what Metal's debug layer would check.
     std::uint64_t threadgroupTotal = pipeline_->staticThreadgroupMemoryLength();
+    const bool validated = pipeline_->validated();
+    std::vector<val::BufferBinding> checkedBindings;
     for (mc_u32 i = 0; i < kernel.param_count; ++i) {
         const mc_param& param = kernel.params[i];
+        if (param.kind == MC_PARAM_BUFFER && validated) checkedBindings.push_back(checkedBinding(param));
         if (param.kind == MC_PARAM_BUFFER) {
             const Binding& binding = buffers_[param.index];
+            // Shader validation reports the accesses through an unbound argument instead.
+            if (!binding.bound() && validated) continue;
             if (!binding.bound())
                 return reject("Compute Function(" + kernelName + "): missing buffer binding at index " +
                               std::to_string(param.index) + " for " + param.name + "[0].");
@@ -158,8 +165,39 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
                       std::to_string(threadgroupTotal) + ") must be <= " +
                       std::to_string(Device::kMaxThreadgroupMemoryLength) + ".");
     dispatch.threadgroupMemoryLimit = Device::kMaxThreadgroupMemoryLength;
+    if (validated) {
+        val::DispatchInfo info;
+        info.kernel = kernelName;
+        info.pipelineLabel = pipeline_->label().text();
+        info.encoderLabel = label_.text(std::to_string(index_));
+        info.dispatchIndex = dispatchesMade_;
+        command.validation = std::make_shared<val::DispatchValidation>(
+            std::move(info), std::move(checkedBindings), val::shaderValidationSettings());
+    }
+    ++dispatchesMade_;
     commandBuffer_->keepAlive(pipeline_->asPublicClass());
     commandBuffer_->append(std::move(command));
+}
+
+val::BufferBinding ComputeCommandEncoder::checkedBinding(const mc_param& param) const {
+    const Binding& binding = buffers_[param.index];
+    val::BufferBinding b;
+    b.index = param.index;
+    b.argumentName = param.name;
+    b.space = param.address_space == MC_ADDRESS_SPACE_CONSTANT ? validation::AddressSpace::Constant
+                                                                 : validation::AddressSpace::Device;
+    b.bound = binding.bound();
+    if (binding.buffer) {
+        b.resourceBegin = reinterpret_cast<std::uint64_t>(binding.buffer->memory());
+        b.resourceLength = binding.buffer->length();
+        b.boundAddress = b.resourceBegin + binding.offset;
+        b.label = binding.buffer->label().text("<unnamed>");
+    } else if (binding.bytes) {
+        b.resourceBegin = b.boundAddress = reinterpret_cast<std::uint64_t>(binding.bytes);
+        b.resourceLength = binding.bytesLength;
+        b.label = "<unnamed>";
+    }
+    return b;
 }
 
 void ComputeCommandEncoder::endEncoding() {

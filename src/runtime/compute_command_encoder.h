@@ -2,6 +2,7 @@
 
 #include "foundation/object.h"
 #include "runtime/label.h"
+#include "validation/dispatch_validation.h"
 
 #include <Metal/MTLComputeCommandEncoder.hpp>
 
@@ -39,6 +40,8 @@ public:
 private:
     /// Checks that the encoder may still record; logs and returns false otherwise.
     bool usable(const char* method);
+    /// What shader validation needs to know about the binding of a buffer parameter.
+    val::BufferBinding checkedBinding(const mc_param& param) const;
 
     struct Binding {
         Buffer* buffer = nullptr;          ///< not retained; the command buffer retains it at dispatch
@@ -51,6 +54,8 @@ private:
     CommandBuffer* commandBuffer_; ///< retained
     MTL::DispatchType dispatchType_;
     ComputePipelineState* pipeline_ = nullptr;
+    std::uint64_t index_ = 0;          ///< among the command buffer's encoders
+    std::uint64_t dispatchesMade_ = 0; ///< dispatches recorded so far
     Binding buffers_[31];
     std::uint64_t threadgroupLengths_[31] = {};
     bool ended_ = false;

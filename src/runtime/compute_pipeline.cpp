@@ -4,6 +4,7 @@
 #include "runtime/device.h"
 #include "runtime/errors.h"
 #include "runtime/library.h"
+#include "validation/settings.h"
 
 #include <algorithm>
 
@@ -11,19 +12,38 @@ namespace metalcpu::rt {
 
 ComputePipelineState::ComputePipelineState(Device* device, std::shared_ptr<jit::KernelLibrary> library,
                                            const mc_kernel* kernel, std::uint32_t maxTotalThreads,
-                                           std::uint64_t staticThreadgroupMemory)
+                                           std::uint64_t staticThreadgroupMemory, bool validated)
     : device_(device), library_(std::move(library)), kernel_(kernel), maxTotalThreads_(maxTotalThreads),
-      staticThreadgroupMemory_(staticThreadgroupMemory) {}
+      staticThreadgroupMemory_(staticThreadgroupMemory), validated_(validated) {}
 
 MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Function* function,
                                                    const NS::String* label, NS::UInteger maxTotalThreads,
-                                                   NS::Error** error) {
+                                                   NS::Error** error, MTL::ShaderValidation shaderValidation) {
     Function* kernelFunction = ns::implOf<Function>(function);
     if (!kernelFunction) {
         setError(error, kPipelineErrorDomain, 1, "the compute function is nil");
         return nullptr;
     }
-    const mc_kernel& kernel = kernelFunction->kernel();
+    const mc_kernel* kernelPointer = &kernelFunction->kernel();
+    std::shared_ptr<jit::KernelLibrary> library = kernelFunction->library();
+    const std::string labelText = label ? std::string(ns::stringOf(label)) : std::string();
+    const bool validated = val::pipelineIsValidated(val::shaderValidationSettings(),
+                                                    static_cast<int>(shaderValidation), labelText);
+    if (validated) {
+        std::string why;
+        std::shared_ptr<jit::KernelLibrary> instrumented = library->validationFlavour(&why);
+        const mc_kernel* twin = instrumented ? instrumented->find(kernelPointer->name) : nullptr;
+        if (!twin) {
+            setError(error, kPipelineErrorDomain, 4,
+                     std::string("Compute function '") + kernelPointer->name +
+                         "': shader validation is on but its instrumented flavour is unavailable: " +
+                         (why.empty() ? "the kernel is missing from it" : why));
+            return nullptr;
+        }
+        library = instrumented;
+        kernelPointer = twin;
+    }
+    const mc_kernel& kernel = *kernelPointer;
     for (mc_u32 i = 0; i < kernel.param_count; ++i) {
         const mc_param& param = kernel.params[i];
         if (param.kind == MC_PARAM_UNSUPPORTED) {
@@ -33,7 +53,7 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
             return nullptr;
         }
     }
-    std::uint64_t staticMemory = kernelFunction->library()->staticThreadgroupMemory(kernel);
+    std::uint64_t staticMemory = library->staticThreadgroupMemory(kernel);
     if (staticMemory > Device::kMaxThreadgroupMemoryLength) {
         setError(error, kPipelineErrorDomain, 3,
                  "Threadgroup memory size (" + std::to_string(staticMemory) +
@@ -45,7 +65,7 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
     if (kernel.max_total_threads_per_threadgroup) maxThreads = std::min(maxThreads, kernel.max_total_threads_per_threadgroup);
     if (maxTotalThreads) maxThreads = std::min<std::uint32_t>(maxThreads, static_cast<std::uint32_t>(maxTotalThreads));
     MTL::ComputePipelineState* pipeline =
-        ns::make<ComputePipelineState>(device, kernelFunction->library(), &kernel, maxThreads, staticMemory);
+        ns::make<ComputePipelineState>(device, library, &kernel, maxThreads, staticMemory, validated);
     if (label) ns::implOf<ComputePipelineState>(pipeline)->label().set(label);
     return pipeline;
 }

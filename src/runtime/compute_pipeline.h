@@ -16,7 +16,7 @@ class Device;
 class ComputePipelineState final : public ns::Implements<MTL::ComputePipelineState> {
 public:
     ComputePipelineState(Device* device, std::shared_ptr<jit::KernelLibrary> library, const mc_kernel* kernel,
-                         std::uint32_t maxTotalThreads, std::uint64_t staticThreadgroupMemory);
+                         std::uint32_t maxTotalThreads, std::uint64_t staticThreadgroupMemory, bool validated);
     const char* className() const override { return "MTLComputePipelineState"; }
 
     const mc_kernel& kernel() const { return *kernel_; }
@@ -24,6 +24,8 @@ public:
     Label& label() { return label_; }
     std::uint32_t maxTotalThreadsPerThreadgroup() const { return maxTotalThreads_; }
     std::uint64_t staticThreadgroupMemoryLength() const { return staticThreadgroupMemory_; }
+    /// Runs the kernel's shader-validation flavour (kernel() is that flavour's).
+    bool validated() const { return validated_; }
 
 private:
     Device* device_;
@@ -31,12 +33,16 @@ private:
     const mc_kernel* kernel_;
     std::uint32_t maxTotalThreads_;
     std::uint64_t staticThreadgroupMemory_;
+    bool validated_;
     Label label_;
 };
 
-/// Device::newComputePipelineState(function, error).
+/// Device::newComputePipelineState(function or descriptor, error). `shaderValidation` is the
+/// descriptor's MTL::ShaderValidation; with the environment it decides whether the pipeline
+/// runs the kernel's instrumented flavour (val::pipelineIsValidated).
 MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Function* function,
                                                    const NS::String* label, NS::UInteger maxTotalThreads,
-                                                   NS::Error** error);
+                                                   NS::Error** error,
+                                                   MTL::ShaderValidation shaderValidation = MTL::ShaderValidationDefault);
 
 } // namespace metalcpu::rt

@@ -1,4 +1,6 @@
 #include "runtime/device.h"
+#include "validation/settings.h"
+#include "validation/sinks.h"
 
 #include "runtime/buffer.h"
 #include "runtime/command_queue.h"
@@ -38,6 +40,8 @@ Device::Device() {
     // single buffer take about half.
     workingSetSize_ = memory / 4 * 3;
     maxBufferLength_ = memory / 2;
+    // Metal reads the shader-validation switches when the device is created.
+    val::announceShaderValidation(val::shaderValidationSettings());
 }
 
 Device* Device::systemDefault() {

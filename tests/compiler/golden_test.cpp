@@ -56,6 +56,9 @@ bool updating() {
     return value && *value && std::string(value) != "0";
 }
 
+/// Goldens named validation_* are translated in the shader-validation flavour.
+bool isValidationGolden(const std::string& name) { return name.rfind("validation_", 0) == 0; }
+
 class Golden : public ::testing::TestWithParam<std::string> {};
 
 // Test that each golden input translates to exactly its expected output (or errors).
@@ -67,6 +70,7 @@ TEST_P(Golden, Translation) {
 
     TranslateOptions options;
     options.mainFile = name + ".metal";
+    options.validation = isValidationGolden(name);
     options.readOriginalSource = [](const std::string& file) { return readText(kGoldenDir / file); };
     Translation t = translate(preprocessed, options);
     std::string actual;
@@ -103,10 +107,15 @@ class GoldenOutput : public ::testing::TestWithParam<std::string> {};
 TEST_P(GoldenOutput, Compiles) {
     const fs::path expected = kGoldenDir / (GetParam() + ".expected.cpp");
     const fs::path root = fs::path(METALCPU_TEST_SOURCE_DIR);
-    auto [output, status] = run("'" METALCPU_TEST_CXX "' -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I'" +
-                                (root / "tests/compiler/mock_prelude").string() + "' -I'" +
-                                (root / "src/stdlib/include").string() + "' -x c++ '" + expected.string() +
-                                "' 2>&1");
+    // The validation flavour needs the real checked pointers, so it is compiled against the
+    // real standard library, freestanding as kernels are.
+    const std::string includes =
+        isValidationGolden(GetParam())
+            ? "-nostdinc -ffreestanding -fno-exceptions -fno-rtti -I'" + (root / "src/stdlib/include").string() + "'"
+            : "-Wall -Wextra -Werror -I'" + (root / "tests/compiler/mock_prelude").string() + "' -I'" +
+                  (root / "src/stdlib/include").string() + "'";
+    auto [output, status] = run("'" METALCPU_TEST_CXX "' -std=c++20 -fsyntax-only " + includes + " -x c++ '" +
+                                expected.string() + "' 2>&1");
     EXPECT_EQ(status, 0) << output;
 }
 

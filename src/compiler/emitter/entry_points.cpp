@@ -8,17 +8,25 @@ namespace metalcpu::msl {
 
 namespace {
 
-std::string argumentSetup(const EntryPointCode& e, const std::string& k) {
+std::string argumentSetup(const EntryPointCode& e, const std::string& k, bool validation) {
     std::string out;
     for (std::size_t i = 0; i < e.info.params.size(); ++i) {
         const ParamInfo& p = e.info.params[i];
         std::string param = "::metalcpu_kernel::parameter_t<__mc_" + k + "_fn, " + std::to_string(i) + ">";
         std::string a = "__a" + std::to_string(i);
-        if (p.kind == ParamKind::Buffer) {
+        if (p.kind == ParamKind::Buffer && validation) {
+            // A reference or value argument is checked as one load at its declaration.
+            const std::string site = "::mc_site{" + quoteString(e.info.file) + ", " +
+                                     quoteString(e.info.hostName) + ", " + std::to_string(p.line) + "u, " +
+                                     std::to_string(p.column) + "u}";
+            out += "    auto&& " + a + " = ::metalcpu_kernel::checked_buffer_argument<" + param + ">(__g, " +
+                   std::to_string(p.index) + ", " + site + ");\n";
+        } else if (p.kind == ParamKind::Buffer) {
             out += "    auto&& " + a + " = ::metalcpu_kernel::buffer_argument<" + param + ">(__g, " +
                    std::to_string(p.index) + ");\n";
         } else if (p.kind == ParamKind::Threadgroup) {
-            out += "    auto&& " + a + " = ::metalcpu_kernel::threadgroup_argument<" + param + ">(__g, " +
+            out += "    auto&& " + a + " = ::metalcpu_kernel::" +
+                   (validation ? "checked_threadgroup_argument<" : "threadgroup_argument<") + param + ">(__g, " +
                    std::to_string(p.index) + ");\n";
         } else if (p.kind == ParamKind::Unsupported) {
             out += "    auto&& " + a + " = ::metalcpu_kernel::unsupported_argument<" + param + ">(__g, " +
@@ -44,8 +52,8 @@ std::string callArguments(const EntryPointCode& e, const std::string& k) {
 
 } // namespace
 
-std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints,
-                                const std::string& moduleFile) {
+std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
+                                bool validation) {
     std::string out;
     std::vector<std::string> tableRows;
     for (std::size_t n = 0; n < entryPoints.size(); ++n) {
@@ -64,7 +72,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints,
         out += open + "namespace {\n";
         out += "using " + fn + " = decltype(&" + info.functionExpression + ");\n";
 
-        std::string setup = argumentSetup(e, k);
+        std::string setup = argumentSetup(e, k, validation);
         std::string call = "    " + info.functionExpression + "(" + callArguments(e, k) + ");\n";
         const bool usesT = call.find("__t") != std::string::npos;
         out += "void __mc_" + k + "_run_group(const ::mc_group* __g) {\n";

@@ -24,7 +24,9 @@ struct EntryPointCode {
 /// METALCPU_REGISTER_MODULE(__mc_kernels, count, "<moduleFile>"). A coroutine kernel
 /// (KernelInfo::usesCoroutines) runs its group through run_coroutines and has no
 /// `__mc_K_run_thread` (nullptr in the table).
-std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints,
-                                const std::string& moduleFile);
+/// With `validation`, arguments are bound through checked_buffer_argument and
+/// checked_threadgroup_argument (metalcpu/checked.h).
+std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
+                                bool validation = false);
 
 } // namespace metalcpu::msl

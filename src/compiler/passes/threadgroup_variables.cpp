@@ -128,14 +128,17 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const TokenList& to
 }
 
 void rewriteThreadgroupVariables(TokenList& tokens, const Module& module,
-                                 const std::vector<ThreadgroupDeclaration>& declarations) {
+                                 const std::vector<ThreadgroupDeclaration>& declarations, bool validation) {
     for (const ThreadgroupDeclaration& d : declarations) {
         const char* group = module.functions[d.function].isKernel ? "__mc_group" : "nullptr";
         std::string type = outputText(tokens, d.type.begin, d.type.end);
         std::string replacement;
         for (const ThreadgroupDeclarator& v : d.declarators) {
             if (!replacement.empty()) replacement += ' ';
-            replacement += "auto& " + v.name + " = ::metalcpu_kernel::threadgroup_variable<" + type +
+            replacement += (validation ? "auto&& " : "auto& ") + v.name +
+                           (validation ? " = ::metalcpu_kernel::threadgroup_object<"
+                                       : " = ::metalcpu_kernel::threadgroup_variable<") +
+                           type +
                            outputText(tokens, v.arrayBounds.begin, v.arrayBounds.end) + ", " +
                            siteKeyLiteral(v.key) + ">(" + group + ");";
         }

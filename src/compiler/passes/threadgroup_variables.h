@@ -41,8 +41,11 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const TokenList& to
 ///   auto& As = ::metalcpu_kernel::threadgroup_variable<float[BS][BS], 0x...ull>(__mc_group);
 /// `__mc_group` (the kernel's hidden parameter) inside kernels, `nullptr` elsewhere. Run it
 /// after the passes that rewrite types, so that the copied type text is already rewritten.
+/// With `validation`, the statement is instead
+///   auto&& As = ::metalcpu_kernel::threadgroup_object<float[BS][BS], 0x...ull>(__mc_group);
+/// which is a checked pointer for arrays (metalcpu/checked.h).
 void rewriteThreadgroupVariables(TokenList& tokens, const Module& module,
-                                 const std::vector<ThreadgroupDeclaration>& declarations);
+                                 const std::vector<ThreadgroupDeclaration>& declarations, bool validation = false);
 
 /// "0x123ull"
 std::string siteKeyLiteral(std::uint64_t key);

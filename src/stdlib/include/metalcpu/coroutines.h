@@ -110,11 +110,17 @@ inline void run_coroutines(const mc_group* group, Start&& start) {
     const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
     std::coroutine_handle<barrier_task::promise_type> threads[1024];
     for (mc_u32 i = 0; i < count; ++i) threads[i] = start(thread_ids_of(group, i)).handle;
+#ifdef METALCPU_VALIDATION
+    mc_group* reported = const_cast<mc_group*>(group); // current_thread names the thread in reports
+#endif
     mc_u32 live = count;
     while (live != 0) {
         for (mc_u32 i = 0; i < count; ++i) {
             std::coroutine_handle<barrier_task::promise_type> thread = threads[i];
             if (!thread) continue;
+#ifdef METALCPU_VALIDATION
+            reported->current_thread = i;
+#endif
             thread.resume();
             if (thread.done()) {
                 thread.destroy();

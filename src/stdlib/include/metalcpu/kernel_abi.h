@@ -7,10 +7,14 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 3u
+#define METALCPU_KERNEL_ABI_VERSION 4u
 #define METALCPU_MAX_BUFFER_BINDINGS 31
 #define METALCPU_MAX_THREADGROUP_BINDINGS 31
 #define METALCPU_THREADGROUP_SITE_CACHE 16
+/* Shader validation: a checked pointer is one 64-bit word holding the address in its low
+   48 bits and the tag of the region it came from in the high 16 (docs/validation.md). */
+#define METALCPU_REGION_TAG_SHIFT 48
+#define METALCPU_REGION_COUNT 65536
 
 typedef unsigned int mc_u32;
 typedef unsigned long long mc_u64;
@@ -27,6 +31,8 @@ typedef struct mc_dispatch {
     mc_u32 simd_width;                 /* [[threads_per_simdgroup]] */
     void* buffers[METALCPU_MAX_BUFFER_BINDINGS];         /* bound address: contents + offset */
     mc_u64 buffer_lengths[METALCPU_MAX_BUFFER_BINDINGS]; /* bytes from the bound address to the end */
+    /* Validated dispatches only: the bound addresses as checked pointers (tag | address). */
+    mc_u64 checked_buffers[METALCPU_MAX_BUFFER_BINDINGS];
 } mc_dispatch;
 
 /* One threadgroup being executed. */
@@ -41,6 +47,8 @@ typedef struct mc_group {
        Zeroed by the executor for every group; owned by kernel code after that. */
     mc_u64 threadgroup_site_keys[METALCPU_THREADGROUP_SITE_CACHE];
     void* threadgroup_site_addresses[METALCPU_THREADGROUP_SITE_CACHE];
+    /* Validated kernels only: the linear index of the thread running now, for reports. */
+    mc_u32 current_thread;
 } mc_group;
 
 /* Runs every thread of a group, for kernels that never wait at a barrier. */
@@ -130,7 +138,26 @@ typedef struct mc_module {
     mc_u32 kernel_count;
     const mc_kernel* kernels;
     const char* source;
+    /* The C++ of the same file translated with shader validation (compiled by the runtime
+       the first time a validated pipeline needs it), or null in a validation library. */
+    const char* validation_source;
 } mc_module;
+
+/* Shader validation: the bytes a tagged pointer may touch, [begin, begin + length). Tag 0
+   is the empty region of pointers that carry no tag (addresses read from buffers). */
+typedef struct mc_region {
+    mc_u64 begin;
+    mc_u64 length;
+} mc_region;
+
+/* Where in the source a checked access is written. */
+typedef struct mc_site {
+    const char* file;     /* as #line names it: "program_source" or the .metal path */
+    const char* function; /* the function containing the access */
+    mc_u32 line, column;
+} mc_site;
+
+enum mc_access_op { MC_OP_LOAD = 1, MC_OP_STORE = 2 };
 
 /* The size and alignment of one threadgroup variable, registered as the library loads. */
 typedef struct mc_threadgroup_site {
@@ -151,6 +178,16 @@ typedef struct mc_services {
     /* Memory for one coroutine frame of the calling worker's current group; freed all at
        once when the next group starts. */
     void* (*coroutine_frame)(mc_u64 size);
+
+    /* Shader validation. `regions` is indexed by pointer tag. validation_fault is called for
+       an access of `size` bytes at `pointer` + `byte_offset` that is not inside the pointer's
+       region: it reports and returns the address to use instead (zero-filled scratch, or the
+       real address when the fail mode allows the access and it is safe). */
+    const mc_region* regions;
+    void* (*validation_fault)(mc_u64 pointer, mc_u64 byte_offset, mc_u64 size, mc_u32 op, const mc_site* site);
+    /* A [[threadgroup(n)]] argument and a threadgroup variable as checked pointers. */
+    mc_u64 (*checked_threadgroup_argument)(const mc_group* group, mc_u32 index);
+    mc_u64 (*checked_threadgroup_variable)(const mc_group* group, mc_u64 site_key, mc_u64 size, mc_u64 align);
 } mc_services;
 
 /* Exported by every kernel library. Hands the services over and returns the modules and

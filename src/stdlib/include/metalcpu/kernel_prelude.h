@@ -4,4 +4,7 @@
 
 #include <metal_stdlib>
 #include <metalcpu/kernel_support.h>
+#ifdef METALCPU_VALIDATION
+#include <metalcpu/checked.h>
+#endif
 #include <metalcpu/library_stub.h>

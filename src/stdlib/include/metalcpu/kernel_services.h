@@ -9,6 +9,8 @@ namespace metalcpu_kernel {
 /// The services handed over by the runtime when it opened this library (library_stub.h).
 /// An inline variable: one instance per kernel library however many files it holds.
 inline const mc_services* g_services = nullptr;
+/// Shader validation's region table (mc_services::regions), indexed by pointer tag.
+inline const mc_region* g_regions = nullptr;
 
 /// threadgroup_barrier(): wait until every thread of this threadgroup has arrived.
 inline void threadgroup_barrier(unsigned mem_flags) { g_services->threadgroup_barrier(mem_flags); }

@@ -122,7 +122,12 @@ __attribute__((always_inline)) inline void for_each_thread(const mc_group* group
     mc_u32 linear = 0;
     for (mc_u32 z = 0; z < sz; ++z)
         for (mc_u32 y = 0; y < sy; ++y)
-            for (mc_u32 x = 0; x < sx; ++x) body(thread_ids{x, y, z, linear++});
+            for (mc_u32 x = 0; x < sx; ++x) {
+#ifdef METALCPU_VALIDATION
+                const_cast<mc_group*>(group)->current_thread = linear; // for reports
+#endif
+                body(thread_ids{x, y, z, linear++});
+            }
 }
 
 template <class P>
@@ -249,10 +254,16 @@ __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* gr
 
 #include <metalcpu/coroutines.h>
 
+/// The kernel compiler defines METALCPU_VALIDATION_SOURCE to the instrumented twin of a file
+/// (see mc_module::validation_source).
+#ifndef METALCPU_VALIDATION_SOURCE
+#define METALCPU_VALIDATION_SOURCE nullptr
+#endif
 /// Places one module descriptor in the library's module table (a linker section the
 /// library's open function walks; see library_stub.h).
 #define METALCPU_REGISTER_MODULE(kernels, count, source)                                        \
     static const ::mc_module metalcpu_module_descriptor = {METALCPU_KERNEL_ABI_VERSION, (count), \
-                                                           (kernels), (source)};                \
+                                                           (kernels), (source),                 \
+                                                           METALCPU_VALIDATION_SOURCE};         \
     __attribute__((used, section("metalcpu_modules"))) static const ::mc_module* const          \
         metalcpu_module_entry = &metalcpu_module_descriptor;

@@ -16,6 +16,7 @@ __attribute__((weak, used, visibility("default"))) int metalcpu_library_open(
     const mc_services* services, const mc_module* const** modules, mc_u32* module_count,
     const mc_threadgroup_site** sites, mc_u32* site_count) {
     metalcpu_kernel::g_services = services;
+    metalcpu_kernel::g_regions = services->regions;
     *modules = __start_metalcpu_modules;
     *module_count = static_cast<mc_u32>(__stop_metalcpu_modules - __start_metalcpu_modules);
     *sites = metalcpu_kernel::g_threadgroup_sites;

@@ -1,0 +1,86 @@
+// metalcpu's shader-validation reports, for programs and tests that want them as data.
+//
+// With MTL_SHADER_VALIDATION=1 (or a pipeline whose descriptor enables shader validation),
+// every invalid load or store a kernel makes is reported in Apple's words and contained.
+// Besides the text (stderr with MTL_SHADER_VALIDATION_REPORT_TO_STDERR=1, the library's log,
+// an optional JSON-lines file), each report is delivered as a ShaderValidationReport to the
+// installed sinks. <metalcpu/ValidationTesting.hpp> builds GoogleTest helpers on this.
+// docs/validation.md describes the whole layer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace metalcpu::validation {
+
+/// What went wrong.
+enum class ReportKind {
+    OutOfBounds, ///< outside the range bound to the buffer or threadgroup memory it came from
+    NullBuffer,  ///< through a buffer argument with nothing bound
+    WildPointer, ///< an address outside every allocation ("Out of bounds of user address space")
+};
+
+enum class AddressSpace { Device, Constant, Threadgroup };
+
+enum class Access { Load, Store };
+
+struct Position {
+    std::uint32_t x = 0, y = 0, z = 0;
+    bool operator==(const Position& other) const { return x == other.x && y == other.y && z == other.z; }
+};
+
+/// Where in the kernel source the access is written.
+struct SourceLocation {
+    std::string file;     ///< "program_source" for source strings, else the .metal path
+    std::string function; ///< the function the access is in
+    std::uint32_t line = 0, column = 0;
+};
+
+/// One invalid access (the first of `count` made at the same site in one dispatch).
+struct ShaderValidationReport {
+    ReportKind kind = ReportKind::OutOfBounds;
+    AddressSpace addressSpace = AddressSpace::Device;
+    Access access = Access::Load;
+    std::uint64_t offset = 0; ///< bytes from the start of the buffer (or threadgroup allocation)
+    std::uint64_t size = 0;   ///< bytes the access touches
+
+    bool hasBuffer = false;       ///< false for threadgroup memory
+    std::string bufferLabel;      ///< "<unnamed>", "<nil>" or "Out of bounds of user address space" when fitting
+    std::uint64_t bufferLength = 0;
+    std::int32_t bindingIndex = -1; ///< [[buffer(n)]] or [[threadgroup(n)]]; -1 when not reached through one
+    std::string argumentName;       ///< the kernel parameter the pointer came from, when known
+
+    std::string kernel;        ///< the kernel function's name
+    std::string pipelineLabel; ///< empty when the pipeline has no label
+    std::string encoderLabel;  ///< the encoder's label, else its index in the command buffer
+    std::uint64_t dispatchIndex = 0; ///< which dispatch of its encoder
+
+    Position threadPositionInGrid;
+    Position threadPositionInThreadgroup;
+    Position threadgroupPositionInGrid;
+    SourceLocation location;
+    std::uint64_t count = 1; ///< times this site made this invalid access in the dispatch
+
+    /// Apple's report text (`Invalid device store at offset 4, executing kernel function:
+    /// "f"` and the lines that follow), then metalcpu's additions, one per line.
+    std::string text() const;
+    /// The report as one line of JSON.
+    std::string json() const;
+};
+
+/// Receives reports when a dispatch with reports finishes, on the thread that ran it.
+class ReportSink {
+public:
+    virtual ~ReportSink();
+    virtual void report(const ShaderValidationReport& report) = 0;
+};
+
+/// Installs and removes a sink (not owned). Thread-safe; a sink removed returns only after
+/// any delivery to it has finished.
+void addReportSink(ReportSink* sink);
+void removeReportSink(ReportSink* sink);
+
+/// Whether shader validation is on for the process (MTL_SHADER_VALIDATION).
+bool shaderValidationEnabled();
+
+} // namespace metalcpu::validation

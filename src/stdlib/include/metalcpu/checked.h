@@ -1,0 +1,335 @@
+// Shader validation, kernel side: checked pointers and the accesses made through them.
+//
+// Only the instrumented flavour of a kernel file includes this (the translator defines
+// METALCPU_VALIDATION there). In that flavour every `device`, `constant` and `threadgroup`
+// pointer type becomes checked_ptr<T, Space>, and every subscript, dereference and `->` of
+// the user's code becomes a call to load(), store() or update() naming its source site.
+// docs/validation.md explains the scheme; the runtime side is validation/ and exec/services.
+#pragma once
+
+#include <metalcpu/kernel_abi.h>
+#include <metalcpu/kernel_services.h>
+
+namespace metalcpu_kernel {
+
+inline constexpr mc_u64 kAddressMask = (mc_u64(1) << METALCPU_REGION_TAG_SHIFT) - 1;
+
+template <class T>
+struct array_traits {
+    static constexpr bool is_array = false;
+};
+template <class T, decltype(sizeof 0) N>
+struct array_traits<T[N]> {
+    static constexpr bool is_array = true;
+    using element = T;
+};
+
+template <class T> struct remove_cv_t { using type = T; };
+template <class T> struct remove_cv_t<const T> { using type = T; };
+template <class T> struct remove_cv_t<volatile T> { using type = T; };
+template <class T> struct remove_cv_t<const volatile T> { using type = T; };
+template <class T>
+using remove_cvref = typename remove_cv_t<typename remove_reference<T>::type>::type;
+
+/// U* converts to T* implicitly (adding qualifiers, to void).
+template <class U, class T>
+concept pointer_converts = requires(void (*take)(T*), U* u) { take(u); };
+
+template <class T> struct size_or_one { static constexpr mc_u64 value = sizeof(T); };
+template <> struct size_or_one<void> { static constexpr mc_u64 value = 1; };
+template <> struct size_or_one<const void> { static constexpr mc_u64 value = 1; };
+
+/// A pointer into `device` (Space 1), `constant` (2) or `threadgroup` (3) memory. One 64-bit
+/// word, like the raw pointer it replaces, so structs holding device pointers keep their
+/// layout: the address in the low 48 bits and the tag of the region it was derived from in
+/// the high 16. Addresses the host wrote into buffers (gpuAddress) carry tag 0 and are
+/// looked up by address when used.
+template <class T, int Space>
+struct checked_ptr {
+    mc_u64 bits = 0;
+
+    checked_ptr() = default;
+    constexpr checked_ptr(decltype(nullptr)) {}
+    /// An untagged address: `&x`, a thread pointer converted, a pointer read from memory.
+    checked_ptr(T* raw) : bits(reinterpret_cast<mc_u64>(raw)) {}
+    /// The conversions raw pointers allow implicitly: adding const, to void.
+    template <class U>
+        requires pointer_converts<U, T>
+    checked_ptr(checked_ptr<U, Space> other) : bits(other.bits) {}
+    /// Casts between pointer types and from integers (`(device float*)address`).
+    template <class U, int S>
+        requires(!pointer_converts<U, T> || S != Space)
+    explicit checked_ptr(checked_ptr<U, S> other) : bits(other.bits) {}
+    explicit checked_ptr(unsigned long long value) : bits(value) {}
+    explicit checked_ptr(unsigned long value) : bits(value) {}
+
+    static checked_ptr from_bits(mc_u64 value) {
+        checked_ptr p;
+        p.bits = value;
+        return p;
+    }
+
+    T* address() const { return reinterpret_cast<T*>(bits & kAddressMask); }
+    explicit operator bool() const { return (bits & kAddressMask) != 0; }
+    explicit operator unsigned long long() const { return bits & kAddressMask; }
+    explicit operator unsigned long() const { return bits & kAddressMask; }
+
+    checked_ptr operator+(long long n) const { return from_bits(bits + static_cast<mc_u64>(n) * size_or_one<T>::value); }
+    checked_ptr operator-(long long n) const { return from_bits(bits - static_cast<mc_u64>(n) * size_or_one<T>::value); }
+    friend checked_ptr operator+(long long n, checked_ptr p) { return p + n; }
+    long long operator-(checked_ptr other) const {
+        return static_cast<long long>((bits & kAddressMask) - (other.bits & kAddressMask)) /
+               static_cast<long long>(size_or_one<T>::value);
+    }
+    checked_ptr& operator+=(long long n) { return *this = *this + n; }
+    checked_ptr& operator-=(long long n) { return *this = *this - n; }
+    checked_ptr& operator++() { return *this += 1; }
+    checked_ptr& operator--() { return *this -= 1; }
+    checked_ptr operator++(int) {
+        checked_ptr old = *this;
+        *this += 1;
+        return old;
+    }
+    checked_ptr operator--(int) {
+        checked_ptr old = *this;
+        *this -= 1;
+        return old;
+    }
+
+    friend bool operator==(checked_ptr a, checked_ptr b) { return (a.bits & kAddressMask) == (b.bits & kAddressMask); }
+    friend bool operator==(checked_ptr a, decltype(nullptr)) { return (a.bits & kAddressMask) == 0; }
+    friend bool operator<(checked_ptr a, checked_ptr b) { return (a.bits & kAddressMask) < (b.bits & kAddressMask); }
+    friend bool operator>(checked_ptr a, checked_ptr b) { return b < a; }
+    friend bool operator<=(checked_ptr a, checked_ptr b) { return !(b < a); }
+    friend bool operator>=(checked_ptr a, checked_ptr b) { return !(a < b); }
+
+    // Accesses the translator did not rewrite (inside macros of the standard library, say)
+    // are still checked; they report no source line.
+    decltype(auto) operator[](long long index) const;
+    decltype(auto) operator*() const;
+    auto* operator->() const;
+};
+
+template <class X> struct is_checked_ptr_t { static constexpr bool value = false; };
+template <class T, int S> struct is_checked_ptr_t<checked_ptr<T, S>> { static constexpr bool value = true; };
+template <class X>
+concept checked_pointer = is_checked_ptr_t<remove_cvref<X>>::value;
+
+inline constexpr mc_site kUnknownSite = {"", "", 0, 0};
+
+/// The object at `p + index`, after checking that it lies inside p's region. When it does
+/// not, the runtime reports the access and says what to touch instead.
+template <class T, int S>
+__attribute__((always_inline)) inline T& checked_element(checked_ptr<T, S> p, long long index, mc_u32 op,
+                                                         const mc_site& site) {
+    const mc_u64 offset = static_cast<mc_u64>(index) * sizeof(T);
+    const mc_region& region = g_regions[p.bits >> METALCPU_REGION_TAG_SHIFT];
+    const mc_u64 address = (p.bits & kAddressMask) + offset;
+    const mc_u64 into = address - region.begin;
+    if (__builtin_expect(into < region.length && region.length - into >= sizeof(T), 1))
+        return *reinterpret_cast<T*>(address);
+    return *static_cast<T*>(g_services->validation_fault(p.bits, offset, sizeof(T), op, &site));
+}
+
+/// Indexing a pointer to arrays (a threadgroup `float tile[16][16]` is one) yields a
+/// pointer to the row: nothing is accessed yet.
+template <class T, int S>
+__attribute__((always_inline)) inline decltype(auto) checked_index(checked_ptr<T, S> p, long long index, mc_u32 op,
+                                                                   const mc_site& site) {
+    if constexpr (array_traits<T>::is_array) {
+        return checked_ptr<typename array_traits<T>::element, S>::from_bits(p.bits +
+                                                                            static_cast<mc_u64>(index) * sizeof(T));
+    } else {
+        return checked_element(p, index, op, site);
+    }
+}
+
+template <class T, int Space>
+decltype(auto) checked_ptr<T, Space>::operator[](long long index) const {
+    return checked_index(*this, index, MC_OP_LOAD, kUnknownSite);
+}
+template <class T, int Space>
+decltype(auto) checked_ptr<T, Space>::operator*() const {
+    return checked_index(*this, 0, MC_OP_LOAD, kUnknownSite);
+}
+template <class T, int Space>
+auto* checked_ptr<T, Space>::operator->() const {
+    return &checked_element(*this, 0, MC_OP_LOAD, kUnknownSite);
+}
+
+// ---- What the translator writes for the user's accesses --------------------------------
+// `x[i]` becomes load(x, i, site), `x[i] = v` store(...), `x[i] += v` and `++x[i]`
+// update(...), `*p` load(p, 0, site), `p->m` load(p, 0, site).m, `&x[i]` address_of(x, i).
+// For anything but a checked pointer (vectors, matrices, thread arrays) they are the
+// plain operation.
+
+template <class X, class I>
+    requires(!checked_pointer<X>)
+__attribute__((always_inline)) constexpr decltype(auto) load(X&& x, I&& i, const mc_site&) {
+    return static_cast<X&&>(x)[static_cast<I&&>(i)];
+}
+template <class X, class I>
+    requires(!checked_pointer<X>)
+__attribute__((always_inline)) constexpr decltype(auto) store(X&& x, I&& i, const mc_site&) {
+    return static_cast<X&&>(x)[static_cast<I&&>(i)];
+}
+template <class X, class I>
+    requires(!checked_pointer<X>)
+__attribute__((always_inline)) constexpr decltype(auto) update(X&& x, I&& i, const mc_site&) {
+    return static_cast<X&&>(x)[static_cast<I&&>(i)];
+}
+template <class X, class I>
+    requires(!checked_pointer<X>)
+__attribute__((always_inline)) constexpr auto address_of(X&& x, I&& i) {
+    return &static_cast<X&&>(x)[static_cast<I&&>(i)];
+}
+// Raw pointers dereferenced with `*p`: load(p, 0, site).
+template <class T>
+__attribute__((always_inline)) constexpr T& load(T* p, int, const mc_site&) {
+    return *p;
+}
+template <class T>
+__attribute__((always_inline)) constexpr T& store(T* p, int, const mc_site&) {
+    return *p;
+}
+template <class T>
+__attribute__((always_inline)) constexpr T& update(T* p, int, const mc_site&) {
+    return *p;
+}
+
+template <class T, int S, class I>
+__attribute__((always_inline)) inline decltype(auto) load(checked_ptr<T, S> p, I i, const mc_site& site) {
+    return checked_index(p, static_cast<long long>(i), MC_OP_LOAD, site);
+}
+template <class T, int S, class I>
+__attribute__((always_inline)) inline decltype(auto) store(checked_ptr<T, S> p, I i, const mc_site& site) {
+    return checked_index(p, static_cast<long long>(i), MC_OP_STORE, site);
+}
+template <class T, int S, class I>
+__attribute__((always_inline)) inline decltype(auto) update(checked_ptr<T, S> p, I i, const mc_site& site) {
+    return checked_index(p, static_cast<long long>(i), MC_OP_LOAD | MC_OP_STORE, site);
+}
+template <class T, int S, class I>
+__attribute__((always_inline)) inline checked_ptr<T, S> address_of(checked_ptr<T, S> p, I i) {
+    return p + static_cast<long long>(i);
+}
+
+/// `reinterpret_cast<device T*>(p)` and friends, when the target is a checked pointer.
+template <class To, class From>
+__attribute__((always_inline)) inline To pointer_cast(From&& from) {
+    if constexpr (checked_pointer<From>)
+        return To(from);
+    else if constexpr (is_pointer<remove_cvref<From>>::value)
+        return To(reinterpret_cast<unsigned long long>(from));
+    else
+        return To(static_cast<unsigned long long>(from));
+}
+
+// ---- Arguments and threadgroup memory ---------------------------------------------------
+
+/// A [[buffer(n)]] argument of a validated kernel. Pointers get the binding's tag; a
+/// reference or a value is checked once, as a load of the whole object, when the group starts.
+template <class P>
+__attribute__((always_inline)) inline P checked_buffer_argument(const mc_group* group, unsigned index,
+                                                                const mc_site& site) {
+    using R = typename remove_reference<P>::type;
+    if constexpr (checked_pointer<P>) {
+        return R::from_bits(group->dispatch->checked_buffers[index]);
+    } else {
+        using T = typename remove_cv_t<R>::type;
+        auto p = checked_ptr<const T, 1>::from_bits(group->dispatch->checked_buffers[index]);
+        if constexpr (is_reference<P>::value)
+            return const_cast<R&>(checked_element(p, 0, MC_OP_LOAD, site));
+        else
+            return checked_element(p, 0, MC_OP_LOAD, site);
+    }
+}
+
+/// A [[threadgroup(n)]] argument of a validated kernel.
+template <class P>
+__attribute__((always_inline)) inline P checked_threadgroup_argument(const mc_group* group, unsigned index) {
+    const mc_u64 bits = g_services->checked_threadgroup_argument(group, index);
+    if constexpr (checked_pointer<P>) {
+        return remove_cvref<P>::from_bits(bits);
+    } else {
+        return *reinterpret_cast<typename remove_reference<P>::type*>(bits & kAddressMask);
+    }
+}
+
+/// A `threadgroup` variable in a validated kernel: arrays become checked pointers to their
+/// first element (so `tile[y][x]` is checked against the whole array), anything else is the
+/// object itself, as in the plain flavour.
+template <class T, mc_u64 Key>
+__attribute__((always_inline)) inline decltype(auto) threadgroup_object(const mc_group* group) {
+    if constexpr (array_traits<T>::is_array) {
+        if (!threadgroup_site_registration<T, Key>::registered) __builtin_trap();
+        if (!group) group = g_services->current_group();
+        mc_group* cached = const_cast<mc_group*>(group);
+        constexpr unsigned slot = static_cast<unsigned>(Key % METALCPU_THREADGROUP_SITE_CACHE);
+        mc_u64 bits;
+        if (cached->threadgroup_site_keys[slot] == Key) {
+            bits = reinterpret_cast<mc_u64>(cached->threadgroup_site_addresses[slot]);
+        } else {
+            bits = g_services->checked_threadgroup_variable(group, Key, sizeof(T), alignof(T));
+            cached->threadgroup_site_keys[slot] = Key;
+            cached->threadgroup_site_addresses[slot] = reinterpret_cast<void*>(bits);
+        }
+        return checked_ptr<typename array_traits<T>::element, 3>::from_bits(bits);
+    } else {
+        return threadgroup_variable<T, Key>(group);
+    }
+}
+
+} // namespace metalcpu_kernel
+
+// ---- Atomics through checked pointers ----------------------------------------------------
+// An atomic is an access: a load for atomic_load, a store for everything that writes.
+
+namespace metal {
+
+// The caller's file and line, as default arguments (GCC 12 has no __builtin_COLUMN).
+#define METALCPU_CHECKED_SITE const char *file = __builtin_FILE(), unsigned line = __builtin_LINE()
+#define METALCPU_SITE_ARGUMENT ::mc_site{file, "", line, 0u}
+
+template <class A, int S>
+__attribute__((always_inline)) inline auto atomic_load_explicit(::metalcpu_kernel::checked_ptr<A, S> object,
+                                                                memory_order order, METALCPU_CHECKED_SITE) {
+    return atomic_load_explicit(&::metalcpu_kernel::checked_element(object, 0, MC_OP_LOAD, METALCPU_SITE_ARGUMENT), order);
+}
+template <class A, int S, class V>
+__attribute__((always_inline)) inline void atomic_store_explicit(::metalcpu_kernel::checked_ptr<A, S> object,
+                                                                 V desired, memory_order order, METALCPU_CHECKED_SITE) {
+    atomic_store_explicit(&::metalcpu_kernel::checked_element(object, 0, MC_OP_STORE, METALCPU_SITE_ARGUMENT), desired, order);
+}
+
+#define METALCPU_CHECKED_ATOMIC_UPDATE(name)                                                                 \
+    template <class A, int S, class V>                                                                       \
+    __attribute__((always_inline)) inline auto name(::metalcpu_kernel::checked_ptr<A, S> object, V operand,   \
+                                                    memory_order order, METALCPU_CHECKED_SITE) {             \
+        return name(&::metalcpu_kernel::checked_element(object, 0, MC_OP_STORE, METALCPU_SITE_ARGUMENT), operand, order);      \
+    }
+METALCPU_CHECKED_ATOMIC_UPDATE(atomic_exchange_explicit)
+METALCPU_CHECKED_ATOMIC_UPDATE(atomic_fetch_add_explicit)
+METALCPU_CHECKED_ATOMIC_UPDATE(atomic_fetch_sub_explicit)
+METALCPU_CHECKED_ATOMIC_UPDATE(atomic_fetch_and_explicit)
+METALCPU_CHECKED_ATOMIC_UPDATE(atomic_fetch_or_explicit)
+METALCPU_CHECKED_ATOMIC_UPDATE(atomic_fetch_xor_explicit)
+METALCPU_CHECKED_ATOMIC_UPDATE(atomic_fetch_min_explicit)
+METALCPU_CHECKED_ATOMIC_UPDATE(atomic_fetch_max_explicit)
+#undef METALCPU_CHECKED_ATOMIC_UPDATE
+
+#define METALCPU_CHECKED_ATOMIC_CAS(name)                                                                    \
+    template <class A, int S, class E, class V>                                                              \
+    __attribute__((always_inline)) inline bool name(::metalcpu_kernel::checked_ptr<A, S> object, E expected, \
+                                                    V desired, memory_order success, memory_order failure,   \
+                                                    METALCPU_CHECKED_SITE) {                                 \
+        return name(&::metalcpu_kernel::checked_element(object, 0, MC_OP_STORE, METALCPU_SITE_ARGUMENT), expected, desired,    \
+                    success, failure);                                                                       \
+    }
+METALCPU_CHECKED_ATOMIC_CAS(atomic_compare_exchange_weak_explicit)
+METALCPU_CHECKED_ATOMIC_CAS(atomic_compare_exchange_strong_explicit)
+#undef METALCPU_CHECKED_ATOMIC_CAS
+#undef METALCPU_CHECKED_SITE
+#undef METALCPU_SITE_ARGUMENT
+
+} // namespace metal

@@ -1,0 +1,72 @@
+#define METALCPU_VALIDATION 1
+#include <metalcpu/kernel_prelude.h>
+#line 3 "validation_accesses.metal"
+using namespace metal;
+
+struct Particle { float2 position; float mass; };
+
+float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) { return ::metalcpu_kernel::load(w, i, ::mc_site{__FILE__, "weight", 7u, 54u}) * 2.0f; }
+
+       void accesses(::metalcpu_kernel::checked_ptr< Particle, 1> particles,
+                           ::metalcpu_kernel::checked_ptr<const float, 1> weights,
+                     const    float4x4& transform              ,
+                     ::metalcpu_kernel::checked_ptr< atomic_uint, 1> counter,
+                     ::metalcpu_kernel::checked_ptr< float, 3> shared,
+                     uint i                            ,
+                     uint l                                , [[maybe_unused]] const ::mc_group* __mc_group) {
+    auto&& tile = ::metalcpu_kernel::threadgroup_object<float[4][8], 0x1ull>(__mc_group);
+    float local[4] = {1, 2, 3, 4};
+    ::metalcpu_kernel::update(particles, i, ::mc_site{__FILE__, "accesses", 18u, 23u}).mass += weight(weights, i);
+    ::metalcpu_kernel::store(particles, i, ::mc_site{__FILE__, "accesses", 19u, 27u}).position = (transform * float4(::metalcpu_kernel::load(particles, i, ::mc_site{__FILE__, "accesses", 19u, 49u}).position, 0, 1)).xy;
+    ::metalcpu_kernel::store(::metalcpu_kernel::load(tile, l % 4, ::mc_site{__FILE__, "accesses", 20u, 5u}), l % 8, ::mc_site{__FILE__, "accesses", 20u, 24u}) = ::metalcpu_kernel::load(local, i & 3, ::mc_site{__FILE__, "accesses", 20u, 26u});
+    ::metalcpu_kernel::store(shared, l, ::mc_site{__FILE__, "accesses", 21u, 15u}) = ::metalcpu_kernel::load(::metalcpu_kernel::load(tile, 0, ::mc_site{__FILE__, "accesses", 21u, 17u}), l % 8, ::mc_site{__FILE__, "accesses", 21u, 17u});
+    ::metalcpu_kernel::checked_ptr< Particle, 1> p = particles + i;
+    ::metalcpu_kernel::store(p, 0, ::mc_site{__FILE__, "accesses", 23u, 13u}).mass = 1.0f;
+    ::metalcpu_kernel::store(p, 0, ::mc_site{__FILE__, "accesses", 24u, 8u}) = ::metalcpu_kernel::load(particles, 0, ::mc_site{__FILE__, "accesses", 24u, 10u});
+    ::metalcpu_kernel::checked_ptr< float, 1> m = &::metalcpu_kernel::load(p, 0, ::mc_site{__FILE__, "accesses", 25u, 27u}).mass;
+    ++::metalcpu_kernel::update(m, 0, ::mc_site{__FILE__, "accesses", 26u, 5u});
+    atomic_fetch_add_explicit( ::metalcpu_kernel::address_of(counter, 0), 1u, memory_order_relaxed);
+    auto twice = [&](uint k) { return ::metalcpu_kernel::load(weights, k, ::mc_site{__FILE__, "accesses", 28u, 39u}) * 2; };
+    ::metalcpu_kernel::store(local, 0, ::mc_site{__FILE__, "accesses", 29u, 14u}) = twice(i) + ::metalcpu_kernel::load(::metalcpu_kernel::load(transform, 1, ::mc_site{__FILE__, "accesses", 29u, 27u}), 2, ::mc_site{__FILE__, "accesses", 29u, 27u});
+          ::metalcpu_kernel::checked_ptr<const uchar, 1> bytes = ::metalcpu_kernel::pointer_cast< ::metalcpu_kernel::checked_ptr<const uchar, 1>>(weights);
+    ::metalcpu_kernel::store(particles, i, ::mc_site{__FILE__, "accesses", 31u, 23u}).mass = float(::metalcpu_kernel::load(bytes, 3, ::mc_site{__FILE__, "accesses", 31u, 31u})) + ::metalcpu_kernel::load(local, 0, ::mc_site{__FILE__, "accesses", 31u, 43u});
+}
+#line 1 "<metalcpu generated>"
+// "accesses"
+namespace {
+using __mc_0_fn = decltype(&accesses);
+void __mc_0_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0, ::mc_site{"validation_accesses.metal", "accesses", 9u, 39u});
+    auto&& __a1 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1, ::mc_site{"validation_accesses.metal", "accesses", 10u, 42u});
+    auto&& __a2 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2, ::mc_site{"validation_accesses.metal", "accesses", 11u, 41u});
+    auto&& __a3 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3, ::mc_site{"validation_accesses.metal", "accesses", 12u, 42u});
+    auto&& __a4 = ::metalcpu_kernel::checked_threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>(__g, 0);
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        accesses(__a0, __a1, __a2, __a3, __a4, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
+    });
+}
+void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0, ::mc_site{"validation_accesses.metal", "accesses", 9u, 39u});
+    auto&& __a1 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1, ::mc_site{"validation_accesses.metal", "accesses", 10u, 42u});
+    auto&& __a2 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2, ::mc_site{"validation_accesses.metal", "accesses", 11u, 41u});
+    auto&& __a3 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3, ::mc_site{"validation_accesses.metal", "accesses", 12u, 42u});
+    auto&& __a4 = ::metalcpu_kernel::checked_threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>(__g, 0);
+    accesses(__a0, __a1, __a2, __a3, __a4, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
+}
+const ::mc_param __mc_0_params[] = {
+    {"particles", "device Particle*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 9, 39},
+    {"weights", "const device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 10, 42},
+    {"transform", "constant float4x4&", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 11, 41},
+    {"counter", "device atomic_uint*", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 12, 42},
+    {"shared", "threadgroup float*", MC_PARAM_THREADGROUP, 0, MC_ADDRESS_SPACE_THREADGROUP, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 13, 41},
+    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, 14, 27},
+    {"l", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>>, 15, 27},
+};
+const mc_u64 __mc_0_sites[] = {0x1ull};
+}
+
+const ::mc_kernel __mc_kernels[] = {
+    {"accesses", "validation_accesses.metal", 9, 13, 0u, 0, 7, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites},
+};
+METALCPU_REGISTER_MODULE(__mc_kernels, 1, "validation_accesses.metal")

@@ -1,0 +1,32 @@
+// Every access form the shader-validation flavour rewrites, and forms it must leave alone.
+#include <metal_stdlib>
+using namespace metal;
+
+struct Particle { float2 position; float mass; };
+
+float weight(const device float* w, uint i) { return w[i] * 2.0f; }
+
+kernel void accesses(device Particle* particles [[buffer(0)]],
+                     const device float* weights [[buffer(1)]],
+                     constant float4x4& transform [[buffer(2)]],
+                     device atomic_uint* counter [[buffer(3)]],
+                     threadgroup float* shared [[threadgroup(0)]],
+                     uint i [[thread_position_in_grid]],
+                     uint l [[thread_index_in_threadgroup]]) {
+    threadgroup float tile[4][8];
+    float local[4] = {1, 2, 3, 4};                    // a declarator, not an access
+    particles[i].mass += weight(weights, i);          // update through a member
+    particles[i].position = (transform * float4(particles[i].position, 0, 1)).xy;
+    tile[l % 4][l % 8] = local[i & 3];                // threadgroup store, thread-array load
+    shared[l] = tile[0][l % 8];
+    device Particle* p = particles + i;
+    p->mass = 1.0f;                                   // store through ->
+    *p = particles[0];                                // store through *
+    device float* m = &p->mass;
+    ++m[0];
+    atomic_fetch_add_explicit(&counter[0], 1u, memory_order_relaxed);
+    auto twice = [&](uint k) { return weights[k] * 2; }; // lambdas keep their introducer
+    local[0] = twice(i) + transform[1][2];
+    const device uchar* bytes = reinterpret_cast<const device uchar*>(weights);
+    particles[i].mass = float(bytes[3]) + local[0];
+}

@@ -1,0 +1,38 @@
+#define METALCPU_VALIDATION 1
+#include <metalcpu/kernel_prelude.h>
+#line 4 "validation_sum_sincos.metal"
+using namespace metal;
+
+template <typename T>
+       void sum_sincos(::metalcpu_kernel::checked_ptr<const T, 2> x, ::metalcpu_kernel::checked_ptr< T, 1> out,
+                       uint index                            , [[maybe_unused]] const ::mc_group* __mc_group) {
+    ::metalcpu_kernel::store(out, index + 1, ::mc_site{__FILE__, "sum_sincos", 9u, 20u}) = sin(::metalcpu_kernel::load(x, index, ::mc_site{__FILE__, "sum_sincos", 9u, 26u})) + cos(::metalcpu_kernel::load(x, index, ::mc_site{__FILE__, "sum_sincos", 9u, 42u}));
+}
+#line 1 "<metalcpu generated>"
+// "sum_sincos_float"
+namespace {
+using __mc_0_fn = decltype(&::sum_sincos<float>);
+void __mc_0_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0, ::mc_site{"validation_sum_sincos.metal", "sum_sincos_float", 7u, 36u});
+    auto&& __a1 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1, ::mc_site{"validation_sum_sincos.metal", "sum_sincos_float", 7u, 63u});
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        ::sum_sincos<float>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+    });
+}
+void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0, ::mc_site{"validation_sum_sincos.metal", "sum_sincos_float", 7u, 36u});
+    auto&& __a1 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1, ::mc_site{"validation_sum_sincos.metal", "sum_sincos_float", 7u, 63u});
+    ::sum_sincos<float>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+}
+const ::mc_param __mc_0_params[] = {
+    {"x", "constant T*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 7, 36},
+    {"out", "device T*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 7, 63},
+    {"index", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 8, 29},
+};
+}
+
+const ::mc_kernel __mc_kernels[] = {
+    {"sum_sincos_float", "validation_sum_sincos.metal", 7, 13, 0u, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr},
+};
+METALCPU_REGISTER_MODULE(__mc_kernels, 1, "validation_sum_sincos.metal")

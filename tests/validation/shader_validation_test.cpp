@@ -1,0 +1,613 @@
+// Shader validation end to end: kernels compiled from source, run with a validated pipeline,
+// and the reports they produce (or must not produce). Every detection has a negative test
+// that asserts the report's fields and a positive twin that must stay silent.
+#include "runtime/metal_test.h"
+#include "validation/settings.h"
+
+#include <metalcpu/ValidationTesting.hpp>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest-spi.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace metalcpu::testing {
+namespace {
+
+using validation::Access;
+using validation::AddressSpace;
+using validation::ReportKind;
+using validation::ShaderValidationReport;
+
+// Line numbers matter: the tests assert them.
+const char* const kKernels = R"(#include <metal_stdlib>
+using namespace metal;
+
+kernel void store_at(device float* out [[buffer(0)]], constant int& offset [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    out[int(i) + offset] = 1.0f;
+}
+kernel void load_at(device const float* in [[buffer(0)]], device float* out [[buffer(1)]], constant int& offset [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    out[i] = in[int(i) + offset] + 1.0f;
+}
+kernel void constant_load(constant float* table [[buffer(0)]], device float* out [[buffer(1)]], constant int& offset [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    out[i] = table[int(i) + offset];
+}
+kernel void tg_array(device float* out [[buffer(0)]], constant uint& offset [[buffer(1)]], uint l [[thread_index_in_threadgroup]], uint i [[thread_position_in_grid]], uint n [[threads_per_threadgroup]]) {
+    threadgroup float tile[64];
+    tile[l + offset] = float(i);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    out[i] = tile[(l + 1) % n];
+}
+kernel void tg_argument(device float* out [[buffer(0)]], threadgroup float* scratch [[threadgroup(0)]], constant uint& offset [[buffer(1)]], uint l [[thread_index_in_threadgroup]], uint i [[thread_position_in_grid]]) {
+    scratch[l + offset] = 2.0f;
+    out[i] = scratch[l];
+}
+kernel void via_address(device const ulong* addresses [[buffer(0)]], device float* out [[buffer(1)]], constant uint& offset [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    device float* p = (device float*)addresses[0];
+    out[i] = p[i + offset];
+}
+kernel void counter(device atomic_uint* counters [[buffer(0)]], constant uint& offset [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    atomic_fetch_add_explicit(&counters[i + offset], 1u, memory_order_relaxed);
+}
+kernel void pointer_walk(device float* out [[buffer(0)]], constant uint& step [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    device float* p = out + i;
+    *p = 3.0f;
+    p[step] += 1.0f;
+}
+)";
+
+constexpr int kStoreLine = 5, kLoadLine = 8, kTileLine = 15, kArgumentLine = 20, kAddressLine = 25, kAtomicLine = 28,
+              kWalkLine = 33;
+
+/// A test with shader validation turned on for the process (as MTL_SHADER_VALIDATION=1
+/// does), the kernels above compiled once, and a collector for the reports.
+class ShaderValidation : public MetalTest {
+protected:
+    void SetUp() override {
+        MetalTest::SetUp();
+        val::ShaderValidationSettings settings;
+        settings.enabled = true;
+        configure(settings);
+    }
+    void TearDown() override {
+        val::overrideShaderValidationSettings(std::nullopt);
+        for (MTL::Buffer* buffer : buffers_) buffer->release();
+        MetalTest::TearDown();
+    }
+    static void configure(const val::ShaderValidationSettings& settings) {
+        val::overrideShaderValidationSettings(settings);
+    }
+
+    MTL::ComputePipelineState* kernel(const char* name,
+                                      MTL::ShaderValidation validation = MTL::ShaderValidationDefault) {
+        NS::Error* error = nullptr;
+        MTL::Library* library =
+            device_->newLibrary(NS::String::string(kKernels, NS::UTF8StringEncoding), nullptr, &error);
+        if (!library) {
+            ADD_FAILURE() << error->localizedDescription()->utf8String();
+            return nullptr;
+        }
+        MTL::Function* function = library->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
+        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+        descriptor->setComputeFunction(function);
+        descriptor->setShaderValidation(validation);
+        MTL::ComputePipelineState* pipeline =
+            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+        if (!pipeline) ADD_FAILURE() << error->localizedDescription()->utf8String();
+        descriptor->release();
+        function->release();
+        library->release();
+        return pipeline ? pipeline->autorelease() : nullptr;
+    }
+
+    MTL::Buffer* buffer(std::size_t bytes, const char* label = nullptr) {
+        MTL::Buffer* b = device_->newBuffer(bytes, MTL::ResourceStorageModeShared);
+        if (label) b->setLabel(NS::String::string(label, NS::UTF8StringEncoding));
+        buffers_.push_back(b);
+        return b;
+    }
+
+    /// Encodes one dispatch of `pipeline` over `count` threads in groups of `group`, with
+    /// `bind` setting the arguments, and runs it.
+    template <class Bind>
+    MTL::CommandBuffer* dispatch(MTL::ComputePipelineState* pipeline, NS::UInteger count, NS::UInteger group,
+                                 Bind&& bind) {
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(pipeline);
+        bind(encoder);
+        encoder->dispatchThreads(MTL::Size(count, 1, 1), MTL::Size(group, 1, 1));
+        encoder->endEncoding();
+        run(commands);
+        return commands;
+    }
+
+    std::vector<ShaderValidationReport> reports() { return collector_.take(); }
+
+    ValidationReportCollector collector_;
+    std::vector<MTL::Buffer*> buffers_;
+};
+
+float* floats(MTL::Buffer* buffer) { return static_cast<float*>(buffer->contents()); }
+
+// ---- Device stores, over threadgroup shapes ------------------------------------------------
+
+struct Shape {
+    NS::UInteger count, group;
+};
+
+class DeviceStore : public ShaderValidation, public ::testing::WithParamInterface<Shape> {};
+
+// Test that in-bounds stores are silent and write, with canary words around the bound range.
+TEST_P(DeviceStore, InBoundsIsSilent) {
+    const auto [count, group] = GetParam();
+    MTL::Buffer* out = buffer((count + 2) * sizeof(float));
+    floats(out)[0] = floats(out)[count + 1] = 42.0f; // canaries outside the bound range
+    int offset = 0;
+    MTL::CommandBuffer* commands = dispatch(kernel("store_at"), count, group, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, sizeof(float), 0);
+        e->setBytes(&offset, sizeof offset, 1);
+    });
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+    EXPECT_THAT(reports(), ::testing::IsEmpty());
+    for (NS::UInteger i = 1; i <= count; ++i) ASSERT_EQ(floats(out)[i], 1.0f) << i;
+    EXPECT_EQ(floats(out)[0], 42.0f);
+    EXPECT_EQ(floats(out)[count + 1], 42.0f);
+}
+
+// Test that a store one past the bound range is reported once, with Apple's fields, and
+// dropped (the canary after the range survives).
+TEST_P(DeviceStore, OnePastTheEndIsReportedAndDropped) {
+    const auto [count, group] = GetParam();
+    MTL::Buffer* out = buffer((count + 1) * sizeof(float), "results");
+    floats(out)[count] = 42.0f; // beyond the bound range: the bind offset shifts it by one
+    int offset = 1;
+    MTL::CommandBuffer* commands = dispatch(kernel("store_at"), count, group, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, sizeof(float), 0);
+        e->setBytes(&offset, sizeof offset, 1);
+    });
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted) << "zerofill completes the command buffer";
+    std::vector<ShaderValidationReport> got = reports();
+    ASSERT_EQ(got.size(), 1u);
+    const ShaderValidationReport& r = got[0];
+    EXPECT_EQ(r.kind, ReportKind::OutOfBounds);
+    EXPECT_EQ(r.addressSpace, AddressSpace::Device);
+    EXPECT_EQ(r.access, Access::Store);
+    EXPECT_EQ(r.offset, (count + 1) * sizeof(float)) << "measured from the start of the buffer";
+    EXPECT_EQ(r.size, sizeof(float));
+    EXPECT_EQ(r.bufferLabel, "results");
+    EXPECT_EQ(r.bufferLength, (count + 1) * sizeof(float));
+    EXPECT_EQ(r.bindingIndex, 0);
+    EXPECT_EQ(r.argumentName, "out");
+    EXPECT_EQ(r.kernel, "store_at");
+    EXPECT_EQ(r.encoderLabel, "0");
+    EXPECT_EQ(r.dispatchIndex, 0u);
+    EXPECT_EQ(r.count, 1u);
+    EXPECT_EQ(r.location.file, "program_source");
+    EXPECT_EQ(r.location.function, "store_at");
+    EXPECT_EQ(r.location.line, unsigned(kStoreLine));
+    EXPECT_EQ(r.location.column, 26u) << "the column of the assignment, as Apple reports stores";
+    EXPECT_EQ(r.threadPositionInGrid, (validation::Position{std::uint32_t(count - 1), 0, 0}));
+    EXPECT_EQ(r.threadPositionInThreadgroup, (validation::Position{std::uint32_t((count - 1) % group), 0, 0}));
+    EXPECT_EQ(r.threadgroupPositionInGrid, (validation::Position{std::uint32_t((count - 1) / group), 0, 0}));
+    if (count > 1) EXPECT_EQ(floats(out)[count], 1.0f) << "the last in-range element is written by the thread before";
+    EXPECT_NE(r.text().find("Invalid device store at offset"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, DeviceStore,
+                         ::testing::Values(Shape{1, 1}, Shape{33, 33}, Shape{100, 32}, Shape{100, 33}, Shape{1000, 64}),
+                         [](const ::testing::TestParamInfo<Shape>& info) {
+                             return std::to_string(info.param.count) + "_by_" + std::to_string(info.param.group);
+                         });
+
+// Test that a store before the bind offset (still inside the buffer) is reported and dropped.
+TEST_F(ShaderValidation, BeforeTheBindOffsetIsReported) {
+    MTL::Buffer* out = buffer(9 * sizeof(float));
+    floats(out)[0] = 42.0f;
+    int offset = -1;
+    dispatch(kernel("store_at"), 8, 8, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, sizeof(float), 0);
+        e->setBytes(&offset, sizeof offset, 1);
+    });
+    std::vector<ShaderValidationReport> got = reports();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].offset, 0u);
+    EXPECT_EQ(got[0].bufferLabel, "<unnamed>");
+    EXPECT_EQ(floats(out)[0], 42.0f);
+}
+
+// Test that every thread of a far-out store is counted under one report, without a crash.
+TEST_F(ShaderValidation, FarOutOfBoundsIsCountedPerSite) {
+    MTL::Buffer* out = buffer(64 * sizeof(float));
+    int offset = 1 << 30; // 4 GiB past the buffer
+    dispatch(kernel("store_at"), 64, 16, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, 0, 0);
+        e->setBytes(&offset, sizeof offset, 1);
+    });
+    std::vector<ShaderValidationReport> got = reports();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].count, 64u);
+    EXPECT_GE(got[0].offset, std::uint64_t(1) << 32);
+}
+
+// Test that an argument with nothing bound is a null-buffer report, not a crash.
+TEST_F(ShaderValidation, UnboundBufferIsReported) {
+    int offset = 0;
+    MTL::CommandBuffer* commands =
+        dispatch(kernel("store_at"), 4, 4, [&](MTL::ComputeCommandEncoder* e) { e->setBytes(&offset, sizeof offset, 1); });
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+    std::vector<ShaderValidationReport> got = reports();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].kind, ReportKind::NullBuffer);
+    EXPECT_EQ(got[0].bufferLabel, "<nil>");
+    EXPECT_EQ(got[0].count, 4u);
+}
+
+// ---- Loads ----------------------------------------------------------------------------------
+
+// Test that an in-bounds load is silent and a load past the end reads zero and is reported.
+TEST_F(ShaderValidation, DeviceLoadPairs) {
+    MTL::Buffer* in = buffer(32 * sizeof(float));
+    MTL::Buffer* out = buffer(32 * sizeof(float));
+    for (int i = 0; i < 32; ++i) floats(in)[i] = float(i);
+    MTL::ComputePipelineState* load = kernel("load_at");
+    int offset = 0;
+    auto bind = [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(in, 0, 0);
+        e->setBuffer(out, 0, 1);
+        e->setBytes(&offset, sizeof offset, 2);
+    };
+    dispatch(load, 32, 32, bind);
+    EXPECT_THAT(reports(), ::testing::IsEmpty());
+    EXPECT_EQ(floats(out)[31], 32.0f);
+
+    offset = 1;
+    dispatch(load, 32, 32, bind);
+    std::vector<ShaderValidationReport> got = reports();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_THAT(got[0], ::testing::AllOf(InvalidLoad("load_at", 0), AtLine(kLoadLine), AtOffset(128)));
+    EXPECT_EQ(got[0].location.column, 14u) << "the column of the accessed name";
+    EXPECT_EQ(floats(out)[31], 1.0f) << "zerofill: the bad load read 0";
+    EXPECT_EQ(floats(out)[30], 32.0f);
+}
+
+// Test that constant-space loads are checked and worded as device loads.
+TEST_F(ShaderValidation, ConstantLoadPairs) {
+    MTL::Buffer* table = buffer(16 * sizeof(float));
+    MTL::Buffer* out = buffer(16 * sizeof(float));
+    MTL::ComputePipelineState* load = kernel("constant_load");
+    for (int offset : {0, 16}) {
+        dispatch(load, 16, 16, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(table, 0, 0);
+            e->setBuffer(out, 0, 1);
+            e->setBytes(&offset, sizeof offset, 2);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        if (offset == 0) {
+            EXPECT_THAT(got, ::testing::IsEmpty());
+            continue;
+        }
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_EQ(got[0].addressSpace, AddressSpace::Constant);
+        EXPECT_EQ(got[0].count, 16u);
+        EXPECT_EQ(got[0].text().rfind("Invalid device load at offset 64,", 0), 0u) << got[0].text();
+    }
+}
+
+// ---- Threadgroup memory ----------------------------------------------------------------------
+
+// Test that a threadgroup array is checked against its own size, with the faulting thread named.
+TEST_F(ShaderValidation, ThreadgroupArrayPairs) {
+    MTL::Buffer* out = buffer(32 * sizeof(float));
+    MTL::ComputePipelineState* tile = kernel("tg_array");
+    for (std::uint32_t offset : {32u, 33u}) { // 32 threads: l + 32 <= 63 fits, l + 33 does not for l = 31
+        dispatch(tile, 32, 32, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, 0, 0);
+            e->setBytes(&offset, sizeof offset, 1);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        if (offset == 32) {
+            EXPECT_THAT(got, ::testing::IsEmpty());
+            continue;
+        }
+        ASSERT_EQ(got.size(), 1u);
+        const ShaderValidationReport& r = got[0];
+        EXPECT_EQ(r.addressSpace, AddressSpace::Threadgroup);
+        EXPECT_EQ(r.access, Access::Store);
+        EXPECT_EQ(r.offset, 64u * sizeof(float));
+        EXPECT_FALSE(r.hasBuffer);
+        EXPECT_EQ(r.location.line, unsigned(kTileLine));
+        EXPECT_EQ(r.threadPositionInThreadgroup, (validation::Position{31, 0, 0}));
+        EXPECT_EQ(r.text().find("buffer:"), std::string::npos);
+    }
+}
+
+// Test that a [[threadgroup(n)]] argument is checked against setThreadgroupMemoryLength.
+TEST_F(ShaderValidation, ThreadgroupArgumentPairs) {
+    MTL::Buffer* out = buffer(16 * sizeof(float));
+    MTL::ComputePipelineState* scratch = kernel("tg_argument");
+    for (std::uint32_t offset : {0u, 16u}) {
+        dispatch(scratch, 16, 16, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, 0, 0);
+            e->setBytes(&offset, sizeof offset, 1);
+            e->setThreadgroupMemoryLength(16 * sizeof(float), 0);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        if (offset == 0) {
+            EXPECT_THAT(got, ::testing::IsEmpty());
+            EXPECT_EQ(floats(out)[5], 2.0f);
+            continue;
+        }
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_EQ(got[0].addressSpace, AddressSpace::Threadgroup);
+        EXPECT_EQ(got[0].bindingIndex, 0);
+        EXPECT_EQ(got[0].argumentName, "scratch");
+        EXPECT_EQ(got[0].location.line, unsigned(kArgumentLine));
+        EXPECT_EQ(got[0].count, 16u);
+    }
+}
+
+// ---- Pointers read from memory ---------------------------------------------------------------
+
+// Test that a gpuAddress stored in a buffer is checked against the buffer it points into,
+// and that an address outside every allocation is a wild pointer.
+TEST_F(ShaderValidation, AddressesFromMemory) {
+    MTL::Buffer* target = buffer(8 * sizeof(float), "target");
+    MTL::Buffer* addresses = buffer(sizeof(std::uint64_t));
+    MTL::Buffer* out = buffer(8 * sizeof(float));
+    for (int i = 0; i < 8; ++i) floats(target)[i] = float(i + 1);
+    static_cast<std::uint64_t*>(addresses->contents())[0] = target->gpuAddress();
+    MTL::ComputePipelineState* via = kernel("via_address");
+    auto run = [&](std::uint32_t offset) {
+        dispatch(via, 8, 8, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(addresses, 0, 0);
+            e->setBuffer(out, 0, 1);
+            e->setBytes(&offset, sizeof offset, 2);
+            e->useResource(target, MTL::ResourceUsageRead);
+        });
+        return reports();
+    };
+    EXPECT_THAT(run(0), ::testing::IsEmpty());
+    EXPECT_EQ(floats(out)[7], 8.0f);
+
+    std::vector<ShaderValidationReport> past = run(1);
+    ASSERT_EQ(past.size(), 1u);
+    EXPECT_EQ(past[0].kind, ReportKind::OutOfBounds);
+    EXPECT_EQ(past[0].bufferLabel, "target");
+    EXPECT_EQ(past[0].offset, 8 * sizeof(float));
+    EXPECT_EQ(past[0].location.line, unsigned(kAddressLine));
+
+    std::vector<ShaderValidationReport> wild = run(1u << 30);
+    ASSERT_EQ(wild.size(), 1u);
+    EXPECT_EQ(wild[0].kind, ReportKind::WildPointer);
+    EXPECT_EQ(wild[0].bufferLabel, "Out of bounds of user address space");
+    EXPECT_EQ(wild[0].bufferLength, 1u);
+}
+
+// ---- Atomics and pointer arithmetic ------------------------------------------------------------
+
+// Test that an atomic is an access: in bounds it counts, out of bounds it is a reported store.
+TEST_F(ShaderValidation, AtomicPairs) {
+    MTL::Buffer* counters = buffer(8 * sizeof(std::uint32_t));
+    MTL::ComputePipelineState* count = kernel("counter");
+    for (std::uint32_t offset : {0u, 8u}) {
+        dispatch(count, 8, 8, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(counters, 0, 0);
+            e->setBytes(&offset, sizeof offset, 1);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        if (offset == 0) {
+            EXPECT_THAT(got, ::testing::IsEmpty());
+            EXPECT_EQ(static_cast<std::uint32_t*>(counters->contents())[7], 1u);
+            continue;
+        }
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_EQ(got[0].access, Access::Store);
+        EXPECT_EQ(got[0].location.line, unsigned(kAtomicLine));
+        EXPECT_EQ(got[0].count, 8u);
+    }
+}
+
+// Test that `*p = v` through a derived pointer is checked, and that `p[n] += v` past the end is
+// reported as the load and the store it is.
+TEST_F(ShaderValidation, DerivedPointerPairs) {
+    MTL::Buffer* out = buffer(8 * sizeof(float));
+    MTL::ComputePipelineState* walk = kernel("pointer_walk");
+    for (std::uint32_t step : {0u, 8u}) {
+        dispatch(walk, 8, 8, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, 0, 0);
+            e->setBytes(&step, sizeof step, 1);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        if (step == 0) {
+            EXPECT_THAT(got, ::testing::IsEmpty());
+            EXPECT_EQ(floats(out)[3], 4.0f);
+            continue;
+        }
+        ASSERT_EQ(got.size(), 2u);
+        EXPECT_THAT(got, ::testing::UnorderedElementsAre(
+                             ::testing::AllOf(InvalidLoad("pointer_walk", 0), AtLine(kWalkLine)),
+                             ::testing::AllOf(InvalidStore("pointer_walk", 0), AtLine(kWalkLine))));
+        EXPECT_EQ(floats(out)[3], 3.0f) << "the in-range store still happened";
+    }
+}
+
+// ---- Switches, fail modes and sinks -------------------------------------------------------------
+
+// Test that the pipeline's shaderValidation property and the descriptor's Disabled both work.
+TEST_F(ShaderValidation, DescriptorDisablesAPipeline) {
+    MTL::ComputePipelineState* plain = kernel("store_at", MTL::ShaderValidationDisabled);
+    MTL::ComputePipelineState* checked = kernel("store_at");
+    EXPECT_EQ(plain->shaderValidation(), MTL::ShaderValidationDisabled);
+    EXPECT_EQ(checked->shaderValidation(), MTL::ShaderValidationEnabled);
+    MTL::Buffer* out = buffer(8 * sizeof(float));
+    int offset = 0;
+    dispatch(plain, 8, 8, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, 0, 0);
+        e->setBytes(&offset, sizeof offset, 1);
+    });
+    EXPECT_EQ(floats(out)[7], 1.0f);
+    EXPECT_THAT(reports(), ::testing::IsEmpty());
+}
+
+// Test that with validation off for the process, only a descriptor that asks is instrumented.
+TEST_F(ShaderValidation, OffForTheProcess) {
+    configure(val::ShaderValidationSettings{});
+    EXPECT_EQ(kernel("store_at")->shaderValidation(), MTL::ShaderValidationDisabled);
+    EXPECT_EQ(kernel("store_at", MTL::ShaderValidationEnabled)->shaderValidation(), MTL::ShaderValidationEnabled);
+}
+
+// Test MTL_SHADER_VALIDATION_FAIL_MODE=allow: an access inside the buffer happens; one outside
+// every allocation is contained and fails the command buffer as a GPU page fault.
+TEST_F(ShaderValidation, AllowMode) {
+    val::ShaderValidationSettings settings;
+    settings.enabled = true;
+    settings.failMode = val::FailMode::Allow;
+    configure(settings);
+    MTL::Buffer* out = buffer(9 * sizeof(float));
+    int offset = -1;
+    MTL::CommandBuffer* inside = dispatch(kernel("store_at"), 1, 1, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, sizeof(float), 0);
+        e->setBytes(&offset, sizeof offset, 1);
+    });
+    EXPECT_EQ(inside->status(), MTL::CommandBufferStatusCompleted);
+    EXPECT_EQ(floats(out)[0], 1.0f) << "allowed: the store before the bind offset happened";
+    EXPECT_EQ(reports().size(), 1u);
+
+    offset = 1 << 30;
+    MTL::CommandBuffer* outside = dispatch(kernel("store_at"), 1, 1, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, 0, 0);
+        e->setBytes(&offset, sizeof offset, 1);
+    });
+    EXPECT_EQ(outside->status(), MTL::CommandBufferStatusError);
+    ASSERT_NE(outside->error(), nullptr);
+    EXPECT_EQ(outside->error()->code(), MTL::CommandBufferErrorPageFault);
+    EXPECT_EQ(reports().size(), 1u);
+}
+
+// Test METALCPU_SHADER_VALIDATION_FAILS_COMMAND_BUFFER: reports fail the command buffer.
+TEST_F(ShaderValidation, FailsCommandBufferOption) {
+    val::ShaderValidationSettings settings;
+    settings.enabled = true;
+    settings.failCommandBuffer = true;
+    configure(settings);
+    MTL::Buffer* out = buffer(4 * sizeof(float));
+    for (int offset : {0, 1}) {
+        MTL::CommandBuffer* commands = dispatch(kernel("store_at"), 4, 4, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, 0, 0);
+            e->setBytes(&offset, sizeof offset, 1);
+        });
+        if (offset == 0) {
+            EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+            continue;
+        }
+        EXPECT_EQ(commands->status(), MTL::CommandBufferStatusError);
+        ASSERT_NE(commands->error(), nullptr);
+        EXPECT_NE(text(commands->error()->localizedDescription()).find("Invalid device store at offset 16"),
+                  std::string::npos);
+    }
+    reports();
+}
+
+// Test that reports go to stderr only when asked, and never for a clean kernel.
+TEST_F(ShaderValidation, StderrOnlyWhenAsked) {
+    MTL::Buffer* out = buffer(4 * sizeof(float));
+    auto runWith = [&](int offset) {
+        ::testing::internal::CaptureStderr();
+        dispatch(kernel("store_at"), 4, 4, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, 0, 0);
+            e->setBytes(&offset, sizeof offset, 1);
+        });
+        return ::testing::internal::GetCapturedStderr();
+    };
+    EXPECT_EQ(runWith(1), "") << "not asked for";
+    val::ShaderValidationSettings settings;
+    settings.enabled = true;
+    settings.reportToStderr = true;
+    configure(settings);
+    EXPECT_EQ(runWith(0), "") << "a clean kernel prints nothing";
+    std::string printed = runWith(1);
+    EXPECT_EQ(printed.rfind("Invalid device store at offset 16, executing kernel function: \"store_at\"\n"
+                            "buffer: <unnamed>, length:16, resident:Read Write\n",
+                            0),
+              0u)
+        << printed;
+    reports();
+}
+
+// Test that reports are appended to the JSON-lines file, one line each.
+TEST_F(ShaderValidation, JsonLines) {
+    char path[] = "/tmp/metalcpu-validation-XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    val::ShaderValidationSettings settings;
+    settings.enabled = true;
+    settings.jsonPath = path;
+    configure(settings);
+    MTL::Buffer* out = buffer(4 * sizeof(float));
+    int offset = 1;
+    dispatch(kernel("store_at"), 4, 4, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, 0, 0);
+        e->setBytes(&offset, sizeof offset, 1);
+    });
+    std::ifstream in(path);
+    std::string line, extra;
+    ASSERT_TRUE(std::getline(in, line));
+    EXPECT_FALSE(std::getline(in, extra));
+    EXPECT_NE(line.find("\"access\":\"store\""), std::string::npos) << line;
+    EXPECT_NE(line.find("\"kernel\":\"store_at\""), std::string::npos) << line;
+    std::remove(path);
+    reports();
+}
+
+// Test MTL_SHADER_VALIDATION_ABORT_ON_FAULT: the report is printed and the process stops.
+TEST_F(ShaderValidation, AbortOnFaultDeathTest) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    MTL::Buffer* out = buffer(4 * sizeof(float));
+    MTL::ComputePipelineState* store = kernel("store_at");
+    int offset = 1;
+    EXPECT_DEATH(
+        {
+            val::ShaderValidationSettings settings;
+            settings.enabled = true;
+            settings.abortOnFault = true;
+            configure(settings);
+            dispatch(store, 4, 4, [&](MTL::ComputeCommandEncoder* e) {
+                e->setBuffer(out, 0, 0);
+                e->setBytes(&offset, sizeof offset, 1);
+            });
+        },
+        "Invalid device store at offset 16, executing kernel function: \"store_at\"");
+}
+
+// Test that the guard of <metalcpu/ValidationTesting.hpp> fails a test on a report.
+TEST_F(ShaderValidation, FailOnReportsGuard) {
+    MTL::Buffer* out = buffer(4 * sizeof(float));
+    MTL::ComputePipelineState* store = kernel("store_at");
+    int offset = 1;
+    ::testing::TestPartResultArray failures;
+    {
+        ::testing::ScopedFakeTestPartResultReporter intercept(
+            ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ALL_THREADS, &failures);
+        FailOnValidationReports guard;
+        dispatch(store, 4, 4, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, 0, 0);
+            e->setBytes(&offset, sizeof offset, 1);
+        });
+    }
+    ASSERT_EQ(failures.size(), 1);
+    EXPECT_TRUE(failures.GetTestPartResult(0).nonfatally_failed());
+    EXPECT_NE(std::string(failures.GetTestPartResult(0).message()).find("Invalid device store at offset 16"),
+              std::string::npos);
+    reports();
+}
+
+} // namespace
+} // namespace metalcpu::testing

@@ -1,0 +1,92 @@
+// Shader validation of one dispatch: tags for its buffer bindings, the handling of each
+// invalid access (report, contain), and the delivery of the reports when it ends.
+#pragma once
+
+#include "validation/regions.h"
+#include "validation/settings.h"
+
+#include <metalcpu/Validation.hpp>
+#include <metalcpu/kernel_abi.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace metalcpu::val {
+
+/// Names a dispatch in reports.
+struct DispatchInfo {
+    std::string kernel;
+    std::string pipelineLabel;
+    std::string encoderLabel;
+    std::uint64_t dispatchIndex = 0;
+};
+
+/// One [[buffer(n)]] argument as bound when the dispatch was encoded.
+struct BufferBinding {
+    std::uint32_t index = 0;
+    std::string argumentName;
+    validation::AddressSpace space = validation::AddressSpace::Device;
+    bool bound = false;
+    std::uint64_t boundAddress = 0;   ///< contents + offset, or the setBytes copy
+    std::uint64_t resourceBegin = 0;  ///< the buffer's contents (offsets are measured from here)
+    std::uint64_t resourceLength = 0; ///< the buffer's length
+    std::string label;                ///< as reported: the label or "<unnamed>"
+};
+
+/// The executor's view of the thread that made an invalid access.
+struct FaultingThread {
+    validation::Position grid, local, group;
+    /// The worker's threadgroup memory, for untagged pointers into it.
+    std::uint64_t threadgroupBegin = 0, threadgroupEnd = 0;
+};
+
+class DispatchValidation {
+public:
+    DispatchValidation(DispatchInfo info, std::vector<BufferBinding> bindings, ShaderValidationSettings settings);
+    ~DispatchValidation();
+    DispatchValidation(const DispatchValidation&) = delete;
+    DispatchValidation& operator=(const DispatchValidation&) = delete;
+
+    /// Tags the bindings and writes them into parameters.checked_buffers. Call right before
+    /// the dispatch runs.
+    void begin(mc_dispatch& parameters);
+
+    /// An access of `size` bytes at checked pointer `pointer` + `byteOffset` fell outside its
+    /// region: reports it and returns the address the kernel should touch instead — `scratch`
+    /// (zero-filled, at least `size` bytes) unless the fail mode allows the real one.
+    void* fault(std::uint64_t pointer, std::uint64_t byteOffset, std::uint64_t size, std::uint32_t op,
+                const mc_site* site, const FaultingThread& thread, void* scratch);
+
+    /// Releases the tags and delivers the reports (one per site and kind of access, with its
+    /// count), returning them. Call once, after the dispatch.
+    std::vector<validation::ShaderValidationReport> finish();
+
+    /// In allow mode, an access had to be contained because it fell outside memory metalcpu
+    /// owns: the command buffer fails as a GPU page fault would.
+    bool pageFaulted() const;
+
+    const ShaderValidationSettings& settings() const { return settings_; }
+
+private:
+    void record(validation::ShaderValidationReport report);
+
+    DispatchInfo info_;
+    std::vector<BufferBinding> bindings_;
+    std::vector<RegionOwner> owners_; ///< one per binding, same order
+    std::vector<std::uint32_t> tags_;
+    ShaderValidationSettings settings_;
+
+    mutable std::mutex mutex_;
+    using SiteKey = std::tuple<std::string, std::uint32_t, std::uint32_t, int, std::int32_t, std::string>;
+    std::map<SiteKey, std::size_t> sites_; ///< -> index in reports_
+    std::vector<validation::ShaderValidationReport> reports_;
+    std::uint64_t dropped_ = 0;
+    bool pageFaulted_ = false;
+    bool finished_ = false;
+};
+
+} // namespace metalcpu::val

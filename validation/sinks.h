@@ -1,0 +1,16 @@
+// Where reports go: stderr, the library's log, a JSON-lines file and the installed sinks.
+#pragma once
+
+#include "validation/settings.h"
+
+#include <metalcpu/Validation.hpp>
+
+namespace metalcpu::val {
+
+/// Sends one report everywhere the settings say, and to every installed ReportSink.
+void deliver(const validation::ShaderValidationReport& report, const ShaderValidationSettings& settings);
+
+/// Prints "Metal GPU Validation Enabled" once per process when shader validation is on.
+void announceShaderValidation(const ShaderValidationSettings& settings);
+
+} // namespace metalcpu::val
