@@ -75,7 +75,10 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         std::string setup = argumentSetup(e, k, validation);
         std::string call = "    " + info.functionExpression + "(" + callArguments(e, k) + ");\n";
         const bool usesT = call.find("__t") != std::string::npos;
-        out += "void __mc_" + k + "_run_group(const ::mc_group* __g) {\n";
+        // The instrumented kernel body is too big for GCC to inline on its own; without it the
+        // per-thread loop is a call per thread.
+        const std::string flatten = validation ? "__attribute__((flatten)) " : "";
+        out += flatten + "void __mc_" + k + "_run_group(const ::mc_group* __g) {\n";
         out += setup;
         if (info.usesCoroutines) {
             // Each thread's coroutine starts suspended; run_coroutines resumes them in turn.

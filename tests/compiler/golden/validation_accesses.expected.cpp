@@ -35,7 +35,7 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) { r
 // "accesses"
 namespace {
 using __mc_0_fn = decltype(&accesses);
-void __mc_0_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0, ::mc_site{"validation_accesses.metal", "accesses", 9u, 39u});
     auto&& __a1 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1, ::mc_site{"validation_accesses.metal", "accesses", 10u, 42u});
     auto&& __a2 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2, ::mc_site{"validation_accesses.metal", "accesses", 11u, 41u});
