@@ -16,6 +16,7 @@
 
 namespace metalcpu::rt {
 
+class CommandEncoder;
 class CommandQueue;
 class Device;
 
@@ -37,10 +38,13 @@ public:
     MTL::CommandBufferErrorOption errorOptions() const { return errorOptions_; }
 
     // Encoding.
-    /// Starts an encoder; false (logged) when one is open or the buffer was committed.
-    bool beginEncoder(ns::ObjectBase* encoder, const char* what);
-    void endEncoder(ns::ObjectBase* encoder);
-    ns::ObjectBase* openEncoder() const { return openEncoder_; }
+    /// Whether an encoder may start (`selector` makes it): false, reported, when one is
+    /// still open or the command buffer was committed.
+    bool mayBeginEncoder(const char* selector);
+    /// Called by an encoder as it opens and as it ends.
+    void beginEncoder(CommandEncoder* encoder) { openEncoder_ = encoder; }
+    void endEncoder(CommandEncoder* encoder);
+    CommandEncoder* openEncoder() const { return openEncoder_; }
     void append(Command command) { commands_.push_back(std::move(command)); }
     /// Keeps `object` alive until the command buffer completes (unless it holds
     /// unretained references, as commandBufferWithUnretainedReferences() asks).
@@ -77,7 +81,7 @@ private:
     std::vector<Command> commands_;
     std::vector<NS::Object*> keptAlive_;
     std::deque<std::unique_ptr<unsigned char[]>> bytes_;
-    ns::ObjectBase* openEncoder_ = nullptr;
+    CommandEncoder* openEncoder_ = nullptr;
 
     mutable std::mutex mutex_;
     std::condition_variable changed_;
