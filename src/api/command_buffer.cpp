@@ -35,36 +35,34 @@ MTL::CommandBufferErrorOption MTL::CommandBuffer::errorOptions() const {
     return self ? self->errorOptions() : CommandBufferErrorOptionNone;
 }
 
+namespace {
+
+/// A new compute encoder on `commandBuffer`, or nullptr (reported) when it may not start
+/// one; `selector` names the method in the report.
+MTL::ComputeCommandEncoder* newComputeEncoder(const MTL::CommandBuffer* commandBuffer, MTL::DispatchType dispatchType,
+                                              const char* selector) {
+    auto* self = implOf<Cb>(commandBuffer);
+    if (!self || !self->mayBeginEncoder(selector)) return nullptr;
+    return metalcpu::ns::autoreleased(metalcpu::ns::make<metalcpu::rt::ComputeCommandEncoder>(self, dispatchType));
+}
+
+} // namespace
+
 MTL::ComputeCommandEncoder* MTL::CommandBuffer::computeCommandEncoder(DispatchType dispatchType) {
-    auto* self = implOf<Cb>(this);
-    if (!self) return nullptr;
-    MTL::ComputeCommandEncoder* encoder = metalcpu::ns::make<metalcpu::rt::ComputeCommandEncoder>(self, dispatchType);
-    auto* made = implOf<metalcpu::rt::ComputeCommandEncoder>(encoder);
-    if (!self->beginEncoder(made, "computeCommandEncoder")) {
-        made->endEncoding(); // so that releasing it does not complain again
-        encoder->release();
-        return nullptr;
-    }
-    return metalcpu::ns::autoreleased(encoder);
+    return newComputeEncoder(this, dispatchType, "computeCommandEncoderWithDispatchType:");
 }
 MTL::ComputeCommandEncoder* MTL::CommandBuffer::computeCommandEncoder() {
-    return computeCommandEncoder(DispatchTypeSerial);
+    return newComputeEncoder(this, DispatchTypeSerial, "computeCommandEncoder");
 }
 MTL::ComputeCommandEncoder* MTL::CommandBuffer::computeCommandEncoder(const ComputePassDescriptor* descriptor) {
     auto* settings = implOf<metalcpu::rt::ComputePassDescriptor>(descriptor);
-    return computeCommandEncoder(settings ? settings->dispatchType : DispatchTypeSerial);
+    return newComputeEncoder(this, settings ? settings->dispatchType : DispatchTypeSerial,
+                             "computeCommandEncoderWithDescriptor:");
 }
 MTL::BlitCommandEncoder* MTL::CommandBuffer::blitCommandEncoder() {
     auto* self = implOf<Cb>(this);
-    if (!self) return nullptr;
-    MTL::BlitCommandEncoder* encoder = metalcpu::ns::make<metalcpu::rt::BlitCommandEncoder>(self);
-    auto* made = implOf<metalcpu::rt::BlitCommandEncoder>(encoder);
-    if (!self->beginEncoder(made, "blitCommandEncoder")) {
-        made->endEncoding();
-        encoder->release();
-        return nullptr;
-    }
-    return metalcpu::ns::autoreleased(encoder);
+    if (!self || !self->mayBeginEncoder("blitCommandEncoder")) return nullptr;
+    return metalcpu::ns::autoreleased(metalcpu::ns::make<metalcpu::rt::BlitCommandEncoder>(self));
 }
 
 void MTL::CommandBuffer::addScheduledHandler(const HandlerFunction& function) {

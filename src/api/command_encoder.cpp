@@ -3,6 +3,7 @@
 #include "api/unsupported.h"
 #include "runtime/blit_command_encoder.h"
 #include "runtime/command_buffer.h"
+#include "runtime/command_encoder.h"
 #include "runtime/compute_command_encoder.h"
 #include "runtime/descriptors.h"
 #include "runtime/device.h"
@@ -11,45 +12,24 @@
 #include <Metal/MTLComputeCommandEncoder.hpp>
 #include <Metal/MTLComputePass.hpp>
 
-using metalcpu::ns::ObjectBase;
 using metalcpu::ns::implOf;
+using Encoder = metalcpu::rt::CommandEncoder;
 using Compute = metalcpu::rt::ComputeCommandEncoder;
 using Blit = metalcpu::rt::BlitCommandEncoder;
 
-namespace {
-
-/// The label storage and command buffer of either kind of encoder.
-metalcpu::rt::Label* labelOf(const MTL::CommandEncoder* encoder) {
-    ObjectBase* base = ObjectBase::from(encoder);
-    if (auto* compute = dynamic_cast<Compute*>(base)) return &compute->label();
-    if (auto* blit = dynamic_cast<Blit*>(base)) return &blit->label();
-    return nullptr;
-}
-
-metalcpu::rt::CommandBuffer* commandBufferOf(const MTL::CommandEncoder* encoder) {
-    ObjectBase* base = ObjectBase::from(encoder);
-    if (auto* compute = dynamic_cast<Compute*>(base)) return compute->commandBuffer();
-    if (auto* blit = dynamic_cast<Blit*>(base)) return blit->commandBuffer();
-    return nullptr;
-}
-
-} // namespace
-
 NS::String* MTL::CommandEncoder::label() const {
-    metalcpu::rt::Label* label = labelOf(this);
-    return label ? label->get() : nullptr;
+    auto* self = implOf<Encoder>(this);
+    return self ? self->label().get() : nullptr;
 }
 void MTL::CommandEncoder::setLabel(const NS::String* label) {
-    if (metalcpu::rt::Label* storage = labelOf(this)) storage->set(label);
+    if (auto* self = implOf<Encoder>(this)) self->label().set(label);
 }
 MTL::Device* MTL::CommandEncoder::device() const {
-    metalcpu::rt::CommandBuffer* buffer = commandBufferOf(this);
-    return buffer ? buffer->device() : nullptr;
+    auto* self = implOf<Encoder>(this);
+    return self ? self->commandBuffer()->device() : nullptr;
 }
 void MTL::CommandEncoder::endEncoding() {
-    ObjectBase* base = ObjectBase::from(this);
-    if (auto* compute = dynamic_cast<Compute*>(base)) compute->endEncoding();
-    else if (auto* blit = dynamic_cast<Blit*>(base)) blit->endEncoding();
+    if (auto* self = implOf<Encoder>(this)) self->endEncoding();
 }
 // Commands of one queue run in order, so there is never anything to wait for.
 void MTL::CommandEncoder::barrierAfterQueueStages(Stages, Stages) {}
@@ -103,14 +83,26 @@ void MTL::ComputeCommandEncoder::dispatchThreads(Size threadsPerGrid, Size threa
 void MTL::ComputeCommandEncoder::dispatchThreadgroups(Size threadgroupsPerGrid, Size threadsPerThreadgroup) {
     if (auto* self = implOf<Compute>(this)) self->dispatch(threadgroupsPerGrid, threadsPerThreadgroup, false);
 }
-// Dispatches of an encoder run one after another, so every barrier is already satisfied.
-void MTL::ComputeCommandEncoder::memoryBarrier(BarrierScope) {}
-void MTL::ComputeCommandEncoder::memoryBarrier(const Resource* const[], NS::UInteger) {}
-// Every resource is always resident.
-void MTL::ComputeCommandEncoder::useResource(const Resource*, ResourceUsage) {}
-void MTL::ComputeCommandEncoder::useResources(const Resource* const[], NS::UInteger, ResourceUsage) {}
-void MTL::ComputeCommandEncoder::useHeap(const Heap*) {}
-void MTL::ComputeCommandEncoder::useHeaps(const Heap* const[], NS::UInteger) {}
+// Dispatches of an encoder run one after another, so every barrier is already satisfied,
+// and every resource is always resident: these only check that encoding has not ended.
+void MTL::ComputeCommandEncoder::memoryBarrier(BarrierScope) {
+    if (auto* self = implOf<Compute>(this)) self->usable("memoryBarrierWithScope:");
+}
+void MTL::ComputeCommandEncoder::memoryBarrier(const Resource* const[], NS::UInteger) {
+    if (auto* self = implOf<Compute>(this)) self->usable("memoryBarrierWithResources:count:");
+}
+void MTL::ComputeCommandEncoder::useResource(const Resource*, ResourceUsage) {
+    if (auto* self = implOf<Compute>(this)) self->usable("useResource:usage:");
+}
+void MTL::ComputeCommandEncoder::useResources(const Resource* const[], NS::UInteger, ResourceUsage) {
+    if (auto* self = implOf<Compute>(this)) self->usable("useResources:count:usage:");
+}
+void MTL::ComputeCommandEncoder::useHeap(const Heap*) {
+    if (auto* self = implOf<Compute>(this)) self->usable("useHeap:");
+}
+void MTL::ComputeCommandEncoder::useHeaps(const Heap* const[], NS::UInteger) {
+    if (auto* self = implOf<Compute>(this)) self->usable("useHeaps:count:");
+}
 
 void MTL::BlitCommandEncoder::copyFromBuffer(const Buffer* sourceBuffer, NS::UInteger sourceOffset,
                                              const Buffer* destinationBuffer, NS::UInteger destinationOffset,
@@ -121,7 +113,9 @@ void MTL::BlitCommandEncoder::fillBuffer(const Buffer* buffer, NS::Range range, 
     if (auto* self = implOf<Blit>(this)) self->fill(buffer, range.location, range.length, value);
 }
 // Shared memory needs no synchronisation between host and kernels.
-void MTL::BlitCommandEncoder::synchronizeResource(const Resource*) {}
+void MTL::BlitCommandEncoder::synchronizeResource(const Resource*) {
+    if (auto* self = implOf<Blit>(this)) self->usable("synchronizeResource:");
+}
 
 MTL::ComputePassDescriptor* MTL::ComputePassDescriptor::alloc() {
     return metalcpu::ns::make<metalcpu::rt::ComputePassDescriptor>();

@@ -2,45 +2,47 @@
 
 #include "runtime/buffer.h"
 #include "runtime/command_buffer.h"
-#include "support/log.h"
+#include "runtime/debug_layer.h"
 
 namespace metalcpu::rt {
+namespace {
 
-BlitCommandEncoder::BlitCommandEncoder(CommandBuffer* commandBuffer) : commandBuffer_(commandBuffer) {
-    commandBuffer_->retain();
+constexpr const char* kClass = "MTLDebugBlitCommandEncoder";
+constexpr const char* kCopy = "copyFromBuffer:sourceOffset:toBuffer:destinationOffset:size:";
+constexpr const char* kFill = "fillBuffer:range:value:";
+
+/// `(offsetName + sizeName)(end) must be <= [bufferName length](length).`, or "" when the
+/// range fits.
+std::string rangeError(const char* offsetName, std::uint64_t offset, const char* sizeName, std::uint64_t size,
+                       const char* bufferName, std::uint64_t length) {
+    std::uint64_t end = 0;
+    if (!__builtin_add_overflow(offset, size, &end) && end <= length) return {};
+    return std::string("(") + offsetName + " + " + sizeName + ")(" +
+           (end < offset ? "overflow" : std::to_string(end)) + ") must be <= [" + bufferName + " length](" +
+           std::to_string(length) + ").";
 }
 
-BlitCommandEncoder::~BlitCommandEncoder() {
-    if (!ended_) {
-        support::log().error("Command encoder released without endEncoding");
-        commandBuffer_->endEncoder(this);
-    }
-    commandBuffer_->release();
-}
+} // namespace
 
-bool BlitCommandEncoder::usable(const char* method) {
-    if (!ended_) return true;
-    support::log().error("{} after endEncoding: ignored", method);
-    return false;
-}
+BlitCommandEncoder::BlitCommandEncoder(CommandBuffer* commandBuffer) : Implements(commandBuffer, kClass) {}
 
 void BlitCommandEncoder::copy(const MTL::Buffer* source, std::uint64_t sourceOffset, const MTL::Buffer* destination,
                               std::uint64_t destinationOffset, std::uint64_t size) {
-    if (!usable("copyFromBuffer")) return;
+    if (!usable(kCopy)) return;
+    // A mistake is reported by the debug layer (when it is on) and recorded, so that the
+    // command buffer fails when it gets there.
+    auto reject = [&](unsigned line, const std::string& message) {
+        DebugLayer::report({kClass, kCopy, line}, message);
+        commandBuffer_->append(InvalidCommand{std::string("copyFromBuffer: ") + message});
+    };
     Buffer* from = ns::implOf<Buffer>(source);
     Buffer* to = ns::implOf<Buffer>(destination);
-    if (!from || !to) {
-        commandBuffer_->append(InvalidCommand{"copyFromBuffer: the source and destination buffers must not be nil"});
-        return;
-    }
-    if (sourceOffset + size > from->length() || destinationOffset + size > to->length() ||
-        sourceOffset + size < sourceOffset || destinationOffset + size < destinationOffset) {
-        commandBuffer_->append(InvalidCommand{
-            "copyFromBuffer: copying " + std::to_string(size) + " bytes from offset " + std::to_string(sourceOffset) +
-            " of a " + std::to_string(from->length()) + "-byte buffer to offset " + std::to_string(destinationOffset) +
-            " of a " + std::to_string(to->length()) + "-byte buffer goes past the end"});
-        return;
-    }
+    if (!from) return reject(425, "sourceBuffer must not be nil.");
+    if (!to) return reject(426, "destinationBuffer must not be nil.");
+    std::string error = rangeError("sourceOffset", sourceOffset, "size", size, "sourceBuffer", from->length());
+    if (!error.empty()) return reject(431, error);
+    error = rangeError("destinationOffset", destinationOffset, "size", size, "destinationBuffer", to->length());
+    if (!error.empty()) return reject(433, error);
     commandBuffer_->keepAlive(from->asPublicClass());
     commandBuffer_->keepAlive(to->asPublicClass());
     commandBuffer_->append(CopyCommand{from, sourceOffset, to, destinationOffset, size});
@@ -48,29 +50,17 @@ void BlitCommandEncoder::copy(const MTL::Buffer* source, std::uint64_t sourceOff
 
 void BlitCommandEncoder::fill(const MTL::Buffer* buffer, std::uint64_t offset, std::uint64_t length,
                               std::uint8_t value) {
-    if (!usable("fillBuffer")) return;
+    if (!usable(kFill)) return;
+    auto reject = [&](unsigned line, const std::string& message) {
+        DebugLayer::report({kClass, kFill, line}, message);
+        commandBuffer_->append(InvalidCommand{std::string("fillBuffer: ") + message});
+    };
     Buffer* target = ns::implOf<Buffer>(buffer);
-    if (!target) {
-        commandBuffer_->append(InvalidCommand{"fillBuffer: the buffer must not be nil"});
-        return;
-    }
-    if (offset + length > target->length() || offset + length < offset) {
-        commandBuffer_->append(InvalidCommand{"fillBuffer: range " + std::to_string(offset) + "+" +
-                                              std::to_string(length) + " goes past the end of a " +
-                                              std::to_string(target->length()) + "-byte buffer"});
-        return;
-    }
+    if (!target) return reject(612, "buffer must not be nil.");
+    std::string error = rangeError("range.location", offset, "range.length", length, "buffer", target->length());
+    if (!error.empty()) return reject(615, error);
     commandBuffer_->keepAlive(target->asPublicClass());
     commandBuffer_->append(FillCommand{target, offset, length, value});
-}
-
-void BlitCommandEncoder::endEncoding() {
-    if (ended_) {
-        support::log().error("endEncoding was already called!");
-        return;
-    }
-    ended_ = true;
-    commandBuffer_->endEncoder(this);
 }
 
 } // namespace metalcpu::rt

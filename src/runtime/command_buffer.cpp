@@ -3,7 +3,9 @@
 #include "exec/executor.h"
 #include "foundation/factories.h"
 #include "runtime/buffer.h"
+#include "runtime/command_encoder.h"
 #include "runtime/command_queue.h"
+#include "runtime/debug_layer.h"
 #include "runtime/errors.h"
 #include "support/log.h"
 
@@ -45,22 +47,22 @@ bool CommandBuffer::mayDrainFromFallbackPool() const {
 
 Device* CommandBuffer::device() const { return queue_->device(); }
 
-bool CommandBuffer::beginEncoder(ns::ObjectBase* encoder, const char* what) {
+bool CommandBuffer::mayBeginEncoder(const char* selector) {
+    // Both fire in Apple's driver, with or without the debug layer.
     if (isCommitted()) {
-        support::log().error("{} on a command buffer that was already committed: ignored", what);
+        DebugLayer::reject({"IOGPUMetalCommandBuffer", "setCurrentCommandEncoder:", 323},
+                           "_status < MTLCommandBufferStatusCommitted");
         return false;
     }
     if (openEncoder_) {
-        support::log().error("{}: a command encoder is already encoding to this command buffer; "
-                             "call endEncoding() on it first",
-                             what);
+        DebugLayer::reject({"MTLDebugCommandBuffer", selector, 1015},
+                           "A command encoder is already encoding to this command buffer");
         return false;
     }
-    openEncoder_ = encoder;
     return true;
 }
 
-void CommandBuffer::endEncoder(ns::ObjectBase* encoder) {
+void CommandBuffer::endEncoder(CommandEncoder* encoder) {
     if (openEncoder_ == encoder) openEncoder_ = nullptr;
 }
 
@@ -103,13 +105,15 @@ void CommandBuffer::enqueue() {
 }
 
 void CommandBuffer::commit() {
+    // Both fire in Apple's driver, with or without the debug layer. Without it, metalcpu
+    // ignores the second commit and ends the open encoder.
     if (isCommitted()) {
-        support::log().error("commit an already committed command buffer: ignored");
+        DebugLayer::reject({"IOGPUMetalCommandBuffer", "validate", 214}, "commit an already committed command buffer");
         return;
     }
     if (openEncoder_) {
-        support::log().error("commit command buffer with uncommitted encoder: the encoder is ended now");
-        openEncoder_ = nullptr;
+        DebugLayer::reject({"_MTLCommandBuffer", "commit", 691}, "commit command buffer with uncommitted encoder");
+        openEncoder_->endEncoding();
     }
     enqueue();
     setStatus(MTL::CommandBufferStatusCommitted);

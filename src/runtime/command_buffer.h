@@ -16,6 +16,7 @@
 
 namespace metalcpu::rt {
 
+class CommandEncoder;
 class CommandQueue;
 class Device;
 
@@ -37,10 +38,13 @@ public:
     MTL::CommandBufferErrorOption errorOptions() const { return errorOptions_; }
 
     // Encoding.
-    /// Starts an encoder; false (logged) when one is open or the buffer was committed.
-    bool beginEncoder(ns::ObjectBase* encoder, const char* what);
-    void endEncoder(ns::ObjectBase* encoder);
-    ns::ObjectBase* openEncoder() const { return openEncoder_; }
+    /// Whether an encoder may start (`selector` makes it): false, reported, when one is
+    /// still open or the command buffer was committed.
+    bool mayBeginEncoder(const char* selector);
+    /// Called by an encoder as it opens and as it ends.
+    void beginEncoder(CommandEncoder* encoder) { openEncoder_ = encoder; }
+    void endEncoder(CommandEncoder* encoder);
+    CommandEncoder* openEncoder() const { return openEncoder_; }
     /// 0 for the first encoder made on this command buffer, then 1, ...: how shader
     /// validation names an encoder without a label.
     std::uint64_t nextEncoderIndex() { return encodersMade_++; }
@@ -82,7 +86,7 @@ private:
     std::vector<Command> commands_;
     std::vector<NS::Object*> keptAlive_;
     std::deque<std::unique_ptr<unsigned char[]>> bytes_;
-    ns::ObjectBase* openEncoder_ = nullptr;
+    CommandEncoder* openEncoder_ = nullptr;
     std::uint64_t encodersMade_ = 0;
 
     mutable std::mutex mutex_;

@@ -3,115 +3,179 @@
 #include "runtime/buffer.h"
 #include "runtime/command_buffer.h"
 #include "runtime/compute_pipeline.h"
+#include "runtime/debug_layer.h"
 #include "runtime/device.h"
-#include "support/log.h"
 #include "validation/settings.h"
+
+#include <algorithm>
 
 namespace metalcpu::rt {
 namespace {
 
 constexpr std::uint64_t kBindings = Device::kMaxBufferBindings;
+constexpr std::uint64_t kThreadgroupBindings = METALCPU_MAX_THREADGROUP_BINDINGS;
 
-std::string sizeText(const char* name, MTL::Size size) {
-    return std::string("(") + name + ".width(" + std::to_string(size.width) + ") * " + name + ".height(" +
-           std::to_string(size.height) + ") * " + name + ".depth(" + std::to_string(size.depth) + "))(" +
-           std::to_string(size.width * size.height * size.depth) + ")";
+// Apple's names for the checks' places in debug-layer reports (DebugLayer::Site). Metal's
+// debug layer reports setBytes under the selector with the attribute stride, whichever
+// form the program called.
+constexpr const char* kClass = "MTLDebugComputeCommandEncoder";
+constexpr const char* kSetBuffer = "setBuffer:offset:atIndex:";
+constexpr const char* kSetBufferOffset = "setBufferOffset:atIndex:";
+constexpr const char* kSetBytes = "setBytes:length:attributeStride:atIndex:";
+constexpr const char* kSetThreadgroupMemory = "setThreadgroupMemoryLength:atIndex:";
+
+/// A check of validateComputeFunctionArguments, the layer's helper for bindings at dispatch.
+DebugLayer::Site arguments(unsigned line) { return {nullptr, "validateComputeFunctionArguments", line}; }
+
+/// width * height * depth, saturated rather than wrapped.
+std::uint64_t volume(MTL::Size size) {
+    if (size.width == 0 || size.height == 0 || size.depth == 0) return 0;
+    std::uint64_t product = 0;
+    if (__builtin_mul_overflow(std::uint64_t(size.width), std::uint64_t(size.height), &product) ||
+        __builtin_mul_overflow(product, std::uint64_t(size.depth), &product))
+        return UINT64_MAX;
+    return product;
+}
+
+/// `(name.width(w) * name.height(h) * name.depth(d))(product)`, as Metal prints sizes.
+/// `heightName` is "height" except where Apple's text says "y".
+std::string sizeText(const char* name, MTL::Size size, const char* heightName = "height") {
+    return std::string("(") + name + ".width(" + std::to_string(size.width) + ") * " + name + "." + heightName +
+           "(" + std::to_string(size.height) + ") * " + name + ".depth(" + std::to_string(size.depth) + "))(" +
+           std::to_string(volume(size)) + ")";
+}
+
+std::string indexText(std::uint64_t index, std::uint64_t limit) {
+    return "index(" + std::to_string(index) + ") must be < " + std::to_string(limit) + ".";
+}
+
+std::string offsetText(std::uint64_t offset, std::uint64_t length) {
+    return "offset(" + std::to_string(offset) + ") must be < [buffer length](" + std::to_string(length) + ").";
+}
+
+/// The offset alignment Metal requires for a buffer argument: the element's alignment (at
+/// most 16) in the device address space, 4 bytes in the constant address space.
+std::uint64_t offsetAlignment(const mc_param& param) {
+    if (param.address_space != MC_ADDRESS_SPACE_DEVICE) return 4;
+    return std::clamp<std::uint64_t>(param.pointee_align, 1, 16);
 }
 
 } // namespace
 
 ComputeCommandEncoder::ComputeCommandEncoder(CommandBuffer* commandBuffer, MTL::DispatchType dispatchType)
-    : commandBuffer_(commandBuffer), dispatchType_(dispatchType) {
-    commandBuffer_->retain();
-    index_ = commandBuffer_->nextEncoderIndex();
-}
-
-ComputeCommandEncoder::~ComputeCommandEncoder() {
-    if (!ended_) {
-        support::log().error("Command encoder released without endEncoding");
-        commandBuffer_->endEncoder(this);
-    }
-    commandBuffer_->release();
-}
-
-bool ComputeCommandEncoder::usable(const char* method) {
-    if (!ended_) return true;
-    support::log().error("{} after endEncoding: ignored", method);
-    return false;
-}
+    : Implements(commandBuffer, kClass), dispatchType_(dispatchType), index_(commandBuffer->nextEncoderIndex()) {}
 
 void ComputeCommandEncoder::setPipeline(const MTL::ComputePipelineState* pipeline) {
-    if (!usable("setComputePipelineState")) return;
+    if (!usable("setComputePipelineState:")) return;
     pipeline_ = ns::implOf<ComputePipelineState>(pipeline);
 }
 
 void ComputeCommandEncoder::setBuffer(const MTL::Buffer* buffer, std::uint64_t offset, std::uint64_t index) {
-    if (!usable("setBuffer")) return;
-    if (index >= kBindings) {
-        support::log().error("setBuffer: index {} is out of range (the limit is {})", index, kBindings - 1);
+    if (!usable(kSetBuffer)) return;
+    if (index >= kBindings) return DebugLayer::reject({kClass, kSetBuffer, 363}, indexText(index, kBindings));
+    Buffer* bound = ns::implOf<Buffer>(buffer);
+    if (bound && offset >= bound->length() &&
+        DebugLayer::report({kClass, kSetBuffer, 366}, offsetText(offset, bound->length())))
         return;
-    }
-    buffers_[index] = Binding{ns::implOf<Buffer>(buffer), offset, nullptr, 0};
+    buffers_[index] = Binding{bound, offset, nullptr, 0};
 }
 
 void ComputeCommandEncoder::setBufferOffset(std::uint64_t offset, std::uint64_t index) {
-    if (!usable("setBufferOffset")) return;
-    if (index >= kBindings) {
-        support::log().error("setBufferOffset: index {} is out of range (the limit is {})", index, kBindings - 1);
+    if (!usable(kSetBufferOffset)) return;
+    if (index >= kBindings) return DebugLayer::reject({kClass, kSetBufferOffset, 389}, indexText(index, kBindings));
+    const Buffer* bound = buffers_[index].buffer;
+    if (bound && offset >= bound->length() &&
+        DebugLayer::report({kClass, kSetBufferOffset, 392}, offsetText(offset, bound->length())))
         return;
-    }
     buffers_[index].offset = offset;
 }
 
 void ComputeCommandEncoder::setBytes(const void* bytes, std::uint64_t length, std::uint64_t index) {
-    if (!usable("setBytes")) return;
-    if (index >= kBindings) {
-        support::log().error("setBytes: index {} is out of range (the limit is {})", index, kBindings - 1);
+    if (!usable(kSetBytes)) return;
+    if (index >= kBindings) return DebugLayer::reject({kClass, kSetBytes, 397}, indexText(index, kBindings));
+    if (length > Device::kMaxSetBytesLength &&
+        DebugLayer::report({kClass, kSetBytes, 400}, "length(" + std::to_string(length) + ") must be <= " +
+                                                         std::to_string(Device::kMaxSetBytesLength) + "."))
         return;
-    }
     buffers_[index] = Binding{nullptr, 0, commandBuffer_->copyBytes(bytes, length), length};
 }
 
 void ComputeCommandEncoder::setThreadgroupMemoryLength(std::uint64_t length, std::uint64_t index) {
-    if (!usable("setThreadgroupMemoryLength")) return;
-    if (index >= 31) {
-        support::log().error("setThreadgroupMemoryLength: index {} is out of range", index);
+    if (!usable(kSetThreadgroupMemory)) return;
+    if (index >= kThreadgroupBindings)
+        return DebugLayer::reject({kClass, kSetThreadgroupMemory, 810}, indexText(index, kThreadgroupBindings));
+    const std::string lengthText = "length(" + std::to_string(length) + ")";
+    if (length > Device::kMaxThreadgroupMemoryLength &&
+        DebugLayer::report({kClass, kSetThreadgroupMemory, 814},
+                           lengthText + " must be <= " + std::to_string(Device::kMaxThreadgroupMemoryLength) + "."))
         return;
-    }
+    if (length % 16 != 0 &&
+        DebugLayer::report({kClass, kSetThreadgroupMemory, 817}, lengthText + " must be a multiple of 16 bytes."))
+        return;
     threadgroupLengths_[index] = length;
 }
 
 void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadgroup, bool gridCountsThreads) {
-    if (!usable(gridCountsThreads ? "dispatchThreads" : "dispatchThreadgroups")) return;
+    const char* selector =
+        gridCountsThreads ? "dispatchThreads:threadsPerThreadgroup:" : "dispatchThreadgroups:threadsPerThreadgroup:";
+    if (!usable(selector)) return;
     DispatchCommand command;
     exec::Dispatch& dispatch = command.dispatch;
-    auto reject = [&](std::string message) {
-        command.encodeError = std::move(message);
+    // A mistake is reported by the debug layer (when it is on) and recorded, so that the
+    // command buffer fails when it gets to this dispatch. Mistakes Metal itself does not
+    // catch fail only when the layer reported them.
+    auto reject = [&](const DebugLayer::Site& site, const std::string& message) {
+        DebugLayer::report(site, message);
+        command.encodeError = site.className && dispatch.kernel ? "kernel '" + dispatch.kernelName + "': " + message
+                                                                : message;
         commandBuffer_->append(std::move(command));
     };
-    if (!pipeline_) return reject("dispatch without a compute pipeline state: call setComputePipelineState() first");
+    auto layerRejects = [&](const DebugLayer::Site& site, const std::string& message) {
+        if (!DebugLayer::report(site, message)) return false;
+        command.encodeError = message;
+        commandBuffer_->append(std::move(command));
+        return true;
+    };
+    if (!pipeline_) return reject({kClass, selector, 1139}, "No pipeline state was set on the encoder");
     const mc_kernel& kernel = pipeline_->kernel();
     const std::string kernelName = kernel.name;
+    const std::string function = "Compute Function(" + kernelName + "): ";
     dispatch.kernel = &kernel;
     dispatch.kernelName = kernelName;
 
     const MTL::Size& tg = threadsPerThreadgroup;
-    const std::uint64_t threads = std::uint64_t(tg.width) * tg.height * tg.depth;
-    if (threads == 0) return reject("kernel '" + kernelName + "': " + sizeText("threadsPerThreadgroup", tg) + " must not be 0.");
+    const std::uint64_t threads = volume(tg);
+    if (threads == 0) return reject({kClass, selector, 1146}, sizeText("threadsPerThreadgroup", tg) + " must not be 0.");
     if (threads > Device::kMaxThreadsPerThreadgroup)
-        return reject("kernel '" + kernelName + "': " + sizeText("threadsPerThreadgroup", tg) + " must be <= " +
-                      std::to_string(Device::kMaxThreadsPerThreadgroup) + ". (device threadgroup size limit)");
+        return reject({kClass, selector, 1149}, sizeText("threadsPerThreadgroup", tg) + " must be <= " +
+                                                    std::to_string(Device::kMaxThreadsPerThreadgroup) +
+                                                    ". (device threadgroup size limit)");
     if (threads > pipeline_->maxTotalThreadsPerThreadgroup())
-        return reject("kernel '" + kernelName + "': " + sizeText("threadsPerThreadgroup", tg) + " must be <= " +
-                      std::to_string(pipeline_->maxTotalThreadsPerThreadgroup()) + ". (kernel threadgroup size limit)");
-    if (grid.width == 0 || grid.height == 0 || grid.depth == 0) return; // nothing to run
+        return reject({kClass, selector, 1152}, sizeText("threadsPerThreadgroup", tg) + " must be <= " +
+                                                    std::to_string(pipeline_->maxTotalThreadsPerThreadgroup()) +
+                                                    ". (kernel threadgroup size limit)");
+    if (volume(grid) == 0) {
+        // Nothing to run; only the layer calls it a mistake (with Apple's odd ".y").
+        std::string message = gridCountsThreads ? sizeText("threadsPerGrid", grid) + " must not be 0."
+                                                : sizeText("threadgroupsPerGrid", grid, "y") + " must not be 0.";
+        layerRejects({kClass, selector, 1158}, message);
+        return;
+    }
     const std::uint64_t dims[3] = {grid.width, grid.height, grid.depth};
     const std::uint64_t group[3] = {tg.width, tg.height, tg.depth};
+    static const char* const kDimension[3] = {"width", "height", "depth"};
     for (int d = 0; d < 3; ++d) {
+        if (gridCountsThreads ? dims[d] > UINT32_MAX : dims[d] > UINT32_MAX / group[d]) {
+            const std::string size = std::to_string(dims[d]);
+            const std::string dimension = kDimension[d];
+            return reject({kClass, selector, 1161},
+                          gridCountsThreads ? "threadsPerGrid." + dimension + "(" + size + ") must be <= UINT32_MAX."
+                                            : "(threadgroupsPerGrid." + dimension + "(" + size +
+                                                  ") * threadsPerThreadgroup." + dimension + "(" +
+                                                  std::to_string(group[d]) + ")) must be <= UINT32_MAX.");
+        }
         std::uint64_t groups = gridCountsThreads ? (dims[d] + group[d] - 1) / group[d] : dims[d];
         std::uint64_t gridThreads = gridCountsThreads ? dims[d] : dims[d] * group[d];
-        if (gridThreads > 0xffffffffull || groups > 0xffffffffull)
-            return reject("kernel '" + kernelName + "': the grid is larger than UINT32_MAX threads in a dimension");
         dispatch.threadgroups[d] = static_cast<std::uint32_t>(groups);
         dispatch.gridThreads[d] = static_cast<std::uint32_t>(gridThreads);
         dispatch.parameters.threads_per_grid[d] = static_cast<std::uint32_t>(gridThreads);
@@ -120,56 +184,75 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
     }
     dispatch.parameters.simd_width = commandBuffer_->device()->threadExecutionWidth();
 
-    // Bind what the kernel declares, checking what Metal's debug layer would check.
+    // Bind what the kernel declares, checking what Metal's debug layer checks.
     std::uint64_t threadgroupTotal = pipeline_->staticThreadgroupMemoryLength();
     const bool validated = pipeline_->validated();
     std::vector<val::BufferBinding> checkedBindings;
     for (mc_u32 i = 0; i < kernel.param_count; ++i) {
         const mc_param& param = kernel.params[i];
+        const std::string index = std::to_string(param.index);
         if (param.kind == MC_PARAM_BUFFER && validated) checkedBindings.push_back(checkedBinding(param));
         if (param.kind == MC_PARAM_BUFFER) {
             const Binding& binding = buffers_[param.index];
-            // Shader validation reports the accesses through an unbound argument instead.
-            if (!binding.bound() && validated) continue;
+            // Without the debug layer, shader validation reports the accesses through an
+            // unbound argument instead.
+            if (!binding.bound() && validated && (DebugLayer::mode() == DebugLayer::Mode::Off ||
+                                                   DebugLayer::mode() == DebugLayer::Mode::Ignore))
+                continue;
             if (!binding.bound())
-                return reject("Compute Function(" + kernelName + "): missing buffer binding at index " +
-                              std::to_string(param.index) + " for " + param.name + "[0].");
+                return reject(arguments(1023), function + "missing buffer binding at index " + index + " for " +
+                                                   param.name + "[0].");
+            const std::uint64_t length = binding.buffer ? binding.buffer->length() : binding.bytesLength;
             if (binding.buffer) {
-                if (binding.offset > binding.buffer->length())
-                    return reject("Compute Function(" + kernelName + "): the offset (" + std::to_string(binding.offset) +
-                                  ") of the buffer at index " + std::to_string(param.index) +
-                                  " is beyond its length (" + std::to_string(binding.buffer->length()) + ")");
+                if (binding.offset > length)
+                    return reject(arguments(1031), function + "the offset(" + std::to_string(binding.offset) +
+                                                       ") into the buffer " + param.name +
+                                                       " that is bound at buffer index " + index +
+                                                       " is beyond its length(" + std::to_string(length) + ").");
+                const std::uint64_t alignment = offsetAlignment(param);
+                if (binding.offset % alignment != 0 &&
+                    layerRejects(arguments(1040), function + "the offset into the buffer " + param.name +
+                                                      " that is bound at buffer index " + index +
+                                                      " must be a multiple of " + std::to_string(alignment) +
+                                                      " but was set to " + std::to_string(binding.offset) + "."))
+                    return;
                 dispatch.parameters.buffers[param.index] = binding.buffer->memory() + binding.offset;
-                dispatch.parameters.buffer_lengths[param.index] = binding.buffer->length() - binding.offset;
                 commandBuffer_->keepAlive(binding.buffer->asPublicClass());
             } else {
+                if (param.access == MC_ACCESS_READ_WRITE &&
+                    layerRejects(arguments(1047), function + "Read-only bytes are being bound at index " + index +
+                                                      " to a shader argument with write access enabled (did you "
+                                                      "mean to use const or constant in the shader?)."))
+                    return;
                 dispatch.parameters.buffers[param.index] = binding.bytes;
-                dispatch.parameters.buffer_lengths[param.index] = binding.bytesLength;
             }
-            if (param.is_reference && dispatch.parameters.buffer_lengths[param.index] < param.pointee_size)
-                return reject("Compute Function(" + kernelName + "): argument " + param.name +
-                              "[0] from buffer index " + std::to_string(param.index) + " has space for " +
-                              std::to_string(dispatch.parameters.buffer_lengths[param.index]) +
-                              " bytes, but argument has a length(" + std::to_string(param.pointee_size) + ").");
+            const std::uint64_t space = length - binding.offset;
+            dispatch.parameters.buffer_lengths[param.index] = space;
+            if (param.is_reference && space < param.pointee_size)
+                return reject(arguments(1055), function + "argument " + param.name + "[0] from Buffer(" + index +
+                                                   ") with offset(" + std::to_string(binding.offset) +
+                                                   ") and length(" + std::to_string(length) + ") has space for " +
+                                                   std::to_string(space) + " bytes, but argument has a length(" +
+                                                   std::to_string(param.pointee_size) + ").");
         } else if (param.kind == MC_PARAM_THREADGROUP) {
             std::uint64_t length = threadgroupLengths_[param.index];
             if (length == 0)
-                return reject("Compute Function(" + kernelName + "): missing threadgroupMemory binding at index " +
-                              std::to_string(param.index) + " for " + param.name + "[0].");
+                return reject(arguments(1072), function + "missing threadgroupMemory binding at index " + index +
+                                                   " for " + param.name + "[0].");
             dispatch.threadgroupArgumentLengths[param.index] = length;
             threadgroupTotal += (length + 15) / 16 * 16;
         }
     }
     if (threadgroupTotal > Device::kMaxThreadgroupMemoryLength)
-        return reject("Compute Function(" + kernelName + "): total used threadgroupMemoryLength(" +
-                      std::to_string(threadgroupTotal) + ") must be <= " +
-                      std::to_string(Device::kMaxThreadgroupMemoryLength) + ".");
+        return reject(arguments(1080), function + "total used threadgroupMemoryLength(" +
+                                           std::to_string(threadgroupTotal) + ") must be <= " +
+                                           std::to_string(Device::kMaxThreadgroupMemoryLength) + ".");
     dispatch.threadgroupMemoryLimit = Device::kMaxThreadgroupMemoryLength;
     if (validated) {
         val::DispatchInfo info;
         info.kernel = kernelName;
         info.pipelineLabel = pipeline_->label().text();
-        info.encoderLabel = label_.text(std::to_string(index_));
+        info.encoderLabel = rt::CommandEncoder::label().text(std::to_string(index_));
         info.dispatchIndex = dispatchesMade_;
         command.validation = std::make_shared<val::DispatchValidation>(
             std::move(info), std::move(checkedBindings), val::shaderValidationSettings());
@@ -198,15 +281,6 @@ val::BufferBinding ComputeCommandEncoder::checkedBinding(const mc_param& param) 
         b.label = "<unnamed>";
     }
     return b;
-}
-
-void ComputeCommandEncoder::endEncoding() {
-    if (ended_) {
-        support::log().error("endEncoding was already called!");
-        return;
-    }
-    ended_ = true;
-    commandBuffer_->endEncoder(this);
 }
 
 } // namespace metalcpu::rt

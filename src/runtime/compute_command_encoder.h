@@ -1,7 +1,6 @@
 #pragma once
 
-#include "foundation/object.h"
-#include "runtime/label.h"
+#include "runtime/command_encoder.h"
 #include "validation/dispatch_validation.h"
 
 #include <Metal/MTLComputeCommandEncoder.hpp>
@@ -16,16 +15,14 @@ class CommandBuffer;
 class ComputePipelineState;
 
 /// A compute encoder: keeps the current bindings and turns each dispatch into a
-/// DispatchCommand with a snapshot of them, as Metal does.
-class ComputeCommandEncoder final : public ns::Implements<MTL::ComputeCommandEncoder> {
+/// DispatchCommand with a snapshot of them, as Metal does. Calls are checked as they are
+/// made, as Metal's debug layer checks them (debug_layer.h).
+class ComputeCommandEncoder final : public ns::Implements<MTL::ComputeCommandEncoder, CommandEncoder> {
 public:
     ComputeCommandEncoder(CommandBuffer* commandBuffer, MTL::DispatchType dispatchType);
-    ~ComputeCommandEncoder() override;
     const char* className() const override { return "MTLComputeCommandEncoder"; }
 
-    Label& label() { return label_; }
     MTL::DispatchType dispatchType() const { return dispatchType_; }
-    CommandBuffer* commandBuffer() const { return commandBuffer_; }
 
     void setPipeline(const MTL::ComputePipelineState* pipeline);
     void setBuffer(const MTL::Buffer* buffer, std::uint64_t offset, std::uint64_t index);
@@ -34,12 +31,8 @@ public:
     void setThreadgroupMemoryLength(std::uint64_t length, std::uint64_t index);
     /// dispatchThreads (`threadsPerGrid` counts threads) or dispatchThreadgroups (it counts groups).
     void dispatch(MTL::Size grid, MTL::Size threadsPerThreadgroup, bool gridCountsThreads);
-    void endEncoding();
-    bool ended() const { return ended_; }
 
 private:
-    /// Checks that the encoder may still record; logs and returns false otherwise.
-    bool usable(const char* method);
     /// What shader validation needs to know about the binding of a buffer parameter.
     val::BufferBinding checkedBinding(const mc_param& param) const;
 
@@ -51,15 +44,12 @@ private:
         bool bound() const { return buffer || bytes; }
     };
 
-    CommandBuffer* commandBuffer_; ///< retained
     MTL::DispatchType dispatchType_;
     ComputePipelineState* pipeline_ = nullptr;
     std::uint64_t index_ = 0;          ///< among the command buffer's encoders
     std::uint64_t dispatchesMade_ = 0; ///< dispatches recorded so far
     Binding buffers_[31];
     std::uint64_t threadgroupLengths_[31] = {};
-    bool ended_ = false;
-    Label label_;
 };
 
 } // namespace metalcpu::rt

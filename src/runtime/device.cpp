@@ -1,13 +1,15 @@
 #include "runtime/device.h"
-#include "validation/settings.h"
-#include "validation/sinks.h"
 
 #include "runtime/buffer.h"
 #include "runtime/command_queue.h"
+#include "runtime/debug_layer.h"
 #include "support/config.h"
 #include "support/files.h"
 #include "support/log.h"
+#include "validation/settings.h"
+#include "validation/sinks.h"
 
+#include <cstdio>
 #include <cstring>
 #include <new>
 #include <unistd.h>
@@ -42,6 +44,7 @@ Device::Device() {
     maxBufferLength_ = memory / 2;
     // Metal reads the shader-validation switches when the device is created.
     val::announceShaderValidation(val::shaderValidationSettings());
+    DebugLayer::configure();
 }
 
 Device* Device::systemDefault() {
@@ -71,11 +74,25 @@ bool Device::supportsFamily(MTL::GPUFamily family) const {
     }
 }
 
-MTL::Buffer* Device::newBuffer(std::uint64_t length, MTL::ResourceOptions options) {
-    if (length == 0 || length > maxBufferLength_) {
-        support::log().error("newBuffer: length {} is not in 1..{} (maxBufferLength)", length, maxBufferLength_);
-        return nullptr;
+bool Device::validBufferLength(std::uint64_t length) const {
+    constexpr const char* kClass = "MTLDebugDevice";
+    constexpr const char* kSelector = "validateNewBufferArgs:options:";
+    if (length == 0) {
+        DebugLayer::reject({kClass, kSelector, 365}, "Cannot create buffer of zero length.");
+        return false;
     }
+    if (length > maxBufferLength_) {
+        char hex[32];
+        std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(length));
+        DebugLayer::reject({kClass, kSelector, 366}, std::string("newBufferWith*:length ") + hex + " must not exceed " +
+                                                         std::to_string(maxBufferLength_ >> 20) + " MB.");
+        return false;
+    }
+    return true;
+}
+
+MTL::Buffer* Device::newBuffer(std::uint64_t length, MTL::ResourceOptions options) {
+    if (!validBufferLength(length)) return nullptr;
     MTL::Buffer* buffer = ns::make<Buffer>(this, length, options);
     if (!ns::implOf<Buffer>(buffer)->memory()) {
         buffer->release();
@@ -93,10 +110,12 @@ MTL::Buffer* Device::newBuffer(const void* bytes, std::uint64_t length, MTL::Res
 
 MTL::Buffer* Device::newBufferNoCopy(void* bytes, std::uint64_t length, MTL::ResourceOptions options,
                                      std::function<void(void*, std::uint64_t)> deallocator) {
-    if (!bytes || length == 0) {
-        support::log().error("newBuffer(bytesNoCopy): memory must not be null and length must not be zero");
+    if (!bytes) {
+        DebugLayer::reject({"MTLDebugDevice", "newBufferWithBytesNoCopy:length:options:deallocator:", 412},
+                           "pointer must not be nil.");
         return nullptr;
     }
+    if (!validBufferLength(length)) return nullptr;
     return ns::make<Buffer>(this, bytes, length, options, std::move(deallocator));
 }
 

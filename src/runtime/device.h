@@ -48,6 +48,9 @@ public:
 
 private:
     Device();
+    /// Whether a new buffer may have `length` bytes: not zero, not over maxBufferLength
+    /// (reported otherwise).
+    bool validBufferLength(std::uint64_t length) const;
     std::string name_;
     std::uint64_t maxBufferLength_ = 0;
     std::uint64_t workingSetSize_ = 0;

@@ -106,29 +106,13 @@ kernel void vectors(device float4* out [[buffer(0)]], device half* halves [[buff
 
 class DispatchTest : public MetalTest {
 protected:
-    static void SetUpTestSuite() {
-        NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
-        MTL::Device* device = MTL::CreateSystemDefaultDevice();
-        NS::Error* error = nullptr;
-        library_ = device->newLibrary(NS::String::string(kKernels, NS::UTF8StringEncoding), nullptr, &error);
-        if (!library_) ADD_FAILURE() << error->localizedDescription()->utf8String();
-        device->release();
-        pool->release();
-    }
+    static void SetUpTestSuite() { library_ = compile(kKernels); }
     static void TearDownTestSuite() {
         if (library_) library_->release();
         library_ = nullptr;
     }
 
-    MTL::ComputePipelineState* kernel(const char* name) {
-        if (!library_) return nullptr;
-        MTL::Function* function = library_->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
-        NS::Error* error = nullptr;
-        MTL::ComputePipelineState* made = device_->newComputePipelineState(function, &error);
-        function->release();
-        EXPECT_NE(made, nullptr);
-        return made;
-    }
+    MTL::ComputePipelineState* kernel(const char* name) { return pipeline(library_, name); }
 
     MTL::Buffer* buffer(std::size_t bytes) { return device_->newBuffer(bytes, MTL::ResourceStorageModeShared); }
 

@@ -28,19 +28,38 @@ protected:
     /// Compiles `source` at run time and makes a pipeline for `kernel`; fails the test
     /// (and returns nullptr) when either step fails.
     MTL::ComputePipelineState* pipeline(const std::string& source, const char* kernel) {
-        NS::Error* error = nullptr;
-        MTL::Library* library = device_->newLibrary(NS::String::string(source.c_str(), NS::UTF8StringEncoding),
-                                                    nullptr, &error);
-        if (!library) {
-            ADD_FAILURE() << "compile failed: " << (error ? error->localizedDescription()->utf8String() : "?");
-            return nullptr;
-        }
-        MTL::Function* function = library->newFunction(NS::String::string(kernel, NS::UTF8StringEncoding));
+        MTL::Library* library = compile(source);
+        if (!library) return nullptr;
+        MTL::ComputePipelineState* made = pipeline(library, kernel);
         library->release();
+        return made;
+    }
+
+    /// Compiles `source` into a library (+1); fails the test (and returns nullptr) when it
+    /// does not compile. Usable from SetUpTestSuite, to compile a suite's kernels once.
+    static MTL::Library* compile(const std::string& source) {
+        NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
+        MTL::Device* device = MTL::CreateSystemDefaultDevice();
+        NS::Error* error = nullptr;
+        MTL::Library* library = device->newLibrary(NS::String::string(source.c_str(), NS::UTF8StringEncoding),
+                                                   nullptr, &error);
+        if (!library)
+            ADD_FAILURE() << "compile failed: " << (error ? error->localizedDescription()->utf8String() : "?");
+        device->release();
+        pool->release();
+        return library;
+    }
+
+    /// A pipeline (+1) for `kernel` in `library`; fails the test (and returns nullptr) when
+    /// there is none.
+    MTL::ComputePipelineState* pipeline(MTL::Library* library, const char* kernel) {
+        if (!library) return nullptr;
+        MTL::Function* function = library->newFunction(NS::String::string(kernel, NS::UTF8StringEncoding));
         if (!function) {
             ADD_FAILURE() << "no kernel " << kernel;
             return nullptr;
         }
+        NS::Error* error = nullptr;
         MTL::ComputePipelineState* made = device_->newComputePipelineState(function, &error);
         function->release();
         if (!made) ADD_FAILURE() << "pipeline failed: " << error->localizedDescription()->utf8String();
@@ -68,5 +87,15 @@ T* nil() {
 }
 
 inline std::string text(NS::String* string) { return string ? string->utf8String() : ""; }
+
+/// `text` escaped to match itself in a death test's regular expression (POSIX extended).
+inline std::string regexLiteral(const std::string& text) {
+    std::string escaped;
+    for (char c : text) {
+        if (std::string("\\^$.|?*+()[]{}").find(c) != std::string::npos) escaped += '\\';
+        escaped += c;
+    }
+    return escaped;
+}
 
 } // namespace metalcpu::testing

@@ -196,7 +196,9 @@ TEST_P(DeviceStore, OnePastTheEndIsReportedAndDropped) {
     EXPECT_EQ(r.threadPositionInGrid, (validation::Position{std::uint32_t(count - 1), 0, 0}));
     EXPECT_EQ(r.threadPositionInThreadgroup, (validation::Position{std::uint32_t((count - 1) % group), 0, 0}));
     EXPECT_EQ(r.threadgroupPositionInGrid, (validation::Position{std::uint32_t((count - 1) / group), 0, 0}));
-    if (count > 1) EXPECT_EQ(floats(out)[count], 1.0f) << "the last in-range element is written by the thread before";
+    if (count > 1) {
+        EXPECT_EQ(floats(out)[count], 1.0f) << "the last in-range element is written by the thread before";
+    }
     EXPECT_NE(r.text().find("Invalid device store at offset"), std::string::npos);
 }
 
