@@ -80,9 +80,10 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     eraseKernelInstantiations(tokens, module);
     rewriteAttributes(tokens, partner);
     rewriteAddressSpaces(tokens, partner, diagnostics);
+    std::vector<AccessSite> accessSites;
     if (options.validation) {
         rewriteCheckedPointerTypes(tokens, partner);
-        rewriteCheckedAccesses(tokens, partner, module);
+        rewriteCheckedAccesses(tokens, partner, module, accessSites);
     }
     rewriteHalfLiterals(tokens);
     rewritePragmas(tokens);
@@ -142,6 +143,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     CodeWriter writer(files);
     if (options.validation) writer.writeRaw("#define METALCPU_VALIDATION 1\n");
     writer.writeRaw("#include <metalcpu/kernel_prelude.h>\n");
+    if (!accessSites.empty()) writer.writeRaw(accessSiteTable(accessSites, files));
     writer.writeTokens(tokens);
     writer.writeGenerated(kGeneratedFileName,
                           generateEntryPoints(codes, files.reportedName(0), options.validation));

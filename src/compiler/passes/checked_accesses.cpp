@@ -218,10 +218,15 @@ const FunctionDecl* functionAt(const Module& module, std::size_t i) {
     return best;
 }
 
-std::string siteText(const Token& where, const FunctionDecl* function) {
-    std::string name = function ? function->name : std::string();
-    return "::mc_site{__FILE__, " + quoteString(name) + ", " + std::to_string(where.location.line) + "u, " +
-           std::to_string(where.location.column) + "u}";
+/// Adds the site of an access to `sites` and returns how the access names it.
+std::string siteText(const Token& where, const FunctionDecl* function, std::vector<AccessSite>& sites) {
+    AccessSite site;
+    site.file = where.location.file;
+    site.function = function ? function->name : std::string();
+    site.line = where.location.line;
+    site.column = where.location.column;
+    sites.push_back(std::move(site));
+    return "::__mc_sites[" + std::to_string(sites.size() - 1) + "]";
 }
 
 const char* functionFor(Use use) {
@@ -294,7 +299,17 @@ void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t
     }
 }
 
-void rewriteCheckedAccesses(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module) {
+std::string accessSiteTable(const std::vector<AccessSite>& sites, const FileTable& files) {
+    if (sites.empty()) return {};
+    std::string out = "static const ::mc_site __mc_sites[] = {\n";
+    for (const AccessSite& s : sites)
+        out += "    {" + quoteString(files.reportedName(s.file)) + ", " + quoteString(s.function) + ", " +
+               std::to_string(s.line) + "u, " + std::to_string(s.column) + "u},\n";
+    return out + "};\n";
+}
+
+void rewriteCheckedAccesses(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
+                            std::vector<AccessSite>& sites) {
     for (std::size_t k = 1; k + 1 < tokens.size(); ++k) {
         Token& t = tokens[k];
         if (t.erased || t.kind != TokenKind::Punctuator) continue;
@@ -324,7 +339,7 @@ void rewriteCheckedAccesses(TokenList& tokens, const std::vector<std::size_t>& p
                                                                : tokens[s];
             tokens[s].prefix = functionFor(use.use) + tokens[s].prefix;
             t.text = ", ";
-            tokens[close].text = ", " + siteText(where, function) + ")";
+            tokens[close].text = ", " + siteText(where, function, sites) + ")";
         } else if (t.isPunct("*")) {
             if (!isUnaryContext(tokens, k) || declaresAfterComma(tokens, partner, k) || !inBody(module, k)) continue;
             const std::size_t last = postfixEnd(tokens, partner, k + 1);
@@ -335,7 +350,7 @@ void rewriteCheckedAccesses(TokenList& tokens, const std::vector<std::size_t>& p
             UseSite use = useOf(tokens, partner, k, last);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : t;
             t.text = functionFor(use.use);
-            tokens[last].suffix += ", 0, " + siteText(where, functionAt(module, k)) + ")";
+            tokens[last].suffix += ", 0, " + siteText(where, functionAt(module, k), sites) + ")";
         } else if (t.isPunct("->")) {
             const Token& before = tokens[k - 1];
             if (!(isExpressionName(before) || before.isPunct("]"))) continue; // `) ->`: a trailing return type
@@ -345,7 +360,7 @@ void rewriteCheckedAccesses(TokenList& tokens, const std::vector<std::size_t>& p
             UseSite use = useOf(tokens, partner, s, k + 1);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[k + 1];
             tokens[s].prefix = functionFor(use.use) + tokens[s].prefix;
-            t.text = ", 0, " + siteText(where, functionAt(module, k)) + ").";
+            t.text = ", 0, " + siteText(where, functionAt(module, k), sites) + ").";
         }
     }
 }

@@ -1,11 +1,35 @@
 #define METALCPU_VALIDATION 1
 #include <metalcpu/kernel_prelude.h>
+static const ::mc_site __mc_sites[] = {
+    {"validation_accesses.metal", "weight", 7u, 54u},
+    {"validation_accesses.metal", "accesses", 18u, 23u},
+    {"validation_accesses.metal", "accesses", 19u, 27u},
+    {"validation_accesses.metal", "accesses", 19u, 49u},
+    {"validation_accesses.metal", "accesses", 20u, 5u},
+    {"validation_accesses.metal", "accesses", 20u, 24u},
+    {"validation_accesses.metal", "accesses", 20u, 26u},
+    {"validation_accesses.metal", "accesses", 21u, 15u},
+    {"validation_accesses.metal", "accesses", 21u, 17u},
+    {"validation_accesses.metal", "accesses", 21u, 17u},
+    {"validation_accesses.metal", "accesses", 23u, 13u},
+    {"validation_accesses.metal", "accesses", 24u, 8u},
+    {"validation_accesses.metal", "accesses", 24u, 10u},
+    {"validation_accesses.metal", "accesses", 25u, 27u},
+    {"validation_accesses.metal", "accesses", 26u, 5u},
+    {"validation_accesses.metal", "accesses", 28u, 39u},
+    {"validation_accesses.metal", "accesses", 29u, 14u},
+    {"validation_accesses.metal", "accesses", 29u, 27u},
+    {"validation_accesses.metal", "accesses", 29u, 27u},
+    {"validation_accesses.metal", "accesses", 31u, 23u},
+    {"validation_accesses.metal", "accesses", 31u, 31u},
+    {"validation_accesses.metal", "accesses", 31u, 43u},
+};
 #line 3 "validation_accesses.metal"
 using namespace metal;
 
 struct Particle { float2 position; float mass; };
 
-float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) { return ::metalcpu_kernel::load(w, i, ::mc_site{__FILE__, "weight", 7u, 54u}) * 2.0f; }
+float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) { return ::metalcpu_kernel::load(w, i, ::__mc_sites[0]) * 2.0f; }
 
        void accesses(::metalcpu_kernel::checked_ptr< Particle, 1> particles,
                            ::metalcpu_kernel::checked_ptr<const float, 1> weights,
@@ -16,20 +40,20 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) { r
                      uint l                                , [[maybe_unused]] const ::mc_group* __mc_group) {
     auto&& tile = ::metalcpu_kernel::threadgroup_object<float[4][8], 0x1ull>(__mc_group);
     float local[4] = {1, 2, 3, 4};
-    ::metalcpu_kernel::update(particles, i, ::mc_site{__FILE__, "accesses", 18u, 23u}).mass += weight(weights, i);
-    ::metalcpu_kernel::store(particles, i, ::mc_site{__FILE__, "accesses", 19u, 27u}).position = (transform * float4(::metalcpu_kernel::load(particles, i, ::mc_site{__FILE__, "accesses", 19u, 49u}).position, 0, 1)).xy;
-    ::metalcpu_kernel::store(::metalcpu_kernel::load(tile, l % 4, ::mc_site{__FILE__, "accesses", 20u, 5u}), l % 8, ::mc_site{__FILE__, "accesses", 20u, 24u}) = ::metalcpu_kernel::load(local, i & 3, ::mc_site{__FILE__, "accesses", 20u, 26u});
-    ::metalcpu_kernel::store(shared, l, ::mc_site{__FILE__, "accesses", 21u, 15u}) = ::metalcpu_kernel::load(::metalcpu_kernel::load(tile, 0, ::mc_site{__FILE__, "accesses", 21u, 17u}), l % 8, ::mc_site{__FILE__, "accesses", 21u, 17u});
+    ::metalcpu_kernel::update(particles, i, ::__mc_sites[1]).mass += weight(weights, i);
+    ::metalcpu_kernel::store(particles, i, ::__mc_sites[2]).position = (transform * float4(::metalcpu_kernel::load(particles, i, ::__mc_sites[3]).position, 0, 1)).xy;
+    ::metalcpu_kernel::store(::metalcpu_kernel::load(tile, l % 4, ::__mc_sites[4]), l % 8, ::__mc_sites[5]) = ::metalcpu_kernel::load(local, i & 3, ::__mc_sites[6]);
+    ::metalcpu_kernel::store(shared, l, ::__mc_sites[7]) = ::metalcpu_kernel::load(::metalcpu_kernel::load(tile, 0, ::__mc_sites[8]), l % 8, ::__mc_sites[9]);
     ::metalcpu_kernel::checked_ptr< Particle, 1> p = particles + i;
-    ::metalcpu_kernel::store(p, 0, ::mc_site{__FILE__, "accesses", 23u, 13u}).mass = 1.0f;
-    ::metalcpu_kernel::store(p, 0, ::mc_site{__FILE__, "accesses", 24u, 8u}) = ::metalcpu_kernel::load(particles, 0, ::mc_site{__FILE__, "accesses", 24u, 10u});
-    ::metalcpu_kernel::checked_ptr< float, 1> m = &::metalcpu_kernel::load(p, 0, ::mc_site{__FILE__, "accesses", 25u, 27u}).mass;
-    ++::metalcpu_kernel::update(m, 0, ::mc_site{__FILE__, "accesses", 26u, 5u});
+    ::metalcpu_kernel::store(p, 0, ::__mc_sites[10]).mass = 1.0f;
+    ::metalcpu_kernel::store(p, 0, ::__mc_sites[11]) = ::metalcpu_kernel::load(particles, 0, ::__mc_sites[12]);
+    ::metalcpu_kernel::checked_ptr< float, 1> m = &::metalcpu_kernel::load(p, 0, ::__mc_sites[13]).mass;
+    ++::metalcpu_kernel::update(m, 0, ::__mc_sites[14]);
     atomic_fetch_add_explicit( ::metalcpu_kernel::address_of(counter, 0), 1u, memory_order_relaxed);
-    auto twice = [&](uint k) { return ::metalcpu_kernel::load(weights, k, ::mc_site{__FILE__, "accesses", 28u, 39u}) * 2; };
-    ::metalcpu_kernel::store(local, 0, ::mc_site{__FILE__, "accesses", 29u, 14u}) = twice(i) + ::metalcpu_kernel::load(::metalcpu_kernel::load(transform, 1, ::mc_site{__FILE__, "accesses", 29u, 27u}), 2, ::mc_site{__FILE__, "accesses", 29u, 27u});
+    auto twice = [&](uint k) { return ::metalcpu_kernel::load(weights, k, ::__mc_sites[15]) * 2; };
+    ::metalcpu_kernel::store(local, 0, ::__mc_sites[16]) = twice(i) + ::metalcpu_kernel::load(::metalcpu_kernel::load(transform, 1, ::__mc_sites[17]), 2, ::__mc_sites[18]);
           ::metalcpu_kernel::checked_ptr<const uchar, 1> bytes = ::metalcpu_kernel::pointer_cast< ::metalcpu_kernel::checked_ptr<const uchar, 1>>(weights);
-    ::metalcpu_kernel::store(particles, i, ::mc_site{__FILE__, "accesses", 31u, 23u}).mass = float(::metalcpu_kernel::load(bytes, 3, ::mc_site{__FILE__, "accesses", 31u, 31u})) + ::metalcpu_kernel::load(local, 0, ::mc_site{__FILE__, "accesses", 31u, 43u});
+    ::metalcpu_kernel::store(particles, i, ::__mc_sites[19]).mass = float(::metalcpu_kernel::load(bytes, 3, ::__mc_sites[20])) + ::metalcpu_kernel::load(local, 0, ::__mc_sites[21]);
 }
 #line 1 "<metalcpu generated>"
 // "accesses"

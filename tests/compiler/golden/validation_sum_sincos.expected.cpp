@@ -1,12 +1,17 @@
 #define METALCPU_VALIDATION 1
 #include <metalcpu/kernel_prelude.h>
+static const ::mc_site __mc_sites[] = {
+    {"validation_sum_sincos.metal", "sum_sincos", 9u, 20u},
+    {"validation_sum_sincos.metal", "sum_sincos", 9u, 26u},
+    {"validation_sum_sincos.metal", "sum_sincos", 9u, 42u},
+};
 #line 4 "validation_sum_sincos.metal"
 using namespace metal;
 
 template <typename T>
        void sum_sincos(::metalcpu_kernel::checked_ptr<const T, 2> x, ::metalcpu_kernel::checked_ptr< T, 1> out,
                        uint index                            , [[maybe_unused]] const ::mc_group* __mc_group) {
-    ::metalcpu_kernel::store(out, index + 1, ::mc_site{__FILE__, "sum_sincos", 9u, 20u}) = sin(::metalcpu_kernel::load(x, index, ::mc_site{__FILE__, "sum_sincos", 9u, 26u})) + cos(::metalcpu_kernel::load(x, index, ::mc_site{__FILE__, "sum_sincos", 9u, 42u}));
+    ::metalcpu_kernel::store(out, index + 1, ::__mc_sites[0]) = sin(::metalcpu_kernel::load(x, index, ::__mc_sites[1])) + cos(::metalcpu_kernel::load(x, index, ::__mc_sites[2]));
 }
 #line 1 "<metalcpu generated>"
 // "sum_sincos_float"

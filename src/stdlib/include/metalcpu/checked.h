@@ -117,6 +117,12 @@ concept checked_pointer = is_checked_ptr_t<remove_cvref<X>>::value;
 
 inline constexpr mc_site kUnknownSite = {"", "", 0, 0};
 
+/// The runtime's side of a failed check, kept out of the kernel's hot code.
+[[gnu::cold, gnu::noinline]] inline void* report_fault(mc_u64 pointer, mc_u64 offset, mc_u64 size, mc_u32 op,
+                                                      const mc_site* site) {
+    return g_services->validation_fault(pointer, offset, size, op, site);
+}
+
 /// The object at `p + index`, after checking that it lies inside p's region. When it does
 /// not, the runtime reports the access and says what to touch instead.
 template <class T, int S>
@@ -126,9 +132,10 @@ __attribute__((always_inline)) inline T& checked_element(checked_ptr<T, S> p, lo
     const mc_region& region = g_regions[p.bits >> METALCPU_REGION_TAG_SHIFT];
     const mc_u64 address = (p.bits & kAddressMask) + offset;
     const mc_u64 into = address - region.begin;
-    if (__builtin_expect(into < region.length && region.length - into >= sizeof(T), 1))
+    // One branch for both bounds (bitwise &), predicted taken.
+    if (__builtin_expect((into < region.length) & (region.length - into >= sizeof(T)), 1))
         return *reinterpret_cast<T*>(address);
-    return *static_cast<T*>(g_services->validation_fault(p.bits, offset, sizeof(T), op, &site));
+    return *static_cast<T*>(report_fault(p.bits, offset, sizeof(T), op, &site));
 }
 
 /// Indexing a pointer to arrays (a threadgroup `float tile[16][16]` is one) yields a
