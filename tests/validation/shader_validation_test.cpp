@@ -60,10 +60,17 @@ kernel void pointer_walk(device float* out [[buffer(0)]], constant uint& step [[
     *p = 3.0f;
     p[step] += 1.0f;
 }
+// A barrier in a helper: the kernel runs one fiber per thread.
+void wait_for_group() { threadgroup_barrier(mem_flags::mem_threadgroup); }
+kernel void fiber_store(device float* out [[buffer(0)]], constant uint& limit [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    wait_for_group();
+    if (i >= limit) out[i] = 1.0f;
+    wait_for_group();
+}
 )";
 
 constexpr int kStoreLine = 5, kLoadLine = 8, kTileLine = 15, kArgumentLine = 20, kAddressLine = 25, kAtomicLine = 28,
-              kWalkLine = 33;
+              kWalkLine = 33, kFiberLine = 39;
 
 /// A test with shader validation turned on for the process (as MTL_SHADER_VALIDATION=1
 /// does), the kernels above compiled once, and a collector for the reports.
@@ -438,6 +445,37 @@ TEST_F(ShaderValidation, DerivedPointerPairs) {
                              ::testing::AllOf(InvalidStore("pointer_walk", 0), AtLine(kWalkLine))));
         EXPECT_EQ(floats(out)[3], 3.0f) << "the in-range store still happened";
     }
+}
+
+// Test that a kernel running on fibers (a barrier in a helper) names the faulting thread, and
+// stays silent when every store is in range.
+TEST_F(ShaderValidation, FiberKernelPairs) {
+    MTL::Buffer* out = buffer(40 * sizeof(float));
+    MTL::ComputePipelineState* fiber = kernel("fiber_store");
+    for (std::uint32_t limit : {0u, 45u}) { // 48 threads in groups of 16; only i >= 45 store
+        dispatch(fiber, 48, 16, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, 0, 0);
+            e->setBytes(&limit, sizeof limit, 1);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        if (limit == 0) {
+            ASSERT_EQ(got.size(), 1u) << "threads 40..47 store past the 40 floats";
+            EXPECT_EQ(got[0].count, 8u);
+            continue;
+        }
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_EQ(got[0].count, 3u);
+        EXPECT_EQ(got[0].location.line, unsigned(kFiberLine));
+        EXPECT_EQ(got[0].threadgroupPositionInGrid, (validation::Position{2, 0, 0}));
+        EXPECT_GE(got[0].threadPositionInThreadgroup.x, 13u);
+        EXPECT_EQ(got[0].threadPositionInGrid.x, 32 + got[0].threadPositionInThreadgroup.x);
+    }
+    std::uint32_t inRange = 48;
+    dispatch(fiber, 48, 16, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, 0, 0);
+        e->setBytes(&inRange, sizeof inRange, 1);
+    });
+    EXPECT_THAT(reports(), ::testing::IsEmpty());
 }
 
 // ---- Switches, fail modes and sinks -------------------------------------------------------------

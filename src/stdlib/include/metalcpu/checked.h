@@ -110,6 +110,10 @@ struct checked_ptr {
     auto* operator->() const;
 };
 
+// Structs shared with the host hold device pointers: a checked one must be a raw one's twin.
+static_assert(sizeof(checked_ptr<float, 1>) == sizeof(float*) && alignof(checked_ptr<float, 1>) == alignof(float*),
+              "checked pointers keep the size and layout of raw pointers");
+
 template <class X> struct is_checked_ptr_t { static constexpr bool value = false; };
 template <class T, int S> struct is_checked_ptr_t<checked_ptr<T, S>> { static constexpr bool value = true; };
 template <class X>
