@@ -309,6 +309,30 @@ TEST_F(ShaderValidation, ConstantLoadPairs) {
     }
 }
 
+// Test that setBytes data is checked against its own length.
+TEST_F(ShaderValidation, SetBytesPairs) {
+    float table[16] = {};
+    MTL::Buffer* out = buffer(16 * sizeof(float));
+    MTL::ComputePipelineState* load = kernel("constant_load");
+    for (int offset : {0, 1}) {
+        dispatch(load, 16, 16, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBytes(table, sizeof table, 0);
+            e->setBuffer(out, 0, 1);
+            e->setBytes(&offset, sizeof offset, 2);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        if (offset == 0) {
+            EXPECT_THAT(got, ::testing::IsEmpty());
+            continue;
+        }
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_EQ(got[0].bufferLength, sizeof table);
+        EXPECT_EQ(got[0].offset, sizeof table);
+        EXPECT_EQ(got[0].bindingIndex, 0);
+        EXPECT_EQ(got[0].count, 1u);
+    }
+}
+
 // ---- Threadgroup memory ----------------------------------------------------------------------
 
 // Test that a threadgroup array is checked against its own size, with the faulting thread named.

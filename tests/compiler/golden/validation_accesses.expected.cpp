@@ -23,6 +23,8 @@ static const ::mc_site __mc_sites[] = {
     {"validation_accesses.metal", "accesses", 31u, 23u},
     {"validation_accesses.metal", "accesses", 31u, 31u},
     {"validation_accesses.metal", "accesses", 31u, 43u},
+    {"validation_accesses.metal", "first", 36u, 42u},
+    {"validation_accesses.metal", "deduces", 39u, 13u},
 };
 #line 3 "validation_accesses.metal"
 using namespace metal;
@@ -54,6 +56,14 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) { r
     ::metalcpu_kernel::store(local, 0, ::__mc_sites[16]) = twice(i) + ::metalcpu_kernel::load(::metalcpu_kernel::load(transform, 1, ::__mc_sites[17]), 2, ::__mc_sites[18]);
           ::metalcpu_kernel::checked_ptr<const uchar, 1> bytes = ::metalcpu_kernel::pointer_cast< ::metalcpu_kernel::checked_ptr<const uchar, 1>>(weights);
     ::metalcpu_kernel::store(particles, i, ::__mc_sites[19]).mass = float(::metalcpu_kernel::load(bytes, 3, ::__mc_sites[20])) + ::metalcpu_kernel::load(local, 0, ::__mc_sites[21]);
+}
+
+
+template <typename T>
+T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) { return ::metalcpu_kernel::load(values, 0, ::__mc_sites[22]); }
+
+       void deduces(::metalcpu_kernel::checked_ptr< float, 1> data, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
+    ::metalcpu_kernel::store(data, i, ::__mc_sites[23]) = first(data) + first(data + 1);
 }
 #line 1 "<metalcpu generated>"
 // "accesses"
@@ -90,7 +100,28 @@ const ::mc_param __mc_0_params[] = {
 const mc_u64 __mc_0_sites[] = {0x1ull};
 }
 
+// "deduces"
+namespace {
+using __mc_1_fn = decltype(&deduces);
+__attribute__((flatten)) void __mc_1_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0, ::mc_site{"validation_accesses.metal", "deduces", 38u, 35u});
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        deduces(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+    });
+}
+void __mc_1_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0, ::mc_site{"validation_accesses.metal", "deduces", 38u, 35u});
+    deduces(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+}
+const ::mc_param __mc_1_params[] = {
+    {"data", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 38, 35},
+    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 38, 60},
+};
+}
+
 const ::mc_kernel __mc_kernels[] = {
     {"accesses", "validation_accesses.metal", 9, 13, 0u, 0, 7, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites},
+    {"deduces", "validation_accesses.metal", 38, 13, 0u, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 1, "validation_accesses.metal")
+METALCPU_REGISTER_MODULE(__mc_kernels, 2, "validation_accesses.metal")

@@ -30,3 +30,11 @@ kernel void accesses(device Particle* particles [[buffer(0)]],
     const device uchar* bytes = reinterpret_cast<const device uchar*>(weights);
     particles[i].mass = float(bytes[3]) + local[0];
 }
+
+// A template helper taking `device const T*` deduces T from a `device T*` argument.
+template <typename T>
+T first(const device T* values) { return values[0]; }
+
+kernel void deduces(device float* data [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    data[i] = first(data) + first(data + 1);
+}

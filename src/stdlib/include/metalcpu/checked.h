@@ -39,29 +39,55 @@ template <class T> struct size_or_one { static constexpr mc_u64 value = sizeof(T
 template <> struct size_or_one<void> { static constexpr mc_u64 value = 1; };
 template <> struct size_or_one<const void> { static constexpr mc_u64 value = 1; };
 
+template <class T, int Space>
+struct checked_ptr;
+
+/// Where the bits of every checked pointer live.
+struct checked_root {
+    mc_u64 bits = 0;
+};
+
+template <class T> struct is_const_t { static constexpr bool value = false; };
+template <class T> struct is_const_t<const T> { static constexpr bool value = true; };
+
+/// checked_ptr<T> derives from checked_ptr<const T>, so that a template parameter
+/// `device const T*` deduces T from a `device T*` argument, as it does for raw pointers.
+template <class T, int Space, bool = is_const_t<T>::value>
+struct checked_parent {
+    using type = checked_ptr<const T, Space>;
+};
+template <class T, int Space>
+struct checked_parent<T, Space, true> {
+    using type = checked_root;
+};
+
 /// A pointer into `device` (Space 1), `constant` (2) or `threadgroup` (3) memory. One 64-bit
 /// word, like the raw pointer it replaces, so structs holding device pointers keep their
 /// layout: the address in the low 48 bits and the tag of the region it was derived from in
 /// the high 16. Addresses the host wrote into buffers (gpuAddress) carry tag 0 and are
 /// looked up by address when used.
 template <class T, int Space>
-struct checked_ptr {
-    mc_u64 bits = 0;
+struct checked_ptr : checked_parent<T, Space>::type {
+    using checked_root::bits;
 
     checked_ptr() = default;
     constexpr checked_ptr(decltype(nullptr)) {}
     /// An untagged address: `&x`, a thread pointer converted, a pointer read from memory.
-    checked_ptr(T* raw) : bits(reinterpret_cast<mc_u64>(raw)) {}
+    checked_ptr(T* raw) { bits = reinterpret_cast<mc_u64>(raw); }
     /// The conversions raw pointers allow implicitly: adding const, to void.
     template <class U>
         requires pointer_converts<U, T>
-    checked_ptr(checked_ptr<U, Space> other) : bits(other.bits) {}
+    checked_ptr(checked_ptr<U, Space> other) {
+        bits = other.bits;
+    }
     /// Casts between pointer types and from integers (`(device float*)address`).
     template <class U, int S>
         requires(!pointer_converts<U, T> || S != Space)
-    explicit checked_ptr(checked_ptr<U, S> other) : bits(other.bits) {}
-    explicit checked_ptr(unsigned long long value) : bits(value) {}
-    explicit checked_ptr(unsigned long value) : bits(value) {}
+    explicit checked_ptr(checked_ptr<U, S> other) {
+        bits = other.bits;
+    }
+    explicit checked_ptr(unsigned long long value) { bits = value; }
+    explicit checked_ptr(unsigned long value) { bits = value; }
 
     static checked_ptr from_bits(mc_u64 value) {
         checked_ptr p;
