@@ -119,7 +119,7 @@ inline void run_coroutines(const mc_group* group, Start&& start) {
             std::coroutine_handle<barrier_task::promise_type> thread = threads[i];
             if (!thread) continue;
 #ifdef METALCPU_VALIDATION
-            reported->current_thread = i;
+            reported->current_thread = static_cast<unsigned short>(i);
 #endif
             thread.resume();
             if (thread.done()) {

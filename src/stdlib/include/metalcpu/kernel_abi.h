@@ -47,8 +47,10 @@ typedef struct mc_group {
        Zeroed by the executor for every group; owned by kernel code after that. */
     mc_u64 threadgroup_site_keys[METALCPU_THREADGROUP_SITE_CACHE];
     void* threadgroup_site_addresses[METALCPU_THREADGROUP_SITE_CACHE];
-    /* Validated kernels only: the linear index of the thread running now, for reports. */
-    mc_u32 current_thread;
+    /* Validated kernels only: the linear index of the thread running now, for reports. An
+       unsigned short (groups have at most 1024 threads), so that writing it for every thread
+       cannot alias the 32- and 64-bit fields kernels read (type-based aliasing). */
+    unsigned short current_thread;
 } mc_group;
 
 /* Runs every thread of a group, for kernels that never wait at a barrier. */

@@ -124,7 +124,7 @@ __attribute__((always_inline)) inline void for_each_thread(const mc_group* group
         for (mc_u32 y = 0; y < sy; ++y)
             for (mc_u32 x = 0; x < sx; ++x) {
 #ifdef METALCPU_VALIDATION
-                const_cast<mc_group*>(group)->current_thread = linear; // for reports
+                const_cast<mc_group*>(group)->current_thread = static_cast<unsigned short>(linear); // reports
 #endif
                 body(thread_ids{x, y, z, linear++});
             }
