@@ -9,10 +9,14 @@
 using metalcpu::ns::implOf;
 using Buf = metalcpu::rt::Buffer;
 
-NS::UInteger MTL::Allocation::allocatedSize() const {
-    auto* self = implOf<Buf>(this);
-    return self ? (self->length() + 63) / 64 * 64 : 0;
-}
+namespace {
+
+/// A buffer's length rounded up to whole 64-byte lines; zero for nil.
+NS::UInteger allocatedSizeOf(const Buf* buffer) { return buffer ? (buffer->length() + 63) / 64 * 64 : 0; }
+
+} // namespace
+
+NS::UInteger MTL::Allocation::allocatedSize() const { return allocatedSizeOf(implOf<Buf>(this)); }
 
 NS::String* MTL::Resource::label() const {
     auto* self = implOf<Buf>(this);
@@ -43,7 +47,7 @@ MTL::ResourceOptions MTL::Resource::resourceOptions() const {
     auto* self = implOf<Buf>(this);
     return self ? self->options() : 0;
 }
-NS::UInteger MTL::Resource::allocatedSize() const { return Allocation::allocatedSize(); }
+NS::UInteger MTL::Resource::allocatedSize() const { return allocatedSizeOf(implOf<Buf>(this)); }
 MTL::Heap* MTL::Resource::heap() const { return nullptr; }
 NS::UInteger MTL::Resource::heapOffset() const { return 0; }
 bool MTL::Resource::isAliasable() { return false; }

@@ -92,8 +92,14 @@ NS::Error* MTL::CommandBuffer::error() const {
     return self ? self->error() : nullptr;
 }
 MTL::LogContainer* MTL::CommandBuffer::logs() const { return nullptr; }
-CFTimeInterval MTL::CommandBuffer::kernelStartTime() const { return GPUStartTime(); }
-CFTimeInterval MTL::CommandBuffer::kernelEndTime() const { return GPUEndTime(); }
+CFTimeInterval MTL::CommandBuffer::kernelStartTime() const {
+    auto* self = implOf<Cb>(this);
+    return self ? self->gpuStartTime() : 0;
+}
+CFTimeInterval MTL::CommandBuffer::kernelEndTime() const {
+    auto* self = implOf<Cb>(this);
+    return self ? self->gpuEndTime() : 0;
+}
 CFTimeInterval MTL::CommandBuffer::GPUStartTime() const {
     auto* self = implOf<Cb>(this);
     return self ? self->gpuStartTime() : 0;

@@ -49,30 +49,38 @@ void MTL::ComputeCommandEncoder::setBuffer(const Buffer* buffer, NS::UInteger of
 }
 void MTL::ComputeCommandEncoder::setBuffer(const Buffer* buffer, NS::UInteger offset, NS::UInteger,
                                            NS::UInteger index) {
-    setBuffer(buffer, offset, index);
+    if (auto* self = implOf<Compute>(this)) self->setBuffer(buffer, offset, index);
 }
-void MTL::ComputeCommandEncoder::setBuffers(const Buffer* const buffers[], const NS::UInteger offsets[],
-                                            NS::Range range) {
-    auto* self = implOf<Compute>(this);
+namespace {
+
+/// Both setBuffers() overloads (strides mean nothing to a compute encoder).
+void setBuffersOf(Compute* self, const MTL::Buffer* const buffers[], const NS::UInteger offsets[], NS::Range range) {
     if (!self || !buffers) return;
     for (NS::UInteger i = 0; i < range.length; ++i)
         self->setBuffer(buffers[i], offsets ? offsets[i] : 0, range.location + i);
 }
+
+} // namespace
+
+void MTL::ComputeCommandEncoder::setBuffers(const Buffer* const buffers[], const NS::UInteger offsets[],
+                                            NS::Range range) {
+    setBuffersOf(implOf<Compute>(this), buffers, offsets, range);
+}
 void MTL::ComputeCommandEncoder::setBuffers(const Buffer* const buffers[], const NS::UInteger* offsets,
                                             const NS::UInteger*, NS::Range range) {
-    setBuffers(buffers, offsets, range);
+    setBuffersOf(implOf<Compute>(this), buffers, offsets, range);
 }
 void MTL::ComputeCommandEncoder::setBufferOffset(NS::UInteger offset, NS::UInteger index) {
     if (auto* self = implOf<Compute>(this)) self->setBufferOffset(offset, index);
 }
 void MTL::ComputeCommandEncoder::setBufferOffset(NS::UInteger offset, NS::UInteger, NS::UInteger index) {
-    setBufferOffset(offset, index);
+    if (auto* self = implOf<Compute>(this)) self->setBufferOffset(offset, index);
 }
 void MTL::ComputeCommandEncoder::setBytes(const void* bytes, NS::UInteger length, NS::UInteger index) {
     if (auto* self = implOf<Compute>(this)) self->setBytes(bytes, length, index);
 }
 void MTL::ComputeCommandEncoder::setBytes(const void* bytes, NS::UInteger length, NS::UInteger, NS::UInteger index) {
-    setBytes(bytes, length, index);
+    if (auto* self = implOf<Compute>(this)) self->setBytes(bytes, length, index);
 }
 void MTL::ComputeCommandEncoder::setThreadgroupMemoryLength(NS::UInteger length, NS::UInteger index) {
     if (auto* self = implOf<Compute>(this)) self->setThreadgroupMemoryLength(length, index);

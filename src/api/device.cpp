@@ -32,7 +32,7 @@ std::uint64_t MTL::Device::registryID() const { return implOf<Dev>(this) ? 0x100
 bool MTL::Device::isLowPower() const { return false; }
 bool MTL::Device::lowPower() const { return false; }
 bool MTL::Device::isHeadless() const { return implOf<Dev>(this) != nullptr; }
-bool MTL::Device::headless() const { return isHeadless(); }
+bool MTL::Device::headless() const { return implOf<Dev>(this) != nullptr; }
 bool MTL::Device::isRemovable() const { return false; }
 bool MTL::Device::removable() const { return false; }
 bool MTL::Device::hasUnifiedMemory() const { return implOf<Dev>(this) != nullptr; }
@@ -84,7 +84,8 @@ MTL::Buffer* MTL::Device::newBuffer(const void* pointer, NS::UInteger length, Re
     return self ? self->newBuffer(pointer, length, options) : nullptr;
 }
 MTL::Buffer* MTL::Device::newBuffer(NS::UInteger length, ResourceOptions options, SparsePageSize) {
-    return newBuffer(length, options);
+    auto* self = implOf<Dev>(this);
+    return self ? self->newBuffer(length, options) : nullptr;
 }
 MTL::Buffer* MTL::Device::newBuffer(const void* pointer, NS::UInteger length, ResourceOptions options,
                                     const std::function<void(void*, NS::UInteger)>& deallocator) {
@@ -136,7 +137,8 @@ MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const Function* 
                                                                 const AutoreleasedComputePipelineReflection* reflection,
                                                                 NS::Error** error) {
     if (reflection) *const_cast<AutoreleasedComputePipelineReflection*>(reflection) = nullptr;
-    return newComputePipelineState(computeFunction, error);
+    auto* self = implOf<Dev>(this);
+    return self ? metalcpu::rt::newComputePipelineState(self, computeFunction, nullptr, 0, error) : nullptr;
 }
 MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const ComputePipelineDescriptor* descriptor,
                                                                 PipelineOption,

@@ -170,6 +170,7 @@ void MTL::Device::sampleTimestamps(Timestamp* cpuTimestamp, Timestamp* gpuTimest
 #if defined(__BLOCKS__)
 MTL::Buffer* MTL::Device::newBuffer(const void* pointer, NS::UInteger length, ResourceOptions options,
                                     void (^deallocator)(void*, NS::UInteger)) {
+    if (!implOf<Dev>(this)) return nullptr;
     return newBuffer(pointer, length, options, std::function<void(void*, NS::UInteger)>(api::functionOf(deallocator)));
 }
 void MTL::Device::newLibrary(const NS::String* source, const CompileOptions* options,

@@ -36,9 +36,11 @@ MTL::Function* MTL::Library::newFunction(const NS::String* functionName) {
 }
 MTL::Function* MTL::Library::newFunction(const NS::String* name, const FunctionConstantValues* constantValues,
                                          NS::Error** error) {
+    auto* self = implOf<Lib>(this);
+    if (!self) return nullptr;
     if (constantValues) metalcpu::api::unsupported("MTL::Library::newFunction with function constants");
-    MTL::Function* function = newFunction(name);
-    if (!function && error && implOf<Lib>(this))
+    MTL::Function* function = self->newFunction(metalcpu::ns::stringOf(name));
+    if (!function && error)
         *error = metalcpu::ns::autoreleased(metalcpu::ns::makeError(
             "MTLLibraryErrorDomain", LibraryErrorFunctionNotFound,
             "Function " + metalcpu::ns::stringOf(name) + " was not found in the library"));

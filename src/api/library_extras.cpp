@@ -38,10 +38,12 @@ void MTL::Library::newFunction(const FunctionDescriptor* pDescriptor,
 #if defined(__BLOCKS__)
 void MTL::Library::newFunction(const NS::String* name, const FunctionConstantValues* constantValues,
                                void (^completionHandler)(Function*, NS::Error*)) {
-    newFunction(name, constantValues, FunctionCompletionHandlerFunction(metalcpu::api::functionOf(completionHandler)));
+    if (implOf<Lib>(this))
+        newFunction(name, constantValues, FunctionCompletionHandlerFunction(metalcpu::api::functionOf(completionHandler)));
 }
 void MTL::Library::newFunction(const FunctionDescriptor* descriptor, void (^completionHandler)(Function*, NS::Error*)) {
-    newFunction(descriptor, FunctionCompletionHandlerFunction(metalcpu::api::functionOf(completionHandler)));
+    if (implOf<Lib>(this))
+        newFunction(descriptor, FunctionCompletionHandlerFunction(metalcpu::api::functionOf(completionHandler)));
 }
 #endif
 
@@ -60,8 +62,9 @@ void MTL::Library::newIntersectionFunction(const IntersectionFunctionDescriptor*
 #if defined(__BLOCKS__)
 void MTL::Library::newIntersectionFunction(const IntersectionFunctionDescriptor* descriptor,
                                            void (^completionHandler)(Function*, NS::Error*)) {
-    newIntersectionFunction(descriptor,
-                            FunctionCompletionHandlerFunction(metalcpu::api::functionOf(completionHandler)));
+    if (implOf<Lib>(this))
+        newIntersectionFunction(descriptor,
+                                FunctionCompletionHandlerFunction(metalcpu::api::functionOf(completionHandler)));
 }
 #endif
 

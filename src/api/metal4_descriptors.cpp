@@ -136,7 +136,8 @@ void MTL4::CommitOptions::addFeedbackHandler(const CommitFeedbackHandlerFunction
 }
 #if defined(__BLOCKS__)
 void MTL4::CommitOptions::addFeedbackHandler(const CommitFeedbackHandler block) {
-    addFeedbackHandler(CommitFeedbackHandlerFunction(api::functionOf(block)));
+    if (metalcpu::ns::implOf<api::CommitOptions>(this))
+        addFeedbackHandler(CommitFeedbackHandlerFunction(api::functionOf(block)));
 }
 #endif
 

@@ -7,6 +7,10 @@
 
 namespace ctx = boost::context::detail;
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace metalcpu::exec {
 namespace {
 
@@ -49,6 +53,32 @@ char* FiberScheduler::stackTop(std::uint32_t index) const {
     return stackRegion_ + (index + 1) * kStackBytes - (index % 64) * 64 * 17 % 4096;
 }
 
+// ASan keeps one shadow stack per thread; fibers must tell it when they change stacks, or it
+// reports false errors (and warns about __asan_handle_no_return) after a switch.
+void FiberScheduler::announceSwitch(void** fakeStack, std::uint32_t target) const {
+#if defined(__SANITIZE_ADDRESS__)
+    if (target == kMainContext) {
+        __sanitizer_start_switch_fiber(fakeStack, mainStackBottom_, mainStackSize_);
+    } else {
+        const std::size_t usable = kStackBytes - pageSize();
+        __sanitizer_start_switch_fiber(fakeStack, stackTop(target) - usable, usable);
+    }
+#else
+    (void)fakeStack;
+    (void)target;
+#endif
+}
+
+void FiberScheduler::announceArrival(void* fakeStack, const void** fromBottom, std::size_t* fromSize) {
+#if defined(__SANITIZE_ADDRESS__)
+    __sanitizer_finish_switch_fiber(fakeStack, fromBottom, fromSize);
+#else
+    (void)fakeStack;
+    (void)fromBottom;
+    (void)fromSize;
+#endif
+}
+
 void FiberScheduler::runGroup(const mc_group* group, mc_thread_fn run, std::uint32_t threadCount) {
     if (threadCount == 0) return;
     ensureStacks(threadCount);
@@ -67,20 +97,30 @@ void FiberScheduler::runGroup(const mc_group* group, mc_thread_fn run, std::uint
     arrived_ = 0;
     FiberScheduler* outer = t_current;
     t_current = this;
+    leavingMain_ = true;
     switchTo(0, &mainContext_);
     t_current = outer;
 }
 
 void FiberScheduler::switchTo(std::uint32_t target, Context* saveSlot) {
     current_ = target;
+    void* fakeStack = nullptr;
+    announceSwitch(&fakeStack, target);
     ctx::transfer_t back = ctx::jump_fcontext(contexts_[target], saveSlot);
+    announceArrival(fakeStack, nullptr, nullptr);
     // Whoever resumed us passed the slot where their own context belongs.
     *static_cast<Context*>(back.data) = back.fctx;
 }
 
 void FiberScheduler::fiberMain(ctx::transfer_t transfer) {
-    *static_cast<Context*>(transfer.data) = transfer.fctx;
     FiberScheduler* self = t_current;
+    if (self->leavingMain_) {
+        self->leavingMain_ = false;
+        announceArrival(nullptr, &self->mainStackBottom_, &self->mainStackSize_);
+    } else {
+        announceArrival(nullptr, nullptr, nullptr);
+    }
+    *static_cast<Context*>(transfer.data) = transfer.fctx;
     self->run_(self->group_, self->current_);
     self->finishCurrent();
 }
@@ -102,6 +142,7 @@ void FiberScheduler::finishCurrent() {
     --alive_;
     if (alive_ == 0) {
         current_ = 0;
+        announceSwitch(nullptr, kMainContext);
         ctx::jump_fcontext(mainContext_, &discarded_);
         __builtin_unreachable();
     }
@@ -114,6 +155,7 @@ void FiberScheduler::finishCurrent() {
         ++barriersCompleted_;
     }
     current_ = following;
+    announceSwitch(nullptr, following);
     ctx::jump_fcontext(contexts_[following], &discarded_);
     __builtin_unreachable();
 }

@@ -48,6 +48,12 @@ private:
     [[noreturn]] void finishCurrent();
     void ensureStacks(std::uint32_t count);
     char* stackTop(std::uint32_t index) const;
+    /// AddressSanitizer builds: tells ASan the next jump goes to fiber `target` (or, with
+    /// kMainContext, back to the worker's own stack). `fakeStack` is null for a fiber that
+    /// never comes back. A no-op otherwise.
+    void announceSwitch(void** fakeStack, std::uint32_t target) const;
+    static void announceArrival(void* fakeStack, const void** fromBottom, std::size_t* fromSize);
+    static constexpr std::uint32_t kMainContext = ~std::uint32_t(0);
 
     const mc_group* group_ = nullptr;
     mc_thread_fn run_ = nullptr;
@@ -59,6 +65,9 @@ private:
     std::uint32_t alive_ = 0;
     std::uint32_t arrived_ = 0;
     std::uint64_t barriersCompleted_ = 0;
+    bool leavingMain_ = false;             ///< the next fiber to start was entered from the worker
+    const void* mainStackBottom_ = nullptr; ///< the worker's stack, for ASan's switch annotations
+    std::size_t mainStackSize_ = 0;
 
     char* stackRegion_ = nullptr;
     std::size_t stackRegionBytes_ = 0;

@@ -12,7 +12,7 @@ void* FrameArena::allocate(std::size_t size) {
     }
     if (chunk_ == chunks_.size()) {
         std::size_t bytes = std::max(kChunkBytes, size);
-        chunks_.push_back(std::unique_ptr<unsigned char[]>(new (std::align_val_t(64)) unsigned char[bytes]));
+        chunks_.push_back(Chunk(new (std::align_val_t(kChunkAlign)) unsigned char[bytes]));
         chunkSizes_.push_back(bytes);
         offset_ = 0;
     }

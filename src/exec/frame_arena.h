@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <new>
 #include <vector>
 
 namespace metalcpu::exec {
@@ -15,7 +16,13 @@ public:
 
 private:
     static constexpr std::size_t kChunkBytes = 1 << 20;
-    std::vector<std::unique_ptr<unsigned char[]>> chunks_;
+    static constexpr std::size_t kChunkAlign = 64;
+    /// Chunks come from an aligned new[], so they need the aligned delete[].
+    struct AlignedDelete {
+        void operator()(unsigned char* p) const { ::operator delete[](p, std::align_val_t(kChunkAlign)); }
+    };
+    using Chunk = std::unique_ptr<unsigned char[], AlignedDelete>;
+    std::vector<Chunk> chunks_;
     std::vector<std::size_t> chunkSizes_;
     std::size_t chunk_ = 0;  ///< chunk being filled
     std::size_t offset_ = 0; ///< bytes used in it

@@ -71,7 +71,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
                             const KernelCompileSettings& settings, const std::string& cppPath,
                             const std::string& depfile, const std::string& depTarget) {
     std::string error;
-    const Toolchain* tools = toolchain(&error);
+    std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
 
     std::vector<std::string> argv = {tools->compiler, "-E", "-x", "c++", "-std=c++20", "-nostdinc",
@@ -127,7 +127,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
 CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
                                  const std::string& outputPath, bool sharedLibrary) {
     std::string error;
-    const Toolchain* tools = toolchain(&error);
+    std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
     std::vector<std::string> argv = {tools->compiler, "-x", "c++"};
     for (const std::string& flag : codeFlags()) argv.push_back(flag);
@@ -146,7 +146,7 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
 
 CompileResult linkLibrary(const std::vector<std::string>& objects, const std::string& outputPath) {
     std::string error;
-    const Toolchain* tools = toolchain(&error);
+    std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
     std::vector<std::string> argv = {tools->compiler, "-shared", "-nostdlib", "-Wl,-z,defs"};
     argv.insert(argv.end(), objects.begin(), objects.end());

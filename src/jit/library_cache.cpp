@@ -17,7 +17,7 @@ namespace {
 /// diagnostics when the toolchain or the cache directory is unusable.
 bool lookUp(support::Hasher key, const std::string& suffix, SourceBuild& build) {
     std::string error;
-    const Toolchain* tools = toolchain(&error);
+    std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) {
         build.diagnostics = error + "\n";
         return false;

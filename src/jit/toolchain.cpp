@@ -120,33 +120,33 @@ std::string cacheRootDirectory() {
 
 const char* libraryVersion() { return METALCPU_VERSION; }
 
-const Toolchain* toolchain(std::string* error) {
+std::shared_ptr<const Toolchain> toolchain(std::string* error) {
     static std::mutex mutex;
-    static Toolchain prepared;
-    static bool ready = false;
+    static std::shared_ptr<const Toolchain> prepared;
     std::lock_guard lock(mutex);
-    if (ready) return &prepared;
+    std::string cacheRoot = cacheRootDirectory();
+    if (prepared && prepared->cacheRoot == cacheRoot && support::fileExists(prepared->stdlibRoot + "/complete"))
+        return prepared;
 
-    Toolchain made;
-    made.compiler = chooseCompiler();
-    if (made.compiler.empty()) {
+    auto made = std::make_shared<Toolchain>();
+    made->compiler = chooseCompiler();
+    if (made->compiler.empty()) {
         *error = "no C++ compiler found to build kernels (install g++ or set METALCPU_CXX)";
         return nullptr;
     }
-    made.identity = identityOf(made.compiler);
-    made.cacheRoot = cacheRootDirectory();
-    if (!support::makeDirectories(made.cacheRoot, 0700)) {
-        *error = "cannot create the cache directory " + made.cacheRoot;
+    made->identity = identityOf(made->compiler);
+    made->cacheRoot = cacheRoot;
+    if (!support::makeDirectories(made->cacheRoot, 0700)) {
+        *error = "cannot create the cache directory " + made->cacheRoot;
         return nullptr;
     }
-    made.stdlibHash = stdlibHash();
-    std::string root = made.cacheRoot + "/stdlib-" + std::string(libraryVersion()) + "-" + made.stdlibHash;
-    if (!extractStdlib(root, error)) return nullptr;
-    made.includeDir = root + "/include";
-    made.stubDir = root + "/stubs";
-    prepared = made;
-    ready = true;
-    return &prepared;
+    made->stdlibHash = stdlibHash();
+    made->stdlibRoot = made->cacheRoot + "/stdlib-" + std::string(libraryVersion()) + "-" + made->stdlibHash;
+    if (!extractStdlib(made->stdlibRoot, error)) return nullptr;
+    made->includeDir = made->stdlibRoot + "/include";
+    made->stubDir = made->stdlibRoot + "/stubs";
+    prepared = std::move(made);
+    return prepared;
 }
 
 } // namespace metalcpu::jit

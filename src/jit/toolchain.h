@@ -1,21 +1,26 @@
 #pragma once
 
+#include <memory>
 #include <string>
 
 namespace metalcpu::jit {
 
-/// What compiling kernels needs on this machine, prepared once per process.
+/// What compiling kernels needs on this machine, prepared at first use.
 struct Toolchain {
     std::string compiler;   ///< the host C++ compiler that builds kernels
     std::string identity;   ///< compiler path, size and time stamp: part of every cache key
-    std::string includeDir; ///< the kernel standard library, written out from metalcpu itself
-    std::string stubDir;    ///< empty <metal_*> headers for the preprocessing pass
     std::string cacheRoot;  ///< the per-user cache directory (mode 0700)
     std::string stdlibHash; ///< content hash of the embedded standard library
+    std::string stdlibRoot; ///< where it is written out: <cacheRoot>/stdlib-<version>-<hash>
+    std::string includeDir; ///< the kernel standard library, written out from metalcpu itself
+    std::string stubDir;    ///< empty <metal_*> headers for the preprocessing pass
 };
 
 /// The toolchain, or nullptr with a message in `error` when kernels cannot be compiled here.
-const Toolchain* toolchain(std::string* error);
+/// It is prepared again when the cache directory was removed while the process runs (a cache
+/// cleaner, `rm -rf ~/.cache/metalcpu`) or names another place after support::reloadConfig().
+/// A caller's copy stays valid while it holds it.
+std::shared_ptr<const Toolchain> toolchain(std::string* error);
 
 /// The cache directory: METALCPU_CACHE_DIR, else $XDG_CACHE_HOME/metalcpu, else
 /// ~/.cache/metalcpu, else a directory under /tmp named after the user.

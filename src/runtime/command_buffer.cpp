@@ -72,9 +72,11 @@ void CommandBuffer::keepAlive(NS::Object* object) {
 }
 
 void* CommandBuffer::copyBytes(const void* bytes, std::uint64_t length) {
-    // 16-byte aligned, like Metal's inline constant data.
+    // 16-byte aligned, like Metal's inline constant data: plain new[] already is, and a
+    // plain new[] is what unique_ptr's delete[] matches.
+    static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 16, "setBytes copies need 16-byte alignment");
     std::size_t rounded = static_cast<std::size_t>((length + 15) / 16 * 16 + 16);
-    bytes_.push_back(std::unique_ptr<unsigned char[]>(new (std::align_val_t(16)) unsigned char[rounded]()));
+    bytes_.push_back(std::unique_ptr<unsigned char[]>(new unsigned char[rounded]()));
     unsigned char* copy = bytes_.back().get();
     if (bytes && length) std::memcpy(copy, bytes, static_cast<std::size_t>(length));
     return copy;

@@ -1316,7 +1316,7 @@ TEST(NilMessaging, MTL_Resource) {
     EXPECT_TRUE(isZero(object->heapOffset())) << "MTL::Resource::heapOffset";
     EXPECT_TRUE(isZero(object->isAliasable())) << "MTL::Resource::isAliasable";
     object->makeAliasable();
-    (void)object->setPurgeableState(zero<PurgeableState>()); // src/api/buffer.cpp returns PurgeableStateKeepCurrent for a null receiver
+    EXPECT_TRUE(isZero(object->setPurgeableState(zero<PurgeableState>()))) << "MTL::Resource::setPurgeableState";
 }
 
 // Test that every method of MTL::SamplerDescriptor does nothing and returns zero on nil.

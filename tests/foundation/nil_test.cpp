@@ -12,9 +12,6 @@ namespace {
 
 using testing::nil;
 
-// Calling through a null pointer is what these tests are about; keep UBSan builds quiet.
-#define METALCPU_NIL_TEST_BODY __attribute__((no_sanitize("undefined")))
-
 METALCPU_NIL_TEST_BODY void messageNilObject() {
     NS::Object* object = nil<NS::Object>();
     EXPECT_EQ(object->retain(), nullptr);

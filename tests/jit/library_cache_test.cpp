@@ -7,25 +7,30 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 #include <sys/stat.h>
 
 namespace metalcpu::jit {
 namespace {
 
-/// Points the cache at a fresh directory for one test.
+/// Points the cache at a fresh directory for one test, and back where it was afterwards.
 class LibraryCacheTest : public ::testing::Test {
 protected:
     void SetUp() override {
+        const char* previous = std::getenv("METALCPU_CACHE_DIR");
+        if (previous) previous_ = previous;
         directory_ = support::makeTemporaryDirectory("metalcpu-cache-test-");
         setenv("METALCPU_CACHE_DIR", (directory_ + "/cache").c_str(), 1);
         support::reloadConfig();
     }
     void TearDown() override {
         support::removeTree(directory_);
-        unsetenv("METALCPU_CACHE_DIR");
+        if (previous_) setenv("METALCPU_CACHE_DIR", previous_->c_str(), 1);
+        else unsetenv("METALCPU_CACHE_DIR");
         support::reloadConfig();
     }
     std::string directory_;
+    std::optional<std::string> previous_;
 };
 
 // Test that a second process loading the same source hits the cache the first one filled.
@@ -57,6 +62,19 @@ TEST_F(LibraryCacheTest, SettingsArePartOfTheKey) {
     auto library = KernelLibrary::open(first.libraryPath, &error);
     ASSERT_NE(library, nullptr) << error;
     EXPECT_NE(library->find("k"), nullptr);
+}
+
+// Test that removing the cache directory while the process runs costs a recompile, not an
+// error: the kernel standard library is written out again.
+TEST_F(LibraryCacheTest, CacheRemovedWhileRunning) {
+    const std::string source = "kernel void k(device int* out [[buffer(0)]]) { out[0] = 1; }\n";
+    SourceBuild first = buildLibraryFromSource(source, {});
+    ASSERT_TRUE(first.ok) << first.diagnostics;
+    support::removeTree(directory_ + "/cache");
+    SourceBuild second = buildLibraryFromSource(source, {});
+    ASSERT_TRUE(second.ok) << second.diagnostics;
+    EXPECT_FALSE(second.fromCache);
+    EXPECT_TRUE(support::fileExists(second.libraryPath));
 }
 
 // Test that a failed compile is not cached and reports program_source locations.

@@ -77,8 +77,7 @@ TEST_F(BufferTest, InvalidLengthsGiveNull) {
     EXPECT_EQ(device_->newBuffer(device_->maxBufferLength() + 1, MTL::ResourceStorageModeShared), nullptr);
 }
 
-// Test that buffer methods on null return zero.
-TEST(BufferNil, MethodsOnNullReturnZero) {
+METALCPU_NIL_TEST_BODY void messageNilBuffer() {
     MTL::Buffer* buffer = nil<MTL::Buffer>();
     EXPECT_EQ(buffer->contents(), nullptr);
     EXPECT_EQ(buffer->length(), 0u);
@@ -87,6 +86,9 @@ TEST(BufferNil, MethodsOnNullReturnZero) {
     buffer->setLabel(nullptr);
     buffer->release();
 }
+
+// Test that buffer methods on null return zero.
+TEST(BufferNil, MethodsOnNullReturnZero) { messageNilBuffer(); }
 
 } // namespace
 } // namespace metalcpu::testing

@@ -110,8 +110,7 @@ TEST_F(CommandBufferTest, WaitWithoutCommitReturns) {
     EXPECT_EQ(commandBuffer->status(), MTL::CommandBufferStatusNotEnqueued);
 }
 
-// Test that command buffer methods on null do nothing.
-TEST(CommandBufferNil, MethodsOnNullReturnZero) {
+METALCPU_NIL_TEST_BODY void messageNilCommandBuffer() {
     MTL::CommandBuffer* commandBuffer = nil<MTL::CommandBuffer>();
     commandBuffer->commit();
     commandBuffer->waitUntilCompleted();
@@ -121,6 +120,9 @@ TEST(CommandBufferNil, MethodsOnNullReturnZero) {
     MTL::CommandQueue* queue = nil<MTL::CommandQueue>();
     EXPECT_EQ(queue->commandBuffer(), nullptr);
 }
+
+// Test that command buffer methods on null do nothing.
+TEST(CommandBufferNil, MethodsOnNullReturnZero) { messageNilCommandBuffer(); }
 
 } // namespace
 } // namespace metalcpu::testing

@@ -50,8 +50,7 @@ TEST_F(DeviceTest, TracksAllocatedSize) {
     EXPECT_EQ(device_->currentAllocatedSize(), before);
 }
 
-// Test that methods on a null device do nothing and return zero, as in metal-cpp.
-TEST(DeviceNil, MethodsOnNullReturnZero) {
+METALCPU_NIL_TEST_BODY void messageNilDevice() {
     MTL::Device* device = nil<MTL::Device>();
     EXPECT_EQ(device->newBuffer(16, MTL::ResourceStorageModeShared), nullptr);
     EXPECT_EQ(device->newCommandQueue(), nullptr);
@@ -61,6 +60,9 @@ TEST(DeviceNil, MethodsOnNullReturnZero) {
     EXPECT_FALSE(device->hasUnifiedMemory());
     device->release();
 }
+
+// Test that methods on a null device do nothing and return zero, as in metal-cpp.
+TEST(DeviceNil, MethodsOnNullReturnZero) { messageNilDevice(); }
 
 } // namespace
 } // namespace metalcpu::testing

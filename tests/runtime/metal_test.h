@@ -86,6 +86,10 @@ T* nil() {
     return null;
 }
 
+/// Marks a function that calls methods on nil on purpose: metal-cpp allows it, C++ calls it
+/// undefined, so UBSan builds (METALCPU_SANITIZE) would stop there.
+#define METALCPU_NIL_TEST_BODY __attribute__((no_sanitize("undefined")))
+
 inline std::string text(NS::String* string) { return string ? string->utf8String() : ""; }
 
 /// `text` escaped to match itself in a death test's regular expression (POSIX extended).

@@ -26,10 +26,7 @@ OUTPUT = ROOT / "tests" / "api" / "nil_messaging_test.cpp"
 HEADER_GLOBS = ["include/Metal/*.hpp", "include/QuartzCore/*.hpp"]
 
 # Methods whose nil result is not zero yet, with the reason; the test skips their check.
-KNOWN_NONZERO = {
-    "MTL::Resource::setPurgeableState":
-        "src/api/buffer.cpp returns PurgeableStateKeepCurrent for a null receiver",
-}
+KNOWN_NONZERO = {}
 
 
 class Declaration:
