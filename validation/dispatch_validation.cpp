@@ -27,8 +27,13 @@ constexpr std::uint64_t kNearby = 4096;
 } // namespace
 
 DispatchValidation::DispatchValidation(DispatchInfo info, std::vector<BufferBinding> bindings,
-                                       ShaderValidationSettings settings)
-    : info_(std::move(info)), bindings_(std::move(bindings)), settings_(std::move(settings)) {
+                                       ShaderValidationSettings settings, Purpose purpose)
+    : info_(std::move(info)), bindings_(std::move(bindings)), settings_(std::move(settings)), purpose_(purpose) {
+    if (purpose_ == Purpose::NullBindingGuard) {
+        settings_.failMode = FailMode::Allow;
+        settings_.abortOnFault = false;
+        settings_.globalMemory = settings_.threadgroupMemory = true;
+    }
     owners_.reserve(bindings_.size());
     for (const BufferBinding& b : bindings_) {
         RegionOwner owner;
@@ -170,6 +175,7 @@ std::vector<ShaderValidationReport> DispatchValidation::finish() {
     }
     for (std::uint32_t tag : tags_) RegionTable::shared().release(tag);
     tags_.clear();
+    if (purpose_ == Purpose::NullBindingGuard) return reports;
     for (const ShaderValidationReport& report : reports) deliver(report, settings_);
     if (dropped_)
         support::log().warn("shader validation: {} more invalid accesses in kernel '{}' at further sites were not "

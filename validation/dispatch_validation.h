@@ -46,7 +46,18 @@ struct FaultingThread {
 
 class DispatchValidation {
 public:
-    DispatchValidation(DispatchInfo info, std::vector<BufferBinding> bindings, ShaderValidationSettings settings);
+    /// Why a dispatch runs its kernel's instrumented flavour.
+    enum class Purpose {
+        ShaderValidation, ///< the user asked for it: reports are delivered
+        /// Without shader validation, an argument has nothing bound: the flavour keeps an
+        /// access through it from touching address 0. Nothing is reported; accesses the
+        /// flavour flags go ahead inside memory metalcpu owns, and one it must contain fails
+        /// the command buffer as the GPU's page fault would (pageFaulted()).
+        NullBindingGuard,
+    };
+
+    DispatchValidation(DispatchInfo info, std::vector<BufferBinding> bindings, ShaderValidationSettings settings,
+                       Purpose purpose = Purpose::ShaderValidation);
     ~DispatchValidation();
     DispatchValidation(const DispatchValidation&) = delete;
     DispatchValidation& operator=(const DispatchValidation&) = delete;
@@ -62,7 +73,7 @@ public:
                 const mc_site* site, const FaultingThread& thread, void* scratch);
 
     /// Releases the tags and delivers the reports (one per site and kind of access, with its
-    /// count), returning them. Call once, after the dispatch.
+    /// count; a NullBindingGuard delivers none), returning them. Call once, after the dispatch.
     std::vector<validation::ShaderValidationReport> finish();
 
     /// In allow mode, an access had to be contained because it fell outside memory metalcpu
@@ -79,6 +90,7 @@ private:
     std::vector<RegionOwner> owners_; ///< one per binding, same order
     std::vector<std::uint32_t> tags_;
     ShaderValidationSettings settings_;
+    Purpose purpose_;
 
     mutable std::mutex mutex_;
     using SiteKey = std::tuple<std::string, std::uint32_t, std::uint32_t, int, std::int32_t, std::string>;

@@ -15,6 +15,7 @@
 #include "compiler/passes/literals.h"
 #include "compiler/passes/member_overloads.h"
 #include "compiler/passes/pragmas.h"
+#include "compiler/passes/program_constants.h"
 #include "compiler/passes/restrictions.h"
 #include "compiler/passes/threadgroup_variables.h"
 #include "compiler/scanner.h"
@@ -73,6 +74,11 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     if (diagnostics.hasErrors()) return fail(diagnostics);
     std::set<std::size_t> coroutines;
     for (const CoroutineKernel& k : coroutineKernels) coroutines.insert(k.function);
+
+    // Shader validation accepts pointers into program-scope constants: find them while
+    // the declarations are still MSL.
+    std::vector<ProgramConstant> constants;
+    if (options.validation) constants = findProgramConstants(tokens, partner, module);
 
     // 3. Rewrites.
     collapseAddressSpaceOverloads(tokens, module);
@@ -146,7 +152,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     if (!accessSites.empty()) writer.writeRaw(accessSiteTable(accessSites, files));
     writer.writeTokens(tokens);
     writer.writeGenerated(kGeneratedFileName,
-                          generateEntryPoints(codes, files.reportedName(0), options.validation));
+                          generateEntryPoints(codes, files.reportedName(0), options.validation, constants));
     result.ok = true;
     result.cpp = writer.take();
     result.diagnostics = diagnostics.take();

@@ -1,5 +1,6 @@
 #include "exec/executor.h"
 
+#include "exec/fault_scratch.h"
 #include "exec/fiber_scheduler.h"
 #include "exec/frame_arena.h"
 #include "exec/services.h"
@@ -26,7 +27,7 @@ struct Worker {
     ThreadgroupMemory memory;
     FiberScheduler fibers;
     FrameArena frames;
-    std::vector<unsigned char> scratch; ///< stands in for invalid accesses of validated kernels
+    FaultScratch scratch; ///< stands in for invalid accesses of validated kernels
 };
 
 /// The first error of a dispatch; later ones are dropped.

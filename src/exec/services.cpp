@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "exec/fault_scratch.h"
 #include "exec/fiber_scheduler.h"
 #include "exec/frame_arena.h"
 #include "exec/threadgroup_memory.h"
@@ -42,15 +43,11 @@ validation::Position positionOf(const mc_u32 (&p)[3]) { return {p[0], p[1], p[2]
 void* validationFault(mc_u64 pointer, mc_u64 byteOffset, mc_u64 size, mc_u32 op, const mc_site* site) {
     const mc_group* group = t_group;
     GroupContext* context = group ? contextOf(group) : nullptr;
-    std::vector<unsigned char>* scratch = context ? context->scratch : nullptr;
-    // Never reached in practice: validated kernels run only with a validated dispatch.
-    static thread_local std::vector<unsigned char> fallback;
-    if (!scratch) scratch = &fallback;
-    if (scratch->size() < size) scratch->resize(static_cast<std::size_t>(size));
-    if (!context || !context->dispatch || !context->dispatch->validation) {
-        std::fill(scratch->begin(), scratch->begin() + static_cast<std::ptrdiff_t>(size), 0);
-        return scratch->data();
-    }
+    // Never without a context in practice: validated kernels run only in validated dispatches.
+    static thread_local FaultScratch fallback;
+    FaultScratch* scratch = context && context->scratch ? context->scratch : &fallback;
+    void* stand_in = scratch->zeroed(static_cast<std::size_t>(size));
+    if (!context || !context->dispatch || !context->dispatch->validation) return stand_in;
     val::FaultingThread thread;
     const std::uint32_t linear =
         context->onFibers && FiberScheduler::current() ? FiberScheduler::current()->currentThread() : group->current_thread;
@@ -62,7 +59,7 @@ void* validationFault(mc_u64 pointer, mc_u64 byteOffset, mc_u64 size, mc_u32 op,
                    group->position[2] * tg[2] + thread.local.z};
     thread.threadgroupBegin = context->memory->begin();
     thread.threadgroupEnd = context->memory->end();
-    return context->dispatch->validation->fault(pointer, byteOffset, size, op, site, thread, scratch->data());
+    return context->dispatch->validation->fault(pointer, byteOffset, size, op, site, thread, stand_in);
 }
 
 /// With MTL_SHADER_VALIDATION_THREADGROUP_MEMORY=0 threadgroup pointers may touch anything.

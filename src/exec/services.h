@@ -3,10 +3,10 @@
 #include <metalcpu/kernel_abi.h>
 
 #include <cstdint>
-#include <vector>
 
 namespace metalcpu::exec {
 
+class FaultScratch;
 class FrameArena;
 class ThreadgroupMemory;
 struct Dispatch;
@@ -19,8 +19,8 @@ struct GroupContext {
     /// Set when a kernel compiled as barrier-free reached a barrier (a compiler bug).
     bool unexpectedBarrier = false;
     const Dispatch* dispatch = nullptr;
-    /// Where invalid accesses of a validated kernel go instead (zero-filled at each use).
-    std::vector<unsigned char>* scratch = nullptr;
+    /// Where invalid accesses of a validated kernel go instead.
+    FaultScratch* scratch = nullptr;
 };
 
 /// The services table handed to every kernel library when it is opened.

@@ -2,6 +2,7 @@
 
 #include "exec/services.h"
 #include "jit/library_cache.h"
+#include "validation/regions.h"
 
 #include <dlfcn.h>
 
@@ -37,6 +38,14 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
         const mc_module* module = modules[m];
         if (!module || module->abi_version != METALCPU_KERNEL_ABI_VERSION) continue;
         if (module->validation_source) library->validationSources_.push_back(module->validation_source);
+        for (mc_u32 c = 0; c < module->constant_count; ++c) {
+            // Shader validation checks untagged addresses against the registry.
+            const mc_constant_data& data = module->constants[c];
+            const auto begin = reinterpret_cast<std::uint64_t>(data.begin);
+            std::string label = std::string("constant ") + data.name;
+            val::AllocationRegistry::shared().add(begin, data.length, [label] { return label; });
+            library->constants_.push_back(begin);
+        }
         for (mc_u32 k = 0; k < module->kernel_count; ++k) {
             const mc_kernel* kernel = &module->kernels[k];
             if (library->kernels_.emplace(kernel->name, kernel).second) library->names_.push_back(kernel->name);
@@ -47,6 +56,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
 }
 
 KernelLibrary::~KernelLibrary() {
+    for (std::uint64_t begin : constants_) val::AllocationRegistry::shared().remove(begin);
     if (handle_) dlclose(handle_);
 }
 

@@ -45,6 +45,7 @@ private:
     std::map<std::string, const mc_kernel*> kernels_;
     std::map<std::uint64_t, mc_threadgroup_site> sites_;
     std::vector<std::string> validationSources_;
+    std::vector<std::uint64_t> constants_; ///< program-scope constants registered for validation
     std::mutex validationMutex_;
     std::shared_ptr<KernelLibrary> validation_;
     std::string validationError_;

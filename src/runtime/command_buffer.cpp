@@ -178,9 +178,16 @@ bool CommandBuffer::runDispatch(DispatchCommand& command) {
     if (!validation) return true;
     std::vector<validation::ShaderValidationReport> reports = validation->finish();
     if (validation->pageFaulted()) {
-        // MTL_SHADER_VALIDATION_FAIL_MODE=allow let an access through that a GPU would fault on.
-        fail("Caused GPU Address Fault Error (0000000b:kIOGPUCommandBufferCallbackErrorPageFault)",
-             MTL::CommandBufferErrorPageFault);
+        // An access a GPU would fault on: let through by MTL_SHADER_VALIDATION_FAIL_MODE=allow,
+        // or made through an argument with nothing bound.
+        std::string message = "Caused GPU Address Fault Error (0000000b:kIOGPUCommandBufferCallbackErrorPageFault)";
+        for (const validation::ShaderValidationReport& report : reports)
+            if (report.kind == validation::ReportKind::NullBuffer) {
+                message += ": kernel '" + report.kernel + "' accessed argument '" + report.argumentName +
+                           "' [[buffer(" + std::to_string(report.bindingIndex) + ")]], which has no buffer bound";
+                break;
+            }
+        fail(message, MTL::CommandBufferErrorPageFault);
         return false;
     }
     if (!reports.empty() && validation->settings().failCommandBuffer) {

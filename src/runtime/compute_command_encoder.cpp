@@ -187,21 +187,21 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
     // Bind what the kernel declares, checking what Metal's debug layer checks.
     std::uint64_t threadgroupTotal = pipeline_->staticThreadgroupMemoryLength();
     const bool validated = pipeline_->validated();
-    std::vector<val::BufferBinding> checkedBindings;
+    bool unboundArgument = false;
     for (mc_u32 i = 0; i < kernel.param_count; ++i) {
         const mc_param& param = kernel.params[i];
         const std::string index = std::to_string(param.index);
-        if (param.kind == MC_PARAM_BUFFER && validated) checkedBindings.push_back(checkedBinding(param));
         if (param.kind == MC_PARAM_BUFFER) {
             const Binding& binding = buffers_[param.index];
-            // Without the debug layer, shader validation reports the accesses through an
-            // unbound argument instead.
-            if (!binding.bound() && validated && (DebugLayer::mode() == DebugLayer::Mode::Off ||
-                                                   DebugLayer::mode() == DebugLayer::Mode::Ignore))
+            if (!binding.bound()) {
+                // Metal's debug layer objects; Metal itself runs the kernel (an optional
+                // argument may be nil) and the GPU faults only if the kernel touches it.
+                const std::string message =
+                    function + "missing buffer binding at index " + index + " for " + param.name + "[0].";
+                if (layerRejects(arguments(1023), message)) return;
+                unboundArgument = true;
                 continue;
-            if (!binding.bound())
-                return reject(arguments(1023), function + "missing buffer binding at index " + index + " for " +
-                                                   param.name + "[0].");
+            }
             const std::uint64_t length = binding.buffer ? binding.buffer->length() : binding.bytesLength;
             if (binding.buffer) {
                 if (binding.offset > length)
@@ -248,14 +248,30 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
                                            std::to_string(threadgroupTotal) + ") must be <= " +
                                            std::to_string(Device::kMaxThreadgroupMemoryLength) + ".");
     dispatch.threadgroupMemoryLimit = Device::kMaxThreadgroupMemoryLength;
-    if (validated) {
+    if (validated || unboundArgument) {
+        // Shader validation, or the guard for an argument with nothing bound: either way
+        // the kernel's instrumented flavour runs (without validation it never reads address 0).
+        auto purpose = val::DispatchValidation::Purpose::ShaderValidation;
+        if (!validated) {
+            std::string why;
+            const mc_kernel* checked = pipeline_->checkedKernel(&why);
+            if (!checked)
+                return reject(arguments(1023), function + "an argument has no buffer bound, and the kernel's "
+                                                           "checked flavour that would contain accesses through "
+                                                           "it is unavailable: " + why);
+            dispatch.kernel = checked;
+            purpose = val::DispatchValidation::Purpose::NullBindingGuard;
+        }
+        std::vector<val::BufferBinding> checkedBindings;
+        for (mc_u32 i = 0; i < kernel.param_count; ++i)
+            if (kernel.params[i].kind == MC_PARAM_BUFFER) checkedBindings.push_back(checkedBinding(kernel.params[i]));
         val::DispatchInfo info;
         info.kernel = kernelName;
         info.pipelineLabel = pipeline_->label().text();
         info.encoderLabel = rt::CommandEncoder::label().text(std::to_string(index_));
         info.dispatchIndex = dispatchesMade_;
         command.validation = std::make_shared<val::DispatchValidation>(
-            std::move(info), std::move(checkedBindings), val::shaderValidationSettings());
+            std::move(info), std::move(checkedBindings), val::shaderValidationSettings(), purpose);
     }
     ++dispatchesMade_;
     commandBuffer_->keepAlive(pipeline_->asPublicClass());

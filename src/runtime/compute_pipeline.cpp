@@ -16,6 +16,15 @@ ComputePipelineState::ComputePipelineState(Device* device, std::shared_ptr<jit::
     : device_(device), library_(std::move(library)), kernel_(kernel), maxTotalThreads_(maxTotalThreads),
       staticThreadgroupMemory_(staticThreadgroupMemory), validated_(validated) {}
 
+const mc_kernel* ComputePipelineState::checkedKernel(std::string* why) {
+    if (validated_) return kernel_;
+    std::lock_guard lock(checkedMutex_);
+    if (!checkedLibrary_) checkedLibrary_ = library_->validationFlavour(why);
+    const mc_kernel* twin = checkedLibrary_ ? checkedLibrary_->find(kernel_->name) : nullptr;
+    if (checkedLibrary_ && !twin && why) *why = "the kernel is missing from its shader-validation flavour";
+    return twin;
+}
+
 MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Function* function,
                                                    const NS::String* label, NS::UInteger maxTotalThreads,
                                                    NS::Error** error, MTL::ShaderValidation shaderValidation) {

@@ -7,6 +7,8 @@
 #include <Metal/MTLComputePipeline.hpp>
 
 #include <memory>
+#include <mutex>
+#include <string>
 
 namespace metalcpu::rt {
 
@@ -26,6 +28,11 @@ public:
     std::uint64_t staticThreadgroupMemoryLength() const { return staticThreadgroupMemory_; }
     /// Runs the kernel's shader-validation flavour (kernel() is that flavour's).
     bool validated() const { return validated_; }
+    /// The kernel's shader-validation flavour, loaded (and compiled, the first time) on
+    /// demand; nullptr with the reason in `why` when the library cannot provide it. A
+    /// dispatch with nothing bound to an argument runs it to contain accesses through the
+    /// argument (ComputeCommandEncoder::dispatch).
+    const mc_kernel* checkedKernel(std::string* why);
 
 private:
     Device* device_;
@@ -35,6 +42,8 @@ private:
     std::uint64_t staticThreadgroupMemory_;
     bool validated_;
     Label label_;
+    std::mutex checkedMutex_;
+    std::shared_ptr<jit::KernelLibrary> checkedLibrary_; ///< keeps checkedKernel()'s code loaded
 };
 
 /// Device::newComputePipelineState(function or descriptor, error). `shaderValidation` is the

@@ -39,7 +39,7 @@ TEST(Translate, AddArrays) {
     EXPECT_TRUE(k.threadgroupSites.empty());
     EXPECT_EQ(t.cpp.rfind("#include <metalcpu/kernel_prelude.h>\n#line 1 \"program_source\"\n", 0), 0u);
     EXPECT_NE(t.cpp.find("\n#line 1 \"<metalcpu generated>\"\n"), std::string::npos);
-    EXPECT_NE(t.cpp.find("METALCPU_REGISTER_MODULE(__mc_kernels, 1, \"program_source\")"), std::string::npos);
+    EXPECT_NE(t.cpp.find("METALCPU_REGISTER_MODULE(__mc_kernels, 1, \"program_source\", nullptr, 0)"), std::string::npos);
 }
 
 // Test that the user's tokens stay on their lines and columns in the output.
@@ -154,7 +154,7 @@ TEST(Translate, FailureHasNoOutput) {
 TEST(Translate, EmptyInput) {
     Translation t = translate("", {});
     ASSERT_TRUE(t.ok);
-    EXPECT_NE(t.cpp.find("METALCPU_REGISTER_MODULE(nullptr, 0, \"\")"), std::string::npos);
+    EXPECT_NE(t.cpp.find("METALCPU_REGISTER_MODULE(nullptr, 0, \"\", nullptr, 0)"), std::string::npos);
 }
 
 // Test that no prefix of a real translation unit, and no random byte soup, crashes or hangs the

@@ -67,8 +67,29 @@ kernel void fiber_store(device float* out [[buffer(0)]], constant uint& limit [[
     if (i >= limit) out[i] = 1.0f;
     wait_for_group();
 }
+struct Row { float v[4]; };
+kernel void member_array(device Row* rows [[buffer(0)]], constant int& index [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    rows[i].v[index] = 5.0f;
+}
+constant float kTable[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+kernel void program_constant(device float* out [[buffer(0)]], constant int& offset [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    constant float* table = kTable;
+    out[i] = table[int(i) + offset] + kTable[i % 4];
+}
+kernel void thread_pointer(device float* out [[buffer(0)]], constant int& k [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    float local[4] = {10.0f, 20.0f, 30.0f, 40.0f};
+    thread float* p = local;
+    out[i] = p[k] + local[k] + *p;
+}
+kernel void held_reference(device float* out [[buffer(0)]], device uint* sizes [[buffer(1)]], constant int& offset [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    device float& r = out[int(i) + offset];
+    sizes[i] = 7;
+    r = 2.0f;
+    sizes[i] = uint(r);
+}
 )";
 
+constexpr int kMemberLine = 44, kTableLine = 49, kThreadLine = 54, kHeldLine = 57;
 constexpr int kStoreLine = 5, kLoadLine = 8, kTileLine = 15, kArgumentLine = 20, kAddressLine = 25, kAtomicLine = 28,
               kWalkLine = 33, kFiberLine = 39;
 
@@ -421,6 +442,172 @@ TEST_F(ShaderValidation, AddressesFromMemory) {
     EXPECT_EQ(wild[0].kind, ReportKind::WildPointer);
     EXPECT_EQ(wild[0].bufferLabel, "Out of bounds of user address space");
     EXPECT_EQ(wild[0].bufferLength, 1u);
+}
+
+// ---- Named arrays, program-scope constants and held references ------------------------------
+
+// Test that an array inside a struct in device memory is checked by index: an index that
+// leaves the array but stays inside the buffer passes (as on a GPU), one that leaves the
+// buffer is reported and contained, however far it goes.
+TEST_F(ShaderValidation, MemberArrayPairs) {
+    MTL::Buffer* rows = buffer(2 * 4 * sizeof(float), "rows");
+    MTL::ComputePipelineState* member = kernel("member_array");
+    auto run = [&](int index) {
+        std::memset(rows->contents(), 0, rows->length());
+        dispatch(member, 2, 2, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(rows, 0, 0);
+            e->setBytes(&index, sizeof index, 1);
+        });
+        return reports();
+    };
+    EXPECT_THAT(run(1), ::testing::IsEmpty());
+    EXPECT_EQ(floats(rows)[1], 5.0f);
+    EXPECT_EQ(floats(rows)[5], 5.0f);
+
+    std::vector<ShaderValidationReport> past = run(4); // rows[0].v[4] is rows[1].v[0]; rows[1].v[4] is past the end
+    ASSERT_EQ(past.size(), 1u);
+    EXPECT_EQ(past[0].kind, ReportKind::OutOfBounds);
+    EXPECT_EQ(past[0].access, Access::Store);
+    EXPECT_EQ(past[0].offset, 8 * sizeof(float));
+    EXPECT_EQ(past[0].bufferLabel, "rows");
+    EXPECT_EQ(past[0].bufferLength, 8 * sizeof(float));
+    EXPECT_EQ(past[0].location.line, unsigned(kMemberLine));
+    EXPECT_EQ(past[0].threadPositionInGrid, (validation::Position{1, 0, 0}));
+    EXPECT_EQ(floats(rows)[4], 5.0f) << "thread 0's store stayed inside the buffer";
+
+    std::vector<ShaderValidationReport> far = run(1 << 28);
+    ASSERT_EQ(far.size(), 1u);
+    EXPECT_EQ(far[0].kind, ReportKind::WildPointer);
+    EXPECT_EQ(far[0].count, 2u);
+    EXPECT_EQ(far[0].location.line, unsigned(kMemberLine));
+}
+
+// Test that a pointer to a program-scope constant array is valid inside the array, and that
+// reading past it is reported against the constant.
+TEST_F(ShaderValidation, ProgramConstantPairs) {
+    MTL::Buffer* out = buffer(4 * sizeof(float));
+    MTL::ComputePipelineState* table = kernel("program_constant");
+    auto run = [&](int offset) {
+        dispatch(table, 4, 4, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, 0, 0);
+            e->setBytes(&offset, sizeof offset, 1);
+        });
+        return reports();
+    };
+    EXPECT_THAT(run(0), ::testing::IsEmpty());
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(floats(out)[i], 2.0f * float(i + 1)) << i;
+
+    std::vector<ShaderValidationReport> past = run(4);
+    ASSERT_EQ(past.size(), 1u);
+    EXPECT_EQ(past[0].kind, ReportKind::OutOfBounds);
+    EXPECT_EQ(past[0].access, Access::Load);
+    EXPECT_EQ(past[0].bufferLabel, "constant kTable");
+    EXPECT_EQ(past[0].bufferLength, 4 * sizeof(float));
+    EXPECT_EQ(past[0].count, 4u);
+    EXPECT_EQ(past[0].location.line, unsigned(kTableLine));
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(floats(out)[i], float(i + 1)) << "the bad load read zero";
+}
+
+// Test that thread-space arrays and pointers index as written in the checked flavour, and
+// that an index past a thread array is contained and reported rather than read.
+TEST_F(ShaderValidation, ThreadArrayPairs) {
+    MTL::Buffer* out = buffer(4 * sizeof(float));
+    MTL::ComputePipelineState* local = kernel("thread_pointer");
+    int k = 2;
+    dispatch(local, 4, 2, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, 0, 0);
+        e->setBytes(&k, sizeof k, 1);
+    });
+    EXPECT_THAT(reports(), ::testing::IsEmpty());
+    EXPECT_EQ(floats(out)[3], 70.0f) << "p[k] + local[k] + *p with k = 2";
+
+    k = 4; // local[k] leaves the thread's array (p[k], a thread pointer, is not checked)
+    dispatch(local, 4, 2, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, 0, 0);
+        e->setBytes(&k, sizeof k, 1);
+    });
+    std::vector<ShaderValidationReport> past = reports();
+    ASSERT_EQ(past.size(), 1u);
+    EXPECT_EQ(past[0].kind, ReportKind::WildPointer);
+    EXPECT_EQ(past[0].access, Access::Load);
+    EXPECT_EQ(past[0].location.line, unsigned(kThreadLine));
+    EXPECT_EQ(past[0].count, 4u);
+}
+
+// Test that a reference bound to an invalid element is reported once where it is bound,
+// that stores through it stay away from the buffer, and that the threads around it work.
+TEST_F(ShaderValidation, HeldReferenceIsContained) {
+    MTL::Buffer* out = buffer(9 * sizeof(float));
+    MTL::Buffer* sizes = buffer(8 * sizeof(std::uint32_t));
+    floats(out)[0] = 42.0f; // before the bind offset
+    int offset = -1;
+    MTL::CommandBuffer* commands = dispatch(kernel("held_reference"), 8, 4, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, sizeof(float), 0);
+        e->setBuffer(sizes, 0, 1);
+        e->setBytes(&offset, sizeof offset, 2);
+    });
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+    std::vector<ShaderValidationReport> got = reports();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].offset, 0u);
+    EXPECT_EQ(got[0].location.line, unsigned(kHeldLine));
+    EXPECT_EQ(got[0].threadPositionInGrid, (validation::Position{0, 0, 0}));
+    EXPECT_EQ(floats(out)[0], 42.0f) << "the store through the reference was contained";
+    for (int i = 1; i < 8; ++i) EXPECT_EQ(static_cast<std::uint32_t*>(sizes->contents())[i], 2u) << i;
+    for (int i = 1; i < 8; ++i) EXPECT_EQ(floats(out)[i], 2.0f) << i;
+}
+
+// ---- Arguments with nothing bound, shader validation off --------------------------------------
+
+/// Metal runs a kernel whose argument has nothing bound (an optional input); the GPU faults
+/// only if the kernel touches it. metalcpu runs the checked flavour for such a dispatch.
+class NullBinding : public ShaderValidation {
+protected:
+    void SetUp() override {
+        ShaderValidation::SetUp();
+        configure(val::ShaderValidationSettings{});
+    }
+};
+
+// Test that an argument nobody touches may be left unbound (or bound to nil): the kernel runs,
+// nothing is reported, the command buffer completes.
+TEST_F(NullBinding, UntouchedArgumentRuns) {
+    MTL::Buffer* out = buffer(48 * sizeof(float));
+    MTL::ComputePipelineState* fiber = kernel("fiber_store");
+    std::uint32_t limit = 1000; // no thread stores: `out` is never touched
+    MTL::CommandBuffer* commands = dispatch(fiber, 48, 16, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(nullptr, 0, 0);
+        e->setBytes(&limit, sizeof limit, 1);
+    });
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+    EXPECT_EQ(commands->error(), nullptr);
+    EXPECT_THAT(reports(), ::testing::IsEmpty()) << "validation is off: nothing is reported";
+
+    limit = 0; // the same pipeline with the buffer bound runs as usual
+    commands = dispatch(fiber, 48, 16, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, 0, 0);
+        e->setBytes(&limit, sizeof limit, 1);
+    });
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+    EXPECT_EQ(floats(out)[47], 1.0f);
+}
+
+// Test that touching an argument with nothing bound fails the command buffer as the GPU's
+// page fault would, naming the argument, and neither crashes nor reports.
+TEST_F(NullBinding, TouchedArgumentFailsLikeAPageFault) {
+    MTL::ComputePipelineState* fiber = kernel("fiber_store");
+    std::uint32_t limit = 40; // threads 40..47 store through `out`
+    MTL::CommandBuffer* commands = dispatch(fiber, 48, 16, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(nullptr, 0, 0);
+        e->setBytes(&limit, sizeof limit, 1);
+    });
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusError);
+    ASSERT_NE(commands->error(), nullptr);
+    EXPECT_EQ(commands->error()->code(), MTL::CommandBufferErrorPageFault);
+    const std::string message = text(commands->error()->localizedDescription());
+    EXPECT_NE(message.find("Caused GPU Address Fault Error"), std::string::npos) << message;
+    EXPECT_NE(message.find("argument 'out' [[buffer(0)]], which has no buffer bound"), std::string::npos) << message;
+    EXPECT_THAT(reports(), ::testing::IsEmpty());
 }
 
 // ---- Atomics and pointer arithmetic ------------------------------------------------------------

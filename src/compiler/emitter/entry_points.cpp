@@ -53,7 +53,7 @@ std::string callArguments(const EntryPointCode& e, const std::string& k) {
 } // namespace
 
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
-                                bool validation) {
+                                bool validation, const std::vector<ProgramConstant>& constants) {
     std::string out;
     std::vector<std::string> tableRows;
     for (std::size_t n = 0; n < entryPoints.size(); ++n) {
@@ -146,15 +146,22 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                             params + ", &" + scope + "__mc_" + k + "_run_group, " + runThread + ", " +
                             std::to_string(info.threadgroupSites.size()) + ", " + sites + "},\n");
     }
-    if (entryPoints.empty()) {
-        out += "METALCPU_REGISTER_MODULE(nullptr, 0, " + quoteString(moduleFile) + ")\n";
-        return out;
+    std::string constantTable = "nullptr, 0";
+    if (!constants.empty()) {
+        out += "const ::mc_constant_data __mc_constants[] = {\n";
+        for (const ProgramConstant& c : constants)
+            out += "    {&" + c.expression + ", sizeof(" + c.expression + "), " + quoteString(c.name) + "},\n";
+        out += "};\n";
+        constantTable = "__mc_constants, " + std::to_string(constants.size());
     }
-    out += "const ::mc_kernel __mc_kernels[] = {\n";
-    for (const std::string& row : tableRows) out += row;
-    out += "};\n";
-    out += "METALCPU_REGISTER_MODULE(__mc_kernels, " + std::to_string(entryPoints.size()) + ", " +
-           quoteString(moduleFile) + ")\n";
+    std::string kernelTable = "nullptr, 0";
+    if (!entryPoints.empty()) {
+        out += "const ::mc_kernel __mc_kernels[] = {\n";
+        for (const std::string& row : tableRows) out += row;
+        out += "};\n";
+        kernelTable = "__mc_kernels, " + std::to_string(entryPoints.size());
+    }
+    out += "METALCPU_REGISTER_MODULE(" + kernelTable + ", " + quoteString(moduleFile) + ", " + constantTable + ")\n";
     return out;
 }
 

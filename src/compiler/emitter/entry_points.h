@@ -1,6 +1,7 @@
 // Generated code: one trampoline pair and reflection table per entry point, then the module.
 #pragma once
 
+#include "compiler/passes/program_constants.h"
 #include "compiler/translate.h"
 
 #include <string>
@@ -21,12 +22,13 @@ struct EntryPointCode {
 /// The generated code for all entry points of a file: per entry point K, in an unnamed
 /// namespace (inside `namespaces`), `__mc_K_fn`, `__mc_K_run_group`, `__mc_K_run_thread`,
 /// `__mc_K_params` and `__mc_K_sites`; then the `__mc_kernels` table and
-/// METALCPU_REGISTER_MODULE(__mc_kernels, count, "<moduleFile>"). A coroutine kernel
+/// METALCPU_REGISTER_MODULE(__mc_kernels, count, "<moduleFile>", constants, count), where
+/// the constants are a `__mc_constants` table of `constants` (nullptr, 0 without). A coroutine kernel
 /// (KernelInfo::usesCoroutines) runs its group through run_coroutines and has no
 /// `__mc_K_run_thread` (nullptr in the table).
 /// With `validation`, arguments are bound through checked_buffer_argument and
 /// checked_threadgroup_argument (metalcpu/checked.h).
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
-                                bool validation = false);
+                                bool validation = false, const std::vector<ProgramConstant>& constants = {});
 
 } // namespace metalcpu::msl

@@ -67,7 +67,7 @@ const mc_u64 __mc_0_sites[] = {0x100001ull, 0x100002ull};
 const ::mc_kernel __mc_kernels[] = {
     {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, &::ns::__mc_0_run_group, &::ns::__mc_0_run_thread, 2, ::ns::__mc_0_sites},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 1, "a.metal")
+METALCPU_REGISTER_MODULE(__mc_kernels, 1, "a.metal", nullptr, 0)
 )");
 }
 
@@ -134,7 +134,18 @@ const ::mc_param __mc_0_params[] = {
 // Test that a file without kernels still registers its (empty) module.
 TEST(EntryPointCode, NoKernels) {
     EXPECT_EQ(generateEntryPoints({}, "program_source"),
-              "METALCPU_REGISTER_MODULE(nullptr, 0, \"program_source\")\n");
+              "METALCPU_REGISTER_MODULE(nullptr, 0, \"program_source\", nullptr, 0)\n");
+}
+
+// Test that program-scope constants get a table the module points at.
+TEST(EntryPointCode, ProgramConstantsTable) {
+    std::string code = generateEntryPoints({}, "a.metal", true, {{"::kTable", "kTable"}, {"::ns::kX", "kX"}});
+    EXPECT_NE(code.find("const ::mc_constant_data __mc_constants[] = {\n"
+                        "    {&::kTable, sizeof(::kTable), \"kTable\"},\n"
+                        "    {&::ns::kX, sizeof(::ns::kX), \"kX\"},\n};\n"),
+              std::string::npos)
+        << code;
+    EXPECT_NE(code.find("METALCPU_REGISTER_MODULE(nullptr, 0, \"a.metal\", __mc_constants, 2)"), std::string::npos) << code;
 }
 
 // Test that strings in the tables are escaped.

@@ -25,6 +25,10 @@ static const ::mc_site __mc_sites[] = {
     {"validation_accesses.metal", "accesses", 31u, 43u},
     {"validation_accesses.metal", "first", 36u, 42u},
     {"validation_accesses.metal", "deduces", 39u, 13u},
+    {"validation_accesses.metal", "rows", 49u, 5u},
+    {"validation_accesses.metal", "rows", 49u, 22u},
+    {"validation_accesses.metal", "rows", 49u, 24u},
+    {"validation_accesses.metal", "rows", 49u, 53u},
 };
 #line 3 "validation_accesses.metal"
 using namespace metal;
@@ -64,6 +68,16 @@ T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) { return ::meta
 
        void deduces(::metalcpu_kernel::checked_ptr< float, 1> data, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::store(data, i, ::__mc_sites[23]) = first(data) + first(data + 1);
+}
+
+
+struct Row { float v[4]; };
+const    float kTable[4] = {1, 2, 3, 4};
+namespace tables { const    int kOffsets[2] = {0, 1}; }
+
+       void rows(::metalcpu_kernel::checked_ptr< Row, 1> rows, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
+    ::metalcpu_kernel::checked_ptr<const float, 2> table = kTable;
+    ::metalcpu_kernel::store(::metalcpu_kernel::load(rows, i, ::__mc_sites[24]).v, i & 3, ::__mc_sites[25]) = ::metalcpu_kernel::load(table, i & 3, ::__mc_sites[26]) + float(::metalcpu_kernel::load(tables::kOffsets, i & 1, ::__mc_sites[27]));
 }
 #line 1 "<metalcpu generated>"
 // "accesses"
@@ -120,8 +134,33 @@ const ::mc_param __mc_1_params[] = {
 };
 }
 
+// "rows"
+namespace {
+using __mc_2_fn = decltype(&rows);
+__attribute__((flatten)) void __mc_2_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>(__g, 0, ::mc_site{"validation_accesses.metal", "rows", 47u, 30u});
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        rows(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+    });
+}
+void __mc_2_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>(__g, 0, ::mc_site{"validation_accesses.metal", "rows", 47u, 30u});
+    rows(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+}
+const ::mc_param __mc_2_params[] = {
+    {"rows", "device Row*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 47, 30},
+    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, 47, 55},
+};
+}
+
+const ::mc_constant_data __mc_constants[] = {
+    {&::kTable, sizeof(::kTable), "kTable"},
+    {&::tables::kOffsets, sizeof(::tables::kOffsets), "kOffsets"},
+};
 const ::mc_kernel __mc_kernels[] = {
     {"accesses", "validation_accesses.metal", 9, 13, 0u, 0, 7, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites},
     {"deduces", "validation_accesses.metal", 38, 13, 0u, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr},
+    {"rows", "validation_accesses.metal", 47, 13, 0u, 0, 2, ::__mc_2_params, &::__mc_2_run_group, &::__mc_2_run_thread, 0, nullptr},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 2, "validation_accesses.metal")
+METALCPU_REGISTER_MODULE(__mc_kernels, 3, "validation_accesses.metal", __mc_constants, 2)

@@ -38,3 +38,13 @@ T first(const device T* values) { return values[0]; }
 kernel void deduces(device float* data [[buffer(0)]], uint i [[thread_position_in_grid]]) {
     data[i] = first(data) + first(data + 1);
 }
+
+// Program-scope constants are listed for validation; arrays inside structs are checked by index.
+struct Row { float v[4]; };
+constant float kTable[4] = {1, 2, 3, 4};
+namespace tables { constant int kOffsets[2] = {0, 1}; }
+
+kernel void rows(device Row* rows [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    constant float* table = kTable;
+    rows[i].v[i & 3] = table[i & 3] + float(tables::kOffsets[i & 1]);
+}

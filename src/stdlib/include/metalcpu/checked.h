@@ -145,6 +145,11 @@ template <class T, int S> struct is_checked_ptr_t<checked_ptr<T, S>> { static co
 template <class X>
 concept checked_pointer = is_checked_ptr_t<remove_cvref<X>>::value;
 
+/// A named array (`float v[4]` inside a struct in device memory, a thread-space array): its
+/// elements are checked by index (see checked_array_element).
+template <class X>
+concept array_lvalue = is_reference<X>::value && array_traits<remove_cvref<X>>::is_array;
+
 inline constexpr mc_site kUnknownSite = {"", "", 0, 0};
 
 /// The runtime's side of a failed check, kept out of the kernel's hot code. Declared pure:
@@ -171,6 +176,18 @@ __attribute__((always_inline)) inline T& checked_element(checked_ptr<T, S> p, lo
     if (__builtin_expect((into < region.length) & (region.length - into >= sizeof(T)), 1))
         return *reinterpret_cast<T*>(address);
     return *static_cast<T*>(report_fault(p.bits, offset, sizeof(T), op, &site));
+}
+
+/// Element `index` of a named array. In range (the common case) it is the element; out of
+/// range the runtime checks the address as it checks any untagged one: an index that leaves
+/// its array but stays inside the buffer (or threadgroup memory) holding it passes, as on a
+/// GPU, and anything further is reported and contained.
+template <class E, decltype(sizeof 0) N>
+__attribute__((always_inline)) inline E& checked_array_element(E (&array)[N], long long index, mc_u32 op,
+                                                               const mc_site& site) {
+    if (__builtin_expect(static_cast<unsigned long long>(index) < N, 1)) return array[index];
+    return *static_cast<E*>(report_fault(reinterpret_cast<mc_u64>(&array[0]) & kAddressMask,
+                                         static_cast<mc_u64>(index) * sizeof(E), sizeof(E), op, &site));
 }
 
 /// Indexing a pointer to arrays (a threadgroup `float tile[16][16]` is one) yields a
@@ -202,43 +219,41 @@ auto* checked_ptr<T, Space>::operator->() const {
 // ---- What the translator writes for the user's accesses --------------------------------
 // `x[i]` becomes load(x, i, site), `x[i] = v` store(...), `x[i] += v` and `++x[i]`
 // update(...), `*p` load(p, 0, site), `p->m` load(p, 0, site).m, `&x[i]` address_of(x, i).
-// For anything but a checked pointer (vectors, matrices, thread arrays) they are the
-// plain operation.
+// Named arrays are checked by index; anything else that is not a checked pointer (vectors,
+// matrices, thread pointers: `*p` is load(p, 0, site)) is the plain operation.
 
 template <class X, class I>
-    requires(!checked_pointer<X>)
+    requires(!checked_pointer<X> && !array_lvalue<X &&>)
 __attribute__((always_inline)) constexpr decltype(auto) load(X&& x, I&& i, const mc_site&) {
     return static_cast<X&&>(x)[static_cast<I&&>(i)];
 }
 template <class X, class I>
-    requires(!checked_pointer<X>)
+    requires(!checked_pointer<X> && !array_lvalue<X &&>)
 __attribute__((always_inline)) constexpr decltype(auto) store(X&& x, I&& i, const mc_site&) {
     return static_cast<X&&>(x)[static_cast<I&&>(i)];
 }
 template <class X, class I>
-    requires(!checked_pointer<X>)
+    requires(!checked_pointer<X> && !array_lvalue<X &&>)
 __attribute__((always_inline)) constexpr decltype(auto) update(X&& x, I&& i, const mc_site&) {
     return static_cast<X&&>(x)[static_cast<I&&>(i)];
+}
+template <class E, decltype(sizeof 0) N, class I>
+__attribute__((always_inline)) inline E& load(E (&x)[N], I i, const mc_site& site) {
+    return checked_array_element(x, static_cast<long long>(i), MC_OP_LOAD, site);
+}
+template <class E, decltype(sizeof 0) N, class I>
+__attribute__((always_inline)) inline E& store(E (&x)[N], I i, const mc_site& site) {
+    return checked_array_element(x, static_cast<long long>(i), MC_OP_STORE, site);
+}
+template <class E, decltype(sizeof 0) N, class I>
+__attribute__((always_inline)) inline E& update(E (&x)[N], I i, const mc_site& site) {
+    return checked_array_element(x, static_cast<long long>(i), MC_OP_LOAD | MC_OP_STORE, site);
 }
 template <class X, class I>
     requires(!checked_pointer<X>)
 __attribute__((always_inline)) constexpr auto address_of(X&& x, I&& i) {
     return &static_cast<X&&>(x)[static_cast<I&&>(i)];
 }
-// Raw pointers dereferenced with `*p`: load(p, 0, site).
-template <class T>
-__attribute__((always_inline)) constexpr T& load(T* p, int, const mc_site&) {
-    return *p;
-}
-template <class T>
-__attribute__((always_inline)) constexpr T& store(T* p, int, const mc_site&) {
-    return *p;
-}
-template <class T>
-__attribute__((always_inline)) constexpr T& update(T* p, int, const mc_site&) {
-    return *p;
-}
-
 template <class T, int S, class I>
 __attribute__((always_inline)) inline decltype(auto) load(checked_ptr<T, S> p, I i, const mc_site& site) {
     return checked_index(p, static_cast<long long>(i), MC_OP_LOAD, site);

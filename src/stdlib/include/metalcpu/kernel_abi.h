@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 4u
+#define METALCPU_KERNEL_ABI_VERSION 5u
 #define METALCPU_MAX_BUFFER_BINDINGS 31
 #define METALCPU_MAX_THREADGROUP_BINDINGS 31
 #define METALCPU_THREADGROUP_SITE_CACHE 16
@@ -134,6 +134,14 @@ typedef struct mc_kernel {
     const mc_u64* threadgroup_sites;
 } mc_kernel;
 
+/* A program-scope `constant` variable of the instrumented flavour: shader validation accepts
+   addresses inside it that carry no tag (`constant float* p = kTable;`). */
+typedef struct mc_constant_data {
+    const void* begin;
+    mc_u64 length;
+    const char* name;
+} mc_constant_data;
+
 /* One translated .metal file. */
 typedef struct mc_module {
     mc_u32 abi_version;
@@ -143,6 +151,9 @@ typedef struct mc_module {
     /* The C++ of the same file translated with shader validation (compiled by the runtime
        the first time a validated pipeline needs it), or null in a validation library. */
     const char* validation_source;
+    /* Its program-scope constants (instrumented flavour only; else none). */
+    mc_u32 constant_count;
+    const mc_constant_data* constants;
 } mc_module;
 
 /* Shader validation: the bytes a tagged pointer may touch, [begin, begin + length). Tag 0

@@ -261,9 +261,10 @@ __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* gr
 #endif
 /// Places one module descriptor in the library's module table (a linker section the
 /// library's open function walks; see library_stub.h).
-#define METALCPU_REGISTER_MODULE(kernels, count, source)                                        \
-    static const ::mc_module metalcpu_module_descriptor = {METALCPU_KERNEL_ABI_VERSION, (count), \
-                                                           (kernels), (source),                 \
-                                                           METALCPU_VALIDATION_SOURCE};         \
-    __attribute__((used, section("metalcpu_modules"))) static const ::mc_module* const          \
+#define METALCPU_REGISTER_MODULE(kernels, count, source, constants, constant_count)              \
+    static const ::mc_module metalcpu_module_descriptor = {METALCPU_KERNEL_ABI_VERSION, (count),  \
+                                                           (kernels), (source),                  \
+                                                           METALCPU_VALIDATION_SOURCE,           \
+                                                           (constant_count), (constants)};       \
+    __attribute__((used, section("metalcpu_modules"))) static const ::mc_module* const           \
         metalcpu_module_entry = &metalcpu_module_descriptor;

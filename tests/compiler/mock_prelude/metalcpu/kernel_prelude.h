@@ -167,8 +167,9 @@ template <class T, mc_u64 Key> T& threadgroup_variable(const mc_group* group);
 
 } // namespace metalcpu_kernel
 
-#define METALCPU_REGISTER_MODULE(kernels, count, file)                                                       \
-    static const mc_module metalcpu_module = {METALCPU_KERNEL_ABI_VERSION, count, kernels, file, nullptr};   \
+#define METALCPU_REGISTER_MODULE(kernels, count, file, constants, constant_count)                           \
+    static const mc_module metalcpu_module = {METALCPU_KERNEL_ABI_VERSION, count, kernels, file, nullptr,    \
+                                              constant_count, constants};                                    \
     const mc_module* metalcpu_module_of_this_file() {                                                        \
         return &metalcpu_module;                                                                             \
     }
