@@ -47,7 +47,18 @@ std::string jsonPosition(const Position& p) {
     return "[" + std::to_string(p.x) + "," + std::to_string(p.y) + "," + std::to_string(p.z) + "]";
 }
 
-const char* kindName(ReportKind kind) {
+/// The function frame #0 names. An access in the kernel's own body is named as Apple names
+/// the kernel, with the template arguments of its instantiation; others by their name.
+std::string frameFunction(const ShaderValidationReport& r) {
+    const std::string& written = r.location.function;
+    if (written.empty()) return r.kernelFrameName.empty() ? r.kernel : r.kernelFrameName;
+    if (r.kernelFrameName == written || r.kernelFrameName.rfind(written + "<", 0) == 0) return r.kernelFrameName;
+    return written;
+}
+
+} // namespace
+
+const char* name(ReportKind kind) {
     switch (kind) {
     case ReportKind::NullBuffer: return "null-buffer";
     case ReportKind::WildPointer: return "wild-pointer";
@@ -56,7 +67,7 @@ const char* kindName(ReportKind kind) {
     return "out-of-bounds";
 }
 
-const char* spaceName(AddressSpace space) {
+const char* name(AddressSpace space) {
     switch (space) {
     case AddressSpace::Constant: return "constant";
     case AddressSpace::Threadgroup: return "threadgroup";
@@ -65,18 +76,22 @@ const char* spaceName(AddressSpace space) {
     return "device";
 }
 
-} // namespace
+const char* name(Access access) { return access == Access::Store ? "store" : "load"; }
 
 std::string ShaderValidationReport::text() const {
-    std::string out = std::string("Invalid ") + spaceWord(addressSpace) + (access == Access::Store ? " store" : " load") +
-                      " at offset " + std::to_string(offset) + ", executing kernel function: \"" + kernel + "\"\n";
-    if (addressSpace != AddressSpace::Threadgroup)
-        out += "buffer: " + bufferLabel + ", length:" + std::to_string(bufferLength) + ", resident:Read Write\n";
+    std::string out = std::string("Invalid ") + spaceWord(addressSpace) + " " + name(access) + " at offset " +
+                      std::to_string(offset) + ", executing kernel function: \"" + kernel + "\"\n";
+    if (addressSpace != AddressSpace::Threadgroup) {
+        // Apple leaves out ", resident:..." where residency is not tracked: with no buffer
+        // bound there is nothing resident. A wild pointer's pseudo-buffer keeps it, as in
+        // Apple's reports.
+        out += "buffer: " + bufferLabel + ", length:" + std::to_string(bufferLength) +
+               (kind == ReportKind::NullBuffer ? "" : ", resident:Read Write") + "\n";
+    }
     out += "pipeline: " + (pipelineLabel.empty() ? std::string("(null)") : pipelineLabel) +
            ", UID: " + kernel + " encoder: \"" + encoderLabel + "\", dispatch: " + std::to_string(dispatchIndex) + "\n";
     if (location.line != 0) {
-        const std::string function = location.function.empty() ? kernel : location.function;
-        out += "\t* frame #0: " + function + "() - " + reportedFile(location.file) + ":" +
+        out += "\t* frame #0: " + frameFunction(*this) + "() - " + reportedFile(location.file) + ":" +
                std::to_string(location.line) + ":" + std::to_string(location.column) + "\n";
     }
     // metalcpu's additions.
@@ -86,8 +101,7 @@ std::string ShaderValidationReport::text() const {
     if (bindingIndex >= 0) {
         out += std::string("\targument: ") + (argumentName.empty() ? "<unnamed>" : argumentName) + " [[" +
                (addressSpace == AddressSpace::Threadgroup ? "threadgroup" : "buffer") + "(" +
-               std::to_string(bindingIndex) + ")]], " + std::to_string(size) + "-byte " +
-               (access == Access::Store ? "store" : "load") + "\n";
+               std::to_string(bindingIndex) + ")]], " + std::to_string(size) + "-byte " + name(access) + "\n";
     }
     if (count > 1) out += "\tthis site made " + std::to_string(count) + " such accesses in the dispatch\n";
     return out;
@@ -95,9 +109,9 @@ std::string ShaderValidationReport::text() const {
 
 std::string ShaderValidationReport::json() const {
     std::string out = "{";
-    out += "\"kind\":" + jsonString(kindName(kind));
-    out += ",\"addressSpace\":" + jsonString(spaceName(addressSpace));
-    out += std::string(",\"access\":") + (access == Access::Store ? "\"store\"" : "\"load\"");
+    out += "\"kind\":" + jsonString(name(kind));
+    out += ",\"addressSpace\":" + jsonString(name(addressSpace));
+    out += ",\"access\":" + jsonString(name(access));
     out += ",\"offset\":" + std::to_string(offset);
     out += ",\"size\":" + std::to_string(size);
     if (hasBuffer) {
@@ -107,6 +121,7 @@ std::string ShaderValidationReport::json() const {
     out += ",\"bindingIndex\":" + std::to_string(bindingIndex);
     out += ",\"argument\":" + jsonString(argumentName);
     out += ",\"kernel\":" + jsonString(kernel);
+    out += ",\"kernelFrameName\":" + jsonString(kernelFrameName);
     out += ",\"pipeline\":" + jsonString(pipelineLabel);
     out += ",\"encoder\":" + jsonString(encoderLabel);
     out += ",\"dispatch\":" + std::to_string(dispatchIndex);

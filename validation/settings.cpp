@@ -1,9 +1,12 @@
 #include "validation/settings.h"
 
+#include "validation/sinks.h"
+
 #include "support/config.h"
-#include "support/log.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <initializer_list>
 #include <mutex>
 
 namespace metalcpu::val {
@@ -28,21 +31,28 @@ std::vector<std::string> list(const char* name) {
     return out;
 }
 
+/// The value of `name` when it is one of `valid` (the first is the default). Anything else
+/// prints Apple's complaint, one valid option per tab-indented line, and gives the default.
+std::string option(const char* name, std::initializer_list<const char*> valid) {
+    std::string value = support::environment(name);
+    if (value.empty()) return *valid.begin();
+    for (const char* v : valid)
+        if (value == v) return value;
+    std::string message = std::string("Invalid option for ") + name + ", valid options are:";
+    for (const char* v : valid) message += std::string("\n\t") + v;
+    std::fputs((message + "\n").c_str(), stderr);
+    std::fflush(stderr);
+    logBesideStderr(spdlog::level::warn, message);
+    return *valid.begin();
+}
+
 ShaderValidationSettings fromEnvironment() {
     ShaderValidationSettings s;
     s.enabled = flag("MTL_SHADER_VALIDATION", false);
-    std::string state = support::environment("MTL_SHADER_VALIDATION_DEFAULT_STATE", "all");
-    s.defaultOn = state != "none";
-    if (state != "all" && state != "none")
-        support::log().error("Invalid option for MTL_SHADER_VALIDATION_DEFAULT_STATE, valid options are:\n\tall\n\tnone");
+    s.defaultOn = option("MTL_SHADER_VALIDATION_DEFAULT_STATE", {"all", "none"}) == "all";
     s.enabledPipelines = list("MTL_SHADER_VALIDATION_ENABLE_PIPELINES");
     s.disabledPipelines = list("MTL_SHADER_VALIDATION_DISABLE_PIPELINES");
-    std::string mode = support::environment("MTL_SHADER_VALIDATION_FAIL_MODE", "zerofill");
-    if (mode == "allow") {
-        s.failMode = FailMode::Allow;
-    } else if (mode != "zerofill") {
-        support::log().error("Invalid option for MTL_SHADER_VALIDATION_FAIL_MODE, valid options are:\n\tzerofill\n\tallow");
-    }
+    if (option("MTL_SHADER_VALIDATION_FAIL_MODE", {"zerofill", "allow"}) == "allow") s.failMode = FailMode::Allow;
     s.abortOnFault = flag("MTL_SHADER_VALIDATION_ABORT_ON_FAULT", false);
     s.reportToStderr = flag("MTL_SHADER_VALIDATION_REPORT_TO_STDERR", false);
     s.errorReporting = flag("MTL_SHADER_VALIDATION_ENABLE_ERROR_REPORTING", true);

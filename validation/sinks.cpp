@@ -2,24 +2,70 @@
 
 #include "support/log.h"
 
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/stdout_sinks.h>
+
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
+#include <memory>
 #include <mutex>
-#include <shared_mutex>
 #include <vector>
 
 namespace metalcpu::validation {
 
 namespace {
 
-std::shared_mutex& sinkMutex() {
-    static std::shared_mutex mutex;
-    return mutex;
+/// The installed sinks, and the deliveries in progress. A delivery does not hold the lock
+/// while it calls a sink, so a sink may add or remove sinks (itself included) from report().
+struct SinkRegistry {
+    std::mutex mutex;
+    std::condition_variable idle;      ///< signalled when a delivery to a sink ends
+    std::vector<ReportSink*> installed;
+    std::vector<ReportSink*> busy;     ///< one entry per delivery in progress
+};
+
+SinkRegistry& registry() {
+    static SinkRegistry* shared = new SinkRegistry; // reports may arrive during static destruction
+    return *shared;
 }
 
-std::vector<ReportSink*>& sinks() {
-    static std::vector<ReportSink*> list;
-    return list;
+/// How many report() calls the current thread is inside.
+thread_local int t_deliveries = 0;
+
+bool contains(const std::vector<ReportSink*>& list, ReportSink* sink) {
+    return std::find(list.begin(), list.end(), sink) != list.end();
+}
+
+/// Hands `report` to every sink installed when delivery reaches it.
+void deliverToSinks(const ShaderValidationReport& report) {
+    SinkRegistry& r = registry();
+    std::vector<ReportSink*> snapshot;
+    {
+        std::lock_guard lock(r.mutex);
+        snapshot = r.installed;
+    }
+    for (ReportSink* sink : snapshot) {
+        {
+            std::lock_guard lock(r.mutex);
+            if (!contains(r.installed, sink)) continue; // removed by an earlier sink
+            r.busy.push_back(sink);
+        }
+        struct Done {
+            SinkRegistry& r;
+            ReportSink* sink;
+            ~Done() {
+                --t_deliveries;
+                {
+                    std::lock_guard lock(r.mutex);
+                    r.busy.erase(std::find(r.busy.begin(), r.busy.end(), sink));
+                }
+                r.idle.notify_all();
+            }
+        } done{r, sink};
+        ++t_deliveries;
+        sink->report(report);
+    }
 }
 
 } // namespace
@@ -28,14 +74,19 @@ ReportSink::~ReportSink() = default;
 
 void addReportSink(ReportSink* sink) {
     if (!sink) return;
-    std::unique_lock lock(sinkMutex());
-    sinks().push_back(sink);
+    SinkRegistry& r = registry();
+    std::lock_guard lock(r.mutex);
+    r.installed.push_back(sink);
 }
 
 void removeReportSink(ReportSink* sink) {
-    std::unique_lock lock(sinkMutex());
-    auto& list = sinks();
-    list.erase(std::remove(list.begin(), list.end(), sink), list.end());
+    SinkRegistry& r = registry();
+    std::unique_lock lock(r.mutex);
+    r.installed.erase(std::remove(r.installed.begin(), r.installed.end(), sink), r.installed.end());
+    // Called from inside a report() (of this sink or another), waiting could deadlock: two
+    // threads each delivering to a sink that removes itself would wait for each other.
+    if (t_deliveries > 0) return;
+    r.idle.wait(lock, [&] { return !contains(r.busy, sink); });
 }
 
 bool shaderValidationEnabled() { return val::shaderValidationSettings().enabled; }
@@ -44,32 +95,54 @@ bool shaderValidationEnabled() { return val::shaderValidationSettings().enabled;
 
 namespace metalcpu::val {
 
+void logBesideStderr(spdlog::level::level_enum level, const std::string& message) {
+    spdlog::logger& log = support::log();
+    if (!log.should_log(level)) return;
+    std::vector<spdlog::sink_ptr> others;
+    for (const spdlog::sink_ptr& sink : log.sinks()) {
+        if (std::dynamic_pointer_cast<spdlog::sinks::stderr_color_sink_mt>(sink) ||
+            std::dynamic_pointer_cast<spdlog::sinks::stderr_color_sink_st>(sink) ||
+            std::dynamic_pointer_cast<spdlog::sinks::stderr_sink_mt>(sink) ||
+            std::dynamic_pointer_cast<spdlog::sinks::stderr_sink_st>(sink))
+            continue;
+        others.push_back(sink);
+    }
+    if (others.empty()) return;
+    spdlog::logger beside(log.name(), others.begin(), others.end());
+    beside.set_level(log.level());
+    beside.flush_on(log.flush_level());
+    beside.log(level, "{}", message);
+}
+
 void deliver(const validation::ShaderValidationReport& report, const ShaderValidationSettings& settings) {
-    if (settings.errorReporting) {
-        const std::string text = report.text();
-        if (settings.reportToStderr) {
+    if (!settings.errorReporting) return; // detected and contained, reported nowhere
+    const std::string text = report.text();
+    // Apple sends reports to the unified log; ours is the library's log, at a level that stays
+    // quiet on stderr unless asked for (METALCPU_LOG_LEVEL=info).
+    const std::string logged = "[GPUDebug] " + text;
+    if (settings.reportToStderr) {
+        {
             static std::mutex stderrMutex;
             std::lock_guard lock(stderrMutex);
             std::fputs(text.c_str(), stderr);
             std::fflush(stderr);
         }
-        // Apple sends reports to the unified log; ours is the library's log, at a level that
-        // stays quiet on stderr unless asked for (METALCPU_LOG_LEVEL=info).
-        support::log().info("[GPUDebug] {}", text);
-        if (!settings.jsonPath.empty()) {
-            static std::mutex fileMutex;
-            std::lock_guard lock(fileMutex);
-            if (FILE* file = std::fopen(settings.jsonPath.c_str(), "a")) {
-                std::string line = report.json() + "\n";
-                std::fputs(line.c_str(), file);
-                std::fclose(file);
-            } else {
-                support::log().error("shader validation: cannot append to {}", settings.jsonPath);
-            }
+        logBesideStderr(spdlog::level::info, logged); // on stderr once, not twice at level info
+    } else {
+        support::log().info("{}", logged);
+    }
+    if (!settings.jsonPath.empty()) {
+        static std::mutex fileMutex;
+        std::lock_guard lock(fileMutex);
+        if (FILE* file = std::fopen(settings.jsonPath.c_str(), "a")) {
+            std::string line = report.json() + "\n";
+            std::fputs(line.c_str(), file);
+            std::fclose(file);
+        } else {
+            support::log().error("shader validation: cannot append to {}", settings.jsonPath);
         }
     }
-    std::shared_lock lock(validation::sinkMutex());
-    for (validation::ReportSink* sink : validation::sinks()) sink->report(report);
+    validation::deliverToSinks(report);
 }
 
 void announceShaderValidation(const ShaderValidationSettings& settings) {

@@ -24,6 +24,12 @@ enum class AddressSpace { Device, Constant, Threadgroup };
 
 enum class Access { Load, Store };
 
+/// Lower-case names, as in the JSON form: "out-of-bounds", "null-buffer", "wild-pointer";
+/// "device", "constant", "threadgroup"; "load", "store".
+const char* name(ReportKind kind);
+const char* name(AddressSpace space);
+const char* name(Access access);
+
 struct Position {
     std::uint32_t x = 0, y = 0, z = 0;
     bool operator==(const Position& other) const { return x == other.x && y == other.y && z == other.z; }
@@ -32,7 +38,7 @@ struct Position {
 /// Where in the kernel source the access is written.
 struct SourceLocation {
     std::string file;     ///< "program_source" for source strings, else the .metal path
-    std::string function; ///< the function the access is in
+    std::string function; ///< the function the access is in, as written (no template arguments)
     std::uint32_t line = 0, column = 0;
 };
 
@@ -50,7 +56,11 @@ struct ShaderValidationReport {
     std::int32_t bindingIndex = -1; ///< [[buffer(n)]] or [[threadgroup(n)]]; -1 when not reached through one
     std::string argumentName;       ///< the kernel parameter the pointer came from, when known
 
-    std::string kernel;        ///< the kernel function's name
+    std::string kernel;        ///< the kernel function's name (its [[host_name]] if it has one)
+    /// The kernel function as Apple's frames name it: "sum_sincos<float>" for an explicit
+    /// instantiation of a kernel template, else the function's name; empty when not known.
+    /// The frame of an access in the kernel's own body prints it.
+    std::string kernelFrameName;
     std::string pipelineLabel; ///< empty when the pipeline has no label
     std::string encoderLabel;  ///< the encoder's label, else its index in the command buffer
     std::uint64_t dispatchIndex = 0; ///< which dispatch of its encoder
@@ -75,8 +85,10 @@ public:
     virtual void report(const ShaderValidationReport& report) = 0;
 };
 
-/// Installs and removes a sink (not owned). Thread-safe; a sink removed returns only after
-/// any delivery to it has finished.
+/// Installs and removes a sink (not owned). Thread-safe. A sink removed receives nothing
+/// more; removeReportSink returns only after deliveries to it on other threads have finished,
+/// except when it is called from inside a report() (any sink's, on this thread): it then
+/// returns at once, so a sink may remove itself or others while it handles a report.
 void addReportSink(ReportSink* sink);
 void removeReportSink(ReportSink* sink);
 

@@ -25,6 +25,8 @@
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <ostream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -88,15 +90,27 @@ MATCHER_P(AtOffset, offset, "is at offset " + ::testing::PrintToString(offset)) 
     return arg.offset == std::uint64_t(offset);
 }
 
-/// The report is about this address space.
-MATCHER_P(InAddressSpace, space, "") { return arg.addressSpace == space; }
+/// The report is about this address space (validation::AddressSpace::Device, Constant or
+/// Threadgroup).
+MATCHER_P(InAddressSpace, space,
+          std::string(negation ? "is not" : "is") + " in the " +
+              validation::name(static_cast<validation::AddressSpace>(space)) + " address space") {
+    return arg.addressSpace == space;
+}
 
-/// The report's kind (out of bounds, null buffer, wild pointer).
-MATCHER_P(OfKind, kind, "") { return arg.kind == kind; }
+/// The report's kind (validation::ReportKind::OutOfBounds, NullBuffer, WildPointer).
+MATCHER_P(OfKind, kind,
+          std::string(negation ? "is not" : "is") + " a " + validation::name(static_cast<validation::ReportKind>(kind)) +
+              " report") {
+    return arg.kind == kind;
+}
 
 } // namespace metalcpu::testing
 
 namespace metalcpu::validation {
-/// Lets GoogleTest print reports in failure messages.
+/// Lets GoogleTest print reports and their fields in failure messages.
 inline void PrintTo(const ShaderValidationReport& report, std::ostream* out) { *out << "\n" << report.text(); }
+inline void PrintTo(ReportKind kind, std::ostream* out) { *out << name(kind); }
+inline void PrintTo(AddressSpace space, std::ostream* out) { *out << name(space); }
+inline void PrintTo(Access access, std::ostream* out) { *out << name(access); }
 } // namespace metalcpu::validation

@@ -2,6 +2,7 @@
 
 #include "support/config.h"
 #include "support/log.h"
+#include "validation/sinks.h"
 
 #include <atomic>
 #include <cstdio>
@@ -62,7 +63,9 @@ bool DebugLayer::report(const Site& site, const std::string& message) {
         if (observer()) observer()(line);
     }
     if (now == Mode::Assert) std::abort();
-    support::log().error("API validation: {}", line);
+    // NSLog mode: the line is on stderr already; the log's other sinks (a file, a test's
+    // capture) get it too, stderr not a second time.
+    val::logBesideStderr(spdlog::level::err, "API validation: " + line);
     return true;
 }
 

@@ -1,7 +1,19 @@
-// Tests of the report text (Apple's wording, then metalcpu's lines) and its JSON form.
-#include <metalcpu/Validation.hpp>
+// Tests of the report text (Apple's wording, then metalcpu's lines), its JSON form, the
+// matchers of <metalcpu/ValidationTesting.hpp>, and the delivery of reports to sinks.
+#include "validation/sinks.h"
 
+#include <metalcpu/ValidationTesting.hpp>
+
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 namespace metalcpu::validation {
 namespace {
@@ -78,6 +90,219 @@ TEST(ShaderValidationReport, Json) {
                               "\"line\":9", "\"column\":20", "\"file\":\"/program_source\"",
                               "\"threadPositionInGrid\":[999,0,0]", "\\\"sum_sincos_float\\\"\\nbuffer"})
         EXPECT_NE(json.find(field), std::string::npos) << field << " in " << json;
+}
+
+// Test that a null buffer's line has no residency (there is nothing resident), a wild
+// pointer's keeps Apple's `resident:Read Write`, and a bound buffer's has it.
+TEST(ShaderValidationReport, ResidencyOnlyForSomethingResident) {
+    ShaderValidationReport nil = deviceStore();
+    nil.kind = ReportKind::NullBuffer;
+    nil.bufferLabel = "<nil>";
+    nil.bufferLength = 0;
+    nil.offset = 12;
+    EXPECT_NE(nil.text().find("\nbuffer: <nil>, length:0\npipeline: "), std::string::npos) << nil.text();
+    EXPECT_EQ(nil.text().find("resident"), std::string::npos) << nil.text();
+
+    ShaderValidationReport wild = deviceStore();
+    wild.kind = ReportKind::WildPointer;
+    wild.bufferLabel = "Out of bounds of user address space";
+    wild.bufferLength = 1;
+    wild.offset = 2116;
+    EXPECT_NE(wild.text().find("Invalid device store at offset 2116, executing kernel function: \"sum_sincos_float\"\n"
+                               "buffer: Out of bounds of user address space, length:1, resident:Read Write\n"),
+              std::string::npos)
+        << wild.text();
+
+    EXPECT_NE(deviceStore().text().find("buffer: <unnamed>, length:4000, resident:Read Write\n"), std::string::npos);
+}
+
+// Test that frame #0 names an instantiated kernel template as Apple does, `sum_sincos<float>()`,
+// once the kernel's frame name is known, and leaves helpers and unknown names as written.
+TEST(ShaderValidationReport, TemplateKernelFrame) {
+    ShaderValidationReport r = deviceStore();
+    EXPECT_NE(r.text().find("\t* frame #0: sum_sincos() - /program_source:9:20\n"), std::string::npos)
+        << "not known: the function as written";
+    r.kernelFrameName = "sum_sincos<float>";
+    EXPECT_NE(r.text().find("\t* frame #0: sum_sincos<float>() - /program_source:9:20\n"), std::string::npos)
+        << r.text();
+    EXPECT_NE(r.text().find("executing kernel function: \"sum_sincos_float\"\n"), std::string::npos)
+        << "the first line keeps the host name";
+    EXPECT_NE(r.json().find("\"kernelFrameName\":\"sum_sincos<float>\""), std::string::npos) << r.json();
+
+    ShaderValidationReport helper = r;
+    helper.location.function = "sum";
+    EXPECT_NE(helper.text().find("\t* frame #0: sum() - /program_source:9:20\n"), std::string::npos)
+        << "a helper whose name prefixes the kernel's is not the kernel";
+    helper.location.function = "";
+    EXPECT_NE(helper.text().find("\t* frame #0: sum_sincos<float>() - "), std::string::npos)
+        << "no function recorded: the kernel";
+}
+
+// Test the names of kinds, spaces and accesses, as JSON and the matchers' descriptions use them.
+TEST(ShaderValidationReport, Names) {
+    EXPECT_STREQ(name(ReportKind::OutOfBounds), "out-of-bounds");
+    EXPECT_STREQ(name(ReportKind::NullBuffer), "null-buffer");
+    EXPECT_STREQ(name(ReportKind::WildPointer), "wild-pointer");
+    EXPECT_STREQ(name(AddressSpace::Device), "device");
+    EXPECT_STREQ(name(AddressSpace::Constant), "constant");
+    EXPECT_STREQ(name(AddressSpace::Threadgroup), "threadgroup");
+    EXPECT_STREQ(name(Access::Load), "load");
+    EXPECT_STREQ(name(Access::Store), "store");
+    EXPECT_EQ(::testing::PrintToString(AddressSpace::Threadgroup), "threadgroup");
+}
+
+// ---- Matchers ---------------------------------------------------------------------------------
+
+// Test that InAddressSpace matches the report's space only, and says so in its description.
+TEST(ValidationMatchers, InAddressSpace) {
+    using metalcpu::testing::InAddressSpace;
+    ShaderValidationReport r = deviceStore();
+    EXPECT_THAT(r, InAddressSpace(AddressSpace::Device));
+    EXPECT_THAT(r, ::testing::Not(InAddressSpace(AddressSpace::Constant)));
+    r.addressSpace = AddressSpace::Threadgroup;
+    EXPECT_THAT(r, InAddressSpace(AddressSpace::Threadgroup));
+    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(InAddressSpace(AddressSpace::Constant)),
+              "is in the constant address space");
+    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(InAddressSpace(AddressSpace::Device), true),
+              "is not in the device address space");
+}
+
+// Test that OfKind matches the report's kind only, and says so in its description.
+TEST(ValidationMatchers, OfKind) {
+    using metalcpu::testing::OfKind;
+    ShaderValidationReport r = deviceStore();
+    EXPECT_THAT(r, OfKind(ReportKind::OutOfBounds));
+    EXPECT_THAT(r, ::testing::Not(OfKind(ReportKind::WildPointer)));
+    r.kind = ReportKind::NullBuffer;
+    EXPECT_THAT(r, OfKind(ReportKind::NullBuffer));
+    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(OfKind(ReportKind::WildPointer)),
+              "is a wild-pointer report");
+    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(OfKind(ReportKind::NullBuffer), true),
+              "is not a null-buffer report");
+}
+
+// ---- Sinks ------------------------------------------------------------------------------------
+
+/// Installed while it lives; counts reports and runs `onReport` inside report().
+class CountingSink : public ReportSink {
+public:
+    CountingSink() { addReportSink(this); }
+    ~CountingSink() override { removeReportSink(this); }
+    CountingSink(const CountingSink&) = delete;
+    CountingSink& operator=(const CountingSink&) = delete;
+    void report(const ShaderValidationReport&) override {
+        ++received;
+        if (onReport) onReport();
+    }
+    std::atomic<int> received{0};
+    std::function<void()> onReport;
+};
+
+/// Delivers one report as a finished dispatch does (to sinks only: nothing on stderr).
+void deliverOne() { val::deliver(deviceStore(), val::ShaderValidationSettings{}); }
+
+// Test that a sink may remove itself from inside report(): it gets that report and no more,
+// and nothing deadlocks.
+TEST(ReportSinks, RemoveItselfInsideAReport) {
+    CountingSink sink;
+    sink.onReport = [&] { removeReportSink(&sink); };
+    deliverOne();
+    deliverOne();
+    EXPECT_EQ(sink.received, 1);
+}
+
+// Test that among several sinks one may remove another inside a report: the removed one gets
+// nothing from then on, even later in the same delivery, and the others keep receiving.
+TEST(ReportSinks, SeveralSinksAndRemovalStopsDelivery) {
+    CountingSink first, second, third;
+    second.onReport = [&] { removeReportSink(&third); };
+    deliverOne();
+    EXPECT_EQ(first.received, 1);
+    EXPECT_EQ(second.received, 1);
+    EXPECT_EQ(third.received, 0) << "removed before delivery reached it";
+    removeReportSink(&first);
+    deliverOne();
+    EXPECT_EQ(first.received, 1) << "removed from outside";
+    EXPECT_EQ(second.received, 2);
+    CountingSink late;
+    second.onReport = [&] { removeReportSink(&second); };
+    deliverOne();
+    EXPECT_EQ(second.received, 3);
+    EXPECT_EQ(late.received, 1);
+    deliverOne();
+    EXPECT_EQ(second.received, 3);
+    EXPECT_EQ(late.received, 2);
+}
+
+// Test that removing a sink from another thread waits for a delivery to it in progress, so the
+// sink can be destroyed right after.
+TEST(ReportSinks, RemovalWaitsForADeliveryOnAnotherThread) {
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool inside = false, release = false;
+    CountingSink sink;
+    sink.onReport = [&] {
+        std::unique_lock lock(mutex);
+        inside = true;
+        changed.notify_all();
+        changed.wait(lock, [&] { return release; });
+    };
+    std::thread delivery(deliverOne);
+    {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return inside; });
+    }
+    std::atomic<bool> removed{false};
+    std::thread remover([&] {
+        removeReportSink(&sink);
+        removed = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_FALSE(removed) << "returned while report() was still running";
+    {
+        std::lock_guard lock(mutex);
+        release = true;
+    }
+    changed.notify_all();
+    remover.join();
+    delivery.join();
+    EXPECT_TRUE(removed);
+    EXPECT_EQ(sink.received, 1);
+}
+
+// Test that a sink removing itself on two threads at once, each inside its report(), does not
+// deadlock (neither waits for the other's delivery).
+TEST(ReportSinks, ConcurrentSelfRemovalDoesNotDeadlock) {
+    std::mutex mutex;
+    std::condition_variable changed;
+    int inside = 0;
+    CountingSink sink;
+    sink.onReport = [&] {
+        {
+            std::unique_lock lock(mutex);
+            ++inside;
+            changed.notify_all();
+            changed.wait(lock, [&] { return inside == 2; }); // both deliveries are in report()
+        }
+        removeReportSink(&sink);
+    };
+    std::thread a(deliverOne), b(deliverOne);
+    a.join();
+    b.join();
+    EXPECT_EQ(sink.received, 2);
+    deliverOne();
+    EXPECT_EQ(sink.received, 2);
+}
+
+// Test MTL_SHADER_VALIDATION_ENABLE_ERROR_REPORTING=0: sinks get nothing either.
+TEST(ReportSinks, ErrorReportingOffDeliversNothing) {
+    CountingSink sink;
+    val::ShaderValidationSettings quiet;
+    quiet.errorReporting = false;
+    val::deliver(deviceStore(), quiet);
+    EXPECT_EQ(sink.received, 0);
+    deliverOne();
+    EXPECT_EQ(sink.received, 1);
 }
 
 } // namespace

@@ -1,0 +1,91 @@
+#pragma once
+
+// A fixture for shader-validation tests that run kernels: labelled pipelines in a chosen
+// validation state, buffers released after the test, dispatches with an encoder label, and
+// the reports the dispatches made.
+
+#include "runtime/metal_test.h"
+
+#include <metalcpu/ValidationTesting.hpp>
+
+#include <string>
+#include <vector>
+
+namespace metalcpu::testing {
+
+class ValidationFixture : public MetalTest {
+protected:
+    void TearDown() override {
+        for (MTL::Buffer* buffer : buffers_) buffer->release();
+        buffers_.clear();
+        MetalTest::TearDown();
+    }
+
+    /// A pipeline (autoreleased) for `name` in `library`, labelled `label` when not null;
+    /// fails the test and returns nullptr when there is none.
+    MTL::ComputePipelineState* pipeline(MTL::Library* library, const char* name, const char* label = nullptr,
+                                        MTL::ShaderValidation validation = MTL::ShaderValidationDefault) {
+        if (!library) return nullptr;
+        MTL::Function* function = library->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
+        if (!function) {
+            ADD_FAILURE() << "no kernel " << name;
+            return nullptr;
+        }
+        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+        descriptor->setComputeFunction(function);
+        descriptor->setShaderValidation(validation);
+        if (label) descriptor->setLabel(NS::String::string(label, NS::UTF8StringEncoding));
+        NS::Error* error = nullptr;
+        MTL::ComputePipelineState* made =
+            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+        if (!made) ADD_FAILURE() << "pipeline failed: " << text(error ? error->localizedDescription() : nullptr);
+        descriptor->release();
+        function->release();
+        return made ? made->autorelease() : nullptr;
+    }
+
+    /// A shared buffer of `bytes` bytes, labelled `label` when not null, released by TearDown.
+    MTL::Buffer* buffer(std::size_t bytes, const char* label = nullptr) {
+        MTL::Buffer* made = device_->newBuffer(bytes, MTL::ResourceStorageModeShared);
+        if (label) made->setLabel(NS::String::string(label, NS::UTF8StringEncoding));
+        buffers_.push_back(made);
+        return made;
+    }
+
+    /// Encodes one dispatch of `count` threads in groups of `group` per pipeline of
+    /// `pipelines` into one encoder (labelled `encoderLabel` when not null), `bind` setting the
+    /// arguments of each (it gets the encoder and the dispatch's index); commits and waits.
+    template <class Bind>
+    MTL::CommandBuffer* dispatchAll(const std::vector<MTL::ComputePipelineState*>& pipelines, NS::UInteger count,
+                                    NS::UInteger group, Bind&& bind, const char* encoderLabel = nullptr) {
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        if (encoderLabel) encoder->setLabel(NS::String::string(encoderLabel, NS::UTF8StringEncoding));
+        for (std::size_t i = 0; i < pipelines.size(); ++i) {
+            encoder->setComputePipelineState(pipelines[i]);
+            bind(encoder, i);
+            encoder->dispatchThreads(MTL::Size(count, 1, 1), MTL::Size(group, 1, 1));
+        }
+        encoder->endEncoding();
+        run(commands);
+        return commands;
+    }
+
+    /// One dispatch of `pipeline`, as dispatchAll.
+    template <class Bind>
+    MTL::CommandBuffer* dispatch(MTL::ComputePipelineState* pipeline, NS::UInteger count, NS::UInteger group,
+                                 Bind&& bind) {
+        return dispatchAll({pipeline}, count, group, [&](MTL::ComputeCommandEncoder* e, std::size_t) { bind(e); });
+    }
+
+    /// The reports delivered since the last call.
+    std::vector<validation::ShaderValidationReport> reports() { return collector_.take(); }
+
+    ValidationReportCollector collector_;
+    std::vector<MTL::Buffer*> buffers_;
+};
+
+inline float* floats(MTL::Buffer* buffer) { return static_cast<float*>(buffer->contents()); }
+inline std::uint32_t* words(MTL::Buffer* buffer) { return static_cast<std::uint32_t*>(buffer->contents()); }
+
+} // namespace metalcpu::testing
