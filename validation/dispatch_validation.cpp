@@ -76,6 +76,7 @@ void* DispatchValidation::fault(std::uint64_t pointer, std::uint64_t byteOffset,
     ShaderValidationReport report;
     report.size = size;
     report.kernel = info_.kernel;
+    report.kernelFrameName = info_.kernelFrameName;
     report.pipelineLabel = info_.pipelineLabel;
     report.encoderLabel = info_.encoderLabel;
     report.dispatchIndex = info_.dispatchIndex;

@@ -20,6 +20,7 @@ namespace metalcpu::val {
 /// Names a dispatch in reports.
 struct DispatchInfo {
     std::string kernel;
+    std::string kernelFrameName; ///< mc_kernel::frame_name
     std::string pipelineLabel;
     std::string encoderLabel;
     std::uint64_t dispatchIndex = 0;

@@ -111,6 +111,8 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
         KernelInfo& info = code.info;
         info.hostName = e.hostName;
         info.functionExpression = e.functionExpression;
+        info.frameName = tokens[f.nameToken].spelling;
+        if (!e.templateArguments.empty()) info.frameName += "<" + e.templateArguments + ">";
         const Location where = tokens[f.nameToken].location;
         info.file = files.reportedName(where.file);
         info.line = static_cast<int>(where.line);

@@ -267,6 +267,7 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
             if (kernel.params[i].kind == MC_PARAM_BUFFER) checkedBindings.push_back(checkedBinding(kernel.params[i]));
         val::DispatchInfo info;
         info.kernel = kernelName;
+        info.kernelFrameName = kernel.frame_name ? kernel.frame_name : "";
         info.pipelineLabel = pipeline_->label().text();
         info.encoderLabel = rt::CommandEncoder::label().text(std::to_string(index_));
         info.dispatchIndex = dispatchesMade_;

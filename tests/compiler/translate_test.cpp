@@ -29,6 +29,7 @@ TEST(Translate, AddArrays) {
     const KernelInfo& k = t.kernels[0];
     EXPECT_EQ(k.hostName, "add_arrays");
     EXPECT_EQ(k.functionExpression, "add_arrays");
+    EXPECT_EQ(k.frameName, "add_arrays");
     EXPECT_EQ(k.file, "program_source");
     EXPECT_EQ(k.line, 1);
     EXPECT_EQ(k.column, 13);
@@ -85,10 +86,10 @@ TEST(Translate, CoroutineKernels) {
               std::string::npos)
         << t.cpp;
     EXPECT_NE(t.cpp.find("{\"a\", \"c.metal\", 2, 13, MC_KERNEL_COROUTINES, 0, 1, ::__mc_0_params, "
-                         "&::__mc_0_run_group, nullptr, 0, nullptr},"),
+                         "&::__mc_0_run_group, nullptr, 0, nullptr, \"a\"},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"b\", \"c.metal\", 5, 13, MC_KERNEL_USES_BARRIERS, 0, 0, nullptr, "
-                         "&::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr},"),
+                         "&::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, \"b\"},"),
               std::string::npos);
 }
 
@@ -138,6 +139,7 @@ TEST(Translate, TemplateThreadLimit) {
     EXPECT_NE(t.cpp.find("template <int N> constexpr unsigned __mc_max_threads_0() { return (N * 32); }"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("static_cast<mc_u32>(::__mc_max_threads_0<4>())"), std::string::npos);
+    EXPECT_EQ(t.kernels[0].frameName, "k<4>") << "an instantiation is named with its arguments, as debuggers do";
 }
 
 // Test that failing translations have no output but say why.

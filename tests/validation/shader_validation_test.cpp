@@ -1,8 +1,7 @@
 // Shader validation end to end: kernels compiled from source, run with a validated pipeline,
 // and the reports they produce (or must not produce). Every detection has a negative test
 // that asserts the report's fields and a positive twin that must stay silent.
-#include "runtime/metal_test.h"
-#include "validation/settings.h"
+#include "validation_fixture.h"
 
 #include <metalcpu/ValidationTesting.hpp>
 
@@ -95,74 +94,22 @@ constexpr int kStoreLine = 5, kLoadLine = 8, kTileLine = 15, kArgumentLine = 20,
 
 /// A test with shader validation turned on for the process (as MTL_SHADER_VALIDATION=1
 /// does), the kernels above compiled once, and a collector for the reports.
-class ShaderValidation : public MetalTest {
+class ShaderValidation : public ValidationOnFixture {
 protected:
-    void SetUp() override {
-        MetalTest::SetUp();
-        val::ShaderValidationSettings settings;
-        settings.enabled = true;
-        configure(settings);
+    static void SetUpTestSuite() { library_ = compile(kKernels); }
+    static void TearDownTestSuite() {
+        if (library_) library_->release();
+        library_ = nullptr;
     }
-    void TearDown() override {
-        val::overrideShaderValidationSettings(std::nullopt);
-        for (MTL::Buffer* buffer : buffers_) buffer->release();
-        MetalTest::TearDown();
-    }
-    static void configure(const val::ShaderValidationSettings& settings) {
-        val::overrideShaderValidationSettings(settings);
-    }
-
     MTL::ComputePipelineState* kernel(const char* name,
                                       MTL::ShaderValidation validation = MTL::ShaderValidationDefault) {
-        NS::Error* error = nullptr;
-        MTL::Library* library =
-            device_->newLibrary(NS::String::string(kKernels, NS::UTF8StringEncoding), nullptr, &error);
-        if (!library) {
-            ADD_FAILURE() << error->localizedDescription()->utf8String();
-            return nullptr;
-        }
-        MTL::Function* function = library->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
-        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(validation);
-        MTL::ComputePipelineState* pipeline =
-            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-        if (!pipeline) ADD_FAILURE() << error->localizedDescription()->utf8String();
-        descriptor->release();
-        function->release();
-        library->release();
-        return pipeline ? pipeline->autorelease() : nullptr;
+        return pipeline(library_, name, nullptr, validation);
     }
 
-    MTL::Buffer* buffer(std::size_t bytes, const char* label = nullptr) {
-        MTL::Buffer* b = device_->newBuffer(bytes, MTL::ResourceStorageModeShared);
-        if (label) b->setLabel(NS::String::string(label, NS::UTF8StringEncoding));
-        buffers_.push_back(b);
-        return b;
-    }
-
-    /// Encodes one dispatch of `pipeline` over `count` threads in groups of `group`, with
-    /// `bind` setting the arguments, and runs it.
-    template <class Bind>
-    MTL::CommandBuffer* dispatch(MTL::ComputePipelineState* pipeline, NS::UInteger count, NS::UInteger group,
-                                 Bind&& bind) {
-        MTL::CommandBuffer* commands = queue_->commandBuffer();
-        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
-        encoder->setComputePipelineState(pipeline);
-        bind(encoder);
-        encoder->dispatchThreads(MTL::Size(count, 1, 1), MTL::Size(group, 1, 1));
-        encoder->endEncoding();
-        run(commands);
-        return commands;
-    }
-
-    std::vector<ShaderValidationReport> reports() { return collector_.take(); }
-
-    ValidationReportCollector collector_;
-    std::vector<MTL::Buffer*> buffers_;
+    static MTL::Library* library_;
 };
 
-float* floats(MTL::Buffer* buffer) { return static_cast<float*>(buffer->contents()); }
+MTL::Library* ShaderValidation::library_ = nullptr;
 
 // ---- Device stores, over threadgroup shapes ------------------------------------------------
 

@@ -1,10 +1,11 @@
 #pragma once
 
-// A fixture for shader-validation tests that run kernels: labelled pipelines in a chosen
+// Fixtures for shader-validation tests that run kernels: labelled pipelines in a chosen
 // validation state, buffers released after the test, dispatches with an encoder label, and
 // the reports the dispatches made.
 
 #include "runtime/metal_test.h"
+#include "validation/settings.h"
 
 #include <metalcpu/ValidationTesting.hpp>
 
@@ -83,6 +84,25 @@ protected:
 
     ValidationReportCollector collector_;
     std::vector<MTL::Buffer*> buffers_;
+};
+
+/// Shader validation on for the process during each test (as MTL_SHADER_VALIDATION=1 makes
+/// it), whatever the environment says; configure() changes the settings for one test.
+class ValidationOnFixture : public ValidationFixture {
+protected:
+    void SetUp() override {
+        ValidationFixture::SetUp();
+        val::ShaderValidationSettings settings;
+        settings.enabled = true;
+        configure(settings);
+    }
+    void TearDown() override {
+        val::overrideShaderValidationSettings(std::nullopt);
+        ValidationFixture::TearDown();
+    }
+    static void configure(const val::ShaderValidationSettings& settings) {
+        val::overrideShaderValidationSettings(settings);
+    }
 };
 
 inline float* floats(MTL::Buffer* buffer) { return static_cast<float*>(buffer->contents()); }

@@ -144,7 +144,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                             std::to_string(info.line) + ", " + std::to_string(info.column) + ", " +
                             flags + ", " + maxThreads + ", " + std::to_string(info.params.size()) + ", " +
                             params + ", &" + scope + "__mc_" + k + "_run_group, " + runThread + ", " +
-                            std::to_string(info.threadgroupSites.size()) + ", " + sites + "},\n");
+                            std::to_string(info.threadgroupSites.size()) + ", " + sites + ", " +
+                            quoteString(info.frameName.empty() ? info.hostName : info.frameName) + "},\n");
     }
     std::string constantTable = "nullptr, 0";
     if (!constants.empty()) {

@@ -65,7 +65,7 @@ const mc_u64 __mc_0_sites[] = {0x100001ull, 0x100002ull};
 } }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, &::ns::__mc_0_run_group, &::ns::__mc_0_run_thread, 2, ::ns::__mc_0_sites},
+    {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, &::ns::__mc_0_run_group, &::ns::__mc_0_run_thread, 2, ::ns::__mc_0_sites, "k"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "a.metal", nullptr, 0)
 )");
@@ -86,7 +86,7 @@ TEST(EntryPointCode, NoParameters) {
         std::string::npos);
     EXPECT_NE(
         code.find("{\"empty\", \"a.metal\", 0, 0, 0u, ::__mc_0_max_threads, 0, nullptr, &::__mc_0_run_group, "
-                  "&::__mc_0_run_thread, 0, nullptr},"),
+                  "&::__mc_0_run_thread, 0, nullptr, \"empty\"},"),
         std::string::npos);
 }
 
@@ -123,7 +123,7 @@ const ::mc_param __mc_0_params[] = {
         << code;
     EXPECT_EQ(code.find("run_thread"), std::string::npos);
     EXPECT_NE(code.find("{\"k\", \"a.metal\", 0, 0, MC_KERNEL_COROUTINES, 0, 2, ::__mc_0_params, "
-                        "&::__mc_0_run_group, nullptr, 0, nullptr},"),
+                        "&::__mc_0_run_group, nullptr, 0, nullptr, \"k\"},"),
               std::string::npos);
 
     e.info.params.clear(); // `__t` unused

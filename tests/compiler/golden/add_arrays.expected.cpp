@@ -37,6 +37,6 @@ const ::mc_param __mc_0_params[] = {
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"add_arrays", "add_arrays.metal", 5, 13, 0u, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr},
+    {"add_arrays", "add_arrays.metal", 5, 13, 0u, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "add_arrays"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "add_arrays.metal", nullptr, 0)

@@ -85,7 +85,7 @@ const mc_u64 __mc_1_sites[] = {0x2ull};
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"block_prefix_float_64", "barrier_coroutines.metal", 10, 17, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites},
-    {"reverse_by_lambda", "barrier_coroutines.metal", 35, 13, MC_KERNEL_USES_BARRIERS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 1, ::__mc_1_sites},
+    {"block_prefix_float_64", "barrier_coroutines.metal", 10, 17, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>"},
+    {"reverse_by_lambda", "barrier_coroutines.metal", 35, 13, MC_KERNEL_USES_BARRIERS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 1, ::__mc_1_sites, "reverse_by_lambda"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "barrier_coroutines.metal", nullptr, 0)

@@ -42,6 +42,6 @@ const ::mc_param __mc_0_params[] = {
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"positions", "builtins.metal", 5, 13, 0u, 0, 8, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr},
+    {"positions", "builtins.metal", 5, 13, 0u, 0, 8, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "positions"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "builtins.metal", nullptr, 0)

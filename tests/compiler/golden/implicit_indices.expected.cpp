@@ -45,6 +45,6 @@ const ::mc_param __mc_0_params[] = {
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"scale_and_offset", "implicit_indices.metal", 5, 13, 0u, 0, 6, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr},
+    {"scale_and_offset", "implicit_indices.metal", 5, 13, 0u, 0, 6, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scale_and_offset"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "implicit_indices.metal", nullptr, 0)

@@ -55,6 +55,6 @@ const ::mc_param __mc_0_params[] = {
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"matmul_blocks", "matmul_float4x4.metal", 15, 13, 0u, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr},
+    {"matmul_blocks", "matmul_float4x4.metal", 15, 13, 0u, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "matmul_blocks"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_float4x4.metal", nullptr, 0)

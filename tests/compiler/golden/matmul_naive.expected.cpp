@@ -52,6 +52,6 @@ const ::mc_param __mc_0_params[] = {
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"matmul_naive", "matmul_naive.metal", 11, 13, 0u, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr},
+    {"matmul_naive", "matmul_naive.metal", 11, 13, 0u, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "matmul_naive"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_naive.metal", nullptr, 0)

@@ -53,6 +53,6 @@ const mc_u64 __mc_0_sites[] = {0x1ull, 0x2ull};
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"matmul_tiled", "matmul_tiled.metal", 7, 13, MC_KERNEL_COROUTINES, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 2, ::__mc_0_sites},
+    {"matmul_tiled", "matmul_tiled.metal", 7, 13, MC_KERNEL_COROUTINES, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 2, ::__mc_0_sites, "matmul_tiled"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_tiled.metal", nullptr, 0)

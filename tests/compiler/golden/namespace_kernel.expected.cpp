@@ -65,7 +65,7 @@ const ::mc_param __mc_1_params[] = {
 } }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"squares", "namespace_kernel.metal", 11, 13, 0u, 0, 2, ::demo::ops::__mc_0_params, &::demo::ops::__mc_0_run_group, &::demo::ops::__mc_0_run_thread, 0, nullptr},
-    {"negate_float", "namespace_kernel.metal", 17, 13, 0u, 0, 2, ::demo::__mc_1_params, &::demo::__mc_1_run_group, &::demo::__mc_1_run_thread, 0, nullptr},
+    {"squares", "namespace_kernel.metal", 11, 13, 0u, 0, 2, ::demo::ops::__mc_0_params, &::demo::ops::__mc_0_run_group, &::demo::ops::__mc_0_run_thread, 0, nullptr, "squares"},
+    {"negate_float", "namespace_kernel.metal", 17, 13, 0u, 0, 2, ::demo::__mc_1_params, &::demo::__mc_1_run_group, &::demo::__mc_1_run_thread, 0, nullptr, "negate<float>"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "namespace_kernel.metal", nullptr, 0)

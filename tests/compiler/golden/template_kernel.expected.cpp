@@ -59,7 +59,7 @@ const ::mc_param __mc_1_params[] = {
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"fill_float_4", "template_kernel.metal", 6, 17, 0u, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr},
-    {"fill_int_2", "template_kernel.metal", 6, 17, 0u, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr},
+    {"fill_float_4", "template_kernel.metal", 6, 17, 0u, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "fill_with<float, 4>"},
+    {"fill_int_2", "template_kernel.metal", 6, 17, 0u, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "fill_with<int, 2>"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "template_kernel.metal", nullptr, 0)

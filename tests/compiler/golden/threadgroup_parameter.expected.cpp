@@ -44,6 +44,6 @@ const ::mc_param __mc_0_params[] = {
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"reverse_in_group", "threadgroup_parameter.metal", 12, 13, MC_KERNEL_USES_BARRIERS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr},
+    {"reverse_in_group", "threadgroup_parameter.metal", 12, 13, MC_KERNEL_USES_BARRIERS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "reverse_in_group"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "threadgroup_parameter.metal", nullptr, 0)

@@ -159,8 +159,8 @@ const ::mc_constant_data __mc_constants[] = {
     {&::tables::kOffsets, sizeof(::tables::kOffsets), "kOffsets"},
 };
 const ::mc_kernel __mc_kernels[] = {
-    {"accesses", "validation_accesses.metal", 9, 13, 0u, 0, 7, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites},
-    {"deduces", "validation_accesses.metal", 38, 13, 0u, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr},
-    {"rows", "validation_accesses.metal", 47, 13, 0u, 0, 2, ::__mc_2_params, &::__mc_2_run_group, &::__mc_2_run_thread, 0, nullptr},
+    {"accesses", "validation_accesses.metal", 9, 13, 0u, 0, 7, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites, "accesses"},
+    {"deduces", "validation_accesses.metal", 38, 13, 0u, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "deduces"},
+    {"rows", "validation_accesses.metal", 47, 13, 0u, 0, 2, ::__mc_2_params, &::__mc_2_run_group, &::__mc_2_run_thread, 0, nullptr, "rows"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 3, "validation_accesses.metal", __mc_constants, 2)

@@ -38,6 +38,6 @@ const ::mc_param __mc_0_params[] = {
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"sum_sincos_float", "validation_sum_sincos.metal", 7, 13, 0u, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr},
+    {"sum_sincos_float", "validation_sum_sincos.metal", 7, 13, 0u, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "sum_sincos<float>"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "validation_sum_sincos.metal", nullptr, 0)

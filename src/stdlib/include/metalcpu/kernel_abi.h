@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 5u
+#define METALCPU_KERNEL_ABI_VERSION 6u
 #define METALCPU_MAX_BUFFER_BINDINGS 31
 #define METALCPU_MAX_THREADGROUP_BINDINGS 31
 #define METALCPU_THREADGROUP_SITE_CACHE 16
@@ -132,6 +132,7 @@ typedef struct mc_kernel {
     mc_thread_fn run_thread;
     mc_u32 threadgroup_site_count; /* threadgroup variables declared in or called from the kernel */
     const mc_u64* threadgroup_sites;
+    const char* frame_name; /* the function as debuggers name it: "sum<float>" for an instantiation */
 } mc_kernel;
 
 /* A program-scope `constant` variable of the instrumented flavour: shader validation accepts
