@@ -7,6 +7,8 @@
 #include "support/hash.h"
 #include "support/process.h"
 
+#include <charconv>
+#include <fstream>
 #include <sstream>
 
 namespace metalcpu::jit {
@@ -20,11 +22,13 @@ std::vector<std::string> splitFlags(const std::string& text) {
 }
 
 /// Flags every kernel compile shares. The kernel is freestanding C++20: no host headers,
-/// no exceptions, no RTTI, no thread-safe statics (they would import from libc).
-std::vector<std::string> codeFlags() {
+/// no exceptions, no RTTI, no thread-safe statics (they would import from libc). Then the
+/// math mode's flags, then METALCPU_KERNEL_FLAGS, which can override them.
+std::vector<std::string> codeFlags(MathMode mode) {
     std::vector<std::string> flags = {"-std=c++20", "-O2", "-fPIC", "-fno-exceptions", "-fno-rtti",
                                       "-fno-threadsafe-statics", "-fno-stack-protector",
                                       "-fvisibility=hidden", "-fno-plt", "-nostdinc"};
+    for (const std::string& flag : mathModeFlags(mode)) flags.push_back(flag);
     for (const std::string& extra : splitFlags(support::config().kernelFlags)) flags.push_back(extra);
     return flags;
 }
@@ -46,14 +50,64 @@ std::string cleanDiagnostics(const std::string& output, const std::string& hideP
 
 CompileResult missingToolchain(const std::string& error) { return CompileResult{false, error + "\n"}; }
 
+const char kMathModeDefine[] = "#define METALCPU_MATH_MODE ";
+
+/// The first bytes of a file: enough for the preamble of a translated file.
+std::string headOf(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char buffer[512];
+    in.read(buffer, sizeof buffer);
+    return std::string(buffer, static_cast<std::size_t>(in.gcount()));
+}
+
 } // namespace
+
+std::vector<std::string> mathModeFlags(MathMode mode) {
+    switch (mode) {
+    case MathMode::Fast:
+        return {"-ffast-math"};
+    case MathMode::Relaxed:
+        // Fast math that keeps infinities and NaNs (no __FAST_MATH__ then).
+        return {"-ffast-math", "-fno-finite-math-only"};
+    case MathMode::Safe:
+        break;
+    }
+    // IEEE 754 arithmetic: no reassociation, no contraction into fma, NaN, infinities and
+    // signed zeros honoured. Kernels have no errno, so math functions need not set it.
+    return {"-fno-math-errno", "-ffp-contract=off"};
+}
+
+std::string mathSettingsPreamble(MathMode mode, MathFunctions functions) {
+    return "// metalcpu math settings: MTLMathMode, MTLMathFloatingPointFunctions\n" + std::string(kMathModeDefine) +
+           std::to_string(static_cast<int>(mode)) + "\n#define METALCPU_MATH_FP32_FUNCTIONS " +
+           std::to_string(static_cast<int>(functions)) + "\n";
+}
+
+MathMode recordedMathMode(const std::string& translatedCpp) {
+    // Only the preamble counts: an embedded validation flavour carries its own further on.
+    std::string::size_type at = translatedCpp.find(kMathModeDefine);
+    if (at == std::string::npos || at > 256) return MathMode::Fast;
+    const char* digits = translatedCpp.data() + at + sizeof kMathModeDefine - 1;
+    int value = -1;
+    std::from_chars(digits, translatedCpp.data() + translatedCpp.size(), value);
+    switch (value) {
+    case static_cast<int>(MathMode::Safe):
+        return MathMode::Safe;
+    case static_cast<int>(MathMode::Relaxed):
+        return MathMode::Relaxed;
+    default:
+        return MathMode::Fast;
+    }
+}
 
 std::string KernelCompileSettings::key() const {
     support::Hasher hasher;
     for (const std::string& dir : includeDirectories) hasher.add(dir);
     hasher.add("|");
     for (const std::string& macro : macros) hasher.add(macro);
-    hasher.add(static_cast<std::uint64_t>(languageVersion)).add(static_cast<std::uint64_t>(fastMath));
+    hasher.add(static_cast<std::uint64_t>(languageVersion))
+        .add(static_cast<std::uint64_t>(mathMode))
+        .add(static_cast<std::uint64_t>(mathFunctions));
     return hasher.hex();
 }
 
@@ -79,7 +133,8 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     for (const std::string& dir : settings.includeDirectories) argv.push_back("-I" + dir);
     argv.push_back("-D__METAL_VERSION__=" + std::to_string(settings.languageVersion));
     argv.push_back("-D__METAL_MACOS__");
-    if (settings.fastMath) argv.push_back("-ffast-math");
+    // The same math flags as the compile, for code that tests __FAST_MATH__ and friends.
+    for (const std::string& flag : mathModeFlags(settings.mathMode)) argv.push_back(flag);
     for (const std::string& macro : settings.macros) argv.push_back("-D" + macro);
     if (!depfile.empty()) {
         argv.insert(argv.end(), {"-MD", "-MF", depfile, "-MT", depTarget.empty() ? cppPath : depTarget});
@@ -102,7 +157,8 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
 
     msl::TranslateOptions options;
     options.mainFile = sourcePath;
-    options.fileKey = std::stoull(support::Hasher().add(sourcePath).hex().substr(0, 11), nullptr, 16);
+    const std::string keyDigits = support::Hasher().add(sourcePath).hex().substr(0, 11);
+    std::from_chars(keyDigits.data(), keyDigits.data() + keyDigits.size(), options.fileKey, 16);
     // The preprocessor keeps lines but not the spacing within them; the original files give
     // every token its column back, so messages point at the right place.
     options.readOriginalSource = [workingDirectory](const std::string& file) -> std::optional<std::string> {
@@ -115,10 +171,13 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     for (const msl::Diagnostic& diagnostic : translation.diagnostics) diagnostics += diagnostic.format() + "\n";
     if (!translation.ok) return CompileResult{false, diagnostics};
     // The instrumented twin for shader validation travels inside the library as text and is
-    // compiled only if a validated pipeline is ever made from it.
+    // compiled only if a validated pipeline is ever made from it. Both start with the math
+    // settings, which the compile of each reads back.
+    const std::string preamble = mathSettingsPreamble(settings.mathMode, settings.mathFunctions);
     options.validation = true;
     msl::Translation validation = msl::translate(preprocessed.output, options);
-    if (validation.ok) translation.cpp = embedValidationSource(validation.cpp) + translation.cpp;
+    if (validation.ok) translation.cpp = embedValidationSource(preamble + validation.cpp) + translation.cpp;
+    translation.cpp = preamble + translation.cpp;
     if (!support::writeFileAtomically(cppPath, translation.cpp))
         return CompileResult{false, "cannot write " + cppPath + "\n"};
     return CompileResult{true, diagnostics};
@@ -129,9 +188,11 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
+    const bool relative = !workingDirectory.empty() && !cppPath.empty() && cppPath[0] != '/';
+    const MathMode mode = recordedMathMode(headOf(relative ? workingDirectory + "/" + cppPath : cppPath));
     std::vector<std::string> argv = {tools->compiler, "-x", "c++"};
-    for (const std::string& flag : codeFlags()) argv.push_back(flag);
-    argv.insert(argv.end(), {"-ffast-math", "-w", "-I" + tools->includeDir});
+    for (const std::string& flag : codeFlags(mode)) argv.push_back(flag);
+    argv.insert(argv.end(), {"-w", "-I" + tools->includeDir});
     if (sharedLibrary) {
         argv.insert(argv.end(), {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", outputPath});
     } else {

@@ -5,12 +5,20 @@
 
 namespace metalcpu::jit {
 
+/// Which floating-point optimisations the compiler may make: MTLMathMode, same values.
+enum class MathMode { Safe = 0, Relaxed = 1, Fast = 2 };
+
+/// What the plain metal:: math functions are (metal::fast:: or metal::precise::):
+/// MTLMathFloatingPointFunctions, same values.
+enum class MathFunctions { Fast = 0, Precise = 1 };
+
 /// How kernels are compiled: what MTL::CompileOptions and the `metal` tool's flags say.
 struct KernelCompileSettings {
     std::vector<std::string> includeDirectories;
     std::vector<std::string> macros; ///< "NAME" or "NAME=VALUE"
     int languageVersion = 320;       ///< the value of __METAL_VERSION__
-    bool fastMath = true;            ///< Metal compiles with fast math unless told otherwise
+    MathMode mathMode = MathMode::Fast;                ///< Metal's default: fast math
+    MathFunctions mathFunctions = MathFunctions::Fast; ///< Metal's default: metal:: is fast::
 
     /// Everything above as one string, for cache keys.
     std::string key() const;
@@ -23,8 +31,21 @@ struct CompileResult {
     std::string diagnostics;
 };
 
+/// The host compiler's flags for a math mode (docs/compiler.md, "Math modes").
+std::vector<std::string> mathModeFlags(MathMode mode);
+
+/// The lines a translated file starts with to record its math settings: they define
+/// METALCPU_MATH_MODE and METALCPU_MATH_FP32_FUNCTIONS (read by <metal_stdlib>), and
+/// compileTranslation() reads them back to choose the compiler's flags.
+std::string mathSettingsPreamble(MathMode mode, MathFunctions functions);
+
+/// The math mode recorded by mathSettingsPreamble() at the start of `translatedCpp`;
+/// MathMode::Fast when there is none (files translated before the preamble existed).
+MathMode recordedMathMode(const std::string& translatedCpp);
+
 /// Preprocesses and translates one MSL file into C++ written to `cppPath`, with the file's
-/// instrumented flavour for shader validation embedded (embedValidationSource()).
+/// instrumented flavour for shader validation embedded (embedValidationSource()). Both
+/// start with the settings' mathSettingsPreamble().
 /// `sourcePath` is opened relative to `workingDirectory` and is the name diagnostics use.
 /// With `depfile`, also writes make-style dependencies of `depTarget` on every header.
 CompileResult translateFile(const std::string& sourcePath, const std::string& workingDirectory,
@@ -36,7 +57,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
 std::string embedValidationSource(const std::string& validationCpp);
 
 /// Compiles translated C++ into an object file (an .air) or, with `sharedLibrary`, straight
-/// into a kernel library (a .metallib).
+/// into a kernel library (a .metallib), with the flags of the math mode the file records.
 CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
                                  const std::string& outputPath, bool sharedLibrary);
 

@@ -52,6 +52,11 @@ ns::ObjectBase* CompileOptions::copy() const {
     return made;
 }
 
+void CompileOptions::setFastMathEnabled(bool enabled) {
+    mathMode = enabled ? MTL::MathModeFast : MTL::MathModeSafe;
+    mathFloatingPointFunctions = enabled ? MTL::MathFloatingPointFunctionsFast : MTL::MathFloatingPointFunctionsPrecise;
+}
+
 void CompileOptions::setPreprocessorMacros(const NS::Dictionary* macros) { assignRetained(preprocessorMacros_, macros); }
 void CompileOptions::setInstallName(const NS::String* name) { assignRetained(installName_, name); }
 void CompileOptions::setLibraries(const NS::Array* libraries) { assignRetained(libraries_, libraries); }
@@ -60,7 +65,20 @@ jit::KernelCompileSettings compileSettingsOf(const MTL::CompileOptions* options)
     jit::KernelCompileSettings settings;
     const CompileOptions* chosen = ns::implOf<CompileOptions>(options);
     if (!chosen) return settings;
-    settings.fastMath = chosen->mathMode == MTL::MathModeFast;
+    switch (chosen->mathMode) {
+    case MTL::MathModeSafe:
+        settings.mathMode = jit::MathMode::Safe;
+        break;
+    case MTL::MathModeRelaxed:
+        settings.mathMode = jit::MathMode::Relaxed;
+        break;
+    default:
+        settings.mathMode = jit::MathMode::Fast;
+        break;
+    }
+    settings.mathFunctions = chosen->mathFloatingPointFunctions == MTL::MathFloatingPointFunctionsPrecise
+                                 ? jit::MathFunctions::Precise
+                                 : jit::MathFunctions::Fast;
     settings.languageVersion = metalVersionMacro(chosen->languageVersion);
     if (NS::Dictionary* macros = chosen->preprocessorMacros()) {
         NS::Enumerator<NS::String>* keys = macros->keyEnumerator<NS::String>();

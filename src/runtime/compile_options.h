@@ -30,6 +30,10 @@ public:
     NS::UInteger maxTotalThreadsPerThreadgroup = 0;
     MTL::Size requiredThreadsPerThreadgroup = MTL::Size(0, 0, 0);
 
+    /// The deprecated fastMathEnabled property, as Apple defines it: true means mathMode fast
+    /// and fast FP32 functions, false means mathMode safe and precise FP32 functions.
+    void setFastMathEnabled(bool enabled);
+
     NS::Dictionary* preprocessorMacros() const { return preprocessorMacros_; }
     void setPreprocessorMacros(const NS::Dictionary* macros);
     NS::String* installName() const { return installName_; }

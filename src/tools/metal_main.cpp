@@ -15,7 +15,8 @@ namespace {
 
 const char kUsage[] =
     "usage: metal [-c] <file.metal>... -o <output> [-I <dir>] [-D <name>[=<value>]] [-std=metal<X.Y>]\n"
-    "             [-ffast-math | -fno-fast-math] [-MD -MF <depfile> [-MT <target>]]\n"
+    "             [-ffast-math | -fno-fast-math] [-fmetal-math-mode=fast|relaxed|safe]\n"
+    "             [-fmetal-math-fp32-functions=fast|precise] [-MD -MF <depfile> [-MT <target>]]\n"
     "  -c writes one .air object per input; without it the inputs are linked into a .metallib.\n";
 
 int fail(const std::string& message) {
@@ -40,7 +41,8 @@ int main(int argc, char** argv) {
     settings.includeDirectories = options.includeDirectories;
     settings.macros = options.macros;
     settings.languageVersion = options.languageVersion;
-    settings.fastMath = options.fastMath;
+    settings.mathMode = options.mathMode;
+    settings.mathFunctions = options.mathFunctions;
 
     std::string work = support::makeTemporaryDirectory("metalcpu-metal-");
     if (work.empty()) return fail("cannot create a temporary directory");

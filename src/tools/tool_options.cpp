@@ -45,9 +45,22 @@ MetalOptions parseMetalOptions(const std::vector<std::string>& arguments) {
             if (version < 0) options.error = "unknown language standard " + argument;
             else options.languageVersion = version;
         } else if (argument == "-ffast-math") {
-            options.fastMath = true;
+            options.mathMode = jit::MathMode::Fast;
+            options.mathFunctions = jit::MathFunctions::Fast;
         } else if (argument == "-fno-fast-math") {
-            options.fastMath = false;
+            options.mathMode = jit::MathMode::Safe;
+            options.mathFunctions = jit::MathFunctions::Precise;
+        } else if (argument.rfind("-fmetal-math-mode=", 0) == 0) {
+            std::string mode = argument.substr(18);
+            if (mode == "fast") options.mathMode = jit::MathMode::Fast;
+            else if (mode == "relaxed") options.mathMode = jit::MathMode::Relaxed;
+            else if (mode == "safe") options.mathMode = jit::MathMode::Safe;
+            else options.error = "unknown math mode " + argument + " (fast, relaxed or safe)";
+        } else if (argument.rfind("-fmetal-math-fp32-functions=", 0) == 0) {
+            std::string functions = argument.substr(28);
+            if (functions == "fast") options.mathFunctions = jit::MathFunctions::Fast;
+            else if (functions == "precise") options.mathFunctions = jit::MathFunctions::Precise;
+            else options.error = "unknown FP32 math functions " + argument + " (fast or precise)";
         } else if (argument == "-MD" || argument == "-MMD") {
             // dependencies are written when -MF names the file
         } else if (argument.rfind("-MF", 0) == 0) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "jit/kernel_compiler.h"
+
 #include <string>
 #include <vector>
 
@@ -13,7 +15,10 @@ struct MetalOptions {
     std::vector<std::string> includeDirectories; ///< -I dir, -Idir
     std::vector<std::string> macros;       ///< -D NAME[=VALUE]
     int languageVersion = 320;             ///< -std=metal3.2, -std=macos-metal2.4, ...
-    bool fastMath = true;                  ///< -ffast-math / -fno-fast-math
+    /// -ffast-math (fast, fast), -fno-fast-math (safe, precise), -fmetal-math-mode=fast|relaxed|safe,
+    /// -fmetal-math-fp32-functions=fast|precise; the last one given wins.
+    jit::MathMode mathMode = jit::MathMode::Fast;
+    jit::MathFunctions mathFunctions = jit::MathFunctions::Fast;
     std::string depfile;                   ///< -MF (with -MD or -MMD)
     std::string depTarget;                 ///< -MT
     bool help = false;

@@ -7,9 +7,21 @@
 // the other version when the math mode is not the one being defined.
 #pragma once
 
-// METALCPU_EXPORT_FAST_PRECISE(name): metal::fast::name, metal::precise::name, and metal::name
-// as the one that matches the kernel's math mode.
+// Which set plain metal:: names: MTLCompileOptions.mathFloatingPointFunctions, with its values
+// (0 fast, 1 precise). The kernel compiler defines METALCPU_MATH_FP32_FUNCTIONS at the top of
+// every translated file; elsewhere (the stdlib's own tests) fast math decides, as the
+// `metal` tool's -ffast-math / -fno-fast-math do.
+#ifndef METALCPU_MATH_FP32_FUNCTIONS
 #ifdef __FAST_MATH__
+#define METALCPU_MATH_FP32_FUNCTIONS 0
+#else
+#define METALCPU_MATH_FP32_FUNCTIONS 1
+#endif
+#endif
+
+// METALCPU_EXPORT_FAST_PRECISE(name): metal::fast::name, metal::precise::name, and metal::name
+// as the one METALCPU_MATH_FP32_FUNCTIONS selects.
+#if METALCPU_MATH_FP32_FUNCTIONS == 0
 #define METALCPU_EXPORT_FAST_PRECISE(name)                                                      \
     namespace metal {                                                                           \
     namespace fast {                                                                            \

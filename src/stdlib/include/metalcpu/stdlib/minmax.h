@@ -1,8 +1,8 @@
 // min, max, clamp and their three-argument forms, for integers, half and float, in the two
 // flavours MSL has: metal::fast:: (result unspecified when an argument is NaN; compiles to
 // single min/max instructions) and metal::precise:: (IEEE 754 minNum/maxNum: a NaN argument
-// is ignored). Plain metal:: names are the fast ones when the kernel is compiled with fast
-// math (__FAST_MATH__, Metal's default) and the precise ones otherwise, as in Metal.
+// is ignored). Plain metal:: names are the fast ones unless the kernel is compiled with
+// precise FP32 functions (METALCPU_MATH_FP32_FUNCTIONS, see export.h), as in Metal.
 // Shared by <metal_math>, <metal_common> and <metal_integer>.
 #pragma once
 

@@ -1,0 +1,262 @@
+// The math modes end to end: MTL::CompileOptions and the `metal` tool's flags change the code
+// kernels are compiled to, in the plain and in the shader-validation flavour.
+#include "jit/kernel_compiler.h"
+#include "runtime/metal_test.h"
+#include "support/files.h"
+#include "support/process.h"
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace metalcpu::jit {
+namespace {
+
+// Each output is a floating-point behaviour the modes disagree on. The inputs come from a
+// buffer, so the compiler cannot fold them.
+const char kProbe[] = R"(
+#include <metal_stdlib>
+using namespace metal;
+kernel void probe(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+                  uint i [[thread_position_in_grid]]) {
+    if (i != 0) return;
+    const float nan = in[0], negative_zero = in[1], one = in[2];
+    out[0] = nan != nan ? 1.0f : 0.0f;    // 1 where NaNs are honoured, folded to 0 under finite math
+    out[1] = negative_zero * one + 0.0f;  // +0 in IEEE arithmetic, -0 when signed zeros are ignored
+    out[2] = fmax(one, nan);              // metal::fmax: precise:: gives 1
+    out[3] = precise::fmax(one, nan);     // 1 in every mode
+    out[4] = isnan(nan) ? 1.0f : 0.0f;    // metal::isnan reads the bits: 1 in every mode
+}
+)";
+
+struct Probe {
+    float nanCompares = 0;  ///< out[0]
+    float zeroSum = 0;      ///< out[1]
+    float fmaxResult = 0;   ///< out[2]
+    float preciseFmax = 0;  ///< out[3]
+    float isnanResult = 0;  ///< out[4]
+};
+
+class MathModeTest : public testing::MetalTest {
+protected:
+    /// Runs the probe kernel of `library`, with shader validation when `validated`.
+    Probe run(MTL::Library* library, bool validated = false) {
+        Probe result;
+        if (!library) {
+            ADD_FAILURE() << "no library";
+            return result;
+        }
+        MTL::Function* function = library->newFunction(NS::String::string("probe", NS::UTF8StringEncoding));
+        if (!function) {
+            ADD_FAILURE() << "no kernel probe";
+            return result;
+        }
+        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+        descriptor->setComputeFunction(function);
+        descriptor->setShaderValidation(validated ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled);
+        NS::Error* error = nullptr;
+        MTL::ComputePipelineState* pipeline =
+            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+        descriptor->release();
+        function->release();
+        if (!pipeline) {
+            ADD_FAILURE() << "pipeline failed: " << (error ? error->localizedDescription()->utf8String() : "?");
+            return result;
+        }
+        const float inputs[3] = {std::nanf(""), -0.0f, 1.0f};
+        MTL::Buffer* in = device_->newBuffer(inputs, sizeof inputs, MTL::ResourceStorageModeShared);
+        MTL::Buffer* out = device_->newBuffer(5 * sizeof(float), MTL::ResourceStorageModeShared);
+        std::memset(out->contents(), 0x55, 5 * sizeof(float));
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(pipeline);
+        encoder->setBuffer(in, 0, 0);
+        encoder->setBuffer(out, 0, 1);
+        encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
+        encoder->endEncoding();
+        EXPECT_EQ(testing::MetalTest::run(commands), MTL::CommandBufferStatusCompleted);
+        const float* values = static_cast<const float*>(out->contents());
+        result = Probe{values[0], values[1], values[2], values[3], values[4]};
+        in->release();
+        out->release();
+        pipeline->release();
+        return result;
+    }
+
+    /// The probe compiled at run time with `options` (nullptr: Metal's defaults), run plain
+    /// and with shader validation; both must agree.
+    Probe runFromSource(MTL::CompileOptions* options) {
+        NS::Error* error = nullptr;
+        MTL::Library* library =
+            device_->newLibrary(NS::String::string(kProbe, NS::UTF8StringEncoding), options, &error);
+        if (!library) {
+            ADD_FAILURE() << "compile failed: " << (error ? error->localizedDescription()->utf8String() : "?");
+            return {};
+        }
+        Probe plain = run(library);
+        Probe validated = run(library, true);
+        library->release();
+        EXPECT_TRUE(same(plain.nanCompares, validated.nanCompares)) << "the validation flavour has another math mode";
+        EXPECT_TRUE(same(plain.zeroSum, validated.zeroSum)) << "the validation flavour has another math mode";
+        EXPECT_TRUE(same(plain.fmaxResult, validated.fmaxResult)) << "the validation flavour has other functions";
+        return plain;
+    }
+
+    static bool same(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+    /// The probe compiled with the given math mode and FP32 functions.
+    Probe runWith(MTL::MathMode mode, MTL::MathFloatingPointFunctions functions) {
+        MTL::CompileOptions* options = MTL::CompileOptions::alloc()->init();
+        options->setMathMode(mode);
+        options->setMathFloatingPointFunctions(functions);
+        Probe probe = runFromSource(options);
+        options->release();
+        return probe;
+    }
+};
+
+// Test that the default is Metal's fast math: NaN comparisons fold and signed zeros are not
+// kept, while metal::isnan and precise:: still see the NaN.
+TEST_F(MathModeTest, DefaultIsFastMath) {
+    Probe probe = runFromSource(nullptr);
+    EXPECT_EQ(probe.nanCompares, 0.0f) << "x != x survived: the kernel was not compiled with fast math";
+    EXPECT_TRUE(std::signbit(probe.zeroSum)) << "-0 + 0 became +0: the kernel was not compiled with fast math";
+    EXPECT_EQ(probe.preciseFmax, 1.0f);
+    EXPECT_EQ(probe.isnanResult, 1.0f);
+}
+
+// Test that MathModeSafe with precise functions gives IEEE 754 results.
+TEST_F(MathModeTest, SafeModeIsIEEE) {
+    Probe probe = runWith(MTL::MathModeSafe, MTL::MathFloatingPointFunctionsPrecise);
+    EXPECT_EQ(probe.nanCompares, 1.0f);
+    EXPECT_EQ(probe.zeroSum, 0.0f);
+    EXPECT_FALSE(std::signbit(probe.zeroSum)) << "IEEE 754: -0 + +0 is +0";
+    EXPECT_EQ(probe.fmaxResult, 1.0f) << "with precise functions, metal::fmax ignores a NaN argument";
+    EXPECT_EQ(probe.preciseFmax, 1.0f);
+    EXPECT_EQ(probe.isnanResult, 1.0f);
+}
+
+// Test that setFastMathEnabled(false) turns fast math off.
+TEST_F(MathModeTest, FastMathDisabledIsIEEEArithmetic) {
+    MTL::CompileOptions* off = MTL::CompileOptions::alloc()->init();
+    off->setFastMathEnabled(false);
+    Probe probe = runFromSource(off);
+    off->release();
+    EXPECT_EQ(probe.nanCompares, 1.0f);
+    EXPECT_FALSE(std::signbit(probe.zeroSum)) << "IEEE 754: -0 + +0 is +0";
+}
+
+// Test that MathModeRelaxed is fast math that keeps NaNs: x != x holds for a NaN, but signed
+// zeros are not kept.
+TEST_F(MathModeTest, RelaxedModeHonoursNaN) {
+    Probe probe = runWith(MTL::MathModeRelaxed, MTL::MathFloatingPointFunctionsFast);
+    EXPECT_EQ(probe.nanCompares, 1.0f);
+    EXPECT_TRUE(std::signbit(probe.zeroSum));
+}
+
+// Test that the FP32 functions are chosen apart from the math mode: fast math with precise
+// functions makes metal::fmax the precise one.
+TEST_F(MathModeTest, PreciseFunctionsUnderFastMath) {
+    Probe probe = runWith(MTL::MathModeFast, MTL::MathFloatingPointFunctionsPrecise);
+    EXPECT_EQ(probe.nanCompares, 0.0f);
+    EXPECT_EQ(probe.fmaxResult, 1.0f);
+}
+
+// Test that `metal -fno-fast-math` and `metal -fmetal-math-mode=...` reach the compiled
+// code of a library built with the tools, as metal_add_library() builds them.
+TEST_F(MathModeTest, MetalToolFlags) {
+    std::string dir = support::makeTemporaryDirectory("metalcpu-math-tool-");
+    ASSERT_FALSE(dir.empty());
+    ASSERT_TRUE(support::writeFileAtomically(dir + "/probe.metal", kProbe));
+    auto build = [&](const std::vector<std::string>& flags, const std::string& name) -> MTL::Library* {
+        std::vector<std::string> compile = {METAL_TOOL, "-c", "probe.metal", "-o", name + ".air"};
+        compile.insert(compile.end(), flags.begin(), flags.end());
+        support::ProcessResult compiled = support::runProcess(compile, dir);
+        EXPECT_EQ(compiled.exitCode, 0) << compiled.output;
+        support::ProcessResult linked =
+            support::runProcess({METALLIB_TOOL, name + ".air", "-o", name + ".metallib"}, dir);
+        EXPECT_EQ(linked.exitCode, 0) << linked.output;
+        NS::Error* error = nullptr;
+        std::string path = dir + "/" + name + ".metallib";
+        MTL::Library* library = device_->newLibrary(NS::String::string(path.c_str(), NS::UTF8StringEncoding), &error);
+        EXPECT_NE(library, nullptr) << (error ? error->localizedDescription()->utf8String() : "?");
+        return library;
+    };
+
+    MTL::Library* fast = build({}, "fast");
+    Probe probe = run(fast);
+    EXPECT_EQ(probe.nanCompares, 0.0f) << "metal compiles with fast math by default";
+    Probe validated = run(fast, true);
+    EXPECT_EQ(validated.nanCompares, 0.0f);
+    if (fast) fast->release();
+
+    MTL::Library* safe = build({"-fno-fast-math"}, "safe");
+    probe = run(safe);
+    EXPECT_EQ(probe.nanCompares, 1.0f) << "-fno-fast-math did not reach the compiled code";
+    EXPECT_FALSE(std::signbit(probe.zeroSum));
+    EXPECT_EQ(probe.fmaxResult, 1.0f) << "-fno-fast-math selects the precise functions";
+    validated = run(safe, true);
+    EXPECT_EQ(validated.nanCompares, 1.0f) << "the validation flavour lost -fno-fast-math";
+    EXPECT_EQ(validated.fmaxResult, 1.0f);
+    if (safe) safe->release();
+
+    MTL::Library* relaxed = build({"-fmetal-math-mode=relaxed", "-fmetal-math-fp32-functions=precise"}, "relaxed");
+    probe = run(relaxed);
+    EXPECT_EQ(probe.nanCompares, 1.0f);
+    EXPECT_TRUE(std::signbit(probe.zeroSum));
+    EXPECT_EQ(probe.fmaxResult, 1.0f);
+    if (relaxed) relaxed->release();
+
+    for (const char* wrong : {"-fmetal-math-mode=precise", "-fmetal-math-fp32-functions=safe"}) {
+        support::ProcessResult refused = support::runProcess({METAL_TOOL, "-c", "probe.metal", wrong}, dir);
+        EXPECT_NE(refused.exitCode, 0) << wrong;
+        EXPECT_NE(refused.output.find(wrong), std::string::npos) << refused.output;
+    }
+    support::removeTree(dir);
+}
+
+// Test the flags each mode maps to, and that a translated file records its mode (also in
+// the embedded validation flavour) for the compile step to read back.
+TEST(MathModeFlags, MappingAndPreamble) {
+    EXPECT_EQ(mathModeFlags(MathMode::Fast), std::vector<std::string>{"-ffast-math"});
+    EXPECT_EQ(mathModeFlags(MathMode::Relaxed), (std::vector<std::string>{"-ffast-math", "-fno-finite-math-only"}));
+    std::vector<std::string> safe = mathModeFlags(MathMode::Safe);
+    for (const std::string& flag : safe) EXPECT_EQ(flag.find("fast-math"), std::string::npos) << flag;
+
+    for (MathMode mode : {MathMode::Safe, MathMode::Relaxed, MathMode::Fast}) {
+        std::string preamble = mathSettingsPreamble(mode, MathFunctions::Precise);
+        EXPECT_EQ(recordedMathMode(preamble + "#include <metalcpu/kernel_prelude.h>\n"), mode);
+        EXPECT_NE(preamble.find("#define METALCPU_MATH_FP32_FUNCTIONS 1\n"), std::string::npos);
+    }
+    EXPECT_EQ(recordedMathMode("#include <metalcpu/kernel_prelude.h>\n"), MathMode::Fast);
+
+    std::string dir = support::makeTemporaryDirectory("metalcpu-math-preamble-");
+    ASSERT_TRUE(support::writeFileAtomically(dir + "/k.metal", kProbe));
+    KernelCompileSettings settings;
+    settings.mathMode = MathMode::Safe;
+    settings.mathFunctions = MathFunctions::Precise;
+    CompileResult translated = translateFile(dir + "/k.metal", {}, settings, dir + "/k.cpp");
+    ASSERT_TRUE(translated.ok) << translated.diagnostics;
+    std::string cpp = support::readFile(dir + "/k.cpp").value_or("");
+    EXPECT_EQ(cpp.rfind(mathSettingsPreamble(MathMode::Safe, MathFunctions::Precise), 0), 0u) << cpp.substr(0, 300);
+    EXPECT_EQ(recordedMathMode(cpp), MathMode::Safe);
+    std::string::size_type embedded = cpp.find("metalcpu_validation_source[] = R\"");
+    ASSERT_NE(embedded, std::string::npos);
+    const std::string preamble = mathSettingsPreamble(MathMode::Safe, MathFunctions::Precise);
+    std::string::size_type open = cpp.find('(', embedded);
+    EXPECT_EQ(cpp.compare(open + 1, preamble.size(), preamble), 0) << "the validation flavour does not record the math mode";
+    support::removeTree(dir);
+}
+
+// Test that the math settings are part of the run-time cache key.
+TEST(MathModeFlags, SettingsKeyIncludesTheMathSettings) {
+    KernelCompileSettings fast, safe, precise;
+    safe.mathMode = MathMode::Safe;
+    precise.mathFunctions = MathFunctions::Precise;
+    EXPECT_NE(fast.key(), safe.key());
+    EXPECT_NE(fast.key(), precise.key());
+    EXPECT_NE(safe.key(), precise.key());
+}
+
+} // namespace
+} // namespace metalcpu::jit
