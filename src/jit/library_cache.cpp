@@ -68,7 +68,11 @@ SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompil
         build.diagnostics = "cannot create a temporary directory\n";
         return build;
     }
-    support::writeFileAtomically(work + "/program_source", source);
+    if (!support::writeFileAtomically(work + "/program_source", source)) {
+        build.diagnostics = "cannot write " + work + "/program_source\n";
+        support::removeTree(work);
+        return build;
+    }
     CompileResult translated = translateFile("program_source", work, settings, work + "/translated.cpp");
     build.diagnostics = translated.diagnostics;
     if (translated.ok)
@@ -96,8 +100,9 @@ SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSou
     for (std::size_t i = 0; ok && i < validationSources.size(); ++i) {
         std::string cpp = work + "/validation" + std::to_string(i) + ".cpp";
         std::string object = work + "/validation" + std::to_string(i) + ".air";
-        support::writeFileAtomically(cpp, validationSources[i]);
-        CompileResult compiled = compileTranslation(cpp, work, object, false);
+        CompileResult compiled = support::writeFileAtomically(cpp, validationSources[i])
+                                     ? compileTranslation(cpp, work, object, false)
+                                     : CompileResult{false, "cannot write " + cpp + "\n"};
         build.diagnostics += compiled.diagnostics;
         ok = compiled.ok;
         objects.push_back(object);

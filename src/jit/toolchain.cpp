@@ -53,8 +53,9 @@ std::string chooseCompiler() {
 
 std::string identityOf(const std::string& compiler) {
     struct stat info {};
-    std::string resolved = fs::weakly_canonical(compiler).string();
-    if (stat(resolved.c_str(), &info) != 0) return compiler;
+    std::error_code error;
+    std::string resolved = fs::weakly_canonical(compiler, error).string();
+    if (error || stat(resolved.c_str(), &info) != 0) return compiler;
     return resolved + ":" + std::to_string(info.st_size) + ":" + std::to_string(info.st_mtime);
 }
 
@@ -66,6 +67,15 @@ std::string stdlibHash() {
     return hasher.hex().substr(0, 16);
 }
 
+/// Writes `contents` to `path`, creating its directory; false with a message in `error`.
+bool writeWithDirectories(const std::string& path, const std::string& contents, std::string* error) {
+    if (support::makeDirectories(fs::path(path).parent_path().string()) &&
+        support::writeFileAtomically(path, contents))
+        return true;
+    *error = "cannot write " + path;
+    return false;
+}
+
 /// Writes the embedded headers and the stubs under `root`, unless an earlier process did.
 bool extractStdlib(const std::string& root, std::string* error) {
     if (support::fileExists(root + "/complete")) return true;
@@ -73,28 +83,25 @@ bool extractStdlib(const std::string& root, std::string* error) {
     support::removeTree(staging);
     int count = 0;
     const EmbeddedFile* files = embeddedStdlib(&count);
-    for (int i = 0; i < count; ++i) {
+    bool written = true;
+    for (int i = 0; written && i < count; ++i) {
         std::string relative = files[i].path;
-        std::string target = staging + "/include/" + relative;
-        support::makeDirectories(fs::path(target).parent_path().string());
-        if (!support::writeFileAtomically(target, files[i].contents)) {
-            *error = "cannot write " + target;
-            return false;
-        }
+        written = writeWithDirectories(staging + "/include/" + relative, files[i].contents, error);
         // Every top-level header gets an empty stand-in for the preprocessing pass.
-        if (relative.rfind("metalcpu/", 0) != 0) {
-            std::string stub = staging + "/stubs/" + relative;
-            support::makeDirectories(fs::path(stub).parent_path().string());
-            support::writeFileAtomically(stub, "// stand-in: the real header is part of kernel_prelude.h\n");
-        }
+        if (written && relative.rfind("metalcpu/", 0) != 0)
+            written = writeWithDirectories(staging + "/stubs/" + relative,
+                                           "// stand-in: the real header is part of kernel_prelude.h\n", error);
     }
     for (const char* name : kExtraStubs) {
         std::string stub = staging + "/stubs/" + name;
-        if (support::fileExists(stub)) continue;
-        support::makeDirectories(fs::path(stub).parent_path().string());
-        support::writeFileAtomically(stub, "// stand-in: not provided by metalcpu yet\n");
+        if (!written || support::fileExists(stub)) continue;
+        written = writeWithDirectories(stub, "// stand-in: not provided by metalcpu yet\n", error);
     }
-    support::writeFileAtomically(staging + "/complete", "");
+    if (!written || !support::writeFileAtomically(staging + "/complete", "")) {
+        if (written) *error = "cannot write " + staging + "/complete";
+        support::removeTree(staging);
+        return false;
+    }
     std::error_code ignored;
     fs::rename(staging, root, ignored);
     // Another process may have won the race; either way the directory is complete now.
@@ -109,13 +116,18 @@ bool extractStdlib(const std::string& root, std::string* error) {
 } // namespace
 
 std::string cacheRootDirectory() {
-    std::string configured = support::config().cacheDir;
-    if (!configured.empty()) return configured;
-    std::string xdg = support::environment("XDG_CACHE_HOME");
-    if (!xdg.empty()) return xdg + "/metalcpu";
-    std::string home = support::environment("HOME");
-    if (!home.empty()) return home + "/.cache/metalcpu";
-    return "/tmp/metalcpu-" + std::to_string(getuid());
+    std::string root = support::config().cacheDir;
+    if (root.empty()) {
+        std::string xdg = support::environment("XDG_CACHE_HOME");
+        std::string home = support::environment("HOME");
+        if (!xdg.empty()) root = xdg + "/metalcpu";
+        else if (!home.empty()) root = home + "/.cache/metalcpu";
+        else root = "/tmp/metalcpu-" + std::to_string(getuid());
+    }
+    // Absolute, because kernels are compiled in other working directories.
+    std::error_code error;
+    fs::path absolute = fs::absolute(root, error);
+    return error ? root : absolute.lexically_normal().string();
 }
 
 const char* libraryVersion() { return METALCPU_VERSION; }
@@ -125,13 +137,17 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
     static std::shared_ptr<const Toolchain> prepared;
     std::lock_guard lock(mutex);
     std::string cacheRoot = cacheRootDirectory();
-    if (prepared && prepared->cacheRoot == cacheRoot && support::fileExists(prepared->stdlibRoot + "/complete"))
+    std::string configured = support::config().kernelCompiler;
+    if (prepared && prepared->cacheRoot == cacheRoot && prepared->configured == configured &&
+        support::fileExists(prepared->stdlibRoot + "/complete"))
         return prepared;
 
     auto made = std::make_shared<Toolchain>();
+    made->configured = configured;
     made->compiler = chooseCompiler();
-    if (made->compiler.empty()) {
-        *error = "no C++ compiler found to build kernels (install g++ or set METALCPU_CXX)";
+    if (made->compiler.empty() || access(made->compiler.c_str(), X_OK) != 0) {
+        *error = configured.empty() ? "no C++ compiler found to build kernels (install g++ or set METALCPU_CXX)"
+                                    : "METALCPU_CXX names no executable C++ compiler: " + configured;
         return nullptr;
     }
     made->identity = identityOf(made->compiler);

@@ -7,6 +7,7 @@ namespace metalcpu::jit {
 
 /// What compiling kernels needs on this machine, prepared at first use.
 struct Toolchain {
+    std::string configured; ///< METALCPU_CXX when this was prepared
     std::string compiler;   ///< the host C++ compiler that builds kernels
     std::string identity;   ///< compiler path, size and time stamp: part of every cache key
     std::string cacheRoot;  ///< the per-user cache directory (mode 0700)
@@ -16,14 +17,15 @@ struct Toolchain {
     std::string stubDir;    ///< empty <metal_*> headers for the preprocessing pass
 };
 
-/// The toolchain, or nullptr with a message in `error` when kernels cannot be compiled here.
-/// It is prepared again when the cache directory was removed while the process runs (a cache
-/// cleaner, `rm -rf ~/.cache/metalcpu`) or names another place after support::reloadConfig().
-/// A caller's copy stays valid while it holds it.
+/// The toolchain, or nullptr with a message in `error` when kernels cannot be compiled here
+/// (no compiler, or a cache directory that cannot be created or written). It is prepared
+/// again when the cache directory was removed while the process runs (a cache cleaner,
+/// `rm -rf ~/.cache/metalcpu`), or names another place or METALCPU_CXX another compiler
+/// after support::reloadConfig(). A caller's copy stays valid while it holds it.
 std::shared_ptr<const Toolchain> toolchain(std::string* error);
 
-/// The cache directory: METALCPU_CACHE_DIR, else $XDG_CACHE_HOME/metalcpu, else
-/// ~/.cache/metalcpu, else a directory under /tmp named after the user.
+/// The cache directory, made absolute: METALCPU_CACHE_DIR, else $XDG_CACHE_HOME/metalcpu,
+/// else ~/.cache/metalcpu, else a directory under /tmp named after the user.
 std::string cacheRootDirectory();
 
 /// metalcpu's version, part of every cache key.

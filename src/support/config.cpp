@@ -1,5 +1,7 @@
 #include "support/config.h"
 
+#include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <mutex>
 
@@ -12,8 +14,10 @@ int read(const char* name, int fallback) {
     std::string text = environment(name);
     if (text.empty()) return fallback;
     char* end = nullptr;
+    errno = 0;
     long value = std::strtol(text.c_str(), &end, 10);
-    return (end && *end == '\0') ? static_cast<int>(value) : fallback;
+    bool whole = end && *end == '\0' && errno == 0;
+    return (whole && value >= INT_MIN && value <= INT_MAX) ? static_cast<int>(value) : fallback;
 }
 
 Config load() {

@@ -11,6 +11,9 @@ namespace fs = std::filesystem;
 namespace metalcpu::support {
 
 std::optional<std::string> readFile(const std::string& path) {
+    struct stat info {};
+    // A directory opens like a file but reads as nothing.
+    if (stat(path.c_str(), &info) != 0 || S_ISDIR(info.st_mode)) return std::nullopt;
     std::ifstream in(path, std::ios::binary);
     if (!in) return std::nullopt;
     std::ostringstream text;

@@ -8,7 +8,9 @@ namespace metalcpu::support {
 
 spdlog::logger& log() {
     static std::shared_ptr<spdlog::logger> logger = [] {
-        auto made = spdlog::stderr_color_mt("metalcpu");
+        // Not registered with spdlog: stderr_color_mt("metalcpu") would throw when the host
+        // program already has a logger of that name.
+        auto made = std::make_shared<spdlog::logger>("metalcpu", std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
         made->set_pattern("[metalcpu] %^%l%$: %v");
         made->set_level(spdlog::level::from_str(config().logLevel));
         return made;

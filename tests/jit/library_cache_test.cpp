@@ -7,31 +7,41 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <optional>
+#include <map>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace metalcpu::jit {
 namespace {
 
-/// Points the cache at a fresh directory for one test, and back where it was afterwards.
+/// Points the cache at a fresh directory for one test, and the cache and the compiler back
+/// where they were afterwards.
 class LibraryCacheTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        const char* previous = std::getenv("METALCPU_CACHE_DIR");
-        if (previous) previous_ = previous;
+        for (const char* variable : {"METALCPU_CACHE_DIR", "METALCPU_CXX"})
+            if (const char* value = std::getenv(variable)) previous_[variable] = value;
         directory_ = support::makeTemporaryDirectory("metalcpu-cache-test-");
-        setenv("METALCPU_CACHE_DIR", (directory_ + "/cache").c_str(), 1);
-        support::reloadConfig();
+        set("METALCPU_CACHE_DIR", directory_ + "/cache");
     }
     void TearDown() override {
         support::removeTree(directory_);
-        if (previous_) setenv("METALCPU_CACHE_DIR", previous_->c_str(), 1);
-        else unsetenv("METALCPU_CACHE_DIR");
+        for (const char* variable : {"METALCPU_CACHE_DIR", "METALCPU_CXX"}) {
+            auto found = previous_.find(variable);
+            if (found != previous_.end()) setenv(variable, found->second.c_str(), 1);
+            else unsetenv(variable);
+        }
+        support::reloadConfig();
+    }
+    static void set(const char* variable, const std::string& value) {
+        setenv(variable, value.c_str(), 1);
         support::reloadConfig();
     }
     std::string directory_;
-    std::optional<std::string> previous_;
+    std::map<std::string, std::string> previous_;
 };
+
+const char kSource[] = "kernel void k(device int* out [[buffer(0)]]) { out[0] = 1; }\n";
 
 // Test that a second process loading the same source hits the cache the first one filled.
 TEST_F(LibraryCacheTest, SecondProcessHitsTheCache) {
@@ -83,6 +93,63 @@ TEST_F(LibraryCacheTest, FailuresAreNotCached) {
     EXPECT_FALSE(build.ok);
     EXPECT_NE(build.diagnostics.find("program_source:1:"), std::string::npos) << build.diagnostics;
     EXPECT_FALSE(support::fileExists(build.libraryPath));
+}
+
+// Test that cache directories that cannot be used are errors with a reason, not exceptions
+// or crashes, and that a good one afterwards works again.
+TEST_F(LibraryCacheTest, UnusableCacheDirectoriesAreErrors) {
+    ASSERT_TRUE(support::writeFileAtomically(directory_ + "/file", "not a directory\n"));
+    const std::string unusable[] = {
+        directory_ + "/file",                                 // a file
+        directory_ + "/file/cache",                           // below a file
+        directory_ + "/" + std::string(300, 'x') + "/cache",  // a name longer than NAME_MAX
+        "/proc/self",                                         // a directory nothing can be written to
+        "/proc/metalcpu-cache",                               // a place no directory can be made
+    };
+    for (const std::string& cache : unusable) {
+        set("METALCPU_CACHE_DIR", cache);
+        SourceBuild build;
+        EXPECT_NO_THROW(build = buildLibraryFromSource(kSource, {})) << cache;
+        EXPECT_FALSE(build.ok) << cache;
+        EXPECT_NE(build.diagnostics.find("cannot"), std::string::npos) << cache << ": " << build.diagnostics;
+    }
+    set("METALCPU_CACHE_DIR", directory_ + "/cache");
+    SourceBuild build = buildLibraryFromSource(kSource, {});
+    EXPECT_TRUE(build.ok) << build.diagnostics;
+}
+
+// Test that a relative cache directory is taken from the working directory at the time, and
+// works although kernels are compiled in another one.
+TEST_F(LibraryCacheTest, RelativeCacheDirectory) {
+    char previous[4096];
+    ASSERT_NE(getcwd(previous, sizeof previous), nullptr);
+    ASSERT_EQ(chdir(directory_.c_str()), 0);
+    set("METALCPU_CACHE_DIR", "relative/cache");
+    SourceBuild first = buildLibraryFromSource(kSource, {});
+    SourceBuild second = buildLibraryFromSource(kSource, {});
+    ASSERT_EQ(chdir(previous), 0);
+    ASSERT_TRUE(first.ok) << first.diagnostics;
+    EXPECT_EQ(first.libraryPath.rfind(directory_ + "/relative/cache/", 0), 0u) << first.libraryPath;
+    EXPECT_TRUE(second.fromCache);
+}
+
+// Test that a compiler that cannot be run is an error naming METALCPU_CXX, also when its path
+// is one the file system refuses to look up.
+TEST_F(LibraryCacheTest, UnusableCompilerIsAnError) {
+    for (const std::string& compiler : {"/tmp/" + std::string(300, 'x') + "/g++", directory_ + "/no-such-c++",
+                                        std::string("no-such-c++-in-path")}) {
+        set("METALCPU_CXX", compiler);
+        SourceBuild build;
+        EXPECT_NO_THROW(build = buildLibraryFromSource(kSource, {})) << compiler;
+        EXPECT_FALSE(build.ok) << compiler;
+        EXPECT_NE(build.diagnostics.find("METALCPU_CXX"), std::string::npos) << build.diagnostics;
+    }
+    auto previous = previous_.find("METALCPU_CXX");
+    if (previous != previous_.end()) setenv("METALCPU_CXX", previous->second.c_str(), 1);
+    else unsetenv("METALCPU_CXX");
+    support::reloadConfig();
+    SourceBuild build = buildLibraryFromSource(kSource, {});
+    EXPECT_TRUE(build.ok) << build.diagnostics;
 }
 
 } // namespace

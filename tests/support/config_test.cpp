@@ -27,6 +27,12 @@ TEST(Config, ReadsTheEnvironment) {
     reloadConfig();
     EXPECT_EQ(config().threads, 3);
     EXPECT_EQ(config().simdWidth, 32);
+    // Numbers that do not fit an int are malformed too.
+    setenv("METALCPU_THREADS", "99999999999", 1);
+    setenv("METALCPU_SIMD_WIDTH", "-99999999999999999999999", 1);
+    reloadConfig();
+    EXPECT_EQ(config().threads, 0);
+    EXPECT_EQ(config().simdWidth, 32);
     unsetenv("METALCPU_THREADS");
     unsetenv("METALCPU_SIMD_WIDTH");
     reloadConfig();
