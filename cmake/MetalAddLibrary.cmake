@@ -9,17 +9,19 @@ Compiles Metal Shading Language sources into a ``.metallib`` with metalcpu's ``m
                     [OUTPUT_NAME <name>]
                     SOURCES <file.metal>...
                     [INCLUDE_DIRECTORIES <dir>...]
-                    [COMPILE_DEFINITIONS <NAME>[=<value>]...])
+                    [COMPILE_DEFINITIONS <NAME>[=<value>]...]
+                    [OPTIONS <metal flag>...])
 
 Writes ``<name>.metallib`` (``<name>`` defaults to ``<target>``) into
 ``CMAKE_RUNTIME_OUTPUT_DIRECTORY``, or the current binary directory when that is unset: the
 place where executables land, so that ``newDefaultLibrary()`` finds ``default.metallib``
 beside them. Each source is compiled on its own (``metal -c``) and rebuilt when it or any
-header it includes changes. ``<target>`` is a custom target built by ``all``; the
-``METALLIB_FILE`` property holds the path of the library.
+header it includes changes. ``OPTIONS`` go to ``metal -c`` as written (Apple's spellings:
+``-fno-fast-math``, ``-fmetal-math-mode=safe``, ``-std=metal3.1``). ``<target>`` is a custom
+target built by ``all``; the ``METALLIB_FILE`` property holds the path of the library.
 #]=======================================================================]
 function(metal_add_library target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT_NAME" "SOURCES;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT_NAME" "SOURCES;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "metal_add_library(${target}): unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -50,6 +52,7 @@ function(metal_add_library target)
   foreach(definition ${arg_COMPILE_DEFINITIONS})
     list(APPEND flags -D${definition})
   endforeach()
+  list(APPEND flags ${arg_OPTIONS})
 
   set(objects)
   foreach(source ${arg_SOURCES})

@@ -102,7 +102,7 @@ bool MTL::CompileOptions::fastMathEnabled() const {
     return self && self->mathMode == MathModeFast;
 }
 void MTL::CompileOptions::setFastMathEnabled(bool fastMathEnabled) {
-    if (auto* self = implOf<Options>(this)) self->mathMode = fastMathEnabled ? MathModeFast : MathModeSafe;
+    if (auto* self = implOf<Options>(this)) self->setFastMathEnabled(fastMathEnabled);
 }
 NS::Dictionary* MTL::CompileOptions::preprocessorMacros() const {
     auto* self = implOf<Options>(this);

@@ -12,22 +12,9 @@
 namespace metalcpu::jit {
 namespace {
 
-// Each output is a floating-point behaviour the modes disagree on. The inputs come from a
-// buffer, so the compiler cannot fold them.
-const char kProbe[] = R"(
-#include <metal_stdlib>
-using namespace metal;
-kernel void probe(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
-                  uint i [[thread_position_in_grid]]) {
-    if (i != 0) return;
-    const float nan = in[0], negative_zero = in[1], one = in[2];
-    out[0] = nan != nan ? 1.0f : 0.0f;    // 1 where NaNs are honoured, folded to 0 under finite math
-    out[1] = negative_zero * one + 0.0f;  // +0 in IEEE arithmetic, -0 when signed zeros are ignored
-    out[2] = fmax(one, nan);              // metal::fmax: precise:: gives 1
-    out[3] = precise::fmax(one, nan);     // 1 in every mode
-    out[4] = isnan(nan) ? 1.0f : 0.0f;    // metal::isnan reads the bits: 1 in every mode
-}
-)";
+/// The probe kernel (math_probe.metal): each output is a floating-point behaviour the modes
+/// disagree on.
+const std::string kProbe = support::readFile(METALCPU_MATH_PROBE).value_or("");
 
 struct Probe {
     float nanCompares = 0;  ///< out[0]
@@ -88,7 +75,7 @@ protected:
     Probe runFromSource(MTL::CompileOptions* options) {
         NS::Error* error = nullptr;
         MTL::Library* library =
-            device_->newLibrary(NS::String::string(kProbe, NS::UTF8StringEncoding), options, &error);
+            device_->newLibrary(NS::String::string(kProbe.c_str(), NS::UTF8StringEncoding), options, &error);
         if (!library) {
             ADD_FAILURE() << "compile failed: " << (error ? error->localizedDescription()->utf8String() : "?");
             return {};
@@ -136,14 +123,19 @@ TEST_F(MathModeTest, SafeModeIsIEEE) {
     EXPECT_EQ(probe.isnanResult, 1.0f);
 }
 
-// Test that setFastMathEnabled(false) turns fast math off.
-TEST_F(MathModeTest, FastMathDisabledIsIEEEArithmetic) {
+// Test that setFastMathEnabled(false) turns fast math off as Metal does: safe arithmetic and
+// precise functions.
+TEST_F(MathModeTest, FastMathDisabledIsIEEE) {
     MTL::CompileOptions* off = MTL::CompileOptions::alloc()->init();
     off->setFastMathEnabled(false);
+    EXPECT_FALSE(off->fastMathEnabled());
+    EXPECT_EQ(off->mathMode(), MTL::MathModeSafe);
+    EXPECT_EQ(off->mathFloatingPointFunctions(), MTL::MathFloatingPointFunctionsPrecise);
     Probe probe = runFromSource(off);
     off->release();
     EXPECT_EQ(probe.nanCompares, 1.0f);
     EXPECT_FALSE(std::signbit(probe.zeroSum)) << "IEEE 754: -0 + +0 is +0";
+    EXPECT_EQ(probe.fmaxResult, 1.0f) << "with precise functions, metal::fmax ignores a NaN argument";
 }
 
 // Test that MathModeRelaxed is fast math that keeps NaNs: x != x holds for a NaN, but signed
@@ -213,6 +205,19 @@ TEST_F(MathModeTest, MetalToolFlags) {
         EXPECT_NE(refused.output.find(wrong), std::string::npos) << refused.output;
     }
     support::removeTree(dir);
+}
+
+// Test that metal_add_library(... OPTIONS -fno-fast-math) builds a library without fast math
+// (tests/jit/CMakeLists.txt builds the probe so).
+TEST_F(MathModeTest, MetalAddLibraryOptions) {
+    ASSERT_FALSE(kProbe.empty()) << METALCPU_MATH_PROBE;
+    NS::Error* error = nullptr;
+    MTL::Library* safe = device_->newLibrary(NS::String::string(METALCPU_SAFE_PROBE_METALLIB, NS::UTF8StringEncoding), &error);
+    ASSERT_NE(safe, nullptr) << (error ? error->localizedDescription()->utf8String() : "?");
+    Probe probe = run(safe);
+    EXPECT_EQ(probe.nanCompares, 1.0f) << "OPTIONS -fno-fast-math did not reach the compiled code";
+    EXPECT_EQ(probe.fmaxResult, 1.0f);
+    safe->release();
 }
 
 // Test the flags each mode maps to, and that a translated file records its mode (also in
