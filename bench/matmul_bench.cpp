@@ -3,8 +3,9 @@
 //
 //   matmul_bench [--sizes 1024,2048] [--repeat 3]
 //
-// Prints a Markdown table for the README. Targets (issue 2): kernels without barriers at
-// least 0.8x their twin, the tiled barrier kernel at least 0.25x.
+// Prints a Markdown table for the README; exits with 1 when a kernel's result differs from
+// its twin's. Targets (issue 2): kernels without barriers at least 0.8x their twin, the
+// tiled barrier kernel at least 0.25x.
 #define NS_PRIVATE_IMPLEMENTATION
 #define MTL_PRIVATE_IMPLEMENTATION
 #include <Foundation/Foundation.hpp>
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -80,6 +82,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "default.metallib not found beside the benchmark\n");
         return 1;
     }
+    bool differ = false;
     std::printf("| kernel | size | metalcpu GFLOPS | plain C++ GFLOPS | ratio |\n|---|---|---|---|---|\n");
     for (unsigned n : sizes) {
         MTL::Buffer* a = device->newBuffer(sizeof(float) * n * n, MTL::ResourceStorageModeShared);
@@ -99,6 +102,8 @@ int main(int argc, char** argv) {
             NS::Error* error = nullptr;
             MTL::ComputePipelineState* pipeline = device->newComputePipelineState(function, &error);
             function->release();
+            // NaN in C first, so a kernel that leaves elements unwritten cannot match the twin.
+            std::fill_n(static_cast<float*>(c->contents()), std::size_t(n) * n, std::numeric_limits<float>::quiet_NaN());
             double metal = bestSeconds(repeat, [&] {
                 MTL::CommandBuffer* commandBuffer = queue->commandBuffer();
                 MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
@@ -117,8 +122,15 @@ int main(int argc, char** argv) {
                             reference.data(), n, n, n);
             });
             double difference = 0;
-            for (std::size_t i = 0; i < reference.size(); ++i)
-                difference = std::max(difference, double(std::fabs(reference[i] - static_cast<float*>(c->contents())[i])));
+            for (std::size_t i = 0; i < reference.size(); ++i) {
+                const double error = std::fabs(reference[i] - static_cast<float*>(c->contents())[i]);
+                if (std::isnan(error)) {
+                    difference = std::numeric_limits<double>::infinity();
+                    break;
+                }
+                difference = std::max(difference, error);
+            }
+            differ = differ || difference > 1e-2;
             std::printf("| %s%s | %u² | %.2f | %.2f | %.2f |%s\n", kernel.name, kernel.barriers ? " (barriers)" : "", n,
                         flops / metal * 1e-9, flops / plain * 1e-9, plain / metal,
                         difference > 1e-2 ? "  RESULTS DIFFER" : "");
@@ -133,5 +145,5 @@ int main(int argc, char** argv) {
     queue->release();
     device->release();
     pool->release();
-    return 0;
+    return differ ? 1 : 0;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -90,6 +91,11 @@ void MatrixMultiplier::randomize(unsigned seed) {
     for (unsigned i = 0; i < m_inner * m_cols; ++i) b[i] = uniform(generator);
 }
 
+void MatrixMultiplier::poisonResult() {
+    float* c = static_cast<float*>(m_c->contents());
+    std::fill(c, c + m_rows * m_cols, std::numeric_limits<float>::quiet_NaN());
+}
+
 bool MatrixMultiplier::multiplyOnGpu() {
     MTL::CommandBuffer* commandBuffer = m_queue->commandBuffer();
     MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
@@ -138,7 +144,11 @@ double MatrixMultiplier::maxErrorAgainstCpu() const {
             const double aik = a[i * m_inner + k];
             for (unsigned j = 0; j < m_cols; ++j) row[j] += aik * b[k * m_cols + j];
         }
-        for (unsigned j = 0; j < m_cols; ++j) maxError = std::max(maxError, std::fabs(row[j] - c[i * m_cols + j]));
+        for (unsigned j = 0; j < m_cols; ++j) {
+            const double error = std::fabs(row[j] - c[i * m_cols + j]);
+            if (std::isnan(error)) return std::numeric_limits<double>::infinity();
+            maxError = std::max(maxError, error);
+        }
     }
     return maxError;
 }

@@ -21,10 +21,13 @@ public:
     bool selectKernel(Kernel kernel);
     void allocate(unsigned rows, unsigned cols, unsigned inner);
     void randomize(unsigned seed);
+    // Fills C with NaN, so that an element a kernel leaves unwritten fails the CPU check.
+    void poisonResult();
 
     // Encodes one multiplication, commits it and waits.
     bool multiplyOnGpu();
-    // Largest absolute difference between C and a double-precision CPU product.
+    // Largest absolute difference between C and a double-precision CPU product (infinity
+    // when C holds a NaN).
     double maxErrorAgainstCpu() const;
 
     // CPU work on the shared buffers, for the interleaving experiment.
