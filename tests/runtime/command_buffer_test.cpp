@@ -3,6 +3,9 @@
 #include "foundation/object.h"
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <future>
 #include <vector>
 
 namespace metalcpu::testing {
@@ -108,6 +111,98 @@ TEST_F(CommandBufferTest, WaitWithoutCommitReturns) {
     commandBuffer->waitUntilCompleted();
     commandBuffer->waitUntilScheduled();
     EXPECT_EQ(commandBuffer->status(), MTL::CommandBufferStatusNotEnqueued);
+}
+
+/// Makes `commandBuffer`, once scheduled, wait in a scheduled handler (on the queue's thread,
+/// so neither it nor later command buffers of the queue complete) until the returned promise
+/// is kept, or 30 seconds have passed.
+std::promise<void> holdWhenScheduled(MTL::CommandBuffer* commandBuffer) {
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    commandBuffer->addScheduledHandler(
+        [released](MTL::CommandBuffer*) { released.wait_for(std::chrono::seconds(30)); });
+    return release;
+}
+
+// Test that a command buffer passes through Committed and Scheduled: Committed while an
+// earlier command buffer of the queue still runs, Scheduled in its scheduled handler.
+TEST_F(CommandBufferTest, StatusPassesThroughCommittedAndScheduled) {
+    MTL::CommandBuffer* blocker = queue_->commandBuffer();
+    std::promise<void> release = holdWhenScheduled(blocker);
+    blocker->commit();
+    MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+    std::vector<MTL::CommandBufferStatus> seen;
+    commandBuffer->addScheduledHandler([&](MTL::CommandBuffer* buffer) { seen.push_back(buffer->status()); });
+    commandBuffer->addCompletedHandler([&](MTL::CommandBuffer* buffer) { seen.push_back(buffer->status()); });
+    commandBuffer->commit();
+    EXPECT_EQ(commandBuffer->status(), MTL::CommandBufferStatusCommitted);
+    release.set_value();
+    commandBuffer->waitUntilCompleted();
+    EXPECT_EQ(seen, (std::vector<MTL::CommandBufferStatus>{MTL::CommandBufferStatusScheduled,
+                                                           MTL::CommandBufferStatusCompleted}));
+    EXPECT_EQ(blocker->status(), MTL::CommandBufferStatusCompleted);
+}
+
+// Test that waitUntilScheduled after commit returns once the command buffer is scheduled,
+// before its work has finished.
+TEST_F(CommandBufferTest, WaitUntilScheduledAfterCommit) {
+    MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+    std::promise<void> finish = holdWhenScheduled(commandBuffer);
+    commandBuffer->commit();
+    commandBuffer->waitUntilScheduled();
+    const MTL::CommandBufferStatus status = commandBuffer->status();
+    finish.set_value();
+    EXPECT_GE(status, MTL::CommandBufferStatusScheduled);
+    EXPECT_LT(status, MTL::CommandBufferStatusCompleted) << "waitUntilScheduled waited for completion";
+    commandBuffer->waitUntilCompleted();
+    commandBuffer->waitUntilScheduled(); // returns at once once completed
+    EXPECT_EQ(commandBuffer->status(), MTL::CommandBufferStatusCompleted);
+}
+
+// Test that a command buffer's label reads back as set, and can be cleared.
+TEST_F(CommandBufferTest, Label) {
+    MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+    EXPECT_EQ(commandBuffer->label(), nullptr);
+    commandBuffer->setLabel(NS::String::string("matmul pass", NS::UTF8StringEncoding));
+    EXPECT_EQ(text(commandBuffer->label()), "matmul pass");
+    EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted);
+    EXPECT_EQ(text(commandBuffer->label()), "matmul pass");
+    MTL::CommandBuffer* other = queue_->commandBuffer();
+    other->setLabel(NS::String::string("first", NS::UTF8StringEncoding));
+    other->setLabel(nullptr);
+    EXPECT_EQ(other->label(), nullptr);
+}
+
+// Test that a command buffer without retained references runs its work, and leaves the
+// retain counts of what it uses alone, where the default command buffer retains them.
+TEST_F(CommandBufferTest, UnretainedReferencesRunWork) {
+    MTL::Library* library = compile(R"(
+kernel void fill(device uint* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = i * i + 1; }
+)");
+    MTL::ComputePipelineState* state = pipeline(library, "fill");
+    if (library) library->release();
+    ASSERT_NE(state, nullptr);
+    const unsigned count = 300;
+    for (bool retained : {false, true}) {
+        MTL::Buffer* out = device_->newBuffer(count * 4, MTL::ResourceStorageModeShared);
+        MTL::CommandBuffer* commandBuffer =
+            retained ? queue_->commandBuffer() : queue_->commandBufferWithUnretainedReferences();
+        ASSERT_NE(commandBuffer, nullptr);
+        EXPECT_EQ(commandBuffer->retainedReferences(), retained);
+        const NS::UInteger before = out->retainCount();
+        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        encoder->setBuffer(out, 0, 0);
+        encoder->dispatchThreads(MTL::Size(count, 1, 1), MTL::Size(13, 1, 1));
+        encoder->endEncoding();
+        EXPECT_EQ(out->retainCount() > before, retained) << "retained references: " << retained;
+        ASSERT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted);
+        const auto* values = static_cast<const std::uint32_t*>(out->contents());
+        for (unsigned i = 0; i < count; ++i) ASSERT_EQ(values[i], i * i + 1) << i;
+        EXPECT_EQ(out->retainCount(), before);
+        out->release();
+    }
+    state->release();
 }
 
 METALCPU_NIL_TEST_BODY void messageNilCommandBuffer() {

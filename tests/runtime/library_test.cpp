@@ -1,8 +1,11 @@
 #include "metal_test.h"
+#include "scoped_state.h"
 #include "support/config.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <tuple>
 
 namespace metalcpu::testing {
 namespace {
@@ -132,11 +135,136 @@ TEST_F(LibraryTest, BadLibraryFiles) {
 
 // Test that newDefaultLibrary honours METALCPU_DEFAULT_LIBRARY and fails cleanly without a file.
 TEST_F(LibraryTest, DefaultLibraryLookup) {
-    setenv("METALCPU_DEFAULT_LIBRARY", "/nonexistent/default.metallib", 1);
-    metalcpu::support::reloadConfig();
-    EXPECT_EQ(device_->newDefaultLibrary(), nullptr);
-    unsetenv("METALCPU_DEFAULT_LIBRARY");
-    metalcpu::support::reloadConfig();
+    ScopedEnvironmentVariable library("METALCPU_DEFAULT_LIBRARY", "/nonexistent/default.metallib");
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newDefaultLibrary(NS::Bundle::mainBundle(), &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_EQ(error->code(), MTL::LibraryErrorFileNotFound);
+}
+
+// What file_kernel of runtime_test_kernels.metal writes.
+std::vector<int> fileKernelValues(unsigned count) {
+    std::vector<int> values;
+    for (unsigned i = 0; i < count; ++i) values.push_back(int(i) * 3 + 17);
+    return values;
+}
+
+// Test that METALCPU_DEFAULT_LIBRARY naming a real metallib makes it the default library.
+TEST_F(LibraryTest, DefaultLibraryFromEnvironment) {
+    ScopedEnvironmentVariable library("METALCPU_DEFAULT_LIBRARY", TEST_METALLIB);
+    NS::Error* error = nullptr;
+    MTL::Library* found = device_->newDefaultLibrary(NS::Bundle::mainBundle(), &error);
+    ASSERT_NE(found, nullptr) << (error ? text(error->localizedDescription()) : "");
+    ASSERT_EQ(found->functionNames()->count(), 1u);
+    EXPECT_EQ(text(found->functionNames()->object<NS::String>(0)), "file_kernel");
+    EXPECT_EQ(runIntKernel(found, "file_kernel", 30), fileKernelValues(30));
+    found->release();
+}
+
+// Test that, with nothing beside the executable, newDefaultLibrary finds default.metallib in
+// the working directory, and fails with FileNotFound in a directory without one.
+TEST_F(LibraryTest, DefaultLibraryInWorkingDirectory) {
+    ASSERT_FALSE(std::filesystem::exists(executableDirectory() / "default.metallib"))
+        << "a default.metallib beside the test program hides the working directory's";
+    ScopedEnvironmentVariable unset("METALCPU_DEFAULT_LIBRARY", std::nullopt);
+    TemporaryDirectory withLibrary, empty;
+    withLibrary.copy(TEST_METALLIB, "default.metallib");
+    {
+        ScopedWorkingDirectory cwd(withLibrary.path());
+        NS::Error* error = nullptr;
+        MTL::Library* found = device_->newDefaultLibrary(NS::Bundle::mainBundle(), &error);
+        ASSERT_NE(found, nullptr) << (error ? text(error->localizedDescription()) : "");
+        EXPECT_EQ(runIntKernel(found, "file_kernel", 9), fileKernelValues(9));
+        found->release();
+    }
+    ScopedWorkingDirectory cwd(empty.path());
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newDefaultLibrary(NS::Bundle::mainBundle(), &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_EQ(error->code(), MTL::LibraryErrorFileNotFound);
+    EXPECT_NE(text(error->localizedDescription()).find("working directory"), std::string::npos)
+        << text(error->localizedDescription());
+}
+
+// Test that newLibrary(filepath) resolves relative paths, bare names included, against the
+// working directory, and yields working functions.
+TEST_F(LibraryTest, NewLibraryWithRelativePath) {
+    TemporaryDirectory directory;
+    directory.copy(TEST_METALLIB, "kernels.metallib");
+    directory.copy(TEST_METALLIB, "sub/dir/kernels.metallib");
+    ScopedWorkingDirectory cwd(directory.path());
+    for (const char* path : {"kernels.metallib", "sub/dir/kernels.metallib", "./sub/../kernels.metallib"}) {
+        NS::Error* error = nullptr;
+        MTL::Library* library = device_->newLibrary(string(path), &error);
+        ASSERT_NE(library, nullptr) << path << ": " << (error ? text(error->localizedDescription()) : "");
+        EXPECT_EQ(error, nullptr);
+        EXPECT_EQ(runIntKernel(library, "file_kernel", 20), fileKernelValues(20)) << path;
+        library->release();
+    }
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newLibrary(string("sub/kernels.metallib"), &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_EQ(error->code(), MTL::LibraryErrorFileNotFound);
+}
+
+// Test that newLibrary(NS::URL*) loads a file URL and yields a working function.
+TEST_F(LibraryTest, NewLibraryWithURL) {
+    TemporaryDirectory directory;
+    const std::string path = directory.copy(TEST_METALLIB, "with space/kernels.metallib").string();
+    NS::URL* url = NS::URL::fileURLWithPath(string(path.c_str()));
+    ASSERT_NE(url, nullptr);
+    NS::Error* error = nullptr;
+    MTL::Library* library = device_->newLibrary(url, &error);
+    ASSERT_NE(library, nullptr) << (error ? text(error->localizedDescription()) : "");
+    MTL::Function* function = library->newFunction(string("file_kernel"));
+    ASSERT_NE(function, nullptr);
+    EXPECT_EQ(function->functionType(), MTL::FunctionTypeKernel);
+    function->release();
+    EXPECT_EQ(runIntKernel(library, "file_kernel", 50), fileKernelValues(50));
+    library->release();
+}
+
+class CompileOptionsLanguageVersion : public MetalTest,
+                        public ::testing::WithParamInterface<std::tuple<MTL::LanguageVersion, int>> {};
+
+// Test that CompileOptions::setLanguageVersion reaches the kernel as __METAL_VERSION__.
+TEST_P(CompileOptionsLanguageVersion, ReachesTheKernelAsMetalVersion) {
+    const auto [version, expected] = GetParam();
+    MTL::CompileOptions* options = MTL::CompileOptions::alloc()->init();
+    options->setLanguageVersion(version);
+    EXPECT_EQ(options->languageVersion(), version);
+    NS::Error* error = nullptr;
+    MTL::Library* library = device_->newLibrary(
+        string("kernel void version(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+               "    out[i] = __METAL_VERSION__;\n"
+               "}\n"),
+        options, &error);
+    options->release();
+    ASSERT_NE(library, nullptr) << (error ? text(error->localizedDescription()) : "");
+    EXPECT_EQ(runIntKernel(library, "version", 3), std::vector<int>(3, expected));
+    library->release();
+}
+
+INSTANTIATE_TEST_SUITE_P(Versions, CompileOptionsLanguageVersion,
+                         ::testing::Values(std::make_tuple(MTL::LanguageVersion1_2, 120),
+                                           std::make_tuple(MTL::LanguageVersion2_4, 240),
+                                           std::make_tuple(MTL::LanguageVersion3_0, 300),
+                                           std::make_tuple(MTL::LanguageVersion3_1, 310)),
+                         [](const ::testing::TestParamInfo<std::tuple<MTL::LanguageVersion, int>>& info) {
+                             return "Metal" + std::to_string(std::get<1>(info.param));
+                         });
+
+// Test that a library compiled without options sees the default language version, 3.2.
+TEST_F(LibraryTest, DefaultLanguageVersion) {
+    MTL::CompileOptions* options = MTL::CompileOptions::alloc()->init();
+    EXPECT_EQ(options->languageVersion(), MTL::LanguageVersion3_2);
+    options->release();
+    MTL::Library* library = device_->newLibrary(
+        string("kernel void version(device int* out [[buffer(0)]]) { out[0] = __METAL_VERSION__; }"), nullptr,
+        nullptr);
+    ASSERT_NE(library, nullptr);
+    EXPECT_EQ(runIntKernel(library, "version", 1), std::vector<int>{320});
+    library->release();
 }
 
 } // namespace

@@ -7,9 +7,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace metalcpu::testing {
+
+inline std::string text(NS::String* string) { return string ? string->utf8String() : ""; }
 
 /// A device, queue and autorelease pool for one test.
 class MetalTest : public ::testing::Test {
@@ -66,6 +70,32 @@ protected:
         return made;
     }
 
+    /// Runs `kernel` of `library`, which takes `device int*` at [[buffer(0)]], over `count`
+    /// threads in groups of 7, and returns what it wrote; empty (and the test failed) when
+    /// there is no such kernel or the command buffer fails.
+    std::vector<int> runIntKernel(MTL::Library* library, const char* kernel, unsigned count) {
+        MTL::ComputePipelineState* state = pipeline(library, kernel);
+        if (!state) return {};
+        MTL::Buffer* out = device_->newBuffer(count * sizeof(int), MTL::ResourceStorageModeShared);
+        std::fill_n(static_cast<int*>(out->contents()), count, -1);
+        MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        encoder->setBuffer(out, 0, 0);
+        encoder->dispatchThreads(MTL::Size(count, 1, 1), MTL::Size(7, 1, 1));
+        encoder->endEncoding();
+        std::vector<int> values;
+        if (run(commandBuffer) == MTL::CommandBufferStatusCompleted) {
+            const int* written = static_cast<const int*>(out->contents());
+            values.assign(written, written + count);
+        } else {
+            ADD_FAILURE() << kernel << " failed: " << text(commandBuffer->error()->localizedDescription());
+        }
+        out->release();
+        state->release();
+        return values;
+    }
+
     /// Commits, waits, and returns the status.
     MTL::CommandBufferStatus run(MTL::CommandBuffer* commandBuffer) {
         commandBuffer->commit();
@@ -89,8 +119,6 @@ T* nil() {
 /// Marks a function that calls methods on nil on purpose: metal-cpp allows it, C++ calls it
 /// undefined, so UBSan builds (METALCPU_SANITIZE) would stop there.
 #define METALCPU_NIL_TEST_BODY __attribute__((no_sanitize("undefined")))
-
-inline std::string text(NS::String* string) { return string ? string->utf8String() : ""; }
 
 /// `text` escaped to match itself in a death test's regular expression (POSIX extended).
 inline std::string regexLiteral(const std::string& text) {
