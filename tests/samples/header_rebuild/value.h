@@ -1,0 +1,3 @@
+#include "scale.h"
+
+#define VALUE 7
