@@ -32,6 +32,7 @@ DispatchValidation::DispatchValidation(DispatchInfo info, std::vector<BufferBind
     if (purpose_ == Purpose::NullBindingGuard) {
         settings_.failMode = FailMode::Allow;
         settings_.abortOnFault = false;
+        settings_.failCommandBuffer = false; // nothing is reported, so nothing fails for reports
         settings_.globalMemory = settings_.threadgroupMemory = true;
     }
     owners_.reserve(bindings_.size());

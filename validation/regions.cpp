@@ -47,12 +47,14 @@ AllocationRegistry& AllocationRegistry::shared() {
 
 void AllocationRegistry::add(std::uint64_t begin, std::uint64_t length, std::function<std::string()> label) {
     std::unique_lock lock(mutex_);
-    allocations_[begin] = Allocation{begin, length, std::move(label)};
+    auto [it, inserted] = allocations_.try_emplace(begin, Allocation{begin, length, std::move(label)});
+    if (!inserted) ++it->second.registrations;
 }
 
 void AllocationRegistry::remove(std::uint64_t begin) {
     std::unique_lock lock(mutex_);
-    allocations_.erase(begin);
+    auto it = allocations_.find(begin);
+    if (it != allocations_.end() && --it->second.registrations == 0) allocations_.erase(it);
 }
 
 std::optional<AllocationRegistry::Allocation> AllocationRegistry::find(std::uint64_t address) const {

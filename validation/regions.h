@@ -55,8 +55,9 @@ private:
     std::vector<std::uint32_t> free_;
 };
 
-/// Every live MTL::Buffer's memory, so an address read from memory (a gpuAddress stored in
-/// an argument buffer) can be checked against the buffer it points into.
+/// Every live MTL::Buffer's memory, and the program-scope constants of loaded kernel
+/// libraries, so an address read from memory (a gpuAddress stored in an argument buffer) can
+/// be checked against the allocation it points into.
 class AllocationRegistry {
 public:
     static AllocationRegistry& shared();
@@ -64,7 +65,10 @@ public:
     struct Allocation {
         std::uint64_t begin = 0, length = 0;
         std::function<std::string()> label; ///< the label as reported, read when needed
+        std::uint32_t registrations = 1;    ///< a library opened twice maps its constants once
     };
+    /// Registers [begin, begin + length); registering the same begin again counts, and each
+    /// registration needs its remove().
     void add(std::uint64_t begin, std::uint64_t length, std::function<std::string()> label);
     void remove(std::uint64_t begin);
     /// The allocation holding `address`, else the nearest one below it (an access just past

@@ -22,8 +22,9 @@
 namespace metalcpu::exec {
 namespace {
 
-/// What one worker thread keeps between groups.
-struct Worker {
+/// What one worker thread keeps between groups. Written at every group and fiber switch:
+/// a cache line of its own, so workers do not share lines.
+struct alignas(128) Worker {
     ThreadgroupMemory memory;
     FiberScheduler fibers;
     FrameArena frames;

@@ -7,7 +7,15 @@
 
 namespace ctx = boost::context::detail;
 
+// AddressSanitizer builds: GCC defines __SANITIZE_ADDRESS__, clang answers __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
+#define METALCPU_HAS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define METALCPU_HAS_ASAN 1
+#endif
+#endif
+#if defined(METALCPU_HAS_ASAN)
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -56,7 +64,7 @@ char* FiberScheduler::stackTop(std::uint32_t index) const {
 // ASan keeps one shadow stack per thread; fibers must tell it when they change stacks, or it
 // reports false errors (and warns about __asan_handle_no_return) after a switch.
 void FiberScheduler::announceSwitch(void** fakeStack, std::uint32_t target) const {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(METALCPU_HAS_ASAN)
     if (target == kMainContext) {
         __sanitizer_start_switch_fiber(fakeStack, mainStackBottom_, mainStackSize_);
     } else {
@@ -70,7 +78,7 @@ void FiberScheduler::announceSwitch(void** fakeStack, std::uint32_t target) cons
 }
 
 void FiberScheduler::announceArrival(void* fakeStack, const void** fromBottom, std::size_t* fromSize) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(METALCPU_HAS_ASAN)
     __sanitizer_finish_switch_fiber(fakeStack, fromBottom, fromSize);
 #else
     (void)fakeStack;

@@ -50,12 +50,15 @@ std::string cleanDiagnostics(const std::string& output, const std::string& hideP
 
 CompileResult missingToolchain(const std::string& error) { return CompileResult{false, error + "\n"}; }
 
+const char kMathPreambleComment[] = "// metalcpu math settings: MTLMathMode, MTLMathFloatingPointFunctions\n";
 const char kMathModeDefine[] = "#define METALCPU_MATH_MODE ";
+/// The preamble's length up to the mode's digit.
+constexpr std::size_t kMathModeDigitAt = sizeof kMathPreambleComment - 1 + sizeof kMathModeDefine - 1;
 
 /// The first bytes of a file: enough for the preamble of a translated file.
 std::string headOf(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    char buffer[512];
+    char buffer[kMathModeDigitAt + 1];
     in.read(buffer, sizeof buffer);
     return std::string(buffer, static_cast<std::size_t>(in.gcount()));
 }
@@ -78,18 +81,18 @@ std::vector<std::string> mathModeFlags(MathMode mode) {
 }
 
 std::string mathSettingsPreamble(MathMode mode, MathFunctions functions) {
-    return "// metalcpu math settings: MTLMathMode, MTLMathFloatingPointFunctions\n" + std::string(kMathModeDefine) +
+    return std::string(kMathPreambleComment) + kMathModeDefine +
            std::to_string(static_cast<int>(mode)) + "\n#define METALCPU_MATH_FP32_FUNCTIONS " +
            std::to_string(static_cast<int>(functions)) + "\n";
 }
 
 MathMode recordedMathMode(const std::string& translatedCpp) {
-    // Only the preamble counts: an embedded validation flavour carries its own further on.
-    std::string::size_type at = translatedCpp.find(kMathModeDefine);
-    if (at == std::string::npos || at > 256) return MathMode::Fast;
-    const char* digits = translatedCpp.data() + at + sizeof kMathModeDefine - 1;
+    // Only the preamble at the very start counts: an embedded validation flavour carries
+    // its own further on.
+    const std::string prefix = std::string(kMathPreambleComment) + kMathModeDefine;
+    if (translatedCpp.compare(0, prefix.size(), prefix) != 0) return MathMode::Fast;
     int value = -1;
-    std::from_chars(digits, translatedCpp.data() + translatedCpp.size(), value);
+    std::from_chars(translatedCpp.data() + prefix.size(), translatedCpp.data() + translatedCpp.size(), value);
     switch (value) {
     case static_cast<int>(MathMode::Safe):
         return MathMode::Safe;

@@ -75,6 +75,14 @@ std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* err
     return validation_;
 }
 
+const mc_kernel* KernelLibrary::validationKernel(const std::string& name, std::string* error) {
+    std::shared_ptr<KernelLibrary> flavour = validationFlavour(error);
+    if (!flavour) return nullptr;
+    const mc_kernel* kernel = flavour->find(name);
+    if (!kernel && error) *error = "the kernel is missing from its shader-validation flavour";
+    return kernel;
+}
+
 const mc_kernel* KernelLibrary::find(const std::string& name) const {
     auto found = kernels_.find(name);
     return found == kernels_.end() ? nullptr : found->second;

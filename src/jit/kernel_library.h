@@ -33,6 +33,9 @@ public:
     /// nullptr with a message in `error` when the library carries no such sources or they
     /// do not compile.
     std::shared_ptr<KernelLibrary> validationFlavour(std::string* error);
+    /// The kernel `name` of validationFlavour(), or nullptr with the reason in `error`. The
+    /// flavour stays loaded while this library lives.
+    const mc_kernel* validationKernel(const std::string& name, std::string* error);
 
     KernelLibrary(const KernelLibrary&) = delete;
     KernelLibrary& operator=(const KernelLibrary&) = delete;

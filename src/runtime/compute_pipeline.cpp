@@ -17,12 +17,7 @@ ComputePipelineState::ComputePipelineState(Device* device, std::shared_ptr<jit::
       staticThreadgroupMemory_(staticThreadgroupMemory), validated_(validated) {}
 
 const mc_kernel* ComputePipelineState::checkedKernel(std::string* why) {
-    if (validated_) return kernel_;
-    std::lock_guard lock(checkedMutex_);
-    if (!checkedLibrary_) checkedLibrary_ = library_->validationFlavour(why);
-    const mc_kernel* twin = checkedLibrary_ ? checkedLibrary_->find(kernel_->name) : nullptr;
-    if (checkedLibrary_ && !twin && why) *why = "the kernel is missing from its shader-validation flavour";
-    return twin;
+    return validated_ ? kernel_ : library_->validationKernel(kernel_->name, why);
 }
 
 MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Function* function,
@@ -40,16 +35,13 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
                                                     static_cast<int>(shaderValidation), labelText);
     if (validated) {
         std::string why;
-        std::shared_ptr<jit::KernelLibrary> instrumented = library->validationFlavour(&why);
-        const mc_kernel* twin = instrumented ? instrumented->find(kernelPointer->name) : nullptr;
+        const mc_kernel* twin = library->validationKernel(kernelPointer->name, &why);
         if (!twin) {
             setError(error, kPipelineErrorDomain, 4,
                      std::string("Compute function '") + kernelPointer->name +
-                         "': shader validation is on but its instrumented flavour is unavailable: " +
-                         (why.empty() ? "the kernel is missing from it" : why));
+                         "': shader validation is on but its instrumented flavour is unavailable: " + why);
             return nullptr;
         }
-        library = instrumented;
         kernelPointer = twin;
     }
     const mc_kernel& kernel = *kernelPointer;
@@ -62,7 +54,8 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
             return nullptr;
         }
     }
-    std::uint64_t staticMemory = library->staticThreadgroupMemory(kernel);
+    // The plain kernel's figure, whichever flavour runs (its library holds the site sizes).
+    std::uint64_t staticMemory = library->staticThreadgroupMemory(kernelFunction->kernel());
     if (staticMemory > Device::kMaxThreadgroupMemoryLength) {
         setError(error, kPipelineErrorDomain, 3,
                  "Threadgroup memory size (" + std::to_string(staticMemory) +

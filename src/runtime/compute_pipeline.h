@@ -7,7 +7,6 @@
 #include <Metal/MTLComputePipeline.hpp>
 
 #include <memory>
-#include <mutex>
 #include <string>
 
 namespace metalcpu::rt {
@@ -42,8 +41,6 @@ private:
     std::uint64_t staticThreadgroupMemory_;
     bool validated_;
     Label label_;
-    std::mutex checkedMutex_;
-    std::shared_ptr<jit::KernelLibrary> checkedLibrary_; ///< keeps checkedKernel()'s code loaded
 };
 
 /// Device::newComputePipelineState(function or descriptor, error). `shaderValidation` is the

@@ -59,5 +59,17 @@ TEST(AllocationRegistry, FindAndContains) {
     EXPECT_FALSE(registry.contains(0x10000, 4));
 }
 
+// Test that an allocation registered twice (a kernel library opened twice maps its constants
+// at the same address) stays until both registrations are removed.
+TEST(AllocationRegistry, RegistrationsAreCounted) {
+    AllocationRegistry& registry = AllocationRegistry::shared();
+    registry.add(0x30000, 16, [] { return std::string("constant kTable"); });
+    registry.add(0x30000, 16, [] { return std::string("constant kTable"); });
+    registry.remove(0x30000);
+    EXPECT_TRUE(registry.contains(0x30000, 16)) << "the second library still maps it";
+    registry.remove(0x30000);
+    EXPECT_FALSE(registry.contains(0x30000, 4));
+}
+
 } // namespace
 } // namespace metalcpu::val

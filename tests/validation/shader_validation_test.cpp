@@ -86,6 +86,15 @@ kernel void held_reference(device float* out [[buffer(0)]], device uint* sizes [
     r = 2.0f;
     sizes[i] = uint(r);
 }
+kernel void constexpr_index(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    constexpr int steps[3] = {1, 2, 3};
+    constexpr int second = steps[1]; // indexing in a constant expression
+    int scaled[second] = {5, 6};
+    out[i] = scaled[i % second] + steps[i % 3];
+}
+kernel void optional_bias(device float* out [[buffer(0)]], device const float* bias [[buffer(1)]], constant int& offset [[buffer(2)]], constant uint& useBias [[buffer(3)]], uint i [[thread_position_in_grid]]) {
+    out[int(i) + offset] = useBias != 0 ? bias[i] : 1.0f;
+}
 )";
 
 constexpr int kMemberLine = 44, kTableLine = 49, kThreadLine = 54, kHeldLine = 57;
@@ -504,6 +513,19 @@ TEST_F(ShaderValidation, HeldReferenceIsContained) {
     for (int i = 1; i < 8; ++i) EXPECT_EQ(floats(out)[i], 2.0f) << i;
 }
 
+// Test that named arrays indexed in constant expressions still compile in the checked
+// flavour, and that their elements read right.
+TEST_F(ShaderValidation, ConstexprArrayIndex) {
+    MTL::Buffer* out = buffer(4 * sizeof(int));
+    dispatch(kernel("constexpr_index"), 4, 4, [&](MTL::ComputeCommandEncoder* e) { e->setBuffer(out, 0, 0); });
+    EXPECT_THAT(reports(), ::testing::IsEmpty());
+    const int* got = static_cast<const int*>(out->contents());
+    EXPECT_EQ(got[0], 6);
+    EXPECT_EQ(got[1], 8);
+    EXPECT_EQ(got[2], 8);
+    EXPECT_EQ(got[3], 7);
+}
+
 // ---- Arguments with nothing bound, shader validation off --------------------------------------
 
 /// Metal runs a kernel whose argument has nothing bound (an optional input); the GPU faults
@@ -537,6 +559,28 @@ TEST_F(NullBinding, UntouchedArgumentRuns) {
     });
     EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
     EXPECT_EQ(floats(out)[47], 1.0f);
+}
+
+// Test that the guard an unbound argument brings is not shader validation: with the option
+// that fails command buffers on reports set, an access outside the bound range but inside the
+// buffer goes ahead, as on a GPU, and the command buffer completes.
+TEST_F(NullBinding, GuardNeverReports) {
+    val::ShaderValidationSettings settings;
+    settings.failCommandBuffer = true;
+    configure(settings);
+    MTL::Buffer* out = buffer(5 * sizeof(float));
+    int offset = -1;
+    std::uint32_t useBias = 0;
+    MTL::CommandBuffer* commands = dispatch(kernel("optional_bias"), 4, 4, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(out, sizeof(float), 0);
+        e->setBuffer(nullptr, 0, 1);
+        e->setBytes(&offset, sizeof offset, 2);
+        e->setBytes(&useBias, sizeof useBias, 3);
+    });
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted)
+        << text(commands->error() ? commands->error()->localizedDescription() : nullptr);
+    EXPECT_THAT(reports(), ::testing::IsEmpty());
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(floats(out)[i], 1.0f) << i;
 }
 
 // Test that touching an argument with nothing bound fails the command buffer as the GPU's

@@ -178,13 +178,14 @@ __attribute__((always_inline)) inline T& checked_element(checked_ptr<T, S> p, lo
     return *static_cast<T*>(report_fault(p.bits, offset, sizeof(T), op, &site));
 }
 
-/// Element `index` of a named array. In range (the common case) it is the element; out of
+/// Element `index` of a named array (constexpr: constant expressions index constexpr arrays
+/// too). In range (the common case) it is the element; out of
 /// range the runtime checks the address as it checks any untagged one: an index that leaves
 /// its array but stays inside the buffer (or threadgroup memory) holding it passes, as on a
 /// GPU, and anything further is reported and contained.
 template <class E, decltype(sizeof 0) N>
-__attribute__((always_inline)) inline E& checked_array_element(E (&array)[N], long long index, mc_u32 op,
-                                                               const mc_site& site) {
+__attribute__((always_inline)) constexpr E& checked_array_element(E (&array)[N], long long index, mc_u32 op,
+                                                                  const mc_site& site) {
     if (__builtin_expect(static_cast<unsigned long long>(index) < N, 1)) return array[index];
     return *static_cast<E*>(report_fault(reinterpret_cast<mc_u64>(&array[0]) & kAddressMask,
                                          static_cast<mc_u64>(index) * sizeof(E), sizeof(E), op, &site));
@@ -238,15 +239,15 @@ __attribute__((always_inline)) constexpr decltype(auto) update(X&& x, I&& i, con
     return static_cast<X&&>(x)[static_cast<I&&>(i)];
 }
 template <class E, decltype(sizeof 0) N, class I>
-__attribute__((always_inline)) inline E& load(E (&x)[N], I i, const mc_site& site) {
+__attribute__((always_inline)) constexpr E& load(E (&x)[N], I i, const mc_site& site) {
     return checked_array_element(x, static_cast<long long>(i), MC_OP_LOAD, site);
 }
 template <class E, decltype(sizeof 0) N, class I>
-__attribute__((always_inline)) inline E& store(E (&x)[N], I i, const mc_site& site) {
+__attribute__((always_inline)) constexpr E& store(E (&x)[N], I i, const mc_site& site) {
     return checked_array_element(x, static_cast<long long>(i), MC_OP_STORE, site);
 }
 template <class E, decltype(sizeof 0) N, class I>
-__attribute__((always_inline)) inline E& update(E (&x)[N], I i, const mc_site& site) {
+__attribute__((always_inline)) constexpr E& update(E (&x)[N], I i, const mc_site& site) {
     return checked_array_element(x, static_cast<long long>(i), MC_OP_LOAD | MC_OP_STORE, site);
 }
 template <class X, class I>
