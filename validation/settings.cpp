@@ -3,6 +3,7 @@
 #include "validation/sinks.h"
 
 #include "support/config.h"
+#include "support/log.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -42,7 +43,7 @@ std::string option(const char* name, std::initializer_list<const char*> valid) {
     for (const char* v : valid) message += std::string("\n\t") + v;
     std::fputs((message + "\n").c_str(), stderr);
     std::fflush(stderr);
-    logBesideStderr(spdlog::level::warn, message);
+    support::logExceptStderr(spdlog::level::warn, message);
     return *valid.begin();
 }
 

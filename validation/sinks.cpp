@@ -2,8 +2,6 @@
 
 #include "support/log.h"
 
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/sinks/stdout_sinks.h>
 
 #include <algorithm>
 #include <condition_variable>
@@ -95,25 +93,6 @@ bool shaderValidationEnabled() { return val::shaderValidationSettings().enabled;
 
 namespace metalcpu::val {
 
-void logBesideStderr(spdlog::level::level_enum level, const std::string& message) {
-    spdlog::logger& log = support::log();
-    if (!log.should_log(level)) return;
-    std::vector<spdlog::sink_ptr> others;
-    for (const spdlog::sink_ptr& sink : log.sinks()) {
-        if (std::dynamic_pointer_cast<spdlog::sinks::stderr_color_sink_mt>(sink) ||
-            std::dynamic_pointer_cast<spdlog::sinks::stderr_color_sink_st>(sink) ||
-            std::dynamic_pointer_cast<spdlog::sinks::stderr_sink_mt>(sink) ||
-            std::dynamic_pointer_cast<spdlog::sinks::stderr_sink_st>(sink))
-            continue;
-        others.push_back(sink);
-    }
-    if (others.empty()) return;
-    spdlog::logger beside(log.name(), others.begin(), others.end());
-    beside.set_level(log.level());
-    beside.flush_on(log.flush_level());
-    beside.log(level, "{}", message);
-}
-
 void deliver(const validation::ShaderValidationReport& report, const ShaderValidationSettings& settings) {
     if (!settings.errorReporting) return; // detected and contained, reported nowhere
     const std::string text = report.text();
@@ -127,7 +106,7 @@ void deliver(const validation::ShaderValidationReport& report, const ShaderValid
             std::fputs(text.c_str(), stderr);
             std::fflush(stderr);
         }
-        logBesideStderr(spdlog::level::info, logged); // on stderr once, not twice at level info
+        support::logExceptStderr(spdlog::level::info, logged); // on stderr once, not twice at level info
     } else {
         support::log().info("{}", logged);
     }

@@ -5,7 +5,6 @@
 
 #include <metalcpu/Validation.hpp>
 
-#include <spdlog/common.h>
 
 #include <string>
 
@@ -18,9 +17,5 @@ void deliver(const validation::ShaderValidationReport& report, const ShaderValid
 /// Prints "Metal GPU Validation Enabled" once per process when shader validation is on.
 void announceShaderValidation(const ShaderValidationSettings& settings);
 
-/// Writes `message` to the library's log at `level`, leaving out the log's stderr sink: for
-/// text the caller has just printed on stderr in Apple's form, so that it shows there once
-/// and still reaches any other sink (a log file, a test's capture).
-void logBesideStderr(spdlog::level::level_enum level, const std::string& message);
 
 } // namespace metalcpu::val

@@ -2,7 +2,6 @@
 
 #include "support/config.h"
 #include "support/log.h"
-#include "validation/sinks.h"
 
 #include <atomic>
 #include <cstdio>
@@ -65,7 +64,7 @@ bool DebugLayer::report(const Site& site, const std::string& message) {
     if (now == Mode::Assert) std::abort();
     // NSLog mode: the line is on stderr already; the log's other sinks (a file, a test's
     // capture) get it too, stderr not a second time.
-    val::logBesideStderr(spdlog::level::err, "API validation: " + line);
+    support::logExceptStderr(spdlog::level::err, "API validation: " + line);
     return true;
 }
 
