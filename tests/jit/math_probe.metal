@@ -11,4 +11,10 @@ kernel void probe(device const float* in [[buffer(0)]], device float* out [[buff
     out[2] = fmax(one, nan);              // metal::fmax: precise:: gives 1
     out[3] = precise::fmax(one, nan);     // 1 in every mode
     out[4] = isnan(nan) ? 1.0f : 0.0f;    // metal::isnan reads the bits: 1 in every mode
+#ifdef __FAST_MATH__                      // what the compiler was told, whatever it folded
+    out[5] = 1.0f;
+#else
+    out[5] = 0.0f;
+#endif
+    out[6] = __FINITE_MATH_ONLY__ ? 1.0f : 0.0f;
 }
