@@ -1,6 +1,7 @@
 // Failures of run-time compilation that are not the kernel's fault reach the program as
 // Metal's do: nullptr and an NS::Error, never a C++ exception.
 #include "runtime/metal_test.h"
+#include "scoped_state.h"
 #include "support/config.h"
 #include "support/files.h"
 
@@ -15,26 +16,20 @@ class CompileErrorsTest : public testing::MetalTest {
 protected:
     void SetUp() override {
         MetalTest::SetUp();
-        if (const char* value = std::getenv("METALCPU_CACHE_DIR")) previous_ = value;
         directory_ = support::makeTemporaryDirectory("metalcpu-compile-errors-");
     }
     void TearDown() override {
         support::removeTree(directory_);
-        if (previous_) setenv("METALCPU_CACHE_DIR", previous_->c_str(), 1);
-        else unsetenv("METALCPU_CACHE_DIR");
-        support::reloadConfig();
         MetalTest::TearDown();
     }
     std::string directory_;
-    std::optional<std::string> previous_;
 };
 
 // Test that newLibrary(source) with a cache directory that is a file fails with an error
 // that says why.
 TEST_F(CompileErrorsTest, UnusableCacheDirectory) {
     ASSERT_TRUE(support::writeFileAtomically(directory_ + "/file", "not a directory\n"));
-    setenv("METALCPU_CACHE_DIR", (directory_ + "/file").c_str(), 1);
-    support::reloadConfig();
+    testing::ScopedEnvironmentVariable unusable("METALCPU_CACHE_DIR", directory_ + "/file");
     NS::Error* error = nullptr;
     MTL::Library* library = nullptr;
     EXPECT_NO_THROW(library = device_->newLibrary(

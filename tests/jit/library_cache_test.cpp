@@ -1,5 +1,6 @@
 #include "jit/library_cache.h"
 #include "jit/kernel_library.h"
+#include "scoped_state.h"
 #include "support/config.h"
 #include "support/files.h"
 #include "support/process.h"
@@ -7,38 +8,31 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <map>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace metalcpu::jit {
 namespace {
 
-/// Points the cache at a fresh directory for one test, and the cache and the compiler back
-/// where they were afterwards.
+/// Points the cache at a fresh directory for one test, and back where it was afterwards.
 class LibraryCacheTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        for (const char* variable : {"METALCPU_CACHE_DIR", "METALCPU_CXX"})
-            if (const char* value = std::getenv(variable)) previous_[variable] = value;
         directory_ = support::makeTemporaryDirectory("metalcpu-cache-test-");
-        set("METALCPU_CACHE_DIR", directory_ + "/cache");
+        cacheDirectory_.emplace("METALCPU_CACHE_DIR", directory_ + "/cache");
     }
     void TearDown() override {
+        cacheDirectory_.reset();
         support::removeTree(directory_);
-        for (const char* variable : {"METALCPU_CACHE_DIR", "METALCPU_CXX"}) {
-            auto found = previous_.find(variable);
-            if (found != previous_.end()) setenv(variable, found->second.c_str(), 1);
-            else unsetenv(variable);
-        }
-        support::reloadConfig();
     }
-    static void set(const char* variable, const std::string& value) {
-        setenv(variable, value.c_str(), 1);
+    /// Changes METALCPU_CACHE_DIR again within the test (TearDown puts it back).
+    static void setCacheDirectory(const std::string& value) {
+        setenv("METALCPU_CACHE_DIR", value.c_str(), 1);
         support::reloadConfig();
     }
     std::string directory_;
-    std::map<std::string, std::string> previous_;
+    std::optional<testing::ScopedEnvironmentVariable> cacheDirectory_;
 };
 
 const char kSource[] = "kernel void k(device int* out [[buffer(0)]]) { out[0] = 1; }\n";
@@ -107,13 +101,13 @@ TEST_F(LibraryCacheTest, UnusableCacheDirectoriesAreErrors) {
         "/proc/metalcpu-cache",                               // a place no directory can be made
     };
     for (const std::string& cache : unusable) {
-        set("METALCPU_CACHE_DIR", cache);
+        setCacheDirectory(cache);
         SourceBuild build;
         EXPECT_NO_THROW(build = buildLibraryFromSource(kSource, {})) << cache;
         EXPECT_FALSE(build.ok) << cache;
         EXPECT_NE(build.diagnostics.find("cannot"), std::string::npos) << cache << ": " << build.diagnostics;
     }
-    set("METALCPU_CACHE_DIR", directory_ + "/cache");
+    setCacheDirectory(directory_ + "/cache");
     SourceBuild build = buildLibraryFromSource(kSource, {});
     EXPECT_TRUE(build.ok) << build.diagnostics;
 }
@@ -121,13 +115,13 @@ TEST_F(LibraryCacheTest, UnusableCacheDirectoriesAreErrors) {
 // Test that a relative cache directory is taken from the working directory at the time, and
 // works although kernels are compiled in another one.
 TEST_F(LibraryCacheTest, RelativeCacheDirectory) {
-    char previous[4096];
-    ASSERT_NE(getcwd(previous, sizeof previous), nullptr);
-    ASSERT_EQ(chdir(directory_.c_str()), 0);
-    set("METALCPU_CACHE_DIR", "relative/cache");
-    SourceBuild first = buildLibraryFromSource(kSource, {});
-    SourceBuild second = buildLibraryFromSource(kSource, {});
-    ASSERT_EQ(chdir(previous), 0);
+    SourceBuild first, second;
+    {
+        testing::ScopedWorkingDirectory inside(directory_);
+        setCacheDirectory("relative/cache");
+        first = buildLibraryFromSource(kSource, {});
+        second = buildLibraryFromSource(kSource, {});
+    }
     ASSERT_TRUE(first.ok) << first.diagnostics;
     EXPECT_EQ(first.libraryPath.rfind(directory_ + "/relative/cache/", 0), 0u) << first.libraryPath;
     EXPECT_TRUE(second.fromCache);
@@ -138,16 +132,12 @@ TEST_F(LibraryCacheTest, RelativeCacheDirectory) {
 TEST_F(LibraryCacheTest, UnusableCompilerIsAnError) {
     for (const std::string& compiler : {"/tmp/" + std::string(300, 'x') + "/g++", directory_ + "/no-such-c++",
                                         std::string("no-such-c++-in-path")}) {
-        set("METALCPU_CXX", compiler);
+        testing::ScopedEnvironmentVariable unusable("METALCPU_CXX", compiler);
         SourceBuild build;
         EXPECT_NO_THROW(build = buildLibraryFromSource(kSource, {})) << compiler;
         EXPECT_FALSE(build.ok) << compiler;
         EXPECT_NE(build.diagnostics.find("METALCPU_CXX"), std::string::npos) << build.diagnostics;
     }
-    auto previous = previous_.find("METALCPU_CXX");
-    if (previous != previous_.end()) setenv("METALCPU_CXX", previous->second.c_str(), 1);
-    else unsetenv("METALCPU_CXX");
-    support::reloadConfig();
     SourceBuild build = buildLibraryFromSource(kSource, {});
     EXPECT_TRUE(build.ok) << build.diagnostics;
 }

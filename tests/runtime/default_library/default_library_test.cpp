@@ -2,7 +2,7 @@
 // (metal_add_library(... OUTPUT_NAME default) in this directory): METALCPU_DEFAULT_LIBRARY,
 // then beside the executable, then the working directory (src/runtime/library.cpp).
 #include "runtime/metal_test.h"
-#include "runtime/scoped_state.h"
+#include "scoped_state.h"
 
 #include <filesystem>
 #include <optional>
