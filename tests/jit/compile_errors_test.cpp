@@ -5,8 +5,6 @@
 #include "support/config.h"
 #include "support/files.h"
 
-#include <cstdlib>
-#include <optional>
 #include <string>
 
 namespace metalcpu::jit {
