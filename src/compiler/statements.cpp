@@ -1,0 +1,281 @@
+#include "compiler/statements.h"
+
+#include "compiler/syntax.h"
+
+#include <string_view>
+
+namespace metalcpu::msl {
+
+namespace {
+
+class StatementParser {
+public:
+    StatementParser(const TokenList& tokens, const std::vector<std::size_t>& partner)
+        : tokens_(tokens), partner_(partner) {}
+
+    // The statement starting at `i` (before `limit`, the enclosing `}`).
+    std::optional<Statement> parse(std::size_t i, std::size_t limit) {
+        Statement s;
+        s.tokens.begin = i;
+        while (i < limit && (tokens_[i].kind == TokenKind::Pragma || startsAttributeSpec(tokens_, i))) {
+            if (tokens_[i].kind == TokenKind::Pragma) {
+                ++i;
+            } else {
+                if (partner_[i] == kNoToken) return std::nullopt;
+                i = partner_[i] + 1;
+            }
+        }
+        s.keyword = i;
+        if (i == limit) { // trailing pragmas
+            s.kind = StatementKind::Empty;
+            s.tokens.end = i;
+            return s;
+        }
+        const Token& t = tokens_[i];
+        if (t.isPunct("{")) {
+            auto children = block(i);
+            if (!children) return std::nullopt;
+            s.kind = StatementKind::Compound;
+            s.children = std::move(*children);
+            s.tokens.end = partner_[i] + 1;
+            return s;
+        }
+        if (t.isPunct(";")) {
+            s.kind = StatementKind::Empty;
+            s.tokens.end = i + 1;
+            return s;
+        }
+        if (t.isIdentifier("if")) {
+            std::size_t open = i + 1;
+            if (tokens_[open].isIdentifier("constexpr")) ++open;
+            if (!parenthesized(s, open, limit)) return std::nullopt;
+            auto then = parse(partner_[open] + 1, limit);
+            if (!then) return std::nullopt;
+            std::size_t end = then->tokens.end;
+            s.children.push_back(std::move(*then));
+            if (end < limit && tokens_[end].isIdentifier("else")) {
+                auto otherwise = parse(end + 1, limit);
+                if (!otherwise) return std::nullopt;
+                end = otherwise->tokens.end;
+                s.children.push_back(std::move(*otherwise));
+            }
+            s.kind = StatementKind::If;
+            s.tokens.end = end;
+            return s;
+        }
+        if (t.isIdentifier("for") || t.isIdentifier("while") || t.isIdentifier("switch")) {
+            if (!parenthesized(s, i + 1, limit)) return std::nullopt;
+            auto body = parse(partner_[i + 1] + 1, limit);
+            if (!body) return std::nullopt;
+            s.kind = t.isIdentifier("for")     ? StatementKind::For
+                     : t.isIdentifier("while") ? StatementKind::While
+                                               : StatementKind::Switch;
+            s.tokens.end = body->tokens.end;
+            s.children.push_back(std::move(*body));
+            return s;
+        }
+        if (t.isIdentifier("do")) {
+            auto body = parse(i + 1, limit);
+            if (!body) return std::nullopt;
+            std::size_t w = body->tokens.end;
+            if (w + 1 >= limit || !tokens_[w].isIdentifier("while") || !parenthesized(s, w + 1, limit))
+                return std::nullopt;
+            std::size_t semicolon = partner_[w + 1] + 1;
+            if (semicolon >= limit || !tokens_[semicolon].isPunct(";")) return std::nullopt;
+            s.kind = StatementKind::Do;
+            s.tokens.end = semicolon + 1;
+            s.children.push_back(std::move(*body));
+            return s;
+        }
+        if (t.isIdentifier("case") || t.isIdentifier("default") ||
+            (t.isIdentifier() && !isCppKeyword(t.spelling) && i + 1 < limit && tokens_[i + 1].isPunct(":"))) {
+            // `case x:` may hold `::` but never a lone `:` before its own.
+            std::size_t colon = i + 1;
+            while (colon < limit && !tokens_[colon].isPunct(":")) {
+                if (partner_[colon] != kNoToken && partner_[colon] > colon) colon = partner_[colon];
+                ++colon;
+            }
+            if (colon >= limit) return std::nullopt;
+            auto labelled = parse(colon + 1, limit);
+            if (!labelled) return std::nullopt;
+            s.kind = StatementKind::Labeled;
+            s.tokens.end = labelled->tokens.end;
+            s.children.push_back(std::move(*labelled));
+            return s;
+        }
+        std::size_t end = semicolonAfter(i, limit);
+        if (end == kNoToken) return std::nullopt;
+        s.tokens.end = end + 1;
+        s.kind = t.isIdentifier("return") || t.isIdentifier("co_return") ? StatementKind::Return
+                 : t.isIdentifier("break")                                ? StatementKind::Break
+                 : t.isIdentifier("continue")                             ? StatementKind::Continue
+                 : t.isIdentifier("goto")                                 ? StatementKind::Goto
+                                                                          : StatementKind::Simple;
+        return s;
+    }
+
+    std::optional<std::vector<Statement>> block(std::size_t open) {
+        if (open >= tokens_.size() || !tokens_[open].isPunct("{") || partner_[open] == kNoToken)
+            return std::nullopt;
+        const std::size_t close = partner_[open];
+        std::vector<Statement> out;
+        for (std::size_t i = open + 1; i < close;) {
+            auto s = parse(i, close);
+            if (!s || s->tokens.end <= i) return std::nullopt;
+            i = s->tokens.end;
+            out.push_back(std::move(*s));
+        }
+        return out;
+    }
+
+private:
+    // Records the parenthesised header at `open` in `s`.
+    bool parenthesized(Statement& s, std::size_t open, std::size_t limit) {
+        if (open >= limit || !tokens_[open].isPunct("(") || partner_[open] == kNoToken || partner_[open] >= limit)
+            return false;
+        s.header = {open + 1, partner_[open]};
+        return true;
+    }
+
+    // The `;` ending the simple statement that starts at `i`; brackets are skipped whole.
+    std::size_t semicolonAfter(std::size_t i, std::size_t limit) const {
+        for (; i < limit; ++i) {
+            const Token& t = tokens_[i];
+            if (t.isPunct(";")) return i;
+            if (t.isPunct("}") || t.kind == TokenKind::Pragma) return kNoToken;
+            if (partner_[i] != kNoToken) {
+                if (partner_[i] < i) return kNoToken;
+                i = partner_[i];
+            }
+        }
+        return kNoToken;
+    }
+
+    const TokenList& tokens_;
+    const std::vector<std::size_t>& partner_;
+};
+
+bool isAssignment(const Token& t) {
+    static constexpr std::string_view kAssignments[] = {"=",  "+=", "-=", "*=", "/=",  "%=",
+                                                         "&=", "|=", "^=", "<<=", ">>="};
+    if (t.kind != TokenKind::Punctuator) return false;
+    for (std::string_view a : kAssignments)
+        if (t.spelling == a) return true;
+    return false;
+}
+
+// Whether the token before a `&` or `*` makes it a binary operator.
+bool endsOperand(const Token& t) {
+    if (t.kind == TokenKind::Number || t.kind == TokenKind::String || t.kind == TokenKind::Character) return true;
+    if (t.isIdentifier()) return !isCppKeyword(t.spelling) || t.spelling == "this";
+    return t.isPunct(")") || t.isPunct("]");
+}
+
+} // namespace
+
+std::optional<std::vector<Statement>> parseBlock(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                                 std::size_t open) {
+    return StatementParser(tokens, partner).block(open);
+}
+
+std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                            const Statement& s) {
+    if (s.kind != StatementKind::Simple) return std::nullopt;
+    std::size_t i = s.keyword;
+    const std::size_t end = s.tokens.end - 1; // the `;`
+    const Token& first = tokens[i];
+    if (!first.isIdentifier() && !first.isPunct("::")) return std::nullopt;
+    static constexpr std::string_view kNotDeclarations[] = {
+        "return", "throw", "delete", "new", "sizeof", "alignof", "co_await", "co_yield", "this", "typedef",
+        "using", "static_assert", "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast", "operator"};
+    for (std::string_view word : kNotDeclarations)
+        if (first.isIdentifier(word)) return std::nullopt;
+
+    // Specifiers, type and the first declarator's `*`/`&`, up to the name.
+    std::size_t name = kNoToken;
+    for (; i < end; ++i) {
+        const Token& t = tokens[i];
+        if (t.isIdentifier()) {
+            name = i;
+        } else if (t.isPunct("<") && name != kNoToken) {
+            std::size_t close = closingAngle(tokens, partner, i, end);
+            if (close == kNoToken) return std::nullopt;
+            i = close;
+            name = kNoToken;
+        } else if (t.isPunct("::") || t.isPunct("*") || t.isPunct("&") || t.isPunct("&&")) {
+            name = kNoToken;
+        } else {
+            break;
+        }
+    }
+    if (name == kNoToken || name == s.keyword || i >= tokens.size()) return std::nullopt;
+    const Token& before = tokens[name - 1];
+    if (!(before.isIdentifier() || before.isPunct(">") || before.isPunct("*") || before.isPunct("&") ||
+          before.isPunct("&&")))
+        return std::nullopt;
+    if (isCppKeyword(tokens[name].spelling)) return std::nullopt; // `unsigned int;` and such
+    const Token& after = tokens[i];
+    if (!(after.isPunct("=") || after.isPunct("{") || after.isPunct("(") || after.isPunct("[") ||
+          after.isPunct(";") || after.isPunct(",")))
+        return std::nullopt;
+
+    Declaration d;
+    d.type = {s.keyword, name};
+    d.names.push_back(name);
+    d.isArray = after.isPunct("[");
+    // The rest: initializers, array bounds and further declarators after top-level commas.
+    for (std::size_t k = name + 1; k < end; ++k) {
+        const Token& t = tokens[k];
+        if (partner[k] != kNoToken && partner[k] > k) {
+            if (t.isPunct("{") || t.isPunct("(")) d.hasInitializer = d.hasInitializer || d.names.size() == 1;
+            k = partner[k];
+        } else if (t.isPunct("=")) {
+            if (d.names.size() == 1) d.hasInitializer = true;
+        } else if (t.isPunct("<") && k > 0 && tokens[k - 1].isIdentifier()) {
+            std::size_t close = closingAngle(tokens, partner, k, end);
+            if (close != kNoToken) k = close;
+        } else if (t.isPunct(",")) {
+            std::size_t n = k + 1;
+            while (n < end && (tokens[n].isPunct("*") || tokens[n].isPunct("&") || tokens[n].isPunct("&&") ||
+                               tokens[n].isIdentifier("const")))
+                ++n;
+            if (n >= end || !tokens[n].isIdentifier()) return std::nullopt;
+            d.names.push_back(n);
+            k = n;
+        }
+    }
+    return d;
+}
+
+bool isUnqualifiedName(const TokenList& tokens, std::size_t i) {
+    if (!tokens[i].isIdentifier() || i == 0) return tokens[i].isIdentifier();
+    const Token& p = tokens[i - 1];
+    return !(p.isPunct(".") || p.isPunct("->") || p.isPunct("::") || p.isPunct(".*") || p.isPunct("->*"));
+}
+
+bool isModifiedAt(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t name,
+                  std::size_t limit, bool throughParts) {
+    const bool hasParts = name + 1 < limit && (tokens[name + 1].isPunct(".") || tokens[name + 1].isPunct("->") ||
+                                               tokens[name + 1].isPunct("["));
+    if (name > 0 && (throughParts || !hasParts)) {
+        const Token& p = tokens[name - 1];
+        if (p.isPunct("++") || p.isPunct("--")) return true;
+        if (p.isPunct("&") && (name < 2 || !endsOperand(tokens[name - 2]))) return true;
+    }
+    // Through members and subscripts: v.x, v.xy, a[i], a[i][j].
+    std::size_t k = name + 1;
+    while (throughParts && k < limit) {
+        const Token& t = tokens[k];
+        if ((t.isPunct(".") || t.isPunct("->")) && k + 1 < limit && tokens[k + 1].isIdentifier()) {
+            k += 2;
+        } else if (t.isPunct("[") && partner[k] != kNoToken) {
+            k = partner[k] + 1;
+        } else {
+            break;
+        }
+    }
+    if (k >= limit) return false;
+    return isAssignment(tokens[k]) || tokens[k].isPunct("++") || tokens[k].isPunct("--");
+}
+
+} // namespace metalcpu::msl

@@ -1,0 +1,70 @@
+// The statement structure of a function body: compound statements, selections, loops, jumps,
+// labels and "simple" statements (expressions and declarations, not looked into). Enough for
+// a pass that restructures a body around some of its statements without parsing expressions.
+#pragma once
+
+#include "compiler/token.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace metalcpu::msl {
+
+enum class StatementKind {
+    Compound, ///< `{ ... }`; children are its statements
+    If,       ///< children: the then-statement and, with `else`, the else-statement
+    For,      ///< children: the body
+    While,    ///< children: the body
+    Do,       ///< children: the body; `header` is the condition after `while`
+    Switch,   ///< children: the body
+    Return,
+    Break,
+    Continue,
+    Goto,
+    Labeled, ///< `name:`, `case x:`, `default:`; children: the labelled statement
+    Empty,   ///< `;`, or pragmas with no statement after them before the block ends
+    Simple,  ///< an expression statement or a declaration, up to its `;`
+};
+
+/// One statement. Pragma lines and attribute specifiers written before it belong to it.
+struct Statement {
+    StatementKind kind = StatementKind::Simple;
+    TokenRange tokens;               ///< the whole statement, leading pragmas included
+    std::size_t keyword = kNoToken;  ///< its first token after the pragmas and attributes
+    TokenRange header;               ///< inside the parentheses of if/for/while/switch/do-while
+    std::vector<Statement> children; ///< see StatementKind
+};
+
+/// The statements of the compound statement whose `{` is at `open` (`partner` matches the
+/// brackets). Nothing when a statement cannot be delimited (an unexpected token where one
+/// starts, a missing `;`).
+std::optional<std::vector<Statement>> parseBlock(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                                 std::size_t open);
+
+/// A declaration statement `specifiers type declarator [= init | {init} | (init)], ...;` as
+/// far as a pass that moves variables needs it.
+struct Declaration {
+    TokenRange type;                  ///< the specifiers and type, `*`/`&` of the first declarator included
+    std::vector<std::size_t> names;   ///< the name token of each declarator
+    bool hasInitializer = false;      ///< of the first declarator
+    bool isArray = false;             ///< the first declarator has `[...]`
+};
+
+/// The declaration that Simple statement `s` is, or nothing when it is an expression statement
+/// (or a declaration of a shape this does not know: structured bindings, function pointers).
+std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                            const Statement& s);
+
+/// Whether the object named by the identifier at `name` may be written there: assigned,
+/// incremented or decremented, or its address taken. With `throughParts`, also through its
+/// members and subscripts (`v.x = `, `a[i] += `, `&v[0]`): right for values such as vectors,
+/// too strict for pointers, whose subscripts are other objects.
+bool isModifiedAt(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t name,
+                  std::size_t limit, bool throughParts = true);
+
+/// Whether the identifier at `i` names something by itself: it is not a member (`.x`, `->x`)
+/// or a qualified name's later part (`ns::x`).
+bool isUnqualifiedName(const TokenList& tokens, std::size_t i);
+
+} // namespace metalcpu::msl
