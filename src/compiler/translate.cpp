@@ -18,6 +18,7 @@
 #include "compiler/passes/program_constants.h"
 #include "compiler/passes/restrictions.h"
 #include "compiler/passes/threadgroup_variables.h"
+#include "compiler/passes/work_item_loops.h"
 #include "compiler/scanner.h"
 #include "compiler/signature.h"
 #include "compiler/syntax.h"
@@ -72,8 +73,18 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     CallGraph graph = buildCallGraph(tokens, partner, module);
     std::vector<CoroutineKernel> coroutineKernels = findCoroutineKernels(tokens, partner, module, graph, diagnostics);
     if (diagnostics.hasErrors()) return fail(diagnostics);
-    std::set<std::size_t> coroutines;
+    // The fast flavour splits barrier kernels into work-item loops where it can; the
+    // validation flavour keeps coroutines, whose threads run the body as written.
+    std::vector<WorkItemKernel> workItemKernels;
+    if (!options.validation) {
+        workItemKernels =
+            findWorkItemKernels(tokens, partner, module, coroutineKernels, threadgroupVariables, parameters);
+        for (const WorkItemKernel& w : workItemKernels)
+            std::erase_if(coroutineKernels, [&](const CoroutineKernel& c) { return c.function == w.function; });
+    }
+    std::set<std::size_t> coroutines, workItemLoops;
     for (const CoroutineKernel& k : coroutineKernels) coroutines.insert(k.function);
+    for (const WorkItemKernel& k : workItemKernels) workItemLoops.insert(k.function);
 
     // Shader validation accepts pointers into program-scope constants: find them while
     // the declarations are still MSL.
@@ -95,6 +106,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     rewritePragmas(tokens);
     rewriteThreadgroupVariables(tokens, module, threadgroupVariables, options.validation);
     rewriteCoroutineKernels(tokens, coroutineKernels);
+    rewriteWorkItemKernels(tokens, workItemKernels);
     if (diagnostics.hasErrors()) return fail(diagnostics);
 
     // 4. Entry points.
@@ -126,6 +138,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
         }
         info.threadgroupSites.assign(sites.begin(), sites.end());
         info.usesCoroutines = coroutines.count(e.function) != 0;
+        info.usesWorkItemLoops = workItemLoops.count(e.function) != 0;
         if (a.maxThreadsExpression) {
             if (f.isTemplate) {
                 auto it = maxThreadsHelpers.find(e.function);

@@ -61,36 +61,58 @@ TEST(Translate, TokensKeepTheirPositions) {
         << t.cpp;
 }
 
-// Test that a kernel whose barriers are all in its own body is reflected as a coroutine
-// (still using barriers), one that reaches a barrier through a helper is not, and the output
-// keeps the line's columns as far as the longer return type allows.
-TEST(Translate, CoroutineKernels) {
-    Translation t = translate("# 1 \"c.metal\"\n"
-                              "void helper() { threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
-                              "kernel void a(device float* x [[buffer(0)]]) {\n"
-                              "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
-                              "}\n"
-                              "kernel void b() { helper(); }\n",
-                              {});
+// Test how barrier kernels are lowered: barriers in the body's straight-line code give work-item
+// loops (still using barriers), a barrier under an `if` gives a coroutine, one reached through
+// a helper gives fibers; the output keeps the line's columns as far as the inserted code allows.
+TEST(Translate, BarrierKernelLowerings) {
+    const char* source = "# 1 \"c.metal\"\n"
+                         "void helper() { threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
+                         "kernel void a(device float* x [[buffer(0)]]) {\n"
+                         "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                         "}\n"
+                         "kernel void b() { helper(); }\n"
+                         "kernel void c(device float* x [[buffer(0)]]) {\n"
+                         "    if (x) threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                         "}\n";
+    Translation t = translate(source, {});
     ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
-    ASSERT_EQ(t.kernels.size(), 2u);
+    ASSERT_EQ(t.kernels.size(), 3u);
     EXPECT_TRUE(t.kernels[0].usesBarriers);
-    EXPECT_TRUE(t.kernels[0].usesCoroutines);
+    EXPECT_TRUE(t.kernels[0].usesWorkItemLoops);
+    EXPECT_FALSE(t.kernels[0].usesCoroutines);
     EXPECT_TRUE(t.kernels[1].usesBarriers);
     EXPECT_FALSE(t.kernels[1].usesCoroutines);
-    EXPECT_NE(t.cpp.find("::metalcpu_kernel::barrier_task a( float* x, [[maybe_unused]] const "
-                         "::mc_group* __mc_group) {\n"
-                         "    co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);\n"
+    EXPECT_FALSE(t.kernels[1].usesWorkItemLoops);
+    EXPECT_TRUE(t.kernels[2].usesCoroutines);
+    EXPECT_FALSE(t.kernels[2].usesWorkItemLoops);
+    EXPECT_NE(t.cpp.find("       void a(       float* x              , [[maybe_unused]] const ::mc_group* "
+                         "__mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group);\n"
+                         "\n"
                          "}\n"
-                         "       void b([[maybe_unused]] const ::mc_group* __mc_group) { helper(); }\n"),
+                         "       void b([[maybe_unused]] const ::mc_group* __mc_group) { helper(); }\n"
+                         "::metalcpu_kernel::barrier_task c( float* x, [[maybe_unused]] const "
+                         "::mc_group* __mc_group) {\n"
+                         "    if (x) co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);\n"
+                         "}\n"),
               std::string::npos)
         << t.cpp;
-    EXPECT_NE(t.cpp.find("{\"a\", \"c.metal\", 2, 13, MC_KERNEL_COROUTINES, 0, 1, ::__mc_0_params, "
+    EXPECT_NE(t.cpp.find("{\"a\", \"c.metal\", 2, 13, MC_KERNEL_WORK_ITEM_LOOPS, 0, 1, ::__mc_0_params, "
                          "&::__mc_0_run_group, nullptr, 0, nullptr, \"a\"},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"b\", \"c.metal\", 5, 13, MC_KERNEL_USES_BARRIERS, 0, 0, nullptr, "
                          "&::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, \"b\"},"),
               std::string::npos);
+    EXPECT_NE(t.cpp.find("{\"c\", \"c.metal\", 6, 13, MC_KERNEL_COROUTINES, 0, 1, ::__mc_2_params, "
+                         "&::__mc_2_run_group, nullptr, 0, nullptr, \"c\"},"),
+              std::string::npos);
+
+    // The validation flavour runs the body as written: a coroutine.
+    TranslateOptions validation;
+    validation.validation = true;
+    Translation v = translate(source, validation);
+    ASSERT_TRUE(v.ok);
+    EXPECT_TRUE(v.kernels[0].usesCoroutines);
+    EXPECT_FALSE(v.kernels[0].usesWorkItemLoops);
 }
 
 // Test that the file key goes into the threadgroup site keys, and sites reach the kernels that

@@ -80,7 +80,14 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         const std::string flatten = validation ? "__attribute__((flatten)) " : "";
         out += flatten + "void __mc_" + k + "_run_group(const ::mc_group* __g) {\n";
         out += setup;
-        if (info.usesCoroutines) {
+        if (info.usesWorkItemLoops) {
+            // One call per group: the kernel loops over the threads itself, and rebinds the
+            // builtins that differ per thread; the parameters carry thread 0's.
+            out += "    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};\n";
+            if (!usesT) out += "    (void)__t;\n";
+            out += call;
+            out += "}\n";
+        } else if (info.usesCoroutines) {
             // Each thread's coroutine starts suspended; run_coroutines resumes them in turn.
             out += "    ::metalcpu_kernel::run_coroutines(__g, [&](const ::metalcpu_kernel::thread_ids& __t) {\n";
             if (!usesT) out += "        (void)__t;\n";
@@ -91,9 +98,9 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
             if (!usesT) out += "        (void)__t;\n";
             out += "    " + call;
         }
-        out += "    });\n}\n";
+        if (!info.usesWorkItemLoops) out += "    });\n}\n";
         std::string runThread = "nullptr";
-        if (!info.usesCoroutines) {
+        if (!info.usesCoroutines && !info.usesWorkItemLoops) {
             runThread = "&" + scope + "__mc_" + k + "_run_thread";
             out += "void __mc_" + k + "_run_thread(const ::mc_group* __g, mc_u32 __i) {\n";
             out += "    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);\n";
@@ -136,7 +143,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         out += "}" + close + "\n\n";
 
         // MC_KERNEL_USES_BARRIERS means "needs fibers": coroutine kernels synchronise without.
-        const char* flags = info.usesCoroutines  ? "MC_KERNEL_COROUTINES"
+        const char* flags = info.usesWorkItemLoops ? "MC_KERNEL_WORK_ITEM_LOOPS"
+                            : info.usesCoroutines  ? "MC_KERNEL_COROUTINES"
                             : info.usesBarriers ? "MC_KERNEL_USES_BARRIERS"
                                                 : "0u";
 

@@ -1,6 +1,7 @@
 // Barrier kernels that become coroutines (a template in a namespace with qualified barrier
-// names and early returns, a lambda that does not synchronise) next to one that keeps the
-// fibers because its barrier is inside a lambda.
+// names and early returns, a lambda that does not synchronise, and a `break` out of the loop
+// that holds the barriers, which keeps it from becoming work-item loops) next to one that
+// keeps the fibers because its barrier is inside a lambda.
 #include <metal_stdlib>
 using namespace metal;
 
@@ -15,7 +16,8 @@ template <typename T, uint N>
     threadgroup T partial[N];
     auto load = [&](uint i) -> T { return i < count ? data[i] : T(0); };
     partial[lid] = load(gid);
-    for (uint stride = 1; stride < N; stride *= 2) {
+    for (uint stride = 1;; stride *= 2) {
+        if (stride >= N) break;
         metal::threadgroup_barrier(mem_flags::mem_threadgroup);
         T value = lid >= stride ? partial[lid - stride] : T(0);
         ::metal::simdgroup_barrier(mem_flags::mem_threadgroup);

@@ -4,29 +4,31 @@ using namespace metal;
 
 
 
-::metalcpu_kernel::barrier_task matmul_tiled( const float* A,
+       void matmul_tiled(       const float* A              ,
                                 const float* B              ,
                                 float* C              ,
                          const    uint& N              ,
                          uint2 group                                 ,
                          uint2 local                                   , [[maybe_unused]] const ::mc_group* __mc_group)
-{
-    const uint row = group.y * 16   + local.y;
+{ ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b5 = decltype(local); using __mc_t0 = const uint; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = const uint; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = float; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>();
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_b5 local = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { const uint row = group.y * 16 + local.y;
     const uint col = group.x * 16   + local.x;
-    float acc = 0.0f;
+    float acc = 0.0f; __mc_v0[__mc_t.linear] = row; __mc_v1[__mc_t.linear] = col; __mc_v2[__mc_t.linear] = acc; } });
     for (uint t = 0; t < N / 16  ; ++t) {
         auto& tileA = ::metalcpu_kernel::threadgroup_variable<float[16][16], 0x1ull>(__mc_group);
         auto& tileB = ::metalcpu_kernel::threadgroup_variable<float[16][16], 0x2ull>(__mc_group);
-        tileA[local.y][local.x] = A[row * N + t * 16   + local.x];
-        tileB[local.y][local.x] = B[(t * 16   + local.y) * N + col];
-        co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_b5 local = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 row = __mc_v0[__mc_t.linear]; __mc_t1 col = __mc_v1[__mc_t.linear]; { tileA[local.y][local.x] = A[row * N + t * 16 + local.x];
+        tileB[local.y][local.x] = B[(t * 16   + local.y) * N + col]; } });
+
+::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_b5 local = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t2 acc = __mc_v2[__mc_t.linear]; { 
+#line 23 "matmul_tiled.metal"
 #pragma GCC unroll 16
         for (uint k = 0; k < 16  ; ++k) {
             acc += tileA[local.y][k] * tileB[k][local.x];
-        }
-        co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);
+        } } __mc_v2[__mc_t.linear] = acc; });
+
     }
-    C[row * N + col] = acc;
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_t0 row = __mc_v0[__mc_t.linear]; __mc_t1 col = __mc_v1[__mc_t.linear]; __mc_t2 acc = __mc_v2[__mc_t.linear]; { C[row * N + col] = acc; } });
 }
 #line 1 "<metalcpu generated>"
 // "matmul_tiled"
@@ -37,9 +39,8 @@ void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
     auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
     auto&& __a3 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3);
-    ::metalcpu_kernel::run_coroutines(__g, [&](const ::metalcpu_kernel::thread_ids& __t) {
-        return matmul_tiled(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__g, __t), __g);
-    });
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
+    matmul_tiled(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
     {"A", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 7, 46},
@@ -53,6 +54,6 @@ const mc_u64 __mc_0_sites[] = {0x1ull, 0x2ull};
 }
 
 const ::mc_kernel __mc_kernels[] = {
-    {"matmul_tiled", "matmul_tiled.metal", 7, 13, MC_KERNEL_COROUTINES, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 2, ::__mc_0_sites, "matmul_tiled"},
+    {"matmul_tiled", "matmul_tiled.metal", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 2, ::__mc_0_sites, "matmul_tiled"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_tiled.metal", nullptr, 0)

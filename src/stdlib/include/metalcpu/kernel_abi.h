@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 6u
+#define METALCPU_KERNEL_ABI_VERSION 7u
 #define METALCPU_MAX_BUFFER_BINDINGS 31
 #define METALCPU_MAX_THREADGROUP_BINDINGS 31
 #define METALCPU_THREADGROUP_SITE_CACHE 16
@@ -115,8 +115,11 @@ typedef struct mc_param {
 
 enum mc_kernel_flags {
     MC_KERNEL_USES_BARRIERS = 1u, /* barriers reachable from helpers: run_thread on fibers */
-    MC_KERNEL_COROUTINES = 2u     /* barriers only in the kernel body: run_group resumes one
+    MC_KERNEL_COROUTINES = 2u,    /* barriers only in the kernel body: run_group resumes one
                                      coroutine per thread (run_thread is null) */
+    MC_KERNEL_WORK_ITEM_LOOPS = 4u /* barriers only in the body's loops and blocks: run_group
+                                      runs the pieces between barriers as loops over the
+                                      threads (run_thread is null) */
 };
 
 /* Reflection and entry points of one kernel function. */

@@ -127,12 +127,12 @@ template <class T> inline constexpr mc_u64 pointee_size = sizeof(typename pointe
 template <class T> inline constexpr mc_u64 pointee_align = alignof(typename pointee<T>::type);
 
 struct thread_ids {
-    mc_u32 index;
+    mc_u32 x, y, z, linear;
 };
 thread_ids thread_ids_of(const mc_group* group, mc_u32 index);
 template <class F> void for_each_thread(const mc_group* group, F&& body) {
     (void)group;
-    body(thread_ids{0});
+    body(thread_ids{0, 0, 0, 0});
 }
 
 // Coroutine kernels (barriers only in the kernel's own body).
@@ -156,7 +156,22 @@ struct barrier_point {
 };
 template <class F> void run_coroutines(const mc_group* group, F&& start) {
     (void)group;
-    (void)start(thread_ids{0});
+    (void)start(thread_ids{0, 0, 0, 0});
+}
+
+// Work-item loop kernels (barriers only in the body's straight-line code and loops).
+template <class T> struct unqualified { using type = T; };
+template <class T> struct unqualified<const T> { using type = T; };
+template <bool TracksReturns> struct work_items {
+    explicit work_items(const mc_group* group);
+    template <class T> typename unqualified<T>::type* slots() const;
+    mc_u32 lead() const;
+    bool all_returned() const;
+    void retire(const thread_ids& t) const;
+};
+template <bool TracksReturns, class F> void run_work_items(const work_items<TracksReturns>& threads, F&& piece) {
+    (void)threads;
+    piece(thread_ids{0, 0, 0, 0});
 }
 
 template <class T> T buffer_argument(const mc_group* group, mc_u32 index);

@@ -1,0 +1,450 @@
+#include "compiler/passes/work_item_loops.h"
+
+#include "compiler/reflection.h"
+#include "compiler/statements.h"
+#include "compiler/syntax.h"
+
+#include <algorithm>
+#include <set>
+
+namespace metalcpu::msl {
+
+namespace {
+
+// Builtins with one value for the whole group: the parameter keeps thread 0's value.
+bool isUniformBuiltin(Builtin b) {
+    switch (b) {
+    case Builtin::ThreadgroupPositionInGrid:
+    case Builtin::ThreadsPerThreadgroup:
+    case Builtin::DispatchThreadsPerThreadgroup:
+    case Builtin::ThreadsPerGrid:
+    case Builtin::ThreadgroupsPerGrid:
+    case Builtin::ThreadExecutionWidth:
+    case Builtin::ThreadsPerSimdgroup:
+    case Builtin::SimdgroupsPerThreadgroup:
+    case Builtin::DispatchSimdgroupsPerThreadgroup:
+    case Builtin::QuadgroupsPerThreadgroup:
+    case Builtin::GridOrigin:
+    case Builtin::GridSize:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool contains(const TokenRange& r, std::size_t i) { return i >= r.begin && i < r.end; }
+
+// Plans the restructuring of one kernel; `ok` turns false at the first thing it cannot do.
+class Planner {
+public:
+    Planner(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
+            const CoroutineKernel& coroutine, const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
+            const std::vector<ParamInfo>& params)
+        : tokens_(tokens), partner_(partner), f_(f), coroutine_(coroutine), params_(params) {
+        for (const ThreadgroupDeclaration& d : threadgroupVariables)
+            if (contains({f.bodyOpen, f.bodyClose}, d.statement.begin)) threadgroupStatements_.push_back(&d);
+        collectLocalTypeNames();
+    }
+
+    bool plan(WorkItemKernel& out) {
+        out_ = &out;
+        auto body = parseBlock(tokens_, partner_, f_.bodyOpen);
+        if (!body || !checkParameters()) return false;
+        block(*body, f_.bodyClose);
+        if (!ok_) return false;
+        out.returns = coroutine_.returns;
+        for (std::size_t i = 0; i < params_.size(); ++i) {
+            const ParamInfo& p = params_[i];
+            if (p.kind == ParamKind::Builtin && !p.name.empty() && !isUniformBuiltin(p.builtin) &&
+                std::any_of(out.regions.begin(), out.regions.end(), [&](const WorkItemRegion& r) {
+                    return std::find(r.builtins.begin(), r.builtins.end(), i) != r.builtins.end();
+                })) {
+                out.perThreadBuiltins.emplace_back(i, p.name);
+                out.builtinKinds.push_back(p.builtin);
+            }
+        }
+        return true;
+    }
+
+private:
+    // What a name written in the body refers to, innermost scope last.
+    struct Visible {
+        std::string name;
+        enum class Kind { Group, LoopVariable, PerThread } kind;
+        std::size_t variable = 0; ///< WorkItemKernel::variables, for PerThread
+    };
+
+    const Visible* lookUp(const std::string& name) const {
+        for (auto it = visible_.rbegin(); it != visible_.rend(); ++it)
+            if (it->name == name) return &*it;
+        return nullptr;
+    }
+
+    const ParamInfo* parameter(const std::string& name, std::size_t* index = nullptr) const {
+        for (std::size_t i = 0; i < params_.size(); ++i)
+            if (params_[i].name == name) {
+                if (index) *index = i;
+                return &params_[i];
+            }
+        return nullptr;
+    }
+
+    // Every parameter is shared by the group's threads, so none may be written: not a
+    // builtin's value, not a pointer argument itself (what it points to may be).
+    bool checkParameters() const {
+        for (std::size_t i = f_.bodyOpen + 1; i < f_.bodyClose; ++i) {
+            if (!isUnqualifiedName(tokens_, i)) continue;
+            const ParamInfo* p = parameter(tokens_[i].spelling);
+            if (p && isModifiedAt(tokens_, partner_, i, f_.bodyClose, p->kind == ParamKind::Builtin)) return false;
+        }
+        return true;
+    }
+
+    // Names of types declared in the body: a per-thread variable of such a type cannot get
+    // its slots before the type exists.
+    void collectLocalTypeNames() {
+        for (std::size_t i = f_.bodyOpen + 1; i < f_.bodyClose; ++i) {
+            const Token& t = tokens_[i];
+            if ((t.isIdentifier("struct") || t.isIdentifier("class") || t.isIdentifier("union") ||
+                 t.isIdentifier("enum") || t.isIdentifier("using")) &&
+                tokens_[i + 1].isIdentifier()) {
+                localTypes_.insert(tokens_[i + 1].spelling);
+            } else if (t.isIdentifier("typedef")) {
+                std::size_t k = i;
+                while (k < f_.bodyClose && !tokens_[k].isPunct(";")) ++k;
+                if (k > i + 1 && tokens_[k - 1].isIdentifier()) localTypes_.insert(tokens_[k - 1].spelling);
+            }
+        }
+    }
+
+    bool isBarrierStatement(const Statement& s) const {
+        return s.kind == StatementKind::Simple &&
+               std::any_of(coroutine_.barriers.begin(), coroutine_.barriers.end(),
+                           [&](const TokenRange& b) { return b.begin == s.keyword; });
+    }
+
+    bool holdsBarrier(const Statement& s) const {
+        return std::any_of(coroutine_.barriers.begin(), coroutine_.barriers.end(),
+                           [&](const TokenRange& b) { return contains(s.tokens, b.begin); });
+    }
+
+    const ThreadgroupDeclaration* threadgroupDeclaration(const Statement& s) const {
+        for (const ThreadgroupDeclaration* d : threadgroupStatements_)
+            if (d->statement.begin == s.keyword) return d;
+        return nullptr;
+    }
+
+    // Statements that run once per group although they hold no barrier: declarations of
+    // constants, types and threadgroup variables, which are the same for every thread.
+    bool isGroupDeclaration(const Statement& s) {
+        if (s.kind != StatementKind::Simple) return false;
+        if (const ThreadgroupDeclaration* d = threadgroupDeclaration(s)) {
+            for (const ThreadgroupDeclarator& v : d->declarators) visible_.push_back({v.name, Visible::Kind::Group});
+            return true;
+        }
+        const Token& k = tokens_[s.keyword];
+        if (k.isIdentifier("typedef") || k.isIdentifier("using") || k.isIdentifier("static_assert")) return true;
+        auto d = parseDeclaration(tokens_, partner_, s);
+        if (!d) return false;
+        for (std::size_t i = d->type.begin; i < d->type.end; ++i)
+            if (tokens_[i].isIdentifier("constexpr")) {
+                for (std::size_t n : d->names) visible_.push_back({tokens_[n].spelling, Visible::Kind::Group});
+                return true;
+            }
+        return false;
+    }
+
+    void block(const std::vector<Statement>& statements, std::size_t close) {
+        const std::size_t mark = visible_.size();
+        std::vector<const Statement*> run;
+        for (const Statement& s : statements) {
+            if (!ok_) return;
+            const bool emptyOrPragmas = s.kind == StatementKind::Empty;
+            if (!emptyOrPragmas && !isBarrierStatement(s) && !holdsBarrier(s) && !isGroupDeclaration(s)) {
+                run.push_back(&s);
+                continue;
+            }
+            region(run, close);
+            run.clear();
+            if (isBarrierStatement(s)) {
+                out_->barriers.push_back(s.tokens);
+            } else if (s.kind == StatementKind::Compound && holdsBarrier(s)) {
+                block(s.children, partner_[s.keyword]);
+            } else if (holdsBarrier(s)) {
+                groupStatement(s);
+            }
+        }
+        region(run, close);
+        visible_.resize(mark);
+    }
+
+    // A loop or an `if` holding barriers: it runs once per group, its blocks block by block.
+    void groupStatement(const Statement& s) {
+        const bool loop =
+            s.kind == StatementKind::For || s.kind == StatementKind::While || s.kind == StatementKind::Do;
+        if ((!loop && s.kind != StatementKind::If) || s.children.empty() ||
+            std::any_of(s.children.begin(), s.children.end(),
+                        [](const Statement& c) { return c.kind != StatementKind::Compound; })) {
+            ok_ = false;
+            return;
+        }
+        const std::size_t mark = visible_.size();
+        if (s.kind == StatementKind::For) {
+            // The init-statement's variables belong to the group.
+            std::size_t semicolon = s.header.begin;
+            while (semicolon < s.header.end && !tokens_[semicolon].isPunct(";")) {
+                if (partner_[semicolon] != kNoToken && partner_[semicolon] > semicolon) semicolon = partner_[semicolon];
+                ++semicolon;
+            }
+            Statement init;
+            init.kind = StatementKind::Simple;
+            init.keyword = s.header.begin;
+            init.tokens = {s.header.begin, semicolon + 1};
+            if (semicolon < s.header.end && semicolon > s.header.begin)
+                if (auto d = parseDeclaration(tokens_, partner_, init))
+                    for (std::size_t n : d->names)
+                        visible_.push_back({tokens_[n].spelling, Visible::Kind::LoopVariable});
+        }
+        for (std::size_t i = s.header.begin; i < s.header.end; ++i) {
+            if (!isUnqualifiedName(tokens_, i)) continue;
+            const Visible* v = lookUp(tokens_[i].spelling);
+            if (v && v->kind == Visible::Kind::PerThread) {
+                if (isModifiedAt(tokens_, partner_, i, s.header.end)) {
+                    ok_ = false;
+                    return;
+                }
+                out_->headerUses.emplace_back(i, v->variable);
+            }
+        }
+        for (const Statement& body : s.children) {
+            if (loop) out_->loopBodies.push_back(body.keyword);
+            block(body.children, partner_[body.keyword]);
+        }
+        visible_.resize(mark);
+    }
+
+    // break/continue that would leave the region for a loop outside it, goto and labels.
+    bool jumpsOut(const Statement& s, bool breakStays, bool continueStays) const {
+        switch (s.kind) {
+        case StatementKind::Break:
+            return !breakStays;
+        case StatementKind::Continue:
+            return !continueStays;
+        case StatementKind::Goto:
+            return true;
+        case StatementKind::Labeled:
+            if (!tokens_[s.keyword].isIdentifier("case") && !tokens_[s.keyword].isIdentifier("default")) return true;
+            break;
+        case StatementKind::For:
+        case StatementKind::While:
+        case StatementKind::Do:
+            breakStays = continueStays = true;
+            break;
+        case StatementKind::Switch:
+            breakStays = true;
+            break;
+        default:
+            break;
+        }
+        return std::any_of(s.children.begin(), s.children.end(),
+                           [&](const Statement& c) { return jumpsOut(c, breakStays, continueStays); });
+    }
+
+    // Whether `name` is written anywhere after `from` in the body as `&name`.
+    bool addressTaken(const std::string& name, std::size_t from) const {
+        for (std::size_t i = from; i < f_.bodyClose; ++i)
+            if (tokens_[i].isIdentifier(name) && isUnqualifiedName(tokens_, i) && tokens_[i - 1].isPunct("&") &&
+                isModifiedAt(tokens_, partner_, i, i + 1)) // only the `&` can make it true here
+                return true;
+        return false;
+    }
+
+    // Whether the variable named at `i` may be written there: by an assignment or an
+    // increment, through a member function, or as a call argument (perhaps a reference).
+    bool mayWrite(std::size_t i, std::size_t limit) const {
+        if (isModifiedAt(tokens_, partner_, i, limit)) return true;
+        const Token& before = tokens_[i - 1];
+        const Token& after = tokens_[i + 1];
+        if ((before.isPunct("(") || before.isPunct(",")) && (after.isPunct(")") || after.isPunct(","))) return true;
+        return after.isPunct(".") && i + 3 < limit && tokens_[i + 2].isIdentifier() && tokens_[i + 3].isPunct("(");
+    }
+
+    bool namedIn(const std::string& name, std::size_t begin, std::size_t end) const {
+        for (std::size_t i = begin; i < end; ++i)
+            if (tokens_[i].isIdentifier(name) && isUnqualifiedName(tokens_, i)) return true;
+        return false;
+    }
+
+    // A per-thread variable: declared alone with a written type that can have slots.
+    bool canHaveSlots(const Declaration& d) const {
+        if (d.names.size() != 1 || d.isArray) return false;
+        bool pointer = false, threadSpace = false;
+        for (std::size_t i = d.type.begin; i < d.type.end; ++i) {
+            const Token& t = tokens_[i];
+            if (t.isPunct("&") || t.isPunct("&&") || t.isIdentifier("auto") || t.isIdentifier("static") ||
+                t.isIdentifier("extern") || t.isIdentifier("thread_local") || t.isIdentifier("register") ||
+                t.isIdentifier("decltype") || (t.isIdentifier() && localTypes_.count(t.spelling)))
+                return false;
+            if (t.isPunct("*")) pointer = true;
+            if (t.isIdentifier("thread")) threadSpace = true;
+        }
+        // A pointer into thread memory would point into the region that declared the memory.
+        return !(pointer && threadSpace);
+    }
+
+    static bool isTopLevelConst(const TokenList& tokens, const Declaration& d) {
+        bool topConst = false; // a const after the last `*`, or anywhere when there is none
+        for (std::size_t i = d.type.begin; i < d.type.end; ++i) {
+            if (tokens[i].isPunct("*")) {
+                topConst = false;
+            } else if (tokens[i].isIdentifier("const")) {
+                topConst = true;
+            }
+        }
+        return topConst;
+    }
+
+    void region(const std::vector<const Statement*>& run, std::size_t close) {
+        if (run.empty() || !ok_) return;
+        WorkItemRegion r;
+        r.tokens = {run.front()->tokens.begin, run.back()->tokens.end};
+        for (const Statement* s : run)
+            if (jumpsOut(*s, false, false)) {
+                ok_ = false;
+                return;
+            }
+        // Names from outside the region.
+        for (std::size_t i = r.tokens.begin; i < r.tokens.end; ++i) {
+            if (!isUnqualifiedName(tokens_, i) || isCppKeyword(tokens_[i].spelling)) continue;
+            const std::string& name = tokens_[i].spelling;
+            if (const Visible* v = lookUp(name)) {
+                if (v->kind == Visible::Kind::PerThread) {
+                    if (std::find(r.loads.begin(), r.loads.end(), v->variable) == r.loads.end())
+                        r.loads.push_back(v->variable);
+                    if (mayWrite(i, r.tokens.end) &&
+                        std::find(r.writeBacks.begin(), r.writeBacks.end(), v->variable) == r.writeBacks.end())
+                        r.writeBacks.push_back(v->variable);
+                } else if (v->kind == Visible::Kind::LoopVariable &&
+                           isModifiedAt(tokens_, partner_, i, r.tokens.end)) {
+                    ok_ = false;
+                    return;
+                }
+                continue;
+            }
+            std::size_t index = 0;
+            const ParamInfo* p = parameter(name, &index);
+            if (p && p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin) &&
+                std::find(r.builtins.begin(), r.builtins.end(), index) == r.builtins.end())
+                r.builtins.push_back(index);
+        }
+        // Its declarations that are used after it.
+        std::vector<Visible> declared;
+        for (const Statement* s : run) {
+            auto d = parseDeclaration(tokens_, partner_, *s);
+            if (!d) continue;
+            for (std::size_t n : d->names) {
+                const std::string& name = tokens_[n].spelling;
+                if (!namedIn(name, r.tokens.end, close)) continue;
+                if (!canHaveSlots(*d) || addressTaken(name, n)) {
+                    ok_ = false;
+                    return;
+                }
+                const std::size_t id = out_->variables.size();
+                out_->variables.push_back({name, d->type, isTopLevelConst(tokens_, *d)});
+                r.stores.push_back(id);
+                declared.push_back({name, Visible::Kind::PerThread, id});
+            }
+        }
+        for (Visible& v : declared) visible_.push_back(std::move(v));
+        out_->regions.push_back(std::move(r));
+    }
+
+    const TokenList& tokens_;
+    const std::vector<std::size_t>& partner_;
+    const FunctionDecl& f_;
+    const CoroutineKernel& coroutine_;
+    const std::vector<ParamInfo>& params_;
+    std::vector<const ThreadgroupDeclaration*> threadgroupStatements_;
+    std::set<std::string> localTypes_;
+    std::vector<Visible> visible_;
+    WorkItemKernel* out_ = nullptr;
+    bool ok_ = true;
+};
+
+std::string slots(std::size_t v) { return "__mc_v" + std::to_string(v); }
+std::string slotType(std::size_t v) { return "__mc_t" + std::to_string(v); }
+std::string builtinType(std::size_t p) { return "__mc_b" + std::to_string(p); }
+
+} // namespace
+
+std::vector<WorkItemKernel> findWorkItemKernels(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                                const Module& module,
+                                                const std::vector<CoroutineKernel>& coroutineKernels,
+                                                const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
+                                                const std::map<std::size_t, std::vector<ParamInfo>>& parameters) {
+    std::vector<WorkItemKernel> out;
+    static const std::vector<ParamInfo> kNoParameters;
+    for (const CoroutineKernel& c : coroutineKernels) {
+        auto params = parameters.find(c.function);
+        Planner planner(tokens, partner, module.functions[c.function], c, threadgroupVariables,
+                        params == parameters.end() ? kNoParameters : params->second);
+        WorkItemKernel kernel;
+        kernel.function = c.function;
+        kernel.bodyOpen = module.functions[c.function].bodyOpen;
+        if (planner.plan(kernel)) out.push_back(std::move(kernel));
+    }
+    return out;
+}
+
+void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>& kernels) {
+    constexpr const char* kThread = "__mc_t.linear";
+    for (const WorkItemKernel& k : kernels) {
+        const bool returns = !k.returns.empty();
+        std::string setup = std::string(" ::metalcpu_kernel::work_items<") + (returns ? "true" : "false") +
+                            "> __mc_wi(__mc_group);";
+        for (const auto& [index, name] : k.perThreadBuiltins)
+            setup += " using " + builtinType(index) + " = decltype(" + name + ");";
+        for (std::size_t v = 0; v < k.variables.size(); ++v) {
+            const WorkItemVariable& var = k.variables[v];
+            setup += " using " + slotType(v) + " = " + outputText(tokens, var.type.begin, var.type.end) + "; auto* const " +
+                     slots(v) + " = __mc_wi.slots<" + slotType(v) + ">();";
+        }
+        // After the body's `{`: the builtins are parameters, so their types can be named there.
+        tokens[k.bodyOpen].suffix += setup;
+
+        for (const TokenRange& b : k.barriers)
+            for (std::size_t i = b.begin; i < b.end; ++i) tokens[i].erased = true;
+        for (const auto& [token, variable] : k.headerUses)
+            tokens[token].text = "(" + slots(variable) + "[__mc_wi.lead()])";
+        if (returns) {
+            for (std::size_t body : k.loopBodies) tokens[body].suffix += " if (__mc_wi.all_returned()) break;";
+            for (std::size_t r : k.returns) tokens[r].text = "return __mc_wi.retire(__mc_t)";
+        }
+        for (const WorkItemRegion& r : k.regions) {
+            std::string opener = "::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& "
+                                 "__mc_t) __attribute__((always_inline)) { ";
+            for (std::size_t p : r.builtins) {
+                for (std::size_t b = 0; b < k.perThreadBuiltins.size(); ++b) {
+                    if (k.perThreadBuiltins[b].first != p) continue;
+                    opener += builtinType(p) + " " + k.perThreadBuiltins[b].second + " = ::metalcpu_kernel::builtin<" +
+                              builtinType(p) + ", " + builtinEnumerator(k.builtinKinds[b]) + ">(__mc_group, __mc_t); ";
+                }
+            }
+            for (std::size_t v : r.loads)
+                opener += slotType(v) + " " + k.variables[v].name + " = " + slots(v) + "[" + kThread + "]; ";
+            opener += "{ ";
+            std::string closer = " ";
+            for (std::size_t v : r.stores) closer += slots(v) + "[" + kThread + "] = " + k.variables[v].name + "; ";
+            closer += "} ";
+            for (std::size_t v : r.writeBacks)
+                if (!k.variables[v].isConst)
+                    closer += slots(v) + "[" + kThread + "] = " + k.variables[v].name + "; ";
+            closer += "});";
+            Token& first = tokens[r.tokens.begin];
+            first.prefix = opener + first.prefix;
+            tokens[r.tokens.end - 1].suffix += closer;
+        }
+    }
+}
+
+} // namespace metalcpu::msl

@@ -1,0 +1,92 @@
+// Pass: loop fission at barriers. A coroutine kernel whose barriers sit only in straight-line
+// code and loops of its body is restructured so that the code between two barriers runs as
+// one loop over the group's threads (a "work-item loop", as pocl's WorkitemLoops makes them).
+// No thread is suspended or resumed, and the host compiler sees ordinary loops over threads.
+//
+//   kernel body                          becomes (one call per group, builtins of thread 0)
+//   ----------------------------------   ----------------------------------------------------
+//   const uint row = ...; float s = 0;   run_work_items(wi, [&](t) { <rebind builtins>
+//                                             { const uint row = ...; float s = 0; v0[t] = row; v1[t] = s; } });
+//   for (uint k = 0; k < n; ++k) {       for (uint k = 0; k < n; ++k) {
+//       threadgroup float tile[16];          auto& tile = threadgroup_variable<...>(...);
+//       tile[i] = ...;                       run_work_items(wi, [&](t) { ... { tile[i] = ...; } });
+//       threadgroup_barrier(...);            
+//       s += tile[...];                      run_work_items(wi, [&](t) { float s = v1[t]; { s += ...; } v1[t] = s; });
+//       threadgroup_barrier(...);        
+//   }                                    }
+//   out[row] = s;                        run_work_items(wi, [&](t) { const uint row = v0[t]; float s = v1[t]; ... });
+//
+// Variables that live across a barrier get one slot per thread (`wi.slots<T>()`); the loops
+// and blocks that hold barriers run once per group, as Metal requires their control flow to be
+// uniform. docs/compiler.md lists the rules; kernels outside them stay coroutines.
+#pragma once
+
+#include "compiler/passes/barrier_coroutines.h"
+#include "compiler/passes/threadgroup_variables.h"
+#include "compiler/scanner.h"
+#include "compiler/translate.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// A variable that lives across a barrier: it gets a slot per thread.
+struct WorkItemVariable {
+    std::string name;
+    TokenRange type;       ///< as declared (`const uint`); the slot type drops the const
+    bool isConst = false;  ///< top-level const: later regions never write it back
+};
+
+/// A run of statements between barriers (or between statements that run once per group):
+/// it runs once per thread.
+struct WorkItemRegion {
+    TokenRange tokens;                ///< its statements, leading pragmas included
+    std::vector<std::size_t> loads;   ///< variables declared before it that it names
+    std::vector<std::size_t> writeBacks; ///< loads it may write: stored back at its end
+    std::vector<std::size_t> stores;  ///< variables it declares at its top level that live on
+    std::vector<std::size_t> builtins; ///< parameters (indices) it names that differ per thread
+};
+
+/// How one kernel is restructured.
+struct WorkItemKernel {
+    std::size_t function = 0; ///< Module::functions
+    std::size_t bodyOpen = 0; ///< the body's `{`
+    std::vector<WorkItemVariable> variables;
+    std::vector<WorkItemRegion> regions;
+    std::vector<TokenRange> barriers; ///< whole barrier statements, erased
+    /// Names in the headers of loops and ifs that run once per group which refer to per-thread
+    /// variables: they read the first live thread's slot (the value is uniform).
+    std::vector<std::pair<std::size_t, std::size_t>> headerUses; ///< (token, variable)
+    std::vector<std::size_t> loopBodies; ///< `{` of each loop that runs once per group
+    std::vector<std::size_t> returns;    ///< `return` tokens: the thread drops out
+    /// Builtin parameters that differ per thread: (parameter index, name).
+    std::vector<std::pair<std::size_t, std::string>> perThreadBuiltins;
+    std::vector<Builtin> builtinKinds; ///< parallel to perThreadBuiltins
+};
+
+/// Picks, among the coroutine kernels, those that can be restructured into work-item loops.
+/// A kernel can when (besides the coroutine rules):
+///   - every statement holding a barrier is the barrier itself, a `{}` block, a for/while/do
+///     loop whose body is a `{}` block, or an if/else whose branches are `{}` blocks (no
+///     barrier under switch or labels);
+///   - no `break`/`continue` leaves a region for a loop that holds barriers, and there is no
+///     `goto`, label or local class;
+///   - each variable used after a barrier it was declared before is declared alone, with a
+///     written type (not `auto`), not as a reference, array, `static` or `thread` pointer,
+///     and its address is never taken;
+///   - loop headers that run once per group do not write per-thread variables, regions do
+///     not write those loops' own variables, and no builtin parameter is written.
+std::vector<WorkItemKernel> findWorkItemKernels(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                                const Module& module,
+                                                const std::vector<CoroutineKernel>& coroutineKernels,
+                                                const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
+                                                const std::map<std::size_t, std::vector<ParamInfo>>& parameters);
+
+/// Rewrites each kernel as the comment at the top of this file shows. Run it last, after
+/// the passes that rewrite types (the slot types are copied from their output) and instead of
+/// rewriteCoroutineKernels() for these kernels.
+void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>& kernels);
+
+} // namespace metalcpu::msl

@@ -1,0 +1,246 @@
+#include "compiler/passes/work_item_loops.h"
+
+#include "compiler/compiler_test_util.h"
+#include "compiler/kernels.h"
+#include "compiler/passes/attributes.h"
+#include "compiler/passes/kernel_signatures.h"
+#include "compiler/signature.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace metalcpu::msl {
+namespace {
+
+struct Result {
+    std::string text;                    ///< after the signature, attribute, threadgroup and work-item rewrites
+    std::vector<std::string> split;      ///< names of the kernels split into work-item loops
+    std::vector<std::string> coroutines; ///< coroutine kernels that were not
+    std::vector<std::string> messages;
+};
+
+Result rewrite(std::string_view source) {
+    auto p = testing::parse(source);
+    Result r;
+    findEntryPoints(p->tokens, p->module, p->diagnostics);
+    std::map<std::size_t, std::vector<ParamInfo>> parameters;
+    for (std::size_t i = 0; i < p->module.functions.size(); ++i)
+        if (p->module.functions[i].isKernel && p->module.functions[i].hasBody)
+            parameters[i] = parseKernelParameters(p->tokens, p->partner, p->module.functions[i], p->diagnostics);
+    std::vector<ThreadgroupDeclaration> threadgroup =
+        findThreadgroupVariables(p->tokens, p->partner, p->module, 1, p->diagnostics);
+    CallGraph graph = buildCallGraph(p->tokens, p->partner, p->module);
+    std::vector<CoroutineKernel> coroutines =
+        findCoroutineKernels(p->tokens, p->partner, p->module, graph, p->diagnostics);
+    std::vector<WorkItemKernel> kernels =
+        findWorkItemKernels(p->tokens, p->partner, p->module, coroutines, threadgroup, parameters);
+    for (const WorkItemKernel& k : kernels) r.split.push_back(p->module.functions[k.function].name);
+    for (const CoroutineKernel& c : coroutines)
+        if (std::none_of(kernels.begin(), kernels.end(), [&](const WorkItemKernel& k) { return k.function == c.function; }))
+            r.coroutines.push_back(p->module.functions[c.function].name);
+    rewriteKernelSignatures(p->tokens, p->partner, p->module);
+    eraseKernelInstantiations(p->tokens, p->module);
+    rewriteAttributes(p->tokens, p->partner);
+    rewriteThreadgroupVariables(p->tokens, p->module, threadgroup);
+    rewriteWorkItemKernels(p->tokens, kernels);
+    r.text = testing::render(p->tokens);
+    r.messages = p->messages();
+    return r;
+}
+
+const std::string kGroup = "[[maybe_unused]] const ::mc_group* __mc_group";
+const std::string kPiece = "::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& "
+                           "__mc_t) __attribute__((always_inline)) { ";
+
+/// Whether `source` (one kernel `k`) is split into work-item loops, with the rewrite checked
+/// to have happened only then.
+bool splits(const std::string& source) {
+    Result r = rewrite(source);
+    EXPECT_TRUE(r.messages.empty()) << r.messages[0];
+    const bool split = r.split == std::vector<std::string>{"k"};
+    EXPECT_EQ(split, r.text.find("run_work_items") != std::string::npos) << r.text;
+    EXPECT_EQ(split, r.coroutines.empty()) << "a barrier kernel is one or the other";
+    return split;
+}
+
+/// A kernel body with `a` (device float*), `n` (constant uint&), `i` and `local` (per-thread
+/// builtins) and `size` (a uniform builtin).
+std::string kernel(const std::string& body) {
+    return "kernel void k(device float* a, constant uint& n, uint i [[thread_index_in_threadgroup]],\n"
+           "              uint2 local [[thread_position_in_threadgroup]], uint size [[threads_per_threadgroup]]) {\n" +
+           body + "\n}";
+}
+
+// Test the rewrite of a kernel with one barrier: the setup after `{`, one piece per side of the
+// barrier, the per-thread builtin rebound in each piece that names it, the variable that
+// lives across the barrier stored by the piece declaring it and loaded by the next, and the
+// barrier erased.
+TEST(WorkItemLoops, OneBarrier) {
+    Result r = rewrite("kernel void k(device float* a, uint i [[thread_index_in_threadgroup]]) {\n"
+                       "  float x = a[i];\n"
+                       "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                       "  a[i + 1] = x;\n"
+                       "}");
+    EXPECT_EQ(r.split, std::vector<std::string>{"k"});
+    const std::string rebind =
+        "__mc_b1 i = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); ";
+    EXPECT_EQ(r.text, "void k(device float* a, uint i , " + kGroup + ") { "
+                      "::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(i); "
+                      "using __mc_t0 = float; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>();\n" +
+                          kPiece + rebind + "{ float x = a[i]; __mc_v0[__mc_t.linear] = x; } });\n\n" + kPiece +
+                          rebind + "__mc_t0 x = __mc_v0[__mc_t.linear]; { a[i + 1] = x; } });\n"
+                          "}");
+    EXPECT_TRUE(r.messages.empty());
+}
+
+// Test that a loop holding barriers runs once per group: its header stays, per-thread
+// variables read there come from the first live thread's slot, threadgroup declarations and
+// constants stay outside the pieces, and a variable the loop writes is stored back.
+TEST(WorkItemLoops, LoopHoldingBarriers) {
+    Result r = rewrite(kernel("  constexpr uint kTile = 4;\n"
+                              "  uint rounds = n;\n"
+                              "  float acc = 0;\n"
+                              "  for (uint t = 0; t < rounds; ++t) {\n"
+                              "    threadgroup float tile[kTile];\n"
+                              "    tile[i % kTile] = a[t];\n"
+                              "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                              "    acc += tile[(i + 1) % kTile];\n"
+                              "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                              "  }\n"
+                              "  a[i] = acc;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"});
+    EXPECT_NE(r.text.find("constexpr uint kTile = 4;\n" + kPiece), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("for (uint t = 0; t < (__mc_v0[__mc_wi.lead()]); ++t) {\n"
+                          "auto& tile = ::metalcpu_kernel::threadgroup_variable<float[kTile], 0x100001ull>(__mc_group);\n" +
+                          kPiece),
+              std::string::npos)
+        << r.text;
+    // The piece that accumulates stores acc back; the one that only reads it does not.
+    EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.linear]; { acc += tile[(i + 1) % kTile]; } "
+                          "__mc_v1[__mc_t.linear] = acc; });"),
+              std::string::npos)
+        << r.text;
+    EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.linear]; { a[i] = acc; } });\n}"), std::string::npos)
+        << r.text;
+    // No thread returns, so nothing tracks returns.
+    EXPECT_NE(r.text.find("work_items<false>"), std::string::npos);
+    EXPECT_EQ(r.text.find("all_returned"), std::string::npos);
+}
+
+// Test that with a return, threads drop out: `return` retires the thread and every loop that
+// runs once per group stops when all threads have returned.
+TEST(WorkItemLoops, ReturnsRetireTheThread) {
+    Result r = rewrite(kernel("  if (i >= n) return;\n"
+                              "  while (true) {\n"
+                              "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                              "    if (a[i] > 0) { return; }\n"
+                              "  }"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"});
+    EXPECT_NE(r.text.find("work_items<true> __mc_wi(__mc_group);"), std::string::npos);
+    EXPECT_NE(r.text.find("{ if (i >= n) return __mc_wi.retire(__mc_t); } });"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("while (true) { if (__mc_wi.all_returned()) break;"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("{ if (a[i] > 0) { return __mc_wi.retire(__mc_t); } } });"), std::string::npos) << r.text;
+}
+
+// Test that only builtins that differ per thread are rebound, and only in pieces naming them.
+TEST(WorkItemLoops, UniformBuiltinsAreNotRebound) {
+    Result r = rewrite(kernel("  a[size] = 1;\n"
+                              "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                              "  a[local.x] = 2;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"});
+    EXPECT_EQ(r.text.find("decltype(size)"), std::string::npos) << r.text;
+    EXPECT_EQ(r.text.find("decltype(i)"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find(kPiece + "{ a[size] = 1; } });"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find(kPiece + "__mc_b3 local = ::metalcpu_kernel::builtin<__mc_b3, "
+                                   "MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { a[local.x] = 2; } });"),
+              std::string::npos)
+        << r.text;
+}
+
+// Test that a const variable is loaded but never stored back, and a variable passed to a
+// function (perhaps by reference) or changed through a member is.
+TEST(WorkItemLoops, StoredBackOnlyWhenWritten) {
+    Result r = rewrite("void f(thread float& x);\n" +
+                       kernel("  const uint j = i;\n"
+                              "  float x = 0; float2 v = 0;\n"
+                              "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                              "  f(x); v.y = a[j];"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"});
+    EXPECT_NE(r.text.find("__mc_t1 x = __mc_v1[__mc_t.linear]; __mc_t2 v = __mc_v2[__mc_t.linear]; __mc_t0 j = "
+                          "__mc_v0[__mc_t.linear]; { f(x); v.y = a[j]; } __mc_v1[__mc_t.linear] = x; "
+                          "__mc_v2[__mc_t.linear] = v; });"),
+              std::string::npos)
+        << r.text;
+    EXPECT_NE(r.text.find("using __mc_t0 = const uint;"), std::string::npos);
+}
+
+// Test the shapes that are split: if/else and do-while holding barriers, break and continue
+// inside loops of one piece, switch with break, writes through pointer arguments, a loop
+// variable read in the pieces.
+TEST(WorkItemLoops, SplitShapes) {
+    EXPECT_TRUE(splits(kernel("  if (n > 1) {\n    threadgroup_barrier(mem_flags::mem_none);\n  } else {\n"
+                              "    a[i] = 0;\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
+    EXPECT_TRUE(splits(kernel("  uint k = 0;\n  do {\n    threadgroup_barrier(mem_flags::mem_none);\n    ++k;\n"
+                              "  } while (k < n);")));
+    EXPECT_TRUE(splits(kernel("  for (uint t = 0; t < n; ++t) {\n    for (uint j = 0; j < 4; ++j) {\n"
+                              "      if (j == t) continue;\n      if (j > t) break;\n      a[i] += a[j];\n    }\n"
+                              "    switch (t) { case 0: break; default: a[t] = 1; }\n"
+                              "    threadgroup_barrier(mem_flags::mem_device);\n  }")));
+    EXPECT_TRUE(splits(kernel("  {\n    float x = a[0];\n    threadgroup_barrier(mem_flags::mem_none);\n"
+                              "    a[i] = x;\n  }\n  a[i] += 1;")));
+    EXPECT_TRUE(splits(kernel("  device float* p = a + i;\n  threadgroup_barrier(mem_flags::mem_none);\n"
+                              "  *p = 1; p[1] = 2;")));
+}
+
+// Test the shapes that stay coroutines, one per rule.
+TEST(WorkItemLoops, CoroutineShapes) {
+    // A barrier under a branch without braces, in a switch, or in a loop without braces.
+    EXPECT_FALSE(splits(kernel("  if (n > 1) threadgroup_barrier(mem_flags::mem_none);")));
+    EXPECT_FALSE(splits(kernel("  switch (n) { case 1: threadgroup_barrier(mem_flags::mem_none); break; }")));
+    EXPECT_FALSE(splits(kernel("  for (uint t = 0; t < n; ++t) threadgroup_barrier(mem_flags::mem_none);")));
+    // Leaving a loop that holds barriers from a piece; goto and labels.
+    EXPECT_FALSE(splits(kernel("  for (;;) {\n    threadgroup_barrier(mem_flags::mem_none);\n    if (a[0] > 0) break;\n  }")));
+    EXPECT_FALSE(splits(kernel("  while (n > 0) {\n    if (a[i] > 0) continue;\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
+    EXPECT_FALSE(splits(kernel("  again:\n  threadgroup_barrier(mem_flags::mem_none);\n  if (a[i] > 0) goto again;")));
+    // Variables living across a barrier that cannot have slots.
+    const std::vector<std::string> declarations = {
+        "auto x = a[i];", "float x[2] = {1, 2};", "device float& x = a[i];", "float x = 1, y = 2;",
+        "float y[2]; thread float* x = y;", "struct S { float v; }; S x{1};", "static float x = 0;"};
+    for (const std::string& d : declarations)
+        EXPECT_FALSE(splits(kernel("  " + d + "\n  threadgroup_barrier(mem_flags::mem_none);\n  a[i] = x;"))) << d;
+    // The address of such a variable taken.
+    EXPECT_FALSE(splits(kernel("  float x = 0;\n  threadgroup_barrier(mem_flags::mem_none);\n"
+                               "  thread float* p = &x; *p = 1;")));
+    // A loop header writing a per-thread variable; a piece writing the loop's own variable.
+    EXPECT_FALSE(splits(kernel("  uint t = 0;\n  for (; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
+    EXPECT_FALSE(splits(kernel("  for (uint t = 0; t < n;) {\n    threadgroup_barrier(mem_flags::mem_none);\n    t += 2;\n  }")));
+    // A parameter written: a builtin, a pointer argument itself.
+    EXPECT_FALSE(splits(kernel("  i += 1;\n  threadgroup_barrier(mem_flags::mem_none);")));
+    EXPECT_FALSE(splits(kernel("  local.x = 1;\n  threadgroup_barrier(mem_flags::mem_none);")));
+    EXPECT_FALSE(splits(kernel("  a += i;\n  threadgroup_barrier(mem_flags::mem_none);")));
+}
+
+// Test that variables used only between two barriers stay locals of their piece, and a
+// variable shadowed in a nested loop is not loaded there.
+TEST(WorkItemLoops, PieceLocalsStayLocal) {
+    Result r = rewrite(kernel("  float x = a[i];\n  a[i] = x;\n"
+                              "  threadgroup_barrier(mem_flags::mem_none);\n"
+                              "  float y = a[0];\n  a[i] = y;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"});
+    EXPECT_EQ(r.text.find("slots"), std::string::npos) << r.text;
+}
+
+// Test that kernels outside the coroutine rules (a barrier in a helper) are not considered.
+TEST(WorkItemLoops, OnlyCoroutineKernels) {
+    Result r = rewrite("void sync() { threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
+                       "kernel void k() {\n  sync();\n}");
+    EXPECT_TRUE(r.split.empty());
+    EXPECT_EQ(r.text.find("run_work_items"), std::string::npos);
+}
+
+} // namespace
+} // namespace metalcpu::msl
