@@ -1,0 +1,316 @@
+// Barrier kernels of the shapes the front end splits into work-item loops (variables that
+// live across barriers, loops and ifs that hold barriers, a loop condition read from a
+// per-thread variable, threads that return early, thread 0 among them), run through the
+// plain pipeline (work-item loops) and the shader-validated one (coroutines), against a CPU
+// model of each kernel, over group sizes of 1 thread, non-multiples of 32 and 1024.
+#include "guarded_buffer.h"
+#include "metal_test.h"
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace metalcpu::testing {
+namespace {
+
+const char* const kKernels = R"(
+#include <metal_stdlib>
+using namespace metal;
+
+// A tree sum of each group's values, with both neighbours read before either is written.
+kernel void group_reduce(device const uint* in [[buffer(0)]],
+                         device uint* sums [[buffer(1)]],
+                         uint gid [[thread_position_in_grid]],
+                         uint lid [[thread_index_in_threadgroup]],
+                         uint size [[threads_per_threadgroup]],
+                         uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[1024];
+    partial[lid] = in[gid];
+    for (uint stride = 1; stride < size; stride *= 2) {
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        uint mine = partial[lid];
+        uint other = lid + stride < size ? partial[lid + stride] : 0u;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        if (lid % (2 * stride) == 0) {
+            partial[lid] = mine + other;
+        }
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if (lid == 0) {
+        sums[group] = partial[0];
+    }
+}
+
+// Rounds of averaging with the right-hand neighbour; the loop runs while a per-thread
+// counter (the same in every thread) says so.
+kernel void smooth(device float* data [[buffer(0)]],
+                   constant uint& rounds [[buffer(1)]],
+                   uint gid [[thread_position_in_grid]],
+                   uint lid [[thread_index_in_threadgroup]],
+                   uint size [[threads_per_threadgroup]]) {
+    threadgroup float row[1024];
+    uint left = rounds;
+    float mine = data[gid];
+    while (left > 0) {
+        row[lid] = mine;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        mine = 0.5f * (mine + row[(lid + 1) % size]);
+        left--;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    data[gid] = mine;
+}
+
+// Thread 0 returns before anything else, so the loop condition must come from a thread that
+// is still running; the others exchange values in a do-while loop.
+kernel void leader_leaves(device uint* out [[buffer(0)]],
+                          constant uint& rounds [[buffer(1)]],
+                          uint gid [[thread_position_in_grid]],
+                          uint lid [[thread_index_in_threadgroup]],
+                          uint size [[threads_per_threadgroup]]) {
+    threadgroup uint cells[1024];
+    if (lid == 0) return;
+    uint left = rounds;
+    uint acc = lid;
+    do {
+        cells[lid] = acc;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        acc += cells[lid == size - 1 ? 1 : lid + 1];
+        --left;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    } while (left > 0);
+    out[gid] = acc;
+}
+
+struct Pair { uint a; uint b; };
+
+void bump(thread Pair& p, uint by) {
+    p.a += by;
+    p.b ^= by;
+}
+
+// Nested loops and an if/else that hold barriers; a struct changed through a reference and a
+// device pointer, both living across the barriers.
+kernel void nested(device uint* out [[buffer(0)]],
+                   constant uint& outer [[buffer(1)]],
+                   uint gid [[thread_position_in_grid]],
+                   uint lid [[thread_index_in_threadgroup]],
+                   uint size [[threads_per_threadgroup]]) {
+    constexpr uint kLanes = 4;
+    threadgroup uint shared[1024];
+    Pair p = {lid, 0u};
+    device uint* mine = out + gid * 2;
+    for (uint i = 0; i < outer; ++i) {
+        for (uint j = 0; j < kLanes; ++j) {
+            shared[lid] = p.a + j;
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            bump(p, shared[(lid + j) % size]);
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+        }
+        if (outer > 1) {
+            shared[lid] = p.b;
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            p.a += shared[size - 1 - lid];
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+        } else {
+            p.a += 1;
+        }
+    }
+    mine[0] = p.a;
+    mine[1] = p.b;
+}
+)";
+
+constexpr unsigned kGroups = 3;
+
+// CPU models of the kernels, one group of `size` threads at a time.
+
+std::vector<std::uint32_t> groupReduce(const std::vector<std::uint32_t>& in, unsigned size) {
+    std::vector<std::uint32_t> sums(kGroups, 0);
+    for (unsigned g = 0; g < kGroups; ++g)
+        for (unsigned l = 0; l < size; ++l) sums[g] += in[g * size + l];
+    return sums;
+}
+
+std::vector<float> smooth(std::vector<float> data, unsigned rounds, unsigned size) {
+    for (unsigned g = 0; g < kGroups; ++g) {
+        float* mine = data.data() + g * size;
+        std::vector<float> row(size);
+        for (unsigned r = 0; r < rounds; ++r) {
+            for (unsigned l = 0; l < size; ++l) row[l] = mine[l];
+            for (unsigned l = 0; l < size; ++l) mine[l] = 0.5f * (mine[l] + row[(l + 1) % size]);
+        }
+    }
+    return data;
+}
+
+std::vector<std::uint32_t> leaderLeaves(unsigned rounds, unsigned size) {
+    std::vector<std::uint32_t> out(kGroups * size, kCanary);
+    for (unsigned g = 0; g < kGroups; ++g) {
+        std::vector<std::uint32_t> acc(size), cells(size);
+        for (unsigned l = 1; l < size; ++l) acc[l] = l;
+        for (unsigned r = 0; r < rounds; ++r) {
+            for (unsigned l = 1; l < size; ++l) cells[l] = acc[l];
+            for (unsigned l = 1; l < size; ++l) acc[l] += cells[l == size - 1 ? 1 : l + 1];
+        }
+        for (unsigned l = 1; l < size; ++l) out[g * size + l] = acc[l];
+    }
+    return out;
+}
+
+std::vector<std::uint32_t> nested(unsigned outer, unsigned size) {
+    std::vector<std::uint32_t> out(kGroups * size * 2);
+    for (unsigned g = 0; g < kGroups; ++g) {
+        std::vector<std::uint32_t> a(size), b(size, 0), shared(size);
+        for (unsigned l = 0; l < size; ++l) a[l] = l;
+        for (unsigned i = 0; i < outer; ++i) {
+            for (unsigned j = 0; j < 4; ++j) {
+                for (unsigned l = 0; l < size; ++l) shared[l] = a[l] + j;
+                for (unsigned l = 0; l < size; ++l) {
+                    std::uint32_t by = shared[(l + j) % size];
+                    a[l] += by;
+                    b[l] ^= by;
+                }
+            }
+            if (outer > 1) {
+                for (unsigned l = 0; l < size; ++l) shared[l] = b[l];
+                for (unsigned l = 0; l < size; ++l) a[l] += shared[size - 1 - l];
+            } else {
+                for (unsigned l = 0; l < size; ++l) a[l] += 1;
+            }
+        }
+        for (unsigned l = 0; l < size; ++l) {
+            out[(g * size + l) * 2] = a[l];
+            out[(g * size + l) * 2 + 1] = b[l];
+        }
+    }
+    return out;
+}
+
+/// (threads per group, shader validation on)
+using BarrierCase = std::tuple<unsigned, bool>;
+
+class BarrierKernels : public MetalTest, public ::testing::WithParamInterface<BarrierCase> {
+protected:
+    static void SetUpTestSuite() { library_ = compile(kKernels); }
+    static void TearDownTestSuite() {
+        if (library_) library_->release();
+        library_ = nullptr;
+    }
+
+    unsigned size() const { return std::get<0>(GetParam()); }
+
+    /// The pipeline for `name`: validated ones run the kernel as coroutines, the others as
+    /// work-item loops.
+    MTL::ComputePipelineState* kernel(const char* name) {
+        if (!library_) return nullptr;
+        MTL::Function* function = library_->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
+        if (!function) {
+            ADD_FAILURE() << "no kernel " << name;
+            return nullptr;
+        }
+        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+        descriptor->setComputeFunction(function);
+        descriptor->setShaderValidation(std::get<1>(GetParam()) ? MTL::ShaderValidationEnabled
+                                                                : MTL::ShaderValidationDisabled);
+        NS::Error* error = nullptr;
+        MTL::ComputePipelineState* state =
+            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+        descriptor->release();
+        function->release();
+        if (!state) ADD_FAILURE() << "pipeline failed: " << text(error ? error->localizedDescription() : nullptr);
+        return state;
+    }
+
+    /// Runs `state` over kGroups whole groups of size() threads with two buffers bound.
+    void run(MTL::ComputePipelineState* state, GuardedBuffer& first, GuardedBuffer* second,
+             std::uint32_t constant) {
+        MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        first.bind(encoder, 0);
+        if (second) second->bind(encoder, 1);
+        else encoder->setBytes(&constant, sizeof constant, 1);
+        encoder->dispatchThreadgroups(MTL::Size(kGroups, 1, 1), MTL::Size(size(), 1, 1));
+        encoder->endEncoding();
+        ASSERT_EQ(MetalTest::run(commandBuffer), MTL::CommandBufferStatusCompleted)
+            << text(commandBuffer->error() ? commandBuffer->error()->localizedDescription() : nullptr);
+    }
+
+    static MTL::Library* library_;
+};
+MTL::Library* BarrierKernels::library_ = nullptr;
+
+// Test a reduction whose loop holds two barriers and whose values live across one.
+TEST_P(BarrierKernels, GroupReduce) {
+    MTL::ComputePipelineState* state = kernel("group_reduce");
+    ASSERT_NE(state, nullptr);
+    const unsigned count = kGroups * size();
+    std::vector<std::uint32_t> values(count);
+    for (unsigned i = 0; i < count; ++i) values[i] = i * 2654435761u >> 8;
+    GuardedBuffer in(device_, count * 4), sums(device_, kGroups * 4);
+    std::copy(values.begin(), values.end(), in.data<std::uint32_t>());
+    run(state, in, &sums, 0);
+    const std::vector<std::uint32_t> expected = groupReduce(values, size());
+    for (unsigned g = 0; g < kGroups; ++g) EXPECT_EQ(sums.data<std::uint32_t>()[g], expected[g]) << "group " << g;
+    sums.expectCanariesIntact();
+    state->release();
+}
+
+// Test a loop whose condition is a per-thread variable that the loop body changes.
+TEST_P(BarrierKernels, LoopConditionFromThreadVariable) {
+    MTL::ComputePipelineState* state = kernel("smooth");
+    ASSERT_NE(state, nullptr);
+    const unsigned count = kGroups * size();
+    std::vector<float> values(count);
+    for (unsigned i = 0; i < count; ++i) values[i] = float(i % 13) * 1.5f - 4.0f;
+    GuardedBuffer data(device_, count * 4);
+    std::copy(values.begin(), values.end(), data.data<float>());
+    run(state, data, nullptr, 5);
+    const std::vector<float> expected = smooth(values, 5, size());
+    for (unsigned i = 0; i < count; ++i) EXPECT_FLOAT_EQ(data.data<float>()[i], expected[i]) << "thread " << i;
+    data.expectCanariesIntact();
+    state->release();
+}
+
+// Test that thread 0 returning first neither stops the loop nor gives it a wrong trip count,
+// and writes nothing.
+TEST_P(BarrierKernels, FirstThreadReturnsBeforeLoop) {
+    MTL::ComputePipelineState* state = kernel("leader_leaves");
+    ASSERT_NE(state, nullptr);
+    GuardedBuffer out(device_, kGroups * size() * 4);
+    run(state, out, nullptr, 3);
+    const std::vector<std::uint32_t> expected = leaderLeaves(3, size());
+    for (unsigned i = 0; i < kGroups * size(); ++i)
+        EXPECT_EQ(out.data<std::uint32_t>()[i], expected[i]) << "thread " << i;
+    out.expectCanariesIntact();
+    state->release();
+}
+
+// Test nested loops and both branches of an if that hold barriers, with a struct and a
+// device pointer living across them.
+TEST_P(BarrierKernels, NestedLoopsAndBranches) {
+    for (std::uint32_t outer : {1u, 3u}) {
+        MTL::ComputePipelineState* state = kernel("nested");
+        ASSERT_NE(state, nullptr);
+        GuardedBuffer out(device_, kGroups * size() * 8);
+        run(state, out, nullptr, outer);
+        const std::vector<std::uint32_t> expected = nested(outer, size());
+        for (unsigned i = 0; i < kGroups * size() * 2; ++i)
+            EXPECT_EQ(out.data<std::uint32_t>()[i], expected[i]) << "word " << i << ", outer " << outer;
+        out.expectCanariesIntact();
+        state->release();
+    }
+}
+
+std::string barrierCaseName(const ::testing::TestParamInfo<BarrierCase>& info) {
+    return "group" + std::to_string(std::get<0>(info.param)) + (std::get<1>(info.param) ? "_validated" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, BarrierKernels,
+                         ::testing::Combine(::testing::Values(1u, 2u, 7u, 33u, 64u, 1024u), ::testing::Bool()),
+                         barrierCaseName);
+
+} // namespace
+} // namespace metalcpu::testing
