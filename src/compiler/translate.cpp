@@ -73,15 +73,11 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     CallGraph graph = buildCallGraph(tokens, partner, module);
     std::vector<CoroutineKernel> coroutineKernels = findCoroutineKernels(tokens, partner, module, graph, diagnostics);
     if (diagnostics.hasErrors()) return fail(diagnostics);
-    // The fast flavour splits barrier kernels into work-item loops where it can; the
-    // validation flavour keeps coroutines, whose threads run the body as written.
-    std::vector<WorkItemKernel> workItemKernels;
-    if (!options.validation) {
-        workItemKernels =
-            findWorkItemKernels(tokens, partner, module, coroutineKernels, threadgroupVariables, parameters);
-        for (const WorkItemKernel& w : workItemKernels)
-            std::erase_if(coroutineKernels, [&](const CoroutineKernel& c) { return c.function == w.function; });
-    }
+    // Barrier kernels become work-item loops where they can, coroutines otherwise.
+    std::vector<WorkItemKernel> workItemKernels =
+        findWorkItemKernels(tokens, partner, module, coroutineKernels, threadgroupVariables, parameters);
+    for (const WorkItemKernel& w : workItemKernels)
+        std::erase_if(coroutineKernels, [&](const CoroutineKernel& c) { return c.function == w.function; });
     std::set<std::size_t> coroutines, workItemLoops;
     for (const CoroutineKernel& k : coroutineKernels) coroutines.insert(k.function);
     for (const WorkItemKernel& k : workItemKernels) workItemLoops.insert(k.function);

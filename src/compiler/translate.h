@@ -116,7 +116,7 @@ struct KernelInfo {
     /// group's threads (passes/work_item_loops.h): run_group calls it once per group with
     /// thread 0's builtins, there is no run_thread, and the mc_kernel flags are
     /// MC_KERNEL_WORK_ITEM_LOOPS. Chosen over coroutines when the kernel's barriers sit only in
-    /// its body's straight-line code and loops; the validation flavour keeps coroutines.
+    /// its body's straight-line code, blocks, loops and ifs (docs/compiler.md has the rules).
     bool usesWorkItemLoops = false;
     /// [[max_total_threads_per_threadgroup(n)]]; 0 when absent or not a literal (the generated
     /// mc_kernel then holds the value the host compiler computes).

@@ -106,13 +106,14 @@ TEST(Translate, BarrierKernelLowerings) {
                          "&::__mc_2_run_group, nullptr, 0, nullptr, \"c\"},"),
               std::string::npos);
 
-    // The validation flavour runs the body as written: a coroutine.
+    // The validation flavour is lowered the same way.
     TranslateOptions validation;
     validation.validation = true;
     Translation v = translate(source, validation);
     ASSERT_TRUE(v.ok);
-    EXPECT_TRUE(v.kernels[0].usesCoroutines);
-    EXPECT_FALSE(v.kernels[0].usesWorkItemLoops);
+    ASSERT_EQ(v.kernels.size(), 3u);
+    EXPECT_TRUE(v.kernels[0].usesWorkItemLoops);
+    EXPECT_TRUE(v.kernels[2].usesCoroutines);
 }
 
 // Test that the file key goes into the threadgroup site keys, and sites reach the kernels that

@@ -1,8 +1,9 @@
 // Barrier kernels of the shapes the front end splits into work-item loops (variables that
 // live across barriers, loops and ifs that hold barriers, a loop condition read from a
-// per-thread variable, threads that return early, thread 0 among them), run through the
-// plain pipeline (work-item loops) and the shader-validated one (coroutines), against a CPU
-// model of each kernel, over group sizes of 1 thread, non-multiples of 32 and 1024.
+// per-thread variable, threads that return early, thread 0 among them) and one it leaves a
+// coroutine, run through plain and shader-validated pipelines (the two flavours are lowered
+// alike), against a CPU model of each kernel, over group sizes of 1 thread, non-multiples of
+// 32 and 1024.
 #include "guarded_buffer.h"
 #include "metal_test.h"
 
@@ -53,6 +54,26 @@ kernel void smooth(device float* data [[buffer(0)]],
     uint left = rounds;
     float mine = data[gid];
     while (left > 0) {
+        row[lid] = mine;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        mine = 0.5f * (mine + row[(lid + 1) % size]);
+        left--;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    data[gid] = mine;
+}
+
+// smooth as a loop left by `break` after its barriers: not split, run as coroutines.
+kernel void smooth_with_break(device float* data [[buffer(0)]],
+                              constant uint& rounds [[buffer(1)]],
+                              uint gid [[thread_position_in_grid]],
+                              uint lid [[thread_index_in_threadgroup]],
+                              uint size [[threads_per_threadgroup]]) {
+    threadgroup float row[1024];
+    uint left = rounds;
+    float mine = data[gid];
+    for (;;) {
+        if (left == 0) break;
         row[lid] = mine;
         threadgroup_barrier(mem_flags::mem_threadgroup);
         mine = 0.5f * (mine + row[(lid + 1) % size]);
@@ -201,8 +222,7 @@ protected:
 
     unsigned size() const { return std::get<0>(GetParam()); }
 
-    /// The pipeline for `name`: validated ones run the kernel as coroutines, the others as
-    /// work-item loops.
+    /// The pipeline for `name`, with shader validation as the parameter says.
     MTL::ComputePipelineState* kernel(const char* name) {
         if (!library_) return nullptr;
         MTL::Function* function = library_->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
@@ -238,6 +258,9 @@ protected:
             << text(commandBuffer->error() ? commandBuffer->error()->localizedDescription() : nullptr);
     }
 
+    /// Runs smooth or smooth_with_break and compares with the CPU model.
+    void smoothWith(const char* name);
+
     static MTL::Library* library_;
 };
 MTL::Library* BarrierKernels::library_ = nullptr;
@@ -258,9 +281,17 @@ TEST_P(BarrierKernels, GroupReduce) {
     state->release();
 }
 
-// Test a loop whose condition is a per-thread variable that the loop body changes.
+// Test a loop whose condition is a per-thread variable that the loop body changes, split
+// into work-item loops and (left by a break) as coroutines.
 TEST_P(BarrierKernels, LoopConditionFromThreadVariable) {
-    MTL::ComputePipelineState* state = kernel("smooth");
+    for (const char* name : {"smooth", "smooth_with_break"}) {
+        SCOPED_TRACE(name);
+        smoothWith(name);
+    }
+}
+
+void BarrierKernels::smoothWith(const char* name) {
+    MTL::ComputePipelineState* state = kernel(name);
     ASSERT_NE(state, nullptr);
     const unsigned count = kGroups * size();
     std::vector<float> values(count);

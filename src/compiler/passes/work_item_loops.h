@@ -85,8 +85,9 @@ std::vector<WorkItemKernel> findWorkItemKernels(const TokenList& tokens, const s
                                                 const std::map<std::size_t, std::vector<ParamInfo>>& parameters);
 
 /// Rewrites each kernel as the comment at the top of this file shows. Run it last, after
-/// the passes that rewrite types (the slot types are copied from their output) and instead of
-/// rewriteCoroutineKernels() for these kernels.
+/// the passes that rewrite types and accesses (the slot types are copied from their output,
+/// checked pointer types in the validation flavour), and instead of rewriteCoroutineKernels()
+/// for these kernels.
 void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>& kernels);
 
 } // namespace metalcpu::msl

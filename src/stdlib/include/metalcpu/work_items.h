@@ -108,6 +108,9 @@ __attribute__((always_inline)) inline void run_work_items(const work_items<Track
         for (mc_u32 y = 0; y < sy; ++y)
             for (mc_u32 x = 0; x < sx; ++x, ++linear) {
                 if (threads.returned(linear)) continue;
+#ifdef METALCPU_VALIDATION
+                const_cast<mc_group*>(group)->current_thread = static_cast<unsigned short>(linear); // reports
+#endif
                 piece(thread_ids{x, y, z, linear});
             }
 }
