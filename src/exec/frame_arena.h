@@ -7,8 +7,9 @@
 
 namespace metalcpu::exec {
 
-/// Bump allocator for the coroutine frames of one group (one frame per thread of a
-/// coroutine kernel). reset() frees everything at once; memory is kept for the next group.
+/// Bump allocator for one group's coroutine frames (one per thread of a coroutine kernel)
+/// and per-thread slots (one array per variable of a work-item loop kernel that lives across
+/// a barrier). reset() frees everything at once; memory is kept for the next group.
 class FrameArena {
 public:
     void* allocate(std::size_t size);

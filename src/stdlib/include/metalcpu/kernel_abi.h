@@ -192,8 +192,9 @@ typedef struct mc_services {
     const mc_group* (*current_group)(void);
     /* The storage of one `threadgroup` variable in `group`, the same for all its threads. */
     void* (*threadgroup_variable)(const mc_group* group, mc_u64 site_key, mc_u64 size, mc_u64 align);
-    /* Memory for one coroutine frame of the calling worker's current group; freed all at
-       once when the next group starts. */
+    /* Memory (64-byte aligned) from the calling worker's per-group arena, for coroutine
+       frames and the per-thread slots of work-item loop kernels; freed all at once when the
+       next group starts. */
     void* (*coroutine_frame)(mc_u64 size);
 
     /* Shader validation. `regions` is indexed by pointer tag. validation_fault is called for
