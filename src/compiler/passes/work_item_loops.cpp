@@ -422,7 +422,7 @@ void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>
         }
         for (const WorkItemRegion& r : k.regions) {
             std::string opener = "::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& "
-                                 "__mc_t) __attribute__((always_inline)) { ";
+                                 "__mc_t) __attribute__((always_inline)) { (void)__mc_t; ";
             for (std::size_t p : r.builtins) {
                 for (std::size_t b = 0; b < k.perThreadBuiltins.size(); ++b) {
                     if (k.perThreadBuiltins[b].first != p) continue;

@@ -11,16 +11,16 @@ template <typename T, uint N>
                              uint lid                                , [[maybe_unused]] const ::mc_group* __mc_group)
 { ::metalcpu_kernel::work_items<true> __mc_wi(__mc_group); using __mc_b2 = decltype(gid); using __mc_b3 = decltype(lid); using __mc_t0 = T; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>();
     auto& partial = ::metalcpu_kernel::threadgroup_variable<T[N], 0x1ull>(__mc_group);
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { auto load = [&](uint i) -> T { return i < count ? data[i] : T(0); };
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { auto load = [&](uint i) -> T { return i < count ? data[i] : T(0); };
     partial[lid] = load(gid); } });
     for (uint stride = 1; stride < N; stride *= 2) { if (__mc_wi.all_returned()) break;
 
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { T value = lid >= stride ? partial[lid - stride] : T(0); __mc_v0[__mc_t.linear] = value; } });
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { T value = lid >= stride ? partial[lid - stride] : T(0); __mc_v0[__mc_t.linear] = value; } });
 
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 value = __mc_v0[__mc_t.linear]; { partial[lid] += value; } });
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 value = __mc_v0[__mc_t.linear]; { partial[lid] += value; } });
     }
 
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { if (gid >= count) {
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { if (gid >= count) {
         return __mc_wi.retire(__mc_t);
     }
     data[gid] = partial[lid]; } });
@@ -37,18 +37,18 @@ template <typename T, uint N>
 { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b2 = decltype(lid); using __mc_t0 = uint; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = float; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>();
     constexpr uint kWidth = 16;
     auto& row = ::metalcpu_kernel::threadgroup_variable<float[kWidth], 0x2ull>(__mc_group);
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { uint left = rounds;
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { uint left = rounds;
     float mine = data[lid.x]; __mc_v0[__mc_t.linear] = left; __mc_v1[__mc_t.linear] = mine; } });
     while ((__mc_v0[__mc_wi.lead()]) > 0) {
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; { row[lid.x % kWidth] = mine; } });
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; { row[lid.x % kWidth] = mine; } });
 
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; __mc_t0 left = __mc_v0[__mc_t.linear]; { mine = 0.5f * (mine + row[(lid.x + 1) % kWidth]);
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; __mc_t0 left = __mc_v0[__mc_t.linear]; { mine = 0.5f * (mine + row[(lid.x + 1) % kWidth]);
         left--; } __mc_v1[__mc_t.linear] = mine; __mc_v0[__mc_t.linear] = left; });
         if (size.x > 1) {
 
         }
     }
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; { data[lid.x] = mine; } });
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; { data[lid.x] = mine; } });
 }
 #line 1 "<metalcpu generated>"
 // "block_prefix_float_64"

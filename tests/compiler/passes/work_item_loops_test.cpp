@@ -54,7 +54,7 @@ Result rewrite(std::string_view source) {
 
 const std::string kGroup = "[[maybe_unused]] const ::mc_group* __mc_group";
 const std::string kPiece = "::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& "
-                           "__mc_t) __attribute__((always_inline)) { ";
+                           "__mc_t) __attribute__((always_inline)) { (void)__mc_t; ";
 
 /// Whether `source` (one kernel `k`) is split into work-item loops, with the rewrite checked
 /// to have happened only then.
