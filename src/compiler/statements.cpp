@@ -155,13 +155,15 @@ private:
     const std::vector<std::size_t>& partner_;
 };
 
-bool isAssignment(const Token& t) {
-    static constexpr std::string_view kAssignments[] = {"=",  "+=", "-=", "*=", "/=",  "%=",
-                                                         "&=", "|=", "^=", "<<=", ">>="};
+// Whether an assignment operator starts at `i`. `>>` is always two tokens (see the lexer),
+// so `>>=` arrives as `>` and an adjacent `>=`.
+bool isAssignment(const TokenList& tokens, std::size_t i, std::size_t limit) {
+    static constexpr std::string_view kAssignments[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<="};
+    const Token& t = tokens[i];
     if (t.kind != TokenKind::Punctuator) return false;
     for (std::string_view a : kAssignments)
         if (t.spelling == a) return true;
-    return false;
+    return t.isPunct(">") && i + 1 < limit && tokens[i + 1].isPunct(">=") && !tokens[i + 1].spaceBefore;
 }
 
 // Whether the token before a `&` or `*` makes it a binary operator.
@@ -275,7 +277,7 @@ bool isModifiedAt(const TokenList& tokens, const std::vector<std::size_t>& partn
         }
     }
     if (k >= limit) return false;
-    return isAssignment(tokens[k]) || tokens[k].isPunct("++") || tokens[k].isPunct("--");
+    return isAssignment(tokens, k, limit) || tokens[k].isPunct("++") || tokens[k].isPunct("--");
 }
 
 } // namespace metalcpu::msl

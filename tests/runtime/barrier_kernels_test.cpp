@@ -83,6 +83,34 @@ kernel void smooth_with_break(device float* data [[buffer(0)]],
     data[gid] = mine;
 }
 
+struct Running {
+    float total;
+    Running(float first) : total(first) {}
+};
+
+// A loop whose counter halves (`>>=`), a const sizing threadgroup memory, and a per-thread
+// object with no default constructor, all across the barriers.
+kernel void smooth_halving(device float* data [[buffer(0)]],
+                           constant uint& rounds [[buffer(1)]],
+                           uint gid [[thread_position_in_grid]],
+                           uint lid [[thread_index_in_threadgroup]],
+                           uint size [[threads_per_threadgroup]]) {
+    const uint kRow = 1024;
+    threadgroup float row[kRow];
+    uint left = rounds;
+    float mine = data[gid];
+    Running sum(mine);
+    while (left > 0) {
+        row[lid] = mine;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        mine = 0.5f * (mine + row[(lid + 1) % size]);
+        sum.total += mine;
+        left >>= 1;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    data[gid] = sum.total;
+}
+
 // Thread 0 returns before anything else, so the loop condition must come from a thread that
 // is still running; the others exchange values in a do-while loop.
 kernel void leader_leaves(device uint* out [[buffer(0)]],
@@ -162,6 +190,22 @@ std::vector<float> smooth(std::vector<float> data, unsigned rounds, unsigned siz
             for (unsigned l = 0; l < size; ++l) row[l] = mine[l];
             for (unsigned l = 0; l < size; ++l) mine[l] = 0.5f * (mine[l] + row[(l + 1) % size]);
         }
+    }
+    return data;
+}
+
+std::vector<float> smoothHalving(std::vector<float> data, unsigned rounds, unsigned size) {
+    for (unsigned g = 0; g < kGroups; ++g) {
+        float* mine = data.data() + g * size;
+        std::vector<float> row(size), sum(mine, mine + size);
+        for (unsigned left = rounds; left > 0; left >>= 1) {
+            for (unsigned l = 0; l < size; ++l) row[l] = mine[l];
+            for (unsigned l = 0; l < size; ++l) {
+                mine[l] = 0.5f * (mine[l] + row[(l + 1) % size]);
+                sum[l] += mine[l];
+            }
+        }
+        std::copy(sum.begin(), sum.end(), mine);
     }
     return data;
 }
@@ -258,8 +302,9 @@ protected:
             << text(commandBuffer->error() ? commandBuffer->error()->localizedDescription() : nullptr);
     }
 
-    /// Runs smooth or smooth_with_break and compares with the CPU model.
-    void smoothWith(const char* name);
+    using SmoothingModel = std::vector<float> (*)(std::vector<float>, unsigned rounds, unsigned size);
+    /// Runs a smoothing kernel over data in place for `rounds` and compares with its CPU model.
+    void smoothing(const char* name, std::uint32_t rounds, SmoothingModel model);
 
     static MTL::Library* library_;
 };
@@ -286,11 +331,15 @@ TEST_P(BarrierKernels, GroupReduce) {
 TEST_P(BarrierKernels, LoopConditionFromThreadVariable) {
     for (const char* name : {"smooth", "smooth_with_break"}) {
         SCOPED_TRACE(name);
-        smoothWith(name);
+        smoothing(name, 5, smooth);
     }
 }
 
-void BarrierKernels::smoothWith(const char* name) {
+// Test a counter that halves each round, a const sizing threadgroup memory and a per-thread
+// object without a default constructor.
+TEST_P(BarrierKernels, HalvingCounterAndObjects) { smoothing("smooth_halving", 8, smoothHalving); }
+
+void BarrierKernels::smoothing(const char* name, std::uint32_t rounds, SmoothingModel model) {
     MTL::ComputePipelineState* state = kernel(name);
     ASSERT_NE(state, nullptr);
     const unsigned count = kGroups * size();
@@ -298,8 +347,8 @@ void BarrierKernels::smoothWith(const char* name) {
     for (unsigned i = 0; i < count; ++i) values[i] = float(i % 13) * 1.5f - 4.0f;
     GuardedBuffer data(device_, count * 4);
     std::copy(values.begin(), values.end(), data.data<float>());
-    run(state, data, nullptr, 5);
-    const std::vector<float> expected = smooth(values, 5, size());
+    run(state, data, nullptr, rounds);
+    const std::vector<float> expected = model(values, rounds, size());
     for (unsigned i = 0; i < count; ++i) EXPECT_FLOAT_EQ(data.data<float>()[i], expected[i]) << "thread " << i;
     data.expectCanariesIntact();
     state->release();

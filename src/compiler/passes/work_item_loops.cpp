@@ -134,48 +134,150 @@ private:
         return nullptr;
     }
 
-    // Statements that run once per group although they hold no barrier: declarations of
-    // constants, types and threadgroup variables, which are the same for every thread.
-    bool isGroupDeclaration(const Statement& s) {
-        if (s.kind != StatementKind::Simple) return false;
-        if (const ThreadgroupDeclaration* d = threadgroupDeclaration(s)) {
-            for (const ThreadgroupDeclarator& v : d->declarators) visible_.push_back({v.name, Visible::Kind::Group});
-            return true;
+    // What a statement of a block that holds barriers becomes.
+    enum class Role {
+        Piece,            ///< runs per thread, in the piece with its neighbours
+        Skip,             ///< an empty statement
+        Barrier,          ///< erased: the pieces around it are the synchronisation
+        GroupDeclaration, ///< a declaration that is the same for every thread: runs once
+        Block,            ///< a `{}` block holding barriers: its statements, block by block
+        GroupStatement,   ///< a loop or an if holding barriers: runs once per group
+    };
+
+    // Whether an identifier in a declaration that would run once per group refers to
+    // something that differs per thread (a parameter, a per-thread variable, a name the
+    // current piece declares).
+    bool namesThreadState(std::size_t begin, std::size_t end, const std::vector<std::string>& pieceNames) const {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (!isUnqualifiedName(tokens_, i) || isCppKeyword(tokens_[i].spelling)) continue;
+            const std::string& name = tokens_[i].spelling;
+            if (const Visible* v = lookUp(name)) {
+                if (v->kind == Visible::Kind::PerThread) return true;
+                continue;
+            }
+            if (parameter(name) || std::find(pieceNames.begin(), pieceNames.end(), name) != pieceNames.end())
+                return true;
         }
+        return false;
+    }
+
+    // Declarations the same for every thread: threadgroup variables, constexpr variables,
+    // types, static_assert, and const variables initialised from nothing thread-specific
+    // (`const uint kTile = 16;`), which later declarations may need as constants.
+    bool isGroupDeclaration(const Statement& s, const std::vector<std::string>& pieceNames) const {
+        if (s.kind != StatementKind::Simple) return false;
+        if (threadgroupDeclaration(s)) return true;
         const Token& k = tokens_[s.keyword];
         if (k.isIdentifier("typedef") || k.isIdentifier("using") || k.isIdentifier("static_assert")) return true;
         auto d = parseDeclaration(tokens_, partner_, s);
         if (!d) return false;
-        for (std::size_t i = d->type.begin; i < d->type.end; ++i)
-            if (tokens_[i].isIdentifier("constexpr")) {
-                for (std::size_t n : d->names) visible_.push_back({tokens_[n].spelling, Visible::Kind::Group});
-                return true;
-            }
-        return false;
+        bool isConst = false;
+        for (std::size_t i = d->type.begin; i < d->type.end; ++i) {
+            if (tokens_[i].isIdentifier("constexpr")) return true;
+            if (tokens_[i].isIdentifier("const")) isConst = true;
+            if (tokens_[i].isPunct("*") || tokens_[i].isPunct("&") || tokens_[i].isPunct("&&")) return false;
+        }
+        return isConst && d->hasInitializer && !namesThreadState(s.keyword, s.tokens.end, pieceNames);
+    }
+
+    Role role(const Statement& s, const std::vector<std::string>& pieceNames) const {
+        if (s.kind == StatementKind::Empty) return Role::Skip;
+        if (isBarrierStatement(s)) return Role::Barrier;
+        if (holdsBarrier(s)) return s.kind == StatementKind::Compound ? Role::Block : Role::GroupStatement;
+        if (isGroupDeclaration(s, pieceNames)) return Role::GroupDeclaration;
+        return Role::Piece;
+    }
+
+    // The names a piece's top-level statement declares.
+    void declaredNames(const Statement& s, std::vector<std::string>& names) const {
+        if (auto d = parseDeclaration(tokens_, partner_, s))
+            for (std::size_t n : d->names) names.push_back(tokens_[n].spelling);
+    }
+
+    void groupDeclaration(const Statement& s) {
+        if (namesThreadState(s.keyword, s.tokens.end, {}) && !threadgroupDeclaration(s)) {
+            ok_ = false;
+            return;
+        }
+        if (const ThreadgroupDeclaration* d = threadgroupDeclaration(s)) {
+            for (const ThreadgroupDeclarator& v : d->declarators) visible_.push_back({v.name, Visible::Kind::Group});
+        } else if (auto d = parseDeclaration(tokens_, partner_, s)) {
+            for (std::size_t n : d->names) visible_.push_back({tokens_[n].spelling, Visible::Kind::Group});
+        }
     }
 
     void block(const std::vector<Statement>& statements, std::size_t close) {
         const std::size_t mark = visible_.size();
         std::vector<const Statement*> run;
+        std::vector<std::string> runNames; // declared at the top level of `run`
         for (const Statement& s : statements) {
             if (!ok_) return;
-            const bool emptyOrPragmas = s.kind == StatementKind::Empty;
-            if (!emptyOrPragmas && !isBarrierStatement(s) && !holdsBarrier(s) && !isGroupDeclaration(s)) {
+            const Role r = role(s, runNames);
+            if (r == Role::Piece) {
                 run.push_back(&s);
+                declaredNames(s, runNames);
                 continue;
             }
             region(run, close);
             run.clear();
-            if (isBarrierStatement(s)) {
+            runNames.clear();
+            switch (r) {
+            case Role::Barrier:
                 out_->barriers.push_back(s.tokens);
-            } else if (s.kind == StatementKind::Compound && holdsBarrier(s)) {
+                break;
+            case Role::GroupDeclaration:
+                groupDeclaration(s);
+                break;
+            case Role::Block:
                 block(s.children, partner_[s.keyword]);
-            } else if (holdsBarrier(s)) {
+                break;
+            case Role::GroupStatement:
                 groupStatement(s);
+                break;
+            default:
+                break;
             }
         }
         region(run, close);
         visible_.resize(mark);
+    }
+
+    // The header of a loop or if that runs once per group may read per-thread variables in
+    // its condition (the first live thread's value: the condition is uniform, as Metal
+    // requires), but not set up its own variables from them, and may not name builtins that
+    // differ per thread (`for (uint i = lid; ...)`: every thread has its own `i`).
+    bool checkHeaderPart(std::size_t begin, std::size_t end, bool readsAllowed) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (!isUnqualifiedName(tokens_, i) || isCppKeyword(tokens_[i].spelling)) continue;
+            const Visible* v = lookUp(tokens_[i].spelling);
+            if (v && v->kind == Visible::Kind::PerThread) {
+                if (!readsAllowed || isModifiedAt(tokens_, partner_, i, end)) return false;
+                out_->headerUses.emplace_back(i, v->variable);
+            } else if (!v) {
+                const ParamInfo* p = parameter(tokens_[i].spelling);
+                if (p && p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin)) return false;
+            }
+        }
+        return true;
+    }
+
+    // The top-level `;` of a header between `begin` and `end`, or `end`.
+    std::size_t headerSemicolon(std::size_t begin, std::size_t end) const {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (tokens_[i].isPunct(";")) return i;
+            if (partner_[i] != kNoToken && partner_[i] > i) i = partner_[i];
+        }
+        return end;
+    }
+
+    // Whether header tokens [begin, end) declare a variable (`uint n = c`).
+    bool declaresVariable(std::size_t begin, std::size_t end) const {
+        if (begin >= end) return false;
+        Statement probe;
+        probe.kind = StatementKind::Simple;
+        probe.keyword = begin;
+        probe.tokens = {begin, end + 1}; // parseDeclaration reads up to tokens.end - 1
+        return parseDeclaration(tokens_, partner_, probe).has_value();
     }
 
     // A loop or an `if` holding barriers: it runs once per group, its blocks block by block.
@@ -189,33 +291,30 @@ private:
             return;
         }
         const std::size_t mark = visible_.size();
+        const TokenRange h = s.header;
         if (s.kind == StatementKind::For) {
-            // The init-statement's variables belong to the group.
-            std::size_t semicolon = s.header.begin;
-            while (semicolon < s.header.end && !tokens_[semicolon].isPunct(";")) {
-                if (partner_[semicolon] != kNoToken && partner_[semicolon] > semicolon) semicolon = partner_[semicolon];
-                ++semicolon;
+            // for (init; condition; increment): the init-statement's variables belong to the group.
+            const std::size_t first = headerSemicolon(h.begin, h.end);
+            const std::size_t second = first < h.end ? headerSemicolon(first + 1, h.end) : h.end;
+            if (first == h.end || second == h.end || !checkHeaderPart(h.begin, first, false)) {
+                ok_ = false;
+                return;
             }
             Statement init;
             init.kind = StatementKind::Simple;
-            init.keyword = s.header.begin;
-            init.tokens = {s.header.begin, semicolon + 1};
-            if (semicolon < s.header.end && semicolon > s.header.begin)
+            init.keyword = h.begin;
+            init.tokens = {h.begin, first + 1};
+            if (first > h.begin)
                 if (auto d = parseDeclaration(tokens_, partner_, init))
                     for (std::size_t n : d->names)
                         visible_.push_back({tokens_[n].spelling, Visible::Kind::LoopVariable});
+            ok_ = checkHeaderPart(first + 1, second, true) && checkHeaderPart(second + 1, h.end, false);
+        } else {
+            // if/while/do-while: a condition, without an init-statement or a declaration.
+            ok_ = headerSemicolon(h.begin, h.end) == h.end && !declaresVariable(h.begin, h.end) &&
+                  checkHeaderPart(h.begin, h.end, true);
         }
-        for (std::size_t i = s.header.begin; i < s.header.end; ++i) {
-            if (!isUnqualifiedName(tokens_, i)) continue;
-            const Visible* v = lookUp(tokens_[i].spelling);
-            if (v && v->kind == Visible::Kind::PerThread) {
-                if (isModifiedAt(tokens_, partner_, i, s.header.end)) {
-                    ok_ = false;
-                    return;
-                }
-                out_->headerUses.emplace_back(i, v->variable);
-            }
-        }
+        if (!ok_) return;
         for (const Statement& body : s.children) {
             if (loop) out_->loopBodies.push_back(body.keyword);
             block(body.children, partner_[body.keyword]);
@@ -259,14 +358,44 @@ private:
         return false;
     }
 
-    // Whether the variable named at `i` may be written there: by an assignment or an
-    // increment, through a member function, or as a call argument (perhaps a reference).
+    // Whether the variable named at `i` may be written there or later through what it is
+    // bound to: an assignment or an increment, its address, a call argument (perhaps a
+    // reference parameter), a member function, or the initializer of a reference.
     bool mayWrite(std::size_t i, std::size_t limit) const {
         if (isModifiedAt(tokens_, partner_, i, limit)) return true;
         const Token& before = tokens_[i - 1];
         const Token& after = tokens_[i + 1];
-        if ((before.isPunct("(") || before.isPunct(",")) && (after.isPunct(")") || after.isPunct(","))) return true;
-        return after.isPunct(".") && i + 3 < limit && tokens_[i + 2].isIdentifier() && tokens_[i + 3].isPunct("(");
+        const bool argumentStart =
+            before.isPunct(",") || before.isPunct("{") ||
+            (before.isPunct("(") && !(tokens_[i - 2].isIdentifier() && isCppKeyword(tokens_[i - 2].spelling)));
+        if (argumentStart && (after.isPunct(")") || after.isPunct(",") || after.isPunct("}"))) return true;
+        if (after.isPunct(".") || after.isPunct("[")) return true;
+        if (before.isPunct("=") || before.isPunct(":")) {
+            // `T& r = name;`, `for (T& r : name)`: look back to the statement's start for a `&`.
+            for (std::size_t k = i - 1; k > f_.bodyOpen; --k) {
+                const Token& t = tokens_[k];
+                if (t.isPunct(";") || t.isPunct("{") || t.isPunct("}")) break;
+                if (t.isPunct("&") || t.isPunct("&&")) return true;
+            }
+        }
+        return false;
+    }
+
+    // A statement that may declare something parseDeclaration() does not read: its names
+    // could not be followed across barriers.
+    bool mayDeclareUnknown(const Statement& s) const {
+        if (s.kind != StatementKind::Simple || parseDeclaration(tokens_, partner_, s)) return false;
+        static constexpr std::string_view kStarts[] = {
+            "decltype", "alignas", "__attribute__", "__attribute", "typeof", "__typeof__", "__typeof", "struct",
+            "class", "union", "enum", "static", "extern", "thread_local", "register", "const", "volatile"};
+        for (std::string_view word : kStarts)
+            if (tokens_[s.keyword].isIdentifier(word)) return true;
+        // Structured bindings: `auto [a, b] = ...`.
+        for (std::size_t i = s.keyword; i + 1 < s.tokens.end; ++i) {
+            if (tokens_[i].isPunct("=")) break;
+            if (tokens_[i].isIdentifier("auto")) return true;
+        }
+        return false;
     }
 
     bool namedIn(const std::string& name, std::size_t begin, std::size_t end) const {
@@ -281,9 +410,12 @@ private:
         bool pointer = false, threadSpace = false;
         for (std::size_t i = d.type.begin; i < d.type.end; ++i) {
             const Token& t = tokens_[i];
+            // The slots are made at the top of the body: the type may not name anything the
+            // body declares (a local type, a constexpr bound).
             if (t.isPunct("&") || t.isPunct("&&") || t.isIdentifier("auto") || t.isIdentifier("static") ||
                 t.isIdentifier("extern") || t.isIdentifier("thread_local") || t.isIdentifier("register") ||
-                t.isIdentifier("decltype") || (t.isIdentifier() && localTypes_.count(t.spelling)))
+                t.isIdentifier("decltype") ||
+                (t.isIdentifier() && (localTypes_.count(t.spelling) || lookUp(t.spelling))))
                 return false;
             if (t.isPunct("*")) pointer = true;
             if (t.isIdentifier("thread")) threadSpace = true;
@@ -309,7 +441,7 @@ private:
         WorkItemRegion r;
         r.tokens = {run.front()->tokens.begin, run.back()->tokens.end};
         for (const Statement* s : run)
-            if (jumpsOut(*s, false, false)) {
+            if (jumpsOut(*s, false, false) || mayDeclareUnknown(*s)) {
                 ok_ = false;
                 return;
             }
@@ -321,11 +453,7 @@ private:
                 if (v->kind == Visible::Kind::PerThread) {
                     if (std::find(r.loads.begin(), r.loads.end(), v->variable) == r.loads.end())
                         r.loads.push_back(v->variable);
-                    if (mayWrite(i, r.tokens.end) &&
-                        std::find(r.writeBacks.begin(), r.writeBacks.end(), v->variable) == r.writeBacks.end())
-                        r.writeBacks.push_back(v->variable);
-                } else if (v->kind == Visible::Kind::LoopVariable &&
-                           isModifiedAt(tokens_, partner_, i, r.tokens.end)) {
+                } else if (v->kind == Visible::Kind::LoopVariable && mayWrite(i, r.tokens.end)) {
                     ok_ = false;
                     return;
                 }
@@ -434,9 +562,10 @@ void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>
                 opener += slotType(v) + " " + k.variables[v].name + " = " + slots(v) + "[" + kThread + "]; ";
             opener += "{ ";
             std::string closer = " ";
-            for (std::size_t v : r.stores) closer += slots(v) + "[" + kThread + "] = " + k.variables[v].name + "; ";
+            for (std::size_t v : r.stores)
+                closer += "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " + k.variables[v].name + "); ";
             closer += "} ";
-            for (std::size_t v : r.writeBacks)
+            for (std::size_t v : r.loads)
                 if (!k.variables[v].isConst)
                     closer += slots(v) + "[" + kThread + "] = " + k.variables[v].name + "; ";
             closer += "});";

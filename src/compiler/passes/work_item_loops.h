@@ -1,23 +1,23 @@
 // Pass: loop fission at barriers. A coroutine kernel whose barriers sit only in straight-line
-// code and loops of its body is restructured so that the code between two barriers runs as
+// code, blocks, loops and ifs of its body is restructured so that the code between two barriers runs as
 // one loop over the group's threads (a "work-item loop", as pocl's WorkitemLoops makes them).
 // No thread is suspended or resumed, and the host compiler sees ordinary loops over threads.
 //
 //   kernel body                          becomes (one call per group, builtins of thread 0)
 //   ----------------------------------   ----------------------------------------------------
 //   const uint row = ...; float s = 0;   run_work_items(wi, [&](t) { <rebind builtins>
-//                                             { const uint row = ...; float s = 0; v0[t] = row; v1[t] = s; } });
+//                                             { const uint row = ...; float s = 0; place(v0[t], row); ... } });
 //   for (uint k = 0; k < n; ++k) {       for (uint k = 0; k < n; ++k) {
 //       threadgroup float tile[16];          auto& tile = threadgroup_variable<...>(...);
 //       tile[i] = ...;                       run_work_items(wi, [&](t) { ... { tile[i] = ...; } });
-//       threadgroup_barrier(...);            
+//       threadgroup_barrier(...);
 //       s += tile[...];                      run_work_items(wi, [&](t) { float s = v1[t]; { s += ...; } v1[t] = s; });
-//       threadgroup_barrier(...);        
+//       threadgroup_barrier(...);
 //   }                                    }
 //   out[row] = s;                        run_work_items(wi, [&](t) { const uint row = v0[t]; float s = v1[t]; ... });
 //
 // Variables that live across a barrier get one slot per thread (`wi.slots<T>()`); the loops
-// and blocks that hold barriers run once per group, as Metal requires their control flow to be
+// and ifs that hold barriers run once per group, as Metal requires their control flow to be
 // uniform. docs/compiler.md lists the rules; kernels outside them stay coroutines.
 #pragma once
 
@@ -44,7 +44,6 @@ struct WorkItemVariable {
 struct WorkItemRegion {
     TokenRange tokens;                ///< its statements, leading pragmas included
     std::vector<std::size_t> loads;   ///< variables declared before it that it names
-    std::vector<std::size_t> writeBacks; ///< loads it may write: stored back at its end
     std::vector<std::size_t> stores;  ///< variables it declares at its top level that live on
     std::vector<std::size_t> builtins; ///< parameters (indices) it names that differ per thread
 };
@@ -66,18 +65,12 @@ struct WorkItemKernel {
     std::vector<Builtin> builtinKinds; ///< parallel to perThreadBuiltins
 };
 
-/// Picks, among the coroutine kernels, those that can be restructured into work-item loops.
-/// A kernel can when (besides the coroutine rules):
-///   - every statement holding a barrier is the barrier itself, a `{}` block, a for/while/do
-///     loop whose body is a `{}` block, or an if/else whose branches are `{}` blocks (no
-///     barrier under switch or labels);
-///   - no `break`/`continue` leaves a region for a loop that holds barriers, and there is no
-///     `goto`, label or local class;
-///   - each variable used after a barrier it was declared before is declared alone, with a
-///     written type (not `auto`), not as a reference, array, `static` or `thread` pointer,
-///     and its address is never taken;
-///   - loop headers that run once per group do not write per-thread variables, regions do
-///     not write those loops' own variables, and no builtin parameter is written.
+/// Picks, among the coroutine kernels, those that can be restructured into work-item loops:
+/// barriers only as statements of `{}` blocks, of loops with `{}` bodies and of if/else with
+/// `{}` branches; loop and if headers free of per-thread builtins, set up from nothing
+/// per-thread and not written by the pieces; no jump out of a piece, goto or label; no
+/// parameter written; per-thread variables declared alone with a written type that can have
+/// slots, their address never taken. docs/compiler.md ("Work-item loops") has the details.
 std::vector<WorkItemKernel> findWorkItemKernels(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                                 const Module& module,
                                                 const std::vector<CoroutineKernel>& coroutineKernels,

@@ -1,6 +1,7 @@
 // Barrier kernels split into work-item loops: a template in a namespace whose loop holds the
 // barriers and whose threads may return early; a kernel whose loop runs while a per-thread
-// variable (uniform, as Metal requires) says so, with a barrier under a uniform `if`.
+// variable (uniform, as Metal requires) says so, with a barrier under a uniform `if`, a const
+// that sizes threadgroup memory, and a per-thread object without a default constructor.
 #include <metal_stdlib>
 using namespace metal;
 
@@ -32,23 +33,31 @@ template <typename T, uint N>
 
 template [[host_name("block_prefix_float_64")]] [[kernel]] decltype(scan::block_prefix<float, 64>) scan::block_prefix<float, 64>;
 
+// A per-thread variable of a type without a default constructor.
+struct Halves {
+    float total;
+    Halves(float first) : total(first) {}
+};
+
 kernel void halve_until(device float* data [[buffer(0)]],
                         constant uint& rounds [[buffer(1)]],
                         uint2 lid [[thread_position_in_threadgroup]],
                         uint2 size [[threads_per_threadgroup]])
 {
-    constexpr uint kWidth = 16;
+    const uint kWidth = 16;
     threadgroup float row[kWidth];
     uint left = rounds;
     float mine = data[lid.x];
+    Halves sum(mine);
     while (left > 0) {
         row[lid.x % kWidth] = mine;
         threadgroup_barrier(mem_flags::mem_threadgroup);
         mine = 0.5f * (mine + row[(lid.x + 1) % kWidth]);
-        left--;
+        sum.total += mine;
+        left >>= 1;
         if (size.x > 1) {
             threadgroup_barrier(mem_flags::mem_threadgroup);
         }
     }
-    data[lid.x] = mine;
+    data[lid.x] = sum.total;
 }

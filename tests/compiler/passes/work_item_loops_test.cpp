@@ -77,8 +77,8 @@ std::string kernel(const std::string& body) {
 
 // Test the rewrite of a kernel with one barrier: the setup after `{`, one piece per side of the
 // barrier, the per-thread builtin rebound in each piece that names it, the variable that
-// lives across the barrier stored by the piece declaring it and loaded by the next, and the
-// barrier erased.
+// lives across the barrier placed in its slot by the piece declaring it, loaded and stored
+// back by the next, and the barrier erased.
 TEST(WorkItemLoops, OneBarrier) {
     Result r = rewrite("kernel void k(device float* a, uint i [[thread_index_in_threadgroup]]) {\n"
                        "  float x = a[i];\n"
@@ -91,8 +91,8 @@ TEST(WorkItemLoops, OneBarrier) {
     EXPECT_EQ(r.text, "void k(device float* a, uint i , " + kGroup + ") { "
                       "::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(i); "
                       "using __mc_t0 = float; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>();\n" +
-                          kPiece + rebind + "{ float x = a[i]; __mc_v0[__mc_t.linear] = x; } });\n\n" + kPiece +
-                          rebind + "__mc_t0 x = __mc_v0[__mc_t.linear]; { a[i + 1] = x; } });\n"
+                          kPiece + rebind + "{ float x = a[i]; ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], x); } });\n\n" +
+                          kPiece + rebind + "__mc_t0 x = __mc_v0[__mc_t.linear]; { a[i + 1] = x; } __mc_v0[__mc_t.linear] = x; });\n"
                           "}");
     EXPECT_TRUE(r.messages.empty());
 }
@@ -119,12 +119,14 @@ TEST(WorkItemLoops, LoopHoldingBarriers) {
                           kPiece),
               std::string::npos)
         << r.text;
-    // The piece that accumulates stores acc back; the one that only reads it does not.
+    // Pieces store back what they load, unless it is const.
     EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.linear]; { acc += tile[(i + 1) % kTile]; } "
                           "__mc_v1[__mc_t.linear] = acc; });"),
               std::string::npos)
         << r.text;
-    EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.linear]; { a[i] = acc; } });\n}"), std::string::npos)
+    EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.linear]; { a[i] = acc; } __mc_v1[__mc_t.linear] = acc; "
+                          "});\n}"),
+              std::string::npos)
         << r.text;
     // No thread returns, so nothing tracks returns.
     EXPECT_NE(r.text.find("work_items<false>"), std::string::npos);
@@ -161,21 +163,39 @@ TEST(WorkItemLoops, UniformBuiltinsAreNotRebound) {
         << r.text;
 }
 
-// Test that a const variable is loaded but never stored back, and a variable passed to a
-// function (perhaps by reference) or changed through a member is.
-TEST(WorkItemLoops, StoredBackOnlyWhenWritten) {
+// Test that loaded variables are stored back at the end of the piece, however the piece
+// writes them (through a reference, a member, `>>=`), except const ones.
+TEST(WorkItemLoops, StoredBackUnlessConst) {
     Result r = rewrite("void f(thread float& x);\n" +
                        kernel("  const uint j = i;\n"
-                              "  float x = 0; float2 v = 0;\n"
+                              "  float x = 0; float2 v = 0; uint s = 8;\n"
                               "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
-                              "  f(x); v.y = a[j];"));
+                              "  thread float& r = x; r += 1; v.y = a[j]; s >>= 1;"));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"});
     EXPECT_NE(r.text.find("__mc_t1 x = __mc_v1[__mc_t.linear]; __mc_t2 v = __mc_v2[__mc_t.linear]; __mc_t0 j = "
-                          "__mc_v0[__mc_t.linear]; { f(x); v.y = a[j]; } __mc_v1[__mc_t.linear] = x; "
-                          "__mc_v2[__mc_t.linear] = v; });"),
+                          "__mc_v0[__mc_t.linear]; __mc_t3 s = __mc_v3[__mc_t.linear]; "
+                          "{ thread float& r = x; r += 1; v.y = a[j]; s >>= 1; } __mc_v1[__mc_t.linear] = x; "
+                          "__mc_v2[__mc_t.linear] = v; __mc_v3[__mc_t.linear] = s; });"),
               std::string::npos)
         << r.text;
     EXPECT_NE(r.text.find("using __mc_t0 = const uint;"), std::string::npos);
+}
+
+// Test that const variables initialised from nothing thread-specific run once per group, so
+// that threadgroup declarations and later constant expressions can use them.
+TEST(WorkItemLoops, ConstantsRunOncePerGroup) {
+    Result r = rewrite(kernel("  const uint kTile = 4 * 2;\n"
+                              "  threadgroup float tile[kTile];\n"
+                              "  const uint j = i % kTile;\n"
+                              "  tile[j] = 0;\n"
+                              "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                              "  vec<float, kTile> v = 0; a[j] = tile[kTile - 1 - j] + v[0];"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"});
+    EXPECT_NE(r.text.find("slots<__mc_t0>();\nconst uint kTile = 4 * 2;\nauto& tile = "
+                          "::metalcpu_kernel::threadgroup_variable"),
+              std::string::npos)
+        << r.text;
+    EXPECT_NE(r.text.find("{ const uint j = i % kTile;"), std::string::npos) << r.text; // j differs per thread
 }
 
 // Test the shapes that are split: if/else and do-while holding barriers, break and continue
@@ -194,6 +214,10 @@ TEST(WorkItemLoops, SplitShapes) {
                               "    a[i] = x;\n  }\n  a[i] += 1;")));
     EXPECT_TRUE(splits(kernel("  device float* p = a + i;\n  threadgroup_barrier(mem_flags::mem_none);\n"
                               "  *p = 1; p[1] = 2;")));
+    // A loop whose own variable halves in its header, and a condition read from a per-thread
+    // variable and a uniform builtin.
+    EXPECT_TRUE(splits(kernel("  uint left = n;\n  for (uint s = size / 2; s > 0 && left > 0; s >>= 1) {\n"
+                              "    threadgroup_barrier(mem_flags::mem_none);\n    left--;\n  }")));
 }
 
 // Test the shapes that stay coroutines, one per rule.
@@ -218,6 +242,28 @@ TEST(WorkItemLoops, CoroutineShapes) {
     // A loop header writing a per-thread variable; a piece writing the loop's own variable.
     EXPECT_FALSE(splits(kernel("  uint t = 0;\n  for (; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
     EXPECT_FALSE(splits(kernel("  for (uint t = 0; t < n;) {\n    threadgroup_barrier(mem_flags::mem_none);\n    t += 2;\n  }")));
+    // Loop and if headers: set up from a per-thread builtin or variable, naming a per-thread
+    // builtin, declaring a variable in an if or while.
+    EXPECT_FALSE(splits(kernel("  for (uint k = i; k < 64; k += 16) {\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
+    EXPECT_FALSE(splits(kernel("  uint base = i * 4;\n  for (uint k = base; k < 4; ++k) {\n"
+                               "    threadgroup_barrier(mem_flags::mem_none);\n  }")));
+    EXPECT_FALSE(splits(kernel("  while (i < n) {\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
+    EXPECT_FALSE(splits(kernel("  if (uint m = n; m > 0) {\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
+    EXPECT_FALSE(splits(kernel("  while (uint m = n) {\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
+    // A loop variable a piece may write through a reference or a call.
+    EXPECT_FALSE(splits("void bump(thread uint& k);\n" +
+                        kernel("  for (uint t = 0; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n"
+                               "    bump(t);\n  }")));
+    EXPECT_FALSE(splits(kernel("  for (uint t = 0; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n"
+                               "    thread uint& r = t; r = 5;\n  }")));
+    // Declarations the pass cannot follow: decltype, structured bindings, a local type, a
+    // per-thread variable whose type names a constant of the body.
+    EXPECT_FALSE(splits(kernel("  decltype(n) m = n;\n  threadgroup_barrier(mem_flags::mem_none);\n  a[m] = 0;")));
+    EXPECT_FALSE(splits(kernel("  auto [p, q] = uint2(1, 2);\n  threadgroup_barrier(mem_flags::mem_none);\n  a[p] = q;")));
+    EXPECT_FALSE(splits(kernel("  struct P { uint x; };\n  P p{i};\n  threadgroup_barrier(mem_flags::mem_none);\n"
+                               "  a[p.x] = 0;")));
+    EXPECT_FALSE(splits(kernel("  constexpr uint N = 2;\n  vec<float, N> v = a[i];\n"
+                               "  threadgroup_barrier(mem_flags::mem_none);\n  a[i] = v[0];")));
     // A parameter written: a builtin, a pointer argument itself.
     EXPECT_FALSE(splits(kernel("  i += 1;\n  threadgroup_barrier(mem_flags::mem_none);")));
     EXPECT_FALSE(splits(kernel("  local.x = 1;\n  threadgroup_barrier(mem_flags::mem_none);")));

@@ -50,18 +50,18 @@ public:
         }
     }
 
-    /// One default-initialised T per thread, from the worker's per-group arena (freed when
-    /// the next group starts; MSL types need no destructor).
+    /// Room for one T per thread, from the worker's per-group arena (freed when the next
+    /// group starts). Each thread's object is made by place() where its declaration runs,
+    /// so T needs no default constructor; MSL types need no destructor.
     template <class T>
     typename unqualified<T>::type* slots() const {
         using U = typename unqualified<T>::type;
-        U* first = static_cast<U*>(g_services->coroutine_frame(sizeof(U) * count_));
-        for (mc_u32 i = 0; i < count_; ++i) ::new (work_item_slot_tag{}, first + i) U;
-        return first;
+        return static_cast<U*>(g_services->coroutine_frame(sizeof(U) * count_));
     }
 
-    /// The thread whose slots a loop that runs once per group reads: the first that has not
-    /// returned (the values are the same for all threads, as Metal requires there).
+    /// The thread whose slots the condition of a loop or if that runs once per group reads:
+    /// the first that has not returned (the condition is the same for all threads, as Metal
+    /// requires of control flow around a barrier).
     mc_u32 lead() const {
         if constexpr (TracksReturns) {
             for (mc_u32 i = 0; i < count_; ++i)
@@ -96,6 +96,12 @@ private:
     mc_u32 count_;
     unsigned char* returned_ = nullptr;
 };
+
+/// Copies a thread's variable into its slot, where its declaration has run.
+template <class U, class V>
+__attribute__((always_inline)) inline void place(U& slot, const V& value) {
+    ::new (work_item_slot_tag{}, __builtin_addressof(slot)) U(value);
+}
 
 /// Runs one piece of a kernel for every thread of the group that has not returned, x
 /// fastest, so that the host compiler can vectorise over neighbouring threads.
