@@ -7,6 +7,7 @@
 #include "guarded_buffer.h"
 #include "metal_test.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -109,6 +110,21 @@ kernel void smooth_halving(device float* data [[buffer(0)]],
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     data[gid] = sum.total;
+}
+
+// Each thread takes a ticket from a threadgroup counter after a barrier: a const initialised
+// by a call, which must run in every thread.
+kernel void tickets(device const uint* in [[buffer(0)]],
+                    device uint* out [[buffer(1)]],
+                    uint gid [[thread_position_in_grid]],
+                    uint lid [[thread_index_in_threadgroup]],
+                    uint group [[threadgroup_position_in_grid]],
+                    uint size [[threads_per_threadgroup]]) {
+    threadgroup atomic_uint count;
+    if (lid == 0) atomic_store_explicit(&count, 0u, memory_order_relaxed);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    const uint ticket = atomic_fetch_add_explicit(&count, 1u, memory_order_relaxed);
+    out[group * size + ticket] = in[gid];
 }
 
 // Thread 0 returns before anything else, so the loop condition must come from a thread that
@@ -351,6 +367,25 @@ void BarrierKernels::smoothing(const char* name, std::uint32_t rounds, Smoothing
     const std::vector<float> expected = model(values, rounds, size());
     for (unsigned i = 0; i < count; ++i) EXPECT_FLOAT_EQ(data.data<float>()[i], expected[i]) << "thread " << i;
     data.expectCanariesIntact();
+    state->release();
+}
+
+// Test that a const initialised by an atomic runs in every thread: each group's values land
+// in its slice in some order, each exactly once.
+TEST_P(BarrierKernels, ConstFromAtomicPerThread) {
+    MTL::ComputePipelineState* state = kernel("tickets");
+    ASSERT_NE(state, nullptr);
+    const unsigned count = kGroups * size();
+    GuardedBuffer in(device_, count * 4), out(device_, count * 4);
+    for (unsigned i = 0; i < count; ++i) in.data<std::uint32_t>()[i] = i * 7 + 1;
+    run(state, in, &out, 0);
+    for (unsigned g = 0; g < kGroups; ++g) {
+        std::vector<std::uint32_t> got(out.data<std::uint32_t>() + g * size(), out.data<std::uint32_t>() + (g + 1) * size());
+        std::vector<std::uint32_t> expected(in.data<std::uint32_t>() + g * size(), in.data<std::uint32_t>() + (g + 1) * size());
+        std::sort(got.begin(), got.end());
+        EXPECT_EQ(got, expected) << "group " << g;
+    }
+    out.expectCanariesIntact();
     state->release();
 }
 

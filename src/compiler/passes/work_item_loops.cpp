@@ -39,8 +39,9 @@ class Planner {
 public:
     Planner(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
             const CoroutineKernel& coroutine, const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
-            const std::vector<ParamInfo>& params)
-        : tokens_(tokens), partner_(partner), f_(f), coroutine_(coroutine), params_(params) {
+            const std::vector<ParamInfo>& params, const std::set<std::string>& namespaceVariables)
+        : tokens_(tokens), partner_(partner), f_(f), coroutine_(coroutine), params_(params),
+          namespaceVariables_(namespaceVariables) {
         for (const ThreadgroupDeclaration& d : threadgroupVariables)
             if (contains({f.bodyOpen, f.bodyClose}, d.statement.begin)) threadgroupStatements_.push_back(&d);
         collectLocalTypeNames();
@@ -177,7 +178,33 @@ private:
             if (tokens_[i].isIdentifier("const")) isConst = true;
             if (tokens_[i].isPunct("*") || tokens_[i].isPunct("&") || tokens_[i].isPunct("&&")) return false;
         }
-        return isConst && d->hasInitializer && !namesThreadState(s.keyword, s.tokens.end, pieceNames);
+        return isConst && d->hasInitializer && !namesThreadState(s.keyword, s.tokens.end, pieceNames) &&
+               isConstantInitializer(d->names.back() + 1, s.tokens.end - 1);
+    }
+
+    // Whether tokens [begin, end) can only be a constant: literals, operators and names of
+    // constants the group already has or the file declares at namespace scope; no call, no
+    // `&`, no assignment or increment. (A const initialised by a call, an atomic say, must
+    // run in every thread.)
+    bool isConstantInitializer(std::size_t begin, std::size_t end) const {
+        if (begin < end && tokens_[begin].isPunct("=")) ++begin;
+        for (std::size_t i = begin; i < end; ++i) {
+            const Token& t = tokens_[i];
+            if (t.kind == TokenKind::Number || t.kind == TokenKind::Character) continue;
+            if (t.isIdentifier()) {
+                if (isCppKeyword(t.spelling)) continue;
+                const Visible* v = lookUp(t.spelling);
+                if (!(v ? v->kind == Visible::Kind::Group : namespaceVariables_.count(t.spelling) != 0)) return false;
+                continue;
+            }
+            if (t.isPunct("(") && i > begin &&
+                (tokens_[i - 1].isPunct(">") || (tokens_[i - 1].isIdentifier() && !isCppKeyword(tokens_[i - 1].spelling))))
+                return false; // a call or a functional cast
+            if (t.isPunct("&") || t.isPunct("++") || t.isPunct("--") || t.isPunct("=") || t.isPunct(",") ||
+                t.kind == TokenKind::String)
+                return false;
+        }
+        return true;
     }
 
     Role role(const Statement& s, const std::vector<std::string>& pieceNames) const {
@@ -195,7 +222,7 @@ private:
     }
 
     void groupDeclaration(const Statement& s) {
-        if (namesThreadState(s.keyword, s.tokens.end, {}) && !threadgroupDeclaration(s)) {
+        if (namesThreadState(s.keyword, s.tokens.end, {})) {
             ok_ = false;
             return;
         }
@@ -251,7 +278,7 @@ private:
             if (!isUnqualifiedName(tokens_, i) || isCppKeyword(tokens_[i].spelling)) continue;
             const Visible* v = lookUp(tokens_[i].spelling);
             if (v && v->kind == Visible::Kind::PerThread) {
-                if (!readsAllowed || isModifiedAt(tokens_, partner_, i, end)) return false;
+                if (!readsAllowed || mayWrite(i, end)) return false;
                 out_->headerUses.emplace_back(i, v->variable);
             } else if (!v) {
                 const ParamInfo* p = parameter(tokens_[i].spelling);
@@ -384,10 +411,14 @@ private:
     // A statement that may declare something parseDeclaration() does not read: its names
     // could not be followed across barriers.
     bool mayDeclareUnknown(const Statement& s) const {
-        if (s.kind != StatementKind::Simple || parseDeclaration(tokens_, partner_, s)) return false;
+        if (s.kind != StatementKind::Simple) return false;
+        // A local type (`struct S { ... };` parses as a variable named S).
+        for (std::string_view word : {"struct", "class", "union", "enum"})
+            if (tokens_[s.keyword].isIdentifier(word)) return true;
+        if (parseDeclaration(tokens_, partner_, s)) return false;
         static constexpr std::string_view kStarts[] = {
-            "decltype", "alignas", "__attribute__", "__attribute", "typeof", "__typeof__", "__typeof", "struct",
-            "class", "union", "enum", "static", "extern", "thread_local", "register", "const", "volatile"};
+            "decltype", "alignas", "__attribute__", "__attribute", "typeof", "__typeof__", "__typeof",
+            "static", "extern", "thread_local", "register", "const", "volatile"};
         for (std::string_view word : kStarts)
             if (tokens_[s.keyword].isIdentifier(word)) return true;
         // Structured bindings: `auto [a, b] = ...`.
@@ -493,6 +524,7 @@ private:
     const CoroutineKernel& coroutine_;
     const std::vector<ParamInfo>& params_;
     std::vector<const ThreadgroupDeclaration*> threadgroupStatements_;
+    const std::set<std::string>& namespaceVariables_;
     std::set<std::string> localTypes_;
     std::vector<Visible> visible_;
     WorkItemKernel* out_ = nullptr;
@@ -512,10 +544,22 @@ std::vector<WorkItemKernel> findWorkItemKernels(const TokenList& tokens, const s
                                                 const std::map<std::size_t, std::vector<ParamInfo>>& parameters) {
     std::vector<WorkItemKernel> out;
     static const std::vector<ParamInfo> kNoParameters;
+    // Names of namespace-scope variables (`constant uint TILE = 16;`): the last identifier
+    // before the initializer or the bounds.
+    std::set<std::string> namespaceVariables;
+    for (const VariableDecl& v : module.variables) {
+        std::size_t name = kNoToken;
+        for (std::size_t i = v.tokens.begin; i < v.tokens.end; ++i) {
+            const Token& t = tokens[i];
+            if (t.isPunct("=") || t.isPunct("{") || t.isPunct("[") || t.isPunct("(")) break;
+            if (t.isIdentifier()) name = i;
+        }
+        if (name != kNoToken) namespaceVariables.insert(tokens[name].spelling);
+    }
     for (const CoroutineKernel& c : coroutineKernels) {
         auto params = parameters.find(c.function);
         Planner planner(tokens, partner, module.functions[c.function], c, threadgroupVariables,
-                        params == parameters.end() ? kNoParameters : params->second);
+                        params == parameters.end() ? kNoParameters : params->second, namespaceVariables);
         WorkItemKernel kernel;
         kernel.function = c.function;
         kernel.bodyOpen = module.functions[c.function].bodyOpen;
@@ -567,7 +611,7 @@ void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>
             closer += "} ";
             for (std::size_t v : r.loads)
                 if (!k.variables[v].isConst)
-                    closer += slots(v) + "[" + kThread + "] = " + k.variables[v].name + "; ";
+                    closer += "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " + k.variables[v].name + "); ";
             closer += "});";
             Token& first = tokens[r.tokens.begin];
             first.prefix = opener + first.prefix;

@@ -25,10 +25,10 @@ using namespace metal;
 #pragma GCC unroll 16
         for (uint k = 0; k < 16  ; ++k) {
             acc += tileA[local.y][k] * tileB[k][local.x];
-        } } __mc_v2[__mc_t.linear] = acc; });
+        } } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], acc); });
 
     }
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 row = __mc_v0[__mc_t.linear]; __mc_t1 col = __mc_v1[__mc_t.linear]; __mc_t2 acc = __mc_v2[__mc_t.linear]; { C[row * N + col] = acc; } __mc_v2[__mc_t.linear] = acc; });
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 row = __mc_v0[__mc_t.linear]; __mc_t1 col = __mc_v1[__mc_t.linear]; __mc_t2 acc = __mc_v2[__mc_t.linear]; { C[row * N + col] = acc; } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], acc); });
 }
 #line 1 "<metalcpu generated>"
 // "matmul_tiled"

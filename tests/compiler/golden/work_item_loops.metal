@@ -1,7 +1,8 @@
 // Barrier kernels split into work-item loops: a template in a namespace whose loop holds the
 // barriers and whose threads may return early; a kernel whose loop runs while a per-thread
 // variable (uniform, as Metal requires) says so, with a barrier under a uniform `if`, a const
-// that sizes threadgroup memory, and a per-thread object without a default constructor.
+// that sizes threadgroup memory, and a per-thread object that cannot be default-constructed
+// or assigned.
 #include <metal_stdlib>
 using namespace metal;
 
@@ -33,10 +34,11 @@ template <typename T, uint N>
 
 template [[host_name("block_prefix_float_64")]] [[kernel]] decltype(scan::block_prefix<float, 64>) scan::block_prefix<float, 64>;
 
-// A per-thread variable of a type without a default constructor.
+// A per-thread variable of a type without a default constructor or assignment.
 struct Halves {
+    const float weight;
     float total;
-    Halves(float first) : total(first) {}
+    Halves(float first) : weight(0.5f), total(first) {}
 };
 
 kernel void halve_until(device float* data [[buffer(0)]],
@@ -52,7 +54,7 @@ kernel void halve_until(device float* data [[buffer(0)]],
     while (left > 0) {
         row[lid.x % kWidth] = mine;
         threadgroup_barrier(mem_flags::mem_threadgroup);
-        mine = 0.5f * (mine + row[(lid.x + 1) % kWidth]);
+        mine = sum.weight * (mine + row[(lid.x + 1) % kWidth]);
         sum.total += mine;
         left >>= 1;
         if (size.x > 1) {

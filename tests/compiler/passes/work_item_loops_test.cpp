@@ -92,7 +92,7 @@ TEST(WorkItemLoops, OneBarrier) {
                       "::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(i); "
                       "using __mc_t0 = float; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>();\n" +
                           kPiece + rebind + "{ float x = a[i]; ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], x); } });\n\n" +
-                          kPiece + rebind + "__mc_t0 x = __mc_v0[__mc_t.linear]; { a[i + 1] = x; } __mc_v0[__mc_t.linear] = x; });\n"
+                          kPiece + rebind + "__mc_t0 x = __mc_v0[__mc_t.linear]; { a[i + 1] = x; } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], x); });\n"
                           "}");
     EXPECT_TRUE(r.messages.empty());
 }
@@ -121,11 +121,11 @@ TEST(WorkItemLoops, LoopHoldingBarriers) {
         << r.text;
     // Pieces store back what they load, unless it is const.
     EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.linear]; { acc += tile[(i + 1) % kTile]; } "
-                          "__mc_v1[__mc_t.linear] = acc; });"),
+                          "::metalcpu_kernel::place(__mc_v1[__mc_t.linear], acc); });"),
               std::string::npos)
         << r.text;
-    EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.linear]; { a[i] = acc; } __mc_v1[__mc_t.linear] = acc; "
-                          "});\n}"),
+    EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.linear]; { a[i] = acc; } "
+                          "::metalcpu_kernel::place(__mc_v1[__mc_t.linear], acc); });\n}"),
               std::string::npos)
         << r.text;
     // No thread returns, so nothing tracks returns.
@@ -174,8 +174,10 @@ TEST(WorkItemLoops, StoredBackUnlessConst) {
     ASSERT_EQ(r.split, std::vector<std::string>{"k"});
     EXPECT_NE(r.text.find("__mc_t1 x = __mc_v1[__mc_t.linear]; __mc_t2 v = __mc_v2[__mc_t.linear]; __mc_t0 j = "
                           "__mc_v0[__mc_t.linear]; __mc_t3 s = __mc_v3[__mc_t.linear]; "
-                          "{ thread float& r = x; r += 1; v.y = a[j]; s >>= 1; } __mc_v1[__mc_t.linear] = x; "
-                          "__mc_v2[__mc_t.linear] = v; __mc_v3[__mc_t.linear] = s; });"),
+                          "{ thread float& r = x; r += 1; v.y = a[j]; s >>= 1; } "
+                          "::metalcpu_kernel::place(__mc_v1[__mc_t.linear], x); "
+                          "::metalcpu_kernel::place(__mc_v2[__mc_t.linear], v); "
+                          "::metalcpu_kernel::place(__mc_v3[__mc_t.linear], s); });"),
               std::string::npos)
         << r.text;
     EXPECT_NE(r.text.find("using __mc_t0 = const uint;"), std::string::npos);
@@ -196,6 +198,18 @@ TEST(WorkItemLoops, ConstantsRunOncePerGroup) {
               std::string::npos)
         << r.text;
     EXPECT_NE(r.text.find("{ const uint j = i % kTile;"), std::string::npos) << r.text; // j differs per thread
+
+    // A const initialised by a call (an atomic, say) runs in every thread.
+    r = rewrite(kernel("  threadgroup atomic_uint count;\n"
+                       "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                       "  const uint slot = atomic_fetch_add_explicit(&count, 1u, memory_order_relaxed);\n"
+                       "  const uint twice = slot * 2;\n"
+                       "  a[slot] = twice;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"});
+    EXPECT_NE(r.text.find("{ const uint slot = atomic_fetch_add_explicit(&count, 1u, memory_order_relaxed);\n"
+                          "const uint twice = slot * 2;\na[slot] = twice; } });"),
+              std::string::npos)
+        << r.text;
 }
 
 // Test the shapes that are split: if/else and do-while holding barriers, break and continue
@@ -264,6 +278,15 @@ TEST(WorkItemLoops, CoroutineShapes) {
                                "  a[p.x] = 0;")));
     EXPECT_FALSE(splits(kernel("  constexpr uint N = 2;\n  vec<float, N> v = a[i];\n"
                                "  threadgroup_barrier(mem_flags::mem_none);\n  a[i] = v[0];")));
+    EXPECT_FALSE(splits(kernel("  struct S { float x; };\n  threadgroup_barrier(mem_flags::mem_none);\n"
+                               "  S s = {a[i]}; a[i] = s.x;")));
+    EXPECT_FALSE(splits(kernel("  enum Sizes { kTile = 16 };\n  const uint tile = kTile;\n"
+                               "  threadgroup float t[16];\n  t[i % tile] = 1;\n"
+                               "  threadgroup_barrier(mem_flags::mem_none);\n  a[i] = t[(i + 1) % tile];")));
+    // A loop condition that may write a per-thread variable (a reference parameter).
+    EXPECT_FALSE(splits("bool advance(thread uint& k);\n" +
+                        kernel("  uint step = 0;\n  while (advance(step)) {\n"
+                               "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] += step;\n  }")));
     // A parameter written: a builtin, a pointer argument itself.
     EXPECT_FALSE(splits(kernel("  i += 1;\n  threadgroup_barrier(mem_flags::mem_none);")));
     EXPECT_FALSE(splits(kernel("  local.x = 1;\n  threadgroup_barrier(mem_flags::mem_none);")));

@@ -97,7 +97,9 @@ private:
     unsigned char* returned_ = nullptr;
 };
 
-/// Copies a thread's variable into its slot, where its declaration has run.
+/// Copies a thread's variable into its slot: where its declaration has run, and at the end
+/// of each piece that loaded it. Constructing over the old copy (MSL types need no
+/// destructor) works for types that cannot be assigned, such as structs with const members.
 template <class U, class V>
 __attribute__((always_inline)) inline void place(U& slot, const V& value) {
     ::new (work_item_slot_tag{}, __builtin_addressof(slot)) U(value);

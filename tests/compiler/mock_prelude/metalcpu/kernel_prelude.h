@@ -169,7 +169,7 @@ template <bool TracksReturns> struct work_items {
     bool all_returned() const;
     void retire(const thread_ids& t) const;
 };
-template <class U, class V> void place(U& slot, const V& value) { slot = value; }
+template <class U, class V> void place(U& slot, const V& value);
 template <bool TracksReturns, class F> void run_work_items(const work_items<TracksReturns>& threads, F&& piece) {
     (void)threads;
     piece(thread_ids{0, 0, 0, 0});
