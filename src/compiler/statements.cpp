@@ -249,6 +249,10 @@ std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::
     return d;
 }
 
+bool isAddressOf(const TokenList& tokens, std::size_t name) {
+    return name > 0 && tokens[name - 1].isPunct("&") && (name < 2 || !endsOperand(tokens[name - 2]));
+}
+
 bool isUnqualifiedName(const TokenList& tokens, std::size_t i) {
     if (!tokens[i].isIdentifier() || i == 0) return tokens[i].isIdentifier();
     const Token& p = tokens[i - 1];
@@ -261,8 +265,7 @@ bool isModifiedAt(const TokenList& tokens, const std::vector<std::size_t>& partn
                                                tokens[name + 1].isPunct("["));
     if (name > 0 && (throughParts || !hasParts)) {
         const Token& p = tokens[name - 1];
-        if (p.isPunct("++") || p.isPunct("--")) return true;
-        if (p.isPunct("&") && (name < 2 || !endsOperand(tokens[name - 2]))) return true;
+        if (p.isPunct("++") || p.isPunct("--") || isAddressOf(tokens, name)) return true;
     }
     // Through members and subscripts: v.x, v.xy, a[i], a[i][j].
     std::size_t k = name + 1;

@@ -63,6 +63,9 @@ std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::
 bool isModifiedAt(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t name,
                   std::size_t limit, bool throughParts = true);
 
+/// Whether the identifier at `name` has its address taken there: a unary `&` before it.
+bool isAddressOf(const TokenList& tokens, std::size_t name);
+
 /// Whether the identifier at `i` names something by itself: it is not a member (`.x`, `->x`)
 /// or a qualified name's later part (`ns::x`).
 bool isUnqualifiedName(const TokenList& tokens, std::size_t i);

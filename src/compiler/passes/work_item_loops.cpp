@@ -60,8 +60,7 @@ public:
                 std::any_of(out.regions.begin(), out.regions.end(), [&](const WorkItemRegion& r) {
                     return std::find(r.builtins.begin(), r.builtins.end(), i) != r.builtins.end();
                 })) {
-                out.perThreadBuiltins.emplace_back(i, p.name);
-                out.builtinKinds.push_back(p.builtin);
+                out.perThreadBuiltins.push_back({i, p.name, p.builtin});
             }
         }
         return true;
@@ -379,9 +378,7 @@ private:
     // Whether `name` is written anywhere after `from` in the body as `&name`.
     bool addressTaken(const std::string& name, std::size_t from) const {
         for (std::size_t i = from; i < f_.bodyClose; ++i)
-            if (tokens_[i].isIdentifier(name) && isUnqualifiedName(tokens_, i) && tokens_[i - 1].isPunct("&") &&
-                isModifiedAt(tokens_, partner_, i, i + 1)) // only the `&` can make it true here
-                return true;
+            if (tokens_[i].isIdentifier(name) && isUnqualifiedName(tokens_, i) && isAddressOf(tokens_, i)) return true;
         return false;
     }
 
@@ -574,8 +571,8 @@ void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>
         const bool returns = !k.returns.empty();
         std::string setup = std::string(" ::metalcpu_kernel::work_items<") + (returns ? "true" : "false") +
                             "> __mc_wi(__mc_group);";
-        for (const auto& [index, name] : k.perThreadBuiltins)
-            setup += " using " + builtinType(index) + " = decltype(" + name + ");";
+        for (const WorkItemBuiltin& b : k.perThreadBuiltins)
+            setup += " using " + builtinType(b.parameter) + " = decltype(" + b.name + ");";
         for (std::size_t v = 0; v < k.variables.size(); ++v) {
             const WorkItemVariable& var = k.variables[v];
             setup += " using " + slotType(v) + " = " + outputText(tokens, var.type.begin, var.type.end) + "; auto* const " +
@@ -596,11 +593,10 @@ void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>
             std::string opener = "::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& "
                                  "__mc_t) __attribute__((always_inline)) { (void)__mc_t; ";
             for (std::size_t p : r.builtins) {
-                for (std::size_t b = 0; b < k.perThreadBuiltins.size(); ++b) {
-                    if (k.perThreadBuiltins[b].first != p) continue;
-                    opener += builtinType(p) + " " + k.perThreadBuiltins[b].second + " = ::metalcpu_kernel::builtin<" +
-                              builtinType(p) + ", " + builtinEnumerator(k.builtinKinds[b]) + ">(__mc_group, __mc_t); ";
-                }
+                for (const WorkItemBuiltin& b : k.perThreadBuiltins)
+                    if (b.parameter == p)
+                        opener += builtinType(p) + " " + b.name + " = ::metalcpu_kernel::builtin<" + builtinType(p) +
+                                  ", " + builtinEnumerator(b.kind) + ">(__mc_group, __mc_t); ";
             }
             for (std::size_t v : r.loads)
                 opener += slotType(v) + " " + k.variables[v].name + " = " + slots(v) + "[" + kThread + "]; ";

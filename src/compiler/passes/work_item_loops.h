@@ -39,6 +39,13 @@ struct WorkItemVariable {
     bool isConst = false;  ///< top-level const: later regions never write it back
 };
 
+/// A builtin parameter that differs per thread: each piece naming it rebinds it.
+struct WorkItemBuiltin {
+    std::size_t parameter = 0; ///< index in the kernel's parameters
+    std::string name;
+    Builtin kind = Builtin::None;
+};
+
 /// A run of statements between barriers (or between statements that run once per group):
 /// it runs once per thread.
 struct WorkItemRegion {
@@ -60,9 +67,8 @@ struct WorkItemKernel {
     std::vector<std::pair<std::size_t, std::size_t>> headerUses; ///< (token, variable)
     std::vector<std::size_t> loopBodies; ///< `{` of each loop that runs once per group
     std::vector<std::size_t> returns;    ///< `return` tokens: the thread drops out
-    /// Builtin parameters that differ per thread: (parameter index, name).
-    std::vector<std::pair<std::size_t, std::string>> perThreadBuiltins;
-    std::vector<Builtin> builtinKinds; ///< parallel to perThreadBuiltins
+    /// Builtin parameters that differ per thread and some piece names.
+    std::vector<WorkItemBuiltin> perThreadBuiltins;
 };
 
 /// Picks, among the coroutine kernels, those that can be restructured into work-item loops:

@@ -24,10 +24,6 @@ struct array_traits<T[N]> {
     using element = T;
 };
 
-template <class T> struct remove_cv_t { using type = T; };
-template <class T> struct remove_cv_t<const T> { using type = T; };
-template <class T> struct remove_cv_t<volatile T> { using type = T; };
-template <class T> struct remove_cv_t<const volatile T> { using type = T; };
 template <class T>
 using remove_cvref = typename remove_cv_t<typename remove_reference<T>::type>::type;
 

@@ -6,6 +6,7 @@
 
 #include <metalcpu/kernel_abi.h>
 #include <metalcpu/kernel_services.h>
+// remove_cv_t and thread_ids come from kernel_support.h, which includes this file last.
 
 namespace metalcpu_kernel {
 
@@ -19,23 +20,6 @@ inline void* operator new(decltype(sizeof 0), metalcpu_kernel::work_item_slot_ta
 }
 
 namespace metalcpu_kernel {
-
-template <class T>
-struct unqualified {
-    using type = T;
-};
-template <class T>
-struct unqualified<const T> {
-    using type = T;
-};
-template <class T>
-struct unqualified<volatile T> {
-    using type = T;
-};
-template <class T>
-struct unqualified<const volatile T> {
-    using type = T;
-};
 
 /// The threads of one group, run a piece at a time. With `TracksReturns`, a thread that
 /// returns drops out of the pieces after it, which is how returned threads count as arrived.
@@ -54,8 +38,8 @@ public:
     /// group starts). Each thread's object is made by place() where its declaration runs,
     /// so T needs no default constructor; MSL types need no destructor.
     template <class T>
-    typename unqualified<T>::type* slots() const {
-        using U = typename unqualified<T>::type;
+    typename remove_cv_t<T>::type* slots() const {
+        using U = typename remove_cv_t<T>::type;
         return static_cast<U*>(g_services->coroutine_frame(sizeof(U) * count_));
     }
 

@@ -160,11 +160,11 @@ template <class F> void run_coroutines(const mc_group* group, F&& start) {
 }
 
 // Work-item loop kernels (barriers only in the body's straight-line code and loops).
-template <class T> struct unqualified { using type = T; };
-template <class T> struct unqualified<const T> { using type = T; };
+template <class T> struct remove_cv_t { using type = T; };
+template <class T> struct remove_cv_t<const T> { using type = T; };
 template <bool TracksReturns> struct work_items {
     explicit work_items(const mc_group* group);
-    template <class T> typename unqualified<T>::type* slots() const;
+    template <class T> typename remove_cv_t<T>::type* slots() const;
     mc_u32 lead() const;
     bool all_returned() const;
     void retire(const thread_ids& t) const;
