@@ -11,8 +11,8 @@ using Buf = metalcpu::rt::Buffer;
 
 namespace {
 
-/// A buffer's length rounded up to whole 64-byte lines; zero for nil.
-NS::UInteger allocatedSizeOf(const Buf* buffer) { return buffer ? (buffer->length() + 63) / 64 * 64 : 0; }
+/// The memory a buffer occupies (whole 16 KiB pages); zero for nil.
+NS::UInteger allocatedSizeOf(const Buf* buffer) { return buffer ? buffer->allocatedSize() : 0; }
 
 } // namespace
 

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "foundation/object.h"
+#include "runtime/buffer_memory.h"
 #include "runtime/label.h"
 
 #include <Metal/MTLBuffer.hpp>
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 namespace metalcpu::rt {
 
@@ -18,7 +20,8 @@ class Device;
 /// that kernels store and load are ordinary pointers.
 class Buffer final : public ns::Implements<MTL::Buffer> {
 public:
-    /// A zero-filled buffer of `length` bytes (at least one byte is allocated).
+    /// A zero-filled buffer of `length` bytes, in whole pages of its own (BufferMemory);
+    /// memory() is null when they cannot be mapped.
     Buffer(Device* device, std::uint64_t length, MTL::ResourceOptions options);
     /// A buffer over memory the program owns (newBuffer(bytesNoCopy…)); `deallocator` runs
     /// when the buffer is destroyed.
@@ -34,6 +37,9 @@ public:
     /// contents() as the program sees it: nullptr for private storage.
     void* contents() const;
     std::uint64_t length() const { return length_; }
+    /// The memory the buffer occupies: its length rounded up to whole 16 KiB pages, or the
+    /// length of a bytesNoCopy buffer's memory, which the program allocated.
+    std::uint64_t allocatedSize() const { return pages_ ? pages_->size() : length_; }
     MTL::ResourceOptions options() const { return options_; }
     MTL::StorageMode storageMode() const;
     Device* device() const { return device_; }
@@ -44,10 +50,10 @@ private:
     void registerForValidation();
 
     Device* device_;
+    std::unique_ptr<BufferMemory> pages_; ///< null for bytesNoCopy buffers
     std::uint8_t* memory_ = nullptr;
     std::uint64_t length_ = 0;
     MTL::ResourceOptions options_ = 0;
-    bool ownsMemory_ = true;
     std::function<void(void*, std::uint64_t)> deallocator_;
     Label label_;
 };

@@ -103,8 +103,13 @@ MTL::Buffer* Device::newBuffer(std::uint64_t length, MTL::ResourceOptions option
 }
 
 MTL::Buffer* Device::newBuffer(const void* bytes, std::uint64_t length, MTL::ResourceOptions options) {
+    if (!bytes) {
+        // Metal has nothing to copy from; the buffer would silently hold zeros instead of data.
+        DebugLayer::reject({"MTLDebugDevice", "newBufferWithBytes:length:options:", 409}, "pointer must not be nil.");
+        return nullptr;
+    }
     MTL::Buffer* buffer = newBuffer(length, options);
-    if (buffer && bytes) std::memcpy(ns::implOf<Buffer>(buffer)->memory(), bytes, static_cast<size_t>(length));
+    if (buffer) std::memcpy(ns::implOf<Buffer>(buffer)->memory(), bytes, static_cast<size_t>(length));
     return buffer;
 }
 

@@ -37,7 +37,8 @@ public:
     std::uint32_t threadExecutionWidth() const;
     bool supportsFamily(MTL::GPUFamily family) const;
 
-    /// Buffers: nullptr when the length is zero or beyond maxBufferLength, or memory runs out.
+    /// Buffers: nullptr when the length is zero or beyond maxBufferLength, memory runs out,
+    /// or `bytes` is null.
     MTL::Buffer* newBuffer(std::uint64_t length, MTL::ResourceOptions options);
     MTL::Buffer* newBuffer(const void* bytes, std::uint64_t length, MTL::ResourceOptions options);
     MTL::Buffer* newBufferNoCopy(void* bytes, std::uint64_t length, MTL::ResourceOptions options,

@@ -1,6 +1,8 @@
 #include "metal_test.h"
 
 #include <cstring>
+#include <utility>
+#include <vector>
 
 namespace metalcpu::testing {
 namespace {
@@ -75,6 +77,87 @@ TEST_F(BufferTest, Labels) {
 TEST_F(BufferTest, InvalidLengthsGiveNull) {
     EXPECT_EQ(device_->newBuffer(0, MTL::ResourceStorageModeShared), nullptr);
     EXPECT_EQ(device_->newBuffer(device_->maxBufferLength() + 1, MTL::ResourceStorageModeShared), nullptr);
+}
+
+// Test that newBuffer(nullptr, length, …) is nullptr: there is nothing to copy.
+TEST_F(BufferTest, NewBufferWithNullBytesIsNull) {
+    EXPECT_EQ(device_->newBuffer(nullptr, 16, MTL::ResourceStorageModeShared), nullptr);
+}
+
+// Test that a buffer occupies whole 16 KiB pages, as on Apple silicon, and says so.
+TEST_F(BufferTest, AllocatedSizeIsWholePages) {
+    for (auto [length, pages] : {std::pair<NS::UInteger, NS::UInteger>{1, 1}, {16, 1}, {16384, 1}, {16385, 2},
+                                 {100000, 7}}) {
+        const NS::UInteger before = device_->currentAllocatedSize();
+        MTL::Buffer* buffer = device_->newBuffer(length, MTL::ResourceStorageModeShared);
+        ASSERT_NE(buffer, nullptr);
+        EXPECT_EQ(buffer->length(), length);
+        EXPECT_EQ(buffer->allocatedSize(), pages * 16384) << "length " << length;
+        EXPECT_EQ(device_->currentAllocatedSize(), before + pages * 16384) << "length " << length;
+        // The whole allocation is usable and zero-filled, as the GPU's page would be.
+        auto* bytes = static_cast<unsigned char*>(buffer->contents());
+        EXPECT_EQ(bytes[buffer->allocatedSize() - 1], 0);
+        bytes[buffer->allocatedSize() - 1] = 1;
+        buffer->release();
+        EXPECT_EQ(device_->currentAllocatedSize(), before);
+    }
+}
+
+// Test that a no-copy buffer's allocated size is the program's memory, which it allocated.
+TEST_F(BufferTest, NoCopyAllocatedSizeIsItsLength) {
+    alignas(4096) static unsigned char memory[8192];
+    MTL::Buffer* buffer = device_->newBuffer(memory, sizeof memory, MTL::ResourceStorageModeShared, nullptr);
+    ASSERT_NE(buffer, nullptr);
+    EXPECT_EQ(buffer->allocatedSize(), sizeof memory);
+    buffer->release();
+}
+
+// Test that a kernel storing far past a small buffer's end without shader validation (a
+// public sample dispatches 1024 threads over 4-element buffers) writes only its own pages:
+// the next buffer and the heap are untouched, as on a Mac.
+TEST_F(BufferTest, StoresPastTheEndStayInTheBuffersPages) {
+    MTL::ComputePipelineState* state = pipeline(R"(
+        #include <metal_stdlib>
+        using namespace metal;
+        kernel void fill(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = int(i) + 1; }
+    )", "fill");
+    ASSERT_NE(state, nullptr);
+    std::vector<MTL::Buffer*> buffers;
+    for (int i = 0; i < 4; ++i) buffers.push_back(device_->newBuffer(4 * sizeof(int), MTL::ResourceStorageModeShared));
+    std::vector<int>* heapCanary = new std::vector<int>(16, 42);
+
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(buffers[1], 0, 0);
+    encoder->dispatchThreads(MTL::Size::Make(1024, 1, 1), MTL::Size::Make(64, 1, 1));
+    encoder->endEncoding();
+    commands->commit();
+    commands->waitUntilCompleted();
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+
+    const int* written = static_cast<const int*>(buffers[1]->contents());
+    for (int i = 0; i < 1024; ++i) ASSERT_EQ(written[i], i + 1) << i;
+    for (MTL::Buffer* other : {buffers[0], buffers[2], buffers[3]}) {
+        const int* untouched = static_cast<const int*>(other->contents());
+        for (int i = 0; i < 4; ++i) EXPECT_EQ(untouched[i], 0);
+    }
+    EXPECT_EQ(*heapCanary, std::vector<int>(16, 42));
+    delete heapCanary;
+    for (MTL::Buffer* buffer : buffers) buffer->release();
+    state->release();
+}
+
+// Test that the memory right after a buffer's last page (and right before its first) is not
+// another object's: touching it faults instead of corrupting something.
+TEST_F(BufferTest, MemoryBeyondTheWholePagesFaults) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    MTL::Buffer* buffer = device_->newBuffer(64, MTL::ResourceStorageModeShared);
+    volatile unsigned char* bytes = static_cast<unsigned char*>(buffer->contents());
+    const NS::UInteger size = buffer->allocatedSize();
+    EXPECT_DEATH(bytes[size] = 1, "");
+    EXPECT_DEATH(bytes[-1] = 1, "");
+    buffer->release();
 }
 
 METALCPU_NIL_TEST_BODY void messageNilBuffer() {

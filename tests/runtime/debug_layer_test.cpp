@@ -395,6 +395,13 @@ TEST_F(DebugLayerTest, NoCopyBufferArguments) {
                               "Cannot create buffer of zero length.")}));
 }
 
+// Test newBuffer(bytes) without bytes: reported, and nullptr as without the layer.
+TEST_F(DebugLayerTest, NewBufferWithNullBytes) {
+    EXPECT_EQ(device_->newBuffer(static_cast<const void*>(nullptr), 64, MTL::ResourceStorageModeShared), nullptr);
+    EXPECT_EQ(takeReports(), Reports{report("-[MTLDebugDevice newBufferWithBytes:length:options:]:409",
+                                            "pointer must not be nil.")});
+}
+
 // Test that a one-byte buffer and a no-copy buffer over real memory make no report.
 TEST_F(DebugLayerTest, BufferLength_Positive) {
     alignas(16) static char memory[64];
