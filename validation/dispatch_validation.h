@@ -82,6 +82,9 @@ public:
     bool pageFaulted() const;
 
     const ShaderValidationSettings& settings() const { return settings_; }
+    /// Whether the dispatch runs for shader validation (Purpose::ShaderValidation), not only
+    /// to guard an argument with nothing bound.
+    bool reportsToUser() const { return purpose_ == Purpose::ShaderValidation; }
 
 private:
     void record(validation::ShaderValidationReport report);

@@ -186,7 +186,7 @@ TEST(ValidationMatchers, OfKind) {
 /// Installed while it lives; counts reports and runs `onReport` inside report().
 class CountingSink : public ReportSink {
 public:
-    CountingSink() { addReportSink(this); }
+    explicit CountingSink(SinkRole role = SinkRole::Observer) { addReportSink(this, role); }
     ~CountingSink() override { removeReportSink(this); }
     CountingSink(const CountingSink&) = delete;
     CountingSink& operator=(const CountingSink&) = delete;
@@ -292,6 +292,37 @@ TEST(ReportSinks, ConcurrentSelfRemovalDoesNotDeadlock) {
     EXPECT_EQ(sink.received, 2);
     deliverOne();
     EXPECT_EQ(sink.received, 2);
+}
+
+// Test that a fallback sink gets only the reports no owner received, whatever the order of
+// installation, and that observers do not count as owners.
+TEST(ReportSinks, FallbackOnlyWhenNoOwnerTookIt) {
+    CountingSink fallback(SinkRole::Fallback);
+    CountingSink observer(SinkRole::Observer);
+    deliverOne();
+    EXPECT_EQ(fallback.received, 1) << "an observer does not take reports";
+    EXPECT_EQ(observer.received, 1);
+    {
+        CountingSink owner(SinkRole::Owner);
+        deliverOne();
+        EXPECT_EQ(owner.received, 1);
+        EXPECT_EQ(fallback.received, 1) << "the owner took it";
+        EXPECT_EQ(observer.received, 2);
+    }
+    deliverOne();
+    EXPECT_EQ(fallback.received, 2) << "the owner is gone";
+}
+
+// Test that an owner removed during a delivery, before the delivery reached it, did not take
+// the report: the fallback gets it.
+TEST(ReportSinks, OwnerRemovedBeforeDeliveryReachedIt) {
+    CountingSink fallback(SinkRole::Fallback);
+    CountingSink first;
+    CountingSink owner(SinkRole::Owner);
+    first.onReport = [&] { removeReportSink(&owner); };
+    deliverOne();
+    EXPECT_EQ(owner.received, 0);
+    EXPECT_EQ(fallback.received, 1);
 }
 
 // Test MTL_SHADER_VALIDATION_ENABLE_ERROR_REPORTING=0: sinks get nothing either.
