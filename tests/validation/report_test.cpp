@@ -1,6 +1,8 @@
-// Tests of the report text (Apple's wording, then metalcpu's lines), its JSON form, the
-// matchers of <metalcpu/ValidationTesting.hpp>, and the delivery of reports to sinks.
+// Tests of the report text (Apple's wording, then metalcpu's lines), its JSON form, and the
+// delivery of reports to sinks.
 #include "validation/sinks.h"
+
+#include "sample_report.h"
 
 #include <metalcpu/ValidationTesting.hpp>
 
@@ -17,26 +19,6 @@
 
 namespace metalcpu::validation {
 namespace {
-
-ShaderValidationReport deviceStore() {
-    ShaderValidationReport r;
-    r.addressSpace = AddressSpace::Device;
-    r.access = Access::Store;
-    r.offset = 4000;
-    r.size = 4;
-    r.hasBuffer = true;
-    r.bufferLabel = "<unnamed>";
-    r.bufferLength = 4000;
-    r.bindingIndex = 1;
-    r.argumentName = "out";
-    r.kernel = "sum_sincos_float";
-    r.encoderLabel = "0";
-    r.location = {"program_source", "sum_sincos", 9, 20};
-    r.threadPositionInGrid = {999, 0, 0};
-    r.threadPositionInThreadgroup = {39, 0, 0};
-    r.threadgroupPositionInGrid = {15, 0, 0};
-    return r;
-}
 
 // Test that a device store reads as Apple's report, line by line, then ours.
 TEST(ShaderValidationReport, DeviceStoreText) {
@@ -149,36 +131,6 @@ TEST(ShaderValidationReport, Names) {
     EXPECT_STREQ(name(Access::Load), "load");
     EXPECT_STREQ(name(Access::Store), "store");
     EXPECT_EQ(::testing::PrintToString(AddressSpace::Threadgroup), "threadgroup");
-}
-
-// ---- Matchers ---------------------------------------------------------------------------------
-
-// Test that InAddressSpace matches the report's space only, and says so in its description.
-TEST(ValidationMatchers, InAddressSpace) {
-    using metalcpu::testing::InAddressSpace;
-    ShaderValidationReport r = deviceStore();
-    EXPECT_THAT(r, InAddressSpace(AddressSpace::Device));
-    EXPECT_THAT(r, ::testing::Not(InAddressSpace(AddressSpace::Constant)));
-    r.addressSpace = AddressSpace::Threadgroup;
-    EXPECT_THAT(r, InAddressSpace(AddressSpace::Threadgroup));
-    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(InAddressSpace(AddressSpace::Constant)),
-              "is in the constant address space");
-    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(InAddressSpace(AddressSpace::Device), true),
-              "is not in the device address space");
-}
-
-// Test that OfKind matches the report's kind only, and says so in its description.
-TEST(ValidationMatchers, OfKind) {
-    using metalcpu::testing::OfKind;
-    ShaderValidationReport r = deviceStore();
-    EXPECT_THAT(r, OfKind(ReportKind::OutOfBounds));
-    EXPECT_THAT(r, ::testing::Not(OfKind(ReportKind::WildPointer)));
-    r.kind = ReportKind::NullBuffer;
-    EXPECT_THAT(r, OfKind(ReportKind::NullBuffer));
-    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(OfKind(ReportKind::WildPointer)),
-              "is a wild-pointer report");
-    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(OfKind(ReportKind::NullBuffer), true),
-              "is not a null-buffer report");
 }
 
 // ---- Sinks ------------------------------------------------------------------------------------
