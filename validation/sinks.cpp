@@ -1,5 +1,7 @@
 #include "validation/sinks.h"
 
+#include "validation/exit_status.h"
+
 #include "support/log.h"
 
 #include <algorithm>
@@ -105,6 +107,7 @@ namespace metalcpu::val {
 
 void deliver(const validation::ShaderValidationReport& report, const ShaderValidationSettings& settings) {
     if (!settings.errorReporting) return; // detected and contained, reported nowhere
+    countReport();
     const std::string text = report.text();
     // Apple sends reports to the unified log; ours is the library's log, at a level that stays
     // quiet on stderr unless asked for (METALCPU_LOG_LEVEL=info).
@@ -132,12 +135,6 @@ void deliver(const validation::ShaderValidationReport& report, const ShaderValid
         }
     }
     validation::deliverToSinks(report);
-}
-
-void announceShaderValidation(const ShaderValidationSettings& settings) {
-    if (!settings.enabled) return;
-    static std::once_flag once;
-    std::call_once(once, [] { std::fputs("Metal GPU Validation Enabled\n", stderr); });
 }
 
 } // namespace metalcpu::val

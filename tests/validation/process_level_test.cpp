@@ -1,6 +1,7 @@
 // What shader validation does to whole processes, run as separate programs: a GoogleTest suite
 // linked with metalcpu::gtest_main (listener_suite.cpp) fails exactly the tests whose kernels go
-// out of bounds, at the kernel's line.
+// out of bounds, at the kernel's line; METALCPU_SHADER_VALIDATION_EXIT_CODE turns a report into
+// an exit status.
 #include "support/process.h"
 
 #include <gmock/gmock.h>
@@ -90,6 +91,34 @@ TEST(ListenerSuite, ValidationOffIsNoted) {
                              "MTL_SHADER_VALIDATION=1";
     EXPECT_THAT(testOutput(run.output, "OffByOne"), HasSubstr(note)) << run.output;
     EXPECT_EQ(run.output.find("NOTE"), run.output.rfind("NOTE")) << "once per process";
+}
+
+// ---- METALCPU_SHADER_VALIDATION_EXIT_CODE -------------------------------------------------------------
+
+// Test that a process that made a report and would exit with 0 exits with the chosen status,
+// with what stdio still buffered written out.
+TEST(ExitCode, ReportsTurnSuccessIntoTheCode) {
+    support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=42"},
+                                         {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
+    EXPECT_EQ(run.exitCode, 42) << run.output;
+    EXPECT_THAT(run.output, HasSubstr("copied"));
+}
+
+// Test that a process that already fails keeps its own status.
+TEST(ExitCode, AFailingProcessKeepsItsStatus) {
+    support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=42"},
+                                         {METALCPU_VALIDATION_PROBE, "copy", "1", "3"});
+    EXPECT_EQ(run.exitCode, 3) << run.output;
+}
+
+// Test that without reports, or without the variable, the status is the program's.
+TEST(ExitCode, NoReportsOrNoCodeLeaveTheStatus) {
+    support::ProcessResult clean = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=42"},
+                                           {METALCPU_VALIDATION_PROBE, "copy", "0", "0"});
+    EXPECT_EQ(clean.exitCode, 0) << clean.output;
+    EXPECT_THAT(clean.output, HasSubstr("copied"));
+    support::ProcessResult unset = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
+    EXPECT_EQ(unset.exitCode, 0) << "Apple's behaviour: reports do not change the status";
 }
 
 } // namespace
