@@ -22,6 +22,7 @@ struct DispatchInfo {
     std::string kernel;
     std::string kernelFrameName; ///< mc_kernel::frame_name
     std::string pipelineLabel;
+    std::string pipelineUid;
     std::string encoderLabel;
     std::uint64_t dispatchIndex = 0;
 };

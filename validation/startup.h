@@ -5,8 +5,9 @@
 
 namespace metalcpu::val {
 
-/// Once per process: prints "Metal GPU Validation Enabled" when shader validation is on, and
-/// arms METALCPU_SHADER_VALIDATION_EXIT_CODE.
+/// Once per process: prints "Metal GPU Validation Enabled" when shader validation is on,
+/// names in one warning the Apple validation variables set that metalcpu does not implement,
+/// and arms METALCPU_SHADER_VALIDATION_EXIT_CODE.
 void startShaderValidation(const ShaderValidationSettings& settings);
 
 } // namespace metalcpu::val

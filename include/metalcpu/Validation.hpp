@@ -62,6 +62,10 @@ struct ShaderValidationReport {
     /// The frame of an access in the kernel's own body prints it.
     std::string kernelFrameName;
     std::string pipelineLabel; ///< empty when the pipeline has no label
+    /// The pipeline's Shader Validation UID: the same for the same library and function in
+    /// every run, so it can be pasted into MTL_SHADER_VALIDATION_ENABLE_PIPELINES or
+    /// _DISABLE_PIPELINES (MTL_SHADER_VALIDATION_DUMP_PIPELINES=1 lists every pipeline's).
+    std::string pipelineUid;
     std::string encoderLabel;  ///< the encoder's label, else its index in the command buffer
     std::uint64_t dispatchIndex = 0; ///< which dispatch of its encoder
 

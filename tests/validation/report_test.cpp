@@ -25,7 +25,7 @@ TEST(ShaderValidationReport, DeviceStoreText) {
     EXPECT_EQ(deviceStore().text(),
               "Invalid device store at offset 4000, executing kernel function: \"sum_sincos_float\"\n"
               "buffer: <unnamed>, length:4000, resident:Read Write\n"
-              "pipeline: (null), UID: sum_sincos_float encoder: \"0\", dispatch: 0\n"
+              "pipeline: (null), UID: 5e1f0c3a9b27d804 encoder: \"0\", dispatch: 0\n"
               "\t* frame #0: sum_sincos() - /program_source:9:20\n"
               "\tthread_position_in_grid: (999, 0, 0), thread_position_in_threadgroup: (39, 0, 0), "
               "threadgroup_position_in_grid: (15, 0, 0)\n"
@@ -57,7 +57,7 @@ TEST(ShaderValidationReport, ThreadgroupConstantAndCount) {
     constant.access = Access::Load;
     constant.pipelineLabel = "my pipeline";
     EXPECT_EQ(constant.text().rfind("Invalid device load at offset 4000", 0), 0u);
-    EXPECT_NE(constant.text().find("pipeline: my pipeline, UID: sum_sincos_float encoder: \"0\", dispatch: 0\n"),
+    EXPECT_NE(constant.text().find("pipeline: my pipeline, UID: 5e1f0c3a9b27d804 encoder: \"0\", dispatch: 0\n"),
               std::string::npos);
 }
 
@@ -69,6 +69,7 @@ TEST(ShaderValidationReport, Json) {
     EXPECT_EQ(json.find('\n'), std::string::npos);
     for (const char* field : {"\"access\":\"store\"", "\"addressSpace\":\"device\"", "\"offset\":4000",
                               "\"buffer\":\"<unnamed>\"", "\"bindingIndex\":1", "\"kernel\":\"sum_sincos_float\"",
+                              "\"pipelineUID\":\"5e1f0c3a9b27d804\"",
                               "\"line\":9", "\"column\":20", "\"file\":\"/program_source\"",
                               "\"threadPositionInGrid\":[999,0,0]", "\\\"sum_sincos_float\\\"\\nbuffer"})
         EXPECT_NE(json.find(field), std::string::npos) << field << " in " << json;

@@ -19,6 +19,7 @@ inline ShaderValidationReport deviceStore() {
     r.bindingIndex = 1;
     r.argumentName = "out";
     r.kernel = "sum_sincos_float";
+    r.pipelineUid = "5e1f0c3a9b27d804";
     r.encoderLabel = "0";
     r.location = {"program_source", "sum_sincos", 9, 20};
     r.threadPositionInGrid = {999, 0, 0};
