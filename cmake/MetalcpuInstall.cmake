@@ -1,5 +1,7 @@
 # Installs metalcpu as a CMake package: find_package(metalcpu) gives metalcpu::metal, the
-# metalcpu::metal-tool and metalcpu::metallib-tool executables and metal_add_library().
+# metalcpu::metal-tool and metalcpu::metallib-tool executables and metal_add_library(); and,
+# when metalcpu was built with GoogleTest and the program finds it too, metalcpu::gtest_main
+# (its own export set, so that GoogleTest stays optional for everything else).
 include(CMakePackageConfigHelpers)
 
 install(TARGETS metalcpu_metal metalcpu_metal_tool metalcpu_metallib_tool
@@ -10,6 +12,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INC
 
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/metalcpu)
 install(EXPORT metalcpuTargets NAMESPACE metalcpu:: DESTINATION ${config_dir})
+if(TARGET metalcpu_gtest_main)
+  install(TARGETS metalcpu_gtest_main EXPORT metalcpuGTestTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT metalcpuGTestTargets NAMESPACE metalcpu:: DESTINATION ${config_dir})
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/metalcpuConfig.cmake.in
   ${PROJECT_BINARY_DIR}/metalcpuConfig.cmake INSTALL_DESTINATION ${config_dir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/metalcpuConfigVersion.cmake

@@ -79,6 +79,7 @@ void* DispatchValidation::fault(std::uint64_t pointer, std::uint64_t byteOffset,
     report.kernel = info_.kernel;
     report.kernelFrameName = info_.kernelFrameName;
     report.pipelineLabel = info_.pipelineLabel;
+    report.pipelineUid = info_.pipelineUid;
     report.encoderLabel = info_.encoderLabel;
     report.dispatchIndex = info_.dispatchIndex;
     report.threadPositionInGrid = thread.grid;

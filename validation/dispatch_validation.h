@@ -22,6 +22,7 @@ struct DispatchInfo {
     std::string kernel;
     std::string kernelFrameName; ///< mc_kernel::frame_name
     std::string pipelineLabel;
+    std::string pipelineUid;
     std::string encoderLabel;
     std::uint64_t dispatchIndex = 0;
 };
@@ -82,6 +83,9 @@ public:
     bool pageFaulted() const;
 
     const ShaderValidationSettings& settings() const { return settings_; }
+    /// Whether the dispatch runs for shader validation (Purpose::ShaderValidation), not only
+    /// to guard an argument with nothing bound.
+    bool reportsToUser() const { return purpose_ == Purpose::ShaderValidation; }
 
 private:
     void record(validation::ShaderValidationReport report);

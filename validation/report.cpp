@@ -89,7 +89,7 @@ std::string ShaderValidationReport::text() const {
                (kind == ReportKind::NullBuffer ? "" : ", resident:Read Write") + "\n";
     }
     out += "pipeline: " + (pipelineLabel.empty() ? std::string("(null)") : pipelineLabel) +
-           ", UID: " + kernel + " encoder: \"" + encoderLabel + "\", dispatch: " + std::to_string(dispatchIndex) + "\n";
+           ", UID: " + pipelineUid + " encoder: \"" + encoderLabel + "\", dispatch: " + std::to_string(dispatchIndex) + "\n";
     if (location.line != 0) {
         out += "\t* frame #0: " + frameFunction(*this) + "() - " + reportedFile(location.file) + ":" +
                std::to_string(location.line) + ":" + std::to_string(location.column) + "\n";
@@ -123,6 +123,7 @@ std::string ShaderValidationReport::json() const {
     out += ",\"kernel\":" + jsonString(kernel);
     out += ",\"kernelFrameName\":" + jsonString(kernelFrameName);
     out += ",\"pipeline\":" + jsonString(pipelineLabel);
+    out += ",\"pipelineUID\":" + jsonString(pipelineUid);
     out += ",\"encoder\":" + jsonString(encoderLabel);
     out += ",\"dispatch\":" + std::to_string(dispatchIndex);
     out += ",\"threadPositionInGrid\":" + jsonPosition(threadPositionInGrid);

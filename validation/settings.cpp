@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <initializer_list>
+#include <iterator>
 #include <mutex>
+#include <unistd.h>
 
 namespace metalcpu::val {
 namespace {
@@ -47,18 +49,37 @@ std::string option(const char* name, std::initializer_list<const char*> valid) {
     return *valid.begin();
 }
 
+// Apple's shader-validation variables metalcpu implements: the one list of their names
+// (MTL_DEBUG_LAYER* are in support/config.def; docs/configuration.md lists them all).
+constexpr const char* kEnabled = "MTL_SHADER_VALIDATION";
+constexpr const char* kDefaultState = "MTL_SHADER_VALIDATION_DEFAULT_STATE";
+constexpr const char* kEnablePipelines = "MTL_SHADER_VALIDATION_ENABLE_PIPELINES";
+constexpr const char* kDisablePipelines = "MTL_SHADER_VALIDATION_DISABLE_PIPELINES";
+constexpr const char* kDumpPipelines = "MTL_SHADER_VALIDATION_DUMP_PIPELINES";
+constexpr const char* kFailMode = "MTL_SHADER_VALIDATION_FAIL_MODE";
+constexpr const char* kAbortOnFault = "MTL_SHADER_VALIDATION_ABORT_ON_FAULT";
+constexpr const char* kReportToStderr = "MTL_SHADER_VALIDATION_REPORT_TO_STDERR";
+constexpr const char* kErrorReporting = "MTL_SHADER_VALIDATION_ENABLE_ERROR_REPORTING";
+constexpr const char* kGlobalMemory = "MTL_SHADER_VALIDATION_GLOBAL_MEMORY";
+constexpr const char* kThreadgroupMemory = "MTL_SHADER_VALIDATION_THREADGROUP_MEMORY";
+constexpr const char* kShaderValidationVariables[] = {
+    kEnabled,     kDefaultState,   kEnablePipelines, kDisablePipelines, kDumpPipelines,    kFailMode,
+    kAbortOnFault, kReportToStderr, kErrorReporting,  kGlobalMemory,     kThreadgroupMemory,
+};
+
 ShaderValidationSettings fromEnvironment() {
     ShaderValidationSettings s;
-    s.enabled = flag("MTL_SHADER_VALIDATION", false);
-    s.defaultOn = option("MTL_SHADER_VALIDATION_DEFAULT_STATE", {"all", "none"}) == "all";
-    s.enabledPipelines = list("MTL_SHADER_VALIDATION_ENABLE_PIPELINES");
-    s.disabledPipelines = list("MTL_SHADER_VALIDATION_DISABLE_PIPELINES");
-    if (option("MTL_SHADER_VALIDATION_FAIL_MODE", {"zerofill", "allow"}) == "allow") s.failMode = FailMode::Allow;
-    s.abortOnFault = flag("MTL_SHADER_VALIDATION_ABORT_ON_FAULT", false);
-    s.reportToStderr = flag("MTL_SHADER_VALIDATION_REPORT_TO_STDERR", false);
-    s.errorReporting = flag("MTL_SHADER_VALIDATION_ENABLE_ERROR_REPORTING", true);
-    s.globalMemory = flag("MTL_SHADER_VALIDATION_GLOBAL_MEMORY", true);
-    s.threadgroupMemory = flag("MTL_SHADER_VALIDATION_THREADGROUP_MEMORY", true);
+    s.enabled = flag(kEnabled, false);
+    s.defaultOn = option(kDefaultState, {"all", "none"}) == "all";
+    s.enabledPipelines = list(kEnablePipelines);
+    s.disabledPipelines = list(kDisablePipelines);
+    s.dumpPipelines = flag(kDumpPipelines, false);
+    if (option(kFailMode, {"zerofill", "allow"}) == "allow") s.failMode = FailMode::Allow;
+    s.abortOnFault = flag(kAbortOnFault, false);
+    s.reportToStderr = flag(kReportToStderr, false);
+    s.errorReporting = flag(kErrorReporting, true);
+    s.globalMemory = flag(kGlobalMemory, true);
+    s.threadgroupMemory = flag(kThreadgroupMemory, true);
     s.jsonPath = support::config().shaderValidationJson;
     s.failCommandBuffer = support::config().shaderValidationFailsCommandBuffer != 0;
     return s;
@@ -80,14 +101,48 @@ void overrideShaderValidationSettings(std::optional<ShaderValidationSettings> se
     g_override = std::move(settings);
 }
 
-bool pipelineIsValidated(const ShaderValidationSettings& settings, int descriptorState, const std::string& label) {
+bool pipelineIsValidated(const ShaderValidationSettings& settings, int descriptorState,
+                         const PipelineIdentity& pipeline) {
+    constexpr int kDescriptorEnabled = 1, kDescriptorDisabled = 2;
+    if (!settings.enabled) return descriptorState == kDescriptorEnabled; // metalcpu's extension
     auto listed = [&](const std::vector<std::string>& names) {
-        return !label.empty() && std::find(names.begin(), names.end(), label) != names.end();
+        return std::any_of(names.begin(), names.end(), [&](const std::string& name) {
+            return (!pipeline.label.empty() && name == pipeline.label) || (!pipeline.uid.empty() && name == pipeline.uid);
+        });
     };
-    if (descriptorState == 1) return true;
-    if (descriptorState == 2 || !settings.enabled) return false;
-    if (settings.defaultOn) return !listed(settings.disabledPipelines);
-    return listed(settings.enabledPipelines);
+    if (!settings.defaultOn && listed(settings.enabledPipelines)) return true;
+    if (settings.defaultOn && listed(settings.disabledPipelines)) return false;
+    if (descriptorState == kDescriptorEnabled) return true;
+    if (descriptorState == kDescriptorDisabled) return false;
+    return settings.defaultOn;
+}
+
+const std::vector<std::string>& implementedAppleVariables() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> made(std::begin(kShaderValidationVariables), std::end(kShaderValidationVariables));
+        int count = 0;
+        const support::ConfigEntry* entries = support::configEntries(&count);
+        for (int i = 0; i < count; ++i) {
+            const std::string variable = entries[i].variable;
+            if (variable.rfind("MTL_", 0) == 0 || variable.rfind("METAL_", 0) == 0) made.push_back(variable);
+        }
+        return made;
+    }();
+    return names;
+}
+
+std::vector<std::string> unimplementedAppleVariables() {
+    const std::vector<std::string>& known = implementedAppleVariables();
+    std::vector<std::string> unknown;
+    for (char** entry = environ; entry && *entry; ++entry) {
+        const std::string assignment = *entry;
+        const std::size_t equals = assignment.find('=');
+        if (equals == std::string::npos || equals + 1 == assignment.size()) continue; // unset or empty
+        const std::string name = assignment.substr(0, equals);
+        const bool apple = name.rfind("MTL_SHADER_VALIDATION", 0) == 0 || name.rfind("MTL_DEBUG_LAYER", 0) == 0;
+        if (apple && std::find(known.begin(), known.end(), name) == known.end()) unknown.push_back(name);
+    }
+    return unknown;
 }
 
 } // namespace metalcpu::val

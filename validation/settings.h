@@ -18,8 +18,9 @@ enum class FailMode {
 struct ShaderValidationSettings {
     bool enabled = false;       ///< MTL_SHADER_VALIDATION
     bool defaultOn = true;      ///< MTL_SHADER_VALIDATION_DEFAULT_STATE=all (else none)
-    std::vector<std::string> enabledPipelines;  ///< MTL_SHADER_VALIDATION_ENABLE_PIPELINES (labels)
+    std::vector<std::string> enabledPipelines;  ///< MTL_SHADER_VALIDATION_ENABLE_PIPELINES (labels, UIDs)
     std::vector<std::string> disabledPipelines; ///< MTL_SHADER_VALIDATION_DISABLE_PIPELINES
+    bool dumpPipelines = false;                 ///< MTL_SHADER_VALIDATION_DUMP_PIPELINES
     FailMode failMode = FailMode::ZeroFill;
     bool abortOnFault = false;   ///< MTL_SHADER_VALIDATION_ABORT_ON_FAULT: print, then abort()
     bool reportToStderr = false; ///< MTL_SHADER_VALIDATION_REPORT_TO_STDERR
@@ -37,9 +38,27 @@ ShaderValidationSettings shaderValidationSettings();
 /// Replaces the settings (tests); nullopt goes back to the environment's.
 void overrideShaderValidationSettings(std::optional<ShaderValidationSettings> settings);
 
-/// Whether a pipeline is instrumented. `descriptorState` is MTL::ShaderValidation's value
-/// (0 default, 1 enabled, 2 disabled); an explicit Enabled instruments the pipeline even when
-/// MTL_SHADER_VALIDATION is off, so a single test can ask for it.
-bool pipelineIsValidated(const ShaderValidationSettings& settings, int descriptorState, const std::string& label);
+/// Names a pipeline in MTL_SHADER_VALIDATION_ENABLE_PIPELINES / _DISABLE_PIPELINES.
+struct PipelineIdentity {
+    std::string label; ///< empty when it has none
+    std::string uid;   ///< its Shader Validation UID
+};
+
+/// Whether a pipeline is instrumented, as Apple documents it: with MTL_SHADER_VALIDATION on,
+/// the lists (by label or UID; ENABLE only when the default state is none, DISABLE only when
+/// it is all) override the descriptor's `descriptorState` (MTL::ShaderValidation: 0 default,
+/// 1 enabled, 2 disabled), which overrides the default state. With it off, metalcpu still
+/// instruments a pipeline whose descriptor says Enabled, so a single test can ask for it
+/// (docs/validation.md, "Which pipelines").
+bool pipelineIsValidated(const ShaderValidationSettings& settings, int descriptorState,
+                         const PipelineIdentity& pipeline);
+
+/// Apple's validation variables metalcpu reads (MTL_SHADER_VALIDATION*, MTL_DEBUG_LAYER*,
+/// METAL_DEVICE_WRAPPER_TYPE).
+const std::vector<std::string>& implementedAppleVariables();
+
+/// The MTL_SHADER_VALIDATION* and MTL_DEBUG_LAYER* variables set (non-empty) in the
+/// environment that metalcpu does not implement, in the environment's order.
+std::vector<std::string> unimplementedAppleVariables();
 
 } // namespace metalcpu::val

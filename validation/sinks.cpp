@@ -1,13 +1,15 @@
 #include "validation/sinks.h"
 
-#include "support/log.h"
+#include "validation/exit_status.h"
 
+#include "support/log.h"
 
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace metalcpu::validation {
@@ -18,9 +20,9 @@ namespace {
 /// while it calls a sink, so a sink may add or remove sinks (itself included) from report().
 struct SinkRegistry {
     std::mutex mutex;
-    std::condition_variable idle;      ///< signalled when a delivery to a sink ends
-    std::vector<ReportSink*> installed;
-    std::vector<ReportSink*> busy;     ///< one entry per delivery in progress
+    std::condition_variable idle; ///< signalled when a delivery to a sink ends
+    std::vector<std::pair<ReportSink*, SinkRole>> installed;
+    std::vector<ReportSink*> busy; ///< one entry per delivery in progress
 };
 
 SinkRegistry& registry() {
@@ -31,60 +33,70 @@ SinkRegistry& registry() {
 /// How many report() calls the current thread is inside.
 thread_local int t_deliveries = 0;
 
-bool contains(const std::vector<ReportSink*>& list, ReportSink* sink) {
-    return std::find(list.begin(), list.end(), sink) != list.end();
+bool isInstalled(const SinkRegistry& r, ReportSink* sink) {
+    return std::any_of(r.installed.begin(), r.installed.end(), [&](const auto& entry) { return entry.first == sink; });
 }
 
-/// Hands `report` to every sink installed when delivery reaches it.
+/// Hands `report` to `sink` when it is still installed; false when it no longer is.
+bool deliverTo(SinkRegistry& r, ReportSink* sink, const ShaderValidationReport& report) {
+    {
+        std::lock_guard lock(r.mutex);
+        if (!isInstalled(r, sink)) return false; // removed by an earlier sink
+        r.busy.push_back(sink);
+    }
+    struct Done {
+        SinkRegistry& r;
+        ReportSink* sink;
+        ~Done() {
+            --t_deliveries;
+            {
+                std::lock_guard lock(r.mutex);
+                r.busy.erase(std::find(r.busy.begin(), r.busy.end(), sink));
+            }
+            r.idle.notify_all();
+        }
+    } done{r, sink};
+    ++t_deliveries;
+    sink->report(report);
+    return true;
+}
+
+/// Hands `report` to every sink installed when delivery reaches it, observers and owners in
+/// the order they were installed, then — when no owner took it — the fallbacks.
 void deliverToSinks(const ShaderValidationReport& report) {
     SinkRegistry& r = registry();
-    std::vector<ReportSink*> snapshot;
+    std::vector<std::pair<ReportSink*, SinkRole>> snapshot;
     {
         std::lock_guard lock(r.mutex);
         snapshot = r.installed;
     }
-    for (ReportSink* sink : snapshot) {
-        {
-            std::lock_guard lock(r.mutex);
-            if (!contains(r.installed, sink)) continue; // removed by an earlier sink
-            r.busy.push_back(sink);
-        }
-        struct Done {
-            SinkRegistry& r;
-            ReportSink* sink;
-            ~Done() {
-                --t_deliveries;
-                {
-                    std::lock_guard lock(r.mutex);
-                    r.busy.erase(std::find(r.busy.begin(), r.busy.end(), sink));
-                }
-                r.idle.notify_all();
-            }
-        } done{r, sink};
-        ++t_deliveries;
-        sink->report(report);
-    }
+    bool owned = false;
+    for (const auto& [sink, role] : snapshot)
+        if (role != SinkRole::Fallback && deliverTo(r, sink, report) && role == SinkRole::Owner) owned = true;
+    if (owned) return;
+    for (const auto& [sink, role] : snapshot)
+        if (role == SinkRole::Fallback) deliverTo(r, sink, report);
 }
 
 } // namespace
 
 ReportSink::~ReportSink() = default;
 
-void addReportSink(ReportSink* sink) {
+void addReportSink(ReportSink* sink, SinkRole role) {
     if (!sink) return;
     SinkRegistry& r = registry();
     std::lock_guard lock(r.mutex);
-    r.installed.push_back(sink);
+    r.installed.emplace_back(sink, role);
 }
 
 void removeReportSink(ReportSink* sink) {
     SinkRegistry& r = registry();
     std::unique_lock lock(r.mutex);
-    r.installed.erase(std::remove(r.installed.begin(), r.installed.end(), sink), r.installed.end());
+    std::erase_if(r.installed, [&](const auto& entry) { return entry.first == sink; });
     // Called from inside a report() (of this sink or another), waiting could deadlock: two
     // threads each delivering to a sink that removes itself would wait for each other.
     if (t_deliveries > 0) return;
-    r.idle.wait(lock, [&] { return !contains(r.busy, sink); });
+    r.idle.wait(lock, [&] { return std::find(r.busy.begin(), r.busy.end(), sink) == r.busy.end(); });
 }
 
 bool shaderValidationEnabled() { return val::shaderValidationSettings().enabled; }
@@ -95,6 +107,7 @@ namespace metalcpu::val {
 
 void deliver(const validation::ShaderValidationReport& report, const ShaderValidationSettings& settings) {
     if (!settings.errorReporting) return; // detected and contained, reported nowhere
+    countReport();
     const std::string text = report.text();
     // Apple sends reports to the unified log; ours is the library's log, at a level that stays
     // quiet on stderr unless asked for (METALCPU_LOG_LEVEL=info).
@@ -122,12 +135,6 @@ void deliver(const validation::ShaderValidationReport& report, const ShaderValid
         }
     }
     validation::deliverToSinks(report);
-}
-
-void announceShaderValidation(const ShaderValidationSettings& settings) {
-    if (!settings.enabled) return;
-    static std::once_flag once;
-    std::call_once(once, [] { std::fputs("Metal GPU Validation Enabled\n", stderr); });
 }
 
 } // namespace metalcpu::val

@@ -5,7 +5,6 @@
 
 #include <metalcpu/Validation.hpp>
 
-
 #include <string>
 
 namespace metalcpu::val {
@@ -13,9 +12,5 @@ namespace metalcpu::val {
 /// Sends one report everywhere the settings say, and to every installed ReportSink. With
 /// MTL_SHADER_VALIDATION_ENABLE_ERROR_REPORTING=0 it sends nothing anywhere.
 void deliver(const validation::ShaderValidationReport& report, const ShaderValidationSettings& settings);
-
-/// Prints "Metal GPU Validation Enabled" once per process when shader validation is on.
-void announceShaderValidation(const ShaderValidationSettings& settings);
-
 
 } // namespace metalcpu::val

@@ -62,6 +62,10 @@ struct ShaderValidationReport {
     /// The frame of an access in the kernel's own body prints it.
     std::string kernelFrameName;
     std::string pipelineLabel; ///< empty when the pipeline has no label
+    /// The pipeline's Shader Validation UID: the same for the same library and function in
+    /// every run, so it can be pasted into MTL_SHADER_VALIDATION_ENABLE_PIPELINES or
+    /// _DISABLE_PIPELINES (MTL_SHADER_VALIDATION_DUMP_PIPELINES=1 lists every pipeline's).
+    std::string pipelineUid;
     std::string encoderLabel;  ///< the encoder's label, else its index in the command buffer
     std::uint64_t dispatchIndex = 0; ///< which dispatch of its encoder
 
@@ -85,14 +89,40 @@ public:
     virtual void report(const ShaderValidationReport& report) = 0;
 };
 
+/// How a sink takes part in the delivery of a report.
+enum class SinkRole {
+    Observer, ///< receives every report (logging, counting)
+    /// Receives every report and answers for it: a test that expects reports
+    /// (ValidationReportCollector) or fails on them itself (FailOnValidationReports).
+    Owner,
+    /// Receives only the reports no Owner received: the GoogleTest listener, which fails the
+    /// running test on reports nobody expected.
+    Fallback,
+};
+
 /// Installs and removes a sink (not owned). Thread-safe. A sink removed receives nothing
 /// more; removeReportSink returns only after deliveries to it on other threads have finished,
 /// except when it is called from inside a report() (any sink's, on this thread): it then
 /// returns at once, so a sink may remove itself or others while it handles a report.
-void addReportSink(ReportSink* sink);
+void addReportSink(ReportSink* sink, SinkRole role = SinkRole::Observer);
 void removeReportSink(ReportSink* sink);
 
 /// Whether shader validation is on for the process (MTL_SHADER_VALIDATION).
 bool shaderValidationEnabled();
+
+/// Kernel dispatches the process has run so far: all of them, and those whose pipeline has
+/// shader validation. A test that ran kernels, none of them validated, checked nothing.
+struct DispatchCounts {
+    std::uint64_t total = 0;
+    std::uint64_t validated = 0;
+};
+DispatchCounts dispatchCounts();
+
+/// Waits until every command buffer committed in the process before the call has completed:
+/// its dispatches ran, their reports were delivered, its completed handlers returned. On a
+/// command queue's thread (in a completed handler or a sink) it returns at once, since it
+/// would wait for itself there. A command buffer that cannot run — committed behind one that
+/// was enqueue()d and never committed — is waited for forever, as waitUntilCompleted() would.
+void waitForPendingWork();
 
 } // namespace metalcpu::validation

@@ -8,6 +8,7 @@
 #include "runtime/debug_layer.h"
 #include "runtime/errors.h"
 #include "support/log.h"
+#include "validation/activity.h"
 
 #include <Foundation/NSAutoreleasePool.hpp>
 #include <Foundation/NSError.hpp>
@@ -119,6 +120,8 @@ void CommandBuffer::commit() {
     }
     enqueue();
     setStatus(MTL::CommandBufferStatusCommitted);
+    // Counted before the queue's thread can see it committed, so it cannot finish uncounted.
+    ticket_ = val::commandBufferCommitted();
     committed_.store(true, std::memory_order_release);
     queue_->commit(this);
 }
@@ -167,6 +170,7 @@ void CommandBuffer::runHandlers(std::vector<std::function<void(MTL::CommandBuffe
 
 bool CommandBuffer::runDispatch(DispatchCommand& command) {
     val::DispatchValidation* validation = command.validation.get();
+    val::dispatchExecuted(validation && validation->reportsToUser());
     if (validation) validation->begin(command.dispatch.parameters);
     command.dispatch.validation = validation;
     exec::DispatchResult result = exec::Executor::shared().run(command.dispatch);
@@ -244,6 +248,7 @@ void CommandBuffer::execute() {
         finished_ = true;
     }
     changed_.notify_all();
+    val::commandBufferFinished(ticket_);
 }
 
 } // namespace metalcpu::rt

@@ -97,6 +97,7 @@ private:
     std::vector<std::function<void(MTL::CommandBuffer*)>> scheduledHandlers_, completedHandlers_;
     NS::Error* error_ = nullptr;
     bool finished_ = false; ///< completed and its completed handlers have run
+    std::uint64_t ticket_ = 0; ///< from val::commandBufferCommitted(), for waitForPendingWork()
     double gpuStartTime_ = 0, gpuEndTime_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "runtime/command_queue.h"
 
 #include "runtime/command_buffer.h"
+#include "validation/activity.h"
 
 namespace metalcpu::rt {
 
@@ -54,6 +55,7 @@ void CommandQueue::commit(CommandBuffer* /*buffer*/) {
 }
 
 void CommandQueue::run(std::shared_ptr<Shared> shared) {
+    val::markCommandQueueThread();
     for (;;) {
         CommandBuffer* next = nullptr;
         {

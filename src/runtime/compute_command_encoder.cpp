@@ -269,6 +269,7 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
         info.kernel = kernelName;
         info.kernelFrameName = kernel.frame_name ? kernel.frame_name : "";
         info.pipelineLabel = pipeline_->label().text();
+        info.pipelineUid = pipeline_->uid();
         info.encoderLabel = rt::CommandEncoder::label().text(std::to_string(index_));
         info.dispatchIndex = dispatchesMade_;
         command.validation = std::make_shared<val::DispatchValidation>(

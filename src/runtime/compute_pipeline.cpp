@@ -4,17 +4,57 @@
 #include "runtime/device.h"
 #include "runtime/errors.h"
 #include "runtime/library.h"
+#include "support/files.h"
+#include "support/hash.h"
+#include "support/log.h"
 #include "validation/settings.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <optional>
 
 namespace metalcpu::rt {
+namespace {
+
+/// A hash of the library file's contents, computed once per loaded library. A library whose
+/// file is gone (deleted after loading) is known by its path instead.
+std::string libraryFingerprint(const std::shared_ptr<jit::KernelLibrary>& library) {
+    static std::mutex mutex;
+    static std::map<const jit::KernelLibrary*, std::pair<std::weak_ptr<jit::KernelLibrary>, std::string>> known;
+    std::lock_guard lock(mutex);
+    auto found = known.find(library.get());
+    // An expired entry belonged to an earlier library at the same address.
+    if (found != known.end() && !found->second.first.expired()) return found->second.second;
+    std::erase_if(known, [](const auto& entry) { return entry.second.first.expired(); });
+    std::optional<std::string> contents = support::readFile(library->path());
+    const std::string fingerprint = support::Hasher().add(contents ? *contents : "path:" + library->path()).hex();
+    known[library.get()] = {library, fingerprint};
+    return fingerprint;
+}
+
+/// MTL_SHADER_VALIDATION_DUMP_PIPELINES=1: Apple logs each pipeline's UID for the unified log's
+/// "Shader Validation UID" filter; metalcpu prints the same line on stderr and to its log.
+void dumpPipeline(const std::string& uid, const std::string& label, const mc_kernel& kernel, bool validated) {
+    const std::string line = "Shader Validation UID: " + uid + ", pipeline: " + (label.empty() ? "(null)" : label) +
+                             ", function: \"" + kernel.name + "\", shader validation: " + (validated ? "on" : "off");
+    std::fputs((line + "\n").c_str(), stderr);
+    std::fflush(stderr);
+    support::logExceptStderr(spdlog::level::info, line);
+}
+
+} // namespace
+
+std::string shaderValidationUid(const std::shared_ptr<jit::KernelLibrary>& library, const mc_kernel& kernel) {
+    return support::Hasher().add(libraryFingerprint(library)).add(std::string_view(kernel.name)).hex().substr(0, 16);
+}
 
 ComputePipelineState::ComputePipelineState(Device* device, std::shared_ptr<jit::KernelLibrary> library,
                                            const mc_kernel* kernel, std::uint32_t maxTotalThreads,
-                                           std::uint64_t staticThreadgroupMemory, bool validated)
+                                           std::uint64_t staticThreadgroupMemory, bool validated, std::string uid)
     : device_(device), library_(std::move(library)), kernel_(kernel), maxTotalThreads_(maxTotalThreads),
-      staticThreadgroupMemory_(staticThreadgroupMemory), validated_(validated) {}
+      staticThreadgroupMemory_(staticThreadgroupMemory), validated_(validated), uid_(std::move(uid)) {}
 
 const mc_kernel* ComputePipelineState::checkedKernel(std::string* why) {
     return validated_ ? kernel_ : library_->validationKernel(kernel_->name, why);
@@ -30,9 +70,10 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
     }
     const mc_kernel* kernelPointer = &kernelFunction->kernel();
     std::shared_ptr<jit::KernelLibrary> library = kernelFunction->library();
-    const std::string labelText = label ? std::string(ns::stringOf(label)) : std::string();
-    const bool validated = val::pipelineIsValidated(val::shaderValidationSettings(),
-                                                    static_cast<int>(shaderValidation), labelText);
+    const val::PipelineIdentity identity{label ? std::string(ns::stringOf(label)) : std::string(),
+                                         shaderValidationUid(library, *kernelPointer)};
+    const val::ShaderValidationSettings settings = val::shaderValidationSettings();
+    const bool validated = val::pipelineIsValidated(settings, static_cast<int>(shaderValidation), identity);
     if (validated) {
         std::string why;
         const mc_kernel* twin = library->validationKernel(kernelPointer->name, &why);
@@ -67,8 +108,10 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
     if (kernel.max_total_threads_per_threadgroup) maxThreads = std::min(maxThreads, kernel.max_total_threads_per_threadgroup);
     if (maxTotalThreads) maxThreads = std::min<std::uint32_t>(maxThreads, static_cast<std::uint32_t>(maxTotalThreads));
     MTL::ComputePipelineState* pipeline =
-        ns::make<ComputePipelineState>(device, library, &kernel, maxThreads, staticMemory, validated);
+        ns::make<ComputePipelineState>(device, library, &kernel, maxThreads, staticMemory, validated, identity.uid);
     if (label) ns::implOf<ComputePipelineState>(pipeline)->label().set(label);
+    // Every pipeline, instrumented or not: its UID is what selects it.
+    if (settings.enabled && settings.dumpPipelines) dumpPipeline(identity.uid, identity.label, kernel, validated);
     return pipeline;
 }
 

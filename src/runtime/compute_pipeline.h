@@ -17,7 +17,8 @@ class Device;
 class ComputePipelineState final : public ns::Implements<MTL::ComputePipelineState> {
 public:
     ComputePipelineState(Device* device, std::shared_ptr<jit::KernelLibrary> library, const mc_kernel* kernel,
-                         std::uint32_t maxTotalThreads, std::uint64_t staticThreadgroupMemory, bool validated);
+                         std::uint32_t maxTotalThreads, std::uint64_t staticThreadgroupMemory, bool validated,
+                         std::string uid);
     const char* className() const override { return "MTLComputePipelineState"; }
 
     const mc_kernel& kernel() const { return *kernel_; }
@@ -27,6 +28,8 @@ public:
     std::uint64_t staticThreadgroupMemoryLength() const { return staticThreadgroupMemory_; }
     /// Runs the kernel's shader-validation flavour (kernel() is that flavour's).
     bool validated() const { return validated_; }
+    /// The Shader Validation UID (shaderValidationUid()).
+    const std::string& uid() const { return uid_; }
     /// The kernel's shader-validation flavour, loaded (and compiled, the first time) on
     /// demand; nullptr with the reason in `why` when the library cannot provide it. A
     /// dispatch with nothing bound to an argument runs it to contain accesses through the
@@ -40,8 +43,15 @@ private:
     std::uint32_t maxTotalThreads_;
     std::uint64_t staticThreadgroupMemory_;
     bool validated_;
+    std::string uid_;
     Label label_;
 };
+
+/// The Shader Validation UID of `kernel` in `library`: 16 hex digits, a hash of the library
+/// file's contents and the kernel's name, so the same library and function give the same UID
+/// in every run (and a rebuilt library with other contents a new one), as Apple's UIDs are
+/// "persistent across multiple runs". The file is hashed once per loaded library.
+std::string shaderValidationUid(const std::shared_ptr<jit::KernelLibrary>& library, const mc_kernel& kernel);
 
 /// Device::newComputePipelineState(function or descriptor, error). `shaderValidation` is the
 /// descriptor's MTL::ShaderValidation; with the environment it decides whether the pipeline

@@ -7,7 +7,7 @@
 #include "support/files.h"
 #include "support/log.h"
 #include "validation/settings.h"
-#include "validation/sinks.h"
+#include "validation/startup.h"
 
 #include <cstdio>
 #include <cstring>
@@ -43,7 +43,7 @@ Device::Device() {
     workingSetSize_ = memory / 4 * 3;
     maxBufferLength_ = memory / 2;
     // Metal reads the shader-validation switches when the device is created.
-    val::announceShaderValidation(val::shaderValidationSettings());
+    val::startShaderValidation(val::shaderValidationSettings());
     DebugLayer::configure();
 }
 

@@ -1,6 +1,8 @@
-// Tests of the report text (Apple's wording, then metalcpu's lines), its JSON form, the
-// matchers of <metalcpu/ValidationTesting.hpp>, and the delivery of reports to sinks.
+// Tests of the report text (Apple's wording, then metalcpu's lines), its JSON form, and the
+// delivery of reports to sinks.
 #include "validation/sinks.h"
+
+#include "sample_report.h"
 
 #include <metalcpu/ValidationTesting.hpp>
 
@@ -18,32 +20,12 @@
 namespace metalcpu::validation {
 namespace {
 
-ShaderValidationReport deviceStore() {
-    ShaderValidationReport r;
-    r.addressSpace = AddressSpace::Device;
-    r.access = Access::Store;
-    r.offset = 4000;
-    r.size = 4;
-    r.hasBuffer = true;
-    r.bufferLabel = "<unnamed>";
-    r.bufferLength = 4000;
-    r.bindingIndex = 1;
-    r.argumentName = "out";
-    r.kernel = "sum_sincos_float";
-    r.encoderLabel = "0";
-    r.location = {"program_source", "sum_sincos", 9, 20};
-    r.threadPositionInGrid = {999, 0, 0};
-    r.threadPositionInThreadgroup = {39, 0, 0};
-    r.threadgroupPositionInGrid = {15, 0, 0};
-    return r;
-}
-
 // Test that a device store reads as Apple's report, line by line, then ours.
 TEST(ShaderValidationReport, DeviceStoreText) {
     EXPECT_EQ(deviceStore().text(),
               "Invalid device store at offset 4000, executing kernel function: \"sum_sincos_float\"\n"
               "buffer: <unnamed>, length:4000, resident:Read Write\n"
-              "pipeline: (null), UID: sum_sincos_float encoder: \"0\", dispatch: 0\n"
+              "pipeline: (null), UID: 5e1f0c3a9b27d804 encoder: \"0\", dispatch: 0\n"
               "\t* frame #0: sum_sincos() - /program_source:9:20\n"
               "\tthread_position_in_grid: (999, 0, 0), thread_position_in_threadgroup: (39, 0, 0), "
               "threadgroup_position_in_grid: (15, 0, 0)\n"
@@ -75,7 +57,7 @@ TEST(ShaderValidationReport, ThreadgroupConstantAndCount) {
     constant.access = Access::Load;
     constant.pipelineLabel = "my pipeline";
     EXPECT_EQ(constant.text().rfind("Invalid device load at offset 4000", 0), 0u);
-    EXPECT_NE(constant.text().find("pipeline: my pipeline, UID: sum_sincos_float encoder: \"0\", dispatch: 0\n"),
+    EXPECT_NE(constant.text().find("pipeline: my pipeline, UID: 5e1f0c3a9b27d804 encoder: \"0\", dispatch: 0\n"),
               std::string::npos);
 }
 
@@ -87,6 +69,7 @@ TEST(ShaderValidationReport, Json) {
     EXPECT_EQ(json.find('\n'), std::string::npos);
     for (const char* field : {"\"access\":\"store\"", "\"addressSpace\":\"device\"", "\"offset\":4000",
                               "\"buffer\":\"<unnamed>\"", "\"bindingIndex\":1", "\"kernel\":\"sum_sincos_float\"",
+                              "\"pipelineUID\":\"5e1f0c3a9b27d804\"",
                               "\"line\":9", "\"column\":20", "\"file\":\"/program_source\"",
                               "\"threadPositionInGrid\":[999,0,0]", "\\\"sum_sincos_float\\\"\\nbuffer"})
         EXPECT_NE(json.find(field), std::string::npos) << field << " in " << json;
@@ -151,42 +134,12 @@ TEST(ShaderValidationReport, Names) {
     EXPECT_EQ(::testing::PrintToString(AddressSpace::Threadgroup), "threadgroup");
 }
 
-// ---- Matchers ---------------------------------------------------------------------------------
-
-// Test that InAddressSpace matches the report's space only, and says so in its description.
-TEST(ValidationMatchers, InAddressSpace) {
-    using metalcpu::testing::InAddressSpace;
-    ShaderValidationReport r = deviceStore();
-    EXPECT_THAT(r, InAddressSpace(AddressSpace::Device));
-    EXPECT_THAT(r, ::testing::Not(InAddressSpace(AddressSpace::Constant)));
-    r.addressSpace = AddressSpace::Threadgroup;
-    EXPECT_THAT(r, InAddressSpace(AddressSpace::Threadgroup));
-    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(InAddressSpace(AddressSpace::Constant)),
-              "is in the constant address space");
-    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(InAddressSpace(AddressSpace::Device), true),
-              "is not in the device address space");
-}
-
-// Test that OfKind matches the report's kind only, and says so in its description.
-TEST(ValidationMatchers, OfKind) {
-    using metalcpu::testing::OfKind;
-    ShaderValidationReport r = deviceStore();
-    EXPECT_THAT(r, OfKind(ReportKind::OutOfBounds));
-    EXPECT_THAT(r, ::testing::Not(OfKind(ReportKind::WildPointer)));
-    r.kind = ReportKind::NullBuffer;
-    EXPECT_THAT(r, OfKind(ReportKind::NullBuffer));
-    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(OfKind(ReportKind::WildPointer)),
-              "is a wild-pointer report");
-    EXPECT_EQ(::testing::DescribeMatcher<ShaderValidationReport>(OfKind(ReportKind::NullBuffer), true),
-              "is not a null-buffer report");
-}
-
 // ---- Sinks ------------------------------------------------------------------------------------
 
 /// Installed while it lives; counts reports and runs `onReport` inside report().
 class CountingSink : public ReportSink {
 public:
-    CountingSink() { addReportSink(this); }
+    explicit CountingSink(SinkRole role = SinkRole::Observer) { addReportSink(this, role); }
     ~CountingSink() override { removeReportSink(this); }
     CountingSink(const CountingSink&) = delete;
     CountingSink& operator=(const CountingSink&) = delete;
@@ -292,6 +245,37 @@ TEST(ReportSinks, ConcurrentSelfRemovalDoesNotDeadlock) {
     EXPECT_EQ(sink.received, 2);
     deliverOne();
     EXPECT_EQ(sink.received, 2);
+}
+
+// Test that a fallback sink gets only the reports no owner received, whatever the order of
+// installation, and that observers do not count as owners.
+TEST(ReportSinks, FallbackOnlyWhenNoOwnerTookIt) {
+    CountingSink fallback(SinkRole::Fallback);
+    CountingSink observer(SinkRole::Observer);
+    deliverOne();
+    EXPECT_EQ(fallback.received, 1) << "an observer does not take reports";
+    EXPECT_EQ(observer.received, 1);
+    {
+        CountingSink owner(SinkRole::Owner);
+        deliverOne();
+        EXPECT_EQ(owner.received, 1);
+        EXPECT_EQ(fallback.received, 1) << "the owner took it";
+        EXPECT_EQ(observer.received, 2);
+    }
+    deliverOne();
+    EXPECT_EQ(fallback.received, 2) << "the owner is gone";
+}
+
+// Test that an owner removed during a delivery, before the delivery reached it, did not take
+// the report: the fallback gets it.
+TEST(ReportSinks, OwnerRemovedBeforeDeliveryReachedIt) {
+    CountingSink fallback(SinkRole::Fallback);
+    CountingSink first;
+    CountingSink owner(SinkRole::Owner);
+    first.onReport = [&] { removeReportSink(&owner); };
+    deliverOne();
+    EXPECT_EQ(owner.received, 0);
+    EXPECT_EQ(fallback.received, 1);
 }
 
 // Test MTL_SHADER_VALIDATION_ENABLE_ERROR_REPORTING=0: sinks get nothing either.

@@ -6,6 +6,7 @@
 #include "validation_fixture.h"
 
 #include "foundation/test_support.h"
+#include "runtime/compute_pipeline.h"
 #include "runtime/debug_layer.h"
 #include "support/log.h"
 #include "validation/settings.h"
@@ -148,8 +149,11 @@ TEST_F(ReportsEndToEnd, PipelineAndEncoderLabels) {
         EXPECT_EQ(r.encoderLabel, "my encoder");
         EXPECT_EQ(r.dispatchIndex, 1u);
         EXPECT_EQ(r.kernel, "store_at");
-        EXPECT_THAT(r.text(),
-                    HasSubstr("\npipeline: labelled pipeline, UID: store_at encoder: \"my encoder\", dispatch: 1\n"));
+        const std::string uid = ns::implOf<rt::ComputePipelineState>(labelled)->uid();
+        EXPECT_THAT(uid, ::testing::MatchesRegex("[0-9a-f]{16}"));
+        EXPECT_EQ(r.pipelineUid, uid);
+        EXPECT_THAT(r.text(), HasSubstr("\npipeline: labelled pipeline, UID: " + uid +
+                                        " encoder: \"my encoder\", dispatch: 1\n"));
     }
 }
 
@@ -372,6 +376,9 @@ TEST_F(ReportsEndToEnd, JsonLinesCarryEveryField) {
     EXPECT_FALSE(std::getline(in, extra)) << "the clean dispatch wrote nothing";
     std::remove(path);
     EXPECT_EQ(line, got[0].json());
+    const std::string uid = ns::implOf<rt::ComputePipelineState>(store)->uid();
+    EXPECT_THAT(line, HasSubstr("\"pipelineUID\":\"" + uid + "\","));
+    EXPECT_THAT(line, HasSubstr("\\npipeline: json pipeline, UID: " + uid + " encoder: \\\"json encoder\\\", dispatch: 0\\n"));
     for (const char* field :
          {"{\"kind\":\"out-of-bounds\",", "\"addressSpace\":\"device\",", "\"access\":\"store\",", "\"offset\":16,",
           "\"size\":4,", "\"buffer\":\"json target\",", "\"bufferLength\":16,", "\"bindingIndex\":0,",
@@ -380,8 +387,8 @@ TEST_F(ReportsEndToEnd, JsonLinesCarryEveryField) {
           "\"threadPositionInThreadgroup\":[3,0,0],", "\"threadgroupPositionInGrid\":[0,0,0],",
           "\"file\":\"/program_source\",", "\"function\":\"store_at\",", "\"line\":5,", "\"column\":26,", "\"count\":1,",
           "\"text\":\"Invalid device store at offset 16, executing kernel function: \\\"store_at\\\"\\nbuffer: json "
-          "target, length:16, resident:Read Write\\npipeline: json pipeline, UID: store_at encoder: \\\"json "
-          "encoder\\\", dispatch: 0\\n\\t* frame #0: store_at() - /program_source:5:26\\n"})
+          "target, length:16, resident:Read Write\\npipeline: json pipeline, UID: ",
+          "\\t* frame #0: store_at() - /program_source:5:26\\n"})
         EXPECT_THAT(line, HasSubstr(field));
 }
 

@@ -320,5 +320,28 @@ TEST_F(FailsCommandBuffer, ErrorCarriesTheReport) {
     EXPECT_EQ(reports().size(), 1u);
 }
 
+// ---- Validation off ----------------------------------------------------------------------------------
+
+using NothingValidated = Environment;
+
+// Test that a guard around dispatches that had no shader validation says so, once per process,
+// without failing the test.
+TEST_F(NothingValidated, GuardSaysSoOnce) {
+    EXPECT_FALSE(val::shaderValidationSettings().enabled);
+    ::testing::internal::CaptureStdout();
+    {
+        FailOnValidationReports guard;
+        storeAt(-1); // invalid, and unchecked: it lands in the buffer's first float
+    }
+    {
+        FailOnValidationReports guard;
+        storeAt(0);
+    }
+    const std::string printed = ::testing::internal::GetCapturedStdout();
+    EXPECT_THAT(printed, HasSubstr("[   NOTE   ] NothingValidated.GuardSaysSoOnce ran 1 kernel dispatch(es) and none "
+                                   "had shader validation, so invalid memory accesses were not checked."));
+    EXPECT_EQ(printed.find("NOTE"), printed.rfind("NOTE")) << printed;
+}
+
 } // namespace
 } // namespace metalcpu::testing

@@ -2,7 +2,7 @@
 
 // Fixtures for shader-validation tests that run kernels: labelled pipelines in a chosen
 // validation state, buffers released after the test, dispatches with an encoder label, and
-// the reports the dispatches made.
+// (ValidationFixture) the reports the dispatches made.
 
 #include "runtime/metal_test.h"
 #include "validation/settings.h"
@@ -14,7 +14,8 @@
 
 namespace metalcpu::testing {
 
-class ValidationFixture : public MetalTest {
+/// Pipelines, buffers and dispatches; reports go wherever the test's sinks take them.
+class KernelFixture : public MetalTest {
 protected:
     void TearDown() override {
         for (MTL::Buffer* buffer : buffers_) buffer->release();
@@ -79,11 +80,16 @@ protected:
         return dispatchAll({pipeline}, count, group, [&](MTL::ComputeCommandEncoder* e, std::size_t) { bind(e); });
     }
 
+    std::vector<MTL::Buffer*> buffers_;
+};
+
+/// KernelFixture that collects every report made during the test.
+class ValidationFixture : public KernelFixture {
+protected:
     /// The reports delivered since the last call.
     std::vector<validation::ShaderValidationReport> reports() { return collector_.take(); }
 
     ValidationReportCollector collector_;
-    std::vector<MTL::Buffer*> buffers_;
 };
 
 /// Shader validation on for the process during each test (as MTL_SHADER_VALIDATION=1 makes

@@ -1,0 +1,120 @@
+// Tests of validation/activity: the dispatches counted for dispatchCounts() and the command
+// buffers waitForPendingWork() waits for.
+#include "validation_fixture.h"
+
+#include "validation/settings.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+namespace metalcpu::testing {
+namespace {
+
+const char* const kKernels = R"(#include <metal_stdlib>
+using namespace metal;
+
+kernel void fill(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    out[i] = 1.0f;
+}
+kernel void fill_two(device float* out [[buffer(0)]], device float* unused [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    out[i] = 2.0f;
+}
+)";
+
+class Activity : public KernelFixture {
+protected:
+    void SetUp() override {
+        KernelFixture::SetUp();
+        library_ = compile(kKernels);
+    }
+    void TearDown() override {
+        if (library_) library_->release();
+        KernelFixture::TearDown();
+    }
+
+    /// Encodes `pipeline` over 64 threads writing `out` (and nothing at [[buffer(1)]]).
+    MTL::CommandBuffer* encode(MTL::ComputePipelineState* pipeline, MTL::Buffer* out) {
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(pipeline);
+        encoder->setBuffer(out, 0, 0);
+        encoder->dispatchThreads(MTL::Size(64, 1, 1), MTL::Size(64, 1, 1));
+        encoder->endEncoding();
+        return commands;
+    }
+
+    MTL::Library* library_ = nullptr;
+};
+
+// Test that every dispatch is counted, and as validated only when its pipeline has shader
+// validation (not when it runs the instrumented flavour only to guard an unbound argument).
+TEST_F(Activity, DispatchCountsTellValidatedFromPlain) {
+    MTL::Buffer* out = buffer(64 * sizeof(float));
+    MTL::ComputePipelineState* plain = pipeline(library_, "fill", nullptr, MTL::ShaderValidationDisabled);
+    MTL::ComputePipelineState* checked = pipeline(library_, "fill", nullptr, MTL::ShaderValidationEnabled);
+    MTL::ComputePipelineState* unbound = pipeline(library_, "fill_two", nullptr, MTL::ShaderValidationDisabled);
+
+    validation::DispatchCounts before = validation::dispatchCounts();
+    run(encode(plain, out));
+    validation::DispatchCounts after = validation::dispatchCounts();
+    EXPECT_EQ(after.total, before.total + 1);
+    EXPECT_EQ(after.validated, before.validated);
+
+    run(encode(checked, out));
+    before = after;
+    after = validation::dispatchCounts();
+    EXPECT_EQ(after.total, before.total + 1);
+    EXPECT_EQ(after.validated, before.validated + 1);
+
+    run(encode(unbound, out)); // [[buffer(1)]] has nothing bound: instrumented, not validated
+    before = after;
+    after = validation::dispatchCounts();
+    EXPECT_EQ(after.total, before.total + 1);
+    EXPECT_EQ(after.validated, before.validated);
+}
+
+// Test that waitForPendingWork() returns after a committed command buffer's completed
+// handlers have returned, though nobody waited for it.
+TEST_F(Activity, WaitForPendingWorkWaitsForCompletedHandlers) {
+    MTL::Buffer* out = buffer(64 * sizeof(float));
+    MTL::CommandBuffer* commands = encode(pipeline(library_, "fill"), out);
+    std::atomic<bool> handled{false};
+    commands->addCompletedHandler([&](MTL::CommandBuffer*) {
+        // Long enough that returning early would be seen; the test's outcome does not depend on it.
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        handled = true;
+    });
+    commands->commit();
+    validation::waitForPendingWork();
+    EXPECT_TRUE(handled);
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+}
+
+// Test that waitForPendingWork() called on a command queue's thread (from a completed handler)
+// returns at once instead of waiting for the command buffer that is running the handler.
+TEST_F(Activity, WaitForPendingWorkOnAQueueThreadReturns) {
+    MTL::Buffer* out = buffer(64 * sizeof(float));
+    MTL::CommandBuffer* commands = encode(pipeline(library_, "fill"), out);
+    std::atomic<bool> returned{false};
+    commands->addCompletedHandler([&](MTL::CommandBuffer*) {
+        validation::waitForPendingWork();
+        returned = true;
+    });
+    run(commands);
+    EXPECT_TRUE(returned);
+}
+
+// Test that with nothing committed, waitForPendingWork() returns.
+TEST_F(Activity, WaitForPendingWorkWithNothingPending) {
+    validation::waitForPendingWork();
+    MTL::CommandBuffer* never = queue_->commandBuffer(); // made, not committed: not pending
+    (void)never;
+    validation::waitForPendingWork();
+    SUCCEED();
+}
+
+} // namespace
+} // namespace metalcpu::testing

@@ -1,0 +1,65 @@
+// A GoogleTest suite as a user writes one for their kernels, linked with metalcpu::gtest_main: no
+// guard, no collector in most tests — the listener alone fails the tests whose kernels go out of
+// bounds. Not a test of its own: process_level_test.cpp runs it, with and without
+// MTL_SHADER_VALIDATION, and reads what it printed.
+#include "copy_shifted.h"
+
+#include <metalcpu/ValidationTesting.hpp>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace metalcpu::testing;
+
+constexpr NS::UInteger kCount = 256;
+/// Enough threads that a dispatch nobody waits for is still running when its test returns.
+constexpr NS::UInteger kManyThreads = NS::UInteger(1) << 20;
+
+class ListenerSuite : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { copy_ = copy_shifted::pipeline("copy_shifted"); }
+    static void TearDownTestSuite() { copy_->release(); }
+    static MTL::ComputePipelineState* copy_;
+};
+
+MTL::ComputePipelineState* ListenerSuite::copy_ = nullptr;
+
+// Stores one element past the end of its output: fails at copy_shifted.metal:11.
+TEST_F(ListenerSuite, OffByOne) {
+    static float storage[kCount + 1];
+    copy_shifted::copy(copy_, storage, kCount, 1)->waitUntilCompleted();
+}
+
+// Stays in bounds: passes.
+TEST_F(ListenerSuite, InBounds) {
+    static float storage[kCount + 1];
+    copy_shifted::copy(copy_, storage, kCount, 0)->waitUntilCompleted();
+}
+
+// Commits an off-by-one store and returns without waiting: the report is this test's.
+TEST_F(ListenerSuite, OffByOneNotWaitedFor) {
+    static float storage[kManyThreads + 1]; // outlives the test, which the kernel may outlive
+    copy_shifted::copy(copy_, storage, kManyThreads, 1);
+}
+
+// Stays in bounds, right after the test that did not wait: passes.
+TEST_F(ListenerSuite, InBoundsAfterTheUnwaitedOne) {
+    static float storage[kCount + 1];
+    copy_shifted::copy(copy_, storage, kCount, 0)->waitUntilCompleted();
+}
+
+// Expects the off-by-one: the collector takes the report, and the listener leaves it alone.
+TEST_F(ListenerSuite, ExpectedReport) {
+    ValidationReportCollector reports;
+    static float storage[kCount + 1];
+    copy_shifted::copy(copy_, storage, kCount, 1);
+    if (metalcpu::validation::shaderValidationEnabled())
+        EXPECT_THAT(reports.take(), ::testing::ElementsAre(::testing::AllOf(
+                                        InvalidStore("copy_shifted", 1), AtLine(11), AtThread(kCount - 1))));
+    else
+        EXPECT_THAT(reports.take(), ::testing::IsEmpty());
+}
+
+} // namespace

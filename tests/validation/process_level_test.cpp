@@ -1,0 +1,221 @@
+// What shader validation does to whole processes, run as separate programs: a GoogleTest suite
+// linked with metalcpu::gtest_main (listener_suite.cpp) fails exactly the tests whose kernels go
+// out of bounds, at the kernel's line; METALCPU_SHADER_VALIDATION_EXIT_CODE turns a report into
+// an exit status; pipelines have UIDs that stay the same from run to run and select them in
+// Apple's lists; unimplemented Apple variables are named.
+#include "support/process.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace metalcpu::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+/// The line of the off-by-one store in kernels/copy_shifted.metal.
+constexpr int kStoreLine = 11;
+
+/// Runs `argv` with `environment` (NAME=value) added to ours, where shader validation and the
+/// variables under test start unset.
+support::ProcessResult runWith(const std::vector<std::string>& environment, const std::vector<std::string>& argv) {
+    std::vector<std::string> command = {"env",
+                                        "-u", "MTL_SHADER_VALIDATION",
+                                        "-u", "MTL_SHADER_VALIDATION_DEFAULT_STATE",
+                                        "-u", "MTL_SHADER_VALIDATION_ENABLE_PIPELINES",
+                                        "-u", "MTL_SHADER_VALIDATION_DISABLE_PIPELINES",
+                                        "-u", "MTL_SHADER_VALIDATION_DUMP_PIPELINES",
+                                        "-u", "MTL_SHADER_VALIDATION_REPORT_TO_STDERR",
+                                        "-u", "METALCPU_SHADER_VALIDATION_EXIT_CODE"};
+    command.insert(command.end(), environment.begin(), environment.end());
+    command.insert(command.end(), argv.begin(), argv.end());
+    support::ProcessResult result = support::runProcess(command);
+    EXPECT_TRUE(result.started) << support::commandLine(command);
+    return result;
+}
+
+/// What the suite printed for one test: from its "[ RUN      ]" line to its result line.
+std::string testOutput(const std::string& output, const std::string& test) {
+    const std::string run = "[ RUN      ] ListenerSuite." + test + "\n";
+    const std::size_t begin = output.find(run);
+    if (begin == std::string::npos) return "";
+    const std::size_t ok = output.find("[       OK ] ListenerSuite." + test + " ", begin);
+    const std::size_t failed = output.find("[  FAILED  ] ListenerSuite." + test + " ", begin);
+    const std::size_t end = std::min(ok, failed);
+    if (end == std::string::npos) return output.substr(begin);
+    return output.substr(begin, output.find('\n', end) - begin);
+}
+
+// ---- The listener suite -------------------------------------------------------------------------------
+
+// Test that with MTL_SHADER_VALIDATION=1 the suite fails the off-by-one tests, each at the
+// kernel's .metal line with Apple's report, the unwaited one included, passes the clean tests
+// and the one that expects the report, and exits with a failure.
+TEST(ListenerSuite, FailsTheTestsThatGoOutOfBounds) {
+    support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_LISTENER_SUITE});
+    // ADD_FAILURE_AT's form: the location, "Failed", then the message.
+    const std::string location =
+        std::string(METALCPU_COPY_SHIFTED_SOURCE) + ":" + std::to_string(kStoreLine) + ": Failure\nFailed\n";
+
+    const std::string offByOne = testOutput(run.output, "OffByOne");
+    EXPECT_THAT(offByOne, HasSubstr(location + "shader validation reported an invalid access:\n"
+                                               "Invalid device store at offset 1024, executing kernel function: "
+                                               "\"copy_shifted\"\nbuffer: <unnamed>, length:1024, resident:Read Write\n"));
+    EXPECT_THAT(offByOne, HasSubstr("[  FAILED  ] ListenerSuite.OffByOne ")) << run.output;
+
+    const std::string unwaited = testOutput(run.output, "OffByOneNotWaitedFor");
+    EXPECT_THAT(unwaited, HasSubstr(location + "shader validation reported an invalid access:\n"
+                                               "Invalid device store at offset 4194304"));
+    EXPECT_THAT(unwaited, HasSubstr("[  FAILED  ] ListenerSuite.OffByOneNotWaitedFor ")) << run.output;
+
+    for (const char* clean : {"InBounds", "InBoundsAfterTheUnwaitedOne", "ExpectedReport"}) {
+        const std::string output = testOutput(run.output, clean);
+        EXPECT_THAT(output, HasSubstr(std::string("[       OK ] ListenerSuite.") + clean + " ")) << run.output;
+        EXPECT_THAT(output, Not(HasSubstr("Invalid device"))) << clean;
+    }
+    EXPECT_THAT(run.output, HasSubstr("[  FAILED  ] 2 tests, listed below:"));
+    EXPECT_THAT(run.output, Not(HasSubstr("NOTE"))) << "every dispatch was validated";
+    EXPECT_NE(run.exitCode, 0);
+}
+
+// Test that with validation off the suite passes, and says once that nothing was checked.
+TEST(ListenerSuite, ValidationOffIsNoted) {
+    support::ProcessResult run = runWith({}, {METALCPU_LISTENER_SUITE});
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_THAT(run.output, HasSubstr("[  PASSED  ] 5 tests."));
+    const std::string note = "[   NOTE   ] ListenerSuite.OffByOne ran 1 kernel dispatch(es) and none had shader "
+                             "validation, so invalid memory accesses were not checked. Run with "
+                             "MTL_SHADER_VALIDATION=1";
+    EXPECT_THAT(testOutput(run.output, "OffByOne"), HasSubstr(note)) << run.output;
+    EXPECT_EQ(run.output.find("NOTE"), run.output.rfind("NOTE")) << "once per process";
+}
+
+// ---- METALCPU_SHADER_VALIDATION_EXIT_CODE -------------------------------------------------------------
+
+// Test that a process that made a report and would exit with 0 exits with the chosen status,
+// with what stdio still buffered written out.
+TEST(ExitCode, ReportsTurnSuccessIntoTheCode) {
+    support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=42"},
+                                         {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
+    EXPECT_EQ(run.exitCode, 42) << run.output;
+    EXPECT_THAT(run.output, HasSubstr("copied"));
+}
+
+// Test that a process that already fails keeps its own status.
+TEST(ExitCode, AFailingProcessKeepsItsStatus) {
+    support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=42"},
+                                         {METALCPU_VALIDATION_PROBE, "copy", "1", "3"});
+    EXPECT_EQ(run.exitCode, 3) << run.output;
+}
+
+// Test that without reports, or without the variable, the status is the program's.
+TEST(ExitCode, NoReportsOrNoCodeLeaveTheStatus) {
+    support::ProcessResult clean = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=42"},
+                                           {METALCPU_VALIDATION_PROBE, "copy", "0", "0"});
+    EXPECT_EQ(clean.exitCode, 0) << clean.output;
+    EXPECT_THAT(clean.output, HasSubstr("copied"));
+    support::ProcessResult unset = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
+    EXPECT_EQ(unset.exitCode, 0) << "Apple's behaviour: reports do not change the status";
+}
+
+// ---- Shader Validation UIDs and pipeline selection ------------------------------------------------------
+
+/// The UIDs MTL_SHADER_VALIDATION_DUMP_PIPELINES printed, by pipeline label.
+std::map<std::string, std::string> dumpedUids(const std::string& output) {
+    std::map<std::string, std::string> uids;
+    const std::regex line("Shader Validation UID: ([0-9a-f]{16}), pipeline: ([^,]*), function: \"([a-z_]*)\", "
+                          "shader validation: (on|off)\n");
+    for (auto match = std::sregex_iterator(output.begin(), output.end(), line); match != std::sregex_iterator(); ++match)
+        uids[(*match)[2]] = (*match)[1];
+    return uids;
+}
+
+// Test that DUMP_PIPELINES prints every pipeline's UID with its label and function, and that the
+// UIDs are the same in a second process.
+TEST(PipelineUids, DumpedAndStableAcrossProcesses) {
+    const std::vector<std::string> dump = {"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_DUMP_PIPELINES=1"};
+    support::ProcessResult first = runWith(dump, {METALCPU_VALIDATION_PROBE, "pipelines"});
+    support::ProcessResult second = runWith(dump, {METALCPU_VALIDATION_PROBE, "pipelines"});
+    EXPECT_THAT(first.output, HasSubstr(", pipeline: copy, function: \"copy_shifted\", shader validation: on\n"));
+    EXPECT_THAT(first.output, HasSubstr(", pipeline: fill, function: \"fill\", shader validation: on\n"));
+    std::map<std::string, std::string> uids = dumpedUids(first.output);
+    ASSERT_EQ(uids.size(), 2u) << first.output;
+    EXPECT_NE(uids["copy"], uids["fill"]);
+    EXPECT_EQ(dumpedUids(second.output), uids);
+
+    support::ProcessResult quiet = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_VALIDATION_PROBE, "pipelines"});
+    EXPECT_THAT(quiet.output, Not(HasSubstr("Shader Validation UID"))) << "only when asked";
+}
+
+/// Whether each pipeline of the probe was validated under `environment`.
+std::string selected(const std::vector<std::string>& environment) {
+    support::ProcessResult run = runWith(environment, {METALCPU_VALIDATION_PROBE, "pipelines"});
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    std::smatch copy, fill;
+    const bool found = std::regex_search(run.output, copy, std::regex("copy (validated|plain)\n")) &&
+                       std::regex_search(run.output, fill, std::regex("fill (validated|plain)\n"));
+    return found ? "copy " + copy[1].str() + ", fill " + fill[1].str() : run.output;
+}
+
+// Test Apple's lists by label and by the UID a report prints: ENABLE with the default state
+// none, DISABLE with all.
+TEST(PipelineUids, SelectPipelinesByLabelAndUid) {
+    std::map<std::string, std::string> uids = dumpedUids(
+        runWith({"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_DUMP_PIPELINES=1"}, {METALCPU_VALIDATION_PROBE, "pipelines"})
+            .output);
+    ASSERT_EQ(uids.size(), 2u);
+    const std::string on = "MTL_SHADER_VALIDATION=1";
+    const std::string none = "MTL_SHADER_VALIDATION_DEFAULT_STATE=none";
+    EXPECT_EQ(selected({on}), "copy validated, fill validated");
+    EXPECT_EQ(selected({on, none}), "copy plain, fill plain");
+    EXPECT_EQ(selected({on, none, "MTL_SHADER_VALIDATION_ENABLE_PIPELINES=copy"}), "copy validated, fill plain");
+    EXPECT_EQ(selected({on, none, "MTL_SHADER_VALIDATION_ENABLE_PIPELINES=" + uids["fill"]}), "copy plain, fill validated");
+    EXPECT_EQ(selected({on, "MTL_SHADER_VALIDATION_DISABLE_PIPELINES=fill"}), "copy validated, fill plain");
+    EXPECT_EQ(selected({on, "MTL_SHADER_VALIDATION_DISABLE_PIPELINES=" + uids["copy"]}), "copy plain, fill validated");
+    EXPECT_EQ(selected({on, "MTL_SHADER_VALIDATION_DISABLE_PIPELINES=" + uids["copy"] + ",fill"}), "copy plain, fill plain");
+    EXPECT_EQ(selected({"MTL_SHADER_VALIDATION_DISABLE_PIPELINES=fill"}), "copy plain, fill plain")
+        << "the lists need MTL_SHADER_VALIDATION";
+}
+
+// Test that a report prints the pipeline's label and the UID DUMP_PIPELINES printed for it.
+TEST(PipelineUids, ReportsPrintTheUid) {
+    support::ProcessResult run =
+        runWith({"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_DUMP_PIPELINES=1",
+                 "MTL_SHADER_VALIDATION_REPORT_TO_STDERR=1"},
+                {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
+    std::map<std::string, std::string> uids = dumpedUids(run.output);
+    ASSERT_EQ(uids.count("copy"), 1u) << run.output;
+    EXPECT_THAT(run.output, HasSubstr("\npipeline: copy, UID: " + uids["copy"] + " encoder: \"0\", dispatch: 0\n"));
+}
+
+// ---- Apple's variables metalcpu does not implement -------------------------------------------------------
+
+// Test that Apple validation variables metalcpu does not implement are named, once, in one
+// warning, and implemented ones are not.
+TEST(UnimplementedVariables, NamedOnceInAWarning) {
+    support::ProcessResult run =
+        runWith({"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_TEXTURE_USAGE=1", "MTL_DEBUG_LAYER_WARNING_MODE=nslog",
+                 "MTL_SHADER_VALIDATION_FAIL_MODE=zerofill"},
+                {METALCPU_VALIDATION_PROBE, "pipelines"});
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    const std::size_t warning = run.output.find("warning: metalcpu does not implement ");
+    ASSERT_NE(warning, std::string::npos) << run.output;
+    EXPECT_EQ(warning, run.output.rfind("warning: metalcpu does not implement ")) << "once";
+    const std::string line = run.output.substr(warning, run.output.find('\n', warning) - warning);
+    EXPECT_THAT(line, HasSubstr("MTL_SHADER_VALIDATION_TEXTURE_USAGE"));
+    EXPECT_THAT(line, HasSubstr("MTL_DEBUG_LAYER_WARNING_MODE"));
+    EXPECT_THAT(line, Not(HasSubstr("FAIL_MODE")));
+    EXPECT_THAT(line, HasSubstr("docs/configuration.md"));
+
+    support::ProcessResult clean = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_VALIDATION_PROBE, "pipelines"});
+    EXPECT_THAT(clean.output, Not(HasSubstr("does not implement")));
+}
+
+} // namespace
+} // namespace metalcpu::testing
