@@ -67,7 +67,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* err
             validationError_ = path_ + " carries no shader-validation flavour (build it with this metalcpu's metal tool)";
         } else {
             SourceBuild build = buildValidationLibrary(validationSources_);
-            if (build.ok) validation_ = open(build.libraryPath, &validationError_);
+            if (build.ok) validation_ = build.library;
             else validationError_ = "the shader-validation flavour of " + path_ + " does not compile:\n" + build.diagnostics;
         }
     }

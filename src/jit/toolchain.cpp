@@ -79,8 +79,12 @@ bool writeWithDirectories(const std::string& path, const std::string& contents, 
 /// Writes the embedded headers and the stubs under `root`, unless an earlier process did.
 bool extractStdlib(const std::string& root, std::string* error) {
     if (support::fileExists(root + "/complete")) return true;
-    std::string staging = root + ".staging." + std::to_string(getpid());
-    support::removeTree(staging);
+    // Processes that share the cache may extract at once; each into a directory of its own.
+    std::string staging = support::makeUniqueDirectory(root + ".staging.");
+    if (staging.empty()) {
+        *error = "cannot create a directory beside " + root;
+        return false;
+    }
     int count = 0;
     const EmbeddedFile* files = embeddedStdlib(&count);
     bool written = true;

@@ -75,13 +75,7 @@ MTL::Library* newLibraryWithSource(Device* device, const std::string& source, co
                  "Compilation failed: \n\n" + build.diagnostics);
         return nullptr;
     }
-    std::string reason;
-    std::shared_ptr<jit::KernelLibrary> kernels = jit::KernelLibrary::open(build.libraryPath, &reason);
-    if (!kernels) {
-        setError(error, kLibraryErrorDomain, MTL::LibraryErrorInternal, reason);
-        return nullptr;
-    }
-    return ns::make<Library>(device, std::move(kernels));
+    return ns::make<Library>(device, std::move(build.library));
 }
 
 } // namespace metalcpu::rt

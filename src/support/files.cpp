@@ -1,5 +1,6 @@
 #include "support/files.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -21,18 +22,31 @@ std::optional<std::string> readFile(const std::string& path) {
     return text.str();
 }
 
+std::string createUniqueFile(const std::string& prefix) {
+    std::string pattern = prefix + ".XXXXXX";
+    int fd = mkstemp(pattern.data());
+    if (fd < 0) return {};
+    close(fd);
+    return pattern;
+}
+
 bool writeFileAtomically(const std::string& path, const std::string& contents) {
-    std::string temporary = path + ".tmp." + std::to_string(getpid());
+    // A name of its own for every writer: threads and processes may write the same path at once.
+    std::string temporary = createUniqueFile(path + ".tmp");
+    if (temporary.empty()) return false;
+    bool written = false;
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) return false;
         out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-        if (!out) return false;
+        written = static_cast<bool>(out);
     }
     std::error_code error;
-    fs::rename(temporary, path, error);
-    if (error) fs::remove(temporary, error);
-    return fileExists(path);
+    if (written) fs::rename(temporary, path, error);
+    if (!written || error) {
+        fs::remove(temporary, error);
+        return false;
+    }
+    return true;
 }
 
 bool makeDirectories(const std::string& path, unsigned mode) {
@@ -49,8 +63,12 @@ bool makeDirectories(const std::string& path, unsigned mode) {
 
 std::string makeTemporaryDirectory(const std::string& prefix) {
     std::error_code error;
-    std::string pattern = (fs::temp_directory_path(error) / (prefix + "XXXXXX")).string();
-    if (error) pattern = "/tmp/" + prefix + "XXXXXX";
+    fs::path temporary = fs::temp_directory_path(error);
+    return makeUniqueDirectory(error ? "/tmp/" + prefix : (temporary / prefix).string());
+}
+
+std::string makeUniqueDirectory(const std::string& prefix) {
+    std::string pattern = prefix + "XXXXXX";
     if (mkdtemp(pattern.data()) == nullptr) return {};
     return pattern;
 }

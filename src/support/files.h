@@ -8,15 +8,25 @@ namespace metalcpu::support {
 /// The whole file, or nothing when it cannot be read.
 std::optional<std::string> readFile(const std::string& path);
 
-/// Writes `contents` to `path` through a temporary file and a rename, so that a concurrent
-/// reader (another process sharing the cache) never sees a half-written file.
+/// Writes `contents` to `path` through a temporary file of its own and a rename, so that a
+/// concurrent reader (another process sharing the cache) never sees a half-written file and
+/// concurrent writers (threads or processes) never share the temporary. The file is
+/// private (mode 0600).
 bool writeFileAtomically(const std::string& path, const std::string& contents);
+
+/// Creates a new, empty, private (0600) file named `prefix` plus a unique suffix and returns
+/// its name; empty when it cannot. For staging files that other writers must not share.
+std::string createUniqueFile(const std::string& prefix);
 
 /// Creates `path` and its parents with the given mode; true if it exists afterwards.
 bool makeDirectories(const std::string& path, unsigned mode = 0700);
 
 /// A new private directory under the system's temporary directory.
 std::string makeTemporaryDirectory(const std::string& prefix);
+
+/// A new private (0700) directory named `prefix` plus a unique suffix; empty when it cannot
+/// be made.
+std::string makeUniqueDirectory(const std::string& prefix);
 
 /// Removes a directory tree; errors are ignored.
 void removeTree(const std::string& path);

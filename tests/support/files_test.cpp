@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <sys/stat.h>
+#include <thread>
+#include <vector>
 
 namespace metalcpu::support {
 namespace {
@@ -44,6 +47,38 @@ TEST_F(FilesTest, ImpossiblePathsAreFalse) {
     removeTree(tooLong);
     removeTree(dir_ + "/missing");
     EXPECT_TRUE(fileExists(dir_ + "/file"));
+}
+
+// Test that threads writing the same file at once all succeed, each writer using a
+// temporary of its own, and that what is left is one writer's whole text.
+TEST_F(FilesTest, ConcurrentWritersOfOnePath) {
+    constexpr int kWriters = 8;
+    std::vector<int> written(kWriters, 0);
+    std::vector<std::thread> writers;
+    for (int i = 0; i < kWriters; ++i)
+        writers.emplace_back([&, i] { written[i] = writeFileAtomically(dir_ + "/shared", std::string(4096, char('a' + i))); });
+    for (std::thread& writer : writers) writer.join();
+    for (int i = 0; i < kWriters; ++i) EXPECT_TRUE(written[i]) << "writer " << i;
+    std::string text = readFile(dir_ + "/shared").value_or("");
+    ASSERT_EQ(text.size(), 4096u);
+    EXPECT_EQ(text, std::string(4096, text[0]));
+}
+
+// Test that unique files and directories are new, private and distinct.
+TEST_F(FilesTest, UniqueNames) {
+    std::string first = createUniqueFile(dir_ + "/staging");
+    std::string second = createUniqueFile(dir_ + "/staging");
+    ASSERT_FALSE(first.empty());
+    EXPECT_NE(first, second);
+    struct stat info {};
+    ASSERT_EQ(stat(first.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0600u);
+    EXPECT_EQ(info.st_size, 0);
+    std::string directory = makeUniqueDirectory(dir_ + "/unique.");
+    ASSERT_EQ(stat(directory.c_str(), &info), 0);
+    EXPECT_TRUE(S_ISDIR(info.st_mode));
+    EXPECT_EQ(info.st_mode & 0777, 0700u);
+    EXPECT_TRUE(createUniqueFile(dir_ + "/missing/staging").empty());
 }
 
 } // namespace
