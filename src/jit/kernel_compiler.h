@@ -24,6 +24,10 @@ struct KernelCompileSettings {
     std::string key() const;
 };
 
+/// The most output of one compiler process, and of the front end, that a compile's
+/// diagnostics keep; they say how much more there was.
+constexpr std::size_t kDiagnosticsLimit = 64 * 1024;
+
 /// The result of one compilation step. `diagnostics` is what a person should read: the
 /// compiler's messages, pointing at the .metal file (or "program_source") and line.
 struct CompileResult {

@@ -4,6 +4,7 @@
 #include "support/config.h"
 #include "support/files.h"
 #include "support/hash.h"
+#include "support/process.h"
 
 #include <filesystem>
 #include <mutex>
@@ -25,27 +26,13 @@ const char* const kExtraStubs[] = {"metal_texture",      "metal_graphics",  "met
                                    "metal_initializer_list", "metal_quadgroup", "metal_simdgroup",
                                    "simd/simd.h"};
 
-std::string resolveCompiler(const std::string& name) {
-    if (name.find('/') != std::string::npos) return name;
-    std::string path = support::environment("PATH", "/usr/bin:/bin");
-    size_t start = 0;
-    while (start <= path.size()) {
-        size_t end = path.find(':', start);
-        if (end == std::string::npos) end = path.size();
-        std::string candidate = path.substr(start, end - start) + "/" + name;
-        if (access(candidate.c_str(), X_OK) == 0) return candidate;
-        start = end + 1;
-    }
-    return {};
-}
-
 std::string chooseCompiler() {
     std::string configured = support::config().kernelCompiler;
-    if (!configured.empty()) return resolveCompiler(configured);
+    if (!configured.empty()) return support::findProgram(configured);
     std::string built = METALCPU_BUILD_CXX;
     if (!built.empty() && access(built.c_str(), X_OK) == 0) return built;
     for (const char* fallback : {"c++", "g++", "clang++"}) {
-        std::string found = resolveCompiler(fallback);
+        std::string found = support::findProgram(fallback);
         if (!found.empty()) return found;
     }
     return {};
