@@ -61,16 +61,12 @@ SourceBuild buildThroughCache(support::Hasher key, const std::string& suffix, Ma
     // Everything that changes the compiled code is part of the key.
     key.add(tools->identity).add(tools->stdlibHash).add(libraryVersion());
     key.add(static_cast<std::uint64_t>(METALCPU_KERNEL_ABI_VERSION)).add(support::config().kernelFlags);
-    std::string directory = tools->cacheRoot + "/kernels";
+    const std::string& directory = tools->kernelDir;
     build.libraryPath = directory + "/" + key.hex() + suffix;
 
     std::shared_ptr<std::mutex> entry = entryMutex(build.libraryPath);
     std::lock_guard lock(*entry);
     if (openCached(build)) return build;
-    if (!support::makeDirectories(directory, 0700)) {
-        build.diagnostics = "cannot create " + directory + "\n";
-        return build;
-    }
     std::string staging = support::createUniqueFile(build.libraryPath + ".staging");
     if (staging.empty()) {
         build.diagnostics = "cannot write in " + directory + "\n";

@@ -1,5 +1,6 @@
 #include "jit/toolchain.h"
 
+#include "jit/cache_directory.h"
 #include "jit/embedded_stdlib.h"
 #include "support/config.h"
 #include "support/files.h"
@@ -106,32 +107,24 @@ bool extractStdlib(const std::string& root, std::string* error) {
 
 } // namespace
 
-std::string cacheRootDirectory() {
-    std::string root = support::config().cacheDir;
-    if (root.empty()) {
-        std::string xdg = support::environment("XDG_CACHE_HOME");
-        std::string home = support::environment("HOME");
-        if (!xdg.empty()) root = xdg + "/metalcpu";
-        else if (!home.empty()) root = home + "/.cache/metalcpu";
-        else root = "/tmp/metalcpu-" + std::to_string(getuid());
-    }
-    // Absolute, because kernels are compiled in other working directories.
-    std::error_code error;
-    fs::path absolute = fs::absolute(root, error);
-    return error ? root : absolute.lexically_normal().string();
-}
-
 const char* libraryVersion() { return METALCPU_VERSION; }
 
 std::shared_ptr<const Toolchain> toolchain(std::string* error) {
     static std::mutex mutex;
     static std::shared_ptr<const Toolchain> prepared;
     std::lock_guard lock(mutex);
-    std::string cacheRoot = cacheRootDirectory();
+    std::string cacheChoice = cacheRootDirectory();
     std::string configured = support::config().kernelCompiler;
-    if (prepared && prepared->cacheRoot == cacheRoot && prepared->configured == configured &&
-        support::fileExists(prepared->stdlibRoot + "/complete"))
-        return prepared;
+    if (prepared && prepared->cacheChoice == cacheChoice && prepared->configured == configured &&
+        support::fileExists(prepared->stdlibRoot + "/complete") && support::fileExists(prepared->kernelDir)) {
+        // A few lstat calls: the cache and its kernels are checked again at every use, the
+        // standard library (written once) when the toolchain is prepared.
+        std::string reason = support::untrustedPath(prepared->cacheRoot);
+        if (reason.empty()) reason = support::untrustedDirectory(prepared->kernelDir);
+        if (reason.empty()) return prepared;
+        *error = untrustedCacheMessage(prepared->cacheRoot, reason);
+        return nullptr;
+    }
 
     auto made = std::make_shared<Toolchain>();
     made->configured = configured;
@@ -142,14 +135,19 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
         return nullptr;
     }
     made->identity = identityOf(made->compiler);
-    made->cacheRoot = cacheRoot;
-    if (!support::makeDirectories(made->cacheRoot, 0700)) {
-        *error = "cannot create the cache directory " + made->cacheRoot;
-        return nullptr;
-    }
+    made->cacheChoice = cacheChoice;
+    made->cacheRoot = prepareCacheDirectory(error);
+    if (made->cacheRoot.empty()) return nullptr;
     made->stdlibHash = stdlibHash();
     made->stdlibRoot = made->cacheRoot + "/stdlib-" + std::string(libraryVersion()) + "-" + made->stdlibHash;
     if (!extractStdlib(made->stdlibRoot, error)) return nullptr;
+    // Kernels include these headers: nobody else may have changed them.
+    if (std::string reason = support::untrustedTree(made->stdlibRoot); !reason.empty()) {
+        *error = untrustedCacheMessage(made->cacheRoot, reason);
+        return nullptr;
+    }
+    made->kernelDir = made->cacheRoot + "/kernels";
+    if (!prepareCacheSubdirectory(made->kernelDir, error)) return nullptr;
     made->includeDir = made->stdlibRoot + "/include";
     made->stubDir = made->stdlibRoot + "/stubs";
     prepared = std::move(made);

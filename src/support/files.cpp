@@ -1,5 +1,6 @@
 #include "support/files.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,38 @@
 namespace fs = std::filesystem;
 
 namespace metalcpu::support {
+namespace {
+
+std::string octal(mode_t mode) {
+    char text[8];
+    std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
+    return text;
+}
+
+/// Why the file system object at `path`, as lstat() describes it in `info`, is not trusted;
+/// `sharedOwner` also accepts root as owner and a sticky directory that others may write.
+std::string untrustedEntry(const std::string& path, const struct stat& info, bool directory, bool sharedOwner) {
+    const uid_t self = geteuid();
+    if (S_ISLNK(info.st_mode)) return path + " is a symbolic link";
+    if (directory && !S_ISDIR(info.st_mode)) return path + " is not a directory";
+    if (!directory && !S_ISREG(info.st_mode)) return path + " is not a regular file";
+    if (info.st_uid != self && !(sharedOwner && info.st_uid == 0))
+        return path + " belongs to uid " + std::to_string(info.st_uid) + ", not to this user (uid " +
+               std::to_string(self) + ")";
+    if (sharedOwner && S_ISDIR(info.st_mode) && (info.st_mode & S_ISVTX)) return {};
+    const bool group = info.st_mode & S_IWGRP, others = info.st_mode & S_IWOTH;
+    if (!group && !others) return {};
+    return path + " is writable by " + (group && others ? "its group and others" : group ? "its group" : "others") +
+           " (mode " + octal(info.st_mode) + ")";
+}
+
+std::string untrustedAt(const std::string& path, bool directory, bool sharedOwner) {
+    struct stat info {};
+    if (lstat(path.c_str(), &info) != 0) return "cannot inspect " + path;
+    return untrustedEntry(path, info, directory, sharedOwner);
+}
+
+} // namespace
 
 std::optional<std::string> readFile(const std::string& path) {
     struct stat info {};
@@ -87,6 +120,40 @@ std::string executableDirectory() {
 bool fileExists(const std::string& path) {
     struct stat info;
     return stat(path.c_str(), &info) == 0;
+}
+
+std::string untrustedDirectory(const std::string& path) { return untrustedAt(path, true, false); }
+
+std::string untrustedPath(const std::string& path) {
+    fs::path above;
+    for (const fs::path& part : fs::path(path).parent_path()) {
+        above /= part;
+        std::string reason = untrustedAt(above.string(), true, true);
+        if (!reason.empty()) return reason;
+    }
+    return untrustedDirectory(path);
+}
+
+std::string untrustedTree(const std::string& path) {
+    std::string reason = untrustedDirectory(path);
+    std::error_code error;
+    for (fs::recursive_directory_iterator entry(path, error), end; reason.empty() && !error && entry != end;
+         entry.increment(error)) {
+        struct stat info {};
+        reason = lstat(entry->path().c_str(), &info) != 0
+                     ? "cannot inspect " + entry->path().string()
+                     : untrustedEntry(entry->path().string(), info, S_ISDIR(info.st_mode), false);
+    }
+    if (reason.empty() && error) reason = "cannot read " + path;
+    return reason;
+}
+
+std::string resolvedPath(const std::string& path) {
+    char* resolved = realpath(path.c_str(), nullptr);
+    if (!resolved) return {};
+    std::string result = resolved;
+    std::free(resolved);
+    return result;
 }
 
 } // namespace metalcpu::support

@@ -36,4 +36,22 @@ std::string executableDirectory();
 
 bool fileExists(const std::string& path);
 
+/// Why the directory `path` cannot be trusted with files this process will load and run,
+/// or empty when it can: a directory (not a symbolic link) owned by this user and writable
+/// by no one else.
+std::string untrustedDirectory(const std::string& path);
+
+/// untrustedDirectory() for `path` and also every directory above it, which may belong to
+/// this user or root and be writable by others only with the sticky bit (as /tmp is); else
+/// someone else could rename `path` away and put another in its place. `path` must be
+/// absolute and free of symbolic links (realpath()).
+std::string untrustedPath(const std::string& path);
+
+/// untrustedDirectory() for `path` and everything in it, recursively: files too must be this
+/// user's and writable by no one else, and nothing may be a symbolic link.
+std::string untrustedTree(const std::string& path);
+
+/// `path` with every symbolic link resolved (realpath()); empty when it does not exist.
+std::string resolvedPath(const std::string& path);
+
 } // namespace metalcpu::support

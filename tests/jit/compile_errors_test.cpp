@@ -90,6 +90,19 @@ TEST_F(CompileErrorsTest, UnusableCacheDirectory) {
     EXPECT_NE(message.find("cache directory"), std::string::npos) << message;
 }
 
+// Test that newLibrary(source) with a cache directory others may write to fails with an
+// error naming the directory, the rule and the fix.
+TEST_F(CompileErrorsTest, UntrustedCacheDirectory) {
+    std::filesystem::create_directory(directory_ + "/shared");
+    chmod((directory_ + "/shared").c_str(), 0775);
+    testing::ScopedEnvironmentVariable shared("METALCPU_CACHE_DIR", directory_ + "/shared");
+    std::string message = failedCompile(kSource);
+    EXPECT_NE(message.find("the cache directory " + directory_ + "/shared cannot be trusted"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("is writable by its group (mode 0775)"), std::string::npos) << message;
+    EXPECT_NE(message.find("METALCPU_CACHE_DIR"), std::string::npos) << message;
+}
+
 // Test that a compiler still running at METALCPU_COMPILE_TIMEOUT is stopped with what it
 // started, the error names the variable, and no temporary directory is left.
 TEST_F(CompileErrorsTest, TimeLimit) {

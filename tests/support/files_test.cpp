@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <thread>
 #include <vector>
 
@@ -79,6 +81,44 @@ TEST_F(FilesTest, UniqueNames) {
     EXPECT_TRUE(S_ISDIR(info.st_mode));
     EXPECT_EQ(info.st_mode & 0777, 0700u);
     EXPECT_TRUE(createUniqueFile(dir_ + "/missing/staging").empty());
+}
+
+// Test which directories are trusted with code: this user's and writable by no one else;
+// above them also root's, or shared with the sticky bit; in a tree no link and no file
+// others may write.
+TEST_F(FilesTest, TrustedDirectories) {
+    const std::string private_ = dir_ + "/private";
+    ASSERT_TRUE(makeDirectories(private_ + "/inner"));
+    EXPECT_EQ(untrustedDirectory(private_), "");
+    EXPECT_EQ(untrustedPath(private_ + "/inner"), "");
+    ASSERT_TRUE(writeFileAtomically(private_ + "/inner/file", "x"));
+    EXPECT_EQ(untrustedTree(private_), "");
+
+    chmod((private_ + "/inner/file").c_str(), 0620);
+    EXPECT_EQ(untrustedTree(private_), private_ + "/inner/file is writable by its group (mode 0620)");
+    chmod((private_ + "/inner/file").c_str(), 0600);
+    std::filesystem::create_symlink("file", private_ + "/inner/link");
+    EXPECT_EQ(untrustedTree(private_), private_ + "/inner/link is a symbolic link");
+    std::filesystem::remove(private_ + "/inner/link");
+
+    chmod(private_.c_str(), 0707);
+    EXPECT_EQ(untrustedDirectory(private_), private_ + " is writable by others (mode 0707)");
+    EXPECT_EQ(untrustedPath(private_ + "/inner"), private_ + " is writable by others (mode 0707)");
+    chmod(private_.c_str(), 01777); // shared like /tmp: fine above, not as the directory itself
+    EXPECT_EQ(untrustedPath(private_ + "/inner"), "");
+    EXPECT_NE(untrustedDirectory(private_), "");
+    chmod(private_.c_str(), 0700);
+
+    ASSERT_EQ(chown((private_ + "/inner").c_str(), 4242, 4242), 0) << "chown needs root";
+    EXPECT_EQ(untrustedDirectory(private_ + "/inner"),
+              private_ + "/inner belongs to uid 4242, not to this user (uid " + std::to_string(geteuid()) + ")");
+    ASSERT_EQ(chown((private_ + "/inner").c_str(), geteuid(), getegid()), 0);
+
+    std::filesystem::create_directory_symlink(private_, dir_ + "/link");
+    EXPECT_EQ(untrustedDirectory(dir_ + "/link"), dir_ + "/link is a symbolic link");
+    EXPECT_EQ(resolvedPath(dir_ + "/link/inner"), resolvedPath(private_ + "/inner"));
+    EXPECT_EQ(resolvedPath(dir_ + "/missing"), "");
+    EXPECT_EQ(untrustedDirectory(dir_ + "/private/inner/file"), dir_ + "/private/inner/file is not a directory");
 }
 
 } // namespace
