@@ -51,7 +51,12 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
             if (library->kernels_.emplace(kernel->name, kernel).second) library->names_.push_back(kernel->name);
         }
     }
-    for (mc_u32 s = 0; s < siteCount; ++s) library->sites_[sites[s].key] = sites[s];
+    for (mc_u32 s = 0; s < siteCount; ++s) {
+        // A site in a template has a record per instantiation: the largest counts.
+        mc_threadgroup_site& site = library->sites_.try_emplace(sites[s].key, sites[s]).first->second;
+        if (sites[s].size > site.size) site.size = sites[s].size;
+        if (sites[s].align > site.align) site.align = sites[s].align;
+    }
     return library;
 }
 
