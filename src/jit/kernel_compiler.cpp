@@ -1,6 +1,7 @@
 #include "jit/kernel_compiler.h"
 
 #include "compiler/translate.h"
+#include "jit/library_file.h"
 #include "jit/toolchain.h"
 #include "support/config.h"
 #include "support/files.h"
@@ -115,6 +116,21 @@ std::string formatDiagnostics(const std::vector<msl::Diagnostic>& diagnostics) {
     if (shown < diagnostics.size())
         text += "[" + std::to_string(diagnostics.size() - shown) + " more messages cut]\n";
     return text;
+}
+
+/// `path` as seen from this process when a compiler running in `workingDirectory` names it.
+std::string inDirectory(const std::string& workingDirectory, const std::string& path) {
+    const bool relative = !workingDirectory.empty() && !path.empty() && path[0] != '/';
+    return relative ? workingDirectory + "/" + path : path;
+}
+
+/// Seals a library just written (library_file.h); a library the loader would refuse fails
+/// the build here, and is removed.
+CompileResult sealed(const std::string& library, const std::string& cacheKey) {
+    std::string problem = sealLibraryFile(library, cacheKey);
+    if (problem.empty()) return CompileResult{true, {}};
+    std::remove(library.c_str());
+    return CompileResult{false, "error: " + problem + "\n"};
 }
 
 /// The first bytes of a file: enough for the preamble of a translated file.
@@ -249,12 +265,11 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
 }
 
 CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
-                                 const std::string& outputPath, bool sharedLibrary) {
+                                 const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey) {
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
-    const bool relative = !workingDirectory.empty() && !cppPath.empty() && cppPath[0] != '/';
-    const MathMode mode = recordedMathMode(headOf(relative ? workingDirectory + "/" + cppPath : cppPath));
+    const MathMode mode = recordedMathMode(headOf(inDirectory(workingDirectory, cppPath)));
     std::vector<std::string> argv = {tools->compiler, "-x", "c++"};
     for (const std::string& flag : codeFlags(mode)) argv.push_back(flag);
     argv.insert(argv.end(), {"-w", "-I" + tools->includeDir});
@@ -265,17 +280,20 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
     }
     CompileResult compiled = runCompiler(argv, workingDirectory);
     if (!compiled.ok) compiled.diagnostics = cleanDiagnostics(compiled.diagnostics, cppPath);
+    else if (sharedLibrary) compiled = sealed(inDirectory(workingDirectory, outputPath), cacheKey);
     return compiled;
 }
 
-CompileResult linkLibrary(const std::vector<std::string>& objects, const std::string& outputPath) {
+CompileResult linkLibrary(const std::vector<std::string>& objects, const std::string& outputPath,
+                          const std::string& cacheKey) {
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
     std::vector<std::string> argv = {tools->compiler, "-shared", "-nostdlib", "-Wl,-z,defs"};
     argv.insert(argv.end(), objects.begin(), objects.end());
     argv.insert(argv.end(), {"-lgcc", "-o", outputPath});
-    return runCompiler(argv, {});
+    CompileResult linked = runCompiler(argv, {});
+    return linked.ok ? sealed(outputPath, cacheKey) : linked;
 }
 
 } // namespace metalcpu::jit

@@ -2,22 +2,36 @@
 
 #include "exec/services.h"
 #include "jit/library_cache.h"
+#include "jit/library_file.h"
 #include "validation/regions.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 namespace metalcpu::jit {
 
-std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std::string* error) {
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std::string* error,
+                                                   const std::string& cacheKey) {
+    std::string reason;
+    const int memoryFile = readVerifiedLibrary(path, cacheKey, &reason);
+    if (memoryFile < 0) {
+        *error = "Invalid library file " + path + " (" + reason + ")";
+        return nullptr;
+    }
+    // Through the memory file's /proc name with this process's id, not "self": a debugger
+    // reads the name from the loader's list and opens it in its own process.
+    const std::string loadable = "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(memoryFile);
+    void* handle = dlopen(loadable.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        const char* reason = dlerror();
-        *error = "Invalid library file " + path + (reason ? std::string(" (") + reason + ")" : std::string());
+        const char* why = dlerror();
+        close(memoryFile);
+        *error = "Invalid library file " + path + (why ? std::string(" (") + why + ")" : std::string());
         return nullptr;
     }
     auto openFn = reinterpret_cast<mc_library_open_fn>(dlsym(handle, METALCPU_LIBRARY_OPEN_SYMBOL));
     if (!openFn) {
         dlclose(handle);
+        close(memoryFile);
         *error = "Invalid library file " + path + " (not a metalcpu kernel library)";
         return nullptr;
     }
@@ -27,12 +41,14 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     int abi = openFn(exec::kernelServices(), &modules, &moduleCount, &sites, &siteCount);
     if (abi != static_cast<int>(METALCPU_KERNEL_ABI_VERSION)) {
         dlclose(handle);
+        close(memoryFile);
         *error = "Invalid library file " + path + " (built for kernel ABI " + std::to_string(abi) +
                  ", this metalcpu uses " + std::to_string(METALCPU_KERNEL_ABI_VERSION) + "; rebuild it)";
         return nullptr;
     }
     std::shared_ptr<KernelLibrary> library(new KernelLibrary);
     library->handle_ = handle;
+    library->memoryFile_ = memoryFile;
     library->path_ = path;
     for (mc_u32 m = 0; m < moduleCount; ++m) {
         const mc_module* module = modules[m];
@@ -63,6 +79,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
 KernelLibrary::~KernelLibrary() {
     for (std::uint64_t begin : constants_) val::AllocationRegistry::shared().remove(begin);
     if (handle_) dlclose(handle_);
+    if (memoryFile_ >= 0) close(memoryFile_);
 }
 
 std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* error) {

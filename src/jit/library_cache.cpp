@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <sys/stat.h>
 
 namespace metalcpu::jit {
 namespace {
@@ -32,13 +33,17 @@ std::shared_ptr<std::mutex> entryMutex(const std::string& path) {
     return mutex;
 }
 
-/// Opens the cache entry `build.libraryPath`; true when it was there and opened.
-bool openCached(SourceBuild& build) {
-    if (!support::fileExists(build.libraryPath)) return false;
+/// Opens the cache entry `build.libraryPath`, built for `key`; true when it was there and
+/// sound. A damaged one (truncated, changed, planted, of another kind) is removed, to be
+/// built again: it is never loaded.
+bool openCached(SourceBuild& build, const std::string& key) {
+    struct stat info {};
+    if (lstat(build.libraryPath.c_str(), &info) != 0) return false;
     std::string error;
-    build.library = KernelLibrary::open(build.libraryPath, &error);
+    build.library = KernelLibrary::open(build.libraryPath, &error, key);
     if (!build.library) {
-        build.diagnostics += error + "\n";
+        support::log().warn("rebuilding a damaged kernel cache entry: {}", error);
+        std::remove(build.libraryPath.c_str());
         return false;
     }
     build.ok = true;
@@ -48,9 +53,9 @@ bool openCached(SourceBuild& build) {
 
 /// Finds the library for `key` (plus `suffix`) in the cache, or builds it with `make` into a
 /// staging file of its own and renames that into place, so that other processes see the
-/// library whole or not at all. `make` writes a library to the path it is given.
+/// library whole or not at all. `make(path, key)` writes a library sealed for `key` to `path`.
 template <class Make>
-SourceBuild buildThroughCache(support::Hasher key, const std::string& suffix, Make&& make) {
+SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix, Make&& make) {
     SourceBuild build;
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
@@ -59,24 +64,26 @@ SourceBuild buildThroughCache(support::Hasher key, const std::string& suffix, Ma
         return build;
     }
     // Everything that changes the compiled code is part of the key.
-    key.add(tools->identity).add(tools->stdlibHash).add(libraryVersion());
-    key.add(static_cast<std::uint64_t>(METALCPU_KERNEL_ABI_VERSION)).add(support::config().kernelFlags);
+    hasher.add(tools->identity).add(tools->stdlibHash).add(libraryVersion());
+    hasher.add(static_cast<std::uint64_t>(METALCPU_KERNEL_ABI_VERSION)).add(support::config().kernelFlags);
+    const std::string key = hasher.hex();
     const std::string& directory = tools->kernelDir;
-    build.libraryPath = directory + "/" + key.hex() + suffix;
+    build.libraryPath = directory + "/" + key + suffix;
 
     std::shared_ptr<std::mutex> entry = entryMutex(build.libraryPath);
     std::lock_guard lock(*entry);
-    if (openCached(build)) return build;
+    if (openCached(build, key)) return build;
     std::string staging = support::createUniqueFile(build.libraryPath + ".staging");
     if (staging.empty()) {
         build.diagnostics = "cannot write in " + directory + "\n";
         return build;
     }
-    CompileResult made = make(staging);
+    CompileResult made = make(staging, key);
     build.diagnostics += made.diagnostics;
-    if (made.ok && std::rename(staging.c_str(), build.libraryPath.c_str()) != 0)
+    // The linker made the file with the umask's mode; a cache entry is its owner's alone.
+    if (made.ok && (chmod(staging.c_str(), 0600) != 0 || std::rename(staging.c_str(), build.libraryPath.c_str()) != 0))
         build.diagnostics += "cannot write " + build.libraryPath + "\n";
-    else if (made.ok && (build.library = KernelLibrary::open(build.libraryPath, &error)))
+    else if (made.ok && (build.library = KernelLibrary::open(build.libraryPath, &error, key)))
         build.ok = true;
     else if (made.ok)
         build.diagnostics += error + "\n";
@@ -89,7 +96,7 @@ SourceBuild buildThroughCache(support::Hasher key, const std::string& suffix, Ma
 SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompileSettings& settings) {
     support::Hasher key;
     key.add(source).add(settings.key());
-    SourceBuild build = buildThroughCache(key, ".metallib", [&](const std::string& output) {
+    SourceBuild build = buildThroughCache(key, ".metallib", [&](const std::string& output, const std::string& cacheKey) {
         // The source is compiled from a file named program_source in a private directory, so
         // that the compiler's messages say program_source:LINE:COL as Metal's do.
         std::string work = support::makeTemporaryDirectory("metalcpu-build-");
@@ -98,7 +105,7 @@ SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompil
         if (support::writeFileAtomically(work + "/program_source", source)) {
             result = translateFile("program_source", work, settings, work + "/translated.cpp");
             if (result.ok) {
-                CompileResult compiled = compileTranslation(work + "/translated.cpp", work, output, true);
+                CompileResult compiled = compileTranslation(work + "/translated.cpp", work, output, true, cacheKey);
                 result = CompileResult{compiled.ok, result.diagnostics + compiled.diagnostics};
             }
         }
@@ -112,7 +119,8 @@ SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompil
 SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSources) {
     support::Hasher key;
     for (const std::string& source : validationSources) key.add(source);
-    SourceBuild build = buildThroughCache(key, ".validation.metallib", [&](const std::string& output) {
+    SourceBuild build = buildThroughCache(key, ".validation.metallib", [&](const std::string& output,
+                                                                           const std::string& cacheKey) {
         std::string work = support::makeTemporaryDirectory("metalcpu-validation-");
         if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
         std::vector<std::string> objects;
@@ -126,7 +134,7 @@ SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSou
             result = CompileResult{compiled.ok, result.diagnostics + compiled.diagnostics};
             objects.push_back(object);
         }
-        if (result.ok) result = linkLibrary(objects, output);
+        if (result.ok) result = linkLibrary(objects, output, cacheKey);
         support::removeTree(work);
         return result;
     });

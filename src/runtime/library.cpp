@@ -43,9 +43,7 @@ MTL::Library* newLibraryWithFile(Device* device, const std::string& path, NS::Er
         return nullptr;
     }
     std::string reason;
-    // dlopen searches the library path for names without a slash; a file name means a file.
-    std::string openable = path.find('/') == std::string::npos ? "./" + path : path;
-    std::shared_ptr<jit::KernelLibrary> kernels = jit::KernelLibrary::open(openable, &reason);
+    std::shared_ptr<jit::KernelLibrary> kernels = jit::KernelLibrary::open(path, &reason);
     if (!kernels) {
         setError(error, kLibraryErrorDomain, MTL::LibraryErrorInternal, reason);
         return nullptr;

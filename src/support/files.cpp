@@ -124,6 +124,10 @@ bool fileExists(const std::string& path) {
 
 std::string untrustedDirectory(const std::string& path) { return untrustedAt(path, true, false); }
 
+std::string untrustedFile(const std::string& path, const struct stat& info) {
+    return untrustedEntry(path, info, false, false);
+}
+
 std::string untrustedPath(const std::string& path) {
     fs::path above;
     for (const fs::path& part : fs::path(path).parent_path()) {

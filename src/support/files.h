@@ -3,6 +3,8 @@
 #include <optional>
 #include <string>
 
+struct stat;
+
 namespace metalcpu::support {
 
 /// The whole file, or nothing when it cannot be read.
@@ -50,6 +52,10 @@ std::string untrustedPath(const std::string& path);
 /// untrustedDirectory() for `path` and everything in it, recursively: files too must be this
 /// user's and writable by no one else, and nothing may be a symbolic link.
 std::string untrustedTree(const std::string& path);
+
+/// untrustedDirectory()'s rule for a regular file described by `info` (fstat() of an open
+/// descriptor, so that what is checked is what was opened); `path` names it in the reason.
+std::string untrustedFile(const std::string& path, const struct stat& info);
 
 /// `path` with every symbolic link resolved (realpath()); empty when it does not exist.
 std::string resolvedPath(const std::string& path);

@@ -144,6 +144,71 @@ TEST_F(LibraryCacheTest, UnusableCompilerIsAnError) {
     EXPECT_TRUE(build.ok) << build.diagnostics;
 }
 
+/// One way a cache entry can be damaged: `damage` does it to the entry at `path`, given a
+/// sound library for another source at `other`.
+struct Damage {
+    const char* name;
+    std::function<void(const std::string& path, const std::string& other)> damage;
+};
+
+std::string bytesOf(const std::string& path) { return support::readFile(path).value_or(""); }
+void rewrite(const std::string& path, const std::string& bytes) {
+    std::filesystem::remove(path);
+    ASSERT_TRUE(support::writeFileAtomically(path, bytes));
+}
+
+const Damage kDamages[] = {
+    {"truncated", [](const std::string& p, const std::string&) { rewrite(p, bytesOf(p).substr(0, 5000)); }},
+    {"truncated by a byte", [](const std::string& p, const std::string&) { std::filesystem::resize_file(p, std::filesystem::file_size(p) - 1); }},
+    {"zero-length", [](const std::string& p, const std::string&) { rewrite(p, ""); }},
+    {"bit-flipped",
+     [](const std::string& p, const std::string&) {
+         std::string bytes = bytesOf(p);
+         bytes[bytes.size() / 3] ^= 0x04;
+         rewrite(p, bytes);
+     }},
+    {"a shared object of another kind",
+     [](const std::string& p, const std::string&) { rewrite(p, bytesOf(support::findProgram("sh"))); }},
+    {"planted: a sound library of another source", [](const std::string& p, const std::string& o) { rewrite(p, bytesOf(o)); }},
+    {"a symbolic link to a sound library", [](const std::string& p, const std::string& o) {
+         std::filesystem::remove(p);
+         std::filesystem::create_symlink(o, p);
+     }},
+    {"writable by its group", [](const std::string& p, const std::string&) { chmod(p.c_str(), 0660); }},
+    {"another user's", [](const std::string& p, const std::string&) { ASSERT_EQ(chown(p.c_str(), 4242, 4242), 0); }},
+    {"a directory", [](const std::string& p, const std::string&) {
+         std::filesystem::remove(p);
+         std::filesystem::create_directory(p);
+     }},
+};
+
+// Test that a damaged cache entry is never loaded but rebuilt, and the rebuilt library is
+// the right one and sound. (A truncated entry used to fault inside dlopen; a planted one
+// was loaded.)
+TEST_F(LibraryCacheTest, DamagedEntriesAreRebuilt) {
+    const SourceBuild other = buildLibraryFromSource("kernel void planted(device int* o [[buffer(0)]]) { o[0] = 2; }\n", {});
+    ASSERT_TRUE(other.ok) << other.diagnostics;
+    for (const Damage& damage : kDamages) {
+        SCOPED_TRACE(damage.name);
+        const SourceBuild first = buildLibraryFromSource(kSource, {});
+        ASSERT_TRUE(first.ok) << first.diagnostics;
+        damage.damage(first.libraryPath, other.libraryPath);
+        const SourceBuild again = buildLibraryFromSource(kSource, {});
+        ASSERT_TRUE(again.ok) << again.diagnostics;
+        EXPECT_FALSE(again.fromCache);
+        ASSERT_NE(again.library, nullptr);
+        EXPECT_NE(again.library->find("k"), nullptr);
+        EXPECT_EQ(again.library->find("planted"), nullptr);
+        struct stat info {};
+        ASSERT_EQ(lstat(again.libraryPath.c_str(), &info), 0);
+        EXPECT_TRUE(S_ISREG(info.st_mode));
+        EXPECT_EQ(info.st_mode & 0777, 0600u);
+        EXPECT_TRUE(buildLibraryFromSource(kSource, {}).fromCache) << "the rebuilt entry is used";
+    }
+    EXPECT_TRUE(buildLibraryFromSource("kernel void planted(device int* o [[buffer(0)]]) { o[0] = 2; }\n", {}).fromCache)
+        << "the library the links pointed to is untouched";
+}
+
 /// One way a cache directory (or what is in or above it) can be unsafe: `spoil` makes it so
 /// in a cache that works and returns the path the error must name, with `reason`; `repair`
 /// undoes it. The standard library is checked when a process starts using the cache, the

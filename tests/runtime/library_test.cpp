@@ -1,6 +1,7 @@
 #include "metal_test.h"
 #include "scoped_state.h"
 #include "support/config.h"
+#include "support/files.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -131,6 +132,46 @@ TEST_F(LibraryTest, BadLibraryFiles) {
     EXPECT_EQ(device_->newLibrary(NS::URL::fileURLWithPath(string(path.c_str())), &error), nullptr);
     ASSERT_NE(error, nullptr);
     EXPECT_NE(text(error->localizedDescription()).find("Invalid library file"), std::string::npos);
+}
+
+// Test that damaged .metallib files, opened by path, by URL or as the default library, are
+// nullptr plus an NS::Error saying what is wrong, and never a crash (a truncated library
+// used to fault inside dlopen).
+TEST_F(LibraryTest, DamagedLibraryFiles) {
+    const std::string sound = support::readFile(TEST_METALLIB).value_or("");
+    ASSERT_GT(sound.size(), 1000u);
+    std::string flipped = sound;
+    flipped[sound.size() / 2] ^= 0x01;
+    const struct {
+        const char* name;
+        std::string bytes;
+        const char* reason;
+    } damaged[] = {
+        {"truncated", sound.substr(0, 4096), "does not end with a metalcpu library trailer"},
+        {"bit-flipped", flipped, "do not match the hash written when it was built"},
+        {"zero-length", "", "it is empty"},
+        {"unsealed", sound.substr(0, sound.size() - 88), "does not end with a metalcpu library trailer"},
+    };
+    TemporaryDirectory directory;
+    for (const auto& file : damaged) {
+        SCOPED_TRACE(file.name);
+        const std::string path = (directory.path() / "damaged.metallib").string();
+        std::filesystem::remove(path);
+        ASSERT_TRUE(support::writeFileAtomically(path, file.bytes));
+        NS::Error* byPath = nullptr;
+        EXPECT_EQ(device_->newLibrary(string(path.c_str()), &byPath), nullptr);
+        NS::Error* byUrl = nullptr;
+        EXPECT_EQ(device_->newLibrary(NS::URL::fileURLWithPath(string(path.c_str())), &byUrl), nullptr);
+        ScopedEnvironmentVariable defaultLibrary("METALCPU_DEFAULT_LIBRARY", path);
+        NS::Error* byDefault = nullptr;
+        EXPECT_EQ(device_->newDefaultLibrary(NS::Bundle::mainBundle(), &byDefault), nullptr);
+        for (NS::Error* error : {byPath, byUrl, byDefault}) {
+            ASSERT_NE(error, nullptr);
+            const std::string message = text(error->localizedDescription());
+            EXPECT_NE(message.find("Invalid library file " + path), std::string::npos) << message;
+            EXPECT_NE(message.find(file.reason), std::string::npos) << message;
+        }
+    }
 }
 
 // Test that newDefaultLibrary honours METALCPU_DEFAULT_LIBRARY and fails cleanly without a file.
