@@ -1,4 +1,5 @@
 #include "metal_test.h"
+#include "runtime/debug_layer.h"
 #include "scoped_state.h"
 #include "support/config.h"
 #include "support/files.h"
@@ -172,6 +173,49 @@ TEST_F(LibraryTest, DamagedLibraryFiles) {
             EXPECT_NE(message.find(file.reason), std::string::npos) << message;
         }
     }
+}
+
+// Test that newLibrary(nil source), in both forms, is nullptr and an NS::Error saying so,
+// and makes no report with the debug layer off; a source compiles in both forms.
+TEST_F(LibraryTest, NilSource) {
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newLibrary(static_cast<NS::String*>(nullptr), nullptr, &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_NE(text(error->localizedDescription()).find("source must not be nil"), std::string::npos);
+    EXPECT_EQ(device_->newLibrary(static_cast<NS::String*>(nullptr), nullptr, nullptr), nullptr);
+    int calls = 0;
+    device_->newLibrary(static_cast<NS::String*>(nullptr), nullptr, [&](MTL::Library* library, NS::Error* failed) {
+        ++calls;
+        EXPECT_EQ(library, nullptr);
+        ASSERT_NE(failed, nullptr);
+        EXPECT_NE(text(failed->localizedDescription()).find("source must not be nil"), std::string::npos);
+    });
+    EXPECT_EQ(calls, 1);
+    device_->newLibrary(string(kTwoKernels), nullptr, [&](MTL::Library* library, NS::Error* failed) {
+        ++calls;
+        EXPECT_NE(library, nullptr);
+        EXPECT_EQ(failed, nullptr);
+    });
+    EXPECT_EQ(calls, 2);
+}
+
+// Test that with the debug layer newLibrary(nil source) reports the assertion, naming the
+// form that was called, and a source makes no report.
+TEST_F(LibraryTest, NilSourceWithTheDebugLayer) {
+    std::vector<std::string> reports;
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::NSLog, [&](const std::string& line) { reports.push_back(line); });
+    MTL::Library* library = device_->newLibrary(string(kTwoKernels), nullptr, nullptr);
+    EXPECT_NE(library, nullptr);
+    if (library) library->release();
+    EXPECT_TRUE(reports.empty());
+    EXPECT_EQ(device_->newLibrary(static_cast<NS::String*>(nullptr), nullptr, nullptr), nullptr);
+    device_->newLibrary(static_cast<NS::String*>(nullptr), nullptr, [](MTL::Library*, NS::Error*) {});
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::Off);
+    EXPECT_EQ(reports, (std::vector<std::string>{
+                           "-[MTLDebugDevice newLibraryWithSource:options:error:]:1101: failed assertion "
+                           "`source must not be nil.'",
+                           "-[MTLDebugDevice newLibraryWithSource:options:completionHandler:]:1102: failed assertion "
+                           "`source must not be nil.'"}));
 }
 
 // Test that newDefaultLibrary honours METALCPU_DEFAULT_LIBRARY and fails cleanly without a file.
