@@ -13,25 +13,25 @@ namespace metalcpu::jit {
 std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std::string* error,
                                                    const std::string& cacheKey) {
     std::string reason;
-    const int memoryFile = readVerifiedLibrary(path, cacheKey, &reason);
-    if (memoryFile < 0) {
+    std::shared_ptr<KernelLibrary> library(new KernelLibrary);
+    library->path_ = path;
+    // The library owns the memory file and the handle from here on: an early return closes both.
+    library->memoryFile_ = readVerifiedLibrary(path, cacheKey, &reason);
+    if (library->memoryFile_ < 0) {
         *error = "Invalid library file " + path + " (" + reason + ")";
         return nullptr;
     }
     // Through the memory file's /proc name with this process's id, not "self": a debugger
     // reads the name from the loader's list and opens it in its own process.
-    const std::string loadable = "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(memoryFile);
-    void* handle = dlopen(loadable.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
+    const std::string loadable = "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(library->memoryFile_);
+    library->handle_ = dlopen(loadable.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library->handle_) {
         const char* why = dlerror();
-        close(memoryFile);
         *error = "Invalid library file " + path + (why ? std::string(" (") + why + ")" : std::string());
         return nullptr;
     }
-    auto openFn = reinterpret_cast<mc_library_open_fn>(dlsym(handle, METALCPU_LIBRARY_OPEN_SYMBOL));
+    auto openFn = reinterpret_cast<mc_library_open_fn>(dlsym(library->handle_, METALCPU_LIBRARY_OPEN_SYMBOL));
     if (!openFn) {
-        dlclose(handle);
-        close(memoryFile);
         *error = "Invalid library file " + path + " (not a metalcpu kernel library)";
         return nullptr;
     }
@@ -40,16 +40,10 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     mc_u32 moduleCount = 0, siteCount = 0;
     int abi = openFn(exec::kernelServices(), &modules, &moduleCount, &sites, &siteCount);
     if (abi != static_cast<int>(METALCPU_KERNEL_ABI_VERSION)) {
-        dlclose(handle);
-        close(memoryFile);
         *error = "Invalid library file " + path + " (built for kernel ABI " + std::to_string(abi) +
                  ", this metalcpu uses " + std::to_string(METALCPU_KERNEL_ABI_VERSION) + "; rebuild it)";
         return nullptr;
     }
-    std::shared_ptr<KernelLibrary> library(new KernelLibrary);
-    library->handle_ = handle;
-    library->memoryFile_ = memoryFile;
-    library->path_ = path;
     for (mc_u32 m = 0; m < moduleCount; ++m) {
         const mc_module* module = modules[m];
         if (!module || module->abi_version != METALCPU_KERNEL_ABI_VERSION) continue;

@@ -9,7 +9,6 @@
 
 #include <metalcpu/kernel_abi.h>
 
-#include <algorithm>
 #include <map>
 #include <mutex>
 #include <sys/stat.h>

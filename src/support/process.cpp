@@ -23,8 +23,13 @@ namespace {
 [[noreturn]] void startChild(const char* program, char* const* args, const char* workingDirectory, int output,
                              int failures, const ProcessLimits& limits) {
     setpgid(0, 0);
+    // Lowered to what the process may have at most already, if that is less: only root may raise it.
     auto limit = [](int resource, std::uint64_t bytes) {
-        rlimit value{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+        rlimit value{};
+        if (getrlimit(resource, &value) != 0) return false;
+        if (value.rlim_max == RLIM_INFINITY || static_cast<std::uint64_t>(value.rlim_max) > bytes)
+            value.rlim_max = static_cast<rlim_t>(bytes);
+        value.rlim_cur = value.rlim_max;
         return setrlimit(resource, &value) == 0;
     };
     // A compiler stopped by a limit leaves no core file behind.
@@ -85,7 +90,7 @@ void collect(pid_t pid, int output, const ProcessLimits& limits, ProcessResult& 
                 exited = -1;
                 continue;
             }
-            char buffer[65536];
+            char buffer[16384];
             ssize_t n = read(output, buffer, sizeof buffer);
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0) {

@@ -52,6 +52,15 @@ TEST_F(LibraryCacheTest, SecondProcessHitsTheCache) {
     EXPECT_EQ(info.st_mode & 0777, 0700u) << "the cache directory must be private";
 }
 
+// Test that a process whose own address-space limit is below METALCPU_COMPILE_MEMORY_LIMIT
+// still compiles: its compilers get its limit (only root may raise one).
+TEST_F(LibraryCacheTest, CompilesUnderALowerLimitOfItsOwn) {
+    support::ProcessResult probe =
+        support::runProcess({"sh", "-c", std::string("ulimit -v 3000000 && exec ") + METALCPU_CACHE_PROBE});
+    EXPECT_EQ(probe.exitCode, 0) << probe.output;
+    EXPECT_EQ(probe.output, "compiled\n");
+}
+
 // Test that different settings are different cache entries, and a loaded entry has the kernel.
 TEST_F(LibraryCacheTest, SettingsArePartOfTheKey) {
     const std::string source = "kernel void k(device int* out [[buffer(0)]]) { out[0] = VALUE; }\n";
