@@ -81,7 +81,12 @@ CompileResult runCompiler(const std::vector<std::string>& argv, const std::strin
                           std::uint64_t fileSizeBytes = 0) {
     support::ProcessLimits limits = compilerLimits();
     limits.fileSizeBytes = fileSizeBytes;
-    support::ProcessResult run = support::runProcess(argv, workingDirectory, limits);
+    // The compiler's own temporary files go into a directory of this run, removed with it:
+    // a compiler killed at a limit cannot remove them itself.
+    const std::string scratch = support::makeTemporaryDirectory("metalcpu-cc-");
+    if (scratch.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
+    support::ProcessResult run = support::runProcess(argv, workingDirectory, limits, {"TMPDIR=" + scratch});
+    support::removeTree(scratch);
     if (!run.started) return CompileResult{false, "cannot run " + argv[0] + "\n"};
     CompileResult made{run.exitCode == 0 && !run.timedOut, {}};
     if (made.ok) return made;

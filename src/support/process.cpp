@@ -20,8 +20,8 @@ namespace {
 /// The parts of a child's start that can fail, run between fork and exec. Only
 /// async-signal-safe calls: the parent may have other threads, whose locks the child
 /// inherits held.
-[[noreturn]] void startChild(const char* program, char* const* args, const char* workingDirectory, int output,
-                             int failures, const ProcessLimits& limits) {
+[[noreturn]] void startChild(const char* program, char* const* args, char* const* environment,
+                             const char* workingDirectory, int output, int failures, const ProcessLimits& limits) {
     setpgid(0, 0);
     // Lowered to what the process may have at most already, if that is less: only root may raise it.
     auto limit = [](int resource, std::uint64_t bytes) {
@@ -42,11 +42,33 @@ namespace {
     if (limited && input >= 0 && dup2(input, STDIN_FILENO) >= 0 && dup2(output, STDOUT_FILENO) >= 0 &&
         dup2(output, STDERR_FILENO) >= 0 && (!workingDirectory || chdir(workingDirectory) == 0) &&
         sigprocmask(SIG_SETMASK, &none, nullptr) == 0)
-        execve(program, args, environ);
+        execve(program, args, environment);
     int error = errno;
     ssize_t ignored = write(failures, &error, sizeof error);
     (void)ignored;
     _exit(127);
+}
+
+/// This process's environment with `changes` (NAME=VALUE) replacing or added to it.
+std::vector<std::string> environmentWith(const std::vector<std::string>& changes) {
+    std::vector<std::string> merged;
+    for (char** entry = environ; *entry; ++entry) {
+        const std::string text = *entry;
+        const std::string name = text.substr(0, text.find('=') + 1);
+        bool replaced = false;
+        for (const std::string& change : changes) replaced = replaced || change.rfind(name, 0) == 0;
+        if (!replaced) merged.push_back(text);
+    }
+    merged.insert(merged.end(), changes.begin(), changes.end());
+    return merged;
+}
+
+/// Pointers to `strings` and a null, as exec wants them.
+std::vector<char*> pointersTo(const std::vector<std::string>& strings) {
+    std::vector<char*> pointers;
+    for (const std::string& text : strings) pointers.push_back(const_cast<char*>(text.c_str()));
+    pointers.push_back(nullptr);
+    return pointers;
 }
 
 int openPidfd(pid_t pid) {
@@ -126,14 +148,14 @@ std::string findProgram(const std::string& name) {
 }
 
 ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& workingDirectory,
-                         const ProcessLimits& limits) {
+                         const ProcessLimits& limits, const std::vector<std::string>& environment) {
     ProcessResult result;
     if (argv.empty()) return result;
     // Everything the child needs is made before fork (see startChild).
     const std::string program = findProgram(argv[0]);
-    std::vector<char*> args;
-    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
+    std::vector<char*> args = pointersTo(argv);
+    const std::vector<std::string> childEnvironment = environmentWith(environment);
+    std::vector<char*> envp = pointersTo(childEnvironment);
     int outputFds[2], failureFds[2];
     if (program.empty()) {
         result.output = "cannot run " + argv[0];
@@ -148,8 +170,8 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::string
     // fork, not posix_spawn: resource limits can only be set in the child before exec.
     pid_t pid = fork();
     if (pid == 0)
-        startChild(program.c_str(), args.data(), workingDirectory.empty() ? nullptr : workingDirectory.c_str(),
-                   outputFds[1], failureFds[1], limits);
+        startChild(program.c_str(), args.data(), envp.data(),
+                   workingDirectory.empty() ? nullptr : workingDirectory.c_str(), outputFds[1], failureFds[1], limits);
     close(outputFds[1]);
     close(failureFds[1]);
     if (pid < 0) {

@@ -26,10 +26,11 @@ struct ProcessResult {
 };
 
 /// Runs `argv` (argv[0] is looked up in PATH) in `workingDirectory` (empty: ours), waits
-/// for it and captures its output, within `limits`. The child is always waited for (no
-/// zombie is left). Never throws.
+/// for it and captures its output, within `limits`. `environment` holds NAME=VALUE entries
+/// that the child gets instead of, or besides, this process's. The child is always waited
+/// for (no zombie is left). Never throws.
 ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& workingDirectory = {},
-                         const ProcessLimits& limits = {});
+                         const ProcessLimits& limits = {}, const std::vector<std::string>& environment = {});
 
 /// The executable `name` names: itself when it contains a slash, else the first match in
 /// PATH (or /usr/bin:/bin). Empty when there is none.

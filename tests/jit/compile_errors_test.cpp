@@ -124,6 +124,23 @@ TEST_F(CompileErrorsTest, TimeLimit) {
     }
 }
 
+// Test that a real compile stopped at the time limit leaves none of the compiler's own
+// temporary files behind (a killed compiler cannot remove them).
+TEST_F(CompileErrorsTest, TimeLimitOfARealCompile) {
+    testing::ScopedEnvironmentVariable timeout("METALCPU_COMPILE_TIMEOUT", "1");
+    // Constant evaluation of 4e10 steps: minutes.
+    std::string message = failedCompile(
+        "constexpr long slow() {\n"
+        "    long s = 0;\n"
+        "    for (long i = 0; i < 200000; ++i) for (long j = 0; j < 200000; ++j) s += i ^ j;\n"
+        "    return s;\n"
+        "}\n"
+        "constant long kSlow = slow();\n"
+        "kernel void k(device long* out [[buffer(0)]]) { out[0] = kSlow; }\n");
+    EXPECT_NE(message.find("did not finish within 1 s"), std::string::npos) << message;
+    EXPECT_FALSE(temporaryLeftovers());
+}
+
 // Test that the macro bomb stops at METALCPU_COMPILE_MEMORY_LIMIT with an error naming it,
 // a message of bounded size, and nothing left behind.
 TEST_F(CompileErrorsTest, MemoryLimit) {

@@ -90,6 +90,18 @@ TEST(Process, ReportsTheEndingSignal) {
     EXPECT_EQ(result.exitCode, -1);
 }
 
+// Test that the child's environment is this process's with the given entries replaced or added.
+TEST(Process, EnvironmentChanges) {
+    setenv("METALCPU_PROCESS_TEST_KEPT", "kept", 1);
+    setenv("METALCPU_PROCESS_TEST_REPLACED", "old", 1);
+    ProcessResult result = runProcess(
+        {"sh", "-c", "echo $METALCPU_PROCESS_TEST_KEPT $METALCPU_PROCESS_TEST_REPLACED $METALCPU_PROCESS_TEST_ADDED"}, {},
+        {}, {"METALCPU_PROCESS_TEST_REPLACED=new", "METALCPU_PROCESS_TEST_ADDED=added"});
+    unsetenv("METALCPU_PROCESS_TEST_KEPT");
+    unsetenv("METALCPU_PROCESS_TEST_REPLACED");
+    EXPECT_EQ(result.output, "kept new added\n");
+}
+
 // Test that programs are found as exec would find them.
 TEST(Process, FindsPrograms) {
     EXPECT_EQ(findProgram("sh").back(), 'h');
