@@ -10,6 +10,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -227,14 +228,19 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     }
     // Into a file of bounded size, not a pipe: a macro that expands without end would
     // otherwise fill this process's memory.
-    const std::string preprocessedPath = cppPath + ".ii";
+    // Absolute: the compiler runs in `workingDirectory`, cppPath is relative to ours.
+    std::error_code noAbsolute;
+    std::string preprocessedPath = std::filesystem::absolute(cppPath + ".ii", noAbsolute).string();
+    if (noAbsolute) preprocessedPath = cppPath + ".ii";
     argv.insert(argv.end(), {sourcePath, "-o", preprocessedPath});
     const std::uint64_t sourceLimit = megabytes(support::config().compileSourceLimit);
     CompileResult preprocessing = runCompiler(argv, workingDirectory, sourceLimit);
-    std::optional<std::string> preprocessed = support::readFile(preprocessedPath);
-    std::remove(preprocessedPath.c_str());
     // Writing past RLIMIT_FSIZE fails, so a file at the limit is one that was stopped there.
-    if (sourceLimit && preprocessed && preprocessed->size() >= sourceLimit)
+    std::error_code missing;
+    const bool tooLarge = sourceLimit && std::filesystem::file_size(preprocessedPath, missing) >= sourceLimit && !missing;
+    std::optional<std::string> preprocessed = tooLarge ? std::nullopt : support::readFile(preprocessedPath);
+    std::remove(preprocessedPath.c_str());
+    if (tooLarge)
         return CompileResult{false, "error: the preprocessed source of " + sourcePath + " exceeds its limit of " +
                                         std::to_string(support::config().compileSourceLimit) +
                                         " MiB: does a macro expand without end? (METALCPU_COMPILE_SOURCE_LIMIT "
