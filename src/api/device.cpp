@@ -116,15 +116,17 @@ MTL::Library* MTL::Device::newLibrary(const NS::URL* url, NS::Error** error) {
 }
 MTL::Library* MTL::Device::newLibrary(const NS::String* source, const CompileOptions* options, NS::Error** error) {
     auto* self = implOf<Dev>(this);
-    return self ? metalcpu::rt::newLibraryWithSource(self, metalcpu::ns::stringOf(source), options, error) : nullptr;
+    return self ? metalcpu::rt::newLibraryWithSource(self, source, options, error) : nullptr;
 }
 void MTL::Device::newLibrary(const NS::String* source, const CompileOptions* options,
                              const NewLibraryCompletionHandlerFunction& completionHandler) {
     // Compiles on the calling thread, then calls the handler, as a synchronous stand-in
     // for Metal's background compile; the handler sees the same results. Nil does nothing.
-    if (!implOf<Dev>(this)) return;
+    auto* self = implOf<Dev>(this);
+    if (!self) return;
     NS::Error* error = nullptr;
-    MTL::Library* library = newLibrary(source, options, &error);
+    MTL::Library* library = metalcpu::rt::newLibraryWithSource(self, source, options, &error,
+                                                               metalcpu::rt::SourceCall::WithCompletionHandler);
     if (completionHandler) completionHandler(library, error);
     if (library) library->release();
 }

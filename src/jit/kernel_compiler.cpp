@@ -1,6 +1,7 @@
 #include "jit/kernel_compiler.h"
 
 #include "compiler/translate.h"
+#include "jit/library_file.h"
 #include "jit/toolchain.h"
 #include "support/config.h"
 #include "support/files.h"
@@ -8,6 +9,8 @@
 #include "support/process.h"
 
 #include <charconv>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -50,10 +53,91 @@ std::string cleanDiagnostics(const std::string& output, const std::string& hideP
 
 CompileResult missingToolchain(const std::string& error) { return CompileResult{false, error + "\n"}; }
 
+constexpr std::uint64_t kMiB = 1024 * 1024;
+
+/// A limit from the configuration in bytes; 0 (no limit) for 0 or less.
+std::uint64_t megabytes(int value) { return value > 0 ? static_cast<std::uint64_t>(value) * kMiB : 0; }
+
+/// The bounds of every compiler process (docs/configuration.md, METALCPU_COMPILE_*).
+support::ProcessLimits compilerLimits() {
+    const support::Config& config = support::config();
+    support::ProcessLimits limits;
+    limits.timeoutSeconds = config.compileTimeout > 0 ? static_cast<unsigned>(config.compileTimeout) : 0;
+    limits.addressSpaceBytes = megabytes(config.compileMemoryLimit);
+    limits.outputBytes = kDiagnosticsLimit;
+    return limits;
+}
+
+/// Whether a failed compiler's output says it ran out of memory (GCC, Clang, a C++ runtime).
+bool ranOutOfMemory(const std::string& output) {
+    for (const char* sign : {"memory exhausted", "out of memory", "Cannot allocate memory", "bad_alloc"})
+        if (output.find(sign) != std::string::npos) return true;
+    return false;
+}
+
+/// Runs one compiler process within compilerLimits() (plus `fileSizeBytes`, the largest file
+/// it may write). When it fails, the diagnostics say first which limit stopped it, if one
+/// did, and the variable that raises it; then its output, cut at kDiagnosticsLimit.
+CompileResult runCompiler(const std::vector<std::string>& argv, const std::string& workingDirectory,
+                          std::uint64_t fileSizeBytes = 0) {
+    support::ProcessLimits limits = compilerLimits();
+    limits.fileSizeBytes = fileSizeBytes;
+    // The compiler's own temporary files go into a directory of this run, removed with it:
+    // a compiler killed at a limit cannot remove them itself.
+    const std::string scratch = support::makeTemporaryDirectory("metalcpu-cc-");
+    if (scratch.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
+    support::ProcessResult run = support::runProcess(argv, workingDirectory, limits, {"TMPDIR=" + scratch});
+    support::removeTree(scratch);
+    if (!run.started) return CompileResult{false, "cannot run " + argv[0] + "\n"};
+    CompileResult made{run.exitCode == 0 && !run.timedOut, {}};
+    if (made.ok) return made;
+    const support::Config& config = support::config();
+    std::string& text = made.diagnostics;
+    if (run.timedOut)
+        text = "error: the compiler did not finish within " + std::to_string(limits.timeoutSeconds) +
+               " s and was stopped (METALCPU_COMPILE_TIMEOUT raises the limit; 0 removes it)\n";
+    else if (limits.addressSpaceBytes && ranOutOfMemory(run.output))
+        text = "error: the compiler ran out of memory within its limit of " + std::to_string(config.compileMemoryLimit) +
+               " MiB (METALCPU_COMPILE_MEMORY_LIMIT raises the limit; 0 removes it)\n";
+    else if (run.signal)
+        text = "error: the compiler was ended by signal " + std::to_string(run.signal) + "\n";
+    text += run.output;
+    if (run.droppedBytes)
+        text += "\n[" + std::to_string(run.droppedBytes) + " more bytes of compiler output cut; the first " +
+                std::to_string(kDiagnosticsLimit / 1024) + " KiB are shown]\n";
+    return made;
+}
+
 const char kMathPreambleComment[] = "// metalcpu math settings: MTLMathMode, MTLMathFloatingPointFunctions\n";
 const char kMathModeDefine[] = "#define METALCPU_MATH_MODE ";
 /// The preamble's length up to the mode's digit.
 constexpr std::size_t kMathModeDigitAt = sizeof kMathPreambleComment - 1 + sizeof kMathModeDefine - 1;
+
+/// The front end's messages, one a line, cut after kDiagnosticsLimit bytes (a source that
+/// is one long macro expansion can make millions).
+std::string formatDiagnostics(const std::vector<msl::Diagnostic>& diagnostics) {
+    std::string text;
+    std::size_t shown = 0;
+    for (; shown < diagnostics.size() && text.size() < kDiagnosticsLimit; ++shown) text += diagnostics[shown].format() + "\n";
+    if (shown < diagnostics.size())
+        text += "[" + std::to_string(diagnostics.size() - shown) + " more messages cut]\n";
+    return text;
+}
+
+/// `path` as seen from this process when a compiler running in `workingDirectory` names it.
+std::string inDirectory(const std::string& workingDirectory, const std::string& path) {
+    const bool relative = !workingDirectory.empty() && !path.empty() && path[0] != '/';
+    return relative ? workingDirectory + "/" + path : path;
+}
+
+/// Seals a library just written (library_file.h); a library the loader would refuse fails
+/// the build here, and is removed.
+CompileResult sealed(const std::string& library, const std::string& cacheKey) {
+    std::string problem = sealLibraryFile(library, cacheKey);
+    if (problem.empty()) return CompileResult{true, {}};
+    std::remove(library.c_str());
+    return CompileResult{false, "error: " + problem + "\n"};
+}
 
 /// The first bytes of a file: enough for the preamble of a translated file.
 std::string headOf(const std::string& path) {
@@ -142,21 +226,27 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     if (!depfile.empty()) {
         argv.insert(argv.end(), {"-MD", "-MF", depfile, "-MT", depTarget.empty() ? cppPath : depTarget});
     }
-    argv.push_back(sourcePath);
-    support::ProcessResult preprocessed = support::runProcess(argv, workingDirectory);
-    if (!preprocessed.started) return CompileResult{false, "cannot run " + tools->compiler + "\n"};
-    if (preprocessed.exitCode != 0) {
-        // Only the compiler's stderr is useful here, but it is interleaved with the output;
-        // the messages are the lines that look like diagnostics.
-        std::istringstream in(preprocessed.output);
-        std::string messages;
-        for (std::string line; std::getline(in, line);) {
-            if (line.find(": error:") != std::string::npos || line.find(": fatal error:") != std::string::npos ||
-                line.find(": warning:") != std::string::npos || line.rfind("In file included", 0) == 0)
-                messages += line + "\n";
-        }
-        return CompileResult{false, messages.empty() ? preprocessed.output : messages};
-    }
+    // Into a file of bounded size, not a pipe: a macro that expands without end would
+    // otherwise fill this process's memory.
+    // Absolute: the compiler runs in `workingDirectory`, cppPath is relative to ours.
+    std::error_code noAbsolute;
+    std::string preprocessedPath = std::filesystem::absolute(cppPath + ".ii", noAbsolute).string();
+    if (noAbsolute) preprocessedPath = cppPath + ".ii";
+    argv.insert(argv.end(), {sourcePath, "-o", preprocessedPath});
+    const std::uint64_t sourceLimit = megabytes(support::config().compileSourceLimit);
+    CompileResult preprocessing = runCompiler(argv, workingDirectory, sourceLimit);
+    // Writing past RLIMIT_FSIZE fails, so a file at the limit is one that was stopped there.
+    std::error_code missing;
+    const bool tooLarge = sourceLimit && std::filesystem::file_size(preprocessedPath, missing) >= sourceLimit && !missing;
+    std::optional<std::string> preprocessed = tooLarge ? std::nullopt : support::readFile(preprocessedPath);
+    std::remove(preprocessedPath.c_str());
+    if (tooLarge)
+        return CompileResult{false, "error: the preprocessed source of " + sourcePath + " exceeds its limit of " +
+                                        std::to_string(support::config().compileSourceLimit) +
+                                        " MiB: does a macro expand without end? (METALCPU_COMPILE_SOURCE_LIMIT "
+                                        "raises the limit; 0 removes it)\n"};
+    if (!preprocessing.ok) return preprocessing;
+    if (!preprocessed) return CompileResult{false, "cannot read " + preprocessedPath + "\n"};
 
     msl::TranslateOptions options;
     options.mainFile = sourcePath;
@@ -169,16 +259,15 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
         std::string path = (file[0] == '/' || workingDirectory.empty()) ? file : workingDirectory + "/" + file;
         return support::readFile(path);
     };
-    msl::Translation translation = msl::translate(preprocessed.output, options);
-    std::string diagnostics;
-    for (const msl::Diagnostic& diagnostic : translation.diagnostics) diagnostics += diagnostic.format() + "\n";
+    msl::Translation translation = msl::translate(*preprocessed, options);
+    std::string diagnostics = formatDiagnostics(translation.diagnostics);
     if (!translation.ok) return CompileResult{false, diagnostics};
     // The instrumented twin for shader validation travels inside the library as text and is
     // compiled only if a validated pipeline is ever made from it. Both start with the math
     // settings, which the compile of each reads back.
     const std::string preamble = mathSettingsPreamble(settings.mathMode, settings.mathFunctions);
     options.validation = true;
-    msl::Translation validation = msl::translate(preprocessed.output, options);
+    msl::Translation validation = msl::translate(*preprocessed, options);
     if (validation.ok) translation.cpp = embedValidationSource(preamble + validation.cpp) + translation.cpp;
     translation.cpp = preamble + translation.cpp;
     if (!support::writeFileAtomically(cppPath, translation.cpp))
@@ -187,12 +276,11 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
 }
 
 CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
-                                 const std::string& outputPath, bool sharedLibrary) {
+                                 const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey) {
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
-    const bool relative = !workingDirectory.empty() && !cppPath.empty() && cppPath[0] != '/';
-    const MathMode mode = recordedMathMode(headOf(relative ? workingDirectory + "/" + cppPath : cppPath));
+    const MathMode mode = recordedMathMode(headOf(inDirectory(workingDirectory, cppPath)));
     std::vector<std::string> argv = {tools->compiler, "-x", "c++"};
     for (const std::string& flag : codeFlags(mode)) argv.push_back(flag);
     argv.insert(argv.end(), {"-w", "-I" + tools->includeDir});
@@ -201,24 +289,22 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
     } else {
         argv.insert(argv.end(), {"-c", cppPath, "-o", outputPath});
     }
-    support::ProcessResult compiled = support::runProcess(argv, workingDirectory);
-    if (!compiled.started) return CompileResult{false, "cannot run " + tools->compiler + "\n"};
-    if (compiled.exitCode != 0)
-        return CompileResult{false, cleanDiagnostics(compiled.output, cppPath)};
-    return CompileResult{true, {}};
+    CompileResult compiled = runCompiler(argv, workingDirectory);
+    if (!compiled.ok) compiled.diagnostics = cleanDiagnostics(compiled.diagnostics, cppPath);
+    else if (sharedLibrary) compiled = sealed(inDirectory(workingDirectory, outputPath), cacheKey);
+    return compiled;
 }
 
-CompileResult linkLibrary(const std::vector<std::string>& objects, const std::string& outputPath) {
+CompileResult linkLibrary(const std::vector<std::string>& objects, const std::string& outputPath,
+                          const std::string& cacheKey) {
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
     std::vector<std::string> argv = {tools->compiler, "-shared", "-nostdlib", "-Wl,-z,defs"};
     argv.insert(argv.end(), objects.begin(), objects.end());
     argv.insert(argv.end(), {"-lgcc", "-o", outputPath});
-    support::ProcessResult linked = support::runProcess(argv);
-    if (!linked.started) return CompileResult{false, "cannot run " + tools->compiler + "\n"};
-    if (linked.exitCode != 0) return CompileResult{false, linked.output};
-    return CompileResult{true, {}};
+    CompileResult linked = runCompiler(argv, {});
+    return linked.ok ? sealed(outputPath, cacheKey) : linked;
 }
 
 } // namespace metalcpu::jit

@@ -24,6 +24,10 @@ struct KernelCompileSettings {
     std::string key() const;
 };
 
+/// The most output of one compiler process, and of the front end, that a compile's
+/// diagnostics keep; they say how much more there was.
+constexpr std::size_t kDiagnosticsLimit = 64 * 1024;
+
 /// The result of one compilation step. `diagnostics` is what a person should read: the
 /// compiler's messages, pointing at the .metal file (or "program_source") and line.
 struct CompileResult {
@@ -57,11 +61,14 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
 std::string embedValidationSource(const std::string& validationCpp);
 
 /// Compiles translated C++ into an object file (an .air) or, with `sharedLibrary`, straight
-/// into a kernel library (a .metallib), with the flags of the math mode the file records.
+/// into a kernel library (a .metallib, sealed for `cacheKey`: library_file.h), with the
+/// flags of the math mode the file records.
 CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
-                                 const std::string& outputPath, bool sharedLibrary);
+                                 const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey = {});
 
-/// Links .air objects into a .metallib.
-CompileResult linkLibrary(const std::vector<std::string>& objects, const std::string& outputPath);
+/// Links .air objects into a .metallib, sealed for `cacheKey` (empty: a library the tools
+/// build). A library that would run code while it loads is refused (elf_check.h).
+CompileResult linkLibrary(const std::vector<std::string>& objects, const std::string& outputPath,
+                          const std::string& cacheKey = {});
 
 } // namespace metalcpu::jit

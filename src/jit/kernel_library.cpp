@@ -2,22 +2,36 @@
 
 #include "exec/services.h"
 #include "jit/library_cache.h"
+#include "jit/library_file.h"
 #include "validation/regions.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 namespace metalcpu::jit {
 
-std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std::string* error) {
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char* reason = dlerror();
-        *error = "Invalid library file " + path + (reason ? std::string(" (") + reason + ")" : std::string());
+std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std::string* error,
+                                                   const std::string& cacheKey) {
+    std::string reason;
+    std::shared_ptr<KernelLibrary> library(new KernelLibrary);
+    library->path_ = path;
+    // The library owns the memory file and the handle from here on: an early return closes both.
+    library->memoryFile_ = readVerifiedLibrary(path, cacheKey, &reason);
+    if (library->memoryFile_ < 0) {
+        *error = "Invalid library file " + path + " (" + reason + ")";
         return nullptr;
     }
-    auto openFn = reinterpret_cast<mc_library_open_fn>(dlsym(handle, METALCPU_LIBRARY_OPEN_SYMBOL));
+    // Through the memory file's /proc name with this process's id, not "self": a debugger
+    // reads the name from the loader's list and opens it in its own process.
+    const std::string loadable = "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(library->memoryFile_);
+    library->handle_ = dlopen(loadable.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library->handle_) {
+        const char* why = dlerror();
+        *error = "Invalid library file " + path + (why ? std::string(" (") + why + ")" : std::string());
+        return nullptr;
+    }
+    auto openFn = reinterpret_cast<mc_library_open_fn>(dlsym(library->handle_, METALCPU_LIBRARY_OPEN_SYMBOL));
     if (!openFn) {
-        dlclose(handle);
         *error = "Invalid library file " + path + " (not a metalcpu kernel library)";
         return nullptr;
     }
@@ -26,14 +40,10 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     mc_u32 moduleCount = 0, siteCount = 0;
     int abi = openFn(exec::kernelServices(), &modules, &moduleCount, &sites, &siteCount);
     if (abi != static_cast<int>(METALCPU_KERNEL_ABI_VERSION)) {
-        dlclose(handle);
         *error = "Invalid library file " + path + " (built for kernel ABI " + std::to_string(abi) +
                  ", this metalcpu uses " + std::to_string(METALCPU_KERNEL_ABI_VERSION) + "; rebuild it)";
         return nullptr;
     }
-    std::shared_ptr<KernelLibrary> library(new KernelLibrary);
-    library->handle_ = handle;
-    library->path_ = path;
     for (mc_u32 m = 0; m < moduleCount; ++m) {
         const mc_module* module = modules[m];
         if (!module || module->abi_version != METALCPU_KERNEL_ABI_VERSION) continue;
@@ -51,13 +61,19 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
             if (library->kernels_.emplace(kernel->name, kernel).second) library->names_.push_back(kernel->name);
         }
     }
-    for (mc_u32 s = 0; s < siteCount; ++s) library->sites_[sites[s].key] = sites[s];
+    for (mc_u32 s = 0; s < siteCount; ++s) {
+        // A site in a template has a record per instantiation: the largest counts.
+        mc_threadgroup_site& site = library->sites_.try_emplace(sites[s].key, sites[s]).first->second;
+        if (sites[s].size > site.size) site.size = sites[s].size;
+        if (sites[s].align > site.align) site.align = sites[s].align;
+    }
     return library;
 }
 
 KernelLibrary::~KernelLibrary() {
     for (std::uint64_t begin : constants_) val::AllocationRegistry::shared().remove(begin);
     if (handle_) dlclose(handle_);
+    if (memoryFile_ >= 0) close(memoryFile_);
 }
 
 std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* error) {
@@ -67,7 +83,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* err
             validationError_ = path_ + " carries no shader-validation flavour (build it with this metalcpu's metal tool)";
         } else {
             SourceBuild build = buildValidationLibrary(validationSources_);
-            if (build.ok) validation_ = open(build.libraryPath, &validationError_);
+            if (build.ok) validation_ = build.library;
             else validationError_ = "the shader-validation flavour of " + path_ + " does not compile:\n" + build.diagnostics;
         }
     }

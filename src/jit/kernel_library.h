@@ -15,8 +15,12 @@ namespace metalcpu::jit {
 /// Function and pipeline objects made from it; the file stays open while any of them lives.
 class KernelLibrary {
 public:
-    /// Opens a kernel library file; nullptr with a message in `error` when it is not one.
-    static std::shared_ptr<KernelLibrary> open(const std::string& path, std::string* error);
+    /// Opens a kernel library file, checked before anything of it is loaded and loaded from
+    /// a sealed copy of the bytes checked (library_file.h); nullptr with a message in
+    /// `error` when it is not a sound kernel library. A non-empty `cacheKey` marks a cache
+    /// entry, which must have been built for that key and belong to this user.
+    static std::shared_ptr<KernelLibrary> open(const std::string& path, std::string* error,
+                                               const std::string& cacheKey = {});
     ~KernelLibrary();
 
     /// The kernel with this host name, or nullptr.
@@ -43,6 +47,7 @@ public:
 private:
     KernelLibrary() = default;
     void* handle_ = nullptr;
+    int memoryFile_ = -1; ///< what handle_ was loaded from; open while it is loaded (debuggers read it)
     std::string path_;
     std::vector<std::string> names_;
     std::map<std::string, const mc_kernel*> kernels_;

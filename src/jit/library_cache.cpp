@@ -1,5 +1,6 @@
 #include "jit/library_cache.h"
 
+#include "jit/kernel_library.h"
 #include "jit/toolchain.h"
 #include "support/config.h"
 #include "support/files.h"
@@ -8,108 +9,136 @@
 
 #include <metalcpu/kernel_abi.h>
 
-#include <unistd.h>
+#include <map>
+#include <mutex>
+#include <sys/stat.h>
 
 namespace metalcpu::jit {
 namespace {
 
-/// The cache file for `key` (plus `suffix`), and whether it is already there. False with
-/// diagnostics when the toolchain or the cache directory is unusable.
-bool lookUp(support::Hasher key, const std::string& suffix, SourceBuild& build) {
+/// A mutex per cache entry that some thread of this process is looking up or building, so
+/// that threads asking for the same library at once build it once and the others load it.
+std::shared_ptr<std::mutex> entryMutex(const std::string& path) {
+    static std::mutex guard;
+    static std::map<std::string, std::weak_ptr<std::mutex>> entries;
+    std::lock_guard lock(guard);
+    std::erase_if(entries, [](const auto& entry) { return entry.second.expired(); });
+    std::weak_ptr<std::mutex>& slot = entries[path];
+    std::shared_ptr<std::mutex> mutex = slot.lock();
+    if (!mutex) {
+        mutex = std::make_shared<std::mutex>();
+        slot = mutex;
+    }
+    return mutex;
+}
+
+/// Opens the cache entry `build.libraryPath`, built for `key`; true when it was there and
+/// sound. A damaged one (truncated, changed, planted, of another kind) is removed, to be
+/// built again: it is never loaded.
+bool openCached(SourceBuild& build, const std::string& key) {
+    struct stat info {};
+    if (lstat(build.libraryPath.c_str(), &info) != 0) return false;
+    std::string error;
+    build.library = KernelLibrary::open(build.libraryPath, &error, key);
+    if (!build.library) {
+        support::log().warn("rebuilding a damaged kernel cache entry: {}", error);
+        std::remove(build.libraryPath.c_str());
+        return false;
+    }
+    build.ok = true;
+    build.fromCache = true;
+    return true;
+}
+
+/// Finds the library for `key` (plus `suffix`) in the cache, or builds it with `make` into a
+/// staging file of its own and renames that into place, so that other processes see the
+/// library whole or not at all. `make(path, key)` writes a library sealed for `key` to `path`.
+template <class Make>
+SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix, Make&& make) {
+    SourceBuild build;
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) {
         build.diagnostics = error + "\n";
-        return false;
+        return build;
     }
     // Everything that changes the compiled code is part of the key.
-    key.add(tools->identity).add(tools->stdlibHash).add(libraryVersion());
-    key.add(static_cast<std::uint64_t>(METALCPU_KERNEL_ABI_VERSION)).add(support::config().kernelFlags);
-    std::string directory = tools->cacheRoot + "/kernels";
-    build.libraryPath = directory + "/" + key.hex() + suffix;
-    if (support::fileExists(build.libraryPath)) {
-        build.ok = true;
-        build.fromCache = true;
-        return true;
-    }
-    if (!support::makeDirectories(directory, 0700)) {
-        build.diagnostics = "cannot create " + directory + "\n";
-        return false;
-    }
-    return true;
-}
+    hasher.add(tools->identity).add(tools->stdlibHash).add(libraryVersion());
+    hasher.add(static_cast<std::uint64_t>(METALCPU_KERNEL_ABI_VERSION)).add(support::config().kernelFlags);
+    const std::string key = hasher.hex();
+    const std::string& directory = tools->kernelDir;
+    build.libraryPath = directory + "/" + key + suffix;
 
-/// Builds into a staging file with `make`, then renames it into place, so that other
-/// processes see the library whole or not at all.
-template <class Make>
-void publish(SourceBuild& build, Make&& make) {
-    std::string staging = build.libraryPath + ".staging." + std::to_string(getpid());
-    CompileResult made = make(staging);
-    build.diagnostics += made.diagnostics;
-    if (made.ok) {
-        build.ok = std::rename(staging.c_str(), build.libraryPath.c_str()) == 0;
-        if (!build.ok) build.diagnostics += "cannot write " + build.libraryPath + "\n";
+    std::shared_ptr<std::mutex> entry = entryMutex(build.libraryPath);
+    std::lock_guard lock(*entry);
+    if (openCached(build, key)) return build;
+    std::string staging = support::createUniqueFile(build.libraryPath + ".staging");
+    if (staging.empty()) {
+        build.diagnostics = "cannot write in " + directory + "\n";
+        return build;
     }
+    CompileResult made = make(staging, key);
+    build.diagnostics += made.diagnostics;
+    // The linker made the file with the umask's mode; a cache entry is its owner's alone.
+    if (made.ok && (chmod(staging.c_str(), 0600) != 0 || std::rename(staging.c_str(), build.libraryPath.c_str()) != 0))
+        build.diagnostics += "cannot write " + build.libraryPath + "\n";
+    else if (made.ok && (build.library = KernelLibrary::open(build.libraryPath, &error, key)))
+        build.ok = true;
+    else if (made.ok)
+        build.diagnostics += error + "\n";
     std::remove(staging.c_str());
+    return build;
 }
 
 } // namespace
 
 SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompileSettings& settings) {
-    SourceBuild build;
     support::Hasher key;
     key.add(source).add(settings.key());
-    if (!lookUp(key, ".metallib", build) || build.fromCache) return build;
-
-    // The source is compiled from a file named program_source in a private directory, so
-    // that the compiler's messages say program_source:LINE:COL as Metal's do.
-    std::string work = support::makeTemporaryDirectory("metalcpu-build-");
-    if (work.empty()) {
-        build.diagnostics = "cannot create a temporary directory\n";
-        return build;
-    }
-    if (!support::writeFileAtomically(work + "/program_source", source)) {
-        build.diagnostics = "cannot write " + work + "/program_source\n";
+    SourceBuild build = buildThroughCache(key, ".metallib", [&](const std::string& output, const std::string& cacheKey) {
+        // The source is compiled from a file named program_source in a private directory, so
+        // that the compiler's messages say program_source:LINE:COL as Metal's do.
+        std::string work = support::makeTemporaryDirectory("metalcpu-build-");
+        if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
+        CompileResult result{false, "cannot write " + work + "/program_source\n"};
+        if (support::writeFileAtomically(work + "/program_source", source)) {
+            result = translateFile("program_source", work, settings, work + "/translated.cpp");
+            if (result.ok) {
+                CompileResult compiled = compileTranslation(work + "/translated.cpp", work, output, true, cacheKey);
+                result = CompileResult{compiled.ok, result.diagnostics + compiled.diagnostics};
+            }
+        }
         support::removeTree(work);
-        return build;
-    }
-    CompileResult translated = translateFile("program_source", work, settings, work + "/translated.cpp");
-    build.diagnostics = translated.diagnostics;
-    if (translated.ok)
-        publish(build, [&](const std::string& staging) {
-            return compileTranslation(work + "/translated.cpp", work, staging, true);
-        });
-    support::removeTree(work);
-    support::log().debug("compiled program_source into {}", build.libraryPath);
+        return result;
+    });
+    if (build.ok && !build.fromCache) support::log().debug("compiled program_source into {}", build.libraryPath);
     return build;
 }
 
 SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSources) {
-    SourceBuild build;
     support::Hasher key;
     for (const std::string& source : validationSources) key.add(source);
-    if (!lookUp(key, ".validation.metallib", build) || build.fromCache) return build;
-
-    std::string work = support::makeTemporaryDirectory("metalcpu-validation-");
-    if (work.empty()) {
-        build.diagnostics = "cannot create a temporary directory\n";
-        return build;
-    }
-    std::vector<std::string> objects;
-    bool ok = true;
-    for (std::size_t i = 0; ok && i < validationSources.size(); ++i) {
-        std::string cpp = work + "/validation" + std::to_string(i) + ".cpp";
-        std::string object = work + "/validation" + std::to_string(i) + ".air";
-        CompileResult compiled = support::writeFileAtomically(cpp, validationSources[i])
-                                     ? compileTranslation(cpp, work, object, false)
-                                     : CompileResult{false, "cannot write " + cpp + "\n"};
-        build.diagnostics += compiled.diagnostics;
-        ok = compiled.ok;
-        objects.push_back(object);
-    }
-    if (ok) publish(build, [&](const std::string& staging) { return linkLibrary(objects, staging); });
-    support::removeTree(work);
-    support::log().debug("compiled the shader-validation flavour into {}", build.libraryPath);
+    SourceBuild build = buildThroughCache(key, ".validation.metallib", [&](const std::string& output,
+                                                                           const std::string& cacheKey) {
+        std::string work = support::makeTemporaryDirectory("metalcpu-validation-");
+        if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
+        std::vector<std::string> objects;
+        CompileResult result{true, {}};
+        for (std::size_t i = 0; result.ok && i < validationSources.size(); ++i) {
+            std::string cpp = work + "/validation" + std::to_string(i) + ".cpp";
+            std::string object = work + "/validation" + std::to_string(i) + ".air";
+            CompileResult compiled = support::writeFileAtomically(cpp, validationSources[i])
+                                         ? compileTranslation(cpp, work, object, false)
+                                         : CompileResult{false, "cannot write " + cpp + "\n"};
+            result = CompileResult{compiled.ok, result.diagnostics + compiled.diagnostics};
+            objects.push_back(object);
+        }
+        if (result.ok) result = linkLibrary(objects, output, cacheKey);
+        support::removeTree(work);
+        return result;
+    });
+    if (build.ok && !build.fromCache)
+        support::log().debug("compiled the shader-validation flavour into {}", build.libraryPath);
     return build;
 }
 

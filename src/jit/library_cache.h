@@ -2,19 +2,24 @@
 
 #include "jit/kernel_compiler.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace metalcpu::jit {
 
+class KernelLibrary;
+
 /// Compiles MSL source text (newLibrary(source)) into a kernel library, or finds the one
-/// an earlier compile (in this or another process) left in the cache. Diagnostics name the
-/// source "program_source", as Metal does.
+/// an earlier compile (in this or another process) left in the cache, and opens it.
+/// Diagnostics name the source "program_source", as Metal does. Safe to call from many
+/// threads at once; threads asking for the same library build it once.
 struct SourceBuild {
-    bool ok = false;
-    bool fromCache = false;
+    bool ok = false;        ///< `library` is open
+    bool fromCache = false; ///< it was in the cache already
     std::string libraryPath;
     std::string diagnostics;
+    std::shared_ptr<KernelLibrary> library;
 };
 SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompileSettings& settings);
 

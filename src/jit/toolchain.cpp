@@ -1,9 +1,11 @@
 #include "jit/toolchain.h"
 
+#include "jit/cache_directory.h"
 #include "jit/embedded_stdlib.h"
 #include "support/config.h"
 #include "support/files.h"
 #include "support/hash.h"
+#include "support/process.h"
 
 #include <filesystem>
 #include <mutex>
@@ -25,27 +27,13 @@ const char* const kExtraStubs[] = {"metal_texture",      "metal_graphics",  "met
                                    "metal_initializer_list", "metal_quadgroup", "metal_simdgroup",
                                    "simd/simd.h"};
 
-std::string resolveCompiler(const std::string& name) {
-    if (name.find('/') != std::string::npos) return name;
-    std::string path = support::environment("PATH", "/usr/bin:/bin");
-    size_t start = 0;
-    while (start <= path.size()) {
-        size_t end = path.find(':', start);
-        if (end == std::string::npos) end = path.size();
-        std::string candidate = path.substr(start, end - start) + "/" + name;
-        if (access(candidate.c_str(), X_OK) == 0) return candidate;
-        start = end + 1;
-    }
-    return {};
-}
-
 std::string chooseCompiler() {
     std::string configured = support::config().kernelCompiler;
-    if (!configured.empty()) return resolveCompiler(configured);
+    if (!configured.empty()) return support::findProgram(configured);
     std::string built = METALCPU_BUILD_CXX;
     if (!built.empty() && access(built.c_str(), X_OK) == 0) return built;
     for (const char* fallback : {"c++", "g++", "clang++"}) {
-        std::string found = resolveCompiler(fallback);
+        std::string found = support::findProgram(fallback);
         if (!found.empty()) return found;
     }
     return {};
@@ -79,8 +67,12 @@ bool writeWithDirectories(const std::string& path, const std::string& contents, 
 /// Writes the embedded headers and the stubs under `root`, unless an earlier process did.
 bool extractStdlib(const std::string& root, std::string* error) {
     if (support::fileExists(root + "/complete")) return true;
-    std::string staging = root + ".staging." + std::to_string(getpid());
-    support::removeTree(staging);
+    // Processes that share the cache may extract at once; each into a directory of its own.
+    std::string staging = support::makeUniqueDirectory(root + ".staging.");
+    if (staging.empty()) {
+        *error = "cannot create a directory beside " + root;
+        return false;
+    }
     int count = 0;
     const EmbeddedFile* files = embeddedStdlib(&count);
     bool written = true;
@@ -115,32 +107,24 @@ bool extractStdlib(const std::string& root, std::string* error) {
 
 } // namespace
 
-std::string cacheRootDirectory() {
-    std::string root = support::config().cacheDir;
-    if (root.empty()) {
-        std::string xdg = support::environment("XDG_CACHE_HOME");
-        std::string home = support::environment("HOME");
-        if (!xdg.empty()) root = xdg + "/metalcpu";
-        else if (!home.empty()) root = home + "/.cache/metalcpu";
-        else root = "/tmp/metalcpu-" + std::to_string(getuid());
-    }
-    // Absolute, because kernels are compiled in other working directories.
-    std::error_code error;
-    fs::path absolute = fs::absolute(root, error);
-    return error ? root : absolute.lexically_normal().string();
-}
-
 const char* libraryVersion() { return METALCPU_VERSION; }
 
 std::shared_ptr<const Toolchain> toolchain(std::string* error) {
     static std::mutex mutex;
     static std::shared_ptr<const Toolchain> prepared;
     std::lock_guard lock(mutex);
-    std::string cacheRoot = cacheRootDirectory();
+    std::string cacheChoice = cacheRootDirectory();
     std::string configured = support::config().kernelCompiler;
-    if (prepared && prepared->cacheRoot == cacheRoot && prepared->configured == configured &&
-        support::fileExists(prepared->stdlibRoot + "/complete"))
-        return prepared;
+    if (prepared && prepared->cacheChoice == cacheChoice && prepared->configured == configured &&
+        support::fileExists(prepared->stdlibRoot + "/complete") && support::fileExists(prepared->kernelDir)) {
+        // A few lstat calls: the cache and its kernels are checked again at every use, the
+        // standard library (written once) when the toolchain is prepared.
+        std::string reason = support::untrustedPath(prepared->cacheRoot);
+        if (reason.empty()) reason = support::untrustedDirectory(prepared->kernelDir);
+        if (reason.empty()) return prepared;
+        *error = untrustedCacheMessage(prepared->cacheRoot, reason);
+        return nullptr;
+    }
 
     auto made = std::make_shared<Toolchain>();
     made->configured = configured;
@@ -151,14 +135,19 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
         return nullptr;
     }
     made->identity = identityOf(made->compiler);
-    made->cacheRoot = cacheRoot;
-    if (!support::makeDirectories(made->cacheRoot, 0700)) {
-        *error = "cannot create the cache directory " + made->cacheRoot;
-        return nullptr;
-    }
+    made->cacheChoice = cacheChoice;
+    made->cacheRoot = prepareCacheDirectory(error);
+    if (made->cacheRoot.empty()) return nullptr;
     made->stdlibHash = stdlibHash();
     made->stdlibRoot = made->cacheRoot + "/stdlib-" + std::string(libraryVersion()) + "-" + made->stdlibHash;
     if (!extractStdlib(made->stdlibRoot, error)) return nullptr;
+    // Kernels include these headers: nobody else may have changed them.
+    if (std::string reason = support::untrustedTree(made->stdlibRoot); !reason.empty()) {
+        *error = untrustedCacheMessage(made->cacheRoot, reason);
+        return nullptr;
+    }
+    made->kernelDir = made->cacheRoot + "/kernels";
+    if (!prepareCacheSubdirectory(made->kernelDir, error)) return nullptr;
     made->includeDir = made->stdlibRoot + "/include";
     made->stubDir = made->stdlibRoot + "/stubs";
     prepared = std::move(made);

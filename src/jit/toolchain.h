@@ -10,7 +10,9 @@ struct Toolchain {
     std::string configured; ///< METALCPU_CXX when this was prepared
     std::string compiler;   ///< the host C++ compiler that builds kernels
     std::string identity;   ///< compiler path, size and time stamp: part of every cache key
-    std::string cacheRoot;  ///< the per-user cache directory (mode 0700)
+    std::string cacheChoice; ///< cacheRootDirectory() when this was prepared
+    std::string cacheRoot;  ///< the per-user cache directory, trusted, its links resolved
+    std::string kernelDir;  ///< <cacheRoot>/kernels: compiled libraries, named after their keys
     std::string stdlibHash; ///< content hash of the embedded standard library
     std::string stdlibRoot; ///< where it is written out: <cacheRoot>/stdlib-<version>-<hash>
     std::string includeDir; ///< the kernel standard library, written out from metalcpu itself
@@ -18,15 +20,12 @@ struct Toolchain {
 };
 
 /// The toolchain, or nullptr with a message in `error` when kernels cannot be compiled here
-/// (no compiler, or a cache directory that cannot be created or written). It is prepared
-/// again when the cache directory was removed while the process runs (a cache cleaner,
-/// `rm -rf ~/.cache/metalcpu`), or names another place or METALCPU_CXX another compiler
-/// after support::reloadConfig(). A caller's copy stays valid while it holds it.
+/// (no compiler, or a cache directory that cannot be created, written or trusted:
+/// cache_directory.h). It is prepared again when the cache directory was removed while the
+/// process runs (a cache cleaner, `rm -rf ~/.cache/metalcpu`), or names another place or
+/// METALCPU_CXX another compiler after support::reloadConfig(). A caller's copy stays valid
+/// while it holds it.
 std::shared_ptr<const Toolchain> toolchain(std::string* error);
-
-/// The cache directory, made absolute: METALCPU_CACHE_DIR, else $XDG_CACHE_HOME/metalcpu,
-/// else ~/.cache/metalcpu, else a directory under /tmp named after the user.
-std::string cacheRootDirectory();
 
 /// metalcpu's version, part of every cache key.
 const char* libraryVersion();

@@ -3,6 +3,7 @@
 #include "foundation/factories.h"
 #include "jit/library_cache.h"
 #include "runtime/compile_options.h"
+#include "runtime/debug_layer.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
 #include "support/config.h"
@@ -43,9 +44,7 @@ MTL::Library* newLibraryWithFile(Device* device, const std::string& path, NS::Er
         return nullptr;
     }
     std::string reason;
-    // dlopen searches the library path for names without a slash; a file name means a file.
-    std::string openable = path.find('/') == std::string::npos ? "./" + path : path;
-    std::shared_ptr<jit::KernelLibrary> kernels = jit::KernelLibrary::open(openable, &reason);
+    std::shared_ptr<jit::KernelLibrary> kernels = jit::KernelLibrary::open(path, &reason);
     if (!kernels) {
         setError(error, kLibraryErrorDomain, MTL::LibraryErrorInternal, reason);
         return nullptr;
@@ -66,22 +65,28 @@ MTL::Library* newDefaultLibrary(Device* device, NS::Error** error) {
     return nullptr;
 }
 
-MTL::Library* newLibraryWithSource(Device* device, const std::string& source, const MTL::CompileOptions* options,
-                                   NS::Error** error) {
+MTL::Library* newLibraryWithSource(Device* device, const NS::String* source, const MTL::CompileOptions* options,
+                                   NS::Error** error, SourceCall call) {
+    if (!source) {
+        // Apple's debug layer asserts on nil arguments in this style; the wording and the
+        // line are metalcpu's (docs/validation-api.md).
+        DebugLayer::reject({"MTLDebugDevice",
+                            call == SourceCall::WithError ? "newLibraryWithSource:options:error:"
+                                                          : "newLibraryWithSource:options:completionHandler:",
+                            call == SourceCall::WithError ? 1101u : 1102u},
+                           "source must not be nil.");
+        setError(error, kLibraryErrorDomain, MTL::LibraryErrorCompileFailure,
+                 "Compilation failed: source must not be nil");
+        return nullptr;
+    }
     jit::KernelCompileSettings settings = compileSettingsOf(options);
-    jit::SourceBuild build = jit::buildLibraryFromSource(source, settings);
+    jit::SourceBuild build = jit::buildLibraryFromSource(ns::stringOf(source), settings);
     if (!build.ok) {
         setError(error, kLibraryErrorDomain, MTL::LibraryErrorCompileFailure,
                  "Compilation failed: \n\n" + build.diagnostics);
         return nullptr;
     }
-    std::string reason;
-    std::shared_ptr<jit::KernelLibrary> kernels = jit::KernelLibrary::open(build.libraryPath, &reason);
-    if (!kernels) {
-        setError(error, kLibraryErrorDomain, MTL::LibraryErrorInternal, reason);
-        return nullptr;
-    }
-    return ns::make<Library>(device, std::move(kernels));
+    return ns::make<Library>(device, std::move(build.library));
 }
 
 } // namespace metalcpu::rt

@@ -61,8 +61,12 @@ MTL::Library* newDefaultLibrary(Device* device, NS::Error** error);
 /// Device::newLibrary(path or URL): opens a .metallib. Relative paths are taken from the
 /// working directory, as programs using the deprecated path overload expect.
 MTL::Library* newLibraryWithFile(Device* device, const std::string& path, NS::Error** error);
-/// Device::newLibrary(source, options): compiles at run time, through the cache.
-MTL::Library* newLibraryWithSource(Device* device, const std::string& source, const MTL::CompileOptions* options,
-                                   NS::Error** error);
+/// Which form of Device::newLibrary(source, …) was called, for the debug layer's report.
+enum class SourceCall { WithError, WithCompletionHandler };
+
+/// Device::newLibrary(source, options): compiles at run time, through the cache. A nil
+/// `source` is nullptr plus an NS::Error (and the debug layer's assertion).
+MTL::Library* newLibraryWithSource(Device* device, const NS::String* source, const MTL::CompileOptions* options,
+                                   NS::Error** error, SourceCall call = SourceCall::WithError);
 
 } // namespace metalcpu::rt

@@ -1,5 +1,7 @@
 #include "support/files.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -9,6 +11,38 @@
 namespace fs = std::filesystem;
 
 namespace metalcpu::support {
+namespace {
+
+std::string octal(mode_t mode) {
+    char text[8];
+    std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
+    return text;
+}
+
+/// Why the file system object at `path`, as lstat() describes it in `info`, is not trusted;
+/// `sharedOwner` also accepts root as owner and a sticky directory that others may write.
+std::string untrustedEntry(const std::string& path, const struct stat& info, bool directory, bool sharedOwner) {
+    const uid_t self = geteuid();
+    if (S_ISLNK(info.st_mode)) return path + " is a symbolic link";
+    if (directory && !S_ISDIR(info.st_mode)) return path + " is not a directory";
+    if (!directory && !S_ISREG(info.st_mode)) return path + " is not a regular file";
+    if (info.st_uid != self && !(sharedOwner && info.st_uid == 0))
+        return path + " belongs to uid " + std::to_string(info.st_uid) + ", not to this user (uid " +
+               std::to_string(self) + ")";
+    if (sharedOwner && S_ISDIR(info.st_mode) && (info.st_mode & S_ISVTX)) return {};
+    const bool group = info.st_mode & S_IWGRP, others = info.st_mode & S_IWOTH;
+    if (!group && !others) return {};
+    return path + " is writable by " + (group && others ? "its group and others" : group ? "its group" : "others") +
+           " (mode " + octal(info.st_mode) + ")";
+}
+
+std::string untrustedAt(const std::string& path, bool directory, bool sharedOwner) {
+    struct stat info {};
+    if (lstat(path.c_str(), &info) != 0) return "cannot inspect " + path;
+    return untrustedEntry(path, info, directory, sharedOwner);
+}
+
+} // namespace
 
 std::optional<std::string> readFile(const std::string& path) {
     struct stat info {};
@@ -21,18 +55,31 @@ std::optional<std::string> readFile(const std::string& path) {
     return text.str();
 }
 
+std::string createUniqueFile(const std::string& prefix) {
+    std::string pattern = prefix + ".XXXXXX";
+    int fd = mkstemp(pattern.data());
+    if (fd < 0) return {};
+    close(fd);
+    return pattern;
+}
+
 bool writeFileAtomically(const std::string& path, const std::string& contents) {
-    std::string temporary = path + ".tmp." + std::to_string(getpid());
+    // A name of its own for every writer: threads and processes may write the same path at once.
+    std::string temporary = createUniqueFile(path + ".tmp");
+    if (temporary.empty()) return false;
+    bool written = false;
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) return false;
         out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-        if (!out) return false;
+        written = static_cast<bool>(out);
     }
     std::error_code error;
-    fs::rename(temporary, path, error);
-    if (error) fs::remove(temporary, error);
-    return fileExists(path);
+    if (written) fs::rename(temporary, path, error);
+    if (!written || error) {
+        fs::remove(temporary, error);
+        return false;
+    }
+    return true;
 }
 
 bool makeDirectories(const std::string& path, unsigned mode) {
@@ -49,8 +96,12 @@ bool makeDirectories(const std::string& path, unsigned mode) {
 
 std::string makeTemporaryDirectory(const std::string& prefix) {
     std::error_code error;
-    std::string pattern = (fs::temp_directory_path(error) / (prefix + "XXXXXX")).string();
-    if (error) pattern = "/tmp/" + prefix + "XXXXXX";
+    fs::path temporary = fs::temp_directory_path(error);
+    return makeUniqueDirectory(error ? "/tmp/" + prefix : (temporary / prefix).string());
+}
+
+std::string makeUniqueDirectory(const std::string& prefix) {
+    std::string pattern = prefix + "XXXXXX";
     if (mkdtemp(pattern.data()) == nullptr) return {};
     return pattern;
 }
@@ -69,6 +120,44 @@ std::string executableDirectory() {
 bool fileExists(const std::string& path) {
     struct stat info;
     return stat(path.c_str(), &info) == 0;
+}
+
+std::string untrustedDirectory(const std::string& path) { return untrustedAt(path, true, false); }
+
+std::string untrustedFile(const std::string& path, const struct stat& info) {
+    return untrustedEntry(path, info, false, false);
+}
+
+std::string untrustedPath(const std::string& path) {
+    fs::path above;
+    for (const fs::path& part : fs::path(path).parent_path()) {
+        above /= part;
+        std::string reason = untrustedAt(above.string(), true, true);
+        if (!reason.empty()) return reason;
+    }
+    return untrustedDirectory(path);
+}
+
+std::string untrustedTree(const std::string& path) {
+    std::string reason = untrustedDirectory(path);
+    std::error_code error;
+    for (fs::recursive_directory_iterator entry(path, error), end; reason.empty() && !error && entry != end;
+         entry.increment(error)) {
+        struct stat info {};
+        reason = lstat(entry->path().c_str(), &info) != 0
+                     ? "cannot inspect " + entry->path().string()
+                     : untrustedEntry(entry->path().string(), info, S_ISDIR(info.st_mode), false);
+    }
+    if (reason.empty() && error) reason = "cannot read " + path;
+    return reason;
+}
+
+std::string resolvedPath(const std::string& path) {
+    char* resolved = realpath(path.c_str(), nullptr);
+    if (!resolved) return {};
+    std::string result = resolved;
+    std::free(resolved);
+    return result;
 }
 
 } // namespace metalcpu::support

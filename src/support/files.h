@@ -3,20 +3,32 @@
 #include <optional>
 #include <string>
 
+struct stat;
+
 namespace metalcpu::support {
 
 /// The whole file, or nothing when it cannot be read.
 std::optional<std::string> readFile(const std::string& path);
 
-/// Writes `contents` to `path` through a temporary file and a rename, so that a concurrent
-/// reader (another process sharing the cache) never sees a half-written file.
+/// Writes `contents` to `path` through a temporary file of its own and a rename, so that a
+/// concurrent reader (another process sharing the cache) never sees a half-written file and
+/// concurrent writers (threads or processes) never share the temporary. The file is
+/// private (mode 0600).
 bool writeFileAtomically(const std::string& path, const std::string& contents);
+
+/// Creates a new, empty, private (0600) file named `prefix` plus a unique suffix and returns
+/// its name; empty when it cannot. For staging files that other writers must not share.
+std::string createUniqueFile(const std::string& prefix);
 
 /// Creates `path` and its parents with the given mode; true if it exists afterwards.
 bool makeDirectories(const std::string& path, unsigned mode = 0700);
 
 /// A new private directory under the system's temporary directory.
 std::string makeTemporaryDirectory(const std::string& prefix);
+
+/// A new private (0700) directory named `prefix` plus a unique suffix; empty when it cannot
+/// be made.
+std::string makeUniqueDirectory(const std::string& prefix);
 
 /// Removes a directory tree; errors are ignored.
 void removeTree(const std::string& path);
@@ -25,5 +37,27 @@ void removeTree(const std::string& path);
 std::string executableDirectory();
 
 bool fileExists(const std::string& path);
+
+/// Why the directory `path` cannot be trusted with files this process will load and run,
+/// or empty when it can: a directory (not a symbolic link) owned by this user and writable
+/// by no one else.
+std::string untrustedDirectory(const std::string& path);
+
+/// untrustedDirectory() for `path` and also every directory above it, which may belong to
+/// this user or root and be writable by others only with the sticky bit (as /tmp is); else
+/// someone else could rename `path` away and put another in its place. `path` must be
+/// absolute and free of symbolic links (realpath()).
+std::string untrustedPath(const std::string& path);
+
+/// untrustedDirectory() for `path` and everything in it, recursively: files too must be this
+/// user's and writable by no one else, and nothing may be a symbolic link.
+std::string untrustedTree(const std::string& path);
+
+/// untrustedDirectory()'s rule for a regular file described by `info` (fstat() of an open
+/// descriptor, so that what is checked is what was opened); `path` names it in the reason.
+std::string untrustedFile(const std::string& path, const struct stat& info);
+
+/// `path` with every symbolic link resolved (realpath()); empty when it does not exist.
+std::string resolvedPath(const std::string& path);
 
 } // namespace metalcpu::support

@@ -1,26 +1,84 @@
 // Failures of run-time compilation that are not the kernel's fault reach the program as
-// Metal's do: nullptr and an NS::Error, never a C++ exception.
+// Metal's do: nullptr and an NS::Error, never a C++ exception. A compile stopped by one of
+// the METALCPU_COMPILE_* limits says which, and the variable that raises it.
 #include "runtime/metal_test.h"
 #include "scoped_state.h"
 #include "support/config.h"
 #include "support/files.h"
 
+#include <filesystem>
+#include <optional>
+#include <poll.h>
 #include <string>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace metalcpu::jit {
 namespace {
 
+/// A 1 KB source whose one macro expands to 10^9 tokens (2 GB of text).
+const char kMacroBomb[] = R"(#define A0 x x x x x x x x x x
+#define A1 A0 A0 A0 A0 A0 A0 A0 A0 A0 A0
+#define A2 A1 A1 A1 A1 A1 A1 A1 A1 A1 A1
+#define A3 A2 A2 A2 A2 A2 A2 A2 A2 A2 A2
+#define A4 A3 A3 A3 A3 A3 A3 A3 A3 A3 A3
+#define A5 A4 A4 A4 A4 A4 A4 A4 A4 A4 A4
+#define A6 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5
+#define A7 A6 A6 A6 A6 A6 A6 A6 A6 A6 A6
+#define A8 A7 A7 A7 A7 A7 A7 A7 A7 A7 A7
+kernel void k(device int* out [[buffer(0)]]) { out[0] = 1; }
+A8
+)";
+
+const char kSource[] = "kernel void k(device int* out [[buffer(0)]]) { out[0] = 1; }\n";
+
+/// Each test has its own cache and temporary directory, so that what a compile leaves
+/// behind can be counted.
 class CompileErrorsTest : public testing::MetalTest {
 protected:
     void SetUp() override {
         MetalTest::SetUp();
-        directory_ = support::makeTemporaryDirectory("metalcpu-compile-errors-");
+        directory_ = scratch_.path().string();
+        std::filesystem::create_directory(scratch_.path() / "tmp");
+        temporary_.emplace("TMPDIR", directory_ + "/tmp");
+        cache_.emplace("METALCPU_CACHE_DIR", directory_ + "/cache");
     }
     void TearDown() override {
-        support::removeTree(directory_);
+        cache_.reset();
+        temporary_.reset();
         MetalTest::TearDown();
     }
+
+    /// newLibrary(source): nullptr is expected, and the error's text is returned.
+    std::string failedCompile(const std::string& source) {
+        NS::Error* error = nullptr;
+        MTL::Library* library = nullptr;
+        EXPECT_NO_THROW(library = device_->newLibrary(NS::String::string(source.c_str(), NS::UTF8StringEncoding),
+                                                      nullptr, &error));
+        EXPECT_EQ(library, nullptr);
+        if (library) library->release();
+        if (!error) {
+            ADD_FAILURE() << "no NS::Error";
+            return {};
+        }
+        return error->localizedDescription()->utf8String();
+    }
+
+    /// Writes an executable shell script and returns its path.
+    std::string script(const std::string& name, const std::string& body) {
+        std::string path = directory_ + "/" + name;
+        EXPECT_TRUE(support::writeFileAtomically(path, "#!/bin/sh\n" + body));
+        chmod(path.c_str(), 0700);
+        return path;
+    }
+
+    /// Whether a compile left a temporary directory behind.
+    bool temporaryLeftovers() const { return !std::filesystem::is_empty(scratch_.path() / "tmp"); }
+
+    testing::TemporaryDirectory scratch_;
     std::string directory_;
+    std::optional<testing::ScopedEnvironmentVariable> temporary_, cache_;
 };
 
 // Test that newLibrary(source) with a cache directory that is a file fails with an error
@@ -28,16 +86,92 @@ protected:
 TEST_F(CompileErrorsTest, UnusableCacheDirectory) {
     ASSERT_TRUE(support::writeFileAtomically(directory_ + "/file", "not a directory\n"));
     testing::ScopedEnvironmentVariable unusable("METALCPU_CACHE_DIR", directory_ + "/file");
-    NS::Error* error = nullptr;
-    MTL::Library* library = nullptr;
-    EXPECT_NO_THROW(library = device_->newLibrary(
-                        NS::String::string("kernel void k(device int* out [[buffer(0)]]) { out[0] = 1; }\n",
-                                           NS::UTF8StringEncoding),
-                        nullptr, &error));
-    EXPECT_EQ(library, nullptr);
-    ASSERT_NE(error, nullptr);
-    std::string message = error->localizedDescription()->utf8String();
+    std::string message = failedCompile(kSource);
     EXPECT_NE(message.find("cache directory"), std::string::npos) << message;
+}
+
+// Test that newLibrary(source) with a cache directory others may write to fails with an
+// error naming the directory, the rule and the fix.
+TEST_F(CompileErrorsTest, UntrustedCacheDirectory) {
+    std::filesystem::create_directory(directory_ + "/shared");
+    chmod((directory_ + "/shared").c_str(), 0775);
+    testing::ScopedEnvironmentVariable shared("METALCPU_CACHE_DIR", directory_ + "/shared");
+    std::string message = failedCompile(kSource);
+    EXPECT_NE(message.find("the cache directory " + directory_ + "/shared cannot be trusted"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("is writable by its group (mode 0775)"), std::string::npos) << message;
+    EXPECT_NE(message.find("METALCPU_CACHE_DIR"), std::string::npos) << message;
+}
+
+// Test that a compiler still running at METALCPU_COMPILE_TIMEOUT is stopped with what it
+// started, the error names the variable, and no temporary directory is left.
+TEST_F(CompileErrorsTest, TimeLimit) {
+    testing::ScopedEnvironmentVariable timeout("METALCPU_COMPILE_TIMEOUT", "1");
+    testing::ScopedEnvironmentVariable compiler(
+        "METALCPU_CXX", script("slow-c++", "sleep 300 &\necho $! > " + directory_ + "/sleeper\nwait\n"));
+    std::string message = failedCompile(kSource);
+    EXPECT_NE(message.find("did not finish within 1 s"), std::string::npos) << message;
+    EXPECT_NE(message.find("METALCPU_COMPILE_TIMEOUT"), std::string::npos) << message;
+    EXPECT_FALSE(temporaryLeftovers());
+    // The compiler's own child was killed too: it has ended (a zombie at most).
+    const pid_t sleeper = std::stoi(support::readFile(directory_ + "/sleeper").value_or("0"));
+    ASSERT_GT(sleeper, 0);
+    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, sleeper, 0));
+    if (pidfd >= 0) {
+        pollfd ended{pidfd, POLLIN, 0};
+        EXPECT_EQ(poll(&ended, 1, 10000), 1) << "the compiler's child " << sleeper << " still runs";
+        close(pidfd);
+    }
+}
+
+// Test that a real compile stopped at the time limit leaves none of the compiler's own
+// temporary files behind (a killed compiler cannot remove them).
+TEST_F(CompileErrorsTest, TimeLimitOfARealCompile) {
+    testing::ScopedEnvironmentVariable timeout("METALCPU_COMPILE_TIMEOUT", "1");
+    // Constant evaluation of 4e10 steps: minutes.
+    std::string message = failedCompile(
+        "constexpr long slow() {\n"
+        "    long s = 0;\n"
+        "    for (long i = 0; i < 200000; ++i) for (long j = 0; j < 200000; ++j) s += i ^ j;\n"
+        "    return s;\n"
+        "}\n"
+        "constant long kSlow = slow();\n"
+        "kernel void k(device long* out [[buffer(0)]]) { out[0] = kSlow; }\n");
+    EXPECT_NE(message.find("did not finish within 1 s"), std::string::npos) << message;
+    EXPECT_FALSE(temporaryLeftovers());
+}
+
+// Test that the macro bomb stops at METALCPU_COMPILE_MEMORY_LIMIT with an error naming it,
+// a message of bounded size, and nothing left behind.
+TEST_F(CompileErrorsTest, MemoryLimit) {
+    testing::ScopedEnvironmentVariable memory("METALCPU_COMPILE_MEMORY_LIMIT", "128");
+    testing::ScopedEnvironmentVariable noSourceLimit("METALCPU_COMPILE_SOURCE_LIMIT", "0");
+    std::string message = failedCompile(kMacroBomb);
+    EXPECT_NE(message.find("out of memory within its limit of 128 MiB"), std::string::npos) << message;
+    EXPECT_NE(message.find("METALCPU_COMPILE_MEMORY_LIMIT"), std::string::npos) << message;
+    EXPECT_LT(message.size(), 4096u);
+    EXPECT_FALSE(temporaryLeftovers());
+}
+
+// Test that the macro bomb stops at METALCPU_COMPILE_SOURCE_LIMIT with an error naming it.
+TEST_F(CompileErrorsTest, SourceLimit) {
+    testing::ScopedEnvironmentVariable source("METALCPU_COMPILE_SOURCE_LIMIT", "1");
+    std::string message = failedCompile(kMacroBomb);
+    EXPECT_NE(message.find("exceeds its limit of 1 MiB"), std::string::npos) << message;
+    EXPECT_NE(message.find("METALCPU_COMPILE_SOURCE_LIMIT"), std::string::npos) << message;
+    EXPECT_LT(message.size(), 4096u);
+    EXPECT_FALSE(temporaryLeftovers());
+}
+
+// Test that a compiler that writes megabytes of messages yields an error of bounded size
+// that says how much was cut.
+TEST_F(CompileErrorsTest, MessagesAreCapped) {
+    testing::ScopedEnvironmentVariable compiler(
+        "METALCPU_CXX", script("chatty-c++", "head -c 10000000 /dev/zero | tr '\\0' e >&2\nexit 1\n"));
+    std::string message = failedCompile(kSource);
+    EXPECT_LT(message.size(), 2 * 64 * 1024u);
+    EXPECT_NE(message.find("9934464 more bytes of compiler output cut"), std::string::npos)
+        << message.substr(message.size() - 200);
 }
 
 } // namespace

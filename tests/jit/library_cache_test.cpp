@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <functional>
 #include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -48,6 +50,15 @@ TEST_F(LibraryCacheTest, SecondProcessHitsTheCache) {
     struct stat info {};
     ASSERT_EQ(stat((directory_ + "/cache").c_str(), &info), 0);
     EXPECT_EQ(info.st_mode & 0777, 0700u) << "the cache directory must be private";
+}
+
+// Test that a process whose own address-space limit is below METALCPU_COMPILE_MEMORY_LIMIT
+// still compiles: its compilers get its limit (only root may raise one).
+TEST_F(LibraryCacheTest, CompilesUnderALowerLimitOfItsOwn) {
+    support::ProcessResult probe =
+        support::runProcess({"sh", "-c", std::string("ulimit -v 3000000 && exec ") + METALCPU_CACHE_PROBE});
+    EXPECT_EQ(probe.exitCode, 0) << probe.output;
+    EXPECT_EQ(probe.output, "compiled\n");
 }
 
 // Test that different settings are different cache entries, and a loaded entry has the kernel.
@@ -140,6 +151,191 @@ TEST_F(LibraryCacheTest, UnusableCompilerIsAnError) {
     }
     SourceBuild build = buildLibraryFromSource(kSource, {});
     EXPECT_TRUE(build.ok) << build.diagnostics;
+}
+
+/// One way a cache entry can be damaged: `damage` does it to the entry at `path`, given a
+/// sound library for another source at `other`.
+struct Damage {
+    const char* name;
+    std::function<void(const std::string& path, const std::string& other)> damage;
+};
+
+std::string bytesOf(const std::string& path) { return support::readFile(path).value_or(""); }
+void rewrite(const std::string& path, const std::string& bytes) {
+    std::filesystem::remove(path);
+    ASSERT_TRUE(support::writeFileAtomically(path, bytes));
+}
+
+const Damage kDamages[] = {
+    {"truncated", [](const std::string& p, const std::string&) { rewrite(p, bytesOf(p).substr(0, 5000)); }},
+    {"truncated by a byte", [](const std::string& p, const std::string&) { std::filesystem::resize_file(p, std::filesystem::file_size(p) - 1); }},
+    {"zero-length", [](const std::string& p, const std::string&) { rewrite(p, ""); }},
+    {"bit-flipped",
+     [](const std::string& p, const std::string&) {
+         std::string bytes = bytesOf(p);
+         bytes[bytes.size() / 3] ^= 0x04;
+         rewrite(p, bytes);
+     }},
+    {"a shared object of another kind",
+     [](const std::string& p, const std::string&) { rewrite(p, bytesOf(support::findProgram("sh"))); }},
+    {"planted: a sound library of another source", [](const std::string& p, const std::string& o) { rewrite(p, bytesOf(o)); }},
+    {"a symbolic link to a sound library", [](const std::string& p, const std::string& o) {
+         std::filesystem::remove(p);
+         std::filesystem::create_symlink(o, p);
+     }},
+    {"writable by its group", [](const std::string& p, const std::string&) { chmod(p.c_str(), 0660); }},
+    {"another user's", [](const std::string& p, const std::string&) { ASSERT_EQ(chown(p.c_str(), 4242, 4242), 0); }},
+    {"a directory", [](const std::string& p, const std::string&) {
+         std::filesystem::remove(p);
+         std::filesystem::create_directory(p);
+     }},
+};
+
+// Test that a damaged cache entry is never loaded but rebuilt, and the rebuilt library is
+// the right one and sound. (A truncated entry used to fault inside dlopen; a planted one
+// was loaded.)
+TEST_F(LibraryCacheTest, DamagedEntriesAreRebuilt) {
+    const SourceBuild other = buildLibraryFromSource("kernel void planted(device int* o [[buffer(0)]]) { o[0] = 2; }\n", {});
+    ASSERT_TRUE(other.ok) << other.diagnostics;
+    for (const Damage& damage : kDamages) {
+        SCOPED_TRACE(damage.name);
+        const SourceBuild first = buildLibraryFromSource(kSource, {});
+        ASSERT_TRUE(first.ok) << first.diagnostics;
+        damage.damage(first.libraryPath, other.libraryPath);
+        const SourceBuild again = buildLibraryFromSource(kSource, {});
+        ASSERT_TRUE(again.ok) << again.diagnostics;
+        EXPECT_FALSE(again.fromCache);
+        ASSERT_NE(again.library, nullptr);
+        EXPECT_NE(again.library->find("k"), nullptr);
+        EXPECT_EQ(again.library->find("planted"), nullptr);
+        struct stat info {};
+        ASSERT_EQ(lstat(again.libraryPath.c_str(), &info), 0);
+        EXPECT_TRUE(S_ISREG(info.st_mode));
+        EXPECT_EQ(info.st_mode & 0777, 0600u);
+        EXPECT_TRUE(buildLibraryFromSource(kSource, {}).fromCache) << "the rebuilt entry is used";
+    }
+    EXPECT_TRUE(buildLibraryFromSource("kernel void planted(device int* o [[buffer(0)]]) { o[0] = 2; }\n", {}).fromCache)
+        << "the library the links pointed to is untouched";
+}
+
+/// One way a cache directory (or what is in or above it) can be unsafe: `spoil` makes it so
+/// in a cache that works and returns the path the error must name, with `reason`; `repair`
+/// undoes it. The standard library is checked when a process starts using the cache, the
+/// rest at every use as well.
+struct Spoiling {
+    const char* name;
+    std::function<std::string(const std::string& directory)> spoil;
+    std::function<void(const std::string& directory)> repair;
+    const char* reason;
+    bool checkedAtEveryUse = true;
+};
+
+const Spoiling kSpoilings[] = {
+    {"group-writable cache", [](const std::string& d) { chmod((d + "/cache").c_str(), 0770); return d + "/cache"; },
+     [](const std::string& d) { chmod((d + "/cache").c_str(), 0700); }, "is writable by its group (mode 0770)"},
+    {"world-writable cache", [](const std::string& d) { chmod((d + "/cache").c_str(), 0703); return d + "/cache"; },
+     [](const std::string& d) { chmod((d + "/cache").c_str(), 0700); }, "is writable by others (mode 0703)"},
+    {"cache of another user",
+     [](const std::string& d) {
+         EXPECT_EQ(chown((d + "/cache").c_str(), 4242, 4242), 0) << "chown needs root";
+         return d + "/cache";
+     },
+     [](const std::string& d) { EXPECT_EQ(chown((d + "/cache").c_str(), geteuid(), getegid()), 0); },
+     "belongs to uid 4242"},
+    {"group-writable directory above the cache", [](const std::string& d) { chmod(d.c_str(), 0770); return d; },
+     [](const std::string& d) { chmod(d.c_str(), 0700); }, "is writable by its group (mode 0770)"},
+    {"group-writable kernel directory",
+     [](const std::string& d) { chmod((d + "/cache/kernels").c_str(), 0770); return d + "/cache/kernels"; },
+     [](const std::string& d) { chmod((d + "/cache/kernels").c_str(), 0700); }, "is writable by its group"},
+    {"kernel directory replaced by a symbolic link",
+     [](const std::string& d) {
+         std::filesystem::rename(d + "/cache/kernels", d + "/elsewhere");
+         std::filesystem::create_directory_symlink(d + "/elsewhere", d + "/cache/kernels");
+         return d + "/cache/kernels";
+     },
+     [](const std::string& d) {
+         std::filesystem::remove(d + "/cache/kernels");
+         std::filesystem::rename(d + "/elsewhere", d + "/cache/kernels");
+     },
+     "is a symbolic link"},
+    {"group-writable header of the kernel standard library",
+     [](const std::string& d) {
+         for (const auto& entry : std::filesystem::recursive_directory_iterator(d + "/cache"))
+             if (entry.path().filename() == "metal_stdlib" && entry.path().parent_path().filename() == "include") {
+                 chmod(entry.path().c_str(), 0660);
+                 return entry.path().string();
+             }
+         return std::string("(no metal_stdlib)");
+     },
+     [](const std::string& d) {
+         for (const auto& entry : std::filesystem::recursive_directory_iterator(d + "/cache"))
+             if (entry.path().filename() == "metal_stdlib") chmod(entry.path().c_str(), 0600);
+     },
+     "is writable by its group", false},
+};
+
+// Test that a cache directory someone else could write to is refused with an error that
+// names the directory at fault, the rule and the fix, and works again once repaired; both
+// in a process that was using the cache already and in one that starts using it (here:
+// after using another cache).
+TEST_F(LibraryCacheTest, UntrustedCacheDirectoriesAreRefused) {
+    testing::TemporaryDirectory elsewhere;
+    for (const Spoiling& spoiling : kSpoilings) {
+        SCOPED_TRACE(spoiling.name);
+        setCacheDirectory(directory_ + "/cache");
+        ASSERT_TRUE(buildLibraryFromSource(kSource, {}).ok);
+        const std::string culprit = spoiling.spoil(directory_);
+        EXPECT_EQ(buildLibraryFromSource(kSource, {}).ok, !spoiling.checkedAtEveryUse);
+        setCacheDirectory((elsewhere.path() / "cache").string());
+        ASSERT_TRUE(buildLibraryFromSource(kSource, {}).ok);
+        setCacheDirectory(directory_ + "/cache");
+        SourceBuild refused = buildLibraryFromSource(kSource, {});
+        EXPECT_FALSE(refused.ok);
+        EXPECT_EQ(refused.library, nullptr);
+        const std::string& message = refused.diagnostics;
+        EXPECT_NE(message.find("the cache directory " + directory_ + "/cache cannot be trusted"), std::string::npos)
+            << message;
+        EXPECT_NE(message.find(culprit + " " + spoiling.reason), std::string::npos) << message;
+        EXPECT_NE(message.find("chmod go-w"), std::string::npos) << message;
+        EXPECT_NE(message.find("METALCPU_CACHE_DIR"), std::string::npos) << message;
+        spoiling.repair(directory_);
+        SourceBuild repaired = buildLibraryFromSource(kSource, {});
+        EXPECT_TRUE(repaired.ok) << repaired.diagnostics;
+    }
+}
+
+// Test that a cache directory reached through a symbolic link is used where the link
+// points, and is checked there.
+TEST_F(LibraryCacheTest, SymbolicLinksToTheCacheAreResolved) {
+    std::filesystem::create_directory(directory_ + "/real");
+    std::filesystem::create_directory_symlink(directory_ + "/real", directory_ + "/link");
+    setCacheDirectory(directory_ + "/link/cache");
+    SourceBuild build = buildLibraryFromSource(kSource, {});
+    ASSERT_TRUE(build.ok) << build.diagnostics;
+    EXPECT_EQ(build.libraryPath.rfind(directory_ + "/real/cache/kernels/", 0), 0u) << build.libraryPath;
+    chmod((directory_ + "/real").c_str(), 0777);
+    setCacheDirectory(directory_ + "/link/other");
+    build = buildLibraryFromSource(kSource, {});
+    EXPECT_FALSE(build.ok);
+    EXPECT_NE(build.diagnostics.find(directory_ + "/real is writable by its group and others (mode 0777)"),
+              std::string::npos)
+        << build.diagnostics;
+}
+
+// Test that without HOME, XDG_CACHE_HOME and METALCPU_CACHE_DIR a process compiles into a
+// private directory of its own under TMPDIR, which is gone when it exits; and that a
+// relative XDG_CACHE_HOME is ignored, as the XDG specification says.
+TEST_F(LibraryCacheTest, NoHomeUsesAPrivateDirectory) {
+    std::filesystem::create_directory(directory_ + "/tmp");
+    testing::ScopedEnvironmentVariable temporary("TMPDIR", directory_ + "/tmp");
+    testing::ScopedEnvironmentVariable noHome("HOME", std::nullopt);
+    testing::ScopedEnvironmentVariable relativeXdg("XDG_CACHE_HOME", "relative/cache");
+    testing::ScopedEnvironmentVariable noCache("METALCPU_CACHE_DIR", std::nullopt);
+    support::ProcessResult probe = support::runProcess({METALCPU_CACHE_PROBE, "--path"}, directory_);
+    ASSERT_EQ(probe.exitCode, 0) << probe.output;
+    EXPECT_EQ(probe.output.rfind("compiled\n" + directory_ + "/tmp/metalcpu-cache-", 0), 0u) << probe.output;
+    EXPECT_TRUE(std::filesystem::is_empty(directory_ + "/tmp")) << "the private cache outlived its process";
+    EXPECT_FALSE(std::filesystem::exists(directory_ + "/relative"));
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 #include "metal_test.h"
+#include "runtime/debug_layer.h"
 #include "scoped_state.h"
 #include "support/config.h"
+#include "support/files.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -131,6 +133,89 @@ TEST_F(LibraryTest, BadLibraryFiles) {
     EXPECT_EQ(device_->newLibrary(NS::URL::fileURLWithPath(string(path.c_str())), &error), nullptr);
     ASSERT_NE(error, nullptr);
     EXPECT_NE(text(error->localizedDescription()).find("Invalid library file"), std::string::npos);
+}
+
+// Test that damaged .metallib files, opened by path, by URL or as the default library, are
+// nullptr plus an NS::Error saying what is wrong, and never a crash (a truncated library
+// used to fault inside dlopen).
+TEST_F(LibraryTest, DamagedLibraryFiles) {
+    const std::string sound = support::readFile(TEST_METALLIB).value_or("");
+    ASSERT_GT(sound.size(), 1000u);
+    std::string flipped = sound;
+    flipped[sound.size() / 2] ^= 0x01;
+    const struct {
+        const char* name;
+        std::string bytes;
+        const char* reason;
+    } damaged[] = {
+        {"truncated", sound.substr(0, 4096), "does not end with a metalcpu library trailer"},
+        {"bit-flipped", flipped, "do not match the hash written when it was built"},
+        {"zero-length", "", "it is empty"},
+        {"unsealed", sound.substr(0, sound.size() - 88), "does not end with a metalcpu library trailer"},
+    };
+    TemporaryDirectory directory;
+    for (const auto& file : damaged) {
+        SCOPED_TRACE(file.name);
+        const std::string path = (directory.path() / "damaged.metallib").string();
+        std::filesystem::remove(path);
+        ASSERT_TRUE(support::writeFileAtomically(path, file.bytes));
+        NS::Error* byPath = nullptr;
+        EXPECT_EQ(device_->newLibrary(string(path.c_str()), &byPath), nullptr);
+        NS::Error* byUrl = nullptr;
+        EXPECT_EQ(device_->newLibrary(NS::URL::fileURLWithPath(string(path.c_str())), &byUrl), nullptr);
+        ScopedEnvironmentVariable defaultLibrary("METALCPU_DEFAULT_LIBRARY", path);
+        NS::Error* byDefault = nullptr;
+        EXPECT_EQ(device_->newDefaultLibrary(NS::Bundle::mainBundle(), &byDefault), nullptr);
+        for (NS::Error* error : {byPath, byUrl, byDefault}) {
+            ASSERT_NE(error, nullptr);
+            const std::string message = text(error->localizedDescription());
+            EXPECT_NE(message.find("Invalid library file " + path), std::string::npos) << message;
+            EXPECT_NE(message.find(file.reason), std::string::npos) << message;
+        }
+    }
+}
+
+// Test that newLibrary(nil source), in both forms, is nullptr and an NS::Error saying so,
+// and makes no report with the debug layer off; a source compiles in both forms.
+TEST_F(LibraryTest, NilSource) {
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newLibrary(static_cast<NS::String*>(nullptr), nullptr, &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_NE(text(error->localizedDescription()).find("source must not be nil"), std::string::npos);
+    EXPECT_EQ(device_->newLibrary(static_cast<NS::String*>(nullptr), nullptr, nullptr), nullptr);
+    int calls = 0;
+    device_->newLibrary(static_cast<NS::String*>(nullptr), nullptr, [&](MTL::Library* library, NS::Error* failed) {
+        ++calls;
+        EXPECT_EQ(library, nullptr);
+        ASSERT_NE(failed, nullptr);
+        EXPECT_NE(text(failed->localizedDescription()).find("source must not be nil"), std::string::npos);
+    });
+    EXPECT_EQ(calls, 1);
+    device_->newLibrary(string(kTwoKernels), nullptr, [&](MTL::Library* library, NS::Error* failed) {
+        ++calls;
+        EXPECT_NE(library, nullptr);
+        EXPECT_EQ(failed, nullptr);
+    });
+    EXPECT_EQ(calls, 2);
+}
+
+// Test that with the debug layer newLibrary(nil source) reports the assertion, naming the
+// form that was called, and a source makes no report.
+TEST_F(LibraryTest, NilSourceWithTheDebugLayer) {
+    std::vector<std::string> reports;
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::NSLog, [&](const std::string& line) { reports.push_back(line); });
+    MTL::Library* library = device_->newLibrary(string(kTwoKernels), nullptr, nullptr);
+    EXPECT_NE(library, nullptr);
+    if (library) library->release();
+    EXPECT_TRUE(reports.empty());
+    EXPECT_EQ(device_->newLibrary(static_cast<NS::String*>(nullptr), nullptr, nullptr), nullptr);
+    device_->newLibrary(static_cast<NS::String*>(nullptr), nullptr, [](MTL::Library*, NS::Error*) {});
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::Off);
+    EXPECT_EQ(reports, (std::vector<std::string>{
+                           "-[MTLDebugDevice newLibraryWithSource:options:error:]:1101: failed assertion "
+                           "`source must not be nil.'",
+                           "-[MTLDebugDevice newLibraryWithSource:options:completionHandler:]:1102: failed assertion "
+                           "`source must not be nil.'"}));
 }
 
 // Test that newDefaultLibrary honours METALCPU_DEFAULT_LIBRARY and fails cleanly without a file.

@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <thread>
+#include <vector>
 
 namespace metalcpu::support {
 namespace {
@@ -44,6 +49,76 @@ TEST_F(FilesTest, ImpossiblePathsAreFalse) {
     removeTree(tooLong);
     removeTree(dir_ + "/missing");
     EXPECT_TRUE(fileExists(dir_ + "/file"));
+}
+
+// Test that threads writing the same file at once all succeed, each writer using a
+// temporary of its own, and that what is left is one writer's whole text.
+TEST_F(FilesTest, ConcurrentWritersOfOnePath) {
+    constexpr int kWriters = 8;
+    std::vector<int> written(kWriters, 0);
+    std::vector<std::thread> writers;
+    for (int i = 0; i < kWriters; ++i)
+        writers.emplace_back([&, i] { written[i] = writeFileAtomically(dir_ + "/shared", std::string(4096, char('a' + i))); });
+    for (std::thread& writer : writers) writer.join();
+    for (int i = 0; i < kWriters; ++i) EXPECT_TRUE(written[i]) << "writer " << i;
+    std::string text = readFile(dir_ + "/shared").value_or("");
+    ASSERT_EQ(text.size(), 4096u);
+    EXPECT_EQ(text, std::string(4096, text[0]));
+}
+
+// Test that unique files and directories are new, private and distinct.
+TEST_F(FilesTest, UniqueNames) {
+    std::string first = createUniqueFile(dir_ + "/staging");
+    std::string second = createUniqueFile(dir_ + "/staging");
+    ASSERT_FALSE(first.empty());
+    EXPECT_NE(first, second);
+    struct stat info {};
+    ASSERT_EQ(stat(first.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0600u);
+    EXPECT_EQ(info.st_size, 0);
+    std::string directory = makeUniqueDirectory(dir_ + "/unique.");
+    ASSERT_EQ(stat(directory.c_str(), &info), 0);
+    EXPECT_TRUE(S_ISDIR(info.st_mode));
+    EXPECT_EQ(info.st_mode & 0777, 0700u);
+    EXPECT_TRUE(createUniqueFile(dir_ + "/missing/staging").empty());
+}
+
+// Test which directories are trusted with code: this user's and writable by no one else;
+// above them also root's, or shared with the sticky bit; in a tree no link and no file
+// others may write.
+TEST_F(FilesTest, TrustedDirectories) {
+    const std::string private_ = dir_ + "/private";
+    ASSERT_TRUE(makeDirectories(private_ + "/inner"));
+    EXPECT_EQ(untrustedDirectory(private_), "");
+    EXPECT_EQ(untrustedPath(private_ + "/inner"), "");
+    ASSERT_TRUE(writeFileAtomically(private_ + "/inner/file", "x"));
+    EXPECT_EQ(untrustedTree(private_), "");
+
+    chmod((private_ + "/inner/file").c_str(), 0620);
+    EXPECT_EQ(untrustedTree(private_), private_ + "/inner/file is writable by its group (mode 0620)");
+    chmod((private_ + "/inner/file").c_str(), 0600);
+    std::filesystem::create_symlink("file", private_ + "/inner/link");
+    EXPECT_EQ(untrustedTree(private_), private_ + "/inner/link is a symbolic link");
+    std::filesystem::remove(private_ + "/inner/link");
+
+    chmod(private_.c_str(), 0707);
+    EXPECT_EQ(untrustedDirectory(private_), private_ + " is writable by others (mode 0707)");
+    EXPECT_EQ(untrustedPath(private_ + "/inner"), private_ + " is writable by others (mode 0707)");
+    chmod(private_.c_str(), 01777); // shared like /tmp: fine above, not as the directory itself
+    EXPECT_EQ(untrustedPath(private_ + "/inner"), "");
+    EXPECT_NE(untrustedDirectory(private_), "");
+    chmod(private_.c_str(), 0700);
+
+    ASSERT_EQ(chown((private_ + "/inner").c_str(), 4242, 4242), 0) << "chown needs root";
+    EXPECT_EQ(untrustedDirectory(private_ + "/inner"),
+              private_ + "/inner belongs to uid 4242, not to this user (uid " + std::to_string(geteuid()) + ")");
+    ASSERT_EQ(chown((private_ + "/inner").c_str(), geteuid(), getegid()), 0);
+
+    std::filesystem::create_directory_symlink(private_, dir_ + "/link");
+    EXPECT_EQ(untrustedDirectory(dir_ + "/link"), dir_ + "/link is a symbolic link");
+    EXPECT_EQ(resolvedPath(dir_ + "/link/inner"), resolvedPath(private_ + "/inner"));
+    EXPECT_EQ(resolvedPath(dir_ + "/missing"), "");
+    EXPECT_EQ(untrustedDirectory(dir_ + "/private/inner/file"), dir_ + "/private/inner/file is not a directory");
 }
 
 } // namespace

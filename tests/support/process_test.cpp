@@ -3,6 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <poll.h>
+#include <string>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 namespace metalcpu::support {
 namespace {
 
@@ -28,6 +35,80 @@ TEST(Process, RunsInTheWorkingDirectory) {
     ProcessResult result = runProcess({"pwd"}, dir);
     EXPECT_NE(result.output.find(dir), std::string::npos);
     removeTree(dir);
+}
+
+// Test that the limits are set in the child: its address space and core size.
+TEST(Process, LimitsReachTheChild) {
+    ProcessLimits limits;
+    limits.addressSpaceBytes = 256u << 20;
+    ProcessResult limited = runProcess({"sh", "-c", "ulimit -v; ulimit -c"}, {}, limits);
+    EXPECT_EQ(limited.exitCode, 0) << limited.output;
+    EXPECT_EQ(limited.output, "262144\n0\n");
+}
+
+// Test that a child still running at the timeout is killed with everything it started, and
+// is waited for: no zombie is left.
+TEST(Process, TimeoutKillsTheProcessGroup) {
+    ProcessLimits limits;
+    limits.timeoutSeconds = 1;
+    // The shell starts a grandchild, says its pid, and waits for it.
+    ProcessResult result = runProcess({"sh", "-c", "sleep 300 & echo $!; wait"}, {}, limits);
+    EXPECT_TRUE(result.started);
+    EXPECT_TRUE(result.timedOut);
+    EXPECT_EQ(result.signal, SIGKILL);
+    EXPECT_EQ(result.exitCode, -1);
+    EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1) << "a child of this process was left behind";
+    EXPECT_EQ(errno, ECHILD);
+    const pid_t grandchild = std::stoi(result.output);
+    // The grandchild was killed: it is gone, or a zombie its new parent has not reaped yet.
+    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, grandchild, 0));
+    if (pidfd >= 0) {
+        pollfd ended{pidfd, POLLIN, 0};
+        EXPECT_EQ(poll(&ended, 1, 10000), 1) << "the grandchild " << grandchild << " still runs";
+        close(pidfd);
+    } else {
+        EXPECT_EQ(errno, ESRCH);
+    }
+}
+
+// Test that output beyond the limit is read and counted but not kept.
+TEST(Process, OutputIsCapped) {
+    ProcessLimits limits;
+    limits.outputBytes = 1000;
+    ProcessResult result = runProcess({"sh", "-c", "head -c 1000000 /dev/zero | tr '\\0' x"}, {}, limits);
+    EXPECT_EQ(result.exitCode, 0);
+    EXPECT_EQ(result.output, std::string(1000, 'x'));
+    EXPECT_EQ(result.droppedBytes, 999000u);
+}
+
+// Test that a child ended by a signal says which.
+TEST(Process, ReportsTheEndingSignal) {
+    ProcessResult result = runProcess({"sh", "-c", "kill -TERM $$"});
+    EXPECT_TRUE(result.started);
+    EXPECT_FALSE(result.timedOut);
+    EXPECT_EQ(result.signal, SIGTERM);
+    EXPECT_EQ(result.exitCode, -1);
+}
+
+// Test that the child's environment is this process's with the given entries replaced or added.
+TEST(Process, EnvironmentChanges) {
+    setenv("METALCPU_PROCESS_TEST_KEPT", "kept", 1);
+    setenv("METALCPU_PROCESS_TEST_REPLACED", "old", 1);
+    ProcessResult result = runProcess(
+        {"sh", "-c", "echo $METALCPU_PROCESS_TEST_KEPT $METALCPU_PROCESS_TEST_REPLACED $METALCPU_PROCESS_TEST_ADDED"}, {},
+        {}, {"METALCPU_PROCESS_TEST_REPLACED=new", "METALCPU_PROCESS_TEST_ADDED=added"});
+    unsetenv("METALCPU_PROCESS_TEST_KEPT");
+    unsetenv("METALCPU_PROCESS_TEST_REPLACED");
+    EXPECT_EQ(result.output, "kept new added\n");
+}
+
+// Test that programs are found as exec would find them.
+TEST(Process, FindsPrograms) {
+    EXPECT_EQ(findProgram("sh").back(), 'h');
+    EXPECT_EQ(findProgram("/bin/sh"), "/bin/sh");
+    EXPECT_EQ(findProgram("metalcpu-no-such-program"), "");
+    EXPECT_EQ(findProgram("/nonexistent/sh"), "");
+    EXPECT_EQ(findProgram(""), "");
 }
 
 // Test that commandLine quotes arguments that need it.

@@ -1,4 +1,5 @@
 #include "jit/kernel_library.h"
+#include "jit/library_file.h"
 #include "support/files.h"
 #include "support/process.h"
 #include "tools/tool_options.h"
@@ -62,13 +63,28 @@ TEST_F(ToolsTest, CompileAndLink) {
     auto library = jit::KernelLibrary::open(dir_ + "/default.metallib", &error);
     ASSERT_NE(library, nullptr) << error;
     EXPECT_EQ(library->kernelNames(), (std::vector<std::string>{"from_a", "from_b"}));
+    EXPECT_EQ(jit::checkLibraryFile(support::readFile(dir_ + "/default.metallib").value_or("")), "")
+        << "metallib seals what it writes";
 }
 
 // Test that `metal` without -c writes a library directly.
 TEST_F(ToolsTest, CompileStraightToLibrary) {
     support::ProcessResult made = support::runProcess({METAL_TOOL, "a.metal", "b.metal", "-DA=3", "-o", "both.metallib"}, dir_);
     ASSERT_EQ(made.exitCode, 0) << made.output;
-    EXPECT_TRUE(support::fileExists(dir_ + "/both.metallib"));
+    EXPECT_EQ(jit::checkLibraryFile(support::readFile(dir_ + "/both.metallib").value_or("")), "")
+        << "metal seals what it writes";
+}
+
+// Test that metallib refuses to write a library that would run code while it loads (here
+// an object built by hand with a dynamic initialiser), and leaves no file behind.
+TEST_F(ToolsTest, LoadTimeCodeIsRefused) {
+    ASSERT_TRUE(support::writeFileAtomically(dir_ + "/init.cpp", "static int f() { return 1; }\nint x = f();\n"));
+    support::ProcessResult object = support::runProcess({HOST_CXX, "-c", "-fPIC", "init.cpp", "-o", "init.air"}, dir_);
+    ASSERT_EQ(object.exitCode, 0) << object.output;
+    support::ProcessResult linked = support::runProcess({METALLIB_TOOL, "init.air", "-o", "init.metallib"}, dir_);
+    EXPECT_NE(linked.exitCode, 0);
+    EXPECT_NE(linked.output.find("it runs code while it loads (DT_INIT_ARRAY"), std::string::npos) << linked.output;
+    EXPECT_FALSE(support::fileExists(dir_ + "/init.metallib"));
 }
 
 // Test that a compile error fails the tool with the .metal file's name and line.

@@ -316,7 +316,7 @@ __attribute__((always_inline)) inline P checked_threadgroup_argument(const mc_gr
 template <class T, mc_u64 Key>
 __attribute__((always_inline)) inline decltype(auto) threadgroup_object(const mc_group* group) {
     if constexpr (array_traits<T>::is_array) {
-        if (!threadgroup_site_registration<T, Key>::registered) __builtin_trap();
+        register_threadgroup_site<T, Key>();
         if (!group) group = g_services->current_group();
         mc_group* cached = const_cast<mc_group*>(group);
         constexpr unsigned slot = static_cast<unsigned>(Key % METALCPU_THREADGROUP_SITE_CACHE);

@@ -176,7 +176,8 @@ typedef struct mc_site {
 
 enum mc_access_op { MC_OP_LOAD = 1, MC_OP_STORE = 2 };
 
-/* The size and alignment of one threadgroup variable, registered as the library loads. */
+/* The size and alignment of one threadgroup variable: constant data of the library. A
+ * variable in a template may have several (one per instantiation); the largest counts. */
 typedef struct mc_threadgroup_site {
     mc_u64 key;
     mc_u64 size;
@@ -209,7 +210,7 @@ typedef struct mc_services {
 } mc_services;
 
 /* Exported by every kernel library. Hands the services over and returns the modules and
- * the threadgroup variable sites registered while the library was loaded. */
+ * the threadgroup variable sites of the library. */
 typedef int (*mc_library_open_fn)(const mc_services* services, const mc_module* const** modules,
                                    mc_u32* module_count, const mc_threadgroup_site** sites,
                                    mc_u32* site_count);

@@ -212,37 +212,34 @@ __attribute__((always_inline)) inline P builtin(const mc_group* group, const thr
 
 // ---- Threadgroup variables ------------------------------------------------------------------
 
-/// Sizes of the threadgroup variables of this library, filled while it loads (one entry
-/// per declaration site; a site in a template keeps its largest instantiation).
-inline mc_threadgroup_site g_threadgroup_sites[4096];
-inline mc_u32 g_threadgroup_site_count = 0;
-
-inline bool register_threadgroup_site(mc_u64 key, mc_u64 size, mc_u64 align) {
-    for (mc_u32 i = 0; i < g_threadgroup_site_count; ++i) {
-        mc_threadgroup_site& site = g_threadgroup_sites[i];
-        if (site.key == key) {
-            if (size > site.size) site.size = size;
-            if (align > site.align) site.align = align;
-            return true;
-        }
-    }
-    if (g_threadgroup_site_count < sizeof(g_threadgroup_sites) / sizeof(g_threadgroup_sites[0]))
-        g_threadgroup_sites[g_threadgroup_site_count++] = mc_threadgroup_site{key, size, align};
-    return true;
+/// The size of one threadgroup variable, as constant data (an mc_threadgroup_site) in the
+/// section metalcpu_threadgroup_sites, which the library's entry point hands to the runtime:
+/// nothing runs while a library loads. The function is never called; taking its address
+/// makes the compiler emit it, and with it the record. (GCC ignores section attributes on
+/// template-dependent variables, hence the assembler.) A site in a template has one record
+/// per instantiation, and files linked together may repeat one; the runtime keeps the largest.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the records are written as little-endian halves");
+#define METALCPU_SITE_HALVES(value) "i"(static_cast<mc_u32>(value)), "i"(static_cast<mc_u32>((value) >> 32))
+template <class T, mc_u64 Key>
+__attribute__((used, noinline)) void threadgroup_site_record() {
+    asm(".pushsection metalcpu_threadgroup_sites,\"a\"\n\t.balign 8\n\t.long %c0, %c1, %c2, %c3, %c4, %c5\n\t.popsection"
+        :
+        : METALCPU_SITE_HALVES(Key), METALCPU_SITE_HALVES(static_cast<mc_u64>(sizeof(T))),
+          METALCPU_SITE_HALVES(static_cast<mc_u64>(alignof(T))));
 }
+#undef METALCPU_SITE_HALVES
 
+/// Makes sure the record of a threadgroup variable site is in the library.
 template <class T, mc_u64 Key>
-struct threadgroup_site_registration {
-    static const bool registered;
-};
-template <class T, mc_u64 Key>
-const bool threadgroup_site_registration<T, Key>::registered = register_threadgroup_site(Key, sizeof(T), alignof(T));
+__attribute__((always_inline)) inline void register_threadgroup_site() {
+    (void)&threadgroup_site_record<T, Key>;
+}
 
 /// A `threadgroup` variable: the same storage for every thread of the group. T may be an
 /// array type. No constructor runs, as on the GPU.
 template <class T, mc_u64 Key>
 __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* group) {
-    if (!threadgroup_site_registration<T, Key>::registered) __builtin_trap();
+    register_threadgroup_site<T, Key>();
     if (!group) group = g_services->current_group();
     // The group is the kernel's to scribble on (see mc_group::threadgroup_site_keys).
     mc_group* cached = const_cast<mc_group*>(group);

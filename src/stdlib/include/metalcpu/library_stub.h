@@ -11,6 +11,8 @@ extern "C" {
 
 extern const mc_module* const __start_metalcpu_modules[] __attribute__((visibility("hidden"), weak));
 extern const mc_module* const __stop_metalcpu_modules[] __attribute__((visibility("hidden"), weak));
+extern const mc_threadgroup_site __start_metalcpu_threadgroup_sites[] __attribute__((visibility("hidden"), weak));
+extern const mc_threadgroup_site __stop_metalcpu_threadgroup_sites[] __attribute__((visibility("hidden"), weak));
 
 __attribute__((weak, used, visibility("default"))) int metalcpu_library_open(
     const mc_services* services, const mc_module* const** modules, mc_u32* module_count,
@@ -19,8 +21,8 @@ __attribute__((weak, used, visibility("default"))) int metalcpu_library_open(
     metalcpu_kernel::g_regions = services->regions;
     *modules = __start_metalcpu_modules;
     *module_count = static_cast<mc_u32>(__stop_metalcpu_modules - __start_metalcpu_modules);
-    *sites = metalcpu_kernel::g_threadgroup_sites;
-    *site_count = metalcpu_kernel::g_threadgroup_site_count;
+    *sites = __start_metalcpu_threadgroup_sites;
+    *site_count = static_cast<mc_u32>(__stop_metalcpu_threadgroup_sites - __start_metalcpu_threadgroup_sites);
     return static_cast<int>(METALCPU_KERNEL_ABI_VERSION);
 }
 
