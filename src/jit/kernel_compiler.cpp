@@ -131,7 +131,9 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
 
-    std::vector<std::string> argv = {tools->compiler, "-E", "-x", "c++", "-std=c++20", "-nostdinc",
+    // -w: the preprocessor's warnings (`#pragma once in main file`) would land in the middle
+    // of its output, which is read as the kernel's text.
+    std::vector<std::string> argv = {tools->compiler, "-E", "-x", "c++", "-std=c++20", "-nostdinc", "-w",
                                      "-I" + tools->stubDir};
     for (const std::string& dir : settings.includeDirectories) argv.push_back("-I" + dir);
     argv.push_back("-D__METAL_VERSION__=" + std::to_string(settings.languageVersion));

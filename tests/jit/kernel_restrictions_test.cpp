@@ -1,0 +1,102 @@
+// The restricted dialect end to end: what the front end refuses reaches the program as nullptr
+// and an NS::Error from newLibrary(source), or as a failed `metal -c`, naming the rule and the
+// .metal line; the harmless neighbours compile and run.
+#include "runtime/metal_test.h"
+#include "scoped_state.h"
+#include "support/files.h"
+#include "support/process.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace metalcpu::jit {
+namespace {
+
+class KernelRestrictionsTest : public testing::MetalTest {
+protected:
+    void SetUp() override {
+        MetalTest::SetUp();
+        directory_ = support::makeTemporaryDirectory("metalcpu-restrictions-");
+        ASSERT_FALSE(directory_.empty());
+        // A cache of its own, so that every run compiles: a library cached by an earlier
+        // build could hide a regression.
+        cache_ = std::make_unique<testing::ScopedEnvironmentVariable>("METALCPU_CACHE_DIR", directory_ + "/cache");
+        std::filesystem::create_directories(directory_ + "/src");
+        std::filesystem::create_directories(directory_ + "/inc");
+    }
+    void TearDown() override {
+        cache_.reset();
+        support::removeTree(directory_);
+        MetalTest::TearDown();
+    }
+
+    void write(const std::string& relative, const std::string& text) {
+        ASSERT_TRUE(support::writeFileAtomically(directory_ + "/" + relative, text)) << relative;
+    }
+
+    /// newLibrary(source)'s error text, or "" when the source compiled.
+    std::string compileError(const std::string& source) {
+        NS::Error* error = nullptr;
+        MTL::Library* library =
+            device_->newLibrary(NS::String::string(source.c_str(), NS::UTF8StringEncoding), nullptr, &error);
+        if (library) {
+            library->release();
+            return "";
+        }
+        return error ? testing::text(error->localizedDescription()) : "(no error)";
+    }
+
+    /// `metal -c src/k.metal -o k.air` run in the scratch directory, after `arguments`.
+    support::ProcessResult compileWithTool(const std::vector<std::string>& arguments = {}) {
+        std::vector<std::string> argv = {METAL_TOOL};
+        argv.insert(argv.end(), arguments.begin(), arguments.end());
+        argv.insert(argv.end(), {"-c", "src/k.metal", "-o", "k.air"});
+        return support::runProcess(argv, directory_);
+    }
+
+    std::string directory_;
+    std::unique_ptr<testing::ScopedEnvironmentVariable> cache_;
+};
+
+// ---- Pragmas ---------------------------------------------------------------------------------
+
+// Test that pragmas anywhere in a source string — `#pragma once` on its first line, Metal's
+// and Clang's pragmas in a function body, `_Pragma` in the middle of a line through a macro —
+// compile, and that the kernel runs.
+TEST_F(KernelRestrictionsTest, PragmasInASourceString) {
+    MTL::Library* library = compile(
+        "#pragma once\n"
+        "#include <metal_stdlib>\n"
+        "using namespace metal;\n"
+        "#define UNROLLED _Pragma(\"clang loop unroll(full)\") for\n"
+        "kernel void k(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+        "#pragma METAL fp math_mode(safe)\n"
+        "    int s = 0;\n"
+        "    UNROLLED (int j = 0; j < 4; ++j) s += j;\n"
+        "    #pragma unroll\n"
+        "    for (int j = 0; j < 4; ++j) s += j;\n"
+        "#pragma clang diagnostic push\n"
+        "    out[i] = s + int(i);\n"
+        "#pragma clang diagnostic pop\n"
+        "}\n");
+    ASSERT_NE(library, nullptr);
+    EXPECT_EQ(runIntKernel(library, "k", 3), (std::vector<int>{12, 13, 14}));
+    library->release();
+}
+
+// Test that `#pragma once` and other pragmas in the main .metal file and in a header included
+// twice compile with the metal tool.
+TEST_F(KernelRestrictionsTest, PragmasInAFileAndAHeader) {
+    write("src/h.h", "#pragma once\n#pragma clang diagnostic push\nconstant int kOne = 1;\n"
+                     "#pragma clang diagnostic pop\n");
+    write("src/k.metal", "#pragma once\n#include \"h.h\"\n#include \"h.h\"\n"
+                         "kernel void k(device int* out [[buffer(0)]]) {\n#pragma unroll 2\n"
+                         "    for (int j = 0; j < 2; ++j) out[j] = kOne;\n}\n");
+    support::ProcessResult compiled = compileWithTool();
+    EXPECT_EQ(compiled.exitCode, 0) << compiled.output;
+}
+
+} // namespace
+} // namespace metalcpu::jit
