@@ -21,6 +21,12 @@ std::string Diagnostic::format() const {
     return out;
 }
 
+std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+    std::string out;
+    for (const Diagnostic& d : diagnostics) out += d.format() + "\n";
+    return out;
+}
+
 void Diagnostics::add(Diagnostic::Severity severity, Location where, std::string message) {
     Diagnostic d;
     d.severity = severity;

@@ -49,7 +49,14 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     Lexer lexer(preprocessedSource, files, diagnostics);
     TokenList tokens = lexer.lex();
     if (diagnostics.hasErrors()) return fail(diagnostics);
-    restoreColumns(tokens, files, options.readOriginalSource);
+    // Only files kernel code may read are opened, so no message can quote another.
+    OriginalSourceReader readOriginal = options.readOriginalSource;
+    if (options.allowsFile && readOriginal)
+        readOriginal = [&options](const std::string& file) -> std::optional<std::string> {
+            if (!options.allowsFile(file)) return std::nullopt;
+            return options.readOriginalSource(file);
+        };
+    restoreColumns(tokens, files, readOriginal);
     auto matched = matchBrackets(tokens, diagnostics);
     if (!matched) return fail(diagnostics);
     const std::vector<std::size_t>& partner = *matched;

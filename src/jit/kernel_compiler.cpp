@@ -1,5 +1,6 @@
 #include "jit/kernel_compiler.h"
 
+#include "compiler/source_access.h"
 #include "compiler/translate.h"
 #include "jit/toolchain.h"
 #include "support/config.h"
@@ -131,11 +132,18 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
 
+    // The preprocessor may open only files inside the source's directory and the include
+    // directories (the stubs first): checked before it runs (compiler/source_access.h).
+    std::vector<std::string> searchPath = {tools->stubDir};
+    searchPath.insert(searchPath.end(), settings.includeDirectories.begin(), settings.includeDirectories.end());
+    const msl::SourceAccess access(sourcePath, workingDirectory, searchPath);
+    if (std::string refused = msl::formatDiagnostics(access.check()); !refused.empty())
+        return CompileResult{false, refused};
+
     // -w: the preprocessor's warnings (`#pragma once in main file`) would land in the middle
     // of its output, which is read as the kernel's text.
-    std::vector<std::string> argv = {tools->compiler, "-E", "-x", "c++", "-std=c++20", "-nostdinc", "-w",
-                                     "-I" + tools->stubDir};
-    for (const std::string& dir : settings.includeDirectories) argv.push_back("-I" + dir);
+    std::vector<std::string> argv = {tools->compiler, "-E", "-x", "c++", "-std=c++20", "-nostdinc", "-w"};
+    for (const std::string& dir : searchPath) argv.push_back("-I" + dir);
     argv.push_back("-D__METAL_VERSION__=" + std::to_string(settings.languageVersion));
     argv.push_back("-D__METAL_MACOS__");
     // The same math flags as the compile, for code that tests __FAST_MATH__ and friends.
@@ -166,11 +174,8 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     std::from_chars(keyDigits.data(), keyDigits.data() + keyDigits.size(), options.fileKey, 16);
     // The preprocessor keeps lines but not the spacing within them; the original files give
     // every token its column back, so messages point at the right place.
-    options.readOriginalSource = [workingDirectory](const std::string& file) -> std::optional<std::string> {
-        if (file.empty() || file[0] == '<') return std::nullopt;
-        std::string path = (file[0] == '/' || workingDirectory.empty()) ? file : workingDirectory + "/" + file;
-        return support::readFile(path);
-    };
+    options.allowsFile = [&access](const std::string& file) { return access.allows(file); };
+    options.readOriginalSource = [&access](const std::string& file) { return access.read(file); };
     msl::Translation translation = msl::translate(preprocessed.output, options);
     std::string diagnostics;
     for (const msl::Diagnostic& diagnostic : translation.diagnostics) diagnostics += diagnostic.format() + "\n";

@@ -14,6 +14,9 @@
 namespace metalcpu::jit {
 namespace {
 
+/// Planted in files kernels must not read: no message may ever contain it.
+constexpr const char kMarker[] = "METALCPU_SECRET_MARKER";
+
 class KernelRestrictionsTest : public testing::MetalTest {
 protected:
     void SetUp() override {
@@ -23,6 +26,9 @@ protected:
         // A cache of its own, so that every run compiles: a library cached by an earlier
         // build could hide a regression.
         cache_ = std::make_unique<testing::ScopedEnvironmentVariable>("METALCPU_CACHE_DIR", directory_ + "/cache");
+        // Included, the front end would name the variable; named by #line, the compiler would
+        // quote the line under its message.
+        write("secret.h", "int " + std::string(kMarker) + ";\n");
         std::filesystem::create_directories(directory_ + "/src");
         std::filesystem::create_directories(directory_ + "/inc");
     }
@@ -95,6 +101,61 @@ TEST_F(KernelRestrictionsTest, PragmasInAFileAndAHeader) {
                          "kernel void k(device int* out [[buffer(0)]]) {\n#pragma unroll 2\n"
                          "    for (int j = 0; j < 2; ++j) out[j] = kOne;\n}\n");
     support::ProcessResult compiled = compileWithTool();
+    EXPECT_EQ(compiled.exitCode, 0) << compiled.output;
+}
+
+// ---- Includes --------------------------------------------------------------------------------
+
+// Test that a source string cannot include, probe for or name in #line a file outside its
+// roots, and that the error names the rule and the line but never quotes the file.
+TEST_F(KernelRestrictionsTest, SourceStringIncludeEscapes) {
+    const std::string secret = directory_ + "/secret.h";
+    const std::pair<std::string, std::string> cases[] = {
+        {"#include <metal_stdlib>\n#include \"" + secret + "\"\n",
+         "program_source:2:1: error: kernel code cannot include '" + secret + "'"},
+        {"#if __has_include(\"" + secret + "\")\nconstant int x = undefined_name;\n#endif\n",
+         "program_source:1:5: error: kernel code cannot probe for '" + secret + "'"},
+        {"#line 1 \"" + secret + "\"\nconstant int x = undefined_name;\n",
+         "program_source:1:1: error: '#line' cannot name '" + secret + "'"},
+    };
+    for (const auto& [source, expected] : cases) {
+        SCOPED_TRACE(source);
+        std::string error = compileError(source);
+        EXPECT_NE(error.find(expected), std::string::npos) << error;
+        EXPECT_EQ(error.find(kMarker), std::string::npos) << error;
+    }
+}
+
+// Test that the metal tool refuses `..` escapes and symbolic links out of the roots, in the
+// main file and in a header found through -I, without quoting the file.
+TEST_F(KernelRestrictionsTest, ToolIncludeEscapes) {
+    std::filesystem::create_symlink(directory_ + "/secret.h", directory_ + "/src/link.h");
+    write("inc/h.h", "#include \"../secret.h\"\n");
+    const std::pair<std::string, std::string> cases[] = {
+        {"#include \"../secret.h\"\n", "src/k.metal:1:1: error: kernel code cannot include '../secret.h'"},
+        {"\n#include \"link.h\"\n", "src/k.metal:2:1: error: kernel code cannot include 'link.h'"},
+        {"#include <h.h>\n", "inc/h.h:1:1: error: kernel code cannot include '../secret.h'"},
+    };
+    for (const auto& [source, expected] : cases) {
+        SCOPED_TRACE(source);
+        write("src/k.metal", source);
+        support::ProcessResult compiled = compileWithTool({"-I", "inc"});
+        EXPECT_NE(compiled.exitCode, 0);
+        EXPECT_NE(compiled.output.find(expected), std::string::npos) << compiled.output;
+        EXPECT_EQ(compiled.output.find(kMarker), std::string::npos) << compiled.output;
+    }
+}
+
+// Test that includes inside the roots work: the source's directory, `..` that stays inside
+// an include directory, and the standard library.
+TEST_F(KernelRestrictionsTest, IncludesInsideTheRoots) {
+    std::filesystem::create_directories(directory_ + "/inc/sub");
+    write("inc/sub/a.h", "#include \"../b.h\"\n");
+    write("inc/b.h", "constant int kTwo = 2;\n");
+    write("src/local.h", "#include <sub/a.h>\n");
+    write("src/k.metal", "#include <metal_stdlib>\n#include \"local.h\"\n"
+                         "kernel void k(device int* out [[buffer(0)]]) { out[0] = kTwo; }\n");
+    support::ProcessResult compiled = compileWithTool({"-I", "inc"});
     EXPECT_EQ(compiled.exitCode, 0) << compiled.output;
 }
 

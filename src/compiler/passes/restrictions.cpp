@@ -3,7 +3,6 @@
 #include "compiler/passes/pragmas.h"
 #include "compiler/syntax.h"
 
-#include <filesystem>
 #include <set>
 
 namespace metalcpu::msl {
@@ -97,36 +96,17 @@ void checkGnuAttributeList(const TokenList& tokens, const std::vector<std::size_
 
 } // namespace
 
-bool isUnderRoot(const std::string& path, const std::string& root) {
-    namespace fs = std::filesystem;
-    fs::path p = fs::path(path).lexically_normal();
-    fs::path r = fs::path(root).lexically_normal();
-    if (p.is_absolute() != r.is_absolute()) return false;
-    auto pi = p.begin();
-    for (auto ri = r.begin(); ri != r.end(); ++ri) {
-        if (ri->empty()) continue; // a trailing separator
-        if (pi == p.end() || *pi != *ri) return false;
-        ++pi;
-    }
-    return pi != p.end();
-}
-
 void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
                        const std::vector<IncludeEvent>& includes, const FileTable& files,
                        const TranslateOptions& options, Diagnostics& diagnostics) {
     // Files included from outside the allowed roots.
-    if (!options.allowedIncludeRoots.empty()) {
+    if (options.allowsFile) {
         for (const IncludeEvent& include : includes) {
             const std::string& name = files.spelling(include.file);
-            if (include.file == 0 || FileTable::isPseudoFile(name)) continue;
-            bool allowed = false;
-            for (const std::string& root : options.allowedIncludeRoots)
-                if (isUnderRoot(name, root)) allowed = true;
-            if (!allowed) {
-                diagnostics.error(include.includedFrom,
-                                  "kernel code cannot include '" + name +
-                                      "': it is outside the allowed include directories");
-            }
+            if (include.file == 0 || FileTable::isPseudoFile(name) || options.allowsFile(name)) continue;
+            diagnostics.error(include.includedFrom, (include.lineDirective ? "'#line' cannot name '" + name
+                                                                           : "kernel code cannot include '" + name) +
+                                                        "': it is outside the allowed include directories");
         }
     }
 

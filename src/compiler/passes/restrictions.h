@@ -17,13 +17,10 @@ namespace metalcpu::msl {
 ///   not on a list of harmless ones), `#pragma weak` and `#pragma redefine_extname`,
 ///   non-const `static` local variables, [[function_constant]] (not supported yet), program-scope variables
 ///   outside the constant address space, functions declared but defined nowhere in the file (calls to them
-///   would bind to host symbols), vertex/fragment functions, and (when `options.allowedIncludeRoots` is not
-///   empty) files included from outside the allowed directories.
+///   would bind to host symbols), vertex/fragment functions, and (when `options.allowsFile` is set) files
+///   included that it does not allow.
 void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
                        const std::vector<IncludeEvent>& includes, const FileTable& files,
                        const TranslateOptions& options, Diagnostics& diagnostics);
-
-/// Whether `path` lies under directory `root`, comparing lexically normalised paths.
-bool isUnderRoot(const std::string& path, const std::string& root);
 
 } // namespace metalcpu::msl
