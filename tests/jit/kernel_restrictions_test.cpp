@@ -159,5 +159,116 @@ TEST_F(KernelRestrictionsTest, IncludesInsideTheRoots) {
     EXPECT_EQ(compiled.exitCode, 0) << compiled.output;
 }
 
+// ---- Builtins, internal names, function pointers --------------------------------------------
+
+/// A kernel whose second line uses `expression`, and the start of the error it must get.
+struct RefusedUse {
+    std::string expression;
+    std::string error;
+};
+
+void PrintTo(const RefusedUse& use, std::ostream* out) { *out << use.expression; }
+
+std::string kernelUsing(const std::string& expression) {
+    return "kernel void k(device ulong* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+           "    out[i] = (ulong)(" + expression + ");\n}\n";
+}
+
+class RefusedUses : public KernelRestrictionsTest, public ::testing::WithParamInterface<RefusedUse> {};
+
+// Test that newLibrary(source) refuses the use at its line and column, naming the rule.
+TEST_P(RefusedUses, AtTheLine) {
+    std::string error = compileError(kernelUsing(GetParam().expression));
+    EXPECT_NE(error.find(GetParam().error), std::string::npos) << error;
+}
+
+/// The error for the builtin `name`, used at `column` of the kernel's second line.
+std::string outside(const std::string& name, int column = 22) {
+    return "program_source:2:" + std::to_string(column) + ": error: '" + name +
+           "' is not allowed in kernel code: it reaches outside the kernel's memory";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Builtins, RefusedUses,
+    ::testing::Values(RefusedUse{"__builtin_frame_address(0)", outside("__builtin_frame_address")},
+                      RefusedUse{"__builtin_return_address(0)", outside("__builtin_return_address")},
+                      RefusedUse{"__builtin_extract_return_addr(out)", outside("__builtin_extract_return_addr")},
+                      RefusedUse{"__builtin_alloca(i)", outside("__builtin_alloca")},
+                      RefusedUse{"__builtin_alloca_with_align(i, 64)", outside("__builtin_alloca_with_align")},
+                      RefusedUse{"alloca(i)", outside("alloca")},
+                      RefusedUse{"__builtin_setjmp((void**)out)", outside("__builtin_setjmp")},
+                      RefusedUse{"(__builtin_longjmp((void**)out, 1), 0)", outside("__builtin_longjmp", 23)},
+                      RefusedUse{"setjmp(out)", outside("setjmp")},
+                      RefusedUse{"(longjmp(out, 1), 0)", outside("longjmp", 23)},
+                      RefusedUse{"__builtin_apply_args()", outside("__builtin_apply_args")},
+                      RefusedUse{"(__builtin_return(out), 0)", outside("__builtin_return", 23)},
+                      RefusedUse{"(__builtin_eh_return(0, out), 0)", outside("__builtin_eh_return", 23)},
+                      RefusedUse{"(__builtin_unwind_init(), 0)", outside("__builtin_unwind_init", 23)},
+                      RefusedUse{"__builtin_dwarf_cfa()", outside("__builtin_dwarf_cfa")},
+                      RefusedUse{"__builtin_stack_save()", outside("__builtin_stack_save")},
+                      RefusedUse{"__builtin_thread_pointer()", outside("__builtin_thread_pointer")},
+                      RefusedUse{"(__builtin___clear_cache((char*)out, (char*)out + 8), 0)",
+                                 outside("__builtin___clear_cache", 23)},
+                      RefusedUse{"__builtin_ia32_rdtsc()", outside("__builtin_ia32_rdtsc")},
+                      RefusedUse{"(__builtin_trap(), 0)", "program_source:2:23: error: '__builtin_trap' is not allowed in "
+                                                          "kernel code: it would stop the host process"}));
+
+INSTANTIATE_TEST_SUITE_P(
+    InternalNames, RefusedUses,
+    ::testing::Values(
+        RefusedUse{"metalcpu_kernel::g_services", "program_source:2:22: error: 'metalcpu_kernel' is reserved"},
+        RefusedUse{"sizeof(mc_services)", "program_source:2:29: error: 'mc_services' is reserved"},
+        RefusedUse{"__mc_group->dispatch", "program_source:2:22: error: '__mc_group' is reserved"},
+        RefusedUse{"METALCPU_KERNEL_ABI_VERSION", "program_source:2:22: error: 'METALCPU_KERNEL_ABI_VERSION' is reserved"},
+        RefusedUse{"MC_BUILTIN_GRID_SIZE", "program_source:2:22: error: 'MC_BUILTIN_GRID_SIZE' is reserved"}));
+
+INSTANTIATE_TEST_SUITE_P(
+    FunctionPointerCasts, RefusedUses,
+    ::testing::Values(
+        RefusedUse{"((void (*)())out[0])(), 0", "program_source:2:23: error: kernel code cannot cast to a function "
+                                                "pointer type ('void(*)()')"},
+        RefusedUse{"reinterpret_cast<void (*)()>(out[0])(), 0",
+                   "program_source:2:22: error: kernel code cannot cast to a function pointer type"},
+        RefusedUse{"__builtin_bit_cast(void (*)(), out[0])(), 0",
+                   "program_source:2:22: error: kernel code cannot cast to a function pointer type"},
+        RefusedUse{"as_type<void (*)()>(out[0])(), 0",
+                   "program_source:2:22: error: kernel code cannot cast to a function pointer type"}));
+
+// Test that casts to function pointer types named through the file's aliases are refused.
+TEST_F(KernelRestrictionsTest, FunctionPointerCastsThroughAliases) {
+    std::string error = compileError("typedef void (*fn_t)(uint);\nusing other_t = fn_t;\n" +
+                                     kernelUsing("((other_t)out[0])(i), 0"));
+    EXPECT_NE(error.find("program_source:4:23: error: kernel code cannot cast to a function pointer type "
+                         "('other_t')"),
+              std::string::npos)
+        << error;
+}
+
+// Test that the harmless neighbours compile and run: builtins kernels use, a user name that
+// merely starts like the kernel interface's, and ggml's function-pointer template parameters with their
+// decltype-typedef instantiations.
+TEST_F(KernelRestrictionsTest, HarmlessNeighboursRun) {
+    MTL::Library* library = compile(
+        "#include <metal_stdlib>\nusing namespace metal;\n"
+        "struct tables { int mc_block; };\n"
+        "void twice(device const int* src, short il, thread int& reg) { reg = 2 * src[il]; }\n"
+        "void thrice(device const int* src, short il, thread int& reg) { reg = 3 * src[il]; }\n"
+        "template <short nl, void (*dequantize_func)(device const int*, short, thread int&)>\n"
+        "kernel void apply(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+        "    const int in[2] = {int(i), nl};\n"
+        "    int reg = 0;\n"
+        "    dequantize_func(in, 1, reg);\n"
+        "    tables t = {__builtin_popcount(i)};\n"
+        "    out[i] = __builtin_expect(reg, 0) * 100 + t.mc_block;\n"
+        "}\n"
+        "typedef decltype(apply<5, twice>) apply_t;\n"
+        "template [[host_name(\"apply_twice\")]] kernel apply_t apply<5, twice>;\n"
+        "template [[host_name(\"apply_thrice\")]] kernel apply_t apply<7, thrice>;\n");
+    ASSERT_NE(library, nullptr);
+    EXPECT_EQ(runIntKernel(library, "apply_twice", 4), (std::vector<int>{1000, 1001, 1001, 1002}));
+    EXPECT_EQ(runIntKernel(library, "apply_thrice", 2), (std::vector<int>{2100, 2101}));
+    library->release();
+}
+
 } // namespace
 } // namespace metalcpu::jit

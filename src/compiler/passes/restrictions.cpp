@@ -1,6 +1,8 @@
 #include "compiler/passes/restrictions.h"
 
+#include "compiler/passes/function_pointer_casts.h"
 #include "compiler/passes/pragmas.h"
+#include "compiler/passes/reserved_names.h"
 #include "compiler/syntax.h"
 
 #include <set>
@@ -121,7 +123,9 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
         }
         if (t.kind != TokenKind::Identifier) continue;
         const std::string& s = t.spelling;
-        if (s == "extern") {
+        if (std::optional<std::string> why = refusedName(s)) {
+            diagnostics.error(t.location, std::move(*why));
+        } else if (s == "extern") {
             diagnostics.error(t.location, "kernel code cannot declare extern symbols");
         } else if (s == "asm" || s == "__asm__" || s == "__asm") {
             diagnostics.error(t.location, "kernel code cannot contain assembly");
@@ -153,6 +157,8 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
         }
         i = spec.close;
     }
+
+    checkFunctionPointerCasts(tokens, partner, module, diagnostics);
 
     // Render functions, and functions declared but defined nowhere.
     std::set<std::string> defined;
