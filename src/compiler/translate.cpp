@@ -11,6 +11,7 @@
 #include "compiler/passes/attributes.h"
 #include "compiler/passes/barrier_coroutines.h"
 #include "compiler/passes/checked_accesses.h"
+#include "compiler/passes/constant_initialisation.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
 #include "compiler/passes/member_overloads.h"
@@ -100,6 +101,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     eraseKernelInstantiations(tokens, module);
     rewriteAttributes(tokens, partner);
     rewriteAddressSpaces(tokens, partner, diagnostics);
+    rewriteConstantInitialisation(tokens, partner, module);
     std::vector<AccessSite> accessSites;
     if (options.validation) {
         rewriteCheckedPointerTypes(tokens, partner);

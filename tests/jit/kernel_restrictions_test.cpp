@@ -104,6 +104,69 @@ TEST_F(KernelRestrictionsTest, PragmasInAFileAndAHeader) {
     EXPECT_EQ(compiled.exitCode, 0) << compiled.output;
 }
 
+// ---- Constant initialisation --------------------------------------------------------------------
+
+// Test that a program-scope object whose constructor is not constexpr is an error at its line:
+// the library never exists, so the constructor (a store through a null pointer, which would
+// kill this process if it ran while the library loads) never runs. A non-constant initialiser,
+// a destructor and a static local computed at run time are errors too.
+TEST_F(KernelRestrictionsTest, LoadTimeCodeIsRefused) {
+    struct Case {
+        std::string declarations; ///< from line 2 on
+        std::string use;          ///< what the kernel reads
+        std::vector<std::string> expected;
+    };
+    const Case cases[] = {
+        {"struct Boom { int v; Boom() : v(0) { *(volatile int*)(out_of_reach()) = 1; } };\nconstant Boom kBoom;\n",
+         "kBoom.v",
+         {"program_source:3:15: error: ", "kBoom", " does not have a constant initializer"}},
+        {"constant int kRuntime = out_of_reach()[0];\n", "kRuntime",
+         {"program_source:2:14: error: ", "kRuntime", " does not have a constant initializer"}},
+        {"struct Tidy { int v; constexpr Tidy(int x) : v(x) {} ~Tidy() { v = 0; } };\nconstant Tidy kTidy(1);\n",
+         "kTidy.v",
+         {"program_source:3:", "error: static assertion failed: program-scope variable 'kTidy' must be trivially "
+                               "destructible"}},
+        {"int first() { static const int cached = out_of_reach()[0]; return cached; }\n", "first()",
+         {"program_source:2:", "cached", " does not have a constant initializer"}},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.declarations);
+        std::string error = compileError("device int* out_of_reach() { return nullptr; }\n" + c.declarations +
+                                         "kernel void k(device int* out [[buffer(0)]]) { out[0] = " + c.use + "; }\n");
+        for (const std::string& part : c.expected) EXPECT_NE(error.find(part), std::string::npos) << part << "\n" << error;
+    }
+}
+
+// Test that constant-initialised program-scope data of every usual shape compiles and holds
+// its values: arrays, vectors, matrices, packed and half vectors, aggregates, constexpr
+// constructors, constexpr variables, variable templates, static data members, static locals.
+TEST_F(KernelRestrictionsTest, ConstantInitialisedDataRuns) {
+    MTL::Library* library = compile(
+        "#include <metal_stdlib>\nusing namespace metal;\n"
+        "struct P { int a; int b; };\n"
+        "struct C { int v; constexpr C(int x) : v(2 * x) {} };\n"
+        "constant int kTable[4] = {1, 2, 3, 4};\n"
+        "constant int4 kVec = int4(10, 20, 30, 40);\n"
+        "constant float4x4 kIdentity = float4x4(1.0f);\n"
+        "constant packed_int3 kPacked = packed_int3(5, 6, 7);\n"
+        "constant half2 kHalf = half2(1.5h, 2.5h);\n"
+        "constant P kP = {100, 200};\n"
+        "constant C kC(21);\n"
+        "constexpr constant static int kCx[2] = {1000, 2000};\n"
+        "template <typename T> constant T kSeven = T(7);\n"
+        "struct S { static constexpr int k = 3; static constant int f; };\n"
+        "constant int S::f = 9;\n"
+        "int scaled(int x) { static const int scale = 4; return x * scale; }\n"
+        "kernel void k(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+        "    out[i] = kTable[i % 4] + kVec[i % 4] + int(kIdentity[0][0]) + kPacked[2] + int(float(kHalf.y) * 2)\n"
+        "           + kP.b + kC.v + kCx[1] + kSeven<int> + S::k + S::f + scaled(1);\n"
+        "}\n");
+    ASSERT_NE(library, nullptr);
+    const int rest = 1 + 7 + 5 + 200 + 42 + 2000 + 7 + 3 + 9 + 4;
+    EXPECT_EQ(runIntKernel(library, "k", 2), (std::vector<int>{1 + 10 + rest, 2 + 20 + rest}));
+    library->release();
+}
+
 // ---- Includes --------------------------------------------------------------------------------
 
 // Test that a source string cannot include, probe for or name in #line a file outside its

@@ -3,6 +3,7 @@
 #include "compiler/passes/function_pointer_casts.h"
 #include "compiler/passes/pragmas.h"
 #include "compiler/passes/reserved_names.h"
+#include "compiler/statements.h"
 #include "compiler/syntax.h"
 
 #include <set>
@@ -178,45 +179,20 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
     // Non-const static locals.
     for (const FunctionDecl& f : module.functions) {
         if (!f.hasBody) continue;
-        for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
-            if (!tokens[i].isIdentifier("static")) continue;
-            const Token& p = tokens[i - 1];
-            if (!(p.isPunct("{") || p.isPunct("}") || p.isPunct(";") || p.isPunct(":"))) continue;
-            bool constant = false, function = false;
-            for (std::size_t k = i + 1; k < f.bodyClose; ++k) {
-                const Token& t = tokens[k];
-                if (t.isPunct(";") || t.isPunct("=") || t.isPunct("{")) break;
-                if (t.isPunct("(")) {
-                    function = true;
-                    break;
-                }
-                if (t.isIdentifier("const") || t.isIdentifier("constexpr") || t.isIdentifier("constant"))
-                    constant = true;
-            }
-            if (!constant && !function)
-                diagnostics.error(tokens[i].location, "static local variables must be const");
-        }
+        for (const StaticLocal& local : findStaticLocals(tokens, partner, {f.bodyOpen, f.bodyClose + 1}))
+            if (!local.isConstant)
+                diagnostics.error(tokens[local.tokens.begin].location, "static local variables must be const");
     }
 
-    // Program-scope variables must be constants.
+    // Program-scope variables (and static data members, variable templates) must be constants.
     for (const VariableDecl& v : module.variables) {
-        bool constant = false;
-        std::size_t name = kNoToken;
-        for (std::size_t k = v.tokens.begin; k < v.tokens.end; ++k) {
-            const Token& t = tokens[k];
-            if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[k] != kNoToken) {
-                k = partner[k];
-                continue;
-            }
-            if (t.isPunct("=")) break;
-            if (t.isIdentifier("const") || t.isIdentifier("constexpr") || t.isIdentifier("constant") ||
-                t.isIdentifier("extern") || t.isIdentifier("threadgroup"))
-                constant = true; // extern and threadgroup have their own diagnostics
-            if (t.isIdentifier() && !isCppKeyword(t.spelling)) name = k;
-        }
-        if (!constant && name != kNoToken)
-            diagnostics.error(tokens[name].location, "program-scope variable '" + tokens[name].spelling +
-                                                         "' must be declared in the constant address space");
+        if (v.nameToken == kNoToken || declaresConstant(tokens, partner, v)) continue;
+        bool ownDiagnostic = false; // extern and threadgroup have their own
+        for (std::size_t k = v.tokens.begin; k < v.nameToken; ++k)
+            if (tokens[k].isIdentifier("extern") || tokens[k].isIdentifier("threadgroup")) ownDiagnostic = true;
+        if (!ownDiagnostic)
+            diagnostics.error(tokens[v.nameToken].location, "program-scope variable '" + tokens[v.nameToken].spelling +
+                                                                "' must be declared in the constant address space");
     }
 }
 

@@ -95,6 +95,21 @@ TEST(Restrictions, ProgramScopeVariables) {
         }));
 }
 
+// Test that static data members and variable templates are program-scope variables too, and
+// that a static local built with parentheses is a variable, not a function.
+TEST(Restrictions, StaticMembersTemplatesAndParenthesisedLocals) {
+    EXPECT_EQ(check("struct S { static inline int counter = 0; static constexpr int k = 1; int plain; };\n"
+                    "template <typename T> T scratch = T();\ntemplate <typename T> constant T pi = T(3);\n"
+                    "void f() { static float4 v(1, 2, 3, 4); }"),
+              (std::vector<std::string>{
+                  "test.metal:4:12: error: static local variables must be const",
+                  "test.metal:1:30: error: program-scope variable 'counter' must be declared in the constant "
+                  "address space",
+                  "test.metal:2:25: error: program-scope variable 'scratch' must be declared in the constant "
+                  "address space",
+              }));
+}
+
 // Test that render functions are rejected.
 TEST(Restrictions, RenderFunctions) {
     EXPECT_EQ(check("vertex float4 v() { return 0; }\n[[fragment]] half4 f() { return 0; }"),
