@@ -12,6 +12,7 @@
 #include "compiler/passes/barrier_coroutines.h"
 #include "compiler/passes/checked_accesses.h"
 #include "compiler/passes/constant_initialisation.h"
+#include "compiler/passes/division.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
 #include "compiler/passes/member_overloads.h"
@@ -102,6 +103,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     rewriteAttributes(tokens, partner);
     rewriteAddressSpaces(tokens, partner, diagnostics);
     rewriteConstantInitialisation(tokens, partner, module);
+    rewriteDivisions(tokens, partner); // before rewriteThreadgroupVariables copies array bounds
     std::vector<AccessSite> accessSites;
     if (options.validation) {
         rewriteCheckedPointerTypes(tokens, partner);

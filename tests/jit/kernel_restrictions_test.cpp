@@ -314,9 +314,9 @@ TEST_F(KernelRestrictionsTest, HarmlessNeighboursRun) {
     MTL::Library* library = compile(
         "#include <metal_stdlib>\nusing namespace metal;\n"
         "struct tables { int mc_block; };\n"
-        "void twice(device const int* src, short il, thread int& reg) { reg = 2 * src[il]; }\n"
-        "void thrice(device const int* src, short il, thread int& reg) { reg = 3 * src[il]; }\n"
-        "template <short nl, void (*dequantize_func)(device const int*, short, thread int&)>\n"
+        "void twice(thread const int* src, short il, thread int& reg) { reg = 2 * src[il]; }\n"
+        "void thrice(thread const int* src, short il, thread int& reg) { reg = 3 * src[il]; }\n"
+        "template <short nl, void (*dequantize_func)(thread const int*, short, thread int&)>\n"
         "kernel void apply(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
         "    const int in[2] = {int(i), nl};\n"
         "    int reg = 0;\n"
