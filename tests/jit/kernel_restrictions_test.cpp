@@ -69,8 +69,8 @@ protected:
 // ---- Pragmas ---------------------------------------------------------------------------------
 
 // Test that pragmas anywhere in a source string — `#pragma once` on its first line, Metal's
-// and Clang's pragmas in a function body, `_Pragma` in the middle of a line through a macro —
-// compile, and that the kernel runs.
+// and Clang's pragmas in a function body, `_Pragma` in the middle of a line through a macro,
+// pragmas in the pieces of a kernel split at its barriers — compile, and that the kernels run.
 TEST_F(KernelRestrictionsTest, PragmasInASourceString) {
     MTL::Library* library = compile(
         "#pragma once\n"
@@ -86,9 +86,23 @@ TEST_F(KernelRestrictionsTest, PragmasInASourceString) {
         "#pragma clang diagnostic push\n"
         "    out[i] = s + int(i);\n"
         "#pragma clang diagnostic pop\n"
+        "}\n"
+        // Split at its barriers, each piece becomes a lambda written on one line: the pragmas
+        // inside must still get lines of their own.
+        "kernel void neighbours(device int* out [[buffer(0)]], uint lid [[thread_position_in_threadgroup]],\n"
+        "                       uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {\n"
+        "    threadgroup int shared[1024];\n"
+        "    #pragma unroll\n"
+        "    for (int j = 0; j < 2; ++j) shared[lid] = int(lid) + j;\n"
+        "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+        "#pragma METAL internals : enable\n"
+        "    int s = 0; UNROLLED (int j = 0; j < 2; ++j) s += shared[(lid + 1) % n];\n"
+        "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+        "    out[i] = s;\n"
         "}\n");
     ASSERT_NE(library, nullptr);
     EXPECT_EQ(runIntKernel(library, "k", 3), (std::vector<int>{12, 13, 14}));
+    EXPECT_EQ(runIntKernel(library, "neighbours", 7), (std::vector<int>{4, 6, 8, 10, 12, 14, 2}));
     library->release();
 }
 
