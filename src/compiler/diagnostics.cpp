@@ -21,6 +21,14 @@ std::string Diagnostic::format() const {
     return out;
 }
 
+std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics, std::size_t limit) {
+    std::string out;
+    std::size_t shown = 0;
+    for (; shown < diagnostics.size() && out.size() < limit; ++shown) out += diagnostics[shown].format() + "\n";
+    if (shown < diagnostics.size()) out += "[" + std::to_string(diagnostics.size() - shown) + " more messages cut]\n";
+    return out;
+}
+
 void Diagnostics::add(Diagnostic::Severity severity, Location where, std::string message) {
     Diagnostic d;
     d.severity = severity;

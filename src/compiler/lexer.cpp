@@ -178,8 +178,13 @@ void Lexer::directive() {
         // GCC writes the marker that enters an include where the #include line was, so the
         // current line is the line of the #include.
         Location includer = {file_, line_, 1};
+        const std::uint32_t before = file_;
         if (!marker->file.empty()) file_ = files_.intern(marker->file);
-        if (marker->entersFile) includes_.push_back({file_, includer});
+        if (marker->entersFile)
+            includes_.push_back({file_, includer});
+        else if (file_ != before && !marker->returnsToFile)
+            includes_.push_back({file_, includer, true}); // `#line N "other"` in the source
+
         // The marker line itself is consumed; the next line gets the marker's number (the
         // newline ending this line increments line_, wrapping from 0xffffffff for line 0).
         line_ = marker->line - 1u;

@@ -10,10 +10,12 @@
 
 namespace metalcpu::msl {
 
-/// The preprocessor entered `file` through an #include on the line `includedFrom`.
+/// The preprocessor entered `file` through an #include on the line `includedFrom`, or (with
+/// `lineDirective`) a #line directive there renamed the current file to `file`.
 struct IncludeEvent {
     std::uint32_t file = 0;
     Location includedFrom;
+    bool lineDirective = false;
 };
 
 /// Converts preprocessed source into tokens. Linemarkers (`# 12 "f.metal" 2`) and #line
@@ -30,7 +32,7 @@ public:
     /// Lexes the whole input. The last token is always TokenKind::End.
     TokenList lex();
 
-    /// The files entered through #include, in order (valid after lex()).
+    /// The files entered through #include or named by #line, in order (valid after lex()).
     const std::vector<IncludeEvent>& includes() const { return includes_; }
 
 private:

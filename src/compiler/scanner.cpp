@@ -294,6 +294,44 @@ private:
         }
     }
 
+    // The first declarator's name in a variable declaration [begin, end): the last identifier
+    // before its initializer, its array bounds or the end; attributes, parenthesised parts and
+    // keywords are skipped.
+    std::size_t declaratorName(std::size_t begin, std::size_t end) const {
+        std::size_t name = kNoToken;
+        bool classKey = false;
+        for (std::size_t k = begin; k < end; ++k) {
+            const Token& t = t_[k];
+            if (isClassKey(t)) classKey = true;
+            if (t.isPunct("{") && classKey && partner_[k] != kNoToken) { // `struct T { ... } t;`
+                k = partner_[k];
+                classKey = false;
+                continue;
+            }
+            if (t.isPunct("=") || t.isPunct("{") || t.isPunct(",") ||
+                (t.isPunct("[") && !startsAttributeSpec(t_, k)))
+                break;
+            if ((t.isPunct("(") || t.isPunct("[")) && partner_[k] != kNoToken) {
+                k = partner_[k];
+                continue;
+            }
+            if (t.isPunct("<") && k > begin && t_[k - 1].isIdentifier()) {
+                std::size_t close = closingAngle(t_, partner_, k, end);
+                if (close != kNoToken) k = close;
+                continue;
+            }
+            if (t.isIdentifier() && !isCppKeyword(t.spelling) && !t.isIdentifier("constant")) name = k;
+        }
+        return name;
+    }
+
+    // Whether the member declaration [begin, end) is `static` (a data member with static storage).
+    bool isStaticMember(std::size_t begin, std::size_t end) const {
+        for (std::size_t k = begin; k < end && !t_[k].isPunct("="); ++k)
+            if (t_[k].isIdentifier("static")) return true;
+        return false;
+    }
+
     std::size_t scanDeclaration(std::size_t i, std::size_t end, bool classScope,
                                 const TemplateHeader& header) {
         const std::size_t start = i;
@@ -421,9 +459,15 @@ private:
                         module_.functions.back().isDefaulted = true;
                     } else if (paramOpen != kNoToken && !sawEquals && !looksLikeVariable()) {
                         finishFunction(kNoToken, j + 1);
-                    } else if (!classScope && !header.present &&
-                               (paramOpen != kNoToken || declaresVariable(j))) {
-                        module_.variables.push_back({{start, j}, namespaces_});
+                    } else if ((paramOpen != kNoToken || declaresVariable(j)) &&
+                               (!classScope || isStaticMember(start, j))) {
+                        VariableDecl v;
+                        v.tokens = {start, j};
+                        v.namespaces = namespaces_;
+                        v.nameToken = declaratorName(start, j);
+                        v.isTemplate = header.present;
+                        if (classScope) v.enclosingClass = classes_.back();
+                        module_.variables.push_back(std::move(v));
                     }
                     return j + 1;
                 }
@@ -527,6 +571,10 @@ private:
 Module scanModule(const TokenList& tokens, const std::vector<std::size_t>& partner,
                   Diagnostics& diagnostics) {
     return Scanner(tokens, partner, diagnostics).run();
+}
+
+bool declaresConstant(const TokenList& tokens, const std::vector<std::size_t>& partner, const VariableDecl& v) {
+    return hasConstantSpecifier(tokens, partner, v.tokens.begin, v.nameToken == kNoToken ? v.tokens.end : v.nameToken);
 }
 
 } // namespace metalcpu::msl

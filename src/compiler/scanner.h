@@ -60,11 +60,17 @@ struct ExplicitInstantiation {
     std::size_t target = kNoToken;
 };
 
-/// A declaration at namespace scope that declares no function: a variable, or anything else
-/// that is not a class, enum, typedef, using or static_assert.
+/// A variable with static storage that is not a local: a declaration at namespace scope that
+/// declares no function (a variable, or anything else that is not a class, enum, typedef, using
+/// or static_assert), a variable template, or a `static` data member in a class body.
 struct VariableDecl {
-    TokenRange tokens; ///< the declaration, `;` excluded
+    TokenRange tokens; ///< the declaration, its template header and `;` excluded
     std::vector<std::string> namespaces;
+    /// The first declarator's name: the last identifier before its initializer, its array
+    /// bounds or the end (attributes and parenthesised parts skipped); kNoToken if none.
+    std::size_t nameToken = kNoToken;
+    bool isTemplate = false;    ///< a variable template: the declaration has a template header of its own
+    std::string enclosingClass; ///< for a static data member, its class; "" at namespace scope
 };
 
 /// What the scanner found in one translation unit.
@@ -73,6 +79,10 @@ struct Module {
     std::vector<ExplicitInstantiation> instantiations;
     std::vector<VariableDecl> variables;
 };
+
+/// Whether variable `v` is declared `constant`, `const` or `constexpr` (in its own specifiers,
+/// not in template arguments or a class body it defines).
+bool declaresConstant(const TokenList& tokens, const std::vector<std::size_t>& partner, const VariableDecl& v);
 
 /// Scans the tokens (whose brackets `partner` matches, see matchBrackets()). Reports what it
 /// cannot make sense of and stops there; the Module then holds what was found before.

@@ -183,8 +183,14 @@ std::optional<std::vector<Statement>> parseBlock(const TokenList& tokens, const 
 std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                             const Statement& s) {
     if (s.kind != StatementKind::Simple) return std::nullopt;
-    std::size_t i = s.keyword;
-    const std::size_t end = s.tokens.end - 1; // the `;`
+    return parseDeclaration(tokens, partner, s.keyword, s.tokens.end - 1);
+}
+
+std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                            std::size_t begin, std::size_t end) {
+    if (begin >= end) return std::nullopt;
+    const std::size_t keyword = begin;
+    std::size_t i = begin;
     const Token& first = tokens[i];
     if (!first.isIdentifier() && !first.isPunct("::")) return std::nullopt;
     static constexpr std::string_view kNotDeclarations[] = {
@@ -210,7 +216,7 @@ std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::
             break;
         }
     }
-    if (name == kNoToken || name == s.keyword || i >= tokens.size()) return std::nullopt;
+    if (name == kNoToken || name == keyword || i >= tokens.size()) return std::nullopt;
     const Token& before = tokens[name - 1];
     if (!(before.isIdentifier() || before.isPunct(">") || before.isPunct("*") || before.isPunct("&") ||
           before.isPunct("&&")))
@@ -222,7 +228,7 @@ std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::
         return std::nullopt;
 
     Declaration d;
-    d.type = {s.keyword, name};
+    d.type = {keyword, name};
     d.names.push_back(name);
     d.isArray = after.isPunct("[");
     // The rest: initializers, array bounds and further declarators after top-level commas.
@@ -281,6 +287,46 @@ bool isModifiedAt(const TokenList& tokens, const std::vector<std::size_t>& partn
     }
     if (k >= limit) return false;
     return isAssignment(tokens, k, limit) || tokens[k].isPunct("++") || tokens[k].isPunct("--");
+}
+
+std::vector<StaticLocal> findStaticLocals(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                          TokenRange body) {
+    std::vector<StaticLocal> out;
+    for (std::size_t i = body.begin + 1; i + 1 < body.end; ++i) {
+        if (!tokens[i].isIdentifier("static")) continue;
+        const Token& p = tokens[i - 1];
+        if (!(p.isPunct("{") || p.isPunct("}") || p.isPunct(";") || p.isPunct(":") || p.kind == TokenKind::Pragma))
+            continue;
+        // Up to the `;`. A parameter list followed by a body or a function's trailing parts is
+        // a static member function of a local class (static functions cannot be declared at
+        // block scope, so `static S s(1, 2);` is a variable).
+        bool function = false;
+        std::size_t end = i + 1;
+        for (; end < body.end && !tokens[end].isPunct(";"); ++end) {
+            const Token& t = tokens[end];
+            if (t.isPunct("(") && partner[end] != kNoToken) {
+                const Token& after = tokens[partner[end] + 1];
+                if (after.isPunct("{") || after.isPunct("->") || after.isIdentifier("const") ||
+                    after.isIdentifier("noexcept") || after.isIdentifier("override") || after.isIdentifier("final") ||
+                    after.isIdentifier("requires")) {
+                    function = true;
+                    break;
+                }
+            }
+            if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[end] != kNoToken) end = partner[end];
+        }
+        if (function || end >= body.end) continue;
+        StaticLocal local;
+        local.tokens = {i, end};
+        if (auto d = parseDeclaration(tokens, partner, i, end)) local.nameToken = d->names.front();
+        const std::size_t specifiersEnd = local.nameToken == kNoToken ? end : local.nameToken;
+        local.isConstant = hasConstantSpecifier(tokens, partner, i, specifiersEnd);
+        for (std::size_t k = i; k < specifiersEnd; ++k)
+            if (tokens[k].isIdentifier("constexpr")) local.isConstexpr = true;
+        out.push_back(local);
+        i = end;
+    }
+    return out;
 }
 
 } // namespace metalcpu::msl

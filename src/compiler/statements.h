@@ -56,6 +56,25 @@ struct Declaration {
 std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                             const Statement& s);
 
+/// The same for the tokens from `begin` up to `end` (the declaration's `;`, or the end of a
+/// for-init or condition), which need not be a statement of their own.
+std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                            std::size_t begin, std::size_t end);
+
+/// A `static` variable declared in a function body.
+struct StaticLocal {
+    TokenRange tokens;                ///< from `static` up to its `;` (excluded)
+    std::size_t nameToken = kNoToken; ///< the first declarator's name, when parseDeclaration() reads it
+    bool isConstant = false;          ///< declared `const`, `constexpr` or `constant`
+    bool isConstexpr = false;
+};
+
+/// The static variables of the function body `body` (its braces included), in its lambdas and
+/// in the member functions of its local classes too. Static member functions of local classes
+/// are not variables and are left out.
+std::vector<StaticLocal> findStaticLocals(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                          TokenRange body);
+
 /// Whether the object named by the identifier at `name` may be written there: assigned,
 /// incremented or decremented, or its address taken. With `throughParts`, also through its
 /// members and subscripts (`v.x = `, `a[i] += `, `&v[0]`): right for values such as vectors,

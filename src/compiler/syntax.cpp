@@ -509,4 +509,20 @@ std::optional<long long> evaluateInteger(const TokenList& tokens, std::size_t be
     return IntegerEvaluator(tokens, begin, end).run();
 }
 
+bool hasConstantSpecifier(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t begin,
+                          std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) {
+        const Token& t = tokens[k];
+        if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[k] != kNoToken && partner[k] < end) {
+            k = partner[k];
+        } else if (t.isPunct("<") && k > begin && tokens[k - 1].isIdentifier()) {
+            std::size_t close = closingAngle(tokens, partner, k, end);
+            if (close != kNoToken) k = close;
+        } else if (t.isIdentifier("constant") || t.isIdentifier("const") || t.isIdentifier("constexpr")) {
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace metalcpu::msl

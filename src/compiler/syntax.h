@@ -32,6 +32,11 @@ std::size_t closingAngle(const TokenList& tokens, const std::vector<std::size_t>
 std::size_t openingAngle(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t close,
                          std::size_t lowerLimit);
 
+/// Whether tokens [begin, end), the specifiers of a variable declaration, hold `constant`,
+/// `const` or `constexpr` of their own (not inside template arguments or brackets).
+bool hasConstantSpecifier(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t begin,
+                          std::size_t end);
+
 /// One attribute inside `[[ ... ]]`.
 struct Attribute {
     std::string name;          ///< with its namespace: "buffer", "gnu::always_inline"

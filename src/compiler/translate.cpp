@@ -11,6 +11,8 @@
 #include "compiler/passes/attributes.h"
 #include "compiler/passes/barrier_coroutines.h"
 #include "compiler/passes/checked_accesses.h"
+#include "compiler/passes/constant_initialisation.h"
+#include "compiler/passes/division.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
 #include "compiler/passes/member_overloads.h"
@@ -49,7 +51,14 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     Lexer lexer(preprocessedSource, files, diagnostics);
     TokenList tokens = lexer.lex();
     if (diagnostics.hasErrors()) return fail(diagnostics);
-    restoreColumns(tokens, files, options.readOriginalSource);
+    // Only files kernel code may read are opened, so no message can quote another.
+    OriginalSourceReader readOriginal = options.readOriginalSource;
+    if (options.allowsFile && readOriginal)
+        readOriginal = [&options](const std::string& file) -> std::optional<std::string> {
+            if (!options.allowsFile(file)) return std::nullopt;
+            return options.readOriginalSource(file);
+        };
+    restoreColumns(tokens, files, readOriginal);
     auto matched = matchBrackets(tokens, diagnostics);
     if (!matched) return fail(diagnostics);
     const std::vector<std::size_t>& partner = *matched;
@@ -93,6 +102,8 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     eraseKernelInstantiations(tokens, module);
     rewriteAttributes(tokens, partner);
     rewriteAddressSpaces(tokens, partner, diagnostics);
+    rewriteConstantInitialisation(tokens, partner, module);
+    rewriteDivisions(tokens, partner); // before rewriteThreadgroupVariables copies array bounds
     std::vector<AccessSite> accessSites;
     if (options.validation) {
         rewriteCheckedPointerTypes(tokens, partner);

@@ -11,8 +11,8 @@
 
 namespace metalcpu::msl {
 
-/// How translate() names and checks its input. Every field but readOriginalSource (which only
-/// restores columns of the same text) feeds the kernel cache key.
+/// How translate() names and checks its input. Every field but the two callbacks (which only
+/// check files and restore columns of the same text) feeds the kernel cache key.
 struct TranslateOptions {
     /// How the main source is reported in diagnostics, #line markers and reflection:
     /// "program_source" for source strings, else the path of the .metal file. Empty: as the
@@ -21,9 +21,11 @@ struct TranslateOptions {
     /// Distinguishes the threadgroup-variable sites of different files in one library:
     /// site keys are (fileKey << 20) | site number (from 1, in source order); below 2^44.
     std::uint64_t fileKey = 0;
-    /// When not empty, every file the preprocessor entered through #include must lie under
-    /// one of these directories (lexically, after normalising "." and ".." components).
-    std::vector<std::string> allowedIncludeRoots;
+    /// Optional: whether kernel code may read `file` (named as the linemarkers spell it). When
+    /// set, every file the linemarkers name must pass (an included file is reported at its
+    /// #include), and readOriginalSource is asked only for files that pass. SourceAccess
+    /// (source_access.h) checks the same before preprocessing; this is the second line.
+    std::function<bool(const std::string& file)> allowsFile;
     /// Optional: the original text of a file, given its name as the linemarkers spell it (the
     /// preprocessor's working directory is the base of relative names). `g++ -E` keeps lines
     /// but collapses the spacing inside them; with the originals, every token gets back its
@@ -125,6 +127,11 @@ struct KernelInfo {
     /// Keys of the threadgroup variables declared in the kernel or in functions it calls.
     std::vector<std::uint64_t> threadgroupSites;
 };
+
+/// One formatted diagnostic per line (Diagnostic::format()), or "" when there are none.
+/// Past `limit` bytes the rest are counted, not shown (a source that is one long macro
+/// expansion can make millions).
+std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics, std::size_t limit = SIZE_MAX);
 
 /// The result of translate(). `cpp` is empty when `ok` is false.
 struct Translation {

@@ -1,5 +1,6 @@
 #include "jit/kernel_compiler.h"
 
+#include "compiler/source_access.h"
 #include "compiler/translate.h"
 #include "jit/library_file.h"
 #include "jit/toolchain.h"
@@ -113,17 +114,6 @@ const char kMathModeDefine[] = "#define METALCPU_MATH_MODE ";
 /// The preamble's length up to the mode's digit.
 constexpr std::size_t kMathModeDigitAt = sizeof kMathPreambleComment - 1 + sizeof kMathModeDefine - 1;
 
-/// The front end's messages, one a line, cut after kDiagnosticsLimit bytes (a source that
-/// is one long macro expansion can make millions).
-std::string formatDiagnostics(const std::vector<msl::Diagnostic>& diagnostics) {
-    std::string text;
-    std::size_t shown = 0;
-    for (; shown < diagnostics.size() && text.size() < kDiagnosticsLimit; ++shown) text += diagnostics[shown].format() + "\n";
-    if (shown < diagnostics.size())
-        text += "[" + std::to_string(diagnostics.size() - shown) + " more messages cut]\n";
-    return text;
-}
-
 /// `path` as seen from this process when a compiler running in `workingDirectory` names it.
 std::string inDirectory(const std::string& workingDirectory, const std::string& path) {
     const bool relative = !workingDirectory.empty() && !path.empty() && path[0] != '/';
@@ -215,9 +205,18 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
 
-    std::vector<std::string> argv = {tools->compiler, "-E", "-x", "c++", "-std=c++20", "-nostdinc",
-                                     "-I" + tools->stubDir};
-    for (const std::string& dir : settings.includeDirectories) argv.push_back("-I" + dir);
+    // The preprocessor may open only files inside the source's directory and the include
+    // directories (the stubs first): checked before it runs (compiler/source_access.h).
+    std::vector<std::string> searchPath = {tools->stubDir};
+    searchPath.insert(searchPath.end(), settings.includeDirectories.begin(), settings.includeDirectories.end());
+    const msl::SourceAccess access(sourcePath, workingDirectory, searchPath);
+    if (std::string refused = msl::formatDiagnostics(access.check(), kDiagnosticsLimit); !refused.empty())
+        return CompileResult{false, refused};
+
+    // -w: the preprocessing pass's warnings (`#pragma once in main file`) are not the user's
+    // business; they once landed in the middle of its output, then read as the kernel's text.
+    std::vector<std::string> argv = {tools->compiler, "-E", "-x", "c++", "-std=c++20", "-nostdinc", "-w"};
+    for (const std::string& dir : searchPath) argv.push_back("-I" + dir);
     argv.push_back("-D__METAL_VERSION__=" + std::to_string(settings.languageVersion));
     argv.push_back("-D__METAL_MACOS__");
     // The same math flags as the compile, for code that tests __FAST_MATH__ and friends.
@@ -254,13 +253,10 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     std::from_chars(keyDigits.data(), keyDigits.data() + keyDigits.size(), options.fileKey, 16);
     // The preprocessor keeps lines but not the spacing within them; the original files give
     // every token its column back, so messages point at the right place.
-    options.readOriginalSource = [workingDirectory](const std::string& file) -> std::optional<std::string> {
-        if (file.empty() || file[0] == '<') return std::nullopt;
-        std::string path = (file[0] == '/' || workingDirectory.empty()) ? file : workingDirectory + "/" + file;
-        return support::readFile(path);
-    };
+    options.allowsFile = [&access](const std::string& file) { return access.allows(file); };
+    options.readOriginalSource = [&access](const std::string& file) { return access.read(file); };
     msl::Translation translation = msl::translate(*preprocessed, options);
-    std::string diagnostics = formatDiagnostics(translation.diagnostics);
+    std::string diagnostics = msl::formatDiagnostics(translation.diagnostics, kDiagnosticsLimit);
     if (!translation.ok) return CompileResult{false, diagnostics};
     // The instrumented twin for shader validation travels inside the library as text and is
     // compiled only if a validated pipeline is ever made from it. Both start with the math

@@ -63,7 +63,7 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
         return build;
     }
     // Everything that changes the compiled code is part of the key.
-    hasher.add(tools->identity).add(tools->stdlibHash).add(libraryVersion());
+    hasher.add(tools->identity).add(tools->stdlibHash).add(libraryVersion()).add(translatorIdentity());
     hasher.add(static_cast<std::uint64_t>(METALCPU_KERNEL_ABI_VERSION)).add(support::config().kernelFlags);
     const std::string key = hasher.hex();
     const std::string& directory = tools->kernelDir;

@@ -30,4 +30,9 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error);
 /// metalcpu's version, part of every cache key.
 const char* libraryVersion();
 
+/// A hash of the sources of the front end and of this directory, taken when metalcpu was
+/// built (hash_sources.cmake): part of every cache key, so a changed translator never reuses
+/// what an older one compiled, even at the same version.
+const char* translatorIdentity();
+
 } // namespace metalcpu::jit

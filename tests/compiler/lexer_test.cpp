@@ -148,12 +148,16 @@ TEST(Lexer, Linemarkers) {
     EXPECT_EQ(l->includes[0].includedFrom.line, 1u);
 }
 
-// Test that `#line` directives work like linemarkers.
+// Test that `#line` directives work like linemarkers, and are recorded as naming a file.
 TEST(Lexer, LineDirective) {
     auto l = lex("#line 40 \"other.metal\"\nx");
     ASSERT_EQ(l->tokens.size(), 2u);
     expectToken(l->tokens[0], TokenKind::Identifier, "x", 40, 1);
     EXPECT_EQ(l->files.spelling(l->tokens[0].location.file), "other.metal");
+    auto renamed = lex("# 1 \"main.metal\"\n#line 40 \"other.metal\"\nx");
+    ASSERT_EQ(renamed->includes.size(), 1u);
+    EXPECT_TRUE(renamed->includes[0].lineDirective);
+    EXPECT_EQ(renamed->files.spelling(renamed->includes[0].file), "other.metal");
 }
 
 // Test that a line splice is whitespace and the next physical line keeps its own number.

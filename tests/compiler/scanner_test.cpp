@@ -140,6 +140,25 @@ TEST(Scanner, DeclarationsAndVariables) {
                                         "struct Q { int b; } q", "constant int table[2] = {1, 2}"}));
 }
 
+// Test that variables with static storage outside functions are all recorded, with their
+// first declarator's name: variable templates and static data members (in class templates
+// too) as well, non-static members not.
+TEST(Scanner, VariableNamesTemplatesAndMembers) {
+    auto p = parse("constant int a = 1, b = 2;\n"
+                   "struct Q { int b; } q;\n"
+                   "[[maybe_unused]] constant vec<float, 4> v(1, 2, 3, 4);\n"
+                   "template <typename T> constant T pi = T(3);\n"
+                   "struct S { int plain; static constant float f; static constexpr int n = 2; };\n"
+                   "template <int N> struct W { static const int m = N; };\n"
+                   "constant float S::f = 2;");
+    ASSERT_FALSE(p->diagnostics.hasErrors());
+    std::vector<std::string> found;
+    for (const VariableDecl& v : p->module.variables)
+        found.push_back(p->tokens[v.nameToken].spelling + (v.isTemplate ? " template" : "") +
+                        (v.enclosingClass.empty() ? "" : " in " + v.enclosingClass));
+    EXPECT_EQ(found, (std::vector<std::string>{"a", "q", "v", "pi template", "f in S", "n in S", "m in W", "f"}));
+}
+
 // Test the explicit instantiation with `decltype` (MLX's spelling).
 TEST(Scanner, InstantiationDecltype) {
     auto p = parse("template [[host_name(\"f_float\")]] [[kernel]] decltype(f<float, 4>) f<float, 4>;");

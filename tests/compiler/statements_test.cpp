@@ -122,6 +122,23 @@ TEST(Statements, Modifications) {
               (std::vector<bool>{true, false, false, true, true, true, false, false, false, false, true, false}));
 }
 
+// Test that static locals are found with their names and constness, in lambdas and local
+// classes too, while static member functions of local classes are not variables.
+TEST(Statements, StaticLocals) {
+    auto p = testing::parse("void f() {\n"
+                            "  static const float a = 1; static int counter; static constexpr int n = 2;\n"
+                            "  static const S s(1, 2);\n"
+                            "  auto g = [] { static const int inner = 3; return inner; };\n"
+                            "  struct L { static int member() { return 0; } };\n"
+                            "}\n");
+    const FunctionDecl& f = p->module.functions.at(0);
+    std::vector<std::string> found;
+    for (const StaticLocal& local : findStaticLocals(p->tokens, p->partner, {f.bodyOpen, f.bodyClose + 1}))
+        found.push_back(p->tokens[local.nameToken].spelling + (local.isConstant ? " const" : "") +
+                        (local.isConstexpr ? " constexpr" : ""));
+    EXPECT_EQ(found, (std::vector<std::string>{"a const", "counter", "n const constexpr", "s const", "inner const"}));
+}
+
 // Test which identifiers name something by themselves.
 TEST(Statements, UnqualifiedNames) {
     auto p = testing::parse("void f() { a.b; c->d; ns::e; g; }");

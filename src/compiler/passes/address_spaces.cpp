@@ -1,14 +1,10 @@
 #include "compiler/passes/address_spaces.h"
 
+#include "compiler/statements.h"
+
 namespace metalcpu::msl {
 
 namespace {
-
-bool isMemberName(const TokenList& tokens, std::size_t i) {
-    if (i == 0) return false;
-    const Token& p = tokens[i - 1];
-    return p.isPunct("::") || p.isPunct(".") || p.isPunct("->");
-}
 
 // Tokens that end the decl-specifier sequence around a `constant`.
 bool endsSpecifiers(const Token& t) {
@@ -55,7 +51,7 @@ void rewriteAddressSpaces(TokenList& tokens, const std::vector<std::size_t>& par
                           Diagnostics& diagnostics) {
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         Token& t = tokens[i];
-        if (t.kind != TokenKind::Identifier || isMemberName(tokens, i)) continue;
+        if (t.kind != TokenKind::Identifier || !isUnqualifiedName(tokens, i)) continue;
         if (t.spelling == "device" || t.spelling == "thread" || t.spelling == "threadgroup") {
             t.erased = true;
         } else if (t.spelling == "constant") {

@@ -1,5 +1,6 @@
 #include "compiler/passes/checked_accesses.h"
 
+#include "compiler/statements.h"
 #include "compiler/syntax.h"
 
 #include <string_view>
@@ -11,12 +12,6 @@ namespace {
 const Token kNone{};
 
 const Token& at(const TokenList& tokens, std::size_t i) { return i < tokens.size() ? tokens[i] : kNone; }
-
-bool isMemberName(const TokenList& tokens, std::size_t i) {
-    if (i == 0) return false;
-    const Token& p = tokens[i - 1];
-    return p.isPunct("::") || p.isPunct(".") || p.isPunct("->");
-}
 
 int spaceNumber(std::string_view s) {
     if (s == "device") return 1;
@@ -246,7 +241,7 @@ void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         Token& t = tokens[i];
         const int space = t.isIdentifier() ? spaceNumber(t.spelling) : 0;
-        if (space == 0 || isMemberName(tokens, i)) continue;
+        if (space == 0 || !isUnqualifiedName(tokens, i)) continue;
         bool constInside = false;
         std::size_t j = i + 1;
         bool sawType = false;

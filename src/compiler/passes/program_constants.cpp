@@ -1,7 +1,6 @@
 #include "compiler/passes/program_constants.h"
 
 #include "compiler/kernels.h"
-#include "compiler/syntax.h"
 
 namespace metalcpu::msl {
 
@@ -9,28 +8,10 @@ std::vector<ProgramConstant> findProgramConstants(const TokenList& tokens, const
                                                   const Module& module) {
     std::vector<ProgramConstant> found;
     for (const VariableDecl& v : module.variables) {
-        bool constant = false, isTemplate = false;
-        std::size_t name = kNoToken;
-        // The declarator's name is the last identifier before its initializer, its array
-        // bounds or the end; attributes and parenthesised parts are skipped whole.
-        for (std::size_t k = v.tokens.begin; k < v.tokens.end; ++k) {
-            const Token& t = tokens[k];
-            if (t.isPunct("=") || t.isPunct("{") || t.isPunct("[")) {
-                if (t.isPunct("[") && startsAttributeSpec(tokens, k) && partner[k] != kNoToken) {
-                    k = partner[k];
-                    continue;
-                }
-                break;
-            }
-            if (t.isPunct("(") && partner[k] != kNoToken) {
-                k = partner[k];
-                continue;
-            }
-            if (t.isIdentifier("template")) isTemplate = true;
-            if (t.isIdentifier("constant") || t.isIdentifier("const") || t.isIdentifier("constexpr")) constant = true;
-            if (t.isIdentifier() && !isCppKeyword(t.spelling) && !t.isIdentifier("constant")) name = k;
-        }
-        if (!constant || isTemplate || name == kNoToken) continue;
+        if (v.isTemplate || !v.enclosingClass.empty() || v.nameToken == kNoToken) continue;
+        if (!declaresConstant(tokens, partner, v)) continue;
+        const std::size_t name = v.nameToken;
+        if (name > 0 && tokens[name - 1].isPunct("::")) continue; // `const S T::x = ...` defines a member
         std::vector<std::string> namespaces;
         for (const std::string& n : v.namespaces)
             if (!n.empty()) namespaces.push_back(n); // an unnamed namespace is reached from outside

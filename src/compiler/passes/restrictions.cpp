@@ -1,9 +1,11 @@
 #include "compiler/passes/restrictions.h"
 
+#include "compiler/passes/function_pointer_casts.h"
 #include "compiler/passes/pragmas.h"
+#include "compiler/passes/reserved_names.h"
+#include "compiler/statements.h"
 #include "compiler/syntax.h"
 
-#include <filesystem>
 #include <set>
 
 namespace metalcpu::msl {
@@ -97,36 +99,17 @@ void checkGnuAttributeList(const TokenList& tokens, const std::vector<std::size_
 
 } // namespace
 
-bool isUnderRoot(const std::string& path, const std::string& root) {
-    namespace fs = std::filesystem;
-    fs::path p = fs::path(path).lexically_normal();
-    fs::path r = fs::path(root).lexically_normal();
-    if (p.is_absolute() != r.is_absolute()) return false;
-    auto pi = p.begin();
-    for (auto ri = r.begin(); ri != r.end(); ++ri) {
-        if (ri->empty()) continue; // a trailing separator
-        if (pi == p.end() || *pi != *ri) return false;
-        ++pi;
-    }
-    return pi != p.end();
-}
-
 void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
                        const std::vector<IncludeEvent>& includes, const FileTable& files,
                        const TranslateOptions& options, Diagnostics& diagnostics) {
     // Files included from outside the allowed roots.
-    if (!options.allowedIncludeRoots.empty()) {
+    if (options.allowsFile) {
         for (const IncludeEvent& include : includes) {
             const std::string& name = files.spelling(include.file);
-            if (include.file == 0 || FileTable::isPseudoFile(name)) continue;
-            bool allowed = false;
-            for (const std::string& root : options.allowedIncludeRoots)
-                if (isUnderRoot(name, root)) allowed = true;
-            if (!allowed) {
-                diagnostics.error(include.includedFrom,
-                                  "kernel code cannot include '" + name +
-                                      "': it is outside the allowed include directories");
-            }
+            if (include.file == 0 || FileTable::isPseudoFile(name) || options.allowsFile(name)) continue;
+            diagnostics.error(include.includedFrom, (include.lineDirective ? "'#line' cannot name '" + name
+                                                                           : "kernel code cannot include '" + name) +
+                                                        "': it is outside the allowed include directories");
         }
     }
 
@@ -141,7 +124,9 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
         }
         if (t.kind != TokenKind::Identifier) continue;
         const std::string& s = t.spelling;
-        if (s == "extern") {
+        if (std::optional<std::string> why = refusedName(s)) {
+            diagnostics.error(t.location, std::move(*why));
+        } else if (s == "extern") {
             diagnostics.error(t.location, "kernel code cannot declare extern symbols");
         } else if (s == "asm" || s == "__asm__" || s == "__asm") {
             diagnostics.error(t.location, "kernel code cannot contain assembly");
@@ -174,6 +159,8 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
         i = spec.close;
     }
 
+    checkFunctionPointerCasts(tokens, partner, module, diagnostics);
+
     // Render functions, and functions declared but defined nowhere.
     std::set<std::string> defined;
     for (const FunctionDecl& f : module.functions)
@@ -192,45 +179,20 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
     // Non-const static locals.
     for (const FunctionDecl& f : module.functions) {
         if (!f.hasBody) continue;
-        for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
-            if (!tokens[i].isIdentifier("static")) continue;
-            const Token& p = tokens[i - 1];
-            if (!(p.isPunct("{") || p.isPunct("}") || p.isPunct(";") || p.isPunct(":"))) continue;
-            bool constant = false, function = false;
-            for (std::size_t k = i + 1; k < f.bodyClose; ++k) {
-                const Token& t = tokens[k];
-                if (t.isPunct(";") || t.isPunct("=") || t.isPunct("{")) break;
-                if (t.isPunct("(")) {
-                    function = true;
-                    break;
-                }
-                if (t.isIdentifier("const") || t.isIdentifier("constexpr") || t.isIdentifier("constant"))
-                    constant = true;
-            }
-            if (!constant && !function)
-                diagnostics.error(tokens[i].location, "static local variables must be const");
-        }
+        for (const StaticLocal& local : findStaticLocals(tokens, partner, {f.bodyOpen, f.bodyClose + 1}))
+            if (!local.isConstant)
+                diagnostics.error(tokens[local.tokens.begin].location, "static local variables must be const");
     }
 
-    // Program-scope variables must be constants.
+    // Program-scope variables (and static data members, variable templates) must be constants.
     for (const VariableDecl& v : module.variables) {
-        bool constant = false;
-        std::size_t name = kNoToken;
-        for (std::size_t k = v.tokens.begin; k < v.tokens.end; ++k) {
-            const Token& t = tokens[k];
-            if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[k] != kNoToken) {
-                k = partner[k];
-                continue;
-            }
-            if (t.isPunct("=")) break;
-            if (t.isIdentifier("const") || t.isIdentifier("constexpr") || t.isIdentifier("constant") ||
-                t.isIdentifier("extern") || t.isIdentifier("threadgroup"))
-                constant = true; // extern and threadgroup have their own diagnostics
-            if (t.isIdentifier() && !isCppKeyword(t.spelling)) name = k;
-        }
-        if (!constant && name != kNoToken)
-            diagnostics.error(tokens[name].location, "program-scope variable '" + tokens[name].spelling +
-                                                         "' must be declared in the constant address space");
+        if (v.nameToken == kNoToken || declaresConstant(tokens, partner, v)) continue;
+        bool ownDiagnostic = false; // extern and threadgroup have their own
+        for (std::size_t k = v.tokens.begin; k < v.nameToken; ++k)
+            if (tokens[k].isIdentifier("extern") || tokens[k].isIdentifier("threadgroup")) ownDiagnostic = true;
+        if (!ownDiagnostic)
+            diagnostics.error(tokens[v.nameToken].location, "program-scope variable '" + tokens[v.nameToken].spelling +
+                                                                "' must be declared in the constant address space");
     }
 }
 

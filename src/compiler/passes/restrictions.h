@@ -15,15 +15,13 @@ namespace metalcpu::msl {
 ///   `new`/`delete` expressions, GCC attributes that affect linking or run code at load time
 ///   (constructor, destructor, section, alias, ifunc, weak, weakref, visibility, ...: anything
 ///   not on a list of harmless ones), `#pragma weak` and `#pragma redefine_extname`,
-///   non-const `static` local variables, [[function_constant]] (not supported yet), program-scope variables
+///   builtins and names refusedName() refuses (reserved_names.h), casts to function pointer types
+///   (function_pointer_casts.h), non-const `static` local variables, [[function_constant]] (not supported yet), program-scope variables
 ///   outside the constant address space, functions declared but defined nowhere in the file (calls to them
-///   would bind to host symbols), vertex/fragment functions, and (when `options.allowedIncludeRoots` is not
-///   empty) files included from outside the allowed directories.
+///   would bind to host symbols), vertex/fragment functions, and (when `options.allowsFile` is set) files
+///   included that it does not allow.
 void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
                        const std::vector<IncludeEvent>& includes, const FileTable& files,
                        const TranslateOptions& options, Diagnostics& diagnostics);
-
-/// Whether `path` lies under directory `root`, comparing lexically normalised paths.
-bool isUnderRoot(const std::string& path, const std::string& root);
 
 } // namespace metalcpu::msl

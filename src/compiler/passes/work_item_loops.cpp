@@ -298,12 +298,7 @@ private:
 
     // Whether header tokens [begin, end) declare a variable (`uint n = c`).
     bool declaresVariable(std::size_t begin, std::size_t end) const {
-        if (begin >= end) return false;
-        Statement probe;
-        probe.kind = StatementKind::Simple;
-        probe.keyword = begin;
-        probe.tokens = {begin, end + 1}; // parseDeclaration reads up to tokens.end - 1
-        return parseDeclaration(tokens_, partner_, probe).has_value();
+        return parseDeclaration(tokens_, partner_, begin, end).has_value();
     }
 
     // A loop or an `if` holding barriers: it runs once per group, its blocks block by block.
@@ -326,12 +321,8 @@ private:
                 ok_ = false;
                 return;
             }
-            Statement init;
-            init.kind = StatementKind::Simple;
-            init.keyword = h.begin;
-            init.tokens = {h.begin, first + 1};
             if (first > h.begin)
-                if (auto d = parseDeclaration(tokens_, partner_, init))
+                if (auto d = parseDeclaration(tokens_, partner_, h.begin, first))
                     for (std::size_t n : d->names)
                         visible_.push_back({tokens_[n].spelling, Visible::Kind::LoopVariable});
             ok_ = checkHeaderPart(first + 1, second, true) && checkHeaderPart(second + 1, h.end, false);
@@ -541,18 +532,11 @@ std::vector<WorkItemKernel> findWorkItemKernels(const TokenList& tokens, const s
                                                 const std::map<std::size_t, std::vector<ParamInfo>>& parameters) {
     std::vector<WorkItemKernel> out;
     static const std::vector<ParamInfo> kNoParameters;
-    // Names of namespace-scope variables (`constant uint TILE = 16;`): the last identifier
-    // before the initializer or the bounds.
+    // Names of namespace-scope variables (`constant uint TILE = 16;`).
     std::set<std::string> namespaceVariables;
-    for (const VariableDecl& v : module.variables) {
-        std::size_t name = kNoToken;
-        for (std::size_t i = v.tokens.begin; i < v.tokens.end; ++i) {
-            const Token& t = tokens[i];
-            if (t.isPunct("=") || t.isPunct("{") || t.isPunct("[") || t.isPunct("(")) break;
-            if (t.isIdentifier()) name = i;
-        }
-        if (name != kNoToken) namespaceVariables.insert(tokens[name].spelling);
-    }
+    for (const VariableDecl& v : module.variables)
+        if (v.nameToken != kNoToken && !v.isTemplate && v.enclosingClass.empty())
+            namespaceVariables.insert(tokens[v.nameToken].spelling);
     for (const CoroutineKernel& c : coroutineKernels) {
         auto params = parameters.find(c.function);
         Planner planner(tokens, partner, module.functions[c.function], c, threadgroupVariables,

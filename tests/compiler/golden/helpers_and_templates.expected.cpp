@@ -20,7 +20,7 @@ template <int N>
 float group_sum(float x, uint lid)
 {
     auto& partial = ::metalcpu_kernel::threadgroup_variable<float[N], 0x1ull>(nullptr);
-    partial[lid % N] = simd_sum(x);
+    partial[lid %__mc_div->* N] = simd_sum(x);
     threadgroup_barrier(mem_flags::mem_threadgroup);
     return partial[0];
 }

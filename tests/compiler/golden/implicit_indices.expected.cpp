@@ -9,7 +9,7 @@ using namespace metal;
                              const    uint& count,
                              uint i                            , [[maybe_unused]] const ::mc_group* __mc_group)
 {
-    if (i < count) out[i] = in[i] * scale + offsets[i % 4];
+    if (i < count) out[i] = in[i] * scale + offsets[i %__mc_div->* 4];
 }
 #line 1 "<metalcpu generated>"
 // "scale_and_offset"

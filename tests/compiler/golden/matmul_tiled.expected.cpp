@@ -14,7 +14,7 @@ using namespace metal;
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b5 local = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { const uint row = group.y * 16 + local.y;
     const uint col = group.x * 16   + local.x;
     float acc = 0.0f; ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], row); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], col); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], acc); } });
-    for (uint t = 0; t < N / 16  ; ++t) {
+    for (uint t = 0; t < N /__mc_div->* 16; ++t) {
         auto& tileA = ::metalcpu_kernel::threadgroup_variable<float[16][16], 0x1ull>(__mc_group);
         auto& tileB = ::metalcpu_kernel::threadgroup_variable<float[16][16], 0x2ull>(__mc_group);
         ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b5 local = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 row = __mc_v0[__mc_t.linear]; __mc_t1 col = __mc_v1[__mc_t.linear]; { tileA[local.y][local.x] = A[row * N + t * 16 + local.x];

@@ -48,8 +48,8 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) { r
     float local[4] = {1, 2, 3, 4};
     ::metalcpu_kernel::update(particles, i, ::__mc_sites[1]).mass += weight(weights, i);
     ::metalcpu_kernel::store(particles, i, ::__mc_sites[2]).position = (transform * float4(::metalcpu_kernel::load(particles, i, ::__mc_sites[3]).position, 0, 1)).xy;
-    ::metalcpu_kernel::store(::metalcpu_kernel::load(tile, l % 4, ::__mc_sites[4]), l % 8, ::__mc_sites[5]) = ::metalcpu_kernel::load(local, i & 3, ::__mc_sites[6]);
-    ::metalcpu_kernel::store(shared, l, ::__mc_sites[7]) = ::metalcpu_kernel::load(::metalcpu_kernel::load(tile, 0, ::__mc_sites[8]), l % 8, ::__mc_sites[9]);
+    ::metalcpu_kernel::store(::metalcpu_kernel::load(tile, l %__mc_div->* 4, ::__mc_sites[4]), l %__mc_div->* 8, ::__mc_sites[5]) = ::metalcpu_kernel::load(local, i & 3, ::__mc_sites[6]);
+    ::metalcpu_kernel::store(shared, l, ::__mc_sites[7]) = ::metalcpu_kernel::load(::metalcpu_kernel::load(tile, 0, ::__mc_sites[8]), l %__mc_div->* 8, ::__mc_sites[9]);
     ::metalcpu_kernel::checked_ptr< Particle, 1> p = particles + i;
     ::metalcpu_kernel::store(p, 0, ::__mc_sites[10]).mass = 1.0f;
     ::metalcpu_kernel::store(p, 0, ::__mc_sites[11]) = ::metalcpu_kernel::load(particles, 0, ::__mc_sites[12]);
@@ -71,9 +71,9 @@ T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) { return ::meta
 }
 
 
-struct Row { float v[4]; };
-const    float kTable[4] = {1, 2, 3, 4};
-namespace tables { const    int kOffsets[2] = {0, 1}; }
+struct Row { float v[4]; }; constinit
+const    float kTable[4] = {1, 2, 3, 4}; static_assert(__has_trivial_destructor(decltype(kTable)), "program-scope variable 'kTable' must be trivially destructible (no kernel code may run when a library unloads)");
+namespace tables { constinit const int kOffsets[2] = {0, 1}; static_assert(__has_trivial_destructor(decltype(kOffsets)), "program-scope variable 'kOffsets' must be trivially destructible (no kernel code may run when a library unloads)"); }
 
        void rows(::metalcpu_kernel::checked_ptr< Row, 1> rows, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::checked_ptr<const float, 2> table = kTable;

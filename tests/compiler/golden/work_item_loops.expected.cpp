@@ -48,9 +48,9 @@ struct Halves {
     float mine = data[lid.x];
     Halves sum(mine); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], left); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mine); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], sum); } });
     while ((__mc_v0[__mc_wi.lead()]) > 0) {
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; { row[lid.x % kWidth] = mine; } ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mine); });
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; { row[lid.x %__mc_div->* kWidth] = mine; } ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mine); });
 
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; __mc_t2 sum = __mc_v2[__mc_t.linear]; __mc_t0 left = __mc_v0[__mc_t.linear]; { mine = sum.weight * (mine + row[(lid.x + 1) % kWidth]);
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; __mc_t2 sum = __mc_v2[__mc_t.linear]; __mc_t0 left = __mc_v0[__mc_t.linear]; { mine = sum.weight * (mine + row[(lid.x + 1) %__mc_div->* kWidth]);
         sum.total += mine;
         left >>= 1; } ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mine); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], sum); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], left); });
         if (size.x > 1) {

@@ -254,6 +254,7 @@ __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* gr
 } // namespace metalcpu_kernel
 
 #include <metalcpu/coroutines.h>
+#include <metalcpu/division.h>
 #include <metalcpu/work_items.h>
 
 /// The kernel compiler defines METALCPU_VALIDATION_SOURCE to the instrumented twin of a file

@@ -175,6 +175,13 @@ template <bool TracksReturns, class F> void run_work_items(const work_items<Trac
     piece(thread_ids{0, 0, 0, 0});
 }
 
+// Divisions (`a /__mc_div->*b`, `a /=__mc_div=b`): the real tag checks integer divisors; this
+// one only passes them through, which is all type checking needs.
+struct divisor_tag {
+    template <class R> friend constexpr R&& operator->*(divisor_tag, R&& divisor) { return static_cast<R&&>(divisor); }
+    template <class R> constexpr R&& operator=(R&& divisor) const { return static_cast<R&&>(divisor); }
+};
+
 template <class T> T buffer_argument(const mc_group* group, mc_u32 index);
 template <class T> T threadgroup_argument(const mc_group* group, mc_u32 index);
 template <class T> T unsupported_argument(const mc_group* group, mc_u32 index);
@@ -189,3 +196,5 @@ template <class T, mc_u64 Key> T& threadgroup_variable(const mc_group* group);
     const mc_module* metalcpu_module_of_this_file() {                                                        \
         return &metalcpu_module;                                                                             \
     }
+
+inline constexpr ::metalcpu_kernel::divisor_tag __mc_div{};

@@ -10,6 +10,7 @@
 // MSL does: `v * 2`, `1 - v`), a swizzle or a packed vector on either side converts implicitly.
 #pragma once
 
+#include <metalcpu/stdlib/division.h>
 #include <metalcpu/stdlib/traits.h>
 
 namespace metal {
@@ -151,31 +152,38 @@ public:
     METALCPU_INLINE constexpr T& operator[](int i) { return this->elems[i]; }
     METALCPU_INLINE constexpr const T& operator[](int i) const { return this->elems[i]; }
 
-#define METALCPU_VEC_BINARY(op, condition)                                                          \
+// Each element is updated by `update(x, op, y)`: `x op= y`, except that integer division and
+// remainder never trap (metalcpu/stdlib/division.h): x / 0 == 0, x % 0 == x, MIN / -1 == MIN.
+#define METALCPU_VEC_BINARY(op, condition, update)                                                  \
     friend METALCPU_INLINE constexpr vec operator op(vec a, const vec& b)                           \
         requires(condition)                                                                         \
     {                                                                                               \
-        _Pragma("GCC unroll 4")                                                                     \
-        for (int i = 0; i < N; ++i) a.elems[i] op##= b.elems[i];                                    \
+        a op##= b;                                                                                  \
         return a;                                                                                   \
     }                                                                                               \
     METALCPU_INLINE constexpr vec& operator op##=(const vec& b)                                     \
         requires(condition)                                                                         \
     {                                                                                               \
         _Pragma("GCC unroll 4")                                                                     \
-        for (int i = 0; i < N; ++i) this->elems[i] op##= b.elems[i];                                \
+        for (int i = 0; i < N; ++i) update(this->elems[i], op, b.elems[i]);                         \
         return *this;                                                                               \
     }
-    METALCPU_VEC_BINARY(+, !is_bool)
-    METALCPU_VEC_BINARY(-, !is_bool)
-    METALCPU_VEC_BINARY(*, !is_bool)
-    METALCPU_VEC_BINARY(/, !is_bool)
-    METALCPU_VEC_BINARY(%, is_int)
-    METALCPU_VEC_BINARY(&, !is_floating_point_v<T>)
-    METALCPU_VEC_BINARY(|, !is_floating_point_v<T>)
-    METALCPU_VEC_BINARY(^, !is_floating_point_v<T>)
-    METALCPU_VEC_BINARY(<<, is_int)
-    METALCPU_VEC_BINARY(>>, is_int)
+#define METALCPU_COMPOUND(x, op, y) x op##= y
+#define METALCPU_QUOTIENT(x, op, y) x = metalcpu_stdlib::element_quotient(x, y)
+#define METALCPU_REMAINDER(x, op, y) x = metalcpu_stdlib::element_remainder(x, y)
+    METALCPU_VEC_BINARY(+, !is_bool, METALCPU_COMPOUND)
+    METALCPU_VEC_BINARY(-, !is_bool, METALCPU_COMPOUND)
+    METALCPU_VEC_BINARY(*, !is_bool, METALCPU_COMPOUND)
+    METALCPU_VEC_BINARY(/, !is_bool, METALCPU_QUOTIENT)
+    METALCPU_VEC_BINARY(%, is_int, METALCPU_REMAINDER)
+    METALCPU_VEC_BINARY(&, !is_floating_point_v<T>, METALCPU_COMPOUND)
+    METALCPU_VEC_BINARY(|, !is_floating_point_v<T>, METALCPU_COMPOUND)
+    METALCPU_VEC_BINARY(^, !is_floating_point_v<T>, METALCPU_COMPOUND)
+    METALCPU_VEC_BINARY(<<, is_int, METALCPU_COMPOUND)
+    METALCPU_VEC_BINARY(>>, is_int, METALCPU_COMPOUND)
+#undef METALCPU_REMAINDER
+#undef METALCPU_QUOTIENT
+#undef METALCPU_COMPOUND
 #undef METALCPU_VEC_BINARY
 
 #define METALCPU_VEC_COMPARE(op)                                                                    \

@@ -1,0 +1,87 @@
+#include "compiler/passes/constant_initialisation.h"
+
+#include "compiler/statements.h"
+#include "compiler/syntax.h"
+
+namespace metalcpu::msl {
+
+namespace {
+
+// The first token of a declaration after the attribute specifiers (and alignas) it starts with:
+// `constinit` has to follow them.
+std::size_t afterLeadingAttributes(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                   std::size_t begin, std::size_t end) {
+    std::size_t k = begin;
+    while (k < end) {
+        if (startsAttributeSpec(tokens, k) && partner[k] != kNoToken) {
+            k = partner[k] + 1;
+        } else if (tokens[k].isIdentifier("alignas") && tokens[k + 1].isPunct("(") && partner[k + 1] != kNoToken) {
+            k = partner[k + 1] + 1;
+        } else {
+            break;
+        }
+    }
+    return k;
+}
+
+// Writes `constinit` before token `at`. When the declaration starts its line, it goes at the
+// end of the line before instead, so that the tokens of the declaration keep their columns
+// (and messages about them point where the .metal file has them).
+void insertConstinit(TokenList& tokens, std::size_t at) {
+    if (at > 0 && tokens[at].startOfLine && tokens[at - 1].location.file == tokens[at].location.file &&
+        tokens[at - 1].location.line < tokens[at].location.line && tokens[at - 1].kind != TokenKind::Pragma)
+        tokens[at - 1].suffix += " constinit";
+    else
+        tokens[at].prefix += "constinit ";
+}
+
+bool hasWord(const TokenList& tokens, std::size_t begin, std::size_t end, std::string_view word) {
+    for (std::size_t k = begin; k < end; ++k)
+        if (tokens[k].isIdentifier(word)) return true;
+    return false;
+}
+
+// The variable as an expression where its declaration ends: its name, with the qualification
+// written before it (`T::x` in `const S T::x = ...`).
+std::string variableExpression(const TokenList& tokens, std::size_t name, std::size_t begin) {
+    std::size_t first = name;
+    while (first >= begin + 2 && tokens[first - 1].isPunct("::") && tokens[first - 2].isIdentifier()) first -= 2;
+    return sourceText(tokens, first, name + 1);
+}
+
+// `static_assert(...)` after the `;` at `semicolon`: the variable must not have a destructor.
+void requireTrivialDestructor(TokenList& tokens, std::size_t semicolon, const std::string& what,
+                              const std::string& expression) {
+    tokens[semicolon].suffix += " static_assert(__has_trivial_destructor(decltype(" + expression + ")), \"" + what +
+                                " '" + expression +
+                                "' must be trivially destructible (no kernel code may run when a library unloads)\");";
+}
+
+} // namespace
+
+void rewriteConstantInitialisation(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module) {
+    for (const VariableDecl& v : module.variables) {
+        const std::size_t specifiersEnd = v.nameToken == kNoToken ? v.tokens.end : v.nameToken;
+        // extern and threadgroup variables are refused by checkRestrictions().
+        if (hasWord(tokens, v.tokens.begin, specifiersEnd, "extern") ||
+            hasWord(tokens, v.tokens.begin, specifiersEnd, "threadgroup"))
+            continue;
+        if (!hasWord(tokens, v.tokens.begin, specifiersEnd, "constexpr"))
+            insertConstinit(tokens, afterLeadingAttributes(tokens, partner, v.tokens.begin, specifiersEnd));
+        if (!v.isTemplate && v.nameToken != kNoToken)
+            requireTrivialDestructor(tokens, v.tokens.end, "program-scope variable",
+                                     variableExpression(tokens, v.nameToken, v.tokens.begin));
+    }
+    for (const FunctionDecl& f : module.functions) {
+        if (!f.hasBody) continue;
+        for (const StaticLocal& local : findStaticLocals(tokens, partner, {f.bodyOpen, f.bodyClose + 1})) {
+            // Not moved to the line before: work-item loops may open a piece right before it.
+            if (!local.isConstexpr) tokens[local.tokens.begin].prefix += "constinit ";
+            if (local.nameToken != kNoToken)
+                requireTrivialDestructor(tokens, local.tokens.end, "static local variable",
+                                         tokens[local.nameToken].spelling);
+        }
+    }
+}
+
+} // namespace metalcpu::msl

@@ -1,0 +1,24 @@
+// Pass: nothing of a kernel runs when its library loads or unloads. MSL requires program-scope
+// variables to be constant-initialised; in C++ a `constant` object with a constructor that is
+// not constexpr would be built by a static initialiser inside newLibrary(), and one with a
+// destructor would register it with __cxa_atexit.
+#pragma once
+
+#include "compiler/scanner.h"
+#include "compiler/token.h"
+
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// Writes C++20 `constinit` before every program-scope variable (namespace scope, variable
+/// templates, static data members) and every static local variable that is not `constexpr`
+/// (which is constant-initialised already and may not be both), after the attributes that
+/// start the declaration; the host compiler then reports a non-constant initialiser at the
+/// variable. After each such declaration that is not a variable template, and after the
+/// constexpr ones, it writes
+/// `static_assert(__has_trivial_destructor(decltype(name)), "...")`, so a destructor is an
+/// error at the variable too. Variable templates get only `constinit`.
+void rewriteConstantInitialisation(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module);
+
+} // namespace metalcpu::msl

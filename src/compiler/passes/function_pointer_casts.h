@@ -1,0 +1,25 @@
+// Check: explicit conversions to function pointer (or reference) types. A kernel that can turn
+// an integer or a data pointer into a function pointer can call any code of the host process.
+#pragma once
+
+#include "compiler/diagnostics.h"
+#include "compiler/scanner.h"
+#include "compiler/token.h"
+
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// Reports, at the cast, every C-style cast, functional cast, reinterpret_cast, bit_cast,
+/// __builtin_bit_cast and as_type whose target type is a pointer or reference to a function:
+/// spelled out (`(void (*)(int))x`), through a typedef or alias declaration of the file
+/// (`typedef void (*fn_t)(int);`, `using fn_t = void(*)(int);`, `typedef void fn_t(int);` then
+/// `(fn_t*)x`, aliases of aliases), or as decltype of a function of the file
+/// (`reinterpret_cast<decltype(&f)>(x)`). static_cast cannot make a function pointer out of
+/// another value and stays allowed, as do function pointers themselves: parameters, template
+/// parameters (ggml's `template <..., void (*deq)(device const T*, short, thread float4x4&)>`)
+/// and calls through them. Targets named through a template parameter are not seen.
+void checkFunctionPointerCasts(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
+                               Diagnostics& diagnostics);
+
+} // namespace metalcpu::msl

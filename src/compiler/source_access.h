@@ -1,0 +1,58 @@
+// Which files kernel source may make the preprocessor and the front end read: those inside
+// the source's directory, the include directories and the standard library's (the roots),
+// after symbolic links are resolved. Checked before the preprocessor opens anything, so that
+// no message can quote a file the kernel was not allowed to include (docs/compiler.md,
+// "Includes").
+#pragma once
+
+#include "compiler/translate.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace metalcpu::msl {
+
+class SourceAccess {
+public:
+    /// @param mainFile the source file as the preprocessor is given it; relative names are
+    ///        relative to `workingDirectory`. Its directory is a root.
+    /// @param workingDirectory where the preprocessor runs; empty for this process's.
+    /// @param searchPath the preprocessor's -I directories, in its order (the standard
+    ///        library's stubs first). Each is a root.
+    SourceAccess(std::string mainFile, const std::string& workingDirectory, std::vector<std::string> searchPath);
+
+    /// Follows every #include of the main file, and of the files it includes, along the
+    /// preprocessor's search order, and reports (at the directive, in files named as the
+    /// preprocessor names them) every reference that would reach outside the roots: an
+    /// include, #include_next, #import or #embed whose file resolves outside them, a
+    /// __has_include probe for such a file, a #line naming one, #pragma GCC dependency, and
+    /// computed includes and probes, which cannot be checked before preprocessing. Directives
+    /// in conditional groups count whether or not the group is taken. Only files inside the
+    /// roots are read.
+    std::vector<Diagnostic> check() const;
+
+    /// Whether `file` (named as the preprocessor names it: relative to the working directory)
+    /// lies inside a root once symbolic links and `..` are resolved. A file that does not exist
+    /// is judged by where it would be.
+    bool allows(const std::string& file) const;
+
+    /// The contents of `file` when allows() it and it is a regular file; nothing otherwise.
+    std::optional<std::string> read(const std::string& file) const;
+
+    /// The roots, canonical.
+    const std::vector<std::filesystem::path>& roots() const { return roots_; }
+
+private:
+    struct Visit;
+    void visit(const std::string& file, int depth, Visit& state) const;
+    std::filesystem::path resolve(const std::string& file) const;
+
+    std::string mainFile_;
+    std::filesystem::path base_; ///< the working directory, absolute
+    std::vector<std::string> searchPath_;
+    std::vector<std::filesystem::path> roots_;
+};
+
+} // namespace metalcpu::msl

@@ -1,0 +1,75 @@
+#include "compiler/passes/constant_initialisation.h"
+
+#include "compiler/compiler_test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::msl {
+namespace {
+
+std::string rewrite(std::string_view source) {
+    auto p = testing::parse(source);
+    EXPECT_TRUE(p->messages().empty());
+    rewriteConstantInitialisation(p->tokens, p->partner, p->module);
+    return testing::render(p->tokens);
+}
+
+/// The static_assert written after a variable `name` described as `what`.
+std::string destructorCheck(const std::string& what, const std::string& name) {
+    return " static_assert(__has_trivial_destructor(decltype(" + name + ")), \"" + what + " '" + name +
+           "' must be trivially destructible (no kernel code may run when a library unloads)\");";
+}
+
+// Test that a program-scope variable gets constinit and a destructor check; when it starts its
+// line, constinit ends the line before, so its own tokens keep their columns.
+TEST(ConstantInitialisation, ProgramScopeVariables) {
+    const std::string k = destructorCheck("program-scope variable", "k");
+    const std::string table = destructorCheck("program-scope variable", "table");
+    EXPECT_EQ(rewrite("constant float k = 1;\nstruct A { int a; };\nconstant int table[2] = {1, 2};"),
+              "constinit constant float k = 1;" + k + "\nstruct A { int a; }; constinit\nconstant int table[2] = {1, 2};" +
+                  table);
+    EXPECT_EQ(rewrite("namespace n { [[maybe_unused]] constant S s(1, 2); }"),
+              "namespace n { [[maybe_unused]] constinit constant S s(1, 2);" +
+                  destructorCheck("program-scope variable", "s") + " }");
+}
+
+// Test that constexpr variables (constant-initialised already; constinit may not join them)
+// keep only the destructor check, and variable templates only constinit.
+TEST(ConstantInitialisation, ConstexprAndTemplates) {
+    EXPECT_EQ(rewrite("constexpr constant static float kv[2] = {1, 2};"),
+              "constexpr constant static float kv[2] = {1, 2};" + destructorCheck("program-scope variable", "kv"));
+    EXPECT_EQ(rewrite("template <typename T> constant T pi = T(3.14);"),
+              "template <typename T> constinit constant T pi = T(3.14);");
+}
+
+// Test that static data members get both, in the class and where they are defined outside
+// it (named with their class there).
+TEST(ConstantInitialisation, StaticDataMembers) {
+    EXPECT_EQ(rewrite("struct S { static constant float f; static constexpr int n = 2; int plain; };\n"
+                      "constant float S::f = 2;"),
+              "struct S { constinit static constant float f;" + destructorCheck("program-scope variable", "f") +
+                  " static constexpr int n = 2;" + destructorCheck("program-scope variable", "n") +
+                  " int plain; }; constinit\nconstant float S::f = 2;" +
+                  destructorCheck("program-scope variable", "S::f"));
+}
+
+// Test that static locals get both (constinit stays on their line, where a piece of a
+// work-item loop may open), constexpr ones only the check, and static member functions of
+// local classes nothing.
+TEST(ConstantInitialisation, StaticLocals) {
+    EXPECT_EQ(rewrite("float f(float x) { static const float scale = 4; static constexpr int n = 2;\n"
+                      "  struct L { static int g() { return 0; } }; return x * scale + n + L::g(); }"),
+              "float f(float x) { constinit static const float scale = 4;" +
+                  destructorCheck("static local variable", "scale") + " static constexpr int n = 2;" +
+                  destructorCheck("static local variable", "n") +
+                  "\nstruct L { static int g() { return 0; } }; return x * scale + n + L::g(); }");
+}
+
+// Test that extern and threadgroup variables, which checkRestrictions() refuses, are left alone.
+TEST(ConstantInitialisation, RefusedDeclarationsAreLeftAlone) {
+    EXPECT_EQ(rewrite("extern constant int e;\nthreadgroup float t[4];"),
+              "extern constant int e;\nthreadgroup float t[4];");
+}
+
+} // namespace
+} // namespace metalcpu::msl

@@ -1,0 +1,95 @@
+#include "compiler/passes/function_pointer_casts.h"
+
+#include "compiler/compiler_test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::msl {
+namespace {
+
+std::vector<std::string> check(std::string_view source) {
+    auto p = testing::parse(source);
+    checkFunctionPointerCasts(p->tokens, p->partner, p->module, p->diagnostics);
+    return p->messages();
+}
+
+// Test that casts to a spelled-out function pointer type are refused in every cast form.
+TEST(FunctionPointerCasts, SpelledOut) {
+    EXPECT_EQ(check("void f(device ulong* a) {\n"
+                    "    ((void (*)(int))a[0])(1);\n"
+                    "    reinterpret_cast<void (*)()>(a[1])();\n"
+                    "    __builtin_bit_cast(void (*)(), a[2])();\n"
+                    "    as_type<void (* const)(int)>(a[3])(1);\n"
+                    "    metal::bit_cast<void (&)()>(*a);\n"
+                    "    if (a) (void (*)())a[4];\n"
+                    "    return (void (**)())a;\n}\n"),
+              (std::vector<std::string>{
+                  "test.metal:2:6: error: kernel code cannot cast to a function pointer type ('void(*)(int)')",
+                  "test.metal:3:5: error: kernel code cannot cast to a function pointer type ('void(*)()')",
+                  "test.metal:4:5: error: kernel code cannot cast to a function pointer type ('void(*)()')",
+                  "test.metal:5:5: error: kernel code cannot cast to a function pointer type ('void(* const)(int)')",
+                  "test.metal:6:12: error: kernel code cannot cast to a function pointer type ('void(&)()')",
+                  "test.metal:7:12: error: kernel code cannot cast to a function pointer type ('void(*)()')",
+                  "test.metal:8:12: error: kernel code cannot cast to a function pointer type ('void(**)()')",
+              }));
+}
+
+// Test that casts to function pointer types named through the file's typedefs and aliases
+// are refused: pointer aliases, function-type aliases with `*`, aliases of aliases, alias
+// templates, decltype of a function, and functional casts.
+TEST(FunctionPointerCasts, ThroughAliases) {
+    EXPECT_EQ(check("typedef void (*fn_t)(int);\n"
+                    "using fn2_t = void (*)(int);\n"
+                    "typedef void fun_t(int);\n"
+                    "typedef void (paren_t)(int);\n"
+                    "typedef fn2_t again_t;\n"
+                    "template <class T> using tmpl_t = T (*)(T);\n"
+                    "float g(float x) { return x; }\n"
+                    "void f(device ulong* a) {\n"
+                    "    ((fn_t)a[0])(1); ((fn2_t)a[1])(1); ((fun_t*)a[2])(1); ((paren_t*)a[3])(1);\n"
+                    "    ((again_t)a[4])(1); reinterpret_cast<tmpl_t<float>>(a[5])(1.0f);\n"
+                    "    reinterpret_cast<decltype(&g)>(a[6])(1.0f);\n"
+                    "    fn_t(a[7])(1);\n}\n"),
+              (std::vector<std::string>{
+                  "test.metal:9:6: error: kernel code cannot cast to a function pointer type ('fn_t')",
+                  "test.metal:9:23: error: kernel code cannot cast to a function pointer type ('fn2_t')",
+                  "test.metal:9:41: error: kernel code cannot cast to a function pointer type ('fun_t*')",
+                  "test.metal:9:60: error: kernel code cannot cast to a function pointer type ('paren_t*')",
+                  "test.metal:10:6: error: kernel code cannot cast to a function pointer type ('again_t')",
+                  "test.metal:10:25: error: kernel code cannot cast to a function pointer type ('tmpl_t<float>')",
+                  "test.metal:11:5: error: kernel code cannot cast to a function pointer type ('decltype(& g)')",
+                  "test.metal:12:5: error: kernel code cannot cast to a function pointer type ('fn_t')",
+              }));
+}
+
+// Test that function pointers themselves stay allowed: ggml's function-pointer template
+// parameters and the calls through them, parameters, static_cast to pick an overload, the
+// decltype aliases of explicit instantiations, and casts that only look alike (a pointer to
+// an array, vector conversions, sizeof, calls through parenthesised expressions).
+TEST(FunctionPointerCasts, HarmlessNeighbours) {
+    EXPECT_EQ(check("struct block_q4_0 { half d; uchar qs[16]; };\n"
+                    "template <typename type4x4>\n"
+                    "void dequantize_q4_0(device const block_q4_0* xb, short il, thread type4x4& reg) {\n"
+                    "    reg = (type4x4)(*xb).d;\n}\n"
+                    "typedef void (dequantize_t)(device const block_q4_0*, short, thread float4x4&);\n"
+                    "template <typename block_q, short nl, void (*dequantize_func)(device const block_q*, short, "
+                    "thread float4x4&)>\n"
+                    "kernel void kernel_get_rows(device const block_q* src, device float4x4* dst, uint i "
+                    "[[thread_position_in_grid]]) {\n"
+                    "    float4x4 temp;\n    dequantize_func(src + i, 0, temp);\n    (*dequantize_func)(src, 1, temp);\n"
+                    "    dst[i] = temp;\n}\n"
+                    "typedef decltype(kernel_get_rows<block_q4_0, 2, dequantize_q4_0>) get_rows_t;\n"
+                    "template [[host_name(\"kernel_get_rows_q4_0\")]] kernel get_rows_t kernel_get_rows<block_q4_0, 2, "
+                    "dequantize_q4_0>;\n"
+                    "float twice(float x) { return 2 * x; }\n"
+                    "float apply(float (*op)(float), float x) { return op(x); }\n"
+                    "void f(device float* a, device int (*rows)[4], thread float (*pick)(float)) {\n"
+                    "    a[0] = apply(static_cast<float (*)(float)>(twice), a[1]);\n"
+                    "    device int (*p)[4] = (device int (*)[4])a;\n"
+                    "    a[2] = (float)(sizeof(dequantize_t*)) + float(a[3]) + (pick)(a[4]) + (apply(twice, 1))(+1);\n"
+                    "    dequantize_t* q = nullptr; (void)q; (void)p; (void)rows;\n}\n"),
+              std::vector<std::string>{});
+}
+
+} // namespace
+} // namespace metalcpu::msl
