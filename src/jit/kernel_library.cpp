@@ -16,7 +16,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     std::shared_ptr<KernelLibrary> library(new KernelLibrary);
     library->path_ = path;
     // The library owns the memory file and the handle from here on: an early return closes both.
-    library->memoryFile_ = readVerifiedLibrary(path, cacheKey, &reason);
+    library->memoryFile_ = readVerifiedLibrary(path, cacheKey, &reason, &library->contentHash_);
     if (library->memoryFile_ < 0) {
         *error = "Invalid library file " + path + " (" + reason + ")";
         return nullptr;

@@ -31,6 +31,8 @@ public:
     /// in staticThreadgroupMemoryLength.
     std::uint64_t staticThreadgroupMemory(const mc_kernel& kernel) const;
     const std::string& path() const { return path_; }
+    /// The content hash the file was sealed with (library_file.h), checked when it was opened.
+    const std::string& contentHash() const { return contentHash_; }
 
     /// The same kernels compiled with shader validation (metalcpu/checked.h), built from the
     /// instrumented sources embedded in this library the first time it is asked for.
@@ -49,6 +51,7 @@ private:
     void* handle_ = nullptr;
     int memoryFile_ = -1; ///< what handle_ was loaded from; open while it is loaded (debuggers read it)
     std::string path_;
+    std::string contentHash_;
     std::vector<std::string> names_;
     std::map<std::string, const mc_kernel*> kernels_;
     std::map<std::uint64_t, mc_threadgroup_site> sites_;

@@ -64,8 +64,9 @@ int createMemoryFile(const std::string& path) {
     return fd;
 }
 
-/// Copies `size` bytes of `from` into the memory file `to` and checks them there.
-std::string copyAndCheck(int from, int to, std::uint64_t size, const std::string& cacheKey) {
+/// Copies `size` bytes of `from` into the memory file `to` and checks them there; on success
+/// `digest` is the content hash the trailer holds.
+std::string copyAndCheck(int from, int to, std::uint64_t size, const std::string& cacheKey, std::string* digest) {
     if (ftruncate(to, static_cast<off_t>(size)) != 0) return "cannot make a memory file of its size";
     void* mapped = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, to, 0);
     if (mapped == MAP_FAILED) return "cannot map a memory file of its size";
@@ -79,6 +80,11 @@ std::string copyAndCheck(int from, int to, std::uint64_t size, const std::string
     }
     std::string reason = done == size ? checkLibraryFile(std::string_view(bytes, size), cacheKey)
                                       : "it changed while it was read";
+    if (reason.empty()) {
+        Trailer trailer{};
+        std::memcpy(&trailer, bytes + size - sizeof trailer, sizeof trailer);
+        digest->assign(trailer.digest, sizeof trailer.digest);
+    }
     munmap(mapped, size);
     return reason;
 }
@@ -129,7 +135,7 @@ std::string checkLibraryFile(std::string_view file, const std::string& cacheKey)
     return checkKernelElf(image);
 }
 
-int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, std::string* error) {
+int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, std::string* error, std::string* digest) {
     // A cache entry is reached without following a link, and only its owner may write it.
     int file = open(path.c_str(), O_RDONLY | O_CLOEXEC | (cacheKey.empty() ? 0 : O_NOFOLLOW));
     if (file < 0) {
@@ -146,7 +152,9 @@ int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, st
     int memory = -1;
     if (reason.empty() && info.st_size == 0) reason = "it is empty";
     if (reason.empty() && (memory = createMemoryFile(path)) < 0) reason = "cannot create a memory file to load it from";
-    if (reason.empty()) reason = copyAndCheck(file, memory, static_cast<std::uint64_t>(info.st_size), cacheKey);
+    std::string checkedDigest;
+    if (reason.empty())
+        reason = copyAndCheck(file, memory, static_cast<std::uint64_t>(info.st_size), cacheKey, &checkedDigest);
     // Sealed, the bytes just checked are the bytes the loader maps, whatever happens to the file.
     if (reason.empty() &&
         fcntl(memory, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
@@ -157,6 +165,7 @@ int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, st
         *error = reason;
         return -1;
     }
+    if (digest) *digest = std::move(checkedDigest);
     return memory;
 }
 

@@ -24,7 +24,8 @@ std::string checkLibraryFile(std::string_view file, const std::string& cacheKey 
 /// afterwards) and checks it with checkLibraryFile(). With `cacheKey` the file is a cache
 /// entry and must also be a regular file of this user that no one else can write, reached
 /// without a symbolic link. Returns the memory file's descriptor, or -1 with the reason in
-/// `error`.
-int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, std::string* error);
+/// `error`; `digest`, when given, receives the content hash the file was sealed with.
+int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, std::string* error,
+                        std::string* digest = nullptr);
 
 } // namespace metalcpu::jit

@@ -4,35 +4,15 @@
 #include "runtime/device.h"
 #include "runtime/errors.h"
 #include "runtime/library.h"
-#include "support/files.h"
 #include "support/hash.h"
 #include "support/log.h"
 #include "validation/settings.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
-#include <mutex>
-#include <optional>
 
 namespace metalcpu::rt {
 namespace {
-
-/// A hash of the library file's contents, computed once per loaded library. A library whose
-/// file is gone (deleted after loading) is known by its path instead.
-std::string libraryFingerprint(const std::shared_ptr<jit::KernelLibrary>& library) {
-    static std::mutex mutex;
-    static std::map<const jit::KernelLibrary*, std::pair<std::weak_ptr<jit::KernelLibrary>, std::string>> known;
-    std::lock_guard lock(mutex);
-    auto found = known.find(library.get());
-    // An expired entry belonged to an earlier library at the same address.
-    if (found != known.end() && !found->second.first.expired()) return found->second.second;
-    std::erase_if(known, [](const auto& entry) { return entry.second.first.expired(); });
-    std::optional<std::string> contents = support::readFile(library->path());
-    const std::string fingerprint = support::Hasher().add(contents ? *contents : "path:" + library->path()).hex();
-    known[library.get()] = {library, fingerprint};
-    return fingerprint;
-}
 
 /// MTL_SHADER_VALIDATION_DUMP_PIPELINES=1: Apple logs each pipeline's UID for the unified log's
 /// "Shader Validation UID" filter; metalcpu prints the same line on stderr and to its log.
@@ -47,7 +27,8 @@ void dumpPipeline(const std::string& uid, const std::string& label, const mc_ker
 } // namespace
 
 std::string shaderValidationUid(const std::shared_ptr<jit::KernelLibrary>& library, const mc_kernel& kernel) {
-    return support::Hasher().add(libraryFingerprint(library)).add(std::string_view(kernel.name)).hex().substr(0, 16);
+    // The library's sealed content hash: the same file gives the same UIDs in every process.
+    return support::Hasher().add(library->contentHash()).add(std::string_view(kernel.name)).hex().substr(0, 16);
 }
 
 ComputePipelineState::ComputePipelineState(Device* device, std::shared_ptr<jit::KernelLibrary> library,

@@ -50,7 +50,8 @@ private:
 /// The Shader Validation UID of `kernel` in `library`: 16 hex digits, a hash of the library
 /// file's contents and the kernel's name, so the same library and function give the same UID
 /// in every run (and a rebuilt library with other contents a new one), as Apple's UIDs are
-/// "persistent across multiple runs". The file is hashed once per loaded library.
+/// "persistent across multiple runs". The contents are known by the hash the file was sealed
+/// with, checked when the library was opened (jit/library_file.h).
 std::string shaderValidationUid(const std::shared_ptr<jit::KernelLibrary>& library, const mc_kernel& kernel);
 
 /// Device::newComputePipelineState(function or descriptor, error). `shaderValidation` is the
