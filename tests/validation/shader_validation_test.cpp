@@ -95,11 +95,14 @@ kernel void constexpr_index(device int* out [[buffer(0)]], uint i [[thread_posit
 kernel void optional_bias(device float* out [[buffer(0)]], device const float* bias [[buffer(1)]], constant int& offset [[buffer(2)]], constant uint& useBias [[buffer(3)]], uint i [[thread_position_in_grid]]) {
     out[int(i) + offset] = useBias != 0 ? bias[i] : 1.0f;
 }
+kernel void volatile_sum(volatile device atomic_int* total [[buffer(0)]], const volatile device int* values [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    atomic_fetch_add_explicit(total, values[i], memory_order_relaxed);
+}
 )";
 
 constexpr int kMemberLine = 44, kTableLine = 49, kThreadLine = 54, kHeldLine = 57;
 constexpr int kStoreLine = 5, kLoadLine = 8, kTileLine = 15, kArgumentLine = 20, kAddressLine = 25, kAtomicLine = 28,
-              kWalkLine = 33, kFiberLine = 39;
+              kWalkLine = 33, kFiberLine = 39, kVolatileLine = 72;
 
 /// A test with shader validation turned on for the process (as MTL_SHADER_VALIDATION=1
 /// does), the kernels above compiled once, and a collector for the reports.
@@ -622,6 +625,32 @@ TEST_F(ShaderValidation, AtomicPairs) {
         EXPECT_EQ(got[0].access, Access::Store);
         EXPECT_EQ(got[0].location.line, unsigned(kAtomicLine));
         EXPECT_EQ(got[0].count, 8u);
+    }
+}
+
+// Test that pointers to volatile data (GPUExample's `volatile device atomic_int *result`) are
+// checked like others: the qualifier stays on the data, so the instrumented flavour compiles.
+TEST_F(ShaderValidation, VolatilePointerPairs) {
+    MTL::Buffer* total = buffer(sizeof(std::int32_t));
+    MTL::Buffer* values = buffer(8 * sizeof(std::int32_t));
+    for (int i = 0; i < 8; ++i) static_cast<std::int32_t*>(values->contents())[i] = i + 1;
+    MTL::ComputePipelineState* sum = kernel("volatile_sum");
+    ASSERT_NE(sum, nullptr);
+    for (NS::UInteger threads : {8u, 9u}) {
+        *static_cast<std::int32_t*>(total->contents()) = 0;
+        dispatch(sum, threads, 8, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(total, 0, 0);
+            e->setBuffer(values, 0, 1);
+        });
+        EXPECT_EQ(*static_cast<std::int32_t*>(total->contents()), 36); // the ninth load reads zero
+        std::vector<ShaderValidationReport> got = reports();
+        if (threads == 8) {
+            EXPECT_THAT(got, ::testing::IsEmpty());
+            continue;
+        }
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_THAT(got[0], InvalidLoad("volatile_sum", 1));
+        EXPECT_EQ(got[0].location.line, unsigned(kVolatileLine));
     }
 }
 

@@ -266,14 +266,21 @@ void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t
         }
         Token& star = tokens[j < tokens.size() ? j : tokens.size() - 1];
         if (!sawType || !star.isPunct("*") || star.erased) continue;
-        // `const device T*`: the const belongs inside, so that templates deduce T the same way.
-        if (i > 0 && tokens[i - 1].isIdentifier("const") && !tokens[i - 1].erased) {
-            tokens[i - 1].erased = true;
-            constInside = true;
+        // `const device T*`, `volatile device atomic_int*`: qualifiers written before the address
+        // space qualify the pointee, so they go inside, where templates deduce T the same way
+        // (left outside, `volatile` would qualify the checked pointer object itself).
+        std::string volatileInside;
+        for (std::size_t k = i; k > 0 && !tokens[k - 1].erased &&
+                                (tokens[k - 1].isIdentifier("const") || tokens[k - 1].isIdentifier("volatile"));
+             --k) {
+            tokens[k - 1].erased = true;
+            if (tokens[k - 1].isIdentifier("const")) constInside = true;
+            else volatileInside = "volatile ";
         }
         const bool addConst = space == 2 && !constInside;
         t.erased = false;
-        t.text = std::string("::metalcpu_kernel::checked_ptr<") + (addConst || constInside ? "const " : "");
+        t.text = std::string("::metalcpu_kernel::checked_ptr<") + (addConst || constInside ? "const " : "") +
+                 volatileInside;
         if (constInside) // the const written inside now comes first; drop the original
             for (std::size_t k = i + 1; k < j; ++k)
                 if (tokens[k].isIdentifier("const")) tokens[k].erased = true;

@@ -38,6 +38,11 @@ TEST(CheckedPointerTypes, Spaces) {
     EXPECT_EQ(types("threadgroup float4* p;"), std::string(kChecked) + " float4, 3> p;");
     EXPECT_EQ(types("const device T* p;"), std::string(kChecked) + "const T, 1> p;");
     EXPECT_EQ(types("device const vec<float, 4>* p;"), std::string(kChecked) + "const vec<float, 4>, 1> p;");
+    // Qualifiers before the address space qualify the pointee, not the checked pointer
+    // (GPUExample's `volatile device atomic_int *result`).
+    EXPECT_EQ(types("volatile device atomic_int* p;"), std::string(kChecked) + "volatile atomic_int, 1> p;");
+    EXPECT_EQ(types("const volatile device int* p;"), std::string(kChecked) + "const volatile int, 1> p;");
+    EXPECT_EQ(types("device volatile float* p;"), std::string(kChecked) + " volatile float, 1> p;");
     EXPECT_EQ(types("thread float* p;"), "float* p;");
     EXPECT_EQ(types("device float& r = x;"), "float& r = x;");
     EXPECT_EQ(types("constant Params& c"), "const Params& c");
