@@ -29,6 +29,20 @@ constexpr std::array<std::string_view, 25> kPunctuators = {
 
 constexpr std::string_view kSinglePunctuators = "{}[]()<>;:,.?~!+-*/%^&|=#";
 
+// The alternative tokens C++ spells with two characters, and what they stand for; `%:%:` first.
+struct Digraph {
+    std::string_view written;
+    std::string_view means;
+};
+constexpr std::array<Digraph, 6> kDigraphs = {{
+    {"%:%:", "##"},
+    {"%:", "#"},
+    {"<%", "{"},
+    {"%>", "}"},
+    {"<:", "["},
+    {":>", "]"},
+}};
+
 } // namespace
 
 Lexer::Lexer(std::string_view source, FileTable& files, Diagnostics& diagnostics, bool rawSource)
@@ -112,7 +126,12 @@ TokenList Lexer::lex() {
         skipWhitespaceAndComments();
         if (pos_ >= src_.size()) break;
         char c = peek();
-        if (c == '#' && atLineStart_) {
+        // The preprocessor writes its own directives (linemarkers, pragmas) at the start of a
+        // line; a `#` a macro made there follows a blank (GCC and Clang print one), so it is
+        // no directive but a stray token. An original file may indent its directives.
+        const bool directiveStart = rawSource_ ? atLineStart_ && (c == '#' || (c == '%' && peek(1) == ':'))
+                                               : c == '#' && pos_ == lineStart_;
+        if (directiveStart) {
             directive();
         } else if (isIdentifierStart(c)) {
             identifierOrPrefixedLiteral();
@@ -297,15 +316,38 @@ void Lexer::rawString(std::size_t prefixLength) {
 void Lexer::punctuator() {
     Location where = here();
     std::size_t begin = pos_;
+    for (const Digraph& d : kDigraphs) {
+        if (src_.substr(pos_, d.written.size()) != d.written) continue;
+        // `<::` is `<` `::` unless a third `:` or a `>` follows (C++11 [lex.pptoken]).
+        if (d.written == "<:" && peek(2) == ':' && peek(3) != ':' && peek(3) != '>') break;
+        pos_ += d.written.size();
+        push(TokenKind::Punctuator, begin, where);
+        tokens_.back().spelling = std::string(d.means);
+        tokens_.back().text = tokens_.back().spelling;
+        refuseHash(d.written);
+        return;
+    }
     for (std::string_view p : kPunctuators) {
         if (src_.substr(pos_, p.size()) == p) {
             pos_ += p.size();
             push(TokenKind::Punctuator, begin, where);
+            refuseHash(p);
             return;
         }
     }
     ++pos_;
     push(TokenKind::Punctuator, begin, where);
+    refuseHash(tokens_.back().spelling);
+}
+
+void Lexer::refuseHash(std::string_view written) {
+    // Preprocessed C++ has no `#` or `##` outside directives. The translated text is
+    // preprocessed again when it is compiled, where one at the start of a line would be a
+    // directive of the kernel's making (an #include of any file).
+    const Token& t = tokens_.back();
+    if (rawSource_ || !(t.spelling == "#" || t.spelling == "##")) return;
+    diagnostics_.error(t.location, "stray '" + std::string(written) +
+                                       "' in kernel code: a macro cannot make a preprocessor directive");
 }
 
 } // namespace metalcpu::msl

@@ -21,7 +21,9 @@ struct IncludeEvent {
 /// Converts preprocessed source into tokens. Linemarkers (`# 12 "f.metal" 2`) and #line
 /// directives are consumed and set the locations of the tokens that follow; `#pragma` lines
 /// become single Pragma tokens; comments are skipped (the preprocessor has usually removed
-/// them already). Locations are those of the input text: the preprocessor keeps every line
+/// them already). Only a `#` at the very start of a line begins a directive, as the
+/// preprocessor writes them; any other `#` or `##` (`%:`, `%:%:`) is an error. Digraphs are
+/// spelt as the tokens they stand for (`<%` is `{`). Locations are those of the input text: the preprocessor keeps every line
 /// and the column of the first token of each line, but not the spacing inside a line.
 class Lexer {
 public:
@@ -46,6 +48,7 @@ private:
     void quoted(char quote, std::size_t prefixLength);
     void rawString(std::size_t prefixLength);
     void punctuator();
+    void refuseHash(std::string_view written);
     void push(TokenKind kind, std::size_t begin, Location where);
 
     std::string_view src_;

@@ -98,6 +98,48 @@ TEST(Lexer, Punctuators) {
     EXPECT_FALSE(l->tokens[8].spaceBefore);
 }
 
+// Test that digraphs are the tokens they stand for, keeping their own columns, and that `<::`
+// is `<` `::` unless a third `:` or a `>` follows.
+TEST(Lexer, Digraphs) {
+    auto l = lex("int v<:2:> = <% 5, 6 %>; a<::b> c<:::d:> e<::>");
+    std::vector<std::string> spellings;
+    for (const Token& t : l->tokens)
+        if (t.kind != TokenKind::End) spellings.push_back(t.spelling);
+    std::vector<std::string> expected = {"int", "v", "[", "2", "]", "=", "{", "5", ",", "6", "}", ";", "a", "<",
+                                         "::", "b", ">", "c", "[", "::", "d", "]", "e", "[", "]"};
+    EXPECT_EQ(spellings, expected);
+    expectToken(l->tokens[6], TokenKind::Punctuator, "{", 1, 14);
+    expectToken(l->tokens[10], TokenKind::Punctuator, "}", 1, 22);
+    EXPECT_EQ(l->tokens[6].text, "{");
+    EXPECT_FALSE(l->diagnostics.hasErrors());
+}
+
+// Test that a `#` or `##` outside a directive, in any spelling, is an error at the token: the
+// translated text is preprocessed again, where a `#` that a macro put at the start of a line
+// would be a directive of the kernel's making. Only a `#` in the first column starts a
+// directive (the preprocessor writes its own there, and a blank before one a macro made).
+TEST(Lexer, StrayHashes) {
+    const std::pair<std::string_view, std::string> cases[] = {
+        {" # include \"/etc/passwd\"\n", "test.metal:1:2: error: stray '#' in kernel code: a macro cannot make a "
+                                          "preprocessor directive"},
+        {" %: include \"/etc/passwd\"\n", "test.metal:1:2: error: stray '%:' in kernel code: a macro cannot make a "
+                                           "preprocessor directive"},
+        {"x # y", "test.metal:1:3: error: stray '#' in kernel code: a macro cannot make a preprocessor directive"},
+        {"a ## b", "test.metal:1:3: error: stray '##' in kernel code: a macro cannot make a preprocessor directive"},
+        {"a %:%: b",
+         "test.metal:1:3: error: stray '%:%:' in kernel code: a macro cannot make a preprocessor directive"},
+        {" # pragma GCC dependency \"/etc/passwd\"\n",
+         "test.metal:1:2: error: stray '#' in kernel code: a macro cannot make a preprocessor directive"},
+    };
+    for (const auto& [source, expected] : cases) {
+        SCOPED_TRACE(source);
+        auto l = lex(source);
+        ASSERT_FALSE(l->diagnostics.list().empty());
+        EXPECT_EQ(l->diagnostics.list()[0].format(), expected);
+        for (const Token& t : l->tokens) EXPECT_NE(t.kind, TokenKind::Pragma);
+    }
+}
+
 // Test that comments are skipped and count as whitespace, also across lines.
 TEST(Lexer, Comments) {
     auto l = lex("a/* x\n y */b // c\nd");
@@ -112,9 +154,9 @@ TEST(Lexer, Comments) {
 
 // Test that a #pragma line is one token, at the column of its `#`.
 TEST(Lexer, Pragma) {
-    auto l = lex("x;\n  #pragma unroll 4\ny;");
+    auto l = lex("x;\n#pragma unroll 4\ny;");
     ASSERT_EQ(l->tokens.size(), 6u);
-    expectToken(l->tokens[2], TokenKind::Pragma, "#pragma unroll 4", 2, 3);
+    expectToken(l->tokens[2], TokenKind::Pragma, "#pragma unroll 4", 2, 1);
     expectToken(l->tokens[3], TokenKind::Identifier, "y", 3, 1);
 }
 
@@ -194,11 +236,11 @@ TEST(Lexer, UnpreprocessedDirective) {
 TEST(Lexer, RawSourceSkipsDirectives) {
     FileTable files("x");
     Diagnostics diagnostics(files);
-    Lexer lexer("#include <a>\n#define N 3\nint y;", files, diagnostics, /*rawSource=*/true);
+    Lexer lexer("#include <a>\n  #define N 3\n%:define M #\nint y;", files, diagnostics, /*rawSource=*/true);
     TokenList tokens = lexer.lex();
     EXPECT_FALSE(diagnostics.hasErrors());
     ASSERT_EQ(tokens.size(), 4u);
-    expectToken(tokens[0], TokenKind::Identifier, "int", 3, 1);
+    expectToken(tokens[0], TokenKind::Identifier, "int", 4, 1);
 }
 
 } // namespace

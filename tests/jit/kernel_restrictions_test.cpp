@@ -203,6 +203,54 @@ TEST_F(KernelRestrictionsTest, SourceStringIncludeEscapes) {
     }
 }
 
+// Test that a `#` or `%:` a macro makes is refused at its line, also where the tokens erased around
+// it would leave it first on its line in the translated text, which is preprocessed again: there
+// it would be a directive of the kernel's own (an #include of any file, a #define, a #line, a
+// #pragma). The planted file is never read.
+TEST_F(KernelRestrictionsTest, DirectivesMadeByMacros) {
+    const std::string secret = "\"" + directory_ + "/secret.h\"";
+    const std::string kernel = "kernel void k(device int* a [[buffer(0)]]) {\n";
+    const std::pair<std::string, std::string> cases[] = {
+        {"#define HASH #\n" + kernel + "device HASH include " + secret + "\n a[0] = 1; }\n", "program_source:3:"},
+        {"#define HASH #\n[[kernel]] HASH include " + secret + "\nvoid k(device int* a [[buffer(0)]]) { a[0] = 1; }\n",
+         "program_source:2:"},
+        {"#define HASH %:\nstruct __attribute__((aligned(\nHASH include " + secret + "\n16))) S { int x; };\n" + kernel +
+             "a[0] = 1; }\n",
+         "program_source:3:"},
+        {"#define HASH #\n" + kernel + "device HASH include \"/proc/self/environ\"\n a[0] = 1; }\n", "program_source:3:"},
+        {"#define HASH #\n" + kernel + "device HASH define a 0\n a[0] = 1; }\n", "program_source:3:"},
+        {"#define HASH #\n" + kernel + "device HASH line 1 " + secret + "\n a[0] = 1; }\n", "program_source:3:"},
+        {"#define HASH #\n" + kernel + "device HASH pragma GCC dependency " + secret + "\n a[0] = 1; }\n",
+         "program_source:3:"},
+        {"#define ID(x) x\n" + kernel + "device ID(%:%:) include " + secret + "\n a[0] = 1; }\n", "program_source:3:"},
+    };
+    for (const auto& [source, line] : cases) {
+        SCOPED_TRACE(source);
+        std::string error = compileError(source);
+        EXPECT_NE(error.find(line), std::string::npos) << error;
+        EXPECT_NE(error.find("error: stray '"), std::string::npos) << error;
+        EXPECT_NE(error.find("' in kernel code: a macro cannot make a preprocessor directive"), std::string::npos)
+            << error;
+        EXPECT_EQ(error.find(kMarker), std::string::npos) << error;
+        EXPECT_EQ(error.find("root:"), std::string::npos) << error;
+    }
+}
+
+// Test that digraphs are the tokens they stand for: braces, brackets and `<::`.
+TEST_F(KernelRestrictionsTest, DigraphsRun) {
+    MTL::Library* library = compile("#include <metal_stdlib>\nusing namespace metal;\n"
+                                    "namespace n { struct W { int v; }; }\n"
+                                    "template <class T> struct Box { T t; };\n"
+                                    "kernel void k(device int* out <:<:buffer(0):>:>, uint i [[thread_position_in_grid]]) <%\n"
+                                    "    int v<:2:> = <% 5, 6 %>;\n"
+                                    "    Box<::n::W> b = {{7}};\n"
+                                    "    out<:i:> = v[i % 2] + b.t.v;\n"
+                                    "%>\n");
+    ASSERT_NE(library, nullptr);
+    EXPECT_EQ(runIntKernel(library, "k", 3), (std::vector<int>{12, 13, 12}));
+    library->release();
+}
+
 // Test that the metal tool refuses `..` escapes and symbolic links out of the roots, in the
 // main file and in a header found through -I, without quoting the file.
 TEST_F(KernelRestrictionsTest, ToolIncludeEscapes) {
