@@ -151,6 +151,27 @@ TEST_F(KernelRestrictionsTest, LoadTimeCodeIsRefused) {
     }
 }
 
+// Test that tokens a macro makes never join with their neighbours in the translated text:
+// `b M-b` with `#define M -` subtracts, and a `/` before a `/` cannot comment out the rest of
+// the line, the `constinit` written there for the declaration on the next line included.
+TEST_F(KernelRestrictionsTest, MacroTokensStayApart) {
+    MTL::Library* library = compile("#define M -\n#define P +\n#define D /\n"
+                                    "kernel void k(device int* a [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+                                    "    int b = 2;\n"
+                                    "    if (i == 0) { a[0] = 5 M-b; a[1] = b P+b; a[2] = b-M 1; a[3] = 8 D*a; }\n"
+                                    "}\n");
+    ASSERT_NE(library, nullptr);
+    EXPECT_EQ(runIntKernel(library, "k", 4), (std::vector<int>{7, 4, 3, 1}));
+    library->release();
+    std::string error = compileError("#define S /\nstruct Runs { int v; Runs() { v = 42; } };\n"
+                                     "struct __attribute__((aligned(16 S/ 2))) T { int x; };\n"
+                                     "constant Runs kRuns;\n"
+                                     "kernel void k(device int* out [[buffer(0)]]) { out[0] = kRuns.v; }\n");
+    EXPECT_NE(error.find("program_source:4:15: error: "), std::string::npos) << error;
+    EXPECT_NE(error.find("kRuns"), std::string::npos) << error;
+    EXPECT_NE(error.find(" does not have a constant initializer"), std::string::npos) << error;
+}
+
 // Test that constant-initialised program-scope data of every usual shape compiles and holds
 // its values: arrays, vectors, matrices, packed and half vectors, aggregates, constexpr
 // constructors, constexpr variables, variable templates, static data members, static locals.

@@ -7,6 +7,22 @@ namespace {
 // Lines of padding that are cheaper than a #line directive.
 constexpr std::uint32_t kMaxBlankLines = 8;
 
+bool isWordCharacter(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+           static_cast<unsigned char>(c) >= 0x80;
+}
+
+// Whether text ending in `left` followed directly by text starting with `right` could lex as
+// other tokens than the two (`-` `-b` as `--b`, `/` `/` as a comment, `a` `b` as `ab`,
+// `1e` `+` as one number): GCC's cpp_avoid_paste, on characters, erring towards a blank.
+bool wouldPaste(char left, char right) {
+    constexpr std::string_view kJoining = "+-*/%<>=!&|^:.#";
+    if (isWordCharacter(left) || left == '.')
+        return isWordCharacter(right) || right == '"' || right == '\'' || right == '.' ||
+               ((left == 'e' || left == 'E' || left == 'p' || left == 'P') && (right == '+' || right == '-'));
+    return kJoining.find(left) != std::string_view::npos && kJoining.find(right) != std::string_view::npos;
+}
+
 } // namespace
 
 void CodeWriter::writeRaw(std::string_view text) {
@@ -97,6 +113,11 @@ void CodeWriter::writeTokens(const TokenList& tokens) {
         } else {
             moveTo(t.location);
         }
+        // Tokens of a macro expansion share the macro's column, so one can land right after
+        // the one before it; the blank the preprocessor kept between them stays if they
+        // would join (`#define M -` makes `b M-b` `b - -b`, not `b --b`).
+        const std::string_view first = !t.prefix.empty() ? t.prefix : !body.empty() ? body : t.suffix;
+        if (t.spaceBefore && column_ > 1 && wouldPaste(out_.back(), first.front())) append(" ");
         append(t.prefix);
         append(body);
         append(t.suffix);

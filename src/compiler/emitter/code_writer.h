@@ -17,7 +17,9 @@ namespace metalcpu::msl {
 /// A token prints as prefix + text + suffix (text left out when erased). When earlier output
 /// on the line already passed a token's column (inserted text is longer than what it
 /// replaced), the token follows after one space, or directly when the source had no
-/// whitespace before it. Pragma tokens always get a line of their own.
+/// whitespace before it. Two tokens the source separated by whitespace are never written so
+/// that they join (`-` `-` as `--`, `/` `/` as a comment): a blank goes between them. Pragma
+/// tokens always get a line of their own.
 class CodeWriter {
 public:
     explicit CodeWriter(const FileTable& files) : files_(files) {}

@@ -1,5 +1,6 @@
 #include "compiler/emitter/code_writer.h"
 
+#include "compiler/columns.h"
 #include "compiler/compiler_test_util.h"
 
 #include <gtest/gtest.h>
@@ -33,6 +34,36 @@ TEST(CodeWriter, InsertedText) {
     auto p = testing::parse("f(a) {x>>1;}");
     p->tokens[3].prefix = ", const ::mc_group* g";
     EXPECT_EQ(write(*p), "#line 1 \"test.metal\"\nf(a, const ::mc_group* g) {x>>1;}\n");
+}
+
+std::vector<std::string> spellings(const TokenList& tokens) {
+    std::vector<std::string> out;
+    for (const Token& t : tokens)
+        if (t.kind != TokenKind::End) out.push_back(t.spelling);
+    return out;
+}
+
+// Test that tokens of a macro expansion, which restoreColumns() gives the macro's column, never
+// join with the token next to them where the preprocessor kept them apart (`#define M -` makes
+// `b M-b` `b - -b`, which must not print as `b --b`), while tokens the source wrote together
+// stay together (`>>`): the output lexes as the same tokens.
+TEST(CodeWriter, TokensNeverJoin) {
+    const std::pair<std::string_view, std::string_view> cases[] = {
+        {"b - -b;", "b M-b;"},         {"b + +b;", "b P+b;"},           {"x(16 / / 2) y;", "x(16 S/ 2) y;"},
+        {"b / *a;", "b D*a;"},         {"b- - 1;", "b-M 1;"},           {"x - > y;", "x M> y;"},
+        {"a b;", "AB;"},               {"1e +5;", "E+5;"},              {"s . 5;", "s D5;"},
+        {"f < :: g;", "f L:: g;"},     {"v<v<int>> x;", "v<v<int>> x;"}, {"& &x;", "A&x;"},
+    };
+    for (const auto& [pp, original] : cases) {
+        SCOPED_TRACE(pp);
+        auto p = testing::parse("# 1 \"m.metal\"\n" + std::string(pp) + "\n");
+        restoreColumns(p->tokens, p->files, [original = std::string(original)](const std::string&) {
+            return std::optional<std::string>(original);
+        });
+        const std::string out = write(*p);
+        auto reread = testing::parse(out.substr(out.find('\n') + 1));
+        EXPECT_EQ(spellings(reread->tokens), spellings(p->tokens)) << out;
+    }
 }
 
 // Test that a #line directive is written when the file changes or the line goes backwards or
