@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 
 namespace metalcpu::msl {
 
@@ -390,53 +391,61 @@ private:
         return tokens_[pos_].spelling;
     }
 
+    // Nesting deeper than this is no constant the front end needs to read (and would only
+    // deepen the recursion).
+    static constexpr int kMaxDepth = 256;
+
+    // a op b, or nothing where C++ has no value for it (overflow, division by zero,
+    // LLONG_MIN / -1, shifts out of range): the evaluation runs in this process.
+    static std::optional<long long> apply(const std::string& op, long long a, long long b) {
+        long long r = 0;
+        if (op == "+") return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+        if (op == "-") return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+        if (op == "*") return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+        if (op == "/" || op == "%") {
+            if (b == 0 || (a == std::numeric_limits<long long>::min() && b == -1)) return std::nullopt;
+            return op == "/" ? a / b : a % b;
+        }
+        if (op == "<<" || op == ">>") {
+            if (b < 0 || b > 62) return std::nullopt;
+            if (op == ">>") return a >> b;
+            return __builtin_mul_overflow(a, 1LL << b, &r) ? std::nullopt : std::optional(r);
+        }
+        if (op == "&") return a & b;
+        if (op == "|") return a | b;
+        if (op == "^") return a ^ b;
+        return std::nullopt;
+    }
+
+    // The recursion through binary() alone is as deep as the precedence levels; unary()
+    // counts the rest (parentheses, prefix operators).
     std::optional<long long> binary(int minPrecedence) {
         auto left = unary();
-        if (!left) return std::nullopt;
-        for (;;) {
+        for (; left;) {
             std::string op = peekOperator();
             int p = precedence(op);
-            if (p < 0 || p < minPrecedence) return left;
+            if (p < 0 || p < minPrecedence) break;
             pos_ += op == ">>" ? 2 : 1;
             auto right = binary(p + 1);
-            if (!right) return std::nullopt;
-            long long a = *left, b = *right;
-            if (op == "+")
-                a += b;
-            else if (op == "-")
-                a -= b;
-            else if (op == "*")
-                a *= b;
-            else if (op == "/") {
-                if (b == 0) return std::nullopt;
-                a /= b;
-            } else if (op == "%") {
-                if (b == 0) return std::nullopt;
-                a %= b;
-            } else if (op == "<<") {
-                if (b < 0 || b > 62) return std::nullopt;
-                a <<= b;
-            } else if (op == ">>") {
-                if (b < 0 || b > 62) return std::nullopt;
-                a >>= b;
-            } else if (op == "&")
-                a &= b;
-            else if (op == "|")
-                a |= b;
-            else if (op == "^")
-                a ^= b;
-            left = a;
+            left = right ? apply(op, *left, *right) : std::nullopt;
         }
+        return left;
     }
 
     std::optional<long long> unary() {
-        if (pos_ >= end_) return std::nullopt;
+        if (pos_ >= end_ || ++depth_ > kMaxDepth) return std::nullopt;
+        std::optional<long long> value = operand();
+        --depth_;
+        return value;
+    }
+
+    std::optional<long long> operand() {
         const Token& t = tokens_[pos_];
         if (t.isPunct("-") || t.isPunct("+") || t.isPunct("~") || t.isPunct("!")) {
             ++pos_;
             auto v = unary();
             if (!v) return std::nullopt;
-            if (t.spelling == "-") return -*v;
+            if (t.spelling == "-") return apply("-", 0, *v);
             if (t.spelling == "~") return ~*v;
             if (t.spelling == "!") return *v == 0 ? 1 : 0;
             return v;
@@ -500,6 +509,7 @@ private:
     const TokenList& tokens_;
     std::size_t pos_;
     std::size_t end_;
+    int depth_ = 0;
 };
 
 } // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace metalcpu::msl {
 namespace {
 
@@ -114,6 +116,34 @@ TEST(Syntax, EvaluateInteger) {
     EXPECT_FALSE(eval("N * 2"));
     EXPECT_FALSE(eval("1 / 0"));
     EXPECT_FALSE(eval("1 2"));
+}
+
+// Test that the evaluator, which runs in the host process, has no value where C++ has none:
+// LLONG_MIN / -1 (SIGFPE on x86-64), remainders by zero, signed overflow of + - * << and
+// negation, shifts out of range; and that nesting past 256 levels is no constant either
+// (the recursion stays shallow). The largest and smallest values themselves are fine.
+TEST(Syntax, EvaluateIntegerHasNoUndefinedResults) {
+    auto eval = [](std::string_view s) {
+        auto p = parse(s);
+        return evaluateInteger(p->tokens, 0, p->tokens.size() - 1);
+    };
+    EXPECT_FALSE(eval("(-9223372036854775807 - 1) / -1"));
+    EXPECT_FALSE(eval("(-9223372036854775807 - 1) % -1"));
+    EXPECT_FALSE(eval("1 % 0"));
+    EXPECT_FALSE(eval("9223372036854775807 + 1"));
+    EXPECT_FALSE(eval("-9223372036854775807 - 2"));
+    EXPECT_FALSE(eval("4611686018427387904 * 2"));
+    EXPECT_FALSE(eval("-(-9223372036854775807 - 1)"));
+    EXPECT_FALSE(eval("1 << 63"));
+    EXPECT_FALSE(eval("3 << 62"));
+    EXPECT_FALSE(eval("1 << -1"));
+    EXPECT_EQ(eval("-9223372036854775807 - 1"), std::numeric_limits<long long>::min());
+    EXPECT_EQ(eval("(-9223372036854775807 - 1) / 1"), std::numeric_limits<long long>::min());
+    EXPECT_EQ(eval("-2 << 62"), std::numeric_limits<long long>::min());
+    EXPECT_EQ(eval("-8 >> 1"), -4);
+    EXPECT_EQ(eval(std::string(200, '(') + "1" + std::string(200, ')')), 1);
+    EXPECT_FALSE(eval(std::string(100000, '(') + "1" + std::string(100000, ')')));
+    EXPECT_FALSE(eval(std::string(100000, '-') + "1"));
 }
 
 } // namespace

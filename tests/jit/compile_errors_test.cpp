@@ -163,6 +163,17 @@ TEST_F(CompileErrorsTest, SourceLimit) {
     EXPECT_FALSE(temporaryLeftovers());
 }
 
+// Test that the front end's own constant folding, which runs in this process, cannot trap:
+// LLONG_MIN / -1 in a binding index (SIGFPE on x86-64) is an error, not a dead process.
+TEST_F(CompileErrorsTest, FrontEndArithmeticCannotTrap) {
+    std::string message = failedCompile(
+        "kernel void k(device long* a [[buffer((-9223372036854775807 - 1) / -1)]]) { a[0] = 1; }\n");
+    EXPECT_NE(message.find("program_source:1:32: error: the index in [[buffer]] of parameter 'a' must be an "
+                           "integer constant"),
+              std::string::npos)
+        << message;
+}
+
 // Test that a compiler that writes megabytes of messages yields an error of bounded size
 // that says how much was cut.
 TEST_F(CompileErrorsTest, MessagesAreCapped) {
