@@ -13,8 +13,18 @@ public:
     StatementParser(const TokenList& tokens, const std::vector<std::size_t>& partner)
         : tokens_(tokens), partner_(partner) {}
 
-    // The statement starting at `i` (before `limit`, the enclosing `}`).
+    // The statement starting at `i` (before `limit`, the enclosing `}`). Statements nested
+    // deeper than kMaxDepth (ifs, labels, loops, blocks) are not delimited: the pass that asked
+    // keeps its fallback, and the recursion here and in the tree's users stays shallow.
     std::optional<Statement> parse(std::size_t i, std::size_t limit) {
+        if (depth_ >= kMaxDepth) return std::nullopt;
+        ++depth_;
+        std::optional<Statement> s = statement(i, limit);
+        --depth_;
+        return s;
+    }
+
+    std::optional<Statement> statement(std::size_t i, std::size_t limit) {
         Statement s;
         s.tokens.begin = i;
         while (i < limit && (tokens_[i].kind == TokenKind::Pragma || startsAttributeSpec(tokens_, i))) {
@@ -129,6 +139,8 @@ public:
     }
 
 private:
+    static constexpr int kMaxDepth = 256;
+
     // Records the parenthesised header at `open` in `s`.
     bool parenthesized(Statement& s, std::size_t open, std::size_t limit) {
         if (open >= limit || !tokens_[open].isPunct("(") || partner_[open] == kNoToken || partner_[open] >= limit)
@@ -153,6 +165,7 @@ private:
 
     const TokenList& tokens_;
     const std::vector<std::size_t>& partner_;
+    int depth_ = 0;
 };
 
 // Whether an assignment operator starts at `i`. `>>` is always two tokens (see the lexer),

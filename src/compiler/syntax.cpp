@@ -142,6 +142,11 @@ std::optional<std::vector<std::size_t>> matchBrackets(const TokenList& tokens, D
         if (t.kind != TokenKind::Punctuator) continue;
         const std::string& s = t.spelling;
         if (s == "(" || s == "[" || s == "{") {
+            if (open.size() == kMaxBracketDepth) {
+                diagnostics.error(t.location,
+                                  "bracket nesting level exceeded maximum of " + std::to_string(kMaxBracketDepth));
+                return std::nullopt;
+            }
             open.push_back(i);
         } else if (s == ")" || s == "]" || s == "}") {
             char expected = s == ")" ? '(' : s == "]" ? '[' : '{';

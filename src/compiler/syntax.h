@@ -18,8 +18,13 @@ bool isCppKeyword(std::string_view word);
 /// Keywords that name or qualify a type (int, const, unsigned, ...).
 bool isTypeKeyword(std::string_view word);
 
+/// How deeply `(`, `[` and `{` may nest, together: Clang's (so Metal's) default bracket depth.
+/// It bounds the recursion of every stage that follows brackets, in the host process.
+inline constexpr std::size_t kMaxBracketDepth = 256;
+
 /// For every `(`, `[`, `{` the index of its closing partner and vice versa; kNoToken for other
-/// tokens. Reports the first unbalanced bracket and returns nothing.
+/// tokens. Reports the first unbalanced bracket, or the first past kMaxBracketDepth, and
+/// returns nothing.
 std::optional<std::vector<std::size_t>> matchBrackets(const TokenList& tokens, Diagnostics& diagnostics);
 
 /// The `>` closing the template angle bracket at `open` (a `<`), looking no further than

@@ -67,6 +67,24 @@ TEST(Statements, Undelimited) {
     EXPECT_FALSE(parseBody("void f() { if x; }").statements);
 }
 
+// Test that statements nest up to 256 deep (ifs, else-ifs, labels, loops), and that deeper
+// ones give nothing: the recursion, here and in every user of the tree, stays shallow.
+TEST(Statements, NestingDepth) {
+    auto chain = [](int n) {
+        std::string body = "void f(int x) { if (x == 0) x = 1;";
+        for (int i = 1; i < n; ++i) body += " else if (x == " + std::to_string(i) + ") x = 1;";
+        return body + " }";
+    };
+    EXPECT_TRUE(parseBody(chain(200)).statements);
+    EXPECT_FALSE(parseBody(chain(100000)).statements);
+    std::string cases = "void f(int x) { switch (x) { ";
+    for (int i = 0; i < 100000; ++i) cases += "case " + std::to_string(i) + ": ";
+    EXPECT_FALSE(parseBody(cases + "x = 1; } }").statements);
+    std::string loops = "void f(int x) { ";
+    for (int i = 0; i < 100000; ++i) loops += "while (x) ";
+    EXPECT_FALSE(parseBody(loops + "--x; }").statements);
+}
+
 std::optional<Declaration> declaration(const std::string& statement, std::unique_ptr<testing::Parsed>& keep) {
     Body b = parseBody("void f() { " + statement + " }");
     keep = std::move(b.parsed);

@@ -38,6 +38,18 @@ TEST(Syntax, UnclosedBracket) {
                              }));
 }
 
+// Test that brackets nest up to Clang's (so Metal's) limit of 256, and past it are one error
+// at the first bracket too deep: every stage after this one follows brackets recursively, in
+// the host process, so the depth bounds its stack.
+TEST(Syntax, BracketDepth) {
+    auto fine = parse("x = " + std::string(128, '(') + std::string(128, '[') + "1" + std::string(128, ']') +
+                      std::string(128, ')') + ";");
+    EXPECT_FALSE(fine->diagnostics.hasErrors());
+    auto deep = parse("namespace a {\n" + std::string(100000, '{') + std::string(100000, '}') + "}");
+    EXPECT_EQ(deep->messages(),
+              (std::vector<std::string>{"test.metal:2:256: error: bracket nesting level exceeded maximum of 256"}));
+}
+
 // Test that template angle brackets match across nesting, `>>` included, and skip parentheses.
 TEST(Syntax, AngleBrackets) {
     auto p = parse("a<b<c>, (d > e)> x;");

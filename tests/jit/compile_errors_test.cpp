@@ -174,6 +174,17 @@ TEST_F(CompileErrorsTest, FrontEndArithmeticCannotTrap) {
         << message;
 }
 
+// Test that brackets nested past Metal's limit of 256 are an error, not a stack overflow in the
+// front end, which runs in this process (100000 nested namespaces crashed it).
+TEST_F(CompileErrorsTest, DeepNestingIsAnError) {
+    std::string nested;
+    for (int i = 0; i < 100000; ++i) nested += "namespace a { ";
+    std::string message = failedCompile(nested + std::string(100000, '}') + "\n" + kSource);
+    EXPECT_NE(message.find("program_source:1:3597: error: bracket nesting level exceeded maximum of 256"),
+              std::string::npos)
+        << message.substr(0, 500);
+}
+
 // Test that a compiler that writes megabytes of messages yields an error of bounded size
 // that says how much was cut.
 TEST_F(CompileErrorsTest, MessagesAreCapped) {
