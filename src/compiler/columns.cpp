@@ -44,21 +44,24 @@ std::vector<std::vector<OriginalToken>> originalLines(const std::string& text) {
 void alignLine(TokenList& tokens, std::size_t begin, std::size_t end, const std::vector<OriginalToken>& original) {
     const std::size_t n = end - begin, m = original.size();
     if (n == 0 || m == 0 || n * m > kMaxAlignmentCells) return;
-    // lcs[a][b]: the longest common subsequence of pp tokens [a, n) and original tokens [b, m).
-    std::vector<std::vector<std::uint16_t>> lcs(n + 1, std::vector<std::uint16_t>(m + 1, 0));
+    // lcs[a * (m + 1) + b]: the longest common subsequence of pp tokens [a, n) and original
+    // tokens [b, m). One flat table: a line of one macro has n in the millions and m of 1.
+    const std::size_t width = m + 1;
+    std::vector<std::uint16_t> lcs((n + 1) * width, 0);
+    auto at = [&](std::size_t a, std::size_t b) -> std::uint16_t& { return lcs[a * width + b]; };
     for (std::size_t a = n; a-- > 0;) {
         for (std::size_t b = m; b-- > 0;) {
             if (tokens[begin + a].spelling == original[b].spelling)
-                lcs[a][b] = static_cast<std::uint16_t>(lcs[a + 1][b + 1] + 1);
+                at(a, b) = static_cast<std::uint16_t>(at(a + 1, b + 1) + 1);
             else
-                lcs[a][b] = std::max(lcs[a + 1][b], lcs[a][b + 1]);
+                at(a, b) = std::max(at(a + 1, b), at(a, b + 1));
         }
     }
     std::vector<std::size_t> match(n, kNoToken);
     for (std::size_t a = 0, b = 0; a < n && b < m;) {
-        if (tokens[begin + a].spelling == original[b].spelling && lcs[a][b] == lcs[a + 1][b + 1] + 1) {
+        if (tokens[begin + a].spelling == original[b].spelling && at(a, b) == at(a + 1, b + 1) + 1) {
             match[a++] = b++;
-        } else if (lcs[a + 1][b] >= lcs[a][b + 1]) {
+        } else if (at(a + 1, b) >= at(a, b + 1)) {
             ++a;
         } else {
             ++b;
@@ -67,6 +70,10 @@ void alignLine(TokenList& tokens, std::size_t begin, std::size_t end, const std:
     std::vector<bool> used(m, false);
     for (std::size_t a = 0; a < n; ++a)
         if (match[a] != kNoToken) used[match[a]] = true;
+    // nextMatch[a]: the original index matched by the first matched token after a, else m;
+    // one backward pass, where a forward search from every unmatched token was quadratic.
+    std::vector<std::size_t> nextMatch(n, m);
+    for (std::size_t a = n - 1; a-- > 0;) nextMatch[a] = match[a + 1] != kNoToken ? match[a + 1] : nextMatch[a + 1];
     std::size_t previous = kNoToken; // original index matched by the last matched token
     for (std::size_t a = 0; a < n; ++a) {
         Token& t = tokens[begin + a];
@@ -76,14 +83,7 @@ void alignLine(TokenList& tokens, std::size_t begin, std::size_t end, const std:
             t.location.column = original[previous].column;
             continue;
         }
-        std::size_t next = m;
-        for (std::size_t k = a + 1; k < n; ++k) {
-            if (match[k] != kNoToken) {
-                next = match[k];
-                break;
-            }
-        }
-        for (std::size_t b = previous == kNoToken ? 0 : previous + 1; b < next; ++b) {
+        for (std::size_t b = previous == kNoToken ? 0 : previous + 1; b < nextMatch[a]; ++b) {
             if (!used[b]) {
                 t.location.column = original[b].column;
                 break;
