@@ -1,6 +1,7 @@
 #include "compiler/lexer.h"
 
 #include <array>
+#include <string>
 
 namespace metalcpu::msl {
 
@@ -145,6 +146,13 @@ TokenList Lexer::lex() {
             Location where = here();
             diagnostics_.error(where, std::string("unexpected character '") + c + "'");
             ++pos_;
+        }
+        if (tokenLimit_ && tokens_.size() > tokenLimit_) {
+            diagnostics_.error(tokens_.back().location,
+                               "the preprocessed source has more than " + std::to_string(tokenLimit_) +
+                                   " tokens: does a macro expand to a huge initializer? "
+                                   "(METALCPU_COMPILE_TOKEN_LIMIT raises the limit; 0 removes it)");
+            break;
         }
     }
     Token end;

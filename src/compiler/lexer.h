@@ -34,6 +34,10 @@ public:
     /// Lexes the whole input. The last token is always TokenKind::End.
     TokenList lex();
 
+    /// Stops lexing, with an error at the token, once the input has more than `limit` tokens
+    /// (0: no limit).
+    void limitTokens(std::size_t limit) { tokenLimit_ = limit; }
+
     /// The files entered through #include or named by #line, in order (valid after lex()).
     const std::vector<IncludeEvent>& includes() const { return includes_; }
 
@@ -59,6 +63,7 @@ private:
     std::uint32_t line_ = 1;
     std::uint32_t file_ = 0;
     bool rawSource_ = false;
+    std::size_t tokenLimit_ = 0;
     bool atLineStart_ = true;
     bool sawSpace_ = false;
     TokenList tokens_;

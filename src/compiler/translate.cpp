@@ -49,6 +49,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
 
     // 1. Tokens.
     Lexer lexer(preprocessedSource, files, diagnostics);
+    lexer.limitTokens(options.tokenLimit);
     TokenList tokens = lexer.lex();
     if (diagnostics.hasErrors()) return fail(diagnostics);
     // Only files kernel code may read are opened, so no message can quote another.

@@ -2,6 +2,7 @@
 // host compiler plus kernel reflection out. docs/compiler.md describes the stages.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -10,6 +11,9 @@
 #include <vector>
 
 namespace metalcpu::msl {
+
+/// TranslateOptions::tokenLimit's default: an MSL file of 10 MB is 2-3 million tokens.
+inline constexpr std::size_t kDefaultTokenLimit = 4'000'000;
 
 /// How translate() names and checks its input. Every field but the two callbacks (which only
 /// check files and restore columns of the same text) feeds the kernel cache key.
@@ -34,6 +38,11 @@ struct TranslateOptions {
     /// The instrumented flavour for shader validation (docs/validation.md): checked pointers
     /// and a site for every access. The output defines METALCPU_VALIDATION.
     bool validation = false;
+    /// The most tokens the input may have (0: no limit); past it the translation fails at the
+    /// token. translate() runs in the caller's process and needs about 200 bytes a token, so
+    /// this bounds its memory and time (METALCPU_COMPILE_TOKEN_LIMIT). Not in the cache key:
+    /// it decides only whether a translation fails.
+    std::size_t tokenLimit = kDefaultTokenLimit;
 };
 
 /// One message about the input, in Tint's style: lower-case, one sentence, no full stop.

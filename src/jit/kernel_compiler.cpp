@@ -255,6 +255,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     // every token its column back, so messages point at the right place.
     options.allowsFile = [&access](const std::string& file) { return access.allows(file); };
     options.readOriginalSource = [&access](const std::string& file) { return access.read(file); };
+    options.tokenLimit = static_cast<std::size_t>(support::config().compileTokenLimit > 0 ? support::config().compileTokenLimit : 0);
     msl::Translation translation = msl::translate(*preprocessed, options);
     std::string diagnostics = msl::formatDiagnostics(translation.diagnostics, kDiagnosticsLimit);
     if (!translation.ok) return CompileResult{false, diagnostics};

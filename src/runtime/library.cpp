@@ -13,6 +13,9 @@
 #include <Foundation/NSArray.hpp>
 #include <Foundation/NSString.hpp>
 
+#include <exception>
+#include <new>
+
 namespace metalcpu::rt {
 
 Library::Library(Device* device, std::shared_ptr<jit::KernelLibrary> kernels)
@@ -79,14 +82,29 @@ MTL::Library* newLibraryWithSource(Device* device, const NS::String* source, con
                  "Compilation failed: source must not be nil");
         return nullptr;
     }
-    jit::KernelCompileSettings settings = compileSettingsOf(options);
-    jit::SourceBuild build = jit::buildLibraryFromSource(ns::stringOf(source), settings);
-    if (!build.ok) {
+    // The MSL front end runs in this process: what it throws (std::bad_alloc, when memory
+    // runs out before METALCPU_COMPILE_TOKEN_LIMIT stops a huge source) is a failed compile,
+    // never an exception through the API.
+    try {
+        jit::KernelCompileSettings settings = compileSettingsOf(options);
+        jit::SourceBuild build = jit::buildLibraryFromSource(ns::stringOf(source), settings);
+        if (!build.ok) {
+            setError(error, kLibraryErrorDomain, MTL::LibraryErrorCompileFailure,
+                     "Compilation failed: \n\n" + build.diagnostics);
+            return nullptr;
+        }
+        return ns::make<Library>(device, std::move(build.library));
+    } catch (const std::bad_alloc&) {
         setError(error, kLibraryErrorDomain, MTL::LibraryErrorCompileFailure,
-                 "Compilation failed: \n\n" + build.diagnostics);
-        return nullptr;
+                 "Compilation failed: \n\nerror: this process ran out of memory while compiling the kernels "
+                 "(METALCPU_COMPILE_TOKEN_LIMIT bounds how large a source the front end takes)\n");
+    } catch (const std::exception& e) {
+        setError(error, kLibraryErrorDomain, MTL::LibraryErrorInternal,
+                 std::string("Compilation failed: internal error: ") + e.what());
+    } catch (...) {
+        setError(error, kLibraryErrorDomain, MTL::LibraryErrorInternal, "Compilation failed: internal error");
     }
-    return ns::make<Library>(device, std::move(build.library));
+    return nullptr;
 }
 
 } // namespace metalcpu::rt

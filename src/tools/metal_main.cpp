@@ -7,7 +7,9 @@
 #include "tools/tool_options.h"
 
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -24,9 +26,7 @@ int fail(const std::string& message) {
     return 1;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     using namespace metalcpu;
     tools::MetalOptions options = tools::parseMetalOptions(std::vector<std::string>(argv + 1, argv + argc));
     if (options.help) {
@@ -81,4 +81,20 @@ int main(int argc, char** argv) {
     }
     support::removeTree(work);
     return status;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // The MSL front end runs in this process: running out of memory there (before
+    // METALCPU_COMPILE_TOKEN_LIMIT stops a huge source) is an error, not std::terminate().
+    try {
+        return run(argc, argv);
+    } catch (const std::bad_alloc&) {
+        return fail("out of memory (METALCPU_COMPILE_TOKEN_LIMIT bounds how large a source the front end takes)");
+    } catch (const std::exception& e) {
+        return fail(std::string("internal error: ") + e.what());
+    } catch (...) {
+        return fail("internal error");
+    }
 }

@@ -4,10 +4,13 @@
 #include "jit/kernel_compiler.h"
 
 #include <cstdio>
+#include <exception>
 #include <string>
 #include <vector>
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
     std::vector<std::string> objects;
     std::string output;
     for (int i = 1; i < argc; ++i) {
@@ -35,4 +38,18 @@ int main(int argc, char** argv) {
         return 1;
     }
     return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // An error message, never std::terminate(), whatever happens.
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "metallib: error: %s\n", e.what());
+    } catch (...) {
+        std::fputs("metallib: error: internal error\n", stderr);
+    }
+    return 1;
 }

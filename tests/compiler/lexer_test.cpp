@@ -140,6 +140,21 @@ TEST(Lexer, StrayHashes) {
     }
 }
 
+// Test that lexing stops with an error at the first token past the limit, which bounds the
+// front end's memory (it runs in the compiling process).
+TEST(Lexer, TokenLimit) {
+    FileTable files("test.metal");
+    Diagnostics diagnostics(files);
+    Lexer lexer("a b c\nd e f", files, diagnostics);
+    lexer.limitTokens(3);
+    TokenList tokens = lexer.lex();
+    EXPECT_EQ(tokens.size(), 5u); // a b c d End
+    ASSERT_EQ(diagnostics.list().size(), 1u);
+    EXPECT_EQ(diagnostics.list()[0].format(),
+              "test.metal:2:1: error: the preprocessed source has more than 3 tokens: does a macro expand to a huge "
+              "initializer? (METALCPU_COMPILE_TOKEN_LIMIT raises the limit; 0 removes it)");
+}
+
 // Test that comments are skipped and count as whitespace, also across lines.
 TEST(Lexer, Comments) {
     auto l = lex("a/* x\n y */b // c\nd");

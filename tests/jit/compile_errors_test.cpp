@@ -6,10 +6,13 @@
 #include "support/config.h"
 #include "support/files.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <poll.h>
 #include <string>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -32,6 +35,28 @@ A8
 )";
 
 const char kSource[] = "kernel void k(device int* out [[buffer(0)]]) { out[0] = 1; }\n";
+
+/// A few hundred bytes whose initializer expands to `copies` times 2 million tokens, well
+/// within METALCPU_COMPILE_SOURCE_LIMIT: nested macros, each ten of the one before.
+std::string hugeInitializer(int copies) {
+    std::string source = "#define A0 1,1,1,1,1,1,1,1,1,1,\n";
+    for (int level = 1; level <= 5; ++level) {
+        source += "#define A" + std::to_string(level);
+        for (int k = 0; k < 10; ++k) source += " A" + std::to_string(level - 1);
+        source += "\n";
+    }
+    source += "constant int arr[] = {\n";
+    for (int k = 0; k < copies; ++k) source += "A5 ";
+    return source + "\n};\nkernel void k(device int* out [[buffer(0)]]) { out[0] = arr[0]; }\n";
+}
+
+/// Lowers this process's address space (the soft limit, so that compiler children keep theirs).
+void limitAddressSpace(std::uint64_t bytes) {
+    rlimit limit{};
+    getrlimit(RLIMIT_AS, &limit);
+    limit.rlim_cur = static_cast<rlim_t>(bytes);
+    setrlimit(RLIMIT_AS, &limit);
+}
 
 /// Each test has its own cache and temporary directory, so that what a compile leaves
 /// behind can be counted.
@@ -183,6 +208,38 @@ TEST_F(CompileErrorsTest, DeepNestingIsAnError) {
     EXPECT_NE(message.find("program_source:1:3597: error: bracket nesting level exceeded maximum of 256"),
               std::string::npos)
         << message.substr(0, 500);
+}
+
+// Test that the front end, which runs in this process, is bounded by default: a source of 6
+// million tokens fails at METALCPU_COMPILE_TOKEN_LIMIT, naming it, inside a 2.5 GB address
+// space; and with the limit lifted, running out of memory there is a failed compile with an
+// NS::Error, not a std::bad_alloc through newLibrary() (which ended the process).
+TEST_F(CompileErrorsTest, HugeSourcesAreBounded) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            limitAddressSpace(2500ull << 20);
+            const std::string message = failedCompile(hugeInitializer(3));
+            const bool named = message.find("program_source:8:") != std::string::npos &&
+                               message.find("error: the preprocessed source has more than 4000000 tokens") !=
+                                   std::string::npos &&
+                               message.find("METALCPU_COMPILE_TOKEN_LIMIT") != std::string::npos;
+            std::fputs(message.substr(0, 300).c_str(), stderr);
+            std::exit(named ? 0 : 1);
+        },
+        ::testing::ExitedWithCode(0), "");
+    EXPECT_EXIT(
+        {
+            testing::ScopedEnvironmentVariable unlimited("METALCPU_COMPILE_TOKEN_LIMIT", "0");
+            limitAddressSpace(1500ull << 20);
+            const std::string message = failedCompile(hugeInitializer(5));
+            std::fputs(message.substr(0, 300).c_str(), stderr);
+            std::exit(message.find("error: this process ran out of memory while compiling the kernels") !=
+                              std::string::npos
+                          ? 0
+                          : 1);
+        },
+        ::testing::ExitedWithCode(0), "");
 }
 
 // Test that a compiler that writes megabytes of messages yields an error of bounded size

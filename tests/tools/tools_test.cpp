@@ -40,6 +40,18 @@ TEST(ToolOptions, RejectsBadCommandLines) {
     EXPECT_FALSE(parseMetalOptions({"a.metal", "-std=metal9"}).error.empty());
 }
 
+/// 300 bytes whose initializer expands to 6 million tokens: 6 MB preprocessed, well within
+/// METALCPU_COMPILE_SOURCE_LIMIT, that the front end (in the tool's process) would need over
+/// a gigabyte for.
+constexpr const char kHugeInitializer[] = "#define A0 1,1,1,1,1,1,1,1,1,1,\n"
+                                          "#define A1 A0 A0 A0 A0 A0 A0 A0 A0 A0 A0\n"
+                                          "#define A2 A1 A1 A1 A1 A1 A1 A1 A1 A1 A1\n"
+                                          "#define A3 A2 A2 A2 A2 A2 A2 A2 A2 A2 A2\n"
+                                          "#define A4 A3 A3 A3 A3 A3 A3 A3 A3 A3 A3\n"
+                                          "#define A5 A4 A4 A4 A4 A4 A4 A4 A4 A4 A4\n"
+                                          "constant int arr[] = {\nA5 A5 A5\n};\n"
+                                          "kernel void k(device int* a [[buffer(0)]]) { a[0] = arr[0]; }\n";
+
 class ToolsTest : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -50,6 +62,28 @@ protected:
     void TearDown() override { support::removeTree(dir_); }
     std::string dir_;
 };
+
+// Test that the front end's memory is bounded by default: under a 2.5 GB address space the
+// metal tool refuses a source of millions of tokens at METALCPU_COMPILE_TOKEN_LIMIT, naming the
+// variable; and with the limit lifted, running out of memory is an error, not std::terminate().
+TEST_F(ToolsTest, HugeSourcesAreBounded) {
+    ASSERT_TRUE(support::writeFileAtomically(dir_ + "/huge.metal", kHugeInitializer));
+    support::ProcessLimits limits;
+    limits.addressSpaceBytes = 2500ull << 20;
+    const std::vector<std::string> compile = {METAL_TOOL, "-c", "huge.metal", "-o", "huge.air"};
+    support::ProcessResult bounded = support::runProcess(compile, dir_, limits);
+    EXPECT_EQ(bounded.exitCode, 1) << bounded.output;
+    EXPECT_NE(bounded.output.find("huge.metal:8:"), std::string::npos) << bounded.output;
+    EXPECT_NE(bounded.output.find("error: the preprocessed source has more than 4000000 tokens"), std::string::npos)
+        << bounded.output;
+    EXPECT_NE(bounded.output.find("(METALCPU_COMPILE_TOKEN_LIMIT raises the limit; 0 removes it)"),
+              std::string::npos)
+        << bounded.output;
+    limits.addressSpaceBytes = 600ull << 20;
+    support::ProcessResult unbounded = support::runProcess(compile, dir_, limits, {"METALCPU_COMPILE_TOKEN_LIMIT=0"});
+    EXPECT_EQ(unbounded.exitCode, 1) << unbounded.output;
+    EXPECT_NE(unbounded.output.find("metal: error: out of memory"), std::string::npos) << unbounded.output;
+}
 
 // Test `metal -c` per file and `metallib` linking both into one library.
 TEST_F(ToolsTest, CompileAndLink) {
