@@ -390,6 +390,30 @@ TEST_F(KernelRestrictionsTest, FunctionPointerCastsThroughAliases) {
         << error;
 }
 
+// Test that the casts whose target may be a function pointer type, which the front end cannot
+// see through, are refused at their line: each was accepted, and `f()` would have called the
+// address in a[1].
+TEST_F(KernelRestrictionsTest, FunctionPointerCastsItCannotSeeThrough) {
+    const std::string declarations = "void g() {}\ntemplate <class T> using ptr = T*;\n"
+                                     "template <class T> struct P { using type = T*; };\n";
+    const std::string casts[] = {
+        "auto f = (long (*)())[&] { return a[1]; }(); f();",
+        "using F = decltype(+[] {}); reinterpret_cast<F>(a[1])();",
+        "reinterpret_cast<decltype((&g))>(a[1])();",
+        "reinterpret_cast<decltype(true ? &g : &g)>(a[1])();",
+        "auto p = &g; reinterpret_cast<decltype(p)>(a[1])();",
+        "reinterpret_cast<ptr<void()>>(a[1])();",
+        "reinterpret_cast<P<void()>::type>(a[1])();",
+    };
+    for (const std::string& cast : casts) {
+        SCOPED_TRACE(cast);
+        std::string error = compileError(declarations + "kernel void k(device ulong* a [[buffer(0)]]) {\n    " + cast +
+                                         "\n}\n");
+        EXPECT_NE(error.find("program_source:5:"), std::string::npos) << error;
+        EXPECT_NE(error.find("error: kernel code cannot cast to "), std::string::npos) << error;
+    }
+}
+
 // Test that the harmless neighbours compile and run: builtins kernels use, a user name that
 // merely starts like the kernel interface's, and ggml's function-pointer template parameters with their
 // decltype-typedef instantiations.

@@ -2,8 +2,8 @@
 
 #include "compiler/syntax.h"
 
+#include <algorithm>
 #include <map>
-#include <set>
 #include <string>
 
 namespace metalcpu::msl {
@@ -27,31 +27,41 @@ bool isTypeofKeyword(const Token& t) {
            t.isIdentifier("__typeof__") || t.isIdentifier("__typeof");
 }
 
+// What the target type of a cast may be, in increasing order.
+enum class Target { None, Possible, Definite };
+
 // Type-ids of the file, read well enough to tell whether they involve a function type.
 class FunctionTypes {
 public:
-    FunctionTypes(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module)
-        : t_(tokens), partner_(partner) {
-        for (const FunctionDecl& f : module.functions) functions_.insert(f.name);
+    FunctionTypes(const TokenList& tokens, const std::vector<std::size_t>& partner) : t_(tokens), partner_(partner) {
         collectAliases();
     }
 
-    /// Whether tokens [begin, end), the target of a cast, name a pointer or reference to a
-    /// function: an abstract declarator `(*)`, `(&)`, `(S::*)` followed by a parameter list, an
-    /// alias of a function type, or decltype of a function of the file.
-    bool isFunctionPointer(std::size_t begin, std::size_t end) const {
-        bool found = false;
+    /// What tokens [begin, end), the target of a cast, may be: Definite for a pointer or
+    /// reference to a function (an abstract declarator `(*)`, `(&)`, `(S::*)` followed by a
+    /// parameter list, an alias of a function type), Possible for a type the front end cannot
+    /// see through (decltype or typeof anywhere, an alias of one, template arguments that
+    /// involve a function type: `ptr<void()>`, `P<void()>::type`), else None.
+    Target classify(std::size_t begin, std::size_t end) const {
+        Target found = Target::None;
         walk(begin, end, [&](std::size_t k) {
             const Token& t = t_[k];
-            if (t.isIdentifier() && aliases_.count(t.spelling)) found = true;
-            if (isTypeofKeyword(t) && decltypeNamesFunction(k)) found = true;
+            found = std::max(found, aliasTarget(t));
+            if (isTypeofKeyword(t)) found = std::max(found, Target::Possible);
             if (t.isPunct("(") && isAbstractDeclarator(k) && partner_[k] + 1 < end && t_[partner_[k] + 1].isPunct("("))
-                found = true;
+                found = Target::Definite;
+            if (startsTemplateArguments(k, begin)) {
+                std::size_t close = closingAngle(t_, partner_, k, end);
+                if (close != kNoToken && templateArgumentsInvolveFunction(k + 1, close))
+                    found = std::max(found, Target::Possible);
+            }
         });
         return found;
     }
 
-    bool isAlias(const Token& t) const { return t.isIdentifier() && aliases_.count(t.spelling) != 0; }
+    /// What the alias `t` names, when it is one of the file's aliases that may be a function
+    /// pointer type.
+    Target aliasTarget(const Token& t) const { return t.isIdentifier() ? targetOfName(t.spelling) : Target::None; }
 
     /// The end of the typedef or alias declaration that starts at `i`, or `i` when none does.
     std::size_t skipDeclaration(std::size_t i) const {
@@ -79,27 +89,24 @@ private:
         }
     }
 
-    // `decltype(f)`, `decltype(&f)`, `decltype(ns::f<A>)` with f a function of the file.
-    bool decltypeNamesFunction(std::size_t keyword) const {
-        std::size_t open = keyword + 1;
-        if (!t_[open].isPunct("(") || partner_[open] == kNoToken) return false;
-        const std::size_t close = partner_[open];
-        std::size_t k = open + 1;
-        if (t_[k].isPunct("&")) ++k;
-        if (t_[k].isPunct("::")) ++k;
-        std::size_t name = kNoToken;
-        while (k < close && t_[k].isIdentifier()) {
-            name = k++;
-            if (t_[k].isPunct("::")) ++k;
-            else break;
+    bool startsTemplateArguments(std::size_t k, std::size_t begin) const {
+        return t_[k].isPunct("<") && k > begin && t_[k - 1].isIdentifier();
+    }
+
+    // Whether template arguments (tokens [begin, end), nested ones included) involve a
+    // function type: a parameter list, an alias that may be a function pointer, decltype.
+    // One pass over the tokens, however deeply the arguments nest.
+    bool templateArgumentsInvolveFunction(std::size_t begin, std::size_t end) const {
+        for (std::size_t k = begin; k < end; ++k) {
+            const Token& t = t_[k];
+            if (isTypeofKeyword(t) || aliasTarget(t) != Target::None) return true;
+            if (takesOperand(t) && t_[k + 1].isPunct("(") && partner_[k + 1] != kNoToken) {
+                k = partner_[k + 1];
+            } else if (t.isPunct("(") && partner_[k] != kNoToken && isParameterList(k)) {
+                return true;
+            }
         }
-        if (name == kNoToken) return false;
-        if (t_[k].isPunct("<")) {
-            std::size_t angle = closingAngle(t_, partner_, k, close);
-            if (angle == kNoToken) return false;
-            k = angle + 1;
-        }
-        return k == close && functions_.count(t_[name].spelling) != 0;
+        return false;
     }
 
     // `(*)`, `(&)`, `(&&)`, `(* const)`, `(S::*)`, `(*[4])`, `(*(*)(int))`: a declarator
@@ -137,16 +144,23 @@ private:
         return !groupsName;
     }
 
-    // Whether the type of a typedef or alias declaration (tokens [begin, end)) involves a
-    // function type: a parameter list, a known alias, decltype of a function.
-    bool aliasInvolvesFunction(std::size_t begin, std::size_t end) const {
-        bool found = false;
+    // What the type of a typedef or alias declaration (tokens [begin, end)) may be: Definite
+    // when it involves a function type of its own (a parameter list) or a Definite alias,
+    // Possible through decltype, a Possible alias or template arguments with a function type.
+    Target aliasTargetOf(std::size_t begin, std::size_t end) const {
+        Target found = Target::None;
         walk(begin, end, [&](std::size_t k) {
             const Token& t = t_[k];
-            if (isAlias(t) || (isTypeofKeyword(t) && decltypeNamesFunction(k))) found = true;
+            found = std::max(found, aliasTarget(t));
+            if (isTypeofKeyword(t)) found = std::max(found, Target::Possible);
             if (t.isPunct("(") && partner_[k] != kNoToken && !(k > begin && takesOperand(t_[k - 1])) &&
                 isParameterList(k))
-                found = true;
+                found = Target::Definite;
+            if (startsTemplateArguments(k, begin)) {
+                std::size_t close = closingAngle(t_, partner_, k, end);
+                if (close != kNoToken && templateArgumentsInvolveFunction(k + 1, close))
+                    found = std::max(found, Target::Possible);
+            }
         });
         return found;
     }
@@ -201,12 +215,14 @@ private:
                 declarationEnds_[i] = declarations.back().type.end;
             }
         }
+        // Until nothing changes: an alias can only move up (None, Possible, Definite).
         for (bool changed = true; changed;) {
             changed = false;
             for (const Declaration& d : declarations) {
-                if (aliases_.count(d.names.empty() ? std::string() : d.names.front()) != 0) continue;
-                if (d.names.empty() || !aliasInvolvesFunction(d.type.begin, d.type.end)) continue;
-                aliases_.insert(d.names.begin(), d.names.end());
+                if (d.names.empty()) continue;
+                const Target target = aliasTargetOf(d.type.begin, d.type.end);
+                if (target == Target::None || targetOfName(d.names.front()) >= target) continue;
+                for (const std::string& name : d.names) aliases_[name] = target;
                 changed = true;
             }
         }
@@ -214,8 +230,12 @@ private:
 
     const TokenList& t_;
     const std::vector<std::size_t>& partner_;
-    std::set<std::string> functions_;
-    std::set<std::string> aliases_;
+    Target targetOfName(const std::string& name) const {
+        auto found = aliases_.find(name);
+        return found == aliases_.end() ? Target::None : found->second;
+    }
+
+    std::map<std::string, Target> aliases_;
     std::map<std::size_t, std::size_t> declarationEnds_; ///< typedef/using token -> its `;`
 };
 
@@ -244,7 +264,8 @@ bool mayBeCStyleCast(const TokenList& tokens, const std::vector<std::size_t>& pa
     if (n.isIdentifier())
         return !(n.isIdentifier("const") || n.isIdentifier("volatile") || n.isIdentifier("noexcept") ||
                  n.isIdentifier("override") || n.isIdentifier("final") || n.isIdentifier("requires"));
-    static constexpr std::string_view kUnary[] = {"(", "::", "-", "+", "!", "~", "*", "&", "++", "--"};
+    // `[` starts a lambda: `(long (*)())[&] { return a[1]; }()` casts what it returns.
+    static constexpr std::string_view kUnary[] = {"(", "::", "-", "+", "!", "~", "*", "&", "++", "--", "["};
     for (std::string_view u : kUnary)
         if (n.isPunct(u)) return true;
     return false;
@@ -288,31 +309,40 @@ std::size_t firstArgumentEnd(const TokenList& tokens, const std::vector<std::siz
 
 } // namespace
 
-void checkFunctionPointerCasts(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
+void checkFunctionPointerCasts(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module&,
                                Diagnostics& diagnostics) {
-    const FunctionTypes types(tokens, partner, module);
-    auto report = [&](std::size_t at, std::size_t begin, std::size_t end) {
-        diagnostics.error(tokens[at].location, "kernel code cannot cast to a function pointer type ('" +
-                                                   typeText(tokens, begin, end) + "')");
+    const FunctionTypes types(tokens, partner);
+    auto report = [&](Target target, std::size_t at, std::size_t begin, std::size_t end) {
+        const std::string type = typeText(tokens, begin, end);
+        if (target == Target::Definite)
+            diagnostics.error(tokens[at].location, "kernel code cannot cast to a function pointer type ('" + type + "')");
+        else if (target == Target::Possible)
+            diagnostics.error(tokens[at].location,
+                              "kernel code cannot cast to '" + type +
+                                  "': it may be a function pointer type (it is named through decltype or typeof, "
+                                  "or has a function type among its template arguments)");
     };
     const std::size_t last = tokens.size() - 1; // the End token
     for (std::size_t i = 0; i + 1 < last; ++i) {
         i = types.skipDeclaration(i); // a typedef's own name is no functional cast
         const Token& t = tokens[i];
         const Token& next = tokens[i + 1];
+        const bool member = i > 0 && (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->"));
         if ((t.isIdentifier("reinterpret_cast") || t.isIdentifier("bit_cast") || t.isIdentifier("as_type")) &&
             next.isPunct("<")) {
             std::size_t close = closingAngle(tokens, partner, i + 1, last);
-            if (close != kNoToken && types.isFunctionPointer(i + 2, close)) report(i, i + 2, close);
+            if (close != kNoToken) report(types.classify(i + 2, close), i, i + 2, close);
         } else if (t.isIdentifier("__builtin_bit_cast") && next.isPunct("(") && partner[i + 1] != kNoToken) {
             std::size_t comma = firstArgumentEnd(tokens, partner, i + 2, partner[i + 1]);
-            if (types.isFunctionPointer(i + 2, comma)) report(i, i + 2, comma);
+            report(types.classify(i + 2, comma), i, i + 2, comma);
         } else if (t.isPunct("(") && partner[i] != kNoToken && partner[i] > i && mayBeCStyleCast(tokens, partner, i) &&
-                   looksLikeTypeId(tokens, partner, i + 1, partner[i]) && types.isFunctionPointer(i + 1, partner[i])) {
-            report(i, i + 1, partner[i]);
-        } else if (types.isAlias(t) && next.isPunct("(") &&
-                   !(i > 0 && (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->")))) {
-            report(i, i, i + 1); // a functional cast: fn_t(x)
+                   looksLikeTypeId(tokens, partner, i + 1, partner[i])) {
+            report(types.classify(i + 1, partner[i]), i, i + 1, partner[i]);
+        } else if (types.aliasTarget(t) != Target::None && next.isPunct("(") && !member) {
+            report(types.aliasTarget(t), i, i, i + 1); // a functional cast: fn_t(x)
+        } else if (isTypeofKeyword(t) && next.isPunct("(") && partner[i + 1] != kNoToken &&
+                   tokens[partner[i + 1] + 1].isPunct("(")) {
+            report(Target::Possible, i, i, partner[i + 1] + 1); // decltype(x)(y)
         }
     }
 }

@@ -57,8 +57,51 @@ TEST(FunctionPointerCasts, ThroughAliases) {
                   "test.metal:9:60: error: kernel code cannot cast to a function pointer type ('paren_t*')",
                   "test.metal:10:6: error: kernel code cannot cast to a function pointer type ('again_t')",
                   "test.metal:10:25: error: kernel code cannot cast to a function pointer type ('tmpl_t<float>')",
-                  "test.metal:11:5: error: kernel code cannot cast to a function pointer type ('decltype(& g)')",
+                  "test.metal:11:5: error: kernel code cannot cast to 'decltype(& g)': it may be a function pointer "
+                  "type (it is named through decltype or typeof, or has a function type among its template arguments)",
                   "test.metal:12:5: error: kernel code cannot cast to a function pointer type ('fn_t')",
+              }));
+}
+
+/// The error for a cast to `type`, which may be a function pointer type, at `line:column`.
+std::string possible(int line, int column, const std::string& type) {
+    return "test.metal:" + std::to_string(line) + ":" + std::to_string(column) + ": error: kernel code cannot cast to '" +
+           type + "': it may be a function pointer type (it is named through decltype or typeof, or has a function "
+                  "type among its template arguments)";
+}
+
+// Test the casts the front end cannot see through, which it refuses because their target may be
+// a function pointer type: decltype and typeof of anything (a unary-plus lambda, `(&g)`, a
+// conditional, a variable holding `&g`), aliases of them, functional casts to them, template
+// arguments that involve a function type (`ptr<void()>`, `P<void()>::type`, an alias of one),
+// and a cast of what a lambda returns.
+TEST(FunctionPointerCasts, WhatTheFrontEndCannotSeeThrough) {
+    EXPECT_EQ(check("void g() {}\n"
+                    "template <class T> using ptr = T*;\n"
+                    "template <class T> struct P { using type = T*; };\n"
+                    "using F = decltype(+[] {});\n"
+                    "void k(device ulong* a) {\n"
+                    "    auto f = (long (*)())[&] { return a[1]; }(); f();\n"
+                    "    reinterpret_cast<F>(a[1])(); reinterpret_cast<decltype((&g))>(a[1])();\n"
+                    "    reinterpret_cast<decltype(true ? &g : &g)>(a[1])(); reinterpret_cast<__typeof__(g)*>(a[1])();\n"
+                    "    auto p = &g; reinterpret_cast<decltype(p)>(a[1])();\n"
+                    "    reinterpret_cast<ptr<void()>>(a[1])(); reinterpret_cast<P<void()>::type>(a[1])();\n"
+                    "    decltype(p)(a[1])(); F(a[1])(); ((decltype(p))a[1])(); __builtin_bit_cast(F, a[1])();\n"
+                    "    using G = ptr<void()>; ((G)a[1])();\n}\n"),
+              (std::vector<std::string>{
+                  "test.metal:6:14: error: kernel code cannot cast to a function pointer type ('long(*)()')",
+                  possible(7, 5, "F"),
+                  possible(7, 34, "decltype((& g))"),
+                  possible(8, 5, "decltype(true?& g:& g)"),
+                  possible(8, 57, "__typeof__(g)*"),
+                  possible(9, 18, "decltype(p)"),
+                  possible(10, 5, "ptr<void()>"),
+                  possible(10, 44, "P<void()>::type"),
+                  possible(11, 5, "decltype(p)"),
+                  possible(11, 26, "F"),
+                  possible(11, 38, "decltype(p)"),
+                  possible(11, 60, "F"),
+                  possible(12, 29, "G"),
               }));
 }
 
@@ -87,7 +130,8 @@ TEST(FunctionPointerCasts, HarmlessNeighbours) {
                     "    a[0] = apply(static_cast<float (*)(float)>(twice), a[1]);\n"
                     "    device int (*p)[4] = (device int (*)[4])a;\n"
                     "    a[2] = (float)(sizeof(dequantize_t*)) + float(a[3]) + (pick)(a[4]) + (apply(twice, 1))(+1);\n"
-                    "    dequantize_t* q = nullptr; (void)q; (void)p; (void)rows;\n}\n"),
+                    "    dequantize_t* q = nullptr; (void)q; (void)p; (void)rows;\n"
+                    "    decltype(a[0]) s = static_cast<decltype(a[0])>(a[1]); (void)(vec<float, 4>)s;\n}\n"),
               std::vector<std::string>{});
 }
 
