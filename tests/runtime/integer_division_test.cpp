@@ -53,6 +53,45 @@ kernel void constants(device int* out [[buffer(0)]]) {
 }
 )";
 
+/// Divisions that are not the built-in integer ones, or are by other types: user operators
+/// (members and non-members, on classes and enums, also returning integers) get the divisor
+/// as it was; a class that only converts to int, __int128 and unsigned __int128 divide
+/// checked; a bit-field is divided by assigning the checked quotient. a[0] holds 0.
+const char kOtherDivisionsKernel[] = R"(
+#include <metal_stdlib>
+using namespace metal;
+struct S { int v; operator int() const { return v; } };
+int operator/(S s, int d) { return s.v * 100 + d; }
+int operator%(S s, int d) { return s.v * 1000 + d; }
+struct N { int v; };
+int operator/(N n, int d) { return n.v * 10 + d; }
+struct C { int v; operator int() const { return v; } };
+enum E { e7 = 7 };
+int operator/(E e, int d) { return int(e) * 10000 + d; }
+struct M { int v; int operator/(int d) const { return v + d; } M& operator/=(int d) { v = v * 2 + d; return *this; } };
+struct B { int f : 8; };
+kernel void others(device long* a [[buffer(0)]]) {
+    const int zero = int(a[0]);
+    a[1] = S{3} / 2;
+    a[2] = S{3} % 2;
+    a[3] = N{4} / 5;
+    a[4] = C{9} / zero;
+    a[5] = e7 / 3;
+    M m{5};
+    a[6] = m / 1;
+    m /= 1;
+    a[7] = m.v;
+    const __int128 x = 123456789, min = (__int128)1 << 127, minusOne = zero - 1;
+    a[8] = (long)(x / zero);
+    a[9] = (long)(x % zero);
+    a[10] = (long)((min / minusOne) >> 64);
+    a[11] = (long)((unsigned __int128)x / (unsigned __int128)zero);
+    B b{100};
+    b.f = b.f / zero;
+    a[12] = b.f;
+}
+)";
+
 /// A kernel's element type on the host, its MSL name, and its number of lanes.
 template <class E, int Lanes, const char* Name>
 struct Case {
@@ -197,6 +236,57 @@ TEST_F(IntegerDivisionRun, ConstantExpressions) {
     EXPECT_EQ(values[2], 3); // int v[6 / 2]
     out->release();
     state->release();
+}
+
+// Test that a user type's own operator/ and operator% get the divisor as it was, also when
+// they return an integer (S{3} / 2 used to give 1, and N{4} / 5 did not compile); that a
+// class converting to int, __int128 (which trapped) and unsigned __int128 divide checked; and
+// that a bit-field divides checked when the quotient is assigned.
+TEST_F(IntegerDivisionRun, OtherOperandTypes) {
+    MTL::ComputePipelineState* state = pipeline(kOtherDivisionsKernel, "others");
+    ASSERT_NE(state, nullptr);
+    MTL::Buffer* values = device_->newBuffer(16 * sizeof(std::int64_t), MTL::ResourceStorageModeShared);
+    std::fill_n(static_cast<std::int64_t*>(values->contents()), 16, -1);
+    static_cast<std::int64_t*>(values->contents())[0] = 0;
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(values, 0, 0);
+    encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
+    encoder->endEncoding();
+    ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
+    const std::int64_t* a = static_cast<const std::int64_t*>(values->contents());
+    EXPECT_EQ(a[1], 302);       // S{3} / 2, the user's operator
+    EXPECT_EQ(a[2], 3002);      // S{3} % 2
+    EXPECT_EQ(a[3], 45);        // N{4} / 5, no conversion to int
+    EXPECT_EQ(a[4], 0);         // C{9} / 0, built-in through the conversion
+    EXPECT_EQ(a[5], 70003);     // e7 / 3, the user's operator on an enum
+    EXPECT_EQ(a[6], 6);         // m / 1, a member operator
+    EXPECT_EQ(a[7], 11);        // m /= 1, a member operator
+    EXPECT_EQ(a[8], 0);         // __int128 / 0
+    EXPECT_EQ(a[9], 123456789); // __int128 % 0
+    EXPECT_EQ(a[10], std::numeric_limits<std::int64_t>::min()); // __int128 MIN / -1 wraps to MIN
+    EXPECT_EQ(a[11], 0);        // unsigned __int128 / 0
+    EXPECT_EQ(a[12], 0);        // b.f = b.f / 0
+    values->release();
+    state->release();
+}
+
+// Test that a bit-field on the left of /= is an error at its line (the checked operator takes
+// its left operand by reference, which a bit-field cannot bind to), never an unchecked division.
+TEST_F(IntegerDivisionRun, BitFieldCompoundDivisionIsAnError) {
+    NS::Error* error = nullptr;
+    MTL::Library* library = device_->newLibrary(
+        NS::String::string("struct B { int f : 8; };\n"
+                           "kernel void k(device int* a [[buffer(0)]]) {\n"
+                           "    B b{100};\n    b.f /= a[0];\n    a[1] = b.f;\n}\n",
+                           NS::UTF8StringEncoding),
+        nullptr, &error);
+    ASSERT_EQ(library, nullptr);
+    ASSERT_NE(error, nullptr);
+    const std::string message = testing::text(error->localizedDescription());
+    EXPECT_NE(message.find("program_source:4:"), std::string::npos) << message;
+    EXPECT_NE(message.find("cannot bind bit-field"), std::string::npos) << message;
 }
 
 } // namespace

@@ -44,6 +44,33 @@ TYPED_TEST(IntegerDivision, DocumentedValues) {
     }
 }
 
+struct Converts {
+    int v;
+    constexpr operator int() const { return v; }
+};
+struct OwnOperators {
+    int v;
+};
+constexpr int operator/(OwnOperators a, int d) { return a.v * 100 + d; }
+constexpr int operator%(OwnOperators a, int d) { return a.v * 1000 + d; }
+
+// Test the rewritten forms on what is not a built-in integer division: a user type's own
+// operators get the divisor unchanged even when they return an integer (they used to get the
+// converted dividend's checked quotient, or not compile); a class that only converts divides
+// checked; __int128 and unsigned __int128 divide checked.
+TEST(Division, UserOperatorsAndInt128) {
+    static_assert(OwnOperators{3} / (__mc_div->*2) == 302 && OwnOperators{3} % (__mc_div->*2) == 3002);
+    static_assert(Converts{9} / (__mc_div->*0) == 0 && Converts{9} % (__mc_div->*0) == 9);
+    constexpr __int128 min = static_cast<__int128>(static_cast<unsigned __int128>(1) << 127);
+    static_assert(__int128(7) / (__mc_div->*__int128(0)) == 0 && __int128(7) % (__mc_div->*__int128(0)) == 7);
+    static_assert(min / (__mc_div->*__int128(-1)) == min && min % (__mc_div->*__int128(-1)) == 0);
+    static_assert((unsigned __int128)7 / (__mc_div->*(unsigned __int128)0) == 0);
+    volatile int zero = 0;
+    __int128 q = 7;
+    q /= __mc_div = __int128(zero);
+    EXPECT_TRUE(q == 0);
+}
+
 // Test that the answers are constant expressions.
 TEST(Division, Constexpr) {
     static_assert(integer_quotient(7, 0) == 0 && integer_remainder(7, 0) == 7);

@@ -11,8 +11,27 @@
 
 namespace metalcpu_kernel {
 
+/// The integer types whose division can trap: after promotion, int and wider, __int128 too.
 template <class T>
-inline constexpr bool is_integer_divisor = metal::is_integral_v<T> || __is_enum(T);
+inline constexpr bool is_trapping_integer = metal::is_integral_v<T> || __is_same(metal::remove_cv_t<T>, __int128) ||
+                                            __is_same(metal::remove_cv_t<T>, unsigned __int128);
+
+template <class T>
+inline constexpr bool is_integer_divisor = is_trapping_integer<T> || __is_enum(T);
+
+/// Whether `a / b` (and so on) calls an operator of the program's, a member or a non-member
+/// found by lookup, rather than a built-in one: that operator gets the divisor as it was.
+/// (A class that only converts to an integer divides with the built-in operator.)
+template <class L, class R>
+concept user_division = requires(const L& a, R b) { a.operator/(b); } || requires(const L& a, R b) { operator/(a, b); };
+template <class L, class R>
+concept user_remainder = requires(const L& a, R b) { a.operator%(b); } || requires(const L& a, R b) { operator%(a, b); };
+template <class L, class R>
+concept user_division_assignment =
+    requires(L& a, R b) { a.operator/=(b); } || requires(L& a, R b) { operator/=(a, b); };
+template <class L, class R>
+concept user_remainder_assignment =
+    requires(L& a, R b) { a.operator%=(b); } || requires(L& a, R b) { operator%=(a, b); };
 
 /// An integer divisor of kernel code. Converts back to T, so that a user type's own
 /// `operator/(S, int)` still applies.
@@ -23,13 +42,14 @@ struct checked_divisor {
     METALCPU_INLINE constexpr operator T() const { return value; }
 
     // a / d and a % d: the built-in operators' result type and value, except for the cases
-    // that would trap. Anything that is not an integer division goes to the operator it
-    // would have used.
+    // that would trap. Anything that is not a built-in integer division (floats, vectors, a
+    // user type's own operator, even one returning an integer) goes to the operator it would
+    // have used.
     template <class L>
         requires requires(const L& a, T b) { a / b; }
     friend METALCPU_INLINE constexpr decltype(auto) operator/(const L& a, checked_divisor d) {
         using Q = decltype(a / d.value);
-        if constexpr (metal::is_integral_v<Q>)
+        if constexpr (!user_division<L, T> && is_trapping_integer<Q>)
             return metalcpu_stdlib::integer_quotient<Q>(static_cast<Q>(a), static_cast<Q>(d.value));
         else
             return a / d.value;
@@ -38,7 +58,7 @@ struct checked_divisor {
         requires requires(const L& a, T b) { a % b; }
     friend METALCPU_INLINE constexpr decltype(auto) operator%(const L& a, checked_divisor d) {
         using Q = decltype(a % d.value);
-        if constexpr (metal::is_integral_v<Q>)
+        if constexpr (!user_remainder<L, T> && is_trapping_integer<Q>)
             return metalcpu_stdlib::integer_remainder<Q>(static_cast<Q>(a), static_cast<Q>(d.value));
         else
             return a % d.value;
@@ -47,7 +67,7 @@ struct checked_divisor {
     template <class L>
         requires requires(L& a, T b) { a /= b; }
     friend METALCPU_INLINE constexpr decltype(auto) operator/=(L& a, checked_divisor d) {
-        if constexpr (is_integer_divisor<metal::remove_cv_t<L>>) {
+        if constexpr (!user_division_assignment<L, T> && is_integer_divisor<metal::remove_cv_t<L>>) {
             a = static_cast<metal::remove_cv_t<L>>(a / d);
             return (a);
         } else {
@@ -57,7 +77,7 @@ struct checked_divisor {
     template <class L>
         requires requires(L& a, T b) { a %= b; }
     friend METALCPU_INLINE constexpr decltype(auto) operator%=(L& a, checked_divisor d) {
-        if constexpr (is_integer_divisor<metal::remove_cv_t<L>>) {
+        if constexpr (!user_remainder_assignment<L, T> && is_integer_divisor<metal::remove_cv_t<L>>) {
             a = static_cast<metal::remove_cv_t<L>>(a % d);
             return (a);
         } else {

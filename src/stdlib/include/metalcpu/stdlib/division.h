@@ -5,8 +5,8 @@
 //
 //     x / 0 == 0        x % 0 == x        MIN / -1 == MIN        MIN % -1 == 0
 //
-// (MIN: INT_MIN for int, LONG_MIN for long; smaller types are promoted to int first, where
-// no division overflows). The vectors' `/` and `%` use these for integer elements, and the
+// (MIN: INT_MIN for int, LONG_MIN for long, and __int128's; smaller types are promoted to int
+// first, where no division overflows). The vectors' `/` and `%` use these for integer elements, and the
 // front end routes the scalar divisions of kernel code here (metalcpu/division.h). Floating-
 // point division is left alone. Everything is constexpr, so `array<float, N / 2>` keeps
 // working, and branch-free: the divisor is replaced by 1 in the special cases and the answer
@@ -17,11 +17,19 @@
 
 namespace metalcpu_stdlib {
 
+/// The unsigned type of the same width as T, in which a negation wraps (__int128 included).
+template <class T>
+struct wrapping_unsigned : metal::make_unsigned<T> {};
+template <>
+struct wrapping_unsigned<__int128> {
+    using type = unsigned __int128;
+};
+
 /// a / b for operands already converted to their common type T (int or wider).
 template <class T>
 METALCPU_INLINE constexpr T integer_quotient(T a, T b) {
     if constexpr (T(-1) < T(0)) {
-        using U = typename metal::make_unsigned<T>::type;
+        using U = typename wrapping_unsigned<T>::type;
         const bool special = b == T(0) || b == T(-1);
         const T q = a / (special ? T(1) : b);
         // MIN / -1 wraps to MIN, like every other negation of MIN.
