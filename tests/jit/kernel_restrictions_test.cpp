@@ -123,7 +123,8 @@ TEST_F(KernelRestrictionsTest, PragmasInAFileAndAHeader) {
 // Test that a program-scope object whose constructor is not constexpr is an error at its line:
 // the library never exists, so the constructor (a store through a null pointer, which would
 // kill this process if it ran while the library loads) never runs. A non-constant initialiser,
-// a destructor and a static local computed at run time are errors too.
+// a destructor (also of a reference's temporary, or in a variable template), a static local
+// computed at run time and functions with an IFUNC resolver are errors too, at their line.
 TEST_F(KernelRestrictionsTest, LoadTimeCodeIsRefused) {
     struct Case {
         std::string declarations; ///< from line 2 on
@@ -142,6 +143,21 @@ TEST_F(KernelRestrictionsTest, LoadTimeCodeIsRefused) {
                                "destructible"}},
         {"int first() { static const int cached = out_of_reach()[0]; return cached; }\n", "first()",
          {"program_source:2:", "cached", " does not have a constant initializer"}},
+        // The temporary a reference keeps alive is destroyed at exit.
+        {"struct Tidy { int v; constexpr Tidy() : v(1) {} ~Tidy() { v = 0; } };\nconstant Tidy& kRef = Tidy();\n",
+         "kRef.v",
+         {"program_source:3:", "error: static assertion failed: program-scope variable 'kRef' must be trivially "
+                               "destructible"}},
+        {"struct Tidy { int v; constexpr Tidy() : v(1) {} ~Tidy() { v = 0; } };\n"
+         "template <class T> constant Tidy kEach{};\n",
+         "kEach<int>.v",
+         {"program_source:3:", "kEach<int>", " is not literal", "does not have ", "constexpr", " destructor"}},
+        // Versions of a function for several targets are chosen by an IFUNC resolver at load time.
+        {"__attribute__((target_clones(\"avx2\", \"default\"))) int tc(int x) { return x + 1; }\n", "tc(1)",
+         {"program_source:2:16: error: attribute 'target_clones' is not allowed in kernel code"}},
+        {"__attribute__((target(\"avx2\"))) int tc(int x) { return x + 1; }\n"
+         "__attribute__((target(\"default\"))) int tc(int x) { return x + 2; }\n",
+         "tc(1)", {"program_source:2:16: error: attribute 'target' is not allowed in kernel code"}},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.declarations);

@@ -24,15 +24,15 @@ std::size_t afterLeadingAttributes(const TokenList& tokens, const std::vector<st
     return k;
 }
 
-// Writes `constinit` before token `at`. When the declaration starts its line, it goes at the
+// Writes `specifier` before token `at`. When the declaration starts its line, it goes at the
 // end of the line before instead, so that the tokens of the declaration keep their columns
 // (and messages about them point where the .metal file has them).
-void insertConstinit(TokenList& tokens, std::size_t at) {
+void insertSpecifier(TokenList& tokens, std::size_t at, const std::string& specifier) {
     if (at > 0 && tokens[at].startOfLine && tokens[at - 1].location.file == tokens[at].location.file &&
         tokens[at - 1].location.line < tokens[at].location.line && tokens[at - 1].kind != TokenKind::Pragma)
-        tokens[at - 1].suffix += " constinit";
+        tokens[at - 1].suffix += " " + specifier;
     else
-        tokens[at].prefix += "constinit ";
+        tokens[at].prefix += specifier + " ";
 }
 
 bool hasWord(const TokenList& tokens, std::size_t begin, std::size_t end, std::string_view word) {
@@ -50,9 +50,11 @@ std::string variableExpression(const TokenList& tokens, std::size_t name, std::s
 }
 
 // `static_assert(...)` after the `;` at `semicolon`: the variable must not have a destructor.
+// `__typeof__`, not `decltype`: for a reference it names the referent, which is a temporary
+// the reference keeps alive (and destroys at exit) in `constant Dtor& r = Dtor();`.
 void requireTrivialDestructor(TokenList& tokens, std::size_t semicolon, const std::string& what,
                               const std::string& expression) {
-    tokens[semicolon].suffix += " static_assert(__has_trivial_destructor(decltype(" + expression + ")), \"" + what +
+    tokens[semicolon].suffix += " static_assert(__has_trivial_destructor(__typeof__(" + expression + ")), \"" + what +
                                 " '" + expression +
                                 "' must be trivially destructible (no kernel code may run when a library unloads)\");";
 }
@@ -66,8 +68,15 @@ void rewriteConstantInitialisation(TokenList& tokens, const std::vector<std::siz
         if (hasWord(tokens, v.tokens.begin, specifiersEnd, "extern") ||
             hasWord(tokens, v.tokens.begin, specifiersEnd, "threadgroup"))
             continue;
+        // A variable template has no one type to check, so it becomes constexpr, whose type
+        // must be literal: a destructor that is not constexpr is an error at each
+        // instantiation. (A member of a class template defined outside it is checked in
+        // the class, where it is declared.)
+        const bool variableTemplate = v.isTemplate && v.enclosingClass.empty() && v.nameToken != kNoToken &&
+                                      !tokens[v.nameToken - 1].isPunct("::");
         if (!hasWord(tokens, v.tokens.begin, specifiersEnd, "constexpr"))
-            insertConstinit(tokens, afterLeadingAttributes(tokens, partner, v.tokens.begin, specifiersEnd));
+            insertSpecifier(tokens, afterLeadingAttributes(tokens, partner, v.tokens.begin, specifiersEnd),
+                            variableTemplate ? "constexpr" : "constinit");
         if (!v.isTemplate && v.nameToken != kNoToken)
             requireTrivialDestructor(tokens, v.tokens.end, "program-scope variable",
                                      variableExpression(tokens, v.nameToken, v.tokens.begin));

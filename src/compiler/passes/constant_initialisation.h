@@ -11,14 +11,15 @@
 
 namespace metalcpu::msl {
 
-/// Writes C++20 `constinit` before every program-scope variable (namespace scope, variable
-/// templates, static data members) and every static local variable that is not `constexpr`
-/// (which is constant-initialised already and may not be both), after the attributes that
-/// start the declaration; the host compiler then reports a non-constant initialiser at the
-/// variable. After each such declaration that is not a variable template, and after the
-/// constexpr ones, it writes
-/// `static_assert(__has_trivial_destructor(decltype(name)), "...")`, so a destructor is an
-/// error at the variable too. Variable templates get only `constinit`.
+/// Writes C++20 `constinit` before every program-scope variable (namespace scope, static data
+/// members) and every static local variable that is not `constexpr` (which is
+/// constant-initialised already and may not be both), after the attributes that start the
+/// declaration; the host compiler then reports a non-constant initialiser at the variable.
+/// After each such declaration that is not a template, and after the constexpr ones, it writes
+/// `static_assert(__has_trivial_destructor(__typeof__(name)), "...")`, so a destructor (also
+/// of the temporary a reference keeps alive) is an error at the variable too. Variable
+/// templates get `constexpr` instead (unless they have it): their type must then be literal,
+/// and a destructor that is not constexpr is an error at each instantiation.
 void rewriteConstantInitialisation(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module);
 
 } // namespace metalcpu::msl

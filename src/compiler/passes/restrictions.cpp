@@ -12,7 +12,9 @@ namespace metalcpu::msl {
 
 namespace {
 
-// GCC attributes that only affect code generation or diagnostics.
+// GCC attributes that only affect code generation or diagnostics. Not `target` and
+// `target_clones`: versions of a function for several targets are chosen by an IFUNC
+// resolver, which the dynamic loader runs while the library loads.
 bool isHarmlessGnuAttribute(std::string name) {
     if (name.size() > 4 && name.starts_with("__") && name.ends_with("__"))
         name = name.substr(2, name.size() - 4);
@@ -68,8 +70,6 @@ bool isHarmlessGnuAttribute(std::string name) {
         "scalar_storage_order",
         "vector",
         "simd",
-        "target",
-        "target_clones",
     };
     for (const char* h : kHarmless)
         if (name == h) return true;

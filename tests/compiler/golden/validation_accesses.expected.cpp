@@ -72,8 +72,8 @@ T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) { return ::meta
 
 
 struct Row { float v[4]; }; constinit
-const    float kTable[4] = {1, 2, 3, 4}; static_assert(__has_trivial_destructor(decltype(kTable)), "program-scope variable 'kTable' must be trivially destructible (no kernel code may run when a library unloads)");
-namespace tables { constinit const int kOffsets[2] = {0, 1}; static_assert(__has_trivial_destructor(decltype(kOffsets)), "program-scope variable 'kOffsets' must be trivially destructible (no kernel code may run when a library unloads)"); }
+const    float kTable[4] = {1, 2, 3, 4}; static_assert(__has_trivial_destructor(__typeof__(kTable)), "program-scope variable 'kTable' must be trivially destructible (no kernel code may run when a library unloads)");
+namespace tables { constinit const int kOffsets[2] = {0, 1}; static_assert(__has_trivial_destructor(__typeof__(kOffsets)), "program-scope variable 'kOffsets' must be trivially destructible (no kernel code may run when a library unloads)"); }
 
        void rows(::metalcpu_kernel::checked_ptr< Row, 1> rows, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::checked_ptr<const float, 2> table = kTable;

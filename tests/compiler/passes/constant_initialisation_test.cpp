@@ -16,7 +16,7 @@ std::string rewrite(std::string_view source) {
 
 /// The static_assert written after a variable `name` described as `what`.
 std::string destructorCheck(const std::string& what, const std::string& name) {
-    return " static_assert(__has_trivial_destructor(decltype(" + name + ")), \"" + what + " '" + name +
+    return " static_assert(__has_trivial_destructor(__typeof__(" + name + ")), \"" + what + " '" + name +
            "' must be trivially destructible (no kernel code may run when a library unloads)\");";
 }
 
@@ -34,12 +34,27 @@ TEST(ConstantInitialisation, ProgramScopeVariables) {
 }
 
 // Test that constexpr variables (constant-initialised already; constinit may not join them)
-// keep only the destructor check, and variable templates only constinit.
+// keep only the destructor check, variable templates become constexpr (a literal type: no
+// destructor but a constexpr one), and a member of a class template defined outside it gets
+// constinit (its class's declaration has the check).
 TEST(ConstantInitialisation, ConstexprAndTemplates) {
     EXPECT_EQ(rewrite("constexpr constant static float kv[2] = {1, 2};"),
               "constexpr constant static float kv[2] = {1, 2};" + destructorCheck("program-scope variable", "kv"));
     EXPECT_EQ(rewrite("template <typename T> constant T pi = T(3.14);"),
-              "template <typename T> constinit constant T pi = T(3.14);");
+              "template <typename T> constexpr constant T pi = T(3.14);");
+    EXPECT_EQ(rewrite("template <typename T> constexpr constant T e = T(2.72);"),
+              "template <typename T> constexpr constant T e = T(2.72);");
+    EXPECT_EQ(rewrite("template <class T> struct S { static const D d; };\ntemplate <class T> const D S<T>::d{};"),
+              "template <class T> struct S { constinit static const D d;" +
+                  destructorCheck("program-scope variable", "d") +
+                  " };\ntemplate <class T> constinit const D S<T>::d{};");
+}
+
+// Test that the destructor check of a reference is of what it refers to: in
+// `constant Dtor& r = Dtor();` the temporary lives, and is destroyed at exit, with it.
+TEST(ConstantInitialisation, ReferencesAreCheckedThroughTheirReferent) {
+    EXPECT_EQ(rewrite("constant Dtor& r = Dtor();"),
+              "constinit constant Dtor& r = Dtor();" + destructorCheck("program-scope variable", "r"));
 }
 
 // Test that static data members get both, in the class and where they are defined outside
