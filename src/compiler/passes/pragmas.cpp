@@ -21,7 +21,7 @@ std::vector<std::string> pragmaWords(const std::string& line) {
         current.clear();
     };
     for (char c : line) {
-        if (c == ' ' || c == '\t' || c == '(' || c == ')' || c == ',')
+        if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '(' || c == ')' || c == ',')
             flush();
         else
             current += c;

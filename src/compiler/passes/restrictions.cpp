@@ -120,6 +120,11 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
             std::vector<std::string> words = pragmaWords(t.spelling);
             if (!words.empty() && (words[0] == "weak" || words[0] == "redefine_extname"))
                 diagnostics.error(t.location, "'#pragma " + words[0] + "' is not allowed in kernel code");
+            // The preprocessor runs it (it fails on a missing file), so none should be left;
+            // the compile of the translated text would run it again.
+            if (words.size() >= 2 && words[0] == "GCC" && words[1] == "dependency")
+                diagnostics.error(t.location, "'#pragma GCC dependency' is not allowed in kernel code: it tells "
+                                              "whether a file exists");
             continue;
         }
         if (t.kind != TokenKind::Identifier) continue;
@@ -132,6 +137,10 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
             diagnostics.error(t.location, "kernel code cannot contain assembly");
         } else if (s == "thread_local" || s == "__thread" || s == "_Thread_local") {
             diagnostics.error(t.location, "kernel code cannot declare thread_local variables");
+        } else if (s == "_Pragma" || s == "__pragma") {
+            // The preprocessor runs every _Pragma; one left over would run in the compile of
+            // the translated text, unchecked.
+            diagnostics.error(t.location, "'" + s + "' cannot remain in preprocessed kernel code");
         } else if (s == "goto") {
             diagnostics.error(t.location, "goto is not supported in metal shading language");
         } else if (s == "new" || s == "delete") {

@@ -14,7 +14,8 @@ namespace metalcpu::msl {
 ///   `extern` (any form), `asm`/`__asm__`, `thread_local`/`__thread`, `goto` (MSL has none),
 ///   `new`/`delete` expressions, GCC attributes that affect linking or run code at load time
 ///   (constructor, destructor, section, alias, ifunc, weak, weakref, visibility, ...: anything
-///   not on a list of harmless ones), `#pragma weak` and `#pragma redefine_extname`,
+///   not on a list of harmless ones), `#pragma weak`, `#pragma redefine_extname`, `#pragma GCC
+///   dependency` and `_Pragma` (the preprocessor runs them; none should be left),
 ///   builtins and names refusedName() refuses (reserved_names.h), casts to function pointer types
 ///   (function_pointer_casts.h), non-const `static` local variables, [[function_constant]] (not supported yet), program-scope variables
 ///   outside the constant address space, functions declared but defined nowhere in the file (calls to them

@@ -59,20 +59,32 @@ TEST(Restrictions, GnuAttributes) {
                     "__attribute__((constructor)) void b() {}\n"
                     "__attribute__((__visibility__(\"default\"))) void c() {}\n"
                     "[[gnu::section(\".x\")]] void d() {}\n"
-                    "[[gnu::noinline]] void e() {}"),
+                    "[[gnu::noinline]] void e() {}\n"
+                    "__attribute__((target_clones(\"avx2\", \"default\"))) int f() { return 0; }\n"
+                    "[[gnu::target(\"avx2\")]] int g() { return 0; }"),
               (std::vector<std::string>{
                   "test.metal:2:16: error: attribute 'constructor' is not allowed in kernel code",
                   "test.metal:3:16: error: attribute '__visibility__' is not allowed in kernel code",
+                  "test.metal:6:16: error: attribute 'target_clones' is not allowed in kernel code",
                   "test.metal:4:3: error: attribute 'gnu::section' is not allowed in kernel code",
+                  "test.metal:7:3: error: attribute 'gnu::target' is not allowed in kernel code",
               }));
 }
 
-// Test that symbol-renaming pragmas are rejected.
+// Test that symbol-renaming pragmas are rejected, and `GCC dependency` (an existence probe in
+// the compile of the translated text) in any spacing, as is a `_Pragma` left over.
 TEST(Restrictions, Pragmas) {
-    EXPECT_EQ(check("#pragma weak foo\n#pragma redefine_extname a b\n#pragma once\n"),
+    EXPECT_EQ(check("#pragma weak foo\n#pragma redefine_extname a b\n#pragma once\n"
+                    "#pragma GCC dependency \"/etc/passwd\"\n#  pragma\tGCC\fdependency \"x\"\n"
+                    "#pragma GCC poison p\nvoid f() { _Pragma(\"GCC dependency \\\"/etc/passwd\\\"\") }\n"),
               (std::vector<std::string>{
                   "test.metal:1:1: error: '#pragma weak' is not allowed in kernel code",
                   "test.metal:2:1: error: '#pragma redefine_extname' is not allowed in kernel code",
+                  "test.metal:4:1: error: '#pragma GCC dependency' is not allowed in kernel code: it tells whether a "
+                  "file exists",
+                  "test.metal:5:1: error: '#pragma GCC dependency' is not allowed in kernel code: it tells whether a "
+                  "file exists",
+                  "test.metal:7:12: error: '_Pragma' cannot remain in preprocessed kernel code",
               }));
 }
 
