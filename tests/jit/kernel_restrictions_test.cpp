@@ -372,6 +372,9 @@ INSTANTIATE_TEST_SUITE_P(
                       RefusedUse{"(__builtin___clear_cache((char*)out, (char*)out + 8), 0)",
                                  outside("__builtin___clear_cache", 23)},
                       RefusedUse{"__builtin_ia32_rdtsc()", outside("__builtin_ia32_rdtsc")},
+                      RefusedUse{"[](int n, ...) { __builtin_va_list v; __builtin_va_start(v, n); return "
+                                 "__builtin_va_arg(v, ulong); }(0)",
+                                 outside("__builtin_va_list", 39)},
                       RefusedUse{"(__builtin_trap(), 0)", "program_source:2:23: error: '__builtin_trap' is not allowed in "
                                                           "kernel code: it would stop the host process"}));
 

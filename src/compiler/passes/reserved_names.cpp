@@ -22,10 +22,13 @@ constexpr std::string_view kStopTheProcess[] = {
 };
 
 // Families of the same, by prefix: every alloca and apply variant, exception-return and DWARF
-// frame builtins, stack save/restore, coroutine frames (resuming a forged handle is a call
-// through a forged pointer), and target-specific builtins (rdtsc, wrfsbase, xsave, ...).
+// frame builtins, stack save/restore, variable arguments (va_arg reads on past the arguments
+// passed, into the caller's stack; MSL has no variadic functions), coroutine frames (resuming
+// a forged handle is a call through a forged pointer), and target-specific builtins (rdtsc,
+// wrfsbase, xsave, ...).
 constexpr std::string_view kOutsideMemoryPrefixes[] = {
     "__builtin_alloca", "__builtin_apply", "__builtin_eh_", "__builtin_dwarf_", "__builtin_init_dwarf_",
+    "__builtin_va_", "__builtin_next_arg",
     "__builtin_stack_", "__builtin_coro_", "__builtin_ia32_", "__builtin_aarch64_", "__builtin_arm_",
     "__builtin_riscv_", "__builtin_cpu_",
 };

@@ -26,7 +26,8 @@ TEST(ReservedNames, BuiltinsOutsideTheKernelsMemory) {
           "__builtin_unwind_init", "__builtin_dwarf_cfa", "__builtin_dwarf_sp_column", "__builtin_stack_save",
           "__builtin_stack_restore", "__builtin_thread_pointer", "__builtin___clear_cache", "__builtin_ia32_rdtsc",
           "__builtin_ia32_wrfsbase64", "__builtin_aarch64_get_fpcr", "__builtin_cpu_supports",
-          "__builtin_coro_resume", "__builtin_saveregs"}) {
+          "__builtin_coro_resume", "__builtin_saveregs", "__builtin_va_start", "__builtin_va_arg", "__builtin_va_list",
+          "__builtin_va_copy", "__builtin_va_arg_pack", "__builtin_next_arg"}) {
         SCOPED_TRACE(name);
         EXPECT_EQ(refusedName(name),
                   "'" + std::string(name) + "' is not allowed in kernel code: it reaches outside the kernel's memory");
@@ -42,7 +43,7 @@ TEST(ReservedNames, HarmlessNamesStayAllowed) {
     for (const char* name :
          {"__builtin_expect", "__builtin_clz", "__builtin_ctzll", "__builtin_popcount", "__builtin_bit_cast",
           "__builtin_memcpy", "__builtin_memset", "__builtin_assume_aligned", "__builtin_unreachable",
-          "__builtin_prefetch", "__builtin_isnan", "__builtin_shuffle", "__builtin_va_start", "mc", "mc_block",
+          "__builtin_prefetch", "__builtin_isnan", "__builtin_shuffle", "__builtin_value", "mc", "mc_block",
           "MC_SAMPLES", "mcount", "my_metal", "allocator", "setjmp_buffer", "kernel_group"}) {
         SCOPED_TRACE(name);
         EXPECT_EQ(refusedName(name), std::nullopt);
