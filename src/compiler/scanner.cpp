@@ -577,4 +577,11 @@ bool declaresConstant(const TokenList& tokens, const std::vector<std::size_t>& p
     return hasConstantSpecifier(tokens, partner, v.tokens.begin, v.nameToken == kNoToken ? v.tokens.end : v.nameToken);
 }
 
+bool declaresExternOrThreadgroup(const TokenList& tokens, const VariableDecl& v) {
+    const std::size_t end = v.nameToken == kNoToken ? v.tokens.end : v.nameToken;
+    for (std::size_t k = v.tokens.begin; k < end; ++k)
+        if (tokens[k].isIdentifier("extern") || tokens[k].isIdentifier("threadgroup")) return true;
+    return false;
+}
+
 } // namespace metalcpu::msl

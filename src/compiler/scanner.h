@@ -84,6 +84,11 @@ struct Module {
 /// not in template arguments or a class body it defines).
 bool declaresConstant(const TokenList& tokens, const std::vector<std::size_t>& partner, const VariableDecl& v);
 
+/// Whether variable `v` is declared `extern` or `threadgroup`, which checkRestrictions()
+/// refuses with diagnostics of their own (the other checks of program-scope variables and the
+/// rewrites leave such a declaration alone).
+bool declaresExternOrThreadgroup(const TokenList& tokens, const VariableDecl& v);
+
 /// Scans the tokens (whose brackets `partner` matches, see matchBrackets()). Reports what it
 /// cannot make sense of and stops there; the Module then holds what was found before.
 Module scanModule(const TokenList& tokens, const std::vector<std::size_t>& partner, Diagnostics& diagnostics);

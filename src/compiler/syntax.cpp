@@ -224,6 +224,17 @@ bool startsAttributeSpec(const TokenList& tokens, std::size_t i) {
     return i + 1 < tokens.size() && tokens[i].isPunct("[") && tokens[i + 1].isPunct("[");
 }
 
+bool startsGnuAttribute(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i) {
+    return (tokens[i].isIdentifier("__attribute__") || tokens[i].isIdentifier("__attribute")) && i + 1 < tokens.size() &&
+           tokens[i + 1].isPunct("(") && partner[i + 1] != kNoToken;
+}
+
+std::size_t attributeEnd(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i) {
+    if (startsAttributeSpec(tokens, i) && partner[i] != kNoToken) return partner[i];
+    if (startsGnuAttribute(tokens, partner, i)) return partner[i + 1];
+    return kNoToken;
+}
+
 AttributeSpec parseAttributeSpec(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                  std::size_t i) {
     AttributeSpec spec;

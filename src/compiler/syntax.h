@@ -62,6 +62,14 @@ struct AttributeSpec {
 /// Whether an attribute specifier `[[` starts at `i`.
 bool startsAttributeSpec(const TokenList& tokens, std::size_t i);
 
+/// Whether a GNU attribute `__attribute__((...))` (or `__attribute((...))`) starts at `i`.
+bool startsGnuAttribute(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i);
+
+/// The last token of the attribute that starts at `i`, a `[[...]]` specifier or a GNU
+/// `__attribute__((...))`, or kNoToken when none does: what a pass skips whole (attribute
+/// arguments are constants and names, not code).
+std::size_t attributeEnd(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i);
+
 /// Parses the attribute specifier starting at `i` (see startsAttributeSpec()).
 AttributeSpec parseAttributeSpec(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                  std::size_t i);

@@ -222,6 +222,21 @@ TEST(Scanner, NamespaceScopeLambda) {
     EXPECT_EQ(p->module.functions[0].name, "after");
 }
 
+// Test the storage of program-scope variables as the restrictions and the rewrites read it:
+// constant (`constant`, `const`, `constexpr` of their own) and extern or threadgroup.
+TEST(Scanner, VariableStorage) {
+    auto p = parse("constant int a = 1;\nextern constant int b;\nthreadgroup float c[4];\n"
+                   "S<const int> d;\nstatic constexpr int e = 2;");
+    ASSERT_EQ(p->module.variables.size(), 5u);
+    std::vector<bool> constant, externOrThreadgroup;
+    for (const VariableDecl& v : p->module.variables) {
+        constant.push_back(declaresConstant(p->tokens, p->partner, v));
+        externOrThreadgroup.push_back(declaresExternOrThreadgroup(p->tokens, v));
+    }
+    EXPECT_EQ(constant, (std::vector<bool>{true, true, false, false, true}));
+    EXPECT_EQ(externOrThreadgroup, (std::vector<bool>{false, true, true, false, false}));
+}
+
 // Test that extern "C" blocks are scanned (the restriction check reports them).
 TEST(Scanner, ExternBlock) {
     auto p = parse("extern \"C\" { void f() {} }");

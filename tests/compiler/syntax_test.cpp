@@ -50,6 +50,18 @@ TEST(Syntax, BracketDepth) {
               (std::vector<std::string>{"test.metal:2:256: error: bracket nesting level exceeded maximum of 256"}));
 }
 
+// Test that both attribute spellings are skipped whole, and nothing else is an attribute.
+TEST(Syntax, AttributeEnds) {
+    auto p = parse("[[gnu::aligned(16 / 2)]] __attribute__((aligned(32 / 2))) __attribute((used)) [x] f(y);");
+    EXPECT_EQ(attributeEnd(p->tokens, p->partner, 0), p->find("]", 1));
+    EXPECT_TRUE(startsGnuAttribute(p->tokens, p->partner, p->find("__attribute__")));
+    EXPECT_EQ(attributeEnd(p->tokens, p->partner, p->find("__attribute__")), p->find(")", 3));
+    EXPECT_EQ(attributeEnd(p->tokens, p->partner, p->find("__attribute")), p->find(")", 5));
+    EXPECT_EQ(attributeEnd(p->tokens, p->partner, p->find("x") - 1), kNoToken);
+    EXPECT_EQ(attributeEnd(p->tokens, p->partner, p->find("f")), kNoToken);
+    EXPECT_FALSE(startsGnuAttribute(p->tokens, p->partner, p->find("f")));
+}
+
 // Test that template angle brackets match across nesting, `>>` included, and skip parentheses.
 TEST(Syntax, AngleBrackets) {
     auto p = parse("a<b<c>, (d > e)> x;");

@@ -176,11 +176,8 @@ std::size_t voidReturnType(const TokenList& tokens, const std::vector<std::size_
     const std::size_t end = nameStart(tokens, f);
     for (std::size_t k = f.declarationBegin; k < end; ++k) {
         const Token& t = tokens[k];
-        if (startsAttributeSpec(tokens, k) && partner[k] != kNoToken) {
-            k = partner[k];
-        } else if ((t.isIdentifier("__attribute__") || t.isIdentifier("__attribute")) &&
-                   tokens[k + 1].isPunct("(") && partner[k + 1] != kNoToken) {
-            k = partner[k + 1];
+        if (std::size_t attribute = attributeEnd(tokens, partner, k); attribute != kNoToken) {
+            k = attribute;
         } else if (t.isIdentifier("void")) {
             if (found != kNoToken) return kNoToken;
             found = k;

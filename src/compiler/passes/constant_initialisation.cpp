@@ -64,10 +64,7 @@ void requireTrivialDestructor(TokenList& tokens, std::size_t semicolon, const st
 void rewriteConstantInitialisation(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module) {
     for (const VariableDecl& v : module.variables) {
         const std::size_t specifiersEnd = v.nameToken == kNoToken ? v.tokens.end : v.nameToken;
-        // extern and threadgroup variables are refused by checkRestrictions().
-        if (hasWord(tokens, v.tokens.begin, specifiersEnd, "extern") ||
-            hasWord(tokens, v.tokens.begin, specifiersEnd, "threadgroup"))
-            continue;
+        if (declaresExternOrThreadgroup(tokens, v)) continue; // refused by checkRestrictions()
         // A variable template has no one type to check, so it becomes constexpr, whose type
         // must be literal: a destructor that is not constexpr is an error at each
         // instantiation. (A member of a class template defined outside it is checked in

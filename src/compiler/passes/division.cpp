@@ -8,13 +8,8 @@ void rewriteDivisions(TokenList& tokens, const std::vector<std::size_t>& partner
     for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
         Token& t = tokens[i];
         // Attribute arguments are constants the attributes pass reads or erases.
-        if (startsAttributeSpec(tokens, i) && partner[i] != kNoToken) {
-            i = partner[i];
-            continue;
-        }
-        if ((t.isIdentifier("__attribute__") || t.isIdentifier("__attribute")) && tokens[i + 1].isPunct("(") &&
-            partner[i + 1] != kNoToken) {
-            i = partner[i + 1];
+        if (std::size_t end = attributeEnd(tokens, partner, i); end != kNoToken) {
+            i = end;
             continue;
         }
         const bool binary = t.isPunct("/") || t.isPunct("%");

@@ -146,8 +146,7 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
         } else if (s == "new" || s == "delete") {
             bool deletedFunction = s == "delete" && i > 0 && tokens[i - 1].isPunct("=");
             if (!deletedFunction) diagnostics.error(t.location, "kernel code cannot use '" + s + "'");
-        } else if ((s == "__attribute__" || s == "__attribute") && tokens[i + 1].isPunct("(") &&
-                   partner[i + 1] != kNoToken) {
+        } else if (startsGnuAttribute(tokens, partner, i)) {
             std::size_t close = partner[i + 1];
             if (tokens[i + 2].isPunct("(") && partner[i + 2] != kNoToken)
                 checkGnuAttributeList(tokens, partner, i + 3, partner[i + 2], diagnostics);
@@ -196,10 +195,7 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
     // Program-scope variables (and static data members, variable templates) must be constants.
     for (const VariableDecl& v : module.variables) {
         if (v.nameToken == kNoToken || declaresConstant(tokens, partner, v)) continue;
-        bool ownDiagnostic = false; // extern and threadgroup have their own
-        for (std::size_t k = v.tokens.begin; k < v.nameToken; ++k)
-            if (tokens[k].isIdentifier("extern") || tokens[k].isIdentifier("threadgroup")) ownDiagnostic = true;
-        if (!ownDiagnostic)
+        if (!declaresExternOrThreadgroup(tokens, v))
             diagnostics.error(tokens[v.nameToken].location, "program-scope variable '" + tokens[v.nameToken].spelling +
                                                                 "' must be declared in the constant address space");
     }
