@@ -1,5 +1,6 @@
 #include "support/files.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -79,6 +80,17 @@ bool writeFileAtomically(const std::string& path, const std::string& contents) {
         fs::remove(temporary, error);
         return false;
     }
+    return true;
+}
+
+bool moveFile(const std::string& from, const std::string& to) {
+    if (std::rename(from.c_str(), to.c_str()) == 0) return true;
+    if (errno != EXDEV) return false;
+    struct stat info {};
+    std::optional<std::string> contents = readFile(from);
+    if (stat(from.c_str(), &info) != 0 || !contents || !writeFileAtomically(to, *contents)) return false;
+    chmod(to.c_str(), info.st_mode & 0777);
+    std::remove(from.c_str());
     return true;
 }
 

@@ -16,6 +16,11 @@ std::optional<std::string> readFile(const std::string& path);
 /// private (mode 0600).
 bool writeFileAtomically(const std::string& path, const std::string& contents);
 
+/// Moves the file `from` to `to`, replacing it: a rename, or, where the two are on different
+/// file systems, a copy with `from`'s permissions renamed into place (writeFileAtomically())
+/// and `from` removed. False when it cannot.
+bool moveFile(const std::string& from, const std::string& to);
+
 /// Creates a new, empty, private (0600) file named `prefix` plus a unique suffix and returns
 /// its name; empty when it cannot. For staging files that other writers must not share.
 std::string createUniqueFile(const std::string& prefix);
