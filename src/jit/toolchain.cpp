@@ -47,6 +47,25 @@ std::string identityOf(const std::string& compiler) {
     return resolved + ":" + std::to_string(info.st_size) + ":" + std::to_string(info.st_mtime);
 }
 
+std::vector<std::string> programFilesOf(const std::string& compiler) {
+    std::vector<std::string> files = {compiler};
+    std::error_code error;
+    const fs::path real = fs::canonical(compiler, error);
+    if (!error) {
+        // <prefix>/bin/g++ finds its helpers and libraries in <prefix>/lib and <prefix>/libexec;
+        // the rest of <prefix> (a home directory, say) is none of its business.
+        files.push_back(real.parent_path().string());
+        const fs::path prefix = real.parent_path().parent_path();
+        if (real.parent_path().filename() == "bin" && prefix != "/")
+            for (const char* part : {"lib", "lib32", "lib64", "libexec"}) files.push_back((prefix / part).string());
+    }
+    // /etc/alternatives: Debian's /usr/bin/c++ (and a wrapper script's compiler) lead through it.
+    for (const char* system :
+         {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc/ld.so.cache", "/etc/alternatives"})
+        files.emplace_back(system);
+    return files;
+}
+
 std::string stdlibHash() {
     int count = 0;
     const EmbeddedFile* files = embeddedStdlib(&count);
@@ -135,6 +154,7 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
         return nullptr;
     }
     made->identity = identityOf(made->compiler);
+    made->programFiles = programFilesOf(made->compiler);
     made->cacheChoice = cacheChoice;
     made->cacheRoot = prepareCacheDirectory(error);
     if (made->cacheRoot.empty()) return nullptr;
