@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <vector>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -188,6 +190,12 @@ const Damage kDamages[] = {
          std::filesystem::remove(p);
          std::filesystem::create_directory(p);
      }},
+    {"a directory with files and a link in it", [](const std::string& p, const std::string& o) {
+         std::filesystem::remove(p);
+         std::filesystem::create_directories(p + "/inner");
+         ASSERT_TRUE(support::writeFileAtomically(p + "/inner/file", "x"));
+         std::filesystem::create_symlink(std::filesystem::path(o).parent_path(), p + "/inner/link");
+     }},
 };
 
 // Test that a damaged cache entry is never loaded but rebuilt, and the rebuilt library is
@@ -215,6 +223,54 @@ TEST_F(LibraryCacheTest, DamagedEntriesAreRebuilt) {
     }
     EXPECT_TRUE(buildLibraryFromSource("kernel void planted(device int* o [[buffer(0)]]) { o[0] = 2; }\n", {}).fromCache)
         << "the library the links pointed to is untouched";
+}
+
+// Test that a sound cache entry that cannot be read for want of descriptors stays in the
+// cache, and the error says why (it used to be deleted as damaged, and the rebuild then
+// failed with a misleading "cannot run" the compiler).
+TEST_F(LibraryCacheTest, TemporaryFailuresKeepSoundEntries) {
+    const SourceBuild first = buildLibraryFromSource(kSource, {});
+    ASSERT_TRUE(first.ok) << first.diagnostics;
+    const std::string entry = first.libraryPath;
+    const std::string bytes = support::readFile(entry).value_or("");
+    SourceBuild starved;
+    {
+        // The lowest free descriptor is the last one allowed: the entry opens, the memory
+        // file it is copied into cannot.
+        const int lowest = dup(0);
+        close(lowest);
+        rlimit old{};
+        ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &old), 0);
+        rlimit starving = old;
+        starving.rlim_cur = static_cast<rlim_t>(lowest + 1);
+        ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &starving), 0);
+        starved = buildLibraryFromSource(kSource, {});
+        setrlimit(RLIMIT_NOFILE, &old);
+    }
+    EXPECT_FALSE(starved.ok);
+    EXPECT_NE(starved.diagnostics.find("cannot create a memory file"), std::string::npos) << starved.diagnostics;
+    EXPECT_NE(starved.diagnostics.find("Too many open files"), std::string::npos) << starved.diagnostics;
+    EXPECT_EQ(support::readFile(entry), bytes) << "the sound entry was removed or changed";
+    const SourceBuild again = buildLibraryFromSource(kSource, {});
+    EXPECT_TRUE(again.ok) << again.diagnostics;
+    EXPECT_TRUE(again.fromCache);
+}
+
+// Test that many live libraries of one source are one load: no descriptor each (1018 of
+// them used to exhaust the descriptors of a process with the usual limit of 1024).
+TEST_F(LibraryCacheTest, LiveLibrariesOfOneSourceAreOneLoad) {
+    std::vector<SourceBuild> builds(1, buildLibraryFromSource(kSource, {}));
+    ASSERT_TRUE(builds[0].ok) << builds[0].diagnostics;
+    const auto descriptors = [] {
+        return std::distance(std::filesystem::directory_iterator("/proc/self/fd"), std::filesystem::directory_iterator());
+    };
+    const auto before = descriptors();
+    for (int i = 0; i < 100; ++i) builds.push_back(buildLibraryFromSource(kSource, {}));
+    EXPECT_EQ(descriptors(), before);
+    for (const SourceBuild& build : builds) {
+        EXPECT_TRUE(build.ok);
+        EXPECT_EQ(build.library, builds[0].library);
+    }
 }
 
 // Test that a cache entry of another user is never loaded but rebuilt as this user's. Only
