@@ -140,14 +140,19 @@ std::string untrustedFile(const std::string& path, const struct stat& info) {
     return untrustedEntry(path, info, false, false);
 }
 
-std::string untrustedPath(const std::string& path) {
+std::string untrustedParents(const std::string& path) {
     fs::path above;
-    for (const fs::path& part : fs::path(path).parent_path()) {
+    for (const fs::path& part : fs::path(path)) {
         above /= part;
         std::string reason = untrustedAt(above.string(), true, true);
         if (!reason.empty()) return reason;
     }
-    return untrustedDirectory(path);
+    return {};
+}
+
+std::string untrustedPath(const std::string& path) {
+    std::string reason = untrustedParents(fs::path(path).parent_path().string());
+    return reason.empty() ? untrustedDirectory(path) : reason;
 }
 
 std::string untrustedTree(const std::string& path) {

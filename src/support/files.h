@@ -54,6 +54,12 @@ std::string untrustedDirectory(const std::string& path);
 /// absolute and free of symbolic links (realpath()).
 std::string untrustedPath(const std::string& path);
 
+/// untrustedPath()'s rule for the directories above `path`, applied to `path` and every
+/// directory above it: each may belong to this user or root, and be writable by others only
+/// with the sticky bit. For a directory that is to hold a new one. `path` must be absolute
+/// and free of symbolic links.
+std::string untrustedParents(const std::string& path);
+
 /// untrustedDirectory() for `path` and everything in it, recursively: files too must be this
 /// user's and writable by no one else, and nothing may be a symbolic link.
 std::string untrustedTree(const std::string& path);

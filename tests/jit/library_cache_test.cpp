@@ -424,5 +424,34 @@ TEST_F(LibraryCacheTest, NoHomeUsesAPrivateDirectory) {
     EXPECT_FALSE(std::filesystem::exists(directory_ + "/relative"));
 }
 
+// Test that a default cache location this process cannot trust — a home directory others may
+// write, or (as root in a CI container) one of another user's — is not touched: the process
+// compiles into a private directory, warns once, and works. A location METALCPU_CACHE_DIR
+// names stays an error (UntrustedCacheDirectoriesAreRefused).
+TEST_F(LibraryCacheTest, UntrustedDefaultLocationFallsBackToAPrivateDirectory) {
+    std::filesystem::create_directory(directory_ + "/tmp");
+    std::filesystem::create_directory(directory_ + "/home");
+    std::vector<std::string> homes = {"writable by others"};
+    if (geteuid() == 0) homes.push_back("another user's");
+    testing::ScopedEnvironmentVariable temporary("TMPDIR", directory_ + "/tmp");
+    testing::ScopedEnvironmentVariable home("HOME", directory_ + "/home");
+    testing::ScopedEnvironmentVariable noXdg("XDG_CACHE_HOME", std::nullopt);
+    testing::ScopedEnvironmentVariable noCache("METALCPU_CACHE_DIR", std::nullopt);
+    for (const std::string& kind : homes) {
+        SCOPED_TRACE(kind);
+        if (kind == "writable by others") ASSERT_EQ(chmod((directory_ + "/home").c_str(), 0777), 0);
+        else ASSERT_EQ(chmod((directory_ + "/home").c_str(), 0755) | chown((directory_ + "/home").c_str(), 1001, 1001), 0);
+        support::ProcessResult probe = support::runProcess({METALCPU_CACHE_PROBE, "--path"}, directory_);
+        ASSERT_EQ(probe.exitCode, 0) << probe.output;
+        EXPECT_NE(probe.output.find("compiled\n" + directory_ + "/tmp/metalcpu-cache-"), std::string::npos) << probe.output;
+        EXPECT_NE(probe.output.find("the cache directory " + directory_ + "/home/.cache/metalcpu cannot be trusted"),
+                  std::string::npos)
+            << probe.output;
+        EXPECT_NE(probe.output.find("METALCPU_CACHE_DIR"), std::string::npos) << probe.output;
+        EXPECT_FALSE(std::filesystem::exists(directory_ + "/home/.cache")) << "nothing is made in such a home";
+        EXPECT_TRUE(std::filesystem::is_empty(directory_ + "/tmp")) << "the private cache outlived its process";
+    }
+}
+
 } // namespace
 } // namespace metalcpu::jit
