@@ -7,6 +7,9 @@
 #include "support/hash.h"
 #include "support/process.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <mutex>
 #include <sys/stat.h>
@@ -124,6 +127,32 @@ bool extractStdlib(const std::string& root, std::string* error) {
     return true;
 }
 
+/// How old a staging file must be before it counts as left behind by a process that was
+/// killed: far longer than any compile within METALCPU_COMPILE_TIMEOUT takes.
+std::chrono::seconds stagingLifetime() {
+    const int timeout = support::config().compileTimeout;
+    const std::chrono::seconds hour(3600);
+    if (timeout <= 0) return 24 * hour;
+    return std::max(hour, std::chrono::seconds(4 * static_cast<long>(timeout)));
+}
+
+/// Removes, from the cache directory `directory`, the staging files and directories (named
+/// *.staging.XXXXXX and *.tmp.XXXXXX) that writers killed mid-write left behind, once they are
+/// older than stagingLifetime(); a writer that still runs renames its own away well before.
+void removeStaleStaging(const std::string& directory) {
+    const auto now = std::chrono::system_clock::now();
+    std::error_code error;
+    for (fs::directory_iterator entry(directory, error), end; !error && entry != end; entry.increment(error)) {
+        const std::string name = entry->path().filename().string();
+        if (name.find(".staging.") == std::string::npos && name.find(".tmp.") == std::string::npos) continue;
+        struct stat info {};
+        if (lstat(entry->path().c_str(), &info) != 0) continue;
+        if (now - std::chrono::system_clock::from_time_t(info.st_mtime) < stagingLifetime()) continue;
+        if (S_ISDIR(info.st_mode)) support::removeTree(entry->path().string());
+        else std::remove(entry->path().c_str());
+    }
+}
+
 } // namespace
 
 const char* libraryVersion() { return METALCPU_VERSION; }
@@ -168,6 +197,8 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
     }
     made->kernelDir = made->cacheRoot + "/kernels";
     if (!prepareCacheSubdirectory(made->kernelDir, error)) return nullptr;
+    removeStaleStaging(made->cacheRoot);
+    removeStaleStaging(made->kernelDir);
     made->includeDir = made->stdlibRoot + "/include";
     made->stubDir = made->stdlibRoot + "/stubs";
     prepared = std::move(made);

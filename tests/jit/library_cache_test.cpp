@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -271,6 +273,27 @@ TEST_F(LibraryCacheTest, LiveLibrariesOfOneSourceAreOneLoad) {
         EXPECT_TRUE(build.ok);
         EXPECT_EQ(build.library, builds[0].library);
     }
+}
+
+// Test that staging files and directories that killed writers left in the cache are removed
+// when a process starts using it, once they are old, and nothing else is.
+TEST_F(LibraryCacheTest, StaleStagingIsRemoved) {
+    ASSERT_TRUE(buildLibraryFromSource(kSource, {}).ok);
+    const std::string cache = directory_ + "/cache", kernels = cache + "/kernels";
+    const std::string stale[] = {kernels + "/0123.metallib.staging.AbCdEf", kernels + "/0123.metallib.staging.tmp.XyZ123",
+                                 cache + "/stdlib-0-0123.staging.QwErTy"};
+    const std::string kept[] = {kernels + "/4567.metallib.staging.Fresh1", kernels + "/89ab.metallib"};
+    ASSERT_TRUE(support::writeFileAtomically(stale[0], "x") && support::writeFileAtomically(stale[1], "x"));
+    ASSERT_TRUE(support::makeDirectories(stale[2] + "/include"));
+    ASSERT_TRUE(support::writeFileAtomically(stale[2] + "/include/metal_stdlib", "x"));
+    for (const std::string& path : kept) ASSERT_TRUE(support::writeFileAtomically(path, "x"));
+    const timespec twoDaysAgo[2] = {{time(nullptr) - 2 * 86400, 0}, {time(nullptr) - 2 * 86400, 0}};
+    for (const std::string& path : {stale[0], stale[1], stale[2], kept[1]})
+        ASSERT_EQ(utimensat(AT_FDCWD, path.c_str(), twoDaysAgo, AT_SYMLINK_NOFOLLOW), 0) << path;
+    support::ProcessResult probe = support::runProcess({METALCPU_CACHE_PROBE});
+    EXPECT_EQ(probe.exitCode, 0) << probe.output;
+    for (const std::string& path : stale) EXPECT_FALSE(std::filesystem::exists(path)) << path;
+    for (const std::string& path : kept) EXPECT_TRUE(std::filesystem::exists(path)) << path;
 }
 
 // Test that a cache entry of another user is never loaded but rebuilt as this user's. Only
