@@ -59,6 +59,10 @@ TEST_F(LibraryCacheTest, SecondProcessHitsTheCache) {
 // Test that a process whose own address-space limit is below METALCPU_COMPILE_MEMORY_LIMIT
 // still compiles: its compilers get its limit (only root may raise one).
 TEST_F(LibraryCacheTest, CompilesUnderALowerLimitOfItsOwn) {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "issue 9: an AddressSanitizer build reserves terabytes of address space at start, so the "
+                    "probe cannot start under any ulimit -v";
+#endif
     support::ProcessResult probe =
         support::runProcess({"sh", "-c", std::string("ulimit -v 3000000 && exec ") + METALCPU_CACHE_PROBE});
     EXPECT_EQ(probe.exitCode, 0) << probe.output;
