@@ -12,14 +12,14 @@
 namespace metalcpu::val {
 namespace {
 
-std::atomic<std::uint64_t> g_reports{0};
+std::atomic<std::uint64_t> g_unexpectedReports{0};
 std::atomic<int> g_exitCode{0};
 
 /// Runs inside exit(): glibc hands on_exit handlers the status the program exits with, which
 /// atexit handlers never see. Exit handlers run in the reverse order of their registration,
 /// so the ones registered before this (the earliest, usually) are skipped by _exit().
 void replaceSuccess(int status, void*) {
-    if (status != 0 || g_reports.load() == 0) return;
+    if (status != 0 || g_unexpectedReports.load() == 0) return;
     // _exit() would drop what is still buffered: C++ streams first (they may hold their own
     // buffers without sync_with_stdio), then stdio.
     std::cout.flush();
@@ -42,8 +42,8 @@ void armExitCode(int code) {
 #endif
 }
 
-void countReport() { g_reports.fetch_add(1); }
+void countUnexpectedReport() { g_unexpectedReports.fetch_add(1); }
 
-std::uint64_t reportsMade() { return g_reports.load(); }
+std::uint64_t reportsMade() { return g_unexpectedReports.load(); }
 
 } // namespace metalcpu::val

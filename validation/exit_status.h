@@ -7,13 +7,14 @@
 
 namespace metalcpu::val {
 
-/// From now on, a process that made a report and exits with status 0 exits with `code`
-/// instead (stdio flushed first). A status that is already non-zero is kept. 0 does nothing;
+/// From now on, a process that made a report nobody expected and exits with status 0 exits
+/// with `code` instead (stdio flushed first). A status that is already non-zero is kept. 0 does nothing;
 /// the first non-zero code armed wins.
 void armExitCode(int code);
 
-/// Counts a report made (delivered somewhere).
-void countReport();
+/// Counts a report delivered that no owning sink (ValidationReportCollector,
+/// FailOnValidationReports) took: nobody expected it.
+void countUnexpectedReport();
 
 /// Reports made so far in the process.
 std::uint64_t reportsMade();

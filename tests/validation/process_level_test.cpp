@@ -124,6 +124,28 @@ TEST(ExitCode, NoReportsOrNoCodeLeaveTheStatus) {
     EXPECT_EQ(unset.exitCode, 0) << "Apple's behaviour: reports do not change the status";
 }
 
+/// The listener suite's tests `filter` (a --gtest_filter), validated, with the exit code 86.
+support::ProcessResult runSuiteWithExitCode(const std::string& filter) {
+    return runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=86"},
+                   {METALCPU_LISTENER_SUITE, "--gtest_filter=" + filter});
+}
+
+// Test that in a GoogleTest suite the code counts only the reports nobody expected: a suite
+// whose only report a collector took passes and exits with 0.
+TEST(ExitCode, ExpectedReportsLeaveTheStatus) {
+    support::ProcessResult run = runSuiteWithExitCode("ListenerSuite.ExpectedReport:ListenerSuite.InBounds");
+    EXPECT_THAT(run.output, HasSubstr("[  PASSED  ] 2 tests."));
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+}
+
+// Test that an unexpected report in a GoogleTest suite fails it with the suite's own status,
+// which the code leaves alone.
+TEST(ExitCode, UnexpectedReportsFailTheSuite) {
+    support::ProcessResult run = runSuiteWithExitCode("ListenerSuite.ExpectedReport:ListenerSuite.OffByOne");
+    EXPECT_THAT(run.output, HasSubstr("[  FAILED  ] ListenerSuite.OffByOne "));
+    EXPECT_EQ(run.exitCode, 1) << run.output;
+}
+
 // ---- Shader Validation UIDs and pipeline selection ------------------------------------------------------
 
 /// The UIDs MTL_SHADER_VALIDATION_DUMP_PIPELINES printed, by pipeline label.
