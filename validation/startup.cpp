@@ -2,7 +2,6 @@
 
 #include "validation/exit_status.h"
 
-#include "support/config.h"
 #include "support/log.h"
 
 #include <cstdio>
@@ -28,16 +27,6 @@ void warnAboutUnimplementedVariables() {
     support::logExceptStderr(spdlog::level::warn, message);
 }
 
-void armExitCodeFromEnvironment() {
-    const int code = support::config().shaderValidationExitCode;
-    if (code == 0) return;
-    if (code < 0 || code > 255) {
-        support::log().warn("METALCPU_SHADER_VALIDATION_EXIT_CODE={} is not an exit status (1 to 255); ignored", code);
-        return;
-    }
-    armExitCode(code);
-}
-
 } // namespace
 
 void startShaderValidation(const ShaderValidationSettings& settings) {
@@ -45,7 +34,7 @@ void startShaderValidation(const ShaderValidationSettings& settings) {
     std::call_once(once, [&] {
         if (settings.enabled) std::fputs("Metal GPU Validation Enabled\n", stderr);
         warnAboutUnimplementedVariables();
-        armExitCodeFromEnvironment();
+        warnAboutTheExitCodeSetting();
     });
 }
 

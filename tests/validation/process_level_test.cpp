@@ -99,12 +99,29 @@ TEST(ListenerSuite, ValidationOffIsNoted) {
 // ---- METALCPU_SHADER_VALIDATION_EXIT_CODE -------------------------------------------------------------
 
 // Test that a process that made a report and would exit with 0 exits with the chosen status,
-// with what stdio still buffered written out.
+// with what stdio still buffered written out, after the exit handlers and static destructors
+// the program registered before its first device.
 TEST(ExitCode, ReportsTurnSuccessIntoTheCode) {
     support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=42"},
                                          {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
     EXPECT_EQ(run.exitCode, 42) << run.output;
-    EXPECT_THAT(run.output, HasSubstr("copied"));
+    EXPECT_THAT(run.output, HasSubstr("copied destructor exit handler"));
+}
+
+// Test that a value that is not an exit status is named in a warning and changes nothing.
+TEST(ExitCode, AnInvalidCodeIsNamedAndIgnored) {
+    for (const char* value : {"yes", "86x", "256", "-1"}) {
+        support::ProcessResult run =
+            runWith({"MTL_SHADER_VALIDATION=1", std::string("METALCPU_SHADER_VALIDATION_EXIT_CODE=") + value},
+                    {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
+        EXPECT_EQ(run.exitCode, 0) << run.output;
+        EXPECT_THAT(run.output, HasSubstr(std::string("METALCPU_SHADER_VALIDATION_EXIT_CODE=") + value +
+                                          " is not an exit status (0 to 255); ignored"));
+    }
+    support::ProcessResult off = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=0"},
+                                         {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
+    EXPECT_EQ(off.exitCode, 0);
+    EXPECT_THAT(off.output, Not(HasSubstr("not an exit status")));
 }
 
 // Test that a process that already fails keeps its own status.
