@@ -6,6 +6,8 @@
 #include "support/log.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <initializer_list>
 #include <iterator>
@@ -49,6 +51,25 @@ std::string option(const char* name, std::initializer_list<const char*> valid) {
     return *valid.begin();
 }
 
+/// METALCPU_SHADER_VALIDATION_WAIT_LIMIT: seconds, fractions allowed. Anything else is named
+/// in a warning and gives the default: a typo must not turn a bounded wait into a hang.
+std::chrono::milliseconds waitLimit(std::chrono::milliseconds fallback) {
+    constexpr const char* kWaitLimit = "METALCPU_SHADER_VALIDATION_WAIT_LIMIT";
+    const std::string value = support::environment(kWaitLimit);
+    if (value.empty()) return fallback;
+    char* end = nullptr;
+    const double seconds = std::strtod(value.c_str(), &end);
+    // At most a day, which also keeps the milliseconds far from overflowing.
+    if (end == value.c_str() || *end != '\0' || !(seconds >= 0 && seconds <= 86400)) {
+        support::log().warn("{}={} is not a number of seconds (0 to 86400); waiting at most {} s", kWaitLimit, value,
+                            fallback.count() / 1000.0);
+        return fallback;
+    }
+    // A positive limit stays one: rounded to 0 it would mean no limit at all.
+    const auto limit = std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000 + 0.5));
+    return seconds > 0 ? std::max(limit, std::chrono::milliseconds(1)) : limit;
+}
+
 // Apple's shader-validation variables metalcpu implements: the one list of their names
 // (MTL_DEBUG_LAYER* are in support/config.def; docs/configuration.md lists them all).
 constexpr const char* kEnabled = "MTL_SHADER_VALIDATION";
@@ -82,6 +103,7 @@ ShaderValidationSettings fromEnvironment() {
     s.threadgroupMemory = flag(kThreadgroupMemory, true);
     s.jsonPath = support::config().shaderValidationJson;
     s.failCommandBuffer = support::config().shaderValidationFailsCommandBuffer != 0;
+    s.waitLimit = waitLimit(s.waitLimit);
     return s;
 }
 

@@ -2,6 +2,7 @@
 // own (docs/configuration.md lists them all).
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct ShaderValidationSettings {
     bool threadgroupMemory = true; ///< MTL_SHADER_VALIDATION_THREADGROUP_MEMORY
     std::string jsonPath;          ///< METALCPU_SHADER_VALIDATION_JSON: append reports as JSON lines
     bool failCommandBuffer = false; ///< METALCPU_SHADER_VALIDATION_FAILS_COMMAND_BUFFER
+    /// METALCPU_SHADER_VALIDATION_WAIT_LIMIT: how long the GoogleTest helpers wait for a test's
+    /// command buffers before they fail it and go on; 0: for ever.
+    std::chrono::milliseconds waitLimit{60'000};
 };
 
 /// The settings, read from the environment the first time they are asked for (the device

@@ -125,4 +125,13 @@ DispatchCounts dispatchCounts();
 /// was enqueue()d and never committed — is waited for forever, as waitUntilCompleted() would.
 void waitForPendingWork();
 
+/// How the GoogleTest helpers (<metalcpu/ValidationTesting.hpp>) wait for a test's work:
+/// waitForPendingWork(), bounded. When it has waited 5 s (or half the limit, if that is
+/// shorter) it prints `[ WAITING  ] <who> waits for ...` on stdout, naming how many command
+/// buffers are pending; after METALCPU_SHADER_VALIDATION_WAIT_LIMIT seconds (60 by default; 0:
+/// no limit) it gives up and returns why, for the caller to fail the test with. Empty when
+/// everything completed. Command buffers it gave up on are not waited for by later calls, so
+/// one that never completes fails one test, not every test after it.
+std::string waitForPendingWorkOrGiveUp(const std::string& who);
+
 } // namespace metalcpu::validation

@@ -107,17 +107,27 @@ inline std::string currentTestName(const char* fallback) {
     return test ? std::string(test->test_suite_name()) + "." + test->name() : fallback;
 }
 
+/// Waits for the process's pending work, bounded (validation::waitForPendingWorkOrGiveUp);
+/// when it gave up, fails the current test at its declaration, saying why.
+inline void waitForPendingWork(const std::string& who) {
+    const std::string gaveUp = validation::waitForPendingWorkOrGiveUp(who);
+    if (gaveUp.empty()) return;
+    const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    ADD_FAILURE_AT(test ? test->file() : nullptr, test ? test->line() : -1) << who << " " << gaveUp;
+}
+
 } // namespace detail
 
 /// Collects every report delivered while it lives. Reports it collects are expected: the
 /// ValidationListener does not fail the test on them. Waits for the process's pending work
 /// before take() and when it goes out of scope, so the reports of every dispatch committed
-/// while it lives are its own, waited for or not.
+/// while it lives are its own, waited for or not. The waits are bounded: after
+/// METALCPU_SHADER_VALIDATION_WAIT_LIMIT seconds they fail the test and go on.
 class ValidationReportCollector : public detail::ReportBuffer {
 public:
     ValidationReportCollector() { validation::addReportSink(this, validation::SinkRole::Owner); }
     ~ValidationReportCollector() override {
-        validation::waitForPendingWork();
+        detail::waitForPendingWork("ValidationReportCollector in " + detail::currentTestName("no test"));
         validation::removeReportSink(this);
     }
     ValidationReportCollector(const ValidationReportCollector&) = delete;
@@ -126,22 +136,23 @@ public:
     /// The reports so far (after the command buffers committed until now completed), and
     /// forgets them.
     std::vector<validation::ShaderValidationReport> take() {
-        validation::waitForPendingWork();
+        detail::waitForPendingWork("ValidationReportCollector in " + detail::currentTestName("no test"));
         return takeAll();
     }
 };
 
 /// Fails the current test, on the thread that destroys it (the test's), at the kernel's line,
 /// for every report delivered while it lives — so EXPECT_NONFATAL_FAILURE sees the failures.
-/// It waits for the process's pending work before it checks. Says once per process when the
-/// dispatches run during its life had no shader validation.
+/// It waits for the process's pending work before it checks (bounded, as the collector's
+/// waits). Says once per process when the dispatches run during its life had no shader
+/// validation.
 class FailOnValidationReports : public detail::ReportBuffer {
 public:
     FailOnValidationReports() : before_(validation::dispatchCounts()) {
         validation::addReportSink(this, validation::SinkRole::Owner);
     }
     ~FailOnValidationReports() override {
-        validation::waitForPendingWork();
+        detail::waitForPendingWork("FailOnValidationReports in " + detail::currentTestName("no test"));
         validation::removeReportSink(this);
         const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
         for (const validation::ShaderValidationReport& report : takeAll())
@@ -158,8 +169,11 @@ private:
 /// Fails the running test on every report nobody expected (no ValidationReportCollector or
 /// FailOnValidationReports took it), whichever thread it arrived on, at the kernel's .metal
 /// line and on the test's own thread. When a test ends, the command buffers it committed are
-/// waited for, so an unwaited dispatch's reports fail the test that made it, not the next one.
-/// Reports made outside any test (SetUpTestSuite, environments) fail the suite or the program.
+/// waited for, so an unwaited dispatch's reports fail the test that made it, not the next one;
+/// the wait is bounded (validation::waitForPendingWorkOrGiveUp): a test whose command buffers
+/// do not complete in METALCPU_SHADER_VALIDATION_WAIT_LIMIT seconds fails, and the suite goes
+/// on. Reports made outside any test (SetUpTestSuite, environments) fail the suite or the
+/// program.
 /// metalcpu::gtest_main installs it; a suite with its own main() appends it after
 /// InitGoogleTest()/InitGoogleMock():
 ///
@@ -182,7 +196,9 @@ public:
         before_ = validation::dispatchCounts();
     }
     void OnTestEnd(const ::testing::TestInfo& test) override {
-        validation::waitForPendingWork();
+        const std::string gaveUp =
+            validation::waitForPendingWorkOrGiveUp(std::string(test.test_suite_name()) + "." + test.name());
+        if (!gaveUp.empty()) ADD_FAILURE_AT(test.file(), test.line()) << "the listener " << gaveUp;
         for (const validation::ShaderValidationReport& report : reports_.takeAll())
             detail::failOnReport(report, test.file(), test.line());
         detail::noteIfNothingWasValidated(before_, std::string(test.test_suite_name()) + "." + test.name());
@@ -197,19 +213,25 @@ private:
 
     /// Waits for pending work and sets aside what arrived outside a test.
     void settle() {
-        validation::waitForPendingWork();
+        const std::string gaveUp = validation::waitForPendingWorkOrGiveUp("ValidationListener, between tests,");
+        if (!gaveUp.empty()) outsideGaveUp_.push_back(gaveUp);
         for (validation::ShaderValidationReport& report : reports_.takeAll()) outside_.push_back(std::move(report));
     }
     /// Fails the suite (in OnTestSuiteEnd) or the program on what arrived outside a test.
     void failOutsideTests() {
+        static constexpr const char* kOutside =
+            " while no test was running (SetUpTestSuite, TearDownTestSuite or an environment)";
         settle();
+        for (const std::string& gaveUp : std::exchange(outsideGaveUp_, {}))
+            ADD_FAILURE_AT(nullptr, -1) << "command buffers committed" << kOutside << ": " << gaveUp;
         for (const validation::ShaderValidationReport& report : std::exchange(outside_, {}))
-            detail::failOnReport(report, nullptr, -1,
-                                 " while no test was running (SetUpTestSuite, TearDownTestSuite or an environment)");
+            detail::failOnReport(report, nullptr, -1, kOutside);
     }
 
     Sink reports_;
-    std::vector<validation::ShaderValidationReport> outside_; ///< touched on the main thread only
+    // Touched on the main thread only.
+    std::vector<validation::ShaderValidationReport> outside_;
+    std::vector<std::string> outsideGaveUp_;
     validation::DispatchCounts before_;
 };
 

@@ -35,18 +35,21 @@ support::ProcessResult runWith(const std::vector<std::string>& environment, cons
                                         "-u", "METALCPU_SHADER_VALIDATION_EXIT_CODE"};
     command.insert(command.end(), environment.begin(), environment.end());
     command.insert(command.end(), argv.begin(), argv.end());
-    support::ProcessResult result = support::runProcess(command);
+    support::ProcessLimits limits;
+    limits.timeoutSeconds = 300; // a child that hangs fails its test instead of holding up the suite
+    support::ProcessResult result = support::runProcess(command, {}, limits);
     EXPECT_TRUE(result.started) << support::commandLine(command);
+    EXPECT_FALSE(result.timedOut) << support::commandLine(command) << "\n" << result.output;
     return result;
 }
 
 /// What the suite printed for one test: from its "[ RUN      ]" line to its result line.
-std::string testOutput(const std::string& output, const std::string& test) {
-    const std::string run = "[ RUN      ] ListenerSuite." + test + "\n";
-    const std::size_t begin = output.find(run);
+std::string testOutput(const std::string& output, const std::string& suite, const std::string& test) {
+    const std::string name = suite + "." + test;
+    const std::size_t begin = output.find("[ RUN      ] " + name + "\n");
     if (begin == std::string::npos) return "";
-    const std::size_t ok = output.find("[       OK ] ListenerSuite." + test + " ", begin);
-    const std::size_t failed = output.find("[  FAILED  ] ListenerSuite." + test + " ", begin);
+    const std::size_t ok = output.find("[       OK ] " + name + " ", begin);
+    const std::size_t failed = output.find("[  FAILED  ] " + name + " ", begin);
     const std::size_t end = std::min(ok, failed);
     if (end == std::string::npos) return output.substr(begin);
     return output.substr(begin, output.find('\n', end) - begin);
@@ -58,24 +61,25 @@ std::string testOutput(const std::string& output, const std::string& test) {
 // kernel's .metal line with Apple's report, the unwaited one included, passes the clean tests
 // and the one that expects the report, and exits with a failure.
 TEST(ListenerSuite, FailsTheTestsThatGoOutOfBounds) {
-    support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_LISTENER_SUITE});
+    support::ProcessResult run =
+        runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_LISTENER_SUITE, "--gtest_filter=ListenerSuite.*"});
     // ADD_FAILURE_AT's form: the location, "Failed", then the message.
     const std::string location =
         std::string(METALCPU_COPY_SHIFTED_SOURCE) + ":" + std::to_string(kStoreLine) + ": Failure\nFailed\n";
 
-    const std::string offByOne = testOutput(run.output, "OffByOne");
+    const std::string offByOne = testOutput(run.output, "ListenerSuite", "OffByOne");
     EXPECT_THAT(offByOne, HasSubstr(location + "shader validation reported an invalid access:\n"
                                                "Invalid device store at offset 1024, executing kernel function: "
                                                "\"copy_shifted\"\nbuffer: <unnamed>, length:1024, resident:Read Write\n"));
     EXPECT_THAT(offByOne, HasSubstr("[  FAILED  ] ListenerSuite.OffByOne ")) << run.output;
 
-    const std::string unwaited = testOutput(run.output, "OffByOneNotWaitedFor");
+    const std::string unwaited = testOutput(run.output, "ListenerSuite", "OffByOneNotWaitedFor");
     EXPECT_THAT(unwaited, HasSubstr(location + "shader validation reported an invalid access:\n"
                                                "Invalid device store at offset 4194304"));
     EXPECT_THAT(unwaited, HasSubstr("[  FAILED  ] ListenerSuite.OffByOneNotWaitedFor ")) << run.output;
 
     for (const char* clean : {"InBounds", "InBoundsAfterTheUnwaitedOne", "ExpectedReport"}) {
-        const std::string output = testOutput(run.output, clean);
+        const std::string output = testOutput(run.output, "ListenerSuite", clean);
         EXPECT_THAT(output, HasSubstr(std::string("[       OK ] ListenerSuite.") + clean + " ")) << run.output;
         EXPECT_THAT(output, Not(HasSubstr("Invalid device"))) << clean;
     }
@@ -86,14 +90,33 @@ TEST(ListenerSuite, FailsTheTestsThatGoOutOfBounds) {
 
 // Test that with validation off the suite passes, and says once that nothing was checked.
 TEST(ListenerSuite, ValidationOffIsNoted) {
-    support::ProcessResult run = runWith({}, {METALCPU_LISTENER_SUITE});
+    support::ProcessResult run = runWith({}, {METALCPU_LISTENER_SUITE, "--gtest_filter=ListenerSuite.*"});
     EXPECT_EQ(run.exitCode, 0) << run.output;
     EXPECT_THAT(run.output, HasSubstr("[  PASSED  ] 5 tests."));
     const std::string note = "[   NOTE   ] ListenerSuite.OffByOne ran 1 kernel dispatch(es) and none had shader "
                              "validation, so invalid memory accesses were not checked. Run with "
                              "MTL_SHADER_VALIDATION=1";
-    EXPECT_THAT(testOutput(run.output, "OffByOne"), HasSubstr(note)) << run.output;
+    EXPECT_THAT(testOutput(run.output, "ListenerSuite", "OffByOne"), HasSubstr(note)) << run.output;
     EXPECT_EQ(run.output.find("NOTE"), run.output.rfind("NOTE")) << "once per process";
+}
+
+// Test that a test whose command buffers can never run fails when the wait for them reaches
+// the limit, after a [ WAITING  ] line, and that the suite goes on: the next test passes.
+TEST(ListenerSuite, GivesUpOnCommandBuffersThatCannotRun) {
+    support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_WAIT_LIMIT=0.5"},
+                                         {METALCPU_LISTENER_SUITE, "--gtest_filter=StuckQueue.*"});
+    const std::string stuck = testOutput(run.output, "StuckQueue", "CommittedBehindAnUncommittedOne");
+    const std::string pending = "1 command buffer committed and not completed (1 command buffer on the same queue was "
+                                "enqueue()d and never committed, and a queue runs nothing behind such a one until it "
+                                "is committed)";
+    EXPECT_THAT(stuck, HasSubstr("[ WAITING  ] StuckQueue.CommittedBehindAnUncommittedOne has waited 0.25 s for " +
+                                 pending + "; it gives up after 0.5 s (METALCPU_SHADER_VALIDATION_WAIT_LIMIT)\n"));
+    EXPECT_THAT(stuck, HasSubstr("the listener gave up after 0.5 s (METALCPU_SHADER_VALIDATION_WAIT_LIMIT) waiting for " +
+                                 pending));
+    EXPECT_THAT(stuck, HasSubstr("[  FAILED  ] StuckQueue.CommittedBehindAnUncommittedOne ")) << run.output;
+    EXPECT_THAT(testOutput(run.output, "StuckQueue", "AnotherQueueRunsOn"), HasSubstr("[       OK ] StuckQueue.AnotherQueueRunsOn "));
+    EXPECT_THAT(run.output, HasSubstr("[  FAILED  ] 1 test, listed below:"));
+    EXPECT_EQ(run.exitCode, 1);
 }
 
 // ---- METALCPU_SHADER_VALIDATION_EXIT_CODE -------------------------------------------------------------

@@ -103,6 +103,13 @@ TEST(AppleVariables, EveryOneIsDocumented) {
         EXPECT_NE(doc.find(std::string("| `") + name + "` |"), std::string::npos) << name << " is missing";
 }
 
+// Test that metalcpu's own validation variables read outside support/config.def have a row in
+// docs/configuration.md too (config_test checks the ones in config.def).
+TEST(MetalcpuVariables, ReadByValidationAreDocumented) {
+    const std::string doc = support::readFile(std::string(METALCPU_SOURCE_DIR) + "/docs/configuration.md").value_or("");
+    EXPECT_NE(doc.find("| `METALCPU_SHADER_VALIDATION_WAIT_LIMIT` | `60` |"), std::string::npos);
+}
+
 // Test that the variables set that metalcpu does not implement are found, in the environment's
 // order, and that implemented and unrelated ones are not.
 TEST(AppleVariables, UnimplementedOnesSetAreFound) {

@@ -10,6 +10,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest-spi.h>
 
+#include <chrono>
 #include <string>
 
 namespace metalcpu::testing {
@@ -217,6 +218,42 @@ TEST_F(ValidationTesting, ListenerChargesEarlierReportsToTheSuite) {
         [&] { listener.OnTestSuiteEnd(*::testing::UnitTest::GetInstance()->current_test_suite()); });
     ASSERT_EQ(failures.size(), 1u);
     EXPECT_THAT(failures[0].message(), HasSubstr("while no test was running"));
+    EXPECT_EQ(failures[0].line_number(), kStoreLine);
+}
+
+// Test that the listener gives up on command buffers that cannot run (committed behind one
+// that was enqueue()d and never committed) after the wait limit: it says it is waiting, fails
+// the test saying why, does not wait for them again, and charges their reports, when they come
+// after all, to the test running then.
+TEST_F(ValidationTesting, ListenerGivesUpOnWorkThatCannotRun) {
+    val::ShaderValidationSettings settings = val::shaderValidationSettings();
+    settings.waitLimit = std::chrono::milliseconds(200);
+    val::overrideShaderValidationSettings(settings);
+    ValidationListener listener;
+    listener.OnTestStart(currentTest());
+    MTL::CommandBuffer* first = queue_->commandBuffer();
+    first->enqueue();
+    storeAt(1, /*wait=*/false); // committed behind `first`
+    ::testing::internal::CaptureStdout();
+    Failures failures = failuresOf([&] { listener.OnTestEnd(currentTest()); });
+    const std::string printed = ::testing::internal::GetCapturedStdout();
+    ASSERT_EQ(failures.size(), 1u);
+    EXPECT_THAT(failures[0].message(),
+                HasSubstr("gave up after 0.2 s (METALCPU_SHADER_VALIDATION_WAIT_LIMIT) waiting for 1 command buffer "
+                          "committed and not completed (1 command buffer on the same queue was enqueue()d and never "
+                          "committed"));
+    EXPECT_EQ(failures[0].line_number(), currentTest().line());
+    EXPECT_THAT(printed, HasSubstr("[ WAITING  ] ValidationTesting.ListenerGivesUpOnWorkThatCannotRun has waited 0.1 s "
+                                   "for 1 command buffer committed and not completed"));
+
+    listener.OnTestStart(currentTest());
+    EXPECT_EQ(failuresOf([&] { listener.OnTestEnd(currentTest()); }).size(), 0u) << "given up on: not waited for again";
+
+    listener.OnTestStart(currentTest());
+    first->commit();
+    validation::waitForPendingWork(); // the listener's waits leave them alone now
+    failures = failuresOf([&] { listener.OnTestEnd(currentTest()); });
+    ASSERT_EQ(failures.size(), 1u);
     EXPECT_EQ(failures[0].line_number(), kStoreLine);
 }
 
