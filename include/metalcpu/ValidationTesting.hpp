@@ -120,12 +120,16 @@ inline void waitForPendingWork(const std::string& who) {
 
 /// Collects every report delivered while it lives. Reports it collects are expected: the
 /// ValidationListener does not fail the test on them. Waits for the process's pending work
-/// before take() and when it goes out of scope, so the reports of every dispatch committed
-/// while it lives are its own, waited for or not. The waits are bounded: after
+/// when it is made, before take() and when it goes out of scope, so the reports of every
+/// dispatch committed while it lives are its own, waited for or not, and those of dispatches
+/// committed before it are not. The waits are bounded: after
 /// METALCPU_SHADER_VALIDATION_WAIT_LIMIT seconds they fail the test and go on.
 class ValidationReportCollector : public detail::ReportBuffer {
 public:
-    ValidationReportCollector() { validation::addReportSink(this, validation::SinkRole::Owner); }
+    ValidationReportCollector() {
+        detail::waitForPendingWork("ValidationReportCollector in " + detail::currentTestName("no test"));
+        validation::addReportSink(this, validation::SinkRole::Owner);
+    }
     ~ValidationReportCollector() override {
         detail::waitForPendingWork("ValidationReportCollector in " + detail::currentTestName("no test"));
         validation::removeReportSink(this);
@@ -143,12 +147,14 @@ public:
 
 /// Fails the current test, on the thread that destroys it (the test's), at the kernel's line,
 /// for every report delivered while it lives — so EXPECT_NONFATAL_FAILURE sees the failures.
-/// It waits for the process's pending work before it checks (bounded, as the collector's
-/// waits). Says once per process when the dispatches run during its life had no shader
-/// validation.
+/// It waits for the process's pending work when it is made (what was committed before is not
+/// its business) and before it checks, bounded as the collector's waits. Says once per process
+/// when the dispatches run during its life had no shader validation.
 class FailOnValidationReports : public detail::ReportBuffer {
 public:
-    FailOnValidationReports() : before_(validation::dispatchCounts()) {
+    FailOnValidationReports() {
+        detail::waitForPendingWork("FailOnValidationReports in " + detail::currentTestName("no test"));
+        before_ = validation::dispatchCounts();
         validation::addReportSink(this, validation::SinkRole::Owner);
     }
     ~FailOnValidationReports() override {

@@ -30,6 +30,8 @@ kernel void store_at(device float* out [[buffer(0)]], constant int& offset [[buf
 }
 )";
 constexpr int kStoreLine = 5;
+/// Enough threads that a dispatch nobody waits for is still running a moment later.
+constexpr NS::UInteger kManyThreads = NS::UInteger(1) << 20;
 
 /// Shader validation on for the process; no sink installed by the fixture, so the helpers
 /// under test are the only ones.
@@ -132,6 +134,17 @@ TEST_F(ValidationTesting, GuardWaitsForUnwaitedDispatches) {
     }));
 }
 
+// Test that the guard leaves alone the reports of a dispatch committed before it was made,
+// still running then.
+TEST_F(ValidationTesting, GuardIgnoresEarlierDispatches) {
+    storeAt(1, /*wait=*/false, kManyThreads);
+    EXPECT_EQ(failuresOf([&] {
+                  FailOnValidationReports guard;
+                  storeAt(0);
+              }).size(),
+              0u);
+}
+
 // Test that the guard stays quiet for a kernel that stays in bounds.
 TEST_F(ValidationTesting, GuardIsQuietForCleanKernels) {
     EXPECT_EQ(failuresOf([&] {
@@ -163,6 +176,15 @@ TEST_F(ValidationTesting, CollectorTakeWaitsForUnwaitedDispatches) {
     EXPECT_THAT(got[0], ::testing::AllOf(InvalidStore("store_at", 0), AtLine(kStoreLine), WithCount(1)));
 }
 
+// Test that a collector does not take the reports of a dispatch committed before it was made,
+// still running then.
+TEST_F(ValidationTesting, CollectorIgnoresEarlierDispatches) {
+    storeAt(1, /*wait=*/false, kManyThreads);
+    ValidationReportCollector reports;
+    storeAt(0);
+    EXPECT_THAT(reports.take(), ::testing::IsEmpty());
+}
+
 // ---- ValidationListener ------------------------------------------------------------------------------
 
 // Test that the listener fails the running test at OnTestEnd, on this thread, at the kernel's line.
@@ -178,8 +200,8 @@ TEST_F(ValidationTesting, ListenerFailsTheTestAtTheKernelLine) {
 TEST_F(ValidationTesting, ListenerWaitsForUnwaitedDispatches) {
     ValidationListener listener;
     listener.OnTestStart(currentTest());
-    storeAt(1, /*wait=*/false, 64 * 1024);
-    expectOneFailureAtTheStore(failuresOf([&] { listener.OnTestEnd(currentTest()); }), 64 * 1024);
+    storeAt(1, /*wait=*/false, kManyThreads);
+    expectOneFailureAtTheStore(failuresOf([&] { listener.OnTestEnd(currentTest()); }), kManyThreads);
 }
 
 // Test that reports a collector took are expected: the listener does not fail on them.
