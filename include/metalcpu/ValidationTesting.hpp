@@ -38,6 +38,7 @@
 #include <mutex>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -243,11 +244,16 @@ private:
 
 // ---- Matchers -------------------------------------------------------------------------------
 // Each matches one field of a ShaderValidationReport (or a few, for InvalidStore and
-// InvalidLoad) and, when it does not match, says which field differed and its value. Those
-// taking a value also take a matcher: InKernel(::testing::StartsWith("mat_mul")),
+// InvalidLoad) and, when it does not match, says which field differed and its value. Every
+// value they take may also be a matcher: InKernel(::testing::StartsWith("mat_mul")),
+// AtLine(::testing::Ge(3u)), ThroughBuffer(::testing::Lt(2)), AtThread(::testing::_, 1),
 // WithCount(::testing::Ge(2u)).
 
 namespace detail {
+
+/// Whether `Expected`, given for a field of type T, is a plain value (else it is a matcher).
+template <class T, class Expected>
+inline constexpr bool isValue = std::is_convertible_v<const Expected&, T>;
 
 /// Matches `actual` (the report's `field`) against `expected`, a value or a matcher, and
 /// explains with the field's name and actual value.
@@ -260,6 +266,17 @@ bool fieldMatches(const char* field, const T& actual, const Expected& expected, 
     return matched;
 }
 
+/// `expected` in a description: a value as `valueText` gives it, a matcher as it describes
+/// itself, after `matcherIntro` ("a report whose line" + " is >= 3").
+template <class T, class Expected, class ValueText>
+std::string describeExpected(const Expected& expected, ValueText valueText, const std::string& matcherIntro) {
+    if constexpr (isValue<T, Expected>) return valueText(static_cast<T>(expected));
+    else return matcherIntro + " " + ::testing::DescribeMatcher<const T&>(expected);
+}
+
+/// "is " or "is not " + what the matcher describes.
+inline std::string isOrIsNot(bool negation, const std::string& text) { return (negation ? "is not " : "is ") + text; }
+
 /// "[[buffer(1)]]", "[[threadgroup(0)]]", or the reasons a report has no binding.
 inline std::string bindingText(const validation::ShaderValidationReport& report) {
     if (report.bindingIndex < 0)
@@ -269,89 +286,130 @@ inline std::string bindingText(const validation::ShaderValidationReport& report)
            "(" + std::to_string(report.bindingIndex) + ")]]";
 }
 
-inline bool bindingMatches(const validation::ShaderValidationReport& report, bool threadgroup, int index,
-                           ::testing::MatchResultListener* listener) {
+/// ThroughBuffer and ThroughThreadgroupArgument: a binding of that kind whose index matches.
+template <class Index>
+bool bindingMatches(const validation::ShaderValidationReport& report, bool threadgroup, const Index& index,
+                    ::testing::MatchResultListener* listener) {
     *listener << "whose binding is " << bindingText(report);
-    return report.bindingIndex == index && (report.addressSpace == validation::AddressSpace::Threadgroup) == threadgroup;
+    if (report.bindingIndex < 0 || (report.addressSpace == validation::AddressSpace::Threadgroup) != threadgroup)
+        return false;
+    return ::testing::MatcherCast<const std::int32_t&>(index).Matches(report.bindingIndex);
+}
+
+template <class Index>
+std::string bindingDescription(bool negation, const char* kind, const Index& index) {
+    return isOrIsNot(negation, "made through " + describeExpected<std::int32_t>(
+                                                     index,
+                                                     [&](std::int32_t n) {
+                                                         return std::string("[[") + kind + "(" + std::to_string(n) +
+                                                                ")]]";
+                                                     },
+                                                     std::string("a [[") + kind + "(n)]] whose n"));
+}
+
+/// Whether InvalidStore/InvalidLoad's binding index asks for any binding: a negative value.
+template <class Binding>
+bool anyBinding(const Binding& binding) {
+    if constexpr (isValue<std::int32_t, Binding>) return static_cast<std::int32_t>(binding) < 0;
+    else return false;
 }
 
 /// InvalidStore and InvalidLoad: the access, the kernel, then the binding index unless it is
-/// negative; explains the first field that differs.
-template <class Kernel>
+/// a negative value; explains the first field that differs.
+template <class Kernel, class Binding>
 bool invalidAccess(const validation::ShaderValidationReport& report, validation::Access access, const Kernel& kernel,
-                   int bindingIndex, ::testing::MatchResultListener* listener) {
+                   const Binding& binding, ::testing::MatchResultListener* listener) {
     ::testing::StringMatchResultListener accessWhy, kernelWhy, bindingWhy;
-    bool matched = true;
-    if (!fieldMatches("access", report.access, access, &accessWhy)) {
-        *listener << accessWhy.str();
-        matched = false;
-    } else if (!fieldMatches("kernel", report.kernel, kernel, &kernelWhy)) {
-        *listener << kernelWhy.str();
-        matched = false;
-    } else if (bindingIndex >= 0 && !fieldMatches("bindingIndex", report.bindingIndex,
-                                                  static_cast<std::int32_t>(bindingIndex), &bindingWhy)) {
-        *listener << bindingWhy.str();
-        matched = false;
-    }
-    return matched;
+    const ::testing::StringMatchResultListener* why = nullptr; // about the first field that differs
+    if (!fieldMatches("access", report.access, access, &accessWhy)) why = &accessWhy;
+    else if (!fieldMatches("kernel", report.kernel, kernel, &kernelWhy)) why = &kernelWhy;
+    else if (!anyBinding(binding) && !fieldMatches("bindingIndex", report.bindingIndex, binding, &bindingWhy))
+        why = &bindingWhy;
+    if (why) *listener << why->str();
+    return why == nullptr;
 }
 
-inline std::string invalidAccessText(bool negation, const char* access, const std::string& kernel, int bindingIndex) {
-    return std::string(negation ? "is not" : "is") + " an invalid " + access + " in " + kernel +
-           (bindingIndex < 0 ? "" : " through binding index " + std::to_string(bindingIndex));
+template <class Kernel, class Binding>
+std::string invalidAccessDescription(bool negation, const char* access, const Kernel& kernel, const Binding& binding) {
+    std::string text = std::string("an invalid ") + access + " in " +
+                       describeExpected<std::string>(
+                           kernel, [](const std::string& name) { return ::testing::PrintToString(name); },
+                           "a kernel whose name");
+    if (!anyBinding(binding))
+        text += " through " + describeExpected<std::int32_t>(
+                                  binding, [](std::int32_t n) { return "binding index " + std::to_string(n); },
+                                  "a binding index that");
+    return isOrIsNot(negation, text);
 }
 
-MATCHER_P(AtThreadPositionInGrid, position,
-          std::string(negation ? "is not" : "is") + " made by the thread at " + ::testing::PrintToString(position) +
-              " in the grid") {
-    return fieldMatches("threadPositionInGrid", arg.threadPositionInGrid, position, result_listener);
+/// One coordinate of a position in a description: "3", or "is >= 3" for a matcher.
+template <class Expected>
+std::string coordinateText(const Expected& expected) {
+    if constexpr (isValue<std::uint32_t, Expected>) return std::to_string(static_cast<std::uint32_t>(expected));
+    else return ::testing::DescribeMatcher<const std::uint32_t&>(expected);
 }
 
-MATCHER_P(InThreadgroupAt, position,
-          std::string(negation ? "is not" : "is") + " made in the threadgroup at " + ::testing::PrintToString(position) +
-              " in the grid") {
-    return fieldMatches("threadgroupPositionInGrid", arg.threadgroupPositionInGrid, position, result_listener);
+/// A position's coordinates, each a value or a matcher: "(1, 2, 3)", "(is >= 3, 0, 0)".
+template <class X, class Y, class Z>
+std::string positionText(const X& x, const Y& y, const Z& z) {
+    return "(" + coordinateText(x) + ", " + coordinateText(y) + ", " + coordinateText(z) + ")";
+}
+
+template <class X, class Y, class Z>
+bool positionMatches(const char* field, const validation::Position& actual, const X& x, const Y& y, const Z& z,
+                     ::testing::MatchResultListener* listener) {
+    *listener << "whose " << field << " is " << ::testing::PrintToString(actual);
+    return ::testing::MatcherCast<const std::uint32_t&>(x).Matches(actual.x) &&
+           ::testing::MatcherCast<const std::uint32_t&>(y).Matches(actual.y) &&
+           ::testing::MatcherCast<const std::uint32_t&>(z).Matches(actual.z);
+}
+
+MATCHER_P3(AtThreadPositionInGrid, x, y, z,
+           isOrIsNot(negation, "made by the thread at " + positionText(x, y, z) + " in the grid")) {
+    return positionMatches("threadPositionInGrid", arg.threadPositionInGrid, x, y, z, result_listener);
+}
+
+MATCHER_P3(InThreadgroupAt, x, y, z,
+           isOrIsNot(negation, "made in the threadgroup at " + positionText(x, y, z) + " in the grid")) {
+    return positionMatches("threadgroupPositionInGrid", arg.threadgroupPositionInGrid, x, y, z, result_listener);
 }
 
 } // namespace detail
 
-/// An invalid store in `kernel` through binding `bindingIndex` ([[buffer(n)]] or
-/// [[threadgroup(n)]]; any binding, or none, when negative).
+/// An invalid store in `kernel` (its host name, or a string matcher) through binding
+/// `bindingIndex`: [[buffer(n)]] or [[threadgroup(n)]] — any binding, or none, when it is
+/// negative; it may be a matcher too.
 MATCHER_P2(InvalidStore, kernel, bindingIndex,
-           detail::invalidAccessText(negation, "store", ::testing::PrintToString(kernel), bindingIndex)) {
+           detail::invalidAccessDescription(negation, "store", kernel, bindingIndex)) {
     return detail::invalidAccess(arg, validation::Access::Store, kernel, bindingIndex, result_listener);
 }
 
-/// An invalid load in `kernel` through binding `bindingIndex` (any, or none, when negative).
-MATCHER_P2(InvalidLoad, kernel, bindingIndex,
-           detail::invalidAccessText(negation, "load", ::testing::PrintToString(kernel), bindingIndex)) {
+/// An invalid load in `kernel` through binding `bindingIndex`, as InvalidStore.
+MATCHER_P2(InvalidLoad, kernel, bindingIndex, detail::invalidAccessDescription(negation, "load", kernel, bindingIndex)) {
     return detail::invalidAccess(arg, validation::Access::Load, kernel, bindingIndex, result_listener);
 }
 
 /// The access is in this kernel (its host name; a string or a string matcher).
 MATCHER_P(InKernel, kernel,
-          std::string(negation ? "is not" : "is") + " a report whose kernel " +
-              ::testing::DescribeMatcher<const std::string&>(kernel)) {
+          detail::isOrIsNot(negation, "a report whose kernel " + ::testing::DescribeMatcher<const std::string&>(kernel))) {
     return detail::fieldMatches("kernel", arg.kernel, kernel, result_listener);
 }
 
 /// The pointer came from this kernel parameter (a string or a string matcher).
 MATCHER_P(ThroughArgument, argumentName,
-          std::string(negation ? "is not" : "is") + " a report whose argument " +
-              ::testing::DescribeMatcher<const std::string&>(argumentName)) {
+          detail::isOrIsNot(negation,
+                            "a report whose argument " + ::testing::DescribeMatcher<const std::string&>(argumentName))) {
     return detail::fieldMatches("argumentName", arg.argumentName, argumentName, result_listener);
 }
 
-/// The pointer came from the [[buffer(index)]] argument.
-MATCHER_P(ThroughBuffer, index,
-          std::string(negation ? "is not" : "is") + " made through [[buffer(" + std::to_string(index) + ")]]") {
-    return detail::bindingMatches(arg, false, static_cast<int>(index), result_listener);
+/// The pointer came from the [[buffer(index)]] argument (a number or a matcher).
+MATCHER_P(ThroughBuffer, index, detail::bindingDescription(negation, "buffer", index)) {
+    return detail::bindingMatches(arg, false, index, result_listener);
 }
 
-/// The pointer came from the [[threadgroup(index)]] argument.
-MATCHER_P(ThroughThreadgroupArgument, index,
-          std::string(negation ? "is not" : "is") + " made through [[threadgroup(" + std::to_string(index) + ")]]") {
-    return detail::bindingMatches(arg, true, static_cast<int>(index), result_listener);
+/// The pointer came from the [[threadgroup(index)]] argument (a number or a matcher).
+MATCHER_P(ThroughThreadgroupArgument, index, detail::bindingDescription(negation, "threadgroup", index)) {
+    return detail::bindingMatches(arg, true, index, result_listener);
 }
 
 /// The pointer came from no binding: a `threadgroup` variable declared in the kernel (its
@@ -362,47 +420,65 @@ MATCHER(WithoutBinding, std::string(negation ? "is" : "is not") + " made through
     return arg.bindingIndex < 0;
 }
 
-/// Made by the thread at (x, y, z) of the grid ([[thread_position_in_grid]]).
-inline auto AtThread(std::uint32_t x, std::uint32_t y = 0, std::uint32_t z = 0) {
-    return detail::AtThreadPositionInGrid(validation::Position{x, y, z});
+/// Made by the thread at (x, y, z) of the grid ([[thread_position_in_grid]]); each coordinate a
+/// number or a matcher.
+template <class X, class Y = std::uint32_t, class Z = std::uint32_t>
+auto AtThread(const X& x, const Y& y = 0, const Z& z = 0) {
+    return detail::AtThreadPositionInGrid(x, y, z);
 }
 
-/// Made by a thread of the threadgroup at (x, y, z) of the grid ([[threadgroup_position_in_grid]]).
-inline auto InThreadgroup(std::uint32_t x, std::uint32_t y = 0, std::uint32_t z = 0) {
-    return detail::InThreadgroupAt(validation::Position{x, y, z});
+/// Made by a thread of the threadgroup at (x, y, z) of the grid ([[threadgroup_position_in_grid]]);
+/// each coordinate a number or a matcher.
+template <class X, class Y = std::uint32_t, class Z = std::uint32_t>
+auto InThreadgroup(const X& x, const Y& y = 0, const Z& z = 0) {
+    return detail::InThreadgroupAt(x, y, z);
 }
 
 /// The site made this many such accesses in its dispatch (a number or a matcher).
 MATCHER_P(WithCount, count,
-          std::string(negation ? "is not" : "is") + " a report whose count " +
-              ::testing::DescribeMatcher<const std::uint64_t&>(count)) {
+          detail::isOrIsNot(negation, "a report whose count " + ::testing::DescribeMatcher<const std::uint64_t&>(count))) {
     return detail::fieldMatches("count", arg.count, count, result_listener);
 }
 
-/// The access is at `line` of the kernel source.
-MATCHER_P(AtLine, line, std::string(negation ? "is not" : "is") + " at line " + ::testing::PrintToString(line)) {
-    return detail::fieldMatches("line", arg.location.line, static_cast<std::uint32_t>(line), result_listener);
+/// The access is at `line` of the kernel source (a number or a matcher).
+MATCHER_P(AtLine, line,
+          detail::isOrIsNot(negation, detail::describeExpected<std::uint32_t>(
+                                          line, [](std::uint32_t n) { return "at line " + std::to_string(n); },
+                                          "a report whose line"))) {
+    return detail::fieldMatches("line", arg.location.line, line, result_listener);
 }
 
-/// The access is `offset` bytes into its buffer.
-MATCHER_P(AtOffset, offset, std::string(negation ? "is not" : "is") + " at offset " + ::testing::PrintToString(offset)) {
-    return detail::fieldMatches("offset", arg.offset, static_cast<std::uint64_t>(offset), result_listener);
+/// The access is `offset` bytes into its buffer (a number or a matcher).
+MATCHER_P(AtOffset, offset,
+          detail::isOrIsNot(negation, detail::describeExpected<std::uint64_t>(
+                                          offset, [](std::uint64_t n) { return "at offset " + std::to_string(n); },
+                                          "a report whose offset"))) {
+    return detail::fieldMatches("offset", arg.offset, offset, result_listener);
 }
 
 /// The report is about this address space (validation::AddressSpace::Device, Constant or
-/// Threadgroup).
+/// Threadgroup; or a matcher).
 MATCHER_P(InAddressSpace, space,
-          std::string(negation ? "is not" : "is") + " in the " +
-              validation::name(static_cast<validation::AddressSpace>(space)) + " address space") {
-    return detail::fieldMatches("addressSpace", arg.addressSpace, static_cast<validation::AddressSpace>(space),
-                                result_listener);
+          detail::isOrIsNot(negation, detail::describeExpected<validation::AddressSpace>(
+                                          space,
+                                          [](validation::AddressSpace value) {
+                                              return std::string("in the ") + validation::name(value) +
+                                                     " address space";
+                                          },
+                                          "a report whose addressSpace"))) {
+    return detail::fieldMatches("addressSpace", arg.addressSpace, space, result_listener);
 }
 
-/// The report's kind (validation::ReportKind::OutOfBounds, NullBuffer, WildPointer).
+/// The report's kind (validation::ReportKind::OutOfBounds, NullBuffer, WildPointer; or a
+/// matcher).
 MATCHER_P(OfKind, kind,
-          std::string(negation ? "is not" : "is") + " a " + validation::name(static_cast<validation::ReportKind>(kind)) +
-              " report") {
-    return detail::fieldMatches("kind", arg.kind, static_cast<validation::ReportKind>(kind), result_listener);
+          detail::isOrIsNot(negation, detail::describeExpected<validation::ReportKind>(
+                                          kind,
+                                          [](validation::ReportKind value) {
+                                              return std::string("a ") + validation::name(value) + " report";
+                                          },
+                                          "a report whose kind"))) {
+    return detail::fieldMatches("kind", arg.kind, kind, result_listener);
 }
 
 } // namespace metalcpu::testing
