@@ -63,6 +63,26 @@ TEST_F(ListenerSuite, ExpectedReport) {
         EXPECT_THAT(reports.take(), ::testing::IsEmpty());
 }
 
+// Its SetUpTestSuite stores out of bounds, before any test runs: the listener fails the suite,
+// which GoogleTest reports as a failure in SetUpTestSuite or TearDownTestSuite, while the test
+// itself, clean, passes.
+class SuiteSetUpGoesOutOfBounds : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        static float storage[kCount + 1];
+        MTL::ComputePipelineState* copy = copy_shifted::pipeline("copy_shifted");
+        copy_shifted::copy(copy, storage, kCount, 1)->waitUntilCompleted();
+        copy->release();
+    }
+};
+
+TEST_F(SuiteSetUpGoesOutOfBounds, CleanTest) {
+    static float storage[kCount + 1];
+    MTL::ComputePipelineState* copy = copy_shifted::pipeline("copy_shifted");
+    copy_shifted::copy(copy, storage, kCount, 0)->waitUntilCompleted();
+    copy->release();
+}
+
 // Commits a command buffer behind one that was enqueue()d and never committed, on a queue of
 // its own: neither can ever run. Passes without the listener; with it, fails when the wait
 // for its command buffers reaches METALCPU_SHADER_VALIDATION_WAIT_LIMIT, and the suite goes

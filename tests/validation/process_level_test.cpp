@@ -100,6 +100,23 @@ TEST(ListenerSuite, ValidationOffIsNoted) {
     EXPECT_EQ(run.output.find("NOTE"), run.output.rfind("NOTE")) << "once per process";
 }
 
+// Test that a report made in SetUpTestSuite, before any test ran, fails the suite — GoogleTest's
+// summary names it — at the kernel's line, and not the clean test that follows.
+TEST(ListenerSuite, SuiteSetUpReportsFailTheSuite) {
+    support::ProcessResult run =
+        runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_LISTENER_SUITE, "--gtest_filter=SuiteSetUpGoesOutOfBounds.*"});
+    const std::string location =
+        std::string(METALCPU_COPY_SHIFTED_SOURCE) + ":" + std::to_string(kStoreLine) + ": Failure\nFailed\n";
+    EXPECT_THAT(run.output, HasSubstr(location + "shader validation reported an invalid access while no test was "
+                                                 "running (SetUpTestSuite, TearDownTestSuite or an environment):\n"
+                                                 "Invalid device store at offset 1024"));
+    EXPECT_THAT(testOutput(run.output, "SuiteSetUpGoesOutOfBounds", "CleanTest"),
+                HasSubstr("[       OK ] SuiteSetUpGoesOutOfBounds.CleanTest "));
+    EXPECT_THAT(run.output, HasSubstr("[  FAILED  ] SuiteSetUpGoesOutOfBounds: SetUpTestSuite or TearDownTestSuite\n"));
+    EXPECT_THAT(run.output, HasSubstr(" 1 FAILED TEST SUITE"));
+    EXPECT_EQ(run.exitCode, 1);
+}
+
 // Test that a test whose command buffers can never run fails when the wait for them reaches
 // the limit, after a [ WAITING  ] line, and that the suite goes on: the next test passes.
 TEST(ListenerSuite, GivesUpOnCommandBuffersThatCannotRun) {
