@@ -126,6 +126,7 @@ std::string ShaderValidationReport::json() const {
     out += ",\"pipelineUID\":" + jsonString(pipelineUid);
     out += ",\"encoder\":" + jsonString(encoderLabel);
     out += ",\"dispatch\":" + std::to_string(dispatchIndex);
+    out += ",\"commandBuffer\":" + std::to_string(commandBufferIndex);
     out += ",\"threadPositionInGrid\":" + jsonPosition(threadPositionInGrid);
     out += ",\"threadPositionInThreadgroup\":" + jsonPosition(threadPositionInThreadgroup);
     out += ",\"threadgroupPositionInGrid\":" + jsonPosition(threadgroupPositionInGrid);

@@ -68,6 +68,10 @@ struct ShaderValidationReport {
     std::string pipelineUid;
     std::string encoderLabel;  ///< the encoder's label, else its index in the command buffer
     std::uint64_t dispatchIndex = 0; ///< which dispatch of its encoder
+    /// Its command buffer's place among those the process committed: 1 for the first, and so
+    /// on (0 when not known). Compared with commandBuffersCommitted() taken at some moment, it
+    /// tells work committed before that moment from work committed after.
+    std::uint64_t commandBufferIndex = 0;
 
     Position threadPositionInGrid;
     Position threadPositionInThreadgroup;
@@ -117,6 +121,9 @@ struct DispatchCounts {
     std::uint64_t validated = 0;
 };
 DispatchCounts dispatchCounts();
+
+/// How many command buffers the process has committed so far.
+std::uint64_t commandBuffersCommitted();
 
 /// Waits until every command buffer committed in the process before the call has completed:
 /// its dispatches ran, their reports were delivered, its completed handlers returned. On a

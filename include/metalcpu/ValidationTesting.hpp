@@ -201,13 +201,19 @@ public:
         // What arrived before the test (SetUpTestSuite's dispatches) is not the test's.
         settle();
         before_ = validation::dispatchCounts();
+        committedBefore_ = validation::commandBuffersCommitted();
     }
     void OnTestEnd(const ::testing::TestInfo& test) override {
         const std::string gaveUp =
             validation::waitForPendingWorkOrGiveUp(std::string(test.test_suite_name()) + "." + test.name());
         if (!gaveUp.empty()) ADD_FAILURE_AT(test.file(), test.line()) << "the listener " << gaveUp;
         for (const validation::ShaderValidationReport& report : reports_.takeAll())
-            detail::failOnReport(report, test.file(), test.line());
+            // A report of work committed before the test (that an earlier wait gave up on, or
+            // a thread committed late) is charged to it all the same, saying so.
+            detail::failOnReport(report, test.file(), test.line(),
+                                 report.commandBufferIndex != 0 && report.commandBufferIndex <= committedBefore_
+                                     ? " (its command buffer was committed before this test started)"
+                                     : "");
         detail::noteIfNothingWasValidated(before_, std::string(test.test_suite_name()) + "." + test.name());
     }
     void OnTestSuiteEnd(const ::testing::TestSuite&) override { failOutsideTests(); }
@@ -240,6 +246,7 @@ private:
     std::vector<validation::ShaderValidationReport> outside_;
     std::vector<std::string> outsideGaveUp_;
     validation::DispatchCounts before_;
+    std::uint64_t committedBefore_ = 0; ///< command buffers committed when the test started
 };
 
 // ---- Matchers -------------------------------------------------------------------------------

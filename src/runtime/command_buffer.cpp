@@ -122,7 +122,7 @@ void CommandBuffer::commit() {
     enqueue();
     setStatus(MTL::CommandBufferStatusCommitted);
     // Counted before the queue's thread can see it committed, so it cannot finish uncounted.
-    queue_->progress().commit(queueNumber_);
+    commitIndex_ = queue_->progress().commit(queueNumber_);
     committed_.store(true, std::memory_order_release);
     queue_->commit(this);
 }
@@ -172,7 +172,7 @@ void CommandBuffer::runHandlers(std::vector<std::function<void(MTL::CommandBuffe
 bool CommandBuffer::runDispatch(DispatchCommand& command) {
     val::DispatchValidation* validation = command.validation.get();
     val::dispatchExecuted(validation && validation->reportsToUser());
-    if (validation) validation->begin(command.dispatch.parameters);
+    if (validation) validation->begin(command.dispatch.parameters, commitIndex_);
     command.dispatch.validation = validation;
     exec::DispatchResult result = exec::Executor::shared().run(command.dispatch);
     if (!result.ok) {

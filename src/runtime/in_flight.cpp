@@ -12,12 +12,13 @@ thread_local bool t_queueThread = false;
 
 std::uint64_t QueueProgress::enqueue() { return enqueued_.fetch_add(1) + 1; }
 
-void QueueProgress::commit(std::uint64_t number) {
+std::uint64_t QueueProgress::commit(std::uint64_t number) {
     committed_.fetch_add(1);
     // Commits may come in any order (enqueue() reserves a place early); keep the highest.
     std::uint64_t last = lastCommitted_.load();
     while (last < number && !lastCommitted_.compare_exchange_weak(last, number)) {
     }
+    return InFlight::shared().commits_.fetch_add(1) + 1;
 }
 
 void QueueProgress::finish(std::uint64_t number) {

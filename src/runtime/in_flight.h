@@ -23,8 +23,9 @@ public:
     /// queue's lock, so that numbers follow the queue's order.
     std::uint64_t enqueue();
     /// Command buffer `number` is committed: waits started from now on wait for it. Call
-    /// before the queue's thread can run it.
-    void commit(std::uint64_t number);
+    /// before the queue's thread can run it. Returns its place among the command buffers the
+    /// process committed (1, 2, ...).
+    std::uint64_t commit(std::uint64_t number);
     /// Command buffer `number` has completed and its completed handlers have returned. Called
     /// on the queue's thread, in number order.
     void finish(std::uint64_t number);
@@ -63,6 +64,9 @@ public:
     /// that never finishes then holds up one bounded wait, not every one after it.
     void giveUp();
 
+    /// How many command buffers the process has committed.
+    std::uint64_t commits() const { return commits_.load(); }
+
     /// The calling thread runs command buffers (a queue's thread).
     static void markQueueThread();
 
@@ -74,6 +78,7 @@ private:
     std::mutex mutex_;
     std::condition_variable finished_;
     std::atomic<int> waiters_{0}; ///< so that a command buffer finishing with none takes no lock
+    std::atomic<std::uint64_t> commits_{0};
     std::vector<std::weak_ptr<QueueProgress>> queues_;
 };
 

@@ -38,6 +38,8 @@ std::string describe(const rt::InFlight::Pending& pending) {
 
 } // namespace
 
+std::uint64_t commandBuffersCommitted() { return rt::InFlight::shared().commits(); }
+
 void waitForPendingWork() { rt::InFlight::shared().wait(); }
 
 std::string waitForPendingWorkOrGiveUp(const std::string& who) {

@@ -148,6 +148,7 @@ TEST_F(ReportsEndToEnd, PipelineAndEncoderLabels) {
         EXPECT_EQ(r.pipelineLabel, "labelled pipeline");
         EXPECT_EQ(r.encoderLabel, "my encoder");
         EXPECT_EQ(r.dispatchIndex, 1u);
+        EXPECT_EQ(r.commandBufferIndex, validation::commandBuffersCommitted()) << "the last one committed";
         EXPECT_EQ(r.kernel, "store_at");
         const std::string uid = ns::implOf<rt::ComputePipelineState>(labelled)->uid();
         EXPECT_THAT(uid, ::testing::MatchesRegex("[0-9a-f]{16}"));

@@ -17,6 +17,7 @@ namespace metalcpu::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::TestPartResultArray;
 using validation::ShaderValidationReport;
 using Failures = std::vector<::testing::TestPartResult>;
@@ -101,6 +102,7 @@ void expectOneFailureAtTheStore(const Failures& failures, NS::UInteger threads =
     EXPECT_STREQ(failure.file_name(), "program_source");
     EXPECT_EQ(failure.line_number(), kStoreLine);
     const std::string length = std::to_string((threads + 1) * sizeof(float));
+    EXPECT_THAT(failure.message(), Not(HasSubstr("committed before this test started")));
     EXPECT_THAT(failure.message(), HasSubstr("Invalid device store at offset " + length +
                                              ", executing kernel function: \"store_at\"\nbuffer: <unnamed>, length:" +
                                              length + ", resident:Read Write\n"));
@@ -277,6 +279,8 @@ TEST_F(ValidationTesting, ListenerGivesUpOnWorkThatCannotRun) {
     failures = failuresOf([&] { listener.OnTestEnd(currentTest()); });
     ASSERT_EQ(failures.size(), 1u);
     EXPECT_EQ(failures[0].line_number(), kStoreLine);
+    EXPECT_THAT(failures[0].message(), HasSubstr("shader validation reported an invalid access (its command buffer "
+                                                 "was committed before this test started):\nInvalid device store"));
 }
 
 // Test that a clean test passes under the listener.
