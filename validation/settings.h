@@ -57,12 +57,25 @@ struct PipelineIdentity {
 bool pipelineIsValidated(const ShaderValidationSettings& settings, int descriptorState,
                          const PipelineIdentity& pipeline);
 
-/// Apple's validation variables metalcpu reads (MTL_SHADER_VALIDATION*, MTL_DEBUG_LAYER*,
-/// METAL_DEVICE_WRAPPER_TYPE).
-const std::vector<std::string>& implementedAppleVariables();
+/// Whether metalcpu acts on an Apple variable.
+enum class AppleVariableStatus { Implemented, Ignored };
 
-/// The MTL_SHADER_VALIDATION* and MTL_DEBUG_LAYER* variables set (non-empty) in the
-/// environment that metalcpu does not implement, in the environment's order.
-std::vector<std::string> unimplementedAppleVariables();
+/// One row of validation/apple_variables.def, the list of Apple's validation variables.
+struct AppleVariable {
+    const char* name;
+    AppleVariableStatus status;
+    const char* harmless; ///< the value with which ignoring it changes nothing; "" when none does
+    const char* whyNot;   ///< why metalcpu ignores it; "" when it does not
+};
+
+/// Every Apple validation variable metalcpu knows, in apple_variables.def's order.
+const std::vector<AppleVariable>& appleVariables();
+
+/// The Apple variables set (non-empty) in the environment that ask for something metalcpu does
+/// not do: MTL_SHADER_VALIDATION* ones while shader validation is on and MTL_DEBUG_LAYER* ones
+/// while the debug layer is, that apple_variables.def lists as Ignored — unless set to their
+/// harmless value — or does not list at all (a misspelt one, or one Apple adds later). In the
+/// environment's order.
+std::vector<std::string> ignoredAppleVariablesSet(bool shaderValidationOn, bool debugLayerOn);
 
 } // namespace metalcpu::val

@@ -2,6 +2,7 @@
 
 #include "validation/exit_status.h"
 
+#include "support/config.h"
 #include "support/log.h"
 
 #include <cstdio>
@@ -14,11 +15,13 @@ namespace {
 
 /// A variable Metal would act on and metalcpu does not must never pass silently: the program
 /// would believe it is checked for something it is not.
-void warnAboutUnimplementedVariables() {
-    const std::vector<std::string> unimplemented = unimplementedAppleVariables();
-    if (unimplemented.empty()) return;
+void warnAboutUnimplementedVariables(const ShaderValidationSettings& settings) {
+    const support::Config& config = support::config();
+    const bool debugLayerOn = config.debugLayer != 0 || config.deviceWrapperType == 1; // as runtime/debug_layer.cpp
+    const std::vector<std::string> ignored = ignoredAppleVariablesSet(settings.enabled, debugLayerOn);
+    if (ignored.empty()) return;
     std::string names;
-    for (const std::string& name : unimplemented) names += (names.empty() ? "" : ", ") + name;
+    for (const std::string& name : ignored) names += (names.empty() ? "" : ", ") + name;
     const std::string message = "metalcpu does not implement " + names +
                                 "; it is ignored (docs/configuration.md lists the validation variables metalcpu "
                                 "implements)";
@@ -33,7 +36,7 @@ void startShaderValidation(const ShaderValidationSettings& settings) {
     static std::once_flag once;
     std::call_once(once, [&] {
         if (settings.enabled) std::fputs("Metal GPU Validation Enabled\n", stderr);
-        warnAboutUnimplementedVariables();
+        warnAboutUnimplementedVariables(settings);
         warnAboutTheExitCodeSetting();
     });
 }

@@ -275,12 +275,12 @@ TEST(PipelineUids, ReportsPrintTheUid) {
 
 // ---- Apple's variables metalcpu does not implement -------------------------------------------------------
 
-// Test that Apple validation variables metalcpu does not implement are named, once, in one
-// warning, and implemented ones are not.
+// Test that Apple validation variables metalcpu does not implement, set to ask for something
+// while their layer is on, are named, once, in one warning, and implemented ones are not.
 TEST(UnimplementedVariables, NamedOnceInAWarning) {
     support::ProcessResult run =
-        runWith({"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_TEXTURE_USAGE=1", "MTL_DEBUG_LAYER_WARNING_MODE=nslog",
-                 "MTL_SHADER_VALIDATION_FAIL_MODE=zerofill"},
+        runWith({"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_TEXTURE_USAGE=1", "MTL_DEBUG_LAYER=1",
+                 "MTL_DEBUG_LAYER_WARNING_MODE=nslog", "MTL_SHADER_VALIDATION_FAIL_MODE=zerofill"},
                 {METALCPU_VALIDATION_PROBE, "pipelines"});
     EXPECT_EQ(run.exitCode, 0) << run.output;
     const std::size_t warning = run.output.find("warning: metalcpu does not implement ");
@@ -294,6 +294,19 @@ TEST(UnimplementedVariables, NamedOnceInAWarning) {
 
     support::ProcessResult clean = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_VALIDATION_PROBE, "pipelines"});
     EXPECT_THAT(clean.output, Not(HasSubstr("does not implement")));
+}
+
+// Test that no warning comes for an ignored variable set to its harmless value, or while its
+// layer is off.
+TEST(UnimplementedVariables, QuietWhenTheyAskForNothing) {
+    for (const std::vector<std::string>& environment :
+         {std::vector<std::string>{"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_TEXTURE_USAGE=0"},
+          std::vector<std::string>{"MTL_SHADER_VALIDATION_TEXTURE_USAGE=1"},
+          std::vector<std::string>{"MTL_SHADER_VALIDATION=1", "MTL_DEBUG_LAYER_WARNING_MODE=nslog"}}) {
+        support::ProcessResult run = runWith(environment, {METALCPU_VALIDATION_PROBE, "pipelines"});
+        EXPECT_EQ(run.exitCode, 0) << run.output;
+        EXPECT_THAT(run.output, Not(HasSubstr("does not implement"))) << ::testing::PrintToString(environment);
+    }
 }
 
 } // namespace
