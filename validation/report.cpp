@@ -123,7 +123,7 @@ std::string ShaderValidationReport::json() const {
     out += ",\"kernel\":" + jsonString(kernel);
     out += ",\"kernelFrameName\":" + jsonString(kernelFrameName);
     out += ",\"pipeline\":" + jsonString(pipelineLabel);
-    out += ",\"pipelineUID\":" + jsonString(pipelineUid);
+    out += ",\"pipelineUid\":" + jsonString(pipelineUid);
     out += ",\"encoder\":" + jsonString(encoderLabel);
     out += ",\"dispatch\":" + std::to_string(dispatchIndex);
     out += ",\"commandBuffer\":" + std::to_string(commandBufferIndex);

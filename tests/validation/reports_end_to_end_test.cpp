@@ -378,7 +378,7 @@ TEST_F(ReportsEndToEnd, JsonLinesCarryEveryField) {
     std::remove(path);
     EXPECT_EQ(line, got[0].json());
     const std::string uid = ns::implOf<rt::ComputePipelineState>(store)->uid();
-    EXPECT_THAT(line, HasSubstr("\"pipelineUID\":\"" + uid + "\","));
+    EXPECT_THAT(line, HasSubstr("\"pipelineUid\":\"" + uid + "\","));
     EXPECT_THAT(line, HasSubstr("\\npipeline: json pipeline, UID: " + uid + " encoder: \\\"json encoder\\\", dispatch: 0\\n"));
     for (const char* field :
          {"{\"kind\":\"out-of-bounds\",", "\"addressSpace\":\"device\",", "\"access\":\"store\",", "\"offset\":16,",
