@@ -2,6 +2,7 @@
 #include <metalcpu/Validation.hpp>
 
 #include <cstdio>
+#include <ostream>
 
 namespace metalcpu::validation {
 namespace {
@@ -77,6 +78,12 @@ const char* name(AddressSpace space) {
 }
 
 const char* name(Access access) { return access == Access::Store ? "store" : "load"; }
+
+void PrintTo(ReportKind kind, std::ostream* out) { *out << name(kind); }
+void PrintTo(AddressSpace space, std::ostream* out) { *out << name(space); }
+void PrintTo(Access access, std::ostream* out) { *out << name(access); }
+void PrintTo(const Position& p, std::ostream* out) { *out << "(" << p.x << ", " << p.y << ", " << p.z << ")"; }
+void PrintTo(const ShaderValidationReport& report, std::ostream* out) { *out << "\n" << report.text(); }
 
 std::string ShaderValidationReport::text() const {
     std::string out = std::string("Invalid ") + spaceWord(addressSpace) + " " + name(access) + " at offset " +

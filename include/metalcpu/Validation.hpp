@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 
 namespace metalcpu::validation {
@@ -41,6 +42,14 @@ struct SourceLocation {
     std::string function; ///< the function the access is in, as written (no template arguments)
     std::uint32_t line = 0, column = 0;
 };
+
+/// How GoogleTest prints them (it finds PrintTo by argument-dependent lookup), declared with
+/// the types so that every file prints them alike, whatever it includes: a kind, space or
+/// access by its name, a position as "(x, y, z)", a report as its text on a new line.
+void PrintTo(ReportKind kind, std::ostream* out);
+void PrintTo(AddressSpace space, std::ostream* out);
+void PrintTo(Access access, std::ostream* out);
+void PrintTo(const Position& position, std::ostream* out);
 
 /// One invalid access (the first of `count` made at the same site in one dispatch).
 struct ShaderValidationReport {
@@ -85,6 +94,8 @@ struct ShaderValidationReport {
     /// The report as one line of JSON.
     std::string json() const;
 };
+
+void PrintTo(const ShaderValidationReport& report, std::ostream* out);
 
 /// Receives reports when a dispatch with reports finishes, on the thread that ran it.
 class ReportSink {

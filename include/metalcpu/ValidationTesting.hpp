@@ -34,22 +34,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <mutex>
-#include <ostream>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-namespace metalcpu::validation {
-/// Lets GoogleTest print reports and their fields in failure messages.
-inline void PrintTo(const ShaderValidationReport& report, std::ostream* out) { *out << "\n" << report.text(); }
-inline void PrintTo(ReportKind kind, std::ostream* out) { *out << name(kind); }
-inline void PrintTo(AddressSpace space, std::ostream* out) { *out << name(space); }
-inline void PrintTo(Access access, std::ostream* out) { *out << name(access); }
-inline void PrintTo(const Position& p, std::ostream* out) { *out << "(" << p.x << ", " << p.y << ", " << p.z << ")"; }
-} // namespace metalcpu::validation
 
 namespace metalcpu::testing {
 
