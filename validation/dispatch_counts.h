@@ -1,5 +1,6 @@
 // The dispatches the runtime runs, counted for dispatchCounts() (<metalcpu/Validation.hpp>): a
-// test that ran kernels, none of them validated, checked nothing.
+// test that ran kernels, none of them validated, checked nothing — and
+// whyDispatchesWereNotValidated() says what to change.
 #pragma once
 
 namespace metalcpu::val {

@@ -125,6 +125,12 @@ void removeReportSink(ReportSink* sink);
 /// Whether shader validation is on for the process (MTL_SHADER_VALIDATION).
 bool shaderValidationEnabled();
 
+/// What to change when kernels ran without shader validation, for a person: "Run with
+/// MTL_SHADER_VALIDATION=1" while it is off; with it on, which of Apple's switches left the
+/// pipelines out (MTL_SHADER_VALIDATION_DEFAULT_STATE=none, ..._DISABLE_PIPELINES) or that
+/// their descriptors disabled it.
+std::string whyDispatchesWereNotValidated();
+
 /// Kernel dispatches the process has run so far: all of them, and those whose pipeline has
 /// shader validation. A test that ran kernels, none of them validated, checked nothing.
 struct DispatchCounts {

@@ -87,9 +87,9 @@ inline void noteIfNothingWasValidated(const validation::DispatchCounts& before, 
     static std::atomic<bool> noted{false};
     if (noted.exchange(true)) return;
     std::printf("[   NOTE   ] %s ran %llu kernel dispatch(es) and none had shader validation, so invalid "
-                "memory accesses were not checked. Run with MTL_SHADER_VALIDATION=1 (metalcpu "
-                "docs/testing.md).\n",
-                who.c_str(), static_cast<unsigned long long>(now.total - before.total));
+                "memory accesses were not checked. %s (metalcpu docs/testing.md).\n",
+                who.c_str(), static_cast<unsigned long long>(now.total - before.total),
+                validation::whyDispatchesWereNotValidated().c_str());
     std::fflush(stdout);
 }
 

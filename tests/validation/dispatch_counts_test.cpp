@@ -3,6 +3,7 @@
 
 #include "validation/settings.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 namespace metalcpu::testing {
@@ -69,6 +70,29 @@ TEST_F(DispatchCounting, DispatchCountsTellValidatedFromPlain) {
     after = validation::dispatchCounts();
     EXPECT_EQ(after.total, before.total + 1);
     EXPECT_EQ(after.validated, before.validated);
+}
+
+// Test that the hint for unvalidated dispatches names what left them out: validation off, the
+// default state none, the DISABLE list, or the descriptors.
+TEST(WhyDispatchesWereNotValidated, NamesTheSwitch) {
+    val::ShaderValidationSettings settings;
+    settings.enabled = false;
+    val::overrideShaderValidationSettings(settings);
+    EXPECT_EQ(validation::whyDispatchesWereNotValidated(), "Run with MTL_SHADER_VALIDATION=1");
+    settings.enabled = true;
+    settings.defaultOn = false;
+    val::overrideShaderValidationSettings(settings);
+    EXPECT_THAT(validation::whyDispatchesWereNotValidated(),
+                ::testing::StartsWith("MTL_SHADER_VALIDATION_DEFAULT_STATE=none validates only the pipelines named in "
+                                      "MTL_SHADER_VALIDATION_ENABLE_PIPELINES"));
+    settings.defaultOn = true;
+    settings.disabledPipelines = {"skip me"};
+    val::overrideShaderValidationSettings(settings);
+    EXPECT_THAT(validation::whyDispatchesWereNotValidated(), ::testing::StartsWith("MTL_SHADER_VALIDATION_DISABLE_PIPELINES"));
+    settings.disabledPipelines.clear();
+    val::overrideShaderValidationSettings(settings);
+    EXPECT_EQ(validation::whyDispatchesWereNotValidated(), "The pipelines' descriptors say ShaderValidationDisabled");
+    val::overrideShaderValidationSettings(std::nullopt);
 }
 
 } // namespace

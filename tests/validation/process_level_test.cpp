@@ -136,6 +136,19 @@ TEST(ListenerSuite, GivesUpOnCommandBuffersThatCannotRun) {
     EXPECT_EQ(run.exitCode, 1);
 }
 
+// Test that with validation on but the default state none, the note names that switch instead
+// of asking for MTL_SHADER_VALIDATION=1.
+TEST(ListenerSuite, NoteNamesTheSwitchThatLeftPipelinesOut) {
+    support::ProcessResult run =
+        runWith({"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_DEFAULT_STATE=none"},
+                {METALCPU_LISTENER_SUITE, "--gtest_filter=ListenerSuite.InBounds"});
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_THAT(run.output, HasSubstr("none had shader validation, so invalid memory accesses were not checked. "
+                                      "MTL_SHADER_VALIDATION_DEFAULT_STATE=none validates only the pipelines named in "
+                                      "MTL_SHADER_VALIDATION_ENABLE_PIPELINES"));
+    EXPECT_THAT(run.output, Not(HasSubstr("Run with MTL_SHADER_VALIDATION=1")));
+}
+
 // ---- METALCPU_SHADER_VALIDATION_EXIT_CODE -------------------------------------------------------------
 
 // Test that a process that made a report and would exit with 0 exits with the chosen status,
