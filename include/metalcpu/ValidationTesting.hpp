@@ -25,7 +25,9 @@
 // The pipeline must be validated: MTL_SHADER_VALIDATION=1 in the environment, or a
 // MTL::ComputePipelineDescriptor with setShaderValidation(MTL::ShaderValidationEnabled). When a
 // test ran kernels and none was validated, the listener and the guard say so once.
-// docs/testing.md has a CI recipe, docs/validation.md the details.
+// Their waits for pending work are bounded (METALCPU_SHADER_VALIDATION_WAIT_LIMIT); with
+// --gtest_throw_on_failure their failures are recorded, never thrown out of a listener or a
+// destructor. docs/testing.md has a CI recipe, docs/validation.md the details.
 #pragma once
 
 #include <metalcpu/Validation.hpp>
@@ -65,6 +67,22 @@ private:
     std::vector<validation::ShaderValidationReport> reports_;
 };
 
+/// Fails the current test (or suite, or program, outside a test) on the calling thread, at
+/// `file`:`line`, with `message`. With --gtest_throw_on_failure GoogleTest throws once it has
+/// recorded the failure; thrown out of a listener's event or a destructor that would end the
+/// program (or skip the other reports and the printer), so the helpers keep the recorded
+/// failure and drop the exception.
+inline void addFailureAt(const char* file, int line, const std::string& message) {
+#if GTEST_HAS_EXCEPTIONS
+    try {
+        ADD_FAILURE_AT(file, line) << message;
+    } catch (const ::testing::internal::GoogleTestFailureException&) {
+    }
+#else
+    ADD_FAILURE_AT(file, line) << message;
+#endif
+}
+
 /// Fails the current test (or suite, or program, outside a test) on the calling thread, at the
 /// kernel source line of the report — `fallbackFile`:`fallbackLine` when it names none — with
 /// Apple's report text. `context` says when it happened, if that is not during the test.
@@ -73,9 +91,9 @@ inline void failOnReport(const validation::ShaderValidationReport& report, const
     const bool located = report.location.line != 0 && !report.location.file.empty();
     const char* file = located ? report.location.file.c_str() : fallbackFile;
     const int line = located ? static_cast<int>(report.location.line) : fallbackLine;
-    ADD_FAILURE_AT(file, line) << "shader validation reported an invalid access" << context
-                               << (located ? "" : " (the report names no source line)") << ":\n"
-                               << report.text();
+    addFailureAt(file, line,
+                 std::string("shader validation reported an invalid access") + context +
+                     (located ? "" : " (the report names no source line)") + ":\n" + report.text());
 }
 
 /// Once per process: says that `who` ran kernels since `before` and none of them was
@@ -105,7 +123,7 @@ inline void waitForPendingWork(const std::string& who) {
     const std::string gaveUp = validation::waitForPendingWorkOrGiveUp(who);
     if (gaveUp.empty()) return;
     const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    ADD_FAILURE_AT(test ? test->file() : nullptr, test ? test->line() : -1) << who << " " << gaveUp;
+    addFailureAt(test ? test->file() : nullptr, test ? test->line() : -1, who + " " + gaveUp);
 }
 
 } // namespace detail
@@ -197,7 +215,7 @@ public:
     void OnTestEnd(const ::testing::TestInfo& test) override {
         const std::string gaveUp =
             validation::waitForPendingWorkOrGiveUp(std::string(test.test_suite_name()) + "." + test.name());
-        if (!gaveUp.empty()) ADD_FAILURE_AT(test.file(), test.line()) << "the listener " << gaveUp;
+        if (!gaveUp.empty()) detail::addFailureAt(test.file(), test.line(), "the listener " + gaveUp);
         for (const validation::ShaderValidationReport& report : reports_.takeAll())
             // A report of work committed before the test (that an earlier wait gave up on, or
             // a thread committed late) is charged to it all the same, saying so.
@@ -227,7 +245,7 @@ private:
             " while no test was running (SetUpTestSuite, TearDownTestSuite or an environment)";
         settle();
         for (const std::string& gaveUp : std::exchange(outsideGaveUp_, {}))
-            ADD_FAILURE_AT(nullptr, -1) << "command buffers committed" << kOutside << ": " << gaveUp;
+            detail::addFailureAt(nullptr, -1, std::string("command buffers committed") + kOutside + ": " + gaveUp);
         for (const validation::ShaderValidationReport& report : std::exchange(outside_, {}))
             detail::failOnReport(report, nullptr, -1, kOutside);
     }

@@ -283,6 +283,33 @@ TEST_F(ValidationTesting, ListenerGivesUpOnWorkThatCannotRun) {
                                                  "was committed before this test started):\nInvalid device store"));
 }
 
+// Test that with --gtest_throw_on_failure the listener and the guard record their failures
+// without throwing out of OnTestEnd or a destructor, and fail on every report.
+TEST_F(ValidationTesting, ThrowOnFailureStaysInside) {
+    struct ThrowOnFailure {
+        ThrowOnFailure() { GTEST_FLAG_SET(throw_on_failure, true); }
+        ~ThrowOnFailure() { GTEST_FLAG_SET(throw_on_failure, false); }
+    };
+    ValidationListener listener;
+    listener.OnTestStart(currentTest());
+    storeAt(1);
+    storeAt(1);
+    Failures failures;
+    {
+        ThrowOnFailure flag;
+        EXPECT_NO_THROW(failures = failuresOf([&] { listener.OnTestEnd(currentTest()); }));
+    }
+    EXPECT_EQ(failures.size(), 2u);
+    {
+        ThrowOnFailure flag;
+        failures = failuresOf([&] {
+            FailOnValidationReports guard; // its destructor is noexcept: a throw would end the program
+            storeAt(1);
+        });
+    }
+    EXPECT_EQ(failures.size(), 1u);
+}
+
 // Test that a clean test passes under the listener.
 TEST_F(ValidationTesting, ListenerIsQuietForCleanKernels) {
     ValidationListener listener;
