@@ -11,6 +11,7 @@
 #include <map>
 #include <regex>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace metalcpu::testing {
@@ -22,17 +23,21 @@ using ::testing::Not;
 /// The line of the off-by-one store in kernels/copy_shifted.metal.
 constexpr int kStoreLine = 11;
 
-/// Runs `argv` with `environment` (NAME=value) added to ours, where shader validation and the
-/// variables under test start unset.
+/// Whether the child keeps our value of `name`: none of Apple's or metalcpu's variables, which
+/// would change what the child does, but where and with what kernels compile.
+bool inherited(const std::string& name) {
+    const bool ours = name.rfind("MTL_", 0) == 0 || name.rfind("METAL_", 0) == 0 || name.rfind("METALCPU_", 0) == 0;
+    return !ours || name == "METALCPU_CACHE_DIR" || name == "METALCPU_CXX";
+}
+
+/// Runs `argv` with `environment` (NAME=value) added to ours, from which every MTL_*, METAL_*
+/// and METALCPU_* variable but the cache directory and the compiler is removed first.
 support::ProcessResult runWith(const std::vector<std::string>& environment, const std::vector<std::string>& argv) {
-    std::vector<std::string> command = {"env",
-                                        "-u", "MTL_SHADER_VALIDATION",
-                                        "-u", "MTL_SHADER_VALIDATION_DEFAULT_STATE",
-                                        "-u", "MTL_SHADER_VALIDATION_ENABLE_PIPELINES",
-                                        "-u", "MTL_SHADER_VALIDATION_DISABLE_PIPELINES",
-                                        "-u", "MTL_SHADER_VALIDATION_DUMP_PIPELINES",
-                                        "-u", "MTL_SHADER_VALIDATION_REPORT_TO_STDERR",
-                                        "-u", "METALCPU_SHADER_VALIDATION_EXIT_CODE"};
+    std::vector<std::string> command = {"env"};
+    for (char** entry = environ; entry && *entry; ++entry) {
+        const std::string name = std::string(*entry).substr(0, std::string(*entry).find('='));
+        if (!inherited(name)) command.insert(command.end(), {"-u", name});
+    }
     command.insert(command.end(), environment.begin(), environment.end());
     command.insert(command.end(), argv.begin(), argv.end());
     support::ProcessLimits limits;
