@@ -44,10 +44,14 @@ void waitForPendingWork() { rt::InFlight::shared().wait(); }
 
 std::string waitForPendingWorkOrGiveUp(const std::string& who) {
     rt::InFlight& inFlight = rt::InFlight::shared();
-    const milliseconds limit = val::shaderValidationSettings().waitLimit;
     const auto start = std::chrono::steady_clock::now();
+    // Nothing pending, nothing to read: the settings are read when the first device is
+    // created (Apple's complaints about them with it), and pending work means there is one.
+    rt::InFlight::Pending pending = inFlight.waitUntil(start);
+    if (pending.empty()) return {};
+    const milliseconds limit = val::shaderValidationSettings().waitLimit;
     const milliseconds notice = limit.count() == 0 ? milliseconds(5000) : std::min(milliseconds(5000), limit / 2);
-    rt::InFlight::Pending pending = inFlight.waitUntil(start + notice);
+    pending = inFlight.waitUntil(start + notice);
     if (pending.empty()) return {};
     std::string line = "[ WAITING  ] " + who + " has waited " + seconds(notice) + " for " + describe(pending);
     if (limit.count() != 0) line += "; it gives up after " + seconds(limit) + " (METALCPU_SHADER_VALIDATION_WAIT_LIMIT)";
