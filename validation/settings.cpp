@@ -55,7 +55,7 @@ std::string option(const char* name, std::initializer_list<const char*> valid) {
 /// in a warning and gives the default: a typo must not turn a bounded wait into a hang.
 std::chrono::milliseconds waitLimit(std::chrono::milliseconds fallback) {
     constexpr const char* kWaitLimit = "METALCPU_SHADER_VALIDATION_WAIT_LIMIT";
-    const std::string value = support::environment(kWaitLimit);
+    const std::string value = support::config().shaderValidationWaitLimit;
     if (value.empty()) return fallback;
     char* end = nullptr;
     const double seconds = std::strtod(value.c_str(), &end);
