@@ -1,7 +1,8 @@
 # Installs metalcpu as a CMake package: find_package(metalcpu) gives metalcpu::metal, the
 # metalcpu::metal-tool and metalcpu::metallib-tool executables and metal_add_library(); and,
 # when metalcpu was built with GoogleTest and the program finds it too, metalcpu::gtest_main
-# (its own export set, so that GoogleTest stays optional for everything else).
+# (its own export set, so that GoogleTest stays optional for everything else; an INTERFACE
+# target whose installed source the program compiles against its own GoogleTest).
 include(CMakePackageConfigHelpers)
 
 install(TARGETS metalcpu_metal metalcpu_metal_tool metalcpu_metallib_tool
@@ -13,7 +14,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INC
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/metalcpu)
 install(EXPORT metalcpuTargets NAMESPACE metalcpu:: DESTINATION ${config_dir})
 if(TARGET metalcpu_gtest_main)
-  install(TARGETS metalcpu_gtest_main EXPORT metalcpuGTestTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  # An INTERFACE target: its source is installed and compiled by each program that links it.
+  install(TARGETS metalcpu_gtest_main EXPORT metalcpuGTestTargets)
+  install(FILES ${PROJECT_SOURCE_DIR}/validation/gtest_main/gtest_main.cpp DESTINATION ${METALCPU_GTEST_MAIN_INSTALL_DIR})
   install(EXPORT metalcpuGTestTargets NAMESPACE metalcpu:: DESTINATION ${config_dir})
 endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/metalcpuConfig.cmake.in

@@ -54,7 +54,8 @@ DispatchValidation::~DispatchValidation() {
         for (std::uint32_t tag : tags_) RegionTable::shared().release(tag);
 }
 
-void DispatchValidation::begin(mc_dispatch& parameters) {
+void DispatchValidation::begin(mc_dispatch& parameters, std::uint64_t commandBufferIndex) {
+    commandBufferIndex_ = commandBufferIndex;
     RegionTable& table = RegionTable::shared();
     for (std::size_t i = 0; i < bindings_.size(); ++i) {
         const BufferBinding& b = bindings_[i];
@@ -82,6 +83,7 @@ void* DispatchValidation::fault(std::uint64_t pointer, std::uint64_t byteOffset,
     report.pipelineUid = info_.pipelineUid;
     report.encoderLabel = info_.encoderLabel;
     report.dispatchIndex = info_.dispatchIndex;
+    report.commandBufferIndex = commandBufferIndex_;
     report.threadPositionInGrid = thread.grid;
     report.threadPositionInThreadgroup = thread.local;
     report.threadgroupPositionInGrid = thread.group;

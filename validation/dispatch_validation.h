@@ -65,8 +65,9 @@ public:
     DispatchValidation& operator=(const DispatchValidation&) = delete;
 
     /// Tags the bindings and writes them into parameters.checked_buffers. Call right before
-    /// the dispatch runs.
-    void begin(mc_dispatch& parameters);
+    /// the dispatch runs; `commandBufferIndex` is its command buffer's place among those the
+    /// process committed, for the reports.
+    void begin(mc_dispatch& parameters, std::uint64_t commandBufferIndex);
 
     /// An access of `size` bytes at checked pointer `pointer` + `byteOffset` fell outside its
     /// region: reports it and returns the address the kernel should touch instead — `scratch`
@@ -96,6 +97,7 @@ private:
     std::vector<std::uint32_t> tags_;
     ShaderValidationSettings settings_;
     Purpose purpose_;
+    std::uint64_t commandBufferIndex_ = 0;
 
     mutable std::mutex mutex_;
     using SiteKey = std::tuple<std::string, std::uint32_t, std::uint32_t, int, std::int32_t, std::string>;

@@ -2,6 +2,7 @@
 #include <metalcpu/Validation.hpp>
 
 #include <cstdio>
+#include <ostream>
 
 namespace metalcpu::validation {
 namespace {
@@ -78,6 +79,12 @@ const char* name(AddressSpace space) {
 
 const char* name(Access access) { return access == Access::Store ? "store" : "load"; }
 
+void PrintTo(ReportKind kind, std::ostream* out) { *out << name(kind); }
+void PrintTo(AddressSpace space, std::ostream* out) { *out << name(space); }
+void PrintTo(Access access, std::ostream* out) { *out << name(access); }
+void PrintTo(const Position& p, std::ostream* out) { *out << "(" << p.x << ", " << p.y << ", " << p.z << ")"; }
+void PrintTo(const ShaderValidationReport& report, std::ostream* out) { *out << "\n" << report.text(); }
+
 std::string ShaderValidationReport::text() const {
     std::string out = std::string("Invalid ") + spaceWord(addressSpace) + " " + name(access) + " at offset " +
                       std::to_string(offset) + ", executing kernel function: \"" + kernel + "\"\n";
@@ -123,9 +130,10 @@ std::string ShaderValidationReport::json() const {
     out += ",\"kernel\":" + jsonString(kernel);
     out += ",\"kernelFrameName\":" + jsonString(kernelFrameName);
     out += ",\"pipeline\":" + jsonString(pipelineLabel);
-    out += ",\"pipelineUID\":" + jsonString(pipelineUid);
+    out += ",\"pipelineUid\":" + jsonString(pipelineUid);
     out += ",\"encoder\":" + jsonString(encoderLabel);
     out += ",\"dispatch\":" + std::to_string(dispatchIndex);
+    out += ",\"commandBuffer\":" + std::to_string(commandBufferIndex);
     out += ",\"threadPositionInGrid\":" + jsonPosition(threadPositionInGrid);
     out += ",\"threadPositionInThreadgroup\":" + jsonPosition(threadPositionInThreadgroup);
     out += ",\"threadgroupPositionInGrid\":" + jsonPosition(threadgroupPositionInGrid);

@@ -6,6 +6,8 @@
 #include "support/log.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <initializer_list>
 #include <iterator>
@@ -49,23 +51,59 @@ std::string option(const char* name, std::initializer_list<const char*> valid) {
     return *valid.begin();
 }
 
-// Apple's shader-validation variables metalcpu implements: the one list of their names
-// (MTL_DEBUG_LAYER* are in support/config.def; docs/configuration.md lists them all).
-constexpr const char* kEnabled = "MTL_SHADER_VALIDATION";
-constexpr const char* kDefaultState = "MTL_SHADER_VALIDATION_DEFAULT_STATE";
-constexpr const char* kEnablePipelines = "MTL_SHADER_VALIDATION_ENABLE_PIPELINES";
-constexpr const char* kDisablePipelines = "MTL_SHADER_VALIDATION_DISABLE_PIPELINES";
-constexpr const char* kDumpPipelines = "MTL_SHADER_VALIDATION_DUMP_PIPELINES";
-constexpr const char* kFailMode = "MTL_SHADER_VALIDATION_FAIL_MODE";
-constexpr const char* kAbortOnFault = "MTL_SHADER_VALIDATION_ABORT_ON_FAULT";
-constexpr const char* kReportToStderr = "MTL_SHADER_VALIDATION_REPORT_TO_STDERR";
-constexpr const char* kErrorReporting = "MTL_SHADER_VALIDATION_ENABLE_ERROR_REPORTING";
-constexpr const char* kGlobalMemory = "MTL_SHADER_VALIDATION_GLOBAL_MEMORY";
-constexpr const char* kThreadgroupMemory = "MTL_SHADER_VALIDATION_THREADGROUP_MEMORY";
-constexpr const char* kShaderValidationVariables[] = {
-    kEnabled,     kDefaultState,   kEnablePipelines, kDisablePipelines, kDumpPipelines,    kFailMode,
-    kAbortOnFault, kReportToStderr, kErrorReporting,  kGlobalMemory,     kThreadgroupMemory,
+/// METALCPU_SHADER_VALIDATION_WAIT_LIMIT: seconds, fractions allowed. Anything else is named
+/// in a warning and gives the default: a typo must not turn a bounded wait into a hang.
+std::chrono::milliseconds waitLimit(std::chrono::milliseconds fallback) {
+    constexpr const char* kWaitLimit = "METALCPU_SHADER_VALIDATION_WAIT_LIMIT";
+    const std::string value = support::config().shaderValidationWaitLimit;
+    if (value.empty()) return fallback;
+    char* end = nullptr;
+    const double seconds = std::strtod(value.c_str(), &end);
+    // At most a day, which also keeps the milliseconds far from overflowing.
+    if (end == value.c_str() || *end != '\0' || !(seconds >= 0 && seconds <= 86400)) {
+        support::log().warn("{}={} is not a number of seconds (0 to 86400); waiting at most {} s", kWaitLimit, value,
+                            fallback.count() / 1000.0);
+        return fallback;
+    }
+    // A positive limit stays one: rounded to 0 it would mean no limit at all.
+    const auto limit = std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000 + 0.5));
+    return seconds > 0 ? std::max(limit, std::chrono::milliseconds(1)) : limit;
+}
+
+constexpr AppleVariable kAppleVariables[] = {
+#define METALCPU_APPLE_VARIABLE(variable, status, harmless, whyNot) \
+    {#variable, AppleVariableStatus::status, harmless, whyNot},
+#include "validation/apple_variables.def"
+#undef METALCPU_APPLE_VARIABLE
 };
+
+/// The rows of apple_variables.def, by the variable's name.
+enum class Apple : std::size_t {
+#define METALCPU_APPLE_VARIABLE(variable, status, harmless, whyNot) variable,
+#include "validation/apple_variables.def"
+#undef METALCPU_APPLE_VARIABLE
+};
+
+/// The name of an Apple variable this file reads: its row must say it is implemented.
+template <Apple variable>
+constexpr const char* implemented() {
+    constexpr AppleVariable row = kAppleVariables[static_cast<std::size_t>(variable)];
+    static_assert(row.status == AppleVariableStatus::Implemented,
+                  "apple_variables.def lists it as ignored: implement it there too, and in docs/configuration.md");
+    return row.name;
+}
+
+constexpr const char* kEnabled = implemented<Apple::MTL_SHADER_VALIDATION>();
+constexpr const char* kDefaultState = implemented<Apple::MTL_SHADER_VALIDATION_DEFAULT_STATE>();
+constexpr const char* kEnablePipelines = implemented<Apple::MTL_SHADER_VALIDATION_ENABLE_PIPELINES>();
+constexpr const char* kDisablePipelines = implemented<Apple::MTL_SHADER_VALIDATION_DISABLE_PIPELINES>();
+constexpr const char* kDumpPipelines = implemented<Apple::MTL_SHADER_VALIDATION_DUMP_PIPELINES>();
+constexpr const char* kFailMode = implemented<Apple::MTL_SHADER_VALIDATION_FAIL_MODE>();
+constexpr const char* kAbortOnFault = implemented<Apple::MTL_SHADER_VALIDATION_ABORT_ON_FAULT>();
+constexpr const char* kReportToStderr = implemented<Apple::MTL_SHADER_VALIDATION_REPORT_TO_STDERR>();
+constexpr const char* kErrorReporting = implemented<Apple::MTL_SHADER_VALIDATION_ENABLE_ERROR_REPORTING>();
+constexpr const char* kGlobalMemory = implemented<Apple::MTL_SHADER_VALIDATION_GLOBAL_MEMORY>();
+constexpr const char* kThreadgroupMemory = implemented<Apple::MTL_SHADER_VALIDATION_THREADGROUP_MEMORY>();
 
 ShaderValidationSettings fromEnvironment() {
     ShaderValidationSettings s;
@@ -82,6 +120,7 @@ ShaderValidationSettings fromEnvironment() {
     s.threadgroupMemory = flag(kThreadgroupMemory, true);
     s.jsonPath = support::config().shaderValidationJson;
     s.failCommandBuffer = support::config().shaderValidationFailsCommandBuffer != 0;
+    s.waitLimit = waitLimit(s.waitLimit);
     return s;
 }
 
@@ -117,32 +156,29 @@ bool pipelineIsValidated(const ShaderValidationSettings& settings, int descripto
     return settings.defaultOn;
 }
 
-const std::vector<std::string>& implementedAppleVariables() {
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> made(std::begin(kShaderValidationVariables), std::end(kShaderValidationVariables));
-        int count = 0;
-        const support::ConfigEntry* entries = support::configEntries(&count);
-        for (int i = 0; i < count; ++i) {
-            const std::string variable = entries[i].variable;
-            if (variable.rfind("MTL_", 0) == 0 || variable.rfind("METAL_", 0) == 0) made.push_back(variable);
-        }
-        return made;
-    }();
-    return names;
+const std::vector<AppleVariable>& appleVariables() {
+    static const std::vector<AppleVariable> rows(std::begin(kAppleVariables), std::end(kAppleVariables));
+    return rows;
 }
 
-std::vector<std::string> unimplementedAppleVariables() {
-    const std::vector<std::string>& known = implementedAppleVariables();
-    std::vector<std::string> unknown;
+std::vector<std::string> ignoredAppleVariablesSet(bool shaderValidationOn, bool debugLayerOn) {
+    std::vector<std::string> ignored;
     for (char** entry = environ; entry && *entry; ++entry) {
         const std::string assignment = *entry;
         const std::size_t equals = assignment.find('=');
         if (equals == std::string::npos || equals + 1 == assignment.size()) continue; // unset or empty
-        const std::string name = assignment.substr(0, equals);
-        const bool apple = name.rfind("MTL_SHADER_VALIDATION", 0) == 0 || name.rfind("MTL_DEBUG_LAYER", 0) == 0;
-        if (apple && std::find(known.begin(), known.end(), name) == known.end()) unknown.push_back(name);
+        const std::string name = assignment.substr(0, equals), value = assignment.substr(equals + 1);
+        // Like Apple's other variables, they matter only while their layer is on.
+        const bool layerOn = name.rfind("MTL_SHADER_VALIDATION", 0) == 0   ? shaderValidationOn
+                             : name.rfind("MTL_DEBUG_LAYER", 0) == 0        ? debugLayerOn
+                                                                            : false;
+        if (!layerOn) continue;
+        const auto row = std::find_if(std::begin(kAppleVariables), std::end(kAppleVariables),
+                                      [&](const AppleVariable& known) { return name == known.name; });
+        if (row == std::end(kAppleVariables)) ignored.push_back(name); // not known at all: a typo or a new one
+        else if (row->status == AppleVariableStatus::Ignored && value != row->harmless) ignored.push_back(name);
     }
-    return unknown;
+    return ignored;
 }
 
 } // namespace metalcpu::val

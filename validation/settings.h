@@ -2,6 +2,7 @@
 // own (docs/configuration.md lists them all).
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct ShaderValidationSettings {
     bool threadgroupMemory = true; ///< MTL_SHADER_VALIDATION_THREADGROUP_MEMORY
     std::string jsonPath;          ///< METALCPU_SHADER_VALIDATION_JSON: append reports as JSON lines
     bool failCommandBuffer = false; ///< METALCPU_SHADER_VALIDATION_FAILS_COMMAND_BUFFER
+    /// METALCPU_SHADER_VALIDATION_WAIT_LIMIT: how long the GoogleTest helpers wait for a test's
+    /// command buffers before they fail it and go on; 0: for ever.
+    std::chrono::milliseconds waitLimit{60'000};
 };
 
 /// The settings, read from the environment the first time they are asked for (the device
@@ -53,12 +57,25 @@ struct PipelineIdentity {
 bool pipelineIsValidated(const ShaderValidationSettings& settings, int descriptorState,
                          const PipelineIdentity& pipeline);
 
-/// Apple's validation variables metalcpu reads (MTL_SHADER_VALIDATION*, MTL_DEBUG_LAYER*,
-/// METAL_DEVICE_WRAPPER_TYPE).
-const std::vector<std::string>& implementedAppleVariables();
+/// Whether metalcpu acts on an Apple variable.
+enum class AppleVariableStatus { Implemented, Ignored };
 
-/// The MTL_SHADER_VALIDATION* and MTL_DEBUG_LAYER* variables set (non-empty) in the
-/// environment that metalcpu does not implement, in the environment's order.
-std::vector<std::string> unimplementedAppleVariables();
+/// One row of validation/apple_variables.def, the list of Apple's validation variables.
+struct AppleVariable {
+    const char* name;
+    AppleVariableStatus status;
+    const char* harmless; ///< the value with which ignoring it changes nothing; "" when none does
+    const char* whyNot;   ///< why metalcpu ignores it; "" when it does not
+};
+
+/// Every Apple validation variable metalcpu knows, in apple_variables.def's order.
+const std::vector<AppleVariable>& appleVariables();
+
+/// The Apple variables set (non-empty) in the environment that ask for something metalcpu does
+/// not do: MTL_SHADER_VALIDATION* ones while shader validation is on and MTL_DEBUG_LAYER* ones
+/// while the debug layer is, that apple_variables.def lists as Ignored — unless set to their
+/// harmless value — or does not list at all (a misspelt one, or one Apple adds later). In the
+/// environment's order.
+std::vector<std::string> ignoredAppleVariablesSet(bool shaderValidationOn, bool debugLayerOn);
 
 } // namespace metalcpu::val

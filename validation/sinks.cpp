@@ -62,8 +62,9 @@ bool deliverTo(SinkRegistry& r, ReportSink* sink, const ShaderValidationReport& 
 }
 
 /// Hands `report` to every sink installed when delivery reaches it, observers and owners in
-/// the order they were installed, then — when no owner took it — the fallbacks.
-void deliverToSinks(const ShaderValidationReport& report) {
+/// the order they were installed, then — when no owner took it — the fallbacks. Returns
+/// whether an owner took it: a test expected it or answers for it.
+bool deliverToSinks(const ShaderValidationReport& report) {
     SinkRegistry& r = registry();
     std::vector<std::pair<ReportSink*, SinkRole>> snapshot;
     {
@@ -73,9 +74,10 @@ void deliverToSinks(const ShaderValidationReport& report) {
     bool owned = false;
     for (const auto& [sink, role] : snapshot)
         if (role != SinkRole::Fallback && deliverTo(r, sink, report) && role == SinkRole::Owner) owned = true;
-    if (owned) return;
+    if (owned) return true;
     for (const auto& [sink, role] : snapshot)
         if (role == SinkRole::Fallback) deliverTo(r, sink, report);
+    return false;
 }
 
 } // namespace
@@ -107,7 +109,6 @@ namespace metalcpu::val {
 
 void deliver(const validation::ShaderValidationReport& report, const ShaderValidationSettings& settings) {
     if (!settings.errorReporting) return; // detected and contained, reported nowhere
-    countReport();
     const std::string text = report.text();
     // Apple sends reports to the unified log; ours is the library's log, at a level that stays
     // quiet on stderr unless asked for (METALCPU_LOG_LEVEL=info).
@@ -134,7 +135,9 @@ void deliver(const validation::ShaderValidationReport& report, const ShaderValid
             support::log().error("shader validation: cannot append to {}", settings.jsonPath);
         }
     }
-    validation::deliverToSinks(report);
+    // Counted for METALCPU_SHADER_VALIDATION_EXIT_CODE only when no owner took it: a report a
+    // test expected (a collector) or failed on itself (a guard) must not fail the process too.
+    if (!validation::deliverToSinks(report)) countUnexpectedReport();
 }
 
 } // namespace metalcpu::val

@@ -15,11 +15,13 @@ namespace {
 
 /// A variable Metal would act on and metalcpu does not must never pass silently: the program
 /// would believe it is checked for something it is not.
-void warnAboutUnimplementedVariables() {
-    const std::vector<std::string> unimplemented = unimplementedAppleVariables();
-    if (unimplemented.empty()) return;
+void warnAboutUnimplementedVariables(const ShaderValidationSettings& settings) {
+    const support::Config& config = support::config();
+    const bool debugLayerOn = config.debugLayer != 0 || config.deviceWrapperType == 1; // as runtime/debug_layer.cpp
+    const std::vector<std::string> ignored = ignoredAppleVariablesSet(settings.enabled, debugLayerOn);
+    if (ignored.empty()) return;
     std::string names;
-    for (const std::string& name : unimplemented) names += (names.empty() ? "" : ", ") + name;
+    for (const std::string& name : ignored) names += (names.empty() ? "" : ", ") + name;
     const std::string message = "metalcpu does not implement " + names +
                                 "; it is ignored (docs/configuration.md lists the validation variables metalcpu "
                                 "implements)";
@@ -28,24 +30,14 @@ void warnAboutUnimplementedVariables() {
     support::logExceptStderr(spdlog::level::warn, message);
 }
 
-void armExitCodeFromEnvironment() {
-    const int code = support::config().shaderValidationExitCode;
-    if (code == 0) return;
-    if (code < 0 || code > 255) {
-        support::log().warn("METALCPU_SHADER_VALIDATION_EXIT_CODE={} is not an exit status (1 to 255); ignored", code);
-        return;
-    }
-    armExitCode(code);
-}
-
 } // namespace
 
 void startShaderValidation(const ShaderValidationSettings& settings) {
     static std::once_flag once;
     std::call_once(once, [&] {
         if (settings.enabled) std::fputs("Metal GPU Validation Enabled\n", stderr);
-        warnAboutUnimplementedVariables();
-        armExitCodeFromEnvironment();
+        warnAboutUnimplementedVariables(settings);
+        warnAboutTheExitCodeSetting();
     });
 }
 

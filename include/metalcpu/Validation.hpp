@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 
 namespace metalcpu::validation {
@@ -42,6 +43,14 @@ struct SourceLocation {
     std::uint32_t line = 0, column = 0;
 };
 
+/// How GoogleTest prints them (it finds PrintTo by argument-dependent lookup), declared with
+/// the types so that every file prints them alike, whatever it includes: a kind, space or
+/// access by its name, a position as "(x, y, z)", a report as its text on a new line.
+void PrintTo(ReportKind kind, std::ostream* out);
+void PrintTo(AddressSpace space, std::ostream* out);
+void PrintTo(Access access, std::ostream* out);
+void PrintTo(const Position& position, std::ostream* out);
+
 /// One invalid access (the first of `count` made at the same site in one dispatch).
 struct ShaderValidationReport {
     ReportKind kind = ReportKind::OutOfBounds;
@@ -68,6 +77,10 @@ struct ShaderValidationReport {
     std::string pipelineUid;
     std::string encoderLabel;  ///< the encoder's label, else its index in the command buffer
     std::uint64_t dispatchIndex = 0; ///< which dispatch of its encoder
+    /// Its command buffer's place among those the process committed: 1 for the first, and so
+    /// on (0 when not known). Compared with commandBuffersCommitted() taken at some moment, it
+    /// tells work committed before that moment from work committed after.
+    std::uint64_t commandBufferIndex = 0;
 
     Position threadPositionInGrid;
     Position threadPositionInThreadgroup;
@@ -81,6 +94,8 @@ struct ShaderValidationReport {
     /// The report as one line of JSON.
     std::string json() const;
 };
+
+void PrintTo(const ShaderValidationReport& report, std::ostream* out);
 
 /// Receives reports when a dispatch with reports finishes, on the thread that ran it.
 class ReportSink {
@@ -110,6 +125,12 @@ void removeReportSink(ReportSink* sink);
 /// Whether shader validation is on for the process (MTL_SHADER_VALIDATION).
 bool shaderValidationEnabled();
 
+/// What to change when kernels ran without shader validation, for a person: "Run with
+/// MTL_SHADER_VALIDATION=1" while it is off; with it on, which of Apple's switches left the
+/// pipelines out (MTL_SHADER_VALIDATION_DEFAULT_STATE=none, ..._DISABLE_PIPELINES) or that
+/// their descriptors disabled it.
+std::string whyDispatchesWereNotValidated();
+
 /// Kernel dispatches the process has run so far: all of them, and those whose pipeline has
 /// shader validation. A test that ran kernels, none of them validated, checked nothing.
 struct DispatchCounts {
@@ -118,11 +139,23 @@ struct DispatchCounts {
 };
 DispatchCounts dispatchCounts();
 
+/// How many command buffers the process has committed so far.
+std::uint64_t commandBuffersCommitted();
+
 /// Waits until every command buffer committed in the process before the call has completed:
 /// its dispatches ran, their reports were delivered, its completed handlers returned. On a
 /// command queue's thread (in a completed handler or a sink) it returns at once, since it
 /// would wait for itself there. A command buffer that cannot run — committed behind one that
 /// was enqueue()d and never committed — is waited for forever, as waitUntilCompleted() would.
 void waitForPendingWork();
+
+/// How the GoogleTest helpers (<metalcpu/ValidationTesting.hpp>) wait for a test's work:
+/// waitForPendingWork(), bounded. When it has waited 5 s (or half the limit, if that is
+/// shorter) it prints `[ WAITING  ] <who> waits for ...` on stdout, naming how many command
+/// buffers are pending; after METALCPU_SHADER_VALIDATION_WAIT_LIMIT seconds (60 by default; 0:
+/// no limit) it gives up and returns why, for the caller to fail the test with. Empty when
+/// everything completed. Command buffers it gave up on are not waited for by later calls, so
+/// one that never completes fails one test, not every test after it.
+std::string waitForPendingWorkOrGiveUp(const std::string& who);
 
 } // namespace metalcpu::validation

@@ -2,6 +2,7 @@
 
 #include "support/config.h"
 #include "support/files.h"
+#include "support/log.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -67,6 +68,31 @@ std::string untrustedCacheMessage(const std::string& root, const std::string& re
            "is). Fix the owner or mode (chmod go-w), or set METALCPU_CACHE_DIR to a private directory";
 }
 
+namespace {
+
+/// Why the directory `root` (absolute) cannot be a cache, or empty when it can: it is
+/// created if missing, but only below directories that pass untrustedParents(), so that
+/// nothing is made in a place that would be refused anyway; then resolved and checked.
+/// `resolved` receives the path with its links resolved.
+std::string unusableCache(const std::string& root, std::string* resolved) {
+    fs::path existing = root;
+    std::error_code error;
+    while (!fs::exists(existing, error) && existing.has_relative_path()) existing = existing.parent_path();
+    if (existing != fs::path(root)) {
+        const std::string above = support::resolvedPath(existing.string());
+        if (std::string reason = above.empty() ? "cannot resolve " + existing.string() : support::untrustedParents(above);
+            !reason.empty())
+            return untrustedCacheMessage(root, reason);
+    }
+    if (!support::makeDirectories(root, 0700)) return "cannot create the cache directory " + root;
+    // Resolved once: links in the path are followed now, and never again.
+    *resolved = support::resolvedPath(root);
+    std::string reason = resolved->empty() ? "cannot resolve " + root : support::untrustedPath(*resolved);
+    return reason.empty() ? std::string() : untrustedCacheMessage(root, reason);
+}
+
+} // namespace
+
 std::string prepareCacheDirectory(std::string* error) {
     std::string root = cacheRootDirectory();
     if (root.empty() && (root = privateCacheDirectory()).empty()) {
@@ -74,17 +100,25 @@ std::string prepareCacheDirectory(std::string* error) {
                  "XDG_CACHE_HOME or METALCPU_CACHE_DIR names a cache)";
         return {};
     }
-    if (!support::makeDirectories(root, 0700)) {
-        *error = "cannot create the cache directory " + root;
+    std::string resolved;
+    std::string problem = unusableCache(root, &resolved);
+    if (problem.empty()) return resolved;
+    // A directory the user chose is theirs to fix; the default one may be a home directory
+    // this process does not own (root in a CI container whose HOME belongs to the runner's
+    // user): there the process compiles into a private directory, as without a home.
+    const bool chosen = !support::config().cacheDir.empty();
+    const std::string fallback = chosen ? std::string() : privateCacheDirectory();
+    if (fallback.empty() || !unusableCache(fallback, &resolved).empty()) {
+        *error = problem;
         return {};
     }
-    // Resolved once: links in the path are followed now, and never again.
-    std::string resolved = support::resolvedPath(root);
-    std::string reason = resolved.empty() ? "cannot resolve " + root : support::untrustedPath(resolved);
-    if (!reason.empty()) {
-        *error = untrustedCacheMessage(root, reason);
-        return {};
-    }
+    static std::once_flag warned;
+    std::call_once(warned, [&] {
+        support::log().warn("{}; compiled kernels go to a private directory, {}, removed at exit, and are not "
+                            "shared with other processes (set METALCPU_CACHE_DIR to a directory of this user's to "
+                            "keep them)",
+                            problem, fallback);
+    });
     return resolved;
 }
 

@@ -76,20 +76,55 @@ bool ranOutOfMemory(const std::string& output) {
     return false;
 }
 
+/// A private directory that one compiler process writes into and has as its TMPDIR,
+/// removed with everything in it: a compiler killed at a limit cannot remove its temporary
+/// files itself, and a confined compiler may write nowhere else. What it makes for others
+/// is moved out of it.
+class Scratch {
+public:
+    Scratch() : path_(support::makeTemporaryDirectory("metalcpu-cc-")) {}
+    ~Scratch() {
+        if (!path_.empty()) support::removeTree(path_);
+    }
+    bool made() const { return !path_.empty(); }
+    const std::string& path() const { return path_; }
+    std::string file(const char* name) const { return path_ + "/" + name; }
+
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+
+private:
+    std::string path_;
+};
+
+/// `path` as seen from this process when a compiler running in `workingDirectory` names it.
+std::string inDirectory(const std::string& workingDirectory, const std::string& path) {
+    const bool relative = !workingDirectory.empty() && !path.empty() && path[0] != '/';
+    return relative ? workingDirectory + "/" + path : path;
+}
+
+/// `path` (as a compiler running in `workingDirectory` names it) made absolute, for a rule of
+/// its confinement.
+std::string absoluteIn(const std::string& workingDirectory, const std::string& path) {
+    std::error_code error;
+    const std::filesystem::path absolute = std::filesystem::absolute(inDirectory(workingDirectory, path), error);
+    return error ? path : absolute.lexically_normal().string();
+}
+
 /// Runs one compiler process within compilerLimits() (plus `fileSizeBytes`, the largest file
-/// it may write). When it fails, the diagnostics say first which limit stopped it, if one
-/// did, and the variable that raises it; then its output, cut at kDiagnosticsLimit.
-CompileResult runCompiler(const std::vector<std::string>& argv, const std::string& workingDirectory,
-                          std::uint64_t fileSizeBytes = 0) {
+/// it may write), confined to reading its toolchain and `readable`, and to writing in
+/// `scratch`. When it fails, the diagnostics say first which limit stopped it, if one did,
+/// and the variable that raises it; then its output, cut at kDiagnosticsLimit.
+CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv,
+                          const std::string& workingDirectory, const Scratch& scratch,
+                          std::vector<std::string> readable, std::uint64_t fileSizeBytes = 0) {
+    if (!scratch.made()) return CompileResult{false, "cannot create a temporary directory\n"};
     support::ProcessLimits limits = compilerLimits();
     limits.fileSizeBytes = fileSizeBytes;
-    // The compiler's own temporary files go into a directory of this run, removed with it:
-    // a compiler killed at a limit cannot remove them itself.
-    const std::string scratch = support::makeTemporaryDirectory("metalcpu-cc-");
-    if (scratch.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
-    support::ProcessResult run = support::runProcess(argv, workingDirectory, limits, {"TMPDIR=" + scratch});
-    support::removeTree(scratch);
-    if (!run.started) return CompileResult{false, "cannot run " + argv[0] + "\n"};
+    readable.insert(readable.end(), tools.programFiles.begin(), tools.programFiles.end());
+    limits.files = support::FileAccess{std::move(readable), {scratch.path()}};
+    support::ProcessResult run = support::runProcess(argv, workingDirectory, limits, {"TMPDIR=" + scratch.path()});
+    if (!run.started) return CompileResult{false, (run.output.empty() ? "cannot run " + argv[0] : run.output) + "\n"};
     CompileResult made{run.exitCode == 0 && !run.timedOut, {}};
     if (made.ok) return made;
     const support::Config& config = support::config();
@@ -109,16 +144,16 @@ CompileResult runCompiler(const std::vector<std::string>& argv, const std::strin
     return made;
 }
 
+/// Moves what a compiler made in its scratch directory to where it was asked for.
+CompileResult delivered(const std::string& made, const std::string& destination) {
+    if (support::moveFile(made, destination)) return CompileResult{true, {}};
+    return CompileResult{false, "cannot write " + destination + "\n"};
+}
+
 const char kMathPreambleComment[] = "// metalcpu math settings: MTLMathMode, MTLMathFloatingPointFunctions\n";
 const char kMathModeDefine[] = "#define METALCPU_MATH_MODE ";
-/// The preamble's length up to the mode's digit.
-constexpr std::size_t kMathModeDigitAt = sizeof kMathPreambleComment - 1 + sizeof kMathModeDefine - 1;
-
-/// `path` as seen from this process when a compiler running in `workingDirectory` names it.
-std::string inDirectory(const std::string& workingDirectory, const std::string& path) {
-    const bool relative = !workingDirectory.empty() && !path.empty() && path[0] != '/';
-    return relative ? workingDirectory + "/" + path : path;
-}
+/// How much of a translated file's start its preambles may take.
+constexpr std::size_t kPreambleLimit = 64 * 1024;
 
 /// Seals a library just written (library_file.h); a library the loader would refuse fails
 /// the build here, and is removed.
@@ -132,9 +167,32 @@ CompileResult sealed(const std::string& library, const std::string& cacheKey) {
 /// The first bytes of a file: enough for the preamble of a translated file.
 std::string headOf(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    char buffer[kMathModeDigitAt + 1];
-    in.read(buffer, sizeof buffer);
-    return std::string(buffer, static_cast<std::size_t>(in.gcount()));
+    std::string buffer(kPreambleLimit, '\0');
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    buffer.resize(static_cast<std::size_t>(in.gcount()));
+    return buffer;
+}
+
+/// A translated file records, after its math settings, the directories its source could
+/// read (SourceAccess's roots): its compile may read them too, to quote the source's lines
+/// in messages, but nothing else of the user's.
+const char kSourceRootLine[] = "// metalcpu source root: ";
+
+std::string sourceRootsPreamble(const std::vector<std::filesystem::path>& roots) {
+    std::string lines;
+    for (const std::filesystem::path& root : roots)
+        if (root.string().find('\n') == std::string::npos) lines += kSourceRootLine + root.string() + "\n";
+    return lines;
+}
+
+/// The roots recorded by sourceRootsPreamble() in the preamble at the start of `translatedCpp`.
+std::vector<std::string> recordedSourceRoots(const std::string& translatedCpp) {
+    std::vector<std::string> roots;
+    std::istringstream in(translatedCpp);
+    for (std::string line; std::getline(in, line) && (line.rfind("//", 0) == 0 || line.rfind("#define METALCPU_MATH", 0) == 0);)
+        if (line.rfind(kSourceRootLine, 0) == 0 && line.size() > sizeof kSourceRootLine && line[sizeof kSourceRootLine - 1] == '/')
+            roots.push_back(line.substr(sizeof kSourceRootLine - 1));
+    return roots;
 }
 
 } // namespace
@@ -222,23 +280,24 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     // The same math flags as the compile, for code that tests __FAST_MATH__ and friends.
     for (const std::string& flag : mathModeFlags(settings.mathMode)) argv.push_back(flag);
     for (const std::string& macro : settings.macros) argv.push_back("-D" + macro);
-    if (!depfile.empty()) {
-        argv.insert(argv.end(), {"-MD", "-MF", depfile, "-MT", depTarget.empty() ? cppPath : depTarget});
-    }
-    // Into a file of bounded size, not a pipe: a macro that expands without end would
-    // otherwise fill this process's memory.
-    // Absolute: the compiler runs in `workingDirectory`, cppPath is relative to ours.
-    std::error_code noAbsolute;
-    std::string preprocessedPath = std::filesystem::absolute(cppPath + ".ii", noAbsolute).string();
-    if (noAbsolute) preprocessedPath = cppPath + ".ii";
+    // Into files of its own, of bounded size, not a pipe: a macro that expands without end
+    // would otherwise fill this process's memory.
+    Scratch scratch;
+    const std::string preprocessedPath = scratch.file("preprocessed.ii"), depsPath = scratch.file("dependencies.d");
+    if (!depfile.empty()) argv.insert(argv.end(), {"-MD", "-MF", depsPath, "-MT", depTarget.empty() ? cppPath : depTarget});
     argv.insert(argv.end(), {sourcePath, "-o", preprocessedPath});
+    // The preprocessor reads inside the roots only, also where a name is made by macros
+    // (a computed include, a pasted __has_include) and the front end cannot check it first.
+    std::vector<std::string> roots;
+    for (const std::filesystem::path& root : access.roots()) roots.push_back(root.string());
+    roots.push_back(absoluteIn(workingDirectory, sourcePath));
+    for (const std::string& dir : searchPath) roots.push_back(absoluteIn(workingDirectory, dir));
     const std::uint64_t sourceLimit = megabytes(support::config().compileSourceLimit);
-    CompileResult preprocessing = runCompiler(argv, workingDirectory, sourceLimit);
+    CompileResult preprocessing = runCompiler(*tools, argv, workingDirectory, scratch, roots, sourceLimit);
     // Writing past RLIMIT_FSIZE fails, so a file at the limit is one that was stopped there.
     std::error_code missing;
     const bool tooLarge = sourceLimit && std::filesystem::file_size(preprocessedPath, missing) >= sourceLimit && !missing;
     std::optional<std::string> preprocessed = tooLarge ? std::nullopt : support::readFile(preprocessedPath);
-    std::remove(preprocessedPath.c_str());
     if (tooLarge)
         return CompileResult{false, "error: the preprocessed source of " + sourcePath + " exceeds its limit of " +
                                         std::to_string(support::config().compileSourceLimit) +
@@ -246,6 +305,10 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
                                         "raises the limit; 0 removes it)\n"};
     if (!preprocessing.ok) return preprocessing;
     if (!preprocessed) return CompileResult{false, "cannot read " + preprocessedPath + "\n"};
+    if (!depfile.empty()) {
+        CompileResult moved = delivered(depsPath, inDirectory(workingDirectory, depfile));
+        if (!moved.ok) return moved;
+    }
 
     msl::TranslateOptions options;
     options.mainFile = sourcePath;
@@ -266,7 +329,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     options.validation = true;
     msl::Translation validation = msl::translate(*preprocessed, options);
     if (validation.ok) translation.cpp = embedValidationSource(preamble + validation.cpp) + translation.cpp;
-    translation.cpp = preamble + translation.cpp;
+    translation.cpp = preamble + sourceRootsPreamble(access.roots()) + translation.cpp;
     if (!support::writeFileAtomically(cppPath, translation.cpp))
         return CompileResult{false, "cannot write " + cppPath + "\n"};
     return CompileResult{true, diagnostics};
@@ -277,18 +340,23 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
-    const MathMode mode = recordedMathMode(headOf(inDirectory(workingDirectory, cppPath)));
+    const std::string head = headOf(inDirectory(workingDirectory, cppPath));
     std::vector<std::string> argv = {tools->compiler, "-x", "c++"};
-    for (const std::string& flag : codeFlags(mode)) argv.push_back(flag);
+    for (const std::string& flag : codeFlags(recordedMathMode(head))) argv.push_back(flag);
     argv.insert(argv.end(), {"-w", "-I" + tools->includeDir});
+    Scratch scratch;
+    const std::string made = scratch.file(sharedLibrary ? "library.metallib" : "object.air");
     if (sharedLibrary) {
-        argv.insert(argv.end(), {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", outputPath});
+        argv.insert(argv.end(), {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", made});
     } else {
-        argv.insert(argv.end(), {"-c", cppPath, "-o", outputPath});
+        argv.insert(argv.end(), {"-c", cppPath, "-o", made});
     }
-    CompileResult compiled = runCompiler(argv, workingDirectory);
+    std::vector<std::string> readable = recordedSourceRoots(head);
+    readable.insert(readable.end(), {absoluteIn(workingDirectory, cppPath), tools->includeDir});
+    CompileResult compiled = runCompiler(*tools, argv, workingDirectory, scratch, readable);
     if (!compiled.ok) compiled.diagnostics = cleanDiagnostics(compiled.diagnostics, cppPath);
-    else if (sharedLibrary) compiled = sealed(inDirectory(workingDirectory, outputPath), cacheKey);
+    else compiled = delivered(made, inDirectory(workingDirectory, outputPath));
+    if (compiled.ok && sharedLibrary) compiled = sealed(inDirectory(workingDirectory, outputPath), cacheKey);
     return compiled;
 }
 
@@ -297,10 +365,15 @@ CompileResult linkLibrary(const std::vector<std::string>& objects, const std::st
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
+    Scratch scratch;
+    const std::string made = scratch.file("library.metallib");
     std::vector<std::string> argv = {tools->compiler, "-shared", "-nostdlib", "-Wl,-z,defs"};
     argv.insert(argv.end(), objects.begin(), objects.end());
-    argv.insert(argv.end(), {"-lgcc", "-o", outputPath});
-    CompileResult linked = runCompiler(argv, {});
+    argv.insert(argv.end(), {"-lgcc", "-o", made});
+    std::vector<std::string> readable;
+    for (const std::string& object : objects) readable.push_back(absoluteIn({}, object));
+    CompileResult linked = runCompiler(*tools, argv, {}, scratch, readable);
+    if (linked.ok) linked = delivered(made, outputPath);
     return linked.ok ? sealed(outputPath, cacheKey) : linked;
 }
 

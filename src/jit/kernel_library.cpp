@@ -10,17 +10,54 @@
 
 namespace metalcpu::jit {
 
+namespace {
+
+/// The libraries this process has loaded and still uses, by path and content hash: each is
+/// loaded once, however many Library objects are made of it (each load holds a descriptor
+/// and a copy of the code).
+class LoadedLibraries {
+public:
+    std::shared_ptr<KernelLibrary> find(const std::string& key) {
+        std::lock_guard lock(mutex_);
+        auto found = loaded_.find(key);
+        return found == loaded_.end() ? nullptr : found->second.lock();
+    }
+    /// `library`, or the one another thread loaded from the same bytes meanwhile.
+    std::shared_ptr<KernelLibrary> add(const std::string& key, std::shared_ptr<KernelLibrary> library) {
+        std::lock_guard lock(mutex_);
+        std::erase_if(loaded_, [](const auto& entry) { return entry.second.expired(); });
+        std::weak_ptr<KernelLibrary>& slot = loaded_[key];
+        if (std::shared_ptr<KernelLibrary> earlier = slot.lock()) return earlier;
+        slot = library;
+        return library;
+    }
+
+private:
+    std::mutex mutex_;
+    std::map<std::string, std::weak_ptr<KernelLibrary>> loaded_;
+};
+
+LoadedLibraries& loadedLibraries() {
+    static LoadedLibraries* loaded = new LoadedLibraries; // libraries may outlive static destruction
+    return *loaded;
+}
+
+} // namespace
+
 std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std::string* error,
-                                                   const std::string& cacheKey) {
+                                                   const std::string& cacheKey, bool* unavailable) {
     std::string reason;
     std::shared_ptr<KernelLibrary> library(new KernelLibrary);
     library->path_ = path;
     // The library owns the memory file and the handle from here on: an early return closes both.
-    library->memoryFile_ = readVerifiedLibrary(path, cacheKey, &reason, &library->contentHash_);
+    library->memoryFile_ = readVerifiedLibrary(path, cacheKey, &reason, &library->contentHash_, unavailable);
     if (library->memoryFile_ < 0) {
         *error = "Invalid library file " + path + " (" + reason + ")";
         return nullptr;
     }
+    // Checked again every time (the file may have changed), loaded once.
+    const std::string loadedKey = library->contentHash_ + path;
+    if (std::shared_ptr<KernelLibrary> loaded = loadedLibraries().find(loadedKey)) return loaded;
     // Through the memory file's /proc name with this process's id, not "self": a debugger
     // reads the name from the loader's list and opens it in its own process.
     const std::string loadable = "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(library->memoryFile_);
@@ -67,7 +104,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
         if (sites[s].size > site.size) site.size = sites[s].size;
         if (sites[s].align > site.align) site.align = sites[s].align;
     }
-    return library;
+    return loadedLibraries().add(loadedKey, std::move(library));
 }
 
 KernelLibrary::~KernelLibrary() {

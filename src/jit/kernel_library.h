@@ -13,14 +13,18 @@ namespace metalcpu::jit {
 
 /// An opened .metallib: the kernels it holds and their reflection. Shared by the Library,
 /// Function and pipeline objects made from it; the file stays open while any of them lives.
+/// A process loads each library once: opening the same file with the same contents again,
+/// while the first is alive, returns that one.
 class KernelLibrary {
 public:
     /// Opens a kernel library file, checked before anything of it is loaded and loaded from
     /// a sealed copy of the bytes checked (library_file.h); nullptr with a message in
     /// `error` when it is not a sound kernel library. A non-empty `cacheKey` marks a cache
     /// entry, which must have been built for that key and belong to this user.
+    /// `unavailable`, when given, says whether a failure was this process's for now (out of
+    /// descriptors or memory) rather than the file's.
     static std::shared_ptr<KernelLibrary> open(const std::string& path, std::string* error,
-                                               const std::string& cacheKey = {});
+                                               const std::string& cacheKey = {}, bool* unavailable = nullptr);
     ~KernelLibrary();
 
     /// The kernel with this host name, or nullptr.

@@ -16,6 +16,14 @@
 namespace metalcpu::jit {
 namespace {
 
+/// Removes what is at a cache entry's path: a file, a link, or a directory tree planted
+/// there (without following links in it), so that the entry can be built again.
+void removeEntry(const std::string& path) {
+    struct stat info {};
+    if (lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) support::removeTree(path);
+    else std::remove(path.c_str());
+}
+
 /// A mutex per cache entry that some thread of this process is looking up or building, so
 /// that threads asking for the same library at once build it once and the others load it.
 std::shared_ptr<std::mutex> entryMutex(const std::string& path) {
@@ -32,22 +40,35 @@ std::shared_ptr<std::mutex> entryMutex(const std::string& path) {
     return mutex;
 }
 
-/// Opens the cache entry `build.libraryPath`, built for `key`; true when it was there and
-/// sound. A damaged one (truncated, changed, planted, of another kind) is removed, to be
-/// built again: it is never loaded.
-bool openCached(SourceBuild& build, const std::string& key) {
+/// What looking up a cache entry found.
+enum class Lookup {
+    Loaded,      ///< it was there, sound, and is open
+    Missing,     ///< it was not there, or was damaged and is removed: build it
+    Unavailable, ///< it could not be read for want of descriptors or memory: the reason is in the diagnostics
+};
+
+/// Opens the cache entry `build.libraryPath`, built for `key`. A damaged one (truncated,
+/// changed, planted, another user's, of another kind) is removed, to be built again: it is
+/// never loaded. One this process cannot read for now (out of descriptors, say) stays: it
+/// may be sound, and building it again would run out the same way.
+Lookup openCached(SourceBuild& build, const std::string& key) {
     struct stat info {};
-    if (lstat(build.libraryPath.c_str(), &info) != 0) return false;
+    if (lstat(build.libraryPath.c_str(), &info) != 0) return Lookup::Missing;
     std::string error;
-    build.library = KernelLibrary::open(build.libraryPath, &error, key);
+    bool unavailable = false;
+    build.library = KernelLibrary::open(build.libraryPath, &error, key, &unavailable);
+    if (!build.library && unavailable) {
+        build.diagnostics = "cannot load the cached kernel library: " + error + "\n";
+        return Lookup::Unavailable;
+    }
     if (!build.library) {
         support::log().warn("rebuilding a damaged kernel cache entry: {}", error);
-        std::remove(build.libraryPath.c_str());
-        return false;
+        removeEntry(build.libraryPath);
+        return Lookup::Missing;
     }
     build.ok = true;
     build.fromCache = true;
-    return true;
+    return Lookup::Loaded;
 }
 
 /// Finds the library for `key` (plus `suffix`) in the cache, or builds it with `make` into a
@@ -71,7 +92,7 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
 
     std::shared_ptr<std::mutex> entry = entryMutex(build.libraryPath);
     std::lock_guard lock(*entry);
-    if (openCached(build, key)) return build;
+    if (openCached(build, key) != Lookup::Missing) return build;
     std::string staging = support::createUniqueFile(build.libraryPath + ".staging");
     if (staging.empty()) {
         build.diagnostics = "cannot write in " + directory + "\n";

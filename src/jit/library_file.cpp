@@ -64,17 +64,28 @@ int createMemoryFile(const std::string& path) {
     return fd;
 }
 
+/// Whether a failed call's errno says this process is short of something for now.
+bool shortOfResources(int error) {
+    return error == EMFILE || error == ENFILE || error == ENOMEM || error == EAGAIN || error == EINTR ||
+           error == ENOBUFS || error == ENOSPC;
+}
+
 /// Copies `size` bytes of `from` into the memory file `to` and checks them there; on success
-/// `digest` is the content hash the trailer holds.
-std::string copyAndCheck(int from, int to, std::uint64_t size, const std::string& cacheKey, std::string* digest) {
+/// `digest` is the content hash the trailer holds. `unavailable` is set when this process,
+/// not the file, is at fault.
+std::string copyAndCheck(int from, int to, std::uint64_t size, const std::string& cacheKey, std::string* digest,
+                         bool& unavailable) {
+    unavailable = true;
     if (ftruncate(to, static_cast<off_t>(size)) != 0) return "cannot make a memory file of its size";
     void* mapped = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, to, 0);
     if (mapped == MAP_FAILED) return "cannot map a memory file of its size";
+    unavailable = false;
     char* bytes = static_cast<char*>(mapped);
     std::uint64_t done = 0;
     while (done < size) {
         ssize_t n = pread(from, bytes + done, size - done, static_cast<off_t>(done));
         if (n < 0 && errno == EINTR) continue;
+        if (n < 0) unavailable = shortOfResources(errno);
         if (n <= 0) break;
         done += static_cast<std::uint64_t>(n);
     }
@@ -135,10 +146,16 @@ std::string checkLibraryFile(std::string_view file, const std::string& cacheKey)
     return checkKernelElf(image);
 }
 
-int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, std::string* error, std::string* digest) {
+int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, std::string* error, std::string* digest,
+                        bool* unavailable) {
+    bool shortOf = false;
+    if (!unavailable) unavailable = &shortOf;
+    *unavailable = false;
     // A cache entry is reached without following a link, and only its owner may write it.
-    int file = open(path.c_str(), O_RDONLY | O_CLOEXEC | (cacheKey.empty() ? 0 : O_NOFOLLOW));
+    // O_NONBLOCK: opening a FIFO (planted, or named by mistake) must not wait for a writer.
+    int file = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (cacheKey.empty() ? 0 : O_NOFOLLOW));
     if (file < 0) {
+        *unavailable = shortOfResources(errno);
         *error = errno == ELOOP ? "it is a symbolic link" : "cannot open it: " + std::string(std::strerror(errno));
         return -1;
     }
@@ -151,14 +168,20 @@ int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, st
         reason = "it is larger than any kernel library (" + std::to_string(info.st_size) + " bytes)";
     int memory = -1;
     if (reason.empty() && info.st_size == 0) reason = "it is empty";
-    if (reason.empty() && (memory = createMemoryFile(path)) < 0) reason = "cannot create a memory file to load it from";
+    if (reason.empty() && (memory = createMemoryFile(path)) < 0) {
+        reason = "cannot create a memory file to load it from: " + std::string(std::strerror(errno));
+        *unavailable = true;
+    }
     std::string checkedDigest;
     if (reason.empty())
-        reason = copyAndCheck(file, memory, static_cast<std::uint64_t>(info.st_size), cacheKey, &checkedDigest);
+        reason = copyAndCheck(file, memory, static_cast<std::uint64_t>(info.st_size), cacheKey, &checkedDigest,
+                              *unavailable);
     // Sealed, the bytes just checked are the bytes the loader maps, whatever happens to the file.
     if (reason.empty() &&
-        fcntl(memory, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
+        fcntl(memory, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
         reason = "cannot seal the memory file it is loaded from";
+        *unavailable = true;
+    }
     close(file);
     if (!reason.empty()) {
         if (memory >= 0) close(memory);

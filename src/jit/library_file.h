@@ -25,7 +25,9 @@ std::string checkLibraryFile(std::string_view file, const std::string& cacheKey 
 /// entry and must also be a regular file of this user that no one else can write, reached
 /// without a symbolic link. Returns the memory file's descriptor, or -1 with the reason in
 /// `error`; `digest`, when given, receives the content hash the file was sealed with.
+/// `unavailable`, when given, says whether a failure was this process's for now (out of
+/// descriptors or memory), not the file's: such a file may well be sound.
 int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, std::string* error,
-                        std::string* digest = nullptr);
+                        std::string* digest = nullptr, bool* unavailable = nullptr);
 
 } // namespace metalcpu::jit

@@ -7,6 +7,9 @@
 #include "support/hash.h"
 #include "support/process.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <mutex>
 #include <sys/stat.h>
@@ -45,6 +48,25 @@ std::string identityOf(const std::string& compiler) {
     std::string resolved = fs::weakly_canonical(compiler, error).string();
     if (error || stat(resolved.c_str(), &info) != 0) return compiler;
     return resolved + ":" + std::to_string(info.st_size) + ":" + std::to_string(info.st_mtime);
+}
+
+std::vector<std::string> programFilesOf(const std::string& compiler) {
+    std::vector<std::string> files = {compiler};
+    std::error_code error;
+    const fs::path real = fs::canonical(compiler, error);
+    if (!error) {
+        // <prefix>/bin/g++ finds its helpers and libraries in <prefix>/lib and <prefix>/libexec;
+        // the rest of <prefix> (a home directory, say) is none of its business.
+        files.push_back(real.parent_path().string());
+        const fs::path prefix = real.parent_path().parent_path();
+        if (real.parent_path().filename() == "bin" && prefix != "/")
+            for (const char* part : {"lib", "lib32", "lib64", "libexec"}) files.push_back((prefix / part).string());
+    }
+    // /etc/alternatives: Debian's /usr/bin/c++ (and a wrapper script's compiler) lead through it.
+    for (const char* system :
+         {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc/ld.so.cache", "/etc/alternatives"})
+        files.emplace_back(system);
+    return files;
 }
 
 std::string stdlibHash() {
@@ -105,6 +127,32 @@ bool extractStdlib(const std::string& root, std::string* error) {
     return true;
 }
 
+/// How old a staging file must be before it counts as left behind by a process that was
+/// killed: far longer than any compile within METALCPU_COMPILE_TIMEOUT takes.
+std::chrono::seconds stagingLifetime() {
+    const int timeout = support::config().compileTimeout;
+    const std::chrono::seconds hour(3600);
+    if (timeout <= 0) return 24 * hour;
+    return std::max(hour, std::chrono::seconds(4 * static_cast<long>(timeout)));
+}
+
+/// Removes, from the cache directory `directory`, the staging files and directories (named
+/// *.staging.XXXXXX and *.tmp.XXXXXX) that writers killed mid-write left behind, once they are
+/// older than stagingLifetime(); a writer that still runs renames its own away well before.
+void removeStaleStaging(const std::string& directory) {
+    const auto now = std::chrono::system_clock::now();
+    std::error_code error;
+    for (fs::directory_iterator entry(directory, error), end; !error && entry != end; entry.increment(error)) {
+        const std::string name = entry->path().filename().string();
+        if (name.find(".staging.") == std::string::npos && name.find(".tmp.") == std::string::npos) continue;
+        struct stat info {};
+        if (lstat(entry->path().c_str(), &info) != 0) continue;
+        if (now - std::chrono::system_clock::from_time_t(info.st_mtime) < stagingLifetime()) continue;
+        if (S_ISDIR(info.st_mode)) support::removeTree(entry->path().string());
+        else std::remove(entry->path().c_str());
+    }
+}
+
 } // namespace
 
 const char* libraryVersion() { return METALCPU_VERSION; }
@@ -135,6 +183,7 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
         return nullptr;
     }
     made->identity = identityOf(made->compiler);
+    made->programFiles = programFilesOf(made->compiler);
     made->cacheChoice = cacheChoice;
     made->cacheRoot = prepareCacheDirectory(error);
     if (made->cacheRoot.empty()) return nullptr;
@@ -148,6 +197,8 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
     }
     made->kernelDir = made->cacheRoot + "/kernels";
     if (!prepareCacheSubdirectory(made->kernelDir, error)) return nullptr;
+    removeStaleStaging(made->cacheRoot);
+    removeStaleStaging(made->kernelDir);
     made->includeDir = made->stdlibRoot + "/include";
     made->stubDir = made->stdlibRoot + "/stubs";
     prepared = std::move(made);

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace metalcpu::jit {
 
@@ -10,6 +11,10 @@ struct Toolchain {
     std::string configured; ///< METALCPU_CXX when this was prepared
     std::string compiler;   ///< the host C++ compiler that builds kernels
     std::string identity;   ///< compiler path, size and time stamp: part of every cache key
+    /// What running the compiler reads: the compiler (with every link on the way to it),
+    /// the installation it belongs to, the system's programs and libraries. A confined
+    /// compiler may read these and its inputs only (support/confinement.h).
+    std::vector<std::string> programFiles;
     std::string cacheChoice; ///< cacheRootDirectory() when this was prepared
     std::string cacheRoot;  ///< the per-user cache directory, trusted, its links resolved
     std::string kernelDir;  ///< <cacheRoot>/kernels: compiled libraries, named after their keys

@@ -1,4 +1,4 @@
-// Where buffers live: whole pages mapped for each buffer, outside the malloc heap.
+// Where buffers live: whole pages outside the malloc heap.
 #pragma once
 
 #include <cstddef>
@@ -9,17 +9,26 @@ namespace metalcpu::rt {
 /// The memory of one buffer that metalcpu allocates (not bytesNoCopy buffers).
 ///
 /// Apple silicon maps buffers in whole 16 KiB pages, so a kernel that stores a little past
-/// the end of a small buffer touches nothing else on a Mac. Each buffer here is likewise its
-/// own mapping rounded up to 16 KiB (allocatedSize()), zero-filled, with an inaccessible page
-/// on either side where the address space allows: a store past the rounded end faults
-/// instead of landing in another buffer or in the runtime's heap.
+/// the end of a small buffer touches nothing else on a Mac. Buffers here are likewise whole
+/// 16 KiB granules (allocatedSize()), zero-filled, never in the malloc heap, in one of two
+/// placements:
+///
+/// - **Guarded**: a mapping of its own with an inaccessible page on either side, so a store
+///   past the rounded end faults instead of landing in another buffer. Each costs the process
+///   two of its memory mappings (vm.max_map_count, 65530 by default, shared with malloc,
+///   thread stacks and libraries), so only the first kGuardedBudget live buffers get one.
+/// - **Pooled**: beyond that budget (and when a mapping fails), a slot in a large shared
+///   mapping: still outside the heap and in whole granules, but next to other buffers, as
+///   buffers can be on a GPU.
 class BufferMemory {
 public:
     /// Apple silicon's page size, the granule of allocatedSize().
     static constexpr std::size_t kGranule = 16384;
+    /// Live guarded buffers at most: 2 × 8192 mappings, an eighth of the default limit.
+    static constexpr std::size_t kGuardedBudget = 8192;
 
-    /// `length` bytes (at least one) rounded up to the granule; null bytes() when the
-    /// memory cannot be mapped.
+    /// `length` bytes (at least one) rounded up to the granule; null bytes() when no memory
+    /// can be had.
     explicit BufferMemory(std::uint64_t length);
     ~BufferMemory();
     BufferMemory(const BufferMemory&) = delete;
@@ -28,17 +37,18 @@ public:
     std::uint8_t* bytes() const { return bytes_; }
     /// The usable size: the length rounded up to whole granules.
     std::uint64_t size() const { return size_; }
-    /// Whether inaccessible pages surround the memory (false when the mapping count or the
-    /// address space ran short and the buffer was mapped without them).
-    bool guarded() const { return guard_ != 0; }
+    /// Whether inaccessible pages surround the memory.
+    bool guarded() const { return placement_ == Placement::Guarded; }
 
-    /// The size a buffer of `length` bytes occupies.
+    /// The size a buffer of `length` bytes occupies: whole granules of 16 KiB, or of the host's
+    /// page where that is larger.
     static std::uint64_t roundedSize(std::uint64_t length);
 
 private:
+    enum class Placement { None, Guarded, Pooled, Plain };
     std::uint8_t* bytes_ = nullptr;
     std::uint64_t size_ = 0;
-    std::size_t guard_ = 0; ///< bytes of inaccessible memory on each side
+    Placement placement_ = Placement::None;
 };
 
 } // namespace metalcpu::rt

@@ -7,8 +7,9 @@
 #include "runtime/command_queue.h"
 #include "runtime/debug_layer.h"
 #include "runtime/errors.h"
+#include "runtime/in_flight.h"
 #include "support/log.h"
-#include "validation/activity.h"
+#include "validation/dispatch_counts.h"
 
 #include <Foundation/NSAutoreleasePool.hpp>
 #include <Foundation/NSError.hpp>
@@ -104,7 +105,7 @@ void CommandBuffer::setStatus(MTL::CommandBufferStatus status) {
 void CommandBuffer::enqueue() {
     if (enqueued_.exchange(true)) return;
     setStatus(MTL::CommandBufferStatusEnqueued);
-    queue_->enqueue(this);
+    queueNumber_ = queue_->enqueue(this);
 }
 
 void CommandBuffer::commit() {
@@ -121,7 +122,7 @@ void CommandBuffer::commit() {
     enqueue();
     setStatus(MTL::CommandBufferStatusCommitted);
     // Counted before the queue's thread can see it committed, so it cannot finish uncounted.
-    ticket_ = val::commandBufferCommitted();
+    commitIndex_ = queue_->progress().commit(queueNumber_);
     committed_.store(true, std::memory_order_release);
     queue_->commit(this);
 }
@@ -171,7 +172,7 @@ void CommandBuffer::runHandlers(std::vector<std::function<void(MTL::CommandBuffe
 bool CommandBuffer::runDispatch(DispatchCommand& command) {
     val::DispatchValidation* validation = command.validation.get();
     val::dispatchExecuted(validation && validation->reportsToUser());
-    if (validation) validation->begin(command.dispatch.parameters);
+    if (validation) validation->begin(command.dispatch.parameters, commitIndex_);
     command.dispatch.validation = validation;
     exec::DispatchResult result = exec::Executor::shared().run(command.dispatch);
     if (!result.ok) {
@@ -248,7 +249,7 @@ void CommandBuffer::execute() {
         finished_ = true;
     }
     changed_.notify_all();
-    val::commandBufferFinished(ticket_);
+    queue_->progress().finish(queueNumber_);
 }
 
 } // namespace metalcpu::rt

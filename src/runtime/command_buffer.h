@@ -97,7 +97,8 @@ private:
     std::vector<std::function<void(MTL::CommandBuffer*)>> scheduledHandlers_, completedHandlers_;
     NS::Error* error_ = nullptr;
     bool finished_ = false; ///< completed and its completed handlers have run
-    std::uint64_t ticket_ = 0; ///< from val::commandBufferCommitted(), for waitForPendingWork()
+    std::uint64_t queueNumber_ = 0; ///< its place in the queue's progress, for waitForPendingWork()
+    std::uint64_t commitIndex_ = 0; ///< its place among the command buffers the process committed
     double gpuStartTime_ = 0, gpuEndTime_ = 0;
 };
 

@@ -1,7 +1,7 @@
 #include "runtime/command_queue.h"
 
 #include "runtime/command_buffer.h"
-#include "validation/activity.h"
+#include "runtime/in_flight.h"
 
 namespace metalcpu::rt {
 
@@ -14,6 +14,8 @@ struct CommandQueue::Shared {
     bool stop = false;
     bool running = false;
     std::thread thread;
+    /// How far the queue has committed and finished, for waitForPendingWork().
+    std::shared_ptr<QueueProgress> progress = InFlight::shared().addQueue();
 };
 
 CommandQueue::CommandQueue(Device* device, std::uint64_t /*maxCommandBufferCount*/)
@@ -38,7 +40,7 @@ MTL::CommandBuffer* CommandQueue::commandBuffer(bool retainReferences, MTL::Comm
     return ns::autoreleased(ns::make<CommandBuffer>(this, retainReferences, errorOptions));
 }
 
-void CommandQueue::enqueue(CommandBuffer* buffer) {
+std::uint64_t CommandQueue::enqueue(CommandBuffer* buffer) {
     buffer->retain();
     std::lock_guard lock(shared_->mutex);
     shared_->order.push_back(buffer);
@@ -46,7 +48,10 @@ void CommandQueue::enqueue(CommandBuffer* buffer) {
         shared_->running = true;
         shared_->thread = std::thread(&CommandQueue::run, shared_);
     }
+    return shared_->progress->enqueue();
 }
+
+QueueProgress& CommandQueue::progress() { return *shared_->progress; }
 
 void CommandQueue::commit(CommandBuffer* /*buffer*/) {
     // The buffer already has its place in `order`; wake the thread to look at it.
@@ -55,7 +60,7 @@ void CommandQueue::commit(CommandBuffer* /*buffer*/) {
 }
 
 void CommandQueue::run(std::shared_ptr<Shared> shared) {
-    val::markCommandQueueThread();
+    InFlight::markQueueThread();
     for (;;) {
         CommandBuffer* next = nullptr;
         {

@@ -16,6 +16,7 @@ namespace metalcpu::rt {
 
 class CommandBuffer;
 class Device;
+class QueueProgress;
 
 /// A command queue: command buffers run one after another, in the order they were
 /// enqueued (commit() enqueues when enqueue() was not called). Each queue has one thread
@@ -32,10 +33,13 @@ public:
     /// A new autoreleased command buffer.
     MTL::CommandBuffer* commandBuffer(bool retainReferences, MTL::CommandBufferErrorOption errorOptions);
 
-    /// Reserves the command buffer's place in the queue (enqueue()).
-    void enqueue(CommandBuffer* buffer);
+    /// Reserves the command buffer's place in the queue (enqueue()): returns its number in the
+    /// queue's progress.
+    std::uint64_t enqueue(CommandBuffer* buffer);
     /// Marks it ready to run (commit()).
     void commit(CommandBuffer* buffer);
+    /// How far the queue has committed and finished its command buffers.
+    QueueProgress& progress();
 
 private:
     struct Shared;

@@ -1,5 +1,6 @@
 #include "support/files.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -82,6 +83,17 @@ bool writeFileAtomically(const std::string& path, const std::string& contents) {
     return true;
 }
 
+bool moveFile(const std::string& from, const std::string& to) {
+    if (std::rename(from.c_str(), to.c_str()) == 0) return true;
+    if (errno != EXDEV) return false;
+    struct stat info {};
+    std::optional<std::string> contents = readFile(from);
+    if (stat(from.c_str(), &info) != 0 || !contents || !writeFileAtomically(to, *contents)) return false;
+    chmod(to.c_str(), info.st_mode & 0777);
+    std::remove(from.c_str());
+    return true;
+}
+
 bool makeDirectories(const std::string& path, unsigned mode) {
     std::error_code error;
     fs::path current;
@@ -128,14 +140,19 @@ std::string untrustedFile(const std::string& path, const struct stat& info) {
     return untrustedEntry(path, info, false, false);
 }
 
-std::string untrustedPath(const std::string& path) {
+std::string untrustedParents(const std::string& path) {
     fs::path above;
-    for (const fs::path& part : fs::path(path).parent_path()) {
+    for (const fs::path& part : fs::path(path)) {
         above /= part;
         std::string reason = untrustedAt(above.string(), true, true);
         if (!reason.empty()) return reason;
     }
-    return untrustedDirectory(path);
+    return {};
+}
+
+std::string untrustedPath(const std::string& path) {
+    std::string reason = untrustedParents(fs::path(path).parent_path().string());
+    return reason.empty() ? untrustedDirectory(path) : reason;
 }
 
 std::string untrustedTree(const std::string& path) {

@@ -16,6 +16,11 @@ std::optional<std::string> readFile(const std::string& path);
 /// private (mode 0600).
 bool writeFileAtomically(const std::string& path, const std::string& contents);
 
+/// Moves the file `from` to `to`, replacing it: a rename, or, where the two are on different
+/// file systems, a copy with `from`'s permissions renamed into place (writeFileAtomically())
+/// and `from` removed. False when it cannot.
+bool moveFile(const std::string& from, const std::string& to);
+
 /// Creates a new, empty, private (0600) file named `prefix` plus a unique suffix and returns
 /// its name; empty when it cannot. For staging files that other writers must not share.
 std::string createUniqueFile(const std::string& prefix);
@@ -48,6 +53,12 @@ std::string untrustedDirectory(const std::string& path);
 /// someone else could rename `path` away and put another in its place. `path` must be
 /// absolute and free of symbolic links (realpath()).
 std::string untrustedPath(const std::string& path);
+
+/// untrustedPath()'s rule for the directories above `path`, applied to `path` and every
+/// directory above it: each may belong to this user or root, and be writable by others only
+/// with the sticky bit. For a directory that is to hold a new one. `path` must be absolute
+/// and free of symbolic links.
+std::string untrustedParents(const std::string& path);
 
 /// untrustedDirectory() for `path` and everything in it, recursively: files too must be this
 /// user's and writable by no one else, and nothing may be a symbolic link.

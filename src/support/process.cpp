@@ -5,7 +5,10 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <fcntl.h>
+#include <filesystem>
+#include <memory>
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -17,12 +20,69 @@ extern char** environ;
 namespace metalcpu::support {
 namespace {
 
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/// Why a child did not start: sent from the child to the parent through a pipe that exec closes.
+struct StartFailure {
+    int error = 0;
+    const char* step = nullptr; ///< a string literal: the same address in the parent, a copy of the child
+};
+
+/// Marks every descriptor above the standard ones close-on-exec, so that a compiler inherits
+/// none of this process's files (other threads open them without O_CLOEXEC, between our
+/// fork and exec, too); the ones the child still needs stay open until exec.
+void closeOnExecAboveStandard() {
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+#endif
+    // Kernels before 5.11: every descriptor the limit allows.
+    rlimit open{};
+    const int last = getrlimit(RLIMIT_NOFILE, &open) == 0 && open.rlim_cur != RLIM_INFINITY
+                         ? static_cast<int>(open.rlim_cur < 1048576 ? open.rlim_cur : 1048576)
+                         : 65536;
+    for (int fd = 3; fd < last; ++fd) fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+/// The pipes between this process and a child: its output, why it did not start (closed by
+/// its exec), and the wait status its supervisor saw.
+struct Pipes {
+    int output[2] = {-1, -1}, failure[2] = {-1, -1}, status[2] = {-1, -1};
+    Pipes() {
+        if (pipe2(output, O_CLOEXEC) != 0 || pipe2(failure, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0) close();
+    }
+    ~Pipes() { close(); }
+    bool made() const { return status[1] >= 0; }
+    void closeChildEnds() {
+        for (int* end : {&output[1], &failure[1], &status[1]}) closeOne(*end);
+    }
+    void close() {
+        for (int* end : {&output[0], &output[1], &failure[0], &failure[1], &status[0], &status[1]}) closeOne(*end);
+    }
+    static void closeOne(int& fd) {
+        if (fd >= 0) ::close(fd);
+        fd = -1;
+    }
+    Pipes(const Pipes&) = delete;
+    Pipes& operator=(const Pipes&) = delete;
+};
+
+/// What the program's start needs, made before fork.
+struct ChildStart {
+    const char* program;
+    char* const* args;
+    char* const* environment;
+    const char* workingDirectory; ///< nullptr: the parent's
+    const ProcessLimits& limits;
+    const Confinement* confinement;
+};
+
 /// The parts of a child's start that can fail, run between fork and exec. Only
 /// async-signal-safe calls: the parent may have other threads, whose locks the child
 /// inherits held.
-[[noreturn]] void startChild(const char* program, char* const* args, char* const* environment,
-                             const char* workingDirectory, int output, int failures, const ProcessLimits& limits) {
-    setpgid(0, 0);
+[[noreturn]] void startChild(const ChildStart& start, int output, int failures) {
+    const ProcessLimits& limits = start.limits;
     // Lowered to what the process may have at most already, if that is less: only root may raise it.
     auto limit = [](int resource, std::uint64_t bytes) {
         rlimit value{};
@@ -38,15 +98,52 @@ namespace {
     if (limits.fileSizeBytes) limited = limited && limit(RLIMIT_FSIZE, limits.fileSizeBytes);
     sigset_t none;
     sigemptyset(&none);
+    StartFailure failure;
     int input = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (limited && input >= 0 && dup2(input, STDIN_FILENO) >= 0 && dup2(output, STDOUT_FILENO) >= 0 &&
-        dup2(output, STDERR_FILENO) >= 0 && (!workingDirectory || chdir(workingDirectory) == 0) &&
-        sigprocmask(SIG_SETMASK, &none, nullptr) == 0)
-        execve(program, args, environment);
-    int error = errno;
-    ssize_t ignored = write(failures, &error, sizeof error);
+        dup2(output, STDERR_FILENO) >= 0) {
+        closeOnExecAboveStandard();
+        failure.error = start.confinement ? start.confinement->enter(&failure.step) : 0;
+        if (failure.error == 0 && (!start.workingDirectory || chdir(start.workingDirectory) == 0) &&
+            sigprocmask(SIG_SETMASK, &none, nullptr) == 0)
+            execve(start.program, start.args, start.environment);
+    }
+    if (failure.error == 0) failure.error = errno;
+    ssize_t ignored = write(failures, &failure, sizeof failure);
     (void)ignored;
     _exit(127);
+}
+
+/// The child runProcess() forks: it starts the program as a child of its own and reports its
+/// wait status. A program this process started directly would be reaped by the kernel the
+/// moment it ended, its status lost, if this process ignores SIGCHLD; the supervisor never
+/// execs, so it keeps its exit signal of 0 (forkWaitable()) and is waited for here. Both run
+/// in a process group of their own, which a timeout kills.
+[[noreturn]] void superviseChild(const ChildStart& start, Pipes& pipes) {
+    setpgid(0, 0);
+    struct sigaction byDefault {};
+    byDefault.sa_handler = SIG_DFL;
+    sigaction(SIGCHLD, &byDefault, nullptr);
+    // A raw fork: glibc's fork() runs handlers that may wait for locks of the parent's
+    // other threads, which do not exist here.
+    const pid_t program = static_cast<pid_t>(syscall(SYS_clone, static_cast<unsigned long>(SIGCHLD), nullptr, nullptr,
+                                                     nullptr, 0UL));
+    if (program == 0) startChild(start, pipes.output[1], pipes.failure[1]);
+    if (program < 0) {
+        StartFailure failure{errno, "fork"};
+        ssize_t ignored = write(pipes.failure[1], &failure, sizeof failure);
+        (void)ignored;
+        _exit(127);
+    }
+    // The parent reads the program's output and start to their ends: only the program holds them now.
+    ::close(pipes.output[1]);
+    ::close(pipes.failure[1]);
+    int status = 0;
+    while (waitpid(program, &status, 0) < 0)
+        if (errno != EINTR) _exit(127);
+    ssize_t ignored = write(pipes.status[1], &status, sizeof status);
+    (void)ignored;
+    _exit(0);
 }
 
 /// This process's environment with `changes` (NAME=VALUE) replacing or added to it.
@@ -132,6 +229,20 @@ void collect(pid_t pid, int output, const ProcessLimits& limits, ProcessResult& 
 
 } // namespace
 
+pid_t forkWaitable() {
+    // clone() with no flags is fork() with an exit signal of 0 instead of SIGCHLD: the kernel
+    // reaps a child at once only when its exit signal is SIGCHLD and SIGCHLD is ignored.
+    return static_cast<pid_t>(syscall(SYS_clone, 0UL, nullptr, nullptr, nullptr, 0UL));
+}
+
+int waitChild(pid_t pid) {
+    int status = 0;
+    // __WALL: a child with an exit signal other than SIGCHLD is waited for only with it.
+    while (waitpid(pid, &status, __WALL) < 0)
+        if (errno != EINTR) return -1;
+    return status;
+}
+
 std::string findProgram(const std::string& name) {
     if (name.empty()) return {};
     if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : std::string();
@@ -156,47 +267,70 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::string
     std::vector<char*> args = pointersTo(argv);
     const std::vector<std::string> childEnvironment = environmentWith(environment);
     std::vector<char*> envp = pointersTo(childEnvironment);
-    int outputFds[2], failureFds[2];
     if (program.empty()) {
         result.output = "cannot run " + argv[0];
         return result;
     }
-    if (pipe2(outputFds, O_CLOEXEC) != 0) return result;
-    if (pipe2(failureFds, O_CLOEXEC) != 0) {
-        close(outputFds[0]);
-        close(outputFds[1]);
+    // Confined, the child sees only what its view holds: it changes into an absolute path.
+    std::string directory = workingDirectory;
+    std::unique_ptr<Confinement> confinement;
+    if (limits.files) {
+        std::error_code noPath;
+        directory = std::filesystem::absolute(workingDirectory.empty() ? "." : workingDirectory, noPath)
+                        .lexically_normal()
+                        .string();
+        std::string error;
+        confinement = Confinement::prepare(*limits.files, directory, &error);
+        if (!confinement) {
+            result.output = "cannot confine " + argv[0] + ": " + error;
+            return result;
+        }
+    }
+    Pipes pipes;
+    if (!pipes.made()) {
+        result.output = "cannot run " + argv[0] + ": cannot create a pipe: " + std::strerror(errno);
         return result;
     }
-    // fork, not posix_spawn: resource limits can only be set in the child before exec.
-    pid_t pid = fork();
-    if (pid == 0)
-        startChild(program.c_str(), args.data(), envp.data(),
-                   workingDirectory.empty() ? nullptr : workingDirectory.c_str(), outputFds[1], failureFds[1], limits);
-    close(outputFds[1]);
-    close(failureFds[1]);
+    // fork, not posix_spawn: resource limits and confinement can only be set up in the
+    // child before exec.
+    const pid_t pid = forkWaitable();
+    if (pid == 0) {
+        const ChildStart start{program.c_str(), args.data(), envp.data(),
+                               directory.empty() ? nullptr : directory.c_str(), limits, confinement.get()};
+        superviseChild(start, pipes);
+    }
+    const int forkError = errno;
+    pipes.closeChildEnds();
     if (pid < 0) {
-        close(outputFds[0]);
-        close(failureFds[0]);
+        result.output = "cannot run " + argv[0] + ": cannot fork: " + std::strerror(forkError);
         return result;
     }
     // The child's own setpgid may not have run yet; either call makes the group, before
     // anything could need to kill it.
     setpgid(pid, pid);
-    int childError = 0;
+    StartFailure failure;
     ssize_t failed;
-    while ((failed = read(failureFds[0], &childError, sizeof childError)) < 0 && errno == EINTR) {
+    while ((failed = read(pipes.failure[0], &failure, sizeof failure)) < 0 && errno == EINTR) {
     }
-    close(failureFds[0]);
     result.started = failed == 0; // closed by the successful exec
-    if (result.started) collect(pid, outputFds[0], limits, result);
-    close(outputFds[0]);
+    if (result.started) collect(pid, pipes.output[0], limits, result);
 
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    // The program's status, as the supervising child saw it; else (killed at the timeout)
+    // the supervisor's own.
+    int status = -1;
+    const int supervisor = waitChild(pid);
+    ssize_t reported;
+    while ((reported = read(pipes.status[0], &status, sizeof status)) < 0 && errno == EINTR) {
     }
-    if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
-    if (!result.started) result.output = "cannot run " + argv[0];
+    if (reported != static_cast<ssize_t>(sizeof status)) status = supervisor;
+    if (status >= 0 && WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
+    if (status >= 0 && WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    if (status < 0) result.output += "\n[cannot learn how " + argv[0] + " ended]\n";
+    if (!result.started) {
+        result.output = "cannot run " + argv[0];
+        if (failed == static_cast<ssize_t>(sizeof failure) && failure.step)
+            result.output += std::string(" (") + failure.step + ": " + std::strerror(failure.error) + ")";
+    }
     return result;
 }
 

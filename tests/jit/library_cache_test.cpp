@@ -8,9 +8,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <vector>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,6 +59,10 @@ TEST_F(LibraryCacheTest, SecondProcessHitsTheCache) {
 // Test that a process whose own address-space limit is below METALCPU_COMPILE_MEMORY_LIMIT
 // still compiles: its compilers get its limit (only root may raise one).
 TEST_F(LibraryCacheTest, CompilesUnderALowerLimitOfItsOwn) {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "issue 9: an AddressSanitizer build reserves terabytes of address space at start, so the "
+                    "probe cannot start under any ulimit -v";
+#endif
     support::ProcessResult probe =
         support::runProcess({"sh", "-c", std::string("ulimit -v 3000000 && exec ") + METALCPU_CACHE_PROBE});
     EXPECT_EQ(probe.exitCode, 0) << probe.output;
@@ -184,10 +192,15 @@ const Damage kDamages[] = {
          std::filesystem::create_symlink(o, p);
      }},
     {"writable by its group", [](const std::string& p, const std::string&) { chmod(p.c_str(), 0660); }},
-    {"another user's", [](const std::string& p, const std::string&) { ASSERT_EQ(chown(p.c_str(), 4242, 4242), 0); }},
     {"a directory", [](const std::string& p, const std::string&) {
          std::filesystem::remove(p);
          std::filesystem::create_directory(p);
+     }},
+    {"a directory with files and a link in it", [](const std::string& p, const std::string& o) {
+         std::filesystem::remove(p);
+         std::filesystem::create_directories(p + "/inner");
+         ASSERT_TRUE(support::writeFileAtomically(p + "/inner/file", "x"));
+         std::filesystem::create_symlink(std::filesystem::path(o).parent_path(), p + "/inner/link");
      }},
 };
 
@@ -218,6 +231,91 @@ TEST_F(LibraryCacheTest, DamagedEntriesAreRebuilt) {
         << "the library the links pointed to is untouched";
 }
 
+// Test that a sound cache entry that cannot be read for want of descriptors stays in the
+// cache, and the error says why (it used to be deleted as damaged, and the rebuild then
+// failed with a misleading "cannot run" the compiler).
+TEST_F(LibraryCacheTest, TemporaryFailuresKeepSoundEntries) {
+    const SourceBuild first = buildLibraryFromSource(kSource, {});
+    ASSERT_TRUE(first.ok) << first.diagnostics;
+    const std::string entry = first.libraryPath;
+    const std::string bytes = support::readFile(entry).value_or("");
+    SourceBuild starved;
+    {
+        // The lowest free descriptor is the last one allowed: the entry opens, the memory
+        // file it is copied into cannot.
+        const int lowest = dup(0);
+        close(lowest);
+        rlimit old{};
+        ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &old), 0);
+        rlimit starving = old;
+        starving.rlim_cur = static_cast<rlim_t>(lowest + 1);
+        ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &starving), 0);
+        starved = buildLibraryFromSource(kSource, {});
+        setrlimit(RLIMIT_NOFILE, &old);
+    }
+    EXPECT_FALSE(starved.ok);
+    EXPECT_NE(starved.diagnostics.find("cannot create a memory file"), std::string::npos) << starved.diagnostics;
+    EXPECT_NE(starved.diagnostics.find("Too many open files"), std::string::npos) << starved.diagnostics;
+    EXPECT_EQ(support::readFile(entry), bytes) << "the sound entry was removed or changed";
+    const SourceBuild again = buildLibraryFromSource(kSource, {});
+    EXPECT_TRUE(again.ok) << again.diagnostics;
+    EXPECT_TRUE(again.fromCache);
+}
+
+// Test that many live libraries of one source are one load: no descriptor each (1018 of
+// them used to exhaust the descriptors of a process with the usual limit of 1024).
+TEST_F(LibraryCacheTest, LiveLibrariesOfOneSourceAreOneLoad) {
+    std::vector<SourceBuild> builds(1, buildLibraryFromSource(kSource, {}));
+    ASSERT_TRUE(builds[0].ok) << builds[0].diagnostics;
+    const auto descriptors = [] {
+        return std::distance(std::filesystem::directory_iterator("/proc/self/fd"), std::filesystem::directory_iterator());
+    };
+    const auto before = descriptors();
+    for (int i = 0; i < 100; ++i) builds.push_back(buildLibraryFromSource(kSource, {}));
+    EXPECT_EQ(descriptors(), before);
+    for (const SourceBuild& build : builds) {
+        EXPECT_TRUE(build.ok);
+        EXPECT_EQ(build.library, builds[0].library);
+    }
+}
+
+// Test that staging files and directories that killed writers left in the cache are removed
+// when a process starts using it, once they are old, and nothing else is.
+TEST_F(LibraryCacheTest, StaleStagingIsRemoved) {
+    ASSERT_TRUE(buildLibraryFromSource(kSource, {}).ok);
+    const std::string cache = directory_ + "/cache", kernels = cache + "/kernels";
+    const std::string stale[] = {kernels + "/0123.metallib.staging.AbCdEf", kernels + "/0123.metallib.staging.tmp.XyZ123",
+                                 cache + "/stdlib-0-0123.staging.QwErTy"};
+    const std::string kept[] = {kernels + "/4567.metallib.staging.Fresh1", kernels + "/89ab.metallib"};
+    ASSERT_TRUE(support::writeFileAtomically(stale[0], "x") && support::writeFileAtomically(stale[1], "x"));
+    ASSERT_TRUE(support::makeDirectories(stale[2] + "/include"));
+    ASSERT_TRUE(support::writeFileAtomically(stale[2] + "/include/metal_stdlib", "x"));
+    for (const std::string& path : kept) ASSERT_TRUE(support::writeFileAtomically(path, "x"));
+    const timespec twoDaysAgo[2] = {{time(nullptr) - 2 * 86400, 0}, {time(nullptr) - 2 * 86400, 0}};
+    for (const std::string& path : {stale[0], stale[1], stale[2], kept[1]})
+        ASSERT_EQ(utimensat(AT_FDCWD, path.c_str(), twoDaysAgo, AT_SYMLINK_NOFOLLOW), 0) << path;
+    support::ProcessResult probe = support::runProcess({METALCPU_CACHE_PROBE});
+    EXPECT_EQ(probe.exitCode, 0) << probe.output;
+    for (const std::string& path : stale) EXPECT_FALSE(std::filesystem::exists(path)) << path;
+    for (const std::string& path : kept) EXPECT_TRUE(std::filesystem::exists(path)) << path;
+}
+
+// Test that a cache entry of another user is never loaded but rebuilt as this user's. Only
+// root can give a file away; others cannot make such an entry (they could not link one
+// either, with protected_hardlinks).
+TEST_F(LibraryCacheTest, EntryOfAnotherUserIsRebuilt) {
+    if (geteuid() != 0) GTEST_SKIP() << "only root can give a cache entry to another user (issue 9)";
+    const SourceBuild first = buildLibraryFromSource(kSource, {});
+    ASSERT_TRUE(first.ok) << first.diagnostics;
+    ASSERT_EQ(chown(first.libraryPath.c_str(), 4242, 4242), 0);
+    const SourceBuild again = buildLibraryFromSource(kSource, {});
+    ASSERT_TRUE(again.ok) << again.diagnostics;
+    EXPECT_FALSE(again.fromCache);
+    struct stat info {};
+    ASSERT_EQ(lstat(again.libraryPath.c_str(), &info), 0);
+    EXPECT_EQ(info.st_uid, geteuid());
+}
+
 /// One way a cache directory (or what is in or above it) can be unsafe: `spoil` makes it so
 /// in a cache that works and returns the path the error must name, with `reason`; `repair`
 /// undoes it. The standard library is checked when a process starts using the cache, the
@@ -235,13 +333,6 @@ const Spoiling kSpoilings[] = {
      [](const std::string& d) { chmod((d + "/cache").c_str(), 0700); }, "is writable by its group (mode 0770)"},
     {"world-writable cache", [](const std::string& d) { chmod((d + "/cache").c_str(), 0703); return d + "/cache"; },
      [](const std::string& d) { chmod((d + "/cache").c_str(), 0700); }, "is writable by others (mode 0703)"},
-    {"cache of another user",
-     [](const std::string& d) {
-         EXPECT_EQ(chown((d + "/cache").c_str(), 4242, 4242), 0) << "chown needs root";
-         return d + "/cache";
-     },
-     [](const std::string& d) { EXPECT_EQ(chown((d + "/cache").c_str(), geteuid(), getegid()), 0); },
-     "belongs to uid 4242"},
     {"group-writable directory above the cache", [](const std::string& d) { chmod(d.c_str(), 0770); return d; },
      [](const std::string& d) { chmod(d.c_str(), 0700); }, "is writable by its group (mode 0770)"},
     {"group-writable kernel directory",
@@ -304,6 +395,28 @@ TEST_F(LibraryCacheTest, UntrustedCacheDirectoriesAreRefused) {
     }
 }
 
+// Test that a cache directory of another user is refused, naming its owner: as root one
+// given away to uid 4242, otherwise a system directory of root's.
+TEST_F(LibraryCacheTest, CacheOfAnotherUserIsRefused) {
+    std::string cache = "/usr";
+    uid_t owner = 0;
+    if (geteuid() == 0) {
+        cache = directory_ + "/cache";
+        owner = 4242;
+        ASSERT_TRUE(support::makeDirectories(cache));
+        ASSERT_EQ(chown(cache.c_str(), owner, owner), 0);
+    }
+    struct stat info {};
+    if (lstat(cache.c_str(), &info) != 0 || info.st_uid != owner) GTEST_SKIP() << cache << " is not root's here (issue 9)";
+    setCacheDirectory(cache);
+    SourceBuild refused = buildLibraryFromSource(kSource, {});
+    EXPECT_FALSE(refused.ok);
+    EXPECT_NE(refused.diagnostics.find("the cache directory " + cache + " cannot be trusted"), std::string::npos)
+        << refused.diagnostics;
+    EXPECT_NE(refused.diagnostics.find(cache + " belongs to uid " + std::to_string(owner)), std::string::npos)
+        << refused.diagnostics;
+}
+
 // Test that a cache directory reached through a symbolic link is used where the link
 // points, and is checked there.
 TEST_F(LibraryCacheTest, SymbolicLinksToTheCacheAreResolved) {
@@ -336,6 +449,35 @@ TEST_F(LibraryCacheTest, NoHomeUsesAPrivateDirectory) {
     EXPECT_EQ(probe.output.rfind("compiled\n" + directory_ + "/tmp/metalcpu-cache-", 0), 0u) << probe.output;
     EXPECT_TRUE(std::filesystem::is_empty(directory_ + "/tmp")) << "the private cache outlived its process";
     EXPECT_FALSE(std::filesystem::exists(directory_ + "/relative"));
+}
+
+// Test that a default cache location this process cannot trust — a home directory others may
+// write, or (as root in a CI container) one of another user's — is not touched: the process
+// compiles into a private directory, warns once, and works. A location METALCPU_CACHE_DIR
+// names stays an error (UntrustedCacheDirectoriesAreRefused).
+TEST_F(LibraryCacheTest, UntrustedDefaultLocationFallsBackToAPrivateDirectory) {
+    std::filesystem::create_directory(directory_ + "/tmp");
+    std::filesystem::create_directory(directory_ + "/home");
+    std::vector<std::string> homes = {"writable by others"};
+    if (geteuid() == 0) homes.push_back("another user's");
+    testing::ScopedEnvironmentVariable temporary("TMPDIR", directory_ + "/tmp");
+    testing::ScopedEnvironmentVariable home("HOME", directory_ + "/home");
+    testing::ScopedEnvironmentVariable noXdg("XDG_CACHE_HOME", std::nullopt);
+    testing::ScopedEnvironmentVariable noCache("METALCPU_CACHE_DIR", std::nullopt);
+    for (const std::string& kind : homes) {
+        SCOPED_TRACE(kind);
+        if (kind == "writable by others") ASSERT_EQ(chmod((directory_ + "/home").c_str(), 0777), 0);
+        else ASSERT_EQ(chmod((directory_ + "/home").c_str(), 0755) | chown((directory_ + "/home").c_str(), 1001, 1001), 0);
+        support::ProcessResult probe = support::runProcess({METALCPU_CACHE_PROBE, "--path"}, directory_);
+        ASSERT_EQ(probe.exitCode, 0) << probe.output;
+        EXPECT_NE(probe.output.find("compiled\n" + directory_ + "/tmp/metalcpu-cache-"), std::string::npos) << probe.output;
+        EXPECT_NE(probe.output.find("the cache directory " + directory_ + "/home/.cache/metalcpu cannot be trusted"),
+                  std::string::npos)
+            << probe.output;
+        EXPECT_NE(probe.output.find("METALCPU_CACHE_DIR"), std::string::npos) << probe.output;
+        EXPECT_FALSE(std::filesystem::exists(directory_ + "/home/.cache")) << "nothing is made in such a home";
+        EXPECT_TRUE(std::filesystem::is_empty(directory_ + "/tmp")) << "the private cache outlived its process";
+    }
 }
 
 } // namespace

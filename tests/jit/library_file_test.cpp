@@ -10,7 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <future>
 #include <string>
+#include <sys/stat.h>
+#include <thread>
 
 namespace metalcpu::jit {
 namespace {
@@ -50,6 +56,48 @@ protected:
     testing::TemporaryDirectory scratch_;
     std::string sound_; ///< a kernel library the metal tool built
 };
+
+// Test that a FIFO named as a library is refused at once: opening it used to wait for a
+// writer for ever.
+TEST_F(LibraryFileTest, FifoIsRefusedWithoutWaiting) {
+    const std::string fifo = (scratch_.path() / "fifo.metallib").string();
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::promise<std::pair<bool, std::string>> opened;
+    std::thread opener([&] {
+        std::string error;
+        const bool loaded = KernelLibrary::open(fifo, &error) != nullptr;
+        opened.set_value({loaded, error});
+    });
+    std::future<std::pair<bool, std::string>> result = opened.get_future();
+    // Only a guard against hanging the suite: the open returns at once or never.
+    if (result.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+        ADD_FAILURE() << "opening a FIFO as a library waits for a writer";
+        std::ofstream unblock(fifo); // lets the opener go on
+    }
+    opener.join();
+    const auto [loaded, error] = result.get();
+    EXPECT_FALSE(loaded);
+    EXPECT_NE(error.find("it is not a regular file"), std::string::npos) << error;
+}
+
+// Test that opening a library the process has loaded and still uses returns that one: each
+// load holds a descriptor and a copy of the code. Once released, it is loaded anew.
+TEST_F(LibraryFileTest, ALibraryIsLoadedOnce) {
+    std::string error;
+    std::shared_ptr<KernelLibrary> first = KernelLibrary::open(METALCPU_SAFE_PROBE_METALLIB, &error);
+    ASSERT_NE(first, nullptr) << error;
+    const auto descriptors = [] {
+        return std::distance(std::filesystem::directory_iterator("/proc/self/fd"), std::filesystem::directory_iterator());
+    };
+    const auto before = descriptors();
+    std::vector<std::shared_ptr<KernelLibrary>> more;
+    for (int i = 0; i < 50; ++i) more.push_back(KernelLibrary::open(METALCPU_SAFE_PROBE_METALLIB, &error));
+    EXPECT_EQ(descriptors(), before);
+    for (const auto& library : more) EXPECT_EQ(library, first);
+    const std::string copy = (scratch_.path() / "copy.metallib").string();
+    ASSERT_TRUE(support::writeFileAtomically(copy, sound_));
+    EXPECT_NE(KernelLibrary::open(copy, &error), first) << "another file is another library";
+}
 
 // Test that a library the tools built is sound, loads, and carries a trailer the checks
 // accept; and that one sealed for a cache key is accepted for that key only.

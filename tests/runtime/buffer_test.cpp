@@ -1,6 +1,8 @@
 #include "metal_test.h"
 
 #include <cstring>
+#include <thread>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -84,16 +86,24 @@ TEST_F(BufferTest, NewBufferWithNullBytesIsNull) {
     EXPECT_EQ(device_->newBuffer(nullptr, 16, MTL::ResourceStorageModeShared), nullptr);
 }
 
+/// Apple silicon's 16 KiB page, or the host's page where that is larger (64 KiB on some Arm
+/// kernels).
+NS::UInteger pageGranule() {
+    const long host = sysconf(_SC_PAGESIZE);
+    return host > 16384 ? NS::UInteger(host) : NS::UInteger(16384);
+}
+
 // Test that a buffer occupies whole 16 KiB pages, as on Apple silicon, and says so.
 TEST_F(BufferTest, AllocatedSizeIsWholePages) {
-    for (auto [length, pages] : {std::pair<NS::UInteger, NS::UInteger>{1, 1}, {16, 1}, {16384, 1}, {16385, 2},
-                                 {100000, 7}}) {
+    const NS::UInteger g = pageGranule();
+    for (auto [length, pages] : {std::pair<NS::UInteger, NS::UInteger>{1, 1}, {16, 1}, {g, 1}, {g + 1, 2},
+                                 {6 * g + 1, 7}}) {
         const NS::UInteger before = device_->currentAllocatedSize();
         MTL::Buffer* buffer = device_->newBuffer(length, MTL::ResourceStorageModeShared);
         ASSERT_NE(buffer, nullptr);
         EXPECT_EQ(buffer->length(), length);
-        EXPECT_EQ(buffer->allocatedSize(), pages * 16384) << "length " << length;
-        EXPECT_EQ(device_->currentAllocatedSize(), before + pages * 16384) << "length " << length;
+        EXPECT_EQ(buffer->allocatedSize(), pages * g) << "length " << length;
+        EXPECT_EQ(device_->currentAllocatedSize(), before + pages * g) << "length " << length;
         // The whole allocation is usable and zero-filled, as the GPU's page would be.
         auto* bytes = static_cast<unsigned char*>(buffer->contents());
         EXPECT_EQ(bytes[buffer->allocatedSize() - 1], 0);
@@ -158,6 +168,40 @@ TEST_F(BufferTest, MemoryBeyondTheWholePagesFaults) {
     EXPECT_DEATH(bytes[size] = 1, "");
     EXPECT_DEATH(bytes[-1] = 1, "");
     buffer->release();
+}
+
+// Test that many live buffers do not use up the process's memory mappings (vm.max_map_count):
+// past the guarded budget they share large mappings, and the process can still make threads,
+// allocate and map. Recycled memory reads as zeros again.
+TEST_F(BufferTest, ManyBuffersLeaveTheProcessItsMappings) {
+    constexpr int kBuffers = 40000;
+    std::vector<MTL::Buffer*> buffers;
+    buffers.reserve(kBuffers);
+    for (int i = 0; i < kBuffers; ++i) {
+        MTL::Buffer* buffer = device_->newBuffer(16, MTL::ResourceStorageModeShared);
+        ASSERT_NE(buffer, nullptr) << "buffer " << i;
+        auto* bytes = static_cast<unsigned char*>(buffer->contents());
+        ASSERT_EQ(bytes[0], 0) << "buffer " << i;
+        bytes[0] = 1;
+        bytes[buffer->allocatedSize() - 1] = 1; // the whole granule is the buffer's
+        buffers.push_back(buffer);
+    }
+    std::thread([] {}).join();
+    std::vector<char> large(64 << 20, 1);
+    EXPECT_EQ(large.back(), 1);
+    MTL::Buffer* big = device_->newBuffer(8 << 20, MTL::ResourceStorageModeShared);
+    EXPECT_NE(big, nullptr);
+    if (big) big->release();
+
+    for (int i = 0; i < kBuffers; i += 2) buffers[i]->release();
+    for (int i = 0; i < kBuffers; i += 2) {
+        buffers[i] = device_->newBuffer(16, MTL::ResourceStorageModeShared);
+        ASSERT_NE(buffers[i], nullptr);
+        const auto* bytes = static_cast<const unsigned char*>(buffers[i]->contents());
+        ASSERT_EQ(bytes[0], 0) << "recycled buffer " << i;
+        ASSERT_EQ(bytes[buffers[i]->allocatedSize() - 1], 0) << "recycled buffer " << i;
+    }
+    for (MTL::Buffer* buffer : buffers) buffer->release();
 }
 
 METALCPU_NIL_TEST_BODY void messageNilBuffer() {

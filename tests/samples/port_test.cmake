@@ -17,9 +17,25 @@ else()
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE}/tests/samples/port -B ${WORK}/build -G Ninja
                         -DAPP_DIR=${app} -DVALIDATION_DIR=${SOURCE}/samples/validation ${configure}
-                RESULT_VARIABLE status)
+                RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
+message("${output}")
 if(status)
   message(FATAL_ERROR "configuring the ported program failed")
+endif()
+# metalcpu::gtest_main is compiled by the program, against its GoogleTest: an INTERFACE target
+# with gtest_main.cpp as its source (installed with the package), never a prebuilt archive.
+if(MODE STREQUAL "find_package")
+  set(gtest_main_source "${WORK}/prefix/share/metalcpu/gtest_main.cpp")
+else()
+  set(gtest_main_source "${SOURCE}/validation/gtest_main/gtest_main.cpp")
+endif()
+if(NOT output MATCHES "metalcpu::gtest_main: found, INTERFACE_LIBRARY, sources ([^\n]*)\n"
+   OR NOT CMAKE_MATCH_1 MATCHES "gtest_main\\.cpp" OR NOT EXISTS "${gtest_main_source}")
+  message(FATAL_ERROR "metalcpu::gtest_main must be an INTERFACE target whose source is ${gtest_main_source}")
+endif()
+file(GLOB_RECURSE prebuilt ${WORK}/prefix/*gtest_main*.a)
+if(prebuilt)
+  message(FATAL_ERROR "a prebuilt gtest_main archive was installed: ${prebuilt}")
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK}/build -j 2 RESULT_VARIABLE status)
 if(status)

@@ -20,6 +20,24 @@ TEST(Config, EveryVariableIsDocumented) {
             << entries[i].variable << " is missing from docs/configuration.md";
 }
 
+// Test that every METALCPU_ variable docs/configuration.md names is in config.def, the one
+// list of what metalcpu reads.
+TEST(Config, EveryDocumentedVariableIsListed) {
+    std::string table = readFile(std::string(METALCPU_SOURCE_DIR) + "/docs/configuration.md").value_or("");
+    int count = 0;
+    const ConfigEntry* entries = configEntries(&count);
+    std::size_t rows = 0;
+    for (std::size_t at = table.find("\n| `METALCPU_"); at != std::string::npos; at = table.find("\n| `METALCPU_", at + 1)) {
+        const std::size_t begin = at + 4, end = table.find('`', begin);
+        const std::string variable = table.substr(begin, end - begin);
+        bool listed = false;
+        for (int i = 0; i < count; ++i) listed = listed || variable == entries[i].variable;
+        EXPECT_TRUE(listed) << variable << " is documented but missing from src/support/config.def";
+        ++rows;
+    }
+    EXPECT_GT(rows, 5u);
+}
+
 // Test that variables are read from the environment, with defaults when unset or malformed.
 TEST(Config, ReadsTheEnvironment) {
     setenv("METALCPU_THREADS", "3", 1);

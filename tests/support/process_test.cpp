@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <csignal>
+#include <fcntl.h>
 #include <poll.h>
 #include <string>
 #include <sys/syscall.h>
@@ -57,7 +59,7 @@ TEST(Process, TimeoutKillsTheProcessGroup) {
     EXPECT_TRUE(result.timedOut);
     EXPECT_EQ(result.signal, SIGKILL);
     EXPECT_EQ(result.exitCode, -1);
-    EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1) << "a child of this process was left behind";
+    EXPECT_EQ(waitpid(-1, nullptr, WNOHANG | __WALL), -1) << "a child of this process was left behind";
     EXPECT_EQ(errno, ECHILD);
     const pid_t grandchild = std::stoi(result.output);
     // The grandchild was killed: it is gone, or a zombie its new parent has not reaped yet.
@@ -100,6 +102,35 @@ TEST(Process, EnvironmentChanges) {
     unsetenv("METALCPU_PROCESS_TEST_KEPT");
     unsetenv("METALCPU_PROCESS_TEST_REPLACED");
     EXPECT_EQ(result.output, "kept new added\n");
+}
+
+// Test that a child's exit status is known also when this process ignores SIGCHLD (the
+// kernel would reap a fork()ed child at once, and its status read as success), and when
+// another thread reaps every child it can.
+TEST(Process, ExitStatusSurvivesIgnoredSigchld) {
+    struct sigaction ignore {}, old {};
+    ignore.sa_handler = SIG_IGN;
+    ASSERT_EQ(sigaction(SIGCHLD, &ignore, &old), 0);
+    ProcessResult failed = runProcess({"sh", "-c", "exit 3"});
+    ProcessResult killed = runProcess({"sh", "-c", "kill -TERM $$"});
+    sigaction(SIGCHLD, &old, nullptr);
+    EXPECT_EQ(failed.exitCode, 3) << failed.output;
+    EXPECT_EQ(killed.signal, SIGTERM);
+    EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1) << "a reaper waiting for any child does not see ours";
+}
+
+// Test that a child inherits no descriptor of this process but the standard ones, also
+// one opened without O_CLOEXEC.
+TEST(Process, ChildInheritsOnlyStandardDescriptors) {
+    const int leaked = open("/dev/null", O_RDONLY);
+    ASSERT_GE(leaked, 0);
+    ASSERT_EQ(dup2(leaked, 100), 100);
+    ProcessResult result = runProcess({"sh", "-c", "for fd in " + std::to_string(leaked) +
+                                                       " 100; do test -e /proc/self/fd/$fd && echo open $fd; done; exit 0"});
+    close(leaked);
+    close(100);
+    EXPECT_EQ(result.exitCode, 0);
+    EXPECT_EQ(result.output, "");
 }
 
 // Test that programs are found as exec would find them.

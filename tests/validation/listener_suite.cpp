@@ -1,7 +1,8 @@
 // A GoogleTest suite as a user writes one for their kernels, linked with metalcpu::gtest_main: no
 // guard, no collector in most tests — the listener alone fails the tests whose kernels go out of
 // bounds. Not a test of its own: process_level_test.cpp runs it, with and without
-// MTL_SHADER_VALIDATION, and reads what it printed.
+// MTL_SHADER_VALIDATION, and reads what it printed. ListenerSuite is the user's suite; the
+// other suites each show one more case, run on their own.
 #include "copy_shifted.h"
 
 #include <metalcpu/ValidationTesting.hpp>
@@ -60,6 +61,46 @@ TEST_F(ListenerSuite, ExpectedReport) {
                                         InvalidStore("copy_shifted", 1), AtLine(11), AtThread(kCount - 1))));
     else
         EXPECT_THAT(reports.take(), ::testing::IsEmpty());
+}
+
+// Its SetUpTestSuite stores out of bounds, before any test runs: the listener fails the suite,
+// which GoogleTest reports as a failure in SetUpTestSuite or TearDownTestSuite, while the test
+// itself, clean, passes.
+class SuiteSetUpGoesOutOfBounds : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        static float storage[kCount + 1];
+        MTL::ComputePipelineState* copy = copy_shifted::pipeline("copy_shifted");
+        copy_shifted::copy(copy, storage, kCount, 1)->waitUntilCompleted();
+        copy->release();
+    }
+};
+
+TEST_F(SuiteSetUpGoesOutOfBounds, CleanTest) {
+    static float storage[kCount + 1];
+    MTL::ComputePipelineState* copy = copy_shifted::pipeline("copy_shifted");
+    copy_shifted::copy(copy, storage, kCount, 0)->waitUntilCompleted();
+    copy->release();
+}
+
+// Commits a command buffer behind one that was enqueue()d and never committed, on a queue of
+// its own: neither can ever run. Passes without the listener; with it, fails when the wait
+// for its command buffers reaches METALCPU_SHADER_VALIDATION_WAIT_LIMIT, and the suite goes
+// on. The queue's thread waits for `never` until the process exits.
+TEST(StuckQueue, CommittedBehindAnUncommittedOne) {
+    MTL::CommandQueue* queue = copy_shifted::kernels().device->newCommandQueue();
+    MTL::CommandBuffer* never = queue->commandBuffer();
+    never->enqueue();
+    queue->commandBuffer()->commit();
+}
+
+// Runs after the stuck test, on another queue: passes, and the listener does not wait for the
+// stuck command buffers again.
+TEST(StuckQueue, AnotherQueueRunsOn) {
+    static float storage[kCount + 1];
+    MTL::ComputePipelineState* copy = copy_shifted::pipeline("copy_shifted");
+    copy_shifted::copy(copy, storage, kCount, 0)->waitUntilCompleted();
+    copy->release();
 }
 
 } // namespace

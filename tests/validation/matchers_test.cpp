@@ -121,6 +121,56 @@ TEST(ValidationMatchers, InvalidStoreAndLoad) {
     EXPECT_EQ(describe(InvalidLoad("copy", -1), true), "is not an invalid load in \"copy\"");
 }
 
+// Test that InvalidStore and InvalidLoad describe a kernel matcher by what it matches, not by
+// the matcher object's bytes, and take a matcher for the binding index.
+TEST(ValidationMatchers, InvalidStoreWithMatchers) {
+    EXPECT_THAT(deviceStore(), InvalidStore(::testing::StartsWith("sum_"), 1));
+    EXPECT_THAT(deviceStore(), InvalidStore("sum_sincos_float", ::testing::Ge(1)));
+    EXPECT_EQ(describe(InvalidStore(::testing::StartsWith("sum_"), 1)),
+              "is an invalid store in a kernel whose name starts with \"sum_\" through binding index 1");
+    EXPECT_EQ(describe(InvalidLoad(::testing::HasSubstr("cos"), ::testing::Lt(2)), true),
+              "is not an invalid load in a kernel whose name has substring \"cos\" through a binding index that is < 2");
+    EXPECT_EQ(mismatch(InvalidStore(::testing::StartsWith("copy"), 1), deviceStore()), "whose kernel is \"sum_sincos_float\"");
+    EXPECT_EQ(mismatch(InvalidStore("sum_sincos_float", ::testing::Gt(1)), deviceStore()), "whose bindingIndex is 1");
+}
+
+// Test that every value matcher also takes a matcher, and describes it.
+TEST(ValidationMatchers, ValuesMayBeMatchers) {
+    using ::testing::_;
+    using ::testing::Ge;
+    using ::testing::Lt;
+    EXPECT_THAT(deviceStore(), AtLine(Ge(3u)));
+    EXPECT_EQ(mismatch(AtLine(Ge(10u)), deviceStore()), "whose line is 9");
+    EXPECT_EQ(describe(AtLine(Ge(3u))), "is a report whose line is >= 3");
+    EXPECT_EQ(describe(AtLine(9)), "is at line 9");
+
+    EXPECT_THAT(deviceStore(), AtOffset(Ge(4000u)));
+    EXPECT_EQ(mismatch(AtOffset(Lt(4000u)), deviceStore()), "whose offset is 4000");
+    EXPECT_EQ(describe(AtOffset(Lt(8u))), "is a report whose offset is < 8");
+
+    EXPECT_THAT(deviceStore(), ThroughBuffer(Lt(2)));
+    EXPECT_EQ(mismatch(ThroughBuffer(Ge(2)), deviceStore()), "whose binding is [[buffer(1)]]");
+    EXPECT_EQ(describe(ThroughBuffer(Ge(2))), "is made through a [[buffer(n)]] whose n is >= 2");
+    ShaderValidationReport argument = threadgroupArrayLoad();
+    argument.bindingIndex = 0;
+    EXPECT_THAT(argument, ThroughThreadgroupArgument(_));
+    EXPECT_THAT(threadgroupArrayLoad(), Not(ThroughThreadgroupArgument(_))) << "no binding at all";
+    EXPECT_EQ(describe(ThroughThreadgroupArgument(_)), "is made through a [[threadgroup(n)]] whose n is anything");
+
+    EXPECT_THAT(deviceStore(), AtThread(Ge(900u)));
+    EXPECT_THAT(deviceStore(), AtThread(_, 0, _));
+    EXPECT_EQ(mismatch(AtThread(_, Ge(1u)), deviceStore()), "whose threadPositionInGrid is (999, 0, 0)");
+    EXPECT_EQ(describe(AtThread(Ge(900u), 0, _)), "is made by the thread at (is >= 900, 0, is anything) in the grid");
+    EXPECT_THAT(deviceStore(), InThreadgroup(Lt(16u)));
+    EXPECT_EQ(describe(InThreadgroup(Lt(16u))), "is made in the threadgroup at (is < 16, 0, 0) in the grid");
+
+    EXPECT_THAT(deviceStore(), InAddressSpace(::testing::Ne(AddressSpace::Threadgroup)));
+    EXPECT_EQ(describe(InAddressSpace(::testing::Ne(AddressSpace::Threadgroup))),
+              "is a report whose addressSpace isn't equal to threadgroup");
+    EXPECT_THAT(deviceStore(), OfKind(::testing::AnyOf(ReportKind::OutOfBounds, ReportKind::WildPointer)));
+    EXPECT_EQ(mismatch(OfKind(::testing::Eq(ReportKind::NullBuffer)), deviceStore()), "whose kind is out-of-bounds");
+}
+
 // Test that the explanation reaches a failed EXPECT_THAT's message, next to the report's text.
 TEST(ValidationMatchers, ExplanationInTheFailure) {
     EXPECT_NONFATAL_FAILURE(EXPECT_THAT(deviceStore(), InKernel("copy")), "whose kernel is \"sum_sincos_float\"");

@@ -11,6 +11,7 @@
 #include <map>
 #include <regex>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace metalcpu::testing {
@@ -22,31 +23,38 @@ using ::testing::Not;
 /// The line of the off-by-one store in kernels/copy_shifted.metal.
 constexpr int kStoreLine = 11;
 
-/// Runs `argv` with `environment` (NAME=value) added to ours, where shader validation and the
-/// variables under test start unset.
+/// Whether the child keeps our value of `name`: none of Apple's or metalcpu's variables, which
+/// would change what the child does, but where and with what kernels compile.
+bool inherited(const std::string& name) {
+    const bool ours = name.rfind("MTL_", 0) == 0 || name.rfind("METAL_", 0) == 0 || name.rfind("METALCPU_", 0) == 0;
+    return !ours || name == "METALCPU_CACHE_DIR" || name == "METALCPU_CXX";
+}
+
+/// Runs `argv` with `environment` (NAME=value) added to ours, from which every MTL_*, METAL_*
+/// and METALCPU_* variable but the cache directory and the compiler is removed first.
 support::ProcessResult runWith(const std::vector<std::string>& environment, const std::vector<std::string>& argv) {
-    std::vector<std::string> command = {"env",
-                                        "-u", "MTL_SHADER_VALIDATION",
-                                        "-u", "MTL_SHADER_VALIDATION_DEFAULT_STATE",
-                                        "-u", "MTL_SHADER_VALIDATION_ENABLE_PIPELINES",
-                                        "-u", "MTL_SHADER_VALIDATION_DISABLE_PIPELINES",
-                                        "-u", "MTL_SHADER_VALIDATION_DUMP_PIPELINES",
-                                        "-u", "MTL_SHADER_VALIDATION_REPORT_TO_STDERR",
-                                        "-u", "METALCPU_SHADER_VALIDATION_EXIT_CODE"};
+    std::vector<std::string> command = {"env"};
+    for (char** entry = environ; entry && *entry; ++entry) {
+        const std::string name = std::string(*entry).substr(0, std::string(*entry).find('='));
+        if (!inherited(name)) command.insert(command.end(), {"-u", name});
+    }
     command.insert(command.end(), environment.begin(), environment.end());
     command.insert(command.end(), argv.begin(), argv.end());
-    support::ProcessResult result = support::runProcess(command);
+    support::ProcessLimits limits;
+    limits.timeoutSeconds = 300; // a child that hangs fails its test instead of holding up the suite
+    support::ProcessResult result = support::runProcess(command, {}, limits);
     EXPECT_TRUE(result.started) << support::commandLine(command);
+    EXPECT_FALSE(result.timedOut) << support::commandLine(command) << "\n" << result.output;
     return result;
 }
 
 /// What the suite printed for one test: from its "[ RUN      ]" line to its result line.
-std::string testOutput(const std::string& output, const std::string& test) {
-    const std::string run = "[ RUN      ] ListenerSuite." + test + "\n";
-    const std::size_t begin = output.find(run);
+std::string testOutput(const std::string& output, const std::string& suite, const std::string& test) {
+    const std::string name = suite + "." + test;
+    const std::size_t begin = output.find("[ RUN      ] " + name + "\n");
     if (begin == std::string::npos) return "";
-    const std::size_t ok = output.find("[       OK ] ListenerSuite." + test + " ", begin);
-    const std::size_t failed = output.find("[  FAILED  ] ListenerSuite." + test + " ", begin);
+    const std::size_t ok = output.find("[       OK ] " + name + " ", begin);
+    const std::size_t failed = output.find("[  FAILED  ] " + name + " ", begin);
     const std::size_t end = std::min(ok, failed);
     if (end == std::string::npos) return output.substr(begin);
     return output.substr(begin, output.find('\n', end) - begin);
@@ -58,24 +66,25 @@ std::string testOutput(const std::string& output, const std::string& test) {
 // kernel's .metal line with Apple's report, the unwaited one included, passes the clean tests
 // and the one that expects the report, and exits with a failure.
 TEST(ListenerSuite, FailsTheTestsThatGoOutOfBounds) {
-    support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_LISTENER_SUITE});
+    support::ProcessResult run =
+        runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_LISTENER_SUITE, "--gtest_filter=ListenerSuite.*"});
     // ADD_FAILURE_AT's form: the location, "Failed", then the message.
     const std::string location =
         std::string(METALCPU_COPY_SHIFTED_SOURCE) + ":" + std::to_string(kStoreLine) + ": Failure\nFailed\n";
 
-    const std::string offByOne = testOutput(run.output, "OffByOne");
+    const std::string offByOne = testOutput(run.output, "ListenerSuite", "OffByOne");
     EXPECT_THAT(offByOne, HasSubstr(location + "shader validation reported an invalid access:\n"
                                                "Invalid device store at offset 1024, executing kernel function: "
                                                "\"copy_shifted\"\nbuffer: <unnamed>, length:1024, resident:Read Write\n"));
     EXPECT_THAT(offByOne, HasSubstr("[  FAILED  ] ListenerSuite.OffByOne ")) << run.output;
 
-    const std::string unwaited = testOutput(run.output, "OffByOneNotWaitedFor");
+    const std::string unwaited = testOutput(run.output, "ListenerSuite", "OffByOneNotWaitedFor");
     EXPECT_THAT(unwaited, HasSubstr(location + "shader validation reported an invalid access:\n"
                                                "Invalid device store at offset 4194304"));
     EXPECT_THAT(unwaited, HasSubstr("[  FAILED  ] ListenerSuite.OffByOneNotWaitedFor ")) << run.output;
 
     for (const char* clean : {"InBounds", "InBoundsAfterTheUnwaitedOne", "ExpectedReport"}) {
-        const std::string output = testOutput(run.output, clean);
+        const std::string output = testOutput(run.output, "ListenerSuite", clean);
         EXPECT_THAT(output, HasSubstr(std::string("[       OK ] ListenerSuite.") + clean + " ")) << run.output;
         EXPECT_THAT(output, Not(HasSubstr("Invalid device"))) << clean;
     }
@@ -86,25 +95,91 @@ TEST(ListenerSuite, FailsTheTestsThatGoOutOfBounds) {
 
 // Test that with validation off the suite passes, and says once that nothing was checked.
 TEST(ListenerSuite, ValidationOffIsNoted) {
-    support::ProcessResult run = runWith({}, {METALCPU_LISTENER_SUITE});
+    support::ProcessResult run = runWith({}, {METALCPU_LISTENER_SUITE, "--gtest_filter=ListenerSuite.*"});
     EXPECT_EQ(run.exitCode, 0) << run.output;
     EXPECT_THAT(run.output, HasSubstr("[  PASSED  ] 5 tests."));
     const std::string note = "[   NOTE   ] ListenerSuite.OffByOne ran 1 kernel dispatch(es) and none had shader "
                              "validation, so invalid memory accesses were not checked. Run with "
                              "MTL_SHADER_VALIDATION=1";
-    EXPECT_THAT(testOutput(run.output, "OffByOne"), HasSubstr(note)) << run.output;
+    EXPECT_THAT(testOutput(run.output, "ListenerSuite", "OffByOne"), HasSubstr(note)) << run.output;
     EXPECT_EQ(run.output.find("NOTE"), run.output.rfind("NOTE")) << "once per process";
+}
+
+// Test that a report made in SetUpTestSuite, before any test ran, fails the suite — GoogleTest's
+// summary names it — at the kernel's line, and not the clean test that follows.
+TEST(ListenerSuite, SuiteSetUpReportsFailTheSuite) {
+    support::ProcessResult run =
+        runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_LISTENER_SUITE, "--gtest_filter=SuiteSetUpGoesOutOfBounds.*"});
+    const std::string location =
+        std::string(METALCPU_COPY_SHIFTED_SOURCE) + ":" + std::to_string(kStoreLine) + ": Failure\nFailed\n";
+    EXPECT_THAT(run.output, HasSubstr(location + "shader validation reported an invalid access while no test was "
+                                                 "running (SetUpTestSuite, TearDownTestSuite or an environment):\n"
+                                                 "Invalid device store at offset 1024"));
+    EXPECT_THAT(testOutput(run.output, "SuiteSetUpGoesOutOfBounds", "CleanTest"),
+                HasSubstr("[       OK ] SuiteSetUpGoesOutOfBounds.CleanTest "));
+    EXPECT_THAT(run.output, HasSubstr("[  FAILED  ] SuiteSetUpGoesOutOfBounds: SetUpTestSuite or TearDownTestSuite\n"));
+    EXPECT_THAT(run.output, HasSubstr(" 1 FAILED TEST SUITE"));
+    EXPECT_EQ(run.exitCode, 1);
+}
+
+// Test that a test whose command buffers can never run fails when the wait for them reaches
+// the limit, after a [ WAITING  ] line, and that the suite goes on: the next test passes.
+TEST(ListenerSuite, GivesUpOnCommandBuffersThatCannotRun) {
+    support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_WAIT_LIMIT=0.5"},
+                                         {METALCPU_LISTENER_SUITE, "--gtest_filter=StuckQueue.*"});
+    const std::string stuck = testOutput(run.output, "StuckQueue", "CommittedBehindAnUncommittedOne");
+    const std::string pending = "1 command buffer committed and not completed (1 command buffer on the same queue was "
+                                "enqueue()d and never committed, and a queue runs nothing behind such a one until it "
+                                "is committed)";
+    EXPECT_THAT(stuck, HasSubstr("[ WAITING  ] StuckQueue.CommittedBehindAnUncommittedOne has waited 0.25 s for " +
+                                 pending + "; it gives up after 0.5 s (METALCPU_SHADER_VALIDATION_WAIT_LIMIT)\n"));
+    EXPECT_THAT(stuck, HasSubstr("the listener gave up after 0.5 s (METALCPU_SHADER_VALIDATION_WAIT_LIMIT) waiting for " +
+                                 pending));
+    EXPECT_THAT(stuck, HasSubstr("[  FAILED  ] StuckQueue.CommittedBehindAnUncommittedOne ")) << run.output;
+    EXPECT_THAT(testOutput(run.output, "StuckQueue", "AnotherQueueRunsOn"), HasSubstr("[       OK ] StuckQueue.AnotherQueueRunsOn "));
+    EXPECT_THAT(run.output, HasSubstr("[  FAILED  ] 1 test, listed below:"));
+    EXPECT_EQ(run.exitCode, 1);
+}
+
+// Test that with validation on but the default state none, the note names that switch instead
+// of asking for MTL_SHADER_VALIDATION=1.
+TEST(ListenerSuite, NoteNamesTheSwitchThatLeftPipelinesOut) {
+    support::ProcessResult run =
+        runWith({"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_DEFAULT_STATE=none"},
+                {METALCPU_LISTENER_SUITE, "--gtest_filter=ListenerSuite.InBounds"});
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_THAT(run.output, HasSubstr("none had shader validation, so invalid memory accesses were not checked. "
+                                      "MTL_SHADER_VALIDATION_DEFAULT_STATE=none validates only the pipelines named in "
+                                      "MTL_SHADER_VALIDATION_ENABLE_PIPELINES"));
+    EXPECT_THAT(run.output, Not(HasSubstr("Run with MTL_SHADER_VALIDATION=1")));
 }
 
 // ---- METALCPU_SHADER_VALIDATION_EXIT_CODE -------------------------------------------------------------
 
 // Test that a process that made a report and would exit with 0 exits with the chosen status,
-// with what stdio still buffered written out.
+// with what stdio still buffered written out, after the exit handlers and static destructors
+// the program registered before its first device.
 TEST(ExitCode, ReportsTurnSuccessIntoTheCode) {
     support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=42"},
                                          {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
     EXPECT_EQ(run.exitCode, 42) << run.output;
-    EXPECT_THAT(run.output, HasSubstr("copied"));
+    EXPECT_THAT(run.output, HasSubstr("copied destructor exit handler"));
+}
+
+// Test that a value that is not an exit status is named in a warning and changes nothing.
+TEST(ExitCode, AnInvalidCodeIsNamedAndIgnored) {
+    for (const char* value : {"yes", "86x", "256", "-1"}) {
+        support::ProcessResult run =
+            runWith({"MTL_SHADER_VALIDATION=1", std::string("METALCPU_SHADER_VALIDATION_EXIT_CODE=") + value},
+                    {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
+        EXPECT_EQ(run.exitCode, 0) << run.output;
+        EXPECT_THAT(run.output, HasSubstr(std::string("METALCPU_SHADER_VALIDATION_EXIT_CODE=") + value +
+                                          " is not an exit status (0 to 255); ignored"));
+    }
+    support::ProcessResult off = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=0"},
+                                         {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
+    EXPECT_EQ(off.exitCode, 0);
+    EXPECT_THAT(off.output, Not(HasSubstr("not an exit status")));
 }
 
 // Test that a process that already fails keeps its own status.
@@ -122,6 +197,28 @@ TEST(ExitCode, NoReportsOrNoCodeLeaveTheStatus) {
     EXPECT_THAT(clean.output, HasSubstr("copied"));
     support::ProcessResult unset = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
     EXPECT_EQ(unset.exitCode, 0) << "Apple's behaviour: reports do not change the status";
+}
+
+/// The listener suite's tests `filter` (a --gtest_filter), validated, with the exit code 86.
+support::ProcessResult runSuiteWithExitCode(const std::string& filter) {
+    return runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_SHADER_VALIDATION_EXIT_CODE=86"},
+                   {METALCPU_LISTENER_SUITE, "--gtest_filter=" + filter});
+}
+
+// Test that in a GoogleTest suite the code counts only the reports nobody expected: a suite
+// whose only report a collector took passes and exits with 0.
+TEST(ExitCode, ExpectedReportsLeaveTheStatus) {
+    support::ProcessResult run = runSuiteWithExitCode("ListenerSuite.ExpectedReport:ListenerSuite.InBounds");
+    EXPECT_THAT(run.output, HasSubstr("[  PASSED  ] 2 tests."));
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+}
+
+// Test that an unexpected report in a GoogleTest suite fails it with the suite's own status,
+// which the code leaves alone.
+TEST(ExitCode, UnexpectedReportsFailTheSuite) {
+    support::ProcessResult run = runSuiteWithExitCode("ListenerSuite.ExpectedReport:ListenerSuite.OffByOne");
+    EXPECT_THAT(run.output, HasSubstr("[  FAILED  ] ListenerSuite.OffByOne "));
+    EXPECT_EQ(run.exitCode, 1) << run.output;
 }
 
 // ---- Shader Validation UIDs and pipeline selection ------------------------------------------------------
@@ -196,12 +293,12 @@ TEST(PipelineUids, ReportsPrintTheUid) {
 
 // ---- Apple's variables metalcpu does not implement -------------------------------------------------------
 
-// Test that Apple validation variables metalcpu does not implement are named, once, in one
-// warning, and implemented ones are not.
+// Test that Apple validation variables metalcpu does not implement, set to ask for something
+// while their layer is on, are named, once, in one warning, and implemented ones are not.
 TEST(UnimplementedVariables, NamedOnceInAWarning) {
     support::ProcessResult run =
-        runWith({"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_TEXTURE_USAGE=1", "MTL_DEBUG_LAYER_WARNING_MODE=nslog",
-                 "MTL_SHADER_VALIDATION_FAIL_MODE=zerofill"},
+        runWith({"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_TEXTURE_USAGE=1", "MTL_DEBUG_LAYER=1",
+                 "MTL_DEBUG_LAYER_WARNING_MODE=nslog", "MTL_SHADER_VALIDATION_FAIL_MODE=zerofill"},
                 {METALCPU_VALIDATION_PROBE, "pipelines"});
     EXPECT_EQ(run.exitCode, 0) << run.output;
     const std::size_t warning = run.output.find("warning: metalcpu does not implement ");
@@ -215,6 +312,19 @@ TEST(UnimplementedVariables, NamedOnceInAWarning) {
 
     support::ProcessResult clean = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_VALIDATION_PROBE, "pipelines"});
     EXPECT_THAT(clean.output, Not(HasSubstr("does not implement")));
+}
+
+// Test that no warning comes for an ignored variable set to its harmless value, or while its
+// layer is off.
+TEST(UnimplementedVariables, QuietWhenTheyAskForNothing) {
+    for (const std::vector<std::string>& environment :
+         {std::vector<std::string>{"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_TEXTURE_USAGE=0"},
+          std::vector<std::string>{"MTL_SHADER_VALIDATION_TEXTURE_USAGE=1"},
+          std::vector<std::string>{"MTL_SHADER_VALIDATION=1", "MTL_DEBUG_LAYER_WARNING_MODE=nslog"}}) {
+        support::ProcessResult run = runWith(environment, {METALCPU_VALIDATION_PROBE, "pipelines"});
+        EXPECT_EQ(run.exitCode, 0) << run.output;
+        EXPECT_THAT(run.output, Not(HasSubstr("does not implement"))) << ::testing::PrintToString(environment);
+    }
 }
 
 } // namespace

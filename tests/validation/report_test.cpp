@@ -69,8 +69,8 @@ TEST(ShaderValidationReport, Json) {
     EXPECT_EQ(json.find('\n'), std::string::npos);
     for (const char* field : {"\"access\":\"store\"", "\"addressSpace\":\"device\"", "\"offset\":4000",
                               "\"buffer\":\"<unnamed>\"", "\"bindingIndex\":1", "\"kernel\":\"sum_sincos_float\"",
-                              "\"pipelineUID\":\"5e1f0c3a9b27d804\"",
-                              "\"line\":9", "\"column\":20", "\"file\":\"/program_source\"",
+                              "\"pipelineUid\":\"5e1f0c3a9b27d804\"",
+                              "\"commandBuffer\":7", "\"line\":9", "\"column\":20", "\"file\":\"/program_source\"",
                               "\"threadPositionInGrid\":[999,0,0]", "\\\"sum_sincos_float\\\"\\nbuffer"})
         EXPECT_NE(json.find(field), std::string::npos) << field << " in " << json;
 }

@@ -148,6 +148,7 @@ TEST_F(ReportsEndToEnd, PipelineAndEncoderLabels) {
         EXPECT_EQ(r.pipelineLabel, "labelled pipeline");
         EXPECT_EQ(r.encoderLabel, "my encoder");
         EXPECT_EQ(r.dispatchIndex, 1u);
+        EXPECT_EQ(r.commandBufferIndex, validation::commandBuffersCommitted()) << "the last one committed";
         EXPECT_EQ(r.kernel, "store_at");
         const std::string uid = ns::implOf<rt::ComputePipelineState>(labelled)->uid();
         EXPECT_THAT(uid, ::testing::MatchesRegex("[0-9a-f]{16}"));
@@ -377,7 +378,7 @@ TEST_F(ReportsEndToEnd, JsonLinesCarryEveryField) {
     std::remove(path);
     EXPECT_EQ(line, got[0].json());
     const std::string uid = ns::implOf<rt::ComputePipelineState>(store)->uid();
-    EXPECT_THAT(line, HasSubstr("\"pipelineUID\":\"" + uid + "\","));
+    EXPECT_THAT(line, HasSubstr("\"pipelineUid\":\"" + uid + "\","));
     EXPECT_THAT(line, HasSubstr("\\npipeline: json pipeline, UID: " + uid + " encoder: \\\"json encoder\\\", dispatch: 0\\n"));
     for (const char* field :
          {"{\"kind\":\"out-of-bounds\",", "\"addressSpace\":\"device\",", "\"access\":\"store\",", "\"offset\":16,",

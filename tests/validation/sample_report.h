@@ -21,6 +21,7 @@ inline ShaderValidationReport deviceStore() {
     r.kernel = "sum_sincos_float";
     r.pipelineUid = "5e1f0c3a9b27d804";
     r.encoderLabel = "0";
+    r.commandBufferIndex = 7;
     r.location = {"program_source", "sum_sincos", 9, 20};
     r.threadPositionInGrid = {999, 0, 0};
     r.threadPositionInThreadgroup = {39, 0, 0};

@@ -8,6 +8,7 @@
 
 #include <gmock/gmock.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -108,6 +109,7 @@ TEST_F(Defaults, ReadWhenTheDeviceIsCreated) {
     EXPECT_TRUE(s.threadgroupMemory);
     EXPECT_EQ(s.jsonPath, "");
     EXPECT_FALSE(s.failCommandBuffer);
+    EXPECT_EQ(s.waitLimit, std::chrono::seconds(60));
 }
 
 // Test that variables changed after the device was created change nothing, as in Metal.
@@ -181,6 +183,25 @@ TEST_F(FailModeInvalid, PrintsTheValidOptions) {
     storeAt(-1);
     EXPECT_EQ(reports().size(), 1u);
     EXPECT_EQ(floats(target_)[0], 42.0f) << "zerofill";
+}
+
+// ---- METALCPU_SHADER_VALIDATION_WAIT_LIMIT -------------------------------------------------------------
+
+using WaitLimit = Environment;
+
+// Test that the limit is read in seconds, fractions allowed.
+TEST_F(WaitLimit, ReadInSeconds) {
+    EXPECT_EQ(startup(), "Metal GPU Validation Enabled\n");
+    EXPECT_EQ(val::shaderValidationSettings().waitLimit, std::chrono::milliseconds(250));
+}
+
+using WaitLimitInvalid = Environment;
+
+// Test that a limit that is not a number of seconds is named in a warning and gives the default.
+TEST_F(WaitLimitInvalid, WarnsAndKeepsTheDefault) {
+    EXPECT_THAT(startup(), HasSubstr("METALCPU_SHADER_VALIDATION_WAIT_LIMIT=soon is not a number of seconds (0 to "
+                                     "86400); waiting at most 60 s"));
+    EXPECT_EQ(val::shaderValidationSettings().waitLimit, std::chrono::seconds(60));
 }
 
 // ---- MTL_SHADER_VALIDATION_ABORT_ON_FAULT=1 ----------------------------------------------------------

@@ -1,9 +1,11 @@
 // A program without a test framework, for what shader validation does to a whole process:
 // process_level_test.cpp runs it under different environments and reads its output and status.
 //
-//   validation_probe copy <shift> <status>  runs copy_shifted (pipeline "copy") with that shift,
+//   validation_probe copy <shift> <status>  registers an exit handler and a static object, then
+//                                           runs copy_shifted (pipeline "copy") with that shift,
 //                                           prints "copied" (no newline, still buffered at exit)
-//                                           and returns <status>
+//                                           and returns <status>; at exit, the handler and the
+//                                           destructor print " exit handler", " destructor"
 //   validation_probe pipelines              makes the pipelines "copy" (copy_shifted) and "fill"
 //                                           (fill) and prints whether each is validated
 #include "copy_shifted.h"
@@ -14,6 +16,12 @@
 
 int main(int argc, char** argv) {
     if (argc == 4 && std::strcmp(argv[1], "copy") == 0) {
+        // Registered before the first device, as a program's own cleanup often is: they must
+        // still run when METALCPU_SHADER_VALIDATION_EXIT_CODE changes the status.
+        std::atexit([] { std::printf(" exit handler"); });
+        static struct PrintsWhenDestroyed {
+            ~PrintsWhenDestroyed() { std::printf(" destructor"); }
+        } destroyedAtExit;
         constexpr NS::UInteger kCount = 64;
         static float storage[kCount + 1];
         MTL::ComputePipelineState* copy = copy_shifted::pipeline("copy_shifted", "copy");

@@ -10,12 +10,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest-spi.h>
 
+#include <chrono>
 #include <string>
 
 namespace metalcpu::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::TestPartResultArray;
 using validation::ShaderValidationReport;
 using Failures = std::vector<::testing::TestPartResult>;
@@ -29,6 +31,8 @@ kernel void store_at(device float* out [[buffer(0)]], constant int& offset [[buf
 }
 )";
 constexpr int kStoreLine = 5;
+/// Enough threads that a dispatch nobody waits for is still running a moment later.
+constexpr NS::UInteger kManyThreads = NS::UInteger(1) << 20;
 
 /// Shader validation on for the process; no sink installed by the fixture, so the helpers
 /// under test are the only ones.
@@ -98,6 +102,7 @@ void expectOneFailureAtTheStore(const Failures& failures, NS::UInteger threads =
     EXPECT_STREQ(failure.file_name(), "program_source");
     EXPECT_EQ(failure.line_number(), kStoreLine);
     const std::string length = std::to_string((threads + 1) * sizeof(float));
+    EXPECT_THAT(failure.message(), Not(HasSubstr("committed before this test started")));
     EXPECT_THAT(failure.message(), HasSubstr("Invalid device store at offset " + length +
                                              ", executing kernel function: \"store_at\"\nbuffer: <unnamed>, length:" +
                                              length + ", resident:Read Write\n"));
@@ -131,6 +136,17 @@ TEST_F(ValidationTesting, GuardWaitsForUnwaitedDispatches) {
     }));
 }
 
+// Test that the guard leaves alone the reports of a dispatch committed before it was made,
+// still running then.
+TEST_F(ValidationTesting, GuardIgnoresEarlierDispatches) {
+    storeAt(1, /*wait=*/false, kManyThreads);
+    EXPECT_EQ(failuresOf([&] {
+                  FailOnValidationReports guard;
+                  storeAt(0);
+              }).size(),
+              0u);
+}
+
 // Test that the guard stays quiet for a kernel that stays in bounds.
 TEST_F(ValidationTesting, GuardIsQuietForCleanKernels) {
     EXPECT_EQ(failuresOf([&] {
@@ -162,6 +178,15 @@ TEST_F(ValidationTesting, CollectorTakeWaitsForUnwaitedDispatches) {
     EXPECT_THAT(got[0], ::testing::AllOf(InvalidStore("store_at", 0), AtLine(kStoreLine), WithCount(1)));
 }
 
+// Test that a collector does not take the reports of a dispatch committed before it was made,
+// still running then.
+TEST_F(ValidationTesting, CollectorIgnoresEarlierDispatches) {
+    storeAt(1, /*wait=*/false, kManyThreads);
+    ValidationReportCollector reports;
+    storeAt(0);
+    EXPECT_THAT(reports.take(), ::testing::IsEmpty());
+}
+
 // ---- ValidationListener ------------------------------------------------------------------------------
 
 // Test that the listener fails the running test at OnTestEnd, on this thread, at the kernel's line.
@@ -177,8 +202,8 @@ TEST_F(ValidationTesting, ListenerFailsTheTestAtTheKernelLine) {
 TEST_F(ValidationTesting, ListenerWaitsForUnwaitedDispatches) {
     ValidationListener listener;
     listener.OnTestStart(currentTest());
-    storeAt(1, /*wait=*/false, 64 * 1024);
-    expectOneFailureAtTheStore(failuresOf([&] { listener.OnTestEnd(currentTest()); }), 64 * 1024);
+    storeAt(1, /*wait=*/false, kManyThreads);
+    expectOneFailureAtTheStore(failuresOf([&] { listener.OnTestEnd(currentTest()); }), kManyThreads);
 }
 
 // Test that reports a collector took are expected: the listener does not fail on them.
@@ -218,6 +243,71 @@ TEST_F(ValidationTesting, ListenerChargesEarlierReportsToTheSuite) {
     ASSERT_EQ(failures.size(), 1u);
     EXPECT_THAT(failures[0].message(), HasSubstr("while no test was running"));
     EXPECT_EQ(failures[0].line_number(), kStoreLine);
+}
+
+// Test that the listener gives up on command buffers that cannot run (committed behind one
+// that was enqueue()d and never committed) after the wait limit: it says it is waiting, fails
+// the test saying why, does not wait for them again, and charges their reports, when they come
+// after all, to the test running then.
+TEST_F(ValidationTesting, ListenerGivesUpOnWorkThatCannotRun) {
+    val::ShaderValidationSettings settings = val::shaderValidationSettings();
+    settings.waitLimit = std::chrono::milliseconds(200);
+    val::overrideShaderValidationSettings(settings);
+    ValidationListener listener;
+    listener.OnTestStart(currentTest());
+    MTL::CommandBuffer* first = queue_->commandBuffer();
+    first->enqueue();
+    storeAt(1, /*wait=*/false); // committed behind `first`
+    ::testing::internal::CaptureStdout();
+    Failures failures = failuresOf([&] { listener.OnTestEnd(currentTest()); });
+    const std::string printed = ::testing::internal::GetCapturedStdout();
+    ASSERT_EQ(failures.size(), 1u);
+    EXPECT_THAT(failures[0].message(),
+                HasSubstr("gave up after 0.2 s (METALCPU_SHADER_VALIDATION_WAIT_LIMIT) waiting for 1 command buffer "
+                          "committed and not completed (1 command buffer on the same queue was enqueue()d and never "
+                          "committed"));
+    EXPECT_EQ(failures[0].line_number(), currentTest().line());
+    EXPECT_THAT(printed, HasSubstr("[ WAITING  ] ValidationTesting.ListenerGivesUpOnWorkThatCannotRun has waited 0.1 s "
+                                   "for 1 command buffer committed and not completed"));
+
+    listener.OnTestStart(currentTest());
+    EXPECT_EQ(failuresOf([&] { listener.OnTestEnd(currentTest()); }).size(), 0u) << "given up on: not waited for again";
+
+    listener.OnTestStart(currentTest());
+    first->commit();
+    validation::waitForPendingWork(); // the listener's waits leave them alone now
+    failures = failuresOf([&] { listener.OnTestEnd(currentTest()); });
+    ASSERT_EQ(failures.size(), 1u);
+    EXPECT_EQ(failures[0].line_number(), kStoreLine);
+    EXPECT_THAT(failures[0].message(), HasSubstr("shader validation reported an invalid access (its command buffer "
+                                                 "was committed before this test started):\nInvalid device store"));
+}
+
+// Test that with --gtest_throw_on_failure the listener and the guard record their failures
+// without throwing out of OnTestEnd or a destructor, and fail on every report.
+TEST_F(ValidationTesting, ThrowOnFailureStaysInside) {
+    struct ThrowOnFailure {
+        ThrowOnFailure() { GTEST_FLAG_SET(throw_on_failure, true); }
+        ~ThrowOnFailure() { GTEST_FLAG_SET(throw_on_failure, false); }
+    };
+    ValidationListener listener;
+    listener.OnTestStart(currentTest());
+    storeAt(1);
+    storeAt(1);
+    Failures failures;
+    {
+        ThrowOnFailure flag;
+        EXPECT_NO_THROW(failures = failuresOf([&] { listener.OnTestEnd(currentTest()); }));
+    }
+    EXPECT_EQ(failures.size(), 2u);
+    {
+        ThrowOnFailure flag;
+        failures = failuresOf([&] {
+            FailOnValidationReports guard; // its destructor is noexcept: a throw would end the program
+            storeAt(1);
+        });
+    }
+    EXPECT_EQ(failures.size(), 1u);
 }
 
 // Test that a clean test passes under the listener.

@@ -1,14 +1,10 @@
-// Tests of validation/activity: the dispatches counted for dispatchCounts() and the command
-// buffers waitForPendingWork() waits for.
+// Tests of validation/dispatch_counts: the dispatches counted for dispatchCounts().
 #include "validation_fixture.h"
 
 #include "validation/settings.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <atomic>
-#include <chrono>
-#include <thread>
 
 namespace metalcpu::testing {
 namespace {
@@ -24,7 +20,7 @@ kernel void fill_two(device float* out [[buffer(0)]], device float* unused [[buf
 }
 )";
 
-class Activity : public KernelFixture {
+class DispatchCounting : public KernelFixture {
 protected:
     void SetUp() override {
         KernelFixture::SetUp();
@@ -51,7 +47,7 @@ protected:
 
 // Test that every dispatch is counted, and as validated only when its pipeline has shader
 // validation (not when it runs the instrumented flavour only to guard an unbound argument).
-TEST_F(Activity, DispatchCountsTellValidatedFromPlain) {
+TEST_F(DispatchCounting, DispatchCountsTellValidatedFromPlain) {
     MTL::Buffer* out = buffer(64 * sizeof(float));
     MTL::ComputePipelineState* plain = pipeline(library_, "fill", nullptr, MTL::ShaderValidationDisabled);
     MTL::ComputePipelineState* checked = pipeline(library_, "fill", nullptr, MTL::ShaderValidationEnabled);
@@ -76,44 +72,27 @@ TEST_F(Activity, DispatchCountsTellValidatedFromPlain) {
     EXPECT_EQ(after.validated, before.validated);
 }
 
-// Test that waitForPendingWork() returns after a committed command buffer's completed
-// handlers have returned, though nobody waited for it.
-TEST_F(Activity, WaitForPendingWorkWaitsForCompletedHandlers) {
-    MTL::Buffer* out = buffer(64 * sizeof(float));
-    MTL::CommandBuffer* commands = encode(pipeline(library_, "fill"), out);
-    std::atomic<bool> handled{false};
-    commands->addCompletedHandler([&](MTL::CommandBuffer*) {
-        // Long enough that returning early would be seen; the test's outcome does not depend on it.
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        handled = true;
-    });
-    commands->commit();
-    validation::waitForPendingWork();
-    EXPECT_TRUE(handled);
-    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
-}
-
-// Test that waitForPendingWork() called on a command queue's thread (from a completed handler)
-// returns at once instead of waiting for the command buffer that is running the handler.
-TEST_F(Activity, WaitForPendingWorkOnAQueueThreadReturns) {
-    MTL::Buffer* out = buffer(64 * sizeof(float));
-    MTL::CommandBuffer* commands = encode(pipeline(library_, "fill"), out);
-    std::atomic<bool> returned{false};
-    commands->addCompletedHandler([&](MTL::CommandBuffer*) {
-        validation::waitForPendingWork();
-        returned = true;
-    });
-    run(commands);
-    EXPECT_TRUE(returned);
-}
-
-// Test that with nothing committed, waitForPendingWork() returns.
-TEST_F(Activity, WaitForPendingWorkWithNothingPending) {
-    validation::waitForPendingWork();
-    MTL::CommandBuffer* never = queue_->commandBuffer(); // made, not committed: not pending
-    (void)never;
-    validation::waitForPendingWork();
-    SUCCEED();
+// Test that the hint for unvalidated dispatches names what left them out: validation off, the
+// default state none, the DISABLE list, or the descriptors.
+TEST(WhyDispatchesWereNotValidated, NamesTheSwitch) {
+    val::ShaderValidationSettings settings;
+    settings.enabled = false;
+    val::overrideShaderValidationSettings(settings);
+    EXPECT_EQ(validation::whyDispatchesWereNotValidated(), "Run with MTL_SHADER_VALIDATION=1");
+    settings.enabled = true;
+    settings.defaultOn = false;
+    val::overrideShaderValidationSettings(settings);
+    EXPECT_THAT(validation::whyDispatchesWereNotValidated(),
+                ::testing::StartsWith("MTL_SHADER_VALIDATION_DEFAULT_STATE=none validates only the pipelines named in "
+                                      "MTL_SHADER_VALIDATION_ENABLE_PIPELINES"));
+    settings.defaultOn = true;
+    settings.disabledPipelines = {"skip me"};
+    val::overrideShaderValidationSettings(settings);
+    EXPECT_THAT(validation::whyDispatchesWereNotValidated(), ::testing::StartsWith("MTL_SHADER_VALIDATION_DISABLE_PIPELINES"));
+    settings.disabledPipelines.clear();
+    val::overrideShaderValidationSettings(settings);
+    EXPECT_EQ(validation::whyDispatchesWereNotValidated(), "The pipelines' descriptors say ShaderValidationDisabled");
+    val::overrideShaderValidationSettings(std::nullopt);
 }
 
 } // namespace
