@@ -277,6 +277,9 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     for (const std::string& dir : searchPath) argv.push_back("-I" + dir);
     argv.push_back("-D__METAL_VERSION__=" + std::to_string(settings.languageVersion));
     argv.push_back("-D__METAL_MACOS__");
+    // <metal_stdlib> is a stub in this pass, so its macros that sources test with #if are
+    // given here too: MLX and llama.cpp pick `typedef bfloat bfloat16_t;` by __HAVE_BFLOAT__.
+    argv.push_back("-D__HAVE_BFLOAT__");
     // The same math flags as the compile, for code that tests __FAST_MATH__ and friends.
     for (const std::string& flag : mathModeFlags(settings.mathMode)) argv.push_back(flag);
     for (const std::string& macro : settings.macros) argv.push_back("-D" + macro);

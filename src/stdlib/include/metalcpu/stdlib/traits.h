@@ -100,6 +100,7 @@ template <> struct is_integral<long long> : true_type {};
 template <> struct is_integral<unsigned long long> : true_type {};
 template <class T> struct is_floating_point : false_type {};
 template <> struct is_floating_point<half> : true_type {};
+template <> struct is_floating_point<bfloat> : true_type {};
 template <> struct is_floating_point<float> : true_type {};
 template <> struct is_floating_point<double> : true_type {};
 template <> struct is_floating_point<long double> : true_type {};
@@ -135,7 +136,7 @@ template <class T> struct is_signed<T, false> : false_type {};
 } // namespace traits_detail
 template <class T> struct is_signed : traits_detail::is_signed<T> {};
 template <class T> struct is_unsigned : bool_constant<is_arithmetic<T>::value && !is_signed<T>::value> {};
-// MSL: a scalar is one of the arithmetic types (bool, the integers, half, float).
+// MSL: a scalar is one of the arithmetic types (bool, the integers, half, bfloat, float).
 template <class T> struct is_scalar : is_arithmetic<T> {};
 
 template <class T> struct is_trivially_copyable : bool_constant<__is_trivially_copyable(T)> {};

@@ -135,6 +135,11 @@ public:
     vec() = default;
     // Broadcast: float4(1), `float4 v = 0`, and the scalar side of `v * 2`.
     METALCPU_INLINE constexpr vec(T s) : storage(metalcpu_stdlib::broadcast_tag{}, s) {}
+    // bfloat is a class: an integer reaches it through a user-defined conversion, and the
+    // broadcast above would need a second one (`b4 * 2`). Integers are implicit for bfloat.
+    template <class I>
+        requires(__is_same(T, bfloat) && metalcpu_stdlib::bfloat_detail::is_integer<I>)
+    METALCPU_INLINE constexpr vec(I s) : vec(T(s)) {}
     // Composition from scalars and vectors whose components add up to N:
     // float4(x, y, z, w), float4(v.xy, 0, 1), float4(f3, 1), `uint2 v = {a, b}`.
     template <class... A>
@@ -346,6 +351,7 @@ METALCPU_VEC_ALIASES(uint, uint)
 METALCPU_VEC_ALIASES(long, long)
 METALCPU_VEC_ALIASES(ulong, ulong)
 METALCPU_VEC_ALIASES(half, half)
+METALCPU_VEC_ALIASES(bfloat, bfloat)
 METALCPU_VEC_ALIASES(float, float)
 #undef METALCPU_VEC_ALIASES
 
@@ -369,5 +375,6 @@ METALCPU_GLOBAL_VEC_NAMES(uint)
 METALCPU_GLOBAL_VEC_NAMES(long)
 METALCPU_GLOBAL_VEC_NAMES(ulong)
 METALCPU_GLOBAL_VEC_NAMES(half)
+METALCPU_GLOBAL_VEC_NAMES(bfloat)
 METALCPU_GLOBAL_VEC_NAMES(float)
 #undef METALCPU_GLOBAL_VEC_NAMES
