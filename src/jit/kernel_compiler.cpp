@@ -277,6 +277,9 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     for (const std::string& dir : searchPath) argv.push_back("-I" + dir);
     argv.push_back("-D__METAL_VERSION__=" + std::to_string(settings.languageVersion));
     argv.push_back("-D__METAL_MACOS__");
+    // Apple's compiler defines __METAL__ too; headers shared by host and kernels test it
+    // (PyTorch's c10/metal: `#ifdef __METAL__ ... constant constexpr`).
+    argv.push_back("-D__METAL__");
     // <metal_stdlib> is a stub in this pass, so its macros that sources test with #if are
     // given here too: MLX and llama.cpp pick `typedef bfloat bfloat16_t;` by __HAVE_BFLOAT__.
     argv.push_back("-D__HAVE_BFLOAT__");

@@ -149,6 +149,12 @@ public:
     template <class U>
         requires(!__is_same(U, T))
     METALCPU_INLINE constexpr explicit vec(const vec<U, N>& o) : storage(convert(o)) {}
+    // ... also from a packed vector or a swizzle of another element type: float4(packed_char4),
+    // float2(i4.xy) (deduction on vec<U, N> does not see through their conversion).
+    template <class P>
+        requires(metalcpu_stdlib::is_proxy<P> && vec_elements<metalcpu_stdlib::vector_of_t<P>>::value == N &&
+                 !__is_same(make_scalar_t<metalcpu_stdlib::vector_of_t<P>>, T))
+    METALCPU_INLINE constexpr explicit vec(const P& p) : storage(convert(metalcpu_stdlib::vector_of_t<P>(p))) {}
     // Used by swizzles and packed vectors.
     template <class... E>
     METALCPU_INLINE constexpr explicit vec(metalcpu_stdlib::elements_tag t, E... e) : storage(t, e...) {}
