@@ -69,5 +69,49 @@ TEST_F(MetalTest, MlxTypeTraitsAndMetalMacro) {
     EXPECT_EQ(values[4], 16) << "__METAL__ is defined";
 }
 
+// Written as MLX's bf16_math.h writes its bfloat overloads (not copied): Apple's __metal_*
+// builtins with a math-mode argument, in metal::, metal::fast:: and metal::precise::.
+const char* const kMlxBfloatMath = R"(
+#include <metal_stdlib>
+using namespace metal;
+typedef bfloat bfloat16_t;
+#define bfloat_math(itype, otype, ctype, mfast)                                                  \
+    METAL_FUNC otype exp(itype x) { return static_cast<otype>(__metal_exp(static_cast<ctype>(x), mfast)); } \
+    METAL_FUNC otype fmax(itype x, itype y) {                                                     \
+        return static_cast<otype>(__metal_fmax(static_cast<ctype>(x), static_cast<ctype>(y), mfast)); \
+    }                                                                                            \
+    METAL_FUNC otype frexp(itype x, thread int& e) {                                              \
+        return static_cast<otype>(__metal_frexp(static_cast<ctype>(x), &e));                     \
+    }
+namespace metal {
+bfloat_math(bfloat16_t, bfloat16_t, float, __METAL_MAYBE_FAST_MATH__)
+namespace fast { bfloat_math(bfloat16_t, bfloat16_t, float, __METAL_FAST_MATH__) }
+namespace precise { bfloat_math(bfloat16_t, bfloat16_t, float, __METAL_PRECISE_MATH__) }
+}
+kernel void bf16_math(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    if (i != 0) return;
+    const bfloat16_t two = 2.0bf, nan = as_type<bfloat16_t>(ushort(0x7fc0));
+    int e = 0;
+    out[0] = int(float(metal::exp(two)) * 100.0f);   // e^2 = 7.389, rounded to bfloat 7.375
+    out[1] = int(float(metal::precise::fmax(nan, two)));
+    out[2] = int(float(metal::fast::frexp(bfloat16_t(12), e)) * 100.0f);
+    out[3] = e;
+}
+)";
+
+// Test that MLX's bfloat overloads over Apple's __metal_* builtins compile through the front
+// end and compute what the library computes (precise fmax ignoring a NaN).
+TEST_F(MetalTest, MlxBfloatMathOverBuiltins) {
+    MTL::Library* library = compile(kMlxBfloatMath);
+    ASSERT_NE(library, nullptr);
+    const std::vector<int> values = runIntKernel(library, "bf16_math", 4);
+    library->release();
+    ASSERT_EQ(values.size(), 4u);
+    EXPECT_EQ(values[0], 737) << "exp(2) rounded to bfloat";
+    EXPECT_EQ(values[1], 2) << "precise fmax ignores the NaN";
+    EXPECT_EQ(values[2], 75) << "frexp(12) = 0.75 * 2^4";
+    EXPECT_EQ(values[3], 4);
+}
+
 } // namespace
 } // namespace metalcpu::testing
