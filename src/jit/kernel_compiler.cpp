@@ -199,11 +199,15 @@ std::vector<std::string> recordedSourceRoots(const std::string& translatedCpp) {
 
 std::vector<std::string> mathModeFlags(MathMode mode) {
     switch (mode) {
+    // Metal's fast math never reassociates: sums are added in the order written (a stencil or
+    // a reduction gives the GPU's result), where GCC's -ffast-math regroups them
+    // ((x + big) - big becomes x; loops of sums are vectorised in another order). Contraction
+    // into fma stays allowed, as on the GPU (it only happens where the target has fma).
     case MathMode::Fast:
-        return {"-ffast-math"};
+        return {"-ffast-math", "-fno-associative-math", "-ffp-contract=fast"};
     case MathMode::Relaxed:
         // Fast math that keeps infinities and NaNs (no __FAST_MATH__ then).
-        return {"-ffast-math", "-fno-finite-math-only"};
+        return {"-ffast-math", "-fno-associative-math", "-ffp-contract=fast", "-fno-finite-math-only"};
     case MathMode::Safe:
         break;
     }
