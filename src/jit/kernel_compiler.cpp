@@ -199,11 +199,15 @@ std::vector<std::string> recordedSourceRoots(const std::string& translatedCpp) {
 
 std::vector<std::string> mathModeFlags(MathMode mode) {
     switch (mode) {
+    // Metal's fast math never reassociates: sums are added in the order written (a stencil or
+    // a reduction gives the GPU's result), where GCC's -ffast-math regroups them
+    // ((x + big) - big becomes x; loops of sums are vectorised in another order). Contraction
+    // into fma stays allowed, as on the GPU (it only happens where the target has fma).
     case MathMode::Fast:
-        return {"-ffast-math"};
+        return {"-ffast-math", "-fno-associative-math", "-ffp-contract=fast"};
     case MathMode::Relaxed:
         // Fast math that keeps infinities and NaNs (no __FAST_MATH__ then).
-        return {"-ffast-math", "-fno-finite-math-only"};
+        return {"-ffast-math", "-fno-associative-math", "-ffp-contract=fast", "-fno-finite-math-only"};
     case MathMode::Safe:
         break;
     }
@@ -277,6 +281,12 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     for (const std::string& dir : searchPath) argv.push_back("-I" + dir);
     argv.push_back("-D__METAL_VERSION__=" + std::to_string(settings.languageVersion));
     argv.push_back("-D__METAL_MACOS__");
+    // Apple's compiler defines __METAL__ too; headers shared by host and kernels test it
+    // (PyTorch's c10/metal: `#ifdef __METAL__ ... constant constexpr`).
+    argv.push_back("-D__METAL__");
+    // <metal_stdlib> is a stub in this pass, so its macros that sources test with #if are
+    // given here too: MLX and llama.cpp pick `typedef bfloat bfloat16_t;` by __HAVE_BFLOAT__.
+    argv.push_back("-D__HAVE_BFLOAT__");
     // The same math flags as the compile, for code that tests __FAST_MATH__ and friends.
     for (const std::string& flag : mathModeFlags(settings.mathMode)) argv.push_back(flag);
     for (const std::string& macro : settings.macros) argv.push_back("-D" + macro);

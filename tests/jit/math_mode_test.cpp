@@ -5,6 +5,7 @@
 #include "support/files.h"
 #include "support/process.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -28,48 +29,38 @@ struct Probe {
 
 class MathModeTest : public testing::MetalTest {
 protected:
-    /// Runs the probe kernel of `library`, with shader validation when `validated`.
-    Probe run(MTL::Library* library, bool validated = false) {
-        Probe result;
-        if (!library) {
-            ADD_FAILURE() << "no library";
-            return result;
+    /// Runs `kernel` of `library` on one thread with `inputs` at [[buffer(0)]] and `outputs`
+    /// floats at [[buffer(1)]] (shader-validated when `validated`), and returns those.
+    std::vector<float> runOneThread(MTL::Library* library, const char* kernel, const std::vector<float>& inputs,
+                                    std::size_t outputs, bool validated) {
+        MTL::ComputePipelineState* state = library ? pipeline(library, kernel, validated) : nullptr;
+        if (!state) {
+            ADD_FAILURE() << "no pipeline for " << kernel;
+            return std::vector<float>(outputs);
         }
-        MTL::Function* function = library->newFunction(NS::String::string("probe", NS::UTF8StringEncoding));
-        if (!function) {
-            ADD_FAILURE() << "no kernel probe";
-            return result;
-        }
-        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(validated ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled);
-        NS::Error* error = nullptr;
-        MTL::ComputePipelineState* pipeline =
-            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-        descriptor->release();
-        function->release();
-        if (!pipeline) {
-            ADD_FAILURE() << "pipeline failed: " << (error ? error->localizedDescription()->utf8String() : "?");
-            return result;
-        }
-        const float inputs[3] = {std::nanf(""), -0.0f, 1.0f};
-        MTL::Buffer* in = device_->newBuffer(inputs, sizeof inputs, MTL::ResourceStorageModeShared);
-        MTL::Buffer* out = device_->newBuffer(7 * sizeof(float), MTL::ResourceStorageModeShared);
-        std::memset(out->contents(), 0x55, 7 * sizeof(float));
+        MTL::Buffer* in = device_->newBuffer(inputs.data(), inputs.size() * sizeof(float), MTL::ResourceStorageModeShared);
+        MTL::Buffer* out = device_->newBuffer(outputs * sizeof(float), MTL::ResourceStorageModeShared);
+        std::memset(out->contents(), 0x55, outputs * sizeof(float));
         MTL::CommandBuffer* commands = queue_->commandBuffer();
         MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
-        encoder->setComputePipelineState(pipeline);
+        encoder->setComputePipelineState(state);
         encoder->setBuffer(in, 0, 0);
         encoder->setBuffer(out, 0, 1);
         encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
         encoder->endEncoding();
         EXPECT_EQ(testing::MetalTest::run(commands), MTL::CommandBufferStatusCompleted);
         const float* values = static_cast<const float*>(out->contents());
-        result = Probe{values[0], values[1], values[2], values[3], values[4], values[5], values[6]};
+        std::vector<float> result(values, values + outputs);
         in->release();
         out->release();
-        pipeline->release();
+        state->release();
         return result;
+    }
+
+    /// Runs the probe kernel of `library`, with shader validation when `validated`.
+    Probe run(MTL::Library* library, bool validated = false) {
+        const std::vector<float> v = runOneThread(library, "probe", {std::nanf(""), -0.0f, 1.0f}, 7, validated);
+        return Probe{v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
     }
 
     /// The probe compiled at run time with `options` (nullptr: Metal's defaults), run plain
@@ -223,11 +214,58 @@ TEST_F(MathModeTest, MetalAddLibraryOptions) {
     safe->release();
 }
 
+/// Sums whose result depends on the order of the additions. Metal adds in the order written in
+/// every math mode; GCC's -ffast-math alone regroups them (a public 2-D Laplacian test missed
+/// its 2.4e-7 tolerance that way).
+const char* const kOrderedSums = R"(
+kernel void sums(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+                 uint i [[thread_position_in_grid]]) {
+    if (i != 0) return;
+    const float one = in[0], big = in[1];
+    out[0] = (one + big) - big;      // 0 in order (1 + 1e8 rounds to 1e8); 1 when regrouped
+    float sum = 0.0f;
+    for (int k = 0; k < 64; ++k) sum += in[2 + k];
+    out[1] = sum;                    // 0 in order; 32 when vectorised in lanes
+    // A 5-point stencil: centre, left, right, up, down.
+    const float c = in[66], l = in[67], r = in[68], u = in[69], d = in[70];
+    out[2] = l + r + u + d - 4.0f * c;
+}
+)";
+
+// Test that no math mode reassociates additions: each sum comes out as when added in order.
+TEST_F(MathModeTest, NoModeReassociates) {
+    std::vector<float> inputs(71);
+    inputs[0] = 1.0f;
+    inputs[1] = 1e8f;
+    for (int k = 0; k < 64; ++k) inputs[2 + k] = k % 2 == 0 ? 1.0f : (k % 4 == 1 ? -1e8f : 1e8f);
+    const float stencil[5] = {0.1f, 1e7f, 0.3f, -1e7f, 0.7f};
+    std::copy(stencil, stencil + 5, inputs.begin() + 66);
+    volatile float l = stencil[1], r = stencil[2], u = stencil[3], d = stencil[4], c = stencil[0];
+    const float inOrder = (((l + r) + u) + d) - 4.0f * c;
+    for (MTL::MathMode mode : {MTL::MathModeFast, MTL::MathModeRelaxed, MTL::MathModeSafe}) {
+        SCOPED_TRACE(mode == MTL::MathModeFast ? "fast" : mode == MTL::MathModeRelaxed ? "relaxed" : "safe");
+        MTL::CompileOptions* options = MTL::CompileOptions::alloc()->init();
+        options->setMathMode(mode);
+        NS::Error* error = nullptr;
+        MTL::Library* library =
+            device_->newLibrary(NS::String::string(kOrderedSums, NS::UTF8StringEncoding), options, &error);
+        options->release();
+        ASSERT_NE(library, nullptr) << (error ? error->localizedDescription()->utf8String() : "?");
+        const std::vector<float> values = runOneThread(library, "sums", inputs, 3, false);
+        library->release();
+        EXPECT_EQ(values[0], 0.0f) << "(1 + 1e8) - 1e8 was regrouped";
+        EXPECT_EQ(values[1], 0.0f) << "the loop's sum was reordered";
+        EXPECT_EQ(values[2], inOrder) << "the stencil's sum was regrouped";
+    }
+}
+
 // Test the flags each mode maps to, and that a translated file records its mode (also in
 // the embedded validation flavour) for the compile step to read back.
 TEST(MathModeFlags, MappingAndPreamble) {
-    EXPECT_EQ(mathModeFlags(MathMode::Fast), std::vector<std::string>{"-ffast-math"});
-    EXPECT_EQ(mathModeFlags(MathMode::Relaxed), (std::vector<std::string>{"-ffast-math", "-fno-finite-math-only"}));
+    EXPECT_EQ(mathModeFlags(MathMode::Fast),
+              (std::vector<std::string>{"-ffast-math", "-fno-associative-math", "-ffp-contract=fast"}));
+    EXPECT_EQ(mathModeFlags(MathMode::Relaxed), (std::vector<std::string>{"-ffast-math", "-fno-associative-math",
+                                                                          "-ffp-contract=fast", "-fno-finite-math-only"}));
     std::vector<std::string> safe = mathModeFlags(MathMode::Safe);
     for (const std::string& flag : safe) EXPECT_EQ(flag.find("fast-math"), std::string::npos) << flag;
 

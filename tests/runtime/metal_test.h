@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace metalcpu::testing {
@@ -70,6 +71,27 @@ protected:
         return made;
     }
 
+    /// A pipeline (+1) for `kernel` in `library`, with shader validation on or off; fails
+    /// the test (and returns nullptr) when there is none.
+    MTL::ComputePipelineState* pipeline(MTL::Library* library, const char* kernel, bool validated) {
+        if (!library) return nullptr;
+        MTL::Function* function = library->newFunction(NS::String::string(kernel, NS::UTF8StringEncoding));
+        if (!function) {
+            ADD_FAILURE() << "no kernel " << kernel;
+            return nullptr;
+        }
+        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+        descriptor->setComputeFunction(function);
+        descriptor->setShaderValidation(validated ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled);
+        NS::Error* error = nullptr;
+        MTL::ComputePipelineState* made =
+            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+        descriptor->release();
+        function->release();
+        if (!made) ADD_FAILURE() << "pipeline failed: " << text(error ? error->localizedDescription() : nullptr);
+        return made;
+    }
+
     /// Runs `kernel` of `library`, which takes `device int*` at [[buffer(0)]], over `count`
     /// threads in groups of 7, and returns what it wrote; empty (and the test failed) when
     /// there is no such kernel or the command buffer fails.
@@ -119,6 +141,46 @@ T* nil() {
 /// Marks a function that calls methods on nil on purpose: metal-cpp allows it, C++ calls it
 /// undefined, so UBSan builds (METALCPU_SANITIZE) would stop there.
 #define METALCPU_NIL_TEST_BODY __attribute__((no_sanitize("undefined")))
+
+/// (threads per group, shader validation on): the shapes execution tests run kernels in.
+using KernelShape = std::tuple<unsigned, bool>;
+
+/// Execution tests parameterised by KernelShape over the kernels of `Source`, compiled once
+/// per suite: a kernel's pipeline in the shape's flavour, and a dispatch in groups of the
+/// shape's size. `class MyKernels : public ShapedKernelTest<kMySource> {};`
+template <const char* const& Source>
+class ShapedKernelTest : public MetalTest, public ::testing::WithParamInterface<KernelShape> {
+protected:
+    static void SetUpTestSuite() { library_ = compile(Source); }
+    static void TearDownTestSuite() {
+        if (library_) library_->release();
+        library_ = nullptr;
+    }
+
+    unsigned groupSize() const { return std::get<0>(GetParam()); }
+    bool validated() const { return std::get<1>(GetParam()); }
+
+    /// The pipeline (+1) for `name`, plain or validated as the shape says.
+    MTL::ComputePipelineState* kernel(const char* name) { return pipeline(library_, name, validated()); }
+
+    /// Dispatches `threads` threads of `state` in groups of groupSize() (the last group is
+    /// partial unless they divide), ends encoding and waits; fails the test unless completed.
+    void dispatch(MTL::ComputePipelineState* state, MTL::ComputeCommandEncoder* encoder,
+                  MTL::CommandBuffer* commands, unsigned threads) {
+        encoder->setComputePipelineState(state);
+        encoder->dispatchThreads(MTL::Size(threads, 1, 1), MTL::Size(groupSize(), 1, 1));
+        encoder->endEncoding();
+        ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted)
+            << text(commands->error() ? commands->error()->localizedDescription() : nullptr);
+    }
+
+    inline static MTL::Library* library_ = nullptr;
+};
+
+/// Test names for KernelShape parameters: group33, group33_validated.
+inline std::string kernelShapeName(const ::testing::TestParamInfo<KernelShape>& info) {
+    return "group" + std::to_string(std::get<0>(info.param)) + (std::get<1>(info.param) ? "_validated" : "");
+}
 
 /// `text` escaped to match itself in a death test's regular expression (POSIX extended).
 inline std::string regexLiteral(const std::string& text) {

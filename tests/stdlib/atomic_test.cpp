@@ -119,12 +119,32 @@ TEST(Atomic, TwoThreadsFetchAddCountEveryIncrement) {
     EXPECT_EQ(atomic_load_explicit(&sum, memory_order_relaxed), 2.0f * kPerThread);
 }
 
-// Test that fences accept every memory order and scope.
-TEST(Atomic, Fences) {
-    atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst);
+// Test that fences accept every memory order and scope, and order a message: data written
+// before a release fence and a relaxed flag store is seen by a thread that reads the flag
+// relaxed and then fences with acquire.
+TEST(Atomic, FencesOrderAMessage) {
     atomic_thread_fence(mem_flags::mem_threadgroup, memory_order_acq_rel, thread_scope_threadgroup);
     atomic_thread_fence(mem_flags::mem_none, memory_order_relaxed, thread_scope_device);
-    SUCCEED();
+    constexpr int kMessages = 2000;
+    int data[kMessages] = {};
+    atomic_int published;
+    atomic_store_explicit(&published, 0, memory_order_relaxed);
+    std::thread writer([&] {
+        for (int i = 0; i < kMessages; ++i) {
+            data[i] = i * 7 + 1;
+            atomic_thread_fence(mem_flags::mem_device, memory_order_release);
+            atomic_store_explicit(&published, i + 1, memory_order_relaxed);
+        }
+    });
+    int wrong = 0;
+    for (int seen = 0; seen < kMessages;) {
+        const int now = atomic_load_explicit(&published, memory_order_relaxed);
+        atomic_thread_fence(mem_flags::mem_device, memory_order_acquire);
+        for (; seen < now; ++seen) wrong += data[seen] != seen * 7 + 1;
+    }
+    writer.join();
+    EXPECT_EQ(wrong, 0);
+    atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst);
 }
 
 } // namespace

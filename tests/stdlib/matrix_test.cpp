@@ -183,6 +183,21 @@ TEST(Matrix, ElementTypeConversion) {
     EXPECT_FALSE((std::is_convertible_v<half4x4, float4x4>));
 }
 
+// Test that a matrix is brace-initialised from braced columns, as MSL code writes
+// `float4x3 m = {{...}, {...}, {...}, {...}}`, and from columns or scalars in braces.
+TEST(Matrix, BraceInitialisation) {
+    const float4x3 m = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}};
+    EXPECT_EQ(m[0][2], 3.0f);
+    EXPECT_EQ(m[3][0], 10.0f);
+    EXPECT_EQ(m[2][1], 8.0f);
+    const float2x2 c = {float2(1, 2), float2(3, 4)};
+    EXPECT_EQ(c[1][0], 3.0f);
+    const half3x2 h = {{1, 2}, {3, 4}, {5, 6}};
+    EXPECT_EQ(static_cast<float>(h[2][1]), 6.0f);
+    const float2x2 s = {1, 2, 3, 4};
+    EXPECT_EQ(s[1][1], 4.0f);
+}
+
 // Test that half matrix algebra gives the expected half results.
 TEST(Matrix, HalfAlgebra) {
     const half2x2 a(half2(1.0f, 3.0f), half2(2.0f, 4.0f));

@@ -104,4 +104,13 @@ TEST(Relational, Select) {
     expect_vec_eq(metal::select(v, 0.0f, v < 0.0f), {0.0f, 2.0f, 0.0f});
 }
 
+// Test that a scalar condition of an integer type converts to bool, as for MSL's
+// select(T, T, bool): select(a, b, n & 1) with ints throughout.
+TEST(Relational, SelectWithIntegerCondition) {
+    EXPECT_EQ(metal::select(10, 20, 3 & 1), 20);
+    EXPECT_EQ(metal::select(10, 20, 2 & 1), 10);
+    EXPECT_EQ(metal::select(1.5f, 2.5f, 7u), 2.5f);
+    expect_vec_eq(metal::select(int2(1, 2), int2(3, 4), 0), {1, 2});
+}
+
 } // namespace

@@ -120,6 +120,21 @@ TEST(Types, TrivialConstructionAndCopy) {
     EXPECT_TRUE(std::is_trivially_default_constructible_v<float4x4>);
 }
 
+// Test that float -> half rounds to nearest even, as the GPU converts, also from double and
+// at the edges (overflow to infinity, subnormals), and that half -> int truncates.
+TEST(Types, HalfConversionsRoundToNearestEven) {
+    EXPECT_EQ(as_type<ushort>(static_cast<half>(1.0f + 0x1p-11f)), 0x3c00u) << "a tie rounds to even (down)";
+    EXPECT_EQ(as_type<ushort>(static_cast<half>(1.0f + 3 * 0x1p-11f)), 0x3c02u) << "a tie rounds to even (up)";
+    EXPECT_EQ(as_type<ushort>(static_cast<half>(1.0f + 0x1p-11f + 0x1p-20f)), 0x3c01u);
+    EXPECT_EQ(as_type<ushort>(static_cast<half>(1.0 + 0x1p-11 + 0x1p-40)), 0x3c01u) << "double rounds once";
+    EXPECT_EQ(as_type<ushort>(static_cast<half>(65520.0f)), 0x7c00u) << "past the largest half + half an ulp";
+    EXPECT_EQ(as_type<ushort>(static_cast<half>(65519.0f)), 0x7bffu);
+    EXPECT_EQ(as_type<ushort>(static_cast<half>(0x1p-25f)), 0x0000u) << "half the smallest subnormal: a tie, to even";
+    EXPECT_EQ(as_type<ushort>(static_cast<half>(0x1.8p-24f)), 0x0002u);
+    EXPECT_EQ(static_cast<int>(static_cast<half>(-2.75f)), -2);
+    EXPECT_EQ(static_cast<uint>(static_cast<half>(65504.0f)), 65504u);
+}
+
 // Test that as_type reinterprets the bits of scalars.
 TEST(AsType, Scalars) {
     EXPECT_EQ(as_type<uint>(1.0f), 0x3f800000u);
@@ -139,6 +154,13 @@ TEST(AsType, VectorsAndScalars) {
     const half2 h = as_type<half2>(0x3c004000u);
     EXPECT_EQ(static_cast<float>(h.x), 2.0f);
     EXPECT_EQ(static_cast<float>(h.y), 1.0f);
+    const int2 w = as_type<int2>(long(0x7fffffff00000005l)); // PyTorch's 64-bit shuffles
+    EXPECT_EQ(w.x, 5);
+    EXPECT_EQ(w.y, 0x7fffffff);
+    EXPECT_EQ(as_type<long>(w), 0x7fffffff00000005l);
+    EXPECT_EQ(as_type<uint>(half2(static_cast<half>(1.0f), static_cast<half>(-2.0f))), 0xc0003c00u);
+    EXPECT_EQ(as_type<ushort2>(1.0f).y, 0x3f80u);
+    EXPECT_EQ(as_type<short>(as_type<half>(ushort(0x3c00))), 0x3c00);
     const int2 l = as_type<int2>(-1l);
     EXPECT_EQ(l.x, -1);
     EXPECT_EQ(l.y, -1);

@@ -63,6 +63,19 @@ TEST(Vec, ExplicitConversion) {
     EXPECT_TRUE((std::is_convertible_v<float, float4>)) << "scalars broadcast implicitly";
 }
 
+// Test that packed vectors and swizzles convert explicitly to vectors of another element type:
+// float4(packed_char4), float2(i.xy), half3(packed_float3).
+TEST(Vec, ExplicitConversionFromPackedVectorsAndSwizzles) {
+    const packed_char4 bytes(char(1), char(-2), char(3), char(-128));
+    expect_vec(float4(bytes), {1.0f, -2.0f, 3.0f, -128.0f});
+    const int4 i(5, 6, 7, 8);
+    expect_vec(float2(i.wy), {8.0f, 6.0f});
+    const packed_float3 p(0.5f, 1.5f, 2.5f);
+    const half3 h = half3(p);
+    EXPECT_EQ(static_cast<float>(h.z), 2.5f);
+    EXPECT_FALSE((std::is_convertible_v<packed_char4, float4>)) << "explicit, as between vectors";
+}
+
 // Test that .xyzw, .rgba and subscripts name the same components and are assignable lvalues.
 TEST(Vec, ComponentAccess) {
     float4 v(1.0f, 2.0f, 3.0f, 4.0f);

@@ -2,13 +2,25 @@
 
 namespace metalcpu::msl {
 
+namespace {
+
+/// The length of a 16-bit float suffix at the end of `s` (`h`, `H`, `bf`, `BF`), 0 if none.
+std::size_t suffixLength(const std::string& s) {
+    if (s.size() >= 3 && (s.ends_with("bf") || s.ends_with("BF"))) return 2;
+    if (s.size() >= 2 && (s.back() == 'h' || s.back() == 'H')) return 1;
+    return 0;
+}
+
+} // namespace
+
 void rewriteHalfLiterals(TokenList& tokens) {
     for (Token& t : tokens) {
         if (t.kind != TokenKind::Number) continue;
         const std::string& s = t.spelling;
-        if (s.size() < 2 || (s.back() != 'h' && s.back() != 'H')) continue;
+        const std::size_t suffix = suffixLength(s);
+        if (suffix == 0) continue;
         if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) continue;
-        std::string digits = s.substr(0, s.size() - 1);
+        std::string digits = s.substr(0, s.size() - suffix);
         bool isFloat = digits.find_first_of(".eE") != std::string::npos;
         bool valid = !digits.empty();
         for (char c : digits)
@@ -16,7 +28,8 @@ void rewriteHalfLiterals(TokenList& tokens) {
                   c == '\''))
                 valid = false;
         if (!valid) continue;
-        t.text = "half(" + digits + (isFloat ? "f)" : ".0f)");
+        const char* type = suffix == 2 ? "bfloat(" : "half(";
+        t.text = type + digits + (isFloat ? "f)" : ".0f)");
     }
 }
 

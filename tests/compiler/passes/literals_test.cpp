@@ -19,9 +19,14 @@ TEST(HalfLiterals, Rewritten) {
               "x = half(1.5f) + half(2.0f) - half(1e-3f) * half(.5f) + half(1.f);");
 }
 
+// Test that bfloat literals become bfloat conversions of float literals.
+TEST(HalfLiterals, BfloatRewritten) {
+    EXPECT_EQ(rewrite("x = 5.0bf + 2BF * 1e-2bf;"), "x = bfloat(5.0f) + bfloat(2.0f) * bfloat(1e-2f);");
+}
+
 // Test that other numbers keep their spelling.
 TEST(HalfLiterals, OthersUnchanged) {
-    EXPECT_EQ(rewrite("x = 1.5f + 0x1Fh + 2 + 3u + 1e3;"), "x = 1.5f + 0x1Fh + 2 + 3u + 1e3;");
+    EXPECT_EQ(rewrite("x = 1.5f + 0x1Fh + 0xbf + 2 + 3u + 1e3;"), "x = 1.5f + 0x1Fh + 0xbf + 2 + 3u + 1e3;");
 }
 
 } // namespace

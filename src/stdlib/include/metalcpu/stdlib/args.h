@@ -20,7 +20,8 @@
 
 namespace metalcpu_stdlib {
 
-template <class T> inline constexpr bool is_msl_float = __is_same(T, float) || __is_same(T, half);
+template <class T>
+inline constexpr bool is_msl_float = __is_same(T, float) || __is_same(T, half) || __is_same(T, bfloat);
 
 // --- classification of one argument ------------------------------------------------------
 template <class X, bool = metal::is_arithmetic_v<X>, bool = is_vector_like<X>> struct arg_info {
@@ -168,25 +169,24 @@ template <class R, class E> struct with_elem { using type = E; };
 template <class T, int N, class E> struct with_elem<metal::vec<T, N>, E> { using type = metal::vec<E, N>; };
 template <class R, class E> using with_elem_t = typename with_elem<R, E>::type;
 
-// Bits of a half or float.
+// Bits of a half, bfloat or float.
 METALCPU_INLINE constexpr uint float_bits(float x) { return __builtin_bit_cast(uint, x); }
 METALCPU_INLINE constexpr ushort float_bits(half x) { return __builtin_bit_cast(ushort, x); }
+METALCPU_INLINE constexpr ushort float_bits(bfloat x) { return x.metalcpu_bits; }
+// The exponent field of T's bits (half, bfloat or float), all ones: infinities and NaNs.
+template <class T> inline constexpr uint exponent_mask = __is_same(T, half) ? 0x7c00u : __is_same(T, bfloat) ? 0x7f80u : 0x7f800000u;
 
 // Classification on the bits: correct also under -ffast-math, where GCC folds isnan() and
-// isinf() to false. T is half or float; anything else is never NaN or infinite.
+// isinf() to false. T is half, bfloat or float; anything else is never NaN or infinite.
 template <class T> METALCPU_INLINE constexpr bool is_nan(T x) {
-    if constexpr (__is_same(T, float))
-        return (float_bits(x) & 0x7fffffffu) > 0x7f800000u;
-    else if constexpr (__is_same(T, half))
-        return (float_bits(x) & 0x7fffu) > 0x7c00u;
+    if constexpr (is_msl_float<T>)
+        return (float_bits(x) & (exponent_mask<T> | (exponent_mask<T> - 1))) > exponent_mask<T>;
     else
         return false;
 }
 template <class T> METALCPU_INLINE constexpr bool is_inf(T x) {
-    if constexpr (__is_same(T, float))
-        return (float_bits(x) & 0x7fffffffu) == 0x7f800000u;
-    else if constexpr (__is_same(T, half))
-        return (float_bits(x) & 0x7fffu) == 0x7c00u;
+    if constexpr (is_msl_float<T>)
+        return (float_bits(x) & (exponent_mask<T> | (exponent_mask<T> - 1))) == exponent_mask<T>;
     else
         return false;
 }

@@ -4,6 +4,7 @@
 // hosted translation unit may include both.
 #pragma once
 
+#include <metalcpu/stdlib/bfloat.h>
 #include <metalcpu/stdlib/config.h>
 
 typedef unsigned char uchar;
@@ -31,6 +32,7 @@ static_assert(sizeof(long) == 8 && sizeof(half) == 2 && static_cast<char>(-1) < 
               "metalcpu kernels need an LP64 target with a signed char, as MSL defines them");
 
 namespace metal {
+using ::bfloat;
 using ::half;
 using ::int16_t;
 using ::int32_t;

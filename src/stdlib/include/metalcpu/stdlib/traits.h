@@ -20,7 +20,12 @@ using false_type = bool_constant<false>;
 
 template <class T> struct type_identity { using type = T; };
 template <class T> using type_identity_t = typename type_identity<T>::type;
+// Names MSL's <metal_type_traits> does not have stay out of metal::, because kernels define
+// them there themselves (MLX's steel/utils/type_traits.h: is_empty, is_empty_v, void_t,
+// make_void, is_static, pointer_element): ours would be redefinitions.
+namespace traits_detail {
 template <class...> using void_t = void;
+} // namespace traits_detail
 
 template <class A, class B> struct is_same : bool_constant<__is_same(A, B)> {};
 template <class A, class B> inline constexpr bool is_same_v = __is_same(A, B);
@@ -100,6 +105,7 @@ template <> struct is_integral<long long> : true_type {};
 template <> struct is_integral<unsigned long long> : true_type {};
 template <class T> struct is_floating_point : false_type {};
 template <> struct is_floating_point<half> : true_type {};
+template <> struct is_floating_point<bfloat> : true_type {};
 template <> struct is_floating_point<float> : true_type {};
 template <> struct is_floating_point<double> : true_type {};
 template <> struct is_floating_point<long double> : true_type {};
@@ -135,13 +141,12 @@ template <class T> struct is_signed<T, false> : false_type {};
 } // namespace traits_detail
 template <class T> struct is_signed : traits_detail::is_signed<T> {};
 template <class T> struct is_unsigned : bool_constant<is_arithmetic<T>::value && !is_signed<T>::value> {};
-// MSL: a scalar is one of the arithmetic types (bool, the integers, half, float).
+// MSL: a scalar is one of the arithmetic types (bool, the integers, half, bfloat, float).
 template <class T> struct is_scalar : is_arithmetic<T> {};
 
 template <class T> struct is_trivially_copyable : bool_constant<__is_trivially_copyable(T)> {};
 template <class T> struct is_trivial : bool_constant<__is_trivial(T)> {};
 template <class T> struct is_standard_layout : bool_constant<__is_standard_layout(T)> {};
-template <class T> struct is_empty : bool_constant<__is_empty(T)> {};
 template <class B, class D> struct is_base_of : bool_constant<__is_base_of(B, D)> {};
 template <class T, class... A> struct is_constructible : bool_constant<__is_constructible(T, A...)> {};
 template <class T, class U> struct is_assignable : bool_constant<__is_assignable(T, U)> {};
@@ -152,7 +157,7 @@ template <class T> void accept(T) noexcept;
 template <class F, class T, class = void>
 struct is_convertible : bool_constant<is_void<F>::value && is_void<T>::value> {};
 template <class F, class T>
-struct is_convertible<F, T, void_t<decltype(accept<T>(declval<F>()))>> : true_type {};
+struct is_convertible<F, T, traits_detail::void_t<decltype(accept<T>(declval<F>()))>> : true_type {};
 } // namespace traits_detail
 template <class F, class T> struct is_convertible : traits_detail::is_convertible<F, T> {};
 
@@ -177,7 +182,6 @@ template <class T> inline constexpr bool is_scalar_v = is_scalar<T>::value;
 template <class T> inline constexpr bool is_trivially_copyable_v = is_trivially_copyable<T>::value;
 template <class T> inline constexpr bool is_trivial_v = is_trivial<T>::value;
 template <class T> inline constexpr bool is_standard_layout_v = is_standard_layout<T>::value;
-template <class T> inline constexpr bool is_empty_v = is_empty<T>::value;
 template <class B, class D> inline constexpr bool is_base_of_v = is_base_of<B, D>::value;
 template <class T, class... A> inline constexpr bool is_constructible_v = is_constructible<T, A...>::value;
 template <class T, class U> inline constexpr bool is_assignable_v = is_assignable<T, U>::value;

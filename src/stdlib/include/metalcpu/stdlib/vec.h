@@ -135,6 +135,11 @@ public:
     vec() = default;
     // Broadcast: float4(1), `float4 v = 0`, and the scalar side of `v * 2`.
     METALCPU_INLINE constexpr vec(T s) : storage(metalcpu_stdlib::broadcast_tag{}, s) {}
+    // bfloat is a class: an integer reaches it through a user-defined conversion, and the
+    // broadcast above would need a second one (`b4 * 2`). Integers are implicit for bfloat.
+    template <class I>
+        requires(__is_same(T, bfloat) && metalcpu_stdlib::bfloat_detail::is_integer<I>)
+    METALCPU_INLINE constexpr vec(I s) : vec(T(s)) {}
     // Composition from scalars and vectors whose components add up to N:
     // float4(x, y, z, w), float4(v.xy, 0, 1), float4(f3, 1), `uint2 v = {a, b}`.
     template <class... A>
@@ -144,6 +149,12 @@ public:
     template <class U>
         requires(!__is_same(U, T))
     METALCPU_INLINE constexpr explicit vec(const vec<U, N>& o) : storage(convert(o)) {}
+    // ... also from a packed vector or a swizzle of another element type: float4(packed_char4),
+    // float2(i4.xy) (deduction on vec<U, N> does not see through their conversion).
+    template <class P>
+        requires(metalcpu_stdlib::is_proxy<P> && vec_elements<metalcpu_stdlib::vector_of_t<P>>::value == N &&
+                 !__is_same(make_scalar_t<metalcpu_stdlib::vector_of_t<P>>, T))
+    METALCPU_INLINE constexpr explicit vec(const P& p) : storage(convert(metalcpu_stdlib::vector_of_t<P>(p))) {}
     // Used by swizzles and packed vectors.
     template <class... E>
     METALCPU_INLINE constexpr explicit vec(metalcpu_stdlib::elements_tag t, E... e) : storage(t, e...) {}
@@ -346,6 +357,7 @@ METALCPU_VEC_ALIASES(uint, uint)
 METALCPU_VEC_ALIASES(long, long)
 METALCPU_VEC_ALIASES(ulong, ulong)
 METALCPU_VEC_ALIASES(half, half)
+METALCPU_VEC_ALIASES(bfloat, bfloat)
 METALCPU_VEC_ALIASES(float, float)
 #undef METALCPU_VEC_ALIASES
 
@@ -369,5 +381,6 @@ METALCPU_GLOBAL_VEC_NAMES(uint)
 METALCPU_GLOBAL_VEC_NAMES(long)
 METALCPU_GLOBAL_VEC_NAMES(ulong)
 METALCPU_GLOBAL_VEC_NAMES(half)
+METALCPU_GLOBAL_VEC_NAMES(bfloat)
 METALCPU_GLOBAL_VEC_NAMES(float)
 #undef METALCPU_GLOBAL_VEC_NAMES

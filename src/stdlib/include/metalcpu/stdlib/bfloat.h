@@ -1,0 +1,194 @@
+// MSL's bfloat (brain float: 1 sign, 8 exponent, 7 fraction bits), a class over its 16 bits,
+// because GCC 12 has no arithmetic bfloat type. Part of <metal_types>, via scalar.h.
+//
+// What MSL says (Metal 3.1, "bfloat is an extended floating-point type that only allows
+// implicit conversion to a type of greater floating-point rank"), and how it is done here:
+//   - bfloat converts implicitly to float (exactly); float, half and double convert to bfloat
+//     only explicitly (`bfloat(x)`, `static_cast<bfloat>(x)`), rounding to nearest even, with
+//     NaN kept NaN (quieted, sign and top payload bits kept). Integers convert implicitly,
+//     as to any floating type (`T acc = 0;`, `return (x > T(0)) - (x < T(0));`), rounded once.
+//   - bfloat op bfloat and bfloat op integer compute in float and round the result to bfloat,
+//     as the GPU does (it has no bfloat ALU); bfloat op float is float (the built-in operator,
+//     through the conversion). Mixing bfloat and half is ill-formed, as in MSL (neither rank
+//     is greater): those operators are deleted.
+//   - Comparisons are float comparisons (the built-in operators, through the conversion).
+// Known difference: `half h = b;` compiles here (float -> half follows the implicit bfloat ->
+// float), where MSL rejects it; and `c ? b : 0` is ambiguous (b converts to int, 0 to bfloat).
+#pragma once
+
+#include <metalcpu/stdlib/config.h>
+
+namespace metalcpu_stdlib::bfloat_detail {
+
+template <class T> inline constexpr bool is_integer = false;
+template <> inline constexpr bool is_integer<char> = true;
+template <> inline constexpr bool is_integer<signed char> = true;
+template <> inline constexpr bool is_integer<unsigned char> = true;
+template <> inline constexpr bool is_integer<short> = true;
+template <> inline constexpr bool is_integer<unsigned short> = true;
+template <> inline constexpr bool is_integer<int> = true;
+template <> inline constexpr bool is_integer<unsigned int> = true;
+template <> inline constexpr bool is_integer<long> = true;
+template <> inline constexpr bool is_integer<unsigned long> = true;
+template <> inline constexpr bool is_integer<long long> = true;
+template <> inline constexpr bool is_integer<unsigned long long> = true;
+template <class T>
+inline constexpr bool is_float = __is_same(T, float) || __is_same(T, double) || __is_same(T, _Float16);
+
+// The bits of the bfloat nearest to f (ties to even); a NaN stays a quiet NaN.
+METALCPU_INLINE constexpr unsigned short bits_from_float(float f) {
+    const unsigned int b = __builtin_bit_cast(unsigned int, f);
+    if ((b & 0x7fffffffu) > 0x7f800000u) return static_cast<unsigned short>((b >> 16) | 0x40u);
+    return static_cast<unsigned short>((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+}
+
+// double -> bfloat rounded once: round to float "to odd" (truncate, and set the last bit if
+// anything was dropped), then to bfloat; the odd bit keeps the second rounding from
+// mistaking a value near a tie for a tie. Only double literals (`bfloat(0.1)`) come here.
+METALCPU_INLINE constexpr unsigned short bits_from_double(double d) {
+    const float f = static_cast<float>(d);
+    unsigned int b = __builtin_bit_cast(unsigned int, f);
+    const bool finite = (b & 0x7f800000u) != 0x7f800000u || (b & 0x7fffffffu) == 0x7f800000u;
+    const double back = f;
+    if (finite && __builtin_bit_cast(unsigned long, back) != __builtin_bit_cast(unsigned long, d)) {
+        const bool away_from_zero = (back < 0 ? -back : back) > (d < 0 ? -d : d);
+        if (away_from_zero) --b;
+        b |= 1u;
+    }
+    return bits_from_float(__builtin_bit_cast(float, b));
+}
+
+// An integer of magnitude m rounded once to bfloat (8 significant bits, ties to even).
+METALCPU_INLINE constexpr unsigned short bits_from_integer(bool negative, unsigned long m) {
+    if (m == 0) return 0;
+    int lead = 63 - __builtin_clzl(m);
+    if (lead > 7) {
+        const int shift = lead - 7;
+        const unsigned long dropped = m & ((1ul << shift) - 1);
+        const unsigned long tie = 1ul << (shift - 1);
+        m >>= shift;
+        if (dropped > tie || (dropped == tie && (m & 1))) {
+            if (++m == 256) {
+                m = 128;
+                ++lead;
+            }
+        }
+    } else {
+        m <<= 7 - lead;
+    }
+    const unsigned int bits = (static_cast<unsigned int>(lead + 127) << 7) | (m & 0x7f);
+    return static_cast<unsigned short>(bits | (negative ? 0x8000u : 0u));
+}
+
+template <class T> METALCPU_INLINE constexpr unsigned short bits_from(T x) {
+    if constexpr (__is_same(T, bool)) {
+        return x ? 0x3f80 : 0;
+    } else if constexpr (is_integer<T>) {
+        if constexpr (T(-1) < T(0))
+            return bits_from_integer(x < 0, x < 0 ? 0ul - static_cast<unsigned long>(x) : static_cast<unsigned long>(x));
+        else
+            return bits_from_integer(false, x);
+    } else if constexpr (__is_same(T, double)) {
+        return bits_from_double(x);
+    } else {
+        return bits_from_float(static_cast<float>(x)); // float, or half (exact in float)
+    }
+}
+
+struct from_bits_tag {};
+
+} // namespace metalcpu_stdlib::bfloat_detail
+
+struct bfloat {
+    // The bits, as as_type<ushort>(b) sees them; named so that no kernel's name clashes.
+    unsigned short metalcpu_bits;
+
+    bfloat() = default;
+    // Integers convert implicitly, floating types explicitly (see above).
+    template <class I>
+        requires(metalcpu_stdlib::bfloat_detail::is_integer<I> || __is_same(I, bool))
+    METALCPU_INLINE constexpr bfloat(I x) : metalcpu_bits(metalcpu_stdlib::bfloat_detail::bits_from(x)) {}
+    template <class F>
+        requires metalcpu_stdlib::bfloat_detail::is_float<F>
+    METALCPU_INLINE constexpr explicit bfloat(F x) : metalcpu_bits(metalcpu_stdlib::bfloat_detail::bits_from(x)) {}
+    METALCPU_INLINE constexpr bfloat(metalcpu_stdlib::bfloat_detail::from_bits_tag, unsigned short bits)
+        : metalcpu_bits(bits) {}
+
+    METALCPU_INLINE constexpr operator float() const {
+        return __builtin_bit_cast(float, static_cast<unsigned int>(metalcpu_bits) << 16);
+    }
+
+    friend METALCPU_INLINE constexpr bfloat operator+(bfloat a) { return a; }
+    friend METALCPU_INLINE constexpr bfloat operator-(bfloat a) {
+        return bfloat(metalcpu_stdlib::bfloat_detail::from_bits_tag{}, static_cast<unsigned short>(a.metalcpu_bits ^ 0x8000u));
+    }
+
+// bfloat op bfloat and bfloat op integer: in float, rounded to bfloat. bfloat op half: deleted.
+#define METALCPU_BFLOAT_ARITHMETIC(op)                                                              \
+    friend METALCPU_INLINE constexpr bfloat operator op(bfloat a, bfloat b) {                       \
+        return bfloat(float(a) op float(b));                                                        \
+    }                                                                                               \
+    template <class I>                                                                              \
+        requires metalcpu_stdlib::bfloat_detail::is_integer<I>                                      \
+    friend METALCPU_INLINE constexpr bfloat operator op(bfloat a, I b) {                            \
+        return a op bfloat(b);                                                                      \
+    }                                                                                               \
+    template <class I>                                                                              \
+        requires metalcpu_stdlib::bfloat_detail::is_integer<I>                                      \
+    friend METALCPU_INLINE constexpr bfloat operator op(I a, bfloat b) {                            \
+        return bfloat(a) op b;                                                                      \
+    }                                                                                               \
+    template <class H>                                                                              \
+        requires __is_same(H, _Float16)                                                             \
+    friend bfloat operator op(bfloat, H) = delete;                                                  \
+    template <class H>                                                                              \
+        requires __is_same(H, _Float16)                                                             \
+    friend bfloat operator op(H, bfloat) = delete;                                                  \
+    template <class T>                                                                              \
+    METALCPU_INLINE constexpr bfloat& operator op##=(const T& b) {                                  \
+        return *this = bfloat(*this op b);                                                          \
+    }
+    METALCPU_BFLOAT_ARITHMETIC(+)
+    METALCPU_BFLOAT_ARITHMETIC(-)
+    METALCPU_BFLOAT_ARITHMETIC(*)
+    METALCPU_BFLOAT_ARITHMETIC(/)
+#undef METALCPU_BFLOAT_ARITHMETIC
+
+// (Templates: a deleted non-template taking half would compete with the built-in operators
+// on float, through conversions, and make `b < b` ambiguous.)
+#define METALCPU_BFLOAT_NO_HALF_COMPARE(op)                                                         \
+    template <class H>                                                                              \
+        requires __is_same(H, _Float16)                                                             \
+    friend bool operator op(bfloat, H) = delete;                                                    \
+    template <class H>                                                                              \
+        requires __is_same(H, _Float16)                                                             \
+    friend bool operator op(H, bfloat) = delete;
+    METALCPU_BFLOAT_NO_HALF_COMPARE(==)
+    METALCPU_BFLOAT_NO_HALF_COMPARE(!=)
+    METALCPU_BFLOAT_NO_HALF_COMPARE(<)
+    METALCPU_BFLOAT_NO_HALF_COMPARE(<=)
+    METALCPU_BFLOAT_NO_HALF_COMPARE(>)
+    METALCPU_BFLOAT_NO_HALF_COMPARE(>=)
+#undef METALCPU_BFLOAT_NO_HALF_COMPARE
+
+    METALCPU_INLINE constexpr bfloat& operator++() { return *this += 1; }
+    METALCPU_INLINE constexpr bfloat& operator--() { return *this -= 1; }
+    METALCPU_INLINE constexpr bfloat operator++(int) {
+        const bfloat old = *this;
+        *this += 1;
+        return old;
+    }
+    METALCPU_INLINE constexpr bfloat operator--(int) {
+        const bfloat old = *this;
+        *this -= 1;
+        return old;
+    }
+};
+
+static_assert(sizeof(bfloat) == 2 && alignof(bfloat) == 2 && __is_trivially_copyable(bfloat) && __is_trivial(bfloat),
+              "bfloat must lay out as MSL's 16-bit bfloat");
+
+// MSL's spelling check for code that also builds without bfloat (MLX, llama.cpp).
+#ifndef __HAVE_BFLOAT__
+#define __HAVE_BFLOAT__ 1
+#endif

@@ -1,0 +1,117 @@
+// Headers of kernel libraries that define names of their own in namespace metal, or test the
+// compiler's predefined macros, compile unchanged against metalcpu's <metal_stdlib> and give
+// the values they give on Apple's: MLX's steel/utils/type_traits.h (is_empty, void_t,
+// make_void, is_integral of integral_constant, is_static, pointer_element) and PyTorch's
+// `#ifdef __METAL__` constants.
+#include "metal_test.h"
+
+#include <vector>
+
+namespace metalcpu::testing {
+namespace {
+
+// Written as MLX writes it (not copied): definitions metalcpu's library must not clash with.
+const char* const kMlxTypeTraits = R"(
+#include <metal_stdlib>
+
+namespace metal {
+template <typename T> struct is_empty : metal::bool_constant<__is_empty(T)> {};
+#ifdef __cpp_variable_templates
+template <typename T> constexpr constant bool is_empty_v = is_empty<T>::value;
+#endif
+template <typename... Ts> struct make_void { typedef void type; };
+template <typename... Ts> using void_t = typename make_void<Ts...>::type;
+template <class T, T val> struct is_integral<integral_constant<T, val>> : true_type {};
+template <int val> struct is_integral<integral_constant<decltype(val), val>> : true_type {};
+template <class T> struct is_static : bool_constant<is_empty<remove_cv_t<T>>::value> {};
+template <typename T> struct pointer_element {};
+// MLX specialises it for thread, device, constant and threadgroup pointers; the front end
+// erases address spaces, which makes those four one specialisation defined four times (a
+// front-end limitation, docs/compiler.md), so only one is kept here.
+template <typename T> struct pointer_element<device T*> { using type = remove_cv_t<T>; };
+template <typename T> using pointer_element_t = typename pointer_element<remove_cv_t<T>>::type;
+} // namespace metal
+
+#ifdef __METAL__
+#define SHARED_CONSTEXPR constant constexpr
+#else
+#define SHARED_CONSTEXPR constexpr
+#endif
+SHARED_CONSTEXPR unsigned kMaxDims = 16;
+
+using namespace metal;
+struct Empty {};
+template <class T, class = void> struct has_value_type : false_type {};
+template <class T> struct has_value_type<T, void_t<typename T::value_type>> : true_type {};
+
+kernel void traits(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    if (i != 0) return;
+    out[0] = is_empty_v<Empty> + 2 * is_empty<int>::value;
+    out[1] = is_integral<integral_constant<int, 3>>::value + 2 * is_static<const Empty>::value;
+    out[2] = has_value_type<float4>::value + 2 * has_value_type<float>::value;
+    out[3] = is_same_v<pointer_element_t<device float*>, float>;
+    out[4] = int(kMaxDims);
+}
+)";
+
+// Test that MLX's type_traits.h definitions compile next to ours and mean what they mean on
+// Apple's compiler, and that __METAL__ is defined.
+TEST_F(MetalTest, MlxTypeTraitsAndMetalMacro) {
+    MTL::Library* library = compile(kMlxTypeTraits);
+    ASSERT_NE(library, nullptr);
+    const std::vector<int> values = runIntKernel(library, "traits", 5);
+    library->release();
+    ASSERT_EQ(values.size(), 5u);
+    EXPECT_EQ(values[0], 1) << "is_empty";
+    EXPECT_EQ(values[1], 3) << "is_integral of integral_constant, is_static";
+    EXPECT_EQ(values[2], 1) << "void_t";
+    EXPECT_EQ(values[3], 1) << "pointer_element";
+    EXPECT_EQ(values[4], 16) << "__METAL__ is defined";
+}
+
+// Written as MLX's bf16_math.h writes its bfloat overloads (not copied): Apple's __metal_*
+// builtins with a math-mode argument, in metal::, metal::fast:: and metal::precise::.
+const char* const kMlxBfloatMath = R"(
+#include <metal_stdlib>
+using namespace metal;
+typedef bfloat bfloat16_t;
+#define bfloat_math(itype, otype, ctype, mfast)                                                  \
+    METAL_FUNC otype exp(itype x) { return static_cast<otype>(__metal_exp(static_cast<ctype>(x), mfast)); } \
+    METAL_FUNC otype fmax(itype x, itype y) {                                                     \
+        return static_cast<otype>(__metal_fmax(static_cast<ctype>(x), static_cast<ctype>(y), mfast)); \
+    }                                                                                            \
+    METAL_FUNC otype frexp(itype x, thread int& e) {                                              \
+        return static_cast<otype>(__metal_frexp(static_cast<ctype>(x), &e));                     \
+    }
+namespace metal {
+bfloat_math(bfloat16_t, bfloat16_t, float, __METAL_MAYBE_FAST_MATH__)
+namespace fast { bfloat_math(bfloat16_t, bfloat16_t, float, __METAL_FAST_MATH__) }
+namespace precise { bfloat_math(bfloat16_t, bfloat16_t, float, __METAL_PRECISE_MATH__) }
+}
+kernel void bf16_math(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    if (i != 0) return;
+    const bfloat16_t two = 2.0bf, nan = as_type<bfloat16_t>(ushort(0x7fc0));
+    int e = 0;
+    out[0] = int(float(metal::exp(two)) * 100.0f);   // e^2 = 7.389, rounded to bfloat 7.375
+    out[1] = int(float(metal::precise::fmax(nan, two)));
+    out[2] = int(float(metal::fast::frexp(bfloat16_t(12), e)) * 100.0f);
+    out[3] = e;
+}
+)";
+
+// Test that MLX's bfloat overloads over Apple's __metal_* builtins compile through the front
+// end and compute what the library computes (precise fmax ignoring a NaN).
+TEST_F(MetalTest, MlxBfloatMathOverBuiltins) {
+    MTL::Library* library = compile(kMlxBfloatMath);
+    ASSERT_NE(library, nullptr);
+    const std::vector<int> values = runIntKernel(library, "bf16_math", 4);
+    library->release();
+    ASSERT_EQ(values.size(), 4u);
+    EXPECT_EQ(values[0], 737) << "exp(2) rounded to bfloat";
+    EXPECT_EQ(values[1], 2) << "precise fmax ignores the NaN";
+    EXPECT_EQ(values[2], 75) << "frexp(12) = 0.75 * 2^4";
+    EXPECT_EQ(values[3], 4);
+}
+
+} // namespace
+} // namespace metalcpu::testing
