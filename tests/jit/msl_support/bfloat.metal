@@ -1,4 +1,4 @@
-// expect: error: bfloat
+// expect: compiles
 #include <metal_stdlib>
 using namespace metal;
 

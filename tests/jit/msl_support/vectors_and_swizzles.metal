@@ -7,6 +7,6 @@ kernel void vectors(device float4* v [[buffer(0)]], device int2* n [[buffer(1)]]
     a.xy = a.yx * 2.0f;
     float3 b = a.rgb + float3(1.0f);
     vec<float, 4> c = float4(b, a.w);
-    n[i] = int2(float2(c.zw)) + n[i][0];
+    n[i] = int2(c.zw) + n[i][0];
     v[i] = c;
 }
