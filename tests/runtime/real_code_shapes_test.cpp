@@ -38,6 +38,48 @@ kernel void comparison_in_template_arguments(device float* out [[buffer(0)]], de
     long wide = long(in[i]);
     out[i] = s.reduce(in[i]) + float(s.reduce(wide)) * 10.0f;
 }
+
+// Explicit instantiations, in every spelling public code uses.
+// MLX utils.h's macro: `template [[host_name(n)]] [[kernel]] decltype(f<...>) f<...>;`
+#define instantiate_kernel(name, func, ...) \
+    template [[host_name(name)]] [[kernel]] decltype(func<__VA_ARGS__>) func<__VA_ARGS__>;
+
+template <typename T, int N>
+[[kernel]] void scale_by(device T* out [[buffer(0)]], device const T* in [[buffer(1)]],
+                         uint i [[thread_position_in_grid]]) {
+    out[i] = in[i] * T(N);
+}
+instantiate_kernel("scale_by_float_3", scale_by, float, 3)
+
+template <typename T, int N>
+kernel void add_to(device T* out [[buffer(0)]], device const T* in [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    out[i] = in[i] + T(N);
+}
+// With the parameters named, and without names or attributes.
+template [[host_name("add_to_named")]] kernel void add_to<float, 4>(device float* out [[buffer(0)]],
+                                                                    device const float* in [[buffer(1)]],
+                                                                    uint i [[thread_position_in_grid]]);
+template [[host_name("add_to_unnamed")]] kernel void add_to<float, 5>(device float*, device const float*, uint);
+
+// PyTorch's REGISTER_* macros; the instantiation's attributes disagree with the definition's
+// (as in PyTorch's RMSNorm), and the definition's win, as in Metal.
+template <typename T>
+kernel void negate(device T* out [[buffer(0)]], device const T* in [[buffer(1)]], uint id [[thread_position_in_grid]]) {
+    out[id] = -in[id];
+}
+#define REGISTER_NEGATE(DTYPE)                                                                      \
+    template [[host_name("negate_" #DTYPE)]] kernel void negate<DTYPE>(                              \
+        device DTYPE * out [[buffer(1)]], device const DTYPE * in [[buffer(7)]], uint id [[thread_index_in_threadgroup]]);
+REGISTER_NEGATE(float)
+
+// A limit that depends on the template's arguments.
+template <typename T, uint LIMIT>
+[[kernel, max_total_threads_per_threadgroup(LIMIT)]] void limited(device T* out [[buffer(0)]],
+                                                                  device const T* in [[buffer(1)]],
+                                                                  uint i [[thread_position_in_grid]]) {
+    out[i] = in[i] * in[i];
+}
+instantiate_kernel("limited_64", limited, float, 64)
 )";
 
 /// A kernel and what it computes from one input element.
@@ -49,6 +91,11 @@ struct Shape {
 const std::vector<Shape>& shapes() {
     static const std::vector<Shape> all = {
         {"comparison_in_template_arguments", [](float x) { return (x + 1) + float(long(x) + 2) * 10; }},
+        {"scale_by_float_3", [](float x) { return x * 3; }},
+        {"add_to_named", [](float x) { return x + 4; }},
+        {"add_to_unnamed", [](float x) { return x + 5; }},
+        {"negate_float", [](float x) { return -x; }},
+        {"limited_64", [](float x) { return x * x; }},
     };
     return all;
 }
@@ -97,6 +144,25 @@ TEST_P(RealCodeShapes, MatchReference) {
         out.expectCanariesIntact();
         state->release();
     }
+}
+
+// Test that a template kernel's [[max_total_threads_per_threadgroup(LIMIT)]] is the
+// pipeline's limit, and that a dispatch over it fails as in Metal.
+TEST_P(RealCodeShapes, MaxTotalThreadsOfAnInstantiation) {
+    MTL::ComputePipelineState* state = kernel("limited_64");
+    ASSERT_NE(state, nullptr);
+    EXPECT_EQ(state->maxTotalThreadsPerThreadgroup(), 64u);
+    GuardedBuffer out(device_, 128 * 4), in(device_, 128 * 4);
+    MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    out.bind(encoder, 0);
+    in.bind(encoder, 1);
+    encoder->dispatchThreads(MTL::Size(128, 1, 1), MTL::Size(128, 1, 1));
+    encoder->endEncoding();
+    EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusError);
+    for (unsigned i = 0; i < 128; ++i) EXPECT_EQ(out.data<std::uint32_t>()[i], kCanary) << "thread " << i << " ran";
+    state->release();
 }
 
 INSTANTIATE_TEST_SUITE_P(GroupSizes, RealCodeShapes,
