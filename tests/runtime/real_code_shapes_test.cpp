@@ -80,6 +80,19 @@ template <typename T, uint LIMIT>
     out[i] = in[i] * in[i];
 }
 instantiate_kernel("limited_64", limited, float, 64)
+
+// Local arrays of device pointers: the shader-validation flavour of the whole file once
+// failed to compile on them.
+kernel void pointer_arrays(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                           uint i [[thread_position_in_grid]]) {
+    device const float* sources[2] = {in, in};
+    device float* targets[2];
+    targets[0] = out;
+    targets[1] = out;
+    thread float values[2] = {sources[0][i], sources[1][i]};
+    thread float* locals[1] = {values};
+    targets[i % 2][i] = locals[0][0] * 2 + values[1];
+}
 )";
 
 /// A kernel and what it computes from one input element.
@@ -96,6 +109,7 @@ const std::vector<Shape>& shapes() {
         {"add_to_unnamed", [](float x) { return x + 5; }},
         {"negate_float", [](float x) { return -x; }},
         {"limited_64", [](float x) { return x * x; }},
+        {"pointer_arrays", [](float x) { return x * 3; }},
     };
     return all;
 }

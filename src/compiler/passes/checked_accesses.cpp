@@ -160,8 +160,11 @@ bool declaresBefore(const TokenList& tokens, const std::vector<std::size_t>& par
         }
         if (!tokens[t].isIdentifier()) return false;
         while (t >= 2 && tokens[t - 1].isPunct("::") && tokens[t - 2].isIdentifier()) t -= 2;
+        // Qualifiers before the type, address spaces included: `device const float* p[2]`
+        // declares an array of pointers, and `p[2]` is no access.
         while (t >= 1 && (tokens[t - 1].isIdentifier("const") || tokens[t - 1].isIdentifier("constexpr") ||
-                          tokens[t - 1].isIdentifier("static") || tokens[t - 1].isIdentifier("volatile")))
+                          tokens[t - 1].isIdentifier("static") || tokens[t - 1].isIdentifier("volatile") ||
+                          spaceNumber(tokens[t - 1].spelling) != 0 || tokens[t - 1].isIdentifier("thread")))
             --t;
         return t == 0 || isStatementBoundary(tokens[t - 1]) || tokens[t - 1].isPunct("(");
     };
