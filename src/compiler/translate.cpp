@@ -98,7 +98,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     if (options.validation) constants = findProgramConstants(tokens, partner, module);
 
     // 3. Rewrites.
-    collapseAddressSpaceOverloads(tokens, module);
+    collapseAddressSpaceOverloads(tokens, partner, module, options.validation);
     rewriteKernelSignatures(tokens, partner, module);
     eraseKernelInstantiations(tokens, module);
     rewriteAttributes(tokens, partner);

@@ -93,6 +93,51 @@ kernel void pointer_arrays(device float* out [[buffer(0)]], device const float* 
     thread float* locals[1] = {values};
     targets[i % 2][i] = locals[0][0] * 2 + values[1];
 }
+
+// MLX complex.h: constructors and members qualified by the address space of `this`, members
+// chosen by enable_if, and free operators overloaded only on a reference's address space.
+struct cplx {
+    float re;
+    float im;
+    constexpr cplx(float r, float i) : re(r), im(i) {}
+    template <typename T, typename = typename enable_if<is_convertible_v<T, float>>::type>
+    constexpr cplx(T x) thread : re(x), im(0) {}
+    template <typename T, typename = typename enable_if<is_convertible_v<T, float>>::type>
+    constexpr cplx(T x) threadgroup : re(x), im(0) {}
+    template <typename T, typename = typename enable_if<is_convertible_v<T, float>>::type>
+    constexpr cplx(T x) device : re(x), im(0) {}
+    float get() thread const { return re; }
+    float get() device const { return re; }
+    template <typename T>
+    enable_if_t<is_integral_v<T>, T> as() thread const { return T(re) + 1; }
+    template <typename T>
+    enable_if_t<!is_integral_v<T>, T> as() thread const { return T(re) * 2; }
+};
+constexpr thread cplx& operator+=(thread cplx& a, cplx b) {
+    a.re += b.re;
+    a.im += b.im;
+    return a;
+}
+constexpr threadgroup cplx& operator+=(threadgroup cplx& a, cplx b) {
+    a.re += b.re;
+    a.im += b.im;
+    return a;
+}
+constexpr device cplx& operator+=(device cplx& a, cplx b) {
+    a.re += b.re;
+    a.im += b.im;
+    return a;
+}
+float first_of(thread const float* p) { return p[0]; }
+float first_of(device const float* p) { return p[0]; }
+
+kernel void address_space_overloads(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                                    uint i [[thread_position_in_grid]]) {
+    cplx c(in[i]);
+    c += cplx(1.0f, 2.0f);
+    float local = first_of(in + i);
+    out[i] = c.get() + float(c.as<int>()) + c.as<float>() + c.im + first_of(&local) - local;
+}
 )";
 
 /// A kernel and what it computes from one input element.
@@ -110,6 +155,11 @@ const std::vector<Shape>& shapes() {
         {"negate_float", [](float x) { return -x; }},
         {"limited_64", [](float x) { return x * x; }},
         {"pointer_arrays", [](float x) { return x * 3; }},
+        {"address_space_overloads",
+         [](float x) {
+             float y = x + 1;
+             return y + float(int(y) + 1) + y * 2 + 2;
+         }},
     };
     return all;
 }
