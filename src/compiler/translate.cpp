@@ -155,9 +155,8 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
                              .emplace(e.function,
                                       addMaxThreadsHelper(tokens, f, e.function, *a.maxThreadsExpression))
                              .first;
-                std::string helper = qualifiedName(f.namespaces, it->second);
-                if (f.namespaces.empty()) helper = "::" + helper;
-                code.maxThreadsExpression = helper + "<" + e.templateArguments + ">()";
+                code.maxThreadsExpression =
+                    qualifiedName(f.namespaces, it->second) + "<" + e.templateArguments + ">()";
             } else {
                 code.maxThreadsExpression =
                     sourceText(tokens, a.maxThreadsExpression->begin, a.maxThreadsExpression->end);

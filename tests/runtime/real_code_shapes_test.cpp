@@ -5,6 +5,7 @@
 #include "runtime/guarded_buffer.h"
 #include "runtime/metal_test.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -138,6 +139,31 @@ kernel void address_space_overloads(device float* out [[buffer(0)]], device cons
     float local = first_of(in + i);
     out[i] = c.get() + float(c.as<int>()) + c.as<float>() + c.im + first_of(&local) - local;
 }
+
+// metal-cpp samples: kernels named like metal:: functions, under `using namespace metal`
+// (the generated glue once named them unqualified, which found metal::dot too).
+kernel void dot(device float* out [[buffer(0)]], device const float* in [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    out[i] = metal::dot(float2(in[i], 1.0f), float2(2.0f, 3.0f));
+}
+kernel void exp(device float* out [[buffer(0)]], device const float* in [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    out[i] = in[i] * 4;
+}
+kernel void max(device float* out [[buffer(0)]], device const float* in [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    out[i] = metal::max(in[i], 0.0f);
+}
+kernel void clamp(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                  uint i [[thread_position_in_grid]]) {
+    out[i] = metal::clamp(in[i], -1.0f, 1.0f);
+}
+kernel void fma(device float* out [[buffer(0)]], device const float* in [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    out[i] = metal::fma(in[i], 2.0f, 1.0f);
+}
+namespace shapes {
+kernel void length(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                   uint i [[thread_position_in_grid]]) {
+    out[i] = metal::length(float2(in[i], 0.0f));
+}
+}
 )";
 
 /// A kernel and what it computes from one input element.
@@ -160,6 +186,12 @@ const std::vector<Shape>& shapes() {
              float y = x + 1;
              return y + float(int(y) + 1) + y * 2 + 2;
          }},
+        {"dot", [](float x) { return x * 2 + 3; }},
+        {"exp", [](float x) { return x * 4; }},
+        {"max", [](float x) { return std::max(x, 0.0f); }},
+        {"clamp", [](float x) { return std::clamp(x, -1.0f, 1.0f); }},
+        {"fma", [](float x) { return x * 2 + 1; }},
+        {"length", [](float x) { return std::fabs(x); }},
     };
     return all;
 }
