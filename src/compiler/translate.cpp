@@ -16,6 +16,7 @@
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
 #include "compiler/passes/member_overloads.h"
+#include "compiler/passes/member_specialisations.h"
 #include "compiler/passes/pragmas.h"
 #include "compiler/passes/program_constants.h"
 #include "compiler/passes/restrictions.h"
@@ -99,6 +100,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
 
     // 3. Rewrites.
     collapseAddressSpaceOverloads(tokens, partner, module, options.validation);
+    rewriteMemberSpecialisations(tokens, partner, module);
     rewriteKernelSignatures(tokens, partner, module);
     eraseKernelInstantiations(tokens, module);
     rewriteAttributes(tokens, partner);

@@ -158,6 +158,22 @@ kernel void clamp(device float* out [[buffer(0)]], device const float* in [[buff
 kernel void fma(device float* out [[buffer(0)]], device const float* in [[buffer(1)]], uint i [[thread_position_in_grid]]) {
     out[i] = metal::fma(in[i], 2.0f, 1.0f);
 }
+// MLX reduction/ops.h: an explicit specialisation of a member template inside a class
+// template (Clang accepts it; GCC 12 does not).
+template <typename U>
+struct Pick {
+    template <typename T>
+    T operator()(T a, T b) { return a > b ? a : b; }
+    template <>
+    cplx operator()(cplx a, cplx b) { return cplx(a.re + b.re, 0.0f); }
+};
+
+kernel void member_specialisation(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                                  uint i [[thread_position_in_grid]]) {
+    Pick<float> pick;
+    out[i] = pick(in[i], 1.0f) + pick(cplx(in[i], 0.0f), cplx(10.0f, 0.0f)).re;
+}
+
 namespace shapes {
 kernel void length(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
                    uint i [[thread_position_in_grid]]) {
@@ -192,6 +208,7 @@ const std::vector<Shape>& shapes() {
         {"clamp", [](float x) { return std::clamp(x, -1.0f, 1.0f); }},
         {"fma", [](float x) { return x * 2 + 1; }},
         {"length", [](float x) { return std::fabs(x); }},
+        {"member_specialisation", [](float x) { return std::max(x, 1.0f) + x + 10; }},
     };
     return all;
 }
