@@ -174,6 +174,37 @@ kernel void member_specialisation(device float* out [[buffer(0)]], device const 
     out[i] = pick(in[i], 1.0f) + pick(cplx(in[i], 0.0f), cplx(10.0f, 0.0f)).re;
 }
 
+// MLX steel/utils/type_traits.h: partial specialisations that differ only in the address
+// space of a pointer.
+template <typename T>
+struct pointer_element {};
+template <typename T>
+struct pointer_element<thread T*> {
+    using type = remove_cv_t<T>;
+};
+template <typename T>
+struct pointer_element<device T*> {
+    using type = remove_cv_t<T>;
+};
+template <typename T>
+struct pointer_element<constant T*> {
+    using type = remove_cv_t<T>;
+};
+template <typename T>
+struct pointer_element<threadgroup T*> {
+    using type = remove_cv_t<T>;
+};
+template <typename T>
+using pointer_element_t = typename pointer_element<remove_cv_t<T>>::type;
+
+kernel void pointer_elements(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                             uint i [[thread_position_in_grid]]) {
+    pointer_element_t<decltype(in)> value = in[i];
+    float local = value;
+    pointer_element_t<thread float*> twice = local * 2;
+    out[i] = twice;
+}
+
 namespace shapes {
 kernel void length(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
                    uint i [[thread_position_in_grid]]) {
@@ -209,6 +240,7 @@ const std::vector<Shape>& shapes() {
         {"fma", [](float x) { return x * 2 + 1; }},
         {"length", [](float x) { return std::fabs(x); }},
         {"member_specialisation", [](float x) { return std::max(x, 1.0f) + x + 10; }},
+        {"pointer_elements", [](float x) { return x * 2; }},
     };
     return all;
 }

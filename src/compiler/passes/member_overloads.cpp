@@ -45,14 +45,12 @@ struct Shape {
     int threadSpaces = 0; ///< `thread`s
 };
 
-Shape shapeOf(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
-              bool checkedPointers) {
+/// The shape of tokens [begin, end), in scope `scope`.
+Shape shapeOf(const TokenList& tokens, const std::vector<std::size_t>& partner, std::string scope, std::size_t begin,
+              std::size_t end, bool checkedPointers) {
     Shape shape;
-    for (const std::string& n : f.namespaces) shape.key += n + "::";
-    shape.key += std::to_string(f.classBody) + "|";
-    std::size_t end = f.parametersClose + 1;
-    if (!f.trailingQualifiers.empty()) end = std::max(end, f.trailingQualifiers.back() + 1);
-    for (std::size_t k = f.headerBegin; k < end; ++k) {
+    shape.key = std::move(scope) + "|";
+    for (std::size_t k = begin; k < end; ++k) {
         const Token& t = tokens[k];
         if (isAddressSpace(t) && isUnqualifiedName(tokens, k) &&
             !(checkedPointers && !t.isIdentifier("thread") && qualifiesPointer(tokens, partner, k, end))) {
@@ -66,39 +64,94 @@ Shape shapeOf(const TokenList& tokens, const std::vector<std::size_t>& partner, 
     return shape;
 }
 
+Shape shapeOf(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
+              bool checkedPointers) {
+    std::string scope;
+    for (const std::string& n : f.namespaces) scope += n + "::";
+    scope += std::to_string(f.classBody);
+    std::size_t end = f.parametersClose + 1;
+    if (!f.trailingQualifiers.empty()) end = std::max(end, f.trailingQualifiers.back() + 1);
+    return shapeOf(tokens, partner, scope, f.headerBegin, end, checkedPointers);
+}
+
 /// Whether `a` is the better declaration to keep: fewer spaces other than `thread`, then more
 /// `thread`s.
 bool preferred(const Shape& a, const Shape& b) {
     return std::pair(a.otherSpaces, -a.threadSpaces) < std::pair(b.otherSpaces, -b.threadSpaces);
 }
 
-} // namespace
+/// Declarations [first, end) by their shapes; a group of shapes that differ only in address
+/// spaces keeps the preferred ones and erases the rest.
+using Overload = std::pair<TokenRange, Shape>;
 
-void collapseAddressSpaceOverloads(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
-                                   bool checkedPointers) {
-    // key -> (declaration, its shape), in source order
-    std::map<std::string, std::vector<std::pair<std::size_t, Shape>>> groups;
-    for (std::size_t i = 0; i < module.functions.size(); ++i) {
-        const FunctionDecl& f = module.functions[i];
-        if (f.isKernel || f.parametersOpen == kNoToken || f.parametersClose == kNoToken) continue;
-        Shape shape = shapeOf(tokens, partner, f, checkedPointers);
-        groups[shape.key].emplace_back(i, std::move(shape));
-    }
+void collapse(TokenList& tokens, std::map<std::string, std::vector<Overload>>& groups) {
     for (auto& [key, members] : groups) {
         const Shape* best = &members.front().second;
         bool differ = false;
-        for (const auto& [index, shape] : members) {
+        for (const auto& [range, shape] : members) {
             if (shape.spaces != best->spaces) differ = true;
             if (preferred(shape, *best)) best = &shape;
         }
         if (!differ) continue; // a prototype and its definition, or one declaration
         const std::string keep = best->spaces;
-        for (const auto& [index, shape] : members) {
+        for (const auto& [range, shape] : members) {
             if (shape.spaces == keep) continue;
-            const FunctionDecl& f = module.functions[index];
-            for (std::size_t k = f.headerBegin; k < f.declarationEnd; ++k) tokens[k].erased = true;
+            for (std::size_t k = range.begin; k < range.end; ++k) tokens[k].erased = true;
         }
     }
+}
+
+/// The partial specialisations of class templates (`template <typename T> struct
+/// pointer_element<device T*> { ... };`), by their shapes: header, key and name, with the
+/// innermost enclosing `{` as their scope.
+std::map<std::string, std::vector<Overload>> classSpecialisations(const TokenList& tokens,
+                                                                    const std::vector<std::size_t>& partner,
+                                                                    bool checkedPointers) {
+    std::map<std::string, std::vector<Overload>> groups;
+    std::vector<std::size_t> scopes;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const Token& t = tokens[i];
+        if (t.isPunct("{")) scopes.push_back(i);
+        else if (t.isPunct("}") && !scopes.empty()) scopes.pop_back();
+        if (!t.isIdentifier("template") || !isUnqualifiedName(tokens, i) || i + 1 >= tokens.size() ||
+            !tokens[i + 1].isPunct("<"))
+            continue;
+        const std::size_t header = closingAngle(tokens, partner, i + 1, tokens.size());
+        if (header == kNoToken || header + 3 >= tokens.size()) continue;
+        const Token& key = tokens[header + 1];
+        if (!key.isIdentifier("struct") && !key.isIdentifier("class") && !key.isIdentifier("union")) continue;
+        if (!tokens[header + 2].isIdentifier() || !tokens[header + 3].isPunct("<")) continue;
+        const std::size_t arguments = closingAngle(tokens, partner, header + 3, tokens.size());
+        if (arguments == kNoToken) continue;
+        std::size_t body = arguments + 1;
+        while (body < tokens.size() && !tokens[body].isPunct("{") && !tokens[body].isPunct(";")) {
+            if ((tokens[body].isPunct("(") || tokens[body].isPunct("[")) && partner[body] != kNoToken)
+                body = partner[body];
+            ++body;
+        }
+        if (body >= tokens.size() || !tokens[body].isPunct("{") || partner[body] == kNoToken) continue;
+        std::size_t end = partner[body] + 1;
+        if (end < tokens.size() && tokens[end].isPunct(";")) ++end;
+        const std::string scope = "class " + std::to_string(scopes.empty() ? kNoToken : scopes.back());
+        Shape shape = shapeOf(tokens, partner, scope, i, arguments + 1, checkedPointers);
+        groups[shape.key].emplace_back(TokenRange{i, end}, std::move(shape));
+    }
+    return groups;
+}
+
+} // namespace
+
+void collapseAddressSpaceOverloads(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
+                                   bool checkedPointers) {
+    std::map<std::string, std::vector<Overload>> groups;
+    for (const FunctionDecl& f : module.functions) {
+        if (f.isKernel || f.parametersOpen == kNoToken || f.parametersClose == kNoToken) continue;
+        Shape shape = shapeOf(tokens, partner, f, checkedPointers);
+        groups[shape.key].emplace_back(TokenRange{f.headerBegin, f.declarationEnd}, std::move(shape));
+    }
+    collapse(tokens, groups);
+    std::map<std::string, std::vector<Overload>> classes = classSpecialisations(tokens, partner, checkedPointers);
+    collapse(tokens, classes);
 }
 
 } // namespace metalcpu::msl

@@ -1,4 +1,5 @@
-// Pass: functions overloaded only on MSL address spaces collapse to one.
+// Pass: functions overloaded, and class templates specialised, only on MSL address spaces
+// collapse to one.
 #pragma once
 
 #include "compiler/scanner.h"
@@ -18,6 +19,10 @@ namespace metalcpu::msl {
 /// type, parameter types, const-ness) all stay. With `checkedPointers` (the shader-validation
 /// flavour), pointers in different address spaces are different types (`checked_ptr<T, space>`),
 /// so overloads on a pointer's address space stay too.
+///
+/// Partial specialisations of a class template that differ only in address spaces collapse
+/// the same way (MLX steel's `pointer_element<thread T*>`, `<device T*>`, `<constant T*>`,
+/// `<threadgroup T*>`: the `thread` one stays in the plain flavour, all four in the checked one).
 void collapseAddressSpaceOverloads(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
                                    bool checkedPointers);
 

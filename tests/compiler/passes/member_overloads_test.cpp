@@ -100,5 +100,29 @@ TEST(MemberOverloads, FreeFunctionsOnReferenceSpaces) {
                                      "void g(threadgroup float* p) { }");
 }
 
+// Test that partial specialisations of a class template that differ only in address spaces
+// (MLX steel's type_traits.h) collapse to the thread one, but stay apart in the checked flavour
+// where the pointers differ; a thread reference and a device one collapse in both.
+TEST(MemberOverloads, ClassSpecialisations) {
+    std::string source = "template <typename T> struct pe {};\n"
+                         "template <typename T> struct pe<thread T*> { using type = T; };\n"
+                         "template <typename T> struct pe<device T*> { using type = T; };\n"
+                         "template <typename T> struct pe<threadgroup T*> : base<T> { };\n"
+                         "template <typename T> struct pe<device T&> { };\n"
+                         "template <typename T> struct pe<thread T&> { };";
+    EXPECT_EQ(rewrite(source), "template <typename T> struct pe {};\n"
+                               "template <typename T> struct pe<thread T*> { using type = T; };\n"
+                               "\n"
+                               "\n"
+                               "\n"
+                               "template <typename T> struct pe<thread T&> { };");
+    EXPECT_EQ(rewrite(source, true), "template <typename T> struct pe {};\n"
+                                     "template <typename T> struct pe<thread T*> { using type = T; };\n"
+                                     "template <typename T> struct pe<device T*> { using type = T; };\n"
+                                     "template <typename T> struct pe<threadgroup T*> : base<T> { };\n"
+                                     "\n"
+                                     "template <typename T> struct pe<thread T&> { };");
+}
+
 } // namespace
 } // namespace metalcpu::msl
