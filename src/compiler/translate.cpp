@@ -12,6 +12,7 @@
 #include "compiler/passes/barrier_coroutines.h"
 #include "compiler/passes/checked_accesses.h"
 #include "compiler/passes/constant_initialisation.h"
+#include "compiler/passes/designators.h"
 #include "compiler/passes/division.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
@@ -117,6 +118,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     rewriteThreadgroupVariables(tokens, module, threadgroupVariables, options.validation);
     rewriteCoroutineKernels(tokens, coroutineKernels);
     rewriteWorkItemKernels(tokens, workItemKernels);
+    rewriteArrayDesignators(tokens, partner, diagnostics); // last: copies values with their edits
     if (diagnostics.hasErrors()) return fail(diagnostics);
 
     // 4. Entry points.

@@ -205,6 +205,16 @@ kernel void pointer_elements(device float* out [[buffer(0)]], device const float
     out[i] = twice;
 }
 
+// GNU range designators, array parameters, `const constant auto*`.
+constant float steps[8] = {[0 ... 3] = 1.0f, [4 ... 7] = 2.0f};
+kernel void array_parameters(device float out[] [[buffer(0)]], const constant float in[] [[buffer(1)]],
+                             uint i [[thread_position_in_grid]]) {
+    int local[4] = {[0 ... 3] = 5};
+    const constant auto* p = in;
+    const constant auto& r = in[i];
+    out[i] = p[i] + r + steps[i % 8] + float(local[i % 4]);
+}
+
 namespace shapes {
 kernel void length(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
                    uint i [[thread_position_in_grid]]) {
@@ -213,10 +223,11 @@ kernel void length(device float* out [[buffer(0)]], device const float* in [[buf
 }
 )";
 
-/// A kernel and what it computes from one input element.
+/// A kernel and what it computes from one input element (and, for some, its index).
 struct Shape {
     const char* kernel;
     std::function<float(float)> reference;
+    std::function<float(float, unsigned)> indexedReference = nullptr;
 };
 
 const std::vector<Shape>& shapes() {
@@ -241,6 +252,7 @@ const std::vector<Shape>& shapes() {
         {"length", [](float x) { return std::fabs(x); }},
         {"member_specialisation", [](float x) { return std::max(x, 1.0f) + x + 10; }},
         {"pointer_elements", [](float x) { return x * 2; }},
+        {"array_parameters", nullptr, [](float x, unsigned i) { return x * 2 + (i % 8 < 4 ? 1 : 2) + 5; }},
     };
     return all;
 }
@@ -285,7 +297,9 @@ TEST_P(RealCodeShapes, MatchReference) {
         ASSERT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted)
             << text(commandBuffer->error() ? commandBuffer->error()->localizedDescription() : nullptr);
         for (unsigned i = 0; i < kCount; ++i)
-            EXPECT_FLOAT_EQ(out.data<float>()[i], shape.reference(in.data<float>()[i])) << "thread " << i;
+            EXPECT_FLOAT_EQ(out.data<float>()[i], shape.reference ? shape.reference(in.data<float>()[i])
+                                                                  : shape.indexedReference(in.data<float>()[i], i))
+                << "thread " << i;
         out.expectCanariesIntact();
         state->release();
     }

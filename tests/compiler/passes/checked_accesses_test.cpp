@@ -46,6 +46,12 @@ TEST(CheckedPointerTypes, Spaces) {
     EXPECT_EQ(types("thread float* p;"), "float* p;");
     EXPECT_EQ(types("device float& r = x;"), "float& r = x;");
     EXPECT_EQ(types("constant Params& c"), "const Params& c");
+    // A placeholder type deduces the checked pointer itself.
+    EXPECT_EQ(types("const constant auto* p = in;"), "auto p = in;");
+    EXPECT_EQ(types("device auto* p = out;"), "auto p = out;");
+    // Array parameters are pointers.
+    EXPECT_EQ(types("void f(device float a[], constant int k[4] [[buffer(1)]]);"),
+              "void f(" + std::string(kChecked) + " float, 1> a, " + kChecked + "const int, 2> k [[buffer(1)]]);");
 }
 
 // Test that casts to checked pointers become pointer_cast and C casts name the type.
