@@ -58,8 +58,9 @@ std::size_t resolveTemplate(const Module& module, const ExplicitInstantiation& i
 
 } // namespace
 
+/// `::ns::name`, fully qualified: the glue names the kernel from inside an unnamed namespace,
+/// where an unqualified `dot` would also find `metal::dot` through `using namespace metal`.
 std::string qualifiedName(const std::vector<std::string>& namespaces, const std::string& name) {
-    if (namespaces.empty()) return name;
     std::string out;
     for (const std::string& n : namespaces) out += "::" + n;
     return out + "::" + name;
@@ -149,7 +150,6 @@ std::vector<EntryPoint> findEntryPoints(const TokenList& tokens, Module& module,
         e.nameLocation = tokens[host->nameToken].location;
         e.templateArguments = typeText(tokens, inst->templateArguments.begin, inst->templateArguments.end);
         e.functionExpression = qualifiedName(f.namespaces, f.name) + "<" + e.templateArguments + ">";
-        if (f.namespaces.empty()) e.functionExpression = "::" + e.functionExpression;
         e.glueNamespaces = inst->namespaces;
         out.push_back(std::move(e));
     }

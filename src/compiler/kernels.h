@@ -30,7 +30,7 @@ struct EntryPoint {
 /// the wrong place, unknown templates and duplicate host names.
 std::vector<EntryPoint> findEntryPoints(const TokenList& tokens, Module& module, Diagnostics& diagnostics);
 
-/// "::a::b::name" for a function in namespaces a::b, "name" at global scope.
+/// "::a::b::name" for a function in namespaces a::b, "::name" at global scope.
 std::string qualifiedName(const std::vector<std::string>& namespaces, const std::string& name);
 
 } // namespace metalcpu::msl

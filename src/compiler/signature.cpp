@@ -3,6 +3,7 @@
 #include "compiler/reflection.h"
 #include "compiler/syntax.h"
 
+#include <algorithm>
 #include <map>
 
 namespace metalcpu::msl {
@@ -68,6 +69,19 @@ std::vector<TokenRange> splitParameters(const TokenList& tokens, const std::vect
     return out;
 }
 
+/// The name of an array declarator that ends a parameter's tokens `core` (`a` of
+/// `device float a[]` or `a[4]`), or kNoToken.
+std::size_t arrayDeclaratorName(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                const std::vector<std::size_t>& core) {
+    if (core.size() < 4 || !tokens[core.back()].isPunct("]") || partner[core.back()] == kNoToken) return kNoToken;
+    auto open = std::find(core.begin(), core.end(), partner[core.back()]);
+    if (open == core.end() || open - core.begin() < 2) return kNoToken;
+    const std::size_t name = *(open - 1);
+    const Token& t = tokens[name];
+    if (!t.isIdentifier() || isCppKeyword(t.spelling) || isMslTypeName(t.spelling)) return kNoToken;
+    return name;
+}
+
 std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                              const FunctionDecl& kernel, Diagnostics& diagnostics) {
     const std::string& kernelName = kernel.name;
@@ -106,10 +120,19 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
             p.info.name = lastToken.spelling;
             core.pop_back();
         }
-        p.location = named ? lastToken.location : tokens[core.front()].location;
+        // `device float a[] [[buffer(0)]]`: an array parameter is a pointer, as in C++.
+        const std::size_t arrayName = named ? kNoToken : arrayDeclaratorName(tokens, partner, core);
+        if (arrayName != kNoToken) {
+            p.info.name = tokens[arrayName].spelling;
+            named = true;
+            core.erase(std::find(core.begin(), core.end(), arrayName), core.end());
+        }
+        p.location = arrayName != kNoToken ? tokens[arrayName].location
+                     : named               ? lastToken.location
+                                           : tokens[core.front()].location;
         p.info.line = static_cast<int>(p.location.line);
         p.info.column = static_cast<int>(p.location.column);
-        p.info.typeText = typeText(tokens, core);
+        p.info.typeText = typeText(tokens, core) + (arrayName != kNoToken ? "*" : "");
         std::string displayName = p.info.name.empty() ? "'" + p.info.typeText + "'" : "'" + p.info.name + "'";
 
         // The type: address space, pointer or reference, const pointee.
@@ -137,6 +160,7 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
             else if (t.isIdentifier() && isUnsupportedResourceType(t.spelling) && beforeDeclarator)
                 p.typeIsResource = true;
         }
+        if (arrayName != kNoToken) p.isPointer = true;
         if (p.info.addressSpace == AddressSpace::Constant) p.info.access = Access::ReadOnly;
         if (!p.isPointer && !p.info.isReference && p.info.addressSpace == AddressSpace::None)
             p.info.access = Access::ReadOnly;

@@ -12,10 +12,12 @@
 #include "compiler/passes/barrier_coroutines.h"
 #include "compiler/passes/checked_accesses.h"
 #include "compiler/passes/constant_initialisation.h"
+#include "compiler/passes/designators.h"
 #include "compiler/passes/division.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
 #include "compiler/passes/member_overloads.h"
+#include "compiler/passes/member_specialisations.h"
 #include "compiler/passes/pragmas.h"
 #include "compiler/passes/program_constants.h"
 #include "compiler/passes/restrictions.h"
@@ -98,7 +100,8 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     if (options.validation) constants = findProgramConstants(tokens, partner, module);
 
     // 3. Rewrites.
-    collapseAddressSpaceOverloads(tokens, module);
+    collapseAddressSpaceOverloads(tokens, partner, module, options.validation);
+    rewriteMemberSpecialisations(tokens, partner, module);
     rewriteKernelSignatures(tokens, partner, module);
     eraseKernelInstantiations(tokens, module);
     rewriteAttributes(tokens, partner);
@@ -115,6 +118,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     rewriteThreadgroupVariables(tokens, module, threadgroupVariables, options.validation);
     rewriteCoroutineKernels(tokens, coroutineKernels);
     rewriteWorkItemKernels(tokens, workItemKernels);
+    rewriteArrayDesignators(tokens, partner, diagnostics); // last: copies values with their edits
     if (diagnostics.hasErrors()) return fail(diagnostics);
 
     // 4. Entry points.
@@ -155,9 +159,8 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
                              .emplace(e.function,
                                       addMaxThreadsHelper(tokens, f, e.function, *a.maxThreadsExpression))
                              .first;
-                std::string helper = qualifiedName(f.namespaces, it->second);
-                if (f.namespaces.empty()) helper = "::" + helper;
-                code.maxThreadsExpression = helper + "<" + e.templateArguments + ">()";
+                code.maxThreadsExpression =
+                    qualifiedName(f.namespaces, it->second) + "<" + e.templateArguments + ">()";
             } else {
                 code.maxThreadsExpression =
                     sourceText(tokens, a.maxThreadsExpression->begin, a.maxThreadsExpression->end);

@@ -108,7 +108,7 @@ struct ParamInfo {
 /// One entry point: a non-template kernel, or one [[host_name]] instantiation of a template.
 struct KernelInfo {
     std::string hostName;           ///< the name the host asks for
-    std::string functionExpression; ///< C++ naming the function: "add_arrays", "::ns::f<float, 4>"
+    std::string functionExpression; ///< C++ naming the function: "::add_arrays", "::ns::f<float, 4>"
     std::string frameName;          ///< as a debugger's frame names it: "add_arrays", "f<float, 4>"
     std::string file;               ///< where the kernel is defined, as reported
     int line = 0, column = 0;

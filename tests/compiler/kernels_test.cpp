@@ -26,7 +26,7 @@ TEST(EntryPoints, NonTemplateKernel) {
     Found f = entryPointsOf("kernel void add(device float* a) {}\nvoid helper() {}");
     ASSERT_EQ(f.entryPoints.size(), 1u);
     EXPECT_EQ(f.entryPoints[0].hostName, "add");
-    EXPECT_EQ(f.entryPoints[0].functionExpression, "add");
+    EXPECT_EQ(f.entryPoints[0].functionExpression, "::add");
     EXPECT_TRUE(f.entryPoints[0].glueNamespaces.empty());
     EXPECT_EQ(f.entryPoints[0].templateArguments, "");
 }

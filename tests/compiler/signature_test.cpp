@@ -27,6 +27,24 @@ Signature signatureOf(std::string_view source) {
     return s;
 }
 
+// Test that array parameters are buffers, as the pointers they decay to.
+TEST(Signature, ArrayParameters) {
+    Signature s = signatureOf("kernel void k(device float out[] [[buffer(2)]], constant int table[4],\n"
+                              "              uint i [[thread_position_in_grid]]) {}");
+    ASSERT_TRUE(s.messages().empty());
+    ASSERT_EQ(s.params.size(), 3u);
+    EXPECT_EQ(s.params[0].name, "out");
+    EXPECT_EQ(s.params[0].typeText, "device float*");
+    EXPECT_EQ(s.params[0].kind, ParamKind::Buffer);
+    EXPECT_EQ(s.params[0].index, 2u);
+    EXPECT_EQ(s.params[0].access, Access::ReadWrite);
+    EXPECT_EQ(s.params[0].column, 28);
+    EXPECT_EQ(s.params[1].name, "table");
+    EXPECT_EQ(s.params[1].kind, ParamKind::Buffer);
+    EXPECT_EQ(s.params[1].index, 0u);
+    EXPECT_EQ(s.params[1].access, Access::ReadOnly);
+}
+
 // Test the reflection of Apple's add_arrays: implicit buffers, const pointees, a builtin.
 TEST(Signature, AddArrays) {
     Signature s = signatureOf("kernel void add_arrays(device const float* inA,\n"

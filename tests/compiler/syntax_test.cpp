@@ -73,6 +73,27 @@ TEST(Syntax, AngleBrackets) {
     EXPECT_EQ(closingAngle(q->tokens, q->partner, q->find("<"), q->tokens.size()), q->find(">", 1));
 }
 
+// Test that a `<` after `)`, `]`, a literal or a keyword inside template arguments is a
+// comparison, as C++ reads it (MLX reduction/ops.h: `enable_if_t<sizeof(T) < 8, bool> = true`),
+// and that `operator>` closes nothing.
+TEST(Syntax, ComparisonsInsideAngleBrackets) {
+    auto p = parse("template <typename T, enable_if_t<sizeof(T) < 8, bool> = true> T f();");
+    std::size_t open = p->find("<");
+    std::size_t close = p->find(">", 1);
+    EXPECT_EQ(closingAngle(p->tokens, p->partner, open, p->tokens.size()), close);
+    EXPECT_EQ(openingAngle(p->tokens, p->partner, close, 0), open);
+    std::size_t inner = p->find("<", 1);
+    EXPECT_EQ(closingAngle(p->tokens, p->partner, inner, p->tokens.size()), p->find(">"));
+    EXPECT_EQ(openingAngle(p->tokens, p->partner, p->find(">"), 0), inner);
+    for (const char* text : {"x<a[0] < 4> y;", "x<1 < 2, T> y;", "x<true < false> y;"}) {
+        auto q = parse(text);
+        EXPECT_EQ(closingAngle(q->tokens, q->partner, q->find("<"), q->tokens.size()), q->find(">")) << text;
+        EXPECT_EQ(openingAngle(q->tokens, q->partner, q->find(">"), 0), q->find("<")) << text;
+    }
+    auto r = parse("x<&S::operator>, int> y;");
+    EXPECT_EQ(closingAngle(r->tokens, r->partner, r->find("<"), r->tokens.size()), r->find(">", 1));
+}
+
 // Test that attribute specifiers are split into attributes with namespaces and arguments.
 TEST(Syntax, AttributeSpec) {
     auto p = parse("[[kernel, max_total_threads_per_threadgroup(WM * 32), gnu::always_inline]] void f();");

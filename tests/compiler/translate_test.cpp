@@ -28,7 +28,7 @@ TEST(Translate, AddArrays) {
     ASSERT_EQ(t.kernels.size(), 1u);
     const KernelInfo& k = t.kernels[0];
     EXPECT_EQ(k.hostName, "add_arrays");
-    EXPECT_EQ(k.functionExpression, "add_arrays");
+    EXPECT_EQ(k.functionExpression, "::add_arrays");
     EXPECT_EQ(k.frameName, "add_arrays");
     EXPECT_EQ(k.file, "program_source");
     EXPECT_EQ(k.line, 1);

@@ -160,8 +160,11 @@ bool declaresBefore(const TokenList& tokens, const std::vector<std::size_t>& par
         }
         if (!tokens[t].isIdentifier()) return false;
         while (t >= 2 && tokens[t - 1].isPunct("::") && tokens[t - 2].isIdentifier()) t -= 2;
+        // Qualifiers before the type, address spaces included: `device const float* p[2]`
+        // declares an array of pointers, and `p[2]` is no access.
         while (t >= 1 && (tokens[t - 1].isIdentifier("const") || tokens[t - 1].isIdentifier("constexpr") ||
-                          tokens[t - 1].isIdentifier("static") || tokens[t - 1].isIdentifier("volatile")))
+                          tokens[t - 1].isIdentifier("static") || tokens[t - 1].isIdentifier("volatile") ||
+                          spaceNumber(tokens[t - 1].spelling) != 0 || tokens[t - 1].isIdentifier("thread")))
             --t;
         return t == 0 || isStatementBoundary(tokens[t - 1]) || tokens[t - 1].isPunct("(");
     };
@@ -235,6 +238,21 @@ const char* functionFor(Use use) {
 
 bool inBody(const Module& module, std::size_t i) { return functionAt(module, i) != nullptr; }
 
+/// The name of a parameter declared as an array in an address space (`device float a[]`,
+/// `constant int k[4]`), whose address space is at `space` and whose type and name end before
+/// `j`, or kNoToken.
+std::size_t arrayParameterName(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t space,
+                               std::size_t j) {
+    if (j < space + 3 || !at(tokens, j).isPunct("[") || partner[j] == kNoToken) return kNoToken;
+    const Token& after = at(tokens, partner[j] + 1);
+    const bool attribute = after.isPunct("[") && at(tokens, partner[j] + 2).isPunct("[");
+    if (!after.isPunct(",") && !after.isPunct(")") && !attribute) return kNoToken;
+    const std::size_t name = j - 1;
+    if (!tokens[name].isIdentifier() || isCppKeyword(tokens[name].spelling)) return kNoToken;
+    const Token& typeEnd = tokens[name - 1];
+    return typeEnd.isIdentifier() || typeEnd.isPunct(">") ? name : kNoToken;
+}
+
 } // namespace
 
 void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t>& partner) {
@@ -245,6 +263,7 @@ void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t
         bool constInside = false;
         std::size_t j = i + 1;
         bool sawType = false;
+        bool placeholder = false;
         for (;;) {
             const Token& n = at(tokens, j);
             if (n.isIdentifier("const") || n.isIdentifier("volatile")) {
@@ -254,6 +273,7 @@ void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t
                 ++j;
             } else if (n.isIdentifier() && (!isCppKeyword(n.spelling) || isTypeKeyword(n.spelling))) {
                 sawType = true;
+                placeholder = placeholder || n.isIdentifier("auto");
                 ++j;
                 if (at(tokens, j).isPunct("<")) {
                     std::size_t close = closingAngle(tokens, partner, j, tokens.size());
@@ -265,7 +285,24 @@ void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t
             }
         }
         Token& star = tokens[j < tokens.size() ? j : tokens.size() - 1];
-        if (!sawType || !star.isPunct("*") || star.erased) continue;
+        // `device float a[] [[buffer(0)]]`: an array parameter is a pointer; the type loop took
+        // its name for part of the type.
+        const std::size_t arrayName = arrayParameterName(tokens, partner, i, j);
+        if (arrayName != kNoToken) {
+            tokens[arrayName - 1].suffix += ", " + std::to_string(space) + ">";
+            for (std::size_t k = j; k <= partner[j]; ++k) tokens[k].erased = true;
+        } else if (!sawType || !star.isPunct("*") || star.erased) {
+            continue;
+        } else if (placeholder) {
+            // `const constant auto* p = in;`: a checked pointer cannot hold `auto`, and `auto*`
+            // deduces nothing from one; `auto p = in;` deduces the checked pointer itself.
+            for (std::size_t k = i; k > 0 && (tokens[k - 1].isIdentifier("const") || tokens[k - 1].isIdentifier("volatile"));
+                 --k)
+                tokens[k - 1].erased = true;
+            for (std::size_t k = i; k <= j; ++k)
+                if (!tokens[k].isIdentifier("auto")) tokens[k].erased = true;
+            continue;
+        }
         // `const device T*`, `volatile device atomic_int*`: qualifiers written before the address
         // space qualify the pointee, so they go inside, where templates deduce T the same way
         // (left outside, `volatile` would qualify the checked pointer object itself).
@@ -284,7 +321,7 @@ void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t
         if (constInside) // the const written inside now comes first; drop the original
             for (std::size_t k = i + 1; k < j; ++k)
                 if (tokens[k].isIdentifier("const")) tokens[k].erased = true;
-        star.text = ", " + std::to_string(space) + ">";
+        if (arrayName == kNoToken) star.text = ", " + std::to_string(space) + ">";
 
         // reinterpret_cast<device T*>(x) and friends.
         for (std::size_t k = i; k-- > 0;) {

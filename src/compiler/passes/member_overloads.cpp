@@ -1,65 +1,157 @@
 #include "compiler/passes/member_overloads.h"
 
+#include "compiler/statements.h"
 #include "compiler/syntax.h"
 
 #include <map>
+#include <string_view>
 #include <tuple>
+#include <utility>
 
 namespace metalcpu::msl {
 
 namespace {
 
-enum class Space { None, Thread, Other };
-
-Space addressSpaceOf(const TokenList& tokens, const FunctionDecl& f) {
-    for (std::size_t q : f.trailingQualifiers) {
-        if (tokens[q].isIdentifier("thread")) return Space::Thread;
-        if (!tokens[q].isIdentifier("const") && !tokens[q].isIdentifier("volatile")) return Space::Other;
-    }
-    return Space::None;
+bool isAddressSpace(const Token& t) {
+    return t.isIdentifier("thread") || t.isIdentifier("device") || t.isIdentifier("constant") ||
+           t.isIdentifier("threadgroup") || t.isIdentifier("threadgroup_imageblock") ||
+           t.isIdentifier("ray_data") || t.isIdentifier("object_data");
 }
 
-bool isConst(const TokenList& tokens, const FunctionDecl& f) {
-    for (std::size_t q : f.trailingQualifiers)
-        if (tokens[q].isIdentifier("const")) return true;
+/// Whether the address space at `i` qualifies a pointer (`device const T* p`) rather than a
+/// reference or `this`: the first `*`, `&`, `,` or `)` after its type decides.
+bool qualifiesPointer(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i,
+                      std::size_t limit) {
+    for (std::size_t j = i + 1; j < limit; ++j) {
+        const Token& t = tokens[j];
+        if (t.isPunct("<")) {
+            std::size_t close = closingAngle(tokens, partner, j, limit);
+            if (close == kNoToken) return false;
+            j = close;
+        } else if (t.isPunct("*")) {
+            return true;
+        } else if (!t.isIdentifier() && !t.isPunct("::")) {
+            return false;
+        }
+    }
     return false;
+}
+
+/// A declaration with its address spaces erased (`key`), and the spaces it had (`spaces`).
+struct Shape {
+    std::string key;
+    std::string spaces;
+    int otherSpaces = 0;  ///< address spaces other than `thread`
+    int threadSpaces = 0; ///< `thread`s
+};
+
+/// The shape of tokens [begin, end), in scope `scope`.
+Shape shapeOf(const TokenList& tokens, const std::vector<std::size_t>& partner, std::string scope, std::size_t begin,
+              std::size_t end, bool checkedPointers) {
+    Shape shape;
+    shape.key = std::move(scope) + "|";
+    for (std::size_t k = begin; k < end; ++k) {
+        const Token& t = tokens[k];
+        if (isAddressSpace(t) && isUnqualifiedName(tokens, k) &&
+            !(checkedPointers && !t.isIdentifier("thread") && qualifiesPointer(tokens, partner, k, end))) {
+            shape.spaces += t.spelling + " ";
+            (t.isIdentifier("thread") ? shape.threadSpaces : shape.otherSpaces) += 1;
+            continue;
+        }
+        shape.key += t.spelling;
+        shape.key += ' ';
+    }
+    return shape;
+}
+
+Shape shapeOf(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
+              bool checkedPointers) {
+    std::string scope;
+    for (const std::string& n : f.namespaces) scope += n + "::";
+    scope += std::to_string(f.classBody);
+    std::size_t end = f.parametersClose + 1;
+    if (!f.trailingQualifiers.empty()) end = std::max(end, f.trailingQualifiers.back() + 1);
+    return shapeOf(tokens, partner, scope, f.headerBegin, end, checkedPointers);
+}
+
+/// Whether `a` is the better declaration to keep: fewer spaces other than `thread`, then more
+/// `thread`s.
+bool preferred(const Shape& a, const Shape& b) {
+    return std::pair(a.otherSpaces, -a.threadSpaces) < std::pair(b.otherSpaces, -b.threadSpaces);
+}
+
+/// Declarations [first, end) by their shapes; a group of shapes that differ only in address
+/// spaces keeps the preferred ones and erases the rest.
+using Overload = std::pair<TokenRange, Shape>;
+
+void collapse(TokenList& tokens, std::map<std::string, std::vector<Overload>>& groups) {
+    for (auto& [key, members] : groups) {
+        const Shape* best = &members.front().second;
+        bool differ = false;
+        for (const auto& [range, shape] : members) {
+            if (shape.spaces != best->spaces) differ = true;
+            if (preferred(shape, *best)) best = &shape;
+        }
+        if (!differ) continue; // a prototype and its definition, or one declaration
+        const std::string keep = best->spaces;
+        for (const auto& [range, shape] : members) {
+            if (shape.spaces == keep) continue;
+            for (std::size_t k = range.begin; k < range.end; ++k) tokens[k].erased = true;
+        }
+    }
+}
+
+/// The partial specialisations of class templates (`template <typename T> struct
+/// pointer_element<device T*> { ... };`), by their shapes: header, key and name, with the
+/// innermost enclosing `{` as their scope.
+std::map<std::string, std::vector<Overload>> classSpecialisations(const TokenList& tokens,
+                                                                    const std::vector<std::size_t>& partner,
+                                                                    bool checkedPointers) {
+    std::map<std::string, std::vector<Overload>> groups;
+    std::vector<std::size_t> scopes;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const Token& t = tokens[i];
+        if (t.isPunct("{")) scopes.push_back(i);
+        else if (t.isPunct("}") && !scopes.empty()) scopes.pop_back();
+        if (!t.isIdentifier("template") || !isUnqualifiedName(tokens, i) || i + 1 >= tokens.size() ||
+            !tokens[i + 1].isPunct("<"))
+            continue;
+        const std::size_t header = closingAngle(tokens, partner, i + 1, tokens.size());
+        if (header == kNoToken || header + 3 >= tokens.size()) continue;
+        const Token& key = tokens[header + 1];
+        if (!key.isIdentifier("struct") && !key.isIdentifier("class") && !key.isIdentifier("union")) continue;
+        if (!tokens[header + 2].isIdentifier() || !tokens[header + 3].isPunct("<")) continue;
+        const std::size_t arguments = closingAngle(tokens, partner, header + 3, tokens.size());
+        if (arguments == kNoToken) continue;
+        std::size_t body = arguments + 1;
+        while (body < tokens.size() && !tokens[body].isPunct("{") && !tokens[body].isPunct(";")) {
+            if ((tokens[body].isPunct("(") || tokens[body].isPunct("[")) && partner[body] != kNoToken)
+                body = partner[body];
+            ++body;
+        }
+        if (body >= tokens.size() || !tokens[body].isPunct("{") || partner[body] == kNoToken) continue;
+        std::size_t end = partner[body] + 1;
+        if (end < tokens.size() && tokens[end].isPunct(";")) ++end;
+        const std::string scope = "class " + std::to_string(scopes.empty() ? kNoToken : scopes.back());
+        Shape shape = shapeOf(tokens, partner, scope, i, arguments + 1, checkedPointers);
+        groups[shape.key].emplace_back(TokenRange{i, end}, std::move(shape));
+    }
+    return groups;
 }
 
 } // namespace
 
-void collapseAddressSpaceOverloads(TokenList& tokens, const Module& module) {
-    // (class body, template header, name, parameters, const) -> members
-    using Key = std::tuple<std::size_t, std::string, std::string, std::string, bool>;
-    std::map<Key, std::vector<std::size_t>> groups;
-    for (std::size_t i = 0; i < module.functions.size(); ++i) {
-        const FunctionDecl& f = module.functions[i];
-        if (f.classBody == kNoToken) continue;
-        std::string header = f.headerBegin < f.declarationBegin
-                                 ? sourceText(tokens, f.headerBegin, f.declarationBegin)
-                                 : std::string();
-        std::string parameters = sourceText(tokens, f.parametersOpen, f.parametersClose + 1);
-        groups[{f.classBody, header, f.name, parameters, isConst(tokens, f)}].push_back(i);
+void collapseAddressSpaceOverloads(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
+                                   bool checkedPointers) {
+    std::map<std::string, std::vector<Overload>> groups;
+    for (const FunctionDecl& f : module.functions) {
+        if (f.isKernel || f.parametersOpen == kNoToken || f.parametersClose == kNoToken) continue;
+        Shape shape = shapeOf(tokens, partner, f, checkedPointers);
+        groups[shape.key].emplace_back(TokenRange{f.headerBegin, f.declarationEnd}, std::move(shape));
     }
-    for (auto& [key, members] : groups) {
-        bool qualified = false;
-        for (std::size_t m : members)
-            if (addressSpaceOf(tokens, module.functions[m]) != Space::None) qualified = true;
-        if (members.size() < 2 || !qualified) continue;
-        std::size_t keep = members.front();
-        for (std::size_t m : members) {
-            Space s = addressSpaceOf(tokens, module.functions[m]);
-            Space best = addressSpaceOf(tokens, module.functions[keep]);
-            if (s == Space::Thread && best != Space::Thread)
-                keep = m;
-            else if (s == Space::None && best == Space::Other)
-                keep = m;
-        }
-        for (std::size_t m : members) {
-            if (m == keep) continue;
-            const FunctionDecl& f = module.functions[m];
-            for (std::size_t k = f.headerBegin; k < f.declarationEnd; ++k) tokens[k].erased = true;
-        }
-    }
+    collapse(tokens, groups);
+    std::map<std::string, std::vector<Overload>> classes = classSpecialisations(tokens, partner, checkedPointers);
+    collapse(tokens, classes);
 }
 
 } // namespace metalcpu::msl

@@ -1,4 +1,5 @@
-// Pass: member functions overloaded only on MSL address spaces collapse to one.
+// Pass: functions overloaded, and class templates specialised, only on MSL address spaces
+// collapse to one.
 #pragma once
 
 #include "compiler/scanner.h"
@@ -7,11 +8,22 @@ namespace metalcpu::msl {
 
 /// MSL lets a class overload a member function on the address space of `this`
 /// (`operator float() const thread`, `... const device`, `... const threadgroup`,
-/// `S() thread = default; S() device = default;`). Once address spaces are erased these are
-/// redefinitions, and on the CPU every version behaves the same. For each set of members of
-/// one class with the same name, parameters and const-ness that differ only in their address
-/// space, this keeps one (the `thread` one, else the unqualified one, else the first) and
-/// erases the others, template header included.
-void collapseAddressSpaceOverloads(TokenList& tokens, const Module& module);
+/// `S() thread = default; S() device = default;`), and any function on the address space of a
+/// reference (MLX complex.h's `operator+=(thread complex64_t&, ...)`, `(device complex64_t&,
+/// ...)`). Once address spaces are erased these are redefinitions, and on the CPU every version
+/// behaves the same. Functions of one scope whose declarations (template header, return type,
+/// name, parameters, trailing qualifiers) are the same once address spaces are erased, but not
+/// before, form a set; this keeps the declarations with the fewest address spaces other than
+/// `thread` (the `thread` one, else the unqualified one, else the first) and erases the others,
+/// template header included. Overloads that differ in anything else (`enable_if` in the return
+/// type, parameter types, const-ness) all stay. With `checkedPointers` (the shader-validation
+/// flavour), pointers in different address spaces are different types (`checked_ptr<T, space>`),
+/// so overloads on a pointer's address space stay too.
+///
+/// Partial specialisations of a class template that differ only in address spaces collapse
+/// the same way (MLX steel's `pointer_element<thread T*>`, `<device T*>`, `<constant T*>`,
+/// `<threadgroup T*>`: the `thread` one stays in the plain flavour, all four in the checked one).
+void collapseAddressSpaceOverloads(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
+                                   bool checkedPointers);
 
 } // namespace metalcpu::msl

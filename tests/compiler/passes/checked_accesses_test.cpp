@@ -46,6 +46,12 @@ TEST(CheckedPointerTypes, Spaces) {
     EXPECT_EQ(types("thread float* p;"), "float* p;");
     EXPECT_EQ(types("device float& r = x;"), "float& r = x;");
     EXPECT_EQ(types("constant Params& c"), "const Params& c");
+    // A placeholder type deduces the checked pointer itself.
+    EXPECT_EQ(types("const constant auto* p = in;"), "auto p = in;");
+    EXPECT_EQ(types("device auto* p = out;"), "auto p = out;");
+    // Array parameters are pointers.
+    EXPECT_EQ(types("void f(device float a[], constant int k[4] [[buffer(1)]]);"),
+              "void f(" + std::string(kChecked) + " float, 1> a, " + kChecked + "const int, 2> k [[buffer(1)]]);");
 }
 
 // Test that casts to checked pointers become pointer_cast and C casts name the type.
@@ -86,6 +92,14 @@ TEST(CheckedAccesses, LeavesDeclarationsAlone) {
     EXPECT_EQ(accesses("float y = a * b;"), "void f() {float y = a * b;}");
     EXPECT_EQ(accesses("float* p = q;"), "void f() {float* p = q;}");
     EXPECT_EQ(accesses("float a, *b;"), "void f() {float a, *b;}");
+    // Local arrays of pointers in any address space (issue 10: `device float* ptrs[2] = {a, b};`
+    // made the whole file's validation flavour fail to compile).
+    EXPECT_EQ(accesses("device float* ptrs[2] = {a, b};"), "void f() {device float* ptrs[2] = {a, b};}");
+    EXPECT_EQ(accesses("device const float* p[2];"), "void f() {device const float* p[2];}");
+    EXPECT_EQ(accesses("const constant T* p[N] = {};"), "void f() {const constant T* p[N] = {};}");
+    EXPECT_EQ(accesses("threadgroup float* p[2]; thread int* q[3];"),
+              "void f() {threadgroup float* p[2]; thread int* q[3];}");
+    EXPECT_EQ(accesses("ptrs[i][j] = 0;"), "void f() {store(load(ptrs, i, ::__mc_sites[0]), j, ::__mc_sites[1]) = 0;}");
 }
 
 // Test that only function bodies are rewritten.

@@ -7,9 +7,9 @@
 namespace metalcpu::msl {
 namespace {
 
-std::string rewrite(std::string_view source) {
+std::string rewrite(std::string_view source, bool checkedPointers = false) {
     auto p = testing::parse(source);
-    collapseAddressSpaceOverloads(p->tokens, p->module);
+    collapseAddressSpaceOverloads(p->tokens, p->partner, p->module, checkedPointers);
     return testing::render(p->tokens);
 }
 
@@ -57,6 +57,71 @@ TEST(MemberOverloads, FallbackChoice) {
               "struct S { int f() { return 2; } };");
     EXPECT_EQ(rewrite("struct S { int f() device { return 1; } int f() threadgroup { return 2; } };"),
               "struct S { int f() device { return 1; } };");
+}
+
+// Test that overloads of `thread` members chosen by enable_if in the return type all stay
+// (the pass once keyed on the name and parameters only and erased all but one).
+TEST(MemberOverloads, EnableIfOverloadsStay) {
+    std::string source = "struct S {\n"
+                         "  template <typename T> enable_if_t<is_integral_v<T>, T> get() thread const { return 1; }\n"
+                         "  template <typename T> enable_if_t<!is_integral_v<T>, T> get() thread const { return 2; }\n"
+                         "  template <typename T, typename = enable_if_t<is_integral_v<T>>> S(T x) thread { }\n"
+                         "  template <typename T, typename = enable_if_t<is_integral_v<T>>> S(T x) device { }\n"
+                         "};";
+    EXPECT_EQ(rewrite(source), "struct S {\n"
+                               "template <typename T> enable_if_t<is_integral_v<T>, T> get() thread const { return 1; }\n"
+                               "template <typename T> enable_if_t<!is_integral_v<T>, T> get() thread const { return 2; }\n"
+                               "template <typename T, typename = enable_if_t<is_integral_v<T>>> S(T x) thread { }\n"
+                               "\n"
+                               "};");
+}
+
+// Test that free functions overloaded only on the address space of a reference collapse to
+// the thread one (MLX complex.h's operator+=), that a prototype and its definition both stay,
+// and that overloads on a pointer's address space stay in the checked flavour, where the
+// pointers are different types.
+TEST(MemberOverloads, FreeFunctionsOnReferenceSpaces) {
+    std::string source = "thread C& operator+=(thread C& a, C b) { return a; }\n"
+                         "threadgroup C& operator+=(threadgroup C& a, C b) { return a; }\n"
+                         "device C& operator+=(device C& a, C b) { return a; }\n"
+                         "void g(device float* p);\n"
+                         "void g(device float* p) { }\n"
+                         "void g(threadgroup float* p) { }";
+    EXPECT_EQ(rewrite(source), "thread C& operator+=(thread C& a, C b) { return a; }\n"
+                               "\n"
+                               "\n"
+                               "void g(device float* p);\n"
+                               "void g(device float* p) { }\n");
+    EXPECT_EQ(rewrite(source, true), "thread C& operator+=(thread C& a, C b) { return a; }\n"
+                                     "\n"
+                                     "\n"
+                                     "void g(device float* p);\n"
+                                     "void g(device float* p) { }\n"
+                                     "void g(threadgroup float* p) { }");
+}
+
+// Test that partial specialisations of a class template that differ only in address spaces
+// (MLX steel's type_traits.h) collapse to the thread one, but stay apart in the checked flavour
+// where the pointers differ; a thread reference and a device one collapse in both.
+TEST(MemberOverloads, ClassSpecialisations) {
+    std::string source = "template <typename T> struct pe {};\n"
+                         "template <typename T> struct pe<thread T*> { using type = T; };\n"
+                         "template <typename T> struct pe<device T*> { using type = T; };\n"
+                         "template <typename T> struct pe<threadgroup T*> : base<T> { };\n"
+                         "template <typename T> struct pe<device T&> { };\n"
+                         "template <typename T> struct pe<thread T&> { };";
+    EXPECT_EQ(rewrite(source), "template <typename T> struct pe {};\n"
+                               "template <typename T> struct pe<thread T*> { using type = T; };\n"
+                               "\n"
+                               "\n"
+                               "\n"
+                               "template <typename T> struct pe<thread T&> { };");
+    EXPECT_EQ(rewrite(source, true), "template <typename T> struct pe {};\n"
+                                     "template <typename T> struct pe<thread T*> { using type = T; };\n"
+                                     "template <typename T> struct pe<device T*> { using type = T; };\n"
+                                     "template <typename T> struct pe<threadgroup T*> : base<T> { };\n"
+                                     "\n"
+                                     "template <typename T> struct pe<thread T&> { };");
 }
 
 } // namespace
