@@ -283,25 +283,7 @@ protected:
     unsigned size() const { return std::get<0>(GetParam()); }
 
     /// The pipeline for `name`, with shader validation as the parameter says.
-    MTL::ComputePipelineState* kernel(const char* name) {
-        if (!library_) return nullptr;
-        MTL::Function* function = library_->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
-        if (!function) {
-            ADD_FAILURE() << "no kernel " << name;
-            return nullptr;
-        }
-        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(std::get<1>(GetParam()) ? MTL::ShaderValidationEnabled
-                                                                : MTL::ShaderValidationDisabled);
-        NS::Error* error = nullptr;
-        MTL::ComputePipelineState* state =
-            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-        descriptor->release();
-        function->release();
-        if (!state) ADD_FAILURE() << "pipeline failed: " << text(error ? error->localizedDescription() : nullptr);
-        return state;
-    }
+    MTL::ComputePipelineState* kernel(const char* name) { return pipeline(library_, name, std::get<1>(GetParam())); }
 
     /// Runs `state` over kGroups whole groups of size() threads with two buffers bound.
     void run(MTL::ComputePipelineState* state, GuardedBuffer& first, GuardedBuffer* second,

@@ -70,6 +70,28 @@ protected:
         return made;
     }
 
+    /// A pipeline (+1) for `kernel` in `library` with shader validation on or off; fails the
+    /// test (and returns nullptr) when there is none.
+    MTL::ComputePipelineState* pipeline(MTL::Library* library, const char* kernel, bool shaderValidation) {
+        if (!library) return nullptr;
+        MTL::Function* function = library->newFunction(NS::String::string(kernel, NS::UTF8StringEncoding));
+        if (!function) {
+            ADD_FAILURE() << "no kernel " << kernel;
+            return nullptr;
+        }
+        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+        descriptor->setComputeFunction(function);
+        descriptor->setShaderValidation(shaderValidation ? MTL::ShaderValidationEnabled
+                                                         : MTL::ShaderValidationDisabled);
+        NS::Error* error = nullptr;
+        MTL::ComputePipelineState* state =
+            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+        descriptor->release();
+        function->release();
+        if (!state) ADD_FAILURE() << "pipeline failed: " << text(error ? error->localizedDescription() : nullptr);
+        return state;
+    }
+
     /// Runs `kernel` of `library`, which takes `device int*` at [[buffer(0)]], over `count`
     /// threads in groups of 7, and returns what it wrote; empty (and the test failed) when
     /// there is no such kernel or the command buffer fails.

@@ -15,4 +15,10 @@ inline const mc_region* g_regions = nullptr;
 /// threadgroup_barrier(): wait until every thread of this threadgroup has arrived.
 inline void threadgroup_barrier(unsigned mem_flags) { g_services->threadgroup_barrier(mem_flags); }
 
+/// A SIMD-group collective's rendezvous: hands in `size` bytes at `value`, waits for the other
+/// live threads of the SIMD-group and describes the round (mc_services::simdgroup_exchange).
+inline void simdgroup_exchange(const void* value, unsigned size, mc_simd_round* round) {
+    g_services->simdgroup_exchange(value, size, round);
+}
+
 } // namespace metalcpu_kernel
