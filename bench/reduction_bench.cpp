@@ -2,11 +2,14 @@
 // same algorithm as plain C++ (reduction_twins.cpp, built with the kernels' flags):
 //   reduce_simdgroup    threadgroup = one SIMD-group of 32 threads, one simd_sum
 //   reduce_threadgroup  256 threads = 8 SIMD-groups: simd_sum, partials in threadgroup
-//                       memory, a barrier, and a second simd_sum in SIMD-group 0 alone
+//                       memory, a barrier, and a second simd_sum in every SIMD-group
+//   reduce_threadgroup_if  the same with the second simd_sum in SIMD-group 0 alone
+//                       (`if (sg == 0)`, as MLX writes it), which keeps the fibers
 // Each thread first sums a run of --per-thread floats (more per thread hides the cost of the
 // collective).
 //
 //   reduction_bench [--elements 4194304] [--per-thread 4,64] [--repeat 5] [--only metal|twin]
+//                   [--kernel reduce_simdgroup]
 //
 // Prints a Markdown table (best of --repeat) and exits with 1 when a kernel's sums differ from
 // its twin's. --only runs one side, for farm-bench's whole-process medians.
@@ -52,6 +55,27 @@ kernel void reduce_threadgroup(device const float* in [[buffer(0)]],
                                uint group [[threadgroup_position_in_grid]],
                                uint lane [[thread_index_in_simdgroup]],
                                uint sg [[simdgroup_index_in_threadgroup]],
+                               uint sgs [[simdgroups_per_threadgroup]],
+                               uint lid [[thread_index_in_threadgroup]]) {
+    threadgroup float partial[32];
+    device const float* p = in + gid * per_thread;
+    float s = 0.0f;
+    for (uint i = 0; i < per_thread; ++i) s += p[i];
+    s = simd_sum(s);
+    if (lane == 0) partial[sg] = s;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    s = lane < sgs ? partial[lane] : 0.0f;
+    s = simd_sum(s);
+    if (lid == 0) out[group] = s;
+}
+
+kernel void reduce_threadgroup_if(device const float* in [[buffer(0)]],
+                               device float* out [[buffer(1)]],
+                               constant uint& per_thread [[buffer(2)]],
+                               uint gid [[thread_position_in_grid]],
+                               uint group [[threadgroup_position_in_grid]],
+                               uint lane [[thread_index_in_simdgroup]],
+                               uint sg [[simdgroup_index_in_threadgroup]],
                                uint sgs [[simdgroups_per_threadgroup]]) {
     threadgroup float partial[32];
     device const float* p = in + gid * per_thread;
@@ -72,7 +96,7 @@ struct KernelCase {
     const char* name;
     unsigned threadsPerGroup;
 };
-const KernelCase kCases[] = {{"reduce_simdgroup", 32}, {"reduce_threadgroup", 256}};
+const KernelCase kCases[] = {{"reduce_simdgroup", 32}, {"reduce_threadgroup", 256}, {"reduce_threadgroup_if", 256}};
 
 template <class Run>
 double bestSeconds(int repeat, Run run) {
@@ -102,12 +126,13 @@ int main(int argc, char** argv) {
     unsigned elements = 1u << 22;
     std::vector<unsigned> perThreads = {4, 64};
     int repeat = 5;
-    std::string only;
+    std::string only, kernel;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--elements")) elements = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
         else if (!std::strcmp(argv[i], "--per-thread")) perThreads = parseList(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--kernel")) kernel = argv[i + 1];
     }
     const bool runMetal = only != "twin", runTwin = only != "metal";
 
@@ -128,6 +153,7 @@ int main(int argc, char** argv) {
     std::printf("| kernel | floats per thread | metalcpu ms | plain C++ ms | plain / metalcpu |\n|---|---|---|---|---|\n");
     int status = 0;
     for (const KernelCase& c : kCases) {
+        if (!kernel.empty() && kernel != c.name) continue;
         MTL::ComputePipelineState* state = nullptr;
         if (runMetal) {
             MTL::Function* function = library->newFunction(NS::String::string(c.name, NS::UTF8StringEncoding));

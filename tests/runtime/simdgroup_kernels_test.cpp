@@ -25,65 +25,6 @@ const char* const kKernels = R"(
 #include <metal_stdlib>
 using namespace metal;
 
-constant uint kSlots = 42;
-
-// Every function on uint, one output slot each. Threads whose value is 5 mod 11 return first.
-kernel void every_function(device const uint* in [[buffer(0)]],
-                           device uint* out [[buffer(1)]],
-                           uint gid [[thread_position_in_grid]],
-                           uint lane [[thread_index_in_simdgroup]],
-                           uint width [[threads_per_simdgroup]],
-                           uint quad_lane [[thread_index_in_quadgroup]]) {
-    const uint x = in[gid];
-    if (x % 11 == 5) return;
-    device uint* o = out + gid * kSlots;
-    const uint f = x + 1000;
-    o[0] = simd_sum(x);
-    o[1] = simd_product(x);
-    o[2] = simd_min(x);
-    o[3] = simd_max(x);
-    o[4] = simd_and(x);
-    o[5] = simd_or(x);
-    o[6] = simd_xor(x);
-    o[7] = simd_prefix_inclusive_sum(x);
-    o[8] = simd_prefix_exclusive_sum(x);
-    o[9] = simd_prefix_inclusive_product(x);
-    o[10] = simd_prefix_exclusive_product(x);
-    o[11] = simd_shuffle(x, ushort((lane * 7 + 3) & (width - 1)));
-    o[12] = simd_shuffle_up(x, 3);
-    o[13] = simd_shuffle_down(x, 5);
-    o[14] = simd_shuffle_xor(x, 6);
-    o[15] = simd_shuffle_rotate_up(x, 3);
-    o[16] = simd_shuffle_rotate_down(x, 5);
-    o[17] = simd_shuffle_and_fill_up(x, f, 3);
-    o[18] = simd_shuffle_and_fill_down(x, f, 5);
-    o[19] = simd_shuffle_and_fill_up(x, f, 2, 4);
-    o[20] = simd_shuffle_and_fill_down(x, f, 3, 4);
-    o[21] = simd_broadcast(x, 2);
-    o[22] = simd_broadcast_first(x);
-    const ulong votes = (simd_vote::vote_t)simd_ballot((x & 1) != 0);
-    o[23] = uint(votes);
-    o[24] = uint(votes >> 32);
-    const ulong active = (simd_vote::vote_t)simd_active_threads_mask();
-    o[25] = uint(active);
-    o[26] = uint(active >> 32);
-    o[27] = simd_any(x % 7 == 0);
-    o[28] = simd_all(x % 13 != 1);
-    o[29] = simd_is_first();
-    o[30] = simd_ballot(x < 1000000u).all();
-    o[31] = quad_sum(x);
-    o[32] = quad_prefix_exclusive_sum(x);
-    o[33] = quad_shuffle(x, ushort(3 - quad_lane));
-    o[34] = quad_shuffle_down(x, 1);
-    o[35] = quad_broadcast_first(x);
-    o[36] = (quad_vote::vote_t)quad_ballot((x & 1) != 0);
-    o[37] = quad_is_first();
-    o[38] = quad_max(x);
-    o[39] = quad_shuffle_and_fill_up(x, f, 1);
-    o[40] = quad_shuffle_rotate_down(x, 1);
-    o[41] = quad_all((x & 1) != 0);
-}
-
 // A few functions in each element type, on small values so that half and float are exact;
 // results come back as int.
 template <class T>
@@ -167,7 +108,86 @@ kernel void builtins(device uint* out [[buffer(0)]],
 }
 )";
 
-constexpr unsigned kSlots = 42;
+/// One output slot of every_function: the SIMD-group function call, the type of its value
+/// and how the value `v` (its last `v`) becomes the uint written.
+struct Slot {
+    const char* type;
+    const char* call;
+    const char* output;
+};
+const Slot kFunctions[] = {
+    {"uint", "simd_sum(x)", "v"},
+    {"uint", "simd_product(x)", "v"},
+    {"uint", "simd_min(x)", "v"},
+    {"uint", "simd_max(x)", "v"},
+    {"uint", "simd_and(x)", "v"},
+    {"uint", "simd_or(x)", "v"},
+    {"uint", "simd_xor(x)", "v"},
+    {"uint", "simd_prefix_inclusive_sum(x)", "v"},
+    {"uint", "simd_prefix_exclusive_sum(x)", "v"},
+    {"uint", "simd_prefix_inclusive_product(x)", "v"},
+    {"uint", "simd_prefix_exclusive_product(x)", "v"},
+    {"uint", "simd_shuffle(x, ushort((lane * 7 + 3) & (width - 1)))", "v"},
+    {"uint", "simd_shuffle_up(x, 3)", "v"},
+    {"uint", "simd_shuffle_down(x, 5)", "v"},
+    {"uint", "simd_shuffle_xor(x, 6)", "v"},
+    {"uint", "simd_shuffle_rotate_up(x, 3)", "v"},
+    {"uint", "simd_shuffle_rotate_down(x, 5)", "v"},
+    {"uint", "simd_shuffle_and_fill_up(x, f, 3)", "v"},
+    {"uint", "simd_shuffle_and_fill_down(x, f, 5)", "v"},
+    {"uint", "simd_shuffle_and_fill_up(x, f, 2, 4)", "v"},
+    {"uint", "simd_shuffle_and_fill_down(x, f, 3, 4)", "v"},
+    {"uint", "simd_broadcast(x, 2)", "v"},
+    {"uint", "simd_broadcast_first(x)", "v"},
+    {"simd_vote", "simd_ballot((x & 1) != 0)", "uint((simd_vote::vote_t)v)"},
+    {"simd_vote", "simd_ballot((x & 1) != 0)", "uint(((simd_vote::vote_t)v) >> 32)"},
+    {"simd_vote", "simd_active_threads_mask()", "uint((simd_vote::vote_t)v)"},
+    {"simd_vote", "simd_active_threads_mask()", "uint(((simd_vote::vote_t)v) >> 32)"},
+    {"bool", "simd_any(x % 7 == 0)", "uint(v)"},
+    {"bool", "simd_all(x % 13 != 1)", "uint(v)"},
+    {"bool", "simd_is_first()", "uint(v)"},
+    {"simd_vote", "simd_ballot(x < 1000000u)", "uint(v.all())"},
+    {"uint", "quad_sum(x)", "v"},
+    {"uint", "quad_prefix_exclusive_sum(x)", "v"},
+    {"uint", "quad_shuffle(x, ushort(3 - quad_lane))", "v"},
+    {"uint", "quad_shuffle_down(x, 1)", "v"},
+    {"uint", "quad_broadcast_first(x)", "v"},
+    {"quad_vote", "quad_ballot((x & 1) != 0)", "uint((quad_vote::vote_t)v)"},
+    {"bool", "quad_is_first()", "uint(v)"},
+    {"uint", "quad_max(x)", "v"},
+    {"uint", "quad_shuffle_and_fill_up(x, f, 1)", "v"},
+    {"uint", "quad_shuffle_rotate_down(x, 1)", "v"},
+    {"bool", "quad_all((x & 1) != 0)", "uint(v)"},
+};
+constexpr unsigned kSlots = sizeof kFunctions / sizeof kFunctions[0];
+
+/// every_function calls each function where its value is used (`o[3] = simd_max(x);`), which
+/// keeps the kernel on fibers; every_function_split calls each as a statement of its own
+/// (`uint v3 = simd_max(x);`), which the front end splits into work-item loops. Threads whose
+/// value is 5 mod 11 return first.
+std::string everyFunctionKernels() {
+    const std::string head =
+        "(device const uint* in [[buffer(0)]], device uint* out [[buffer(1)]],\n"
+        " uint gid [[thread_position_in_grid]], uint lane [[thread_index_in_simdgroup]],\n"
+        " uint width [[threads_per_simdgroup]], uint quad_lane [[thread_index_in_quadgroup]]) {\n"
+        "    const uint x = in[gid];\n"
+        "    if (x % 11 == 5) return;\n"
+        "    device uint* o = out + gid * " + std::to_string(kSlots) + ";\n"
+        "    const uint f = x + 1000;\n";
+    std::string operands = "kernel void every_function" + head, statements = "kernel void every_function_split" + head;
+    for (unsigned k = 0; k < kSlots; ++k) {
+        const Slot& s = kFunctions[k];
+        const std::string v = "v" + std::to_string(k), out = s.output;
+        const std::size_t at = out.rfind('v'); // the value, after any `vote_t`
+        std::string operand = out, written = out;
+        operand.replace(at, 1, "(" + std::string(s.call) + ")");
+        written.replace(at, 1, v);
+        operands += "    o[" + std::to_string(k) + "] = " + operand + ";\n";
+        statements += "    " + std::string(s.type) + " " + v + " = " + s.call + ";\n    o[" + std::to_string(k) +
+                      "] = " + written + ";\n";
+    }
+    return "#include <metal_stdlib>\nusing namespace metal;\n" + operands + "}\n" + statements + "}\n";
+}
 
 bool returnsEarly(std::uint32_t value) { return value % 11 == 5; }
 
@@ -322,10 +342,15 @@ using SimdCase = std::tuple<unsigned, unsigned, bool>;
 
 class SimdgroupKernels : public MetalTest, public ::testing::WithParamInterface<SimdCase> {
 protected:
-    static void SetUpTestSuite() { library_ = compile(kKernels); }
+    static void SetUpTestSuite() {
+        library_ = compile(kKernels);
+        splitLibrary_ = compile(everyFunctionKernels());
+    }
     static void TearDownTestSuite() {
-        if (library_) library_->release();
-        library_ = nullptr;
+        for (MTL::Library** library : {&library_, &splitLibrary_}) {
+            if (*library) (*library)->release();
+            *library = nullptr;
+        }
     }
     void SetUp() override {
         width_.emplace("METALCPU_SIMD_WIDTH", std::to_string(width()));
@@ -341,7 +366,10 @@ protected:
     /// Two and a half groups: the last one is cut by the grid.
     unsigned threads() const { return size() * 2 + (size() + 1) / 2; }
 
-    MTL::ComputePipelineState* kernel(const char* name) { return pipeline(library_, name, std::get<2>(GetParam())); }
+    MTL::ComputePipelineState* kernel(const char* name) {
+        MTL::Library* library = std::string(name).starts_with("every_function") ? splitLibrary_ : library_;
+        return pipeline(library, name, std::get<2>(GetParam()));
+    }
 
     /// Runs `name` over threads() threads in groups of size() with `in` at 0 and `out` at 1
     /// (or only `out`, at 0).
@@ -369,37 +397,32 @@ protected:
     }
 
     static MTL::Library* library_;
+    static MTL::Library* splitLibrary_;
     std::optional<ScopedEnvironmentVariable> width_;
 };
 MTL::Library* SimdgroupKernels::library_ = nullptr;
+MTL::Library* SimdgroupKernels::splitLibrary_ = nullptr;
 
 // Test every simd_* and quad_* function on uint against the model, with threads returning
-// before the collectives and partial SIMD-groups.
+// before the collectives and partial SIMD-groups: on fibers, and split into work-item loops.
 TEST_P(SimdgroupKernels, EveryFunction) {
-    GuardedBuffer in(device_, threads() * 4), out(device_, std::size_t(threads()) * kSlots * 4);
-    const std::vector<std::uint32_t> values = fill(in);
-    run("every_function", &in, out);
-    const std::vector<std::uint32_t> expected = everyFunction(values, size(), width());
-    const char* names[kSlots] = {"sum", "product", "min", "max", "and", "or", "xor", "prefix_inclusive_sum",
-                                 "prefix_exclusive_sum", "prefix_inclusive_product", "prefix_exclusive_product",
-                                 "shuffle", "shuffle_up", "shuffle_down", "shuffle_xor", "shuffle_rotate_up",
-                                 "shuffle_rotate_down", "shuffle_and_fill_up", "shuffle_and_fill_down",
-                                 "shuffle_and_fill_up modulo", "shuffle_and_fill_down modulo", "broadcast",
-                                 "broadcast_first", "ballot low", "ballot high", "active low", "active high",
-                                 "any", "all", "is_first", "ballot.all", "quad_sum", "quad_prefix_exclusive_sum",
-                                 "quad_shuffle", "quad_shuffle_down", "quad_broadcast_first", "quad_ballot",
-                                 "quad_is_first", "quad_max", "quad_shuffle_and_fill_up",
-                                 "quad_shuffle_rotate_down", "quad_all"};
-    unsigned failures = 0;
-    for (unsigned gid = 0; gid < threads() && failures < 20; ++gid)
-        for (unsigned slot = 0; slot < kSlots; ++slot) {
-            const std::uint32_t got = out.data<std::uint32_t>()[gid * kSlots + slot];
-            if (got == expected[gid * kSlots + slot]) continue;
-            ADD_FAILURE() << "thread " << gid << " " << names[slot] << ": " << got << ", expected "
-                          << expected[gid * kSlots + slot];
-            ++failures;
-        }
-    out.expectCanariesIntact();
+    for (const char* name : {"every_function", "every_function_split"}) {
+        SCOPED_TRACE(name);
+        GuardedBuffer in(device_, threads() * 4), out(device_, std::size_t(threads()) * kSlots * 4);
+        const std::vector<std::uint32_t> values = fill(in);
+        run(name, &in, out);
+        const std::vector<std::uint32_t> expected = everyFunction(values, size(), width());
+        unsigned failures = 0;
+        for (unsigned gid = 0; gid < threads() && failures < 20; ++gid)
+            for (unsigned slot = 0; slot < kSlots; ++slot) {
+                const std::uint32_t got = out.data<std::uint32_t>()[gid * kSlots + slot];
+                if (got == expected[gid * kSlots + slot]) continue;
+                ADD_FAILURE() << "thread " << gid << " " << kFunctions[slot].call << ": " << got << ", expected "
+                              << expected[gid * kSlots + slot];
+                ++failures;
+            }
+        out.expectCanariesIntact();
+    }
 }
 
 // Test the element types MSL allows, each through the same template kernel.

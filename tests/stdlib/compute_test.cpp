@@ -14,6 +14,8 @@ std::vector<mc_u32> g_exchange_sizes;
 
 void record_barrier(mc_u32 flags) { g_barrier_calls.push_back(flags); }
 
+const mc_group* no_group() { return nullptr; }
+
 void record_exchange(const void*, mc_u32 size, mc_simd_round* round) {
     g_exchange_sizes.push_back(size);
     *round = mc_simd_round{nullptr, 1u, 0u, 1u};
@@ -29,6 +31,7 @@ protected:
         services_.abi_version = METALCPU_KERNEL_ABI_VERSION;
         services_.threadgroup_barrier = record_barrier;
         services_.simdgroup_exchange = record_exchange;
+        services_.current_group = no_group;
         metalcpu_kernel::g_services = &services_;
     }
     void TearDown() override { metalcpu_kernel::g_services = nullptr; }

@@ -55,6 +55,9 @@ typedef struct mc_group {
        unsigned short (groups have at most 1024 threads), so that writing it for every thread
        cannot alias the 32- and 64-bit fields kernels read (type-based aliasing). */
     unsigned short current_thread;
+    /* Kernel-owned, zeroed by the executor: while a kernel split into work-item loops computes
+       a SIMD-group function, the values it replays instead of the runtime's rendezvous. */
+    void* simd_replay;
 } mc_group;
 
 /* Runs every thread of a group, for kernels that never wait at a barrier. */

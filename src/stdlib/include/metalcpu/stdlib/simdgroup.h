@@ -23,6 +23,7 @@ template <class X> using value_t = typename arg_info<X>::type;
 /// The lanes of one round that a collective works over.
 struct lanes {
     mc_simd_round round;
+    metalcpu_kernel::simd_replay* replay; ///< in a kernel split into work-item loops
     unsigned first; ///< the group's first lane in the SIMD-group
     unsigned count; ///< lanes in the group: the SIMD width, or 4 for a quad
 
@@ -50,7 +51,7 @@ template <bool Quad, class T>
 METALCPU_INLINE lanes exchange(const T& value) {
     static_assert(sizeof(T) <= METALCPU_SIMD_VALUE_BYTES, "a SIMD-group function's argument is at most 64 bytes");
     lanes l{};
-    metalcpu_kernel::simdgroup_exchange(&value, sizeof(T), &l.round);
+    l.replay = metalcpu_kernel::simdgroup_exchange(&value, sizeof(T), &l.round);
     l.count = Quad ? 4u : l.round.width;
     l.first = Quad ? (l.round.lane & ~3u) : 0u;
     return l;
@@ -64,16 +65,26 @@ struct bit_and { template <class T> T operator()(const T& a, const T& b) const {
 struct bit_or { template <class T> T operator()(const T& a, const T& b) const { return T(a | b); } };
 struct bit_xor { template <class T> T operator()(const T& a, const T& b) const { return T(a ^ b); } };
 
-/// op over the active lanes, in lane order.
+/// op over the active lanes, in lane order. Replaying a record (work-item loops), the first
+/// lane of a group computes it and the others take its result.
 template <bool Quad, class T, class Op>
 T reduce(const T& value, Op op) {
     const lanes l = exchange<Quad>(value);
     T result = value;
+    const bool shared = l.replay && !l.replay->recording;
+    if (shared && *l.replay->uniform_first == l.first) {
+        __builtin_memcpy(static_cast<void*>(&result), l.replay->uniform, sizeof(T));
+        return result;
+    }
     bool first = true;
     for (unsigned i = 0; i < l.count; ++i) {
         if (!l.active(i)) continue;
         result = first ? l.at<T>(i) : op(result, l.at<T>(i));
         first = false;
+    }
+    if (shared) {
+        __builtin_memcpy(l.replay->uniform, static_cast<const void*>(&result), sizeof(T));
+        *l.replay->uniform_first = l.first;
     }
     return result;
 }
