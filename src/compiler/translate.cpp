@@ -85,11 +85,13 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     CallGraph graph = buildCallGraph(tokens, partner, module);
     std::vector<CoroutineKernel> coroutineKernels = findCoroutineKernels(tokens, partner, module, graph, diagnostics);
     if (diagnostics.hasErrors()) return fail(diagnostics);
-    // Barrier kernels become work-item loops where they can, coroutines otherwise.
+    // Barrier kernels become work-item loops where they can, coroutines otherwise; kernels
+    // with SIMD-group functions only work-item loops (a coroutine runs one thread at a time).
     std::vector<WorkItemKernel> workItemKernels =
         findWorkItemKernels(tokens, partner, module, coroutineKernels, threadgroupVariables, parameters);
     for (const WorkItemKernel& w : workItemKernels)
         std::erase_if(coroutineKernels, [&](const CoroutineKernel& c) { return c.function == w.function; });
+    std::erase_if(coroutineKernels, [](const CoroutineKernel& c) { return !c.collectives.empty(); });
     std::set<std::size_t> coroutines, workItemLoops;
     for (const CoroutineKernel& k : coroutineKernels) coroutines.insert(k.function);
     for (const WorkItemKernel& k : workItemKernels) workItemLoops.insert(k.function);

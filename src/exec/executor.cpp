@@ -136,7 +136,7 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
                                std::to_string(worker.memory.limit()) + " bytes");
             } else if (context.unexpectedBarrier) {
                 firstError.set("kernel '" + dispatch.kernelName +
-                               "' reached threadgroup_barrier() although the compiler found no barrier in it "
+                               "' reached a barrier or SIMD-group function although the compiler found none in it "
                                "(a metalcpu bug; please report it)");
             }
         }

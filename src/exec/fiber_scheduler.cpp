@@ -3,7 +3,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 namespace ctx = boost::context::detail;
 
@@ -95,12 +97,21 @@ void FiberScheduler::runGroup(const mc_group* group, mc_thread_fn run, std::uint
     contexts_.resize(threadCount);
     next_.resize(threadCount);
     previous_.resize(threadCount);
+    waiting_.assign(threadCount, Wait::None);
+    roundOf_.assign(threadCount, 0);
     const std::size_t usable = kStackBytes - pageSize();
     for (std::uint32_t i = 0; i < threadCount; ++i) {
         contexts_[i] = ctx::make_fcontext(stackTop(i), usable, &FiberScheduler::fiberMain);
         next_[i] = (i + 1) % threadCount;
         previous_[i] = (i + threadCount - 1) % threadCount;
     }
+    const std::uint32_t width = group && group->dispatch ? group->dispatch->simd_width : 0;
+    simdWidth_ = width >= 1 && width <= METALCPU_MAX_SIMD_WIDTH ? width : 32;
+    const std::uint32_t simdgroupCount = (threadCount + simdWidth_ - 1) / simdWidth_;
+    simdgroups_.assign(simdgroupCount, SimdGroup{});
+    for (std::uint32_t s = 0; s < simdgroupCount; ++s)
+        simdgroups_[s].alive = std::min(simdWidth_, threadCount - s * simdWidth_);
+    simdValues_.resize(std::size_t(simdgroupCount) * 2 * simdWidth_ * METALCPU_SIMD_VALUE_BYTES);
     alive_ = threadCount;
     arrived_ = 0;
     FiberScheduler* outer = t_current;
@@ -134,20 +145,81 @@ void FiberScheduler::fiberMain(ctx::transfer_t transfer) {
 }
 
 void FiberScheduler::barrier() {
-    const std::uint32_t me = current_;
     if (++arrived_ == alive_) {
         // Everyone else is waiting here: this thread starts the next phase.
-        arrived_ = 0;
-        ++barriersCompleted_;
+        releaseThreadgroup();
         return;
     }
-    switchTo(next_[me], &contexts_[me]);
+    wait(Wait::Threadgroup);
+}
+
+void FiberScheduler::simdExchange(const void* value, std::uint32_t size, mc_simd_round* round) {
+    const std::uint32_t me = current_;
+    const std::uint32_t s = me / simdWidth_, lane = me % simdWidth_;
+    SimdGroup& simdgroup = simdgroups_[s];
+    const std::uint32_t parity = simdgroup.round & 1u;
+    if (simdgroup.arrived == 0) simdgroup.active[parity] = 0;
+    if (size > 0)
+        std::memcpy(simdValues(s, parity) + std::size_t(lane) * METALCPU_SIMD_VALUE_BYTES, value,
+                    std::min<std::uint32_t>(size, METALCPU_SIMD_VALUE_BYTES));
+    simdgroup.active[parity] |= std::uint64_t(1) << lane;
+    roundOf_[me] = parity;
+    if (++simdgroup.arrived == simdgroup.alive) releaseSimdgroup(s);
+    else wait(Wait::Simdgroup);
+    // The other buffer takes the next round, so this one stays as it is until this thread
+    // (and every other of the SIMD-group) has handed in its next value.
+    round->values = simdValues(s, parity);
+    round->active = simdgroup.active[parity];
+    round->lane = lane;
+    round->width = simdWidth_;
+}
+
+unsigned char* FiberScheduler::simdValues(std::uint32_t simdgroup, std::uint32_t round) {
+    return simdValues_.data() + (std::size_t(simdgroup) * 2 + round) * simdWidth_ * METALCPU_SIMD_VALUE_BYTES;
+}
+
+void FiberScheduler::wait(Wait reason) {
+    const std::uint32_t me = current_;
+    waiting_[me] = reason;
+    std::uint32_t target = next_[me];
+    while (target != me && waiting_[target] != Wait::None) target = next_[target];
+    if (target == me) {
+        // Every live thread waits and none completes a rendezvous: divergent code (a
+        // SIMD-group split between a collective and a barrier). Release them all.
+        releaseAll();
+        return;
+    }
+    switchTo(target, &contexts_[me]);
     current_ = me;
+}
+
+void FiberScheduler::releaseThreadgroup() {
+    arrived_ = 0;
+    ++barriersCompleted_;
+    for (Wait& w : waiting_)
+        if (w == Wait::Threadgroup) w = Wait::None;
+}
+
+void FiberScheduler::releaseSimdgroup(std::uint32_t simdgroup) {
+    simdgroups_[simdgroup].arrived = 0;
+    ++simdgroups_[simdgroup].round;
+    const std::uint32_t begin = simdgroup * simdWidth_;
+    const std::uint32_t end = std::min<std::uint32_t>(begin + simdWidth_, static_cast<std::uint32_t>(waiting_.size()));
+    for (std::uint32_t i = begin; i < end; ++i)
+        if (waiting_[i] == Wait::Simdgroup) waiting_[i] = Wait::None;
+}
+
+void FiberScheduler::releaseAll() {
+    for (std::uint32_t s = 0; s < simdgroups_.size(); ++s)
+        if (simdgroups_[s].arrived > 0) releaseSimdgroup(s);
+    if (arrived_ > 0) releaseThreadgroup();
 }
 
 void FiberScheduler::finishCurrent() {
     const std::uint32_t me = current_;
     --alive_;
+    SimdGroup& simdgroup = simdgroups_[me / simdWidth_];
+    --simdgroup.alive;
     if (alive_ == 0) {
         current_ = 0;
         announceSwitch(nullptr, kMainContext);
@@ -157,14 +229,20 @@ void FiberScheduler::finishCurrent() {
     const std::uint32_t following = next_[me];
     next_[previous_[me]] = following;
     previous_[following] = previous_[me];
-    if (arrived_ == alive_) {
-        // The rest were all waiting for this thread (which counts as arrived by leaving).
-        arrived_ = 0;
-        ++barriersCompleted_;
+    // The rest may all have been waiting for this thread (which counts as arrived by leaving).
+    if (arrived_ > 0 && arrived_ == alive_) releaseThreadgroup();
+    if (simdgroup.arrived > 0 && simdgroup.arrived == simdgroup.alive) releaseSimdgroup(me / simdWidth_);
+    std::uint32_t target = following;
+    while (waiting_[target] != Wait::None) {
+        target = next_[target];
+        if (target == following) {
+            releaseAll();
+            break;
+        }
     }
-    current_ = following;
-    announceSwitch(nullptr, following);
-    ctx::jump_fcontext(contexts_[following], &discarded_);
+    current_ = target;
+    announceSwitch(nullptr, target);
+    ctx::jump_fcontext(contexts_[target], &discarded_);
     __builtin_unreachable();
 }
 

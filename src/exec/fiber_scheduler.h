@@ -11,13 +11,18 @@
 namespace metalcpu::exec {
 
 /// Runs the threads of one threadgroup as fibers on the calling worker thread, for kernels
-/// that wait at barriers.
+/// that wait at barriers or take part in SIMD-group collectives.
 ///
 /// A barrier is a counter: a thread arriving at one hands control straight to the next
-/// live thread in a ring (one jump_fcontext, no central scheduler), and the last thread
-/// to arrive simply continues, starting the next phase. Threads that have returned count
-/// as arrived, so `if (i >= n) return;` before a barrier cannot deadlock. Stacks are
-/// reused from group to group and have a guard page below them.
+/// runnable thread in a ring (one jump_fcontext, no central scheduler), and the last thread
+/// to arrive releases the waiting ones and simply continues, starting the next phase. A
+/// SIMD-group collective is the same, scoped to the `simd_width` consecutive threads of the
+/// caller's SIMD-group, and it also collects each thread's value for the round. Threads that
+/// have returned count as arrived, so `if (i >= n) return;` before a barrier cannot
+/// deadlock; if every live thread waits and none can be released (threads of one SIMD-group
+/// split between a collective and a threadgroup barrier, which Metal leaves undefined), all
+/// of them are released rather than hanging. Stacks are reused from group to group and have
+/// a guard page below them.
 class FiberScheduler {
 public:
     FiberScheduler();
@@ -31,6 +36,11 @@ public:
     /// Called by the kernel (through the services) at threadgroup_barrier(). Returns when
     /// every live thread of the group has arrived.
     void barrier();
+
+    /// Called by the kernel (through the services) at a SIMD-group collective: hands in
+    /// `size` bytes at `value` and returns when every live thread of the caller's SIMD-group
+    /// has, with the round described in `round`.
+    void simdExchange(const void* value, std::uint32_t size, mc_simd_round* round);
 
     /// The scheduler running on this worker thread, or nullptr outside runGroup().
     static FiberScheduler* current();
@@ -55,10 +65,29 @@ private:
     static void announceArrival(void* fakeStack, const void** fromBottom, std::size_t* fromSize);
     static constexpr std::uint32_t kMainContext = ~std::uint32_t(0);
 
+    enum class Wait : std::uint8_t { None, Threadgroup, Simdgroup };
+    /// One SIMD-group's rendezvous: two value buffers used in turn, so a released thread can
+    /// hand in its next value while the others still read the last round's.
+    struct SimdGroup {
+        std::uint32_t alive = 0, arrived = 0, round = 0;
+        std::uint64_t active[2] = {0, 0};
+    };
+    /// Blocks the current thread until another releases it.
+    void wait(Wait reason);
+    void releaseThreadgroup();
+    void releaseSimdgroup(std::uint32_t simdgroup);
+    void releaseAll();
+    unsigned char* simdValues(std::uint32_t simdgroup, std::uint32_t round);
+
     const mc_group* group_ = nullptr;
     mc_thread_fn run_ = nullptr;
     std::vector<Context> contexts_;
     std::vector<std::uint32_t> next_, previous_;
+    std::vector<Wait> waiting_;
+    std::vector<std::uint32_t> roundOf_; ///< the SIMD-group round each waiting thread joined
+    std::vector<SimdGroup> simdgroups_;
+    std::vector<unsigned char> simdValues_; ///< per SIMD-group, two rounds of width values
+    std::uint32_t simdWidth_ = 32;
     Context mainContext_ = nullptr;
     Context discarded_ = nullptr;
     std::uint32_t current_ = 0;

@@ -1,6 +1,7 @@
 #include "exec/services.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "exec/fault_scratch.h"
 #include "exec/fiber_scheduler.h"
@@ -25,6 +26,18 @@ void threadgroupBarrier(mc_u32 /*memFlags*/) {
         return;
     }
     if (t_group) contextOf(t_group)->unexpectedBarrier = true;
+}
+
+void simdgroupExchange(const void* value, mc_u32 size, mc_simd_round* round) {
+    if (FiberScheduler* fibers = FiberScheduler::current()) {
+        fibers->simdExchange(value, size, round);
+        return;
+    }
+    // Only kernels the compiler found collectives in run them, and those run on fibers.
+    if (t_group) contextOf(t_group)->unexpectedBarrier = true;
+    static thread_local unsigned char alone[METALCPU_SIMD_VALUE_BYTES];
+    if (size > 0) std::memcpy(alone, value, std::min<mc_u32>(size, METALCPU_SIMD_VALUE_BYTES));
+    *round = mc_simd_round{alone, 1u, 0u, 1u};
 }
 
 const mc_group* currentGroup() { return t_group; }
@@ -97,6 +110,7 @@ const mc_services* kernelServices() {
     &validationFault,
     &checkedThreadgroupArgument,
     &checkedThreadgroupVariable,
+    &simdgroupExchange,
     };
     return &services;
 }

@@ -27,7 +27,7 @@ const char* const kExtraStubs[] = {"metal_texture",      "metal_graphics",  "met
                                    "metal_raytracing",   "metal_logging",   "metal_tensor",
                                    "metal_cooperative_tensor", "metal_simdgroup_matrix",
                                    "metal_imageblocks",  "metal_uniform",   "metal_variant",
-                                   "metal_initializer_list", "metal_quadgroup", "metal_simdgroup",
+                                   "metal_initializer_list",
                                    "simd/simd.h"};
 
 std::string chooseCompiler() {

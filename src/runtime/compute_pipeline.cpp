@@ -24,6 +24,16 @@ void dumpPipeline(const std::string& uid, const std::string& label, const mc_ker
     support::logExceptStderr(spdlog::level::info, line);
 }
 
+/// How the front end lowered a kernel: what METALCPU_LOG_LEVEL=debug shows for each pipeline,
+/// so a kernel that fell back to fibers (the slow path) can be seen.
+const char* loweringOf(const mc_kernel& kernel) {
+    if (kernel.flags & MC_KERNEL_WORK_ITEM_LOOPS) return "work-item loops (split at its barriers and SIMD-group functions)";
+    if (kernel.flags & MC_KERNEL_COROUTINES) return "coroutines";
+    if (kernel.flags & MC_KERNEL_USES_BARRIERS)
+        return "fibers (barriers or SIMD-group functions the front end could not split at)";
+    return "one loop over each group's threads";
+}
+
 } // namespace
 
 std::string shaderValidationUid(const std::shared_ptr<jit::KernelLibrary>& library, const mc_kernel& kernel) {
@@ -91,6 +101,8 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
     MTL::ComputePipelineState* pipeline =
         ns::make<ComputePipelineState>(device, library, &kernel, maxThreads, staticMemory, validated, identity.uid);
     if (label) ns::implOf<ComputePipelineState>(pipeline)->label().set(label);
+    support::log().debug("pipeline for kernel '{}'{}: {}", kernel.name, validated ? " (shader validation)" : "",
+                         loweringOf(kernel));
     // Every pipeline, instrumented or not: its UID is what selects it.
     if (settings.enabled && settings.dumpPipelines) dumpPipeline(identity.uid, identity.label, kernel, validated);
     return pipeline;

@@ -3,6 +3,7 @@
 #include "runtime/buffer.h"
 #include "runtime/command_queue.h"
 #include "runtime/debug_layer.h"
+#include <metalcpu/kernel_abi.h>
 #include "support/config.h"
 #include "support/files.h"
 #include "support/log.h"
@@ -56,8 +57,10 @@ Device* Device::systemDefault() {
 std::string Device::description() const { return "<MTLDevice: " + name_ + ">"; }
 
 std::uint32_t Device::threadExecutionWidth() const {
-    int width = support::config().simdWidth;
-    return width > 0 && width <= 64 ? static_cast<std::uint32_t>(width) : 32u;
+    // A power of two from 4 (a quad) to 64 (METALCPU_MAX_SIMD_WIDTH); anything else is Apple's 32.
+    const int width = support::config().simdWidth;
+    const bool valid = width >= 4 && width <= METALCPU_MAX_SIMD_WIDTH && (width & (width - 1)) == 0;
+    return valid ? static_cast<std::uint32_t>(width) : 32u;
 }
 
 bool Device::supportsFamily(MTL::GPUFamily family) const {

@@ -116,6 +116,58 @@ TEST(Translate, BarrierKernelLowerings) {
     EXPECT_TRUE(v.kernels[2].usesCoroutines);
 }
 
+// Test how kernels with SIMD-group functions are lowered: a function that is a whole
+// statement's value (a declaration, `=`, `+=`) splits the kernel into work-item loops, also in
+// a loop and next to a barrier; one in an operand, under an if without braces, with an argument
+// that writes, or in a helper keeps the fibers, as does the coroutine shape (barrier under an if).
+TEST(Translate, SimdgroupFunctionLowerings) {
+    const char* source = "# 1 \"s.metal\"\n"
+                         "float twice(float v) { return simd_sum(v) * 2; }\n"
+                         "kernel void a(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    float s = x[i];\n"
+                         "    float t = simd_sum(s);\n"
+                         "    for (ushort k = 1; k < 32; k *= 2) {\n"
+                         "        s += metal::simd_shuffle_xor(s, k);\n"
+                         "    }\n"
+                         "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                         "    t = quad_max(t);\n"
+                         "    x[i] = s + t;\n"
+                         "}\n"
+                         "kernel void b(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    x[i] = simd_sum(x[i]);\n"
+                         "}\n"
+                         "kernel void c(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    float s = x[i];\n"
+                         "    if (i > 3) s = simd_sum(s);\n"
+                         "    x[i] = s;\n"
+                         "}\n"
+                         "kernel void d(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    float s = x[i];\n"
+                         "    float t = simd_sum(s++);\n"
+                         "    x[i] = s + t;\n"
+                         "}\n"
+                         "kernel void e(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    float s = twice(x[i]);\n"
+                         "    x[i] = s;\n"
+                         "}\n";
+    Translation t = translate(source, {});
+    ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
+    ASSERT_EQ(t.kernels.size(), 5u);
+    for (std::size_t k = 0; k < t.kernels.size(); ++k) {
+        SCOPED_TRACE(k);
+        EXPECT_TRUE(t.kernels[k].usesBarriers);
+        EXPECT_FALSE(t.kernels[k].usesCoroutines);
+        EXPECT_EQ(t.kernels[k].usesWorkItemLoops, k == 0);
+    }
+    EXPECT_NE(t.cpp.find("::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, s); });"), std::string::npos)
+        << t.cpp;
+    EXPECT_NE(t.cpp.find("float t = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(s))>("
+                         "__mc_c0, __mc_wi, __mc_t, [](const auto&... __mc_a) { return simd_sum(__mc_a...); });"),
+              std::string::npos)
+        << t.cpp;
+    EXPECT_NE(t.cpp.find("return metal::simd_shuffle_xor(__mc_a...); });"), std::string::npos) << t.cpp;
+}
+
 // Test that the file key goes into the threadgroup site keys, and sites reach the kernels that
 // can call the function declaring them.
 TEST(Translate, ThreadgroupSites) {

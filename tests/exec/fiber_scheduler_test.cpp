@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace metalcpu::exec {
@@ -57,6 +59,65 @@ TEST_P(FiberSchedulerSizes, EarlyReturnsCountAsArrived) {
     FiberScheduler scheduler;
     scheduler.runGroup(nullptr, &phasedThread, GetParam());
     expectPhasesInOrder(GetParam());
+}
+
+// Each live thread hands in its index three times; records what every round showed it.
+struct SimdTrace {
+    std::uint32_t returnEarlyEvery = 0;
+    std::vector<std::vector<std::uint64_t>> seen; // per thread: active mask, then sum of values, per round
+};
+SimdTrace g_simd;
+
+void simdThread(const mc_group*, mc_u32 i) {
+    if (g_simd.returnEarlyEvery && i % g_simd.returnEarlyEvery == 1) return;
+    for (int round = 0; round < 3; ++round) {
+        const std::uint32_t value = i * 10 + round;
+        mc_simd_round r;
+        FiberScheduler::current()->simdExchange(&value, sizeof value, &r);
+        std::uint64_t sum = 0;
+        for (std::uint32_t lane = 0; lane < r.width; ++lane) {
+            if (!((r.active >> lane) & 1)) continue;
+            std::uint32_t v;
+            std::memcpy(&v, r.values + lane * METALCPU_SIMD_VALUE_BYTES, sizeof v);
+            sum += v;
+        }
+        g_simd.seen[i].push_back(r.active);
+        g_simd.seen[i].push_back(sum);
+        EXPECT_EQ(r.lane, i % 32);
+    }
+}
+
+// Test that a SIMD-group exchange meets the live threads of the caller's SIMD-group only, with
+// each thread's value of the same round (two buffers in turn), threads that returned left out.
+TEST_P(FiberSchedulerSizes, SimdExchangeMeetsTheSimdgroup) {
+    const std::uint32_t threads = GetParam();
+    for (std::uint32_t every : {0u, 3u}) {
+        g_simd = SimdTrace{};
+        g_simd.returnEarlyEvery = every;
+        g_simd.seen.assign(threads, {});
+        FiberScheduler scheduler;
+        scheduler.runGroup(nullptr, &simdThread, threads);
+        for (std::uint32_t i = 0; i < threads; ++i) {
+            const bool returned = every && i % every == 1;
+            if (returned) {
+                EXPECT_TRUE(g_simd.seen[i].empty());
+                continue;
+            }
+            const std::uint32_t first = i / 32 * 32, end = std::min(first + 32, threads);
+            std::uint64_t active = 0, base = 0, live = 0;
+            for (std::uint32_t t = first; t < end; ++t) {
+                if (every && t % every == 1) continue;
+                active |= std::uint64_t(1) << (t - first);
+                base += t * 10;
+                ++live;
+            }
+            ASSERT_EQ(g_simd.seen[i].size(), 6u);
+            for (std::uint64_t round = 0; round < 3; ++round) {
+                EXPECT_EQ(g_simd.seen[i][round * 2], active) << "thread " << i << " round " << round;
+                EXPECT_EQ(g_simd.seen[i][round * 2 + 1], base + live * round) << "thread " << i << " round " << round;
+            }
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, FiberSchedulerSizes, ::testing::Values(1u, 2u, 7u, 31u, 32u, 33u, 100u, 1024u));

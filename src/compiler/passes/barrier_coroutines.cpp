@@ -2,6 +2,7 @@
 
 #include "compiler/syntax.h"
 
+#include <optional>
 #include <string_view>
 
 namespace metalcpu::msl {
@@ -189,9 +190,37 @@ std::size_t voidReturnType(const TokenList& tokens, const std::vector<std::size_
     return found;
 }
 
-// Whether a barrier-like function other than threadgroup_barrier and simdgroup_barrier
-// (simd_*, quad_*, simdgroup_load, ...) is called in the body, by the call graph's rule.
-bool callsCollective(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f) {
+bool isAssignment(const Token& t) {
+    for (const char* op : {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="})
+        if (t.isPunct(op)) return true;
+    return false;
+}
+
+// The statement whose whole value is the SIMD-group call with its name at `name`:
+// `[T] x op= [metal::]simd_f(args);` at the start of a statement of the body; nullopt for any
+// other place (an operand, an argument, a condition, a lambda's body).
+std::optional<CollectiveStatement> collectiveStatement(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                                       std::size_t name, std::size_t bodyOpen) {
+    const std::string& spelling = tokens[name].spelling;
+    if (!spelling.starts_with("simd_") && !spelling.starts_with("quad_")) return std::nullopt;
+    const std::size_t open = name + 1;
+    if (!tokens[open].isPunct("(") || partner[open] == kNoToken || !tokens[partner[open] + 1].isPunct(";"))
+        return std::nullopt;
+    const std::size_t start = calleeStart(tokens, name, bodyOpen);
+    if (start == kNoToken || start < bodyOpen + 3 || !isAssignment(tokens[start - 1])) return std::nullopt;
+    // Before the `=`: a name, or a declaration of one (`float x`, `const uint s`, `metal::float4 v`).
+    std::size_t first = start - 1;
+    while (first > bodyOpen + 1 && (tokens[first - 1].isIdentifier() || tokens[first - 1].isPunct("::"))) --first;
+    if (first == start - 1 || !tokens[start - 2].isIdentifier() || isCppKeyword(tokens[start - 2].spelling) ||
+        !startsStatement(tokens, partner, first, bodyOpen))
+        return std::nullopt;
+    return CollectiveStatement{{first, partner[open] + 2}, {start, name + 1}, open};
+}
+
+// Finds the body's SIMD-group calls (simd_*, quad_*); false when one is not a whole
+// statement's value or another barrier-like function (simdgroup_load, ...) is called.
+bool findCollectives(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
+                     const std::vector<bool>& nested, std::vector<CollectiveStatement>& out) {
     for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
         const Token& t = tokens[i];
         if (!t.isIdentifier() || isBarrierName(t.spelling) || !isBarrierFunction(t.spelling)) continue;
@@ -200,9 +229,12 @@ bool callsCollective(const TokenList& tokens, const std::vector<std::size_t>& pa
             std::size_t close = closingAngle(tokens, partner, after, f.bodyClose);
             if (close != kNoToken) after = close + 1;
         }
-        if (tokens[after].isPunct("(")) return true;
+        if (!tokens[after].isPunct("(")) continue;
+        auto statement = nested[i - f.bodyOpen] ? std::nullopt : collectiveStatement(tokens, partner, i, f.bodyOpen);
+        if (!statement) return false;
+        out.push_back(*statement);
     }
-    return false;
+    return true;
 }
 
 } // namespace
@@ -220,9 +252,11 @@ std::vector<CoroutineKernel> findCoroutineKernels(const TokenList& tokens, const
         bool eligible = true;
         for (std::size_t r : reachableFunctions(graph, fi))
             if (r != fi && graph.usesBarriersDirectly[r]) eligible = false;
-        if (!eligible || callsCollective(tokens, partner, f)) continue;
+        if (!eligible) continue;
 
         CoroutineKernel kernel;
+        const std::vector<bool> nested = nestedBodies(tokens, partner, f.bodyOpen, f.bodyClose);
+        if (!findCollectives(tokens, partner, f, nested, kernel.collectives)) continue;
         kernel.function = fi;
         std::size_t returnType = voidReturnType(tokens, partner, f);
         if (returnType == kNoToken) continue;
@@ -238,7 +272,6 @@ std::vector<CoroutineKernel> findCoroutineKernels(const TokenList& tokens, const
         }
         if (!eligible) continue;
 
-        const std::vector<bool> nested = nestedBodies(tokens, partner, f.bodyOpen, f.bodyClose);
         std::vector<std::size_t> valueReturns;
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose && eligible; ++i) {
             const Token& t = tokens[i];

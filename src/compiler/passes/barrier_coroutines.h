@@ -10,6 +10,14 @@
 
 namespace metalcpu::msl {
 
+/// A SIMD-group function whose value is a whole statement's: `T x = simd_sum(e);`,
+/// `x = simd_max(e);`, `x += simd_shuffle_down(x, 16);` (docs/compiler.md, "Work-item loops").
+struct CollectiveStatement {
+    TokenRange statement; ///< from its first token to the `;`
+    TokenRange callee;    ///< `simd_sum`, `metal::quad_max`, `::metal::simd_shuffle`
+    std::size_t open = 0; ///< the call's `(`; its partner is the `)` before the `;`
+};
+
 /// A kernel definition that gets the coroutine lowering, and the tokens the rewrite edits.
 struct CoroutineKernel {
     std::size_t function = 0; ///< the kernel definition (Module::functions)
@@ -20,6 +28,9 @@ struct CoroutineKernel {
     std::vector<TokenRange> barriers;
     /// The `return` tokens of the body (those in lambdas and local classes excluded).
     std::vector<std::size_t> returns;
+    /// SIMD-group functions as whole statements. A kernel that has them cannot be a
+    /// coroutine: only the work-item-loop lowering takes it, else it keeps the fibers.
+    std::vector<CollectiveStatement> collectives;
 };
 
 /// Finds the kernel definitions that can become coroutines. A kernel definition can when its
@@ -28,7 +39,9 @@ struct CoroutineKernel {
 ///     the statement of an if/else/for/while/do or after a label), not inside a lambda or a
 ///     local class, and the callee is written `threadgroup_barrier`, `metal::...` or
 ///     `::metal::...` (any other mention of the two names keeps the fibers);
-///   - the body calls no other barrier-like function (simd_*, quad_*, simdgroup_load, ...);
+///   - the body calls no other barrier-like function (simdgroup_load, ...), and its simd_* and
+///     quad_* calls are each the whole value of a statement (CollectiveStatement), written
+///     `name` or `[::]metal::name`, with nothing but a name or a declaration before the `=`;
 ///   - no other function reachable from it in `graph` uses barriers;
 ///   - its declaration is `void` with nothing but `kernel`, `static`, `inline` and attributes
 ///     before the name, and every other declaration of it (same name and namespaces) is a

@@ -125,7 +125,18 @@ private:
 
     bool holdsBarrier(const Statement& s) const {
         return std::any_of(coroutine_.barriers.begin(), coroutine_.barriers.end(),
-                           [&](const TokenRange& b) { return contains(s.tokens, b.begin); });
+                           [&](const TokenRange& b) { return contains(s.tokens, b.begin); }) ||
+               std::any_of(coroutine_.collectives.begin(), coroutine_.collectives.end(),
+                           [&](const CollectiveStatement& c) { return contains(s.tokens, c.statement.begin); });
+    }
+
+    // The SIMD-group function statement `s` is, or kNoCollective.
+    std::size_t collectiveAt(const Statement& s) const {
+        for (std::size_t c = 0; c < coroutine_.collectives.size(); ++c)
+            if (s.kind == StatementKind::Simple && coroutine_.collectives[c].statement.begin == s.tokens.begin &&
+                coroutine_.collectives[c].statement.end == s.tokens.end)
+                return c;
+        return WorkItemRegion::kNoCollective;
     }
 
     const ThreadgroupDeclaration* threadgroupDeclaration(const Statement& s) const {
@@ -139,6 +150,7 @@ private:
         Piece,            ///< runs per thread, in the piece with its neighbours
         Skip,             ///< an empty statement
         Barrier,          ///< erased: the pieces around it are the synchronisation
+        Collective,       ///< a SIMD-group function as a whole statement: a region of its own
         GroupDeclaration, ///< a declaration that is the same for every thread: runs once
         Block,            ///< a `{}` block holding barriers: its statements, block by block
         GroupStatement,   ///< a loop or an if holding barriers: runs once per group
@@ -209,6 +221,7 @@ private:
     Role role(const Statement& s, const std::vector<std::string>& pieceNames) const {
         if (s.kind == StatementKind::Empty) return Role::Skip;
         if (isBarrierStatement(s)) return Role::Barrier;
+        if (collectiveAt(s) != WorkItemRegion::kNoCollective) return Role::Collective;
         if (holdsBarrier(s)) return s.kind == StatementKind::Compound ? Role::Block : Role::GroupStatement;
         if (isGroupDeclaration(s, pieceNames)) return Role::GroupDeclaration;
         return Role::Piece;
@@ -250,6 +263,9 @@ private:
             switch (r) {
             case Role::Barrier:
                 out_->barriers.push_back(s.tokens);
+                break;
+            case Role::Collective:
+                collective(s, close);
                 break;
             case Role::GroupDeclaration:
                 groupDeclaration(s);
@@ -455,6 +471,31 @@ private:
         return topConst;
     }
 
+    // A SIMD-group function statement: a region of its own whose arguments are evaluated in a
+    // first loop over the threads. Arguments that write anything (`simd_sum(x++)`) are not
+    // split: the second loop does not evaluate them again.
+    void collective(const Statement& s, std::size_t close) {
+        const std::size_t index = collectiveAt(s);
+        const CollectiveStatement& c = coroutine_.collectives[index];
+        for (std::size_t i = c.open + 1; i < partner_[c.open]; ++i) {
+            const Token& t = tokens_[i];
+            bool writes = t.isPunct("++") || t.isPunct("--");
+            for (const char* op : {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="})
+                writes = writes || t.isPunct(op);
+            if (writes) {
+                ok_ = false;
+                return;
+            }
+        }
+        collectiveArguments_ = {c.open + 1, partner_[c.open]};
+        region({&s}, close);
+        collectiveArguments_ = {};
+        if (ok_) {
+            out_->regions.back().collective = out_->collectives.size();
+            out_->collectives.push_back(c);
+        }
+    }
+
     void region(const std::vector<const Statement*>& run, std::size_t close) {
         if (run.empty() || !ok_) return;
         WorkItemRegion r;
@@ -472,7 +513,10 @@ private:
                 if (v->kind == Visible::Kind::PerThread) {
                     if (std::find(r.loads.begin(), r.loads.end(), v->variable) == r.loads.end())
                         r.loads.push_back(v->variable);
-                } else if (v->kind == Visible::Kind::LoopVariable && mayWrite(i, r.tokens.end)) {
+                } else if (v->kind == Visible::Kind::LoopVariable &&
+                           (contains(collectiveArguments_, i) ? isModifiedAt(tokens_, partner_, i, r.tokens.end)
+                                                              : mayWrite(i, r.tokens.end))) {
+                    // A SIMD-group function takes its arguments by value.
                     ok_ = false;
                     return;
                 }
@@ -515,6 +559,7 @@ private:
     const std::set<std::string>& namespaceVariables_;
     std::set<std::string> localTypes_;
     std::vector<Visible> visible_;
+    TokenRange collectiveArguments_; ///< while planning a SIMD-group function statement
     WorkItemKernel* out_ = nullptr;
     bool ok_ = true;
 };
@@ -522,6 +567,53 @@ private:
 std::string slots(std::size_t v) { return "__mc_v" + std::to_string(v); }
 std::string slotType(std::size_t v) { return "__mc_t" + std::to_string(v); }
 std::string builtinType(std::size_t p) { return "__mc_b" + std::to_string(p); }
+std::string collectiveSite(std::size_t c) { return "__mc_c" + std::to_string(c); }
+
+// A SIMD-group function statement `x = simd_f(args);` in region `r`, whose per-thread setup
+// (rebinds and loads) is `opener`: returns the first loop, which hands each thread's `args` to
+// the site, and rewrites the call into what reads the thread's result in the second:
+//   run_work_items(wi, [&](t) { <setup> simd_deposit(site, wi, t, args); });
+//   run_work_items(wi, [&](t) { <setup> { x = simd_collect<decltype(simd_arguments(args))>(
+//       site, wi, t, [](const auto&... a) { return simd_f(a...); }); <places> } <stores> });
+std::string collectiveSplit(TokenList& tokens, const WorkItemKernel& k, const WorkItemRegion& r,
+                            const std::string& opener) {
+    const CollectiveStatement& c = k.collectives[r.collective];
+    const std::size_t close = c.statement.end - 2; // the call's `)`
+    const std::string arguments = outputText(tokens, c.open + 1, close);
+    const std::string callee = outputText(tokens, c.callee.begin, c.callee.end);
+    const std::string site = collectiveSite(r.collective);
+    // The first loop sets up only what the arguments name (the rest would go unused).
+    std::string depositOpener = opener;
+    auto namedInArguments = [&](const std::string& name) {
+        for (std::size_t i = c.open + 1; i < close; ++i)
+            if (tokens[i].spelling == name && isUnqualifiedName(tokens, i)) return true;
+        return false;
+    };
+    for (std::size_t v : r.loads)
+        if (!namedInArguments(k.variables[v].name)) {
+            const std::string load = slotType(v) + " " + k.variables[v].name + " = " + slots(v) + "[__mc_t.linear]; ";
+            depositOpener.erase(depositOpener.find(load), load.size());
+        }
+    for (const WorkItemBuiltin& b : k.perThreadBuiltins)
+        if (std::find(r.builtins.begin(), r.builtins.end(), b.parameter) != r.builtins.end() &&
+            !namedInArguments(b.name)) {
+            const std::string rebind = builtinType(b.parameter) + " " + b.name + " = ::metalcpu_kernel::builtin<" +
+                                       builtinType(b.parameter) + ", " + builtinEnumerator(b.kind) +
+                                       ">(__mc_group, __mc_t); ";
+            depositOpener.erase(depositOpener.find(rebind), rebind.size());
+        }
+    const std::string separator = arguments.find_first_not_of(' ') == std::string::npos ? "" : ", ";
+    for (std::size_t i = c.callee.begin; i <= close; ++i) {
+        tokens[i].erased = true;
+        tokens[i].prefix.clear();
+        tokens[i].suffix.clear();
+    }
+    Token& call = tokens[c.callee.begin];
+    call.erased = false;
+    call.text = "::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(" + arguments + "))>(" +
+                site + ", __mc_wi, __mc_t, [](const auto&... __mc_a) { return " + callee + "(__mc_a...); })";
+    return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", __mc_wi, __mc_t" + separator + arguments + "); }); ";
+}
 
 } // namespace
 
@@ -562,6 +654,8 @@ void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>
             setup += " using " + slotType(v) + " = " + outputText(tokens, var.type.begin, var.type.end) + "; auto* const " +
                      slots(v) + " = __mc_wi.slots<" + slotType(v) + ">();";
         }
+        for (std::size_t c = 0; c < k.collectives.size(); ++c)
+            setup += " ::metalcpu_kernel::collective_site " + collectiveSite(c) + ";";
         // After the body's `{`: the builtins are parameters, so their types can be named there.
         tokens[k.bodyOpen].suffix += setup;
 
@@ -584,6 +678,7 @@ void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>
             }
             for (std::size_t v : r.loads)
                 opener += slotType(v) + " " + k.variables[v].name + " = " + slots(v) + "[" + kThread + "]; ";
+            if (r.collective != WorkItemRegion::kNoCollective) opener = collectiveSplit(tokens, k, r, opener) + opener;
             opener += "{ ";
             std::string closer = " ";
             for (std::size_t v : r.stores)

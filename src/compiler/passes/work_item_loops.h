@@ -18,7 +18,10 @@
 //
 // Variables that live across a barrier get one slot per thread (`wi.slots<T>()`); the loops
 // and ifs that hold barriers run once per group, as Metal requires their control flow to be
-// uniform. docs/compiler.md lists the rules; kernels outside them stay coroutines.
+// uniform. A SIMD-group function written as a whole statement (`x = simd_sum(e);`) splits
+// the kernel too: its arguments are handed in by one loop, its results computed by the next
+// (simd_deposit / simd_collect, work_items.h). docs/compiler.md lists the rules; kernels
+// outside them stay coroutines (or fibers, when they have SIMD-group functions).
 #pragma once
 
 #include "compiler/passes/barrier_coroutines.h"
@@ -53,6 +56,10 @@ struct WorkItemRegion {
     std::vector<std::size_t> loads;   ///< variables declared before it that it names
     std::vector<std::size_t> stores;  ///< variables it declares at its top level that live on
     std::vector<std::size_t> builtins; ///< parameters (indices) it names that differ per thread
+    /// For a SIMD-group function written as a whole statement (WorkItemKernel::collectives),
+    /// which one: the statement is a region of its own, run as two loops over the threads.
+    std::size_t collective = kNoCollective;
+    static constexpr std::size_t kNoCollective = ~std::size_t(0);
 };
 
 /// How one kernel is restructured.
@@ -62,6 +69,7 @@ struct WorkItemKernel {
     std::vector<WorkItemVariable> variables;
     std::vector<WorkItemRegion> regions;
     std::vector<TokenRange> barriers; ///< whole barrier statements, erased
+    std::vector<CollectiveStatement> collectives; ///< SIMD-group functions as whole statements
     /// Names in the headers of loops and ifs that run once per group which refer to per-thread
     /// variables: they read the first live thread's slot (the value is uniform).
     std::vector<std::pair<std::size_t, std::size_t>> headerUses; ///< (token, variable)

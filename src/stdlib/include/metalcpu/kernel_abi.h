@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 7u
+#define METALCPU_KERNEL_ABI_VERSION 8u
 #define METALCPU_MAX_BUFFER_BINDINGS 31
 #define METALCPU_MAX_THREADGROUP_BINDINGS 31
 #define METALCPU_THREADGROUP_SITE_CACHE 16
@@ -15,6 +15,10 @@
    48 bits and the tag of the region it came from in the high 16 (docs/validation.md). */
 #define METALCPU_REGION_TAG_SHIFT 48
 #define METALCPU_REGION_COUNT 65536
+/* SIMD-groups: the widest a dispatch may have, and the most bytes one lane's value takes in
+   a collective (two long4s: simd_shuffle_and_fill_* exchanges a pair). */
+#define METALCPU_MAX_SIMD_WIDTH 64
+#define METALCPU_SIMD_VALUE_BYTES 64
 
 typedef unsigned int mc_u32;
 typedef unsigned long long mc_u64;
@@ -51,6 +55,9 @@ typedef struct mc_group {
        unsigned short (groups have at most 1024 threads), so that writing it for every thread
        cannot alias the 32- and 64-bit fields kernels read (type-based aliasing). */
     unsigned short current_thread;
+    /* Kernel-owned, zeroed by the executor: while a kernel split into work-item loops computes
+       a SIMD-group function, the values it replays instead of the runtime's rendezvous. */
+    void* simd_replay;
 } mc_group;
 
 /* Runs every thread of a group, for kernels that never wait at a barrier. */
@@ -97,6 +104,16 @@ enum mc_builtin {
     MC_BUILTIN_GRID_ORIGIN,
     MC_BUILTIN_GRID_SIZE
 };
+
+/* One round of a SIMD-group collective, as the calling thread sees it when every live thread
+   of its SIMD-group has arrived: the values the threads handed in, one per lane at
+   `values + lane * METALCPU_SIMD_VALUE_BYTES`, valid until the caller's next collective. */
+typedef struct mc_simd_round {
+    const unsigned char* values;
+    mc_u64 active; /* bit i: lane i took part (exists and has not returned) */
+    mc_u32 lane;   /* the calling thread's lane */
+    mc_u32 width;  /* lanes of a SIMD-group (mc_dispatch::simd_width) */
+} mc_simd_round;
 
 /* Reflection of one kernel parameter. */
 typedef struct mc_param {
@@ -207,6 +224,12 @@ typedef struct mc_services {
     /* A [[threadgroup(n)]] argument and a threadgroup variable as checked pointers. */
     mc_u64 (*checked_threadgroup_argument)(const mc_group* group, mc_u32 index);
     mc_u64 (*checked_threadgroup_variable)(const mc_group* group, mc_u64 site_key, mc_u64 size, mc_u64 align);
+
+    /* SIMD-group collectives (ABI 8): hands in the calling thread's value (`size` bytes, at
+       most METALCPU_SIMD_VALUE_BYTES; 0 for simdgroup_barrier), waits until every live thread
+       of its SIMD-group has done the same, and describes the round in `round`. Threads that
+       have returned count as arrived; the rest of the threadgroup runs on meanwhile. */
+    void (*simdgroup_exchange)(const void* value, mc_u32 size, mc_simd_round* round);
 } mc_services;
 
 /* Exported by every kernel library. Hands the services over and returns the modules and

@@ -89,6 +89,98 @@ __attribute__((always_inline)) inline void place(U& slot, const V& value) {
     ::new (work_item_slot_tag{}, __builtin_addressof(slot)) U(value);
 }
 
+// ---- SIMD-group functions as whole statements -------------------------------------------
+// `x = simd_sum(e);` becomes two loops over the threads (docs/compiler.md, "Work-item
+// loops"): the first hands each thread's arguments to the statement's site (simd_deposit),
+// the second computes each thread's result from its SIMD-group's (simd_collect).
+
+/// One SIMD-group function statement of a kernel: each thread's arguments, from the per-group
+/// arena, and the SIMD-group whose lanes' values were recorded last.
+struct collective_site {
+    void* arguments = nullptr;
+    unsigned char* values = nullptr; ///< the recorded lanes', then the uniform result
+    mc_u32 recorded = ~0u;
+    mc_u32 uniform_first = ~0u;
+    mc_u64 active = 0;
+};
+
+/// A thread's arguments, in order.
+template <class... A>
+struct arg_pack;
+template <>
+struct arg_pack<> {
+    template <class F, class... D>
+    __attribute__((always_inline)) decltype(auto) apply(const F& f, const D&... done) const {
+        return f(done...);
+    }
+};
+template <class H, class... T>
+struct arg_pack<H, T...> {
+    H head;
+    arg_pack<T...> tail;
+    template <class F, class... D>
+    __attribute__((always_inline)) decltype(auto) apply(const F& f, const D&... done) const {
+        return tail.apply(f, done..., head);
+    }
+};
+
+/// The pack type of a call's arguments, for decltype (never called).
+template <class... A>
+arg_pack<typename remove_cv_t<typename remove_reference<A>::type>::type...> simd_arguments(const A&...);
+
+__attribute__((always_inline)) inline arg_pack<> make_arg_pack() { return {}; }
+template <class H, class... T>
+__attribute__((always_inline)) inline arg_pack<H, T...> make_arg_pack(const H& head, const T&... tail) {
+    return {head, make_arg_pack(tail...)};
+}
+
+/// First loop: thread t's arguments of the statement at `site`.
+template <bool TracksReturns, class... A>
+__attribute__((always_inline)) inline void simd_deposit(collective_site& site, const work_items<TracksReturns>& threads,
+                                                        const thread_ids& t, const A&... arguments) {
+    using Pack = arg_pack<A...>;
+    if (!site.arguments) site.arguments = threads.template slots<Pack>();
+    site.recorded = ~0u;
+    place(static_cast<Pack*>(site.arguments)[t.linear], make_arg_pack(arguments...));
+}
+
+/// Second loop: thread t's result of `function` (the SIMD-group function, taking the
+/// arguments as Pack holds them). The first thread of each SIMD-group runs it for every active
+/// lane to record what they hand in; each thread then runs it again, replaying the record.
+template <class Pack, bool TracksReturns, class Function>
+__attribute__((always_inline)) inline auto simd_collect(collective_site& site, const work_items<TracksReturns>& threads,
+                                                        const thread_ids& t, const Function& function) {
+    mc_group* group = const_cast<mc_group*>(threads.group()); // the kernel's to scribble on
+    const mc_u32 width = group->dispatch->simd_width;
+    const mc_u32 first = t.linear - t.linear % width;
+    const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
+    const Pack* packs = static_cast<const Pack*>(site.arguments);
+    if (!site.values)
+        site.values = static_cast<unsigned char*>(g_services->coroutine_frame((METALCPU_MAX_SIMD_WIDTH + 1) *
+                                                                               METALCPU_SIMD_VALUE_BYTES));
+    simd_replay replay{site.values, site.active, 0, width, true, &site.uniform_first,
+                       site.values + METALCPU_MAX_SIMD_WIDTH * METALCPU_SIMD_VALUE_BYTES};
+    group->simd_replay = &replay;
+    if (site.recorded != first) {
+        replay.active = 0;
+        for (mc_u32 lane = 0; lane < width && first + lane < count; ++lane)
+            if (!threads.returned(first + lane)) replay.active |= mc_u64(1) << lane;
+        for (mc_u32 lane = 0; lane < width && first + lane < count; ++lane) {
+            if (!((replay.active >> lane) & 1u)) continue;
+            replay.lane = lane;
+            (void)packs[first + lane].apply(function);
+        }
+        site.recorded = first;
+        site.active = replay.active;
+        site.uniform_first = ~0u;
+    }
+    replay.recording = false;
+    replay.lane = t.linear - first;
+    auto result = packs[t.linear].apply(function);
+    group->simd_replay = nullptr;
+    return result;
+}
+
 /// Runs one piece of a kernel for every thread of the group that has not returned, x
 /// fastest, so that the host compiler can vectorise over neighbouring threads.
 template <bool TracksReturns, class Piece>

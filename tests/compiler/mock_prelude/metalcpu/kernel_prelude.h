@@ -103,6 +103,8 @@ float4x4 operator*(const float4x4&, const float4x4&);
 
 enum class mem_flags { mem_none, mem_device, mem_threadgroup };
 void threadgroup_barrier(mem_flags);
+template <class T> T simd_max(T);
+template <class T> T simd_shuffle_down(T, ushort);
 void simdgroup_barrier(mem_flags);
 float simd_sum(float);
 
@@ -173,6 +175,22 @@ template <class U, class V> void place(U& slot, const V& value);
 template <bool TracksReturns, class F> void run_work_items(const work_items<TracksReturns>& threads, F&& piece) {
     (void)threads;
     piece(thread_ids{0, 0, 0, 0});
+}
+// SIMD-group functions as whole statements: `x = simd_f(args);` (work-item loops).
+struct collective_site {};
+template <class... A> struct arg_pack {};
+template <class... A> arg_pack<A...> simd_arguments(const A&...);
+template <bool TracksReturns, class... A>
+void simd_deposit(collective_site& site, const work_items<TracksReturns>& threads, const thread_ids& t, const A&...);
+template <class F, class... A> auto apply_pack(const F& f, arg_pack<A...>*) -> decltype(f(*static_cast<const A*>(nullptr)...));
+template <class Pack, bool TracksReturns, class F>
+auto simd_collect(collective_site& site, const work_items<TracksReturns>& threads, const thread_ids& t, const F& f)
+    -> decltype(apply_pack(f, static_cast<Pack*>(nullptr))) {
+    (void)site;
+    (void)threads;
+    (void)t;
+    (void)f;
+    return {};
 }
 
 // Divisions (`a /__mc_div->*b`, `a /=__mc_div=b`): the real tag checks integer divisors; this

@@ -1,0 +1,75 @@
+#include <metalcpu/kernel_prelude.h>
+#line 2 "simdgroup_work_items.metal"
+using namespace metal;
+
+
+
+
+       void reduce(       const float* in              ,
+                          float* out              ,
+                   uint gid                            ,
+                   uint group                                 ,
+                   uint lane                              ,
+                   uint sg                                   , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b2 = decltype(gid); using __mc_b4 = decltype(lane); using __mc_b5 = decltype(sg); using __mc_t0 = float; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = float; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); ::metalcpu_kernel::collective_site __mc_c0; ::metalcpu_kernel::collective_site __mc_c1; ::metalcpu_kernel::collective_site __mc_c2;
+    auto& partial = ::metalcpu_kernel::threadgroup_variable<float[32], 0x1ull>(__mc_group);
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { float s = in[gid]; ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); } });
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 s = __mc_v0[__mc_t.linear]; ::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, s); }); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 s = __mc_v0[__mc_t.linear]; { float total = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(s))>(__mc_c0, __mc_wi, __mc_t, [](const auto&... __mc_a) { return simd_sum(__mc_a...); }); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], total); } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });
+    for (ushort offset = 16; offset > 0; offset /=__mc_div= 2) {
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 s = __mc_v0[__mc_t.linear]; ::metalcpu_kernel::simd_deposit(__mc_c1, __mc_wi, __mc_t, s, offset); }); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 s = __mc_v0[__mc_t.linear]; { s += ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(s, offset))>(__mc_c1, __mc_wi, __mc_t, [](const auto&... __mc_a) { return metal::simd_shuffle_down(__mc_a...); }); } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });
+    }
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 lane = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); __mc_b5 sg = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 total = __mc_v1[__mc_t.linear]; __mc_t0 s = __mc_v0[__mc_t.linear]; { if (lane == 0) partial[sg] = total + s; } ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], total); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });
+
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 lane = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); ::metalcpu_kernel::simd_deposit(__mc_c2, __mc_wi, __mc_t, partial[lane %__mc_div->* 4]); }); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 lane = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); __mc_t0 s = __mc_v0[__mc_t.linear]; { s = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(partial[lane %__mc_div->* 4]))>(__mc_c2, __mc_wi, __mc_t, [](const auto&... __mc_a) { return simd_max(__mc_a...); }); } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 s = __mc_v0[__mc_t.linear]; { if (gid == 0) out[group] = s; } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });
+}
+
+
+       void operand(       float* out              , uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group) {
+    out[gid] = 2.0f * simd_sum(out[gid]);
+}
+#line 1 "<metalcpu generated>"
+// "reduce"
+namespace {
+using __mc_0_fn = decltype(&reduce);
+void __mc_0_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
+    reduce(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP>(__g, __t), __g);
+}
+const ::mc_param __mc_0_params[] = {
+    {"in", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 7, 40},
+    {"out", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 8, 34},
+    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 9, 25},
+    {"group", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 10, 25},
+    {"lane", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 11, 25},
+    {"sg", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, 12, 25},
+};
+const mc_u64 __mc_0_sites[] = {0x1ull};
+}
+
+// "operand"
+namespace {
+using __mc_1_fn = decltype(&operand);
+void __mc_1_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        operand(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+    });
+}
+void __mc_1_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
+    operand(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+}
+const ::mc_param __mc_1_params[] = {
+    {"out", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 26, 35},
+    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 26, 59},
+};
+}
+
+const ::mc_kernel __mc_kernels[] = {
+    {"reduce", "simdgroup_work_items.metal", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "reduce"},
+    {"operand", "simdgroup_work_items.metal", 26, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "operand"},
+};
+METALCPU_REGISTER_MODULE(__mc_kernels, 2, "simdgroup_work_items.metal", nullptr, 0)
