@@ -352,5 +352,133 @@ TEST_F(FunctionConstants, FromMetallib) {
     library->release();
 }
 
+// llama.cpp's shape: `short` constants at a macro base plus offsets, read into a local in a
+// template helper of a kernel template instantiated with [[host_name]], used as a loop bound;
+// a flag that drops a threadgroup argument.
+const char kGgmlKernels[] = R"(
+#include <metal_stdlib>
+using namespace metal;
+
+#define FC_MUL_MV 600
+#define N_R0 2
+
+constant short FC_mul_mv_nsg       [[function_constant(FC_MUL_MV + 0)]];
+constant bool  FC_mul_mv_has_scale [[function_constant(FC_MUL_MV + 1)]];
+constant bool  FC_mul_mv_use_shmem [[function_constant(FC_MUL_MV + 2)]];
+
+typedef struct { int ne00; int ne01; float scale; } mul_mv_args;
+
+template <int nr0>
+void mul_mv_impl(constant mul_mv_args& args, device const float* src0, device const float* src1,
+                 device float* dst, threadgroup float* shmem, uint row0, ushort tiitg) {
+    const short NSG = FC_mul_mv_nsg;
+    for (int r = 0; r < nr0; ++r) {
+        const int row = row0 * nr0 + r;
+        if (row >= args.ne01) return;
+        float sum = 0;
+        for (short sg = 0; sg < NSG; ++sg)
+            for (int k = sg; k < args.ne00; k += NSG) sum += src0[row * args.ne00 + k] * src1[k];
+        if (FC_mul_mv_has_scale) sum *= args.scale;
+        if (FC_mul_mv_use_shmem) {
+            shmem[tiitg] = sum;
+            sum = shmem[tiitg] + 1.0f;
+        }
+        dst[row] = sum;
+    }
+}
+
+template <int nr0>
+kernel void kernel_mul_mv(constant mul_mv_args& args [[buffer(0)]],
+                          device const float* src0 [[buffer(1)]],
+                          device const float* src1 [[buffer(2)]],
+                          device float* dst [[buffer(3)]],
+                          threadgroup float* shmem [[threadgroup(0), function_constant(FC_mul_mv_use_shmem)]],
+                          uint tgpig [[thread_position_in_grid]],
+                          ushort tiitg [[thread_index_in_threadgroup]]) {
+    mul_mv_impl<nr0>(args, src0, src1, dst, shmem, tgpig, tiitg);
+}
+
+typedef decltype(kernel_mul_mv<N_R0>) mul_mv_t;
+template [[host_name("kernel_mul_mv_f32_r2")]] kernel mul_mv_t kernel_mul_mv<N_R0>;
+)";
+
+struct GgmlValues {
+    short nsg;
+    bool hasScale;
+    bool useShmem;
+};
+
+class GgmlStyle : public MetalTest, public ::testing::WithParamInterface<std::tuple<unsigned, bool>> {};
+
+// Test a llama.cpp-style matrix-vector kernel specialised two ways (2 and 3 slices, scale and
+// threadgroup scratch on and off), at several group sizes, in both flavours: the results match
+// a CPU model, nothing past the output changes, and without the flag no threadgroup memory
+// need be set.
+TEST_P(GgmlStyle, MatrixVector) {
+    const auto [group, validated] = GetParam();
+    MTL::Library* library = compile(kGgmlKernels);
+    ASSERT_NE(library, nullptr);
+    constexpr int kRows = 37, kColumns = 19, kRowsPerThread = 2;
+    struct Args {
+        int ne00, ne01;
+        float scale;
+    } args{kColumns, kRows, 0.25f};
+    std::vector<float> matrix(kRows * kColumns), vector(kColumns);
+    for (std::size_t i = 0; i < matrix.size(); ++i) matrix[i] = float(int(i % 11) - 5);
+    for (std::size_t i = 0; i < vector.size(); ++i) vector[i] = float(i % 7) * 0.5f;
+    for (const GgmlValues& v : {GgmlValues{2, true, true}, GgmlValues{3, false, false}}) {
+        MTL::FunctionConstantValues* values = MTL::FunctionConstantValues::alloc()->init();
+        values->setConstantValue(&v.nsg, MTL::DataTypeShort, NS::UInteger(600));
+        values->setConstantValue(&v.hasScale, MTL::DataTypeBool, NS::UInteger(601));
+        values->setConstantValue(&v.useShmem, MTL::DataTypeBool, NS::UInteger(602));
+        NS::Error* error = nullptr;
+        MTL::Function* function =
+            library->newFunction(NS::String::string("kernel_mul_mv_f32_r2", NS::UTF8StringEncoding), values, &error);
+        values->release();
+        ASSERT_NE(function, nullptr) << text(error ? error->localizedDescription() : nullptr);
+        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+        descriptor->setComputeFunction(function);
+        descriptor->setShaderValidation(validated ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled);
+        MTL::ComputePipelineState* state =
+            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+        descriptor->release();
+        function->release();
+        ASSERT_NE(state, nullptr) << text(error ? error->localizedDescription() : nullptr);
+        MTL::Buffer* src0 = device_->newBuffer(matrix.data(), matrix.size() * sizeof(float), MTL::ResourceStorageModeShared);
+        MTL::Buffer* src1 = device_->newBuffer(vector.data(), vector.size() * sizeof(float), MTL::ResourceStorageModeShared);
+        MTL::Buffer* dst = device_->newBuffer((kRows + kCanaries) * sizeof(float), MTL::ResourceStorageModeShared);
+        std::fill_n(static_cast<float*>(dst->contents()), kRows + kCanaries, kCanary);
+        MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        encoder->setBytes(&args, sizeof args, 0);
+        encoder->setBuffer(src0, 0, 1);
+        encoder->setBuffer(src1, 0, 2);
+        encoder->setBuffer(dst, 0, 3);
+        if (v.useShmem) encoder->setThreadgroupMemoryLength((group * sizeof(float) + 15) / 16 * 16, 0);
+        encoder->dispatchThreads(MTL::Size((kRows + kRowsPerThread - 1) / kRowsPerThread, 1, 1), MTL::Size(group, 1, 1));
+        encoder->endEncoding();
+        EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted);
+        const float* written = static_cast<const float*>(dst->contents());
+        for (int row = 0; row < kRows; ++row) {
+            float sum = 0;
+            for (int sg = 0; sg < v.nsg; ++sg)
+                for (int k = sg; k < kColumns; k += v.nsg) sum += matrix[row * kColumns + k] * vector[k];
+            if (v.hasScale) sum *= args.scale;
+            if (v.useShmem) sum += 1.0f;
+            EXPECT_FLOAT_EQ(written[row], sum) << "row " << row << ", nsg " << v.nsg;
+        }
+        for (int i = kRows; i < kRows + int(kCanaries); ++i) EXPECT_EQ(written[i], kCanary) << "canary " << i;
+        for (NS::Object* o : std::initializer_list<NS::Object*>{src0, src1, dst, state}) o->release();
+    }
+    library->release();
+}
+
+INSTANTIATE_TEST_SUITE_P(Groups, GgmlStyle, ::testing::Combine(::testing::Values(1u, 7u, 32u), ::testing::Bool()),
+                         [](const auto& info) {
+                             return "group" + std::to_string(std::get<0>(info.param)) +
+                                    (std::get<1>(info.param) ? "_validated" : "_plain");
+                         });
+
 } // namespace
 } // namespace metalcpu::testing
