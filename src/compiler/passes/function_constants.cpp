@@ -65,7 +65,7 @@ std::vector<FunctionConstantDecl> findFunctionConstants(const TokenList& tokens,
             diagnostics.error(where, "[[function_constant]] of '" + name + "' needs an index");
             continue;
         }
-        if (spec.close + 1 != decl.tokens.end) {
+        if (spec.close + 1 != decl.tokens.end || !tokens[decl.tokens.end].isPunct(";")) {
             diagnostics.error(tokens[spec.close + 1].location,
                               "function constant '" + name + "' cannot have an initializer or another declarator");
             continue;
