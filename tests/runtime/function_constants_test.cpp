@@ -43,6 +43,21 @@ kernel void reduce(device const float* in [[buffer(0)]],
     out[gid] = sum * scale + float(span) + float(extra) + float(offset.x - offset.y);
 }
 
+constant half h [[function_constant(10)]];
+constant bool3 flags [[function_constant(11)]];
+constant long big [[function_constant(12)]];
+constant uchar small [[function_constant(13)]];
+constant ushort4 quad [[function_constant(14)]];
+
+kernel void types(device float* out [[buffer(0)]])
+{
+    out[0] = float(h);
+    out[1] = float(flags.x) + 2.0f * float(flags.y) + 4.0f * float(flags.z);
+    out[2] = float(big / 1000000000000l);
+    out[3] = float(small);
+    out[4] = float(quad.x + quad.y + quad.z + quad.w);
+}
+
 kernel void plain(device int* out [[buffer(0)]], uint gid [[thread_position_in_grid]])
 {
     out[gid] = int(gid);
@@ -275,7 +290,7 @@ TEST_F(FunctionConstants, Unspecialised) {
     ASSERT_NE(function, nullptr);
     NS::Dictionary* constants = function->functionConstantsDictionary();
     ASSERT_NE(constants, nullptr);
-    EXPECT_EQ(constants->count(), 5u);
+    EXPECT_EQ(constants->count(), 5u); // those `reduce` reaches
     auto* nsg = constants->object<MTL::FunctionConstant>(NS::String::string("nsg", NS::UTF8StringEncoding));
     ASSERT_NE(nsg, nullptr);
     EXPECT_EQ(text(nsg->name()), "nsg");
@@ -301,6 +316,40 @@ TEST_F(FunctionConstants, Unspecialised) {
     plainFunction->release();
     std::vector<int> written = runIntKernel(library_, "plain", 9);
     EXPECT_EQ(written, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
+}
+
+// Test constants of the other scalar sizes and vectors: half, bool3, long, uchar, ushort4.
+TEST_F(FunctionConstants, ScalarAndVectorTypes) {
+    MTL::FunctionConstantValues* values = MTL::FunctionConstantValues::alloc()->init();
+    const std::uint16_t halfOfOneAndAHalf = 0x3e00;
+    const bool flags[3] = {true, false, true};
+    const long big = -3000000000000l;
+    const unsigned char small = 250;
+    const std::uint16_t quad[4] = {1, 2, 3, 60000};
+    values->setConstantValue(&halfOfOneAndAHalf, MTL::DataTypeHalf, NS::UInteger(10));
+    values->setConstantValue(flags, MTL::DataTypeBool3, NS::UInteger(11));
+    values->setConstantValue(&big, MTL::DataTypeLong, NS::UInteger(12));
+    values->setConstantValue(&small, MTL::DataTypeUChar, NS::UInteger(13));
+    values->setConstantValue(quad, MTL::DataTypeUShort4, NS::UInteger(14));
+    NS::Error* error = nullptr;
+    MTL::Function* function = library_->newFunction(NS::String::string("types", NS::UTF8StringEncoding), values, &error);
+    values->release();
+    ASSERT_NE(function, nullptr) << text(error ? error->localizedDescription() : nullptr);
+    MTL::ComputePipelineState* state = pipelineOf(function, false);
+    function->release();
+    ASSERT_NE(state, nullptr);
+    MTL::Buffer* out = device_->newBuffer(8 * sizeof(float), MTL::ResourceStorageModeShared);
+    MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(out, 0, 0);
+    encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
+    encoder->endEncoding();
+    EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted);
+    const float* written = static_cast<const float*>(out->contents());
+    EXPECT_EQ(std::vector<float>(written, written + 6), (std::vector<float>{1.5f, 5.0f, -3.0f, 250.0f, 60006.0f, 0.0f}));
+    out->release();
+    state->release();
 }
 
 // Test that the FunctionDescriptor form specialises as newFunction(name, values) does.
