@@ -77,8 +77,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
         const FunctionDecl& f = module.functions[i];
         if (!f.isKernel || !f.hasBody) continue;
         parameters[i] = parseKernelParameters(tokens, partner, f, diagnostics);
-        resolveConditionalParameters(tokens, functionConstants, tokens[f.nameToken].location, parameters[i],
-                                     diagnostics);
+        resolveConditionalParameters(functionConstants, tokens[f.nameToken].location, parameters[i], diagnostics);
         attributes[i] = parseKernelAttributes(tokens, f, diagnostics);
     }
     std::vector<ThreadgroupDeclaration> threadgroupVariables =

@@ -42,63 +42,65 @@ std::size_t definedQueryName(const TokenList& tokens, std::size_t i) {
     return i + 2;
 }
 
-} // namespace
-
-std::vector<FunctionConstantDecl> findFunctionConstants(const TokenList& tokens, const std::vector<std::size_t>& partner,
-                                                        const Module& module, Diagnostics& diagnostics) {
-    std::vector<FunctionConstantDecl> found;
-    std::set<std::size_t> placed; // the attributes where they belong (or reported there)
-    for (std::size_t v = 0; v < module.variables.size(); ++v) {
-        const VariableDecl& decl = module.variables[v];
-        if (decl.nameToken == kNoToken) continue;
-        auto attribute = functionConstantAttribute(tokens, partner, decl.nameToken + 1, decl.tokens.end);
-        if (!attribute) continue;
-        const auto& [spec, a] = *attribute;
-        placed.insert(a.nameToken);
-        const Location where = tokens[a.nameToken].location;
-        const std::string& name = tokens[decl.nameToken].spelling;
-        if (decl.isTemplate || !decl.enclosingClass.empty()) {
-            diagnostics.error(where, "function constant '" + name + "' must be declared at program scope");
-            continue;
-        }
-        if (!a.hasArguments || a.arguments.empty()) {
-            diagnostics.error(where, "[[function_constant]] of '" + name + "' needs an index");
-            continue;
-        }
-        if (spec.close + 1 != decl.tokens.end || !tokens[decl.tokens.end].isPunct(";")) {
-            diagnostics.error(tokens[spec.close + 1].location,
-                              "function constant '" + name + "' cannot have an initializer or another declarator");
-            continue;
-        }
-        // The type: the specifiers before the name but the address space.
-        std::vector<std::size_t> typeTokens;
-        bool inConstant = false;
-        for (std::size_t k = decl.tokens.begin; k < decl.nameToken; ++k) {
-            if (startsAttributeSpec(tokens, k) && partner[k] != kNoToken) {
-                k = partner[k];
-            } else if (tokens[k].isIdentifier("constant")) {
-                inConstant = true;
-            } else if (!tokens[k].isIdentifier("const")) {
-                typeTokens.push_back(k);
-            }
-        }
-        if (!inConstant || typeTokens.empty()) {
-            diagnostics.error(where, "function constant '" + name + "' must be declared in the constant address space");
-            continue;
-        }
-        FunctionConstantDecl constant;
-        constant.name = name;
-        std::vector<std::string> namespaces;
-        for (const std::string& n : decl.namespaces)
-            if (!n.empty()) namespaces.push_back(n);
-        constant.helper = namespaces.empty() ? "::" + std::string(kHelperPrefix) + name
-                                             : qualifiedName(namespaces, kHelperPrefix + name);
-        constant.variable = v;
-        constant.type = typeText(tokens, typeTokens);
-        constant.index = sourceText(tokens, a.arguments.begin, a.arguments.end);
-        found.push_back(std::move(constant));
+/// The function constant declared by program-scope variable `v`, or nothing (with an error
+/// when it is malformed). `placed` collects the attributes it has looked at.
+std::optional<FunctionConstantDecl> parseDeclaration(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                                     const Module& module, std::size_t v, std::set<std::size_t>& placed,
+                                                     Diagnostics& diagnostics) {
+    const VariableDecl& decl = module.variables[v];
+    if (decl.nameToken == kNoToken) return std::nullopt;
+    auto attribute = functionConstantAttribute(tokens, partner, decl.nameToken + 1, decl.tokens.end);
+    if (!attribute) return std::nullopt;
+    const auto& [spec, a] = *attribute;
+    placed.insert(a.nameToken);
+    const Location where = tokens[a.nameToken].location;
+    const std::string& name = tokens[decl.nameToken].spelling;
+    if (decl.isTemplate || !decl.enclosingClass.empty()) {
+        diagnostics.error(where, "function constant '" + name + "' must be declared at program scope");
+        return std::nullopt;
     }
-    // Anywhere else the attribute would be dropped without effect.
+    if (!a.hasArguments || a.arguments.empty()) {
+        diagnostics.error(where, "[[function_constant]] of '" + name + "' needs an index");
+        return std::nullopt;
+    }
+    if (spec.close + 1 != decl.tokens.end || !tokens[decl.tokens.end].isPunct(";")) {
+        diagnostics.error(tokens[spec.close + 1].location,
+                          "function constant '" + name + "' cannot have an initializer or another declarator");
+        return std::nullopt;
+    }
+    // The type: the specifiers before the name but the address space.
+    std::vector<std::size_t> typeTokens;
+    bool inConstant = false;
+    for (std::size_t k = decl.tokens.begin; k < decl.nameToken; ++k) {
+        if (startsAttributeSpec(tokens, k) && partner[k] != kNoToken) {
+            k = partner[k];
+        } else if (tokens[k].isIdentifier("constant")) {
+            inConstant = true;
+        } else if (!tokens[k].isIdentifier("const")) {
+            typeTokens.push_back(k);
+        }
+    }
+    if (!inConstant || typeTokens.empty()) {
+        diagnostics.error(where, "function constant '" + name + "' must be declared in the constant address space");
+        return std::nullopt;
+    }
+    FunctionConstantDecl constant;
+    constant.name = name;
+    std::vector<std::string> namespaces;
+    for (const std::string& n : decl.namespaces)
+        if (!n.empty()) namespaces.push_back(n); // an unnamed namespace is reached from outside
+    constant.helper = namespaces.empty() ? "::" + std::string(kHelperPrefix) + name
+                                         : qualifiedName(namespaces, kHelperPrefix + name);
+    constant.variable = v;
+    constant.type = typeText(tokens, typeTokens);
+    constant.index = sourceText(tokens, a.arguments.begin, a.arguments.end);
+    return constant;
+}
+
+/// Reports `[[function_constant]]` anywhere but where parseDeclaration() looked and on kernel
+/// parameters: elsewhere the attribute would be dropped without effect.
+void reportMisplaced(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
+                     std::set<std::size_t> placed, Diagnostics& diagnostics) {
     for (const FunctionDecl& f : module.functions)
         if (f.isKernel && f.parametersOpen != kNoToken)
             for (std::size_t k = f.parametersOpen; k < f.parametersClose; ++k)
@@ -112,20 +114,36 @@ std::vector<FunctionConstantDecl> findFunctionConstants(const TokenList& tokens,
                                   "[[function_constant]] applies only to program-scope constants and kernel arguments");
         k = spec.close;
     }
-    // A constant named in is_function_constant_defined() is optional (MTLFunctionConstant.required).
+}
+
+/// A constant named in is_function_constant_defined() is optional (MTLFunctionConstant.required).
+void markOptional(const TokenList& tokens, std::vector<FunctionConstantDecl>& constants, Diagnostics& diagnostics) {
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         if (!tokens[i].isIdentifier(kDefinedQuery)) continue;
         std::size_t nameToken = definedQueryName(tokens, i);
-        auto constant = nameToken == kNoToken ? found.end()
-                                              : std::find_if(found.begin(), found.end(), [&](const auto& c) {
+        auto constant = nameToken == kNoToken ? constants.end()
+                                              : std::find_if(constants.begin(), constants.end(), [&](const auto& c) {
                                                     return c.name == tokens[nameToken].spelling;
                                                 });
-        if (constant == found.end()) {
+        if (constant == constants.end()) {
             diagnostics.error(tokens[i].location, std::string(kDefinedQuery) + "() needs the name of a function constant");
             continue;
         }
         constant->required = false;
     }
+}
+
+} // namespace
+
+std::vector<FunctionConstantDecl> findFunctionConstants(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                                        const Module& module, Diagnostics& diagnostics) {
+    std::vector<FunctionConstantDecl> found;
+    std::set<std::size_t> placed;
+    for (std::size_t v = 0; v < module.variables.size(); ++v)
+        if (auto constant = parseDeclaration(tokens, partner, module, v, placed, diagnostics))
+            found.push_back(std::move(*constant));
+    reportMisplaced(tokens, partner, module, std::move(placed), diagnostics);
+    markOptional(tokens, found, diagnostics);
     return found;
 }
 
@@ -159,9 +177,8 @@ void findFunctionConstantUsers(const TokenList& tokens, const Module& module, co
     }
 }
 
-void resolveConditionalParameters(const TokenList& tokens, const std::vector<FunctionConstantDecl>& constants,
-                                  const Location& where, std::vector<ParamInfo>& params, Diagnostics& diagnostics) {
-    (void)tokens;
+void resolveConditionalParameters(const std::vector<FunctionConstantDecl>& constants, const Location& where,
+                                  std::vector<ParamInfo>& params, Diagnostics& diagnostics) {
     for (ParamInfo& p : params) {
         if (p.presentIf.empty()) continue;
         auto constant = std::find_if(constants.begin(), constants.end(),

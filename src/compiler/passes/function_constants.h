@@ -41,8 +41,8 @@ void findFunctionConstantUsers(const TokenList& tokens, const Module& module, co
 
 /// Resolves each parameter's `[[function_constant(name)]]` (ParamInfo::presentIf) to the
 /// constant's value as C++; a name that is not a bool function constant is an error.
-void resolveConditionalParameters(const TokenList& tokens, const std::vector<FunctionConstantDecl>& constants,
-                                  const Location& where, std::vector<ParamInfo>& params, Diagnostics& diagnostics);
+void resolveConditionalParameters(const std::vector<FunctionConstantDecl>& constants, const Location& where,
+                                  std::vector<ParamInfo>& params, Diagnostics& diagnostics);
 
 /// Rewrites the declarations and the is_function_constant_defined() calls. Runs before
 /// rewriteAttributes() (which erases the attribute) and rewriteConstantInitialisation().
