@@ -1,62 +1,71 @@
 // MTL::FunctionConstantValues: values for a library's [[function_constant]]s, by index or by
-// name. The values are kept (their bytes copied, as Metal does), but no compiler path reads them
-// yet: Library::newFunction with constant values logs once that function constants are not
-// supported.
+// name, their bytes copied as Metal does. Library::newFunction(name, values) reads them
+// (api/function_constants.h) to specialise a function.
+#include "api/function_constants.h"
+
 #include "api/settings.h"
 #include "foundation/factories.h"
+#include "runtime/library.h"
 
-#include <Metal/MTLFunctionConstantValues.hpp>
+#include <Metal/MTLLibrary.hpp>
 
 #include <cstddef>
 #include <cstring>
-#include <map>
-#include <string>
-#include <vector>
 
 namespace metalcpu::api {
 namespace {
-
-/// The bytes of one scalar or vector value of `type` (vectors packed: a float3 is 12 bytes);
-/// 0 for types that cannot be function constants.
-std::size_t valueSize(MTL::DataType type) {
-    struct Family {
-        MTL::DataType scalar;
-        std::size_t bytes;
-    };
-    static constexpr Family kFamilies[] = {
-        {MTL::DataTypeFloat, 4}, {MTL::DataTypeHalf, 2},  {MTL::DataTypeInt, 4},   {MTL::DataTypeUInt, 4},
-        {MTL::DataTypeShort, 2}, {MTL::DataTypeUShort, 2}, {MTL::DataTypeChar, 1}, {MTL::DataTypeUChar, 1},
-        {MTL::DataTypeBool, 1},  {MTL::DataTypeLong, 8},  {MTL::DataTypeULong, 8}, {MTL::DataTypeBFloat, 2},
-    };
-    // Each family lists the scalar, then its 2-, 3- and 4-component vectors.
-    for (const Family& family : kFamilies) {
-        NS::UInteger offset = type - family.scalar;
-        if (type >= family.scalar && offset < 4) return family.bytes * (offset + 1);
-    }
-    return 0;
-}
 
 class FunctionConstantValues final : public Settings<FunctionConstantValues, MTL::FunctionConstantValues> {
 public:
     const char* className() const override { return "MTLFunctionConstantValues"; }
 
-    struct Value {
-        MTL::DataType type = MTL::DataTypeNone;
-        std::vector<std::byte> bytes;
-    };
-    struct State {
-        std::map<NS::UInteger, Value> byIndex;
-        std::map<std::string, Value> byName;
-    } state;
+    jit::ConstantValues state;
 
-    static Value valueOf(const void* bytes, MTL::DataType type) {
-        Value value{type, std::vector<std::byte>(valueSize(type))};
+    /// The value at `bytes` (scalar or packed vector; 0 bytes for a type that cannot be a
+    /// function constant, which then matches no constant).
+    static jit::ConstantValue valueOf(const void* bytes, MTL::DataType type) {
+        jit::ConstantValue value{static_cast<std::uint32_t>(type),
+                                 std::vector<std::byte>(jit::constantValueSize(static_cast<std::uint32_t>(type)))};
         if (bytes) std::memcpy(value.bytes.data(), bytes, value.bytes.size());
         return value;
     }
 };
 
+/// A function constant as Function::functionConstantsDictionary() describes it.
+class FunctionConstant final : public ns::Implements<MTL::FunctionConstant> {
+public:
+    explicit FunctionConstant(const mc_function_constant& constant)
+        : name(ns::makeString(constant.name)), type(static_cast<MTL::DataType>(constant.data_type)),
+          index(constant.index), required(constant.flags & MC_FUNCTION_CONSTANT_REQUIRED) {}
+    ~FunctionConstant() override { name->release(); }
+    const char* className() const override { return "MTLFunctionConstant"; }
+
+    NS::String* name;
+    MTL::DataType type;
+    NS::UInteger index;
+    bool required;
+};
+
 } // namespace
+
+const jit::ConstantValues* constantValuesOf(const MTL::FunctionConstantValues* values) {
+    const auto* self = ns::implOf<FunctionConstantValues>(values);
+    return self ? &self->state : nullptr;
+}
+
+NS::Dictionary* functionConstantsDictionary(const MTL::Function* function) {
+    const auto* self = ns::implOf<rt::Function>(function);
+    if (!self) return nullptr;
+    std::vector<std::pair<NS::Object*, NS::Object*>> entries;
+    for (const mc_function_constant* c : self->library()->functionConstants(self->kernel().name)) {
+        MTL::FunctionConstant* constant = ns::make<FunctionConstant>(*c);
+        entries.emplace_back(ns::implOf<FunctionConstant>(constant)->name, constant);
+    }
+    NS::Dictionary* dictionary = ns::makeDictionary(entries);
+    for (auto& entry : entries) entry.second->release();
+    return ns::autoreleased(dictionary);
+}
+
 } // namespace metalcpu::api
 
 using Values = metalcpu::api::FunctionConstantValues;
@@ -73,11 +82,28 @@ void MTL::FunctionConstantValues::setConstantValue(const void* value, DataType t
 void MTL::FunctionConstantValues::setConstantValues(const void* values, DataType type, NS::Range range) {
     auto* self = metalcpu::ns::implOf<Values>(this);
     if (!self) return;
-    std::size_t size = metalcpu::api::valueSize(type);
+    std::size_t size = metalcpu::jit::constantValueSize(static_cast<std::uint32_t>(type));
     const auto* bytes = static_cast<const std::byte*>(values);
     for (NS::UInteger i = 0; i < range.length; ++i)
         self->state.byIndex[range.location + i] = Values::valueOf(bytes ? bytes + i * size : nullptr, type);
 }
 void MTL::FunctionConstantValues::reset() {
     if (auto* self = metalcpu::ns::implOf<Values>(this)) self->state = {};
+}
+
+NS::String* MTL::FunctionConstant::name() const {
+    auto* self = metalcpu::ns::implOf<metalcpu::api::FunctionConstant>(this);
+    return self ? self->name : nullptr;
+}
+MTL::DataType MTL::FunctionConstant::type() const {
+    auto* self = metalcpu::ns::implOf<metalcpu::api::FunctionConstant>(this);
+    return self ? self->type : DataType{};
+}
+NS::UInteger MTL::FunctionConstant::index() const {
+    auto* self = metalcpu::ns::implOf<metalcpu::api::FunctionConstant>(this);
+    return self ? self->index : 0;
+}
+bool MTL::FunctionConstant::required() const {
+    auto* self = metalcpu::ns::implOf<metalcpu::api::FunctionConstant>(this);
+    return self && self->required;
 }

@@ -1,5 +1,5 @@
 // MTL::Library, MTL::Function and MTL::CompileOptions.
-#include "api/unsupported.h"
+#include "api/function_constants.h"
 #include "foundation/factories.h"
 #include "runtime/compile_options.h"
 #include "runtime/device.h"
@@ -38,7 +38,8 @@ MTL::Function* MTL::Library::newFunction(const NS::String* name, const FunctionC
                                          NS::Error** error) {
     auto* self = implOf<Lib>(this);
     if (!self) return nullptr;
-    if (constantValues) metalcpu::api::unsupported("MTL::Library::newFunction with function constants");
+    if (const metalcpu::jit::ConstantValues* values = metalcpu::api::constantValuesOf(constantValues))
+        return self->newFunction(metalcpu::ns::stringOf(name), *values, error);
     MTL::Function* function = self->newFunction(metalcpu::ns::stringOf(name));
     if (!function && error)
         *error = metalcpu::ns::autoreleased(metalcpu::ns::makeError(

@@ -2,6 +2,7 @@
 // completion-handler forms (which run synchronously, as Device::newLibrary's do), and what
 // needs reflection, argument encoders or intersection functions, which log once.
 #include "api/blocks.h"
+#include "api/function_constants.h"
 #include "api/not_yet.h"
 #include "runtime/library.h"
 
@@ -74,8 +75,7 @@ MTL::FunctionReflection* MTL::Library::reflectionForFunction(const NS::String*) 
 }
 
 NS::Dictionary* MTL::Function::functionConstantsDictionary() const {
-    notYet<Fn>(this, "MTL::Function::functionConstantsDictionary");
-    return nullptr;
+    return metalcpu::api::functionConstantsDictionary(this);
 }
 // Kernels have no vertex or stage-in attributes (stage-in is not supported) and are not
 // post-tessellation functions.

@@ -1,6 +1,7 @@
 // Reflection objects: the reflected types (MTL::Type and its subclasses, StructMember), the
 // argument and binding descriptions, function attributes and constants, and the function and
-// pipeline reflection containers. metalcpu does not build reflection objects yet (pipelines
+// pipeline reflection containers. metalcpu does not build reflection objects yet but for
+// function constants (function_constants.cpp) (pipelines
 // report none, Library::reflectionForFunction logs once and returns nullptr), so no such object
 // exists: alloc() logs once and returns nullptr, and every other method answers as for nil.
 #include "api/not_yet.h"
@@ -187,10 +188,8 @@ MTL::FunctionConstant* MTL::FunctionConstant::alloc() {
     return nullptr;
 }
 MTL::FunctionConstant* MTL::FunctionConstant::init() { return nullptr; }
-NS::String* MTL::FunctionConstant::name() const { return nullptr; }
-MTL::DataType MTL::FunctionConstant::type() const { return {}; }
-NS::UInteger MTL::FunctionConstant::index() const { return 0; }
-bool MTL::FunctionConstant::required() const { return false; }
+// Its getters, for the objects Function::functionConstantsDictionary() makes, are in
+// function_constants.cpp.
 
 MTL::FunctionReflection* MTL::FunctionReflection::alloc() {
     metalcpu::api::cannotMake("MTL::FunctionReflection::alloc");

@@ -205,7 +205,8 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
                     p.hasBinding = true;
                     p.info.kind = ParamKind::Unsupported;
                 } else if (a.name == "function_constant") {
-                    // reported by checkRestrictions()
+                    // Resolved against the file's function constants by resolveConditionalParameters().
+                    p.info.presentIf = sourceText(tokens, a.arguments.begin, a.arguments.end);
                 } else if (!isStandardAttribute(a.name)) {
                     diagnostics.error(where, "unknown attribute '" + a.name + "' on parameter " +
                                                  displayName + " of kernel '" + kernelName + "'");
@@ -301,7 +302,7 @@ KernelAttributes parseKernelAttributes(const TokenList& tokens, const FunctionDe
                     out.maxThreads = static_cast<std::uint32_t>(*value);
                 }
             } else if (a.name == "function_constant") {
-                // reported by checkRestrictions()
+                // reported by findFunctionConstants()
             } else if (!isStandardAttribute(a.name)) {
                 diagnostics.error(where,
                                   "unknown attribute '" + a.name + "' on kernel '" + kernel.name + "'");

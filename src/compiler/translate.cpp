@@ -14,6 +14,7 @@
 #include "compiler/passes/constant_initialisation.h"
 #include "compiler/passes/designators.h"
 #include "compiler/passes/division.h"
+#include "compiler/passes/function_constants.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
 #include "compiler/passes/member_overloads.h"
@@ -71,18 +72,23 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     if (diagnostics.hasErrors()) return fail(diagnostics);
     checkRestrictions(tokens, partner, module, lexer.includes(), files, options, diagnostics);
     std::vector<EntryPoint> entryPoints = findEntryPoints(tokens, module, diagnostics);
+    std::vector<FunctionConstantDecl> functionConstants = findFunctionConstants(tokens, partner, module, diagnostics);
     std::map<std::size_t, std::vector<ParamInfo>> parameters;
     std::map<std::size_t, KernelAttributes> attributes;
     for (std::size_t i = 0; i < module.functions.size(); ++i) {
         const FunctionDecl& f = module.functions[i];
         if (!f.isKernel || !f.hasBody) continue;
         parameters[i] = parseKernelParameters(tokens, partner, f, diagnostics);
+        resolveConditionalParameters(functionConstants, tokens[f.nameToken].location, parameters[i], diagnostics);
         attributes[i] = parseKernelAttributes(tokens, f, diagnostics);
     }
     std::vector<ThreadgroupDeclaration> threadgroupVariables =
         findThreadgroupVariables(tokens, partner, module, options.fileKey, diagnostics);
     if (diagnostics.hasErrors()) return fail(diagnostics);
     CallGraph graph = buildCallGraph(tokens, partner, module);
+    std::vector<std::pair<std::size_t, std::string>> kernelFunctions;
+    for (const EntryPoint& e : entryPoints) kernelFunctions.emplace_back(e.function, e.hostName);
+    findFunctionConstantUsers(tokens, module, graph, kernelFunctions, functionConstants);
     std::vector<CoroutineKernel> coroutineKernels = findCoroutineKernels(tokens, partner, module, graph, diagnostics);
     if (diagnostics.hasErrors()) return fail(diagnostics);
     // Barrier kernels become work-item loops where they can, coroutines otherwise; kernels
@@ -104,6 +110,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     // 3. Rewrites.
     collapseAddressSpaceOverloads(tokens, partner, module, options.validation);
     rewriteMemberSpecialisations(tokens, partner, module);
+    rewriteFunctionConstants(tokens, module, functionConstants); // before the attributes go
     rewriteKernelSignatures(tokens, partner, module);
     eraseKernelInstantiations(tokens, module);
     rewriteAttributes(tokens, partner);
@@ -176,12 +183,15 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     // 5. Output.
     CodeWriter writer(files);
     if (options.validation) writer.writeRaw("#define METALCPU_VALIDATION 1\n");
+    writer.writeRaw(functionConstantsDefinition(functionConstants));
     writer.writeRaw("#include <metalcpu/kernel_prelude.h>\n");
     if (!accessSites.empty()) writer.writeRaw(accessSiteTable(accessSites, files));
     writer.writeTokens(tokens);
     writer.writeGenerated(kGeneratedFileName,
-                          generateEntryPoints(codes, files.reportedName(0), options.validation, constants));
+                          functionConstantTable(functionConstants) +
+                              generateEntryPoints(codes, files.reportedName(0), options.validation, constants));
     result.ok = true;
+    result.hasFunctionConstants = !functionConstants.empty();
     result.cpp = writer.take();
     result.diagnostics = diagnostics.take();
     return result;

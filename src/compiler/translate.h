@@ -103,6 +103,9 @@ struct ParamInfo {
     Builtin builtin = Builtin::None;
     bool isReference = false; ///< T& rather than T*
     int line = 0, column = 0; ///< where the parameter's name (or type) is written
+    /// `[[function_constant(c)]]`: the argument exists only when c is true. The front end
+    /// records c's name, then the C++ of its value (passes/function_constants.h).
+    std::string presentIf;
 };
 
 /// One entry point: a non-template kernel, or one [[host_name]] instantiation of a template.
@@ -148,6 +151,9 @@ struct Translation {
     std::string cpp;
     std::vector<Diagnostic> diagnostics;
     std::vector<KernelInfo> kernels;
+    /// The file declares [[function_constant]]s: its libraries carry the translated text so
+    /// that the runtime can specialise them (mc_module::specialisation_source).
+    bool hasFunctionConstants = false;
 };
 
 /// Translates one preprocessed translation unit (the output of `g++ -E` with metalcpu's stub

@@ -250,14 +250,25 @@ std::string KernelCompileSettings::key() const {
     return hasher.hex();
 }
 
-std::string embedValidationSource(const std::string& validationCpp) {
-    // A raw string literal whose delimiter does not occur in the text.
+namespace {
+
+/// The C++ lines that define `macro` as `variable`, a string holding `text`: a raw string
+/// literal whose delimiter does not occur in the text.
+std::string embedSource(const std::string& macro, const std::string& variable, const std::string& text) {
     std::string delimiter = "mcv";
-    for (int n = 0; validationCpp.find(")" + delimiter + "\"") != std::string::npos; ++n)
-        delimiter = "mcv" + std::to_string(n);
-    return "#define METALCPU_VALIDATION_SOURCE metalcpu_validation_source\n"
-           "static const char metalcpu_validation_source[] = R\"" +
-           delimiter + "(" + validationCpp + ")" + delimiter + "\";\n";
+    for (int n = 0; text.find(")" + delimiter + "\"") != std::string::npos; ++n) delimiter = "mcv" + std::to_string(n);
+    return "#define " + macro + " " + variable + "\nstatic const char " + variable + "[] = R\"" + delimiter + "(" +
+           text + ")" + delimiter + "\";\n";
+}
+
+} // namespace
+
+std::string embedValidationSource(const std::string& validationCpp) {
+    return embedSource("METALCPU_VALIDATION_SOURCE", "metalcpu_validation_source", validationCpp);
+}
+
+std::string embedSpecialisationSource(const std::string& translatedCpp) {
+    return embedSource("METALCPU_SPECIALISATION_SOURCE", "metalcpu_specialisation_source", translatedCpp);
 }
 
 CompileResult translateFile(const std::string& sourcePath, const std::string& workingDirectory,
@@ -336,10 +347,15 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     // compiled only if a validated pipeline is ever made from it. Both start with the math
     // settings, which the compile of each reads back.
     const std::string preamble = mathSettingsPreamble(settings.mathMode, settings.mathFunctions);
+    const std::string head = preamble + sourceRootsPreamble(access.roots());
     options.validation = true;
     msl::Translation validation = msl::translate(*preprocessed, options);
-    if (validation.ok) translation.cpp = embedValidationSource(preamble + validation.cpp) + translation.cpp;
-    translation.cpp = preamble + sourceRootsPreamble(access.roots()) + translation.cpp;
+    // A file with function constants also carries its own text, which the runtime compiles
+    // again with their values (jit/specialisation.h).
+    std::string embedded;
+    if (translation.hasFunctionConstants) embedded += embedSpecialisationSource(head + translation.cpp);
+    if (validation.ok) embedded += embedValidationSource(preamble + validation.cpp);
+    translation.cpp = head + embedded + translation.cpp;
     if (!support::writeFileAtomically(cppPath, translation.cpp))
         return CompileResult{false, "cannot write " + cppPath + "\n"};
     return CompileResult{true, diagnostics};

@@ -60,6 +60,10 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
 /// translated file as METALCPU_VALIDATION_SOURCE, i.e. its mc_module::validation_source.
 std::string embedValidationSource(const std::string& validationCpp);
 
+/// The C++ lines that put a file's own translated text (preambles included) into it as
+/// METALCPU_SPECIALISATION_SOURCE, i.e. its mc_module::specialisation_source.
+std::string embedSpecialisationSource(const std::string& translatedCpp);
+
 /// Compiles translated C++ into an object file (an .air) or, with `sharedLibrary`, straight
 /// into a kernel library (a .metallib, sealed for `cacheKey`: library_file.h), with the
 /// flags of the math mode the file records.

@@ -95,7 +95,10 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
         }
         for (mc_u32 k = 0; k < module->kernel_count; ++k) {
             const mc_kernel* kernel = &module->kernels[k];
-            if (library->kernels_.emplace(kernel->name, kernel).second) library->names_.push_back(kernel->name);
+            if (library->kernels_.emplace(kernel->name, kernel).second) {
+                library->names_.push_back(kernel->name);
+                library->modules_.emplace(kernel->name, module);
+            }
         }
     }
     for (mc_u32 s = 0; s < siteCount; ++s) {
@@ -150,6 +153,41 @@ std::uint64_t KernelLibrary::staticThreadgroupMemory(const mc_kernel& kernel) co
         total = (total + align - 1) / align * align + site->second.size;
     }
     return (total + 15) / 16 * 16;
+}
+
+std::shared_ptr<KernelLibrary> KernelLibrary::specialise(const std::string& name, const ConstantValues& values,
+                                                        std::string* error) {
+    auto module = modules_.find(name);
+    if (module == modules_.end() || module->second->function_constant_count == 0) return nullptr;
+    const mc_module& m = *module->second;
+    if (!m.specialisation_source) {
+        *error = "Function " + name + " cannot be specialised: " + path_ +
+                 " holds it specialised already, or was built without its source";
+        return nullptr;
+    }
+    Specialisation specialisation = specialisationOf(m, name, values);
+    if (!specialisation.ok) {
+        *error = specialisation.error;
+        return nullptr;
+    }
+    SourceBuild build = buildSpecialisedLibrary(
+        specialisedSource(m.specialisation_source, m.validation_source ? m.validation_source : "", specialisation.values));
+    if (!build.ok) *error = "Function " + name + " does not compile with its function constants:\n" + build.diagnostics;
+    return build.ok ? build.library : nullptr;
+}
+
+std::vector<const mc_function_constant*> KernelLibrary::functionConstants(const std::string& name) const {
+    auto module = modules_.find(name);
+    return module == modules_.end() ? std::vector<const mc_function_constant*>{}
+                                    : constantsOfKernel(*module->second, name);
+}
+
+std::vector<const mc_function_constant*> KernelLibrary::unspecialisedConstants(const std::string& name) const {
+    std::vector<const mc_function_constant*> missing = functionConstants(name);
+    std::erase_if(missing, [](const mc_function_constant* c) {
+        return !(c->flags & MC_FUNCTION_CONSTANT_REQUIRED) || (c->flags & MC_FUNCTION_CONSTANT_DEFINED);
+    });
+    return missing;
 }
 
 } // namespace metalcpu::jit

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "jit/specialisation.h"
+
 #include <metalcpu/kernel_abi.h>
 
 #include <cstdint>
@@ -47,6 +49,19 @@ public:
     /// flavour stays loaded while this library lives.
     const mc_kernel* validationKernel(const std::string& name, std::string* error);
 
+    /// Kernel `name` compiled with `values` for its file's function constants (the library
+    /// holding it, built or found in the cache), as Library::newFunction(name, values) makes
+    /// it. nullptr with an empty `error` when the kernel's file has no function constants
+    /// (this library is the answer), nullptr with Metal's message in `error` when
+    /// a value is missing or of the wrong type, or the specialised text does not compile.
+    std::shared_ptr<KernelLibrary> specialise(const std::string& name, const ConstantValues& values,
+                                              std::string* error);
+    /// The function constants kernel `name` needs a value for and has none in this library
+    /// (it was made without values): a pipeline cannot be made of it.
+    std::vector<const mc_function_constant*> unspecialisedConstants(const std::string& name) const;
+    /// The function constants kernel `name` reaches, for MTL::Function reflection.
+    std::vector<const mc_function_constant*> functionConstants(const std::string& name) const;
+
     KernelLibrary(const KernelLibrary&) = delete;
     KernelLibrary& operator=(const KernelLibrary&) = delete;
 
@@ -58,6 +73,7 @@ private:
     std::string contentHash_;
     std::vector<std::string> names_;
     std::map<std::string, const mc_kernel*> kernels_;
+    std::map<std::string, const mc_module*> modules_; ///< of each kernel
     std::map<std::uint64_t, mc_threadgroup_site> sites_;
     std::vector<std::string> validationSources_;
     std::vector<std::uint64_t> constants_; ///< program-scope constants registered for validation

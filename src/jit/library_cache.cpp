@@ -163,4 +163,22 @@ SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSou
     return build;
 }
 
+SourceBuild buildSpecialisedLibrary(const std::string& specialisedCpp) {
+    support::Hasher key;
+    key.add(specialisedCpp);
+    SourceBuild build = buildThroughCache(key, ".specialised.metallib", [&](const std::string& output,
+                                                                            const std::string& cacheKey) {
+        std::string work = support::makeTemporaryDirectory("metalcpu-specialised-");
+        if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
+        const std::string cpp = work + "/specialised.cpp";
+        CompileResult result = support::writeFileAtomically(cpp, specialisedCpp)
+                                   ? compileTranslation(cpp, work, output, true, cacheKey)
+                                   : CompileResult{false, "cannot write " + cpp + "\n"};
+        support::removeTree(work);
+        return result;
+    });
+    if (build.ok && !build.fromCache) support::log().debug("compiled a specialised library into {}", build.libraryPath);
+    return build;
+}
+
 } // namespace metalcpu::jit

@@ -27,4 +27,8 @@ SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompil
 /// mc_module::validation_source texts — into one kernel library, through the same cache.
 SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSources);
 
+/// Compiles a specialised file (specialisedSource(), jit/specialisation.h) into a kernel
+/// library, through the same cache: the same source and values are compiled once.
+SourceBuild buildSpecialisedLibrary(const std::string& specialisedCpp);
+
 } // namespace metalcpu::jit

@@ -61,6 +61,17 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
     }
     const mc_kernel* kernelPointer = &kernelFunction->kernel();
     std::shared_ptr<jit::KernelLibrary> library = kernelFunction->library();
+    // A function made without values for the function constants it requires
+    // (Library::newFunction(name)) can be inspected but not run.
+    if (auto missing = library->unspecialisedConstants(kernelPointer->name); !missing.empty()) {
+        std::string names;
+        for (const mc_function_constant* c : missing) names += std::string(names.empty() ? "" : ", ") + "'" + c->name + "'";
+        setError(error, kPipelineErrorDomain, 5,
+                 std::string("Compute function '") + kernelPointer->name +
+                     "' has function constants that were not specialized: " + names +
+                     " (make the function with Library::newFunction(name, constantValues, error))");
+        return nullptr;
+    }
     const val::PipelineIdentity identity{label ? std::string(ns::stringOf(label)) : std::string(),
                                          shaderValidationUid(library, *kernelPointer)};
     const val::ShaderValidationSettings settings = val::shaderValidationSettings();

@@ -27,6 +27,29 @@ MTL::Function* Library::newFunction(const std::string& name) {
     return ns::make<Function>(device_, kernels_, kernel);
 }
 
+MTL::Function* Library::newFunction(const std::string& name, const jit::ConstantValues& values, NS::Error** error) {
+    const mc_kernel* kernel = kernels_->find(name);
+    if (!kernel) {
+        setError(error, kLibraryErrorDomain, MTL::LibraryErrorFunctionNotFound,
+                 "Function " + name + " was not found in the library");
+        return nullptr;
+    }
+    std::string why;
+    std::shared_ptr<jit::KernelLibrary> specialised = kernels_->specialise(name, values, &why);
+    if (!specialised && why.empty()) return ns::make<Function>(device_, kernels_, kernel); // no function constants
+    if (!specialised) {
+        setError(error, kLibraryErrorDomain, MTL::LibraryErrorCompileFailure, why);
+        return nullptr;
+    }
+    const mc_kernel* compiled = specialised->find(name);
+    if (!compiled) {
+        setError(error, kLibraryErrorDomain, MTL::LibraryErrorInternal,
+                 "Function " + name + " is missing from its specialised library");
+        return nullptr;
+    }
+    return ns::make<Function>(device_, std::move(specialised), compiled);
+}
+
 NS::Array* Library::functionNames() const {
     std::vector<NS::Object*> names;
     for (const std::string& name : kernels_->kernelNames()) names.push_back(ns::makeString(name));

@@ -21,6 +21,11 @@ public:
 
     /// A +1 function for the kernel with this name, or nullptr (Metal gives no error).
     MTL::Function* newFunction(const std::string& name);
+    /// A +1 function for the kernel with this name specialised with `values` for its
+    /// function constants, compiled (or found in the kernel cache) now; nullptr and an
+    /// NS::Error (MTLLibraryErrorDomain) for an unknown name, a required constant without a
+    /// value, or a value of the wrong type.
+    MTL::Function* newFunction(const std::string& name, const jit::ConstantValues& values, NS::Error** error);
     /// The kernel names, autoreleased.
     NS::Array* functionNames() const;
 

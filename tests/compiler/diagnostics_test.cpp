@@ -82,13 +82,24 @@ TEST(Diagnostics, ThreadgroupInitializer) {
                   "k.metal:2:25: error: threadgroup variable 'sum' cannot have an initializer"}));
 }
 
-// Test that function constants are reported as not supported yet.
-TEST(Diagnostics, FunctionConstant) {
-    EXPECT_EQ(diagnose("constant bool use_bias [[function_constant(0)]];\n"
-                       "kernel void f(device float* a [[buffer(0), function_constant(use_bias)]]) {}"),
+// Test that misplaced and malformed function constants are reported at their line.
+TEST(Diagnostics, FunctionConstants) {
+    EXPECT_EQ(diagnose("constant bool use_bias [[function_constant(0)]] = true;\n"),
               (std::vector<std::string>{
-                  "k.metal:1:26: error: function constants are not supported yet",
-                  "k.metal:2:44: error: function constants are not supported yet",
+                  "k.metal:1:49: error: function constant 'use_bias' cannot have an initializer or another declarator",
+              }));
+    EXPECT_EQ(diagnose("struct S { static constant bool b [[function_constant(0)]]; };\n"
+                       "kernel void f(device float* a) { float x [[function_constant(1)]] = 0; a[0] = x; }"),
+              (std::vector<std::string>{
+                  "k.metal:1:37: error: function constant 'b' must be declared at program scope",
+                  "k.metal:2:44: error: [[function_constant]] applies only to program-scope constants and kernel arguments",
+              }));
+    EXPECT_EQ(diagnose("constant int n = 2;\n"
+                       "kernel void f(device float* a [[buffer(0), function_constant(n)]]) {\n"
+                       "  a[0] = is_function_constant_defined(n);\n}"),
+              (std::vector<std::string>{
+                  "k.metal:3:10: error: is_function_constant_defined() needs the name of a function constant",
+                  "k.metal:2:29: error: [[function_constant(n)]] of parameter 'a' must name a program-scope function constant",
               }));
 }
 

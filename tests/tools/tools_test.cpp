@@ -129,6 +129,24 @@ TEST_F(ToolsTest, ErrorsFailWithLocation) {
     EXPECT_FALSE(support::fileExists(dir_ + "/a.air"));
 }
 
+// Test that `metal -std=` reaches the kernel as __METAL_VERSION__, and that without it the
+// kernel sees the default, 3.2, as newLibrary(source) does (runtime/library_test.cpp).
+TEST_F(ToolsTest, LanguageVersionReachesTheKernel) {
+    ASSERT_TRUE(support::writeFileAtomically(dir_ + "/version.metal",
+                                             "static_assert(__METAL_VERSION__ == EXPECTED, \"__METAL_VERSION__\");\n"
+                                             "kernel void k(device int* out [[buffer(0)]]) { out[0] = 1; }\n"));
+    for (const auto& [flags, expected] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"-std=metal3.1"}, "310"}, {{"-std=macos-metal2.4"}, "240"}, {{"-std=metal4.0"}, "400"}, {{}, "320"}}) {
+        std::vector<std::string> command = {METAL_TOOL, "-c", "version.metal", "-o", "version.air", "-DEXPECTED=" + expected};
+        command.insert(command.end(), flags.begin(), flags.end());
+        support::ProcessResult made = support::runProcess(command, dir_);
+        EXPECT_EQ(made.exitCode, 0) << expected << ": " << made.output;
+    }
+    support::ProcessResult wrong =
+        support::runProcess({METAL_TOOL, "-c", "version.metal", "-o", "version.air", "-DEXPECTED=310", "-std=metal2.4"}, dir_);
+    EXPECT_NE(wrong.exitCode, 0) << "the test can fail";
+}
+
 // Test that bad usage prints the usage and fails.
 TEST_F(ToolsTest, UsageErrors) {
     support::ProcessResult noInput = support::runProcess({METAL_TOOL});

@@ -50,6 +50,13 @@ std::string callArguments(const EntryPointCode& e, const std::string& k) {
     return out + "__g";
 }
 
+/// The parameter's mc_param_kind; for `[[function_constant(c)]]`, MC_PARAM_ABSENT in a
+/// library where c is false (the compiler decides, with the specialised values).
+std::string presentKind(const ParamInfo& p) {
+    if (p.presentIf.empty()) return paramKindEnumerator(p.kind);
+    return "(" + p.presentIf + " ? " + paramKindEnumerator(p.kind) + " : MC_PARAM_ABSENT)";
+}
+
 } // namespace
 
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
@@ -118,7 +125,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                 const ParamInfo& p = info.params[i];
                 std::string param = "::metalcpu_kernel::parameter_t<" + fn + ", " + std::to_string(i) + ">";
                 out += "    {" + quoteString(p.name) + ", " + quoteString(p.typeText) + ", " +
-                       paramKindEnumerator(p.kind) + ", " + std::to_string(p.index) + ", " +
+                       presentKind(p) + ", " + std::to_string(p.index) + ", " +
                        addressSpaceEnumerator(p.addressSpace) + ", " + accessEnumerator(p.access) + ", " +
                        builtinEnumerator(p.builtin) + ", " + (p.isReference ? "1" : "0") +
                        ", ::metalcpu_kernel::pointee_size<" + param + ">, ::metalcpu_kernel::pointee_align<" +

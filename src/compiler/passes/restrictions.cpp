@@ -157,8 +157,6 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
         if (!startsAttributeSpec(tokens, i) || partner[i] == kNoToken) continue;
         AttributeSpec spec = parseAttributeSpec(tokens, partner, i);
         for (const Attribute& a : spec.attributes) {
-            if (a.name == "function_constant")
-                diagnostics.error(tokens[a.nameToken].location, "function constants are not supported yet");
             if ((a.name.starts_with("gnu::") || a.name.starts_with("__gnu__::")) &&
                 !isHarmlessGnuAttribute(stripGnuNamespace(a.name)))
                 diagnostics.error(tokens[a.nameToken].location,

@@ -17,7 +17,7 @@ namespace metalcpu::msl {
 ///   not on a list of harmless ones), `#pragma weak`, `#pragma redefine_extname`, `#pragma GCC
 ///   dependency` and `_Pragma` (the preprocessor runs them; none should be left),
 ///   builtins and names refusedName() refuses (reserved_names.h), casts to function pointer types
-///   (function_pointer_casts.h), non-const `static` local variables, [[function_constant]] (not supported yet), program-scope variables
+///   (function_pointer_casts.h), non-const `static` local variables, program-scope variables
 ///   outside the constant address space, functions declared but defined nowhere in the file (calls to them
 ///   would bind to host symbols), vertex/fragment functions, and (when `options.allowsFile` is set) files
 ///   included that it does not allow.

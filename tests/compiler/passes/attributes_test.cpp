@@ -40,7 +40,8 @@ TEST(Attributes, SkipsErased) {
     EXPECT_EQ(testing::render(p->tokens), "void f();");
 }
 
-// Test that function-constant attributes are removed (checkRestrictions() reports them).
+// Test that function-constant attributes are removed (rewriteFunctionConstants() gives the
+// declaration its value).
 TEST(Attributes, FunctionConstants) {
     EXPECT_EQ(rewrite("constant bool has_bias [[function_constant(0)]];"), "constant bool has_bias ;");
 }

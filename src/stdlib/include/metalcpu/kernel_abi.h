@@ -69,7 +69,8 @@ enum mc_param_kind {
     MC_PARAM_BUFFER = 1,      /* [[buffer(n)]], explicit or implicit */
     MC_PARAM_THREADGROUP = 2, /* [[threadgroup(n)]] */
     MC_PARAM_BUILTIN = 3,     /* [[thread_position_in_grid]] and friends */
-    MC_PARAM_UNSUPPORTED = 4  /* textures, samplers, ...: pipeline creation fails with a message */
+    MC_PARAM_UNSUPPORTED = 4, /* textures, samplers, ...: pipeline creation fails with a message */
+    MC_PARAM_ABSENT = 5       /* [[buffer(n), function_constant(c)]] with c false in this library */
 };
 
 enum mc_address_space {
@@ -163,6 +164,21 @@ typedef struct mc_constant_data {
     const char* name;
 } mc_constant_data;
 
+enum mc_function_constant_flags {
+    MC_FUNCTION_CONSTANT_REQUIRED = 1u, /* never named in is_function_constant_defined() */
+    MC_FUNCTION_CONSTANT_DEFINED = 2u   /* this library was compiled with a value for it */
+};
+
+/* A program-scope `constant T name [[function_constant(index)]]` (ABI 8). */
+typedef struct mc_function_constant {
+    const char* name;
+    mc_u64 index;
+    mc_u32 data_type; /* MTLDataType */
+    mc_u32 flags;     /* mc_function_constant_flags */
+    mc_u32 kernel_count;
+    const char* const* kernels; /* host names of the kernels whose code reaches it */
+} mc_function_constant;
+
 /* One translated .metal file. */
 typedef struct mc_module {
     mc_u32 abi_version;
@@ -175,6 +191,11 @@ typedef struct mc_module {
     /* Its program-scope constants (instrumented flavour only; else none). */
     mc_u32 constant_count;
     const mc_constant_data* constants;
+    /* The file's function constants, and the translated text the runtime compiles again with
+       their values (null in a library already specialised and in a validation library). */
+    mc_u32 function_constant_count;
+    const mc_function_constant* function_constants;
+    const char* specialisation_source;
 } mc_module;
 
 /* Shader validation: the bytes a tagged pointer may touch, [begin, begin + length). Tag 0

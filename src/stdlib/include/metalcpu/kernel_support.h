@@ -255,6 +255,7 @@ __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* gr
 
 #include <metalcpu/coroutines.h>
 #include <metalcpu/division.h>
+#include <metalcpu/function_constants.h>
 #include <metalcpu/work_items.h>
 
 /// The kernel compiler defines METALCPU_VALIDATION_SOURCE to the instrumented twin of a file
@@ -262,12 +263,24 @@ __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* gr
 #ifndef METALCPU_VALIDATION_SOURCE
 #define METALCPU_VALIDATION_SOURCE nullptr
 #endif
+/// The translated text of a file with function constants, which the runtime compiles again
+/// with their values (mc_module::specialisation_source); defined by the kernel compiler.
+#ifndef METALCPU_SPECIALISATION_SOURCE
+#define METALCPU_SPECIALISATION_SOURCE nullptr
+#endif
+/// `count, table` of the file's function constants (mc_module::function_constants), defined
+/// by the front end before this header when the file has any.
+#ifndef METALCPU_FUNCTION_CONSTANTS
+#define METALCPU_FUNCTION_CONSTANTS 0, nullptr
+#endif
 /// Places one module descriptor in the library's module table (a linker section the
 /// library's open function walks; see library_stub.h).
 #define METALCPU_REGISTER_MODULE(kernels, count, source, constants, constant_count)              \
     static const ::mc_module metalcpu_module_descriptor = {METALCPU_KERNEL_ABI_VERSION, (count),  \
                                                            (kernels), (source),                  \
                                                            METALCPU_VALIDATION_SOURCE,           \
-                                                           (constant_count), (constants)};       \
+                                                           (constant_count), (constants),        \
+                                                           METALCPU_FUNCTION_CONSTANTS,          \
+                                                           METALCPU_SPECIALISATION_SOURCE};      \
     __attribute__((used, section("metalcpu_modules"))) static const ::mc_module* const           \
         metalcpu_module_entry = &metalcpu_module_descriptor;

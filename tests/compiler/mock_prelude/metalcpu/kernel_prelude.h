@@ -205,12 +205,22 @@ template <class T> T threadgroup_argument(const mc_group* group, mc_u32 index);
 template <class T> T unsupported_argument(const mc_group* group, mc_u32 index);
 template <class T, mc_builtin B> T builtin(const mc_group* group, const thread_ids& ids);
 template <class T, mc_u64 Key> T& threadgroup_variable(const mc_group* group);
+template <class T, unsigned long long Index> struct function_constant {
+    static constexpr unsigned long long index = Index;
+    static constexpr unsigned data_type = 53;
+    static constexpr bool defined = false;
+    static constexpr T value{};
+};
 
 } // namespace metalcpu_kernel
 
+#ifndef METALCPU_FUNCTION_CONSTANTS
+#define METALCPU_FUNCTION_CONSTANTS 0, nullptr
+#endif
 #define METALCPU_REGISTER_MODULE(kernels, count, file, constants, constant_count)                           \
     static const mc_module metalcpu_module = {METALCPU_KERNEL_ABI_VERSION, count, kernels, file, nullptr,    \
-                                              constant_count, constants};                                    \
+                                              constant_count, constants, METALCPU_FUNCTION_CONSTANTS,         \
+                                              nullptr};                                                       \
     const mc_module* metalcpu_module_of_this_file() {                                                        \
         return &metalcpu_module;                                                                             \
     }

@@ -1,0 +1,59 @@
+// Pass: function constants. `constant T name [[function_constant(index)]];` becomes a
+// compile-time constant whose value the runtime chooses when it specialises the library
+// (metalcpu/function_constants.h, docs/compiler.md "Function constants"), and
+// `is_function_constant_defined(name)` whether it was given one.
+#pragma once
+
+#include "compiler/call_graph.h"
+#include "compiler/diagnostics.h"
+#include "compiler/scanner.h"
+#include "compiler/token.h"
+#include "compiler/translate.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// One program-scope function constant.
+struct FunctionConstantDecl {
+    std::string name;              ///< as declared
+    std::string helper;            ///< its companion from the global scope: "::ns::__mc_fc_name"
+    std::size_t variable = 0;      ///< in Module::variables
+    std::string type;              ///< the declared type, as written ("bool", "metal::float2")
+    std::string index;             ///< the index expression, as written ("100 + 4")
+    bool required = true;          ///< never named in is_function_constant_defined()
+    std::set<std::string> kernels; ///< host names of the kernels whose code reaches it
+};
+
+/// The file's function constants, with their `required` flag. A misplaced or malformed one
+/// (not at program scope, with an initialiser, in a template) is an error at its line.
+std::vector<FunctionConstantDecl> findFunctionConstants(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                                        const Module& module, Diagnostics& diagnostics);
+
+/// Records in each constant the kernels (entry points) whose code names it: in the body or
+/// parameters of a function the kernel reaches, or through a program-scope variable such a
+/// function names (`constant int span = a * b;`).
+void findFunctionConstantUsers(const TokenList& tokens, const Module& module, const CallGraph& graph,
+                               const std::vector<std::pair<std::size_t, std::string>>& entryPoints,
+                               std::vector<FunctionConstantDecl>& constants);
+
+/// Resolves each parameter's `[[function_constant(name)]]` (ParamInfo::presentIf) to the
+/// constant's value as C++; a name that is not a bool function constant is an error.
+void resolveConditionalParameters(const std::vector<FunctionConstantDecl>& constants, const Location& where,
+                                  std::vector<ParamInfo>& params, Diagnostics& diagnostics);
+
+/// Rewrites the declarations and the is_function_constant_defined() calls. Runs before
+/// rewriteAttributes() (which erases the attribute) and rewriteConstantInitialisation().
+void rewriteFunctionConstants(TokenList& tokens, const Module& module,
+                              const std::vector<FunctionConstantDecl>& constants);
+
+/// The line the translated file starts with when it has function constants: it points
+/// mc_module::function_constants at the table functionConstantTable() writes.
+std::string functionConstantsDefinition(const std::vector<FunctionConstantDecl>& constants);
+
+/// The reflection table (mc_function_constant) of the file's function constants.
+std::string functionConstantTable(const std::vector<FunctionConstantDecl>& constants);
+
+} // namespace metalcpu::msl

@@ -1,0 +1,91 @@
+#define METALCPU_FUNCTION_CONSTANTS 4, __mc_function_constants
+#include <metalcpu/kernel_prelude.h>
+#line 5 "function_constants.metal"
+using namespace metal; constinit
+
+
+
+const    bool has_bias                          = ::metalcpu_kernel::function_constant<bool, (0)>::value; using __mc_fc_has_bias = ::metalcpu_kernel::function_constant<bool, (0)>; static_assert(__has_trivial_destructor(__typeof__(has_bias)), "program-scope variable 'has_bias' must be trivially destructible (no kernel code may run when a library unloads)"); constinit
+const    int nsg                                      = ::metalcpu_kernel::function_constant<int, (600 + 1)>::value; using __mc_fc_nsg = ::metalcpu_kernel::function_constant<int, (600 + 1)>; static_assert(__has_trivial_destructor(__typeof__(nsg)), "program-scope variable 'nsg' must be trivially destructible (no kernel code may run when a library unloads)"); constinit
+const    float scale                          = ::metalcpu_kernel::function_constant<float, (2)>::value; using __mc_fc_scale = ::metalcpu_kernel::function_constant<float, (2)>; static_assert(__has_trivial_destructor(__typeof__(scale)), "program-scope variable 'scale' must be trivially destructible (no kernel code may run when a library unloads)"); constinit
+const    int span = nsg * 2 + 1; static_assert(__has_trivial_destructor(__typeof__(span)), "program-scope variable 'span' must be trivially destructible (no kernel code may run when a library unloads)"); constinit
+const    uint shift                          = ::metalcpu_kernel::function_constant<uint, (3)>::value; using __mc_fc_shift = ::metalcpu_kernel::function_constant<uint, (3)>; static_assert(__has_trivial_destructor(__typeof__(shift)), "program-scope variable 'shift' must be trivially destructible (no kernel code may run when a library unloads)");
+
+       void scaled_sum(       const float* in              ,
+                              const float* bias                                           ,
+                              float* out              ,
+                       uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
+{
+    float sum = 0;
+    for (int i = 0; i < nsg; ++i) sum += in[gid * nsg + i];
+    if (has_bias) sum += bias[gid];
+    uint extra =                              __mc_fc_shift::defined ? shift : 0;
+    out[gid] = sum * scale + span + extra;
+}
+
+       void untouched(       float* out              , uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
+{
+    out[gid] = 1.0f;
+}
+#line 1 "<metalcpu generated>"
+const char* const __mc_fc_users_0[] = {"scaled_sum", };
+const char* const __mc_fc_users_1[] = {"scaled_sum", };
+const char* const __mc_fc_users_2[] = {"scaled_sum", };
+const char* const __mc_fc_users_3[] = {"scaled_sum", };
+const ::mc_function_constant __mc_function_constants[] = {
+    {"has_bias", ::__mc_fc_has_bias::index, ::__mc_fc_has_bias::data_type, MC_FUNCTION_CONSTANT_REQUIRED | (::__mc_fc_has_bias::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_0},
+    {"nsg", ::__mc_fc_nsg::index, ::__mc_fc_nsg::data_type, MC_FUNCTION_CONSTANT_REQUIRED | (::__mc_fc_nsg::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_1},
+    {"scale", ::__mc_fc_scale::index, ::__mc_fc_scale::data_type, MC_FUNCTION_CONSTANT_REQUIRED | (::__mc_fc_scale::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_2},
+    {"shift", ::__mc_fc_shift::index, ::__mc_fc_shift::data_type, 0u | (::__mc_fc_shift::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_3},
+};
+// "scaled_sum"
+namespace {
+using __mc_0_fn = decltype(&scaled_sum);
+void __mc_0_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
+    auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        scaled_sum(__a0, __a1, __a2, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+    });
+}
+void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
+    auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
+    scaled_sum(__a0, __a1, __a2, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+}
+const ::mc_param __mc_0_params[] = {
+    {"in", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 15, 44},
+    {"bias", "device const float*", (static_cast<bool>(::__mc_fc_has_bias::value) ? MC_PARAM_BUFFER : MC_PARAM_ABSENT), 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 16, 44},
+    {"out", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 17, 38},
+    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 18, 29},
+};
+}
+
+// "untouched"
+namespace {
+using __mc_1_fn = decltype(&untouched);
+void __mc_1_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        untouched(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+    });
+}
+void __mc_1_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
+    untouched(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+}
+const ::mc_param __mc_1_params[] = {
+    {"out", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 27, 37},
+    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 27, 61},
+};
+}
+
+const ::mc_kernel __mc_kernels[] = {
+    {"scaled_sum", "function_constants.metal", 15, 13, 0u, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scaled_sum"},
+    {"untouched", "function_constants.metal", 27, 13, 0u, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "untouched"},
+};
+METALCPU_REGISTER_MODULE(__mc_kernels, 2, "function_constants.metal", nullptr, 0)

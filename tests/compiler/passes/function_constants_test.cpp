@@ -1,0 +1,97 @@
+#include "compiler/passes/function_constants.h"
+
+#include "compiler/compiler_test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::msl {
+namespace {
+
+/// "name:type:index:required|optional:helper" for each function constant of `source`.
+std::vector<std::string> found(std::string_view source) {
+    auto p = testing::parse(source);
+    std::vector<std::string> out;
+    for (const FunctionConstantDecl& c : findFunctionConstants(p->tokens, p->partner, p->module, p->diagnostics))
+        out.push_back(c.name + ":" + c.type + ":" + c.index + ":" + (c.required ? "required" : "optional") + ":" +
+                      c.helper);
+    EXPECT_TRUE(p->messages().empty()) << p->messages().front();
+    return out;
+}
+
+std::string rewrite(std::string_view source) {
+    auto p = testing::parse(source);
+    std::vector<FunctionConstantDecl> constants = findFunctionConstants(p->tokens, p->partner, p->module, p->diagnostics);
+    rewriteFunctionConstants(p->tokens, p->module, constants);
+    return testing::render(p->tokens);
+}
+
+// Test that function constants of every allowed shape are found with their type, index
+// expression and companion, and that is_function_constant_defined makes one optional.
+TEST(FunctionConstants, Found) {
+    EXPECT_EQ(found("constant bool has_bias [[function_constant(0)]];"),
+              std::vector<std::string>{"has_bias:bool:0:required:::__mc_fc_has_bias"});
+    EXPECT_EQ(found("constant int32_t nsg [[function_constant(600 + 1)]];"),
+              std::vector<std::string>{"nsg:int32_t:600 + 1:required:::__mc_fc_nsg"});
+    EXPECT_EQ(found("namespace fc { constant metal::float2 offset [[function_constant(3)]]; }"),
+              std::vector<std::string>{"offset:metal::float2:3:required:::fc::__mc_fc_offset"});
+    EXPECT_EQ(found("constant uint shift [[function_constant(1)]];\n"
+                    "kernel void k(device uint* o) { o[0] = is_function_constant_defined(shift) ? shift : 0; }"),
+              std::vector<std::string>{"shift:uint:1:optional:::__mc_fc_shift"});
+    EXPECT_TRUE(found("constant int n = 4; kernel void k(device int* o [[buffer(0)]]) { o[0] = n; }").empty());
+}
+
+// Test that a declaration gets its value from metalcpu_kernel::function_constant, on its own
+// line (columns before it unchanged), and is_function_constant_defined becomes its `defined`.
+TEST(FunctionConstants, Rewritten) {
+    EXPECT_EQ(rewrite("constant bool has_bias [[function_constant(0)]];"),
+              "constant bool has_bias [[function_constant(0)]] = ::metalcpu_kernel::function_constant<bool, (0)>::value; "
+              "using __mc_fc_has_bias = ::metalcpu_kernel::function_constant<bool, (0)>;");
+    EXPECT_EQ(rewrite("constant uint s [[function_constant(1)]];\n"
+                      "uint f() { return is_function_constant_defined(s) ? s : 0; }"),
+              "constant uint s [[function_constant(1)]] = ::metalcpu_kernel::function_constant<uint, (1)>::value; "
+              "using __mc_fc_s = ::metalcpu_kernel::function_constant<uint, (1)>;\n"
+              "uint f() { return __mc_fc_s::defined ? s : 0; }");
+}
+
+// Test that each constant lists the kernels whose code reaches it: directly, through a
+// helper, through a derived program-scope constant, or through an argument's condition.
+TEST(FunctionConstants, Users) {
+    auto p = testing::parse("constant bool a [[function_constant(0)]];\n"
+                            "constant int b [[function_constant(1)]];\n"
+                            "constant int c [[function_constant(2)]];\n"
+                            "constant int d [[function_constant(3)]];\n"
+                            "constant int span = b * 2;\n"
+                            "int helper() { return c; }\n"
+                            "kernel void k1(device int* o [[buffer(0), function_constant(a)]]) { o[0] = span; }\n"
+                            "kernel void k2(device int* o [[buffer(0)]]) { o[0] = helper(); }\n");
+    std::vector<FunctionConstantDecl> constants = findFunctionConstants(p->tokens, p->partner, p->module, p->diagnostics);
+    CallGraph graph = buildCallGraph(p->tokens, p->partner, p->module);
+    std::vector<std::pair<std::size_t, std::string>> kernels;
+    for (std::size_t f = 0; f < p->module.functions.size(); ++f)
+        if (p->module.functions[f].isKernel) kernels.emplace_back(f, p->module.functions[f].name);
+    findFunctionConstantUsers(p->tokens, p->module, graph, kernels, constants);
+    ASSERT_EQ(constants.size(), 4u);
+    EXPECT_EQ(constants[0].kernels, std::set<std::string>{"k1"});
+    EXPECT_EQ(constants[1].kernels, std::set<std::string>{"k1"});
+    EXPECT_EQ(constants[2].kernels, std::set<std::string>{"k2"});
+    EXPECT_TRUE(constants[3].kernels.empty());
+}
+
+// Test that the reflection table names each constant's companion and its kernels, and that
+// the definition line points the module at it.
+TEST(FunctionConstants, Table) {
+    FunctionConstantDecl c;
+    c.name = "nsg";
+    c.helper = "::__mc_fc_nsg";
+    c.kernels = {"k"};
+    EXPECT_EQ(functionConstantsDefinition({c}), "#define METALCPU_FUNCTION_CONSTANTS 1, __mc_function_constants\n");
+    EXPECT_EQ(functionConstantTable({c}),
+              "const char* const __mc_fc_users_0[] = {\"k\", };\n"
+              "const ::mc_function_constant __mc_function_constants[] = {\n"
+              "    {\"nsg\", ::__mc_fc_nsg::index, ::__mc_fc_nsg::data_type, MC_FUNCTION_CONSTANT_REQUIRED | "
+              "(::__mc_fc_nsg::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_0},\n};\n");
+    EXPECT_EQ(functionConstantsDefinition({}), "");
+}
+
+} // namespace
+} // namespace metalcpu::msl

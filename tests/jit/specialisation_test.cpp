@@ -1,0 +1,101 @@
+#include "jit/specialisation.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace metalcpu::jit {
+namespace {
+
+const char* const kUsers[] = {"k"};
+const char* const kOthers[] = {"other"};
+
+// A module as the front end describes one: `nsg` (int, index 601) and `offset` (float2,
+// index 4) reached by kernel k, `shift` (uint, index 3) optional for k, `flag` (bool,
+// index 7) reached only by kernel `other`.
+const mc_function_constant kConstants[] = {
+    {"nsg", 601, 29, MC_FUNCTION_CONSTANT_REQUIRED, 1, kUsers},
+    {"offset", 4, 4, MC_FUNCTION_CONSTANT_REQUIRED, 1, kUsers},
+    {"shift", 3, 33, 0, 1, kUsers},
+    {"flag", 7, 53, MC_FUNCTION_CONSTANT_REQUIRED, 1, kOthers},
+};
+
+mc_module module() {
+    mc_module m{};
+    m.function_constant_count = 4;
+    m.function_constants = kConstants;
+    return m;
+}
+
+template <class T> ConstantValue value(std::uint32_t type, std::initializer_list<T> components) {
+    ConstantValue v{type, std::vector<std::byte>(components.size() * sizeof(T))};
+    std::memcpy(v.bytes.data(), components.begin(), v.bytes.size());
+    return v;
+}
+
+// Test that values are found by index, then by name, become explicit specialisations with
+// the bits of each component, and that an optional constant may go without.
+TEST(Specialisation, ValuesByIndexThenName) {
+    ConstantValues values;
+    values.byIndex[601] = value<int>(29, {-3});
+    values.byName["nsg"] = value<int>(29, {99}); // the index wins
+    values.byName["offset"] = value<float>(4, {1.0f, -2.0f});
+    Specialisation s = specialisationOf(module(), "k", values);
+    ASSERT_TRUE(s.ok) << s.error;
+    EXPECT_EQ(s.values,
+              "template <> struct metalcpu_kernel::function_constant_value<4ull> { static constexpr bool defined = true; "
+              "static constexpr unsigned data_type = 4u; static constexpr unsigned long long bits[4] = {1065353216ull, "
+              "3221225472ull, 0ull, 0ull}; };\n"
+              "template <> struct metalcpu_kernel::function_constant_value<601ull> { static constexpr bool defined = "
+              "true; static constexpr unsigned data_type = 29u; static constexpr unsigned long long bits[4] = "
+              "{4294967293ull, 0ull, 0ull, 0ull}; };\n");
+}
+
+// Test Metal's errors for the kernel's own constants, and that values for constants it does
+// not reach are ignored when their type does not fit.
+TEST(Specialisation, Errors) {
+    ConstantValues values;
+    values.byIndex[4] = value<float>(4, {0, 0});
+    Specialisation missing = specialisationOf(module(), "k", values);
+    EXPECT_FALSE(missing.ok);
+    EXPECT_EQ(missing.error, "Function k: function constant 'nsg' (index 601, type int) has no value");
+
+    values.byIndex[601] = value<float>(3, {1.0f});
+    Specialisation wrongType = specialisationOf(module(), "k", values);
+    EXPECT_FALSE(wrongType.ok);
+    EXPECT_EQ(wrongType.error, "Function k: function constant 'nsg' (index 601, type int) is given a value of type float");
+
+    values.byIndex[601] = value<int>(29, {2});
+    values.byIndex[7] = value<int>(29, {1}); // `flag` is a bool, and not k's
+    Specialisation ignored = specialisationOf(module(), "k", values);
+    EXPECT_TRUE(ignored.ok) << ignored.error;
+    EXPECT_EQ(ignored.values.find("<7ull>"), std::string::npos);
+}
+
+// Test that the values go right after the prelude of both texts, the twin embedded before it.
+TEST(Specialisation, SpecialisedSource) {
+    const std::string source = "// preamble\n#include <metalcpu/kernel_prelude.h>\nint user;\n";
+    const std::string twin = "#define METALCPU_VALIDATION 1\n#include <metalcpu/kernel_prelude.h>\nint checked;\n";
+    const std::string text = specialisedSource(source, twin, "VALUES\n");
+    EXPECT_EQ(text, "// preamble\n"
+                    "#define METALCPU_VALIDATION_SOURCE metalcpu_validation_source\n"
+                    "static const char metalcpu_validation_source[] = R\"mcv(#define METALCPU_VALIDATION 1\n"
+                    "#include <metalcpu/kernel_prelude.h>\nVALUES\nint checked;\n)mcv\";\n"
+                    "#include <metalcpu/kernel_prelude.h>\nVALUES\nint user;\n");
+    EXPECT_EQ(specialisedSource(source, "", "VALUES\n"),
+              "// preamble\n#include <metalcpu/kernel_prelude.h>\nVALUES\nint user;\n");
+}
+
+// Test the sizes and names of the types a function constant may have.
+TEST(Specialisation, Types) {
+    EXPECT_EQ(constantValueSize(3), 4u);  // float
+    EXPECT_EQ(constantValueSize(5), 12u); // float3, packed
+    EXPECT_EQ(constantValueSize(53), 1u); // bool
+    EXPECT_EQ(constantValueSize(88), 32u); // ulong4
+    EXPECT_EQ(constantValueSize(1), 0u);  // a struct
+    EXPECT_EQ(constantTypeName(40), "short4");
+    EXPECT_EQ(constantTypeName(121), "bfloat");
+}
+
+} // namespace
+} // namespace metalcpu::jit
