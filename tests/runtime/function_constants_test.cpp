@@ -48,6 +48,7 @@ constant bool3 flags [[function_constant(11)]];
 constant long big [[function_constant(12)]];
 constant uchar small [[function_constant(13)]];
 constant ushort4 quad [[function_constant(14)]];
+constant bfloat brain [[function_constant(15)]];
 
 kernel void types(device float* out [[buffer(0)]])
 {
@@ -56,6 +57,7 @@ kernel void types(device float* out [[buffer(0)]])
     out[2] = float(big / 1000000000000l);
     out[3] = float(small);
     out[4] = float(quad.x + quad.y + quad.z + quad.w);
+    out[5] = float(brain);
 }
 
 kernel void plain(device int* out [[buffer(0)]], uint gid [[thread_position_in_grid]])
@@ -318,7 +320,7 @@ TEST_F(FunctionConstants, Unspecialised) {
     EXPECT_EQ(written, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
 }
 
-// Test constants of the other scalar sizes and vectors: half, bool3, long, uchar, ushort4.
+// Test constants of the other scalar sizes and vectors: half, bool3, long, uchar, ushort4, bfloat.
 TEST_F(FunctionConstants, ScalarAndVectorTypes) {
     MTL::FunctionConstantValues* values = MTL::FunctionConstantValues::alloc()->init();
     const std::uint16_t halfOfOneAndAHalf = 0x3e00;
@@ -326,11 +328,13 @@ TEST_F(FunctionConstants, ScalarAndVectorTypes) {
     const long big = -3000000000000l;
     const unsigned char small = 250;
     const std::uint16_t quad[4] = {1, 2, 3, 60000};
+    const std::uint16_t bfloatOfMinusTwoAndAQuarter = 0xc010;
     values->setConstantValue(&halfOfOneAndAHalf, MTL::DataTypeHalf, NS::UInteger(10));
     values->setConstantValue(flags, MTL::DataTypeBool3, NS::UInteger(11));
     values->setConstantValue(&big, MTL::DataTypeLong, NS::UInteger(12));
     values->setConstantValue(&small, MTL::DataTypeUChar, NS::UInteger(13));
     values->setConstantValue(quad, MTL::DataTypeUShort4, NS::UInteger(14));
+    values->setConstantValue(&bfloatOfMinusTwoAndAQuarter, MTL::DataTypeBFloat, NS::UInteger(15));
     NS::Error* error = nullptr;
     MTL::Function* function = library_->newFunction(NS::String::string("types", NS::UTF8StringEncoding), values, &error);
     values->release();
@@ -347,7 +351,7 @@ TEST_F(FunctionConstants, ScalarAndVectorTypes) {
     encoder->endEncoding();
     EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted);
     const float* written = static_cast<const float*>(out->contents());
-    EXPECT_EQ(std::vector<float>(written, written + 6), (std::vector<float>{1.5f, 5.0f, -3.0f, 250.0f, 60006.0f, 0.0f}));
+    EXPECT_EQ(std::vector<float>(written, written + 6), (std::vector<float>{1.5f, 5.0f, -3.0f, 250.0f, 60006.0f, -2.25f}));
     out->release();
     state->release();
 }

@@ -39,6 +39,7 @@ METALCPU_FUNCTION_CONSTANT_SCALAR(unsigned char, 49)
 METALCPU_FUNCTION_CONSTANT_SCALAR(bool, 53)
 METALCPU_FUNCTION_CONSTANT_SCALAR(long, 81)
 METALCPU_FUNCTION_CONSTANT_SCALAR(unsigned long, 85)
+METALCPU_FUNCTION_CONSTANT_SCALAR(bfloat, 121)
 #undef METALCPU_FUNCTION_CONSTANT_SCALAR
 
 /// A function constant's type: a scalar above or a vector of 2 to 4 of them, whose
@@ -60,6 +61,7 @@ template <class S> constexpr S function_constant_scalar_of(unsigned long long bi
     if constexpr (__is_same(S, bool)) return bits != 0;
     else if constexpr (__is_same(S, float)) return __builtin_bit_cast(float, static_cast<unsigned int>(bits));
     else if constexpr (__is_same(S, half)) return __builtin_bit_cast(half, static_cast<unsigned short>(bits));
+    else if constexpr (__is_same(S, bfloat)) return __builtin_bit_cast(bfloat, static_cast<unsigned short>(bits));
     else return static_cast<S>(bits);
 }
 
@@ -68,7 +70,7 @@ template <class S> constexpr S function_constant_scalar_of(unsigned long long bi
 template <class T, unsigned long long Index> struct function_constant {
     using type = function_constant_type<T>;
     static_assert(type::data_type != 0,
-                  "a function constant must be a scalar or vector of bool, an integer type, half or float");
+                  "a function constant must be a scalar or vector of bool, an integer type, half, bfloat or float");
     using given = function_constant_value<Index>;
     static_assert(!given::defined || given::data_type == type::data_type,
                   "the value given for a function constant is of another type");
