@@ -1,15 +1,18 @@
-// expect: error: function constants
+// expect: compiles
 #include <metal_stdlib>
 using namespace metal;
 
+// Every constant is optional here (is_function_constant_defined), so a pipeline can be made
+// without values; Library::newFunction(name, values, error) specialises it.
 constant bool use_bias [[function_constant(0)]];
+constant bool bias_given = is_function_constant_defined(use_bias);
 constant int unroll [[function_constant(1)]];
-constant int unroll_twice = unroll * 2;
+constant int unroll_count = is_function_constant_defined(unroll) ? unroll * 2 : 4;
 
 kernel void biased(device float* out [[buffer(0)]], device const float* bias [[buffer(1), function_constant(use_bias)]],
                    uint i [[thread_position_in_grid]]) {
     float v = 0.0f;
-    for (int k = 0; k < unroll_twice; ++k) v += 1.0f;
-    if (use_bias) v += bias[i];
+    for (int k = 0; k < unroll_count; ++k) v += 1.0f;
+    if (bias_given && use_bias) v += bias[i];
     out[i] = v;
 }

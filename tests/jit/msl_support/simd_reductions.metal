@@ -1,4 +1,4 @@
-// expect: error: simd_sum
+// expect: compiles
 #include <metal_stdlib>
 using namespace metal;
 
