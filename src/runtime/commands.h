@@ -19,6 +19,9 @@ struct DispatchCommand {
     std::string encodeError;
     /// Set when the pipeline is validated (shader validation).
     std::shared_ptr<val::DispatchValidation> validation;
+    /// Zeroed memory bound to arguments nothing was bound to, when the guard that would run the
+    /// kernel's checked flavour for them cannot (ComputeCommandEncoder::bindStandIns).
+    std::shared_ptr<unsigned char[]> standInMemory;
 };
 
 /// BlitCommandEncoder::copyFromBuffer.

@@ -5,6 +5,7 @@
 #include "runtime/compute_pipeline.h"
 #include "runtime/debug_layer.h"
 #include "runtime/device.h"
+#include "support/log.h"
 #include "validation/settings.h"
 
 #include <algorithm>
@@ -248,18 +249,24 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
                                            std::to_string(threadgroupTotal) + ") must be <= " +
                                            std::to_string(Device::kMaxThreadgroupMemoryLength) + ".");
     dispatch.threadgroupMemoryLimit = Device::kMaxThreadgroupMemoryLength;
+    if (unboundArgument && !validated) {
+        // The guard for an argument with nothing bound runs the kernel's checked flavour.
+        // When that flavour could not be built (a construct its rewrite does not handle, in
+        // this kernel or another of its file), the plain kernel runs instead, with zeroed
+        // stand-ins for the missing buffers: the program keeps working as on a Mac, where an
+        // unused optional argument may stay unbound, and only the guard is lost.
+        std::string why;
+        if (!pipeline_->checkedKernel(&why)) {
+            bindStandIns(kernel, command, why);
+            unboundArgument = false;
+        }
+    }
     if (validated || unboundArgument) {
         // Shader validation, or the guard for an argument with nothing bound: either way
         // the kernel's instrumented flavour runs (without validation it never reads address 0).
         auto purpose = val::DispatchValidation::Purpose::ShaderValidation;
         if (!validated) {
-            std::string why;
-            const mc_kernel* checked = pipeline_->checkedKernel(&why);
-            if (!checked)
-                return reject(arguments(1023), function + "an argument has no buffer bound, and the kernel's "
-                                                           "checked flavour that would contain accesses through "
-                                                           "it is unavailable: " + why);
-            dispatch.kernel = checked;
+            dispatch.kernel = pipeline_->checkedKernel(nullptr); // built: bindStandIns was not needed
             purpose = val::DispatchValidation::Purpose::NullBindingGuard;
         }
         std::vector<val::BufferBinding> checkedBindings;
@@ -278,6 +285,23 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
     ++dispatchesMade_;
     commandBuffer_->keepAlive(pipeline_->asPublicClass());
     commandBuffer_->append(std::move(command));
+}
+
+void ComputeCommandEncoder::bindStandIns(const mc_kernel& kernel, DispatchCommand& command, const std::string& why) {
+    // Enough for the reads a kernel makes of an optional argument it does not use; a kernel
+    // that reaches further through a missing buffer is wrong on a GPU too.
+    constexpr std::size_t kStandInBytes = 64 * 1024;
+    command.standInMemory.reset(new unsigned char[kStandInBytes]());
+    for (mc_u32 i = 0; i < kernel.param_count; ++i) {
+        const mc_param& param = kernel.params[i];
+        if (param.kind != MC_PARAM_BUFFER || buffers_[param.index].bound()) continue;
+        command.dispatch.parameters.buffers[param.index] = command.standInMemory.get();
+        command.dispatch.parameters.buffer_lengths[param.index] = kStandInBytes;
+    }
+    if (pipeline_->noteStandInsOnce())
+        support::log().warn("kernel '{}' runs with zeroed stand-ins for arguments that have no buffer bound: "
+                            "the checked flavour that guards them is unavailable ({})",
+                            kernel.name, why);
 }
 
 val::BufferBinding ComputeCommandEncoder::checkedBinding(const mc_param& param) const {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "runtime/command_encoder.h"
+#include "runtime/commands.h"
 #include "validation/dispatch_validation.h"
 
 #include <Metal/MTLComputeCommandEncoder.hpp>
@@ -35,6 +36,9 @@ public:
 private:
     /// What shader validation needs to know about the binding of a buffer parameter.
     val::BufferBinding checkedBinding(const mc_param& param) const;
+    /// Binds zeroed memory to the buffer arguments of `kernel` that have nothing bound, for a
+    /// plain run when the checked flavour (`why` it is unavailable) cannot guard them.
+    void bindStandIns(const mc_kernel& kernel, DispatchCommand& command, const std::string& why);
 
     struct Binding {
         Buffer* buffer = nullptr;          ///< not retained; the command buffer retains it at dispatch

@@ -6,6 +6,7 @@
 
 #include <Metal/MTLComputePipeline.hpp>
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -35,6 +36,9 @@ public:
     /// dispatch with nothing bound to an argument runs it to contain accesses through the
     /// argument (ComputeCommandEncoder::dispatch).
     const mc_kernel* checkedKernel(std::string* why);
+    /// True the first time it is called: whether to warn that this pipeline's dispatches run
+    /// with stand-ins for unbound arguments (ComputeCommandEncoder::bindStandIns).
+    bool noteStandInsOnce() { return !standInsNoted_.exchange(true); }
 
 private:
     Device* device_;
@@ -45,6 +49,7 @@ private:
     bool validated_;
     std::string uid_;
     Label label_;
+    std::atomic<bool> standInsNoted_{false};
 };
 
 /// The Shader Validation UID of `kernel` in `library`: 16 hex digits, a hash of the library

@@ -679,3 +679,67 @@ TEST_F(DispatchTest, TooSmallBufferForReferenceFails) {
 
 } // namespace
 } // namespace metalcpu::testing
+
+namespace metalcpu::testing {
+namespace {
+
+// A file whose checked flavour cannot be built: the first kernel turns a device pointer into
+// an integer, which a checked pointer cannot be. The second leaves an optional argument unbound.
+constexpr const char* kUncheckableFile = R"(
+#include <metal_stdlib>
+using namespace metal;
+
+kernel void pointer_bits(device float* data [[buffer(0)]], device ulong* bits [[buffer(1)]],
+                         uint i [[thread_position_in_grid]]) {
+    bits[i] = reinterpret_cast<ulong>(data) & 3ul;
+}
+
+kernel void optional_bias(device float* out [[buffer(0)]], device const float* bias [[buffer(1)]],
+                          constant uint& use_bias [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    out[i] = float(i) + (use_bias != 0 ? bias[i] : 0.0f);
+}
+)";
+
+// Test that a kernel with an unbound optional argument runs, as on a Mac, when the checked
+// flavour that would guard the argument cannot be built because of another kernel of its file:
+// the plain kernel runs with zeroed stand-ins for the missing buffer.
+TEST_F(DispatchTest, UnboundArgumentRunsWhenTheCheckedFlavourIsUnavailable) {
+    MTL::Library* library = compile(kUncheckableFile);
+    ASSERT_NE(library, nullptr);
+    // The precondition: the file has no checked flavour (shader validation cannot be had).
+    MTL::Function* function = library->newFunction(NS::String::string("optional_bias", NS::UTF8StringEncoding));
+    ASSERT_NE(function, nullptr);
+    MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+    descriptor->setComputeFunction(function);
+    descriptor->setShaderValidation(MTL::ShaderValidationEnabled);
+    NS::Error* error = nullptr;
+    MTL::ComputePipelineState* checked =
+        device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+    descriptor->release();
+    function->release();
+    EXPECT_EQ(checked, nullptr) << "the file's checked flavour compiled: pick another construct it cannot hold";
+    if (checked) checked->release();
+
+    MTL::ComputePipelineState* state = pipeline(library, "optional_bias");
+    library->release();
+    ASSERT_NE(state, nullptr);
+    constexpr unsigned kCount = 100;
+    MTL::Buffer* out = device_->newBuffer(kCount * sizeof(float), MTL::ResourceStorageModeShared);
+    const std::uint32_t useBias = 0;
+    MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(out, 0, 0);
+    encoder->setBytes(&useBias, sizeof useBias, 2);
+    encoder->dispatchThreads(MTL::Size(kCount, 1, 1), MTL::Size(32, 1, 1));
+    encoder->endEncoding();
+    EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted)
+        << text(commandBuffer->error() ? commandBuffer->error()->localizedDescription() : nullptr);
+    const float* written = static_cast<const float*>(out->contents());
+    for (unsigned i = 0; i < kCount; ++i) EXPECT_EQ(written[i], float(i)) << i;
+    out->release();
+    state->release();
+}
+
+} // namespace
+} // namespace metalcpu::testing
