@@ -2,7 +2,8 @@
 // command buffer ran, or to stderr (MTL_LOG_TO_STDERR). Many threads of many groups log at
 // once: every message must arrive exactly once, with its exact text, and the messages of one
 // thread in the order it logged them; run plain and shader-validated, over group sizes of 1
-// thread, non-multiples of 32 and grids that do not divide evenly.
+// thread, non-multiples of 32 and grids that do not divide evenly. As in Metal, a library logs
+// only when compiled with CompileOptions::enableLogging.
 #include "metal_test.h"
 #include "scoped_state.h"
 
@@ -47,6 +48,26 @@ kernel void log_fixed(uint i [[thread_position_in_grid]]) {
 }
 )";
 
+/// Compiles `source` (+1) with `options` set up by `configure`; nullptr and `error` when it
+/// does not compile.
+template <class Configure>
+MTL::Library* compileWith(MTL::Device* device, const char* source, Configure configure, NS::Error** error) {
+    MTL::CompileOptions* options = MTL::CompileOptions::alloc()->init();
+    configure(options);
+    MTL::Library* library = device->newLibrary(NS::String::string(source, NS::UTF8StringEncoding), options, error);
+    options->release();
+    return library;
+}
+
+/// kKernels compiled with logging on (+1).
+MTL::Library* compileLogging(MTL::Device* device) {
+    NS::Error* error = nullptr;
+    MTL::Library* library =
+        compileWith(device, kKernels, [](MTL::CompileOptions* o) { o->setEnableLogging(true); }, &error);
+    if (!library) ADD_FAILURE() << text(error ? error->localizedDescription() : nullptr);
+    return library;
+}
+
 struct Received {
     std::string subsystem, category, text;
     MTL::LogLevel level;
@@ -89,6 +110,12 @@ public:
 
 class ShaderLog : public ShapedKernelTest<kKernels> {
 protected:
+    static void SetUpTestSuite() {
+        MTL::Device* device = MTL::CreateSystemDefaultDevice();
+        library_ = compileLogging(device);
+        device->release();
+    }
+
     /// Runs `name` over `threads` threads into a command buffer logging to `collector`.
     void runLogging(const char* name, unsigned threads, Collector& collector) {
         MTL::ComputePipelineState* state = kernel(name);
@@ -183,7 +210,7 @@ TEST_F(ShaderLogState, TooSmallBufferIsAnError) {
 // Test that a queue's log state reaches its command buffers, and that a command buffer
 // descriptor's wins over it.
 TEST_F(ShaderLogState, QueueStateIsSharedAndBufferStateWins) {
-    MTL::Library* library = compile(kKernels);
+    MTL::Library* library = compileLogging(device_);
     ASSERT_NE(library, nullptr);
     MTL::ComputePipelineState* state = pipeline(library, "log_levels");
     Collector ofQueue(device_, MTL::LogLevelDebug, 4096), ofBuffer(device_, MTL::LogLevelFault, 4096);
@@ -226,6 +253,23 @@ kernel void log_vector(uint i [[thread_position_in_grid]]) {
     EXPECT_NE(message.find("program_source:4"), std::string::npos) << message;
 }
 
+// Test that a library compiled without enableLogging logs nothing, as in Metal.
+TEST_F(ShaderLogState, LoggingNeedsEnableLogging) {
+    MTL::Library* quiet = compile(kKernels);
+    ASSERT_NE(quiet, nullptr);
+    MTL::ComputePipelineState* state = pipeline(quiet, "log_levels");
+    Collector collector(device_, MTL::LogLevelDebug, 4096);
+    MTL::CommandBuffer* commands = collector.commandBuffer(queue_);
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
+    encoder->endEncoding();
+    EXPECT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
+    EXPECT_TRUE(collector.received.empty());
+    state->release();
+    quiet->release();
+}
+
 /// Everything written to stderr while it lives, read back by text().
 class CapturedStderr {
 public:
@@ -261,7 +305,7 @@ private:
 // Test that without a log state, MTL_LOG_TO_STDERR prints each message as a line on stderr,
 // filtered by MTL_LOG_LEVEL, and that nothing is printed when neither is set.
 TEST_F(ShaderLogState, EnvironmentSendsMessagesToStderr) {
-    MTL::Library* library = compile(kKernels);
+    MTL::Library* library = compileLogging(device_);
     ASSERT_NE(library, nullptr);
     MTL::ComputePipelineState* state = pipeline(library, "log_levels");
     const auto runOnce = [&] {
