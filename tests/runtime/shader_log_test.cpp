@@ -21,7 +21,11 @@ namespace {
 
 const char* const kKernels = R"(
 #include <metal_stdlib>
+#include <metal_logging>
 using namespace metal;
+
+// As MLX's kernels/logging.h spells it.
+#define KERNEL_LOG_FAULT(fmt, ...) os_log_default.log_fault(fmt, ##__VA_ARGS__)
 
 constant os_log logger("com.example.metalcpu", "tests");
 
@@ -40,7 +44,7 @@ kernel void log_levels(uint i [[thread_position_in_grid]]) {
     os_log_default.log_info("info");
     os_log_default.log("notice");
     os_log_default.log_error("error");
-    os_log_default.log_fault("fault %d", 5);
+    KERNEL_LOG_FAULT("fault %d", 5);
 }
 
 kernel void log_fixed(uint i [[thread_position_in_grid]]) {
