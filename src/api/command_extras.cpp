@@ -1,11 +1,12 @@
 // The command queue and command buffer methods beyond command_queue.cpp and
 // command_buffer.cpp: residency sets (every allocation is always resident on a CPU, so they are
-// accepted and ignored), log states and events (which metalcpu cannot make yet, so only nil
-// reaches these methods), the block overloads of the handlers, and MTL::CommandBufferEncoderInfo,
+// accepted and ignored), the log states of the descriptors, events (which metalcpu cannot make
+// yet, so only nil reaches these methods), the block overloads of the handlers, and MTL::CommandBufferEncoderInfo,
 // which appears in command buffer errors metalcpu does not report yet.
 #include "api/blocks.h"
 #include "foundation/string.h"
 #include "runtime/command_buffer.h"
+#include "runtime/descriptors.h"
 
 #include <Metal/MTLCommandBuffer.hpp>
 #include <Metal/MTLCommandQueue.hpp>
@@ -28,11 +29,23 @@ void MTL::CommandQueue::addResidencySets(const ResidencySet* const[], NS::UInteg
 void MTL::CommandQueue::removeResidencySet(const ResidencySet*) {}
 void MTL::CommandQueue::removeResidencySets(const ResidencySet* const[], NS::UInteger) {}
 
-MTL::LogState* MTL::CommandQueueDescriptor::logState() const { return nullptr; }
-void MTL::CommandQueueDescriptor::setLogState(const LogState*) {}
+MTL::LogState* MTL::CommandQueueDescriptor::logState() const {
+    auto* self = metalcpu::ns::implOf<metalcpu::rt::CommandQueueDescriptor>(this);
+    return self ? self->logState : nullptr;
+}
+void MTL::CommandQueueDescriptor::setLogState(const LogState* logState) {
+    if (auto* self = metalcpu::ns::implOf<metalcpu::rt::CommandQueueDescriptor>(this))
+        metalcpu::rt::assignRetained(self->logState, logState);
+}
 
-MTL::LogState* MTL::CommandBufferDescriptor::logState() const { return nullptr; }
-void MTL::CommandBufferDescriptor::setLogState(const LogState*) {}
+MTL::LogState* MTL::CommandBufferDescriptor::logState() const {
+    auto* self = metalcpu::ns::implOf<metalcpu::rt::CommandBufferDescriptor>(this);
+    return self ? self->logState : nullptr;
+}
+void MTL::CommandBufferDescriptor::setLogState(const LogState* logState) {
+    if (auto* self = metalcpu::ns::implOf<metalcpu::rt::CommandBufferDescriptor>(this))
+        metalcpu::rt::assignRetained(self->logState, logState);
+}
 
 void MTL::CommandBuffer::encodeSignalEvent(const Event*, std::uint64_t) {}
 void MTL::CommandBuffer::encodeWait(const Event*, std::uint64_t) {}

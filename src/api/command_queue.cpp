@@ -2,6 +2,7 @@
 #include "runtime/command_queue.h"
 #include "runtime/descriptors.h"
 #include "runtime/device.h"
+#include "runtime/log_state.h"
 
 #include <Metal/MTLCommandQueue.hpp>
 
@@ -27,7 +28,8 @@ MTL::CommandBuffer* MTL::CommandQueue::commandBuffer(const CommandBufferDescript
     auto* self = implOf<Queue>(this);
     if (!self) return nullptr;
     auto* settings = implOf<metalcpu::rt::CommandBufferDescriptor>(descriptor);
-    return settings ? self->commandBuffer(settings->retainedReferences, settings->errorOptions)
+    return settings ? self->commandBuffer(settings->retainedReferences, settings->errorOptions,
+                                          implOf<metalcpu::rt::LogState>(settings->logState))
                     : self->commandBuffer(true, CommandBufferErrorOptionNone);
 }
 MTL::CommandBuffer* MTL::CommandQueue::commandBufferWithUnretainedReferences() {

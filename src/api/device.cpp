@@ -3,7 +3,9 @@
 #include "foundation/factories.h"
 #include "runtime/compute_pipeline.h"
 #include "runtime/descriptors.h"
+#include "runtime/command_queue.h"
 #include "runtime/device.h"
+#include "runtime/log_state.h"
 #include "runtime/library.h"
 
 #include <Foundation/NSArray.hpp>
@@ -72,7 +74,11 @@ MTL::CommandQueue* MTL::Device::newCommandQueue(NS::UInteger maxCommandBufferCou
 MTL::CommandQueue* MTL::Device::newCommandQueue(const CommandQueueDescriptor* descriptor) {
     auto* self = implOf<Dev>(this);
     auto* settings = implOf<metalcpu::rt::CommandQueueDescriptor>(descriptor);
-    return self ? self->newCommandQueue(settings ? settings->maxCommandBufferCount : 64) : nullptr;
+    if (!self) return nullptr;
+    MTL::CommandQueue* queue = self->newCommandQueue(settings ? settings->maxCommandBufferCount : 64);
+    if (auto* made = implOf<metalcpu::rt::CommandQueue>(queue); made && settings)
+        made->setLogState(implOf<metalcpu::rt::LogState>(settings->logState));
+    return queue;
 }
 
 MTL::Buffer* MTL::Device::newBuffer(NS::UInteger length, ResourceOptions options) {

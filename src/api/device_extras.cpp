@@ -263,10 +263,6 @@ MTL::SharedEvent* MTL::Device::newSharedEvent(const SharedEventHandle*) {
     notYet<Dev>(this, "MTL::Device::newSharedEvent");
     return nullptr;
 }
-MTL::LogState* MTL::Device::newLogState(const LogStateDescriptor*, NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newLogState", error);
-    return nullptr;
-}
 
 // Metal 4.
 MTL4::CommandQueue* MTL::Device::newMTL4CommandQueue() {

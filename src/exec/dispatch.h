@@ -11,6 +11,8 @@ class DispatchValidation;
 
 namespace metalcpu::exec {
 
+class ShaderLog;
+
 /// Everything the executor needs to run one dispatch. The runtime fills it from the
 /// encoder's state; the executor never sees Metal objects.
 struct Dispatch {
@@ -23,6 +25,8 @@ struct Dispatch {
     std::uint64_t threadgroupMemoryLimit = 32768; ///< device limit for static + dynamic memory
     /// Set for a validated kernel: invalid accesses are reported to it (not owned).
     val::DispatchValidation* validation = nullptr;
+    /// Where the kernel's os_log messages go (not owned); null: they are discarded.
+    ShaderLog* log = nullptr;
 };
 
 /// How a dispatch ended.

@@ -6,6 +6,7 @@
 #include "exec/fault_scratch.h"
 #include "exec/fiber_scheduler.h"
 #include "exec/frame_arena.h"
+#include "exec/shader_log.h"
 #include "exec/threadgroup_memory.h"
 #include "exec/dispatch.h"
 #include "validation/dispatch_validation.h"
@@ -97,6 +98,15 @@ mc_u64 checkedThreadgroupVariable(const mc_group* group, mc_u64 siteKey, mc_u64 
     return uncheckedUnlessEnabled(context, context->memory->checkedVariable(siteKey, size, align));
 }
 
+// ---- Shader logging -------------------------------------------------------------------
+
+void logMessage(mc_u32 level, const char* subsystem, const char* category, const char* format,
+                const mc_log_argument* args, mc_u32 argCount) {
+    const GroupContext* context = t_group ? contextOf(t_group) : nullptr;
+    if (!context || !context->dispatch || !context->dispatch->log) return;
+    context->dispatch->log->record(level, subsystem, category, format, args, argCount);
+}
+
 } // namespace
 
 const mc_services* kernelServices() {
@@ -111,6 +121,7 @@ const mc_services* kernelServices() {
     &checkedThreadgroupArgument,
     &checkedThreadgroupVariable,
     &simdgroupExchange,
+    &logMessage,
     };
     return &services;
 }

@@ -9,6 +9,7 @@
 #include "support/hash.h"
 #include "support/process.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -346,7 +347,10 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     // The instrumented twin for shader validation travels inside the library as text and is
     // compiled only if a validated pipeline is ever made from it. Both start with the math
     // settings, which the compile of each reads back.
-    const std::string preamble = mathSettingsPreamble(settings.mathMode, settings.mathFunctions);
+    std::string preamble = mathSettingsPreamble(settings.mathMode, settings.mathFunctions);
+    // <metal_logging> is read by the compile of the translation, which -D never reaches.
+    if (std::find(settings.macros.begin(), settings.macros.end(), kEnableLoggingMacro) != settings.macros.end())
+        preamble += std::string("#define ") + kEnableLoggingMacro + " 1\n";
     const std::string head = preamble + sourceRootsPreamble(access.roots());
     options.validation = true;
     msl::Translation validation = msl::translate(*preprocessed, options);

@@ -24,6 +24,11 @@ struct KernelCompileSettings {
     std::string key() const;
 };
 
+/// Defined (in KernelCompileSettings::macros) when kernels are compiled with shader logging
+/// on (CompileOptions::enableLogging, `metal -fmetal-enable-logging`); without it, as in
+/// Metal, os_log calls compile but log nothing (<metal_logging>).
+inline constexpr const char* kEnableLoggingMacro = "__METALCPU_ENABLE_LOGGING__";
+
 /// The most output of one compiler process, and of the front end, that a compile's
 /// diagnostics keep; they say how much more there was.
 constexpr std::size_t kDiagnosticsLimit = 64 * 1024;

@@ -8,6 +8,7 @@
 #include "runtime/debug_layer.h"
 #include "runtime/errors.h"
 #include "runtime/in_flight.h"
+#include "runtime/log_state.h"
 #include "support/log.h"
 #include "validation/dispatch_counts.h"
 
@@ -30,12 +31,15 @@ double now() {
 
 } // namespace
 
-CommandBuffer::CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::CommandBufferErrorOption errorOptions)
-    : queue_(queue), retainReferences_(retainReferences), errorOptions_(errorOptions) {
+CommandBuffer::CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::CommandBufferErrorOption errorOptions,
+                             LogState* logState)
+    : queue_(queue), retainReferences_(retainReferences), errorOptions_(errorOptions), logState_(logState) {
     queue_->retain();
+    if (logState_) logState_->retain();
 }
 
 CommandBuffer::~CommandBuffer() {
+    if (logState_) logState_->release();
     for (NS::Object* object : keptAlive_) object->release();
     if (error_) error_->release();
     queue_->release();
@@ -174,6 +178,7 @@ bool CommandBuffer::runDispatch(DispatchCommand& command) {
     val::dispatchExecuted(validation && validation->reportsToUser());
     if (validation) validation->begin(command.dispatch.parameters, commitIndex_);
     command.dispatch.validation = validation;
+    command.dispatch.log = shaderLog_.get();
     exec::DispatchResult result = exec::Executor::shared().run(command.dispatch);
     if (!result.ok) {
         if (validation) validation->finish();
@@ -206,8 +211,20 @@ bool CommandBuffer::runDispatch(DispatchCommand& command) {
     return true;
 }
 
+void CommandBuffer::deliverShaderLog() {
+    if (!shaderLog_) return;
+    std::vector<exec::ShaderLogMessage> messages = shaderLog_->take();
+    if (const std::uint64_t dropped = shaderLog_->dropped())
+        support::log().warn("shader log: {} message{} did not fit the log buffer and {} dropped", dropped,
+                            dropped == 1 ? "" : "s", dropped == 1 ? "was" : "were");
+    shaderLog_.reset();
+    if (logState_) logState_->deliver(messages);
+    if (!logState_ || logsToStderr()) printToStderr(messages);
+}
+
 void CommandBuffer::execute() {
     gpuStartTime_ = now();
+    shaderLog_ = logState_ ? logState_->makeLog() : makeEnvironmentLog();
     setStatus(MTL::CommandBufferStatusScheduled);
     runHandlers(scheduledHandlers_);
 
@@ -232,6 +249,7 @@ void CommandBuffer::execute() {
         }
     }
     gpuEndTime_ = now();
+    deliverShaderLog();
     commands_.clear();
     bytes_.clear();
     for (NS::Object* object : keptAlive_) object->release();

@@ -14,18 +14,25 @@
 #include <mutex>
 #include <vector>
 
+namespace metalcpu::exec {
+class ShaderLog;
+}
+
 namespace metalcpu::rt {
 
 class CommandEncoder;
 class CommandQueue;
 class Device;
+class LogState;
 
 /// A command buffer: commands recorded by its encoders, then run on its queue's thread.
 /// Status goes NotEnqueued → Enqueued → Committed → Scheduled → Completed (or Error), as
 /// in Metal; handlers run on the queue's thread, inside an autorelease pool.
 class CommandBuffer final : public ns::Implements<MTL::CommandBuffer> {
 public:
-    CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::CommandBufferErrorOption errorOptions);
+    /// `logState` (may be null) receives the os_log messages of its kernels.
+    CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::CommandBufferErrorOption errorOptions,
+                  LogState* logState = nullptr);
     ~CommandBuffer() override;
     const char* className() const override { return "MTLCommandBuffer"; }
     /// The fallback autorelease pool must not free a command buffer still in flight.
@@ -77,11 +84,16 @@ private:
     void fail(const std::string& message, MTL::CommandBufferError code = MTL::CommandBufferErrorInternal);
     /// Runs one dispatch; false when the command buffer must fail.
     bool runDispatch(DispatchCommand& command);
+    /// Hands the messages kernels logged to the log state's handlers and/or stderr.
+    void deliverShaderLog();
 
     CommandQueue* queue_;
     bool retainReferences_;
     MTL::CommandBufferErrorOption errorOptions_;
     Label label_;
+    LogState* logState_; ///< retained; null when the queue and the descriptor have none
+    /// The messages of this command buffer's kernels while it runs; null when nobody listens.
+    std::unique_ptr<exec::ShaderLog> shaderLog_;
 
     std::vector<Command> commands_;
     std::vector<NS::Object*> keptAlive_;

@@ -2,6 +2,7 @@
 
 #include "runtime/command_buffer.h"
 #include "runtime/in_flight.h"
+#include "runtime/log_state.h"
 
 namespace metalcpu::rt {
 
@@ -22,6 +23,7 @@ CommandQueue::CommandQueue(Device* device, std::uint64_t /*maxCommandBufferCount
     : device_(device), shared_(std::make_shared<Shared>()) {}
 
 CommandQueue::~CommandQueue() {
+    if (logState_) logState_->release();
     std::thread thread;
     {
         std::lock_guard lock(shared_->mutex);
@@ -36,8 +38,16 @@ CommandQueue::~CommandQueue() {
     else thread.join();
 }
 
-MTL::CommandBuffer* CommandQueue::commandBuffer(bool retainReferences, MTL::CommandBufferErrorOption errorOptions) {
-    return ns::autoreleased(ns::make<CommandBuffer>(this, retainReferences, errorOptions));
+MTL::CommandBuffer* CommandQueue::commandBuffer(bool retainReferences, MTL::CommandBufferErrorOption errorOptions,
+                                                LogState* logState) {
+    return ns::autoreleased(
+        ns::make<CommandBuffer>(this, retainReferences, errorOptions, logState ? logState : logState_));
+}
+
+void CommandQueue::setLogState(LogState* logState) {
+    if (logState) logState->retain();
+    if (logState_) logState_->release();
+    logState_ = logState;
 }
 
 std::uint64_t CommandQueue::enqueue(CommandBuffer* buffer) {

@@ -16,6 +16,7 @@ namespace metalcpu::rt {
 
 class CommandBuffer;
 class Device;
+class LogState;
 class QueueProgress;
 
 /// A command queue: command buffers run one after another, in the order they were
@@ -31,7 +32,11 @@ public:
     Label& label() { return label_; }
 
     /// A new autoreleased command buffer.
-    MTL::CommandBuffer* commandBuffer(bool retainReferences, MTL::CommandBufferErrorOption errorOptions);
+    /// `logState` (the command buffer descriptor's) wins over the queue's.
+    MTL::CommandBuffer* commandBuffer(bool retainReferences, MTL::CommandBufferErrorOption errorOptions,
+                                      LogState* logState = nullptr);
+    /// The log state of the queue's descriptor, shared by its command buffers (retained).
+    void setLogState(LogState* logState);
 
     /// Reserves the command buffer's place in the queue (enqueue()): returns its number in the
     /// queue's progress.
@@ -46,6 +51,7 @@ private:
     static void run(std::shared_ptr<Shared> shared);
     Device* device_;
     Label label_;
+    LogState* logState_ = nullptr;
     std::shared_ptr<Shared> shared_;
 };
 

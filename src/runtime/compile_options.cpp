@@ -80,6 +80,7 @@ jit::KernelCompileSettings compileSettingsOf(const MTL::CompileOptions* options)
                                  ? jit::MathFunctions::Precise
                                  : jit::MathFunctions::Fast;
     settings.languageVersion = metalVersionMacro(chosen->languageVersion);
+    if (chosen->enableLogging) settings.macros.push_back(jit::kEnableLoggingMacro);
     if (NS::Dictionary* macros = chosen->preprocessorMacros()) {
         NS::Enumerator<NS::String>* keys = macros->keyEnumerator<NS::String>();
         while (NS::String* key = keys->nextObject()) {

@@ -2,16 +2,26 @@
 
 namespace metalcpu::rt {
 
+CommandBufferDescriptor::~CommandBufferDescriptor() {
+    if (logState) logState->release();
+}
+
 ns::ObjectBase* CommandBufferDescriptor::copy() const {
     auto* made = ns::implOf<CommandBufferDescriptor>(ns::make<CommandBufferDescriptor>());
     made->retainedReferences = retainedReferences;
     made->errorOptions = errorOptions;
+    assignRetained(made->logState, logState);
     return made;
+}
+
+CommandQueueDescriptor::~CommandQueueDescriptor() {
+    if (logState) logState->release();
 }
 
 ns::ObjectBase* CommandQueueDescriptor::copy() const {
     auto* made = ns::implOf<CommandQueueDescriptor>(ns::make<CommandQueueDescriptor>());
     made->maxCommandBufferCount = maxCommandBufferCount;
+    assignRetained(made->logState, logState);
     return made;
 }
 

@@ -8,6 +8,7 @@
 #include <Metal/MTLComputePass.hpp>
 #include <Metal/MTLComputePipeline.hpp>
 #include <Metal/MTLLibrary.hpp>
+#include <Metal/MTLLogState.hpp>
 
 namespace metalcpu::rt {
 
@@ -23,17 +24,21 @@ void assignRetained(T*& slot, const T* value) {
 class CommandBufferDescriptor final : public ns::Implements<MTL::CommandBufferDescriptor> {
 public:
     const char* className() const override { return "MTLCommandBufferDescriptor"; }
+    ~CommandBufferDescriptor() override;
     ns::ObjectBase* copy() const override;
     bool retainedReferences = true;
     MTL::CommandBufferErrorOption errorOptions = MTL::CommandBufferErrorOptionNone;
+    MTL::LogState* logState = nullptr; ///< retained
 };
 
 /// MTL::CommandQueueDescriptor.
 class CommandQueueDescriptor final : public ns::Implements<MTL::CommandQueueDescriptor> {
 public:
     const char* className() const override { return "MTLCommandQueueDescriptor"; }
+    ~CommandQueueDescriptor() override;
     ns::ObjectBase* copy() const override;
     NS::UInteger maxCommandBufferCount = 64;
+    MTL::LogState* logState = nullptr; ///< retained
 };
 
 /// MTL::ComputePassDescriptor.

@@ -61,6 +61,8 @@ MetalOptions parseMetalOptions(const std::vector<std::string>& arguments) {
             if (functions == "fast") options.mathFunctions = jit::MathFunctions::Fast;
             else if (functions == "precise") options.mathFunctions = jit::MathFunctions::Precise;
             else options.error = "unknown FP32 math functions " + argument + " (fast or precise)";
+        } else if (argument == "-fmetal-enable-logging") {
+            options.macros.push_back(jit::kEnableLoggingMacro);
         } else if (argument == "-MD" || argument == "-MMD") {
             // dependencies are written when -MF names the file
         } else if (argument.rfind("-MF", 0) == 0) {

@@ -27,18 +27,18 @@ std::size_t occurrences(const std::string& haystack, const std::string& needle) 
 TEST(NotYetTest, FactoriesFailWithAnErrorAndLogOnce) {
     NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
     auto device = NS::TransferPtr(MTL::CreateSystemDefaultDevice());
-    auto descriptor = NS::TransferPtr(MTL::LogStateDescriptor::alloc()->init());
+    auto descriptor = NS::TransferPtr(MTL::ResidencySetDescriptor::alloc()->init());
     LogCapture log;
     for (int i = 0; i < 3; ++i) {
         NS::Error* error = nullptr;
-        EXPECT_EQ(device->newLogState(descriptor.get(), &error), nullptr);
+        EXPECT_EQ(device->newResidencySet(descriptor.get(), &error), nullptr);
         ASSERT_NE(error, nullptr);
         EXPECT_EQ(error->code(), 3328);
         EXPECT_STREQ(error->domain()->utf8String(), "NSCocoaErrorDomain");
-        EXPECT_NE(std::string(error->localizedDescription()->utf8String()).find("MTL::Device::newLogState"),
+        EXPECT_NE(std::string(error->localizedDescription()->utf8String()).find("MTL::Device::newResidencySet"),
                   std::string::npos);
     }
-    EXPECT_LE(occurrences(log.text(), "MTL::Device::newLogState"), 1u);
+    EXPECT_LE(occurrences(log.text(), "MTL::Device::newResidencySet"), 1u);
     EXPECT_EQ(device->newTexture(NS::TransferPtr(MTL::TextureDescriptor::alloc()->init()).get()), nullptr);
     EXPECT_EQ(device->newFence(), nullptr);
     EXPECT_EQ(device->newSharedEvent(), nullptr);

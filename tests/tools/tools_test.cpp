@@ -22,13 +22,14 @@ TEST(ToolOptions, LanguageVersions) {
 // Test that the usual command line parses, in both spellings of -I and -D.
 TEST(ToolOptions, ParsesAppleCommandLines) {
     MetalOptions options = parseMetalOptions({"-c", "a.metal", "-o", "a.air", "-I", "inc", "-Iother", "-DX=1", "-D",
-                                              "Y", "-std=metal3.1", "-g", "-O2", "-MD", "-MF", "a.d"});
+                                              "Y", "-std=metal3.1", "-g", "-O2", "-MD", "-MF", "a.d",
+                                              "-fmetal-enable-logging"});
     EXPECT_TRUE(options.error.empty()) << options.error;
     EXPECT_TRUE(options.compileOnly);
     EXPECT_EQ(options.inputs, std::vector<std::string>{"a.metal"});
     EXPECT_EQ(options.output, "a.air");
     EXPECT_EQ(options.includeDirectories, (std::vector<std::string>{"inc", "other"}));
-    EXPECT_EQ(options.macros, (std::vector<std::string>{"X=1", "Y"}));
+    EXPECT_EQ(options.macros, (std::vector<std::string>{"X=1", "Y", jit::kEnableLoggingMacro}));
     EXPECT_EQ(options.languageVersion, 310);
     EXPECT_EQ(options.depfile, "a.d");
 }

@@ -136,7 +136,8 @@ TEST(AppleVariables, ConfigDefReadsTheImplementedDebugLayerOnes) {
     std::vector<std::string> fromConfig;
     for (int i = 0; i < count; ++i) {
         const std::string name = entries[i].variable;
-        if (name.rfind("MTL_", 0) == 0 || name.rfind("METAL_", 0) == 0) fromConfig.push_back(name);
+        if ((name.rfind("MTL_", 0) == 0 || name.rfind("METAL_", 0) == 0) && name.rfind("MTL_LOG_", 0) != 0)
+            fromConfig.push_back(name); // MTL_LOG_* are shader logging's, not validation's
     }
     std::vector<std::string> implementedDebugLayer;
     for (const AppleVariable& variable : appleVariables())

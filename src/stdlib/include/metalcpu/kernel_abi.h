@@ -222,6 +222,19 @@ typedef struct mc_threadgroup_site {
     mc_u64 align;
 } mc_threadgroup_site;
 
+/* Shader logging (ABI 8): one argument of an os_log message, as printf would receive it. */
+enum mc_log_argument_kind {
+    MC_LOG_SIGNED = 1,   /* bits: a sign-extended integer */
+    MC_LOG_UNSIGNED = 2, /* bits: a zero-extended integer */
+    MC_LOG_FLOAT = 3,    /* bits: a double (floats and halves promoted, as for printf) */
+    MC_LOG_STRING = 4,   /* bits: the address of a NUL-terminated constant string */
+    MC_LOG_POINTER = 5   /* bits: an address, for %p */
+};
+typedef struct mc_log_argument {
+    mc_u32 kind; /* mc_log_argument_kind */
+    mc_u64 bits;
+} mc_log_argument;
+
 /* What the runtime provides to kernels. */
 typedef struct mc_services {
     mc_u32 abi_version;
@@ -251,6 +264,11 @@ typedef struct mc_services {
        of its SIMD-group has done the same, and describes the round in `round`. Threads that
        have returned count as arrived; the rest of the threadgroup runs on meanwhile. */
     void (*simdgroup_exchange)(const void* value, mc_u32 size, mc_simd_round* round);
+
+    /* Shader logging (ABI 8): an os_log message of the calling thread. `level` is an
+       MTLLogLevel; the runtime formats `format` with `args` and keeps or drops the message. */
+    void (*log_message)(mc_u32 level, const char* subsystem, const char* category, const char* format,
+                        const mc_log_argument* args, mc_u32 arg_count);
 } mc_services;
 
 /* Exported by every kernel library. Hands the services over and returns the modules and
