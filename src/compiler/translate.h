@@ -58,13 +58,13 @@ struct Diagnostic {
 };
 
 /// What a kernel parameter binds to. The values are those of mc_param_kind.
-enum class ParamKind : std::uint32_t { Buffer = 1, Threadgroup = 2, Builtin = 3, Unsupported = 4 };
+enum class ParamKind : std::uint32_t { Buffer = 1, Threadgroup = 2, Builtin = 3, Unsupported = 4, Texture = 5, Sampler = 6 };
 
 /// The values are those of mc_address_space.
 enum class AddressSpace : std::uint32_t { None = 0, Device = 1, Constant = 2, Threadgroup = 3, Thread = 4 };
 
 /// The values are those of mc_access.
-enum class Access : std::uint32_t { ReadOnly = 1, ReadWrite = 3 };
+enum class Access : std::uint32_t { ReadOnly = 1, WriteOnly = 2, ReadWrite = 3 };
 
 /// Kernel input attributes such as [[thread_position_in_grid]]. The values are those of
 /// mc_builtin, in the same order.
@@ -103,6 +103,9 @@ struct ParamInfo {
     Builtin builtin = Builtin::None;
     bool isReference = false; ///< T& rather than T*
     int line = 0, column = 0; ///< where the parameter's name (or type) is written
+    /// Textures: the MTL::TextureType and the MTL::DataType of the element (float, half, ...).
+    std::uint32_t textureType = 0;
+    std::uint32_t textureDataType = 0;
 };
 
 /// One entry point: a non-template kernel, or one [[host_name]] instantiation of a template.

@@ -70,7 +70,7 @@ TEST(DeviceQueriesTest, IdentityTimestampsAndTiers) {
     EXPECT_EQ(device->architecture(), architecture);
     EXPECT_EQ(device->location(), MTL::DeviceLocationBuiltIn);
     EXPECT_EQ(device->argumentBuffersSupport(), MTL::ArgumentBuffersTier2);
-    EXPECT_EQ(device->readWriteTextureSupport(), MTL::ReadWriteTextureTierNone);
+    EXPECT_EQ(device->readWriteTextureSupport(), MTL::ReadWriteTextureTier2);
     EXPECT_FALSE(device->supportsRaytracing());
     EXPECT_FALSE(device->supportsFunctionPointers());
 
