@@ -86,7 +86,7 @@ constexpr sampler kLinear(coord::normalized, address::clamp_to_edge, filter::lin
 kernel void sample_fixed(texture2d<float> in [[texture(0)]], device const float2* where [[buffer(0)]],
                          device float4* out [[buffer(1)]], constant uint& count [[buffer(2)]],
                          uint i [[thread_position_in_grid]]) {
-    if (i < count) out[i] = in.sample(kLinear, where[i]);
+    if (i < count) out[i] = in.sample(kLinear, where[i], level(0.0f)); // level 0, as without the option
 }
 kernel void sample_bound(texture2d<float> in [[texture(0)]], sampler s [[sampler(0)]],
                          device const float2* where [[buffer(0)]], device float4* out [[buffer(1)]],
