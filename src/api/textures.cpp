@@ -1,6 +1,6 @@
 // MTL::TextureDescriptor and MTL::TextureViewDescriptor (settings), Device::newTexture and
-// MTL::Texture (runtime/texture.h). Texture views, textures over buffers and heaps, and shared
-// texture handles are not made yet: those factories return nullptr.
+// MTL::Texture with its views (runtime/texture.h). Textures over buffers and heaps, and shared
+// texture handles, are not made yet: those factories return nullptr.
 #include "api/not_yet.h"
 #include "api/settings.h"
 #include "runtime/device.h"
@@ -203,15 +203,40 @@ void MTL::Texture::getBytes(void* bytes, NS::UInteger bytesPerRow, NS::UInteger 
 void MTL::Texture::getBytes(void* bytes, NS::UInteger bytesPerRow, Region region, NS::UInteger level) {
     if (auto* self = implOf<Tex>(this)) self->getBytes(bytes, bytesPerRow, 0, region, level, 0);
 }
-MTL::Texture* MTL::Texture::newTextureView(PixelFormat) { return nullptr; }
-MTL::Texture* MTL::Texture::newTextureView(PixelFormat, TextureType, NS::Range, NS::Range) { return nullptr; }
-MTL::Texture* MTL::Texture::newTextureView(PixelFormat, TextureType, NS::Range, NS::Range, TextureSwizzleChannels) {
-    return nullptr;
+// Views share the texture's memory; a swizzle is accepted but not applied (nor is a
+// descriptor's: kernels read the channels as stored).
+MTL::Texture* MTL::Texture::newTextureView(PixelFormat format) {
+    auto* self = implOf<Tex>(this);
+    return self ? self->makeView(format, self->shape().type, NS::Range(0, self->shape().mipLevels),
+                                 NS::Range(0, self->slices()))
+                : nullptr;
 }
-MTL::Texture* MTL::Texture::newTextureView(const TextureViewDescriptor*) { return nullptr; }
-MTL::Texture* MTL::Texture::parentTexture() const { return nullptr; }
-NS::UInteger MTL::Texture::parentRelativeLevel() const { return 0; }
-NS::UInteger MTL::Texture::parentRelativeSlice() const { return 0; }
+MTL::Texture* MTL::Texture::newTextureView(PixelFormat format, TextureType type, NS::Range levels, NS::Range slices) {
+    auto* self = implOf<Tex>(this);
+    return self ? self->makeView(format, type, levels, slices) : nullptr;
+}
+MTL::Texture* MTL::Texture::newTextureView(PixelFormat format, TextureType type, NS::Range levels, NS::Range slices,
+                                           TextureSwizzleChannels) {
+    return newTextureView(format, type, levels, slices);
+}
+MTL::Texture* MTL::Texture::newTextureView(const TextureViewDescriptor* descriptor) {
+    const ViewDescriptor* settings = implOf<ViewDescriptor>(descriptor);
+    if (!settings) return nullptr;
+    const ViewDescriptor::State& d = settings->state;
+    return newTextureView(d.pixelFormat, d.textureType, d.levelRange, d.sliceRange);
+}
+MTL::Texture* MTL::Texture::parentTexture() const {
+    auto* self = implOf<Tex>(this);
+    return self && self->parent() ? self->parent()->asPublicClass() : nullptr;
+}
+NS::UInteger MTL::Texture::parentRelativeLevel() const {
+    auto* self = implOf<Tex>(this);
+    return self ? self->parentLevel() : 0;
+}
+NS::UInteger MTL::Texture::parentRelativeSlice() const {
+    auto* self = implOf<Tex>(this);
+    return self ? self->parentSlice() : 0;
+}
 MTL::Buffer* MTL::Texture::buffer() const { return nullptr; }
 NS::UInteger MTL::Texture::bufferOffset() const { return 0; }
 NS::UInteger MTL::Texture::bufferBytesPerRow() const { return 0; }

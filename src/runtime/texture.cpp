@@ -112,6 +112,29 @@ Texture::Texture(Device* device, const TextureShape& shape, const PixelLayout& l
     : Implements(device, shape.options), shape_(shape), layout_(layout), memory_(std::move(memory)) {
     device->trackAllocation(static_cast<std::int64_t>(memory_->size()));
     view_.data = memory_->bytes();
+    describeShape();
+    for (int level = 0; level < METALCPU_MAX_TEXTURE_LEVELS; ++level) view_.level_offsets[level] = levelOffsets[level];
+}
+
+Texture::Texture(Texture* parent, const TextureShape& shape, const PixelLayout& layout, std::uint64_t level,
+                 std::uint64_t slice)
+    : Implements(parent->device(), parent->options()), shape_(shape), layout_(layout), parent_(parent),
+      parentLevel_(level), parentSlice_(slice) {
+    parent_->retain();
+    view_.data = parent->view_.data;
+    describeShape();
+    // A level holds all its slices one after the other, so the view's slices of each level
+    // are a contiguous run inside the parent's.
+    for (std::uint64_t l = 0; l < shape.mipLevels; ++l) {
+        const std::uint64_t image =
+            parent->extent(level + l, 0) * parent->extent(level + l, 1) * parent->extent(level + l, 2);
+        view_.level_offsets[l] = parent->view_.level_offsets[level + l] + slice * image * layout.bytesPerPixel();
+    }
+}
+
+void Texture::describeShape() {
+    const TextureShape& shape = shape_;
+    const PixelLayout& layout = layout_;
     view_.texture_type = static_cast<mc_u32>(shape.type);
     view_.width = static_cast<mc_u32>(shape.width);
     view_.height = static_cast<mc_u32>(shape.height);
@@ -122,10 +145,67 @@ Texture::Texture(Device* device, const TextureShape& shape, const PixelLayout& l
     view_.component_bytes = layout.componentBytes;
     view_.channels = layout.channels;
     view_.bgra = layout.bgra ? 1 : 0;
-    for (int level = 0; level < METALCPU_MAX_TEXTURE_LEVELS; ++level) view_.level_offsets[level] = levelOffsets[level];
 }
 
-Texture::~Texture() { device()->trackAllocation(-static_cast<std::int64_t>(memory_->size())); }
+Texture::~Texture() {
+    if (parent_) parent_->release();
+    else device()->trackAllocation(-static_cast<std::int64_t>(memory_->size()));
+}
+
+MTL::Texture* Texture::makeView(MTL::PixelFormat format, MTL::TextureType type, NS::Range levelRange, NS::Range sliceRange) {
+    const DebugLayer::Site site = {kTextureClass, "newTextureViewWithPixelFormat:textureType:levels:slices:", 1283};
+    const std::optional<PixelLayout> layout = pixelLayout(format);
+    auto refuse = [&](const std::string& message) -> MTL::Texture* {
+        DebugLayer::reject(site, message);
+        return nullptr;
+    };
+    if (!layout || layout->bytesPerPixel() != layout_.bytesPerPixel())
+        return refuse("pixelFormat (" + pixelFormatName(format) + ") is not compatible with the texture's pixelFormat (" +
+                      pixelFormatName(shape_.format) + ").");
+    // Apple allows sRGB and linear views of one another without MTLTextureUsagePixelFormatView.
+    const bool sameBits = layout->kind == layout_.kind ||
+                          (layout->componentBytes == 1 &&
+                           ((layout->kind == MC_COMPONENT_UNORM_SRGB && layout_.kind == MC_COMPONENT_UNORM) ||
+                            (layout->kind == MC_COMPONENT_UNORM && layout_.kind == MC_COMPONENT_UNORM_SRGB)));
+    if (format != shape_.format && !(sameBits && layout->bgra == layout_.bgra && layout->channels == layout_.channels) &&
+        !(shape_.usage & MTL::TextureUsagePixelFormatView) &&
+        DebugLayer::report(site, "texture usage must include MTLTextureUsagePixelFormatView to make a view with "
+                                 "another pixelFormat (" + pixelFormatName(format) + ")."))
+        return nullptr;
+    // 1D and 1D array views of each other, 2D and 2D array views of each other, 3D of 3D.
+    auto family = [](MTL::TextureType t) {
+        switch (t) {
+        case MTL::TextureType1D:
+        case MTL::TextureType1DArray: return 1;
+        case MTL::TextureType2D:
+        case MTL::TextureType2DArray: return 2;
+        case MTL::TextureType3D: return 3;
+        default: return 0;
+        }
+    };
+    const bool toArray = type == MTL::TextureType1DArray || type == MTL::TextureType2DArray;
+    const bool compatible = family(type) != 0 && family(type) == family(shape_.type);
+    if (!compatible)
+        return refuse("textureType (" + std::to_string(static_cast<unsigned long>(type)) +
+                      ") is not compatible with the texture's textureType (" +
+                      std::to_string(static_cast<unsigned long>(shape_.type)) + ").");
+    if (levelRange.length == 0 || levelRange.location + levelRange.length > shape_.mipLevels)
+        return refuse("levels(" + std::to_string(levelRange.location) + ", " + std::to_string(levelRange.length) +
+                      ") must be inside mipmapLevelCount(" + std::to_string(shape_.mipLevels) + ").");
+    if (sliceRange.length == 0 || sliceRange.location + sliceRange.length > slices() || (!toArray && sliceRange.length != 1))
+        return refuse("slices(" + std::to_string(sliceRange.location) + ", " + std::to_string(sliceRange.length) +
+                      ") must be inside arrayLength(" + std::to_string(slices()) + ")" +
+                      (toArray ? "." : " and hold one slice for a textureType that is not an array."));
+    TextureShape shape = shape_;
+    shape.type = type;
+    shape.format = format;
+    shape.width = extent(levelRange.location, 0);
+    shape.height = extent(levelRange.location, 1);
+    shape.depth = extent(levelRange.location, 2);
+    shape.mipLevels = levelRange.length;
+    shape.arrayLength = sliceRange.length;
+    return ns::make<Texture>(this, shape, *layout, std::uint64_t(levelRange.location), std::uint64_t(sliceRange.location));
+}
 
 std::uint64_t Texture::extent(std::uint64_t level, int dimension) const {
     const std::uint64_t size[3] = {shape_.width, shape_.height, shape_.depth};
@@ -136,7 +216,7 @@ std::uint8_t* Texture::texel(std::uint64_t level, std::uint64_t slice, std::uint
                              std::uint64_t z) const {
     const std::uint64_t w = extent(level, 0), h = extent(level, 1), d = extent(level, 2);
     const std::uint64_t index = ((slice * d + z) * h + y) * w + x;
-    return memory_->bytes() + view_.level_offsets[level] + index * layout_.bytesPerPixel();
+    return view_.data + view_.level_offsets[level] + index * layout_.bytesPerPixel();
 }
 
 bool Texture::copyIsValid(const char* selector, MTL::Region region, std::uint64_t level, std::uint64_t slice,

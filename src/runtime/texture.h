@@ -37,6 +37,9 @@ public:
     /// (for make<> only)
     Texture(Device* device, const TextureShape& shape, const PixelLayout& layout,
             std::unique_ptr<BufferMemory> memory, const std::uint64_t (&levelOffsets)[METALCPU_MAX_TEXTURE_LEVELS]);
+    /// A view of `parent` (retained) starting at level `level` and slice `slice`.
+    Texture(Texture* parent, const TextureShape& shape, const PixelLayout& layout, std::uint64_t level,
+            std::uint64_t slice);
 
     ~Texture() override;
 
@@ -53,10 +56,20 @@ public:
     std::uint64_t slices() const { return shape_.arrayLength; }
     /// The extent of level `level` in `dimension` (0 = width, 1 = height, 2 = depth).
     std::uint64_t extent(std::uint64_t level, int dimension) const;
-    std::uint64_t allocatedSize() const override { return memory_->size(); }
+    std::uint64_t allocatedSize() const override { return parent_ ? parent_->allocatedSize() : memory_->size(); }
     const PixelLayout& layout() const { return layout_; }
     /// What kernels bound to this texture see.
     const mc_texture* kernelView() const { return &view_; }
+
+    /// A view of `levelRange` and `sliceRange` of this texture as `format` and `type`, sharing its
+    /// memory (newTextureView); nullptr with a report when Metal would refuse it.
+    MTL::Texture* makeView(MTL::PixelFormat format, MTL::TextureType type, NS::Range levelRange,
+                           NS::Range sliceRange);
+    /// The texture a view was made from (null for a texture with memory of its own), and
+    /// where in it the view starts.
+    Texture* parent() const { return parent_; }
+    std::uint64_t parentLevel() const { return parentLevel_; }
+    std::uint64_t parentSlice() const { return parentSlice_; }
 
     /// Copies texels in (replaceRegion) and out (getBytes), checking the arguments as Metal's
     /// debug layer does; an invalid call copies nothing.
@@ -76,8 +89,13 @@ private:
 
     TextureShape shape_;
     PixelLayout layout_;
-    std::unique_ptr<BufferMemory> memory_;
+    std::unique_ptr<BufferMemory> memory_; ///< null for a view
+    Texture* parent_ = nullptr;            ///< a view's texture, retained
+    std::uint64_t parentLevel_ = 0, parentSlice_ = 0;
     mc_texture view_{};
+
+    /// Fills the shape fields of view_ from shape_ and layout_.
+    void describeShape();
 };
 
 } // namespace metalcpu::rt

@@ -367,6 +367,18 @@ TEST_P(TextureKernels, EveryTextureType) {
         });
         const _Float16* v = static_cast<const _Float16*>(out->contents());
         for (unsigned i = 0; i < 60; ++i) ASSERT_EQ(float(v[i * 4]), float(i) * 0.5f) << i;
+        // A 2D view of slice 1 reads that slice.
+        MTL::Texture* slice = own(in->newTextureView(MTL::PixelFormatR32Float, MTL::TextureType2D, NS::Range(0, 1),
+                                                     NS::Range(1, 1)));
+        MTL::Buffer* texels = buffer(30 * 16);
+        MTL::Buffer* sizes = buffer(16);
+        dispatch(kernel("read_all"), MTL::Size(6, 5, 1), [&](MTL::ComputeCommandEncoder* e) {
+            e->setTexture(slice, 0);
+            e->setBuffer(texels, 0, 0);
+            e->setBuffer(sizes, 0, 1);
+        });
+        const float* f = static_cast<const float*>(texels->contents());
+        for (unsigned i = 0; i < 30; ++i) ASSERT_EQ(f[i * 4], float(30 + i) * 0.5f) << i;
     }
     {
         MTL::Texture* volume = texture(MTL::TextureType3D, MTL::PixelFormatRGBA32Float, 5, 4, 3);

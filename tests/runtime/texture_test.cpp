@@ -268,5 +268,52 @@ TEST_F(TextureTest, UnsupportedDescriptorsAreRefused) {
     EXPECT_EQ(reports_.size(), 6u);
 }
 
+
+// Test that a view shares its texture's memory: a slice and level range of a 2D array seen
+// as a 2D texture, and the same bits under another format of the same size.
+TEST_F(TextureTest, ViewsShareTheTexturesMemory) {
+    MTL::Texture* array = make(MTL::TextureType2DArray, MTL::PixelFormatRGBA8Unorm, 8, 4, 1, 2, 3);
+    ASSERT_NE(array, nullptr);
+    std::vector<std::uint32_t> level1(4 * 2, 0x11223344u);
+    array->replaceRegion(MTL::Region(0, 0, 4, 2), 1, 2, level1.data(), 16, 0);
+
+    MTL::Texture* view = array->newTextureView(MTL::PixelFormatRGBA8Unorm, MTL::TextureType2D, NS::Range(1, 1),
+                                               NS::Range(2, 1));
+    ASSERT_NE(view, nullptr);
+    EXPECT_EQ(view->textureType(), MTL::TextureType2D);
+    EXPECT_EQ(view->width(), 4u);
+    EXPECT_EQ(view->height(), 2u);
+    EXPECT_EQ(view->mipmapLevelCount(), 1u);
+    EXPECT_EQ(view->parentTexture(), array);
+    EXPECT_EQ(view->parentRelativeLevel(), 1u);
+    EXPECT_EQ(view->parentRelativeSlice(), 2u);
+    std::vector<std::uint32_t> seen(8);
+    view->getBytes(seen.data(), 16, MTL::Region(0, 0, 4, 2), 0);
+    EXPECT_EQ(seen, level1);
+    std::vector<std::uint32_t> written(8, 0xa5a5a5a5u);
+    view->replaceRegion(MTL::Region(0, 0, 4, 2), 0, written.data(), 16);
+    array->getBytes(seen.data(), 16, 0, MTL::Region(0, 0, 4, 2), 1, 2);
+    EXPECT_EQ(seen, written) << "a write through the view reaches the texture";
+
+    MTL::Texture* bits = array->newTextureView(MTL::PixelFormatR32Uint); // usage lacks PixelFormatView
+    EXPECT_EQ(bits, nullptr);
+    ASSERT_EQ(reports_.size(), 1u);
+    EXPECT_NE(reports_[0].find("texture usage must include MTLTextureUsagePixelFormatView"), std::string::npos);
+    EXPECT_EQ(array->newTextureView(MTL::PixelFormatRG8Unorm), nullptr);
+    EXPECT_NE(reports_.back().find("pixelFormat (MTLPixelFormatRG8Unorm) is not compatible"), std::string::npos);
+    EXPECT_EQ(array->newTextureView(MTL::PixelFormatRGBA8Unorm, MTL::TextureType2D, NS::Range(0, 1), NS::Range(0, 2)),
+              nullptr);
+    EXPECT_NE(reports_.back().find("slices(0, 2) must be inside arrayLength(3) and hold one slice"), std::string::npos);
+    MTL::Texture* srgb = array->newTextureView(MTL::PixelFormatRGBA8Unorm_sRGB);
+    EXPECT_NE(srgb, nullptr) << "sRGB and linear views need no PixelFormatView usage";
+    array->release(); // the views keep it alive
+    seen.assign(8, 0);
+    view->getBytes(seen.data(), 16, MTL::Region(0, 0, 4, 2), 0);
+    EXPECT_EQ(seen, written);
+    EXPECT_EQ(reports_.size(), 3u);
+    srgb->release();
+    view->release();
+}
+
 } // namespace
 } // namespace metalcpu::testing
