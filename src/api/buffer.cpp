@@ -72,10 +72,6 @@ MTL::GPUAddress MTL::Buffer::gpuAddress() const {
     auto* self = implOf<Buf>(this);
     return self ? reinterpret_cast<GPUAddress>(self->memory()) : 0;
 }
-MTL::Texture* MTL::Buffer::newTexture(const TextureDescriptor*, NS::UInteger, NS::UInteger) {
-    metalcpu::api::unsupported("MTL::Buffer::newTexture");
-    return nullptr;
-}
 MTL::Tensor* MTL::Buffer::newTensor(const TensorDescriptor*, NS::UInteger, NS::Error**) {
     metalcpu::api::unsupported("MTL::Buffer::newTensor");
     return nullptr;

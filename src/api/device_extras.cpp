@@ -150,8 +150,8 @@ bool MTL::Device::isDepth24Stencil8PixelFormatSupported() const { return false; 
 bool MTL::Device::depth24Stencil8PixelFormatSupported() const { return false; }
 NS::Array* MTL::Device::counterSets() const { return nullptr; }
 
-// Texture row alignment, as Apple GPUs report it; a query, so that programs that round row
-// sizes with it do not divide by zero (textures themselves are not supported yet).
+// Texture row alignment, as Apple GPUs report it; Buffer::newTexture requires it of offsets
+// and row pitches.
 NS::UInteger MTL::Device::minimumLinearTextureAlignmentForPixelFormat(PixelFormat) {
     return implOf<Dev>(this) ? 16 : 0;
 }

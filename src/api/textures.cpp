@@ -1,8 +1,9 @@
 // MTL::TextureDescriptor and MTL::TextureViewDescriptor (settings), Device::newTexture and
-// MTL::Texture with its views (runtime/texture.h). Textures over buffers and heaps, and shared
-// texture handles, are not made yet: those factories return nullptr.
+// MTL::Texture with its views and textures over buffers (runtime/texture.h). Heap textures
+// and shared texture handles are not made yet: those factories return nullptr.
 #include "api/not_yet.h"
 #include "api/settings.h"
+#include "runtime/buffer.h"
 #include "runtime/device.h"
 #include "runtime/texture.h"
 
@@ -139,11 +140,10 @@ NS::String* MTL::SharedTextureHandle::label() const { return nullptr; }
 using Tex = metalcpu::rt::Texture;
 using metalcpu::ns::implOf;
 
-MTL::Texture* MTL::Device::newTexture(const TextureDescriptor* descriptor) {
-    auto* device = implOf<metalcpu::rt::Device>(this);
-    const Descriptor* settings = implOf<Descriptor>(descriptor);
-    if (!device || !settings) return nullptr;
-    const Descriptor::State& d = settings->state;
+namespace {
+
+/// The texture a descriptor asks for.
+metalcpu::rt::TextureShape shapeOf(const Descriptor::State& d) {
     metalcpu::rt::TextureShape shape;
     shape.type = d.textureType;
     shape.format = d.pixelFormat;
@@ -157,7 +157,21 @@ MTL::Texture* MTL::Device::newTexture(const TextureDescriptor* descriptor) {
     shape.options = d.modes.options();
     shape.allowGPUOptimizedContents = d.allowGPUOptimizedContents;
     shape.swizzle = d.swizzle;
-    return Tex::make(device, shape);
+    return shape;
+}
+
+} // namespace
+
+MTL::Texture* MTL::Device::newTexture(const TextureDescriptor* descriptor) {
+    auto* device = implOf<metalcpu::rt::Device>(this);
+    const Descriptor* settings = implOf<Descriptor>(descriptor);
+    return device && settings ? Tex::make(device, shapeOf(settings->state)) : nullptr;
+}
+MTL::Texture* MTL::Buffer::newTexture(const TextureDescriptor* descriptor, NS::UInteger offset,
+                                      NS::UInteger bytesPerRow) {
+    auto* buffer = implOf<metalcpu::rt::Buffer>(this);
+    const Descriptor* settings = implOf<Descriptor>(descriptor);
+    return buffer && settings ? Tex::overBuffer(buffer, shapeOf(settings->state), offset, bytesPerRow) : nullptr;
 }
 
 namespace {
@@ -237,9 +251,18 @@ NS::UInteger MTL::Texture::parentRelativeSlice() const {
     auto* self = implOf<Tex>(this);
     return self ? self->parentSlice() : 0;
 }
-MTL::Buffer* MTL::Texture::buffer() const { return nullptr; }
-NS::UInteger MTL::Texture::bufferOffset() const { return 0; }
-NS::UInteger MTL::Texture::bufferBytesPerRow() const { return 0; }
+MTL::Buffer* MTL::Texture::buffer() const {
+    auto* self = implOf<Tex>(this);
+    return self && self->buffer() ? self->buffer()->asPublicClass() : nullptr;
+}
+NS::UInteger MTL::Texture::bufferOffset() const {
+    auto* self = implOf<Tex>(this);
+    return self ? self->bufferOffset() : 0;
+}
+NS::UInteger MTL::Texture::bufferBytesPerRow() const {
+    auto* self = implOf<Tex>(this);
+    return self ? self->bufferBytesPerRow() : 0;
+}
 MTL::Resource* MTL::Texture::rootResource() const { return nullptr; }
 bool MTL::Texture::allowGPUOptimizedContents() const {
     return shapeValue(this, &metalcpu::rt::TextureShape::allowGPUOptimizedContents);

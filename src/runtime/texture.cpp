@@ -1,5 +1,6 @@
 #include "runtime/texture.h"
 
+#include "runtime/buffer.h"
 #include "runtime/debug_layer.h"
 #include "runtime/device.h"
 
@@ -19,6 +20,9 @@ constexpr const char* kGetBytes = "getBytes:bytesPerRow:bytesPerImage:fromRegion
 constexpr std::uint64_t kMaxExtent2D = 16384;
 constexpr std::uint64_t kMaxExtent3D = 2048;
 constexpr std::uint64_t kMaxArrayLength = 2048;
+/// Device::minimumLinearTextureAlignmentForPixelFormat: offsets and row pitches of textures
+/// over buffers.
+constexpr std::uint64_t kLinearAlignment = 16;
 
 std::uint64_t levelExtent(std::uint64_t size, std::uint64_t level) {
     std::uint64_t e = size >> level;
@@ -122,6 +126,7 @@ Texture::Texture(Texture* parent, const TextureShape& shape, const PixelLayout& 
       parentLevel_(level), parentSlice_(slice) {
     parent_->retain();
     view_.data = parent->view_.data;
+    view_.row_pitch = parent->view_.row_pitch;
     describeShape();
     // A level holds all its slices one after the other, so the view's slices of each level
     // are a contiguous run inside the parent's.
@@ -130,6 +135,46 @@ Texture::Texture(Texture* parent, const TextureShape& shape, const PixelLayout& 
             parent->extent(level + l, 0) * parent->extent(level + l, 1) * parent->extent(level + l, 2);
         view_.level_offsets[l] = parent->view_.level_offsets[level + l] + slice * image * layout.bytesPerPixel();
     }
+}
+
+MTL::Texture* Texture::overBuffer(Buffer* buffer, const TextureShape& shape, std::uint64_t offset,
+                                  std::uint64_t bytesPerRow) {
+    const DebugLayer::Site site = {"MTLDebugBuffer", "newTextureWithDescriptor:offset:bytesPerRow:", 1422};
+    auto refuse = [&](const std::string& message) -> MTL::Texture* {
+        DebugLayer::reject(site, message);
+        return nullptr;
+    };
+    if (std::string problem = shapeProblem(shape); !problem.empty()) return refuse(problem);
+    if (shape.type != MTL::TextureType2D || shape.mipLevels != 1)
+        return refuse("textureType must be MTLTextureType2D with one mipmap level for a texture over a buffer.");
+    const PixelLayout layout = *pixelLayout(shape.format);
+    if (offset % kLinearAlignment != 0)
+        return refuse("offset(" + std::to_string(offset) + ") must be a multiple of " +
+                      std::to_string(kLinearAlignment) + " bytes.");
+    if (bytesPerRow % kLinearAlignment != 0 || bytesPerRow < shape.width * layout.bytesPerPixel())
+        return refuse("bytesPerRow(" + std::to_string(bytesPerRow) + ") must be a multiple of " +
+                      std::to_string(kLinearAlignment) + " bytes and at least " +
+                      std::to_string(shape.width * layout.bytesPerPixel()) + ".");
+    const std::uint64_t end = offset + bytesPerRow * (shape.height - 1) + shape.width * layout.bytesPerPixel();
+    if (!buffer->memory() || end > buffer->length())
+        return refuse("the texture (ending at " + std::to_string(end) + ") must fit in the buffer length(" +
+                      std::to_string(buffer->length()) + ").");
+    return ns::make<Texture>(buffer, shape, layout, offset, bytesPerRow);
+}
+
+Texture::Texture(Buffer* buffer, const TextureShape& shape, const PixelLayout& layout, std::uint64_t offset,
+                 std::uint64_t bytesPerRow)
+    : Implements(buffer->device(), buffer->options()), shape_(shape), layout_(layout), buffer_(buffer),
+      bufferOffset_(offset) {
+    buffer_->retain();
+    view_.data = buffer->memory() + offset;
+    view_.row_pitch = bytesPerRow;
+    describeShape();
+}
+
+std::uint64_t Texture::allocatedSize() const {
+    if (parent_) return parent_->allocatedSize();
+    return memory_ ? memory_->size() : 0;
 }
 
 void Texture::describeShape() {
@@ -149,7 +194,8 @@ void Texture::describeShape() {
 
 Texture::~Texture() {
     if (parent_) parent_->release();
-    else device()->trackAllocation(-static_cast<std::int64_t>(memory_->size()));
+    if (buffer_) buffer_->release();
+    if (memory_) device()->trackAllocation(-static_cast<std::int64_t>(memory_->size()));
 }
 
 MTL::Texture* Texture::makeView(MTL::PixelFormat format, MTL::TextureType type, NS::Range levelRange, NS::Range sliceRange) {
@@ -215,8 +261,8 @@ std::uint64_t Texture::extent(std::uint64_t level, int dimension) const {
 std::uint8_t* Texture::texel(std::uint64_t level, std::uint64_t slice, std::uint64_t x, std::uint64_t y,
                              std::uint64_t z) const {
     const std::uint64_t w = extent(level, 0), h = extent(level, 1), d = extent(level, 2);
-    const std::uint64_t index = ((slice * d + z) * h + y) * w + x;
-    return view_.data + view_.level_offsets[level] + index * layout_.bytesPerPixel();
+    const std::uint64_t row = view_.row_pitch ? view_.row_pitch : w * layout_.bytesPerPixel();
+    return view_.data + view_.level_offsets[level] + ((slice * d + z) * h + y) * row + x * layout_.bytesPerPixel();
 }
 
 bool Texture::copyIsValid(const char* selector, MTL::Region region, std::uint64_t level, std::uint64_t slice,

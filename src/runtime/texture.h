@@ -14,6 +14,8 @@
 
 namespace metalcpu::rt {
 
+class Buffer;
+
 /// What a texture descriptor says about the texture to make.
 struct TextureShape {
     MTL::TextureType type = MTL::TextureType2D;
@@ -37,6 +39,13 @@ public:
     /// (for make<> only)
     Texture(Device* device, const TextureShape& shape, const PixelLayout& layout,
             std::unique_ptr<BufferMemory> memory, const std::uint64_t (&levelOffsets)[METALCPU_MAX_TEXTURE_LEVELS]);
+    /// A 2D texture over `buffer` (retained) at `offset`, rows `bytesPerRow` apart
+    /// (Buffer::newTexture); nullptr with a report when Metal would refuse it.
+    static MTL::Texture* overBuffer(Buffer* buffer, const TextureShape& shape, std::uint64_t offset,
+                                    std::uint64_t bytesPerRow);
+    /// (for make<> only)
+    Texture(Buffer* buffer, const TextureShape& shape, const PixelLayout& layout, std::uint64_t offset,
+            std::uint64_t bytesPerRow);
     /// A view of `parent` (retained) starting at level `level` and slice `slice`.
     Texture(Texture* parent, const TextureShape& shape, const PixelLayout& layout, std::uint64_t level,
             std::uint64_t slice);
@@ -56,7 +65,7 @@ public:
     std::uint64_t slices() const { return shape_.arrayLength; }
     /// The extent of level `level` in `dimension` (0 = width, 1 = height, 2 = depth).
     std::uint64_t extent(std::uint64_t level, int dimension) const;
-    std::uint64_t allocatedSize() const override { return parent_ ? parent_->allocatedSize() : memory_->size(); }
+    std::uint64_t allocatedSize() const override;
     const PixelLayout& layout() const { return layout_; }
     /// What kernels bound to this texture see.
     const mc_texture* kernelView() const { return &view_; }
@@ -70,6 +79,10 @@ public:
     Texture* parent() const { return parent_; }
     std::uint64_t parentLevel() const { return parentLevel_; }
     std::uint64_t parentSlice() const { return parentSlice_; }
+    /// The buffer a texture over a buffer uses (null otherwise), where and with what row pitch.
+    Buffer* buffer() const { return buffer_; }
+    std::uint64_t bufferOffset() const { return bufferOffset_; }
+    std::uint64_t bufferBytesPerRow() const { return view_.row_pitch; }
 
     /// Copies texels in (replaceRegion) and out (getBytes), checking the arguments as Metal's
     /// debug layer does; an invalid call copies nothing.
@@ -89,8 +102,10 @@ private:
 
     TextureShape shape_;
     PixelLayout layout_;
-    std::unique_ptr<BufferMemory> memory_; ///< null for a view
+    std::unique_ptr<BufferMemory> memory_; ///< null for a view and a texture over a buffer
     Texture* parent_ = nullptr;            ///< a view's texture, retained
+    Buffer* buffer_ = nullptr;             ///< the buffer a texture is made over, retained
+    std::uint64_t bufferOffset_ = 0;
     std::uint64_t parentLevel_ = 0, parentSlice_ = 0;
     mc_texture view_{};
 

@@ -250,6 +250,42 @@ TEST_P(TextureKernels, ReadConvertsEachFormat) {
     }
 }
 
+// Test a texture over a buffer: the kernel's texels land in the buffer's rows, bytesPerRow
+// apart, and the padding between rows keeps its canary.
+TEST_P(TextureKernels, TextureOverABufferWritesItsRows) {
+    const unsigned W = 13, H = 6, pitch = 64, offset = 32;
+    MTL::Buffer* memory = buffer(offset + pitch * H);
+    std::memset(memory->contents(), 0x5a, memory->length());
+    auto d = NS::TransferPtr(MTL::TextureDescriptor::alloc()->init());
+    d->setPixelFormat(MTL::PixelFormatRGBA8Unorm);
+    d->setWidth(W);
+    d->setHeight(H);
+    d->setUsage(MTL::TextureUsageShaderWrite);
+    MTL::Texture* linear = own(memory->newTexture(d.get(), offset, pitch));
+    ASSERT_NE(linear, nullptr);
+    EXPECT_EQ(linear->buffer(), memory);
+    EXPECT_EQ(linear->bufferOffset(), offset);
+    EXPECT_EQ(linear->bufferBytesPerRow(), pitch);
+    const std::uint32_t size[2] = {W, H};
+    dispatch(kernel("gradient"), MTL::Size(W, H, 1), [&](MTL::ComputeCommandEncoder* e) {
+        e->setTexture(linear, 0);
+        e->setBytes(size, sizeof size, 0);
+    });
+    const std::uint8_t* bytes = static_cast<const std::uint8_t*>(memory->contents());
+    for (unsigned i = 0; i < offset; ++i) ASSERT_EQ(bytes[i], 0x5a) << "before the texture";
+    for (unsigned y = 0; y < H; ++y)
+        for (unsigned b = 0; b < pitch; ++b) {
+            const std::uint8_t got = bytes[offset + y * pitch + b];
+            if (b >= W * 4) {
+                ASSERT_EQ(got, 0x5a) << "row padding " << y << "," << b;
+                continue;
+            }
+            const unsigned x = b / 4, c = b % 4;
+            const std::uint8_t expected[4] = {unorm8(x / 64.0f), unorm8(y / 64.0f), 128, 255};
+            ASSERT_EQ(got, expected[c]) << x << "," << y << " c" << c;
+        }
+}
+
 // Test the write conversions: snorm and unorm clamp and round to nearest even, sRGB encodes
 // colour but not alpha, half floats round, BGRA swaps, integers keep their low bits, and
 // channels the format lacks are dropped.

@@ -315,5 +315,42 @@ TEST_F(TextureTest, ViewsShareTheTexturesMemory) {
     view->release();
 }
 
+
+// Test that a texture over a buffer reads and writes the buffer's bytes through its row
+// pitch, and that Metal's conditions on it are checked.
+TEST_F(TextureTest, TextureOverABuffer) {
+    MTL::Buffer* memory = device_->newBuffer(16 + 32 * 3, MTL::ResourceStorageModeShared);
+    auto* bytes = static_cast<std::uint8_t*>(memory->contents());
+    for (unsigned i = 0; i < memory->length(); ++i) bytes[i] = std::uint8_t(i);
+    auto d = NS::TransferPtr(MTL::TextureDescriptor::alloc()->init());
+    d->setPixelFormat(MTL::PixelFormatR16Uint);
+    d->setWidth(10);
+    d->setHeight(3);
+    MTL::Texture* texture = memory->newTexture(d.get(), 16, 32);
+    ASSERT_NE(texture, nullptr);
+    EXPECT_EQ(texture->storageMode(), MTL::StorageModeShared);
+    std::vector<std::uint8_t> out(20 * 3);
+    texture->getBytes(out.data(), 20, MTL::Region(0, 0, 10, 3), 0);
+    for (unsigned y = 0; y < 3; ++y)
+        for (unsigned b = 0; b < 20; ++b) ASSERT_EQ(out[y * 20 + b], std::uint8_t(16 + y * 32 + b));
+    const std::uint16_t one = 0xbeef;
+    texture->replaceRegion(MTL::Region(9, 2, 1, 1), 0, &one, 2);
+    EXPECT_EQ(bytes[16 + 2 * 32 + 18], 0xef);
+    EXPECT_EQ(bytes[16 + 2 * 32 + 19], 0xbe);
+    EXPECT_TRUE(reports_.empty());
+
+    EXPECT_EQ(memory->newTexture(d.get(), 8, 32), nullptr);
+    EXPECT_NE(reports_.back().find("offset(8) must be a multiple of 16 bytes."), std::string::npos);
+    EXPECT_EQ(memory->newTexture(d.get(), 16, 24), nullptr);
+    EXPECT_NE(reports_.back().find("bytesPerRow(24) must be a multiple of 16 bytes"), std::string::npos);
+    EXPECT_EQ(memory->newTexture(d.get(), 48, 32), nullptr);
+    EXPECT_NE(reports_.back().find("must fit in the buffer length(112)"), std::string::npos);
+    EXPECT_EQ(reports_.size(), 3u);
+    memory->release(); // the texture keeps it
+    texture->getBytes(out.data(), 20, MTL::Region(0, 0, 10, 3), 0);
+    EXPECT_EQ(out[0], 16);
+    texture->release();
+}
+
 } // namespace
 } // namespace metalcpu::testing

@@ -40,7 +40,8 @@ enum mc_component_kind {
 
 /* A texture as kernels see it: the runtime's Texture owns one, stable while it lives. Level
    `l` is max(1, extent >> l) texels in each dimension, stored at `data + level_offsets[l]`
-   as array_length slices of depth images of tightly packed rows. */
+   as array_length slices of depth images of rows, tightly packed unless row_pitch says
+   otherwise (a texture over a buffer: one level, one slice). */
 typedef struct mc_texture {
     unsigned char* data;
     mc_u32 texture_type; /* MTL::TextureType */
@@ -50,6 +51,7 @@ typedef struct mc_texture {
     mc_u32 channels;        /* 1 to 4 */
     mc_u32 bgra;            /* 1 when memory holds B, G, R, A (BGRA8Unorm) */
     mc_u64 level_offsets[METALCPU_MAX_TEXTURE_LEVELS];
+    mc_u64 row_pitch; /* bytes from one row to the next; 0 for tightly packed rows */
 } mc_texture;
 
 enum mc_sampler_filter { MC_FILTER_NEAREST = 0, MC_FILTER_LINEAR = 1 };

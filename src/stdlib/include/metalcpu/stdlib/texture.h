@@ -25,8 +25,9 @@ METALCPU_INLINE unsigned char* texel(const mc_texture* t, uint x, uint y, uint z
     if (!t || lod >= t->mip_levels || slice >= t->array_length) return nullptr;
     const uint w = level_extent(t->width, lod), h = level_extent(t->height, lod), d = level_extent(t->depth, lod);
     if (x >= w || y >= h || z >= d) return nullptr;
-    const mc_u64 index = ((mc_u64(slice) * d + z) * h + y) * w + x;
-    return t->data + t->level_offsets[lod] + index * (t->component_bytes * t->channels);
+    const mc_u64 pixel = t->component_bytes * t->channels;
+    const mc_u64 row = t->row_pitch ? t->row_pitch : w * pixel;
+    return t->data + t->level_offsets[lod] + ((mc_u64(slice) * d + z) * h + y) * row + x * pixel;
 }
 
 /// Rounds a non-negative value to the nearest integer, ties to even, as MSL's conversions
