@@ -104,7 +104,10 @@ std::uint64_t MTL::Device::maxTransferRate() const { return 0; }
 MTL::ArgumentBuffersTier MTL::Device::argumentBuffersSupport() const {
     return implOf<Dev>(this) ? ArgumentBuffersTier2 : ArgumentBuffersTier1;
 }
-MTL::ReadWriteTextureTier MTL::Device::readWriteTextureSupport() const { return ReadWriteTextureTierNone; }
+// access::read_write works for every format textures support, as on Apple silicon.
+MTL::ReadWriteTextureTier MTL::Device::readWriteTextureSupport() const {
+    return implOf<Dev>(this) ? ReadWriteTextureTier2 : ReadWriteTextureTierNone;
+}
 // Libraries compile on the calling thread, so as many compilations run at once as threads ask.
 NS::UInteger MTL::Device::maximumConcurrentCompilationTaskCount() const {
     if (!implOf<Dev>(this)) return 0;
@@ -147,8 +150,8 @@ bool MTL::Device::isDepth24Stencil8PixelFormatSupported() const { return false; 
 bool MTL::Device::depth24Stencil8PixelFormatSupported() const { return false; }
 NS::Array* MTL::Device::counterSets() const { return nullptr; }
 
-// Texture row alignment, as Apple GPUs report it; a query, so that programs that round row
-// sizes with it do not divide by zero (textures themselves are not supported yet).
+// Texture row alignment, as Apple GPUs report it; Buffer::newTexture requires it of offsets
+// and row pitches.
 NS::UInteger MTL::Device::minimumLinearTextureAlignmentForPixelFormat(PixelFormat) {
     return implOf<Dev>(this) ? 16 : 0;
 }
@@ -203,14 +206,6 @@ void MTL::Device::newComputePipelineState(
 #endif
 
 // Objects metalcpu cannot make yet.
-MTL::Texture* MTL::Device::newTexture(const TextureDescriptor*) {
-    notYet<Dev>(this, "MTL::Device::newTexture");
-    return nullptr;
-}
-MTL::SamplerState* MTL::Device::newSamplerState(const SamplerDescriptor*) {
-    notYet<Dev>(this, "MTL::Device::newSamplerState");
-    return nullptr;
-}
 MTL::Tensor* MTL::Device::newTensor(const TensorDescriptor*, NS::Error** error) {
     notYet<Dev>(this, "MTL::Device::newTensor", error);
     return nullptr;

@@ -43,18 +43,34 @@ public:
 } // namespace metalcpu::api
 
 using metalcpu::api::notYet;
+using metalcpu::ns::implOf;
 using Compute = metalcpu::rt::ComputeCommandEncoder;
 using Attachment = metalcpu::api::SampleBufferAttachment;
 using Attachments = metalcpu::api::SampleBufferAttachments;
 
-// Compute: textures and samplers.
-void MTL::ComputeCommandEncoder::setTexture(const Texture*, NS::UInteger) {}
-void MTL::ComputeCommandEncoder::setTextures(const Texture* const[], NS::Range) {}
-void MTL::ComputeCommandEncoder::setSamplerState(const SamplerState*, NS::UInteger) {}
-void MTL::ComputeCommandEncoder::setSamplerState(const SamplerState*, float, float, NS::UInteger) {}
-void MTL::ComputeCommandEncoder::setSamplerStates(const SamplerState* const[], NS::Range) {}
-void MTL::ComputeCommandEncoder::setSamplerStates(const SamplerState* const[], const float[], const float[],
-                                                  NS::Range) {}
+// Compute: textures and samplers. The level-of-detail clamps only matter for mipmapped
+// sampling, which kernels here do not do (they sample level 0).
+void MTL::ComputeCommandEncoder::setTexture(const Texture* texture, NS::UInteger index) {
+    if (auto* self = implOf<Compute>(this)) self->setTexture(texture, index);
+}
+void MTL::ComputeCommandEncoder::setTextures(const Texture* const textures[], NS::Range range) {
+    if (auto* self = implOf<Compute>(this))
+        for (NS::UInteger i = 0; i < range.length; ++i) self->setTexture(textures[i], range.location + i);
+}
+void MTL::ComputeCommandEncoder::setSamplerState(const SamplerState* sampler, NS::UInteger index) {
+    if (auto* self = implOf<Compute>(this)) self->setSamplerState(sampler, index);
+}
+void MTL::ComputeCommandEncoder::setSamplerState(const SamplerState* sampler, float, float, NS::UInteger index) {
+    if (auto* self = implOf<Compute>(this)) self->setSamplerState(sampler, index);
+}
+void MTL::ComputeCommandEncoder::setSamplerStates(const SamplerState* const samplers[], NS::Range range) {
+    if (auto* self = implOf<Compute>(this))
+        for (NS::UInteger i = 0; i < range.length; ++i) self->setSamplerState(samplers[i], range.location + i);
+}
+void MTL::ComputeCommandEncoder::setSamplerStates(const SamplerState* const samplers[], const float[], const float[],
+                                                  NS::Range range) {
+    setSamplerStates(samplers, range);
+}
 // Imageblocks are tile memory of Apple GPUs; kernels here have none to size.
 void MTL::ComputeCommandEncoder::setImageblockWidth(NS::UInteger, NS::UInteger) {}
 void MTL::ComputeCommandEncoder::setStageInRegion(Region) {

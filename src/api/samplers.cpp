@@ -1,7 +1,8 @@
-// MTL::SamplerDescriptor (settings) and MTL::SamplerState, which metalcpu cannot make yet:
-// Device::newSamplerState logs once and returns nullptr, so a SamplerState's methods only ever
-// see nil.
+// MTL::SamplerDescriptor (settings), Device::newSamplerState and MTL::SamplerState
+// (runtime/sampler_state.h).
 #include "api/settings.h"
+#include "runtime/device.h"
+#include "runtime/sampler_state.h"
 
 #include <Foundation/NSString.hpp>
 #include <Metal/MTLSampler.hpp>
@@ -69,7 +70,31 @@ METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, MTL::CompareFunction, compare
 METALCPU_VALUE(MTL::SamplerDescriptor, Descriptor, bool, supportArgumentBuffers, setSupportArgumentBuffers,
                supportArgumentBuffers)
 
-// No SamplerState exists yet (see above).
-NS::String* MTL::SamplerState::label() const { return nullptr; }
-MTL::Device* MTL::SamplerState::device() const { return nullptr; }
+using metalcpu::ns::implOf;
+using Sampler = metalcpu::rt::SamplerState;
+
+MTL::SamplerState* MTL::Device::newSamplerState(const SamplerDescriptor* descriptor) {
+    auto* device = implOf<metalcpu::rt::Device>(this);
+    const Descriptor* settings = implOf<Descriptor>(descriptor);
+    if (!device || !settings) return nullptr;
+    const Descriptor::State& d = settings->state;
+    mc_sampler state{};
+    state.min_filter = static_cast<mc_u32>(d.minFilter);
+    state.mag_filter = static_cast<mc_u32>(d.magFilter);
+    state.address[0] = static_cast<mc_u32>(d.sAddressMode);
+    state.address[1] = static_cast<mc_u32>(d.tAddressMode);
+    state.address[2] = static_cast<mc_u32>(d.rAddressMode);
+    state.normalized_coordinates = d.normalizedCoordinates ? 1 : 0;
+    state.border_color = static_cast<mc_u32>(d.borderColor);
+    return metalcpu::ns::make<Sampler>(device, state, d.label.get());
+}
+
+NS::String* MTL::SamplerState::label() const {
+    auto* self = implOf<Sampler>(this);
+    return self ? self->label().get() : nullptr;
+}
+MTL::Device* MTL::SamplerState::device() const {
+    auto* self = implOf<Sampler>(this);
+    return self ? self->device() : nullptr;
+}
 MTL::ResourceID MTL::SamplerState::gpuResourceID() const { return ResourceID{}; }

@@ -1,9 +1,11 @@
-// MTL::TextureDescriptor and MTL::TextureViewDescriptor (settings), and MTL::Texture and
-// MTL::SharedTextureHandle, which metalcpu cannot make yet: Device::newTexture and the other
-// texture factories log once and return nullptr, so no Texture exists and its methods only
-// ever see nil.
+// MTL::TextureDescriptor and MTL::TextureViewDescriptor (settings), Device::newTexture and
+// MTL::Texture with its views and textures over buffers (runtime/texture.h). Heap textures
+// and shared texture handles are not made yet: those factories return nullptr.
 #include "api/not_yet.h"
 #include "api/settings.h"
+#include "runtime/buffer.h"
+#include "runtime/device.h"
+#include "runtime/texture.h"
 
 #include <Metal/MTLTexture.hpp>
 
@@ -135,38 +137,136 @@ MTL::SharedTextureHandle* MTL::SharedTextureHandle::init() { return nullptr; }
 MTL::Device* MTL::SharedTextureHandle::device() const { return nullptr; }
 NS::String* MTL::SharedTextureHandle::label() const { return nullptr; }
 
-// No Texture exists yet (see above): every method answers as for nil.
-MTL::TextureType MTL::Texture::textureType() const { return TextureType(0); }
-MTL::PixelFormat MTL::Texture::pixelFormat() const { return PixelFormatInvalid; }
-NS::UInteger MTL::Texture::width() const { return 0; }
-NS::UInteger MTL::Texture::height() const { return 0; }
-NS::UInteger MTL::Texture::depth() const { return 0; }
-NS::UInteger MTL::Texture::mipmapLevelCount() const { return 0; }
-NS::UInteger MTL::Texture::sampleCount() const { return 0; }
-NS::UInteger MTL::Texture::arrayLength() const { return 0; }
-MTL::TextureUsage MTL::Texture::usage() const { return TextureUsageUnknown; }
+using Tex = metalcpu::rt::Texture;
+using metalcpu::ns::implOf;
+
+namespace {
+
+/// The texture a descriptor asks for.
+metalcpu::rt::TextureShape shapeOf(const Descriptor::State& d) {
+    metalcpu::rt::TextureShape shape;
+    shape.type = d.textureType;
+    shape.format = d.pixelFormat;
+    shape.width = d.width;
+    shape.height = d.height;
+    shape.depth = d.depth;
+    shape.mipLevels = d.mipmapLevelCount;
+    shape.arrayLength = d.arrayLength;
+    shape.sampleCount = d.sampleCount;
+    shape.usage = d.usage;
+    shape.options = d.modes.options();
+    shape.allowGPUOptimizedContents = d.allowGPUOptimizedContents;
+    shape.swizzle = d.swizzle;
+    return shape;
+}
+
+} // namespace
+
+MTL::Texture* MTL::Device::newTexture(const TextureDescriptor* descriptor) {
+    auto* device = implOf<metalcpu::rt::Device>(this);
+    const Descriptor* settings = implOf<Descriptor>(descriptor);
+    return device && settings ? Tex::make(device, shapeOf(settings->state)) : nullptr;
+}
+MTL::Texture* MTL::Buffer::newTexture(const TextureDescriptor* descriptor, NS::UInteger offset,
+                                      NS::UInteger bytesPerRow) {
+    auto* buffer = implOf<metalcpu::rt::Buffer>(this);
+    const Descriptor* settings = implOf<Descriptor>(descriptor);
+    return buffer && settings ? Tex::overBuffer(buffer, shapeOf(settings->state), offset, bytesPerRow) : nullptr;
+}
+
+namespace {
+
+/// A property of the texture's shape; zero for nil.
+template <class Value>
+Value shapeValue(const MTL::Texture* texture, Value metalcpu::rt::TextureShape::*field) {
+    const Tex* self = implOf<Tex>(texture);
+    return self ? self->shape().*field : Value{};
+}
+
+} // namespace
+
+MTL::TextureType MTL::Texture::textureType() const { return shapeValue(this, &metalcpu::rt::TextureShape::type); }
+MTL::PixelFormat MTL::Texture::pixelFormat() const { return shapeValue(this, &metalcpu::rt::TextureShape::format); }
+NS::UInteger MTL::Texture::width() const { return shapeValue(this, &metalcpu::rt::TextureShape::width); }
+NS::UInteger MTL::Texture::height() const { return shapeValue(this, &metalcpu::rt::TextureShape::height); }
+NS::UInteger MTL::Texture::depth() const { return shapeValue(this, &metalcpu::rt::TextureShape::depth); }
+NS::UInteger MTL::Texture::mipmapLevelCount() const {
+    return shapeValue(this, &metalcpu::rt::TextureShape::mipLevels);
+}
+NS::UInteger MTL::Texture::sampleCount() const { return shapeValue(this, &metalcpu::rt::TextureShape::sampleCount); }
+NS::UInteger MTL::Texture::arrayLength() const { return shapeValue(this, &metalcpu::rt::TextureShape::arrayLength); }
+MTL::TextureUsage MTL::Texture::usage() const { return shapeValue(this, &metalcpu::rt::TextureShape::usage); }
 MTL::TextureSwizzleChannels MTL::Texture::swizzle() const {
-    return metalcpu::api::nilValue<TextureSwizzleChannels>();
+    const Tex* self = implOf<Tex>(this);
+    return self ? self->shape().swizzle : metalcpu::api::nilValue<TextureSwizzleChannels>();
 }
-MTL::ResourceID MTL::Texture::gpuResourceID() const { return ResourceID{}; }
-void MTL::Texture::replaceRegion(Region, NS::UInteger, NS::UInteger, const void*, NS::UInteger, NS::UInteger) {}
-void MTL::Texture::replaceRegion(Region, NS::UInteger, const void*, NS::UInteger) {}
-void MTL::Texture::getBytes(void*, NS::UInteger, NS::UInteger, Region, NS::UInteger, NS::UInteger) {}
-void MTL::Texture::getBytes(void*, NS::UInteger, Region, NS::UInteger) {}
-MTL::Texture* MTL::Texture::newTextureView(PixelFormat) { return nullptr; }
-MTL::Texture* MTL::Texture::newTextureView(PixelFormat, TextureType, NS::Range, NS::Range) { return nullptr; }
-MTL::Texture* MTL::Texture::newTextureView(PixelFormat, TextureType, NS::Range, NS::Range, TextureSwizzleChannels) {
-    return nullptr;
+MTL::ResourceID MTL::Texture::gpuResourceID() const {
+    return ResourceID{reinterpret_cast<std::uint64_t>(implOf<Tex>(this))};
 }
-MTL::Texture* MTL::Texture::newTextureView(const TextureViewDescriptor*) { return nullptr; }
-MTL::Texture* MTL::Texture::parentTexture() const { return nullptr; }
-NS::UInteger MTL::Texture::parentRelativeLevel() const { return 0; }
-NS::UInteger MTL::Texture::parentRelativeSlice() const { return 0; }
-MTL::Buffer* MTL::Texture::buffer() const { return nullptr; }
-NS::UInteger MTL::Texture::bufferOffset() const { return 0; }
-NS::UInteger MTL::Texture::bufferBytesPerRow() const { return 0; }
+void MTL::Texture::replaceRegion(Region region, NS::UInteger level, NS::UInteger slice, const void* bytes,
+                                 NS::UInteger bytesPerRow, NS::UInteger bytesPerImage) {
+    if (auto* self = implOf<Tex>(this)) self->replaceRegion(region, level, slice, bytes, bytesPerRow, bytesPerImage);
+}
+void MTL::Texture::replaceRegion(Region region, NS::UInteger level, const void* bytes, NS::UInteger bytesPerRow) {
+    if (auto* self = implOf<Tex>(this)) self->replaceRegion(region, level, 0, bytes, bytesPerRow, 0);
+}
+void MTL::Texture::getBytes(void* bytes, NS::UInteger bytesPerRow, NS::UInteger bytesPerImage, Region region,
+                            NS::UInteger level, NS::UInteger slice) {
+    if (auto* self = implOf<Tex>(this)) self->getBytes(bytes, bytesPerRow, bytesPerImage, region, level, slice);
+}
+void MTL::Texture::getBytes(void* bytes, NS::UInteger bytesPerRow, Region region, NS::UInteger level) {
+    if (auto* self = implOf<Tex>(this)) self->getBytes(bytes, bytesPerRow, 0, region, level, 0);
+}
+// Views share the texture's memory; a swizzle is accepted but not applied (nor is a
+// descriptor's: kernels read the channels as stored).
+MTL::Texture* MTL::Texture::newTextureView(PixelFormat format) {
+    auto* self = implOf<Tex>(this);
+    return self ? self->makeView(format, self->shape().type, NS::Range(0, self->shape().mipLevels),
+                                 NS::Range(0, self->slices()))
+                : nullptr;
+}
+MTL::Texture* MTL::Texture::newTextureView(PixelFormat format, TextureType type, NS::Range levels, NS::Range slices) {
+    auto* self = implOf<Tex>(this);
+    return self ? self->makeView(format, type, levels, slices) : nullptr;
+}
+MTL::Texture* MTL::Texture::newTextureView(PixelFormat format, TextureType type, NS::Range levels, NS::Range slices,
+                                           TextureSwizzleChannels) {
+    return newTextureView(format, type, levels, slices);
+}
+MTL::Texture* MTL::Texture::newTextureView(const TextureViewDescriptor* descriptor) {
+    const ViewDescriptor* settings = implOf<ViewDescriptor>(descriptor);
+    if (!settings) return nullptr;
+    const ViewDescriptor::State& d = settings->state;
+    return newTextureView(d.pixelFormat, d.textureType, d.levelRange, d.sliceRange);
+}
+MTL::Texture* MTL::Texture::parentTexture() const {
+    auto* self = implOf<Tex>(this);
+    return self && self->parent() ? self->parent()->asPublicClass() : nullptr;
+}
+NS::UInteger MTL::Texture::parentRelativeLevel() const {
+    auto* self = implOf<Tex>(this);
+    return self ? self->parentLevel() : 0;
+}
+NS::UInteger MTL::Texture::parentRelativeSlice() const {
+    auto* self = implOf<Tex>(this);
+    return self ? self->parentSlice() : 0;
+}
+MTL::Buffer* MTL::Texture::buffer() const {
+    auto* self = implOf<Tex>(this);
+    return self && self->buffer() ? self->buffer()->asPublicClass() : nullptr;
+}
+NS::UInteger MTL::Texture::bufferOffset() const {
+    auto* self = implOf<Tex>(this);
+    return self ? self->bufferOffset() : 0;
+}
+NS::UInteger MTL::Texture::bufferBytesPerRow() const {
+    auto* self = implOf<Tex>(this);
+    return self ? self->bufferBytesPerRow() : 0;
+}
 MTL::Resource* MTL::Texture::rootResource() const { return nullptr; }
-bool MTL::Texture::allowGPUOptimizedContents() const { return false; }
+bool MTL::Texture::allowGPUOptimizedContents() const {
+    return shapeValue(this, &metalcpu::rt::TextureShape::allowGPUOptimizedContents);
+}
 MTL::TextureCompressionType MTL::Texture::compressionType() const { return TextureCompressionTypeLossless; }
 bool MTL::Texture::isFramebufferOnly() const { return false; }
 bool MTL::Texture::framebufferOnly() const { return false; }

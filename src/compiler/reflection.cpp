@@ -11,12 +11,15 @@ static_assert(static_cast<int>(ParamKind::Buffer) == MC_PARAM_BUFFER);
 static_assert(static_cast<int>(ParamKind::Threadgroup) == MC_PARAM_THREADGROUP);
 static_assert(static_cast<int>(ParamKind::Builtin) == MC_PARAM_BUILTIN);
 static_assert(static_cast<int>(ParamKind::Unsupported) == MC_PARAM_UNSUPPORTED);
+static_assert(static_cast<int>(ParamKind::Texture) == MC_PARAM_TEXTURE);
+static_assert(static_cast<int>(ParamKind::Sampler) == MC_PARAM_SAMPLER);
 static_assert(static_cast<int>(AddressSpace::Device) == MC_ADDRESS_SPACE_DEVICE);
 static_assert(static_cast<int>(AddressSpace::Constant) == MC_ADDRESS_SPACE_CONSTANT);
 static_assert(static_cast<int>(AddressSpace::Threadgroup) == MC_ADDRESS_SPACE_THREADGROUP);
 static_assert(static_cast<int>(AddressSpace::Thread) == MC_ADDRESS_SPACE_THREAD);
 static_assert(static_cast<int>(Access::ReadOnly) == MC_ACCESS_READ_ONLY);
 static_assert(static_cast<int>(Access::ReadWrite) == MC_ACCESS_READ_WRITE);
+static_assert(static_cast<int>(Access::WriteOnly) == MC_ACCESS_WRITE_ONLY);
 static_assert(static_cast<int>(Builtin::ThreadPositionInGrid) == MC_BUILTIN_THREAD_POSITION_IN_GRID);
 static_assert(static_cast<int>(Builtin::ThreadsPerSimdgroup) == MC_BUILTIN_THREADS_PER_SIMDGROUP);
 static_assert(static_cast<int>(Builtin::GridSize) == MC_BUILTIN_GRID_SIZE);
@@ -74,6 +77,8 @@ const char* paramKindEnumerator(ParamKind kind) {
     case ParamKind::Threadgroup: return "MC_PARAM_THREADGROUP";
     case ParamKind::Builtin: return "MC_PARAM_BUILTIN";
     case ParamKind::Unsupported: return "MC_PARAM_UNSUPPORTED";
+    case ParamKind::Texture: return "MC_PARAM_TEXTURE";
+    case ParamKind::Sampler: return "MC_PARAM_SAMPLER";
     }
     return "MC_PARAM_UNSUPPORTED";
 }
@@ -90,7 +95,12 @@ const char* addressSpaceEnumerator(AddressSpace space) {
 }
 
 const char* accessEnumerator(Access access) {
-    return access == Access::ReadOnly ? "MC_ACCESS_READ_ONLY" : "MC_ACCESS_READ_WRITE";
+    switch (access) {
+    case Access::ReadOnly: return "MC_ACCESS_READ_ONLY";
+    case Access::WriteOnly: return "MC_ACCESS_WRITE_ONLY";
+    case Access::ReadWrite: return "MC_ACCESS_READ_WRITE";
+    }
+    return "MC_ACCESS_READ_WRITE";
 }
 
 } // namespace metalcpu::msl

@@ -28,11 +28,54 @@ bool isMslTypeName(const std::string& word) {
     return false;
 }
 
+/// The MTL::TextureType of the texture types kernels can take (0 and false for others).
+bool supportedTextureType(const std::string& word, std::uint32_t& type) {
+    static const struct {
+        const char* name;
+        std::uint32_t type;
+    } kTypes[] = {{"texture1d", 0}, {"texture1d_array", 1}, {"texture2d", 2}, {"texture2d_array", 3}, {"texture3d", 7}};
+    for (const auto& t : kTypes)
+        if (word == t.name) return type = t.type, true;
+    return false;
+}
+
+/// The MTL::DataType of a texture's element type; 0 when it is not one MSL allows.
+std::uint32_t textureDataType(const std::string& word) {
+    static const struct {
+        const char* name;
+        std::uint32_t type;
+    } kTypes[] = {{"float", 3}, {"half", 16}, {"int", 29}, {"uint", 33}, {"short", 37}, {"ushort", 41}};
+    for (const auto& t : kTypes)
+        if (word == t.name) return t.type;
+    return 0;
+}
+
+/// Reads `texture2d<T, access::a>` starting at the type name `at` in `core`: the element type
+/// and the access (access::sample, the default, reads).
+void readTextureArguments(const TokenList& tokens, const std::vector<std::size_t>& core, std::size_t at,
+                          ParamInfo& info) {
+    info.access = Access::ReadOnly;
+    if (at + 1 >= core.size() || !tokens[core[at + 1]].isPunct("<")) return;
+    for (std::size_t k = at + 2; k < core.size() && !tokens[core[k]].isPunct(">"); ++k) {
+        const Token& t = tokens[core[k]];
+        if (k == at + 2 && t.isIdentifier()) info.textureDataType = textureDataType(t.spelling);
+        if (t.isIdentifier() && k >= 2 && tokens[core[k - 1]].isPunct("::") && tokens[core[k - 2]].isIdentifier("access")) {
+            if (t.spelling == "write") info.access = Access::WriteOnly;
+            if (t.spelling == "read_write") info.access = Access::ReadWrite;
+        }
+    }
+}
+
 bool isUnsupportedResourceType(const std::string& word) {
     return word.starts_with("texture") || word.starts_with("depth") || word == "sampler" ||
            word.find("acceleration_structure") != std::string::npos || word == "visible_function_table" ||
            word == "intersection_function_table" || word == "imageblock" || word == "render_pipeline_state" ||
            word == "indirect_command_buffer";
+}
+
+/// The largest binding index of a kind: [[sampler(n)]] has 16 slots, the others 31.
+std::uint32_t maxBindingIndex(ParamKind kind) {
+    return kind == ParamKind::Sampler ? kMaxSamplerIndex : kMaxBindingIndex;
 }
 
 struct ParsedParameter {
@@ -41,6 +84,7 @@ struct ParsedParameter {
     bool hasBinding = false; ///< a [[buffer]], [[threadgroup]], builtin or resource attribute
     bool isPointer = false;
     bool typeIsResource = false;
+    ParamKind resourceKind = ParamKind::Unsupported; ///< what a resource type binds as
 };
 
 } // namespace
@@ -138,8 +182,8 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
         // The type: address space, pointer or reference, const pointee.
         int angle = 0;
         bool beforeDeclarator = true;
-        for (std::size_t i : core) {
-            const Token& t = tokens[i];
+        for (std::size_t at = 0; at < core.size(); ++at) {
+            const Token& t = tokens[core[at]];
             if (t.isPunct("<")) ++angle;
             if (t.isPunct(">") && angle > 0) --angle;
             if (angle > 0) continue;
@@ -157,12 +201,20 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
                 p.isPointer = true, beforeDeclarator = false;
             else if (t.isPunct("&") || t.isPunct("&&"))
                 p.info.isReference = true, beforeDeclarator = false;
-            else if (t.isIdentifier() && isUnsupportedResourceType(t.spelling) && beforeDeclarator)
+            else if (t.isIdentifier() && isUnsupportedResourceType(t.spelling) && beforeDeclarator) {
                 p.typeIsResource = true;
+                if (supportedTextureType(t.spelling, p.info.textureType)) {
+                    p.resourceKind = ParamKind::Texture;
+                    readTextureArguments(tokens, core, at, p.info);
+                } else if (t.spelling == "sampler") {
+                    p.resourceKind = ParamKind::Sampler;
+                }
+            }
         }
         if (arrayName != kNoToken) p.isPointer = true;
         if (p.info.addressSpace == AddressSpace::Constant) p.info.access = Access::ReadOnly;
-        if (!p.isPointer && !p.info.isReference && p.info.addressSpace == AddressSpace::None)
+        if (!p.isPointer && !p.info.isReference && p.info.addressSpace == AddressSpace::None &&
+            p.resourceKind != ParamKind::Texture)
             p.info.access = Access::ReadOnly;
 
         // The attributes: what the parameter binds to.
@@ -174,17 +226,17 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
                     p.hasBinding = true;
                     p.info.kind = a.name == "buffer"        ? ParamKind::Buffer
                                   : a.name == "threadgroup" ? ParamKind::Threadgroup
-                                                            : ParamKind::Unsupported;
+                                                            : p.resourceKind;
                     auto value = a.hasArguments ? evaluateInteger(tokens, a.arguments.begin, a.arguments.end)
                                                 : std::nullopt;
+                    const std::uint32_t maxIndex = maxBindingIndex(p.info.kind);
                     if (!value) {
                         diagnostics.error(where, "the index in [[" + a.name + "]] of parameter " +
                                                      displayName + " must be an integer constant");
-                    } else if (*value < 0 || *value > kMaxBindingIndex) {
+                    } else if (*value < 0 || *value > maxIndex) {
                         diagnostics.error(where, a.name + " index " + std::to_string(*value) +
                                                      " of parameter " + displayName +
-                                                     " is out of range (0 to " +
-                                                     std::to_string(kMaxBindingIndex) + ")");
+                                                     " is out of range (0 to " + std::to_string(maxIndex) + ")");
                     } else {
                         p.info.index = static_cast<std::uint32_t>(*value);
                         p.info.explicitIndex = true;
@@ -215,7 +267,7 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
         }
         if (!p.hasBinding) {
             if (p.typeIsResource) {
-                p.info.kind = ParamKind::Unsupported;
+                p.info.kind = p.resourceKind;
             } else if (p.info.addressSpace == AddressSpace::Device ||
                        p.info.addressSpace == AddressSpace::Constant) {
                 p.info.kind = ParamKind::Buffer;
@@ -254,15 +306,17 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
 
     std::vector<ParamInfo> out;
     for (ParsedParameter& p : parsed) {
-        bool bindable = p.info.kind == ParamKind::Buffer || p.info.kind == ParamKind::Threadgroup;
+        bool bindable = p.info.kind == ParamKind::Buffer || p.info.kind == ParamKind::Threadgroup ||
+                        p.info.kind == ParamKind::Texture || p.info.kind == ParamKind::Sampler;
         if (bindable && !p.info.explicitIndex) {
             std::uint32_t index = 0;
             while (used.count({p.info.kind, index})) ++index;
-            if (index > kMaxBindingIndex) {
-                diagnostics.error(
-                    p.location,
-                    "kernel '" + kernelName + "' has more than " + std::to_string(kMaxBindingIndex + 1) +
-                        " " + (p.info.kind == ParamKind::Buffer ? "buffer" : "threadgroup") + " parameters");
+            const std::uint32_t maxIndex = maxBindingIndex(p.info.kind);
+            if (index > maxIndex) {
+                static const char* const kKindNames[] = {"", "buffer", "threadgroup", "", "", "texture", "sampler"};
+                diagnostics.error(p.location, "kernel '" + kernelName + "' has more than " +
+                                                  std::to_string(maxIndex + 1) + " " +
+                                                  kKindNames[static_cast<std::size_t>(p.info.kind)] + " parameters");
             }
             p.info.index = index;
             used.emplace(std::make_pair(p.info.kind, index), p.location);

@@ -36,5 +36,7 @@ KernelAttributes parseKernelAttributes(const TokenList& tokens, const FunctionDe
 
 /// The number of binding slots of each kind ([[buffer(0)]] to [[buffer(30)]]).
 inline constexpr std::uint32_t kMaxBindingIndex = 30;
+/// [[sampler(0)]] to [[sampler(15)]].
+inline constexpr std::uint32_t kMaxSamplerIndex = 15;
 
 } // namespace metalcpu::msl

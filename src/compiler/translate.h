@@ -57,14 +57,15 @@ struct Diagnostic {
     std::string format() const;
 };
 
-/// What a kernel parameter binds to. The values are those of mc_param_kind.
-enum class ParamKind : std::uint32_t { Buffer = 1, Threadgroup = 2, Builtin = 3, Unsupported = 4 };
+/// What a kernel parameter binds to. The values are those of mc_param_kind (whose 5,
+/// MC_PARAM_ABSENT, the glue writes for a parameter a function constant removes).
+enum class ParamKind : std::uint32_t { Buffer = 1, Threadgroup = 2, Builtin = 3, Unsupported = 4, Texture = 6, Sampler = 7 };
 
 /// The values are those of mc_address_space.
 enum class AddressSpace : std::uint32_t { None = 0, Device = 1, Constant = 2, Threadgroup = 3, Thread = 4 };
 
 /// The values are those of mc_access.
-enum class Access : std::uint32_t { ReadOnly = 1, ReadWrite = 3 };
+enum class Access : std::uint32_t { ReadOnly = 1, WriteOnly = 2, ReadWrite = 3 };
 
 /// Kernel input attributes such as [[thread_position_in_grid]]. The values are those of
 /// mc_builtin, in the same order.
@@ -106,6 +107,9 @@ struct ParamInfo {
     /// `[[function_constant(c)]]`: the argument exists only when c is true. The front end
     /// records c's name, then the C++ of its value (passes/function_constants.h).
     std::string presentIf;
+    /// Textures: the MTL::TextureType and the MTL::DataType of the element (float, half, ...).
+    std::uint32_t textureType = 0;
+    std::uint32_t textureDataType = 0;
 };
 
 /// One entry point: a non-template kernel, or one [[host_name]] instantiation of a template.

@@ -8,9 +8,9 @@
 namespace metalcpu::rt {
 
 Buffer::Buffer(Device* device, std::uint64_t length, MTL::ResourceOptions options)
-    : device_(device), pages_(std::make_unique<BufferMemory>(length)), memory_(pages_->bytes()), length_(length),
-      options_(options) {
-    if (memory_) device_->trackAllocation(static_cast<std::int64_t>(pages_->size()));
+    : Implements(device, options), pages_(std::make_unique<BufferMemory>(length)), memory_(pages_->bytes()),
+      length_(length) {
+    if (memory_) device->trackAllocation(static_cast<std::int64_t>(pages_->size()));
     registerForValidation();
 }
 
@@ -19,12 +19,12 @@ void Buffer::registerForValidation() {
     // against the buffer they point into.
     if (!memory_) return;
     val::AllocationRegistry::shared().add(reinterpret_cast<std::uint64_t>(memory_), length_,
-                                          [this] { return label_.text("<unnamed>"); });
+                                          [this] { return label().text("<unnamed>"); });
 }
 
 Buffer::Buffer(Device* device, void* memory, std::uint64_t length, MTL::ResourceOptions options,
                std::function<void(void*, std::uint64_t)> deallocator)
-    : device_(device), memory_(static_cast<std::uint8_t*>(memory)), length_(length), options_(options),
+    : Implements(device, options), memory_(static_cast<std::uint8_t*>(memory)), length_(length),
       deallocator_(std::move(deallocator)) {
     registerForValidation();
 }
@@ -32,7 +32,7 @@ Buffer::Buffer(Device* device, void* memory, std::uint64_t length, MTL::Resource
 Buffer::~Buffer() {
     if (memory_) val::AllocationRegistry::shared().remove(reinterpret_cast<std::uint64_t>(memory_));
     if (pages_) {
-        if (memory_) device_->trackAllocation(-static_cast<std::int64_t>(pages_->size()));
+        if (memory_) device()->trackAllocation(-static_cast<std::int64_t>(pages_->size()));
     } else if (deallocator_) {
         deallocator_(memory_, length_);
     }
@@ -40,14 +40,10 @@ Buffer::~Buffer() {
 
 void* Buffer::contents() const { return storageMode() == MTL::StorageModePrivate ? nullptr : memory_; }
 
-MTL::StorageMode Buffer::storageMode() const {
-    return static_cast<MTL::StorageMode>((options_ >> 4) & 0xf);
-}
-
 std::string Buffer::description() const {
     char text[160];
     std::snprintf(text, sizeof text, "<MTLBuffer: %p> label = %s length = %llu", static_cast<const void*>(this),
-                  label_.text("<none>").c_str(), static_cast<unsigned long long>(length_));
+                  label().text("<none>").c_str(), static_cast<unsigned long long>(length_));
     return text;
 }
 

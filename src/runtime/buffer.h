@@ -1,8 +1,7 @@
 #pragma once
 
-#include "foundation/object.h"
 #include "runtime/buffer_memory.h"
-#include "runtime/label.h"
+#include "runtime/resource_core.h"
 
 #include <Metal/MTLBuffer.hpp>
 
@@ -12,13 +11,11 @@
 
 namespace metalcpu::rt {
 
-class Device;
-
 /// A buffer: host memory that kernels read and write directly. Shared and managed storage
 /// hand that memory to the program through contents(); private storage does not (as on
 /// Apple GPUs), but kernels still use it. gpuAddress() is the host address, so addresses
 /// that kernels store and load are ordinary pointers.
-class Buffer final : public ns::Implements<MTL::Buffer> {
+class Buffer final : public ns::Implements<MTL::Buffer, ResourceCore> {
 public:
     /// A zero-filled buffer of `length` bytes, in whole pages of its own (BufferMemory);
     /// memory() is null when they cannot be mapped.
@@ -28,6 +25,11 @@ public:
     Buffer(Device* device, void* memory, std::uint64_t length, MTL::ResourceOptions options,
            std::function<void(void*, std::uint64_t)> deallocator);
     ~Buffer() override;
+
+    // The core's, not the public class's trampolines of the same names.
+    using ResourceCore::device;
+    using ResourceCore::label;
+    using ResourceCore::storageMode;
 
     const char* className() const override { return "MTLBuffer"; }
     std::string description() const override;
@@ -39,23 +41,15 @@ public:
     std::uint64_t length() const { return length_; }
     /// The memory the buffer occupies: its length rounded up to whole 16 KiB pages, or the
     /// length of a bytesNoCopy buffer's memory, which the program allocated.
-    std::uint64_t allocatedSize() const { return pages_ ? pages_->size() : length_; }
-    MTL::ResourceOptions options() const { return options_; }
-    MTL::StorageMode storageMode() const;
-    Device* device() const { return device_; }
-    Label& label() { return label_; }
-    const Label& label() const { return label_; }
+    std::uint64_t allocatedSize() const override { return pages_ ? pages_->size() : length_; }
 
 private:
     void registerForValidation();
 
-    Device* device_;
     std::unique_ptr<BufferMemory> pages_; ///< null for bytesNoCopy buffers
     std::uint8_t* memory_ = nullptr;
     std::uint64_t length_ = 0;
-    MTL::ResourceOptions options_ = 0;
     std::function<void(void*, std::uint64_t)> deallocator_;
-    Label label_;
 };
 
 } // namespace metalcpu::rt

@@ -5,6 +5,8 @@
 #include "runtime/compute_pipeline.h"
 #include "runtime/debug_layer.h"
 #include "runtime/device.h"
+#include "runtime/sampler_state.h"
+#include "runtime/texture.h"
 #include "support/log.h"
 #include "validation/settings.h"
 
@@ -24,6 +26,8 @@ constexpr const char* kSetBuffer = "setBuffer:offset:atIndex:";
 constexpr const char* kSetBufferOffset = "setBufferOffset:atIndex:";
 constexpr const char* kSetBytes = "setBytes:length:attributeStride:atIndex:";
 constexpr const char* kSetThreadgroupMemory = "setThreadgroupMemoryLength:atIndex:";
+constexpr const char* kSetTexture = "setTexture:atIndex:";
+constexpr const char* kSetSamplerState = "setSamplerState:atIndex:";
 
 /// A check of validateComputeFunctionArguments, the layer's helper for bindings at dispatch.
 DebugLayer::Site arguments(unsigned line) { return {nullptr, "validateComputeFunctionArguments", line}; }
@@ -114,6 +118,20 @@ void ComputeCommandEncoder::setThreadgroupMemoryLength(std::uint64_t length, std
         DebugLayer::report({kClass, kSetThreadgroupMemory, 817}, lengthText + " must be a multiple of 16 bytes."))
         return;
     threadgroupLengths_[index] = length;
+}
+
+void ComputeCommandEncoder::setTexture(const MTL::Texture* texture, std::uint64_t index) {
+    if (!usable(kSetTexture)) return;
+    if (index >= METALCPU_MAX_TEXTURE_BINDINGS)
+        return DebugLayer::reject({kClass, kSetTexture, 420}, indexText(index, METALCPU_MAX_TEXTURE_BINDINGS));
+    textures_[index] = ns::implOf<Texture>(texture);
+}
+
+void ComputeCommandEncoder::setSamplerState(const MTL::SamplerState* sampler, std::uint64_t index) {
+    if (!usable(kSetSamplerState)) return;
+    if (index >= METALCPU_MAX_SAMPLER_BINDINGS)
+        return DebugLayer::reject({kClass, kSetSamplerState, 455}, indexText(index, METALCPU_MAX_SAMPLER_BINDINGS));
+    samplers_[index] = ns::implOf<SamplerState>(sampler);
 }
 
 void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadgroup, bool gridCountsThreads) {
@@ -242,6 +260,43 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
                                                    " for " + param.name + "[0].");
             dispatch.threadgroupArgumentLengths[param.index] = length;
             threadgroupTotal += (length + 15) / 16 * 16;
+        } else if (param.kind == MC_PARAM_TEXTURE) {
+            Texture* texture = textures_[param.index];
+            // As for buffers: the layer objects, Metal runs (the kernel reads zero, its writes
+            // are dropped).
+            if (!texture) {
+                if (layerRejects(arguments(1096), function + "missing texture binding at index " + index + " for " +
+                                                      param.name + "[0]."))
+                    return;
+                continue;
+            }
+            if (param.texture_type != static_cast<mc_u32>(texture->shape().type))
+                return reject(arguments(1101), function + "incorrect type of texture (" +
+                                                   std::to_string(texture->shape().type) +
+                                                   ") bound at texture binding at index " + index + " (expect " +
+                                                   std::to_string(param.texture_type) + ") for " + param.name +
+                                                   "[0].");
+            MTL::TextureUsage needed = 0;
+            if (param.access & MC_ACCESS_WRITE_ONLY) needed |= MTL::TextureUsageShaderWrite;
+            if (param.access & MC_ACCESS_READ_ONLY) needed |= MTL::TextureUsageShaderRead;
+            if ((texture->shape().usage & needed) != needed &&
+                layerRejects(arguments(1109), function + "texture usage (0x" + std::to_string(texture->shape().usage) +
+                                                  ") doesn't specify MTLTextureUsageShader" +
+                                                  (needed & MTL::TextureUsageShaderWrite ? "Write" : "Read") +
+                                                  " (0x" + std::to_string(needed) + ") for " + param.name + "[0]."))
+                return;
+            dispatch.parameters.textures[param.index] = texture->kernelView();
+            commandBuffer_->keepAlive(texture->asPublicClass());
+        } else if (param.kind == MC_PARAM_SAMPLER) {
+            SamplerState* sampler = samplers_[param.index];
+            if (!sampler) {
+                if (layerRejects(arguments(1118), function + "missing sampler binding at index " + index + " for " +
+                                                      param.name + "[0]."))
+                    return;
+                continue;
+            }
+            dispatch.parameters.samplers[param.index] = sampler->kernelView();
+            commandBuffer_->keepAlive(sampler->asPublicClass());
         }
     }
     if (threadgroupTotal > Device::kMaxThreadgroupMemoryLength)

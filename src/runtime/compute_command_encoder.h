@@ -13,6 +13,8 @@ namespace metalcpu::rt {
 
 class Buffer;
 class CommandBuffer;
+class SamplerState;
+class Texture;
 class ComputePipelineState;
 
 /// A compute encoder: keeps the current bindings and turns each dispatch into a
@@ -30,6 +32,8 @@ public:
     void setBufferOffset(std::uint64_t offset, std::uint64_t index);
     void setBytes(const void* bytes, std::uint64_t length, std::uint64_t index);
     void setThreadgroupMemoryLength(std::uint64_t length, std::uint64_t index);
+    void setTexture(const MTL::Texture* texture, std::uint64_t index);
+    void setSamplerState(const MTL::SamplerState* sampler, std::uint64_t index);
     /// dispatchThreads (`threadsPerGrid` counts threads) or dispatchThreadgroups (it counts groups).
     void dispatch(MTL::Size grid, MTL::Size threadsPerThreadgroup, bool gridCountsThreads);
 
@@ -54,6 +58,8 @@ private:
     std::uint64_t dispatchesMade_ = 0; ///< dispatches recorded so far
     Binding buffers_[31];
     std::uint64_t threadgroupLengths_[31] = {};
+    Texture* textures_[METALCPU_MAX_TEXTURE_BINDINGS] = {};      ///< not retained, as buffers_
+    SamplerState* samplers_[METALCPU_MAX_SAMPLER_BINDINGS] = {}; ///< not retained, as buffers_
 };
 
 } // namespace metalcpu::rt

@@ -152,17 +152,45 @@ TEST(Signature, ConstPointerIsReadWrite) {
     EXPECT_EQ(s.params[0].access, Access::ReadWrite);
 }
 
-// Test that textures and samplers are recorded as unsupported, with their indices.
-TEST(Signature, UnsupportedResources) {
+// Test that textures and samplers bind as Metal assigns them: explicit indices kept, implicit
+// ones in declaration order per kind; the type, element and access go to reflection.
+TEST(Signature, TexturesAndSamplers) {
     Signature s = signatureOf("kernel void k(texture2d<half, access::write> out [[texture(0)]], sampler s,\n"
-                              "              device float* b) {}");
+                              "              texture3d<uint, access::read_write> v, texture2d_array<float> a,\n"
+                              "              sampler t [[sampler(4)]], device float* b) {}");
     ASSERT_TRUE(s.messages().empty());
+    ASSERT_EQ(s.params.size(), 6u);
+    EXPECT_EQ(s.params[0].kind, ParamKind::Texture);
+    EXPECT_EQ(s.params[0].typeText, "texture2d<half, access::write>");
+    EXPECT_EQ(s.params[0].textureType, 2u);      // MTLTextureType2D
+    EXPECT_EQ(s.params[0].textureDataType, 16u); // MTLDataTypeHalf
+    EXPECT_EQ(s.params[0].access, Access::WriteOnly);
+    EXPECT_EQ(s.params[1].kind, ParamKind::Sampler);
+    EXPECT_EQ(s.params[1].index, 0u);
+    EXPECT_EQ(s.params[2].kind, ParamKind::Texture);
+    EXPECT_EQ(s.params[2].index, 1u);
+    EXPECT_EQ(s.params[2].textureType, 7u); // MTLTextureType3D
+    EXPECT_EQ(s.params[2].access, Access::ReadWrite);
+    EXPECT_EQ(s.params[3].index, 2u);
+    EXPECT_EQ(s.params[3].textureType, 3u); // MTLTextureType2DArray
+    EXPECT_EQ(s.params[3].access, Access::ReadOnly);
+    EXPECT_EQ(s.params[4].kind, ParamKind::Sampler);
+    EXPECT_EQ(s.params[4].index, 4u);
+    EXPECT_EQ(s.params[5].kind, ParamKind::Buffer);
+    EXPECT_EQ(s.params[5].index, 0u);
+}
+
+// Test that resource types metalcpu does not bind yet are recorded as unsupported, and that a
+// sampler index beyond the 16 slots is an error.
+TEST(Signature, UnsupportedResources) {
+    Signature s = signatureOf("kernel void k(texturecube<float> c [[texture(0)]], depth2d<float> d,\n"
+                              "              sampler s [[sampler(16)]]) {}");
     ASSERT_EQ(s.params.size(), 3u);
     EXPECT_EQ(s.params[0].kind, ParamKind::Unsupported);
-    EXPECT_EQ(s.params[0].typeText, "texture2d<half, access::write>");
     EXPECT_EQ(s.params[1].kind, ParamKind::Unsupported);
-    EXPECT_EQ(s.params[2].kind, ParamKind::Buffer);
-    EXPECT_EQ(s.params[2].index, 0u);
+    EXPECT_EQ(s.messages(),
+              (std::vector<std::string>{"test.metal:2:27: error: sampler index 16 of parameter 's' is out of range "
+                                        "(0 to 15)"}));
 }
 
 // Test that a duplicate explicit index is reported at the second use, with a note at the first.

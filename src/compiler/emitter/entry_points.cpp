@@ -28,6 +28,10 @@ std::string argumentSetup(const EntryPointCode& e, const std::string& k, bool va
             out += "    auto&& " + a + " = ::metalcpu_kernel::" +
                    (validation ? "checked_threadgroup_argument<" : "threadgroup_argument<") + param + ">(__g, " +
                    std::to_string(p.index) + ");\n";
+        } else if (p.kind == ParamKind::Texture || p.kind == ParamKind::Sampler) {
+            out += "    auto&& " + a + " = ::metalcpu_kernel::" +
+                   (p.kind == ParamKind::Texture ? "texture_argument<" : "sampler_argument<") + param + ">(__g, " +
+                   std::to_string(p.index) + ");\n";
         } else if (p.kind == ParamKind::Unsupported) {
             out += "    auto&& " + a + " = ::metalcpu_kernel::unsupported_argument<" + param + ">(__g, " +
                    std::to_string(p.index) + ");\n";
@@ -129,7 +133,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                        addressSpaceEnumerator(p.addressSpace) + ", " + accessEnumerator(p.access) + ", " +
                        builtinEnumerator(p.builtin) + ", " + (p.isReference ? "1" : "0") +
                        ", ::metalcpu_kernel::pointee_size<" + param + ">, ::metalcpu_kernel::pointee_align<" +
-                       param + ">, " + std::to_string(p.line) + ", " + std::to_string(p.column) + "},\n";
+                       param + ">, " + std::to_string(p.line) + ", " + std::to_string(p.column) + ", " +
+                       std::to_string(p.textureType) + ", " + std::to_string(p.textureDataType) + "},\n";
             }
             out += "};\n";
         }

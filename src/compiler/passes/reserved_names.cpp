@@ -41,7 +41,8 @@ constexpr std::string_view kAbiNames[] = {
     "mc_address_space", "mc_access", "mc_builtin", "mc_param", "mc_kernel_flags", "mc_kernel",
     "mc_constant_data", "mc_function_constant_flags", "mc_function_constant", "mc_module", "mc_region",
     "mc_site", "mc_access_op", "mc_threadgroup_site", "mc_services", "mc_library_open_fn", "mc_simd_round",
-    "mc_log_argument_kind", "mc_log_argument", "__dso_handle", "__cxa_atexit",
+    "mc_log_argument_kind", "mc_log_argument", "mc_texture", "mc_component_kind", "mc_sampler", "mc_sampler_filter",
+    "mc_sampler_address", "__dso_handle", "__cxa_atexit",
 };
 
 // Generated names (__mc_group, __mc_kernels, ...), metalcpu's namespaces and symbols
@@ -49,8 +50,8 @@ constexpr std::string_view kAbiNames[] = {
 // of the kernel ABI, and the bounds the linker gives every named section
 // (__start_metalcpu_modules, __stop_metalcpu_threadgroup_sites, ...).
 constexpr std::string_view kAbiPrefixes[] = {
-    "__start_", "__stop_", "__mc", "metalcpu", "METALCPU", "MC_PARAM_", "MC_ADDRESS_SPACE_", "MC_ACCESS_", "MC_BUILTIN_",
-    "MC_KERNEL_", "MC_OP_", "MC_FUNCTION_CONSTANT_", "MC_LOG_",
+    "__start_", "__stop_", "__mc", "metalcpu", "METALCPU", "MC_PARAM_", "MC_ADDRESS_", "MC_ACCESS_", "MC_BUILTIN_",
+    "MC_KERNEL_", "MC_OP_", "MC_FUNCTION_CONSTANT_", "MC_LOG_", "MC_COMPONENT_", "MC_FILTER_",
 };
 
 template <std::size_t N>

@@ -27,6 +27,56 @@ typedef unsigned long long mc_u64;
 extern "C" {
 #endif
 
+/* ---- Textures and samplers (ABI 8) ---------------------------------------------------- */
+#define METALCPU_MAX_TEXTURE_BINDINGS 31
+#define METALCPU_MAX_SAMPLER_BINDINGS 16
+#define METALCPU_MAX_TEXTURE_LEVELS 16
+
+/* How a texel's components are stored; the kernel converts them as MSL specifies. */
+enum mc_component_kind {
+    MC_COMPONENT_UNORM = 1,
+    MC_COMPONENT_SNORM = 2,
+    MC_COMPONENT_UINT = 3,
+    MC_COMPONENT_SINT = 4,
+    MC_COMPONENT_FLOAT = 5,
+    MC_COMPONENT_UNORM_SRGB = 6 /* unorm holding sRGB-encoded colour; alpha is linear */
+};
+
+/* A texture as kernels see it: the runtime's Texture owns one, stable while it lives. Level
+   `l` is max(1, extent >> l) texels in each dimension, stored at `data + level_offsets[l]`
+   as array_length slices of depth images of rows, tightly packed unless row_pitch says
+   otherwise (a texture over a buffer: one level, one slice). */
+typedef struct mc_texture {
+    unsigned char* data;
+    mc_u32 texture_type; /* MTL::TextureType */
+    mc_u32 width, height, depth, array_length, mip_levels;
+    mc_u32 component_kind;  /* mc_component_kind */
+    mc_u32 component_bytes; /* 1, 2 or 4 */
+    mc_u32 channels;        /* 1 to 4 */
+    mc_u32 bgra;            /* 1 when memory holds B, G, R, A (BGRA8Unorm) */
+    mc_u64 level_offsets[METALCPU_MAX_TEXTURE_LEVELS];
+    mc_u64 row_pitch; /* bytes from one row to the next; 0 for tightly packed rows */
+} mc_texture;
+
+enum mc_sampler_filter { MC_FILTER_NEAREST = 0, MC_FILTER_LINEAR = 1 };
+/* The values of MTL::SamplerAddressMode. */
+enum mc_sampler_address {
+    MC_ADDRESS_CLAMP_TO_EDGE = 0,
+    MC_ADDRESS_MIRROR_CLAMP_TO_EDGE = 1,
+    MC_ADDRESS_REPEAT = 2,
+    MC_ADDRESS_MIRRORED_REPEAT = 3,
+    MC_ADDRESS_CLAMP_TO_ZERO = 4,
+    MC_ADDRESS_CLAMP_TO_BORDER_COLOR = 5
+};
+
+/* A sampler state: what MTL::SamplerDescriptor says, or a kernel's constexpr sampler. */
+typedef struct mc_sampler {
+    mc_u32 min_filter, mag_filter; /* mc_sampler_filter */
+    mc_u32 address[3];             /* s, t, r: mc_sampler_address */
+    mc_u32 normalized_coordinates;
+    mc_u32 border_color; /* MTL::SamplerBorderColor */
+} mc_sampler;
+
 /* What every threadgroup of one dispatch shares. */
 typedef struct mc_dispatch {
     mc_u32 threads_per_grid[3];        /* [[threads_per_grid]] */
@@ -37,6 +87,8 @@ typedef struct mc_dispatch {
     mc_u64 buffer_lengths[METALCPU_MAX_BUFFER_BINDINGS]; /* bytes from the bound address to the end */
     /* Validated dispatches only: the bound addresses as checked pointers (tag | address). */
     mc_u64 checked_buffers[METALCPU_MAX_BUFFER_BINDINGS];
+    const mc_texture* textures[METALCPU_MAX_TEXTURE_BINDINGS]; /* [[texture(n)]] (ABI 8) */
+    const mc_sampler* samplers[METALCPU_MAX_SAMPLER_BINDINGS]; /* [[sampler(n)]] (ABI 8) */
 } mc_dispatch;
 
 /* One threadgroup being executed. */
@@ -69,8 +121,10 @@ enum mc_param_kind {
     MC_PARAM_BUFFER = 1,      /* [[buffer(n)]], explicit or implicit */
     MC_PARAM_THREADGROUP = 2, /* [[threadgroup(n)]] */
     MC_PARAM_BUILTIN = 3,     /* [[thread_position_in_grid]] and friends */
-    MC_PARAM_UNSUPPORTED = 4, /* textures, samplers, ...: pipeline creation fails with a message */
-    MC_PARAM_ABSENT = 5       /* [[buffer(n), function_constant(c)]] with c false in this library */
+    MC_PARAM_UNSUPPORTED = 4, /* depth textures, acceleration structures, ...: pipeline creation fails */
+    MC_PARAM_ABSENT = 5,      /* [[buffer(n), function_constant(c)]] with c false in this library */
+    MC_PARAM_TEXTURE = 6,     /* [[texture(n)]] (ABI 8) */
+    MC_PARAM_SAMPLER = 7      /* [[sampler(n)]] (ABI 8) */
 };
 
 enum mc_address_space {
@@ -81,7 +135,7 @@ enum mc_address_space {
     MC_ADDRESS_SPACE_THREAD = 4
 };
 
-enum mc_access { MC_ACCESS_READ_ONLY = 1, MC_ACCESS_READ_WRITE = 3 };
+enum mc_access { MC_ACCESS_READ_ONLY = 1, MC_ACCESS_WRITE_ONLY = 2, MC_ACCESS_READ_WRITE = 3 };
 
 enum mc_builtin {
     MC_BUILTIN_NONE = 0,
@@ -129,6 +183,8 @@ typedef struct mc_param {
     mc_u64 pointee_size;   /* sizeof the pointee (0 for void) */
     mc_u64 pointee_align;
     mc_u32 line, column;   /* where the parameter is declared */
+    mc_u32 texture_type;      /* MC_PARAM_TEXTURE: MTL::TextureType (ABI 8) */
+    mc_u32 texture_data_type; /* MC_PARAM_TEXTURE: MTL::DataType of the element (ABI 8) */
 } mc_param;
 
 enum mc_kernel_flags {

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "foundation/object.h"
+#include "runtime/label.h"
+
+#include <metalcpu/kernel_abi.h>
+
+#include <Metal/MTLSampler.hpp>
+
+namespace metalcpu::rt {
+
+class Device;
+
+/// An immutable sampler state: the mc_sampler kernels bound to it read.
+class SamplerState final : public ns::Implements<MTL::SamplerState> {
+public:
+    SamplerState(Device* device, const mc_sampler& state, const NS::String* label);
+
+    const char* className() const override { return "MTLSamplerState"; }
+
+    Device* device() const { return device_; }
+    Label& label() { return label_; }
+    /// What kernels bound to this sampler see.
+    const mc_sampler* kernelView() const { return &state_; }
+
+private:
+    Device* device_;
+    mc_sampler state_;
+    Label label_;
+};
+
+} // namespace metalcpu::rt
