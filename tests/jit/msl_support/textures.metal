@@ -1,4 +1,4 @@
-// expect: error: texture
+// expect: compiles
 #include <metal_stdlib>
 using namespace metal;
 
