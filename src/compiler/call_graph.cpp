@@ -35,6 +35,10 @@ bool isDeclarationContext(const Token& previous) {
 bool isBarrierFunction(std::string_view name) {
     if (name == "threadgroup_barrier" || name == "simdgroup_barrier") return true;
     if (name.starts_with("simd_") || name.starts_with("quad_")) return true;
+    // Apple's builtins behind them (<metal_simdgroup>), which libraries call directly.
+    if (name.starts_with("__metal_simd_") || name == "__metal_get_simdgroup_size" ||
+        name == "__metal_get_thread_index_in_simdgroup")
+        return true;
     return name == "simdgroup_load" || name == "simdgroup_store" || name == "simdgroup_multiply" ||
            name == "simdgroup_multiply_accumulate";
 }

@@ -113,5 +113,57 @@ TEST_F(MetalTest, MlxBfloatMathOverBuiltins) {
     EXPECT_EQ(values[3], 4);
 }
 
+// Written as MLX's bf16_math.h, complex.h and atomic.h write them (not copied): bfloat SIMD-group
+// overloads over Apple's __metal_simd_* builtins (one asking __metal_get_simdgroup_size), a type
+// constructible from anything convertible to float with its own operator< beside bfloat
+// comparisons, and a trait built on Apple's internal _disjunction.
+const char* const kMlxBfloatSimd = R"(
+#include <metal_stdlib>
+using namespace metal;
+typedef bfloat bfloat16_t;
+#define bfloat_simd(itype, ctype)                                                                \
+    METAL_FUNC itype simd_sum(itype x) { return static_cast<itype>(__metal_simd_sum(static_cast<ctype>(x))); } \
+    METAL_FUNC itype simd_shuffle_and_fill_down(itype data, itype filling, ushort delta) {        \
+        return static_cast<itype>(__metal_simd_shuffle_and_fill_down(                            \
+            static_cast<ctype>(data), static_cast<ctype>(filling), delta, __metal_get_simdgroup_size(ushort()))); \
+    }
+namespace metal { bfloat_simd(bfloat16_t, float) }
+
+struct complex_like {
+    float real;
+    float imag;
+    template <typename T, typename = typename enable_if<is_convertible<T, float>::value>::type>
+    constexpr complex_like(T x) thread : real(x), imag(0) {}
+};
+constexpr bool operator<(complex_like a, complex_like b) { return a.real < b.real; }
+
+template <typename T> struct is_counted : _disjunction<is_same<T, int>, is_same<T, uint>> {};
+
+kernel void bf16_simd(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]],
+                      uint lane [[thread_index_in_simdgroup]]) {
+    const bfloat16_t one = bfloat16_t(1);
+    const bfloat16_t total = simd_sum(one);
+    const bfloat16_t next = simd_shuffle_and_fill_down(bfloat16_t(float(lane)), bfloat16_t(-1.0f), 1);
+    const bool less = one < total && total > 0 && !(complex_like(1.0f) < complex_like(0.5f));
+    out[i] = int(float(total)) * 1000 + (lane < 6 ? int(float(next)) * 10 : 0) + (less ? 1 : 0) +
+             (is_counted<uint>::value && !is_counted<float>::value ? 0 : 5);
+}
+)";
+
+// Test that MLX's bfloat SIMD-group overloads over Apple's __metal_simd_* builtins compile and
+// run over each threadgroup's 7 threads, and that bfloat comparisons are not ambiguous beside a
+// type that converts from anything float-like.
+TEST_F(MetalTest, MlxBfloatSimdOverBuiltins) {
+    MTL::Library* library = compile(kMlxBfloatSimd);
+    ASSERT_NE(library, nullptr);
+    const std::vector<int> values = runIntKernel(library, "bf16_simd", 21);
+    library->release();
+    ASSERT_EQ(values.size(), 21u);
+    for (int i = 0; i < 21; ++i) {
+        const int lane = i % 7;
+        EXPECT_EQ(values[i], 7000 + (lane < 6 ? (lane + 1) * 10 : 0) + 1) << "thread " << i;
+    }
+}
+
 } // namespace
 } // namespace metalcpu::testing

@@ -11,7 +11,8 @@
 //     as the GPU does (it has no bfloat ALU); bfloat op float is float (the built-in operator,
 //     through the conversion). Mixing bfloat and half is ill-formed, as in MSL (neither rank
 //     is greater): those operators are deleted.
-//   - Comparisons are float comparisons (the built-in operators, through the conversion).
+//   - Comparisons are float comparisons (bfloat and integer operands: operators of its own,
+//     so that they match exactly; float operands: the built-in operators).
 // Known difference: `half h = b;` compiles here (float -> half follows the implicit bfloat ->
 // float), where MSL rejects it; and `c ? b : 0` is ambiguous (b converts to int, 0 to bfloat).
 #pragma once
@@ -153,6 +154,30 @@ struct bfloat {
     METALCPU_BFLOAT_ARITHMETIC(*)
     METALCPU_BFLOAT_ARITHMETIC(/)
 #undef METALCPU_BFLOAT_ARITHMETIC
+
+// bfloat op bfloat and bfloat op integer compare as floats. They are written out, not left to
+// the built-in operators through the conversion to float, so that they match exactly, as a
+// built-in type's operators do: a library type constructible from anything convertible to
+// float (MLX's complex64_t) with its own operator< must not make `b < b` ambiguous.
+#define METALCPU_BFLOAT_COMPARE(op)                                                                 \
+    friend METALCPU_INLINE constexpr bool operator op(bfloat a, bfloat b) { return float(a) op float(b); } \
+    template <class I>                                                                              \
+        requires metalcpu_stdlib::bfloat_detail::is_integer<I>                                      \
+    friend METALCPU_INLINE constexpr bool operator op(bfloat a, I b) {                              \
+        return float(a) op float(bfloat(b));                                                        \
+    }                                                                                               \
+    template <class I>                                                                              \
+        requires metalcpu_stdlib::bfloat_detail::is_integer<I>                                      \
+    friend METALCPU_INLINE constexpr bool operator op(I a, bfloat b) {                              \
+        return float(bfloat(a)) op float(b);                                                        \
+    }
+    METALCPU_BFLOAT_COMPARE(==)
+    METALCPU_BFLOAT_COMPARE(!=)
+    METALCPU_BFLOAT_COMPARE(<)
+    METALCPU_BFLOAT_COMPARE(<=)
+    METALCPU_BFLOAT_COMPARE(>)
+    METALCPU_BFLOAT_COMPARE(>=)
+#undef METALCPU_BFLOAT_COMPARE
 
 // (Templates: a deleted non-template taking half would compete with the built-in operators
 // on float, through conversions, and make `b < b` ambiguous.)

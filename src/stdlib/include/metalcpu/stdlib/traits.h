@@ -196,6 +196,11 @@ template <class B> struct negation : bool_constant<!bool(B::value)> {};
 template <class... B> inline constexpr bool conjunction_v = conjunction<B...>::value;
 template <class... B> inline constexpr bool disjunction_v = disjunction<B...>::value;
 template <class B> inline constexpr bool negation_v = negation<B>::value;
+// Apple's internal spellings (used under `#pragma METAL internals : enable`), which MLX's
+// atomic.h calls.
+template <class... B> using _conjunction = conjunction<B...>;
+template <class... B> using _disjunction = disjunction<B...>;
+template <class B> using _negation = negation<B>;
 
 // --- decay, signedness, common type --------------------------------------------------------
 template <class T> struct decay {
