@@ -35,8 +35,13 @@ bool isDeclarationContext(const Token& previous) {
 bool isBarrierFunction(std::string_view name) {
     if (name == "threadgroup_barrier" || name == "simdgroup_barrier") return true;
     if (name.starts_with("simd_") || name.starts_with("quad_")) return true;
-    return name == "simdgroup_load" || name == "simdgroup_store" || name == "simdgroup_multiply" ||
-           name == "simdgroup_multiply_accumulate";
+    if (name == "simdgroup_load" || name == "simdgroup_store" || name == "simdgroup_multiply" ||
+        name == "simdgroup_multiply_accumulate")
+        return true;
+    // A SIMD-group matrix made with a diagonal (`simdgroup_float8x8(1.0f)`) learns its lane
+    // from a SIMD-group rendezvous.
+    return name == "simdgroup_matrix" || name == "simdgroup_float8x8" || name == "simdgroup_half8x8" ||
+           name == "simdgroup_bfloat8x8";
 }
 
 CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>& partner,

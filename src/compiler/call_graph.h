@@ -23,7 +23,8 @@ struct CallGraph {
 };
 
 /// Whether calling `name` synchronises threads: threadgroup_barrier, simdgroup_barrier, the
-/// simd_* and quad_* collectives, and the simdgroup_matrix load/store/multiply functions.
+/// simd_* and quad_* collectives, the simdgroup_matrix load/store/multiply functions and the
+/// simdgroup_matrix constructors (`simdgroup_float8x8(1.0f)`, which needs the caller's lane).
 bool isBarrierFunction(std::string_view name);
 
 CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>& partner,

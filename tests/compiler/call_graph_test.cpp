@@ -47,6 +47,8 @@ TEST(CallGraph, BarrierFunctions) {
     EXPECT_TRUE(isBarrierFunction("simd_shuffle_down"));
     EXPECT_TRUE(isBarrierFunction("quad_broadcast"));
     EXPECT_TRUE(isBarrierFunction("simdgroup_multiply_accumulate"));
+    EXPECT_TRUE(isBarrierFunction("simdgroup_matrix"));
+    EXPECT_TRUE(isBarrierFunction("simdgroup_half8x8"));
     EXPECT_FALSE(isBarrierFunction("make_filled_simdgroup_matrix"));
     EXPECT_FALSE(isBarrierFunction("atomic_fetch_add_explicit"));
 }
