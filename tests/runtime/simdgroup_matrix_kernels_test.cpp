@@ -183,6 +183,23 @@ protected:
         bBuffer->release();
     }
 
+    static void store(MTL::Buffer* buffer, unsigned i, float value, bool half) {
+        if (half)
+            static_cast<_Float16*>(buffer->contents())[i] = _Float16(value);
+        else
+            static_cast<float*>(buffer->contents())[i] = value;
+    }
+
+    /// Matrix sizes for this group size: N a multiple of the columns a group covers.
+    std::vector<Shape> shapes() const {
+        const std::uint32_t n = 8 * simdgroups();
+        return {{8, n, 8}, {24, 2 * n, 40}, {16, 3 * n, 64}};
+    }
+};
+
+/// Kernels that run in one SIMD-group of their own size, plain and shader-validated.
+class SimdgroupMatrixOneGroup : public ShapedKernelTest<kKernels> {
+protected:
     /// Runs `name` once in one group of `threads` threads with `inputs` at 0, 1, ... and `out` next.
     void runOneGroup(const char* name, std::initializer_list<MTL::Buffer*> inputs, GuardedBuffer& out,
                      unsigned threads) {
@@ -201,18 +218,6 @@ protected:
         state->release();
     }
 
-    static void store(MTL::Buffer* buffer, unsigned i, float value, bool half) {
-        if (half)
-            static_cast<_Float16*>(buffer->contents())[i] = _Float16(value);
-        else
-            static_cast<float*>(buffer->contents())[i] = value;
-    }
-
-    /// Matrix sizes for this group size: N a multiple of the columns a group covers.
-    std::vector<Shape> shapes() const {
-        const std::uint32_t n = 8 * simdgroups();
-        return {{8, n, 8}, {24, 2 * n, 40}, {16, 3 * n, 64}};
-    }
 };
 
 // Test the ggml-shaped GEMM (staged loads, transposed load, store to device) in float and half.
@@ -234,8 +239,7 @@ TEST_P(SimdgroupMatrixKernels, GemmThroughThreadElements) {
 // Test metalcpu's rule for a SIMD-group of fewer than 32 threads (Metal requires all 32): the
 // absent lanes hold zeros, and their elements are not stored. With 16 threads, lanes 0-15 hold
 // rows 0-3, so (A·A)[r][c] sums over k < 4 only, for r < 4; the rest of C is untouched.
-TEST_P(SimdgroupMatrixKernels, PartialSimdgroupCountsAbsentLanesAsZero) {
-    if (groupSize() != 32) GTEST_SKIP() << "one shape is enough";
+TEST_P(SimdgroupMatrixOneGroup, PartialSimdgroupCountsAbsentLanesAsZero) {
     std::vector<float> a(64);
     for (unsigned i = 0; i < 64; ++i) a[i] = inputValue(i, 3);
     MTL::Buffer* aBuffer = device_->newBuffer(a.data(), 64 * 4, MTL::ResourceStorageModeShared);
@@ -257,8 +261,7 @@ TEST_P(SimdgroupMatrixKernels, PartialSimdgroupCountsAbsentLanesAsZero) {
 }
 
 // Test the diagonal constructor's lane layout, in a kernel where it is the only collective.
-TEST_P(SimdgroupMatrixKernels, DiagonalConstructorAlone) {
-    if (groupSize() != 32) GTEST_SKIP() << "one shape is enough";
+TEST_P(SimdgroupMatrixOneGroup, DiagonalConstructorAlone) {
     GuardedBuffer c(device_, 64 * 4);
     runOneGroup("diagonal", {}, c, 32);
     for (unsigned lane = 0; lane < 32; ++lane) {
@@ -269,8 +272,41 @@ TEST_P(SimdgroupMatrixKernels, DiagonalConstructorAlone) {
     c.expectCanariesIntact();
 }
 
+// Test that matrices of another size and a load from memory of another element type are
+// compile errors naming the construct at its .metal line, not pages of template errors.
+class SimdgroupMatrixCompile : public MetalTest {};
+
+TEST_F(SimdgroupMatrixCompile, MisuseIsACompileError) {
+    struct Case {
+        const char* body;
+        const char* message;
+        const char* line;
+    };
+    const Case cases[] = {
+        {"    simdgroup_matrix<float, 4, 4> m;\n    simdgroup_store(m, c, 4);\n", "simdgroup_matrix is 8x8 only",
+         "program_source:4:"},
+        {"    simdgroup_float8x8 m;\n    simdgroup_load(m, h);\n",
+         "simdgroup_load: the source's element type must be the matrix's", "program_source:5:"},
+    };
+    for (const auto& [body, message, line] : cases) {
+        const std::string source = "#include <metal_stdlib>\nusing namespace metal;\n"
+                                   "kernel void k(device float* c [[buffer(0)]], device const half* h [[buffer(1)]]) {\n" +
+                                   std::string(body) + "}\n";
+        NS::Error* error = nullptr;
+        MTL::Library* library =
+            device_->newLibrary(NS::String::string(source.c_str(), NS::UTF8StringEncoding), nullptr, &error);
+        EXPECT_EQ(library, nullptr);
+        if (library) library->release();
+        const std::string text = error ? error->localizedDescription()->utf8String() : "";
+        EXPECT_NE(text.find(message), std::string::npos) << text;
+        EXPECT_NE(text.find(line), std::string::npos) << text;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, SimdgroupMatrixKernels,
                          ::testing::Combine(::testing::Values(32u, 64u, 128u), ::testing::Bool()), kernelShapeName);
+INSTANTIATE_TEST_SUITE_P(OneSimdgroup, SimdgroupMatrixOneGroup,
+                         ::testing::Combine(::testing::Values(32u), ::testing::Bool()), kernelShapeName);
 
 } // namespace
 } // namespace metalcpu::testing
