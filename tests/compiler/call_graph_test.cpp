@@ -68,6 +68,22 @@ TEST(CallGraph, DirectAndIndirectBarriers) {
     EXPECT_EQ(g.reachable("indirect"), (std::vector<std::string>{"sync", "middle", "indirect"}));
 }
 
+// Test that a SIMD-group matrix made with arguments counts as a collective (its diagonal
+// constructor needs the caller's lane), as an expression or as a declaration, but that
+// declaring or filling one does not.
+TEST(CallGraph, MatrixConstructors) {
+    Graph g = graphOf(
+        "kernel void expression(device float* c) { simdgroup_float8x8 d = simdgroup_float8x8(2.0f); }\n"
+        "kernel void declaration(device float* c) { simdgroup_half8x8 d(2.0f); }\n"
+        "kernel void braces(device float* c) { simdgroup_matrix<float, 8, 8> d{2.0f}; }\n"
+        "kernel void plain(device float* c) { simdgroup_float8x8 a, b[2]; simdgroup_float8x8 e{};\n"
+        "    simdgroup_float8x8 f = make_filled_simdgroup_matrix<float, 8>(0.f); }");
+    EXPECT_TRUE(g.usesBarriers("expression"));
+    EXPECT_TRUE(g.usesBarriers("declaration"));
+    EXPECT_TRUE(g.usesBarriers("braces"));
+    EXPECT_FALSE(g.usesBarriers("plain"));
+}
+
 // Test that member functions, template calls and constructors are followed by name.
 TEST(CallGraph, MembersTemplatesConstructors) {
     Graph g = graphOf(

@@ -114,11 +114,13 @@ kernel void partial(device const float* a [[buffer(0)]],
     simdgroup_store(m, c);
 }
 
-// A diagonal matrix in a kernel that calls no other SIMD-group function: the constructor
-// alone must put the kernel on fibers (it learns its lane from a rendezvous).
+// A diagonal matrix, declared, in a kernel that calls no other SIMD-group function: the
+// constructor alone must keep the kernel on fibers (it learns its lane from a rendezvous),
+// not let the barrier make it a coroutine.
 kernel void diagonal(device float* c [[buffer(0)]],
                      ushort lane [[thread_index_in_simdgroup]]) {
-    const simdgroup_float8x8 d = simdgroup_float8x8(2.0f);
+    const simdgroup_float8x8 d(2.0f);
+    threadgroup_barrier(mem_flags::mem_none);
     c[lane * 2] = d.thread_elements()[0];
     c[lane * 2 + 1] = d.thread_elements()[1];
 }
