@@ -13,6 +13,7 @@
 
 #include "ShaderParams.h"
 #include "matmul_twins.h"
+#include "timing.h"
 
 #include <algorithm>
 #include <chrono>
@@ -39,16 +40,6 @@ const KernelCase kCases[] = {{"mat_mul_naive", &twins::naive, false},
                              {"mat_mul_tiled", &twins::tiled, true},
                              {"mat_mul_register_4x4", &twins::register4x4, false},
                              {"mat_mul_register_8x4", &twins::register8x4, false}};
-
-double bestSeconds(int repeat, const std::function<void()>& run) {
-    double best = 1e30;
-    for (int r = 0; r < repeat; ++r) {
-        auto start = std::chrono::steady_clock::now();
-        run();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
-}
 
 void dispatch(MTL::ComputeCommandEncoder* encoder, const char* name, unsigned n) {
     if (!std::strcmp(name, "mat_mul_register_4x4"))
@@ -104,7 +95,7 @@ int main(int argc, char** argv) {
             function->release();
             // NaN in C first, so a kernel that leaves elements unwritten cannot match the twin.
             std::fill_n(static_cast<float*>(c->contents()), std::size_t(n) * n, std::numeric_limits<float>::quiet_NaN());
-            double metal = bestSeconds(repeat, [&] {
+            double metal = bench::bestSeconds(repeat, [&] {
                 MTL::CommandBuffer* commandBuffer = queue->commandBuffer();
                 MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
                 encoder->setComputePipelineState(pipeline);
@@ -117,7 +108,7 @@ int main(int argc, char** argv) {
                 commandBuffer->commit();
                 commandBuffer->waitUntilCompleted();
             });
-            double plain = bestSeconds(repeat, [&] {
+            double plain = bench::bestSeconds(repeat, [&] {
                 kernel.twin(static_cast<const float*>(a->contents()), static_cast<const float*>(b->contents()),
                             reference.data(), n, n, n);
             });

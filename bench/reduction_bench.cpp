@@ -19,9 +19,8 @@
 #include <Metal/Metal.hpp>
 
 #include "reduction_twins.h"
+#include "timing.h"
 
-#include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -98,17 +97,6 @@ struct KernelCase {
 };
 const KernelCase kCases[] = {{"reduce_simdgroup", 32}, {"reduce_threadgroup", 256}, {"reduce_threadgroup_if", 256}};
 
-template <class Run>
-double bestSeconds(int repeat, Run run) {
-    double best = 1e30;
-    for (int r = 0; r < repeat; ++r) {
-        auto start = std::chrono::steady_clock::now();
-        run();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
-}
-
 std::vector<unsigned> parseList(const char* text) {
     std::vector<unsigned> values;
     for (const char* p = text; *p;) {
@@ -167,7 +155,7 @@ int main(int argc, char** argv) {
             std::vector<float> expected(groups);
             double metal = 0, plain = 0;
             if (runMetal)
-                metal = bestSeconds(repeat, [&] {
+                metal = bench::bestSeconds(repeat, [&] {
                     MTL::CommandBuffer* commandBuffer = queue->commandBuffer();
                     MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
                     encoder->setComputePipelineState(state);
@@ -180,7 +168,7 @@ int main(int argc, char** argv) {
                     commandBuffer->waitUntilCompleted();
                 });
             if (runTwin)
-                plain = bestSeconds(repeat, [&] { twins::reduceGroups(values, expected.data(), groups, c.threadsPerGroup, perThread); });
+                plain = bench::bestSeconds(repeat, [&] { twins::reduceGroups(values, expected.data(), groups, c.threadsPerGroup, perThread); });
             if (runMetal && runTwin) {
                 const float* got = static_cast<const float*>(out->contents());
                 for (unsigned g = 0; g < groups; ++g)

@@ -11,6 +11,7 @@
 #include <Metal/Metal.hpp>
 
 #include "ShaderParams.h"
+#include "timing.h"
 
 #include <algorithm>
 #include <chrono>
@@ -30,16 +31,6 @@ kernel void scale_add(device const float* a [[buffer(0)]], device const float* b
 }
 )";
 
-double bestSeconds(int repeat, const std::function<void()>& run) {
-    double best = 1e30;
-    for (int r = 0; r < repeat; ++r) {
-        auto start = std::chrono::steady_clock::now();
-        run();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
-}
-
 MTL::ComputePipelineState* pipeline(MTL::Device* device, MTL::Library* library, const char* name, bool validated) {
     MTL::Function* function = library->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
     MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
@@ -56,7 +47,7 @@ MTL::ComputePipelineState* pipeline(MTL::Device* device, MTL::Library* library, 
 /// Best time of `encode` dispatched through `state`, committed and waited for.
 double timeDispatch(MTL::CommandQueue* queue, MTL::ComputePipelineState* state, int repeat,
                     const std::function<void(MTL::ComputeCommandEncoder*)>& encode) {
-    return bestSeconds(repeat, [&] {
+    return bench::bestSeconds(repeat, [&] {
         MTL::CommandBuffer* commands = queue->commandBuffer();
         MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
         encoder->setComputePipelineState(state);

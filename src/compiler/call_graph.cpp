@@ -30,6 +30,11 @@ bool isDeclarationContext(const Token& previous) {
     return false;
 }
 
+bool isMatrixType(std::string_view name) {
+    return name == "simdgroup_matrix" || name == "simdgroup_float8x8" || name == "simdgroup_half8x8" ||
+           name == "simdgroup_bfloat8x8";
+}
+
 } // namespace
 
 bool isBarrierFunction(std::string_view name) {
@@ -39,8 +44,26 @@ bool isBarrierFunction(std::string_view name) {
     if (name.starts_with("__metal_simd_") || name == "__metal_get_simdgroup_size" ||
         name == "__metal_get_thread_index_in_simdgroup")
         return true;
-    return name == "simdgroup_load" || name == "simdgroup_store" || name == "simdgroup_multiply" ||
-           name == "simdgroup_multiply_accumulate";
+    if (name == "simdgroup_load" || name == "simdgroup_store" || name == "simdgroup_multiply" ||
+        name == "simdgroup_multiply_accumulate")
+        return true;
+    // A SIMD-group matrix made with a diagonal (`simdgroup_float8x8(1.0f)`) learns its lane
+    // from a SIMD-group rendezvous.
+    return isMatrixType(name);
+}
+
+bool isMatrixDeclarationWithArguments(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i,
+                                      std::size_t end) {
+    if (!isMatrixType(tokens[i].spelling)) return false;
+    std::size_t after = i + 1;
+    if (tokens[after].isPunct("<")) {
+        const std::size_t close = closingAngle(tokens, partner, after, end);
+        if (close == kNoToken) return false;
+        after = close + 1;
+    }
+    if (after + 2 >= end || !tokens[after].isIdentifier()) return false;
+    const Token& open = tokens[after + 1];
+    return (open.isPunct("(") || open.isPunct("{")) && !tokens[after + 2].isPunct(")") && !tokens[after + 2].isPunct("}");
 }
 
 CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>& partner,
@@ -114,6 +137,8 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
                 callees.insert(callOperators.begin(), callOperators.end());
                 continue;
             }
+            if (isMatrixDeclarationWithArguments(tokens, partner, i, f.bodyClose))
+                graph.usesBarriersDirectly[fi] = true;
             if (!tokens[after].isPunct("(")) continue;
             if (isDeclarationContext(tokens[i - 1])) continue; // `Type name(args)` declares name
             if (isBarrierFunction(t.spelling)) graph.usesBarriersDirectly[fi] = true;

@@ -23,8 +23,15 @@ struct CallGraph {
 };
 
 /// Whether calling `name` synchronises threads: threadgroup_barrier, simdgroup_barrier, the
-/// simd_* and quad_* collectives, and the simdgroup_matrix load/store/multiply functions.
+/// simd_* and quad_* collectives, the simdgroup_matrix load/store/multiply functions and the
+/// simdgroup_matrix constructors (`simdgroup_float8x8(1.0f)`, which needs the caller's lane).
 bool isBarrierFunction(std::string_view name);
+
+/// Whether tokens[i] names a SIMD-group matrix type (`simdgroup_float8x8`, `simdgroup_matrix`)
+/// that declares a variable with an initializer, `simdgroup_float8x8 d(2.0f)` or `{2.0f}`:
+/// a constructor call written as a declaration (the diagonal needs the caller's lane).
+bool isMatrixDeclarationWithArguments(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i,
+                                      std::size_t end);
 
 CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>& partner,
                          const Module& module);

@@ -47,6 +47,8 @@ TEST(CallGraph, BarrierFunctions) {
     EXPECT_TRUE(isBarrierFunction("simd_shuffle_down"));
     EXPECT_TRUE(isBarrierFunction("quad_broadcast"));
     EXPECT_TRUE(isBarrierFunction("simdgroup_multiply_accumulate"));
+    EXPECT_TRUE(isBarrierFunction("simdgroup_matrix"));
+    EXPECT_TRUE(isBarrierFunction("simdgroup_half8x8"));
     EXPECT_FALSE(isBarrierFunction("make_filled_simdgroup_matrix"));
     EXPECT_FALSE(isBarrierFunction("atomic_fetch_add_explicit"));
 }
@@ -64,6 +66,22 @@ TEST(CallGraph, DirectAndIndirectBarriers) {
     EXPECT_TRUE(g.usesBarriers("indirect"));
     EXPECT_FALSE(g.usesBarriers("none"));
     EXPECT_EQ(g.reachable("indirect"), (std::vector<std::string>{"sync", "middle", "indirect"}));
+}
+
+// Test that a SIMD-group matrix made with arguments counts as a collective (its diagonal
+// constructor needs the caller's lane), as an expression or as a declaration, but that
+// declaring or filling one does not.
+TEST(CallGraph, MatrixConstructors) {
+    Graph g = graphOf(
+        "kernel void expression(device float* c) { simdgroup_float8x8 d = simdgroup_float8x8(2.0f); }\n"
+        "kernel void declaration(device float* c) { simdgroup_half8x8 d(2.0f); }\n"
+        "kernel void braces(device float* c) { simdgroup_matrix<float, 8, 8> d{2.0f}; }\n"
+        "kernel void plain(device float* c) { simdgroup_float8x8 a, b[2]; simdgroup_float8x8 e{};\n"
+        "    simdgroup_float8x8 f = make_filled_simdgroup_matrix<float, 8>(0.f); }");
+    EXPECT_TRUE(g.usesBarriers("expression"));
+    EXPECT_TRUE(g.usesBarriers("declaration"));
+    EXPECT_TRUE(g.usesBarriers("braces"));
+    EXPECT_FALSE(g.usesBarriers("plain"));
 }
 
 // Test that member functions, template calls and constructors are followed by name.

@@ -33,6 +33,11 @@ void kernel_body(const float4* in, float4* out, const half4* h, const Params& p,
     threadgroup_barrier(mem_flags::mem_threadgroup);
     atomic_fetch_add_explicit(counter, 1u, memory_order_relaxed);
     simdgroup_barrier(mem_flags::mem_none);
+    simdgroup_float8x8 acc = make_filled_simdgroup_matrix<float, 8>(0.0f), b(1.0f);
+    simdgroup_half8x8 a;
+    simdgroup_load(a, reinterpret_cast<const half*>(h), 4, ulong2(0, 1), true);
+    simdgroup_multiply_accumulate(acc, a, b, acc);
+    simdgroup_store(acc, reinterpret_cast<float*>(out), 8);
     static_assert(is_same_v<make_scalar_t<float4>, float> && vec_elements<uint3>::value == 3);
     (void)transpose(p.transform);
     (void)integer_sequence<int, 1, 2>::size();

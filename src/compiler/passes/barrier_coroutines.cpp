@@ -223,6 +223,7 @@ bool findCollectives(const TokenList& tokens, const std::vector<std::size_t>& pa
                      const std::vector<bool>& nested, std::vector<CollectiveStatement>& out) {
     for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
         const Token& t = tokens[i];
+        if (t.isIdentifier() && isMatrixDeclarationWithArguments(tokens, partner, i, f.bodyClose)) return false;
         if (!t.isIdentifier() || isBarrierName(t.spelling) || !isBarrierFunction(t.spelling)) continue;
         std::size_t after = i + 1;
         if (tokens[after].isPunct("<")) {

@@ -39,7 +39,8 @@ struct CoroutineKernel {
 ///     the statement of an if/else/for/while/do or after a label), not inside a lambda or a
 ///     local class, and the callee is written `threadgroup_barrier`, `metal::...` or
 ///     `::metal::...` (any other mention of the two names keeps the fibers);
-///   - the body calls no other barrier-like function (simdgroup_load, ...), and its simd_* and
+///   - the body calls no other barrier-like function (simdgroup_load, ...) nor declares a
+///     SIMD-group matrix with arguments (`simdgroup_float8x8 d(2.0f)`), and its simd_* and
 ///     quad_* calls are each the whole value of a statement (CollectiveStatement), written
 ///     `name` or `[::]metal::name`, with nothing but a name or a declaration before the `=`;
 ///   - no other function reachable from it in `graph` uses barriers;
