@@ -289,6 +289,9 @@ void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t
         // its name for part of the type.
         const std::size_t arrayName = arrayParameterName(tokens, partner, i, j);
         if (arrayName != kNoToken) {
+            // Erased whole: a kernel's explicit instantiation, which the glue replaces (its
+            // address-space token is erased too, and must stay so).
+            if (tokens[j].erased) continue;
             tokens[arrayName - 1].suffix += ", " + std::to_string(space) + ">";
             for (std::size_t k = j; k <= partner[j]; ++k) tokens[k].erased = true;
         } else if (!sawType || !star.isPunct("*") || star.erased) {

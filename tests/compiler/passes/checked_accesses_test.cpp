@@ -54,6 +54,18 @@ TEST(CheckedPointerTypes, Spaces) {
               "void f(" + std::string(kChecked) + " float, 1> a, " + kChecked + "const int, 2> k [[buffer(1)]]);");
 }
 
+// Test that a declaration already erased (a kernel's explicit instantiation, which the glue
+// replaces) stays erased, array parameters included: MLX's binary kernels spell out
+// `constant const int shape[2]` in theirs (issue 10).
+TEST(CheckedPointerTypes, ErasedDeclarationsStayErased) {
+    auto p = testing::parse("template void g<float, 2>(device const float* a, constant const int shape[2] [[buffer(2)]]);\nint x;");
+    for (Token& t : p->tokens)
+        if (t.location.line == 1) t.erased = true; // as eraseKernelInstantiations does for a kernel's
+    rewriteAddressSpaces(p->tokens, p->partner, p->diagnostics);
+    rewriteCheckedPointerTypes(p->tokens, p->partner);
+    EXPECT_EQ(testing::render(p->tokens), "\nint x;");
+}
+
 // Test that casts to checked pointers become pointer_cast and C casts name the type.
 TEST(CheckedPointerTypes, Casts) {
     EXPECT_EQ(types("auto q = reinterpret_cast<device uchar*>(p);"),
