@@ -348,7 +348,10 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     // compiled only if a validated pipeline is ever made from it. Both start with the math
     // settings, which the compile of each reads back.
     std::string preamble = mathSettingsPreamble(settings.mathMode, settings.mathFunctions);
-    // <metal_logging> is read by the compile of the translation, which -D never reaches.
+    // The stdlib headers are read by the compile of the translation, which -D never reaches:
+    // what they test is defined here (<metal_logging> exists from MSL 3.2, and logs only
+    // with enableLogging).
+    preamble += "#define __METAL_VERSION__ " + std::to_string(settings.languageVersion) + "\n";
     if (std::find(settings.macros.begin(), settings.macros.end(), kEnableLoggingMacro) != settings.macros.end())
         preamble += std::string("#define ") + kEnableLoggingMacro + " 1\n";
     const std::string head = preamble + sourceRootsPreamble(access.roots());

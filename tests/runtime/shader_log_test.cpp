@@ -257,6 +257,30 @@ kernel void log_vector(uint i [[thread_position_in_grid]]) {
     EXPECT_NE(message.find("program_source:4"), std::string::npos) << message;
 }
 
+// Test that os_log exists from MSL 3.2, as in Metal: compiled for 3.1 it is undeclared, at
+// the kernel's line; the same source compiles for 3.2.
+TEST_F(ShaderLogState, OsLogNeedsMetal3_2) {
+    const char* source = R"(#include <metal_stdlib>
+using namespace metal;
+kernel void logged(uint i [[thread_position_in_grid]]) {
+    os_log_default.log("%u", i);
+}
+)";
+    NS::Error* error = nullptr;
+    MTL::Library* old = compileWith(
+        device_, source, [](MTL::CompileOptions* o) { o->setLanguageVersion(MTL::LanguageVersion3_1); }, &error);
+    ASSERT_EQ(old, nullptr);
+    ASSERT_NE(error, nullptr);
+    const std::string message = text(error->localizedDescription());
+    EXPECT_NE(message.find("os_log_default"), std::string::npos) << message;
+    EXPECT_NE(message.find("program_source:4"), std::string::npos) << message;
+    error = nullptr;
+    MTL::Library* current = compileWith(
+        device_, source, [](MTL::CompileOptions* o) { o->setLanguageVersion(MTL::LanguageVersion3_2); }, &error);
+    EXPECT_NE(current, nullptr) << text(error ? error->localizedDescription() : nullptr);
+    if (current) current->release();
+}
+
 // Test that a library compiled without enableLogging logs nothing, as in Metal.
 TEST_F(ShaderLogState, LoggingNeedsEnableLogging) {
     MTL::Library* quiet = compile(kKernels);
