@@ -114,7 +114,8 @@ TEST_F(MetalTest, MlxBfloatMathOverBuiltins) {
 }
 
 // Written as MLX's bf16_math.h, complex.h and atomic.h write them (not copied): bfloat SIMD-group
-// overloads over Apple's __metal_simd_* builtins (one asking __metal_get_simdgroup_size), a type
+// overloads over Apple's __metal_simd_* builtins (one asking __metal_get_simdgroup_size, one
+// xoring a float's bits), a type
 // constructible from anything convertible to float with its own operator< beside bfloat
 // comparisons, and a trait built on Apple's internal _disjunction.
 const char* const kMlxBfloatSimd = R"(
@@ -123,6 +124,7 @@ using namespace metal;
 typedef bfloat bfloat16_t;
 #define bfloat_simd(itype, ctype)                                                                \
     METAL_FUNC itype simd_sum(itype x) { return static_cast<itype>(__metal_simd_sum(static_cast<ctype>(x))); } \
+    METAL_FUNC itype simd_xor(itype x) { return static_cast<itype>(__metal_simd_xor(static_cast<ctype>(x))); } \
     METAL_FUNC itype simd_shuffle_and_fill_down(itype data, itype filling, ushort delta) {        \
         return static_cast<itype>(__metal_simd_shuffle_and_fill_down(                            \
             static_cast<ctype>(data), static_cast<ctype>(filling), delta, __metal_get_simdgroup_size(ushort()))); \
@@ -145,7 +147,8 @@ kernel void bf16_simd(device int* out [[buffer(0)]], uint i [[thread_position_in
     const bfloat16_t total = simd_sum(one);
     const bfloat16_t next = simd_shuffle_and_fill_down(bfloat16_t(float(lane)), bfloat16_t(-1.0f), 1);
     const bool less = one < total && total > 0 && !(complex_like(1.0f) < complex_like(0.5f));
-    out[i] = int(float(total)) * 1000 + (lane < 6 ? int(float(next)) * 10 : 0) + (less ? 1 : 0) +
+    const bfloat16_t bits = simd_xor(one); // the bits of 1.0f, xored over 7 lanes: 1.0f again
+    out[i] = int(float(total)) * 1000 + int(float(bits)) * 100 + (lane < 6 ? int(float(next)) * 10 : 0) + (less ? 1 : 0) +
              (is_counted<uint>::value && !is_counted<float>::value ? 0 : 5);
 }
 )";
@@ -161,7 +164,7 @@ TEST_F(MetalTest, MlxBfloatSimdOverBuiltins) {
     ASSERT_EQ(values.size(), 21u);
     for (int i = 0; i < 21; ++i) {
         const int lane = i % 7;
-        EXPECT_EQ(values[i], 7000 + (lane < 6 ? (lane + 1) * 10 : 0) + 1) << "thread " << i;
+        EXPECT_EQ(values[i], 7000 + 100 + (lane < 6 ? (lane + 1) * 10 : 0) + 1) << "thread " << i;
     }
 }
 
