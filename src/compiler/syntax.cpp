@@ -185,7 +185,10 @@ namespace {
 bool opensNestedAngle(const TokenList& tokens, std::size_t i) {
     if (i == 0) return false;
     const Token& before = tokens[i - 1];
-    return before.isIdentifier() && (!isCppKeyword(before.spelling) || before.spelling == "template");
+    return before.isIdentifier() &&
+           (!isCppKeyword(before.spelling) || before.spelling == "template" || before.spelling == "static_cast" ||
+            before.spelling == "reinterpret_cast" || before.spelling == "const_cast" ||
+            before.spelling == "dynamic_cast");
 }
 
 /// Whether the `>` at `i` is the operator name `operator>`, which closes nothing.

@@ -1,5 +1,9 @@
 #include "compiler/compiler_test_util.h"
 
+#include "compiler/edits.h"
+#include "compiler/pipeline.h"
+#include "compiler/unit.h"
+
 namespace metalcpu::msl::testing {
 
 std::size_t Parsed::find(std::string_view spelling, int n) const {
@@ -25,6 +29,39 @@ std::unique_ptr<Parsed> parse(std::string_view source) {
     p->partner = std::move(*partner);
     p->module = scanModule(p->tokens, p->partner, p->diagnostics);
     return p;
+}
+
+std::string runPass(Parsed& p, PassFunction pass, bool validation) { return runPasses(p, {pass}, validation); }
+
+std::string runPasses(Parsed& p, std::initializer_list<PassFunction> passes, bool validation) {
+    if (p.diagnostics.hasErrors()) return {};
+    TranslateOptions options;
+    options.validation = validation;
+    options.fileKey = 1;
+    const Unit unit(p.tokens, p.partner, p.module);
+    Diagnostics analysis(p.files);
+    Findings found = analyse(unit, p.module, options, analysis);
+    EditList edits(p.tokens, p.diagnostics);
+    PassContext context{unit, edits, p.diagnostics, options, found};
+    int n = 0;
+    for (PassFunction pass : passes) {
+        edits.beginPass("test-" + std::to_string(n++));
+        pass(context);
+    }
+    return render(p.tokens);
+}
+
+std::string runPassesUntil(Parsed& p, std::string_view last, bool validation) {
+    if (p.diagnostics.hasErrors()) return {};
+    TranslateOptions options;
+    options.validation = validation;
+    options.fileKey = 1;
+    const Unit unit(p.tokens, p.partner, p.module);
+    Findings found = analyse(unit, p.module, options, p.diagnostics);
+    EditList edits(p.tokens, p.diagnostics);
+    PassContext context{unit, edits, p.diagnostics, options, found};
+    runPasses(context, last);
+    return render(p.tokens);
 }
 
 std::string render(const TokenList& tokens) {

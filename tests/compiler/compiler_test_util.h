@@ -3,9 +3,11 @@
 
 #include "compiler/diagnostics.h"
 #include "compiler/lexer.h"
+#include "compiler/passes/pass.h"
 #include "compiler/scanner.h"
 #include "compiler/syntax.h"
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,6 +34,17 @@ struct Parsed {
 /// Lexes, matches brackets and scans `source`. Stops after the first stage that reports an
 /// error (the later parts are then empty).
 std::unique_ptr<Parsed> parse(std::string_view source);
+
+/// Runs one pass on a parsed snippet (after analyse(), whose own diagnostics are dropped:
+/// snippets need not be whole kernels) and returns render() of the result. The pass's
+/// diagnostics land in `p.diagnostics`.
+std::string runPass(Parsed& p, PassFunction pass, bool validation = false);
+/// The same for several passes, in the order given, with one edit list.
+std::string runPasses(Parsed& p, std::initializer_list<PassFunction> passes, bool validation = false);
+
+/// Runs analyse() and the pipeline's passes up to and including the one named `last`
+/// (compiler/pipeline.h) and returns render() of the result.
+std::string runPassesUntil(Parsed& p, std::string_view last, bool validation = false);
 
 /// The tokens after the passes' edits: prefix, text (unless erased) and suffix of each token,
 /// a line break where the source line changes and one space where the source had whitespace

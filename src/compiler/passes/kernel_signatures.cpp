@@ -1,57 +1,53 @@
 #include "compiler/passes/kernel_signatures.h"
 
+#include "compiler/edits.h"
 #include "compiler/syntax.h"
+#include "compiler/unit.h"
 
 namespace metalcpu::msl {
 
-namespace {
-
-void erase(TokenList& tokens, std::size_t begin, std::size_t endInclusive) {
-    for (std::size_t i = begin; i <= endInclusive && i < tokens.size(); ++i) tokens[i].erased = true;
-}
-
-} // namespace
-
-void rewriteKernelSignatures(TokenList& tokens, const std::vector<std::size_t>& partner,
-                             const Module& module) {
-    for (const FunctionDecl& f : module.functions) {
+void rewriteKernelSignatures(PassContext& c) {
+    const TokenList& tokens = c.unit.tokens();
+    const std::vector<std::size_t>& partner = c.unit.partner();
+    for (const FunctionDecl& f : c.unit.module().functions) {
         if (!f.isKernel) continue;
-        if (f.kernelKeyword != kNoToken) tokens[f.kernelKeyword].erased = true;
-        for (const AttributeSpec& spec : f.attributes) erase(tokens, spec.open, spec.close);
+        if (f.kernelKeyword != kNoToken) c.edits.erase(f.kernelKeyword);
+        for (const AttributeSpec& spec : f.attributes) c.edits.erase(TokenRange{spec.open, spec.close + 1});
         for (std::size_t i = f.parametersOpen + 1; i < f.parametersClose; ++i) {
             if (startsAttributeSpec(tokens, i)) {
-                erase(tokens, i, partner[i]);
+                c.edits.erase(TokenRange{i, partner[i] + 1});
                 i = partner[i];
             }
         }
-        Token& close = tokens[f.parametersClose];
         bool empty = f.parametersClose == f.parametersOpen + 1;
         if (f.parametersClose == f.parametersOpen + 2 && tokens[f.parametersOpen + 1].isIdentifier("void")) {
-            tokens[f.parametersOpen + 1].erased = true;
+            c.edits.erase(f.parametersOpen + 1);
             empty = true;
         }
-        close.prefix = (empty ? "[[maybe_unused]] const ::mc_group* __mc_group"
-                              : ", [[maybe_unused]] const ::mc_group* __mc_group") +
-                       close.prefix;
+        c.edits.insertBefore(f.parametersClose, empty ? "[[maybe_unused]] const ::mc_group* __mc_group"
+                                                      : ", [[maybe_unused]] const ::mc_group* __mc_group");
     }
 }
 
-std::string addMaxThreadsHelper(TokenList& tokens, const FunctionDecl& kernel, std::size_t id,
-                                TokenRange expression) {
+std::string addMaxThreadsHelper(EditList& edits, const FunctionDecl& kernel, std::size_t id, TokenRange expression) {
+    const TokenList& tokens = edits.tokens();
     std::string name = "__mc_max_threads_" + std::to_string(id);
     std::string helper = " namespace { template <" +
                          sourceText(tokens, kernel.templateParameters.begin, kernel.templateParameters.end) +
                          "> constexpr unsigned " + name + "() { return (" +
                          sourceText(tokens, expression.begin, expression.end) + "); } }";
-    tokens[kernel.bodyClose].suffix += helper;
+    edits.insertAfter(kernel.bodyClose, helper);
     return name;
 }
 
-void eraseKernelInstantiations(TokenList& tokens, const Module& module) {
+void eraseKernelInstantiations(PassContext& c) {
+    const Module& module = c.unit.module();
     for (const ExplicitInstantiation& inst : module.instantiations) {
         bool kernel = inst.marksKernel || (inst.target != kNoToken && module.functions[inst.target].isKernel);
         if (!kernel) continue;
-        for (std::size_t i = inst.tokens.begin; i < inst.tokens.end; ++i) tokens[i].erased = true;
+        // An instantiation's own attributes may already be gone with a kernel declaration's.
+        for (std::size_t i = inst.tokens.begin; i < inst.tokens.end; ++i)
+            if (!c.edits.isRewritten(i)) c.edits.erase(i);
     }
 }
 

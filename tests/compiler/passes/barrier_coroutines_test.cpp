@@ -24,8 +24,7 @@ Result rewrite(std::string_view source) {
     std::vector<CoroutineKernel> kernels =
         findCoroutineKernels(p->tokens, p->partner, p->module, graph, p->diagnostics);
     for (const CoroutineKernel& k : kernels) r.coroutines.push_back(p->module.functions[k.function].name);
-    rewriteKernelSignatures(p->tokens, p->partner, p->module);
-    eraseKernelInstantiations(p->tokens, p->module);
+    testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations});
     rewriteAttributes(p->tokens, p->partner);
     rewriteCoroutineKernels(p->tokens, kernels);
     r.text = testing::render(p->tokens);
@@ -208,7 +207,7 @@ TEST(BarrierCoroutines, ReturnTypeUsesErasedSpace) {
     std::vector<CoroutineKernel> kernels =
         findCoroutineKernels(p->tokens, p->partner, p->module, graph, p->diagnostics);
     ASSERT_EQ(kernels.size(), 2u);
-    rewriteKernelSignatures(p->tokens, p->partner, p->module);
+    testing::runPass(*p, rewriteKernelSignatures);
     rewriteCoroutineKernels(p->tokens, kernels);
     const Token& kernelKeyword = p->tokens[p->find("kernel")];
     EXPECT_EQ(kernelKeyword.prefix, "::metalcpu_kernel::barrier_task ");

@@ -1,6 +1,7 @@
 #include "compiler/passes/kernel_signatures.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/edits.h"
 #include "compiler/kernels.h"
 
 #include <gtest/gtest.h>
@@ -10,10 +11,7 @@ namespace {
 
 std::string rewrite(std::string_view source) {
     auto p = testing::parse(source);
-    findEntryPoints(p->tokens, p->module, p->diagnostics); // marks instantiated templates
-    rewriteKernelSignatures(p->tokens, p->partner, p->module);
-    eraseKernelInstantiations(p->tokens, p->module);
-    return testing::render(p->tokens);
+    return testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations});
 }
 
 // Test that `kernel` and every attribute of the function and its parameters go, and the
@@ -55,7 +53,8 @@ TEST(KernelSignatures, MaxThreadsHelper) {
         "template <int WM, int WN> [[kernel, max_total_threads_per_threadgroup(WM * WN)]] void f() {}");
     const FunctionDecl& f = p->module.functions[0];
     const Attribute& limit = f.attributes[0].attributes[1];
-    std::string name = addMaxThreadsHelper(p->tokens, f, 7, limit.arguments);
+    EditList edits(p->tokens, p->diagnostics);
+    std::string name = addMaxThreadsHelper(edits, f, 7, limit.arguments);
     EXPECT_EQ(name, "__mc_max_threads_7");
     EXPECT_EQ(
         p->tokens[f.bodyClose].suffix,

@@ -1,0 +1,38 @@
+// What the front end's analyses find before anything is rewritten, and what the passes
+// record for the generated code: the state that flows from one stage to the next.
+#pragma once
+
+#include "compiler/call_graph.h"
+#include "compiler/kernels.h"
+#include "compiler/passes/barrier_coroutines.h"
+#include "compiler/passes/checked_accesses.h"
+#include "compiler/passes/function_constants.h"
+#include "compiler/passes/program_constants.h"
+#include "compiler/passes/threadgroup_variables.h"
+#include "compiler/passes/work_item_loops.h"
+#include "compiler/signature.h"
+
+#include <map>
+#include <vector>
+
+namespace metalcpu::msl {
+
+struct Findings {
+    std::vector<EntryPoint> entryPoints;
+    std::vector<FunctionConstantDecl> functionConstants;
+    /// Per kernel definition (Module::functions index): its parameters and attributes.
+    std::map<std::size_t, std::vector<ParamInfo>> parameters;
+    std::map<std::size_t, KernelAttributes> attributes;
+    std::vector<ThreadgroupDeclaration> threadgroupVariables;
+    CallGraph graph;
+    /// Barrier kernels, by lowering: each kernel is in at most one of the two.
+    std::vector<CoroutineKernel> coroutineKernels;
+    std::vector<WorkItemKernel> workItemKernels;
+    /// Shader validation: pointers into program-scope constants (found before any rewrite).
+    std::vector<ProgramConstant> programConstants;
+    /// Shader validation: every checked access, in the order of the site table (written by
+    /// the checked-accesses pass).
+    std::vector<AccessSite> accessSites;
+};
+
+} // namespace metalcpu::msl

@@ -1,0 +1,32 @@
+// The front end's stages after parsing, in order: the analyses that read the MSL as written,
+// then the rewrite passes, each with the same signature (passes/pass.h).
+#pragma once
+
+#include "compiler/findings.h"
+#include "compiler/passes/pass.h"
+
+#include <string_view>
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// Everything the rewrites and the generated entry points need to know, read from the
+/// unit before any rewrite. Reports problems in `diagnostics` (the caller stops on errors).
+/// `module` gains the instantiations' targets (findEntryPoints()).
+Findings analyse(const Unit& unit, Module& module, const TranslateOptions& options, Diagnostics& diagnostics);
+
+/// One rewrite pass and why it runs where it does.
+struct PassInfo {
+    const char* name;
+    PassFunction run;
+    bool validationOnly; ///< runs only for the shader-validation flavour
+};
+
+/// The passes in the order they run.
+const std::vector<PassInfo>& passes();
+
+/// Runs the passes in order, each after EditList::beginPass(its name); stops after the pass
+/// named `last` when it is not empty (tests look at the output part-way).
+void runPasses(PassContext& context, std::string_view last = {});
+
+} // namespace metalcpu::msl

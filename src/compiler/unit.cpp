@@ -1,0 +1,271 @@
+#include "compiler/unit.h"
+
+#include "compiler/syntax.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace metalcpu::msl {
+
+namespace {
+
+const Token kNone{};
+
+const Token& at(const TokenList& tokens, std::size_t i) { return i < tokens.size() ? tokens[i] : kNone; }
+
+/// Keywords after which an expression starts (so a name after them is used, not declared).
+bool startsExpression(const Token& t) {
+    for (std::string_view k : {"return", "co_return", "co_yield", "co_await", "case", "else", "do", "sizeof",
+                               "alignof", "throw", "new", "delete", "goto", "typename", "template", "decltype",
+                               "noexcept", "not", "and", "or", "operator", "using", "namespace", "struct", "class",
+                               "union", "enum", "static_assert", "requires", "concept", "friend", "public",
+                               "private", "protected", "typedef", "default", "explicit"})
+        if (t.isIdentifier(k)) return true;
+    return false;
+}
+
+/// Keywords whose `(` holds a condition, an operand or a declaration rather than arguments.
+bool ownsParentheses(const Token& t) {
+    for (std::string_view k : {"if", "for", "while", "switch", "catch", "sizeof", "alignof", "decltype", "noexcept",
+                               "static_assert", "return", "co_return", "co_yield", "co_await", "throw", "requires",
+                               "alignas", "typeid", "case", "else", "do", "__attribute__", "__attribute",
+                               "__typeof__", "__typeof", "typeof", "_Pragma", "asm", "__asm__"})
+        if (t.isIdentifier(k)) return true;
+    return false;
+}
+
+bool isNamedCast(const Token& t) {
+    return t.isIdentifier("static_cast") || t.isIdentifier("reinterpret_cast") || t.isIdentifier("const_cast") ||
+           t.isIdentifier("dynamic_cast");
+}
+
+bool isStatementBoundary(const Token& t) {
+    return t.isPunct(";") || t.isPunct("{") || t.isPunct("}") || t.kind == TokenKind::Pragma;
+}
+
+} // namespace
+
+const char* tokenRoleName(TokenRole role) {
+    switch (role) {
+    case TokenRole::Unknown: return "unknown";
+    case TokenRole::Keyword: return "keyword";
+    case TokenRole::Attribute: return "attribute";
+    case TokenRole::Name: return "name";
+    case TokenRole::Declarator: return "declarator";
+    case TokenRole::Member: return "member";
+    case TokenRole::QualifiedPart: return "qualified-part";
+    case TokenRole::Callee: return "callee";
+    case TokenRole::CallOpen: return "call";
+    case TokenRole::CastOpen: return "cast";
+    case TokenRole::Subscript: return "subscript";
+    case TokenRole::ArrayBound: return "array-bound";
+    case TokenRole::LambdaIntroducer: return "lambda";
+    case TokenRole::Assignment: return "assignment";
+    case TokenRole::CompoundAssignment: return "compound-assignment";
+    case TokenRole::Increment: return "increment";
+    }
+    return "unknown";
+}
+
+Unit::Unit(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module)
+    : tokens_(tokens), partner_(partner), module_(module), roles_(tokens.size(), TokenRole::Unknown),
+      bodies_(module.functions.size()), statementStart_(tokens.size(), 0), bodyOwner_(tokens.size(), kNoToken) {
+    classify();
+    // Bodies, outer before inner, so an inner body's tokens end up owned by it.
+    std::vector<std::size_t> order;
+    for (std::size_t f = 0; f < module.functions.size(); ++f)
+        if (module.functions[f].hasBody && module.functions[f].bodyOpen != kNoToken) order.push_back(f);
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return module.functions[a].bodyOpen < module.functions[b].bodyOpen; });
+    for (std::size_t f : order) {
+        const FunctionDecl& d = module.functions[f];
+        if (d.bodyClose == kNoToken || d.bodyClose >= tokens.size()) continue;
+        for (std::size_t i = d.bodyOpen + 1; i < d.bodyClose; ++i) bodyOwner_[i] = f;
+        bodies_[f] = parseBlock(tokens, partner, d.bodyOpen);
+        if (bodies_[f]) {
+            markStatements(*bodies_[f]);
+        } else {
+            ++lexicalBodies_;
+            for (std::size_t i = d.bodyOpen + 1; i < d.bodyClose; ++i) statementStart_[i] = 2;
+        }
+    }
+}
+
+void Unit::markStatements(const std::vector<Statement>& statements) {
+    for (const Statement& s : statements) {
+        if (s.keyword < statementStart_.size() && s.kind != StatementKind::Empty) statementStart_[s.keyword] = 1;
+        markStatements(s.children);
+    }
+}
+
+const std::vector<Statement>* Unit::body(std::size_t function) const {
+    if (function >= bodies_.size() || !bodies_[function]) return nullptr;
+    return &*bodies_[function];
+}
+
+bool Unit::startsStatement(std::size_t i) const {
+    if (i >= statementStart_.size()) return false;
+    if (statementStart_[i] != 2) return statementStart_[i] == 1;
+    // A body the parser could not delimit: after a statement's end, a block's braces, a
+    // label's colon or a pragma.
+    const Token& p = at(tokens_, i - 1);
+    return isStatementBoundary(p) || p.isPunct(":");
+}
+
+std::size_t Unit::functionAt(std::size_t i) const { return i < bodyOwner_.size() ? bodyOwner_[i] : kNoToken; }
+
+bool Unit::isUnqualifiedName(std::size_t i) const {
+    const TokenRole r = role(i);
+    return r == TokenRole::Name || r == TokenRole::Declarator || r == TokenRole::Callee;
+}
+
+void Unit::classify() {
+    const TokenList& t = tokens_;
+    const std::size_t n = t.size();
+    // Names the scanner knows are declared: functions.
+    for (const FunctionDecl& f : module_.functions)
+        if (f.nameToken < n && t[f.nameToken].isIdentifier()) roles_[f.nameToken] = TokenRole::Declarator;
+
+    for (std::size_t i = 0; i < n; ++i) {
+        const Token& tok = t[i];
+        if (const std::size_t end = attributeEnd(t, partner_, i); end != kNoToken) {
+            for (std::size_t k = i; k <= end && k < n; ++k) roles_[k] = TokenRole::Attribute;
+            i = end;
+            continue;
+        }
+        const Token& prev = i > 0 ? t[i - 1] : kNone;
+        if (tok.isIdentifier()) {
+            if (prev.isPunct(".") || prev.isPunct("->") || prev.isPunct(".*") || prev.isPunct("->*")) {
+                roles_[i] = TokenRole::Member;
+            } else if (prev.isPunct("::")) {
+                roles_[i] = TokenRole::QualifiedPart;
+            } else if (isCppKeyword(tok.spelling) && !tok.is("this")) {
+                roles_[i] = TokenRole::Keyword;
+            } else if (roles_[i] != TokenRole::Declarator) {
+                roles_[i] = TokenRole::Name;
+            }
+            if (roles_[i] == TokenRole::Keyword) continue;
+            // A declared name: after a type (a name, `>`, or a `*`/`&` after one at the start
+            // of a declaration) and before what follows a declarator.
+            const Token& next = at(t, i + 1);
+            const bool endsDeclarator = next.isPunct("=") || next.isPunct(";") || next.isPunct(",") ||
+                                        next.isPunct("[") || next.isPunct("{") || next.isPunct(")") ||
+                                        next.isPunct(":");
+            if (roles_[i] == TokenRole::Name && endsDeclarator && i > 0) {
+                bool declares = false;
+                if (prev.isIdentifier())
+                    declares = (!isCppKeyword(prev.spelling) || isTypeKeyword(prev.spelling)) && !startsExpression(prev) &&
+                               !prev.is("this");
+                else if (prev.isPunct(">"))
+                    declares = openingAngle(t, partner_, i - 1, 0) != kNoToken;
+                else if ((prev.isPunct("*") || prev.isPunct("&") || prev.isPunct("&&")) && i >= 2) {
+                    // `T* p` declares when the `*` follows a type at the start of a
+                    // statement, a parameter or a member; `a * b` multiplies.
+                    std::size_t k = i - 2;
+                    while (k > 0 && (t[k].isPunct("*") || t[k].isPunct("&") || t[k].isIdentifier("const") ||
+                                     t[k].isIdentifier("volatile") || t[k].isIdentifier("restrict") ||
+                                     t[k].isIdentifier("__restrict")))
+                        --k;
+                    if (t[k].isPunct(">")) {
+                        const std::size_t open = openingAngle(t, partner_, k, 0);
+                        k = open == kNoToken || open == 0 ? k : open - 1;
+                    }
+                    if (t[k].isIdentifier() && !startsExpression(t[k])) {
+                        while (k >= 2 && t[k - 1].isPunct("::") && t[k - 2].isIdentifier()) k -= 2;
+                        if (k > 0 && t[k - 1].isPunct("::")) --k;
+                        while (k > 0 && t[k - 1].isIdentifier() && !startsExpression(t[k - 1]) &&
+                               (isCppKeyword(t[k - 1].spelling) || t[k - 1].is("device") || t[k - 1].is("constant") ||
+                                t[k - 1].is("threadgroup") || t[k - 1].is("thread")))
+                            --k;
+                        const Token& before = at(t, k - 1);
+                        declares = k == 0 || isStatementBoundary(before) || before.isPunct("(") ||
+                                   before.isPunct(",") || before.isPunct(":") ||
+                                   roles_[k - 1] == TokenRole::Attribute;
+                    }
+                }
+                if (declares) roles_[i] = TokenRole::Declarator;
+            }
+            continue;
+        }
+        if (tok.kind != TokenKind::Punctuator) continue;
+        if (tok.isPunct("=")) {
+            roles_[i] = TokenRole::Assignment;
+        } else if (tok.isPunct("+=") || tok.isPunct("-=") || tok.isPunct("*=") || tok.isPunct("/=") ||
+                   tok.isPunct("%=") || tok.isPunct("&=") || tok.isPunct("|=") || tok.isPunct("^=") ||
+                   tok.isPunct("<<=")) {
+            roles_[i] = TokenRole::CompoundAssignment;
+        } else if (tok.isPunct(">") && at(t, i + 1).isPunct(">=") && !at(t, i + 1).spaceBefore) {
+            roles_[i] = TokenRole::CompoundAssignment; // `>>=`, lexed `>` `>=`
+            ++i;
+        } else if (tok.isPunct("++") || tok.isPunct("--")) {
+            roles_[i] = TokenRole::Increment;
+        } else if (tok.isPunct("(")) {
+            if (prev.isIdentifier() && ownsParentheses(prev)) continue;
+            if (prev.isIdentifier() && (roles_[i - 1] == TokenRole::Name || roles_[i - 1] == TokenRole::QualifiedPart ||
+                                        roles_[i - 1] == TokenRole::Member)) {
+                roles_[i] = TokenRole::CallOpen;
+                roles_[i - 1] = TokenRole::Callee;
+            } else if (prev.isPunct(">")) {
+                const std::size_t open = openingAngle(t, partner_, i - 1, 0);
+                if (open != kNoToken && open > 0) {
+                    if (isNamedCast(t[open - 1])) {
+                        roles_[i] = TokenRole::CastOpen;
+                    } else if (t[open - 1].isIdentifier() && roles_[open - 1] != TokenRole::Declarator &&
+                               roles_[open - 1] != TokenRole::Keyword) {
+                        roles_[i] = TokenRole::CallOpen;
+                        roles_[open - 1] = TokenRole::Callee;
+                    }
+                }
+            } else if (prev.isPunct(")") || prev.isPunct("]")) {
+                if (roles_[partner_[i - 1] == kNoToken ? i - 1 : partner_[i - 1]] != TokenRole::LambdaIntroducer)
+                    roles_[i] = TokenRole::CallOpen;
+            } else if (partner_[i] != kNoToken) {
+                // `(type)operand`: a type inside (it ends with `*`/`&`, or holds a type
+                // keyword or an address space) and an operand after.
+                const std::size_t close = partner_[i];
+                bool typeLike = close > i + 1, marked = false;
+                for (std::size_t k = i + 1; k < close && typeLike; ++k) {
+                    const Token& c = t[k];
+                    if (c.isIdentifier()) {
+                        if (isTypeKeyword(c.spelling) || c.is("device") || c.is("constant") || c.is("threadgroup") ||
+                            c.is("thread"))
+                            marked = true;
+                        else if (isCppKeyword(c.spelling) || (k + 1 < close && t[k + 1].isIdentifier()))
+                            typeLike = false;
+                    } else if (c.isPunct("*") || c.isPunct("&")) {
+                        marked = marked || k + 1 == close || t[k + 1].isPunct("*") || t[k + 1].isPunct("&") ||
+                                 t[k + 1].isIdentifier("const");
+                    } else if (c.isPunct("<") || c.isPunct(">") || c.isPunct("::") || c.isPunct(",")) {
+                    } else {
+                        typeLike = false;
+                    }
+                }
+                const Token& after = at(t, close + 1);
+                const bool operand = after.isIdentifier() || after.kind == TokenKind::Number || after.isPunct("(") ||
+                                     after.isPunct("-") || after.isPunct("*") || after.isPunct("&") ||
+                                     after.isPunct("!") || after.isPunct("~") || after.isPunct("+");
+                if (typeLike && marked && operand) roles_[i] = TokenRole::CastOpen;
+            }
+        } else if (tok.isPunct("[")) {
+            if (prev.isIdentifier("operator") || prev.isIdentifier("delete") || prev.isIdentifier("new")) continue;
+            const TokenRole pr = i > 0 ? roles_[i - 1] : TokenRole::Unknown;
+            if (pr == TokenRole::Declarator) {
+                roles_[i] = TokenRole::ArrayBound;
+            } else if (prev.isPunct("]") && i > 0 && partner_[i - 1] != kNoToken &&
+                       roles_[partner_[i - 1]] == TokenRole::ArrayBound) {
+                roles_[i] = TokenRole::ArrayBound;
+            } else if (pr == TokenRole::Name || pr == TokenRole::Member || pr == TokenRole::QualifiedPart ||
+                       pr == TokenRole::Callee || prev.isIdentifier("this") || prev.isPunct(")") || prev.isPunct("]") ||
+                       prev.kind == TokenKind::String) {
+                roles_[i] = TokenRole::Subscript;
+            } else if (partner_[i] != kNoToken) {
+                const Token& after = at(t, partner_[i] + 1);
+                if (after.isPunct("(") || after.isPunct("{") || after.isPunct("<") || after.isIdentifier("mutable") ||
+                    after.isIdentifier("constexpr") || after.isIdentifier("noexcept") || after.isPunct("->"))
+                    roles_[i] = TokenRole::LambdaIntroducer;
+            }
+        }
+    }
+}
+
+} // namespace metalcpu::msl

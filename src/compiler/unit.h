@@ -1,0 +1,89 @@
+// The translation unit as every pass sees it: tokens, matched brackets, the declarations the
+// scanner found, the statement tree of each function body and one role per token. Built once,
+// read-only afterwards; passes ask it instead of re-deriving C++ from nearby tokens.
+#pragma once
+
+#include "compiler/scanner.h"
+#include "compiler/statements.h"
+#include "compiler/token.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace metalcpu::msl {
+
+/// What a token is in the C++ around it, as far as the front end can tell without types.
+/// Where C++ itself needs types to decide (`a * b;`, `(x)(y)`), the role is the one a
+/// kernel's code makes likely and the passes' tests pin down.
+enum class TokenRole : std::uint8_t {
+    Unknown,
+    Keyword,            ///< a C++ keyword (MSL's address spaces are names here)
+    Attribute,          ///< inside `[[...]]` or `__attribute__((...))`, the brackets included
+    Name,               ///< a name used in an expression or a type
+    Declarator,         ///< the name a declaration introduces: variable, parameter, function
+    Member,             ///< a name after `.`, `->`, `.*` or `->*`
+    QualifiedPart,      ///< a name after `::` (`b` in `a::b`, `x` in `::x`)
+    Callee,             ///< the (last) name of a called function: `f` in `f(x)`, `ns::f<T>(x)`
+    CallOpen,           ///< the `(` of a call
+    CastOpen,           ///< the `(` of a C-style cast or of a named cast's operand
+    Subscript,          ///< the `[` of a subscript
+    ArrayBound,         ///< the `[` of an array declarator
+    LambdaIntroducer,   ///< the `[` that starts a lambda
+    Assignment,         ///< `=`
+    CompoundAssignment, ///< `+=` and the others; for `>>=` (lexed `>` `>=`) the `>`
+    Increment,          ///< `++` or `--`
+};
+
+const char* tokenRoleName(TokenRole role);
+
+/// One preprocessed translation unit's syntax.
+class Unit {
+public:
+    /// `tokens` and `partner` (see matchBrackets()) and `module` (see scanModule()) must
+    /// outlive the Unit. Passes change the tokens' output only (Token::text and friends,
+    /// through EditList), never their spellings, so the Unit stays valid throughout.
+    Unit(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module);
+
+    const TokenList& tokens() const { return tokens_; }
+    const std::vector<std::size_t>& partner() const { return partner_; }
+    const Module& module() const { return module_; }
+    std::size_t size() const { return tokens_.size(); }
+    const Token& operator[](std::size_t i) const { return tokens_[i]; }
+
+    TokenRole role(std::size_t i) const { return i < roles_.size() ? roles_[i] : TokenRole::Unknown; }
+    /// A name that names something by itself: not a member, not a later part of a qualified
+    /// name, not a keyword.
+    bool isUnqualifiedName(std::size_t i) const;
+    /// `=` or a compound assignment starts at `i`.
+    bool isAssignmentOperator(std::size_t i) const {
+        return role(i) == TokenRole::Assignment || role(i) == TokenRole::CompoundAssignment;
+    }
+
+    /// The statements of function `function`'s body (Module::functions index), or nullptr when
+    /// it has no body or the statement parser could not delimit it.
+    const std::vector<Statement>* body(std::size_t function) const;
+    /// Whether token `i` is the first token of a statement (after its pragmas and attributes)
+    /// in a function body. Bodies the statement parser could not delimit are judged by the
+    /// tokens before `i` (counted in lexicalBodies()).
+    bool startsStatement(std::size_t i) const;
+    /// How many function bodies startsStatement() judges by their tokens alone.
+    std::size_t lexicalBodies() const { return lexicalBodies_; }
+    /// The innermost function (Module::functions index) whose body holds token `i`, or kNoToken.
+    std::size_t functionAt(std::size_t i) const;
+
+private:
+    void classify();
+    void markStatements(const std::vector<Statement>& statements);
+
+    const TokenList& tokens_;
+    const std::vector<std::size_t>& partner_;
+    const Module& module_;
+    std::vector<TokenRole> roles_;
+    std::vector<std::optional<std::vector<Statement>>> bodies_;
+    std::vector<std::uint8_t> statementStart_; ///< 1: starts a statement; 2: in a lexically judged body
+    std::vector<std::size_t> bodyOwner_;       ///< per token: the innermost function whose body holds it
+    std::size_t lexicalBodies_ = 0;
+};
+
+} // namespace metalcpu::msl

@@ -1,0 +1,98 @@
+#include "compiler/unit.h"
+
+#include "compiler/compiler_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace metalcpu::msl {
+namespace {
+
+/// The role of every token of `source` as "spelling:role", one per token, joined by spaces;
+/// tokens whose role is Unknown print their spelling alone.
+std::string roles(std::string_view source) {
+    auto p = testing::parse(source);
+    const Unit unit(p->tokens, p->partner, p->module);
+    std::string out;
+    for (std::size_t i = 0; i + 1 < p->tokens.size(); ++i) {
+        if (!out.empty()) out += ' ';
+        out += p->tokens[i].spelling;
+        if (unit.role(i) != TokenRole::Unknown) out += std::string(":") + tokenRoleName(unit.role(i));
+    }
+    return out;
+}
+
+// Test that declared names are declarators, and names used in expressions are names.
+TEST(UnitRoles, DeclaratorsAndNames) {
+    EXPECT_EQ(roles("float a = b;"), "float:keyword a:declarator =:assignment b:name ;");
+    EXPECT_EQ(roles("device float* p, q;"), "device:name float:keyword * p:declarator , q:name ;");
+    EXPECT_EQ(roles("vec<float, 4> v[2];"),
+              "vec:name < float:keyword , 4 > v:declarator [:array-bound 2 ] ;");
+    EXPECT_EQ(roles("void f(int x) { return x; }"),
+              "void:keyword f:declarator ( int:keyword x:declarator ) { return:keyword x:name ; }");
+}
+
+// Test that a `*` between two names at the start of a statement declares, and in an
+// expression multiplies.
+TEST(UnitRoles, PointerDeclarationOrProduct) {
+    EXPECT_EQ(roles("void f() { T* p = 0; y = a * b; }"),
+              "void:keyword f:declarator ( ) { T:name * p:declarator =:assignment 0 ; y:name =:assignment a:name * "
+              "b:name ; }");
+}
+
+// Test members, qualified names, calls and named casts.
+TEST(UnitRoles, MembersCallsCasts) {
+    EXPECT_EQ(roles("x = s.device + p->n + ns::k;"),
+              "x:name =:assignment s:name . device:member + p:name -> n:member + ns:name :: k:qualified-part ;");
+    EXPECT_EQ(roles("y = f(a) + metal::max<T>(b, c);"),
+              "y:name =:assignment f:callee (:call a:name ) + metal:name :: max:callee < T:name > (:call b:name , "
+              "c:name ) ;");
+    EXPECT_EQ(roles("q = static_cast<int>(v) + (device float*)p;"),
+              "q:name =:assignment static_cast:keyword < int:keyword > (:cast v:name ) + (:cast device:name "
+              "float:keyword * ) p:name ;");
+    EXPECT_EQ(roles("void f() { if (a) b(); }"),
+              "void:keyword f:declarator ( ) { if:keyword ( a:name ) b:callee (:call ) ; }");
+}
+
+// Test the three meanings of `[`: subscript, array bound, lambda; and attributes.
+TEST(UnitRoles, Brackets) {
+    EXPECT_EQ(roles("a[i] = f()[0];"),
+              "a:name [:subscript i:name ] =:assignment f:callee (:call ) [:subscript 0 ] ;");
+    EXPECT_EQ(roles("auto g = [&](int k) { return k; };"),
+              "auto:keyword g:declarator =:assignment [:lambda & ] ( int:keyword k:declarator ) { "
+              "return:keyword k:name ; } ;");
+    EXPECT_EQ(roles("float m[2][3];"), "float:keyword m:declarator [:array-bound 2 ] [:array-bound 3 ] ;");
+    EXPECT_EQ(roles("kernel void k(uint i [[thread_position_in_grid]]) {}"),
+              "kernel:name void:keyword k:declarator ( uint:name i:declarator [:attribute [:attribute "
+              "thread_position_in_grid:attribute ]:attribute ]:attribute ) { }");
+}
+
+// Test assignments, compound assignments (`>>=` arrives as `>` `>=`) and increments.
+TEST(UnitRoles, Assignments) {
+    EXPECT_EQ(roles("a += 1; b >>= 2; ++c; d--;"),
+              "a:name +=:compound-assignment 1 ; b:name >:compound-assignment >= 2 ; ++:increment c:name ; "
+              "d:name --:increment ;");
+}
+
+// Test statement starts from the statement trees, and the innermost function of a token.
+TEST(UnitStatements, StartsAndFunctions) {
+    auto p = testing::parse("void f(int n) { int a = 0; if (n) { a = g(n); } for (;;) break; }\n"
+                            "void h() { x = 1; }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_TRUE(unit.startsStatement(p->find("int", 1)));
+    EXPECT_TRUE(unit.startsStatement(p->find("if")));
+    EXPECT_TRUE(unit.startsStatement(p->find("a", 1)));
+    EXPECT_FALSE(unit.startsStatement(p->find("g")));
+    EXPECT_TRUE(unit.startsStatement(p->find("break")));
+    EXPECT_TRUE(unit.startsStatement(p->find("x")));
+    EXPECT_EQ(unit.functionAt(p->find("g")), 0u);
+    EXPECT_EQ(unit.functionAt(p->find("x")), 1u);
+    EXPECT_EQ(unit.functionAt(p->find("n")), kNoToken); // a parameter, not in the body
+    ASSERT_NE(unit.body(0), nullptr);
+    EXPECT_EQ(unit.body(0)->size(), 3u);
+    EXPECT_EQ(unit.lexicalBodies(), 0u);
+}
+
+} // namespace
+} // namespace metalcpu::msl
