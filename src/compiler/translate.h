@@ -160,6 +160,13 @@ struct Translation {
     bool hasFunctionConstants = false;
 };
 
+/// In the shader-validation flavour every kernel's generated code sits under
+/// `#if METALCPU_SELECTS_KERNEL(<selector>ull)`: compiled with METALCPU_ONLY_KERNEL defined to
+/// one kernel's selector, the file builds that kernel alone, so a kernel whose instrumented
+/// code does not compile cannot take the others' validation with it (jit/kernel_library.h).
+/// The selector is the 64-bit FNV-1a hash of the host name.
+std::uint64_t kernelSelector(std::string_view hostName);
+
 /// Translates one preprocessed translation unit (the output of `g++ -E` with metalcpu's stub
 /// headers, linemarkers included) into C++ that includes <metalcpu/kernel_prelude.h>, keeps
 /// every user token at its original line and column (#line markers), and ends with the

@@ -1,8 +1,10 @@
 #include "jit/kernel_library.h"
 
+#include "compiler/translate.h"
 #include "exec/services.h"
 #include "jit/library_cache.h"
 #include "jit/library_file.h"
+#include "support/log.h"
 #include "validation/regions.h"
 
 #include <dlfcn.h>
@@ -11,6 +13,17 @@
 namespace metalcpu::jit {
 
 namespace {
+
+/// The first `count` lines of `text` (a compiler's diagnostics can run to pages).
+std::string firstLines(const std::string& text, std::size_t count) {
+    std::size_t end = 0;
+    for (std::size_t n = 0; n < count; ++n) {
+        end = text.find('\n', end);
+        if (end == std::string::npos) return text;
+        ++end;
+    }
+    return end >= text.size() ? text : text.substr(0, end) + "...";
+}
 
 /// The libraries this process has loaded and still uses, by path and content hash: each is
 /// loaded once, however many Library objects are made of it (each load holds a descriptor
@@ -133,10 +146,48 @@ std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* err
 
 const mc_kernel* KernelLibrary::validationKernel(const std::string& name, std::string* error) {
     std::shared_ptr<KernelLibrary> flavour = validationFlavour(error);
+    if (!flavour && !validationSources_.empty()) flavour = kernelValidationFlavour(name, error);
     if (!flavour) return nullptr;
     const mc_kernel* kernel = flavour->find(name);
     if (!kernel && error) *error = "the kernel is missing from its shader-validation flavour";
     return kernel;
+}
+
+std::shared_ptr<KernelLibrary> KernelLibrary::kernelValidationFlavour(const std::string& name, std::string* error) {
+    std::lock_guard lock(validationMutex_);
+    if (auto found = kernelFlavours_.find(name); found != kernelFlavours_.end()) return found->second;
+    if (auto failed = kernelFlavourErrors_.find(name); failed != kernelFlavourErrors_.end()) {
+        if (error) *error = failed->second;
+        return nullptr;
+    }
+    char selector[32];
+    std::snprintf(selector, sizeof selector, "0x%016llxull", static_cast<unsigned long long>(msl::kernelSelector(name)));
+    const std::string marker = std::string("METALCPU_SELECTS_KERNEL(") + selector + ")";
+    std::vector<std::string> sources;
+    for (const std::string& source : validationSources_)
+        if (source.find(marker) != std::string::npos)
+            sources.push_back(std::string("#define METALCPU_ONLY_KERNEL ") + selector + "\n" + source);
+    std::string why;
+    std::shared_ptr<KernelLibrary> flavour;
+    if (sources.empty()) {
+        why = validationError_; // a library from before kernels could be selected
+    } else {
+        SourceBuild build = buildValidationLibrary(sources);
+        if (build.ok) flavour = build.library;
+        else why = "the shader-validation flavour of '" + name + "' in " + path_ + " does not compile:\n" + build.diagnostics;
+    }
+    if (flavour) {
+        if (!warnedWholeFlavour_) {
+            warnedWholeFlavour_ = true;
+            support::log().warn("the kernels of {} get their shader-validation flavours one at a time: {}", path_,
+                                firstLines(validationError_, 12));
+        }
+        kernelFlavours_.emplace(name, flavour);
+    } else {
+        kernelFlavourErrors_.emplace(name, why);
+        if (error) *error = why;
+    }
+    return flavour;
 }
 
 const mc_kernel* KernelLibrary::find(const std::string& name) const {

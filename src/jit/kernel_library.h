@@ -46,7 +46,10 @@ public:
     /// do not compile.
     std::shared_ptr<KernelLibrary> validationFlavour(std::string* error);
     /// The kernel `name` of validationFlavour(), or nullptr with the reason in `error`. The
-    /// flavour stays loaded while this library lives.
+    /// flavour stays loaded while this library lives. When the instrumented sources do not
+    /// compile as a whole, the kernel's own part of them is compiled alone
+    /// (METALCPU_ONLY_KERNEL, msl::kernelSelector()), so one kernel whose instrumented code
+    /// does not compile does not cost the others their validation.
     const mc_kernel* validationKernel(const std::string& name, std::string* error);
 
     /// Kernel `name` compiled with `values` for its file's function constants (the library
@@ -80,6 +83,12 @@ private:
     std::mutex validationMutex_;
     std::shared_ptr<KernelLibrary> validation_;
     std::string validationError_;
+    /// Per kernel, when the whole flavour does not compile: its own flavour, or why not.
+    std::map<std::string, std::shared_ptr<KernelLibrary>> kernelFlavours_;
+    std::map<std::string, std::string> kernelFlavourErrors_;
+    bool warnedWholeFlavour_ = false;
+
+    std::shared_ptr<KernelLibrary> kernelValidationFlavour(const std::string& name, std::string* error);
 };
 
 } // namespace metalcpu::jit

@@ -880,5 +880,59 @@ TEST_F(ShaderValidation, FailOnReportsGuard) {
     reports();
 }
 
+// ---- One kernel's instrumented code does not compile ----------------------------------------
+
+// `needs_raw` compiles only with raw pointers, so its instrumented flavour (checked pointers)
+// does not compile, and with it the file's flavour as a whole.
+const char* const kOneBadFlavour = R"(
+#include <metal_stdlib>
+using namespace metal;
+template <typename P> struct raw { enum { value = 0 }; };
+template <typename T> struct raw<T*> { enum { value = 1 }; };
+template <typename T>
+kernel void needs_raw(device T* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    static_assert(raw<decltype(out)>::value == 1, "a raw pointer");
+    out[i] = T(1);
+}
+template [[host_name("needs_raw")]] kernel void needs_raw<float>(device float*, uint);
+kernel void store_past(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    out[i + 1] = 2.0f;
+}
+)";
+
+using ValidationPerKernel = ValidationOnFixture;
+
+// Test that a kernel whose instrumented code does not compile fails its own pipeline with the
+// compiler's message, and does not cost the other kernel of its file its validation: that one
+// still reports its store past the end.
+TEST_F(ValidationPerKernel, OtherKernelsKeepTheirValidation) {
+    MTL::Library* library = compile(kOneBadFlavour);
+    ASSERT_NE(library, nullptr);
+    MTL::ComputePipelineState* good = pipeline(library, "store_past", nullptr, MTL::ShaderValidationDefault);
+    ASSERT_NE(good, nullptr);
+    MTL::Buffer* out = buffer(4 * sizeof(float));
+    MTL::CommandBuffer* commands =
+        dispatch(good, 4, 4, [&](MTL::ComputeCommandEncoder* e) { e->setBuffer(out, 0, 0); });
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+    std::vector<ShaderValidationReport> got = reports();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].kind, ReportKind::OutOfBounds);
+    EXPECT_EQ(got[0].location.line, 13u);
+    EXPECT_EQ(got[0].kernel, "store_past");
+
+    MTL::Function* bad = library->newFunction(NS::String::string("needs_raw", NS::UTF8StringEncoding));
+    ASSERT_NE(bad, nullptr);
+    NS::Error* error = nullptr;
+    MTL::ComputePipelineState* none = device_->newComputePipelineState(bad, &error);
+    EXPECT_EQ(none, nullptr);
+    ASSERT_NE(error, nullptr);
+    const std::string message = error->localizedDescription()->utf8String();
+    EXPECT_NE(message.find("the shader-validation flavour of 'needs_raw'"), std::string::npos) << message;
+    EXPECT_NE(message.find("a raw pointer"), std::string::npos) << message;
+    bad->release();
+    good->release();
+    library->release();
+}
+
 } // namespace
 } // namespace metalcpu::testing

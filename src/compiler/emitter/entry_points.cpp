@@ -4,6 +4,8 @@
 #include "compiler/reflection.h"
 #include "compiler/source.h"
 
+#include <cstdio>
+
 namespace metalcpu::msl {
 
 namespace {
@@ -61,7 +63,23 @@ std::string presentKind(const ParamInfo& p) {
     return "(" + p.presentIf + " ? " + paramKindEnumerator(p.kind) + " : MC_PARAM_ABSENT)";
 }
 
+/// The line that opens a kernel's part of the validation flavour (see kernelSelector()).
+std::string selection(const std::string& hostName) {
+    char selector[32];
+    std::snprintf(selector, sizeof selector, "0x%016llxull", static_cast<unsigned long long>(kernelSelector(hostName)));
+    return std::string("#if METALCPU_SELECTS_KERNEL(") + selector + ")\n";
+}
+
 } // namespace
+
+std::uint64_t kernelSelector(std::string_view hostName) {
+    std::uint64_t hash = 0xcbf29ce484222325ull;
+    for (unsigned char c : hostName) {
+        hash ^= c;
+        hash *= 0x100000001b3ull;
+    }
+    return hash;
+}
 
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
                                 bool validation, const std::vector<ProgramConstant>& constants) {
@@ -80,6 +98,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
             scope += ns + "::";
         }
         out += "// " + quoteString(info.hostName) + "\n";
+        if (validation) out += selection(info.hostName);
         out += open + "namespace {\n";
         out += "using " + fn + " = decltype(&" + info.functionExpression + ");\n";
 
@@ -152,7 +171,9 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                    e.maxThreadsExpression + ");\n";
             maxThreads = scope + "__mc_" + k + "_max_threads";
         }
-        out += "}" + close + "\n\n";
+        out += "}" + close + "\n";
+        if (validation) out += "#endif\n";
+        out += "\n";
 
         // MC_KERNEL_USES_BARRIERS means "needs fibers": coroutine kernels synchronise without.
         const char* flags = info.usesWorkItemLoops ? "MC_KERNEL_WORK_ITEM_LOOPS"
@@ -160,12 +181,14 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                             : info.usesBarriers ? "MC_KERNEL_USES_BARRIERS"
                                                 : "0u";
 
-        tableRows.push_back("    {" + quoteString(info.hostName) + ", " + quoteString(info.file) + ", " +
+        tableRows.push_back((validation ? selection(info.hostName) : std::string()) + "    {" +
+                            quoteString(info.hostName) + ", " + quoteString(info.file) + ", " +
                             std::to_string(info.line) + ", " + std::to_string(info.column) + ", " +
                             flags + ", " + maxThreads + ", " + std::to_string(info.params.size()) + ", " +
                             params + ", &" + scope + "__mc_" + k + "_run_group, " + runThread + ", " +
                             std::to_string(info.threadgroupSites.size()) + ", " + sites + ", " +
-                            quoteString(info.frameName.empty() ? info.hostName : info.frameName) + "},\n");
+                            quoteString(info.frameName.empty() ? info.hostName : info.frameName) + "},\n" +
+                            (validation ? "#endif\n" : ""));
     }
     std::string constantTable = "nullptr, 0";
     if (!constants.empty()) {
@@ -179,8 +202,15 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
     if (!entryPoints.empty()) {
         out += "const ::mc_kernel __mc_kernels[] = {\n";
         for (const std::string& row : tableRows) out += row;
-        out += "};\n";
-        kernelTable = "__mc_kernels, " + std::to_string(entryPoints.size());
+        if (validation) {
+            // With one kernel selected the others' rows are gone: a last empty row keeps the
+            // array from being empty, and the count leaves it out.
+            out += "    {},\n};\n";
+            kernelTable = "__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1";
+        } else {
+            out += "};\n";
+            kernelTable = "__mc_kernels, " + std::to_string(entryPoints.size());
+        }
     }
     out += "METALCPU_REGISTER_MODULE(" + kernelTable + ", " + quoteString(moduleFile) + ", " + constantTable + ")\n";
     return out;

@@ -81,6 +81,7 @@ namespace tables { constinit const int kOffsets[2] = {0, 1}; static_assert(__has
 }
 #line 1 "<metalcpu generated>"
 // "accesses"
+#if METALCPU_SELECTS_KERNEL(0x465e3159bbc7d31bull)
 namespace {
 using __mc_0_fn = decltype(&::accesses);
 __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
@@ -113,8 +114,10 @@ const ::mc_param __mc_0_params[] = {
 };
 const mc_u64 __mc_0_sites[] = {0x1ull};
 }
+#endif
 
 // "deduces"
+#if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
 namespace {
 using __mc_1_fn = decltype(&::deduces);
 __attribute__((flatten)) void __mc_1_run_group(const ::mc_group* __g) {
@@ -133,8 +136,10 @@ const ::mc_param __mc_1_params[] = {
     {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 38, 60, 0, 0},
 };
 }
+#endif
 
 // "rows"
+#if METALCPU_SELECTS_KERNEL(0xa3a7061ff10a8138ull)
 namespace {
 using __mc_2_fn = decltype(&::rows);
 __attribute__((flatten)) void __mc_2_run_group(const ::mc_group* __g) {
@@ -153,14 +158,22 @@ const ::mc_param __mc_2_params[] = {
     {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, 47, 55, 0, 0},
 };
 }
+#endif
 
 const ::mc_constant_data __mc_constants[] = {
     {&::kTable, sizeof(::kTable), "kTable"},
     {&::tables::kOffsets, sizeof(::tables::kOffsets), "kOffsets"},
 };
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x465e3159bbc7d31bull)
     {"accesses", "validation_accesses.metal", 9, 13, 0u, 0, 7, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites, "accesses"},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
     {"deduces", "validation_accesses.metal", 38, 13, 0u, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "deduces"},
+#endif
+#if METALCPU_SELECTS_KERNEL(0xa3a7061ff10a8138ull)
     {"rows", "validation_accesses.metal", 47, 13, 0u, 0, 2, ::__mc_2_params, &::__mc_2_run_group, &::__mc_2_run_thread, 0, nullptr, "rows"},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 3, "validation_accesses.metal", __mc_constants, 2)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "validation_accesses.metal", __mc_constants, 2)

@@ -15,6 +15,7 @@ template <typename T>
 }
 #line 1 "<metalcpu generated>"
 // "sum_sincos_float"
+#if METALCPU_SELECTS_KERNEL(0xadf476a8232d8c89ull)
 namespace {
 using __mc_0_fn = decltype(&::sum_sincos<float>);
 __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
@@ -36,8 +37,12 @@ const ::mc_param __mc_0_params[] = {
     {"index", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 8, 29, 0, 0},
 };
 }
+#endif
 
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0xadf476a8232d8c89ull)
     {"sum_sincos_float", "validation_sum_sincos.metal", 7, 13, 0u, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "sum_sincos<float>"},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 1, "validation_sum_sincos.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "validation_sum_sincos.metal", nullptr, 0)

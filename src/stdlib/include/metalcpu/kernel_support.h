@@ -273,6 +273,13 @@ __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* gr
 #ifndef METALCPU_FUNCTION_CONSTANTS
 #define METALCPU_FUNCTION_CONSTANTS 0, nullptr
 #endif
+/// The validation flavour compiled for one kernel (jit/kernel_library.cpp defines
+/// METALCPU_ONLY_KERNEL to its selector, msl::kernelSelector()) keeps only that kernel's code.
+#ifdef METALCPU_ONLY_KERNEL
+#define METALCPU_SELECTS_KERNEL(selector) ((selector) == (METALCPU_ONLY_KERNEL))
+#else
+#define METALCPU_SELECTS_KERNEL(selector) 1
+#endif
 /// Places one module descriptor in the library's module table (a linker section the
 /// library's open function walks; see library_stub.h).
 #define METALCPU_REGISTER_MODULE(kernels, count, source, constants, constant_count)              \
