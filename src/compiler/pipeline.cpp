@@ -57,9 +57,6 @@ namespace {
 // Transitional adapters: the passes not yet written against EditList get the tokens.
 TokenList& tokensOf(PassContext& c) { return c.edits.uncheckedTokens(); }
 
-void addressSpaceOverloads(PassContext& c) {
-    collapseAddressSpaceOverloads(tokensOf(c), c.unit.partner(), c.unit.module(), c.options.validation);
-}
 void memberSpecialisations(PassContext& c) { rewriteMemberSpecialisations(tokensOf(c), c.unit.partner(), c.unit.module()); }
 void functionConstants(PassContext& c) {
     rewriteFunctionConstants(tokensOf(c), c.unit.module(), c.findings.functionConstants);
@@ -93,7 +90,7 @@ const std::vector<PassInfo>& passes() {
     // - threadgroup-variables, coroutines and work-item loops copy rewritten text;
     // - array-designators runs last: it copies initialiser values with every edit in them.
     static const std::vector<PassInfo> kPasses = {
-        {"address-space-overloads", addressSpaceOverloads, false},
+        {"address-space-overloads", collapseAddressSpaceOverloads, false},
         {"member-specialisations", memberSpecialisations, false},
         {"function-constants", functionConstants, false},
         {"kernel-signatures", rewriteKernelSignatures, false},
