@@ -42,8 +42,7 @@ Result rewrite(std::string_view source) {
     for (const CoroutineKernel& c : coroutines)
         if (std::none_of(kernels.begin(), kernels.end(), [&](const WorkItemKernel& k) { return k.function == c.function; }))
             r.coroutines.push_back(p->module.functions[c.function].name);
-    testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations});
-    rewriteAttributes(p->tokens, p->partner);
+    testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations, rewriteAttributes});
     rewriteThreadgroupVariables(p->tokens, p->module, threadgroup);
     rewriteWorkItemKernels(p->tokens, kernels);
     r.text = testing::render(p->tokens);
