@@ -31,7 +31,7 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
                                      diagnostics);
         found.attributes[i] = parseKernelAttributes(tokens, f, diagnostics);
     }
-    found.threadgroupVariables = findThreadgroupVariables(tokens, partner, module, options.fileKey, diagnostics);
+    found.threadgroupVariables = findThreadgroupVariables(unit, options.fileKey, diagnostics);
     if (diagnostics.hasErrors()) return found;
     found.graph = buildCallGraph(tokens, partner, module);
     std::vector<std::pair<std::size_t, std::string>> kernelFunctions;
@@ -62,12 +62,8 @@ void checkedPointerTypes(PassContext& c) { rewriteCheckedPointerTypes(tokensOf(c
 void checkedAccesses(PassContext& c) {
     rewriteCheckedAccesses(tokensOf(c), c.unit.partner(), c.unit.module(), c.findings.accessSites);
 }
-void threadgroupVariables(PassContext& c) {
-    rewriteThreadgroupVariables(tokensOf(c), c.unit.module(), c.findings.threadgroupVariables, c.options.validation);
-}
 void coroutineKernels(PassContext& c) { rewriteCoroutineKernels(tokensOf(c), c.findings.coroutineKernels); }
 void workItemKernels(PassContext& c) { rewriteWorkItemKernels(tokensOf(c), c.findings.workItemKernels); }
-void arrayDesignators(PassContext& c) { rewriteArrayDesignators(tokensOf(c), c.unit.partner(), c.diagnostics); }
 
 } // namespace
 
@@ -92,10 +88,10 @@ const std::vector<PassInfo>& passes() {
         {"checked-accesses", checkedAccesses, true},
         {"half-literals", rewriteHalfLiterals, false},
         {"pragmas", rewritePragmas, false},
-        {"threadgroup-variables", threadgroupVariables, false},
+        {"threadgroup-variables", rewriteThreadgroupVariables, false},
         {"coroutine-kernels", coroutineKernels, false},
         {"work-item-loops", workItemKernels, false},
-        {"array-designators", arrayDesignators, false},
+        {"array-designators", rewriteArrayDesignators, false},
     };
     return kPasses;
 }

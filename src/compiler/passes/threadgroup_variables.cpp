@@ -1,19 +1,16 @@
 #include "compiler/passes/threadgroup_variables.h"
 
+#include "compiler/edits.h"
+#include "compiler/findings.h"
 #include "compiler/syntax.h"
+#include "compiler/translate.h"
+#include "compiler/unit.h"
 
 #include <cstdio>
 
 namespace metalcpu::msl {
 
 namespace {
-
-bool startsStatement(const TokenList& tokens, std::size_t i, std::size_t bodyOpen) {
-    if (i == bodyOpen + 1) return true;
-    const Token& p = tokens[i - 1];
-    return p.isPunct("{") || p.isPunct("}") || p.isPunct(";") || p.isPunct(":") ||
-           p.kind == TokenKind::Pragma;
-}
 
 bool endsDeclaratorName(const Token& t) {
     return t.isPunct("[") || t.isPunct(",") || t.isPunct(";") || t.isPunct("=") || t.isPunct("{") ||
@@ -28,10 +25,11 @@ std::string siteKeyLiteral(std::uint64_t key) {
     return buffer;
 }
 
-std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const TokenList& tokens,
-                                                             const std::vector<std::size_t>& partner,
-                                                             const Module& module, std::uint64_t fileKey,
+std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, std::uint64_t fileKey,
                                                              Diagnostics& diagnostics) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    const Module& module = unit.module();
     std::vector<ThreadgroupDeclaration> out;
     std::uint64_t site = 0;
 
@@ -53,7 +51,9 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const TokenList& to
         const FunctionDecl& f = module.functions[fi];
         if (!f.hasBody) continue;
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
-            if (!tokens[i].isIdentifier("threadgroup") || !startsStatement(tokens, i, f.bodyOpen)) continue;
+            // A body nested in this one (a local class's member function) has its own turn.
+            if (!tokens[i].isIdentifier("threadgroup") || !unit.startsStatement(i) || unit.functionAt(i) != fi)
+                continue;
             // Find the first declarator's name; a `*` or `&` before it makes this a pointer
             // (or reference) to threadgroup memory, not a threadgroup variable.
             std::size_t name = kNoToken;
@@ -127,9 +127,11 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const TokenList& to
     return out;
 }
 
-void rewriteThreadgroupVariables(TokenList& tokens, const Module& module,
-                                 const std::vector<ThreadgroupDeclaration>& declarations, bool validation) {
-    for (const ThreadgroupDeclaration& d : declarations) {
+void rewriteThreadgroupVariables(PassContext& c) {
+    const TokenList& tokens = c.unit.tokens();
+    const Module& module = c.unit.module();
+    const bool validation = c.options.validation;
+    for (const ThreadgroupDeclaration& d : c.findings.threadgroupVariables) {
         const char* group = module.functions[d.function].isKernel ? "__mc_group" : "nullptr";
         std::string type = outputText(tokens, d.type.begin, d.type.end);
         std::string replacement;
@@ -142,8 +144,9 @@ void rewriteThreadgroupVariables(TokenList& tokens, const Module& module,
                            outputText(tokens, v.arrayBounds.begin, v.arrayBounds.end) + ", " +
                            siteKeyLiteral(v.key) + ">(" + group + ");";
         }
-        for (std::size_t i = d.statement.begin; i < d.statement.end; ++i) tokens[i].erased = true;
-        tokens[d.statement.begin].prefix = replacement + tokens[d.statement.begin].prefix;
+        // The type and bounds carry the earlier passes' edits (address-spaces erased
+        // `threadgroup`, divisions rewrote bounds): the statement is theirs to take over.
+        c.edits.takeOver(d.statement, replacement);
     }
 }
 
