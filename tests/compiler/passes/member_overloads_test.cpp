@@ -136,5 +136,23 @@ TEST(MemberOverloads, NestedCollapses) {
     EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
 }
 
+// Test that overloads chosen by enable_if collapse per condition: each condition's `thread`
+// version stays, the other address spaces of the same condition go (issue 10 listed
+// enable_if overloads of `thread` members as dropped; this pins that they are not).
+TEST(MemberOverloads, EnableIfGroupsCollapseSeparately) {
+    EXPECT_EQ(rewrite("struct S {\n"
+                      "  template <typename T, enable_if_t<sizeof(T) < 8, bool> = true> T f() const thread { return 1; }\n"
+                      "  template <typename T, enable_if_t<sizeof(T) >= 8, bool> = true> T f() const device { return 2; }\n"
+                      "  template <typename T, enable_if_t<sizeof(T) >= 8, bool> = true> T f() const thread { return 3; }\n"
+                      "  template <typename T, enable_if_t<sizeof(T) < 8, bool> = true> T f() const device { return 4; }\n"
+                      "};"),
+              "struct S {\n"
+              "template <typename T, enable_if_t<sizeof(T) < 8, bool> = true> T f() const thread { return 1; }\n"
+              "\n"
+              "template <typename T, enable_if_t<sizeof(T) >= 8, bool> = true> T f() const thread { return 3; }\n"
+              "\n"
+              "};");
+}
+
 } // namespace
 } // namespace metalcpu::msl
