@@ -99,5 +99,33 @@ TEST(ThreadgroupVariables, TakesOverEarlierEdits) {
     EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
 }
 
+// Test that a declaration after an attribute is one (the statement trees see past the
+// attributes; the lexical test before them did not, and the variable silently became a
+// per-thread one).
+TEST(ThreadgroupVariables, AfterAnAttribute) {
+    Result r = rewrite("kernel void k() { [[maybe_unused]] threadgroup float a[4]; }");
+    EXPECT_EQ(r.text, "kernel void k() { [[maybe_unused]] auto& a = "
+                      "::metalcpu_kernel::threadgroup_variable<float[4], 0x100001ull>(__mc_group); }");
+    EXPECT_TRUE(r.messages.empty());
+}
+
+// Test that declarations in a lambda's body are found, nested blocks and trailing return
+// types included: the statement trees hold only the function's own statements.
+TEST(ThreadgroupVariables, InLambdas) {
+    Result r = rewrite("kernel void k() { auto g = [&]() mutable -> int { if (1) { } else { threadgroup int t[2]; } "
+                       "return 0; }; }");
+    EXPECT_EQ(r.text, "kernel void k() { auto g = [&]() mutable -> int { if (1) { } else { auto& t = "
+                      "::metalcpu_kernel::threadgroup_variable<int[2], 0x100001ull>(__mc_group); } return 0; }; }");
+    EXPECT_EQ(r.declarations.size(), 1u);
+}
+
+// Test that a declaration in a local class's member function, which the pass cannot give
+// its group, is an error naming the variable instead of a silent per-thread variable.
+TEST(ThreadgroupVariables, LocalClassIsAnError) {
+    Result r = rewrite("kernel void k() { struct L { void f() { threadgroup int y; } }; }");
+    EXPECT_EQ(r.messages, (std::vector<std::string>{"test.metal:1:41: error: threadgroup variable 'y' must be "
+                                                    "declared in a function body or a lambda, not in a local class"}));
+}
+
 } // namespace
 } // namespace metalcpu::msl
