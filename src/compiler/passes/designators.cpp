@@ -90,8 +90,11 @@ void rewriteList(PassContext& c, std::size_t open, std::size_t close) {
 void rewriteArrayDesignators(PassContext& c) {
     const TokenList& tokens = c.unit.tokens();
     const std::vector<std::size_t>& partner = c.unit.partner();
-    for (std::size_t i = 0; i + 2 < tokens.size(); ++i)
-        if (tokens[i].isPunct("{") && partner[i] != kNoToken) rewriteList(c, i, partner[i]);
+    // Innermost lists first: a range's copies of a value that is itself a designated list
+    // then carry that list written out.
+    for (std::size_t i = tokens.size(); i-- > 0;)
+        if (tokens[i].isPunct("{") && partner[i] != kNoToken && partner[i] + 1 < tokens.size())
+            rewriteList(c, i, partner[i]);
 }
 
 } // namespace metalcpu::msl

@@ -12,7 +12,8 @@ namespace metalcpu::msl {
 /// elements without an initialiser). The indices must be integer constants made of literals
 /// (evaluateInteger()), increasing, and at most kMaxDesignatedElements in all; anything else is
 /// an error at the designator. Runs last, so that the repeated values carry the other passes'
-/// edits (each copy is the value's output text); the designators themselves go whole, with
+/// edits (each copy is the value's output text; inner lists are written out before the outer
+/// ones, so a copied designated list is too); the designators themselves go whole, with
 /// whatever earlier passes did to them (a division in an index).
 void rewriteArrayDesignators(PassContext& context);
 

@@ -49,5 +49,12 @@ TEST(ArrayDesignators, TakesOverRewrittenIndices) {
     EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
 }
 
+// Test that a range whose value is itself a designated list copies it written out (inner
+// lists first; before, the copies kept the inner designators, which g++ rejects).
+TEST(ArrayDesignators, NestedRangeValues) {
+    EXPECT_EQ(rewrite("int m[3][2] = {[0 ... 1] = {[1] = 5}, [2] = {7}};"),
+              "int m[3][2] = { { {}, 5}, { {}, 5}, {7}};");
+}
+
 } // namespace
 } // namespace metalcpu::msl
