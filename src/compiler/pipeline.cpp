@@ -22,7 +22,7 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     const std::vector<std::size_t>& partner = unit.partner();
     Findings found;
     found.entryPoints = findEntryPoints(tokens, module, diagnostics);
-    found.functionConstants = findFunctionConstants(tokens, partner, module, diagnostics);
+    found.functionConstants = findFunctionConstants(unit, diagnostics);
     for (std::size_t i = 0; i < module.functions.size(); ++i) {
         const FunctionDecl& f = module.functions[i];
         if (!f.isKernel || !f.hasBody) continue;
@@ -31,12 +31,12 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
                                      diagnostics);
         found.attributes[i] = parseKernelAttributes(tokens, f, diagnostics);
     }
-    found.threadgroupVariables = findThreadgroupVariables(tokens, partner, module, options.fileKey, diagnostics);
+    found.threadgroupVariables = findThreadgroupVariables(unit, options.fileKey, diagnostics);
     if (diagnostics.hasErrors()) return found;
     found.graph = buildCallGraph(tokens, partner, module);
     std::vector<std::pair<std::size_t, std::string>> kernelFunctions;
     for (const EntryPoint& e : found.entryPoints) kernelFunctions.emplace_back(e.function, e.hostName);
-    findFunctionConstantUsers(tokens, module, found.graph, kernelFunctions, found.functionConstants);
+    findFunctionConstantUsers(unit, found.graph, kernelFunctions, found.functionConstants);
     found.coroutineKernels = findCoroutineKernels(tokens, partner, module, found.graph, diagnostics);
     if (diagnostics.hasErrors()) return found;
     // Barrier kernels become work-item loops where they can, coroutines otherwise; kernels
@@ -57,31 +57,13 @@ namespace {
 // Transitional adapters: the passes not yet written against EditList get the tokens.
 TokenList& tokensOf(PassContext& c) { return c.edits.uncheckedTokens(); }
 
-void addressSpaceOverloads(PassContext& c) {
-    collapseAddressSpaceOverloads(tokensOf(c), c.unit.partner(), c.unit.module(), c.options.validation);
-}
-void memberSpecialisations(PassContext& c) { rewriteMemberSpecialisations(tokensOf(c), c.unit.partner(), c.unit.module()); }
-void functionConstants(PassContext& c) {
-    rewriteFunctionConstants(tokensOf(c), c.unit.module(), c.findings.functionConstants);
-}
-void attributes(PassContext& c) { rewriteAttributes(tokensOf(c), c.unit.partner()); }
 void addressSpaces(PassContext& c) { rewriteAddressSpaces(tokensOf(c), c.unit.partner(), c.diagnostics); }
-void constantInitialisation(PassContext& c) {
-    rewriteConstantInitialisation(tokensOf(c), c.unit.partner(), c.unit.module());
-}
-void divisions(PassContext& c) { rewriteDivisions(tokensOf(c), c.unit.partner()); }
 void checkedPointerTypes(PassContext& c) { rewriteCheckedPointerTypes(tokensOf(c), c.unit.partner()); }
 void checkedAccesses(PassContext& c) {
     rewriteCheckedAccesses(tokensOf(c), c.unit.partner(), c.unit.module(), c.findings.accessSites);
 }
-void halfLiterals(PassContext& c) { rewriteHalfLiterals(tokensOf(c)); }
-void pragmas(PassContext& c) { rewritePragmas(tokensOf(c)); }
-void threadgroupVariables(PassContext& c) {
-    rewriteThreadgroupVariables(tokensOf(c), c.unit.module(), c.findings.threadgroupVariables, c.options.validation);
-}
 void coroutineKernels(PassContext& c) { rewriteCoroutineKernels(tokensOf(c), c.findings.coroutineKernels); }
 void workItemKernels(PassContext& c) { rewriteWorkItemKernels(tokensOf(c), c.findings.workItemKernels); }
-void arrayDesignators(PassContext& c) { rewriteArrayDesignators(tokensOf(c), c.unit.partner(), c.diagnostics); }
 
 } // namespace
 
@@ -93,23 +75,23 @@ const std::vector<PassInfo>& passes() {
     // - threadgroup-variables, coroutines and work-item loops copy rewritten text;
     // - array-designators runs last: it copies initialiser values with every edit in them.
     static const std::vector<PassInfo> kPasses = {
-        {"address-space-overloads", addressSpaceOverloads, false},
-        {"member-specialisations", memberSpecialisations, false},
-        {"function-constants", functionConstants, false},
+        {"address-space-overloads", collapseAddressSpaceOverloads, false},
+        {"member-specialisations", rewriteMemberSpecialisations, false},
+        {"function-constants", rewriteFunctionConstants, false},
         {"kernel-signatures", rewriteKernelSignatures, false},
         {"kernel-instantiations", eraseKernelInstantiations, false},
-        {"attributes", attributes, false},
+        {"attributes", rewriteAttributes, false},
         {"address-spaces", addressSpaces, false},
-        {"constant-initialisation", constantInitialisation, false},
-        {"divisions", divisions, false},
+        {"constant-initialisation", rewriteConstantInitialisation, false},
+        {"divisions", rewriteDivisions, false},
         {"checked-pointer-types", checkedPointerTypes, true},
         {"checked-accesses", checkedAccesses, true},
-        {"half-literals", halfLiterals, false},
-        {"pragmas", pragmas, false},
-        {"threadgroup-variables", threadgroupVariables, false},
+        {"half-literals", rewriteHalfLiterals, false},
+        {"pragmas", rewritePragmas, false},
+        {"threadgroup-variables", rewriteThreadgroupVariables, false},
         {"coroutine-kernels", coroutineKernels, false},
         {"work-item-loops", workItemKernels, false},
-        {"array-designators", arrayDesignators, false},
+        {"array-designators", rewriteArrayDesignators, false},
     };
     return kPasses;
 }

@@ -1,7 +1,9 @@
 #include "compiler/passes/constant_initialisation.h"
 
+#include "compiler/edits.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
+#include "compiler/unit.h"
 
 namespace metalcpu::msl {
 
@@ -27,12 +29,13 @@ std::size_t afterLeadingAttributes(const TokenList& tokens, const std::vector<st
 // Writes `specifier` before token `at`. When the declaration starts its line, it goes at the
 // end of the line before instead, so that the tokens of the declaration keep their columns
 // (and messages about them point where the .metal file has them).
-void insertSpecifier(TokenList& tokens, std::size_t at, const std::string& specifier) {
+void insertSpecifier(EditList& edits, std::size_t at, const std::string& specifier) {
+    const TokenList& tokens = edits.tokens();
     if (at > 0 && tokens[at].startOfLine && tokens[at - 1].location.file == tokens[at].location.file &&
         tokens[at - 1].location.line < tokens[at].location.line && tokens[at - 1].kind != TokenKind::Pragma)
-        tokens[at - 1].suffix += " " + specifier;
+        edits.insertAfter(at - 1, " " + specifier);
     else
-        tokens[at].prefix += specifier + " ";
+        edits.attachBefore(at, specifier + " ");
 }
 
 bool hasWord(const TokenList& tokens, std::size_t begin, std::size_t end, std::string_view word) {
@@ -52,17 +55,23 @@ std::string variableExpression(const TokenList& tokens, std::size_t name, std::s
 // `static_assert(...)` after the `;` at `semicolon`: the variable must not have a destructor.
 // `__typeof__`, not `decltype`: for a reference it names the referent, which is a temporary
 // the reference keeps alive (and destroys at exit) in `constant Dtor& r = Dtor();`.
-void requireTrivialDestructor(TokenList& tokens, std::size_t semicolon, const std::string& what,
+void requireTrivialDestructor(EditList& edits, std::size_t semicolon, const std::string& what,
                               const std::string& expression) {
-    tokens[semicolon].suffix += " static_assert(__has_trivial_destructor(__typeof__(" + expression + ")), \"" + what +
-                                " '" + expression +
-                                "' must be trivially destructible (no kernel code may run when a library unloads)\");";
+    edits.insertAfter(semicolon, " static_assert(__has_trivial_destructor(__typeof__(" + expression + ")), \"" + what +
+                                     " '" + expression +
+                                     "' must be trivially destructible (no kernel code may run when a library unloads)\");");
 }
 
 } // namespace
 
-void rewriteConstantInitialisation(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module) {
-    for (const VariableDecl& v : module.variables) {
+void rewriteConstantInitialisation(PassContext& c) {
+    const TokenList& tokens = c.unit.tokens();
+    const std::vector<std::size_t>& partner = c.unit.partner();
+    for (const VariableDecl& v : c.unit.module().variables) {
+        // A declaration an earlier pass erased (a static data member of a class specialisation
+        // address-space-overloads collapsed away) is gone; what is inserted around erased
+        // tokens would still print.
+        if (v.nameToken != kNoToken && c.edits.isRewritten(v.nameToken)) continue;
         const std::size_t specifiersEnd = v.nameToken == kNoToken ? v.tokens.end : v.nameToken;
         if (declaresExternOrThreadgroup(tokens, v)) continue; // refused by checkRestrictions()
         // A variable template has no one type to check, so it becomes constexpr, whose type
@@ -72,19 +81,21 @@ void rewriteConstantInitialisation(TokenList& tokens, const std::vector<std::siz
         const bool variableTemplate = v.isTemplate && v.enclosingClass.empty() && v.nameToken != kNoToken &&
                                       !tokens[v.nameToken - 1].isPunct("::");
         if (!hasWord(tokens, v.tokens.begin, specifiersEnd, "constexpr"))
-            insertSpecifier(tokens, afterLeadingAttributes(tokens, partner, v.tokens.begin, specifiersEnd),
+            insertSpecifier(c.edits, afterLeadingAttributes(tokens, partner, v.tokens.begin, specifiersEnd),
                             variableTemplate ? "constexpr" : "constinit");
         if (!v.isTemplate && v.nameToken != kNoToken)
-            requireTrivialDestructor(tokens, v.tokens.end, "program-scope variable",
+            requireTrivialDestructor(c.edits, v.tokens.end, "program-scope variable",
                                      variableExpression(tokens, v.nameToken, v.tokens.begin));
     }
-    for (const FunctionDecl& f : module.functions) {
+    for (const FunctionDecl& f : c.unit.module().functions) {
         if (!f.hasBody) continue;
         for (const StaticLocal& local : findStaticLocals(tokens, partner, {f.bodyOpen, f.bodyClose + 1})) {
+            // Gone with its function when address-space-overloads erased that (see above).
+            if (c.edits.isRewritten(local.tokens.begin)) continue;
             // Not moved to the line before: work-item loops may open a piece right before it.
-            if (!local.isConstexpr) tokens[local.tokens.begin].prefix += "constinit ";
+            if (!local.isConstexpr) c.edits.attachBefore(local.tokens.begin, "constinit ");
             if (local.nameToken != kNoToken)
-                requireTrivialDestructor(tokens, local.tokens.end, "static local variable",
+                requireTrivialDestructor(c.edits, local.tokens.end, "static local variable",
                                          tokens[local.nameToken].spelling);
         }
     }

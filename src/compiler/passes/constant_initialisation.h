@@ -4,10 +4,7 @@
 // destructor would register it with __cxa_atexit.
 #pragma once
 
-#include "compiler/scanner.h"
-#include "compiler/token.h"
-
-#include <vector>
+#include "compiler/passes/pass.h"
 
 namespace metalcpu::msl {
 
@@ -20,6 +17,6 @@ namespace metalcpu::msl {
 /// of the temporary a reference keeps alive) is an error at the variable too. Variable
 /// templates get `constexpr` instead (unless they have it): their type must then be literal,
 /// and a destructor that is not constexpr is an error at each instantiation.
-void rewriteConstantInitialisation(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module);
+void rewriteConstantInitialisation(PassContext& context);
 
 } // namespace metalcpu::msl

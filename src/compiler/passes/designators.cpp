@@ -1,6 +1,8 @@
 #include "compiler/passes/designators.h"
 
+#include "compiler/edits.h"
 #include "compiler/syntax.h"
+#include "compiler/unit.h"
 
 #include <optional>
 #include <string>
@@ -35,8 +37,9 @@ std::size_t elementEnd(const TokenList& tokens, const std::vector<std::size_t>& 
 }
 
 /// Rewrites the list whose braces are [open, close] if it holds array designators.
-void rewriteList(TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open, std::size_t close,
-                 Diagnostics& diagnostics) {
+void rewriteList(PassContext& c, std::size_t open, std::size_t close) {
+    const TokenList& tokens = c.unit.tokens();
+    const std::vector<std::size_t>& partner = c.unit.partner();
     if (!startsDesignator(tokens, partner, open + 1)) {
         bool any = false;
         for (std::size_t i = open + 1; i < close; i = elementEnd(tokens, partner, i, close) + 1)
@@ -57,7 +60,7 @@ void rewriteList(TokenList& tokens, const std::vector<std::size_t>& partner, std
                 ellipsis == kNoToken ? first : evaluateInteger(tokens, ellipsis + 1, bracket);
             if (!first || !last || *first < position || *last < *first ||
                 written + (*last - position + 1) > kMaxDesignatedElements) {
-                diagnostics.error(tokens[i].location,
+                c.diagnostics.error(tokens[i].location,
                                   "array designators need increasing integer constants made of literals, at most " +
                                       std::to_string(kMaxDesignatedElements) + " elements in all");
                 return;
@@ -67,9 +70,11 @@ void rewriteList(TokenList& tokens, const std::vector<std::size_t>& partner, std
             const std::string value = outputText(tokens, bracket + 2, end);
             std::string copies;
             for (long long k = *first; k < *last; ++k) copies += ", " + value;
-            for (std::size_t k = i; k <= bracket + 1; ++k) tokens[k].erased = true;
-            tokens[bracket + 2].prefix = gap + tokens[bracket + 2].prefix;
-            tokens[end - 1].suffix += copies;
+            // `[first ... last] =` prints nothing, nor anything an earlier pass made of it (an
+            // index's division): an empty takeOver, not an erase that would meet those edits.
+            c.edits.takeOver(TokenRange{i, bracket + 2}, "");
+            c.edits.insertBefore(bracket + 2, gap);
+            c.edits.insertAfter(end - 1, copies);
             written += *last - *first + 1 + static_cast<long long>(gap.size() / 4);
             position = *last + 1;
         } else {
@@ -82,9 +87,14 @@ void rewriteList(TokenList& tokens, const std::vector<std::size_t>& partner, std
 
 } // namespace
 
-void rewriteArrayDesignators(TokenList& tokens, const std::vector<std::size_t>& partner, Diagnostics& diagnostics) {
-    for (std::size_t i = 0; i + 2 < tokens.size(); ++i)
-        if (tokens[i].isPunct("{") && partner[i] != kNoToken) rewriteList(tokens, partner, i, partner[i], diagnostics);
+void rewriteArrayDesignators(PassContext& c) {
+    const TokenList& tokens = c.unit.tokens();
+    const std::vector<std::size_t>& partner = c.unit.partner();
+    // Innermost lists first: a range's copies of a value that is itself a designated list
+    // then carry that list written out.
+    for (std::size_t i = tokens.size(); i-- > 0;)
+        if (tokens[i].isPunct("{") && partner[i] != kNoToken && partner[i] + 1 < tokens.size())
+            rewriteList(c, i, partner[i]);
 }
 
 } // namespace metalcpu::msl

@@ -1,10 +1,7 @@
 // Pass: GNU array designators in braced initialisers.
 #pragma once
 
-#include "compiler/diagnostics.h"
-#include "compiler/token.h"
-
-#include <vector>
+#include "compiler/passes/pass.h"
 
 namespace metalcpu::msl {
 
@@ -15,8 +12,10 @@ namespace metalcpu::msl {
 /// elements without an initialiser). The indices must be integer constants made of literals
 /// (evaluateInteger()), increasing, and at most kMaxDesignatedElements in all; anything else is
 /// an error at the designator. Runs last, so that the repeated values carry the other passes'
-/// edits (each copy is the value's output text).
-void rewriteArrayDesignators(TokenList& tokens, const std::vector<std::size_t>& partner, Diagnostics& diagnostics);
+/// edits (each copy is the value's output text; inner lists are written out before the outer
+/// ones, so a copied designated list is too); the designators themselves go whole, with
+/// whatever earlier passes did to them (a division in an index).
+void rewriteArrayDesignators(PassContext& context);
 
 /// The most elements one initialiser's designators may write out.
 inline constexpr long long kMaxDesignatedElements = 65536;

@@ -4,9 +4,7 @@
 // answers as AArch64 does: x / 0 == 0, x % 0 == x, MIN / -1 == MIN, MIN % -1 == 0.
 #pragma once
 
-#include "compiler/token.h"
-
-#include <vector>
+#include "compiler/passes/pass.h"
 
 namespace metalcpu::msl {
 
@@ -17,7 +15,8 @@ namespace metalcpu::msl {
 /// assignment-expression). Integer divisors come back as metalcpu_kernel::checked_divisor,
 /// whose operators keep the built-in result type and value except where it would trap;
 /// floating-point and other divisors come back unchanged, and everything stays constexpr.
-/// `operator/` and `operator%` declarations and attribute arguments are left alone.
-void rewriteDivisions(TokenList& tokens, const std::vector<std::size_t>& partner);
+/// `operator/` and `operator%` declarations, attribute arguments and operators an earlier pass
+/// rewrote (erased with a declaration) are left alone.
+void rewriteDivisions(PassContext& context);
 
 } // namespace metalcpu::msl

@@ -1,8 +1,11 @@
 #include "compiler/passes/function_constants.h"
 
+#include "compiler/edits.h"
+#include "compiler/findings.h"
 #include "compiler/kernels.h"
 #include "compiler/source.h"
 #include "compiler/syntax.h"
+#include "compiler/unit.h"
 
 #include <algorithm>
 #include <map>
@@ -135,8 +138,10 @@ void markOptional(const TokenList& tokens, std::vector<FunctionConstantDecl>& co
 
 } // namespace
 
-std::vector<FunctionConstantDecl> findFunctionConstants(const TokenList& tokens, const std::vector<std::size_t>& partner,
-                                                        const Module& module, Diagnostics& diagnostics) {
+std::vector<FunctionConstantDecl> findFunctionConstants(const Unit& unit, Diagnostics& diagnostics) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    const Module& module = unit.module();
     std::vector<FunctionConstantDecl> found;
     std::set<std::size_t> placed;
     for (std::size_t v = 0; v < module.variables.size(); ++v)
@@ -147,10 +152,12 @@ std::vector<FunctionConstantDecl> findFunctionConstants(const TokenList& tokens,
     return found;
 }
 
-void findFunctionConstantUsers(const TokenList& tokens, const Module& module, const CallGraph& graph,
+void findFunctionConstantUsers(const Unit& unit, const CallGraph& graph,
                                const std::vector<std::pair<std::size_t, std::string>>& entryPoints,
                                std::vector<FunctionConstantDecl>& constants) {
     if (constants.empty()) return;
+    const TokenList& tokens = unit.tokens();
+    const Module& module = unit.module();
     // The names each program-scope variable's declaration mentions (its initialiser).
     std::map<std::string, std::set<std::string>> variableNames;
     for (const VariableDecl& v : module.variables)
@@ -193,22 +200,26 @@ void resolveConditionalParameters(const std::vector<FunctionConstantDecl>& const
     }
 }
 
-void rewriteFunctionConstants(TokenList& tokens, const Module& module,
-                              const std::vector<FunctionConstantDecl>& constants) {
-    for (const FunctionConstantDecl& c : constants) {
-        const VariableDecl& v = module.variables[c.variable];
+void rewriteFunctionConstants(PassContext& context) {
+    const TokenList& tokens = context.unit.tokens();
+    EditList& edits = context.edits;
+    for (const FunctionConstantDecl& c : context.findings.functionConstants) {
+        const VariableDecl& v = context.unit.module().variables[c.variable];
         const std::string helper = kHelperPrefix + c.name;
         const std::string type = "::metalcpu_kernel::function_constant<" + c.type + ", (" + c.index + ")>";
         // After the (erased) attribute, on the declaration's line: the columns before it stay.
-        tokens[v.tokens.end].prefix += " = " + type + "::value";
-        tokens[v.tokens.end].suffix += " using " + helper + " = " + type + ";";
+        edits.attachBefore(v.tokens.end, " = " + type + "::value");
+        edits.insertAfter(v.tokens.end, " using " + helper + " = " + type + ";");
     }
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         if (!tokens[i].isIdentifier(kDefinedQuery)) continue;
         std::size_t nameToken = definedQueryName(tokens, i);
         if (nameToken == kNoToken) continue; // reported by findFunctionConstants()
-        tokens[i].erased = tokens[i + 1].erased = tokens[i + 3].erased = true;
-        tokens[nameToken].text = kHelperPrefix + tokens[nameToken].spelling + "::defined";
+        // In code an earlier pass erased (an address-space overload collapsed away): gone.
+        if (edits.isRewritten(i)) continue;
+        edits.erase(TokenRange{i, i + 2});
+        edits.erase(i + 3);
+        edits.replace(nameToken, kHelperPrefix + tokens[nameToken].spelling + "::defined");
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include "compiler/call_graph.h"
 #include "compiler/diagnostics.h"
+#include "compiler/passes/pass.h"
 #include "compiler/scanner.h"
 #include "compiler/token.h"
 #include "compiler/translate.h"
@@ -29,13 +30,12 @@ struct FunctionConstantDecl {
 
 /// The file's function constants, with their `required` flag. A misplaced or malformed one
 /// (not at program scope, with an initialiser, in a template) is an error at its line.
-std::vector<FunctionConstantDecl> findFunctionConstants(const TokenList& tokens, const std::vector<std::size_t>& partner,
-                                                        const Module& module, Diagnostics& diagnostics);
+std::vector<FunctionConstantDecl> findFunctionConstants(const Unit& unit, Diagnostics& diagnostics);
 
 /// Records in each constant the kernels (entry points) whose code names it: in the body or
 /// parameters of a function the kernel reaches, or through a program-scope variable such a
 /// function names (`constant int span = a * b;`).
-void findFunctionConstantUsers(const TokenList& tokens, const Module& module, const CallGraph& graph,
+void findFunctionConstantUsers(const Unit& unit, const CallGraph& graph,
                                const std::vector<std::pair<std::size_t, std::string>>& entryPoints,
                                std::vector<FunctionConstantDecl>& constants);
 
@@ -44,10 +44,10 @@ void findFunctionConstantUsers(const TokenList& tokens, const Module& module, co
 void resolveConditionalParameters(const std::vector<FunctionConstantDecl>& constants, const Location& where,
                                   std::vector<ParamInfo>& params, Diagnostics& diagnostics);
 
-/// Rewrites the declarations and the is_function_constant_defined() calls. Runs before
+/// Rewrites the declarations of Findings::functionConstants and the
+/// is_function_constant_defined() calls (but those in code an earlier pass erased). Runs before
 /// rewriteAttributes() (which erases the attribute) and rewriteConstantInitialisation().
-void rewriteFunctionConstants(TokenList& tokens, const Module& module,
-                              const std::vector<FunctionConstantDecl>& constants);
+void rewriteFunctionConstants(PassContext& context);
 
 /// The line the translated file starts with when it has function constants: it points
 /// mc_module::function_constants at the table functionConstantTable() writes.

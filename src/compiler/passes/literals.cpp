@@ -1,5 +1,8 @@
 #include "compiler/passes/literals.h"
 
+#include "compiler/edits.h"
+#include "compiler/unit.h"
+
 namespace metalcpu::msl {
 
 namespace {
@@ -13,9 +16,13 @@ std::size_t suffixLength(const std::string& s) {
 
 } // namespace
 
-void rewriteHalfLiterals(TokenList& tokens) {
-    for (Token& t : tokens) {
+void rewriteHalfLiterals(PassContext& c) {
+    for (std::size_t i = 0; i < c.unit.size(); ++i) {
+        const Token& t = c.unit[i];
         if (t.kind != TokenKind::Number) continue;
+        // A number an earlier pass rewrote is part of what that pass erased or replaced (an
+        // overload collapsed away, an attribute argument): it no longer prints as written.
+        if (c.edits.isRewritten(i)) continue;
         const std::string& s = t.spelling;
         const std::size_t suffix = suffixLength(s);
         if (suffix == 0) continue;
@@ -29,7 +36,7 @@ void rewriteHalfLiterals(TokenList& tokens) {
                 valid = false;
         if (!valid) continue;
         const char* type = suffix == 2 ? "bfloat(" : "half(";
-        t.text = type + digits + (isFloat ? "f)" : ".0f)");
+        c.edits.replace(i, type + digits + (isFloat ? "f)" : ".0f)"));
     }
 }
 

@@ -1,7 +1,10 @@
 #include "compiler/passes/member_overloads.h"
 
+#include "compiler/edits.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
+#include "compiler/translate.h"
+#include "compiler/unit.h"
 
 #include <map>
 #include <string_view>
@@ -46,14 +49,14 @@ struct Shape {
 };
 
 /// The shape of tokens [begin, end), in scope `scope`.
-Shape shapeOf(const TokenList& tokens, const std::vector<std::size_t>& partner, std::string scope, std::size_t begin,
-              std::size_t end, bool checkedPointers) {
+Shape shapeOf(const Unit& unit, std::string scope, std::size_t begin, std::size_t end, bool checkedPointers) {
+    const TokenList& tokens = unit.tokens();
     Shape shape;
     shape.key = std::move(scope) + "|";
     for (std::size_t k = begin; k < end; ++k) {
         const Token& t = tokens[k];
-        if (isAddressSpace(t) && isUnqualifiedName(tokens, k) &&
-            !(checkedPointers && !t.isIdentifier("thread") && qualifiesPointer(tokens, partner, k, end))) {
+        if (isAddressSpace(t) && unit.isUnqualifiedName(k) &&
+            !(checkedPointers && !t.isIdentifier("thread") && qualifiesPointer(tokens, unit.partner(), k, end))) {
             shape.spaces += t.spelling + " ";
             (t.isIdentifier("thread") ? shape.threadSpaces : shape.otherSpaces) += 1;
             continue;
@@ -64,14 +67,13 @@ Shape shapeOf(const TokenList& tokens, const std::vector<std::size_t>& partner, 
     return shape;
 }
 
-Shape shapeOf(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
-              bool checkedPointers) {
+Shape shapeOf(const Unit& unit, const FunctionDecl& f, bool checkedPointers) {
     std::string scope;
     for (const std::string& n : f.namespaces) scope += n + "::";
     scope += std::to_string(f.classBody);
     std::size_t end = f.parametersClose + 1;
     if (!f.trailingQualifiers.empty()) end = std::max(end, f.trailingQualifiers.back() + 1);
-    return shapeOf(tokens, partner, scope, f.headerBegin, end, checkedPointers);
+    return shapeOf(unit, scope, f.headerBegin, end, checkedPointers);
 }
 
 /// Whether `a` is the better declaration to keep: fewer spaces other than `thread`, then more
@@ -84,7 +86,7 @@ bool preferred(const Shape& a, const Shape& b) {
 /// spaces keeps the preferred ones and erases the rest.
 using Overload = std::pair<TokenRange, Shape>;
 
-void collapse(TokenList& tokens, std::map<std::string, std::vector<Overload>>& groups) {
+void collapse(EditList& edits, std::map<std::string, std::vector<Overload>>& groups) {
     for (auto& [key, members] : groups) {
         const Shape* best = &members.front().second;
         bool differ = false;
@@ -96,7 +98,9 @@ void collapse(TokenList& tokens, std::map<std::string, std::vector<Overload>>& g
         const std::string keep = best->spaces;
         for (const auto& [range, shape] : members) {
             if (shape.spaces == keep) continue;
-            for (std::size_t k = range.begin; k < range.end; ++k) tokens[k].erased = true;
+            // A specialisation that goes may hold member overloads this pass erased already.
+            for (std::size_t k = range.begin; k < range.end; ++k)
+                if (!edits.isRewritten(k)) edits.erase(k);
         }
     }
 }
@@ -104,15 +108,16 @@ void collapse(TokenList& tokens, std::map<std::string, std::vector<Overload>>& g
 /// The partial specialisations of class templates (`template <typename T> struct
 /// pointer_element<device T*> { ... };`), by their shapes: header, key and name, with the
 /// innermost enclosing `{` as their scope.
-std::map<std::string, std::vector<Overload>> classSpecialisations(const TokenList& tokens,
-                                                                    const std::vector<std::size_t>& partner,
-                                                                    bool checkedPointers) {
+std::map<std::string, std::vector<Overload>> classSpecialisations(const Unit& unit, bool checkedPointers) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
     std::map<std::string, std::vector<Overload>> groups;
     std::vector<std::size_t> scopes;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const Token& t = tokens[i];
         if (t.isPunct("{")) scopes.push_back(i);
         else if (t.isPunct("}") && !scopes.empty()) scopes.pop_back();
+        // `template` is a keyword to the Unit; the lexical test still tells `x.template f<`.
         if (!t.isIdentifier("template") || !isUnqualifiedName(tokens, i) || i + 1 >= tokens.size() ||
             !tokens[i + 1].isPunct("<"))
             continue;
@@ -133,7 +138,7 @@ std::map<std::string, std::vector<Overload>> classSpecialisations(const TokenLis
         std::size_t end = partner[body] + 1;
         if (end < tokens.size() && tokens[end].isPunct(";")) ++end;
         const std::string scope = "class " + std::to_string(scopes.empty() ? kNoToken : scopes.back());
-        Shape shape = shapeOf(tokens, partner, scope, i, arguments + 1, checkedPointers);
+        Shape shape = shapeOf(unit, scope, i, arguments + 1, checkedPointers);
         groups[shape.key].emplace_back(TokenRange{i, end}, std::move(shape));
     }
     return groups;
@@ -141,17 +146,17 @@ std::map<std::string, std::vector<Overload>> classSpecialisations(const TokenLis
 
 } // namespace
 
-void collapseAddressSpaceOverloads(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
-                                   bool checkedPointers) {
+void collapseAddressSpaceOverloads(PassContext& c) {
+    const bool checkedPointers = c.options.validation;
     std::map<std::string, std::vector<Overload>> groups;
-    for (const FunctionDecl& f : module.functions) {
+    for (const FunctionDecl& f : c.unit.module().functions) {
         if (f.isKernel || f.parametersOpen == kNoToken || f.parametersClose == kNoToken) continue;
-        Shape shape = shapeOf(tokens, partner, f, checkedPointers);
+        Shape shape = shapeOf(c.unit, f, checkedPointers);
         groups[shape.key].emplace_back(TokenRange{f.headerBegin, f.declarationEnd}, std::move(shape));
     }
-    collapse(tokens, groups);
-    std::map<std::string, std::vector<Overload>> classes = classSpecialisations(tokens, partner, checkedPointers);
-    collapse(tokens, classes);
+    collapse(c.edits, groups);
+    std::map<std::string, std::vector<Overload>> classes = classSpecialisations(c.unit, checkedPointers);
+    collapse(c.edits, classes);
 }
 
 } // namespace metalcpu::msl

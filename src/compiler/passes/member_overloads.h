@@ -2,7 +2,7 @@
 // collapse to one.
 #pragma once
 
-#include "compiler/scanner.h"
+#include "compiler/passes/pass.h"
 
 namespace metalcpu::msl {
 
@@ -23,7 +23,7 @@ namespace metalcpu::msl {
 /// Partial specialisations of a class template that differ only in address spaces collapse
 /// the same way (MLX steel's `pointer_element<thread T*>`, `<device T*>`, `<constant T*>`,
 /// `<threadgroup T*>`: the `thread` one stays in the plain flavour, all four in the checked one).
-void collapseAddressSpaceOverloads(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
-                                   bool checkedPointers);
+/// The checked flavour is TranslateOptions::validation.
+void collapseAddressSpaceOverloads(PassContext& context);
 
 } // namespace metalcpu::msl

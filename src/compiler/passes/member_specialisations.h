@@ -1,7 +1,7 @@
 // Pass: explicit specialisations of member templates written in their class.
 #pragma once
 
-#include "compiler/scanner.h"
+#include "compiler/passes/pass.h"
 
 namespace metalcpu::msl {
 
@@ -14,7 +14,8 @@ namespace metalcpu::msl {
 /// template arguments after the name are erased. Overload resolution then picks it where the
 /// specialisation would have been called (a non-template wins over a template when both match
 /// exactly); only a call that names the template arguments (`s.f<complex64_t>(...)`) still
-/// goes to the primary template.
-void rewriteMemberSpecialisations(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module);
+/// goes to the primary template. A specialisation an earlier pass erased (one of a set of
+/// address-space overloads) stays erased.
+void rewriteMemberSpecialisations(PassContext& context);
 
 } // namespace metalcpu::msl

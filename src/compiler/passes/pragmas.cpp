@@ -1,5 +1,8 @@
 #include "compiler/passes/pragmas.h"
 
+#include "compiler/edits.h"
+#include "compiler/unit.h"
+
 namespace metalcpu::msl {
 
 namespace {
@@ -34,9 +37,12 @@ std::vector<std::string> pragmaWords(const std::string& line) {
     return std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(skip), words.end());
 }
 
-void rewritePragmas(TokenList& tokens) {
-    for (Token& t : tokens) {
+void rewritePragmas(PassContext& c) {
+    for (std::size_t i = 0; i < c.unit.size(); ++i) {
+        const Token& t = c.unit[i];
         if (t.kind != TokenKind::Pragma) continue;
+        // A pragma an earlier pass rewrote went with what that pass erased (a collapsed overload).
+        if (c.edits.isRewritten(i)) continue;
         std::vector<std::string> w = pragmaWords(t.spelling);
         if (w.empty()) continue;
         std::string count;
@@ -50,7 +56,7 @@ void rewritePragmas(TokenList& tokens) {
             else if (w[2] == "unroll_count" && w.size() >= 4)
                 count = isUnsignedLiteral(w[3]) ? w[3] : "16";
         }
-        if (!count.empty()) t.text = "#pragma GCC unroll " + count;
+        if (!count.empty()) c.edits.replace(i, "#pragma GCC unroll " + count);
     }
 }
 

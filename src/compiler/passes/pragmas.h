@@ -1,7 +1,7 @@
 // Pass: loop pragmas in Clang's spelling become GCC's.
 #pragma once
 
-#include "compiler/token.h"
+#include "compiler/passes/pass.h"
 
 #include <string>
 #include <vector>
@@ -11,8 +11,9 @@ namespace metalcpu::msl {
 /// `#pragma unroll` -> `#pragma GCC unroll 16`; `#pragma unroll N` / `#pragma unroll(N)` ->
 /// `#pragma GCC unroll N` when N is an integer literal (GCC needs a constant it can read before
 /// template instantiation, so anything else becomes 16); `#pragma nounroll` ->
-/// `#pragma GCC unroll 1`; `#pragma clang loop unroll(...)` likewise. Other pragmas pass through.
-void rewritePragmas(TokenList& tokens);
+/// `#pragma GCC unroll 1`; `#pragma clang loop unroll(...)` likewise. Other pragmas pass through,
+/// and so do pragmas an earlier pass rewrote (erased with a declaration).
+void rewritePragmas(PassContext& context);
 
 /// The words of a pragma line after `#pragma`, split at whitespace and parentheses.
 std::vector<std::string> pragmaWords(const std::string& line);

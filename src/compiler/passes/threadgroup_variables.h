@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compiler/diagnostics.h"
+#include "compiler/passes/pass.h"
 #include "compiler/scanner.h"
 
 #include <cstdint>
@@ -31,21 +32,20 @@ struct ThreadgroupDeclaration {
 /// declarator a site key. Reports initializers (MSL forbids them) and threadgroup variables
 /// at namespace scope. Declarations of pointers or references to threadgroup memory
 /// (`threadgroup float* p = ...;`) are not variables in threadgroup memory and are left to
-/// rewriteAddressSpaces().
-std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const TokenList& tokens,
-                                                             const std::vector<std::size_t>& partner,
-                                                             const Module& module, std::uint64_t fileKey,
+/// rewriteAddressSpaces(). A declaration belongs to the innermost function whose body holds
+/// it, and is one only where Unit::startsStatement() says a statement starts.
+std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, std::uint64_t fileKey,
                                                              Diagnostics& diagnostics);
 
-/// Replaces each declaration by one statement per declarator:
+/// Replaces each declaration of Findings::threadgroupVariables by one statement per declarator:
 ///   auto& As = ::metalcpu_kernel::threadgroup_variable<float[BS][BS], 0x...ull>(__mc_group);
 /// `__mc_group` (the kernel's hidden parameter) inside kernels, `nullptr` elsewhere. Run it
-/// after the passes that rewrite types, so that the copied type text is already rewritten.
-/// With `validation`, the statement is instead
+/// after the passes that rewrite types: the statement takes the declaration over (its text is
+/// built from the rewritten type and bounds). With validation (TranslateOptions), the
+/// statement is instead
 ///   auto&& As = ::metalcpu_kernel::threadgroup_object<float[BS][BS], 0x...ull>(__mc_group);
 /// which is a checked pointer for arrays (metalcpu/checked.h).
-void rewriteThreadgroupVariables(TokenList& tokens, const Module& module,
-                                 const std::vector<ThreadgroupDeclaration>& declarations, bool validation = false);
+void rewriteThreadgroupVariables(PassContext& context);
 
 /// "0x123ull"
 std::string siteKeyLiteral(std::uint64_t key);

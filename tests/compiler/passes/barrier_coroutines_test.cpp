@@ -24,8 +24,7 @@ Result rewrite(std::string_view source) {
     std::vector<CoroutineKernel> kernels =
         findCoroutineKernels(p->tokens, p->partner, p->module, graph, p->diagnostics);
     for (const CoroutineKernel& k : kernels) r.coroutines.push_back(p->module.functions[k.function].name);
-    testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations});
-    rewriteAttributes(p->tokens, p->partner);
+    testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations, rewriteAttributes});
     rewriteCoroutineKernels(p->tokens, kernels);
     r.text = testing::render(p->tokens);
     r.messages = p->messages();

@@ -1,6 +1,7 @@
 #include "compiler/passes/designators.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/passes/division.h"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +10,9 @@ namespace {
 
 std::string rewrite(std::string_view source, std::vector<std::string>* messages = nullptr) {
     auto p = testing::parse(source);
-    rewriteArrayDesignators(p->tokens, p->partner, p->diagnostics);
+    std::string text = testing::runPass(*p, rewriteArrayDesignators);
     if (messages) *messages = p->messages();
-    return testing::render(p->tokens);
+    return text;
 }
 
 // Test that GNU ranges and single-index designators are written out in order, with `{}` for
@@ -38,6 +39,21 @@ TEST(ArrayDesignators, Errors) {
     EXPECT_NE(messages[0].find("array designators need increasing integer constants"), std::string::npos);
     rewrite("int a[4] = {[2] = 1, [1] = 2};", &messages);
     EXPECT_EQ(messages.size(), 1u);
+}
+
+// Test that a designator whose index an earlier pass rewrote (a division) goes whole, with
+// that pass's edit, and no overlap is reported.
+TEST(ArrayDesignators, TakesOverRewrittenIndices) {
+    auto p = testing::parse("int a[4] = {[4 / 2] = 7};");
+    EXPECT_EQ(testing::runPasses(*p, {rewriteDivisions, rewriteArrayDesignators}), "int a[4] = { {}, {}, 7};");
+    EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
+}
+
+// Test that a range whose value is itself a designated list copies it written out (inner
+// lists first; before, the copies kept the inner designators, which g++ rejects).
+TEST(ArrayDesignators, NestedRangeValues) {
+    EXPECT_EQ(rewrite("int m[3][2] = {[0 ... 1] = {[1] = 5}, [2] = {7}};"),
+              "int m[3][2] = { { {}, 5}, { {}, 5}, {7}};");
 }
 
 } // namespace

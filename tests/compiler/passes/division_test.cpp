@@ -1,6 +1,7 @@
 #include "compiler/passes/division.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/passes/member_overloads.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +10,7 @@ namespace {
 
 std::string rewrite(std::string_view source) {
     auto p = testing::parse(source);
-    rewriteDivisions(p->tokens, p->partner);
-    return testing::render(p->tokens);
+    return testing::runPass(*p, rewriteDivisions);
 }
 
 // Test that every division and remainder routes its divisor through __mc_div, whatever the
@@ -40,6 +40,15 @@ TEST(Divisions, LeftAlone) {
               "S operator/(S a, int d); S operator%=(S& a, int d); auto p = &S::operator/;\n"
               "[[kernel, max_total_threads_per_threadgroup(1024 / 2)]] void k() {}\n"
               "__attribute__((aligned(32 / 2))) int x;");
+}
+
+// Test that the operators of a declaration an earlier pass erased (an address-space overload
+// collapsed away) are left to it: no second rewrite, so no overlap report.
+TEST(Divisions, SkipsErasedDeclarations) {
+    auto p = testing::parse("struct S { int f(int a) device { return a / 2; } int f(int a) thread { return a / 3; } };");
+    EXPECT_EQ(testing::runPasses(*p, {collapseAddressSpaceOverloads, rewriteDivisions}),
+              "struct S { int f(int a) thread { return a /__mc_div->* 3; } };");
+    EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
 }
 
 } // namespace

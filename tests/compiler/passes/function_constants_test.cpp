@@ -1,6 +1,8 @@
 #include "compiler/passes/function_constants.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/passes/member_overloads.h"
+#include "compiler/unit.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +13,8 @@ namespace {
 std::vector<std::string> found(std::string_view source) {
     auto p = testing::parse(source);
     std::vector<std::string> out;
-    for (const FunctionConstantDecl& c : findFunctionConstants(p->tokens, p->partner, p->module, p->diagnostics))
+    const Unit unit(p->tokens, p->partner, p->module);
+    for (const FunctionConstantDecl& c : findFunctionConstants(unit, p->diagnostics))
         out.push_back(c.name + ":" + c.type + ":" + c.index + ":" + (c.required ? "required" : "optional") + ":" +
                       c.helper);
     EXPECT_TRUE(p->messages().empty()) << p->messages().front();
@@ -20,9 +23,7 @@ std::vector<std::string> found(std::string_view source) {
 
 std::string rewrite(std::string_view source) {
     auto p = testing::parse(source);
-    std::vector<FunctionConstantDecl> constants = findFunctionConstants(p->tokens, p->partner, p->module, p->diagnostics);
-    rewriteFunctionConstants(p->tokens, p->module, constants);
-    return testing::render(p->tokens);
+    return testing::runPass(*p, rewriteFunctionConstants);
 }
 
 // Test that function constants of every allowed shape are found with their type, index
@@ -64,12 +65,13 @@ TEST(FunctionConstants, Users) {
                             "int helper() { return c; }\n"
                             "kernel void k1(device int* o [[buffer(0), function_constant(a)]]) { o[0] = span; }\n"
                             "kernel void k2(device int* o [[buffer(0)]]) { o[0] = helper(); }\n");
-    std::vector<FunctionConstantDecl> constants = findFunctionConstants(p->tokens, p->partner, p->module, p->diagnostics);
+    const Unit unit(p->tokens, p->partner, p->module);
+    std::vector<FunctionConstantDecl> constants = findFunctionConstants(unit, p->diagnostics);
     CallGraph graph = buildCallGraph(p->tokens, p->partner, p->module);
     std::vector<std::pair<std::size_t, std::string>> kernels;
     for (std::size_t f = 0; f < p->module.functions.size(); ++f)
         if (p->module.functions[f].isKernel) kernels.emplace_back(f, p->module.functions[f].name);
-    findFunctionConstantUsers(p->tokens, p->module, graph, kernels, constants);
+    findFunctionConstantUsers(unit, graph, kernels, constants);
     ASSERT_EQ(constants.size(), 4u);
     EXPECT_EQ(constants[0].kernels, std::set<std::string>{"k1"});
     EXPECT_EQ(constants[1].kernels, std::set<std::string>{"k1"});
@@ -91,6 +93,17 @@ TEST(FunctionConstants, Table) {
               "    {\"nsg\", ::__mc_fc_nsg::index, ::__mc_fc_nsg::data_type, MC_FUNCTION_CONSTANT_REQUIRED | "
               "(::__mc_fc_nsg::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_0},\n};\n");
     EXPECT_EQ(functionConstantsDefinition({}), "");
+}
+
+// Test that is_function_constant_defined() in code an earlier pass erased (an address-space
+// overload collapsed away) is left to it: no overlap report.
+TEST(FunctionConstants, SkipsErasedCode) {
+    auto p = testing::parse("constant bool b [[function_constant(0)]];\n"
+                            "struct S { bool f() device { return is_function_constant_defined(b); }\n"
+                            "bool f() thread { return is_function_constant_defined(b); } };");
+    const std::string text = testing::runPasses(*p, {collapseAddressSpaceOverloads, rewriteFunctionConstants});
+    EXPECT_NE(text.find("bool f() thread { return __mc_fc_b::defined; } };"), std::string::npos) << text;
+    EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
 }
 
 } // namespace

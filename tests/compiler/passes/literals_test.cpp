@@ -1,6 +1,7 @@
 #include "compiler/passes/literals.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/passes/member_overloads.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +10,7 @@ namespace {
 
 std::string rewrite(std::string_view source) {
     auto p = testing::parse(source);
-    rewriteHalfLiterals(p->tokens);
-    return testing::render(p->tokens);
+    return testing::runPass(*p, rewriteHalfLiterals);
 }
 
 // Test that half literals become half conversions of float literals.
@@ -27,6 +27,14 @@ TEST(HalfLiterals, BfloatRewritten) {
 // Test that other numbers keep their spelling.
 TEST(HalfLiterals, OthersUnchanged) {
     EXPECT_EQ(rewrite("x = 1.5f + 0x1Fh + 0xbf + 2 + 3u + 1e3;"), "x = 1.5f + 0x1Fh + 0xbf + 2 + 3u + 1e3;");
+}
+
+// Test that literals of a declaration an earlier pass erased are left to it (no overlap report).
+TEST(HalfLiterals, SkipsErasedDeclarations) {
+    auto p = testing::parse("struct S { half f() device { return 1.5h; } half f() thread { return 2.5h; } };");
+    EXPECT_EQ(testing::runPasses(*p, {collapseAddressSpaceOverloads, rewriteHalfLiterals}),
+              "struct S { half f() thread { return half(2.5f); } };");
+    EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "compiler/passes/member_specialisations.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/passes/member_overloads.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +10,7 @@ namespace {
 
 std::string rewrite(std::string_view source) {
     auto p = testing::parse(source);
-    rewriteMemberSpecialisations(p->tokens, p->partner, p->module);
-    return testing::render(p->tokens);
+    return testing::runPass(*p, rewriteMemberSpecialisations);
 }
 
 // Test that a member template's explicit specialisation in its class (MLX reduction/ops.h's
@@ -35,6 +35,23 @@ TEST(MemberSpecialisations, NamespaceScopeStays) {
     const char* source = "template <typename T> T g(T a) { return a; }\n"
                          "template <> int g<int>(int a) { return a; }";
     EXPECT_EQ(rewrite(source), source);
+}
+
+// Test that a specialisation address-space-overloads erased stays erased, without a second
+// rewrite (an overlap report), and the one it kept becomes an ordinary member.
+TEST(MemberSpecialisations, SkipsErasedOverloads) {
+    auto p = testing::parse("struct S {\n"
+                            "  template <typename T> T f() thread;\n"
+                            "  template <> int f<int>() device { return 2; }\n"
+                            "  template <> int f<int>() thread { return 1; }\n"
+                            "};");
+    EXPECT_EQ(testing::runPasses(*p, {collapseAddressSpaceOverloads, rewriteMemberSpecialisations}),
+              "struct S {\n"
+              "template <typename T> T f() thread;\n"
+              "\n"
+              "int f() thread { return 1; }\n"
+              "};");
+    EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "compiler/passes/pragmas.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/passes/member_overloads.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +10,7 @@ namespace {
 
 std::string rewrite(std::string_view source) {
     auto p = testing::parse(source);
-    rewritePragmas(p->tokens);
-    return testing::render(p->tokens);
+    return testing::runPass(*p, rewritePragmas);
 }
 
 // Test that Clang's unroll pragmas become GCC's.
@@ -35,6 +35,15 @@ TEST(Pragmas, OthersPassThrough) {
 TEST(Pragmas, Words) {
     EXPECT_EQ(pragmaWords("# pragma clang loop unroll(full)"),
               (std::vector<std::string>{"clang", "loop", "unroll", "full"}));
+}
+
+// Test that pragmas of a declaration an earlier pass erased are left to it (no overlap report).
+TEST(Pragmas, SkipsErasedDeclarations) {
+    auto p = testing::parse("struct S {\nvoid f() device {\n#pragma unroll\nfor (;;) {} }\n"
+                            "void f() thread {\n#pragma unroll 2\nfor (;;) {} }\n};");
+    EXPECT_EQ(testing::runPasses(*p, {collapseAddressSpaceOverloads, rewritePragmas}),
+              "struct S {\n\n\n\nvoid f() thread {\n#pragma GCC unroll 2\nfor (;;) {} }\n};");
+    EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "compiler/passes/threadgroup_variables.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/unit.h"
 
 #include <gtest/gtest.h>
 
@@ -13,12 +14,13 @@ struct Result {
     std::vector<std::string> messages;
 };
 
-Result rewrite(std::string_view source, std::uint64_t fileKey = 0) {
+/// The declarations found with `fileKey`, and the text after the pass (whose file key,
+/// testing::runPass()'s, is 1).
+Result rewrite(std::string_view source, std::uint64_t fileKey = 1) {
     auto p = testing::parse(source);
     Result r;
-    r.declarations = findThreadgroupVariables(p->tokens, p->partner, p->module, fileKey, p->diagnostics);
-    rewriteThreadgroupVariables(p->tokens, p->module, r.declarations);
-    r.text = testing::render(p->tokens);
+    r.declarations = findThreadgroupVariables(Unit(p->tokens, p->partner, p->module), fileKey, p->diagnostics);
+    r.text = testing::runPass(*p, rewriteThreadgroupVariables);
     r.messages = p->messages();
     return r;
 }
@@ -29,10 +31,10 @@ TEST(ThreadgroupVariables, ArrayInKernelLoop) {
     Result r = rewrite("kernel void k() {\n  for (;;) {\n    threadgroup float As[BS][BS];\n  }\n}");
     EXPECT_EQ(r.text,
               "kernel void k() {\nfor (;;) {\n"
-              "auto& As = ::metalcpu_kernel::threadgroup_variable<float[BS][BS], 0x1ull>(__mc_group);\n}\n}");
+              "auto& As = ::metalcpu_kernel::threadgroup_variable<float[BS][BS], 0x100001ull>(__mc_group);\n}\n}");
     ASSERT_EQ(r.declarations.size(), 1u);
     EXPECT_EQ(r.declarations[0].declarators[0].name, "As");
-    EXPECT_EQ(r.declarations[0].declarators[0].key, 1u);
+    EXPECT_EQ(r.declarations[0].declarators[0].key, 0x100001u);
 }
 
 // Test that each declarator gets its own statement and site key, keyed by the file key.
@@ -40,15 +42,19 @@ TEST(ThreadgroupVariables, SeveralDeclarators) {
     Result r = rewrite("kernel void k() { threadgroup int count, flags[4]; }", 3);
     EXPECT_EQ(
         r.text,
-        "kernel void k() { auto& count = ::metalcpu_kernel::threadgroup_variable<int, 0x300001ull>(__mc_group); "
-        "auto& flags = ::metalcpu_kernel::threadgroup_variable<int[4], 0x300002ull>(__mc_group); }");
+        "kernel void k() { auto& count = ::metalcpu_kernel::threadgroup_variable<int, 0x100001ull>(__mc_group); "
+        "auto& flags = ::metalcpu_kernel::threadgroup_variable<int[4], 0x100002ull>(__mc_group); }");
+    ASSERT_EQ(r.declarations.size(), 1u);
+    ASSERT_EQ(r.declarations[0].declarators.size(), 2u);
+    EXPECT_EQ(r.declarations[0].declarators[0].key, 0x300001u);
+    EXPECT_EQ(r.declarations[0].declarators[1].key, 0x300002u);
 }
 
 // Test that helpers (templates included) pass nullptr: the runtime finds the group itself.
 TEST(ThreadgroupVariables, HelperFunctions) {
     Result r = rewrite("template <typename T, int N> void h() { threadgroup vec<T, 2> tile[N * 2]; }");
     EXPECT_EQ(r.text, "template <typename T, int N> void h() { auto& tile = "
-                      "::metalcpu_kernel::threadgroup_variable<vec<T, 2>[N * 2], 0x1ull>(nullptr); }");
+                      "::metalcpu_kernel::threadgroup_variable<vec<T, 2>[N * 2], 0x100001ull>(nullptr); }");
 }
 
 // Test that pointers and references to threadgroup memory are not threadgroup variables.
@@ -79,6 +85,46 @@ TEST(ThreadgroupVariables, NamespaceScopeIsAnError) {
 // Test the key literal format.
 TEST(ThreadgroupVariables, KeyLiteral) {
     EXPECT_EQ(siteKeyLiteral(0x1234500001ull), "0x1234500001ull");
+}
+
+// Test that the statement takes over what earlier passes did to the declaration (the
+// threadgroup keyword, a division in a bound) and carries their edits, without an overlap.
+TEST(ThreadgroupVariables, TakesOverEarlierEdits) {
+    auto p = testing::parse("kernel void k() { threadgroup float s[64 / 2]; }");
+    const std::string text = testing::runPassesUntil(*p, "threadgroup-variables");
+    EXPECT_NE(text.find("auto& s = ::metalcpu_kernel::threadgroup_variable<float[64 /__mc_div->* 2], 0x100001ull>"
+                        "(__mc_group);"),
+              std::string::npos)
+        << text;
+    EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
+}
+
+// Test that a declaration after an attribute is one (the statement trees see past the
+// attributes; the lexical test before them did not, and the variable silently became a
+// per-thread one).
+TEST(ThreadgroupVariables, AfterAnAttribute) {
+    Result r = rewrite("kernel void k() { [[maybe_unused]] threadgroup float a[4]; }");
+    EXPECT_EQ(r.text, "kernel void k() { [[maybe_unused]] auto& a = "
+                      "::metalcpu_kernel::threadgroup_variable<float[4], 0x100001ull>(__mc_group); }");
+    EXPECT_TRUE(r.messages.empty());
+}
+
+// Test that declarations in a lambda's body are found, nested blocks and trailing return
+// types included: the statement trees hold only the function's own statements.
+TEST(ThreadgroupVariables, InLambdas) {
+    Result r = rewrite("kernel void k() { auto g = [&]() mutable -> int { if (1) { } else { threadgroup int t[2]; } "
+                       "return 0; }; }");
+    EXPECT_EQ(r.text, "kernel void k() { auto g = [&]() mutable -> int { if (1) { } else { auto& t = "
+                      "::metalcpu_kernel::threadgroup_variable<int[2], 0x100001ull>(__mc_group); } return 0; }; }");
+    EXPECT_EQ(r.declarations.size(), 1u);
+}
+
+// Test that a declaration in a local class's member function, which the pass cannot give
+// its group, is an error naming the variable instead of a silent per-thread variable.
+TEST(ThreadgroupVariables, LocalClassIsAnError) {
+    Result r = rewrite("kernel void k() { struct L { void f() { threadgroup int y; } }; }");
+    EXPECT_EQ(r.messages, (std::vector<std::string>{"test.metal:1:41: error: threadgroup variable 'y' must be "
+                                                    "declared in a function body or a lambda, not in a local class"}));
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "compiler/passes/attributes.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/signature.h"
+#include "compiler/unit.h"
 
 #include <gtest/gtest.h>
 
@@ -32,7 +33,7 @@ Result rewrite(std::string_view source) {
         if (p->module.functions[i].isKernel && p->module.functions[i].hasBody)
             parameters[i] = parseKernelParameters(p->tokens, p->partner, p->module.functions[i], p->diagnostics);
     std::vector<ThreadgroupDeclaration> threadgroup =
-        findThreadgroupVariables(p->tokens, p->partner, p->module, 1, p->diagnostics);
+        findThreadgroupVariables(Unit(p->tokens, p->partner, p->module), 1, p->diagnostics);
     CallGraph graph = buildCallGraph(p->tokens, p->partner, p->module);
     std::vector<CoroutineKernel> coroutines =
         findCoroutineKernels(p->tokens, p->partner, p->module, graph, p->diagnostics);
@@ -42,9 +43,9 @@ Result rewrite(std::string_view source) {
     for (const CoroutineKernel& c : coroutines)
         if (std::none_of(kernels.begin(), kernels.end(), [&](const WorkItemKernel& k) { return k.function == c.function; }))
             r.coroutines.push_back(p->module.functions[c.function].name);
-    testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations});
-    rewriteAttributes(p->tokens, p->partner);
-    rewriteThreadgroupVariables(p->tokens, p->module, threadgroup);
+    // runPasses() finds the same threadgroup variables (its file key is 1 too).
+    testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations, rewriteAttributes,
+                            rewriteThreadgroupVariables});
     rewriteWorkItemKernels(p->tokens, kernels);
     r.text = testing::render(p->tokens);
     r.messages = p->messages();
