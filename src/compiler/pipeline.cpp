@@ -3,6 +3,7 @@
 #include "compiler/edits.h"
 #include "compiler/passes/address_spaces.h"
 #include "compiler/passes/attributes.h"
+#include "compiler/passes/checked_accesses.h"
 #include "compiler/passes/constant_initialisation.h"
 #include "compiler/passes/designators.h"
 #include "compiler/passes/division.h"
@@ -65,15 +66,10 @@ void functionConstants(PassContext& c) {
     rewriteFunctionConstants(tokensOf(c), c.unit.module(), c.findings.functionConstants);
 }
 void attributes(PassContext& c) { rewriteAttributes(tokensOf(c), c.unit.partner()); }
-void addressSpaces(PassContext& c) { rewriteAddressSpaces(tokensOf(c), c.unit.partner(), c.diagnostics); }
 void constantInitialisation(PassContext& c) {
     rewriteConstantInitialisation(tokensOf(c), c.unit.partner(), c.unit.module());
 }
 void divisions(PassContext& c) { rewriteDivisions(tokensOf(c), c.unit.partner()); }
-void checkedPointerTypes(PassContext& c) { rewriteCheckedPointerTypes(tokensOf(c), c.unit.partner()); }
-void checkedAccesses(PassContext& c) {
-    rewriteCheckedAccesses(tokensOf(c), c.unit.partner(), c.unit.module(), c.findings.accessSites);
-}
 void halfLiterals(PassContext& c) { rewriteHalfLiterals(tokensOf(c)); }
 void pragmas(PassContext& c) { rewritePragmas(tokensOf(c)); }
 void threadgroupVariables(PassContext& c) {
@@ -89,7 +85,10 @@ const std::vector<PassInfo>& passes() {
     // Why this order:
     // - function-constants runs before attributes, which erases the [[function_constant]]s it reads;
     // - divisions runs before threadgroup-variables, which copies array bounds with their edits;
-    // - the checked passes run after the type rewrites they build on;
+    // - checked-pointer-types runs before address-spaces: in the validation flavour the address
+    //   spaces of pointers become checked pointers, and address-spaces rewrites only the rest
+    //   (each qualifier is rewritten once);
+    // - checked-accesses runs after the type rewrites it builds on;
     // - threadgroup-variables, coroutines and work-item loops copy rewritten text;
     // - array-designators runs last: it copies initialiser values with every edit in them.
     static const std::vector<PassInfo> kPasses = {
@@ -99,11 +98,11 @@ const std::vector<PassInfo>& passes() {
         {"kernel-signatures", rewriteKernelSignatures, false},
         {"kernel-instantiations", eraseKernelInstantiations, false},
         {"attributes", attributes, false},
-        {"address-spaces", addressSpaces, false},
+        {"checked-pointer-types", rewriteCheckedPointerTypes, true},
+        {"address-spaces", rewriteAddressSpaces, false},
         {"constant-initialisation", constantInitialisation, false},
         {"divisions", divisions, false},
-        {"checked-pointer-types", checkedPointerTypes, true},
-        {"checked-accesses", checkedAccesses, true},
+        {"checked-accesses", rewriteCheckedAccesses, true},
         {"half-literals", halfLiterals, false},
         {"pragmas", pragmas, false},
         {"threadgroup-variables", threadgroupVariables, false},
