@@ -43,8 +43,9 @@ enum class Unplaced { Operand, TemplateCall };
 /// The first token of the postfix expression whose last token is `last` (an identifier, or a
 /// `]`/`)` closing a subscript, call or parenthesised expression). kNoToken when it is not
 /// an expression (a lambda introducer, say), with the reason in `why` when it may be one.
-std::size_t postfixStart(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t last,
-                         Unplaced* why = nullptr) {
+std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why = nullptr) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
     std::size_t s = last;
     for (;;) {
         const Token& t = tokens[s];
@@ -52,7 +53,12 @@ std::size_t postfixStart(const TokenList& tokens, const std::vector<std::size_t>
             std::size_t open = partner[s];
             if (open == kNoToken || open == 0) return kNoToken;
             const Token& before = tokens[open - 1];
-            if (before.isPunct(">")) { // f<T>(x): `>` may as well end a comparison
+            if (before.isPunct(">")) {
+                // static_cast<T>(x): the cast starts the expression.
+                const std::size_t angle =
+                    unit.role(open) == TokenRole::CastOpen ? openingAngle(tokens, partner, open - 1, 0) : kNoToken;
+                if (angle != kNoToken && angle > 0) return angle - 1;
+                // f<T>(x): the `>` may as well end a comparison (`a < b && c > (d)[i]`).
                 if (why) *why = Unplaced::TemplateCall;
                 return kNoToken;
             }
@@ -377,7 +383,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             const std::size_t close = partner[k];
             const Token& before = tokens[k - 1];
             Unplaced why = Unplaced::Operand;
-            const std::size_t s = postfixStart(tokens, partner, k - 1, &why);
+            const std::size_t s = postfixStart(unit, k - 1, &why);
             if (s == kNoToken) {
                 giveUp(k, "a subscript", why);
                 continue;
@@ -417,19 +423,30 @@ void rewriteCheckedAccesses(PassContext& context) {
         } else if (t.isPunct("->")) {
             const Token& before = tokens[k - 1];
             if (before.isPunct(")")) {
-                // `) ->` ends a lambda's or a function's parameters (a trailing return type),
-                // or a call whose result is a pointer: that access stays unchecked.
-                if (unit.role(partner[k - 1]) == TokenRole::CallOpen)
+                const std::size_t open = partner[k - 1];
+                // A call's result: what it returns is not known here (a pointer, or a class
+                // with operator->), so the access stays unchecked.
+                if (unit.role(open) == TokenRole::CallOpen) {
                     unchecked.push_back({t.location, "a member access through a call's result"});
+                    continue;
+                }
+                // `) ->` after a lambda's or a function's parameters: a trailing return type.
+                const Token& opener = at(tokens, open - 1);
+                if (unit.role(open) != TokenRole::CastOpen &&
+                    (opener.isPunct("]") || opener.isPunct(">") || unit.role(open - 1) == TokenRole::Declarator))
+                    continue;
+                // `(p + 1)->m`, `static_cast<device T*>(q)->m`: checked below.
+            } else if (before.isPunct("]") && unit.role(partner[k - 1]) == TokenRole::LambdaIntroducer) {
+                continue; // `[] -> int { ... }`
+            } else if (!isExpressionName(before) && !before.isPunct("]")) {
                 continue;
             }
-            if (!isExpressionName(before) && !before.isPunct("]")) continue;
             if (!isExpressionName(at(tokens, k + 1))) {
                 giveUp(k, "a member access", Unplaced::Operand); // p->template f<T>(), p->~T()
                 continue;
             }
             Unplaced why = Unplaced::Operand;
-            const std::size_t s = postfixStart(tokens, partner, k - 1, &why);
+            const std::size_t s = postfixStart(unit, k - 1, &why);
             if (s == kNoToken) {
                 giveUp(k, "a member access", why);
                 continue;

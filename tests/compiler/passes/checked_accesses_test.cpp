@@ -144,6 +144,15 @@ TEST(CheckedAccesses, DereferencesAndAddresses) {
     EXPECT_EQ(accesses("*p = *q;"), "void f() {store(p, 0, ::__mc_sites[0]) = load(q, 0, ::__mc_sites[1]);}");
     EXPECT_EQ(accesses("p->m = 1;"), "void f() {store(p, 0, ::__mc_sites[0]).m = 1;}");
     EXPECT_EQ(accesses("auto q = &a[i];"), "void f() {auto q = address_of(a, i);}");
+    // Parenthesised and cast operands.
+    EXPECT_EQ(accesses("(p + 1)->m = 1;"), "void f() {store((p + 1), 0, ::__mc_sites[0]).m = 1;}");
+    EXPECT_EQ(accesses("x = static_cast<T*>(q)->m;"), "void f() {x = load(static_cast<T*>(q), 0, ::__mc_sites[0]).m;}");
+    EXPECT_EQ(accesses("x = reinterpret_cast<T*>(q)[i];"),
+              "void f() {x = load(reinterpret_cast<T*>(q), i, ::__mc_sites[0]);}");
+    // Trailing return types are no accesses.
+    EXPECT_EQ(accesses("auto g = [](int k) -> int { return k; };"), "void f() {auto g = [](int k) -> int { return k; };}");
+    EXPECT_EQ(accesses("auto g = []<class T>(T k) -> T { return k; };"),
+              "void f() {auto g = []<class T>(T k) -> T { return k; };}");
 }
 
 // Test that declarators, lambda introducers, attributes and multiplications stay.
