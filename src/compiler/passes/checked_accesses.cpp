@@ -187,13 +187,25 @@ bool boundsDeclarator(const Unit& unit, std::size_t i) {
 }
 
 /// Whether the `*` or `&` at `i` is a unary operator (dereference, address-of).
-bool isUnaryContext(const TokenList& tokens, std::size_t i) {
+bool isUnaryContext(const Unit& unit, std::size_t i) {
     if (i == 0) return false;
+    const TokenList& tokens = unit.tokens();
     const Token& p = tokens[i - 1];
     if (p.isIdentifier()) return isExpressionKeyword(p);
     if (p.kind != TokenKind::Punctuator) return p.kind == TokenKind::Pragma;
-    if (p.isPunct(")") || p.isPunct("]") || p.isPunct("*") || p.isPunct("&") || p.isPunct(">") ||
-        p.isPunct("<") || p.isPunct("::") || p.isPunct("."))
+    if (p.isPunct(")")) return unit.role(unit.partner()[i - 1]) == TokenRole::CastOpen; // `(float)*p`
+    // A comparison's operand (`a < *p`, `a > *p`), not a template's: `foo<&x>`,
+    // `vec<float, 2>* p` (p a declarator), `static_cast<vec<int, 2>*>(x)`.
+    if (!tokens[i].isPunct("*") || at(tokens, i - 2).isIdentifier("operator")) {
+        if (p.isPunct("<") || p.isPunct(">")) return false;
+    } else if (p.isPunct("<")) {
+        return true;
+    } else if (p.isPunct(">")) {
+        const TokenRole next = unit.role(i + 1);
+        if (next == TokenRole::Name || next == TokenRole::Callee) return true;
+        return next != TokenRole::Declarator && openingAngle(tokens, unit.partner(), i - 1, 0) == kNoToken;
+    }
+    if (p.isPunct("]") || p.isPunct("*") || p.isPunct("&") || p.isPunct("::") || p.isPunct("."))
         return false;
     return true;
 }
@@ -392,7 +404,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             const Token& next = at(tokens, close + 1);
             const bool lastInChain =
                 !next.isPunct("[") && !next.isPunct(".") && !next.isPunct("->") && !next.isPunct("(");
-            if (lastInChain && s > 0 && tokens[s - 1].isPunct("&") && isUnaryContext(tokens, s - 1)) {
+            if (lastInChain && s > 0 && tokens[s - 1].isPunct("&") && isUnaryContext(unit, s - 1)) {
                 edits.erase(s - 1);
                 edits.insertBefore(s, "::metalcpu_kernel::address_of(");
                 edits.replace(k, ", ");
@@ -407,7 +419,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             edits.replace(k, ", ");
             edits.replace(close, ", " + siteText(where, function, sites) + ")");
         } else if (t.isPunct("*")) {
-            if (!isUnaryContext(tokens, k) || declaresAfterComma(tokens, partner, k)) continue;
+            if (!isUnaryContext(unit, k) || declaresAfterComma(tokens, partner, k)) continue;
             const std::size_t last = postfixEnd(tokens, partner, k + 1);
             if (last == kNoToken) {
                 giveUp(k, "a dereference", Unplaced::Operand);

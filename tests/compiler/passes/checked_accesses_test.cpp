@@ -149,6 +149,11 @@ TEST(CheckedAccesses, DereferencesAndAddresses) {
     EXPECT_EQ(accesses("x = static_cast<T*>(q)->m;"), "void f() {x = load(static_cast<T*>(q), 0, ::__mc_sites[0]).m;}");
     EXPECT_EQ(accesses("x = reinterpret_cast<T*>(q)[i];"),
               "void f() {x = load(reinterpret_cast<T*>(q), i, ::__mc_sites[0]);}");
+    // Dereferences after a cast and in comparisons.
+    EXPECT_EQ(accesses("x = (float)*p;"), "void f() {x = (float)load(p, 0, ::__mc_sites[0]);}");
+    EXPECT_EQ(accesses("b = a < *p || a > *q;"),
+              "void f() {b = a < load(p, 0, ::__mc_sites[0]) || a > load(q, 0, ::__mc_sites[1]);}");
+    EXPECT_EQ(accesses("vec<float, 2>* v = w;"), "void f() {vec<float, 2>* v = w;}");
     // Trailing return types are no accesses.
     EXPECT_EQ(accesses("auto g = [](int k) -> int { return k; };"), "void f() {auto g = [](int k) -> int { return k; };}");
     EXPECT_EQ(accesses("auto g = []<class T>(T k) -> T { return k; };"),
