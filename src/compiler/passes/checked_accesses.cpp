@@ -33,6 +33,10 @@ bool isExpressionKeyword(const Token& t) {
            t.isIdentifier("co_await") || t.isIdentifier("sizeof");
 }
 
+bool isNamedCast(const Token& t) {
+    return t.isIdentifier("reinterpret_cast") || t.isIdentifier("static_cast") || t.isIdentifier("const_cast");
+}
+
 bool isStatementBoundary(const Token& t) {
     return t.isPunct(";") || t.isPunct("{") || t.isPunct("}") || t.kind == TokenKind::Pragma;
 }
@@ -97,6 +101,12 @@ std::size_t postfixEnd(const TokenList& tokens, const std::vector<std::size_t>& 
         // `(type)operand`: a cast applies to the postfix expression after it.
         const Token& next = at(tokens, e + 1);
         if (isExpressionName(next) || next.isPunct("(")) return postfixEnd(tokens, partner, e + 1);
+    } else if (isNamedCast(t) && at(tokens, first + 1).isPunct("<")) {
+        // `reinterpret_cast<device T*>(p)`: the parentheses after the type end the cast.
+        const std::size_t close = closingAngle(tokens, partner, first + 1, tokens.size());
+        if (close == kNoToken || !at(tokens, close + 1).isPunct("(")) return kNoToken;
+        e = partner[close + 1];
+        if (e == kNoToken) return kNoToken;
     } else if (isExpressionName(t) || t.isPunct("::")) {
         e = first;
         if (t.isPunct("::")) ++e;
@@ -348,8 +358,7 @@ void rewriteCheckedPointerTypes(PassContext& context) {
         for (std::size_t k = i; k-- > 0;) {
             if (tokens[k].isPunct("<") && k > 0) {
                 const Token& cast = tokens[k - 1];
-                if ((cast.isIdentifier("reinterpret_cast") || cast.isIdentifier("static_cast") ||
-                     cast.isIdentifier("const_cast")) &&
+                if (isNamedCast(cast) &&
                     closingAngle(tokens, partner, k, tokens.size()) > j)
                     edits.replace(k - 1, "::metalcpu_kernel::pointer_cast");
                 break;

@@ -149,7 +149,11 @@ TEST(CheckedAccesses, DereferencesAndAddresses) {
     EXPECT_EQ(accesses("x = static_cast<T*>(q)->m;"), "void f() {x = load(static_cast<T*>(q), 0, ::__mc_sites[0]).m;}");
     EXPECT_EQ(accesses("x = reinterpret_cast<T*>(q)[i];"),
               "void f() {x = load(reinterpret_cast<T*>(q), i, ::__mc_sites[0]);}");
-    // Dereferences after a cast and in comparisons.
+    // Dereferences of a named cast (PyTorch's c10/metal/indexing.h) and after a C cast and in
+    // comparisons.
+    EXPECT_EQ(accesses("return *reinterpret_cast<T*>(p + o);"),
+              "void f() {return load(reinterpret_cast<T*>(p + o), 0, ::__mc_sites[0]);}");
+    EXPECT_EQ(accesses("*static_cast<T*>(p) = 1;"), "void f() {store(static_cast<T*>(p), 0, ::__mc_sites[0]) = 1;}");
     EXPECT_EQ(accesses("x = (float)*p;"), "void f() {x = (float)load(p, 0, ::__mc_sites[0]);}");
     EXPECT_EQ(accesses("b = a < *p || a > *q;"),
               "void f() {b = a < load(p, 0, ::__mc_sites[0]) || a > load(q, 0, ::__mc_sites[1]);}");
