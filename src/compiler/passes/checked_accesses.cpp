@@ -358,8 +358,7 @@ void rewriteCheckedPointerTypes(PassContext& context) {
         for (std::size_t k = i; k-- > 0;) {
             if (tokens[k].isPunct("<") && k > 0) {
                 const Token& cast = tokens[k - 1];
-                if (isNamedCast(cast) &&
-                    closingAngle(tokens, partner, k, tokens.size()) > j)
+                if (isNamedCast(cast) && closingAngle(tokens, partner, k, tokens.size()) > j)
                     edits.replace(k - 1, "::metalcpu_kernel::pointer_cast");
                 break;
             }
