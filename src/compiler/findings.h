@@ -33,6 +33,9 @@ struct Findings {
     /// Shader validation: every checked access, in the order of the site table (written by
     /// the checked-accesses pass).
     std::vector<AccessSite> accessSites;
+    /// Shader validation: the accesses the checked-accesses pass recognised but could not
+    /// rewrite, which run unchecked (the pass warns once about them).
+    std::vector<UncheckedAccess> uncheckedAccesses;
 };
 
 } // namespace metalcpu::msl

@@ -3,6 +3,7 @@
 #include "compiler/edits.h"
 #include "compiler/passes/address_spaces.h"
 #include "compiler/passes/attributes.h"
+#include "compiler/passes/checked_accesses.h"
 #include "compiler/passes/constant_initialisation.h"
 #include "compiler/passes/designators.h"
 #include "compiler/passes/division.h"
@@ -57,11 +58,6 @@ namespace {
 // Transitional adapters: the passes not yet written against EditList get the tokens.
 TokenList& tokensOf(PassContext& c) { return c.edits.uncheckedTokens(); }
 
-void addressSpaces(PassContext& c) { rewriteAddressSpaces(tokensOf(c), c.unit.partner(), c.diagnostics); }
-void checkedPointerTypes(PassContext& c) { rewriteCheckedPointerTypes(tokensOf(c), c.unit.partner()); }
-void checkedAccesses(PassContext& c) {
-    rewriteCheckedAccesses(tokensOf(c), c.unit.partner(), c.unit.module(), c.findings.accessSites);
-}
 void coroutineKernels(PassContext& c) { rewriteCoroutineKernels(tokensOf(c), c.findings.coroutineKernels); }
 void workItemKernels(PassContext& c) { rewriteWorkItemKernels(tokensOf(c), c.findings.workItemKernels); }
 
@@ -71,7 +67,10 @@ const std::vector<PassInfo>& passes() {
     // Why this order:
     // - function-constants runs before attributes, which erases the [[function_constant]]s it reads;
     // - divisions runs before threadgroup-variables, which copies array bounds with their edits;
-    // - the checked passes run after the type rewrites they build on;
+    // - checked-pointer-types runs before address-spaces: in the validation flavour the address
+    //   spaces of pointers become checked pointers, and address-spaces rewrites only the rest
+    //   (each qualifier is rewritten once);
+    // - checked-accesses runs after the type rewrites it builds on;
     // - threadgroup-variables, coroutines and work-item loops copy rewritten text;
     // - array-designators runs last: it copies initialiser values with every edit in them.
     static const std::vector<PassInfo> kPasses = {
@@ -81,11 +80,11 @@ const std::vector<PassInfo>& passes() {
         {"kernel-signatures", rewriteKernelSignatures, false},
         {"kernel-instantiations", eraseKernelInstantiations, false},
         {"attributes", rewriteAttributes, false},
-        {"address-spaces", addressSpaces, false},
+        {"checked-pointer-types", rewriteCheckedPointerTypes, true},
+        {"address-spaces", rewriteAddressSpaces, false},
         {"constant-initialisation", rewriteConstantInitialisation, false},
         {"divisions", rewriteDivisions, false},
-        {"checked-pointer-types", checkedPointerTypes, true},
-        {"checked-accesses", checkedAccesses, true},
+        {"checked-accesses", rewriteCheckedAccesses, true},
         {"half-literals", rewriteHalfLiterals, false},
         {"pragmas", rewritePragmas, false},
         {"threadgroup-variables", rewriteThreadgroupVariables, false},

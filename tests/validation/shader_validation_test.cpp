@@ -98,11 +98,14 @@ kernel void optional_bias(device float* out [[buffer(0)]], device const float* b
 kernel void volatile_sum(volatile device atomic_int* total [[buffer(0)]], const volatile device int* values [[buffer(1)]], uint i [[thread_position_in_grid]]) {
     atomic_fetch_add_explicit(total, values[i], memory_order_relaxed);
 }
+kernel void cast_store(device float* out [[buffer(0)]], constant int& offset [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    *reinterpret_cast<device float*>(out + int(i) + offset) = 2.0f;
+}
 )";
 
 constexpr int kMemberLine = 44, kTableLine = 49, kThreadLine = 54, kHeldLine = 57;
 constexpr int kStoreLine = 5, kLoadLine = 8, kTileLine = 15, kArgumentLine = 20, kAddressLine = 25, kAtomicLine = 28,
-              kWalkLine = 33, kFiberLine = 39, kVolatileLine = 72;
+              kWalkLine = 33, kFiberLine = 39, kVolatileLine = 72, kCastLine = 75;
 
 /// A test with shader validation turned on for the process (as MTL_SHADER_VALIDATION=1
 /// does), the kernels above compiled once, and a collector for the reports.
@@ -675,6 +678,27 @@ TEST_F(ShaderValidation, DerivedPointerPairs) {
                              ::testing::AllOf(InvalidLoad("pointer_walk", 0), AtLine(kWalkLine)),
                              ::testing::AllOf(InvalidStore("pointer_walk", 0), AtLine(kWalkLine))));
         EXPECT_EQ(floats(out)[3], 3.0f) << "the in-range store still happened";
+    }
+}
+
+// Test that a store through a named cast (`*reinterpret_cast<device T*>(p)`, as in PyTorch's
+// c10/metal/indexing.h) is checked: it used to run unchecked.
+TEST_F(ShaderValidation, CastPointerPairs) {
+    MTL::Buffer* out = buffer(8 * sizeof(float));
+    MTL::ComputePipelineState* store = kernel("cast_store");
+    for (int offset : {0, 1}) {
+        dispatch(store, 8, 8, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, 0, 0);
+            e->setBytes(&offset, sizeof offset, 1);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        if (offset == 0) {
+            EXPECT_THAT(got, ::testing::IsEmpty());
+            EXPECT_EQ(floats(out)[7], 2.0f);
+            continue;
+        }
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_THAT(got[0], ::testing::AllOf(InvalidStore("cast_store", 0), AtLine(kCastLine)));
     }
 }
 

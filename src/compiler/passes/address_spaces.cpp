@@ -1,6 +1,8 @@
 #include "compiler/passes/address_spaces.h"
 
-#include "compiler/statements.h"
+#include "compiler/diagnostics.h"
+#include "compiler/edits.h"
+#include "compiler/unit.h"
 
 namespace metalcpu::msl {
 
@@ -47,22 +49,25 @@ bool alreadyConst(const TokenList& tokens, const std::vector<std::size_t>& partn
 
 } // namespace
 
-void rewriteAddressSpaces(TokenList& tokens, const std::vector<std::size_t>& partner,
-                          Diagnostics& diagnostics) {
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        Token& t = tokens[i];
-        if (t.kind != TokenKind::Identifier || !isUnqualifiedName(tokens, i)) continue;
+void rewriteAddressSpaces(PassContext& context) {
+    const Unit& unit = context.unit;
+    for (std::size_t i = 0; i < unit.size(); ++i) {
+        const Token& t = unit[i];
+        if (t.kind != TokenKind::Identifier || !unit.isUnqualifiedName(i)) continue;
+        // Rewritten already: the checked pointer types of the validation flavour (which run
+        // first so that each qualifier has one rewrite) or a declaration an earlier pass erased.
+        if (context.edits.isRewritten(i)) continue;
         if (t.spelling == "device" || t.spelling == "thread" || t.spelling == "threadgroup") {
-            t.erased = true;
+            context.edits.erase(i);
         } else if (t.spelling == "constant") {
-            if (alreadyConst(tokens, partner, i))
-                t.erased = true;
+            if (alreadyConst(unit.tokens(), unit.partner(), i))
+                context.edits.erase(i);
             else
-                t.text = "const";
+                context.edits.replace(i, "const");
         } else if (t.spelling == "threadgroup_imageblock") {
-            diagnostics.error(t.location, "the threadgroup_imageblock address space is not supported");
+            context.diagnostics.error(t.location, "the threadgroup_imageblock address space is not supported");
         } else if (t.spelling == "ray_data" || t.spelling == "object_data") {
-            diagnostics.error(t.location, "the " + t.spelling + " address space is not supported");
+            context.diagnostics.error(t.location, "the " + t.spelling + " address space is not supported");
         }
     }
 }

@@ -1,10 +1,7 @@
 // Pass: MSL address-space qualifiers become plain C++.
 #pragma once
 
-#include "compiler/diagnostics.h"
-#include "compiler/token.h"
-
-#include <vector>
+#include "compiler/passes/pass.h"
 
 namespace metalcpu::msl {
 
@@ -15,7 +12,8 @@ namespace metalcpu::msl {
 ///   `threadgroup_imageblock`, `ray_data`, `object_data` are reported as unsupported.
 /// Erased tokens print as nothing, so the columns of the following tokens stay right.
 /// A qualifier after `::`, `.` or `->` is a member name, not a qualifier, and stays.
-void rewriteAddressSpaces(TokenList& tokens, const std::vector<std::size_t>& partner,
-                          Diagnostics& diagnostics);
+/// Qualifiers an earlier pass already rewrote stay as that pass left them: in the validation
+/// flavour, rewriteCheckedPointerTypes() has turned those of pointers into checked pointers.
+void rewriteAddressSpaces(PassContext& context);
 
 } // namespace metalcpu::msl

@@ -1,7 +1,10 @@
 #include "compiler/passes/checked_accesses.h"
 
-#include "compiler/statements.h"
+#include "compiler/diagnostics.h"
+#include "compiler/edits.h"
+#include "compiler/findings.h"
 #include "compiler/syntax.h"
+#include "compiler/unit.h"
 
 #include <string_view>
 
@@ -30,27 +33,23 @@ bool isExpressionKeyword(const Token& t) {
            t.isIdentifier("co_await") || t.isIdentifier("sizeof");
 }
 
+bool isNamedCast(const Token& t) {
+    return t.isIdentifier("reinterpret_cast") || t.isIdentifier("static_cast") || t.isIdentifier("const_cast");
+}
+
 bool isStatementBoundary(const Token& t) {
     return t.isPunct(";") || t.isPunct("{") || t.isPunct("}") || t.kind == TokenKind::Pragma;
 }
 
-bool isAssignment(const Token& t) { return t.isPunct("="); }
-
-bool isCompoundAssignment(const TokenList& tokens, std::size_t i) {
-    const Token& t = tokens[i];
-    static constexpr std::string_view kOps[] = {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
-    for (std::string_view op : kOps)
-        if (t.isPunct(op)) return true;
-    // `>>` is always two tokens, so `>>=` arrives as `>` `>=`.
-    return t.isPunct(">") && at(tokens, i + 1).isPunct(">=") && !at(tokens, i + 1).spaceBefore;
-}
-
-bool isIncrement(const Token& t) { return t.isPunct("++") || t.isPunct("--"); }
+/// Why an access the pass recognised stays unchecked (see UncheckedAccess).
+enum class Unplaced { Operand, TemplateCall };
 
 /// The first token of the postfix expression whose last token is `last` (an identifier, or a
 /// `]`/`)` closing a subscript, call or parenthesised expression). kNoToken when it is not
-/// an expression (a lambda introducer, say).
-std::size_t postfixStart(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t last) {
+/// an expression (a lambda introducer, say), with the reason in `why` when it may be one.
+std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why = nullptr) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
     std::size_t s = last;
     for (;;) {
         const Token& t = tokens[s];
@@ -58,7 +57,15 @@ std::size_t postfixStart(const TokenList& tokens, const std::vector<std::size_t>
             std::size_t open = partner[s];
             if (open == kNoToken || open == 0) return kNoToken;
             const Token& before = tokens[open - 1];
-            if (before.isPunct(">")) return kNoToken; // f<T>(x): left unchecked
+            if (before.isPunct(">")) {
+                // static_cast<T>(x): the cast starts the expression.
+                const std::size_t angle =
+                    unit.role(open) == TokenRole::CastOpen ? openingAngle(tokens, partner, open - 1, 0) : kNoToken;
+                if (angle != kNoToken && angle > 0) return angle - 1;
+                // f<T>(x): the `>` may as well end a comparison (`a < b && c > (d)[i]`).
+                if (why) *why = Unplaced::TemplateCall;
+                return kNoToken;
+            }
             if (isExpressionName(before) || before.isPunct("]") || before.isPunct(")")) {
                 s = open - 1;
                 continue;
@@ -94,6 +101,12 @@ std::size_t postfixEnd(const TokenList& tokens, const std::vector<std::size_t>& 
         // `(type)operand`: a cast applies to the postfix expression after it.
         const Token& next = at(tokens, e + 1);
         if (isExpressionName(next) || next.isPunct("(")) return postfixEnd(tokens, partner, e + 1);
+    } else if (isNamedCast(t) && at(tokens, first + 1).isPunct("<")) {
+        // `reinterpret_cast<device T*>(p)`: the parentheses after the type end the cast.
+        const std::size_t close = closingAngle(tokens, partner, first + 1, tokens.size());
+        if (close == kNoToken || !at(tokens, close + 1).isPunct("(")) return kNoToken;
+        e = partner[close + 1];
+        if (e == kNoToken) return kNoToken;
     } else if (isExpressionName(t) || t.isPunct("::")) {
         e = first;
         if (t.isPunct("::")) ++e;
@@ -107,7 +120,7 @@ std::size_t postfixEnd(const TokenList& tokens, const std::vector<std::size_t>& 
             e = partner[e + 1];
         } else if ((n.isPunct(".") || n.isPunct("->")) && isExpressionName(at(tokens, e + 2))) {
             e += 2;
-        } else if (isIncrement(n)) {
+        } else if (n.isPunct("++") || n.isPunct("--")) {
             e += 1;
         } else {
             return e;
@@ -123,64 +136,86 @@ struct UseSite {
     std::size_t operatorToken = kNoToken; ///< the assignment or increment, for the column
 };
 
-UseSite useOf(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t first, std::size_t last) {
+UseSite useOf(const Unit& unit, std::size_t first, std::size_t last) {
+    const TokenList& tokens = unit.tokens();
     std::size_t a = last + 1, b = first;
     for (;;) {
         if (at(tokens, a).isPunct(".") && isExpressionName(at(tokens, a + 1))) {
             a += 2;
-        } else if (at(tokens, a).isPunct(")") && b > 0 && partner[a] == b - 1) {
+        } else if (at(tokens, a).isPunct(")") && b > 0 && unit.partner()[a] == b - 1) {
             ++a;
             --b;
         } else {
             break;
         }
     }
-    if (a < tokens.size()) {
-        if (isAssignment(tokens[a])) return {Use::Store, a};
-        if (isCompoundAssignment(tokens, a)) return {Use::Update, a};
-        if (isIncrement(tokens[a])) return {Use::Update, a};
-    }
-    if (b > 0 && isIncrement(tokens[b - 1])) return {Use::Update, b - 1};
+    if (unit.role(a) == TokenRole::Assignment) return {Use::Store, a};
+    if (unit.role(a) == TokenRole::CompoundAssignment || unit.role(a) == TokenRole::Increment) return {Use::Update, a};
+    if (b > 0 && unit.role(b - 1) == TokenRole::Increment) return {Use::Update, b - 1};
     return {};
 }
 
-/// Whether the token before an expression's first token `s` makes it a declarator instead
-/// (`float a[4]`, `vec<float, 4> v[2]`, `float* p[2]`).
-bool declaresBefore(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t s) {
-    if (s == 0) return false;
-    const Token& b = tokens[s - 1];
-    if (b.isIdentifier()) return !isExpressionKeyword(b) && !b.is("this");
-    auto typeAtStatementStart = [&](std::size_t typeEnd) {
-        // typeEnd is the last token of a would-be type; it is one if it opens its statement.
-        std::size_t t = typeEnd;
-        if (tokens[t].isPunct(">")) {
-            t = openingAngle(tokens, partner, t, 0);
-            if (t == kNoToken || t == 0) return false;
-            --t;
+/// The innermost `(`, `[` or `{` around token `i`, or kNoToken.
+std::size_t enclosingOpen(const Unit& unit, std::size_t i) {
+    for (std::size_t k = i; k-- > 0;) {
+        const Token& t = unit[k];
+        if ((t.isPunct(")") || t.isPunct("]") || t.isPunct("}")) && unit.partner()[k] < k) {
+            k = unit.partner()[k];
+        } else if (t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) {
+            return k;
         }
-        if (!tokens[t].isIdentifier()) return false;
-        while (t >= 2 && tokens[t - 1].isPunct("::") && tokens[t - 2].isIdentifier()) t -= 2;
-        // Qualifiers before the type, address spaces included: `device const float* p[2]`
-        // declares an array of pointers, and `p[2]` is no access.
-        while (t >= 1 && (tokens[t - 1].isIdentifier("const") || tokens[t - 1].isIdentifier("constexpr") ||
-                          tokens[t - 1].isIdentifier("static") || tokens[t - 1].isIdentifier("volatile") ||
-                          spaceNumber(tokens[t - 1].spelling) != 0 || tokens[t - 1].isIdentifier("thread")))
-            --t;
-        return t == 0 || isStatementBoundary(tokens[t - 1]) || tokens[t - 1].isPunct("(");
-    };
-    if (b.isPunct(">")) return typeAtStatementStart(s - 1);
-    if ((b.isPunct("*") || b.isPunct("&")) && s >= 2) return typeAtStatementStart(s - 2);
-    return false;
+    }
+    return kNoToken;
+}
+
+/// Whether the `{` at `open` starts an initialiser list rather than a block.
+bool opensInitialiser(const Unit& unit, std::size_t open) {
+    const Token& p = at(unit.tokens(), open - 1);
+    const Token& key = at(unit.tokens(), open - 2);
+    if (key.isIdentifier("struct") || key.isIdentifier("class") || key.isIdentifier("union") || key.isIdentifier("enum"))
+        return false;
+    if (p.isPunct("=") || p.isPunct("(") || p.isPunct(",") || p.isPunct(">") || p.isIdentifier("return") ||
+        isExpressionName(p))
+        return true;
+    return p.isPunct("{") && opensInitialiser(unit, open - 1);
+}
+
+/// Whether the `[` at `i` bounds an array declarator (`float a[4]`, `T* p[2]`, `a[2][3]`)
+/// rather than subscripting. The Unit's ArrayBound role, except where the Unit takes
+/// `a * b[i]` or `a > b[i]` for a declaration (`T* p[N]`, `vec<T, 2> v[N]`) because one could
+/// start there: in a call's arguments, in parentheses other than a lambda's parameters, in
+/// brackets and in an initialiser list, where `f(a, b * c[i])`, `(i < n && x > y[i])` and
+/// `{a * b[i], 0}` are expressions.
+bool boundsDeclarator(const Unit& unit, std::size_t i) {
+    if (unit.role(i) != TokenRole::ArrayBound) return false;
+    if (at(unit.tokens(), i - 1).isPunct("]")) return boundsDeclarator(unit, unit.partner()[i - 1]);
+    if (i < 2 || at(unit.tokens(), i - 2).isIdentifier()) return true; // `T x[4]`
+    const std::size_t open = enclosingOpen(unit, i - 1);
+    if (open == kNoToken) return true;
+    if (unit[open].isPunct("{")) return !opensInitialiser(unit, open);
+    return unit[open].isPunct("(") && at(unit.tokens(), open - 1).isPunct("]"); // `[](device T* p[2])`
 }
 
 /// Whether the `*` or `&` at `i` is a unary operator (dereference, address-of).
-bool isUnaryContext(const TokenList& tokens, std::size_t i) {
+bool isUnaryContext(const Unit& unit, std::size_t i) {
     if (i == 0) return false;
+    const TokenList& tokens = unit.tokens();
     const Token& p = tokens[i - 1];
     if (p.isIdentifier()) return isExpressionKeyword(p);
     if (p.kind != TokenKind::Punctuator) return p.kind == TokenKind::Pragma;
-    if (p.isPunct(")") || p.isPunct("]") || p.isPunct("*") || p.isPunct("&") || p.isPunct(">") ||
-        p.isPunct("<") || p.isPunct("::") || p.isPunct("."))
+    if (p.isPunct(")")) return unit.role(unit.partner()[i - 1]) == TokenRole::CastOpen; // `(float)*p`
+    // A comparison's operand (`a < *p`, `a > *p`), not a template's: `foo<&x>`,
+    // `vec<float, 2>* p` (p a declarator), `static_cast<vec<int, 2>*>(x)`.
+    if (!tokens[i].isPunct("*") || at(tokens, i - 2).isIdentifier("operator")) {
+        if (p.isPunct("<") || p.isPunct(">")) return false;
+    } else if (p.isPunct("<")) {
+        return true;
+    } else if (p.isPunct(">")) {
+        const TokenRole next = unit.role(i + 1);
+        if (next == TokenRole::Name || next == TokenRole::Callee) return true;
+        return next != TokenRole::Declarator && openingAngle(tokens, unit.partner(), i - 1, 0) == kNoToken;
+    }
+    if (p.isPunct("]") || p.isPunct("*") || p.isPunct("&") || p.isPunct("::") || p.isPunct("."))
         return false;
     return true;
 }
@@ -206,16 +241,6 @@ bool declaresAfterComma(const TokenList& tokens, const std::vector<std::size_t>&
     return tokens[k].isIdentifier() && at(tokens, k + 1).isIdentifier();
 }
 
-/// The innermost function whose body holds token `i`.
-const FunctionDecl* functionAt(const Module& module, std::size_t i) {
-    const FunctionDecl* best = nullptr;
-    for (const FunctionDecl& f : module.functions) {
-        if (!f.hasBody || f.bodyOpen == kNoToken || i <= f.bodyOpen || i >= f.bodyClose) continue;
-        if (!best || f.bodyOpen > best->bodyOpen) best = &f;
-    }
-    return best;
-}
-
 /// Adds the site of an access to `sites` and returns how the access names it.
 std::string siteText(const Token& where, const FunctionDecl* function, std::vector<AccessSite>& sites) {
     AccessSite site;
@@ -236,8 +261,6 @@ const char* functionFor(Use use) {
     return "::metalcpu_kernel::load(";
 }
 
-bool inBody(const Module& module, std::size_t i) { return functionAt(module, i) != nullptr; }
-
 /// The name of a parameter declared as an array in an address space (`device float a[]`,
 /// `constant int k[4]`), whose address space is at `space` and whose type and name end before
 /// `j`, or kNoToken.
@@ -255,11 +278,15 @@ std::size_t arrayParameterName(const TokenList& tokens, const std::vector<std::s
 
 } // namespace
 
-void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t>& partner) {
+void rewriteCheckedPointerTypes(PassContext& context) {
+    const Unit& unit = context.unit;
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    EditList& edits = context.edits;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
-        Token& t = tokens[i];
+        const Token& t = tokens[i];
         const int space = t.isIdentifier() ? spaceNumber(t.spelling) : 0;
-        if (space == 0 || !isUnqualifiedName(tokens, i)) continue;
+        if (space == 0 || !unit.isUnqualifiedName(i)) continue;
         bool constInside = false;
         std::size_t j = i + 1;
         bool sawType = false;
@@ -284,7 +311,7 @@ void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t
                 break;
             }
         }
-        Token& star = tokens[j < tokens.size() ? j : tokens.size() - 1];
+        const std::size_t star = j < tokens.size() ? j : tokens.size() - 1;
         // `device float a[] [[buffer(0)]]`: an array parameter is a pointer; the type loop took
         // its name for part of the type.
         const std::size_t arrayName = arrayParameterName(tokens, partner, i, j);
@@ -292,18 +319,20 @@ void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t
             // Erased whole: a kernel's explicit instantiation, which the glue replaces (its
             // address-space token is erased too, and must stay so).
             if (tokens[j].erased) continue;
-            tokens[arrayName - 1].suffix += ", " + std::to_string(space) + ">";
-            for (std::size_t k = j; k <= partner[j]; ++k) tokens[k].erased = true;
-        } else if (!sawType || !star.isPunct("*") || star.erased) {
+            edits.insertAfter(arrayName - 1, ", " + std::to_string(space) + ">");
+            edits.erase(TokenRange{j, partner[j] + 1});
+        } else if (!sawType || !tokens[star].isPunct("*") || tokens[star].erased) {
+            // Not a pointer, or one in a declaration an earlier pass erased (a kernel's explicit
+            // instantiation, an overload collapsed into another).
             continue;
         } else if (placeholder) {
             // `const constant auto* p = in;`: a checked pointer cannot hold `auto`, and `auto*`
             // deduces nothing from one; `auto p = in;` deduces the checked pointer itself.
             for (std::size_t k = i; k > 0 && (tokens[k - 1].isIdentifier("const") || tokens[k - 1].isIdentifier("volatile"));
                  --k)
-                tokens[k - 1].erased = true;
+                edits.erase(k - 1);
             for (std::size_t k = i; k <= j; ++k)
-                if (!tokens[k].isIdentifier("auto")) tokens[k].erased = true;
+                if (!tokens[k].isIdentifier("auto")) edits.erase(k);
             continue;
         }
         // `const device T*`, `volatile device atomic_int*`: qualifiers written before the address
@@ -313,27 +342,24 @@ void rewriteCheckedPointerTypes(TokenList& tokens, const std::vector<std::size_t
         for (std::size_t k = i; k > 0 && !tokens[k - 1].erased &&
                                 (tokens[k - 1].isIdentifier("const") || tokens[k - 1].isIdentifier("volatile"));
              --k) {
-            tokens[k - 1].erased = true;
+            edits.erase(k - 1);
             if (tokens[k - 1].isIdentifier("const")) constInside = true;
             else volatileInside = "volatile ";
         }
         const bool addConst = space == 2 && !constInside;
-        t.erased = false;
-        t.text = std::string("::metalcpu_kernel::checked_ptr<") + (addConst || constInside ? "const " : "") +
-                 volatileInside;
+        edits.replace(i, std::string("::metalcpu_kernel::checked_ptr<") + (addConst || constInside ? "const " : "") +
+                             volatileInside);
         if (constInside) // the const written inside now comes first; drop the original
             for (std::size_t k = i + 1; k < j; ++k)
-                if (tokens[k].isIdentifier("const")) tokens[k].erased = true;
-        if (arrayName == kNoToken) star.text = ", " + std::to_string(space) + ">";
+                if (tokens[k].isIdentifier("const")) edits.erase(k);
+        if (arrayName == kNoToken) edits.replace(star, ", " + std::to_string(space) + ">");
 
         // reinterpret_cast<device T*>(x) and friends.
         for (std::size_t k = i; k-- > 0;) {
             if (tokens[k].isPunct("<") && k > 0) {
                 const Token& cast = tokens[k - 1];
-                if ((cast.isIdentifier("reinterpret_cast") || cast.isIdentifier("static_cast") ||
-                     cast.isIdentifier("const_cast")) &&
-                    closingAngle(tokens, partner, k, tokens.size()) > j)
-                    tokens[k - 1].text = "::metalcpu_kernel::pointer_cast";
+                if (isNamedCast(cast) && closingAngle(tokens, partner, k, tokens.size()) > j)
+                    edits.replace(k - 1, "::metalcpu_kernel::pointer_cast");
                 break;
             }
             if (!tokens[k].isIdentifier() && !tokens[k].isPunct("::")) break;
@@ -350,60 +376,113 @@ std::string accessSiteTable(const std::vector<AccessSite>& sites, const FileTabl
     return out + "};\n";
 }
 
-void rewriteCheckedAccesses(TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
-                            std::vector<AccessSite>& sites) {
+void rewriteCheckedAccesses(PassContext& context) {
+    const Unit& unit = context.unit;
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    const std::vector<FunctionDecl>& functions = unit.module().functions;
+    EditList& edits = context.edits;
+    std::vector<AccessSite>& sites = context.findings.accessSites;
+    std::vector<UncheckedAccess>& unchecked = context.findings.uncheckedAccesses;
+    auto giveUp = [&](std::size_t where, std::string_view access, Unplaced why) {
+        unchecked.push_back({tokens[where].location, std::string(access) + (why == Unplaced::TemplateCall
+                                                                                ? " of a call with template arguments"
+                                                                                : " whose operand the front end "
+                                                                                  "cannot delimit")});
+    };
     for (std::size_t k = 1; k + 1 < tokens.size(); ++k) {
-        Token& t = tokens[k];
-        if (t.erased || t.kind != TokenKind::Punctuator) continue;
+        const Token& t = tokens[k];
+        // Tokens earlier passes rewrote are types (checked pointers) or erased declarations.
+        if (t.kind != TokenKind::Punctuator || edits.isRewritten(k) || t.erased) continue;
+        const std::size_t f = unit.functionAt(k);
+        if (f == kNoToken) continue; // only function bodies run
+        const FunctionDecl* function = &functions[f];
 
-        if (t.isPunct("[")) {
+        if (unit.role(k) == TokenRole::Subscript || unit.role(k) == TokenRole::ArrayBound) {
+            if (boundsDeclarator(unit, k)) continue;
             const std::size_t close = partner[k];
-            if (close == kNoToken || tokens[k - 1].isPunct("[") || tokens[k + 1].isPunct("[")) continue;
             const Token& before = tokens[k - 1];
-            if (!(isExpressionName(before) || before.isPunct("]") || before.isPunct(")"))) continue;
-            if (!inBody(module, k)) continue;
-            const std::size_t s = postfixStart(tokens, partner, k - 1);
-            if (s == kNoToken || declaresBefore(tokens, partner, s)) continue;
-            const FunctionDecl* function = functionAt(module, k);
+            Unplaced why = Unplaced::Operand;
+            const std::size_t s = postfixStart(unit, k - 1, &why);
+            if (s == kNoToken) {
+                giveUp(k, "a subscript", why);
+                continue;
+            }
+            if (s > 0 && tokens[s - 1].isPunct("*") && declaresAfterComma(tokens, partner, s - 1)) continue; // `a, *p[2]`
             const Token& next = at(tokens, close + 1);
             const bool lastInChain =
                 !next.isPunct("[") && !next.isPunct(".") && !next.isPunct("->") && !next.isPunct("(");
-            if (lastInChain && s > 0 && tokens[s - 1].isPunct("&") && isUnaryContext(tokens, s - 1)) {
-                tokens[s - 1].erased = true;
-                tokens[s].prefix = "::metalcpu_kernel::address_of(" + tokens[s].prefix;
-                t.text = ", ";
-                tokens[close].text = ")";
+            if (lastInChain && s > 0 && tokens[s - 1].isPunct("&") && isUnaryContext(unit, s - 1)) {
+                edits.erase(s - 1);
+                edits.insertBefore(s, "::metalcpu_kernel::address_of(");
+                edits.replace(k, ", ");
+                edits.replace(close, ")");
                 continue;
             }
-            UseSite use = lastInChain || next.isPunct(".") ? useOf(tokens, partner, s, close) : UseSite{};
+            UseSite use = lastInChain || next.isPunct(".") ? useOf(unit, s, close) : UseSite{};
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken]
                                  : before.isIdentifier()       ? before
                                                                : tokens[s];
-            tokens[s].prefix = functionFor(use.use) + tokens[s].prefix;
-            t.text = ", ";
-            tokens[close].text = ", " + siteText(where, function, sites) + ")";
+            edits.insertBefore(s, functionFor(use.use));
+            edits.replace(k, ", ");
+            edits.replace(close, ", " + siteText(where, function, sites) + ")");
         } else if (t.isPunct("*")) {
-            if (!isUnaryContext(tokens, k) || declaresAfterComma(tokens, partner, k) || !inBody(module, k)) continue;
+            if (!isUnaryContext(unit, k) || declaresAfterComma(tokens, partner, k)) continue;
             const std::size_t last = postfixEnd(tokens, partner, k + 1);
-            if (last == kNoToken) continue;
+            if (last == kNoToken) {
+                giveUp(k, "a dereference", Unplaced::Operand);
+                continue;
+            }
             // `void (*f)(int)` declares a function pointer.
             if (tokens[k - 1].isPunct("(") && at(tokens, last + 1).isPunct(")") && at(tokens, last + 2).isPunct("("))
                 continue;
-            UseSite use = useOf(tokens, partner, k, last);
+            UseSite use = useOf(unit, k, last);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : t;
-            t.text = functionFor(use.use);
-            tokens[last].suffix += ", 0, " + siteText(where, functionAt(module, k), sites) + ")";
+            edits.replace(k, functionFor(use.use));
+            edits.insertAfter(last, ", 0, " + siteText(where, function, sites) + ")");
         } else if (t.isPunct("->")) {
             const Token& before = tokens[k - 1];
-            if (!(isExpressionName(before) || before.isPunct("]"))) continue; // `) ->`: a trailing return type
-            if (!isExpressionName(at(tokens, k + 1)) || !inBody(module, k)) continue;
-            const std::size_t s = postfixStart(tokens, partner, k - 1);
-            if (s == kNoToken) continue;
-            UseSite use = useOf(tokens, partner, s, k + 1);
+            if (before.isPunct(")")) {
+                const std::size_t open = partner[k - 1];
+                // A call's result: what it returns is not known here (a pointer, or a class
+                // with operator->), so the access stays unchecked.
+                if (unit.role(open) == TokenRole::CallOpen) {
+                    unchecked.push_back({t.location, "a member access through a call's result"});
+                    continue;
+                }
+                // `) ->` after a lambda's or a function's parameters: a trailing return type.
+                const Token& opener = at(tokens, open - 1);
+                if (unit.role(open) != TokenRole::CastOpen &&
+                    (opener.isPunct("]") || opener.isPunct(">") || unit.role(open - 1) == TokenRole::Declarator))
+                    continue;
+                // `(p + 1)->m`, `static_cast<device T*>(q)->m`: checked below.
+            } else if (before.isPunct("]") && unit.role(partner[k - 1]) == TokenRole::LambdaIntroducer) {
+                continue; // `[] -> int { ... }`
+            } else if (!isExpressionName(before) && !before.isPunct("]")) {
+                continue;
+            }
+            if (!isExpressionName(at(tokens, k + 1))) {
+                giveUp(k, "a member access", Unplaced::Operand); // p->template f<T>(), p->~T()
+                continue;
+            }
+            Unplaced why = Unplaced::Operand;
+            const std::size_t s = postfixStart(unit, k - 1, &why);
+            if (s == kNoToken) {
+                giveUp(k, "a member access", why);
+                continue;
+            }
+            UseSite use = useOf(unit, s, k + 1);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[k + 1];
-            tokens[s].prefix = functionFor(use.use) + tokens[s].prefix;
-            t.text = ", 0, " + siteText(where, functionAt(module, k), sites) + ").";
+            edits.insertBefore(s, functionFor(use.use));
+            edits.replace(k, ", 0, " + siteText(where, function, sites) + ").");
         }
+    }
+    if (!unchecked.empty()) {
+        const UncheckedAccess& first = unchecked.front();
+        const std::size_t n = unchecked.size();
+        context.diagnostics.warning(first.where, "shader validation cannot check " + std::to_string(n) +
+                                                     (n == 1 ? " access" : " accesses") + " in this file; the first: " +
+                                                     first.reason);
     }
 }
 

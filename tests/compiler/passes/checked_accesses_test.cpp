@@ -1,7 +1,10 @@
 #include "compiler/passes/checked_accesses.h"
 
-#include "compiler/passes/address_spaces.h"
 #include "compiler/compiler_test_util.h"
+#include "compiler/edits.h"
+#include "compiler/passes/address_spaces.h"
+#include "compiler/pipeline.h"
+#include "compiler/unit.h"
 
 #include <gtest/gtest.h>
 
@@ -10,24 +13,42 @@ namespace {
 
 constexpr const char* kChecked = "::metalcpu_kernel::checked_ptr<";
 
+/// `source` after the type rewrites of the validation flavour, in the pipeline's order.
 std::string types(std::string_view source) {
     auto p = testing::parse(source);
-    rewriteAddressSpaces(p->tokens, p->partner, p->diagnostics);
-    rewriteCheckedPointerTypes(p->tokens, p->partner);
-    return testing::render(p->tokens);
+    return testing::runPasses(*p, {rewriteCheckedPointerTypes, rewriteAddressSpaces}, true);
+}
+
+/// What rewriteCheckedAccesses() made of a snippet: the output, without the namespace of the
+/// checked operations, and what it recorded.
+struct Accesses {
+    std::string output;
+    std::vector<AccessSite> sites;
+    std::vector<UncheckedAccess> unchecked;
+    std::vector<std::string> messages;
+};
+
+Accesses checkSource(std::string_view source) {
+    auto p = testing::parse(source);
+    TranslateOptions options;
+    options.validation = true;
+    const Unit unit(p->tokens, p->partner, p->module);
+    Findings found;
+    EditList edits(p->tokens, p->diagnostics);
+    PassContext context{unit, edits, p->diagnostics, options, found};
+    edits.beginPass("checked-accesses");
+    rewriteCheckedAccesses(context);
+    Accesses result{testing::render(p->tokens), found.accessSites, found.uncheckedAccesses, p->messages()};
+    const std::string space = "::metalcpu_kernel::";
+    for (std::size_t at; (at = result.output.find(space)) != std::string::npos;) result.output.erase(at, space.size());
+    return result;
 }
 
 /// The accesses of `body` (the body of a function f), with sites numbered from 0.
 std::string accesses(std::string_view body, std::vector<AccessSite>* sites = nullptr) {
-    std::string source = "void f() {" + std::string(body) + "}";
-    auto p = testing::parse(source);
-    std::vector<AccessSite> found;
-    rewriteCheckedAccesses(p->tokens, p->partner, p->module, found);
-    if (sites) *sites = found;
-    std::string out = testing::render(p->tokens);
-    std::string load = "::metalcpu_kernel::";
-    for (std::size_t at; (at = out.find(load)) != std::string::npos;) out.erase(at, load.size());
-    return out;
+    Accesses a = checkSource("void f() {" + std::string(body) + "}");
+    if (sites) *sites = a.sites;
+    return a.output;
 }
 
 // Test that pointers in the three checked address spaces become checked pointers with the
@@ -45,7 +66,7 @@ TEST(CheckedPointerTypes, Spaces) {
     EXPECT_EQ(types("device volatile float* p;"), std::string(kChecked) + " volatile float, 1> p;");
     EXPECT_EQ(types("thread float* p;"), "float* p;");
     EXPECT_EQ(types("device float& r = x;"), "float& r = x;");
-    EXPECT_EQ(types("constant Params& c"), "const Params& c");
+    EXPECT_EQ(types("constant Params& c;"), "const Params& c;");
     // A placeholder type deduces the checked pointer itself.
     EXPECT_EQ(types("const constant auto* p = in;"), "auto p = in;");
     EXPECT_EQ(types("device auto* p = out;"), "auto p = out;");
@@ -58,12 +79,41 @@ TEST(CheckedPointerTypes, Spaces) {
 // replaces) stays erased, array parameters included: MLX's binary kernels spell out
 // `constant const int shape[2]` in theirs (issue 10).
 TEST(CheckedPointerTypes, ErasedDeclarationsStayErased) {
-    auto p = testing::parse("template void g<float, 2>(device const float* a, constant const int shape[2] [[buffer(2)]]);\nint x;");
-    for (Token& t : p->tokens)
-        if (t.location.line == 1) t.erased = true; // as eraseKernelInstantiations does for a kernel's
-    rewriteAddressSpaces(p->tokens, p->partner, p->diagnostics);
-    rewriteCheckedPointerTypes(p->tokens, p->partner);
-    EXPECT_EQ(testing::render(p->tokens), "\nint x;");
+    auto p = testing::parse(
+        "template <typename T, int N> kernel void g(device const T* a [[buffer(0)]], constant const int shape[N] "
+        "[[buffer(2)]]) {}\n"
+        "template [[host_name(\"g2\")]] kernel void g<float, 2>(device const float* a [[buffer(0)]], "
+        "constant const int shape[2] [[buffer(2)]]);\nint x;");
+    const std::string out = testing::runPassesUntil(*p, "address-spaces", true);
+    EXPECT_EQ(out.substr(out.find('\n')), "\n\nint x;");
+    EXPECT_EQ(p->messages(), std::vector<std::string>{});
+}
+
+// Test that each address space of a pointer is rewritten once, by the checked pointer types,
+// and that address-spaces leaves it so (no pass un-erases another's edit): the overlap check
+// of the edit list would report an internal error otherwise.
+TEST(CheckedPointerTypes, AddressSpacesKeepTheirRewrite) {
+    auto p = testing::parse("kernel void k(constant const float* c [[buffer(0)]], device float* o [[buffer(1)]]) {\n"
+                            "  constant float& r = *c; threadgroup float* t = nullptr; o[0] = r; }");
+    const std::string out = testing::runPassesUntil(*p, "address-spaces", true);
+    EXPECT_NE(out.find(std::string(kChecked) + "const float, 2> c"), std::string::npos) << out;
+    EXPECT_NE(out.find(std::string(kChecked) + " float, 1> o"), std::string::npos) << out;
+    EXPECT_NE(out.find("const float& r = *c;"), std::string::npos) << out;
+    EXPECT_NE(out.find(std::string(kChecked) + " float, 3> t"), std::string::npos) << out;
+    EXPECT_EQ(p->messages(), std::vector<std::string>{});
+    auto c = testing::parse("constant const float* c;");
+    const std::size_t space = c->find("constant");
+    const Unit unit(c->tokens, c->partner, c->module);
+    Findings found;
+    TranslateOptions options;
+    EditList edits(c->tokens, c->diagnostics);
+    PassContext context{unit, edits, c->diagnostics, options, found};
+    edits.beginPass("checked-pointer-types");
+    rewriteCheckedPointerTypes(context);
+    edits.beginPass("address-spaces");
+    rewriteAddressSpaces(context);
+    EXPECT_EQ(edits.rewrittenBy(space), "checked-pointer-types");
+    EXPECT_EQ(c->messages(), std::vector<std::string>{});
 }
 
 // Test that casts to checked pointers become pointer_cast and C casts name the type.
@@ -94,6 +144,24 @@ TEST(CheckedAccesses, DereferencesAndAddresses) {
     EXPECT_EQ(accesses("*p = *q;"), "void f() {store(p, 0, ::__mc_sites[0]) = load(q, 0, ::__mc_sites[1]);}");
     EXPECT_EQ(accesses("p->m = 1;"), "void f() {store(p, 0, ::__mc_sites[0]).m = 1;}");
     EXPECT_EQ(accesses("auto q = &a[i];"), "void f() {auto q = address_of(a, i);}");
+    // Parenthesised and cast operands.
+    EXPECT_EQ(accesses("(p + 1)->m = 1;"), "void f() {store((p + 1), 0, ::__mc_sites[0]).m = 1;}");
+    EXPECT_EQ(accesses("x = static_cast<T*>(q)->m;"), "void f() {x = load(static_cast<T*>(q), 0, ::__mc_sites[0]).m;}");
+    EXPECT_EQ(accesses("x = reinterpret_cast<T*>(q)[i];"),
+              "void f() {x = load(reinterpret_cast<T*>(q), i, ::__mc_sites[0]);}");
+    // Dereferences of a named cast (PyTorch's c10/metal/indexing.h) and after a C cast and in
+    // comparisons.
+    EXPECT_EQ(accesses("return *reinterpret_cast<T*>(p + o);"),
+              "void f() {return load(reinterpret_cast<T*>(p + o), 0, ::__mc_sites[0]);}");
+    EXPECT_EQ(accesses("*static_cast<T*>(p) = 1;"), "void f() {store(static_cast<T*>(p), 0, ::__mc_sites[0]) = 1;}");
+    EXPECT_EQ(accesses("x = (float)*p;"), "void f() {x = (float)load(p, 0, ::__mc_sites[0]);}");
+    EXPECT_EQ(accesses("b = a < *p || a > *q;"),
+              "void f() {b = a < load(p, 0, ::__mc_sites[0]) || a > load(q, 0, ::__mc_sites[1]);}");
+    EXPECT_EQ(accesses("vec<float, 2>* v = w;"), "void f() {vec<float, 2>* v = w;}");
+    // Trailing return types are no accesses.
+    EXPECT_EQ(accesses("auto g = [](int k) -> int { return k; };"), "void f() {auto g = [](int k) -> int { return k; };}");
+    EXPECT_EQ(accesses("auto g = []<class T>(T k) -> T { return k; };"),
+              "void f() {auto g = []<class T>(T k) -> T { return k; };}");
 }
 
 // Test that declarators, lambda introducers, attributes and multiplications stay.
@@ -116,10 +184,40 @@ TEST(CheckedAccesses, LeavesDeclarationsAlone) {
 
 // Test that only function bodies are rewritten.
 TEST(CheckedAccesses, OnlyInBodies) {
-    auto p = testing::parse("struct S { float a[4]; }; constant float k[2] = {1, 2};");
-    std::vector<AccessSite> sites;
-    rewriteCheckedAccesses(p->tokens, p->partner, p->module, sites);
-    EXPECT_TRUE(sites.empty());
+    EXPECT_TRUE(checkSource("struct S { float a[4]; }; constant float k[2] = {1, 2};").sites.empty());
+}
+
+// Test that multiplications and comparisons the Unit could take for array declarators
+// (`T* p[N]`, `vec<T, 2> v[N]`) are accesses in arguments, parentheses and initialiser lists.
+TEST(CheckedAccesses, ExpressionsThatLookLikeDeclarators) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"g(a, b * c[i]);", "g(a, b * load(c, i, ::__mc_sites[0]));"},
+        {"g(b * c[i]);", "g(b * load(c, i, ::__mc_sites[0]));"},
+        {"x = (a * b[i]) + 1;", "x = (a * load(b, i, ::__mc_sites[0])) + 1;"},
+        {"if (i < n && x > y[i]) return;", "if (i < n && x > load(y, i, ::__mc_sites[0])) return;"},
+        {"float2 v = {a * b[i], 0};", "float2 v = {a * load(b, i, ::__mc_sites[0]), 0};"},
+        {"{ float* p[2]; }", "{ float* p[2]; }"}, // a block, not an initialiser list
+    };
+    for (const auto& [body, expected] : cases) EXPECT_EQ(accesses(body), "void f() {" + std::string(expected) + "}");
+}
+
+// Test that an access the pass recognises but cannot delimit is counted and reported once,
+// with the first one's place and reason, and that a clean body reports nothing.
+TEST(CheckedAccesses, UncheckedAccessesWarnOnce) {
+    Accesses a = checkSource("void f() {\n  x = g<int>(p)[i];\n  y = **q;\n  z = h(p)->m;\n  w = a[i];\n}");
+    ASSERT_EQ(a.unchecked.size(), 3u);
+    EXPECT_EQ(a.unchecked[0].reason, "a subscript of a call with template arguments");
+    EXPECT_EQ(a.unchecked[1].reason, "a dereference whose operand the front end cannot delimit");
+    EXPECT_EQ(a.unchecked[2].reason, "a member access through a call's result");
+    EXPECT_EQ(a.messages, std::vector<std::string>{"test.metal:2:16: warning: shader validation cannot check 3 "
+                                                   "accesses in this file; the first: a subscript of a call with "
+                                                   "template arguments"});
+    EXPECT_EQ(a.sites.size(), 1u) << "a[i] is still checked";
+
+    Accesses clean = checkSource("void f() { x = g(p)[i]; *q = 1; p->m = 2; }");
+    EXPECT_TRUE(clean.unchecked.empty());
+    EXPECT_EQ(clean.messages, std::vector<std::string>{});
+    EXPECT_EQ(clean.sites.size(), 3u);
 }
 
 // Test the site table's text.
