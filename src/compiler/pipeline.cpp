@@ -37,12 +37,12 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     std::vector<std::pair<std::size_t, std::string>> kernelFunctions;
     for (const EntryPoint& e : found.entryPoints) kernelFunctions.emplace_back(e.function, e.hostName);
     findFunctionConstantUsers(tokens, module, found.graph, kernelFunctions, found.functionConstants);
-    found.coroutineKernels = findCoroutineKernels(tokens, partner, module, found.graph, diagnostics);
+    found.coroutineKernels = findCoroutineKernels(unit, found.graph, diagnostics);
     if (diagnostics.hasErrors()) return found;
     // Barrier kernels become work-item loops where they can, coroutines otherwise; kernels
     // with SIMD-group functions only work-item loops (a coroutine runs one thread at a time).
-    found.workItemKernels = findWorkItemKernels(tokens, partner, module, found.coroutineKernels,
-                                                found.threadgroupVariables, found.parameters);
+    found.workItemKernels =
+        findWorkItemKernels(unit, found.coroutineKernels, found.threadgroupVariables, found.parameters);
     for (const WorkItemKernel& w : found.workItemKernels)
         std::erase_if(found.coroutineKernels, [&](const CoroutineKernel& c) { return c.function == w.function; });
     std::erase_if(found.coroutineKernels, [](const CoroutineKernel& c) { return !c.collectives.empty(); });
@@ -79,8 +79,6 @@ void pragmas(PassContext& c) { rewritePragmas(tokensOf(c)); }
 void threadgroupVariables(PassContext& c) {
     rewriteThreadgroupVariables(tokensOf(c), c.unit.module(), c.findings.threadgroupVariables, c.options.validation);
 }
-void coroutineKernels(PassContext& c) { rewriteCoroutineKernels(tokensOf(c), c.findings.coroutineKernels); }
-void workItemKernels(PassContext& c) { rewriteWorkItemKernels(tokensOf(c), c.findings.workItemKernels); }
 void arrayDesignators(PassContext& c) { rewriteArrayDesignators(tokensOf(c), c.unit.partner(), c.diagnostics); }
 
 } // namespace
@@ -107,8 +105,8 @@ const std::vector<PassInfo>& passes() {
         {"half-literals", halfLiterals, false},
         {"pragmas", pragmas, false},
         {"threadgroup-variables", threadgroupVariables, false},
-        {"coroutine-kernels", coroutineKernels, false},
-        {"work-item-loops", workItemKernels, false},
+        {"coroutine-kernels", rewriteCoroutineKernels, false},
+        {"work-item-loops", rewriteWorkItemKernels, false},
         {"array-designators", arrayDesignators, false},
     };
     return kPasses;
