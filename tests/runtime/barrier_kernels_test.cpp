@@ -5,6 +5,7 @@
 // alike), against a CPU model of each kernel, over group sizes of 1 thread, non-multiples of
 // 32 and 1024.
 #include "guarded_buffer.h"
+#include "lowering.h"
 #include "metal_test.h"
 
 #include <algorithm>
@@ -399,6 +400,21 @@ TEST_P(BarrierKernels, NestedLoopsAndBranches) {
         out.expectCanariesIntact();
         state->release();
     }
+}
+
+// Test which lowering each kernel gets, in both flavours: every shape above is split into
+// work-item loops but smooth_with_break, which a `break` after its barriers leaves a
+// coroutine. Falling back (to coroutines, or to fibers) still computes the right values, so
+// only this notices a planner change that makes a kernel slower.
+TEST_P(BarrierKernels, Lowerings) {
+    expectLowerings({{"group_reduce", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"smooth", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"smooth_with_break", MC_KERNEL_COROUTINES},
+                     {"smooth_halving", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"tickets", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"leader_leaves", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"nested", MC_KERNEL_WORK_ITEM_LOOPS}},
+                    [&](const char* name) { return kernel(name); });
 }
 
 std::string barrierCaseName(const ::testing::TestParamInfo<BarrierCase>& info) {
