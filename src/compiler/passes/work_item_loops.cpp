@@ -261,6 +261,7 @@ private:
                 continue;
             }
             region(run, close);
+            if (!ok_) return; // the cases below would plan on, and a later one could reset ok_
             run.clear();
             runNames.clear();
             switch (r) {
@@ -344,11 +345,12 @@ private:
                 if (auto d = parseDeclaration(tokens_, partner_, h.begin, first))
                     for (std::size_t n : d->names)
                         visible_.push_back({tokens_[n].spelling, Visible::Kind::LoopVariable});
-            ok_ = checkHeaderPart(first + 1, second, true) && checkHeaderPart(second + 1, h.end, false);
+            if (!checkHeaderPart(first + 1, second, true) || !checkHeaderPart(second + 1, h.end, false)) ok_ = false;
         } else {
             // if/while/do-while: a condition, without an init-statement or a declaration.
-            ok_ = headerSemicolon(h.begin, h.end) == h.end && !declaresVariable(h.begin, h.end) &&
-                  checkHeaderPart(h.begin, h.end, true);
+            if (headerSemicolon(h.begin, h.end) != h.end || declaresVariable(h.begin, h.end) ||
+                !checkHeaderPart(h.begin, h.end, true))
+                ok_ = false;
         }
         if (!ok_) return;
         for (const Statement& body : s.children) {

@@ -238,6 +238,16 @@ TEST(WorkItemLoops, CoroutineShapes) {
         "float y[2]; thread float* x = y;", "struct S { float v; }; S x{1};", "static float x = 0;"};
     for (const std::string& d : declarations)
         EXPECT_FALSE(splits(kernel("  " + d + "\n  threadgroup_barrier(mem_flags::mem_none);\n  a[i] = x;"))) << d;
+    // ... also when a loop or an if holding barriers follows (its header check once overwrote
+    // the failure, and the piece ran once per group: issue 10's per-thread array miscompile and
+    // its flash-attention kernel's `'__mc_t' was not declared`).
+    EXPECT_FALSE(splits(kernel("  float x[2] = {a[i], 0};\n  for (uint t = 0; t < n; ++t) {\n"
+                               "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] += x[t % 2];\n  }")));
+    EXPECT_FALSE(splits(kernel("  if (size > 64) return;\n  float x = a[i], y = 0;\n  while (n > 0) {\n"
+                               "    threadgroup_barrier(mem_flags::mem_none);\n    y += x;\n"
+                               "    threadgroup_barrier(mem_flags::mem_none);\n  }")));
+    EXPECT_FALSE(splits(kernel("  float x[2] = {a[i], 0};\n  if (n > 0) {\n"
+                               "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] = x[1];\n  }")));
     // The address of such a variable taken.
     EXPECT_FALSE(splits(kernel("  float x = 0;\n  threadgroup_barrier(mem_flags::mem_none);\n"
                                "  thread float* p = &x; *p = 1;")));
