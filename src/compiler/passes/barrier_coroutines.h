@@ -40,9 +40,9 @@ struct CoroutineKernel {
 /// body calls threadgroup_barrier or simdgroup_barrier and
 ///   - every such call is a statement of the body itself (`threadgroup_barrier(f);`, also as
 ///     the statement of an if/else/for/while/do, after a label or after attributes: what
-///     Unit::startsStatement() says), not inside a lambda or a
-///     local class, and the callee is written `threadgroup_barrier`, `metal::...` or
-///     `::metal::...` (any other mention of the two names keeps the fibers);
+///     Unit::startsStatement() says), not inside a lambda or a local class, and the callee is
+///     written `threadgroup_barrier`, `metal::...` or `::metal::...` (any other mention of
+///     the two names keeps the fibers);
 ///   - the body calls no other barrier-like function (simdgroup_load, ...) nor declares a
 ///     SIMD-group matrix with arguments (`simdgroup_float8x8 d(2.0f)`), and its simd_* and
 ///     quad_* calls are each the whole value of a statement (CollectiveStatement), written
