@@ -54,9 +54,6 @@ public:
     std::string_view rewrittenBy(std::size_t i) const;
 
     const TokenList& tokens() const { return tokens_; }
-    /// Transitional: the tokens for passes not yet written against EditList (no overlap
-    /// checks there). Goes when the last of them is converted.
-    TokenList& uncheckedTokens() { return tokens_; }
 
 private:
     static constexpr std::uint16_t kUnowned = 0xffff;

@@ -38,12 +38,12 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     std::vector<std::pair<std::size_t, std::string>> kernelFunctions;
     for (const EntryPoint& e : found.entryPoints) kernelFunctions.emplace_back(e.function, e.hostName);
     findFunctionConstantUsers(unit, found.graph, kernelFunctions, found.functionConstants);
-    found.coroutineKernels = findCoroutineKernels(tokens, partner, module, found.graph, diagnostics);
+    found.coroutineKernels = findCoroutineKernels(unit, found.graph, diagnostics);
     if (diagnostics.hasErrors()) return found;
     // Barrier kernels become work-item loops where they can, coroutines otherwise; kernels
     // with SIMD-group functions only work-item loops (a coroutine runs one thread at a time).
-    found.workItemKernels = findWorkItemKernels(tokens, partner, module, found.coroutineKernels,
-                                                found.threadgroupVariables, found.parameters);
+    found.workItemKernels =
+        findWorkItemKernels(unit, found.coroutineKernels, found.threadgroupVariables, found.parameters);
     for (const WorkItemKernel& w : found.workItemKernels)
         std::erase_if(found.coroutineKernels, [&](const CoroutineKernel& c) { return c.function == w.function; });
     std::erase_if(found.coroutineKernels, [](const CoroutineKernel& c) { return !c.collectives.empty(); });
@@ -53,15 +53,6 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     return found;
 }
 
-namespace {
-
-// Transitional adapters: the passes not yet written against EditList get the tokens.
-TokenList& tokensOf(PassContext& c) { return c.edits.uncheckedTokens(); }
-
-void coroutineKernels(PassContext& c) { rewriteCoroutineKernels(tokensOf(c), c.findings.coroutineKernels); }
-void workItemKernels(PassContext& c) { rewriteWorkItemKernels(tokensOf(c), c.findings.workItemKernels); }
-
-} // namespace
 
 const std::vector<PassInfo>& passes() {
     // Why this order:
@@ -88,8 +79,8 @@ const std::vector<PassInfo>& passes() {
         {"half-literals", rewriteHalfLiterals, false},
         {"pragmas", rewritePragmas, false},
         {"threadgroup-variables", rewriteThreadgroupVariables, false},
-        {"coroutine-kernels", coroutineKernels, false},
-        {"work-item-loops", workItemKernels, false},
+        {"coroutine-kernels", rewriteCoroutineKernels, false},
+        {"work-item-loops", rewriteWorkItemKernels, false},
         {"array-designators", rewriteArrayDesignators, false},
     };
     return kPasses;

@@ -1,6 +1,7 @@
 #include "compiler/statements.h"
 
 #include "compiler/syntax.h"
+#include "compiler/unit.h"
 
 #include <string_view>
 
@@ -168,17 +169,6 @@ private:
     int depth_ = 0;
 };
 
-// Whether an assignment operator starts at `i`. `>>` is always two tokens (see the lexer),
-// so `>>=` arrives as `>` and an adjacent `>=`.
-bool isAssignment(const TokenList& tokens, std::size_t i, std::size_t limit) {
-    static constexpr std::string_view kAssignments[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<="};
-    const Token& t = tokens[i];
-    if (t.kind != TokenKind::Punctuator) return false;
-    for (std::string_view a : kAssignments)
-        if (t.spelling == a) return true;
-    return t.isPunct(">") && i + 1 < limit && tokens[i + 1].isPunct(">=") && !tokens[i + 1].spaceBefore;
-}
-
 // Whether the token before a `&` or `*` makes it a binary operator.
 bool endsOperand(const Token& t) {
     if (t.kind == TokenKind::Number || t.kind == TokenKind::String || t.kind == TokenKind::Character) return true;
@@ -278,13 +268,13 @@ bool isUnqualifiedName(const TokenList& tokens, std::size_t i) {
     return !(p.isPunct(".") || p.isPunct("->") || p.isPunct("::") || p.isPunct(".*") || p.isPunct("->*"));
 }
 
-bool isModifiedAt(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t name,
-                  std::size_t limit, bool throughParts) {
+bool isModifiedAt(const Unit& unit, std::size_t name, std::size_t limit, bool throughParts) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
     const bool hasParts = name + 1 < limit && (tokens[name + 1].isPunct(".") || tokens[name + 1].isPunct("->") ||
                                                tokens[name + 1].isPunct("["));
     if (name > 0 && (throughParts || !hasParts)) {
-        const Token& p = tokens[name - 1];
-        if (p.isPunct("++") || p.isPunct("--") || isAddressOf(tokens, name)) return true;
+        if (unit.role(name - 1) == TokenRole::Increment || isAddressOf(tokens, name)) return true;
     }
     // Through members and subscripts: v.x, v.xy, a[i], a[i][j].
     std::size_t k = name + 1;
@@ -299,7 +289,7 @@ bool isModifiedAt(const TokenList& tokens, const std::vector<std::size_t>& partn
         }
     }
     if (k >= limit) return false;
-    return isAssignment(tokens, k, limit) || tokens[k].isPunct("++") || tokens[k].isPunct("--");
+    return unit.isAssignmentOperator(k) || unit.role(k) == TokenRole::Increment;
 }
 
 std::vector<StaticLocal> findStaticLocals(const TokenList& tokens, const std::vector<std::size_t>& partner,

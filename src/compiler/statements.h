@@ -11,6 +11,8 @@
 
 namespace metalcpu::msl {
 
+class Unit;
+
 enum class StatementKind {
     Compound, ///< `{ ... }`; children are its statements
     If,       ///< children: the then-statement and, with `else`, the else-statement
@@ -78,9 +80,9 @@ std::vector<StaticLocal> findStaticLocals(const TokenList& tokens, const std::ve
 /// Whether the object named by the identifier at `name` may be written there: assigned,
 /// incremented or decremented, or its address taken. With `throughParts`, also through its
 /// members and subscripts (`v.x = `, `a[i] += `, `&v[0]`): right for values such as vectors,
-/// too strict for pointers, whose subscripts are other objects.
-bool isModifiedAt(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t name,
-                  std::size_t limit, bool throughParts = true);
+/// too strict for pointers, whose subscripts are other objects. The assignments and
+/// increments are the unit's (TokenRole), so `>>=` (lexed `>` `>=`) counts.
+bool isModifiedAt(const Unit& unit, std::size_t name, std::size_t limit, bool throughParts = true);
 
 /// Whether the identifier at `name` has its address taken there: a unary `&` before it.
 bool isAddressOf(const TokenList& tokens, std::size_t name);

@@ -1,6 +1,7 @@
 #include "compiler/statements.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/unit.h"
 
 #include <gtest/gtest.h>
 
@@ -128,11 +129,12 @@ TEST(Statements, Declarations) {
 TEST(Statements, Modifications) {
     auto p = testing::parse(
         "void f() { x = 1; x.y += 2; x[i] = 3; ++x; x--; g(&x); y = x; x == 1; &x[0]; x->z = 1; x >>= 1; x > 1; }");
+    const Unit unit(p->tokens, p->partner, p->module);
     std::vector<bool> found, direct;
     for (std::size_t i = 0; i < p->tokens.size(); ++i) {
         if (!p->tokens[i].isIdentifier("x")) continue;
-        found.push_back(isModifiedAt(p->tokens, p->partner, i, p->tokens.size()));
-        direct.push_back(isModifiedAt(p->tokens, p->partner, i, p->tokens.size(), false));
+        found.push_back(isModifiedAt(unit, i, p->tokens.size()));
+        direct.push_back(isModifiedAt(unit, i, p->tokens.size(), false));
     }
     EXPECT_EQ(found, (std::vector<bool>{true, true, true, true, true, true, false, false, true, true, true, false}));
     // Not through parts: `x.y +=`, `x[i] =`, `&x[0]` and `x->z =` write other objects.

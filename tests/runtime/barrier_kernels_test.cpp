@@ -1,10 +1,11 @@
 // Barrier kernels of the shapes the front end splits into work-item loops (variables that
 // live across barriers, loops and ifs that hold barriers, a loop condition read from a
-// per-thread variable, threads that return early, thread 0 among them) and one it leaves a
-// coroutine, run through plain and shader-validated pipelines (the two flavours are lowered
+// per-thread variable, threads that return early, thread 0 among them) and some it leaves
+// coroutines, run through plain and shader-validated pipelines (the two flavours are lowered
 // alike), against a CPU model of each kernel, over group sizes of 1 thread, non-multiples of
 // 32 and 1024.
 #include "guarded_buffer.h"
+#include "lowering.h"
 #include "metal_test.h"
 
 #include <algorithm>
@@ -185,6 +186,48 @@ kernel void nested(device uint* out [[buffer(0)]],
     mine[0] = p.a;
     mine[1] = p.b;
 }
+// Issue 10's two work-item-loop bugs, both a piece the planner cannot split (a per-thread C
+// array; two variables in one declaration) before a loop that holds barriers, whose header
+// check once overwrote the failure: the piece then ran once per group, outside the loops
+// over the threads. Both are coroutines now.
+kernel void per_thread_array(device float* data [[buffer(0)]],
+                             constant uint& rounds [[buffer(1)]],
+                             uint gid [[thread_position_in_grid]],
+                             uint lid [[thread_index_in_threadgroup]],
+                             uint size [[threads_per_threadgroup]]) {
+    threadgroup float row[1024];
+    float history[4];
+    for (uint h = 0; h < 4; ++h) history[h] = data[gid] + float(h);
+    float mine = data[gid];
+    for (uint r = 0; r < rounds; ++r) {
+        row[lid] = mine;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        mine = 0.5f * (row[(lid + 1) % size] + history[r % 4]);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    data[gid] = mine;
+}
+
+// A group returns before a loop that holds two barriers (the shape of a flash-attention
+// kernel), and the running maximum is declared with the value.
+kernel void early_group_exit(device float* data [[buffer(0)]],
+                             constant uint& rounds [[buffer(1)]],
+                             uint gid [[thread_position_in_grid]],
+                             uint lid [[thread_index_in_threadgroup]],
+                             uint size [[threads_per_threadgroup]],
+                             uint group [[threadgroup_position_in_grid]]) {
+    threadgroup float row[1024];
+    if (group == 1) return;
+    float mine = data[gid], top = -1e30f;
+    for (uint r = 0; r < rounds; ++r) {
+        row[lid] = mine;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        top = max(top, row[(lid + 1) % size]);
+        mine = 0.5f * (mine + row[(lid + 1) % size]);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    data[gid] = mine + top;
+}
 )";
 
 constexpr unsigned kGroups = 3;
@@ -238,6 +281,35 @@ std::vector<std::uint32_t> leaderLeaves(unsigned rounds, unsigned size) {
         for (unsigned l = 1; l < size; ++l) out[g * size + l] = acc[l];
     }
     return out;
+}
+
+std::vector<float> perThreadArray(std::vector<float> data, unsigned rounds, unsigned size) {
+    for (unsigned g = 0; g < kGroups; ++g) {
+        float* mine = data.data() + g * size;
+        std::vector<float> first(mine, mine + size), row(size);
+        for (unsigned r = 0; r < rounds; ++r) {
+            for (unsigned l = 0; l < size; ++l) row[l] = mine[l];
+            for (unsigned l = 0; l < size; ++l) mine[l] = 0.5f * (row[(l + 1) % size] + (first[l] + float(r % 4)));
+        }
+    }
+    return data;
+}
+
+std::vector<float> earlyGroupExit(std::vector<float> data, unsigned rounds, unsigned size) {
+    for (unsigned g = 0; g < kGroups; ++g) {
+        if (g == 1) continue;
+        float* mine = data.data() + g * size;
+        std::vector<float> row(size), top(size, -1e30f);
+        for (unsigned r = 0; r < rounds; ++r) {
+            for (unsigned l = 0; l < size; ++l) row[l] = mine[l];
+            for (unsigned l = 0; l < size; ++l) {
+                top[l] = std::max(top[l], row[(l + 1) % size]);
+                mine[l] = 0.5f * (mine[l] + row[(l + 1) % size]);
+            }
+        }
+        for (unsigned l = 0; l < size; ++l) mine[l] += top[l];
+    }
+    return data;
 }
 
 std::vector<std::uint32_t> nested(unsigned outer, unsigned size) {
@@ -399,6 +471,30 @@ TEST_P(BarrierKernels, NestedLoopsAndBranches) {
         out.expectCanariesIntact();
         state->release();
     }
+}
+
+// Test the per-thread array and the early group exit before a loop with two barriers
+// (issue 10's miscompile and invalid code): each thread keeps its own array and values.
+TEST_P(BarrierKernels, PiecesThatStayCoroutines) {
+    smoothing("per_thread_array", 6, perThreadArray);
+    smoothing("early_group_exit", 5, earlyGroupExit);
+}
+
+// Test which lowering each kernel gets, in both flavours: every shape above is split into
+// work-item loops but smooth_with_break (a `break` after its barriers), per_thread_array and
+// early_group_exit, which stay coroutines. Falling back (to coroutines, or to fibers) still
+// computes the right values, so only this notices a planner change that makes a kernel slower.
+TEST_P(BarrierKernels, Lowerings) {
+    expectLowerings({{"group_reduce", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"smooth", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"smooth_with_break", MC_KERNEL_COROUTINES},
+                     {"smooth_halving", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"tickets", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"leader_leaves", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"nested", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"per_thread_array", MC_KERNEL_COROUTINES},
+                     {"early_group_exit", MC_KERNEL_COROUTINES}},
+                    [&](const char* name) { return kernel(name); });
 }
 
 std::string barrierCaseName(const ::testing::TestParamInfo<BarrierCase>& info) {

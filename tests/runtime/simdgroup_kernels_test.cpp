@@ -7,6 +7,7 @@
 // well as 32 (METALCPU_SIMD_WIDTH), plain and shader-validated pipelines; canaries around and
 // between the outputs show what returned threads left alone.
 #include "guarded_buffer.h"
+#include "lowering.h"
 #include "metal_test.h"
 #include "scoped_state.h"
 
@@ -423,6 +424,19 @@ TEST_P(SimdgroupKernels, EveryFunction) {
             }
         out.expectCanariesIntact();
     }
+}
+
+// Test which lowering the SIMD-group kernels get, in both flavours: functions whose values are
+// used where they are called keep the fibers (every_function, vectors), as do whole-statement
+// ones under an `if` on the SIMD-group index (first_simdgroup_only: that `if` runs once per
+// group in the work-item loops, so its condition must be uniform); each function as a
+// statement's whole value is split into work-item loops (every_function_split).
+TEST_P(SimdgroupKernels, Lowerings) {
+    expectLowerings({{"every_function", MC_KERNEL_USES_BARRIERS},
+                     {"vectors", MC_KERNEL_USES_BARRIERS},
+                     {"first_simdgroup_only", MC_KERNEL_USES_BARRIERS},
+                     {"every_function_split", MC_KERNEL_WORK_ITEM_LOOPS}},
+                    [&](const char* name) { return kernel(name); });
 }
 
 // Test the element types MSL allows, each through the same template kernel.

@@ -1,6 +1,9 @@
 #include "compiler/passes/barrier_coroutines.h"
 
+#include "compiler/edits.h"
+#include "compiler/findings.h"
 #include "compiler/syntax.h"
+#include "compiler/unit.h"
 
 #include <optional>
 #include <string_view>
@@ -109,36 +112,6 @@ std::vector<bool> nestedBodies(const TokenList& tokens, const std::vector<std::s
     return nested;
 }
 
-// Whether the call whose callee starts at `first` begins a statement.
-bool startsStatement(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t first,
-                     std::size_t bodyOpen) {
-    if (first == bodyOpen + 1) return true;
-    const std::size_t p = first - 1;
-    const Token& previous = tokens[p];
-    if (previous.isPunct("{") || previous.isPunct("}") || previous.isPunct(";") ||
-        previous.kind == TokenKind::Pragma || previous.isIdentifier("else") || previous.isIdentifier("do"))
-        return true;
-    if (previous.isPunct(")")) {
-        // The statement of `if (...)`, `if constexpr (...)`, `for (...)`, `while (...)`.
-        std::size_t o = partner[p];
-        if (o == kNoToken || o <= bodyOpen + 1) return false;
-        const Token& keyword = tokens[o - 1];
-        return keyword.isIdentifier("if") || keyword.isIdentifier("constexpr") || keyword.isIdentifier("for") ||
-               keyword.isIdentifier("while") || keyword.isIdentifier("switch");
-    }
-    if (previous.isPunct(":")) {
-        // After a label or `case x:`, but not the third operand of `?:`.
-        for (std::size_t k = p; k-- > bodyOpen + 1;) {
-            const Token& t = tokens[k];
-            if (t.isPunct(";") || t.isPunct("{") || t.isPunct("}")) break;
-            if (t.isPunct("?")) return false;
-            if ((t.isPunct(")") || t.isPunct("]")) && partner[k] != kNoToken) k = partner[k];
-        }
-        return true;
-    }
-    return false;
-}
-
 // The first token of the callee ending at `name` when it is written `name`, `metal::name` or
 // `::metal::name`; kNoToken for any other qualification (`ns::`, `x.`, `p->`, `::name`).
 std::size_t calleeStart(const TokenList& tokens, std::size_t name, std::size_t bodyOpen) {
@@ -190,37 +163,46 @@ std::size_t voidReturnType(const TokenList& tokens, const std::vector<std::size_
     return found;
 }
 
-bool isAssignment(const Token& t) {
-    for (const char* op : {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="})
-        if (t.isPunct(op)) return true;
-    return false;
+// The first token of the assignment operator that ends just before `i` (`=`, `+=`, the `>` of
+// `>>=`, which is lexed `>` `>=`), or kNoToken.
+std::size_t assignmentBefore(const Unit& unit, std::size_t i, std::size_t bodyOpen) {
+    if (i <= bodyOpen + 1) return kNoToken;
+    if (unit.isAssignmentOperator(i - 1)) return i - 1;
+    if (i > bodyOpen + 2 && unit[i - 1].isPunct(">=") && unit.role(i - 2) == TokenRole::CompoundAssignment)
+        return i - 2;
+    return kNoToken;
 }
 
 // The statement whose whole value is the SIMD-group call with its name at `name`:
 // `[T] x op= [metal::]simd_f(args);` at the start of a statement of the body; nullopt for any
 // other place (an operand, an argument, a condition, a lambda's body).
-std::optional<CollectiveStatement> collectiveStatement(const TokenList& tokens, const std::vector<std::size_t>& partner,
-                                                       std::size_t name, std::size_t bodyOpen) {
+std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, std::size_t name, std::size_t bodyOpen) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
     const std::string& spelling = tokens[name].spelling;
     if (!spelling.starts_with("simd_") && !spelling.starts_with("quad_")) return std::nullopt;
     const std::size_t open = name + 1;
     if (!tokens[open].isPunct("(") || partner[open] == kNoToken || !tokens[partner[open] + 1].isPunct(";"))
         return std::nullopt;
     const std::size_t start = calleeStart(tokens, name, bodyOpen);
-    if (start == kNoToken || start < bodyOpen + 3 || !isAssignment(tokens[start - 1])) return std::nullopt;
+    if (start == kNoToken) return std::nullopt;
+    const std::size_t assignment = assignmentBefore(unit, start, bodyOpen);
+    if (assignment == kNoToken || assignment < bodyOpen + 2) return std::nullopt;
     // Before the `=`: a name, or a declaration of one (`float x`, `const uint s`, `metal::float4 v`).
-    std::size_t first = start - 1;
+    std::size_t first = assignment;
     while (first > bodyOpen + 1 && (tokens[first - 1].isIdentifier() || tokens[first - 1].isPunct("::"))) --first;
-    if (first == start - 1 || !tokens[start - 2].isIdentifier() || isCppKeyword(tokens[start - 2].spelling) ||
-        !startsStatement(tokens, partner, first, bodyOpen))
+    if (first == assignment || !tokens[assignment - 1].isIdentifier() ||
+        isCppKeyword(tokens[assignment - 1].spelling) || !unit.startsStatement(first))
         return std::nullopt;
     return CollectiveStatement{{first, partner[open] + 2}, {start, name + 1}, open};
 }
 
 // Finds the body's SIMD-group calls (simd_*, quad_*); false when one is not a whole
 // statement's value or another barrier-like function (simdgroup_load, ...) is called.
-bool findCollectives(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
-                     const std::vector<bool>& nested, std::vector<CollectiveStatement>& out) {
+bool findCollectives(const Unit& unit, const FunctionDecl& f, const std::vector<bool>& nested,
+                     std::vector<CollectiveStatement>& out) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
     for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
         const Token& t = tokens[i];
         if (t.isIdentifier() && isMatrixDeclarationWithArguments(tokens, partner, i, f.bodyClose)) return false;
@@ -231,7 +213,7 @@ bool findCollectives(const TokenList& tokens, const std::vector<std::size_t>& pa
             if (close != kNoToken) after = close + 1;
         }
         if (!tokens[after].isPunct("(")) continue;
-        auto statement = nested[i - f.bodyOpen] ? std::nullopt : collectiveStatement(tokens, partner, i, f.bodyOpen);
+        auto statement = nested[i - f.bodyOpen] ? std::nullopt : collectiveStatement(unit, i, f.bodyOpen);
         if (!statement) return false;
         out.push_back(*statement);
     }
@@ -240,9 +222,10 @@ bool findCollectives(const TokenList& tokens, const std::vector<std::size_t>& pa
 
 } // namespace
 
-std::vector<CoroutineKernel> findCoroutineKernels(const TokenList& tokens, const std::vector<std::size_t>& partner,
-                                                  const Module& module, const CallGraph& graph,
-                                                  Diagnostics& diagnostics) {
+std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph, Diagnostics& diagnostics) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    const Module& module = unit.module();
     std::vector<CoroutineKernel> out;
     for (const FunctionDecl& f : module.functions)
         if (f.hasBody && isBarrierName(f.name)) return out; // calls may not be Metal's barriers
@@ -257,7 +240,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const TokenList& tokens, const
 
         CoroutineKernel kernel;
         const std::vector<bool> nested = nestedBodies(tokens, partner, f.bodyOpen, f.bodyClose);
-        if (!findCollectives(tokens, partner, f, nested, kernel.collectives)) continue;
+        if (!findCollectives(unit, f, nested, kernel.collectives)) continue;
         kernel.function = fi;
         std::size_t returnType = voidReturnType(tokens, partner, f);
         if (returnType == kNoToken) continue;
@@ -287,8 +270,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const TokenList& tokens, const
                 std::size_t start = calleeStart(tokens, i, f.bodyOpen);
                 const std::size_t open = i + 1;
                 eligible = start != kNoToken && tokens[open].isPunct("(") && partner[open] != kNoToken &&
-                           tokens[partner[open] + 1].isPunct(";") &&
-                           startsStatement(tokens, partner, start, f.bodyOpen);
+                           tokens[partner[open] + 1].isPunct(";") && unit.startsStatement(start);
                 if (eligible) kernel.barriers.push_back({start, i + 1});
             }
         }
@@ -302,8 +284,10 @@ std::vector<CoroutineKernel> findCoroutineKernels(const TokenList& tokens, const
     return out;
 }
 
-void rewriteCoroutineKernels(TokenList& tokens, const std::vector<CoroutineKernel>& kernels) {
-    for (const CoroutineKernel& kernel : kernels) {
+void rewriteCoroutineKernels(PassContext& context) {
+    const TokenList& tokens = context.unit.tokens();
+    EditList& edits = context.edits;
+    for (const CoroutineKernel& kernel : context.findings.coroutineKernels) {
         for (std::size_t v : kernel.returnTypes) {
             // Start in the blank the erased `kernel` / [[kernel]] left before `void`, if any.
             std::size_t start = v;
@@ -315,17 +299,14 @@ void rewriteCoroutineKernels(TokenList& tokens, const std::vector<CoroutineKerne
                 --start;
             }
             if (start == v) {
-                tokens[v].text = kTaskType;
+                edits.replace(v, kTaskType);
             } else {
-                tokens[v].erased = true;
-                tokens[start].prefix = std::string(kTaskType) + " ";
+                edits.erase(v);
+                edits.insertBefore(start, std::string(kTaskType) + " ");
             }
         }
-        for (TokenRange callee : kernel.barriers) {
-            for (std::size_t i = callee.begin + 1; i < callee.end; ++i) tokens[i].erased = true;
-            tokens[callee.begin].text = kBarrierPoint;
-        }
-        for (std::size_t r : kernel.returns) tokens[r].text = "co_return";
+        for (TokenRange callee : kernel.barriers) edits.replace(callee, kBarrierPoint);
+        for (std::size_t r : kernel.returns) edits.replace(r, "co_return");
     }
 }
 

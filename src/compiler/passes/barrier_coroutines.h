@@ -4,11 +4,14 @@
 
 #include "compiler/call_graph.h"
 #include "compiler/diagnostics.h"
+#include "compiler/passes/pass.h"
 #include "compiler/scanner.h"
 
 #include <vector>
 
 namespace metalcpu::msl {
+
+class Unit;
 
 /// A SIMD-group function whose value is a whole statement's: `T x = simd_sum(e);`,
 /// `x = simd_max(e);`, `x += simd_shuffle_down(x, 16);` (docs/compiler.md, "Work-item loops").
@@ -36,9 +39,10 @@ struct CoroutineKernel {
 /// Finds the kernel definitions that can become coroutines. A kernel definition can when its
 /// body calls threadgroup_barrier or simdgroup_barrier and
 ///   - every such call is a statement of the body itself (`threadgroup_barrier(f);`, also as
-///     the statement of an if/else/for/while/do or after a label), not inside a lambda or a
-///     local class, and the callee is written `threadgroup_barrier`, `metal::...` or
-///     `::metal::...` (any other mention of the two names keeps the fibers);
+///     the statement of an if/else/for/while/do, after a label or after attributes: what
+///     Unit::startsStatement() says), not inside a lambda or a local class, and the callee is
+///     written `threadgroup_barrier`, `metal::...` or `::metal::...` (any other mention of
+///     the two names keeps the fibers);
 ///   - the body calls no other barrier-like function (simdgroup_load, ...) nor declares a
 ///     SIMD-group matrix with arguments (`simdgroup_float8x8 d(2.0f)`), and its simd_* and
 ///     quad_* calls are each the whole value of a statement (CollectiveStatement), written
@@ -49,15 +53,14 @@ struct CoroutineKernel {
 ///     prototype of that shape;
 ///   - the file defines no function named threadgroup_barrier or simdgroup_barrier.
 /// Reports `return expr;` in such a kernel (a coroutine kernel cannot return a value).
-std::vector<CoroutineKernel> findCoroutineKernels(const TokenList& tokens, const std::vector<std::size_t>& partner,
-                                                  const Module& module, const CallGraph& graph,
-                                                  Diagnostics& diagnostics);
+std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph, Diagnostics& diagnostics);
 
-/// For each kernel: `void` becomes `::metalcpu_kernel::barrier_task` (written from the start
-/// of the erased `kernel`/[[kernel]] before it on the same line, so the tokens after it move as
-/// little as possible), each barrier callee becomes `co_await ::metalcpu_kernel::barrier_point`
-/// (its arguments stay), and each `return` becomes `co_return`. Run it after
-/// rewriteKernelSignatures() and rewriteAttributes().
-void rewriteCoroutineKernels(TokenList& tokens, const std::vector<CoroutineKernel>& kernels);
+/// For each kernel of Findings::coroutineKernels: `void` becomes
+/// `::metalcpu_kernel::barrier_task` (written from the start of the erased `kernel`/[[kernel]]
+/// before it on the same line, so the tokens after it move as little as possible), each
+/// barrier callee becomes `co_await ::metalcpu_kernel::barrier_point` (its arguments stay),
+/// and each `return` becomes `co_return`. Run it after rewriteKernelSignatures() and
+/// rewriteAttributes().
+void rewriteCoroutineKernels(PassContext& context);
 
 } // namespace metalcpu::msl

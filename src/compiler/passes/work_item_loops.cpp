@@ -1,8 +1,11 @@
 #include "compiler/passes/work_item_loops.h"
 
+#include "compiler/edits.h"
+#include "compiler/findings.h"
 #include "compiler/reflection.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
+#include "compiler/unit.h"
 
 #include <algorithm>
 #include <set>
@@ -37,10 +40,10 @@ bool contains(const TokenRange& r, std::size_t i) { return i >= r.begin && i < r
 // Plans the restructuring of one kernel; `ok` turns false at the first thing it cannot do.
 class Planner {
 public:
-    Planner(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
-            const CoroutineKernel& coroutine, const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
-            const std::vector<ParamInfo>& params, const std::set<std::string>& namespaceVariables)
-        : tokens_(tokens), partner_(partner), f_(f), coroutine_(coroutine), params_(params),
+    Planner(const Unit& unit, const FunctionDecl& f, const CoroutineKernel& coroutine,
+            const std::vector<ThreadgroupDeclaration>& threadgroupVariables, const std::vector<ParamInfo>& params,
+            const std::set<std::string>& namespaceVariables)
+        : unit_(unit), tokens_(unit.tokens()), partner_(unit.partner()), f_(f), coroutine_(coroutine), params_(params),
           namespaceVariables_(namespaceVariables) {
         for (const ThreadgroupDeclaration& d : threadgroupVariables)
             if (contains({f.bodyOpen, f.bodyClose}, d.statement.begin)) threadgroupStatements_.push_back(&d);
@@ -49,7 +52,7 @@ public:
 
     bool plan(WorkItemKernel& out) {
         out_ = &out;
-        auto body = parseBlock(tokens_, partner_, f_.bodyOpen);
+        const std::vector<Statement>* body = unit_.body(coroutine_.function);
         if (!body || !checkParameters()) return false;
         block(*body, f_.bodyClose);
         if (!ok_) return false;
@@ -95,7 +98,7 @@ private:
         for (std::size_t i = f_.bodyOpen + 1; i < f_.bodyClose; ++i) {
             if (!isUnqualifiedName(tokens_, i)) continue;
             const ParamInfo* p = parameter(tokens_[i].spelling);
-            if (p && isModifiedAt(tokens_, partner_, i, f_.bodyClose, p->kind == ParamKind::Builtin)) return false;
+            if (p && isModifiedAt(unit_, i, f_.bodyClose, p->kind == ParamKind::Builtin)) return false;
         }
         return true;
     }
@@ -258,6 +261,7 @@ private:
                 continue;
             }
             region(run, close);
+            if (!ok_) return; // the cases below would plan on, and a later one could reset ok_
             run.clear();
             runNames.clear();
             switch (r) {
@@ -341,11 +345,12 @@ private:
                 if (auto d = parseDeclaration(tokens_, partner_, h.begin, first))
                     for (std::size_t n : d->names)
                         visible_.push_back({tokens_[n].spelling, Visible::Kind::LoopVariable});
-            ok_ = checkHeaderPart(first + 1, second, true) && checkHeaderPart(second + 1, h.end, false);
+            if (!checkHeaderPart(first + 1, second, true) || !checkHeaderPart(second + 1, h.end, false)) ok_ = false;
         } else {
             // if/while/do-while: a condition, without an init-statement or a declaration.
-            ok_ = headerSemicolon(h.begin, h.end) == h.end && !declaresVariable(h.begin, h.end) &&
-                  checkHeaderPart(h.begin, h.end, true);
+            if (headerSemicolon(h.begin, h.end) != h.end || declaresVariable(h.begin, h.end) ||
+                !checkHeaderPart(h.begin, h.end, true))
+                ok_ = false;
         }
         if (!ok_) return;
         for (const Statement& body : s.children) {
@@ -393,7 +398,7 @@ private:
     // bound to: an assignment or an increment, its address, a call argument (perhaps a
     // reference parameter), a member function, or the initializer of a reference.
     bool mayWrite(std::size_t i, std::size_t limit) const {
-        if (isModifiedAt(tokens_, partner_, i, limit)) return true;
+        if (isModifiedAt(unit_, i, limit)) return true;
         const Token& before = tokens_[i - 1];
         const Token& after = tokens_[i + 1];
         const bool argumentStart =
@@ -478,11 +483,7 @@ private:
         const std::size_t index = collectiveAt(s);
         const CollectiveStatement& c = coroutine_.collectives[index];
         for (std::size_t i = c.open + 1; i < partner_[c.open]; ++i) {
-            const Token& t = tokens_[i];
-            bool writes = t.isPunct("++") || t.isPunct("--");
-            for (const char* op : {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="})
-                writes = writes || t.isPunct(op);
-            if (writes) {
+            if (unit_.isAssignmentOperator(i) || unit_.role(i) == TokenRole::Increment) {
                 ok_ = false;
                 return;
             }
@@ -514,7 +515,7 @@ private:
                     if (std::find(r.loads.begin(), r.loads.end(), v->variable) == r.loads.end())
                         r.loads.push_back(v->variable);
                 } else if (v->kind == Visible::Kind::LoopVariable &&
-                           (contains(collectiveArguments_, i) ? isModifiedAt(tokens_, partner_, i, r.tokens.end)
+                           (contains(collectiveArguments_, i) ? isModifiedAt(unit_, i, r.tokens.end)
                                                               : mayWrite(i, r.tokens.end))) {
                     // A SIMD-group function takes its arguments by value.
                     ok_ = false;
@@ -550,6 +551,7 @@ private:
         out_->regions.push_back(std::move(r));
     }
 
+    const Unit& unit_;
     const TokenList& tokens_;
     const std::vector<std::size_t>& partner_;
     const FunctionDecl& f_;
@@ -575,8 +577,9 @@ std::string collectiveSite(std::size_t c) { return "__mc_c" + std::to_string(c);
 //   run_work_items(wi, [&](t) { <setup> simd_deposit(site, wi, t, args); });
 //   run_work_items(wi, [&](t) { <setup> { x = simd_collect<decltype(simd_arguments(args))>(
 //       site, wi, t, [](const auto&... a) { return simd_f(a...); }); <places> } <stores> });
-std::string collectiveSplit(TokenList& tokens, const WorkItemKernel& k, const WorkItemRegion& r,
+std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const WorkItemRegion& r,
                             const std::string& opener) {
+    const TokenList& tokens = edits.tokens();
     const CollectiveStatement& c = k.collectives[r.collective];
     const std::size_t close = c.statement.end - 2; // the call's `)`
     const std::string arguments = outputText(tokens, c.open + 1, close);
@@ -603,25 +606,22 @@ std::string collectiveSplit(TokenList& tokens, const WorkItemKernel& k, const Wo
             depositOpener.erase(depositOpener.find(rebind), rebind.size());
         }
     const std::string separator = arguments.find_first_not_of(' ') == std::string::npos ? "" : ", ";
-    for (std::size_t i = c.callee.begin; i <= close; ++i) {
-        tokens[i].erased = true;
-        tokens[i].prefix.clear();
-        tokens[i].suffix.clear();
-    }
-    Token& call = tokens[c.callee.begin];
-    call.erased = false;
-    call.text = "::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(" + arguments + "))>(" +
-                site + ", __mc_wi, __mc_t, [](const auto&... __mc_a) { return " + callee + "(__mc_a...); })";
+    // The call's text is built from its output (`arguments`, `callee`), so it takes over
+    // whatever earlier passes did to it.
+    edits.takeOver({c.callee.begin, close + 1},
+                   "::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(" + arguments + "))>(" +
+                       site + ", __mc_wi, __mc_t, [](const auto&... __mc_a) { return " + callee + "(__mc_a...); })");
     return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", __mc_wi, __mc_t" + separator + arguments + "); }); ";
 }
 
 } // namespace
 
-std::vector<WorkItemKernel> findWorkItemKernels(const TokenList& tokens, const std::vector<std::size_t>& partner,
-                                                const Module& module,
+std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
                                                 const std::vector<CoroutineKernel>& coroutineKernels,
                                                 const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
                                                 const std::map<std::size_t, std::vector<ParamInfo>>& parameters) {
+    const TokenList& tokens = unit.tokens();
+    const Module& module = unit.module();
     std::vector<WorkItemKernel> out;
     static const std::vector<ParamInfo> kNoParameters;
     // Names of namespace-scope variables (`constant uint TILE = 16;`).
@@ -631,7 +631,7 @@ std::vector<WorkItemKernel> findWorkItemKernels(const TokenList& tokens, const s
             namespaceVariables.insert(tokens[v.nameToken].spelling);
     for (const CoroutineKernel& c : coroutineKernels) {
         auto params = parameters.find(c.function);
-        Planner planner(tokens, partner, module.functions[c.function], c, threadgroupVariables,
+        Planner planner(unit, module.functions[c.function], c, threadgroupVariables,
                         params == parameters.end() ? kNoParameters : params->second, namespaceVariables);
         WorkItemKernel kernel;
         kernel.function = c.function;
@@ -641,9 +641,11 @@ std::vector<WorkItemKernel> findWorkItemKernels(const TokenList& tokens, const s
     return out;
 }
 
-void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>& kernels) {
+void rewriteWorkItemKernels(PassContext& context) {
     constexpr const char* kThread = "__mc_t.linear";
-    for (const WorkItemKernel& k : kernels) {
+    EditList& edits = context.edits;
+    const TokenList& tokens = edits.tokens();
+    for (const WorkItemKernel& k : context.findings.workItemKernels) {
         const bool returns = !k.returns.empty();
         std::string setup = std::string(" ::metalcpu_kernel::work_items<") + (returns ? "true" : "false") +
                             "> __mc_wi(__mc_group);";
@@ -657,15 +659,14 @@ void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>
         for (std::size_t c = 0; c < k.collectives.size(); ++c)
             setup += " ::metalcpu_kernel::collective_site " + collectiveSite(c) + ";";
         // After the body's `{`: the builtins are parameters, so their types can be named there.
-        tokens[k.bodyOpen].suffix += setup;
+        edits.insertAfter(k.bodyOpen, setup);
 
-        for (const TokenRange& b : k.barriers)
-            for (std::size_t i = b.begin; i < b.end; ++i) tokens[i].erased = true;
+        for (const TokenRange& b : k.barriers) edits.erase(b);
         for (const auto& [token, variable] : k.headerUses)
-            tokens[token].text = "(" + slots(variable) + "[__mc_wi.lead()])";
+            edits.replace(token, "(" + slots(variable) + "[__mc_wi.lead()])");
         if (returns) {
-            for (std::size_t body : k.loopBodies) tokens[body].suffix += " if (__mc_wi.all_returned()) break;";
-            for (std::size_t r : k.returns) tokens[r].text = "return __mc_wi.retire(__mc_t)";
+            for (std::size_t body : k.loopBodies) edits.insertAfter(body, " if (__mc_wi.all_returned()) break;");
+            for (std::size_t r : k.returns) edits.replace(r, "return __mc_wi.retire(__mc_t)");
         }
         for (const WorkItemRegion& r : k.regions) {
             std::string opener = "::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& "
@@ -678,7 +679,7 @@ void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>
             }
             for (std::size_t v : r.loads)
                 opener += slotType(v) + " " + k.variables[v].name + " = " + slots(v) + "[" + kThread + "]; ";
-            if (r.collective != WorkItemRegion::kNoCollective) opener = collectiveSplit(tokens, k, r, opener) + opener;
+            if (r.collective != WorkItemRegion::kNoCollective) opener = collectiveSplit(edits, k, r, opener) + opener;
             opener += "{ ";
             std::string closer = " ";
             for (std::size_t v : r.stores)
@@ -688,9 +689,8 @@ void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>
                 if (!k.variables[v].isConst)
                     closer += "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " + k.variables[v].name + "); ";
             closer += "});";
-            Token& first = tokens[r.tokens.begin];
-            first.prefix = opener + first.prefix;
-            tokens[r.tokens.end - 1].suffix += closer;
+            edits.insertBefore(r.tokens.begin, opener);
+            edits.insertAfter(r.tokens.end - 1, closer);
         }
     }
 }

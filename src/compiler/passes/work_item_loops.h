@@ -25,6 +25,7 @@
 #pragma once
 
 #include "compiler/passes/barrier_coroutines.h"
+#include "compiler/passes/pass.h"
 #include "compiler/passes/threadgroup_variables.h"
 #include "compiler/scanner.h"
 #include "compiler/translate.h"
@@ -85,16 +86,15 @@ struct WorkItemKernel {
 /// per-thread and not written by the pieces; no jump out of a piece, goto or label; no
 /// parameter written; per-thread variables declared alone with a written type that can have
 /// slots, their address never taken. docs/compiler.md ("Work-item loops") has the details.
-std::vector<WorkItemKernel> findWorkItemKernels(const TokenList& tokens, const std::vector<std::size_t>& partner,
-                                                const Module& module,
+std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
                                                 const std::vector<CoroutineKernel>& coroutineKernels,
                                                 const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
                                                 const std::map<std::size_t, std::vector<ParamInfo>>& parameters);
 
-/// Rewrites each kernel as the comment at the top of this file shows. Run it last, after
+/// Rewrites each kernel of Findings::workItemKernels as the comment at the top of this file shows. Run it last, after
 /// the passes that rewrite types and accesses (the slot types are copied from their output,
 /// checked pointer types in the validation flavour), and instead of rewriteCoroutineKernels()
 /// for these kernels.
-void rewriteWorkItemKernels(TokenList& tokens, const std::vector<WorkItemKernel>& kernels);
+void rewriteWorkItemKernels(PassContext& context);
 
 } // namespace metalcpu::msl

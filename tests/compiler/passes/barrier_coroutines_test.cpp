@@ -1,9 +1,12 @@
 #include "compiler/passes/barrier_coroutines.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/edits.h"
+#include "compiler/findings.h"
 #include "compiler/kernels.h"
 #include "compiler/passes/attributes.h"
 #include "compiler/passes/kernel_signatures.h"
+#include "compiler/unit.h"
 
 #include <gtest/gtest.h>
 
@@ -16,17 +19,31 @@ struct Result {
     std::vector<std::string> messages;
 };
 
+
+// The coroutine rewrite of every kernel findCoroutineKernels() takes: analyse() hands those
+// that can become work-item loops to that pass instead, and these tests are about coroutines.
+void everyCoroutineKernel(PassContext& c) {
+    c.findings.coroutineKernels = findCoroutineKernels(c.unit, c.findings.graph, c.diagnostics);
+    rewriteCoroutineKernels(c);
+}
+
+// The kernel names findCoroutineKernels() takes in `p`, its diagnostics dropped (the rewrite
+// reports them).
+std::vector<std::string> coroutineKernels(testing::Parsed& p) {
+    Diagnostics ignored(p.files);
+    findEntryPoints(p.tokens, p.module, ignored); // marks instantiated templates
+    const Unit unit(p.tokens, p.partner, p.module);
+    std::vector<std::string> names;
+    for (const CoroutineKernel& k : findCoroutineKernels(unit, buildCallGraph(p.tokens, p.partner, p.module), ignored))
+        names.push_back(p.module.functions[k.function].name);
+    return names;
+}
+
 Result rewrite(std::string_view source) {
     auto p = testing::parse(source);
     Result r;
-    findEntryPoints(p->tokens, p->module, p->diagnostics); // marks instantiated templates
-    CallGraph graph = buildCallGraph(p->tokens, p->partner, p->module);
-    std::vector<CoroutineKernel> kernels =
-        findCoroutineKernels(p->tokens, p->partner, p->module, graph, p->diagnostics);
-    for (const CoroutineKernel& k : kernels) r.coroutines.push_back(p->module.functions[k.function].name);
-    testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations, rewriteAttributes});
-    rewriteCoroutineKernels(p->tokens, kernels);
-    r.text = testing::render(p->tokens);
+    r.coroutines = coroutineKernels(*p);
+    r.text = testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations, rewriteAttributes, everyCoroutineKernel});
     r.messages = p->messages();
     return r;
 }
@@ -166,6 +183,19 @@ TEST(BarrierCoroutines, BarrierPositions) {
         EXPECT_EQ(rewrite(source).coroutines, std::vector<std::string>{"k"}) << source;
 }
 
+// Test that where statements start is the unit's statement tree: a barrier after a
+// statement attribute is a statement (the old lexical rule saw only the `]` before it), and
+// one in a for-loop's increment is not (the old rule, seeing the `;` before it, said it was).
+TEST(BarrierCoroutines, StatementStartsFromTheTree) {
+    EXPECT_EQ(rewrite("kernel void k(uint i [[thread_position_in_grid]]) {\n"
+                      "  if (i) [[unlikely]] threadgroup_barrier(mem_flags::mem_none);\n}")
+                  .text,
+              "::metalcpu_kernel::barrier_task k(uint i , " + kGroup + ") {\n"
+              "if (i) [[unlikely]] co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_none);\n}");
+    EXPECT_TRUE(rewrite("kernel void k() { for (int i = 0; i < 2; threadgroup_barrier(mem_flags::mem_none)) {} }")
+                    .coroutines.empty());
+}
+
 // Test that a kernel template is rewritten once, in its primary definition, whatever its
 // instantiations.
 TEST(BarrierCoroutines, TemplateKernel) {
@@ -202,12 +232,8 @@ TEST(BarrierCoroutines, PrototypesAndDeclarationShapes) {
 TEST(BarrierCoroutines, ReturnTypeUsesErasedSpace) {
     auto p = testing::parse("kernel void k() { threadgroup_barrier(mem_flags::mem_none); }\n"
                             "[[kernel]]\nvoid l() { threadgroup_barrier(mem_flags::mem_none); }");
-    CallGraph graph = buildCallGraph(p->tokens, p->partner, p->module);
-    std::vector<CoroutineKernel> kernels =
-        findCoroutineKernels(p->tokens, p->partner, p->module, graph, p->diagnostics);
-    ASSERT_EQ(kernels.size(), 2u);
-    testing::runPass(*p, rewriteKernelSignatures);
-    rewriteCoroutineKernels(p->tokens, kernels);
+    ASSERT_EQ(coroutineKernels(*p).size(), 2u);
+    testing::runPasses(*p, {rewriteKernelSignatures, everyCoroutineKernel});
     const Token& kernelKeyword = p->tokens[p->find("kernel")];
     EXPECT_EQ(kernelKeyword.prefix, "::metalcpu_kernel::barrier_task ");
     EXPECT_TRUE(p->tokens[p->find("void")].erased);
