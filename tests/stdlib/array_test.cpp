@@ -67,4 +67,29 @@ TEST(Uniform, WrapsAValue) {
     EXPECT_EQ(scale * 4.0f, 2.0f);
 }
 
+// A library type constructible from anything convertible to float, with its own operators
+// (MLX's complex64_t).
+struct Complex {
+    float re;
+    template <class T, class = std::enable_if_t<std::is_convertible_v<T, float>>>
+    constexpr Complex(T x) : re(float(x)) {}
+};
+constexpr Complex operator*(Complex a, Complex b) { return Complex(a.re * b.re); }
+constexpr Complex operator-(Complex a, Complex b) { return Complex(a.re - b.re); }
+
+// Test that arithmetic on uniforms is exact, as on built-in types: with such a type in scope
+// `a * b` is uniform<int>'s own operator, not a tie with Complex's (MLX's gemv).
+TEST(Uniform, OperatorsOfItsOwn) {
+    const uniform<int> a = make_uniform(6), b = make_uniform(4);
+    const auto product = a * b;
+    static_assert(std::is_same_v<std::remove_const_t<decltype(product)>, uniform<int>>);
+    EXPECT_EQ(int(product), 24);
+    static_assert(std::is_same_v<decltype(a - 1), int> && std::is_same_v<decltype(10 - a), int>);
+    EXPECT_EQ(a - 1, 5);
+    EXPECT_EQ(10 - a, 4);
+    EXPECT_TRUE(a > b && !(a == b));
+    EXPECT_EQ(int(-a), -6);
+    EXPECT_EQ((Complex(2.0f) * Complex(3.0f)).re, 6.0f);
+}
+
 } // namespace

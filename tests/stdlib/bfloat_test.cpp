@@ -120,6 +120,37 @@ TEST(Bfloat, ImplicitConversionsAreMsls) {
     EXPECT_EQ(static_cast<uint>(bfloat(7.0f)), 7u);
     EXPECT_TRUE(bool(bfloat(0.5f)));
     EXPECT_FALSE(bool(bfloat(-0.0f)));
+    // To bool implicitly; to integers and half only explicitly (`half h = b;` is an error).
+    static_assert(std::is_convertible_v<bfloat, bool>);
+    static_assert(!std::is_convertible_v<bfloat, int> && !std::is_convertible_v<bfloat, half>);
+    static_assert(!std::is_convertible_v<bool, bfloat> && std::is_constructible_v<bfloat, bool>);
+    const bool any = bfloat(0.25f);
+    EXPECT_TRUE(any);
+}
+
+struct TrueMask {
+    constexpr operator bool() const { return true; }
+};
+
+// Test the forms MLX and PyTorch kernels write with bfloat as T: `c ? x : 0` and
+// `c ? x : flag` (MLX's gemv load_safe, reduce_all), `T(mask)` of a class that converts to
+// bool (gemv_masked), and a bfloat scalar times a float vector (PyTorch's int4pack_mm).
+TEST(Bfloat, LibraryIdioms) {
+    const bfloat x = bfloat(2.5f);
+    for (bool c : {true, false}) {
+        auto r = c ? x : 0;
+        static_assert(std::is_same_v<decltype(r), bfloat>);
+        EXPECT_EQ(float(r), c ? 2.5f : 0.0f);
+        const bool flag = true;
+        bool b = c ? x : flag;
+        EXPECT_TRUE(b);
+    }
+    EXPECT_EQ(float(bfloat(TrueMask{})), 1.0f);
+    const float4 v = x * float4(1.0f, 2.0f, 3.0f, 4.0f);
+    EXPECT_EQ(v.y, 5.0f);
+    EXPECT_EQ(v.w, 10.0f);
+    static_assert(std::is_same_v<decltype(x * 2.0f), float> && std::is_same_v<decltype(2.0 < x), bool>);
+    EXPECT_TRUE(x > 2.0f && 2.5 == x);
 }
 
 template <class A, class B> using sum_t = decltype(std::declval<A>() + std::declval<B>());

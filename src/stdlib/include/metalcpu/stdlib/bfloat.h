@@ -11,10 +11,12 @@
 //     as the GPU does (it has no bfloat ALU); bfloat op float is float (the built-in operator,
 //     through the conversion). Mixing bfloat and half is ill-formed, as in MSL (neither rank
 //     is greater): those operators are deleted.
-//   - Comparisons are float comparisons (bfloat and integer operands: operators of its own,
-//     so that they match exactly; float operands: the built-in operators).
-// Known difference: `half h = b;` compiles here (float -> half follows the implicit bfloat ->
-// float), where MSL rejects it; and `c ? b : 0` is ambiguous (b converts to int, 0 to bfloat).
+//   - Comparisons are float comparisons, by operators of its own for every operand type, so
+//     that they match exactly.
+//   - bfloat converts implicitly to float, double and bool; to integers and half only
+//     explicitly (`int(b)`, `half(b)`), so `half h = b;` is an error as in MSL and `c ? b : 0`
+//     is a bfloat. bool converts to bfloat explicitly (`bfloat(true)`), so `c ? b : flag` is
+//     well-formed too (a bool here, a bfloat in MSL: the same truth either way).
 #pragma once
 
 #include <metalcpu/stdlib/config.h>
@@ -107,17 +109,43 @@ struct bfloat {
     bfloat() = default;
     // Integers convert implicitly, floating types explicitly (see above).
     template <class I>
-        requires(metalcpu_stdlib::bfloat_detail::is_integer<I> || __is_same(I, bool))
+        requires metalcpu_stdlib::bfloat_detail::is_integer<I>
     METALCPU_INLINE constexpr bfloat(I x) : metalcpu_bits(metalcpu_stdlib::bfloat_detail::bits_from(x)) {}
+    // bool explicitly: bfloat converts implicitly to bool, and a conversion each way would make
+    // `c ? b : flag` ambiguous (MSL makes it a bfloat; here it is a bool of the same truth).
+    template <class B>
+        requires __is_same(B, bool)
+    METALCPU_INLINE constexpr explicit bfloat(B x) : metalcpu_bits(metalcpu_stdlib::bfloat_detail::bits_from(x)) {}
     template <class F>
         requires metalcpu_stdlib::bfloat_detail::is_float<F>
     METALCPU_INLINE constexpr explicit bfloat(F x) : metalcpu_bits(metalcpu_stdlib::bfloat_detail::bits_from(x)) {}
     METALCPU_INLINE constexpr bfloat(metalcpu_stdlib::bfloat_detail::from_bits_tag, unsigned short bits)
         : metalcpu_bits(bits) {}
 
-    METALCPU_INLINE constexpr operator float() const {
-        return __builtin_bit_cast(float, static_cast<unsigned int>(metalcpu_bits) << 16);
+    // A class that converts to an arithmetic type (MLX's masks convert to bool) converts
+    // explicitly, through that type, as it would to a built-in floating type.
+    template <class C>
+        requires(__is_class(C) && !__is_same(C, bfloat) && requires(const C& c) { static_cast<float>(c); })
+    METALCPU_INLINE constexpr explicit bfloat(const C& x) : bfloat(static_cast<float>(x)) {}
+
+    // Implicitly to a type of greater floating-point rank (float, double): a template, so that
+    // no integer can be reached through float. That keeps `c ? b : 0` well-formed (the integer
+    // converts to bfloat, not the other way), as in MSL. Integers and half are explicit.
+    template <class F>
+        requires(__is_same(F, float) || __is_same(F, double))
+    METALCPU_INLINE constexpr operator F() const {
+        return static_cast<F>(__builtin_bit_cast(float, static_cast<unsigned int>(metalcpu_bits) << 16));
     }
+    template <class T>
+        requires(metalcpu_stdlib::bfloat_detail::is_integer<T> || __is_same(T, _Float16))
+    METALCPU_INLINE constexpr explicit operator T() const {
+        return static_cast<T>(static_cast<float>(*this));
+    }
+    // To bool implicitly (`bool any = b;`), but through a template that only bool deduces, so
+    // that no integer is reachable through it either.
+    template <class B>
+        requires __is_same(B, bool)
+    METALCPU_INLINE constexpr operator B() const { return (metalcpu_bits & 0x7fffu) != 0; }
 
     friend METALCPU_INLINE constexpr bfloat operator+(bfloat a) { return a; }
     friend METALCPU_INLINE constexpr bfloat operator-(bfloat a) {
@@ -154,6 +182,31 @@ struct bfloat {
     METALCPU_BFLOAT_ARITHMETIC(*)
     METALCPU_BFLOAT_ARITHMETIC(/)
 #undef METALCPU_BFLOAT_ARITHMETIC
+
+// bfloat op float/double is float/double, as the built-in operator after the implicit
+// conversion would be (g++ forms no built-in candidates from a conversion template).
+#define METALCPU_BFLOAT_MIXED(op, result)                                                           \
+    template <class F>                                                                              \
+        requires(__is_same(F, float) || __is_same(F, double))                                       \
+    friend METALCPU_INLINE constexpr result operator op(bfloat a, F b) {                            \
+        return static_cast<F>(a) op b;                                                              \
+    }                                                                                               \
+    template <class F>                                                                              \
+        requires(__is_same(F, float) || __is_same(F, double))                                       \
+    friend METALCPU_INLINE constexpr result operator op(F a, bfloat b) {                            \
+        return a op static_cast<F>(b);                                                              \
+    }
+    METALCPU_BFLOAT_MIXED(+, F)
+    METALCPU_BFLOAT_MIXED(-, F)
+    METALCPU_BFLOAT_MIXED(*, F)
+    METALCPU_BFLOAT_MIXED(/, F)
+    METALCPU_BFLOAT_MIXED(==, bool)
+    METALCPU_BFLOAT_MIXED(!=, bool)
+    METALCPU_BFLOAT_MIXED(<, bool)
+    METALCPU_BFLOAT_MIXED(<=, bool)
+    METALCPU_BFLOAT_MIXED(>, bool)
+    METALCPU_BFLOAT_MIXED(>=, bool)
+#undef METALCPU_BFLOAT_MIXED
 
 // bfloat op bfloat and bfloat op integer compare as floats. They are written out, not left to
 // the built-in operators through the conversion to float, so that they match exactly, as a

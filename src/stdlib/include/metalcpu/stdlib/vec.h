@@ -140,6 +140,11 @@ public:
     template <class I>
         requires(__is_same(T, bfloat) && metalcpu_stdlib::bfloat_detail::is_integer<I>)
     METALCPU_INLINE constexpr vec(I s) : vec(T(s)) {}
+    // Likewise a bfloat scalar with a float vector (`scale * float4(...)`): bfloat widens to
+    // float implicitly, and the broadcast would be a second user-defined conversion.
+    template <class B>
+        requires(__is_same(B, bfloat) && (__is_same(T, float) || __is_same(T, double)))
+    METALCPU_INLINE constexpr vec(B s) : vec(static_cast<T>(s)) {}
     // Composition from scalars and vectors whose components add up to N:
     // float4(x, y, z, w), float4(v.xy, 0, 1), float4(f3, 1), `uint2 v = {a, b}`.
     template <class... A>
