@@ -203,8 +203,10 @@ void Unit::classify() {
             if (prev.isIdentifier() && ownsParentheses(prev)) continue;
             if (prev.isIdentifier() && (roles_[i - 1] == TokenRole::Name || roles_[i - 1] == TokenRole::QualifiedPart ||
                                         roles_[i - 1] == TokenRole::Member)) {
+                // A member or qualified callee keeps its role: `a.f()` and `ns::f()` do not
+                // name an `f` by themselves.
                 roles_[i] = TokenRole::CallOpen;
-                roles_[i - 1] = TokenRole::Callee;
+                if (roles_[i - 1] == TokenRole::Name) roles_[i - 1] = TokenRole::Callee;
             } else if (prev.isPunct(">")) {
                 const std::size_t open = openingAngle(t, partner_, i - 1, 0);
                 if (open != kNoToken && open > 0) {
@@ -213,7 +215,7 @@ void Unit::classify() {
                     } else if (t[open - 1].isIdentifier() && roles_[open - 1] != TokenRole::Declarator &&
                                roles_[open - 1] != TokenRole::Keyword) {
                         roles_[i] = TokenRole::CallOpen;
-                        roles_[open - 1] = TokenRole::Callee;
+                        if (roles_[open - 1] == TokenRole::Name) roles_[open - 1] = TokenRole::Callee;
                     }
                 }
             } else if (prev.isPunct(")") || prev.isPunct("]")) {

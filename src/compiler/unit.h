@@ -24,7 +24,7 @@ enum class TokenRole : std::uint8_t {
     Declarator,         ///< the name a declaration introduces: variable, parameter, function
     Member,             ///< a name after `.`, `->`, `.*` or `->*`
     QualifiedPart,      ///< a name after `::` (`b` in `a::b`, `x` in `::x`)
-    Callee,             ///< the (last) name of a called function: `f` in `f(x)`, `ns::f<T>(x)`
+    Callee,             ///< the name of a called function: `f` in `f(x)`, `f<T>(x)` (`a.f()`, `ns::f()`: member, qualified-part)
     CallOpen,           ///< the `(` of a call
     CastOpen,           ///< the `(` of a C-style cast or of a named cast's operand
     Subscript,          ///< the `[` of a subscript

@@ -262,6 +262,25 @@ std::string embedSource(const std::string& macro, const std::string& variable, c
            text + ")" + delimiter + "\";\n";
 }
 
+/// What the shader-validation flavour's translation has to say beyond the plain one's, as
+/// warnings (accesses it cannot check; a translation that failed, which leaves the file's
+/// kernels without validation): the plain compile succeeds either way.
+std::string validationDiagnostics(const msl::Translation& plain, const msl::Translation& validation) {
+    std::vector<msl::Diagnostic> extra;
+    for (msl::Diagnostic d : validation.diagnostics) {
+        const bool inPlain = std::any_of(plain.diagnostics.begin(), plain.diagnostics.end(), [&](const msl::Diagnostic& p) {
+            return p.format() == d.format();
+        });
+        if (inPlain) continue;
+        if (d.severity == msl::Diagnostic::Severity::Error) {
+            d.severity = msl::Diagnostic::Severity::Warning;
+            d.message = "shader validation will not be available for this file: " + d.message;
+        }
+        extra.push_back(std::move(d));
+    }
+    return msl::formatDiagnostics(extra, kDiagnosticsLimit);
+}
+
 } // namespace
 
 std::string embedValidationSource(const std::string& validationCpp) {
@@ -357,6 +376,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     const std::string head = preamble + sourceRootsPreamble(access.roots());
     options.validation = true;
     msl::Translation validation = msl::translate(*preprocessed, options);
+    diagnostics += validationDiagnostics(translation, validation);
     // A file with function constants also carries its own text, which the runtime compiles
     // again with their values (jit/specialisation.h).
     std::string embedded;

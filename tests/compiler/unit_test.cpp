@@ -46,11 +46,12 @@ TEST(UnitRoles, MembersCallsCasts) {
     EXPECT_EQ(roles("x = s.device + p->n + ns::k;"),
               "x:name =:assignment s:name . device:member + p:name -> n:member + ns:name :: k:qualified-part ;");
     EXPECT_EQ(roles("y = f(a) + metal::max<T>(b, c);"),
-              "y:name =:assignment f:callee (:call a:name ) + metal:name :: max:callee < T:name > (:call b:name , "
+              "y:name =:assignment f:callee (:call a:name ) + metal:name :: max:qualified-part < T:name > (:call b:name , "
               "c:name ) ;");
     EXPECT_EQ(roles("q = static_cast<int>(v) + (device float*)p;"),
               "q:name =:assignment static_cast:keyword < int:keyword > (:cast v:name ) + (:cast device:name "
               "float:keyword * ) p:name ;");
+    EXPECT_EQ(roles("void f() { s.g(); }"), "void:keyword f:declarator ( ) { s:name . g:member (:call ) ; }");
     EXPECT_EQ(roles("void f() { if (a) b(); }"),
               "void:keyword f:declarator ( ) { if:keyword ( a:name ) b:callee (:call ) ; }");
 }

@@ -53,6 +53,26 @@ TEST_F(KernelCompilerTest, ErrorsNameTheMetalFile) {
     EXPECT_NE(compiled.diagnostics.find("SCALE"), std::string::npos);
 }
 
+// Test that what only the shader-validation flavour's translation says reaches the user as a
+// warning (an access it cannot check), and that a file without such accesses gets none.
+TEST_F(KernelCompilerTest, ValidationWarningsAreShown) {
+    support::writeFileAtomically(dir_ + "/pick.metal",
+                                 "#include <metal_stdlib>\nusing namespace metal;\n"
+                                 "template <typename T> device T* pick(device T* p) { return p; }\n"
+                                 "kernel void k(device float* a, uint i [[thread_position_in_grid]]) {\n"
+                                 "    pick<float>(a)[i] = 1.0f;\n}\n");
+    CompileResult translated = translateFile(dir_ + "/pick.metal", {}, {}, dir_ + "/pick.cpp");
+    ASSERT_TRUE(translated.ok) << translated.diagnostics;
+    EXPECT_NE(translated.diagnostics.find(dir_ + "/pick.metal:5:"), std::string::npos) << translated.diagnostics;
+    EXPECT_NE(translated.diagnostics.find("warning: shader validation cannot check 1 access"), std::string::npos)
+        << translated.diagnostics;
+    KernelCompileSettings settings;
+    settings.macros = {"SCALE=3"};
+    CompileResult clean = translateFile(dir_ + "/k.metal", {}, settings, dir_ + "/k.cpp");
+    ASSERT_TRUE(clean.ok);
+    EXPECT_EQ(clean.diagnostics, "");
+}
+
 // Test that the library a kernel library links against has no undefined symbols: a kernel
 // declaring a host function is refused before it can call into the process.
 TEST_F(KernelCompilerTest, KernelsCannotReachHostFunctions) {

@@ -96,7 +96,7 @@ private:
     // builtin's value, not a pointer argument itself (what it points to may be).
     bool checkParameters() const {
         for (std::size_t i = f_.bodyOpen + 1; i < f_.bodyClose; ++i) {
-            if (!isUnqualifiedName(tokens_, i)) continue;
+            if (!unit_.isUnqualifiedName(i)) continue;
             const ParamInfo* p = parameter(tokens_[i].spelling);
             if (p && isModifiedAt(unit_, i, f_.bodyClose, p->kind == ParamKind::Builtin)) return false;
         }
@@ -164,7 +164,7 @@ private:
     // current piece declares).
     bool namesThreadState(std::size_t begin, std::size_t end, const std::vector<std::string>& pieceNames) const {
         for (std::size_t i = begin; i < end; ++i) {
-            if (!isUnqualifiedName(tokens_, i) || isCppKeyword(tokens_[i].spelling)) continue;
+            if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
             const std::string& name = tokens_[i].spelling;
             if (const Visible* v = lookUp(name)) {
                 if (v->kind == Visible::Kind::PerThread) return true;
@@ -294,7 +294,7 @@ private:
     // differ per thread (`for (uint i = lid; ...)`: every thread has its own `i`).
     bool checkHeaderPart(std::size_t begin, std::size_t end, bool readsAllowed) {
         for (std::size_t i = begin; i < end; ++i) {
-            if (!isUnqualifiedName(tokens_, i) || isCppKeyword(tokens_[i].spelling)) continue;
+            if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
             const Visible* v = lookUp(tokens_[i].spelling);
             if (v && v->kind == Visible::Kind::PerThread) {
                 if (!readsAllowed || mayWrite(i, end)) return false;
@@ -390,7 +390,7 @@ private:
     // Whether `name` is written anywhere after `from` in the body as `&name`.
     bool addressTaken(const std::string& name, std::size_t from) const {
         for (std::size_t i = from; i < f_.bodyClose; ++i)
-            if (tokens_[i].isIdentifier(name) && isUnqualifiedName(tokens_, i) && isAddressOf(tokens_, i)) return true;
+            if (tokens_[i].isIdentifier(name) && unit_.isUnqualifiedName(i) && isAddressOf(tokens_, i)) return true;
         return false;
     }
 
@@ -440,7 +440,7 @@ private:
 
     bool namedIn(const std::string& name, std::size_t begin, std::size_t end) const {
         for (std::size_t i = begin; i < end; ++i)
-            if (tokens_[i].isIdentifier(name) && isUnqualifiedName(tokens_, i)) return true;
+            if (tokens_[i].isIdentifier(name) && unit_.isUnqualifiedName(i)) return true;
         return false;
     }
 
@@ -508,7 +508,7 @@ private:
             }
         // Names from outside the region.
         for (std::size_t i = r.tokens.begin; i < r.tokens.end; ++i) {
-            if (!isUnqualifiedName(tokens_, i) || isCppKeyword(tokens_[i].spelling)) continue;
+            if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
             const std::string& name = tokens_[i].spelling;
             if (const Visible* v = lookUp(name)) {
                 if (v->kind == Visible::Kind::PerThread) {
