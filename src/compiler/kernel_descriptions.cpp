@@ -1,0 +1,69 @@
+#include "compiler/kernel_descriptions.h"
+
+#include "compiler/edits.h"
+#include "compiler/passes/kernel_signatures.h"
+#include "compiler/syntax.h"
+#include "compiler/unit.h"
+
+#include <map>
+#include <set>
+
+namespace metalcpu::msl {
+
+std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edits, const Findings& found,
+                                                const FileTable& files) {
+    const TokenList& tokens = unit.tokens();
+    const Module& module = unit.module();
+    std::set<std::size_t> coroutines, workItemLoops;
+    for (const CoroutineKernel& k : found.coroutineKernels) coroutines.insert(k.function);
+    for (const WorkItemKernel& k : found.workItemKernels) workItemLoops.insert(k.function);
+    std::map<std::size_t, std::vector<std::uint64_t>> sitesByFunction;
+    for (const ThreadgroupDeclaration& d : found.threadgroupVariables)
+        for (const ThreadgroupDeclarator& v : d.declarators) sitesByFunction[d.function].push_back(v.key);
+
+    std::map<std::size_t, std::string> maxThreadsHelpers;
+    std::vector<EntryPointCode> codes;
+    for (const EntryPoint& e : found.entryPoints) {
+        const FunctionDecl& f = module.functions[e.function];
+        const auto attributes = found.attributes.find(e.function);
+        const KernelAttributes a = attributes == found.attributes.end() ? KernelAttributes{} : attributes->second;
+        EntryPointCode code;
+        KernelInfo& info = code.info;
+        info.hostName = e.hostName;
+        info.functionExpression = e.functionExpression;
+        info.frameName = tokens[f.nameToken].spelling;
+        if (!e.templateArguments.empty()) info.frameName += "<" + e.templateArguments + ">";
+        const Location where = tokens[f.nameToken].location;
+        info.file = files.reportedName(where.file);
+        info.line = static_cast<int>(where.line);
+        info.column = static_cast<int>(where.column);
+        if (auto params = found.parameters.find(e.function); params != found.parameters.end())
+            info.params = params->second;
+        info.maxTotalThreadsPerThreadgroup = a.maxThreads;
+        std::set<std::uint64_t> sites;
+        for (std::size_t r : reachableFunctions(found.graph, e.function)) {
+            if (found.graph.usesBarriersDirectly[r]) info.usesBarriers = true;
+            if (auto s = sitesByFunction.find(r); s != sitesByFunction.end()) sites.insert(s->second.begin(), s->second.end());
+        }
+        info.threadgroupSites.assign(sites.begin(), sites.end());
+        info.usesCoroutines = coroutines.count(e.function) != 0;
+        info.usesWorkItemLoops = workItemLoops.count(e.function) != 0;
+        if (a.maxThreadsExpression) {
+            if (f.isTemplate) {
+                auto it = maxThreadsHelpers.find(e.function);
+                if (it == maxThreadsHelpers.end())
+                    it = maxThreadsHelpers
+                             .emplace(e.function, addMaxThreadsHelper(edits, f, e.function, *a.maxThreadsExpression))
+                             .first;
+                code.maxThreadsExpression = qualifiedName(f.namespaces, it->second) + "<" + e.templateArguments + ">()";
+            } else {
+                code.maxThreadsExpression = sourceText(tokens, a.maxThreadsExpression->begin, a.maxThreadsExpression->end);
+            }
+        }
+        code.namespaces = e.glueNamespaces;
+        codes.push_back(std::move(code));
+    }
+    return codes;
+}
+
+} // namespace metalcpu::msl
