@@ -60,6 +60,10 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
                 code.maxThreadsExpression = sourceText(tokens, a.maxThreadsExpression->begin, a.maxThreadsExpression->end);
             }
         }
+        if (!e.templateArguments.empty()) {
+            code.instantiationFile = files.reportedName(e.nameLocation.file);
+            code.instantiationLine = static_cast<int>(e.nameLocation.line);
+        }
         code.namespaces = e.glueNamespaces;
         codes.push_back(std::move(code));
     }

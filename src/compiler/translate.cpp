@@ -17,9 +17,6 @@ namespace metalcpu::msl {
 
 namespace {
 
-/// The file name the generated code's #line marker uses.
-constexpr const char* kGeneratedFileName = "<metalcpu generated>";
-
 Translation fail(Diagnostics& diagnostics) {
     Translation result;
     result.diagnostics = diagnostics.take();

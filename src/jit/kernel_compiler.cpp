@@ -32,7 +32,11 @@ std::vector<std::string> splitFlags(const std::string& text) {
 std::vector<std::string> codeFlags(MathMode mode) {
     std::vector<std::string> flags = {"-std=c++20", "-O2", "-fPIC", "-fno-exceptions", "-fno-rtti",
                                       "-fno-threadsafe-statics", "-fno-stack-protector",
-                                      "-fvisibility=hidden", "-fno-plt", "-nostdinc"};
+                                      "-fvisibility=hidden", "-fno-plt", "-nostdinc",
+                                      // Clang's (so Metal's) default error limit: one bad
+                                      // template instantiation can otherwise bury its first
+                                      // message under hundreds.
+                                      "-fmax-errors=20"};
     for (const std::string& flag : mathModeFlags(mode)) flags.push_back(flag);
     for (const std::string& extra : splitFlags(support::config().kernelFlags)) flags.push_back(extra);
     return flags;

@@ -245,6 +245,24 @@ TEST_F(CompileErrorsTest, HugeSourcesAreBounded) {
         ::testing::ExitedWithCode(0), "");
 }
 
+// Test that an explicit instantiation the host compiler rejects is reported at the
+// instantiation's own line first (not only inside the generated glue), and that the messages
+// stop at Clang's error limit (20) instead of cascading.
+TEST_F(CompileErrorsTest, BadInstantiationIsReportedAtItsLine) {
+    const std::string message = failedCompile(
+        "#include <metal_stdlib>\nusing namespace metal;\n"
+        "template <typename U = bool> struct And { static constexpr constant bool init = true; };\n"
+        "template <typename T, typename Op>\n"
+        "[[kernel]] void red(device T* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = Op::init; }\n"
+        "template [[host_name(\"red_and\")]] [[kernel]] void red<bool, And>(device bool*, uint);\n");
+    const std::size_t first = message.find("error:");
+    ASSERT_NE(first, std::string::npos) << message;
+    EXPECT_NE(message.rfind("program_source:6:", first), std::string::npos) << message;
+    std::size_t errors = 0;
+    for (std::size_t at = message.find("error:"); at != std::string::npos; at = message.find("error:", at + 1)) ++errors;
+    EXPECT_LE(errors, 21u) << message;
+}
+
 // Test that a compiler that writes megabytes of messages yields an error of bounded size
 // that says how much was cut.
 TEST_F(CompileErrorsTest, MessagesAreCapped) {

@@ -4,6 +4,7 @@
 #include "compiler/reflection.h"
 #include "compiler/source.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace metalcpu::msl {
@@ -100,7 +101,15 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         out += "// " + quoteString(info.hostName) + "\n";
         if (validation) out += selection(info.hostName);
         out += open + "namespace {\n";
-        out += "using " + fn + " = decltype(&" + info.functionExpression + ");\n";
+        if (e.instantiationLine > 0) {
+            // The instantiation's own line for the one statement that names it, then back.
+            out += "#line " + std::to_string(e.instantiationLine) + " " + quoteString(e.instantiationFile) + "\n";
+            out += "using " + fn + " = decltype(&" + info.functionExpression + ");\n";
+            const auto lines = static_cast<std::size_t>(std::count(out.begin(), out.end(), '\n'));
+            out += "#line " + std::to_string(lines + 2) + " " + quoteString(kGeneratedFileName) + "\n";
+        } else {
+            out += "using " + fn + " = decltype(&" + info.functionExpression + ");\n";
+        }
 
         std::string setup = argumentSetup(e, k, validation);
         std::string call = "    " + info.functionExpression + "(" + callArguments(e, k) + ");\n";

@@ -17,7 +17,15 @@ struct EntryPointCode {
     /// A C++ expression for max_total_threads_per_threadgroup when it is not a literal
     /// (e.g. "::ns::__mc_max_threads_3<float, 4>()"); empty to use info's value.
     std::string maxThreadsExpression;
+    /// For an explicit instantiation of a kernel template: where it is written (as reported,
+    /// and its line). The glue's `decltype` of the instantiation is placed there with `#line`,
+    /// so that a host-compiler error in the instantiation points at the user's line.
+    std::string instantiationFile;
+    int instantiationLine = 0;
 };
+
+/// The file name the generated code's #line markers use.
+inline constexpr const char* kGeneratedFileName = "<metalcpu generated>";
 
 /// The generated code for all entry points of a file: per entry point K, in an unnamed
 /// namespace (inside `namespaces`), `__mc_K_fn`, `__mc_K_run_group`, `__mc_K_run_thread`,

@@ -46,7 +46,9 @@ typedef decltype(reduce_rows<SumOp, 2, 4>) reduce_rows_t;
 #line 1 "<metalcpu generated>"
 // "reduce_rows_sum_2x4"
 namespace {
+#line 48 "helpers_and_templates.metal"
 using __mc_0_fn = decltype(&::reduce_rows<SumOp, 2, 4>);
+#line 6 "<metalcpu generated>"
 void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);

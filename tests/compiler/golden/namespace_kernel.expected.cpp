@@ -46,7 +46,9 @@ const ::mc_param __mc_0_params[] = {
 
 // "negate_float"
 namespace demo { namespace {
+#line 24 "namespace_kernel.metal"
 using __mc_1_fn = decltype(&::demo::ops::negate<float>);
+#line 26 "<metalcpu generated>"
 void __mc_1_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {

@@ -14,7 +14,9 @@ template <typename T, int N>
 #line 1 "<metalcpu generated>"
 // "fill_float_4"
 namespace {
+#line 18 "template_kernel.metal"
 using __mc_0_fn = decltype(&::fill_with<float, 4>);
+#line 6 "<metalcpu generated>"
 void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
@@ -37,7 +39,9 @@ const ::mc_param __mc_0_params[] = {
 
 // "fill_int_2"
 namespace {
+#line 20 "template_kernel.metal"
 using __mc_1_fn = decltype(&::fill_with<int, 2>);
+#line 31 "<metalcpu generated>"
 void __mc_1_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>(__g, 1);

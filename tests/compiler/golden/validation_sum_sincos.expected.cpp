@@ -17,7 +17,9 @@ template <typename T>
 // "sum_sincos_float"
 #if METALCPU_SELECTS_KERNEL(0xadf476a8232d8c89ull)
 namespace {
+#line 12 "validation_sum_sincos.metal"
 using __mc_0_fn = decltype(&::sum_sincos<float>);
+#line 7 "<metalcpu generated>"
 __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0, ::mc_site{"validation_sum_sincos.metal", "sum_sincos_float", 7u, 36u});
     auto&& __a1 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1, ::mc_site{"validation_sum_sincos.metal", "sum_sincos_float", 7u, 63u});

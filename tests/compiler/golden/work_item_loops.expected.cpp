@@ -62,7 +62,9 @@ struct Halves {
 #line 1 "<metalcpu generated>"
 // "block_prefix_float_64"
 namespace {
+#line 35 "work_item_loops.metal"
 using __mc_0_fn = decltype(&::scan::block_prefix<float, 64>);
+#line 6 "<metalcpu generated>"
 void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
