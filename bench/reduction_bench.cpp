@@ -4,7 +4,7 @@
 //   reduce_threadgroup  256 threads = 8 SIMD-groups: simd_sum, partials in threadgroup
 //                       memory, a barrier, and a second simd_sum in every SIMD-group
 //   reduce_threadgroup_if  the same with the second simd_sum in SIMD-group 0 alone
-//                       (`if (sg == 0)`, as MLX writes it), which keeps the fibers
+//                       (`if (sg == 0)`, as MLX writes it): guarded work-item loops
 // Each thread first sums a run of --per-thread floats (more per thread hides the cost of the
 // collective).
 //

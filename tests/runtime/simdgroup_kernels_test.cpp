@@ -2,7 +2,7 @@
 // Metal's rules: a SIMD-group is threads_per_simdgroup consecutive threads of the threadgroup,
 // its active threads are those that exist and have not returned, a read from an inactive or
 // missing lane gives zero (metalcpu's choice where Metal leaves it undefined). Threadgroups of
-// 1, 7, 32, 33, 64 and 100 threads over grids that do not divide evenly (dispatchThreads, so
+// 1, 7, 32, 33, 64, 100 and 256 threads over grids that do not divide evenly (dispatchThreads, so
 // the last group is cut), threads that return before the collectives, widths 4, 8 and 64 as
 // well as 32 (METALCPU_SIMD_WIDTH), plain and shader-validated pipelines; canaries around and
 // between the outputs show what returned threads left alone.
@@ -90,6 +90,72 @@ kernel void first_simdgroup_only(device uint* out [[buffer(0)]],
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     out[gid] = total + lid;
+}
+
+// MLX's two-stage reduction: each SIMD-group's sum in threadgroup memory, then SIMD-group 0
+// alone sums the partials under an `if` whose condition differs per thread. partial[] is
+// zeroed first, so that the lanes of SIMD-group 0 past the last SIMD-group read 0.
+kernel void two_stage_sum(device const uint* in [[buffer(0)]],
+                          device uint* out [[buffer(1)]],
+                          uint gid [[thread_position_in_grid]],
+                          uint group [[threadgroup_position_in_grid]],
+                          uint lid [[thread_index_in_threadgroup]],
+                          uint lane [[thread_index_in_simdgroup]],
+                          uint sg [[simdgroup_index_in_threadgroup]]) {
+    threadgroup uint partial[64];
+    if (lid < 64) partial[lid] = 0;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint s = in[gid];
+    s = simd_sum(s);
+    if (lane == 0) partial[sg] = s;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if (sg == 0) {
+        uint t = partial[lane];
+        t = simd_sum(t);
+        if (lane == 0) out[group] = t;
+    }
+}
+
+// Only every third lane calls the collectives: they cover those lanes alone (Metal's active
+// threads), as the sum, the prefix and the active mask show.
+kernel void every_third_lane(device const uint* in [[buffer(0)]],
+                             device uint* out [[buffer(1)]],
+                             uint gid [[thread_position_in_grid]],
+                             uint lane [[thread_index_in_simdgroup]]) {
+    const uint x = in[gid];
+    if (x % 11 == 5) return;
+    uint s = x;
+    uint p = 0;
+    uint low = 0;
+    uint high = 0;
+    if (lane % 3 == 0) {
+        s = simd_sum(x);
+        p = simd_prefix_exclusive_sum(x);
+        simd_vote active = simd_active_threads_mask();
+        low = uint((simd_vote::vote_t)active);
+        high = uint(((simd_vote::vote_t)active) >> 32);
+    }
+    device uint* o = out + gid * 4;
+    o[0] = s; o[1] = p; o[2] = low; o[3] = high;
+}
+
+// Each branch of an if/else on the thread's value runs its own collective over the lanes that
+// take it; a branch-local variable lives across the else branch's collective.
+kernel void branch_collectives(device const uint* in [[buffer(0)]],
+                               device uint* out [[buffer(1)]],
+                               uint gid [[thread_position_in_grid]],
+                               uint lane [[thread_index_in_simdgroup]]) {
+    const uint x = in[gid];
+    if (x % 11 == 5) return;
+    uint r = 0;
+    if (x % 2 == 0) {
+        r = simd_sum(x);
+    } else {
+        const uint twice = x * 2;
+        uint m = simd_max(twice);
+        r = m + lane;
+    }
+    out[gid] = r;
 }
 
 // Builtins of the SIMD- and quad-groups, as the threads see them.
@@ -428,15 +494,100 @@ TEST_P(SimdgroupKernels, EveryFunction) {
 
 // Test which lowering the SIMD-group kernels get, in both flavours: functions whose values are
 // used where they are called keep the fibers (every_function, vectors), as do whole-statement
-// ones under an `if` on the SIMD-group index (first_simdgroup_only: that `if` runs once per
-// group in the work-item loops, so its condition must be uniform); each function as a
-// statement's whole value is split into work-item loops (every_function_split).
+// ones under an `if` on the SIMD-group index that also holds a SIMD-group barrier
+// (first_simdgroup_only: a barrier needs uniform control flow); each function as a
+// statement's whole value is split into work-item loops (every_function_split), also under
+// an `if` whose condition differs per thread (two_stage_sum, every_third_lane,
+// branch_collectives).
 TEST_P(SimdgroupKernels, Lowerings) {
     expectLowerings({{"every_function", MC_KERNEL_USES_BARRIERS},
                      {"vectors", MC_KERNEL_USES_BARRIERS},
                      {"first_simdgroup_only", MC_KERNEL_USES_BARRIERS},
-                     {"every_function_split", MC_KERNEL_WORK_ITEM_LOOPS}},
+                     {"every_function_split", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"two_stage_sum", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"every_third_lane", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"branch_collectives", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
+}
+
+// Test MLX's two-stage reduction under `if (sg == 0)`: group g's output is the sum of the
+// first min(width, threads in the group) SIMD-group sums (the lanes of SIMD-group 0 read one
+// partial each).
+TEST_P(SimdgroupKernels, TwoStageSum) {
+    const unsigned groups = (threads() + size() - 1) / size();
+    GuardedBuffer in(device_, threads() * 4), out(device_, groups * 4);
+    const std::vector<std::uint32_t> values = fill(in);
+    run("two_stage_sum", &in, out);
+    for (unsigned g = 0; g < groups; ++g) {
+        const unsigned begin = g * size(), count = std::min(size(), threads() - begin);
+        std::uint32_t expected = 0;
+        for (unsigned linear = 0; linear < count && linear / width() < std::min(width(), count); ++linear)
+            expected += values[begin + linear];
+        EXPECT_EQ(out.data<std::uint32_t>()[g], expected) << "group " << g;
+    }
+    out.expectCanariesIntact();
+}
+
+// Test collectives called by every third lane only: the sum and the prefix cover those lanes
+// (that have not returned) alone, and the active mask has their bits; the other lanes keep
+// their own values.
+TEST_P(SimdgroupKernels, PartialActiveSet) {
+    GuardedBuffer in(device_, threads() * 4), out(device_, std::size_t(threads()) * 4 * 4);
+    const std::vector<std::uint32_t> values = fill(in);
+    run("every_third_lane", &in, out);
+    const unsigned count = threads(), w = width();
+    std::vector<std::uint32_t> expected(std::size_t(count) * 4, kCanary);
+    for (unsigned begin = 0; begin < count; begin += size()) {
+        const unsigned end = std::min(begin + size(), count);
+        for (unsigned gid = begin; gid < end; ++gid) {
+            if (returnsEarly(values[gid])) continue;
+            const unsigned linear = gid - begin, lane = linear % w;
+            Group s = groupOf(values, begin, end, linear - lane, w);
+            for (unsigned l = 0; l < w; ++l) s.present[l] = s.present[l] && l % 3 == 0;
+            std::uint32_t* o = expected.data() + std::size_t(gid) * 4;
+            if (lane % 3 != 0) {
+                o[0] = values[gid], o[1] = o[2] = o[3] = 0;
+                continue;
+            }
+            const std::uint64_t active = s.vote([](std::uint32_t) { return true; });
+            o[0] = s.fold([](std::uint32_t a, std::uint32_t b) { return a + b; }, w, 0);
+            o[1] = s.fold([](std::uint32_t a, std::uint32_t b) { return a + b; }, lane, 0);
+            o[2] = std::uint32_t(active);
+            o[3] = std::uint32_t(active >> 32);
+        }
+    }
+    for (unsigned i = 0; i < count * 4; ++i)
+        ASSERT_EQ(out.data<std::uint32_t>()[i], expected[i]) << "thread " << i / 4 << " slot " << i % 4;
+    out.expectCanariesIntact();
+}
+
+// Test an if/else whose branches run different collectives: the even values' lanes sum among
+// themselves, the odd ones take the maximum of their doubled values among themselves.
+TEST_P(SimdgroupKernels, BranchCollectives) {
+    GuardedBuffer in(device_, threads() * 4), out(device_, threads() * 4);
+    const std::vector<std::uint32_t> values = fill(in);
+    run("branch_collectives", &in, out);
+    const unsigned count = threads(), w = width();
+    for (unsigned begin = 0; begin < count; begin += size()) {
+        const unsigned end = std::min(begin + size(), count);
+        for (unsigned gid = begin; gid < end; ++gid) {
+            const std::uint32_t got = out.data<std::uint32_t>()[gid];
+            if (returnsEarly(values[gid])) {
+                EXPECT_EQ(got, kCanary) << "thread " << gid;
+                continue;
+            }
+            const unsigned linear = gid - begin, lane = linear % w;
+            const bool even = values[gid] % 2 == 0;
+            std::uint32_t expected = 0;
+            for (unsigned l = 0; l < w && begin + linear - lane + l < end; ++l) {
+                const std::uint32_t v = values[begin + linear - lane + l];
+                if (returnsEarly(v) || (v % 2 == 0) != even) continue;
+                expected = even ? expected + v : std::max(expected, v * 2);
+            }
+            EXPECT_EQ(got, even ? expected : expected + lane) << "thread " << gid;
+        }
+    }
+    out.expectCanariesIntact();
 }
 
 // Test the element types MSL allows, each through the same template kernel.
@@ -542,7 +693,7 @@ std::string caseName(const ::testing::TestParamInfo<SimdCase>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Width32, SimdgroupKernels,
-                         ::testing::Combine(::testing::Values(1u, 7u, 32u, 33u, 64u, 100u), ::testing::Values(32u),
+                         ::testing::Combine(::testing::Values(1u, 7u, 32u, 33u, 64u, 100u, 256u), ::testing::Values(32u),
                                             ::testing::Bool()),
                          caseName);
 INSTANTIATE_TEST_SUITE_P(OtherWidths, SimdgroupKernels,

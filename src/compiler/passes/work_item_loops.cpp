@@ -126,9 +126,14 @@ private:
                            [&](const TokenRange& b) { return b.begin == s.keyword; });
     }
 
-    bool holdsBarrier(const Statement& s) const {
+    bool holdsBarrierCall(const Statement& s) const {
         return std::any_of(coroutine_.barriers.begin(), coroutine_.barriers.end(),
-                           [&](const TokenRange& b) { return contains(s.tokens, b.begin); }) ||
+                           [&](const TokenRange& b) { return contains(s.tokens, b.begin); });
+    }
+
+    // A barrier or a SIMD-group function statement: a split point.
+    bool holdsBarrier(const Statement& s) const {
+        return holdsBarrierCall(s) ||
                std::any_of(coroutine_.collectives.begin(), coroutine_.collectives.end(),
                            [&](const CollectiveStatement& c) { return contains(s.tokens, c.statement.begin); });
     }
@@ -157,12 +162,16 @@ private:
         GroupDeclaration, ///< a declaration that is the same for every thread: runs once
         Block,            ///< a `{}` block holding barriers: its statements, block by block
         GroupStatement,   ///< a loop or an if holding barriers: runs once per group
+        DivergentIf,      ///< an if on a per-thread condition holding only collectives: guarded pieces
     };
 
     // Whether an identifier in a declaration that would run once per group refers to
     // something that differs per thread (a parameter, a per-thread variable, a name the
     // current piece declares).
-    bool namesThreadState(std::size_t begin, std::size_t end, const std::vector<std::string>& pieceNames) const {
+    // With `uniformParameters`, parameters other than per-thread builtins (buffers, uniform
+    // builtins) do not count: what a condition names.
+    bool namesThreadState(std::size_t begin, std::size_t end, const std::vector<std::string>& pieceNames,
+                          bool uniformParameters = false) const {
         for (std::size_t i = begin; i < end; ++i) {
             if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
             const std::string& name = tokens_[i].spelling;
@@ -170,7 +179,10 @@ private:
                 if (v->kind == Visible::Kind::PerThread) return true;
                 continue;
             }
-            if (parameter(name) || std::find(pieceNames.begin(), pieceNames.end(), name) != pieceNames.end())
+            const ParamInfo* p = parameter(name);
+            if (p && (!uniformParameters || (p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin))))
+                return true;
+            if (std::find(pieceNames.begin(), pieceNames.end(), name) != pieceNames.end())
                 return true;
         }
         return false;
@@ -225,6 +237,9 @@ private:
         if (s.kind == StatementKind::Empty) return Role::Skip;
         if (isBarrierStatement(s)) return Role::Barrier;
         if (collectiveAt(s) != WorkItemRegion::kNoCollective) return Role::Collective;
+        if (s.kind == StatementKind::If && holdsBarrier(s) && !holdsBarrierCall(s) &&
+            namesThreadState(s.header.begin, s.header.end, pieceNames, true))
+            return Role::DivergentIf;
         if (holdsBarrier(s)) return s.kind == StatementKind::Compound ? Role::Block : Role::GroupStatement;
         if (isGroupDeclaration(s, pieceNames)) return Role::GroupDeclaration;
         return Role::Piece;
@@ -280,6 +295,9 @@ private:
             case Role::GroupStatement:
                 groupStatement(s);
                 break;
+            case Role::DivergentIf:
+                divergentIf(s);
+                break;
             default:
                 break;
             }
@@ -297,7 +315,9 @@ private:
             if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
             const Visible* v = lookUp(tokens_[i].spelling);
             if (v && v->kind == Visible::Kind::PerThread) {
-                if (!readsAllowed || mayWrite(i, end)) return false;
+                // Under a divergent if, the first live thread need not take the branch, and
+                // without a barrier nothing makes the condition uniform.
+                if (!readsAllowed || !guards_.empty() || mayWrite(i, end)) return false;
                 out_->headerUses.emplace_back(i, v->variable);
             } else if (!v) {
                 const ParamInfo* p = parameter(tokens_[i].spelling);
@@ -358,6 +378,55 @@ private:
             block(body.children, partner_[body.keyword]);
         }
         visible_.resize(mark);
+    }
+
+    // An `if` whose condition differs per thread, with `{}` branches holding SIMD-group
+    // function statements and no barrier: a region evaluates the condition once per thread
+    // into the guard's slot, and every piece of the branches runs for the threads that take
+    // them. The condition may neither declare nor write anything: it runs once, before the
+    // branch's pieces.
+    void divergentIf(const Statement& s) {
+        const TokenRange h = s.header;
+        if (s.keyword != s.tokens.begin || s.children.empty() || // attributes or pragmas before the `if`
+            std::any_of(s.children.begin(), s.children.end(),
+                        [](const Statement& c) { return c.kind != StatementKind::Compound; }) ||
+            headerSemicolon(h.begin, h.end) != h.end || declaresVariable(h.begin, h.end)) {
+            ok_ = false;
+            return;
+        }
+        for (std::size_t i = h.begin; i < h.end; ++i) {
+            if (unit_.isAssignmentOperator(i) || unit_.role(i) == TokenRole::Increment) {
+                ok_ = false;
+                return;
+            }
+            if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
+            const Visible* v = lookUp(tokens_[i].spelling);
+            if (v && v->kind != Visible::Kind::Group && mayWrite(i, h.end)) {
+                ok_ = false;
+                return;
+            }
+        }
+        const std::size_t guard = out_->divergentIfs.size();
+        DivergentIf d;
+        d.keyword = s.keyword;
+        if (s.children.size() > 1) {
+            d.elseKeyword = s.children[0].tokens.end;
+            if (!tokens_[d.elseKeyword].isIdentifier("else")) {
+                ok_ = false;
+                return;
+            }
+        }
+        out_->divergentIfs.push_back(d);
+        WorkItemRegion condition;
+        condition.tokens = h;
+        condition.setsGuard = guard;
+        if (!scanNames(condition)) return;
+        out_->regions.push_back(std::move(condition));
+        for (std::size_t branch = 0; branch < s.children.size() && ok_; ++branch) {
+            guards_.push_back({guard, branch == 0});
+            block(s.children[branch].children, partner_[s.children[branch].keyword]);
+            guards_.pop_back();
+        }
     }
 
     // break/continue that would leave the region for a loop outside it, goto and labels.
@@ -497,16 +566,10 @@ private:
         }
     }
 
-    void region(const std::vector<const Statement*>& run, std::size_t close) {
-        if (run.empty() || !ok_) return;
-        WorkItemRegion r;
-        r.tokens = {run.front()->tokens.begin, run.back()->tokens.end};
-        for (const Statement* s : run)
-            if (jumpsOut(*s, false, false) || mayDeclareUnknown(*s)) {
-                ok_ = false;
-                return;
-            }
-        // Names from outside the region.
+    // The per-thread variables (loads) and builtins a region names, and its guards; false
+    // (and ok_ false) when it may write a loop variable of a loop that runs once per group.
+    bool scanNames(WorkItemRegion& r) {
+        r.guards = guards_;
         for (std::size_t i = r.tokens.begin; i < r.tokens.end; ++i) {
             if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
             const std::string& name = tokens_[i].spelling;
@@ -519,7 +582,7 @@ private:
                                                               : mayWrite(i, r.tokens.end))) {
                     // A SIMD-group function takes its arguments by value.
                     ok_ = false;
-                    return;
+                    return false;
                 }
                 continue;
             }
@@ -529,6 +592,19 @@ private:
                 std::find(r.builtins.begin(), r.builtins.end(), index) == r.builtins.end())
                 r.builtins.push_back(index);
         }
+        return true;
+    }
+
+    void region(const std::vector<const Statement*>& run, std::size_t close) {
+        if (run.empty() || !ok_) return;
+        WorkItemRegion r;
+        r.tokens = {run.front()->tokens.begin, run.back()->tokens.end};
+        for (const Statement* s : run)
+            if (jumpsOut(*s, false, false) || mayDeclareUnknown(*s)) {
+                ok_ = false;
+                return;
+            }
+        if (!scanNames(r)) return;
         // Its declarations that are used after it.
         std::vector<Visible> declared;
         for (const Statement* s : run) {
@@ -562,6 +638,7 @@ private:
     std::set<std::string> localTypes_;
     std::vector<Visible> visible_;
     TokenRange collectiveArguments_; ///< while planning a SIMD-group function statement
+    std::vector<WorkItemGuard> guards_; ///< of the divergent ifs around the statements planned
     WorkItemKernel* out_ = nullptr;
     bool ok_ = true;
 };
@@ -570,10 +647,22 @@ std::string slots(std::size_t v) { return "__mc_v" + std::to_string(v); }
 std::string slotType(std::size_t v) { return "__mc_t" + std::to_string(v); }
 std::string builtinType(std::size_t p) { return "__mc_b" + std::to_string(p); }
 std::string collectiveSite(std::size_t c) { return "__mc_c" + std::to_string(c); }
+std::string guardSlots(std::size_t g) { return "__mc_g" + std::to_string(g); }
+
+// Whether the thread takes every branch region `r` is under (`__mc_g0[t] && !__mc_g1[t]`),
+// or "" when it is under none.
+std::string guardCondition(const WorkItemRegion& r) {
+    std::string condition;
+    for (const WorkItemGuard& g : r.guards)
+        condition += std::string(condition.empty() ? "" : " && ") + (g.taken ? "" : "!") + guardSlots(g.guard) +
+                     "[__mc_t.linear]";
+    return condition;
+}
 
 // A SIMD-group function statement `x = simd_f(args);` in region `r`, whose per-thread setup
-// (rebinds and loads) is `opener`: returns the first loop, which hands each thread's `args` to
-// the site, and rewrites the call into what reads the thread's result in the second:
+// (guard check, rebinds and loads) is `opener`: returns the first loop, which hands each
+// thread's `args` to the site (under divergent ifs, marking first whether the thread takes
+// part), and rewrites the call into what reads the thread's result in the second:
 //   run_work_items(wi, [&](t) { <setup> simd_deposit(site, wi, t, args); });
 //   run_work_items(wi, [&](t) { <setup> { x = simd_collect<decltype(simd_arguments(args))>(
 //       site, wi, t, [](const auto&... a) { return simd_f(a...); }); <places> } <stores> });
@@ -605,6 +694,12 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
                                        ">(__mc_group, __mc_t); ";
             depositOpener.erase(depositOpener.find(rebind), rebind.size());
         }
+    if (!r.guards.empty()) {
+        const std::string condition = guardCondition(r);
+        const std::string check = "if (!(" + condition + ")) return; ";
+        depositOpener.replace(depositOpener.find(check), check.size(),
+                              "::metalcpu_kernel::simd_mark(" + site + ", __mc_wi, __mc_t, " + condition + "); " + check);
+    }
     const std::string separator = arguments.find_first_not_of(' ') == std::string::npos ? "" : ", ";
     // The call's text is built from its output (`arguments`, `callee`), so it takes over
     // whatever earlier passes did to it.
@@ -658,6 +753,8 @@ void rewriteWorkItemKernels(PassContext& context) {
         }
         for (std::size_t c = 0; c < k.collectives.size(); ++c)
             setup += " ::metalcpu_kernel::collective_site " + collectiveSite(c) + ";";
+        for (std::size_t g = 0; g < k.divergentIfs.size(); ++g)
+            setup += " bool* const " + guardSlots(g) + " = __mc_wi.slots<bool>();";
         // After the body's `{`: the builtins are parameters, so their types can be named there.
         edits.insertAfter(k.bodyOpen, setup);
 
@@ -668,9 +765,14 @@ void rewriteWorkItemKernels(PassContext& context) {
             for (std::size_t body : k.loopBodies) edits.insertAfter(body, " if (__mc_wi.all_returned()) break;");
             for (std::size_t r : k.returns) edits.replace(r, "return __mc_wi.retire(__mc_t)");
         }
+        for (const DivergentIf& d : k.divergentIfs) {
+            edits.erase(d.keyword);
+            if (d.elseKeyword != kNoToken) edits.erase(d.elseKeyword);
+        }
         for (const WorkItemRegion& r : k.regions) {
             std::string opener = "::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& "
                                  "__mc_t) __attribute__((always_inline)) { (void)__mc_t; ";
+            if (!r.guards.empty()) opener += "if (!(" + guardCondition(r) + ")) return; ";
             for (std::size_t p : r.builtins) {
                 for (const WorkItemBuiltin& b : k.perThreadBuiltins)
                     if (b.parameter == p)
@@ -679,6 +781,14 @@ void rewriteWorkItemKernels(PassContext& context) {
             }
             for (std::size_t v : r.loads)
                 opener += slotType(v) + " " + k.variables[v].name + " = " + slots(v) + "[" + kThread + "]; ";
+            if (r.setsGuard != WorkItemRegion::kNoGuard) {
+                // `if (c)` becomes `run_work_items(wi, [&](t) { <setup> __mc_gN[t] = bool(c); });`;
+                // its branches stay blocks, run once per group, their pieces guarded.
+                edits.insertBefore(r.tokens.begin - 1,
+                                   opener + guardSlots(r.setsGuard) + "[" + kThread + "] = bool");
+                edits.insertAfter(r.tokens.end, "; });");
+                continue;
+            }
             if (r.collective != WorkItemRegion::kNoCollective) opener = collectiveSplit(edits, k, r, opener) + opener;
             opener += "{ ";
             std::string closer = " ";

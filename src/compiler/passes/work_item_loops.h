@@ -50,6 +50,13 @@ struct WorkItemBuiltin {
     Builtin kind = Builtin::None;
 };
 
+/// A per-thread condition a region runs under: the region is skipped by the threads whose
+/// guard (WorkItemKernel::divergentIfs) is not `taken`.
+struct WorkItemGuard {
+    std::size_t guard = 0;
+    bool taken = true; ///< false under the `else`
+};
+
 /// A run of statements between barriers (or between statements that run once per group):
 /// it runs once per thread.
 struct WorkItemRegion {
@@ -61,6 +68,19 @@ struct WorkItemRegion {
     /// which one: the statement is a region of its own, run as two loops over the threads.
     std::size_t collective = kNoCollective;
     static constexpr std::size_t kNoCollective = ~std::size_t(0);
+    /// The guards of the divergent ifs around it, outermost first.
+    std::vector<WorkItemGuard> guards;
+    /// For the condition of a divergent if (`tokens` is its header): which guard it sets.
+    std::size_t setsGuard = kNoGuard;
+    static constexpr std::size_t kNoGuard = ~std::size_t(0);
+};
+
+/// An `if` whose condition differs per thread and whose `{}` branches hold SIMD-group function
+/// statements but no barrier: the condition runs once per thread into the guard's slot, and
+/// each piece of a branch runs for the threads that take it.
+struct DivergentIf {
+    std::size_t keyword = 0;               ///< the `if`
+    std::size_t elseKeyword = kNoToken;    ///< the `else`, if any
 };
 
 /// How one kernel is restructured.
@@ -76,6 +96,7 @@ struct WorkItemKernel {
     std::vector<std::pair<std::size_t, std::size_t>> headerUses; ///< (token, variable)
     std::vector<std::size_t> loopBodies; ///< `{` of each loop that runs once per group
     std::vector<std::size_t> returns;    ///< `return` tokens: the thread drops out
+    std::vector<DivergentIf> divergentIfs; ///< the guard of each: its index here
     /// Builtin parameters that differ per thread and some piece names.
     std::vector<WorkItemBuiltin> perThreadBuiltins;
 };

@@ -55,6 +55,15 @@ bool splits(const std::string& source) {
     return split;
 }
 
+/// Whether `source` (one kernel `k` with SIMD-group functions) keeps the fibers: neither split
+/// into work-item loops nor a coroutine, untouched by the pass.
+bool keepsFibers(const std::string& source) {
+    Result r = rewrite(source);
+    EXPECT_TRUE(r.messages.empty()) << r.messages[0];
+    EXPECT_TRUE(r.coroutines.empty()) << "a kernel with SIMD-group functions is never a coroutine";
+    return r.split.empty() && r.text.find("run_work_items") == std::string::npos;
+}
+
 /// A kernel body with `a` (device float*), `n` (constant uint&), `i` and `local` (per-thread
 /// builtins) and `size` (a uniform builtin).
 std::string kernel(const std::string& body) {
@@ -289,6 +298,53 @@ TEST(WorkItemLoops, CoroutineShapes) {
     EXPECT_FALSE(splits(kernel("  i += 1;\n  threadgroup_barrier(mem_flags::mem_none);")));
     EXPECT_FALSE(splits(kernel("  local.x = 1;\n  threadgroup_barrier(mem_flags::mem_none);")));
     EXPECT_FALSE(splits(kernel("  a += i;\n  threadgroup_barrier(mem_flags::mem_none);")));
+}
+
+// Test SIMD-group function statements under an `if` whose condition differs per thread (MLX's
+// second reduction stage): the condition runs once per thread into a guard slot before the
+// branches, every piece of a branch is skipped by the threads that do not take it, and the
+// collective's first loop marks which threads take part. An if holding a barrier, a condition
+// that writes or declares, a branch without braces and a loop inside reading per-thread state
+// keep the fibers.
+TEST(WorkItemLoops, DivergentIfs) {
+    const std::string mlx = "  threadgroup float partial[32];\n  partial[i % 32] = a[i];\n"
+                            "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                            "  if (i < 32) {\n    float s = i < n ? partial[i] : 0;\n    s = simd_sum(s);\n"
+                            "    if (i == 0) a[0] = s;\n  }";
+    Result r = rewrite(kernel(mlx));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find("bool* const __mc_g0 = __mc_wi.slots<bool>();"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("__mc_g0[__mc_t.linear] = bool(i < 32); });"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("::metalcpu_kernel::simd_mark(__mc_c0, __mc_wi, __mc_t, __mc_g0[__mc_t.linear]); "
+                          "if (!(__mc_g0[__mc_t.linear])) return;"),
+              std::string::npos)
+        << r.text;
+    EXPECT_EQ(r.text.find("if (i < 32"), std::string::npos) << r.text;
+
+    r = rewrite(kernel("  float s = a[i];\n  if (i % 3 == 0) {\n    s = simd_sum(s);\n  } else {\n"
+                       "    s = simd_max(s);\n    if (local.y == 0) {\n      s = simd_min(s);\n    }\n  }\n"
+                       "  a[i] = s;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find("if (!(!__mc_g0[__mc_t.linear])) return;"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("if (!(!__mc_g0[__mc_t.linear])) return; __mc_b3 local"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("if (!(!__mc_g0[__mc_t.linear] && __mc_g1[__mc_t.linear])) return;"), std::string::npos)
+        << r.text;
+    EXPECT_EQ(r.text.find("else"), std::string::npos) << r.text;
+
+    // Uniform conditions keep running once per group.
+    r = rewrite(kernel("  float s = a[i];\n  if (n > 2 && size > 1) {\n    s = simd_sum(s);\n  }\n  a[i] = s;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_EQ(r.text.find("__mc_g0"), std::string::npos) << r.text;
+
+    EXPECT_TRUE(keepsFibers(kernel("  if (i < 32) {\n    float s = simd_sum(a[i]);\n"
+                               "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] = s;\n  }")));
+    EXPECT_TRUE(keepsFibers(kernel("  uint x = i;\n  if (x++ > 0) {\n    float s = simd_sum(a[i]);\n    a[i] = s;\n  }")));
+    EXPECT_TRUE(keepsFibers(kernel("  uint x = i;\n  if ((x = 2) > 0) {\n    float s = simd_sum(a[i]);\n    a[i] = s;\n  }")));
+    EXPECT_TRUE(keepsFibers(kernel("  if (uint m = i % 2; m > 0) {\n    float s = simd_sum(a[i]);\n    a[i] = s;\n  }")));
+    EXPECT_TRUE(keepsFibers(kernel("  float s = a[i];\n  if (i < 32) {\n    s = simd_sum(s);\n  } else if (i < 64) {\n"
+                               "    s = simd_max(s);\n  }\n  a[i] = s;")));
+    EXPECT_TRUE(keepsFibers(kernel("  float s = a[i];\n  uint m = i % 4;\n  if (i < 32) {\n"
+                               "    for (uint k = 0; k < m; ++k) {\n      s = simd_sum(s);\n    }\n  }\n  a[i] = s;")));
 }
 
 // Test the SIMD-group function statements the unit's assignment roles let the planner see

@@ -102,6 +102,10 @@ struct collective_site {
     mc_u32 recorded = ~0u;
     mc_u32 uniform_first = ~0u;
     mc_u64 active = 0;
+    /// For a statement under an `if` whose condition differs per thread (simd_mark): 1 for
+    /// each thread that handed in its arguments this round. Null elsewhere, where every
+    /// thread that has not returned takes part.
+    unsigned char* deposited = nullptr;
 };
 
 /// A thread's arguments, in order.
@@ -144,6 +148,17 @@ __attribute__((always_inline)) inline void simd_deposit(collective_site& site, c
     place(static_cast<Pack*>(site.arguments)[t.linear], make_arg_pack(arguments...));
 }
 
+/// First loop, under an `if` whose condition differs per thread: whether thread t takes the
+/// branch, so hands in its arguments this round. Metal's collectives cover the active
+/// threads, and the threads that did not take the branch are not.
+template <bool TracksReturns>
+__attribute__((always_inline)) inline void simd_mark(collective_site& site, const work_items<TracksReturns>& threads,
+                                                     const thread_ids& t, bool taken) {
+    if (!site.deposited) site.deposited = threads.template slots<unsigned char>();
+    site.deposited[t.linear] = taken;
+    site.recorded = ~0u;
+}
+
 /// Second loop: thread t's result of `function` (the SIMD-group function, taking the
 /// arguments as Pack holds them). The first thread of each SIMD-group runs it for every active
 /// lane to record what they hand in; each thread then runs it again, replaying the record.
@@ -164,7 +179,8 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
     if (site.recorded != first) {
         replay.active = 0;
         for (mc_u32 lane = 0; lane < width && first + lane < count; ++lane)
-            if (!threads.returned(first + lane)) replay.active |= mc_u64(1) << lane;
+            if (!threads.returned(first + lane) && (!site.deposited || site.deposited[first + lane]))
+                replay.active |= mc_u64(1) << lane;
         for (mc_u32 lane = 0; lane < width && first + lane < count; ++lane) {
             if (!((replay.active >> lane) & 1u)) continue;
             replay.lane = lane;
