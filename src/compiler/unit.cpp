@@ -43,6 +43,32 @@ bool isStatementBoundary(const Token& t) {
     return t.isPunct(";") || t.isPunct("{") || t.isPunct("}") || t.kind == TokenKind::Pragma;
 }
 
+/// The innermost unmatched `(`, `[` or `{` before `i`, or kNoToken.
+std::size_t enclosingOpen(const TokenList& t, const std::vector<std::size_t>& partner, std::size_t i) {
+    for (std::size_t k = i; k-- > 0;) {
+        if ((t[k].isPunct(")") || t[k].isPunct("]") || t[k].isPunct("}")) && partner[k] < k) {
+            k = partner[k];
+        } else if (t[k].isPunct("(") || t[k].isPunct("[") || t[k].isPunct("{")) {
+            return k;
+        } else if (t[k].isPunct(";")) {
+            return kNoToken;
+        }
+    }
+    return kNoToken;
+}
+
+/// Whether the `{` at `open` starts an initialiser list rather than a block or a class body.
+bool opensInitialiser(const TokenList& t, std::size_t open) {
+    const Token& p = at(t, open - 1);
+    const Token& key = at(t, open - 2);
+    if (key.isIdentifier("struct") || key.isIdentifier("class") || key.isIdentifier("union") || key.isIdentifier("enum"))
+        return false;
+    if (p.isPunct("=") || p.isPunct("(") || p.isPunct(",") || p.isPunct(">") || p.isIdentifier("return") ||
+        (p.isIdentifier() && !isCppKeyword(p.spelling)))
+        return true;
+    return p.isPunct("{") && opensInitialiser(t, open - 1);
+}
+
 } // namespace
 
 const char* tokenRoleName(TokenRole role) {
@@ -181,6 +207,26 @@ void Unit::classify() {
                         declares = k == 0 || isStatementBoundary(before) || before.isPunct("(") ||
                                    before.isPunct(",") || before.isPunct(":") ||
                                    roles_[k - 1] == TokenRole::Attribute;
+                    }
+                }
+                // `T* p`/`vec<T, 2> v` could start there, but not inside an expression: in a
+                // call's arguments, in parentheses other than a parameter list, in brackets and
+                // in an initialiser list, `f(a, b * c[i])`, `(x > y[i])`, `{a * b[i]}` are
+                // operations.
+                if (declares && !prev.isIdentifier()) {
+                    const std::size_t open = enclosingOpen(t, partner_, i);
+                    if (open != kNoToken) {
+                        const Token& o = t[open];
+                        const Token& before = at(t, open - 1);
+                        if (o.isPunct("["))
+                            declares = false;
+                        else if (o.isPunct("{"))
+                            declares = !opensInitialiser(t, open);
+                        else
+                            declares = (before.isPunct("]") && partner_[open - 1] != kNoToken &&
+                                        roles_[partner_[open - 1]] == TokenRole::LambdaIntroducer) ||
+                                       (open > 0 && roles_[open - 1] == TokenRole::Declarator) ||
+                                       before.isIdentifier("for") || before.isIdentifier("catch");
                     }
                 }
                 if (declares) roles_[i] = TokenRole::Declarator;

@@ -41,6 +41,20 @@ TEST(UnitRoles, PointerDeclarationOrProduct) {
               "b:name ; }");
 }
 
+// Test that `T* p[N]` and `vec<T, 2> v[N]` declare where a declaration can start, and that
+// the same tokens inside call arguments, parentheses and initialiser lists are operations.
+TEST(UnitRoles, DeclarationsOnlyWhereTheyCanBe) {
+    EXPECT_EQ(roles("void f() { T* p[2]; }"),
+              "void:keyword f:declarator ( ) { T:name * p:declarator [:array-bound 2 ] ; }");
+    EXPECT_EQ(roles("void f() { g(a, b * c[i]); }"),
+              "void:keyword f:declarator ( ) { g:callee (:call a:name , b:name * c:name [:subscript i:name ] ) ; }");
+    EXPECT_EQ(roles("void f() { float v[2] = {a * b[0], 1}; }"),
+              "void:keyword f:declarator ( ) { float:keyword v:declarator [:array-bound 2 ] =:assignment { a:name * "
+              "b:name [:subscript 0 ] , 1 } ; }");
+    EXPECT_EQ(roles("void f(device T* p[2]) {}"),
+              "void:keyword f:declarator ( device:name T:name * p:declarator [:array-bound 2 ] ) { }");
+}
+
 // Test members, qualified names, calls and named casts.
 TEST(UnitRoles, MembersCallsCasts) {
     EXPECT_EQ(roles("x = s.device + p->n + ns::k;"),

@@ -155,47 +155,6 @@ UseSite useOf(const Unit& unit, std::size_t first, std::size_t last) {
     return {};
 }
 
-/// The innermost `(`, `[` or `{` around token `i`, or kNoToken.
-std::size_t enclosingOpen(const Unit& unit, std::size_t i) {
-    for (std::size_t k = i; k-- > 0;) {
-        const Token& t = unit[k];
-        if ((t.isPunct(")") || t.isPunct("]") || t.isPunct("}")) && unit.partner()[k] < k) {
-            k = unit.partner()[k];
-        } else if (t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) {
-            return k;
-        }
-    }
-    return kNoToken;
-}
-
-/// Whether the `{` at `open` starts an initialiser list rather than a block.
-bool opensInitialiser(const Unit& unit, std::size_t open) {
-    const Token& p = at(unit.tokens(), open - 1);
-    const Token& key = at(unit.tokens(), open - 2);
-    if (key.isIdentifier("struct") || key.isIdentifier("class") || key.isIdentifier("union") || key.isIdentifier("enum"))
-        return false;
-    if (p.isPunct("=") || p.isPunct("(") || p.isPunct(",") || p.isPunct(">") || p.isIdentifier("return") ||
-        isExpressionName(p))
-        return true;
-    return p.isPunct("{") && opensInitialiser(unit, open - 1);
-}
-
-/// Whether the `[` at `i` bounds an array declarator (`float a[4]`, `T* p[2]`, `a[2][3]`)
-/// rather than subscripting. The Unit's ArrayBound role, except where the Unit takes
-/// `a * b[i]` or `a > b[i]` for a declaration (`T* p[N]`, `vec<T, 2> v[N]`) because one could
-/// start there: in a call's arguments, in parentheses other than a lambda's parameters, in
-/// brackets and in an initialiser list, where `f(a, b * c[i])`, `(i < n && x > y[i])` and
-/// `{a * b[i], 0}` are expressions.
-bool boundsDeclarator(const Unit& unit, std::size_t i) {
-    if (unit.role(i) != TokenRole::ArrayBound) return false;
-    if (at(unit.tokens(), i - 1).isPunct("]")) return boundsDeclarator(unit, unit.partner()[i - 1]);
-    if (i < 2 || at(unit.tokens(), i - 2).isIdentifier()) return true; // `T x[4]`
-    const std::size_t open = enclosingOpen(unit, i - 1);
-    if (open == kNoToken) return true;
-    if (unit[open].isPunct("{")) return !opensInitialiser(unit, open);
-    return unit[open].isPunct("(") && at(unit.tokens(), open - 1).isPunct("]"); // `[](device T* p[2])`
-}
-
 /// Whether the `*` or `&` at `i` is a unary operator (dereference, address-of).
 bool isUnaryContext(const Unit& unit, std::size_t i) {
     if (i == 0) return false;
@@ -399,7 +358,7 @@ void rewriteCheckedAccesses(PassContext& context) {
         const FunctionDecl* function = &functions[f];
 
         if (unit.role(k) == TokenRole::Subscript || unit.role(k) == TokenRole::ArrayBound) {
-            if (boundsDeclarator(unit, k)) continue;
+            if (unit.role(k) == TokenRole::ArrayBound) continue; // `float a[4]`, `T* p[2]`
             const std::size_t close = partner[k];
             const Token& before = tokens[k - 1];
             Unplaced why = Unplaced::Operand;
