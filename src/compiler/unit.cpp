@@ -50,8 +50,6 @@ std::size_t enclosingOpen(const TokenList& t, const std::vector<std::size_t>& pa
             k = partner[k];
         } else if (t[k].isPunct("(") || t[k].isPunct("[") || t[k].isPunct("{")) {
             return k;
-        } else if (t[k].isPunct(";")) {
-            return kNoToken;
         }
     }
     return kNoToken;
@@ -145,6 +143,34 @@ bool Unit::isUnqualifiedName(std::size_t i) const {
     return r == TokenRole::Name || r == TokenRole::Declarator || r == TokenRole::Callee;
 }
 
+bool Unit::startsDeclaration(std::size_t typeEnd) const {
+    // typeEnd is the last name of a would-be type (after any template arguments): walk back
+    // over its qualifiers and the declaration's specifiers to what comes before.
+    const TokenList& t = tokens_;
+    std::size_t k = typeEnd;
+    if (!t[k].isIdentifier() || startsExpression(t[k])) return false;
+    while (k >= 2 && t[k - 1].isPunct("::") && t[k - 2].isIdentifier()) k -= 2;
+    if (k > 0 && t[k - 1].isPunct("::")) --k;
+    while (k > 0 && t[k - 1].isIdentifier() && !startsExpression(t[k - 1]) &&
+           (isCppKeyword(t[k - 1].spelling) || t[k - 1].is("device") || t[k - 1].is("constant") ||
+            t[k - 1].is("threadgroup") || t[k - 1].is("thread")))
+        --k;
+    const Token& before = at(t, k - 1);
+    return k == 0 || isStatementBoundary(before) || before.isPunct("(") || before.isPunct(",") || before.isPunct(":") ||
+           roles_[k - 1] == TokenRole::Attribute;
+}
+
+bool Unit::semicolonBetween(std::size_t open, std::size_t i) const {
+    for (std::size_t k = open + 1; k < i; ++k) {
+        if ((tokens_[k].isPunct("(") || tokens_[k].isPunct("[") || tokens_[k].isPunct("{")) && partner_[k] != kNoToken &&
+            partner_[k] < i)
+            k = partner_[k];
+        else if (tokens_[k].isPunct(";"))
+            return true;
+    }
+    return false;
+}
+
 void Unit::classify() {
     const TokenList& t = tokens_;
     const std::size_t n = t.size();
@@ -182,9 +208,12 @@ void Unit::classify() {
                 if (prev.isIdentifier())
                     declares = (!isCppKeyword(prev.spelling) || isTypeKeyword(prev.spelling)) && !startsExpression(prev) &&
                                !prev.is("this");
-                else if (prev.isPunct(">"))
-                    declares = openingAngle(t, partner_, i - 1, 0) != kNoToken;
-                else if ((prev.isPunct("*") || prev.isPunct("&") || prev.isPunct("&&")) && i >= 2) {
+                else if (prev.isPunct(">")) {
+                    // `vec<T, 2> v` declares only where a declaration starts: `i < n && x > y`
+                    // after `=` or `return` compares.
+                    const std::size_t open = openingAngle(t, partner_, i - 1, 0);
+                    declares = open != kNoToken && open > 0 && startsDeclaration(open - 1);
+                } else if ((prev.isPunct("*") || prev.isPunct("&") || prev.isPunct("&&")) && i >= 2) {
                     // `T* p` declares when the `*` follows a type at the start of a
                     // statement, a parameter or a member; `a * b` multiplies.
                     std::size_t k = i - 2;
@@ -196,18 +225,7 @@ void Unit::classify() {
                         const std::size_t open = openingAngle(t, partner_, k, 0);
                         k = open == kNoToken || open == 0 ? k : open - 1;
                     }
-                    if (t[k].isIdentifier() && !startsExpression(t[k])) {
-                        while (k >= 2 && t[k - 1].isPunct("::") && t[k - 2].isIdentifier()) k -= 2;
-                        if (k > 0 && t[k - 1].isPunct("::")) --k;
-                        while (k > 0 && t[k - 1].isIdentifier() && !startsExpression(t[k - 1]) &&
-                               (isCppKeyword(t[k - 1].spelling) || t[k - 1].is("device") || t[k - 1].is("constant") ||
-                                t[k - 1].is("threadgroup") || t[k - 1].is("thread")))
-                            --k;
-                        const Token& before = at(t, k - 1);
-                        declares = k == 0 || isStatementBoundary(before) || before.isPunct("(") ||
-                                   before.isPunct(",") || before.isPunct(":") ||
-                                   roles_[k - 1] == TokenRole::Attribute;
-                    }
+                    declares = startsDeclaration(k);
                 }
                 // `T* p`/`vec<T, 2> v` could start there, but not inside an expression: in a
                 // call's arguments, in parentheses other than a parameter list, in brackets and
@@ -222,11 +240,13 @@ void Unit::classify() {
                             declares = false;
                         else if (o.isPunct("{"))
                             declares = !opensInitialiser(t, open);
+                        else if (before.isIdentifier("for"))
+                            declares = !semicolonBetween(open, i); // the init-statement only
                         else
                             declares = (before.isPunct("]") && partner_[open - 1] != kNoToken &&
                                         roles_[partner_[open - 1]] == TokenRole::LambdaIntroducer) ||
                                        (open > 0 && roles_[open - 1] == TokenRole::Declarator) ||
-                                       before.isIdentifier("for") || before.isIdentifier("catch");
+                                       before.isIdentifier("catch");
                     }
                 }
                 if (declares) roles_[i] = TokenRole::Declarator;

@@ -74,6 +74,10 @@ public:
 
 private:
     void classify();
+    /// Whether a declaration can start with the type whose last name is at `typeEnd`.
+    bool startsDeclaration(std::size_t typeEnd) const;
+    /// Whether a `;` lies between `open` and `i` outside nested brackets.
+    bool semicolonBetween(std::size_t open, std::size_t i) const;
     void markStatements(const std::vector<Statement>& statements);
 
     const TokenList& tokens_;

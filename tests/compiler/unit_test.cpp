@@ -51,6 +51,16 @@ TEST(UnitRoles, DeclarationsOnlyWhereTheyCanBe) {
     EXPECT_EQ(roles("void f() { float v[2] = {a * b[0], 1}; }"),
               "void:keyword f:declarator ( ) { float:keyword v:declarator [:array-bound 2 ] =:assignment { a:name * "
               "b:name [:subscript 0 ] , 1 } ; }");
+    // Comparisons that look like `vec<T, 2> v[N]` or `T* p[N]` where no declaration starts.
+    EXPECT_EQ(roles("void f() { bool ok = i < n && x > y[i]; }"),
+              "void:keyword f:declarator ( ) { bool:keyword ok:declarator =:assignment i:name < n:name && x:name > "
+              "y:name [:subscript i:name ] ; }");
+    EXPECT_EQ(roles("void f() { return i < n && x > y[i]; }"),
+              "void:keyword f:declarator ( ) { return:keyword i:name < n:name && x:name > y:name [:subscript i:name "
+              "] ; }");
+    EXPECT_EQ(roles("void f() { for (T* p[2]; x * y[j] < 4; ) {} }"),
+              "void:keyword f:declarator ( ) { for:keyword ( T:name * p:declarator [:array-bound 2 ] ; x:name * "
+              "y:name [:subscript j:name ] < 4 ; ) { } }");
     EXPECT_EQ(roles("void f(device T* p[2]) {}"),
               "void:keyword f:declarator ( device:name T:name * p:declarator [:array-bound 2 ] ) { }");
 }

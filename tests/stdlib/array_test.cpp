@@ -90,6 +90,12 @@ TEST(Uniform, OperatorsOfItsOwn) {
     EXPECT_TRUE(a > b && !(a == b));
     EXPECT_EQ(int(-a), -6);
     EXPECT_EQ((Complex(2.0f) * Complex(3.0f)).re, 6.0f);
+    // && and || keep short-circuiting: the right operand of a false && is not evaluated.
+    int evaluated = 0;
+    const uniform<bool> no = make_uniform(false);
+    const bool both = no && (++evaluated > 0);
+    EXPECT_FALSE(both);
+    EXPECT_EQ(evaluated, 0);
 }
 
 } // namespace

@@ -151,6 +151,12 @@ TEST(Bfloat, LibraryIdioms) {
     EXPECT_EQ(v.w, 10.0f);
     static_assert(std::is_same_v<decltype(x * 2.0f), float> && std::is_same_v<decltype(2.0 < x), bool>);
     EXPECT_TRUE(x > 2.0f && 2.5 == x);
+    float acc = 1.0f; // accumulating bfloats into a float, as every reduction does
+    acc += x;
+    acc *= x;
+    acc -= x;
+    acc /= x;
+    EXPECT_EQ(acc, ((1.0f + 2.5f) * 2.5f - 2.5f) / 2.5f);
 }
 
 template <class A, class B> using sum_t = decltype(std::declval<A>() + std::declval<B>());

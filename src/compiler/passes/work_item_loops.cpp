@@ -233,12 +233,21 @@ private:
         return true;
     }
 
+    bool callsIn(TokenRange range) const {
+        for (std::size_t i = range.begin; i < range.end; ++i)
+            if (unit_.role(i) == TokenRole::CallOpen) return true;
+        return false;
+    }
+
     Role role(const Statement& s, const std::vector<std::string>& pieceNames) const {
         if (s.kind == StatementKind::Empty) return Role::Skip;
         if (isBarrierStatement(s)) return Role::Barrier;
         if (collectiveAt(s) != WorkItemRegion::kNoCollective) return Role::Collective;
+        // An if that holds collectives but no barrier may diverge (Metal allows it): its
+        // condition runs per thread when it names per-thread state or calls anything (an
+        // atomic, a helper reading memory), which one evaluation per group cannot stand for.
         if (s.kind == StatementKind::If && holdsBarrier(s) && !holdsBarrierCall(s) &&
-            namesThreadState(s.header.begin, s.header.end, pieceNames, true))
+            (namesThreadState(s.header.begin, s.header.end, pieceNames, true) || callsIn(s.header)))
             return Role::DivergentIf;
         if (holdsBarrier(s)) return s.kind == StatementKind::Compound ? Role::Block : Role::GroupStatement;
         if (isGroupDeclaration(s, pieceNames)) return Role::GroupDeclaration;

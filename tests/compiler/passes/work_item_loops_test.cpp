@@ -335,6 +335,11 @@ TEST(WorkItemLoops, DivergentIfs) {
     r = rewrite(kernel("  float s = a[i];\n  if (n > 2 && size > 1) {\n    s = simd_sum(s);\n  }\n  a[i] = s;"));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
     EXPECT_EQ(r.text.find("__mc_g0"), std::string::npos) << r.text;
+    // ... but a condition that calls something runs per thread: it can differ per thread
+    // without naming per-thread state (an atomic counter, a helper reading memory).
+    r = rewrite(kernel("  float s = a[i];\n  if (pick(n) > 2) {\n    s = simd_sum(s);\n  }\n  a[i] = s;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find("__mc_g0[__mc_t.linear] = bool(pick(n) > 2);"), std::string::npos) << r.text;
 
     EXPECT_TRUE(keepsFibers(kernel("  if (i < 32) {\n    float s = simd_sum(a[i]);\n"
                                "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] = s;\n  }")));

@@ -196,6 +196,19 @@ struct bfloat {
     friend METALCPU_INLINE constexpr result operator op(F a, bfloat b) {                            \
         return a op static_cast<F>(b);                                                              \
     }
+    // `float acc; acc += b;`: the built-in compound assignment is not formed from a
+    // conversion template either.
+#define METALCPU_BFLOAT_MIXED_COMPOUND(op)                                                          \
+    template <class F>                                                                              \
+        requires(__is_same(F, float) || __is_same(F, double))                                       \
+    friend METALCPU_INLINE constexpr F& operator op##=(F& a, bfloat b) {                            \
+        return a op## = static_cast<F>(b);                                                          \
+    }
+    METALCPU_BFLOAT_MIXED_COMPOUND(+)
+    METALCPU_BFLOAT_MIXED_COMPOUND(-)
+    METALCPU_BFLOAT_MIXED_COMPOUND(*)
+    METALCPU_BFLOAT_MIXED_COMPOUND(/)
+#undef METALCPU_BFLOAT_MIXED_COMPOUND
     METALCPU_BFLOAT_MIXED(+, F)
     METALCPU_BFLOAT_MIXED(-, F)
     METALCPU_BFLOAT_MIXED(*, F)
