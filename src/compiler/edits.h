@@ -24,7 +24,6 @@ public:
 
     /// Names the pass whose edits follow (for overlap reports and rewrittenBy()).
     void beginPass(std::string_view name);
-    const std::string& currentPass() const { return pass_; }
 
     /// Token `i` prints as `text` instead of its spelling.
     void replace(std::size_t i, std::string text);

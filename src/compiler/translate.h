@@ -160,12 +160,13 @@ struct Translation {
     bool hasFunctionConstants = false;
 };
 
-/// In the shader-validation flavour every kernel's generated code sits under
-/// `#if METALCPU_SELECTS_KERNEL(<selector>ull)`: compiled with METALCPU_ONLY_KERNEL defined to
-/// one kernel's selector, the file builds that kernel alone, so a kernel whose instrumented
-/// code does not compile cannot take the others' validation with it (jit/kernel_library.h).
-/// The selector is the 64-bit FNV-1a hash of the host name.
-std::uint64_t kernelSelector(std::string_view hostName);
+/// In the shader-validation flavour every kernel's entry-point code sits under
+/// `#if METALCPU_SELECTS_KERNEL(<selector>)`: compiled with METALCPU_ONLY_KERNEL defined to one
+/// kernel's selector, the file builds that kernel's entry point alone, so a kernel template
+/// whose instrumented instantiation does not compile cannot take the others' validation with
+/// it (jit/kernel_library.h). The selector is the C++ literal of the 64-bit FNV-1a hash of the
+/// host name ("0x0123456789abcdefull"), the one spelling both sides use.
+std::string kernelSelector(std::string_view hostName);
 
 /// Translates one preprocessed translation unit (the output of `g++ -E` with metalcpu's stub
 /// headers, linemarkers included) into C++ that includes <metalcpu/kernel_prelude.h>, keeps

@@ -160,13 +160,12 @@ std::shared_ptr<KernelLibrary> KernelLibrary::kernelValidationFlavour(const std:
         if (error) *error = failed->second;
         return nullptr;
     }
-    char selector[32];
-    std::snprintf(selector, sizeof selector, "0x%016llxull", static_cast<unsigned long long>(msl::kernelSelector(name)));
-    const std::string marker = std::string("METALCPU_SELECTS_KERNEL(") + selector + ")";
+    const std::string selector = msl::kernelSelector(name);
+    const std::string marker = "METALCPU_SELECTS_KERNEL(" + selector + ")";
     std::vector<std::string> sources;
     for (const std::string& source : validationSources_)
         if (source.find(marker) != std::string::npos)
-            sources.push_back(std::string("#define METALCPU_ONLY_KERNEL ") + selector + "\n" + source);
+            sources.push_back("#define METALCPU_ONLY_KERNEL " + selector + "\n" + source);
     std::string why;
     std::shared_ptr<KernelLibrary> flavour;
     if (sources.empty()) {

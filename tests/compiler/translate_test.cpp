@@ -43,6 +43,22 @@ TEST(Translate, AddArrays) {
     EXPECT_NE(t.cpp.find("METALCPU_REGISTER_MODULE(__mc_kernels, 1, \"program_source\", nullptr, 0)"), std::string::npos);
 }
 
+// Test that the validation flavour puts each kernel's entry point and table row under the
+// selector the runtime looks for (kernelSelector(), the one spelling), and the plain one not.
+TEST(Translate, ValidationFlavourSelectsKernels) {
+    TranslateOptions options;
+    options.validation = true;
+    const Translation v = translate(kAddArrays, options);
+    ASSERT_TRUE(v.ok);
+    const std::string marker = "#if METALCPU_SELECTS_KERNEL(" + kernelSelector("add_arrays") + ")\n";
+    EXPECT_EQ(kernelSelector("add_arrays").size(), 21u); // 0x + 16 hex digits + ull
+    const std::size_t first = v.cpp.find(marker);
+    ASSERT_NE(first, std::string::npos) << v.cpp;
+    EXPECT_NE(v.cpp.find(marker, first + 1), std::string::npos) << v.cpp; // the table row
+    EXPECT_NE(kernelSelector("add_arrays"), kernelSelector("add_arrays2"));
+    EXPECT_EQ(translate(kAddArrays, {}).cpp.find("METALCPU_SELECTS_KERNEL"), std::string::npos);
+}
+
 // Test that the user's tokens stay on their lines and columns in the output.
 TEST(Translate, TokensKeepTheirPositions) {
     Translation t = translate(kAddArrays, {});

@@ -66,20 +66,20 @@ std::string presentKind(const ParamInfo& p) {
 
 /// The line that opens a kernel's part of the validation flavour (see kernelSelector()).
 std::string selection(const std::string& hostName) {
-    char selector[32];
-    std::snprintf(selector, sizeof selector, "0x%016llxull", static_cast<unsigned long long>(kernelSelector(hostName)));
-    return std::string("#if METALCPU_SELECTS_KERNEL(") + selector + ")\n";
+    return "#if METALCPU_SELECTS_KERNEL(" + kernelSelector(hostName) + ")\n";
 }
 
 } // namespace
 
-std::uint64_t kernelSelector(std::string_view hostName) {
+std::string kernelSelector(std::string_view hostName) {
     std::uint64_t hash = 0xcbf29ce484222325ull;
     for (unsigned char c : hostName) {
         hash ^= c;
         hash *= 0x100000001b3ull;
     }
-    return hash;
+    char literal[32];
+    std::snprintf(literal, sizeof literal, "0x%016llxull", static_cast<unsigned long long>(hash));
+    return literal;
 }
 
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
