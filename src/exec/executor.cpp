@@ -134,6 +134,8 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
             if (worker.memory.overflowed()) {
                 firstError.set("kernel '" + dispatch.kernelName + "': threadgroup memory exceeds the maximum of " +
                                std::to_string(worker.memory.limit()) + " bytes");
+            } else if (context.serviceFailure) {
+                firstError.set("kernel '" + dispatch.kernelName + "': " + context.serviceFailure);
             } else if (context.unexpectedBarrier) {
                 firstError.set("kernel '" + dispatch.kernelName +
                                "' reached a barrier or SIMD-group function although the compiler found none in it "

@@ -121,8 +121,13 @@ void FiberScheduler::runGroup(const mc_group* group, mc_thread_fn run, std::uint
     t_current = outer;
 }
 
+void FiberScheduler::setCurrent(std::uint32_t thread) {
+    current_ = thread;
+    if (group_) const_cast<mc_group*>(group_)->current_thread = static_cast<unsigned short>(thread); // null in unit tests
+}
+
 void FiberScheduler::switchTo(std::uint32_t target, Context* saveSlot) {
-    current_ = target;
+    setCurrent(target);
     void* fakeStack = nullptr;
     announceSwitch(&fakeStack, target);
     ctx::transfer_t back = ctx::jump_fcontext(contexts_[target], saveSlot);
@@ -190,7 +195,7 @@ void FiberScheduler::wait(Wait reason) {
         return;
     }
     switchTo(target, &contexts_[me]);
-    current_ = me;
+    setCurrent(me);
 }
 
 void FiberScheduler::releaseThreadgroup() {
@@ -221,7 +226,7 @@ void FiberScheduler::finishCurrent() {
     SimdGroup& simdgroup = simdgroups_[me / simdWidth_];
     --simdgroup.alive;
     if (alive_ == 0) {
-        current_ = 0;
+        setCurrent(0);
         announceSwitch(nullptr, kMainContext);
         ctx::jump_fcontext(mainContext_, &discarded_);
         __builtin_unreachable();
@@ -240,7 +245,7 @@ void FiberScheduler::finishCurrent() {
             break;
         }
     }
-    current_ = target;
+    setCurrent(target);
     announceSwitch(nullptr, target);
     ctx::jump_fcontext(contexts_[target], &discarded_);
     __builtin_unreachable();

@@ -55,6 +55,9 @@ private:
     using Context = boost::context::detail::fcontext_t;
     static void fiberMain(boost::context::detail::transfer_t transfer);
     void switchTo(std::uint32_t target, Context* saveSlot);
+    /// Makes `thread` the current one, here and in mc_group::current_thread (which
+    /// cooperative tensors read to find their place in a scope).
+    void setCurrent(std::uint32_t thread);
     [[noreturn]] void finishCurrent();
     void ensureStacks(std::uint32_t count);
     char* stackTop(std::uint32_t index) const;

@@ -107,6 +107,18 @@ void logMessage(mc_u32 level, const char* subsystem, const char* category, const
     context->dispatch->log->record(level, subsystem, category, format, args, argCount);
 }
 
+// ---- Tensor operations ----------------------------------------------------------------
+
+void failTensorOperation() {
+    if (t_group) contextOf(t_group)->serviceFailure = "tensor operations are not built yet (issue 11)";
+}
+
+void scopeCall(mc_u32 /*simdgroups*/, const mc_scope_record* /*mine*/, mc_scope_fn /*fn*/, void* /*context*/) {
+    failTensorOperation();
+}
+void tensorMatmul(const mc_matmul_call* /*call*/) { failTensorOperation(); }
+void cooperativeReduce(const mc_reduce_call* /*call*/) { failTensorOperation(); }
+
 } // namespace
 
 const mc_services* kernelServices() {
@@ -122,6 +134,9 @@ const mc_services* kernelServices() {
     &checkedThreadgroupVariable,
     &simdgroupExchange,
     &logMessage,
+    &scopeCall,
+    &tensorMatmul,
+    &cooperativeReduce,
     };
     return &services;
 }

@@ -18,6 +18,8 @@ struct GroupContext {
     bool onFibers = false;
     /// Set when a kernel compiled as barrier-free reached a barrier (a compiler bug).
     bool unexpectedBarrier = false;
+    /// Set by a service that cannot do what the kernel asks: the dispatch fails with it.
+    const char* serviceFailure = nullptr;
     const Dispatch* dispatch = nullptr;
     /// Where invalid accesses of a validated kernel go instead.
     FaultScratch* scratch = nullptr;

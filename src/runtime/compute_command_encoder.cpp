@@ -202,6 +202,10 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
         dispatch.parameters.threads_per_threadgroup[d] = static_cast<std::uint32_t>(group[d]);
     }
     dispatch.parameters.simd_width = commandBuffer_->device()->threadExecutionWidth();
+    const GpuEmulation& emulation = commandBuffer_->device()->emulation();
+    dispatch.parameters.gpu_family = emulation.family;
+    dispatch.parameters.cooperative_layout = emulation.cooperativeLayout;
+    dispatch.parameters.cooperative_seed = emulation.cooperativeSeed;
 
     // Bind what the kernel declares, checking what Metal's debug layer checks.
     std::uint64_t threadgroupTotal = pipeline_->staticThreadgroupMemoryLength();

@@ -46,6 +46,7 @@ Device::Device() {
     // Metal reads the shader-validation switches when the device is created.
     val::startShaderValidation(val::shaderValidationSettings());
     DebugLayer::configure();
+    emulation_ = GpuEmulation::fromConfig();
 }
 
 Device* Device::systemDefault() {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "foundation/object.h"
+#include "runtime/gpu_family.h"
 #include "runtime/label.h"
 
 #include <Metal/MTLDevice.hpp>
@@ -36,6 +37,10 @@ public:
     std::uint64_t currentAllocatedSize() const { return allocated_.load(std::memory_order_relaxed); }
     std::uint32_t threadExecutionWidth() const;
     bool supportsFamily(MTL::GPUFamily family) const;
+    /// The GPU family and cooperative-tensor layout this device emulates (METALCPU_GPU_FAMILY).
+    const GpuEmulation& emulation() const { return emulation_; }
+    /// Tests run several layouts in one process; call it only while nothing is encoded.
+    void setEmulationForTesting(const GpuEmulation& emulation) { emulation_ = emulation; }
 
     /// Buffers: nullptr when the length is zero or beyond maxBufferLength, memory runs out,
     /// or `bytes` is null.
@@ -56,6 +61,7 @@ private:
     std::uint64_t maxBufferLength_ = 0;
     std::uint64_t workingSetSize_ = 0;
     std::atomic<std::uint64_t> allocated_{0};
+    GpuEmulation emulation_;
     Label label_;
 };
 

@@ -162,7 +162,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                        builtinEnumerator(p.builtin) + ", " + (p.isReference ? "1" : "0") +
                        ", ::metalcpu_kernel::pointee_size<" + param + ">, ::metalcpu_kernel::pointee_align<" +
                        param + ">, " + std::to_string(p.line) + ", " + std::to_string(p.column) + ", " +
-                       std::to_string(p.textureType) + ", " + std::to_string(p.textureDataType) + "},\n";
+                       std::to_string(p.textureType) + ", " + std::to_string(p.textureDataType) + ", 0, 0},\n";
             }
             out += "};\n";
         }

@@ -110,17 +110,14 @@ inline void run_coroutines(const mc_group* group, Start&& start) {
     const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
     std::coroutine_handle<barrier_task::promise_type> threads[1024];
     for (mc_u32 i = 0; i < count; ++i) threads[i] = start(thread_ids_of(group, i)).handle;
-#ifdef METALCPU_VALIDATION
-    mc_group* reported = const_cast<mc_group*>(group); // current_thread names the thread in reports
-#endif
+    // current_thread names the thread in reports and places cooperative tensors in their scope.
+    mc_group* running = const_cast<mc_group*>(group);
     mc_u32 live = count;
     while (live != 0) {
         for (mc_u32 i = 0; i < count; ++i) {
             std::coroutine_handle<barrier_task::promise_type> thread = threads[i];
             if (!thread) continue;
-#ifdef METALCPU_VALIDATION
-            reported->current_thread = static_cast<unsigned short>(i);
-#endif
+            running->current_thread = static_cast<unsigned short>(i);
             thread.resume();
             if (thread.done()) {
                 thread.destroy();

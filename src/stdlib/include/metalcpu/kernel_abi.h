@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 8u
+#define METALCPU_KERNEL_ABI_VERSION 9u
 #define METALCPU_MAX_BUFFER_BINDINGS 31
 #define METALCPU_MAX_THREADGROUP_BINDINGS 31
 #define METALCPU_THREADGROUP_SITE_CACHE 16
@@ -22,6 +22,8 @@
 
 typedef unsigned int mc_u32;
 typedef unsigned long long mc_u64;
+typedef int mc_i32;
+typedef long long mc_i64;
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,6 +79,48 @@ typedef struct mc_sampler {
     mc_u32 border_color; /* MTL::SamplerBorderColor */
 } mc_sampler;
 
+/* ---- Tensors and GPU families (ABI 9) -------------------------------------------------- */
+#define METALCPU_MAX_TENSOR_RANK 16
+
+/* A tensor as kernels see it: what an MTL::Tensor bound at a tensor_handle parameter's index
+   describes. Extents and strides are innermost first (dim 0 is contiguous when strides[0] is
+   1); strides count elements. The runtime owns it for the dispatch's lifetime. */
+typedef struct mc_tensor {
+    void* data;
+    mc_u64 checked;    /* validated dispatches: data as a checked pointer (tag | address) */
+    mc_u32 rank;       /* 1 to METALCPU_MAX_TENSOR_RANK */
+    mc_u32 data_type;  /* MTL::TensorDataType */
+    mc_i64 extents[METALCPU_MAX_TENSOR_RANK];
+    mc_i64 strides[METALCPU_MAX_TENSOR_RANK];
+} mc_tensor;
+
+/* The Apple GPU family a device emulates (METALCPU_GPU_FAMILY): MTL::GPUFamilyAppleN. */
+enum mc_gpu_family {
+    MC_GPU_FAMILY_APPLE7 = 1007,
+    MC_GPU_FAMILY_APPLE8 = 1008,
+    MC_GPU_FAMILY_APPLE9 = 1009,
+    MC_GPU_FAMILY_APPLE10 = 1010
+};
+
+/* How a cooperative tensor's elements are divided among the threads of its scope: the
+   device-specific, undocumented part of Metal 4 (METALCPU_COOPERATIVE_LAYOUT;
+   metalcpu/cooperative_layout.h computes each). */
+enum mc_cooperative_layout_kind {
+    MC_COOPERATIVE_LAYOUT_APPLE10 = 1,  /* 16x16 fragments, the lane map MLX and PyTorch hard-code */
+    MC_COOPERATIVE_LAYOUT_APPLE9 = 2,   /* 8x8 fragments in simdgroup_matrix's lane map */
+    MC_COOPERATIVE_LAYOUT_SHUFFLED = 3, /* a keyed permutation (tests) */
+    MC_COOPERATIVE_LAYOUT_PADDED = 4    /* shuffled, with invalid slots in every thread (tests) */
+};
+
+/* Which operand of an operation a cooperative tensor holds. */
+enum mc_cooperative_role {
+    MC_COOPERATIVE_DESTINATION = 0,
+    MC_COOPERATIVE_LEFT = 1,
+    MC_COOPERATIVE_RIGHT = 2,
+    MC_COOPERATIVE_ROW_REDUCTION = 3,   /* extents (1, m) of a destination (n, m) */
+    MC_COOPERATIVE_COLUMN_REDUCTION = 4 /* extents (n, 1) */
+};
+
 /* What every threadgroup of one dispatch shares. */
 typedef struct mc_dispatch {
     mc_u32 threads_per_grid[3];        /* [[threads_per_grid]] */
@@ -89,6 +133,11 @@ typedef struct mc_dispatch {
     mc_u64 checked_buffers[METALCPU_MAX_BUFFER_BINDINGS];
     const mc_texture* textures[METALCPU_MAX_TEXTURE_BINDINGS]; /* [[texture(n)]] (ABI 8) */
     const mc_sampler* samplers[METALCPU_MAX_SAMPLER_BINDINGS]; /* [[sampler(n)]] (ABI 8) */
+    /* ABI 9: the device's emulated family and cooperative-tensor layout (a tensor_handle
+       parameter's buffers[i] points to an mc_tensor). */
+    mc_u32 gpu_family;         /* mc_gpu_family */
+    mc_u32 cooperative_layout; /* mc_cooperative_layout_kind */
+    mc_u64 cooperative_seed;   /* key of the shuffled and padded layouts */
 } mc_dispatch;
 
 /* One threadgroup being executed. */
@@ -103,9 +152,11 @@ typedef struct mc_group {
        Zeroed by the executor for every group; owned by kernel code after that. */
     mc_u64 threadgroup_site_keys[METALCPU_THREADGROUP_SITE_CACHE];
     void* threadgroup_site_addresses[METALCPU_THREADGROUP_SITE_CACHE];
-    /* Validated kernels only: the linear index of the thread running now, for reports. An
-       unsigned short (groups have at most 1024 threads), so that writing it for every thread
-       cannot alias the 32- and 64-bit fields kernels read (type-based aliasing). */
+    /* The linear index of the thread running now: written by the fiber scheduler and by
+       run_coroutines in every flavour (cooperative tensors find their thread by it), and by
+       work-item loops in validated kernels only (for reports). An unsigned short (groups have
+       at most 1024 threads), so that writing it for every thread cannot alias the 32- and
+       64-bit fields kernels read (type-based aliasing). */
     unsigned short current_thread;
     /* Kernel-owned, zeroed by the executor: while a kernel split into work-item loops computes
        a SIMD-group function, the values it replays instead of the runtime's rendezvous. */
@@ -124,7 +175,8 @@ enum mc_param_kind {
     MC_PARAM_UNSUPPORTED = 4, /* depth textures, acceleration structures, ...: pipeline creation fails */
     MC_PARAM_ABSENT = 5,      /* [[buffer(n), function_constant(c)]] with c false in this library */
     MC_PARAM_TEXTURE = 6,     /* [[texture(n)]] (ABI 8) */
-    MC_PARAM_SAMPLER = 7      /* [[sampler(n)]] (ABI 8) */
+    MC_PARAM_SAMPLER = 7,     /* [[sampler(n)]] (ABI 8) */
+    MC_PARAM_TENSOR = 8       /* tensor<T, Extents> (tensor_handle) at buffer index `index` (ABI 9) */
 };
 
 enum mc_address_space {
@@ -185,6 +237,8 @@ typedef struct mc_param {
     mc_u32 line, column;   /* where the parameter is declared */
     mc_u32 texture_type;      /* MC_PARAM_TEXTURE: MTL::TextureType (ABI 8) */
     mc_u32 texture_data_type; /* MC_PARAM_TEXTURE: MTL::DataType of the element (ABI 8) */
+    mc_u32 tensor_rank;       /* MC_PARAM_TENSOR: the rank of its extents (ABI 9) */
+    mc_u32 tensor_data_type;  /* MC_PARAM_TENSOR: MTL::TensorDataType of the element (ABI 9) */
 } mc_param;
 
 enum mc_kernel_flags {
@@ -291,6 +345,71 @@ typedef struct mc_log_argument {
     mc_u64 bits;
 } mc_log_argument;
 
+/* ---- Tensor operations (ABI 9) -------------------------------------------------------- */
+
+/* A cooperative tensor's layout: which element each slot of each thread of the scope holds. */
+typedef struct mc_cooperative_layout {
+    mc_u32 kind;     /* mc_cooperative_layout_kind */
+    mc_u32 role;     /* mc_cooperative_role */
+    mc_u32 e0, e1;   /* extents of the tile divided (for reductions: the destination's) */
+    mc_u32 threads;  /* threads in the scope: 32 x SIMD-groups */
+    mc_u32 capacity; /* slots per thread */
+    mc_u64 seed;     /* shuffled and padded layouts */
+} mc_cooperative_layout;
+
+/* One thread's part of a scope operation: its index in the scope and where its cooperative
+   operands' slots are (null for a tensor operand). Slots are in the operand's element type. */
+enum { MC_SCOPE_LEFT = 0, MC_SCOPE_RIGHT = 1, MC_SCOPE_DESTINATION = 2, MC_SCOPE_EXTRA = 3 };
+typedef struct mc_scope_record {
+    mc_u32 thread; /* index in the scope */
+    mc_u32 flags;  /* 0; reserved */
+    void* storage[4];
+} mc_scope_record;
+
+/* Runs a scope's operation once, given the records of every thread of the scope that arrived
+   (threads that returned are absent: their input elements read as zero, their outputs drop). */
+typedef void (*mc_scope_fn)(void* context, const mc_scope_record* records, mc_u32 count);
+
+enum mc_tensor_operand_kind { MC_OPERAND_NONE = 0, MC_OPERAND_TENSOR = 1, MC_OPERAND_COOPERATIVE = 2 };
+
+/* An operand of a tensor operation, as 2-D (dim 0 innermost). A tensor operand is its data,
+   extents and strides (origin applied: data points at element (0, 0)); a cooperative operand
+   is its layout, its slots found through the scope records. */
+typedef struct mc_tensor_operand {
+    mc_u32 kind;      /* mc_tensor_operand_kind */
+    mc_u32 data_type; /* MTL::TensorDataType of the elements */
+    void* data;
+    mc_u64 checked;   /* validated kernels: data as a checked pointer, else 0 */
+    mc_i64 extents[2];
+    mc_i64 strides[2];
+    mc_cooperative_layout layout;
+} mc_tensor_operand;
+
+/* matmul2d's run for one scope: destination (n x m tile, dims (n, m)) = or += left (m x k) x
+   right (k x n); k < 0 means dynamic (the operands' shorter K extent). */
+typedef struct mc_matmul_call {
+    mc_i32 m, n, k;
+    mc_u32 transpose_left, transpose_right, relaxed_precision, accumulate;
+    mc_tensor_operand left, right, destination;
+    const mc_scope_record* records;
+    mc_u32 record_count;
+    const mc_site* site; /* validated kernels: where run is called, else null */
+} mc_matmul_call;
+
+enum mc_reduction_op { MC_REDUCE_SUM = 0, MC_REDUCE_MAX = 1, MC_REDUCE_MIN = 2 };
+
+/* reduce_rows / reduce_columns for one scope: destination slot = fold(identity, the valid
+   source elements of its row or column). */
+typedef struct mc_reduce_call {
+    mc_u32 columns;  /* 0: reduce_rows, 1: reduce_columns */
+    mc_u32 op;       /* mc_reduction_op */
+    double identity; /* in the element type's value */
+    mc_tensor_operand source, destination;
+    const mc_scope_record* records;
+    mc_u32 record_count;
+    const mc_site* site;
+} mc_reduce_call;
+
 /* What the runtime provides to kernels. */
 typedef struct mc_services {
     mc_u32 abi_version;
@@ -325,6 +444,16 @@ typedef struct mc_services {
        MTLLogLevel; the runtime formats `format` with `args` and keeps or drops the message. */
     void (*log_message)(mc_u32 level, const char* subsystem, const char* category, const char* format,
                         const mc_log_argument* args, mc_u32 arg_count);
+
+    /* Tensor operations (ABI 9). scope_call hands in the calling thread's record and waits
+       until every live thread of its scope (`simdgroups` consecutive SIMD-groups) has done
+       the same; one of them runs fn(context, records, count) meanwhile, with its own context
+       (the operation's uniform arguments). Threads that have returned count as arrived. */
+    void (*scope_call)(mc_u32 simdgroups, const mc_scope_record* mine, mc_scope_fn fn, void* context);
+    /* One matmul2d run over a whole scope, done by the runtime with blocked, vectorised code. */
+    void (*tensor_matmul)(const mc_matmul_call* call);
+    /* One reduce_rows or reduce_columns over a whole scope. */
+    void (*cooperative_reduce)(const mc_reduce_call* call);
 } mc_services;
 
 /* Exported by every kernel library. Hands the services over and returns the modules and
