@@ -124,7 +124,37 @@ void scopeCall(mc_u32 simdgroups, const mc_scope_record* mine, mc_scope_fn fn, v
     if (t_group) contextOf(t_group)->unexpectedBarrier = true;
     fn(context, mine, 1);
 }
-void tensorMatmul(const mc_matmul_call* call) { failTensorOperation(runTensorMatmul(*call)); }
+/// Shader validation of a product (validated kernels pass the site of `run` and checked
+/// pointers): each tensor operand's footprint is checked once against the region its pointer
+/// came from, not element by element. One that leaves it is reported as a load (inputs) or a
+/// store (destination) at `run`; unless the fail mode lets the access through, the product is
+/// skipped, its destination left as it was (the executor has no per-element stand-in).
+bool tensorOperandsInside(const mc_matmul_call& call) {
+    if (!call.site) return true;
+    const mc_region* regions = val::RegionTable::shared().regions();
+    constexpr mc_u64 kAddressMask = (mc_u64(1) << METALCPU_REGION_TAG_SHIFT) - 1;
+    bool inside = true;
+    for (int which : {MC_SCOPE_LEFT, MC_SCOPE_RIGHT, MC_SCOPE_DESTINATION}) {
+        const mc_tensor_operand& operand =
+            which == MC_SCOPE_LEFT ? call.left : which == MC_SCOPE_RIGHT ? call.right : call.destination;
+        long long offset = 0;
+        unsigned long long size = 0;
+        if (!operand.checked || !tensorFootprint(call, which, &offset, &size)) continue;
+        const mc_region& region = regions[operand.checked >> METALCPU_REGION_TAG_SHIFT];
+        const mc_u64 from = (operand.checked & kAddressMask) + static_cast<mc_u64>(offset);
+        const mc_u64 into = from - region.begin;
+        if (into < region.length && region.length - into >= size) continue;
+        const mc_u32 op = which == MC_SCOPE_DESTINATION ? MC_OP_STORE : MC_OP_LOAD;
+        if (validationFault(operand.checked, static_cast<mc_u64>(offset), size, op, call.site) !=
+            reinterpret_cast<void*>(from))
+            inside = false;
+    }
+    return inside;
+}
+
+void tensorMatmul(const mc_matmul_call* call) {
+    if (tensorOperandsInside(*call)) failTensorOperation(runTensorMatmul(*call));
+}
 void cooperativeReduce(const mc_reduce_call* call) { failTensorOperation(runCooperativeReduce(*call)); }
 
 } // namespace

@@ -240,7 +240,17 @@ void packStrips(const View& view, bool byColumns, std::int64_t row0, std::int64_
     const std::int64_t stepStride = byColumns ? view.rowStride : view.columnStride;
     const std::int64_t stripLimit = byColumns ? view.columns : view.rows;
     const std::int64_t stepLimit = byColumns ? view.rows : view.columns;
+    const std::int64_t steps = std::max<std::int64_t>(0, std::min(depth, stepLimit - p0));
     for (std::int64_t strip = 0; strip < rows; strip += width) {
+        if (strip + width <= rows && row0 + strip + width <= stripLimit) {
+            // A whole strip inside the operand: no checks per element (the common case).
+            const T* base = data + (row0 + strip) * stripStride + p0 * stepStride;
+            for (std::int64_t p = 0; p < steps; ++p, out += width)
+                for (int w = 0; w < width; ++w) out[w] = toFloat(base[p * stepStride + w * stripStride]);
+            std::fill(out, out + (depth - steps) * width, 0.0f);
+            out += (depth - steps) * width;
+            continue;
+        }
         for (std::int64_t p = 0; p < depth; ++p) {
             const std::int64_t step = p0 + p;
             for (int w = 0; w < width; ++w) {
@@ -387,9 +397,55 @@ void forEachDestinationElement(const mc_tensor_operand& d, const mc_scope_record
     }
 }
 
+template <class T> T fromFloat(float value) {
+    if constexpr (std::is_same_v<T, std::uint16_t>) return floatToBfloat(value);
+    else if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<std::int64_t>(value));
+    else return static_cast<T>(value);
+}
+
+/// The float destination tile, rounded once, into a tensor destination clipped to its
+/// extents: the common case, typed so that it costs no more than a copy.
+template <class T> void writeTensor(const mc_tensor_operand& d, const float* c, std::int64_t m, std::int64_t n) {
+    const std::int64_t rows = std::min<std::int64_t>(m, d.extents[1]), columns = std::min<std::int64_t>(n, d.extents[0]);
+    T* data = static_cast<T*>(d.data);
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < columns; ++j) data[i * d.strides[1] + j * d.strides[0]] = fromFloat<T>(c[i * n + j]);
+}
+
 bool isDynamic(mc_i32 k) { return k < 0 || k == INT_MAX; }
 
+
+std::int64_t resolvedDepth(const mc_matmul_call& call) {
+    if (!isDynamic(call.k)) return call.k;
+    return std::max<std::int64_t>(0, std::min(depthOf(call.left, true, call.transpose_left),
+                                              depthOf(call.right, false, call.transpose_right)));
+}
+
 } // namespace
+
+bool tensorFootprint(const mc_matmul_call& call, int which, long long* byteOffset, unsigned long long* size) {
+    const mc_tensor_operand& operand =
+        which == MC_SCOPE_LEFT ? call.left : which == MC_SCOPE_RIGHT ? call.right : call.destination;
+    if (operand.kind != MC_OPERAND_TENSOR || !isSupported(operand.data_type)) return false;
+    // The tile's extents along the operand's dims: L is (k, m) or (m, k), R (n, k) or (k, n), D (n, m).
+    const std::int64_t k = resolvedDepth(call);
+    std::int64_t tile0 = call.n, tile1 = call.m;
+    if (which == MC_SCOPE_LEFT) tile0 = call.transpose_left ? call.m : k, tile1 = call.transpose_left ? k : call.m;
+    if (which == MC_SCOPE_RIGHT) tile0 = call.transpose_right ? k : call.n, tile1 = call.transpose_right ? call.n : k;
+    const std::int64_t used[2] = {std::min<std::int64_t>(tile0, operand.extents[0]),
+                                  std::min<std::int64_t>(tile1, operand.extents[1])};
+    if (used[0] <= 0 || used[1] <= 0) return false;
+    std::int64_t low = 0, high = 0;
+    for (int d = 0; d < 2; ++d) {
+        const std::int64_t reach = (used[d] - 1) * operand.strides[d];
+        low += std::min<std::int64_t>(0, reach);
+        high += std::max<std::int64_t>(0, reach);
+    }
+    const std::int64_t element = static_cast<std::int64_t>(sizeOf(operand.data_type));
+    *byteOffset = low * element;
+    *size = static_cast<unsigned long long>((high - low + 1) * element);
+    return true;
+}
 
 const char* runTensorMatmul(const mc_matmul_call& call) {
     const mc_tensor_operand& left = call.left;
@@ -399,11 +455,7 @@ const char* runTensorMatmul(const mc_matmul_call& call) {
         if (!isSupported(operand->data_type) || operand->kind == MC_OPERAND_NONE)
             return "matmul2d: an operand has an element type the executor does not support";
     if (call.m < 0 || call.n < 0) return "matmul2d: negative tile extents";
-    const std::int64_t m = call.m, n = call.n;
-    std::int64_t k = call.k;
-    if (isDynamic(call.k))
-        k = std::max<std::int64_t>(0, std::min(depthOf(left, true, call.transpose_left),
-                                               depthOf(right, false, call.transpose_right)));
+    const std::int64_t m = call.m, n = call.n, k = resolvedDepth(call);
     const bool integer = isSmallInteger(left.data_type) && isSmallInteger(right.data_type);
     const mc_scope_record* records = call.records;
     const mc_u32 count = call.records ? call.record_count : 0;
@@ -440,6 +492,10 @@ const char* runTensorMatmul(const mc_matmul_call& call) {
             if (at >= 0) c[at] = static_cast<float>(loadElement(dest.data_type, base, index));
         });
     floatProduct(a, b, m, n, k, c.data());
+    if (dest.kind == MC_OPERAND_TENSOR && dest.data_type != kInt32) {
+        forEachType(dest.data_type, [&](auto tag) { writeTensor<decltype(tag)>(dest, c.data(), m, n); });
+        return nullptr;
+    }
     forEachDestinationElement(dest, records, count, m, n, [&](std::int64_t at, void* base, std::int64_t index) {
         storeElement(dest.data_type, base, index, at >= 0 ? c[at] : 0.0f);
     });

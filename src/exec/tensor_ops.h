@@ -10,6 +10,11 @@ namespace metalcpu::exec {
 /// rounds once and writes the destination. Returns nullptr, or what the dispatch fails with.
 const char* runTensorMatmul(const mc_matmul_call& call);
 
+/// The bytes a product reads or writes of its tensor operand `which` (MC_SCOPE_LEFT, RIGHT or
+/// DESTINATION), from its data pointer: the operand's extents clipped to the m x n x k tile.
+/// False when the operand is not a tensor or the product touches none of it.
+bool tensorFootprint(const mc_matmul_call& call, int which, long long* byteOffset, unsigned long long* size);
+
 /// reduce_rows / reduce_columns for a whole scope (services->cooperative_reduce).
 const char* runCooperativeReduce(const mc_reduce_call& call);
 

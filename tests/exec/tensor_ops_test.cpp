@@ -3,6 +3,9 @@
 // order, and results must equal the exact product rounded once to the destination type.
 #include "exec/tensor_ops.h"
 
+#include "exec/services.h"
+#include "validation/regions.h"
+
 #include <gtest/gtest.h>
 
 #include <Metal/MTLTensor.hpp>
@@ -408,6 +411,44 @@ TEST(TensorOpsTest, UnsupportedTypesFailTheDispatch) {
     call.left.data_type = MTL::TensorDataTypeInt4;
     call.right.data_type = call.destination.data_type = kF32;
     EXPECT_NE(runTensorMatmul(call), nullptr);
+}
+
+// Test that under shader validation (a site and checked pointers) an operand whose footprint
+// leaves its region stops the product (reported by validation_fault; without a dispatch here,
+// nowhere), and that one inside it, or an unvalidated call, runs.
+TEST(TensorOpsTest, ValidatedFootprintsAreCheckedAgainstTheirRegions) {
+    std::mt19937 rng(3);
+    const Matrix a = randomMatrix(8, 8, kF32, rng), b = randomMatrix(8, 8, kF32, rng);
+    Matrix d{8, 8, std::vector<double>(64, kPoison)};
+    Operand left = tensorOperand(a, kF32, false, 0), right = tensorOperand(b, kF32, false, 0),
+            dest = tensorOperand(d, kF32, false, 0);
+    val::RegionTable& table = val::RegionTable::shared();
+    const std::uint32_t tag = table.acquire(nullptr);
+    ASSERT_NE(tag, 0u);
+    const auto address = reinterpret_cast<std::uint64_t>(dest.storage.bytes.data());
+    mc_matmul_call call = tensorCall(left, right, dest, 8, 8, 8);
+    call.destination.checked = val::RegionTable::tagged(tag, address);
+    const mc_site site{"program_source", "kernel", 3, 5};
+    call.site = &site;
+    setCurrentGroup(nullptr);
+
+    table.set(tag, address, 8 * 7 * sizeof(float)); // the last row is outside
+    kernelServices()->tensor_matmul(&call);
+    EXPECT_EQ(dest.storage.get(0), kPoison) << "a product past its region ran";
+
+    table.set(tag, address, 8 * 8 * sizeof(float));
+    kernelServices()->tensor_matmul(&call);
+    double sum = 0;
+    for (int p = 0; p < 8; ++p) sum += a.at(0, p) * b.at(p, 0);
+    EXPECT_EQ(dest.storage.get(0), sum);
+
+    // A 7x8 tile touches only the rows inside the smaller region.
+    table.set(tag, address, 8 * 7 * sizeof(float));
+    dest.storage.set(0, kPoison);
+    call.m = 7;
+    kernelServices()->tensor_matmul(&call);
+    EXPECT_EQ(dest.storage.get(0), sum);
+    table.release(tag);
 }
 
 // ---- reduce_rows / reduce_columns -----------------------------------------------------------
