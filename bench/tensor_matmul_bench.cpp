@@ -1,0 +1,155 @@
+// GFLOPS of the tensor-operation executor alone (exec::runTensorMatmul, what one matmul2d run
+// over a scope costs once the threads have met), single-threaded, for each microkernel the CPU
+// has, next to OpenBLAS's cblas_sgemm on one thread when the build found OpenBLAS:
+//   tile 64x64xK   one destination tile of a float product, K = 64, 256, 1024
+//   1024^2 tiled   a 1024x1024x1024 float product made of 64x64 destination tiles, each one
+//                  call over a 64-row panel of A and a 64-column panel of B (as a kernel with
+//                  one scope per 64x64 tile does it), single-threaded
+//
+//   tensor_matmul_bench [--repeat 5] [--only executor|sgemm] [--kernel generic|avx2|avx512]
+//
+// Prints a Markdown table of the best of --repeat runs. --only runs one side, for farm-bench.
+#include "exec/tensor_ops.h"
+
+#include "timing.h"
+
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#if defined(METALCPU_BENCH_OPENBLAS)
+extern "C" {
+// OpenBLAS's C interface (cblas.h), declared here to avoid depending on where the
+// distribution puts its header. 101 = row major, 111 = no transpose.
+void cblas_sgemm(int order, int transA, int transB, int m, int n, int k, float alpha, const float* a, int lda,
+                 const float* b, int ldb, float beta, float* c, int ldc);
+void openblas_set_num_threads(int threads);
+}
+#endif
+
+namespace {
+
+using metalcpu::exec::Microkernel;
+
+constexpr mc_u32 kFloat32 = 3; // MTL::TensorDataTypeFloat32
+
+mc_tensor_operand floatTensor(float* data, std::int64_t e0, std::int64_t e1, std::int64_t rowStride) {
+    mc_tensor_operand operand{};
+    operand.kind = MC_OPERAND_TENSOR;
+    operand.data_type = kFloat32;
+    operand.data = data;
+    operand.extents[0] = e0, operand.extents[1] = e1;
+    operand.strides[0] = 1, operand.strides[1] = rowStride;
+    return operand;
+}
+
+/// One m x n x k product of row-major matrices (A m x k, B k x n, C m x n) with leading
+/// dimensions, as one executor call.
+void executorProduct(float* a, int lda, float* b, int ldb, float* c, int ldc, int m, int n, int k) {
+    mc_matmul_call call{};
+    call.m = m, call.n = n, call.k = k;
+    call.left = floatTensor(a, k, m, lda);  // L is (k, m)
+    call.right = floatTensor(b, n, k, ldb); // R is (n, k)
+    call.destination = floatTensor(c, n, m, ldc);
+    metalcpu::exec::runTensorMatmul(call);
+}
+
+struct Problem {
+    int m, n, k;
+    bool tiled; // made of 64x64 destination tiles
+    std::vector<float> a, b, c;
+    Problem(int m_, int n_, int k_, bool tiled_) : m(m_), n(n_), k(k_), tiled(tiled_) {
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> pick(-1.0f, 1.0f);
+        a.resize(std::size_t(m) * k);
+        b.resize(std::size_t(k) * n);
+        c.assign(std::size_t(m) * n, 0.0f);
+        for (float& v : a) v = pick(rng);
+        for (float& v : b) v = pick(rng);
+    }
+    double flops() const { return 2.0 * m * n * k; }
+    void runExecutor() {
+        if (!tiled) return executorProduct(a.data(), k, b.data(), n, c.data(), n, m, n, k);
+        for (int i = 0; i < m; i += 64)
+            for (int j = 0; j < n; j += 64)
+                executorProduct(a.data() + std::size_t(i) * k, k, b.data() + j, n, c.data() + std::size_t(i) * n + j, n,
+                                64, 64, k);
+    }
+#if defined(METALCPU_BENCH_OPENBLAS)
+    void runSgemm() { cblas_sgemm(101, 111, 111, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f, c.data(), n); }
+#endif
+};
+
+const char* nameOf(Microkernel kernel) {
+    switch (kernel) {
+    case Microkernel::Generic: return "generic";
+    case Microkernel::Avx2: return "avx2";
+    case Microkernel::Avx512: return "avx512";
+    default: return "automatic";
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    int repeat = 5;
+    std::string only, kernelName;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--kernel")) kernelName = argv[i + 1];
+    }
+#if defined(METALCPU_BENCH_OPENBLAS)
+    openblas_set_num_threads(1);
+    const bool haveSgemm = true;
+#else
+    const bool haveSgemm = false;
+#endif
+    std::vector<Microkernel> kernels;
+    for (Microkernel kernel : {Microkernel::Generic, Microkernel::Avx2, Microkernel::Avx512})
+        if (metalcpu::exec::microkernelSupported(kernel) && (kernelName.empty() || kernelName == nameOf(kernel)))
+            kernels.push_back(kernel);
+
+    std::printf("| product |");
+    if (haveSgemm && only != "executor") std::printf(" sgemm GFLOPS |");
+    if (only != "sgemm")
+        for (Microkernel kernel : kernels) std::printf(" %s GFLOPS |%s", nameOf(kernel), haveSgemm ? " vs sgemm |" : "");
+    std::printf("\n|---|");
+    if (haveSgemm && only != "executor") std::printf("---|");
+    if (only != "sgemm")
+        for (std::size_t k = 0; k < kernels.size(); ++k) std::printf(haveSgemm ? "---|---|" : "---|");
+    std::printf("\n");
+    struct Shape {
+        const char* name;
+        int m, n, k;
+        bool tiled;
+    };
+    for (const Shape shape : {Shape{"tile 64x64x64", 64, 64, 64, false}, Shape{"tile 64x64x256", 64, 64, 256, false},
+                              Shape{"tile 64x64x1024", 64, 64, 1024, false}, Shape{"1024^2 tiled", 1024, 1024, 1024, true}}) {
+        Problem problem(shape.m, shape.n, shape.k, shape.tiled);
+        // Small products are timed in batches, so that one timing covers ~10 ms.
+        const int batch = shape.tiled ? 1 : std::max(1, int(2e8 / problem.flops()));
+        std::printf("| %s |", shape.name);
+        double sgemm = 0;
+#if defined(METALCPU_BENCH_OPENBLAS)
+        if (only != "executor") {
+            sgemm = problem.flops() * batch /
+                    bench::bestSeconds(repeat, [&] { for (int b = 0; b < batch; ++b) problem.runSgemm(); }) / 1e9;
+            std::printf(" %.1f |", sgemm);
+        }
+#endif
+        if (only != "sgemm")
+            for (Microkernel kernel : kernels) {
+                metalcpu::exec::forceMicrokernelForTesting(kernel);
+                const double gflops =
+                    problem.flops() * batch /
+                    bench::bestSeconds(repeat, [&] { for (int b = 0; b < batch; ++b) problem.runExecutor(); }) / 1e9;
+                std::printf(" %.1f |", gflops);
+                if (sgemm > 0) std::printf(" %.2f |", gflops / sgemm);
+            }
+        std::printf("\n");
+    }
+    return 0;
+}
