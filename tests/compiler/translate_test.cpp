@@ -1,10 +1,14 @@
 #include "compiler/translate.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/edits.h"
+#include "compiler/pipeline.h"
+#include "compiler/unit.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
+#include <tuple>
 
 namespace metalcpu::msl {
 namespace {
@@ -276,6 +280,26 @@ TEST(Translate, NeverCrashesOnBrokenInput) {
         for (int i = 0; i < 80; ++i) soup += alphabet[random() % alphabet.size()];
         Translation t = translate(soup, {});
         EXPECT_TRUE(t.ok || !t.diagnostics.empty()) << soup;
+    }
+}
+
+// A test that stops the pipeline part-way must name a pass that runs: a misspelt name, or a
+// validation-only pass in the plain flavour, used to run every pass and so test the wrong text.
+TEST(Pipeline, StopsOnlyAtAPassOfTheFlavour) {
+    for (const auto& [last, validation, known] : {std::tuple{"address-spaces", false, true},
+                                                  std::tuple{"adress-spaces", false, false},
+                                                  std::tuple{"checked-accesses", false, false},
+                                                  std::tuple{"checked-accesses", true, true}}) {
+        auto p = testing::parse(kAddArrays);
+        TranslateOptions options;
+        options.validation = validation;
+        const Unit unit(p->tokens, p->partner, p->module);
+        Findings found = analyse(unit, p->module, options, p->diagnostics);
+        EditList edits(p->tokens, p->diagnostics);
+        PassContext context{unit, edits, p->diagnostics, options, found};
+        EXPECT_EQ(runPasses(context, last), known) << last << (validation ? " (validation)" : "");
+        // Refused: nothing ran, so `device` is still there.
+        EXPECT_EQ(testing::render(p->tokens).find("device") != std::string::npos, !known) << last;
     }
 }
 
