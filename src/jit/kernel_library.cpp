@@ -148,6 +148,7 @@ const mc_kernel* KernelLibrary::validationKernel(const std::string& name, std::s
     std::shared_ptr<KernelLibrary> flavour = validationFlavour(error);
     if (!flavour && !validationSources_.empty()) flavour = kernelValidationFlavour(name, error);
     if (!flavour) return nullptr;
+    if (error) error->clear(); // a kernel's own flavour stands in for the whole one, which wrote why not
     const mc_kernel* kernel = flavour->find(name);
     if (!kernel && error) *error = "the kernel is missing from its shader-validation flavour";
     return kernel;

@@ -2,6 +2,7 @@
 
 #include "compiler/compiler_test_util.h"
 #include "compiler/edits.h"
+#include "compiler/kernel_descriptions.h"
 #include "compiler/pipeline.h"
 #include "compiler/unit.h"
 
@@ -301,6 +302,25 @@ TEST(Pipeline, StopsOnlyAtAPassOfTheFlavour) {
         // Refused: nothing ran, so `device` is still there.
         EXPECT_EQ(testing::render(p->tokens).find("device") != std::string::npos, !known) << last;
     }
+}
+
+// Test that the edits describeEntryPoints() makes (max-threads helpers) are its own, not the
+// last pass's: an overlap report names the stage that made it.
+TEST(Pipeline, EntryPointDescriptionsEditUnderTheirOwnName) {
+    auto p = testing::parse(kAddArrays);
+    TranslateOptions options;
+    const Unit unit(p->tokens, p->partner, p->module);
+    Findings found = analyse(unit, p->module, options, p->diagnostics);
+    EditList edits(p->tokens, p->diagnostics);
+    PassContext context{unit, edits, p->diagnostics, options, found};
+    ASSERT_TRUE(runPasses(context));
+    describeEntryPoints(unit, edits, found, p->files);
+    const std::size_t device = p->find("device");
+    ASSERT_EQ(edits.rewrittenBy(device), "address-spaces");
+    edits.erase(device);
+    ASSERT_EQ(p->messages().size(), 1u);
+    EXPECT_NE(p->messages()[0].find("the kernel-descriptions pass rewrites 'device'"), std::string::npos)
+        << p->messages()[0];
 }
 
 } // namespace
