@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <sstream>
 #include <tuple>
 
 namespace metalcpu::msl {
@@ -321,6 +322,38 @@ TEST(Pipeline, EntryPointDescriptionsEditUnderTheirOwnName) {
     ASSERT_EQ(p->messages().size(), 1u);
     EXPECT_NE(p->messages()[0].find("the kernel-descriptions pass rewrites 'device'"), std::string::npos)
         << p->messages()[0];
+}
+
+// Test that the generated text's line numbers stay true after an instantiation's `#line`
+// when the function-constant table comes first: every `#line N "<metalcpu generated>"` names
+// the line it precedes, counted from the generated text's `#line 1`.
+TEST(Translate, GeneratedLinesCountTheFunctionConstantTable) {
+    const std::string source = "# 1 \"t.metal\"\n"
+                               "constant bool flag [[function_constant(0)]];\n"
+                               "template <typename T>\n"
+                               "kernel void fill(device T* out, uint i [[thread_position_in_grid]]) {\n"
+                               "    out[i] = flag ? T(1) : T(0);\n"
+                               "}\n"
+                               "template [[host_name(\"fill_f\")]] kernel void fill<float>(device float*, uint);\n";
+    Translation t = translate(source, TranslateOptions{});
+    ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
+    const std::string marker = " \"<metalcpu generated>\"";
+    std::size_t start = 0, resumed = 0, physical = 0;
+    std::istringstream lines(t.cpp);
+    for (std::string line; std::getline(lines, line);) {
+        ++physical;
+        if (!line.starts_with("#line ") || !line.ends_with(marker)) continue;
+        const std::size_t n = std::stoul(line.substr(6));
+        if (start == 0) {
+            ASSERT_EQ(n, 1u);
+            start = physical;
+        } else {
+            EXPECT_EQ(n, physical - start + 1) << line;
+            ++resumed;
+        }
+    }
+    EXPECT_NE(start, 0u);
+    EXPECT_EQ(resumed, 1u) << t.cpp;
 }
 
 } // namespace
