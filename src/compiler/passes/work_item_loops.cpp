@@ -237,11 +237,9 @@ private:
                 if (!(v ? v->kind == Visible::Kind::Group : namespaceVariables_.count(t.spelling) != 0)) return false;
                 continue;
             }
-            if (t.isPunct("(") && i > begin &&
-                (tokens_[i - 1].isPunct(">") || (tokens_[i - 1].isIdentifier() && !isCppKeyword(tokens_[i - 1].spelling))))
-                return false; // a call or a functional cast
-            if (t.isPunct("&") || t.isPunct("++") || t.isPunct("--") || t.isPunct("=") || t.isPunct(",") ||
-                t.kind == TokenKind::String)
+            if (unit_.role(i) == TokenRole::CallOpen) return false; // a call or a functional cast
+            if (unit_.isAssignmentOperator(i) || unit_.role(i) == TokenRole::Increment || t.isPunct("&") ||
+                t.isPunct(",") || t.kind == TokenKind::String)
                 return false;
         }
         return true;

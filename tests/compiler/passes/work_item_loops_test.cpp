@@ -207,6 +207,16 @@ TEST(WorkItemLoops, ConstantsRunOncePerGroup) {
                           "const uint twice = slot * 2;\na[slot] = twice; } });"),
               std::string::npos)
         << r.text;
+    // So does one that writes with a compound assignment (`+=`, `>>=` lexed `>` `>=`): the
+    // unit's assignment roles see them, where the spellings `=` and `++` did not.
+    for (const std::string write : {"+=", ">>="}) {
+        r = rewrite(kernel("  threadgroup uint total;\n"
+                           "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                           "  const uint mine = (total " + write + " 1u);\n"
+                           "  a[i] = mine;"));
+        ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << write;
+        EXPECT_NE(r.text.find("{ const uint mine = (total " + write + " 1u);"), std::string::npos) << r.text;
+    }
 }
 
 // Test the shapes that are split: if/else and do-while holding barriers, break and continue
