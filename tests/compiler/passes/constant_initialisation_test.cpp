@@ -89,7 +89,7 @@ TEST(ConstantInitialisation, RefusedDeclarationsAreLeftAlone) {
 // Test that static locals of a function an earlier pass erased (an address-space overload
 // collapsed away) get nothing: what is inserted around erased tokens would still print.
 TEST(ConstantInitialisation, SkipsErasedFunctions) {
-    auto p = testing::parse("struct S { int f() device { static int n = 0; return n; } "
+    auto p = testing::parse("struct S { int f() device { static int m = 0; return m; } "
                             "int f() thread { static int m = 0; return m; } };");
     EXPECT_EQ(testing::runPasses(*p, {collapseAddressSpaceOverloads, rewriteConstantInitialisation}),
               "struct S { int f() thread { constinit static int m = 0;" + destructorCheck("static local variable", "m") +
