@@ -44,6 +44,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
             return options.readOriginalSource(file);
         };
     restoreColumns(tokens, files, readOriginal);
+    markNonTemplateNames(tokens);
     auto matched = matchBrackets(tokens, diagnostics);
     if (!matched) return fail(diagnostics);
     const std::vector<std::size_t>& partner = *matched;

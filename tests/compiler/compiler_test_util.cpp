@@ -26,6 +26,7 @@ std::unique_ptr<Parsed> parse(std::string_view source) {
     p->tokens = lexer.lex();
     p->includes = lexer.includes();
     if (p->diagnostics.hasErrors()) return p;
+    markNonTemplateNames(p->tokens);
     auto partner = matchBrackets(p->tokens, p->diagnostics);
     if (!partner) return p;
     p->partner = std::move(*partner);
