@@ -1,5 +1,7 @@
 #include "compiler/edits.h"
 
+#include <algorithm>
+
 namespace metalcpu::msl {
 
 EditList::EditList(TokenList& tokens, Diagnostics& diagnostics)
@@ -17,22 +19,30 @@ std::string_view EditList::rewrittenBy(std::size_t i) const {
     return passes_[owner_[i]];
 }
 
-bool EditList::claim(std::size_t i) {
-    if (i >= tokens_.size()) return false;
-    const auto current = static_cast<std::uint16_t>(passes_.size() - 1);
-    if (owner_[i] == kUnowned) {
-        owner_[i] = current;
-        return true;
+void EditList::reportInternal(std::size_t i, const std::string& what) {
+    if (reported_ || tokens_.empty()) return;
+    reported_ = true;
+    const Token& at = tokens_[std::min(i, tokens_.size() - 1)];
+    diagnostics_.error(at.location, "internal error: the " + pass_ + " pass " + what +
+                                        "; please report this with the kernel source");
+}
+
+bool EditList::claimable(std::size_t i) {
+    if (i >= tokens_.size()) {
+        reportInternal(i, "edits a token past the end of the file");
+        return false;
     }
-    if (!reported_) {
-        reported_ = true;
-        const std::string& other = passes_[owner_[i]];
-        diagnostics_.error(tokens_[i].location,
-                           "internal error: the " + pass_ + " pass rewrites '" + tokens_[i].spelling + "', which the " +
-                               (other == pass_ ? std::string("same") : other) +
-                               " pass already rewrote; please report this with the kernel source");
-    }
+    if (owner_[i] == kUnowned) return true;
+    const std::string& other = passes_[owner_[i]];
+    reportInternal(i, "rewrites '" + tokens_[i].spelling + "', which the " +
+                          (other == pass_ ? std::string("same") : other) + " pass already rewrote");
     return false;
+}
+
+bool EditList::claim(std::size_t i) {
+    if (!claimable(i)) return false;
+    owner_[i] = static_cast<std::uint16_t>(passes_.size() - 1);
+    return true;
 }
 
 void EditList::replace(std::size_t i, std::string text) {
@@ -41,6 +51,10 @@ void EditList::replace(std::size_t i, std::string text) {
 
 void EditList::replace(TokenRange range, std::string text) {
     if (range.empty()) return;
+    // All or nothing: erasing the rest of a range whose text could not be placed would drop
+    // source silently.
+    for (std::size_t i = range.begin; i < range.end; ++i)
+        if (!claimable(i)) return;
     replace(range.begin, std::move(text));
     for (std::size_t i = range.begin + 1; i < range.end; ++i) erase(i);
 }
@@ -54,7 +68,11 @@ void EditList::erase(TokenRange range) {
 }
 
 void EditList::takeOver(TokenRange range, std::string text) {
-    if (range.empty() || range.end > tokens_.size()) return;
+    if (range.empty()) return;
+    if (range.end > tokens_.size()) {
+        reportInternal(range.end, "takes over tokens past the end of the file");
+        return;
+    }
     const auto current = static_cast<std::uint16_t>(passes_.size() - 1);
     for (std::size_t i = range.begin; i < range.end; ++i) {
         Token& t = tokens_[i];

@@ -15,7 +15,8 @@ namespace metalcpu::msl {
 /// suffix; CodeWriter prints them), so a later pass reads the output of earlier ones through
 /// outputText(). Each token is *rewritten* (replaced or erased) by at most one pass: a second
 /// rewrite is an overlap, reported as an internal error naming both passes, unless it is a
-/// takeOver(), which says that its text was built from the earlier output. Insertions never
+/// takeOver(), which says that its text was built from the earlier output. An edit of a token
+/// past the end is an internal error too. Insertions never
 /// overlap: they compose, each pass's around (insertBefore/insertAfter) or inside
 /// (attachBefore) what earlier passes inserted.
 class EditList {
@@ -27,7 +28,8 @@ public:
 
     /// Token `i` prints as `text` instead of its spelling.
     void replace(std::size_t i, std::string text);
-    /// Tokens [range) print as `text`: the first one's text, the others erased.
+    /// Tokens [range) print as `text`: the first one's text, the others erased. Nothing
+    /// changes (and an internal error is reported) when any of them is already rewritten.
     void replace(TokenRange range, std::string text);
     /// Token `i` (or every token of `range`) prints nothing of its own; what passes inserted
     /// around it still prints.
@@ -56,15 +58,20 @@ public:
 
 private:
     static constexpr std::uint16_t kUnowned = 0xffff;
-    /// Marks token `i` rewritten by the current pass; false (and one report) on an overlap.
+    /// Whether the current pass may rewrite token `i`; false (and one report) when another
+    /// rewrite has it or `i` is past the end.
+    bool claimable(std::size_t i);
+    /// Marks token `i` rewritten by the current pass when claimable().
     bool claim(std::size_t i);
+    /// Reports a pass's bug at token `i` (the last token when past the end), once.
+    void reportInternal(std::size_t i, const std::string& what);
 
     TokenList& tokens_;
     Diagnostics& diagnostics_;
     std::vector<std::string> passes_;   ///< every pass so far; owner_ indexes it
     std::vector<std::uint16_t> owner_; ///< per token: which pass rewrote it
     std::string pass_;
-    bool reported_ = false; ///< one overlap report per translation is enough to find the bug
+    bool reported_ = false; ///< one internal-error report per translation is enough to find the bug
 };
 
 } // namespace metalcpu::msl

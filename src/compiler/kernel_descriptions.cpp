@@ -22,6 +22,8 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
         for (const ThreadgroupDeclarator& v : d.declarators) sitesByFunction[d.function].push_back(v.key);
 
     std::map<std::size_t, std::string> maxThreadsHelpers;
+    // The helpers' edits are this stage's, not the last pass's (overlap reports name the owner).
+    edits.beginPass("kernel-descriptions");
     std::vector<EntryPointCode> codes;
     for (const EntryPoint& e : found.entryPoints) {
         const FunctionDecl& f = module.functions[e.function];

@@ -86,13 +86,17 @@ const std::vector<PassInfo>& passes() {
     return kPasses;
 }
 
-void runPasses(PassContext& context, std::string_view last) {
+bool runPasses(PassContext& context, std::string_view last) {
+    const auto runs = [&](const PassInfo& p) { return !p.validationOnly || context.options.validation; };
+    if (!last.empty() && std::ranges::none_of(passes(), [&](const PassInfo& p) { return runs(p) && p.name == last; }))
+        return false;
     for (const PassInfo& p : passes()) {
-        if (p.validationOnly && !context.options.validation) continue;
+        if (!runs(p)) continue;
         context.edits.beginPass(p.name);
         p.run(context);
         if (p.name == last) break;
     }
+    return true;
 }
 
 } // namespace metalcpu::msl

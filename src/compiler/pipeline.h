@@ -26,7 +26,9 @@ struct PassInfo {
 const std::vector<PassInfo>& passes();
 
 /// Runs the passes in order, each after EditList::beginPass(its name); stops after the pass
-/// named `last` when it is not empty (tests look at the output part-way).
-void runPasses(PassContext& context, std::string_view last = {});
+/// named `last` when it is not empty (tests look at the output part-way). Returns false, and
+/// runs nothing, when `last` names no pass that runs in this flavour (a misspelling, or a
+/// validation-only pass while validation is off), instead of silently running them all.
+bool runPasses(PassContext& context, std::string_view last = {});
 
 } // namespace metalcpu::msl

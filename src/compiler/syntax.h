@@ -27,6 +27,12 @@ inline constexpr std::size_t kMaxBracketDepth = 256;
 /// returns nothing.
 std::optional<std::vector<std::size_t>> matchBrackets(const TokenList& tokens, Diagnostics& diagnostics);
 
+/// Marks Token::neverTemplate on every use of a name declared as a non-type template
+/// parameter (`template <int N>`) and nowhere as a template, so that the angle matching
+/// below reads `N < 8` as Clang does, a comparison: `<` after a name that is not a template.
+/// Runs on the lexed tokens, before any stage matches angles.
+void markNonTemplateNames(TokenList& tokens);
+
 /// The `>` closing the template angle bracket at `open` (a `<`), looking no further than
 /// `limit`; brackets are skipped whole. kNoToken when there is none before a `;` or `{`.
 std::size_t closingAngle(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open,

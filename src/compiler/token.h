@@ -31,6 +31,9 @@ struct Token {
     Location location;        ///< of the first character
     bool spaceBefore = false; ///< whitespace or a comment separates it from the previous token
     bool startOfLine = false; ///< first token on its line
+    /// A name that never names a template in this unit (a non-type template parameter's): a
+    /// `<` after it is a comparison, as in `enable_if_t<N < 8, bool>` (markNonTemplateNames()).
+    bool neverTemplate = false;
 
     // Output edits (see emitter/code_writer.h for how they print).
     std::string text;    ///< what is printed for the token; starts as `spelling`

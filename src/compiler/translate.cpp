@@ -13,6 +13,8 @@
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
+#include <algorithm>
+
 namespace metalcpu::msl {
 
 namespace {
@@ -42,6 +44,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
             return options.readOriginalSource(file);
         };
     restoreColumns(tokens, files, readOriginal);
+    markNonTemplateNames(tokens);
     auto matched = matchBrackets(tokens, diagnostics);
     if (!matched) return fail(diagnostics);
     const std::vector<std::size_t>& partner = *matched;
@@ -71,9 +74,11 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     writer.writeRaw("#include <metalcpu/kernel_prelude.h>\n");
     if (!found.accessSites.empty()) writer.writeRaw(accessSiteTable(found.accessSites, files));
     writer.writeTokens(tokens);
-    writer.writeGenerated(kGeneratedFileName,
-                          functionConstantTable(found.functionConstants) +
-                              generateEntryPoints(codes, files.reportedName(0), options.validation, found.programConstants));
+    const std::string constantTable = functionConstantTable(found.functionConstants);
+    const auto tableLines = static_cast<std::size_t>(std::count(constantTable.begin(), constantTable.end(), '\n'));
+    writer.writeGenerated(kGeneratedFileName, constantTable + generateEntryPoints(codes, files.reportedName(0),
+                                                                                  options.validation,
+                                                                                  found.programConstants, tableLines + 1));
     result.ok = true;
     result.hasFunctionConstants = !found.functionConstants.empty();
     result.cpp = writer.take();

@@ -291,6 +291,29 @@ std::string embedValidationSource(const std::string& validationCpp) {
     return embedSource("METALCPU_VALIDATION_SOURCE", "metalcpu_validation_source", validationCpp);
 }
 
+namespace {
+/// The first line of a validationFailureSource(); each line of the reason follows as an #error.
+constexpr std::string_view kValidationFailed =
+    "#error metalcpu: this file's shader-validation translation failed, so it has no instrumented flavour:\n";
+} // namespace
+
+std::string validationFailureSource(const std::string& reason) {
+    std::string text(kValidationFailed);
+    std::istringstream lines(reason);
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty()) text += "#error " + line + "\n";
+    return text;
+}
+
+std::optional<std::string> validationFailureReason(std::string_view validationSource) {
+    if (!validationSource.starts_with(kValidationFailed)) return std::nullopt;
+    std::string reason;
+    std::istringstream lines{std::string(validationSource.substr(kValidationFailed.size()))};
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with("#error ")) reason += line.substr(7) + "\n";
+    return reason;
+}
+
 std::string embedSpecialisationSource(const std::string& translatedCpp) {
     return embedSource("METALCPU_SPECIALISATION_SOURCE", "metalcpu_specialisation_source", translatedCpp);
 }
@@ -385,7 +408,14 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     // again with their values (jit/specialisation.h).
     std::string embedded;
     if (translation.hasFunctionConstants) embedded += embedSpecialisationSource(head + translation.cpp);
-    if (validation.ok) embedded += embedValidationSource(preamble + validation.cpp);
+    if (validation.ok) {
+        embedded += embedValidationSource(preamble + validation.cpp);
+    } else {
+        std::vector<msl::Diagnostic> errors;
+        for (const msl::Diagnostic& d : validation.diagnostics)
+            if (d.severity == msl::Diagnostic::Severity::Error) errors.push_back(d);
+        embedded += embedValidationSource(validationFailureSource(msl::formatDiagnostics(errors, kDiagnosticsLimit)));
+    }
     translation.cpp = head + embedded + translation.cpp;
     if (!support::writeFileAtomically(cppPath, translation.cpp))
         return CompileResult{false, "cannot write " + cppPath + "\n"};

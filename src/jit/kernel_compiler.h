@@ -1,6 +1,8 @@
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace metalcpu::jit {
@@ -53,7 +55,8 @@ std::string mathSettingsPreamble(MathMode mode, MathFunctions functions);
 MathMode recordedMathMode(const std::string& translatedCpp);
 
 /// Preprocesses and translates one MSL file into C++ written to `cppPath`, with the file's
-/// instrumented flavour for shader validation embedded (embedValidationSource()). Both
+/// instrumented flavour for shader validation embedded (embedValidationSource()), or why it
+/// could not be made (validationFailureSource()). Both
 /// start with the settings' mathSettingsPreamble().
 /// `sourcePath` is opened relative to `workingDirectory` and is the name diagnostics use.
 /// With `depfile`, also writes make-style dependencies of `depTarget` on every header.
@@ -64,6 +67,15 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
 /// The C++ lines that put `validationCpp` (a file translated with shader validation) into a
 /// translated file as METALCPU_VALIDATION_SOURCE, i.e. its mc_module::validation_source.
 std::string embedValidationSource(const std::string& validationCpp);
+
+/// What a file carries as its validation source when its instrumented translation failed
+/// (`reason`: that translation's errors): a text whose compile stops with the reason, which
+/// KernelLibrary reads back without compiling (validationFailureReason()), so that a
+/// validated pipeline's error says why the flavour is missing.
+std::string validationFailureSource(const std::string& reason);
+/// The reason in a validation source made by validationFailureSource(), or nullopt when it
+/// is an instrumented translation.
+std::optional<std::string> validationFailureReason(std::string_view validationSource);
 
 /// The C++ lines that put a file's own translated text (preambles included) into it as
 /// METALCPU_SPECIALISATION_SOURCE, i.e. its mc_module::specialisation_source.

@@ -2,6 +2,7 @@
 
 #include "compiler/translate.h"
 #include "exec/services.h"
+#include "jit/kernel_compiler.h"
 #include "jit/library_cache.h"
 #include "jit/library_file.h"
 #include "support/log.h"
@@ -97,7 +98,10 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     for (mc_u32 m = 0; m < moduleCount; ++m) {
         const mc_module* module = modules[m];
         if (!module || module->abi_version != METALCPU_KERNEL_ABI_VERSION) continue;
-        if (module->validation_source) library->validationSources_.push_back(module->validation_source);
+        if (const char* validation = module->validation_source) {
+            if (auto failed = validationFailureReason(validation)) library->validationTranslationErrors_ += *failed;
+            else library->validationSources_.push_back(validation);
+        }
         for (mc_u32 c = 0; c < module->constant_count; ++c) {
             // Shader validation checks untagged addresses against the registry.
             const mc_constant_data& data = module->constants[c];
@@ -133,7 +137,9 @@ std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* err
     std::lock_guard lock(validationMutex_);
     if (!validation_ && validationError_.empty()) {
         if (validationSources_.empty()) {
-            validationError_ = path_ + " carries no shader-validation flavour (build it with this metalcpu's metal tool)";
+            validationError_ = validationTranslationErrors_.empty()
+                                   ? path_ + " carries no shader-validation flavour (build it with this metalcpu's metal tool)"
+                                   : translationFailure();
         } else {
             SourceBuild build = buildValidationLibrary(validationSources_);
             if (build.ok) validation_ = build.library;
@@ -148,8 +154,11 @@ const mc_kernel* KernelLibrary::validationKernel(const std::string& name, std::s
     std::shared_ptr<KernelLibrary> flavour = validationFlavour(error);
     if (!flavour && !validationSources_.empty()) flavour = kernelValidationFlavour(name, error);
     if (!flavour) return nullptr;
+    if (error) error->clear(); // a kernel's own flavour stands in for the whole one, which wrote why not
     const mc_kernel* kernel = flavour->find(name);
-    if (!kernel && error) *error = "the kernel is missing from its shader-validation flavour";
+    if (!kernel && error)
+        *error = validationTranslationErrors_.empty() ? "the kernel is missing from its shader-validation flavour"
+                                                      : translationFailure();
     return kernel;
 }
 
@@ -169,7 +178,9 @@ std::shared_ptr<KernelLibrary> KernelLibrary::kernelValidationFlavour(const std:
     std::string why;
     std::shared_ptr<KernelLibrary> flavour;
     if (sources.empty()) {
-        why = validationError_; // a library from before kernels could be selected
+        // The kernel's file failed its instrumented translation, or the library is from
+        // before kernels could be selected.
+        why = validationTranslationErrors_.empty() ? validationError_ : translationFailure();
     } else {
         SourceBuild build = buildValidationLibrary(sources);
         if (build.ok) flavour = build.library;
@@ -187,6 +198,10 @@ std::shared_ptr<KernelLibrary> KernelLibrary::kernelValidationFlavour(const std:
         if (error) *error = why;
     }
     return flavour;
+}
+
+std::string KernelLibrary::translationFailure() const {
+    return "the shader-validation translation of " + path_ + " failed:\n" + validationTranslationErrors_;
 }
 
 const mc_kernel* KernelLibrary::find(const std::string& name) const {

@@ -79,6 +79,11 @@ private:
     std::map<std::string, const mc_module*> modules_; ///< of each kernel
     std::map<std::uint64_t, mc_threadgroup_site> sites_;
     std::vector<std::string> validationSources_;
+    /// The errors of the modules whose instrumented translation failed (they carry
+    /// validationFailureSource() instead of a validation source).
+    std::string validationTranslationErrors_;
+    /// Why a kernel of such a module has no shader-validation flavour.
+    std::string translationFailure() const;
     std::vector<std::uint64_t> constants_; ///< program-scope constants registered for validation
     std::mutex validationMutex_;
     std::shared_ptr<KernelLibrary> validation_;

@@ -35,15 +35,22 @@ struct Parsed {
 /// error (the later parts are then empty).
 std::unique_ptr<Parsed> parse(std::string_view source);
 
-/// Runs one pass on a parsed snippet (after analyse(), whose own diagnostics are dropped:
-/// snippets need not be whole kernels) and returns render() of the result. The pass's
-/// diagnostics land in `p.diagnostics`.
-std::string runPass(Parsed& p, PassFunction pass, bool validation = false);
+/// Whether a test expects analyse() to fail on its snippet (a pass that must leave code the
+/// analyses refuse alone) or not.
+enum class Analysis { MustSucceed, MayFail };
+
+/// Runs one pass on a parsed snippet (after analyse()) and returns render() of the result.
+/// Analysis warnings are dropped (snippets need not be whole kernels); an analysis error fails
+/// the test and returns "", unless `analysis` is MayFail (then it is dropped too: passes run on
+/// partial findings). The pass's diagnostics land in `p.diagnostics`.
+std::string runPass(Parsed& p, PassFunction pass, bool validation = false, Analysis analysis = Analysis::MustSucceed);
 /// The same for several passes, in the order given, with one edit list.
-std::string runPasses(Parsed& p, std::initializer_list<PassFunction> passes, bool validation = false);
+std::string runPasses(Parsed& p, std::initializer_list<PassFunction> passes, bool validation = false,
+                      Analysis analysis = Analysis::MustSucceed);
 
 /// Runs analyse() and the pipeline's passes up to and including the one named `last`
-/// (compiler/pipeline.h) and returns render() of the result.
+/// (compiler/pipeline.h) and returns render() of the result. A `last` that names no pass of
+/// this flavour fails the test.
 std::string runPassesUntil(Parsed& p, std::string_view last, bool validation = false);
 
 /// The tokens after the passes' edits: prefix, text (unless erased) and suffix of each token,

@@ -71,5 +71,39 @@ TEST(EditList, TakeOverSupersedesEarlierEdits) {
     EXPECT_EQ(edits.rewrittenBy(p->find("/")), "threadgroup-variables");
 }
 
+// Test that replace(range) changes nothing when a token of the range is already rewritten:
+// erasing the rest around a text that could not be placed would drop source silently.
+TEST(EditList, RangeReplaceIsAllOrNothing) {
+    auto p = testing::parse("a / b;");
+    EditList edits(p->tokens, p->diagnostics);
+    edits.beginPass("divisions");
+    edits.replace(p->find("/"), "/__mc_div->*");
+    edits.beginPass("literals");
+    edits.replace(TokenRange{0, 3}, "c");
+    ASSERT_EQ(p->messages().size(), 1u);
+    EXPECT_NE(p->messages()[0].find("the literals pass rewrites '/', which the divisions pass already rewrote"),
+              std::string::npos);
+    EXPECT_EQ(testing::render(p->tokens), "a /__mc_div->* b;");
+    EXPECT_EQ(edits.rewrittenBy(0), "");
+    EXPECT_EQ(edits.rewrittenBy(2), "");
+}
+
+// Test that edits past the end of the tokens are internal errors, not silently dropped.
+TEST(EditList, EditsPastTheEndAreRejected) {
+    for (int which = 0; which < 3; ++which) {
+        auto p = testing::parse("a;");
+        EditList edits(p->tokens, p->diagnostics);
+        edits.beginPass("broken");
+        const std::size_t end = p->tokens.size();
+        if (which == 0) edits.takeOver(TokenRange{0, end + 1}, "b");
+        else if (which == 1) edits.replace(TokenRange{0, end + 1}, "b");
+        else edits.erase(end);
+        ASSERT_EQ(p->messages().size(), 1u) << which;
+        EXPECT_NE(p->messages()[0].find("internal error: the broken pass "), std::string::npos) << p->messages()[0];
+        EXPECT_NE(p->messages()[0].find("past the end"), std::string::npos) << p->messages()[0];
+        EXPECT_EQ(testing::render(p->tokens), "a;") << which;
+    }
+}
+
 } // namespace
 } // namespace metalcpu::msl

@@ -265,5 +265,19 @@ TEST(Scanner, NamespaceWithoutBody) {
               (std::vector<std::string>{"test.metal:1:12: error: expected '{' after the namespace name"}));
 }
 
+// Test that a template header the angle matching cannot close (a comparison after a name that
+// is not a non-type template parameter) is an error at its line that says how to write it.
+TEST(Scanner, UnclosedTemplateHeaderNamesTheFix) {
+    auto p = testing::parse("constant constexpr int kLimit = 4;\n"
+                            "template <typename T, enable_if_t<kLimit < 8, bool> = true> void f();");
+    ASSERT_EQ(p->messages().size(), 1u);
+    EXPECT_NE(p->messages()[0].find("test.metal:2:10: error: expected '>' to close the template parameter list"),
+              std::string::npos)
+        << p->messages()[0];
+    EXPECT_NE(p->messages()[0].find("parenthesise it, '(x < 8)'"), std::string::npos) << p->messages()[0];
+    auto q = testing::parse("template <int N, typename T, enable_if_t<N < 8, bool> = true> void f();");
+    EXPECT_TRUE(q->messages().empty()) << q->messages()[0];
+}
+
 } // namespace
 } // namespace metalcpu::msl

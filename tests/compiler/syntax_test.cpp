@@ -94,6 +94,30 @@ TEST(Syntax, ComparisonsInsideAngleBrackets) {
     EXPECT_EQ(closingAngle(r->tokens, r->partner, r->find("<"), r->tokens.size()), r->find(">", 1));
 }
 
+// Test that a `<` after a name that is a non-type template parameter, and nowhere a template,
+// is a comparison, as Clang reads it (`<` after a name that is not a template): in a later
+// parameter's default and in the template's body. A name that is also a template keeps
+// opening a list, and so does a type parameter's name.
+TEST(Syntax, ComparisonAfterANonTypeTemplateParameter) {
+    auto p = parse("template <int N, enable_if_t<N < 8, bool> = true> int f() { return g<N < 4, T>(); }");
+    const std::size_t open = p->find("<", 1), close = p->find(">", 1);
+    EXPECT_TRUE(p->tokens[p->find("N", 1)].neverTemplate);
+    EXPECT_EQ(closingAngle(p->tokens, p->partner, p->find("<"), p->tokens.size()), close);
+    EXPECT_EQ(closingAngle(p->tokens, p->partner, open, p->tokens.size()), p->find(">"));
+    EXPECT_EQ(openingAngle(p->tokens, p->partner, close, 0), p->find("<"));
+    const std::size_t call = p->find("<", 3);
+    ASSERT_TRUE(p->tokens[call - 1].is("g"));
+    EXPECT_EQ(closingAngle(p->tokens, p->partner, call, p->tokens.size()), p->find(">", 2));
+    EXPECT_EQ(openingAngle(p->tokens, p->partner, p->find(">", 2), 0), call);
+
+    auto q = parse("template <int M> struct A {};\ntemplate <typename M> struct B {};\n"
+                   "template <int K> struct M {};\nusing C = x<M<1>, K < 2>;");
+    EXPECT_FALSE(q->tokens[q->find("M", 3)].neverTemplate) << "M is also a template";
+    EXPECT_TRUE(q->tokens[q->find("K", 1)].neverTemplate);
+    const std::size_t x = q->find("x");
+    EXPECT_EQ(closingAngle(q->tokens, q->partner, x + 1, q->tokens.size()), q->tokens.size() - 3);
+}
+
 // Test that attribute specifiers are split into attributes with namespaces and arguments.
 TEST(Syntax, AttributeSpec) {
     auto p = parse("[[kernel, max_total_threads_per_threadgroup(WM * 32), gnu::always_inline]] void f();");

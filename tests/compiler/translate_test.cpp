@@ -1,10 +1,16 @@
 #include "compiler/translate.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/edits.h"
+#include "compiler/kernel_descriptions.h"
+#include "compiler/pipeline.h"
+#include "compiler/unit.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
+#include <sstream>
+#include <tuple>
 
 namespace metalcpu::msl {
 namespace {
@@ -277,6 +283,77 @@ TEST(Translate, NeverCrashesOnBrokenInput) {
         Translation t = translate(soup, {});
         EXPECT_TRUE(t.ok || !t.diagnostics.empty()) << soup;
     }
+}
+
+// A test that stops the pipeline part-way must name a pass that runs: a misspelt name, or a
+// validation-only pass in the plain flavour, used to run every pass and so test the wrong text.
+TEST(Pipeline, StopsOnlyAtAPassOfTheFlavour) {
+    for (const auto& [last, validation, known] : {std::tuple{"address-spaces", false, true},
+                                                  std::tuple{"adress-spaces", false, false},
+                                                  std::tuple{"checked-accesses", false, false},
+                                                  std::tuple{"checked-accesses", true, true}}) {
+        auto p = testing::parse(kAddArrays);
+        TranslateOptions options;
+        options.validation = validation;
+        const Unit unit(p->tokens, p->partner, p->module);
+        Findings found = analyse(unit, p->module, options, p->diagnostics);
+        EditList edits(p->tokens, p->diagnostics);
+        PassContext context{unit, edits, p->diagnostics, options, found};
+        EXPECT_EQ(runPasses(context, last), known) << last << (validation ? " (validation)" : "");
+        // Refused: nothing ran, so `device` is still there.
+        EXPECT_EQ(testing::render(p->tokens).find("device") != std::string::npos, !known) << last;
+    }
+}
+
+// Test that the edits describeEntryPoints() makes (max-threads helpers) are its own, not the
+// last pass's: an overlap report names the stage that made it.
+TEST(Pipeline, EntryPointDescriptionsEditUnderTheirOwnName) {
+    auto p = testing::parse(kAddArrays);
+    TranslateOptions options;
+    const Unit unit(p->tokens, p->partner, p->module);
+    Findings found = analyse(unit, p->module, options, p->diagnostics);
+    EditList edits(p->tokens, p->diagnostics);
+    PassContext context{unit, edits, p->diagnostics, options, found};
+    ASSERT_TRUE(runPasses(context));
+    describeEntryPoints(unit, edits, found, p->files);
+    const std::size_t device = p->find("device");
+    ASSERT_EQ(edits.rewrittenBy(device), "address-spaces");
+    edits.erase(device);
+    ASSERT_EQ(p->messages().size(), 1u);
+    EXPECT_NE(p->messages()[0].find("the kernel-descriptions pass rewrites 'device'"), std::string::npos)
+        << p->messages()[0];
+}
+
+// Test that the generated text's line numbers stay true after an instantiation's `#line`
+// when the function-constant table comes first: every `#line N "<metalcpu generated>"` names
+// the line it precedes, counted from the generated text's `#line 1`.
+TEST(Translate, GeneratedLinesCountTheFunctionConstantTable) {
+    const std::string source = "# 1 \"t.metal\"\n"
+                               "constant bool flag [[function_constant(0)]];\n"
+                               "template <typename T>\n"
+                               "kernel void fill(device T* out, uint i [[thread_position_in_grid]]) {\n"
+                               "    out[i] = flag ? T(1) : T(0);\n"
+                               "}\n"
+                               "template [[host_name(\"fill_f\")]] kernel void fill<float>(device float*, uint);\n";
+    Translation t = translate(source, TranslateOptions{});
+    ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
+    const std::string marker = " \"<metalcpu generated>\"";
+    std::size_t start = 0, resumed = 0, physical = 0;
+    std::istringstream lines(t.cpp);
+    for (std::string line; std::getline(lines, line);) {
+        ++physical;
+        if (!line.starts_with("#line ") || !line.ends_with(marker)) continue;
+        const std::size_t n = std::stoul(line.substr(6));
+        if (start == 0) {
+            ASSERT_EQ(n, 1u);
+            start = physical;
+        } else {
+            EXPECT_EQ(n, physical - start + 1) << line;
+            ++resumed;
+        }
+    }
+    EXPECT_NE(start, 0u);
+    EXPECT_EQ(resumed, 1u) << t.cpp;
 }
 
 } // namespace

@@ -73,6 +73,34 @@ TEST_F(KernelCompilerTest, ValidationWarningsAreShown) {
     EXPECT_EQ(clean.diagnostics, "");
 }
 
+// Test that a file whose instrumented translation failed carries the reason in place of its
+// validation source, and that a validated kernel's error quotes it instead of claiming the
+// library was built by another tool. (No kernel makes only that translation fail today, so
+// the test puts the failure in the translated file as translateFile() would.)
+TEST_F(KernelCompilerTest, FailedValidationTranslationIsQuoted) {
+    const std::string reason = dir_ + "/k.metal:5:1: error: internal error: an example reason";
+    EXPECT_EQ(validationFailureReason(validationFailureSource(reason)), reason + "\n");
+    EXPECT_EQ(validationFailureReason("#include <metalcpu/checked.h>\n"), std::nullopt);
+    KernelCompileSettings settings;
+    settings.macros = {"SCALE=3"};
+    ASSERT_TRUE(translateFile(dir_ + "/k.metal", {}, settings, dir_ + "/k.cpp").ok);
+    std::string cpp = support::readFile(dir_ + "/k.cpp").value_or("");
+    const std::size_t begin = cpp.find("#define METALCPU_VALIDATION_SOURCE");
+    const std::size_t end = cpp.find(")mcv\";\n", begin);
+    ASSERT_NE(end, std::string::npos);
+    cpp.replace(begin, end + 7 - begin, embedValidationSource(validationFailureSource(reason)));
+    ASSERT_TRUE(support::writeFileAtomically(dir_ + "/k.cpp", cpp));
+    ASSERT_TRUE(compileTranslation(dir_ + "/k.cpp", {}, dir_ + "/k.air", false).ok);
+    ASSERT_TRUE(linkLibrary({dir_ + "/k.air"}, dir_ + "/k.metallib").ok);
+    std::string error;
+    auto library = KernelLibrary::open(dir_ + "/k.metallib", &error);
+    ASSERT_NE(library, nullptr) << error;
+    EXPECT_EQ(library->validationKernel("k", &error), nullptr);
+    EXPECT_NE(error.find("shader-validation translation of " + dir_ + "/k.metallib failed"), std::string::npos) << error;
+    EXPECT_NE(error.find(reason), std::string::npos) << error;
+    EXPECT_EQ(error.find("carries no shader-validation flavour"), std::string::npos) << error;
+}
+
 // Test that the library a kernel library links against has no undefined symbols: a kernel
 // declaring a host function is refused before it can call into the process.
 TEST_F(KernelCompilerTest, KernelsCannotReachHostFunctions) {

@@ -83,7 +83,8 @@ std::string kernelSelector(std::string_view hostName) {
 }
 
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
-                                bool validation, const std::vector<ProgramConstant>& constants) {
+                                bool validation, const std::vector<ProgramConstant>& constants,
+                                std::size_t firstLine) {
     std::string out;
     std::vector<std::string> tableRows;
     for (std::size_t n = 0; n < entryPoints.size(); ++n) {
@@ -106,7 +107,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
             out += "#line " + std::to_string(e.instantiationLine) + " " + quoteString(e.instantiationFile) + "\n";
             out += "using " + fn + " = decltype(&" + info.functionExpression + ");\n";
             const auto lines = static_cast<std::size_t>(std::count(out.begin(), out.end(), '\n'));
-            out += "#line " + std::to_string(lines + 2) + " " + quoteString(kGeneratedFileName) + "\n";
+            out += "#line " + std::to_string(firstLine + lines + 1) + " " + quoteString(kGeneratedFileName) + "\n";
         } else {
             out += "using " + fn + " = decltype(&" + info.functionExpression + ");\n";
         }

@@ -36,7 +36,11 @@ inline constexpr const char* kGeneratedFileName = "<metalcpu generated>";
 /// `__mc_K_run_thread` (nullptr in the table).
 /// With `validation`, arguments are bound through checked_buffer_argument and
 /// checked_threadgroup_argument (metalcpu/checked.h).
+/// `firstLine` is the line of kGeneratedFileName the text starts on (after other generated
+/// text): the `#line` that resumes the generated numbering after an instantiation counts
+/// from it.
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
-                                bool validation = false, const std::vector<ProgramConstant>& constants = {});
+                                bool validation = false, const std::vector<ProgramConstant>& constants = {},
+                                std::size_t firstLine = 1);
 
 } // namespace metalcpu::msl

@@ -114,22 +114,22 @@ std::vector<bool> nestedBodies(const TokenList& tokens, const std::vector<std::s
 
 // The first token of the callee ending at `name` when it is written `name`, `metal::name` or
 // `::metal::name`; kNoToken for any other qualification (`ns::`, `x.`, `p->`, `::name`).
-std::size_t calleeStart(const TokenList& tokens, std::size_t name, std::size_t bodyOpen) {
-    auto qualifies = [&](std::size_t i) {
-        const Token& t = tokens[i];
-        return t.isPunct("::") || t.isPunct(".") || t.isPunct("->") || t.isPunct(".*") || t.isPunct("->*");
+std::size_t calleeStart(const Unit& unit, std::size_t name, std::size_t bodyOpen) {
+    auto qualified = [&](std::size_t i) {
+        return unit.role(i) == TokenRole::Member || unit.role(i) == TokenRole::QualifiedPart;
     };
-    if (!qualifies(name - 1)) return name;
-    if (name < bodyOpen + 3 || !tokens[name - 1].isPunct("::") || !tokens[name - 2].isIdentifier("metal"))
+    if (!qualified(name)) return name;
+    if (name < bodyOpen + 3 || !unit[name - 1].isPunct("::") || !unit[name - 2].isIdentifier("metal"))
         return kNoToken;
     std::size_t start = name - 2;
-    if (tokens[start - 1].isPunct("::")) {
+    if (qualified(start)) {
+        // Only the global `::metal`, with nothing that qualifies it further before the `::`.
+        if (!unit[start - 1].isPunct("::")) return kNoToken;
         --start;
-        if (start > bodyOpen + 1 && (qualifies(start - 1) || (tokens[start - 1].isIdentifier() &&
-                                                             !isCppKeyword(tokens[start - 1].spelling))))
+        if (start > bodyOpen + 1 &&
+            (unit[start - 1].isPunct(">") || unit[start - 1].isPunct(".") || unit[start - 1].isPunct("->") ||
+             (unit[start - 1].isIdentifier() && !isCppKeyword(unit[start - 1].spelling))))
             return kNoToken;
-    } else if (qualifies(start - 1)) {
-        return kNoToken;
     }
     return start;
 }
@@ -184,7 +184,7 @@ std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, std::si
     const std::size_t open = name + 1;
     if (!tokens[open].isPunct("(") || partner[open] == kNoToken || !tokens[partner[open] + 1].isPunct(";"))
         return std::nullopt;
-    const std::size_t start = calleeStart(tokens, name, bodyOpen);
+    const std::size_t start = calleeStart(unit, name, bodyOpen);
     if (start == kNoToken) return std::nullopt;
     const std::size_t assignment = assignmentBefore(unit, start, bodyOpen);
     if (assignment == kNoToken || assignment < bodyOpen + 2) return std::nullopt;
@@ -267,7 +267,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
                 (tokens[i + 1].isPunct(";") ? kernel.returns : valueReturns).push_back(i);
             } else if (isBarrierName(t.spelling)) {
                 // Only `[metal::]threadgroup_barrier(args);` as a statement of this body.
-                std::size_t start = calleeStart(tokens, i, f.bodyOpen);
+                std::size_t start = calleeStart(unit, i, f.bodyOpen);
                 const std::size_t open = i + 1;
                 eligible = start != kNoToken && tokens[open].isPunct("(") && partner[open] != kNoToken &&
                            tokens[partner[open] + 1].isPunct(";") && unit.startsStatement(start);

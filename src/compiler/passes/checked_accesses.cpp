@@ -26,6 +26,13 @@ int spaceNumber(std::string_view s) {
 /// A name that can start or continue an expression (not a keyword but `this`).
 bool isExpressionName(const Token& t) { return t.isIdentifier() && (!isCppKeyword(t.spelling) || t.is("this")); }
 
+/// Whether token `i` is a member in a member-access chain (`.name`, `->name`), by its role.
+/// After `.*` and `->*` the name is an operand of its own, of lower precedence than `[]`.
+bool isChainedMember(const Unit& unit, std::size_t i) {
+    return unit.role(i) == TokenRole::Member && isExpressionName(unit[i]) && !unit[i - 1].isPunct(".*") &&
+           !unit[i - 1].isPunct("->*");
+}
+
 /// Keywords after which an expression starts.
 bool isExpressionKeyword(const Token& t) {
     return t.isIdentifier("return") || t.isIdentifier("co_return") || t.isIdentifier("case") ||
@@ -74,7 +81,7 @@ std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why = nul
             return kNoToken;                 // `[...]` with no operand: a lambda introducer
         }
         if (isExpressionName(t)) {
-            if (s >= 2 && (tokens[s - 1].isPunct(".") || tokens[s - 1].isPunct("->"))) {
+            if (s >= 2 && isChainedMember(unit, s)) {
                 s -= 2;
                 continue;
             }
@@ -92,7 +99,9 @@ std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why = nul
 }
 
 /// The last token of the postfix expression starting at `first`, or kNoToken.
-std::size_t postfixEnd(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t first) {
+std::size_t postfixEnd(const Unit& unit, std::size_t first) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
     std::size_t e;
     const Token& t = at(tokens, first);
     if (t.isPunct("(")) {
@@ -100,7 +109,7 @@ std::size_t postfixEnd(const TokenList& tokens, const std::vector<std::size_t>& 
         if (e == kNoToken) return kNoToken;
         // `(type)operand`: a cast applies to the postfix expression after it.
         const Token& next = at(tokens, e + 1);
-        if (isExpressionName(next) || next.isPunct("(")) return postfixEnd(tokens, partner, e + 1);
+        if (isExpressionName(next) || next.isPunct("(")) return postfixEnd(unit, e + 1);
     } else if (isNamedCast(t) && at(tokens, first + 1).isPunct("<")) {
         // `reinterpret_cast<device T*>(p)`: the parentheses after the type end the cast.
         const std::size_t close = closingAngle(tokens, partner, first + 1, tokens.size());
@@ -118,7 +127,7 @@ std::size_t postfixEnd(const TokenList& tokens, const std::vector<std::size_t>& 
         const Token& n = at(tokens, e + 1);
         if ((n.isPunct("[") || n.isPunct("(")) && partner[e + 1] != kNoToken) {
             e = partner[e + 1];
-        } else if ((n.isPunct(".") || n.isPunct("->")) && isExpressionName(at(tokens, e + 2))) {
+        } else if (e + 2 < tokens.size() && isChainedMember(unit, e + 2)) {
             e += 2;
         } else if (n.isPunct("++") || n.isPunct("--")) {
             e += 1;
@@ -140,7 +149,7 @@ UseSite useOf(const Unit& unit, std::size_t first, std::size_t last) {
     const TokenList& tokens = unit.tokens();
     std::size_t a = last + 1, b = first;
     for (;;) {
-        if (at(tokens, a).isPunct(".") && isExpressionName(at(tokens, a + 1))) {
+        if (a + 1 < tokens.size() && at(tokens, a).isPunct(".") && isChainedMember(unit, a + 1)) {
             a += 2;
         } else if (at(tokens, a).isPunct(")") && b > 0 && unit.partner()[a] == b - 1) {
             ++a;
@@ -387,7 +396,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             edits.replace(close, ", " + siteText(where, function, sites) + ")");
         } else if (t.isPunct("*")) {
             if (!isUnaryContext(unit, k) || declaresAfterComma(tokens, partner, k)) continue;
-            const std::size_t last = postfixEnd(tokens, partner, k + 1);
+            const std::size_t last = postfixEnd(unit, k + 1);
             if (last == kNoToken) {
                 giveUp(k, "a dereference", Unplaced::Operand);
                 continue;

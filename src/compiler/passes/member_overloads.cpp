@@ -55,6 +55,7 @@ Shape shapeOf(const Unit& unit, std::string scope, std::size_t begin, std::size_
     shape.key = std::move(scope) + "|";
     for (std::size_t k = begin; k < end; ++k) {
         const Token& t = tokens[k];
+        if (t.erased) continue; // a nested overload collapsed away already
         if (isAddressSpace(t) && unit.isUnqualifiedName(k) &&
             !(checkedPointers && !t.isIdentifier("thread") && qualifiesPointer(tokens, unit.partner(), k, end))) {
             shape.spaces += t.spelling + " ";
@@ -82,24 +83,53 @@ bool preferred(const Shape& a, const Shape& b) {
     return std::pair(a.otherSpaces, -a.threadSpaces) < std::pair(b.otherSpaces, -b.threadSpaces);
 }
 
-/// Declarations [first, end) by their shapes; a group of shapes that differ only in address
-/// spaces keeps the preferred ones and erases the rest.
-using Overload = std::pair<TokenRange, Shape>;
+/// A declaration in a group of shapes: its tokens, its shape, and for a definition its whole
+/// text with address spaces erased (`definition`; empty for a prototype).
+struct Overload {
+    TokenRange range;
+    Shape shape;
+    std::string definition;
+    std::size_t name = kNoToken; ///< what diagnostics point at
+};
 
-void collapse(EditList& edits, std::map<std::string, std::vector<Overload>>& groups) {
+/// A group of declarations whose shapes differ only in address spaces keeps the preferred
+/// ones and erases the rest. Versions whose definitions differ otherwise are an error: the CPU
+/// cannot tell the address spaces apart, so keeping either would silently run the wrong body
+/// for some callers.
+void collapse(const Unit& unit, EditList& edits, Diagnostics& diagnostics,
+              std::map<std::string, std::vector<Overload>>& groups) {
     for (auto& [key, members] : groups) {
-        const Shape* best = &members.front().second;
+        const Overload* best = &members.front();
         bool differ = false;
-        for (const auto& [range, shape] : members) {
-            if (shape.spaces != best->spaces) differ = true;
-            if (preferred(shape, *best)) best = &shape;
+        for (const Overload& o : members) {
+            if (o.shape.spaces != best->shape.spaces) differ = true;
+            if (preferred(o.shape, best->shape)) best = &o;
         }
         if (!differ) continue; // a prototype and its definition, or one declaration
-        const std::string keep = best->spaces;
-        for (const auto& [range, shape] : members) {
-            if (shape.spaces == keep) continue;
+        bool conflict = false;
+        for (const Overload& o : members) {
+            if (o.shape.spaces == best->shape.spaces || o.definition.empty() || best->definition.empty() ||
+                o.definition == best->definition)
+                continue;
+            const Token& at = unit[o.name];
+            const auto spaces = [](const Shape& shape) {
+                return shape.spaces.empty() ? std::string("no address space")
+                                            : "'" + shape.spaces.substr(0, shape.spaces.size() - 1) + "'";
+            };
+            diagnostics.error(at.location, "'" + at.spelling + "' is overloaded only on address spaces (" +
+                                               spaces(o.shape) + " here, " + spaces(best->shape) +
+                                               " in the other) with different bodies: metalcpu runs every address "
+                                               "space as one memory and cannot choose between them; give the "
+                                               "overloads different names or parameter types");
+            diagnostics.note(unit[best->name].location, "the other overload of '" + at.spelling + "' is here");
+            conflict = true;
+        }
+        if (conflict) continue;
+        const std::string keep = best->shape.spaces;
+        for (const Overload& o : members) {
+            if (o.shape.spaces == keep) continue;
             // A specialisation that goes may hold member overloads this pass erased already.
-            for (std::size_t k = range.begin; k < range.end; ++k)
+            for (std::size_t k = o.range.begin; k < o.range.end; ++k)
                 if (!edits.isRewritten(k)) edits.erase(k);
         }
     }
@@ -139,7 +169,9 @@ std::map<std::string, std::vector<Overload>> classSpecialisations(const Unit& un
         if (end < tokens.size() && tokens[end].isPunct(";")) ++end;
         const std::string scope = "class " + std::to_string(scopes.empty() ? kNoToken : scopes.back());
         Shape shape = shapeOf(unit, scope, i, arguments + 1, checkedPointers);
-        groups[shape.key].emplace_back(TokenRange{i, end}, std::move(shape));
+        std::string definition = shapeOf(unit, {}, i, end, checkedPointers).key;
+        const std::string groupKey = shape.key;
+        groups[groupKey].push_back({TokenRange{i, end}, std::move(shape), std::move(definition), header + 2});
     }
     return groups;
 }
@@ -152,11 +184,15 @@ void collapseAddressSpaceOverloads(PassContext& c) {
     for (const FunctionDecl& f : c.unit.module().functions) {
         if (f.isKernel || f.parametersOpen == kNoToken || f.parametersClose == kNoToken) continue;
         Shape shape = shapeOf(c.unit, f, checkedPointers);
-        groups[shape.key].emplace_back(TokenRange{f.headerBegin, f.declarationEnd}, std::move(shape));
+        std::string definition =
+            f.hasBody ? shapeOf(c.unit, {}, f.headerBegin, f.declarationEnd, checkedPointers).key : std::string();
+        const std::string groupKey = shape.key;
+        groups[groupKey].push_back(
+            {TokenRange{f.headerBegin, f.declarationEnd}, std::move(shape), std::move(definition), f.nameToken});
     }
-    collapse(c.edits, groups);
+    collapse(c.unit, c.edits, c.diagnostics, groups);
     std::map<std::string, std::vector<Overload>> classes = classSpecialisations(c.unit, checkedPointers);
-    collapse(c.edits, classes);
+    collapse(c.unit, c.edits, c.diagnostics, classes);
 }
 
 } // namespace metalcpu::msl

@@ -15,7 +15,9 @@ namespace metalcpu::msl {
 /// name, parameters, trailing qualifiers) are the same once address spaces are erased, but not
 /// before, form a set; this keeps the declarations with the fewest address spaces other than
 /// `thread` (the `thread` one, else the unqualified one, else the first) and erases the others,
-/// template header included. Overloads that differ in anything else (`enable_if` in the return
+/// template header included. Versions whose definitions differ beyond their address spaces
+/// are an error naming both (keeping one would silently run it for the other's callers).
+/// Overloads that differ in anything else (`enable_if` in the return
 /// type, parameter types, const-ness) all stay. With `checkedPointers` (the shader-validation
 /// flavour), pointers in different address spaces are different types (`checked_ptr<T, space>`),
 /// so overloads on a pointer's address space stay too.

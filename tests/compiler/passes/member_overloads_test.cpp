@@ -17,10 +17,10 @@ TEST(MemberOverloads, KeepsThreadVersion) {
     EXPECT_EQ(rewrite("struct B {\n"
                       "  B() thread = default;\n"
                       "  B() device = default;\n"
-                      "  operator float() const device { return 2; }\n"
+                      "  operator float() const device { return 1; }\n"
                       "  operator float() const thread { return 1; }\n"
-                      "  operator float() const constant { return 3; }\n"
-                      "  template <typename U> U to() const threadgroup { return U(0); }\n"
+                      "  operator float() const constant { return 1; }\n"
+                      "  template <typename U> U to() const threadgroup { return U(1); }\n"
                       "  template <typename U> U to() const thread { return U(1); }\n"
                       "};"),
               "struct B {\n"
@@ -52,9 +52,9 @@ TEST(MemberOverloads, RealOverloadsStay) {
 
 // Test that without a thread version the unqualified one is kept, else the first.
 TEST(MemberOverloads, FallbackChoice) {
-    EXPECT_EQ(rewrite("struct S { int f() device { return 1; } int f() { return 2; } };"),
-              "struct S { int f() { return 2; } };");
-    EXPECT_EQ(rewrite("struct S { int f() device { return 1; } int f() threadgroup { return 2; } };"),
+    EXPECT_EQ(rewrite("struct S { int f() device { return 1; } int f() { return 1; } };"),
+              "struct S { int f() { return 1; } };");
+    EXPECT_EQ(rewrite("struct S { int f() device { return 1; } int f() threadgroup { return 1; } };"),
               "struct S { int f() device { return 1; } };");
 }
 
@@ -106,7 +106,7 @@ TEST(MemberOverloads, ClassSpecialisations) {
     std::string source = "template <typename T> struct pe {};\n"
                          "template <typename T> struct pe<thread T*> { using type = T; };\n"
                          "template <typename T> struct pe<device T*> { using type = T; };\n"
-                         "template <typename T> struct pe<threadgroup T*> : base<T> { };\n"
+                         "template <typename T> struct pe<threadgroup T*> { using type = T; };\n"
                          "template <typename T> struct pe<device T&> { };\n"
                          "template <typename T> struct pe<thread T&> { };";
     EXPECT_EQ(rewrite(source), "template <typename T> struct pe {};\n"
@@ -118,7 +118,7 @@ TEST(MemberOverloads, ClassSpecialisations) {
     EXPECT_EQ(rewrite(source, true), "template <typename T> struct pe {};\n"
                                      "template <typename T> struct pe<thread T*> { using type = T; };\n"
                                      "template <typename T> struct pe<device T*> { using type = T; };\n"
-                                     "template <typename T> struct pe<threadgroup T*> : base<T> { };\n"
+                                     "template <typename T> struct pe<threadgroup T*> { using type = T; };\n"
                                      "\n"
                                      "template <typename T> struct pe<thread T&> { };");
 }
@@ -128,8 +128,8 @@ TEST(MemberOverloads, ClassSpecialisations) {
 TEST(MemberOverloads, NestedCollapses) {
     auto p = testing::parse("template <typename T> struct pe {};\n"
                             "template <typename T> struct pe<thread T*> { int f() thread { return 1; } };\n"
-                            "template <typename T> struct pe<device T*> { int f() device { return 2; } "
-                            "int f() thread { return 3; } };");
+                            "template <typename T> struct pe<device T*> { int f() device { return 1; } "
+                            "int f() thread { return 1; } };");
     EXPECT_EQ(testing::runPass(*p, collapseAddressSpaceOverloads),
               "template <typename T> struct pe {};\n"
               "template <typename T> struct pe<thread T*> { int f() thread { return 1; } };\n");
@@ -142,9 +142,9 @@ TEST(MemberOverloads, NestedCollapses) {
 TEST(MemberOverloads, EnableIfGroupsCollapseSeparately) {
     EXPECT_EQ(rewrite("struct S {\n"
                       "  template <typename T, enable_if_t<sizeof(T) < 8, bool> = true> T f() const thread { return 1; }\n"
-                      "  template <typename T, enable_if_t<sizeof(T) >= 8, bool> = true> T f() const device { return 2; }\n"
+                      "  template <typename T, enable_if_t<sizeof(T) >= 8, bool> = true> T f() const device { return 3; }\n"
                       "  template <typename T, enable_if_t<sizeof(T) >= 8, bool> = true> T f() const thread { return 3; }\n"
-                      "  template <typename T, enable_if_t<sizeof(T) < 8, bool> = true> T f() const device { return 4; }\n"
+                      "  template <typename T, enable_if_t<sizeof(T) < 8, bool> = true> T f() const device { return 1; }\n"
                       "};"),
               "struct S {\n"
               "template <typename T, enable_if_t<sizeof(T) < 8, bool> = true> T f() const thread { return 1; }\n"
@@ -152,6 +152,33 @@ TEST(MemberOverloads, EnableIfGroupsCollapseSeparately) {
               "template <typename T, enable_if_t<sizeof(T) >= 8, bool> = true> T f() const thread { return 3; }\n"
               "\n"
               "};");
+}
+
+// Test that overloads on address spaces whose bodies differ are an error naming both: the CPU
+// cannot tell the spaces apart, and keeping the thread one would silently run it for device
+// objects. A prototype and a definition, and bodies equal but for address spaces, collapse.
+TEST(MemberOverloads, DifferentBodiesAreAnError) {
+    auto p = testing::parse("struct S {\n"
+                            "  int f() thread { return 1; }\n"
+                            "  int f() device { return 2; }\n"
+                            "};\n"
+                            "void g(thread int& a) { a += 1; }\n"
+                            "void g(device int& a) { atomic_add(a); }");
+    testing::runPass(*p, collapseAddressSpaceOverloads);
+    EXPECT_EQ(p->messages(),
+              (std::vector<std::string>{
+                  "test.metal:6:6: error: 'g' is overloaded only on address spaces ('device' here, 'thread' in the "
+                  "other) with different bodies: metalcpu runs every address space as one memory and cannot choose "
+                  "between them; give the overloads different names or parameter types",
+                  "test.metal:5:6: note: the other overload of 'g' is here",
+                  "test.metal:3:7: error: 'f' is overloaded only on address spaces ('device' here, 'thread' "
+                  "in the other) with different bodies: metalcpu runs every address space as one memory and cannot "
+                  "choose between them; give the overloads different names or parameter types",
+                  "test.metal:2:7: note: the other overload of 'f' is here"}));
+    EXPECT_EQ(rewrite("void h(thread float* p, device int& a);\n"
+                      "void h(thread float* p, device int& a) { a = 1; }\n"
+                      "void h(thread float* p, thread int& a) { a = 1; }"),
+              "\n\nvoid h(thread float* p, thread int& a) { a = 1; }");
 }
 
 } // namespace

@@ -39,7 +39,7 @@ TEST(Pragmas, Words) {
 
 // Test that pragmas of a declaration an earlier pass erased are left to it (no overlap report).
 TEST(Pragmas, SkipsErasedDeclarations) {
-    auto p = testing::parse("struct S {\nvoid f() device {\n#pragma unroll\nfor (;;) {} }\n"
+    auto p = testing::parse("struct S {\nvoid f() device {\n#pragma unroll 2\nfor (;;) {} }\n"
                             "void f() thread {\n#pragma unroll 2\nfor (;;) {} }\n};");
     EXPECT_EQ(testing::runPasses(*p, {collapseAddressSpaceOverloads, rewritePragmas}),
               "struct S {\n\n\n\nvoid f() thread {\n#pragma GCC unroll 2\nfor (;;) {} }\n};");

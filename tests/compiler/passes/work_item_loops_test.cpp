@@ -207,6 +207,16 @@ TEST(WorkItemLoops, ConstantsRunOncePerGroup) {
                           "const uint twice = slot * 2;\na[slot] = twice; } });"),
               std::string::npos)
         << r.text;
+    // So does one that writes with a compound assignment (`+=`, `>>=` lexed `>` `>=`): the
+    // unit's assignment roles see them, where the spellings `=` and `++` did not.
+    for (const std::string write : {"+=", ">>="}) {
+        r = rewrite(kernel("  threadgroup uint total;\n"
+                           "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                           "  const uint mine = (total " + write + " 1u);\n"
+                           "  a[i] = mine;"));
+        ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << write;
+        EXPECT_NE(r.text.find("{ const uint mine = (total " + write + " 1u);"), std::string::npos) << r.text;
+    }
 }
 
 // Test the shapes that are split: if/else and do-while holding barriers, break and continue
@@ -350,6 +360,25 @@ TEST(WorkItemLoops, DivergentIfs) {
                                "    s = simd_max(s);\n  }\n  a[i] = s;")));
     EXPECT_TRUE(keepsFibers(kernel("  float s = a[i];\n  uint m = i % 4;\n  if (i < 32) {\n"
                                "    for (uint k = 0; k < m; ++k) {\n      s = simd_sum(s);\n    }\n  }\n  a[i] = s;")));
+}
+
+// Test that under a divergent if nothing that can fault runs once per group: when no thread
+// takes the branch, the original never evaluates a division or an index there. A constant
+// that divides is declared per thread, in the guarded piece; a group loop whose header
+// divides keeps the fibers.
+TEST(WorkItemLoops, DivergentBranchesRunNothingFaultingOncePerGroup) {
+    Result r = rewrite(kernel("  const uint m = 4;\n  float s = a[i];\n  if (i < m) {\n    const uint c = 2;\n"
+                              "    const uint q = 64 / m;\n    s = simd_sum(s);\n    a[i] = s * q * c;\n  }"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    const std::size_t guarded = r.text.find("if (!(__mc_g0[__mc_t.linear])) return;");
+    ASSERT_NE(guarded, std::string::npos) << r.text;
+    EXPECT_GT(r.text.find("const uint q"), guarded) << r.text;
+    EXPECT_LT(r.text.find("const uint c"), guarded) << "a harmless constant still runs once per group\n" << r.text;
+    EXPECT_TRUE(keepsFibers(kernel("  const uint m = 4;\n  float s = a[i];\n  if (i < m) {\n"
+                                   "    for (uint k = 0; k < 64 / m; ++k) {\n      s = simd_sum(s);\n    }\n  }\n"
+                                   "  a[i] = s;")));
+    EXPECT_TRUE(splits(kernel("  const uint m = 4;\n  float s = a[i];\n  if (i < m) {\n"
+                              "    for (uint k = 0; k < m; ++k) {\n      s = simd_sum(s);\n    }\n  }\n  a[i] = s;")));
 }
 
 // Test the SIMD-group function statements the unit's assignment roles let the planner see

@@ -7,6 +7,14 @@ struct Sum {
     T operator()(T a, T b) const { return a + b; }
 };
 
+// A comparison whose left operand is a non-type template parameter, without parentheses.
+template <int N, enable_if_t<N < 8, bool> = true>
+float scaled(float x) { return x * N; }
+
+template <bool Small> float pick(float x) { return Small ? x : -x; }
+
+template <int N> float both(float x) { return pick<N < 8>(scaled<N>(x)); }
+
 kernel void reduce_pairs(device float* data [[buffer(0)]], uint i [[thread_position_in_grid]]) {
-    data[i] = Sum{}(data[i], 1.0f);
+    data[i] = Sum{}(data[i], 1.0f) + both<2>(data[i]);
 }
