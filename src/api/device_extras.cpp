@@ -206,18 +206,6 @@ void MTL::Device::newComputePipelineState(
 #endif
 
 // Objects metalcpu cannot make yet.
-MTL::Tensor* MTL::Device::newTensor(const TensorDescriptor*, NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newTensor", error);
-    return nullptr;
-}
-MTL::Tensor* MTL::Device::newTensor(const TensorDescriptor*, const TensorBufferAttachments*, NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newTensor", error);
-    return nullptr;
-}
-MTL::SizeAndAlign MTL::Device::tensorSizeAndAlign(const TensorDescriptor*) {
-    notYet<Dev>(this, "MTL::Device::tensorSizeAndAlign");
-    return SizeAndAlign{0, 0};
-}
 MTL::Heap* MTL::Device::newHeap(const HeapDescriptor*) {
     notYet<Dev>(this, "MTL::Device::newHeap");
     return nullptr;
