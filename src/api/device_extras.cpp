@@ -7,6 +7,7 @@
 #include "foundation/factories.h"
 #include "foundation/string.h"
 #include "runtime/device.h"
+#include "runtime/shared_event.h"
 
 #include <Foundation/NSString.hpp>
 #include <Metal/MTLDevice.hpp>
@@ -235,12 +236,12 @@ MTL::Fence* MTL::Device::newFence() {
     return nullptr;
 }
 MTL::Event* MTL::Device::newEvent() {
-    notYet<Dev>(this, "MTL::Device::newEvent");
-    return nullptr;
+    auto* self = implOf<Dev>(this);
+    return self ? metalcpu::ns::make<metalcpu::rt::SharedEvent>(self, false) : nullptr;
 }
 MTL::SharedEvent* MTL::Device::newSharedEvent() {
-    notYet<Dev>(this, "MTL::Device::newSharedEvent");
-    return nullptr;
+    auto* self = implOf<Dev>(this);
+    return self ? metalcpu::ns::make<metalcpu::rt::SharedEvent>(self, true) : nullptr;
 }
 MTL::SharedEvent* MTL::Device::newSharedEvent(const SharedEventHandle*) {
     notYet<Dev>(this, "MTL::Device::newSharedEvent");
