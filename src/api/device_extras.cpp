@@ -219,10 +219,6 @@ MTL::SizeAndAlign MTL::Device::heapTextureSizeAndAlign(const TextureDescriptor*)
     notYet<Dev>(this, "MTL::Device::heapTextureSizeAndAlign");
     return SizeAndAlign{0, 0};
 }
-MTL::ResidencySet* MTL::Device::newResidencySet(const ResidencySetDescriptor*, NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newResidencySet", error);
-    return nullptr;
-}
 MTL::ArgumentEncoder* MTL::Device::newArgumentEncoder(const NS::Array*) {
     notYet<Dev>(this, "MTL::Device::newArgumentEncoder");
     return nullptr;
