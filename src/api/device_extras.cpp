@@ -7,6 +7,7 @@
 #include "foundation/factories.h"
 #include "foundation/string.h"
 #include "runtime/device.h"
+#include "runtime/mtl4_compiler.h"
 #include "runtime/shared_event.h"
 
 #include <Foundation/NSString.hpp>
@@ -270,9 +271,13 @@ MTL4::ArgumentTable* MTL::Device::newArgumentTable(const MTL4::ArgumentTableDesc
     notYet<Dev>(this, "MTL::Device::newArgumentTable", error);
     return nullptr;
 }
-MTL4::Compiler* MTL::Device::newCompiler(const MTL4::CompilerDescriptor*, NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newCompiler", error);
-    return nullptr;
+MTL4::Compiler* MTL::Device::newCompiler(const MTL4::CompilerDescriptor* descriptor, NS::Error**) {
+    auto* self = implOf<Dev>(this);
+    if (!self) return nullptr;
+    auto* made = static_cast<metalcpu::rt::Mtl4Compiler*>(metalcpu::ns::make<metalcpu::rt::Mtl4Compiler>(
+        self, descriptor ? descriptor->pipelineDataSetSerializer() : nullptr));
+    if (descriptor) made->label().set(descriptor->label());
+    return made;
 }
 MTL4::Archive* MTL::Device::newArchive(const NS::URL*, NS::Error** error) {
     notYet<Dev>(this, "MTL::Device::newArchive", error);
