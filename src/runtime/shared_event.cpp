@@ -56,7 +56,7 @@ SharedEvent::~SharedEvent() {
     for (Pending& pending : pending_) pending.listener->release();
 }
 
-SharedEvent* SharedEvent::of(MTL::Event* event) { return ns::implOf<SharedEvent>(event); }
+SharedEvent* SharedEvent::of(const MTL::Event* event) { return ns::implOf<SharedEvent>(event); }
 
 std::string SharedEvent::description() const {
     return std::string("<") + className() + ": signaledValue " + std::to_string(value()) + ">";

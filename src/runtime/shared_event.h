@@ -61,7 +61,7 @@ public:
 
     /// The event behind a public MTL::Event or MTL::SharedEvent; nullptr for nil (or
     /// another class, logged).
-    static SharedEvent* of(MTL::Event* event);
+    static SharedEvent* of(const MTL::Event* event);
 
     const char* className() const override { return shared_ ? "MTLSharedEvent" : "MTLEvent"; }
     std::string description() const override;
