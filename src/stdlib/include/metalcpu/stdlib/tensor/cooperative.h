@@ -72,6 +72,8 @@ struct cooperative_tensor {
 
         METALCPU_INLINE auto& operator*() const { return ct_->slots_[idx_]; }
         METALCPU_INLINE auto* operator->() const { return &ct_->slots_[idx_]; }
+        /// As for a pointer; also what the validation flavour makes of `*it` (`it[0]`).
+        METALCPU_INLINE auto& operator[](long long n) const { return ct_->slots_[idx_ + n]; }
         METALCPU_INLINE basic_iterator& operator++() {
             ++idx_;
             return *this;
