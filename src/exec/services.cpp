@@ -7,6 +7,7 @@
 #include "exec/fiber_scheduler.h"
 #include "exec/frame_arena.h"
 #include "exec/shader_log.h"
+#include "exec/tensor_ops.h"
 #include "exec/threadgroup_memory.h"
 #include "exec/dispatch.h"
 #include "validation/dispatch_validation.h"
@@ -109,15 +110,15 @@ void logMessage(mc_u32 level, const char* subsystem, const char* category, const
 
 // ---- Tensor operations ----------------------------------------------------------------
 
-void failTensorOperation() {
-    if (t_group) contextOf(t_group)->serviceFailure = "tensor operations are not built yet (issue 11)";
+void failTensorOperation(const char* failure) {
+    if (failure && t_group) contextOf(t_group)->serviceFailure = failure;
 }
 
 void scopeCall(mc_u32 /*simdgroups*/, const mc_scope_record* /*mine*/, mc_scope_fn /*fn*/, void* /*context*/) {
-    failTensorOperation();
+    failTensorOperation("tensor operations are not built yet (issue 11)");
 }
-void tensorMatmul(const mc_matmul_call* /*call*/) { failTensorOperation(); }
-void cooperativeReduce(const mc_reduce_call* /*call*/) { failTensorOperation(); }
+void tensorMatmul(const mc_matmul_call* call) { failTensorOperation(runTensorMatmul(*call)); }
+void cooperativeReduce(const mc_reduce_call* call) { failTensorOperation(runCooperativeReduce(*call)); }
 
 } // namespace
 

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <metalcpu/kernel_abi.h>
+
+namespace metalcpu::exec {
+
+/// matmul2d's run for a whole scope (services->tensor_matmul): gathers the operands (tensors
+/// by their strides, cooperative tensors through their layout from the scope records),
+/// multiplies with a blocked, vectorised GEMM in float (int8/uint8 inputs: exact int32),
+/// rounds once and writes the destination. Returns nullptr, or what the dispatch fails with.
+const char* runTensorMatmul(const mc_matmul_call& call);
+
+/// reduce_rows / reduce_columns for a whole scope (services->cooperative_reduce).
+const char* runCooperativeReduce(const mc_reduce_call& call);
+
+/// The GEMM microkernels; which one runs is chosen at first use from the CPU's features.
+enum class Microkernel { Automatic, Generic, Avx2, Avx512 };
+
+/// Whether this CPU can run `kernel` (Automatic and Generic always can).
+bool microkernelSupported(Microkernel kernel);
+
+/// Test and benchmark hook: makes every later product use `kernel` (Automatic: the CPU's
+/// best). Not thread-safe against running dispatches.
+void forceMicrokernelForTesting(Microkernel kernel);
+
+/// The microkernel products use now.
+Microkernel activeMicrokernel();
+
+} // namespace metalcpu::exec

@@ -1,0 +1,21 @@
+#include "exec/tensor_ops_kernels.h"
+
+namespace metalcpu::exec::gemm {
+namespace {
+
+constexpr int kMr = 4, kNr = 16;
+
+// Plain C++ the compiler vectorises for whatever the baseline ISA is (SSE2, NEON).
+void generic(int depth, const float* a, const float* b, float* c, int ldc, int rows, int columns) {
+    float block[kMr * kNr] = {};
+    for (int p = 0; p < depth; ++p, a += kMr, b += kNr)
+        for (int i = 0; i < kMr; ++i)
+            for (int j = 0; j < kNr; ++j) block[i * kNr + j] += a[i] * b[j];
+    addBlock(block, kNr, c, ldc, rows, columns);
+}
+
+} // namespace
+
+MicrokernelInfo genericMicrokernel() { return {kMr, kNr, &generic}; }
+
+} // namespace metalcpu::exec::gemm
