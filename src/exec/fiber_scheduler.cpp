@@ -99,6 +99,7 @@ void FiberScheduler::runGroup(const mc_group* group, mc_thread_fn run, std::uint
     previous_.resize(threadCount);
     waiting_.assign(threadCount, Wait::None);
     roundOf_.assign(threadCount, 0);
+    scopeOf_.assign(threadCount, 0);
     const std::size_t usable = kStackBytes - pageSize();
     for (std::uint32_t i = 0; i < threadCount; ++i) {
         contexts_[i] = ctx::make_fcontext(stackTop(i), usable, &FiberScheduler::fiberMain);
@@ -112,6 +113,8 @@ void FiberScheduler::runGroup(const mc_group* group, mc_thread_fn run, std::uint
     for (std::uint32_t s = 0; s < simdgroupCount; ++s)
         simdgroups_[s].alive = std::min(simdWidth_, threadCount - s * simdWidth_);
     simdValues_.resize(std::size_t(simdgroupCount) * 2 * simdWidth_ * METALCPU_SIMD_VALUE_BYTES);
+    scopes_.resize(simdgroupCount);
+    for (Scope& scope : scopes_) scope.simdgroups = 0, scope.records.clear();
     alive_ = threadCount;
     arrived_ = 0;
     FiberScheduler* outer = t_current;
@@ -179,6 +182,43 @@ void FiberScheduler::simdExchange(const void* value, std::uint32_t size, mc_simd
     round->width = simdWidth_;
 }
 
+void FiberScheduler::scopeCall(std::uint32_t simdgroups, const mc_scope_record* mine, mc_scope_fn fn,
+                               void* context) {
+    const std::uint32_t me = current_;
+    if (simdgroups == 0) simdgroups = 1;
+    const std::uint32_t first = (me / simdWidth_) / simdgroups * simdgroups;
+    Scope& scope = scopes_[first];
+    scope.simdgroups = simdgroups;
+    scope.records.push_back(*mine);
+    scope.fn = fn;
+    scope.context = context;
+    scopeOf_[me] = first;
+    if (scope.records.size() == scopeAlive(first, simdgroups)) completeScope(first);
+    else wait(Wait::Scope);
+}
+
+std::uint32_t FiberScheduler::scopeAlive(std::uint32_t first, std::uint32_t simdgroups) const {
+    std::uint32_t alive = 0;
+    const std::uint32_t end = std::min<std::uint32_t>(first + simdgroups, static_cast<std::uint32_t>(simdgroups_.size()));
+    for (std::uint32_t s = first; s < end; ++s) alive += simdgroups_[s].alive;
+    return alive;
+}
+
+void FiberScheduler::completeScope(std::uint32_t first) {
+    Scope& scope = scopes_[first];
+    // The records' slot pointers are into the waiting threads' frames, which stay put while
+    // they wait; fn runs on the calling fiber and never switches.
+    scope.fn(scope.context, scope.records.data(), static_cast<std::uint32_t>(scope.records.size()));
+    ++scopeCallsCompleted_;
+    const std::uint32_t begin = first * simdWidth_;
+    const std::uint32_t end = std::min<std::uint32_t>(begin + scope.simdgroups * simdWidth_,
+                                                      static_cast<std::uint32_t>(waiting_.size()));
+    for (std::uint32_t i = begin; i < end; ++i)
+        if (waiting_[i] == Wait::Scope && scopeOf_[i] == first) waiting_[i] = Wait::None;
+    scope.simdgroups = 0;
+    scope.records.clear();
+}
+
 unsigned char* FiberScheduler::simdValues(std::uint32_t simdgroup, std::uint32_t round) {
     return simdValues_.data() + (std::size_t(simdgroup) * 2 + round) * simdWidth_ * METALCPU_SIMD_VALUE_BYTES;
 }
@@ -215,6 +255,8 @@ void FiberScheduler::releaseSimdgroup(std::uint32_t simdgroup) {
 }
 
 void FiberScheduler::releaseAll() {
+    for (std::uint32_t first = 0; first < scopes_.size(); ++first)
+        if (!scopes_[first].records.empty()) completeScope(first);
     for (std::uint32_t s = 0; s < simdgroups_.size(); ++s)
         if (simdgroups_[s].arrived > 0) releaseSimdgroup(s);
     if (arrived_ > 0) releaseThreadgroup();
@@ -237,6 +279,11 @@ void FiberScheduler::finishCurrent() {
     // The rest may all have been waiting for this thread (which counts as arrived by leaving).
     if (arrived_ > 0 && arrived_ == alive_) releaseThreadgroup();
     if (simdgroup.arrived > 0 && simdgroup.arrived == simdgroup.alive) releaseSimdgroup(me / simdWidth_);
+    for (std::uint32_t first = 0; first < scopes_.size(); ++first) {
+        const Scope& scope = scopes_[first];
+        if (!scope.records.empty() && scope.records.size() == scopeAlive(first, scope.simdgroups))
+            completeScope(first);
+    }
     std::uint32_t target = following;
     while (waiting_[target] != Wait::None) {
         target = next_[target];

@@ -42,6 +42,17 @@ public:
     /// has, with the round described in `round`.
     void simdExchange(const void* value, std::uint32_t size, mc_simd_round* round);
 
+    /// Called by the kernel (through the services) at a Metal 4 tensor operation over a scope
+    /// of `simdgroups` consecutive SIMD-groups (the caller's is scope index / simdgroups):
+    /// hands in the caller's record and returns when every live thread of the scope has. The
+    /// last live thread to arrive runs fn(context, records, count) once, on its own fiber,
+    /// with its own context (the operation's arguments are uniform); a thread returning
+    /// counts as arrived, and then the last arriver's fn runs.
+    void scopeCall(std::uint32_t simdgroups, const mc_scope_record* mine, mc_scope_fn fn, void* context);
+
+    /// Scope operations run so far (for tests).
+    std::uint64_t scopeCallsCompleted() const { return scopeCallsCompleted_; }
+
     /// The scheduler running on this worker thread, or nullptr outside runGroup().
     static FiberScheduler* current();
 
@@ -68,13 +79,25 @@ private:
     static void announceArrival(void* fakeStack, const void** fromBottom, std::size_t* fromSize);
     static constexpr std::uint32_t kMainContext = ~std::uint32_t(0);
 
-    enum class Wait : std::uint8_t { None, Threadgroup, Simdgroup };
+    enum class Wait : std::uint8_t { None, Threadgroup, Simdgroup, Scope };
     /// One SIMD-group's rendezvous: two value buffers used in turn, so a released thread can
     /// hand in its next value while the others still read the last round's.
     struct SimdGroup {
         std::uint32_t alive = 0, arrived = 0, round = 0;
         std::uint64_t active[2] = {0, 0};
     };
+    /// A scope operation gathering its threads' records; indexed by the scope's first
+    /// SIMD-group.
+    struct Scope {
+        std::uint32_t simdgroups = 0; ///< N of the operation in progress (0: none)
+        std::vector<mc_scope_record> records;
+        mc_scope_fn fn = nullptr; ///< of the latest arriver
+        void* context = nullptr;
+    };
+    /// Live threads of the scope of `simdgroups` SIMD-groups starting at `first`.
+    std::uint32_t scopeAlive(std::uint32_t first, std::uint32_t simdgroups) const;
+    /// Runs the scope's operation and releases its threads.
+    void completeScope(std::uint32_t first);
     /// Blocks the current thread until another releases it.
     void wait(Wait reason);
     void releaseThreadgroup();
@@ -90,6 +113,9 @@ private:
     std::vector<std::uint32_t> roundOf_; ///< the SIMD-group round each waiting thread joined
     std::vector<SimdGroup> simdgroups_;
     std::vector<unsigned char> simdValues_; ///< per SIMD-group, two rounds of width values
+    std::vector<Scope> scopes_;
+    std::vector<std::uint32_t> scopeOf_; ///< the scope (first SIMD-group) each waiting thread joined
+    std::uint64_t scopeCallsCompleted_ = 0;
     std::uint32_t simdWidth_ = 32;
     Context mainContext_ = nullptr;
     Context discarded_ = nullptr;

@@ -114,8 +114,15 @@ void failTensorOperation(const char* failure) {
     if (failure && t_group) contextOf(t_group)->serviceFailure = failure;
 }
 
-void scopeCall(mc_u32 /*simdgroups*/, const mc_scope_record* /*mine*/, mc_scope_fn /*fn*/, void* /*context*/) {
-    failTensorOperation("tensor operations are not built yet (issue 11)");
+void scopeCall(mc_u32 simdgroups, const mc_scope_record* mine, mc_scope_fn fn, void* context) {
+    if (FiberScheduler* fibers = FiberScheduler::current()) {
+        fibers->scopeCall(simdgroups, mine, fn, context);
+        return;
+    }
+    // Only kernels the compiler found collectives in call it, and those run on fibers (or
+    // as coroutines, which gather their scopes without this service).
+    if (t_group) contextOf(t_group)->unexpectedBarrier = true;
+    fn(context, mine, 1);
 }
 void tensorMatmul(const mc_matmul_call* call) { failTensorOperation(runTensorMatmul(*call)); }
 void cooperativeReduce(const mc_reduce_call* call) { failTensorOperation(runCooperativeReduce(*call)); }

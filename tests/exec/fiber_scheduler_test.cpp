@@ -120,6 +120,123 @@ TEST_P(FiberSchedulerSizes, SimdExchangeMeetsTheSimdgroup) {
     }
 }
 
+// Scope operations: each live thread hands in a record whose slot points at its value
+// (thread * 10 + op); every run of an operation records who ran it and whose records it got.
+struct ScopeTrace {
+    std::vector<std::uint32_t> simdgroups; // N of each operation, in order
+    std::uint32_t returnEarlyEvery = 0;
+    struct Event {
+        int kind; // 0 before the operation, 1 its run, 2 after
+        std::uint32_t thread;
+        int op;
+        std::vector<std::uint32_t> members; // a run: the threads whose records it got
+    };
+    std::vector<Event> events;
+    std::vector<std::uint32_t> values;
+};
+ScopeTrace g_scope;
+int g_ops[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+
+void scopeRun(void* context, const mc_scope_record* records, mc_u32 count) {
+    const int op = *static_cast<int*>(context);
+    ScopeTrace::Event run{1, FiberScheduler::current()->currentThread(), op, {}};
+    for (mc_u32 r = 0; r < count; ++r) {
+        const std::uint32_t value = *static_cast<const std::uint32_t*>(records[r].storage[MC_SCOPE_LEFT]);
+        EXPECT_EQ(value % 10, std::uint32_t(op)) << "a record from another operation";
+        const std::uint32_t thread = value / 10;
+        EXPECT_EQ(records[r].thread, thread % (32 * g_scope.simdgroups[op]));
+        run.members.push_back(thread);
+    }
+    g_scope.events.push_back(run);
+}
+
+void scopeThread(const mc_group*, mc_u32 i) {
+    if (g_scope.returnEarlyEvery && i % g_scope.returnEarlyEvery == 2) return;
+    for (int op = 0; op < int(g_scope.simdgroups.size()); ++op) {
+        g_scope.events.push_back({0, i, op, {}});
+        g_scope.values[i] = i * 10 + std::uint32_t(op);
+        mc_scope_record record{};
+        record.thread = i % (32 * g_scope.simdgroups[op]);
+        record.storage[MC_SCOPE_LEFT] = &g_scope.values[i];
+        FiberScheduler::current()->scopeCall(g_scope.simdgroups[op], &record, &scopeRun, &g_ops[op]);
+        g_scope.events.push_back({2, i, op, {}});
+    }
+}
+
+/// Checks that each operation ran once per scope with exactly its live threads, after every
+/// one of them arrived and before any went on, on the last arriver's fiber (or, when a
+/// returning thread completed the scope, on that one's).
+void expectScopesRanOnce(std::uint32_t threads) {
+    const auto live = [&](std::uint32_t t) { return !(g_scope.returnEarlyEvery && t % g_scope.returnEarlyEvery == 2); };
+    for (int op = 0; op < int(g_scope.simdgroups.size()); ++op) {
+        const std::uint32_t scopeThreads = 32 * g_scope.simdgroups[op];
+        for (std::uint32_t first = 0; first < threads; first += scopeThreads) {
+            std::vector<std::uint32_t> expected;
+            for (std::uint32_t t = first; t < std::min(threads, first + scopeThreads); ++t)
+                if (live(t)) expected.push_back(t);
+            std::size_t runAt = g_scope.events.size(), runs = 0, lastBefore = 0, firstAfter = g_scope.events.size();
+            std::uint32_t lastArriver = ~0u;
+            for (std::size_t e = 0; e < g_scope.events.size(); ++e) {
+                const ScopeTrace::Event& event = g_scope.events[e];
+                const bool member = event.thread >= first && event.thread < first + scopeThreads;
+                if (event.op != op) continue;
+                if (event.kind == 1 && !event.members.empty() && event.members[0] >= first &&
+                    event.members[0] < first + scopeThreads) {
+                    std::vector<std::uint32_t> got = event.members;
+                    std::sort(got.begin(), got.end());
+                    EXPECT_EQ(got, expected) << "op " << op << " scope at " << first;
+                    // The last arriver, or a thread of the scope whose return completed it.
+                    const bool returned = !live(event.thread) && event.thread >= first && event.thread < first + scopeThreads;
+                    EXPECT_TRUE(event.thread == lastArriver || returned)
+                        << "op " << op << " scope at " << first << " ran on " << event.thread;
+                    runAt = e;
+                    ++runs;
+                }
+                if (event.kind == 0 && member) lastBefore = e, lastArriver = event.thread;
+                if (event.kind == 2 && member) firstAfter = std::min(firstAfter, e);
+            }
+            EXPECT_EQ(runs, expected.empty() ? 0u : 1u) << "op " << op << " scope at " << first;
+            if (expected.empty()) continue;
+            EXPECT_LT(lastBefore, runAt) << "ran before every thread of the scope arrived";
+            EXPECT_LT(runAt, firstAfter) << "a thread went on before the operation ran";
+        }
+    }
+}
+
+// Test that a scope operation runs once per scope of 1, 2 or 4 SIMD-groups, with the records of
+// the scope's live threads (partial SIMD-groups, threads that returned), on the last arriver.
+TEST_P(FiberSchedulerSizes, ScopeCallRunsOncePerScope) {
+    const std::uint32_t threads = GetParam();
+    for (std::uint32_t every : {0u, 3u}) {
+        g_scope = ScopeTrace{};
+        g_scope.simdgroups = {1, 2, 4, 1};
+        g_scope.returnEarlyEvery = every;
+        g_scope.values.assign(threads, 0);
+        FiberScheduler scheduler;
+        scheduler.runGroup(nullptr, &scopeThread, threads);
+        expectScopesRanOnce(threads);
+    }
+}
+
+// Test that a thread returning while the rest of its scope waits completes the scope.
+TEST(FiberScheduler, ReturningThreadCompletesAScope) {
+    g_scope = ScopeTrace{};
+    g_scope.simdgroups = {1};
+    g_scope.values.assign(32, 0);
+    FiberScheduler scheduler;
+    // Thread 31 is the last of the ring to start: every other thread waits in the scope then.
+    scheduler.runGroup(nullptr, [](const mc_group* group, mc_u32 i) { if (i != 31) scopeThread(group, i); }, 32);
+    ASSERT_EQ(scheduler.scopeCallsCompleted(), 1u);
+    std::size_t afters = 0;
+    for (const ScopeTrace::Event& event : g_scope.events) {
+        if (event.kind == 1) {
+            EXPECT_EQ(event.members.size(), 31u);
+        }
+        afters += event.kind == 2;
+    }
+    EXPECT_EQ(afters, 31u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Sizes, FiberSchedulerSizes, ::testing::Values(1u, 2u, 7u, 31u, 32u, 33u, 100u, 1024u));
 
 // Test that the scheduler can be reused for many groups (stacks are recycled).
