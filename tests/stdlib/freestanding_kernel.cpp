@@ -84,6 +84,9 @@ float tensor_operations(half* a, half* b, float* d) {
     op.run(A.slice<dynamic_extent, 32>(0, 32), B.slice(32, 0), ct);
     auto row = op.get_row_reduction_destination_cooperative_tensor<decltype(A), decltype(B), float>();
     mpp::tensor_ops::reduce_rows(ct, row, mpp::tensor_ops::reduction_operation::max, -FLT_MAX);
+    auto halves = op.get_destination_cooperative_tensor<decltype(A), decltype(B), half>();
+    auto half_columns = op.get_column_reduction_destination_cooperative_tensor<decltype(A), decltype(B), half>();
+    mpp::tensor_ops::reduce_columns(halves, half_columns, mpp::tensor_ops::reduction_operation::min, 0.0f);
     ct.store(D.slice<32, 32>(16, 16));
     float sum = 0;
     for (auto it = ct.begin(); it != ct.end(); ++it) sum += *it + float(it.get_multidimensional_index()[0]);

@@ -73,6 +73,10 @@ template <size_t N> struct scope_size<metal::execution_simdgroups<N>> {
 template <class T>
 inline constexpr bool is_operand = is_tensor<T>::value || is_cooperative<T>::value;
 
+/// T in a non-deduced context: a reduction's identity converts to the element type (0.0f
+/// for a half tensor) instead of conflicting with it.
+template <class T> using same_t = typename remove_const<T>::type;
+
 template <class T> struct element_of { using type = typename remove_const<typename T::element_type>::type; };
 
 } // namespace metalcpu_stdlib::tensor
@@ -218,7 +222,7 @@ namespace mpp::tensor_ops {
 template <class E, class SX, class DX, class SL, class DL>
 inline void reduce_rows(metal::cooperative_tensor<E, SX, SL>& source, metal::cooperative_tensor<E, DX, DL>& destination,
                         reduction_operation op = reduction_operation::sum,
-                        E identity = reduction_operation_identity<E>::sum_identity) {
+                        metalcpu_stdlib::tensor::same_t<E> identity = reduction_operation_identity<E>::sum_identity) {
     auto operation = metalcpu_stdlib::tensor::prepare_reduce(0, source, destination, op, identity);
     metalcpu_stdlib::tensor::execute(operation);
 }
@@ -228,7 +232,7 @@ template <class E, class SX, class DX, class SL, class DL>
 inline void reduce_columns(metal::cooperative_tensor<E, SX, SL>& source,
                            metal::cooperative_tensor<E, DX, DL>& destination,
                            reduction_operation op = reduction_operation::sum,
-                           E identity = reduction_operation_identity<E>::sum_identity) {
+                           metalcpu_stdlib::tensor::same_t<E> identity = reduction_operation_identity<E>::sum_identity) {
     auto operation = metalcpu_stdlib::tensor::prepare_reduce(1, source, destination, op, identity);
     metalcpu_stdlib::tensor::execute(operation);
 }
@@ -264,7 +268,7 @@ METALCPU_INLINE scope_awaitable<mc_reduce_call> scope_reduce_rows(metal::coopera
                                                                  metal::cooperative_tensor<E, DX, DL>& destination,
                                                                  mpp::tensor_ops::reduction_operation op =
                                                                      mpp::tensor_ops::reduction_operation::sum,
-                                                                 E identity = E(0)) {
+                                                                 metalcpu_stdlib::tensor::same_t<E> identity = E(0)) {
     return {metalcpu_stdlib::tensor::prepare_reduce(0, source, destination, op, identity)};
 }
 template <class E, class SX, class DX, class SL, class DL>
@@ -272,7 +276,7 @@ METALCPU_INLINE scope_awaitable<mc_reduce_call> scope_reduce_columns(metal::coop
                                                                     metal::cooperative_tensor<E, DX, DL>& destination,
                                                                     mpp::tensor_ops::reduction_operation op =
                                                                         mpp::tensor_ops::reduction_operation::sum,
-                                                                    E identity = E(0)) {
+                                                                    metalcpu_stdlib::tensor::same_t<E> identity = E(0)) {
     return {metalcpu_stdlib::tensor::prepare_reduce(1, source, destination, op, identity)};
 }
 

@@ -71,13 +71,15 @@ inline void reduce_on_scope(void* context, const mc_scope_record* records, mc_u3
 template <class Call>
 struct scope_operation {
     Call call;
-    metalcpu_kernel::pending_scope_op pending; ///< record, fn (call as context), simdgroups
+    metalcpu_kernel::pending_scope_op pending; ///< record, fn, simdgroups (and the call, once placed)
 };
 
+/// The context (the call's address) is set only where the operation stays put: when it
+/// runs, or while its coroutine is suspended.
 template <class Call>
 METALCPU_INLINE void prepare(scope_operation<Call>& op, mc_scope_fn fn, mc_u32 simdgroups) {
     op.pending.fn = fn;
-    op.pending.context = &op.call;
+    op.pending.context = nullptr;
     op.pending.simdgroups = simdgroups;
 }
 
@@ -85,6 +87,7 @@ METALCPU_INLINE void prepare(scope_operation<Call>& op, mc_scope_fn fn, mc_u32 s
 /// rendezvous of its scope.
 template <class Call>
 METALCPU_INLINE void execute(scope_operation<Call>& op) {
+    op.pending.context = &op.call;
     if (op.pending.simdgroups == 0)
         op.pending.fn(op.pending.context, &op.pending.record, 1);
     else
@@ -107,7 +110,10 @@ struct scope_awaitable {
         metalcpu_stdlib::tensor::execute(op);
         return true;
     }
-    void await_suspend(std::coroutine_handle<barrier_task::promise_type> thread) { thread.promise().pending = &op.pending; }
+    void await_suspend(std::coroutine_handle<barrier_task::promise_type> thread) {
+        op.pending.context = &op.call; // this awaiter lives in the suspended frame
+        thread.promise().pending = &op.pending;
+    }
     void await_resume() const noexcept {}
 };
 
