@@ -2,6 +2,7 @@
 // the way the front end's output is: a kernel-like function that touches every header, so that
 // a host-header dependency or a construct that only compiles hosted fails the test.
 #include <metal_stdlib>
+#include <MetalPerformancePrimitives/MetalPerformancePrimitives.h>
 
 using namespace metal;
 
@@ -69,4 +70,36 @@ float every_function(float x, half h, float4 v, float3 w, int i, uint u, long l,
     r += atomic_fetch_max_explicit(af, x, memory_order_relaxed);
     return r + as_type<float>(u) + (isnan(x) ? 1.0f : 0.0f) + (isinf(v).x ? 1.0f : 0.0f) + (signbit(x) ? 1.0f : 0.0f) +
            (isfinite(x) && isnormal(x) && isordered(x, x) && !isunordered(x, x) ? 1.0f : 0.0f);
+}
+
+// Metal 4 tensors and tensor operations, on fibers and in a coroutine kernel: the arithmetic
+// is the runtime's (services), so nothing here may import a symbol either.
+float tensor_operations(half* a, half* b, float* d) {
+    auto A = tensor(a, dextents<int, 2>(64, 64));
+    auto B = tensor(b, dextents<int, 2>(64, 64), array<int, 2>({1, 64}));
+    auto D = tensor(d, dextents<int, 2>(64, 64));
+    constexpr auto desc = mpp::tensor_ops::matmul2d_descriptor(32, 32, mpp::tensor_ops::dynamic_length_v<int>);
+    mpp::tensor_ops::matmul2d<desc, execution_simdgroups<4>> op;
+    auto ct = op.get_destination_cooperative_tensor<decltype(A), decltype(B), float>();
+    op.run(A.slice<dynamic_extent, 32>(0, 32), B.slice(32, 0), ct);
+    auto row = op.get_row_reduction_destination_cooperative_tensor<decltype(A), decltype(B), float>();
+    mpp::tensor_ops::reduce_rows(ct, row, mpp::tensor_ops::reduction_operation::max, -FLT_MAX);
+    auto halves = op.get_destination_cooperative_tensor<decltype(A), decltype(B), half>();
+    auto half_columns = op.get_column_reduction_destination_cooperative_tensor<decltype(A), decltype(B), half>();
+    mpp::tensor_ops::reduce_columns(halves, half_columns, mpp::tensor_ops::reduction_operation::min, 0.0f);
+    ct.store(D.slice<32, 32>(16, 16));
+    float sum = 0;
+    for (auto it = ct.begin(); it != ct.end(); ++it) sum += *it + float(it.get_multidimensional_index()[0]);
+    return sum + *row.map_iterator(ct.begin());
+}
+
+metalcpu_kernel::barrier_task tensor_coroutine(half* a, float* d) {
+    auto A = tensor(a, dextents<int, 2>(16, 16));
+    auto D = tensor(d, dextents<int, 2>(16, 16));
+    mpp::tensor_ops::matmul2d<mpp::tensor_ops::matmul2d_descriptor(16, 16), execution_simdgroup> op;
+    auto ct = op.get_destination_cooperative_tensor<decltype(A), decltype(A), float>();
+    co_await ::metalcpu_kernel::scope_run(op, A, A, ct);
+    auto row = op.get_row_reduction_destination_cooperative_tensor<decltype(A), decltype(A), float>();
+    co_await ::metalcpu_kernel::scope_reduce_rows(ct, row);
+    ct.store(D);
 }

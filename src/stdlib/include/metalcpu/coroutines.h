@@ -73,6 +73,15 @@ struct suspend_never {
 
 namespace metalcpu_kernel {
 
+/// A tensor operation a coroutine thread is suspended in (metalcpu/stdlib/tensor/scope.h): its
+/// part of the operation, run once per scope by run_coroutines between two passes.
+struct pending_scope_op {
+    mc_scope_record record;
+    mc_scope_fn fn;
+    void* context;       ///< the operation's uniform arguments, in the awaiting frame
+    mc_u32 simdgroups;   ///< the scope: this many consecutive SIMD-groups
+};
+
 /// The return type of a kernel lowered to a coroutine. It starts suspended, so the group
 /// function creates every thread first and then runs them phase by phase.
 struct barrier_task {
@@ -87,6 +96,7 @@ struct barrier_task {
         // Frames come from the worker's arena, reset at every group: no heap, no libc.
         static void* operator new(decltype(sizeof 0) size) { return g_services->coroutine_frame(size); }
         static void operator delete(void*) noexcept {}
+        pending_scope_op* pending = nullptr; ///< set while suspended in a tensor operation
     };
     std::coroutine_handle<promise_type> handle;
 };
@@ -102,9 +112,37 @@ struct barrier_point {
     void await_resume() const noexcept {}
 };
 
+/// Runs the tensor operations the threads of a pass suspended in, once per scope: the first
+/// waiting thread of each scope runs it with the records of all its waiting threads (those
+/// that returned are absent). `records` is scratch for `count` records, made on first use.
+inline void run_scope_operations(const mc_group* group, std::coroutine_handle<barrier_task::promise_type>* threads,
+                                 mc_u32 count, mc_scope_record*& records) {
+    const mc_u32 width = group->dispatch->simd_width ? group->dispatch->simd_width : 32;
+    for (mc_u32 i = 0; i < count;) {
+        pending_scope_op* lead = threads[i] ? threads[i].promise().pending : nullptr;
+        if (!lead) {
+            ++i;
+            continue;
+        }
+        if (!records) records = static_cast<mc_scope_record*>(g_services->coroutine_frame(sizeof(mc_scope_record) * count));
+        const mc_u32 span = lead->simdgroups * width;
+        const mc_u32 end = (i / span + 1) * span < count ? (i / span + 1) * span : count;
+        mc_u32 arrived = 0;
+        for (mc_u32 j = i; j < end; ++j) {
+            if (!threads[j] || !threads[j].promise().pending) continue;
+            records[arrived++] = threads[j].promise().pending->record;
+            threads[j].promise().pending = nullptr;
+        }
+        const_cast<mc_group*>(group)->current_thread = static_cast<unsigned short>(i);
+        lead->fn(lead->context, records, arrived);
+        i = end;
+    }
+}
+
 /// Runs a group of coroutine threads: starts one per thread, then resumes each live one in
 /// turn until all have returned. Every pass is one barrier phase; a thread that returned
-/// early simply drops out, which is how returned threads count as arrived.
+/// early simply drops out, which is how returned threads count as arrived. Tensor operations
+/// the threads suspended in run between two passes.
 template <class Start>
 inline void run_coroutines(const mc_group* group, Start&& start) {
     const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
@@ -113,6 +151,7 @@ inline void run_coroutines(const mc_group* group, Start&& start) {
     // current_thread names the thread in reports and places cooperative tensors in their scope.
     mc_group* running = const_cast<mc_group*>(group);
     mc_u32 live = count;
+    mc_scope_record* scope_records = nullptr;
     while (live != 0) {
         for (mc_u32 i = 0; i < count; ++i) {
             std::coroutine_handle<barrier_task::promise_type> thread = threads[i];
@@ -125,6 +164,7 @@ inline void run_coroutines(const mc_group* group, Start&& start) {
                 --live;
             }
         }
+        run_scope_operations(group, threads, count, scope_records);
     }
 }
 
