@@ -8,6 +8,10 @@
 #include <string>
 #include <variant>
 
+namespace NS {
+class Object;
+}
+
 namespace metalcpu::rt {
 
 class Buffer;
@@ -47,5 +51,17 @@ struct InvalidCommand {
 };
 
 using Command = std::variant<DispatchCommand, CopyCommand, FillCommand, InvalidCommand>;
+
+/// Where encoders record: a classic command buffer, or an MTL4 command buffer that hands its
+/// commands to the queue at commit.
+class CommandSink {
+public:
+    virtual void append(Command command) = 0;
+    /// Keeps `object` alive until the commands that use it have run.
+    virtual void keepAlive(NS::Object* object) = 0;
+
+protected:
+    ~CommandSink() = default;
+};
 
 } // namespace metalcpu::rt
