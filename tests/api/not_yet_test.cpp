@@ -41,7 +41,7 @@ TEST(NotYetTest, FactoriesFailWithAnErrorAndLogOnce) {
     EXPECT_LE(occurrences(log.text(), "MTL::Device::newResidencySet"), 1u);
     EXPECT_EQ(device->newFence(), nullptr);
     EXPECT_EQ(device->newSharedEvent(), nullptr);
-    EXPECT_EQ(device->newMTL4CommandQueue(), nullptr);
+    EXPECT_EQ(device->newCounterHeap(nullptr, nullptr), nullptr);
     EXPECT_EQ(MTL::CaptureManager::sharedCaptureManager(), nullptr);
     EXPECT_EQ(CA::MetalLayer::layer(), nullptr);
     pool->release();
