@@ -1,5 +1,4 @@
 // MTL::Allocation, MTL::Resource (buffers and textures, through their common core) and MTL::Buffer.
-#include "api/unsupported.h"
 #include "runtime/buffer.h"
 #include "runtime/device.h"
 #include "runtime/resource_core.h"
@@ -72,10 +71,7 @@ MTL::GPUAddress MTL::Buffer::gpuAddress() const {
     auto* self = implOf<Buf>(this);
     return self ? reinterpret_cast<GPUAddress>(self->memory()) : 0;
 }
-MTL::Tensor* MTL::Buffer::newTensor(const TensorDescriptor*, NS::UInteger, NS::Error**) {
-    metalcpu::api::unsupported("MTL::Buffer::newTensor");
-    return nullptr;
-}
+// Buffer::newTensor is in tensors.cpp, with the tensor descriptor it reads.
 void MTL::Buffer::addDebugMarker(const NS::String*, NS::Range) {}
 void MTL::Buffer::removeAllDebugMarkers() {}
 MTL::Buffer* MTL::Buffer::remoteStorageBuffer() const { return nullptr; }

@@ -12,6 +12,8 @@
 #include "runtime/mtl4_command_allocator.h"
 #include "runtime/mtl4_command_buffer.h"
 #include "runtime/mtl4_command_queue.h"
+#include "runtime/mtl4_compiler.h"
+#include "runtime/shared_event.h"
 
 #include <Foundation/NSString.hpp>
 #include <Metal/MTL4ArgumentTable.hpp>
@@ -214,18 +216,6 @@ void MTL::Device::newComputePipelineState(
 #endif
 
 // Objects metalcpu cannot make yet.
-MTL::Tensor* MTL::Device::newTensor(const TensorDescriptor*, NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newTensor", error);
-    return nullptr;
-}
-MTL::Tensor* MTL::Device::newTensor(const TensorDescriptor*, const TensorBufferAttachments*, NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newTensor", error);
-    return nullptr;
-}
-MTL::SizeAndAlign MTL::Device::tensorSizeAndAlign(const TensorDescriptor*) {
-    notYet<Dev>(this, "MTL::Device::tensorSizeAndAlign");
-    return SizeAndAlign{0, 0};
-}
 MTL::Heap* MTL::Device::newHeap(const HeapDescriptor*) {
     notYet<Dev>(this, "MTL::Device::newHeap");
     return nullptr;
@@ -237,10 +227,6 @@ MTL::SizeAndAlign MTL::Device::heapBufferSizeAndAlign(NS::UInteger, ResourceOpti
 MTL::SizeAndAlign MTL::Device::heapTextureSizeAndAlign(const TextureDescriptor*) {
     notYet<Dev>(this, "MTL::Device::heapTextureSizeAndAlign");
     return SizeAndAlign{0, 0};
-}
-MTL::ResidencySet* MTL::Device::newResidencySet(const ResidencySetDescriptor*, NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newResidencySet", error);
-    return nullptr;
 }
 MTL::ArgumentEncoder* MTL::Device::newArgumentEncoder(const NS::Array*) {
     notYet<Dev>(this, "MTL::Device::newArgumentEncoder");
@@ -255,12 +241,12 @@ MTL::Fence* MTL::Device::newFence() {
     return nullptr;
 }
 MTL::Event* MTL::Device::newEvent() {
-    notYet<Dev>(this, "MTL::Device::newEvent");
-    return nullptr;
+    auto* self = implOf<Dev>(this);
+    return self ? metalcpu::ns::make<metalcpu::rt::SharedEvent>(self, false) : nullptr;
 }
 MTL::SharedEvent* MTL::Device::newSharedEvent() {
-    notYet<Dev>(this, "MTL::Device::newSharedEvent");
-    return nullptr;
+    auto* self = implOf<Dev>(this);
+    return self ? metalcpu::ns::make<metalcpu::rt::SharedEvent>(self, true) : nullptr;
 }
 MTL::SharedEvent* MTL::Device::newSharedEvent(const SharedEventHandle*) {
     notYet<Dev>(this, "MTL::Device::newSharedEvent");
@@ -301,9 +287,13 @@ MTL4::ArgumentTable* MTL::Device::newArgumentTable(const MTL4::ArgumentTableDesc
         {descriptor->maxBufferBindCount(), descriptor->maxTextureBindCount(), descriptor->maxSamplerStateBindCount()},
         descriptor->label(), error);
 }
-MTL4::Compiler* MTL::Device::newCompiler(const MTL4::CompilerDescriptor*, NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newCompiler", error);
-    return nullptr;
+MTL4::Compiler* MTL::Device::newCompiler(const MTL4::CompilerDescriptor* descriptor, NS::Error**) {
+    auto* self = implOf<Dev>(this);
+    if (!self) return nullptr;
+    auto* made = static_cast<metalcpu::rt::Mtl4Compiler*>(metalcpu::ns::make<metalcpu::rt::Mtl4Compiler>(
+        self, descriptor ? descriptor->pipelineDataSetSerializer() : nullptr));
+    if (descriptor) made->label().set(descriptor->label());
+    return made;
 }
 MTL4::Archive* MTL::Device::newArchive(const NS::URL*, NS::Error** error) {
     notYet<Dev>(this, "MTL::Device::newArchive", error);

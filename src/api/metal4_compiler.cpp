@@ -1,60 +1,189 @@
-// Metal 4 compilation objects: MTL4::Compiler and CompilerTask, Archive, BinaryFunction and
-// PipelineDataSetSerializer. metalcpu cannot make them yet (the Device factories log once and
-// return nullptr), so their methods only ever see nil; MTL::Device::newLibrary and
-// newComputePipelineState build libraries and pipelines. The descriptors they take are settings
-// holders (metal4_descriptors.cpp, metal4_pipelines.cpp).
+// Metal 4 compilation objects: MTL4::Compiler and CompilerTask (rt::Mtl4Compiler), and the
+// ones metalcpu cannot make yet (Archive, BinaryFunction, PipelineDataSetSerializer: their
+// factories log once and return nullptr, so their methods only ever see nil). The compiler
+// resolves its descriptors (settings holders of metal4_descriptors.cpp and
+// metal4_pipelines.cpp, read through their public getters) and builds with the device's own
+// library and pipeline creation; the completion-handler forms run synchronously.
+#include "api/blocks.h"
 #include "api/not_yet.h"
+#include "foundation/factories.h"
+#include "runtime/compute_pipeline.h"
+#include "runtime/device.h"
+#include "runtime/errors.h"
+#include "runtime/library.h"
+#include "runtime/mtl4_compiler.h"
 
 #include <Metal/MTL4Archive.hpp>
 #include <Metal/MTL4BinaryFunction.hpp>
 #include <Metal/MTL4Compiler.hpp>
 #include <Metal/MTL4CompilerTask.hpp>
+#include <Metal/MTL4ComputePipeline.hpp>
+#include <Metal/MTL4LibraryDescriptor.hpp>
+#include <Metal/MTL4LibraryFunctionDescriptor.hpp>
 #include <Metal/MTL4PipelineDataSetSerializer.hpp>
+#include <Metal/MTL4PipelineState.hpp>
+#include <Metal/MTL4SpecializedFunctionDescriptor.hpp>
+#include <Metal/MTLLibrary.hpp>
 
-NS::String* MTL4::Compiler::label() const { return nullptr; }
-MTL::Device* MTL4::Compiler::device() const { return nullptr; }
-MTL4::PipelineDataSetSerializer* MTL4::Compiler::pipelineDataSetSerializer() const { return nullptr; }
-MTL::Library* MTL4::Compiler::newLibrary(const LibraryDescriptor*, NS::Error**) { return nullptr; }
-MTL4::CompilerTask* MTL4::Compiler::newLibrary(const LibraryDescriptor*,
-                                               const MTL::NewLibraryCompletionHandlerFunction&) {
-    return nullptr;
+#include <string>
+
+namespace metalcpu::api {
+namespace {
+
+using rt::kPipelineErrorDomain;
+
+/// The descriptor behind `descriptor` as the public subclass `Kind`, or nullptr.
+template <class Kind>
+const Kind* as(const MTL4::FunctionDescriptor* descriptor) {
+    return dynamic_cast<const Kind*>(ns::ObjectBase::from(descriptor));
+}
+
+/// The function a function descriptor names (+1): a LibraryFunctionDescriptor's, or a
+/// SpecializedFunctionDescriptor's made with its constant values; nullptr with an error.
+MTL::Function* functionOf(const MTL4::FunctionDescriptor* descriptor, NS::Error** error) {
+    const MTL4::FunctionDescriptor* named = descriptor;
+    const MTL::FunctionConstantValues* constants = nullptr;
+    if (auto* specialized = as<MTL4::SpecializedFunctionDescriptor>(descriptor)) {
+        named = specialized->functionDescriptor();
+        constants = specialized->constantValues();
+    }
+    auto* fromLibrary = as<MTL4::LibraryFunctionDescriptor>(named);
+    if (!fromLibrary) {
+        rt::setError(error, kPipelineErrorDomain, 1,
+                     descriptor ? "the compute function descriptor is neither a LibraryFunctionDescriptor nor a "
+                                  "SpecializedFunctionDescriptor of one (metalcpu has no other kind yet)"
+                                : "the pipeline descriptor has no compute function descriptor");
+        return nullptr;
+    }
+    MTL::Library* library = fromLibrary->library();
+    NS::String* name = fromLibrary->name();
+    if (!library || !name) {
+        rt::setError(error, kPipelineErrorDomain, 1,
+                     std::string("the LibraryFunctionDescriptor has no ") + (library ? "name" : "library"));
+        return nullptr;
+    }
+    if (constants) return library->newFunction(name, constants, error);
+    MTL::Function* function = library->newFunction(name);
+    if (!function)
+        rt::setError(error, kPipelineErrorDomain, 1,
+                     "no function named '" + ns::stringOf(name) + "' in the LibraryFunctionDescriptor's library");
+    return function;
+}
+
+MTL::ComputePipelineState* newPipeline(rt::Mtl4Compiler& compiler, const MTL4::ComputePipelineDescriptor* descriptor,
+                                       NS::Error** error) {
+    if (!descriptor) {
+        rt::setError(error, kPipelineErrorDomain, 1, "the compute pipeline descriptor is nil");
+        return nullptr;
+    }
+    MTL::Function* function = functionOf(descriptor->computeFunctionDescriptor(), error);
+    if (!function) return nullptr;
+    // A required threadgroup size caps the pipeline's maximum, as Metal reports it.
+    NS::UInteger maxThreads = descriptor->maxTotalThreadsPerThreadgroup();
+    const MTL::Size required = descriptor->requiredThreadsPerThreadgroup();
+    const NS::UInteger requiredThreads = required.width * required.height * required.depth;
+    if (requiredThreads && (maxThreads == 0 || requiredThreads < maxThreads)) maxThreads = requiredThreads;
+    MTL4::PipelineOptions* options = descriptor->options();
+    const MTL::ShaderValidation validation = options ? options->shaderValidation() : MTL::ShaderValidationDefault;
+    MTL::ComputePipelineState* pipeline =
+        rt::newComputePipelineState(compiler.device(), function, descriptor->label(), maxThreads, error, validation);
+    function->release();
+    return pipeline;
+}
+
+MTL::Library* newLibrary(rt::Mtl4Compiler& compiler, const MTL4::LibraryDescriptor* descriptor, NS::Error** error,
+                         rt::SourceCall call) {
+    MTL::Library* library = rt::newLibraryWithSource(compiler.device(), descriptor ? descriptor->source() : nullptr,
+                                                     descriptor ? descriptor->options() : nullptr, error, call);
+    // The descriptor's name is how tools show the library: its label.
+    if (library && descriptor && descriptor->name()) library->setLabel(descriptor->name());
+    return library;
+}
+
+MTL4::CompilerTask* finishedTask(rt::Mtl4Compiler& compiler) { return ns::make<rt::CompilerTask>(&compiler); }
+
+} // namespace
+} // namespace metalcpu::api
+
+namespace api = metalcpu::api;
+using metalcpu::ns::implOf;
+using Comp = metalcpu::rt::Mtl4Compiler;
+using Task = metalcpu::rt::CompilerTask;
+
+NS::String* MTL4::Compiler::label() const {
+    auto* self = implOf<Comp>(this);
+    return self ? self->label().get() : nullptr;
+}
+MTL::Device* MTL4::Compiler::device() const {
+    auto* self = implOf<Comp>(this);
+    return self ? self->device() : nullptr;
+}
+MTL4::PipelineDataSetSerializer* MTL4::Compiler::pipelineDataSetSerializer() const {
+    return metalcpu::ns::call<Comp>(this, &Comp::pipelineDataSetSerializer);
+}
+MTL::Library* MTL4::Compiler::newLibrary(const LibraryDescriptor* descriptor, NS::Error** error) {
+    auto* self = implOf<Comp>(this);
+    return self ? api::newLibrary(*self, descriptor, error, metalcpu::rt::SourceCall::WithError) : nullptr;
+}
+MTL4::CompilerTask* MTL4::Compiler::newLibrary(const LibraryDescriptor* descriptor,
+                                               const MTL::NewLibraryCompletionHandlerFunction& function) {
+    auto* self = implOf<Comp>(this);
+    if (!self) return nullptr;
+    NS::Error* error = nullptr;
+    MTL::Library* library =
+        api::newLibrary(*self, descriptor, &error, metalcpu::rt::SourceCall::WithCompletionHandler);
+    if (function) function(library, error);
+    if (library) library->release();
+    return api::finishedTask(*self);
 }
 #if defined(__BLOCKS__)
-MTL4::CompilerTask* MTL4::Compiler::newLibrary(const LibraryDescriptor*, const MTL::NewLibraryCompletionHandler) {
-    return nullptr;
+MTL4::CompilerTask* MTL4::Compiler::newLibrary(const LibraryDescriptor* descriptor,
+                                               const MTL::NewLibraryCompletionHandler completionHandler) {
+    return newLibrary(descriptor, MTL::NewLibraryCompletionHandlerFunction(api::functionOf(completionHandler)));
 }
 #endif
-MTL::ComputePipelineState* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor*,
-                                                                   const CompilerTaskOptions*, NS::Error**) {
-    return nullptr;
+MTL::ComputePipelineState* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor* descriptor,
+                                                                   const CompilerTaskOptions*, NS::Error** error) {
+    auto* self = implOf<Comp>(this);
+    return self ? api::newPipeline(*self, descriptor, error) : nullptr;
 }
-MTL::ComputePipelineState* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor*,
+// metalcpu has no binary functions to link, so the linking descriptor changes nothing.
+MTL::ComputePipelineState* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor* descriptor,
                                                                    const PipelineStageDynamicLinkingDescriptor*,
-                                                                   const CompilerTaskOptions*, NS::Error**) {
-    return nullptr;
+                                                                   const CompilerTaskOptions* options,
+                                                                   NS::Error** error) {
+    return newComputePipelineState(descriptor, options, error);
 }
-MTL4::CompilerTask* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor*,
+MTL4::CompilerTask* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor* descriptor,
                                                             const CompilerTaskOptions*,
-                                                            const NewComputePipelineStateCompletionHandlerFunction&) {
-    return nullptr;
+                                                            const NewComputePipelineStateCompletionHandlerFunction& function) {
+    auto* self = implOf<Comp>(this);
+    if (!self) return nullptr;
+    NS::Error* error = nullptr;
+    MTL::ComputePipelineState* pipeline = api::newPipeline(*self, descriptor, &error);
+    if (function) function(pipeline, error);
+    if (pipeline) pipeline->release();
+    return api::finishedTask(*self);
 }
 #if defined(__BLOCKS__)
-MTL4::CompilerTask* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor*,
-                                                            const CompilerTaskOptions*,
-                                                            const MTL::NewComputePipelineStateCompletionHandler) {
-    return nullptr;
+MTL4::CompilerTask* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor* descriptor,
+                                                            const CompilerTaskOptions* options,
+                                                            const MTL::NewComputePipelineStateCompletionHandler completionHandler) {
+    return newComputePipelineState(
+        descriptor, options, NewComputePipelineStateCompletionHandlerFunction(api::functionOf(completionHandler)));
 }
 #endif
 #if defined(__BLOCKS__)
-MTL4::CompilerTask* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor*,
+MTL4::CompilerTask* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor* descriptor,
                                                             const PipelineStageDynamicLinkingDescriptor*,
-                                                            const CompilerTaskOptions*,
-                                                            const MTL::NewComputePipelineStateCompletionHandler) {
-    return nullptr;
+                                                            const CompilerTaskOptions* options,
+                                                            const MTL::NewComputePipelineStateCompletionHandler completionHandler) {
+    return newComputePipelineState(descriptor, options, completionHandler);
 }
 #endif
 MTL4::BinaryFunction* MTL4::Compiler::newBinaryFunction(const BinaryFunctionDescriptor*, const CompilerTaskOptions*,
-                                                        NS::Error**) {
+                                                        NS::Error** error) {
+    api::notYet<Comp>(this, "MTL4::Compiler::newBinaryFunction", error);
     return nullptr;
 }
 #if defined(__BLOCKS__)
@@ -64,8 +193,12 @@ MTL4::CompilerTask* MTL4::Compiler::newBinaryFunction(const BinaryFunctionDescri
 }
 #endif
 
-MTL4::Compiler* MTL4::CompilerTask::compiler() const { return nullptr; }
-MTL4::CompilerTaskStatus MTL4::CompilerTask::status() const { return {}; }
+MTL4::Compiler* MTL4::CompilerTask::compiler() const {
+    auto* self = implOf<Task>(this);
+    return self ? self->compiler() : nullptr;
+}
+MTL4::CompilerTaskStatus MTL4::CompilerTask::status() const { return metalcpu::ns::call<Task>(this, &Task::status); }
+// Tasks finish before the call that returns them.
 void MTL4::CompilerTask::waitUntilCompleted() {}
 
 NS::String* MTL4::Archive::label() const { return nullptr; }

@@ -1,9 +1,13 @@
-// Tensor settings: MTL::TensorExtents, MTL::TensorDescriptor, the auxiliary-plane descriptors and
-// MTL::TensorBufferAttachments. MTL::Tensor and MTL::TensorAuxiliaryPlane are not made yet:
-// Device::newTensor and Buffer::newTensor log once and return nullptr, so their methods only
-// ever see nil.
+// Tensor settings (MTL::TensorExtents, MTL::TensorDescriptor, the auxiliary-plane descriptors and
+// MTL::TensorBufferAttachments), the tensor factories of the device and of buffers, and
+// MTL::Tensor (rt::Tensor). Tensors have a data plane only: MTL::TensorAuxiliaryPlane is never
+// made, and descriptors with auxiliary planes are refused.
+#include "api/not_yet.h"
 #include "api/settings.h"
 #include "foundation/string.h"
+#include "runtime/buffer.h"
+#include "runtime/device.h"
+#include "runtime/tensor.h"
 
 #include <Metal/MTLBuffer.hpp>
 #include <Metal/MTLTensor.hpp>
@@ -195,23 +199,128 @@ void MTL::TensorBufferAttachments::reset() {
     if (auto* self = implOf<api::TensorBufferAttachments>(this)) self->state.planes.clear();
 }
 
-// No TensorAuxiliaryPlane or Tensor exists yet (see above).
+namespace metalcpu::api {
+namespace {
+
+/// The values of `extents` (rank 0 for nil).
+struct ExtentValues {
+    NS::UInteger rank = 0;
+    const NS::Integer* values = nullptr;
+};
+ExtentValues valuesOf(const MTL::TensorExtents* extents) {
+    auto* self = ns::implOf<TensorExtents>(extents);
+    return self ? ExtentValues{self->rank, self->values.data()} : ExtentValues{};
+}
+
+rt::TensorShape shapeOf(const TensorDescriptor::State& d) {
+    rt::TensorShape shape;
+    shape.dataType = d.dataType;
+    shape.usage = d.usage;
+    shape.options = d.modes.options();
+    const ExtentValues dimensions = valuesOf(d.dimensions.get());
+    shape.rank = static_cast<std::uint32_t>(dimensions.rank);
+    std::copy(dimensions.values, dimensions.values + dimensions.rank, shape.extents.begin());
+    const ExtentValues strides = valuesOf(d.strides.get());
+    shape.strideRank = static_cast<std::uint32_t>(strides.rank);
+    std::copy(strides.values, strides.values + strides.rank, shape.strides.begin());
+    auto* planes = ns::implOf<TensorAuxiliaryPlaneDescriptorMap>(d.auxiliaryPlanes.get());
+    shape.auxiliaryPlanes = planes && !planes->state.descriptors.empty();
+    return shape;
+}
+
+/// A new autoreleased extents object holding the tensor's extents or strides.
+MTL::TensorExtents* extentsOf(const rt::Tensor& tensor, std::int64_t (rt::Tensor::*value)(std::uint32_t) const) {
+    auto* made = static_cast<TensorExtents*>(ns::make<TensorExtents>());
+    made->rank = tensor.rank();
+    for (std::uint32_t d = 0; d < tensor.rank(); ++d) made->values[d] = (tensor.*value)(d);
+    return ns::autoreleased(static_cast<MTL::TensorExtents*>(made));
+}
+
+/// The values of a slice-copy argument (empty for nil).
+metalcpu::rt::Tensor::Extents sliceValues(const MTL::TensorExtents* extents) {
+    const ExtentValues found = valuesOf(extents);
+    return {found.values, found.rank};
+}
+
+} // namespace
+} // namespace metalcpu::api
+
+using Ten = metalcpu::rt::Tensor;
+
+MTL::Tensor* MTL::Device::newTensor(const TensorDescriptor* descriptor, NS::Error** error) {
+    auto* device = implOf<metalcpu::rt::Device>(this);
+    auto* settings = implOf<api::TensorDescriptor>(descriptor);
+    return device && settings ? Ten::make(device, api::shapeOf(settings->state), error) : nullptr;
+}
+MTL::Tensor* MTL::Device::newTensor(const TensorDescriptor* descriptor, const TensorBufferAttachments* attachments,
+                                    NS::Error** error) {
+    auto* device = implOf<metalcpu::rt::Device>(this);
+    auto* settings = implOf<api::TensorDescriptor>(descriptor);
+    auto* planes = implOf<api::TensorBufferAttachments>(attachments);
+    if (!device || !settings) return nullptr;
+    if (!planes) return newTensor(descriptor, error);
+    // The data plane only: the tensor lives in the attached data buffer.
+    auto data = planes->state.planes.find(TensorPlaneTypeData);
+    if (planes->state.planes.size() != 1 || data == planes->state.planes.end()) {
+        api::notYet<metalcpu::rt::Device>(this, "MTL::Device::newTensor with auxiliary-plane attachments", error);
+        return nullptr;
+    }
+    return data->second.buffer.get()->newTensor(descriptor, data->second.offset, error);
+}
+MTL::SizeAndAlign MTL::Device::tensorSizeAndAlign(const TensorDescriptor* descriptor) {
+    auto* settings = implOf<api::TensorDescriptor>(descriptor);
+    return implOf<metalcpu::rt::Device>(this) && settings ? Ten::sizeAndAlign(api::shapeOf(settings->state))
+                                                           : SizeAndAlign{0, 0};
+}
+MTL::Tensor* MTL::Buffer::newTensor(const TensorDescriptor* descriptor, NS::UInteger offset, NS::Error** error) {
+    auto* buffer = implOf<metalcpu::rt::Buffer>(this);
+    auto* settings = implOf<api::TensorDescriptor>(descriptor);
+    return buffer && settings ? Ten::overBuffer(buffer, api::shapeOf(settings->state), offset, error) : nullptr;
+}
+
+// No TensorAuxiliaryPlane exists (see above).
 MTL::TensorPlaneType MTL::TensorAuxiliaryPlane::planeType() const { return TensorPlaneTypeData; }
 MTL::TensorDataType MTL::TensorAuxiliaryPlane::dataType() const { return TensorDataTypeNone; }
 MTL::TensorExtents* MTL::TensorAuxiliaryPlane::blockFactors() const { return nullptr; }
 MTL::Buffer* MTL::TensorAuxiliaryPlane::buffer() const { return nullptr; }
 NS::UInteger MTL::TensorAuxiliaryPlane::bufferOffset() const { return 0; }
 
-MTL::TensorExtents* MTL::Tensor::dimensions() const { return nullptr; }
-MTL::TensorExtents* MTL::Tensor::strides() const { return nullptr; }
-MTL::TensorDataType MTL::Tensor::dataType() const { return TensorDataTypeNone; }
-MTL::TensorUsage MTL::Tensor::usage() const { return 0; }
-MTL::ResourceID MTL::Tensor::gpuResourceID() const { return ResourceID{}; }
-MTL::Buffer* MTL::Tensor::buffer() const { return nullptr; }
-NS::UInteger MTL::Tensor::bufferOffset() const { return 0; }
+MTL::TensorExtents* MTL::Tensor::dimensions() const {
+    auto* self = implOf<Ten>(this);
+    return self ? api::extentsOf(*self, &Ten::extent) : nullptr;
+}
+MTL::TensorExtents* MTL::Tensor::strides() const {
+    auto* self = implOf<Ten>(this);
+    return self ? api::extentsOf(*self, &Ten::stride) : nullptr;
+}
+MTL::TensorDataType MTL::Tensor::dataType() const { return metalcpu::ns::call<Ten>(this, &Ten::dataType); }
+MTL::TensorUsage MTL::Tensor::usage() const { return metalcpu::ns::call<Ten>(this, &Ten::usage); }
+MTL::ResourceID MTL::Tensor::gpuResourceID() const { return metalcpu::ns::call<Ten>(this, &Ten::gpuResourceID); }
+// Apple's tensors made by the device wrap no buffer the program can see.
+MTL::Buffer* MTL::Tensor::buffer() const {
+    auto* self = implOf<Ten>(this);
+    return self && self->overProgramBuffer() ? self->buffer() : nullptr;
+}
+NS::UInteger MTL::Tensor::bufferOffset() const { return metalcpu::ns::call<Ten>(this, &Ten::bufferOffset); }
 NS::Array* MTL::Tensor::auxiliaryPlanes() const { return nullptr; }
-void MTL::Tensor::replaceSliceOrigin(const TensorExtents*, const TensorExtents*, const void*, const TensorExtents*) {}
-void MTL::Tensor::replaceSliceOrigin(const TensorExtents*, const TensorExtents*, TensorPlaneType, const void*,
-                                     const TensorExtents*) {}
-void MTL::Tensor::getBytes(void*, const TensorExtents*, const TensorExtents*, const TensorExtents*) {}
-void MTL::Tensor::getBytes(void*, const TensorExtents*, const TensorExtents*, const TensorExtents*, TensorPlaneType) {}
+void MTL::Tensor::replaceSliceOrigin(const TensorExtents* sliceOrigin, const TensorExtents* sliceDimensions,
+                                     const void* bytes, const TensorExtents* strides) {
+    auto* self = implOf<Ten>(this);
+    if (!self) return;
+    self->replaceSlice(api::sliceValues(sliceOrigin), api::sliceValues(sliceDimensions), bytes,
+                       api::sliceValues(strides));
+}
+void MTL::Tensor::replaceSliceOrigin(const TensorExtents* sliceOrigin, const TensorExtents* sliceDimensions,
+                                     TensorPlaneType plane, const void* bytes, const TensorExtents* strides) {
+    if (plane == TensorPlaneTypeData) replaceSliceOrigin(sliceOrigin, sliceDimensions, bytes, strides);
+}
+void MTL::Tensor::getBytes(void* bytes, const TensorExtents* strides, const TensorExtents* sliceOrigin,
+                           const TensorExtents* sliceDimensions) {
+    auto* self = implOf<Ten>(this);
+    if (!self) return;
+    self->getSlice(bytes, api::sliceValues(strides), api::sliceValues(sliceOrigin), api::sliceValues(sliceDimensions));
+}
+void MTL::Tensor::getBytes(void* bytes, const TensorExtents* strides, const TensorExtents* sliceOrigin,
+                           const TensorExtents* sliceDimensions, TensorPlaneType plane) {
+    if (plane == TensorPlaneTypeData) getBytes(bytes, strides, sliceOrigin, sliceDimensions);
+}

@@ -65,13 +65,13 @@ std::uint32_t Device::threadExecutionWidth() const {
 }
 
 bool Device::supportsFamily(MTL::GPUFamily family) const {
-    // What the executor implements: an Apple9-class GPU of the Metal 3 generation.
+    // An Apple GPU of the emulated family (METALCPU_GPU_FAMILY): AppleN up to it, and the
+    // families every Apple7+ GPU has, Metal 4 included (tensors, the MTL4 command model).
+    if (family >= MTL::GPUFamilyApple1 && family <= MTL::GPUFamilyApple10)
+        return static_cast<std::uint32_t>(family) <= emulation_.family;
     switch (family) {
-    case MTL::GPUFamilyApple1: case MTL::GPUFamilyApple2: case MTL::GPUFamilyApple3:
-    case MTL::GPUFamilyApple4: case MTL::GPUFamilyApple5: case MTL::GPUFamilyApple6:
-    case MTL::GPUFamilyApple7: case MTL::GPUFamilyApple8: case MTL::GPUFamilyApple9:
     case MTL::GPUFamilyMac2: case MTL::GPUFamilyCommon1: case MTL::GPUFamilyCommon2:
-    case MTL::GPUFamilyCommon3: case MTL::GPUFamilyMetal3:
+    case MTL::GPUFamilyCommon3: case MTL::GPUFamilyMetal3: case MTL::GPUFamilyMetal4:
         return true;
     default:
         return false;

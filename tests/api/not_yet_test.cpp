@@ -27,20 +27,19 @@ std::size_t occurrences(const std::string& haystack, const std::string& needle) 
 TEST(NotYetTest, FactoriesFailWithAnErrorAndLogOnce) {
     NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
     auto device = NS::TransferPtr(MTL::CreateSystemDefaultDevice());
-    auto descriptor = NS::TransferPtr(MTL::ResidencySetDescriptor::alloc()->init());
+    auto url = NS::TransferPtr(NS::URL::alloc()->initFileURLWithPath(NS::String::string("/tmp/archive", NS::UTF8StringEncoding)));
     LogCapture log;
     for (int i = 0; i < 3; ++i) {
         NS::Error* error = nullptr;
-        EXPECT_EQ(device->newResidencySet(descriptor.get(), &error), nullptr);
+        EXPECT_EQ(device->newArchive(url.get(), &error), nullptr);
         ASSERT_NE(error, nullptr);
         EXPECT_EQ(error->code(), 3328);
         EXPECT_STREQ(error->domain()->utf8String(), "NSCocoaErrorDomain");
-        EXPECT_NE(std::string(error->localizedDescription()->utf8String()).find("MTL::Device::newResidencySet"),
+        EXPECT_NE(std::string(error->localizedDescription()->utf8String()).find("MTL::Device::newArchive"),
                   std::string::npos);
     }
-    EXPECT_LE(occurrences(log.text(), "MTL::Device::newResidencySet"), 1u);
+    EXPECT_LE(occurrences(log.text(), "MTL::Device::newArchive"), 1u);
     EXPECT_EQ(device->newFence(), nullptr);
-    EXPECT_EQ(device->newSharedEvent(), nullptr);
     EXPECT_EQ(device->newCounterHeap(nullptr, nullptr), nullptr);
     EXPECT_EQ(MTL::CaptureManager::sharedCaptureManager(), nullptr);
     EXPECT_EQ(CA::MetalLayer::layer(), nullptr);
@@ -51,7 +50,7 @@ METALCPU_NIL_TEST_BODY void messageNilDevice() {
     LogCapture log;
     MTL::Device* device = metalcpu::ns::testing::nil<MTL::Device>();
     NS::Error* error = nullptr;
-    EXPECT_EQ(device->newResidencySet(nullptr, &error), nullptr);
+    EXPECT_EQ(device->newArchive(nullptr, &error), nullptr);
     EXPECT_EQ(error, nullptr);
     EXPECT_EQ(device->newHeap(nullptr), nullptr);
     EXPECT_EQ(log.text(), "");

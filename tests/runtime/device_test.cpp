@@ -1,4 +1,5 @@
 #include "metal_test.h"
+#include "runtime/device.h"
 
 namespace metalcpu::testing {
 namespace {
@@ -15,10 +16,30 @@ TEST_F(DeviceTest, ReportsAppleLimits) {
     EXPECT_TRUE(device_->hasUnifiedMemory());
     EXPECT_GT(device_->maxBufferLength(), 256u << 20);
     EXPECT_GE(device_->recommendedMaxWorkingSetSize(), device_->maxBufferLength());
-    EXPECT_TRUE(device_->supportsFamily(MTL::GPUFamilyApple7));
-    EXPECT_TRUE(device_->supportsFamily(MTL::GPUFamilyMetal3));
-    EXPECT_FALSE(device_->supportsFamily(MTL::GPUFamilyApple10));
     EXPECT_NE(text(device_->name()).find("metalcpu"), std::string::npos);
+}
+
+// Test that supportsFamily answers for the emulated GPU family: AppleN up to it, Apple10
+// only on apple10, and Mac2, Common1-3, Metal3 and Metal4 on every family.
+TEST_F(DeviceTest, SupportsFamilyPerEmulatedFamily) {
+    auto* device = rt::Device::systemDefault();
+    const rt::GpuEmulation saved = device->emulation();
+    for (mc_u32 emulated : {MC_GPU_FAMILY_APPLE7, MC_GPU_FAMILY_APPLE8, MC_GPU_FAMILY_APPLE9, MC_GPU_FAMILY_APPLE10}) {
+        SCOPED_TRACE(rt::GpuEmulation::familyName(emulated));
+        rt::GpuEmulation emulation = saved;
+        emulation.family = emulated;
+        device->setEmulationForTesting(emulation);
+        for (NS::Integer apple = MTL::GPUFamilyApple1; apple <= MTL::GPUFamilyApple10; ++apple)
+            EXPECT_EQ(device_->supportsFamily(static_cast<MTL::GPUFamily>(apple)), apple <= NS::Integer(emulated))
+                << "Apple" << apple - 1000;
+        for (MTL::GPUFamily always : {MTL::GPUFamilyMac2, MTL::GPUFamilyCommon1, MTL::GPUFamilyCommon2,
+                                      MTL::GPUFamilyCommon3, MTL::GPUFamilyMetal3, MTL::GPUFamilyMetal4})
+            EXPECT_TRUE(device_->supportsFamily(always)) << always;
+        for (MTL::GPUFamily never : {MTL::GPUFamilyMac1, MTL::GPUFamilyMacCatalyst1, MTL::GPUFamilyMacCatalyst2,
+                                     static_cast<MTL::GPUFamily>(1011), static_cast<MTL::GPUFamily>(0)})
+            EXPECT_FALSE(device_->supportsFamily(never)) << never;
+    }
+    device->setEmulationForTesting(saved);
 }
 
 // Test that there is one device: the default one is also the only one listed.
