@@ -1,7 +1,7 @@
 // Metal 4 command objects: MTL4::CommandQueue, CommandBuffer, CommandAllocator, the compute
 // encoder, ArgumentTable and CommitFeedback (src/runtime/mtl4_*.h). Render and machine-learning
-// encoders, counter heaps, residency sets on queues and indirect command buffers are not built:
-// their methods do nothing. Descriptors and CommitOptions are settings holders
+// encoders, counter heaps and indirect command buffers are not built, and residency sets on
+// queues and command buffers are accepted unchecked: those methods do nothing. Descriptors and CommitOptions are settings holders
 // (metal4_descriptors.cpp).
 #include "api/metal4_descriptors.h"
 #include "runtime/log_state.h"
@@ -208,8 +208,12 @@ void MTL4::CommandQueue::commit(const CommandBuffer* const* buffers, NS::UIntege
                                 const CommitOptions* options) {
     if (auto* self = implOf<Queue4>(this)) self->commit(buffers, count, metalcpu::api::feedbackHandlersOf(options));
 }
-void MTL4::CommandQueue::signalEvent(const MTL::Event*, std::uint64_t) {}
-void MTL4::CommandQueue::wait(const MTL::Event*, std::uint64_t) {}
+void MTL4::CommandQueue::signalEvent(const MTL::Event* event, std::uint64_t value) {
+    if (auto* self = implOf<Queue4>(this)) self->signalEvent(event, value);
+}
+void MTL4::CommandQueue::wait(const MTL::Event* event, std::uint64_t value) {
+    if (auto* self = implOf<Queue4>(this)) self->wait(event, value);
+}
 void MTL4::CommandQueue::addResidencySet(const MTL::ResidencySet*) {}
 void MTL4::CommandQueue::addResidencySets(const MTL::ResidencySet* const*, NS::UInteger) {}
 void MTL4::CommandQueue::removeResidencySet(const MTL::ResidencySet*) {}

@@ -6,6 +6,7 @@
 #include "runtime/debug_layer.h"
 #include "runtime/errors.h"
 #include "runtime/mtl4_command_buffer.h"
+#include "runtime/shared_event.h"
 
 #include <Foundation/NSError.hpp>
 
@@ -121,6 +122,26 @@ void Mtl4CommandQueue::commit(const MTL4::CommandBuffer* const* buffers, std::ui
         });
         inner->commit();
     }
+}
+
+void Mtl4CommandQueue::signalEvent(const MTL::Event* event, std::uint64_t value) {
+    if (SharedEvent* target = SharedEvent::of(const_cast<MTL::Event*>(event)))
+        commitAlone(SignalEventCommand{target, value}, event);
+    else DebugLayer::reject({kClass, "signalEvent:value:", 520}, "event must not be nil.");
+}
+
+void Mtl4CommandQueue::wait(const MTL::Event* event, std::uint64_t value) {
+    if (SharedEvent* target = SharedEvent::of(const_cast<MTL::Event*>(event)))
+        commitAlone(WaitEventCommand{target, value}, event);
+    else DebugLayer::reject({kClass, "waitForEvent:value:", 530}, "event must not be nil.");
+}
+
+void Mtl4CommandQueue::commitAlone(Command command, const MTL::Event* event) {
+    // Through the classic queue, so it keeps its place between the commits around it.
+    auto* inner = ns::implOf<rt::CommandBuffer>(queue_->commandBuffer(true, MTL::CommandBufferErrorOptionNone));
+    inner->append(std::move(command));
+    inner->keepAlive(const_cast<MTL::Event*>(event));
+    inner->commit();
 }
 
 } // namespace metalcpu::rt

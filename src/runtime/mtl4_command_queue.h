@@ -1,6 +1,7 @@
 #pragma once
 
 #include "foundation/object.h"
+#include "runtime/commands.h"
 #include "runtime/label.h"
 
 #include <Metal/MTL4CommandQueue.hpp>
@@ -53,8 +54,15 @@ public:
     /// Commits `count` command buffers, all or (reported) none of them.
     void commit(const MTL4::CommandBuffer* const* buffers, std::uint64_t count,
                 std::vector<FeedbackHandler> feedbackHandlers);
+    /// Sets `event` to `value` once the work committed before has run.
+    void signalEvent(const MTL::Event* event, std::uint64_t value);
+    /// Work committed after this waits until `event` reaches `value`.
+    void wait(const MTL::Event* event, std::uint64_t value);
 
 private:
+    /// Commits an internal command buffer holding only `command` (which uses `event`).
+    void commitAlone(Command command, const MTL::Event* event);
+
     Device* device_;
     Label label_;
     rt::CommandQueue* queue_; ///< the classic queue that runs the work (owned)

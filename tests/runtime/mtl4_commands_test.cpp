@@ -5,6 +5,7 @@
 #include "mtl4_test.h"
 
 #include <cstdint>
+#include <thread>
 
 namespace metalcpu::testing {
 namespace {
@@ -233,6 +234,84 @@ TEST_F(Mtl4CommandsTest, AddressOutsideEveryBufferFailsDispatch) {
     EXPECT_NE(feedback.error.find("kernel 'increment'"), std::string::npos) << feedback.error;
     EXPECT_NE(feedback.error.find("is in no live buffer"), std::string::npos) << feedback.error;
     EXPECT_EQ(notABuffer[0], 0u);
+}
+
+// Test that signalEvent sets the event after the work committed before it has run.
+TEST_F(Mtl4CommandsTest, SignalEventAfterCommittedWork) {
+    MTL::ComputePipelineState* increment = kernel("increment");
+    MTL::Buffer* counters = buffer(32 * 4);
+    MTL4::ArgumentTable* bindings = table(1);
+    bindings->setAddress(counters->gpuAddress(), 0);
+    MTL::SharedEvent* event = own(device_->newSharedEvent());
+    ASSERT_NE(event, nullptr);
+    MTL4::ComputeCommandEncoder* encoder = begin();
+    encoder->setComputePipelineState(increment);
+    encoder->setArgumentTable(bindings);
+    encoder->dispatchThreads(MTL::Size(32, 1, 1), MTL::Size(8, 1, 1));
+    encoder->endEncoding();
+    commandBuffer_->endCommandBuffer();
+    MTL4::CommandBuffer* batch[] = {commandBuffer_};
+    queue4_->commit(batch, 1);
+    queue4_->signalEvent(event, 5);
+    ASSERT_TRUE(event->waitUntilSignaledValue(5, 60000));
+    const auto* values = static_cast<const std::uint32_t*>(counters->contents());
+    for (unsigned i = 0; i < 32; ++i) EXPECT_EQ(values[i], 1u) << i;
+}
+
+// Test that a queue's wait holds the work committed after it until another queue signals:
+// the copy on the waiting queue, committed first, sees what the other queue wrote.
+TEST_F(Mtl4CommandsTest, WaitOrdersWorkAcrossQueues) {
+    MTL::ComputePipelineState* broadcast = kernel("broadcast");
+    MTL::Buffer* value = buffer(4);
+    *static_cast<std::uint32_t*>(value->contents()) = 42;
+    MTL::Buffer* produced = buffer(16 * 4);
+    MTL::Buffer* copied = buffer(16 * 4);
+    MTL::Event* event = own(device_->newEvent());
+    MTL4::CommandQueue* consumer = own(device_->newMTL4CommandQueue());
+    MTL4::CommandBuffer* copyBuffer = own(device_->newCommandBuffer());
+    MTL4::CommandAllocator* copyAllocator = own(device_->newCommandAllocator());
+
+    copyBuffer->beginCommandBuffer(copyAllocator);
+    MTL4::ComputeCommandEncoder* copy = copyBuffer->computeCommandEncoder();
+    copy->copyFromBuffer(produced, 0, copied, 0, 16 * 4);
+    copy->endEncoding();
+    copyBuffer->endCommandBuffer();
+    consumer->wait(event, 1);
+    CommitResult copyResult;
+    std::thread waiter([&] { copyResult = commit({copyBuffer}, consumer); });
+
+    MTL4::ArgumentTable* bindings = table(2);
+    bindings->setAddress(value->gpuAddress(), 0);
+    bindings->setAddress(produced->gpuAddress(), 1);
+    MTL4::ComputeCommandEncoder* encoder = begin();
+    encoder->setComputePipelineState(broadcast);
+    encoder->setArgumentTable(bindings);
+    encoder->dispatchThreads(MTL::Size(16, 1, 1), MTL::Size(16, 1, 1));
+    EXPECT_FALSE(finish(encoder).failed);
+    queue4_->signalEvent(event, 1);
+    waiter.join();
+    ASSERT_FALSE(copyResult.failed) << copyResult.error;
+    const auto* values = static_cast<const std::uint32_t*>(copied->contents());
+    for (unsigned i = 0; i < 16; ++i) EXPECT_EQ(values[i], 42u) << i;
+}
+
+// Test that a classic command buffer's encodeSignalEvent runs after the encoders before it.
+TEST_F(Mtl4CommandsTest, ClassicEncodeSignalEvent) {
+    MTL::ComputePipelineState* increment = kernel("increment");
+    MTL::Buffer* counters = buffer(16 * 4);
+    MTL::SharedEvent* event = own(device_->newSharedEvent());
+    MTL::CommandBuffer* classic = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = classic->computeCommandEncoder();
+    encoder->setComputePipelineState(increment);
+    encoder->setBuffer(counters, 0, 0);
+    encoder->dispatchThreads(MTL::Size(16, 1, 1), MTL::Size(16, 1, 1));
+    encoder->endEncoding();
+    classic->encodeSignalEvent(event, 3);
+    classic->commit();
+    ASSERT_TRUE(event->waitUntilSignaledValue(3, 60000));
+    const auto* values = static_cast<const std::uint32_t*>(counters->contents());
+    for (unsigned i = 0; i < 16; ++i) EXPECT_EQ(values[i], 1u) << i;
+    classic->waitUntilCompleted();
 }
 
 // Test that the factories and accessors of the command objects answer as Metal does.

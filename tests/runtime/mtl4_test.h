@@ -54,8 +54,9 @@ protected:
         return own(made);
     }
 
-    /// Commits `buffers` in one call and waits for its feedback, which must come once.
-    CommitResult commit(std::vector<MTL4::CommandBuffer*> buffers) {
+    /// Commits `buffers` in one call to `queue` (default queue4_) and waits for its feedback,
+    /// which must come once.
+    CommitResult commit(std::vector<MTL4::CommandBuffer*> buffers, MTL4::CommandQueue* queue = nullptr) {
         auto promise = std::make_shared<std::promise<CommitResult>>();
         auto calls = std::make_shared<std::atomic<int>>(0);
         std::future<CommitResult> future = promise->get_future();
@@ -69,7 +70,7 @@ protected:
             seen.end = feedback->GPUEndTime();
             promise->set_value(seen);
         });
-        queue4_->commit(buffers.data(), buffers.size(), options);
+        (queue ? queue : queue4_)->commit(buffers.data(), buffers.size(), options);
         options->release();
         CommitResult result = future.get();
         EXPECT_EQ(calls->load(), 1);
