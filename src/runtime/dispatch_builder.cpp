@@ -5,6 +5,7 @@
 #include "runtime/debug_layer.h"
 #include "runtime/label.h"
 #include "runtime/sampler_state.h"
+#include "runtime/tensor.h"
 #include "runtime/texture.h"
 #include "support/log.h"
 #include "validation/settings.h"
@@ -246,6 +247,24 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                 return false;
             dispatch.parameters.textures[param.index] = texture->kernelView();
             sink.keepAlive(texture->asPublicClass());
+        } else if (param.kind == MC_PARAM_TENSOR) {
+            Tensor* tensor = bindings.tensors[param.index];
+            // Kernels read a tensor's description through the pointer, so there is no
+            // running without one.
+            if (!tensor) return reject(arguments(1023), missing("tensor", param));
+            if (static_cast<mc_u32>(tensor->dataType()) != param.tensor_data_type ||
+                tensor->rank() != param.tensor_rank)
+                return reject(arguments(1126), function + "tensor bound at index " + index + " for " + param.name +
+                                                   " has data type " + std::to_string(tensor->dataType()) +
+                                                   " and rank " + std::to_string(tensor->rank()) +
+                                                   ", but the argument has data type " +
+                                                   std::to_string(param.tensor_data_type) + " and rank " +
+                                                   std::to_string(param.tensor_rank) + ".");
+            if (dispatch.tensors.empty()) dispatch.tensors.reserve(kernel.param_count);
+            tensor->kernelView(dispatch.tensors.emplace_back());
+            dispatch.parameters.buffers[param.index] = &dispatch.tensors.back();
+            dispatch.parameters.buffer_lengths[param.index] = sizeof(mc_tensor);
+            sink.keepAlive(tensor->asPublicClass());
         } else if (param.kind == MC_PARAM_SAMPLER) {
             SamplerState* sampler = bindings.samplers[param.index];
             if (!sampler) {

@@ -14,6 +14,7 @@ class Buffer;
 class ComputePipelineState;
 class Label;
 class SamplerState;
+class Tensor;
 class Texture;
 
 /// What is bound at one buffer index: a buffer and an offset, or setBytes data.
@@ -32,6 +33,7 @@ struct Bindings {
     std::uint64_t threadgroupLengths[METALCPU_MAX_THREADGROUP_BINDINGS] = {};
     Texture* textures[METALCPU_MAX_TEXTURE_BINDINGS] = {};
     SamplerState* samplers[METALCPU_MAX_SAMPLER_BINDINGS] = {};
+    Tensor* tensors[Device::kMaxBufferBindings] = {}; ///< at tensor_handle parameters' buffer indices
 };
 
 /// One dispatch call of an encoder.

@@ -5,6 +5,7 @@
 #include "runtime/debug_layer.h"
 #include "runtime/dispatch_builder.h"
 #include "runtime/sampler_state.h"
+#include "runtime/tensor.h"
 #include "runtime/texture.h"
 
 #include <Foundation/NSError.hpp>
@@ -74,6 +75,7 @@ void Mtl4ArgumentTable::setSamplerState(MTL::ResourceID id, std::uint64_t index)
 bool Mtl4ArgumentTable::snapshot(Bindings& out, std::string& error) const {
     for (std::uint64_t i = 0; i < limits_.buffers; ++i) {
         out.buffers[i] = BufferBinding{};
+        out.tensors[i] = resources_[i] ? Tensor::fromResourceID(MTL::ResourceID{resources_[i]}) : nullptr;
         if (!addresses_[i]) continue;
         BufferDirectory::Location found = device_->bufferDirectory().find(addresses_[i]);
         if (!found.buffer) {
