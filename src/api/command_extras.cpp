@@ -1,12 +1,13 @@
 // The command queue and command buffer methods beyond command_queue.cpp and
 // command_buffer.cpp: residency sets (every allocation is always resident on a CPU, so they are
-// accepted and ignored), the log states of the descriptors, events (which metalcpu cannot make
-// yet, so only nil reaches these methods), the block overloads of the handlers, and MTL::CommandBufferEncoderInfo,
-// which appears in command buffer errors metalcpu does not report yet.
+// accepted and ignored), the log states of the descriptors, event signals and waits, the block
+// overloads of the handlers, and MTL::CommandBufferEncoderInfo, which appears in command buffer
+// errors metalcpu does not report yet.
 #include "api/blocks.h"
 #include "foundation/string.h"
 #include "runtime/command_buffer.h"
 #include "runtime/descriptors.h"
+#include "runtime/shared_event.h"
 
 #include <Metal/MTLCommandBuffer.hpp>
 #include <Metal/MTLCommandQueue.hpp>
@@ -47,8 +48,27 @@ void MTL::CommandBufferDescriptor::setLogState(const LogState* logState) {
         metalcpu::rt::assignRetained(self->logState, logState);
 }
 
-void MTL::CommandBuffer::encodeSignalEvent(const Event*, std::uint64_t) {}
-void MTL::CommandBuffer::encodeWait(const Event*, std::uint64_t) {}
+namespace {
+
+/// encodeSignalEvent/encodeWait: `command` runs between the encoders before and after it.
+void encodeEvent(MTL::CommandBuffer* buffer, const MTL::Event* event, metalcpu::rt::Command command,
+                 const char* selector) {
+    auto* self = metalcpu::ns::implOf<metalcpu::rt::CommandBuffer>(buffer);
+    if (!self || !event || !self->mayBeginEncoder(selector)) return;
+    self->keepAlive(const_cast<MTL::Event*>(event));
+    self->append(std::move(command));
+}
+
+} // namespace
+
+void MTL::CommandBuffer::encodeSignalEvent(const Event* event, std::uint64_t value) {
+    if (auto* target = metalcpu::rt::SharedEvent::of(const_cast<Event*>(event)))
+        encodeEvent(this, event, metalcpu::rt::SignalEventCommand{target, value}, "encodeSignalEvent:value:");
+}
+void MTL::CommandBuffer::encodeWait(const Event* event, std::uint64_t value) {
+    if (auto* target = metalcpu::rt::SharedEvent::of(const_cast<Event*>(event)))
+        encodeEvent(this, event, metalcpu::rt::WaitEventCommand{target, value}, "encodeWaitForEvent:value:");
+}
 void MTL::CommandBuffer::useResidencySet(const ResidencySet*) {}
 void MTL::CommandBuffer::useResidencySets(const ResidencySet* const[], NS::UInteger) {}
 #if defined(__BLOCKS__)

@@ -1,16 +1,24 @@
 // The MTL::Device methods beyond device.cpp: identity and feature queries, timestamps, the block
-// overloads, the creation methods of objects metalcpu cannot make yet (each logs once and
-// returns nullptr), device observers and notification names, and MTL::Architecture.
+// overloads, the factories of the Metal 4 command objects, the creation methods of objects
+// metalcpu cannot make yet (each logs once and returns nullptr), device observers and
+// notification names, and MTL::Architecture.
 #include "api/blocks.h"
 #include "api/not_yet.h"
 #include "api/settings.h"
 #include "foundation/factories.h"
 #include "foundation/string.h"
 #include "runtime/device.h"
+#include "runtime/mtl4_argument_table.h"
+#include "runtime/mtl4_command_allocator.h"
+#include "runtime/mtl4_command_buffer.h"
+#include "runtime/mtl4_command_queue.h"
 #include "runtime/mtl4_compiler.h"
 #include "runtime/shared_event.h"
 
 #include <Foundation/NSString.hpp>
+#include <Metal/MTL4ArgumentTable.hpp>
+#include <Metal/MTL4CommandAllocator.hpp>
+#include <Metal/MTL4CommandQueue.hpp>
 #include <Metal/MTLDevice.hpp>
 
 #include <sys/utsname.h>
@@ -247,29 +255,37 @@ MTL::SharedEvent* MTL::Device::newSharedEvent(const SharedEventHandle*) {
 
 // Metal 4.
 MTL4::CommandQueue* MTL::Device::newMTL4CommandQueue() {
-    notYet<Dev>(this, "MTL::Device::newMTL4CommandQueue");
-    return nullptr;
+    auto* self = implOf<Dev>(this);
+    return self ? metalcpu::ns::make<metalcpu::rt::Mtl4CommandQueue>(self) : nullptr;
 }
-MTL4::CommandQueue* MTL::Device::newMTL4CommandQueue(const MTL4::CommandQueueDescriptor*, NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newMTL4CommandQueue", error);
-    return nullptr;
+MTL4::CommandQueue* MTL::Device::newMTL4CommandQueue(const MTL4::CommandQueueDescriptor* descriptor, NS::Error**) {
+    MTL4::CommandQueue* queue = newMTL4CommandQueue();
+    if (queue && descriptor) implOf<metalcpu::rt::Mtl4CommandQueue>(queue)->label().set(descriptor->label());
+    return queue;
 }
 MTL4::CommandBuffer* MTL::Device::newCommandBuffer() {
-    notYet<Dev>(this, "MTL::Device::newCommandBuffer");
-    return nullptr;
+    auto* self = implOf<Dev>(this);
+    return self ? metalcpu::ns::make<metalcpu::rt::Mtl4CommandBuffer>(self) : nullptr;
 }
 MTL4::CommandAllocator* MTL::Device::newCommandAllocator() {
-    notYet<Dev>(this, "MTL::Device::newCommandAllocator");
-    return nullptr;
+    auto* self = implOf<Dev>(this);
+    return self ? metalcpu::ns::make<metalcpu::rt::Mtl4CommandAllocator>(self) : nullptr;
 }
-MTL4::CommandAllocator* MTL::Device::newCommandAllocator(const MTL4::CommandAllocatorDescriptor*,
-                                                         NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newCommandAllocator", error);
-    return nullptr;
+MTL4::CommandAllocator* MTL::Device::newCommandAllocator(const MTL4::CommandAllocatorDescriptor* descriptor,
+                                                         NS::Error**) {
+    MTL4::CommandAllocator* allocator = newCommandAllocator();
+    if (allocator && descriptor)
+        implOf<metalcpu::rt::Mtl4CommandAllocator>(allocator)->label().set(descriptor->label());
+    return allocator;
 }
-MTL4::ArgumentTable* MTL::Device::newArgumentTable(const MTL4::ArgumentTableDescriptor*, NS::Error** error) {
-    notYet<Dev>(this, "MTL::Device::newArgumentTable", error);
-    return nullptr;
+MTL4::ArgumentTable* MTL::Device::newArgumentTable(const MTL4::ArgumentTableDescriptor* descriptor,
+                                                   NS::Error** error) {
+    auto* self = implOf<Dev>(this);
+    if (!self || !descriptor) return nullptr;
+    return metalcpu::rt::Mtl4ArgumentTable::make(
+        self,
+        {descriptor->maxBufferBindCount(), descriptor->maxTextureBindCount(), descriptor->maxSamplerStateBindCount()},
+        descriptor->label(), error);
 }
 MTL4::Compiler* MTL::Device::newCompiler(const MTL4::CompilerDescriptor* descriptor, NS::Error**) {
     auto* self = implOf<Dev>(this);

@@ -1,9 +1,10 @@
 // The settings holders of Metal 4's command and compilation objects: MTL4::CommandQueueDescriptor,
 // CommandAllocatorDescriptor, CommandBufferOptions, CommitOptions, ArgumentTableDescriptor,
 // CounterHeapDescriptor, CompilerDescriptor, CompilerTaskOptions,
-// PipelineDataSetSerializerDescriptor and BinaryFunctionDescriptor. The objects they describe
-// cannot be made yet (metal4_commands.cpp, metal4_compiler.cpp).
+// PipelineDataSetSerializerDescriptor and BinaryFunctionDescriptor. The command objects they
+// describe are in metal4_commands.cpp; the compiler cannot be made yet (metal4_compiler.cpp).
 #include "api/blocks.h"
+#include "api/metal4_descriptors.h"
 #include "api/settings.h"
 
 #include <Foundation/NSArray.hpp>
@@ -22,6 +23,19 @@
 #include <vector>
 
 namespace metalcpu::api {
+
+/// The feedback handlers to call when a commit has finished (Mtl4CommandQueue::commit).
+class CommitOptions final : public ns::Implements<MTL4::CommitOptions> {
+public:
+    const char* className() const override { return "MTL4CommitOptions"; }
+    std::vector<MTL4::CommitFeedbackHandlerFunction> feedbackHandlers;
+};
+
+std::vector<MTL4::CommitFeedbackHandlerFunction> feedbackHandlersOf(const MTL4::CommitOptions* options) {
+    auto* self = ns::implOf<CommitOptions>(options);
+    return self ? self->feedbackHandlers : std::vector<MTL4::CommitFeedbackHandlerFunction>{};
+}
+
 namespace {
 
 class CommandQueueDescriptor final : public Settings<CommandQueueDescriptor, MTL4::CommandQueueDescriptor> {
@@ -49,12 +63,6 @@ public:
     } state;
 };
 
-/// The feedback handlers to call when a commit has finished (once MTL4 queues exist).
-class CommitOptions final : public ns::Implements<MTL4::CommitOptions> {
-public:
-    const char* className() const override { return "MTL4CommitOptions"; }
-    std::vector<MTL4::CommitFeedbackHandlerFunction> feedbackHandlers;
-};
 
 class ArgumentTableDescriptor final : public Settings<ArgumentTableDescriptor, MTL4::ArgumentTableDescriptor> {
 public:

@@ -97,4 +97,7 @@ MTL::Device* MTL::SamplerState::device() const {
     auto* self = implOf<Sampler>(this);
     return self ? self->device() : nullptr;
 }
-MTL::ResourceID MTL::SamplerState::gpuResourceID() const { return ResourceID{}; }
+// As textures: the implementation's address, which an MTL4 argument table resolves back.
+MTL::ResourceID MTL::SamplerState::gpuResourceID() const {
+    return ResourceID{reinterpret_cast<std::uint64_t>(implOf<Sampler>(this))};
+}

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace metalcpu::val {
 class DispatchValidation;
@@ -27,6 +28,10 @@ struct Dispatch {
     val::DispatchValidation* validation = nullptr;
     /// Where the kernel's os_log messages go (not owned); null: they are discarded.
     ShaderLog* log = nullptr;
+    /// The tensors bound at tensor_handle parameters: `parameters.buffers[i]` points at one of
+    /// them. Reserved before the first is added, so the pointers hold while the dispatch
+    /// moves (never copy a Dispatch that has tensors).
+    std::vector<mc_tensor> tensors;
 };
 
 /// How a dispatch ended.

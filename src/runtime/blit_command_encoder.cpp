@@ -24,16 +24,14 @@ std::string rangeError(const char* offsetName, std::uint64_t offset, const char*
 
 } // namespace
 
-BlitCommandEncoder::BlitCommandEncoder(CommandBuffer* commandBuffer) : Implements(commandBuffer, kClass) {}
-
-void BlitCommandEncoder::copy(const MTL::Buffer* source, std::uint64_t sourceOffset, const MTL::Buffer* destination,
-                              std::uint64_t destinationOffset, std::uint64_t size) {
-    if (!usable(kCopy)) return;
+void encodeBufferCopy(CommandSink& sink, const char* debugClassName, const MTL::Buffer* source,
+                      std::uint64_t sourceOffset, const MTL::Buffer* destination, std::uint64_t destinationOffset,
+                      std::uint64_t size) {
     // A mistake is reported by the debug layer (when it is on) and recorded, so that the
     // command buffer fails when it gets there.
     auto reject = [&](unsigned line, const std::string& message) {
-        DebugLayer::report({kClass, kCopy, line}, message);
-        commandBuffer_->append(InvalidCommand{std::string("copyFromBuffer: ") + message});
+        DebugLayer::report({debugClassName, kCopy, line}, message);
+        sink.append(InvalidCommand{std::string("copyFromBuffer: ") + message});
     };
     Buffer* from = ns::implOf<Buffer>(source);
     Buffer* to = ns::implOf<Buffer>(destination);
@@ -43,24 +41,35 @@ void BlitCommandEncoder::copy(const MTL::Buffer* source, std::uint64_t sourceOff
     if (!error.empty()) return reject(431, error);
     error = rangeError("destinationOffset", destinationOffset, "size", size, "destinationBuffer", to->length());
     if (!error.empty()) return reject(433, error);
-    commandBuffer_->keepAlive(from->asPublicClass());
-    commandBuffer_->keepAlive(to->asPublicClass());
-    commandBuffer_->append(CopyCommand{from, sourceOffset, to, destinationOffset, size});
+    sink.keepAlive(from->asPublicClass());
+    sink.keepAlive(to->asPublicClass());
+    sink.append(CopyCommand{from, sourceOffset, to, destinationOffset, size});
 }
 
-void BlitCommandEncoder::fill(const MTL::Buffer* buffer, std::uint64_t offset, std::uint64_t length,
-                              std::uint8_t value) {
-    if (!usable(kFill)) return;
+void encodeBufferFill(CommandSink& sink, const char* debugClassName, const MTL::Buffer* buffer, std::uint64_t offset,
+                      std::uint64_t length, std::uint8_t value) {
     auto reject = [&](unsigned line, const std::string& message) {
-        DebugLayer::report({kClass, kFill, line}, message);
-        commandBuffer_->append(InvalidCommand{std::string("fillBuffer: ") + message});
+        DebugLayer::report({debugClassName, kFill, line}, message);
+        sink.append(InvalidCommand{std::string("fillBuffer: ") + message});
     };
     Buffer* target = ns::implOf<Buffer>(buffer);
     if (!target) return reject(612, "buffer must not be nil.");
     std::string error = rangeError("range.location", offset, "range.length", length, "buffer", target->length());
     if (!error.empty()) return reject(615, error);
-    commandBuffer_->keepAlive(target->asPublicClass());
-    commandBuffer_->append(FillCommand{target, offset, length, value});
+    sink.keepAlive(target->asPublicClass());
+    sink.append(FillCommand{target, offset, length, value});
+}
+
+BlitCommandEncoder::BlitCommandEncoder(CommandBuffer* commandBuffer) : Implements(commandBuffer, kClass) {}
+
+void BlitCommandEncoder::copy(const MTL::Buffer* source, std::uint64_t sourceOffset, const MTL::Buffer* destination,
+                              std::uint64_t destinationOffset, std::uint64_t size) {
+    if (usable(kCopy)) encodeBufferCopy(*commandBuffer_, kClass, source, sourceOffset, destination, destinationOffset, size);
+}
+
+void BlitCommandEncoder::fill(const MTL::Buffer* buffer, std::uint64_t offset, std::uint64_t length,
+                              std::uint8_t value) {
+    if (usable(kFill)) encodeBufferFill(*commandBuffer_, kClass, buffer, offset, length, value);
 }
 
 } // namespace metalcpu::rt

@@ -11,13 +11,14 @@ Buffer::Buffer(Device* device, std::uint64_t length, MTL::ResourceOptions option
     : Implements(device, options), pages_(std::make_unique<BufferMemory>(length)), memory_(pages_->bytes()),
       length_(length) {
     if (memory_) device->trackAllocation(static_cast<std::int64_t>(pages_->size()));
-    registerForValidation();
+    registerAddress();
 }
 
-void Buffer::registerForValidation() {
+void Buffer::registerAddress() {
     // Shader validation checks addresses that kernels read from memory (gpuAddress values)
-    // against the buffer they point into.
+    // against the buffer they point into; MTL4 argument tables bind such addresses.
     if (!memory_) return;
+    device()->bufferDirectory().add(this);
     val::AllocationRegistry::shared().add(reinterpret_cast<std::uint64_t>(memory_), length_,
                                           [this] { return label().text("<unnamed>"); });
 }
@@ -26,11 +27,14 @@ Buffer::Buffer(Device* device, void* memory, std::uint64_t length, MTL::Resource
                std::function<void(void*, std::uint64_t)> deallocator)
     : Implements(device, options), memory_(static_cast<std::uint8_t*>(memory)), length_(length),
       deallocator_(std::move(deallocator)) {
-    registerForValidation();
+    registerAddress();
 }
 
 Buffer::~Buffer() {
-    if (memory_) val::AllocationRegistry::shared().remove(reinterpret_cast<std::uint64_t>(memory_));
+    if (memory_) {
+        val::AllocationRegistry::shared().remove(reinterpret_cast<std::uint64_t>(memory_));
+        device()->bufferDirectory().remove(this);
+    }
     if (pages_) {
         if (memory_) device()->trackAllocation(-static_cast<std::int64_t>(pages_->size()));
     } else if (deallocator_) {

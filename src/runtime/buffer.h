@@ -44,7 +44,7 @@ public:
     std::uint64_t allocatedSize() const override { return pages_ ? pages_->size() : length_; }
 
 private:
-    void registerForValidation();
+    void registerAddress();
 
     std::unique_ptr<BufferMemory> pages_; ///< null for bytesNoCopy buffers
     std::uint8_t* memory_ = nullptr;

@@ -9,6 +9,7 @@
 #include "runtime/errors.h"
 #include "runtime/in_flight.h"
 #include "runtime/log_state.h"
+#include "runtime/shared_event.h"
 #include "support/log.h"
 #include "validation/dispatch_counts.h"
 
@@ -246,6 +247,10 @@ void CommandBuffer::execute() {
         } else if (auto* invalid = std::get_if<InvalidCommand>(&command)) {
             fail(invalid->error);
             failed = true;
+        } else if (auto* signal = std::get_if<SignalEventCommand>(&command)) {
+            signal->event->signal(signal->value);
+        } else if (auto* wait = std::get_if<WaitEventCommand>(&command)) {
+            wait->event->waitFor(wait->value);
         }
     }
     gpuEndTime_ = now();

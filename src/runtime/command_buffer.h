@@ -28,7 +28,7 @@ class LogState;
 /// A command buffer: commands recorded by its encoders, then run on its queue's thread.
 /// Status goes NotEnqueued → Enqueued → Committed → Scheduled → Completed (or Error), as
 /// in Metal; handlers run on the queue's thread, inside an autorelease pool.
-class CommandBuffer final : public ns::Implements<MTL::CommandBuffer> {
+class CommandBuffer final : public ns::Implements<MTL::CommandBuffer>, public CommandSink {
 public:
     /// `logState` (may be null) receives the os_log messages of its kernels.
     CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::CommandBufferErrorOption errorOptions,
@@ -55,10 +55,10 @@ public:
     /// 0 for the first encoder made on this command buffer, then 1, ...: how shader
     /// validation names an encoder without a label.
     std::uint64_t nextEncoderIndex() { return encodersMade_++; }
-    void append(Command command) { commands_.push_back(std::move(command)); }
+    void append(Command command) override { commands_.push_back(std::move(command)); }
     /// Keeps `object` alive until the command buffer completes (unless it holds
     /// unretained references, as commandBufferWithUnretainedReferences() asks).
-    void keepAlive(NS::Object* object);
+    void keepAlive(NS::Object* object) override;
     /// Copies setBytes() data into storage that lives as long as the command buffer.
     void* copyBytes(const void* bytes, std::uint64_t length);
 

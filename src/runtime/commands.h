@@ -8,9 +8,14 @@
 #include <string>
 #include <variant>
 
+namespace NS {
+class Object;
+}
+
 namespace metalcpu::rt {
 
 class Buffer;
+class SharedEvent;
 
 /// A kernel dispatch, with everything bound at the moment it was encoded. `encodeError`
 /// holds the reason when the dispatch was invalid; the command buffer fails there.
@@ -46,6 +51,33 @@ struct InvalidCommand {
     std::string error;
 };
 
-using Command = std::variant<DispatchCommand, CopyCommand, FillCommand, InvalidCommand>;
+/// Sets an event's value once the commands before it have run (MTL4 queue signalEvent,
+/// CommandBuffer::encodeSignalEvent). The command buffer keeps the event alive.
+struct SignalEventCommand {
+    SharedEvent* event;
+    std::uint64_t value;
+};
+
+/// Holds the queue until an event's value reaches `value` (MTL4 queue wait,
+/// CommandBuffer::encodeWait): later commands of the queue run after the signal.
+struct WaitEventCommand {
+    SharedEvent* event;
+    std::uint64_t value;
+};
+
+using Command =
+    std::variant<DispatchCommand, CopyCommand, FillCommand, InvalidCommand, SignalEventCommand, WaitEventCommand>;
+
+/// Where encoders record: a classic command buffer, or an MTL4 command buffer that hands its
+/// commands to the queue at commit.
+class CommandSink {
+public:
+    virtual void append(Command command) = 0;
+    /// Keeps `object` alive until the commands that use it have run.
+    virtual void keepAlive(NS::Object* object) = 0;
+
+protected:
+    ~CommandSink() = default;
+};
 
 } // namespace metalcpu::rt

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "foundation/object.h"
+#include "runtime/buffer_directory.h"
 #include "runtime/gpu_family.h"
 #include "runtime/label.h"
 
@@ -51,6 +52,8 @@ public:
     void trackAllocation(std::int64_t bytes) { allocated_.fetch_add(static_cast<std::uint64_t>(bytes)); }
 
     MTL::CommandQueue* newCommandQueue(std::uint64_t maxCommandBufferCount);
+    /// Every live buffer by GPU address (for MTL4 argument tables).
+    BufferDirectory& bufferDirectory() { return bufferDirectory_; }
 
 private:
     Device();
@@ -63,6 +66,7 @@ private:
     std::atomic<std::uint64_t> allocated_{0};
     GpuEmulation emulation_;
     Label label_;
+    BufferDirectory bufferDirectory_;
 };
 
 } // namespace metalcpu::rt

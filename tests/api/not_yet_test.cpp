@@ -40,7 +40,7 @@ TEST(NotYetTest, FactoriesFailWithAnErrorAndLogOnce) {
     }
     EXPECT_LE(occurrences(log.text(), "MTL::Device::newArchive"), 1u);
     EXPECT_EQ(device->newFence(), nullptr);
-    EXPECT_EQ(device->newMTL4CommandQueue(), nullptr);
+    EXPECT_EQ(device->newCounterHeap(nullptr, nullptr), nullptr);
     EXPECT_EQ(MTL::CaptureManager::sharedCaptureManager(), nullptr);
     EXPECT_EQ(CA::MetalLayer::layer(), nullptr);
     pool->release();

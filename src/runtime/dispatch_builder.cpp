@@ -1,0 +1,322 @@
+#include "runtime/dispatch_builder.h"
+
+#include "runtime/buffer.h"
+#include "runtime/compute_pipeline.h"
+#include "runtime/debug_layer.h"
+#include "runtime/label.h"
+#include "runtime/sampler_state.h"
+#include "runtime/tensor.h"
+#include "runtime/texture.h"
+#include "support/log.h"
+#include "validation/settings.h"
+
+#include <algorithm>
+
+namespace metalcpu::rt {
+namespace {
+
+/// A check of validateComputeFunctionArguments, the layer's helper for bindings at dispatch.
+DebugLayer::Site arguments(unsigned line) { return {nullptr, "validateComputeFunctionArguments", line}; }
+
+/// width * height * depth, saturated rather than wrapped.
+std::uint64_t volume(MTL::Size size) {
+    if (size.width == 0 || size.height == 0 || size.depth == 0) return 0;
+    std::uint64_t product = 0;
+    if (__builtin_mul_overflow(std::uint64_t(size.width), std::uint64_t(size.height), &product) ||
+        __builtin_mul_overflow(product, std::uint64_t(size.depth), &product))
+        return UINT64_MAX;
+    return product;
+}
+
+/// `(name.width(w) * name.height(h) * name.depth(d))(product)`, as Metal prints sizes.
+/// `heightName` is "height" except where Apple's text says "y".
+std::string sizeText(const char* name, MTL::Size size, const char* heightName = "height") {
+    return std::string("(") + name + ".width(" + std::to_string(size.width) + ") * " + name + "." + heightName +
+           "(" + std::to_string(size.height) + ") * " + name + ".depth(" + std::to_string(size.depth) + "))(" +
+           std::to_string(volume(size)) + ")";
+}
+
+/// The offset alignment Metal requires for a buffer argument: the element's alignment (at
+/// most 16) in the device address space, 4 bytes in the constant address space.
+std::uint64_t offsetAlignment(const mc_param& param) {
+    if (param.address_space != MC_ADDRESS_SPACE_DEVICE) return 4;
+    return std::clamp<std::uint64_t>(param.pointee_align, 1, 16);
+}
+
+/// What shader validation needs to know about the binding of a buffer parameter.
+val::BufferBinding checkedBinding(const mc_param& param, const BufferBinding& binding) {
+    val::BufferBinding b;
+    b.index = param.index;
+    b.argumentName = param.name;
+    b.space = param.address_space == MC_ADDRESS_SPACE_CONSTANT ? validation::AddressSpace::Constant
+                                                                 : validation::AddressSpace::Device;
+    b.bound = binding.bound();
+    if (binding.buffer) {
+        b.resourceBegin = reinterpret_cast<std::uint64_t>(binding.buffer->memory());
+        b.resourceLength = binding.buffer->length();
+        b.boundAddress = b.resourceBegin + binding.offset;
+        b.label = binding.buffer->label().text("<unnamed>");
+    } else if (binding.bytes) {
+        b.resourceBegin = b.boundAddress = reinterpret_cast<std::uint64_t>(binding.bytes);
+        b.resourceLength = binding.bytesLength;
+        b.label = "<unnamed>";
+    }
+    return b;
+}
+
+/// Binds zeroed memory to the buffer arguments of `kernel` that have nothing bound, for a
+/// plain run when the checked flavour (`why` it is unavailable) cannot guard them.
+void bindStandIns(ComputePipelineState& pipeline, const Bindings& bindings, DispatchCommand& command,
+                  const std::string& why) {
+    // Enough for the reads a kernel makes of an optional argument it does not use; a kernel
+    // that reaches further through a missing buffer is wrong on a GPU too.
+    constexpr std::size_t kStandInBytes = 64 * 1024;
+    const mc_kernel& kernel = pipeline.kernel();
+    command.standInMemory.reset(new unsigned char[kStandInBytes]());
+    for (mc_u32 i = 0; i < kernel.param_count; ++i) {
+        const mc_param& param = kernel.params[i];
+        if (param.kind != MC_PARAM_BUFFER || bindings.buffers[param.index].bound()) continue;
+        command.dispatch.parameters.buffers[param.index] = command.standInMemory.get();
+        command.dispatch.parameters.buffer_lengths[param.index] = kStandInBytes;
+    }
+    if (pipeline.noteStandInsOnce())
+        support::log().warn("kernel '{}' runs with zeroed stand-ins for arguments that have no buffer bound: "
+                            "the checked flavour that guards them is unavailable ({})",
+                            kernel.name, why);
+}
+
+} // namespace
+
+bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Device& device, CommandSink& sink) {
+    const char* const kClass = request.debugClassName;
+    const char* const selector = request.selector;
+    const bool gridCountsThreads = request.gridCountsThreads;
+    const MTL::Size& grid = request.grid;
+    ComputePipelineState* const pipeline = request.pipeline;
+    DispatchCommand command;
+    exec::Dispatch& dispatch = command.dispatch;
+    auto reject = [&](const DebugLayer::Site& site, const std::string& message) {
+        DebugLayer::report(site, message);
+        command.encodeError = site.className && dispatch.kernel ? "kernel '" + dispatch.kernelName + "': " + message
+                                                                : message;
+        sink.append(std::move(command));
+        return false;
+    };
+    auto layerRejects = [&](const DebugLayer::Site& site, const std::string& message) {
+        if (!DebugLayer::report(site, message)) return false;
+        command.encodeError = message;
+        sink.append(std::move(command));
+        return true;
+    };
+    if (!pipeline) return reject({kClass, selector, 1139}, "No pipeline state was set on the encoder");
+    const mc_kernel& kernel = pipeline->kernel();
+    const std::string kernelName = kernel.name;
+    const std::string function = "Compute Function(" + kernelName + "): ";
+    // An argument table's unset bind point is "never set"; a classic encoder's is "missing".
+    auto missing = [&](const char* kind, const mc_param& param) {
+        const std::string index = std::to_string(param.index);
+        return request.fromArgumentTable
+                   ? function + kind + " binding at index " + index + " for " + param.name + " was never set."
+                   : function + "missing " + kind + " binding at index " + index + " for " + param.name + "[0].";
+    };
+    dispatch.kernel = &kernel;
+    dispatch.kernelName = kernelName;
+
+    const MTL::Size& tg = request.threadsPerThreadgroup;
+    const std::uint64_t threads = volume(tg);
+    if (threads == 0) return reject({kClass, selector, 1146}, sizeText("threadsPerThreadgroup", tg) + " must not be 0.");
+    if (threads > Device::kMaxThreadsPerThreadgroup)
+        return reject({kClass, selector, 1149}, sizeText("threadsPerThreadgroup", tg) + " must be <= " +
+                                                    std::to_string(Device::kMaxThreadsPerThreadgroup) +
+                                                    ". (device threadgroup size limit)");
+    if (threads > pipeline->maxTotalThreadsPerThreadgroup())
+        return reject({kClass, selector, 1152}, sizeText("threadsPerThreadgroup", tg) + " must be <= " +
+                                                    std::to_string(pipeline->maxTotalThreadsPerThreadgroup()) +
+                                                    ". (kernel threadgroup size limit)");
+    if (volume(grid) == 0) {
+        // Nothing to run; only the layer calls it a mistake (with Apple's odd ".y").
+        std::string message = gridCountsThreads ? sizeText("threadsPerGrid", grid) + " must not be 0."
+                                                : sizeText("threadgroupsPerGrid", grid, "y") + " must not be 0.";
+        layerRejects({kClass, selector, 1158}, message);
+        return false;
+    }
+    const std::uint64_t dims[3] = {grid.width, grid.height, grid.depth};
+    const std::uint64_t group[3] = {tg.width, tg.height, tg.depth};
+    static const char* const kDimension[3] = {"width", "height", "depth"};
+    for (int d = 0; d < 3; ++d) {
+        if (gridCountsThreads ? dims[d] > UINT32_MAX : dims[d] > UINT32_MAX / group[d]) {
+            const std::string size = std::to_string(dims[d]);
+            const std::string dimension = kDimension[d];
+            return reject({kClass, selector, 1161},
+                          gridCountsThreads ? "threadsPerGrid." + dimension + "(" + size + ") must be <= UINT32_MAX."
+                                            : "(threadgroupsPerGrid." + dimension + "(" + size +
+                                                  ") * threadsPerThreadgroup." + dimension + "(" +
+                                                  std::to_string(group[d]) + ")) must be <= UINT32_MAX.");
+        }
+        std::uint64_t groups = gridCountsThreads ? (dims[d] + group[d] - 1) / group[d] : dims[d];
+        std::uint64_t gridThreads = gridCountsThreads ? dims[d] : dims[d] * group[d];
+        dispatch.threadgroups[d] = static_cast<std::uint32_t>(groups);
+        dispatch.gridThreads[d] = static_cast<std::uint32_t>(gridThreads);
+        dispatch.parameters.threads_per_grid[d] = static_cast<std::uint32_t>(gridThreads);
+        dispatch.parameters.threadgroups_per_grid[d] = static_cast<std::uint32_t>(groups);
+        dispatch.parameters.threads_per_threadgroup[d] = static_cast<std::uint32_t>(group[d]);
+    }
+    dispatch.parameters.simd_width = device.threadExecutionWidth();
+    const GpuEmulation& emulation = device.emulation();
+    dispatch.parameters.gpu_family = emulation.family;
+    dispatch.parameters.cooperative_layout = emulation.cooperativeLayout;
+    dispatch.parameters.cooperative_seed = emulation.cooperativeSeed;
+
+    // Bind what the kernel declares, checking what Metal's debug layer checks.
+    std::uint64_t threadgroupTotal = pipeline->staticThreadgroupMemoryLength();
+    const bool validated = pipeline->validated();
+    bool unboundArgument = false;
+    for (mc_u32 i = 0; i < kernel.param_count; ++i) {
+        const mc_param& param = kernel.params[i];
+        const std::string index = std::to_string(param.index);
+        if (param.kind == MC_PARAM_BUFFER) {
+            const BufferBinding& binding = bindings.buffers[param.index];
+            if (!binding.bound()) {
+                // Metal's debug layer objects; Metal itself runs the kernel (an optional
+                // argument may be nil) and the GPU faults only if the kernel touches it.
+                if (layerRejects(arguments(1023), missing("buffer", param))) return false;
+                unboundArgument = true;
+                continue;
+            }
+            const std::uint64_t length = binding.buffer ? binding.buffer->length() : binding.bytesLength;
+            if (binding.buffer) {
+                if (binding.offset > length)
+                    return reject(arguments(1031), function + "the offset(" + std::to_string(binding.offset) +
+                                                       ") into the buffer " + param.name +
+                                                       " that is bound at buffer index " + index +
+                                                       " is beyond its length(" + std::to_string(length) + ").");
+                const std::uint64_t alignment = offsetAlignment(param);
+                if (binding.offset % alignment != 0 &&
+                    layerRejects(arguments(1040), function + "the offset into the buffer " + param.name +
+                                                      " that is bound at buffer index " + index +
+                                                      " must be a multiple of " + std::to_string(alignment) +
+                                                      " but was set to " + std::to_string(binding.offset) + "."))
+                    return false;
+                dispatch.parameters.buffers[param.index] = binding.buffer->memory() + binding.offset;
+                sink.keepAlive(binding.buffer->asPublicClass());
+            } else {
+                if (param.access == MC_ACCESS_READ_WRITE &&
+                    layerRejects(arguments(1047), function + "Read-only bytes are being bound at index " + index +
+                                                      " to a shader argument with write access enabled (did you "
+                                                      "mean to use const or constant in the shader?)."))
+                    return false;
+                dispatch.parameters.buffers[param.index] = binding.bytes;
+            }
+            const std::uint64_t space = length - binding.offset;
+            dispatch.parameters.buffer_lengths[param.index] = space;
+            if (param.is_reference && space < param.pointee_size)
+                return reject(arguments(1055), function + "argument " + param.name + "[0] from Buffer(" + index +
+                                                   ") with offset(" + std::to_string(binding.offset) +
+                                                   ") and length(" + std::to_string(length) + ") has space for " +
+                                                   std::to_string(space) + " bytes, but argument has a length(" +
+                                                   std::to_string(param.pointee_size) + ").");
+        } else if (param.kind == MC_PARAM_THREADGROUP) {
+            std::uint64_t length = bindings.threadgroupLengths[param.index];
+            if (length == 0)
+                return reject(arguments(1072), function + "missing threadgroupMemory binding at index " + index +
+                                                   " for " + param.name + "[0].");
+            dispatch.threadgroupArgumentLengths[param.index] = length;
+            threadgroupTotal += (length + 15) / 16 * 16;
+        } else if (param.kind == MC_PARAM_TEXTURE) {
+            Texture* texture = bindings.textures[param.index];
+            // As for buffers: the layer objects, Metal runs (the kernel reads zero, its writes
+            // are dropped).
+            if (!texture) {
+                if (layerRejects(arguments(1096), missing("texture", param))) return false;
+                continue;
+            }
+            if (param.texture_type != static_cast<mc_u32>(texture->shape().type))
+                return reject(arguments(1101), function + "incorrect type of texture (" +
+                                                   std::to_string(texture->shape().type) +
+                                                   ") bound at texture binding at index " + index + " (expect " +
+                                                   std::to_string(param.texture_type) + ") for " + param.name +
+                                                   "[0].");
+            MTL::TextureUsage needed = 0;
+            if (param.access & MC_ACCESS_WRITE_ONLY) needed |= MTL::TextureUsageShaderWrite;
+            if (param.access & MC_ACCESS_READ_ONLY) needed |= MTL::TextureUsageShaderRead;
+            if ((texture->shape().usage & needed) != needed &&
+                layerRejects(arguments(1109), function + "texture usage (0x" + std::to_string(texture->shape().usage) +
+                                                  ") doesn't specify MTLTextureUsageShader" +
+                                                  (needed & MTL::TextureUsageShaderWrite ? "Write" : "Read") +
+                                                  " (0x" + std::to_string(needed) + ") for " + param.name + "[0]."))
+                return false;
+            dispatch.parameters.textures[param.index] = texture->kernelView();
+            sink.keepAlive(texture->asPublicClass());
+        } else if (param.kind == MC_PARAM_TENSOR) {
+            Tensor* tensor = bindings.tensors[param.index];
+            // Kernels read a tensor's description through the pointer, so there is no
+            // running without one.
+            if (!tensor) return reject(arguments(1023), missing("tensor", param));
+            if (static_cast<mc_u32>(tensor->dataType()) != param.tensor_data_type ||
+                tensor->rank() != param.tensor_rank)
+                return reject(arguments(1126), function + "tensor bound at index " + index + " for " + param.name +
+                                                   " has data type " + std::to_string(tensor->dataType()) +
+                                                   " and rank " + std::to_string(tensor->rank()) +
+                                                   ", but the argument has data type " +
+                                                   std::to_string(param.tensor_data_type) + " and rank " +
+                                                   std::to_string(param.tensor_rank) + ".");
+            if (dispatch.tensors.empty()) dispatch.tensors.reserve(kernel.param_count);
+            tensor->kernelView(dispatch.tensors.emplace_back());
+            dispatch.parameters.buffers[param.index] = &dispatch.tensors.back();
+            dispatch.parameters.buffer_lengths[param.index] = sizeof(mc_tensor);
+            sink.keepAlive(tensor->asPublicClass());
+        } else if (param.kind == MC_PARAM_SAMPLER) {
+            SamplerState* sampler = bindings.samplers[param.index];
+            if (!sampler) {
+                if (layerRejects(arguments(1118), missing("sampler", param))) return false;
+                continue;
+            }
+            dispatch.parameters.samplers[param.index] = sampler->kernelView();
+            sink.keepAlive(sampler->asPublicClass());
+        }
+    }
+    if (threadgroupTotal > Device::kMaxThreadgroupMemoryLength)
+        return reject(arguments(1080), function + "total used threadgroupMemoryLength(" +
+                                           std::to_string(threadgroupTotal) + ") must be <= " +
+                                           std::to_string(Device::kMaxThreadgroupMemoryLength) + ".");
+    dispatch.threadgroupMemoryLimit = Device::kMaxThreadgroupMemoryLength;
+    if (unboundArgument && !validated) {
+        // The guard for an argument with nothing bound runs the kernel's checked flavour.
+        // When that flavour could not be built (a construct its rewrite does not handle, in
+        // this kernel or another of its file), the plain kernel runs instead, with zeroed
+        // stand-ins for the missing buffers: the program keeps working as on a Mac, where an
+        // unused optional argument may stay unbound, and only the guard is lost.
+        std::string why;
+        if (!pipeline->checkedKernel(&why)) {
+            bindStandIns(*pipeline, bindings, command, why);
+            unboundArgument = false;
+        }
+    }
+    if (validated || unboundArgument) {
+        // Shader validation, or the guard for an argument with nothing bound: either way
+        // the kernel's instrumented flavour runs (without validation it never reads address 0).
+        auto purpose = val::DispatchValidation::Purpose::ShaderValidation;
+        if (!validated) {
+            dispatch.kernel = pipeline->checkedKernel(nullptr); // built: bindStandIns was not needed
+            purpose = val::DispatchValidation::Purpose::NullBindingGuard;
+        }
+        std::vector<val::BufferBinding> checkedBindings;
+        for (mc_u32 i = 0; i < kernel.param_count; ++i)
+            if (kernel.params[i].kind == MC_PARAM_BUFFER)
+                checkedBindings.push_back(checkedBinding(kernel.params[i], bindings.buffers[kernel.params[i].index]));
+        val::DispatchInfo info;
+        info.kernel = kernelName;
+        info.kernelFrameName = kernel.frame_name ? kernel.frame_name : "";
+        info.pipelineLabel = pipeline->label().text();
+        info.pipelineUid = pipeline->uid();
+        info.encoderLabel = request.encoderLabel->text(std::to_string(request.encoderIndex));
+        info.dispatchIndex = request.dispatchIndex;
+        command.validation = std::make_shared<val::DispatchValidation>(
+            std::move(info), std::move(checkedBindings), val::shaderValidationSettings(), purpose);
+    }
+    sink.keepAlive(pipeline->asPublicClass());
+    sink.append(std::move(command));
+    return true;
+}
+
+} // namespace metalcpu::rt

@@ -1,0 +1,256 @@
+// API validation of the Metal 4 command model: every check of runtime/mtl4_*.cpp has a
+// negative test with the exact report; MistakeFreeFrameReportsNothing is the positive twin
+// of them all (it passes every check once). The layer is on in-process (nslog mode).
+#include "mtl4_test.h"
+
+#include "runtime/debug_layer.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace metalcpu::testing {
+namespace {
+
+using rt::DebugLayer;
+
+const char* const kKernels = R"(
+kernel void store(device uint* out [[buffer(0)]], device uint* more [[buffer(1)]],
+                  uint i [[thread_position_in_grid]]) {
+    out[i] = i;
+    more[i] = i;
+}
+)";
+
+class Mtl4DebugLayerTest : public Mtl4Test {
+protected:
+    static void SetUpTestSuite() { library_ = compile(kKernels); }
+    static void TearDownTestSuite() {
+        if (library_) library_->release();
+        library_ = nullptr;
+    }
+    void SetUp() override {
+        Mtl4Test::SetUp();
+        DebugLayer::setForTesting(DebugLayer::Mode::NSLog, [this](const std::string& line) { reports_.push_back(line); });
+        store_ = own(pipeline(library_, "store"));
+        out_ = buffer(64 * 4);
+        table_ = table(2);
+        table_->setAddress(out_->gpuAddress(), 0);
+        table_->setAddress(out_->gpuAddress(), 1);
+    }
+    void TearDown() override {
+        DebugLayer::setForTesting(DebugLayer::Mode::Off);
+        Mtl4Test::TearDown();
+    }
+
+    /// Commits `buffers` and returns the error the feedback carried ("" for none).
+    std::string commitError(std::vector<MTL4::CommandBuffer*> buffers) { return commit(std::move(buffers)).error; }
+    /// A command buffer begun, encoded with one correct dispatch, ended.
+    MTL4::CommandBuffer* recorded(MTL4::CommandBuffer* buffer, MTL4::CommandAllocator* allocator) {
+        buffer->beginCommandBuffer(allocator);
+        MTL4::ComputeCommandEncoder* encoder = buffer->computeCommandEncoder();
+        encoder->setComputePipelineState(store_);
+        encoder->setArgumentTable(table_);
+        encoder->dispatchThreads(MTL::Size(64, 1, 1), MTL::Size(16, 1, 1));
+        encoder->endEncoding();
+        buffer->endCommandBuffer();
+        return buffer;
+    }
+    void expectReports(const std::vector<std::string>& expected) {
+        EXPECT_EQ(reports_, expected);
+        reports_.clear();
+    }
+
+    static inline MTL::Library* library_ = nullptr;
+    std::vector<std::string> reports_;
+    MTL::ComputePipelineState* store_ = nullptr;
+    MTL::Buffer* out_ = nullptr;
+    MTL4::ArgumentTable* table_ = nullptr;
+};
+
+// Test that a frame without mistakes passes every check silently (the positive twin).
+TEST_F(Mtl4DebugLayerTest, MistakeFreeFrameReportsNothing) {
+    for (int frame = 0; frame < 2; ++frame) {
+        allocator_->reset();
+        EXPECT_EQ(commitError({recorded(commandBuffer_, allocator_)}), "");
+    }
+    expectReports({});
+}
+
+TEST_F(Mtl4DebugLayerTest, BeginTwice) {
+    commandBuffer_->beginCommandBuffer(allocator_);
+    commandBuffer_->beginCommandBuffer(allocator_);
+    expectReports({"-[MTL4DebugCommandBuffer beginCommandBufferWithAllocator:options:]:210: failed assertion "
+                   "`beginCommandBufferWithAllocator has already been called.'"});
+    commandBuffer_->endCommandBuffer();
+}
+
+TEST_F(Mtl4DebugLayerTest, AllocatorWithAnotherOpenCommandBuffer) {
+    MTL4::CommandBuffer* other = own(device_->newCommandBuffer());
+    commandBuffer_->setLabel(MTLSTR("first"));
+    other->setLabel(MTLSTR("second"));
+    commandBuffer_->beginCommandBuffer(allocator_);
+    other->beginCommandBuffer(allocator_);
+    expectReports({"-[MTL4DebugCommandBuffer beginCommandBufferWithAllocator:options:]:215: failed assertion "
+                   "`Failed to begin command buffer (label: second) as command allocator (label: (null)) already has "
+                   "an open command buffer (label: first).'"});
+    commandBuffer_->endCommandBuffer();
+}
+
+TEST_F(Mtl4DebugLayerTest, EncoderBeforeBegin) {
+    EXPECT_EQ(commandBuffer_->computeCommandEncoder(), nullptr);
+    expectReports({"-[MTL4DebugCommandBuffer computeCommandEncoder]:301: failed assertion "
+                   "`Call beginCommandBufferWithAllocator before creating a command encoder.'"});
+}
+
+TEST_F(Mtl4DebugLayerTest, SecondOpenEncoder) {
+    commandBuffer_->beginCommandBuffer(allocator_);
+    MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
+    EXPECT_EQ(commandBuffer_->computeCommandEncoder(), nullptr);
+    expectReports({"-[MTL4DebugCommandBuffer computeCommandEncoder]:304: failed assertion "
+                   "`Command buffer already has an open command encoder.'"});
+    encoder->endEncoding();
+    commandBuffer_->endCommandBuffer();
+}
+
+TEST_F(Mtl4DebugLayerTest, EndWithOpenEncoder) {
+    commandBuffer_->beginCommandBuffer(allocator_);
+    commandBuffer_->computeCommandEncoder();
+    commandBuffer_->endCommandBuffer();
+    expectReports({"-[MTL4DebugCommandBuffer endCommandBuffer]:263: failed assertion "
+                   "`All associated command encoders must be ended before endCommandBuffer is called.'"});
+}
+
+TEST_F(Mtl4DebugLayerTest, EndBeforeBegin) {
+    commandBuffer_->endCommandBuffer();
+    expectReports({"-[MTL4DebugCommandBuffer endCommandBuffer]:260: failed assertion "
+                   "`beginCommandBufferWithAllocator must be called before endCommandBuffer.'"});
+}
+
+TEST_F(Mtl4DebugLayerTest, CommitWithoutEnd) {
+    MTL4::CommandBuffer* good = recorded(own(device_->newCommandBuffer()), own(device_->newCommandAllocator()));
+    commandBuffer_->beginCommandBuffer(allocator_);
+    const std::string message = "endCommandBuffer must be called before committing the command buffer (at index 1).";
+    EXPECT_EQ(commitError({good, commandBuffer_}), message);
+    expectReports({"-[MTL4DebugCommandQueue commit:count:options:]:412: failed assertion `" + message + "'"});
+    // Nothing of a refused commit runs, not even its valid command buffers.
+    EXPECT_EQ(static_cast<const std::uint32_t*>(out_->contents())[5], 0u);
+    commandBuffer_->endCommandBuffer();
+}
+
+TEST_F(Mtl4DebugLayerTest, SameCommandBufferTwiceInOneCommit) {
+    recorded(commandBuffer_, allocator_);
+    const std::string message = "Command buffer (found at indices 0 and 1) can only be committed once.";
+    EXPECT_EQ(commitError({commandBuffer_, commandBuffer_}), message);
+    expectReports({"-[MTL4DebugCommandQueue commit:count:options:]:404: failed assertion `" + message + "'"});
+}
+
+TEST_F(Mtl4DebugLayerTest, CommitAgainWithoutBegin) {
+    EXPECT_EQ(commitError({recorded(commandBuffer_, allocator_)}), "");
+    const std::string message = "Command buffer has already been committed. Call beginCommandBufferWithAllocator to "
+                                "reuse the command buffer (at index 0).";
+    EXPECT_EQ(commitError({commandBuffer_}), message);
+    expectReports({"-[MTL4DebugCommandQueue commit:count:options:]:408: failed assertion `" + message + "'"});
+}
+
+TEST_F(Mtl4DebugLayerTest, AllocatorResetBeforeCommit) {
+    recorded(commandBuffer_, allocator_);
+    allocator_->reset();
+    const std::string message = "Command allocator for command buffer (at index 0) was reset or released before the "
+                                "command buffer was committed.";
+    EXPECT_EQ(commitError({commandBuffer_}), message);
+    expectReports({"-[MTL4DebugCommandQueue commit:count:options:]:416: failed assertion `" + message + "'"});
+}
+
+TEST_F(Mtl4DebugLayerTest, DispatchWithoutArgumentTable) {
+    commandBuffer_->beginCommandBuffer(allocator_);
+    MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
+    encoder->setComputePipelineState(store_);
+    encoder->dispatchThreads(MTL::Size(4, 1, 1), MTL::Size(4, 1, 1));
+    encoder->endEncoding();
+    commandBuffer_->endCommandBuffer();
+    expectReports({"-[MTL4DebugComputeCommandEncoder dispatchThreads:threadsPerThreadgroup:]:1140: failed assertion "
+                   "`No argument table was set on the encoder'"});
+    EXPECT_EQ(commitError({commandBuffer_}), "No argument table was set on the encoder");
+}
+
+TEST_F(Mtl4DebugLayerTest, DispatchWithoutPipeline) {
+    commandBuffer_->beginCommandBuffer(allocator_);
+    MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
+    encoder->setArgumentTable(table_);
+    encoder->dispatchThreadgroups(MTL::Size(1, 1, 1), MTL::Size(4, 1, 1));
+    encoder->endEncoding();
+    commandBuffer_->endCommandBuffer();
+    expectReports({"-[MTL4DebugComputeCommandEncoder dispatchThreadgroups:threadsPerThreadgroup:]:1139: failed "
+                   "assertion `No pipeline state was set on the encoder'"});
+    EXPECT_EQ(commitError({commandBuffer_}), "No pipeline state was set on the encoder");
+}
+
+TEST_F(Mtl4DebugLayerTest, NilArgumentTable) {
+    commandBuffer_->beginCommandBuffer(allocator_);
+    MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
+    encoder->setArgumentTable(nullptr);
+    expectReports({"-[MTL4DebugComputeCommandEncoder setArgumentTable:]:120: failed assertion "
+                   "`Argument table cannot be nil'"});
+    encoder->endEncoding();
+    commandBuffer_->endCommandBuffer();
+}
+
+TEST_F(Mtl4DebugLayerTest, BindingBeyondTableLimit) {
+    table_->setAddress(out_->gpuAddress(), 2);
+    expectReports({"-[MTL4DebugArgumentTable setAddress:atIndex:]:120: failed assertion "
+                   "`Argument table only supports 2 buffer bindings'"});
+}
+
+TEST_F(Mtl4DebugLayerTest, BindingNeverSet) {
+    MTL4::ArgumentTable* partial = table(2);
+    partial->setAddress(out_->gpuAddress(), 0);
+    commandBuffer_->beginCommandBuffer(allocator_);
+    MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
+    encoder->setComputePipelineState(store_);
+    encoder->setArgumentTable(partial);
+    encoder->dispatchThreads(MTL::Size(4, 1, 1), MTL::Size(4, 1, 1));
+    encoder->endEncoding();
+    commandBuffer_->endCommandBuffer();
+    expectReports({"validateComputeFunctionArguments:1023: failed assertion "
+                   "`Compute Function(store): buffer binding at index 1 for more was never set.'"});
+}
+
+TEST_F(Mtl4DebugLayerTest, TableDescriptorOverLimits) {
+    MTL4::ArgumentTableDescriptor* descriptor = MTL4::ArgumentTableDescriptor::alloc()->init();
+    descriptor->setMaxBufferBindCount(32);
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newArgumentTable(descriptor, &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_EQ(text(error->localizedDescription()), "max buffer bind count must not be more than 31.");
+    descriptor->setMaxBufferBindCount(31);
+    descriptor->setMaxSamplerStateBindCount(17);
+    EXPECT_EQ(device_->newArgumentTable(descriptor, &error), nullptr);
+    EXPECT_EQ(text(error->localizedDescription()), "max sampler state bind count must not be more than 16.");
+    descriptor->setMaxSamplerStateBindCount(16);
+    descriptor->setMaxTextureBindCount(128);
+    MTL4::ArgumentTable* largest = device_->newArgumentTable(descriptor, &error);
+    EXPECT_NE(largest, nullptr);
+    if (largest) largest->release();
+    descriptor->release();
+    expectReports({"-[MTLDebugDevice newArgumentTableWithDescriptor:error:]:3120: failed assertion "
+                   "`max buffer bind count must not be more than 31.'",
+                   "-[MTLDebugDevice newArgumentTableWithDescriptor:error:]:3120: failed assertion "
+                   "`max sampler state bind count must not be more than 16.'"});
+}
+
+TEST_F(Mtl4DebugLayerTest, EncoderUsedAfterEnd) {
+    commandBuffer_->beginCommandBuffer(allocator_);
+    MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
+    encoder->endEncoding();
+    encoder->setComputePipelineState(store_);
+    encoder->endEncoding();
+    expectReports({"-[MTL4DebugComputeCommandEncoder setComputePipelineState:]:90: failed assertion "
+                   "`Invalid usage because encoding has ended.'",
+                   "-[MTL4DebugComputeCommandEncoder endEncoding]:95: failed assertion "
+                   "`endEncoding was already called!'"});
+    commandBuffer_->endCommandBuffer();
+}
+
+} // namespace
+} // namespace metalcpu::testing

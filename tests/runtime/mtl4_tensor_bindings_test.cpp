@@ -1,0 +1,157 @@
+// Tensors bound to an MTL4 argument table by setResource(tensor->gpuResourceID(), i): what a
+// tensor_handle parameter receives, and the encode-time checks of data type and rank. The
+// front end cannot compile tensor parameters yet, so the kernel here is written by hand
+// against the kernel ABI (an mc_kernel whose run_group reads the mc_tensor at buffer(0)).
+#include "mtl4_test.h"
+
+#include "foundation/object.h"
+#include "runtime/compute_pipeline.h"
+#include "runtime/debug_layer.h"
+#include "runtime/device.h"
+
+#include <metalcpu/kernel_abi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace metalcpu::testing {
+namespace {
+
+/// `read_tensor(tensor<device float, dextents<int, 2>> t [[buffer(0)]], device float* out [[buffer(1)]])`
+/// in one thread: writes {rank, data type, extent 0, extent 1} and then the elements in
+/// order (dim 0 fastest), read through the strides.
+void readTensor(const mc_group* group) {
+    const auto* tensor = static_cast<const mc_tensor*>(group->dispatch->buffers[0]);
+    auto* out = static_cast<float*>(group->dispatch->buffers[1]);
+    out[0] = float(tensor->rank);
+    out[1] = float(tensor->data_type);
+    out[2] = float(tensor->extents[0]);
+    out[3] = float(tensor->extents[1]);
+    const auto* data = static_cast<const float*>(tensor->data);
+    for (mc_i64 y = 0; y < tensor->extents[1]; ++y)
+        for (mc_i64 x = 0; x < tensor->extents[0]; ++x)
+            out[4 + y * tensor->extents[0] + x] = data[x * tensor->strides[0] + y * tensor->strides[1]];
+}
+
+const mc_param kParams[] = {
+    {"t", "tensor<device float, dextents<int, 2>>", MC_PARAM_TENSOR, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY,
+     0, 0, 0, 0, 1, 1, 0, 0, 2, static_cast<mc_u32>(MTL::TensorDataTypeFloat32)},
+    {"out", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, 0, 0, 4, 4, 1, 1, 0, 0,
+     0, 0},
+};
+const mc_kernel kReadTensor = {"read_tensor", "mtl4_tensor_bindings_test", 1, 1, 0, 0, 2, kParams, readTensor,
+                               nullptr, 0, nullptr, "read_tensor"};
+
+NS::SharedPtr<MTL::TensorExtents> extents(std::vector<NS::Integer> values) {
+    return NS::TransferPtr(MTL::TensorExtents::alloc()->init(values.size(), values.data()));
+}
+
+class Mtl4TensorBindingsTest : public Mtl4Test {
+protected:
+    void SetUp() override {
+        Mtl4Test::SetUp();
+        pipeline_ = own(ns::make<rt::ComputePipelineState>(rt::Device::systemDefault(), nullptr, &kReadTensor, 1024,
+                                                           0, false, "mtl4-tensor-bindings-test"));
+        out_ = buffer(64 * sizeof(float));
+        table_ = table(2);
+        table_->setAddress(out_->gpuAddress(), 1);
+    }
+
+    /// A 3 x 2 tensor (dim 0 has 3 elements) of `type` holding 0, 1, ... in packed order.
+    MTL::Tensor* tensor(MTL::TensorDataType type = MTL::TensorDataTypeFloat32, std::vector<NS::Integer> dims = {3, 2}) {
+        auto descriptor = NS::TransferPtr(MTL::TensorDescriptor::alloc()->init());
+        descriptor->setDimensions(extents(dims).get());
+        descriptor->setDataType(type);
+        NS::Error* error = nullptr;
+        MTL::Tensor* made = own(device_->newTensor(descriptor.get(), &error));
+        EXPECT_NE(made, nullptr) << text(error ? error->localizedDescription() : nullptr);
+        if (made && type == MTL::TensorDataTypeFloat32 && dims.size() == 2) {
+            const float values[6] = {0, 1, 2, 3, 4, 5};
+            made->replaceSliceOrigin(extents({0, 0}).get(), extents(dims).get(), values, extents({1, 3}).get());
+        }
+        return made;
+    }
+    /// Dispatches read_tensor once and commits.
+    CommitResult run() {
+        commandBuffer_->beginCommandBuffer(allocator_);
+        MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
+        encoder->setComputePipelineState(pipeline_);
+        encoder->setArgumentTable(table_);
+        encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
+        encoder->endEncoding();
+        commandBuffer_->endCommandBuffer();
+        return commit({commandBuffer_});
+    }
+    const float* out() const { return static_cast<const float*>(out_->contents()); }
+
+    MTL::ComputePipelineState* pipeline_ = nullptr;
+    MTL::Buffer* out_ = nullptr;
+    MTL4::ArgumentTable* table_ = nullptr;
+};
+
+// Test that a tensor bound by resource ID reaches the kernel as an mc_tensor describing it.
+TEST_F(Mtl4TensorBindingsTest, TensorReachesKernel) {
+    MTL::Tensor* bound = tensor();
+    ASSERT_NE(bound, nullptr);
+    table_->setResource(bound->gpuResourceID(), 0);
+    CommitResult result = run();
+    ASSERT_FALSE(result.failed) << result.error;
+    EXPECT_EQ(out()[0], 2.0f);
+    EXPECT_EQ(out()[1], float(MTL::TensorDataTypeFloat32));
+    EXPECT_EQ(out()[2], 3.0f);
+    EXPECT_EQ(out()[3], 2.0f);
+    for (int i = 0; i < 6; ++i) EXPECT_EQ(out()[4 + i], float(i)) << i;
+}
+
+// Test that the tensor is the one bound at the dispatch, not at the commit.
+TEST_F(Mtl4TensorBindingsTest, TensorSnapshotAtDispatch) {
+    MTL::Tensor* first = tensor();
+    MTL::Tensor* second = tensor(MTL::TensorDataTypeFloat32, {2, 3});
+    ASSERT_NE(second, nullptr);
+    table_->setResource(first->gpuResourceID(), 0);
+    commandBuffer_->beginCommandBuffer(allocator_);
+    MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
+    encoder->setComputePipelineState(pipeline_);
+    encoder->setArgumentTable(table_);
+    encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
+    table_->setResource(second->gpuResourceID(), 0);
+    encoder->endEncoding();
+    commandBuffer_->endCommandBuffer();
+    CommitResult result = commit({commandBuffer_});
+    ASSERT_FALSE(result.failed) << result.error;
+    EXPECT_EQ(out()[2], 3.0f); // the first tensor's extent 0
+}
+
+// Test that a tensor of another data type or rank than the parameter's fails at encode
+// time with a message naming both, and that a missing tensor fails too.
+TEST_F(Mtl4TensorBindingsTest, MismatchedTensorRejected) {
+    std::vector<std::string> reports;
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::NSLog,
+                                  [&](const std::string& line) { reports.push_back(line); });
+    table_->setResource(tensor(MTL::TensorDataTypeInt32)->gpuResourceID(), 0);
+    CommitResult result = run();
+    EXPECT_TRUE(result.failed);
+    const std::string typeMessage =
+        "Compute Function(read_tensor): tensor bound at index 0 for t has data type " +
+        std::to_string(MTL::TensorDataTypeInt32) + " and rank 2, but the argument has data type " +
+        std::to_string(MTL::TensorDataTypeFloat32) + " and rank 2.";
+    EXPECT_EQ(result.error, typeMessage);
+
+    table_->setResource(tensor(MTL::TensorDataTypeFloat32, {6})->gpuResourceID(), 0);
+    result = run();
+    EXPECT_NE(result.error.find("has data type " + std::to_string(MTL::TensorDataTypeFloat32) + " and rank 1,"),
+              std::string::npos)
+        << result.error;
+
+    table_->setResource(MTL::ResourceID{0}, 0);
+    result = run();
+    EXPECT_EQ(result.error, "Compute Function(read_tensor): tensor binding at index 0 for t was never set.");
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::Off);
+    ASSERT_EQ(reports.size(), 3u);
+    EXPECT_EQ(reports[0], "validateComputeFunctionArguments:1126: failed assertion `" + typeMessage + "'");
+    EXPECT_EQ(out()[0], 0.0f); // the kernel never ran
+}
+
+} // namespace
+} // namespace metalcpu::testing
