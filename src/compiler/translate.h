@@ -133,10 +133,10 @@ struct KernelInfo {
     /// ::metalcpu_kernel::barrier_task; run_group runs every thread's coroutine through
     /// ::metalcpu_kernel::run_coroutines; there is no run_thread; mc_kernel flags
     /// MC_KERNEL_COROUTINES instead of MC_KERNEL_USES_BARRIERS). Only for kernels that use
-    /// barriers, all of them threadgroup_barrier / simdgroup_barrier statements written in the
-    /// kernel's own body (not in lambdas, not in functions it calls), and no SIMD/quad-group
-    /// collective; the other barrier kernels run one fiber per thread. docs/compiler.md has
-    /// the exact rules.
+    /// barriers or tensor operations, all of them threadgroup_barrier / simdgroup_barrier,
+    /// `op.run(...)` and reduce_rows/reduce_columns statements written in the kernel's own body
+    /// (not in lambdas, not in functions it calls), and no SIMD/quad-group collective; the
+    /// other barrier kernels run one fiber per thread. docs/compiler.md has the exact rules.
     bool usesCoroutines = false;
     /// The kernel is split at its barriers into pieces that each run as a loop over the
     /// group's threads (passes/work_item_loops.h): run_group calls it once per group with
