@@ -386,10 +386,10 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
             }
         }
         if (!eligible) continue;
+        const char* reason = kernel.barriers.empty() ? "' uses tensor operations" : "' uses threadgroup barriers";
         for (std::size_t r : valueReturns)
             diagnostics.error(tokens[r].location,
-                              "kernel '" + f.name +
-                                  "' uses threadgroup barriers, so its return statements cannot have an operand");
+                              "kernel '" + f.name + reason + ", so its return statements cannot have an operand");
         out.push_back(std::move(kernel));
     }
     return out;

@@ -328,6 +328,13 @@ TEST(BarrierCoroutines, ReturnWithOperandIsAnError) {
                        "}");
     EXPECT_EQ(r.messages, std::vector<std::string>{"test.metal:4:3: error: kernel 'k' uses threadgroup barriers, "
                                                    "so its return statements cannot have an operand"});
+    Result tensors = rewrite("void g() {}\n"
+                             "kernel void k() {\n"
+                             "  reduce_rows(a, b);\n"
+                             "  return g();\n"
+                             "}");
+    EXPECT_EQ(tensors.messages, std::vector<std::string>{"test.metal:4:3: error: kernel 'k' uses tensor operations, "
+                                                         "so its return statements cannot have an operand"});
 }
 
 // Test that kernels without barriers, and every kernel of a file that defines its own
