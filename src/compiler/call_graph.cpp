@@ -52,6 +52,29 @@ bool isBarrierFunction(std::string_view name) {
     return isMatrixType(name);
 }
 
+bool isTensorOperationName(std::string_view name) {
+    return name == "matmul2d" || name == "convolution2d" || name == "reduce_rows" || name == "reduce_columns";
+}
+
+bool namesOperationTypes(const TokenList& tokens) {
+    for (const Token& t : tokens)
+        if (t.isIdentifier("matmul2d") || t.isIdentifier("convolution2d")) return true;
+    return false;
+}
+
+bool usesTensorOperation(const TokenList& tokens, std::size_t bodyOpen, std::size_t bodyClose,
+                         bool fileNamesOperations) {
+    for (std::size_t i = bodyOpen + 1; i < bodyClose; ++i) {
+        const Token& t = tokens[i];
+        if (!t.isIdentifier()) continue;
+        if (isTensorOperationName(t.spelling)) return true;
+        if (fileNamesOperations && t.spelling == "run" && (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->")) &&
+            tokens[i + 1].isPunct("("))
+            return true;
+    }
+    return false;
+}
+
 bool isMatrixDeclarationWithArguments(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i,
                                       std::size_t end) {
     if (!isMatrixType(tokens[i].spelling)) return false;
@@ -74,6 +97,7 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
     graph.callees.assign(n, {});
     graph.callsOpaque.assign(n, false);
 
+    const bool fileNamesOperations = namesOperationTypes(tokens);
     std::map<std::string, std::vector<std::size_t>> byName;
     byName["operator()"];
     for (std::size_t i = 0; i < n; ++i)
@@ -82,6 +106,8 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
     for (std::size_t fi = 0; fi < n; ++fi) {
         const FunctionDecl& f = module.functions[fi];
         if (!f.hasBody) continue;
+        if (usesTensorOperation(tokens, f.bodyOpen, f.bodyClose, fileNamesOperations))
+            graph.usesBarriersDirectly[fi] = true;
 
         // Names that may hold a function pointer (opaque) or an object (a functor).
         std::set<std::string> opaqueNames(f.templateValueParameters.begin(), f.templateValueParameters.end());

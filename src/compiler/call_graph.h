@@ -1,5 +1,6 @@
 // A name-based call graph over the function bodies of one translation unit: which kernels can
-// reach a barrier or SIMD-group collective, and which threadgroup variables they can reach.
+// reach a barrier, SIMD-group collective or tensor operation, and which threadgroup variables
+// they can reach.
 #pragma once
 
 #include "compiler/scanner.h"
@@ -10,7 +11,8 @@
 namespace metalcpu::msl {
 
 struct CallGraph {
-    /// Per function (Module::functions): its body calls a barrier or SIMD/quad-group collective.
+    /// Per function (Module::functions): its body calls a barrier or SIMD/quad-group collective,
+    /// or uses a tensor operation (usesTensorOperation()).
     std::vector<bool> usesBarriersDirectly;
     /// Per function: the functions it may call, resolved by unqualified name (every overload,
     /// member function and constructor of that name). A call through an object held in a
@@ -26,6 +28,21 @@ struct CallGraph {
 /// simd_* and quad_* collectives, the simdgroup_matrix load/store/multiply functions and the
 /// simdgroup_matrix constructors (`simdgroup_float8x8(1.0f)`, which needs the caller's lane).
 bool isBarrierFunction(std::string_view name);
+
+/// Whether `name` is a Metal 4 tensor operation whose execution scope synchronises: the
+/// matmul2d and convolution2d ops (their `run`) and the cooperative reductions reduce_rows and
+/// reduce_columns, under any qualification.
+bool isTensorOperationName(std::string_view name);
+
+/// Whether some token names matmul2d or convolution2d: then a member `run` may run one.
+bool namesOperationTypes(const TokenList& tokens);
+
+/// Whether a function body whose tokens are (bodyOpen, bodyClose) uses a tensor operation:
+/// it names one (isTensorOperationName), or, when `fileNamesOperations` (namesOperationTypes()
+/// of the file: an alias can hide the type), calls a member `run`
+/// (`x.run(...)`, `p->run(...)`). Conservative: the cost of a false positive is only speed.
+bool usesTensorOperation(const TokenList& tokens, std::size_t bodyOpen, std::size_t bodyClose,
+                         bool fileNamesOperations);
 
 /// Whether tokens[i] names a SIMD-group matrix type (`simdgroup_float8x8`, `simdgroup_matrix`)
 /// that declares a variable with an initializer, `simdgroup_float8x8 d(2.0f)` or `{2.0f}`:

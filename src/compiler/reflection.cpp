@@ -13,6 +13,7 @@ static_assert(static_cast<int>(ParamKind::Builtin) == MC_PARAM_BUILTIN);
 static_assert(static_cast<int>(ParamKind::Unsupported) == MC_PARAM_UNSUPPORTED);
 static_assert(static_cast<int>(ParamKind::Texture) == MC_PARAM_TEXTURE);
 static_assert(static_cast<int>(ParamKind::Sampler) == MC_PARAM_SAMPLER);
+static_assert(static_cast<int>(ParamKind::Tensor) == MC_PARAM_TENSOR);
 static_assert(static_cast<int>(AddressSpace::Device) == MC_ADDRESS_SPACE_DEVICE);
 static_assert(static_cast<int>(AddressSpace::Constant) == MC_ADDRESS_SPACE_CONSTANT);
 static_assert(static_cast<int>(AddressSpace::Threadgroup) == MC_ADDRESS_SPACE_THREADGROUP);
@@ -79,6 +80,7 @@ const char* paramKindEnumerator(ParamKind kind) {
     case ParamKind::Unsupported: return "MC_PARAM_UNSUPPORTED";
     case ParamKind::Texture: return "MC_PARAM_TEXTURE";
     case ParamKind::Sampler: return "MC_PARAM_SAMPLER";
+    case ParamKind::Tensor: return "MC_PARAM_TENSOR";
     }
     return "MC_PARAM_UNSUPPORTED";
 }

@@ -73,6 +73,42 @@ bool isUnsupportedResourceType(const std::string& word) {
            word == "indirect_command_buffer";
 }
 
+/// Whether a parameter's type tokens `core` start with `tensor<`, `metal::tensor<` or
+/// `::metal::tensor<`: a Metal 4 tensor (a tensor_handle), passed by value.
+bool isTensorType(const TokenList& tokens, const std::vector<std::size_t>& core) {
+    std::size_t k = 0;
+    if (k < core.size() && tokens[core[k]].isPunct("::")) ++k;
+    if (k + 1 < core.size() && tokens[core[k]].isIdentifier("metal") && tokens[core[k + 1]].isPunct("::")) k += 2;
+    return k + 1 < core.size() && tokens[core[k]].isIdentifier("tensor") && tokens[core[k + 1]].isPunct("<");
+}
+
+/// A tensor's address space and access, from its element type (the first template argument:
+/// `device half`, `device const half`, `constant float`).
+void readTensorElement(const TokenList& tokens, const std::vector<std::size_t>& core, ParamInfo& info) {
+    info.addressSpace = AddressSpace::Device;
+    info.access = Access::ReadWrite;
+    int angle = 0;
+    for (std::size_t k = 0; k < core.size(); ++k) {
+        const Token& t = tokens[core[k]];
+        if (t.isPunct("<")) {
+            ++angle;
+        } else if (t.isPunct(">") || (t.isPunct(",") && angle == 1)) {
+            if (angle == 1) return;
+            --angle;
+        } else if (angle == 1 && t.isIdentifier("constant")) {
+            info.addressSpace = AddressSpace::Constant;
+            info.access = Access::ReadOnly;
+        } else if (angle == 1 && t.isIdentifier("const")) {
+            info.access = Access::ReadOnly;
+        }
+    }
+}
+
+/// The index space a kind binds in: tensors take buffer indices.
+ParamKind bindingSpace(ParamKind kind) {
+    return kind == ParamKind::Tensor ? ParamKind::Buffer : kind;
+}
+
 /// The largest binding index of a kind: [[sampler(n)]] has 16 slots, the others 31.
 std::uint32_t maxBindingIndex(ParamKind kind) {
     return kind == ParamKind::Sampler ? kMaxSamplerIndex : kMaxBindingIndex;
@@ -211,6 +247,7 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
                 }
             }
         }
+        const bool tensor = isTensorType(tokens, core);
         if (arrayName != kNoToken) p.isPointer = true;
         if (p.info.addressSpace == AddressSpace::Constant) p.info.access = Access::ReadOnly;
         if (!p.isPointer && !p.info.isReference && p.info.addressSpace == AddressSpace::None &&
@@ -265,7 +302,17 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
                 }
             }
         }
-        if (!p.hasBinding) {
+        if (tensor) {
+            // Bound with [[buffer(n)]] or implicitly, in the buffers' index space.
+            if (p.hasBinding && p.info.kind != ParamKind::Buffer)
+                diagnostics.error(p.location, "tensor parameter " + displayName + " of kernel '" + kernelName +
+                                                  "' must be bound with [[buffer(n)]]");
+            else if (p.isPointer || p.info.isReference)
+                diagnostics.error(p.location, "tensor parameter " + displayName + " of kernel '" + kernelName +
+                                                  "' must be passed by value");
+            p.info.kind = ParamKind::Tensor;
+            readTensorElement(tokens, core, p.info);
+        } else if (!p.hasBinding) {
             if (p.typeIsResource) {
                 p.info.kind = p.resourceKind;
             } else if (p.info.addressSpace == AddressSpace::Device ||
@@ -307,19 +354,21 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
     std::vector<ParamInfo> out;
     for (ParsedParameter& p : parsed) {
         bool bindable = p.info.kind == ParamKind::Buffer || p.info.kind == ParamKind::Threadgroup ||
-                        p.info.kind == ParamKind::Texture || p.info.kind == ParamKind::Sampler;
+                        p.info.kind == ParamKind::Texture || p.info.kind == ParamKind::Sampler ||
+                        p.info.kind == ParamKind::Tensor;
         if (bindable && !p.info.explicitIndex) {
+            const ParamKind space = bindingSpace(p.info.kind);
             std::uint32_t index = 0;
-            while (used.count({p.info.kind, index})) ++index;
+            while (used.count({space, index})) ++index;
             const std::uint32_t maxIndex = maxBindingIndex(p.info.kind);
             if (index > maxIndex) {
                 static const char* const kKindNames[] = {"", "buffer", "threadgroup", "", "", "texture", "sampler"};
                 diagnostics.error(p.location, "kernel '" + kernelName + "' has more than " +
                                                   std::to_string(maxIndex + 1) + " " +
-                                                  kKindNames[static_cast<std::size_t>(p.info.kind)] + " parameters");
+                                                  kKindNames[static_cast<std::size_t>(space)] + " parameters");
             }
             p.info.index = index;
-            used.emplace(std::make_pair(p.info.kind, index), p.location);
+            used.emplace(std::make_pair(space, index), p.location);
         }
         out.push_back(std::move(p.info));
     }

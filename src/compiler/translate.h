@@ -59,7 +59,15 @@ struct Diagnostic {
 
 /// What a kernel parameter binds to. The values are those of mc_param_kind (whose 5,
 /// MC_PARAM_ABSENT, the glue writes for a parameter a function constant removes).
-enum class ParamKind : std::uint32_t { Buffer = 1, Threadgroup = 2, Builtin = 3, Unsupported = 4, Texture = 6, Sampler = 7 };
+enum class ParamKind : std::uint32_t {
+    Buffer = 1,
+    Threadgroup = 2,
+    Builtin = 3,
+    Unsupported = 4,
+    Texture = 6,
+    Sampler = 7,
+    Tensor = 8, ///< `tensor<T, Extents>` by value, bound at a buffer index
+};
 
 /// The values are those of mc_address_space.
 enum class AddressSpace : std::uint32_t { None = 0, Device = 1, Constant = 2, Threadgroup = 3, Thread = 4 };
@@ -97,7 +105,7 @@ struct ParamInfo {
     std::string name;     ///< "" when unnamed
     std::string typeText; ///< as written, whitespace normalised: "device const float*"
     ParamKind kind = ParamKind::Buffer;
-    std::uint32_t index = 0; ///< [[buffer(n)]] / [[threadgroup(n)]], explicit or implicit
+    std::uint32_t index = 0; ///< [[buffer(n)]] / [[threadgroup(n)]], explicit or implicit (tensors: a buffer index)
     bool explicitIndex = false;
     AddressSpace addressSpace = AddressSpace::None;
     Access access = Access::ReadWrite;
@@ -125,10 +133,10 @@ struct KernelInfo {
     /// ::metalcpu_kernel::barrier_task; run_group runs every thread's coroutine through
     /// ::metalcpu_kernel::run_coroutines; there is no run_thread; mc_kernel flags
     /// MC_KERNEL_COROUTINES instead of MC_KERNEL_USES_BARRIERS). Only for kernels that use
-    /// barriers, all of them threadgroup_barrier / simdgroup_barrier statements written in the
-    /// kernel's own body (not in lambdas, not in functions it calls), and no SIMD/quad-group
-    /// collective; the other barrier kernels run one fiber per thread. docs/compiler.md has
-    /// the exact rules.
+    /// barriers or tensor operations, all of them threadgroup_barrier / simdgroup_barrier,
+    /// `op.run(...)` and reduce_rows/reduce_columns statements written in the kernel's own body
+    /// (not in lambdas, not in functions it calls), and no SIMD/quad-group collective; the
+    /// other barrier kernels run one fiber per thread. docs/compiler.md has the exact rules.
     bool usesCoroutines = false;
     /// The kernel is split at its barriers into pieces that each run as a loop over the
     /// group's threads (passes/work_item_loops.h): run_group calls it once per group with

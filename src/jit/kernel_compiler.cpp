@@ -345,6 +345,8 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     // <metal_stdlib> is a stub in this pass, so its macros that sources test with #if are
     // given here too: MLX and llama.cpp pick `typedef bfloat bfloat16_t;` by __HAVE_BFLOAT__.
     argv.push_back("-D__HAVE_BFLOAT__");
+    // Metal 4 defines __HAVE_TENSOR__; ggml and PyTorch pick their tensor path by it.
+    if (settings.languageVersion >= 400) argv.push_back("-D__HAVE_TENSOR__");
     // The same math flags as the compile, for code that tests __FAST_MATH__ and friends.
     for (const std::string& flag : mathModeFlags(settings.mathMode)) argv.push_back(flag);
     for (const std::string& macro : settings.macros) argv.push_back("-D" + macro);

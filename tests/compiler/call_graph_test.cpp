@@ -141,5 +141,32 @@ TEST(CallGraph, FunctionalCastIsNoCall) {
     EXPECT_FALSE(g.usesBarriers("k"));
 }
 
+// Test that a tensor operation makes its function use collectives, under any qualification
+// and in any position (a type, a call), through helpers too; and that a member `run` counts
+// only in a file that names matmul2d or convolution2d (an alias may hide the op's type).
+TEST(CallGraph, TensorOperations) {
+    Graph g = graphOf(
+        "using MM = mpp::tensor_ops::matmul2d<desc, execution_simdgroups<4>>;\n"
+        "void helper(thread MM& op, T a) { op.run(a, a, a); }\n"
+        "kernel void declares() { matmul2d<desc, execution_simdgroups<4>> op; }\n"
+        "kernel void reduces() { mpp::tensor_ops::reduce_rows(a, b, reduction_operation::max); }\n"
+        "kernel void columns() { reduce_columns(a, b); }\n"
+        "kernel void convolves() { ::mpp::tensor_ops::convolution2d<d> op; }\n"
+        "kernel void indirect() { MM op; helper(op, 1); }\n"
+        "kernel void descriptor() { constexpr auto d = matmul2d_descriptor(64, 32); }\n"
+        "kernel void none() { float x = 1.0f; }");
+    for (const char* k : {"declares", "reduces", "columns", "convolves", "indirect"})
+        EXPECT_TRUE(g.usesBarriers(k)) << k;
+    EXPECT_TRUE(g.graph.usesBarriersDirectly[g.index("helper")]);
+    EXPECT_FALSE(g.usesBarriers("descriptor"));
+    EXPECT_FALSE(g.usesBarriers("none"));
+    EXPECT_TRUE(isTensorOperationName("reduce_rows"));
+    EXPECT_FALSE(isTensorOperationName("matmul2d_descriptor"));
+
+    Graph plain = graphOf("struct Job { void run(int) {} };\n"
+                          "kernel void k(device int* p) { Job j; j.run(p[0]); }");
+    EXPECT_FALSE(plain.usesBarriers("k"));
+}
+
 } // namespace
 } // namespace metalcpu::msl

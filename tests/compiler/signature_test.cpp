@@ -95,6 +95,47 @@ TEST(Signature, ImplicitIndicesAvoidExplicitOnes) {
     EXPECT_EQ(s.params[5].addressSpace, AddressSpace::Threadgroup);
 }
 
+// Test that Metal 4 tensors are parameters by value, in the buffers' index space (explicit or
+// implicit, as the Apple sample binds them without attributes), with the address space and
+// access of their element type and their type as written; and that a pointer to one, or one
+// bound as something other than a buffer, is an error.
+TEST(Signature, Tensors) {
+    Signature s = signatureOf("kernel void k(tensor<device half, dextents<int, 2>> A,\n"
+                              "              device float* out,\n"
+                              "              metal::tensor<device const float, extents<int32_t, 4, 4>> B [[buffer(0)]],\n"
+                              "              ::metal::tensor<constant half, dextents<int, 3>, tensor_inline> C,\n"
+                              "              uint2 tg [[threadgroup_position_in_grid]]) {}");
+    ASSERT_TRUE(s.messages().empty()) << s.messages()[0];
+    ASSERT_EQ(s.params.size(), 5u);
+    std::vector<std::uint32_t> indices;
+    for (const ParamInfo& p : s.params) indices.push_back(p.index);
+    EXPECT_EQ(indices, (std::vector<std::uint32_t>{1, 2, 0, 3, 0}));
+    for (std::size_t i : {0, 2, 3}) {
+        EXPECT_EQ(s.params[i].kind, ParamKind::Tensor) << i;
+        EXPECT_FALSE(s.params[i].isReference) << i;
+    }
+    EXPECT_EQ(s.params[1].kind, ParamKind::Buffer);
+    EXPECT_EQ(s.params[0].typeText, "tensor<device half, dextents<int, 2>>");
+    EXPECT_EQ(s.params[0].name, "A");
+    EXPECT_EQ(s.params[0].addressSpace, AddressSpace::Device);
+    EXPECT_EQ(s.params[0].access, Access::ReadWrite);
+    EXPECT_EQ(s.params[2].access, Access::ReadOnly);
+    EXPECT_TRUE(s.params[2].explicitIndex);
+    EXPECT_EQ(s.params[3].addressSpace, AddressSpace::Constant);
+    EXPECT_EQ(s.params[3].access, Access::ReadOnly);
+
+    Signature bad = signatureOf("kernel void k(tensor<device half, dextents<int, 2>>& A,\n"
+                                "              tensor<device half, dextents<int, 2>> B [[texture(0)]],\n"
+                                "              tensor<device half, dextents<int, 2>> C [[buffer(0)]],\n"
+                                "              device float* D [[buffer(0)]]) {}");
+    EXPECT_EQ(bad.messages(),
+              (std::vector<std::string>{
+                  "test.metal:1:54: error: tensor parameter 'A' of kernel 'k' must be passed by value",
+                  "test.metal:2:53: error: tensor parameter 'B' of kernel 'k' must be bound with [[buffer(n)]]",
+                  "test.metal:4:33: error: buffer index 0 is used by more than one parameter of kernel 'k'",
+                  "test.metal:3:57: note: index 0 is first used here"}));
+}
+
 // Test every builtin attribute, in scalar and vector forms.
 TEST(Signature, Builtins) {
     Signature s = signatureOf(

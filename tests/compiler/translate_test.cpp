@@ -190,6 +190,86 @@ TEST(Translate, SimdgroupFunctionLowerings) {
     EXPECT_NE(t.cpp.find("return metal::simd_shuffle_xor(__mc_a...); });"), std::string::npos) << t.cpp;
 }
 
+// Test how kernels with Metal 4 tensor operations are lowered: `run` and reductions as
+// statements of the body make a coroutine (Apple's sample shape), `run` in a helper (MLX), in
+// an operand or in a lambda keeps the fibers, and none is split into work-item loops even
+// when its barriers would allow it; tensor parameters reflect in the buffers' index space and
+// bind through tensor_argument, the same in the validation flavour, where the tensors' and
+// cooperative tensors' member calls stay calls.
+TEST(Translate, TensorOperationLowerings) {
+    const char* source =
+        "# 1 \"t.metal\"\n"
+        "template <class Op, class C> void go(thread Op& op, thread C& c) { op.run(c, c, c); }\n"
+        "kernel void sample(uint2 tg [[threadgroup_position_in_grid]], tensor<device half, dextents<int, 2>> a,\n"
+        "                   device float* out, tensor<device half, dextents<int, 2>> d [[buffer(3)]]) {\n"
+        "    matmul2d<desc, execution_simdgroups<4>> op;\n"
+        "    auto ct = op.get_destination_cooperative_tensor<decltype(a), decltype(a), half>();\n"
+        "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+        "    op.run(a, a, ct);\n"
+        "    for (int e = 0; e < ct.get_capacity(); ++e) ct[e] = ct[e] * 2;\n"
+        "    ct.store(d);\n"
+        "    out[tg.x] = 1;\n"
+        "}\n"
+        "kernel void helper(device float* out) {\n"
+        "    matmul2d<desc, execution_simdgroup> op;\n"
+        "    auto ct = op.get_destination_cooperative_tensor<float, float, float>();\n"
+        "    go(op, ct);\n"
+        "}\n"
+        "kernel void operand(device float* out) {\n"
+        "    matmul2d<desc, execution_simdgroup> op;\n"
+        "    auto ct = op.get_destination_cooperative_tensor<float, float, float>();\n"
+        "    out[0] = (op.run(ct, ct, ct), 1.0f);\n"
+        "}\n"
+        "kernel void lambda(device float* out) {\n"
+        "    matmul2d<desc, execution_simdgroup> op;\n"
+        "    auto ct = op.get_destination_cooperative_tensor<float, float, float>();\n"
+        "    [&] { reduce_rows(ct, ct); }();\n"
+        "}\n";
+    for (bool validation : {false, true}) {
+        SCOPED_TRACE(validation);
+        TranslateOptions options;
+        options.validation = validation;
+        Translation t = translate(source, options);
+        ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
+        ASSERT_EQ(t.kernels.size(), 4u);
+        for (const KernelInfo& k : t.kernels) {
+            SCOPED_TRACE(k.hostName);
+            EXPECT_TRUE(k.usesBarriers);
+            EXPECT_EQ(k.usesCoroutines, k.hostName == "sample");
+            EXPECT_FALSE(k.usesWorkItemLoops);
+        }
+        const std::vector<ParamInfo>& p = t.kernels[0].params;
+        ASSERT_EQ(p.size(), 4u);
+        EXPECT_EQ(p[1].kind, ParamKind::Tensor);
+        EXPECT_EQ(p[1].index, 0u);
+        EXPECT_EQ(p[2].kind, ParamKind::Buffer);
+        EXPECT_EQ(p[2].index, 1u);
+        EXPECT_EQ(p[3].kind, ParamKind::Tensor);
+        EXPECT_EQ(p[3].index, 3u);
+        EXPECT_NE(t.cpp.find("    co_await ::metalcpu_kernel::scope_run(op, a, a, ct);\n"), std::string::npos) << t.cpp;
+        EXPECT_NE(t.cpp.find("auto&& __a3 = ::metalcpu_kernel::tensor_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, "
+                             "3>>(__g, 3);"),
+                  std::string::npos);
+        EXPECT_NE(t.cpp.find("{\"d\", \"tensor<device half, dextents<int, 2>>\", MC_PARAM_TENSOR, 3, "
+                             "MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE,"),
+                  std::string::npos);
+        EXPECT_NE(t.cpp.find("::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::rank, "
+                             "static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__"
+                             "mc_0_fn, 3>>::data_type)}"),
+                  std::string::npos);
+        // Shader validation: a cooperative tensor's elements go through load()/store() like any
+        // subscript (the kernel library may check them against the capacity); its member calls
+        // stay calls.
+        EXPECT_NE(t.cpp.find(validation ? "for (int e = 0; e < ct.get_capacity(); ++e) ::metalcpu_kernel::store(ct, e, "
+                                          "::__mc_sites[0]) = ::metalcpu_kernel::load(ct, e, ::__mc_sites[1]) * 2;"
+                                        : "for (int e = 0; e < ct.get_capacity(); ++e) ct[e] = ct[e] * 2;"),
+                  std::string::npos)
+            << t.cpp;
+        EXPECT_NE(t.cpp.find("    ct.store(d);\n"), std::string::npos);
+        EXPECT_NE(t.cpp.find("    go(op, ct);\n"), std::string::npos);
+    }
+}
+
 // Test that the file key goes into the threadgroup site keys, and sites reach the kernels that
 // can call the function declaring them.
 TEST(Translate, ThreadgroupSites) {

@@ -334,7 +334,8 @@ INSTANTIATE_TEST_SUITE_P(Versions, CompileOptionsLanguageVersion,
                          ::testing::Values(std::make_tuple(MTL::LanguageVersion1_2, 120),
                                            std::make_tuple(MTL::LanguageVersion2_4, 240),
                                            std::make_tuple(MTL::LanguageVersion3_0, 300),
-                                           std::make_tuple(MTL::LanguageVersion3_1, 310)),
+                                           std::make_tuple(MTL::LanguageVersion3_1, 310),
+                                           std::make_tuple(MTL::LanguageVersion4_0, 400)),
                          [](const ::testing::TestParamInfo<std::tuple<MTL::LanguageVersion, int>>& info) {
                              return "Metal" + std::to_string(std::get<1>(info.param));
                          });

@@ -131,10 +131,14 @@ TEST_F(ToolsTest, ErrorsFailWithLocation) {
 }
 
 // Test that `metal -std=` reaches the kernel as __METAL_VERSION__, and that without it the
-// kernel sees the default, 3.2, as newLibrary(source) does (runtime/library_test.cpp).
+// kernel sees the default, 3.2, as newLibrary(source) does (runtime/library_test.cpp);
+// __HAVE_TENSOR__ comes with 4.0.
 TEST_F(ToolsTest, LanguageVersionReachesTheKernel) {
     ASSERT_TRUE(support::writeFileAtomically(dir_ + "/version.metal",
                                              "static_assert(__METAL_VERSION__ == EXPECTED, \"__METAL_VERSION__\");\n"
+                                             "#if defined(__HAVE_TENSOR__) != (EXPECTED >= 400)\n"
+                                             "#error \"__HAVE_TENSOR__ is defined from Metal 4.0 on\"\n"
+                                             "#endif\n"
                                              "kernel void k(device int* out [[buffer(0)]]) { out[0] = 1; }\n"));
     for (const auto& [flags, expected] : std::vector<std::pair<std::vector<std::string>, std::string>>{
              {{"-std=metal3.1"}, "310"}, {{"-std=macos-metal2.4"}, "240"}, {{"-std=metal4.0"}, "400"}, {{}, "320"}}) {

@@ -35,6 +35,10 @@ std::string argumentSetup(const EntryPointCode& e, const std::string& k, bool va
             out += "    auto&& " + a + " = ::metalcpu_kernel::" +
                    (p.kind == ParamKind::Texture ? "texture_argument<" : "sampler_argument<") + param + ">(__g, " +
                    std::to_string(p.index) + ");\n";
+        } else if (p.kind == ParamKind::Tensor) {
+            // The handle is built from the mc_tensor the encoder put at buffers[index].
+            out += "    auto&& " + a + " = ::metalcpu_kernel::tensor_argument<" + param + ">(__g, " +
+                   std::to_string(p.index) + ");\n";
         } else if (p.kind == ParamKind::Unsupported) {
             out += "    auto&& " + a + " = ::metalcpu_kernel::unsupported_argument<" + param + ">(__g, " +
                    std::to_string(p.index) + ");\n";
@@ -62,6 +66,14 @@ std::string callArguments(const EntryPointCode& e, const std::string& k) {
 std::string presentKind(const ParamInfo& p) {
     if (p.presentIf.empty()) return paramKindEnumerator(p.kind);
     return "(" + p.presentIf + " ? " + paramKindEnumerator(p.kind) + " : MC_PARAM_ABSENT)";
+}
+
+/// mc_param's tensor_rank and tensor_data_type: read from the parameter's type by the kernel
+/// library (the front end does not evaluate `dextents<int, 2>`), 0 for other kinds.
+std::string tensorReflection(const ParamInfo& p, const std::string& param) {
+    if (p.kind != ParamKind::Tensor) return "0, 0";
+    const std::string traits = "::metalcpu_kernel::tensor_parameter<" + param + ">";
+    return traits + "::rank, static_cast<mc_u32>(" + traits + "::data_type)";
 }
 
 /// The line that opens a kernel's part of the validation flavour (see kernelSelector()).
@@ -163,7 +175,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                        builtinEnumerator(p.builtin) + ", " + (p.isReference ? "1" : "0") +
                        ", ::metalcpu_kernel::pointee_size<" + param + ">, ::metalcpu_kernel::pointee_align<" +
                        param + ">, " + std::to_string(p.line) + ", " + std::to_string(p.column) + ", " +
-                       std::to_string(p.textureType) + ", " + std::to_string(p.textureDataType) + ", 0, 0},\n";
+                       std::to_string(p.textureType) + ", " + std::to_string(p.textureDataType) + ", " +
+                       tensorReflection(p, param) + "},\n";
             }
             out += "};\n";
         }

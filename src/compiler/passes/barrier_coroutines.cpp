@@ -5,7 +5,9 @@
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
+#include <map>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace metalcpu::msl {
@@ -14,6 +16,9 @@ namespace {
 
 constexpr const char* kTaskType = "::metalcpu_kernel::barrier_task";
 constexpr const char* kBarrierPoint = "co_await ::metalcpu_kernel::barrier_point";
+constexpr const char* kScopeRun = "co_await ::metalcpu_kernel::scope_run";
+constexpr const char* kReduceRows = "co_await ::metalcpu_kernel::scope_reduce_rows";
+constexpr const char* kReduceColumns = "co_await ::metalcpu_kernel::scope_reduce_columns";
 
 bool isBarrierName(std::string_view name) {
     return name == "threadgroup_barrier" || name == "simdgroup_barrier";
@@ -220,6 +225,109 @@ bool findCollectives(const Unit& unit, const FunctionDecl& f, const std::vector<
     return true;
 }
 
+// The first token of the name ending at `name` with its namespace qualification
+// (`a::b::name`, `::a::name`); `name` itself when unqualified.
+std::size_t qualifiedStart(const TokenList& tokens, std::size_t name, std::size_t bodyOpen) {
+    std::size_t s = name;
+    while (s >= bodyOpen + 3 && tokens[s - 1].isPunct("::") && tokens[s - 2].isIdentifier() &&
+           !isCppKeyword(tokens[s - 2].spelling))
+        s -= 2;
+    if (s > bodyOpen + 1 && tokens[s - 1].isPunct("::")) --s;
+    return s;
+}
+
+// Whether `start` begins the name of a reduction as MPP spells it: `reduce_rows`,
+// `tensor_ops::reduce_rows`, `mpp::tensor_ops::reduce_rows` or `::mpp::tensor_ops::reduce_rows`.
+bool isReductionCallee(const TokenList& tokens, std::size_t start, std::size_t name) {
+    std::string qualification;
+    for (std::size_t k = start; k < name; ++k) qualification += tokens[k].spelling;
+    return qualification.empty() || qualification == "tensor_ops::" || qualification == "mpp::tensor_ops::" ||
+           qualification == "::mpp::tensor_ops::";
+}
+
+// A call `(...)` at `open` that ends its statement: its `)` is followed by `;`.
+bool endsStatement(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open) {
+    return tokens[open].isPunct("(") && partner[open] != kNoToken && tokens[partner[open] + 1].isPunct(";");
+}
+
+// Whether `op . [template] member [<...>] ( )` starts at `op`: a call of an argument-less member
+// function (the getters of the cooperative tensors), which does not run the operation.
+bool isArgumentlessMemberCall(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t op,
+                              std::size_t limit) {
+    std::size_t k = op + 1;
+    if (!tokens[k].isPunct(".")) return false;
+    if (tokens[++k].isIdentifier("template")) ++k;
+    if (!tokens[k].isIdentifier() || tokens[k].spelling == "run") return false;
+    if (tokens[++k].isPunct("<")) {
+        const std::size_t close = closingAngle(tokens, partner, k, limit);
+        if (close == kNoToken) return false;
+        k = close + 1;
+    }
+    return tokens[k].isPunct("(") && tokens[k + 1].isPunct(")");
+}
+
+// Finds the body's tensor operations (TensorOperationStatement); false when one of them, or a
+// name the body declares as an operation, is used any other way (findCoroutineKernels()).
+bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const std::vector<bool>& nested,
+                          bool fileNamesOperations, std::vector<TensorOperationStatement>& out) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    // The operations the body declares: `[ns::]matmul2d<...> NAME;` (or `NAME{...};`, `NAME(...);`).
+    std::map<std::string, std::size_t> operations; // name -> its declarator
+    for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+        const Token& t = tokens[i];
+        if (!t.isIdentifier("matmul2d") && !t.isIdentifier("convolution2d")) continue;
+        if (nested[i - f.bodyOpen]) return false;
+        const std::size_t start = qualifiedStart(tokens, i, f.bodyOpen);
+        std::size_t name = i + 1;
+        if (tokens[name].isPunct("<")) {
+            const std::size_t close = closingAngle(tokens, partner, name, f.bodyClose);
+            if (close == kNoToken) return false;
+            name = close + 1;
+        }
+        const Token& after = tokens[name + 1];
+        const bool alone = after.isPunct(";") || ((after.isPunct("{") || after.isPunct("(")) &&
+                                                  partner[name + 1] != kNoToken &&
+                                                  tokens[partner[name + 1] + 1].isPunct(";"));
+        if (!unit.startsStatement(start) || !tokens[name].isIdentifier() || isCppKeyword(tokens[name].spelling) ||
+            !alone || operations.count(tokens[name].spelling))
+            return false;
+        operations.emplace(tokens[name].spelling, name);
+    }
+    using Kind = TensorOperationStatement::Kind;
+    for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+        const Token& t = tokens[i];
+        if (!t.isIdentifier()) continue;
+        const bool reduction = t.spelling == "reduce_rows" || t.spelling == "reduce_columns";
+        const auto operation = operations.find(t.spelling);
+        const bool memberRun = fileNamesOperations && t.spelling == "run" &&
+                               (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->"));
+        if (!reduction && operation == operations.end() && !memberRun) continue;
+        if (nested[i - f.bodyOpen]) return false;
+        const Token& before = tokens[i - 1];
+        if (reduction) {
+            const std::size_t start = qualifiedStart(tokens, i, f.bodyOpen);
+            if (!isReductionCallee(tokens, start, i) || tokens[start - 1].isPunct(".") ||
+                tokens[start - 1].isPunct("->") || !endsStatement(tokens, partner, i + 1) || !unit.startsStatement(start))
+                return false;
+            out.push_back({t.spelling == "reduce_rows" ? Kind::ReduceRows : Kind::ReduceColumns, {start, i + 1}, i + 1});
+        } else if (memberRun) {
+            // Each `NAME.run(...)` of a declared operation was taken at NAME; any other is not ours.
+            if (out.empty() || out.back().kind != Kind::Run || out.back().callee.end != i + 1) return false;
+        } else if (operation->second == i) {
+            continue; // the declaration
+        } else if (before.isPunct(".") || before.isPunct("->") || before.isPunct("::")) {
+            return false; // a member named like the operation
+        } else if (tokens[i + 1].isPunct(".") && tokens[i + 2].isIdentifier("run") &&
+                   endsStatement(tokens, partner, i + 3) && unit.startsStatement(i)) {
+            out.push_back({Kind::Run, {i, i + 3}, i + 3});
+        } else if (!isArgumentlessMemberCall(tokens, partner, i, f.bodyClose)) {
+            return false; // an operand, an argument: it may run the operation elsewhere
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph, Diagnostics& diagnostics) {
@@ -229,6 +337,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
     std::vector<CoroutineKernel> out;
     for (const FunctionDecl& f : module.functions)
         if (f.hasBody && isBarrierName(f.name)) return out; // calls may not be Metal's barriers
+    const bool fileNamesOperations = namesOperationTypes(tokens);
 
     for (std::size_t fi = 0; fi < module.functions.size(); ++fi) {
         const FunctionDecl& f = module.functions[fi];
@@ -240,7 +349,9 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
 
         CoroutineKernel kernel;
         const std::vector<bool> nested = nestedBodies(tokens, partner, f.bodyOpen, f.bodyClose);
-        if (!findCollectives(unit, f, nested, kernel.collectives)) continue;
+        if (!findCollectives(unit, f, nested, kernel.collectives) ||
+            !findTensorOperations(unit, f, nested, fileNamesOperations, kernel.tensorOperations))
+            continue;
         kernel.function = fi;
         std::size_t returnType = voidReturnType(tokens, partner, f);
         if (returnType == kNoToken) continue;
@@ -275,10 +386,10 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
             }
         }
         if (!eligible) continue;
+        const char* reason = kernel.barriers.empty() ? "' uses tensor operations" : "' uses threadgroup barriers";
         for (std::size_t r : valueReturns)
             diagnostics.error(tokens[r].location,
-                              "kernel '" + f.name +
-                                  "' uses threadgroup barriers, so its return statements cannot have an operand");
+                              "kernel '" + f.name + reason + ", so its return statements cannot have an operand");
         out.push_back(std::move(kernel));
     }
     return out;
@@ -306,6 +417,20 @@ void rewriteCoroutineKernels(PassContext& context) {
             }
         }
         for (TokenRange callee : kernel.barriers) edits.replace(callee, kBarrierPoint);
+        for (const TensorOperationStatement& op : kernel.tensorOperations) {
+            if (op.kind != TensorOperationStatement::Kind::Run) {
+                edits.replace(op.callee, op.kind == TensorOperationStatement::Kind::ReduceRows ? kReduceRows
+                                                                                                : kReduceColumns);
+                continue;
+            }
+            // `op.run(a, b, c)` -> `co_await ::metalcpu_kernel::scope_run(op, a, b, c)`.
+            edits.insertBefore(op.callee.begin, std::string(kScopeRun) + "(");
+            const TokenRange memberAndParenthesis{op.callee.begin + 1, op.open + 1};
+            if (tokens[op.open + 1].isPunct(")"))
+                edits.erase(memberAndParenthesis);
+            else
+                edits.replace(memberAndParenthesis, ", ");
+        }
         for (std::size_t r : kernel.returns) edits.replace(r, "co_return");
     }
 }

@@ -1,5 +1,5 @@
-// Pass: kernels whose barriers are all written in their own body become C++20 stackless
-// coroutines that suspend at each barrier, instead of running one fiber per thread.
+// Pass: kernels whose barriers and tensor operations are all written in their own body become
+// C++20 stackless coroutines that suspend at each of them, instead of running one fiber per thread.
 #pragma once
 
 #include "compiler/call_graph.h"
@@ -21,6 +21,17 @@ struct CollectiveStatement {
     std::size_t open = 0; ///< the call's `(`; its partner is the `)` before the `;`
 };
 
+/// A Metal 4 tensor operation written as a statement of the kernel's body:
+/// `NAME.run(args);` with NAME declared in the body as a matmul2d or convolution2d, or
+/// `[mpp::tensor_ops::]reduce_rows(args);` / `reduce_columns(args);`. In a coroutine kernel
+/// each becomes one awaited scope operation (docs/compiler.md, "Coroutine kernels").
+struct TensorOperationStatement {
+    enum class Kind { Run, ReduceRows, ReduceColumns };
+    Kind kind = Kind::Run;
+    TokenRange callee;    ///< `NAME . run`, or the reduction's name with its qualification
+    std::size_t open = 0; ///< the call's `(`; its partner is the `)` before the `;`
+};
+
 /// A kernel definition that gets the coroutine lowering, and the tokens the rewrite edits.
 struct CoroutineKernel {
     std::size_t function = 0; ///< the kernel definition (Module::functions)
@@ -34,10 +45,13 @@ struct CoroutineKernel {
     /// SIMD-group functions as whole statements. A kernel that has them cannot be a
     /// coroutine: only the work-item-loop lowering takes it, else it keeps the fibers.
     std::vector<CollectiveStatement> collectives;
+    /// Tensor operations as statements. A kernel that has them is never split into
+    /// work-item loops (the cooperative tensors they take by reference have no per-piece copies).
+    std::vector<TensorOperationStatement> tensorOperations;
 };
 
 /// Finds the kernel definitions that can become coroutines. A kernel definition can when its
-/// body calls threadgroup_barrier or simdgroup_barrier and
+/// body calls threadgroup_barrier or simdgroup_barrier, or has a tensor operation, and
 ///   - every such call is a statement of the body itself (`threadgroup_barrier(f);`, also as
 ///     the statement of an if/else/for/while/do, after a label or after attributes: what
 ///     Unit::startsStatement() says), not inside a lambda or a local class, and the callee is
@@ -47,6 +61,12 @@ struct CoroutineKernel {
 ///     SIMD-group matrix with arguments (`simdgroup_float8x8 d(2.0f)`), and its simd_* and
 ///     quad_* calls are each the whole value of a statement (CollectiveStatement), written
 ///     `name` or `[::]metal::name`, with nothing but a name or a declaration before the `=`;
+///   - every use of a tensor operation is a TensorOperationStatement of the body itself (not in
+///     a lambda or local class): each mention of matmul2d/convolution2d declares one name alone
+///     at the start of a statement, each mention of that name is its declaration, a `run`
+///     statement or an argument-less member call (`op.get_destination_cooperative_tensor<...>()`),
+///     each reduce_rows/reduce_columns is a statement's callee, and no other member `run` is
+///     called in a file that names matmul2d or convolution2d;
 ///   - no other function reachable from it in `graph` uses barriers;
 ///   - its declaration is `void` with nothing but `kernel`, `static`, `inline` and attributes
 ///     before the name, and every other declaration of it (same name and namespaces) is a
@@ -59,7 +79,9 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
 /// `::metalcpu_kernel::barrier_task` (written from the start of the erased `kernel`/[[kernel]]
 /// before it on the same line, so the tokens after it move as little as possible), each
 /// barrier callee becomes `co_await ::metalcpu_kernel::barrier_point` (its arguments stay),
-/// and each `return` becomes `co_return`. Run it after rewriteKernelSignatures() and
+/// `NAME.run(args)` becomes `co_await ::metalcpu_kernel::scope_run(NAME, args)`, a reduction's
+/// callee `co_await ::metalcpu_kernel::scope_reduce_rows` (or `_columns`), and each `return`
+/// becomes `co_return`. Run it after rewriteKernelSignatures() and
 /// rewriteAttributes().
 void rewriteCoroutineKernels(PassContext& context);
 

@@ -752,6 +752,8 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
         if (v.nameToken != kNoToken && !v.isTemplate && v.enclosingClass.empty())
             namespaceVariables.insert(tokens[v.nameToken].spelling);
     for (const CoroutineKernel& c : coroutineKernels) {
+        // Cooperative tensors passed to `run` by reference cannot live in per-piece copies.
+        if (!c.tensorOperations.empty()) continue;
         auto params = parameters.find(c.function);
         Planner planner(unit, module.functions[c.function], c, threadgroupVariables,
                         params == parameters.end() ? kNoParameters : params->second, namespaceVariables);

@@ -106,7 +106,7 @@ struct WorkItemKernel {
 /// `{}` branches; loop and if headers free of per-thread builtins, set up from nothing
 /// per-thread and not written by the pieces; no jump out of a piece, goto or label; no
 /// parameter written; per-thread variables declared alone with a written type that can have
-/// slots, their address never taken. docs/compiler.md ("Work-item loops") has the details.
+/// slots, their address never taken; no tensor operation. docs/compiler.md ("Work-item loops") has the details.
 std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
                                                 const std::vector<CoroutineKernel>& coroutineKernels,
                                                 const std::vector<ThreadgroupDeclaration>& threadgroupVariables,

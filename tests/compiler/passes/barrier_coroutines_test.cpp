@@ -156,6 +156,83 @@ TEST(BarrierCoroutines, CollectivesStayFiber) {
     EXPECT_EQ(r.coroutines, std::vector<std::string>{"l"}); // a variable named simd_* is no collective
 }
 
+// Test that tensor operations written as statements of the body make a coroutine even without
+// a barrier: `op.run(...)` of an op the body declares (any qualification of matmul2d /
+// convolution2d) becomes an awaited scope_run with the op first, reductions become awaited
+// scope_reduce_rows / _columns; the op's argument-less getters stay as written.
+TEST(BarrierCoroutines, TensorOperationStatements) {
+    Result r = rewrite("kernel void k(uint i [[thread_index_in_threadgroup]]) {\n"
+                       "  mpp::tensor_ops::matmul2d<desc, execution_simdgroups<4>> op;\n"
+                       "  auto ct = op.get_destination_cooperative_tensor<decltype(a), decltype(b), half>();\n"
+                       "  auto cr = op.template get_row_reduction_destination_cooperative_tensor<A, B, float>();\n"
+                       "  if (i > 64) return;\n"
+                       "  op.run(a, b, ct);\n"
+                       "  reduce_rows(ct, cr, reduction_operation::max, 0.0f);\n"
+                       "  for (int k = 0; k < 4; ++k) { ::mpp::tensor_ops::reduce_columns(ct, cr); }\n"
+                       "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                       "}\n"
+                       "kernel void l() {\n"
+                       "  convolution2d<d> conv{};\n"
+                       "  conv.run();\n"
+                       "  mpp::tensor_ops::reduce_rows(x, y);\n"
+                       "}");
+    EXPECT_EQ(r.coroutines, (std::vector<std::string>{"k", "l"}));
+    EXPECT_EQ(r.text,
+              "::metalcpu_kernel::barrier_task k(uint i , " + kGroup + ") {\n"
+              "mpp::tensor_ops::matmul2d<desc, execution_simdgroups<4>> op;\n"
+              "auto ct = op.get_destination_cooperative_tensor<decltype(a), decltype(b), half>();\n"
+              "auto cr = op.template get_row_reduction_destination_cooperative_tensor<A, B, float>();\n"
+              "if (i > 64) co_return;\n"
+              "co_await ::metalcpu_kernel::scope_run(op, a, b, ct);\n"
+              "co_await ::metalcpu_kernel::scope_reduce_rows(ct, cr, reduction_operation::max, 0.0f);\n"
+              "for (int k = 0; k < 4; ++k) { co_await ::metalcpu_kernel::scope_reduce_columns(ct, cr); }\n"
+              "co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);\n"
+              "}\n"
+              "::metalcpu_kernel::barrier_task l(" + kGroup + ") {\n"
+              "convolution2d<d> conv{};\n"
+              "co_await ::metalcpu_kernel::scope_run(conv);\n"
+              "co_await ::metalcpu_kernel::scope_reduce_rows(x, y);\n"
+              "}");
+    EXPECT_TRUE(r.messages.empty());
+}
+
+// Test that every other use of a tensor operation keeps the fibers: `run` as an operand or in a
+// lambda, an op passed to a helper, an op whose type an alias hides, a conversion getter with
+// an argument, a reduction in an operand or otherwise qualified, a `run` in a helper.
+TEST(BarrierCoroutines, OtherTensorOperationUsesStayFiber) {
+    const std::string declare = "  matmul2d<desc, execution_simdgroups<4>> op;\n";
+    for (const std::string& use : {
+             std::string("  bool b = (op.run(x, y, z), true);\n"),
+             std::string("  auto f = [&] { op.run(x, y, z); }; f();\n"),
+             std::string("  [&] { reduce_rows(x, y); }();\n"),
+             std::string("  if (i) op.run(x, y, z); else threadgroup_barrier(mem_flags::mem_none);\n") +
+                 "  help(op);\n",
+             std::string("  auto ca = op.get_left_input_cooperative_tensor<A, B, C>(src);\n"),
+             std::string("  alias_op other; other.run(x, y, z);\n"),
+             std::string("  x = reduce_rows(x, y);\n"),
+             std::string("  ns::reduce_columns(x, y);\n"),
+             std::string("  thread auto& r = op; r.run(x, y, z);\n"),
+             std::string("  helper_runs(x);\n"),
+         }) {
+        SCOPED_TRACE(use);
+        Result r = rewrite("void help(thread int&) {}\n"
+                           "void helper_runs(int x) { matmul2d<d, s> m; m.run(x, x, x); }\n"
+                           "kernel void k(uint i [[thread_index_in_threadgroup]]) {\n" +
+                           declare + use + "}");
+        EXPECT_TRUE(r.coroutines.empty());
+        EXPECT_EQ(r.text.find("co_"), std::string::npos);
+    }
+    // Declarations other than one name alone at a statement's start.
+    for (const std::string& body : {
+             std::string("  matmul2d<d, s> a, b;\n  a.run(x, y, z);\n"),
+             std::string("  using M = matmul2d<d, s>; M a;\n  a.run(x, y, z);\n"),
+             std::string("  static_assert(sizeof(matmul2d<d, s>) > 0);\n"),
+         }) {
+        SCOPED_TRACE(body);
+        EXPECT_TRUE(rewrite("kernel void k() {\n" + body + "}").coroutines.empty());
+    }
+}
+
 // Test that a barrier that is not a statement of its own (for-loop increment, operand of ?:,
 // comma expression, otherwise qualified) keeps the fibers, and the statement forms after
 // if/else/for/while/do and labels do not.
@@ -253,6 +330,13 @@ TEST(BarrierCoroutines, ReturnWithOperandIsAnError) {
                        testing::Analysis::MayFail);
     EXPECT_EQ(r.messages, std::vector<std::string>{"test.metal:4:3: error: kernel 'k' uses threadgroup barriers, "
                                                    "so its return statements cannot have an operand"});
+    Result tensors = rewrite("void g() {}\n"
+                             "kernel void k() {\n"
+                             "  reduce_rows(a, b);\n"
+                             "  return g();\n"
+                             "}");
+    EXPECT_EQ(tensors.messages, std::vector<std::string>{"test.metal:4:3: error: kernel 'k' uses tensor operations, "
+                                                         "so its return statements cannot have an operand"});
 }
 
 // Test that kernels without barriers, and every kernel of a file that defines its own

@@ -108,7 +108,83 @@ template <class T> T simd_shuffle_down(T, ushort);
 void simdgroup_barrier(mem_flags);
 float simd_sum(float);
 
+// Metal 4 tensors and tensor operations (golden/tensor_ops.metal): the shapes the kernels
+// call, without behaviour.
+using int32_t = int;
+struct int3 {
+    int x, y, z;
+};
+inline constexpr int dynamic_extent = -1;
+template <class T, int N> struct array {
+    T values[N];
+    T operator[](int) const;
+};
+template <class T> struct numeric_limits {
+    static constexpr T lowest() { return T(); }
+};
+template <class I, int Rank> struct dextents {
+    static constexpr int rank = Rank;
+    template <class... A> constexpr dextents(A...) {}
+};
+struct tensor_handle {};
+struct tensor_inline {};
+template <class T, class E, class Kind = tensor_handle> struct tensor {
+    using element_type = T;
+    using extents_type = E;
+    tensor(T* data, E extents);
+    tensor(T* data, E extents, array<int, E::rank> strides);
+    template <int... Static> tensor<T, dextents<int, 2>, tensor_inline> slice(int, int) const;
+    tensor<T, dextents<int, 2>, tensor_inline> slice(int, int) const;
+};
+template <class T, class E> tensor(T*, E) -> tensor<T, E, tensor_inline>;
+template <class T, class E, class S> tensor(T*, E, S) -> tensor<T, E, tensor_inline>;
+template <int N> struct execution_simdgroups {};
+struct execution_simdgroup {};
+
+template <class T> struct cooperative_tensor {
+    struct iterator {
+        iterator& operator++();
+        bool operator!=(const iterator&) const;
+        array<int, 2> get_multidimensional_index() const;
+    };
+    int get_capacity() const;
+    bool is_valid_element(int) const;
+    T& operator[](int);
+    iterator begin();
+    iterator end();
+    iterator get_iterator(int);
+    T* map_iterator(iterator);
+    array<int, 2> get_multidimensional_index(int) const;
+    template <class Slice> void store(const Slice&) const;
+};
+
 } // namespace metal
+
+namespace mpp::tensor_ops {
+
+struct matmul2d_descriptor {
+    enum class mode { multiply, multiply_accumulate };
+    int m, n, k;
+    bool transpose_left, transpose_right, relaxed_precision;
+    mode matmul_mode;
+    constexpr matmul2d_descriptor(int m_, int n_, int k_ = -1, bool tl = false, bool tr = false, bool relaxed = false,
+                                  mode md = mode::multiply)
+        : m(m_), n(n_), k(k_), transpose_left(tl), transpose_right(tr), relaxed_precision(relaxed), matmul_mode(md) {}
+};
+template <class T> inline constexpr T dynamic_length_v = T(-1);
+enum class reduction_operation { sum, max, min };
+
+template <matmul2d_descriptor Descriptor, class Scope> struct matmul2d {
+    template <class A, class B, class T> metal::cooperative_tensor<T> get_destination_cooperative_tensor() const;
+    template <class A, class B, class T> metal::cooperative_tensor<T> get_row_reduction_destination_cooperative_tensor() const;
+    template <class A, class B, class T> metal::cooperative_tensor<A> get_left_input_cooperative_tensor() const;
+    template <class A, class B, class T> metal::cooperative_tensor<B> get_right_input_cooperative_tensor() const;
+    template <class L, class R, class D> void run(const L&, const R&, D&) const;
+};
+template <class S, class D, class V> void reduce_rows(const S&, D&, reduction_operation, V);
+template <class S, class D> void reduce_rows(const S&, D&, reduction_operation = reduction_operation::sum);
+
+} // namespace mpp::tensor_ops
 
 namespace metalcpu_kernel {
 
@@ -156,6 +232,15 @@ struct barrier_point {
     void await_suspend(std::coroutine_handle<>) const noexcept {}
     void await_resume() const noexcept {}
 };
+// Tensor operations as statements of a coroutine kernel: one awaited scope operation each.
+struct scope_operation {
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<>) const noexcept {}
+    void await_resume() const noexcept {}
+};
+template <class Op, class... A> scope_operation scope_run(const Op& op, A&... operands);
+template <class... A> scope_operation scope_reduce_rows(const A&... arguments);
+template <class... A> scope_operation scope_reduce_columns(const A&... arguments);
 template <class F> void run_coroutines(const mc_group* group, F&& start) {
     (void)group;
     (void)start(thread_ids{0, 0, 0, 0});
@@ -203,6 +288,12 @@ struct divisor_tag {
 template <class T> T buffer_argument(const mc_group* group, mc_u32 index);
 template <class T> T threadgroup_argument(const mc_group* group, mc_u32 index);
 template <class T> T unsupported_argument(const mc_group* group, mc_u32 index);
+template <class T> T tensor_argument(const mc_group* group, mc_u32 index);
+template <class P> struct tensor_parameter;
+template <class T, class E, class K> struct tensor_parameter<metal::tensor<T, E, K>> {
+    static constexpr mc_u32 rank = E::rank;
+    static constexpr mc_u32 data_type = 16; // MTL::TensorDataTypeFloat16 stands for every type here
+};
 template <class T, mc_builtin B> T builtin(const mc_group* group, const thread_ids& ids);
 template <class T, mc_u64 Key> T& threadgroup_variable(const mc_group* group);
 template <class T, unsigned long long Index> struct function_constant {
