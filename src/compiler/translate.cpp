@@ -25,6 +25,19 @@ Translation fail(Diagnostics& diagnostics) {
     return result;
 }
 
+/// Whether the kernel includes a Metal 4 tensor header. Before translation such an #include
+/// reaches only the header's empty stand-in, so the translation asks the prelude for the real
+/// headers; kernels that do not include them keep the names tensor, extents & co. to themselves.
+bool includesTensorHeaders(const FileTable& files) {
+    for (std::uint32_t f = 0; f < files.size(); ++f) {
+        const std::string_view name = files.spelling(f);
+        if (name.ends_with("/metal_tensor") || name.ends_with("/metal_cooperative_tensor") ||
+            name.find("/MetalPerformancePrimitives/") != std::string_view::npos)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 Translation translate(std::string_view preprocessedSource, const TranslateOptions& options) {
@@ -71,6 +84,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     CodeWriter writer(files);
     if (options.validation) writer.writeRaw("#define METALCPU_VALIDATION 1\n");
     writer.writeRaw(functionConstantsDefinition(found.functionConstants));
+    if (includesTensorHeaders(files)) writer.writeRaw("#define METALCPU_TENSOR_HEADERS 1\n");
     writer.writeRaw("#include <metalcpu/kernel_prelude.h>\n");
     if (!found.accessSites.empty()) writer.writeRaw(accessSiteTable(found.accessSites, files));
     writer.writeTokens(tokens);

@@ -2,6 +2,7 @@
 // the row's status must be what the snippet does. A snippet's first line says what to expect:
 //   // expect: compiles            every kernel makes a pipeline, plain and with shader validation
 //   // expect: error: <text>        newLibrary(source) fails with <text> at the .metal line
+// and a second line `// language: 4.0` compiles it as Metal 4.0 (else newLibrary's default).
 // A row marked "works" or "partly" needs a snippet that compiles, one marked "no" a snippet
 // that fails; a feature that starts (or stops) working makes this test fail until the table
 // says so.
@@ -101,9 +102,11 @@ TEST_P(MslSupport, SnippetDoesWhatItSays) {
     const std::optional<Expectation> expected = expectationOf(source);
     ASSERT_TRUE(expected) << name << ".metal must start with '// expect: compiles' or '// expect: error: <text>'";
 
+    NS::SharedPtr<MTL::CompileOptions> options = NS::TransferPtr(MTL::CompileOptions::alloc()->init());
+    if (source.find("\n// language: 4.0\n") != std::string::npos) options->setLanguageVersion(MTL::LanguageVersion4_0);
     NS::Error* error = nullptr;
     MTL::Library* library =
-        device_->newLibrary(NS::String::string(source.c_str(), NS::UTF8StringEncoding), nullptr, &error);
+        device_->newLibrary(NS::String::string(source.c_str(), NS::UTF8StringEncoding), options.get(), &error);
     if (!expected->compiles) {
         ASSERT_EQ(library, nullptr) << name << ".metal compiled: mark its row in docs/msl-support.md as working";
         const std::string message = error ? testing::text(error->localizedDescription()) : "";

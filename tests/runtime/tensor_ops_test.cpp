@@ -179,6 +179,44 @@ MTL::Library* compileMetal4(const char* source) {
     return library;
 }
 
+/// Compiles `source` at `version`; the error text when it does not compile, else "".
+std::string compileError(const char* source, MTL::LanguageVersion version) {
+    NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
+    MTL::Device* device = MTL::CreateSystemDefaultDevice();
+    MTL::CompileOptions* options = MTL::CompileOptions::alloc()->init();
+    options->setLanguageVersion(version);
+    NS::Error* error = nullptr;
+    MTL::Library* library = device->newLibrary(NS::String::string(source, NS::UTF8StringEncoding), options, &error);
+    std::string message = library ? "" : text(error ? error->localizedDescription() : nullptr);
+    if (library) library->release();
+    options->release();
+    device->release();
+    pool->release();
+    return message;
+}
+
+// Test that the tensor names reach only kernels that include a tensor header: a Metal 4
+// kernel with a `tensor` of its own under `using namespace metal` compiles, and including
+// <metal_tensor> below 4.0 is an error that names the language version to ask for.
+TEST(TensorHeaders, OnlyKernelsThatIncludeThemSeeThem) {
+    const char* ownTensor = R"(
+#include <metal_stdlib>
+using namespace metal;
+struct tensor { float value; };
+kernel void k(device tensor* t [[buffer(0)]], uint i [[thread_position_in_grid]]) { t[i].value *= 2.0f; }
+)";
+    EXPECT_EQ(compileError(ownTensor, MTL::LanguageVersion4_0), "");
+    const char* tooOld = R"(
+#include <metal_stdlib>
+#include <metal_tensor>
+using namespace metal;
+kernel void k(device half* p [[buffer(0)]]) { auto t = tensor(p, dextents<int, 1>(4)); (void)t; }
+)";
+    EXPECT_NE(compileError(tooOld, MTL::LanguageVersion3_2).find("-std=metal4.0"), std::string::npos)
+        << compileError(tooOld, MTL::LanguageVersion3_2);
+    EXPECT_EQ(compileError(tooOld, MTL::LanguageVersion4_0), "");
+}
+
 /// (cooperative layout, shader validation on).
 using LayoutShape = std::tuple<mc_u32, bool>;
 

@@ -1,3 +1,4 @@
+#define METALCPU_TENSOR_HEADERS 1
 #include <metalcpu/kernel_prelude.h>
 #line 11 "tensor_ops.metal"
 using namespace metal;

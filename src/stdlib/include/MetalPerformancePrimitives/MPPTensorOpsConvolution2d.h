@@ -1,6 +1,6 @@
 // -*- C++ -*-
 // MetalPerformancePrimitives' convolution2d: not provided yet. Including this header works
-// (the umbrella header includes it); naming convolution2d is a compile error that says so.
+// (the umbrella header includes it); naming convolution2d is a compile error at that line.
 #pragma once
 
 #include <MetalPerformancePrimitives/MPPTensorOpsMatMul2d.h>
@@ -8,16 +8,14 @@
 namespace mpp::tensor_ops {
 
 namespace metalcpu_detail {
-template <class... T> inline constexpr bool not_yet = false;
-}
+// Never defined: a convolution2d is an incomplete type, so the compiler's error sits at the
+// kernel's own line and names convolution2d (a static_assert would point into this header).
+template <class... Args> struct convolution2d_is_not_supported_by_metalcpu_yet;
+} // namespace metalcpu_detail
 
 template <class... Args>
-struct convolution2d_descriptor {
-    static_assert(metalcpu_detail::not_yet<Args...>, "mpp::tensor_ops::convolution2d is not supported by metalcpu yet");
-};
+using convolution2d_descriptor = metalcpu_detail::convolution2d_is_not_supported_by_metalcpu_yet<Args...>;
 template <class... Args>
-struct convolution2d {
-    static_assert(metalcpu_detail::not_yet<Args...>, "mpp::tensor_ops::convolution2d is not supported by metalcpu yet");
-};
+using convolution2d = metalcpu_detail::convolution2d_is_not_supported_by_metalcpu_yet<Args...>;
 
 } // namespace mpp::tensor_ops

@@ -8,9 +8,11 @@
 #include <metalcpu/checked.h>
 #endif
 // Metal 4's tensors: a kernel's own #include of them meets an empty stand-in before
-// translation (as every top-level header does), so the prelude brings them, from MSL 4.0 on
-// only (earlier kernels may name their own `tensor`).
-#if defined(__METAL_VERSION__) && __METAL_VERSION__ >= 400
+// translation (as every top-level header does), so the translation defines
+// METALCPU_TENSOR_HEADERS and the prelude brings the real ones (which need MSL 4.0: below it
+// they are an #error naming -std=metal4.0). Kernels that do not include them may name their
+// own `tensor`.
+#ifdef METALCPU_TENSOR_HEADERS
 #include <MetalPerformancePrimitives/MetalPerformancePrimitives.h>
 #endif
 #include <metalcpu/library_stub.h>
