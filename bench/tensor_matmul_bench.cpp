@@ -11,6 +11,7 @@
 // Prints a Markdown table of the best of --repeat runs. --only runs one side, for farm-bench.
 #include "exec/tensor_ops.h"
 
+#include "openblas.h"
 #include "timing.h"
 
 #include <cstdio>
@@ -18,16 +19,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#if defined(METALCPU_BENCH_OPENBLAS)
-extern "C" {
-// OpenBLAS's C interface (cblas.h), declared here to avoid depending on where the
-// distribution puts its header. 101 = row major, 111 = no transpose.
-void cblas_sgemm(int order, int transA, int transB, int m, int n, int k, float alpha, const float* a, int lda,
-                 const float* b, int ldb, float beta, float* c, int ldc);
-void openblas_set_num_threads(int threads);
-}
-#endif
 
 namespace {
 
@@ -78,7 +69,10 @@ struct Problem {
                                 64, 64, k);
     }
 #if defined(METALCPU_BENCH_OPENBLAS)
-    void runSgemm() { cblas_sgemm(101, 111, 111, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f, c.data(), n); }
+    void runSgemm() {
+        cblas_sgemm(bench::kRowMajor, bench::kNoTranspose, bench::kNoTranspose, m, n, k, 1.0f, a.data(), k, b.data(), n,
+                    0.0f, c.data(), n);
+    }
 #endif
 };
 

@@ -9,6 +9,8 @@
 //  - thread_tiles: one 8x4 tile per thread (execution_thread), any threadgroup size.
 // TensorOperationKernels run matmul2d and reduce_rows through the executor, shaped as Apple's
 // sample, liuliu's attention, MLX's NAX code (hard-coded M5 layout) and per-thread tiles.
+// TensorLibraryShapes run llama.cpp's mul_mm and PyTorch's mpp_gemm tensor code at tile
+// multiples and ragged sizes.
 #include "guarded_buffer.h"
 #include "lowering.h"
 #include "metal_test.h"
@@ -158,6 +160,141 @@ kernel void thread_gemm(device half* a [[buffer(0)]], device half* b [[buffer(1)
     matmul2d<matmul2d_descriptor(4, 4), execution_thread> op;
     op.run(A.slice(0, y0), B.slice(x0, 0), D.slice<4, 4>(x0, y0));
 }
+)";
+
+// Library-shaped kernels: the tensor code of llama.cpp (ggml mul_mm) and PyTorch (mpp_gemm.h),
+// reduced to what their tensor operations do, with their spellings.
+const char* const kLibraryShapeKernels = R"(
+#include <metal_stdlib>
+#include <metal_tensor>
+#include <metal_cooperative_tensor>
+#include <MetalPerformancePrimitives/MetalPerformancePrimitives.h>
+using namespace metal;
+
+struct GgmlArgs { int ne00, ne01, ne11; };  // K, rows of src0 (M), rows of src1 (N)
+
+// Copies rows [row0, row0 + ROWS) x K columns [k0, k0 + NK) of a rows x K half matrix into a
+// threadgroup tile (NK contiguous), zeros past the matrix: ggml's staging, 128 threads.
+template <int ROWS, int NK>
+void stage_tile(threadgroup half* tile, device const half* matrix, int row0, int rows, int k0, int K, ushort tid) {
+    for (int i = tid; i < NK * ROWS; i += 128) {
+        const int k = k0 + i % NK, row = row0 + i / NK;
+        tile[i] = row < rows && k < K ? matrix[row * K + k] : half(0);
+    }
+}
+
+// llama.cpp's mul_mm: dst (ne01 x ne11, ne01 contiguous) = src0 . src1^T, both operands staged
+// in threadgroup memory, wrapped by CTAD from threadgroup pointers, multiplied in K steps of
+// 16 by static slices into a destination cooperative tensor never zeroed (a new one reads as
+// zeros), operands swapped (D^T = B . A^T) with the right one transposed, relaxed precision;
+// the clipped store onto the whole dst is the bounds check.
+kernel void ggml_mul_mm(device const half* src0 [[buffer(0)]], device const half* src1 [[buffer(1)]],
+                        device float* dst [[buffer(2)]], constant GgmlArgs& args [[buffer(3)]],
+                        uint2 tgpig [[threadgroup_position_in_grid]], ushort tiitg [[thread_index_in_threadgroup]]) {
+    constexpr int NR0 = 64, NR1 = 32, NK = 32;
+    threadgroup half sa[NK * NR0];
+    threadgroup half sb[NK * NR1];
+    const int r0 = int(tgpig.y) * NR0, r1 = int(tgpig.x) * NR1;
+    auto tA = tensor(sa, dextents<int32_t, 2>(NK, NR0));
+    auto tB = tensor(sb, dextents<int32_t, 2>(NK, NR1));
+    mpp::tensor_ops::matmul2d<mpp::tensor_ops::matmul2d_descriptor(NR1, NR0, static_cast<int>(dynamic_extent), false, true, true,
+                                                                   mpp::tensor_ops::matmul2d_descriptor::mode::multiply_accumulate),
+                              execution_simdgroups<4>> mm;
+    auto cT = mm.get_destination_cooperative_tensor<decltype(tB), decltype(tA), float>();
+    for (int loop_k = 0; loop_k < args.ne00; loop_k += NK) {
+        stage_tile<NR0, NK>(sa, src0, r0, args.ne01, loop_k, args.ne00, tiitg);
+        stage_tile<NR1, NK>(sb, src1, r1, args.ne11, loop_k, args.ne00, tiitg);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        for (int kk = 0; kk < NK; kk += 16) {
+            auto sA = tA.slice<16, NR0>(kk, 0);
+            auto sB = tB.slice<16, NR1>(kk, 0);
+            mm.run(sB, sA, cT);
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    auto tD = tensor(dst, dextents<int32_t, 2>(args.ne01, args.ne11));
+    cT.store(tD.slice(r0, r1));
+}
+
+// ggml_mul_mm's descriptor (m = NR1, n = NR0) as a program-scope constant: the direct variant
+// names it as the operation's template argument.
+constexpr auto ggml_descriptor = mpp::tensor_ops::matmul2d_descriptor(32, 64, static_cast<int>(dynamic_extent), false, true, true,
+                                                                      mpp::tensor_ops::matmul2d_descriptor::mode::multiply_accumulate);
+
+// Current upstream's variant: src1 is not staged but rebuilt per K step straight from device
+// memory with clipped dynamic extents and its row stride, its row extent running to the end
+// of the matrix (past the tile: the operation uses its first m rows; short at the last block:
+// the missing rows read as zeros).
+kernel void ggml_mul_mm_direct(device const half* src0 [[buffer(0)]], device const half* src1 [[buffer(1)]],
+                               device float* dst [[buffer(2)]], constant GgmlArgs& args [[buffer(3)]],
+                               uint2 tgpig [[threadgroup_position_in_grid]], ushort tiitg [[thread_index_in_threadgroup]]) {
+    constexpr int NR0 = 64, NR1 = 32, NK = 32;
+    threadgroup half sa[NK * NR0];
+    const int r0 = int(tgpig.y) * NR0, r1 = int(tgpig.x) * NR1;
+    auto tA = tensor(sa, dextents<int32_t, 2>(NK, NR0));
+    mpp::tensor_ops::matmul2d<ggml_descriptor, execution_simdgroups<4>> mm;
+    auto cT = mm.get_destination_cooperative_tensor<decltype(tA), decltype(tA), float>();
+    for (int loop_k = 0; loop_k < args.ne00; loop_k += NK) {
+        stage_tile<NR0, NK>(sa, src0, r0, args.ne01, loop_k, args.ne00, tiitg);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        auto tB = tensor(src1 + r1 * args.ne00 + loop_k, dextents<int32_t, 2>(min(NK, args.ne00 - loop_k), args.ne11 - r1),
+                         array<int, 2>({1, args.ne00}));
+        mm.run(tB, tA, cT);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    auto tD = tensor(dst, dextents<int32_t, 2>(args.ne01, args.ne11));
+    cT.store(tD.slice(r0, r1));
+}
+
+struct TorchGemm { int M, N, K, lda, ldb, ldc; };
+
+// The operand tile of TILE rows (dim1) at `offset`, or of TILE columns (dim0) when transposed.
+template <bool TRANSPOSED, int TILE, class Tensor>
+auto operand_tile(Tensor t, int offset) {
+    if constexpr (TRANSPOSED) return t.template slice<TILE, dynamic_extent>(offset, 0);
+    else return t.template slice<dynamic_extent, TILE>(0, offset);
+}
+
+// PyTorch's mpp_gemm: C = 2 (A . B) + bias[column] - (row & 7) over strided operands (lda, ldb,
+// ldc larger than the matrices), each transposed or not by a template flag (swapped extents
+// plus the descriptor's flag), accumulated in a float cooperative tensor whose epilogue runs
+// over its iterators, copied slot by slot into a half one of the same op and stored clipped.
+// Threadgroups past the matrix return before any operation.
+template <typename IN_T, typename OUT_T, bool TRANS_A, bool TRANS_B>
+kernel void torch_mm(device IN_T* A [[buffer(0)]], device IN_T* B [[buffer(1)]], device const float* bias [[buffer(2)]],
+                     device OUT_T* C [[buffer(3)]], constant TorchGemm& p [[buffer(4)]],
+                     uint2 tgid [[threadgroup_position_in_grid]]) {
+    constexpr int BM = 64, BN = 32, NSG = 4;
+    const int m_off = int(tgid.y) * BM, n_off = int(tgid.x) * BN;
+    if (m_off >= p.M || n_off >= p.N) return;
+    const auto eA = TRANS_A ? dextents<int32_t, 2>(p.M, p.K) : dextents<int32_t, 2>(p.K, p.M);
+    const auto eB = TRANS_B ? dextents<int32_t, 2>(p.K, p.N) : dextents<int32_t, 2>(p.N, p.K);
+    tensor<device IN_T, dextents<int32_t, 2>, tensor_inline> tA(A, eA, array<int32_t, 2>{1, p.lda});
+    tensor<device IN_T, dextents<int32_t, 2>, tensor_inline> tB(B, eB, array<int32_t, 2>{1, p.ldb});
+    tensor<device OUT_T, dextents<int32_t, 2>, tensor_inline> tC(C, dextents<int32_t, 2>(p.N, p.M), array<int32_t, 2>{1, p.ldc});
+    auto mA = operand_tile<TRANS_A, BM>(tA, m_off);
+    auto mB = operand_tile<!TRANS_B, BN>(tB, n_off);
+    constexpr auto desc = mpp::tensor_ops::matmul2d_descriptor(BM, BN, static_cast<int>(dynamic_extent), TRANS_A, TRANS_B, true,
+                                                               mpp::tensor_ops::matmul2d_descriptor::mode::multiply);
+    mpp::tensor_ops::matmul2d<desc, execution_simdgroups<NSG>> op;
+    auto cT = op.template get_destination_cooperative_tensor<decltype(mA), decltype(mB), float>();
+    auto cO = op.template get_destination_cooperative_tensor<decltype(mA), decltype(mB), OUT_T>();
+    op.run(mA, mB, cT);
+    int e = 0;
+    for (auto it = cT.begin(); it != cT.end(); ++it, ++e) {
+        if (!cT.is_valid_element(e)) continue;
+        auto idx = it.get_multidimensional_index();
+        const int col = n_off + idx[0], row = m_off + idx[1];
+        *it = *it * 2.0f + (col < p.N ? bias[col] : 0.0f) - float(row & 7);
+    }
+    for (int i = 0; i < cO.get_capacity(); ++i) cO[i] = (OUT_T)cT[i];
+    cO.store(tC.template slice<BN, BM>(n_off, m_off));
+}
+
+template [[host_name("torch_mm_nn")]] [[kernel]] decltype(torch_mm<half, half, false, false>) torch_mm<half, half, false, false>;
+template [[host_name("torch_mm_nt")]] [[kernel]] decltype(torch_mm<half, half, false, true>) torch_mm<half, half, false, true>;
+template [[host_name("torch_mm_tn")]] [[kernel]] decltype(torch_mm<half, half, true, false>) torch_mm<half, half, true, false>;
+template [[host_name("torch_mm_tt")]] [[kernel]] decltype(torch_mm<half, half, true, true>) torch_mm<half, half, true, true>;
 )";
 
 struct Shape {
@@ -434,6 +571,111 @@ TEST_P(TensorOperationKernels, ThreadScopeInAnyGroupSize) {
     bBuffer->release();
 }
 
+/// llama.cpp's and PyTorch's tensor code (kLibraryShapeKernels) under each layout, plain and
+/// validated, against a CPU reference.
+class TensorLibraryShapes : public TensorOperationKernels {
+protected:
+    static void SetUpTestSuite() { shapes_ = compileMetal4(kLibraryShapeKernels); }
+    static void TearDownTestSuite() {
+        if (shapes_) shapes_->release();
+        shapes_ = nullptr;
+    }
+
+    inline static MTL::Library* shapes_ = nullptr;
+};
+
+struct GgmlArgs {
+    std::int32_t ne00, ne01, ne11;
+};
+
+// Test llama.cpp's mul_mm shapes (both operands staged; src1 straight from device memory) at
+// sizes their 64x32 tile and 32-wide K block divide and at sizes they do not: dst is src0 . src1^T exactly (the K loop accumulates into a cooperative
+// tensor nobody zeroed; K steps past the matrix add zeros) and the clipped store writes no
+// element outside dst. Written as llama.cpp writes it (barriers and `run` in the kernel body),
+// the kernel runs as coroutines: `mm.run` is a co_await'ed scope operation.
+TEST_P(TensorLibraryShapes, LlamaCppMulMm) {
+    for (const char* kernel : {"ggml_mul_mm", "ggml_mul_mm_direct"})
+    for (const GgmlArgs args : {GgmlArgs{64, 128, 64}, GgmlArgs{40, 100, 45}}) {
+        const int K = args.ne00, M = args.ne01, N = args.ne11;
+        std::vector<_Float16> src0 = integers(unsigned(M * K), 5), src1 = integers(unsigned(N * K), 6);
+        MTL::Buffer* a = device_->newBuffer(src0.data(), src0.size() * 2, MTL::ResourceStorageModeShared);
+        MTL::Buffer* b = device_->newBuffer(src1.data(), src1.size() * 2, MTL::ResourceStorageModeShared);
+        GuardedBuffer dst(device_, size_t(M * N) * 4);
+        const MTL::Size groups((unsigned(N) + 31) / 32, (unsigned(M) + 63) / 64, 1);
+        dispatch(shapes_, kernel, {a, b}, dst, args, {groups, MTL::Size(128, 1, 1), false});
+        for (int n = 0; n < N; ++n)
+            for (int m = 0; m < M; ++m) {
+                double sum = 0;
+                for (int k = 0; k < K; ++k) sum += double(src0[size_t(m * K + k)]) * double(src1[size_t(n * K + k)]);
+                ASSERT_EQ(dst.data<float>()[n * M + m], float(sum)) << kernel << ": m " << m << ", n " << n << ", K " << K;
+            }
+        dst.expectCanariesIntact();
+        a->release();
+        b->release();
+    }
+    expectLowerings({{"ggml_mul_mm", MC_KERNEL_COROUTINES}, {"ggml_mul_mm_direct", MC_KERNEL_COROUTINES}},
+                    [&](const char* name) { return pipeline(shapes_, name, std::get<1>(GetParam())); });
+}
+
+struct TorchGemm {
+    std::int32_t M, N, K, lda, ldb, ldc;
+};
+
+// Test PyTorch's mpp_gemm shape in all four transpose combinations, at sizes its 64x32 tile
+// divides and at sizes it does not, over operands whose leading dimensions exceed the matrix
+// (the padding holds 1000s that a stride bug would pick up): every C element is
+// 2 (A . B) + bias[column] - (row & 7), the epilogue's indices being right under every
+// layout, and the padding between C's rows and around C keeps its canaries. The kernels run as
+// coroutines (the early return and `run` in the body).
+TEST_P(TensorLibraryShapes, PyTorchMppGemm) {
+    for (const bool transA : {false, true})
+        for (const bool transB : {false, true})
+            for (const Gemm g : {Gemm{128, 64, 32}, Gemm{100, 45, 37}}) {
+                const TorchGemm p{g.m, g.n, g.k, (transA ? g.m : g.k) + 3, (transB ? g.k : g.n) + 5, g.n + 3};
+                const std::vector<_Float16> logicalA = integers(unsigned(g.m * g.k), 7), logicalB = integers(unsigned(g.k * g.n), 8);
+                // Stored with their leading dimensions: A^T / B^T when transposed.
+                std::vector<_Float16> storedA(size_t((transA ? g.k : g.m) * p.lda), _Float16(1000));
+                std::vector<_Float16> storedB(size_t((transB ? g.n : g.k) * p.ldb), _Float16(1000));
+                for (int i = 0; i < g.m; ++i)
+                    for (int k = 0; k < g.k; ++k)
+                        storedA[size_t(transA ? k * p.lda + i : i * p.lda + k)] = logicalA[size_t(i * g.k + k)];
+                for (int k = 0; k < g.k; ++k)
+                    for (int j = 0; j < g.n; ++j)
+                        storedB[size_t(transB ? j * p.ldb + k : k * p.ldb + j)] = logicalB[size_t(k * g.n + j)];
+                std::vector<float> bias(size_t(g.n));
+                for (int j = 0; j < g.n; ++j) bias[size_t(j)] = float(j % 11 - 5);
+                MTL::Buffer* a = device_->newBuffer(storedA.data(), storedA.size() * 2, MTL::ResourceStorageModeShared);
+                MTL::Buffer* b = device_->newBuffer(storedB.data(), storedB.size() * 2, MTL::ResourceStorageModeShared);
+                MTL::Buffer* biasBuffer = device_->newBuffer(bias.data(), bias.size() * 4, MTL::ResourceStorageModeShared);
+                GuardedBuffer c(device_, size_t(g.m * p.ldc) * 2);
+                const std::string name = std::string("torch_mm_") + (transA ? "t" : "n") + (transB ? "t" : "n");
+                // One threadgroup column more than C needs: it returns before the operation.
+                const MTL::Size groups((unsigned(g.n) + 31) / 32 + 1, (unsigned(g.m) + 63) / 64, 1);
+                dispatch(shapes_, name.c_str(), {a, b, biasBuffer}, c, p, {groups, MTL::Size(128, 1, 1), false});
+                const auto* bits = c.data<std::uint16_t>();
+                for (int i = 0; i < g.m; ++i)
+                    for (int j = 0; j < p.ldc; ++j) {
+                        const int at = i * p.ldc + j;
+                        if (j >= g.n) {  // padding: the canary's half
+                            ASSERT_EQ(bits[at], std::uint16_t(at % 2 ? kCanary >> 16 : kCanary & 0xFFFF)) << name << " " << i << "," << j;
+                            continue;
+                        }
+                        double sum = 0;
+                        for (int k = 0; k < g.k; ++k)
+                            sum += double(logicalA[size_t(i * g.k + k)]) * double(logicalB[size_t(k * g.n + j)]);
+                        const double expected = 2 * sum + bias[size_t(j)] - (i & 7);
+                        ASSERT_EQ(float(c.data<_Float16>()[at]), float(expected)) << name << " " << i << "," << j << ", K " << g.k;
+                    }
+                c.expectCanariesIntact();
+                a->release();
+                b->release();
+                biasBuffer->release();
+            }
+    expectLowerings({{"torch_mm_nn", MC_KERNEL_COROUTINES}, {"torch_mm_nt", MC_KERNEL_COROUTINES},
+                     {"torch_mm_tn", MC_KERNEL_COROUTINES}, {"torch_mm_tt", MC_KERNEL_COROUTINES}},
+                    [&](const char* name) { return pipeline(shapes_, name, std::get<1>(GetParam())); });
+}
+
 std::string layoutShapeName(const ::testing::TestParamInfo<LayoutShape>& info) {
     return rt::GpuEmulation::layoutName(std::get<0>(info.param)) + (std::get<1>(info.param) ? "_validated" : "");
 }
@@ -449,6 +691,9 @@ INSTANTIATE_TEST_SUITE_P(Layouts, TensorKernels,
                          layoutShapes(),
                          layoutShapeName);
 INSTANTIATE_TEST_SUITE_P(Layouts, TensorOperationKernels,
+                         layoutShapes(),
+                         layoutShapeName);
+INSTANTIATE_TEST_SUITE_P(Layouts, TensorLibraryShapes,
                          layoutShapes(),
                          layoutShapeName);
 
