@@ -171,6 +171,26 @@ bool Unit::semicolonBetween(std::size_t open, std::size_t i) const {
     return false;
 }
 
+bool Unit::continuesDeclaratorList(std::size_t comma) const {
+    const TokenList& t = tokens_;
+    for (std::size_t k = comma; k-- > 0;) {
+        const Token& c = t[k];
+        if ((c.isPunct(")") || c.isPunct("]") || c.isPunct("}")) && partner_[k] != kNoToken && partner_[k] < k) {
+            if (c.isPunct("}") && !opensInitialiser(t, partner_[k])) return false; // a block ended
+            k = partner_[k];
+        } else if (c.isPunct(">")) {
+            const std::size_t open = openingAngle(t, partner_, k, 0);
+            if (open == kNoToken) return false;
+            k = open;
+        } else if (isStatementBoundary(c) || c.isPunct("(") || c.isPunct("[") || c.isPunct("{") || c.isPunct("<")) {
+            return false; // the statement's start, or an argument list the comma is inside
+        } else if (roles_[k] == TokenRole::Declarator) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void Unit::classify() {
     const TokenList& t = tokens_;
     const std::size_t n = t.size();
@@ -205,7 +225,9 @@ void Unit::classify() {
                                         next.isPunct(":");
             if (roles_[i] == TokenRole::Name && endsDeclarator && i > 0) {
                 bool declares = false;
-                if (prev.isIdentifier())
+                if (prev.isPunct(","))
+                    declares = continuesDeclaratorList(i - 1);
+                else if (prev.isIdentifier())
                     declares = (!isCppKeyword(prev.spelling) || isTypeKeyword(prev.spelling)) && !startsExpression(prev) &&
                                !prev.is("this");
                 else if (prev.isPunct(">")) {

@@ -78,6 +78,10 @@ private:
     bool startsDeclaration(std::size_t typeEnd) const;
     /// Whether a `;` lies between `open` and `i` outside nested brackets.
     bool semicolonBetween(std::size_t open, std::size_t i) const;
+    /// Whether the `,` at `comma` separates the declarators of one declaration
+    /// (`float x[4], y[4];`): a declarator precedes it in the same statement, at its depth,
+    /// with no template argument list open in between.
+    bool continuesDeclaratorList(std::size_t comma) const;
     void markStatements(const std::vector<Statement>& statements);
 
     const TokenList& tokens_;

@@ -26,11 +26,27 @@ std::string roles(std::string_view source) {
 // Test that declared names are declarators, and names used in expressions are names.
 TEST(UnitRoles, DeclaratorsAndNames) {
     EXPECT_EQ(roles("float a = b;"), "float:keyword a:declarator =:assignment b:name ;");
-    EXPECT_EQ(roles("device float* p, q;"), "device:name float:keyword * p:declarator , q:name ;");
+    EXPECT_EQ(roles("device float* p, q;"), "device:name float:keyword * p:declarator , q:declarator ;");
     EXPECT_EQ(roles("vec<float, 4> v[2];"),
               "vec:name < float:keyword , 4 > v:declarator [:array-bound 2 ] ;");
     EXPECT_EQ(roles("void f(int x) { return x; }"),
               "void:keyword f:declarator ( int:keyword x:declarator ) { return:keyword x:name ; }");
+}
+
+// Test that every declarator of a declaration is one (arrays after a comma were read as
+// subscripts, which broke the shader-validation flavour), and that commas inside arguments,
+// template argument lists and comma expressions keep their names.
+TEST(UnitRoles, DeclaratorLists) {
+    EXPECT_EQ(roles("void f() { float x[4], y[4]; }"),
+              "void:keyword f:declarator ( ) { float:keyword x:declarator [:array-bound 4 ] , y:declarator "
+              "[:array-bound 4 ] ; }");
+    EXPECT_EQ(roles("void f() { int a = g(b, c[0]), d[2] = {e, h[1]}; }"),
+              "void:keyword f:declarator ( ) { int:keyword a:declarator =:assignment g:callee (:call b:name , c:name "
+              "[:subscript 0 ] ) , d:declarator [:array-bound 2 ] =:assignment { e:name , h:name [:subscript 1 ] } ; "
+              "}");
+    EXPECT_EQ(roles("void f() { int a = k<b, c[0]>(); x = 1, y[0] = 2; }"),
+              "void:keyword f:declarator ( ) { int:keyword a:declarator =:assignment k:callee < b:name , c:name "
+              "[:subscript 0 ] > (:call ) ; x:name =:assignment 1 , y:name [:subscript 0 ] =:assignment 2 ; }");
 }
 
 // Test that a `*` between two names at the start of a statement declares, and in an
