@@ -56,6 +56,14 @@ bool isTensorOperationName(std::string_view name) {
     return name == "matmul2d" || name == "convolution2d" || name == "reduce_rows" || name == "reduce_columns";
 }
 
+// Work-item loops and plain loops write mc_group::current_thread only when validated, so a
+// cooperative tensor made there (the operation's type behind an alias, no run in the body)
+// would take another thread's slots.
+bool isCooperativeTensorName(std::string_view name) {
+    return name.starts_with("cooperative_tensor") ||
+           (name.starts_with("get_") && name.ends_with("_cooperative_tensor"));
+}
+
 bool namesOperationTypes(const TokenList& tokens) {
     for (const Token& t : tokens)
         if (t.isIdentifier("matmul2d") || t.isIdentifier("convolution2d")) return true;
@@ -67,7 +75,7 @@ bool usesTensorOperation(const TokenList& tokens, std::size_t bodyOpen, std::siz
     for (std::size_t i = bodyOpen + 1; i < bodyClose; ++i) {
         const Token& t = tokens[i];
         if (!t.isIdentifier()) continue;
-        if (isTensorOperationName(t.spelling)) return true;
+        if (isTensorOperationName(t.spelling) || isCooperativeTensorName(t.spelling)) return true;
         if (fileNamesOperations && t.spelling == "run" && (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->")) &&
             tokens[i + 1].isPunct("("))
             return true;

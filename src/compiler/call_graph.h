@@ -34,11 +34,17 @@ bool isBarrierFunction(std::string_view name);
 /// reduce_columns, under any qualification.
 bool isTensorOperationName(std::string_view name);
 
+/// Whether `name` makes or names a cooperative tensor (`get_*_cooperative_tensor`,
+/// `cooperative_tensor`, `cooperative_tensor_*_t`): its slots follow the running thread's
+/// index, which only the flavours that run collectives keep, so such functions count as
+/// using tensor operations.
+bool isCooperativeTensorName(std::string_view name);
+
 /// Whether some token names matmul2d or convolution2d: then a member `run` may run one.
 bool namesOperationTypes(const TokenList& tokens);
 
 /// Whether a function body whose tokens are (bodyOpen, bodyClose) uses a tensor operation:
-/// it names one (isTensorOperationName), or, when `fileNamesOperations` (namesOperationTypes()
+/// it names one (isTensorOperationName) or a cooperative tensor (isCooperativeTensorName), or, when `fileNamesOperations` (namesOperationTypes()
 /// of the file: an alias can hide the type), calls a member `run`
 /// (`x.run(...)`, `p->run(...)`). Conservative: the cost of a false positive is only speed.
 bool usesTensorOperation(const TokenList& tokens, std::size_t bodyOpen, std::size_t bodyClose,

@@ -152,10 +152,26 @@ bool tensorOperandsInside(const mc_matmul_call& call) {
     return inside;
 }
 
+/// The cooperative layouts are defined for Apple's 32-lane SIMD-groups, while the scopes that
+/// meet are METALCPU_SIMD_WIDTH lanes wide: with another width an operation on cooperative
+/// operands would combine the wrong threads' slots, so the dispatch fails instead.
+bool cooperativeScopesFit(std::initializer_list<const mc_tensor_operand*> operands) {
+    bool cooperative = false;
+    for (const mc_tensor_operand* operand : operands) cooperative = cooperative || operand->kind == MC_OPERAND_COOPERATIVE;
+    if (!cooperative || !t_group || t_group->dispatch->simd_width == 32) return true;
+    failTensorOperation("cooperative tensors need 32-thread SIMD-groups, as on Apple GPUs; "
+                        "METALCPU_SIMD_WIDTH makes them another width");
+    return false;
+}
+
 void tensorMatmul(const mc_matmul_call* call) {
+    if (!cooperativeScopesFit({&call->left, &call->right, &call->destination})) return;
     if (tensorOperandsInside(*call)) failTensorOperation(runTensorMatmul(*call));
 }
-void cooperativeReduce(const mc_reduce_call* call) { failTensorOperation(runCooperativeReduce(*call)); }
+void cooperativeReduce(const mc_reduce_call* call) {
+    if (!cooperativeScopesFit({&call->source, &call->destination})) return;
+    failTensorOperation(runCooperativeReduce(*call));
+}
 
 } // namespace
 

@@ -69,10 +69,15 @@ std::string shapeProblem(const TensorShape& shape) {
         return shape.dataType == MTL::TensorDataTypeNone
                    ? "dataType is MTLTensorDataTypeNone"
                    : typeName(shape.dataType) + " tensors are not supported by metalcpu yet";
-    for (std::uint32_t d = 0; d < shape.rank; ++d)
+    std::int64_t elements = 1;
+    for (std::uint32_t d = 0; d < shape.rank; ++d) {
         if (shape.extents[d] <= 0)
             return "dimension " + std::to_string(d) + " has extent " + std::to_string(shape.extents[d]) +
                    ", which must be positive";
+        // Packed strides are these products: they must not wrap (no memory holds such a tensor).
+        if (__builtin_mul_overflow(elements, shape.extents[d], &elements))
+            return "its dimensions hold more than 2^63 elements";
+    }
     const auto storage = static_cast<MTL::StorageMode>((shape.options >> 4) & 0xf);
     if (storage == MTL::StorageModeMemoryless) return "storageMode MTLStorageModeMemoryless cannot hold a tensor";
     return {};
@@ -86,11 +91,16 @@ std::string strideProblem(const TensorShape& shape) {
         return "strides have rank " + std::to_string(shape.strideRank) + " but dimensions have rank " +
                std::to_string(shape.rank);
     if (shape.strides[0] != 1) return "strides[0] is " + std::to_string(shape.strides[0]) + ", which must be 1";
-    for (std::uint32_t d = 1; d < shape.rank; ++d)
-        if (shape.strides[d] < shape.strides[d - 1] * shape.extents[d - 1])
+    for (std::uint32_t d = 1; d < shape.rank; ++d) {
+        std::int64_t span = 0;
+        if (__builtin_mul_overflow(shape.strides[d - 1], shape.extents[d - 1], &span))
+            return "strides[" + std::to_string(d - 1) + "] x dimensions[" + std::to_string(d - 1) +
+                   "] exceeds 2^63 elements";
+        if (shape.strides[d] < span)
             return "strides[" + std::to_string(d) + "] is " + std::to_string(shape.strides[d]) +
                    ", less than strides[" + std::to_string(d - 1) + "] x dimensions[" + std::to_string(d - 1) +
-                   "] = " + std::to_string(shape.strides[d - 1] * shape.extents[d - 1]);
+                   "] = " + std::to_string(span);
+    }
     return {};
 }
 
@@ -107,12 +117,21 @@ TensorShape withStrides(TensorShape shape, bool useDescriptorStrides) {
     return shape;
 }
 
-/// Bytes from the first element to just past the last one of a shape with strides filled.
+/// Bytes from the first element to just past the last one of a shape with strides filled;
+/// UINT64_MAX when that does not fit 64 bits, which no buffer length passes.
 std::uint64_t spanBytes(const TensorShape& shape) {
+    constexpr std::uint64_t kTooLarge = ~std::uint64_t(0);
     std::uint64_t lastElement = 0;
-    for (std::uint32_t d = 0; d < shape.rank; ++d)
-        lastElement += static_cast<std::uint64_t>(shape.extents[d] - 1) * static_cast<std::uint64_t>(shape.strides[d]);
-    return (lastElement + 1) * Tensor::elementSize(shape.dataType);
+    for (std::uint32_t d = 0; d < shape.rank; ++d) {
+        std::uint64_t reach = 0;
+        if (__builtin_mul_overflow(static_cast<std::uint64_t>(shape.extents[d] - 1),
+                                   static_cast<std::uint64_t>(shape.strides[d]), &reach) ||
+            __builtin_add_overflow(lastElement, reach, &lastElement))
+            return kTooLarge;
+    }
+    std::uint64_t bytes = 0;
+    if (__builtin_mul_overflow(lastElement + 1, Tensor::elementSize(shape.dataType), &bytes)) return kTooLarge;
+    return bytes;
 }
 
 MTL::Tensor* invalid(NS::Error** error, const std::string& problem) {
@@ -177,6 +196,7 @@ MTL::Tensor* Tensor::overBuffer(Buffer* buffer, const TensorShape& shape, std::u
 MTL::SizeAndAlign Tensor::sizeAndAlign(const TensorShape& shape) {
     if (!shapeProblem(shape).empty() || !strideProblem(shape).empty()) return MTL::SizeAndAlign{0, 0};
     const std::uint64_t bytes = spanBytes(withStrides(shape, true));
+    if (bytes > ~std::uint64_t(0) - kTensorAlignment) return MTL::SizeAndAlign{0, 0};
     return MTL::SizeAndAlign{(bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment, kTensorAlignment};
 }
 

@@ -231,6 +231,23 @@ TEST_F(TensorTest, InvalidDescriptorsAreRefusedWithClearErrors) {
     strideRank->setStrides(extents({1}).get());
     EXPECT_NE(refusal(strideRank.get(), buffer.get()).find("strides have rank 1"), std::string::npos);
 
+    // Sizes that wrap 64 bits: a 4-byte allocation for {1, 2^62 + 1} elements, and a buffer
+    // tensor whose strides reach past every address, were accepted and later faulted.
+    const NS::Integer huge = NS::Integer(1) << 62;
+    auto wrapping = descriptor({1, huge + 1});
+    EXPECT_NE(refusal(wrapping.get()).find("more than maxBufferLength"), std::string::npos) << refusal(wrapping.get());
+    auto tooMany = descriptor({4, huge});
+    EXPECT_NE(refusal(tooMany.get()).find("more than 2^63 elements"), std::string::npos) << refusal(tooMany.get());
+    auto far = descriptor({2, 2});
+    far->setStrides(extents({1, huge}).get());
+    EXPECT_NE(refusal(far.get(), buffer.get()).find("beyond the buffer's length"), std::string::npos)
+        << refusal(far.get(), buffer.get());
+    auto wrappingStride = descriptor({2, NS::Integer(1) << 40, 2});
+    wrappingStride->setStrides(extents({1, NS::Integer(1) << 30, huge}).get());
+    EXPECT_NE(refusal(wrappingStride.get(), buffer.get()).find("exceeds 2^63"), std::string::npos)
+        << refusal(wrappingStride.get(), buffer.get());
+    EXPECT_EQ(device_->tensorSizeAndAlign(far.get()).size, 0u);
+
     auto withPlanes = descriptor({32});
     auto planes = NS::TransferPtr(MTL::TensorAuxiliaryPlaneDescriptorMap::alloc()->init());
     auto plane = NS::TransferPtr(MTL::TensorAuxiliaryPlaneDescriptor::alloc()->init());

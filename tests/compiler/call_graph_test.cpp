@@ -168,5 +168,22 @@ TEST(CallGraph, TensorOperations) {
     EXPECT_FALSE(plain.usesBarriers("k"));
 }
 
+// Test that making or naming a cooperative tensor counts too, with the operation's type behind
+// an alias and no run: its slots follow the running thread, which only the collective
+// flavours keep (a plain loop gave 248 of 256 elements of a copied tile wrong).
+TEST(CallGraph, CooperativeTensors) {
+    Graph g = graphOf(
+        "kernel void makes(device float* p) { Op op;\n"
+        "  auto ct = op.get_destination_cooperative_tensor<A, B, float>(); ct.load(t); ct.store(t); }\n"
+        "kernel void names(device float* p) { cooperative_tensor<float, E, L> ct; }\n"
+        "kernel void alias(device float* p) { Op::cooperative_tensor_destination_t<A, B, float> ct; }\n"
+        "kernel void none(device float* p) { p[0] = 1.0f; }");
+    for (const char* k : {"makes", "names", "alias"})
+        EXPECT_TRUE(g.usesBarriers(k)) << k;
+    EXPECT_FALSE(g.usesBarriers("none"));
+    EXPECT_TRUE(isCooperativeTensorName("get_row_reduction_destination_cooperative_tensor"));
+    EXPECT_FALSE(isCooperativeTensorName("get_capacity"));
+}
+
 } // namespace
 } // namespace metalcpu::msl

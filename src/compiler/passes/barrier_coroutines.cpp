@@ -385,7 +385,10 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
                 if (eligible) kernel.barriers.push_back({start, i + 1});
             }
         }
-        if (!eligible) continue;
+        // Nothing to suspend at (a kernel that only makes cooperative tensors): a coroutine
+        // would have no co_await, so it stays on fibers, which keep the thread index too.
+        if (!eligible || (kernel.barriers.empty() && kernel.collectives.empty() && kernel.tensorOperations.empty()))
+            continue;
         const char* reason = kernel.barriers.empty() ? "' uses tensor operations" : "' uses threadgroup barriers";
         for (std::size_t r : valueReturns)
             diagnostics.error(tokens[r].location,

@@ -1,5 +1,6 @@
 #include "compiler/passes/work_item_loops.h"
 
+#include "compiler/call_graph.h"
 #include "compiler/edits.h"
 #include "compiler/findings.h"
 #include "compiler/reflection.h"
@@ -746,14 +747,21 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
     const Module& module = unit.module();
     std::vector<WorkItemKernel> out;
     static const std::vector<ParamInfo> kNoParameters;
+    const auto namesCooperativeTensor = [](const TokenList& t, const FunctionDecl& f) {
+        for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i)
+            if (t[i].isIdentifier() && isCooperativeTensorName(t[i].spelling)) return true;
+        return false;
+    };
     // Names of namespace-scope variables (`constant uint TILE = 16;`).
     std::set<std::string> namespaceVariables;
     for (const VariableDecl& v : module.variables)
         if (v.nameToken != kNoToken && !v.isTemplate && v.enclosingClass.empty())
             namespaceVariables.insert(tokens[v.nameToken].spelling);
     for (const CoroutineKernel& c : coroutineKernels) {
-        // Cooperative tensors passed to `run` by reference cannot live in per-piece copies.
-        if (!c.tensorOperations.empty()) continue;
+        // Cooperative tensors passed to `run` by reference cannot live in per-piece copies,
+        // and their slots follow mc_group::current_thread, which work-item loops keep only
+        // when validated.
+        if (!c.tensorOperations.empty() || namesCooperativeTensor(tokens, module.functions[c.function])) continue;
         auto params = parameters.find(c.function);
         Planner planner(unit, module.functions[c.function], c, threadgroupVariables,
                         params == parameters.end() ? kNoParameters : params->second, namespaceVariables);
