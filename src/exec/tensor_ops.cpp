@@ -226,7 +226,12 @@ template <class Fn> void forEachType(mc_u32 type, Fn&& fn) {
 
 template <class T> float toFloat(T value) {
     if constexpr (std::is_same_v<T, std::uint16_t>) return bfloatToFloat(value);
-    else return static_cast<float>(value);
+    else if constexpr (std::is_same_v<T, _Float16>) {
+        std::uint16_t bits;
+        std::memcpy(&bits, &value, sizeof bits);
+        return halfBitsToFloat(bits);
+    } else
+        return static_cast<float>(value);
 }
 
 /// Packs rows [row0, row0 + rows) x depth [p0, p0 + depth) of `view` (rows are the panel's
@@ -422,6 +427,23 @@ std::int64_t resolvedDepth(const mc_matmul_call& call) {
 }
 
 } // namespace
+
+float halfBitsToFloat(std::uint16_t bits) {
+    const std::uint32_t sign = std::uint32_t(bits & 0x8000u) << 16;
+    const std::uint32_t exponent = (bits >> 10) & 0x1fu, mantissa = bits & 0x3ffu;
+    std::uint32_t wide;
+    if (exponent == 0x1fu) {
+        wide = sign | 0x7f800000u | (mantissa << 13); // infinity, NaN (payload kept)
+    } else if (exponent != 0) {
+        wide = sign | ((exponent + 112u) << 23) | (mantissa << 13); // rebias 15 -> 127
+    } else {
+        const float magnitude = static_cast<float>(mantissa) * 0x1p-24f; // zero or subnormal: exact
+        return sign ? -magnitude : magnitude;
+    }
+    float value;
+    std::memcpy(&value, &wide, sizeof value);
+    return value;
+}
 
 bool tensorFootprint(const mc_matmul_call& call, int which, long long* byteOffset, unsigned long long* size) {
     const mc_tensor_operand& operand =

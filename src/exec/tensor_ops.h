@@ -2,6 +2,8 @@
 
 #include <metalcpu/kernel_abi.h>
 
+#include <cstdint>
+
 namespace metalcpu::exec {
 
 /// matmul2d's run for a whole scope (services->tensor_matmul): gathers the operands (tensors
@@ -30,5 +32,10 @@ void forceMicrokernelForTesting(Microkernel kernel);
 
 /// The microkernel products use now.
 Microkernel activeMicrokernel();
+
+/// An IEEE half (its bits) as float, exactly, in inline integer code: the library is built for
+/// the baseline ISA, where a `_Float16` conversion is a libgcc call per element, which took
+/// most of the time of a product with half inputs.
+float halfBitsToFloat(std::uint16_t bits);
 
 } // namespace metalcpu::exec

@@ -529,5 +529,22 @@ TEST(CooperativeReduceTest, DefaultIdentityZeroIsApplesFootgun) {
     EXPECT_EQ(dest.slots[0].get(0), -2.0);
 }
 
+// Test that the executor's half conversion equals the compiler's for every one of the 65536
+// halves (zeros, subnormals, infinities; NaNs stay NaNs with their sign).
+TEST(TensorOps, HalfConversionIsExact) {
+    for (std::uint32_t bits = 0; bits < 0x10000u; ++bits) {
+        const auto h = static_cast<std::uint16_t>(bits);
+        _Float16 half;
+        std::memcpy(&half, &h, sizeof half);
+        const float expected = static_cast<float>(half), got = halfBitsToFloat(h);
+        if (std::isnan(expected)) {
+            EXPECT_TRUE(std::isnan(got)) << bits;
+            EXPECT_EQ(std::signbit(got), std::signbit(expected)) << bits;
+        } else {
+            ASSERT_EQ(std::memcmp(&got, &expected, sizeof got), 0) << bits << ": " << got << " vs " << expected;
+        }
+    }
+}
+
 } // namespace
 } // namespace metalcpu::exec
