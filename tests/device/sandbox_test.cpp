@@ -1,0 +1,3 @@
+#include "device/sandbox.h"
+
+#include <gtest/gtest.h>
