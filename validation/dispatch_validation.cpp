@@ -171,22 +171,32 @@ void DispatchValidation::record(ShaderValidationReport report) {
 }
 
 std::vector<ShaderValidationReport> DispatchValidation::finish() {
-    std::vector<ShaderValidationReport> reports;
+    Findings findings = collect();
+    deliver(findings);
+    return std::move(findings.reports);
+}
+
+DispatchValidation::Findings DispatchValidation::collect() {
+    Findings findings;
     {
         std::lock_guard lock(mutex_);
         if (finished_) return {};
         finished_ = true;
-        reports.swap(reports_);
+        findings.reports.swap(reports_);
+        findings.droppedSites = dropped_;
     }
     for (std::uint32_t tag : tags_) RegionTable::shared().release(tag);
     tags_.clear();
-    if (purpose_ == Purpose::NullBindingGuard) return reports;
-    for (const ShaderValidationReport& report : reports) deliver(report, settings_);
-    if (dropped_)
+    return findings;
+}
+
+void DispatchValidation::deliver(const Findings& findings) const {
+    if (purpose_ == Purpose::NullBindingGuard) return;
+    for (const ShaderValidationReport& report : findings.reports) val::deliver(report, settings_);
+    if (findings.droppedSites)
         support::log().warn("shader validation: {} more invalid accesses in kernel '{}' at further sites were not "
                             "reported one by one",
-                            dropped_, info_.kernel);
-    return reports;
+                            findings.droppedSites, info_.kernel);
 }
 
 bool DispatchValidation::pageFaulted() const {

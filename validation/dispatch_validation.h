@@ -77,7 +77,25 @@ public:
 
     /// Releases the tags and delivers the reports (one per site and kind of access, with its
     /// count; a NullBindingGuard delivers none), returning them. Call once, after the dispatch.
+    /// The same as collect() then deliver().
     std::vector<validation::ShaderValidationReport> finish();
+
+    /// What a dispatch's validation found: its reports and the sites beyond kMaxSites.
+    struct Findings {
+        std::vector<validation::ShaderValidationReport> reports;
+        std::uint64_t droppedSites = 0;
+    };
+    /// finish()'s first half, where the dispatch ran (a device process): releases the tags and
+    /// returns what was found, delivering nothing. Call once, after the dispatch.
+    Findings collect();
+    /// finish()'s second half, in the host program: delivers `findings` (of a dispatch of this
+    /// validation that ran elsewhere) as finish() would.
+    void deliver(const Findings& findings) const;
+
+    /// What it was made of, for a device process to make its twin.
+    const DispatchInfo& info() const { return info_; }
+    const std::vector<BufferBinding>& bindings() const { return bindings_; }
+    Purpose purpose() const { return purpose_; }
 
     /// In allow mode, an access had to be contained because it fell outside memory metalcpu
     /// owns: the command buffer fails as a GPU page fault would.

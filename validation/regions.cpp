@@ -58,20 +58,32 @@ void AllocationRegistry::remove(std::uint64_t begin) {
 }
 
 std::optional<AllocationRegistry::Allocation> AllocationRegistry::find(std::uint64_t address) const {
-    std::shared_lock lock(mutex_);
-    auto it = allocations_.upper_bound(address);
-    if (it == allocations_.begin()) return std::nullopt;
-    --it;
-    return it->second;
+    std::optional<Allocation> found;
+    {
+        std::shared_lock lock(mutex_);
+        auto it = allocations_.upper_bound(address);
+        if (it != allocations_.begin()) found = std::prev(it)->second;
+    }
+    if (external_) {
+        // The nearer of the two below the address.
+        std::optional<Allocation> outside = external_(address);
+        if (outside && outside->begin <= address && (!found || outside->begin > found->begin)) found = outside;
+    }
+    return found;
 }
 
 bool AllocationRegistry::contains(std::uint64_t address, std::uint64_t size) const {
-    std::shared_lock lock(mutex_);
-    auto it = allocations_.upper_bound(address);
-    if (it == allocations_.begin()) return false;
-    --it;
-    const Allocation& a = it->second;
-    return address - a.begin < a.length && a.length - (address - a.begin) >= size;
+    auto inside = [&](const Allocation& a) {
+        return address - a.begin < a.length && a.length - (address - a.begin) >= size;
+    };
+    {
+        std::shared_lock lock(mutex_);
+        auto it = allocations_.upper_bound(address);
+        if (it != allocations_.begin() && inside(std::prev(it)->second)) return true;
+    }
+    if (!external_) return false;
+    std::optional<Allocation> outside = external_(address);
+    return outside && inside(*outside);
 }
 
 } // namespace metalcpu::val

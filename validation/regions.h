@@ -77,7 +77,14 @@ public:
     /// Whether [address, address + size) lies inside one allocation.
     bool contains(std::uint64_t address, std::uint64_t size) const;
 
+    /// Finds allocations this registry does not hold: in a device process, the buffers of the
+    /// host program (src/isolation), the nearest at or below `address`. Set once, before any
+    /// kernel runs.
+    using ExternalFinder = std::optional<Allocation> (*)(std::uint64_t address);
+    void setExternalFinder(ExternalFinder finder) { external_ = finder; }
+
 private:
+    ExternalFinder external_ = nullptr;
     mutable std::shared_mutex mutex_;
     std::map<std::uint64_t, Allocation> allocations_;
 };

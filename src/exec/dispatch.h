@@ -32,6 +32,8 @@ struct Dispatch {
     /// them. Reserved before the first is added, so the pointers hold while the dispatch
     /// moves (never copy a Dispatch that has tensors).
     std::vector<mc_tensor> tensors;
+    /// Names the dispatch for whoever runs the executor (a device process's fault record).
+    std::uint64_t tag = 0;
 };
 
 /// How a dispatch ended.

@@ -22,9 +22,14 @@
 namespace metalcpu::exec {
 namespace {
 
+std::atomic<void (*)()> g_threadStartHook{nullptr};
+
 /// What one worker thread keeps between groups. Written at every group and fiber switch:
 /// a cache line of its own, so workers do not share lines.
 struct alignas(128) Worker {
+    Worker() {
+        if (void (*hook)() = g_threadStartHook.load(std::memory_order_acquire)) hook();
+    }
     ThreadgroupMemory memory;
     FiberScheduler fibers;
     FrameArena frames;
@@ -68,6 +73,8 @@ struct Executor::State {
 };
 
 Executor::Executor() : state_(new State) {}
+
+void Executor::setThreadStartHook(void (*hook)()) { g_threadStartHook.store(hook, std::memory_order_release); }
 
 Executor::~Executor() { delete state_; }
 

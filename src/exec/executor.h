@@ -16,6 +16,11 @@ public:
     /// Runs `dispatch` to completion on the workers; the caller takes part. Thread-safe.
     DispatchResult run(const Dispatch& dispatch);
 
+    /// Called on each thread the first time it runs a threadgroup (a worker, or a caller of
+    /// run()), before it does: a device process gives each an alternate signal stack there.
+    /// Set before the first run().
+    static void setThreadStartHook(void (*hook)());
+
     Executor(const Executor&) = delete;
     Executor& operator=(const Executor&) = delete;
 

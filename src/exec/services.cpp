@@ -197,4 +197,9 @@ const mc_services* kernelServices() {
 
 void setCurrentGroup(const mc_group* group) { t_group = group; }
 
+const Dispatch* currentDispatch() noexcept {
+    const mc_group* group = t_group;
+    return group && group->executor ? contextOf(group)->dispatch : nullptr;
+}
+
 } // namespace metalcpu::exec

@@ -31,4 +31,8 @@ const mc_services* kernelServices();
 /// Makes `group` the calling worker's current group (nullptr to clear).
 void setCurrentGroup(const mc_group* group);
 
+/// The dispatch the calling thread is running a group of, or nullptr. Async-signal-safe (a
+/// device process's fault handler names the faulting dispatch with it).
+const Dispatch* currentDispatch() noexcept;
+
 } // namespace metalcpu::exec

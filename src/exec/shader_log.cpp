@@ -149,4 +149,24 @@ std::uint64_t ShaderLog::dropped() const {
     return dropped_;
 }
 
+std::uint64_t ShaderLog::remainingCapacity() const {
+    std::lock_guard lock(mutex_);
+    return capacity_ > used_ ? capacity_ - used_ : 0;
+}
+
+void ShaderLog::absorb(std::vector<ShaderLogMessage> messages, std::uint64_t dropped) {
+    std::lock_guard lock(mutex_);
+    dropped_ += dropped;
+    for (ShaderLogMessage& message : messages) {
+        // Checked again: the other log's messages come from a process kernels can write into.
+        const std::uint64_t bytes = message.subsystem.size() + message.category.size() + message.text.size();
+        if (message.level < minimumLevel_ || used_ + bytes > capacity_) {
+            ++dropped_;
+            continue;
+        }
+        used_ += bytes;
+        messages_.push_back(std::move(message));
+    }
+}
+
 } // namespace metalcpu::exec

@@ -34,6 +34,13 @@ public:
     std::vector<ShaderLogMessage> take();
     std::uint64_t dropped() const;
 
+    std::uint32_t minimumLevel() const { return minimumLevel_; }
+    /// Bytes of messages the log still takes.
+    std::uint64_t remainingCapacity() const;
+    /// Adds messages kept by another log of the same command buffer (a device process's),
+    /// and the ones it dropped.
+    void absorb(std::vector<ShaderLogMessage> messages, std::uint64_t dropped);
+
 private:
     const std::uint32_t minimumLevel_;
     const std::uint64_t capacity_;

@@ -8,6 +8,7 @@
 #include "support/log.h"
 #include "validation/regions.h"
 
+#include <atomic>
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -124,6 +125,9 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
         if (sites[s].size > site.size) site.size = sites[s].size;
         if (sites[s].align > site.align) site.align = sites[s].align;
     }
+    static std::atomic<std::uint64_t> serials{0};
+    library->serial_ = ++serials;
+    library->self_ = library;
     return loadedLibraries().add(loadedKey, std::move(library));
 }
 
@@ -131,6 +135,17 @@ KernelLibrary::~KernelLibrary() {
     for (std::uint64_t begin : constants_) val::AllocationRegistry::shared().remove(begin);
     if (handle_) dlclose(handle_);
     if (memoryFile_ >= 0) close(memoryFile_);
+}
+
+std::shared_ptr<KernelLibrary> KernelLibrary::holderOf(const mc_kernel* kernel) {
+    if (!kernel || !kernel->name) return nullptr;
+    const std::string name = kernel->name;
+    if (find(name) == kernel) return self_.lock();
+    std::lock_guard lock(validationMutex_);
+    if (validation_ && validation_->find(name) == kernel) return validation_;
+    auto own = kernelFlavours_.find(name);
+    if (own != kernelFlavours_.end() && own->second && own->second->find(name) == kernel) return own->second;
+    return nullptr;
 }
 
 std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* error) {

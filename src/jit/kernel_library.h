@@ -37,6 +37,14 @@ public:
     /// in staticThreadgroupMemoryLength.
     std::uint64_t staticThreadgroupMemory(const mc_kernel& kernel) const;
     const std::string& path() const { return path_; }
+    /// A number of its own among the libraries this process opened (a device process knows
+    /// it by that number, src/isolation).
+    std::uint64_t serial() const { return serial_; }
+    /// The sealed memory file it was loaded from (a device process loads the same bytes).
+    int memoryFile() const { return memoryFile_; }
+    /// The library, among this one and its shader-validation flavours, that holds `kernel`;
+    /// nullptr when none does.
+    std::shared_ptr<KernelLibrary> holderOf(const mc_kernel* kernel);
     /// The content hash the file was sealed with (library_file.h), checked when it was opened.
     const std::string& contentHash() const { return contentHash_; }
 
@@ -70,6 +78,8 @@ public:
 
 private:
     KernelLibrary() = default;
+    std::weak_ptr<KernelLibrary> self_;
+    std::uint64_t serial_ = 0;
     void* handle_ = nullptr;
     int memoryFile_ = -1; ///< what handle_ was loaded from; open while it is loaded (debuggers read it)
     std::string path_;

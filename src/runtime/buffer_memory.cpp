@@ -1,5 +1,8 @@
 #include "runtime/buffer_memory.h"
 
+#include "isolation/device_process.h"
+#include "isolation/shared_arena.h"
+
 #include <atomic>
 #include <mutex>
 #include <sys/mman.h>
@@ -26,6 +29,13 @@ void* mapAnonymous(std::size_t bytes, int protection) {
 }
 
 std::atomic<std::size_t> g_guarded{0};
+
+/// The memory shared with a device process, when kernels run in one (decided once).
+iso::SharedArena* sharedArena() {
+    static iso::SharedArena* arena =
+        iso::configuredIsolation() == iso::Isolation::None ? nullptr : iso::SharedArena::host();
+    return arena;
+}
 
 /// Slots of 2^k granules (k < kClasses) carved from shared mappings of kPoolBytes. A freed
 /// slot gives its pages back to the system (MADV_DONTNEED), which also makes it read as
@@ -74,6 +84,8 @@ private:
 
 } // namespace
 
+bool BufferMemory::sharedWithDevice() { return sharedArena() != nullptr; }
+
 std::uint64_t BufferMemory::roundedSize(std::uint64_t length) {
     const std::uint64_t g = granule();
     if (length == 0) length = 1;
@@ -86,6 +98,12 @@ BufferMemory::BufferMemory(std::uint64_t length) {
     const std::size_t guard = hostPageSize();
     if (size == 0 || size > SIZE_MAX - 2 * guard) return;
     size_ = size;
+    if (iso::SharedArena* arena = sharedArena()) {
+        if ((bytes_ = arena->allocate(size))) {
+            placement_ = Placement::Shared;
+            return;
+        }
+    }
     // Guarded while the budget lasts: reserve guard + size + guard inaccessible, open the middle.
     if (g_guarded.fetch_add(1) < kGuardedBudget) {
         if (void* reserved = mapAnonymous(static_cast<std::size_t>(size) + 2 * guard, PROT_NONE)) {
@@ -119,6 +137,9 @@ BufferMemory::~BufferMemory() {
         break;
     case Placement::Plain:
         munmap(bytes_, static_cast<std::size_t>(size_));
+        break;
+    case Placement::Shared:
+        sharedArena()->release(bytes_);
         break;
     case Placement::None:
         break;

@@ -20,6 +20,9 @@ namespace metalcpu::rt {
 /// - **Pooled**: beyond that budget (and when a mapping fails), a slot in a large shared
 ///   mapping: still outside the heap and in whole granules, but next to other buffers, as
 ///   buffers can be on a GPU.
+/// - **Shared**: when kernels run in a device process (METALCPU_ISOLATION), every buffer is
+///   in the memory both processes map at the same address (iso::SharedArena), with a free
+///   granule after it that the device process never maps.
 class BufferMemory {
 public:
     /// Apple silicon's page size, the granule of allocatedSize().
@@ -39,13 +42,18 @@ public:
     std::uint64_t size() const { return size_; }
     /// Whether inaccessible pages surround the memory.
     bool guarded() const { return placement_ == Placement::Guarded; }
+    /// Whether a device process sees the memory at the same address.
+    bool shared() const { return placement_ == Placement::Shared; }
+
+    /// Whether new buffers are Shared: kernels run in a device process.
+    static bool sharedWithDevice();
 
     /// The size a buffer of `length` bytes occupies: whole granules of 16 KiB, or of the host's
     /// page where that is larger.
     static std::uint64_t roundedSize(std::uint64_t length);
 
 private:
-    enum class Placement { None, Guarded, Pooled, Plain };
+    enum class Placement { None, Guarded, Pooled, Plain, Shared };
     std::uint8_t* bytes_ = nullptr;
     std::uint64_t size_ = 0;
     Placement placement_ = Placement::None;

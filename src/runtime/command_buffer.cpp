@@ -1,6 +1,7 @@
 #include "runtime/command_buffer.h"
 
 #include "exec/executor.h"
+#include "isolation/device_process.h"
 #include "foundation/factories.h"
 #include "runtime/buffer.h"
 #include "runtime/command_encoder.h"
@@ -10,12 +11,15 @@
 #include "runtime/in_flight.h"
 #include "runtime/log_state.h"
 #include "runtime/shared_event.h"
+#include "support/config.h"
 #include "support/log.h"
 #include "validation/dispatch_counts.h"
 
 #include <Foundation/NSAutoreleasePool.hpp>
 #include <Foundation/NSError.hpp>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 
@@ -28,6 +32,21 @@ double now() {
     timespec time{};
     clock_gettime(CLOCK_MONOTONIC, &time);
     return double(time.tv_sec) + double(time.tv_nsec) * 1e-9;
+}
+
+/// METALCPU_GPU_TIMEOUT in seconds; 0: no limit.
+double gpuTimeoutSeconds() {
+    static const double seconds = [] {
+        const std::string& text = support::config().gpuTimeout;
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !(value >= 0) || value > 1e9) {
+            support::log().warn("METALCPU_GPU_TIMEOUT={} is not a number of seconds: using 120", text);
+            return 120.0;
+        }
+        return value;
+    }();
+    return seconds;
 }
 
 } // namespace
@@ -83,8 +102,23 @@ void* CommandBuffer::copyBytes(const void* bytes, std::uint64_t length) {
     // plain new[] is what unique_ptr's delete[] matches.
     static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 16, "setBytes copies need 16-byte alignment");
     std::size_t rounded = static_cast<std::size_t>((length + 15) / 16 * 16 + 16);
-    bytes_.push_back(std::unique_ptr<unsigned char[]>(new unsigned char[rounded]()));
-    unsigned char* copy = bytes_.back().get();
+    unsigned char* copy = nullptr;
+    if (BufferMemory::sharedWithDevice()) {
+        // Where the device process sees it: carved from chunks of shared memory.
+        constexpr std::uint64_t kChunk = 64 * 1024;
+        if (sharedBytes_.empty() || sharedBytesUsed_ + rounded > sharedBytes_.back()->size()) {
+            sharedBytes_.push_back(std::make_unique<BufferMemory>(std::max<std::uint64_t>(rounded, kChunk)));
+            sharedBytesUsed_ = 0;
+        }
+        if (std::uint8_t* chunk = sharedBytes_.back()->bytes()) {
+            copy = chunk + sharedBytesUsed_;
+            sharedBytesUsed_ += rounded;
+        }
+    }
+    if (!copy) {
+        bytes_.push_back(std::unique_ptr<unsigned char[]>(new unsigned char[rounded]()));
+        copy = bytes_.back().get();
+    }
     if (bytes && length) std::memcpy(copy, bytes, static_cast<std::size_t>(length));
     return copy;
 }
@@ -174,21 +208,86 @@ void CommandBuffer::runHandlers(std::vector<std::function<void(MTL::CommandBuffe
     pool->release();
 }
 
+namespace {
+
+/// The error code of a command buffer whose dispatch a device process could not finish.
+MTL::CommandBufferError errorCode(iso::DeviceFailure::Kind kind) {
+    switch (kind) {
+    case iso::DeviceFailure::Kind::PageFault: return MTL::CommandBufferErrorPageFault;
+    case iso::DeviceFailure::Kind::StackOverflow: return MTL::CommandBufferErrorStackOverflow;
+    case iso::DeviceFailure::Kind::Timeout: return MTL::CommandBufferErrorTimeout;
+    default: return MTL::CommandBufferErrorInternal;
+    }
+}
+
+} // namespace
+
+/// What running one dispatch gave, wherever it ran.
+struct CommandBuffer::DispatchRun {
+    exec::DispatchResult result;
+    std::vector<validation::ShaderValidationReport> reports;
+    bool pageFaulted = false;
+};
+
+std::optional<CommandBuffer::DispatchRun> CommandBuffer::runInDeviceProcess(DispatchCommand& command) {
+    iso::DeviceProcess* device = iso::DeviceProcess::forExecution();
+    if (!device || !command.library) return std::nullopt;
+    val::DispatchValidation* validation = command.validation.get();
+    iso::DispatchMessage message;
+    message.dispatch = &command.dispatch;
+    message.validation = validation;
+    message.commandBufferIndex = commitIndex_;
+    if (shaderLog_) message.log = iso::DispatchMessage::Log{shaderLog_->minimumLevel(), shaderLog_->remainingCapacity()};
+    auto ran = device->run(message, command.library, deadline_);
+    DispatchRun run;
+    if (auto* failure = std::get_if<iso::DeviceFailure>(&ran)) {
+        if (failure->kind == iso::DeviceFailure::Kind::Unavailable &&
+            iso::configuredIsolation() == iso::Isolation::Preferred)
+            return std::nullopt; // said once in the log; this process runs it
+        run.result = {false, failure->message};
+        failureCode_ = errorCode(failure->kind);
+        return run;
+    }
+    iso::DispatchOutcome& outcome = std::get<iso::DispatchOutcome>(ran);
+    if (shaderLog_) shaderLog_->absorb(std::move(outcome.log), outcome.logDropped);
+    run.result = std::move(outcome.result);
+    if (validation && outcome.validated) {
+        validation->deliver(outcome.findings);
+        run.reports = std::move(outcome.findings.reports);
+        run.pageFaulted = outcome.pageFaulted;
+        if (validation->settings().abortOnFault && validation->reportsToUser() && !run.reports.empty()) {
+            // MTL_SHADER_VALIDATION_ABORT_ON_FAULT: the program stops at the first report.
+            std::fputs(run.reports.front().text().c_str(), stderr);
+            std::fflush(stderr);
+            std::abort();
+        }
+    }
+    return run;
+}
+
 bool CommandBuffer::runDispatch(DispatchCommand& command) {
     val::DispatchValidation* validation = command.validation.get();
     val::dispatchExecuted(validation && validation->reportsToUser());
-    if (validation) validation->begin(command.dispatch.parameters, commitIndex_);
     command.dispatch.validation = validation;
     command.dispatch.log = shaderLog_.get();
-    exec::DispatchResult result = exec::Executor::shared().run(command.dispatch);
-    if (!result.ok) {
-        if (validation) validation->finish();
-        fail(result.error);
+    failureCode_ = MTL::CommandBufferErrorInternal;
+    std::optional<DispatchRun> ran = runInDeviceProcess(command);
+    if (!ran) {
+        ran.emplace();
+        if (validation) validation->begin(command.dispatch.parameters, commitIndex_);
+        ran->result = exec::Executor::shared().run(command.dispatch);
+        if (validation) {
+            ran->reports = validation->finish();
+            ran->pageFaulted = validation->pageFaulted();
+        }
+    }
+    if (!ran->result.ok) {
+        fail(ran->result.error, failureCode_);
         return false;
     }
     if (!validation) return true;
-    std::vector<validation::ShaderValidationReport> reports = validation->finish();
-    if (validation->pageFaulted()) {
+    const std::vector<validation::ShaderValidationReport>& reports = ran->reports;
+    if (ran->pageFaulted) {
         // An access a GPU would fault on: let through by MTL_SHADER_VALIDATION_FAIL_MODE=allow,
         // or made through an argument with nothing bound.
         std::string message = "Caused GPU Address Fault Error (0000000b:kIOGPUCommandBufferCallbackErrorPageFault)";
@@ -225,6 +324,9 @@ void CommandBuffer::deliverShaderLog() {
 
 void CommandBuffer::execute() {
     gpuStartTime_ = now();
+    if (const double limit = gpuTimeoutSeconds(); limit > 0)
+        deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                            std::chrono::duration<double>(limit));
     shaderLog_ = logState_ ? logState_->makeLog() : makeEnvironmentLog();
     setStatus(MTL::CommandBufferStatusScheduled);
     runHandlers(scheduledHandlers_);
@@ -257,6 +359,7 @@ void CommandBuffer::execute() {
     deliverShaderLog();
     commands_.clear();
     bytes_.clear();
+    sharedBytes_.clear();
     for (NS::Object* object : keptAlive_) object->release();
     keptAlive_.clear();
 

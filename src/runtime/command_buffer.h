@@ -1,12 +1,15 @@
 #pragma once
 
 #include "foundation/object.h"
+#include "runtime/buffer_memory.h"
 #include "runtime/commands.h"
 #include "runtime/label.h"
 
 #include <Metal/MTLCommandBuffer.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <optional>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -84,6 +87,9 @@ private:
     void fail(const std::string& message, MTL::CommandBufferError code = MTL::CommandBufferErrorInternal);
     /// Runs one dispatch; false when the command buffer must fail.
     bool runDispatch(DispatchCommand& command);
+    struct DispatchRun;
+    /// Runs it in the device process (src/isolation); nullopt when it runs in this one.
+    std::optional<DispatchRun> runInDeviceProcess(DispatchCommand& command);
     /// Hands the messages kernels logged to the log state's handlers and/or stderr.
     void deliverShaderLog();
 
@@ -98,6 +104,9 @@ private:
     std::vector<Command> commands_;
     std::vector<NS::Object*> keptAlive_;
     std::deque<std::unique_ptr<unsigned char[]>> bytes_;
+    /// setBytes() copies when kernels run in a device process: memory it sees, in chunks.
+    std::vector<std::unique_ptr<BufferMemory>> sharedBytes_;
+    std::uint64_t sharedBytesUsed_ = 0; ///< of the last chunk
     CommandEncoder* openEncoder_ = nullptr;
     std::uint64_t encodersMade_ = 0;
 
@@ -112,6 +121,10 @@ private:
     std::uint64_t queueNumber_ = 0; ///< its place in the queue's progress, for waitForPendingWork()
     std::uint64_t commitIndex_ = 0; ///< its place among the command buffers the process committed
     double gpuStartTime_ = 0, gpuEndTime_ = 0;
+    /// When it must have finished (METALCPU_GPU_TIMEOUT); only a device process can stop it.
+    std::optional<std::chrono::steady_clock::time_point> deadline_;
+    /// The error code of a dispatch that failed in the device process.
+    MTL::CommandBufferError failureCode_ = MTL::CommandBufferErrorInternal;
 };
 
 } // namespace metalcpu::rt

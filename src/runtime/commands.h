@@ -1,6 +1,7 @@
 #pragma once
 
 #include "exec/dispatch.h"
+#include "runtime/buffer_memory.h"
 #include "validation/dispatch_validation.h"
 
 #include <cstdint>
@@ -10,6 +11,10 @@
 
 namespace NS {
 class Object;
+}
+
+namespace metalcpu::jit {
+class KernelLibrary;
 }
 
 namespace metalcpu::rt {
@@ -26,7 +31,10 @@ struct DispatchCommand {
     std::shared_ptr<val::DispatchValidation> validation;
     /// Zeroed memory bound to arguments nothing was bound to, when the guard that would run the
     /// kernel's checked flavour for them cannot (ComputeCommandEncoder::bindStandIns).
-    std::shared_ptr<unsigned char[]> standInMemory;
+    std::shared_ptr<BufferMemory> standInMemory;
+    /// The library holding dispatch.kernel, kept loaded while the dispatch waits to run (a
+    /// device process loads it to run the kernel).
+    std::shared_ptr<jit::KernelLibrary> library;
 };
 
 /// BlitCommandEncoder::copyFromBuffer.

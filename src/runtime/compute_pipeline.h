@@ -36,6 +36,9 @@ public:
     /// dispatch with nothing bound to an argument runs it to contain accesses through the
     /// argument (ComputeCommandEncoder::dispatch).
     const mc_kernel* checkedKernel(std::string* why);
+    /// The library holding `kernel` (kernel() or checkedKernel()), which a device process
+    /// loads to run it.
+    std::shared_ptr<jit::KernelLibrary> libraryOf(const mc_kernel* kernel) const { return library_->holderOf(kernel); }
     /// True the first time it is called: whether to warn that this pipeline's dispatches run
     /// with stand-ins for unbound arguments (ComputeCommandEncoder::bindStandIns).
     bool noteStandInsOnce() { return !standInsNoted_.exchange(true); }

@@ -72,11 +72,13 @@ void bindStandIns(ComputePipelineState& pipeline, const Bindings& bindings, Disp
     // that reaches further through a missing buffer is wrong on a GPU too.
     constexpr std::size_t kStandInBytes = 64 * 1024;
     const mc_kernel& kernel = pipeline.kernel();
-    command.standInMemory.reset(new unsigned char[kStandInBytes]());
+    // Buffer memory, so that a device process sees it too.
+    command.standInMemory = std::make_shared<BufferMemory>(kStandInBytes);
+    if (!command.standInMemory->bytes()) return;
     for (mc_u32 i = 0; i < kernel.param_count; ++i) {
         const mc_param& param = kernel.params[i];
         if (param.kind != MC_PARAM_BUFFER || bindings.buffers[param.index].bound()) continue;
-        command.dispatch.parameters.buffers[param.index] = command.standInMemory.get();
+        command.dispatch.parameters.buffers[param.index] = command.standInMemory->bytes();
         command.dispatch.parameters.buffer_lengths[param.index] = kStandInBytes;
     }
     if (pipeline.noteStandInsOnce())
@@ -314,6 +316,7 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
         command.validation = std::make_shared<val::DispatchValidation>(
             std::move(info), std::move(checkedBindings), val::shaderValidationSettings(), purpose);
     }
+    command.library = pipeline->libraryOf(dispatch.kernel);
     sink.keepAlive(pipeline->asPublicClass());
     sink.append(std::move(command));
     return true;
