@@ -60,7 +60,15 @@ bool grantArenaPages(std::uint64_t address) {
 
 void onFault(int signal, siginfo_t* info, void* context) {
     const auto address = reinterpret_cast<std::uint64_t>(info->si_addr);
-    if (signal == SIGSEGV && info->si_code == SEGV_ACCERR && grantArenaPages(address)) return;
+    // A buffer's first touch: map it and retry. Not when the address is the instruction
+    // (a jump into a buffer, which stays not executable), nor twice in a row for the same
+    // address (the retry would fault for ever).
+    static thread_local std::uint64_t lastGranted = 0;
+    if (signal == SIGSEGV && info->si_code == SEGV_ACCERR && address != instructionPointer(context) &&
+        address != lastGranted && grantArenaPages(address)) {
+        lastGranted = address;
+        return;
+    }
 
     iso::FaultRecord* record = g_record;
     // Only the first fault is recorded; a second thread's fault waits for the end.

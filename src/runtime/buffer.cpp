@@ -4,6 +4,7 @@
 #include "validation/regions.h"
 
 #include <cstdio>
+#include <cstring>
 
 namespace metalcpu::rt {
 
@@ -27,7 +28,26 @@ Buffer::Buffer(Device* device, void* memory, std::uint64_t length, MTL::Resource
                std::function<void(void*, std::uint64_t)> deallocator)
     : Implements(device, options), memory_(static_cast<std::uint8_t*>(memory)), length_(length),
       deallocator_(std::move(deallocator)) {
+    if (memory_ && BufferMemory::sharedWithDevice() && !BufferMemory::seenByDevice(memory_, length_)) {
+        // A device process cannot see the program's memory: kernels get a copy of it.
+        auto copy = std::make_unique<BufferMemory>(length);
+        if (copy->bytes() && !copy->shared()) copy.reset(); // the device process is not used
+        if (copy && copy->bytes()) {
+            programMemory_ = memory_;
+            pages_ = std::move(copy);
+            memory_ = pages_->bytes();
+            stageIn();
+        }
+    }
     registerAddress();
+}
+
+void Buffer::stageIn() {
+    if (programMemory_ && length_) std::memcpy(memory_, programMemory_, static_cast<std::size_t>(length_));
+}
+
+void Buffer::stageOut() {
+    if (programMemory_ && length_) std::memcpy(programMemory_, memory_, static_cast<std::size_t>(length_));
 }
 
 Buffer::~Buffer() {
@@ -35,14 +55,17 @@ Buffer::~Buffer() {
         val::AllocationRegistry::shared().remove(reinterpret_cast<std::uint64_t>(memory_));
         device()->bufferDirectory().remove(this);
     }
-    if (pages_) {
+    if (pages_ && !programMemory_) {
         if (memory_) device()->trackAllocation(-static_cast<std::int64_t>(pages_->size()));
     } else if (deallocator_) {
-        deallocator_(memory_, length_);
+        deallocator_(programMemory_ ? programMemory_ : memory_, length_);
     }
 }
 
-void* Buffer::contents() const { return storageMode() == MTL::StorageModePrivate ? nullptr : memory_; }
+void* Buffer::contents() const {
+    if (storageMode() == MTL::StorageModePrivate) return nullptr;
+    return programMemory_ ? programMemory_ : memory_;
+}
 
 std::string Buffer::description() const {
     char text[160];

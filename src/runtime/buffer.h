@@ -38,16 +38,24 @@ public:
     std::uint8_t* memory() const { return memory_; }
     /// contents() as the program sees it: nullptr for private storage.
     void* contents() const;
+    /// Whether kernels see the buffer through a copy of the program's memory: a bytesNoCopy
+    /// buffer, when kernels run in a device process and the memory is not shared with it.
+    /// memory() is the copy; command buffers that use the buffer copy the program's memory
+    /// in before their commands run (stageIn) and back after (stageOut).
+    bool staged() const { return programMemory_ != nullptr; }
+    void stageIn();
+    void stageOut();
     std::uint64_t length() const { return length_; }
     /// The memory the buffer occupies: its length rounded up to whole 16 KiB pages, or the
     /// length of a bytesNoCopy buffer's memory, which the program allocated.
-    std::uint64_t allocatedSize() const override { return pages_ ? pages_->size() : length_; }
+    std::uint64_t allocatedSize() const override { return pages_ && !programMemory_ ? pages_->size() : length_; }
 
 private:
     void registerAddress();
 
     std::unique_ptr<BufferMemory> pages_; ///< null for bytesNoCopy buffers
     std::uint8_t* memory_ = nullptr;
+    std::uint8_t* programMemory_ = nullptr; ///< a staged buffer's memory, as the program gave it
     std::uint64_t length_ = 0;
     std::function<void(void*, std::uint64_t)> deallocator_;
 };

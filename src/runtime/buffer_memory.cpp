@@ -86,6 +86,11 @@ private:
 
 bool BufferMemory::sharedWithDevice() { return sharedArena() != nullptr; }
 
+bool BufferMemory::seenByDevice(const void* memory, std::uint64_t length) {
+    iso::SharedArena* arena = sharedArena();
+    return arena && arena->contains(memory, length ? length : 1);
+}
+
 std::uint64_t BufferMemory::roundedSize(std::uint64_t length) {
     const std::uint64_t g = granule();
     if (length == 0) length = 1;

@@ -47,6 +47,8 @@ public:
 
     /// Whether new buffers are Shared: kernels run in a device process.
     static bool sharedWithDevice();
+    /// Whether [memory, memory + length) is memory a device process sees (another buffer's).
+    static bool seenByDevice(const void* memory, std::uint64_t length);
 
     /// The size a buffer of `length` bytes occupies: whole granules of 16 KiB, or of the host's
     /// page where that is larger.

@@ -18,6 +18,7 @@
 #include <Foundation/NSAutoreleasePool.hpp>
 #include <Foundation/NSError.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -59,6 +60,7 @@ CommandBuffer::CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::Co
 }
 
 CommandBuffer::~CommandBuffer() {
+    for (Buffer* buffer : stagedBuffers_) buffer->release(); // never executed
     if (logState_) logState_->release();
     for (NS::Object* object : keptAlive_) object->release();
     if (error_) error_->release();
@@ -95,6 +97,13 @@ void CommandBuffer::endEncoder(CommandEncoder* encoder) {
 void CommandBuffer::keepAlive(NS::Object* object) {
     if (!retainReferences_ || !object) return;
     keptAlive_.push_back(object->retain());
+}
+
+void CommandBuffer::useBuffer(Buffer* buffer) {
+    if (!buffer || !buffer->staged()) return;
+    if (std::find(stagedBuffers_.begin(), stagedBuffers_.end(), buffer) != stagedBuffers_.end()) return;
+    buffer->retain();
+    stagedBuffers_.push_back(buffer);
 }
 
 void* CommandBuffer::copyBytes(const void* bytes, std::uint64_t length) {
@@ -331,6 +340,8 @@ void CommandBuffer::execute() {
     setStatus(MTL::CommandBufferStatusScheduled);
     runHandlers(scheduledHandlers_);
 
+    // The program's memory behind bytesNoCopy buffers reaches kernels through copies.
+    for (Buffer* buffer : stagedBuffers_) buffer->stageIn();
     bool failed = false;
     for (Command& command : commands_) {
         if (failed) break;
@@ -355,6 +366,11 @@ void CommandBuffer::execute() {
             wait->event->waitFor(wait->value);
         }
     }
+    for (Buffer* buffer : stagedBuffers_) {
+        buffer->stageOut();
+        buffer->release();
+    }
+    stagedBuffers_.clear();
     gpuEndTime_ = now();
     deliverShaderLog();
     commands_.clear();

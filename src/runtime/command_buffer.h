@@ -62,6 +62,7 @@ public:
     /// Keeps `object` alive until the command buffer completes (unless it holds
     /// unretained references, as commandBufferWithUnretainedReferences() asks).
     void keepAlive(NS::Object* object) override;
+    void useBuffer(Buffer* buffer) override;
     /// Copies setBytes() data into storage that lives as long as the command buffer.
     void* copyBytes(const void* bytes, std::uint64_t length);
 
@@ -103,6 +104,7 @@ private:
 
     std::vector<Command> commands_;
     std::vector<NS::Object*> keptAlive_;
+    std::vector<Buffer*> stagedBuffers_; ///< retained; see useBuffer()
     std::deque<std::unique_ptr<unsigned char[]>> bytes_;
     /// setBytes() copies when kernels run in a device process: memory it sees, in chunks.
     std::vector<std::unique_ptr<BufferMemory>> sharedBytes_;

@@ -201,6 +201,7 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                     return false;
                 dispatch.parameters.buffers[param.index] = binding.buffer->memory() + binding.offset;
                 sink.keepAlive(binding.buffer->asPublicClass());
+                sink.useBuffer(binding.buffer);
             } else {
                 if (param.access == MC_ACCESS_READ_WRITE &&
                     layerRejects(arguments(1047), function + "Read-only bytes are being bound at index " + index +

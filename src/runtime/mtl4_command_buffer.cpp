@@ -25,6 +25,7 @@ Mtl4CommandBuffer::~Mtl4CommandBuffer() {
 
 void Mtl4CommandBuffer::releaseRecording() {
     commands_.clear();
+    usedBuffers_.clear();
     for (NS::Object* object : keptAlive_) object->release();
     keptAlive_.clear();
 }
@@ -93,9 +94,15 @@ void Mtl4CommandBuffer::keepAlive(NS::Object* object) {
     if (object) keptAlive_.push_back(object->retain());
 }
 
+void Mtl4CommandBuffer::useBuffer(Buffer* buffer) {
+    if (buffer) usedBuffers_.push_back(buffer);
+}
+
 void Mtl4CommandBuffer::moveInto(rt::CommandBuffer& target) {
     for (Command& command : commands_) target.append(std::move(command));
     for (NS::Object* object : keptAlive_) target.keepAlive(object);
+    for (Buffer* buffer : usedBuffers_) target.useBuffer(buffer);
+    usedBuffers_.clear();
     releaseRecording();
     if (allocator_) {
         allocator_->detach(this);

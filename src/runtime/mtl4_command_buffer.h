@@ -42,6 +42,7 @@ public:
 
     void append(Command command) override;
     void keepAlive(NS::Object* object) override;
+    void useBuffer(Buffer* buffer) override;
 
     /// The allocator was reset while this command buffer still depended on it.
     void noteAllocatorReset() { allocatorReset_ = true; }
@@ -63,6 +64,7 @@ private:
     bool allocatorReset_ = false;
     std::vector<Command> commands_;
     std::vector<NS::Object*> keptAlive_; ///< retained
+    std::vector<Buffer*> usedBuffers_;   ///< kept alive by keptAlive_
 };
 
 } // namespace metalcpu::rt
