@@ -1,0 +1,366 @@
+// The device process through the public API (issue 12): a kernel's fault or hang ends its
+// command buffer with Metal's error, the program goes on, and the next command buffer runs in
+// a new device process; kernels cannot reach the program's memory or the user's files. This
+// program runs with METALCPU_GPU_TIMEOUT=2 (tests/isolation/CMakeLists.txt).
+#include "isolation/device_process.h"
+
+#include "runtime/metal_test.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace metalcpu::testing {
+namespace {
+
+const char* const kKernels = R"(
+#include <metal_stdlib>
+using namespace metal;
+
+kernel void add_one(device int* data [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    data[i] = data[i] + 1;
+}
+
+// Stores through an address it reads from memory: out[0] holds it.
+kernel void store_through(device ulong* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    device uint* target = (device uint*)(out[0]);
+    target[i] = 0xdead;
+}
+
+// Copies what an address read from memory points at into out[1].
+kernel void load_through(device ulong* out [[buffer(0)]]) {
+    device ulong* source = (device ulong*)(out[0]);
+    out[1] = source[0];
+}
+
+// Calls the function whose address out[0] holds (a host function's) with a command line.
+typedef int (*command_fn)(const char*);
+union function_bits { ulong bits; command_fn call; };
+kernel void call_through(device ulong* out [[buffer(0)]]) {
+    function_bits f;
+    f.bits = out[0];
+    out[1] = (ulong)f.call("touch /tmp/metalcpu-isolation-planted");
+}
+
+// Recurses for ever (out[1] is never 12345); not a tail call, so each level keeps its frame.
+void descend(device uint* out, uint depth) {
+    volatile uint frame[1024];
+    frame[depth % 1024] = depth;
+    if (out[1] != 12345) descend(out, depth + 1);
+    out[0] += frame[(depth * 7) % 1024];
+}
+kernel void overflow(device uint* out [[buffer(0)]]) { descend(out, 0); }
+
+kernel void spin(device atomic_uint* counter [[buffer(0)]]) {
+    for (;;) atomic_fetch_add_explicit(counter, 1u, memory_order_relaxed);
+}
+)";
+
+/// What the tests here make go wrong.
+enum class Misdeed { WildStore, HostLoad, HostStore, HostCall, StackOverflow, Spin };
+
+const char* nameOf(Misdeed misdeed) {
+    switch (misdeed) {
+    case Misdeed::WildStore: return "WildStore";
+    case Misdeed::HostLoad: return "HostLoad";
+    case Misdeed::HostStore: return "HostStore";
+    case Misdeed::HostCall: return "HostCall";
+    case Misdeed::StackOverflow: return "StackOverflow";
+    case Misdeed::Spin: return "Spin";
+    }
+    return "?";
+}
+
+class DeviceProcessTest : public MetalTest {
+protected:
+    static void SetUpTestSuite() { library_ = compile(kKernels); }
+    static void TearDownTestSuite() {
+        if (library_) library_->release();
+        library_ = nullptr;
+    }
+
+    static iso::DeviceProcess* deviceProcess() { return iso::DeviceProcess::forExecution(); }
+
+    /// Encodes `kernel` over `threads` threads with `buffer` at index 0 into a new command
+    /// buffer, commits it and waits.
+    MTL::CommandBuffer* runKernel(MTL::ComputePipelineState* state, MTL::Buffer* buffer, unsigned threads,
+                                  MTL::CommandQueue* queue = nullptr) {
+        MTL::CommandBuffer* commands = (queue ? queue : queue_)->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        encoder->setBuffer(buffer, 0, 0);
+        encoder->dispatchThreads(MTL::Size(threads, 1, 1), MTL::Size(std::min(threads, 32u), 1, 1));
+        encoder->endEncoding();
+        commands->commit();
+        commands->waitUntilCompleted();
+        return commands;
+    }
+
+    /// Runs add_one over 1000 ints and checks every one and the canary after them.
+    void expectWorkingCommandBuffer() {
+        MTL::ComputePipelineState* state = pipeline(library_, "add_one", false);
+        ASSERT_NE(state, nullptr);
+        MTL::Buffer* data = device_->newBuffer(1001 * sizeof(int), MTL::ResourceStorageModeShared);
+        int* values = static_cast<int*>(data->contents());
+        for (int i = 0; i < 1000; ++i) values[i] = i;
+        values[1000] = 0x5eed;
+        MTL::CommandBuffer* commands = runKernel(state, data, 1000);
+        EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted)
+            << text(commands->error() ? commands->error()->localizedDescription() : nullptr);
+        for (int i = 0; i < 1000; ++i) ASSERT_EQ(values[i], i + 1) << i;
+        EXPECT_EQ(values[1000], 0x5eed);
+        data->release();
+        state->release();
+    }
+
+    inline static MTL::Library* library_ = nullptr;
+};
+
+// Test that kernels run in a device process here (this program does not set
+// METALCPU_ISOLATION, and this machine can start one), which is confined.
+TEST_F(DeviceProcessTest, KernelsRunInAConfinedDeviceProcess) {
+    expectWorkingCommandBuffer();
+    iso::DeviceProcess* process = deviceProcess();
+    ASSERT_NE(process, nullptr);
+    const pid_t pid = process->pid();
+    ASSERT_GT(pid, 0);
+    EXPECT_NE(pid, getpid());
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::stringstream content;
+    content << status.rdbuf();
+    EXPECT_NE(content.str().find("NoNewPrivs:\t1"), std::string::npos) << content.str();
+    EXPECT_NE(content.str().find("Seccomp:\t2"), std::string::npos) << content.str();
+}
+
+/// (what goes wrong, shader validation on).
+using MisdeedCase = std::tuple<Misdeed, bool>;
+
+class DeviceProcessFaults : public DeviceProcessTest, public ::testing::WithParamInterface<MisdeedCase> {};
+
+// Test that each kind of fault or hang ends its command buffer with Metal's error (or, where
+// shader validation catches the access first, with a report and a completed command buffer),
+// that the program's memory and files are untouched, and that the next command buffer runs
+// normally in a new device process.
+TEST_P(DeviceProcessFaults, EndTheCommandBufferAndTheNextOneRuns) {
+    const auto [misdeed, validated] = GetParam();
+    expectWorkingCommandBuffer();
+    ASSERT_NE(deviceProcess(), nullptr);
+    const std::uint64_t generation = deviceProcess()->generation();
+
+    static std::uint64_t hostWord = 0x1234;
+    hostWord = 0x1234;
+    const char* kernel = "store_through";
+    unsigned threads = 1;
+    std::uint64_t address = 0;
+    switch (misdeed) {
+    case Misdeed::WildStore: address = 0x10; break;
+    case Misdeed::HostLoad: kernel = "load_through"; address = reinterpret_cast<std::uint64_t>(&hostWord); break;
+    case Misdeed::HostStore: address = reinterpret_cast<std::uint64_t>(&hostWord); break;
+    case Misdeed::HostCall: kernel = "call_through"; address = reinterpret_cast<std::uint64_t>(&system); break;
+    case Misdeed::StackOverflow: kernel = "overflow"; break;
+    case Misdeed::Spin: kernel = "spin"; break;
+    }
+    std::remove("/tmp/metalcpu-isolation-planted");
+    MTL::ComputePipelineState* state = pipeline(library_, kernel, validated);
+    ASSERT_NE(state, nullptr);
+    MTL::Buffer* buffer = device_->newBuffer(64, MTL::ResourceStorageModeShared);
+    auto* words = static_cast<std::uint64_t*>(buffer->contents());
+    words[0] = address;
+    words[1] = 0;
+    MTL::CommandBuffer* commands = runKernel(state, buffer, threads);
+
+    // What validation catches: an access through an address read from memory is checked
+    // against the buffers it could be in, reported and dropped.
+    const bool caughtByValidation =
+        validated && (misdeed == Misdeed::WildStore || misdeed == Misdeed::HostLoad || misdeed == Misdeed::HostStore);
+    if (caughtByValidation) {
+        EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+        EXPECT_EQ(deviceProcess()->generation(), generation) << "the device process was replaced";
+    } else {
+        ASSERT_EQ(commands->status(), MTL::CommandBufferStatusError);
+        NS::Error* error = commands->error();
+        ASSERT_NE(error, nullptr);
+        const std::string message = text(error->localizedDescription());
+        EXPECT_EQ(text(error->domain()), "MTLCommandBufferErrorDomain");
+        EXPECT_NE(message.find(kernel), std::string::npos) << message;
+        switch (misdeed) {
+        case Misdeed::StackOverflow:
+            EXPECT_EQ(error->code(), MTL::CommandBufferErrorStackOverflow) << message;
+            break;
+        case Misdeed::Spin:
+            EXPECT_EQ(error->code(), MTL::CommandBufferErrorTimeout) << message;
+            EXPECT_NE(message.find("kIOGPUCommandBufferCallbackErrorTimeout"), std::string::npos) << message;
+            break;
+        default:
+            EXPECT_EQ(error->code(), MTL::CommandBufferErrorPageFault) << message;
+            EXPECT_NE(message.find("kIOGPUCommandBufferCallbackErrorPageFault"), std::string::npos) << message;
+        }
+    }
+    EXPECT_EQ(hostWord, 0x1234u);
+    if (misdeed == Misdeed::HostLoad) {
+        EXPECT_EQ(words[1], 0u) << "the kernel read the program's memory";
+    }
+    struct stat planted{};
+    EXPECT_NE(stat("/tmp/metalcpu-isolation-planted", &planted), 0) << "the kernel ran a command";
+    buffer->release();
+    state->release();
+    expectWorkingCommandBuffer();
+}
+
+INSTANTIATE_TEST_SUITE_P(Misdeeds, DeviceProcessFaults,
+                         ::testing::Combine(::testing::Values(Misdeed::WildStore, Misdeed::HostLoad,
+                                                              Misdeed::HostStore, Misdeed::HostCall,
+                                                              Misdeed::StackOverflow, Misdeed::Spin),
+                                            ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<MisdeedCase>& info) {
+                             return std::string(nameOf(std::get<0>(info.param))) +
+                                    (std::get<1>(info.param) ? "_validated" : "_plain");
+                         });
+
+/// Waits until the spin kernel's counter in `buffer` moves: the kernel is running.
+void awaitSpinning(MTL::Buffer* buffer) {
+    auto* counter = static_cast<volatile std::uint32_t*>(buffer->contents());
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (*counter == 0 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+// Test that a device process killed from outside while a command buffer runs ends that
+// command buffer with an error saying so, and that the next one runs in a new process.
+TEST_F(DeviceProcessTest, KilledFromOutsideMidCommandBuffer) {
+    expectWorkingCommandBuffer();
+    MTL::ComputePipelineState* state = pipeline(library_, "spin", false);
+    ASSERT_NE(state, nullptr);
+    MTL::Buffer* counter = device_->newBuffer(64, MTL::ResourceStorageModeShared);
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(counter, 0, 0);
+    encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
+    encoder->endEncoding();
+    commands->commit();
+    awaitSpinning(counter);
+    const pid_t pid = deviceProcess()->pid();
+    ASSERT_GT(pid, 0);
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    commands->waitUntilCompleted();
+    ASSERT_EQ(commands->status(), MTL::CommandBufferStatusError);
+    const std::string message = text(commands->error()->localizedDescription());
+    EXPECT_EQ(commands->error()->code(), MTL::CommandBufferErrorInternal);
+    EXPECT_NE(message.find("killed by SIGKILL"), std::string::npos) << message;
+    counter->release();
+    state->release();
+    expectWorkingCommandBuffer();
+    EXPECT_NE(deviceProcess()->pid(), pid);
+}
+
+// Test that a command buffer running on another queue when a kernel faults is discarded as
+// a victim of that fault, in Apple's words, and the program goes on.
+TEST_F(DeviceProcessTest, OtherQueuesWorkIsDiscardedAsAVictim) {
+    expectWorkingCommandBuffer();
+    MTL::ComputePipelineState* spinning = pipeline(library_, "spin", false);
+    MTL::ComputePipelineState* faulting = pipeline(library_, "store_through", false);
+    ASSERT_NE(spinning, nullptr);
+    ASSERT_NE(faulting, nullptr);
+    MTL::CommandQueue* other = device_->newCommandQueue();
+    MTL::Buffer* counter = device_->newBuffer(64, MTL::ResourceStorageModeShared);
+    MTL::CommandBuffer* victim = other->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = victim->computeCommandEncoder();
+    encoder->setComputePipelineState(spinning);
+    encoder->setBuffer(counter, 0, 0);
+    encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
+    encoder->endEncoding();
+    victim->commit();
+    awaitSpinning(counter);
+
+    MTL::Buffer* wild = device_->newBuffer(64, MTL::ResourceStorageModeShared);
+    static_cast<std::uint64_t*>(wild->contents())[0] = 0x10;
+    MTL::CommandBuffer* culprit = runKernel(faulting, wild, 1);
+    victim->waitUntilCompleted();
+    EXPECT_EQ(culprit->error() ? culprit->error()->code() : 0, MTL::CommandBufferErrorPageFault);
+    ASSERT_EQ(victim->status(), MTL::CommandBufferStatusError);
+    const std::string message = text(victim->error()->localizedDescription());
+    EXPECT_NE(message.find("kIOGPUCommandBufferCallbackErrorInnocentVictim"), std::string::npos) << message;
+    wild->release();
+    counter->release();
+    other->release();
+    faulting->release();
+    spinning->release();
+    expectWorkingCommandBuffer();
+}
+
+// Test that many queues committing from many threads at once lose no completion: every
+// command buffer completes, its handler runs once, and every result is right.
+TEST_F(DeviceProcessTest, ManyQueuesAndThreadsLoseNoCompletion) {
+    MTL::ComputePipelineState* state = pipeline(library_, "add_one", false);
+    ASSERT_NE(state, nullptr);
+    constexpr int kThreads = 6, kCommandBuffers = 60;
+    std::atomic<int> handled{0}, wrong{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
+            MTL::CommandQueue* queue = device_->newCommandQueue();
+            MTL::Buffer* data = device_->newBuffer(256 * sizeof(int), MTL::ResourceStorageModeShared);
+            int* values = static_cast<int*>(data->contents());
+            for (int i = 0; i < 256; ++i) values[i] = t * 1000 + i;
+            MTL::CommandBuffer* last = nullptr;
+            for (int n = 0; n < kCommandBuffers; ++n) {
+                MTL::CommandBuffer* commands = queue->commandBuffer();
+                MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+                encoder->setComputePipelineState(state);
+                encoder->setBuffer(data, 0, 0);
+                encoder->dispatchThreads(MTL::Size(256, 1, 1), MTL::Size(64, 1, 1));
+                encoder->endEncoding();
+                commands->addCompletedHandler([&](MTL::CommandBuffer* done) {
+                    if (done->status() != MTL::CommandBufferStatusCompleted) ++wrong;
+                    ++handled;
+                });
+                commands->commit();
+                last = commands;
+            }
+            last->waitUntilCompleted();
+            for (int i = 0; i < 256; ++i)
+                if (values[i] != t * 1000 + i + kCommandBuffers) ++wrong;
+            data->release();
+            queue->release();
+            pool->release();
+        });
+    for (std::thread& thread : threads) thread.join();
+    EXPECT_EQ(handled.load(), kThreads * kCommandBuffers);
+    EXPECT_EQ(wrong.load(), 0);
+    state->release();
+}
+
+// Test that a buffer over the program's own memory (bytesNoCopy) is seen by kernels and gets
+// their results back when its command buffer completes.
+TEST_F(DeviceProcessTest, BytesNoCopyBuffersAreStaged) {
+    MTL::ComputePipelineState* state = pipeline(library_, "add_one", false);
+    ASSERT_NE(state, nullptr);
+    alignas(16384) static int memory[4096 + 1];
+    std::vector<int> expected(4096);
+    for (int i = 0; i < 4096; ++i) memory[i] = expected[i] = 3 * i;
+    memory[4096] = 0x5eed;
+    MTL::Buffer* buffer = device_->newBuffer(memory, 4096 * sizeof(int), MTL::ResourceStorageModeShared, nullptr);
+    ASSERT_NE(buffer, nullptr);
+    EXPECT_EQ(buffer->contents(), memory);
+    for (int round = 0; round < 3; ++round) {
+        MTL::CommandBuffer* commands = runKernel(state, buffer, 4096);
+        ASSERT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+        for (int i = 0; i < 4096; ++i) ASSERT_EQ(memory[i], ++expected[i]) << i;
+        // A change the program makes between command buffers is seen by the next one.
+        memory[7] += 100;
+        expected[7] += 100;
+    }
+    EXPECT_EQ(memory[4096], 0x5eed);
+    buffer->release();
+    state->release();
+}
+
+} // namespace
+} // namespace metalcpu::testing

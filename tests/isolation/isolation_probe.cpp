@@ -1,0 +1,86 @@
+// Runs one kernel and prints how it went, for isolation_modes_test: the isolation mode is read
+// once per process, so each mode needs a process of its own.
+//   isolation_probe [--deny-processes]
+// --deny-processes: once the kernel is compiled, this process may start no other (as where a
+// sandbox forbids it), so no device process can start.
+#include "isolation/device_process.h"
+
+#include <Foundation/Foundation.hpp>
+#include <Metal/Metal.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <seccomp.h>
+#include <sched.h>
+#include <string>
+
+namespace {
+
+const char* const kSource = R"(
+#include <metal_stdlib>
+kernel void add_one(device int* data [[buffer(0)]], uint i [[thread_position_in_grid]]) { data[i] += 1; }
+)";
+
+bool denyNewProcesses() {
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+    if (!filter) return false;
+    // clone without CLONE_THREAD makes a process; clone3's flags cannot be seen, so it is
+    // refused as unknown (glibc then uses clone).
+    bool ok = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+                               SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)) == 0 &&
+              seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0) == 0 &&
+              seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(fork), 0) == 0 &&
+              seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(vfork), 0) == 0 &&
+              seccomp_load(filter) == 0;
+    seccomp_release(filter);
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const bool deny = argc > 1 && std::string(argv[1]) == "--deny-processes";
+    NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
+    MTL::Device* device = MTL::CreateSystemDefaultDevice();
+    NS::Error* error = nullptr;
+    MTL::Library* library = device->newLibrary(NS::String::string(kSource, NS::UTF8StringEncoding), nullptr, &error);
+    if (!library) {
+        std::printf("compile failed\n");
+        return 2;
+    }
+    MTL::Function* function = library->newFunction(NS::String::string("add_one", NS::UTF8StringEncoding));
+    MTL::ComputePipelineState* state = device->newComputePipelineState(function, &error);
+    if (deny && !denyNewProcesses()) {
+        std::printf("cannot install the filter\n");
+        return 2;
+    }
+    MTL::Buffer* data = device->newBuffer(100 * sizeof(int), MTL::ResourceStorageModeShared);
+    int* values = static_cast<int*>(data->contents());
+    for (int i = 0; i < 100; ++i) values[i] = i;
+    MTL::CommandQueue* queue = device->newCommandQueue();
+    MTL::CommandBuffer* commands = queue->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(data, 0, 0);
+    encoder->dispatchThreads(MTL::Size(100, 1, 1), MTL::Size(32, 1, 1));
+    encoder->endEncoding();
+    commands->commit();
+    commands->waitUntilCompleted();
+    bool right = true;
+    for (int i = 0; i < 100; ++i) right = right && values[i] == i + 1;
+    metalcpu::iso::DeviceProcess* process = metalcpu::iso::DeviceProcess::forExecution();
+    const bool inDevice = process && process->pid() > 0;
+    NS::Error* failure = commands->error();
+    std::printf("status=%d result=%s device=%s error=%s\n", static_cast<int>(commands->status()),
+                right ? "right" : "wrong", inDevice ? "yes" : "no",
+                failure ? failure->localizedDescription()->utf8String() : "none");
+    queue->release();
+    data->release();
+    state->release();
+    function->release();
+    library->release();
+    device->release();
+    pool->release();
+    return 0;
+}
