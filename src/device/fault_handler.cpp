@@ -4,6 +4,7 @@
 #include "exec/services.h"
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <sched.h>
 #include <cstring>
@@ -55,7 +56,12 @@ std::uint64_t instructionPointer(const void* context) {
 bool grantArenaPages(std::uint64_t address) {
     iso::ArenaDirectory::Allocation allocation;
     if (!g_directory || !g_directory->find(address, &allocation)) return false;
-    return mprotect(reinterpret_cast<void*>(allocation.begin), allocation.size, PROT_READ | PROT_WRITE) == 0;
+    if (mprotect(reinterpret_cast<void*>(allocation.begin), allocation.size, PROT_READ | PROT_WRITE) == 0) return true;
+    // Out of memory mappings (vm.max_map_count: each buffer in use takes two): the whole
+    // arena becomes accessible, one mapping again; the free granules between buffers no longer
+    // fault.
+    return errno == ENOMEM &&
+           mprotect(reinterpret_cast<void*>(g_directory->base()), g_directory->bytes(), PROT_READ | PROT_WRITE) == 0;
 }
 
 void onFault(int signal, siginfo_t* info, void* context) {

@@ -20,6 +20,7 @@
 #include <map>
 #include <mutex>
 #include <poll.h>
+#include <pthread.h>
 #include <set>
 #include <spawn.h>
 #include <sys/mman.h>
@@ -119,7 +120,6 @@ struct DeviceProcess::State {
     int control = -1;
     bool alive = false;
     std::uint64_t generation = 0;
-    std::thread monitor;
     int faultFile = -1;
     FaultRecord* fault = nullptr;
     std::map<std::uint64_t, std::weak_ptr<jit::KernelLibrary>> libraries; ///< loaded in this generation
@@ -127,6 +127,7 @@ struct DeviceProcess::State {
     Death death;
     std::atomic<std::uint64_t> nextTag{1};
     bool unavailable = false; ///< a start failed; in the Preferred mode the program stays in-process
+    bool forked = false;      ///< this is a child made by fork(): it may start none
     std::string unavailableWhy;
 
     bool start(std::string* why);
@@ -159,21 +160,47 @@ thread_local ThreadChannelHolder t_channel;
 
 DeviceProcess::DeviceProcess() : state_(new State) {}
 
+namespace {
+
+DeviceProcess::State* g_state = nullptr;
+
+/// In a child made by fork(): the parent's device process, control socket and channels are
+/// the parent's. The child may not use them, and starts none of its own (its memory is the
+/// parent's arena, which a process of its own would share with the parent's).
+void forgetParentsDeviceProcess() {
+    DeviceProcess::State* state = g_state;
+    if (!state) return;
+    new (&state->mutex) std::mutex; // whatever the parent's threads held is gone
+    state->alive = false;
+    state->pid = 0;
+    state->control = state->pidfd = -1;
+    state->channels.clear();
+    state->unavailable = state->forked = true;
+    state->unavailableWhy = "a process made by fork() does not use its parent's device process";
+    if (t_channel.channel) {
+        (void)t_channel.channel.release(); // its memory is shared with the parent's thread
+        t_channel.owner = nullptr;
+    }
+}
+
+} // namespace
+
 DeviceProcess* DeviceProcess::forExecution() {
     static const Isolation mode = configuredIsolation();
     if (mode == Isolation::None) return nullptr;
     static DeviceProcess* process = [] {
-        std::string why;
-        if (!SharedArena::host(&why)) {
-            if (mode == Isolation::Required) support::log().error("METALCPU_ISOLATION=process: {}", why);
-            return static_cast<DeviceProcess*>(nullptr);
-        }
-        return new DeviceProcess; // never destroyed: queues may run while statics go away
+        auto* made = new DeviceProcess; // never destroyed: queues may run while statics go away
+        g_state = made->state_;
+        pthread_atfork(nullptr, nullptr, &forgetParentsDeviceProcess);
+        return made;
     }();
-    if (!process) return nullptr;
     if (mode == Isolation::Preferred) {
         std::lock_guard lock(process->state_->mutex);
         if (process->state_->unavailable) return nullptr;
+        if (!SharedArena::host()) {
+            process->state_->unavailable = true;
+            return nullptr;
+        }
     }
     return process;
 }
@@ -203,7 +230,6 @@ bool DeviceProcess::State::startLocked(std::string* why) {
     if (!arena) return false;
     const int program = deviceProgramFile(why);
     if (program < 0) return false;
-    if (monitor.joinable()) monitor.join(); // the last process's watcher has finished
     if (faultFile < 0) {
         faultFile = memfd_create("metalcpu-fault", MFD_CLOEXEC);
         if (faultFile < 0 || ftruncate(faultFile, kFaultRecordBytes) != 0) {
@@ -278,7 +304,7 @@ bool DeviceProcess::State::startLocked(std::string* why) {
                                      seccomp ? "on" : "off");
                 static std::once_flag warned;
                 if (!missing.empty())
-                    std::call_once(warned, [&] { support::log().warn("device process: {}", missing); });
+                    std::call_once(warned, [&] { support::log().debug("device process: {}", missing); });
             }
         } else {
             failure = "it did not answer within " + std::to_string(kStartTimeoutMilliseconds / 1000) + " s";
@@ -301,7 +327,9 @@ bool DeviceProcess::State::startLocked(std::string* why) {
     alive = true;
     ++generation;
     libraries.clear();
-    monitor = std::thread(&State::watch, this, child, childFd, generation);
+    // Detached: it ends by itself once the process has, and a child made by fork() must not
+    // wait for a thread it does not have.
+    std::thread(&State::watch, this, child, childFd, generation).detach();
     return true;
 }
 
@@ -456,8 +484,8 @@ std::variant<DispatchOutcome, DeviceFailure> DeviceProcess::run(
     {
         std::lock_guard lock(s.mutex);
         std::string why;
-        if (s.unavailable && configuredIsolation() == Isolation::Preferred)
-            return DeviceFailure{DeviceFailure::Kind::Unavailable, s.unavailableWhy};
+        if (s.forked || (s.unavailable && configuredIsolation() == Isolation::Preferred))
+            return DeviceFailure{DeviceFailure::Kind::Unavailable, "METALCPU_ISOLATION: " + s.unavailableWhy};
         if (!s.start(&why)) {
             if (configuredIsolation() == Isolation::Preferred)
                 support::log().warn("no device process ({}): command buffers run in this process from now on", why);

@@ -137,59 +137,73 @@ std::uint8_t* SharedArena::allocate(std::uint64_t length) {
     if (length == 0) length = 1;
     if (length > bytes()) return nullptr;
     const std::uint64_t size = (length + kArenaGranule - 1) / kArenaGranule * kArenaGranule;
-    const std::uint64_t span = size + kArenaGranule; // and the free granule after it
-    std::uint64_t offset = 0;
+    Span span;
     {
         std::lock_guard lock(mutex_);
-        auto run = freeBySize_.lower_bound(span); // best fit
+        span.guarded = guarded_ < kGuardedBudget;
+        // The allocation, the free granule after it and, guarded, one before it too.
+        span.bytes = size + kArenaGranule * (span.guarded ? 2 : 1);
+        auto run = freeBySize_.lower_bound(span.bytes); // best fit
         if (run == freeBySize_.end()) return nullptr;
-        offset = run->second;
-        const std::uint64_t left = run->first - span;
+        span.offset = run->second;
+        const std::uint64_t left = run->first - span.bytes;
         freeBySize_.erase(run);
-        free_.erase(offset);
-        if (left) addFree(offset + span, left);
-        allocated_.emplace(offset, span);
+        free_.erase(span.offset);
+        if (left) addFree(span.offset + span.bytes, left);
+        guarded_ += span.guarded;
         allocatedBytes_ += size;
+    }
+    const std::uint64_t offset = span.offset + (span.guarded ? kArenaGranule : 0);
+    auto* memory = reinterpret_cast<std::uint8_t*>(base() + offset);
+    if (span.guarded) {
+        mprotect(memory - kArenaGranule, kArenaGranule, PROT_NONE);
+        mprotect(memory + size, kArenaGranule, PROT_NONE);
     }
     // Zero it: a device process may have written through a stale pointer since it was freed.
     fallocate(memoryFile_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
               static_cast<off_t>(size));
     directory_.record(base() + offset, length, size);
-    return reinterpret_cast<std::uint8_t*>(base() + offset);
+    std::lock_guard lock(mutex_);
+    allocated_.emplace(offset, span);
+    return memory;
 }
 
 void SharedArena::release(std::uint8_t* memory) {
     if (!memory) return;
-    std::uint64_t offset = reinterpret_cast<std::uint64_t>(memory) - base();
-    std::uint64_t span = 0;
+    const std::uint64_t offset = reinterpret_cast<std::uint64_t>(memory) - base();
+    Span span;
     {
         std::lock_guard lock(mutex_);
         auto found = allocated_.find(offset);
         if (found == allocated_.end()) return;
         span = found->second;
         allocated_.erase(found);
-        allocatedBytes_ -= span - kArenaGranule;
     }
-    directory_.erase(base() + offset, span - kArenaGranule);
-    fallocate(memoryFile_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
-              static_cast<off_t>(span));
+    const std::uint64_t size = span.bytes - kArenaGranule * (span.guarded ? 2 : 1);
+    directory_.erase(base() + offset, size);
+    if (span.guarded) mprotect(reinterpret_cast<void*>(base() + span.offset), span.bytes, PROT_READ | PROT_WRITE);
+    fallocate(memoryFile_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(span.offset),
+              static_cast<off_t>(span.bytes));
     std::lock_guard lock(mutex_);
+    guarded_ -= span.guarded;
+    allocatedBytes_ -= size;
     // Merge with the free runs on either side.
-    auto next = free_.lower_bound(offset);
-    if (next != free_.end() && offset + span == next->first) {
-        span += next->second;
+    std::uint64_t at = span.offset, bytes = span.bytes;
+    auto next = free_.lower_bound(at);
+    if (next != free_.end() && at + bytes == next->first) {
+        bytes += next->second;
         removeFree(next);
-        next = free_.lower_bound(offset);
+        next = free_.lower_bound(at);
     }
     if (next != free_.begin()) {
         auto previous = std::prev(next);
-        if (previous->first + previous->second == offset) {
-            offset = previous->first;
-            span += previous->second;
+        if (previous->first + previous->second == at) {
+            at = previous->first;
+            bytes += previous->second;
             removeFree(previous);
         }
     }
-    addFree(offset, span);
+    addFree(at, bytes);
 }
 
 void SharedArena::addFree(std::uint64_t offset, std::uint64_t bytes) {

@@ -59,12 +59,18 @@ private:
 /// which a device process maps at the same address, so `contents()`, `gpuAddress()` and
 /// pointers stored in argument buffers mean the same in both. Allocations are whole granules
 /// with at least one free granule between two of them, which the device process never maps
-/// (a store past a buffer's pages faults there, as on a GPU).
+/// (a store past a buffer's pages faults there, as on a GPU). In the host, the first
+/// kGuardedBudget live allocations also have a granule on either side that this process
+/// cannot touch (as BufferMemory's guarded buffers do); each costs two memory mappings of the
+/// process's vm.max_map_count, so later ones do without.
 class SharedArena {
 public:
     /// The process's arena, made at the first call; nullptr when it cannot be (the reason
     /// goes to `why` and, once, to the log).
     static SharedArena* host(std::string* why = nullptr);
+
+    /// Live allocations at most that are guarded in this process.
+    static constexpr std::uint64_t kGuardedBudget = 8192;
 
     /// `length` bytes (at least one) in whole granules, zero-filled; nullptr when the arena
     /// is full. Thread-safe.
@@ -101,7 +107,13 @@ private:
 
     std::map<std::uint64_t, std::uint64_t> free_;            ///< offset -> bytes of each free run
     std::multimap<std::uint64_t, std::uint64_t> freeBySize_; ///< the same runs by size, for best fit
-    std::map<std::uint64_t, std::uint64_t> allocated_; ///< offset -> bytes occupied
+    struct Span {
+        std::uint64_t offset = 0; ///< where its run begins (a guard granule, when guarded)
+        std::uint64_t bytes = 0;  ///< the run: guards, the allocation and the free granule after it
+        bool guarded = false;
+    };
+    std::map<std::uint64_t, Span> allocated_; ///< by the allocation's own offset
+    std::uint64_t guarded_ = 0;               ///< live guarded allocations
     std::uint64_t allocatedBytes_ = 0;
 };
 

@@ -104,7 +104,7 @@ BufferMemory::BufferMemory(std::uint64_t length) {
     if (size == 0 || size > SIZE_MAX - 2 * guard) return;
     size_ = size;
     if (iso::SharedArena* arena = sharedArena()) {
-        if ((bytes_ = arena->allocate(size))) {
+        if ((bytes_ = arena->allocate(length))) { // its exact length: validation in the device process checks against it
             placement_ = Placement::Shared;
             return;
         }

@@ -37,8 +37,11 @@ public:
     /// argument (ComputeCommandEncoder::dispatch).
     const mc_kernel* checkedKernel(std::string* why);
     /// The library holding `kernel` (kernel() or checkedKernel()), which a device process
-    /// loads to run it.
-    std::shared_ptr<jit::KernelLibrary> libraryOf(const mc_kernel* kernel) const { return library_->holderOf(kernel); }
+    /// loads to run it; nullptr for a kernel of no library (tests make such pipelines of
+    /// kernels written in C++, which run in this process).
+    std::shared_ptr<jit::KernelLibrary> libraryOf(const mc_kernel* kernel) const {
+        return library_ ? library_->holderOf(kernel) : nullptr;
+    }
     /// True the first time it is called: whether to warn that this pipeline's dispatches run
     /// with stand-ins for unbound arguments (ComputeCommandEncoder::bindStandIns).
     bool noteStandInsOnce() { return !standInsNoted_.exchange(true); }

@@ -57,5 +57,16 @@ TEST(IsolationModes, RequiredIsolationFailsCommandBuffersWithAReason) {
     EXPECT_TRUE(has(result, "status=5 result=wrong device=no error=METALCPU_ISOLATION: ")) << result.output;
 }
 
+// Test that a kernel that scans its thread's stack sees the program's own data there when it
+// runs in the program's process (the queue's thread holds its command buffer's address), and
+// nothing of the program's in a device process.
+TEST(IsolationModes, KernelsSeeTheProgramsStackOnlyWithoutIsolation) {
+    support::ProcessResult none = probe({"METALCPU_ISOLATION=none"}, {"--scan-stack"});
+    EXPECT_TRUE(has(none, "stack shows the program: yes")) << none.output;
+    support::ProcessResult isolated = probe({"METALCPU_ISOLATION=process"}, {"--scan-stack"});
+    EXPECT_TRUE(has(isolated, "device=yes")) << isolated.output;
+    EXPECT_TRUE(has(isolated, "stack shows the program: no")) << isolated.output;
+}
+
 } // namespace
 } // namespace metalcpu::iso

@@ -1,8 +1,11 @@
 // Runs one kernel and prints how it went, for isolation_modes_test: the isolation mode is read
 // once per process, so each mode needs a process of its own.
-//   isolation_probe [--deny-processes]
+//   isolation_probe [--deny-processes | --scan-stack]
 // --deny-processes: once the kernel is compiled, this process may start no other (as where a
 // sandbox forbids it), so no device process can start.
+// --scan-stack: a kernel copies 8192 words of its thread's stack, above its own frame, into a
+// buffer; the probe says whether it saw the address of the command buffer running it (which
+// the queue's thread holds on its stack while the kernel runs in the program's process).
 #include "isolation/device_process.h"
 
 #include <Foundation/Foundation.hpp>
@@ -20,6 +23,11 @@ namespace {
 const char* const kSource = R"(
 #include <metal_stdlib>
 kernel void add_one(device int* data [[buffer(0)]], uint i [[thread_position_in_grid]]) { data[i] += 1; }
+kernel void scan_stack(device ulong* out [[buffer(0)]]) {
+    ulong local = 0;
+    thread ulong* volatile frame = &local;
+    for (uint i = 0; i < 8192; ++i) out[i] = frame[i];
+}
 )";
 
 bool denyNewProcesses() {
@@ -39,8 +47,33 @@ bool denyNewProcesses() {
 
 } // namespace
 
+/// Whether the scan_stack kernel, run in its own command buffer, sees that command buffer's
+/// address on its stack.
+bool stackShowsTheProgram(MTL::Device* device, MTL::Library* library, MTL::CommandQueue* queue) {
+    MTL::Function* function = library->newFunction(NS::String::string("scan_stack", NS::UTF8StringEncoding));
+    NS::Error* error = nullptr;
+    MTL::ComputePipelineState* state = device->newComputePipelineState(function, &error);
+    MTL::Buffer* out = device->newBuffer(8192 * sizeof(unsigned long long), MTL::ResourceStorageModeShared);
+    MTL::CommandBuffer* commands = queue->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(out, 0, 0);
+    encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
+    encoder->endEncoding();
+    commands->commit();
+    commands->waitUntilCompleted();
+    const auto* words = static_cast<const unsigned long long*>(out->contents());
+    bool seen = false;
+    for (int i = 0; i < 8192; ++i) seen = seen || words[i] == reinterpret_cast<unsigned long long>(commands);
+    out->release();
+    state->release();
+    function->release();
+    return seen;
+}
+
 int main(int argc, char** argv) {
     const bool deny = argc > 1 && std::string(argv[1]) == "--deny-processes";
+    const bool scan = argc > 1 && std::string(argv[1]) == "--scan-stack";
     NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
     MTL::Device* device = MTL::CreateSystemDefaultDevice();
     NS::Error* error = nullptr;
@@ -75,6 +108,7 @@ int main(int argc, char** argv) {
     std::printf("status=%d result=%s device=%s error=%s\n", static_cast<int>(commands->status()),
                 right ? "right" : "wrong", inDevice ? "yes" : "no",
                 failure ? failure->localizedDescription()->utf8String() : "none");
+    if (scan) std::printf("stack shows the program: %s\n", stackShowsTheProgram(device, library, queue) ? "yes" : "no");
     queue->release();
     data->release();
     state->release();
