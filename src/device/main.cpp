@@ -81,6 +81,11 @@ std::vector<std::uint8_t> begin(iso::Reader& in, const std::vector<int>& descrip
     SandboxReport report;
     std::string why;
     if (!enterSandbox(&report, &why)) return refuse("cannot confine itself: " + why);
+    // Without Landlock the filter allows no open at all, and kernel libraries are loaded
+    // through /proc/self/fd: such a device process could run nothing (sandbox.h).
+    if (report.landlockAbi == 0)
+        return refuse("this Linux kernel has no Landlock, without which a confined device process cannot load "
+                      "kernels without also reaching the user's files");
     exec::Executor::setThreadStartHook(&giveThreadSignalStack);
     out.value(std::uint8_t(1));
     out.value(static_cast<std::int32_t>(report.landlockAbi));

@@ -17,6 +17,15 @@ bool sendControl(int socket, const std::vector<std::uint8_t>& message, const std
         errno = EMSGSIZE;
         return false;
     }
+    if (descriptors.empty()) {
+        // send(), not sendmsg(): a device process's system-call filter lets sendmsg through
+        // for no one (its destination is hidden behind a pointer), sendto only without one.
+        for (;;) {
+            const ssize_t sent = send(socket, message.data(), message.size(), MSG_NOSIGNAL);
+            if (sent >= 0) return static_cast<std::size_t>(sent) == message.size();
+            if (errno != EINTR) return false;
+        }
+    }
     iovec part{const_cast<std::uint8_t*>(message.data()), message.size()};
     msghdr header{};
     header.msg_iov = &part;

@@ -1,6 +1,7 @@
 #include "support/confinement.h"
 
 #include "support/files.h"
+#include "support/landlock.h"
 #include "support/log.h"
 #include "support/process.h"
 
@@ -13,7 +14,6 @@
 #include <map>
 #include <sched.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -25,42 +25,11 @@ namespace fs = std::filesystem;
 namespace metalcpu::support {
 namespace {
 
-// Rights of later Landlock ABIs than the system's <linux/landlock.h> may know; the running
-// kernel's ABI decides which are used.
-constexpr std::uint64_t kTruncate = 1ULL << 14; // ABI 3
-constexpr std::uint64_t kIoctlDevice = 1ULL << 15; // ABI 5
-constexpr std::uint64_t kBindTcp = 1ULL << 0, kConnectTcp = 1ULL << 1; // ABI 4, network
-constexpr std::uint64_t kScopeAbstractUnixSocket = 1ULL << 0, kScopeSignal = 1ULL << 1; // ABI 6
-
-/// struct landlock_ruleset_attr as ABI 6 has it; older kernels are given a prefix of it.
-struct RulesetAttributes {
-    std::uint64_t handledFileAccess = 0;
-    std::uint64_t handledNetworkAccess = 0;
-    std::uint64_t scoped = 0;
-};
-
-/// Every file-system right the kernel's Landlock ABI handles.
-std::uint64_t handledFileRights(int abi) {
-    std::uint64_t rights = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1; // ABI 1: execute to make_sym
-    if (abi >= 2) rights |= LANDLOCK_ACCESS_FS_REFER;
-    if (abi >= 3) rights |= kTruncate;
-    if (abi >= 5) rights |= kIoctlDevice;
-    return rights;
-}
-
 constexpr std::uint64_t kReadFile = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE;
 constexpr std::uint64_t kReadDirectory = kReadFile | LANDLOCK_ACCESS_FS_READ_DIR;
 /// The rights that apply to a file itself (the others are rights on a directory's entries).
-constexpr std::uint64_t kFileRights = kReadFile | LANDLOCK_ACCESS_FS_WRITE_FILE | kTruncate | kIoctlDevice;
-
-int landlockAbi() {
-#ifdef SYS_landlock_create_ruleset
-    long abi = syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
-    return abi > 0 ? static_cast<int>(abi) : 0;
-#else
-    return 0;
-#endif
-}
+constexpr std::uint64_t kFileRights =
+    kReadFile | LANDLOCK_ACCESS_FS_WRITE_FILE | kLandlockTruncate | kLandlockIoctlDevice;
 
 /// Lets the ruleset grant `rights` (of those it handles) beneath `path`; a path that does
 /// not exist is skipped. False only when the kernel refuses a rule.
@@ -80,24 +49,9 @@ bool allowBeneath(int ruleset, const std::string& path, std::uint64_t rights, st
 /// no TCP and no signals or abstract sockets beyond the child's own processes; -1 with the
 /// reason in `error`.
 int makeRuleset(int abi, const FileAccess& access, std::string* error) {
-    RulesetAttributes attributes;
-    attributes.handledFileAccess = handledFileRights(abi);
-    std::size_t size = sizeof attributes.handledFileAccess;
-    if (abi >= 4) {
-        attributes.handledNetworkAccess = kBindTcp | kConnectTcp;
-        size += sizeof attributes.handledNetworkAccess;
-    }
-    if (abi >= 6) {
-        attributes.scoped = kScopeAbstractUnixSocket | kScopeSignal;
-        size += sizeof attributes.scoped;
-    }
-    const int ruleset =
-        static_cast<int>(syscall(SYS_landlock_create_ruleset, &attributes, size, static_cast<std::uint32_t>(0)));
-    if (ruleset < 0) {
-        *error = "cannot create a Landlock ruleset: " + std::string(std::strerror(errno));
-        return -1;
-    }
-    const std::uint64_t handled = attributes.handledFileAccess;
+    const int ruleset = makeLandlockRuleset(abi, error);
+    if (ruleset < 0) return -1;
+    const std::uint64_t handled = landlockFileRights(abi);
     bool added = allowBeneath(ruleset, "/dev/null", kFileRights, handled);
     for (const std::string& path : access.readable) added = added && allowBeneath(ruleset, path, kReadDirectory, handled);
     for (const std::string& path : access.writable) added = added && allowBeneath(ruleset, path, ~0ULL, handled);
@@ -356,15 +310,7 @@ int Confinement::enter(const char** failedStep) const noexcept {
     if (!viewRoot_.empty())
         if (int error = enterView(failedStep)) return error;
     if (ruleset_ < 0) return 0;
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-        *failedStep = "no_new_privs";
-        return errno;
-    }
-    if (syscall(SYS_landlock_restrict_self, ruleset_, 0) != 0) {
-        *failedStep = "landlock_restrict_self";
-        return errno;
-    }
-    return 0;
+    return restrictSelfByLandlock(ruleset_, failedStep);
 }
 
 } // namespace metalcpu::support
