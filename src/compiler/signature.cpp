@@ -131,16 +131,14 @@ std::vector<TokenRange> splitParameters(const TokenList& tokens, const std::vect
     if (close <= open + 1) return out;
     if (close == open + 2 && tokens[open + 1].isIdentifier("void")) return out;
     std::size_t begin = open + 1;
-    int angle = 0;
     for (std::size_t i = open + 1; i < close; ++i) {
         const Token& t = tokens[i];
         if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[i] != kNoToken) {
             i = partner[i];
-        } else if (t.isPunct("<")) {
-            ++angle;
-        } else if (t.isPunct(">")) {
-            if (angle > 0) --angle;
-        } else if (t.isPunct(",") && angle == 0) {
+        } else if (t.isPunct("<") && opensTemplateArguments(tokens, i)) {
+            const std::size_t angle = closingAngle(tokens, partner, i, close);
+            if (angle != kNoToken) i = angle;
+        } else if (t.isPunct(",")) {
             out.push_back({begin, i});
             begin = i + 1;
         }

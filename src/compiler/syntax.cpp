@@ -179,19 +179,6 @@ std::optional<std::vector<std::size_t>> matchBrackets(const TokenList& tokens, D
 
 namespace {
 
-/// Whether the `<` at `i`, inside template arguments, opens a nested argument list rather than
-/// compares. C++ decides by name lookup; without it, `<` opens a list only after a name (or
-/// `template`): after `)`, `]`, a literal or a keyword (`sizeof(T) < 8`, `N[0] < 4`, `1 < 2`)
-/// it is a comparison. `N < 8` with `N` a value still reads as a list: write `(N < 8)`.
-bool opensNestedAngle(const TokenList& tokens, std::size_t i) {
-    if (i == 0) return false;
-    const Token& before = tokens[i - 1];
-    return before.isIdentifier() && !before.neverTemplate &&
-           (!isCppKeyword(before.spelling) || before.spelling == "template" || before.spelling == "static_cast" ||
-            before.spelling == "reinterpret_cast" || before.spelling == "const_cast" ||
-            before.spelling == "dynamic_cast");
-}
-
 /// Whether the `>` at `i` is the operator name `operator>`, which closes nothing.
 bool namesOperator(const TokenList& tokens, std::size_t i) {
     return i > 0 && tokens[i - 1].isIdentifier("operator");
@@ -259,6 +246,15 @@ void markNonTemplateNames(TokenList& tokens) {
         if (t.isIdentifier() && nonType.contains(t.spelling)) t.neverTemplate = true;
 }
 
+bool opensTemplateArguments(const TokenList& tokens, std::size_t i) {
+    if (i == 0) return false;
+    const Token& before = tokens[i - 1];
+    return before.isIdentifier() && !before.neverTemplate &&
+           (!isCppKeyword(before.spelling) || before.spelling == "template" || before.spelling == "static_cast" ||
+            before.spelling == "reinterpret_cast" || before.spelling == "const_cast" ||
+            before.spelling == "dynamic_cast");
+}
+
 std::size_t closingAngle(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open,
                          std::size_t limit) {
     int depth = 0;
@@ -268,7 +264,7 @@ std::size_t closingAngle(const TokenList& tokens, const std::vector<std::size_t>
         if ((t.spelling == "(" || t.spelling == "[") && partner[i] != kNoToken) {
             i = partner[i];
         } else if (t.spelling == "<") {
-            if (i == open || opensNestedAngle(tokens, i)) ++depth;
+            if (i == open || opensTemplateArguments(tokens, i)) ++depth;
         } else if (t.spelling == ">") {
             if (namesOperator(tokens, i)) continue;
             if (--depth == 0) return i;
@@ -290,7 +286,7 @@ std::size_t openingAngle(const TokenList& tokens, const std::vector<std::size_t>
         } else if (t.spelling == ">") {
             if (!namesOperator(tokens, i)) ++depth;
         } else if (t.spelling == "<") {
-            if (!opensNestedAngle(tokens, i)) continue;
+            if (!opensTemplateArguments(tokens, i)) continue;
             if (--depth == 0) return i;
         } else if (t.spelling == ";" || t.spelling == "{" || t.spelling == "}") {
             return kNoToken;

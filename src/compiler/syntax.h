@@ -33,6 +33,12 @@ std::optional<std::vector<std::size_t>> matchBrackets(const TokenList& tokens, D
 /// Runs on the lexed tokens, before any stage matches angles.
 void markNonTemplateNames(TokenList& tokens);
 
+/// Whether the `<` at `i` opens a template argument list rather than compares. C++ decides by
+/// name lookup; without it, `<` opens a list only after a name (or `template`, or a named
+/// cast) not marked Token::neverTemplate (markNonTemplateNames()): after `)`, `]`, a literal, a
+/// keyword or such a name (`sizeof(T) < 8`, `N[0] < 4`, `1 < 2`, `N < 8`) it is a comparison.
+bool opensTemplateArguments(const TokenList& tokens, std::size_t i);
+
 /// The `>` closing the template angle bracket at `open` (a `<`), looking no further than
 /// `limit`; brackets are skipped whole. kNoToken when there is none before a `;` or `{`.
 std::size_t closingAngle(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open,

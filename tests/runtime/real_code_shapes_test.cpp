@@ -174,6 +174,39 @@ kernel void member_specialisation(device float* out [[buffer(0)]], device const 
     out[i] = pick(in[i], 1.0f) + pick(cplx(in[i], 0.0f), cplx(10.0f, 0.0f)).re;
 }
 
+// Class-scope explicit specialisations called with their template arguments written and
+// deduced, from outside the class and from an inline member, in a class and a class template.
+struct Scale {
+    template <typename T>
+    T apply(T x) const { return x * T(2); }
+    template <>
+    float apply<float>(float x) const { return x + 100.0f; }
+    float both(float x) const { return apply<float>(x) + apply(x); }
+};
+template <typename U>
+struct Offset {
+    template <typename T, int N = 1>
+    T shift(T x) const { return x + T(N); }
+    template <>
+    float shift<float, 3>(float x) const { return x - 1000.0f; }
+    template <typename T>
+    T combine(thread const T& a, T b) const { return a + b; }
+    template <>
+    float combine(thread const float& a, float b) const { return a * b; }
+};
+
+kernel void explicit_specialisation_calls(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                                          uint i [[thread_position_in_grid]]) {
+    Scale s;
+    Offset<int> o;
+    float x = in[i];
+    float sum = s.apply<float>(x) + s.apply(x);
+    sum += float(s.apply<int>(int(x))) + s.both(x);
+    sum += o.shift<float, 3>(x) + o.shift<float>(x) + o.shift(x);
+    sum += o.template combine<float>(x, 2.0f) + o.combine(x, 3.0f) + float(o.combine(int(x), 1));
+    out[i] = sum;
+}
+
 // MLX steel/utils/type_traits.h: partial specialisations that differ only in the address
 // space of a pointer.
 template <typename T>
@@ -252,6 +285,15 @@ const std::vector<Shape>& shapes() {
         {"length", [](float x) { return std::fabs(x); }},
         {"member_specialisation", [](float x) { return std::max(x, 1.0f) + x + 10; }},
         {"pointer_elements", [](float x) { return x * 2; }},
+        {"explicit_specialisation_calls",
+         [](float x) {
+             float sum = (x + 100) + (x + 100);
+             sum += float(int(x) * 2) + ((x + 100) + (x + 100));
+             sum += (x - 1000) + (x + 1) + (x + 1);
+             sum += x * 2 + x * 3 + float(int(x) + 1);
+             return sum;
+         }},
+
         {"array_parameters", nullptr, [](float x, unsigned i) { return x * 2 + (i % 8 < 4 ? 1 : 2) + 5; }},
     };
     return all;

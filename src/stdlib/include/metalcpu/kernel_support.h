@@ -251,6 +251,14 @@ __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* gr
     return *static_cast<T*>(address);
 }
 
+// ---- Rewrites of the kernel's own code ------------------------------------------------------
+
+/// Whether A and B are one type: the constraint of an explicit specialisation of a member
+/// template that the front end turned into a constrained overload (GCC rejects one in its
+/// class; compiler/passes/member_specialisations.h).
+template <class A, class B>
+concept same_type = __is_same(A, B);
+
 } // namespace metalcpu_kernel
 
 #include <metalcpu/coroutines.h>
