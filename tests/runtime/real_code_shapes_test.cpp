@@ -40,6 +40,26 @@ kernel void comparison_in_template_arguments(device float* out [[buffer(0)]], de
     out[i] = s.reduce(in[i]) + float(s.reduce(wide)) * 10.0f;
 }
 
+// Comparisons in template arguments whose left operand is a constant or a dependent name,
+// without parentheses.
+constexpr constant int kWidth = 4;
+struct Narrow { static constexpr constant int size = 4; };
+struct Broad { static constexpr constant int size = 16; };
+template <typename T, metal::enable_if_t<T::size < 8, bool> = true>
+float by_size(float x) { return x + 1.0f; }
+template <typename T, metal::enable_if_t<(T::size >= 8), bool> = true>
+float by_size(float x) { return x * 10.0f; }
+template <int N, metal::enable_if_t<kWidth < N, bool> = true>
+float by_width(float x) { return x + float(N); }
+template <int N, metal::enable_if_t<(N <= kWidth), bool> = true>
+float by_width(float x) { return x - float(N); }
+
+kernel void comparison_after_constants(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                                       uint i [[thread_position_in_grid]]) {
+    float x = in[i];
+    out[i] = by_size<Narrow>(x) + by_size<Broad>(x) + by_width<8>(x) + by_width<2>(x);
+}
+
 // Explicit instantiations, in every spelling public code uses.
 // MLX utils.h's macro: `template [[host_name(n)]] [[kernel]] decltype(f<...>) f<...>;`
 #define instantiate_kernel(name, func, ...) \
@@ -266,6 +286,7 @@ struct Shape {
 const std::vector<Shape>& shapes() {
     static const std::vector<Shape> all = {
         {"comparison_in_template_arguments", [](float x) { return (x + 1) + float(long(x) + 2) * 10; }},
+        {"comparison_after_constants", [](float x) { return (x + 1) + x * 10 + (x + 8) + (x - 2); }},
         {"scale_by_float_3", [](float x) { return x * 3; }},
         {"add_to_named", [](float x) { return x + 4; }},
         {"add_to_unnamed", [](float x) { return x + 5; }},
