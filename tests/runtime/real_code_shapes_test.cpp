@@ -194,6 +194,44 @@ kernel void member_specialisation(device float* out [[buffer(0)]], device const 
     out[i] = pick(in[i], 1.0f) + pick(cplx(in[i], 0.0f), cplx(10.0f, 0.0f)).re;
 }
 
+// Overloads that differ only in the address space of a pointer or reference parameter and do
+// different things (public metal-cpp programs, MLX): each call runs the body for its
+// argument's address space, also through a helper's threadgroup pointer parameter.
+inline float total(thread const float* p, int n) {
+    float s = 0.0f;
+    for (int k = 0; k < n; ++k) s += p[k];
+    return s;
+}
+inline float total(threadgroup const float* p, int n) {
+    float s = 0.0f;
+    for (int k = 0; k < n; ++k) s += p[k];
+    return s * 1000.0f;
+}
+inline void bump(thread float& x) { x += 1.0f; }
+inline void bump(threadgroup float& x) { x += 100.0f; }
+inline float forward(threadgroup const float* p) { return total(p, 1); }
+struct Gather {
+    float v;
+    void add(thread const float& x) { v += x; }
+    void add(device const float& x) { v += 2.0f * x; }
+};
+
+kernel void address_space_dispatch(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                                   uint i [[thread_position_in_grid]], uint lid [[thread_index_in_threadgroup]]) {
+    threadgroup float shared[64];
+    float local[2] = {in[i], 1.0f};
+    shared[lid] = in[i];
+    bump(local[0]);
+    bump(shared[lid]);
+    float a = total(local, 2);
+    float b = total(&shared[lid], 1);
+    float c = forward(shared + lid);
+    Gather g{0.0f};
+    g.add(local[1]);
+    g.add(in[i]);
+    out[i] = a + b * 0.001f + c * 0.002f + g.v;
+}
+
 // Class-scope explicit specialisations called with their template arguments written and
 // deduced, from outside the class and from an inline member, in a class and a class template.
 struct Scale {
@@ -306,6 +344,12 @@ const std::vector<Shape>& shapes() {
         {"length", [](float x) { return std::fabs(x); }},
         {"member_specialisation", [](float x) { return std::max(x, 1.0f) + x + 10; }},
         {"pointer_elements", [](float x) { return x * 2; }},
+        {"address_space_dispatch",
+         [](float x) {
+             const float local0 = x + 1.0f, shared = x + 100.0f;
+             const float a = local0 + 1.0f, b = shared * 1000.0f, c = shared * 1000.0f;
+             return a + b * 0.001f + c * 0.002f + (1.0f + 2.0f * x);
+         }},
         {"explicit_specialisation_calls",
          [](float x) {
              float sum = (x + 100) + (x + 100);

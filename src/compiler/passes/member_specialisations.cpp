@@ -22,22 +22,6 @@ bool isClassScopeSpecialisation(const TokenList& tokens, const FunctionDecl& f) 
            tokens[t + 1].isPunct("<") && tokens[t + 2].isPunct(">");
 }
 
-/// The first `=` of `range` outside brackets and template arguments (a default), or range.end.
-std::size_t defaultStart(const TokenList& tokens, const std::vector<std::size_t>& partner, TokenRange range) {
-    for (std::size_t k = range.begin; k < range.end; ++k) {
-        const Token& t = tokens[k];
-        if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[k] != kNoToken) {
-            k = partner[k];
-        } else if (t.isPunct("<") && opensTemplateArguments(tokens, k)) {
-            const std::size_t close = closingAngle(tokens, partner, k, range.end);
-            if (close != kNoToken) k = close;
-        } else if (t.isPunct("=")) {
-            return k;
-        }
-    }
-    return range.end;
-}
-
 /// Texts joined by single spaces, empty ones left out.
 std::string joined(std::initializer_list<std::string> pieces) {
     std::string out;
@@ -63,7 +47,7 @@ std::optional<std::vector<TemplateParameter>> templateParameters(const Unit& uni
     std::vector<TemplateParameter> out;
     const TokenRange all = primary.templateParameters;
     for (TokenRange p : splitParameters(tokens, unit.partner(), all.begin - 1, all.end)) {
-        const std::size_t equals = defaultStart(tokens, unit.partner(), p);
+        const std::size_t equals = parameterDefault(tokens, unit.partner(), p);
         for (std::size_t k = p.begin; k < equals; ++k)
             if (tokens[k].isPunct("...")) return std::nullopt;
         if (tokens[p.begin].isIdentifier("template") || equals < p.begin + 2) return std::nullopt;
@@ -100,21 +84,6 @@ bool appearsAsWholeType(const TokenList& tokens, const std::vector<std::size_t>&
         }
     }
     return false;
-}
-
-/// The name a parameter declares, or kNoToken when it is unnamed: the last token before its
-/// default and array bounds, when that is a name after a type (`T a`, `const thread T& a`,
-/// `float a[4]`; not `T`, `ns::T`, `unsigned int`). By its tokens alone: a specialisation's
-/// parameters after explicit template arguments are not declarators to the Unit.
-std::size_t parameterName(const TokenList& tokens, const std::vector<std::size_t>& partner, TokenRange p) {
-    std::size_t end = defaultStart(tokens, partner, p);
-    while (end > p.begin + 1 && tokens[end - 1].isPunct("]") && partner[end - 1] != kNoToken) end = partner[end - 1];
-    if (end < p.begin + 2) return kNoToken;
-    const Token& name = tokens[end - 1];
-    const Token& before = tokens[end - 2];
-    const bool afterType = (before.isIdentifier() && !before.isIdentifier("operator")) || before.isPunct("*") ||
-                           before.isPunct("&") || before.isPunct("&&") || before.isPunct(">");
-    return name.isIdentifier() && !isCppKeyword(name.spelling) && afterType ? end - 1 : kNoToken;
 }
 
 /// What the rewrite of one specialisation needs: its primary and both parameter lists.
@@ -173,7 +142,7 @@ std::optional<ConstrainedText> constrainedOverload(const PassContext& c, const S
         arguments = splitParameters(tokens, partner, s.arguments.begin, s.arguments.end - 1);
     if (arguments.size() > parameters->size()) return std::nullopt;
     std::vector<TokenRange> primaryTypes; // the primary's parameters without their defaults
-    for (TokenRange p : s.primaryParameters) primaryTypes.push_back({p.begin, defaultStart(tokens, partner, p)});
+    for (TokenRange p : s.primaryParameters) primaryTypes.push_back({p.begin, parameterDefault(tokens, partner, p)});
 
     std::vector<std::string> constraints;
     const auto pin = [&](const TemplateParameter& p, const std::string& value) {
