@@ -251,6 +251,22 @@ __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* gr
     return *static_cast<T*>(address);
 }
 
+// ---- Rewrites of the kernel's own code ------------------------------------------------------
+
+/// Whether A and B are one type: the constraint of an explicit specialisation of a member
+/// template that the front end turned into a constrained overload (GCC rejects one in its
+/// class; compiler/passes/member_specialisations.h).
+template <class A, class B>
+concept same_type = __is_same(A, B);
+
+/// The first parameter, and argument, of a version of a function overloaded only on the
+/// address spaces of pointer or reference parameters with a different body: the address
+/// spaces (0 thread, 1 device, 2 constant, 3 threadgroup) of its distinguishing parameters.
+/// The front end passes it where a call's arguments are in those spaces, since the C++ types
+/// no longer say (compiler/passes/address_space_dispatch.h). Empty: it costs nothing.
+template <int... Spaces>
+struct address_space_tag {};
+
 } // namespace metalcpu_kernel
 
 #include <metalcpu/coroutines.h>
