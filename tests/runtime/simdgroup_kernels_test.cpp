@@ -8,15 +8,12 @@
 // between the outputs show what returned threads left alone.
 #include "guarded_buffer.h"
 #include "lowering.h"
-#include "metal_test.h"
-#include "scoped_state.h"
+#include "simd_shape.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace metalcpu::testing {
@@ -404,10 +401,7 @@ std::vector<std::int32_t> typedModel(const std::vector<std::uint32_t>& in, unsig
     return out;
 }
 
-/// (threads per group, SIMD width, shader validation on)
-using SimdCase = std::tuple<unsigned, unsigned, bool>;
-
-class SimdgroupKernels : public MetalTest, public ::testing::WithParamInterface<SimdCase> {
+class SimdgroupKernels : public SimdShapedTest {
 protected:
     static void SetUpTestSuite() {
         library_ = compile(kKernels);
@@ -419,23 +413,13 @@ protected:
             *library = nullptr;
         }
     }
-    void SetUp() override {
-        width_.emplace("METALCPU_SIMD_WIDTH", std::to_string(width()));
-        MetalTest::SetUp();
-    }
-    void TearDown() override {
-        MetalTest::TearDown();
-        width_.reset();
-    }
 
-    unsigned size() const { return std::get<0>(GetParam()); }
-    unsigned width() const { return std::get<1>(GetParam()); }
     /// Two and a half groups: the last one is cut by the grid.
     unsigned threads() const { return size() * 2 + (size() + 1) / 2; }
 
     MTL::ComputePipelineState* kernel(const char* name) {
         MTL::Library* library = std::string(name).starts_with("every_function") ? splitLibrary_ : library_;
-        return pipeline(library, name, std::get<2>(GetParam()));
+        return pipeline(library, name, validated());
     }
 
     /// Runs `name` over threads() threads in groups of size() with `in` at 0 and `out` at 1
@@ -465,7 +449,6 @@ protected:
 
     static MTL::Library* library_;
     static MTL::Library* splitLibrary_;
-    std::optional<ScopedEnvironmentVariable> width_;
 };
 MTL::Library* SimdgroupKernels::library_ = nullptr;
 MTL::Library* SimdgroupKernels::splitLibrary_ = nullptr;
@@ -687,19 +670,14 @@ TEST_P(SimdgroupKernels, Builtins) {
     out.expectCanariesIntact();
 }
 
-std::string caseName(const ::testing::TestParamInfo<SimdCase>& info) {
-    return std::to_string(std::get<0>(info.param)) + "threads_width" + std::to_string(std::get<1>(info.param)) +
-           (std::get<2>(info.param) ? "_validated" : "_plain");
-}
-
 INSTANTIATE_TEST_SUITE_P(Width32, SimdgroupKernels,
                          ::testing::Combine(::testing::Values(1u, 7u, 32u, 33u, 64u, 100u, 256u), ::testing::Values(32u),
                                             ::testing::Bool()),
-                         caseName);
+                         simdShapeName);
 INSTANTIATE_TEST_SUITE_P(OtherWidths, SimdgroupKernels,
                          ::testing::Combine(::testing::Values(7u, 33u, 100u), ::testing::Values(4u, 8u, 64u),
                                             ::testing::Values(false)),
-                         caseName);
+                         simdShapeName);
 
 // Test that threadExecutionWidth() follows METALCPU_SIMD_WIDTH when it is a power of two from
 // 4 to 64, and is 32 otherwise.
