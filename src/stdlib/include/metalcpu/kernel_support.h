@@ -203,6 +203,8 @@ __attribute__((always_inline)) inline P builtin(const mc_group* group, const thr
         return P(t.linear / 4);
     } else if constexpr (B == MC_BUILTIN_QUADGROUPS_PER_THREADGROUP) {
         return P(ceil_div(group_thread_count(group), 4));
+    } else if constexpr (B == MC_BUILTIN_DISPATCH_QUADGROUPS_PER_THREADGROUP) {
+        return P(ceil_div(tg[0] * tg[1] * tg[2], 4));
     } else if constexpr (B == MC_BUILTIN_GRID_ORIGIN) {
         return position_as<P>(0, 0, 0);
     } else {
