@@ -18,6 +18,8 @@
 #include <Foundation/Foundation.hpp>
 #include <Metal/Metal.hpp>
 
+#include "arguments.h"
+#include "pipelines.h"
 #include "reduction_twins.h"
 #include "timing.h"
 
@@ -97,17 +99,6 @@ struct KernelCase {
 };
 const KernelCase kCases[] = {{"reduce_simdgroup", 32}, {"reduce_threadgroup", 256}, {"reduce_threadgroup_if", 256}};
 
-std::vector<unsigned> parseList(const char* text) {
-    std::vector<unsigned> values;
-    for (const char* p = text; *p;) {
-        values.push_back(unsigned(std::strtoul(p, nullptr, 10)));
-        p = std::strchr(p, ',');
-        if (!p) break;
-        ++p;
-    }
-    return values;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -117,7 +108,7 @@ int main(int argc, char** argv) {
     std::string only, kernel;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--elements")) elements = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
-        else if (!std::strcmp(argv[i], "--per-thread")) perThreads = parseList(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--per-thread")) perThreads = bench::parseList(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
         else if (!std::strcmp(argv[i], "--kernel")) kernel = argv[i + 1];
@@ -128,12 +119,8 @@ int main(int argc, char** argv) {
     MTL::Device* device = MTL::CreateSystemDefaultDevice();
     MTL::CommandQueue* queue = device->newCommandQueue();
     NS::Error* error = nullptr;
-    MTL::Library* library =
-        runMetal ? device->newLibrary(NS::String::string(kKernels, NS::UTF8StringEncoding), nullptr, &error) : nullptr;
-    if (runMetal && !library) {
-        std::fprintf(stderr, "compile failed: %s\n", error ? error->localizedDescription()->utf8String() : "?");
-        return 1;
-    }
+    MTL::Library* library = runMetal ? bench::compileLibrary(device, kKernels) : nullptr;
+    if (runMetal && !library) return 1;
     MTL::Buffer* in = device->newBuffer(std::size_t(elements) * 4, MTL::ResourceStorageModeShared);
     float* values = static_cast<float*>(in->contents());
     for (unsigned i = 0; i < elements; ++i) values[i] = float(i % 17) - 8.0f;
@@ -156,16 +143,7 @@ int main(int argc, char** argv) {
             double metal = 0, plain = 0;
             if (runMetal)
                 metal = bench::bestSeconds(repeat, [&] {
-                    MTL::CommandBuffer* commandBuffer = queue->commandBuffer();
-                    MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
-                    encoder->setComputePipelineState(state);
-                    encoder->setBuffer(in, 0, 0);
-                    encoder->setBuffer(out, 0, 1);
-                    encoder->setBytes(&perThread, sizeof perThread, 2);
-                    encoder->dispatchThreadgroups(MTL::Size(groups, 1, 1), MTL::Size(c.threadsPerGroup, 1, 1));
-                    encoder->endEncoding();
-                    commandBuffer->commit();
-                    commandBuffer->waitUntilCompleted();
+                    bench::dispatchOnce(queue, state, in, out, perThread, groups, c.threadsPerGroup);
                 });
             if (runTwin)
                 plain = bench::bestSeconds(repeat, [&] { twins::reduceGroups(values, expected.data(), groups, c.threadsPerGroup, perThread); });

@@ -1,5 +1,7 @@
 #include "reduction_twins.h"
 
+#include "simd_order_sum.h"
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -8,7 +10,6 @@
 namespace twins {
 
 void reduceGroups(const float* in, float* out, unsigned groups, unsigned threadsPerGroup, unsigned perThread) {
-    constexpr unsigned kSimdWidth = 32;
     tbb::parallel_for(tbb::blocked_range<unsigned>(0, groups), [&](const tbb::blocked_range<unsigned>& r) {
         std::vector<float> lanes(threadsPerGroup);
         for (unsigned g = r.begin(); g != r.end(); ++g) {
@@ -18,13 +19,7 @@ void reduceGroups(const float* in, float* out, unsigned groups, unsigned threads
                 for (unsigned i = 0; i < perThread; ++i) s += p[i];
                 lanes[t] = s;
             }
-            float total = 0.0f;
-            for (unsigned first = 0; first < threadsPerGroup; first += kSimdWidth) {
-                float simd = 0.0f;
-                for (unsigned lane = first; lane < first + kSimdWidth && lane < threadsPerGroup; ++lane) simd += lanes[lane];
-                total += simd;
-            }
-            out[g] = total;
+            out[g] = simdOrderSum(lanes.data(), threadsPerGroup);
         }
     });
 }

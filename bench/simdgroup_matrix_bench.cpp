@@ -14,6 +14,7 @@
 #include <Foundation/Foundation.hpp>
 #include <Metal/Metal.hpp>
 
+#include "pipelines.h"
 #include "simdgroup_matrix_twins.h"
 #include "timing.h"
 
@@ -82,18 +83,9 @@ int main(int argc, char** argv) {
     NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
     MTL::Device* device = MTL::CreateSystemDefaultDevice();
     MTL::CommandQueue* queue = device->newCommandQueue();
-    NS::Error* error = nullptr;
     MTL::ComputePipelineState* state = nullptr;
     if (runMetal) {
-        MTL::Library* library = device->newLibrary(NS::String::string(kKernels, NS::UTF8StringEncoding), nullptr, &error);
-        if (!library) {
-            std::fprintf(stderr, "compile failed: %s\n", error ? error->localizedDescription()->utf8String() : "?");
-            return 1;
-        }
-        MTL::Function* function = library->newFunction(NS::String::string("gemm_simdgroup_matrix", NS::UTF8StringEncoding));
-        state = device->newComputePipelineState(function, &error);
-        function->release();
-        library->release();
+        state = bench::pipelineFromSource(device, kKernels, "gemm_simdgroup_matrix");
         if (!state) return 1;
     }
     const std::size_t elements = std::size_t(size) * size;

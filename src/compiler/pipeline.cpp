@@ -63,10 +63,11 @@ const std::vector<PassInfo>& passes() {
     //   (each qualifier is rewritten once);
     // - checked-accesses runs after the type rewrites it builds on;
     // - threadgroup-variables, coroutines and work-item loops copy rewritten text;
-    // - array-designators runs last: it copies initialiser values with every edit in them.
+    // - array-designators runs late: it copies initialiser values with every edit in them;
+    // - member-specialisations runs last: it copies the primary template's parameters with
+    //   every edit in them (address spaces, checked pointers, default arguments).
     static const std::vector<PassInfo> kPasses = {
         {"address-space-overloads", collapseAddressSpaceOverloads, false},
-        {"member-specialisations", rewriteMemberSpecialisations, false},
         {"function-constants", rewriteFunctionConstants, false},
         {"kernel-signatures", rewriteKernelSignatures, false},
         {"kernel-instantiations", eraseKernelInstantiations, false},
@@ -82,6 +83,7 @@ const std::vector<PassInfo>& passes() {
         {"coroutine-kernels", rewriteCoroutineKernels, false},
         {"work-item-loops", rewriteWorkItemKernels, false},
         {"array-designators", rewriteArrayDesignators, false},
+        {"member-specialisations", rewriteMemberSpecialisations, false},
     };
     return kPasses;
 }

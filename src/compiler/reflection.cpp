@@ -24,11 +24,13 @@ static_assert(static_cast<int>(Access::WriteOnly) == MC_ACCESS_WRITE_ONLY);
 static_assert(static_cast<int>(Builtin::ThreadPositionInGrid) == MC_BUILTIN_THREAD_POSITION_IN_GRID);
 static_assert(static_cast<int>(Builtin::ThreadsPerSimdgroup) == MC_BUILTIN_THREADS_PER_SIMDGROUP);
 static_assert(static_cast<int>(Builtin::GridSize) == MC_BUILTIN_GRID_SIZE);
+static_assert(static_cast<int>(Builtin::DispatchQuadgroupsPerThreadgroup) ==
+              MC_BUILTIN_DISPATCH_QUADGROUPS_PER_THREADGROUP);
 
 namespace {
 
 // In the order of the Builtin enumerators (and of mc_builtin).
-constexpr std::array<std::string_view, 20> kBuiltinAttributes = {
+constexpr std::array<std::string_view, 21> kBuiltinAttributes = {
     "",
     "thread_position_in_grid",
     "thread_position_in_threadgroup",
@@ -49,7 +51,10 @@ constexpr std::array<std::string_view, 20> kBuiltinAttributes = {
     "quadgroups_per_threadgroup",
     "grid_origin",
     "grid_size",
+    "dispatch_quadgroups_per_threadgroup",
 };
+static_assert(kBuiltinAttributes.size() == static_cast<std::size_t>(Builtin::DispatchQuadgroupsPerThreadgroup) + 1,
+              "one attribute per Builtin enumerator");
 
 } // namespace
 

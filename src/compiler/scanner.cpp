@@ -160,8 +160,8 @@ private:
             std::size_t close = closingAngle(t_, partner_, j + 1, end);
             if (close == kNoToken) {
                 fail(j + 1, "expected '>' to close the template parameter list (a '<' comparison in a template "
-                            "argument whose left operand is a name other than a non-type template parameter "
-                            "reads as a nested list: parenthesise it, '(x < 8)')");
+                            "argument whose left operand is a name not declared in this file as a constant or a "
+                            "non-type template parameter reads as a nested list: parenthesise it, '(x < 8)')");
                 return end;
             }
             header.parameters = {j + 2, close};

@@ -131,22 +131,46 @@ std::vector<TokenRange> splitParameters(const TokenList& tokens, const std::vect
     if (close <= open + 1) return out;
     if (close == open + 2 && tokens[open + 1].isIdentifier("void")) return out;
     std::size_t begin = open + 1;
-    int angle = 0;
     for (std::size_t i = open + 1; i < close; ++i) {
         const Token& t = tokens[i];
         if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[i] != kNoToken) {
             i = partner[i];
-        } else if (t.isPunct("<")) {
-            ++angle;
-        } else if (t.isPunct(">")) {
-            if (angle > 0) --angle;
-        } else if (t.isPunct(",") && angle == 0) {
+        } else if (t.isPunct("<") && opensTemplateArguments(tokens, i)) {
+            const std::size_t angle = closingAngle(tokens, partner, i, close);
+            if (angle != kNoToken) i = angle;
+        } else if (t.isPunct(",")) {
             out.push_back({begin, i});
             begin = i + 1;
         }
     }
     out.push_back({begin, close});
     return out;
+}
+
+std::size_t parameterDefault(const TokenList& tokens, const std::vector<std::size_t>& partner, TokenRange range) {
+    for (std::size_t k = range.begin; k < range.end; ++k) {
+        const Token& t = tokens[k];
+        if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[k] != kNoToken) {
+            k = partner[k];
+        } else if (t.isPunct("<") && opensTemplateArguments(tokens, k)) {
+            const std::size_t close = closingAngle(tokens, partner, k, range.end);
+            if (close != kNoToken) k = close;
+        } else if (t.isPunct("=")) {
+            return k;
+        }
+    }
+    return range.end;
+}
+
+std::size_t parameterName(const TokenList& tokens, const std::vector<std::size_t>& partner, TokenRange p) {
+    std::size_t end = parameterDefault(tokens, partner, p);
+    while (end > p.begin + 1 && tokens[end - 1].isPunct("]") && partner[end - 1] != kNoToken) end = partner[end - 1];
+    if (end < p.begin + 2) return kNoToken;
+    const Token& name = tokens[end - 1];
+    const Token& before = tokens[end - 2];
+    const bool afterType = (before.isIdentifier() && !before.isIdentifier("operator")) || before.isPunct("*") ||
+                           before.isPunct("&") || before.isPunct("&&") || before.isPunct(">");
+    return name.isIdentifier() && !isCppKeyword(name.spelling) && afterType ? end - 1 : kNoToken;
 }
 
 /// The name of an array declarator that ends a parameter's tokens `core` (`a` of

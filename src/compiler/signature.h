@@ -16,6 +16,16 @@ namespace metalcpu::msl {
 std::vector<TokenRange> splitParameters(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                         std::size_t open, std::size_t close);
 
+/// The first `=` of parameter `p` outside brackets and template arguments (where its default
+/// starts), or p.end.
+std::size_t parameterDefault(const TokenList& tokens, const std::vector<std::size_t>& partner, TokenRange p);
+
+/// The name parameter `p` declares, or kNoToken when it is unnamed: the last token before its
+/// default and array bounds, when that is a name after a type (`T a`, `const thread T& a`,
+/// `float a[4]`; not `T`, `ns::T`, `unsigned int`). By its tokens alone: the parameters of a
+/// declaration the Unit does not know as one (after explicit template arguments) count too.
+std::size_t parameterName(const TokenList& tokens, const std::vector<std::size_t>& partner, TokenRange p);
+
 /// Reflection of the parameters of kernel `kernel`, with implicit binding indices assigned as
 /// Metal assigns them. Reports invalid parameters (and still returns what it could read).
 std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std::vector<std::size_t>& partner,

@@ -3,7 +3,6 @@
 #include <array>
 #include <cstdint>
 #include <limits>
-#include <set>
 
 namespace metalcpu::msl {
 
@@ -179,19 +178,6 @@ std::optional<std::vector<std::size_t>> matchBrackets(const TokenList& tokens, D
 
 namespace {
 
-/// Whether the `<` at `i`, inside template arguments, opens a nested argument list rather than
-/// compares. C++ decides by name lookup; without it, `<` opens a list only after a name (or
-/// `template`): after `)`, `]`, a literal or a keyword (`sizeof(T) < 8`, `N[0] < 4`, `1 < 2`)
-/// it is a comparison. `N < 8` with `N` a value still reads as a list: write `(N < 8)`.
-bool opensNestedAngle(const TokenList& tokens, std::size_t i) {
-    if (i == 0) return false;
-    const Token& before = tokens[i - 1];
-    return before.isIdentifier() && !before.neverTemplate &&
-           (!isCppKeyword(before.spelling) || before.spelling == "template" || before.spelling == "static_cast" ||
-            before.spelling == "reinterpret_cast" || before.spelling == "const_cast" ||
-            before.spelling == "dynamic_cast");
-}
-
 /// Whether the `>` at `i` is the operator name `operator>`, which closes nothing.
 bool namesOperator(const TokenList& tokens, std::size_t i) {
     return i > 0 && tokens[i - 1].isIdentifier("operator");
@@ -199,64 +185,13 @@ bool namesOperator(const TokenList& tokens, std::size_t i) {
 
 } // namespace
 
-void markNonTemplateNames(TokenList& tokens) {
-    std::set<std::string, std::less<>> nonType, templates;
-    const auto keyword = [](const Token& t) { return isCppKeyword(t.spelling); };
-    for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
-        if (!tokens[i].isIdentifier("template") || !tokens[i + 1].isPunct("<")) continue;
-        // The parameter list, parameter by parameter: a `<` opens a nested list after a name
-        // not yet known to be a non-type parameter (the defaults of later parameters may
-        // compare earlier ones); brackets hide their contents from the angle count.
-        int angles = 1, brackets = 0;
-        std::size_t param = i + 2, equals = kNoToken, j = i + 2;
-        const auto finish = [&](std::size_t end) {
-            const std::size_t nameEnd = equals == kNoToken ? end : equals;
-            if (nameEnd < param + 2 || !tokens[nameEnd - 1].isIdentifier() || keyword(tokens[nameEnd - 1])) return;
-            const Token& first = tokens[param];
-            if (first.isIdentifier("template")) templates.insert(tokens[nameEnd - 1].spelling);
-            else if (!first.isIdentifier("typename") && !first.isIdentifier("class"))
-                nonType.insert(tokens[nameEnd - 1].spelling);
-        };
-        for (; j < tokens.size(); ++j) {
-            const Token& t = tokens[j];
-            if (t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) ++brackets;
-            else if (t.isPunct(")") || t.isPunct("]") || t.isPunct("}")) --brackets;
-            else if (t.isPunct(";") || brackets < 0) break;
-            if (brackets != 0) continue;
-            if (t.isPunct("<")) {
-                const Token& before = tokens[j - 1];
-                if (before.isIdentifier() && (!keyword(before) || before.is("template")) && !nonType.contains(before.spelling))
-                    ++angles;
-            } else if (t.isPunct(">")) {
-                if (--angles == 0) break;
-            } else if (angles == 1 && t.isPunct(",")) {
-                finish(j);
-                param = j + 1;
-                equals = kNoToken;
-            } else if (angles == 1 && t.isPunct("=") && equals == kNoToken) {
-                equals = j;
-            }
-        }
-        if (j >= tokens.size() || !tokens[j].isPunct(">")) continue;
-        finish(j);
-        // The template's own name: after class/struct/union/using, else the last name before
-        // the first `(`, `{`, `;` or `=` (a function or variable template).
-        std::size_t last = kNoToken;
-        for (std::size_t k = j + 1; k < tokens.size(); ++k) {
-            const Token& t = tokens[k];
-            if (t.isIdentifier("class") || t.isIdentifier("struct") || t.isIdentifier("union") || t.isIdentifier("using")) {
-                if (k + 1 < tokens.size() && tokens[k + 1].isIdentifier()) last = k + 1;
-                break;
-            }
-            if (t.isPunct("(") || t.isPunct("{") || t.isPunct(";") || t.isPunct("=") || t.isPunct("<")) break;
-            if (t.isIdentifier() && !keyword(t)) last = k;
-        }
-        if (last != kNoToken) templates.insert(tokens[last].spelling);
-    }
-    for (const std::string& name : templates) nonType.erase(name);
-    if (nonType.empty()) return;
-    for (Token& t : tokens)
-        if (t.isIdentifier() && nonType.contains(t.spelling)) t.neverTemplate = true;
+bool opensTemplateArguments(const TokenList& tokens, std::size_t i) {
+    if (i == 0) return false;
+    const Token& before = tokens[i - 1];
+    return before.isIdentifier() && !before.neverTemplate &&
+           (!isCppKeyword(before.spelling) || before.spelling == "template" || before.spelling == "static_cast" ||
+            before.spelling == "reinterpret_cast" || before.spelling == "const_cast" ||
+            before.spelling == "dynamic_cast");
 }
 
 std::size_t closingAngle(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open,
@@ -268,7 +203,7 @@ std::size_t closingAngle(const TokenList& tokens, const std::vector<std::size_t>
         if ((t.spelling == "(" || t.spelling == "[") && partner[i] != kNoToken) {
             i = partner[i];
         } else if (t.spelling == "<") {
-            if (i == open || opensNestedAngle(tokens, i)) ++depth;
+            if (i == open || opensTemplateArguments(tokens, i)) ++depth;
         } else if (t.spelling == ">") {
             if (namesOperator(tokens, i)) continue;
             if (--depth == 0) return i;
@@ -290,7 +225,7 @@ std::size_t openingAngle(const TokenList& tokens, const std::vector<std::size_t>
         } else if (t.spelling == ">") {
             if (!namesOperator(tokens, i)) ++depth;
         } else if (t.spelling == "<") {
-            if (!opensNestedAngle(tokens, i)) continue;
+            if (!opensTemplateArguments(tokens, i)) continue;
             if (--depth == 0) return i;
         } else if (t.spelling == ";" || t.spelling == "{" || t.spelling == "}") {
             return kNoToken;

@@ -27,11 +27,11 @@ inline constexpr std::size_t kMaxBracketDepth = 256;
 /// returns nothing.
 std::optional<std::vector<std::size_t>> matchBrackets(const TokenList& tokens, Diagnostics& diagnostics);
 
-/// Marks Token::neverTemplate on every use of a name declared as a non-type template
-/// parameter (`template <int N>`) and nowhere as a template, so that the angle matching
-/// below reads `N < 8` as Clang does, a comparison: `<` after a name that is not a template.
-/// Runs on the lexed tokens, before any stage matches angles.
-void markNonTemplateNames(TokenList& tokens);
+/// Whether the `<` at `i` opens a template argument list rather than compares. C++ decides by
+/// name lookup; without it, `<` opens a list only after a name (or `template`, or a named
+/// cast) not marked Token::neverTemplate (markNonTemplateNames()): after `)`, `]`, a literal, a
+/// keyword or such a name (`sizeof(T) < 8`, `N[0] < 4`, `1 < 2`, `N < 8`) it is a comparison.
+bool opensTemplateArguments(const TokenList& tokens, std::size_t i);
 
 /// The `>` closing the template angle bracket at `open` (a `<`), looking no further than
 /// `limit`; brackets are skipped whole. kNoToken when there is none before a `;` or `{`.

@@ -11,6 +11,7 @@
 #include "compiler/pipeline.h"
 #include "compiler/scanner.h"
 #include "compiler/syntax.h"
+#include "compiler/template_names.h"
 #include "compiler/unit.h"
 
 #include <algorithm>
@@ -57,10 +58,10 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
             return options.readOriginalSource(file);
         };
     restoreColumns(tokens, files, readOriginal);
-    markNonTemplateNames(tokens);
     auto matched = matchBrackets(tokens, diagnostics);
     if (!matched) return fail(diagnostics);
     const std::vector<std::size_t>& partner = *matched;
+    markNonTemplateNames(tokens, partner);
 
     // 2. Structure, restrictions, kernels and their reflection.
     Module module = scanModule(tokens, partner, diagnostics);

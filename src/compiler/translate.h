@@ -98,6 +98,7 @@ enum class Builtin : std::uint32_t {
     QuadgroupsPerThreadgroup,
     GridOrigin,
     GridSize,
+    DispatchQuadgroupsPerThreadgroup,
 };
 
 /// Reflection of one kernel parameter, taken from the kernel's (primary template) definition.

@@ -2,6 +2,7 @@
 
 #include "compiler/edits.h"
 #include "compiler/pipeline.h"
+#include "compiler/template_names.h"
 #include "compiler/unit.h"
 
 #include <gtest/gtest.h>
@@ -26,10 +27,10 @@ std::unique_ptr<Parsed> parse(std::string_view source) {
     p->tokens = lexer.lex();
     p->includes = lexer.includes();
     if (p->diagnostics.hasErrors()) return p;
-    markNonTemplateNames(p->tokens);
     auto partner = matchBrackets(p->tokens, p->diagnostics);
     if (!partner) return p;
     p->partner = std::move(*partner);
+    markNonTemplateNames(p->tokens, p->partner);
     p->module = scanModule(p->tokens, p->partner, p->diagnostics);
     return p;
 }

@@ -265,10 +265,11 @@ TEST(Scanner, NamespaceWithoutBody) {
               (std::vector<std::string>{"test.metal:1:12: error: expected '{' after the namespace name"}));
 }
 
-// Test that a template header the angle matching cannot close (a comparison after a name that
-// is not a non-type template parameter) is an error at its line that says how to write it.
+// Test that a template header the angle matching cannot close (a comparison after a name the
+// file does not declare as a value: here one from a library) is an error at its line that
+// says how to write it.
 TEST(Scanner, UnclosedTemplateHeaderNamesTheFix) {
-    auto p = testing::parse("constant constexpr int kLimit = 4;\n"
+    auto p = testing::parse("using namespace library;\n"
                             "template <typename T, enable_if_t<kLimit < 8, bool> = true> void f();");
     ASSERT_EQ(p->messages().size(), 1u);
     EXPECT_NE(p->messages()[0].find("test.metal:2:10: error: expected '>' to close the template parameter list"),

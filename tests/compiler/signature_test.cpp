@@ -148,9 +148,9 @@ TEST(Signature, Builtins) {
         "  uint l [[simdgroup_index_in_threadgroup]], uint m [[simdgroups_per_threadgroup]],\n"
         "  uint n [[dispatch_simdgroups_per_threadgroup]], uint o [[thread_index_in_quadgroup]],\n"
         "  uint p [[quadgroup_index_in_threadgroup]], uint q [[quadgroups_per_threadgroup]],\n"
-        "  uint3 r [[grid_origin]], uint3 s [[grid_size]]) {}");
+        "  uint3 r [[grid_origin]], uint3 s [[grid_size]], uint t [[dispatch_quadgroups_per_threadgroup]]) {}");
     ASSERT_TRUE(s.messages().empty());
-    ASSERT_EQ(s.params.size(), 19u);
+    ASSERT_EQ(s.params.size(), 20u);
     for (std::size_t i = 0; i < s.params.size(); ++i) {
         EXPECT_EQ(s.params[i].kind, ParamKind::Builtin);
         EXPECT_EQ(static_cast<std::size_t>(s.params[i].builtin), i + 1) << s.params[i].name;

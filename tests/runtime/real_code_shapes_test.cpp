@@ -40,6 +40,26 @@ kernel void comparison_in_template_arguments(device float* out [[buffer(0)]], de
     out[i] = s.reduce(in[i]) + float(s.reduce(wide)) * 10.0f;
 }
 
+// Comparisons in template arguments whose left operand is a constant or a dependent name,
+// without parentheses.
+constexpr constant int kWidth = 4;
+struct Narrow { static constexpr constant int size = 4; };
+struct Broad { static constexpr constant int size = 16; };
+template <typename T, metal::enable_if_t<T::size < 8, bool> = true>
+float by_size(float x) { return x + 1.0f; }
+template <typename T, metal::enable_if_t<(T::size >= 8), bool> = true>
+float by_size(float x) { return x * 10.0f; }
+template <int N, metal::enable_if_t<kWidth < N, bool> = true>
+float by_width(float x) { return x + float(N); }
+template <int N, metal::enable_if_t<(N <= kWidth), bool> = true>
+float by_width(float x) { return x - float(N); }
+
+kernel void comparison_after_constants(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                                       uint i [[thread_position_in_grid]]) {
+    float x = in[i];
+    out[i] = by_size<Narrow>(x) + by_size<Broad>(x) + by_width<8>(x) + by_width<2>(x);
+}
+
 // Explicit instantiations, in every spelling public code uses.
 // MLX utils.h's macro: `template [[host_name(n)]] [[kernel]] decltype(f<...>) f<...>;`
 #define instantiate_kernel(name, func, ...) \
@@ -174,6 +194,77 @@ kernel void member_specialisation(device float* out [[buffer(0)]], device const 
     out[i] = pick(in[i], 1.0f) + pick(cplx(in[i], 0.0f), cplx(10.0f, 0.0f)).re;
 }
 
+// Overloads that differ only in the address space of a pointer or reference parameter and do
+// different things (public metal-cpp programs, MLX): each call runs the body for its
+// argument's address space, also through a helper's threadgroup pointer parameter.
+inline float total(thread const float* p, int n) {
+    float s = 0.0f;
+    for (int k = 0; k < n; ++k) s += p[k];
+    return s;
+}
+inline float total(threadgroup const float* p, int n) {
+    float s = 0.0f;
+    for (int k = 0; k < n; ++k) s += p[k];
+    return s * 1000.0f;
+}
+inline void bump(thread float& x) { x += 1.0f; }
+inline void bump(threadgroup float& x) { x += 100.0f; }
+inline float forward(threadgroup const float* p) { return total(p, 1); }
+struct Gather {
+    float v;
+    void add(thread const float& x) { v += x; }
+    void add(device const float& x) { v += 2.0f * x; }
+};
+
+kernel void address_space_dispatch(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                                   uint i [[thread_position_in_grid]], uint lid [[thread_index_in_threadgroup]]) {
+    threadgroup float shared[64];
+    float local[2] = {in[i], 1.0f};
+    shared[lid] = in[i];
+    bump(local[0]);
+    bump(shared[lid]);
+    float a = total(local, 2);
+    float b = total(&shared[lid], 1);
+    float c = forward(shared + lid);
+    Gather g{0.0f};
+    g.add(local[1]);
+    g.add(in[i]);
+    out[i] = a + b * 0.001f + c * 0.002f + g.v;
+}
+
+// Class-scope explicit specialisations called with their template arguments written and
+// deduced, from outside the class and from an inline member, in a class and a class template.
+struct Scale {
+    template <typename T>
+    T apply(T x) const { return x * T(2); }
+    template <>
+    float apply<float>(float x) const { return x + 100.0f; }
+    float both(float x) const { return apply<float>(x) + apply(x); }
+};
+template <typename U>
+struct Offset {
+    template <typename T, int N = 1>
+    T shift(T x) const { return x + T(N); }
+    template <>
+    float shift<float, 3>(float x) const { return x - 1000.0f; }
+    template <typename T>
+    T combine(thread const T& a, T b) const { return a + b; }
+    template <>
+    float combine(thread const float& a, float b) const { return a * b; }
+};
+
+kernel void explicit_specialisation_calls(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                                          uint i [[thread_position_in_grid]]) {
+    Scale s;
+    Offset<int> o;
+    float x = in[i];
+    float sum = s.apply<float>(x) + s.apply(x);
+    sum += float(s.apply<int>(int(x))) + s.both(x);
+    sum += o.shift<float, 3>(x) + o.shift<float>(x) + o.shift(x);
+    sum += o.template combine<float>(x, 2.0f) + o.combine(x, 3.0f) + float(o.combine(int(x), 1));
+    out[i] = sum;
+}
+
 // MLX steel/utils/type_traits.h: partial specialisations that differ only in the address
 // space of a pointer.
 template <typename T>
@@ -233,6 +324,7 @@ struct Shape {
 const std::vector<Shape>& shapes() {
     static const std::vector<Shape> all = {
         {"comparison_in_template_arguments", [](float x) { return (x + 1) + float(long(x) + 2) * 10; }},
+        {"comparison_after_constants", [](float x) { return (x + 1) + x * 10 + (x + 8) + (x - 2); }},
         {"scale_by_float_3", [](float x) { return x * 3; }},
         {"add_to_named", [](float x) { return x + 4; }},
         {"add_to_unnamed", [](float x) { return x + 5; }},
@@ -252,6 +344,21 @@ const std::vector<Shape>& shapes() {
         {"length", [](float x) { return std::fabs(x); }},
         {"member_specialisation", [](float x) { return std::max(x, 1.0f) + x + 10; }},
         {"pointer_elements", [](float x) { return x * 2; }},
+        {"address_space_dispatch",
+         [](float x) {
+             const float local0 = x + 1.0f, shared = x + 100.0f;
+             const float a = local0 + 1.0f, b = shared * 1000.0f, c = shared * 1000.0f;
+             return a + b * 0.001f + c * 0.002f + (1.0f + 2.0f * x);
+         }},
+        {"explicit_specialisation_calls",
+         [](float x) {
+             float sum = (x + 100) + (x + 100);
+             sum += float(int(x) * 2) + ((x + 100) + (x + 100));
+             sum += (x - 1000) + (x + 1) + (x + 1);
+             sum += x * 2 + x * 3 + float(int(x) + 1);
+             return sum;
+         }},
+
         {"array_parameters", nullptr, [](float x, unsigned i) { return x * 2 + (i % 8 < 4 ? 1 : 2) + 5; }},
     };
     return all;

@@ -8,15 +8,12 @@
 // between the outputs show what returned threads left alone.
 #include "guarded_buffer.h"
 #include "lowering.h"
-#include "metal_test.h"
-#include "scoped_state.h"
+#include "simd_shape.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace metalcpu::testing {
@@ -158,6 +155,70 @@ kernel void branch_collectives(device const uint* in [[buffer(0)]],
     out[gid] = r;
 }
 
+// A constant in a branch whose condition differs per thread is evaluated only by the threads
+// that take it: a group whose `taking[0]` is 0 takes it nowhere, and there kScales[taking[0] - 1]
+// would read 16 GiB past the table. Its initialiser names only what every thread of the group
+// shares (a threadgroup array, a program-scope table), so the work-item loops could declare it
+// once per group, which would run it where no thread does (commit ea0cfac): because it
+// indexes (or divides, or calls), it is declared per thread, in the branch's guarded piece.
+constant uint kScales[4] = {3, 5, 7, 11};
+
+kernel void divergent_constant(device const uint* in [[buffer(0)]],
+                               device uint* out [[buffer(1)]],
+                               uint gid [[thread_position_in_grid]],
+                               uint lid [[thread_index_in_threadgroup]],
+                               uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint taking[1];
+    if (lid == 0) taking[0] = group * 3 % 5;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint s = in[gid];
+    if (lid < taking[0]) {
+        const uint scale = kScales[taking[0] - 1];
+        const uint share = 64 / taking[0];
+        s = simd_sum(s);
+        s = s * scale + share;
+    }
+    out[gid] = s;
+}
+
+// The same index in the header of a loop that holds a collective, in such a branch: the loop
+// cannot run once per group for the threads, so the kernel keeps the fibers.
+kernel void divergent_loop_header(device const uint* in [[buffer(0)]],
+                                  device uint* out [[buffer(1)]],
+                                  uint gid [[thread_position_in_grid]],
+                                  uint lid [[thread_index_in_threadgroup]],
+                                  uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint taking[1];
+    if (lid == 0) taking[0] = group * 3 % 5;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint s = in[gid];
+    if (lid < taking[0]) {
+        for (uint round = 0; round < kScales[taking[0] - 1] % 4; ++round) {
+            s = simd_sum(s);
+        }
+    }
+    out[gid] = s;
+}
+
+// 64-bit values shuffled as two 32-bit halves, as MLX shuffles them (`as_type<uint2>`), each
+// function's value a whole statement (work-item loops).
+kernel void shuffle_uint2(device const uint* in [[buffer(0)]],
+                          device ulong* out [[buffer(1)]],
+                          uint gid [[thread_position_in_grid]],
+                          uint lane [[thread_index_in_simdgroup]],
+                          uint width [[threads_per_simdgroup]]) {
+    const uint raw = in[gid];
+    if (raw % 11 == 5) return;
+    const uint2 halves = as_type<uint2>((ulong(raw) << 32) | ulong(raw * 7u));
+    const uint2 picked = simd_shuffle(halves, ushort((lane * 5 + 1) & (width - 1)));
+    const uint2 swapped = simd_shuffle_xor(halves, ushort(3));
+    const uint2 second = simd_broadcast(halves, ushort(1));
+    device ulong* o = out + gid * 3;
+    o[0] = as_type<ulong>(picked);
+    o[1] = as_type<ulong>(swapped);
+    o[2] = as_type<ulong>(second);
+}
+
 // Builtins of the SIMD- and quad-groups, as the threads see them.
 kernel void builtins(device uint* out [[buffer(0)]],
                      uint gid [[thread_position_in_grid]],
@@ -169,9 +230,10 @@ kernel void builtins(device uint* out [[buffer(0)]],
                      uint f [[thread_execution_width]],
                      uint g [[quadgroup_index_in_threadgroup]],
                      uint h [[quadgroups_per_threadgroup]],
-                     uint i [[thread_index_in_quadgroup]]) {
-    device uint* o = out + gid * 9;
-    o[0] = a; o[1] = b; o[2] = c; o[3] = d; o[4] = e; o[5] = f; o[6] = g; o[7] = h; o[8] = i;
+                     uint i [[thread_index_in_quadgroup]],
+                     uint j [[dispatch_quadgroups_per_threadgroup]]) {
+    device uint* o = out + gid * 10;
+    o[0] = a; o[1] = b; o[2] = c; o[3] = d; o[4] = e; o[5] = f; o[6] = g; o[7] = h; o[8] = i; o[9] = j;
 }
 )";
 
@@ -404,10 +466,7 @@ std::vector<std::int32_t> typedModel(const std::vector<std::uint32_t>& in, unsig
     return out;
 }
 
-/// (threads per group, SIMD width, shader validation on)
-using SimdCase = std::tuple<unsigned, unsigned, bool>;
-
-class SimdgroupKernels : public MetalTest, public ::testing::WithParamInterface<SimdCase> {
+class SimdgroupKernels : public SimdShapedTest {
 protected:
     static void SetUpTestSuite() {
         library_ = compile(kKernels);
@@ -419,23 +478,13 @@ protected:
             *library = nullptr;
         }
     }
-    void SetUp() override {
-        width_.emplace("METALCPU_SIMD_WIDTH", std::to_string(width()));
-        MetalTest::SetUp();
-    }
-    void TearDown() override {
-        MetalTest::TearDown();
-        width_.reset();
-    }
 
-    unsigned size() const { return std::get<0>(GetParam()); }
-    unsigned width() const { return std::get<1>(GetParam()); }
     /// Two and a half groups: the last one is cut by the grid.
     unsigned threads() const { return size() * 2 + (size() + 1) / 2; }
 
     MTL::ComputePipelineState* kernel(const char* name) {
         MTL::Library* library = std::string(name).starts_with("every_function") ? splitLibrary_ : library_;
-        return pipeline(library, name, std::get<2>(GetParam()));
+        return pipeline(library, name, validated());
     }
 
     /// Runs `name` over threads() threads in groups of size() with `in` at 0 and `out` at 1
@@ -465,7 +514,6 @@ protected:
 
     static MTL::Library* library_;
     static MTL::Library* splitLibrary_;
-    std::optional<ScopedEnvironmentVariable> width_;
 };
 MTL::Library* SimdgroupKernels::library_ = nullptr;
 MTL::Library* SimdgroupKernels::splitLibrary_ = nullptr;
@@ -506,7 +554,10 @@ TEST_P(SimdgroupKernels, Lowerings) {
                      {"every_function_split", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"two_stage_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"every_third_lane", MC_KERNEL_WORK_ITEM_LOOPS},
-                     {"branch_collectives", MC_KERNEL_WORK_ITEM_LOOPS}},
+                     {"branch_collectives", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"divergent_constant", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"divergent_loop_header", MC_KERNEL_USES_BARRIERS},
+                     {"shuffle_uint2", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
 }
 
@@ -669,37 +720,98 @@ TEST_P(SimdgroupKernels, OneSimdgroupAlone) {
     out.expectCanariesIntact();
 }
 
-// Test the SIMD- and quad-group builtins, in a cut group too.
+// Test that a constant, or a loop header, that indexes in a branch no thread of a group takes
+// is not evaluated there (group 0 of each dispatch takes the branch nowhere; an evaluation
+// would read far outside kScales: a fault in the plain flavour, a report in the validated
+// one), and is right where threads take it: the first taking[g] = 3g mod 5 threads of group g.
+TEST_P(SimdgroupKernels, DivergentBranchesEvaluateOnlyWhereTaken) {
+    const std::uint32_t scales[4] = {3, 5, 7, 11};
+    for (const char* name : {"divergent_constant", "divergent_loop_header"}) {
+        SCOPED_TRACE(name);
+        const bool loop = std::string(name) == "divergent_loop_header";
+        GuardedBuffer in(device_, threads() * 4), out(device_, threads() * 4);
+        const std::vector<std::uint32_t> values = fill(in);
+        run(name, &in, out);
+        const unsigned count = threads(), w = width();
+        for (unsigned begin = 0; begin < count; begin += size()) {
+            const unsigned end = std::min(begin + size(), count), taking = begin / size() * 3 % 5;
+            for (unsigned gid = begin; gid < end; ++gid) {
+                const unsigned linear = gid - begin, lane = linear % w;
+                std::uint32_t expected = values[gid];
+                if (linear < taking) {
+                    // The lanes of this SIMD-group that take the branch and exist.
+                    std::uint32_t sum = 0;
+                    for (unsigned l = linear - lane; l < taking && begin + l < end && l < linear - lane + w; ++l)
+                        sum += values[begin + l];
+                    const unsigned others = std::min({taking, end - begin, linear - lane + w}) - (linear - lane);
+                    if (loop) {
+                        // Each round sums the lanes' equal values again.
+                        expected = sum;
+                        for (unsigned round = 1; round < scales[taking - 1] % 4; ++round) expected *= others;
+                    } else {
+                        expected = sum * scales[taking - 1] + 64 / taking;
+                    }
+                }
+                EXPECT_EQ(out.data<std::uint32_t>()[gid], expected) << "thread " << gid;
+            }
+        }
+        out.expectCanariesIntact();
+    }
+}
+
+// Test simd_shuffle, simd_shuffle_xor and simd_broadcast on uint2, the halves of a 64-bit value
+// (as MLX moves 64-bit values between lanes), with threads returning first and cut groups.
+TEST_P(SimdgroupKernels, ShufflesOfUint2) {
+    GuardedBuffer in(device_, threads() * 4), out(device_, std::size_t(threads()) * 3 * 8);
+    const std::vector<std::uint32_t> values = fill(in);
+    run("shuffle_uint2", &in, out);
+    auto wide = [](std::uint32_t raw) { return std::uint64_t(raw) << 32 | std::uint32_t(raw * 7u); };
+    const unsigned count = threads(), w = width();
+    for (unsigned begin = 0; begin < count; begin += size()) {
+        const unsigned end = std::min(begin + size(), count);
+        for (unsigned gid = begin; gid < end; ++gid) {
+            const std::uint64_t* o = out.data<std::uint64_t>() + std::size_t(gid) * 3;
+            if (returnsEarly(values[gid])) {
+                EXPECT_EQ(o[0], std::uint64_t(kCanary) << 32 | kCanary) << "thread " << gid << " returned";
+                continue;
+            }
+            const unsigned linear = gid - begin, lane = linear % w;
+            const Group s = groupOf(values, begin, end, linear - lane, w);
+            auto from = [&](unsigned source) { return source < w && s.at(source) ? wide(s.at(source)) : 0u; };
+            const std::uint64_t expected[3] = {from((lane * 5 + 1) & (w - 1)), from(lane ^ 3), from(1)};
+            for (int k = 0; k < 3; ++k) EXPECT_EQ(o[k], expected[k]) << "thread " << gid << " slot " << k;
+        }
+    }
+    out.expectCanariesIntact();
+}
+
+// Test the SIMD- and quad-group builtins, in a cut group too: there the dispatch_ forms still
+// count the threadgroup size as dispatched.
 TEST_P(SimdgroupKernels, Builtins) {
-    GuardedBuffer out(device_, threads() * 9 * 4);
+    GuardedBuffer out(device_, threads() * 10 * 4);
     run("builtins", nullptr, out);
     const unsigned count = threads(), w = width();
     for (unsigned begin = 0; begin < count; begin += size()) {
         const unsigned end = std::min(begin + size(), count), here = end - begin;
         for (unsigned gid = begin; gid < end; ++gid) {
             const unsigned l = gid - begin;
-            const std::uint32_t expected[9] = {l % w, l / w, w, (here + w - 1) / w, (size() + w - 1) / w, w,
-                                               l / 4, (here + 3) / 4, l % 4};
-            for (int k = 0; k < 9; ++k)
-                EXPECT_EQ(out.data<std::uint32_t>()[gid * 9 + k], expected[k]) << "thread " << gid << " builtin " << k;
+            const std::uint32_t expected[10] = {l % w, l / w, w, (here + w - 1) / w, (size() + w - 1) / w, w,
+                                                l / 4, (here + 3) / 4, l % 4, (size() + 3) / 4};
+            for (int k = 0; k < 10; ++k)
+                EXPECT_EQ(out.data<std::uint32_t>()[gid * 10 + k], expected[k]) << "thread " << gid << " builtin " << k;
         }
     }
     out.expectCanariesIntact();
 }
 
-std::string caseName(const ::testing::TestParamInfo<SimdCase>& info) {
-    return std::to_string(std::get<0>(info.param)) + "threads_width" + std::to_string(std::get<1>(info.param)) +
-           (std::get<2>(info.param) ? "_validated" : "_plain");
-}
-
 INSTANTIATE_TEST_SUITE_P(Width32, SimdgroupKernels,
                          ::testing::Combine(::testing::Values(1u, 7u, 32u, 33u, 64u, 100u, 256u), ::testing::Values(32u),
                                             ::testing::Bool()),
-                         caseName);
+                         simdShapeName);
 INSTANTIATE_TEST_SUITE_P(OtherWidths, SimdgroupKernels,
                          ::testing::Combine(::testing::Values(7u, 33u, 100u), ::testing::Values(4u, 8u, 64u),
                                             ::testing::Values(false)),
-                         caseName);
+                         simdShapeName);
 
 // Test that threadExecutionWidth() follows METALCPU_SIMD_WIDTH when it is a power of two from
 // 4 to 64, and is 32 otherwise.

@@ -1,11 +1,14 @@
 #include "compiler/passes/member_overloads.h"
 
+#include "compiler/diagnostics.h"
 #include "compiler/edits.h"
+#include "compiler/passes/address_space_dispatch.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/translate.h"
 #include "compiler/unit.h"
 
+#include <algorithm>
 #include <map>
 #include <string_view>
 #include <tuple>
@@ -89,15 +92,20 @@ struct Overload {
     TokenRange range;
     Shape shape;
     std::string definition;
-    std::size_t name = kNoToken; ///< what diagnostics point at
+    std::size_t name = kNoToken;     ///< what diagnostics point at
+    std::string label;               ///< what they call it: "f", "operator+=", "pointer_element"
+    std::size_t function = kNoToken; ///< Module::functions index; kNoToken for a class specialisation
 };
 
 /// A group of declarations whose shapes differ only in address spaces keeps the preferred
-/// ones and erases the rest. Versions whose definitions differ otherwise are an error: the CPU
+/// ones and erases the rest. Versions whose definitions differ otherwise all stay, told apart
+/// at their calls (dispatchOnAddressSpaces()), or where that cannot be are an error: the CPU
 /// cannot tell the address spaces apart, so keeping either would silently run the wrong body
 /// for some callers.
-void collapse(const Unit& unit, EditList& edits, Diagnostics& diagnostics,
-              std::map<std::string, std::vector<Overload>>& groups) {
+void collapse(PassContext& c, std::map<std::string, std::vector<Overload>>& groups) {
+    const Unit& unit = c.unit;
+    EditList& edits = c.edits;
+    Diagnostics& diagnostics = c.diagnostics;
     for (auto& [key, members] : groups) {
         const Overload* best = &members.front();
         bool differ = false;
@@ -106,22 +114,31 @@ void collapse(const Unit& unit, EditList& edits, Diagnostics& diagnostics,
             if (preferred(o.shape, best->shape)) best = &o;
         }
         if (!differ) continue; // a prototype and its definition, or one declaration
+        const auto differentBodies = [&](const Overload& o) {
+            return o.shape.spaces != best->shape.spaces && !o.definition.empty() && !best->definition.empty() &&
+                   o.definition != best->definition;
+        };
+        if (std::ranges::any_of(members, differentBodies) &&
+            std::ranges::none_of(members, [](const Overload& o) { return o.function == kNoToken; })) {
+            std::vector<std::size_t> versions;
+            for (const Overload& o : members) versions.push_back(o.function);
+            if (dispatchOnAddressSpaces(c, versions, best->function)) continue;
+        }
         bool conflict = false;
         for (const Overload& o : members) {
-            if (o.shape.spaces == best->shape.spaces || o.definition.empty() || best->definition.empty() ||
-                o.definition == best->definition)
-                continue;
+            if (!differentBodies(o)) continue;
             const Token& at = unit[o.name];
+            const std::string& label = o.label;
             const auto spaces = [](const Shape& shape) {
                 return shape.spaces.empty() ? std::string("no address space")
                                             : "'" + shape.spaces.substr(0, shape.spaces.size() - 1) + "'";
             };
-            diagnostics.error(at.location, "'" + at.spelling + "' is overloaded only on address spaces (" +
+            diagnostics.error(at.location, "'" + label + "' is overloaded only on address spaces (" +
                                                spaces(o.shape) + " here, " + spaces(best->shape) +
                                                " in the other) with different bodies: metalcpu runs every address "
                                                "space as one memory and cannot choose between them; give the "
                                                "overloads different names or parameter types");
-            diagnostics.note(unit[best->name].location, "the other overload of '" + at.spelling + "' is here");
+            diagnostics.note(unit[best->name].location, "the other overload of '" + label + "' is here");
             conflict = true;
         }
         if (conflict) continue;
@@ -171,7 +188,8 @@ std::map<std::string, std::vector<Overload>> classSpecialisations(const Unit& un
         Shape shape = shapeOf(unit, scope, i, arguments + 1, checkedPointers);
         std::string definition = shapeOf(unit, {}, i, end, checkedPointers).key;
         const std::string groupKey = shape.key;
-        groups[groupKey].push_back({TokenRange{i, end}, std::move(shape), std::move(definition), header + 2});
+        groups[groupKey].push_back({TokenRange{i, end}, std::move(shape), std::move(definition), header + 2,
+                                    tokens[header + 2].spelling, kNoToken});
     }
     return groups;
 }
@@ -187,12 +205,13 @@ void collapseAddressSpaceOverloads(PassContext& c) {
         std::string definition =
             f.hasBody ? shapeOf(c.unit, {}, f.headerBegin, f.declarationEnd, checkedPointers).key : std::string();
         const std::string groupKey = shape.key;
-        groups[groupKey].push_back(
-            {TokenRange{f.headerBegin, f.declarationEnd}, std::move(shape), std::move(definition), f.nameToken});
+        groups[groupKey].push_back({TokenRange{f.headerBegin, f.declarationEnd}, std::move(shape),
+                                    std::move(definition), f.nameToken, f.name,
+                                    static_cast<std::size_t>(&f - c.unit.module().functions.data())});
     }
-    collapse(c.unit, c.edits, c.diagnostics, groups);
+    collapse(c, groups);
     std::map<std::string, std::vector<Overload>> classes = classSpecialisations(c.unit, checkedPointers);
-    collapse(c.unit, c.edits, c.diagnostics, classes);
+    collapse(c, classes);
 }
 
 } // namespace metalcpu::msl

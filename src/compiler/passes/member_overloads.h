@@ -16,6 +16,8 @@ namespace metalcpu::msl {
 /// before, form a set; this keeps the declarations with the fewest address spaces other than
 /// `thread` (the `thread` one, else the unqualified one, else the first) and erases the others,
 /// template header included. Versions whose definitions differ beyond their address spaces
+/// all stay when they differ in pointer or reference parameters of a named function, told
+/// apart at their calls (dispatchOnAddressSpaces(), address_space_dispatch.h); otherwise they
 /// are an error naming both (keeping one would silently run it for the other's callers).
 /// Overloads that differ in anything else (`enable_if` in the return
 /// type, parameter types, const-ness) all stay. With `checkedPointers` (the shader-validation

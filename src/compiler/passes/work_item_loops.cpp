@@ -28,6 +28,7 @@ bool isUniformBuiltin(Builtin b) {
     case Builtin::SimdgroupsPerThreadgroup:
     case Builtin::DispatchSimdgroupsPerThreadgroup:
     case Builtin::QuadgroupsPerThreadgroup:
+    case Builtin::DispatchQuadgroupsPerThreadgroup:
     case Builtin::GridOrigin:
     case Builtin::GridSize:
         return true;

@@ -365,7 +365,8 @@ TEST(WorkItemLoops, DivergentIfs) {
 // Test that under a divergent if nothing that can fault runs once per group: when no thread
 // takes the branch, the original never evaluates a division or an index there. A constant
 // that divides is declared per thread, in the guarded piece; a group loop whose header
-// divides keeps the fibers.
+// divides keeps the fibers. (SimdgroupKernels.DivergentBranchesEvaluateOnlyWhereTaken runs
+// kernels of this shape.)
 TEST(WorkItemLoops, DivergentBranchesRunNothingFaultingOncePerGroup) {
     Result r = rewrite(kernel("  const uint m = 4;\n  float s = a[i];\n  if (i < m) {\n    const uint c = 2;\n"
                               "    const uint q = 64 / m;\n    s = simd_sum(s);\n    a[i] = s * q * c;\n  }"));

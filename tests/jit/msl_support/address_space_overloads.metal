@@ -16,10 +16,21 @@ template <typename T> struct pointer_element {};
 template <typename T> struct pointer_element<thread T*> { using type = T; };
 template <typename T> struct pointer_element<device T*> { using type = T; };
 
-kernel void complex_sum(device Complex* data [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+// Overloads whose bodies differ, told apart at their calls.
+inline float first(thread const float* p) { return p[0]; }
+inline float first(threadgroup const float* p) { return -p[0]; }
+inline void clear(thread float& x) { x = 0.0f; }
+inline void clear(device float& x) { x = 1.0f; }
+
+kernel void complex_sum(device Complex* data [[buffer(0)]], device float* flags [[buffer(1)]],
+                        uint i [[thread_position_in_grid]], uint lid [[thread_index_in_threadgroup]]) {
+    threadgroup float shared[256];
     Complex local = data[i];
     accumulate(local, Complex{1, 0});
     accumulate(data[i], local);
     typename pointer_element<device float*>::type scale = data[i].norm();
-    data[i].im *= scale;
+    shared[lid] = scale;
+    float here = scale;
+    data[i].im *= first(&here) + first(&shared[lid]);
+    clear(flags[i]);
 }

@@ -203,6 +203,8 @@ __attribute__((always_inline)) inline P builtin(const mc_group* group, const thr
         return P(t.linear / 4);
     } else if constexpr (B == MC_BUILTIN_QUADGROUPS_PER_THREADGROUP) {
         return P(ceil_div(group_thread_count(group), 4));
+    } else if constexpr (B == MC_BUILTIN_DISPATCH_QUADGROUPS_PER_THREADGROUP) {
+        return P(ceil_div(tg[0] * tg[1] * tg[2], 4));
     } else if constexpr (B == MC_BUILTIN_GRID_ORIGIN) {
         return position_as<P>(0, 0, 0);
     } else {
@@ -250,6 +252,22 @@ __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* gr
     cached->threadgroup_site_addresses[slot] = address;
     return *static_cast<T*>(address);
 }
+
+// ---- Rewrites of the kernel's own code ------------------------------------------------------
+
+/// Whether A and B are one type: the constraint of an explicit specialisation of a member
+/// template that the front end turned into a constrained overload (GCC rejects one in its
+/// class; compiler/passes/member_specialisations.h).
+template <class A, class B>
+concept same_type = __is_same(A, B);
+
+/// The first parameter, and argument, of a version of a function overloaded only on the
+/// address spaces of pointer or reference parameters with a different body: the address
+/// spaces (0 thread, 1 device, 2 constant, 3 threadgroup) of its distinguishing parameters.
+/// The front end passes it where a call's arguments are in those spaces, since the C++ types
+/// no longer say (compiler/passes/address_space_dispatch.h). Empty: it costs nothing.
+template <int... Spaces>
+struct address_space_tag {};
 
 } // namespace metalcpu_kernel
 

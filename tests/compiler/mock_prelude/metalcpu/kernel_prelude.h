@@ -188,6 +188,9 @@ template <class S, class D> void reduce_rows(const S&, D&, reduction_operation =
 
 namespace metalcpu_kernel {
 
+template <class A, class B> concept same_type = __is_same(A, B);
+template <int... Spaces> struct address_space_tag {};
+
 template <class F> struct function_traits;
 template <class R, class... A> struct function_traits<R (*)(A...)> {
     template <unsigned I, class Head, class... Tail> struct at {

@@ -1,0 +1,442 @@
+#include "compiler/passes/address_space_dispatch.h"
+
+#include "compiler/diagnostics.h"
+#include "compiler/edits.h"
+#include "compiler/findings.h"
+#include "compiler/signature.h"
+#include "compiler/syntax.h"
+#include "compiler/unit.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace metalcpu::msl {
+
+namespace {
+
+/// MSL's address spaces, with the codes checked_ptr uses (metalcpu/checked.h); `thread` is 0.
+enum class Space { Thread = 0, Device = 1, Constant = 2, Threadgroup = 3 };
+
+const char* spaceName(Space s) {
+    switch (s) {
+    case Space::Thread: return "thread";
+    case Space::Device: return "device";
+    case Space::Constant: return "constant";
+    case Space::Threadgroup: return "threadgroup";
+    }
+    return "";
+}
+
+/// The address space the unqualified name at `i` spells, if it is one.
+std::optional<Space> spaceAt(const Unit& unit, std::size_t i) {
+    const Token& t = unit[i];
+    if (!t.isIdentifier() || !unit.isUnqualifiedName(i)) return std::nullopt;
+    if (t.spelling == "thread") return Space::Thread;
+    if (t.spelling == "device") return Space::Device;
+    if (t.spelling == "constant") return Space::Constant;
+    if (t.spelling == "threadgroup") return Space::Threadgroup;
+    return std::nullopt;
+}
+
+/// A declaration's type, read from its tokens before and after the declared name.
+struct Declared {
+    enum class Kind { Value, Array, Pointer, Reference } kind = Kind::Value;
+    Space space = Space::Thread; ///< where a value or array lives, where a pointer or reference points
+};
+
+/// The type of the declaration whose name is at `name`: the tokens back to the previous `;`,
+/// `{`, `}`, `(`, `,` or `:` (template arguments skipped) give its address space and `*`/`&`,
+/// a `[` after the name makes an array. Nothing when it cannot say: an array of pointers, a
+/// pointer or reference without an address space (`auto*`, a template's `T*`).
+std::optional<Declared> declaredAt(const Unit& unit, std::size_t name) {
+    const TokenList& tokens = unit.tokens();
+    Declared d;
+    std::optional<Space> space;
+    bool pointer = false, reference = false;
+    for (std::size_t k = name; k-- > 0;) {
+        const Token& t = tokens[k];
+        if (t.isPunct(">")) {
+            const std::size_t open = openingAngle(tokens, unit.partner(), k, 0);
+            if (open == kNoToken) return std::nullopt;
+            k = open;
+            continue;
+        }
+        if (t.isPunct(";") || t.isPunct("{") || t.isPunct("}") || t.isPunct("(") || t.isPunct(",") ||
+            t.isPunct(":") || t.kind == TokenKind::Pragma)
+            break;
+        if (t.isPunct("*")) pointer = true;
+        else if (t.isPunct("&") || t.isPunct("&&")) reference = true;
+        else if (const std::optional<Space> s = spaceAt(unit, k)) space = s;
+    }
+    const bool array = name + 1 < tokens.size() && tokens[name + 1].isPunct("[") && !startsAttributeSpec(tokens, name + 1);
+    if (pointer || reference) {
+        if (!space || array) return std::nullopt;
+        d.kind = pointer ? Declared::Kind::Pointer : Declared::Kind::Reference;
+    } else {
+        d.kind = array ? Declared::Kind::Array : Declared::Kind::Value;
+    }
+    d.space = space.value_or(Space::Thread);
+    return d;
+}
+
+/// The last token of the scope of the declaration whose name is at `name`: the block that holds
+/// it, or for one in parentheses (a for-init, a condition, a lambda's parameters) the statement
+/// or body that follows them.
+std::size_t scopeEnd(const Unit& unit, std::size_t name) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    for (std::size_t k = name; k-- > 0;) {
+        const Token& t = tokens[k];
+        if ((t.isPunct(")") || t.isPunct("]") || t.isPunct("}")) && partner[k] != kNoToken) {
+            k = partner[k];
+        } else if (t.isPunct("{") && partner[k] != kNoToken) {
+            return partner[k];
+        } else if (t.isPunct("(") && partner[k] != kNoToken) {
+            for (std::size_t j = partner[k] + 1; j < tokens.size(); ++j) {
+                if (tokens[j].isPunct("{") && partner[j] != kNoToken) return partner[j];
+                if (tokens[j].isPunct(";")) return j;
+                if ((tokens[j].isPunct("(") || tokens[j].isPunct("[")) && partner[j] != kNoToken) j = partner[j];
+            }
+            return tokens.size();
+        }
+    }
+    return tokens.size();
+}
+
+/// How the name `name` used at `use` is declared, as the innermost declaration before the use
+/// whose scope holds it: a threadgroup variable, a local or a parameter of the calling
+/// function `caller` (Module::functions), or a program-scope variable.
+std::optional<Declared> lookUp(const PassContext& c, std::size_t caller, std::size_t use, const std::string& name) {
+    const Unit& unit = c.unit;
+    const TokenList& tokens = unit.tokens();
+    const FunctionDecl& f = unit.module().functions[caller];
+    std::size_t best = kNoToken;
+    std::optional<Declared> found;
+    const auto consider = [&](std::size_t at, std::optional<Declared> declared) {
+        if (at >= use || (best != kNoToken && at < best) || scopeEnd(unit, at) < use) return;
+        best = at;
+        found = declared;
+    };
+    for (const ThreadgroupDeclaration& d : c.findings.threadgroupVariables) {
+        if (d.function != caller) continue;
+        for (const ThreadgroupDeclarator& v : d.declarators)
+            if (v.name == name)
+                consider(v.nameToken, Declared{v.arrayBounds.empty() ? Declared::Kind::Value : Declared::Kind::Array,
+                                               Space::Threadgroup});
+    }
+    for (std::size_t k = f.bodyOpen + 1; k < use; ++k)
+        if (tokens[k].spelling == name && unit.role(k) == TokenRole::Declarator) consider(k, declaredAt(unit, k));
+    if (best != kNoToken) return found;
+    for (TokenRange p : splitParameters(tokens, unit.partner(), f.parametersOpen, f.parametersClose))
+        if (const std::size_t k = parameterName(tokens, unit.partner(), p); k != kNoToken && tokens[k].spelling == name)
+            return declaredAt(unit, k);
+    for (const VariableDecl& v : unit.module().variables)
+        if (v.nameToken != kNoToken && v.enclosingClass.empty() && tokens[v.nameToken].spelling == name)
+            return declaredAt(unit, v.nameToken);
+    return std::nullopt;
+}
+
+/// An lvalue an argument names: in which space it lives, and what it is.
+struct Object {
+    enum class Kind { Plain, Array, PointerVariable, Member } kind = Kind::Plain;
+    Space space = Space::Thread;   ///< where the object lives
+    Space pointee = Space::Thread; ///< for a pointer variable: where it points
+};
+
+/// What an argument says about its address space.
+struct Told {
+    enum class What {
+        Space,        ///< it points or refers into `space`
+        NotAnAddress, ///< for a pointer parameter, a value that is no pointer: another overload's call
+        Unknown,      ///< not of a shape that tells (see the header)
+    } what = What::Unknown;
+    Space space = Space::Thread;
+};
+
+constexpr Told kUnknown{};
+
+Told told(Space s) { return {Told::What::Space, s}; }
+
+/// What argument `arg` of a call in function `caller` says about the address space it points
+/// (`pointer`) or refers into.
+Told argumentSpace(const PassContext& c, std::size_t caller, TokenRange arg, bool pointer) {
+    const Unit& unit = c.unit;
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    std::size_t b = arg.begin, e = arg.end;
+    while (b + 1 < e && tokens[b].isPunct("(") && partner[b] == e - 1) ++b, --e;
+    const bool addressOf = b < e && tokens[b].isPunct("&");
+    if (addressOf) ++b;
+    const bool dereference = b < e && tokens[b].isPunct("*");
+    if (dereference) ++b;
+    if (b >= e || !tokens[b].isIdentifier() || !unit.isUnqualifiedName(b) || tokens[b].is("this")) return kUnknown;
+    const std::optional<Declared> declared = lookUp(c, caller, b, tokens[b].spelling);
+    if (!declared) return kUnknown;
+    Object o;
+    switch (declared->kind) {
+    case Declared::Kind::Value: o = {Object::Kind::Plain, declared->space, Space::Thread}; break;
+    case Declared::Kind::Reference: o = {Object::Kind::Plain, declared->space, Space::Thread}; break;
+    case Declared::Kind::Array: o = {Object::Kind::Array, declared->space, Space::Thread}; break;
+    case Declared::Kind::Pointer: o = {Object::Kind::PointerVariable, Space::Thread, declared->space}; break;
+    }
+    // The postfix chain: x[i], x.m, p->m. Through a member only more members: a member's own
+    // subscript or arrow may leave for another space (a pointer member).
+    std::size_t j = b + 1;
+    bool postfix = false;
+    for (; j < e; postfix = true) {
+        if (tokens[j].isPunct("[") && partner[j] != kNoToken && partner[j] < e) {
+            if (o.kind == Object::Kind::Array) o = {Object::Kind::Plain, o.space, Space::Thread};
+            else if (o.kind == Object::Kind::PointerVariable) o = {Object::Kind::Plain, o.pointee, Space::Thread};
+            else return kUnknown;
+            j = partner[j] + 1;
+        } else if ((tokens[j].isPunct(".") || tokens[j].isPunct("->")) && j + 1 < e && tokens[j + 1].isIdentifier()) {
+            if (tokens[j].isPunct(".") && (o.kind == Object::Kind::Plain || o.kind == Object::Kind::Member))
+                o = {Object::Kind::Member, o.space, Space::Thread};
+            else if (tokens[j].isPunct("->") && o.kind == Object::Kind::PointerVariable)
+                o = {Object::Kind::Member, o.pointee, Space::Thread};
+            else if (tokens[j].isPunct("->") && o.kind == Object::Kind::Array)
+                o = {Object::Kind::Member, o.space, Space::Thread};
+            else
+                return kUnknown;
+            j += 2;
+        } else {
+            break;
+        }
+    }
+    // What is left may only be pointer arithmetic on a pointer or array named alone: `p + i`.
+    if (j < e && (postfix || addressOf || dereference || !pointer || !(tokens[j].isPunct("+") || tokens[j].isPunct("-"))))
+        return kUnknown;
+    if (dereference) {
+        if (o.kind == Object::Kind::PointerVariable) o = {Object::Kind::Plain, o.pointee, Space::Thread};
+        else if (o.kind == Object::Kind::Array) o = {Object::Kind::Plain, o.space, Space::Thread};
+        else return kUnknown;
+    }
+    if (addressOf) {
+        if (!pointer) return kUnknown;
+        return told(o.space); // the address of an object: a pointer into where it lives
+    }
+    if (pointer) {
+        if (o.kind == Object::Kind::PointerVariable) return told(o.pointee);
+        if (o.kind == Object::Kind::Array) return told(o.space); // decays to a pointer to its first element
+        return {Told::What::NotAnAddress, Space::Thread};
+    }
+    return told(o.space); // a reference binds to the object where it lives
+}
+
+/// One parameter position in which the versions differ: whether it is a pointer (else a
+/// reference), and each version's address space there.
+struct Position {
+    std::size_t index = 0;
+    bool pointer = false;
+};
+
+/// One version: its declarations (a prototype and a definition), and its address space at
+/// each distinguishing position.
+struct Version {
+    std::vector<std::size_t> declarations;
+    std::vector<Space> spaces;
+};
+
+/// The address-space names in [begin, end), as one string ("device threadgroup ").
+std::string spacesIn(const Unit& unit, std::size_t begin, std::size_t end) {
+    std::string out;
+    for (std::size_t k = begin; k < end; ++k)
+        if (spaceAt(unit, k)) out += unit[k].spelling + " ";
+    return out;
+}
+
+/// Whether parameter `p` is a pointer (a `*` outside brackets and template arguments); a
+/// reference when it has a `&` instead. Nothing when it is neither or both.
+std::optional<bool> isPointerParameter(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                       TokenRange p) {
+    bool pointer = false, reference = false;
+    for (std::size_t k = p.begin; k < p.end; ++k) {
+        const Token& t = tokens[k];
+        if ((t.isPunct("(") || t.isPunct("[")) && partner[k] != kNoToken) k = partner[k];
+        else if (t.isPunct("<") && opensTemplateArguments(tokens, k)) {
+            const std::size_t close = closingAngle(tokens, partner, k, p.end);
+            if (close != kNoToken) k = close;
+        } else if (t.isPunct("*")) pointer = true;
+        else if (t.isPunct("&") || t.isPunct("&&")) reference = true;
+        else if (t.isPunct("=")) break;
+    }
+    if (pointer == reference) return std::nullopt;
+    return pointer;
+}
+
+std::string tagType(const Version& v) {
+    std::string out = "::metalcpu_kernel::address_space_tag<";
+    for (std::size_t i = 0; i < v.spaces.size(); ++i)
+        out += (i == 0 ? "" : ", ") + std::to_string(static_cast<int>(v.spaces[i]));
+    return out + ">";
+}
+
+/// The versions and distinguishing positions of a group, or nothing when it is not one this
+/// can dispatch (see the header).
+struct Plan {
+    std::vector<Position> positions;
+    std::vector<Version> versions; ///< the preferred one first
+    std::size_t minArguments = 0, maxArguments = 0;
+};
+
+std::optional<Plan> planOf(const PassContext& c, const std::vector<std::size_t>& group, std::size_t preferred) {
+    const Unit& unit = c.unit;
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    const std::vector<FunctionDecl>& functions = unit.module().functions;
+    const FunctionDecl& first = functions[preferred];
+    if (first.name.starts_with("operator") || first.name.starts_with("~") || first.name == first.enclosingClass)
+        return std::nullopt;
+    // Per declaration: its parameters' address spaces, and those elsewhere (return type, `this`).
+    std::vector<std::vector<std::string>> spaces;
+    std::vector<std::vector<TokenRange>> parameters;
+    std::string outside;
+    for (std::size_t i = 0; i < group.size(); ++i) {
+        const FunctionDecl& f = functions[group[i]];
+        parameters.push_back(splitParameters(tokens, partner, f.parametersOpen, f.parametersClose));
+        std::string here = spacesIn(unit, f.headerBegin, f.parametersOpen);
+        for (std::size_t q : f.trailingQualifiers) here += spacesIn(unit, q, q + 1);
+        if (i > 0 && here != outside) return std::nullopt;
+        outside = here;
+        spaces.emplace_back();
+        for (TokenRange p : parameters.back()) spaces.back().push_back(spacesIn(unit, p.begin, p.end));
+    }
+    Plan plan;
+    const std::vector<TokenRange>& own = parameters[std::find(group.begin(), group.end(), preferred) - group.begin()];
+    for (std::size_t p = 0; p < own.size(); ++p) {
+        bool differs = false;
+        for (const std::vector<std::string>& s : spaces) differs = differs || s[p] != spaces[0][p];
+        if (!differs) continue;
+        const std::optional<bool> pointer = isPointerParameter(tokens, partner, own[p]);
+        if (!pointer) return std::nullopt;
+        plan.positions.push_back({p, *pointer});
+    }
+    plan.maxArguments = own.size();
+    for (TokenRange p : own)
+        if (parameterDefault(tokens, partner, p) == p.end) ++plan.minArguments;
+    // The versions, by their spaces at those positions; one space (or none: thread) each.
+    for (std::size_t i = 0; i < group.size(); ++i) {
+        Version v;
+        for (const Position& pos : plan.positions) {
+            if (isPointerParameter(tokens, partner, parameters[i][pos.index]) != pos.pointer) return std::nullopt;
+            const std::string& s = spaces[i][pos.index];
+            if (s.find(' ') != s.rfind(' ')) return std::nullopt; // two address spaces in one parameter
+            const std::size_t k = s.empty() ? kNoToken : s.find(' ');
+            const std::string word = k == kNoToken ? "thread" : s.substr(0, k);
+            v.spaces.push_back(word == "device"        ? Space::Device
+                               : word == "constant"    ? Space::Constant
+                               : word == "threadgroup" ? Space::Threadgroup
+                                                       : Space::Thread);
+        }
+        auto same = std::find_if(plan.versions.begin(), plan.versions.end(),
+                                 [&](const Version& w) { return w.spaces == v.spaces; });
+        if (same == plan.versions.end()) {
+            v.declarations.push_back(group[i]);
+            if (group[i] == preferred) plan.versions.insert(plan.versions.begin(), std::move(v));
+            else plan.versions.push_back(std::move(v));
+        } else {
+            same->declarations.push_back(group[i]);
+            if (group[i] == preferred) std::rotate(plan.versions.begin(), same, same + 1);
+        }
+    }
+    return plan;
+}
+
+/// Whether the token at `k`, named like the group's function, is one of its calls that this
+/// resolves: the kinds of calls the header lists.
+bool isCallOfGroup(const Unit& unit, const FunctionDecl& f, std::size_t k) {
+    const TokenRole role = unit.role(k);
+    if (role == TokenRole::QualifiedPart && k >= 2 && unit[k - 2].isIdentifier()) {
+        // `ns::f(`, `S::f(`: only the function's own namespace or class (not `metal::dot` for
+        // a `dot` of the kernel's own).
+        const std::string& qualifier = unit[k - 2].spelling;
+        const std::string& own = f.classBody != kNoToken ? f.enclosingClass
+                                 : f.namespaces.empty()   ? std::string()
+                                                          : f.namespaces.back();
+        if (qualifier != own) return false;
+    }
+    if (f.classBody == kNoToken) return role == TokenRole::Callee || role == TokenRole::QualifiedPart;
+    if (role == TokenRole::Member || role == TokenRole::QualifiedPart) return true;
+    if (role != TokenRole::Callee && role != TokenRole::Name) return false;
+    const std::size_t caller = unit.functionAt(k);
+    return caller != kNoToken && unit.module().functions[caller].classBody == f.classBody;
+}
+
+bool isLiteral(const Token& t) {
+    return t.kind == TokenKind::Number || t.kind == TokenKind::String || t.kind == TokenKind::Character ||
+           t.isIdentifier("nullptr") || t.isIdentifier("true") || t.isIdentifier("false");
+}
+
+} // namespace
+
+bool dispatchOnAddressSpaces(PassContext& c, const std::vector<std::size_t>& group, std::size_t preferred) {
+    const std::optional<Plan> plan = planOf(c, group, preferred);
+    if (!plan) return false;
+    const Unit& unit = c.unit;
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    const FunctionDecl& f = unit.module().functions[preferred];
+    for (std::size_t v = 1; v < plan->versions.size(); ++v)
+        for (std::size_t d : plan->versions[v].declarations)
+            c.edits.insertAfter(unit.module().functions[d].parametersOpen, tagType(plan->versions[v]) + ", ");
+
+    std::set<std::size_t> declared;
+    for (const FunctionDecl& g : unit.module().functions) declared.insert(g.nameToken);
+    const std::string name = "'" + f.name + "'";
+    for (std::size_t k = 0; k < tokens.size(); ++k) {
+        if (tokens[k].spelling != f.name || declared.contains(k) || c.edits.isRewritten(k)) continue;
+        std::size_t open = k + 1;
+        if (open < tokens.size() && tokens[open].isPunct("<")) {
+            const std::size_t close = closingAngle(tokens, partner, open, tokens.size());
+            open = close == kNoToken ? tokens.size() : close + 1;
+        }
+        if (open >= tokens.size() || !tokens[open].isPunct("(") || partner[open] == kNoToken) {
+            if (k > 0 && (tokens[k - 1].isPunct("&") || (tokens[k - 1].isPunct("::") && k > 2 && tokens[k - 3].isPunct("&"))))
+                c.diagnostics.error(tokens[k].location, "the address of " + name +
+                                                            ", which is overloaded only on address spaces, cannot be "
+                                                            "taken: metalcpu tells the overloads apart at their calls");
+            continue;
+        }
+        if (!isCallOfGroup(unit, f, k)) continue;
+        const std::vector<TokenRange> args = splitParameters(tokens, partner, open, partner[open]);
+        if (args.size() < plan->minArguments || args.size() > plan->maxArguments) continue;
+        const std::size_t caller = unit.functionAt(k);
+        std::vector<Space> spaces;
+        bool other = false; // a literal where the versions take a pointer or reference: another overload's call
+        for (const Position& pos : plan->positions) {
+            if (pos.index >= args.size()) break;
+            const TokenRange a = args[pos.index];
+            const Told s = caller == kNoToken ? kUnknown : argumentSpace(c, caller, a, pos.pointer);
+            if (isLiteral(tokens[a.begin]) || s.what == Told::What::NotAnAddress) other = true;
+            if (s.what == Told::What::Unknown && !other) {
+                c.diagnostics.error(tokens[a.begin].location,
+                                    "cannot tell which overload of " + name + " this call means: they differ only in "
+                                    "the address space of parameter " + std::to_string(pos.index + 1) +
+                                    ", and metalcpu, which runs every address space as one memory, cannot tell this "
+                                    "argument's (pass a variable, parameter or threadgroup variable of the calling "
+                                    "function, or give the overloads different names)");
+                c.diagnostics.note(tokens[f.nameToken].location, "the overloads of " + name + " are here");
+                other = true;
+            }
+            if (s.what == Told::What::Space) spaces.push_back(s.space);
+        }
+        if (other || spaces.size() != plan->positions.size()) continue;
+        auto chosen = std::find_if(plan->versions.begin(), plan->versions.end(),
+                                   [&](const Version& v) { return v.spaces == spaces; });
+        if (chosen == plan->versions.end()) {
+            std::string what;
+            for (std::size_t i = 0; i < spaces.size(); ++i)
+                what += std::string(i == 0 ? "" : ", ") + spaceName(spaces[i]);
+            c.diagnostics.error(tokens[k].location, "no overload of " + name + " takes arguments in the " + what +
+                                                        " address space here");
+            c.diagnostics.note(tokens[f.nameToken].location, "the overloads of " + name + " are here");
+            continue;
+        }
+        if (chosen != plan->versions.begin()) c.edits.insertAfter(open, tagType(*chosen) + "{}, ");
+    }
+    return true;
+}
+
+} // namespace metalcpu::msl

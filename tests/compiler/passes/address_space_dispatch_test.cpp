@@ -1,0 +1,155 @@
+#include "compiler/passes/address_space_dispatch.h"
+
+#include "compiler/compiler_test_util.h"
+#include "compiler/passes/member_overloads.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::msl {
+namespace {
+
+std::string rewrite(std::string_view source, bool validation = false) {
+    auto p = testing::parse(source);
+    std::string out = testing::runPass(*p, collapseAddressSpaceOverloads, validation);
+    EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
+    return out;
+}
+
+// Test that free functions overloaded only on a pointer parameter's address space, with
+// different bodies, stay: the threadgroup one takes a tag first, and the calls whose argument
+// points into threadgroup memory pass one (a threadgroup array, an element's address, pointer
+// arithmetic, a threadgroup pointer parameter), those into thread memory do not. Calls of
+// other overloads (a literal or a value where the versions take a pointer) and of another
+// namespace's function are left alone.
+TEST(AddressSpaceDispatch, PointerParameters) {
+    EXPECT_EQ(rewrite("float total(thread const float* p, int n) { return p[0]; }\n"
+                      "float total(threadgroup const float* p, int n) { return p[1]; }\n"
+                      "float total(int a, int b) { return a; }\n"
+                      "float pass(threadgroup float* q) { return total(q, 1); }\n"
+                      "kernel void k(device float* out, uint lid [[thread_index_in_threadgroup]]) {\n"
+                      "  threadgroup float shared[8];\n"
+                      "  float local[2];\n"
+                      "  thread float* lp = local;\n"
+                      "  out[0] = total(local, 2) + total(shared, 2) + total(&shared[lid], 1) + total(shared + 1, 1);\n"
+                      "  float v = 2;\n"
+                      "  out[1] = total(lp, 1) + total(3, 4) + total(&local[1], 1) + total(v, 1) + metal::total(shared, 1);\n"
+                      "}"),
+              "float total(thread const float* p, int n) { return p[0]; }\n"
+              "float total(::metalcpu_kernel::address_space_tag<3>, threadgroup const float* p, int n) { return p[1]; }\n"
+              "float total(int a, int b) { return a; }\n"
+              "float pass(threadgroup float* q) { return total(::metalcpu_kernel::address_space_tag<3>{}, q, 1); }\n"
+              "kernel void k(device float* out, uint lid [[thread_index_in_threadgroup]]) {\n"
+              "threadgroup float shared[8];\n"
+              "float local[2];\n"
+              "thread float* lp = local;\n"
+              "out[0] = total(local, 2) + total(::metalcpu_kernel::address_space_tag<3>{}, shared, 2) + "
+              "total(::metalcpu_kernel::address_space_tag<3>{}, &shared[lid], 1) + "
+              "total(::metalcpu_kernel::address_space_tag<3>{}, shared + 1, 1);\n"
+              "float v = 2;\n"
+              "out[1] = total(lp, 1) + total(3, 4) + total(&local[1], 1) + total(v, 1) + metal::total(shared, 1);\n"
+              "}");
+}
+
+// Test references and member functions: a reference parameter bound to a threadgroup variable,
+// an element through a threadgroup or device pointer, a member of a thread local, and calls
+// through `.`, `->` and unqualified in the class's own members. In the checked flavour,
+// pointers in different spaces are different types already, but references are not.
+TEST(AddressSpaceDispatch, ReferencesAndMembers) {
+    const char* source = "struct Acc {\n"
+                         "  float v;\n"
+                         "  void add(thread const float& x) { v += x; }\n"
+                         "  void add(device const float& x) { v += 2 * x; }\n"
+                         "  void twice(device const float* p) { add(p[0]); add(*p); }\n"
+                         "};\n"
+                         "struct P { float x; };\n"
+                         "kernel void k(device float* in [[buffer(0)]], device P* ps [[buffer(1)]]) {\n"
+                         "  threadgroup float t;\n"
+                         "  P local;\n"
+                         "  Acc acc, *a = &acc;\n"
+                         "  acc.add(local.x); a->add(in[3]); acc.add(ps->x); acc.add(ps[1].x);\n"
+                         "}";
+    const char* expected = "struct Acc {\n"
+                           "float v;\n"
+                           "void add(thread const float& x) { v += x; }\n"
+                           "void add(::metalcpu_kernel::address_space_tag<1>, device const float& x) { v += 2 * x; }\n"
+                           "void twice(device const float* p) { add(::metalcpu_kernel::address_space_tag<1>{}, p[0]); "
+                           "add(::metalcpu_kernel::address_space_tag<1>{}, *p); }\n"
+                           "};\n"
+                           "struct P { float x; };\n"
+                           "kernel void k(device float* in [[buffer(0)]], device P* ps [[buffer(1)]]) {\n"
+                           "threadgroup float t;\n"
+                           "P local;\n"
+                           "Acc acc, *a = &acc;\n"
+                           "acc.add(local.x); a->add(::metalcpu_kernel::address_space_tag<1>{}, in[3]); "
+                           "acc.add(::metalcpu_kernel::address_space_tag<1>{}, ps->x); "
+                           "acc.add(::metalcpu_kernel::address_space_tag<1>{}, ps[1].x);\n"
+                           "}";
+    EXPECT_EQ(rewrite(source), expected);
+    EXPECT_EQ(rewrite(source, true), expected);
+}
+
+// Test that a local declared in an inner block that has ended does not decide a later call's
+// overload: the declaration in scope does.
+TEST(AddressSpaceDispatch, ScopesOfDeclarations) {
+    EXPECT_EQ(rewrite("void put(thread float& x) { x = 1; }\n"
+                      "void put(threadgroup float& x) { x = 2; }\n"
+                      "kernel void k() {\n"
+                      "  float x;\n"
+                      "  { threadgroup float x; put(x); }\n"
+                      "  for (int i = 0; i < 2; ++i) put(x);\n"
+                      "}"),
+              "void put(thread float& x) { x = 1; }\n"
+              "void put(::metalcpu_kernel::address_space_tag<3>, threadgroup float& x) { x = 2; }\n"
+              "kernel void k() {\n"
+              "float x;\n"
+              "{ threadgroup float x; put(::metalcpu_kernel::address_space_tag<3>{}, x); }\n"
+              "for (int i = 0; i < 2; ++i) put(x);\n"
+              "}");
+}
+
+// Test that a call whose argument's address space cannot be told, a call no version takes, and
+// the function's address are errors at their lines.
+TEST(AddressSpaceDispatch, UntellableCallsAreErrors) {
+    auto p = testing::parse("float get(thread const float* p) { return p[0]; }\n"
+                            "float get(threadgroup const float* p) { return p[1]; }\n"
+                            "kernel void k(device float* out) {\n"
+                            "  threadgroup float s[4];\n"
+                            "  out[0] = get(pick(s));\n"
+                            "  out[1] = get(out);\n"
+                            "  auto f = &get;\n"
+                            "}");
+    testing::runPass(*p, collapseAddressSpaceOverloads);
+    EXPECT_EQ(p->messages(),
+              (std::vector<std::string>{
+                  "test.metal:5:16: error: cannot tell which overload of 'get' this call means: they differ only in "
+                  "the address space of parameter 1, and metalcpu, which runs every address space as one memory, "
+                  "cannot tell this argument's (pass a variable, parameter or threadgroup variable of the calling "
+                  "function, or give the overloads different names)",
+                  "test.metal:1:7: note: the overloads of 'get' are here",
+                  "test.metal:6:12: error: no overload of 'get' takes arguments in the device address space here",
+                  "test.metal:1:7: note: the overloads of 'get' are here",
+                  "test.metal:7:13: error: the address of 'get', which is overloaded only on address spaces, cannot "
+                  "be taken: metalcpu tells the overloads apart at their calls"}));
+}
+
+// Test that overloads this cannot tell apart at their calls stay an error naming both: on the
+// address space of `this`, and operators.
+TEST(AddressSpaceDispatch, ThisAndOperatorsStayErrors) {
+    auto p = testing::parse("struct S {\n"
+                            "  int f() thread { return 1; }\n"
+                            "  int f() device { return 2; }\n"
+                            "};\n"
+                            "thread C& operator+=(thread C& a, C b) { return a; }\n"
+                            "device C& operator+=(device C& a, C b) { atomic_add(a, b); return a; }");
+    testing::runPass(*p, collapseAddressSpaceOverloads);
+    ASSERT_EQ(p->messages().size(), 4u);
+    EXPECT_NE(p->messages()[0].find("test.metal:6:11: error: 'operator+=' is overloaded only on address spaces"),
+              std::string::npos)
+        << p->messages()[0];
+    EXPECT_NE(p->messages()[2].find("test.metal:3:7: error: 'f' is overloaded only on address spaces"),
+              std::string::npos)
+        << p->messages()[2];
+}
+
+} // namespace
+} // namespace metalcpu::msl

@@ -1,0 +1,77 @@
+#pragma once
+// Execution tests over SIMD-group shapes: the threads of a threadgroup, the SIMD width
+// (METALCPU_SIMD_WIDTH, set around each test, before its device exists) and shader validation.
+#include "guarded_buffer.h"
+#include "metal_test.h"
+#include "scoped_state.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+
+namespace metalcpu::testing {
+
+/// (threads per group, SIMD width, shader validation on)
+using SimdShape = std::tuple<unsigned, unsigned, bool>;
+
+/// Test names for SimdShape parameters: 40threads_width32_plain, 40threads_width32_validated.
+inline std::string simdShapeName(const ::testing::TestParamInfo<SimdShape>& info) {
+    return std::to_string(std::get<0>(info.param)) + "threads_width" + std::to_string(std::get<1>(info.param)) +
+           (std::get<2>(info.param) ? "_validated" : "_plain");
+}
+
+/// A test whose SIMD width is the shape's, for the whole test.
+class SimdShapedTest : public MetalTest, public ::testing::WithParamInterface<SimdShape> {
+protected:
+    void SetUp() override {
+        width_.emplace("METALCPU_SIMD_WIDTH", std::to_string(width()));
+        MetalTest::SetUp();
+    }
+    void TearDown() override {
+        MetalTest::TearDown();
+        width_.reset();
+    }
+
+    unsigned size() const { return std::get<0>(GetParam()); }
+    unsigned width() const { return std::get<1>(GetParam()); }
+    bool validated() const { return std::get<2>(GetParam()); }
+
+    /// Runs `state` over `threads` threads in groups of size() (the last group is cut unless
+    /// they divide) with rows of `n` elements: `in` at [[buffer(0)]], `out` at 1, `n` at 2.
+    /// Fails the test unless the command buffer completes.
+    void runRows(MTL::ComputePipelineState* state, MTL::Buffer* in, const GuardedBuffer& out, std::uint32_t n,
+                 unsigned threads) {
+        MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        encoder->setBuffer(in, 0, 0);
+        out.bind(encoder, 1);
+        encoder->setBytes(&n, sizeof n, 2);
+        encoder->dispatchThreads(MTL::Size(threads, 1, 1), MTL::Size(size(), 1, 1));
+        encoder->endEncoding();
+        EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted)
+            << text(commandBuffer->error() ? commandBuffer->error()->localizedDescription() : nullptr);
+    }
+
+private:
+    std::optional<ScopedEnvironmentVariable> width_;
+};
+
+/// SimdShapedTest over the kernels of `Source`, compiled once per suite.
+template <const char* const& Source>
+class SimdShapedKernelTest : public SimdShapedTest {
+protected:
+    static void SetUpTestSuite() { library_ = compile(Source); }
+    static void TearDownTestSuite() {
+        if (library_) library_->release();
+        library_ = nullptr;
+    }
+
+    /// The pipeline (+1) for `name`, plain or validated as the shape says.
+    MTL::ComputePipelineState* kernel(const char* name) { return pipeline(library_, name, validated()); }
+
+    inline static MTL::Library* library_ = nullptr;
+};
+
+} // namespace metalcpu::testing
