@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <string>
-#include <string_view>
 
 #include "exec/fault_scratch.h"
 #include "exec/fiber_scheduler.h"
@@ -133,11 +131,6 @@ void scopeCall(mc_u32 simdgroups, const mc_scope_record* mine, mc_scope_fn fn, v
 /// skipped, its destination left as it was (the executor has no per-element stand-in).
 bool tensorOperandsInside(const mc_matmul_call& call) {
     if (!call.site) return true;
-    // The stdlib names the function by __builtin_FUNCTION, which adds an instantiation's
-    // template arguments ("tile<half>"); reports name functions as written.
-    const std::string_view function = call.site->function ? call.site->function : "";
-    const std::string written(function.starts_with("operator") ? function : function.substr(0, function.find('<')));
-    const mc_site site = {call.site->file, written.c_str(), call.site->line, call.site->column};
     const mc_region* regions = val::RegionTable::shared().regions();
     constexpr mc_u64 kAddressMask = (mc_u64(1) << METALCPU_REGION_TAG_SHIFT) - 1;
     bool inside = true;
@@ -152,7 +145,7 @@ bool tensorOperandsInside(const mc_matmul_call& call) {
         const mc_u64 into = from - region.begin;
         if (into < region.length && region.length - into >= size) continue;
         const mc_u32 op = which == MC_SCOPE_DESTINATION ? MC_OP_STORE : MC_OP_LOAD;
-        if (validationFault(operand.checked, static_cast<mc_u64>(offset), size, op, &site) !=
+        if (validationFault(operand.checked, static_cast<mc_u64>(offset), size, op, call.site) !=
             reinterpret_cast<void*>(from))
             inside = false;
     }

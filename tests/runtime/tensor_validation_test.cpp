@@ -95,6 +95,16 @@ kernel void cooperative_store(device half* a [[buffer(0)]], device half* b [[buf
     op.run(A, B, cD);
     cD.store(D); // cooperative_store store
 }
+
+// A cooperative tensor loaded from A (g.n x g.m claimed) and stored into D (16 x 16).
+kernel void cooperative_load(device half* a [[buffer(0)]], device half* b [[buffer(1)]], device half* d [[buffer(2)]],
+                             constant Gemm& g [[buffer(3)]]) {
+    auto D = tensor(d, dextents<int32_t, 2>(16, 16));
+    matmul2d<kTile, execution_simdgroups<1>> op;
+    auto cA = op.get_destination_cooperative_tensor<decltype(D), decltype(D), half>();
+    cA.load(tensor(a, dextents<int32_t, 2>(g.n, g.m))); // cooperative_load load
+    cA.store(D);
+}
 )";
 
 /// The line of `marker` in kKernels (1-based, as the reports count).
@@ -331,6 +341,54 @@ TEST_F(TensorValidation, FittingOperandsAreSilent) {
     }
     EXPECT_THAT(reports.take(), IsEmpty());
 }
+
+// Test that a cooperative tensor stored past its destination's buffer is reported as a store
+// at the line of `store`, with the buffer's own elements written and nothing past it.
+TEST_F(TensorValidation, CooperativeStoreOverrunIsAStoreAtStore) {
+    const std::vector<_Float16> a = integers(9), b = integers(10);
+    const std::vector<float> expected = product(a, b);
+    ShortBuffer d(device_, kTileBytes - kTileSize * sizeof(_Float16), kUntouched); // 15 rows
+    ValidationReportCollector reports;
+    dispatch("cooperative_store", halves(a, kTileBytes), halves(b, kTileBytes), d.buffer(), 0, kFullTile);
+    const auto seen = reports.take();
+    ASSERT_FALSE(seen.empty());
+    unsigned stores = 0;
+    for (const auto& report : seen) {
+        EXPECT_THAT(report, AllOf(InvalidStore("cooperative_store", 2), AtLine(lineOf("cD.store(D); // cooperative_store"))));
+        EXPECT_GE(report.offset, kTileBytes - kTileSize * sizeof(_Float16));
+        stores += unsigned(report.count);
+    }
+    EXPECT_EQ(stores, unsigned(kTileSize)); // one per element of the 16th row
+    EXPECT_THAT(seen[0].text(), StartsWith("Invalid device store at offset "));
+    EXPECT_THAT(seen[0].text(), HasSubstr("\t* frame #0: cooperative_store() - /program_source:" +
+                                          std::to_string(lineOf("cD.store(D); // cooperative_store")) + ":0\n"));
+    EXPECT_THAT(seen[0].text(), HasSubstr("2-byte store"));
+    const auto* written = reinterpret_cast<const _Float16*>(d.buffer()->contents());
+    for (int i = 0; i < kTileSize * (kTileSize - 1); ++i) ASSERT_EQ(float(written[i]), expected[i]) << i;
+    d.expectTailIntact();
+}
+
+// Test that a cooperative load past its source's buffer is reported as a load at the line of
+// `load`, and that the elements it could not read arrive as zeros.
+TEST_F(TensorValidation, CooperativeLoadOverrunIsALoadAtLoad) {
+    const std::vector<_Float16> a = integers(17);
+    GuardedBuffer d(device_, kTileBytes);
+    ValidationReportCollector reports;
+    dispatch("cooperative_load", halves(a, kTileBytes - kTileSize * sizeof(_Float16)), halves(a, kTileBytes), d.buffer(),
+             GuardedBuffer::offset(), kFullTile);
+    const auto seen = reports.take();
+    ASSERT_FALSE(seen.empty());
+    unsigned loads = 0;
+    for (const auto& report : seen) {
+        EXPECT_THAT(report, AllOf(InvalidLoad("cooperative_load", 0), AtLine(lineOf("cA.load("))));
+        loads += unsigned(report.count);
+    }
+    EXPECT_EQ(loads, unsigned(kTileSize));
+    for (int i = 0; i < kTileSize * kTileSize; ++i)
+        ASSERT_EQ(float(d.data<_Float16>()[i]), i < kTileSize * (kTileSize - 1) ? float(a[i]) : 0.0f) << i;
+    d.expectCanariesIntact();
+}
+
 
 /// handle_product through the MTL4 path with tensors over buffers, validated.
 class TensorHandleValidation : public Mtl4Test {};

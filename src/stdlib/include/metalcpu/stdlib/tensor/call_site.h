@@ -6,10 +6,12 @@
 
 namespace metalcpu_stdlib::tensor {
 
-/// Where an operation is called (`op.run(...)`, `reduce_rows(...)`), for shader validation's
-/// reports: a default argument of the call (`call_site site = call_site::here()`) takes the
-/// caller's file (as #line names it), function and line, as the checked atomics do (GCC 12 has
-/// no __builtin_COLUMN). The plain flavour keeps nothing and passes no site.
+/// Where an operation is called (`op.run(...)`, `reduce_rows(...)`, a cooperative tensor's
+/// `load` and `store`), for shader validation's reports: a default argument of the call
+/// (`call_site site = call_site::here()`) takes the caller's file (as #line names it),
+/// function and line, as the checked atomics do (GCC 12 has no __builtin_COLUMN). The
+/// function's name carries an instantiation's template arguments; reports drop them. The
+/// plain flavour keeps nothing and passes no site.
 struct call_site {
 #ifdef METALCPU_VALIDATION
     mc_site where;
