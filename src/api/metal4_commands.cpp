@@ -1,7 +1,8 @@
 // Metal 4 command objects: MTL4::CommandQueue, CommandBuffer, CommandAllocator, the compute
 // encoder, ArgumentTable and CommitFeedback (src/runtime/mtl4_*.h). Render and machine-learning
-// encoders, counter heaps and indirect command buffers are not built, and residency sets on
-// queues and command buffers are accepted unchecked: those methods do nothing. Descriptors and CommitOptions are settings holders
+// encoders, counter heaps and indirect command buffers are not built: those methods do nothing.
+// Residency sets on queues and command buffers feed API validation's residency check
+// (runtime/mtl4_residency.h). Descriptors and CommitOptions are settings holders
 // (metal4_descriptors.cpp).
 #include "api/metal4_descriptors.h"
 #include "runtime/log_state.h"
@@ -94,8 +95,12 @@ MTL4::ComputeCommandEncoder* MTL4::CommandBuffer::computeCommandEncoder() {
     auto* self = implOf<Buffer4>(this);
     return self ? self->computeCommandEncoder() : nullptr;
 }
-void MTL4::CommandBuffer::useResidencySet(const MTL::ResidencySet*) {}
-void MTL4::CommandBuffer::useResidencySets(const MTL::ResidencySet* const*, NS::UInteger) {}
+void MTL4::CommandBuffer::useResidencySet(const MTL::ResidencySet* set) {
+    if (auto* self = implOf<Buffer4>(this)) self->useResidencySets(&set, 1);
+}
+void MTL4::CommandBuffer::useResidencySets(const MTL::ResidencySet* const* sets, NS::UInteger count) {
+    if (auto* self = implOf<Buffer4>(this)) self->useResidencySets(sets, count);
+}
 void MTL4::CommandBuffer::writeTimestampIntoHeap(const CounterHeap*, NS::UInteger) {}
 void MTL4::CommandBuffer::resolveCounterHeap(const CounterHeap*, NS::Range, const BufferRange, const MTL::Fence*,
                                              const MTL::Fence*) {}
@@ -214,10 +219,18 @@ void MTL4::CommandQueue::signalEvent(const MTL::Event* event, std::uint64_t valu
 void MTL4::CommandQueue::wait(const MTL::Event* event, std::uint64_t value) {
     if (auto* self = implOf<Queue4>(this)) self->wait(event, value);
 }
-void MTL4::CommandQueue::addResidencySet(const MTL::ResidencySet*) {}
-void MTL4::CommandQueue::addResidencySets(const MTL::ResidencySet* const*, NS::UInteger) {}
-void MTL4::CommandQueue::removeResidencySet(const MTL::ResidencySet*) {}
-void MTL4::CommandQueue::removeResidencySets(const MTL::ResidencySet* const*, NS::UInteger) {}
+void MTL4::CommandQueue::addResidencySet(const MTL::ResidencySet* set) {
+    if (auto* self = implOf<Queue4>(this)) self->residencySets().add(&set, 1);
+}
+void MTL4::CommandQueue::addResidencySets(const MTL::ResidencySet* const* sets, NS::UInteger count) {
+    if (auto* self = implOf<Queue4>(this)) self->residencySets().add(sets, count);
+}
+void MTL4::CommandQueue::removeResidencySet(const MTL::ResidencySet* set) {
+    if (auto* self = implOf<Queue4>(this)) self->residencySets().remove(&set, 1);
+}
+void MTL4::CommandQueue::removeResidencySets(const MTL::ResidencySet* const* sets, NS::UInteger count) {
+    if (auto* self = implOf<Queue4>(this)) self->residencySets().remove(sets, count);
+}
 
 NS::Error* MTL4::CommitFeedback::error() const {
     auto* self = implOf<Feedback>(this);

@@ -84,7 +84,12 @@ void Mtl4ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThr
     }
     const DispatchRequest request{kClass, selector, pipeline_, grid, threadsPerThreadgroup, gridCountsThreads,
                                   &label_, index_, dispatchesMade_, true};
-    if (buildDispatch(request, bindings, *commandBuffer_->device(), *commandBuffer_)) ++dispatchesMade_;
+    const std::size_t command = commandBuffer_->nextCommand();
+    if (!buildDispatch(request, bindings, *commandBuffer_->device(), *commandBuffer_)) return;
+    ++dispatchesMade_;
+    const DebugLayer::Mode layer = DebugLayer::mode();
+    if (layer == DebugLayer::Mode::Assert || layer == DebugLayer::Mode::NSLog)
+        commandBuffer_->residencyUses().note(command, pipeline_->kernel(), bindings);
 }
 
 void Mtl4ComputeCommandEncoder::copy(const MTL::Buffer* source, std::uint64_t sourceOffset,

@@ -74,13 +74,7 @@ protected:
     }
     /// Dispatches read_tensor once and commits.
     CommitResult run() {
-        commandBuffer_->beginCommandBuffer(allocator_);
-        MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
-        encoder->setComputePipelineState(pipeline_);
-        encoder->setArgumentTable(table_);
-        encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
-        encoder->endEncoding();
-        commandBuffer_->endCommandBuffer();
+        record(pipeline_, table_, MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
         return commit({commandBuffer_});
     }
     const float* out() const { return static_cast<const float*>(out_->contents()); }
@@ -151,6 +145,34 @@ TEST_F(Mtl4TensorBindingsTest, MismatchedTensorRejected) {
     ASSERT_EQ(reports.size(), 3u);
     EXPECT_EQ(reports[0], "validateComputeFunctionArguments:1126: failed assertion `" + typeMessage + "'");
     EXPECT_EQ(out()[0], 0.0f); // the kernel never ran
+}
+
+// Test that API validation holds a bound tensor to Metal 4's residency rule: outside every
+// set it is reported (with the output buffer) and the dispatch fails; in a committed set the
+// command buffer uses, the kernel runs silently.
+TEST_F(Mtl4TensorBindingsTest, TensorMustBeInAResidencySet) {
+    std::vector<std::string> reports;
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::NSLog,
+                                  [&](const std::string& line) { reports.push_back(line); });
+    MTL::Tensor* bound = tensor();
+    ASSERT_NE(bound, nullptr);
+    table_->setResource(bound->gpuResourceID(), 0);
+    const std::string tensorMessage = "Compute Function(read_tensor): the tensor bound at index 0 for t (label: (null)) "
+                                      "is in no committed residency set of the command buffer or its command queue.";
+    CommitResult result = run();
+    EXPECT_EQ(result.error, tensorMessage);
+    ASSERT_EQ(reports.size(), 2u);
+    EXPECT_EQ(reports[0], "-[MTL4DebugCommandQueue commit:count:options:]:440: failed assertion `" + tensorMessage + "'");
+    EXPECT_NE(reports[1].find("the buffer bound at index 1 for out[0]"), std::string::npos) << reports[1];
+    EXPECT_EQ(out()[0], 0.0f);
+
+    reports.clear();
+    record(pipeline_, table_, MTL::Size(1, 1, 1), MTL::Size(1, 1, 1), {residencySet({bound, out_})});
+    result = commit({commandBuffer_});
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::Off);
+    EXPECT_FALSE(result.failed) << result.error;
+    EXPECT_TRUE(reports.empty()) << reports.front();
+    EXPECT_EQ(out()[0], 2.0f); // the rank the kernel read
 }
 
 } // namespace

@@ -420,13 +420,7 @@ TEST_F(TensorHandleValidation, HandlesAreSilentAndRight) {
         arguments->setResource(made->gpuResourceID(), NS::UInteger(i));
     }
     ValidationReportCollector reports;
-    commandBuffer_->beginCommandBuffer(allocator_);
-    MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
-    encoder->setComputePipelineState(state);
-    encoder->setArgumentTable(arguments);
-    encoder->dispatchThreadgroups(MTL::Size(1, 1, 1), MTL::Size(32, 1, 1));
-    encoder->endEncoding();
-    commandBuffer_->endCommandBuffer();
+    record(state, arguments, MTL::Size(32, 1, 1), MTL::Size(32, 1, 1), {residencySet({buffers[0], buffers[1], buffers[2]})});
     const CommitResult result = commit({commandBuffer_});
     ASSERT_FALSE(result.failed) << result.error;
     const auto* d = static_cast<const _Float16*>(buffers[2]->contents());
