@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 namespace metalcpu::val {
 namespace {
@@ -89,7 +90,11 @@ void* DispatchValidation::fault(std::uint64_t pointer, std::uint64_t byteOffset,
     report.threadgroupPositionInGrid = thread.group;
     if (site) {
         report.location.file = site->file ? site->file : "";
-        report.location.function = site->function ? site->function : "";
+        // Sites the stdlib takes from __builtin_FUNCTION (tensor operations) carry an
+        // instantiation's template arguments ("tile<half>"); reports name functions as written.
+        const std::string_view function = site->function ? site->function : "";
+        report.location.function =
+            std::string(function.starts_with("operator") ? function : function.substr(0, function.find('<')));
         report.location.line = site->line;
         report.location.column = site->column;
     }

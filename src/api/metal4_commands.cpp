@@ -1,9 +1,14 @@
 // Metal 4 command objects: MTL4::CommandQueue, CommandBuffer, CommandAllocator, the compute
 // encoder, ArgumentTable and CommitFeedback (src/runtime/mtl4_*.h). Render and machine-learning
-// encoders, counter heaps and indirect command buffers are not built, and residency sets on
-// queues and command buffers are accepted unchecked: those methods do nothing. Descriptors and CommitOptions are settings holders
+// encoders, counter heaps and indirect command buffers are not built: methods that would use
+// them do nothing, and the compute encoder's commands that would skip real work (texture
+// copies, indirect dispatch, indirect command buffers, mipmaps) log once as not yet.
+// Residency sets on queues and command buffers feed API validation's residency check
+// (runtime/mtl4_residency.h). Descriptors and CommitOptions are settings holders
 // (metal4_descriptors.cpp).
 #include "api/metal4_descriptors.h"
+#include "api/not_yet.h"
+#include "api/tensor_extents.h"
 #include "runtime/log_state.h"
 #include "runtime/mtl4_argument_table.h"
 #include "runtime/mtl4_command_allocator.h"
@@ -20,6 +25,7 @@
 #include <Metal/MTL4ComputeCommandEncoder.hpp>
 #include <Metal/MTL4Counters.hpp>
 
+using metalcpu::api::notYet;
 using metalcpu::ns::implOf;
 using Table = metalcpu::rt::Mtl4ArgumentTable;
 using Allocator = metalcpu::rt::Mtl4CommandAllocator;
@@ -94,8 +100,12 @@ MTL4::ComputeCommandEncoder* MTL4::CommandBuffer::computeCommandEncoder() {
     auto* self = implOf<Buffer4>(this);
     return self ? self->computeCommandEncoder() : nullptr;
 }
-void MTL4::CommandBuffer::useResidencySet(const MTL::ResidencySet*) {}
-void MTL4::CommandBuffer::useResidencySets(const MTL::ResidencySet* const*, NS::UInteger) {}
+void MTL4::CommandBuffer::useResidencySet(const MTL::ResidencySet* set) {
+    if (auto* self = implOf<Buffer4>(this)) self->useResidencySets(&set, 1);
+}
+void MTL4::CommandBuffer::useResidencySets(const MTL::ResidencySet* const* sets, NS::UInteger count) {
+    if (auto* self = implOf<Buffer4>(this)) self->useResidencySets(sets, count);
+}
 void MTL4::CommandBuffer::writeTimestampIntoHeap(const CounterHeap*, NS::UInteger) {}
 void MTL4::CommandBuffer::resolveCounterHeap(const CounterHeap*, NS::Range, const BufferRange, const MTL::Fence*,
                                              const MTL::Fence*) {}
@@ -142,55 +152,102 @@ void MTL4::ComputeCommandEncoder::setImageblockWidth(NS::UInteger, NS::UInteger)
 void MTL4::ComputeCommandEncoder::dispatchThreads(MTL::Size threadsPerGrid, MTL::Size threadsPerThreadgroup) {
     if (auto* self = implOf<Encoder4>(this)) self->dispatch(threadsPerGrid, threadsPerThreadgroup, true);
 }
-void MTL4::ComputeCommandEncoder::dispatchThreads(MTL::GPUAddress) {}
+void MTL4::ComputeCommandEncoder::dispatchThreads(MTL::GPUAddress) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::dispatchThreads(indirectBuffer)");
+}
 void MTL4::ComputeCommandEncoder::dispatchThreadgroups(MTL::Size threadgroupsPerGrid, MTL::Size threadsPerThreadgroup) {
     if (auto* self = implOf<Encoder4>(this)) self->dispatch(threadgroupsPerGrid, threadsPerThreadgroup, false);
 }
-void MTL4::ComputeCommandEncoder::dispatchThreadgroups(MTL::GPUAddress, MTL::Size) {}
-void MTL4::ComputeCommandEncoder::executeCommandsInBuffer(const MTL::IndirectCommandBuffer*, NS::Range) {}
-void MTL4::ComputeCommandEncoder::executeCommandsInBuffer(const MTL::IndirectCommandBuffer*, MTL::GPUAddress) {}
+void MTL4::ComputeCommandEncoder::dispatchThreadgroups(MTL::GPUAddress, MTL::Size) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::dispatchThreadgroups(indirectBuffer)");
+}
+void MTL4::ComputeCommandEncoder::executeCommandsInBuffer(const MTL::IndirectCommandBuffer*, NS::Range) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::executeCommandsInBuffer");
+}
+void MTL4::ComputeCommandEncoder::executeCommandsInBuffer(const MTL::IndirectCommandBuffer*, MTL::GPUAddress) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::executeCommandsInBuffer");
+}
 void MTL4::ComputeCommandEncoder::copyFromBuffer(const MTL::Buffer* source, NS::UInteger sourceOffset,
                                                  const MTL::Buffer* destination, NS::UInteger destinationOffset,
                                                  NS::UInteger size) {
     if (auto* self = implOf<Encoder4>(this)) self->copy(source, sourceOffset, destination, destinationOffset, size);
 }
+// Copies between buffers and textures, and between textures, need texture commands the
+// command buffers do not run yet: each logs once.
 void MTL4::ComputeCommandEncoder::copyFromBuffer(const MTL::Buffer*, NS::UInteger, NS::UInteger, NS::UInteger,
                                                  MTL::Size, const MTL::Texture*, NS::UInteger, NS::UInteger,
-                                                 MTL::Origin) {}
+                                                 MTL::Origin) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::copyFromBuffer(toTexture)");
+}
 void MTL4::ComputeCommandEncoder::copyFromBuffer(const MTL::Buffer*, NS::UInteger, NS::UInteger, NS::UInteger,
                                                  MTL::Size, const MTL::Texture*, NS::UInteger, NS::UInteger,
-                                                 MTL::Origin, MTL::BlitOption) {}
-void MTL4::ComputeCommandEncoder::copyFromTexture(const MTL::Texture*, const MTL::Texture*) {}
+                                                 MTL::Origin, MTL::BlitOption) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::copyFromBuffer(toTexture)");
+}
+void MTL4::ComputeCommandEncoder::copyFromTexture(const MTL::Texture*, const MTL::Texture*) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::copyFromTexture");
+}
 void MTL4::ComputeCommandEncoder::copyFromTexture(const MTL::Texture*, NS::UInteger, NS::UInteger, const MTL::Texture*,
-                                                  NS::UInteger, NS::UInteger, NS::UInteger, NS::UInteger) {}
+                                                  NS::UInteger, NS::UInteger, NS::UInteger, NS::UInteger) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::copyFromTexture");
+}
 void MTL4::ComputeCommandEncoder::copyFromTexture(const MTL::Texture*, NS::UInteger, NS::UInteger, MTL::Origin,
                                                   MTL::Size, const MTL::Texture*, NS::UInteger, NS::UInteger,
-                                                  MTL::Origin) {}
+                                                  MTL::Origin) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::copyFromTexture");
+}
 void MTL4::ComputeCommandEncoder::copyFromTexture(const MTL::Texture*, NS::UInteger, NS::UInteger, MTL::Origin,
                                                   MTL::Size, const MTL::Buffer*, NS::UInteger, NS::UInteger,
-                                                  NS::UInteger) {}
+                                                  NS::UInteger) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::copyFromTexture(toBuffer)");
+}
 void MTL4::ComputeCommandEncoder::copyFromTexture(const MTL::Texture*, NS::UInteger, NS::UInteger, MTL::Origin,
                                                   MTL::Size, const MTL::Buffer*, NS::UInteger, NS::UInteger,
-                                                  NS::UInteger, MTL::BlitOption) {}
-void MTL4::ComputeCommandEncoder::copyFromTensor(const MTL::Tensor*, const MTL::TensorExtents*,
-                                                 const MTL::TensorExtents*, const MTL::Tensor*,
-                                                 const MTL::TensorExtents*, const MTL::TensorExtents*) {}
-void MTL4::ComputeCommandEncoder::copyFromTensor(const MTL::Tensor*, const MTL::TensorExtents*,
-                                                 const MTL::TensorExtents*, MTL::TensorPlaneType, const MTL::Tensor*,
-                                                 const MTL::TensorExtents*, const MTL::TensorExtents*,
-                                                 MTL::TensorPlaneType) {}
+                                                  NS::UInteger, MTL::BlitOption) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::copyFromTexture(toBuffer)");
+}
+void MTL4::ComputeCommandEncoder::copyFromTensor(const MTL::Tensor* sourceTensor, const MTL::TensorExtents* sourceOrigin,
+                                                 const MTL::TensorExtents* sourceDimensions,
+                                                 const MTL::Tensor* destinationTensor,
+                                                 const MTL::TensorExtents* destinationOrigin,
+                                                 const MTL::TensorExtents* destinationDimensions) {
+    using metalcpu::api::sliceValues;
+    if (auto* self = implOf<Encoder4>(this))
+        self->copyTensor(sourceTensor, sliceValues(sourceOrigin), sliceValues(sourceDimensions), destinationTensor,
+                         sliceValues(destinationOrigin), sliceValues(destinationDimensions));
+}
+// Tensors have a data plane only (auxiliary planes are refused when tensors are made).
+void MTL4::ComputeCommandEncoder::copyFromTensor(const MTL::Tensor* sourceTensor, const MTL::TensorExtents* sourceOrigin,
+                                                 const MTL::TensorExtents* sourceDimensions,
+                                                 MTL::TensorPlaneType sourcePlane, const MTL::Tensor* destinationTensor,
+                                                 const MTL::TensorExtents* destinationOrigin,
+                                                 const MTL::TensorExtents* destinationDimensions,
+                                                 MTL::TensorPlaneType destinationPlane) {
+    if (sourcePlane != MTL::TensorPlaneTypeData || destinationPlane != MTL::TensorPlaneTypeData)
+        return notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::copyFromTensor(auxiliary plane)");
+    copyFromTensor(sourceTensor, sourceOrigin, sourceDimensions, destinationTensor, destinationOrigin,
+                   destinationDimensions);
+}
 void MTL4::ComputeCommandEncoder::fillBuffer(const MTL::Buffer* buffer, NS::Range range, std::uint8_t value) {
     if (auto* self = implOf<Encoder4>(this)) self->fill(buffer, range.location, range.length, value);
 }
-void MTL4::ComputeCommandEncoder::generateMipmaps(const MTL::Texture*) {}
+void MTL4::ComputeCommandEncoder::generateMipmaps(const MTL::Texture*) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::generateMipmaps");
+}
 void MTL4::ComputeCommandEncoder::optimizeContentsForCPUAccess(const MTL::Texture*) {}
 void MTL4::ComputeCommandEncoder::optimizeContentsForCPUAccess(const MTL::Texture*, NS::UInteger, NS::UInteger) {}
 void MTL4::ComputeCommandEncoder::optimizeContentsForGPUAccess(const MTL::Texture*) {}
 void MTL4::ComputeCommandEncoder::optimizeContentsForGPUAccess(const MTL::Texture*, NS::UInteger, NS::UInteger) {}
 void MTL4::ComputeCommandEncoder::copyIndirectCommandBuffer(const MTL::IndirectCommandBuffer*, NS::Range,
-                                                            const MTL::IndirectCommandBuffer*, NS::UInteger) {}
-void MTL4::ComputeCommandEncoder::optimizeIndirectCommandBuffer(const MTL::IndirectCommandBuffer*, NS::Range) {}
-void MTL4::ComputeCommandEncoder::resetCommandsInBuffer(const MTL::IndirectCommandBuffer*, NS::Range) {}
+                                                            const MTL::IndirectCommandBuffer*, NS::UInteger) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::copyIndirectCommandBuffer");
+}
+void MTL4::ComputeCommandEncoder::optimizeIndirectCommandBuffer(const MTL::IndirectCommandBuffer*, NS::Range) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::optimizeIndirectCommandBuffer");
+}
+void MTL4::ComputeCommandEncoder::resetCommandsInBuffer(const MTL::IndirectCommandBuffer*, NS::Range) {
+    notYet<Encoder4>(this, "MTL4::ComputeCommandEncoder::resetCommandsInBuffer");
+}
 void MTL4::ComputeCommandEncoder::writeTimestamp(TimestampGranularity, const CounterHeap*, NS::UInteger) {}
 
 NS::String* MTL4::CommandQueue::label() const {
@@ -214,10 +271,18 @@ void MTL4::CommandQueue::signalEvent(const MTL::Event* event, std::uint64_t valu
 void MTL4::CommandQueue::wait(const MTL::Event* event, std::uint64_t value) {
     if (auto* self = implOf<Queue4>(this)) self->wait(event, value);
 }
-void MTL4::CommandQueue::addResidencySet(const MTL::ResidencySet*) {}
-void MTL4::CommandQueue::addResidencySets(const MTL::ResidencySet* const*, NS::UInteger) {}
-void MTL4::CommandQueue::removeResidencySet(const MTL::ResidencySet*) {}
-void MTL4::CommandQueue::removeResidencySets(const MTL::ResidencySet* const*, NS::UInteger) {}
+void MTL4::CommandQueue::addResidencySet(const MTL::ResidencySet* set) {
+    if (auto* self = implOf<Queue4>(this)) self->residencySets().add(&set, 1);
+}
+void MTL4::CommandQueue::addResidencySets(const MTL::ResidencySet* const* sets, NS::UInteger count) {
+    if (auto* self = implOf<Queue4>(this)) self->residencySets().add(sets, count);
+}
+void MTL4::CommandQueue::removeResidencySet(const MTL::ResidencySet* set) {
+    if (auto* self = implOf<Queue4>(this)) self->residencySets().remove(&set, 1);
+}
+void MTL4::CommandQueue::removeResidencySets(const MTL::ResidencySet* const* sets, NS::UInteger count) {
+    if (auto* self = implOf<Queue4>(this)) self->residencySets().remove(sets, count);
+}
 
 NS::Error* MTL4::CommitFeedback::error() const {
     auto* self = implOf<Feedback>(this);

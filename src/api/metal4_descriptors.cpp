@@ -2,7 +2,9 @@
 // CommandAllocatorDescriptor, CommandBufferOptions, CommitOptions, ArgumentTableDescriptor,
 // CounterHeapDescriptor, CompilerDescriptor, CompilerTaskOptions,
 // PipelineDataSetSerializerDescriptor and BinaryFunctionDescriptor. The command objects they
-// describe are in metal4_commands.cpp; the compiler cannot be made yet (metal4_compiler.cpp).
+// describe are in metal4_commands.cpp, the compiler in metal4_compiler.cpp; counter heaps,
+// pipeline data set serializers and binary functions are not made yet (their descriptors only
+// hold settings).
 #include "api/blocks.h"
 #include "api/metal4_descriptors.h"
 #include "api/settings.h"

@@ -1,8 +1,9 @@
 // The settings that describe Metal 4 pipelines and functions: MTL4::PipelineOptions,
 // PipelineDescriptor and its subclass ComputePipelineDescriptor, FunctionDescriptor and its
 // subclasses LibraryFunctionDescriptor and SpecializedFunctionDescriptor, LibraryDescriptor,
-// StaticLinkingDescriptor and PipelineStageDynamicLinkingDescriptor. MTL4::Compiler, which
-// would build from them, cannot be made yet.
+// StaticLinkingDescriptor and PipelineStageDynamicLinkingDescriptor. MTL4::Compiler builds
+// libraries and compute pipelines from them (metal4_compiler.cpp); the linking descriptors are
+// settings only.
 #include "api/settings.h"
 
 #include <Foundation/NSArray.hpp>

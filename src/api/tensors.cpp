@@ -4,6 +4,7 @@
 // made, and descriptors with auxiliary planes are refused.
 #include "api/not_yet.h"
 #include "api/settings.h"
+#include "api/tensor_extents.h"
 #include "foundation/string.h"
 #include "runtime/buffer.h"
 #include "runtime/device.h"
@@ -236,13 +237,12 @@ MTL::TensorExtents* extentsOf(const rt::Tensor& tensor, std::int64_t (rt::Tensor
     return ns::autoreleased(static_cast<MTL::TensorExtents*>(made));
 }
 
-/// The values of a slice-copy argument (empty for nil).
-metalcpu::rt::Tensor::Extents sliceValues(const MTL::TensorExtents* extents) {
+} // namespace
+
+rt::Tensor::Extents sliceValues(const MTL::TensorExtents* extents) {
     const ExtentValues found = valuesOf(extents);
     return {found.values, found.rank};
 }
-
-} // namespace
 } // namespace metalcpu::api
 
 using Ten = metalcpu::rt::Tensor;

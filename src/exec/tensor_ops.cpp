@@ -13,6 +13,10 @@
 
 #include "exec/tensor_ops_kernels.h"
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 namespace metalcpu::exec {
 namespace {
 
@@ -62,7 +66,7 @@ double loadElement(mc_u32 type, const void* base, std::int64_t index) {
     const char* p = static_cast<const char*>(base) + index * static_cast<std::int64_t>(sizeOf(type));
     switch (type) {
     case kFloat32: { float v; std::memcpy(&v, p, 4); return v; }
-    case kFloat16: { _Float16 v; std::memcpy(&v, p, 2); return static_cast<float>(v); }
+    case kFloat16: { std::uint16_t v; std::memcpy(&v, p, 2); return halfBitsToFloat(v); }
     case kBFloat16: { std::uint16_t v; std::memcpy(&v, p, 2); return bfloatToFloat(v); }
     case kInt8: return static_cast<std::int8_t>(*p);
     case kUInt8: return static_cast<std::uint8_t>(*p);
@@ -76,7 +80,7 @@ void storeElement(mc_u32 type, void* base, std::int64_t index, double value) {
     char* p = static_cast<char*>(base) + index * static_cast<std::int64_t>(sizeOf(type));
     switch (type) {
     case kFloat32: { const float v = static_cast<float>(value); std::memcpy(p, &v, 4); return; }
-    case kFloat16: { const _Float16 v = static_cast<_Float16>(static_cast<float>(value)); std::memcpy(p, &v, 2); return; }
+    case kFloat16: { const std::uint16_t v = floatToHalfBits(static_cast<float>(value)); std::memcpy(p, &v, 2); return; }
     case kBFloat16: { const std::uint16_t v = floatToBfloat(static_cast<float>(value)); std::memcpy(p, &v, 2); return; }
     case kInt8:
     case kUInt8:
@@ -155,7 +159,9 @@ struct Scratch {
     std::vector<float> tiles[3]; // gathered cooperative operands / the float destination
     std::vector<std::int32_t> integerTiles[2];
     std::vector<std::uint32_t> integerDestination;
-    std::vector<float> packedA, packedB;
+    std::vector<float> packedA, packedB, packedLines;
+    std::vector<std::int32_t> packedIntegerA, packedIntegerB, packedIntegerLines;
+    std::vector<std::uint32_t> roundedBytes; // the destination tile rounded to its type
     std::vector<double> lines;
     std::vector<unsigned char> present;
 };
@@ -234,45 +240,154 @@ template <class T> float toFloat(T value) {
         return static_cast<float>(value);
 }
 
+/// How a product converts runs of halves: F16C, or inline integer code (halfBitsToFloat,
+/// floatToHalfBits).
+using HalfWidener = void (*)(const std::uint16_t* in, float* out, std::int64_t count);
+using HalfNarrower = void (*)(const float* in, std::uint16_t* out, std::int64_t count);
+
+void widenHalvesInline(const std::uint16_t* in, float* out, std::int64_t count) {
+    for (std::int64_t i = 0; i < count; ++i) out[i] = halfBitsToFloat(in[i]);
+}
+void narrowFloatsInline(const float* in, std::uint16_t* out, std::int64_t count) {
+    for (std::int64_t i = 0; i < count; ++i) out[i] = floatToHalfBits(in[i]);
+}
+
+/// An element as a panel element: float, or int32 for exact integer products.
+template <class Out, class T> Out convert(T value) {
+    if constexpr (std::is_same_v<Out, float>) return toFloat(value);
+    else return static_cast<Out>(value);
+}
+
+/// `count` contiguous elements of T as Out.
+template <class T, class Out>
+void widenRun(const T* in, Out* out, std::int64_t count, HalfWidener halves) {
+    if constexpr (std::is_same_v<T, Out>)
+        std::memcpy(out, in, std::size_t(count) * sizeof(T));
+    else if constexpr (std::is_same_v<T, _Float16> && std::is_same_v<Out, float>)
+        halves(reinterpret_cast<const std::uint16_t*>(in), out, count);
+    else
+        for (std::int64_t i = 0; i < count; ++i) out[i] = convert<Out>(in[i]);
+}
+
+/// out[p * width + w] = lines[w * steps + p] for the `count` lines of a strip (count <= width):
+/// widened lines become steps. Four lines by four steps at a time are a 4x4 transpose in SSE
+/// registers (the baseline ISA), for floats and int32 alike (bits are only moved).
+template <class Out>
+void interleave(const Out* lines, int count, std::int64_t steps, int width, Out* out) {
+    std::int64_t p = 0;
+#if defined(__SSE2__)
+    static_assert(sizeof(Out) == sizeof(float));
+    for (; p + 4 <= steps; p += 4) {
+        int w = 0;
+        for (; w + 4 <= count; w += 4) {
+            const Out* from = lines + w * steps + p;
+            __m128 r0 = _mm_loadu_ps(reinterpret_cast<const float*>(from));
+            __m128 r1 = _mm_loadu_ps(reinterpret_cast<const float*>(from + steps));
+            __m128 r2 = _mm_loadu_ps(reinterpret_cast<const float*>(from + 2 * steps));
+            __m128 r3 = _mm_loadu_ps(reinterpret_cast<const float*>(from + 3 * steps));
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+            Out* to = out + p * width + w;
+            _mm_storeu_ps(reinterpret_cast<float*>(to), r0);
+            _mm_storeu_ps(reinterpret_cast<float*>(to + width), r1);
+            _mm_storeu_ps(reinterpret_cast<float*>(to + 2 * width), r2);
+            _mm_storeu_ps(reinterpret_cast<float*>(to + 3 * width), r3);
+        }
+        for (; w < count; ++w)
+            for (int j = 0; j < 4; ++j) out[(p + j) * width + w] = lines[w * steps + p + j];
+    }
+#endif
+    for (; p < steps; ++p)
+        for (int w = 0; w < count; ++w) out[p * width + w] = lines[w * steps + p];
+}
+
+/// What packing needs besides the operand: how to widen halves, and room for the lines of a
+/// strip widened before they are interleaved.
+template <class Out>
+struct Packing {
+    HalfWidener halves;
+    std::vector<Out>& lines;
+};
+
 /// Packs rows [row0, row0 + rows) x depth [p0, p0 + depth) of `view` (rows are the panel's
 /// strips: A's rows, or B's columns when `byColumns`) into strips of `width` elements per
-/// step, zero-padded.
-template <class T>
+/// step, zero-padded. Runs that are contiguous in memory are widened as runs (F16C for
+/// halves): the `width` elements of a step when the strip's lines are adjacent (B's rows),
+/// else each line's steps when those are (A's rows), interleaved afterwards.
+template <class T, class Out>
 void packStrips(const View& view, bool byColumns, std::int64_t row0, std::int64_t rows, std::int64_t p0,
-                std::int64_t depth, int width, float* out) {
+                std::int64_t depth, int width, Out* out, const Packing<Out>& how) {
     const T* data = static_cast<const T*>(view.data);
     const std::int64_t stripStride = byColumns ? view.columnStride : view.rowStride;
     const std::int64_t stepStride = byColumns ? view.rowStride : view.columnStride;
     const std::int64_t stripLimit = byColumns ? view.columns : view.rows;
     const std::int64_t stepLimit = byColumns ? view.rows : view.columns;
     const std::int64_t steps = std::max<std::int64_t>(0, std::min(depth, stepLimit - p0));
-    for (std::int64_t strip = 0; strip < rows; strip += width) {
-        if (strip + width <= rows && row0 + strip + width <= stripLimit) {
-            // A whole strip inside the operand: no checks per element (the common case).
-            const T* base = data + (row0 + strip) * stripStride + p0 * stepStride;
-            for (std::int64_t p = 0; p < steps; ++p, out += width)
-                for (int w = 0; w < width; ++w) out[w] = toFloat(base[p * stepStride + w * stripStride]);
-            std::fill(out, out + (depth - steps) * width, 0.0f);
-            out += (depth - steps) * width;
+    // The strip's lines inside both the panel and the operand; the others are zeros.
+    auto linesOf = [&](std::int64_t strip) {
+        return int(std::clamp<std::int64_t>(std::min(rows - strip, stripLimit - (row0 + strip)), 0, width));
+    };
+    if (stripStride == 1 && steps > 0 && linesOf(0) == width) {
+        // Each step's elements are adjacent across all the strips (B's rows): one run per step
+        // feeds every strip, so each of its cache lines is read once.
+        const std::int64_t present = std::clamp<std::int64_t>(std::min(rows, stripLimit - row0), 0, rows);
+        const std::int64_t strips = (rows + width - 1) / width;
+        std::vector<Out>& run = how.lines;
+        run.resize(std::size_t(strips * width));
+        std::fill(run.begin() + present, run.end(), Out(0));
+        const T* base = data + row0 + p0 * stepStride;
+        // Steps are a row apart (often a page): too far for the hardware prefetcher to follow,
+        // so each run asks for the one kPrefetchAhead steps on (prefetches never fault).
+        constexpr std::int64_t kPrefetchAhead = 8;
+        const std::int64_t runBytes = present * std::int64_t(sizeof(T));
+        for (std::int64_t p = 0; p < steps; ++p) {
+            const char* ahead = reinterpret_cast<const char*>(base + (p + kPrefetchAhead) * stepStride);
+            for (std::int64_t byte = 0; byte < runBytes; byte += 64) __builtin_prefetch(ahead + byte);
+            widenRun(base + p * stepStride, run.data(), present, how.halves);
+            for (std::int64_t strip = 0; strip < strips; ++strip)
+                std::memcpy(out + strip * depth * width + p * width, run.data() + strip * width,
+                            std::size_t(width) * sizeof(Out));
+        }
+        for (std::int64_t strip = 0; strip < strips; ++strip)
+            std::fill(out + strip * depth * width + steps * width, out + (strip + 1) * depth * width, Out(0));
+        return;
+    }
+    for (std::int64_t strip = 0; strip < rows; strip += width, out += depth * width) {
+        const std::int64_t first = row0 + strip;
+        const int lines = linesOf(strip);
+        if (lines == 0 || steps == 0) {
+            std::fill(out, out + depth * width, Out(0));
             continue;
         }
-        for (std::int64_t p = 0; p < depth; ++p) {
-            const std::int64_t step = p0 + p;
-            for (int w = 0; w < width; ++w) {
-                const std::int64_t s = row0 + strip + w;
-                float value = 0.0f;
-                if (strip + w < rows && s < stripLimit && step < stepLimit)
-                    value = toFloat(data[s * stripStride + step * stepStride]);
-                *out++ = value;
+        const T* base = data + first * stripStride + p0 * stepStride;
+        if (stripStride == 1) {
+            for (std::int64_t p = 0; p < steps; ++p) {
+                widenRun(base + p * stepStride, out + p * width, lines, how.halves);
+                std::fill(out + p * width + lines, out + (p + 1) * width, Out(0));
             }
+        } else if (stepStride == 1) {
+            how.lines.resize(std::size_t(lines * steps));
+            Out* widened = how.lines.data();
+            for (int w = 0; w < lines; ++w) widenRun(base + w * stripStride, widened + w * steps, steps, how.halves);
+            interleave(widened, lines, steps, width, out);
+            if (lines < width)
+                for (std::int64_t p = 0; p < steps; ++p) std::fill(out + p * width + lines, out + (p + 1) * width, Out(0));
+        } else {
+            for (std::int64_t p = 0; p < steps; ++p)
+                for (int w = 0; w < width; ++w)
+                    out[p * width + w] = w < lines ? convert<Out>(base[p * stepStride + w * stripStride]) : Out(0);
         }
+        std::fill(out + steps * width, out + depth * width, Out(0));
     }
 }
 
+template <class Out>
 void pack(const View& view, bool byColumns, std::int64_t row0, std::int64_t rows, std::int64_t p0,
-          std::int64_t depth, int width, float* out) {
+          std::int64_t depth, int width, Out* out, const Packing<Out>& how) {
     forEachType(view.type, [&](auto tag) {
-        packStrips<decltype(tag)>(view, byColumns, row0, rows, p0, depth, width, out);
+        using T = decltype(tag);
+        // Integer panels hold only integer operands (the exact path).
+        if constexpr (std::is_same_v<Out, float> || std::is_integral_v<T>)
+            packStrips<T, Out>(view, byColumns, row0, rows, p0, depth, width, out, how);
     });
 }
 
@@ -304,22 +419,43 @@ gemm::MicrokernelInfo microkernelInfo(Microkernel kernel) {
     }
 }
 
-/// C (m x n, row stride n) += A (m x k) B (k x n), blocked and packed.
-void floatProduct(const View& a, const View& b, std::int64_t m, std::int64_t n, std::int64_t k, float* c) {
-    const gemm::MicrokernelInfo kernel = microkernelInfo(activeMicrokernel());
+/// F16C converts halves for the AVX2 and AVX-512 microkernels on CPUs that have it; the
+/// generic microkernel keeps to the baseline ISA (and so tests cover the inline conversions).
+struct HalfConversions {
+    HalfWidener widen = &widenHalvesInline;
+    HalfNarrower narrow = &narrowFloatsInline;
+};
+HalfConversions halfConversions(Microkernel kernel) {
+#if defined(__x86_64__)
+    static const bool f16c = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2");
+    }();
+    if (kernel != Microkernel::Generic && f16c) return {&gemm::widenHalvesF16c, &gemm::narrowFloatsF16c};
+#endif
+    (void)kernel;
+    return {};
+}
+
+/// C (m x n, row stride n) += A (m x k) B (k x n), blocked and packed: for each depth block,
+/// B's panel once, then A's rows a block at a time, multiplied MR x NR at a time. Panel is
+/// float (Acc float) or int32 (Acc uint32, exact and wrapping).
+template <class Panel, class Acc, class Info>
+void blockedProduct(const Info& kernel, HalfWidener halves, const View& a, const View& b, std::int64_t m,
+                    std::int64_t n, std::int64_t k, Acc* c, std::vector<Panel>& packedA, std::vector<Panel>& packedB,
+                    std::vector<Panel>& lines) {
     constexpr std::int64_t kDepthBlock = 256, kRowBlock = 120;
     const std::int64_t nPadded = (n + kernel.nr - 1) / kernel.nr * kernel.nr;
-    std::vector<float>& packedA = t_scratch.packedA;
-    std::vector<float>& packedB = t_scratch.packedB;
+    const Packing<Panel> how{halves, lines};
     for (std::int64_t p0 = 0; p0 < k; p0 += kDepthBlock) {
         const std::int64_t depth = std::min(kDepthBlock, k - p0);
         packedB.resize(std::size_t(nPadded * depth));
-        pack(b, true, 0, n, p0, depth, kernel.nr, packedB.data());
+        pack(b, true, 0, n, p0, depth, kernel.nr, packedB.data(), how);
         for (std::int64_t i0 = 0; i0 < m; i0 += kRowBlock) {
             const std::int64_t rows = std::min(kRowBlock, m - i0);
             const std::int64_t rowsPadded = (rows + kernel.mr - 1) / kernel.mr * kernel.mr;
             packedA.resize(std::size_t(rowsPadded * depth));
-            pack(a, false, i0, rows, p0, depth, kernel.mr, packedA.data());
+            pack(a, false, i0, rows, p0, depth, kernel.mr, packedA.data(), how);
             for (std::int64_t j = 0; j < n; j += kernel.nr)
                 for (std::int64_t i = 0; i < rows; i += kernel.mr)
                     kernel.run(static_cast<int>(depth), packedA.data() + i * depth, packedB.data() + j * depth,
@@ -330,21 +466,22 @@ void floatProduct(const View& a, const View& b, std::int64_t m, std::int64_t n, 
     }
 }
 
-/// int8/uint8 products: exact, wrapping int32 (the destination of an integer matmul).
-template <class TA, class TB>
-void integerProductTyped(const View& a, const View& b, std::int64_t m, std::int64_t n, std::int64_t k,
-                         std::uint32_t* c) {
-    const TA* ad = static_cast<const TA*>(a.data);
-    const TB* bd = static_cast<const TB*>(b.data);
-    for (std::int64_t i = 0; i < m && i < a.rows; ++i)
-        for (std::int64_t p = 0; p < k && p < a.columns && p < b.rows; ++p) {
-            const std::uint32_t left = static_cast<std::uint32_t>(std::int32_t(ad[i * a.rowStride + p * a.columnStride]));
-            const TB* brow = bd + p * b.rowStride;
-            std::uint32_t* crow = c + i * n;
-            const std::int64_t columns = std::min(n, b.columns);
-            for (std::int64_t j = 0; j < columns; ++j)
-                crow[j] += left * static_cast<std::uint32_t>(std::int32_t(brow[j * b.columnStride]));
-        }
+void floatProduct(const View& a, const View& b, std::int64_t m, std::int64_t n, std::int64_t k, float* c) {
+    const Microkernel active = activeMicrokernel();
+    blockedProduct(microkernelInfo(active), halfConversions(active).widen, a, b, m, n, k, c, t_scratch.packedA, t_scratch.packedB,
+                   t_scratch.packedLines);
+}
+
+/// int8/uint8 products: exact, wrapping int32 (the destination of an integer matmul), with the
+/// AVX2 integer microkernel where the float one is AVX2 or AVX-512.
+void integerProduct(const View& a, const View& b, std::int64_t m, std::int64_t n, std::int64_t k, std::uint32_t* c) {
+    gemm::IntegerMicrokernelInfo kernel = gemm::genericIntegerMicrokernel();
+#if defined(__x86_64__)
+    if (activeMicrokernel() != Microkernel::Generic && microkernelSupported(Microkernel::Avx2))
+        kernel = gemm::avx2IntegerMicrokernel();
+#endif
+    blockedProduct(kernel, &widenHalvesInline, a, b, m, n, k, c, t_scratch.packedIntegerA, t_scratch.packedIntegerB,
+                   t_scratch.packedIntegerLines);
 }
 
 /// A cooperative small-integer operand, gathered exactly into an int32 tile as a view.
@@ -360,15 +497,6 @@ View integerView(const mc_tensor_operand& operand, bool transposed, const mc_sco
     dense.extents[0] = layout.e0, dense.extents[1] = layout.e1;
     dense.strides[0] = 1, dense.strides[1] = layout.e0;
     return viewOf(dense, transposed, nullptr);
-}
-
-void integerProduct(const View& a, const View& b, std::int64_t m, std::int64_t n, std::int64_t k, std::uint32_t* c) {
-    auto withB = [&](auto ta) {
-        forEachType(b.type, [&](auto tb) {
-            integerProductTyped<decltype(ta), decltype(tb)>(a, b, m, n, k, c);
-        });
-    };
-    forEachType(a.type, withB);
 }
 
 /// The K extent of an input: L is (k, m), or (m, k) transposed; R is (n, k), or (k, n).
@@ -404,8 +532,30 @@ void forEachDestinationElement(const mc_tensor_operand& d, const mc_scope_record
 
 template <class T> T fromFloat(float value) {
     if constexpr (std::is_same_v<T, std::uint16_t>) return floatToBfloat(value);
+    else if constexpr (std::is_same_v<T, _Float16>) {
+        const std::uint16_t bits = floatToHalfBits(value);
+        T half;
+        std::memcpy(&half, &bits, sizeof half);
+        return half;
+    }
     else if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<std::int64_t>(value));
     else return static_cast<T>(value);
+}
+
+/// The float destination tile rounded once to T (float, half or bfloat), in bulk (F16C for
+/// halves where the product uses it); each element then costs a copy to write.
+template <class T>
+const T* roundedTile(const float* c, std::int64_t count, HalfNarrower narrow) {
+    if constexpr (std::is_same_v<T, float>) {
+        return c;
+    } else {
+        std::vector<std::uint32_t>& bytes = t_scratch.roundedBytes;
+        bytes.resize(std::size_t(count * std::int64_t(sizeof(T)) + 3) / 4);
+        T* out = reinterpret_cast<T*>(bytes.data());
+        if constexpr (std::is_same_v<T, _Float16>) narrow(c, reinterpret_cast<std::uint16_t*>(out), count);
+        else for (std::int64_t i = 0; i < count; ++i) out[i] = fromFloat<T>(c[i]);
+        return out;
+    }
 }
 
 /// The float destination tile, rounded once, into a tensor destination clipped to its
@@ -443,6 +593,25 @@ float halfBitsToFloat(std::uint16_t bits) {
     float value;
     std::memcpy(&value, &wide, sizeof value);
     return value;
+}
+
+std::uint16_t floatToHalfBits(float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    const std::uint32_t sign = (bits >> 16) & 0x8000u, magnitude = bits & 0x7fffffffu;
+    if (magnitude > 0x7f800000u) return std::uint16_t(sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu)); // NaN, quieted
+    if (magnitude >= 0x477ff000u) return std::uint16_t(sign | 0x7c00u); // 65520 and up round to infinity
+    // The bits below the half's last one: `rest` against `halfway`, ties to even.
+    auto rounded = [](std::uint32_t kept, std::uint32_t rest, std::uint32_t halfway) {
+        return kept + (rest > halfway || (rest == halfway && (kept & 1u)) ? 1u : 0u);
+    };
+    if (magnitude >= 0x38800000u) // a normal half: rebias 127 -> 15 (a carry may reach the next exponent)
+        return std::uint16_t(sign | rounded((magnitude - 0x38000000u) >> 13, magnitude & 0x1fffu, 0x1000u));
+    if (magnitude <= 0x33000000u) return std::uint16_t(sign); // 2^-25 and below round to zero
+    // A subnormal half counts units of 2^-24: the float's significand shifted right by 126 - e.
+    const std::uint32_t exponent = magnitude >> 23, significand = (magnitude & 0x7fffffu) | 0x800000u;
+    const std::uint32_t shift = 126u - exponent;
+    return std::uint16_t(sign | rounded(significand >> shift, significand & ((1u << shift) - 1u), 1u << (shift - 1u)));
 }
 
 bool tensorFootprint(const mc_matmul_call& call, int which, long long* byteOffset, unsigned long long* size) {
@@ -514,6 +683,19 @@ const char* runTensorMatmul(const mc_matmul_call& call) {
             if (at >= 0) c[at] = static_cast<float>(loadElement(dest.data_type, base, index));
         });
     floatProduct(a, b, m, n, k, c.data());
+    if (dest.data_type == kFloat32 || dest.data_type == kFloat16 || dest.data_type == kBFloat16) {
+        const HalfNarrower narrow = halfConversions(activeMicrokernel()).narrow;
+        forEachType(dest.data_type, [&](auto tag) {
+            using T = decltype(tag);
+            if constexpr (std::is_same_v<T, float> || std::is_same_v<T, _Float16> || std::is_same_v<T, std::uint16_t>) {
+                const T* tile = roundedTile<T>(c.data(), m * n, narrow);
+                forEachDestinationElement(dest, records, count, m, n, [&](std::int64_t at, void* base, std::int64_t index) {
+                    static_cast<T*>(base)[index] = at >= 0 ? tile[at] : T(0);
+                });
+            }
+        });
+        return nullptr;
+    }
     if (dest.kind == MC_OPERAND_TENSOR && dest.data_type != kInt32) {
         forEachType(dest.data_type, [&](auto tag) { writeTensor<decltype(tag)>(dest, c.data(), m, n); });
         return nullptr;

@@ -37,5 +37,9 @@ Microkernel activeMicrokernel();
 /// the baseline ISA, where a `_Float16` conversion is a libgcc call per element, which took
 /// most of the time of a product with half inputs.
 float halfBitsToFloat(std::uint16_t bits);
+/// A float rounded to the nearest half (ties to even; NaNs stay NaNs), as its bits, in the
+/// same kind of inline code: the other direction of the same libgcc cost, paid per element of
+/// a half destination.
+std::uint16_t floatToHalfBits(float value);
 
 } // namespace metalcpu::exec

@@ -26,6 +26,7 @@ Mtl4CommandBuffer::~Mtl4CommandBuffer() {
 void Mtl4CommandBuffer::releaseRecording() {
     commands_.clear();
     usedBuffers_.clear();
+    residencyUses_.clear();
     for (NS::Object* object : keptAlive_) object->release();
     keptAlive_.clear();
 }
@@ -42,6 +43,7 @@ void Mtl4CommandBuffer::begin(MTL4::CommandAllocator* allocator, LogState* logSt
                                       ") already has an open command buffer (label: " +
                                       other->label().text("(null)") + ").");
     releaseRecording();
+    residencySets_.clear();
     if (allocator_) allocator_->release();
     allocator_ = pool;
     allocator_->retain();

@@ -3,6 +3,7 @@
 #include "foundation/object.h"
 #include "runtime/commands.h"
 #include "runtime/label.h"
+#include "runtime/mtl4_residency.h"
 
 #include <Metal/MTL4CommandBuffer.hpp>
 
@@ -43,6 +44,16 @@ public:
     void append(Command command) override;
     void keepAlive(NS::Object* object) override;
     void useBuffer(Buffer* buffer) override;
+    /// The command the next append() records.
+    std::size_t nextCommand() const { return commands_.size(); }
+
+    /// useResidencySet(s): for this recording (beginCommandBuffer forgets them).
+    void useResidencySets(const MTL::ResidencySet* const* sets, std::uint64_t count) { residencySets_.add(sets, count); }
+    /// What the dispatch recorded as command `command` reads, for the residency check.
+    ResidencyUses& residencyUses() { return residencyUses_; }
+    /// API validation at commit: fails (reported) each dispatch that uses an allocation in no
+    /// committed residency set of this command buffer or of `queueSets`.
+    void checkResidency(const ResidencySets& queueSets) { residencyUses_.check(residencySets_, queueSets, commands_); }
 
     /// The allocator was reset while this command buffer still depended on it.
     void noteAllocatorReset() { allocatorReset_ = true; }
@@ -65,6 +76,8 @@ private:
     std::vector<Command> commands_;
     std::vector<NS::Object*> keptAlive_; ///< retained
     std::vector<Buffer*> usedBuffers_;   ///< kept alive by keptAlive_
+    ResidencySets residencySets_;
+    ResidencyUses residencyUses_; ///< noted only while API validation is on
 };
 
 } // namespace metalcpu::rt

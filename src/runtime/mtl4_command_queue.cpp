@@ -116,6 +116,7 @@ void Mtl4CommandQueue::commit(const MTL4::CommandBuffer* const* buffers, std::ui
         auto* inner = ns::implOf<CommandBuffer>(
             queue_->commandBuffer(true, MTL::CommandBufferErrorOptionNone, buffer->logState()));
         inner->label().set(buffer->label().get());
+        buffer->checkResidency(residencySets_);
         buffer->moveInto(*inner);
         inner->addHandler(true, [group](MTL::CommandBuffer* done) {
             group->completed(*ns::implOf<CommandBuffer>(done));

@@ -3,6 +3,7 @@
 #include "foundation/object.h"
 #include "runtime/commands.h"
 #include "runtime/label.h"
+#include "runtime/mtl4_residency.h"
 
 #include <Metal/MTL4CommandQueue.hpp>
 #include <Metal/MTL4CommitFeedback.hpp>
@@ -58,6 +59,8 @@ public:
     void signalEvent(const MTL::Event* event, std::uint64_t value);
     /// Work committed after this waits until `event` reaches `value`.
     void wait(const MTL::Event* event, std::uint64_t value);
+    /// addResidencySet(s) and removeResidencySet(s): every later commit uses them.
+    ResidencySets& residencySets() { return residencySets_; }
 
 private:
     /// Commits an internal command buffer holding only `command` (which uses `event`).
@@ -66,6 +69,7 @@ private:
     Device* device_;
     Label label_;
     rt::CommandQueue* queue_; ///< the classic queue that runs the work (owned)
+    ResidencySets residencySets_;
 };
 
 } // namespace metalcpu::rt

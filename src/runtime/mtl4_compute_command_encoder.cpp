@@ -5,6 +5,7 @@
 #include "runtime/debug_layer.h"
 #include "runtime/mtl4_argument_table.h"
 #include "runtime/mtl4_command_buffer.h"
+#include "runtime/tensor_copy.h"
 
 #include <algorithm>
 #include <iterator>
@@ -84,7 +85,12 @@ void Mtl4ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThr
     }
     const DispatchRequest request{kClass, selector, pipeline_, grid, threadsPerThreadgroup, gridCountsThreads,
                                   &label_, index_, dispatchesMade_, true};
-    if (buildDispatch(request, bindings, *commandBuffer_->device(), *commandBuffer_)) ++dispatchesMade_;
+    const std::size_t command = commandBuffer_->nextCommand();
+    if (!buildDispatch(request, bindings, *commandBuffer_->device(), *commandBuffer_)) return;
+    ++dispatchesMade_;
+    const DebugLayer::Mode layer = DebugLayer::mode();
+    if (layer == DebugLayer::Mode::Assert || layer == DebugLayer::Mode::NSLog)
+        commandBuffer_->residencyUses().note(command, pipeline_->kernel(), bindings);
 }
 
 void Mtl4ComputeCommandEncoder::copy(const MTL::Buffer* source, std::uint64_t sourceOffset,
@@ -97,6 +103,14 @@ void Mtl4ComputeCommandEncoder::copy(const MTL::Buffer* source, std::uint64_t so
 void Mtl4ComputeCommandEncoder::fill(const MTL::Buffer* buffer, std::uint64_t offset, std::uint64_t length,
                                      std::uint8_t value) {
     if (usable("fillBuffer:range:value:")) encodeBufferFill(*commandBuffer_, kClass, buffer, offset, length, value);
+}
+
+void Mtl4ComputeCommandEncoder::copyTensor(const MTL::Tensor* source, Tensor::Extents sourceOrigin,
+                                           Tensor::Extents sourceDimensions, const MTL::Tensor* destination,
+                                           Tensor::Extents destinationOrigin, Tensor::Extents destinationDimensions) {
+    if (usable("copyFromTensor:sourceOrigin:sourceDimensions:toTensor:destinationOrigin:destinationDimensions:"))
+        encodeTensorCopy(*commandBuffer_, kClass, source, sourceOrigin, sourceDimensions, destination,
+                         destinationOrigin, destinationDimensions);
 }
 
 } // namespace metalcpu::rt

@@ -3,6 +3,7 @@
 #include "foundation/object.h"
 #include "runtime/dispatch_builder.h"
 #include "runtime/label.h"
+#include "runtime/tensor.h"
 
 #include <Metal/MTL4ComputeCommandEncoder.hpp>
 
@@ -15,8 +16,9 @@ class Mtl4ArgumentTable;
 class Mtl4CommandBuffer;
 
 /// An MTL4 compute encoder: dispatches read the argument table set on the encoder, copied
-/// at each dispatch (buildDispatch); copies and fills are recorded as a blit encoder
-/// records them. Barriers have nothing to order: a queue runs its commands one by one.
+/// at each dispatch (buildDispatch); buffer copies and fills are recorded as a blit encoder
+/// records them, tensor copies as the buffer copies of their runs. Barriers have nothing to
+/// order: a queue runs its commands one by one.
 class Mtl4ComputeCommandEncoder final : public ns::Implements<MTL4::ComputeCommandEncoder> {
 public:
     explicit Mtl4ComputeCommandEncoder(Mtl4CommandBuffer* commandBuffer);
@@ -35,6 +37,10 @@ public:
     void copy(const MTL::Buffer* source, std::uint64_t sourceOffset, const MTL::Buffer* destination,
               std::uint64_t destinationOffset, std::uint64_t size);
     void fill(const MTL::Buffer* buffer, std::uint64_t offset, std::uint64_t length, std::uint8_t value);
+    /// copyFromTensor (encodeTensorCopy): recorded as buffer copies, in order with the rest.
+    void copyTensor(const MTL::Tensor* source, Tensor::Extents sourceOrigin, Tensor::Extents sourceDimensions,
+                    const MTL::Tensor* destination, Tensor::Extents destinationOrigin,
+                    Tensor::Extents destinationDimensions);
 
 private:
     /// Whether `selector` may still record; false, reported, after endEncoding().

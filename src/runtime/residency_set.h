@@ -15,9 +15,10 @@ class Device;
 class ResourceCore;
 
 /// A residency set: the allocations (buffers, textures, tensors) a command buffer or queue
-/// promises to keep resident. CPU memory always is, so a set only records membership, for
-/// the API validation that reports allocations used without one. Additions and removals are
-/// staged and take effect at commit(), as on Apple GPUs.
+/// promises to keep resident. CPU memory always is, so a set only records membership, which
+/// API validation reads to report an MTL4 dispatch using an allocation in no set
+/// (mtl4_residency.h). Additions and removals are staged and take effect at commit(), as on
+/// Apple GPUs.
 class ResidencySet final : public ns::Implements<MTL::ResidencySet> {
 public:
     explicit ResidencySet(Device* device) : device_(device) {}

@@ -46,6 +46,39 @@ TEST(NotYetTest, FactoriesFailWithAnErrorAndLogOnce) {
     pool->release();
 }
 
+// Test that the MTL4 compute encoder's commands metalcpu cannot run yet (texture copies,
+// indirect dispatch, indirect command buffers, mipmaps) each log exactly once however often
+// they are called, instead of dropping the work silently.
+TEST(NotYetTest, Mtl4EncoderCommandsLogOnce) {
+    NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
+    auto device = NS::TransferPtr(MTL::CreateSystemDefaultDevice());
+    auto allocator = NS::TransferPtr(device->newCommandAllocator());
+    auto commands = NS::TransferPtr(device->newCommandBuffer());
+    commands->beginCommandBuffer(allocator.get());
+    MTL4::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    ASSERT_NE(encoder, nullptr);
+    LogCapture log;
+    for (int i = 0; i < 3; ++i) {
+        encoder->copyFromTexture(nullptr, nullptr);
+        encoder->copyFromBuffer(nullptr, 0, 0, 0, MTL::Size(1, 1, 1), nullptr, 0, 0, MTL::Origin(0, 0, 0));
+        encoder->copyFromTexture(nullptr, 0, 0, MTL::Origin(0, 0, 0), MTL::Size(1, 1, 1), nullptr, 0, 0, 0);
+        encoder->dispatchThreads(MTL::GPUAddress(0));
+        encoder->dispatchThreadgroups(MTL::GPUAddress(0), MTL::Size(1, 1, 1));
+        encoder->executeCommandsInBuffer(nullptr, NS::Range(0, 1));
+        encoder->generateMipmaps(nullptr);
+    }
+    for (const char* method :
+         {"MTL4::ComputeCommandEncoder::copyFromTexture", "MTL4::ComputeCommandEncoder::copyFromBuffer(toTexture)",
+          "MTL4::ComputeCommandEncoder::copyFromTexture(toBuffer)",
+          "MTL4::ComputeCommandEncoder::dispatchThreads(indirectBuffer)",
+          "MTL4::ComputeCommandEncoder::dispatchThreadgroups(indirectBuffer)",
+          "MTL4::ComputeCommandEncoder::executeCommandsInBuffer", "MTL4::ComputeCommandEncoder::generateMipmaps"})
+        EXPECT_EQ(occurrences(log.text(), std::string(method) + " is not supported"), 1u) << method << " in " << log.text();
+    encoder->endEncoding();
+    commands->endCommandBuffer();
+    pool->release();
+}
+
 METALCPU_NIL_TEST_BODY void messageNilDevice() {
     LogCapture log;
     MTL::Device* device = metalcpu::ns::testing::nil<MTL::Device>();

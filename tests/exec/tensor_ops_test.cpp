@@ -297,6 +297,20 @@ TEST_P(TensorMatmulTest, EveryTypeTriple) {
             }
 }
 
+// Test half and int8/uint8 inputs (the F16C-widened and the integer panels) over depths that
+// cross the 256-step depth block, ragged tiles, strided operands and every transposition: the
+// runs packing widens at once (contiguous steps, contiguous lines) and the element-wise ones.
+TEST_P(TensorMatmulTest, DeepHalfAndIntegerPanelsEveryTransposition) {
+    for (const auto& [input, dest] : {std::pair{kF16, kF32}, std::pair{kI8, kI32}, std::pair{kU8, kI32}})
+        for (std::int64_t k : {255, 257, 600})
+            for (int t = 0; t < 4; ++t) {
+                Case c{37, 70, k};
+                c.leftType = c.rightType = input, c.destType = dest;
+                c.transposeLeft = t & 1, c.transposeRight = t & 2, c.accumulate = t == 3, c.pad = t;
+                runCase(c, rng_);
+            }
+}
+
 TEST_P(TensorMatmulTest, CooperativeOperandsInEveryLayout) {
     for (mc_u32 kind : {MC_COOPERATIVE_LAYOUT_APPLE10, MC_COOPERATIVE_LAYOUT_APPLE9, MC_COOPERATIVE_LAYOUT_SHUFFLED,
                         MC_COOPERATIVE_LAYOUT_PADDED})
@@ -544,6 +558,29 @@ TEST(TensorOps, HalfConversionIsExact) {
             ASSERT_EQ(std::memcmp(&got, &expected, sizeof got), 0) << bits << ": " << got << " vs " << expected;
         }
     }
+}
+
+// Test that the executor's float-to-half rounding equals the compiler's over every float whose
+// high 20 bits vary (all exponents, both signs, NaNs and infinities) with low bits that make
+// exact halves, ties and near-ties, including the overflow and subnormal edges.
+TEST(TensorOps, FloatToHalfRoundsAsTheCompiler) {
+    const std::uint32_t lows[] = {0x0000u, 0x0001u, 0x0fffu, 0x1000u, 0x1001u, 0x1fffu, 0x0800u, 0x1800u};
+    for (std::uint32_t high = 0; high < (1u << 19); ++high)
+        for (std::uint32_t low : lows) {
+            const std::uint32_t bits = (high << 13) | low;
+            float value;
+            std::memcpy(&value, &bits, sizeof value);
+            const _Float16 expected = static_cast<_Float16>(value);
+            std::uint16_t want;
+            std::memcpy(&want, &expected, sizeof want);
+            const std::uint16_t got = floatToHalfBits(value);
+            if (std::isnan(value)) {
+                ASSERT_EQ(got & 0x7e00u, 0x7e00u) << std::hex << bits;
+                ASSERT_EQ(got & 0x8000u, want & 0x8000u) << std::hex << bits;
+            } else {
+                ASSERT_EQ(got, want) << std::hex << bits << ": " << value;
+            }
+        }
 }
 
 } // namespace

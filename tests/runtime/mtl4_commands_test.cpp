@@ -1,11 +1,13 @@
 // The Metal 4 command model (runtime/mtl4_*.h): argument tables bound by GPU address,
 // command allocators reused across frames, MTL4 command buffers committed to an MTL4 queue,
-// and the commit's feedback. Kernels are plain (no tensors); outputs carry canary words.
+// and the commit's feedback, textures bound by resource ID, barriers between dependent
+// dispatches. Kernels are plain (no tensors); outputs carry canary words.
 #include "guarded_buffer.h"
 #include "mtl4_test.h"
 
 #include <cstdint>
 #include <thread>
+#include <vector>
 
 namespace metalcpu::testing {
 namespace {
@@ -34,6 +36,12 @@ kernel void group_reverse(device const uint* in [[buffer(0)]], device uint* out 
     scratch[t] = in[i];
     threadgroup_barrier(mem_flags::mem_threadgroup);
     out[i] = scratch[n - 1 - t];
+}
+
+kernel void texel_scale(texture2d<float, access::read> image [[texture(0)]], device float* out [[buffer(0)]],
+                        uint2 p [[thread_position_in_grid]]) {
+    if (p.x < image.get_width() && p.y < image.get_height())
+        out[p.y * image.get_width() + p.x] = image.read(p).r * 3.0f;
 }
 )";
 
@@ -164,6 +172,74 @@ TEST_F(Mtl4CommandsTest, ThreadgroupMemoryLengthFromEncoder) {
     CommitResult feedback = finish(encoder);
     ASSERT_FALSE(feedback.failed) << feedback.error;
     for (unsigned i = 0; i < 40; ++i) EXPECT_EQ(out.data<std::uint32_t>()[i], i / 10 * 10 + 9 - i % 10) << i;
+    out.expectCanariesIntact();
+}
+
+// Test that a texture bound by setTexture(gpuResourceID) reaches a kernel that reads it, in
+// groups that do not divide the image, and that only the image's elements are written.
+TEST_F(Mtl4CommandsTest, KernelReadsTextureFromArgumentTable) {
+    MTL::ComputePipelineState* scale = kernel("texel_scale");
+    ASSERT_NE(scale, nullptr);
+    const unsigned width = 13, height = 5;
+    MTL::TextureDescriptor* descriptor =
+        MTL::TextureDescriptor::texture2DDescriptor(MTL::PixelFormatR32Float, width, height, false);
+    descriptor->setUsage(MTL::TextureUsageShaderRead);
+    descriptor->setStorageMode(MTL::StorageModeShared);
+    MTL::Texture* image = own(device_->newTexture(descriptor));
+    ASSERT_NE(image, nullptr);
+    std::vector<float> texels(width * height);
+    for (unsigned i = 0; i < texels.size(); ++i) texels[i] = float(i) * 0.5f - 7.0f;
+    image->replaceRegion(MTL::Region(0, 0, width, height), 0, texels.data(), width * sizeof(float));
+    MTL4::ArgumentTableDescriptor* tableDescriptor = MTL4::ArgumentTableDescriptor::alloc()->init();
+    tableDescriptor->setMaxBufferBindCount(1);
+    tableDescriptor->setMaxTextureBindCount(1);
+    NS::Error* error = nullptr;
+    MTL4::ArgumentTable* bindings = own(device_->newArgumentTable(tableDescriptor, &error));
+    tableDescriptor->release();
+    ASSERT_NE(bindings, nullptr) << text(error ? error->localizedDescription() : nullptr);
+    bindings->setTexture(image->gpuResourceID(), 0);
+    for (const MTL::Size group : {MTL::Size(1, 1, 1), MTL::Size(4, 3, 1), MTL::Size(16, 2, 1)}) {
+        GuardedBuffer out(device_, texels.size() * sizeof(float));
+        bindings->setAddress(out.buffer()->gpuAddress() + GuardedBuffer::offset(), 0);
+        MTL4::ComputeCommandEncoder* encoder = begin();
+        encoder->setComputePipelineState(scale);
+        encoder->setArgumentTable(bindings);
+        encoder->dispatchThreads(MTL::Size(width, height, 1), group);
+        CommitResult feedback = finish(encoder);
+        ASSERT_FALSE(feedback.failed) << feedback.error;
+        for (unsigned i = 0; i < texels.size(); ++i)
+            ASSERT_EQ(out.data<float>()[i], texels[i] * 3.0f) << i << ", groups of " << group.width << "x" << group.height;
+        out.expectCanariesIntact();
+    }
+}
+
+// Test that a dispatch reading what the previous one wrote, with barrierAfterEncoderStages
+// between them (as Metal 4 requires), sees all of it: the second affine map of the first.
+TEST_F(Mtl4CommandsTest, BarrierBetweenDependentDispatches) {
+    MTL::ComputePipelineState* affine = kernel("affine");
+    const unsigned count = 1000;
+    MTL::Buffer* in = buffer(count * sizeof(float));
+    MTL::Buffer* middle = buffer(count * sizeof(float));
+    GuardedBuffer out(device_, count * sizeof(float));
+    MTL::Buffer* countBuffer = buffer(sizeof(std::uint32_t));
+    *static_cast<std::uint32_t*>(countBuffer->contents()) = count;
+    for (unsigned i = 0; i < count; ++i) static_cast<float*>(in->contents())[i] = float(i % 97);
+    MTL4::ArgumentTable* bindings = table(3);
+    bindings->setAddress(countBuffer->gpuAddress(), 2);
+    MTL4::ComputeCommandEncoder* encoder = begin();
+    encoder->setComputePipelineState(affine);
+    encoder->setArgumentTable(bindings);
+    bindings->setAddress(in->gpuAddress(), 0);
+    bindings->setAddress(middle->gpuAddress(), 1);
+    encoder->dispatchThreads(MTL::Size(count, 1, 1), MTL::Size(64, 1, 1));
+    encoder->barrierAfterEncoderStages(MTL::StageDispatch, MTL::StageDispatch, MTL4::VisibilityOptionDevice);
+    bindings->setAddress(middle->gpuAddress(), 0);
+    bindings->setAddress(out.buffer()->gpuAddress() + GuardedBuffer::offset(), 1);
+    encoder->dispatchThreads(MTL::Size(count, 1, 1), MTL::Size(33, 1, 1));
+    CommitResult feedback = finish(encoder);
+    ASSERT_FALSE(feedback.failed) << feedback.error;
+    for (unsigned i = 0; i < count; ++i)
+        ASSERT_EQ(out.data<float>()[i], (float(i % 97) * 2.0f + 1.0f) * 2.0f + 1.0f) << i;
     out.expectCanariesIntact();
 }
 

@@ -1,6 +1,7 @@
 // API validation of the Metal 4 command model: every check of runtime/mtl4_*.cpp has a
 // negative test with the exact report; MistakeFreeFrameReportsNothing is the positive twin
-// of them all (it passes every check once). The layer is on in-process (nslog mode).
+// of them all (it passes every check once). The layer is on in-process (nslog mode). The
+// buffer the fixture binds is in a committed residency set of the queue, as Metal 4 wants.
 #include "mtl4_test.h"
 
 #include "runtime/debug_layer.h"
@@ -34,6 +35,7 @@ protected:
         DebugLayer::setForTesting(DebugLayer::Mode::NSLog, [this](const std::string& line) { reports_.push_back(line); });
         store_ = own(pipeline(library_, "store"));
         out_ = buffer(64 * 4);
+        queue4_->addResidencySet(residencySet({out_}));
         table_ = table(2);
         table_->setAddress(out_->gpuAddress(), 0);
         table_->setAddress(out_->gpuAddress(), 1);
@@ -237,6 +239,110 @@ TEST_F(Mtl4DebugLayerTest, TableDescriptorOverLimits) {
                    "`max buffer bind count must not be more than 31.'",
                    "-[MTLDebugDevice newArgumentTableWithDescriptor:error:]:3120: failed assertion "
                    "`max sampler state bind count must not be more than 16.'"});
+}
+
+/// A buffer bound next to the fixture's, in residency sets or not.
+class Mtl4ResidencyTest : public Mtl4DebugLayerTest {
+protected:
+    void SetUp() override {
+        Mtl4DebugLayerTest::SetUp();
+        loose_ = buffer(64 * 4);
+        loose_->setLabel(NS::String::string("loose", NS::UTF8StringEncoding));
+        table_->setAddress(loose_->gpuAddress(), 1);
+    }
+    /// Records `store` over 4 threads into a command buffer that uses `sets`, commits it and
+    /// returns the commit's error.
+    std::string run(std::vector<const MTL::ResidencySet*> sets) {
+        std::fill_n(static_cast<std::uint32_t*>(loose_->contents()), 64, 0xFFFFFFFFu);
+        record(store_, table_, MTL::Size(4, 1, 1), MTL::Size(4, 1, 1), std::move(sets));
+        return commitError({commandBuffer_});
+    }
+    bool kernelWroteLoose() const { return static_cast<const std::uint32_t*>(loose_->contents())[3] == 3u; }
+
+    static constexpr const char* kLooseMessage =
+        "Compute Function(store): the buffer bound at index 1 for more[0] (label: loose) is in no committed "
+        "residency set of the command buffer or its command queue.";
+    MTL::Buffer* loose_ = nullptr;
+};
+
+// Test that a dispatch reading a buffer that no residency set of its command buffer or queue
+// holds is reported at commit, naming the kernel, binding and label, and fails there.
+TEST_F(Mtl4ResidencyTest, BufferInNoResidencySetIsReported) {
+    EXPECT_EQ(run({}), kLooseMessage);
+    expectReports({std::string("-[MTL4DebugCommandQueue commit:count:options:]:440: failed assertion `") +
+                   kLooseMessage + "'"});
+    EXPECT_FALSE(kernelWroteLoose());
+}
+
+// Test that a set counts only once committed: additions staged after the last commit()
+// do not make the buffer resident.
+TEST_F(Mtl4ResidencyTest, StagedAdditionsDoNotCount) {
+    EXPECT_EQ(run({residencySet({loose_}, false)}), kLooseMessage);
+    expectReports({std::string("-[MTL4DebugCommandQueue commit:count:options:]:440: failed assertion `") +
+                   kLooseMessage + "'"});
+}
+
+// Test the positive twins: the buffer in a committed set the command buffer uses, or one the
+// queue has, is silent and the kernel runs; a set removed from the queue no longer counts,
+// nor does one a previous recording used.
+TEST_F(Mtl4ResidencyTest, ResidentThroughCommandBufferOrQueue) {
+    EXPECT_EQ(run({residencySet({loose_})}), "");
+    expectReports({});
+    EXPECT_TRUE(kernelWroteLoose());
+
+    MTL::ResidencySet* queueSet = residencySet({loose_});
+    queue4_->addResidencySet(queueSet);
+    EXPECT_EQ(run({}), "");
+    expectReports({});
+    EXPECT_TRUE(kernelWroteLoose());
+
+    queue4_->removeResidencySet(queueSet);
+    EXPECT_EQ(run({}), kLooseMessage);
+    EXPECT_EQ(reports_.size(), 1u);
+    reports_.clear();
+}
+
+// Test that a texture bound in no set is reported by its texture index, and that a texture made
+// over a buffer is resident through the buffer's set.
+TEST_F(Mtl4ResidencyTest, TextureResidentThroughItsBuffer) {
+    const char* source = R"(
+#include <metal_stdlib>
+using namespace metal;
+kernel void read_texel(texture2d<float, access::read> image [[texture(0)]], device float* out [[buffer(0)]]) {
+    out[0] = image.read(uint2(1, 0)).r;
+}
+)";
+    MTL::ComputePipelineState* read = own(pipeline(source, "read_texel"));
+    ASSERT_NE(read, nullptr);
+    MTL::Buffer* storage = buffer(256);
+    static_cast<float*>(storage->contents())[1] = 7.5f;
+    MTL::TextureDescriptor* descriptor =
+        MTL::TextureDescriptor::texture2DDescriptor(MTL::PixelFormatR32Float, 4, 1, false);
+    descriptor->setStorageMode(MTL::StorageModeShared);
+    descriptor->setUsage(MTL::TextureUsageShaderRead);
+    MTL::Texture* image = own(storage->newTexture(descriptor, 0, 256));
+    ASSERT_NE(image, nullptr);
+    MTL4::ArgumentTableDescriptor* tableDescriptor = MTL4::ArgumentTableDescriptor::alloc()->init();
+    tableDescriptor->setMaxBufferBindCount(1);
+    tableDescriptor->setMaxTextureBindCount(1);
+    NS::Error* error = nullptr;
+    MTL4::ArgumentTable* arguments = own(device_->newArgumentTable(tableDescriptor, &error));
+    tableDescriptor->release();
+    ASSERT_NE(arguments, nullptr);
+    arguments->setAddress(out_->gpuAddress(), 0);
+    arguments->setTexture(image->gpuResourceID(), 0);
+    auto runRead = [&](std::vector<const MTL::ResidencySet*> sets) {
+        record(read, arguments, MTL::Size(1, 1, 1), MTL::Size(1, 1, 1), std::move(sets));
+        return commitError({commandBuffer_});
+    };
+    const std::string message = "Compute Function(read_texel): the texture bound at texture index 0 for image[0] "
+                                "(label: (null)) is in no committed residency set of the command buffer or its "
+                                "command queue.";
+    EXPECT_EQ(runRead({}), message);
+    expectReports({"-[MTL4DebugCommandQueue commit:count:options:]:440: failed assertion `" + message + "'"});
+    EXPECT_EQ(runRead({residencySet({storage})}), "");
+    expectReports({});
+    EXPECT_EQ(static_cast<const float*>(out_->contents())[0], 7.5f);
 }
 
 TEST_F(Mtl4DebugLayerTest, EncoderUsedAfterEnd) {

@@ -54,6 +54,34 @@ protected:
         return own(made);
     }
 
+    /// A residency set holding `allocations` (+0, released after the test), committed
+    /// unless `commit` is false (additions then stay staged).
+    MTL::ResidencySet* residencySet(std::vector<const MTL::Allocation*> allocations, bool commit = true) {
+        MTL::ResidencySetDescriptor* descriptor = MTL::ResidencySetDescriptor::alloc()->init();
+        NS::Error* error = nullptr;
+        MTL::ResidencySet* made = own(device_->newResidencySet(descriptor, &error));
+        descriptor->release();
+        EXPECT_NE(made, nullptr) << text(error ? error->localizedDescription() : nullptr);
+        if (!made) return nullptr;
+        made->addAllocations(allocations.data(), allocations.size());
+        if (commit) made->commit();
+        return made;
+    }
+
+    /// Records into commandBuffer_ (begun with allocator_, using `sets`) one dispatch of
+    /// `threads` threads in groups of `group` of `state` reading `arguments`, and ends it.
+    void record(MTL::ComputePipelineState* state, MTL4::ArgumentTable* arguments, MTL::Size threads, MTL::Size group,
+                std::vector<const MTL::ResidencySet*> sets = {}) {
+        commandBuffer_->beginCommandBuffer(allocator_);
+        commandBuffer_->useResidencySets(sets.data(), sets.size());
+        MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        encoder->setArgumentTable(arguments);
+        encoder->dispatchThreads(threads, group);
+        encoder->endEncoding();
+        commandBuffer_->endCommandBuffer();
+    }
+
     /// Commits `buffers` in one call to `queue` (default queue4_) and waits for its feedback,
     /// which must come once.
     CommitResult commit(std::vector<MTL4::CommandBuffer*> buffers, MTL4::CommandQueue* queue = nullptr) {

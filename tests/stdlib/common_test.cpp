@@ -93,6 +93,32 @@ TEST(Common, MinMax) {
     EXPECT_EQ(static_cast<float>(max(static_cast<half>(1.0f), static_cast<half>(2.0f))), 2.0f);
 }
 
+// Test that half min and max (which compare bits, not widened floats) pick what a float
+// comparison picks, for every half against zeros, ones, the largest finite halves,
+// infinities and the smallest subnormals; NaNs are unspecified in the fast flavour and
+// ignored in the precise one.
+TEST(Common, HalfMinMaxOrderEveryHalf) {
+    const float others[] = {0.0f, -0.0f, 1.0f, -1.0f, 65504.0f, -65504.0f, INFINITY, -INFINITY, 0x1p-24f, -0x1p-24f};
+    for (unsigned bits = 0; bits < 0x10000u; ++bits) {
+        const half a = __builtin_bit_cast(half, static_cast<unsigned short>(bits));
+        for (const float other : others) {
+            const half b = static_cast<half>(other);
+            if (std::isnan(float(a))) {
+                EXPECT_EQ(float(metal::precise::max(a, b)), float(b)) << bits;
+                EXPECT_EQ(float(metal::precise::min(b, a)), float(b)) << bits;
+                continue;
+            }
+            const half wantMax = float(a) > float(b) ? a : b, wantMin = float(a) < float(b) ? a : b;
+            ASSERT_EQ(__builtin_bit_cast(unsigned short, half(metal::fast::max(a, b))),
+                      __builtin_bit_cast(unsigned short, wantMax)) << bits << " vs " << other;
+            ASSERT_EQ(__builtin_bit_cast(unsigned short, half(metal::fast::min(a, b))),
+                      __builtin_bit_cast(unsigned short, wantMin)) << bits << " vs " << other;
+            ASSERT_EQ(__builtin_bit_cast(unsigned short, half(metal::precise::max(a, b))),
+                      __builtin_bit_cast(unsigned short, wantMax)) << bits << " vs " << other;
+        }
+    }
+}
+
 // Test that max3, min3, median3 and their float forms pick the right one of three values.
 TEST(Common, ThreeArgumentMinMax) {
     EXPECT_EQ(max3(1, 9, 5), 9);

@@ -408,7 +408,8 @@ typedef struct mc_reduce_call {
     mc_tensor_operand source, destination;
     const mc_scope_record* records;
     mc_u32 record_count;
-    const mc_site* site;
+    const mc_site* site; /* validated kernels: where the reduction is called, else null (it
+                            touches no memory: kept for reports about the call) */
 } mc_reduce_call;
 
 /* What the runtime provides to kernels. */

@@ -12,28 +12,47 @@
 
 namespace metalcpu_stdlib {
 
+namespace minmax_detail {
+/// What a comparison of two values of T compares. Halves compare as their bits, turned from
+/// sign-magnitude into an int that orders as the values do (-0 and +0 meet at 0; NaNs land
+/// beyond the infinities): kernels are built for the baseline ISA, where comparing two
+/// _Float16s widens both through libgcc, and max(x, half(0)) in an epilogue paid that per
+/// element. Other types compare as themselves.
+template <class T> METALCPU_INLINE constexpr T ordered(T value) { return value; }
+METALCPU_INLINE constexpr int ordered(half value) {
+    const int bits = __builtin_bit_cast(unsigned short, value);
+    return bits & 0x8000 ? -(bits & 0x7fff) : bits;
+}
+template <class T> METALCPU_INLINE constexpr bool nan(T value) { return is_nan(value); }
+METALCPU_INLINE constexpr bool nan(half value) { return (__builtin_bit_cast(unsigned short, value) & 0x7fff) > 0x7c00; }
+} // namespace minmax_detail
+
 namespace math_fast {
 struct max_op {
-    template <class T> METALCPU_INLINE constexpr T operator()(T a, T b) const { return a > b ? a : b; }
+    template <class T> METALCPU_INLINE constexpr T operator()(T a, T b) const {
+        return minmax_detail::ordered(a) > minmax_detail::ordered(b) ? a : b;
+    }
 };
 struct min_op {
-    template <class T> METALCPU_INLINE constexpr T operator()(T a, T b) const { return a < b ? a : b; }
+    template <class T> METALCPU_INLINE constexpr T operator()(T a, T b) const {
+        return minmax_detail::ordered(a) < minmax_detail::ordered(b) ? a : b;
+    }
 };
 } // namespace math_fast
 
 namespace math_precise {
 struct max_op {
     template <class T> METALCPU_INLINE constexpr T operator()(T a, T b) const {
-        if (is_nan(a)) return b;
-        if (is_nan(b)) return a;
-        return a > b ? a : b;
+        if (minmax_detail::nan(a)) return b;
+        if (minmax_detail::nan(b)) return a;
+        return minmax_detail::ordered(a) > minmax_detail::ordered(b) ? a : b;
     }
 };
 struct min_op {
     template <class T> METALCPU_INLINE constexpr T operator()(T a, T b) const {
-        if (is_nan(a)) return b;
-        if (is_nan(b)) return a;
-        return a < b ? a : b;
+        if (minmax_detail::nan(a)) return b;
+        if (minmax_detail::nan(b)) return a;
+        return minmax_detail::ordered(a) < minmax_detail::ordered(b) ? a : b;
     }
 };
 } // namespace math_precise

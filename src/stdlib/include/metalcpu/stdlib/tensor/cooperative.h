@@ -13,6 +13,7 @@
 #include <metalcpu/kernel_abi.h>
 #include <metalcpu/kernel_services.h>
 #include <metalcpu/stdlib/config.h>
+#include <metalcpu/stdlib/tensor/call_site.h>
 #include <metalcpu/stdlib/tensor/tensor.h>
 
 namespace metalcpu_stdlib::tensor {
@@ -163,25 +164,28 @@ struct cooperative_tensor {
     }
 
     /// Each valid slot whose element lies inside `source`'s extents reads it; the others
-    /// become 0.
+    /// become 0. The validated flavour checks each read, reported as a load at `site`.
     template <class E, class X, class D, class... Tags>
-    METALCPU_INLINE void load(const tensor<E, X, D, Tags...>& source) {
+    METALCPU_INLINE void load(const tensor<E, X, D, Tags...>& source,
+                              metalcpu_stdlib::tensor::call_site site = metalcpu_stdlib::tensor::call_site::here()) {
         static_assert(__is_same(typename metalcpu_stdlib::tensor::remove_const<E>::type, ElementType),
                       "cooperative_tensor::load: the tensor's element type must be the cooperative tensor's");
         for (mc_u32 i = 0; i < layout_.capacity; ++i) {
             long long at = 0;
-            slots_[i] = element_offset(source, i, &at) ? read(source, at) : ElementType(0);
+            slots_[i] = element_offset(source, i, &at) ? read(source, at, site) : ElementType(0);
         }
     }
 
-    /// Each valid slot whose element lies inside `destination`'s extents is written there.
+    /// Each valid slot whose element lies inside `destination`'s extents is written there. The
+    /// validated flavour checks each write, reported as a store at `site`.
     template <class E, class X, class D, class... Tags>
-    METALCPU_INLINE void store(const tensor<E, X, D, Tags...>& destination) const {
+    METALCPU_INLINE void store(const tensor<E, X, D, Tags...>& destination,
+                               metalcpu_stdlib::tensor::call_site site = metalcpu_stdlib::tensor::call_site::here()) const {
         static_assert(__is_same(E, ElementType),
                       "cooperative_tensor::store: the tensor's element type must be the cooperative tensor's");
         for (mc_u32 i = 0; i < layout_.capacity; ++i) {
             long long at = 0;
-            if (element_offset(destination, i, &at)) write(destination, at, slots_[i]);
+            if (element_offset(destination, i, &at)) write(destination, at, slots_[i], site);
         }
     }
 
@@ -206,17 +210,22 @@ private:
         return true;
     }
     template <class Tensor>
-    static METALCPU_INLINE ElementType read(const Tensor& t, long long at) {
+    static METALCPU_INLINE ElementType read(const Tensor& t, long long at,
+                                            [[maybe_unused]] metalcpu_stdlib::tensor::call_site site) {
 #ifdef METALCPU_VALIDATION
-        if (t.checked_) return metalcpu_kernel::checked_ptr<const ElementType, 1>::from_bits(t.checked_)[at];
+        if (t.checked_)
+            return metalcpu_kernel::checked_element(
+                metalcpu_kernel::checked_ptr<const ElementType, 1>::from_bits(t.checked_), at, MC_OP_LOAD, *site.site());
 #endif
         return t.data_[at];
     }
     template <class Tensor>
-    static METALCPU_INLINE void write(const Tensor& t, long long at, ElementType value) {
+    static METALCPU_INLINE void write(const Tensor& t, long long at, ElementType value,
+                                      [[maybe_unused]] metalcpu_stdlib::tensor::call_site site) {
 #ifdef METALCPU_VALIDATION
         if (t.checked_) {
-            metalcpu_kernel::checked_ptr<ElementType, 1>::from_bits(t.checked_)[at] = value;
+            metalcpu_kernel::checked_element(metalcpu_kernel::checked_ptr<ElementType, 1>::from_bits(t.checked_), at,
+                                             MC_OP_STORE, *site.site()) = value;
             return;
         }
 #endif

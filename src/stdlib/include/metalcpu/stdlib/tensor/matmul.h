@@ -146,7 +146,8 @@ public:
 
     /// This thread's part of the operation, ready to run (scope_run and run use it).
     template <class L, class R, class D>
-    metalcpu_stdlib::tensor::scope_operation<mc_matmul_call> prepare(L& left, R& right, D& destination) const {
+    metalcpu_stdlib::tensor::scope_operation<mc_matmul_call> prepare(L& left, R& right, D& destination,
+                                                                     metalcpu_stdlib::tensor::call_site site) const {
         using namespace metalcpu_stdlib::tensor;
         using LT = typename remove_const<L>::type;
         using RT = typename remove_const<R>::type;
@@ -175,14 +176,16 @@ public:
         take_thread(right, &op.pending.record.thread, &known);
         take_thread(destination, &op.pending.record.thread, &known);
         if (!known) op.pending.record.thread = current_scope_position(size::threads).thread;
-        metalcpu_stdlib::tensor::prepare(op, &matmul_on_scope, size::simdgroups);
+        metalcpu_stdlib::tensor::prepare(op, &matmul_on_scope, size::simdgroups, site);
         return op;
     }
 
-    /// Every thread of the scope calls it; the scope computes the tile once.
+    /// Every thread of the scope calls it; the scope computes the tile once. The validated
+    /// flavour checks each tensor operand's footprint against its buffer, reported at `site`.
     template <class L, class R, class D>
-    void run(L&& left, R&& right, D&& destination) const {
-        metalcpu_stdlib::tensor::scope_operation<mc_matmul_call> op = prepare(left, right, destination);
+    void run(L&& left, R&& right, D&& destination,
+             metalcpu_stdlib::tensor::call_site site = metalcpu_stdlib::tensor::call_site::here()) const {
+        metalcpu_stdlib::tensor::scope_operation<mc_matmul_call> op = prepare(left, right, destination, site);
         metalcpu_stdlib::tensor::execute(op);
     }
 };
@@ -195,7 +198,8 @@ template <class E, class SX, class DX, class SL, class DL>
 METALCPU_INLINE scope_operation<mc_reduce_call> prepare_reduce(mc_u32 columns,
                                                                metal::cooperative_tensor<E, SX, SL>& source,
                                                                metal::cooperative_tensor<E, DX, DL>& destination,
-                                                               mpp::tensor_ops::reduction_operation op, E identity) {
+                                                               mpp::tensor_ops::reduction_operation op, E identity,
+                                                               call_site site) {
     static_assert(data_type<E>::value != 0,
                   "mpp::tensor_ops::reduce_rows/reduce_columns: elements must be half, float, bfloat or an integer");
     scope_operation<mc_reduce_call> operation = {};
@@ -208,7 +212,7 @@ METALCPU_INLINE scope_operation<mc_reduce_call> prepare_reduce(mc_u32 columns,
     operation.call.destination = operand_of(destination, &operation.pending.record.storage[MC_SCOPE_DESTINATION]);
     operation.pending.record.thread = source.thread_;
     const mc_u32 threads = SL::threads;
-    prepare(operation, &reduce_on_scope, threads == 1 ? 0 : threads / 32);
+    prepare(operation, &reduce_on_scope, threads == 1 ? 0 : threads / 32, site);
     return operation;
 }
 
@@ -222,8 +226,9 @@ namespace mpp::tensor_ops {
 template <class E, class SX, class DX, class SL, class DL>
 inline void reduce_rows(metal::cooperative_tensor<E, SX, SL>& source, metal::cooperative_tensor<E, DX, DL>& destination,
                         reduction_operation op = reduction_operation::sum,
-                        metalcpu_stdlib::tensor::same_t<E> identity = reduction_operation_identity<E>::sum_identity) {
-    auto operation = metalcpu_stdlib::tensor::prepare_reduce(0, source, destination, op, identity);
+                        metalcpu_stdlib::tensor::same_t<E> identity = reduction_operation_identity<E>::sum_identity,
+                        metalcpu_stdlib::tensor::call_site site = metalcpu_stdlib::tensor::call_site::here()) {
+    auto operation = metalcpu_stdlib::tensor::prepare_reduce(0, source, destination, op, identity, site);
     metalcpu_stdlib::tensor::execute(operation);
 }
 
@@ -232,8 +237,9 @@ template <class E, class SX, class DX, class SL, class DL>
 inline void reduce_columns(metal::cooperative_tensor<E, SX, SL>& source,
                            metal::cooperative_tensor<E, DX, DL>& destination,
                            reduction_operation op = reduction_operation::sum,
-                           metalcpu_stdlib::tensor::same_t<E> identity = reduction_operation_identity<E>::sum_identity) {
-    auto operation = metalcpu_stdlib::tensor::prepare_reduce(1, source, destination, op, identity);
+                           metalcpu_stdlib::tensor::same_t<E> identity = reduction_operation_identity<E>::sum_identity,
+                           metalcpu_stdlib::tensor::call_site site = metalcpu_stdlib::tensor::call_site::here()) {
+    auto operation = metalcpu_stdlib::tensor::prepare_reduce(1, source, destination, op, identity, site);
     metalcpu_stdlib::tensor::execute(operation);
 }
 
@@ -258,8 +264,10 @@ namespace metalcpu_kernel {
 /// The coroutine form of `op.run(left, right, destination);` (the front end writes
 /// `co_await ::metalcpu_kernel::scope_run(op, left, right, destination);`).
 template <class Op, class L, class R, class D>
-METALCPU_INLINE scope_awaitable<mc_matmul_call> scope_run(const Op& op, L&& left, R&& right, D&& destination) {
-    return {op.prepare(left, right, destination)};
+METALCPU_INLINE scope_awaitable<mc_matmul_call> scope_run(
+    const Op& op, L&& left, R&& right, D&& destination,
+    metalcpu_stdlib::tensor::call_site site = metalcpu_stdlib::tensor::call_site::here()) {
+    return {op.prepare(left, right, destination, site)};
 }
 
 /// The coroutine forms of reduce_rows and reduce_columns.
@@ -268,16 +276,20 @@ METALCPU_INLINE scope_awaitable<mc_reduce_call> scope_reduce_rows(metal::coopera
                                                                  metal::cooperative_tensor<E, DX, DL>& destination,
                                                                  mpp::tensor_ops::reduction_operation op =
                                                                      mpp::tensor_ops::reduction_operation::sum,
-                                                                 metalcpu_stdlib::tensor::same_t<E> identity = E(0)) {
-    return {metalcpu_stdlib::tensor::prepare_reduce(0, source, destination, op, identity)};
+                                                                 metalcpu_stdlib::tensor::same_t<E> identity = E(0),
+                                                                 metalcpu_stdlib::tensor::call_site site =
+                                                                     metalcpu_stdlib::tensor::call_site::here()) {
+    return {metalcpu_stdlib::tensor::prepare_reduce(0, source, destination, op, identity, site)};
 }
 template <class E, class SX, class DX, class SL, class DL>
 METALCPU_INLINE scope_awaitable<mc_reduce_call> scope_reduce_columns(metal::cooperative_tensor<E, SX, SL>& source,
                                                                     metal::cooperative_tensor<E, DX, DL>& destination,
                                                                     mpp::tensor_ops::reduction_operation op =
                                                                         mpp::tensor_ops::reduction_operation::sum,
-                                                                    metalcpu_stdlib::tensor::same_t<E> identity = E(0)) {
-    return {metalcpu_stdlib::tensor::prepare_reduce(1, source, destination, op, identity)};
+                                                                    metalcpu_stdlib::tensor::same_t<E> identity = E(0),
+                                                                    metalcpu_stdlib::tensor::call_site site =
+                                                                        metalcpu_stdlib::tensor::call_site::here()) {
+    return {metalcpu_stdlib::tensor::prepare_reduce(1, source, destination, op, identity, site)};
 }
 
 } // namespace metalcpu_kernel

@@ -15,6 +15,7 @@
 #include <metalcpu/kernel_services.h>
 #include <metalcpu/kernel_support.h>
 #include <metalcpu/coroutines.h>
+#include <metalcpu/stdlib/tensor/call_site.h>
 #include <metalcpu/stdlib/tensor/cooperative.h>
 
 namespace metalcpu_stdlib::tensor {
@@ -72,22 +73,31 @@ template <class Call>
 struct scope_operation {
     Call call;
     metalcpu_kernel::pending_scope_op pending; ///< record, fn, simdgroups (and the call, once placed)
+    call_site called_at;
 };
 
-/// The context (the call's address) is set only where the operation stays put: when it
-/// runs, or while its coroutine is suspended.
+/// The context (the call's address) and the call's site pointer are set only where the
+/// operation stays put: when it runs, or while its coroutine is suspended (see place()).
 template <class Call>
-METALCPU_INLINE void prepare(scope_operation<Call>& op, mc_scope_fn fn, mc_u32 simdgroups) {
+METALCPU_INLINE void prepare(scope_operation<Call>& op, mc_scope_fn fn, mc_u32 simdgroups, call_site site) {
     op.pending.fn = fn;
     op.pending.context = nullptr;
     op.pending.simdgroups = simdgroups;
+    op.called_at = site;
+}
+
+/// Points the operation's context and site at where `op` now lives.
+template <class Call>
+METALCPU_INLINE void place(scope_operation<Call>& op) {
+    op.pending.context = &op.call;
+    op.call.site = op.called_at.site();
 }
 
 /// Runs an operation now: alone (simdgroups 0: execution_thread) or through the fiber
 /// rendezvous of its scope.
 template <class Call>
 METALCPU_INLINE void execute(scope_operation<Call>& op) {
-    op.pending.context = &op.call;
+    place(op);
     if (op.pending.simdgroups == 0)
         op.pending.fn(op.pending.context, &op.pending.record, 1);
     else
@@ -111,7 +121,7 @@ struct scope_awaitable {
         return true;
     }
     void await_suspend(std::coroutine_handle<barrier_task::promise_type> thread) {
-        op.pending.context = &op.call; // this awaiter lives in the suspended frame
+        metalcpu_stdlib::tensor::place(op); // this awaiter lives in the suspended frame
         thread.promise().pending = &op.pending;
     }
     void await_resume() const noexcept {}

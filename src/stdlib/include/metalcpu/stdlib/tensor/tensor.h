@@ -64,6 +64,9 @@ template <> struct data_type<float> { static constexpr mc_u32 value = 3; };
 template <> struct data_type<half> { static constexpr mc_u32 value = 16; };
 template <> struct data_type<bfloat> { static constexpr mc_u32 value = 121; };
 template <> struct data_type<signed char> { static constexpr mc_u32 value = 45; };
+/// MSL's char (`tensor<device char, ...>`) is a type of its own in C++: Int8 where the
+/// compiler's char is signed, as Metal's is, else UInt8 (the values the kernel computes with).
+template <> struct data_type<char> { static constexpr mc_u32 value = char(-1) < 0 ? 45 : 49; };
 template <> struct data_type<unsigned char> { static constexpr mc_u32 value = 49; };
 template <> struct data_type<short> { static constexpr mc_u32 value = 37; };
 template <> struct data_type<unsigned short> { static constexpr mc_u32 value = 41; };
