@@ -5,9 +5,15 @@
 # target whose installed source the program compiles against its own GoogleTest).
 include(CMakePackageConfigHelpers)
 
+if(METALCPU_BUILD_SHARED)
+  # The installed tools find libmetalcpu.so relative to themselves, wherever the prefix is.
+  file(RELATIVE_PATH bin_to_lib ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR})
+  set_target_properties(metalcpu_metal_tool metalcpu_metallib_tool PROPERTIES INSTALL_RPATH "$ORIGIN/${bin_to_lib}")
+endif()
 install(TARGETS metalcpu_metal metalcpu_metal_tool metalcpu_metallib_tool
   EXPORT metalcpuTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/metalcpu)
 
@@ -25,3 +31,4 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/metalcpuConfigVersion.cma
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/metalcpuConfig.cmake ${PROJECT_BINARY_DIR}/metalcpuConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/MetalAddLibrary.cmake DESTINATION ${config_dir})
+
