@@ -2,12 +2,19 @@
 # metalcpu::metal-tool and metalcpu::metallib-tool executables and metal_add_library(); and,
 # when metalcpu was built with GoogleTest and the program finds it too, metalcpu::gtest_main
 # (its own export set, so that GoogleTest stays optional for everything else; an INTERFACE
-# target whose installed source the program compiles against its own GoogleTest).
+# target whose installed source the program compiles against its own GoogleTest). Also a
+# pkg-config file, metalcpu.pc, for builds that are not CMake's.
 include(CMakePackageConfigHelpers)
 
+if(METALCPU_BUILD_SHARED)
+  # The installed tools find libmetalcpu.so relative to themselves, wherever the prefix is.
+  file(RELATIVE_PATH bin_to_lib ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR})
+  set_target_properties(metalcpu_metal_tool metalcpu_metallib_tool PROPERTIES INSTALL_RPATH "$ORIGIN/${bin_to_lib}")
+endif()
 install(TARGETS metalcpu_metal metalcpu_metal_tool metalcpu_metallib_tool
   EXPORT metalcpuTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/metalcpu)
 
@@ -25,3 +32,37 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/metalcpuConfigVersion.cma
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/metalcpuConfig.cmake ${PROJECT_BINARY_DIR}/metalcpuConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/MetalAddLibrary.cmake DESTINATION ${config_dir})
+
+# metalcpu.pc finds its prefix from where it lies (${pcfiledir}), so it stays right wherever
+# `cmake --install --prefix` puts the package. A static libmetalcpu.a needs its dependencies on
+# every link line (Requires, Libs); a shared one only when linking statically (.private).
+function(metalcpu_pkg_config_path variable dir)
+  if(IS_ABSOLUTE ${dir})
+    set(${variable} ${dir} PARENT_SCOPE)
+  else()
+    set(${variable} "\${prefix}/${dir}" PARENT_SCOPE)
+  endif()
+endfunction()
+if(IS_ABSOLUTE ${CMAKE_INSTALL_LIBDIR})
+  set(METALCPU_PC_PREFIX ${CMAKE_INSTALL_PREFIX})
+else()
+  file(RELATIVE_PATH pc_to_prefix /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+  string(REGEX REPLACE "/$" "" pc_to_prefix ${pc_to_prefix})
+  set(METALCPU_PC_PREFIX "\${pcfiledir}/${pc_to_prefix}")
+endif()
+metalcpu_pkg_config_path(METALCPU_PC_LIBDIR ${CMAKE_INSTALL_LIBDIR})
+metalcpu_pkg_config_path(METALCPU_PC_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR})
+metalcpu_pkg_config_path(METALCPU_PC_BINDIR ${CMAKE_INSTALL_BINDIR})
+set(METALCPU_PC_REQUIRES "tbb spdlog")
+set(METALCPU_PC_LIBS "-lboost_context")
+foreach(library ${CMAKE_DL_LIBS})
+  string(APPEND METALCPU_PC_LIBS " -l${library}")
+endforeach()
+string(APPEND METALCPU_PC_LIBS " -pthread")
+if(METALCPU_BUILD_SHARED)
+  set(METALCPU_PC_DEPENDENCIES "Requires.private: ${METALCPU_PC_REQUIRES}\nLibs: -L\${libdir} -lmetalcpu\nLibs.private: ${METALCPU_PC_LIBS}")
+else()
+  set(METALCPU_PC_DEPENDENCIES "Requires: ${METALCPU_PC_REQUIRES}\nLibs: -L\${libdir} -lmetalcpu ${METALCPU_PC_LIBS}")
+endif()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/metalcpu.pc.in ${PROJECT_BINARY_DIR}/metalcpu.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/metalcpu.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

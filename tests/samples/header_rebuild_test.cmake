@@ -4,7 +4,7 @@
 # INCLUDE_DIRECTORIES), and after each edit expects a rebuild whose library computes the new
 # value; a build without edits must do nothing.
 #   cmake -DSOURCE=<header_rebuild dir> -DWORK=<scratch dir> -DMETALCPU_CMAKE_DIR=<metalcpu>/cmake
-#         -DMETAL_TOOL=<metal> -DMETALLIB_TOOL=<metallib> -DPROBE=<metalcpu_metallib_probe>
+#         -DMETAL_TOOL=<metal> -DMETALLIB_TOOL=<metallib> -DPROBE=<metalcpu_metallib_probe (consumer/run_kernels.cpp)>
 #         -DMAKE_PROGRAM=<ninja> -P header_rebuild_test.cmake
 file(REMOVE_RECURSE ${WORK})
 file(COPY ${SOURCE}/ DESTINATION ${WORK}/src)
@@ -25,12 +25,12 @@ function(build_and_probe)
   if(status)
     message(FATAL_ERROR "building the kernels failed:\n${output}")
   endif()
-  execute_process(COMMAND ${PROBE} ${library} RESULT_VARIABLE status OUTPUT_VARIABLE probed ERROR_VARIABLE probed)
-  if(status OR NOT probed MATCHES "value=(-?[0-9]+)")
+  execute_process(COMMAND ${PROBE} ${library} value RESULT_VARIABLE status OUTPUT_VARIABLE probed ERROR_VARIABLE probed)
+  if(status OR NOT probed MATCHES "(^|\n)value=(-?[0-9]+)\n")
     message(FATAL_ERROR "running the library's kernel failed:\n${probed}")
   endif()
   set(built "${output}" PARENT_SCOPE)
-  set(value ${CMAKE_MATCH_1} PARENT_SCOPE)
+  set(value ${CMAKE_MATCH_2} PARENT_SCOPE)
 endfunction()
 
 # Edits `file` (replacing `from` by `to`), rebuilds, and expects `expected` from the library.

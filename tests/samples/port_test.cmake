@@ -1,19 +1,20 @@
 # Builds samples/matmul and the validation sample's GoogleTest suite as an outside project
-# (port/CMakeLists.txt) and runs them; with find_package, also configures it where GoogleTest
-# cannot be found, which must still give metalcpu::metal.
-#   cmake -DMODE=find_package|add_subdirectory -DSOURCE=<metalcpu source> -DBUILD=<metalcpu build>
-#         -DWORK=<scratch dir> -P port_test.cmake
+# (port/CMakeLists.txt) and runs them. find_package: against an installed prefix, and also
+# configured where GoogleTest cannot be found, which must still give metalcpu::metal.
+# add_subdirectory with SHARED=ON: metalcpu is built inside the project as a shared library
+# (BUILD_SHARED_LIBS=ON), which the programs must load; that build is installed, and the
+# installed package is checked as the fixture's is (consumer_test.cmake, pkg_config_test.cmake).
+#   cmake -DMODE=find_package -DPREFIX=<metalcpu prefix> | -DMODE=add_subdirectory [-DSHARED=ON]
+#         -DSOURCE=<metalcpu source> -DWORK=<scratch dir> [-DMAKE_PROGRAM=<ninja>] -P port_test.cmake
 file(REMOVE_RECURSE ${WORK})
 set(app ${SOURCE}/samples/matmul)
 if(MODE STREQUAL "find_package")
-  execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix
-                  RESULT_VARIABLE status OUTPUT_QUIET)
-  if(status)
-    message(FATAL_ERROR "cmake --install failed")
-  endif()
-  set(configure -DCMAKE_PREFIX_PATH=${WORK}/prefix)
+  set(configure -DCMAKE_PREFIX_PATH=${PREFIX})
 else()
   set(configure -DMETALCPU_SOURCE_DIR=${SOURCE})
+  if(SHARED)
+    list(APPEND configure -DBUILD_SHARED_LIBS=ON -DMETALCPU_INSTALL=ON)
+  endif()
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE}/tests/samples/port -B ${WORK}/build -G Ninja
                         -DAPP_DIR=${app} -DVALIDATION_DIR=${SOURCE}/samples/validation ${configure}
@@ -25,7 +26,7 @@ endif()
 # metalcpu::gtest_main is compiled by the program, against its GoogleTest: an INTERFACE target
 # with gtest_main.cpp as its source (installed with the package), never a prebuilt archive.
 if(MODE STREQUAL "find_package")
-  set(gtest_main_source "${WORK}/prefix/share/metalcpu/gtest_main.cpp")
+  set(gtest_main_source "${PREFIX}/share/metalcpu/gtest_main.cpp")
 else()
   set(gtest_main_source "${SOURCE}/validation/gtest_main/gtest_main.cpp")
 endif()
@@ -33,9 +34,11 @@ if(NOT output MATCHES "metalcpu::gtest_main: found, INTERFACE_LIBRARY, sources (
    OR NOT CMAKE_MATCH_1 MATCHES "gtest_main\\.cpp" OR NOT EXISTS "${gtest_main_source}")
   message(FATAL_ERROR "metalcpu::gtest_main must be an INTERFACE target whose source is ${gtest_main_source}")
 endif()
-file(GLOB_RECURSE prebuilt ${WORK}/prefix/*gtest_main*.a)
-if(prebuilt)
-  message(FATAL_ERROR "a prebuilt gtest_main archive was installed: ${prebuilt}")
+if(MODE STREQUAL "find_package")
+  file(GLOB_RECURSE prebuilt ${PREFIX}/*gtest_main*.a)
+  if(prebuilt)
+    message(FATAL_ERROR "a prebuilt gtest_main archive was installed: ${prebuilt}")
+  endif()
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK}/build -j 2 RESULT_VARIABLE status)
 if(status)
@@ -60,5 +63,31 @@ if(MODE STREQUAL "find_package")
   if(status OR NOT output MATCHES "metalcpu::gtest_main: not found")
     message(FATAL_ERROR "without GoogleTest, find_package(metalcpu) must still work:\n${output}")
   endif()
+endif()
+
+if(SHARED)
+  include(${CMAKE_CURRENT_LIST_DIR}/linked_libraries.cmake)
+  expect_linked_libmetalcpu(${WORK}/build/matmul)
+  expect_linked_libmetalcpu(${WORK}/build/validation_gtest)
+  set(prefix ${WORK}/prefix)
+  execute_process(COMMAND ${CMAKE_COMMAND} --install ${WORK}/build --prefix ${prefix}
+                  RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(status OR NOT EXISTS ${prefix}/lib/cmake/metalcpu/metalcpuConfig.cmake)
+    message(FATAL_ERROR "installing the shared metalcpu failed:\n${output}")
+  endif()
+  file(GLOB shared_objects ${prefix}/lib/libmetalcpu.so*)
+  file(GLOB archives ${prefix}/lib/libmetalcpu.a)
+  if(NOT shared_objects OR archives)
+    message(FATAL_ERROR "the shared build must install libmetalcpu.so and no libmetalcpu.a:\n${output}")
+  endif()
+  foreach(check consumer pkg_config)
+    execute_process(COMMAND ${CMAKE_COMMAND} -DSOURCE=${SOURCE}/tests/samples/consumer -DWORK=${WORK}/${check}
+                            -DPREFIX=${prefix} -DPKG_CONFIG_DIR=${prefix}/lib/pkgconfig -DGENERATOR=Ninja
+                            -DMAKE_PROGRAM=${MAKE_PROGRAM} -DSHARED=ON -P ${CMAKE_CURRENT_LIST_DIR}/${check}_test.cmake
+                    RESULT_VARIABLE status)
+    if(status)
+      message(FATAL_ERROR "the installed shared metalcpu failed ${check}_test.cmake")
+    endif()
+  endforeach()
 endif()
 file(REMOVE_RECURSE ${WORK})

@@ -1,0 +1,3 @@
+// Found through metal_add_library(INCLUDE_DIRECTORIES include).
+#pragma once
+#define OFFSET 1000

@@ -1,0 +1,3 @@
+#pragma once
+#define ALPHA 4
+#define BETA 3
