@@ -1,5 +1,5 @@
 // The user docs stay true: the tutorial quotes the sample programs as they are and shows
-// what they print.
+// what they print, and troubleshooting.md quotes messages the library still gives.
 #include "docs/doc_checks.h"
 
 #include "support/files.h"
@@ -94,6 +94,35 @@ TEST(Tutorial, ShowsWhatTheProgramsPrint) {
 }
 #endif
 
+/// The string literals of every source file of the library, its validation layer included.
+std::string libraryLiterals() {
+    std::string runs;
+    for (const char* directory : {"src", "validation"})
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(kSource / directory)) {
+            const std::string extension = entry.path().extension().string();
+            if (extension == ".cpp" || extension == ".h") runs += literalRuns(read(entry.path()));
+        }
+    return runs;
+}
+
+// Test that every message troubleshooting.md quotes (its ```message blocks) is still given
+// by the library, in the same words.
+TEST(Troubleshooting, QuotesMessagesTheLibraryGives) {
+    const Literals literals(libraryLiterals());
+    std::size_t checked = 0;
+    for (const Block& block : blocksOfKind("troubleshooting.md", "message")) {
+        std::istringstream lines(block.text);
+        for (std::string line; std::getline(lines, line);)
+            for (const std::string& part : messageParts(line)) {
+                ++checked;
+                EXPECT_TRUE(literals.give(part))
+                    << "troubleshooting.md:" << block.line << " quotes words no source of the library has: \""
+                    << part << "\"";
+            }
+    }
+    EXPECT_GE(checked, 20u);
+}
+
 // The checks themselves: each must be able to fail.
 
 TEST(DocChecks, BlocksKeepTheirComments) {
@@ -127,6 +156,36 @@ TEST(DocChecks, OutputLinesMatchWholeLinesInOrder) {
     EXPECT_FALSE(matchesOutputLine(output, "1000 sums", &from)) << "part of a line";
     from = 1;
     EXPECT_FALSE(matchesOutputLine(output, "device: <name>", &from)) << "before the last line matched";
+}
+
+TEST(DocChecks, LiteralsJoinAsTheCompilerJoinsThem) {
+    const std::string runs = literalRuns("error = \"cannot open \" + path + \": it is \"\n"
+                                         "        \"a directory\"; // \"not this\"\nchar c = '\"'; int n = 1'000;\n"
+                                         "log(\"{} is {}\", a, b); auto r = R\"(raw \"text\")\";\n");
+    EXPECT_THAT(runs, HasSubstr("\n: it is a directory\n"));
+    EXPECT_THAT(runs, HasSubstr("cannot open \n"));
+    EXPECT_THAT(runs, HasSubstr("raw \"text\""));
+    EXPECT_THAT(runs, ::testing::Not(HasSubstr("not this")));
+    EXPECT_THAT(runs, HasSubstr("\n is \n"));
+}
+
+TEST(DocChecks, MessagesMayJoinRunsWhereValuesGo) {
+    const Literals literals(literalRuns("log(\"newDefaultLibrary: {}\", why); why = \"no default library: \" + path;\n"
+                                        "e = \"cannot open \" + path + \": \" + reason + \" (rebuild it)\";"));
+    EXPECT_TRUE(literals.give("no default library"));
+    EXPECT_TRUE(literals.give("newDefaultLibrary: no default library: "));
+    EXPECT_TRUE(literals.give("cannot open :  (rebuild it)")) << "across a whole run";
+    EXPECT_FALSE(literals.give("newDefaultLibrary: default library")) << "not the start of a run";
+    EXPECT_FALSE(literals.give("cannot open the file")) << "words where a value goes";
+    EXPECT_FALSE(literals.give("a message nobody wrote"));
+}
+
+TEST(DocChecks, MessagePartsLeaveOutWhatVaries) {
+    EXPECT_EQ(messageParts("[metalcpu] warning: Invalid library file <path> (it is a macOS metallib (Apple's format))"),
+              (std::vector<std::string>{"Invalid library file", "it is a macOS metallib (Apple's format"}));
+    EXPECT_EQ(messageParts("program_source:<line>:<column>: error: goto is not supported"),
+              (std::vector<std::string>{"program_source", "goto is not supported"}));
+    EXPECT_TRUE(messageParts("<a> (<b>)").empty());
 }
 
 } // namespace
