@@ -9,9 +9,12 @@
 
 #include <metalcpu/kernel_abi.h>
 
+#include <atomic>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <sys/stat.h>
+#include <thread>
 
 namespace metalcpu::jit {
 namespace {
@@ -39,6 +42,42 @@ std::shared_ptr<std::mutex> entryMutex(const std::string& path) {
     }
     return mutex;
 }
+
+std::atomic<std::chrono::milliseconds> slowCompileDelay{std::chrono::seconds(1)};
+
+/// Logs `message` as a warning when the compile it lives around is still going after
+/// slowCompileDelay: a first run that compiles its kernels takes seconds, which nobody
+/// expects of a Metal program, and silence would look like a hang.
+class SlowCompileNotice {
+public:
+    explicit SlowCompileNotice(std::string message) {
+        try {
+            watcher_ = std::thread([this, message = std::move(message), delay = slowCompileDelay.load()] {
+                std::unique_lock lock(mutex_);
+                if (!finishedChanged_.wait_for(lock, delay, [this] { return finished_; }))
+                    support::log().warn("{}", message);
+            });
+        } catch (const std::system_error&) {
+            // No thread to spare: the compile goes on without its notice.
+        }
+    }
+    ~SlowCompileNotice() {
+        {
+            std::lock_guard lock(mutex_);
+            finished_ = true;
+        }
+        finishedChanged_.notify_one();
+        if (watcher_.joinable()) watcher_.join();
+    }
+    SlowCompileNotice(const SlowCompileNotice&) = delete;
+    SlowCompileNotice& operator=(const SlowCompileNotice&) = delete;
+
+private:
+    std::mutex mutex_;
+    std::condition_variable finishedChanged_;
+    bool finished_ = false;
+    std::thread watcher_;
+};
 
 /// What looking up a cache entry found.
 enum class Lookup {
@@ -73,9 +112,10 @@ Lookup openCached(SourceBuild& build, const std::string& key) {
 
 /// Finds the library for `key` (plus `suffix`) in the cache, or builds it with `make` into a
 /// staging file of its own and renames that into place, so that other processes see the
-/// library whole or not at all. `make(path, key)` writes a library sealed for `key` to `path`.
+/// library whole or not at all. `make(path, key)` writes a library sealed for `key` to `path`;
+/// `what` names the library in the notice of a slow compile.
 template <class Make>
-SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix, Make&& make) {
+SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix, const char* what, Make&& make) {
     SourceBuild build;
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
@@ -98,7 +138,13 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
         build.diagnostics = "cannot write in " + directory + "\n";
         return build;
     }
-    CompileResult made = make(staging, key);
+    CompileResult made;
+    {
+        SlowCompileNotice notice(std::string("compiling ") + what +
+                                 "; a first run compiles each library once, later runs load it from the kernel "
+                                 "cache in " + directory);
+        made = make(staging, key);
+    }
     build.diagnostics += made.diagnostics;
     // The linker made the file with the umask's mode; a cache entry is its owner's alone.
     if (made.ok && (chmod(staging.c_str(), 0600) != 0 || std::rename(staging.c_str(), build.libraryPath.c_str()) != 0))
@@ -113,10 +159,13 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
 
 } // namespace
 
+void setSlowCompileDelay(std::chrono::milliseconds delay) { slowCompileDelay.store(delay); }
+
 SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompileSettings& settings) {
     support::Hasher key;
     key.add(source).add(settings.key());
-    SourceBuild build = buildThroughCache(key, ".metallib", [&](const std::string& output, const std::string& cacheKey) {
+    const char* what = "the kernels of newLibrary(source)";
+    SourceBuild build = buildThroughCache(key, ".metallib", what, [&](const std::string& output, const std::string& cacheKey) {
         // The source is compiled from a file named program_source in a private directory, so
         // that the compiler's messages say program_source:LINE:COL as Metal's do.
         std::string work = support::makeTemporaryDirectory("metalcpu-build-");
@@ -139,8 +188,9 @@ SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompil
 SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSources) {
     support::Hasher key;
     for (const std::string& source : validationSources) key.add(source);
-    SourceBuild build = buildThroughCache(key, ".validation.metallib", [&](const std::string& output,
-                                                                           const std::string& cacheKey) {
+    const char* what = "the shader-validation flavour of a library";
+    SourceBuild build = buildThroughCache(key, ".validation.metallib", what, [&](const std::string& output,
+                                                                                 const std::string& cacheKey) {
         std::string work = support::makeTemporaryDirectory("metalcpu-validation-");
         if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
         std::vector<std::string> objects;
@@ -166,8 +216,9 @@ SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSou
 SourceBuild buildSpecialisedLibrary(const std::string& specialisedCpp) {
     support::Hasher key;
     key.add(specialisedCpp);
-    SourceBuild build = buildThroughCache(key, ".specialised.metallib", [&](const std::string& output,
-                                                                            const std::string& cacheKey) {
+    const char* what = "a library specialised with function constants";
+    SourceBuild build = buildThroughCache(key, ".specialised.metallib", what, [&](const std::string& output,
+                                                                                  const std::string& cacheKey) {
         std::string work = support::makeTemporaryDirectory("metalcpu-specialised-");
         if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
         const std::string cpp = work + "/specialised.cpp";

@@ -2,6 +2,7 @@
 
 #include "jit/kernel_compiler.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,5 +31,9 @@ SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSou
 /// Compiles a specialised file (specialisedSource(), jit/specialisation.h) into a kernel
 /// library, through the same cache: the same source and values are compiled once.
 SourceBuild buildSpecialisedLibrary(const std::string& specialisedCpp);
+
+/// How long a compile of the three above may take before the log warns that it is compiling
+/// (once per library: later runs load it from the cache). One second; tests change it.
+void setSlowCompileDelay(std::chrono::milliseconds delay);
 
 } // namespace metalcpu::jit

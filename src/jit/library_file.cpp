@@ -23,6 +23,8 @@ namespace metalcpu::jit {
 namespace {
 
 constexpr char kMagic[8] = {'m', 'e', 't', 'a', 'l', 'c', 'p', 'u'};
+/// The first bytes of a .metallib that Apple's metallib tool wrote.
+constexpr std::string_view kAppleMagic = "MTLB";
 constexpr std::uint32_t kVersion = 1;
 /// Far more than any kernel library; a bound on what a damaged or planted file makes us read.
 constexpr std::uint64_t kMaxLibraryBytes = std::uint64_t(1) << 30;
@@ -122,6 +124,11 @@ std::string sealLibraryFile(const std::string& path, const std::string& cacheKey
 
 std::string checkLibraryFile(std::string_view file, const std::string& cacheKey) {
     if (file.empty()) return "it is empty";
+    // A library a Mac's tools built (Apple's container of AIR bitcode) is the likeliest
+    // foreign file: a project that ships its prebuilt default.metallib.
+    if (file.starts_with(kAppleMagic))
+        return "it is a macOS metallib (Apple's format, which begins with MTLB); rebuild it from its .metal sources "
+               "with metalcpu's metal and metallib tools (or metal_add_library())";
     Trailer trailer{};
     if (file.size() >= sizeof trailer) std::memcpy(&trailer, file.data() + file.size() - sizeof trailer, sizeof trailer);
     if (file.size() < sizeof trailer || std::memcmp(trailer.magic, kMagic, sizeof kMagic) != 0)

@@ -5,6 +5,7 @@
 #include "support/config.h"
 #include "support/files.h"
 #include "support/hash.h"
+#include "support/log.h"
 #include "support/process.h"
 
 #include <algorithm>
@@ -158,6 +159,8 @@ void removeStaleStaging(const std::string& directory) {
 const char* libraryVersion() { return METALCPU_VERSION; }
 
 std::shared_ptr<const Toolchain> toolchain(std::string* error) {
+    // Every kernel compile comes here, the tools' too: a misspelt METALCPU_ variable is said.
+    support::warnAboutConfiguration();
     static std::mutex mutex;
     static std::shared_ptr<const Toolchain> prepared;
     std::lock_guard lock(mutex);

@@ -43,6 +43,11 @@ Device::Device() {
     // single buffer take about half.
     workingSetSize_ = memory / 4 * 3;
     maxBufferLength_ = memory / 2;
+    // A misspelt METALCPU_ variable or a value that cannot be used is said before anything runs.
+    support::warnAboutConfiguration();
+    if (static_cast<int>(threadExecutionWidth()) != support::config().simdWidth)
+        support::warnOnce("METALCPU_SIMD_WIDTH=" + std::to_string(support::config().simdWidth) +
+                          " is not a power of two from 4 to " + std::to_string(METALCPU_MAX_SIMD_WIDTH) + "; using 32");
     // Metal reads the shader-validation switches when the device is created.
     val::startShaderValidation(val::shaderValidationSettings());
     DebugLayer::configure();

@@ -14,6 +14,7 @@
 #include <Foundation/NSString.hpp>
 
 #include <exception>
+#include <filesystem>
 #include <new>
 
 namespace metalcpu::rt {
@@ -63,31 +64,65 @@ Function::Function(Device* device, std::shared_ptr<jit::KernelLibrary> kernels, 
 
 Function::~Function() { name_->release(); }
 
-MTL::Library* newLibraryWithFile(Device* device, const std::string& path, NS::Error** error) {
+namespace {
+
+/// Why a library file did not open: the NS::Error's code and description.
+struct OpenFailure {
+    MTL::LibraryError code = MTL::LibraryErrorInternal;
+    std::string description;
+};
+
+/// The library at `path`, or nullptr with `failure` filled in.
+MTL::Library* openLibraryFile(Device* device, const std::string& path, OpenFailure& failure) {
     if (path.empty() || !support::fileExists(path)) {
-        setError(error, kLibraryErrorDomain, MTL::LibraryErrorFileNotFound,
-                 "Library file not found: " + (path.empty() ? std::string("(no path)") : path));
+        failure = {MTL::LibraryErrorFileNotFound,
+                   "Library file not found: " + (path.empty() ? std::string("(no path)") : path)};
         return nullptr;
     }
     std::string reason;
     std::shared_ptr<jit::KernelLibrary> kernels = jit::KernelLibrary::open(path, &reason);
     if (!kernels) {
-        setError(error, kLibraryErrorDomain, MTL::LibraryErrorInternal, reason);
+        failure = {MTL::LibraryErrorInternal, reason};
         return nullptr;
     }
     return ns::make<Library>(device, std::move(kernels));
 }
 
+/// The default library: METALCPU_DEFAULT_LIBRARY's, else default.metallib beside the
+/// executable, else in the working directory.
+MTL::Library* openDefaultLibrary(Device* device, OpenFailure& failure) {
+    const std::string configured = support::config().defaultLibrary;
+    if (!configured.empty()) return openLibraryFile(device, configured, failure);
+    const std::string besideExecutable = support::executableDirectory() + "/default.metallib";
+    std::error_code unknown;
+    const std::string inWorkingDirectory = (std::filesystem::current_path(unknown) / "default.metallib").string();
+    for (const std::string& candidate : {besideExecutable, inWorkingDirectory})
+        if (support::fileExists(candidate)) return openLibraryFile(device, candidate, failure);
+    failure = {MTL::LibraryErrorFileNotFound,
+               "no default library: default.metallib is neither beside the executable (" + besideExecutable +
+                   ") nor in the working directory (" + inWorkingDirectory +
+                   "); build it with metal_add_library(<target> OUTPUT_NAME default SOURCES ...) or the metal and "
+                   "metallib tools, or set METALCPU_DEFAULT_LIBRARY to its path"};
+    return nullptr;
+}
+
+} // namespace
+
+MTL::Library* newLibraryWithFile(Device* device, const std::string& path, NS::Error** error) {
+    OpenFailure failure;
+    MTL::Library* library = openLibraryFile(device, path, failure);
+    if (!library) setError(error, kLibraryErrorDomain, failure.code, failure.description);
+    return library;
+}
+
 MTL::Library* newDefaultLibrary(Device* device, NS::Error** error) {
-    std::string configured = support::config().defaultLibrary;
-    if (!configured.empty()) return newLibraryWithFile(device, configured, error);
-    for (const std::string& candidate :
-         {support::executableDirectory() + "/default.metallib", std::string("default.metallib")}) {
-        if (support::fileExists(candidate)) return newLibraryWithFile(device, candidate, error);
-    }
-    setError(error, kLibraryErrorDomain, MTL::LibraryErrorFileNotFound,
-             "no default library: default.metallib is neither beside the executable (" +
-                 support::executableDirectory() + ") nor in the working directory");
+    OpenFailure failure;
+    MTL::Library* library = openDefaultLibrary(device, failure);
+    if (library) return library;
+    setError(error, kLibraryErrorDomain, failure.code, failure.description);
+    // newDefaultLibrary() has no error to give: a nil library must not go unexplained.
+    support::log().log(error ? spdlog::level::info : spdlog::level::warn, "newDefaultLibrary: {}",
+                       failure.description);
     return nullptr;
 }
 

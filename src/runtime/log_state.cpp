@@ -21,8 +21,8 @@ MTL::LogLevel environmentLevel() {
     for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
     for (int level = 1; level <= 5; ++level)
         if (name == names[level] || name == std::to_string(level)) return static_cast<MTL::LogLevel>(level);
-    support::log().warn("MTL_LOG_LEVEL={} is not a log level (MTLLogLevelDebug ... MTLLogLevelFault); using debug",
-                        text);
+    // Read for every command buffer: said once.
+    support::warnOnce("MTL_LOG_LEVEL=" + text + " is not a log level (MTLLogLevelDebug ... MTLLogLevelFault); using debug");
     return MTL::LogLevelDebug;
 }
 

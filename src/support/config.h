@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace metalcpu::support {
 
@@ -9,6 +10,10 @@ struct Config {
 #define METALCPU_CONFIG(field, type, variable, fallback, description) type field;
 #include "support/config.def"
 #undef METALCPU_CONFIG
+    /// What is wrong with the environment it was read from, one sentence each: a METALCPU_
+    /// variable metalcpu does not read (a misspelling), or a value it cannot use and replaced
+    /// with the default. warnAboutConfiguration() (log.h) logs them, each once.
+    std::vector<std::string> problems;
 };
 
 /// The process's configuration, read from the environment at first use.

@@ -4,6 +4,9 @@
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 
+#include <cctype>
+#include <mutex>
+#include <set>
 #include <vector>
 
 namespace metalcpu::support {
@@ -16,6 +19,17 @@ const spdlog::sink_ptr& stderrSink() {
     return sink;
 }
 
+/// warnOnce() to a given logger: log() uses it while it is being made.
+void warnOnceTo(spdlog::logger& logger, const std::string& message) {
+    static std::mutex mutex;
+    static std::set<std::string> given;
+    {
+        std::lock_guard lock(mutex);
+        if (!given.insert(message).second) return;
+    }
+    logger.warn("{}", message);
+}
+
 } // namespace
 
 spdlog::logger& log() {
@@ -24,7 +38,9 @@ spdlog::logger& log() {
         // program already has a logger of that name.
         auto made = std::make_shared<spdlog::logger>("metalcpu", stderrSink());
         made->set_pattern("[metalcpu] %^%l%$: %v");
-        made->set_level(spdlog::level::from_str(config().logLevel));
+        // config() replaced a level that names none with the default, as one of its problems.
+        made->set_level(logLevelNamed(config().logLevel).value_or(spdlog::level::warn));
+        for (const std::string& problem : config().problems) warnOnceTo(*made, problem);
         return made;
     }();
     return *logger;
@@ -40,6 +56,29 @@ void logExceptStderr(spdlog::level::level_enum level, const std::string& message
     spdlog::logger beside(logger.name(), others.begin(), others.end());
     beside.set_level(logger.level());
     beside.log(level, "{}", message);
+}
+
+void warnOnce(const std::string& message) { warnOnceTo(log(), message); }
+
+void warnAboutConfiguration() {
+    for (const std::string& problem : config().problems) warnOnce(problem);
+}
+
+std::optional<spdlog::level::level_enum> logLevelNamed(std::string_view name) {
+    std::string lower(name);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    static const struct {
+        const char* name;
+        spdlog::level::level_enum level;
+    } kNames[] = {{"trace", spdlog::level::trace},       {"debug", spdlog::level::debug},
+                  {"info", spdlog::level::info},         {"warn", spdlog::level::warn},
+                  {"warning", spdlog::level::warn},      {"error", spdlog::level::err},
+                  {"err", spdlog::level::err},           {"critical", spdlog::level::critical},
+                  {"crit", spdlog::level::critical},     {"fatal", spdlog::level::critical},
+                  {"off", spdlog::level::off},           {"none", spdlog::level::off}};
+    for (const auto& entry : kNames)
+        if (lower == entry.name) return entry.level;
+    return std::nullopt;
 }
 
 } // namespace metalcpu::support

@@ -2,17 +2,33 @@
 
 #include <spdlog/spdlog.h>
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace metalcpu::support {
 
 /// The project's logger ("metalcpu"). Everything the library reports to people goes
-/// through it; validation reports additionally go to their own sinks.
+/// through it; validation reports additionally go to their own sinks. Made at first use,
+/// when it also logs what is wrong with the environment (warnAboutConfiguration()).
 spdlog::logger& log();
 
 /// Writes `message` to the library's log at `level`, leaving out the log's own stderr sink:
 /// for text the caller has just printed on stderr in Apple's form, so that it shows there
 /// once and still reaches any other sink (a log file, a test's capture).
 void logExceptStderr(spdlog::level::level_enum level, const std::string& message);
+
+/// Logs `message` as a warning the first time this process gives it, and never again: for
+/// a problem that every call would otherwise repeat (a bad environment variable).
+void warnOnce(const std::string& message);
+
+/// Warns once about each of the configuration's problems (Config::problems): unknown
+/// METALCPU_ variables and values that cannot be used. Called where a program starts using
+/// metalcpu (the first device, the first kernel compile), so that a typo is never silent.
+void warnAboutConfiguration();
+
+/// The level METALCPU_LOG_LEVEL names: trace, debug, info, warn (warning), error (err),
+/// critical (crit, fatal) or off (none), in any case; nullopt for anything else.
+std::optional<spdlog::level::level_enum> logLevelNamed(std::string_view name);
 
 } // namespace metalcpu::support

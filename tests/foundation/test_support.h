@@ -3,13 +3,7 @@
 // Helpers shared by the Foundation tests.
 
 #include "foundation/object.h"
-#include "support/log.h"
-
-#include <spdlog/sinks/ostream_sink.h>
-
-#include <memory>
-#include <sstream>
-#include <string>
+#include "log_capture.h"
 
 namespace metalcpu::ns::testing {
 
@@ -25,30 +19,7 @@ T* nil() {
 /// undefined, so UBSan builds (METALCPU_SANITIZE) would stop there.
 #define METALCPU_NIL_TEST_BODY __attribute__((no_sanitize("undefined")))
 
-/// Collects what the library logs while it lives.
-class LogCapture {
-public:
-    LogCapture() : sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(text_)) {
-        support::log().sinks().push_back(sink_);
-    }
-    ~LogCapture() {
-        auto& sinks = support::log().sinks();
-        for (auto it = sinks.begin(); it != sinks.end(); ++it) {
-            if (*it == sink_) {
-                sinks.erase(it);
-                break;
-            }
-        }
-    }
-    LogCapture(const LogCapture&) = delete;
-    LogCapture& operator=(const LogCapture&) = delete;
-
-    std::string text() const { return text_.str(); }
-
-private:
-    std::ostringstream text_;
-    std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
-};
+using metalcpu::testing::LogCapture;
 
 /// A plain library object for ownership tests: it reports its destruction and can refuse
 /// to leave the fallback pool.

@@ -1,5 +1,6 @@
 #include "jit/library_cache.h"
 #include "jit/kernel_library.h"
+#include "log_capture.h"
 #include "scoped_state.h"
 #include "support/config.h"
 #include "support/files.h"
@@ -43,12 +44,51 @@ protected:
 
 const char kSource[] = "kernel void k(device int* out [[buffer(0)]]) { out[0] = 1; }\n";
 
+/// The cache probe's environment where a test compares its whole output: the warning of a
+/// first compile that is slow (this machine's is) is not what those tests are about.
+const std::vector<std::string> kProbeQuiet = {"METALCPU_LOG_LEVEL=error"};
+
+/// The slow-compile delay for one test, and one second again afterwards.
+class ScopedSlowCompileDelay {
+public:
+    explicit ScopedSlowCompileDelay(std::chrono::milliseconds delay) { setSlowCompileDelay(delay); }
+    ~ScopedSlowCompileDelay() { setSlowCompileDelay(std::chrono::seconds(1)); }
+    ScopedSlowCompileDelay(const ScopedSlowCompileDelay&) = delete;
+    ScopedSlowCompileDelay& operator=(const ScopedSlowCompileDelay&) = delete;
+};
+
+const char kCompilingNotice[] = "[warning] compiling the kernels of newLibrary(source); a first run compiles each "
+                                "library once, later runs load it from the kernel cache in ";
+
+// Test that a compile that outlasts the delay warns that it is compiling, once, naming the
+// cache, and that loading it from the cache afterwards says nothing.
+TEST_F(LibraryCacheTest, SlowCompileSaysItIsCompiling) {
+    ScopedSlowCompileDelay immediately(std::chrono::milliseconds(0));
+    testing::LogCapture log;
+    ASSERT_TRUE(buildLibraryFromSource(kSource, {}).ok);
+    EXPECT_EQ(log.count(std::string(kCompilingNotice) + directory_ + "/cache/kernels\n"), 1u) << log.text();
+    SourceBuild cached = buildLibraryFromSource(kSource, {});
+    ASSERT_TRUE(cached.ok);
+    EXPECT_TRUE(cached.fromCache);
+    EXPECT_EQ(log.count("[warning] compiling"), 1u) << "a cached library is not compiled: " << log.text();
+}
+
+// Test that a compile within the delay says nothing.
+TEST_F(LibraryCacheTest, QuickCompileSaysNothing) {
+    ScopedSlowCompileDelay anHour(std::chrono::hours(1));
+    testing::LogCapture log;
+    SourceBuild build = buildLibraryFromSource(kSource, {});
+    ASSERT_TRUE(build.ok);
+    EXPECT_FALSE(build.fromCache);
+    EXPECT_EQ(log.count("compiling"), 0u) << log.text();
+}
+
 // Test that a second process loading the same source hits the cache the first one filled.
 TEST_F(LibraryCacheTest, SecondProcessHitsTheCache) {
-    support::ProcessResult first = support::runProcess({METALCPU_CACHE_PROBE});
+    support::ProcessResult first = support::runProcess({METALCPU_CACHE_PROBE}, {}, {}, kProbeQuiet);
     ASSERT_EQ(first.exitCode, 0) << first.output;
     EXPECT_EQ(first.output, "compiled\n");
-    support::ProcessResult second = support::runProcess({METALCPU_CACHE_PROBE});
+    support::ProcessResult second = support::runProcess({METALCPU_CACHE_PROBE}, {}, {}, kProbeQuiet);
     ASSERT_EQ(second.exitCode, 0) << second.output;
     EXPECT_EQ(second.output, "hit\n");
     struct stat info {};
@@ -63,8 +103,8 @@ TEST_F(LibraryCacheTest, CompilesUnderALowerLimitOfItsOwn) {
     GTEST_SKIP() << "issue 9: an AddressSanitizer build reserves terabytes of address space at start, so the "
                     "probe cannot start under any ulimit -v";
 #endif
-    support::ProcessResult probe =
-        support::runProcess({"sh", "-c", std::string("ulimit -v 3000000 && exec ") + METALCPU_CACHE_PROBE});
+    support::ProcessResult probe = support::runProcess(
+        {"sh", "-c", std::string("ulimit -v 3000000 && exec ") + METALCPU_CACHE_PROBE}, {}, {}, kProbeQuiet);
     EXPECT_EQ(probe.exitCode, 0) << probe.output;
     EXPECT_EQ(probe.output, "compiled\n");
 }
@@ -444,7 +484,7 @@ TEST_F(LibraryCacheTest, NoHomeUsesAPrivateDirectory) {
     testing::ScopedEnvironmentVariable noHome("HOME", std::nullopt);
     testing::ScopedEnvironmentVariable relativeXdg("XDG_CACHE_HOME", "relative/cache");
     testing::ScopedEnvironmentVariable noCache("METALCPU_CACHE_DIR", std::nullopt);
-    support::ProcessResult probe = support::runProcess({METALCPU_CACHE_PROBE, "--path"}, directory_);
+    support::ProcessResult probe = support::runProcess({METALCPU_CACHE_PROBE, "--path"}, directory_, {}, kProbeQuiet);
     ASSERT_EQ(probe.exitCode, 0) << probe.output;
     EXPECT_EQ(probe.output.rfind("compiled\n" + directory_ + "/tmp/metalcpu-cache-", 0), 0u) << probe.output;
     EXPECT_TRUE(std::filesystem::is_empty(directory_ + "/tmp")) << "the private cache outlived its process";

@@ -148,6 +148,17 @@ TEST_F(LibraryFileTest, DamagedFilesAreRefused) {
 }
 
 // Test that ELF images that would fault in the loader are refused: headers and segments
+// Test that a library Apple's tools built on a Mac (it begins with MTLB) is refused as one,
+// with what to do instead, before anything of it is read as ELF.
+TEST_F(LibraryFileTest, MacMetallibsAreRefusedAsSuch) {
+    const std::string error = refusal(std::string("MTLB\x01\x80\x02\x00", 8) + sound_);
+    EXPECT_NE(error.find("(it is a macOS metallib (Apple's format, which begins with MTLB); rebuild it from its .metal "
+                         "sources with metalcpu's metal and metallib tools (or metal_add_library()))"),
+              std::string::npos)
+        << error;
+    EXPECT_EQ(refusal("MTL" + sound_).find("macOS"), std::string::npos);
+}
+
 // must lie inside the file.
 TEST_F(LibraryFileTest, TruncatedImagesAreRefused) {
     const std::string image = sound_.substr(0, sound_.size() - 88);

@@ -1,3 +1,4 @@
+#include "log_capture.h"
 #include "metal_test.h"
 #include "runtime/debug_layer.h"
 #include "scoped_state.h"
@@ -268,6 +269,69 @@ TEST_F(LibraryTest, DefaultLibraryInWorkingDirectory) {
     ASSERT_NE(error, nullptr);
     EXPECT_EQ(error->code(), MTL::LibraryErrorFileNotFound);
     EXPECT_NE(text(error->localizedDescription()).find("working directory"), std::string::npos)
+        << text(error->localizedDescription());
+}
+
+// Test that a default library that is not found says where it was looked for: in the
+// NS::Error, and, since newDefaultLibrary() has no error to give, as a warning in the log;
+// the form with an error does not warn.
+TEST_F(LibraryTest, MissingDefaultLibraryNamesThePathsTried) {
+    ScopedEnvironmentVariable unset("METALCPU_DEFAULT_LIBRARY", std::nullopt);
+    TemporaryDirectory empty;
+    ScopedWorkingDirectory cwd(empty.path());
+    const std::string tried = "default.metallib is neither beside the executable (" +
+                              (executableDirectory() / "default.metallib").string() +
+                              ") nor in the working directory (" + (empty.path() / "default.metallib").string() + ")";
+    LogCapture log;
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newDefaultLibrary(NS::Bundle::mainBundle(), &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_NE(text(error->localizedDescription()).find(tried), std::string::npos) << text(error->localizedDescription());
+    EXPECT_EQ(log.count("[warning]"), 0u) << "the caller has the error: " << log.text();
+    EXPECT_EQ(device_->newDefaultLibrary(), nullptr);
+    EXPECT_EQ(log.count("[warning] newDefaultLibrary: no default library: " + tried), 1u) << log.text();
+    EXPECT_NE(log.text().find("METALCPU_DEFAULT_LIBRARY"), std::string::npos) << "says how to name one: " << log.text();
+}
+
+// Test that newDefaultLibrary() warns with the reason when the library it finds does not
+// load, and says nothing when it loads.
+TEST_F(LibraryTest, UnloadableDefaultLibraryIsAWarning) {
+    TemporaryDirectory directory;
+    const std::string path = (directory.path() / "default.metallib").string();
+    ASSERT_TRUE(support::writeFileAtomically(path, "not a library"));
+    LogCapture log;
+    {
+        ScopedEnvironmentVariable library("METALCPU_DEFAULT_LIBRARY", path);
+        EXPECT_EQ(device_->newDefaultLibrary(), nullptr);
+    }
+    EXPECT_EQ(log.count("[warning] newDefaultLibrary: Invalid library file " + path), 1u) << log.text();
+    ScopedEnvironmentVariable library("METALCPU_DEFAULT_LIBRARY", TEST_METALLIB);
+    MTL::Library* found = device_->newDefaultLibrary();
+    ASSERT_NE(found, nullptr);
+    found->release();
+    EXPECT_EQ(log.count("[warning]"), 1u) << log.text();
+}
+
+// Test that a .metallib a Mac built (Apple's format, which begins with MTLB) is refused with
+// an error that says so and how to rebuild it; any other foreign file is not called one.
+TEST_F(LibraryTest, MacMetallibIsRefusedAsSuch) {
+    TemporaryDirectory directory;
+    const std::string mac = (directory.path() / "mac.metallib").string();
+    const std::string other = (directory.path() / "other.metallib").string();
+    ASSERT_TRUE(support::writeFileAtomically(mac, std::string("MTLB\x01\x80\x02\x00", 8) + std::string(200, '\0')));
+    ASSERT_TRUE(support::writeFileAtomically(other, std::string("MTL") + std::string(205, '\0')));
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newLibrary(string(mac.c_str()), &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    const std::string message = text(error->localizedDescription());
+    EXPECT_NE(message.find("Invalid library file " + mac + " (it is a macOS metallib"), std::string::npos) << message;
+    EXPECT_NE(message.find("rebuild it from its .metal sources with metalcpu's metal and metallib tools"),
+              std::string::npos)
+        << message;
+    error = nullptr;
+    EXPECT_EQ(device_->newLibrary(string(other.c_str()), &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_EQ(text(error->localizedDescription()).find("macOS"), std::string::npos)
         << text(error->localizedDescription());
 }
 
