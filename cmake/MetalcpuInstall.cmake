@@ -7,6 +7,11 @@
 # export set as well, with its headers apart from metalcpu's).
 include(CMakePackageConfigHelpers)
 
+# Installed, metalcpu::metal gives its headers as -I, as add_subdirectory(metalcpu) does, not
+# as -isystem, which GCC searches after every -I: a program's own include directories then
+# order against them as in a source build, and the one line of docs/porting.md ("metal-cpp
+# vendored next to the program's headers") can put them first.
+set_target_properties(metalcpu_metal PROPERTIES EXPORT_NO_SYSTEM ON)
 install(TARGETS metalcpu_metal metalcpu_metal_tool metalcpu_metallib_tool
   EXPORT metalcpuTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
