@@ -2,8 +2,10 @@
 # metalcpu::metal-tool and metalcpu::metallib-tool executables and metal_add_library(); and,
 # when metalcpu was built with GoogleTest and the program finds it too, metalcpu::gtest_main
 # (its own export set, so that GoogleTest stays optional for everything else; an INTERFACE
-# target whose installed source the program compiles against its own GoogleTest). Also a
-# pkg-config file, metalcpu.pc, for builds that are not CMake's.
+# target whose installed source the program compiles against its own GoogleTest); when
+# metalcpu was built with OpenBLAS and the program finds it too, metalcpu::accelerate (its own
+# export set as well, with its headers apart from metalcpu's). Also a pkg-config file,
+# metalcpu.pc, for builds that are not CMake's.
 include(CMakePackageConfigHelpers)
 
 if(METALCPU_BUILD_SHARED)
@@ -11,6 +13,12 @@ if(METALCPU_BUILD_SHARED)
   file(RELATIVE_PATH bin_to_lib ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR})
   set_target_properties(metalcpu_metal_tool metalcpu_metallib_tool PROPERTIES INSTALL_RPATH "$ORIGIN/${bin_to_lib}")
 endif()
+
+# Installed, metalcpu::metal gives its headers as -I, as add_subdirectory(metalcpu) does, not
+# as -isystem, which GCC searches after every -I: a program's own include directories then
+# order against them as in a source build, and the one line of docs/porting.md ("metal-cpp
+# vendored next to the program's headers") can put them first.
+set_target_properties(metalcpu_metal PROPERTIES EXPORT_NO_SYSTEM ON)
 install(TARGETS metalcpu_metal metalcpu_metal_tool metalcpu_metallib_tool
   EXPORT metalcpuTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -26,12 +34,18 @@ if(TARGET metalcpu_gtest_main)
   install(FILES ${PROJECT_SOURCE_DIR}/validation/gtest_main/gtest_main.cpp DESTINATION ${METALCPU_GTEST_MAIN_INSTALL_DIR})
   install(EXPORT metalcpuGTestTargets NAMESPACE metalcpu:: DESTINATION ${config_dir})
 endif()
+if(TARGET metalcpu_accelerate)
+  install(TARGETS metalcpu_accelerate EXPORT metalcpuAccelerateTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/accelerate/include/ DESTINATION ${METALCPU_ACCELERATE_INCLUDE_DIR})
+  install(EXPORT metalcpuAccelerateTargets NAMESPACE metalcpu:: DESTINATION ${config_dir})
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/metalcpuConfig.cmake.in
   ${PROJECT_BINARY_DIR}/metalcpuConfig.cmake INSTALL_DESTINATION ${config_dir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/metalcpuConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/metalcpuConfig.cmake ${PROJECT_BINARY_DIR}/metalcpuConfigVersion.cmake
-  ${PROJECT_SOURCE_DIR}/cmake/MetalAddLibrary.cmake DESTINATION ${config_dir})
+  ${PROJECT_SOURCE_DIR}/cmake/MetalAddLibrary.cmake ${PROJECT_SOURCE_DIR}/cmake/MetalcpuOpenBLAS.cmake
+  DESTINATION ${config_dir})
 
 # metalcpu.pc finds its prefix from where it lies (${pcfiledir}), so it stays right wherever
 # `cmake --install --prefix` puts the package. A static libmetalcpu.a needs its dependencies on

@@ -3,7 +3,7 @@
 # through sudo without a password). Called by `make run` and `make test`.
 set -euo pipefail
 
-packages=(g++ cmake make ninja-build libtbb-dev libspdlog-dev libfmt-dev libboost-context-dev libgtest-dev libgmock-dev libseccomp-dev pkg-config)
+packages=(g++ cmake make ninja-build libtbb-dev libspdlog-dev libfmt-dev libboost-context-dev libgtest-dev libgmock-dev libseccomp-dev pkg-config libopenblas-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
