@@ -1,5 +1,6 @@
 # Installs metalcpu as a CMake package: find_package(metalcpu) gives metalcpu::metal, the
-# metalcpu::metal-tool and metalcpu::metallib-tool executables and metal_add_library(); and,
+# metalcpu::metal-tool and metalcpu::metallib-tool executables (with metal-ar and xcrun beside
+# them in bin/) and metal_add_library(); and,
 # when metalcpu was built with GoogleTest and the program finds it too, metalcpu::gtest_main
 # (its own export set, so that GoogleTest stays optional for everything else; an INTERFACE
 # target whose installed source the program compiles against its own GoogleTest); when
@@ -19,7 +20,7 @@ endif()
 # order against them as in a source build, and the one line of docs/porting.md ("metal-cpp
 # vendored next to the program's headers") can put them first.
 set_target_properties(metalcpu_metal PROPERTIES EXPORT_NO_SYSTEM ON)
-install(TARGETS metalcpu_metal metalcpu_metal_tool metalcpu_metallib_tool
+install(TARGETS metalcpu_metal metalcpu_metal_tool metalcpu_metallib_tool metalcpu_metal_ar_tool metalcpu_xcrun_tool
   EXPORT metalcpuTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

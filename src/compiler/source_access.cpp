@@ -69,11 +69,22 @@ struct SourceAccess::Visit {
 };
 
 SourceAccess::SourceAccess(std::string mainFile, const std::string& workingDirectory,
-                           std::vector<std::string> searchPath)
+                           std::vector<std::string> searchPath, const std::vector<std::string>& forcedIncludes)
     : mainFile_(std::move(mainFile)), searchPath_(std::move(searchPath)) {
     std::error_code error;
     base_ = workingDirectory.empty() ? fs::current_path(error) : fs::absolute(workingDirectory, error);
     std::vector<std::string> rootNames = {directoryOf(mainFile_).empty() ? "." : directoryOf(mainFile_)};
+    for (const std::string& name : forcedIncludes) {
+        // `-include f` is `#include "f"` whose first place is the working directory.
+        FileReference reference;
+        reference.name = name;
+        for (const std::string& candidate : candidates(reference, "", searchPath_)) {
+            if (!fs::is_regular_file(resolve(candidate), error)) continue;
+            forcedIncludes_.push_back(candidate);
+            rootNames.push_back(directoryOf(candidate).empty() ? "." : directoryOf(candidate));
+            break;
+        }
+    }
     rootNames.insert(rootNames.end(), searchPath_.begin(), searchPath_.end());
     for (const std::string& name : rootNames) {
         fs::path root = resolve(name);
@@ -108,6 +119,7 @@ std::optional<std::string> SourceAccess::read(const std::string& file) const {
 
 std::vector<Diagnostic> SourceAccess::check() const {
     Visit state;
+    for (const std::string& file : forcedIncludes_) visit(file, 0, state);
     visit(mainFile_, 0, state);
     return std::move(state.diagnostics);
 }
@@ -121,7 +133,7 @@ void SourceAccess::visit(const std::string& file, int depth, Visit& state) const
     for (const FileReference& r : findFileReferences(*text)) {
         auto refuse = [&](std::string message) {
             Diagnostic d;
-            d.file = depth == 0 ? mainFile_ : file;
+            d.file = file;
             d.line = static_cast<int>(r.line);
             d.column = static_cast<int>(r.column);
             d.message = std::move(message);

@@ -21,7 +21,12 @@ public:
     /// @param workingDirectory where the preprocessor runs; empty for this process's.
     /// @param searchPath the preprocessor's -I directories, in its order (the standard
     ///        library's stubs first). Each is a root.
-    SourceAccess(std::string mainFile, const std::string& workingDirectory, std::vector<std::string> searchPath);
+    /// @param forcedIncludes the preprocessor's -include files, read before the main file's
+    ///        first line: looked for in the working directory, then along `searchPath`, as
+    ///        the preprocessor does. The directory each is found in is a root, as the main
+    ///        file's is: the command line named them.
+    SourceAccess(std::string mainFile, const std::string& workingDirectory, std::vector<std::string> searchPath,
+                 const std::vector<std::string>& forcedIncludes = {});
 
     /// Follows every #include of the main file, and of the files it includes, along the
     /// preprocessor's search order, and reports (at the directive, in files named as the
@@ -50,6 +55,7 @@ private:
     std::filesystem::path resolve(const std::string& file) const;
 
     std::string mainFile_;
+    std::vector<std::string> forcedIncludes_; ///< as found: relative to the working directory or a search directory
     std::filesystem::path base_; ///< the working directory, absolute
     std::vector<std::string> searchPath_;
     std::vector<std::filesystem::path> roots_;

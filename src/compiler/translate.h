@@ -177,6 +177,14 @@ struct Translation {
 /// host name ("0x0123456789abcdefull"), the one spelling both sides use.
 std::string kernelSelector(std::string_view hostName);
 
+/// Every kernel's object defines a symbol that names it ("metalcpu.kernel.<host name>", bytes
+/// other than letters, digits and '_' written as $xx): linking two objects that define the
+/// same kernel is an error naming both (jit/object_file.h), never a library with two kernels
+/// of one name. The symbol is hidden: a library exports nothing by it.
+std::string kernelSymbol(std::string_view hostName);
+/// The host name a kernelSymbol() encodes; nullopt for any other symbol.
+std::optional<std::string> kernelNameOfSymbol(std::string_view symbol);
+
 /// Translates one preprocessed translation unit (the output of `g++ -E` with metalcpu's stub
 /// headers, linemarkers included) into C++ that includes <metalcpu/kernel_prelude.h>, keeps
 /// every user token at its original line and column (#line markers), and ends with the

@@ -1,5 +1,7 @@
 #include "jit/elf_check.h"
 
+#include "jit/elf_image.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -11,33 +13,10 @@ namespace metalcpu::jit {
 namespace {
 
 #if defined(__x86_64__)
-constexpr std::uint16_t kMachine = EM_X86_64;
 constexpr std::uint32_t kIrelative = R_X86_64_IRELATIVE;
 #elif defined(__aarch64__)
-constexpr std::uint16_t kMachine = EM_AARCH64;
 constexpr std::uint32_t kIrelative = R_AARCH64_IRELATIVE;
-#else
-#error "kernel libraries are checked for x86-64 and AArch64 only"
 #endif
-
-/// A bounds-checked view of the image: every read says whether it lies inside.
-class Image {
-public:
-    explicit Image(std::string_view bytes) : bytes_(bytes) {}
-    bool contains(std::uint64_t offset, std::uint64_t size) const {
-        return offset <= bytes_.size() && size <= bytes_.size() - offset;
-    }
-    template <class T>
-    std::optional<T> read(std::uint64_t offset) const {
-        if (!contains(offset, sizeof(T))) return std::nullopt;
-        T value;
-        std::memcpy(&value, bytes_.data() + offset, sizeof(T));
-        return value;
-    }
-
-private:
-    std::string_view bytes_;
-};
 
 std::string hex(std::uint64_t value) {
     char text[24];
@@ -90,11 +69,10 @@ public:
     explicit Checker(std::string_view bytes) : image_(bytes) {}
 
     std::string check() {
-        std::optional<Elf64_Ehdr> header = image_.read<Elf64_Ehdr>(0);
-        if (!header || std::memcmp(header->e_ident, ELFMAG, SELFMAG) != 0) return "it is not an ELF file";
-        if (header->e_ident[EI_CLASS] != ELFCLASS64 || header->e_ident[EI_DATA] != ELFDATA2LSB ||
-            header->e_machine != kMachine)
-            return "it is an ELF file for another machine";
+        const std::optional<Elf64_Ehdr> any = image_.read<Elf64_Ehdr>(0);
+        if (!any || std::memcmp(any->e_ident, ELFMAG, SELFMAG) != 0) return "it is not an ELF file";
+        std::optional<Elf64_Ehdr> header = image_.header();
+        if (!header) return "it is an ELF file for another machine";
         if (header->e_type != ET_DYN) return "it is an ELF file but not a shared object";
         if (header->e_phentsize != sizeof(Elf64_Phdr) || header->e_phnum == 0 ||
             !image_.contains(header->e_phoff, std::uint64_t(header->e_phnum) * sizeof(Elf64_Phdr)))
@@ -160,7 +138,7 @@ private:
         return {};
     }
 
-    Image image_;
+    ElfImage image_;
     std::vector<Elf64_Phdr> loads_;
 };
 

@@ -2,7 +2,10 @@
 
 #include "compiler/source_access.h"
 #include "compiler/translate.h"
+#include "jit/compiler_messages.h"
 #include "jit/library_file.h"
+#include "jit/make_dependencies.h"
+#include "jit/object_file.h"
 #include "jit/toolchain.h"
 #include "support/config.h"
 #include "support/files.h"
@@ -28,9 +31,10 @@ std::vector<std::string> splitFlags(const std::string& text) {
 
 /// Flags every kernel compile shares. The kernel is freestanding C++20: no host headers,
 /// no exceptions, no RTTI, no thread-safe statics (they would import from libc). Then the
-/// math mode's flags, then METALCPU_KERNEL_FLAGS, which can override them.
-std::vector<std::string> codeFlags(MathMode mode) {
-    std::vector<std::string> flags = {"-std=c++20", "-O2", "-fPIC", "-fno-exceptions", "-fno-rtti",
+/// math mode's flags, the build's (the `metal` tool's -O, -g, -W), then
+/// METALCPU_KERNEL_FLAGS, which can override them.
+std::vector<std::string> codeFlags(MathMode mode, const BuildOptions& build) {
+    std::vector<std::string> flags = {"-std=c++20", build.optimisation, "-fPIC", "-fno-exceptions", "-fno-rtti",
                                       "-fno-threadsafe-statics", "-fno-stack-protector",
                                       "-fvisibility=hidden", "-fno-plt", "-nostdinc",
                                       // Clang's (so Metal's) default error limit: one bad
@@ -38,23 +42,12 @@ std::vector<std::string> codeFlags(MathMode mode) {
                                       // message under hundreds.
                                       "-fmax-errors=20"};
     for (const std::string& flag : mathModeFlags(mode)) flags.push_back(flag);
+    flags.insert(flags.end(), build.codeFlags.begin(), build.codeFlags.end());
+    // Warnings only when asked for, and then only those about the user's lines are shown.
+    if (build.warnings) flags.insert(flags.end(), build.warningFlags.begin(), build.warningFlags.end());
+    else flags.push_back("-w");
     for (const std::string& extra : splitFlags(support::config().kernelFlags)) flags.push_back(extra);
     return flags;
-}
-
-/// Keeps the compiler's messages about the user's code and drops lines that would only
-/// name metalcpu's temporary files.
-std::string cleanDiagnostics(const std::string& output, const std::string& hidePath) {
-    std::istringstream in(output);
-    std::string cleaned;
-    for (std::string line; std::getline(in, line);) {
-        if (!hidePath.empty() && line.find(hidePath) != std::string::npos &&
-            line.find("error") == std::string::npos)
-            continue;
-        cleaned += line;
-        cleaned += '\n';
-    }
-    return cleaned;
 }
 
 CompileResult missingToolchain(const std::string& error) { return CompileResult{false, error + "\n"}; }
@@ -130,7 +123,9 @@ CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>
     limits.files = support::FileAccess{std::move(readable), {scratch.path()}};
     support::ProcessResult run = support::runProcess(argv, workingDirectory, limits, {"TMPDIR=" + scratch.path()});
     if (!run.started) return CompileResult{false, (run.output.empty() ? "cannot run " + argv[0] : run.output) + "\n"};
-    CompileResult made{run.exitCode == 0 && !run.timedOut, {}};
+    // On success the output is the compiler's warnings, if it was asked for any.
+    const bool ok = run.exitCode == 0 && !run.timedOut;
+    CompileResult made{ok, ok ? run.output : std::string()};
     if (made.ok) return made;
     const support::Config& config = support::config();
     std::string& text = made.diagnostics;
@@ -194,7 +189,7 @@ std::string sourceRootsPreamble(const std::vector<std::filesystem::path>& roots)
 std::vector<std::string> recordedSourceRoots(const std::string& translatedCpp) {
     std::vector<std::string> roots;
     std::istringstream in(translatedCpp);
-    for (std::string line; std::getline(in, line) && (line.rfind("//", 0) == 0 || line.rfind("#define METALCPU_MATH", 0) == 0);)
+    for (std::string line; std::getline(in, line) && (line.rfind("//", 0) == 0 || line.rfind("#define ", 0) == 0);)
         if (line.rfind(kSourceRootLine, 0) == 0 && line.size() > sizeof kSourceRootLine && line[sizeof kSourceRootLine - 1] == '/')
             roots.push_back(line.substr(sizeof kSourceRootLine - 1));
     return roots;
@@ -246,9 +241,11 @@ MathMode recordedMathMode(const std::string& translatedCpp) {
 
 std::string KernelCompileSettings::key() const {
     support::Hasher hasher;
-    for (const std::string& dir : includeDirectories) hasher.add(dir);
-    hasher.add("|");
-    for (const std::string& macro : macros) hasher.add(macro);
+    for (const auto* list : {&includeDirectories, &quoteDirectories, &systemDirectories, &forcedIncludes, &macros,
+                             &undefinedMacros}) {
+        for (const std::string& item : *list) hasher.add(item).add(std::string_view("\0", 1));
+        hasher.add("|");
+    }
     hasher.add(static_cast<std::uint64_t>(languageVersion))
         .add(static_cast<std::uint64_t>(mathMode))
         .add(static_cast<std::uint64_t>(mathFunctions));
@@ -278,7 +275,7 @@ std::string validationDiagnostics(const msl::Translation& plain, const msl::Tran
         if (inPlain) continue;
         if (d.severity == msl::Diagnostic::Severity::Error) {
             d.severity = msl::Diagnostic::Severity::Warning;
-            d.message = "shader validation will not be available for this file: " + d.message;
+            d.message = std::string(kValidationUnavailable) + d.message;
         }
         extra.push_back(std::move(d));
     }
@@ -318,25 +315,64 @@ std::string embedSpecialisationSource(const std::string& translatedCpp) {
     return embedSource("METALCPU_SPECIALISATION_SOURCE", "metalcpu_specialisation_source", translatedCpp);
 }
 
-CompileResult translateFile(const std::string& sourcePath, const std::string& workingDirectory,
-                            const KernelCompileSettings& settings, const std::string& cppPath,
-                            const std::string& depfile, const std::string& depTarget) {
+namespace {
+
+/// A source preprocessed for translation, and what may be read while translating it.
+struct Preprocessed {
+    CompileResult result;
+    std::string text;
+    std::optional<msl::SourceAccess> access;
+};
+
+/// Files the preprocessor read that belong to metalcpu, not the user: the standard
+/// library's stubs (in the cache, in a directory named after metalcpu's version, which a
+/// cache cleaner or an upgrade removes) and the scratch directory. A depfile naming them
+/// would stop make after the next upgrade.
+bool isMetalcpuFile(const std::string& file, const Toolchain& tools, const Scratch& scratch) {
+    const std::string absolute = absoluteIn({}, file);
+    for (const std::string& root : {tools.stdlibRoot, scratch.path()})
+        if (!root.empty() && (absolute == root || absolute.rfind(root + "/", 0) == 0)) return true;
+    return false;
+}
+
+Preprocessed preprocess(const std::string& sourcePath, const std::string& workingDirectory,
+                        const KernelCompileSettings& settings, const BuildOptions& build) {
+    Preprocessed out;
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
-    if (!tools) return missingToolchain(error);
+    if (!tools) {
+        out.result = missingToolchain(error);
+        return out;
+    }
 
     // The preprocessor may open only files inside the source's directory and the include
     // directories (the stubs first): checked before it runs (compiler/source_access.h).
-    std::vector<std::string> searchPath = {tools->stubDir};
+    // The search path SourceAccess follows holds every directory of the preprocessor's
+    // ("quoted" ones too): each is a root, so the order in which they are tried cannot let a
+    // file outside them in.
+    std::vector<std::string> searchPath = settings.quoteDirectories;
+    searchPath.push_back(tools->stubDir);
     searchPath.insert(searchPath.end(), settings.includeDirectories.begin(), settings.includeDirectories.end());
-    const msl::SourceAccess access(sourcePath, workingDirectory, searchPath);
-    if (std::string refused = msl::formatDiagnostics(access.check(), kDiagnosticsLimit); !refused.empty())
-        return CompileResult{false, refused};
+    searchPath.insert(searchPath.end(), settings.systemDirectories.begin(), settings.systemDirectories.end());
+    out.access.emplace(sourcePath, workingDirectory, searchPath, settings.forcedIncludes);
+    std::vector<msl::Diagnostic> refusals = out.access->check();
+    if (!build.sourceName.empty())
+        for (msl::Diagnostic& d : refusals)
+            if (d.file == sourcePath) d.file = build.sourceName;
+    if (std::string refused = msl::formatDiagnostics(refusals, kDiagnosticsLimit); !refused.empty()) {
+        out.result = CompileResult{false, refused};
+        return out;
+    }
 
-    // -w: the preprocessing pass's warnings (`#pragma once in main file`) are not the user's
-    // business; they once landed in the middle of its output, then read as the kernel's text.
-    std::vector<std::string> argv = {tools->compiler, "-E", "-x", "c++", "-std=c++20", "-nostdinc", "-w"};
-    for (const std::string& dir : searchPath) argv.push_back("-I" + dir);
+    // -w unless warnings are wanted: those of this pass (`#warning`, a macro redefined,
+    // `#pragma once in main file`) are the user's, but newLibrary(source) shows none.
+    std::vector<std::string> argv = {tools->compiler, "-E", "-x", "c++", "-std=c++20", "-nostdinc"};
+    if (build.warnings) argv.insert(argv.end(), build.warningFlags.begin(), build.warningFlags.end());
+    else argv.push_back("-w");
+    for (const std::string& dir : settings.quoteDirectories) argv.push_back("-iquote" + dir);
+    argv.push_back("-I" + tools->stubDir);
+    for (const std::string& dir : settings.includeDirectories) argv.push_back("-I" + dir);
+    for (const std::string& dir : settings.systemDirectories) argv.push_back("-isystem" + dir);
     argv.push_back("-D__METAL_VERSION__=" + std::to_string(settings.languageVersion));
     argv.push_back("-D__METAL_MACOS__");
     // Apple's compiler defines __METAL__ too; headers shared by host and kernels test it
@@ -350,16 +386,18 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     // The same math flags as the compile, for code that tests __FAST_MATH__ and friends.
     for (const std::string& flag : mathModeFlags(settings.mathMode)) argv.push_back(flag);
     for (const std::string& macro : settings.macros) argv.push_back("-D" + macro);
+    for (const std::string& macro : settings.undefinedMacros) argv.push_back("-U" + macro);
+    for (const std::string& file : settings.forcedIncludes) argv.insert(argv.end(), {"-include", file});
     // Into files of its own, of bounded size, not a pipe: a macro that expands without end
     // would otherwise fill this process's memory.
     Scratch scratch;
     const std::string preprocessedPath = scratch.file("preprocessed.ii"), depsPath = scratch.file("dependencies.d");
-    if (!depfile.empty()) argv.insert(argv.end(), {"-MD", "-MF", depsPath, "-MT", depTarget.empty() ? cppPath : depTarget});
+    if (build.dependencies) argv.insert(argv.end(), {"-MD", "-MF", depsPath, "-MT", "source"});
     argv.insert(argv.end(), {sourcePath, "-o", preprocessedPath});
     // The preprocessor reads inside the roots only, also where a name is made by macros
     // (a computed include, a pasted __has_include) and the front end cannot check it first.
     std::vector<std::string> roots;
-    for (const std::filesystem::path& root : access.roots()) roots.push_back(root.string());
+    for (const std::filesystem::path& root : out.access->roots()) roots.push_back(root.string());
     roots.push_back(absoluteIn(workingDirectory, sourcePath));
     for (const std::string& dir : searchPath) roots.push_back(absoluteIn(workingDirectory, dir));
     const std::uint64_t sourceLimit = megabytes(support::config().compileSourceLimit);
@@ -368,29 +406,65 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     std::error_code missing;
     const bool tooLarge = sourceLimit && std::filesystem::file_size(preprocessedPath, missing) >= sourceLimit && !missing;
     std::optional<std::string> preprocessed = tooLarge ? std::nullopt : support::readFile(preprocessedPath);
-    if (tooLarge)
-        return CompileResult{false, "error: the preprocessed source of " + sourcePath + " exceeds its limit of " +
-                                        std::to_string(support::config().compileSourceLimit) +
-                                        " MiB: does a macro expand without end? (METALCPU_COMPILE_SOURCE_LIMIT "
-                                        "raises the limit; 0 removes it)\n"};
-    if (!preprocessing.ok) return preprocessing;
-    if (!preprocessed) return CompileResult{false, "cannot read " + preprocessedPath + "\n"};
-    if (!depfile.empty()) {
-        CompileResult moved = delivered(depsPath, inDirectory(workingDirectory, depfile));
-        if (!moved.ok) return moved;
+    if (tooLarge) {
+        out.result = CompileResult{false, "error: the preprocessed source of " + sourcePath + " exceeds its limit of " +
+                                              std::to_string(support::config().compileSourceLimit) +
+                                              " MiB: does a macro expand without end? (METALCPU_COMPILE_SOURCE_LIMIT "
+                                              "raises the limit; 0 removes it)\n"};
+        return out;
     }
+    if (!preprocessing.ok) {
+        out.result = preprocessing;
+        return out;
+    }
+    if (!preprocessed) {
+        out.result = CompileResult{false, "cannot read " + preprocessedPath + "\n"};
+        return out;
+    }
+    if (build.dependencies) {
+        std::optional<std::string> rule = support::readFile(depsPath);
+        if (!rule) {
+            out.result = CompileResult{false, "cannot read " + depsPath + "\n"};
+            return out;
+        }
+        build.dependencies->clear();
+        for (std::string& file : readMakePrerequisites(*rule))
+            if (!isMetalcpuFile(inDirectory(workingDirectory, file), *tools, scratch)) build.dependencies->push_back(std::move(file));
+    }
+    out.result = CompileResult{true, userMessages(preprocessing.diagnostics, {tools->stdlibRoot, scratch.path()})};
+    out.text = std::move(*preprocessed);
+    return out;
+}
+
+} // namespace
+
+CompileResult preprocessFile(const std::string& sourcePath, const std::string& workingDirectory,
+                             const KernelCompileSettings& settings, std::string* preprocessed,
+                             const BuildOptions& build) {
+    Preprocessed made = preprocess(sourcePath, workingDirectory, settings, build);
+    if (made.result.ok) *preprocessed = std::move(made.text);
+    return made.result;
+}
+
+CompileResult translateFile(const std::string& sourcePath, const std::string& workingDirectory,
+                            const KernelCompileSettings& settings, const std::string& cppPath,
+                            const BuildOptions& build) {
+    Preprocessed preprocessed = preprocess(sourcePath, workingDirectory, settings, build);
+    if (!preprocessed.result.ok) return preprocessed.result;
+    const msl::SourceAccess& access = *preprocessed.access;
 
     msl::TranslateOptions options;
-    options.mainFile = sourcePath;
-    const std::string keyDigits = support::Hasher().add(sourcePath).hex().substr(0, 11);
+    options.mainFile = build.sourceName.empty() ? sourcePath : build.sourceName;
+    const std::string keyDigits = support::Hasher().add(options.mainFile).hex().substr(0, 11);
     std::from_chars(keyDigits.data(), keyDigits.data() + keyDigits.size(), options.fileKey, 16);
     // The preprocessor keeps lines but not the spacing within them; the original files give
     // every token its column back, so messages point at the right place.
     options.allowsFile = [&access](const std::string& file) { return access.allows(file); };
     options.readOriginalSource = [&access](const std::string& file) { return access.read(file); };
     options.tokenLimit = static_cast<std::size_t>(support::config().compileTokenLimit > 0 ? support::config().compileTokenLimit : 0);
-    msl::Translation translation = msl::translate(*preprocessed, options);
-    std::string diagnostics = msl::formatDiagnostics(translation.diagnostics, kDiagnosticsLimit);
+    msl::Translation translation = msl::translate(preprocessed.text, options);
+    std::string diagnostics = preprocessed.result.diagnostics;
+    diagnostics += msl::formatDiagnostics(translation.diagnostics, kDiagnosticsLimit);
     if (!translation.ok) return CompileResult{false, diagnostics};
     // The instrumented twin for shader validation travels inside the library as text and is
     // compiled only if a validated pipeline is ever made from it. Both start with the math
@@ -404,7 +478,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
         preamble += std::string("#define ") + kEnableLoggingMacro + " 1\n";
     const std::string head = preamble + sourceRootsPreamble(access.roots());
     options.validation = true;
-    msl::Translation validation = msl::translate(*preprocessed, options);
+    msl::Translation validation = msl::translate(preprocessed.text, options);
     diagnostics += validationDiagnostics(translation, validation);
     // A file with function constants also carries its own text, which the runtime compiles
     // again with their values (jit/specialisation.h).
@@ -425,39 +499,87 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
 }
 
 CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
-                                 const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey) {
+                                 const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey,
+                                 const BuildOptions& build) {
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
     const std::string head = headOf(inDirectory(workingDirectory, cppPath));
     std::vector<std::string> argv = {tools->compiler, "-x", "c++"};
-    for (const std::string& flag : codeFlags(recordedMathMode(head))) argv.push_back(flag);
-    argv.insert(argv.end(), {"-w", "-I" + tools->includeDir});
+    for (const std::string& flag : codeFlags(recordedMathMode(head), build)) argv.push_back(flag);
+    // The standard library is a system directory: its own code warns about nothing the user
+    // wrote.
+    argv.insert(argv.end(), {"-isystem", tools->includeDir});
     Scratch scratch;
     const std::string made = scratch.file(sharedLibrary ? "library.metallib" : "object.air");
-    if (sharedLibrary) {
+    if (build.syntaxOnly) {
+        argv.insert(argv.end(), {"-fsyntax-only", cppPath});
+    } else if (sharedLibrary) {
         argv.insert(argv.end(), {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", made});
     } else {
         argv.insert(argv.end(), {"-c", cppPath, "-o", made});
     }
     std::vector<std::string> readable = recordedSourceRoots(head);
     readable.insert(readable.end(), {absoluteIn(workingDirectory, cppPath), tools->includeDir});
-    CompileResult compiled = runCompiler(*tools, argv, workingDirectory, scratch, readable);
-    if (!compiled.ok) compiled.diagnostics = cleanDiagnostics(compiled.diagnostics, cppPath);
-    else compiled = delivered(made, inDirectory(workingDirectory, outputPath));
-    if (compiled.ok && sharedLibrary) compiled = sealed(inDirectory(workingDirectory, outputPath), cacheKey);
-    return compiled;
+    const CompileResult compiled = runCompiler(*tools, argv, workingDirectory, scratch, readable);
+    const std::string messages =
+        userMessages(compiled.diagnostics, {cppPath, absoluteIn(workingDirectory, cppPath), tools->includeDir});
+    if (!compiled.ok) return CompileResult{false, messages};
+    CompileResult result{true, {}};
+    if (!build.syntaxOnly) result = delivered(made, inDirectory(workingDirectory, outputPath));
+    if (result.ok && sharedLibrary && !build.syntaxOnly) result = sealed(inDirectory(workingDirectory, outputPath), cacheKey);
+    result.diagnostics = messages + result.diagnostics;
+    return result;
+}
+
+std::vector<std::string> knownWarningFlags(const std::vector<std::string>& flags, std::vector<std::string>* unknown) {
+    std::string error;
+    std::shared_ptr<const Toolchain> tools = toolchain(&error);
+    if (flags.empty() || !tools) return flags;
+    Scratch scratch;
+    const std::string empty = scratch.file("empty.cpp");
+    if (!support::writeFileAtomically(empty, "")) return flags;
+    std::vector<std::string> argv = {tools->compiler, "-x", "c++", "-fsyntax-only"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.push_back(empty);
+    CompileResult probe = runCompiler(*tools, argv, {}, scratch, {empty});
+    std::vector<std::string> known;
+    for (const std::string& flag : flags) {
+        // GCC: "unrecognized command-line option '-Wx'" (an error); Clang: "unknown warning
+        // option '-Wx'"; GCC for a C-only warning: "command-line option '-Wx' is valid for C".
+        bool mentioned = false;
+        for (const char* quote : {"'", "\xE2\x80\x99"})
+            mentioned = mentioned || probe.diagnostics.find(flag + quote) != std::string::npos;
+        if (mentioned && unknown) unknown->push_back(flag);
+        if (!mentioned) known.push_back(flag);
+    }
+    return known;
 }
 
 CompileResult linkLibrary(const std::vector<std::string>& objects, const std::string& outputPath,
-                          const std::string& cacheKey) {
+                          const std::string& cacheKey, const std::vector<std::string>& objectNames) {
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
     Scratch scratch;
     const std::string made = scratch.file("library.metallib");
     std::vector<std::string> argv = {tools->compiler, "-shared", "-nostdlib", "-Wl,-z,defs"};
-    argv.insert(argv.end(), objects.begin(), objects.end());
+    std::vector<ObjectKernels> kernels;
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        const std::string& name = i < objectNames.size() ? objectNames[i] : objects[i];
+        std::optional<LinkInput> input = readLinkInput(objects[i], name, &error);
+        if (!input) return CompileResult{false, "error: " + error + "\n"};
+        kernels.insert(kernels.end(), input->objects.begin(), input->objects.end());
+        // Nothing refers to a kernel by name, so the linker would take no member of an archive.
+        if (input->archive) argv.insert(argv.end(), {"-Wl,--whole-archive", objects[i], "-Wl,--no-whole-archive"});
+        else argv.push_back(objects[i]);
+    }
+    if (std::string duplicates = duplicateKernels(kernels); !duplicates.empty()) {
+        std::string text;
+        std::istringstream lines(duplicates);
+        for (std::string line; std::getline(lines, line);) text += "error: " + line + "\n";
+        return CompileResult{false, text};
+    }
     argv.insert(argv.end(), {"-lgcc", "-o", made});
     std::vector<std::string> readable;
     for (const std::string& object : objects) readable.push_back(absoluteIn({}, object));

@@ -16,8 +16,12 @@ enum class MathFunctions { Fast = 0, Precise = 1 };
 
 /// How kernels are compiled: what MTL::CompileOptions and the `metal` tool's flags say.
 struct KernelCompileSettings {
-    std::vector<std::string> includeDirectories;
+    std::vector<std::string> includeDirectories; ///< -I: searched for every #include
+    std::vector<std::string> quoteDirectories;   ///< -iquote: searched for #include "file" only, first
+    std::vector<std::string> systemDirectories;  ///< -isystem: searched after includeDirectories
+    std::vector<std::string> forcedIncludes;     ///< -include: read before the source's first line
     std::vector<std::string> macros; ///< "NAME" or "NAME=VALUE"
+    std::vector<std::string> undefinedMacros; ///< -U NAME: undefined after every definition above
     int languageVersion = 320;       ///< the value of __METAL_VERSION__
     MathMode mathMode = MathMode::Fast;                ///< Metal's default: fast math
     MathFunctions mathFunctions = MathFunctions::Fast; ///< Metal's default: metal:: is fast::
@@ -34,6 +38,30 @@ inline constexpr const char* kEnableLoggingMacro = "__METALCPU_ENABLE_LOGGING__"
 /// The most output of one compiler process, and of the front end, that a compile's
 /// diagnostics keep; they say how much more there was.
 constexpr std::size_t kDiagnosticsLimit = 64 * 1024;
+
+/// What the `metal` tool's command line adds to building a file beyond its settings; none of
+/// it changes what the kernels compute, so none of it is part of a cache key. Kernels
+/// compiled at run time use the defaults.
+struct BuildOptions {
+    /// translateFile(), preprocessFile(): how messages, #line markers and reflection name the
+    /// source; empty for its path ("<stdin>" for a source read from standard input).
+    std::string sourceName;
+    /// translateFile(), preprocessFile(): receives the files the source read (the source
+    /// first, as the preprocessor names them), metalcpu's own headers left out.
+    std::vector<std::string>* dependencies = nullptr;
+    /// Show the preprocessor's and the host compiler's warnings about the user's lines
+    /// (compiler_messages.h); without, they are silenced (-w), as for newLibrary(source).
+    bool warnings = false;
+    std::vector<std::string> warningFlags; ///< compileTranslation(): -Wall, -Wno-x, ... for the host compiler
+    std::string optimisation = "-O2";      ///< compileTranslation(): the host compiler's -O flag
+    std::vector<std::string> codeFlags;    ///< compileTranslation(): -g, -g1, -fno-inline
+    bool syntaxOnly = false;               ///< compileTranslation(): check the file, write nothing
+};
+
+/// How a warning of translateFile() about a file's shader-validation flavour begins: it says
+/// what metalcpu cannot instrument, not what is wrong with the user's code, so the `metal`
+/// tool's -Werror leaves it a warning.
+inline constexpr std::string_view kValidationUnavailable = "shader validation will not be available for this file: ";
 
 /// The result of one compilation step. `diagnostics` is what a person should read: the
 /// compiler's messages, pointing at the .metal file (or "program_source") and line.
@@ -58,11 +86,18 @@ MathMode recordedMathMode(const std::string& translatedCpp);
 /// instrumented flavour for shader validation embedded (embedValidationSource()), or why it
 /// could not be made (validationFailureSource()). Both
 /// start with the settings' mathSettingsPreamble().
-/// `sourcePath` is opened relative to `workingDirectory` and is the name diagnostics use.
-/// With `depfile`, also writes make-style dependencies of `depTarget` on every header.
+/// `sourcePath` is opened relative to `workingDirectory` and is the name diagnostics use
+/// unless `build` names it otherwise.
 CompileResult translateFile(const std::string& sourcePath, const std::string& workingDirectory,
                             const KernelCompileSettings& settings, const std::string& cppPath,
-                            const std::string& depfile = {}, const std::string& depTarget = {});
+                            const BuildOptions& build = {});
+
+/// Preprocesses one MSL file as translateFile() does, into `preprocessed`: the source with
+/// its macros expanded and its headers read, linemarkers included; the standard library's
+/// headers stay #include lines of their own.
+CompileResult preprocessFile(const std::string& sourcePath, const std::string& workingDirectory,
+                             const KernelCompileSettings& settings, std::string* preprocessed,
+                             const BuildOptions& build = {});
 
 /// The C++ lines that put `validationCpp` (a file translated with shader validation) into a
 /// translated file as METALCPU_VALIDATION_SOURCE, i.e. its mc_module::validation_source.
@@ -85,11 +120,20 @@ std::string embedSpecialisationSource(const std::string& translatedCpp);
 /// into a kernel library (a .metallib, sealed for `cacheKey`: library_file.h), with the
 /// flags of the math mode the file records.
 CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
-                                 const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey = {});
+                                 const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey = {},
+                                 const BuildOptions& build = {});
 
-/// Links .air objects into a .metallib, sealed for `cacheKey` (empty: a library the tools
-/// build). A library that would run code while it loads is refused (elf_check.h).
+/// The warning flags of `flags` (-Wall, -Wshadow, ...) that the host compiler knows; the
+/// others (Clang's own, such as -Wshorten-64-to-32, given to GCC) are appended to `unknown`.
+/// One run of the compiler on an empty file.
+std::vector<std::string> knownWarningFlags(const std::vector<std::string>& flags, std::vector<std::string>* unknown);
+
+/// Links .air objects, and archives of them (every member is linked), into a .metallib, sealed
+/// for `cacheKey` (empty: a library the tools build). Refused, naming the files as
+/// `objectNames` does (default: their paths): an input that is not such an object
+/// (object_file.h), two objects that define the same kernel, and a library that would run
+/// code while it loads (elf_check.h).
 CompileResult linkLibrary(const std::vector<std::string>& objects, const std::string& outputPath,
-                          const std::string& cacheKey = {});
+                          const std::string& cacheKey = {}, const std::vector<std::string>& objectNames = {});
 
 } // namespace metalcpu::jit

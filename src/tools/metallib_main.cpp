@@ -1,7 +1,12 @@
-// metallib: links .air objects made by `metal -c` into one .metallib.
+// metallib: links .air objects made by `metal -c`, and archives of them (metal-ar), into one
+// .metallib (docs/tools.md):
 //   metallib a.air b.air -o default.metallib
+//   metallib kernels.a            (writes default.metallib, as Apple's does)
 
 #include "jit/kernel_compiler.h"
+#include "tools/response_files.h"
+#include "tools/tool_info.h"
+#include "tools/tool_options.h"
 
 #include <cstdio>
 #include <exception>
@@ -10,31 +15,34 @@
 
 namespace {
 
+using namespace metalcpu;
+
+const char kUsage[] = "usage: metallib <file.air | archive.a>... [-o <output.metallib>]\n"
+                      "  Links the objects metal -c made, and every member of each archive, into one library\n"
+                      "  (default.metallib without -o). @file reads more arguments from file.\n";
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "metallib: error: %s\n", message.c_str());
+    return 1;
+}
+
 int run(int argc, char** argv) {
-    std::vector<std::string> objects;
-    std::string output;
-    for (int i = 1; i < argc; ++i) {
-        std::string argument = argv[i];
-        if (argument == "-o" && i + 1 < argc) {
-            output = argv[++i];
-        } else if (argument.rfind("-o", 0) == 0 && argument.size() > 2) {
-            output = argument.substr(2);
-        } else if (argument == "-h" || argument == "--help") {
-            std::puts("usage: metallib <file.air>... -o <output.metallib>");
-            return 0;
-        } else if (!argument.empty() && argument[0] == '-') {
-            // flags of Apple's metallib that change nothing here
-        } else {
-            objects.push_back(argument);
-        }
+    std::string error;
+    const std::vector<std::string> arguments = tools::expandResponseFiles(std::vector<std::string>(argv + 1, argv + argc), &error);
+    if (!error.empty()) return fail(error);
+    tools::MetallibOptions options = tools::parseMetallibOptions(arguments);
+    if (options.help) {
+        std::fputs(kUsage, stdout);
+        return 0;
     }
-    if (objects.empty() || output.empty()) {
-        std::fputs("metallib: error: usage: metallib <file.air>... -o <output.metallib>\n", stderr);
-        return 1;
+    if (options.version) {
+        std::fputs(tools::versionText("metallib", false).c_str(), stdout);
+        return 0;
     }
-    metalcpu::jit::CompileResult linked = metalcpu::jit::linkLibrary(objects, output);
+    if (!options.error.empty()) return fail(options.error + "\n" + kUsage);
+    jit::CompileResult linked = jit::linkLibrary(options.inputs, options.output);
     if (!linked.ok) {
-        std::fprintf(stderr, "metallib: error: cannot link %s\n%s", output.c_str(), linked.diagnostics.c_str());
+        std::fprintf(stderr, "metallib: error: cannot link %s\n%s", options.output.c_str(), linked.diagnostics.c_str());
         return 1;
     }
     return 0;
@@ -47,9 +55,8 @@ int main(int argc, char** argv) {
     try {
         return run(argc, argv);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "metallib: error: %s\n", e.what());
+        return fail(e.what());
     } catch (...) {
-        std::fputs("metallib: error: internal error\n", stderr);
+        return fail("internal error");
     }
-    return 1;
 }

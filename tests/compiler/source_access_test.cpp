@@ -120,6 +120,26 @@ TEST_F(SourceAccessTest, QuotedSearchStartsAtTheIncluder) {
         << found[0];
 }
 
+// Test -include files: found in the working directory first, then along the search path;
+// the directory each is found in is a root (the command line named it), and what it
+// includes is checked like the source's own includes.
+TEST_F(SourceAccessTest, ForcedIncludes) {
+    fs::create_directories(root_ / "prefix");
+    write("prefix/pre.h", "#include \"local.h\"\n#include \"../outside/secret.h\"\n");
+    write("prefix/local.h", "");
+    write("inc/found.h", "");
+    write("src/k.metal", "");
+    SourceAccess access("k.metal", (root_ / "src").string(), {(root_ / "stubs").string(), (root_ / "inc").string()},
+                        {"../prefix/pre.h", "found.h", "missing.h"});
+    EXPECT_TRUE(access.allows("../prefix/local.h"));
+    EXPECT_TRUE(access.allows((root_ / "inc/found.h").string()));
+    std::vector<std::string> found;
+    for (const Diagnostic& d : access.check()) found.push_back(d.format());
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].rfind("../prefix/pre.h:2:1: error: kernel code cannot include '../outside/secret.h'", 0), 0u)
+        << found[0];
+}
+
 // Test that files including each other end, and that allows() and read() follow the roots.
 TEST_F(SourceAccessTest, CyclesAndReading) {
     write("src/x.h", "#include \"y.h\"\n");

@@ -65,6 +65,26 @@ TEST(Translate, ValidationFlavourSelectsKernels) {
     EXPECT_EQ(translate(kAddArrays, {}).cpp.find("METALCPU_SELECTS_KERNEL"), std::string::npos);
 }
 
+// Test that each kernel's object defines the symbol that names it, in both flavours (the
+// validation one under the kernel's selector), and that the name reads back from the
+// symbol, other bytes than identifier characters escaped.
+TEST(Translate, KernelsNameThemselvesInSymbols) {
+    EXPECT_EQ(kernelSymbol("add_arrays"), "metalcpu.kernel.add_arrays");
+    EXPECT_EQ(kernelSymbol("a-b.c$"), "metalcpu.kernel.a$2db$2ec$24");
+    for (const std::string name : {"add_arrays", "a-b.c$", "", "\xff"})
+        EXPECT_EQ(kernelNameOfSymbol(kernelSymbol(name)), name);
+    EXPECT_EQ(kernelNameOfSymbol("_Z10add_arraysPKf"), std::nullopt);
+    EXPECT_EQ(kernelNameOfSymbol("metalcpu.kernel.bad$4"), std::nullopt);
+    const std::string definition = "__attribute__((used, visibility(\"hidden\"))) char __mc_0_name "
+                                   "__asm__(\"metalcpu.kernel.add_arrays\") = 0;\n";
+    EXPECT_NE(translate(kAddArrays, {}).cpp.find(definition), std::string::npos);
+    TranslateOptions options;
+    options.validation = true;
+    EXPECT_NE(translate(kAddArrays, options).cpp.find("#if METALCPU_SELECTS_KERNEL(" + kernelSelector("add_arrays") +
+                                                      ")\n" + definition + "#endif\n"),
+              std::string::npos);
+}
+
 // Test that the user's tokens stay on their lines and columns in the output.
 TEST(Translate, TokensKeepTheirPositions) {
     Translation t = translate(kAddArrays, {});

@@ -110,14 +110,17 @@ TEST_F(ConfinedCompilersTest, CompilerProcessesReachOnlyTheirFiles) {
     SourceBuild built = buildLibraryFromSource("kernel void k(device int* out [[buffer(0)]]) { out[0] = 1; }\n", {});
     EXPECT_TRUE(built.ok) << built.diagnostics;
     ASSERT_TRUE(support::writeFileAtomically(dir_ + "/src/k.metal", "kernel void k(device int* o [[buffer(0)]]) { o[0] = 2; }\n"));
-    CompileResult step = translateFile(dir_ + "/src/k.metal", {}, {}, dir_ + "/k.cpp", dir_ + "/k.d", "k.air");
+    std::vector<std::string> dependencies;
+    BuildOptions build;
+    build.dependencies = &dependencies;
+    CompileResult step = translateFile(dir_ + "/src/k.metal", {}, {}, dir_ + "/k.cpp", build);
     EXPECT_TRUE(step.ok) << step.diagnostics;
     if (step.ok) step = compileTranslation(dir_ + "/k.cpp", {}, dir_ + "/k.air", false);
     EXPECT_TRUE(step.ok) << step.diagnostics;
     if (step.ok) step = linkLibrary({dir_ + "/k.air"}, dir_ + "/k.metallib");
     EXPECT_TRUE(step.ok) << step.diagnostics;
     EXPECT_TRUE(support::fileExists(dir_ + "/k.metallib"));
-    EXPECT_NE(support::readFile(dir_ + "/k.d").value_or("").find("k.metal"), std::string::npos);
+    EXPECT_EQ(dependencies, std::vector<std::string>{dir_ + "/src/k.metal"});
     EXPECT_FALSE(support::fileExists(dir_ + "/outside/written"));
 }
 

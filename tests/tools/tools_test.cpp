@@ -1,45 +1,8 @@
-#include "jit/kernel_library.h"
 #include "jit/library_file.h"
-#include "support/files.h"
-#include "support/process.h"
-#include "tools/tool_options.h"
-
-#include <gtest/gtest.h>
+#include "tools/tool_fixture.h"
 
 namespace metalcpu::tools {
 namespace {
-
-// Test the -std= spellings Apple's tool accepts.
-TEST(ToolOptions, LanguageVersions) {
-    EXPECT_EQ(languageVersionOf("metal3.1"), 310);
-    EXPECT_EQ(languageVersionOf("macos-metal2.4"), 240);
-    EXPECT_EQ(languageVersionOf("ios-metal1.2"), 120);
-    EXPECT_EQ(languageVersionOf("metal4.0"), 400);
-    EXPECT_EQ(languageVersionOf("c++17"), -1);
-    EXPECT_EQ(languageVersionOf("metal3"), -1);
-}
-
-// Test that the usual command line parses, in both spellings of -I and -D.
-TEST(ToolOptions, ParsesAppleCommandLines) {
-    MetalOptions options = parseMetalOptions({"-c", "a.metal", "-o", "a.air", "-I", "inc", "-Iother", "-DX=1", "-D",
-                                              "Y", "-std=metal3.1", "-g", "-O2", "-MD", "-MF", "a.d",
-                                              "-fmetal-enable-logging"});
-    EXPECT_TRUE(options.error.empty()) << options.error;
-    EXPECT_TRUE(options.compileOnly);
-    EXPECT_EQ(options.inputs, std::vector<std::string>{"a.metal"});
-    EXPECT_EQ(options.output, "a.air");
-    EXPECT_EQ(options.includeDirectories, (std::vector<std::string>{"inc", "other"}));
-    EXPECT_EQ(options.macros, (std::vector<std::string>{"X=1", "Y", jit::kEnableLoggingMacro}));
-    EXPECT_EQ(options.languageVersion, 310);
-    EXPECT_EQ(options.depfile, "a.d");
-}
-
-// Test that mistakes on the command line are errors with a reason.
-TEST(ToolOptions, RejectsBadCommandLines) {
-    EXPECT_FALSE(parseMetalOptions({}).error.empty());
-    EXPECT_FALSE(parseMetalOptions({"a.metal", "-o"}).error.empty());
-    EXPECT_FALSE(parseMetalOptions({"a.metal", "-std=metal9"}).error.empty());
-}
 
 /// 300 bytes whose initializer expands to 6 million tokens: 6 MB preprocessed, well within
 /// METALCPU_COMPILE_SOURCE_LIMIT, that the front end (in the tool's process) would need over
@@ -52,17 +15,6 @@ constexpr const char kHugeInitializer[] = "#define A0 1,1,1,1,1,1,1,1,1,1,\n"
                                           "#define A5 A4 A4 A4 A4 A4 A4 A4 A4 A4 A4\n"
                                           "constant int arr[] = {\nA5 A5 A5\n};\n"
                                           "kernel void k(device int* a [[buffer(0)]]) { a[0] = arr[0]; }\n";
-
-class ToolsTest : public ::testing::Test {
-protected:
-    void SetUp() override {
-        dir_ = support::makeTemporaryDirectory("metalcpu-tools-test-");
-        support::writeFileAtomically(dir_ + "/a.metal", "kernel void from_a(device int* out [[buffer(0)]]) { out[0] = A; }\n");
-        support::writeFileAtomically(dir_ + "/b.metal", "kernel void from_b(device int* out [[buffer(0)]]) { out[0] = 2; }\n");
-    }
-    void TearDown() override { support::removeTree(dir_); }
-    std::string dir_;
-};
 
 // Test that the front end's memory is bounded by default: under a 2.5 GB address space the
 // metal tool refuses a source of millions of tokens at METALCPU_COMPILE_TOKEN_LIMIT, naming the
@@ -152,13 +104,80 @@ TEST_F(ToolsTest, LanguageVersionReachesTheKernel) {
     EXPECT_NE(wrong.exitCode, 0) << "the test can fail";
 }
 
-// Test that bad usage prints the usage and fails.
+// Test that a command line without inputs fails saying so.
 TEST_F(ToolsTest, UsageErrors) {
-    support::ProcessResult noInput = support::runProcess({METAL_TOOL});
-    EXPECT_NE(noInput.exitCode, 0);
-    EXPECT_NE(noInput.output.find("usage"), std::string::npos);
-    support::ProcessResult noOutput = support::runProcess({METALLIB_TOOL, "a.air"});
-    EXPECT_NE(noOutput.exitCode, 0);
+    support::ProcessResult noInput = run({METAL_TOOL});
+    EXPECT_EQ(noInput.exitCode, 1);
+    EXPECT_NE(noInput.output.find("metal: error: no input files (metal --help lists the flags)"), std::string::npos)
+        << noInput.output;
+    support::ProcessResult metallib = run({METALLIB_TOOL});
+    EXPECT_EQ(metallib.exitCode, 1);
+    EXPECT_NE(metallib.output.find("metallib: error: no input files"), std::string::npos) << metallib.output;
+}
+
+// Test that metallib without -o writes default.metallib, as Apple's does.
+TEST_F(ToolsTest, MetallibWritesDefaultLibrary) {
+    ASSERT_EQ(run({METAL_TOOL, "-c", "a.metal", "b.metal", "-DA=1"}).exitCode, 0) << "one .air per source, named after it";
+    ASSERT_TRUE(exists("a.air") && exists("b.air"));
+    support::ProcessResult linked = run({METALLIB_TOOL, "a.air", "b.air"});
+    ASSERT_EQ(linked.exitCode, 0) << linked.output;
+    EXPECT_EQ(kernelsOf("default.metallib"), (std::vector<std::string>{"from_a", "from_b"}));
+}
+
+// Test that every member of an archive made by metal-ar is linked, by metallib and by metal,
+// and that thin archives are refused saying why.
+TEST_F(ToolsTest, ArchivesAreLinkedWhole) {
+    ASSERT_EQ(run({METAL_TOOL, "-c", "a.metal", "b.metal", "-DA=1"}).exitCode, 0);
+    const std::string metalAr = std::string(TOOLS_BIN_DIR) + "/metal-ar";
+    support::ProcessResult archived = run({metalAr, "rcs", "kernels.a", "a.air", "b.air"});
+    ASSERT_EQ(archived.exitCode, 0) << archived.output;
+    support::ProcessResult linked = run({METALLIB_TOOL, "kernels.a", "-o", "archive.metallib"});
+    ASSERT_EQ(linked.exitCode, 0) << linked.output;
+    EXPECT_EQ(kernelsOf("archive.metallib"), (std::vector<std::string>{"from_a", "from_b"}));
+    write("c.metal", "kernel void from_c(device int* out [[buffer(0)]]) { out[0] = 3; }\n");
+    linked = run({METAL_TOOL, "c.metal", "kernels.a", "-o", "mixed.metallib"});
+    ASSERT_EQ(linked.exitCode, 0) << linked.output;
+    EXPECT_EQ(kernelsOf("mixed.metallib"), (std::vector<std::string>{"from_c", "from_a", "from_b"})) << "in link order";
+
+    ASSERT_EQ(run({metalAr, "rcsT", "thin.a", "a.air"}).exitCode, 0);
+    support::ProcessResult thin = run({METALLIB_TOOL, "thin.a", "-o", "thin.metallib"});
+    EXPECT_EQ(thin.exitCode, 1);
+    EXPECT_NE(thin.output.find("thin.a is a thin archive"), std::string::npos) << thin.output;
+    EXPECT_FALSE(exists("thin.metallib"));
+}
+
+// Test that a kernel defined by two objects is an error naming the kernel and both files
+// (objects, archive members, and the sources metal links), and that no library is written.
+TEST_F(ToolsTest, DuplicateKernelsNameBothFiles) {
+    write("one.metal", "kernel void scale(device float* x [[buffer(0)]]) { x[0] *= 2; }\n");
+    write("two.metal", "kernel void scale(device int* x [[buffer(0)]]) { x[0] *= 3; }\n"
+                       "kernel void other(device int* x [[buffer(0)]]) { x[0] = 0; }\n");
+    ASSERT_EQ(run({METAL_TOOL, "-c", "one.metal", "two.metal"}).exitCode, 0);
+    support::ProcessResult objects = run({METALLIB_TOOL, "one.air", "two.air", "-o", "dup.metallib"});
+    EXPECT_EQ(objects.exitCode, 1);
+    EXPECT_NE(objects.output.find("error: kernel 'scale' is defined in both one.air and two.air"), std::string::npos)
+        << objects.output;
+    ASSERT_EQ(run({std::string(TOOLS_BIN_DIR) + "/metal-ar", "rcs", "two.a", "two.air"}).exitCode, 0);
+    support::ProcessResult member = run({METALLIB_TOOL, "one.air", "two.a", "-o", "dup.metallib"});
+    EXPECT_NE(member.output.find("error: kernel 'scale' is defined in both one.air and two.a(two.air)"), std::string::npos)
+        << member.output;
+    support::ProcessResult sources = run({METAL_TOOL, "one.metal", "two.metal", "-o", "dup.metallib"});
+    EXPECT_EQ(sources.exitCode, 1);
+    EXPECT_NE(sources.output.find("error: kernel 'scale' is defined in both one.metal and two.metal"), std::string::npos)
+        << sources.output;
+    EXPECT_FALSE(exists("dup.metallib"));
+}
+
+// Test that files Apple's tools made are refused saying what they are.
+TEST_F(ToolsTest, AppleBuiltFilesAreRefused) {
+    write("apple.air", std::string("\xDE\xC0\x17\x0B\x00\x00\x00\x00", 8));
+    support::ProcessResult linked = run({METALLIB_TOOL, "apple.air"});
+    EXPECT_EQ(linked.exitCode, 1);
+    EXPECT_NE(linked.output.find("apple.air is Apple's AIR (LLVM bitcode) from Apple's metal: compile its .metal "
+                                 "source with metalcpu's metal -c instead"),
+              std::string::npos)
+        << linked.output;
+    EXPECT_FALSE(exists("default.metallib"));
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 namespace metalcpu::msl {
 
@@ -94,11 +95,57 @@ std::string kernelSelector(std::string_view hostName) {
     return literal;
 }
 
+namespace {
+constexpr std::string_view kKernelSymbolPrefix = "metalcpu.kernel.";
+
+bool isIdentifierByte(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+int hexValue(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+} // namespace
+
+std::string kernelSymbol(std::string_view hostName) {
+    std::string symbol(kKernelSymbolPrefix);
+    for (unsigned char c : hostName) {
+        if (isIdentifierByte(c)) {
+            symbol += static_cast<char>(c);
+        } else {
+            char escaped[4];
+            std::snprintf(escaped, sizeof escaped, "$%02x", c);
+            symbol += escaped;
+        }
+    }
+    return symbol;
+}
+
+std::optional<std::string> kernelNameOfSymbol(std::string_view symbol) {
+    if (!symbol.starts_with(kKernelSymbolPrefix)) return std::nullopt;
+    std::string name;
+    for (std::size_t i = kKernelSymbolPrefix.size(); i < symbol.size(); ++i) {
+        if (symbol[i] != '$') {
+            name += symbol[i];
+            continue;
+        }
+        const int high = i + 2 < symbol.size() ? hexValue(symbol[i + 1]) : -1;
+        const int low = high >= 0 ? hexValue(symbol[i + 2]) : -1;
+        if (low < 0) return std::nullopt;
+        name += static_cast<char>(high * 16 + low);
+        i += 2;
+    }
+    return name;
+}
+
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
                                 bool validation, const std::vector<ProgramConstant>& constants,
                                 std::size_t firstLine) {
     std::string out;
     std::vector<std::string> tableRows;
+    std::string nameSymbols;
     for (std::size_t n = 0; n < entryPoints.size(); ++n) {
         const EntryPointCode& e = entryPoints[n];
         const KernelInfo& info = e.info;
@@ -204,6 +251,11 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                             : info.usesBarriers ? "MC_KERNEL_USES_BARRIERS"
                                                 : "0u";
 
+        // The kernel's name as a symbol of the object: a second object defining the same
+        // kernel is refused when objects are linked into a library (translate.h, kernelSymbol()).
+        nameSymbols += (validation ? selection(info.hostName) : std::string()) +
+                       "__attribute__((used, visibility(\"hidden\"))) char __mc_" + k + "_name __asm__(" +
+                       quoteString(kernelSymbol(info.hostName)) + ") = 0;\n" + (validation ? "#endif\n" : "");
         tableRows.push_back((validation ? selection(info.hostName) : std::string()) + "    {" +
                             quoteString(info.hostName) + ", " + quoteString(info.file) + ", " +
                             std::to_string(info.line) + ", " + std::to_string(info.column) + ", " +
@@ -223,6 +275,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
     }
     std::string kernelTable = "nullptr, 0";
     if (!entryPoints.empty()) {
+        out += nameSymbols;
         out += "const ::mc_kernel __mc_kernels[] = {\n";
         for (const std::string& row : tableRows) out += row;
         if (validation) {

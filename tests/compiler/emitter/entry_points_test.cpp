@@ -64,6 +64,7 @@ const ::mc_param __mc_0_params[] = {
 const mc_u64 __mc_0_sites[] = {0x100001ull, 0x100002ull};
 } }
 
+__attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.k") = 0;
 const ::mc_kernel __mc_kernels[] = {
     {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, &::ns::__mc_0_run_group, &::ns::__mc_0_run_thread, 2, ::ns::__mc_0_sites, "k"},
 };
@@ -156,6 +157,7 @@ TEST(EntryPointCode, EscapedStrings) {
     e.info.file = "dir\\a.metal";
     std::string code = generateEntryPoints({e}, "dir\\a.metal");
     EXPECT_NE(code.find("{\"odd\\\"name\", \"dir\\\\a.metal\""), std::string::npos);
+    EXPECT_NE(code.find("__asm__(\"metalcpu.kernel.odd$22name\")"), std::string::npos) << code;
 }
 
 } // namespace

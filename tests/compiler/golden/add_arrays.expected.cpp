@@ -36,6 +36,7 @@ const ::mc_param __mc_0_params[] = {
 };
 }
 
+__attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.add_arrays") = 0;
 const ::mc_kernel __mc_kernels[] = {
     {"add_arrays", "add_arrays.metal", 5, 13, 0u, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "add_arrays"},
 };

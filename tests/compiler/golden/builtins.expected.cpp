@@ -41,6 +41,7 @@ const ::mc_param __mc_0_params[] = {
 };
 }
 
+__attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.positions") = 0;
 const ::mc_kernel __mc_kernels[] = {
     {"positions", "builtins.metal", 5, 13, 0u, 0, 8, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "positions"},
 };

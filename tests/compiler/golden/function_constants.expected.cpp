@@ -84,6 +84,8 @@ const ::mc_param __mc_1_params[] = {
 };
 }
 
+__attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.scaled_sum") = 0;
+__attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.untouched") = 0;
 const ::mc_kernel __mc_kernels[] = {
     {"scaled_sum", "function_constants.metal", 15, 13, 0u, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scaled_sum"},
     {"untouched", "function_constants.metal", 27, 13, 0u, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "untouched"},

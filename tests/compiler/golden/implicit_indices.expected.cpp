@@ -44,6 +44,7 @@ const ::mc_param __mc_0_params[] = {
 };
 }
 
+__attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.scale_and_offset") = 0;
 const ::mc_kernel __mc_kernels[] = {
     {"scale_and_offset", "implicit_indices.metal", 5, 13, 0u, 0, 6, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scale_and_offset"},
 };

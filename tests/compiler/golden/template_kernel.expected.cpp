@@ -62,6 +62,8 @@ const ::mc_param __mc_1_params[] = {
 };
 }
 
+__attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.fill_float_4") = 0;
+__attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.fill_int_2") = 0;
 const ::mc_kernel __mc_kernels[] = {
     {"fill_float_4", "template_kernel.metal", 6, 17, 0u, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "fill_with<float, 4>"},
     {"fill_int_2", "template_kernel.metal", 6, 17, 0u, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "fill_with<int, 2>"},

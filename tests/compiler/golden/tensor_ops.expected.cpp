@@ -241,6 +241,11 @@ const ::mc_param __mc_4_params[] = {
 const mc_u64 __mc_4_sites[] = {0x1ull, 0x2ull};
 }
 
+__attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.tile_product") = 0;
+__attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.gemm_strided_half_64_32") = 0;
+__attribute__((used, visibility("hidden"))) char __mc_2_name __asm__("metalcpu.kernel.row_maxima") = 0;
+__attribute__((used, visibility("hidden"))) char __mc_3_name __asm__("metalcpu.kernel.fragments") = 0;
+__attribute__((used, visibility("hidden"))) char __mc_4_name __asm__("metalcpu.kernel.quantised_plain") = 0;
 const ::mc_kernel __mc_kernels[] = {
     {"tile_product", "tensor_ops.metal", 16, 13, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "tile_product"},
     {"gemm_strided_half_64_32", "tensor_ops.metal", 37, 13, MC_KERNEL_COROUTINES, 0, 5, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "strided<half, 64, 32, false>"},

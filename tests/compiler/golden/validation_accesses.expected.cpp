@@ -164,6 +164,15 @@ const ::mc_constant_data __mc_constants[] = {
     {&::kTable, sizeof(::kTable), "kTable"},
     {&::tables::kOffsets, sizeof(::tables::kOffsets), "kOffsets"},
 };
+#if METALCPU_SELECTS_KERNEL(0x465e3159bbc7d31bull)
+__attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.accesses") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
+__attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.deduces") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0xa3a7061ff10a8138ull)
+__attribute__((used, visibility("hidden"))) char __mc_2_name __asm__("metalcpu.kernel.rows") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x465e3159bbc7d31bull)
     {"accesses", "validation_accesses.metal", 9, 13, 0u, 0, 7, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites, "accesses"},

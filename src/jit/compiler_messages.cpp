@@ -1,0 +1,135 @@
+#include "jit/compiler_messages.h"
+
+#include "compiler/emitter/entry_points.h"
+
+#include <cctype>
+#include <sstream>
+
+namespace metalcpu::jit {
+
+namespace {
+
+constexpr const char* kSeverities[] = {"fatal error", "error", "warning", "note"};
+
+/// A message's first line taken apart: `where` is "file:line:col", "file:line" or a program
+/// name ("cc1plus").
+struct Head {
+    std::string severity;
+    std::string where;
+    std::size_t messageStart = 0;
+};
+
+bool parseHead(const std::string& line, Head* head) {
+    if (line.empty() || line[0] == ' ' || line[0] == '\t') return false;
+    std::size_t best = std::string::npos;
+    for (const char* severity : kSeverities) {
+        const std::string marker = std::string(": ") + severity + ": ";
+        const std::size_t at = line.find(marker);
+        if (at != std::string::npos && at < best) {
+            best = at;
+            head->severity = severity;
+            head->messageStart = at + marker.size();
+        }
+    }
+    if (best == std::string::npos || best == 0) return false;
+    head->where = line.substr(0, best);
+    return true;
+}
+
+/// The file of a location "file:line:col" or "file:line"; empty for a program name.
+std::string fileOf(const std::string& where) {
+    std::string file = where;
+    int numbers = 0;
+    for (; numbers < 2; ++numbers) {
+        const std::size_t colon = file.rfind(':');
+        if (colon == std::string::npos || colon + 1 == file.size()) break;
+        bool digits = true;
+        for (std::size_t i = colon + 1; i < file.size(); ++i)
+            digits = digits && std::isdigit(static_cast<unsigned char>(file[i]));
+        if (!digits) break;
+        file.resize(colon);
+    }
+    return numbers ? file : std::string();
+}
+
+/// "In file included from ...", "f.metal: In function 'k':", "f.metal:3:5:   required from here".
+bool isContext(const std::string& line) {
+    if (line.rfind("In file included from", 0) == 0) return true;
+    if (line.empty() || line[0] == ' ') return false;
+    return line.back() == ':' || line.find(":   ") != std::string::npos;
+}
+
+struct Group {
+    std::size_t context = 0; ///< its context block (1-based; 0: none)
+    Head head;
+    bool hasHead = false;
+    std::string lines;
+};
+
+bool aboutUserCode(const Group& group, const std::vector<std::string>& hiddenPaths) {
+    const std::string file = fileOf(group.head.where);
+    if (file.empty() || file == msl::kGeneratedFileName) return false;
+    for (const std::string& hidden : hiddenPaths)
+        if (!hidden.empty() && file.rfind(hidden, 0) == 0) return false;
+    const std::string message = group.lines.substr(0, group.lines.find('\n'));
+    return message.find("__mc_") == std::string::npos && message.find("metalcpu_kernel::") == std::string::npos;
+}
+
+} // namespace
+
+bool isMessageLine(const std::string& line, const std::string& severity, std::size_t* messageStart) {
+    Head head;
+    if (!parseHead(line, &head) || head.severity != severity) return false;
+    if (messageStart) *messageStart = head.messageStart;
+    return true;
+}
+
+std::string userMessages(const std::string& output, const std::vector<std::string>& hiddenPaths) {
+    std::vector<std::string> contexts; // each block of context lines, in order
+    std::vector<Group> groups;
+    bool inContext = false;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+        Head head;
+        const bool isHead = parseHead(line, &head);
+        if (isHead && head.severity == "note" && !groups.empty() && !inContext && !fileOf(head.where).empty()) {
+            groups.back().lines += line + "\n"; // a note belongs to the message before it
+        } else if (isHead) {
+            Group group;
+            group.context = contexts.size();
+            group.head = head;
+            group.hasHead = true;
+            group.lines = line + "\n";
+            groups.push_back(std::move(group));
+            inContext = false;
+        } else if (isContext(line)) {
+            if (!inContext) contexts.emplace_back();
+            contexts.back() += line + "\n";
+            inContext = true;
+        } else if (inContext) {
+            contexts.back() += line + "\n"; // "                 from h.h:2,"
+        } else if (!groups.empty()) {
+            groups.back().lines += line + "\n"; // quoted source, "compilation terminated."
+        } else {
+            Group group;
+            group.lines = line + "\n";
+            groups.push_back(std::move(group));
+        }
+    }
+    std::string kept;
+    std::size_t contextShown = 0;
+    for (const Group& group : groups) {
+        bool keep = true;
+        if (group.hasHead && group.head.severity == "warning") keep = aboutUserCode(group, hiddenPaths);
+        else if (group.hasHead && group.head.severity == "note") keep = false; // about the command line
+        if (!keep) continue;
+        if (group.context > contextShown) {
+            kept += contexts[group.context - 1];
+            contextShown = group.context;
+        }
+        kept += group.lines;
+    }
+    return kept;
+}
+
+} // namespace metalcpu::jit

@@ -1,0 +1,60 @@
+#include "jit/compiler_messages.h"
+
+#include <gtest/gtest.h>
+
+namespace metalcpu::jit {
+namespace {
+
+// Test that the user's warnings stay with their context and quoted lines, and that the
+// warnings about metalcpu's generated code and standard library go, with their notes.
+TEST(CompilerMessages, KeepsTheUsersWarnings) {
+    const std::string output =
+        "/tmp/w/0.cpp: In function 'void __mc_0_run_group(const mc_group*)':\n"
+        "<metalcpu generated>:12:5: warning: unused variable '__t' [-Wunused-variable]\n"
+        "k.metal: In function 'void add(float*)':\n"
+        "k.metal:7:9: warning: unused variable 'unused' [-Wunused-variable]\n"
+        "    7 |     int unused = 3;\n"
+        "      |         ^~~~~~\n"
+        "k.metal:8:152: warning: declaration of '__mc_b4 gid' shadows a parameter [-Wshadow]\n"
+        "k.metal:5:20: note: shadowed declaration is here\n"
+        "/cache/stdlib/include/metal_math:40:3: warning: conversion from 'int' [-Wconversion]\n"
+        "k.metal:9:3: warning: comparison of integer expressions of different signedness [-Wsign-compare]\n"
+        "cc1plus: note: unrecognized command-line option '-Wno-c++17-extensions' may have been intended to silence "
+        "earlier diagnostics\n";
+    EXPECT_EQ(userMessages(output, {"/tmp/w/0.cpp", "/cache/stdlib/include"}),
+              "k.metal: In function 'void add(float*)':\n"
+              "k.metal:7:9: warning: unused variable 'unused' [-Wunused-variable]\n"
+              "    7 |     int unused = 3;\n"
+              "      |         ^~~~~~\n"
+              "k.metal:9:3: warning: comparison of integer expressions of different signedness [-Wsign-compare]\n");
+}
+
+// Test that errors are kept wherever they are, with their context and notes, and that a
+// context whose first warning was left out is shown with the next kept one.
+TEST(CompilerMessages, KeepsErrors) {
+    const std::string output = "k.metal: In function 'void k()':\n"
+                               "k.metal:3:5: warning: unused variable '__mc_tmp' [-Wunused-variable]\n"
+                               "k.metal:4:5: error: 'y' was not declared in this scope\n"
+                               "<metalcpu generated>:9:1: error: no matching function\n"
+                               "<metalcpu generated>:9:1: note: candidate: 'f(int)'\n"
+                               "compilation terminated.\n";
+    EXPECT_EQ(userMessages(output, {}), "k.metal: In function 'void k()':\n"
+                                        "k.metal:4:5: error: 'y' was not declared in this scope\n"
+                                        "<metalcpu generated>:9:1: error: no matching function\n"
+                                        "<metalcpu generated>:9:1: note: candidate: 'f(int)'\n"
+                                        "compilation terminated.\n");
+}
+
+// Test recognising a message's first line and where its text starts.
+TEST(CompilerMessages, MessageLines) {
+    std::size_t start = 0;
+    EXPECT_TRUE(isMessageLine("k.metal:3:9: warning: unused [-Wunused]", "warning", &start));
+    EXPECT_EQ(start, std::string("k.metal:3:9: warning: ").size());
+    EXPECT_TRUE(isMessageLine("cc1plus: warning: option", "warning"));
+    EXPECT_TRUE(isMessageLine("<stdin>:2:1: error: expected '}'", "error"));
+    EXPECT_FALSE(isMessageLine("k.metal:3:9: error: x", "warning"));
+    EXPECT_FALSE(isMessageLine("    3 | warning: x", "warning"));
+}
+
+} // namespace
+} // namespace metalcpu::jit
