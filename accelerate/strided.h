@@ -19,8 +19,9 @@ struct Strided {
     T& operator[](vDSP_Length i) const { return base[static_cast<std::ptrdiff_t>(i) * stride]; }
 };
 
+// The vector vDSP is given as a pointer and a stride.
 template <class T>
-Strided<T> vec(T* base, vDSP_Stride stride) {
+Strided<T> strided(T* base, vDSP_Stride stride) {
     return {base, stride};
 }
 

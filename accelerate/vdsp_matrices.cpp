@@ -26,7 +26,7 @@ template <class T>
 const T* contiguous(Strided<const T> matrix, vDSP_Length count, std::vector<T>& storage) {
     if (matrix.stride == 1) return matrix.base;
     storage.resize(count);
-    map(vec(storage.data(), 1), count, [](T value) { return value; }, matrix);
+    map(strided(storage.data(), 1), count, [](T value) { return value; }, matrix);
     return storage.data();
 }
 
@@ -58,7 +58,8 @@ void product(Strided<const T> left, Strided<const T> right, Strided<T> result, v
     }
     blasProduct(static_cast<int>(rows), static_cast<int>(columns), static_cast<int>(inner), leftElements,
                 rightElements, resultElements);
-    if (result.stride != 1) map(result, rows * columns, [](T value) { return value; }, vec(resultStorage.data(), 1));
+    if (result.stride != 1)
+        map(result, rows * columns, [](T value) { return value; }, strided(resultStorage.data(), 1));
 }
 
 // result (rows x columns) = input (columns x rows) transposed, a square tile at a time, so
@@ -85,27 +86,29 @@ void transpose(Strided<const T> input, Strided<T> result, vDSP_Length rows, vDSP
 
 using metalcpu::accelerate::product;
 using metalcpu::accelerate::transpose;
-using metalcpu::accelerate::vec;
+using metalcpu::accelerate::strided;
 
 extern "C" {
 
 void vDSP_mmul(const float* left, vDSP_Stride leftStride, const float* right, vDSP_Stride rightStride,
                float* result, vDSP_Stride resultStride, vDSP_Length rows, vDSP_Length columns,
                vDSP_Length inner) {
-    product(vec(left, leftStride), vec(right, rightStride), vec(result, resultStride), rows, columns, inner);
+    product(strided(left, leftStride), strided(right, rightStride), strided(result, resultStride), rows, columns,
+            inner);
 }
 void vDSP_mmulD(const double* left, vDSP_Stride leftStride, const double* right, vDSP_Stride rightStride,
                 double* result, vDSP_Stride resultStride, vDSP_Length rows, vDSP_Length columns,
                 vDSP_Length inner) {
-    product(vec(left, leftStride), vec(right, rightStride), vec(result, resultStride), rows, columns, inner);
+    product(strided(left, leftStride), strided(right, rightStride), strided(result, resultStride), rows, columns,
+            inner);
 }
 void vDSP_mtrans(const float* input, vDSP_Stride inputStride, float* result, vDSP_Stride resultStride,
                  vDSP_Length rows, vDSP_Length columns) {
-    transpose(vec(input, inputStride), vec(result, resultStride), rows, columns);
+    transpose(strided(input, inputStride), strided(result, resultStride), rows, columns);
 }
 void vDSP_mtransD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Stride resultStride,
                   vDSP_Length rows, vDSP_Length columns) {
-    transpose(vec(input, inputStride), vec(result, resultStride), rows, columns);
+    transpose(strided(input, inputStride), strided(result, resultStride), rows, columns);
 }
 
 } // extern "C"

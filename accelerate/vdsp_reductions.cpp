@@ -77,47 +77,47 @@ using metalcpu::accelerate::largest;
 using metalcpu::accelerate::mean;
 using metalcpu::accelerate::smallest;
 using metalcpu::accelerate::sum;
-using metalcpu::accelerate::vec;
+using metalcpu::accelerate::strided;
 
 extern "C" {
 
 void vDSP_dotpr(const float* left, vDSP_Stride leftStride, const float* right, vDSP_Stride rightStride,
                 float* result, vDSP_Length count) {
-    *result = dot(vec(left, leftStride), vec(right, rightStride), count);
+    *result = dot(strided(left, leftStride), strided(right, rightStride), count);
 }
 void vDSP_dotprD(const double* left, vDSP_Stride leftStride, const double* right, vDSP_Stride rightStride,
                  double* result, vDSP_Length count) {
-    *result = dot(vec(left, leftStride), vec(right, rightStride), count);
+    *result = dot(strided(left, leftStride), strided(right, rightStride), count);
 }
 void vDSP_sve(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length count) {
-    *result = sum(vec(input, inputStride), count);
+    *result = sum(strided(input, inputStride), count);
 }
 void vDSP_sveD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length count) {
-    *result = sum(vec(input, inputStride), count);
+    *result = sum(strided(input, inputStride), count);
 }
 void vDSP_svesq(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length count) {
-    *result = dot(vec(input, inputStride), vec(input, inputStride), count);
+    *result = dot(strided(input, inputStride), strided(input, inputStride), count);
 }
 void vDSP_svesqD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length count) {
-    *result = dot(vec(input, inputStride), vec(input, inputStride), count);
+    *result = dot(strided(input, inputStride), strided(input, inputStride), count);
 }
 void vDSP_meanv(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length count) {
-    *result = mean(vec(input, inputStride), count);
+    *result = mean(strided(input, inputStride), count);
 }
 void vDSP_meanvD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length count) {
-    *result = mean(vec(input, inputStride), count);
+    *result = mean(strided(input, inputStride), count);
 }
 void vDSP_maxv(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length count) {
-    *result = largest(vec(input, inputStride), count);
+    *result = largest(strided(input, inputStride), count);
 }
 void vDSP_maxvD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length count) {
-    *result = largest(vec(input, inputStride), count);
+    *result = largest(strided(input, inputStride), count);
 }
 void vDSP_minv(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length count) {
-    *result = smallest(vec(input, inputStride), count);
+    *result = smallest(strided(input, inputStride), count);
 }
 void vDSP_minvD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length count) {
-    *result = smallest(vec(input, inputStride), count);
+    *result = smallest(strided(input, inputStride), count);
 }
 
 } // extern "C"

@@ -41,7 +41,8 @@ void checkElementwise(Call call, Expected expected) {
                 std::array<T, Arity> operands;
                 for (std::size_t input = 0; input < Arity; ++input) operands[input] = inputs[input][i];
                 const T want = std::apply(expected, operands);
-                if (result[i] != want && wrong++ == 0) ADD_FAILURE() << "element " << i << ": " << result[i] << ", want " << want;
+                if (result[i] != want && wrong++ == 0)
+                    ADD_FAILURE() << "element " << i << ": " << result[i] << ", want " << want;
             }
             EXPECT_EQ(wrong, 0u);
             for (auto& input : inputs) EXPECT_TRUE(input.canariesIntact());
@@ -117,21 +118,28 @@ TYPED_TEST(VdspElementwise, MultiplyAdd) {
 TYPED_TEST(VdspElementwise, NegateAbsoluteSquare) {
     using T = TypeParam;
     checkElementwise<T, 1>(
-        [](auto& in, auto& out, vDSP_Length n) { Vdsp<T>::vneg(in[0].first(), in[0].stride(), out.first(), out.stride(), n); },
+        [](auto& in, auto& out, vDSP_Length n) {
+            Vdsp<T>::vneg(in[0].first(), in[0].stride(), out.first(), out.stride(), n);
+        },
         [](T input) { return -input; });
     checkElementwise<T, 1>(
-        [](auto& in, auto& out, vDSP_Length n) { Vdsp<T>::vabs(in[0].first(), in[0].stride(), out.first(), out.stride(), n); },
+        [](auto& in, auto& out, vDSP_Length n) {
+            Vdsp<T>::vabs(in[0].first(), in[0].stride(), out.first(), out.stride(), n);
+        },
         [](T input) { return std::fabs(input); });
     checkElementwise<T, 1>(
-        [](auto& in, auto& out, vDSP_Length n) { Vdsp<T>::vsq(in[0].first(), in[0].stride(), out.first(), out.stride(), n); },
+        [](auto& in, auto& out, vDSP_Length n) {
+            Vdsp<T>::vsq(in[0].first(), in[0].stride(), out.first(), out.stride(), n);
+        },
         [](T input) { return input * input; });
 }
 
 TYPED_TEST(VdspElementwise, FillClearRamp) {
     using T = TypeParam;
     const T value = T(0.75), start = T(-3), step = T(0.25);
-    checkElementwise<T, 0>([&](auto&, auto& out, vDSP_Length n) { Vdsp<T>::vfill(&value, out.first(), out.stride(), n); },
-                           [&] { return value; });
+    checkElementwise<T, 0>(
+        [&](auto&, auto& out, vDSP_Length n) { Vdsp<T>::vfill(&value, out.first(), out.stride(), n); },
+        [&] { return value; });
     // vclr writes zeros over the quarters left by vfill.
     checkElementwise<T, 0>(
         [&](auto&, auto& out, vDSP_Length n) {
