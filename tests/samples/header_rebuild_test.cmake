@@ -10,7 +10,11 @@ file(REMOVE_RECURSE ${WORK})
 file(COPY ${SOURCE}/ DESTINATION ${WORK}/src)
 set(library ${WORK}/build/default.metallib)
 
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK}/src -B ${WORK}/build -G Ninja -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}
+set(ninja)
+if(MAKE_PROGRAM)
+  set(ninja -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM})
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK}/src -B ${WORK}/build -G Ninja ${ninja}
                         -DMETALCPU_CMAKE_DIR=${METALCPU_CMAKE_DIR} -DMETAL_TOOL=${METAL_TOOL}
                         -DMETALLIB_TOOL=${METALLIB_TOOL}
                 RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)

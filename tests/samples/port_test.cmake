@@ -5,8 +5,13 @@
 # (BUILD_SHARED_LIBS=ON), which the programs must load; that build is installed, and the
 # installed package is checked as the fixture's is (consumer_test.cmake, pkg_config_test.cmake).
 #   cmake -DMODE=find_package -DPREFIX=<metalcpu prefix> | -DMODE=add_subdirectory [-DSHARED=ON]
-#         -DSOURCE=<metalcpu source> -DWORK=<scratch dir> [-DMAKE_PROGRAM=<ninja>] -P port_test.cmake
+#         -DSOURCE=<metalcpu source> -DWORK=<scratch dir> [-DMAKE_PROGRAM=<ninja>] [-DLIBDIR=lib64]
+#         -P port_test.cmake
+# LIBDIR is GNUInstallDirs' CMAKE_INSTALL_LIBDIR on this system (lib when not given).
 file(REMOVE_RECURSE ${WORK})
+if(NOT LIBDIR)
+  set(LIBDIR lib)
+endif()
 set(app ${SOURCE}/samples/matmul)
 if(MODE STREQUAL "find_package")
   set(configure -DCMAKE_PREFIX_PATH=${PREFIX})
@@ -72,17 +77,17 @@ if(SHARED)
   set(prefix ${WORK}/prefix)
   execute_process(COMMAND ${CMAKE_COMMAND} --install ${WORK}/build --prefix ${prefix}
                   RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
-  if(status OR NOT EXISTS ${prefix}/lib/cmake/metalcpu/metalcpuConfig.cmake)
+  if(status OR NOT EXISTS ${prefix}/${LIBDIR}/cmake/metalcpu/metalcpuConfig.cmake)
     message(FATAL_ERROR "installing the shared metalcpu failed:\n${output}")
   endif()
-  file(GLOB shared_objects ${prefix}/lib/libmetalcpu.so*)
-  file(GLOB archives ${prefix}/lib/libmetalcpu.a)
+  file(GLOB shared_objects ${prefix}/${LIBDIR}/libmetalcpu.so*)
+  file(GLOB archives ${prefix}/${LIBDIR}/libmetalcpu.a)
   if(NOT shared_objects OR archives)
     message(FATAL_ERROR "the shared build must install libmetalcpu.so and no libmetalcpu.a:\n${output}")
   endif()
   foreach(check consumer pkg_config)
     execute_process(COMMAND ${CMAKE_COMMAND} -DSOURCE=${SOURCE}/tests/samples/consumer -DWORK=${WORK}/${check}
-                            -DPREFIX=${prefix} -DPKG_CONFIG_DIR=${prefix}/lib/pkgconfig -DGENERATOR=Ninja
+                            -DPREFIX=${prefix} -DPKG_CONFIG_DIR=${prefix}/${LIBDIR}/pkgconfig -DGENERATOR=Ninja
                             -DMAKE_PROGRAM=${MAKE_PROGRAM} -DSHARED=ON -P ${CMAKE_CURRENT_LIST_DIR}/${check}_test.cmake
                     RESULT_VARIABLE status)
     if(status)

@@ -1,15 +1,11 @@
 # The vendored metal-cpp layout of docs/porting.md (vendored/CMakeLists.txt) against an
 # installed metalcpu: without the fix the build stops at the vendored header; with the fix's one
 # line it builds and runs.
-#   cmake -DBUILD=<metalcpu build> -DSOURCE=<this directory>/vendored -DWORK=<scratch dir> -P vendored_test.cmake
+#   cmake -DPREFIX=<installed metalcpu> -DSOURCE=<this directory>/vendored -DWORK=<scratch dir> -P vendored_test.cmake
 file(REMOVE_RECURSE ${WORK})
-execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix RESULT_VARIABLE status OUTPUT_QUIET)
-if(status)
-  message(FATAL_ERROR "cmake --install failed")
-endif()
 foreach(fix OFF ON)
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK}/build-${fix} -G Ninja
-                          -DCMAKE_PREFIX_PATH=${WORK}/prefix -DAPPLY_FIX=${fix}
+                          -DCMAKE_PREFIX_PATH=${PREFIX} -DAPPLY_FIX=${fix}
                   RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(status)
     message(FATAL_ERROR "configuring the program failed:\n${output}")
