@@ -129,7 +129,11 @@ function(metal_add_library target)
 
   if(arg_OUTPUT_DIRECTORY)
     set(output_dir ${arg_OUTPUT_DIRECTORY})
-    if(NOT IS_ABSOLUTE "${output_dir}" AND NOT output_dir MATCHES "^\\$<")
+    if(output_dir MATCHES "^\\$<")
+      # Known only at generation time: made absolute then (an absolute value stays as it is),
+      # so METALLIB_FILE and metal_install_library() never see a relative path.
+      set(output_dir "$<PATH:ABSOLUTE_PATH,NORMALIZE,${output_dir},${CMAKE_CURRENT_BINARY_DIR}>")
+    elseif(NOT IS_ABSOLUTE "${output_dir}")
       set(output_dir ${CMAKE_CURRENT_BINARY_DIR}/${output_dir})
     endif()
   elseif(arg_TARGET)

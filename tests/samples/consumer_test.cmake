@@ -76,7 +76,7 @@ build(Release)
 set(program ${build}/programs${config_dir}/run_kernels)
 expect_kernels(${program} default "scale_a=1010\nscale_b=118\ngenerated=4242\nhost_shared_constant=37\n"
                scale_a scale_b generated)
-expect_kernels(${program} ${build}/libs/Release/extra.metallib "extra=99\n" extra)
+expect_kernels(${program} ${build}/Release/libs/extra.metallib "extra=99\n" extra)
 expect_kernels(${program} ${build}${config_dir}/plugin_kernels.metallib "extra=99\n" extra)
 expect_kernels(${program} ${build}/mlx/mlx_ext.metallib "axpby=43\n" axpby)
 if(SHARED)
