@@ -6,7 +6,7 @@
 # target whose installed source the program compiles against its own GoogleTest); when
 # metalcpu was built with OpenBLAS and the program finds it too, metalcpu::accelerate (its own
 # export set as well, with its headers apart from metalcpu's). Also a pkg-config file,
-# metalcpu.pc, for builds that are not CMake's.
+# metalcpu.pc (and metalcpu-accelerate.pc), for builds that are not CMake's.
 include(CMakePackageConfigHelpers)
 
 if(METALCPU_BUILD_SHARED)
@@ -81,3 +81,11 @@ else()
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/metalcpu.pc.in ${PROJECT_BINARY_DIR}/metalcpu.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/metalcpu.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(TARGET metalcpu_accelerate)
+  # Its include directory must be the one install(DIRECTORY) above uses.
+  if(NOT METALCPU_ACCELERATE_INCLUDE_DIR STREQUAL "${CMAKE_INSTALL_INCLUDEDIR}/metalcpu-accelerate")
+    message(FATAL_ERROR "metalcpu-accelerate.pc.in names include/metalcpu-accelerate; keep them in step")
+  endif()
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/metalcpu-accelerate.pc.in ${PROJECT_BINARY_DIR}/metalcpu-accelerate.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/metalcpu-accelerate.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
