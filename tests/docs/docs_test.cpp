@@ -83,6 +83,7 @@ TEST(Tutorial, ShowsWhatTheProgramsPrint) {
         argv[0] = std::string(METALCPU_TUTORIAL_DIR) + "/" + argv[0];
         const support::ProcessResult run = support::runProcess(argv, {}, {}, environment);
         ASSERT_TRUE(run.started) << argv[0];
+        EXPECT_EQ(run.exitCode, 0) << "tutorial.md:" << shown.line << ": " << argv[0] << " failed:\n" << run.output;
         std::size_t from = 0;
         std::istringstream lines(shown.text);
         for (std::string line; std::getline(lines, line);)
