@@ -1,5 +1,5 @@
 // What a command buffer costs on its own: commit + wait of one empty dispatch, one after
-// another, and many small command buffers committed back to back (the last one waited for).
+// another, and many small command buffers committed back to back (every 1000th waited for).
 // Run it once per METALCPU_ISOLATION mode to compare the device process with running kernels
 // in the program itself (bench/README.md).
 //
@@ -7,6 +7,7 @@
 #include <Foundation/Foundation.hpp>
 #include <Metal/Metal.hpp>
 
+#include "pipelines.h"
 #include "timing.h"
 
 #include <algorithm>
@@ -22,14 +23,6 @@ const char* const kSource = R"(
 kernel void empty() {}
 kernel void add_one(device int* data [[buffer(0)]], uint i [[thread_position_in_grid]]) { data[i] += 1; }
 )";
-
-MTL::ComputePipelineState* pipeline(MTL::Device* device, MTL::Library* library, const char* name) {
-    MTL::Function* function = library->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
-    NS::Error* error = nullptr;
-    MTL::ComputePipelineState* made = device->newComputePipelineState(function, &error);
-    function->release();
-    return made;
-}
 
 /// One command buffer with one dispatch of `state` over `threads` threads.
 MTL::CommandBuffer* encode(MTL::CommandQueue* queue, MTL::ComputePipelineState* state, MTL::Buffer* data,
@@ -54,14 +47,10 @@ int main(int argc, char** argv) {
     }
     NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
     MTL::Device* device = MTL::CreateSystemDefaultDevice();
-    NS::Error* error = nullptr;
-    MTL::Library* library = device->newLibrary(NS::String::string(kSource, NS::UTF8StringEncoding), nullptr, &error);
-    if (!library) {
-        std::fprintf(stderr, "compile failed\n");
-        return 1;
-    }
-    MTL::ComputePipelineState* empty = pipeline(device, library, "empty");
-    MTL::ComputePipelineState* addOne = pipeline(device, library, "add_one");
+    // The second compile of the same source loads from the kernel cache.
+    MTL::ComputePipelineState* empty = bench::pipelineFromSource(device, kSource, "empty");
+    MTL::ComputePipelineState* addOne = bench::pipelineFromSource(device, kSource, "add_one");
+    if (!empty || !addOne) return 1;
     MTL::CommandQueue* queue = device->newCommandQueue();
     MTL::Buffer* data = device->newBuffer(256 * sizeof(int), MTL::ResourceStorageModeShared);
     const char* mode = std::getenv("METALCPU_ISOLATION");
@@ -107,7 +96,6 @@ int main(int argc, char** argv) {
     queue->release();
     addOne->release();
     empty->release();
-    library->release();
     device->release();
     pool->release();
     return 0;
