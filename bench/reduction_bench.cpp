@@ -12,7 +12,7 @@
 //                   [--kernel reduce_simdgroup]
 //
 // Prints a Markdown table (best of --repeat) and exits with 1 when a kernel's sums differ from
-// its twin's. --only runs one side, for farm-bench's whole-process medians.
+// its twin's. --only runs one side, for medians of whole-process runs (hyperfine, /usr/bin/time).
 #define NS_PRIVATE_IMPLEMENTATION
 #define MTL_PRIVATE_IMPLEMENTATION
 #include <Foundation/Foundation.hpp>

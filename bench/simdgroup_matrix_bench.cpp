@@ -8,7 +8,7 @@
 //   simdgroup_matrix_bench [--size 256] [--simdgroups 4] [--repeat 5] [--only metal|twin]
 //
 // Prints a Markdown table (best of --repeat) and exits with 1 when the product differs from
-// the twin's. --only runs one side, for farm-bench's whole-process medians.
+// the twin's. --only runs one side, for medians of whole-process runs (hyperfine, /usr/bin/time).
 #define NS_PRIVATE_IMPLEMENTATION
 #define MTL_PRIVATE_IMPLEMENTATION
 #include <Foundation/Foundation.hpp>

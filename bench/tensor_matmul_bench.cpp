@@ -11,7 +11,7 @@
 //
 // --type gives the executor's inputs that element type (half: widened while packing; int8:
 // the exact integer path into an int32 destination, its column GOPS); sgemm stays float.
-// Prints a Markdown table of the best of --repeat runs. --only runs one side, for farm-bench.
+// Prints a Markdown table of the best of --repeat runs. --only runs one side, for whole-process timings.
 #include "exec/tensor_ops.h"
 
 #include "openblas.h"

@@ -9,7 +9,7 @@
 //
 //   tensor_sample_bench [--sizes 1024,2048] [--repeat 3] [--only half|float|sgemm]
 //
-// Prints a Markdown table. --only runs one column, for farm-bench --vs.
+// Prints a Markdown table. --only runs one column, for alternating whole-process timings.
 #define NS_PRIVATE_IMPLEMENTATION
 #define MTL_PRIVATE_IMPLEMENTATION
 #include <Foundation/Foundation.hpp>
