@@ -1,11 +1,16 @@
 // GFLOPS of the four samples/matmul kernels run through metalcpu, next to the same
-// algorithms as plain C++ (matmul_twins.cpp) built with the kernels' compiler flags.
+// algorithms as plain C++ (matmul_twins.cpp) built with the kernels' compiler flags, as
+// OpenCL C on PoCL (opencl_matmul.cpp, when CMake found OpenCL and a CPU device is
+// installed) and next to OpenBLAS's cblas_sgemm (when CMake found OpenBLAS), the ceiling
+// for the register-tiled kernels.
 //
 //   matmul_bench [--sizes 1024,2048] [--repeat 3]
 //
 // Prints a Markdown table for the README; exits with 1 when a kernel's result differs from
-// its twin's. Targets (issue 2): kernels without barriers at least 0.8x their twin, the
-// tiled barrier kernel at least 0.25x.
+// its twin's (or PoCL's). Targets (issue 2): kernels without barriers at least 0.8x their
+// twin, the tiled barrier kernel at least 0.25x; issue 14: every algorithm at least 1.0x
+// PoCL, the 8x4 kernel at least 0.7x sgemm at full core count. METALCPU_THREADS sets
+// metalcpu's worker count; bench/thread_sweep.sh gives every side the same count.
 #define NS_PRIVATE_IMPLEMENTATION
 #define MTL_PRIVATE_IMPLEMENTATION
 #include <Foundation/Foundation.hpp>
@@ -13,17 +18,21 @@
 
 #include "ShaderParams.h"
 #include "matmul_twins.h"
+#include "openblas.h"
 #include "timing.h"
+#if defined(METALCPU_BENCH_OPENCL)
+#include "opencl_matmul.h"
+#endif
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <random>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -50,6 +59,41 @@ void dispatch(MTL::ComputeCommandEncoder* encoder, const char* name, unsigned n)
         encoder->dispatchThreadgroups(MTL::Size((n + 15) / 16, (n + 15) / 16, 1), MTL::Size(16, 16, 1));
 }
 
+/// The largest difference between `expected` and `actual`; infinity at the first NaN (a kernel
+/// that leaves elements unwritten cannot match).
+double largestDifference(const std::vector<float>& expected, const float* actual) {
+    double difference = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const double error = std::fabs(expected[i] - actual[i]);
+        if (std::isnan(error)) return std::numeric_limits<double>::infinity();
+        difference = std::max(difference, error);
+    }
+    return difference;
+}
+
+/// The worker count metalcpu uses (METALCPU_THREADS, else one per hardware thread), which the
+/// other sides are given too.
+int workerCount() {
+    const char* configured = std::getenv("METALCPU_THREADS");
+    const int threads = configured ? std::atoi(configured) : 0;
+    return threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+/// "12.34" or "-" when the side did not run.
+std::string gflops(double flops, double seconds) {
+    if (seconds <= 0) return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", flops / seconds * 1e-9);
+    return text;
+}
+
+std::string ratio(double numerator, double denominator) {
+    if (numerator <= 0 || denominator <= 0) return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", numerator / denominator);
+    return text;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -74,12 +118,24 @@ int main(int argc, char** argv) {
         return 1;
     }
     bool differ = false;
-    std::printf("| kernel | size | metalcpu GFLOPS | plain C++ GFLOPS | ratio |\n|---|---|---|---|---|\n");
+#if defined(METALCPU_BENCH_OPENCL)
+    bench::OpenCLMatmul opencl;
+    if (opencl.available()) std::printf("OpenCL yardstick: %s\n", opencl.deviceName().c_str());
+    else std::printf("OpenCL column left out: %s\n", opencl.unavailableReason().c_str());
+#endif
+#if defined(METALCPU_BENCH_OPENBLAS)
+    openblas_set_num_threads(workerCount());
+#endif
+    std::printf("%d worker threads\n\n", workerCount());
+    std::printf("| kernel | size | metalcpu GFLOPS | plain C++ GFLOPS | vs plain | PoCL GFLOPS | vs PoCL | sgemm GFLOPS | vs sgemm |\n"
+                "|---|---|---|---|---|---|---|---|---|\n");
     for (unsigned n : sizes) {
         MTL::Buffer* a = device->newBuffer(sizeof(float) * n * n, MTL::ResourceStorageModeShared);
         MTL::Buffer* b = device->newBuffer(sizeof(float) * n * n, MTL::ResourceStorageModeShared);
         MTL::Buffer* c = device->newBuffer(sizeof(float) * n * n, MTL::ResourceStorageModeShared);
-        std::vector<float> reference(std::size_t(n) * n);
+        const float* inA = static_cast<const float*>(a->contents());
+        const float* inB = static_cast<const float*>(b->contents());
+        std::vector<float> reference(std::size_t(n) * n), yardstick(std::size_t(n) * n);
         std::mt19937 generator(n);
         std::uniform_real_distribution<float> uniform(-1, 1);
         for (std::size_t i = 0; i < std::size_t(n) * n; ++i) {
@@ -88,6 +144,13 @@ int main(int argc, char** argv) {
         }
         MatMulParams params{n, n, n};
         const double flops = 2.0 * n * n * n;
+        double sgemm = -1;
+#if defined(METALCPU_BENCH_OPENBLAS)
+        sgemm = bench::bestSeconds(repeat, [&] {
+            cblas_sgemm(bench::kRowMajor, bench::kNoTranspose, bench::kNoTranspose, int(n), int(n), int(n), 1.0f, inA,
+                        int(n), inB, int(n), 0.0f, yardstick.data(), int(n));
+        });
+#endif
         for (const KernelCase& kernel : kCases) {
             MTL::Function* function = library->newFunction(NS::String::string(kernel.name, NS::UTF8StringEncoding));
             NS::Error* error = nullptr;
@@ -108,22 +171,21 @@ int main(int argc, char** argv) {
                 commandBuffer->commit();
                 commandBuffer->waitUntilCompleted();
             });
-            double plain = bench::bestSeconds(repeat, [&] {
-                kernel.twin(static_cast<const float*>(a->contents()), static_cast<const float*>(b->contents()),
-                            reference.data(), n, n, n);
-            });
-            double difference = 0;
-            for (std::size_t i = 0; i < reference.size(); ++i) {
-                const double error = std::fabs(reference[i] - static_cast<float*>(c->contents())[i]);
-                if (std::isnan(error)) {
-                    difference = std::numeric_limits<double>::infinity();
-                    break;
-                }
-                difference = std::max(difference, error);
+            double plain = bench::bestSeconds(repeat, [&] { kernel.twin(inA, inB, reference.data(), n, n, n); });
+            double difference = largestDifference(reference, static_cast<const float*>(c->contents()));
+            double pocl = -1;
+#if defined(METALCPU_BENCH_OPENCL)
+            if (opencl.available()) {
+                std::fill(yardstick.begin(), yardstick.end(), std::numeric_limits<float>::quiet_NaN());
+                pocl = opencl.seconds(kernel.name, inA, inB, yardstick.data(), n, repeat);
+                if (pocl > 0) difference = std::max(difference, largestDifference(reference, yardstick.data()));
             }
+#endif
             differ = differ || difference > 1e-2;
-            std::printf("| %s%s | %u² | %.2f | %.2f | %.2f |%s\n", kernel.name, kernel.barriers ? " (barriers)" : "", n,
-                        flops / metal * 1e-9, flops / plain * 1e-9, plain / metal,
+            std::printf("| %s%s | %u² | %s | %s | %s | %s | %s | %s | %s |%s\n", kernel.name,
+                        kernel.barriers ? " (barriers)" : "", n, gflops(flops, metal).c_str(),
+                        gflops(flops, plain).c_str(), ratio(plain, metal).c_str(), gflops(flops, pocl).c_str(),
+                        ratio(pocl, metal).c_str(), gflops(flops, sgemm).c_str(), ratio(sgemm, metal).c_str(),
                         difference > 1e-2 ? "  RESULTS DIFFER" : "");
             std::fflush(stdout);
             pipeline->release();
