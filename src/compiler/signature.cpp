@@ -170,7 +170,11 @@ std::size_t parameterName(const TokenList& tokens, const std::vector<std::size_t
     const Token& before = tokens[end - 2];
     const bool afterType = (before.isIdentifier() && !before.isIdentifier("operator")) || before.isPunct("*") ||
                            before.isPunct("&") || before.isPunct("&&") || before.isPunct(">");
-    return name.isIdentifier() && !isCppKeyword(name.spelling) && afterType ? end - 1 : kNoToken;
+    // `const T`, `thread half`: only qualifiers before the last word, which is then the type.
+    bool onlyQualifiers = true;
+    for (std::size_t k = p.begin; k + 1 < end && onlyQualifiers; ++k)
+        onlyQualifiers = tokens[k].isIdentifier() && isTypeQualifier(tokens[k].spelling);
+    return name.isIdentifier() && !isCppKeyword(name.spelling) && afterType && !onlyQualifiers ? end - 1 : kNoToken;
 }
 
 /// The name of an array declarator that ends a parameter's tokens `core` (`a` of

@@ -22,7 +22,7 @@ std::size_t parameterDefault(const TokenList& tokens, const std::vector<std::siz
 
 /// The name parameter `p` declares, or kNoToken when it is unnamed: the last token before its
 /// default and array bounds, when that is a name after a type (`T a`, `const thread T& a`,
-/// `float a[4]`; not `T`, `ns::T`, `unsigned int`). By its tokens alone: the parameters of a
+/// `float a[4]`; not `T`, `const T`, `thread half`, `ns::T`, `unsigned int`). By its tokens alone: the parameters of a
 /// declaration the Unit does not know as one (after explicit template arguments) count too.
 std::size_t parameterName(const TokenList& tokens, const std::vector<std::size_t>& partner, TokenRange p);
 

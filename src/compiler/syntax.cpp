@@ -134,6 +134,13 @@ bool isTypeKeyword(std::string_view word) {
     return false;
 }
 
+bool isTypeQualifier(std::string_view word) {
+    for (std::string_view q : {"const", "volatile", "restrict", "__restrict", "thread", "device", "constant",
+                               "threadgroup", "threadgroup_imageblock", "ray_data", "object_data"})
+        if (q == word) return true;
+    return false;
+}
+
 std::optional<std::vector<std::size_t>> matchBrackets(const TokenList& tokens, Diagnostics& diagnostics) {
     std::vector<std::size_t> partner(tokens.size(), kNoToken);
     std::vector<std::size_t> open;

@@ -18,6 +18,10 @@ bool isCppKeyword(std::string_view word);
 /// Keywords that name or qualify a type (int, const, unsigned, ...).
 bool isTypeKeyword(std::string_view word);
 
+/// Words that only qualify a type, never name one: cv-qualifiers and MSL's address spaces
+/// (`const`, `volatile`, `thread`, `device`, `constant`, `threadgroup`, ...).
+bool isTypeQualifier(std::string_view word);
+
 /// How deeply `(`, `[` and `{` may nest, together: Clang's (so Metal's) default bracket depth.
 /// It bounds the recursion of every stage that follows brackets, in the host process.
 inline constexpr std::size_t kMaxBracketDepth = 256;

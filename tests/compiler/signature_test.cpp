@@ -312,6 +312,21 @@ TEST(Signature, TooManyBuffers) {
               std::string::npos);
 }
 
+// Test that a parameter of qualifiers and a type alone is unnamed: `const T`, `thread half`
+// name no parameter `T` or `half`; `const T a` names `a`.
+TEST(Signature, QualifiedTypeAloneIsUnnamed) {
+    auto p = parse("void f(const T, thread half, const T a, device float* b);");
+    const FunctionDecl& f = p->module.functions[0];
+    const std::vector<TokenRange> params = splitParameters(p->tokens, p->partner, f.parametersOpen, f.parametersClose);
+    ASSERT_EQ(params.size(), 4u);
+    EXPECT_EQ(parameterName(p->tokens, p->partner, params[0]), kNoToken);
+    EXPECT_EQ(parameterName(p->tokens, p->partner, params[1]), kNoToken);
+    ASSERT_NE(parameterName(p->tokens, p->partner, params[2]), kNoToken);
+    EXPECT_EQ(p->tokens[parameterName(p->tokens, p->partner, params[2])].spelling, "a");
+    ASSERT_NE(parameterName(p->tokens, p->partner, params[3]), kNoToken);
+    EXPECT_EQ(p->tokens[parameterName(p->tokens, p->partner, params[3])].spelling, "b");
+}
+
 // Test that kernel attributes give the host name and a literal thread limit.
 TEST(Signature, KernelAttributes) {
     auto p =

@@ -364,6 +364,53 @@ bool isCallOfGroup(const Unit& unit, const FunctionDecl& f, std::size_t k) {
     return caller != kNoToken && unit.module().functions[caller].classBody == f.classBody;
 }
 
+/// Whether `f`'s name at `k` means something else there: a variable of the calling function
+/// `caller` (or a program-scope one) by that name, or, in a member function, a member function
+/// of its own class by that name, which hides a free function.
+bool hiddenAt(const PassContext& c, const FunctionDecl& f, std::size_t caller, std::size_t k) {
+    if (caller == kNoToken) return false;
+    if (lookUp(c, caller, k, f.name)) return true;
+    const std::vector<FunctionDecl>& functions = c.unit.module().functions;
+    const std::size_t callerClass = functions[caller].classBody;
+    if (f.classBody != kNoToken || callerClass == kNoToken) return false;
+    return std::any_of(functions.begin(), functions.end(),
+                       [&](const FunctionDecl& g) { return g.classBody == callerClass && g.name == f.name; });
+}
+
+/// A function of the group's name and scope outside the group that takes a pointer (or
+/// reference) wherever the versions do: a call of it can look like a call of the group, and
+/// only its argument's type, which this does not know, tells which is meant.
+struct Rival {
+    std::size_t function = 0;
+    std::size_t minArguments = 0, maxArguments = 0;
+};
+
+std::vector<Rival> rivalsOf(const PassContext& c, const std::vector<std::size_t>& group, const FunctionDecl& f,
+                            const Plan& plan) {
+    const Unit& unit = c.unit;
+    const TokenList& tokens = unit.tokens();
+    const std::vector<FunctionDecl>& functions = unit.module().functions;
+    std::vector<Rival> rivals;
+    for (std::size_t g = 0; g < functions.size(); ++g) {
+        const FunctionDecl& other = functions[g];
+        if (other.name != f.name || other.classBody != f.classBody || other.namespaces != f.namespaces ||
+            std::find(group.begin(), group.end(), g) != group.end())
+            continue;
+        const std::vector<TokenRange> params =
+            splitParameters(tokens, unit.partner(), other.parametersOpen, other.parametersClose);
+        bool alike = true;
+        for (const Position& pos : plan.positions)
+            alike = alike && pos.index < params.size() &&
+                    isPointerParameter(tokens, unit.partner(), params[pos.index]) == pos.pointer;
+        if (!alike) continue;
+        Rival r{g, 0, params.size()};
+        for (TokenRange p : params)
+            if (parameterDefault(tokens, unit.partner(), p) == p.end) ++r.minArguments;
+        rivals.push_back(r);
+    }
+    return rivals;
+}
+
 bool isLiteral(const Token& t) {
     return t.kind == TokenKind::Number || t.kind == TokenKind::String || t.kind == TokenKind::Character ||
            t.isIdentifier("nullptr") || t.isIdentifier("true") || t.isIdentifier("false");
@@ -384,9 +431,11 @@ bool dispatchOnAddressSpaces(PassContext& c, const std::vector<std::size_t>& gro
 
     std::set<std::size_t> declared;
     for (const FunctionDecl& g : unit.module().functions) declared.insert(g.nameToken);
+    const std::vector<Rival> rivals = rivalsOf(c, group, f, *plan);
     const std::string name = "'" + f.name + "'";
     for (std::size_t k = 0; k < tokens.size(); ++k) {
         if (tokens[k].spelling != f.name || declared.contains(k) || c.edits.isRewritten(k)) continue;
+        if (hiddenAt(c, f, unit.functionAt(k), k)) continue;
         std::size_t open = k + 1;
         if (open < tokens.size() && tokens[open].isPunct("<")) {
             const std::size_t close = closingAngle(tokens, partner, open, tokens.size());
@@ -423,6 +472,19 @@ bool dispatchOnAddressSpaces(PassContext& c, const std::vector<std::size_t>& gro
             if (s.what == Told::What::Space) spaces.push_back(s.space);
         }
         if (other || spaces.size() != plan->positions.size()) continue;
+        const auto rival = std::find_if(rivals.begin(), rivals.end(), [&](const Rival& r) {
+            return args.size() >= r.minArguments && args.size() <= r.maxArguments;
+        });
+        if (rival != rivals.end()) {
+            c.diagnostics.error(tokens[k].location,
+                                "cannot tell which function " + name + " this call means: some overloads of " + name +
+                                    " differ only in address spaces, which metalcpu tells apart by the argument, "
+                                    "and another takes a pointer or reference in the same place (give the "
+                                    "overloads different names)");
+            c.diagnostics.note(tokens[unit.module().functions[rival->function].nameToken].location,
+                               "the other " + name + " is here");
+            continue;
+        }
         auto chosen = std::find_if(plan->versions.begin(), plan->versions.end(),
                                    [&](const Version& v) { return v.spaces == spaces; });
         if (chosen == plan->versions.end()) {

@@ -132,6 +132,48 @@ TEST(AddressSpaceDispatch, UntellableCallsAreErrors) {
                   "be taken: metalcpu tells the overloads apart at their calls"}));
 }
 
+// Test that a call that could also mean another overload taking a reference in the same place
+// (`add(device const int&)`) is an error, not a silent call of the float version, while a
+// call with a literal still goes to the other overload.
+TEST(AddressSpaceDispatch, RivalOverloadsMakeCallsUntellable) {
+    auto p = testing::parse("float add(thread const float& x) { return x; }\n"
+                            "float add(device const float& x) { return 2 * x; }\n"
+                            "float add(device const int& x) { return 3; }\n"
+                            "kernel void k(device int* ints, device float* fs) {\n"
+                            "  add(ints[0]);\n"
+                            "  add(3);\n"
+                            "}");
+    testing::runPass(*p, collapseAddressSpaceOverloads);
+    EXPECT_EQ(p->messages(),
+              (std::vector<std::string>{
+                  "test.metal:5:3: error: cannot tell which function 'add' this call means: some overloads of 'add' "
+                  "differ only in address spaces, which metalcpu tells apart by the argument, and another takes a "
+                  "pointer or reference in the same place (give the overloads different names)",
+                  "test.metal:3:7: note: the other 'add' is here"}));
+}
+
+// Test that the name is left alone where it means something else: a local variable named like
+// the functions (its address is no function's), and, in a member function, the class's own
+// member of that name, which hides the free functions.
+TEST(AddressSpaceDispatch, HiddenNamesAreNotCalls) {
+    const char* source = "float total(thread const float* p) { return p[0]; }\n"
+                         "float total(threadgroup const float* p) { return p[1]; }\n"
+                         "struct S {\n"
+                         "  float total(threadgroup const float* p) { return 0; }\n"
+                         "  float use(threadgroup const float* p) { return total(p); }\n"
+                         "};\n"
+                         "kernel void k(device float* out) {\n"
+                         "  float total = 1;\n"
+                         "  thread float* t = &total;\n"
+                         "  out[0] = *t;\n"
+                         "}";
+    auto p = testing::parse(source);
+    const std::string out = testing::runPass(*p, collapseAddressSpaceOverloads);
+    EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
+    EXPECT_NE(out.find("float use(threadgroup const float* p) { return total(p); }"), std::string::npos) << out;
+    EXPECT_NE(out.find("thread float* t = &total;"), std::string::npos) << out;
+}
+
 // Test that overloads this cannot tell apart at their calls stay an error naming both: on the
 // address space of `this`, and operators.
 TEST(AddressSpaceDispatch, ThisAndOperatorsStayErrors) {
