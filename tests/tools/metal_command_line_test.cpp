@@ -67,6 +67,22 @@ TEST_F(AppleCommandLines, StandardInput) {
     EXPECT_TRUE(contains(noOutput.output, "-c with standard input (-) needs -o")) << noOutput.output;
 }
 
+// Test that a source that is not there is named in metal's own words, as Apple's driver
+// does, whatever the action, and nothing is written (a CMake rule run from the wrong
+// directory meets this first).
+TEST_F(AppleCommandLines, MissingSourceIsNamed) {
+    for (const std::vector<std::string>& argv : {std::vector<std::string>{METAL_TOOL, "-c", "gone/k.metal", "-o", "k.air"},
+                                                 std::vector<std::string>{METAL_TOOL, "gone/k.metal", "-o", "k.metallib"},
+                                                 std::vector<std::string>{METAL_TOOL, "-fsyntax-only", "gone/k.metal"},
+                                                 std::vector<std::string>{METAL_TOOL, "-E", "gone/k.metal"}}) {
+        support::ProcessResult missing = run(argv);
+        EXPECT_EQ(missing.exitCode, 1) << argv[1];
+        EXPECT_EQ(missing.output, "metal: error: no such file or directory: 'gone/k.metal'\n") << argv[1];
+    }
+    EXPECT_FALSE(exists("k.air"));
+    EXPECT_FALSE(exists("k.metallib"));
+}
+
 // Test that -fsyntax-only, -E and -M write nothing but what they are for: an existing
 // default.metallib stays as it was, no .air appears.
 TEST_F(AppleCommandLines, CheckingWritesNothing) {
