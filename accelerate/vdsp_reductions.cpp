@@ -51,22 +51,65 @@ T mean(Strided<const T> input, vDSP_Length count) {
     return count == 0 ? std::numeric_limits<T>::quiet_NaN() : sum(input, count) / static_cast<T>(count);
 }
 
+// What the extremes compare: the elements, or their magnitudes.
+struct Value {
+    template <class T>
+    T operator()(T x) const {
+        return x;
+    }
+};
+struct Magnitude {
+    template <class T>
+    T operator()(T x) const {
+        return std::fabs(x);
+    }
+};
+
 // NaN elements never win a comparison, so they are skipped (Apple does not say what its vDSP
 // does with them).
-template <class T>
-T largest(Strided<const T> input, vDSP_Length count) {
+template <class T, class Of = Value>
+T largest(Strided<const T> input, vDSP_Length count, T none = -std::numeric_limits<T>::infinity(), Of of = {}) {
     return withElements(input, [&](auto elements) {
-        return reduce(count, -std::numeric_limits<T>::infinity(), [&](vDSP_Length i) { return elements[i]; },
+        return reduce(count, none, [&](vDSP_Length i) { return of(elements[i]); },
                       [](auto best, auto value) { return value > best ? value : best; });
     });
 }
 
-template <class T>
-T smallest(Strided<const T> input, vDSP_Length count) {
+template <class T, class Of = Value>
+T smallest(Strided<const T> input, vDSP_Length count, T none = std::numeric_limits<T>::infinity(), Of of = {}) {
     return withElements(input, [&](auto elements) {
-        return reduce(count, std::numeric_limits<T>::infinity(), [&](vDSP_Length i) { return elements[i]; },
+        return reduce(count, none, [&](vDSP_Length i) { return of(elements[i]); },
                       [](auto best, auto value) { return value < best ? value : best; });
     });
+}
+
+// The index the *vi functions give for `extreme` (which reduce() found): vDSP.h's "least i * IA
+// such that A[i] has the value in C", so the offset of the first such element for a positive
+// stride and of the last for a negative one, cast to vDSP_Length as C does. 0 when no element
+// has it (no elements, or only NaN).
+template <class T, class Of>
+vDSP_Length indexOf(Strided<const T> input, vDSP_Length count, T extreme, Of of) {
+    const auto offset = [&](vDSP_Length i) { return static_cast<vDSP_Length>(static_cast<vDSP_Stride>(i) * input.stride); };
+    if (input.stride >= 0) {
+        for (vDSP_Length i = 0; i < count; ++i)
+            if (of(input[i]) == extreme) return offset(i);
+    } else {
+        for (vDSP_Length i = count; i-- > 0;)
+            if (of(input[i]) == extreme) return offset(i);
+    }
+    return 0;
+}
+
+template <class T, class Of = Value>
+void largestWithIndex(Strided<const T> input, vDSP_Length count, T* result, vDSP_Length* index, T none, Of of = {}) {
+    *result = largest(input, count, none, of);
+    *index = indexOf(input, count, *result, of);
+}
+
+template <class T, class Of = Value>
+void smallestWithIndex(Strided<const T> input, vDSP_Length count, T* result, vDSP_Length* index, T none, Of of = {}) {
+    *result = smallest(input, count, none, of);
+    *index = indexOf(input, count, *result, of);
 }
 
 } // namespace
@@ -74,8 +117,11 @@ T smallest(Strided<const T> input, vDSP_Length count) {
 
 using metalcpu::accelerate::dot;
 using metalcpu::accelerate::largest;
+using metalcpu::accelerate::largestWithIndex;
+using metalcpu::accelerate::Magnitude;
 using metalcpu::accelerate::mean;
 using metalcpu::accelerate::smallest;
+using metalcpu::accelerate::smallestWithIndex;
 using metalcpu::accelerate::sum;
 using metalcpu::accelerate::strided;
 
@@ -118,6 +164,35 @@ void vDSP_minv(const float* input, vDSP_Stride inputStride, float* result, vDSP_
 }
 void vDSP_minvD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length count) {
     *result = smallest(strided(input, inputStride), count);
+}
+
+void vDSP_maxvi(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length* index, vDSP_Length count) {
+    largestWithIndex(strided(input, inputStride), count, result, index, -std::numeric_limits<float>::infinity());
+}
+void vDSP_maxviD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length* index, vDSP_Length count) {
+    largestWithIndex(strided(input, inputStride), count, result, index, -std::numeric_limits<double>::infinity());
+}
+void vDSP_minvi(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length* index, vDSP_Length count) {
+    smallestWithIndex(strided(input, inputStride), count, result, index, std::numeric_limits<float>::infinity());
+}
+void vDSP_minviD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length* index, vDSP_Length count) {
+    smallestWithIndex(strided(input, inputStride), count, result, index, std::numeric_limits<double>::infinity());
+}
+void vDSP_maxmgvi(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length* index, vDSP_Length count) {
+    largestWithIndex(strided(input, inputStride), count, result, index, 0.0f, Magnitude{});
+}
+void vDSP_maxmgviD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length* index,
+                   vDSP_Length count) {
+    largestWithIndex(strided(input, inputStride), count, result, index, 0.0, Magnitude{});
+}
+void vDSP_minmgvi(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length* index, vDSP_Length count) {
+    smallestWithIndex(strided(input, inputStride), count, result, index, std::numeric_limits<float>::infinity(),
+                      Magnitude{});
+}
+void vDSP_minmgviD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length* index,
+                   vDSP_Length count) {
+    smallestWithIndex(strided(input, inputStride), count, result, index, std::numeric_limits<double>::infinity(),
+                      Magnitude{});
 }
 
 } // extern "C"

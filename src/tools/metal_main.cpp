@@ -122,6 +122,12 @@ private:
     }
 
     void buildSource(const tools::MetalInput& input, std::size_t index) {
+        // Said here, as Apple's driver says it: the compiler behind would name itself (cc1plus).
+        std::error_code missing;
+        if (input.path != "-" && !fs::is_regular_file(input.path, missing)) {
+            ok_ = !fail("no such file or directory: '" + input.path + "'");
+            return;
+        }
         jit::KernelCompileSettings settings = options_.settings;
         jit::BuildOptions build = build_;
         std::string path = input.path;

@@ -30,6 +30,7 @@ struct Vdsp<float> {
     static constexpr auto vfill = vDSP_vfill, vclr = vDSP_vclr, vramp = vDSP_vramp;
     static constexpr auto dotpr = vDSP_dotpr, sve = vDSP_sve, svesq = vDSP_svesq, meanv = vDSP_meanv;
     static constexpr auto maxv = vDSP_maxv, minv = vDSP_minv, mmul = vDSP_mmul, mtrans = vDSP_mtrans;
+    static constexpr auto maxvi = vDSP_maxvi, minvi = vDSP_minvi, maxmgvi = vDSP_maxmgvi, minmgvi = vDSP_minmgvi;
 };
 
 template <>
@@ -40,6 +41,7 @@ struct Vdsp<double> {
     static constexpr auto vfill = vDSP_vfillD, vclr = vDSP_vclrD, vramp = vDSP_vrampD;
     static constexpr auto dotpr = vDSP_dotprD, sve = vDSP_sveD, svesq = vDSP_svesqD, meanv = vDSP_meanvD;
     static constexpr auto maxv = vDSP_maxvD, minv = vDSP_minvD, mmul = vDSP_mmulD, mtrans = vDSP_mtransD;
+    static constexpr auto maxvi = vDSP_maxviD, minvi = vDSP_minviD, maxmgvi = vDSP_maxmgviD, minmgvi = vDSP_minmgviD;
 };
 
 // A value no function computes from the tests' data, written everywhere a vector has no element.

@@ -131,7 +131,7 @@ TEST(Translate, BarrierKernelLowerings) {
                          "__mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group);\n"
                          "\n"
                          "}\n"
-                         "       void b([[maybe_unused]] const ::mc_group* __mc_group) { helper(); }\n"
+                         "       void b([[maybe_unused]] const ::mc_group* __mc_group) {\n#line 5 \"c.metal\"\n                  helper(); }\n"
                          "::metalcpu_kernel::barrier_task c( float* x, [[maybe_unused]] const "
                          "::mc_group* __mc_group) {\n"
                          "    if (x) co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);\n"

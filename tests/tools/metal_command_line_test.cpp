@@ -67,6 +67,22 @@ TEST_F(AppleCommandLines, StandardInput) {
     EXPECT_TRUE(contains(noOutput.output, "-c with standard input (-) needs -o")) << noOutput.output;
 }
 
+// Test that a source that is not there is named in metal's own words, as Apple's driver
+// does, whatever the action, and nothing is written (a CMake rule run from the wrong
+// directory meets this first).
+TEST_F(AppleCommandLines, MissingSourceIsNamed) {
+    for (const std::vector<std::string>& argv : {std::vector<std::string>{METAL_TOOL, "-c", "gone/k.metal", "-o", "k.air"},
+                                                 std::vector<std::string>{METAL_TOOL, "gone/k.metal", "-o", "k.metallib"},
+                                                 std::vector<std::string>{METAL_TOOL, "-fsyntax-only", "gone/k.metal"},
+                                                 std::vector<std::string>{METAL_TOOL, "-E", "gone/k.metal"}}) {
+        support::ProcessResult missing = run(argv);
+        EXPECT_EQ(missing.exitCode, 1) << argv[1];
+        EXPECT_EQ(missing.output, "metal: error: no such file or directory: 'gone/k.metal'\n") << argv[1];
+    }
+    EXPECT_FALSE(exists("k.air"));
+    EXPECT_FALSE(exists("k.metallib"));
+}
+
 // Test that -fsyntax-only, -E and -M write nothing but what they are for: an existing
 // default.metallib stays as it was, no .air appears.
 TEST_F(AppleCommandLines, CheckingWritesNothing) {
@@ -164,6 +180,72 @@ TEST_F(AppleCommandLines, WarningsAtTheMetalLine) {
     support::ProcessResult directive = run({METAL_TOOL, "-c", "hash.metal"});
     EXPECT_EQ(directive.exitCode, 0) << directive.output;
     EXPECT_TRUE(contains(directive.output, "hash.metal:1:2: warning: #warning \"look here\" [-Wcpp]")) << directive.output;
+}
+
+// Kernels whose barriers the front end lowers in each of its three ways, with unused
+// variables after a barrier, at the start of a line and after other code on it.
+const char kWorkItemLoops[] = "#include <metal_stdlib>\n"
+                              "using namespace metal;\n"
+                              "kernel void w(device float* out [[buffer(0)]],\n"
+                              "              uint tid [[thread_position_in_threadgroup]]) {\n"
+                              "    threadgroup float t[64];\n"
+                              "    t[tid] = out[tid];\n"
+                              "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                              "    int first = 3;\n"
+                              "    float a = t[63 - tid];   int second = 4;\n"
+                              "    threadgroup_barrier(mem_flags::mem_threadgroup);  int third = 5;\n"
+                              "    out[tid] = a;\n"
+                              "}\n";
+// The `break` out of the loop that holds the barrier keeps it from work-item loops: a coroutine.
+const char kCoroutine[] = "#include <metal_stdlib>\n"
+                          "using namespace metal;\n"
+                          "kernel void c(device float* out [[buffer(0)]],\n"
+                          "              uint tid [[thread_position_in_threadgroup]]) {\n"
+                          "    threadgroup float t[64];\n"
+                          "    for (uint s = 1;; s *= 2) {\n"
+                          "        if (s >= 64) break;\n"
+                          "        threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                          "        int first = 3;\n"
+                          "        t[tid] += 1.0f;\n"
+                          "    }\n"
+                          "    threadgroup_barrier(mem_flags::mem_threadgroup);   int second = 1;\n"
+                          "    out[tid] = t[tid];\n"
+                          "}\n";
+// A barrier inside a lambda keeps the fibers.
+const char kFibers[] = "#include <metal_stdlib>\n"
+                       "using namespace metal;\n"
+                       "kernel void f(device float* data [[buffer(0)]],\n"
+                       "              uint lid [[thread_index_in_threadgroup]]) {\n"
+                       "    threadgroup float tile[256];\n"
+                       "    auto exchange = [&](float x) {\n"
+                       "        tile[lid] = x;\n"
+                       "        threadgroup_barrier(mem_flags::mem_threadgroup);   int first = 2;\n"
+                       "        return tile[255 - lid];\n"
+                       "    };\n"
+                       "    data[lid] = exchange(data[lid]);\n"
+                       "}\n";
+
+// Test that a warning inside a kernel with barriers is shown at its .metal line and column,
+// whichever way the barriers are lowered (the passes wrap generated statements around the
+// user's, which must not move the user's statements right).
+TEST_F(AppleCommandLines, WarningColumnsInBarrierKernels) {
+    struct Case {
+        const char* file;
+        const char* source;
+        std::vector<std::string> at; // "line:column: warning: unused variable"
+    };
+    const Case cases[] = {
+        {"w.metal", kWorkItemLoops, {"w.metal:8:9: ", "w.metal:9:34: ", "w.metal:10:59: "}},
+        {"c.metal", kCoroutine, {"c.metal:9:13: ", "c.metal:12:60: "}},
+        {"f.metal", kFibers, {"f.metal:8:64: "}},
+    };
+    for (const Case& c : cases) {
+        write(c.file, c.source);
+        support::ProcessResult warned = run({METAL_TOOL, "-c", c.file, "-Wall"});
+        EXPECT_EQ(warned.exitCode, 0) << warned.output;
+        for (const std::string& at : c.at)
+            EXPECT_TRUE(contains(warned.output, at + "warning: unused variable ")) << at << "\n" << warned.output;
+    }
 }
 
 // Test -Werror, -Werror=x, -Wno-error=x and -w: a warning made an error fails the run and

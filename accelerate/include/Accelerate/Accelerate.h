@@ -160,6 +160,26 @@ void vDSP_maxv(const float* input, vDSP_Stride inputStride, float* result, vDSP_
 void vDSP_maxvD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length count);
 void vDSP_minv(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length count);
 void vDSP_minvD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length count);
+/* The largest (smallest) element of input, or of |input|, and in *index the least i * inputStride
+   at which it is, as Apple's vDSP.h says: the position in memory, not the element's number,
+   and for a negative stride the last of equal elements. With no elements the result is -inf
+   (+inf, 0 for the largest magnitude) and the index 0. */
+void vDSP_maxvi(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length* index,
+                vDSP_Length count);
+void vDSP_maxviD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length* index,
+                 vDSP_Length count);
+void vDSP_minvi(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length* index,
+                vDSP_Length count);
+void vDSP_minviD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length* index,
+                 vDSP_Length count);
+void vDSP_maxmgvi(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length* index,
+                  vDSP_Length count);
+void vDSP_maxmgviD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length* index,
+                   vDSP_Length count);
+void vDSP_minmgvi(const float* input, vDSP_Stride inputStride, float* result, vDSP_Length* index,
+                  vDSP_Length count);
+void vDSP_minmgviD(const double* input, vDSP_Stride inputStride, double* result, vDSP_Length* index,
+                   vDSP_Length count);
 
 /* Row-major matrices whose consecutive elements are `stride` apart; the result is no input. */
 /* result (rows x columns) = left (rows x inner) * right (inner x columns) */

@@ -23,6 +23,11 @@ bool wouldPaste(char left, char right) {
     return kJoining.find(left) != std::string_view::npos && kJoining.find(right) != std::string_view::npos;
 }
 
+// Whether inserted text holds statements or blocks, as the barrier passes insert around the
+// user's statements (closing one work-item loop, opening the next), rather than a piece of an
+// expression or a declaration (a cast, a parameter).
+bool holdsStatements(std::string_view text) { return text.find_first_of(";{}") != std::string_view::npos; }
+
 } // namespace
 
 void CodeWriter::writeRaw(std::string_view text) {
@@ -41,6 +46,22 @@ void CodeWriter::append(std::string_view text) {
     for (char c : text)
         if (c == '\n') ++line_;
     column_ = static_cast<std::uint32_t>(text.size() - newline);
+}
+
+void CodeWriter::insert(std::string_view text) {
+    append(text);
+    statementsInserted_ = statementsInserted_ || holdsStatements(text);
+}
+
+bool CodeWriter::afterStatement() const {
+    const std::size_t last = out_.find_last_not_of(' ');
+    return statementsInserted_ || (last != std::string::npos && holdsStatements(std::string_view(&out_[last], 1)));
+}
+
+void CodeWriter::returnTo(const Location& where) {
+    lineDirective(where.file, where.line);
+    out_.append(where.column - 1, ' ');
+    column_ = where.column;
 }
 
 void CodeWriter::lineDirective(std::uint32_t file, std::uint32_t line) {
@@ -108,19 +129,27 @@ void CodeWriter::writeTokens(const TokenList& tokens) {
 
         bool sameLine = positioned_ && t.location.file == file_ && t.location.line == line_;
         if (sameLine && column_ > t.location.column) {
-            // Inserted text pushed us past the token's column.
-            if (t.spaceBefore && out_.back() != ' ') append(" ");
+            // Inserted or longer text pushed us past the token's column: a token that starts
+            // a statement goes back to its column on a line of its own, so that a warning
+            // about the user's statement shows its column; within an expression it follows.
+            if (afterStatement()) returnTo(t.location);
+            else if (t.spaceBefore && out_.back() != ' ') append(" ");
         } else {
             moveTo(t.location);
+            statementsInserted_ = false; // what was inserted is on lines before
         }
         // Tokens of a macro expansion share the macro's column, so one can land right after
         // the one before it; the blank the preprocessor kept between them stays if they
         // would join (`#define M -` makes `b M-b` `b - -b`, not `b --b`).
         const std::string_view first = !t.prefix.empty() ? t.prefix : !body.empty() ? body : t.suffix;
         if (t.spaceBefore && column_ > 1 && wouldPaste(out_.back(), first.front())) append(" ");
-        append(t.prefix);
-        append(body);
-        append(t.suffix);
+        insert(t.prefix);
+        if (!body.empty()) {
+            if (column_ > t.location.column && afterStatement()) returnTo(t.location);
+            append(body);
+            statementsInserted_ = false;
+        }
+        insert(t.suffix);
     }
     if (column_ != 1) append("\n");
 }

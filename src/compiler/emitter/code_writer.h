@@ -17,7 +17,11 @@ namespace metalcpu::msl {
 /// A token prints as prefix + text + suffix (text left out when erased). When earlier output
 /// on the line already passed a token's column (inserted text is longer than what it
 /// replaced), the token follows after one space, or directly when the source had no
-/// whitespace before it. Two tokens the source separated by whitespace are never written so
+/// whitespace before it; but a token that starts a statement (after `;` or a brace, or after
+/// inserted text that held statements: the work-item loops the barrier passes wrap around
+/// the user's statements, the longer `co_await` of a coroutine's barrier) starts a new line
+/// at its own column after `#line`, so that diagnostics about the user's code keep their
+/// columns. Two tokens the source separated by whitespace are never written so
 /// that they join (`-` `-` as `--`, `/` `/` as a comment): a blank goes between them. Pragma
 /// tokens always get a line of their own.
 class CodeWriter {
@@ -39,6 +43,13 @@ private:
     void lineDirective(std::uint32_t file, std::uint32_t line);
     void moveTo(const Location& where);
     void append(std::string_view text);
+    /// append() for text a pass inserted (a prefix or a suffix), noting whether it held statements.
+    void insert(std::string_view text);
+    /// Whether the next token starts a statement: the last text written ends one or opens or
+    /// closes a block, or inserted text since the last token held statements.
+    bool afterStatement() const;
+    /// A new line at `where`: #line, then blanks up to its column.
+    void returnTo(const Location& where);
 
     const FileTable& files_;
     std::string out_;
@@ -46,6 +57,7 @@ private:
     std::uint32_t file_ = 0;
     std::uint32_t line_ = 0;
     std::uint32_t column_ = 1; ///< where the next character lands
+    bool statementsInserted_ = false; ///< inserted text with statements was written since the last token's text
 };
 
 } // namespace metalcpu::msl

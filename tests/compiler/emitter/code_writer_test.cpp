@@ -28,12 +28,32 @@ TEST(CodeWriter, ErasedAndReplaced) {
     EXPECT_EQ(write(*p), "#line 1 \"test.metal\"\nconst    float*        x;\n");
 }
 
-// Test that text inserted before a token pushes the rest of the line right, one space apart
-// only where the source had whitespace.
+// Test that text inserted before a token pushes the rest of an expression right, one space
+// apart only where the source had whitespace, and that a statement it pushed (`x` after `{`)
+// goes back to its column on a line of its own.
 TEST(CodeWriter, InsertedText) {
     auto p = testing::parse("f(a) {x>>1;}");
     p->tokens[3].prefix = ", const ::mc_group* g";
-    EXPECT_EQ(write(*p), "#line 1 \"test.metal\"\nf(a, const ::mc_group* g) {x>>1;}\n");
+    EXPECT_EQ(write(*p), "#line 1 \"test.metal\"\nf(a, const ::mc_group* g) {\n#line 1 \"test.metal\"\n      x>>1;}\n");
+    auto q = testing::parse("g(a + b, c);");
+    q->tokens[4].prefix = "(long)";
+    EXPECT_EQ(write(*q), "#line 1 \"test.metal\"\ng(a + (long)b, c);\n") << "within an expression text follows";
+}
+
+// Test that statements a pass wraps around the user's (as the barrier passes do: the end of
+// one work-item loop and the start of the next, before `int`; a longer `co_await` in place of
+// a barrier's name) leave every user statement at its line and column, also those that share
+// a line with the inserted text.
+TEST(CodeWriter, StatementsKeepTheirColumns) {
+    auto p = testing::parse("{\n    a = 1;\n    int x = 2;   int y = 3;\n    barrier(m);   int z;\n}");
+    // tokens: { a = 1 ; int x = 2 ; int y = 3 ; barrier ( m ) ; int z ; }
+    p->tokens[5].prefix = "}); run([&](ids t) { ";
+    p->tokens[10].prefix = "place(x); ";
+    p->tokens[15].text = "co_await ::metalcpu_kernel::barrier_point";
+    EXPECT_EQ(write(*p), "#line 1 \"test.metal\"\n{\n    a = 1;\n    }); run([&](ids t) { \n#line 3 \"test.metal\"\n"
+                   "    int x = 2;   place(x); \n#line 3 \"test.metal\"\n"
+                   "                 int y = 3;\n    co_await ::metalcpu_kernel::barrier_point(m);\n#line 4 \"test.metal\"\n"
+                   "                  int z;\n}\n");
 }
 
 std::vector<std::string> spellings(const TokenList& tokens) {

@@ -35,7 +35,11 @@ using namespace metal;
 
 struct Particle { float2 position; float mass; };
 
-float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) { return ::metalcpu_kernel::load(w, i, ::__mc_sites[0]) * 2.0f; }
+float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) {
+#line 7 "validation_accesses.metal"
+                                              return ::metalcpu_kernel::load(w, i, ::__mc_sites[0]) * 2.0f;
+#line 7 "validation_accesses.metal"
+                                                                  }
 
        void accesses(::metalcpu_kernel::checked_ptr< Particle, 1> particles,
                            ::metalcpu_kernel::checked_ptr<const float, 1> weights,
@@ -56,7 +60,9 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) { r
     ::metalcpu_kernel::checked_ptr< float, 1> m = &::metalcpu_kernel::load(p, 0, ::__mc_sites[13]).mass;
     ++::metalcpu_kernel::update(m, 0, ::__mc_sites[14]);
     atomic_fetch_add_explicit( ::metalcpu_kernel::address_of(counter, 0), 1u, memory_order_relaxed);
-    auto twice = [&](uint k) { return ::metalcpu_kernel::load(weights, k, ::__mc_sites[15]) * 2; };
+    auto twice = [&](uint k) { return ::metalcpu_kernel::load(weights, k, ::__mc_sites[15]) * 2;
+#line 28 "validation_accesses.metal"
+                                                      };
     ::metalcpu_kernel::store(local, 0, ::__mc_sites[16]) = twice(i) + ::metalcpu_kernel::load(::metalcpu_kernel::load(transform, 1, ::__mc_sites[17]), 2, ::__mc_sites[18]);
           ::metalcpu_kernel::checked_ptr<const uchar, 1> bytes = ::metalcpu_kernel::pointer_cast< ::metalcpu_kernel::checked_ptr<const uchar, 1>>(weights);
     ::metalcpu_kernel::store(particles, i, ::__mc_sites[19]).mass = float(::metalcpu_kernel::load(bytes, 3, ::__mc_sites[20])) + ::metalcpu_kernel::load(local, 0, ::__mc_sites[21]);
@@ -64,7 +70,11 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) { r
 
 
 template <typename T>
-T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) { return ::metalcpu_kernel::load(values, 0, ::__mc_sites[22]); }
+T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) {
+#line 36 "validation_accesses.metal"
+                                  return ::metalcpu_kernel::load(values, 0, ::__mc_sites[22]);
+#line 36 "validation_accesses.metal"
+                                                    }
 
        void deduces(::metalcpu_kernel::checked_ptr< float, 1> data, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::store(data, i, ::__mc_sites[23]) = first(data) + first(data + 1);
@@ -73,7 +83,11 @@ T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) { return ::meta
 
 struct Row { float v[4]; }; constinit
 const    float kTable[4] = {1, 2, 3, 4}; static_assert(__has_trivial_destructor(__typeof__(kTable)), "program-scope variable 'kTable' must be trivially destructible (no kernel code may run when a library unloads)");
-namespace tables { constinit const int kOffsets[2] = {0, 1}; static_assert(__has_trivial_destructor(__typeof__(kOffsets)), "program-scope variable 'kOffsets' must be trivially destructible (no kernel code may run when a library unloads)"); }
+namespace tables { constinit const int kOffsets[2] = {
+#line 45 "validation_accesses.metal"
+                                               0, 1}; static_assert(__has_trivial_destructor(__typeof__(kOffsets)), "program-scope variable 'kOffsets' must be trivially destructible (no kernel code may run when a library unloads)");
+#line 45 "validation_accesses.metal"
+                                                      }
 
        void rows(::metalcpu_kernel::checked_ptr< Row, 1> rows, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::checked_ptr<const float, 2> table = kTable;

@@ -11,16 +11,24 @@ template <typename T, uint N>
                              uint lid                                , [[maybe_unused]] const ::mc_group* __mc_group)
 { ::metalcpu_kernel::work_items<true> __mc_wi(__mc_group); using __mc_b2 = decltype(gid); using __mc_b3 = decltype(lid); using __mc_t0 = T; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>();
     auto& partial = ::metalcpu_kernel::threadgroup_variable<T[N], 0x1ull>(__mc_group);
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { auto load = [&](uint i) -> T { return i < count ? data[i] : T(0); };
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 
+#line 18 "work_item_loops.metal"
+    auto load = [&](uint i) -> T { return i < count ? data[i] : T(0); };
     partial[lid] = load(gid); } });
     for (uint stride = 1; stride < N; stride *= 2) { if (__mc_wi.all_returned()) break;
 
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { T value = lid >= stride ? partial[lid - stride] : T(0); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], value); } });
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { 
+#line 22 "work_item_loops.metal"
+        T value = lid >= stride ? partial[lid - stride] : T(0); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], value); } });
 
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 value = __mc_v0[__mc_t.linear]; { partial[lid] += value; } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], value); });
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 value = __mc_v0[__mc_t.linear]; { 
+#line 24 "work_item_loops.metal"
+        partial[lid] += value; } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], value); });
     }
 
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { if (gid >= count) {
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { 
+#line 27 "work_item_loops.metal"
+    if (gid >= count) {
         return __mc_wi.retire(__mc_t);
     }
     data[gid] = partial[lid]; } });
@@ -44,20 +52,28 @@ struct Halves {
 { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b2 = decltype(lid); using __mc_t0 = uint; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = float; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = Halves; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>();
     const uint kWidth = 16;
     auto& row = ::metalcpu_kernel::threadgroup_variable<float[kWidth], 0x2ull>(__mc_group);
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { uint left = rounds;
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { 
+#line 51 "work_item_loops.metal"
+    uint left = rounds;
     float mine = data[lid.x];
     Halves sum(mine); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], left); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mine); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], sum); } });
     while ((__mc_v0[__mc_wi.lead()]) > 0) {
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; { row[lid.x %__mc_div->* kWidth] = mine; } ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mine); });
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; { 
+#line 55 "work_item_loops.metal"
+        row[lid.x %__mc_div->* kWidth] = mine; } ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mine); });
 
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; __mc_t2 sum = __mc_v2[__mc_t.linear]; __mc_t0 left = __mc_v0[__mc_t.linear]; { mine = sum.weight * (mine + row[(lid.x + 1) %__mc_div->* kWidth]);
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; __mc_t2 sum = __mc_v2[__mc_t.linear]; __mc_t0 left = __mc_v0[__mc_t.linear]; { 
+#line 57 "work_item_loops.metal"
+        mine = sum.weight * (mine + row[(lid.x + 1) %__mc_div->* kWidth]);
         sum.total += mine;
         left >>= 1; } ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mine); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], sum); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], left); });
         if (size.x > 1) {
 
         }
     }
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t2 sum = __mc_v2[__mc_t.linear]; { data[lid.x] = sum.total; } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], sum); });
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t2 sum = __mc_v2[__mc_t.linear]; { 
+#line 64 "work_item_loops.metal"
+    data[lid.x] = sum.total; } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], sum); });
 }
 #line 1 "<metalcpu generated>"
 // "block_prefix_float_64"
