@@ -35,21 +35,6 @@ double now() {
     return double(time.tv_sec) + double(time.tv_nsec) * 1e-9;
 }
 
-/// METALCPU_GPU_TIMEOUT in seconds; 0: no limit.
-double gpuTimeoutSeconds() {
-    static const double seconds = [] {
-        const std::string& text = support::config().gpuTimeout;
-        char* end = nullptr;
-        const double value = std::strtod(text.c_str(), &end);
-        if (end == text.c_str() || *end != '\0' || !(value >= 0) || value > 1e9) {
-            support::log().warn("METALCPU_GPU_TIMEOUT={} is not a number of seconds: using 120", text);
-            return 120.0;
-        }
-        return value;
-    }();
-    return seconds;
-}
-
 } // namespace
 
 CommandBuffer::CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::CommandBufferErrorOption errorOptions,
@@ -247,7 +232,7 @@ std::optional<CommandBuffer::DispatchRun> CommandBuffer::runInDeviceProcess(Disp
     message.validation = validation;
     message.commandBufferIndex = commitIndex_;
     if (shaderLog_) message.log = iso::DispatchMessage::Log{shaderLog_->minimumLevel(), shaderLog_->remainingCapacity()};
-    auto ran = device->run(message, command.library, deadline_);
+    auto ran = device->run(message, command.library, gpuTimeLeft_);
     DispatchRun run;
     if (auto* failure = std::get_if<iso::DeviceFailure>(&ran)) {
         if (failure->kind == iso::DeviceFailure::Kind::Unavailable &&
@@ -261,15 +246,17 @@ std::optional<CommandBuffer::DispatchRun> CommandBuffer::runInDeviceProcess(Disp
     if (shaderLog_) shaderLog_->absorb(std::move(outcome.log), outcome.logDropped);
     run.result = std::move(outcome.result);
     if (validation && outcome.validated) {
-        validation->deliver(outcome.findings);
-        run.reports = std::move(outcome.findings.reports);
-        run.pageFaulted = outcome.pageFaulted;
-        if (validation->settings().abortOnFault && validation->reportsToUser() && !run.reports.empty()) {
-            // MTL_SHADER_VALIDATION_ABORT_ON_FAULT: the program stops at the first report.
-            std::fputs(run.reports.front().text().c_str(), stderr);
+        const std::vector<validation::ShaderValidationReport>& reports = outcome.findings.reports;
+        if (validation->settings().abortOnFault && validation->reportsToUser() && !reports.empty()) {
+            // MTL_SHADER_VALIDATION_ABORT_ON_FAULT: the program stops at the first report,
+            // printed once, before delivering would print them all.
+            std::fputs(reports.front().text().c_str(), stderr);
             std::fflush(stderr);
             std::abort();
         }
+        validation->deliver(outcome.findings);
+        run.reports = std::move(outcome.findings.reports);
+        run.pageFaulted = outcome.pageFaulted;
     }
     return run;
 }
@@ -333,9 +320,9 @@ void CommandBuffer::deliverShaderLog() {
 
 void CommandBuffer::execute() {
     gpuStartTime_ = now();
-    if (const double limit = gpuTimeoutSeconds(); limit > 0)
-        deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                            std::chrono::duration<double>(limit));
+    static const double limit = support::parseSeconds(support::config().gpuTimeout).value_or(0); // 0: none
+    if (limit > 0)
+        gpuTimeLeft_ = std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(limit));
     shaderLog_ = logState_ ? logState_->makeLog() : makeEnvironmentLog();
     setStatus(MTL::CommandBufferStatusScheduled);
     runHandlers(scheduledHandlers_);

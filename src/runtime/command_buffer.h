@@ -123,8 +123,8 @@ private:
     std::uint64_t queueNumber_ = 0; ///< its place in the queue's progress, for waitForPendingWork()
     std::uint64_t commitIndex_ = 0; ///< its place among the command buffers the process committed
     double gpuStartTime_ = 0, gpuEndTime_ = 0;
-    /// When it must have finished (METALCPU_GPU_TIMEOUT); only a device process can stop it.
-    std::optional<std::chrono::steady_clock::time_point> deadline_;
+    /// What is left of METALCPU_GPU_TIMEOUT for its kernels; only a device process can stop one.
+    std::optional<std::chrono::steady_clock::duration> gpuTimeLeft_; // iso::DeviceProcess::TimeLeft
     /// The error code of a dispatch that failed in the device process.
     MTL::CommandBufferError failureCode_ = MTL::CommandBufferErrorInternal;
 };

@@ -337,6 +337,34 @@ TEST_F(DeviceProcessTest, ManyQueuesAndThreadsLoseNoCompletion) {
     state->release();
 }
 
+// Test that METALCPU_GPU_TIMEOUT (2 s here) counts only the time kernels run: a command
+// buffer that first waits 3 s for an event the program signals is not stopped as a hang.
+TEST_F(DeviceProcessTest, WaitingForAnEventIsNotRunTime) {
+    MTL::ComputePipelineState* state = pipeline(library_, "add_one", false);
+    ASSERT_NE(state, nullptr);
+    MTL::SharedEvent* event = device_->newSharedEvent();
+    MTL::Buffer* data = device_->newBuffer(64 * sizeof(int), MTL::ResourceStorageModeShared);
+    int* values = static_cast<int*>(data->contents());
+    for (int i = 0; i < 64; ++i) values[i] = i;
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    commands->encodeWait(event, 1);
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(data, 0, 0);
+    encoder->dispatchThreads(MTL::Size(64, 1, 1), MTL::Size(64, 1, 1));
+    encoder->endEncoding();
+    commands->commit();
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    event->setSignaledValue(1);
+    commands->waitUntilCompleted();
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted)
+        << text(commands->error() ? commands->error()->localizedDescription() : nullptr);
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(values[i], i + 1) << i;
+    data->release();
+    event->release();
+    state->release();
+}
+
 // Test that a buffer over the program's own memory (bytesNoCopy) is seen by kernels and gets
 // their results back when its command buffer completes.
 TEST_F(DeviceProcessTest, BytesNoCopyBuffersAreStaged) {
