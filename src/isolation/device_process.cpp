@@ -587,7 +587,7 @@ std::variant<DispatchOutcome, DeviceFailure> DeviceProcess::run(
         waited = channel.awaitReply(reply, std::nullopt);
     }
     if (waited == Channel::Wait::Dead) return s.failureOf(tag, ofGeneration, kernel);
-    std::optional<DispatchOutcome> outcome = decodeOutcome(reply);
+    std::optional<DispatchOutcome> outcome = decodeOutcome(reply, message.log ? message.log->capacity : 0);
     if (!outcome) {
         // Only a kernel that wrote over the device process's memory makes it send nonsense.
         s.stop(ofGeneration, 0);
