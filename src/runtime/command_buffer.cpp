@@ -100,13 +100,18 @@ void* CommandBuffer::copyBytes(const void* bytes, std::uint64_t length) {
     if (BufferMemory::sharedWithDevice()) {
         // Where the device process sees it: carved from chunks of shared memory.
         constexpr std::uint64_t kChunk = 64 * 1024;
-        if (sharedBytes_.empty() || sharedBytesUsed_ + rounded > sharedBytes_.back()->size()) {
+        if (sharedBytes_.empty() || !sharedBytes_.back()->bytes() ||
+            sharedBytesUsed_ + rounded > sharedBytes_.back()->size()) {
             sharedBytes_.push_back(std::make_unique<BufferMemory>(std::max<std::uint64_t>(rounded, kChunk)));
             sharedBytesUsed_ = 0;
         }
         if (std::uint8_t* chunk = sharedBytes_.back()->bytes()) {
             copy = chunk + sharedBytesUsed_;
             sharedBytesUsed_ += rounded;
+        } else {
+            // A copy elsewhere would fault in the kernel: the command buffer fails here.
+            append(InvalidCommand{"setBytes: no memory the device process shares is left for " +
+                                  std::to_string(length) + " bytes"});
         }
     }
     if (!copy) {

@@ -3,6 +3,7 @@
 // a new device process; kernels cannot reach the program's memory or the user's files. This
 // program runs with METALCPU_GPU_TIMEOUT=2 (tests/isolation/CMakeLists.txt).
 #include "isolation/device_process.h"
+#include "isolation/shared_arena.h"
 
 #include "runtime/metal_test.h"
 
@@ -363,6 +364,50 @@ TEST_F(DeviceProcessTest, WaitingForAnEventIsNotRunTime) {
     data->release();
     event->release();
     state->release();
+}
+
+// Test that once the memory shared with the device process is full, new buffers fail as
+// Metal's do (nil, and a bytesNoCopy buffer too, whose copy would be there), and setBytes
+// fails its command buffer, instead of memory the kernels cannot reach; and that all works
+// again once buffers are released.
+TEST_F(DeviceProcessTest, AFullArenaRefusesBuffersInsteadOfUsingOtherMemory) {
+    expectWorkingCommandBuffer();
+    iso::SharedArena* arena = iso::SharedArena::host();
+    ASSERT_NE(arena, nullptr);
+    const std::uint64_t length = device_->maxBufferLength();
+    std::vector<MTL::Buffer*> buffers;
+    const std::uint64_t enough = arena->bytes() / length + 2;
+    while (buffers.size() < enough) {
+        MTL::Buffer* buffer = device_->newBuffer(length, MTL::ResourceStorageModeShared);
+        if (!buffer) break;
+        buffers.push_back(buffer);
+    }
+    EXPECT_LT(buffers.size(), enough) << "buffers beyond the arena were made elsewhere";
+    // Fill the rest with small buffers, down to the last granule.
+    for (std::uint64_t size = length / 2; size >= 16384; size /= 2)
+        while (MTL::Buffer* buffer = device_->newBuffer(size, MTL::ResourceStorageModeShared)) buffers.push_back(buffer);
+    EXPECT_EQ(device_->newBuffer(64, MTL::ResourceStorageModeShared), nullptr);
+    alignas(16384) static int memory[4096];
+    EXPECT_EQ(device_->newBuffer(memory, sizeof memory, MTL::ResourceStorageModeShared, nullptr), nullptr);
+
+    MTL::ComputePipelineState* state = pipeline(library_, "add_one", false);
+    ASSERT_NE(state, nullptr);
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    int values[4] = {1, 2, 3, 4};
+    encoder->setBytes(values, sizeof values, 0);
+    encoder->dispatchThreads(MTL::Size(4, 1, 1), MTL::Size(4, 1, 1));
+    encoder->endEncoding();
+    commands->commit();
+    commands->waitUntilCompleted();
+    ASSERT_EQ(commands->status(), MTL::CommandBufferStatusError);
+    const std::string message = text(commands->error()->localizedDescription());
+    EXPECT_NE(message.find("setBytes"), std::string::npos) << message;
+
+    for (MTL::Buffer* buffer : buffers) buffer->release();
+    state->release();
+    expectWorkingCommandBuffer();
 }
 
 // Test that a buffer over the program's own memory (bytesNoCopy) is seen by kernels and gets
