@@ -35,18 +35,21 @@ Buffer::Buffer(Device* device, void* memory, std::uint64_t length, MTL::Resource
         programMemory_ = memory_;
         pages_ = std::make_unique<BufferMemory>(length);
         memory_ = pages_->bytes();
-        if (memory_) stageIn();
+        if (memory_) std::memcpy(memory_, programMemory_, static_cast<std::size_t>(length_));
         else deallocator_ = nullptr; // newBuffer returns nil: the program keeps its memory
     }
     registerAddress();
 }
 
-void Buffer::stageIn() {
-    if (programMemory_ && length_) std::memcpy(memory_, programMemory_, static_cast<std::size_t>(length_));
+void Buffer::beginStaging() {
+    std::lock_guard lock(stagingMutex_);
+    if (stagingUsers_++ == 0 && length_) std::memcpy(memory_, programMemory_, static_cast<std::size_t>(length_));
 }
 
-void Buffer::stageOut() {
-    if (programMemory_ && length_) std::memcpy(programMemory_, memory_, static_cast<std::size_t>(length_));
+void Buffer::endStaging(bool written) {
+    std::lock_guard lock(stagingMutex_);
+    --stagingUsers_;
+    if (written && length_) std::memcpy(programMemory_, memory_, static_cast<std::size_t>(length_));
 }
 
 Buffer::~Buffer() {

@@ -35,6 +35,42 @@ double now() {
     return double(time.tv_sec) + double(time.tv_nsec) * 1e-9;
 }
 
+/// The size of the shared-memory chunks setBytes copies are carved from.
+constexpr std::uint64_t kSharedBytesChunk = 64 * 1024;
+
+/// Chunks command buffers are done with, kept for the next ones: a chunk from the arena
+/// costs a few system calls each way, a setBytes per command buffer should not.
+class SharedChunks {
+public:
+    static SharedChunks& shared() {
+        static SharedChunks* chunks = new SharedChunks; // command buffers may outlive statics
+        return *chunks;
+    }
+    std::unique_ptr<BufferMemory> take() {
+        {
+            std::lock_guard lock(mutex_);
+            if (!free_.empty()) {
+                std::unique_ptr<BufferMemory> chunk = std::move(free_.back());
+                free_.pop_back();
+                return chunk;
+            }
+        }
+        return std::make_unique<BufferMemory>(kSharedBytesChunk);
+    }
+    void give(std::vector<std::unique_ptr<BufferMemory>>& chunks) {
+        std::lock_guard lock(mutex_);
+        for (std::unique_ptr<BufferMemory>& chunk : chunks)
+            if (chunk->bytes() && chunk->size() == kSharedBytesChunk && free_.size() < kKept)
+                free_.push_back(std::move(chunk));
+        chunks.clear();
+    }
+
+private:
+    static constexpr std::size_t kKept = 64;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<BufferMemory>> free_;
+};
+
 } // namespace
 
 CommandBuffer::CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::CommandBufferErrorOption errorOptions,
@@ -45,7 +81,7 @@ CommandBuffer::CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::Co
 }
 
 CommandBuffer::~CommandBuffer() {
-    for (Buffer* buffer : stagedBuffers_) buffer->release(); // never executed
+    for (StagedUse& use : stagedBuffers_) use.buffer->release(); // never executed
     if (logState_) logState_->release();
     for (NS::Object* object : keptAlive_) object->release();
     if (error_) error_->release();
@@ -84,11 +120,15 @@ void CommandBuffer::keepAlive(NS::Object* object) {
     keptAlive_.push_back(object->retain());
 }
 
-void CommandBuffer::useBuffer(Buffer* buffer) {
+void CommandBuffer::useBuffer(Buffer* buffer, bool writes) {
     if (!buffer || !buffer->staged()) return;
-    if (std::find(stagedBuffers_.begin(), stagedBuffers_.end(), buffer) != stagedBuffers_.end()) return;
+    for (StagedUse& use : stagedBuffers_)
+        if (use.buffer == buffer) {
+            use.written |= writes;
+            return;
+        }
     buffer->retain();
-    stagedBuffers_.push_back(buffer);
+    stagedBuffers_.push_back(StagedUse{buffer, commands_.size(), writes});
 }
 
 void* CommandBuffer::copyBytes(const void* bytes, std::uint64_t length) {
@@ -99,15 +139,16 @@ void* CommandBuffer::copyBytes(const void* bytes, std::uint64_t length) {
     unsigned char* copy = nullptr;
     if (BufferMemory::sharedWithDevice()) {
         // Where the device process sees it: carved from chunks of shared memory.
-        constexpr std::uint64_t kChunk = 64 * 1024;
         if (sharedBytes_.empty() || !sharedBytes_.back()->bytes() ||
             sharedBytesUsed_ + rounded > sharedBytes_.back()->size()) {
-            sharedBytes_.push_back(std::make_unique<BufferMemory>(std::max<std::uint64_t>(rounded, kChunk)));
+            sharedBytes_.push_back(rounded <= kSharedBytesChunk ? SharedChunks::shared().take()
+                                                                 : std::make_unique<BufferMemory>(rounded));
             sharedBytesUsed_ = 0;
         }
         if (std::uint8_t* chunk = sharedBytes_.back()->bytes()) {
             copy = chunk + sharedBytesUsed_;
             sharedBytesUsed_ += rounded;
+            std::memset(copy, 0, rounded); // a chunk used before holds old bytes
         } else {
             // A copy elsewhere would fault in the kernel: the command buffer fails here.
             append(InvalidCommand{"setBytes: no memory the device process shares is left for " +
@@ -332,11 +373,16 @@ void CommandBuffer::execute() {
     setStatus(MTL::CommandBufferStatusScheduled);
     runHandlers(scheduledHandlers_);
 
-    // The program's memory behind bytesNoCopy buffers reaches kernels through copies.
-    for (Buffer* buffer : stagedBuffers_) buffer->stageIn();
     bool failed = false;
-    for (Command& command : commands_) {
-        if (failed) break;
+    for (std::size_t index = 0; index < commands_.size() && !failed; ++index) {
+        Command& command = commands_[index];
+        // The program's memory behind bytesNoCopy buffers reaches kernels through copies,
+        // made when the first command that uses each runs: after the event waits before it.
+        for (StagedUse& use : stagedBuffers_)
+            if (use.firstCommand == index) {
+                use.buffer->beginStaging();
+                use.begun = true;
+            }
         if (auto* dispatch = std::get_if<DispatchCommand>(&command)) {
             if (!dispatch->encodeError.empty()) {
                 fail(dispatch->encodeError);
@@ -358,16 +404,16 @@ void CommandBuffer::execute() {
             wait->event->waitFor(wait->value);
         }
     }
-    for (Buffer* buffer : stagedBuffers_) {
-        buffer->stageOut();
-        buffer->release();
+    for (StagedUse& use : stagedBuffers_) {
+        if (use.begun) use.buffer->endStaging(use.written);
+        use.buffer->release();
     }
     stagedBuffers_.clear();
     gpuEndTime_ = now();
     deliverShaderLog();
     commands_.clear();
     bytes_.clear();
-    sharedBytes_.clear();
+    SharedChunks::shared().give(sharedBytes_);
     for (NS::Object* object : keptAlive_) object->release();
     keptAlive_.clear();
 
