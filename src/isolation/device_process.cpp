@@ -368,8 +368,14 @@ bool DeviceProcess::State::startLocked(std::string* why) {
 }
 
 void DeviceProcess::State::watch(pid_t child, int childFd, std::uint64_t ofGeneration) {
-    // Until the process ends; not reaped yet, so that its pid is not reused while another
-    // thread may still signal it (killProcess(), under the mutex, while `alive`).
+    // Until the process ends: the pidfd becomes readable then (or, without pidfds, the
+    // control socket reports the end of the connection; waitid then waits for the rest). A
+    // program that ignores SIGCHLD has it reaped by the system, and waitid fails at once.
+    // Otherwise it is not reaped yet, so that its pid is not reused while another thread may
+    // still signal it (killProcess(), under the mutex, while `alive`).
+    pollfd wait{childFd >= 0 ? childFd : control, POLLIN, 0};
+    while (poll(&wait, 1, -1) < 0 && errno == EINTR) {
+    }
     siginfo_t ended{};
     while (waitid(P_PID, static_cast<id_t>(child), &ended, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
     }
