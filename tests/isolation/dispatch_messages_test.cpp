@@ -194,5 +194,19 @@ TEST(DispatchMessages, CountsBeyondWhatTheRequestAllowsAreRefused) {
     EXPECT_FALSE(decodeOutcome(encodeOutcome(outcome), 3));
 }
 
+// Test that the host's log takes from a device process's messages only what its level and
+// capacity allow, and counts the rest as dropped: the device process is not trusted to have
+// kept to them.
+TEST(DispatchMessages, AbsorbedMessagesKeepToTheHostsLevelAndCapacity) {
+    exec::ShaderLog log(2, 10);
+    log.absorb({{2, "s", "c", "12345"}, {1, "s", "c", "low"}, {3, "s", "c", "too long"}, {2, "", "", "abc"}}, 5);
+    const std::vector<exec::ShaderLogMessage> kept = log.take();
+    ASSERT_EQ(kept.size(), 2u);
+    EXPECT_EQ(kept[0].text, "12345");
+    EXPECT_EQ(kept[1].text, "abc");
+    EXPECT_EQ(log.dropped(), 5u + 2u);
+    EXPECT_EQ(log.remainingCapacity(), 0u);
+}
+
 } // namespace
 } // namespace metalcpu::iso
