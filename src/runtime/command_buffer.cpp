@@ -366,7 +366,8 @@ void CommandBuffer::deliverShaderLog() {
 
 void CommandBuffer::execute() {
     gpuStartTime_ = now();
-    static const double limit = support::parseSeconds(support::config().gpuTimeout).value_or(0); // 0: none
+    // Checked by support/config.cpp (a value that is not a number of seconds became the default).
+    static const double limit = std::strtod(support::config().gpuTimeout.c_str(), nullptr); // 0: none
     if (limit > 0)
         gpuTimeLeft_ = std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(limit));
     shaderLog_ = logState_ ? logState_->makeLog() : makeEnvironmentLog();

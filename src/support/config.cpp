@@ -33,16 +33,13 @@ void read(const char* name, int fallback, int& value, std::vector<std::string>& 
     problems.push_back(std::string(name) + "=" + text + " is not a whole number; using " + std::to_string(fallback));
 }
 
-} // namespace
-
-std::optional<double> parseSeconds(const std::string& text) {
+/// A number of seconds from 0 to 1e9 (fractions allowed), as METALCPU_GPU_TIMEOUT takes. A
+/// value that is not is replaced by the default in load(), so readers only convert it.
+bool secondsNamed(const std::string& text) {
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || *end != '\0' || !(value >= 0) || value > 1e9) return std::nullopt;
-    return value;
+    return end != text.c_str() && *end == '\0' && value >= 0 && value <= 1e9;
 }
-
-namespace {
 
 #define STRINGIFY_DEFAULT(x) #x
 const ConfigEntry kEntries[] = {
@@ -119,7 +116,7 @@ Config load() {
         made.problems.push_back("METALCPU_ISOLATION=" + made.isolation + " is not process or none; taking the default");
         made.isolation = defaults().isolation;
     }
-    if (!parseSeconds(made.gpuTimeout)) {
+    if (!secondsNamed(made.gpuTimeout)) {
         const std::string fallback = defaults().gpuTimeout;
         made.problems.push_back("METALCPU_GPU_TIMEOUT=" + made.gpuTimeout + " is not a number of seconds; using " +
                                 fallback);

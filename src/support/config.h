@@ -1,6 +1,5 @@
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,10 +29,6 @@ struct ConfigEntry {
     const char* description;
 };
 const ConfigEntry* configEntries(int* count);
-
-/// A number of seconds from 0 to 1e9 (fractions allowed), as METALCPU_GPU_TIMEOUT takes;
-/// nullopt for anything else.
-std::optional<double> parseSeconds(const std::string& text);
 
 /// The value of an environment variable, or `fallback` when unset or empty.
 std::string environment(const char* name, const std::string& fallback = {});
