@@ -4,22 +4,20 @@
 
 #include "support/log.h"
 
-#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/sinks/base_sink.h>
 
 #include <algorithm>
 #include <memory>
-#include <sstream>
+#include <mutex>
 #include <string>
 
 namespace metalcpu::testing {
 
 /// Collects what the library logs while it lives, one line per message in spdlog's default
-/// pattern ("[time] [metalcpu] [warning] text").
+/// pattern ("[time] [metalcpu] [warning] text"). Safe to read while other threads log.
 class LogCapture {
 public:
-    LogCapture() : sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(text_)) {
-        support::log().sinks().push_back(sink_);
-    }
+    LogCapture() : sink_(std::make_shared<Sink>()) { support::log().sinks().push_back(sink_); }
     ~LogCapture() {
         auto& sinks = support::log().sinks();
         sinks.erase(std::remove(sinks.begin(), sinks.end(), sink_), sinks.end());
@@ -27,7 +25,7 @@ public:
     LogCapture(const LogCapture&) = delete;
     LogCapture& operator=(const LogCapture&) = delete;
 
-    std::string text() const { return text_.str(); }
+    std::string text() const { return sink_->text(); }
 
     /// How many messages contain `part`.
     std::size_t count(const std::string& part) const {
@@ -38,8 +36,26 @@ public:
     }
 
 private:
-    std::ostringstream text_;
-    std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
+    /// Reads under the mutex spdlog holds while a thread logs into it.
+    class Sink : public spdlog::sinks::base_sink<std::mutex> {
+    public:
+        std::string text() {
+            std::lock_guard lock(mutex_);
+            return text_;
+        }
+
+    protected:
+        void sink_it_(const spdlog::details::log_msg& message) override {
+            spdlog::memory_buf_t formatted;
+            formatter_->format(message, formatted);
+            text_.append(formatted.data(), formatted.size());
+        }
+        void flush_() override {}
+
+    private:
+        std::string text_;
+    };
+    std::shared_ptr<Sink> sink_;
 };
 
 } // namespace metalcpu::testing

@@ -68,11 +68,13 @@ void onFault(int signal, siginfo_t* info, void* context) {
     const auto address = reinterpret_cast<std::uint64_t>(info->si_addr);
     // A buffer's first touch: map it and retry. Not when the address is the instruction
     // (a jump into a buffer, which stays not executable), nor twice in a row for the same
-    // address (the retry would fault for ever).
+    // address (the retry would fault for ever). The kernel resumes with its errno as it was.
     static thread_local std::uint64_t lastGranted = 0;
+    const int savedErrno = errno;
     if (signal == SIGSEGV && info->si_code == SEGV_ACCERR && address != instructionPointer(context) &&
         address != lastGranted && grantArenaPages(address)) {
         lastGranted = address;
+        errno = savedErrno;
         return;
     }
 
@@ -114,15 +116,31 @@ void onFault(int signal, siginfo_t* info, void* context) {
 
 } // namespace
 
+namespace {
+
+/// A thread's signal stack, unmapped when the thread ends (after it is no longer in use).
+struct ThreadSignalStack {
+    void* memory = nullptr;
+    ~ThreadSignalStack() {
+        if (!memory) return;
+        stack_t off{};
+        off.ss_flags = SS_DISABLE;
+        if (sigaltstack(&off, nullptr) == 0) munmap(memory, kSignalStackBytes);
+    }
+};
+
+} // namespace
+
 void giveThreadSignalStack() {
-    static thread_local bool given = false;
-    if (given) return;
+    static thread_local ThreadSignalStack given;
+    if (given.memory) return;
     void* memory = mmap(nullptr, kSignalStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED) return;
     stack_t stack{};
     stack.ss_sp = memory;
     stack.ss_size = kSignalStackBytes;
-    if (sigaltstack(&stack, nullptr) == 0) given = true;
+    if (sigaltstack(&stack, nullptr) == 0) given.memory = memory;
+    else munmap(memory, kSignalStackBytes);
 }
 
 void installFaultHandlers(const iso::ArenaDirectory* directory, iso::FaultRecord* record) {

@@ -10,7 +10,6 @@
 #include "isolation/control.h"
 #include "isolation/shared_arena.h"
 #include "isolation/wire.h"
-#include "support/log.h"
 #include "validation/regions.h"
 
 #include <csignal>
@@ -35,8 +34,8 @@ std::optional<val::AllocationRegistry::Allocation> hostAllocation(std::uint64_t 
     val::AllocationRegistry::Allocation allocation;
     allocation.begin = found.begin;
     allocation.length = found.length;
-    const std::string label = iso::allocationLabel(found.begin);
-    allocation.label = [label] { return label; };
+    // Made only when a report needs it; the capture fits std::function without allocating.
+    allocation.label = [begin = found.begin] { return iso::allocationLabel(begin); };
     return allocation;
 }
 

@@ -135,7 +135,7 @@ std::uint8_t* Channel::payload() const { return static_cast<std::uint8_t*>(memor
 bool Channel::post(const std::vector<std::uint8_t>& request) {
     if (request.size() > kPayloadBytes) return false;
     if (header().state.load(std::memory_order_acquire) == value(ChannelState::Dead)) return false;
-    std::memcpy(payload(), request.data(), request.size());
+    if (!request.empty()) std::memcpy(payload(), request.data(), request.size()); // data() may be null
     header().payloadBytes.store(request.size(), std::memory_order_relaxed);
     // Idle to Request, unless the device process died meanwhile (markDead made it Dead).
     std::uint32_t expected = value(ChannelState::Idle);
@@ -193,7 +193,7 @@ bool Channel::awaitRequest(std::vector<std::uint8_t>& request) {
 
 void Channel::reply(const std::vector<std::uint8_t>& reply) {
     const std::uint64_t bytes = reply.size() <= kPayloadBytes ? reply.size() : 0;
-    std::memcpy(payload(), reply.data(), bytes);
+    if (bytes) std::memcpy(payload(), reply.data(), bytes); // data() may be null
     header().payloadBytes.store(bytes, std::memory_order_relaxed);
     publish(header(), ChannelState::Reply, header().hostSleeping);
 }

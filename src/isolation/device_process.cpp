@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -35,10 +34,18 @@ extern char** environ;
 namespace metalcpu::iso {
 namespace {
 
-/// How long a new device process may take to say it is ready.
+/// How long a new device process may take to say it is ready, and to answer a control
+/// request: one that does not is stopped (a kernel may have broken it).
 constexpr int kStartTimeoutMilliseconds = 20000;
 
+/// Deaths remembered: a thread that saw its process end may look for the cause after the
+/// next few processes started.
+constexpr std::size_t kDeathsKept = 16;
+
 int pidfdOpen(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
+int pidfdSendSignal(int pidfd, int signal) {
+    return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, signal, nullptr, 0));
+}
 
 std::string hex(std::uint64_t value) {
     char text[32];
@@ -87,17 +94,19 @@ struct ThreadChannel {
 } // namespace
 
 Isolation configuredIsolation() {
-    const std::string& value = support::config().isolation;
-    if (value == "none") return Isolation::None;
-    if (value == "process") return Isolation::Required;
-    if (!value.empty())
-        support::log().warn("METALCPU_ISOLATION={} is not process or none: taking the default", value);
-    return Isolation::Preferred;
+    // Decided once (support/config.cpp checked the value): buffers made since depend on it.
+    static const Isolation mode = [] {
+        const std::string& value = support::config().isolation;
+        if (value == "none") return Isolation::None;
+        if (value == "process") return Isolation::Required;
+        return Isolation::Preferred;
+    }();
+    return mode;
 }
 
-/// Why the last device process ended, kept until the next one starts.
+/// Why a device process ended (or, before it has, why the host stopped it).
 struct Death {
-    std::uint64_t generation = 0;
+    bool ended = false;
     bool faulted = false;
     /// What the fault record said, when faulted.
     struct Fault {
@@ -124,15 +133,19 @@ struct DeviceProcess::State {
     FaultRecord* fault = nullptr;
     std::map<std::uint64_t, std::weak_ptr<jit::KernelLibrary>> libraries; ///< loaded in this generation
     std::set<ThreadChannel*> channels; ///< of every live host thread that ran a dispatch
-    Death death;
+    std::map<std::uint64_t, Death> deaths; ///< by generation, the last kDeathsKept
     std::atomic<std::uint64_t> nextTag{1};
-    bool unavailable = false; ///< a start failed; in the Preferred mode the program stays in-process
-    bool forked = false;      ///< this is a child made by fork(): it may start none
+    /// A start failed: in the Preferred mode the program stays in-process. Read without the
+    /// mutex by forExecution().
+    std::atomic<bool> unavailable{false};
+    bool permanent = false; ///< a start failed in a way the next one would too
+    bool forked = false;    ///< this is a child made by fork(): it may start none
     std::string unavailableWhy;
 
     bool start(std::string* why);
     bool startLocked(std::string* why);
     void watch(pid_t pid, int pidfd, std::uint64_t generation);
+    void killProcess();
     bool request(const std::vector<std::uint8_t>& message, const std::vector<int>& descriptors, std::string* why);
     bool loadLibrary(const std::shared_ptr<jit::KernelLibrary>& library, std::string* why);
     DeviceFailure failureOf(std::uint64_t tag, std::uint64_t generation, const std::string& kernel);
@@ -171,6 +184,12 @@ void forgetParentsDeviceProcess() {
     DeviceProcess::State* state = g_state;
     if (!state) return;
     new (&state->mutex) std::mutex; // whatever the parent's threads held is gone
+    // Closed, so that the device process ends with the parent, not with the last child.
+    if (state->control >= 0) close(state->control);
+    if (state->pidfd >= 0) close(state->pidfd);
+    // The channels' memory is shared with the parent's threads: left mapped and never
+    // touched again, their descriptors closed.
+    for (ThreadChannel* channel : state->channels) close(channel->channel.file());
     state->alive = false;
     state->pid = 0;
     state->control = state->pidfd = -1;
@@ -178,7 +197,7 @@ void forgetParentsDeviceProcess() {
     state->unavailable = state->forked = true;
     state->unavailableWhy = "a process made by fork() does not use its parent's device process";
     if (t_channel.channel) {
-        (void)t_channel.channel.release(); // its memory is shared with the parent's thread
+        (void)t_channel.channel.release();
         t_channel.owner = nullptr;
     }
 }
@@ -186,7 +205,7 @@ void forgetParentsDeviceProcess() {
 } // namespace
 
 DeviceProcess* DeviceProcess::forExecution() {
-    static const Isolation mode = configuredIsolation();
+    const Isolation mode = configuredIsolation();
     if (mode == Isolation::None) return nullptr;
     static DeviceProcess* process = [] {
         auto* made = new DeviceProcess; // never destroyed: queues may run while statics go away
@@ -195,12 +214,8 @@ DeviceProcess* DeviceProcess::forExecution() {
         return made;
     }();
     if (mode == Isolation::Preferred) {
-        std::lock_guard lock(process->state_->mutex);
-        if (process->state_->unavailable) return nullptr;
-        if (!SharedArena::host()) {
-            process->state_->unavailable = true;
-            return nullptr;
-        }
+        static const bool arena = SharedArena::host() != nullptr;
+        if (!arena || process->state_->unavailable.load(std::memory_order_acquire)) return nullptr;
     }
     return process;
 }
@@ -217,6 +232,10 @@ std::uint64_t DeviceProcess::generation() const {
 
 bool DeviceProcess::State::start(std::string* why) {
     if (alive) return true;
+    if (permanent) {
+        *why = unavailableWhy;
+        return false;
+    }
     if (!startLocked(why)) {
         unavailable = true;
         unavailableWhy = *why;
@@ -227,24 +246,24 @@ bool DeviceProcess::State::start(std::string* why) {
 
 bool DeviceProcess::State::startLocked(std::string* why) {
     SharedArena* arena = SharedArena::host(why);
-    if (!arena) return false;
-    const int program = deviceProgramFile(why);
-    if (program < 0) return false;
-    if (faultFile < 0) {
-        faultFile = memfd_create("metalcpu-fault", MFD_CLOEXEC);
-        if (faultFile < 0 || ftruncate(faultFile, kFaultRecordBytes) != 0) {
+    const int program = arena ? deviceProgramFile(why) : -1;
+    if (program < 0) {
+        permanent = true; // both are made once: the next start fails alike
+        return false;
+    }
+    if (!fault) {
+        const int file = memfd_create("metalcpu-fault", MFD_CLOEXEC);
+        void* memory = MAP_FAILED;
+        if (file < 0 || ftruncate(file, kFaultRecordBytes) != 0 ||
+            (memory = mmap(nullptr, kFaultRecordBytes, PROT_READ | PROT_WRITE, MAP_SHARED, file, 0)) == MAP_FAILED) {
             *why = std::string("making the fault record: ") + std::strerror(errno);
+            if (file >= 0) close(file);
             return false;
         }
-        void* memory = mmap(nullptr, kFaultRecordBytes, PROT_READ | PROT_WRITE, MAP_SHARED, faultFile, 0);
-        if (memory == MAP_FAILED) {
-            *why = std::string("mapping the fault record: ") + std::strerror(errno);
-            return false;
-        }
+        faultFile = file;
         fault = static_cast<FaultRecord*>(memory);
     }
     std::memset(static_cast<void*>(fault), 0, sizeof(FaultRecord));
-    death = Death{};
 
     int sockets[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sockets) != 0) {
@@ -252,10 +271,21 @@ bool DeviceProcess::State::startLocked(std::string* why) {
         return false;
     }
     // The program runs from its memory file, reached as descriptor 4 of the new process.
+    // Both go through descriptors above 4 first, so that neither dup2 overwrites the other's
+    // source (the program's file may be descriptor 3 in a program that closed its stdin).
+    const int socketAbove = fcntl(sockets[1], F_DUPFD_CLOEXEC, kControlDescriptor + 2);
+    const int programAbove = fcntl(program, F_DUPFD_CLOEXEC, kControlDescriptor + 2);
+    close(sockets[1]);
+    if (socketAbove < 0 || programAbove < 0) {
+        *why = std::string("duplicating descriptors for the device process: ") + std::strerror(errno);
+        for (int descriptor : {socketAbove, programAbove, sockets[0]})
+            if (descriptor >= 0) close(descriptor);
+        return false;
+    }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, sockets[1], kControlDescriptor);
-    posix_spawn_file_actions_adddup2(&actions, program, kControlDescriptor + 1);
+    posix_spawn_file_actions_adddup2(&actions, socketAbove, kControlDescriptor);
+    posix_spawn_file_actions_adddup2(&actions, programAbove, kControlDescriptor + 1);
     posix_spawn_file_actions_addclosefrom_np(&actions, kControlDescriptor + 2);
     std::vector<std::string> environment = deviceEnvironment();
     std::vector<char*> envp;
@@ -267,7 +297,8 @@ bool DeviceProcess::State::startLocked(std::string* why) {
     pid_t child = 0;
     const int spawned = posix_spawn(&child, path.c_str(), &actions, nullptr, argv, envp.data());
     posix_spawn_file_actions_destroy(&actions);
-    close(sockets[1]);
+    close(socketAbove);
+    close(programAbove);
     if (spawned != 0) {
         close(sockets[0]);
         *why = std::string("starting the device process: ") + std::strerror(spawned);
@@ -287,6 +318,7 @@ bool DeviceProcess::State::startLocked(std::string* why) {
     hello.value(arena->directoryBytes());
     std::string failure;
     bool ready = false;
+    bool refused = false; // it answered no: another start would be refused alike
     std::vector<std::uint8_t> answer;
     std::vector<int> descriptors;
     if (sendControl(control, hello.bytes(), {arena->memoryFile(), arena->directoryFile(), faultFile})) {
@@ -298,6 +330,7 @@ bool DeviceProcess::State::startLocked(std::string* why) {
             const bool seccomp = in.value<std::uint8_t>() != 0;
             const std::string missing = in.string();
             failure = in.string();
+            refused = !ready;
             if (!in.ok()) ready = false, failure = "it answered the hello with a malformed message";
             if (ready) {
                 support::log().debug("device process {} started (Landlock ABI {}, seccomp {})", child, landlock,
@@ -322,6 +355,7 @@ bool DeviceProcess::State::startLocked(std::string* why) {
         control = pidfd = -1;
         pid = 0;
         *why = "the device process did not start: " + failure;
+        permanent = refused;
         return false;
     }
     alive = true;
@@ -335,16 +369,24 @@ bool DeviceProcess::State::startLocked(std::string* why) {
 
 void DeviceProcess::State::watch(pid_t child, int childFd, std::uint64_t ofGeneration) {
     // Until the process ends: the pidfd becomes readable then (or, without pidfds, the
-    // control socket reports the end of the connection).
+    // control socket reports the end of the connection; waitid then waits for the rest). A
+    // program that ignores SIGCHLD has it reaped by the system, and waitid fails at once.
+    // Otherwise it is not reaped yet, so that its pid is not reused while another thread may
+    // still signal it (killProcess(), under the mutex, while `alive`).
     pollfd wait{childFd >= 0 ? childFd : control, POLLIN, 0};
     while (poll(&wait, 1, -1) < 0 && errno == EINTR) {
     }
+    siginfo_t ended{};
+    while (waitid(P_PID, static_cast<id_t>(child), &ended, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+    }
+    std::lock_guard lock(mutex);
     int status = 0;
     const pid_t reaped = waitpid(child, &status, 0);
-    std::lock_guard lock(mutex);
     if (generation != ofGeneration) return;
     alive = false;
-    death.generation = ofGeneration;
+    Death& death = deaths[ofGeneration];
+    while (deaths.size() > kDeathsKept) deaths.erase(deaths.begin());
+    death.ended = true;
     death.statusKnown = reaped == child;
     death.status = status;
     death.faulted = fault->written.load(std::memory_order_acquire) == 1;
@@ -371,18 +413,37 @@ void DeviceProcess::State::watch(pid_t child, int childFd, std::uint64_t ofGener
                                                  : "exit status " + std::to_string(WEXITSTATUS(status)));
 }
 
+void DeviceProcess::State::killProcess() {
+    // Under the mutex, while `alive`: watch() has not reaped the process, so `pid` is still its.
+    if (!alive) return;
+    if (pidfd < 0 || pidfdSendSignal(pidfd, SIGKILL) != 0) kill(pid, SIGKILL);
+}
+
 void DeviceProcess::State::stop(std::uint64_t ofGeneration, std::uint64_t timedOutTag) {
     std::lock_guard lock(mutex);
     if (!alive || generation != ofGeneration) return;
-    death.timedOutTag = timedOutTag;
-    kill(pid, SIGKILL);
+    // The first command buffer to time out is the one the process was stopped for.
+    Death& death = deaths[ofGeneration];
+    if (death.timedOutTag == 0) death.timedOutTag = timedOutTag;
+    killProcess();
 }
 
 bool DeviceProcess::State::request(const std::vector<std::uint8_t>& message, const std::vector<int>& descriptors,
                                    std::string* why) {
     std::vector<std::uint8_t> answer;
     std::vector<int> received;
-    if (!sendControl(control, message, descriptors) || !receiveControl(control, answer, received)) {
+    // Waited for with a limit: the mutex is held, and stop() needs it.
+    pollfd wait{control, POLLIN, 0};
+    int ready = 0;
+    if (sendControl(control, message, descriptors))
+        while ((ready = poll(&wait, 1, kStartTimeoutMilliseconds)) < 0 && errno == EINTR) {
+        }
+    if (ready == 0) {
+        *why = "the device process did not answer a control request; it is stopped and replaced";
+        killProcess();
+        return false;
+    }
+    if (ready < 0 || !receiveControl(control, answer, received)) {
         *why = "the device process did not answer";
         return false;
     }
@@ -395,6 +456,7 @@ bool DeviceProcess::State::request(const std::vector<std::uint8_t>& message, con
 }
 
 bool DeviceProcess::State::loadLibrary(const std::shared_ptr<jit::KernelLibrary>& library, std::string* why) {
+    if (libraries.count(library->serial())) return true;
     // Libraries the program no longer uses are unloaded first.
     for (auto it = libraries.begin(); it != libraries.end();) {
         if (!it->second.expired()) {
@@ -408,7 +470,6 @@ bool DeviceProcess::State::loadLibrary(const std::shared_ptr<jit::KernelLibrary>
         request(unload.bytes(), {}, &ignored);
         it = libraries.erase(it);
     }
-    if (libraries.count(library->serial())) return true;
     Writer load;
     load.value(static_cast<std::uint32_t>(ControlRequest::LoadLibrary));
     load.value(library->serial());
@@ -422,11 +483,13 @@ DeviceFailure DeviceProcess::State::failureOf(std::uint64_t tag, std::uint64_t o
     std::lock_guard lock(mutex);
     DeviceFailure failure;
     const std::string who = "kernel '" + kernel + "'";
-    if (death.generation != ofGeneration) {
+    const auto found = deaths.find(ofGeneration);
+    if (found == deaths.end() || !found->second.ended) {
         failure.kind = DeviceFailure::Kind::Lost;
         failure.message = "the device process ended while " + who + " ran";
         return failure;
     }
+    const Death& death = found->second;
     if (death.timedOutTag == tag) {
         failure.kind = DeviceFailure::Kind::Timeout;
         failure.message = "Caused GPU Timeout Error (00000002:kIOGPUCommandBufferCallbackErrorTimeout): " + who +
@@ -476,7 +539,7 @@ DeviceFailure DeviceProcess::State::failureOf(std::uint64_t tag, std::uint64_t o
 
 std::variant<DispatchOutcome, DeviceFailure> DeviceProcess::run(
     const DispatchMessage& message, const std::shared_ptr<jit::KernelLibrary>& library,
-    std::optional<std::chrono::steady_clock::time_point> deadline) {
+    TimeLeft& timeLeft) {
     State& s = *state_;
     const std::uint64_t tag = s.nextTag.fetch_add(1);
     const std::string& kernel = message.dispatch->kernelName;
@@ -518,14 +581,19 @@ std::variant<DispatchOutcome, DeviceFailure> DeviceProcess::run(
     tagged.library = library->serial();
     if (!channel.post(encodeDispatch(tagged))) return s.failureOf(tag, ofGeneration, kernel);
 
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point posted = Clock::now();
+    std::optional<Clock::time_point> deadline;
+    if (timeLeft) deadline = posted + *timeLeft;
     std::vector<std::uint8_t> reply;
     Channel::Wait waited = channel.awaitReply(reply, deadline);
+    if (timeLeft) *timeLeft = std::max(Clock::duration::zero(), *timeLeft - (Clock::now() - posted));
     if (waited == Channel::Wait::TimedOut) {
         s.stop(ofGeneration, tag);
         waited = channel.awaitReply(reply, std::nullopt);
     }
     if (waited == Channel::Wait::Dead) return s.failureOf(tag, ofGeneration, kernel);
-    std::optional<DispatchOutcome> outcome = decodeOutcome(reply);
+    std::optional<DispatchOutcome> outcome = decodeOutcome(reply, message.log ? message.log->capacity : 0);
     if (!outcome) {
         // Only a kernel that wrote over the device process's memory makes it send nonsense.
         s.stop(ofGeneration, 0);

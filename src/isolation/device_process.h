@@ -51,11 +51,17 @@ public:
     /// (METALCPU_ISOLATION=none, or unset and none could be started: said once in the log).
     static DeviceProcess* forExecution();
 
-    /// Runs one dispatch whose kernel is in `library`, until it ends or `deadline` passes.
-    /// Thread-safe: each calling thread has a channel of its own.
+    /// What is left of a command buffer's METALCPU_GPU_TIMEOUT (nullopt: no limit). Only the
+    /// time its dispatches run in the device process counts, each from when it is posted:
+    /// not the process's start, nor the command buffer's waits for events.
+    using TimeLeft = std::optional<std::chrono::steady_clock::duration>;
+
+    /// Runs one dispatch whose kernel is in `library`, until it ends or `timeLeft` runs out;
+    /// takes the time it ran from `timeLeft`. Thread-safe: each calling thread has a channel
+    /// of its own.
     std::variant<DispatchOutcome, DeviceFailure> run(const DispatchMessage& message,
                                                      const std::shared_ptr<jit::KernelLibrary>& library,
-                                                     std::optional<std::chrono::steady_clock::time_point> deadline);
+                                                     TimeLeft& timeLeft);
 
     /// The running device process's id, or 0 (tests stop it from outside with it).
     pid_t pid() const;

@@ -295,7 +295,7 @@ std::vector<std::uint8_t> encodeOutcome(const DispatchOutcome& outcome) {
     return std::move(out.bytes());
 }
 
-std::optional<DispatchOutcome> decodeOutcome(const std::vector<std::uint8_t>& bytes) {
+std::optional<DispatchOutcome> decodeOutcome(const std::vector<std::uint8_t>& bytes, std::uint64_t logCapacity) {
     Reader in(bytes);
     DispatchOutcome outcome;
     outcome.result.ok = in.value<std::uint8_t>() != 0;
@@ -303,7 +303,9 @@ std::optional<DispatchOutcome> decodeOutcome(const std::vector<std::uint8_t>& by
     outcome.validated = in.value<std::uint8_t>() != 0;
     if (outcome.validated) {
         // A report takes at least its fixed-size fields.
-        outcome.findings.reports.resize(in.count(100));
+        const std::uint64_t reports = in.count(100);
+        if (reports > kMaxOutcomeReports) return std::nullopt;
+        outcome.findings.reports.resize(reports);
         for (ShaderValidationReport& report : outcome.findings.reports) {
             report = readReport(in);
             report.bufferLabel = hostLabel(report.bufferLabel);
@@ -311,7 +313,11 @@ std::optional<DispatchOutcome> decodeOutcome(const std::vector<std::uint8_t>& by
         outcome.findings.droppedSites = in.value<std::uint64_t>();
         outcome.pageFaulted = in.value<std::uint8_t>() != 0;
     }
-    outcome.log.resize(in.count(28));
+    // Each kept message takes at least a byte of the log's capacity, or it is an empty one:
+    // either way no more than the capacity fit.
+    const std::uint64_t messages = in.count(28);
+    if (messages > logCapacity) return std::nullopt;
+    outcome.log.resize(messages);
     for (exec::ShaderLogMessage& message : outcome.log) {
         message.level = in.value<std::uint32_t>();
         message.subsystem = in.string();

@@ -61,10 +61,16 @@ struct DispatchOutcome {
     std::uint64_t logDropped = 0;
 };
 std::vector<std::uint8_t> encodeOutcome(const DispatchOutcome& outcome);
+/// The most reports a dispatch's validation makes (validation's kMaxSites; the rest are
+/// counted in droppedSites).
+inline constexpr std::uint64_t kMaxOutcomeReports = 1024;
+
 /// nullopt when the reply is malformed (the device process is not trusted: a kernel may
-/// have written anything into it). Reports whose buffer label the device process could not
-/// know are given the host's labels (allocationLabel()).
-std::optional<DispatchOutcome> decodeOutcome(const std::vector<std::uint8_t>& bytes);
+/// have written anything into it), which includes more reports than kMaxOutcomeReports or
+/// more log messages than `logCapacity`, the capacity the request sent (so a forged count
+/// cannot make the host allocate more than an honest reply would). Reports whose buffer
+/// label the device process could not know are given the host's labels (allocationLabel()).
+std::optional<DispatchOutcome> decodeOutcome(const std::vector<std::uint8_t>& bytes, std::uint64_t logCapacity);
 
 /// The label a device process gives a report about an allocation of the host's (an address
 /// read from memory): a marker with the allocation's address, which decodeOutcome() replaces

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -21,6 +22,9 @@ constexpr std::uint64_t kArenaSizes[] = {std::uint64_t(1) << 40, std::uint64_t(1
 /// stacks, so that a freshly started device process finds the same range free.
 constexpr std::uint64_t kArenaPlaces[] = {0x200000000000ull, 0x300000000000ull, 0x100000000000ull,
                                           0x400000000000ull};
+
+/// The process's arena, for the fork() child handler.
+SharedArena* g_hostArena = nullptr;
 
 std::atomic_ref<std::uint32_t> owner(std::uint32_t* owners, std::uint64_t granule) {
     return std::atomic_ref<std::uint32_t>(owners[granule]);
@@ -77,8 +81,14 @@ SharedArena* SharedArena::host(std::string* why) {
     static std::string failure;
     static SharedArena* arena = [] {
         auto* made = new SharedArena; // buffers may outlive static destruction
-        if (made->create(&failure)) return made;
-        support::log().warn("no memory shared with a device process ({}): kernels run in this process", failure);
+        if (made->create(&failure)) {
+            g_hostArena = made;
+            pthread_atfork(nullptr, nullptr, [] { g_hostArena->forked_.store(true, std::memory_order_relaxed); });
+            return made;
+        }
+        // What follows (in-process kernels or failing command buffers) depends on
+        // METALCPU_ISOLATION, and the device process's side says it.
+        support::log().warn("no memory to share with a device process: {}", failure);
         delete made;
         return static_cast<SharedArena*>(nullptr);
     }();
@@ -93,10 +103,16 @@ bool SharedArena::create(std::string* why) {
     }
     memoryFile_ = memfd_create("metalcpu-arena", MFD_CLOEXEC);
     directoryFile_ = memfd_create("metalcpu-arena-directory", MFD_CLOEXEC);
-    if (memoryFile_ < 0 || directoryFile_ < 0) {
-        *why = std::string("memfd_create: ") + std::strerror(errno);
-        return false;
+    if (memoryFile_ < 0 || directoryFile_ < 0) *why = std::string("memfd_create: ") + std::strerror(errno);
+    else if (map(why)) return true;
+    for (int* file : {&memoryFile_, &directoryFile_}) {
+        if (*file >= 0) close(*file);
+        *file = -1;
     }
+    return false;
+}
+
+bool SharedArena::map(std::string* why) {
     for (std::uint64_t size : kArenaSizes) {
         const std::uint64_t granules = size / kArenaGranule;
         const std::uint64_t directoryBytes = ArenaDirectory::bytesFor(granules);
@@ -134,6 +150,7 @@ bool SharedArena::create(std::string* why) {
 }
 
 std::uint8_t* SharedArena::allocate(std::uint64_t length) {
+    if (forked()) return nullptr; // the parent allocates from the same file and directory
     if (length == 0) length = 1;
     if (length > bytes()) return nullptr;
     const std::uint64_t size = (length + kArenaGranule - 1) / kArenaGranule * kArenaGranule;
@@ -169,7 +186,7 @@ std::uint8_t* SharedArena::allocate(std::uint64_t length) {
 }
 
 void SharedArena::release(std::uint8_t* memory) {
-    if (!memory) return;
+    if (!memory || forked()) return; // punching it would zero the parent's buffer
     const std::uint64_t offset = reinterpret_cast<std::uint64_t>(memory) - base();
     Span span;
     {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -73,10 +74,15 @@ public:
     static constexpr std::uint64_t kGuardedBudget = 8192;
 
     /// `length` bytes (at least one) in whole granules, zero-filled; nullptr when the arena
-    /// is full. Thread-safe.
+    /// is full, and always in a child made by fork(). Thread-safe.
     std::uint8_t* allocate(std::uint64_t length);
-    /// Gives back what allocate() returned; its pages are returned to the system.
+    /// Gives back what allocate() returned; its pages are returned to the system. In a child
+    /// made by fork() it does nothing: the memory, its file and the directory are shared with
+    /// the parent, whose buffers they still are.
     void release(std::uint8_t* memory);
+    /// Whether this process is a child made by fork() after the arena was (it inherited the
+    /// mapping, shared with its parent, and may not allocate from it).
+    bool forked() const { return forked_.load(std::memory_order_relaxed); }
     /// Whether [address, address + bytes) lies inside the arena.
     bool contains(const void* address, std::uint64_t bytes = 1) const;
 
@@ -96,6 +102,7 @@ public:
 private:
     SharedArena() = default;
     bool create(std::string* why);
+    bool map(std::string* why);
 
     int memoryFile_ = -1;
     int directoryFile_ = -1;
@@ -115,6 +122,7 @@ private:
     std::map<std::uint64_t, Span> allocated_; ///< by the allocation's own offset
     std::uint64_t guarded_ = 0;               ///< live guarded allocations
     std::uint64_t allocatedBytes_ = 0;
+    std::atomic<bool> forked_{false};
 };
 
 } // namespace metalcpu::iso

@@ -43,8 +43,8 @@ void encodeBufferCopy(CommandSink& sink, const char* debugClassName, const MTL::
     if (!error.empty()) return reject(433, error);
     sink.keepAlive(from->asPublicClass());
     sink.keepAlive(to->asPublicClass());
-    sink.useBuffer(from);
-    sink.useBuffer(to);
+    sink.useBuffer(from, false);
+    sink.useBuffer(to, true);
     sink.append(CopyCommand{from, sourceOffset, to, destinationOffset, size});
 }
 
@@ -59,7 +59,7 @@ void encodeBufferFill(CommandSink& sink, const char* debugClassName, const MTL::
     std::string error = rangeError("range.location", offset, "range.length", length, "buffer", target->length());
     if (!error.empty()) return reject(615, error);
     sink.keepAlive(target->asPublicClass());
-    sink.useBuffer(target);
+    sink.useBuffer(target, true);
     sink.append(FillCommand{target, offset, length, value});
 }
 

@@ -29,25 +29,27 @@ Buffer::Buffer(Device* device, void* memory, std::uint64_t length, MTL::Resource
     : Implements(device, options), memory_(static_cast<std::uint8_t*>(memory)), length_(length),
       deallocator_(std::move(deallocator)) {
     if (memory_ && BufferMemory::sharedWithDevice() && !BufferMemory::seenByDevice(memory_, length_)) {
-        // A device process cannot see the program's memory: kernels get a copy of it.
-        auto copy = std::make_unique<BufferMemory>(length);
-        if (copy->bytes() && !copy->shared()) copy.reset(); // the device process is not used
-        if (copy && copy->bytes()) {
-            programMemory_ = memory_;
-            pages_ = std::move(copy);
-            memory_ = pages_->bytes();
-            stageIn();
-        }
+        // A device process cannot see the program's memory: kernels get a copy of it, in the
+        // memory it shares. Without room there, the buffer has no memory (newBuffer returns
+        // nil), as kernels could not reach the program's.
+        programMemory_ = memory_;
+        pages_ = std::make_unique<BufferMemory>(length);
+        memory_ = pages_->bytes();
+        if (memory_) std::memcpy(memory_, programMemory_, static_cast<std::size_t>(length_));
+        else deallocator_ = nullptr; // newBuffer returns nil: the program keeps its memory
     }
     registerAddress();
 }
 
-void Buffer::stageIn() {
-    if (programMemory_ && length_) std::memcpy(memory_, programMemory_, static_cast<std::size_t>(length_));
+void Buffer::beginStaging() {
+    std::lock_guard lock(stagingMutex_);
+    if (stagingUsers_++ == 0 && length_) std::memcpy(memory_, programMemory_, static_cast<std::size_t>(length_));
 }
 
-void Buffer::stageOut() {
-    if (programMemory_ && length_) std::memcpy(programMemory_, memory_, static_cast<std::size_t>(length_));
+void Buffer::endStaging(bool written) {
+    std::lock_guard lock(stagingMutex_);
+    --stagingUsers_;
+    if (written && length_) std::memcpy(programMemory_, memory_, static_cast<std::size_t>(length_));
 }
 
 Buffer::~Buffer() {

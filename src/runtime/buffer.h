@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 
 namespace metalcpu::rt {
 
@@ -40,11 +41,15 @@ public:
     void* contents() const;
     /// Whether kernels see the buffer through a copy of the program's memory: a bytesNoCopy
     /// buffer, when kernels run in a device process and the memory is not shared with it.
-    /// memory() is the copy; command buffers that use the buffer copy the program's memory
-    /// in before their commands run (stageIn) and back after (stageOut).
+    /// memory() is the copy. A command buffer that uses the buffer calls beginStaging()
+    /// before its first command that does, and endStaging() when it ends.
     bool staged() const { return programMemory_ != nullptr; }
-    void stageIn();
-    void stageOut();
+    /// Copies the program's memory in, unless another command buffer in flight uses the copy
+    /// (the copy then holds its results, which the program's memory does not have yet).
+    void beginStaging();
+    /// Copies the kernels' results back when `written` (only then: a copy back of a buffer
+    /// kernels only read would undo the program's writes since).
+    void endStaging(bool written);
     std::uint64_t length() const { return length_; }
     /// The memory the buffer occupies: its length rounded up to whole 16 KiB pages, or the
     /// length of a bytesNoCopy buffer's memory, which the program allocated.
@@ -58,6 +63,8 @@ private:
     std::uint8_t* programMemory_ = nullptr; ///< a staged buffer's memory, as the program gave it
     std::uint64_t length_ = 0;
     std::function<void(void*, std::uint64_t)> deallocator_;
+    std::mutex stagingMutex_;
+    int stagingUsers_ = 0; ///< command buffers between beginStaging() and endStaging()
 };
 
 } // namespace metalcpu::rt

@@ -84,7 +84,12 @@ private:
 
 } // namespace
 
-bool BufferMemory::sharedWithDevice() { return sharedArena() != nullptr; }
+bool BufferMemory::sharedWithDevice() {
+    // Not in a child made by fork() (it may not allocate from its parent's arena and runs no
+    // device process), nor once the program went on without one (METALCPU_ISOLATION unset).
+    iso::SharedArena* arena = sharedArena();
+    return arena && !arena->forked() && iso::DeviceProcess::forExecution();
+}
 
 bool BufferMemory::seenByDevice(const void* memory, std::uint64_t length) {
     iso::SharedArena* arena = sharedArena();
@@ -103,11 +108,12 @@ BufferMemory::BufferMemory(std::uint64_t length) {
     const std::size_t guard = hostPageSize();
     if (size == 0 || size > SIZE_MAX - 2 * guard) return;
     size_ = size;
-    if (iso::SharedArena* arena = sharedArena()) {
-        if ((bytes_ = arena->allocate(length))) { // its exact length: validation in the device process checks against it
-            placement_ = Placement::Shared;
-            return;
-        }
+    if (sharedWithDevice()) {
+        // Only there can kernels in the device process reach it: memory elsewhere would make
+        // them fault, so a full arena is no memory, as a GPU's is (newBuffer returns nil).
+        // Its exact length: validation in the device process checks against it.
+        if ((bytes_ = sharedArena()->allocate(length))) placement_ = Placement::Shared;
+        return;
     }
     // Guarded while the budget lasts: reserve guard + size + guard inaccessible, open the middle.
     if (g_guarded.fetch_add(1) < kGuardedBudget) {

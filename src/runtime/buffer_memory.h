@@ -20,9 +20,11 @@ namespace metalcpu::rt {
 /// - **Pooled**: beyond that budget (and when a mapping fails), a slot in a large shared
 ///   mapping: still outside the heap and in whole granules, but next to other buffers, as
 ///   buffers can be on a GPU.
-/// - **Shared**: when kernels run in a device process (METALCPU_ISOLATION), every buffer is
-///   in the memory both processes map at the same address (iso::SharedArena), with a free
-///   granule after it that the device process never maps.
+/// - **Shared**: while kernels run in a device process (METALCPU_ISOLATION), every buffer
+///   made is in the memory both processes map at the same address (iso::SharedArena), with a
+///   free granule after it that the device process never maps. When the arena has no room,
+///   there is no memory (bytes() is null): memory elsewhere would fault in a kernel. Buffers
+///   made after the program went on without a device process are in the other placements.
 class BufferMemory {
 public:
     /// Apple silicon's page size, the granule of allocatedSize().
@@ -45,7 +47,8 @@ public:
     /// Whether a device process sees the memory at the same address.
     bool shared() const { return placement_ == Placement::Shared; }
 
-    /// Whether new buffers are Shared: kernels run in a device process.
+    /// Whether new buffers are Shared: kernels run in a device process (one is started or
+    /// may still be, and this is not a child made by fork()).
     static bool sharedWithDevice();
     /// Whether [memory, memory + length) is memory a device process sees (another buffer's).
     static bool seenByDevice(const void* memory, std::uint64_t length);

@@ -35,20 +35,41 @@ double now() {
     return double(time.tv_sec) + double(time.tv_nsec) * 1e-9;
 }
 
-/// METALCPU_GPU_TIMEOUT in seconds; 0: no limit.
-double gpuTimeoutSeconds() {
-    static const double seconds = [] {
-        const std::string& text = support::config().gpuTimeout;
-        char* end = nullptr;
-        const double value = std::strtod(text.c_str(), &end);
-        if (end == text.c_str() || *end != '\0' || !(value >= 0) || value > 1e9) {
-            support::log().warn("METALCPU_GPU_TIMEOUT={} is not a number of seconds: using 120", text);
-            return 120.0;
+/// The size of the shared-memory chunks setBytes copies are carved from.
+constexpr std::uint64_t kSharedBytesChunk = 64 * 1024;
+
+/// Chunks command buffers are done with, kept for the next ones: a chunk from the arena
+/// costs a few system calls each way, a setBytes per command buffer should not.
+class SharedChunks {
+public:
+    static SharedChunks& shared() {
+        static SharedChunks* chunks = new SharedChunks; // command buffers may outlive statics
+        return *chunks;
+    }
+    std::unique_ptr<BufferMemory> take() {
+        {
+            std::lock_guard lock(mutex_);
+            if (!free_.empty()) {
+                std::unique_ptr<BufferMemory> chunk = std::move(free_.back());
+                free_.pop_back();
+                return chunk;
+            }
         }
-        return value;
-    }();
-    return seconds;
-}
+        return std::make_unique<BufferMemory>(kSharedBytesChunk);
+    }
+    void give(std::vector<std::unique_ptr<BufferMemory>>& chunks) {
+        std::lock_guard lock(mutex_);
+        for (std::unique_ptr<BufferMemory>& chunk : chunks)
+            if (chunk->bytes() && chunk->size() == kSharedBytesChunk && free_.size() < kKept)
+                free_.push_back(std::move(chunk));
+        chunks.clear();
+    }
+
+private:
+    static constexpr std::size_t kKept = 64;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<BufferMemory>> free_;
+};
 
 } // namespace
 
@@ -60,7 +81,7 @@ CommandBuffer::CommandBuffer(CommandQueue* queue, bool retainReferences, MTL::Co
 }
 
 CommandBuffer::~CommandBuffer() {
-    for (Buffer* buffer : stagedBuffers_) buffer->release(); // never executed
+    for (StagedUse& use : stagedBuffers_) use.buffer->release(); // never executed
     if (logState_) logState_->release();
     for (NS::Object* object : keptAlive_) object->release();
     if (error_) error_->release();
@@ -99,11 +120,15 @@ void CommandBuffer::keepAlive(NS::Object* object) {
     keptAlive_.push_back(object->retain());
 }
 
-void CommandBuffer::useBuffer(Buffer* buffer) {
+void CommandBuffer::useBuffer(Buffer* buffer, bool writes) {
     if (!buffer || !buffer->staged()) return;
-    if (std::find(stagedBuffers_.begin(), stagedBuffers_.end(), buffer) != stagedBuffers_.end()) return;
+    for (StagedUse& use : stagedBuffers_)
+        if (use.buffer == buffer) {
+            use.written |= writes;
+            return;
+        }
     buffer->retain();
-    stagedBuffers_.push_back(buffer);
+    stagedBuffers_.push_back(StagedUse{buffer, commands_.size(), writes});
 }
 
 void* CommandBuffer::copyBytes(const void* bytes, std::uint64_t length) {
@@ -114,14 +139,20 @@ void* CommandBuffer::copyBytes(const void* bytes, std::uint64_t length) {
     unsigned char* copy = nullptr;
     if (BufferMemory::sharedWithDevice()) {
         // Where the device process sees it: carved from chunks of shared memory.
-        constexpr std::uint64_t kChunk = 64 * 1024;
-        if (sharedBytes_.empty() || sharedBytesUsed_ + rounded > sharedBytes_.back()->size()) {
-            sharedBytes_.push_back(std::make_unique<BufferMemory>(std::max<std::uint64_t>(rounded, kChunk)));
+        if (sharedBytes_.empty() || !sharedBytes_.back()->bytes() ||
+            sharedBytesUsed_ + rounded > sharedBytes_.back()->size()) {
+            sharedBytes_.push_back(rounded <= kSharedBytesChunk ? SharedChunks::shared().take()
+                                                                 : std::make_unique<BufferMemory>(rounded));
             sharedBytesUsed_ = 0;
         }
         if (std::uint8_t* chunk = sharedBytes_.back()->bytes()) {
             copy = chunk + sharedBytesUsed_;
             sharedBytesUsed_ += rounded;
+            std::memset(copy, 0, rounded); // a chunk used before holds old bytes
+        } else {
+            // A copy elsewhere would fault in the kernel: the command buffer fails here.
+            append(InvalidCommand{"setBytes: no memory the device process shares is left for " +
+                                  std::to_string(length) + " bytes"});
         }
     }
     if (!copy) {
@@ -247,7 +278,7 @@ std::optional<CommandBuffer::DispatchRun> CommandBuffer::runInDeviceProcess(Disp
     message.validation = validation;
     message.commandBufferIndex = commitIndex_;
     if (shaderLog_) message.log = iso::DispatchMessage::Log{shaderLog_->minimumLevel(), shaderLog_->remainingCapacity()};
-    auto ran = device->run(message, command.library, deadline_);
+    auto ran = device->run(message, command.library, gpuTimeLeft_);
     DispatchRun run;
     if (auto* failure = std::get_if<iso::DeviceFailure>(&ran)) {
         if (failure->kind == iso::DeviceFailure::Kind::Unavailable &&
@@ -261,15 +292,17 @@ std::optional<CommandBuffer::DispatchRun> CommandBuffer::runInDeviceProcess(Disp
     if (shaderLog_) shaderLog_->absorb(std::move(outcome.log), outcome.logDropped);
     run.result = std::move(outcome.result);
     if (validation && outcome.validated) {
-        validation->deliver(outcome.findings);
-        run.reports = std::move(outcome.findings.reports);
-        run.pageFaulted = outcome.pageFaulted;
-        if (validation->settings().abortOnFault && validation->reportsToUser() && !run.reports.empty()) {
-            // MTL_SHADER_VALIDATION_ABORT_ON_FAULT: the program stops at the first report.
-            std::fputs(run.reports.front().text().c_str(), stderr);
+        const std::vector<validation::ShaderValidationReport>& reports = outcome.findings.reports;
+        if (validation->settings().abortOnFault && validation->reportsToUser() && !reports.empty()) {
+            // MTL_SHADER_VALIDATION_ABORT_ON_FAULT: the program stops at the first report,
+            // printed once, before delivering would print them all.
+            std::fputs(reports.front().text().c_str(), stderr);
             std::fflush(stderr);
             std::abort();
         }
+        validation->deliver(outcome.findings);
+        run.reports = std::move(outcome.findings.reports);
+        run.pageFaulted = outcome.pageFaulted;
     }
     return run;
 }
@@ -333,18 +366,24 @@ void CommandBuffer::deliverShaderLog() {
 
 void CommandBuffer::execute() {
     gpuStartTime_ = now();
-    if (const double limit = gpuTimeoutSeconds(); limit > 0)
-        deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                            std::chrono::duration<double>(limit));
+    // Checked by support/config.cpp (a value that is not a number of seconds became the default).
+    static const double limit = std::strtod(support::config().gpuTimeout.c_str(), nullptr); // 0: none
+    if (limit > 0)
+        gpuTimeLeft_ = std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(limit));
     shaderLog_ = logState_ ? logState_->makeLog() : makeEnvironmentLog();
     setStatus(MTL::CommandBufferStatusScheduled);
     runHandlers(scheduledHandlers_);
 
-    // The program's memory behind bytesNoCopy buffers reaches kernels through copies.
-    for (Buffer* buffer : stagedBuffers_) buffer->stageIn();
     bool failed = false;
-    for (Command& command : commands_) {
-        if (failed) break;
+    for (std::size_t index = 0; index < commands_.size() && !failed; ++index) {
+        Command& command = commands_[index];
+        // The program's memory behind bytesNoCopy buffers reaches kernels through copies,
+        // made when the first command that uses each runs: after the event waits before it.
+        for (StagedUse& use : stagedBuffers_)
+            if (use.firstCommand == index) {
+                use.buffer->beginStaging();
+                use.begun = true;
+            }
         if (auto* dispatch = std::get_if<DispatchCommand>(&command)) {
             if (!dispatch->encodeError.empty()) {
                 fail(dispatch->encodeError);
@@ -366,16 +405,16 @@ void CommandBuffer::execute() {
             wait->event->waitFor(wait->value);
         }
     }
-    for (Buffer* buffer : stagedBuffers_) {
-        buffer->stageOut();
-        buffer->release();
+    for (StagedUse& use : stagedBuffers_) {
+        if (use.begun) use.buffer->endStaging(use.written);
+        use.buffer->release();
     }
     stagedBuffers_.clear();
     gpuEndTime_ = now();
     deliverShaderLog();
     commands_.clear();
     bytes_.clear();
-    sharedBytes_.clear();
+    SharedChunks::shared().give(sharedBytes_);
     for (NS::Object* object : keptAlive_) object->release();
     keptAlive_.clear();
 

@@ -62,7 +62,7 @@ public:
     /// Keeps `object` alive until the command buffer completes (unless it holds
     /// unretained references, as commandBufferWithUnretainedReferences() asks).
     void keepAlive(NS::Object* object) override;
-    void useBuffer(Buffer* buffer) override;
+    void useBuffer(Buffer* buffer, bool writes) override;
     /// Copies setBytes() data into storage that lives as long as the command buffer.
     void* copyBytes(const void* bytes, std::uint64_t length);
 
@@ -104,7 +104,14 @@ private:
 
     std::vector<Command> commands_;
     std::vector<NS::Object*> keptAlive_;
-    std::vector<Buffer*> stagedBuffers_; ///< retained; see useBuffer()
+    /// A staged buffer the commands use (Buffer::staged()), retained.
+    struct StagedUse {
+        Buffer* buffer = nullptr;
+        std::size_t firstCommand = 0; ///< the index of the first command that uses it
+        bool written = false;         ///< a command writes it
+        bool begun = false;           ///< beginStaging() was called
+    };
+    std::vector<StagedUse> stagedBuffers_;
     std::deque<std::unique_ptr<unsigned char[]>> bytes_;
     /// setBytes() copies when kernels run in a device process: memory it sees, in chunks.
     std::vector<std::unique_ptr<BufferMemory>> sharedBytes_;
@@ -123,8 +130,8 @@ private:
     std::uint64_t queueNumber_ = 0; ///< its place in the queue's progress, for waitForPendingWork()
     std::uint64_t commitIndex_ = 0; ///< its place among the command buffers the process committed
     double gpuStartTime_ = 0, gpuEndTime_ = 0;
-    /// When it must have finished (METALCPU_GPU_TIMEOUT); only a device process can stop it.
-    std::optional<std::chrono::steady_clock::time_point> deadline_;
+    /// What is left of METALCPU_GPU_TIMEOUT for its kernels; only a device process can stop one.
+    std::optional<std::chrono::steady_clock::duration> gpuTimeLeft_; // iso::DeviceProcess::TimeLeft
     /// The error code of a dispatch that failed in the device process.
     MTL::CommandBufferError failureCode_ = MTL::CommandBufferErrorInternal;
 };

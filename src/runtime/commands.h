@@ -83,10 +83,11 @@ public:
     virtual void append(Command command) = 0;
     /// Keeps `object` alive until the commands that use it have run.
     virtual void keepAlive(NS::Object* object) = 0;
-    /// A buffer the commands read or write (after keepAlive()): a buffer over the program's
-    /// own memory that kernels see through a copy (Buffer::staged()) is copied in before the
-    /// commands run and back after.
-    virtual void useBuffer(Buffer* buffer) = 0;
+    /// A buffer the command about to be appended reads, or `writes` (after keepAlive()): a
+    /// buffer over the program's own memory that kernels see through a copy
+    /// (Buffer::staged()) is copied in when the first command using it runs, and back after
+    /// the command buffer when a command wrote it.
+    virtual void useBuffer(Buffer* buffer, bool writes) = 0;
 
 protected:
     ~CommandSink() = default;

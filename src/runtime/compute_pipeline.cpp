@@ -44,7 +44,8 @@ std::string shaderValidationUid(const std::shared_ptr<jit::KernelLibrary>& libra
 ComputePipelineState::ComputePipelineState(Device* device, std::shared_ptr<jit::KernelLibrary> library,
                                            const mc_kernel* kernel, std::uint32_t maxTotalThreads,
                                            std::uint64_t staticThreadgroupMemory, bool validated, std::string uid)
-    : device_(device), library_(std::move(library)), kernel_(kernel), maxTotalThreads_(maxTotalThreads),
+    : device_(device), library_(std::move(library)), kernel_(kernel),
+      kernelLibrary_(library_ ? library_->holderOf(kernel) : nullptr), maxTotalThreads_(maxTotalThreads),
       staticThreadgroupMemory_(staticThreadgroupMemory), validated_(validated), uid_(std::move(uid)) {}
 
 const mc_kernel* ComputePipelineState::checkedKernel(std::string* why) {

@@ -40,6 +40,7 @@ public:
     /// loads to run it; nullptr for a kernel of no library (tests make such pipelines of
     /// kernels written in C++, which run in this process).
     std::shared_ptr<jit::KernelLibrary> libraryOf(const mc_kernel* kernel) const {
+        if (kernel == kernel_) return kernelLibrary_; // every dispatch's: looked up once
         return library_ ? library_->holderOf(kernel) : nullptr;
     }
     /// True the first time it is called: whether to warn that this pipeline's dispatches run
@@ -50,6 +51,7 @@ private:
     Device* device_;
     std::shared_ptr<jit::KernelLibrary> library_; ///< keeps the kernel's code loaded
     const mc_kernel* kernel_;
+    std::shared_ptr<jit::KernelLibrary> kernelLibrary_; ///< the library holding kernel_
     std::uint32_t maxTotalThreads_;
     std::uint64_t staticThreadgroupMemory_;
     bool validated_;

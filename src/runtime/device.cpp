@@ -130,7 +130,13 @@ MTL::Buffer* Device::newBufferNoCopy(void* bytes, std::uint64_t length, MTL::Res
         return nullptr;
     }
     if (!validBufferLength(length)) return nullptr;
-    return ns::make<Buffer>(this, bytes, length, options, std::move(deallocator));
+    MTL::Buffer* buffer = ns::make<Buffer>(this, bytes, length, options, std::move(deallocator));
+    if (!ns::implOf<Buffer>(buffer)->memory()) {
+        buffer->release();
+        support::log().error("newBufferWithBytesNoCopy: no memory the device process shares for {} bytes", length);
+        return nullptr;
+    }
+    return buffer;
 }
 
 MTL::CommandQueue* Device::newCommandQueue(std::uint64_t maxCommandBufferCount) {

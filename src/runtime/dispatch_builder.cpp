@@ -38,6 +38,9 @@ std::string sizeText(const char* name, MTL::Size size, const char* heightName = 
 
 /// The offset alignment Metal requires for a buffer argument: the element's alignment (at
 /// most 16) in the device address space, 4 bytes in the constant address space.
+/// Whether a kernel may write what `param` binds: all but what it declares read-only.
+bool writes(const mc_param& param) { return param.access != MC_ACCESS_READ_ONLY; }
+
 std::uint64_t offsetAlignment(const mc_param& param) {
     if (param.address_space != MC_ADDRESS_SPACE_DEVICE) return 4;
     return std::clamp<std::uint64_t>(param.pointee_align, 1, 16);
@@ -201,7 +204,7 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                     return false;
                 dispatch.parameters.buffers[param.index] = binding.buffer->memory() + binding.offset;
                 sink.keepAlive(binding.buffer->asPublicClass());
-                sink.useBuffer(binding.buffer);
+                sink.useBuffer(binding.buffer, writes(param));
             } else {
                 if (param.access == MC_ACCESS_READ_WRITE &&
                     layerRejects(arguments(1047), function + "Read-only bytes are being bound at index " + index +
@@ -250,6 +253,9 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                 return false;
             dispatch.parameters.textures[param.index] = texture->kernelView();
             sink.keepAlive(texture->asPublicClass());
+            Texture* root = texture;
+            while (root->parent()) root = root->parent();
+            sink.useBuffer(root->buffer(), writes(param)); // a texture over a buffer uses its memory
         } else if (param.kind == MC_PARAM_TENSOR) {
             Tensor* tensor = bindings.tensors[param.index];
             // Kernels read a tensor's description through the pointer, so there is no
@@ -268,6 +274,7 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
             dispatch.parameters.buffers[param.index] = &dispatch.tensors.back();
             dispatch.parameters.buffer_lengths[param.index] = sizeof(mc_tensor);
             sink.keepAlive(tensor->asPublicClass());
+            sink.useBuffer(tensor->buffer(), writes(param));
         } else if (param.kind == MC_PARAM_SAMPLER) {
             SamplerState* sampler = bindings.samplers[param.index];
             if (!sampler) {

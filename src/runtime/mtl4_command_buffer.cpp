@@ -1,5 +1,6 @@
 #include "runtime/mtl4_command_buffer.h"
 
+#include "runtime/buffer.h"
 #include "runtime/command_buffer.h"
 #include "runtime/debug_layer.h"
 #include "runtime/log_state.h"
@@ -25,7 +26,7 @@ Mtl4CommandBuffer::~Mtl4CommandBuffer() {
 
 void Mtl4CommandBuffer::releaseRecording() {
     commands_.clear();
-    usedBuffers_.clear();
+    stagedUses_.clear();
     residencyUses_.clear();
     for (NS::Object* object : keptAlive_) object->release();
     keptAlive_.clear();
@@ -96,15 +97,18 @@ void Mtl4CommandBuffer::keepAlive(NS::Object* object) {
     if (object) keptAlive_.push_back(object->retain());
 }
 
-void Mtl4CommandBuffer::useBuffer(Buffer* buffer) {
-    if (buffer) usedBuffers_.push_back(buffer);
+void Mtl4CommandBuffer::useBuffer(Buffer* buffer, bool writes) {
+    if (buffer && buffer->staged()) stagedUses_.push_back(StagedUse{commands_.size(), buffer, writes});
 }
 
 void Mtl4CommandBuffer::moveInto(rt::CommandBuffer& target) {
-    for (Command& command : commands_) target.append(std::move(command));
+    // Each use is handed over just before its command, so the target stages the buffer there.
+    auto use = stagedUses_.begin();
+    for (std::size_t index = 0; index < commands_.size(); ++index) {
+        for (; use != stagedUses_.end() && use->command == index; ++use) target.useBuffer(use->buffer, use->writes);
+        target.append(std::move(commands_[index]));
+    }
     for (NS::Object* object : keptAlive_) target.keepAlive(object);
-    for (Buffer* buffer : usedBuffers_) target.useBuffer(buffer);
-    usedBuffers_.clear();
     releaseRecording();
     if (allocator_) {
         allocator_->detach(this);

@@ -43,7 +43,7 @@ public:
 
     void append(Command command) override;
     void keepAlive(NS::Object* object) override;
-    void useBuffer(Buffer* buffer) override;
+    void useBuffer(Buffer* buffer, bool writes) override;
     /// The command the next append() records.
     std::size_t nextCommand() const { return commands_.size(); }
 
@@ -75,7 +75,14 @@ private:
     bool allocatorReset_ = false;
     std::vector<Command> commands_;
     std::vector<NS::Object*> keptAlive_; ///< retained
-    std::vector<Buffer*> usedBuffers_;   ///< kept alive by keptAlive_
+    /// The staged buffers the commands use (kept alive by keptAlive_), with the command that
+    /// uses each.
+    struct StagedUse {
+        std::size_t command = 0;
+        Buffer* buffer = nullptr;
+        bool writes = false;
+    };
+    std::vector<StagedUse> stagedUses_;
     ResidencySets residencySets_;
     ResidencyUses residencyUses_; ///< noted only while API validation is on
 };

@@ -91,6 +91,8 @@ void encodeTensorCopy(CommandSink& sink, const char* debugClassName, const MTL::
                                 std::to_string(elementCount(destinationDimensions)) + ".");
     sink.keepAlive(from->asPublicClass());
     sink.keepAlive(to->asPublicClass());
+    sink.useBuffer(from->buffer(), false);
+    sink.useBuffer(to->buffer(), true);
     // Consecutive elements whose bytes follow each other on both sides make one copy.
     const std::int64_t element = std::int64_t(Tensor::elementSize(from->dataType()));
     SliceWalk read(*from, sourceOrigin, sourceDimensions), write(*to, destinationOrigin, destinationDimensions);

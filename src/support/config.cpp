@@ -33,6 +33,14 @@ void read(const char* name, int fallback, int& value, std::vector<std::string>& 
     problems.push_back(std::string(name) + "=" + text + " is not a whole number; using " + std::to_string(fallback));
 }
 
+/// A number of seconds from 0 to 1e9 (fractions allowed), as METALCPU_GPU_TIMEOUT takes. A
+/// value that is not is replaced by the default in load(), so readers only convert it.
+bool secondsNamed(const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    return end != text.c_str() && *end == '\0' && value >= 0 && value <= 1e9;
+}
+
 #define STRINGIFY_DEFAULT(x) #x
 const ConfigEntry kEntries[] = {
 #define METALCPU_CONFIG(field, type, variable, fallback, description) {#variable, STRINGIFY_DEFAULT(fallback), description},
@@ -103,6 +111,16 @@ Config load() {
                                 " is not a log level (trace, debug, info, warn, error, critical, off); using " +
                                 fallback);
         made.logLevel = fallback;
+    }
+    if (made.isolation != "" && made.isolation != "process" && made.isolation != "none") {
+        made.problems.push_back("METALCPU_ISOLATION=" + made.isolation + " is not process or none; taking the default");
+        made.isolation = defaults().isolation;
+    }
+    if (!secondsNamed(made.gpuTimeout)) {
+        const std::string fallback = defaults().gpuTimeout;
+        made.problems.push_back("METALCPU_GPU_TIMEOUT=" + made.gpuTimeout + " is not a number of seconds; using " +
+                                fallback);
+        made.gpuTimeout = fallback;
     }
     findUnknownVariables(made.problems);
     return made;

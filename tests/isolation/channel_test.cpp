@@ -8,12 +8,13 @@
 namespace metalcpu::iso {
 namespace {
 
-/// The device's end of `host`: the same memory file, mapped again.
-Channel deviceEnd(const Channel& host) {
+/// The device's end of `host`: the same memory file, mapped again (nullopt, with a failure
+/// recorded, when it cannot be).
+std::optional<Channel> deviceEnd(const Channel& host) {
     std::string why;
     std::optional<Channel> device = Channel::attach(dup(host.file()), &why);
     EXPECT_TRUE(device) << why;
-    return std::move(*device);
+    return device;
 }
 
 std::vector<std::uint8_t> bytes(const std::string& text) { return {text.begin(), text.end()}; }
@@ -24,7 +25,9 @@ TEST(Channel, RequestsAndRepliesAlternate) {
     std::string why;
     std::optional<Channel> host = Channel::create(&why);
     ASSERT_TRUE(host) << why;
-    Channel device = deviceEnd(*host);
+    std::optional<Channel> attached = deviceEnd(*host);
+    ASSERT_TRUE(attached);
+    Channel& device = *attached;
     std::thread server([&] {
         std::vector<std::uint8_t> request;
         while (device.awaitRequest(request)) {
@@ -80,7 +83,9 @@ TEST(Channel, ReplyBeforeDeathIsKept) {
     std::string why;
     std::optional<Channel> host = Channel::create(&why);
     ASSERT_TRUE(host) << why;
-    Channel device = deviceEnd(*host);
+    std::optional<Channel> attached = deviceEnd(*host);
+    ASSERT_TRUE(attached);
+    Channel& device = *attached;
     ASSERT_TRUE(host->post(bytes("ask")));
     std::vector<std::uint8_t> request;
     ASSERT_TRUE(device.awaitRequest(request));

@@ -1,8 +1,10 @@
 // The device process through the public API (issue 12): a kernel's fault or hang ends its
 // command buffer with Metal's error, the program goes on, and the next command buffer runs in
-// a new device process; kernels cannot reach the program's memory or the user's files. This
-// program runs with METALCPU_GPU_TIMEOUT=2 (tests/isolation/CMakeLists.txt).
+// a new device process; kernels cannot reach the program's memory or the user's files. Tests
+// of spinning kernels and DeviceProcessTimeout run with METALCPU_GPU_TIMEOUT=2, the others
+// with 600 (tests/isolation/CMakeLists.txt).
 #include "isolation/device_process.h"
+#include "isolation/shared_arena.h"
 
 #include "runtime/metal_test.h"
 
@@ -56,6 +58,11 @@ void descend(device uint* out, uint depth) {
     out[0] += frame[(depth * 7) % 1024];
 }
 kernel void overflow(device uint* out [[buffer(0)]]) { descend(out, 0); }
+
+kernel void copy_ints(const device int* in [[buffer(0)]], device int* out [[buffer(1)]],
+                      uint i [[thread_position_in_grid]]) {
+    out[i] = in[i];
+}
 
 kernel void spin(device atomic_uint* counter [[buffer(0)]]) {
     for (;;) atomic_fetch_add_explicit(counter, 1u, memory_order_relaxed);
@@ -223,11 +230,13 @@ INSTANTIATE_TEST_SUITE_P(Misdeeds, DeviceProcessFaults,
                                     (std::get<1>(info.param) ? "_validated" : "_plain");
                          });
 
-/// Waits until the spin kernel's counter in `buffer` moves: the kernel is running.
+/// Waits until the spin kernel's counter in `buffer` moves: the kernel is running (a fatal
+/// failure when it does not within a minute).
 void awaitSpinning(MTL::Buffer* buffer) {
     auto* counter = static_cast<volatile std::uint32_t*>(buffer->contents());
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (*counter == 0 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_NE(*counter, 0u) << "the spin kernel did not start";
 }
 
 // Test that a device process killed from outside while a command buffer runs ends that
@@ -244,7 +253,7 @@ TEST_F(DeviceProcessTest, KilledFromOutsideMidCommandBuffer) {
     encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
     encoder->endEncoding();
     commands->commit();
-    awaitSpinning(counter);
+    ASSERT_NO_FATAL_FAILURE(awaitSpinning(counter));
     const pid_t pid = deviceProcess()->pid();
     ASSERT_GT(pid, 0);
     ASSERT_EQ(kill(pid, SIGKILL), 0);
@@ -276,7 +285,7 @@ TEST_F(DeviceProcessTest, OtherQueuesWorkIsDiscardedAsAVictim) {
     encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
     encoder->endEncoding();
     victim->commit();
-    awaitSpinning(counter);
+    ASSERT_NO_FATAL_FAILURE(awaitSpinning(counter));
 
     MTL::Buffer* wild = device_->newBuffer(64, MTL::ResourceStorageModeShared);
     static_cast<std::uint64_t*>(wild->contents())[0] = 0x10;
@@ -337,6 +346,80 @@ TEST_F(DeviceProcessTest, ManyQueuesAndThreadsLoseNoCompletion) {
     state->release();
 }
 
+using DeviceProcessTimeout = DeviceProcessTest;
+
+// Test that METALCPU_GPU_TIMEOUT (2 s here) counts only the time kernels run: a command
+// buffer that first waits 3 s for an event the program signals is not stopped as a hang.
+TEST_F(DeviceProcessTimeout, WaitingForAnEventIsNotRunTime) {
+    MTL::ComputePipelineState* state = pipeline(library_, "add_one", false);
+    ASSERT_NE(state, nullptr);
+    MTL::SharedEvent* event = device_->newSharedEvent();
+    MTL::Buffer* data = device_->newBuffer(64 * sizeof(int), MTL::ResourceStorageModeShared);
+    int* values = static_cast<int*>(data->contents());
+    for (int i = 0; i < 64; ++i) values[i] = i;
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    commands->encodeWait(event, 1);
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(data, 0, 0);
+    encoder->dispatchThreads(MTL::Size(64, 1, 1), MTL::Size(64, 1, 1));
+    encoder->endEncoding();
+    commands->commit();
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    event->setSignaledValue(1);
+    commands->waitUntilCompleted();
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted)
+        << text(commands->error() ? commands->error()->localizedDescription() : nullptr);
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(values[i], i + 1) << i;
+    data->release();
+    event->release();
+    state->release();
+}
+
+// Test that once the memory shared with the device process is full, new buffers fail as
+// Metal's do (nil, and a bytesNoCopy buffer too, whose copy would be there), and setBytes
+// fails its command buffer, instead of memory the kernels cannot reach; and that all works
+// again once buffers are released.
+TEST_F(DeviceProcessTest, AFullArenaRefusesBuffersInsteadOfUsingOtherMemory) {
+    expectWorkingCommandBuffer();
+    iso::SharedArena* arena = iso::SharedArena::host();
+    ASSERT_NE(arena, nullptr);
+    const std::uint64_t length = device_->maxBufferLength();
+    std::vector<MTL::Buffer*> buffers;
+    const std::uint64_t enough = arena->bytes() / length + 2;
+    while (buffers.size() < enough) {
+        MTL::Buffer* buffer = device_->newBuffer(length, MTL::ResourceStorageModeShared);
+        if (!buffer) break;
+        buffers.push_back(buffer);
+    }
+    EXPECT_LT(buffers.size(), enough) << "buffers beyond the arena were made elsewhere";
+    // Fill the rest with small buffers, down to the last granule.
+    for (std::uint64_t size = length / 2; size >= 16384; size /= 2)
+        while (MTL::Buffer* buffer = device_->newBuffer(size, MTL::ResourceStorageModeShared)) buffers.push_back(buffer);
+    EXPECT_EQ(device_->newBuffer(64, MTL::ResourceStorageModeShared), nullptr);
+    alignas(16384) static int memory[4096];
+    EXPECT_EQ(device_->newBuffer(memory, sizeof memory, MTL::ResourceStorageModeShared, nullptr), nullptr);
+
+    MTL::ComputePipelineState* state = pipeline(library_, "add_one", false);
+    ASSERT_NE(state, nullptr);
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    int values[4] = {1, 2, 3, 4};
+    encoder->setBytes(values, sizeof values, 0);
+    encoder->dispatchThreads(MTL::Size(4, 1, 1), MTL::Size(4, 1, 1));
+    encoder->endEncoding();
+    commands->commit();
+    commands->waitUntilCompleted();
+    ASSERT_EQ(commands->status(), MTL::CommandBufferStatusError);
+    const std::string message = text(commands->error()->localizedDescription());
+    EXPECT_NE(message.find("setBytes"), std::string::npos) << message;
+
+    for (MTL::Buffer* buffer : buffers) buffer->release();
+    state->release();
+    expectWorkingCommandBuffer();
+}
+
 // Test that a buffer over the program's own memory (bytesNoCopy) is seen by kernels and gets
 // their results back when its command buffer completes.
 TEST_F(DeviceProcessTest, BytesNoCopyBuffersAreStaged) {
@@ -359,6 +442,50 @@ TEST_F(DeviceProcessTest, BytesNoCopyBuffersAreStaged) {
     }
     EXPECT_EQ(memory[4096], 0x5eed);
     buffer->release();
+    state->release();
+}
+
+// Test that a bytesNoCopy buffer is copied in when the first command that uses it runs, after
+// the event waits before it (the program's writes until then are seen), and that one kernels
+// only read is not copied back (the program's writes while the command buffer ran stay).
+TEST_F(DeviceProcessTest, StagingFollowsEventWaitsAndCopiesBackOnlyWrites) {
+    MTL::ComputePipelineState* state = pipeline(library_, "copy_ints", false);
+    ASSERT_NE(state, nullptr);
+    alignas(16384) static int memory[64];
+    for (int i = 0; i < 64; ++i) memory[i] = i;
+    MTL::Buffer* in = device_->newBuffer(memory, sizeof memory, MTL::ResourceStorageModeShared, nullptr);
+    MTL::Buffer* out = device_->newBuffer(sizeof memory, MTL::ResourceStorageModeShared);
+    ASSERT_NE(in, nullptr);
+    MTL::SharedEvent* event = device_->newSharedEvent();
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    commands->encodeWait(event, 1);
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(in, 0, 0);
+    encoder->setBuffer(out, 0, 1);
+    encoder->dispatchThreads(MTL::Size(64, 1, 1), MTL::Size(16, 1, 1));
+    encoder->endEncoding();
+    commands->encodeSignalEvent(event, 2);
+    commands->encodeWait(event, 3);
+    commands->commit();
+
+    memory[0] = 100; // before the kernel's wait ends
+    event->setSignaledValue(1);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (event->signaledValue() < 2 && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_EQ(event->signaledValue(), 2u);
+    memory[1] = 200; // after the kernel read it, before the command buffer ends
+    event->setSignaledValue(3);
+    commands->waitUntilCompleted();
+    ASSERT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+    const int* copied = static_cast<const int*>(out->contents());
+    EXPECT_EQ(copied[0], 100);
+    for (int i = 1; i < 64; ++i) ASSERT_EQ(copied[i], i) << i;
+    EXPECT_EQ(memory[1], 200) << "the copy back undid the program's write";
+    event->release();
+    out->release();
+    in->release();
     state->release();
 }
 

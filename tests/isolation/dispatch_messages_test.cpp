@@ -133,7 +133,7 @@ TEST(DispatchMessages, OutcomeArrivesWithTheHostsLabels) {
     outcome.log = {{3, "com.example", "k", "value 7"}};
     outcome.logDropped = 2;
 
-    std::optional<DispatchOutcome> back = decodeOutcome(encodeOutcome(outcome));
+    std::optional<DispatchOutcome> back = decodeOutcome(encodeOutcome(outcome), 1000);
     val::AllocationRegistry::shared().remove(begin);
     ASSERT_TRUE(back);
     EXPECT_FALSE(back->result.ok);
@@ -167,16 +167,45 @@ TEST(DispatchMessages, DamagedMessagesAreRefusedSafely) {
     for (std::size_t size = 0; size < dispatch.size(); ++size)
         ASSERT_EQ(decodeDispatch(std::vector<std::uint8_t>(dispatch.begin(), dispatch.begin() + size)), nullptr) << size;
     for (std::size_t size = 0; size < reply.size(); ++size)
-        ASSERT_FALSE(decodeOutcome(std::vector<std::uint8_t>(reply.begin(), reply.begin() + size))) << size;
+        ASSERT_FALSE(decodeOutcome(std::vector<std::uint8_t>(reply.begin(), reply.begin() + size), 1000)) << size;
 
     std::mt19937 random(7);
     for (int round = 0; round < 3000; ++round) {
         std::vector<std::uint8_t> damaged = round % 2 ? reply : dispatch;
         for (int flips = 1 + round % 4; flips > 0; --flips)
             damaged[random() % damaged.size()] = static_cast<std::uint8_t>(random());
-        if (round % 2) (void)decodeOutcome(damaged);
+        if (round % 2) (void)decodeOutcome(damaged, 1000);
         else (void)decodeDispatch(damaged);
     }
+}
+
+// Test that a reply with more reports than validation makes, or more log messages than the
+// request's log could take, is refused: its counts come from a process kernels write into.
+TEST(DispatchMessages, CountsBeyondWhatTheRequestAllowsAreRefused) {
+    DispatchOutcome outcome;
+    outcome.validated = true;
+    outcome.findings.reports.resize(kMaxOutcomeReports);
+    outcome.log.resize(3);
+    const std::vector<std::uint8_t> honest = encodeOutcome(outcome);
+    EXPECT_TRUE(decodeOutcome(honest, 3));
+    EXPECT_FALSE(decodeOutcome(honest, 2));
+    EXPECT_FALSE(decodeOutcome(honest, 0));
+    outcome.findings.reports.resize(kMaxOutcomeReports + 1);
+    EXPECT_FALSE(decodeOutcome(encodeOutcome(outcome), 3));
+}
+
+// Test that the host's log takes from a device process's messages only what its level and
+// capacity allow, and counts the rest as dropped: the device process is not trusted to have
+// kept to them.
+TEST(DispatchMessages, AbsorbedMessagesKeepToTheHostsLevelAndCapacity) {
+    exec::ShaderLog log(2, 10);
+    log.absorb({{2, "s", "c", "12345"}, {1, "s", "c", "low"}, {3, "s", "c", "too long"}, {2, "", "", "abc"}}, 5);
+    const std::vector<exec::ShaderLogMessage> kept = log.take();
+    ASSERT_EQ(kept.size(), 2u);
+    EXPECT_EQ(kept[0].text, "12345");
+    EXPECT_EQ(kept[1].text, "abc");
+    EXPECT_EQ(log.dropped(), 5u + 2u);
+    EXPECT_EQ(log.remainingCapacity(), 0u);
 }
 
 } // namespace

@@ -50,6 +50,18 @@ TEST(IsolationModes, DefaultFallsBackWithOneWarning) {
     EXPECT_EQ(result.output.find(warning, first + 1), std::string::npos) << "warned twice:\n" << result.output;
 }
 
+// Test that a value of METALCPU_ISOLATION or METALCPU_GPU_TIMEOUT metalcpu cannot use is
+// named in one warning each, and the defaults are taken.
+TEST(IsolationModes, UnusableSettingsWarnOnceAndTakeTheDefault) {
+    support::ProcessResult result = probe({"METALCPU_ISOLATION=sandbox", "METALCPU_GPU_TIMEOUT=soon"});
+    EXPECT_TRUE(has(result, "status=4 result=right device=yes error=none")) << result.output;
+    for (const std::string warning : {"METALCPU_ISOLATION=sandbox is not", "METALCPU_GPU_TIMEOUT=soon is not"}) {
+        const std::size_t first = result.output.find(warning);
+        ASSERT_NE(first, std::string::npos) << warning << "\n" << result.output;
+        EXPECT_EQ(result.output.find(warning, first + 1), std::string::npos) << "warned twice:\n" << result.output;
+    }
+}
+
 // Test that with METALCPU_ISOLATION=process such a program's command buffers fail with an
 // error that says why, and nothing hangs or crashes.
 TEST(IsolationModes, RequiredIsolationFailsCommandBuffersWithAReason) {
