@@ -192,11 +192,14 @@ __attribute__((always_inline)) inline T& checked_element(checked_ptr<T, S> p, lo
     const mc_u64 offset = static_cast<mc_u64>(index) * sizeof(T);
     const mc_region& region = g_regions[p.bits >> METALCPU_REGION_TAG_SHIFT];
     const mc_u64 into = ((p.bits & kAddressMask) - region.begin) + offset;
-    // One compare for both bounds: the object fits when it starts at one of the first
-    // `span` bytes. `span` depends on the region alone, so in a loop over one pointer it is
-    // computed once and each access costs an add, a compare and a branch (predicted taken).
-    const mc_u64 span = region.length >= sizeof(T) ? region.length - sizeof(T) + 1 : 0;
-    if (__builtin_expect(into < span, 1))
+    // The object fits when it starts at one of the first `span` bytes of a region at least
+    // its size. Both depend on the region alone: in a loop over one pointer the compiler
+    // computes them once (and -funswitch-loops drops the second), so an access costs an add,
+    // a compare and a branch, predicted taken. A branch rather than a select for the short
+    // region keeps the loaded length off the compare's path where the region is looked up
+    // at each access (a pointer moved by arithmetic): 10% on the register-tiled matmuls.
+    const mc_u64 span = region.length - (sizeof(T) - 1);
+    if (__builtin_expect((into < span) & (region.length >= sizeof(T)), 1))
         return *reinterpret_cast<T*>(region.begin + into); // the address, modulo 2^64
     return *static_cast<T*>(report_fault(p.bits, offset, sizeof(T), op, &site));
 }
