@@ -244,6 +244,15 @@ std::size_t arrayParameterName(const TokenList& tokens, const std::vector<std::s
     return typeEnd.isIdentifier() || typeEnd.isPunct(">") ? name : kNoToken;
 }
 
+/// The name declared by `(&name)[N]...` starting at `open`, or kNoToken.
+std::size_t arrayReferenceName(const TokenList& tokens, std::size_t open) {
+    const Token& name = at(tokens, open + 2);
+    const bool shaped = at(tokens, open).isPunct("(") && at(tokens, open + 1).isPunct("&") && name.isIdentifier() &&
+                        !isCppKeyword(name.spelling) && at(tokens, open + 3).isPunct(")") &&
+                        at(tokens, open + 4).isPunct("[");
+    return shaped ? open + 2 : kNoToken;
+}
+
 } // namespace
 
 void rewriteCheckedPointerTypes(PassContext& context) {
@@ -283,7 +292,19 @@ void rewriteCheckedPointerTypes(PassContext& context) {
         // `device float a[] [[buffer(0)]]`: an array parameter is a pointer; the type loop took
         // its name for part of the type.
         const std::size_t arrayName = arrayParameterName(tokens, partner, i, j);
-        if (arrayName != kNoToken) {
+        // `threadgroup float (&t)[4][8]`: a reference to a named threadgroup array is the checked
+        // array itself, so a helper checks its subscripts as the kernel does (checked.h).
+        const std::size_t referenceName = space == 3 && sawType && !placeholder ? arrayReferenceName(tokens, j) : kNoToken;
+        if (referenceName != kNoToken) {
+            if (tokens[j].erased) continue;
+            std::size_t lastBound = j + 4;
+            if (partner[lastBound] == kNoToken) continue;
+            while (at(tokens, partner[lastBound] + 1).isPunct("[") && partner[partner[lastBound] + 1] != kNoToken)
+                lastBound = partner[lastBound] + 1;
+            const std::string name = outputText(tokens, referenceName, referenceName + 1);
+            edits.erase(TokenRange{j, referenceName + 2}); // `(&t)`
+            edits.insertAfter(partner[lastBound], ", 3> " + name);
+        } else if (arrayName != kNoToken) {
             // Erased whole: a kernel's explicit instantiation, which the glue replaces (its
             // address-space token is erased too, and must stay so).
             if (tokens[j].erased) continue;
@@ -315,12 +336,13 @@ void rewriteCheckedPointerTypes(PassContext& context) {
             else volatileInside = "volatile ";
         }
         const bool addConst = space == 2 && !constInside;
-        edits.replace(i, std::string("::metalcpu_kernel::checked_ptr<") + (addConst || constInside ? "const " : "") +
-                             volatileInside);
+        edits.replace(i, std::string(referenceName != kNoToken ? "::metalcpu_kernel::checked_array<"
+                                                               : "::metalcpu_kernel::checked_ptr<") +
+                             (addConst || constInside ? "const " : "") + volatileInside);
         if (constInside) // the const written inside now comes first; drop the original
             for (std::size_t k = i + 1; k < j; ++k)
                 if (tokens[k].isIdentifier("const")) edits.erase(k);
-        if (arrayName == kNoToken) edits.replace(star, ", " + std::to_string(space) + ">");
+        if (arrayName == kNoToken && referenceName == kNoToken) edits.replace(star, ", " + std::to_string(space) + ">");
 
         // reinterpret_cast<device T*>(x) and friends.
         for (std::size_t k = i; k-- > 0;) {

@@ -75,6 +75,19 @@ TEST(CheckedPointerTypes, Spaces) {
               "void f(" + std::string(kChecked) + " float, 1> a, " + kChecked + "const int, 2> k [[buffer(1)]]);");
 }
 
+// Test that a reference to a threadgroup array becomes the checked array a named threadgroup
+// array is in the kernel (checked by index, with its tag), whatever its rank and qualifiers,
+// and that references in other spaces and thread arrays stay as they are.
+TEST(CheckedPointerTypes, ThreadgroupArrayReferences) {
+    constexpr const char* kArray = "::metalcpu_kernel::checked_array<";
+    EXPECT_EQ(types("void f(threadgroup float (&t)[4][8], uint i);"),
+              "void f(" + std::string(kArray) + " float [4][8], 3> t, uint i);");
+    EXPECT_EQ(types("void f(const threadgroup float (&t)[N]);"), "void f( " + std::string(kArray) + "const float [N], 3> t);");
+    EXPECT_EQ(types("void f(threadgroup const float (&t)[16]) {}"), "void f(" + std::string(kArray) + "const float [16], 3> t) {}");
+    EXPECT_EQ(types("void f(float (&t)[4]);"), "void f(float (&t)[4]);");
+    EXPECT_EQ(types("void f(device float (&t)[4]);"), "void f( float (&t)[4]);");
+}
+
 // Test that a declaration already erased (a kernel's explicit instantiation, which the glue
 // replaces) stays erased, array parameters included: MLX's binary kernels spell out
 // `constant const int shape[2]` in theirs (issue 10).

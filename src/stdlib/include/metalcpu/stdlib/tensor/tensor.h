@@ -49,6 +49,10 @@ template <class T, int Space> struct pointer_element<metalcpu_kernel::checked_pt
     static T* address(metalcpu_kernel::checked_ptr<T, Space> p) { return p.address(); }
     static mc_u64 checked(metalcpu_kernel::checked_ptr<T, Space> p) { return p.bits; }
 };
+/// A named threadgroup array is the checked pointer to its first element.
+template <class A, int Space>
+struct pointer_element<metalcpu_kernel::checked_array<A, Space>>
+    : pointer_element<metalcpu_kernel::checked_ptr<typename metalcpu_kernel::array_traits<A>::element, Space>> {};
 #endif
 template <class P>
 using pointer_element_t = typename pointer_element<P>::type;
