@@ -1,7 +1,10 @@
 // GFLOPS of the four samples/matmul kernels run through metalcpu, next to the same
 // algorithms as plain C++ (matmul_twins.cpp) built with the kernels' compiler flags.
 //
-//   matmul_bench [--sizes 1024,2048] [--repeat 3]
+//   matmul_bench [--sizes 1024,2048] [--repeat 3] [--kernel mat_mul_register_8x4]
+//
+// --kernel runs that kernel alone (and its twin), for paired medians of whole
+// processes (one library against another, METALCPU_KERNEL_ISA against another).
 //
 // Prints a Markdown table for the README; exits with 1 when a kernel's result differs from
 // its twin's. Targets (issue 2): kernels without barriers at least 0.8x their twin, the
@@ -55,8 +58,10 @@ void dispatch(MTL::ComputeCommandEncoder* encoder, const char* name, unsigned n)
 int main(int argc, char** argv) {
     std::vector<unsigned> sizes = {1024, 2048};
     int repeat = 3;
+    const char* only = nullptr;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--kernel") && i + 1 < argc) only = argv[++i];
         else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
             sizes.clear();
             for (char* p = argv[++i]; *p;) {
@@ -89,6 +94,7 @@ int main(int argc, char** argv) {
         MatMulParams params{n, n, n};
         const double flops = 2.0 * n * n * n;
         for (const KernelCase& kernel : kCases) {
+            if (only && std::strcmp(only, kernel.name) != 0) continue;
             MTL::Function* function = library->newFunction(NS::String::string(kernel.name, NS::UTF8StringEncoding));
             NS::Error* error = nullptr;
             MTL::ComputePipelineState* pipeline = device->newComputePipelineState(function, &error);
