@@ -4,7 +4,10 @@
 // installed) and next to OpenBLAS's cblas_sgemm (when CMake found OpenBLAS), the ceiling
 // for the register-tiled kernels.
 //
-//   matmul_bench [--sizes 1024,2048] [--repeat 3]
+//   matmul_bench [--sizes 1024,2048] [--repeat 3] [--kernel mat_mul_register_8x4]
+//
+// --kernel runs that kernel alone (and its twin), for paired medians of whole
+// processes (one library against another, METALCPU_KERNEL_ISA against another).
 //
 // Prints a Markdown table for the README; exits with 1 when a kernel's result differs from
 // its twin's (or PoCL's). Targets (issue 2): kernels without barriers at least 0.8x their
@@ -99,8 +102,10 @@ std::string ratio(double numerator, double denominator) {
 int main(int argc, char** argv) {
     std::vector<unsigned> sizes = {1024, 2048};
     int repeat = 3;
+    const char* only = nullptr;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--kernel") && i + 1 < argc) only = argv[++i];
         else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
             sizes.clear();
             for (char* p = argv[++i]; *p;) {
@@ -152,6 +157,7 @@ int main(int argc, char** argv) {
         });
 #endif
         for (const KernelCase& kernel : kCases) {
+            if (only && std::strcmp(only, kernel.name) != 0) continue;
             MTL::Function* function = library->newFunction(NS::String::string(kernel.name, NS::UTF8StringEncoding));
             NS::Error* error = nullptr;
             MTL::ComputePipelineState* pipeline = device->newComputePipelineState(function, &error);

@@ -55,6 +55,11 @@ struct BuildOptions {
     std::vector<std::string> warningFlags; ///< compileTranslation(): -Wall, -Wno-x, ... for the host compiler
     std::string optimisation = "-O2";      ///< compileTranslation(): the host compiler's -O flag
     std::vector<std::string> codeFlags;    ///< compileTranslation(): -g, -g1, -fno-inline
+    /// compileTranslation(): the instruction-set levels (isa.h) to compile for, an image each
+    /// in the .air or .metallib, or "native": this CPU's best level, tuned for it. Empty: native
+    /// alone, as kernels compiled at run time are (the cache key holds hostTarget()). A
+    /// -march= or -mcpu= in METALCPU_KERNEL_FLAGS replaces them with its level alone.
+    std::vector<std::string> levels;
     bool syntaxOnly = false;               ///< compileTranslation(): check the file, write nothing
 };
 
@@ -118,7 +123,8 @@ std::string embedSpecialisationSource(const std::string& translatedCpp);
 
 /// Compiles translated C++ into an object file (an .air) or, with `sharedLibrary`, straight
 /// into a kernel library (a .metallib, sealed for `cacheKey`: library_file.h), with the
-/// flags of the math mode the file records.
+/// flags of the math mode the file records: once for each of `build.levels`, in processes
+/// that run at the same time.
 CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
                                  const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey = {},
                                  const BuildOptions& build = {});
@@ -129,10 +135,11 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
 std::vector<std::string> knownWarningFlags(const std::vector<std::string>& flags, std::vector<std::string>* unknown);
 
 /// Links .air objects, and archives of them (every member is linked), into a .metallib, sealed
-/// for `cacheKey` (empty: a library the tools build). Refused, naming the files as
+/// for `cacheKey` (empty: a library the tools build): an image for each instruction-set level
+/// that every object was compiled for, linked at the same time. Refused, naming the files as
 /// `objectNames` does (default: their paths): an input that is not such an object
-/// (object_file.h), two objects that define the same kernel, and a library that would run
-/// code while it loads (elf_check.h).
+/// (object_file.h), two objects that define the same kernel, objects with no level in common,
+/// and a library that would run code while it loads (elf_check.h).
 CompileResult linkLibrary(const std::vector<std::string>& objects, const std::string& outputPath,
                           const std::string& cacheKey = {}, const std::vector<std::string>& objectNames = {});
 

@@ -65,13 +65,14 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     std::shared_ptr<KernelLibrary> library(new KernelLibrary);
     library->path_ = path;
     // The library owns the memory file and the handle from here on: an early return closes both.
-    library->memoryFile_ = readVerifiedLibrary(path, cacheKey, &reason, &library->contentHash_, unavailable);
+    std::string level;
+    library->memoryFile_ = readVerifiedLibrary(path, cacheKey, &reason, &library->contentHash_, unavailable, &level);
     if (library->memoryFile_ < 0) {
         *error = "Invalid library file " + path + " (" + reason + ")";
         return nullptr;
     }
     // Checked again every time (the file may have changed), loaded once.
-    const std::string loadedKey = library->contentHash_ + path;
+    const std::string loadedKey = library->contentHash_ + level + path;
     if (std::shared_ptr<KernelLibrary> loaded = loadedLibraries().find(loadedKey)) return loaded;
     // Through the memory file's /proc name with this process's id, not "self": a debugger
     // reads the name from the loader's list and opens it in its own process.
@@ -128,6 +129,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     static std::atomic<std::uint64_t> serials{0};
     library->serial_ = ++serials;
     library->self_ = library;
+    support::log().debug("loaded the {} image of {}", level, path);
     return loadedLibraries().add(loadedKey, std::move(library));
 }
 

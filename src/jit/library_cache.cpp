@@ -1,5 +1,6 @@
 #include "jit/library_cache.h"
 
+#include "jit/isa.h"
 #include "jit/kernel_library.h"
 #include "jit/toolchain.h"
 #include "support/config.h"
@@ -126,6 +127,9 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
     // Everything that changes the compiled code is part of the key.
     hasher.add(tools->identity).add(tools->stdlibHash).add(libraryVersion()).add(translatorIdentity());
     hasher.add(static_cast<std::uint64_t>(METALCPU_KERNEL_ABI_VERSION)).add(support::config().kernelFlags);
+    // Kernels are compiled for this CPU's level and tuned for it; a cache directory that
+    // machines share (a home directory on a network) keeps an entry for each.
+    hasher.add(hostTarget());
     const std::string key = hasher.hex();
     const std::string& directory = tools->kernelDir;
     build.libraryPath = directory + "/" + key + suffix;

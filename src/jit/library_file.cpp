@@ -1,6 +1,8 @@
 #include "jit/library_file.h"
 
 #include "jit/elf_check.h"
+#include "jit/isa.h"
+#include "support/config.h"
 #include "support/files.h"
 #include "support/hash.h"
 
@@ -25,13 +27,17 @@ namespace {
 constexpr char kMagic[8] = {'m', 'e', 't', 'a', 'l', 'c', 'p', 'u'};
 /// The first bytes of a .metallib that Apple's metallib tool wrote.
 constexpr std::string_view kAppleMagic = "MTLB";
-constexpr std::uint32_t kVersion = 1;
+/// 1: one image, then the trailer. 2: images, their table, then the trailer.
+constexpr std::uint32_t kVersion = 2;
+constexpr std::uint32_t kSingleImageVersion = 1;
+/// More images than levels any architecture has; a bound on what a damaged table makes us read.
+constexpr std::uint32_t kMaxImages = 16;
 /// Far more than any kernel library; a bound on what a damaged or planted file makes us read.
 constexpr std::uint64_t kMaxLibraryBytes = std::uint64_t(1) << 30;
 
 /// The last bytes of every kernel library file, little-endian as the machine.
 struct Trailer {
-    std::uint64_t imageSize; ///< the bytes before the trailer: the linker's output
+    std::uint64_t imageSize; ///< the bytes before the trailer: the images (and from version 2 their table)
     char cacheKey[32];       ///< the cache key (hex) it was built for; zeros when the tools built it
     char digest[32];         ///< support::Hasher (hex) of the image and the fields above
     std::uint32_t version;
@@ -40,9 +46,23 @@ struct Trailer {
 };
 static_assert(sizeof(Trailer) == 88, "the trailer is a file format");
 
-std::string digestOf(std::string_view image, const Trailer& trailer) {
+/// An entry of a table of images, which ends with a TableEnd.
+struct ImageEntry {
+    char level[24]; ///< the level's name, NUL-padded (isa.h)
+    std::uint64_t offset;
+    std::uint64_t size;
+};
+static_assert(sizeof(ImageEntry) == 40, "the table of images is a file format");
+
+struct TableEnd {
+    std::uint32_t count;     ///< entries before this
+    std::uint32_t entrySize; ///< sizeof(ImageEntry)
+};
+static_assert(sizeof(TableEnd) == 8, "the table of images is a file format");
+
+std::string digestOf(std::string_view body, const Trailer& trailer) {
     return support::Hasher()
-        .add(image)
+        .add(body)
         .add(trailer.imageSize)
         .add(std::string_view(trailer.cacheKey, sizeof trailer.cacheKey))
         .add(std::uint64_t(trailer.version))
@@ -76,7 +96,7 @@ bool shortOfResources(int error) {
 /// `digest` is the content hash the trailer holds. `unavailable` is set when this process,
 /// not the file, is at fault.
 std::string copyAndCheck(int from, int to, std::uint64_t size, const std::string& cacheKey, std::string* digest,
-                         bool& unavailable) {
+                         std::string* level, bool& unavailable) {
     unavailable = true;
     if (ftruncate(to, static_cast<off_t>(size)) != 0) return "cannot make a memory file of its size";
     void* mapped = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, to, 0);
@@ -91,38 +111,92 @@ std::string copyAndCheck(int from, int to, std::uint64_t size, const std::string
         if (n <= 0) break;
         done += static_cast<std::uint64_t>(n);
     }
-    std::string reason = done == size ? checkLibraryFile(std::string_view(bytes, size), cacheKey)
+    std::vector<LibraryImage> images;
+    std::string reason = done == size ? checkLibraryFile(std::string_view(bytes, size), cacheKey, &images)
                                       : "it changed while it was read";
-    if (reason.empty()) {
+    const LibraryImage* chosen = reason.empty() ? selectImage(images, &reason) : nullptr;
+    if (chosen) {
         Trailer trailer{};
         std::memcpy(&trailer, bytes + size - sizeof trailer, sizeof trailer);
         digest->assign(trailer.digest, sizeof trailer.digest);
+        *level = chosen->level;
+        // The memory file keeps the chosen image alone, at its start, where the loader reads it.
+        std::memmove(bytes, bytes + chosen->offset, chosen->size);
     }
     munmap(mapped, size);
+    if (chosen && ftruncate(to, static_cast<off_t>(chosen->size)) != 0) {
+        unavailable = true;
+        return "cannot shrink the memory file to its image";
+    }
     return reason;
 }
 
 } // namespace
 
-std::string sealLibraryFile(const std::string& path, const std::string& cacheKey) {
-    std::optional<std::string> image = support::readFile(path);
-    if (!image) return "cannot read " + path;
-    if (std::string reason = checkKernelElf(*image); !reason.empty()) return path + " is refused: " + reason;
+std::string appendImageTable(std::string& body, const std::vector<LibraryImage>& images) {
+    if (images.empty() || images.size() > kMaxImages) return "a file holds 1 to 16 images";
+    for (const LibraryImage& image : images) {
+        ImageEntry entry{};
+        if (image.level.empty() || image.level.size() >= sizeof entry.level) return "no level is named " + image.level;
+        std::memcpy(entry.level, image.level.data(), image.level.size());
+        entry.offset = image.offset;
+        entry.size = image.size;
+        body.append(reinterpret_cast<const char*>(&entry), sizeof entry);
+    }
+    const TableEnd end{static_cast<std::uint32_t>(images.size()), sizeof(ImageEntry)};
+    body.append(reinterpret_cast<const char*>(&end), sizeof end);
+    return {};
+}
+
+std::string readImageTable(std::string_view body, std::vector<LibraryImage>& images) {
+    TableEnd end{};
+    if (body.size() < sizeof end) return "its table of images is missing";
+    std::memcpy(&end, body.data() + body.size() - sizeof end, sizeof end);
+    if (end.count == 0 || end.count > kMaxImages || end.entrySize != sizeof(ImageEntry) ||
+        std::uint64_t(end.count) * sizeof(ImageEntry) > body.size() - sizeof end)
+        return "its table of images is damaged";
+    const std::uint64_t tableStart = body.size() - sizeof end - std::uint64_t(end.count) * sizeof(ImageEntry);
+    for (std::uint32_t i = 0; i < end.count; ++i) {
+        ImageEntry entry{};
+        std::memcpy(&entry, body.data() + tableStart + i * sizeof entry, sizeof entry);
+        const std::size_t length = strnlen(entry.level, sizeof entry.level);
+        if (length == 0 || length == sizeof entry.level || entry.offset > tableStart ||
+            entry.size > tableStart - entry.offset)
+            return "its table of images is damaged";
+        images.push_back(LibraryImage{std::string(entry.level, length), entry.offset, entry.size});
+    }
+    return {};
+}
+
+std::string writeLibraryFile(const std::string& path, const std::vector<ImageSource>& images,
+                             const std::string& cacheKey) {
+    std::string body;
+    std::vector<LibraryImage> table;
+    for (const ImageSource& source : images) {
+        std::optional<std::string> image = support::readFile(source.path);
+        if (!image) return "cannot read " + source.path;
+        if (std::string reason = checkKernelElf(*image); !reason.empty()) return source.path + " is refused: " + reason;
+        table.push_back(LibraryImage{source.level, body.size(), image->size()});
+        body += *image;
+    }
+    if (std::string reason = appendImageTable(body, table); !reason.empty()) return reason;
     Trailer trailer{};
-    trailer.imageSize = image->size();
+    trailer.imageSize = body.size();
     storeKey(trailer.cacheKey, cacheKey);
     trailer.version = kVersion;
     trailer.trailerSize = sizeof(Trailer);
     std::memcpy(trailer.magic, kMagic, sizeof kMagic);
-    const std::string digest = digestOf(*image, trailer);
+    const std::string digest = digestOf(body, trailer);
     std::memcpy(trailer.digest, digest.data(), sizeof trailer.digest);
-    std::ofstream out(path, std::ios::binary | std::ios::app);
-    out.write(reinterpret_cast<const char*>(&trailer), sizeof trailer);
-    out.close();
-    return out ? std::string() : "cannot write " + path;
+    body.append(reinterpret_cast<const char*>(&trailer), sizeof trailer);
+    return support::writeFile(path, body) ? std::string() : "cannot write " + path;
 }
 
-std::string checkLibraryFile(std::string_view file, const std::string& cacheKey) {
+std::string sealLibraryFile(const std::string& path, const std::string& cacheKey, const std::string& level) {
+    return writeLibraryFile(path, {ImageSource{level.empty() ? baselineLevel() : level, path}}, cacheKey);
+}
+
+std::string checkLibraryFile(std::string_view file, const std::string& cacheKey, std::vector<LibraryImage>* images) {
     if (file.empty()) return "it is empty";
     // A library a Mac's tools built (Apple's container of AIR bitcode) is the likeliest
     // foreign file: a project that ships its prebuilt default.metallib.
@@ -134,7 +208,7 @@ std::string checkLibraryFile(std::string_view file, const std::string& cacheKey)
     if (file.size() < sizeof trailer || std::memcmp(trailer.magic, kMagic, sizeof kMagic) != 0)
         return "it does not end with a metalcpu library trailer: truncated, or not built by this metalcpu's "
                "metal or metallib tool (rebuild it)";
-    if (trailer.version != kVersion || trailer.trailerSize != sizeof trailer)
+    if ((trailer.version != kVersion && trailer.version != kSingleImageVersion) || trailer.trailerSize != sizeof trailer)
         return "it was built by another metalcpu (library file version " + std::to_string(trailer.version) +
                "; rebuild it)";
     if (trailer.imageSize != file.size() - sizeof trailer)
@@ -147,14 +221,43 @@ std::string checkLibraryFile(std::string_view file, const std::string& cacheKey)
             return "it was built for another source (cache key " +
                    std::string(trailer.cacheKey, strnlen(trailer.cacheKey, sizeof trailer.cacheKey)) + ")";
     }
-    const std::string_view image = file.substr(0, trailer.imageSize);
-    if (digestOf(image, trailer) != std::string_view(trailer.digest, sizeof trailer.digest))
+    const std::string_view body = file.substr(0, trailer.imageSize);
+    if (digestOf(body, trailer) != std::string_view(trailer.digest, sizeof trailer.digest))
         return "its contents do not match the hash written when it was built (damaged)";
-    return checkKernelElf(image);
+    std::vector<LibraryImage> table;
+    if (trailer.version == kSingleImageVersion) table.push_back(LibraryImage{baselineLevel(), 0, body.size()});
+    else if (std::string reason = readImageTable(body, table); !reason.empty()) return reason;
+    for (const LibraryImage& image : table) {
+        std::string reason = checkKernelElf(body.substr(image.offset, image.size));
+        if (!reason.empty()) return table.size() == 1 ? reason : "its " + image.level + " image: " + reason;
+    }
+    if (images) *images = std::move(table);
+    return {};
+}
+
+const LibraryImage* selectImage(const std::vector<LibraryImage>& images, std::string* error) {
+    const std::vector<std::string>& levels = knownLevels();
+    const LibraryImage* best = nullptr;
+    std::ptrdiff_t bestRank = -1;
+    for (const LibraryImage& image : images) {
+        const std::ptrdiff_t rank = std::find(levels.begin(), levels.end(), image.level) - levels.begin();
+        if (cpuRuns(image.level) && rank > bestRank) {
+            best = &image;
+            bestRank = rank;
+        }
+    }
+    if (best) return best;
+    std::string needed;
+    for (std::size_t i = 0; i < images.size(); ++i)
+        needed += (i == 0 ? "" : i + 1 == images.size() ? " or " : ", ") + images[i].level;
+    *error = "it holds code for " + needed + " only, which this CPU cannot run (it runs up to " + hostLevel() +
+             (support::config().kernelIsa.empty() ? std::string() : ", as METALCPU_KERNEL_ISA allows") +
+             "); rebuild it with the metal tool's default levels or -march=" + hostLevel();
+    return nullptr;
 }
 
 int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, std::string* error, std::string* digest,
-                        bool* unavailable) {
+                        bool* unavailable, std::string* level) {
     bool shortOf = false;
     if (!unavailable) unavailable = &shortOf;
     *unavailable = false;
@@ -179,10 +282,10 @@ int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, st
         reason = "cannot create a memory file to load it from: " + std::string(std::strerror(errno));
         *unavailable = true;
     }
-    std::string checkedDigest;
+    std::string checkedDigest, checkedLevel;
     if (reason.empty())
         reason = copyAndCheck(file, memory, static_cast<std::uint64_t>(info.st_size), cacheKey, &checkedDigest,
-                              *unavailable);
+                              &checkedLevel, *unavailable);
     // Sealed, the bytes just checked are the bytes the loader maps, whatever happens to the file.
     if (reason.empty() &&
         fcntl(memory, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
@@ -196,6 +299,7 @@ int readVerifiedLibrary(const std::string& path, const std::string& cacheKey, st
         return -1;
     }
     if (digest) *digest = std::move(checkedDigest);
+    if (level) *level = std::move(checkedLevel);
     return memory;
 }
 

@@ -2,6 +2,7 @@
 
 #include "compiler/translate.h"
 #include "jit/elf_image.h"
+#include "jit/isa.h"
 #include "support/files.h"
 
 #include <charconv>
@@ -70,7 +71,23 @@ std::optional<ObjectKernels> readObject(std::string_view bytes, const std::strin
         *error = name + " is a damaged object file (its symbol table lies outside it)";
         return std::nullopt;
     }
-    return ObjectKernels{name, std::move(*kernels)};
+    ObjectKernels object{name, std::move(*kernels), {}};
+    if (!bytes.ends_with(std::string_view(kBundleMagic, sizeof kBundleMagic))) {
+        object.images.push_back(ObjectImage{baselineLevel(), std::string(bytes)});
+        return object;
+    }
+    std::vector<LibraryImage> table;
+    std::string problem = readImageTable(bytes.substr(0, bytes.size() - sizeof kBundleMagic), table);
+    for (std::size_t i = 0; problem.empty() && i < table.size(); ++i) {
+        const std::string_view image = bytes.substr(table[i].offset, table[i].size);
+        problem = notAnObject(image, table[i].level + " object");
+        object.images.push_back(ObjectImage{table[i].level, std::string(image)});
+    }
+    if (!problem.empty()) {
+        *error = name + " is a damaged .air (" + problem + ")";
+        return std::nullopt;
+    }
+    return object;
 }
 
 /// A decimal field of an archive member's header, blank-padded.
@@ -150,6 +167,20 @@ std::optional<LinkInput> readLinkInput(const std::string& path, const std::strin
     std::optional<ObjectKernels> object = readObject(view, name, error);
     if (!object) return std::nullopt;
     return LinkInput{false, {std::move(*object)}};
+}
+
+std::string writeObjectBundle(const std::string& path, const std::vector<ImageSource>& images) {
+    std::string body;
+    std::vector<LibraryImage> table;
+    for (const ImageSource& source : images) {
+        std::optional<std::string> object = support::readFile(source.path);
+        if (!object) return "cannot read " + source.path;
+        table.push_back(LibraryImage{source.level, body.size(), object->size()});
+        body += *object;
+    }
+    if (std::string problem = appendImageTable(body, table); !problem.empty()) return problem;
+    body.append(kBundleMagic, sizeof kBundleMagic);
+    return support::writeFile(path, body) ? std::string() : "cannot write " + path;
 }
 
 std::string duplicateKernels(const std::vector<ObjectKernels>& objects) {

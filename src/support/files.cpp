@@ -64,6 +64,13 @@ std::string createUniqueFile(const std::string& prefix) {
     return pattern;
 }
 
+bool writeFile(const std::string& path, const std::string& contents) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    out.close();
+    return static_cast<bool>(out);
+}
+
 bool writeFileAtomically(const std::string& path, const std::string& contents) {
     // A name of its own for every writer: threads and processes may write the same path at once.
     std::string temporary = createUniqueFile(path + ".tmp");

@@ -16,6 +16,10 @@ std::optional<std::string> readFile(const std::string& path);
 /// private (mode 0600).
 bool writeFileAtomically(const std::string& path, const std::string& contents);
 
+/// Writes `contents` to `path`, created (or replaced) with the mode the umask gives, as a
+/// compiler writes its output: a file nobody else reads meanwhile (a scratch file).
+bool writeFile(const std::string& path, const std::string& contents);
+
 /// Moves the file `from` to `to`, replacing it: a rename, or, where the two are on different
 /// file systems, a copy with `from`'s permissions renamed into place (writeFileAtomically())
 /// and `from` removed. False when it cannot.

@@ -71,6 +71,7 @@ public:
         }
         build_.optimisation = options_.optimisation;
         build_.codeFlags = options_.codeFlags;
+        build_.levels = options_.levels;
         build_.syntaxOnly = options_.action == tools::MetalAction::SyntaxOnly;
     }
 

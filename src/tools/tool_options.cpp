@@ -1,5 +1,6 @@
 #include "tools/tool_options.h"
 
+#include "jit/isa.h"
 #include "jit/make_dependencies.h"
 
 #include <algorithm>
@@ -82,6 +83,18 @@ void optimisation(MetalOptions& o, const std::string& level) {
     else if (level == "z") o.optimisation = "-Os";
     else if (level == "fast" || level == "4") o.optimisation = "-O3";
     else o.error = "unknown optimisation level -O" + level + " (-O0, -O1, -O2, -O3, -Os, -Oz)";
+}
+
+/// -march=, -mcpu=: one image, for a level of this machine's architecture or for this CPU.
+void instructionSet(MetalOptions& o, const std::string& flag, const std::string& level) {
+    const std::vector<std::string>& known = jit::knownLevels();
+    if (level == "native" || std::find(known.begin(), known.end(), level) != known.end()) {
+        o.levels = {level};
+        return;
+    }
+    std::string names;
+    for (const std::string& name : known) names += name + ", ";
+    o.error = "unknown instruction-set level " + flag + level + " (" + names + "native)";
 }
 
 void language(MetalOptions& o, const std::string& name, bool& sources) {
@@ -181,6 +194,11 @@ const std::vector<Rule>& rules() {
          "line tables (unless -g gave more); the sources stay in their files, where gdb reads them"},
         {"-fno-inline", Form::Flag, "", [](O& o, S) { o.codeFlags.push_back("-fno-inline"); },
          "no inlining of the kernel's own functions, for stepping through them"},
+        {"-march=", Form::Joined, "level", [](O& o, S v) { instructionSet(o, "-march=", v); },
+         "one image, for this instruction-set level: x86-64, x86-64-v2, x86-64-v3, x86-64-v4 (armv8-a on "
+         "AArch64), or native (this CPU's best level, tuned for it); default: an image each for x86-64, x86-64-v3 "
+         "and x86-64-v4, of which the loader takes the best the CPU runs"},
+        {"-mcpu=", Form::Joined, "level", [](O& o, S v) { instructionSet(o, "-mcpu=", v); }, "as -march="},
         // Warnings.
         {"-w", Form::Flag, "", [](O& o, S) { o.warnings.suppressed = true; }, "no warnings at all"},
         {"-W", Form::Joined, "warning", [](O& o, S v) { warning(o, v); },

@@ -2,6 +2,7 @@
 // Makefiles and build scripts written for macOS run unchanged (docs/tools.md lists every flag).
 #pragma once
 
+#include "jit/isa.h"
 #include "jit/kernel_compiler.h"
 
 #include <string>
@@ -55,6 +56,7 @@ struct MetalOptions {
     WarningOptions warnings;
     std::string optimisation = "-O2";    ///< -O0 ... -O3, -Os, -Oz (as -Os), -Ofast (as -O3)
     std::vector<std::string> codeFlags;  ///< -g, -gline-tables-only and -frecord-sources (as -g1), -fno-inline
+    std::vector<std::string> levels = jit::defaultLevels(); ///< -march=, -mcpu=: one level, or "native"
     bool help = false;                   ///< -h, --help
     bool version = false;                ///< --version
     bool verbose = false;                ///< -v: the version, and which flags were ignored

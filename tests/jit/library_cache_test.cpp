@@ -1,4 +1,6 @@
 #include "jit/library_cache.h"
+#include "jit/isa.h"
+#include "jit/library_file.h"
 #include "jit/kernel_library.h"
 #include "log_capture.h"
 #include "scoped_state.h"
@@ -125,6 +127,34 @@ TEST_F(LibraryCacheTest, SettingsArePartOfTheKey) {
     auto library = KernelLibrary::open(first.libraryPath, &error);
     ASSERT_NE(library, nullptr) << error;
     EXPECT_NE(library->find("k"), nullptr);
+}
+
+// Test that kernels compiled at run time are compiled for the host's level, which is part of
+// the cache key: a cache shared with a machine of another level (here one METALCPU_KERNEL_ISA
+// makes) keeps an entry for each, each of one image of its level.
+TEST_F(LibraryCacheTest, TheHostLevelIsPartOfTheKey) {
+    const auto levelOf = [](const std::string& path) {
+        std::vector<LibraryImage> images;
+        EXPECT_EQ(checkLibraryFile(support::readFile(path).value_or(""), {}, &images), "");
+        return images.size() == 1 ? images[0].level : "images: " + std::to_string(images.size());
+    };
+    testing::ScopedEnvironmentVariable flags("METALCPU_KERNEL_FLAGS", std::nullopt);
+    SourceBuild best, baseline;
+    {
+        testing::ScopedEnvironmentVariable unset("METALCPU_KERNEL_ISA", std::nullopt);
+        best = buildLibraryFromSource(kSource, {});
+        ASSERT_TRUE(best.ok) << best.diagnostics;
+        EXPECT_EQ(levelOf(best.libraryPath), hostLevel());
+    }
+    {
+        testing::ScopedEnvironmentVariable ceiling("METALCPU_KERNEL_ISA", baselineLevel());
+        baseline = buildLibraryFromSource(kSource, {});
+        ASSERT_TRUE(baseline.ok) << baseline.diagnostics;
+        EXPECT_EQ(levelOf(baseline.libraryPath), baselineLevel());
+        EXPECT_TRUE(buildLibraryFromSource(kSource, {}).fromCache);
+    }
+    if (levelOf(best.libraryPath) == baselineLevel()) GTEST_SKIP() << "this CPU runs the baseline only (issue 14)";
+    EXPECT_NE(best.libraryPath, baseline.libraryPath);
 }
 
 // Test that removing the cache directory while the process runs costs a recompile, not an

@@ -2,24 +2,30 @@
 // (elf_check.h). Every damaged or foreign file is refused with a reason before anything of
 // it is loaded, and a library that would run code as it loads is refused even when sealed.
 #include "jit/elf_check.h"
+#include "jit/isa.h"
 #include "jit/kernel_library.h"
 #include "jit/library_file.h"
 #include "scoped_state.h"
 #include "support/files.h"
+#include "support/hash.h"
 #include "support/process.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <string>
 #include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 namespace metalcpu::jit {
 namespace {
+
+using testing::ScopedEnvironmentVariable;
 
 class LibraryFileTest : public ::testing::Test {
 protected:
@@ -51,6 +57,38 @@ protected:
         support::ProcessResult built = support::runProcess(argv);
         EXPECT_EQ(built.exitCode, 0) << built.output;
         return library;
+    }
+
+    /// The table of images of `file`, which must be sound.
+    static std::vector<LibraryImage> imagesOf(const std::string& file) {
+        std::vector<LibraryImage> images;
+        EXPECT_EQ(checkLibraryFile(file, {}, &images), "");
+        return images;
+    }
+    /// The first image of the sound library: a shared object as the linker wrote it.
+    std::string firstImage() const {
+        const std::vector<LibraryImage> images = imagesOf(sound_);
+        return images.empty() ? std::string() : sound_.substr(images[0].offset, images[0].size);
+    }
+
+    /// Writes a library whose images are the sound library's first, tagged with `levels`.
+    std::string libraryFor(const std::vector<std::string>& levels) {
+        const std::string image = (scratch_.path() / "image.so").string();
+        EXPECT_TRUE(support::writeFileAtomically(image, firstImage()));
+        std::vector<ImageSource> sources;
+        for (const std::string& level : levels) sources.push_back(ImageSource{level, image});
+        const std::string path = (scratch_.path() / "levels.metallib").string();
+        EXPECT_EQ(writeLibraryFile(path, sources), "");
+        return path;
+    }
+
+    /// The level of the image the loader takes from the library at `path`, or its refusal.
+    static std::string loadedLevel(const std::string& path) {
+        std::string error, level;
+        const int file = readVerifiedLibrary(path, {}, &error, nullptr, nullptr, &level);
+        if (file < 0) return "refused: " + error;
+        close(file);
+        return level;
     }
 
     testing::TemporaryDirectory scratch_;
@@ -107,7 +145,7 @@ TEST_F(LibraryFileTest, SoundLibrariesAreAccepted) {
     EXPECT_NE(KernelLibrary::open(METALCPU_SAFE_PROBE_METALLIB, &error), nullptr) << error;
 
     const std::string key(32, 'a');
-    const std::string image = sound_.substr(0, sound_.size() - 88);
+    const std::string image = firstImage();
     const std::string path = (scratch_.path() / "keyed.metallib").string();
     ASSERT_TRUE(support::writeFileAtomically(path, image));
     ASSERT_EQ(sealLibraryFile(path, key), "");
@@ -138,7 +176,7 @@ TEST_F(LibraryFileTest, DamagedFilesAreRefused) {
         {"bit flipped", flipped, "do not match the hash written when it was built (damaged)"},
         {"trailer bit flipped", flippedTrailer, "do not match the hash"},
         {"text", "hello, world\n", "does not end with a metalcpu library trailer"},
-        {"the linker's output, unsealed", sound_.substr(0, sound_.size() - 88), "does not end with a metalcpu"},
+        {"the linker's output, unsealed", firstImage(), "does not end with a metalcpu"},
     };
     for (const auto& file : damaged) {
         SCOPED_TRACE(file.name);
@@ -161,7 +199,7 @@ TEST_F(LibraryFileTest, MacMetallibsAreRefusedAsSuch) {
 
 // must lie inside the file.
 TEST_F(LibraryFileTest, TruncatedImagesAreRefused) {
-    const std::string image = sound_.substr(0, sound_.size() - 88);
+    const std::string image = firstImage();
     EXPECT_EQ(checkKernelElf(image), "");
     EXPECT_EQ(checkKernelElf(image.substr(0, 40)), "it is not an ELF file");
     EXPECT_NE(checkKernelElf(image.substr(0, 100)).find("program headers lie outside the file"), std::string::npos);
@@ -205,6 +243,120 @@ TEST_F(LibraryFileTest, LoadTimeCodeIsRefused) {
         EXPECT_NE(sealLibraryFile(object.library).find(object.reason), std::string::npos);
         EXPECT_NE(refusal(image).find("does not end with a metalcpu library trailer"), std::string::npos);
     }
+}
+
+// Test that a library the tools built carries an image per default level, and that a file
+// written from images reads back with the same levels, places and bytes.
+TEST_F(LibraryFileTest, ImagesRoundTrip) {
+    const std::vector<LibraryImage> built = imagesOf(sound_);
+    ASSERT_EQ(built.size(), defaultLevels().size());
+    for (std::size_t i = 0; i < built.size(); ++i) EXPECT_EQ(built[i].level, defaultLevels()[i]);
+
+    std::vector<ImageSource> sources;
+    std::vector<std::string> bytes;
+    for (std::size_t i = 0; i < built.size(); ++i) {
+        bytes.push_back(sound_.substr(built[i].offset, built[i].size));
+        const std::string path = (scratch_.path() / ("image" + std::to_string(i) + ".so")).string();
+        ASSERT_TRUE(support::writeFileAtomically(path, bytes.back()));
+        sources.push_back(ImageSource{"level-" + std::to_string(i), path});
+    }
+    const std::string path = (scratch_.path() / "round.metallib").string();
+    ASSERT_EQ(writeLibraryFile(path, sources, std::string(32, 'k')), "");
+    const std::string file = support::readFile(path).value_or("");
+    std::vector<LibraryImage> read;
+    ASSERT_EQ(checkLibraryFile(file, std::string(32, 'k'), &read), "");
+    ASSERT_EQ(read.size(), sources.size());
+    for (std::size_t i = 0; i < read.size(); ++i) {
+        EXPECT_EQ(read[i].level, sources[i].level);
+        EXPECT_EQ(file.substr(read[i].offset, read[i].size), bytes[i]);
+    }
+    EXPECT_NE(writeLibraryFile(path, {}), "") << "a library holds at least one image";
+    EXPECT_NE(writeLibraryFile(path, {ImageSource{std::string(40, 'x'), sources[0].path}}).find("no level is named"),
+              std::string::npos);
+    // A damaged table is refused as one, not read past.
+    std::string damaged = file;
+    const std::size_t countAt = file.size() - 88 - 8;
+    damaged[countAt] = 17;
+    EXPECT_NE(checkLibraryFile(damaged).find("do not match the hash"), std::string::npos)
+        << "the table is under the hash";
+}
+
+// Test that the loader takes the best image the CPU runs, whatever the order of the images,
+// and that METALCPU_KERNEL_ISA (a CPU without AVX-512, say) makes it take a lower one: a
+// library with an x86-64-v4 image still loads where v4 code cannot run.
+TEST_F(LibraryFileTest, TheBestImageTheCpuRunsIsLoaded) {
+    if (baselineLevel() != "x86-64") GTEST_SKIP() << "one level on this architecture (issue 14)";
+    const std::string path = libraryFor({"x86-64", "x86-64-v4", "x86-64-v3"});
+    {
+        ScopedEnvironmentVariable unset("METALCPU_KERNEL_ISA", std::nullopt);
+        const std::string best = cpuRuns("x86-64-v4") ? "x86-64-v4" : cpuRuns("x86-64-v3") ? "x86-64-v3" : "x86-64";
+        EXPECT_EQ(loadedLevel(path), best);
+    }
+    {
+        ScopedEnvironmentVariable ceiling("METALCPU_KERNEL_ISA", "x86-64-v3");
+        EXPECT_EQ(loadedLevel(path), cpuRuns("x86-64-v3") ? "x86-64-v3" : "x86-64");
+    }
+    ScopedEnvironmentVariable ceiling("METALCPU_KERNEL_ISA", "x86-64-v2");
+    EXPECT_EQ(loadedLevel(path), "x86-64") << "no v2 image: the baseline";
+    std::string error;
+    std::shared_ptr<KernelLibrary> library = KernelLibrary::open(path, &error);
+    ASSERT_NE(library, nullptr) << error;
+    EXPECT_FALSE(library->kernelNames().empty());
+}
+
+// Test that a library with no image this CPU runs is refused before anything of it is
+// loaded, naming the levels it needs, and the level this CPU runs: nothing executes an
+// instruction the CPU lacks.
+TEST_F(LibraryFileTest, NoImageThisCpuRunsIsRefusedByName) {
+    if (baselineLevel() != "x86-64") GTEST_SKIP() << "one level on this architecture (issue 14)";
+    {
+        ScopedEnvironmentVariable ceiling("METALCPU_KERNEL_ISA", "x86-64-v3");
+        const std::string error = refusal(support::readFile(libraryFor({"x86-64-v4"})).value_or(""));
+        EXPECT_NE(error.find("(it holds code for x86-64-v4 only, which this CPU cannot run (it runs up to "), std::string::npos)
+            << error;
+        EXPECT_NE(error.find(", as METALCPU_KERNEL_ISA allows)"), std::string::npos) << error;
+    }
+    ScopedEnvironmentVariable unset("METALCPU_KERNEL_ISA", std::nullopt);
+    // A level above any CPU's, as a newer metalcpu might write.
+    const std::string error = refusal(support::readFile(libraryFor({"x86-64-v9", "x86-64-v10"})).value_or(""));
+    EXPECT_NE(error.find("it holds code for x86-64-v9 or x86-64-v10 only, which this CPU cannot run (it runs up to " +
+                         hostLevel() + "); rebuild it"),
+              std::string::npos)
+        << error;
+}
+
+// Test that a library file of version 1 — one image, then the trailer, as metalcpu wrote it
+// before images had levels — still loads, as the baseline.
+TEST_F(LibraryFileTest, SingleImageFilesStillLoad) {
+    struct Trailer {
+        std::uint64_t imageSize;
+        char cacheKey[32];
+        char digest[32];
+        std::uint32_t version;
+        std::uint32_t trailerSize;
+        char magic[8];
+    } trailer{};
+    static_assert(sizeof(Trailer) == 88);
+    std::string file = firstImage();
+    trailer.imageSize = file.size();
+    trailer.version = 1;
+    trailer.trailerSize = sizeof trailer;
+    std::memcpy(trailer.magic, "metalcpu", 8);
+    const std::string digest = support::Hasher()
+                                   .add(file)
+                                   .add(trailer.imageSize)
+                                   .add(std::string_view(trailer.cacheKey, sizeof trailer.cacheKey))
+                                   .add(std::uint64_t(1))
+                                   .hex();
+    std::memcpy(trailer.digest, digest.data(), sizeof trailer.digest);
+    file.append(reinterpret_cast<const char*>(&trailer), sizeof trailer);
+    std::vector<LibraryImage> images;
+    ASSERT_EQ(checkLibraryFile(file, {}, &images), "");
+    ASSERT_EQ(images.size(), 1u);
+    EXPECT_EQ(images[0].level, baselineLevel());
+    const std::string path = (scratch_.path() / "version1.metallib").string();
+    ASSERT_TRUE(support::writeFileAtomically(path, file));
+    EXPECT_EQ(loadedLevel(path), baselineLevel());
 }
 
 } // namespace

@@ -1,3 +1,4 @@
+#include "jit/library_file.h"
 #include "log_capture.h"
 #include "metal_test.h"
 #include "runtime/debug_layer.h"
@@ -174,6 +175,25 @@ TEST_F(LibraryTest, DamagedLibraryFiles) {
             EXPECT_NE(message.find(file.reason), std::string::npos) << message;
         }
     }
+}
+
+// Test that a .metallib with no image this CPU can run (here one for a level above any CPU's)
+// is nullptr plus an NS::Error naming the level it needs, and never a SIGILL: nothing of it
+// is loaded.
+TEST_F(LibraryTest, NoImageForThisCpu) {
+    const std::string sound = support::readFile(TEST_METALLIB).value_or("");
+    std::vector<jit::LibraryImage> images;
+    ASSERT_EQ(jit::checkLibraryFile(sound, {}, &images), "");
+    TemporaryDirectory directory;
+    const std::string image = (directory.path() / "image.so").string();
+    ASSERT_TRUE(support::writeFileAtomically(image, sound.substr(images[0].offset, images[0].size)));
+    const std::string path = (directory.path() / "future.metallib").string();
+    ASSERT_EQ(jit::writeLibraryFile(path, {jit::ImageSource{"x86-64-v9", image}}), "");
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newLibrary(string(path.c_str()), &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    const std::string message = text(error->localizedDescription());
+    EXPECT_NE(message.find("it holds code for x86-64-v9 only, which this CPU cannot run"), std::string::npos) << message;
 }
 
 // Test that newLibrary(nil source), in both forms, is nullptr and an NS::Error saying so,

@@ -116,6 +116,21 @@ TEST(ToolOptions, DebugInformationAndOptimisation) {
     EXPECT_NE(parseMetalOptions({"-O9", "k.metal"}).error.find("unknown optimisation level -O9"), std::string::npos);
 }
 
+// Test -march= and -mcpu=: one level (or native) instead of the default levels; a level of no
+// architecture this metalcpu knows is an error listing the known ones.
+TEST(ToolOptions, InstructionSetLevels) {
+    EXPECT_EQ(parseMetalOptions({"k.metal"}).levels, jit::defaultLevels());
+    const std::string baseline = jit::baselineLevel();
+    EXPECT_EQ(parseMetalOptions({"-march=" + baseline, "k.metal"}).levels, Strings{baseline});
+    EXPECT_EQ(parseMetalOptions({"-march=native", "k.metal"}).levels, Strings{"native"});
+    EXPECT_EQ(parseMetalOptions({"-march=native", "-mcpu=" + baseline, "k.metal"}).levels, Strings{baseline})
+        << "the last one wins";
+    const MetalOptions bad = parseMetalOptions({"-march=pentium4", "k.metal"});
+    EXPECT_NE(bad.error.find("unknown instruction-set level -march=pentium4 (" + baseline), std::string::npos) << bad.error;
+    EXPECT_NE(parseMetalOptions({"-mcpu=i386", "k.metal"}).error.find("unknown instruction-set level -mcpu=i386"),
+              std::string::npos);
+}
+
 // Test the warning flags: what goes to the host compiler, which warnings are errors.
 TEST(ToolOptions, WarningFlags) {
     MetalOptions options = parseMetalOptions({"-Wall", "-Werror", "-Wno-error", "-Werror=shadow",

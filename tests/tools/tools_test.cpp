@@ -1,4 +1,7 @@
+#include "jit/isa.h"
 #include "jit/library_file.h"
+#include "jit/object_file.h"
+#include "scoped_state.h"
 #include "tools/tool_fixture.h"
 
 namespace metalcpu::tools {
@@ -144,6 +147,61 @@ TEST_F(ToolsTest, ArchivesAreLinkedWhole) {
     EXPECT_EQ(thin.exitCode, 1);
     EXPECT_NE(thin.output.find("thin.a is a thin archive"), std::string::npos) << thin.output;
     EXPECT_FALSE(exists("thin.metallib"));
+}
+
+// The levels of the images of the library `name`, in the file's order.
+std::vector<std::string> levelsOf(const std::string& file) {
+    std::vector<jit::LibraryImage> images;
+    EXPECT_EQ(jit::checkLibraryFile(file, {}, &images), "");
+    std::vector<std::string> levels;
+    for (const jit::LibraryImage& image : images) levels.push_back(image.level);
+    return levels;
+}
+
+// Test that `metal -c` puts an object per default level into the .air and `metallib` an
+// image per level into the library, also through archives; that -march= builds one level
+// (native: this CPU's); and that objects of different levels link into the levels they
+// share, or fail naming each object's levels when they share none.
+TEST_F(ToolsTest, InstructionSetLevels) {
+    testing::ScopedEnvironmentVariable unset("METALCPU_KERNEL_ISA", std::nullopt);
+    testing::ScopedEnvironmentVariable flags("METALCPU_KERNEL_FLAGS", std::nullopt);
+    ASSERT_EQ(run({METAL_TOOL, "-c", "a.metal", "-DA=1"}).exitCode, 0);
+    std::string error;
+    std::optional<jit::LinkInput> all = jit::readLinkInput(dir_ + "/a.air", "a.air", &error);
+    ASSERT_TRUE(all) << error;
+    ASSERT_EQ(all->objects.size(), 1u);
+    std::vector<std::string> levels;
+    for (const jit::ObjectImage& image : all->objects[0].images) levels.push_back(image.level);
+    EXPECT_EQ(levels, jit::defaultLevels());
+
+    const std::string baseline = jit::baselineLevel();
+    support::ProcessResult one = run({METAL_TOOL, "-c", "b.metal", "-march=" + baseline});
+    ASSERT_EQ(one.exitCode, 0) << one.output;
+    ASSERT_EQ(run({TOOLS_BIN_DIR "/metal-ar", "rcs", "b.a", "b.air"}).exitCode, 0);
+    ASSERT_EQ(run({METALLIB_TOOL, "a.air", "-o", "all.metallib"}).exitCode, 0);
+    EXPECT_EQ(levelsOf(read("all.metallib")), jit::defaultLevels());
+    support::ProcessResult shared = run({METALLIB_TOOL, "a.air", "b.a", "-o", "shared.metallib"});
+    ASSERT_EQ(shared.exitCode, 0) << shared.output;
+    EXPECT_EQ(levelsOf(read("shared.metallib")), std::vector<std::string>{baseline});
+    EXPECT_EQ(kernelsOf("shared.metallib"), (std::vector<std::string>{"from_a", "from_b"}));
+
+    ASSERT_EQ(run({METAL_TOOL, "b.metal", "-mcpu=native", "-o", "native.metallib"}).exitCode, 0);
+    EXPECT_EQ(levelsOf(read("native.metallib")), std::vector<std::string>{jit::hostLevel()});
+    // METALCPU_KERNEL_FLAGS' level replaces the default ones.
+    support::ProcessResult forced =
+        run({METAL_TOOL, "b.metal", "-o", "forced.metallib"}, {"METALCPU_KERNEL_FLAGS=-march=" + baseline});
+    ASSERT_EQ(forced.exitCode, 0) << forced.output;
+    EXPECT_EQ(levelsOf(read("forced.metallib")), std::vector<std::string>{baseline});
+
+    if (jit::knownLevels().size() < 2) GTEST_SKIP() << "one level on this architecture (issue 14)";
+    const std::string other = jit::knownLevels()[1];
+    ASSERT_EQ(run({METAL_TOOL, "-c", "a.metal", "-DA=1", "-march=" + other, "-o", "a_other.air"}).exitCode, 0);
+    support::ProcessResult none = run({METALLIB_TOOL, "a_other.air", "b.air", "-o", "none.metallib"});
+    EXPECT_EQ(none.exitCode, 1);
+    EXPECT_NE(none.output.find("no instruction-set level in common: a_other.air for " + other + "; b.air for " + baseline),
+              std::string::npos)
+        << none.output;
+    EXPECT_FALSE(exists("none.metallib"));
 }
 
 // Test that a kernel defined by two objects is an error naming the kernel and both files
