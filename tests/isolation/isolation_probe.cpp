@@ -3,9 +3,11 @@
 //   isolation_probe [--deny-processes | --scan-stack]
 // --deny-processes: once the kernel is compiled, this process may start no other (as where a
 // sandbox forbids it), so no device process can start.
-// --scan-stack: a kernel copies 8192 words of its thread's stack, above its own frame, into a
-// buffer; the probe says whether it saw the address of the command buffer running it (which
-// the queue's thread holds on its stack while the kernel runs in the program's process).
+// --scan-stack: a kernel copies up to 8192 words of its thread's stack, above its own frame,
+// into a buffer; the probe says whether it saw the address of the command buffer running it
+// (which the queue's thread holds on its stack while the kernel runs in the program's
+// process). In the program's process the copy stops at the end of the stack's mapping, which
+// may be less than 8192 words above the frame (reading past it would crash the probe).
 #include "isolation/device_process.h"
 
 #include <Foundation/Foundation.hpp>
@@ -23,10 +25,16 @@ namespace {
 const char* const kSource = R"(
 #include <metal_stdlib>
 kernel void add_one(device int* data [[buffer(0)]], uint i [[thread_position_in_grid]]) { data[i] += 1; }
-kernel void scan_stack(device ulong* out [[buffer(0)]]) {
+kernel void frame_address(device ulong* out [[buffer(0)]]) {
     ulong local = 0;
     thread ulong* volatile frame = &local;
-    for (uint i = 0; i < 8192; ++i) out[i] = frame[i];
+    out[0] = ulong(frame);
+}
+kernel void scan_stack(device ulong* out [[buffer(0)]], constant ulong& stackEnd [[buffer(1)]]) {
+    ulong local = 0;
+    thread ulong* volatile frame = &local;
+    const ulong words = stackEnd > ulong(frame) ? min(ulong(8192), (stackEnd - ulong(frame)) / 8) : 8192;
+    for (uint i = 0; i < words; ++i) out[i] = frame[i];
 }
 )";
 
@@ -47,27 +55,53 @@ bool denyNewProcesses() {
 
 } // namespace
 
-/// Whether the scan_stack kernel, run in its own command buffer, sees that command buffer's
-/// address on its stack.
-bool stackShowsTheProgram(MTL::Device* device, MTL::Library* library, MTL::CommandQueue* queue) {
-    MTL::Function* function = library->newFunction(NS::String::string("scan_stack", NS::UTF8StringEncoding));
+/// Runs kernel `name` of `library` on one thread in a command buffer of its own, with `out` at
+/// [[buffer(0)]] and `argument` at 1; returns the command buffer (autoreleased).
+MTL::CommandBuffer* runOne(MTL::Device* device, MTL::Library* library, MTL::CommandQueue* queue, const char* name,
+                           MTL::Buffer* out, unsigned long long argument) {
+    MTL::Function* function = library->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
     NS::Error* error = nullptr;
     MTL::ComputePipelineState* state = device->newComputePipelineState(function, &error);
-    MTL::Buffer* out = device->newBuffer(8192 * sizeof(unsigned long long), MTL::ResourceStorageModeShared);
     MTL::CommandBuffer* commands = queue->commandBuffer();
     MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
     encoder->setComputePipelineState(state);
     encoder->setBuffer(out, 0, 0);
+    encoder->setBytes(&argument, sizeof argument, 1);
     encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
     encoder->endEncoding();
     commands->commit();
     commands->waitUntilCompleted();
-    const auto* words = static_cast<const unsigned long long*>(out->contents());
+    state->release();
+    function->release();
+    return commands;
+}
+
+/// The end of the mapping of this process that holds `address`, or 0 when none does (the
+/// address is another process's).
+unsigned long long mappingEnd(unsigned long long address) {
+    FILE* maps = std::fopen("/proc/self/maps", "r");
+    if (!maps) return 0;
+    unsigned long long begin = 0, end = 0, found = 0;
+    char line[512];
+    while (!found && std::fgets(line, sizeof line, maps))
+        if (std::sscanf(line, "%llx-%llx", &begin, &end) == 2 && address >= begin && address < end) found = end;
+    std::fclose(maps);
+    return found;
+}
+
+/// Whether the scan_stack kernel, run in its own command buffer, sees that command buffer's
+/// address on its stack. A first kernel tells where the kernels' frames are, so that in the
+/// program's process the scan stops at the end of that thread's stack mapping.
+bool stackShowsTheProgram(MTL::Device* device, MTL::Library* library, MTL::CommandQueue* queue) {
+    MTL::Buffer* out = device->newBuffer(8192 * sizeof(unsigned long long), MTL::ResourceStorageModeShared);
+    auto* words = static_cast<unsigned long long*>(out->contents());
+    runOne(device, library, queue, "frame_address", out, 0);
+    const unsigned long long stackEnd = mappingEnd(words[0]);
+    std::memset(words, 0, 8192 * sizeof(unsigned long long));
+    MTL::CommandBuffer* commands = runOne(device, library, queue, "scan_stack", out, stackEnd);
     bool seen = false;
     for (int i = 0; i < 8192; ++i) seen = seen || words[i] == reinterpret_cast<unsigned long long>(commands);
     out->release();
-    state->release();
-    function->release();
     return seen;
 }
 
