@@ -1,7 +1,10 @@
 // GFLOPS of the four samples/matmul kernels run through metalcpu, next to the same
 // algorithms as plain C++ (matmul_twins.cpp) built with the kernels' compiler flags.
 //
-//   matmul_bench [--sizes 1024,2048] [--repeat 3]
+//   matmul_bench [--sizes 1024,2048] [--repeat 3] [--kernel name] [--only metal|twin]
+//
+// --kernel runs one kernel, --only one side (the results are then not compared): for
+// farm-bench's whole-process medians of one kernel.
 //
 // Prints a Markdown table for the README; exits with 1 when a kernel's result differs from
 // its twin's. Targets (issue 2): kernels without barriers at least 0.8x their twin, the
@@ -24,6 +27,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -55,8 +59,11 @@ void dispatch(MTL::ComputeCommandEncoder* encoder, const char* name, unsigned n)
 int main(int argc, char** argv) {
     std::vector<unsigned> sizes = {1024, 2048};
     int repeat = 3;
+    std::string only, selected;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--kernel") && i + 1 < argc) selected = argv[++i];
+        else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
             sizes.clear();
             for (char* p = argv[++i]; *p;) {
@@ -89,6 +96,15 @@ int main(int argc, char** argv) {
         MatMulParams params{n, n, n};
         const double flops = 2.0 * n * n * n;
         for (const KernelCase& kernel : kCases) {
+            if (!selected.empty() && selected != kernel.name) continue;
+            if (only == "twin") {
+                const double plain = bench::bestSeconds(repeat, [&] {
+                    kernel.twin(static_cast<const float*>(a->contents()), static_cast<const float*>(b->contents()),
+                                reference.data(), n, n, n);
+                });
+                std::printf("| %s | %u² | | %.2f | |\n", kernel.name, n, flops / plain * 1e-9);
+                continue;
+            }
             MTL::Function* function = library->newFunction(NS::String::string(kernel.name, NS::UTF8StringEncoding));
             NS::Error* error = nullptr;
             MTL::ComputePipelineState* pipeline = device->newComputePipelineState(function, &error);
@@ -108,6 +124,11 @@ int main(int argc, char** argv) {
                 commandBuffer->commit();
                 commandBuffer->waitUntilCompleted();
             });
+            if (only == "metal") {
+                std::printf("| %s | %u² | %.2f | | |\n", kernel.name, n, flops / metal * 1e-9);
+                pipeline->release();
+                continue;
+            }
             double plain = bench::bestSeconds(repeat, [&] {
                 kernel.twin(static_cast<const float*>(a->contents()), static_cast<const float*>(b->contents()),
                             reference.data(), n, n, n);
