@@ -4,10 +4,11 @@
 // installed) and next to OpenBLAS's cblas_sgemm (when CMake found OpenBLAS), the ceiling
 // for the register-tiled kernels.
 //
-//   matmul_bench [--sizes 1024,2048] [--repeat 3] [--kernel mat_mul_register_8x4]
+//   matmul_bench [--sizes 1024,2048] [--repeat 3] [--kernel name] [--only metal|twin]
 //
-// --kernel runs that kernel alone (and its twin), for paired medians of whole
-// processes (one library against another, METALCPU_KERNEL_ISA against another).
+// --kernel runs that kernel alone, --only one side (the results are then not compared): for
+// paired medians of whole processes (one library against another, METALCPU_KERNEL_ISA
+// against another, one side against the other).
 //
 // Prints a Markdown table for the README; exits with 1 when a kernel's result differs from
 // its twin's (or PoCL's). Targets (issue 2): kernels without barriers at least 0.8x their
@@ -102,10 +103,11 @@ std::string ratio(double numerator, double denominator) {
 int main(int argc, char** argv) {
     std::vector<unsigned> sizes = {1024, 2048};
     int repeat = 3;
-    const char* only = nullptr;
+    std::string only, selected;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--kernel") && i + 1 < argc) only = argv[++i];
+        else if (!std::strcmp(argv[i], "--kernel") && i + 1 < argc) selected = argv[++i];
+        else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
             sizes.clear();
             for (char* p = argv[++i]; *p;) {
@@ -151,13 +153,19 @@ int main(int argc, char** argv) {
         const double flops = 2.0 * n * n * n;
         double sgemm = -1;
 #if defined(METALCPU_BENCH_OPENBLAS)
-        sgemm = bench::bestSeconds(repeat, [&] {
+        if (only.empty())
+            sgemm = bench::bestSeconds(repeat, [&] {
             cblas_sgemm(bench::kRowMajor, bench::kNoTranspose, bench::kNoTranspose, int(n), int(n), int(n), 1.0f, inA,
                         int(n), inB, int(n), 0.0f, yardstick.data(), int(n));
         });
 #endif
         for (const KernelCase& kernel : kCases) {
-            if (only && std::strcmp(only, kernel.name) != 0) continue;
+            if (!selected.empty() && selected != kernel.name) continue;
+            if (only == "twin") {
+                const double plain = bench::bestSeconds(repeat, [&] { kernel.twin(inA, inB, reference.data(), n, n, n); });
+                std::printf("| %s | %u² | - | %s | - | - | - | - | - |\n", kernel.name, n, gflops(flops, plain).c_str());
+                continue;
+            }
             MTL::Function* function = library->newFunction(NS::String::string(kernel.name, NS::UTF8StringEncoding));
             NS::Error* error = nullptr;
             MTL::ComputePipelineState* pipeline = device->newComputePipelineState(function, &error);
@@ -177,6 +185,11 @@ int main(int argc, char** argv) {
                 commandBuffer->commit();
                 commandBuffer->waitUntilCompleted();
             });
+            if (only == "metal") {
+                std::printf("| %s | %u² | %s | - | - | - | - | - | - |\n", kernel.name, n, gflops(flops, metal).c_str());
+                pipeline->release();
+                continue;
+            }
             double plain = bench::bestSeconds(repeat, [&] { kernel.twin(inA, inB, reference.data(), n, n, n); });
             double difference = largestDifference(reference, static_cast<const float*>(c->contents()));
             double pocl = -1;

@@ -50,6 +50,8 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
         info.threadgroupSites.assign(sites.begin(), sites.end());
         info.usesCoroutines = coroutines.count(e.function) != 0;
         info.usesWorkItemLoops = workItemLoops.count(e.function) != 0;
+        for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose && !info.loopsInBody; ++i)
+            info.loopsInBody = tokens[i].isIdentifier("for") || tokens[i].isIdentifier("while") || tokens[i].isIdentifier("do");
         if (a.maxThreadsExpression) {
             if (f.isTemplate) {
                 auto it = maxThreadsHelpers.find(e.function);

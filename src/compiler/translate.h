@@ -145,6 +145,9 @@ struct KernelInfo {
     /// MC_KERNEL_WORK_ITEM_LOOPS. Chosen over coroutines when the kernel's barriers sit only in
     /// its body's straight-line code, blocks, loops and ifs (docs/compiler.md has the rules).
     bool usesWorkItemLoops = false;
+    /// The kernel's own body has a `for`, `while` or `do` loop: part of its shape, which
+    /// decides how its code is generated (emitter/code_generation.h).
+    bool loopsInBody = false;
     /// [[max_total_threads_per_threadgroup(n)]]; 0 when absent or not a literal (the generated
     /// mc_kernel then holds the value the host compiler computes).
     std::uint32_t maxTotalThreadsPerThreadgroup = 0;

@@ -55,6 +55,9 @@ std::vector<std::string> codeFlags(MathMode mode, const Target& target, const Bu
     std::vector<std::string> flags = {"-std=c++20", build.optimisation, "-fPIC", "-fno-exceptions", "-fno-rtti",
                                       "-fno-threadsafe-statics", "-fno-stack-protector",
                                       "-fvisibility=hidden", "-fno-plt", "-nostdinc",
+                                      // `#pragma omp simd` on the loops over a group's threads
+                                      // (metalcpu/kernel_support.h); no OpenMP runtime.
+                                      "-fopenmp-simd",
                                       // Clang's (so Metal's) default error limit: one bad
                                       // template instantiation can otherwise bury its first
                                       // message under hundreds.

@@ -34,6 +34,14 @@ const char* loweringOf(const mc_kernel& kernel) {
     return "one loop over each group's threads";
 }
 
+/// How the front end had the kernel's code generated, chosen by its shape (the compiler's
+/// emitter/code_generation.h), for the same log line.
+std::string codeGenerationOf(const mc_kernel& kernel) {
+    std::string text = kernel.flags & MC_KERNEL_OPTIMISED_O3 ? "-O3" : "-O2";
+    text += kernel.flags & MC_KERNEL_VECTORISED_THREADS ? ", threads as SIMD lanes" : ", threads one by one";
+    return text;
+}
+
 } // namespace
 
 std::string shaderValidationUid(const std::shared_ptr<jit::KernelLibrary>& library, const mc_kernel& kernel) {
@@ -113,8 +121,8 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
     MTL::ComputePipelineState* pipeline =
         ns::make<ComputePipelineState>(device, library, &kernel, maxThreads, staticMemory, validated, identity.uid);
     if (label) ns::implOf<ComputePipelineState>(pipeline)->label().set(label);
-    support::log().debug("pipeline for kernel '{}'{}: {}", kernel.name, validated ? " (shader validation)" : "",
-                         loweringOf(kernel));
+    support::log().debug("pipeline for kernel '{}'{}: {}; code: {}", kernel.name,
+                         validated ? " (shader validation)" : "", loweringOf(kernel), codeGenerationOf(kernel));
     // Every pipeline, instrumented or not: its UID is what selects it.
     if (settings.enabled && settings.dumpPipelines) dumpPipeline(identity.uid, identity.label, kernel, validated);
     return pipeline;

@@ -1,3 +1,4 @@
+#include "compiler/emitter/code_generation.h"
 #include "compiler/translate.h"
 
 #include "compiler/compiler_test_util.h"
@@ -103,6 +104,38 @@ TEST(Translate, TokensKeepTheirPositions) {
         << t.cpp;
 }
 
+// Test that each kernel shape gets its code generation (emitter/code_generation.h): an
+// elementwise kernel and one with a loop of its own stay at the command line's level with their
+// threads vectorised, a work-item-loop kernel's group function is raised to -O3 with the kernel
+// inlined into it, and the flags record both.
+TEST(Translate, CodeGenerationPerShape) {
+    const char* source = "# 1 \"s.metal\"\n"
+                         "kernel void lane(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    x[i] += 1.0f;\n"
+                         "}\n"
+                         "kernel void looped(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    for (uint k = 0; k < 4; ++k) x[i] += 1.0f;\n"
+                         "}\n"
+                         "kernel void split(device float* x [[buffer(0)]]) {\n"
+                         "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                         "}\n";
+    Translation t = translate(source, {});
+    ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
+    ASSERT_EQ(t.kernels.size(), 3u);
+    EXPECT_EQ(kernelShape(t.kernels[0]), KernelShape::ThreadLoop);
+    EXPECT_EQ(kernelShape(t.kernels[1]), KernelShape::ThreadLoopOverLoops);
+    EXPECT_EQ(kernelShape(t.kernels[2]), KernelShape::WorkItemLoops);
+    EXPECT_NE(t.cpp.find("__attribute__((flatten)) void __mc_0_run_group("), std::string::npos) << t.cpp;
+    EXPECT_NE(t.cpp.find("__attribute__((flatten)) void __mc_1_run_group("), std::string::npos) << t.cpp;
+    EXPECT_NE(t.cpp.find("__attribute__((flatten, optimize(\"O3\"))) void __mc_2_run_group("), std::string::npos)
+        << t.cpp;
+    EXPECT_NE(t.cpp.find("{\"lane\", \"s.metal\", 1, 13, 0u | MC_KERNEL_VECTORISED_THREADS, "), std::string::npos);
+    EXPECT_NE(t.cpp.find("{\"looped\", \"s.metal\", 4, 13, 0u | MC_KERNEL_VECTORISED_THREADS, "), std::string::npos);
+    EXPECT_NE(t.cpp.find("{\"split\", \"s.metal\", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | "
+                         "MC_KERNEL_OPTIMISED_O3, "),
+              std::string::npos);
+}
+
 // Test how barrier kernels are lowered: barriers in the body's straight-line code give work-item
 // loops (still using barriers), a barrier under an `if` gives a coroutine, one reached through
 // a helper gives fibers; the output keeps the line's columns as far as the inserted code allows.
@@ -138,7 +171,8 @@ TEST(Translate, BarrierKernelLowerings) {
                          "}\n"),
               std::string::npos)
         << t.cpp;
-    EXPECT_NE(t.cpp.find("{\"a\", \"c.metal\", 2, 13, MC_KERNEL_WORK_ITEM_LOOPS, 0, 1, ::__mc_0_params, "
+    EXPECT_NE(t.cpp.find("{\"a\", \"c.metal\", 2, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | "
+                         "MC_KERNEL_OPTIMISED_O3, 0, 1, ::__mc_0_params, "
                          "&::__mc_0_run_group, nullptr, 0, nullptr, \"a\"},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"b\", \"c.metal\", 5, 13, MC_KERNEL_USES_BARRIERS, 0, 0, nullptr, "

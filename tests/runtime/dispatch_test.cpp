@@ -151,6 +151,21 @@ kernel void vectors(device float4* out [[buffer(0)]], device half* halves [[buff
     halves[i] = h * h;
 }
 
+// A body the host compiler vectorises over the threads of a row (for_each_thread), with an
+// early return past the data and values that depend on the built-ins the loop derives from
+// its counter.
+kernel void lanes(device const float* in [[buffer(0)]],
+                  device float* out [[buffer(1)]],
+                  device uint* where [[buffer(2)]],
+                  constant uint& count [[buffer(3)]],
+                  uint i [[thread_position_in_grid]],
+                  uint local [[thread_position_in_threadgroup]],
+                  uint group [[threadgroup_position_in_grid]]) {
+    if (i >= count) return;
+    out[i] = in[i] * 3.0f - float(local);
+    where[i] = group * 65536 + local;
+}
+
 // A `device const` reference, which metal-cpp programs also fill with setBytes.
 struct Line { float slope; float intercept; uint count; };
 kernel void evaluate_line(device const Line& line [[buffer(0)]],
@@ -257,6 +272,68 @@ TEST_P(LinearDispatch, ScaleAdd) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, LinearDispatch, kLinearShapes, linearCaseName);
+
+struct LaneCase {
+    unsigned count;
+    unsigned groupWidth;
+    bool wholeGroups; ///< dispatchThreadgroups: the last group's threads past `count` return
+    bool validated;
+};
+
+std::string laneCaseName(const ::testing::TestParamInfo<LaneCase>& info) {
+    const LaneCase& c = info.param;
+    return "n" + std::to_string(c.count) + "_group" + std::to_string(c.groupWidth) +
+           (c.wholeGroups ? "_whole" : "_threads") + (c.validated ? "_validated" : "_plain");
+}
+
+class VectorisedLanes : public DispatchTest, public ::testing::WithParamInterface<LaneCase> {};
+
+// The vectorised loop over a group's threads against the scalar one (shader validation keeps
+// it scalar): rows shorter than a vector, not multiples of its width, one thread, groups cut
+// at the grid's edge, and threads that return.
+TEST_P(VectorisedLanes, MatchEachThread) {
+    const LaneCase& c = GetParam();
+    MTL::ComputePipelineState* state = pipeline(library_, "lanes", c.validated);
+    ASSERT_NE(state, nullptr);
+    const unsigned groups = (c.count + c.groupWidth - 1) / c.groupWidth;
+    MTL::Buffer* in = buffer(c.count * 4);
+    GuardedBuffer out(device_, c.count * 4);
+    GuardedBuffer where(device_, c.count * 4);
+    auto* inv = static_cast<float*>(in->contents());
+    for (unsigned i = 0; i < c.count; ++i) inv[i] = float(i) * 0.25f;
+    const std::uint32_t count = c.count;
+    const MTL::Size grid = c.wholeGroups ? MTL::Size(groups, 1, 1) : MTL::Size(c.count, 1, 1);
+    ASSERT_EQ(dispatch(state, grid, MTL::Size(c.groupWidth, 1, 1),
+                       [&](MTL::ComputeCommandEncoder* encoder) {
+                           encoder->setBuffer(in, 0, 0);
+                           out.bind(encoder, 1);
+                           where.bind(encoder, 2);
+                           encoder->setBytes(&count, sizeof count, 3);
+                       },
+                       c.wholeGroups),
+              MTL::CommandBufferStatusCompleted);
+    const float* result = out.data<float>();
+    const std::uint32_t* position = where.data<std::uint32_t>();
+    for (unsigned i = 0; i < c.count; ++i) {
+        const unsigned local = i % c.groupWidth;
+        ASSERT_EQ(result[i], float(i) * 0.25f * 3.0f - float(local)) << i;
+        ASSERT_EQ(position[i], (i / c.groupWidth) * 65536 + local) << i;
+    }
+    out.expectCanariesIntact();
+    where.expectCanariesIntact();
+    in->release();
+    state->release();
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, VectorisedLanes,
+                         ::testing::Values(LaneCase{1, 1, false, false}, LaneCase{1, 1, true, true},
+                                           LaneCase{3, 1, true, false}, LaneCase{5, 3, true, false},
+                                           LaneCase{5, 3, true, true}, LaneCase{17, 4, false, false},
+                                           LaneCase{31, 8, true, false}, LaneCase{31, 8, true, true},
+                                           LaneCase{1000, 7, true, false}, LaneCase{1000, 33, false, false},
+                                           LaneCase{1000, 33, true, true}, LaneCase{4097, 1024, true, false},
+                                           LaneCase{4097, 1024, false, true}, LaneCase{64, 64, false, false}),
+                         laneCaseName);
 
 struct GridCase {
     unsigned width, height, groupWidth, groupHeight;

@@ -1,5 +1,6 @@
 #include "compiler/emitter/entry_points.h"
 
+#include "compiler/emitter/code_generation.h"
 #include "compiler/passes/threadgroup_variables.h"
 #include "compiler/reflection.h"
 #include "compiler/source.h"
@@ -174,10 +175,19 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         std::string setup = argumentSetup(e, k, validation);
         std::string call = "    " + info.functionExpression + "(" + callArguments(e, k) + ");\n";
         const bool usesT = call.find("__t") != std::string::npos;
-        // The instrumented kernel body is too big for GCC to inline on its own; without it the
-        // per-thread loop is a call per thread.
-        const std::string flatten = validation ? "__attribute__((flatten)) " : "";
-        out += flatten + "void __mc_" + k + "_run_group(const ::mc_group* __g) {\n";
+        // The loop over the threads is what the host compiler vectorises, each thread a lane
+        // (for_each_thread): only with the kernel inlined into it can it. GCC's own limits
+        // leave a kernel of a few dozen lines (and every instrumented one) a call per thread.
+        // A coroutine kernel is started per thread. A work-item-loop kernel holds its loops
+        // itself and is called once per group: inlined only when the group function's
+        // optimisation level is to apply to it.
+        const CodeGeneration decision = codeGenerationFor(kernelShape(info));
+        const bool loopsOverThreads = !info.usesWorkItemLoops && !info.usesCoroutines;
+        std::string attributes;
+        if (validation || loopsOverThreads || !decision.optimisation.empty()) attributes = "flatten";
+        if (!decision.optimisation.empty()) attributes += ", optimize(\"" + decision.optimisation + "\")";
+        const std::string prefix = attributes.empty() ? "" : "__attribute__((" + attributes + ")) ";
+        out += prefix + "void __mc_" + k + "_run_group(const ::mc_group* __g) {\n";
         out += setup;
         if (info.usesWorkItemLoops) {
             // One call per group: the kernel loops over the threads itself, and rebinds the
@@ -246,10 +256,11 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         out += "\n";
 
         // MC_KERNEL_USES_BARRIERS means "needs fibers": coroutine kernels synchronise without.
-        const char* flags = info.usesWorkItemLoops ? "MC_KERNEL_WORK_ITEM_LOOPS"
-                            : info.usesCoroutines  ? "MC_KERNEL_COROUTINES"
-                            : info.usesBarriers ? "MC_KERNEL_USES_BARRIERS"
-                                                : "0u";
+        const std::string flags = std::string(info.usesWorkItemLoops ? "MC_KERNEL_WORK_ITEM_LOOPS"
+                                              : info.usesCoroutines  ? "MC_KERNEL_COROUTINES"
+                                              : info.usesBarriers    ? "MC_KERNEL_USES_BARRIERS"
+                                                                     : "0u") +
+                                  codeGenerationFlags(decision);
 
         // The kernel's name as a symbol of the object: a second object defining the same
         // kernel is refused when objects are linked into a library (translate.h, kernelSymbol()).

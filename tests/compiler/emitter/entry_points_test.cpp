@@ -43,7 +43,7 @@ TEST(EntryPointCode, OneKernel) {
     EXPECT_EQ(generateEntryPoints({e}, "a.metal"), R"(// "k"
 namespace ns { namespace {
 using __mc_0_fn = decltype(&::ns::k<float>);
-void __mc_0_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 2);
     auto&& __a1 = ::metalcpu_kernel::threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 0);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
@@ -86,7 +86,7 @@ TEST(EntryPointCode, NoParameters) {
         code.find("constexpr mc_u32 __mc_0_max_threads = static_cast<mc_u32>(::__mc_max_threads_0<4>());"),
         std::string::npos);
     EXPECT_NE(
-        code.find("{\"empty\", \"a.metal\", 0, 0, 0u, ::__mc_0_max_threads, 0, nullptr, &::__mc_0_run_group, "
+        code.find("{\"empty\", \"a.metal\", 0, 0, 0u | MC_KERNEL_VECTORISED_THREADS, ::__mc_0_max_threads, 0, nullptr, &::__mc_0_run_group, "
                   "&::__mc_0_run_thread, 0, nullptr, \"empty\"},"),
         std::string::npos);
 }

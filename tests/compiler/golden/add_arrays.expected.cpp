@@ -13,7 +13,7 @@ using namespace metal;
 // "add_arrays"
 namespace {
 using __mc_0_fn = decltype(&::add_arrays);
-void __mc_0_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
     auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
@@ -38,6 +38,6 @@ const ::mc_param __mc_0_params[] = {
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.add_arrays") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"add_arrays", "add_arrays.metal", 5, 13, 0u, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "add_arrays"},
+    {"add_arrays", "add_arrays.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "add_arrays"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "add_arrays.metal", nullptr, 0)

@@ -68,7 +68,7 @@ const mc_u64 __mc_0_sites[] = {0x1ull};
 // "reverse_by_lambda"
 namespace {
 using __mc_1_fn = decltype(&::reverse_by_lambda);
-void __mc_1_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) void __mc_1_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
         ::reverse_by_lambda(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>, MC_BUILTIN_THREADS_PER_THREADGROUP>(__g, __t), __g);

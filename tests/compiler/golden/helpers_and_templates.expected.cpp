@@ -49,7 +49,7 @@ namespace {
 #line 48 "helpers_and_templates.metal"
 using __mc_0_fn = decltype(&::reduce_rows<SumOp, 2, 4>);
 #line 6 "<metalcpu generated>"
-void __mc_0_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {

@@ -15,7 +15,7 @@ using namespace metal;
 // "scale_and_offset"
 namespace {
 using __mc_0_fn = decltype(&::scale_and_offset);
-void __mc_0_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 1);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 0);
     auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 3);
@@ -46,6 +46,6 @@ const ::mc_param __mc_0_params[] = {
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.scale_and_offset") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"scale_and_offset", "implicit_indices.metal", 5, 13, 0u, 0, 6, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scale_and_offset"},
+    {"scale_and_offset", "implicit_indices.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 6, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scale_and_offset"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "implicit_indices.metal", nullptr, 0)

@@ -27,7 +27,7 @@ template <typename T>
 // "squares"
 namespace demo { namespace ops { namespace {
 using __mc_0_fn = decltype(&::demo::ops::squares);
-void __mc_0_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
         ::demo::ops::squares(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
@@ -49,7 +49,7 @@ namespace demo { namespace {
 #line 24 "namespace_kernel.metal"
 using __mc_1_fn = decltype(&::demo::ops::negate<float>);
 #line 26 "<metalcpu generated>"
-void __mc_1_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) void __mc_1_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
         ::demo::ops::negate<float>(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
@@ -69,7 +69,7 @@ const ::mc_param __mc_1_params[] = {
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.squares") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.negate_float") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"squares", "namespace_kernel.metal", 11, 13, 0u, 0, 2, ::demo::ops::__mc_0_params, &::demo::ops::__mc_0_run_group, &::demo::ops::__mc_0_run_thread, 0, nullptr, "squares"},
-    {"negate_float", "namespace_kernel.metal", 17, 13, 0u, 0, 2, ::demo::__mc_1_params, &::demo::__mc_1_run_group, &::demo::__mc_1_run_thread, 0, nullptr, "negate<float>"},
+    {"squares", "namespace_kernel.metal", 11, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::ops::__mc_0_params, &::demo::ops::__mc_0_run_group, &::demo::ops::__mc_0_run_thread, 0, nullptr, "squares"},
+    {"negate_float", "namespace_kernel.metal", 17, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::__mc_1_params, &::demo::__mc_1_run_group, &::demo::__mc_1_run_thread, 0, nullptr, "negate<float>"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "namespace_kernel.metal", nullptr, 0)

@@ -198,7 +198,7 @@ const mc_u64 __mc_2_sites[] = {0x1ull};
 // "fragments"
 namespace {
 using __mc_3_fn = decltype(&::fragments);
-void __mc_3_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) void __mc_3_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>(__g, 0);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
         ::fragments(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__g, __t), __g);
@@ -220,7 +220,7 @@ namespace {
 #line 145 "tensor_ops.metal"
 using __mc_4_fn = decltype(&::quantised<load_tile>);
 #line 86 "<metalcpu generated>"
-void __mc_4_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) void __mc_4_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>(__g, 1);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {

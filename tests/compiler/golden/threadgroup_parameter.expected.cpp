@@ -21,7 +21,7 @@ static void store_and_sync(            float* scratch, uint slot, float value)
 // "reverse_in_group"
 namespace {
 using __mc_0_fn = decltype(&::reverse_in_group);
-void __mc_0_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 0);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {

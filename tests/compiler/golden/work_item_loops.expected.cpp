@@ -81,7 +81,7 @@ namespace {
 #line 35 "work_item_loops.metal"
 using __mc_0_fn = decltype(&::scan::block_prefix<float, 64>);
 #line 6 "<metalcpu generated>"
-void __mc_0_run_group(const ::mc_group* __g) {
+__attribute__((flatten, optimize("O3"))) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
     const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
@@ -99,7 +99,7 @@ const mc_u64 __mc_0_sites[] = {0x1ull};
 // "halve_until"
 namespace {
 using __mc_1_fn = decltype(&::halve_until);
-void __mc_1_run_group(const ::mc_group* __g) {
+__attribute__((flatten, optimize("O3"))) void __mc_1_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>(__g, 1);
     const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
@@ -117,7 +117,7 @@ const mc_u64 __mc_1_sites[] = {0x2ull};
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.block_prefix_float_64") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.halve_until") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"block_prefix_float_64", "work_item_loops.metal", 12, 17, MC_KERNEL_WORK_ITEM_LOOPS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>"},
-    {"halve_until", "work_item_loops.metal", 44, 13, MC_KERNEL_WORK_ITEM_LOOPS, 0, 4, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "halve_until"},
+    {"block_prefix_float_64", "work_item_loops.metal", 12, 17, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>"},
+    {"halve_until", "work_item_loops.metal", 44, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "halve_until"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "work_item_loops.metal", nullptr, 0)

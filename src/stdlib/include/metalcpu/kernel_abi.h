@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 10u
+#define METALCPU_KERNEL_ABI_VERSION 11u
 #define METALCPU_MAX_BUFFER_BINDINGS 31
 #define METALCPU_MAX_THREADGROUP_BINDINGS 31
 #define METALCPU_THREADGROUP_SITE_CACHE 16
@@ -246,9 +246,12 @@ enum mc_kernel_flags {
     MC_KERNEL_USES_BARRIERS = 1u, /* barriers reachable from helpers: run_thread on fibers */
     MC_KERNEL_COROUTINES = 2u,    /* barriers only in the kernel body: run_group resumes one
                                      coroutine per thread (run_thread is null) */
-    MC_KERNEL_WORK_ITEM_LOOPS = 4u /* barriers only in the body's loops and blocks: run_group
-                                      runs the pieces between barriers as loops over the
-                                      threads (run_thread is null) */
+    MC_KERNEL_WORK_ITEM_LOOPS = 4u, /* barriers only in the body's loops and blocks: run_group
+                                       runs the pieces between barriers as loops over the
+                                       threads (run_thread is null) */
+    /* How the front end had the code generated (ABI 11; only logged, METALCPU_LOG_LEVEL=debug): */
+    MC_KERNEL_VECTORISED_THREADS = 8u, /* the loops over the threads run them as SIMD lanes */
+    MC_KERNEL_OPTIMISED_O3 = 16u       /* run_group is compiled at -O3 (the command line's is -O2) */
 };
 
 /* Reflection and entry points of one kernel function. */

@@ -118,20 +118,46 @@ inline thread_ids thread_ids_of(const mc_group* group, mc_u32 linear) {
     return thread_ids{linear % sx, (linear / sx) % sy, linear / (sx * sy), linear};
 }
 
-/// Runs `body` once per thread of the group, x fastest, so the kernel body inlined into
-/// the innermost loop can be vectorised over neighbouring threads.
+/// Runs `body(thread_ids)` for the threads of one row (y, z) of the group whose linear
+/// indices start at `row`, unless `skipped(linear)`. This is the loop the host compiler
+/// vectorises, each thread a SIMD lane (docs/compiler.md, "Vectorised thread loops"):
+/// - In plain builds it is `omp simd` (-fopenmp-simd: the pragma, no OpenMP runtime): code
+///   between barriers never relies on another thread's iteration having run, and Metal runs a
+///   SIMD-group's threads in lockstep anyway. What cannot be vectorised (calls, atomics,
+///   branches the target cannot mask) stays scalar, with the same result.
+/// - It counts the threads' x positions in the grid: builtin() folds the group's origin plus
+///   `gx - origin` back to `gx`, so `a[gid]` is affine in the loop. Counted from 0 the uint sum
+///   might wrap as far as GCC knows, and every access would be a gather or scatter.
+/// - Shader validation records the running thread for its reports, a store to shared state
+///   per iteration, so that loop stays scalar.
+template <class Skipped, class Body>
+__attribute__((always_inline)) inline void for_each_thread_in_row(const mc_group* group, mc_u32 y, mc_u32 z,
+                                                                   mc_u32 row, const Skipped& skipped, Body& body) {
+    const mc_u32 sx = group->size[0];
+#ifdef METALCPU_VALIDATION
+    for (mc_u32 x = 0; x < sx; ++x) {
+        if (skipped(row + x)) continue;
+        const_cast<mc_group*>(group)->current_thread = static_cast<unsigned short>(row + x); // reports
+        body(thread_ids{x, y, z, row + x});
+    }
+#else
+    const mc_u32 origin = group->position[0] * group->dispatch->threads_per_threadgroup[0];
+#pragma omp simd
+    for (mc_u32 gx = origin; gx < origin + sx; ++gx) {
+        const mc_u32 x = gx - origin;
+        if (skipped(row + x)) continue;
+        body(thread_ids{x, y, z, row + x});
+    }
+#endif
+}
+
+/// Runs `body` once per thread of the group, x fastest, each row a vectorisable loop.
 template <class Body>
 __attribute__((always_inline)) inline void for_each_thread(const mc_group* group, Body&& body) {
     const mc_u32 sx = group->size[0], sy = group->size[1], sz = group->size[2];
-    mc_u32 linear = 0;
+    constexpr auto none = [](mc_u32) { return false; };
     for (mc_u32 z = 0; z < sz; ++z)
-        for (mc_u32 y = 0; y < sy; ++y)
-            for (mc_u32 x = 0; x < sx; ++x) {
-#ifdef METALCPU_VALIDATION
-                const_cast<mc_group*>(group)->current_thread = static_cast<unsigned short>(linear); // reports
-#endif
-                body(thread_ids{x, y, z, linear++});
-            }
+        for (mc_u32 y = 0; y < sy; ++y) for_each_thread_in_row(group, y, z, (z * sy + y) * sx, none, body);
 }
 
 template <class P>

@@ -198,21 +198,14 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
 }
 
 /// Runs one piece of a kernel for every thread of the group that has not returned, x
-/// fastest, so that the host compiler can vectorise over neighbouring threads.
+/// fastest, each row a loop the host compiler can vectorise (for_each_thread_in_row).
 template <bool TracksReturns, class Piece>
 __attribute__((always_inline)) inline void run_work_items(const work_items<TracksReturns>& threads, Piece&& piece) {
     const mc_group* group = threads.group();
     const mc_u32 sx = group->size[0], sy = group->size[1], sz = group->size[2];
-    mc_u32 linear = 0;
+    const auto returned = [&threads](mc_u32 linear) { return threads.returned(linear); };
     for (mc_u32 z = 0; z < sz; ++z)
-        for (mc_u32 y = 0; y < sy; ++y)
-            for (mc_u32 x = 0; x < sx; ++x, ++linear) {
-                if (threads.returned(linear)) continue;
-#ifdef METALCPU_VALIDATION
-                const_cast<mc_group*>(group)->current_thread = static_cast<unsigned short>(linear); // reports
-#endif
-                piece(thread_ids{x, y, z, linear});
-            }
+        for (mc_u32 y = 0; y < sy; ++y) for_each_thread_in_row(group, y, z, (z * sy + y) * sx, returned, piece);
 }
 
 } // namespace metalcpu_kernel
