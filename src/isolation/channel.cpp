@@ -1,5 +1,7 @@
 #include "isolation/channel.h"
 
+#include "support/spin.h"
+
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -21,14 +23,6 @@ constexpr auto kHostSpin = std::chrono::microseconds(30);
 /// The device's thread spins longer after a reply: the next request of a queue that commits
 /// many small command buffers comes right after.
 constexpr auto kDeviceSpin = std::chrono::microseconds(100);
-
-void relax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield");
-#endif
-}
 
 /// Futexes on memory shared between processes: not FUTEX_PRIVATE_FLAG.
 long futexWait(std::atomic<std::uint32_t>& word, std::uint32_t expected, const timespec* timeout) {
@@ -53,12 +47,7 @@ template <typename Done>
 bool waitFor(ChannelHeader& header, std::atomic<std::uint32_t>& sleeping, std::chrono::nanoseconds spin,
              std::optional<std::chrono::steady_clock::time_point> deadline, Done done) {
     using Clock = std::chrono::steady_clock;
-    const Clock::time_point spinUntil = Clock::now() + spin;
-    for (unsigned i = 0;; ++i) {
-        if (done(header.state.load(std::memory_order_acquire))) return true;
-        if ((i & 63) == 63 && Clock::now() >= spinUntil) break;
-        relax();
-    }
+    if (support::spinFor(spin, [&] { return done(header.state.load(std::memory_order_acquire)); })) return true;
     for (;;) {
         sleeping.store(1, std::memory_order_seq_cst);
         const std::uint32_t seen = header.state.load(std::memory_order_seq_cst);

@@ -13,6 +13,7 @@
 #include "runtime/shared_event.h"
 #include "support/config.h"
 #include "support/log.h"
+#include "support/spin.h"
 #include "validation/dispatch_counts.h"
 
 #include <Foundation/NSAutoreleasePool.hpp>
@@ -220,8 +221,11 @@ void CommandBuffer::waitUntilCompleted() {
         support::log().warn("waitUntilCompleted on a command buffer that was not committed: returning at once");
         return;
     }
+    // A short command buffer is done before a sleeping thread could be woken: spin first.
+    constexpr auto kSpin = std::chrono::microseconds(30);
+    if (support::spinFor(kSpin, [&] { return finished_.load(std::memory_order_acquire); })) return;
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return finished_; });
+    changed_.wait(lock, [&] { return finished_.load(std::memory_order_acquire); });
 }
 
 NS::Error* CommandBuffer::error() const {
@@ -427,7 +431,7 @@ void CommandBuffer::execute() {
     runHandlers(completedHandlers_);
     {
         std::lock_guard lock(mutex_);
-        finished_ = true;
+        finished_.store(true, std::memory_order_release);
     }
     changed_.notify_all();
     queue_->progress().finish(queueNumber_);

@@ -126,7 +126,7 @@ private:
     std::atomic<bool> committed_{false};
     std::vector<std::function<void(MTL::CommandBuffer*)>> scheduledHandlers_, completedHandlers_;
     NS::Error* error_ = nullptr;
-    bool finished_ = false; ///< completed and its completed handlers have run
+    std::atomic<bool> finished_{false}; ///< completed and its completed handlers have run
     std::uint64_t queueNumber_ = 0; ///< its place in the queue's progress, for waitForPendingWork()
     std::uint64_t commitIndex_ = 0; ///< its place among the command buffers the process committed
     double gpuStartTime_ = 0, gpuEndTime_ = 0;

@@ -3,6 +3,10 @@
 #include "runtime/command_buffer.h"
 #include "runtime/in_flight.h"
 #include "runtime/log_state.h"
+#include "support/spin.h"
+
+#include <atomic>
+#include <chrono>
 
 namespace metalcpu::rt {
 
@@ -12,6 +16,7 @@ struct CommandQueue::Shared {
     std::mutex mutex;
     std::condition_variable ready;
     std::deque<CommandBuffer*> order; ///< enqueued buffers, each retained, oldest first
+    std::atomic<std::uint64_t> commits{0}; ///< commit() calls, which the thread spins on
     bool stop = false;
     bool running = false;
     std::thread thread;
@@ -66,6 +71,7 @@ QueueProgress& CommandQueue::progress() { return *shared_->progress; }
 void CommandQueue::commit(CommandBuffer* /*buffer*/) {
     // The buffer already has its place in `order`; wake the thread to look at it.
     std::lock_guard lock(shared_->mutex);
+    shared_->commits.fetch_add(1, std::memory_order_release);
     shared_->ready.notify_all();
 }
 
@@ -75,10 +81,20 @@ void CommandQueue::run(std::shared_ptr<Shared> shared) {
         CommandBuffer* next = nullptr;
         {
             std::unique_lock lock(shared->mutex);
-            shared->ready.wait(lock, [&] {
+            const auto ready = [&] {
                 return (shared->stop && shared->order.empty()) ||
                        (!shared->order.empty() && shared->order.front()->isCommitted());
-            });
+            };
+            if (!ready()) {
+                // A program that commits one command buffer after another commits the next
+                // within microseconds: spin for it before sleeping (support/spin.h).
+                constexpr auto kSpin = std::chrono::microseconds(50);
+                const std::uint64_t seen = shared->commits.load(std::memory_order_acquire);
+                lock.unlock();
+                support::spinFor(kSpin, [&] { return shared->commits.load(std::memory_order_acquire) != seen; });
+                lock.lock();
+            }
+            shared->ready.wait(lock, ready);
             if (shared->order.empty()) return;
             next = shared->order.front();
             shared->order.pop_front();
