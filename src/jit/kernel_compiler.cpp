@@ -56,8 +56,11 @@ std::vector<std::string> codeFlags(MathMode mode, const Target& target, const Bu
                                       "-fno-threadsafe-statics", "-fno-stack-protector",
                                       "-fvisibility=hidden", "-fno-plt", "-nostdinc",
                                       // `#pragma omp simd` on the loops over a group's threads
-                                      // (metalcpu/kernel_support.h); no OpenMP runtime.
-                                      "-fopenmp-simd",
+                                      // (metalcpu/kernel_support.h); no OpenMP runtime. The
+                                      // macro says the pragma is understood (GCC defines none
+                                      // for -fopenmp-simd; host code that includes the header
+                                      // would warn about an unknown pragma).
+                                      "-fopenmp-simd", "-DMETALCPU_OPENMP_SIMD=1",
                                       // Clang's (so Metal's) default error limit: one bad
                                       // template instantiation can otherwise bury its first
                                       // message under hundreds.

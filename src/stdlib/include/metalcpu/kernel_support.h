@@ -142,7 +142,9 @@ __attribute__((always_inline)) inline void for_each_thread_in_row(const mc_group
     }
 #else
     const mc_u32 origin = group->position[0] * group->dispatch->threads_per_threadgroup[0];
+#ifdef METALCPU_OPENMP_SIMD
 #pragma omp simd
+#endif
     for (mc_u32 gx = origin; gx < origin + sx; ++gx) {
         const mc_u32 x = gx - origin;
         if (skipped(row + x)) continue;
