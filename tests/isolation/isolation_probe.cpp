@@ -33,7 +33,8 @@ kernel void frame_address(device ulong* out [[buffer(0)]]) {
 kernel void scan_stack(device ulong* out [[buffer(0)]], constant ulong& stackEnd [[buffer(1)]]) {
     ulong local = 0;
     thread ulong* volatile frame = &local;
-    const ulong words = stackEnd > ulong(frame) ? min(ulong(8192), (stackEnd - ulong(frame)) / 8) : 8192;
+    const ulong room = stackEnd > ulong(frame) ? (stackEnd - ulong(frame)) / 8 : 8192;
+    const ulong words = room < 8192 ? room : 8192;
     for (uint i = 0; i < words; ++i) out[i] = frame[i];
 }
 )";
