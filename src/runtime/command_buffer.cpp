@@ -1,5 +1,7 @@
 #include "runtime/command_buffer.h"
 
+#include "runtime/buffer_memory.h"
+
 #include "exec/executor.h"
 #include "isolation/device_process.h"
 #include "foundation/factories.h"
@@ -221,9 +223,13 @@ void CommandBuffer::waitUntilCompleted() {
         support::log().warn("waitUntilCompleted on a command buffer that was not committed: returning at once");
         return;
     }
-    // A short command buffer is done before a sleeping thread could be woken: spin first.
+    // A short command buffer run in this process is done before a sleeping thread could be
+    // woken: spin first. With a device process its channel spins instead; spinning here too
+    // would take the cores its threads need.
     constexpr auto kSpin = std::chrono::microseconds(30);
-    if (support::spinFor(kSpin, [&] { return finished_.load(std::memory_order_acquire); })) return;
+    if (!BufferMemory::sharedWithDevice() &&
+        support::spinFor(kSpin, [&] { return finished_.load(std::memory_order_acquire); }))
+        return;
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return finished_.load(std::memory_order_acquire); });
 }

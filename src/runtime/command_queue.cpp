@@ -1,5 +1,6 @@
 #include "runtime/command_queue.h"
 
+#include "runtime/buffer_memory.h"
 #include "runtime/command_buffer.h"
 #include "runtime/in_flight.h"
 #include "runtime/log_state.h"
@@ -85,9 +86,10 @@ void CommandQueue::run(std::shared_ptr<Shared> shared) {
                 return (shared->stop && shared->order.empty()) ||
                        (!shared->order.empty() && shared->order.front()->isCommitted());
             };
-            if (!ready()) {
+            if (!ready() && !BufferMemory::sharedWithDevice()) {
                 // A program that commits one command buffer after another commits the next
-                // within microseconds: spin for it before sleeping (support/spin.h).
+                // within microseconds: spin for it before sleeping (support/spin.h). Not with
+                // a device process, whose channels spin instead.
                 constexpr auto kSpin = std::chrono::microseconds(50);
                 const std::uint64_t seen = shared->commits.load(std::memory_order_acquire);
                 lock.unlock();
