@@ -31,6 +31,9 @@ PolicyResult applyWarningPolicy(const std::string& messages, const WarningOption
             std::string name;
             const std::size_t tag = line.rfind(" [-W");
             if (tag != std::string::npos && line.back() == ']') name = line.substr(tag + 4, line.size() - tag - 5);
+            // GCC names warnings that take a level with their `=` ("[-Wimplicit-fallthrough=]");
+            // -Werror=implicit-fallthrough names them without.
+            if (!name.empty() && name.back() == '=') name.pop_back();
             const bool error = (options.allAreErrors || (!name.empty() && contains(options.errors, name))) &&
                                !(!name.empty() && contains(options.notErrors, name));
             if (error) {

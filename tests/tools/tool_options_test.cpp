@@ -250,6 +250,15 @@ TEST(WarningPolicy, ErrorsAndSuppression) {
         << named.text;
     EXPECT_NE(named.text.find("k.metal:3:9: warning: unused variable"), std::string::npos);
 
+    // GCC's name of a warning with levels ends in `=`; -Werror=<name> names it without.
+    WarningOptions levelled;
+    levelled.errors = {"implicit-fallthrough"};
+    PolicyResult fallthrough =
+        applyWarningPolicy("k.metal:8:3: warning: this statement may fall through [-Wimplicit-fallthrough=]\n", levelled);
+    EXPECT_EQ(fallthrough.errors, 1);
+    EXPECT_EQ(fallthrough.text,
+              "k.metal:8:3: error: this statement may fall through [-Werror,-Wimplicit-fallthrough=]\n");
+
     WarningOptions quiet;
     quiet.suppressed = true;
     quiet.allAreErrors = true;
