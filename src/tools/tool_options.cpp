@@ -333,6 +333,9 @@ MetalOptions parseMetalOptions(const std::vector<std::string>& arguments) {
         options.error = "-o with -c takes one source file";
     else if (options.action == MetalAction::Compile && options.output.empty() && fromStandardInput)
         options.error = "-c with standard input (-) needs -o";
+    else if ((options.action == MetalAction::Compile || options.action == MetalAction::Link) && options.output == "-")
+        options.error = "-o - (standard output) is for the text of -E and -M; a compiled .air or .metallib needs "
+                        "a file name";
     return options;
 }
 

@@ -158,6 +158,8 @@ TEST(ToolOptions, RejectsBadCommandLines) {
         {{"k.metal", "-fmetal-math-mode=loose"}, "unknown math mode"},
         {{"-c", "a.metal", "b.metal", "-o", "x.air"}, "-o with -c takes one source file"},
         {{"-c", "-"}, "-c with standard input (-) needs -o"},
+        {{"-c", "k.metal", "-o", "-"}, "-o - (standard output) is for the text of -E and -M"},
+        {{"k.metal", "-o", "-"}, "-o - (standard output) is for the text of -E and -M"},
     };
     for (const auto& [arguments, message] : cases) {
         MetalOptions options = parseMetalOptions(arguments);
