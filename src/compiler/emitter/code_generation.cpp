@@ -18,7 +18,7 @@ const char* shapeName(KernelShape shape) {
     return "";
 }
 
-// Measured with farm-bench on the bench kernels (bench/README.md, "Code generation per
+// Measured on the bench kernels (bench/README.md, "Code generation per
 // kernel shape"): -O3 against -O2 for every kernel of a shape, median CPU time of alternating
 // whole-process runs.
 CodeGeneration codeGenerationFor(KernelShape shape) {
