@@ -1,7 +1,7 @@
 # Builds samples/matmul and the validation sample's GoogleTest suite as an outside project
 # (port/CMakeLists.txt) and runs them. find_package: against an installed prefix, and also
 # configured where GoogleTest cannot be found, which must still give metalcpu::metal.
-# add_subdirectory with SHARED=ON: metalcpu is built inside the project as a shared library
+# add_subdirectory with SHARED=ON: metalcpu is built inside the project (Debug) as a shared library
 # (BUILD_SHARED_LIBS=ON), which the programs must load; that build is installed, and the
 # installed package is checked as the fixture's is (consumer_test.cmake, pkg_config_test.cmake).
 #   cmake -DMODE=find_package -DPREFIX=<metalcpu prefix> | -DMODE=add_subdirectory [-DSHARED=ON]
@@ -16,7 +16,9 @@ set(app ${SOURCE}/samples/matmul)
 if(MODE STREQUAL "find_package")
   set(configure -DCMAKE_PREFIX_PATH=${PREFIX})
 else()
-  set(configure -DMETALCPU_SOURCE_DIR=${SOURCE})
+  # A Debug build, as a program under development usually is, and metalcpu with it: the one
+  # build of the library at -O0 with assertions on, and half the compile time of -O2.
+  set(configure -DMETALCPU_SOURCE_DIR=${SOURCE} -DCMAKE_BUILD_TYPE=Debug)
   if(SHARED)
     list(APPEND configure -DBUILD_SHARED_LIBS=ON -DMETALCPU_INSTALL=ON)
   endif()
