@@ -39,6 +39,7 @@ const char* loweringOf(const mc_kernel& kernel) {
 std::string codeGenerationOf(const mc_kernel& kernel) {
     std::string text = kernel.flags & MC_KERNEL_OPTIMISED_O3 ? "-O3" : "-O2";
     text += kernel.flags & MC_KERNEL_VECTORISED_THREADS ? ", threads as SIMD lanes" : ", threads one by one";
+    if (kernel.flags & MC_KERNEL_NARROW_VECTORS) text += ", vectors of 128 bits at most";
     return text;
 }
 

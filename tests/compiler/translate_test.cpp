@@ -126,11 +126,15 @@ TEST(Translate, CodeGenerationPerShape) {
     EXPECT_EQ(kernelShape(t.kernels[1]), KernelShape::ThreadLoopOverLoops);
     EXPECT_EQ(kernelShape(t.kernels[2]), KernelShape::WorkItemLoops);
     EXPECT_NE(t.cpp.find("__attribute__((flatten)) void __mc_0_run_group("), std::string::npos) << t.cpp;
-    EXPECT_NE(t.cpp.find("__attribute__((flatten)) void __mc_1_run_group("), std::string::npos) << t.cpp;
+    EXPECT_NE(t.cpp.find("__attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_1_run_group("), std::string::npos)
+        << t.cpp;
+    EXPECT_EQ(t.cpp.find("METALCPU_NARROW_VECTORS void __mc_0_run_group("), std::string::npos);
+    EXPECT_EQ(t.cpp.find("METALCPU_NARROW_VECTORS void __mc_2_run_group("), std::string::npos);
     EXPECT_NE(t.cpp.find("__attribute__((flatten, optimize(\"O3\"))) void __mc_2_run_group("), std::string::npos)
         << t.cpp;
     EXPECT_NE(t.cpp.find("{\"lane\", \"s.metal\", 1, 13, 0u | MC_KERNEL_VECTORISED_THREADS, "), std::string::npos);
-    EXPECT_NE(t.cpp.find("{\"looped\", \"s.metal\", 4, 13, 0u | MC_KERNEL_VECTORISED_THREADS, "), std::string::npos);
+    EXPECT_NE(t.cpp.find("{\"looped\", \"s.metal\", 4, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, "),
+              std::string::npos);
     EXPECT_NE(t.cpp.find("{\"split\", \"s.metal\", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | "
                          "MC_KERNEL_OPTIMISED_O3, "),
               std::string::npos);

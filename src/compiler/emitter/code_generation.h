@@ -30,11 +30,15 @@ struct CodeGeneration {
     /// for_each_thread_in_row): every shape that loops over the threads. Measured off
     /// (-fno-openmp-simd) it made no kernel faster.
     bool vectoriseThreads = true;
+    /// The host compiler's vectoriser keeps to 128-bit vectors in the group function
+    /// (METALCPU_NARROW_VECTORS, kernel_support.h), whatever the image's ISA level allows.
+    bool narrowVectors = false;
 };
 
 CodeGeneration codeGenerationFor(KernelShape shape);
 
-/// The mc_kernel flags (MC_KERNEL_VECTORISED_THREADS, MC_KERNEL_OPTIMISED_O3) that record a
+/// The mc_kernel flags (MC_KERNEL_VECTORISED_THREADS, MC_KERNEL_OPTIMISED_O3,
+/// MC_KERNEL_NARROW_VECTORS) that record a
 /// decision, for METALCPU_LOG_LEVEL=debug; "" when none applies.
 std::string codeGenerationFlags(const CodeGeneration& decision);
 

@@ -186,7 +186,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         std::string attributes;
         if (validation || loopsOverThreads || !decision.optimisation.empty()) attributes = "flatten";
         if (!decision.optimisation.empty()) attributes += ", optimize(\"" + decision.optimisation + "\")";
-        const std::string prefix = attributes.empty() ? "" : "__attribute__((" + attributes + ")) ";
+        std::string prefix = attributes.empty() ? "" : "__attribute__((" + attributes + ")) ";
+        if (decision.narrowVectors) prefix += "METALCPU_NARROW_VECTORS ";
         out += prefix + "void __mc_" + k + "_run_group(const ::mc_group* __g) {\n";
         out += setup;
         if (info.usesWorkItemLoops) {

@@ -41,7 +41,7 @@ const ::mc_function_constant __mc_function_constants[] = {
 // "scaled_sum"
 namespace {
 using __mc_0_fn = decltype(&::scaled_sum);
-__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
     auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
@@ -87,7 +87,7 @@ const ::mc_param __mc_1_params[] = {
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.scaled_sum") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.untouched") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"scaled_sum", "function_constants.metal", 15, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scaled_sum"},
+    {"scaled_sum", "function_constants.metal", 15, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scaled_sum"},
     {"untouched", "function_constants.metal", 27, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "untouched"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "function_constants.metal", nullptr, 0)

@@ -25,7 +25,7 @@ struct MatmulShape {
 // "matmul_naive"
 namespace {
 using __mc_0_fn = decltype(&::matmul_naive);
-__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
     auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
@@ -53,6 +53,6 @@ const ::mc_param __mc_0_params[] = {
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.matmul_naive") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"matmul_naive", "matmul_naive.metal", 11, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "matmul_naive"},
+    {"matmul_naive", "matmul_naive.metal", 11, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "matmul_naive"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_naive.metal", nullptr, 0)

@@ -17,7 +17,7 @@ namespace {
 #line 18 "template_kernel.metal"
 using __mc_0_fn = decltype(&::fill_with<float, 4>);
 #line 6 "<metalcpu generated>"
-__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
@@ -42,7 +42,7 @@ namespace {
 #line 20 "template_kernel.metal"
 using __mc_1_fn = decltype(&::fill_with<int, 2>);
 #line 31 "<metalcpu generated>"
-__attribute__((flatten)) void __mc_1_run_group(const ::mc_group* __g) {
+__attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_1_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>(__g, 1);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
@@ -65,7 +65,7 @@ const ::mc_param __mc_1_params[] = {
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.fill_float_4") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.fill_int_2") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"fill_float_4", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "fill_with<float, 4>"},
-    {"fill_int_2", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "fill_with<int, 2>"},
+    {"fill_float_4", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "fill_with<float, 4>"},
+    {"fill_int_2", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "fill_with<int, 2>"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "template_kernel.metal", nullptr, 0)

@@ -251,7 +251,8 @@ enum mc_kernel_flags {
                                        threads (run_thread is null) */
     /* How the front end had the code generated (ABI 11; only logged, METALCPU_LOG_LEVEL=debug): */
     MC_KERNEL_VECTORISED_THREADS = 8u, /* the loops over the threads run them as SIMD lanes */
-    MC_KERNEL_OPTIMISED_O3 = 16u       /* run_group is compiled at -O3 (the command line's is -O2) */
+    MC_KERNEL_OPTIMISED_O3 = 16u,      /* run_group is compiled at -O3 (the command line's is -O2) */
+    MC_KERNEL_NARROW_VECTORS = 32u     /* run_group's own loops vectorise 128 bits wide at most */
 };
 
 /* Reflection and entry points of one kernel function. */

@@ -7,6 +7,15 @@
 #include <metalcpu/kernel_services.h>
 #include <metal_stdlib>
 
+/// On a group function whose kernel's own loops do the work (emitter/code_generation.h): the
+/// host compiler vectorises them 128 bits wide at most, whatever the image's ISA level. Only
+/// x86-64 has the option; elsewhere the level's widths stand.
+#if defined(__x86_64__)
+#define METALCPU_NARROW_VECTORS __attribute__((target("prefer-vector-width=128")))
+#else
+#define METALCPU_NARROW_VECTORS
+#endif
+
 namespace metalcpu_kernel {
 
 // ---- Parameter types of a kernel function ---------------------------------------------

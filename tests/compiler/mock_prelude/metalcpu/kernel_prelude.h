@@ -308,6 +308,12 @@ template <class T, unsigned long long Index> struct function_constant {
 
 } // namespace metalcpu_kernel
 
+// As kernel_support.h has it, so that the attribute's place in the generated code is checked.
+#if defined(__x86_64__)
+#define METALCPU_NARROW_VECTORS __attribute__((target("prefer-vector-width=128")))
+#else
+#define METALCPU_NARROW_VECTORS
+#endif
 #ifndef METALCPU_FUNCTION_CONSTANTS
 #define METALCPU_FUNCTION_CONSTANTS 0, nullptr
 #endif
