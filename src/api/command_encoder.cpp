@@ -92,18 +92,20 @@ void MTL::ComputeCommandEncoder::dispatchThreadgroups(Size threadgroupsPerGrid, 
     if (auto* self = implOf<Compute>(this)) self->dispatch(threadgroupsPerGrid, threadsPerThreadgroup, false);
 }
 // Dispatches of an encoder run one after another, so every barrier is already satisfied,
-// and every resource is always resident: these only check that encoding has not ended.
+// and every resource is always resident: these only check that encoding has not ended, but
+// useResource(s), which also stage a buffer over the program's memory (the runtime's).
 void MTL::ComputeCommandEncoder::memoryBarrier(BarrierScope) {
     if (auto* self = implOf<Compute>(this)) self->usable("memoryBarrierWithScope:");
 }
 void MTL::ComputeCommandEncoder::memoryBarrier(const Resource* const[], NS::UInteger) {
     if (auto* self = implOf<Compute>(this)) self->usable("memoryBarrierWithResources:count:");
 }
-void MTL::ComputeCommandEncoder::useResource(const Resource*, ResourceUsage) {
-    if (auto* self = implOf<Compute>(this)) self->usable("useResource:usage:");
+void MTL::ComputeCommandEncoder::useResource(const Resource* resource, ResourceUsage usage) {
+    if (auto* self = implOf<Compute>(this)) self->useResources(&resource, 1, usage, "useResource:usage:");
 }
-void MTL::ComputeCommandEncoder::useResources(const Resource* const[], NS::UInteger, ResourceUsage) {
-    if (auto* self = implOf<Compute>(this)) self->usable("useResources:count:usage:");
+void MTL::ComputeCommandEncoder::useResources(const Resource* const resources[], NS::UInteger count,
+                                              ResourceUsage usage) {
+    if (auto* self = implOf<Compute>(this)) self->useResources(resources, count, usage, "useResources:count:usage:");
 }
 void MTL::ComputeCommandEncoder::useHeap(const Heap*) {
     if (auto* self = implOf<Compute>(this)) self->usable("useHeap:");

@@ -7,6 +7,7 @@
 #include "runtime/device.h"
 #include "runtime/dispatch_builder.h"
 #include "runtime/sampler_state.h"
+#include "runtime/tensor.h"
 #include "runtime/texture.h"
 
 namespace metalcpu::rt {
@@ -101,6 +102,35 @@ void ComputeCommandEncoder::setSamplerState(const MTL::SamplerState* sampler, st
     if (index >= METALCPU_MAX_SAMPLER_BINDINGS)
         return DebugLayer::reject({kClass, kSetSamplerState, 455}, indexText(index, METALCPU_MAX_SAMPLER_BINDINGS));
     bindings_.samplers[index] = ns::implOf<SamplerState>(sampler);
+}
+
+namespace {
+
+/// The buffer whose memory a kernel reaches through `resource`: the buffer itself, a
+/// texture's (its root's, for a view), a tensor's; null for one with memory of its own.
+Buffer* memoryOf(const MTL::Resource* resource) {
+    ns::ObjectBase* object = ns::ObjectBase::from(resource);
+    if (auto* buffer = dynamic_cast<Buffer*>(object)) return buffer;
+    if (auto* texture = dynamic_cast<Texture*>(object)) {
+        while (texture->parent()) texture = texture->parent();
+        return texture->buffer();
+    }
+    if (auto* tensor = dynamic_cast<Tensor*>(object)) return tensor->buffer();
+    return nullptr;
+}
+
+} // namespace
+
+void ComputeCommandEncoder::useResources(const MTL::Resource* const resources[], std::uint64_t count,
+                                         MTL::ResourceUsage usage, const char* selector) {
+    if (!usable(selector) || !resources) return;
+    const bool writes = (usage & MTL::ResourceUsageWrite) != 0;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        Buffer* buffer = memoryOf(resources[i]);
+        if (!buffer) continue;
+        commandBuffer_->keepAlive(buffer->asPublicClass());
+        commandBuffer_->useBuffer(buffer, writes);
+    }
 }
 
 void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadgroup, bool gridCountsThreads) {

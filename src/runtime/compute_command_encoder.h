@@ -30,6 +30,12 @@ public:
     void setThreadgroupMemoryLength(std::uint64_t length, std::uint64_t index);
     void setTexture(const MTL::Texture* texture, std::uint64_t index);
     void setSamplerState(const MTL::SamplerState* sampler, std::uint64_t index);
+    /// useResource(s): kernels reach these through addresses held in other buffers (argument
+    /// buffers). Every resource is resident here; one over the program's own memory
+    /// (bytesNoCopy, Buffer::staged()) is staged for the dispatches after the call, as a
+    /// bound one is for its dispatch.
+    void useResources(const MTL::Resource* const resources[], std::uint64_t count, MTL::ResourceUsage usage,
+                      const char* selector);
     /// dispatchThreads (`threadsPerGrid` counts threads) or dispatchThreadgroups (it counts groups).
     void dispatch(MTL::Size grid, MTL::Size threadsPerThreadgroup, bool gridCountsThreads);
 

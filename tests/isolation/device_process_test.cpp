@@ -59,6 +59,12 @@ void descend(device uint* out, uint depth) {
 }
 kernel void overflow(device uint* out [[buffer(0)]]) { descend(out, 0); }
 
+// Adds one to the ints whose address table[0] holds (an argument buffer's way).
+kernel void add_one_through(device const ulong* table [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    device int* data = (device int*)(table[0]);
+    data[i] = data[i] + 1;
+}
+
 kernel void copy_ints(const device int* in [[buffer(0)]], device int* out [[buffer(1)]],
                       uint i [[thread_position_in_grid]]) {
     out[i] = in[i];
@@ -442,6 +448,45 @@ TEST_F(DeviceProcessTest, BytesNoCopyBuffersAreStaged) {
     }
     EXPECT_EQ(memory[4096], 0x5eed);
     buffer->release();
+    state->release();
+}
+
+// Test that a bytesNoCopy buffer that kernels reach only through an address in another buffer
+// (an argument buffer) is staged when the encoder names it with useResource: each command
+// buffer sees the program's changes and gives the kernel's writes back. Textures and tensors
+// over such a buffer take the same path (memoryOf in compute_command_encoder.cpp).
+TEST_F(DeviceProcessTest, ResourcesNamedByUseResourceAreStaged) {
+    MTL::ComputePipelineState* state = pipeline(library_, "add_one_through", false);
+    ASSERT_NE(state, nullptr);
+    alignas(16384) static int memory[256 + 1];
+    std::vector<int> expected(256);
+    for (int i = 0; i < 256; ++i) memory[i] = expected[i] = 5 * i;
+    memory[256] = 0x5eed;
+    MTL::Buffer* data = device_->newBuffer(memory, 256 * sizeof(int), MTL::ResourceStorageModeShared, nullptr);
+    MTL::Buffer* table = device_->newBuffer(sizeof(std::uint64_t), MTL::ResourceStorageModeShared);
+    ASSERT_NE(data, nullptr);
+    ASSERT_NE(table, nullptr);
+    *static_cast<std::uint64_t*>(table->contents()) = data->gpuAddress();
+    for (int round = 0; round < 3; ++round) {
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        encoder->setBuffer(table, 0, 0);
+        const MTL::Resource* used[] = {data};
+        if (round == 1) encoder->useResources(used, 1, MTL::ResourceUsageRead | MTL::ResourceUsageWrite);
+        else encoder->useResource(data, MTL::ResourceUsageRead | MTL::ResourceUsageWrite);
+        encoder->dispatchThreads(MTL::Size(256, 1, 1), MTL::Size(64, 1, 1));
+        encoder->endEncoding();
+        commands->commit();
+        commands->waitUntilCompleted();
+        ASSERT_EQ(commands->status(), MTL::CommandBufferStatusCompleted) << round;
+        for (int i = 0; i < 256; ++i) ASSERT_EQ(memory[i], ++expected[i]) << "round " << round << ", int " << i;
+        memory[9] += 100; // the next command buffer sees it
+        expected[9] += 100;
+    }
+    EXPECT_EQ(memory[256], 0x5eed);
+    table->release();
+    data->release();
     state->release();
 }
 
