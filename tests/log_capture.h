@@ -6,7 +6,6 @@
 
 #include <spdlog/sinks/base_sink.h>
 
-#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -17,11 +16,10 @@ namespace metalcpu::testing {
 /// pattern ("[time] [metalcpu] [warning] text"). Safe to read while other threads log.
 class LogCapture {
 public:
-    LogCapture() : sink_(std::make_shared<Sink>()) { support::log().sinks().push_back(sink_); }
-    ~LogCapture() {
-        auto& sinks = support::log().sinks();
-        sinks.erase(std::remove(sinks.begin(), sinks.end(), sink_), sinks.end());
-    }
+    // Through support::addLogSink(): the logger's own list of sinks may not change while
+    // another thread (a worker, a compile) logs.
+    LogCapture() : sink_(std::make_shared<Sink>()) { support::addLogSink(sink_); }
+    ~LogCapture() { support::removeLogSink(sink_); }
     LogCapture(const LogCapture&) = delete;
     LogCapture& operator=(const LogCapture&) = delete;
 

@@ -131,7 +131,10 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
 
 /// The warning flags of `flags` (-Wall, -Wshadow, ...) that the host compiler knows; the
 /// others (Clang's own, such as -Wshorten-64-to-32, given to GCC) are appended to `unknown`.
-/// One run of the compiler on an empty file.
+/// One run of the compiler on an empty file, whose answer is kept in the cache directory
+/// (Toolchain::warningFlagsDir) for this compiler and these flags in this order: a build that
+/// runs `metal` once per source with the same flags runs the compiler for them once. An
+/// answer that cannot be read or kept means asking again, never a different result.
 std::vector<std::string> knownWarningFlags(const std::vector<std::string>& flags, std::vector<std::string>* unknown);
 
 /// Links .air objects, and archives of them (every member is linked), into a .metallib, sealed

@@ -25,8 +25,6 @@ namespace metalcpu::jit {
 namespace {
 
 constexpr char kMagic[8] = {'m', 'e', 't', 'a', 'l', 'c', 'p', 'u'};
-/// The first bytes of a .metallib that Apple's metallib tool wrote.
-constexpr std::string_view kAppleMagic = "MTLB";
 /// 1: one image, then the trailer. 2: images, their table, then the trailer.
 constexpr std::uint32_t kVersion = 2;
 constexpr std::uint32_t kSingleImageVersion = 1;
@@ -196,13 +194,18 @@ std::string sealLibraryFile(const std::string& path, const std::string& cacheKey
     return writeLibraryFile(path, {ImageSource{level.empty() ? baselineLevel() : level, path}}, cacheKey);
 }
 
+std::string appleLibraryDescription(std::string_view bytes) {
+    // The first bytes of a .metallib that Apple's metallib tool wrote.
+    if (!bytes.starts_with("MTLB")) return {};
+    return "a macOS metallib (Apple's format, which begins with MTLB); rebuild it from its .metal sources with "
+           "metalcpu's metal and metallib tools (or metal_add_library())";
+}
+
 std::string checkLibraryFile(std::string_view file, const std::string& cacheKey, std::vector<LibraryImage>* images) {
     if (file.empty()) return "it is empty";
     // A library a Mac's tools built (Apple's container of AIR bitcode) is the likeliest
     // foreign file: a project that ships its prebuilt default.metallib.
-    if (file.starts_with(kAppleMagic))
-        return "it is a macOS metallib (Apple's format, which begins with MTLB); rebuild it from its .metal sources "
-               "with metalcpu's metal and metallib tools (or metal_add_library())";
+    if (std::string apple = appleLibraryDescription(file); !apple.empty()) return "it is " + apple;
     Trailer trailer{};
     if (file.size() >= sizeof trailer) std::memcpy(&trailer, file.data() + file.size() - sizeof trailer, sizeof trailer);
     if (file.size() < sizeof trailer || std::memcmp(trailer.magic, kMagic, sizeof kMagic) != 0)

@@ -43,6 +43,11 @@ std::string writeLibraryFile(const std::string& path, const std::vector<ImageSou
 /// the baseline), a library file of one image.
 std::string sealLibraryFile(const std::string& path, const std::string& cacheKey = {}, const std::string& level = {});
 
+/// What `bytes` (a file's start is enough) is when a Mac's tools built it — a .metallib of
+/// Apple's (it begins with MTLB) — and how to rebuild it, after "it is "; empty for any other
+/// file. The loader and the linker (object_file.h) both refuse such a file in these words.
+std::string appleLibraryDescription(std::string_view bytes);
+
 /// Checks a whole library file: the trailer (size, magic, version, hash, and `cacheKey`
 /// when one is expected), its table of images and each image's ELF. Returns what is wrong,
 /// or empty; `images`, when given, receives the table (a version-1 file, of one image

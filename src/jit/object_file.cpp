@@ -22,9 +22,7 @@ std::string notAnObject(std::string_view bytes, const std::string& name) {
     if (startsWith("BC\xC0\xDE") || startsWith("\xDE\xC0\x17\x0B"))
         return name + " is Apple's AIR (LLVM bitcode) from Apple's metal: compile its .metal source with "
                       "metalcpu's metal -c instead";
-    if (startsWith("MTLB"))
-        return name + " is a .metallib made by Apple's tools: build it from its .metal sources with metalcpu's "
-                      "metal and metallib";
+    if (std::string apple = appleLibraryDescription(bytes); !apple.empty()) return name + " is " + apple;
     if (!startsWith(ELFMAG))
         return name + " is not an .air object made by metalcpu's metal -c, nor an archive of them";
     const std::optional<Elf64_Ehdr> header = ElfImage(bytes).header();

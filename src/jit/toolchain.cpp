@@ -200,8 +200,10 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
     }
     made->kernelDir = made->cacheRoot + "/kernels";
     if (!prepareCacheSubdirectory(made->kernelDir, error)) return nullptr;
+    made->warningFlagsDir = made->cacheRoot + "/warning-flags";
     removeStaleStaging(made->cacheRoot);
     removeStaleStaging(made->kernelDir);
+    removeStaleStaging(made->warningFlagsDir);
     made->includeDir = made->stdlibRoot + "/include";
     made->stubDir = made->stdlibRoot + "/stubs";
     prepared = std::move(made);

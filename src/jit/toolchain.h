@@ -18,6 +18,9 @@ struct Toolchain {
     std::string cacheChoice; ///< cacheRootDirectory() when this was prepared
     std::string cacheRoot;  ///< the per-user cache directory, trusted, its links resolved
     std::string kernelDir;  ///< <cacheRoot>/kernels: compiled libraries, named after their keys
+    /// <cacheRoot>/warning-flags: which -W flags the compiler knows (knownWarningFlags()),
+    /// made at first use
+    std::string warningFlagsDir;
     std::string stdlibHash; ///< content hash of the embedded standard library
     std::string stdlibRoot; ///< where it is written out: <cacheRoot>/stdlib-<version>-<hash>
     std::string includeDir; ///< the kernel standard library, written out from metalcpu itself

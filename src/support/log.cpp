@@ -2,12 +2,12 @@
 
 #include "support/config.h"
 
+#include <spdlog/sinks/dist_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
 #include <cctype>
 #include <mutex>
 #include <set>
-#include <vector>
 
 namespace metalcpu::support {
 
@@ -17,6 +17,13 @@ namespace {
 const spdlog::sink_ptr& stderrSink() {
     static const spdlog::sink_ptr sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
     return sink;
+}
+
+/// The sinks addLogSink() adds, behind one sink of the log: spdlog's logger reads its list
+/// of sinks without a lock while it logs, so the list changes here, under this sink's mutex.
+const std::shared_ptr<spdlog::sinks::dist_sink_mt>& addedSinks() {
+    static const auto sinks = std::make_shared<spdlog::sinks::dist_sink_mt>();
+    return sinks;
 }
 
 /// warnOnce() to a given logger: log() uses it while it is being made.
@@ -38,6 +45,8 @@ spdlog::logger& log() {
         // program already has a logger of that name.
         auto made = std::make_shared<spdlog::logger>("metalcpu", stderrSink());
         made->set_pattern("[metalcpu] %^%l%$: %v");
+        // After the pattern, which would otherwise replace the added sinks' own formats.
+        made->sinks().push_back(addedSinks());
         // config() replaced a level that names none with the default, as one of its problems.
         made->set_level(logLevelNamed(config().logLevel).value_or(spdlog::level::warn));
         for (const std::string& problem : config().problems) warnOnceTo(*made, problem);
@@ -46,14 +55,17 @@ spdlog::logger& log() {
     return *logger;
 }
 
+void addLogSink(spdlog::sink_ptr sink) {
+    log(); // made first, so that its pattern does not replace the sink's
+    addedSinks()->add_sink(std::move(sink));
+}
+
+void removeLogSink(const spdlog::sink_ptr& sink) { addedSinks()->remove_sink(sink); }
+
 void logExceptStderr(spdlog::level::level_enum level, const std::string& message) {
     spdlog::logger& logger = log();
     if (!logger.should_log(level)) return;
-    std::vector<spdlog::sink_ptr> others;
-    for (const spdlog::sink_ptr& sink : logger.sinks())
-        if (sink != stderrSink()) others.push_back(sink);
-    if (others.empty()) return;
-    spdlog::logger beside(logger.name(), others.begin(), others.end());
+    spdlog::logger beside(logger.name(), addedSinks());
     beside.set_level(logger.level());
     beside.log(level, "{}", message);
 }

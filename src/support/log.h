@@ -13,6 +13,13 @@ namespace metalcpu::support {
 /// when it also logs what is wrong with the environment (warnAboutConfiguration()).
 spdlog::logger& log();
 
+/// Adds `sink` to the library's log, beside its stderr sink: it receives every message the
+/// log passes, from any thread, until removeLogSink(). Safe while other threads log (the
+/// logger's own list of sinks is not, so nothing changes that list after log() made it).
+void addLogSink(spdlog::sink_ptr sink);
+/// Removes a sink addLogSink() added; once this returns no thread is writing into it.
+void removeLogSink(const spdlog::sink_ptr& sink);
+
 /// Writes `message` to the library's log at `level`, leaving out the log's own stderr sink:
 /// for text the caller has just printed on stderr in Apple's form, so that it shows there
 /// once and still reaches any other sink (a log file, a test's capture).

@@ -8,6 +8,12 @@ namespace {
 
 constexpr int kMaxDepth = 32;
 
+/// White space as GCC's response files know it (libiberty's ISSPACE).
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+/// The arguments of a response file's text, split as GCC's driver splits them (libiberty's
+/// buildargv; response_files.h has the rules). Clang's GNU rules differ only for a backslash
+/// that ends the file, which Clang keeps.
 std::vector<std::string> splitArguments(const std::string& text) {
     std::vector<std::string> arguments;
     std::string current;
@@ -15,8 +21,9 @@ std::vector<std::string> splitArguments(const std::string& text) {
     char quote = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (c == '\\' && i + 1 < text.size() && quote != '\'') {
-            current += text[++i];
+        if (c == '\\') {
+            // Inside quotes too: 'a\'b' is a'b, and a Windows path a\b is ab.
+            if (i + 1 < text.size()) current += text[++i];
             inArgument = true;
         } else if (quote) {
             if (c == quote) quote = 0;
@@ -24,7 +31,7 @@ std::vector<std::string> splitArguments(const std::string& text) {
         } else if (c == '\'' || c == '"') {
             quote = c;
             inArgument = true;
-        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        } else if (isSpace(c)) {
             if (inArgument) arguments.push_back(current);
             current.clear();
             inArgument = false;

@@ -88,7 +88,7 @@ TEST_F(ObjectFileTest, RefusesWhatItCannotLink) {
     run({"ar", "rcsT", "thin.a", "b.air"});
     const std::pair<const char*, const char*> cases[] = {
         {"apple.air", "apple.air is Apple's AIR (LLVM bitcode) from Apple's metal"},
-        {"apple.metallib", "apple.metallib is a .metallib made by Apple's tools"},
+        {"apple.metallib", "apple.metallib is a macOS metallib (Apple's format"},
         {"k.metal", "k.metal is not an .air object made by metalcpu's metal -c"},
         {"lib.so", "lib.so is a library"},
         {"thin.a", "thin.a is a thin archive"},
@@ -101,6 +101,20 @@ TEST_F(ObjectFileTest, RefusesWhatItCannotLink) {
         EXPECT_FALSE(input) << file;
         EXPECT_NE(error.find(reason), std::string::npos) << error;
     }
+}
+
+// Test that a .metallib Apple's tools built is refused by the linker in the loader's words
+// (library_file.h): one check, one message, whichever tool meets the file.
+TEST_F(ObjectFileTest, AppleMetallibsAreRefusedAsTheLoaderRefusesThem) {
+    const std::string apple("MTLB\x01\x80\x02\x00", 8);
+    ASSERT_TRUE(support::writeFileAtomically(dir_ + "/apple.metallib", apple));
+    const std::string words = "a macOS metallib (Apple's format, which begins with MTLB); rebuild it from its .metal "
+                              "sources with metalcpu's metal and metallib tools (or metal_add_library())";
+    std::optional<LinkInput> input;
+    EXPECT_EQ(read("apple.metallib", &input), "apple.metallib is " + words);
+    EXPECT_FALSE(input);
+    EXPECT_EQ(checkLibraryFile(apple), "it is " + words);
+    EXPECT_EQ(appleLibraryDescription("MTL"), "");
 }
 
 } // namespace

@@ -7,7 +7,12 @@
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <regex>
+#include <sstream>
+#include <thread>
+#include <vector>
 
 namespace metalcpu::support {
 namespace {
@@ -65,6 +70,59 @@ TEST(Log, ConfigurationProblemsAreWarnedOnce) {
               1u)
         << captured.text();
     EXPECT_EQ(captured.count("[warning]"), 1u) << captured.text();
+}
+
+/// The lines of `text` that are not one whole message of the threads of the test below, in
+/// spdlog's default pattern; `next`, when given, counts each thread's lines and checks they
+/// come in the order it logged them.
+std::vector<std::string> brokenLines(const std::string& text, std::vector<int>* next = nullptr) {
+    static const std::regex kWhole(R"(\[[^\]]+\] \[metalcpu\] \[warning\] thread (\d+) line (\d+) x{80})");
+    std::vector<std::string> broken;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        std::smatch parts;
+        bool whole = std::regex_match(line, parts, kWhole);
+        if (whole && next) {
+            const std::size_t thread = std::stoul(parts[1]);
+            whole = thread < next->size() && std::stoi(parts[2]) == (*next)[thread]++;
+        }
+        if (!whole) broken.push_back(line);
+    }
+    return broken;
+}
+
+// Test that what several threads log arrives whole, once and in each thread's order, in a
+// capture that lives throughout, while other captures come and go and are read meanwhile (a
+// test's capture beside an earlier test's worker that still logs). Adding a capture used to
+// change the logger's list of sinks while the threads read it.
+TEST(Log, CapturesEveryLineWholeWhileThreadsLog) {
+    constexpr int kThreads = 4;
+    constexpr int kLines = 3000;
+    const std::string padding(80, 'x');
+    LogCapture whole;
+    std::atomic<int> running = kThreads;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            // Beside stderr, so that the test's output stays readable.
+            for (int i = 0; i < kLines; ++i)
+                logExceptStderr(spdlog::level::warn,
+                                "thread " + std::to_string(t) + " line " + std::to_string(i) + " " + padding);
+            --running;
+        });
+    int captures = 0;
+    std::vector<std::string> broken;
+    while (running > 0 && broken.empty()) {
+        LogCapture brief;
+        std::this_thread::yield();
+        broken = brokenLines(brief.text());
+        ++captures;
+    }
+    for (std::thread& thread : threads) thread.join();
+    EXPECT_EQ(broken, std::vector<std::string>{}) << "in one of " << captures << " brief captures";
+    std::vector<int> next(kThreads, 0);
+    EXPECT_EQ(brokenLines(whole.text(), &next), std::vector<std::string>{});
+    EXPECT_EQ(next, std::vector<int>(kThreads, kLines));
 }
 
 } // namespace

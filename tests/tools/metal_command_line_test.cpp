@@ -1,6 +1,7 @@
 // `metal` run with the command lines real projects give Apple's compiler.
 #include "tools/tool_fixture.h"
 
+#include <filesystem>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -138,6 +139,52 @@ TEST_F(AppleCommandLines, VersionAndVerbose) {
     EXPECT_TRUE(exists("b.air"));
     support::ProcessResult metallib = run({METALLIB_TOOL, "--version"});
     EXPECT_EQ(metallib.output.rfind("metalcpu metallib ", 0), 0u) << metallib.output;
+}
+
+// Test that which -W flags the compiler knows is asked once per compiler and list of flags, as
+// a build that runs metal once per source wants: a second run with the same flags does not run
+// the compiler for them and says the same. Other flags, a kept answer that is damaged and
+// another compiler mean asking again, with the same result.
+TEST_F(AppleCommandLines, WarningFlagsAreAskedOnce) {
+    ASSERT_EQ(mkdir((dir_ + "/cache").c_str(), 0700), 0);
+    ASSERT_EQ(mkdir((dir_ + "/tools").c_str(), 0755), 0);
+    write("tools/c++", "#!/bin/sh\nexec " HOST_CXX " \"$@\"\n");
+    ASSERT_EQ(chmod((dir_ + "/tools/c++").c_str(), 0755), 0);
+    // With -v, the unknown flag is listed as ignored; with the debug log, each time the
+    // compiler is asked.
+    const auto metal = [&](const std::vector<std::string>& flags, const std::string& compiler = "") {
+        std::vector<std::string> argv = {METAL_TOOL, "-v", "-fsyntax-only", "b.metal"};
+        argv.insert(argv.end(), flags.begin(), flags.end());
+        std::vector<std::string> environment = {"METALCPU_CACHE_DIR=" + dir_ + "/cache", "METALCPU_LOG_LEVEL=debug"};
+        if (!compiler.empty()) environment.push_back("METALCPU_CXX=" + compiler);
+        support::ProcessResult made = run(argv, environment);
+        EXPECT_EQ(made.exitCode, 0) << made.output;
+        EXPECT_TRUE(contains(made.output, "metal: ignored: -Wshorten-64-to-32 (the kernel compiler has no such warning)\n"))
+            << made.output;
+        EXPECT_FALSE(contains(made.output, "metal: ignored: -Wall")) << made.output;
+        std::size_t asked = 0;
+        for (std::size_t at = made.output.find("which of 2 warning flags it knows"); at != std::string::npos;
+             at = made.output.find("which of 2 warning flags it knows", at + 1))
+            ++asked;
+        return asked;
+    };
+    const std::vector<std::string> flags = {"-Wall", "-Wshorten-64-to-32"};
+    EXPECT_EQ(metal(flags), 1u);
+    EXPECT_EQ(metal(flags), 0u) << "the answer was kept";
+    EXPECT_EQ(metal({"-Wshorten-64-to-32", "-Wall"}), 1u) << "other flags";
+
+    std::error_code error;
+    std::size_t damaged = 0;
+    for (const auto& kept : std::filesystem::directory_iterator(dir_ + "/cache/warning-flags", error)) {
+        ASSERT_TRUE(support::writeFileAtomically(kept.path().string(), "metalcpu warning flags 1\nknown -Wall\n"));
+        ++damaged;
+    }
+    EXPECT_EQ(damaged, 2u);
+    EXPECT_EQ(metal(flags), 1u) << "a damaged answer is not read";
+    EXPECT_EQ(metal(flags), 0u);
+
+    EXPECT_EQ(metal(flags, dir_ + "/tools/c++"), 1u) << "another compiler";
+    EXPECT_EQ(metal(flags, dir_ + "/tools/c++"), 0u);
 }
 
 /// A kernel with an unused variable on line 4.

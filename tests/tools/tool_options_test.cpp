@@ -209,6 +209,33 @@ TEST_F(ResponseFilesTest, Expanded) {
     EXPECT_EQ(error, "");
 }
 
+/// The arguments of a response file holding `text`.
+Strings argumentsOf(const std::string& dir, const std::string& text) {
+    EXPECT_TRUE(support::writeFileAtomically(dir + "/file", text));
+    std::string error;
+    Strings arguments = expandResponseFiles({"@" + dir + "/file"}, &error);
+    EXPECT_EQ(error, "");
+    return arguments;
+}
+
+// Test the backslash as GCC 12's driver reads it (each case was checked with g++ @file; Clang
+// 14 agrees but for the last): it makes the next character plain text and goes itself, in
+// plain text and inside either quotes alike.
+TEST_F(ResponseFilesTest, BackslashesAsGccReadsThem) {
+    const std::pair<std::string, Strings> cases[] = {
+        {"a\\b C:\\dir\\k.metal", {"ab", "C:dirk.metal"}},            // a Windows-looking path loses them
+        {"'c\\d' 'q\\'r' 'a\\\\b'", {"cd", "q'r", "a\\b"}},             // in single quotes
+        {"\"e\\f\" \"g\\\"h\" \"m\\\\n\"", {"ef", "g\"h", "m\\n"}},     // in double quotes
+        {"k\\'l k\\\"l", {"k'l", "k\"l"}},                                 // an escaped quote opens nothing
+        {"i\\ j t\\\tu q\\\nr", {"i j", "t\tu", "q\nr"}},                // escaped white space, newline too
+        {"\"it's\" 'say \"hi\"'", {"it's", "say \"hi\""}},                 // the other quote is plain text
+        {"'' x\vy\fz", {"", "x", "y", "z"}},                               // empty quotes; all of ISSPACE
+        {"'open to\nthe end", {"open to\nthe end"}},                        // an unclosed quote
+        {"end\\", {"end"}},                                                // at the end of the file (Clang keeps it)
+    };
+    for (const auto& [text, expected] : cases) EXPECT_EQ(argumentsOf(dir_, text), expected) << text;
+}
+
 // Test that a response file that cannot be read, or that includes itself, is an error.
 TEST_F(ResponseFilesTest, Errors) {
     std::string error;
