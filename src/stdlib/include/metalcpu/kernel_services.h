@@ -86,9 +86,12 @@ struct simd_site : mc_simd_site {
     }
 };
 
-/// One address per collective kind: a function and the types it exchanges.
+/// One address per collective kind: a function and the types it exchanges. Hidden: an inline
+/// variable of default visibility is a GNU unique symbol, which keeps the kernel library
+/// loaded after dlclose, and the loader then hands out that stale library for the next one
+/// opened under the same /proc/<pid>/fd/<n> name.
 template <class... Kind>
-inline constexpr char simd_kind = 0;
+__attribute__((visibility("hidden"))) inline constexpr char simd_kind = 0;
 
 /// A SIMD-group collective's rendezvous: hands in `size` bytes at `value`, waits for the other
 /// live threads of the SIMD-group and describes the round (mc_services::simdgroup_exchange:
