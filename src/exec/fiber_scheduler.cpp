@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 namespace ctx = boost::context::detail;
 
@@ -29,6 +30,23 @@ constexpr std::size_t kStackBytes = 256 * 1024;
 constexpr std::size_t kMaxThreads = 1024;
 
 thread_local FiberScheduler* t_current = nullptr;
+
+/// The site of a collective called without one (unit tests): one site for all of them.
+constexpr mc_simd_site kNoSite{nullptr, 0, 0, nullptr};
+
+bool sameFile(const char* a, const char* b) { return a == b || (a && b && std::strcmp(a, b) == 0); }
+
+bool sameSite(const mc_simd_site& a, const mc_simd_site& b) {
+    return a.line == b.line && a.column == b.column && a.kind == b.kind && sameFile(a.file, b.file);
+}
+
+/// Source order: line, then column; the file and the kind only make the order total.
+bool earlier(const mc_simd_site& a, const mc_simd_site& b) {
+    if (a.line != b.line) return a.line < b.line;
+    if (a.column != b.column) return a.column < b.column;
+    if (!sameFile(a.file, b.file)) return !a.file || (b.file && std::strcmp(a.file, b.file) < 0);
+    return std::less<const void*>()(a.kind, b.kind);
+}
 
 std::size_t pageSize() {
     static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -99,6 +117,7 @@ void FiberScheduler::runGroup(const mc_group* group, mc_thread_fn run, std::uint
     previous_.resize(threadCount);
     waiting_.assign(threadCount, Wait::None);
     roundOf_.assign(threadCount, 0);
+    siteOf_.assign(threadCount, nullptr);
     scopeOf_.assign(threadCount, 0);
     const std::size_t usable = kStackBytes - pageSize();
     for (std::uint32_t i = 0; i < threadCount; ++i) {
@@ -158,26 +177,43 @@ void FiberScheduler::barrier() {
         releaseThreadgroup();
         return;
     }
+    // The lanes of this SIMD-group at a collective cannot be joined by this one any more.
+    const std::uint32_t s = current_ / simdWidth_;
+    SimdGroup& simdgroup = simdgroups_[s];
+    ++simdgroup.atBarrier;
+    if (simdgroup.arrived > 0 && simdgroup.arrived + simdgroup.atBarrier == simdgroup.alive) resolveSimdgroup(s);
     wait(Wait::Threadgroup);
 }
 
-void FiberScheduler::simdExchange(const void* value, std::uint32_t size, mc_simd_round* round) {
+void FiberScheduler::simdExchange(const void* value, std::uint32_t size, const mc_simd_site* site,
+                                  mc_simd_round* round) {
     const std::uint32_t me = current_;
     const std::uint32_t s = me / simdWidth_, lane = me % simdWidth_;
     SimdGroup& simdgroup = simdgroups_[s];
+    if (!site) site = &kNoSite;
     const std::uint32_t parity = simdgroup.round & 1u;
-    if (simdgroup.arrived == 0) simdgroup.active[parity] = 0;
+    if (simdgroup.arrived == 0) {
+        simdgroup.active[parity] = 0;
+        simdgroup.site = site;
+        simdgroup.divergent = false;
+    } else if (!simdgroup.divergent && !sameSite(*site, *simdgroup.site)) {
+        simdgroup.divergent = true;
+    }
     if (size > 0)
         std::memcpy(simdValues(s, parity) + std::size_t(lane) * METALCPU_SIMD_VALUE_BYTES, value,
                     std::min<std::uint32_t>(size, METALCPU_SIMD_VALUE_BYTES));
     simdgroup.active[parity] |= std::uint64_t(1) << lane;
     roundOf_[me] = parity;
-    if (++simdgroup.arrived == simdgroup.alive) releaseSimdgroup(s);
-    else wait(Wait::Simdgroup);
-    // The other buffer takes the next round, so this one stays as it is until this thread
-    // (and every other of the SIMD-group) has handed in its next value.
-    round->values = simdValues(s, parity);
-    round->active = simdgroup.active[parity];
+    siteOf_[me] = site; // in the caller's frame, which stays put while it waits
+    waiting_[me] = Wait::Simdgroup;
+    if (++simdgroup.arrived + simdgroup.atBarrier == simdgroup.alive) resolveSimdgroup(s);
+    if (waiting_[me] != Wait::None) wait(Wait::Simdgroup);
+    // The round's buffer (the one its lanes' values are in when it is released) stays as it
+    // is until this thread and every other of the round has handed in its next value, which
+    // goes to the other buffer.
+    const std::uint32_t buffer = roundOf_[me];
+    round->values = simdValues(s, buffer);
+    round->active = simdgroup.active[buffer];
     round->lane = lane;
     round->width = simdWidth_;
 }
@@ -226,16 +262,23 @@ unsigned char* FiberScheduler::simdValues(std::uint32_t simdgroup, std::uint32_t
 void FiberScheduler::wait(Wait reason) {
     const std::uint32_t me = current_;
     waiting_[me] = reason;
-    std::uint32_t target = next_[me];
-    while (target != me && waiting_[target] != Wait::None) target = next_[target];
-    if (target == me) {
-        // Every live thread waits and none completes a rendezvous: divergent code (a
-        // SIMD-group split between a collective and a barrier). Release them all.
-        releaseAll();
-        return;
-    }
+    const std::uint32_t target = runnableFrom(next_[me]);
+    if (target == me) return; // released by releaseAll
     switchTo(target, &contexts_[me]);
     setCurrent(me);
+}
+
+std::uint32_t FiberScheduler::runnableFrom(std::uint32_t from) {
+    for (;;) {
+        std::uint32_t target = from;
+        do {
+            if (waiting_[target] == Wait::None) return target;
+            target = next_[target];
+        } while (target != from);
+        // Every live thread waits and none completes a rendezvous: divergent code (a scope
+        // operation split from a collective). Force the rounds open.
+        releaseAll();
+    }
 }
 
 void FiberScheduler::releaseThreadgroup() {
@@ -243,6 +286,42 @@ void FiberScheduler::releaseThreadgroup() {
     ++barriersCompleted_;
     for (Wait& w : waiting_)
         if (w == Wait::Threadgroup) w = Wait::None;
+    for (SimdGroup& simdgroup : simdgroups_) simdgroup.atBarrier = 0;
+}
+
+void FiberScheduler::resolveSimdgroup(std::uint32_t simdgroup) {
+    SimdGroup& group = simdgroups_[simdgroup];
+    if (!group.divergent) {
+        releaseSimdgroup(simdgroup);
+        return;
+    }
+    const std::uint32_t begin = simdgroup * simdWidth_;
+    const std::uint32_t end = std::min<std::uint32_t>(begin + simdWidth_, static_cast<std::uint32_t>(waiting_.size()));
+    const mc_simd_site* first = nullptr;
+    for (std::uint32_t i = begin; i < end; ++i)
+        if (waiting_[i] == Wait::Simdgroup && (!first || earlier(*siteOf_[i], *first))) first = siteOf_[i];
+    // Every lane of the SIMD-group is waiting, so none is still reading a round's values:
+    // a lane whose value went to the other buffer (it arrived after an earlier partial
+    // release) can have it moved to this round's.
+    const std::uint32_t parity = group.round & 1u;
+    std::uint64_t active = 0;
+    std::uint32_t released = 0;
+    for (std::uint32_t i = begin; i < end; ++i) {
+        if (waiting_[i] != Wait::Simdgroup || !sameSite(*siteOf_[i], *first)) continue;
+        const std::size_t offset = std::size_t(i - begin) * METALCPU_SIMD_VALUE_BYTES;
+        if (roundOf_[i] != parity)
+            std::memcpy(simdValues(simdgroup, parity) + offset, simdValues(simdgroup, roundOf_[i]) + offset,
+                        METALCPU_SIMD_VALUE_BYTES);
+        roundOf_[i] = parity;
+        active |= std::uint64_t(1) << (i - begin);
+        ++released;
+    }
+    for (std::uint32_t i = begin; i < end; ++i)
+        if ((active >> (i - begin)) & 1u) waiting_[i] = Wait::None;
+    group.active[parity] = active;
+    ++group.round;
+    group.arrived -= released;
+    group.divergent = group.arrived > 0;
 }
 
 void FiberScheduler::releaseSimdgroup(std::uint32_t simdgroup) {
@@ -255,11 +334,13 @@ void FiberScheduler::releaseSimdgroup(std::uint32_t simdgroup) {
 }
 
 void FiberScheduler::releaseAll() {
+    bool released = false;
     for (std::uint32_t first = 0; first < scopes_.size(); ++first)
-        if (!scopes_[first].records.empty()) completeScope(first);
+        if (!scopes_[first].records.empty()) completeScope(first), released = true;
     for (std::uint32_t s = 0; s < simdgroups_.size(); ++s)
-        if (simdgroups_[s].arrived > 0) releaseSimdgroup(s);
-    if (arrived_ > 0) releaseThreadgroup();
+        if (simdgroups_[s].arrived > 0) resolveSimdgroup(s), released = true;
+    // A barrier opened early lets threads past it that should wait: only when nothing else can.
+    if (!released && arrived_ > 0) releaseThreadgroup();
 }
 
 void FiberScheduler::finishCurrent() {
@@ -278,20 +359,14 @@ void FiberScheduler::finishCurrent() {
     previous_[following] = previous_[me];
     // The rest may all have been waiting for this thread (which counts as arrived by leaving).
     if (arrived_ > 0 && arrived_ == alive_) releaseThreadgroup();
-    if (simdgroup.arrived > 0 && simdgroup.arrived == simdgroup.alive) releaseSimdgroup(me / simdWidth_);
+    if (simdgroup.arrived > 0 && simdgroup.arrived + simdgroup.atBarrier == simdgroup.alive)
+        resolveSimdgroup(me / simdWidth_);
     for (std::uint32_t first = 0; first < scopes_.size(); ++first) {
         const Scope& scope = scopes_[first];
         if (!scope.records.empty() && scope.records.size() == scopeAlive(first, scope.simdgroups))
             completeScope(first);
     }
-    std::uint32_t target = following;
-    while (waiting_[target] != Wait::None) {
-        target = next_[target];
-        if (target == following) {
-            releaseAll();
-            break;
-        }
-    }
+    const std::uint32_t target = runnableFrom(following);
     setCurrent(target);
     announceSwitch(nullptr, target);
     ctx::jump_fcontext(contexts_[target], &discarded_);

@@ -19,10 +19,24 @@ namespace metalcpu::exec {
 /// SIMD-group collective is the same, scoped to the `simd_width` consecutive threads of the
 /// caller's SIMD-group, and it also collects each thread's value for the round. Threads that
 /// have returned count as arrived, so `if (i >= n) return;` before a barrier cannot
-/// deadlock; if every live thread waits and none can be released (threads of one SIMD-group
-/// split between a collective and a threadgroup barrier, which Metal leaves undefined), all
-/// of them are released rather than hanging. Stacks are reused from group to group and have
-/// a guard page below them.
+/// deadlock; so do the SIMD-group's threads waiting at a threadgroup barrier, which cannot
+/// come to the collective before the barrier opens.
+///
+/// Each collective call carries its site (mc_simd_site: source position and function), and
+/// a round holds only the lanes at one site, as Metal's active threads are those that reached
+/// that collective. When all lanes are at the same site (the common case, checked with one
+/// comparison per arrival) they are released as one round. When they diverged to different
+/// collectives, only the lanes at the site earliest in the source (line, then column) are
+/// released; the others wait on and are looked at again when every lane of the SIMD-group is
+/// waiting once more. Earliest first is how structured code reconverges: lanes that left a
+/// loop wait at the collective after it until the last lane has left, and the lanes of each
+/// side of an `if` run their own collective before they all meet at the one after it. (A
+/// helper defined below its caller, or in another file, can be taken in the wrong order.)
+///
+/// If every live thread waits and none can be released (a scope operation split from a
+/// collective), the SIMD-groups' and scopes' rounds are forced, and only if there are none
+/// the threadgroup barrier, rather than hanging. Stacks are reused from group to group and
+/// have a guard page below them.
 class FiberScheduler {
 public:
     FiberScheduler();
@@ -39,8 +53,9 @@ public:
 
     /// Called by the kernel (through the services) at a SIMD-group collective: hands in
     /// `size` bytes at `value` and returns when every live thread of the caller's SIMD-group
-    /// has, with the round described in `round`.
-    void simdExchange(const void* value, std::uint32_t size, mc_simd_round* round);
+    /// has (here or at another collective), with the round of the lanes at `site` described
+    /// in `round`. A null site is one site that every null site shares.
+    void simdExchange(const void* value, std::uint32_t size, const mc_simd_site* site, mc_simd_round* round);
 
     /// Called by the kernel (through the services) at a Metal 4 tensor operation over a scope
     /// of `simdgroups` consecutive SIMD-groups (the caller's is scope index / simdgroups):
@@ -84,7 +99,10 @@ private:
     /// hand in its next value while the others still read the last round's.
     struct SimdGroup {
         std::uint32_t alive = 0, arrived = 0, round = 0;
+        std::uint32_t atBarrier = 0; ///< its threads waiting at the threadgroup barrier
         std::uint64_t active[2] = {0, 0};
+        const mc_simd_site* site = nullptr; ///< of the first thread to arrive, while !divergent
+        bool divergent = false;            ///< the threads that arrived are at different sites
     };
     /// A scope operation gathering its threads' records; indexed by the scope's first
     /// SIMD-group.
@@ -100,7 +118,13 @@ private:
     void completeScope(std::uint32_t first);
     /// Blocks the current thread until another releases it.
     void wait(Wait reason);
+    /// The first thread from `from` on in the ring that is not waiting; if every live thread
+    /// waits, forces rounds open (releaseAll) until one can run.
+    std::uint32_t runnableFrom(std::uint32_t from);
     void releaseThreadgroup();
+    /// Every thread of the SIMD-group waits (at a collective or the threadgroup barrier), some
+    /// at a collective: releases the round of the earliest site (all of them when they agree).
+    void resolveSimdgroup(std::uint32_t simdgroup);
     void releaseSimdgroup(std::uint32_t simdgroup);
     void releaseAll();
     unsigned char* simdValues(std::uint32_t simdgroup, std::uint32_t round);
@@ -110,7 +134,8 @@ private:
     std::vector<Context> contexts_;
     std::vector<std::uint32_t> next_, previous_;
     std::vector<Wait> waiting_;
-    std::vector<std::uint32_t> roundOf_; ///< the SIMD-group round each waiting thread joined
+    std::vector<std::uint32_t> roundOf_; ///< the value buffer (round parity) of each thread's last value
+    std::vector<const mc_simd_site*> siteOf_; ///< the collective each waiting thread is at
     std::vector<SimdGroup> simdgroups_;
     std::vector<unsigned char> simdValues_; ///< per SIMD-group, two rounds of width values
     std::vector<Scope> scopes_;

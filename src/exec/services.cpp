@@ -30,9 +30,9 @@ void threadgroupBarrier(mc_u32 /*memFlags*/) {
     if (t_group) contextOf(t_group)->unexpectedBarrier = true;
 }
 
-void simdgroupExchange(const void* value, mc_u32 size, mc_simd_round* round) {
+void simdgroupExchange(const void* value, mc_u32 size, const mc_simd_site* site, mc_simd_round* round) {
     if (FiberScheduler* fibers = FiberScheduler::current()) {
-        fibers->simdExchange(value, size, round);
+        fibers->simdExchange(value, size, site, round);
         return;
     }
     // Only kernels the compiler found collectives in run them, and those run on fibers.

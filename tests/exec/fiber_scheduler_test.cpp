@@ -73,7 +73,7 @@ void simdThread(const mc_group*, mc_u32 i) {
     for (int round = 0; round < 3; ++round) {
         const std::uint32_t value = i * 10 + round;
         mc_simd_round r;
-        FiberScheduler::current()->simdExchange(&value, sizeof value, &r);
+        FiberScheduler::current()->simdExchange(&value, sizeof value, nullptr, &r);
         std::uint64_t sum = 0;
         for (std::uint32_t lane = 0; lane < r.width; ++lane) {
             if (!((r.active >> lane) & 1)) continue;
@@ -235,6 +235,54 @@ TEST(FiberScheduler, ReturningThreadCompletesAScope) {
         afters += event.kind == 2;
     }
     EXPECT_EQ(afters, 31u);
+}
+
+// Two collectives at different sites, and a threadgroup barrier: lanes below 5 of each
+// SIMD-group are at site A, the others at site B, then every thread reaches the barrier, where
+// lanes 5 and up of the SIMD-group wait while some of its lanes are still at A.
+struct SiteTrace {
+    std::vector<std::uint64_t> active; // per thread: the mask of its round
+    std::vector<std::uint32_t> before; // per thread: threads past the first phase when it passed the barrier
+    std::uint32_t pastFirstPhase = 0;
+};
+SiteTrace g_sites;
+constexpr mc_simd_site kSiteA{"k.metal", 3, 9, nullptr}, kSiteB{"k.metal", 3, 30, nullptr};
+
+void sitedThread(const mc_group*, mc_u32 i) {
+    FiberScheduler* scheduler = FiberScheduler::current();
+    const std::uint32_t value = i;
+    mc_simd_round r;
+    if (i % 32 < 5) {
+        scheduler->simdExchange(&value, sizeof value, &kSiteA, &r);
+    } else {
+        // Copy the site: lanes at one site compare equal by value, not by address.
+        const mc_simd_site b = kSiteB;
+        scheduler->simdExchange(&value, sizeof value, &b, &r);
+    }
+    g_sites.active[i] = r.active;
+    ++g_sites.pastFirstPhase;
+    scheduler->barrier();
+    g_sites.before[i] = g_sites.pastFirstPhase;
+}
+
+// Test that lanes at different sites meet in different rounds, each seeing only its own lanes,
+// and that the barrier opens only when every thread is past its collective.
+TEST_P(FiberSchedulerSizes, LanesMeetPerSite) {
+    const std::uint32_t threads = GetParam();
+    g_sites = SiteTrace{};
+    g_sites.active.assign(threads, 0);
+    g_sites.before.assign(threads, 0);
+    FiberScheduler scheduler;
+    scheduler.runGroup(nullptr, &sitedThread, threads);
+    for (std::uint32_t i = 0; i < threads; ++i) {
+        const std::uint32_t first = i / 32 * 32, end = std::min(first + 32, threads);
+        std::uint64_t expected = 0;
+        for (std::uint32_t t = first; t < end; ++t)
+            if ((t % 32 < 5) == (i % 32 < 5)) expected |= std::uint64_t(1) << (t - first);
+        EXPECT_EQ(g_sites.active[i], expected) << "thread " << i;
+        EXPECT_EQ(g_sites.before[i], threads) << "thread " << i << " passed the barrier early";
+    }
+    EXPECT_EQ(scheduler.barriersCompleted(), 1u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, FiberSchedulerSizes, ::testing::Values(1u, 2u, 7u, 31u, 32u, 33u, 100u, 1024u));

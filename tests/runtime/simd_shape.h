@@ -9,8 +9,19 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace metalcpu::testing {
+
+/// The early return of the SIMD-group conformance kernels: `if (x % 11 == 5) return;`.
+inline bool returnsEarly(std::uint32_t value) { return value % 11 == 5; }
+
+/// Their inputs: values from 1 to 1000, scattered over the threads.
+inline std::vector<std::uint32_t> inputs(unsigned count) {
+    std::vector<std::uint32_t> values(count);
+    for (unsigned i = 0; i < count; ++i) values[i] = (i * 2654435761u >> 7) % 1000u + 1u;
+    return values;
+}
 
 /// (threads per group, SIMD width, shader validation on)
 using SimdShape = std::tuple<unsigned, unsigned, bool>;

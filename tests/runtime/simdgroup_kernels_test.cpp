@@ -318,14 +318,6 @@ std::string everyFunctionKernels() {
     return "#include <metal_stdlib>\nusing namespace metal;\n" + operands + "}\n" + statements + "}\n";
 }
 
-bool returnsEarly(std::uint32_t value) { return value % 11 == 5; }
-
-std::vector<std::uint32_t> inputs(unsigned count) {
-    std::vector<std::uint32_t> values(count);
-    for (unsigned i = 0; i < count; ++i) values[i] = (i * 2654435761u >> 7) % 1000u + 1u;
-    return values;
-}
-
 /// One group of lanes (a SIMD-group or a quad) as the model sees it.
 struct Group {
     std::vector<bool> present;

@@ -16,7 +16,7 @@ void record_barrier(mc_u32 flags) { g_barrier_calls.push_back(flags); }
 
 const mc_group* no_group() { return nullptr; }
 
-void record_exchange(const void*, mc_u32 size, mc_simd_round* round) {
+void record_exchange(const void*, mc_u32 size, const mc_simd_site*, mc_simd_round* round) {
     g_exchange_sizes.push_back(size);
     *round = mc_simd_round{nullptr, 1u, 0u, 1u};
 }

@@ -13,7 +13,7 @@ namespace {
 unsigned g_lane = 0;
 alignas(64) unsigned char g_round[32 * METALCPU_SIMD_VALUE_BYTES];
 
-void lane_exchange(const void* value, mc_u32 size, mc_simd_round* round) {
+void lane_exchange(const void* value, mc_u32 size, const mc_simd_site*, mc_simd_round* round) {
     if (size > 0) std::memcpy(g_round + g_lane * METALCPU_SIMD_VALUE_BYTES, value, size);
     *round = mc_simd_round{g_round, 0xffffffffu, g_lane, 32u};
 }

@@ -41,9 +41,10 @@ constexpr std::string_view kAbiNames[] = {
     "mc_address_space", "mc_access", "mc_builtin", "mc_param", "mc_kernel_flags", "mc_kernel",
     "mc_constant_data", "mc_function_constant_flags", "mc_function_constant", "mc_module", "mc_region",
     "mc_site", "mc_access_op", "mc_threadgroup_site", "mc_services", "mc_library_open_fn", "mc_simd_round",
-    "mc_log_argument_kind", "mc_log_argument", "mc_texture", "mc_component_kind", "mc_sampler", "mc_sampler_filter",
-    "mc_sampler_address", "mc_i32", "mc_i64", "mc_tensor", "mc_gpu_family", "mc_cooperative_layout_kind",
-    "mc_cooperative_role", "mc_cooperative_layout", "mc_scope_record", "mc_scope_fn", "mc_tensor_operand_kind",
+    "mc_simd_site", "mc_log_argument_kind", "mc_log_argument", "mc_texture", "mc_component_kind", "mc_sampler",
+    "mc_sampler_filter", "mc_sampler_address", "mc_i32", "mc_i64", "mc_tensor", "mc_gpu_family",
+    "mc_cooperative_layout_kind", "mc_cooperative_role", "mc_cooperative_layout", "mc_scope_record", "mc_scope_fn",
+    "mc_tensor_operand_kind",
     "mc_tensor_operand", "mc_matmul_call", "mc_reduction_op", "mc_reduce_call", "__dso_handle", "__cxa_atexit",
 };
 

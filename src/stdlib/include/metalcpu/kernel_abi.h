@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 11u
+#define METALCPU_KERNEL_ABI_VERSION 12u
 #define METALCPU_MAX_BUFFER_BINDINGS 31
 #define METALCPU_MAX_THREADGROUP_BINDINGS 31
 #define METALCPU_THREADGROUP_SITE_CACHE 16
@@ -222,6 +222,16 @@ typedef struct mc_simd_round {
     mc_u32 lane;   /* the calling thread's lane */
     mc_u32 width;  /* lanes of a SIMD-group (mc_dispatch::simd_width) */
 } mc_simd_round;
+
+/* Where a SIMD-group collective is called (ABI 12): the kernel's source position and the
+   function, so that lanes at different collectives meet in different rounds. Two sites are
+   the same collective when all four fields are equal (`file` by its text). */
+typedef struct mc_simd_site {
+    const char* file;
+    mc_u32 line;
+    mc_u32 column;
+    const void* kind; /* one address per function and value type */
+} mc_simd_site;
 
 /* Reflection of one kernel parameter. */
 typedef struct mc_param {
@@ -440,11 +450,12 @@ typedef struct mc_services {
     mc_u64 (*checked_threadgroup_argument)(const mc_group* group, mc_u32 index);
     mc_u64 (*checked_threadgroup_variable)(const mc_group* group, mc_u64 site_key, mc_u64 size, mc_u64 align);
 
-    /* SIMD-group collectives (ABI 8): hands in the calling thread's value (`size` bytes, at
-       most METALCPU_SIMD_VALUE_BYTES; 0 for simdgroup_barrier), waits until every live thread
-       of its SIMD-group has done the same, and describes the round in `round`. Threads that
+    /* SIMD-group collectives (ABI 8; `site` ABI 12): hands in the calling thread's value
+       (`size` bytes, at most METALCPU_SIMD_VALUE_BYTES; 0 for simdgroup_barrier), waits until
+       every live thread of its SIMD-group has done the same (at this collective or another),
+       and describes the round in `round`: the lanes at the same `site` only. Threads that
        have returned count as arrived; the rest of the threadgroup runs on meanwhile. */
-    void (*simdgroup_exchange)(const void* value, mc_u32 size, mc_simd_round* round);
+    void (*simdgroup_exchange)(const void* value, mc_u32 size, const mc_simd_site* site, mc_simd_round* round);
 
     /* Shader logging (ABI 8): an os_log message of the calling thread. `level` is an
        MTLLogLevel; the runtime formats `format` with `args` and keeps or drops the message. */

@@ -4,6 +4,27 @@
 
 #include <metalcpu/kernel_abi.h>
 
+// GCC before 14 gives a call's column only through __builtin_source_location(), which returns
+// a std::source_location::__impl: the host's <source_location> has it (tests include this
+// header in host programs); kernels compile without host headers, so it is declared here.
+#if !__has_builtin(__builtin_COLUMN)
+#if __has_include(<source_location>)
+#include <source_location>
+#define METALCPU_HOST_SOURCE_LOCATION 1
+#else
+namespace std {
+struct source_location {
+    struct __impl {
+        const char* _M_file_name;
+        const char* _M_function_name;
+        unsigned _M_line;
+        unsigned _M_column;
+    };
+};
+} // namespace std
+#endif
+#endif
+
 namespace metalcpu_kernel {
 
 /// The services handed over by the runtime when it opened this library (library_stub.h).
@@ -29,11 +50,55 @@ struct simd_replay {
     unsigned char* uniform;
 };
 
+/// Where a collective is called: every public SIMD-group function takes one as a defaulted
+/// last parameter, so it holds the position of the call in the kernel's source (#line keeps
+/// the .metal file's), and the function adds its kind. On fibers, lanes meet in one round
+/// only at the same site: that is how they know they diverged to different collectives.
+///
+/// A source position, not a code address (__builtin_return_address, the service call's
+/// return address): the optimiser moves code about — it merges the same call from both sides
+/// of a branch into one, duplicates a loop body when unrolling — so lanes at one collective
+/// can run different instructions and lanes at two can run the same one. A position is a
+/// value the call carries, which inlining, tail merging and unrolling keep. A template's
+/// instantiations share their positions; the kind (one address per function and value
+/// type) tells them apart when they differ in type. Two calls that one macro expansion makes
+/// share a position too: if lanes diverge between two such calls of the same function and
+/// type, they meet as one round.
+struct simd_site : mc_simd_site {
+#if __has_builtin(__builtin_COLUMN)
+    constexpr simd_site(const char* file_ = __builtin_FILE(), unsigned line_ = __builtin_LINE(),
+                        unsigned column_ = __builtin_COLUMN())
+        : mc_simd_site{file_, line_, column_, nullptr} {}
+#elif defined(METALCPU_HOST_SOURCE_LOCATION)
+    simd_site(std::source_location here = std::source_location::current())
+        : mc_simd_site{here.file_name(), here.line(), here.column(), nullptr} {}
+#else
+    simd_site(const void* here = __builtin_source_location())
+        : mc_simd_site{static_cast<const std::source_location::__impl*>(here)->_M_file_name,
+                       static_cast<const std::source_location::__impl*>(here)->_M_line,
+                       static_cast<const std::source_location::__impl*>(here)->_M_column, nullptr} {}
+#endif
+    /// The same site, as the collective of kind `k`.
+    simd_site of_kind(const void* k) const {
+        simd_site s = *this;
+        s.kind = k;
+        return s;
+    }
+};
+
+/// One address per collective kind: a function and the types it exchanges. Hidden: an inline
+/// variable of default visibility is a GNU unique symbol, which keeps the kernel library
+/// loaded after dlclose, and the loader then hands out that stale library for the next one
+/// opened under the same /proc/<pid>/fd/<n> name.
+template <class... Kind>
+__attribute__((visibility("hidden"))) inline constexpr char simd_kind = 0;
+
 /// A SIMD-group collective's rendezvous: hands in `size` bytes at `value`, waits for the other
-/// live threads of the SIMD-group and describes the round (mc_services::simdgroup_exchange),
-/// or, in a kernel split into work-item loops, records or replays the round (and returns the
-/// replay, else null).
-inline simd_replay* simdgroup_exchange(const void* value, unsigned size, mc_simd_round* round) {
+/// live threads of the SIMD-group and describes the round (mc_services::simdgroup_exchange:
+/// only the lanes at the same `site`), or, in a kernel split into work-item loops, records or
+/// replays the round (and returns the replay, else null).
+inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const simd_site& site,
+                                       mc_simd_round* round) {
     const mc_group* group = g_services->current_group();
     if (group && group->simd_replay) {
         simd_replay* replay = static_cast<simd_replay*>(group->simd_replay);
@@ -43,7 +108,7 @@ inline simd_replay* simdgroup_exchange(const void* value, unsigned size, mc_simd
         *round = mc_simd_round{replay->values, replay->recording ? 0u : replay->active, replay->lane, replay->width};
         return replay;
     }
-    g_services->simdgroup_exchange(value, size, round);
+    g_services->simdgroup_exchange(value, size, &site, round);
     return nullptr;
 }
 

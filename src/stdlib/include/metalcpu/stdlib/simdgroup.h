@@ -5,8 +5,9 @@
 // (metalcpu_kernel::simdgroup_exchange), which returns once every live thread of the
 // SIMD-group has done the same; each thread then computes its own result from the values of
 // the round. So a collective synchronises only its SIMD-group, and works over its *active*
-// threads: those that exist (a partial SIMD-group at the end of a threadgroup) and have not
-// returned. Where Metal leaves a result undefined (reading a lane that is inactive or outside
+// threads: those that exist (a partial SIMD-group at the end of a threadgroup), have not
+// returned, and are at the same collective (its call's site, metalcpu_kernel::simd_site: the
+// public functions take it as a defaulted last parameter, and pass it down). Where Metal leaves a result undefined (reading a lane that is inactive or outside
 // the group), the result is zero; where Metal keeps the caller's value (the lanes that
 // simd_shuffle_up/down move nothing into), it does too.
 #pragma once
@@ -46,12 +47,34 @@ struct lanes {
     }
 };
 
-/// Hands in the caller's value and returns the round, seen from the caller's group.
-template <bool Quad, class T>
-METALCPU_INLINE lanes exchange(const T& value) {
+using metalcpu_kernel::simd_site;
+
+// The kinds of the functions that take no operation type (reduce's kind is its Op).
+struct shuffle_kind;
+struct shuffle_up_kind;
+struct shuffle_down_kind;
+struct shuffle_xor_kind;
+struct shuffle_rotate_up_kind;
+struct shuffle_rotate_down_kind;
+struct shuffle_and_fill_up_kind;
+struct shuffle_and_fill_down_kind;
+struct broadcast_first_kind;
+struct ballot_kind;
+struct is_first_kind;
+
+/// The kind of a collective: the function (Name), quad or SIMD-group, and its value type.
+template <class Name, bool Quad, class T>
+METALCPU_INLINE simd_site kind_of(const simd_site& where) {
+    return where.of_kind(&metalcpu_kernel::simd_kind<Name, T, char[Quad ? 2 : 1]>);
+}
+
+/// Hands in the caller's value at the collective `where` (of kind Name) and returns the round,
+/// seen from the caller's group.
+template <bool Quad, class Name, class T>
+METALCPU_INLINE lanes exchange(const T& value, const simd_site& where) {
     static_assert(sizeof(T) <= METALCPU_SIMD_VALUE_BYTES, "a SIMD-group function's argument is at most 64 bytes");
     lanes l{};
-    l.replay = metalcpu_kernel::simdgroup_exchange(&value, sizeof(T), &l.round);
+    l.replay = metalcpu_kernel::simdgroup_exchange(&value, sizeof(T), kind_of<Name, Quad, T>(where), &l.round);
     l.count = Quad ? 4u : l.round.width;
     l.first = Quad ? (l.round.lane & ~3u) : 0u;
     return l;
@@ -68,8 +91,8 @@ struct bit_xor { template <class T> T operator()(const T& a, const T& b) const {
 /// op over the active lanes, in lane order. Replaying a record (work-item loops), the first
 /// lane of a group computes it and the others take its result.
 template <bool Quad, class T, class Op>
-T reduce(const T& value, Op op) {
-    const lanes l = exchange<Quad>(value);
+T reduce(const T& value, Op op, const simd_site& where) {
+    const lanes l = exchange<Quad, Op>(value, where);
     T result = value;
     const bool shared = l.replay && !l.replay->recording;
     if (shared && *l.replay->uniform_first == l.first) {
@@ -89,10 +112,12 @@ T reduce(const T& value, Op op) {
     return result;
 }
 
+template <class Op, bool Inclusive> struct prefix_kind {};
+
 /// op over the active lanes below the caller (and the caller, when inclusive), from `identity`.
 template <bool Quad, bool Inclusive, class T, class Op>
-T prefix(const T& value, Op op, const T& identity) {
-    const lanes l = exchange<Quad>(value);
+T prefix(const T& value, Op op, const T& identity, const simd_site& where) {
+    const lanes l = exchange<Quad, prefix_kind<Op, Inclusive>>(value, where);
     T result = identity;
     const unsigned end = l.self() + (Inclusive ? 1u : 0u);
     for (unsigned i = 0; i < end; ++i)
@@ -101,37 +126,37 @@ T prefix(const T& value, Op op, const T& identity) {
 }
 
 template <bool Quad, class T>
-T shuffle(const T& value, unsigned lane) {
-    return exchange<Quad>(value).template at<T>(lane);
+T shuffle(const T& value, unsigned lane, const simd_site& where) {
+    return exchange<Quad, shuffle_kind>(value, where).template at<T>(lane);
 }
 
 template <bool Quad, class T>
-T shuffle_up(const T& value, unsigned delta) {
-    const lanes l = exchange<Quad>(value);
+T shuffle_up(const T& value, unsigned delta, const simd_site& where) {
+    const lanes l = exchange<Quad, shuffle_up_kind>(value, where);
     return l.self() < delta ? value : l.at<T>(l.self() - delta);
 }
 
 template <bool Quad, class T>
-T shuffle_down(const T& value, unsigned delta) {
-    const lanes l = exchange<Quad>(value);
+T shuffle_down(const T& value, unsigned delta, const simd_site& where) {
+    const lanes l = exchange<Quad, shuffle_down_kind>(value, where);
     return l.self() + delta >= l.count ? value : l.at<T>(l.self() + delta);
 }
 
 template <bool Quad, class T>
-T shuffle_xor(const T& value, unsigned mask) {
-    const lanes l = exchange<Quad>(value);
+T shuffle_xor(const T& value, unsigned mask, const simd_site& where) {
+    const lanes l = exchange<Quad, shuffle_xor_kind>(value, where);
     return l.at<T>(l.self() ^ mask);
 }
 
 template <bool Quad, class T>
-T shuffle_rotate_up(const T& value, unsigned delta) {
-    const lanes l = exchange<Quad>(value);
+T shuffle_rotate_up(const T& value, unsigned delta, const simd_site& where) {
+    const lanes l = exchange<Quad, shuffle_rotate_up_kind>(value, where);
     return l.at<T>((l.self() + l.count - delta % l.count) % l.count);
 }
 
 template <bool Quad, class T>
-T shuffle_rotate_down(const T& value, unsigned delta) {
-    const lanes l = exchange<Quad>(value);
+T shuffle_rotate_down(const T& value, unsigned delta, const simd_site& where) {
+    const lanes l = exchange<Quad, shuffle_rotate_down_kind>(value, where);
     return l.at<T>((l.self() + delta) % l.count);
 }
 
@@ -143,8 +168,8 @@ struct data_and_filling {
 /// Within each run of `modulo` lanes (the whole group when 0): lane g takes data from g - delta,
 /// and the lowest `delta` lanes take filling from the top of the run.
 template <bool Quad, class T>
-T shuffle_and_fill_up(const T& data, const T& filling, unsigned delta, unsigned modulo) {
-    const lanes l = exchange<Quad>(data_and_filling<T>{data, filling});
+T shuffle_and_fill_up(const T& data, const T& filling, unsigned delta, unsigned modulo, const simd_site& where) {
+    const lanes l = exchange<Quad, shuffle_and_fill_up_kind>(data_and_filling<T>{data, filling}, where);
     const unsigned m = modulo == 0 || modulo > l.count ? l.count : modulo;
     const unsigned g = l.self() % m, base = l.self() - g;
     if (g >= delta) return l.at<data_and_filling<T>>(base + g - delta).data;
@@ -154,8 +179,8 @@ T shuffle_and_fill_up(const T& data, const T& filling, unsigned delta, unsigned 
 /// Within each run of `modulo` lanes: lane g takes data from g + delta, and the top `delta`
 /// lanes take filling from the bottom of the run.
 template <bool Quad, class T>
-T shuffle_and_fill_down(const T& data, const T& filling, unsigned delta, unsigned modulo) {
-    const lanes l = exchange<Quad>(data_and_filling<T>{data, filling});
+T shuffle_and_fill_down(const T& data, const T& filling, unsigned delta, unsigned modulo, const simd_site& where) {
+    const lanes l = exchange<Quad, shuffle_and_fill_down_kind>(data_and_filling<T>{data, filling}, where);
     const unsigned m = modulo == 0 || modulo > l.count ? l.count : modulo;
     const unsigned g = l.self() % m, base = l.self() - g;
     if (g + delta < m) return l.at<data_and_filling<T>>(base + g + delta).data;
@@ -163,15 +188,15 @@ T shuffle_and_fill_down(const T& data, const T& filling, unsigned delta, unsigne
 }
 
 template <bool Quad, class T>
-T broadcast_first(const T& value) {
-    const lanes l = exchange<Quad>(value);
+T broadcast_first(const T& value, const simd_site& where) {
+    const lanes l = exchange<Quad, broadcast_first_kind>(value, where);
     return l.at<T>(l.first_active());
 }
 
 /// Bit i: lane i of the group is active and its `expr` is true; and the active lanes.
 template <bool Quad>
-void ballot(bool expr, mc_u64& votes, mc_u64& active) {
-    const lanes l = exchange<Quad>(expr);
+void ballot(bool expr, mc_u64& votes, mc_u64& active, const simd_site& where) {
+    const lanes l = exchange<Quad, ballot_kind>(expr, where);
     votes = 0;
     for (unsigned i = 0; i < l.count; ++i)
         if (l.at<bool>(i)) votes |= mc_u64(1) << i;
@@ -179,8 +204,8 @@ void ballot(bool expr, mc_u64& votes, mc_u64& active) {
 }
 
 template <bool Quad>
-bool is_first() {
-    const lanes l = exchange<Quad>(true);
+bool is_first(const simd_site& where) {
+    const lanes l = exchange<Quad, is_first_kind>(true, where);
     return l.self() == l.first_active();
 }
 
@@ -207,89 +232,91 @@ private:
 // namespace metal: thin templates over the value type, so any arithmetic type that has the
 // operators (half, bfloat, vectors of them) works without overloads of its own.
 #define METALCPU_DEFINE_GROUP_FUNCTIONS(P, Quad, vote_type)                                                    \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_sum(const X& x) {                  \
-        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::plus{}); \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_sum(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::plus{}, where); \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_product(const X& x) {              \
-        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::times{}); \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_product(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::times{}, where); \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_min(const X& x) {                  \
-        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::lesser{}); \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_min(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::lesser{}, where); \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_max(const X& x) {                  \
-        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::greater{}); \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_max(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::greater{}, where); \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_and(const X& x) {                  \
-        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::bit_and{}); \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_and(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::bit_and{}, where); \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_or(const X& x) {                   \
-        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::bit_or{}); \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_or(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::bit_or{}, where); \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_xor(const X& x) {                  \
-        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::bit_xor{}); \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_xor(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::reduce<Quad>(metalcpu_stdlib::simd::value_t<X>(x), metalcpu_stdlib::simd::bit_xor{}, where); \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_prefix_inclusive_sum(const X& x) { \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_prefix_inclusive_sum(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
         using T = metalcpu_stdlib::simd::value_t<X>;                                                           \
-        return metalcpu_stdlib::simd::prefix<Quad, true>(T(x), metalcpu_stdlib::simd::plus{}, T(0));           \
+        return metalcpu_stdlib::simd::prefix<Quad, true>(T(x), metalcpu_stdlib::simd::plus{}, T(0), where);    \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_prefix_exclusive_sum(const X& x) { \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_prefix_exclusive_sum(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
         using T = metalcpu_stdlib::simd::value_t<X>;                                                           \
-        return metalcpu_stdlib::simd::prefix<Quad, false>(T(x), metalcpu_stdlib::simd::plus{}, T(0));          \
+        return metalcpu_stdlib::simd::prefix<Quad, false>(T(x), metalcpu_stdlib::simd::plus{}, T(0), where);   \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_prefix_inclusive_product(const X& x) { \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_prefix_inclusive_product(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
         using T = metalcpu_stdlib::simd::value_t<X>;                                                           \
-        return metalcpu_stdlib::simd::prefix<Quad, true>(T(x), metalcpu_stdlib::simd::times{}, T(1));          \
+        return metalcpu_stdlib::simd::prefix<Quad, true>(T(x), metalcpu_stdlib::simd::times{}, T(1), where);   \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_prefix_exclusive_product(const X& x) { \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_prefix_exclusive_product(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
         using T = metalcpu_stdlib::simd::value_t<X>;                                                           \
-        return metalcpu_stdlib::simd::prefix<Quad, false>(T(x), metalcpu_stdlib::simd::times{}, T(1));         \
+        return metalcpu_stdlib::simd::prefix<Quad, false>(T(x), metalcpu_stdlib::simd::times{}, T(1), where);  \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle(const X& x, ushort lane) { \
-        return metalcpu_stdlib::simd::shuffle<Quad>(metalcpu_stdlib::simd::value_t<X>(x), lane);               \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle(const X& x, ushort lane, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::shuffle<Quad>(metalcpu_stdlib::simd::value_t<X>(x), lane, where);        \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_up(const X& x, ushort delta) { \
-        return metalcpu_stdlib::simd::shuffle_up<Quad>(metalcpu_stdlib::simd::value_t<X>(x), delta);           \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_up(const X& x, ushort delta, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::shuffle_up<Quad>(metalcpu_stdlib::simd::value_t<X>(x), delta, where);    \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_down(const X& x, ushort delta) { \
-        return metalcpu_stdlib::simd::shuffle_down<Quad>(metalcpu_stdlib::simd::value_t<X>(x), delta);         \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_down(const X& x, ushort delta, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::shuffle_down<Quad>(metalcpu_stdlib::simd::value_t<X>(x), delta, where);  \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_xor(const X& x, ushort mask) { \
-        return metalcpu_stdlib::simd::shuffle_xor<Quad>(metalcpu_stdlib::simd::value_t<X>(x), mask);           \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_xor(const X& x, ushort mask, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::shuffle_xor<Quad>(metalcpu_stdlib::simd::value_t<X>(x), mask, where);    \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_rotate_up(const X& x, ushort delta) { \
-        return metalcpu_stdlib::simd::shuffle_rotate_up<Quad>(metalcpu_stdlib::simd::value_t<X>(x), delta);    \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_rotate_up(const X& x, ushort delta, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::shuffle_rotate_up<Quad>(metalcpu_stdlib::simd::value_t<X>(x), delta, where); \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_rotate_down(const X& x, ushort delta) { \
-        return metalcpu_stdlib::simd::shuffle_rotate_down<Quad>(metalcpu_stdlib::simd::value_t<X>(x), delta);  \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_rotate_down(const X& x, ushort delta, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::shuffle_rotate_down<Quad>(metalcpu_stdlib::simd::value_t<X>(x), delta, where); \
     }                                                                                                          \
     template <class X, class Y>                                                                                \
     METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_and_fill_up(const X& data, const Y& filling, \
-                                                                               ushort delta, ushort modulo = 0) { \
+                                                                               ushort delta, ushort modulo = 0, \
+        ::metalcpu_kernel::simd_site where = {}) {                                                             \
         using T = metalcpu_stdlib::simd::value_t<X>;                                                           \
-        return metalcpu_stdlib::simd::shuffle_and_fill_up<Quad>(T(data), T(filling), delta, modulo);           \
+        return metalcpu_stdlib::simd::shuffle_and_fill_up<Quad>(T(data), T(filling), delta, modulo, where);    \
     }                                                                                                          \
     template <class X, class Y>                                                                                \
     METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_and_fill_down(const X& data, const Y& filling, \
-                                                                                 ushort delta, ushort modulo = 0) { \
+                                                                                 ushort delta, ushort modulo = 0, \
+        ::metalcpu_kernel::simd_site where = {}) {                                                             \
         using T = metalcpu_stdlib::simd::value_t<X>;                                                           \
-        return metalcpu_stdlib::simd::shuffle_and_fill_down<Quad>(T(data), T(filling), delta, modulo);         \
+        return metalcpu_stdlib::simd::shuffle_and_fill_down<Quad>(T(data), T(filling), delta, modulo, where);  \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_broadcast(const X& x, ushort lane) { \
-        return metalcpu_stdlib::simd::shuffle<Quad>(metalcpu_stdlib::simd::value_t<X>(x), lane);               \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_broadcast(const X& x, ushort lane, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::shuffle<Quad>(metalcpu_stdlib::simd::value_t<X>(x), lane, where);        \
     }                                                                                                          \
-    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_broadcast_first(const X& x) {      \
-        return metalcpu_stdlib::simd::broadcast_first<Quad>(metalcpu_stdlib::simd::value_t<X>(x));             \
+    template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_broadcast_first(const X& x, ::metalcpu_kernel::simd_site where = {}) { \
+        return metalcpu_stdlib::simd::broadcast_first<Quad>(metalcpu_stdlib::simd::value_t<X>(x), where);      \
     }                                                                                                          \
-    METALCPU_INLINE vote_type P##_ballot(bool expr) {                                                          \
+    METALCPU_INLINE vote_type P##_ballot(bool expr, ::metalcpu_kernel::simd_site where = {}) {                 \
         mc_u64 votes = 0, active = 0;                                                                          \
-        metalcpu_stdlib::simd::ballot<Quad>(expr, votes, active);                                              \
+        metalcpu_stdlib::simd::ballot<Quad>(expr, votes, active, where);                                       \
         return vote_type(vote_type::vote_t(votes), vote_type::vote_t(active));                                 \
     }                                                                                                          \
-    METALCPU_INLINE vote_type P##_active_threads_mask() {                                                      \
+    METALCPU_INLINE vote_type P##_active_threads_mask(::metalcpu_kernel::simd_site where = {}) {               \
         mc_u64 votes = 0, active = 0;                                                                          \
-        metalcpu_stdlib::simd::ballot<Quad>(true, votes, active);                                              \
+        metalcpu_stdlib::simd::ballot<Quad>(true, votes, active, where);                                       \
         return vote_type(vote_type::vote_t(active), vote_type::vote_t(active));                                \
     }                                                                                                          \
-    METALCPU_INLINE bool P##_any(bool expr) { return P##_ballot(expr).any(); }                                 \
-    METALCPU_INLINE bool P##_all(bool expr) { return P##_ballot(expr).all(); }                                 \
-    METALCPU_INLINE bool P##_is_first() { return metalcpu_stdlib::simd::is_first<Quad>(); }
+    METALCPU_INLINE bool P##_any(bool expr, ::metalcpu_kernel::simd_site where = {}) { return P##_ballot(expr, where).any(); } \
+    METALCPU_INLINE bool P##_all(bool expr, ::metalcpu_kernel::simd_site where = {}) { return P##_ballot(expr, where).all(); } \
+    METALCPU_INLINE bool P##_is_first(::metalcpu_kernel::simd_site where = {}) { return metalcpu_stdlib::simd::is_first<Quad>(where); }
