@@ -63,6 +63,10 @@ std::vector<std::string> codeFlags(MathMode mode, const Target& target, const Bu
                                       // for -fopenmp-simd; host code that includes the header
                                       // would warn about an unknown pragma).
                                       "-fopenmp-simd", "-DMETALCPU_OPENMP_SIMD=1",
+                                      // A kernel library must unload when released: a GNU
+                                      // unique symbol (a default-visibility static in an
+                                      // inline function or template) would pin it.
+                                      "-fno-gnu-unique",
                                       // Clang's (so Metal's) default error limit: one bad
                                       // template instantiation can otherwise bury its first
                                       // message under hundreds.

@@ -57,6 +57,13 @@ LoadedLibraries& loadedLibraries() {
     return *loaded;
 }
 
+/// The name the loader knows a memory file by: its /proc name with this process's id, not
+/// "self", since a debugger reads the name from the loader's list and opens it in its own
+/// process.
+std::string loadableName(int memoryFile) {
+    return "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(memoryFile);
+}
+
 } // namespace
 
 std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std::string* error,
@@ -74,10 +81,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     // Checked again every time (the file may have changed), loaded once.
     const std::string loadedKey = library->contentHash_ + level + path;
     if (std::shared_ptr<KernelLibrary> loaded = loadedLibraries().find(loadedKey)) return loaded;
-    // Through the memory file's /proc name with this process's id, not "self": a debugger
-    // reads the name from the loader's list and opens it in its own process.
-    const std::string loadable = "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(library->memoryFile_);
-    library->handle_ = dlopen(loadable.c_str(), RTLD_NOW | RTLD_LOCAL);
+    library->handle_ = dlopen(loadableName(library->memoryFile_).c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!library->handle_) {
         const char* why = dlerror();
         *error = "Invalid library file " + path + (why ? std::string(" (") + why + ")" : std::string());
@@ -135,8 +139,20 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
 
 KernelLibrary::~KernelLibrary() {
     for (std::uint64_t begin : constants_) val::AllocationRegistry::shared().remove(begin);
-    if (handle_) dlclose(handle_);
-    if (memoryFile_ >= 0) close(memoryFile_);
+    bool stillLoaded = false;
+    if (handle_) {
+        dlclose(handle_);
+        // The loader keeps a library that holds a GNU unique symbol (kernels are compiled
+        // -fno-gnu-unique, but METALCPU_KERNEL_FLAGS can undo it) and finds it again by its
+        // name: were the memory file closed, the next library given the same descriptor
+        // number would get this one's code. Such a library keeps its descriptor.
+        if (void* again = dlopen(loadableName(memoryFile_).c_str(), RTLD_NOW | RTLD_NOLOAD)) {
+            dlclose(again);
+            stillLoaded = true;
+            support::log().debug("{} stays loaded (it holds a GNU unique symbol); its memory file stays open", path_);
+        }
+    }
+    if (memoryFile_ >= 0 && !stillLoaded) close(memoryFile_);
 }
 
 std::shared_ptr<KernelLibrary> KernelLibrary::holderOf(const mc_kernel* kernel) {

@@ -43,6 +43,28 @@ TEST_F(LibraryTest, FunctionNamesListKernels) {
     library->release();
 }
 
+// Test that libraries released one after another each give their own kernels: the next
+// library's memory file can get a released one's descriptor number, and so its /proc name,
+// and the loader would hand back a library it still holds under that name. One with
+// SIMD-group functions once held a GNU unique symbol from the kernel headers, which keeps a
+// library loaded; kernels are compiled -fno-gnu-unique, and the loader's check covers the rest.
+TEST_F(LibraryTest, ReleasedLibrariesNeverLendTheirKernels) {
+    for (int round = 0; round < 3; ++round) {
+        const std::string name = "reduce_" + std::to_string(round);
+        const std::string source = "#include <metal_stdlib>\nusing namespace metal;\nkernel void " + name +
+                                   "(device float* out [[buffer(0)]], uint lane [[thread_index_in_simdgroup]]) {\n"
+                                   "    out[lane] = simd_sum(float(lane)) + " + std::to_string(round) + ".0f;\n}\n";
+        NS::Error* error = nullptr;
+        MTL::Library* library = device_->newLibrary(string(source.c_str()), nullptr, &error);
+        ASSERT_NE(library, nullptr) << (error ? error->localizedDescription()->utf8String() : "");
+        MTL::Function* function = library->newFunction(string(name.c_str()));
+        ASSERT_NE(function, nullptr) << "round " << round << " got another library's kernels";
+        EXPECT_EQ(library->functionNames()->count(), 1u);
+        function->release();
+        library->release();
+    }
+}
+
 // Test that an unknown function name gives nullptr (Metal gives no error either).
 TEST_F(LibraryTest, UnknownFunctionIsNull) {
     MTL::Library* library = device_->newLibrary(string(kTwoKernels), nullptr, nullptr);
