@@ -111,10 +111,7 @@ namespace {
 Buffer* memoryOf(const MTL::Resource* resource) {
     ns::ObjectBase* object = ns::ObjectBase::from(resource);
     if (auto* buffer = dynamic_cast<Buffer*>(object)) return buffer;
-    if (auto* texture = dynamic_cast<Texture*>(object)) {
-        while (texture->parent()) texture = texture->parent();
-        return texture->buffer();
-    }
+    if (auto* texture = dynamic_cast<Texture*>(object)) return texture->memoryBuffer();
     if (auto* tensor = dynamic_cast<Tensor*>(object)) return tensor->buffer();
     return nullptr;
 }

@@ -253,9 +253,7 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                 return false;
             dispatch.parameters.textures[param.index] = texture->kernelView();
             sink.keepAlive(texture->asPublicClass());
-            Texture* root = texture;
-            while (root->parent()) root = root->parent();
-            sink.useBuffer(root->buffer(), writes(param)); // a texture over a buffer uses its memory
+            sink.useBuffer(texture->memoryBuffer(), writes(param)); // a texture over a buffer uses its memory
         } else if (param.kind == MC_PARAM_TENSOR) {
             Tensor* tensor = bindings.tensors[param.index];
             // Kernels read a tensor's description through the pointer, so there is no

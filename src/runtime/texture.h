@@ -81,6 +81,12 @@ public:
     std::uint64_t parentSlice() const { return parentSlice_; }
     /// The buffer a texture over a buffer uses (null otherwise), where and with what row pitch.
     Buffer* buffer() const { return buffer_; }
+    /// The buffer whose memory kernels reach through this texture: a view's is its root's.
+    Buffer* memoryBuffer() const {
+        const Texture* root = this;
+        while (root->parent()) root = root->parent();
+        return root->buffer();
+    }
     std::uint64_t bufferOffset() const { return bufferOffset_; }
     std::uint64_t bufferBytesPerRow() const { return view_.row_pitch; }
 
