@@ -95,9 +95,11 @@ __attribute__((visibility("hidden"))) inline constexpr char simd_kind = 0;
 
 /// A SIMD-group collective's rendezvous: hands in `size` bytes at `value`, waits for the other
 /// live threads of the SIMD-group and describes the round (mc_services::simdgroup_exchange:
-/// only the lanes at the same `site`), or, in a kernel split into work-item loops, records or
-/// replays the round (and returns the replay, else null).
-inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const simd_site& site,
+/// only the lanes at `site` as the collective of kind `kind`), or, in a kernel split into
+/// work-item loops, records or replays the round (and returns the replay, else null).
+/// The site is read only on the first path: copying it for the replay (its fields stored one
+/// by one in the caller, loaded at once here) stalled store forwarding at every lane.
+inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const simd_site& site, const void* kind,
                                        mc_simd_round* round) {
     const mc_group* group = g_services->current_group();
     if (group && group->simd_replay) {
@@ -108,8 +110,14 @@ inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const s
         *round = mc_simd_round{replay->values, replay->recording ? 0u : replay->active, replay->lane, replay->width};
         return replay;
     }
-    g_services->simdgroup_exchange(value, size, &site, round);
+    const simd_site kinded = site.of_kind(kind);
+    g_services->simdgroup_exchange(value, size, &kinded, round);
     return nullptr;
+}
+
+/// The same, for a site that carries its kind already.
+inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const simd_site& site, mc_simd_round* round) {
+    return simdgroup_exchange(value, size, site, site.kind, round);
 }
 
 } // namespace metalcpu_kernel

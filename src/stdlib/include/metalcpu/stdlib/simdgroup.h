@@ -29,6 +29,9 @@ struct lanes {
     unsigned count; ///< lanes in the group: the SIMD width, or 4 for a quad
 
     unsigned self() const { return round.lane - first; }
+    /// simd_collect's first pass, which only records the lanes' values: the result is thrown
+    /// away, so the functions with loops over the lanes return at once.
+    bool recording() const { return replay && replay->recording; }
     bool active(unsigned i) const { return i < count && ((round.active >> (first + i)) & 1u) != 0; }
     /// Bit i: lane i of the group is active.
     mc_u64 mask() const {
@@ -64,9 +67,7 @@ struct is_first_kind;
 
 /// The kind of a collective: the function (Name), quad or SIMD-group, and its value type.
 template <class Name, bool Quad, class T>
-METALCPU_INLINE simd_site kind_of(const simd_site& where) {
-    return where.of_kind(&metalcpu_kernel::simd_kind<Name, T, char[Quad ? 2 : 1]>);
-}
+constexpr const void* kind_of = &metalcpu_kernel::simd_kind<Name, T, char[Quad ? 2 : 1]>;
 
 /// Hands in the caller's value at the collective `where` (of kind Name) and returns the round,
 /// seen from the caller's group.
@@ -74,7 +75,7 @@ template <bool Quad, class Name, class T>
 METALCPU_INLINE lanes exchange(const T& value, const simd_site& where) {
     static_assert(sizeof(T) <= METALCPU_SIMD_VALUE_BYTES, "a SIMD-group function's argument is at most 64 bytes");
     lanes l{};
-    l.replay = metalcpu_kernel::simdgroup_exchange(&value, sizeof(T), kind_of<Name, Quad, T>(where), &l.round);
+    l.replay = metalcpu_kernel::simdgroup_exchange(&value, sizeof(T), where, kind_of<Name, Quad, T>, &l.round);
     l.count = Quad ? 4u : l.round.width;
     l.first = Quad ? (l.round.lane & ~3u) : 0u;
     return l;
@@ -91,9 +92,10 @@ struct bit_xor { template <class T> T operator()(const T& a, const T& b) const {
 /// op over the active lanes, in lane order. Replaying a record (work-item loops), the first
 /// lane of a group computes it and the others take its result.
 template <bool Quad, class T, class Op>
-T reduce(const T& value, Op op, const simd_site& where) {
+METALCPU_INLINE T reduce(const T& value, Op op, const simd_site& where) {
     const lanes l = exchange<Quad, Op>(value, where);
     T result = value;
+    if (l.recording()) return result;
     const bool shared = l.replay && !l.replay->recording;
     if (shared && *l.replay->uniform_first == l.first) {
         __builtin_memcpy(static_cast<void*>(&result), l.replay->uniform, sizeof(T));
@@ -116,9 +118,10 @@ template <class Op, bool Inclusive> struct prefix_kind {};
 
 /// op over the active lanes below the caller (and the caller, when inclusive), from `identity`.
 template <bool Quad, bool Inclusive, class T, class Op>
-T prefix(const T& value, Op op, const T& identity, const simd_site& where) {
+METALCPU_INLINE T prefix(const T& value, Op op, const T& identity, const simd_site& where) {
     const lanes l = exchange<Quad, prefix_kind<Op, Inclusive>>(value, where);
     T result = identity;
+    if (l.recording()) return result;
     const unsigned end = l.self() + (Inclusive ? 1u : 0u);
     for (unsigned i = 0; i < end; ++i)
         if (l.active(i)) result = op(result, l.at<T>(i));
@@ -126,36 +129,36 @@ T prefix(const T& value, Op op, const T& identity, const simd_site& where) {
 }
 
 template <bool Quad, class T>
-T shuffle(const T& value, unsigned lane, const simd_site& where) {
+METALCPU_INLINE T shuffle(const T& value, unsigned lane, const simd_site& where) {
     return exchange<Quad, shuffle_kind>(value, where).template at<T>(lane);
 }
 
 template <bool Quad, class T>
-T shuffle_up(const T& value, unsigned delta, const simd_site& where) {
+METALCPU_INLINE T shuffle_up(const T& value, unsigned delta, const simd_site& where) {
     const lanes l = exchange<Quad, shuffle_up_kind>(value, where);
     return l.self() < delta ? value : l.at<T>(l.self() - delta);
 }
 
 template <bool Quad, class T>
-T shuffle_down(const T& value, unsigned delta, const simd_site& where) {
+METALCPU_INLINE T shuffle_down(const T& value, unsigned delta, const simd_site& where) {
     const lanes l = exchange<Quad, shuffle_down_kind>(value, where);
     return l.self() + delta >= l.count ? value : l.at<T>(l.self() + delta);
 }
 
 template <bool Quad, class T>
-T shuffle_xor(const T& value, unsigned mask, const simd_site& where) {
+METALCPU_INLINE T shuffle_xor(const T& value, unsigned mask, const simd_site& where) {
     const lanes l = exchange<Quad, shuffle_xor_kind>(value, where);
     return l.at<T>(l.self() ^ mask);
 }
 
 template <bool Quad, class T>
-T shuffle_rotate_up(const T& value, unsigned delta, const simd_site& where) {
+METALCPU_INLINE T shuffle_rotate_up(const T& value, unsigned delta, const simd_site& where) {
     const lanes l = exchange<Quad, shuffle_rotate_up_kind>(value, where);
     return l.at<T>((l.self() + l.count - delta % l.count) % l.count);
 }
 
 template <bool Quad, class T>
-T shuffle_rotate_down(const T& value, unsigned delta, const simd_site& where) {
+METALCPU_INLINE T shuffle_rotate_down(const T& value, unsigned delta, const simd_site& where) {
     const lanes l = exchange<Quad, shuffle_rotate_down_kind>(value, where);
     return l.at<T>((l.self() + delta) % l.count);
 }
@@ -168,7 +171,7 @@ struct data_and_filling {
 /// Within each run of `modulo` lanes (the whole group when 0): lane g takes data from g - delta,
 /// and the lowest `delta` lanes take filling from the top of the run.
 template <bool Quad, class T>
-T shuffle_and_fill_up(const T& data, const T& filling, unsigned delta, unsigned modulo, const simd_site& where) {
+METALCPU_INLINE T shuffle_and_fill_up(const T& data, const T& filling, unsigned delta, unsigned modulo, const simd_site& where) {
     const lanes l = exchange<Quad, shuffle_and_fill_up_kind>(data_and_filling<T>{data, filling}, where);
     const unsigned m = modulo == 0 || modulo > l.count ? l.count : modulo;
     const unsigned g = l.self() % m, base = l.self() - g;
@@ -179,7 +182,7 @@ T shuffle_and_fill_up(const T& data, const T& filling, unsigned delta, unsigned 
 /// Within each run of `modulo` lanes: lane g takes data from g + delta, and the top `delta`
 /// lanes take filling from the bottom of the run.
 template <bool Quad, class T>
-T shuffle_and_fill_down(const T& data, const T& filling, unsigned delta, unsigned modulo, const simd_site& where) {
+METALCPU_INLINE T shuffle_and_fill_down(const T& data, const T& filling, unsigned delta, unsigned modulo, const simd_site& where) {
     const lanes l = exchange<Quad, shuffle_and_fill_down_kind>(data_and_filling<T>{data, filling}, where);
     const unsigned m = modulo == 0 || modulo > l.count ? l.count : modulo;
     const unsigned g = l.self() % m, base = l.self() - g;
@@ -188,23 +191,25 @@ T shuffle_and_fill_down(const T& data, const T& filling, unsigned delta, unsigne
 }
 
 template <bool Quad, class T>
-T broadcast_first(const T& value, const simd_site& where) {
+METALCPU_INLINE T broadcast_first(const T& value, const simd_site& where) {
     const lanes l = exchange<Quad, broadcast_first_kind>(value, where);
     return l.at<T>(l.first_active());
 }
 
 /// Bit i: lane i of the group is active and its `expr` is true; and the active lanes.
 template <bool Quad>
-void ballot(bool expr, mc_u64& votes, mc_u64& active, const simd_site& where) {
+METALCPU_INLINE void ballot(bool expr, mc_u64& votes, mc_u64& active, const simd_site& where) {
     const lanes l = exchange<Quad, ballot_kind>(expr, where);
     votes = 0;
+    active = 0;
+    if (l.recording()) return;
     for (unsigned i = 0; i < l.count; ++i)
         if (l.at<bool>(i)) votes |= mc_u64(1) << i;
     active = l.mask();
 }
 
 template <bool Quad>
-bool is_first(const simd_site& where) {
+METALCPU_INLINE bool is_first(const simd_site& where) {
     const lanes l = exchange<Quad, is_first_kind>(true, where);
     return l.self() == l.first_active();
 }
