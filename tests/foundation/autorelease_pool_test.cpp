@@ -195,13 +195,24 @@ TEST(AutoreleasePoolTest, PoolsArePerThread) {
     pool->drain();
 }
 
-// Test that showPools runs on a thread with and without pools.
+// Test that showPools prints the thread's pools and what each holds: none before the first
+// pool, then the pool and the object autoreleased into it.
 TEST(AutoreleasePoolTest, ShowPools) {
+    ::testing::internal::CaptureStderr();
     NS::AutoreleasePool::showPools();
+    const std::string empty = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(empty.find("0 releases pending in 0 pools"), std::string::npos) << empty;
+    EXPECT_EQ(empty.find("POOL 0x"), std::string::npos) << empty;
+
     NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
     NS::String::string("shown", NS::UTF8StringEncoding);
+    ::testing::internal::CaptureStderr();
     NS::AutoreleasePool::showPools();
+    const std::string shown = ::testing::internal::GetCapturedStderr();
     pool->drain();
+    EXPECT_NE(shown.find("1 releases pending in 1 pools"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("POOL 0x"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("shown"), std::string::npos) << shown;
 }
 
 } // namespace
