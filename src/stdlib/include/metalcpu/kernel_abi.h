@@ -126,7 +126,7 @@ typedef struct mc_dispatch {
     mc_u32 threads_per_grid[3];        /* [[threads_per_grid]] */
     mc_u32 threadgroups_per_grid[3];   /* [[threadgroups_per_grid]] */
     mc_u32 threads_per_threadgroup[3]; /* as dispatched: [[dispatch_threads_per_threadgroup]] */
-    mc_u32 simd_width;                 /* [[threads_per_simdgroup]] */
+    mc_u32 simd_width;                 /* [[threads_per_simdgroup]]: a power of two, 4 to 64 */
     void* buffers[METALCPU_MAX_BUFFER_BINDINGS];         /* bound address: contents + offset */
     mc_u64 buffer_lengths[METALCPU_MAX_BUFFER_BINDINGS]; /* bytes from the bound address to the end */
     /* Validated dispatches only: the bound addresses as checked pointers (tag | address). */

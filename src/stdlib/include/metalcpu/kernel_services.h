@@ -42,11 +42,16 @@ inline void threadgroup_barrier(unsigned mem_flags) { g_services->threadgroup_ba
 struct simd_replay {
     unsigned char* values; ///< lane i's value at values + i * METALCPU_SIMD_VALUE_BYTES
     mc_u64 active;
-    mc_u32 lane, width;
+    /// simd_collect writes the lane for every thread, and the function reads it with the
+    /// width: kept apart, so the two are not read as one 8-byte word, which would have to
+    /// wait for the 4-byte store to retire (a store-forwarding stall per lane).
+    mc_u32 lane;
     bool recording; ///< then the round shows no active lane: the result is thrown away
+    mc_u32 width;
     /// A result the same for every lane of a group (a reduction), kept for the next lanes:
-    /// the group's first lane, or ~0u, and the value.
-    mc_u32* uniform_first;
+    /// the lanes it is for, [first, end) (the SIMD-group's, or a quad's; first ~0u for none),
+    /// and the value.
+    mc_u32* uniform_lanes;
     unsigned char* uniform;
 };
 

@@ -227,9 +227,11 @@ __attribute__((always_inline)) inline P builtin(const mc_group* group, const thr
     } else if constexpr (B == MC_BUILTIN_THREAD_EXECUTION_WIDTH || B == MC_BUILTIN_THREADS_PER_SIMDGROUP) {
         return P(d->simd_width);
     } else if constexpr (B == MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP) {
-        return P(t.linear % d->simd_width);
+        // The width is a power of two (mc_dispatch::simd_width): a mask and a shift, not a
+        // division per thread.
+        return P(t.linear & (d->simd_width - 1));
     } else if constexpr (B == MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP) {
-        return P(t.linear / d->simd_width);
+        return P(t.linear >> __builtin_ctz(d->simd_width));
     } else if constexpr (B == MC_BUILTIN_SIMDGROUPS_PER_THREADGROUP) {
         return P(ceil_div(group_thread_count(group), d->simd_width));
     } else if constexpr (B == MC_BUILTIN_DISPATCH_SIMDGROUPS_PER_THREADGROUP) {

@@ -100,7 +100,7 @@ struct collective_site {
     void* arguments = nullptr;
     unsigned char* values = nullptr; ///< the recorded lanes', then the uniform result
     mc_u32 recorded = ~0u;
-    mc_u32 uniform_first = ~0u;
+    mc_u32 uniform_lanes[2] = {~0u, 0}; ///< simd_replay::uniform_lanes
     mc_u64 active = 0;
     /// For a statement under an `if` whose condition differs per thread (simd_mark): 1 for
     /// each thread that handed in its arguments this round. Null elsewhere, where every
@@ -167,14 +167,30 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
                                                         const thread_ids& t, const Function& function) {
     mc_group* group = const_cast<mc_group*>(threads.group()); // the kernel's to scribble on
     const mc_u32 width = group->dispatch->simd_width;
-    const mc_u32 first = t.linear - t.linear % width;
+    const mc_u32 first = t.linear & ~(width - 1); // a power of two
     const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
     const Pack* packs = static_cast<const Pack*>(site.arguments);
     if (!site.values)
         site.values = static_cast<unsigned char*>(g_services->coroutine_frame((METALCPU_MAX_SIMD_WIDTH + 1) *
                                                                                METALCPU_SIMD_VALUE_BYTES));
-    simd_replay replay{site.values, site.active, 0, width, true, &site.uniform_first,
-                       site.values + METALCPU_MAX_SIMD_WIDTH * METALCPU_SIMD_VALUE_BYTES};
+    unsigned char* const uniform = site.values + METALCPU_MAX_SIMD_WIDTH * METALCPU_SIMD_VALUE_BYTES;
+    // A reduction leaves its result, the same for every lane, once the group's first lane to
+    // ask has computed it (simd::reduce): the other lanes take it without running the function.
+    using Result = decltype(packs[t.linear].apply(function));
+    const mc_u32 own_lane = t.linear - first;
+    if (site.recorded == first && own_lane >= site.uniform_lanes[0] && own_lane < site.uniform_lanes[1]) {
+        // The bytes reduce() copied from its result (vec is not trivially copyable, so no
+        // bit_cast): read back through a union, as GCC and Clang define.
+        union kept_result {
+            Result value;
+            unsigned char bytes[sizeof(Result)];
+            kept_result() {}
+            ~kept_result() {}
+        } kept;
+        __builtin_memcpy(kept.bytes, uniform, sizeof(Result));
+        return Result(kept.value);
+    }
+    simd_replay replay{site.values, site.active, 0, true, width, site.uniform_lanes, uniform};
     group->simd_replay = &replay;
     if (site.recorded != first) {
         replay.active = 0;
@@ -188,10 +204,11 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
         }
         site.recorded = first;
         site.active = replay.active;
-        site.uniform_first = ~0u;
+        site.uniform_lanes[0] = ~0u;
+        site.uniform_lanes[1] = 0;
     }
     replay.recording = false;
-    replay.lane = t.linear - first;
+    replay.lane = own_lane;
     auto result = packs[t.linear].apply(function);
     group->simd_replay = nullptr;
     return result;

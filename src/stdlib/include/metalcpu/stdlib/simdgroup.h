@@ -97,7 +97,7 @@ METALCPU_INLINE T reduce(const T& value, Op op, const simd_site& where) {
     T result = value;
     if (l.recording()) return result;
     const bool shared = l.replay && !l.replay->recording;
-    if (shared && *l.replay->uniform_first == l.first) {
+    if (shared && l.replay->uniform_lanes[0] == l.first) {
         __builtin_memcpy(static_cast<void*>(&result), l.replay->uniform, sizeof(T));
         return result;
     }
@@ -109,7 +109,8 @@ METALCPU_INLINE T reduce(const T& value, Op op, const simd_site& where) {
     }
     if (shared) {
         __builtin_memcpy(l.replay->uniform, static_cast<const void*>(&result), sizeof(T));
-        *l.replay->uniform_first = l.first;
+        l.replay->uniform_lanes[0] = l.first;
+        l.replay->uniform_lanes[1] = l.first + l.count;
     }
     return result;
 }
