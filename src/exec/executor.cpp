@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -101,13 +102,28 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
     FirstError firstError;
     auto runGroups = [&](const tbb::blocked_range<std::uint64_t>& range) {
         Worker& worker = state_->workers.local();
-        for (std::uint64_t index = range.begin(); index != range.end(); ++index) {
+        // One group record for the range, reset field by field: zeroing the whole record
+        // (560 bytes) for every group cost more than a small group's threads.
+        mc_group group{};
+        group.dispatch = &dispatch.parameters;
+        // Positions step through the range x fastest: divided out once, then carried.
+        const std::uint64_t first = range.begin();
+        group.position[0] = static_cast<std::uint32_t>(first % groups[0]);
+        group.position[1] = static_cast<std::uint32_t>((first / groups[0]) % groups[1]);
+        group.position[2] = static_cast<std::uint32_t>(first / (std::uint64_t(groups[0]) * groups[1]));
+        for (std::uint64_t index = first; index != range.end(); ++index) {
             if (firstError.failed()) return;
-            mc_group group{};
-            group.dispatch = &dispatch.parameters;
-            group.position[0] = static_cast<std::uint32_t>(index % groups[0]);
-            group.position[1] = static_cast<std::uint32_t>((index / groups[0]) % groups[1]);
-            group.position[2] = static_cast<std::uint32_t>(index / (std::uint64_t(groups[0]) * groups[1]));
+            if (index != first && ++group.position[0] == groups[0]) {
+                group.position[0] = 0;
+                if (++group.position[1] == groups[1]) {
+                    group.position[1] = 0;
+                    ++group.position[2];
+                }
+            }
+            // What kernels may have left in the record (mc_group: the executor zeroes these).
+            std::memset(group.threadgroup_site_keys, 0, sizeof group.threadgroup_site_keys);
+            group.current_thread = 0;
+            group.simd_replay = nullptr;
             // dispatchThreads: groups at the far edges hold only the threads inside the grid.
             for (int d = 0; d < 3; ++d) {
                 std::uint32_t start = group.position[d] * size[d];
