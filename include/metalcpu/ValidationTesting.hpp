@@ -38,6 +38,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -256,6 +257,36 @@ private:
     std::vector<std::string> outsideGaveUp_;
     validation::DispatchCounts before_;
     std::uint64_t committedBefore_ = 0; ///< command buffers committed when the test started
+};
+
+/// Makes a failed SetUpTestSuite fail under ctest. GoogleTest runs none of that suite's tests
+/// and prints "[  SKIPPED ]" for each; gtest_discover_tests gives every test a skip pattern
+/// that matches the line, and ctest lets it win over the program's failing exit code, so a
+/// suite whose kernels did not compile in SetUpTestSuite would count as skipped. When the
+/// program runs a single test (a --gtest_filter naming one, as gtest_discover_tests runs
+/// each) and it starts in such a suite, this says why and exits with 1 before GoogleTest
+/// prints the skip. Under any other filter GoogleTest goes on and fails the suite itself.
+/// metalcpu::gtest_main installs it; a suite with its own main() appends it as above.
+class SuiteSetUpFailureListener : public ::testing::EmptyTestEventListener {
+public:
+    void OnTestStart(const ::testing::TestInfo& test) override {
+        const ::testing::TestSuite* suite = ::testing::UnitTest::GetInstance()->current_test_suite();
+        if (!suite || !suite->ad_hoc_test_result().Failed() || !runsOneTest()) return;
+        std::printf("[  FAILED  ] %s.%s: SetUpTestSuite of %s failed (above), so the test cannot run\n",
+                    test.test_suite_name(), test.name(), test.test_suite_name());
+        std::fflush(stdout);
+        std::exit(1);
+    }
+
+private:
+    static bool runsOneTest() {
+#ifdef GTEST_FLAG_GET
+        const std::string filter = GTEST_FLAG_GET(filter);
+#else
+        const std::string filter = ::testing::GTEST_FLAG(filter);
+#endif
+        return filter.find_first_of("*?:-") == std::string::npos;
+    }
 };
 
 // ---- Matchers -------------------------------------------------------------------------------

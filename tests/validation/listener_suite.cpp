@@ -83,6 +83,16 @@ TEST_F(SuiteSetUpGoesOutOfBounds, CleanTest) {
     copy->release();
 }
 
+// Its SetUpTestSuite fails (as when a suite's kernels do not compile): GoogleTest runs none of
+// its tests. metalcpu::gtest_main's SuiteSetUpFailureListener makes the test fail when it is
+// the only one selected, as ctest runs it.
+class SuiteSetUpFails : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { ADD_FAILURE() << "the suite's kernels did not compile"; }
+};
+
+TEST_F(SuiteSetUpFails, NeverRuns) {}
+
 // Commits a command buffer behind one that was enqueue()d and never committed, on a queue of
 // its own: neither can ever run. Passes without the listener; with it, fails when the wait
 // for its command buffers reaches METALCPU_SHADER_VALIDATION_WAIT_LIMIT, and the suite goes

@@ -122,6 +122,24 @@ TEST(ListenerSuite, SuiteSetUpReportsFailTheSuite) {
     EXPECT_EQ(run.exitCode, 1);
 }
 
+// Test that a test run alone (as ctest runs each) in a suite whose SetUpTestSuite failed fails,
+// saying why, before GoogleTest prints the "[  SKIPPED ]" line ctest would count as a skip;
+// and that under a wider filter GoogleTest's own handling is left alone.
+TEST(ListenerSuite, FailedSuiteSetUpFailsTheTestRunAlone) {
+    support::ProcessResult alone = runWith({}, {METALCPU_LISTENER_SUITE, "--gtest_filter=SuiteSetUpFails.NeverRuns"});
+    EXPECT_EQ(alone.exitCode, 1) << alone.output;
+    EXPECT_THAT(alone.output, HasSubstr("the suite's kernels did not compile"));
+    EXPECT_THAT(alone.output, HasSubstr("[  FAILED  ] SuiteSetUpFails.NeverRuns: SetUpTestSuite of SuiteSetUpFails "
+                                        "failed (above), so the test cannot run\n"));
+    EXPECT_THAT(alone.output, Not(HasSubstr("[  SKIPPED ]")));
+
+    support::ProcessResult suite = runWith({}, {METALCPU_LISTENER_SUITE, "--gtest_filter=SuiteSetUpFails.*"});
+    EXPECT_EQ(suite.exitCode, 1) << suite.output;
+    EXPECT_THAT(suite.output, HasSubstr("[  SKIPPED ] SuiteSetUpFails.NeverRuns"));
+    EXPECT_THAT(suite.output, HasSubstr("[  FAILED  ] SuiteSetUpFails: SetUpTestSuite or TearDownTestSuite\n"));
+    EXPECT_THAT(suite.output, Not(HasSubstr("so the test cannot run")));
+}
+
 // Test that a test whose command buffers can never run fails when the wait for them reaches
 // the limit, after a [ WAITING  ] line, and that the suite goes on: the next test passes.
 TEST(ListenerSuite, GivesUpOnCommandBuffersThatCannotRun) {
