@@ -30,12 +30,12 @@ bool isDeclarationContext(const Token& previous) {
     return false;
 }
 
+} // namespace
+
 bool isMatrixType(std::string_view name) {
     return name == "simdgroup_matrix" || name == "simdgroup_float8x8" || name == "simdgroup_half8x8" ||
            name == "simdgroup_bfloat8x8";
 }
-
-} // namespace
 
 bool isBarrierFunction(std::string_view name) {
     if (name == "threadgroup_barrier" || name == "simdgroup_barrier") return true;

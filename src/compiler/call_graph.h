@@ -50,6 +50,9 @@ bool namesOperationTypes(const TokenList& tokens);
 bool usesTensorOperation(const TokenList& tokens, std::size_t bodyOpen, std::size_t bodyClose,
                          bool fileNamesOperations);
 
+/// Whether `name` is a SIMD-group matrix type: simdgroup_matrix or one of its typedefs.
+bool isMatrixType(std::string_view name);
+
 /// Whether tokens[i] names a SIMD-group matrix type (`simdgroup_float8x8`, `simdgroup_matrix`)
 /// that declares a variable with an initializer, `simdgroup_float8x8 d(2.0f)` or `{2.0f}`:
 /// a constructor call written as a declaration (the diagonal needs the caller's lane).

@@ -46,7 +46,8 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
         findWorkItemKernels(unit, found.coroutineKernels, found.threadgroupVariables, found.parameters);
     for (const WorkItemKernel& w : found.workItemKernels)
         std::erase_if(found.coroutineKernels, [&](const CoroutineKernel& c) { return c.function == w.function; });
-    std::erase_if(found.coroutineKernels, [](const CoroutineKernel& c) { return !c.collectives.empty(); });
+    std::erase_if(found.coroutineKernels,
+                  [](const CoroutineKernel& c) { return !c.collectives.empty() || !c.laneUsers.empty(); });
     // Shader validation accepts pointers into program-scope constants: find them while the
     // declarations are still MSL.
     if (options.validation) found.programConstants = findProgramConstants(tokens, partner, module);

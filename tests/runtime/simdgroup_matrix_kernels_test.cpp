@@ -11,6 +11,7 @@
 // product and every sum up to K = 64 is exact: the tolerance is zero. C sits in a guarded
 // buffer whose canaries catch a store outside the matrix.
 #include "guarded_buffer.h"
+#include "lowering.h"
 #include "metal_test.h"
 
 #include <cstdint>
@@ -115,8 +116,8 @@ kernel void partial(device const float* a [[buffer(0)]],
 }
 
 // A diagonal matrix, declared, in a kernel that calls no other SIMD-group function: the
-// constructor alone must keep the kernel on fibers (it learns its lane from a rendezvous),
-// not let the barrier make it a coroutine.
+// constructor needs its lane, which a coroutine could not tell it, so the barrier must not make
+// the kernel one; split into work-item loops, it learns the lane from the thread's index.
 kernel void diagonal(device float* c [[buffer(0)]],
                      ushort lane [[thread_index_in_simdgroup]]) {
     const simdgroup_float8x8 d(2.0f);
@@ -272,6 +273,18 @@ TEST_P(SimdgroupMatrixOneGroup, DiagonalConstructorAlone) {
         EXPECT_EQ(c.data<float>()[lane * 2 + 1], row == column + 1 ? 2.0f : 0.0f) << lane;
     }
     c.expectCanariesIntact();
+}
+
+// Test that every kernel here is split into work-item loops (simdgroup_matrix_work_items_test
+// has the forms that are not), in both flavours.
+TEST_P(SimdgroupMatrixKernels, SplitIntoWorkItemLoops) {
+    expectLowerings({{"gemm_loads_float", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"gemm_loads_half", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"gemm_elements_float", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"gemm_elements_half", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"partial", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"diagonal", MC_KERNEL_WORK_ITEM_LOOPS}},
+                    [&](const char* name) { return kernel(name); });
 }
 
 // Test that matrices of another size and a load from memory of another element type are

@@ -178,19 +178,45 @@ std::size_t assignmentBefore(const Unit& unit, std::size_t i, std::size_t bodyOp
     return kNoToken;
 }
 
+bool isMatrixProductName(std::string_view name) {
+    return name == "simdgroup_multiply" || name == "simdgroup_multiply_accumulate";
+}
+
+// The SIMD-group matrix functions that need only the caller's lane (CoroutineKernel::laneUsers).
+bool isMatrixLaneUser(std::string_view name) {
+    return name == "simdgroup_load" || name == "simdgroup_store" || isMatrixType(name);
+}
+
+// A product called as a statement, `[metal::]simdgroup_multiply(d, a, b);` with `name` at
+// the callee and `start` its first token: the statement, or nullopt.
+std::optional<CollectiveStatement> productStatement(const Unit& unit, std::size_t name, std::size_t start) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    const std::size_t open = name + 1, close = partner[open];
+    if (!unit.startsStatement(start)) return std::nullopt;
+    for (std::size_t i = open + 1; i < close; ++i) {
+        if (tokens[i].isPunct(",")) return CollectiveStatement{{start, close + 2}, {start, name + 1}, open, i};
+        if (partner[i] != kNoToken && partner[i] > i) i = partner[i];
+    }
+    return std::nullopt;
+}
+
 // The statement whose whole value is the SIMD-group call with its name at `name`:
-// `[T] x op= [metal::]simd_f(args);` at the start of a statement of the body; nullopt for any
-// other place (an operand, an argument, a condition, a lambda's body).
+// `[T] x op= [metal::]simd_f(args);` at the start of a statement of the body, or a matrix
+// product as a statement; nullopt for any other place (an operand, an argument, a
+// condition, a lambda's body).
 std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, std::size_t name, std::size_t bodyOpen) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     const std::string& spelling = tokens[name].spelling;
-    if (!spelling.starts_with("simd_") && !spelling.starts_with("quad_")) return std::nullopt;
+    const bool product = isMatrixProductName(spelling);
+    if (!product && !spelling.starts_with("simd_") && !spelling.starts_with("quad_")) return std::nullopt;
     const std::size_t open = name + 1;
     if (!tokens[open].isPunct("(") || partner[open] == kNoToken || !tokens[partner[open] + 1].isPunct(";"))
         return std::nullopt;
     const std::size_t start = calleeStart(unit, name, bodyOpen);
     if (start == kNoToken) return std::nullopt;
+    if (product) return productStatement(unit, name, start);
     const std::size_t assignment = assignmentBefore(unit, start, bodyOpen);
     if (assignment == kNoToken || assignment < bodyOpen + 2) return std::nullopt;
     // Before the `=`: a name, or a declaration of one (`float x`, `const uint s`, `metal::float4 v`).
@@ -202,15 +228,20 @@ std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, std::si
     return CollectiveStatement{{first, partner[open] + 2}, {start, name + 1}, open};
 }
 
-// Finds the body's SIMD-group calls (simd_*, quad_*); false when one is not a whole
-// statement's value or another barrier-like function (simdgroup_load, ...) is called.
+// Finds the body's SIMD-group calls (simd_*, quad_*, matrix products) and the matrix
+// functions that need only the caller's lane; false when a call is not a whole statement's
+// value, or one of them or another barrier-like function is in a lambda or local class.
 bool findCollectives(const Unit& unit, const FunctionDecl& f, const std::vector<bool>& nested,
-                     std::vector<CollectiveStatement>& out) {
+                     std::vector<CollectiveStatement>& out, std::vector<std::size_t>& laneUsers) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
         const Token& t = tokens[i];
-        if (t.isIdentifier() && isMatrixDeclarationWithArguments(tokens, partner, i, f.bodyClose)) return false;
+        if (t.isIdentifier() && isMatrixDeclarationWithArguments(tokens, partner, i, f.bodyClose)) {
+            if (nested[i - f.bodyOpen]) return false;
+            laneUsers.push_back(i);
+            continue;
+        }
         if (!t.isIdentifier() || isBarrierName(t.spelling) || !isBarrierFunction(t.spelling)) continue;
         std::size_t after = i + 1;
         if (tokens[after].isPunct("<")) {
@@ -218,7 +249,12 @@ bool findCollectives(const Unit& unit, const FunctionDecl& f, const std::vector<
             if (close != kNoToken) after = close + 1;
         }
         if (!tokens[after].isPunct("(")) continue;
-        auto statement = nested[i - f.bodyOpen] ? std::nullopt : collectiveStatement(unit, i, f.bodyOpen);
+        if (nested[i - f.bodyOpen]) return false;
+        if (isMatrixLaneUser(t.spelling)) {
+            laneUsers.push_back(i);
+            continue;
+        }
+        auto statement = collectiveStatement(unit, i, f.bodyOpen);
         if (!statement) return false;
         out.push_back(*statement);
     }
@@ -349,7 +385,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
 
         CoroutineKernel kernel;
         const std::vector<bool> nested = nestedBodies(tokens, partner, f.bodyOpen, f.bodyClose);
-        if (!findCollectives(unit, f, nested, kernel.collectives) ||
+        if (!findCollectives(unit, f, nested, kernel.collectives, kernel.laneUsers) ||
             !findTensorOperations(unit, f, nested, fileNamesOperations, kernel.tensorOperations))
             continue;
         kernel.function = fi;
@@ -387,7 +423,8 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
         }
         // Nothing to suspend at (a kernel that only makes cooperative tensors): a coroutine
         // would have no co_await, so it stays on fibers, which keep the thread index too.
-        if (!eligible || (kernel.barriers.empty() && kernel.collectives.empty() && kernel.tensorOperations.empty()))
+        if (!eligible || (kernel.barriers.empty() && kernel.collectives.empty() && kernel.laneUsers.empty() &&
+                          kernel.tensorOperations.empty()))
             continue;
         const char* reason = kernel.barriers.empty() ? "' uses tensor operations" : "' uses threadgroup barriers";
         for (std::size_t r : valueReturns)

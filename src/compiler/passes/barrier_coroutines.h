@@ -14,11 +14,15 @@ namespace metalcpu::msl {
 class Unit;
 
 /// A SIMD-group function whose value is a whole statement's: `T x = simd_sum(e);`,
-/// `x = simd_max(e);`, `x += simd_shuffle_down(x, 16);` (docs/compiler.md, "Work-item loops").
+/// `x = simd_max(e);`, `x += simd_shuffle_down(x, 16);`; or a SIMD-group matrix product
+/// written as a call statement, whose result goes to its first argument:
+/// `simdgroup_multiply_accumulate(d, a, b, c);` (docs/compiler.md, "Work-item loops").
 struct CollectiveStatement {
     TokenRange statement; ///< from its first token to the `;`
     TokenRange callee;    ///< `simd_sum`, `metal::quad_max`, `::metal::simd_shuffle`
     std::size_t open = 0; ///< the call's `(`; its partner is the `)` before the `;`
+    /// For a product: the `,` after the first argument (the result), else kNoToken.
+    std::size_t resultComma = kNoToken;
 };
 
 /// A Metal 4 tensor operation written as a statement of the kernel's body:
@@ -45,6 +49,10 @@ struct CoroutineKernel {
     /// SIMD-group functions as whole statements. A kernel that has them cannot be a
     /// coroutine: only the work-item-loop lowering takes it, else it keeps the fibers.
     std::vector<CollectiveStatement> collectives;
+    /// The SIMD-group matrix functions that need only the caller's lane (simdgroup_load,
+    /// simdgroup_store, a matrix made with a diagonal): a kernel that names them cannot be a
+    /// coroutine either; work-item loops tell them the lane (simd_lane_scope, work_items.h).
+    std::vector<std::size_t> laneUsers;
     /// Tensor operations as statements. A kernel that has them is never split into
     /// work-item loops (the cooperative tensors they take by reference have no per-piece copies).
     std::vector<TensorOperationStatement> tensorOperations;
@@ -57,10 +65,13 @@ struct CoroutineKernel {
 ///     Unit::startsStatement() says), not inside a lambda or a local class, and the callee is
 ///     written `threadgroup_barrier`, `metal::...` or `::metal::...` (any other mention of
 ///     the two names keeps the fibers);
-///   - the body calls no other barrier-like function (simdgroup_load, ...) nor declares a
-///     SIMD-group matrix with arguments (`simdgroup_float8x8 d(2.0f)`), and its simd_* and
-///     quad_* calls are each the whole value of a statement (CollectiveStatement), written
-///     `name` or `[::]metal::name`, with nothing but a name or a declaration before the `=`;
+///   - its simd_* and quad_* calls are each the whole value of a statement, written `name` or
+///     `[::]metal::name`, with nothing but a name or a declaration before the `=`, and its
+///     simdgroup_multiply[_accumulate] calls are each a statement (CollectiveStatement); its
+///     simdgroup_load and simdgroup_store calls and SIMD-group matrices made with arguments
+///     (`simdgroup_float8x8 d(2.0f)`) are laneUsers; none of these is in a lambda or a local
+///     class. (A kernel with collectives or lane users is only ever split into work-item
+///     loops, never a coroutine.)
 ///   - every use of a tensor operation is a TensorOperationStatement of the body itself (not in
 ///     a lambda or local class): each mention of matmul2d/convolution2d declares one name alone
 ///     at the start of a statement, each mention of that name is its declaration, a `run`

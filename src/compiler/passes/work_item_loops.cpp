@@ -58,6 +58,12 @@ public:
         if (!body || !checkParameters()) return false;
         block(*body, f_.bodyClose);
         if (!ok_) return false;
+        // A lane user outside the pieces (a header of a loop that runs once per group) would
+        // have no thread to take the lane of.
+        for (std::size_t u : coroutine_.laneUsers)
+            if (std::none_of(out.regions.begin(), out.regions.end(),
+                             [&](const WorkItemRegion& r) { return contains(r.tokens, u); }))
+                return false;
         out.returns = coroutine_.returns;
         for (std::size_t i = 0; i < params_.size(); ++i) {
             const ParamInfo& p = params_[i];
@@ -542,9 +548,21 @@ private:
         return false;
     }
 
-    // A per-thread variable: declared alone with a written type that can have slots.
+    // Whether every declarator after the first is a plain name (`simdgroup_float8x8 a, b;`,
+    // `float x = 0, y;`), so that each variable has the declaration's type.
+    bool laterDeclaratorsArePlain(const Declaration& d) const {
+        if (d.names.size() == 1) return true;
+        for (std::size_t i = d.type.begin; i < d.type.end; ++i) // the first declarator's `*` or `&`
+            if (tokens_[i].isPunct("*") || tokens_[i].isPunct("&") || tokens_[i].isPunct("&&")) return false;
+        for (std::size_t k = 1; k < d.names.size(); ++k)
+            if (!tokens_[d.names[k] - 1].isPunct(",") || tokens_[d.names[k] + 1].isPunct("[")) return false;
+        return true;
+    }
+
+    // A per-thread variable: declared with a written type that can have slots, alone or
+    // beside plain names.
     bool canHaveSlots(const Declaration& d) const {
-        if (d.names.size() != 1 || d.isArray) return false;
+        if (d.isArray || !laterDeclaratorsArePlain(d)) return false;
         bool pointer = false, threadSpace = false;
         for (std::size_t i = d.type.begin; i < d.type.end; ++i) {
             const Token& t = tokens_[i];
@@ -586,7 +604,8 @@ private:
                 return;
             }
         }
-        collectiveArguments_ = {c.open + 1, partner_[c.open]};
+        // A product's result (its first argument) is written, which scanNames must see.
+        collectiveArguments_ = {c.resultComma != kNoToken ? c.resultComma + 1 : c.open + 1, partner_[c.open]};
         region({&s}, close);
         collectiveArguments_ = {};
         if (ok_) {
@@ -599,6 +618,8 @@ private:
     // (and ok_ false) when it may write a loop variable of a loop that runs once per group.
     bool scanNames(WorkItemRegion& r) {
         r.guards = guards_;
+        r.learnsLanes = std::any_of(coroutine_.laneUsers.begin(), coroutine_.laneUsers.end(),
+                                    [&](std::size_t u) { return contains(r.tokens, u); });
         for (std::size_t i = r.tokens.begin; i < r.tokens.end; ++i) {
             if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
             const std::string& name = tokens_[i].spelling;
@@ -695,18 +716,25 @@ std::string guardCondition(const WorkItemRegion& r) {
 //   run_work_items(wi, [&](t) { <setup> simd_deposit(site, wi, t, args); });
 //   run_work_items(wi, [&](t) { <setup> { x = simd_collect<decltype(simd_arguments(args))>(
 //       site, wi, t, [](const auto&... a) { return simd_f(a...); }); <places> } <stores> });
+// A product `simdgroup_multiply(d, args);` hands in only `args` and writes each thread's
+// result to `d` in the second loop:
+//   { simd_collect_into<decltype(simd_arguments(args))>(d, site, wi, t,
+//         [](auto& r, const auto&... a) { simdgroup_multiply(r, a...); }); }
 std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const WorkItemRegion& r,
                             const std::string& opener) {
     const TokenList& tokens = edits.tokens();
     const CollectiveStatement& c = k.collectives[r.collective];
     const std::size_t close = c.statement.end - 2; // the call's `)`
-    const std::string arguments = outputText(tokens, c.open + 1, close);
+    const bool product = c.resultComma != kNoToken;
+    // The arguments handed in: a product's all but its first, which receives the result.
+    const std::size_t first = product ? c.resultComma + 1 : c.open + 1;
+    const std::string arguments = outputText(tokens, first, close);
     const std::string callee = outputText(tokens, c.callee.begin, c.callee.end);
     const std::string site = collectiveSite(r.collective);
     // The first loop sets up only what the arguments name (the rest would go unused).
     std::string depositOpener = opener;
     auto namedInArguments = [&](const std::string& name) {
-        for (std::size_t i = c.open + 1; i < close; ++i)
+        for (std::size_t i = first; i < close; ++i)
             if (tokens[i].spelling == name && isUnqualifiedName(tokens, i)) return true;
         return false;
     };
@@ -732,9 +760,17 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
     const std::string separator = arguments.find_first_not_of(' ') == std::string::npos ? "" : ", ";
     // The call's text is built from its output (`arguments`, `callee`), so it takes over
     // whatever earlier passes did to it.
-    edits.takeOver({c.callee.begin, close + 1},
-                   "::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(" + arguments + "))>(" +
-                       site + ", __mc_wi, __mc_t, [](const auto&... __mc_a) { return " + callee + "(__mc_a...); })");
+    const std::string pack = "decltype(::metalcpu_kernel::simd_arguments(" + arguments + "))";
+    if (product) {
+        edits.takeOver({c.callee.begin, close + 1},
+                       "::metalcpu_kernel::simd_collect_into<" + pack + ">(" + outputText(tokens, c.open + 1, c.resultComma) +
+                           ", " + site + ", __mc_wi, __mc_t, [](auto& __mc_d, const auto&... __mc_a) { " + callee +
+                           "(__mc_d, __mc_a...); })");
+    } else {
+        edits.takeOver({c.callee.begin, close + 1},
+                       "::metalcpu_kernel::simd_collect<" + pack + ">(" + site +
+                           ", __mc_wi, __mc_t, [](const auto&... __mc_a) { return " + callee + "(__mc_a...); })");
+    }
     return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", __mc_wi, __mc_t" + separator + arguments + "); }); ";
 }
 
@@ -811,6 +847,7 @@ void rewriteWorkItemKernels(PassContext& context) {
             std::string opener = "::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& "
                                  "__mc_t) __attribute__((always_inline)) { (void)__mc_t; ";
             if (!r.guards.empty()) opener += "if (!(" + guardCondition(r) + ")) return; ";
+            if (r.learnsLanes) opener += "const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); ";
             for (std::size_t p : r.builtins) {
                 for (const WorkItemBuiltin& b : k.perThreadBuiltins)
                     if (b.parameter == p)

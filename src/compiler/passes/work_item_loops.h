@@ -68,6 +68,9 @@ struct WorkItemRegion {
     /// which one: the statement is a region of its own, run as two loops over the threads.
     std::size_t collective = kNoCollective;
     static constexpr std::size_t kNoCollective = ~std::size_t(0);
+    /// Whether it calls a SIMD-group matrix function that needs only the caller's lane
+    /// (CoroutineKernel::laneUsers): its loops tell each thread its lane (simd_lane_scope).
+    bool learnsLanes = false;
     /// The guards of the divergent ifs around it, outermost first.
     std::vector<WorkItemGuard> guards;
     /// For the condition of a divergent if (`tokens` is its header): which guard it sets.

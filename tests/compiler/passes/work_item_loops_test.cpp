@@ -239,6 +239,9 @@ TEST(WorkItemLoops, SplitShapes) {
     // variable and a uniform builtin.
     EXPECT_TRUE(splits(kernel("  uint left = n;\n  for (uint s = size / 2; s > 0 && left > 0; s >>= 1) {\n"
                               "    threadgroup_barrier(mem_flags::mem_none);\n    left--;\n  }")));
+    // Several plain names in one declaration live across a barrier, each with the type.
+    EXPECT_TRUE(splits(kernel("  float x = a[i], y = 2;\n  threadgroup_barrier(mem_flags::mem_none);\n"
+                              "  a[i] = x + y;")));
 }
 
 // Test the shapes that stay coroutines, one per rule.
@@ -253,7 +256,7 @@ TEST(WorkItemLoops, CoroutineShapes) {
     EXPECT_FALSE(splits(kernel("  again:\n  threadgroup_barrier(mem_flags::mem_none);\n  if (a[i] > 0) goto again;")));
     // Variables living across a barrier that cannot have slots.
     const std::vector<std::string> declarations = {
-        "auto x = a[i];", "float x[2] = {1, 2};", "device float& x = a[i];", "float x = 1, y = 2;",
+        "auto x = a[i];", "float x[2] = {1, 2};", "device float& x = a[i];", "float x = 1, *y = &x;",
         "float y[2]; thread float* x = y;", "struct S { float v; }; S x{1};", "static float x = 0;"};
     for (const std::string& d : declarations)
         EXPECT_FALSE(splits(kernel("  " + d + "\n  threadgroup_barrier(mem_flags::mem_none);\n  a[i] = x;"))) << d;
@@ -262,8 +265,8 @@ TEST(WorkItemLoops, CoroutineShapes) {
     // its flash-attention kernel's `'__mc_t' was not declared`).
     EXPECT_FALSE(splits(kernel("  float x[2] = {a[i], 0};\n  for (uint t = 0; t < n; ++t) {\n"
                                "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] += x[t % 2];\n  }")));
-    EXPECT_FALSE(splits(kernel("  if (size > 64) return;\n  float x = a[i], y = 0;\n  while (n > 0) {\n"
-                               "    threadgroup_barrier(mem_flags::mem_none);\n    y += x;\n"
+    EXPECT_FALSE(splits(kernel("  if (size > 64) return;\n  float y = 0, x[1] = {a[i]};\n  while (n > 0) {\n"
+                               "    threadgroup_barrier(mem_flags::mem_none);\n    y += x[0];\n"
                                "    threadgroup_barrier(mem_flags::mem_none);\n  }")));
     EXPECT_FALSE(splits(kernel("  float x[2] = {a[i], 0};\n  if (n > 0) {\n"
                                "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] = x[1];\n  }")));
@@ -418,6 +421,52 @@ TEST(WorkItemLoops, PieceLocalsStayLocal) {
                               "  float y = a[0];\n  a[i] = y;"));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"});
     EXPECT_EQ(r.text.find("slots"), std::string::npos) << r.text;
+}
+
+// Test that a SIMD-group matrix product as a call statement is a collective statement: the
+// first loop hands in every argument but the first, the second writes each thread's result to
+// the first; the pieces that load and store learn their lanes, the others do not.
+TEST(WorkItemLoops, MatrixProductsAreCollectiveStatements) {
+    Result r = rewrite(kernel("  simdgroup_float8x8 x, y;\n  simdgroup_load(x, a);\n"
+                              "  simdgroup_load(y, a, 8, 0, true);\n  metal::simdgroup_multiply_accumulate(y, x, y, y);\n"
+                              "  simdgroup_store(y, a + 64);"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find("::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, x, y, y); });"),
+              std::string::npos)
+        << r.text;
+    EXPECT_NE(r.text.find("{ ::metalcpu_kernel::simd_collect_into<decltype(::metalcpu_kernel::simd_arguments(x, y, "
+                          "y))>(y, __mc_c0, __mc_wi, __mc_t, [](auto& __mc_d, const auto&... __mc_a) { "
+                          "metal::simdgroup_multiply_accumulate(__mc_d, __mc_a...); })"),
+              std::string::npos)
+        << r.text;
+    const std::string lane = "simd_lane_scope __mc_lane(__mc_wi, __mc_t);";
+    const std::size_t first = r.text.find(lane);
+    ASSERT_NE(first, std::string::npos) << r.text;
+    EXPECT_LT(first, r.text.find("simdgroup_load(x, a)"));
+    EXPECT_GT(r.text.find(lane, first + 1), r.text.find("simd_collect_into")) << "the store's piece";
+    EXPECT_EQ(r.text.find(lane, r.text.find(lane, first + 1) + 1), std::string::npos) << "only those two" << r.text;
+
+    // A kernel with loads, stores and diagonals but no barrier or product is one piece.
+    r = rewrite(kernel("  simdgroup_float8x8 x(2.0f);\n  simdgroup_float8x8 y;\n  simdgroup_load(y, a);\n"
+                       "  simdgroup_store(y, a + 64);\n  simdgroup_store(x, a);"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find(lane), std::string::npos) << r.text;
+}
+
+// Test the matrix forms that keep the fibers: a product as an operand or in a lambda, a load
+// in a lambda or in the header of a loop that runs once per group, a product writing a
+// loop's own variable, a matrix function in a helper.
+TEST(WorkItemLoops, MatrixFormsThatKeepFibers) {
+    const std::string declare = "  simdgroup_float8x8 x, y;\n  simdgroup_load(x, a);\n";
+    EXPECT_TRUE(keepsFibers(kernel(declare + "  auto f = [&] { simdgroup_multiply(y, x, x); };\n  f();\n"
+                                             "  simdgroup_store(y, a);")));
+    EXPECT_TRUE(keepsFibers(kernel(declare + "  auto f = [&] { simdgroup_load(y, a); };\n  f();")));
+    EXPECT_TRUE(keepsFibers(kernel(declare + "  if (n > 0) simdgroup_multiply(y, x, x);\n  simdgroup_store(y, a);")));
+    EXPECT_TRUE(keepsFibers(kernel(declare + "  for (simdgroup_load(y, a); n > 0;) {\n"
+                                             "    threadgroup_barrier(mem_flags::mem_none);\n  }")));
+    EXPECT_TRUE(keepsFibers(kernel("  for (simdgroup_float8x8 x; n > 0;) {\n    simdgroup_multiply(x, x, x);\n  }")));
+    EXPECT_TRUE(keepsFibers("void load(device float* a, thread simdgroup_float8x8& x) { simdgroup_load(x, a); }\n" +
+                            kernel("  simdgroup_float8x8 x;\n  load(a, x);\n  simdgroup_store(x, a);")));
 }
 
 // Test that kernels outside the coroutine rules (a barrier in a helper) are not considered.

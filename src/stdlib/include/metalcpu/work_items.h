@@ -214,6 +214,45 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
     return result;
 }
 
+/// Second loop of a call statement that writes its result to its first argument
+/// (`simdgroup_multiply_accumulate(d, a, b, c);`, where d may be one of the others): thread
+/// t's `function(result, arguments...)`, over the arguments the first loop handed in, so
+/// that overwriting `destination` cannot change what another thread's replay reads.
+template <class Pack, bool TracksReturns, class D, class Function>
+__attribute__((always_inline)) inline void simd_collect_into(D& destination, collective_site& site,
+                                                             const work_items<TracksReturns>& threads,
+                                                             const thread_ids& t, const Function& function) {
+    const D start = destination;
+    destination = simd_collect<Pack>(site, threads, t, [&start, &function](const auto&... arguments) {
+        D result = start;
+        function(result, arguments...);
+        return result;
+    });
+}
+
+/// While a piece that calls simdgroup_load or simdgroup_store or makes a matrix with a
+/// diagonal runs for thread t: those need only the caller's lane, which a work-item loop
+/// knows from the thread's index (linear % SIMD width), so the rendezvous that would tell it
+/// (own_lane in <metal_simdgroup_matrix>, a value-less simdgroup_exchange) replays a round
+/// of that lane with no value instead of waiting for the SIMD-group.
+class simd_lane_scope {
+public:
+    template <bool TracksReturns>
+    __attribute__((always_inline)) simd_lane_scope(const work_items<TracksReturns>& threads, const thread_ids& t)
+        : group_(const_cast<mc_group*>(threads.group())) { // the kernel's to scribble on
+        const mc_u32 width = group_->dispatch->simd_width;
+        replay_ = simd_replay{nullptr, 0, t.linear % width, width, true, nullptr, nullptr};
+        group_->simd_replay = &replay_;
+    }
+    __attribute__((always_inline)) ~simd_lane_scope() { group_->simd_replay = nullptr; }
+    simd_lane_scope(const simd_lane_scope&) = delete;
+    simd_lane_scope& operator=(const simd_lane_scope&) = delete;
+
+private:
+    mc_group* group_;
+    simd_replay replay_;
+};
+
 /// Runs one piece of a kernel for every thread of the group that has not returned, x
 /// fastest, each row a loop the host compiler can vectorise (for_each_thread_in_row).
 template <bool TracksReturns, class Piece>

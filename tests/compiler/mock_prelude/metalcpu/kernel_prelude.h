@@ -108,6 +108,32 @@ template <class T> T simd_shuffle_down(T, ushort);
 void simdgroup_barrier(mem_flags);
 float simd_sum(float);
 
+// SIMD-group matrices (golden/simdgroup_matrix_work_items.metal).
+using ulong = unsigned long;
+struct ulong2 {
+    ulong2(ulong);
+    ulong2(ulong, ulong);
+};
+template <class T, int Cols, int Rows> struct simdgroup_matrix {
+    simdgroup_matrix();
+    explicit simdgroup_matrix(T diagonal);
+};
+using simdgroup_float8x8 = simdgroup_matrix<float, 8, 8>;
+using simdgroup_half8x8 = simdgroup_matrix<half, 8, 8>;
+template <class T, int Cols, int Rows = Cols> simdgroup_matrix<T, Cols, Rows> make_filled_simdgroup_matrix(T);
+template <class T, class P>
+void simdgroup_load(simdgroup_matrix<T, 8, 8>& d, P src, ulong elements_per_row = 8, ulong2 origin = 0,
+                    bool transpose = false);
+template <class T, class P>
+void simdgroup_store(const simdgroup_matrix<T, 8, 8>& a, P dst, ulong elements_per_row = 8, ulong2 origin = 0,
+                     bool transpose = false);
+template <class D, class A, class B>
+void simdgroup_multiply(simdgroup_matrix<D, 8, 8>& d, const simdgroup_matrix<A, 8, 8>& a,
+                        const simdgroup_matrix<B, 8, 8>& b);
+template <class D, class A, class B, class C>
+void simdgroup_multiply_accumulate(simdgroup_matrix<D, 8, 8>& d, const simdgroup_matrix<A, 8, 8>& a,
+                                   const simdgroup_matrix<B, 8, 8>& b, const simdgroup_matrix<C, 8, 8>& c);
+
 // Metal 4 tensors and tensor operations (golden/tensor_ops.metal): the shapes the kernels
 // call, without behaviour.
 using int32_t = int;
@@ -280,6 +306,22 @@ auto simd_collect(collective_site& site, const work_items<TracksReturns>& thread
     (void)f;
     return {};
 }
+template <bool TracksReturns>
+void simd_mark(collective_site& site, const work_items<TracksReturns>& threads, const thread_ids& t, bool taken);
+template <class F, class D, class... A> void apply_pack_into(const F& f, D& d, arg_pack<A...>*) {
+    f(d, *static_cast<const A*>(nullptr)...);
+}
+template <class Pack, bool TracksReturns, class D, class F>
+void simd_collect_into(D& destination, collective_site& site, const work_items<TracksReturns>& threads,
+                       const thread_ids& t, const F& f) {
+    (void)site;
+    (void)threads;
+    (void)t;
+    apply_pack_into(f, destination, static_cast<Pack*>(nullptr));
+}
+struct simd_lane_scope {
+    template <bool TracksReturns> simd_lane_scope(const work_items<TracksReturns>& threads, const thread_ids& t);
+};
 
 // Divisions (`a /__mc_div->*b`, `a /=__mc_div=b`): the real tag checks integer divisors; this
 // one only passes them through, which is all type checking needs.

@@ -1,0 +1,141 @@
+#include <metalcpu/kernel_prelude.h>
+#line 2 "simdgroup_matrix_work_items.metal"
+using namespace metal;
+
+
+
+
+
+       void gemm(       const float* a              ,
+                        const float* b              ,
+                        float* c              ,
+                 const    uint& k              ,
+                             float* staged                   ,
+                 ushort lid                                ,
+                 ushort threads                            , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b5 = decltype(lid); using __mc_t0 = simdgroup_float8x8; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = simdgroup_float8x8; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = simdgroup_float8x8; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); ::metalcpu_kernel::collective_site __mc_c0;
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; { 
+#line 15 "simdgroup_matrix_work_items.metal"
+    simdgroup_float8x8 ma, mb;
+    simdgroup_float8x8 mc = make_filled_simdgroup_matrix<float, 8>(0.f); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mb); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], mc); } });
+    for (uint k0 = 0; k0 < k; k0 += 8) {
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b5 lid = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { 
+#line 18 "simdgroup_matrix_work_items.metal"
+        for (uint i = lid; i < 128; i += threads)
+            staged[i] = i < 64 ? a[i /__mc_div->* 8 * k + k0 + i %__mc_div->* 8] : b[(i - 64) /__mc_div->* 8 * k + k0 + i %__mc_div->* 8]; } });
+
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); __mc_t0 ma = __mc_v0[__mc_t.linear]; __mc_t1 mb = __mc_v1[__mc_t.linear]; { 
+#line 21 "simdgroup_matrix_work_items.metal"
+        simdgroup_load(ma, staged, 8);
+        simdgroup_load(mb, staged + 64, 8, 0, true); } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mb); });
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t2 mc = __mc_v2[__mc_t.linear]; __mc_t0 ma = __mc_v0[__mc_t.linear]; __mc_t1 mb = __mc_v1[__mc_t.linear]; ::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, ma, mb, mc); }); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t2 mc = __mc_v2[__mc_t.linear]; __mc_t0 ma = __mc_v0[__mc_t.linear]; __mc_t1 mb = __mc_v1[__mc_t.linear]; { 
+#line 23 "simdgroup_matrix_work_items.metal"
+        ::metalcpu_kernel::simd_collect_into<decltype(::metalcpu_kernel::simd_arguments(ma, mb, mc))>(mc, __mc_c0, __mc_wi, __mc_t, [](auto& __mc_d, const auto&... __mc_a) { simdgroup_multiply_accumulate(__mc_d, __mc_a...); }); } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], mc); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mb); });
+
+    }
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); __mc_t2 mc = __mc_v2[__mc_t.linear]; { 
+#line 26 "simdgroup_matrix_work_items.metal"
+    simdgroup_store(mc, c, 8); } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], mc); });
+}
+
+
+       void scaled(       const half* a              ,
+                          float* d              ,
+                   uint lane                              , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b2 = decltype(lane); using __mc_t0 = simdgroup_half8x8; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = simdgroup_float8x8; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = simdgroup_float8x8; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); ::metalcpu_kernel::collective_site __mc_c0; bool* const __mc_g0 = __mc_wi.slots<bool>();
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); { 
+#line 33 "simdgroup_matrix_work_items.metal"
+    simdgroup_half8x8 ma;
+    simdgroup_load(ma, a);
+    simdgroup_float8x8 twice(2.0f);
+    simdgroup_float8x8 md; ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], twice); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], md); } });
+       ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lane = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); __mc_g0[__mc_t.linear] = bool
+#line 37 "simdgroup_matrix_work_items.metal"
+       (lane < 16); });
+#line 37 "simdgroup_matrix_work_items.metal"
+                   {
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; ::metalcpu_kernel::simd_mark(__mc_c0, __mc_wi, __mc_t, __mc_g0[__mc_t.linear]); if (!(__mc_g0[__mc_t.linear])) return; __mc_t0 ma = __mc_v0[__mc_t.linear]; __mc_t1 twice = __mc_v1[__mc_t.linear]; ::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, ma, twice); }); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; if (!(__mc_g0[__mc_t.linear])) return; __mc_t2 md = __mc_v2[__mc_t.linear]; __mc_t0 ma = __mc_v0[__mc_t.linear]; __mc_t1 twice = __mc_v1[__mc_t.linear]; { 
+#line 38 "simdgroup_matrix_work_items.metal"
+        ::metalcpu_kernel::simd_collect_into<decltype(::metalcpu_kernel::simd_arguments(ma, twice))>(md, __mc_c0, __mc_wi, __mc_t, [](auto& __mc_d, const auto&... __mc_a) { metal::simdgroup_multiply(__mc_d, __mc_a...); }); } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], md); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], twice); });
+    }
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); __mc_t2 md = __mc_v2[__mc_t.linear]; { 
+#line 40 "simdgroup_matrix_work_items.metal"
+    simdgroup_store(md, d); } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], md); });
+}
+
+
+       void nested(       float* d              , [[maybe_unused]] const ::mc_group* __mc_group) {
+    simdgroup_float8x8 m;
+    simdgroup_load(m, d);
+    auto square = [&] { simdgroup_multiply(m, m, m); };
+    square();
+    simdgroup_store(m, d);
+}
+#line 1 "<metalcpu generated>"
+// "gemm"
+namespace {
+using __mc_0_fn = decltype(&::gemm);
+__attribute__((flatten, optimize("O3"))) void __mc_0_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
+    auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
+    auto&& __a3 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3);
+    auto&& __a4 = ::metalcpu_kernel::threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>(__g, 0);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
+    ::gemm(__a0, __a1, __a2, __a3, __a4, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>, MC_BUILTIN_THREADS_PER_THREADGROUP>(__g, __t), __g);
+}
+const ::mc_param __mc_0_params[] = {
+    {"a", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 8, 38, 0, 0, 0, 0},
+    {"b", "device const float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 9, 38, 0, 0, 0, 0},
+    {"c", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 10, 32, 0, 0, 0, 0},
+    {"k", "constant uint&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 11, 33, 0, 0, 0, 0},
+    {"staged", "threadgroup float*", MC_PARAM_THREADGROUP, 0, MC_ADDRESS_SPACE_THREADGROUP, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 12, 37, 0, 0, 0, 0},
+    {"lid", "ushort", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, 13, 25, 0, 0, 0, 0},
+    {"threads", "ushort", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADS_PER_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>>, 14, 25, 0, 0, 0, 0},
+};
+}
+
+// "scaled"
+namespace {
+using __mc_1_fn = decltype(&::scaled);
+__attribute__((flatten, optimize("O3"))) void __mc_1_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>(__g, 1);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
+    ::scaled(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__g, __t), __g);
+}
+const ::mc_param __mc_1_params[] = {
+    {"a", "device const half*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 30, 39, 0, 0, 0, 0},
+    {"d", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 31, 34, 0, 0, 0, 0},
+    {"lane", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 32, 25, 0, 0, 0, 0},
+};
+}
+
+// "nested"
+namespace {
+using __mc_2_fn = decltype(&::nested);
+__attribute__((flatten)) void __mc_2_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>(__g, 0);
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        (void)__t;
+        ::nested(__a0, __g);
+    });
+}
+void __mc_2_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>(__g, 0);
+    (void)__t;
+    ::nested(__a0, __g);
+}
+const ::mc_param __mc_2_params[] = {
+    {"d", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 44, 34, 0, 0, 0, 0},
+};
+}
+
+__attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.gemm") = 0;
+__attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.scaled") = 0;
+__attribute__((used, visibility("hidden"))) char __mc_2_name __asm__("metalcpu.kernel.nested") = 0;
+const ::mc_kernel __mc_kernels[] = {
+    {"gemm", "simdgroup_matrix_work_items.metal", 8, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 7, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "gemm"},
+    {"scaled", "simdgroup_matrix_work_items.metal", 30, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 3, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "scaled"},
+    {"nested", "simdgroup_matrix_work_items.metal", 44, 13, MC_KERNEL_USES_BARRIERS, 0, 1, ::__mc_2_params, &::__mc_2_run_group, &::__mc_2_run_thread, 0, nullptr, "nested"},
+};
+METALCPU_REGISTER_MODULE(__mc_kernels, 3, "simdgroup_matrix_work_items.metal", nullptr, 0)
