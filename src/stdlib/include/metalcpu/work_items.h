@@ -241,7 +241,7 @@ public:
     __attribute__((always_inline)) simd_lane_scope(const work_items<TracksReturns>& threads, const thread_ids& t)
         : group_(const_cast<mc_group*>(threads.group())) { // the kernel's to scribble on
         const mc_u32 width = group_->dispatch->simd_width;
-        replay_ = simd_replay{nullptr, 0, t.linear % width, width, true, nullptr, nullptr};
+        replay_ = simd_replay{nullptr, 0, t.linear & (width - 1), true, width, nullptr, nullptr}; // a power of two
         group_->simd_replay = &replay_;
     }
     __attribute__((always_inline)) ~simd_lane_scope() { group_->simd_replay = nullptr; }
