@@ -542,33 +542,42 @@ private:
         return false;
     }
 
-    // A per-thread variable: declared alone with a written type that can have slots.
-    bool canHaveSlots(const Declaration& d) const {
-        if (d.names.size() != 1 || d.isArray) return false;
+    // A per-thread variable: a written type that can have slots, and an initializer that can
+    // be read as one (`T x()` declares a function).
+    bool canHaveSlots(const DeclaratorParts& parts) const {
+        if (parts.initializer.size() == 2 && tokens_[parts.initializer.begin].isPunct("(")) return false;
         bool pointer = false, threadSpace = false;
-        for (std::size_t i = d.type.begin; i < d.type.end; ++i) {
-            const Token& t = tokens_[i];
-            // The slots are made at the top of the body: the type may not name anything the
-            // body declares (a local type, a constexpr bound).
-            if (t.isPunct("&") || t.isPunct("&&") || t.isIdentifier("auto") || t.isIdentifier("static") ||
-                t.isIdentifier("extern") || t.isIdentifier("thread_local") || t.isIdentifier("register") ||
-                t.isIdentifier("decltype") ||
-                (t.isIdentifier() && (localTypes_.count(t.spelling) || lookUp(t.spelling))))
-                return false;
-            if (t.isPunct("*")) pointer = true;
-            if (t.isIdentifier("thread")) threadSpace = true;
+        for (TokenRange range : {parts.specifiers, parts.pointer, parts.bounds}) {
+            for (std::size_t i = range.begin; i < range.end; ++i) {
+                const Token& t = tokens_[i];
+                // The slots are made at the top of the body: the type may not name anything the
+                // body declares (a local type, a constexpr bound).
+                if (t.isPunct("&") || t.isPunct("&&") || t.isIdentifier("auto") || t.isIdentifier("static") ||
+                    t.isIdentifier("extern") || t.isIdentifier("thread_local") || t.isIdentifier("register") ||
+                    t.isIdentifier("decltype") ||
+                    (t.isIdentifier() && (localTypes_.count(t.spelling) || lookUp(t.spelling))))
+                    return false;
+                if (t.isPunct("*")) pointer = true;
+                if (t.isIdentifier("thread")) threadSpace = true;
+            }
         }
+        // `float v[] = {...}` takes its bound from its initializer: the slot's type cannot.
+        for (std::size_t i = parts.bounds.begin; i < parts.bounds.end; ++i)
+            if (tokens_[i].isPunct("[") && tokens_[i + 1].isPunct("]")) return false;
         // A pointer into thread memory would point into the region that declared the memory.
         return !(pointer && threadSpace);
     }
 
-    static bool isTopLevelConst(const TokenList& tokens, const Declaration& d) {
-        bool topConst = false; // a const after the last `*`, or anywhere when there is none
-        for (std::size_t i = d.type.begin; i < d.type.end; ++i) {
-            if (tokens[i].isPunct("*")) {
-                topConst = false;
-            } else if (tokens[i].isIdentifier("const")) {
-                topConst = true;
+    // A const after the last `*`, or anywhere when there is none.
+    bool isTopLevelConst(const DeclaratorParts& parts) const {
+        bool topConst = false;
+        for (TokenRange range : {parts.specifiers, parts.pointer}) {
+            for (std::size_t i = range.begin; i < range.end; ++i) {
+                if (tokens_[i].isPunct("*")) {
+                    topConst = false;
+                } else if (tokens_[i].isIdentifier("const")) {
+                    topConst = true;
+                }
             }
         }
         return topConst;
@@ -639,15 +648,18 @@ private:
         for (const Statement* s : run) {
             auto d = parseDeclaration(tokens_, partner_, *s);
             if (!d) continue;
-            for (std::size_t n : d->names) {
+            for (std::size_t k = 0; k < d->names.size(); ++k) {
+                const std::size_t n = d->names[k];
                 const std::string& name = tokens_[n].spelling;
                 if (!namedIn(name, r.tokens.end, close)) continue;
-                if (!canHaveSlots(*d) || addressTaken(name, n)) {
+                const DeclaratorParts parts = declaratorParts(tokens_, partner_, *d, k, s->tokens.end - 1);
+                if (!canHaveSlots(parts)) {
                     ok_ = false;
                     return;
                 }
                 const std::size_t id = out_->variables.size();
-                out_->variables.push_back({name, d->type, isTopLevelConst(tokens_, *d)});
+                out_->variables.push_back({name, parts.specifiers, parts.pointer, parts.bounds, isTopLevelConst(parts),
+                                           !parts.bounds.empty() || addressTaken(name, n), n, parts.initializer});
                 r.stores.push_back(id);
                 declared.push_back({name, Visible::Kind::PerThread, id});
             }
@@ -677,6 +689,51 @@ std::string slotType(std::size_t v) { return "__mc_t" + std::to_string(v); }
 std::string builtinType(std::size_t p) { return "__mc_b" + std::to_string(p); }
 std::string collectiveSite(std::size_t c) { return "__mc_c" + std::to_string(c); }
 std::string guardSlots(std::size_t g) { return "__mc_g" + std::to_string(g); }
+
+// The type of variable `v`'s slots: its declaration's type, its declarator's `*`s and bounds.
+std::string slotTypeText(const TokenList& tokens, const WorkItemVariable& v) {
+    std::string text = outputText(tokens, v.type.begin, v.type.end);
+    for (TokenRange part : {v.pointer, v.bounds})
+        if (!part.empty()) text += " " + outputText(tokens, part.begin, part.end);
+    return text;
+}
+
+// What a piece that names variable `v`, declared in an earlier piece, starts with: a copy of
+// the thread's slot, or for a variable kept in place a reference to it.
+std::string loadText(const WorkItemKernel& k, std::size_t v) {
+    const WorkItemVariable& var = k.variables[v];
+    return slotType(v) + (var.inPlace ? "& " : " ") + var.name + " = " + slots(v) + "[__mc_t.linear]; ";
+}
+
+// Declares variable `v`, kept in place, as a reference to the thread's slot, constructed there
+// from its initializer: `float v[4] = {0}` becomes
+// `float (&v)[4] = ::metalcpu_kernel::emplace(__mc_v0[t], __mc_t0{0})`, `float x = e` becomes
+// `float (&x) = ::metalcpu_kernel::emplace(__mc_v1[t], e)`, and `float v[4]` becomes
+// `float (&v)[4] = ::metalcpu_kernel::emplace(__mc_v0[t])`, default-initialised (as
+// indeterminate as the variable). The initializer's tokens stay, with whatever earlier passes
+// did to them.
+void declareInPlace(EditList& edits, std::size_t v, const WorkItemVariable& var) {
+    const TokenList& tokens = edits.tokens();
+    const std::string slot = slots(v) + "[__mc_t.linear]";
+    const TokenRange init = var.initializer;
+    edits.insertBefore(var.nameToken, "(&");
+    edits.insertAfter(var.nameToken, ")");
+    if (init.empty()) {
+        edits.insertBefore(init.end, " = ::metalcpu_kernel::emplace(" + slot + ")");
+        return;
+    }
+    const std::string emplace = "::metalcpu_kernel::emplace(" + slot + ", ";
+    if (!tokens[init.begin].isPunct("=")) {
+        // `v{...}` or `v(...)`: the slot's type, so constructed.
+        edits.insertBefore(init.begin, " = " + emplace + slotType(v));
+    } else if (tokens[init.begin + 1].isPunct("{")) {
+        // `v = {...}`: a braced list is not an expression; it constructs the slot's type.
+        edits.insertBefore(init.begin + 1, emplace + slotType(v));
+    } else {
+        edits.insertAfter(init.begin, " " + emplace);
+    }
+    edits.insertBefore(init.end, ")");
+}
 
 // Whether the thread takes every branch region `r` is under (`__mc_g0[t] && !__mc_g1[t]`),
 // or "" when it is under none.
@@ -712,7 +769,7 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
     };
     for (std::size_t v : r.loads)
         if (!namedInArguments(k.variables[v].name)) {
-            const std::string load = slotType(v) + " " + k.variables[v].name + " = " + slots(v) + "[__mc_t.linear]; ";
+            const std::string load = loadText(k, v);
             depositOpener.erase(depositOpener.find(load), load.size());
         }
     for (const WorkItemBuiltin& b : k.perThreadBuiltins)
@@ -786,8 +843,9 @@ void rewriteWorkItemKernels(PassContext& context) {
             setup += " using " + builtinType(b.parameter) + " = decltype(" + b.name + ");";
         for (std::size_t v = 0; v < k.variables.size(); ++v) {
             const WorkItemVariable& var = k.variables[v];
-            setup += " using " + slotType(v) + " = " + outputText(tokens, var.type.begin, var.type.end) + "; auto* const " +
-                     slots(v) + " = __mc_wi.slots<" + slotType(v) + ">();";
+            setup += " using " + slotType(v) + " = " + slotTypeText(tokens, var) + "; auto* const " + slots(v) +
+                     " = __mc_wi.slots<" + slotType(v) + ">();";
+            if (var.inPlace) declareInPlace(edits, v, var);
         }
         for (std::size_t c = 0; c < k.collectives.size(); ++c)
             setup += " ::metalcpu_kernel::collective_site " + collectiveSite(c) + ";";
@@ -817,8 +875,7 @@ void rewriteWorkItemKernels(PassContext& context) {
                         opener += builtinType(p) + " " + b.name + " = ::metalcpu_kernel::builtin<" + builtinType(p) +
                                   ", " + builtinEnumerator(b.kind) + ">(__mc_group, __mc_t); ";
             }
-            for (std::size_t v : r.loads)
-                opener += slotType(v) + " " + k.variables[v].name + " = " + slots(v) + "[" + kThread + "]; ";
+            for (std::size_t v : r.loads) opener += loadText(k, v);
             if (r.setsGuard != WorkItemRegion::kNoGuard) {
                 // `if (c)` becomes `run_work_items(wi, [&](t) { <setup> __mc_gN[t] = bool(c); });`;
                 // its branches stay blocks, run once per group, their pieces guarded.
@@ -831,10 +888,11 @@ void rewriteWorkItemKernels(PassContext& context) {
             opener += "{ ";
             std::string closer = " ";
             for (std::size_t v : r.stores)
-                closer += "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " + k.variables[v].name + "); ";
+                if (!k.variables[v].inPlace)
+                    closer += "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " + k.variables[v].name + "); ";
             closer += "} ";
             for (std::size_t v : r.loads)
-                if (!k.variables[v].isConst)
+                if (!k.variables[v].isConst && !k.variables[v].inPlace)
                     closer += "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " + k.variables[v].name + "); ";
             closer += "});";
             edits.insertBefore(r.tokens.begin, opener);

@@ -36,11 +36,20 @@
 
 namespace metalcpu::msl {
 
-/// A variable that lives across a barrier: it gets a slot per thread.
+/// A variable that lives across a barrier: it gets a slot per thread. Its type is the
+/// declaration's specifiers and type, its declarator's `*`s and its array bounds
+/// (`device float *p, v[4];`: `device float` `*`, `device float` `[4]`).
 struct WorkItemVariable {
     std::string name;
     TokenRange type;       ///< as declared (`const uint`); the slot type drops the const
+    TokenRange pointer;    ///< the declarator's `*`s (and `const`s after them)
+    TokenRange bounds;     ///< the declarator's array bounds
     bool isConst = false;  ///< top-level const: later regions never write it back
+    /// An array, or a variable whose address is taken: every piece works on the thread's slot
+    /// through a reference, from its declaration on, instead of a copy loaded and stored back.
+    bool inPlace = false;
+    std::size_t nameToken = kNoToken; ///< where it is declared
+    TokenRange initializer;           ///< its declarator's `= x`, `{...}` or `(...)`, or empty
 };
 
 /// A builtin parameter that differs per thread: each piece naming it rebinds it.
