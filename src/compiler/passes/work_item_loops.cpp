@@ -692,9 +692,11 @@ std::string guardSlots(std::size_t g) { return "__mc_g" + std::to_string(g); }
 
 // The type of variable `v`'s slots: its declaration's type, its declarator's `*`s and bounds.
 std::string slotTypeText(const TokenList& tokens, const WorkItemVariable& v) {
-    std::string text = outputText(tokens, v.type.begin, v.type.end);
-    for (TokenRange part : {v.pointer, v.bounds})
-        if (!part.empty()) text += " " + outputText(tokens, part.begin, part.end);
+    // The first declarator's `*`s follow the type: its text as written.
+    std::string text = outputText(tokens, v.type.begin, v.pointer.begin == v.type.end ? v.pointer.end : v.type.end);
+    if (!v.pointer.empty() && v.pointer.begin != v.type.end)
+        text += " " + outputText(tokens, v.pointer.begin, v.pointer.end);
+    if (!v.bounds.empty()) text += " " + outputText(tokens, v.bounds.begin, v.bounds.end);
     return text;
 }
 
@@ -708,7 +710,7 @@ std::string loadText(const WorkItemKernel& k, std::size_t v) {
 // Declares variable `v`, kept in place, as a reference to the thread's slot, constructed there
 // from its initializer: `float v[4] = {0}` becomes
 // `float (&v)[4] = ::metalcpu_kernel::emplace(__mc_v0[t], __mc_t0{0})`, `float x = e` becomes
-// `float (&x) = ::metalcpu_kernel::emplace(__mc_v1[t], e)`, and `float v[4]` becomes
+// `float &x = ::metalcpu_kernel::emplace(__mc_v1[t], e)`, and `float v[4]` becomes
 // `float (&v)[4] = ::metalcpu_kernel::emplace(__mc_v0[t])`, default-initialised (as
 // indeterminate as the variable). The initializer's tokens stay, with whatever earlier passes
 // did to them.
@@ -716,8 +718,9 @@ void declareInPlace(EditList& edits, std::size_t v, const WorkItemVariable& var)
     const TokenList& tokens = edits.tokens();
     const std::string slot = slots(v) + "[__mc_t.linear]";
     const TokenRange init = var.initializer;
-    edits.insertBefore(var.nameToken, "(&");
-    edits.insertAfter(var.nameToken, ")");
+    // `(&v)[4]` for an array, `&x` otherwise (parentheses there draw a warning).
+    edits.insertBefore(var.nameToken, var.bounds.empty() ? "&" : "(&");
+    if (!var.bounds.empty()) edits.insertAfter(var.nameToken, ")");
     if (init.empty()) {
         edits.insertBefore(init.end, " = ::metalcpu_kernel::emplace(" + slot + ")");
         return;
@@ -887,9 +890,11 @@ void rewriteWorkItemKernels(PassContext& context) {
             if (r.collective != WorkItemRegion::kNoCollective) opener = collectiveSplit(edits, k, r, opener) + opener;
             opener += "{ ";
             std::string closer = " ";
+            // A variable kept in place is in its slot already; the piece may not use it after.
             for (std::size_t v : r.stores)
-                if (!k.variables[v].inPlace)
-                    closer += "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " + k.variables[v].name + "); ";
+                closer += k.variables[v].inPlace ? "(void)" + k.variables[v].name + "; "
+                                                 : "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " +
+                                                       k.variables[v].name + "); ";
             closer += "} ";
             for (std::size_t v : r.loads)
                 if (!k.variables[v].isConst && !k.variables[v].inPlace)

@@ -24,11 +24,11 @@ template <typename T, int N>
     T (&prefix)[N] = ::metalcpu_kernel::emplace(__mc_v1[__mc_t.linear], __mc_t1{
 #line 25 "work_item_arrays.metal"
                    });
-    float (&total) = ::metalcpu_kernel::emplace(__mc_v2[__mc_t.linear], 0), count = 1, (&weights)[2][2] = ::metalcpu_kernel::emplace(__mc_v4[__mc_t.linear], __mc_t4{
+    float &total= ::metalcpu_kernel::emplace(__mc_v2[__mc_t.linear], 0), count = 1, (&weights)[2][2] = ::metalcpu_kernel::emplace(__mc_v4[__mc_t.linear], __mc_t4{
 #line 26 "work_item_arrays.metal"
                                                  {1, 2}, {3, 4}});
     int i, j;
-    const T mine = values[N - 1]; ::metalcpu_kernel::place(__mc_v3[__mc_t.linear], count); ::metalcpu_kernel::place(__mc_v5[__mc_t.linear], i); ::metalcpu_kernel::place(__mc_v6[__mc_t.linear], j); ::metalcpu_kernel::place(__mc_v7[__mc_t.linear], mine); } });
+    const T mine = values[N - 1]; (void)values; (void)prefix; (void)total; ::metalcpu_kernel::place(__mc_v3[__mc_t.linear], count); (void)weights; ::metalcpu_kernel::place(__mc_v5[__mc_t.linear], i); ::metalcpu_kernel::place(__mc_v6[__mc_t.linear], j); ::metalcpu_kernel::place(__mc_v7[__mc_t.linear], mine); } });
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t7 mine = __mc_v7[__mc_t.linear]; ::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, mine); }); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t7 mine = __mc_v7[__mc_t.linear]; { 
 #line 29 "work_item_arrays.metal"
     const T before = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(mine))>(__mc_c0, __mc_wi, __mc_t, [](const auto&... __mc_a) { return simd_prefix_exclusive_sum(__mc_a...); }); ::metalcpu_kernel::place(__mc_v8[__mc_t.linear], before); } });
@@ -50,25 +50,25 @@ template <typename T, int N>
 
 
 
-       void pairs(       float4* data              ,
+       void pairs(       float* data              ,
                   uint lid                                , [[maybe_unused]] const ::mc_group* __mc_group)
-{ ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(lid); using __mc_t0 = Pair; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = Pair; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = Pair; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); using __mc_t3 = float4 [2]; auto* const __mc_v3 = __mc_wi.slots<__mc_t3>(); using __mc_t4 = float4 *; auto* const __mc_v4 = __mc_wi.slots<__mc_t4>(); using __mc_t5 = float4 *; auto* const __mc_v5 = __mc_wi.slots<__mc_t5>();
-    auto& shared = ::metalcpu_kernel::threadgroup_variable<float4[64], 0x2ull>(__mc_group);
+{ ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(lid); using __mc_t0 = Pair; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = Pair; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = Pair; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); using __mc_t3 = float [2]; auto* const __mc_v3 = __mc_wi.slots<__mc_t3>(); using __mc_t4 = float*; auto* const __mc_v4 = __mc_wi.slots<__mc_t4>(); using __mc_t5 = float *; auto* const __mc_v5 = __mc_wi.slots<__mc_t5>();
+    auto& shared = ::metalcpu_kernel::threadgroup_variable<float[64], 0x2ull>(__mc_group);
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b1 lid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { 
 #line 46 "work_item_arrays.metal"
-    Pair (&p) = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.linear]);
-    Pair q = {data[lid].x, data[lid].y}, r{2.0f, 3.0f};
-    float4 (&rows)[2] = ::metalcpu_kernel::emplace(__mc_v3[__mc_t.linear], __mc_t3{
+    Pair &p = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.linear]);
+    Pair q = {data[lid], data[lid + 1]}, r{2.0f, 3.0f};
+    float (&rows)[2] = ::metalcpu_kernel::emplace(__mc_v3[__mc_t.linear], __mc_t3{
 #line 48 "work_item_arrays.metal"
-                   data[lid], float4(0)});
-           float4* where = data + lid, *other(data);
-    shared[lid %__mc_div->* 64] = rows[0]; ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], q); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], r); ::metalcpu_kernel::place(__mc_v4[__mc_t.linear], where); ::metalcpu_kernel::place(__mc_v5[__mc_t.linear], other); } });
+                  data[lid], 0.0f});
+           float* where = data + lid, *other(data);
+    shared[lid %__mc_div->* 64] = rows[0]; (void)p; ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], q); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], r); (void)rows; ::metalcpu_kernel::place(__mc_v4[__mc_t.linear], where); ::metalcpu_kernel::place(__mc_v5[__mc_t.linear], other); } });
 
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b1 lid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t3& rows = __mc_v3[__mc_t.linear]; __mc_t0& p = __mc_v0[__mc_t.linear]; __mc_t4 where = __mc_v4[__mc_t.linear]; __mc_t1 q = __mc_v1[__mc_t.linear]; __mc_t2 r = __mc_v2[__mc_t.linear]; __mc_t5 other = __mc_v5[__mc_t.linear]; { 
 #line 52 "work_item_arrays.metal"
     rows[1] = shared[(lid + 1) %__mc_div->* 64];
            const Pair* first = &p;
-    *where = rows[0] + rows[1] + float4(first->high, q.low, q.high, r.low + r.high) + other[0] * 0.0f; } ::metalcpu_kernel::place(__mc_v4[__mc_t.linear], where); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], q); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], r); ::metalcpu_kernel::place(__mc_v5[__mc_t.linear], other); });
+    *where = rows[0] + rows[1] + first->high + q.low + q.high + r.low + r.high + other[0] * 0.0f; } ::metalcpu_kernel::place(__mc_v4[__mc_t.linear], where); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], q); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], r); ::metalcpu_kernel::place(__mc_v5[__mc_t.linear], other); });
 }
 #line 1 "<metalcpu generated>"
 // "scan_chunk_float_4"
@@ -101,7 +101,7 @@ __attribute__((flatten, optimize("O3"))) void __mc_1_run_group(const ::mc_group*
     ::pairs(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_1_params[] = {
-    {"data", "device float4*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 42, 34, 0, 0, 0, 0},
+    {"data", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 42, 33, 0, 0, 0, 0},
     {"lid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 43, 24, 0, 0, 0, 0},
 };
 const mc_u64 __mc_1_sites[] = {0x2ull};

@@ -1,6 +1,6 @@
 // Per-thread variables that live across barriers and SIMD-group function statements and are
 // kept in their slots (work-item loops): C arrays (MLX's scan holds `T values[N_READS]`), with
-// and without initializers, of vectors and structs, two-dimensional; a variable whose address
+// and without initializers, of structs, two-dimensional; a variable whose address
 // is taken; several declarators in one declaration, arrays among them.
 #include <metal_stdlib>
 using namespace metal;
@@ -39,17 +39,17 @@ kernel void scan_chunk(device const T* in [[buffer(0)]],
 template [[host_name("scan_chunk_float_4")]] kernel void scan_chunk<float, 4>(device const float*, device float*, uint,
                                                                                  uint, uint);
 
-kernel void pairs(device float4* data [[buffer(0)]],
+kernel void pairs(device float* data [[buffer(0)]],
                   uint lid [[thread_index_in_threadgroup]])
 {
-    threadgroup float4 shared[64];
+    threadgroup float shared[64];
     Pair p;
-    Pair q = {data[lid].x, data[lid].y}, r{2.0f, 3.0f};
-    float4 rows[2]{data[lid], float4(0)};
-    device float4* where = data + lid, *other(data);
+    Pair q = {data[lid], data[lid + 1]}, r{2.0f, 3.0f};
+    float rows[2]{data[lid], 0.0f};
+    device float* where = data + lid, *other(data);
     shared[lid % 64] = rows[0];
     threadgroup_barrier(mem_flags::mem_threadgroup);
     rows[1] = shared[(lid + 1) % 64];
     thread const Pair* first = &p;
-    *where = rows[0] + rows[1] + float4(first->high, q.low, q.high, r.low + r.high) + other[0] * 0.0f;
+    *where = rows[0] + rows[1] + first->high + q.low + q.high + r.low + r.high + other[0] * 0.0f;
 }

@@ -200,9 +200,9 @@ TEST(WorkItemLoops, KeptInPlace) {
         << r.text;
     EXPECT_NE(r.text.find("{ float (&v)[4] = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.linear], __mc_t0{a[i]}), "
                           "x = 1, (&m)[2][3] = ::metalcpu_kernel::emplace(__mc_v2[__mc_t.linear]), "
-                          "(&s) = ::metalcpu_kernel::emplace(__mc_v3[__mc_t.linear], __mc_t3(2));\n"
+                          "&s = ::metalcpu_kernel::emplace(__mc_v3[__mc_t.linear], __mc_t3(2));\n"
                           "float4 (&w)[2] = ::metalcpu_kernel::emplace(__mc_v4[__mc_t.linear], __mc_t4{1, 2}); "
-                          "::metalcpu_kernel::place(__mc_v1[__mc_t.linear], x); } });"),
+                          "(void)v; ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], x); (void)m; (void)s; (void)w; } });"),
               std::string::npos)
         << r.text;
     EXPECT_NE(r.text.find("__mc_t3& s = __mc_v3[__mc_t.linear]; __mc_t0& v = __mc_v0[__mc_t.linear]; "
