@@ -58,12 +58,14 @@ kernel void kept_in_place(device const float* in [[buffer(0)]],
     p->low = w[j];
     twice(v);
     const float s = simd_sum(v[2]);
+    float top = simd_max(v[0]);
     pairs[0].low += s;
     threadgroup_barrier(mem_flags::mem_threadgroup);
+    accumulate(&top, 1.0f);
     row[lid] = acc[0];
     threadgroup_barrier(mem_flags::mem_threadgroup);
     out[gid] = acc[1] + row[(lid + 1) % size] + m[1][1].x + m[1][1].y + m[0][0].x + pairs[0].low +
-               pairs[0].high + pairs[1].low + total * scale + w[2] + v[3] + solo.low + solo.high;
+               pairs[0].high + pairs[1].low + total * scale + w[2] + v[3] + solo.low + solo.high + top;
 }
 
 // An array whose bound comes from its initializer: its slots cannot be typed, so fibers.
@@ -107,9 +109,9 @@ std::vector<float> values(unsigned n) {
     return x;
 }
 
-/// What `per_thread(x, l, group size, simd sum of the lane's SIMD-group)` gives each thread of
-/// `n` in groups of `size` (the last one cut), SIMD-groups `width` wide: `x(k)` is the value of
-/// thread k of the same group; `simd(f)` sums `f(k)` over the thread's SIMD-group.
+/// What `per_thread(x, l, group size, simd)` gives each thread of `n` in groups of `size` (the
+/// last one cut), SIMD-groups `width` wide: `x(k)` is the value of thread k of the same group;
+/// `simd(f)` sums `f(x)` over the thread's SIMD-group, `simd(f, true)` takes their maximum.
 template <class PerThread>
 std::vector<float> model(const std::vector<float>& in, unsigned size, unsigned width, PerThread perThread) {
     const unsigned n = unsigned(in.size());
@@ -119,10 +121,11 @@ std::vector<float> model(const std::vector<float>& in, unsigned size, unsigned w
         for (unsigned l = 0; l < s; ++l) {
             const auto x = [&](unsigned k) { return in[first + k]; };
             const unsigned lanes = l / width * width;
-            const auto simd = [&](auto f) {
-                float sum = 0;
-                for (unsigned k = lanes; k < std::min(lanes + width, s); ++k) sum += f(x(k));
-                return sum;
+            const auto simd = [&](auto f, bool maximum = false) {
+                float result = maximum ? f(x(lanes)) : 0.0f;
+                for (unsigned k = lanes; k < std::min(lanes + width, s); ++k)
+                    result = maximum ? std::max(result, f(x(k))) : result + f(x(k));
+                return result;
             };
             out[first + l] = perThread(x, l, s, simd);
         }
@@ -157,15 +160,18 @@ protected:
     }
 };
 
-// Test arrays of every shape, variables whose address is taken and several declarators in
-// one declaration, across two barriers and a SIMD-group sum: each thread keeps its own.
+// Test arrays of every shape, variables whose address is taken (one declared by a SIMD-group
+// function statement) and several declarators in one declaration, across barriers and
+// SIMD-group functions: each thread keeps its own.
 TEST_P(WorkItemVariables, KeptInPlace) {
     check("kept_in_place", [&](const std::vector<float>& in) {
         return model(in, size(), width(), [](auto x, unsigned l, unsigned s, auto simd) {
             const float next = x((l + 1) % s), previous = x((l + s - 1) % s), mine = x(l);
             const float sum = simd([](float v) { return 2 * v + 4; });
+            const float top = simd([](float v) { return 2 * v; }, true) + 1;
             const float acc1 = next + 3, m11 = mine + previous + 3, total = mine + 1 + 2;
-            return acc1 + next + m11 + 0 + (mine + sum) + 1 + 2 * mine + total * 0.5f + 3 + (2 * mine + 6) + 2 + 2;
+            return acc1 + next + m11 + 0 + (mine + sum) + 1 + 2 * mine + total * 0.5f + 3 + (2 * mine + 6) + 2 + 2 +
+                   top;
         });
     });
 }
