@@ -16,7 +16,9 @@
 //   }                                    }
 //   out[row] = s;                        run_work_items(wi, [&](t) { const uint row = v0[t]; float s = v1[t]; ... });
 //
-// Variables that live across a barrier get one slot per thread (`wi.slots<T>()`); the loops
+// Variables that live across a barrier get one slot per thread (`wi.slots<T>()`), copied in
+// and out by each piece, or for C arrays and variables whose address is taken used in place
+// (`float (&v)[4] = emplace(v2[t], ...)` where declared, a reference to `v2[t]` after); the loops
 // and ifs that hold barriers run once per group, as Metal requires their control flow to be
 // uniform. A SIMD-group function written as a whole statement (`x = simd_sum(e);`) splits
 // the kernel too: its arguments are handed in by one loop, its results computed by the next
@@ -114,8 +116,9 @@ struct WorkItemKernel {
 /// barriers only as statements of `{}` blocks, of loops with `{}` bodies and of if/else with
 /// `{}` branches; loop and if headers free of per-thread builtins, set up from nothing
 /// per-thread and not written by the pieces; no jump out of a piece, goto or label; no
-/// parameter written; per-thread variables declared alone with a written type that can have
-/// slots, their address never taken; no tensor operation. docs/compiler.md ("Work-item loops") has the details.
+/// parameter written; per-thread variables with a written type that can have slots (several
+/// may share a declaration; arrays and variables whose address is taken are kept in place);
+/// no tensor operation. docs/compiler.md ("Work-item loops") has the details.
 std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
                                                 const std::vector<CoroutineKernel>& coroutineKernels,
                                                 const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
