@@ -206,11 +206,18 @@ private:
             if (tokens_[i].isIdentifier("const")) isConst = true;
             if (tokens_[i].isPunct("*") || tokens_[i].isPunct("&") || tokens_[i].isPunct("&&")) return false;
         }
-        // Under a divergent if, what runs once per group runs even when no thread takes the
-        // branch: an initializer that can fault there (a division, an index) runs per thread.
-        return isConst && d->hasInitializer && !namesThreadState(s.keyword, s.tokens.end, pieceNames) &&
-               isConstantInitializer(d->names.back() + 1, s.tokens.end - 1) &&
-               (guards_.empty() || !mayFault(TokenRange{d->names.back() + 1, s.tokens.end - 1}));
+        if (!isConst || namesThreadState(s.keyword, s.tokens.end, pieceNames)) return false;
+        // Every declarator's initializer (`const uint a = f(), b = 2;` runs f per thread).
+        for (std::size_t k = 0; k < d->names.size(); ++k) {
+            const DeclaratorParts parts = declaratorParts(tokens_, partner_, *d, k, s.tokens.end - 1);
+            const TokenRange initializer{parts.bounds.begin, parts.initializer.end};
+            // Under a divergent if, what runs once per group runs even when no thread takes the
+            // branch: an initializer that can fault there (a division, an index) runs per thread.
+            if (parts.initializer.empty() || !isConstantInitializer(initializer.begin, initializer.end) ||
+                (!guards_.empty() && mayFault(initializer)))
+                return false;
+        }
+        return true;
     }
 
     // Whether evaluating tokens `range` can fault or act (a division or remainder, an index,

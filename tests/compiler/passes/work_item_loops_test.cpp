@@ -250,6 +250,15 @@ TEST(WorkItemLoops, ConstantsRunOncePerGroup) {
                           "const uint twice = slot * 2;\na[slot] = twice; } });"),
               std::string::npos)
         << r.text;
+    // So does a declaration of several constants, one of them by a call.
+    r = rewrite(kernel("  threadgroup atomic_uint count;\n"
+                       "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                       "  const uint slot = atomic_fetch_add_explicit(&count, 1u, memory_order_relaxed), two = 2;\n"
+                       "  a[slot] = two;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"});
+    EXPECT_NE(r.text.find("{ const uint slot = atomic_fetch_add_explicit(&count, 1u, memory_order_relaxed), two = 2;"),
+              std::string::npos)
+        << r.text;
     // So does one that writes with a compound assignment (`+=`, `>>=` lexed `>` `>=`): the
     // unit's assignment roles see them, where the spellings `=` and `++` did not.
     for (const std::string write : {"+=", ">>="}) {
