@@ -897,7 +897,7 @@ void rewriteWorkItemKernels(PassContext& context) {
             if (r.collective != WorkItemRegion::kNoCollective) opener = collectiveSplit(edits, k, r, opener) + opener;
             opener += "{ ";
             std::string closer = " ";
-            // A variable kept in place is in its slot already; the piece may not use it after.
+            // A variable kept in place is in its slot already; its reference may go unused here.
             for (std::size_t v : r.stores)
                 closer += k.variables[v].inPlace ? "(void)" + k.variables[v].name + "; "
                                                  : "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " +

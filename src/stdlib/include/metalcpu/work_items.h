@@ -35,8 +35,8 @@ public:
     }
 
     /// Room for one T per thread, from the worker's per-group arena (freed when the next
-    /// group starts). Each thread's object is made by place() where its declaration runs,
-    /// so T needs no default constructor; MSL types need no destructor.
+    /// group starts). Each thread's object is made by place() or emplace() where its
+    /// declaration runs, so T needs no default constructor; MSL types need no destructor.
     template <class T>
     typename remove_cv_t<T>::type* slots() const {
         using U = typename remove_cv_t<T>::type;
