@@ -258,6 +258,42 @@ std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::
     return d;
 }
 
+DeclaratorParts declaratorParts(const TokenList& tokens, const std::vector<std::size_t>& partner, const Declaration& d,
+                                std::size_t k, std::size_t end) {
+    DeclaratorParts parts;
+    // The shared part ends at the first declarator's first `*`/`&` outside template angles.
+    std::size_t shared = d.type.begin;
+    for (; shared < d.type.end; ++shared) {
+        const Token& t = tokens[shared];
+        if (t.isPunct("*") || t.isPunct("&") || t.isPunct("&&")) break;
+        if (t.isPunct("<") && shared > d.type.begin && tokens[shared - 1].isIdentifier()) {
+            const std::size_t close = closingAngle(tokens, partner, shared, d.type.end);
+            if (close != kNoToken) shared = close;
+        }
+    }
+    parts.specifiers = {d.type.begin, shared};
+    parts.name = d.names[k];
+    // Declarators after the first start after their `,` (parseDeclaration() skipped these
+    // tokens to reach the name).
+    std::size_t begin = parts.name;
+    if (k == 0) {
+        begin = shared;
+    } else {
+        while (!tokens[begin - 1].isPunct(",")) --begin;
+    }
+    parts.pointer = {begin, parts.name};
+    std::size_t i = parts.name + 1;
+    while (i < end && tokens[i].isPunct("[") && partner[i] != kNoToken) i = partner[i] + 1;
+    parts.bounds = {parts.name + 1, i};
+    std::size_t last = end; // this declarator's `,`, or the declaration's end
+    if (k + 1 < d.names.size()) {
+        last = d.names[k + 1];
+        while (!tokens[last].isPunct(",")) --last;
+    }
+    parts.initializer = {i, last};
+    return parts;
+}
+
 bool isAddressOf(const TokenList& tokens, std::size_t name) {
     return name > 0 && tokens[name - 1].isPunct("&") && (name < 2 || !endsOperand(tokens[name - 2]));
 }

@@ -63,6 +63,21 @@ std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::
 std::optional<Declaration> parseDeclaration(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                             std::size_t begin, std::size_t end);
 
+/// The parts of one declarator of a declaration: what a pass needs to give that variable a
+/// type of its own (`device float *p, v[4] = {0};`: `v` is a `device float[4]`).
+struct DeclaratorParts {
+    TokenRange specifiers;  ///< the specifiers and type the declarators share (`device float`)
+    TokenRange pointer;     ///< this declarator's `*`, `&`, `&&` and `const` before its name
+    std::size_t name = kNoToken;
+    TokenRange bounds;      ///< its array bounds, `[4][2]` (empty when it is not an array)
+    TokenRange initializer; ///< `= x`, `{...}` or `(...)`, or empty
+};
+
+/// Declarator `k` of `d`, whose declaration ends at `end` (its `;`, as given to
+/// parseDeclaration()).
+DeclaratorParts declaratorParts(const TokenList& tokens, const std::vector<std::size_t>& partner, const Declaration& d,
+                                std::size_t k, std::size_t end);
+
 /// A `static` variable declared in a function body.
 struct StaticLocal {
     TokenRange tokens;                ///< from `static` up to its `;` (excluded)

@@ -186,10 +186,10 @@ kernel void nested(device uint* out [[buffer(0)]],
     mine[0] = p.a;
     mine[1] = p.b;
 }
-// Issue 10's two work-item-loop bugs, both a piece the planner cannot split (a per-thread C
-// array; two variables in one declaration) before a loop that holds barriers, whose header
-// check once overwrote the failure: the piece then ran once per group, outside the loops
-// over the threads. Both are coroutines now.
+// Issue 10's two work-item-loop bugs, both a piece the planner could not split then (a
+// per-thread C array; two variables in one declaration) before a loop that holds barriers,
+// whose header check once overwrote the failure: the piece then ran once per group, outside
+// the loops over the threads. Both are work-item loops now, the array kept in its slots.
 kernel void per_thread_array(device float* data [[buffer(0)]],
                              constant uint& rounds [[buffer(1)]],
                              uint gid [[thread_position_in_grid]],
@@ -475,16 +475,14 @@ TEST_P(BarrierKernels, NestedLoopsAndBranches) {
 
 // Test the per-thread array and the early group exit before a loop with two barriers
 // (issue 10's miscompile and invalid code): each thread keeps its own array and values.
-// The array keeps its kernel a coroutine; the exit's two variables in one declaration are
-// plain names, which work-item loops give a slot each.
-TEST_P(BarrierKernels, PiecesThatStayCoroutines) {
+TEST_P(BarrierKernels, ArrayAndDeclaratorsBeforeALoop) {
     smoothing("per_thread_array", 6, perThreadArray);
     smoothing("early_group_exit", 5, earlyGroupExit);
 }
 
 // Test which lowering each kernel gets, in both flavours: every shape above is split into
-// work-item loops but smooth_with_break (a `break` after its barriers) and per_thread_array,
-// which stay coroutines. Falling back (to coroutines, or to fibers) still
+// work-item loops but smooth_with_break (a `break` after its barriers), which stays a
+// coroutine. Falling back (to coroutines, or to fibers) still
 // computes the right values, so only this notices a planner change that makes a kernel slower.
 TEST_P(BarrierKernels, Lowerings) {
     expectLowerings({{"group_reduce", MC_KERNEL_WORK_ITEM_LOOPS},
@@ -494,7 +492,7 @@ TEST_P(BarrierKernels, Lowerings) {
                      {"tickets", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"leader_leaves", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"nested", MC_KERNEL_WORK_ITEM_LOOPS},
-                     {"per_thread_array", MC_KERNEL_COROUTINES},
+                     {"per_thread_array", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"early_group_exit", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
 }

@@ -8,7 +8,7 @@
 // compared exactly), against a CPU prefix sum; one threadgroup per row, rows as long as the
 // group's chunk, longer and not a multiple of it, shorter; groups of 1, 7, 32, 40, 96, 256 and
 // 1024 threads; widths 4 to 64; plain and shader-validated. Each kernel comes twice: the
-// thread's values in a C array, as MLX writes them (fibers), and in a vector (work-item loops).
+// thread's values in a C array, as MLX writes them, and in a vector (both work-item loops).
 #include "guarded_buffer.h"
 #include "lowering.h"
 #include "simd_shape.h"
@@ -181,15 +181,12 @@ TEST_P(ScanKernels, Rows) {
         for (unsigned n : {chunk, 2 * chunk + chunk / 2 + 3, chunk / 2 + 1, 1u}) check(scan, n);
 }
 
-// Test the scans' lowering in both flavours: with the thread's values in a vector they are
-// split into work-item loops; in a per-thread C array, as MLX writes them, the work-item loops
-// cannot keep the array across the barriers, and coroutines cannot run SIMD-group functions,
-// so they run on fibers (correct, slower).
+// Test the scans' lowering in both flavours: with the thread's values in a vector or in a
+// per-thread C array, as MLX writes them (kept in its slot across the barriers), they are split
+// into work-item loops, not run on fibers.
 TEST_P(ScanKernels, Lowering) {
-    for (const ScanKernel& scan : scanKernels()) {
-        const std::uint32_t lowering = scan.name.ends_with("_vector") ? MC_KERNEL_WORK_ITEM_LOOPS : MC_KERNEL_USES_BARRIERS;
-        expectLowerings({{scan.name.c_str(), lowering}}, [&](const char* name) { return kernel(name); });
-    }
+    for (const ScanKernel& scan : scanKernels())
+        expectLowerings({{scan.name.c_str(), MC_KERNEL_WORK_ITEM_LOOPS}}, [&](const char* name) { return kernel(name); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Width32, ScanKernels,

@@ -212,11 +212,18 @@ private:
             if (tokens_[i].isIdentifier("const")) isConst = true;
             if (tokens_[i].isPunct("*") || tokens_[i].isPunct("&") || tokens_[i].isPunct("&&")) return false;
         }
-        // Under a divergent if, what runs once per group runs even when no thread takes the
-        // branch: an initializer that can fault there (a division, an index) runs per thread.
-        return isConst && d->hasInitializer && !namesThreadState(s.keyword, s.tokens.end, pieceNames) &&
-               isConstantInitializer(d->names.back() + 1, s.tokens.end - 1) &&
-               (guards_.empty() || !mayFault(TokenRange{d->names.back() + 1, s.tokens.end - 1}));
+        if (!isConst || namesThreadState(s.keyword, s.tokens.end, pieceNames)) return false;
+        // Every declarator's initializer (`const uint a = f(), b = 2;` runs f per thread).
+        for (std::size_t k = 0; k < d->names.size(); ++k) {
+            const DeclaratorParts parts = declaratorParts(tokens_, partner_, *d, k, s.tokens.end - 1);
+            const TokenRange initializer{parts.bounds.begin, parts.initializer.end};
+            // Under a divergent if, what runs once per group runs even when no thread takes the
+            // branch: an initializer that can fault there (a division, an index) runs per thread.
+            if (parts.initializer.empty() || !isConstantInitializer(initializer.begin, initializer.end) ||
+                (!guards_.empty() && mayFault(initializer)))
+                return false;
+        }
+        return true;
     }
 
     // Whether evaluating tokens `range` can fault or act (a division or remainder, an index,
@@ -548,45 +555,42 @@ private:
         return false;
     }
 
-    // Whether every declarator after the first is a plain name (`simdgroup_float8x8 a, b;`,
-    // `float x = 0, y;`), so that each variable has the declaration's type.
-    bool laterDeclaratorsArePlain(const Declaration& d) const {
-        if (d.names.size() == 1) return true;
-        for (std::size_t i = d.type.begin; i < d.type.end; ++i) // the first declarator's `*` or `&`
-            if (tokens_[i].isPunct("*") || tokens_[i].isPunct("&") || tokens_[i].isPunct("&&")) return false;
-        for (std::size_t k = 1; k < d.names.size(); ++k)
-            if (!tokens_[d.names[k] - 1].isPunct(",") || tokens_[d.names[k] + 1].isPunct("[")) return false;
-        return true;
-    }
-
-    // A per-thread variable: declared with a written type that can have slots, alone or
-    // beside plain names.
-    bool canHaveSlots(const Declaration& d) const {
-        if (d.isArray || !laterDeclaratorsArePlain(d)) return false;
+    // A per-thread variable: a written type that can have slots, and an initializer that can
+    // be read as one (`T x()` declares a function).
+    bool canHaveSlots(const DeclaratorParts& parts) const {
+        if (parts.initializer.size() == 2 && tokens_[parts.initializer.begin].isPunct("(")) return false;
         bool pointer = false, threadSpace = false;
-        for (std::size_t i = d.type.begin; i < d.type.end; ++i) {
-            const Token& t = tokens_[i];
-            // The slots are made at the top of the body: the type may not name anything the
-            // body declares (a local type, a constexpr bound).
-            if (t.isPunct("&") || t.isPunct("&&") || t.isIdentifier("auto") || t.isIdentifier("static") ||
-                t.isIdentifier("extern") || t.isIdentifier("thread_local") || t.isIdentifier("register") ||
-                t.isIdentifier("decltype") ||
-                (t.isIdentifier() && (localTypes_.count(t.spelling) || lookUp(t.spelling))))
-                return false;
-            if (t.isPunct("*")) pointer = true;
-            if (t.isIdentifier("thread")) threadSpace = true;
+        for (TokenRange range : {parts.specifiers, parts.pointer, parts.bounds}) {
+            for (std::size_t i = range.begin; i < range.end; ++i) {
+                const Token& t = tokens_[i];
+                // The slots are made at the top of the body: the type may not name anything the
+                // body declares (a local type, a constexpr bound).
+                if (t.isPunct("&") || t.isPunct("&&") || t.isIdentifier("auto") || t.isIdentifier("static") ||
+                    t.isIdentifier("extern") || t.isIdentifier("thread_local") || t.isIdentifier("register") ||
+                    t.isIdentifier("decltype") ||
+                    (t.isIdentifier() && (localTypes_.count(t.spelling) || lookUp(t.spelling))))
+                    return false;
+                if (t.isPunct("*")) pointer = true;
+                if (t.isIdentifier("thread")) threadSpace = true;
+            }
         }
+        // `float v[] = {...}` takes its bound from its initializer: the slot's type cannot.
+        for (std::size_t i = parts.bounds.begin; i < parts.bounds.end; ++i)
+            if (tokens_[i].isPunct("[") && tokens_[i + 1].isPunct("]")) return false;
         // A pointer into thread memory would point into the region that declared the memory.
         return !(pointer && threadSpace);
     }
 
-    static bool isTopLevelConst(const TokenList& tokens, const Declaration& d) {
-        bool topConst = false; // a const after the last `*`, or anywhere when there is none
-        for (std::size_t i = d.type.begin; i < d.type.end; ++i) {
-            if (tokens[i].isPunct("*")) {
-                topConst = false;
-            } else if (tokens[i].isIdentifier("const")) {
-                topConst = true;
+    // A const after the last `*`, or anywhere when there is none.
+    bool isTopLevelConst(const DeclaratorParts& parts) const {
+        bool topConst = false;
+        for (TokenRange range : {parts.specifiers, parts.pointer}) {
+            for (std::size_t i = range.begin; i < range.end; ++i) {
+                if (tokens_[i].isPunct("*")) {
+                    topConst = false;
+                } else if (tokens_[i].isIdentifier("const")) {
+                    topConst = true;
+                }
             }
         }
         return topConst;
@@ -660,15 +664,18 @@ private:
         for (const Statement* s : run) {
             auto d = parseDeclaration(tokens_, partner_, *s);
             if (!d) continue;
-            for (std::size_t n : d->names) {
+            for (std::size_t k = 0; k < d->names.size(); ++k) {
+                const std::size_t n = d->names[k];
                 const std::string& name = tokens_[n].spelling;
                 if (!namedIn(name, r.tokens.end, close)) continue;
-                if (!canHaveSlots(*d) || addressTaken(name, n)) {
+                const DeclaratorParts parts = declaratorParts(tokens_, partner_, *d, k, s->tokens.end - 1);
+                if (!canHaveSlots(parts)) {
                     ok_ = false;
                     return;
                 }
                 const std::size_t id = out_->variables.size();
-                out_->variables.push_back({name, d->type, isTopLevelConst(tokens_, *d)});
+                out_->variables.push_back({name, parts.specifiers, parts.pointer, parts.bounds, isTopLevelConst(parts),
+                                           !parts.bounds.empty() || addressTaken(name, n), n, parts.initializer});
                 r.stores.push_back(id);
                 declared.push_back({name, Visible::Kind::PerThread, id});
             }
@@ -698,6 +705,54 @@ std::string slotType(std::size_t v) { return "__mc_t" + std::to_string(v); }
 std::string builtinType(std::size_t p) { return "__mc_b" + std::to_string(p); }
 std::string collectiveSite(std::size_t c) { return "__mc_c" + std::to_string(c); }
 std::string guardSlots(std::size_t g) { return "__mc_g" + std::to_string(g); }
+
+// The type of variable `v`'s slots: its declaration's type, its declarator's `*`s and bounds.
+std::string slotTypeText(const TokenList& tokens, const WorkItemVariable& v) {
+    // The first declarator's `*`s follow the type: its text as written.
+    std::string text = outputText(tokens, v.type.begin, v.pointer.begin == v.type.end ? v.pointer.end : v.type.end);
+    if (!v.pointer.empty() && v.pointer.begin != v.type.end)
+        text += " " + outputText(tokens, v.pointer.begin, v.pointer.end);
+    if (!v.bounds.empty()) text += " " + outputText(tokens, v.bounds.begin, v.bounds.end);
+    return text;
+}
+
+// What a piece that names variable `v`, declared in an earlier piece, starts with: a copy of
+// the thread's slot, or for a variable kept in place a reference to it.
+std::string loadText(const WorkItemKernel& k, std::size_t v) {
+    const WorkItemVariable& var = k.variables[v];
+    return slotType(v) + (var.inPlace ? "& " : " ") + var.name + " = " + slots(v) + "[__mc_t.linear]; ";
+}
+
+// Declares variable `v`, kept in place, as a reference to the thread's slot, constructed there
+// from its initializer: `float v[4] = {0}` becomes
+// `float (&v)[4] = ::metalcpu_kernel::emplace(__mc_v0[t], __mc_t0{0})`, `float x = e` becomes
+// `float &x = ::metalcpu_kernel::emplace(__mc_v1[t], e)`, and `float v[4]` becomes
+// `float (&v)[4] = ::metalcpu_kernel::emplace(__mc_v0[t])`, default-initialised (as
+// indeterminate as the variable). The initializer's tokens stay, with whatever earlier passes
+// did to them.
+void declareInPlace(EditList& edits, std::size_t v, const WorkItemVariable& var) {
+    const TokenList& tokens = edits.tokens();
+    const std::string slot = slots(v) + "[__mc_t.linear]";
+    const TokenRange init = var.initializer;
+    // `(&v)[4]` for an array, `&x` otherwise (parentheses there draw a warning).
+    edits.insertBefore(var.nameToken, var.bounds.empty() ? "&" : "(&");
+    if (!var.bounds.empty()) edits.insertAfter(var.nameToken, ")");
+    if (init.empty()) {
+        edits.insertBefore(init.end, " = ::metalcpu_kernel::emplace(" + slot + ")");
+        return;
+    }
+    const std::string emplace = "::metalcpu_kernel::emplace(" + slot + ", ";
+    if (!tokens[init.begin].isPunct("=")) {
+        // `v{...}` or `v(...)`: the slot's type, so constructed.
+        edits.insertBefore(init.begin, " = " + emplace + slotType(v));
+    } else if (tokens[init.begin + 1].isPunct("{")) {
+        // `v = {...}`: a braced list is not an expression; it constructs the slot's type.
+        edits.insertBefore(init.begin + 1, emplace + slotType(v));
+    } else {
+        edits.insertAfter(init.begin, " " + emplace);
+    }
+    edits.insertBefore(init.end, ")");
+}
 
 // Whether the thread takes every branch region `r` is under (`__mc_g0[t] && !__mc_g1[t]`),
 // or "" when it is under none.
@@ -740,7 +795,7 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
     };
     for (std::size_t v : r.loads)
         if (!namedInArguments(k.variables[v].name)) {
-            const std::string load = slotType(v) + " " + k.variables[v].name + " = " + slots(v) + "[__mc_t.linear]; ";
+            const std::string load = loadText(k, v);
             depositOpener.erase(depositOpener.find(load), load.size());
         }
     for (const WorkItemBuiltin& b : k.perThreadBuiltins)
@@ -822,8 +877,9 @@ void rewriteWorkItemKernels(PassContext& context) {
             setup += " using " + builtinType(b.parameter) + " = decltype(" + b.name + ");";
         for (std::size_t v = 0; v < k.variables.size(); ++v) {
             const WorkItemVariable& var = k.variables[v];
-            setup += " using " + slotType(v) + " = " + outputText(tokens, var.type.begin, var.type.end) + "; auto* const " +
-                     slots(v) + " = __mc_wi.slots<" + slotType(v) + ">();";
+            setup += " using " + slotType(v) + " = " + slotTypeText(tokens, var) + "; auto* const " + slots(v) +
+                     " = __mc_wi.slots<" + slotType(v) + ">();";
+            if (var.inPlace) declareInPlace(edits, v, var);
         }
         for (std::size_t c = 0; c < k.collectives.size(); ++c)
             setup += " ::metalcpu_kernel::collective_site " + collectiveSite(c) + ";";
@@ -854,8 +910,7 @@ void rewriteWorkItemKernels(PassContext& context) {
                         opener += builtinType(p) + " " + b.name + " = ::metalcpu_kernel::builtin<" + builtinType(p) +
                                   ", " + builtinEnumerator(b.kind) + ">(__mc_group, __mc_t); ";
             }
-            for (std::size_t v : r.loads)
-                opener += slotType(v) + " " + k.variables[v].name + " = " + slots(v) + "[" + kThread + "]; ";
+            for (std::size_t v : r.loads) opener += loadText(k, v);
             if (r.setsGuard != WorkItemRegion::kNoGuard) {
                 // `if (c)` becomes `run_work_items(wi, [&](t) { <setup> __mc_gN[t] = bool(c); });`;
                 // its branches stay blocks, run once per group, their pieces guarded.
@@ -867,11 +922,14 @@ void rewriteWorkItemKernels(PassContext& context) {
             if (r.collective != WorkItemRegion::kNoCollective) opener = collectiveSplit(edits, k, r, opener) + opener;
             opener += "{ ";
             std::string closer = " ";
+            // A variable kept in place is in its slot already; its reference may go unused here.
             for (std::size_t v : r.stores)
-                closer += "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " + k.variables[v].name + "); ";
+                closer += k.variables[v].inPlace ? "(void)" + k.variables[v].name + "; "
+                                                 : "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " +
+                                                       k.variables[v].name + "); ";
             closer += "} ";
             for (std::size_t v : r.loads)
-                if (!k.variables[v].isConst)
+                if (!k.variables[v].isConst && !k.variables[v].inPlace)
                     closer += "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " + k.variables[v].name + "); ";
             closer += "});";
             edits.insertBefore(r.tokens.begin, opener);

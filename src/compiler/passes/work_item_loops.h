@@ -16,7 +16,9 @@
 //   }                                    }
 //   out[row] = s;                        run_work_items(wi, [&](t) { const uint row = v0[t]; float s = v1[t]; ... });
 //
-// Variables that live across a barrier get one slot per thread (`wi.slots<T>()`); the loops
+// Variables that live across a barrier get one slot per thread (`wi.slots<T>()`), copied in
+// and out by each piece, or for C arrays and variables whose address is taken used in place
+// (`float (&v)[4] = emplace(v2[t], ...)` where declared, a reference to `v2[t]` after); the loops
 // and ifs that hold barriers run once per group, as Metal requires their control flow to be
 // uniform. A SIMD-group function written as a whole statement (`x = simd_sum(e);`) splits
 // the kernel too: its arguments are handed in by one loop, its results computed by the next
@@ -36,11 +38,20 @@
 
 namespace metalcpu::msl {
 
-/// A variable that lives across a barrier: it gets a slot per thread.
+/// A variable that lives across a barrier: it gets a slot per thread. Its type is the
+/// declaration's specifiers and type, its declarator's `*`s and its array bounds
+/// (`device float *p, v[4];`: `device float` `*`, `device float` `[4]`).
 struct WorkItemVariable {
     std::string name;
     TokenRange type;       ///< as declared (`const uint`); the slot type drops the const
+    TokenRange pointer;    ///< the declarator's `*`s (and `const`s after them)
+    TokenRange bounds;     ///< the declarator's array bounds
     bool isConst = false;  ///< top-level const: later regions never write it back
+    /// An array, or a variable whose address is taken: every piece works on the thread's slot
+    /// through a reference, from its declaration on, instead of a copy loaded and stored back.
+    bool inPlace = false;
+    std::size_t nameToken = kNoToken; ///< where it is declared
+    TokenRange initializer;           ///< its declarator's `= x`, `{...}` or `(...)`, or empty
 };
 
 /// A builtin parameter that differs per thread: each piece naming it rebinds it.
@@ -108,8 +119,9 @@ struct WorkItemKernel {
 /// barriers only as statements of `{}` blocks, of loops with `{}` bodies and of if/else with
 /// `{}` branches; loop and if headers free of per-thread builtins, set up from nothing
 /// per-thread and not written by the pieces; no jump out of a piece, goto or label; no
-/// parameter written; per-thread variables declared alone with a written type that can have
-/// slots, their address never taken; no tensor operation. docs/compiler.md ("Work-item loops") has the details.
+/// parameter written; per-thread variables with a written type that can have slots (several
+/// may share a declaration; arrays and variables whose address is taken are kept in place);
+/// no tensor operation. docs/compiler.md ("Work-item loops") has the details.
 std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
                                                 const std::vector<CoroutineKernel>& coroutineKernels,
                                                 const std::vector<ThreadgroupDeclaration>& threadgroupVariables,

@@ -35,8 +35,8 @@ public:
     }
 
     /// Room for one T per thread, from the worker's per-group arena (freed when the next
-    /// group starts). Each thread's object is made by place() where its declaration runs,
-    /// so T needs no default constructor; MSL types need no destructor.
+    /// group starts). Each thread's object is made by place() or emplace() where its
+    /// declaration runs, so T needs no default constructor; MSL types need no destructor.
     template <class T>
     typename remove_cv_t<T>::type* slots() const {
         using U = typename remove_cv_t<T>::type;
@@ -87,6 +87,35 @@ private:
 template <class U, class V>
 __attribute__((always_inline)) inline void place(U& slot, const V& value) {
     ::new (work_item_slot_tag{}, __builtin_addressof(slot)) U(value);
+}
+
+/// An array, element by element (a placement new of an array type may add a cookie).
+template <class U, class V, decltype(sizeof 0) N>
+__attribute__((always_inline)) inline void place(U (&slot)[N], const V (&value)[N]) {
+    for (decltype(sizeof 0) i = 0; i < N; ++i) place(slot[i], value[i]);
+}
+
+/// Where the declaration of a variable kept in its slot runs (an array, or a variable whose
+/// address is taken): constructs the thread's object from the initializer and returns the
+/// slot, which the declaration binds by reference, so every piece works on the slot itself.
+template <class U, class V>
+__attribute__((always_inline)) inline U& emplace(U& slot, const V& value) {
+    place(slot, value);
+    return slot;
+}
+
+/// The same for a declaration without an initializer: default-initialises the thread's object,
+/// which leaves a scalar, a vector or an array of them indeterminate, as the declaration does,
+/// and runs a struct's default member initializers.
+template <class U>
+__attribute__((always_inline)) inline U& emplace(U& slot) {
+    ::new (work_item_slot_tag{}, __builtin_addressof(slot)) U;
+    return slot;
+}
+template <class U, decltype(sizeof 0) N>
+__attribute__((always_inline)) inline auto emplace(U (&slot)[N]) -> U (&)[N] {
+    for (decltype(sizeof 0) i = 0; i < N; ++i) emplace(slot[i]);
+    return slot;
 }
 
 // ---- SIMD-group functions as whole statements -------------------------------------------

@@ -104,6 +104,7 @@ float4x4 operator*(const float4x4&, const float4x4&);
 enum class mem_flags { mem_none, mem_device, mem_threadgroup };
 void threadgroup_barrier(mem_flags);
 template <class T> T simd_max(T);
+template <class T> T simd_prefix_exclusive_sum(T);
 template <class T> T simd_shuffle_down(T, ushort);
 void simdgroup_barrier(mem_flags);
 float simd_sum(float);
@@ -286,6 +287,8 @@ template <bool TracksReturns> struct work_items {
     void retire(const thread_ids& t) const;
 };
 template <class U, class V> void place(U& slot, const V& value);
+template <class U, class V> U& emplace(U& slot, const V& value);
+template <class U> U& emplace(U& slot);
 template <bool TracksReturns, class F> void run_work_items(const work_items<TracksReturns>& threads, F&& piece) {
     (void)threads;
     piece(thread_ids{0, 0, 0, 0});
