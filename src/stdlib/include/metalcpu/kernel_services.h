@@ -120,9 +120,4 @@ inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const s
     return nullptr;
 }
 
-/// The same, for a site that carries its kind already.
-inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const simd_site& site, mc_simd_round* round) {
-    return simdgroup_exchange(value, size, site, site.kind, round);
-}
-
 } // namespace metalcpu_kernel
