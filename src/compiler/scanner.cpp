@@ -408,12 +408,23 @@ private:
         auto looksLikeVariable = [&]() {
             for (std::size_t k = start; k < paramOpen; ++k)
                 if (t_[k].isIdentifier("constant") || t_[k].isIdentifier("constexpr")) return true;
+            // A literal argument (`float x(2);`), but not one in a parameter's template
+            // arguments (`vec<T, 2> v`) or default (`uint n = 4`).
             std::size_t close = partner_[paramOpen];
+            bool inDefault = false;
             for (std::size_t k = paramOpen + 1; k < close; ++k) {
-                if (t_[k].kind == TokenKind::Number || t_[k].kind == TokenKind::String) return true;
+                if (!inDefault && (t_[k].kind == TokenKind::Number || t_[k].kind == TokenKind::String)) return true;
                 if ((t_[k].isPunct("(") || t_[k].isPunct("[") || t_[k].isPunct("{")) &&
-                    partner_[k] != kNoToken)
+                    partner_[k] != kNoToken) {
                     k = partner_[k];
+                } else if (t_[k].isPunct("<") && opensTemplateArguments(t_, k)) {
+                    const std::size_t angle = closingAngle(t_, partner_, k, close);
+                    if (angle != kNoToken) k = angle;
+                } else if (t_[k].isPunct("=")) {
+                    inDefault = true;
+                } else if (t_[k].isPunct(",")) {
+                    inDefault = false;
+                }
             }
             return false;
         };
@@ -473,7 +484,7 @@ private:
                     }
                     return j + 1;
                 }
-                if (s == "=") {
+                if (s == "=" && !(j > start && t_[j - 1].isIdentifier("operator"))) { // not `operator=`
                     if (!sawEquals) equalsAt = j;
                     sawEquals = true;
                     ++j;

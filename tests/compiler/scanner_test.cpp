@@ -89,6 +89,8 @@ TEST(Scanner, MemberFunctions) {
                    "  T operator()(T a) const { return a; }\n"
                    "  bool operator<(const S& o) const { return x < o.x; }\n"
                    "  S operator>>(int n) const { return *this; }\n"
+                   "  thread S& operator=(const thread S& o) thread { x = o.x; return *this; }\n"
+                   "  S& operator=(S&& o) = default;\n"
                    "  S() thread = default;\n"
                    "  int x, y;\n"
                    "public:\n"
@@ -108,6 +110,11 @@ TEST(Scanner, MemberFunctions) {
     EXPECT_TRUE(function(*p, "operator()"));
     EXPECT_TRUE(function(*p, "operator<"));
     EXPECT_TRUE(function(*p, "operator>>"));
+    const FunctionDecl* assign = function(*p, "operator=");
+    ASSERT_TRUE(assign);
+    EXPECT_TRUE(assign->hasBody);
+    ASSERT_TRUE(function(*p, "operator=", 1));
+    EXPECT_TRUE(function(*p, "operator=", 1)->isDefaulted);
     const FunctionDecl* defaulted = function(*p, "S", 1);
     ASSERT_TRUE(defaulted);
     EXPECT_TRUE(defaulted->isDefaulted);
@@ -119,6 +126,8 @@ TEST(Scanner, MemberFunctions) {
 // Test that declarations without bodies are recorded, and variables are not functions.
 TEST(Scanner, DeclarationsAndVariables) {
     auto p = parse("float helper(float x);\n"
+                   "template <class T> T sum(const thread vec<T, 2>& v, uint n = 4);\n"
+                   "float2 w(2, 3);\n"
                    "constant float4 v(1, 2, 3, 4);\n"
                    "int counter;\n"
                    "struct Fwd;\n"
@@ -129,14 +138,15 @@ TEST(Scanner, DeclarationsAndVariables) {
                    "static_assert(sizeof(int) == 4, \"x\");\n"
                    "constant int table[2] = {1, 2};");
     ASSERT_FALSE(p->diagnostics.hasErrors());
-    ASSERT_EQ(p->module.functions.size(), 1u);
+    ASSERT_EQ(p->module.functions.size(), 2u);
     EXPECT_EQ(p->module.functions[0].name, "helper");
     EXPECT_FALSE(p->module.functions[0].hasBody);
+    EXPECT_EQ(p->module.functions[1].name, "sum") << "literals in template arguments and defaults";
     std::vector<std::string> variables;
     for (const VariableDecl& v : p->module.variables)
         variables.push_back(sourceText(p->tokens, v.tokens.begin, v.tokens.end));
     EXPECT_EQ(variables,
-              (std::vector<std::string>{"constant float4 v(1, 2, 3, 4)", "int counter",
+              (std::vector<std::string>{"float2 w(2, 3)", "constant float4 v(1, 2, 3, 4)", "int counter",
                                         "struct Q { int b; } q", "constant int table[2] = {1, 2}"}));
 }
 

@@ -141,7 +141,7 @@ TEST(Translate, CodeGenerationPerShape) {
 }
 
 // Test how barrier kernels are lowered: barriers in the body's straight-line code give work-item
-// loops (still using barriers), a barrier under an `if` gives a coroutine, one reached through
+// loops (still using barriers), a barrier in a `switch` gives a coroutine, one reached through
 // a helper gives fibers; the output keeps the line's columns as far as the inserted code allows.
 TEST(Translate, BarrierKernelLowerings) {
     const char* source = "# 1 \"c.metal\"\n"
@@ -151,7 +151,7 @@ TEST(Translate, BarrierKernelLowerings) {
                          "}\n"
                          "kernel void b() { helper(); }\n"
                          "kernel void c(device float* x [[buffer(0)]]) {\n"
-                         "    if (x) threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                         "    switch (x != nullptr) { default: threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
                          "}\n";
     Translation t = translate(source, {});
     ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
@@ -171,7 +171,9 @@ TEST(Translate, BarrierKernelLowerings) {
                          "       void b([[maybe_unused]] const ::mc_group* __mc_group) {\n#line 5 \"c.metal\"\n                  helper(); }\n"
                          "::metalcpu_kernel::barrier_task c( float* x, [[maybe_unused]] const "
                          "::mc_group* __mc_group) {\n"
-                         "    if (x) co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);\n"
+                         "    switch (x != nullptr) { default: co_await "
+                         "::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);\n#line 7 \"c.metal\"\n"
+                         "                                                                                      }\n"
                          "}\n"),
               std::string::npos)
         << t.cpp;

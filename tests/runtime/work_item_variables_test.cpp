@@ -2,7 +2,8 @@
 // shapes the work-item loops keep in their slots (issue 10): C arrays uninitialised, partly
 // initialised, two-dimensional, of vectors and of structs with a default member initializer;
 // variables whose address is taken, passed to helpers by pointer and by reference; several
-// declarators in one declaration, arrays among them. And the shapes that still fall back, to
+// declarators in one declaration, arrays among them; loop variables passed by value, loops
+// without braces. And the shapes that still fall back, to
 // coroutines or fibers, with the same results. Against a CPU model, over groups of 1, 20, 45,
 // 64 and 256 threads in grids the groups do not divide, SIMD widths 32 and 8, plain and
 // shader-validated, canary words around the output.
@@ -82,6 +83,52 @@ kernel void unsized_array(device const float* in [[buffer(0)]],
     threadgroup_barrier(mem_flags::mem_threadgroup);
     const float s = simd_sum(w[0]);
     out[gid] = row[(lid + 1) % size] + s + w[1];
+}
+
+float scaled(float v, uint k) { return v * float(k + 1); }
+void add_step(thread float& total, const thread uint& k) { total += float(k); }
+void keep_below(thread uint& k, uint limit) { k = min(k, limit); }
+
+// Loop variables passed where they cannot be written (by value, by const reference, to the
+// library), and loops without braces around barriers and SIMD-group function statements.
+kernel void loop_arguments(device const float* in [[buffer(0)]],
+                           device float* out [[buffer(1)]],
+                           constant uint& n [[buffer(2)]],
+                           uint gid [[thread_position_in_grid]],
+                           uint lid [[thread_index_in_threadgroup]],
+                           uint size [[threads_per_threadgroup]]) {
+    threadgroup float row[256];
+    float total = 0;
+    for (uint k = 0; k < 3; ++k)
+        for (uint j = 0; j < 2; ++j) {
+            row[lid] = scaled(in[gid], min(k, 1u));
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            total += row[(lid + 1) % size];
+            add_step(total, k);
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+        }
+    for (uint k = 0; k < 2; ++k)
+        total += simd_sum(in[gid] * float(k + 1));
+    out[gid] = total;
+}
+
+// The same with the loop's variable passed to a reference parameter: a coroutine.
+kernel void loop_variable_written(device const float* in [[buffer(0)]],
+                                  device float* out [[buffer(1)]],
+                                  constant uint& n [[buffer(2)]],
+                                  uint gid [[thread_position_in_grid]],
+                                  uint lid [[thread_index_in_threadgroup]],
+                                  uint size [[threads_per_threadgroup]]) {
+    threadgroup float row[256];
+    float total = 0;
+    for (uint k = 0; k < 3; ++k) {
+        keep_below(k, 2u);
+        row[lid] = scaled(in[gid], min(k, 1u));
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        total += 2 * row[(lid + 1) % size] + 2 * float(k);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    out[gid] = total;
 }
 
 // An array bounded by a constant of the body, which the slots made at its top cannot name:
@@ -176,6 +223,16 @@ TEST_P(WorkItemVariables, KeptInPlace) {
     });
 }
 
+// Test loop variables passed by value and loops without braces: 2 x (next * 1 + 0) +
+// 2 x (next * 2 + 1) + 2 x (next * 2 + 2), then the SIMD-group's sum times 1 and 2.
+TEST_P(WorkItemVariables, LoopArguments) {
+    check("loop_arguments", [&](const std::vector<float>& in) {
+        return model(in, size(), width(), [](auto x, unsigned l, unsigned s, auto simd) {
+            return 10 * x((l + 1) % s) + 6 + 3 * simd([](float v) { return v; });
+        });
+    });
+}
+
 // Test the shapes that still fall back: their results are the same.
 TEST_P(WorkItemVariables, FallBacks) {
     check("unsized_array", [&](const std::vector<float>& in) {
@@ -183,17 +240,24 @@ TEST_P(WorkItemVariables, FallBacks) {
             return 2 * x((l + 1) % s) + simd([](float v) { return v; }) + 2 * x(l);
         });
     });
+    check("loop_variable_written", [&](const std::vector<float>& in) {
+        return model(in, size(), width(),
+                     [](auto x, unsigned l, unsigned s, auto) { return 10 * x((l + 1) % s) + 6; });
+    });
     check("body_bound", [&](const std::vector<float>& in) {
         return model(in, size(), width(),
                      [](auto x, unsigned l, unsigned s, auto) { return x((l + 1) % s) + 3 + x(l); });
     });
 }
 
-// Test each kernel's lowering in both flavours: kept_in_place is split into work-item loops;
+// Test each kernel's lowering in both flavours: kept_in_place and loop_arguments are split
+// into work-item loops, loop_variable_written (a reference parameter) stays a coroutine;
 // an array without a bound keeps the fibers, one bounded by a constant of the body stays a
 // coroutine (METALCPU_LOG_LEVEL=debug names each).
 TEST_P(WorkItemVariables, Lowerings) {
     expectLowerings({{"kept_in_place", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"loop_arguments", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"loop_variable_written", MC_KERNEL_COROUTINES},
                      {"unsized_array", MC_KERNEL_USES_BARRIERS},
                      {"body_bound", MC_KERNEL_COROUTINES}},
                     [&](const char* name) { return kernel(name); });

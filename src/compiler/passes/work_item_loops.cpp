@@ -1,5 +1,6 @@
 #include "compiler/passes/work_item_loops.h"
 
+#include "compiler/call_arguments.h"
 #include "compiler/call_graph.h"
 #include "compiler/edits.h"
 #include "compiler/findings.h"
@@ -44,12 +45,12 @@ class Planner {
 public:
     Planner(const Unit& unit, const FunctionDecl& f, const CoroutineKernel& coroutine,
             const std::vector<ThreadgroupDeclaration>& threadgroupVariables, const std::vector<ParamInfo>& params,
-            const std::set<std::string>& namespaceVariables)
+            const std::set<std::string>& namespaceVariables, const std::set<std::string>& fileTypes)
         : unit_(unit), tokens_(unit.tokens()), partner_(unit.partner()), f_(f), coroutine_(coroutine), params_(params),
-          namespaceVariables_(namespaceVariables) {
+          namespaceVariables_(namespaceVariables), fileTypes_(fileTypes),
+          localTypes_(declaredTypeNames(tokens_, f.bodyOpen + 1, f.bodyClose)) {
         for (const ThreadgroupDeclaration& d : threadgroupVariables)
             if (contains({f.bodyOpen, f.bodyClose}, d.statement.begin)) threadgroupStatements_.push_back(&d);
-        collectLocalTypeNames();
     }
 
     bool plan(WorkItemKernel& out) {
@@ -109,23 +110,6 @@ private:
             if (p && isModifiedAt(unit_, i, f_.bodyClose, p->kind == ParamKind::Builtin)) return false;
         }
         return true;
-    }
-
-    // Names of types declared in the body: a per-thread variable of such a type cannot get
-    // its slots before the type exists.
-    void collectLocalTypeNames() {
-        for (std::size_t i = f_.bodyOpen + 1; i < f_.bodyClose; ++i) {
-            const Token& t = tokens_[i];
-            if ((t.isIdentifier("struct") || t.isIdentifier("class") || t.isIdentifier("union") ||
-                 t.isIdentifier("enum") || t.isIdentifier("using")) &&
-                tokens_[i + 1].isIdentifier()) {
-                localTypes_.insert(tokens_[i + 1].spelling);
-            } else if (t.isIdentifier("typedef")) {
-                std::size_t k = i;
-                while (k < f_.bodyClose && !tokens_[k].isPunct(";")) ++k;
-                if (k > i + 1 && tokens_[k - 1].isIdentifier()) localTypes_.insert(tokens_[k - 1].spelling);
-            }
-        }
     }
 
     bool isBarrierStatement(const Statement& s) const {
@@ -381,9 +365,7 @@ private:
     void groupStatement(const Statement& s) {
         const bool loop =
             s.kind == StatementKind::For || s.kind == StatementKind::While || s.kind == StatementKind::Do;
-        if ((!loop && s.kind != StatementKind::If) || s.children.empty() ||
-            std::any_of(s.children.begin(), s.children.end(),
-                        [](const Statement& c) { return c.kind != StatementKind::Compound; })) {
+        if ((!loop && s.kind != StatementKind::If) || s.children.empty()) {
             ok_ = false;
             return;
         }
@@ -416,8 +398,15 @@ private:
         }
         if (!ok_) return;
         for (const Statement& body : s.children) {
-            if (loop) out_->loopBodies.push_back(body.keyword);
-            block(body.children, partner_[body.keyword]);
+            if (body.kind == StatementKind::Compound) {
+                if (loop) out_->loopBodies.push_back(body.keyword);
+                block(body.children, partner_[body.keyword]);
+            } else {
+                // `for (...) for (...) simdgroup_multiply_accumulate(...);`: the statement gets
+                // braces, as the pieces it becomes may be several statements.
+                out_->unbracedBodies.push_back({body.tokens, loop});
+                block({body}, body.tokens.end);
+            }
         }
         visible_.resize(mark);
     }
@@ -506,8 +495,8 @@ private:
     }
 
     // Whether the variable named at `i` may be written there or later through what it is
-    // bound to: an assignment or an increment, its address, a call argument (perhaps a
-    // reference parameter), a member function, or the initializer of a reference.
+    // bound to: an assignment or an increment, its address, a call argument the callee may
+    // bind to a non-const reference, a member function, or the initializer of a reference.
     bool mayWrite(std::size_t i, std::size_t limit) const {
         if (isModifiedAt(unit_, i, limit)) return true;
         const Token& before = tokens_[i - 1];
@@ -515,7 +504,8 @@ private:
         const bool argumentStart =
             before.isPunct(",") || before.isPunct("{") ||
             (before.isPunct("(") && !(tokens_[i - 2].isIdentifier() && isCppKeyword(tokens_[i - 2].spelling)));
-        if (argumentStart && (after.isPunct(")") || after.isPunct(",") || after.isPunct("}"))) return true;
+        if (argumentStart && (after.isPunct(")") || after.isPunct(",") || after.isPunct("}")))
+            return mayBindWritableReference(i);
         if (after.isPunct(".") || after.isPunct("[")) return true;
         if (before.isPunct("=") || before.isPunct(":")) {
             // `T& r = name;`, `for (T& r : name)`: look back to the statement's start for a `&`.
@@ -526,6 +516,17 @@ private:
             }
         }
         return false;
+    }
+
+    // Whether the argument at `i` (a name by itself) may be bound to a reference the callee
+    // writes through. A local callable or a local type decides nothing by its name: yes.
+    bool mayBindWritableReference(std::size_t i) const {
+        const CallArgument call = callArgumentAt(unit_, i);
+        if (call.callee != kNoToken && unit_.role(call.callee) == TokenRole::Callee) {
+            const std::string& name = tokens_[call.callee].spelling;
+            if (lookUp(name) || parameter(name) || localTypes_.count(name)) return true;
+        }
+        return msl::mayBindWritableReference(unit_, call, fileTypes_);
     }
 
     // A statement that may declare something parseDeclaration() does not read: its names
@@ -692,6 +693,9 @@ private:
     const std::vector<ParamInfo>& params_;
     std::vector<const ThreadgroupDeclaration*> threadgroupStatements_;
     const std::set<std::string>& namespaceVariables_;
+    const std::set<std::string>& fileTypes_; ///< types declared anywhere in the file
+    // Types declared in the body: a per-thread variable of such a type cannot get its slots
+    // before the type exists.
     std::set<std::string> localTypes_;
     std::vector<Visible> visible_;
     TokenRange collectiveArguments_; ///< while planning a SIMD-group function statement
@@ -849,6 +853,7 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
     for (const VariableDecl& v : module.variables)
         if (v.nameToken != kNoToken && !v.isTemplate && v.enclosingClass.empty())
             namespaceVariables.insert(tokens[v.nameToken].spelling);
+    const std::set<std::string> fileTypes = declaredTypeNames(tokens, 0, tokens.size());
     for (const CoroutineKernel& c : coroutineKernels) {
         // Cooperative tensors passed to `run` by reference cannot live in per-piece copies,
         // and their slots follow mc_group::current_thread, which work-item loops keep only
@@ -856,7 +861,7 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
         if (!c.tensorOperations.empty() || namesCooperativeTensor(tokens, module.functions[c.function])) continue;
         auto params = parameters.find(c.function);
         Planner planner(unit, module.functions[c.function], c, threadgroupVariables,
-                        params == parameters.end() ? kNoParameters : params->second, namespaceVariables);
+                        params == parameters.end() ? kNoParameters : params->second, namespaceVariables, fileTypes);
         WorkItemKernel kernel;
         kernel.function = c.function;
         kernel.bodyOpen = module.functions[c.function].bodyOpen;
@@ -934,6 +939,13 @@ void rewriteWorkItemKernels(PassContext& context) {
             closer += "});";
             edits.insertBefore(r.tokens.begin, opener);
             edits.insertAfter(r.tokens.end - 1, closer);
+        }
+        // Last and innermost first, so that each pair of braces holds what was inserted
+        // around its statement, nested bodies' braces included.
+        for (auto b = k.unbracedBodies.rbegin(); b != k.unbracedBodies.rend(); ++b) {
+            edits.insertBefore(b->tokens.begin,
+                               returns && b->loop ? "{ if (__mc_wi.all_returned()) break; " : "{ ");
+            edits.insertAfter(b->tokens.end - 1, " }");
         }
     }
 }

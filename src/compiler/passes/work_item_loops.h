@@ -109,6 +109,12 @@ struct WorkItemKernel {
     /// variables: they read the first live thread's slot (the value is uniform).
     std::vector<std::pair<std::size_t, std::size_t>> headerUses; ///< (token, variable)
     std::vector<std::size_t> loopBodies; ///< `{` of each loop that runs once per group
+    /// The body of a loop or a branch of an if that runs once per group, written without braces.
+    struct UnbracedBody {
+        TokenRange tokens;
+        bool loop = false;
+    };
+    std::vector<UnbracedBody> unbracedBodies; ///< in the order planned: outer before inner
     std::vector<std::size_t> returns;    ///< `return` tokens: the thread drops out
     std::vector<DivergentIf> divergentIfs; ///< the guard of each: its index here
     /// Builtin parameters that differ per thread and some piece names.

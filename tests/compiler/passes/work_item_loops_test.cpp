@@ -294,14 +294,40 @@ TEST(WorkItemLoops, SplitShapes) {
     // Several plain names in one declaration live across a barrier, each with the type.
     EXPECT_TRUE(splits(kernel("  float x = a[i], y = 2;\n  threadgroup_barrier(mem_flags::mem_none);\n"
                               "  a[i] = x + y;")));
+    // Loops and branches without braces holding barriers, nested, and an else-if chain.
+    EXPECT_TRUE(splits(kernel("  a[i] = 1;\n  if (n > 1) threadgroup_barrier(mem_flags::mem_none);\n  a[i] += 1;")));
+    EXPECT_TRUE(splits(kernel("  for (uint t = 0; t < n; ++t)\n    for (uint u = 0; u < t; ++u)\n"
+                              "      threadgroup_barrier(mem_flags::mem_none);\n  a[i] = 0;")));
+    EXPECT_TRUE(splits(kernel("  if (n == 0) {\n    a[i] = 0;\n  } else if (n == 1) {\n"
+                              "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] = 1;\n"
+                              "  } else\n    threadgroup_barrier(mem_flags::mem_none);")));
+}
+
+// Test that a loop's own variable may be passed to what cannot write it: a file function
+// taking it by value or const reference (every overload of the name), a library function, a
+// type conversion, a template with explicit arguments that are not references.
+TEST(WorkItemLoops, LoopVariablesPassedByValue) {
+    const std::vector<std::pair<std::string, std::string>> readers = {
+        {"void take(device float* a, uint k, threadgroup float* d);", "take(a, t, nullptr);"},
+        {"void take(float x); void take(const thread uint& k);", "take(t);"},
+        {"void take(thread const uint& k);", "take(t);"},
+        {"void take(const thread uint* p, uint k);", "take(nullptr, t);"},
+        {"template <class T> void take(T k);", "take<uint>(t);"},
+        {"namespace ns { void take(uint k); }", "ns::take(t);"},
+        {"", "a[i] = min(t, n) + metal::max(t, 1u) + float(t) + uint2(t, t).y;"},
+        {"", "a[i] = modf(a[i], a[1]) + sincos(float(t), a[2]);"},
+    };
+    for (const auto& [declaration, call] : readers)
+        EXPECT_TRUE(splits(declaration + "\n" +
+                           kernel("  for (uint t = 0; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n    " +
+                                  call + "\n  }")))
+            << declaration << " " << call;
 }
 
 // Test the shapes that stay coroutines, one per rule.
 TEST(WorkItemLoops, CoroutineShapes) {
-    // A barrier under a branch without braces, in a switch, or in a loop without braces.
-    EXPECT_FALSE(splits(kernel("  if (n > 1) threadgroup_barrier(mem_flags::mem_none);")));
+    // A barrier in a switch.
     EXPECT_FALSE(splits(kernel("  switch (n) { case 1: threadgroup_barrier(mem_flags::mem_none); break; }")));
-    EXPECT_FALSE(splits(kernel("  for (uint t = 0; t < n; ++t) threadgroup_barrier(mem_flags::mem_none);")));
     // Leaving a loop that holds barriers from a piece; goto and labels.
     EXPECT_FALSE(splits(kernel("  for (;;) {\n    threadgroup_barrier(mem_flags::mem_none);\n    if (a[0] > 0) break;\n  }")));
     EXPECT_FALSE(splits(kernel("  while (n > 0) {\n    if (a[i] > 0) continue;\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
@@ -334,10 +360,30 @@ TEST(WorkItemLoops, CoroutineShapes) {
     EXPECT_FALSE(splits(kernel("  while (i < n) {\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
     EXPECT_FALSE(splits(kernel("  if (uint m = n; m > 0) {\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
     EXPECT_FALSE(splits(kernel("  while (uint m = n) {\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
-    // A loop variable a piece may write through a reference or a call.
-    EXPECT_FALSE(splits("void bump(thread uint& k);\n" +
-                        kernel("  for (uint t = 0; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n"
-                               "    bump(t);\n  }")));
+    // A loop variable a piece may write through a reference: a parameter of the file's
+    // function (any overload of the name), a pack, a library out-parameter, a member
+    // function, a callable or type of the file, a reference bound to it.
+    const std::vector<std::pair<std::string, std::string>> writers = {
+        {"void bump(thread uint& k);", "bump(t);"},
+        {"void bump(float x); void bump(thread uint& k);", "bump(t);"},
+        {"void bump(float x, thread uint& k);", "bump(1.0f, t);"},
+        {"void bump(thread uint (&k)[1]);", "bump(t);"},
+        {"template <class... T> void bump(T&&... k);", "bump(t);"},
+        {"template <class T> void bump(T k);", "bump<thread uint&>(t);"},
+        {"namespace ns { void bump(thread uint& k); }", "ns::bump(t);"},
+        {"struct Bumper { void operator()(thread uint& k) const; };\nconstant Bumper bump{};", "bump(t);"},
+        {"struct Bump { thread uint& r; };", "(void)Bump{t};"},
+        {"", "(void)metal::modf(1.5f, t);"},
+        {"", "a[0] = sincos(a[0], t);"},
+    };
+    for (const auto& [declaration, call] : writers)
+        EXPECT_FALSE(splits(declaration + "\n" +
+                            kernel("  for (uint t = 0; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n    " +
+                                   call + "\n  }")))
+            << declaration << " " << call;
+    EXPECT_FALSE(splits("struct C { void bump(thread uint& k) thread; };\n" +
+                        kernel("  C c;\n  for (uint t = 0; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n"
+                               "    c.bump(t);\n  }")));
     EXPECT_FALSE(splits(kernel("  for (uint t = 0; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n"
                                "    thread uint& r = t; r = 5;\n  }")));
     // Declarations the pass cannot follow: decltype, structured bindings, a local type, a
@@ -496,6 +542,17 @@ TEST(WorkItemLoops, MatrixProductsAreCollectiveStatements) {
     EXPECT_GT(r.text.find(lane, first + 1), r.text.find("simd_collect_into")) << "the store's piece";
     EXPECT_EQ(r.text.find(lane, r.text.find(lane, first + 1) + 1), std::string::npos) << "only those two" << r.text;
 
+    // Products in loops and branches without braces: each body gets braces around its pieces.
+    r = rewrite(kernel("  simdgroup_float8x8 x(1.0f), y(0.0f);\n  if (n > 0) simdgroup_multiply(y, x, x);\n"
+                       "  for (uint t = 0; t < n; ++t)\n    for (uint u = 0; u < 2; ++u)\n"
+                       "      simdgroup_multiply_accumulate(y, x, x, y);\n  simdgroup_store(y, a);"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find("if (n > 0) { " + kPiece), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("for (uint t = 0; t < n; ++t)\n{ for (uint u = 0; u < 2; ++u)\n{ " + kPiece),
+              std::string::npos)
+        << r.text;
+    EXPECT_NE(r.text.find("}); } }\n"), std::string::npos) << r.text;
+
     // A kernel with loads, stores and diagonals but no barrier or product is one piece.
     r = rewrite(kernel("  simdgroup_float8x8 x(2.0f);\n  simdgroup_float8x8 y;\n  simdgroup_load(y, a);\n"
                        "  simdgroup_store(y, a + 64);\n  simdgroup_store(x, a);"));
@@ -511,7 +568,6 @@ TEST(WorkItemLoops, MatrixFormsThatKeepFibers) {
     EXPECT_TRUE(keepsFibers(kernel(declare + "  auto f = [&] { simdgroup_multiply(y, x, x); };\n  f();\n"
                                              "  simdgroup_store(y, a);")));
     EXPECT_TRUE(keepsFibers(kernel(declare + "  auto f = [&] { simdgroup_load(y, a); };\n  f();")));
-    EXPECT_TRUE(keepsFibers(kernel(declare + "  if (n > 0) simdgroup_multiply(y, x, x);\n  simdgroup_store(y, a);")));
     EXPECT_TRUE(keepsFibers(kernel(declare + "  for (simdgroup_load(y, a); n > 0;) {\n"
                                              "    threadgroup_barrier(mem_flags::mem_none);\n  }")));
     EXPECT_TRUE(keepsFibers(kernel("  for (simdgroup_float8x8 x; n > 0;) {\n    simdgroup_multiply(x, x, x);\n  }")));
