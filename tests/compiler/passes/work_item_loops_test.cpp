@@ -72,6 +72,12 @@ std::string kernel(const std::string& body) {
            body + "\n}";
 }
 
+/// `declaration`, then a kernel whose loop over `t` holds a barrier and `call`.
+std::string loopCalling(const std::string& declaration, const std::string& call) {
+    return declaration + "\n" +
+           kernel("  for (uint t = 0; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n    " + call + "\n  }");
+}
+
 // Test the rewrite of a kernel with one barrier: the setup after `{`, one piece per side of the
 // barrier, the per-thread builtin rebound in each piece that names it, the variable that
 // lives across the barrier placed in its slot by the piece declaring it, loaded and stored
@@ -318,10 +324,7 @@ TEST(WorkItemLoops, LoopVariablesPassedByValue) {
         {"", "a[i] = modf(a[i], a[1]) + sincos(float(t), a[2]);"},
     };
     for (const auto& [declaration, call] : readers)
-        EXPECT_TRUE(splits(declaration + "\n" +
-                           kernel("  for (uint t = 0; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n    " +
-                                  call + "\n  }")))
-            << declaration << " " << call;
+        EXPECT_TRUE(splits(loopCalling(declaration, call))) << declaration << " " << call;
 }
 
 // Test the shapes that stay coroutines, one per rule.
@@ -377,10 +380,7 @@ TEST(WorkItemLoops, CoroutineShapes) {
         {"", "a[0] = sincos(a[0], t);"},
     };
     for (const auto& [declaration, call] : writers)
-        EXPECT_FALSE(splits(declaration + "\n" +
-                            kernel("  for (uint t = 0; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n    " +
-                                   call + "\n  }")))
-            << declaration << " " << call;
+        EXPECT_FALSE(splits(loopCalling(declaration, call))) << declaration << " " << call;
     EXPECT_FALSE(splits("struct C { void bump(thread uint& k) thread; };\n" +
                         kernel("  C c;\n  for (uint t = 0; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n"
                                "    c.bump(t);\n  }")));
