@@ -28,6 +28,8 @@ struct Findings {
     /// Barrier kernels, by lowering: each kernel is in at most one of the two.
     std::vector<CoroutineKernel> coroutineKernels;
     std::vector<WorkItemKernel> workItemKernels;
+    /// The coroutine kernels and those with SIMD-group functions not split, and why.
+    std::vector<WorkItemRefusal> workItemRefusals;
     /// Shader validation: pointers into program-scope constants (found before any rewrite).
     std::vector<ProgramConstant> programConstants;
     /// Shader validation: every checked access, in the order of the site table (written by

@@ -50,6 +50,12 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
         info.threadgroupSites.assign(sites.begin(), sites.end());
         info.usesCoroutines = coroutines.count(e.function) != 0;
         info.usesWorkItemLoops = workItemLoops.count(e.function) != 0;
+        for (const WorkItemRefusal& r : found.workItemRefusals) {
+            if (r.function != e.function || r.token == kNoToken) continue;
+            const Location at = tokens[r.token].location;
+            info.workItemLoopsRefusal = files.reportedName(at.file) + ":" + std::to_string(at.line) + ":" +
+                                        std::to_string(at.column) + ": " + r.reason;
+        }
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose && !info.loopsInBody; ++i)
             info.loopsInBody = tokens[i].isIdentifier("for") || tokens[i].isIdentifier("while") || tokens[i].isIdentifier("do");
         if (a.maxThreadsExpression) {

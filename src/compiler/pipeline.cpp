@@ -43,7 +43,8 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     // Barrier kernels become work-item loops where they can, coroutines otherwise; kernels
     // with SIMD-group functions only work-item loops (a coroutine runs one thread at a time).
     found.workItemKernels =
-        findWorkItemKernels(unit, found.coroutineKernels, found.threadgroupVariables, found.parameters);
+        findWorkItemKernels(unit, found.coroutineKernels, found.threadgroupVariables, found.parameters,
+                            found.workItemRefusals);
     for (const WorkItemKernel& w : found.workItemKernels)
         std::erase_if(found.coroutineKernels, [&](const CoroutineKernel& c) { return c.function == w.function; });
     std::erase_if(found.coroutineKernels,

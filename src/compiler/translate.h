@@ -145,6 +145,10 @@ struct KernelInfo {
     /// MC_KERNEL_WORK_ITEM_LOOPS. Chosen over coroutines when the kernel's barriers sit only in
     /// its body's straight-line code, blocks, loops and ifs (docs/compiler.md has the rules).
     bool usesWorkItemLoops = false;
+    /// For a barrier kernel not split into work-item loops whose barriers the front end could
+    /// place (a coroutine, or fibers for SIMD-group functions): "file:line:column: why", the
+    /// first obstacle found. Empty otherwise (a kernel reaching barriers through helpers, say).
+    std::string workItemLoopsRefusal;
     /// The kernel's own body has a `for`, `while` or `do` loop: part of its shape, which
     /// decides how its code is generated (emitter/code_generation.h).
     bool loopsInBody = false;

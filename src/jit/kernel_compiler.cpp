@@ -488,6 +488,11 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     std::string diagnostics = preprocessed.result.diagnostics;
     diagnostics += msl::formatDiagnostics(translation.diagnostics, kDiagnosticsLimit);
     if (!translation.ok) return CompileResult{false, diagnostics};
+    // Why a barrier kernel stays a coroutine or on fibers, for whoever tunes it (the pipeline's
+    // own log line names the lowering; a library loaded from the cache is not translated).
+    for (const msl::KernelInfo& k : translation.kernels)
+        if (!k.workItemLoopsRefusal.empty())
+            support::log().debug("kernel '{}' is not split into work-item loops: {}", k.hostName, k.workItemLoopsRefusal);
     // The instrumented twin for shader validation travels inside the library as text and is
     // compiled only if a validated pipeline is ever made from it. Both start with the math
     // settings, which the compile of each reads back.

@@ -140,6 +140,46 @@ TEST(Translate, CodeGenerationPerShape) {
               std::string::npos);
 }
 
+// Test that a barrier kernel left a coroutine (or on fibers) says why and where, and that a
+// split kernel, or one reaching its barrier through a helper, says nothing.
+TEST(Translate, WorkItemLoopsRefusals) {
+    const char* source = "# 1 \"r.metal\"\n"
+                         "void bump(thread uint& k) { k = min(k, 8u); }\n"
+                         "void sync() { threadgroup_barrier(mem_flags::mem_none); }\n"
+                         "kernel void written(device float* a [[buffer(0)]]) {\n"
+                         "    for (uint t = 0; t < 4; ++t) {\n"
+                         "        threadgroup_barrier(mem_flags::mem_none);\n"
+                         "        bump(t);\n"
+                         "    }\n"
+                         "}\n"
+                         "kernel void unslotted(device float* a [[buffer(0)]], uint i [[thread_index_in_threadgroup]]) {\n"
+                         "    auto x = a[i];\n"
+                         "    x = simd_sum(x);\n"
+                         "    a[i] = x;\n"
+                         "}\n"
+                         "kernel void split(device float* a [[buffer(0)]], uint i [[thread_index_in_threadgroup]]) {\n"
+                         "    float x = a[i];\n"
+                         "    threadgroup_barrier(mem_flags::mem_none);\n"
+                         "    a[i] = x;\n"
+                         "}\n"
+                         "kernel void helper(device float* a [[buffer(0)]]) { sync(); }\n";
+    Translation t = translate(source, {});
+    ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
+    ASSERT_EQ(t.kernels.size(), 4u);
+    EXPECT_EQ(t.kernels[0].workItemLoopsRefusal.rfind("r.metal:6:14: writes 't', a variable of a loop that runs once "
+                                                      "per group", 0),
+              0u)
+        << t.kernels[0].workItemLoopsRefusal;
+    EXPECT_EQ(t.kernels[1].workItemLoopsRefusal.rfind("r.metal:10:10: 'x' lives across a barrier but cannot have a "
+                                                      "slot per thread",
+                                                      0),
+              0u)
+        << t.kernels[1].workItemLoopsRefusal;
+    EXPECT_TRUE(t.kernels[2].usesWorkItemLoops);
+    EXPECT_EQ(t.kernels[2].workItemLoopsRefusal, "");
+    EXPECT_EQ(t.kernels[3].workItemLoopsRefusal, "");
+}
+
 // Test how barrier kernels are lowered: barriers in the body's straight-line code give work-item
 // loops (still using barriers), a barrier in a `switch` gives a coroutine, one reached through
 // a helper gives fibers; the output keeps the line's columns as far as the inserted code allows.

@@ -53,18 +53,27 @@ public:
             if (contains({f.bodyOpen, f.bodyClose}, d.statement.begin)) threadgroupStatements_.push_back(&d);
     }
 
+    /// Why the kernel cannot be split, and where: the first reason found.
+    const WorkItemRefusal& refusal() const { return refusal_; }
+
     bool plan(WorkItemKernel& out) {
         out_ = &out;
         const std::vector<Statement>* body = unit_.body(coroutine_.function);
-        if (!body || !checkParameters()) return false;
+        if (!body) {
+            fail(f_.bodyOpen, "its body could not be read as statements");
+            return false;
+        }
+        if (!checkParameters()) return false;
         block(*body, f_.bodyClose);
         if (!ok_) return false;
         // A lane user outside the pieces (a header of a loop that runs once per group) would
         // have no thread to take the lane of.
         for (std::size_t u : coroutine_.laneUsers)
             if (std::none_of(out.regions.begin(), out.regions.end(),
-                             [&](const WorkItemRegion& r) { return contains(r.tokens, u); }))
+                             [&](const WorkItemRegion& r) { return contains(r.tokens, u); })) {
+                fail(u, "a simdgroup_matrix function outside the pieces (in a loop or if header)");
                 return false;
+            }
         out.returns = coroutine_.returns;
         for (std::size_t i = 0; i < params_.size(); ++i) {
             const ParamInfo& p = params_[i];
@@ -103,11 +112,14 @@ private:
 
     // Every parameter is shared by the group's threads, so none may be written: not a
     // builtin's value, not a pointer argument itself (what it points to may be).
-    bool checkParameters() const {
+    bool checkParameters() {
         for (std::size_t i = f_.bodyOpen + 1; i < f_.bodyClose; ++i) {
             if (!unit_.isUnqualifiedName(i)) continue;
             const ParamInfo* p = parameter(tokens_[i].spelling);
-            if (p && isModifiedAt(unit_, i, f_.bodyClose, p->kind == ParamKind::Builtin)) return false;
+            if (p && isModifiedAt(unit_, i, f_.bodyClose, p->kind == ParamKind::Builtin)) {
+                fail(i, "parameter " + quoted(i) + " is written (the group's threads share one copy)");
+                return false;
+            }
         }
         return true;
     }
@@ -273,7 +285,7 @@ private:
 
     void groupDeclaration(const Statement& s) {
         if (namesThreadState(s.keyword, s.tokens.end, {})) {
-            ok_ = false;
+            fail(s.keyword, "a declaration that runs once per group names per-thread state");
             return;
         }
         if (const ThreadgroupDeclaration* d = threadgroupDeclaration(s)) {
@@ -337,11 +349,21 @@ private:
             if (v && v->kind == Visible::Kind::PerThread) {
                 // Under a divergent if, the first live thread need not take the branch, and
                 // without a barrier nothing makes the condition uniform.
-                if (!readsAllowed || !guards_.empty() || mayWrite(i, end)) return false;
+                if (!readsAllowed || !guards_.empty() || mayWrite(i, end)) {
+                    fail(i, !readsAllowed      ? "a loop that runs once per group sets up its variables from per-thread "
+                                                 "variable " + quoted(i)
+                            : !guards_.empty() ? "under an if whose condition differs per thread, a loop or if header "
+                                                 "reads per-thread variable " + quoted(i)
+                                               : "a loop or if header may write per-thread variable " + quoted(i));
+                    return false;
+                }
                 out_->headerUses.emplace_back(i, v->variable);
             } else if (!v) {
                 const ParamInfo* p = parameter(tokens_[i].spelling);
-                if (p && p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin)) return false;
+                if (p && p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin)) {
+                    fail(i, "a loop or if header that runs once per group names per-thread builtin " + quoted(i));
+                    return false;
+                }
             }
         }
         return true;
@@ -366,7 +388,7 @@ private:
         const bool loop =
             s.kind == StatementKind::For || s.kind == StatementKind::While || s.kind == StatementKind::Do;
         if ((!loop && s.kind != StatementKind::If) || s.children.empty()) {
-            ok_ = false;
+            fail(s.keyword, "a barrier or SIMD-group function in a " + quoted(s.keyword) + " statement");
             return;
         }
         const std::size_t mark = visible_.size();
@@ -374,7 +396,8 @@ private:
         // Under a divergent if the header runs once per group even when no thread takes the
         // branch, so it must be harmless there.
         if (!guards_.empty() && mayFault(h)) {
-            ok_ = false;
+            fail(s.keyword, "under an if whose condition differs per thread, a loop or if header that may fault "
+                            "(a division, an index, a call) would run when no thread takes the branch");
             return;
         }
         if (s.kind == StatementKind::For) {
@@ -382,19 +405,21 @@ private:
             const std::size_t first = headerSemicolon(h.begin, h.end);
             const std::size_t second = first < h.end ? headerSemicolon(first + 1, h.end) : h.end;
             if (first == h.end || second == h.end || !checkHeaderPart(h.begin, first, false)) {
-                ok_ = false;
+                fail(s.keyword, "this loop's header");
                 return;
             }
             if (first > h.begin)
                 if (auto d = parseDeclaration(tokens_, partner_, h.begin, first))
                     for (std::size_t n : d->names)
                         visible_.push_back({tokens_[n].spelling, Visible::Kind::LoopVariable});
-            if (!checkHeaderPart(first + 1, second, true) || !checkHeaderPart(second + 1, h.end, false)) ok_ = false;
+            if (!checkHeaderPart(first + 1, second, true) || !checkHeaderPart(second + 1, h.end, false))
+                fail(s.keyword, "this loop's header");
         } else {
             // if/while/do-while: a condition, without an init-statement or a declaration.
-            if (headerSemicolon(h.begin, h.end) != h.end || declaresVariable(h.begin, h.end) ||
-                !checkHeaderPart(h.begin, h.end, true))
-                ok_ = false;
+            if (headerSemicolon(h.begin, h.end) != h.end || declaresVariable(h.begin, h.end))
+                fail(s.keyword, "an " + quoted(s.keyword) + " that runs once per group declares a variable in its header");
+            else if (!checkHeaderPart(h.begin, h.end, true))
+                fail(s.keyword, "this header");
         }
         if (!ok_) return;
         for (const Statement& body : s.children) {
@@ -422,18 +447,19 @@ private:
             std::any_of(s.children.begin(), s.children.end(),
                         [](const Statement& c) { return c.kind != StatementKind::Compound; }) ||
             headerSemicolon(h.begin, h.end) != h.end || declaresVariable(h.begin, h.end)) {
-            ok_ = false;
+            fail(s.keyword, "an if whose condition differs per thread, around SIMD-group functions, needs {} branches, "
+                            "no attributes, no init-statement and no declaration");
             return;
         }
         for (std::size_t i = h.begin; i < h.end; ++i) {
             if (unit_.isAssignmentOperator(i) || unit_.role(i) == TokenRole::Increment) {
-                ok_ = false;
+                fail(i, "the condition of an if that differs per thread assigns or increments");
                 return;
             }
             if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
             const Visible* v = lookUp(tokens_[i].spelling);
             if (v && v->kind != Visible::Kind::Group && mayWrite(i, h.end)) {
-                ok_ = false;
+                fail(i, "the condition of an if that differs per thread may write " + quoted(i));
                 return;
             }
         }
@@ -443,7 +469,7 @@ private:
         if (s.children.size() > 1) {
             d.elseKeyword = s.children[0].tokens.end;
             if (!tokens_[d.elseKeyword].isIdentifier("else")) {
-                ok_ = false;
+                fail(s.keyword, "an if whose condition differs per thread, around SIMD-group functions, needs {} branches");
                 return;
             }
         }
@@ -605,7 +631,7 @@ private:
         const CollectiveStatement& c = coroutine_.collectives[index];
         for (std::size_t i = c.open + 1; i < partner_[c.open]; ++i) {
             if (unit_.isAssignmentOperator(i) || unit_.role(i) == TokenRole::Increment) {
-                ok_ = false;
+                fail(i, "the arguments of a SIMD-group function statement assign or increment");
                 return;
             }
         }
@@ -636,7 +662,9 @@ private:
                            (contains(collectiveArguments_, i) ? isModifiedAt(unit_, i, r.tokens.end)
                                                               : mayWrite(i, r.tokens.end))) {
                     // A SIMD-group function takes its arguments by value.
-                    ok_ = false;
+                    fail(i, "writes " + quoted(i) + ", a variable of a loop that runs once per group (assigned, "
+                            "incremented, passed where a non-const reference may bind it, bound to a reference, or "
+                            "a member function called)");
                     return false;
                 }
                 continue;
@@ -654,11 +682,17 @@ private:
         if (run.empty() || !ok_) return;
         WorkItemRegion r;
         r.tokens = {run.front()->tokens.begin, run.back()->tokens.end};
-        for (const Statement* s : run)
-            if (jumpsOut(*s, false, false) || mayDeclareUnknown(*s)) {
-                ok_ = false;
+        for (const Statement* s : run) {
+            if (jumpsOut(*s, false, false)) {
+                fail(s->keyword, "a break, continue, goto or label leaves the code between barriers");
                 return;
             }
+            if (mayDeclareUnknown(*s)) {
+                fail(s->keyword, "a declaration the pass cannot follow across barriers (decltype, alignas, a "
+                                 "structured binding, a local type, a storage class)");
+                return;
+            }
+        }
         if (!scanNames(r)) return;
         // Its declarations that are used after it.
         std::vector<Visible> declared;
@@ -671,7 +705,9 @@ private:
                 if (!namedIn(name, r.tokens.end, close)) continue;
                 const DeclaratorParts parts = declaratorParts(tokens_, partner_, *d, k, s->tokens.end - 1);
                 if (!canHaveSlots(parts)) {
-                    ok_ = false;
+                    fail(n, quoted(n) + " lives across a barrier but cannot have a slot per thread (auto, a "
+                            "reference, static, a thread pointer, an array without a written bound, or a type or "
+                            "bound the body declares)");
                     return;
                 }
                 const std::size_t id = out_->variables.size();
@@ -702,6 +738,14 @@ private:
     std::vector<WorkItemGuard> guards_; ///< of the divergent ifs around the statements planned
     WorkItemKernel* out_ = nullptr;
     bool ok_ = true;
+    WorkItemRefusal refusal_;
+
+    // Planning stops at the first thing it cannot do; that one is the reason given.
+    void fail(std::size_t at, std::string reason) {
+        if (ok_) refusal_ = {coroutine_.function, at, std::move(reason)};
+        ok_ = false;
+    }
+    std::string quoted(std::size_t i) const { return "'" + tokens_[i].spelling + "'"; }
 };
 
 std::string slots(std::size_t v) { return "__mc_v" + std::to_string(v); }
@@ -838,7 +882,8 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
 std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
                                                 const std::vector<CoroutineKernel>& coroutineKernels,
                                                 const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
-                                                const std::map<std::size_t, std::vector<ParamInfo>>& parameters) {
+                                                const std::map<std::size_t, std::vector<ParamInfo>>& parameters,
+                                                std::vector<WorkItemRefusal>& refusals) {
     const TokenList& tokens = unit.tokens();
     const Module& module = unit.module();
     std::vector<WorkItemKernel> out;
@@ -858,14 +903,20 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
         // Cooperative tensors passed to `run` by reference cannot live in per-piece copies,
         // and their slots follow mc_group::current_thread, which work-item loops keep only
         // when validated.
-        if (!c.tensorOperations.empty() || namesCooperativeTensor(tokens, module.functions[c.function])) continue;
+        if (!c.tensorOperations.empty() || namesCooperativeTensor(tokens, module.functions[c.function])) {
+            refusals.push_back({c.function, module.functions[c.function].nameToken, "it uses tensor operations"});
+            continue;
+        }
         auto params = parameters.find(c.function);
         Planner planner(unit, module.functions[c.function], c, threadgroupVariables,
                         params == parameters.end() ? kNoParameters : params->second, namespaceVariables, fileTypes);
         WorkItemKernel kernel;
         kernel.function = c.function;
         kernel.bodyOpen = module.functions[c.function].bodyOpen;
-        if (planner.plan(kernel)) out.push_back(std::move(kernel));
+        if (planner.plan(kernel))
+            out.push_back(std::move(kernel));
+        else
+            refusals.push_back(planner.refusal());
     }
     return out;
 }

@@ -121,6 +121,14 @@ struct WorkItemKernel {
     std::vector<WorkItemBuiltin> perThreadBuiltins;
 };
 
+/// Why a coroutine kernel (or one with SIMD-group functions, which then keeps the fibers) is
+/// not split into work-item loops: the first obstacle found, and where.
+struct WorkItemRefusal {
+    std::size_t function = 0;     ///< Module::functions
+    std::size_t token = kNoToken; ///< where the obstacle is written
+    std::string reason;
+};
+
 /// Picks, among the coroutine kernels, those that can be restructured into work-item loops:
 /// barriers only as statements of `{}` blocks, of loops with `{}` bodies and of if/else with
 /// `{}` branches; loop and if headers free of per-thread builtins, set up from nothing
@@ -128,10 +136,12 @@ struct WorkItemKernel {
 /// parameter written; per-thread variables with a written type that can have slots (several
 /// may share a declaration; arrays and variables whose address is taken are kept in place);
 /// no tensor operation. docs/compiler.md ("Work-item loops") has the details.
+/// The others get a WorkItemRefusal in `refusals`.
 std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
                                                 const std::vector<CoroutineKernel>& coroutineKernels,
                                                 const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
-                                                const std::map<std::size_t, std::vector<ParamInfo>>& parameters);
+                                                const std::map<std::size_t, std::vector<ParamInfo>>& parameters,
+                                                std::vector<WorkItemRefusal>& refusals);
 
 /// Rewrites each kernel of Findings::workItemKernels as the comment at the top of this file shows. Run it last, after
 /// the passes that rewrite types and accesses (the slot types are copied from their output,
