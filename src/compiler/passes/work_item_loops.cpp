@@ -583,15 +583,23 @@ private:
     }
 
     // A per-thread variable: a written type that can have slots, and an initializer that can
-    // be read as one (`T x()` declares a function).
-    bool canHaveSlots(const DeclaratorParts& parts) const {
+    // be read as one (`T x()` declares a function). The slots are made at the top of the body,
+    // so the type may not name anything the body declares (a local type, a constexpr bound);
+    // with `bodyLevel` (the declaration is a statement of the body's own block) it may name a
+    // constant the group declared before, and `late` says the slots are made just before the
+    // declaring piece instead.
+    bool canHaveSlots(const DeclaratorParts& parts, bool bodyLevel, bool& late) const {
+        late = false;
         if (parts.initializer.size() == 2 && tokens_[parts.initializer.begin].isPunct("(")) return false;
         bool pointer = false, threadSpace = false;
         for (TokenRange range : {parts.specifiers, parts.pointer, parts.bounds}) {
             for (std::size_t i = range.begin; i < range.end; ++i) {
                 const Token& t = tokens_[i];
-                // The slots are made at the top of the body: the type may not name anything the
-                // body declares (a local type, a constexpr bound).
+                if (const Visible* v = t.isIdentifier() ? lookUp(t.spelling) : nullptr;
+                    v && v->kind == Visible::Kind::Group && bodyLevel) {
+                    late = true;
+                    continue;
+                }
                 if (t.isPunct("&") || t.isPunct("&&") || t.isIdentifier("auto") || t.isIdentifier("static") ||
                     t.isIdentifier("extern") || t.isIdentifier("thread_local") || t.isIdentifier("register") ||
                     t.isIdentifier("decltype") ||
@@ -704,7 +712,8 @@ private:
                 const std::string& name = tokens_[n].spelling;
                 if (!namedIn(name, r.tokens.end, close)) continue;
                 const DeclaratorParts parts = declaratorParts(tokens_, partner_, *d, k, s->tokens.end - 1);
-                if (!canHaveSlots(parts)) {
+                bool late = false;
+                if (!canHaveSlots(parts, close == f_.bodyClose, late)) {
                     fail(n, quoted(n) + " lives across a barrier but cannot have a slot per thread (auto, a "
                             "reference, static, a thread pointer, an array without a written bound, or a type or "
                             "bound the body declares)");
@@ -712,7 +721,8 @@ private:
                 }
                 const std::size_t id = out_->variables.size();
                 out_->variables.push_back({name, parts.specifiers, parts.pointer, parts.bounds, isTopLevelConst(parts),
-                                           !parts.bounds.empty() || addressTaken(name, n), n, parts.initializer});
+                                           !parts.bounds.empty() || addressTaken(name, n), n, parts.initializer,
+                                           late ? r.tokens.begin : kNoToken});
                 r.stores.push_back(id);
                 declared.push_back({name, Visible::Kind::PerThread, id});
             }
@@ -931,10 +941,15 @@ void rewriteWorkItemKernels(PassContext& context) {
                             "> __mc_wi(__mc_group);";
         for (const WorkItemBuiltin& b : k.perThreadBuiltins)
             setup += " using " + builtinType(b.parameter) + " = decltype(" + b.name + ");";
+        std::vector<std::pair<std::size_t, std::string>> lateSetups; // (piece, text)
         for (std::size_t v = 0; v < k.variables.size(); ++v) {
             const WorkItemVariable& var = k.variables[v];
-            setup += " using " + slotType(v) + " = " + slotTypeText(tokens, var) + "; auto* const " + slots(v) +
-                     " = __mc_wi.slots<" + slotType(v) + ">();";
+            const std::string text = " using " + slotType(v) + " = " + slotTypeText(tokens, var) + "; auto* const " +
+                                     slots(v) + " = __mc_wi.slots<" + slotType(v) + ">();";
+            if (var.setupBefore == kNoToken)
+                setup += text;
+            else
+                lateSetups.emplace_back(var.setupBefore, text.substr(1) + " ");
             if (var.inPlace) declareInPlace(edits, v, var);
         }
         for (std::size_t c = 0; c < k.collectives.size(); ++c)
@@ -991,6 +1006,9 @@ void rewriteWorkItemKernels(PassContext& context) {
             edits.insertBefore(r.tokens.begin, opener);
             edits.insertAfter(r.tokens.end - 1, closer);
         }
+        // Around what the piece inserted: its variables' slots exist before its loop runs.
+        // (Each insertion goes before the last: the last variable's first.)
+        for (auto late = lateSetups.rbegin(); late != lateSetups.rend(); ++late) edits.insertBefore(late->first, late->second);
         // Last and innermost first, so that each pair of braces holds what was inserted
         // around its statement, nested bodies' braces included.
         for (auto b = k.unbracedBodies.rbegin(); b != k.unbracedBodies.rend(); ++b) {

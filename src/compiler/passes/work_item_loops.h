@@ -52,6 +52,10 @@ struct WorkItemVariable {
     bool inPlace = false;
     std::size_t nameToken = kNoToken; ///< where it is declared
     TokenRange initializer;           ///< its declarator's `= x`, `{...}` or `(...)`, or empty
+    /// When its type names a constant the body declares (`float v[kCount]`, declared in the
+    /// body's own block): the first token of the declaring piece, before which its slots are
+    /// made (once per group, after the constant); else kNoToken, the top of the body.
+    std::size_t setupBefore = kNoToken;
 };
 
 /// A builtin parameter that differs per thread: each piece naming it rebinds it.

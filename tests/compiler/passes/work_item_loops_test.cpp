@@ -309,6 +309,22 @@ TEST(WorkItemLoops, SplitShapes) {
                               "  } else\n    threadgroup_barrier(mem_flags::mem_none);")));
 }
 
+// Test per-thread variables whose type names a constant of the body's own block: their slots
+// are made once per group just before the piece that declares them, after the constant.
+TEST(WorkItemLoops, SlotsAfterBodyConstants) {
+    Result r = rewrite(kernel("  constexpr uint N = 2;\n  const uint M = N + 1;\n  float x[N] = {a[i]};\n"
+                              "  vec<float, M> v = a[i];\n  threadgroup_barrier(mem_flags::mem_none);\n"
+                              "  a[i] = x[1] + v[2];"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    const std::size_t constant = r.text.find("const uint M = N + 1;");
+    const std::size_t slots = r.text.find("using __mc_t0 = float [N]; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); "
+                                          "using __mc_t1 = vec<float, M>; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); " + kPiece);
+    ASSERT_NE(slots, std::string::npos) << r.text;
+    EXPECT_LT(constant, slots);
+    const std::size_t made = r.text.find("__mc_wi.slots<__mc_t0>");
+    EXPECT_EQ(r.text.find("__mc_wi.slots<__mc_t0>", made + 1), std::string::npos) << "made once" << r.text;
+}
+
 // Test that a loop's own variable may be passed to what cannot write it: a file function
 // taking it by value or const reference (every overload of the name), a library function, a
 // type conversion, a template with explicit arguments that are not references.
@@ -339,7 +355,7 @@ TEST(WorkItemLoops, CoroutineShapes) {
     const std::vector<std::string> declarations = {
         "auto x = a[i];", "device float& x = a[i];", "float y[2]; thread float* x = y;",
         "struct S { float v; }; S x{1};", "static float x = 0;", "float x[] = {1, 2};",
-        "constexpr uint N = 2; float x[N] = {};", "float y = 0, &x = y;"};
+        "float y = 0, &x = y;"};
     for (const std::string& d : declarations)
         EXPECT_FALSE(splits(kernel("  " + d + "\n  threadgroup_barrier(mem_flags::mem_none);\n  a[i] = x;"))) << d;
     // ... also when a loop or an if holding barriers follows (its header check once overwrote
@@ -392,8 +408,8 @@ TEST(WorkItemLoops, CoroutineShapes) {
     EXPECT_FALSE(splits(kernel("  auto [p, q] = uint2(1, 2);\n  threadgroup_barrier(mem_flags::mem_none);\n  a[p] = q;")));
     EXPECT_FALSE(splits(kernel("  struct P { uint x; };\n  P p{i};\n  threadgroup_barrier(mem_flags::mem_none);\n"
                                "  a[p.x] = 0;")));
-    EXPECT_FALSE(splits(kernel("  constexpr uint N = 2;\n  vec<float, N> v = a[i];\n"
-                               "  threadgroup_barrier(mem_flags::mem_none);\n  a[i] = v[0];")));
+    EXPECT_FALSE(splits(kernel("  for (uint t = 0; t < n; ++t) {\n    constexpr uint N = 2;\n    vec<float, N> v = a[i];\n"
+                               "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] = v[0];\n  }")));
     EXPECT_FALSE(splits(kernel("  struct S { float x; };\n  threadgroup_barrier(mem_flags::mem_none);\n"
                                "  S s = {a[i]}; a[i] = s.x;")));
     EXPECT_FALSE(splits(kernel("  enum Sizes { kTile = 16 };\n  const uint tile = kTile;\n"
