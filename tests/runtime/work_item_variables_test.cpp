@@ -3,7 +3,7 @@
 // initialised, two-dimensional, of vectors and of structs with a default member initializer;
 // variables whose address is taken, passed to helpers by pointer and by reference; several
 // declarators in one declaration, arrays among them; arrays bounded by a constant of the
-// body; loop variables passed by value, loops without braces. And the shapes that still fall
+// body or by their initializer; loop variables passed by value, loops without braces. And the shapes that still fall
 // back, to coroutines or fibers, with the same results. Against a CPU model, over groups of 1, 20, 45,
 // 64 and 256 threads in grids the groups do not divide, SIMD widths 32 and 8, plain and
 // shader-validated, canary words around the output.
@@ -22,6 +22,12 @@ const char* const kKernels = R"(
 #include <metal_stdlib>
 using namespace metal;
 
+// The parameters every kernel here takes.
+#define ROW_KERNEL(name)                                                                            \
+    kernel void name(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],        \
+                     constant uint& n [[buffer(2)]], uint gid [[thread_position_in_grid]],         \
+                     uint lid [[thread_index_in_threadgroup]], uint size [[threads_per_threadgroup]])
+
 struct Pair {
     float low;
     float high = 2.0f;
@@ -32,12 +38,7 @@ void twice(thread float (&values)[4]) {
     for (uint k = 0; k < 4; ++k) values[k] *= 2.0f;
 }
 
-kernel void kept_in_place(device const float* in [[buffer(0)]],
-                          device float* out [[buffer(1)]],
-                          constant uint& n [[buffer(2)]],
-                          uint gid [[thread_position_in_grid]],
-                          uint lid [[thread_index_in_threadgroup]],
-                          uint size [[threads_per_threadgroup]]) {
+ROW_KERNEL(kept_in_place) {
     threadgroup float row[256];
     const float x = in[gid];
     float v[4];
@@ -69,13 +70,8 @@ kernel void kept_in_place(device const float* in [[buffer(0)]],
                pairs[0].high + pairs[1].low + total * scale + w[2] + v[3] + solo.low + solo.high + top;
 }
 
-// An array whose bound comes from its initializer: its slots cannot be typed, so fibers.
-kernel void unsized_array(device const float* in [[buffer(0)]],
-                          device float* out [[buffer(1)]],
-                          constant uint& n [[buffer(2)]],
-                          uint gid [[thread_position_in_grid]],
-                          uint lid [[thread_index_in_threadgroup]],
-                          uint size [[threads_per_threadgroup]]) {
+// An array whose bound comes from its initializer: counted for its slots' type.
+ROW_KERNEL(unsized_array) {
     threadgroup float row[256];
     const float x = in[gid];
     float w[] = {x, 2.0f * x};
@@ -85,18 +81,24 @@ kernel void unsized_array(device const float* in [[buffer(0)]],
     out[gid] = row[(lid + 1) % size] + s + w[1];
 }
 
+// The same as an array of arrays with its inner braces elided: not counted, so fibers.
+ROW_KERNEL(elided_array) {
+    threadgroup float row[256];
+    const float x = in[gid];
+    float w[][2] = {x, 2.0f * x};
+    row[lid] = w[0][1];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    const float s = simd_sum(w[0][0]);
+    out[gid] = row[(lid + 1) % size] + s + w[0][1];
+}
+
 float scaled(float v, uint k) { return v * float(k + 1); }
 void add_step(thread float& total, const thread uint& k) { total += float(k); }
 void keep_below(thread uint& k, uint limit) { k = min(k, limit); }
 
 // Loop variables passed where they cannot be written (by value, by const reference, to the
 // library), and loops without braces around barriers and SIMD-group function statements.
-kernel void loop_arguments(device const float* in [[buffer(0)]],
-                           device float* out [[buffer(1)]],
-                           constant uint& n [[buffer(2)]],
-                           uint gid [[thread_position_in_grid]],
-                           uint lid [[thread_index_in_threadgroup]],
-                           uint size [[threads_per_threadgroup]]) {
+ROW_KERNEL(loop_arguments) {
     threadgroup float row[256];
     float total = 0;
     for (uint k = 0; k < 3; ++k)
@@ -113,12 +115,7 @@ kernel void loop_arguments(device const float* in [[buffer(0)]],
 }
 
 // The same with the loop's variable passed to a reference parameter: a coroutine.
-kernel void loop_variable_written(device const float* in [[buffer(0)]],
-                                  device float* out [[buffer(1)]],
-                                  constant uint& n [[buffer(2)]],
-                                  uint gid [[thread_position_in_grid]],
-                                  uint lid [[thread_index_in_threadgroup]],
-                                  uint size [[threads_per_threadgroup]]) {
+ROW_KERNEL(loop_variable_written) {
     threadgroup float row[256];
     float total = 0;
     for (uint k = 0; k < 3; ++k) {
@@ -132,12 +129,7 @@ kernel void loop_variable_written(device const float* in [[buffer(0)]],
 }
 
 // An array bounded by a constant of the body: its slots are made after the constant.
-kernel void body_bound(device const float* in [[buffer(0)]],
-                       device float* out [[buffer(1)]],
-                       constant uint& n [[buffer(2)]],
-                       uint gid [[thread_position_in_grid]],
-                       uint lid [[thread_index_in_threadgroup]],
-                       uint size [[threads_per_threadgroup]]) {
+ROW_KERNEL(body_bound) {
     constexpr uint kCount = 2;
     threadgroup float row[256];
     const float x = in[gid];
@@ -232,13 +224,15 @@ TEST_P(WorkItemVariables, LoopArguments) {
     });
 }
 
-// Test the shapes that still fall back: their results are the same.
-TEST_P(WorkItemVariables, FallBacks) {
-    check("unsized_array", [&](const std::vector<float>& in) {
-        return model(in, size(), width(), [](auto x, unsigned l, unsigned s, auto simd) {
-            return 2 * x((l + 1) % s) + simd([](float v) { return v; }) + 2 * x(l);
+// Test an array whose bound is counted from its initializer, and the shapes that still fall
+// back (elided braces, a loop variable written): their results are the same.
+TEST_P(WorkItemVariables, BoundsFromInitializersAndFallBacks) {
+    for (const char* name : {"unsized_array", "elided_array"})
+        check(name, [&](const std::vector<float>& in) {
+            return model(in, size(), width(), [](auto x, unsigned l, unsigned s, auto simd) {
+                return 2 * x((l + 1) % s) + simd([](float v) { return v; }) + 2 * x(l);
+            });
         });
-    });
     check("loop_variable_written", [&](const std::vector<float>& in) {
         return model(in, size(), width(),
                      [](auto x, unsigned l, unsigned s, auto) { return 10 * x((l + 1) % s) + 6; });
@@ -253,14 +247,16 @@ TEST_P(WorkItemVariables, BoundByBodyConstant) {
     });
 }
 
-// Test each kernel's lowering in both flavours: kept_in_place, loop_arguments and body_bound
-// are split into work-item loops, loop_variable_written (a reference parameter) stays a
-// coroutine, an array without a bound keeps the fibers (METALCPU_LOG_LEVEL=debug says why).
+// Test each kernel's lowering in both flavours: kept_in_place, loop_arguments, body_bound and
+// unsized_array are split into work-item loops, loop_variable_written (a reference parameter)
+// stays a coroutine, an array of arrays with elided braces keeps the fibers
+// (METALCPU_LOG_LEVEL=debug says why).
 TEST_P(WorkItemVariables, Lowerings) {
     expectLowerings({{"kept_in_place", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"loop_arguments", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"loop_variable_written", MC_KERNEL_COROUTINES},
-                     {"unsized_array", MC_KERNEL_USES_BARRIERS},
+                     {"unsized_array", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"elided_array", MC_KERNEL_USES_BARRIERS},
                      {"body_bound", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
 }

@@ -5,6 +5,7 @@
 #include "compiler/edits.h"
 #include "compiler/findings.h"
 #include "compiler/reflection.h"
+#include "compiler/signature.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
@@ -609,11 +610,35 @@ private:
                 if (t.isIdentifier("thread")) threadSpace = true;
             }
         }
-        // `float v[] = {...}` takes its bound from its initializer: the slot's type cannot.
+        // `float v[] = {...}` takes its bound from its initializer: the slot's type needs it
+        // counted (only the first bound may be left out).
         for (std::size_t i = parts.bounds.begin; i < parts.bounds.end; ++i)
-            if (tokens_[i].isPunct("[") && tokens_[i + 1].isPunct("]")) return false;
+            if (tokens_[i].isPunct("[") && tokens_[i + 1].isPunct("]") &&
+                (i != parts.bounds.begin || initializerElements(parts) == 0))
+                return false;
         // A pointer into thread memory would point into the region that declared the memory.
         return !(pointer && threadSpace);
+    }
+
+    // How many elements the braced initializer of an array declarator lists (`= {a, b, c}` or
+    // `{a, b, c}`: 3), or 0 when that is not plain to count: designators, or for an array of
+    // arrays an element whose braces are elided.
+    std::size_t initializerElements(const DeclaratorParts& parts) const {
+        std::size_t open = parts.initializer.begin;
+        if (open < parts.initializer.end && tokens_[open].isPunct("=")) ++open;
+        if (open >= parts.initializer.end || !tokens_[open].isPunct("{") || partner_[open] == kNoToken) return 0;
+        const std::size_t close = partner_[open];
+        const bool ofArrays = parts.bounds.size() > 2 && partner_[parts.bounds.begin] + 1 < parts.bounds.end;
+        std::vector<TokenRange> elements = splitParameters(tokens_, partner_, open, close);
+        if (!elements.empty() && elements.back().empty()) elements.pop_back(); // a trailing comma
+        std::size_t count = 0;
+        for (const TokenRange& e : elements) {
+            if (e.empty()) return 0;
+            const Token& first = tokens_[e.begin];
+            if (first.isPunct("[") || first.isPunct(".") || (ofArrays && !first.isPunct("{"))) return 0;
+            ++count;
+        }
+        return count;
     }
 
     // A const after the last `*`, or anywhere when there is none.
@@ -723,6 +748,8 @@ private:
                 out_->variables.push_back({name, parts.specifiers, parts.pointer, parts.bounds, isTopLevelConst(parts),
                                            !parts.bounds.empty() || addressTaken(name, n), n, parts.initializer,
                                            late ? r.tokens.begin : kNoToken});
+                if (tokens_[parts.bounds.begin].isPunct("[") && tokens_[parts.bounds.begin + 1].isPunct("]"))
+                    out_->variables.back().countedBound = initializerElements(parts);
                 r.stores.push_back(id);
                 declared.push_back({name, Visible::Kind::PerThread, id});
             }
@@ -770,7 +797,10 @@ std::string slotTypeText(const TokenList& tokens, const WorkItemVariable& v) {
     std::string text = outputText(tokens, v.type.begin, v.pointer.begin == v.type.end ? v.pointer.end : v.type.end);
     if (!v.pointer.empty() && v.pointer.begin != v.type.end)
         text += " " + outputText(tokens, v.pointer.begin, v.pointer.end);
-    if (!v.bounds.empty()) text += " " + outputText(tokens, v.bounds.begin, v.bounds.end);
+    if (v.countedBound != 0)
+        text += " [" + std::to_string(v.countedBound) + "]" + outputText(tokens, v.bounds.begin + 2, v.bounds.end);
+    else if (!v.bounds.empty())
+        text += " " + outputText(tokens, v.bounds.begin, v.bounds.end);
     return text;
 }
 
@@ -795,6 +825,7 @@ void declareInPlace(EditList& edits, std::size_t v, const WorkItemVariable& var)
     // `(&v)[4]` for an array, `&x` otherwise (parentheses there draw a warning).
     edits.insertBefore(var.nameToken, var.bounds.empty() ? "&" : "(&");
     if (!var.bounds.empty()) edits.insertAfter(var.nameToken, ")");
+    if (var.countedBound != 0) edits.insertAfter(var.bounds.begin, std::to_string(var.countedBound));
     if (init.empty()) {
         edits.insertBefore(init.end, " = ::metalcpu_kernel::emplace(" + slot + ")");
         return;

@@ -56,6 +56,9 @@ struct WorkItemVariable {
     /// body's own block): the first token of the declaring piece, before which its slots are
     /// made (once per group, after the constant); else kNoToken, the top of the body.
     std::size_t setupBefore = kNoToken;
+    /// For `float v[] = {a, b, c}`: the elements counted (3), which the slot type and the
+    /// declarator are given; 0 when the first bound is written.
+    std::size_t countedBound = 0;
 };
 
 /// A builtin parameter that differs per thread: each piece naming it rebinds it.

@@ -325,6 +325,22 @@ TEST(WorkItemLoops, SlotsAfterBodyConstants) {
     EXPECT_EQ(r.text.find("__mc_wi.slots<__mc_t0>", made + 1), std::string::npos) << "made once" << r.text;
 }
 
+// Test arrays whose bound comes from their braced initializer: the elements are counted for
+// the slot's type and the declarator (a trailing comma, nested braces and template arguments
+// with commas included).
+TEST(WorkItemLoops, BoundsCountedFromInitializers) {
+    Result r = rewrite(kernel("  float x[] = {a[i], float(vec<float, 2>(1, 2).y), 0,};\n"
+                              "  float y[][2] = {{1, 2}, {a[i], 4}};\n"
+                              "  threadgroup_barrier(mem_flags::mem_none);\n  a[i] = x[2] + y[1][0];"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find("using __mc_t0 = float [3];"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("float (&x)[3] = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.linear], __mc_t0{"),
+              std::string::npos)
+        << r.text;
+    EXPECT_NE(r.text.find("using __mc_t1 = float [2][2];"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("float (&y)[2][2] = "), std::string::npos) << r.text;
+}
+
 // Test that a loop's own variable may be passed to what cannot write it: a file function
 // taking it by value or const reference (every overload of the name), a library function, a
 // type conversion, a template with explicit arguments that are not references.
@@ -354,20 +370,21 @@ TEST(WorkItemLoops, CoroutineShapes) {
     // Variables living across a barrier that cannot have slots.
     const std::vector<std::string> declarations = {
         "auto x = a[i];", "device float& x = a[i];", "float y[2]; thread float* x = y;",
-        "struct S { float v; }; S x{1};", "static float x = 0;", "float x[] = {1, 2};",
+        "struct S { float v; }; S x{1};", "static float x = 0;", "float x[][2] = {1, 2};",
+        "float x[] = {[1] = 2};",
         "float y = 0, &x = y;"};
     for (const std::string& d : declarations)
         EXPECT_FALSE(splits(kernel("  " + d + "\n  threadgroup_barrier(mem_flags::mem_none);\n  a[i] = x;"))) << d;
     // ... also when a loop or an if holding barriers follows (its header check once overwrote
     // the failure, and the piece ran once per group: issue 10's per-thread array miscompile and
     // its flash-attention kernel's `'__mc_t' was not declared`).
-    EXPECT_FALSE(splits(kernel("  float x[] = {a[i], 0};\n  for (uint t = 0; t < n; ++t) {\n"
-                               "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] += x[t % 2];\n  }")));
+    EXPECT_FALSE(splits(kernel("  float x[][2] = {a[i], 0};\n  for (uint t = 0; t < n; ++t) {\n"
+                               "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] += x[0][t % 2];\n  }")));
     EXPECT_FALSE(splits(kernel("  if (size > 64) return;\n  float y = 0, &x = y;\n  while (n > 0) {\n"
                                "    threadgroup_barrier(mem_flags::mem_none);\n    y += x;\n"
                                "    threadgroup_barrier(mem_flags::mem_none);\n  }")));
-    EXPECT_FALSE(splits(kernel("  float x[] = {a[i], 0};\n  if (n > 0) {\n"
-                               "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] = x[1];\n  }")));
+    EXPECT_FALSE(splits(kernel("  float x[][2] = {a[i], 0};\n  if (n > 0) {\n"
+                               "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] = x[0][1];\n  }")));
     // A loop header writing a per-thread variable; a piece writing the loop's own variable.
     EXPECT_FALSE(splits(kernel("  uint t = 0;\n  for (; t < n; ++t) {\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
     EXPECT_FALSE(splits(kernel("  for (uint t = 0; t < n;) {\n    threadgroup_barrier(mem_flags::mem_none);\n    t += 2;\n  }")));
