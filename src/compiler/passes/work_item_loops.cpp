@@ -546,12 +546,15 @@ private:
     }
 
     // Whether the argument at `i` (a name by itself) may be bound to a reference the callee
-    // writes through. A local callable or a local type decides nothing by its name: yes.
+    // writes through. A callable or type the body declares (a lambda, say) decides nothing
+    // by its name: yes.
     bool mayBindWritableReference(std::size_t i) const {
         const CallArgument call = callArgumentAt(unit_, i);
         if (call.callee != kNoToken && unit_.role(call.callee) == TokenRole::Callee) {
             const std::string& name = tokens_[call.callee].spelling;
-            if (lookUp(name) || parameter(name) || localTypes_.count(name)) return true;
+            if (parameter(name) || localTypes_.count(name)) return true;
+            for (std::size_t k = f_.bodyOpen + 1; k < f_.bodyClose; ++k)
+                if (unit_.role(k) == TokenRole::Declarator && tokens_[k].spelling == name) return true;
         }
         return msl::mayBindWritableReference(unit_, call, fileTypes_);
     }
@@ -740,15 +743,15 @@ private:
                 bool late = false;
                 if (!canHaveSlots(parts, close == f_.bodyClose, late)) {
                     fail(n, quoted(n) + " lives across a barrier but cannot have a slot per thread (auto, a "
-                            "reference, static, a thread pointer, an array without a written bound, or a type or "
-                            "bound the body declares)");
+                            "reference, static, a thread pointer, an array whose bound its initializer does not "
+                            "plainly give, or a type or bound declared in a nested block or a local type)");
                     return;
                 }
                 const std::size_t id = out_->variables.size();
                 out_->variables.push_back({name, parts.specifiers, parts.pointer, parts.bounds, isTopLevelConst(parts),
                                            !parts.bounds.empty() || addressTaken(name, n), n, parts.initializer,
                                            late ? r.tokens.begin : kNoToken});
-                if (tokens_[parts.bounds.begin].isPunct("[") && tokens_[parts.bounds.begin + 1].isPunct("]"))
+                if (!parts.bounds.empty() && tokens_[parts.bounds.begin + 1].isPunct("]"))
                     out_->variables.back().countedBound = initializerElements(parts);
                 r.stores.push_back(id);
                 declared.push_back({name, Visible::Kind::PerThread, id});

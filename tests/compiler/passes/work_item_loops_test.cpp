@@ -411,6 +411,7 @@ TEST(WorkItemLoops, CoroutineShapes) {
         {"struct Bump { thread uint& r; };", "(void)Bump{t};"},
         {"", "(void)metal::modf(1.5f, t);"},
         {"", "a[0] = sincos(a[0], t);"},
+        {"", "auto bump = [](thread uint& k) { k += 1; };\n    bump(t);"},
     };
     for (const auto& [declaration, call] : writers)
         EXPECT_FALSE(splits(loopCalling(declaration, call))) << declaration << " " << call;
