@@ -284,10 +284,11 @@ TEST(Translate, SimdgroupFunctionLowerings) {
     EXPECT_NE(t.cpp.find("::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, s); });"), std::string::npos)
         << t.cpp;
     EXPECT_NE(t.cpp.find("float t = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(s))>("
-                         "__mc_c0, __mc_wi, __mc_t, [](const auto&... __mc_a) { return simd_sum(__mc_a...); });"),
+                         "__mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) { "
+                         "return simd_sum(__mc_a..., __mc_w); });"),
               std::string::npos)
         << t.cpp;
-    EXPECT_NE(t.cpp.find("return metal::simd_shuffle_xor(__mc_a...); });"), std::string::npos) << t.cpp;
+    EXPECT_NE(t.cpp.find("return metal::simd_shuffle_xor(__mc_a..., __mc_w); });"), std::string::npos) << t.cpp;
 }
 
 // Test how kernels with Metal 4 tensor operations are lowered: `run` and reductions as

@@ -911,12 +911,13 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
     if (product) {
         edits.takeOver({c.callee.begin, close + 1},
                        "::metalcpu_kernel::simd_collect_into<" + pack + ">(" + outputText(tokens, c.open + 1, c.resultComma) +
-                           ", " + site + ", __mc_wi, __mc_t, [](auto& __mc_d, const auto&... __mc_a) { " + callee +
-                           "(__mc_d, __mc_a...); })");
+                           ", " + site + ", __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, auto& __mc_d, "
+                           "const auto&... __mc_a) { " + callee + "(__mc_d, __mc_a..., __mc_w); })");
     } else {
         edits.takeOver({c.callee.begin, close + 1},
                        "::metalcpu_kernel::simd_collect<" + pack + ">(" + site +
-                           ", __mc_wi, __mc_t, [](const auto&... __mc_a) { return " + callee + "(__mc_a...); })");
+                           ", __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) { return " +
+                           callee + "(__mc_a..., __mc_w); })");
     }
     return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", __mc_wi, __mc_t" + separator + arguments + "); }); ";
 }

@@ -17,11 +17,11 @@ using namespace metal;
     float s = in[gid]; ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); } });
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 s = __mc_v0[__mc_t.linear]; ::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, s); }); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 s = __mc_v0[__mc_t.linear]; { 
 #line 15 "simdgroup_work_items.metal"
-    float total = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(s))>(__mc_c0, __mc_wi, __mc_t, [](const auto&... __mc_a) { return simd_sum(__mc_a...); }); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], total); } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });
+    float total = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(s))>(__mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) { return simd_sum(__mc_a..., __mc_w); }); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], total); } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });
     for (ushort offset = 16; offset > 0; offset /=__mc_div= 2) {
         ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 s = __mc_v0[__mc_t.linear]; ::metalcpu_kernel::simd_deposit(__mc_c1, __mc_wi, __mc_t, s, offset); }); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 s = __mc_v0[__mc_t.linear]; { 
 #line 17 "simdgroup_work_items.metal"
-        s += ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(s, offset))>(__mc_c1, __mc_wi, __mc_t, [](const auto&... __mc_a) { return metal::simd_shuffle_down(__mc_a...); }); } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });
+        s += ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(s, offset))>(__mc_c1, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) { return metal::simd_shuffle_down(__mc_a..., __mc_w); }); } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });
     }
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 lane = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); __mc_b5 sg = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 total = __mc_v1[__mc_t.linear]; __mc_t0 s = __mc_v0[__mc_t.linear]; { 
 #line 19 "simdgroup_work_items.metal"
@@ -29,7 +29,7 @@ using namespace metal;
 
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 lane = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); ::metalcpu_kernel::simd_deposit(__mc_c2, __mc_wi, __mc_t, partial[lane %__mc_div->* 4]); }); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 lane = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); __mc_t0 s = __mc_v0[__mc_t.linear]; { 
 #line 21 "simdgroup_work_items.metal"
-    s = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(partial[lane %__mc_div->* 4]))>(__mc_c2, __mc_wi, __mc_t, [](const auto&... __mc_a) { return simd_max(__mc_a...); }); } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });
+    s = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(partial[lane %__mc_div->* 4]))>(__mc_c2, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) { return simd_max(__mc_a..., __mc_w); }); } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 s = __mc_v0[__mc_t.linear]; { 
 #line 22 "simdgroup_work_items.metal"
     if (gid == 0) out[group] = s; } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], s); });

@@ -565,8 +565,8 @@ TEST(WorkItemLoops, MatrixProductsAreCollectiveStatements) {
               std::string::npos)
         << r.text;
     EXPECT_NE(r.text.find("{ ::metalcpu_kernel::simd_collect_into<decltype(::metalcpu_kernel::simd_arguments(x, y, "
-                          "y))>(y, __mc_c0, __mc_wi, __mc_t, [](auto& __mc_d, const auto&... __mc_a) { "
-                          "metal::simdgroup_multiply_accumulate(__mc_d, __mc_a...); })"),
+                          "y))>(y, __mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, auto& __mc_d, "
+                          "const auto&... __mc_a) { metal::simdgroup_multiply_accumulate(__mc_d, __mc_a..., __mc_w); })"),
               std::string::npos)
         << r.text;
     const std::string lane = "simd_lane_scope __mc_lane(__mc_wi, __mc_t);";

@@ -83,6 +83,11 @@ struct simd_site : mc_simd_site {
                        static_cast<const std::source_location::__impl*>(here)->_M_line,
                        static_cast<const std::source_location::__impl*>(here)->_M_column, nullptr} {}
 #endif
+    /// In a kernel split into work-item loops, the round simd_collect is recording or
+    /// replaying: the collective finds it here, without asking the runtime for the calling
+    /// thread's group (a call per lane). Not part of mc_simd_site: the runtime never sees it.
+    simd_replay* replay = nullptr;
+
     /// The same site, as the collective of kind `k`.
     simd_site of_kind(const void* k) const {
         simd_site s = *this;
@@ -106,9 +111,12 @@ __attribute__((visibility("hidden"))) inline constexpr char simd_kind = 0;
 /// by one in the caller, loaded at once here) stalled store forwarding at every lane.
 inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const simd_site& site, const void* kind,
                                        mc_simd_round* round) {
-    const mc_group* group = g_services->current_group();
-    if (group && group->simd_replay) {
-        simd_replay* replay = static_cast<simd_replay*>(group->simd_replay);
+    simd_replay* replay = site.replay;
+    if (!replay) {
+        const mc_group* group = g_services->current_group();
+        if (group) replay = static_cast<simd_replay*>(group->simd_replay);
+    }
+    if (replay) {
         if (replay->recording && size > 0)
             __builtin_memcpy(replay->values + replay->lane * METALCPU_SIMD_VALUE_BYTES, value,
                              size < METALCPU_SIMD_VALUE_BYTES ? size : METALCPU_SIMD_VALUE_BYTES);

@@ -188,9 +188,10 @@ __attribute__((always_inline)) inline void simd_mark(collective_site& site, cons
     site.recorded = ~0u;
 }
 
-/// Second loop: thread t's result of `function` (the SIMD-group function, taking the
-/// arguments as Pack holds them). The first thread of each SIMD-group runs it for every active
-/// lane to record what they hand in; each thread then runs it again, replaying the record.
+/// Second loop: thread t's result of `function` (the SIMD-group function, taking a site that
+/// carries the round, then the arguments as Pack holds them). The first thread of each
+/// SIMD-group runs it for every active lane to record what they hand in; each thread then
+/// runs it again, replaying the record.
 template <class Pack, bool TracksReturns, class Function>
 __attribute__((always_inline)) inline auto simd_collect(collective_site& site, const work_items<TracksReturns>& threads,
                                                         const thread_ids& t, const Function& function) {
@@ -203,10 +204,15 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
         site.values = static_cast<unsigned char*>(g_services->coroutine_frame((METALCPU_MAX_SIMD_WIDTH + 1) *
                                                                                METALCPU_SIMD_VALUE_BYTES));
     unsigned char* const uniform = site.values + METALCPU_MAX_SIMD_WIDTH * METALCPU_SIMD_VALUE_BYTES;
+    // The function finds the round in its site, which `here` becomes below.
+    simd_site here;
+    const auto call = [&here, &function](const auto&... arguments) __attribute__((always_inline)) {
+        return function(here, arguments...);
+    };
+    using Result = decltype(packs[t.linear].apply(call));
+    const mc_u32 own_lane = t.linear - first;
     // A reduction leaves its result, the same for every lane, once the group's first lane to
     // ask has computed it (simd::reduce): the other lanes take it without running the function.
-    using Result = decltype(packs[t.linear].apply(function));
-    const mc_u32 own_lane = t.linear - first;
     if (site.recorded == first && own_lane >= site.uniform_lanes[0] && own_lane < site.uniform_lanes[1]) {
         // The bytes reduce() copied from its result (vec is not trivially copyable, so no
         // bit_cast): read back through a union, as GCC and Clang define.
@@ -220,6 +226,7 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
         return Result(kept.value);
     }
     simd_replay replay{site.values, site.active, 0, true, width, site.uniform_lanes, uniform};
+    here.replay = &replay;
     group->simd_replay = &replay;
     if (site.recorded != first) {
         replay.active = 0;
@@ -229,7 +236,7 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
         for (mc_u32 lane = 0; lane < width && first + lane < count; ++lane) {
             if (!((replay.active >> lane) & 1u)) continue;
             replay.lane = lane;
-            (void)packs[first + lane].apply(function);
+            (void)packs[first + lane].apply(call);
         }
         site.recorded = first;
         site.active = replay.active;
@@ -238,7 +245,7 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
     }
     replay.recording = false;
     replay.lane = own_lane;
-    auto result = packs[t.linear].apply(function);
+    auto result = packs[t.linear].apply(call);
     group->simd_replay = nullptr;
     return result;
 }
@@ -252,9 +259,9 @@ __attribute__((always_inline)) inline void simd_collect_into(D& destination, col
                                                              const work_items<TracksReturns>& threads,
                                                              const thread_ids& t, const Function& function) {
     const D start = destination;
-    destination = simd_collect<Pack>(site, threads, t, [&start, &function](const auto&... arguments) {
+    destination = simd_collect<Pack>(site, threads, t, [&start, &function](const simd_site& here, const auto&... arguments) {
         D result = start;
-        function(result, arguments...);
+        function(here, result, arguments...);
         return result;
     });
 }

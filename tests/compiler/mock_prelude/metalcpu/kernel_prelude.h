@@ -65,6 +65,11 @@ struct suspend_never {
 
 } // namespace std
 
+// Every SIMD-group function takes the call's site last (the collect loop passes its own).
+namespace metalcpu_kernel {
+struct simd_site {};
+} // namespace metalcpu_kernel
+
 namespace metal {
 
 using uint = unsigned int;
@@ -103,11 +108,11 @@ float4x4 operator*(const float4x4&, const float4x4&);
 
 enum class mem_flags { mem_none, mem_device, mem_threadgroup };
 void threadgroup_barrier(mem_flags);
-template <class T> T simd_max(T);
-template <class T> T simd_prefix_exclusive_sum(T);
-template <class T> T simd_shuffle_down(T, ushort);
-void simdgroup_barrier(mem_flags);
-float simd_sum(float);
+template <class T> T simd_max(T, ::metalcpu_kernel::simd_site = {});
+template <class T> T simd_prefix_exclusive_sum(T, ::metalcpu_kernel::simd_site = {});
+template <class T> T simd_shuffle_down(T, ushort, ::metalcpu_kernel::simd_site = {});
+void simdgroup_barrier(mem_flags, ::metalcpu_kernel::simd_site = {});
+float simd_sum(float, ::metalcpu_kernel::simd_site = {});
 
 // SIMD-group matrices (golden/simdgroup_matrix_work_items.metal).
 using ulong = unsigned long;
@@ -130,10 +135,11 @@ void simdgroup_store(const simdgroup_matrix<T, 8, 8>& a, P dst, ulong elements_p
                      bool transpose = false);
 template <class D, class A, class B>
 void simdgroup_multiply(simdgroup_matrix<D, 8, 8>& d, const simdgroup_matrix<A, 8, 8>& a,
-                        const simdgroup_matrix<B, 8, 8>& b);
+                        const simdgroup_matrix<B, 8, 8>& b, ::metalcpu_kernel::simd_site = {});
 template <class D, class A, class B, class C>
 void simdgroup_multiply_accumulate(simdgroup_matrix<D, 8, 8>& d, const simdgroup_matrix<A, 8, 8>& a,
-                                   const simdgroup_matrix<B, 8, 8>& b, const simdgroup_matrix<C, 8, 8>& c);
+                                   const simdgroup_matrix<B, 8, 8>& b, const simdgroup_matrix<C, 8, 8>& c,
+                                   ::metalcpu_kernel::simd_site = {});
 
 // Metal 4 tensors and tensor operations (golden/tensor_ops.metal): the shapes the kernels
 // call, without behaviour.
@@ -299,7 +305,9 @@ template <class... A> struct arg_pack {};
 template <class... A> arg_pack<A...> simd_arguments(const A&...);
 template <bool TracksReturns, class... A>
 void simd_deposit(collective_site& site, const work_items<TracksReturns>& threads, const thread_ids& t, const A&...);
-template <class F, class... A> auto apply_pack(const F& f, arg_pack<A...>*) -> decltype(f(*static_cast<const A*>(nullptr)...));
+template <class F, class... A>
+auto apply_pack(const F& f, arg_pack<A...>*)
+    -> decltype(f(*static_cast<const simd_site*>(nullptr), *static_cast<const A*>(nullptr)...));
 template <class Pack, bool TracksReturns, class F>
 auto simd_collect(collective_site& site, const work_items<TracksReturns>& threads, const thread_ids& t, const F& f)
     -> decltype(apply_pack(f, static_cast<Pack*>(nullptr))) {
@@ -312,7 +320,7 @@ auto simd_collect(collective_site& site, const work_items<TracksReturns>& thread
 template <bool TracksReturns>
 void simd_mark(collective_site& site, const work_items<TracksReturns>& threads, const thread_ids& t, bool taken);
 template <class F, class D, class... A> void apply_pack_into(const F& f, D& d, arg_pack<A...>*) {
-    f(d, *static_cast<const A*>(nullptr)...);
+    f(simd_site{}, d, *static_cast<const A*>(nullptr)...);
 }
 template <class Pack, bool TracksReturns, class D, class F>
 void simd_collect_into(D& destination, collective_site& site, const work_items<TracksReturns>& threads,

@@ -295,17 +295,29 @@ private:
     }                                                                                                          \
     template <class X, class Y>                                                                                \
     METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_and_fill_up(const X& data, const Y& filling, \
-                                                                               ushort delta, ushort modulo = 0, \
+                                                                               ushort delta, ushort modulo,     \
         ::metalcpu_kernel::simd_site where = {}) {                                                             \
         using T = metalcpu_stdlib::simd::value_t<X>;                                                           \
         return metalcpu_stdlib::simd::shuffle_and_fill_up<Quad>(T(data), T(filling), delta, modulo, where);    \
     }                                                                                                          \
+    /* Without a modulo: an overload rather than a default, so that a site can follow the delta. */            \
+    template <class X, class Y>                                                                                \
+    METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_and_fill_up(const X& data, const Y& filling, \
+        ushort delta, ::metalcpu_kernel::simd_site where = {}) {                                               \
+        return P##_shuffle_and_fill_up(data, filling, delta, ushort(0), where);                                \
+    }                                                                                                          \
     template <class X, class Y>                                                                                \
     METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_and_fill_down(const X& data, const Y& filling, \
-                                                                                 ushort delta, ushort modulo = 0, \
+                                                                                 ushort delta, ushort modulo,     \
         ::metalcpu_kernel::simd_site where = {}) {                                                             \
         using T = metalcpu_stdlib::simd::value_t<X>;                                                           \
         return metalcpu_stdlib::simd::shuffle_and_fill_down<Quad>(T(data), T(filling), delta, modulo, where);  \
+    }                                                                                                          \
+    /* Without a modulo: an overload rather than a default, so that a site can follow the delta. */            \
+    template <class X, class Y>                                                                                \
+    METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_shuffle_and_fill_down(const X& data, const Y& filling,\
+        ushort delta, ::metalcpu_kernel::simd_site where = {}) {                                               \
+        return P##_shuffle_and_fill_down(data, filling, delta, ushort(0), where);                              \
     }                                                                                                          \
     template <class X> METALCPU_INLINE metalcpu_stdlib::simd::value_t<X> P##_broadcast(const X& x, ushort lane, ::metalcpu_kernel::simd_site where = {}) { \
         return metalcpu_stdlib::simd::shuffle<Quad>(metalcpu_stdlib::simd::value_t<X>(x), lane, where);        \
