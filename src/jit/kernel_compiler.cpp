@@ -276,13 +276,13 @@ std::string KernelCompileSettings::key() const {
 
 namespace {
 
-/// The C++ lines that define `macro` as `variable`, a string holding `text`: a raw string
-/// literal whose delimiter does not occur in the text.
+/// The C++ lines that define `macro` (replacing the prelude's default) as `variable`, a
+/// string holding `text`: a raw string literal whose delimiter does not occur in the text.
 std::string embedSource(const std::string& macro, const std::string& variable, const std::string& text) {
     std::string delimiter = "mcv";
     for (int n = 0; text.find(")" + delimiter + "\"") != std::string::npos; ++n) delimiter = "mcv" + std::to_string(n);
-    return "#define " + macro + " " + variable + "\nstatic const char " + variable + "[] = R\"" + delimiter + "(" +
-           text + ")" + delimiter + "\";\n";
+    return "#undef " + macro + "\n#define " + macro + " " + variable + "\nstatic const char " + variable + "[] = R\"" +
+           delimiter + "(" + text + ")" + delimiter + "\";\n";
 }
 
 /// What the shader-validation flavour's translation has to say beyond the plain one's, as
@@ -305,6 +305,13 @@ std::string validationDiagnostics(const msl::Translation& plain, const msl::Tran
 }
 
 } // namespace
+
+std::string insertAfterPrelude(const std::string& translatedCpp, const std::string& lines) {
+    const std::size_t at = translatedCpp.find(msl::kPreludeInclude);
+    if (at == std::string::npos) return translatedCpp;
+    const std::size_t after = at + msl::kPreludeInclude.size();
+    return translatedCpp.substr(0, after) + lines + translatedCpp.substr(after);
+}
 
 std::string embedValidationSource(const std::string& validationCpp) {
     return embedSource("METALCPU_VALIDATION_SOURCE", "metalcpu_validation_source", validationCpp);
@@ -514,7 +521,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
             if (d.severity == msl::Diagnostic::Severity::Error) errors.push_back(d);
         embedded += embedValidationSource(validationFailureSource(msl::formatDiagnostics(errors, kDiagnosticsLimit)));
     }
-    translation.cpp = head + embedded + translation.cpp;
+    translation.cpp = head + insertAfterPrelude(translation.cpp, embedded);
     if (!support::writeFileAtomically(cppPath, translation.cpp))
         return CompileResult{false, "cannot write " + cppPath + "\n"};
     return CompileResult{true, diagnostics};
