@@ -3,6 +3,7 @@
 #include "compiler/source_access.h"
 #include "compiler/translate.h"
 #include "jit/cache_directory.h"
+#include "jit/compiler_process.h"
 #include "jit/compiler_messages.h"
 #include "jit/isa.h"
 #include "jit/library_file.h"
@@ -13,7 +14,6 @@
 #include "support/files.h"
 #include "support/hash.h"
 #include "support/log.h"
-#include "support/process.h"
 
 #include <algorithm>
 #include <charconv>
@@ -83,49 +83,6 @@ std::vector<std::string> codeFlags(MathMode mode, const Target& target, const Bu
 
 CompileResult missingToolchain(const std::string& error) { return CompileResult{false, error + "\n"}; }
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
-
-/// A limit from the configuration in bytes; 0 (no limit) for 0 or less.
-std::uint64_t megabytes(int value) { return value > 0 ? static_cast<std::uint64_t>(value) * kMiB : 0; }
-
-/// The bounds of every compiler process (docs/configuration.md, METALCPU_COMPILE_*).
-support::ProcessLimits compilerLimits() {
-    const support::Config& config = support::config();
-    support::ProcessLimits limits;
-    limits.timeoutSeconds = config.compileTimeout > 0 ? static_cast<unsigned>(config.compileTimeout) : 0;
-    limits.addressSpaceBytes = megabytes(config.compileMemoryLimit);
-    limits.outputBytes = kDiagnosticsLimit;
-    return limits;
-}
-
-/// Whether a failed compiler's output says it ran out of memory (GCC, Clang, a C++ runtime).
-bool ranOutOfMemory(const std::string& output) {
-    for (const char* sign : {"memory exhausted", "out of memory", "Cannot allocate memory", "bad_alloc"})
-        if (output.find(sign) != std::string::npos) return true;
-    return false;
-}
-
-/// A private directory that one compiler process writes into and has as its TMPDIR,
-/// removed with everything in it: a compiler killed at a limit cannot remove its temporary
-/// files itself, and a confined compiler may write nowhere else. What it makes for others
-/// is moved out of it.
-class Scratch {
-public:
-    Scratch() : path_(support::makeTemporaryDirectory("metalcpu-cc-")) {}
-    ~Scratch() {
-        if (!path_.empty()) support::removeTree(path_);
-    }
-    bool made() const { return !path_.empty(); }
-    const std::string& path() const { return path_; }
-    std::string file(const char* name) const { return path_ + "/" + name; }
-
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-
-private:
-    std::string path_;
-};
-
 /// `path` as seen from this process when a compiler running in `workingDirectory` names it.
 std::string inDirectory(const std::string& workingDirectory, const std::string& path) {
     const bool relative = !workingDirectory.empty() && !path.empty() && path[0] != '/';
@@ -138,41 +95,6 @@ std::string absoluteIn(const std::string& workingDirectory, const std::string& p
     std::error_code error;
     const std::filesystem::path absolute = std::filesystem::absolute(inDirectory(workingDirectory, path), error);
     return error ? path : absolute.lexically_normal().string();
-}
-
-/// Runs one compiler process within compilerLimits() (plus `fileSizeBytes`, the largest file
-/// it may write), confined to reading its toolchain and `readable`, and to writing in
-/// `scratch`. When it fails, the diagnostics say first which limit stopped it, if one did,
-/// and the variable that raises it; then its output, cut at kDiagnosticsLimit.
-CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv,
-                          const std::string& workingDirectory, const Scratch& scratch,
-                          std::vector<std::string> readable, std::uint64_t fileSizeBytes = 0) {
-    if (!scratch.made()) return CompileResult{false, "cannot create a temporary directory\n"};
-    support::ProcessLimits limits = compilerLimits();
-    limits.fileSizeBytes = fileSizeBytes;
-    readable.insert(readable.end(), tools.programFiles.begin(), tools.programFiles.end());
-    limits.files = support::FileAccess{std::move(readable), {scratch.path()}};
-    support::ProcessResult run = support::runProcess(argv, workingDirectory, limits, {"TMPDIR=" + scratch.path()});
-    if (!run.started) return CompileResult{false, (run.output.empty() ? "cannot run " + argv[0] : run.output) + "\n"};
-    // On success the output is the compiler's warnings, if it was asked for any.
-    const bool ok = run.exitCode == 0 && !run.timedOut;
-    CompileResult made{ok, ok ? run.output : std::string()};
-    if (made.ok) return made;
-    const support::Config& config = support::config();
-    std::string& text = made.diagnostics;
-    if (run.timedOut)
-        text = "error: the compiler did not finish within " + std::to_string(limits.timeoutSeconds) +
-               " s and was stopped (METALCPU_COMPILE_TIMEOUT raises the limit; 0 removes it)\n";
-    else if (limits.addressSpaceBytes && ranOutOfMemory(run.output))
-        text = "error: the compiler ran out of memory within its limit of " + std::to_string(config.compileMemoryLimit) +
-               " MiB (METALCPU_COMPILE_MEMORY_LIMIT raises the limit; 0 removes it)\n";
-    else if (run.signal)
-        text = "error: the compiler was ended by signal " + std::to_string(run.signal) + "\n";
-    text += run.output;
-    if (run.droppedBytes)
-        text += "\n[" + std::to_string(run.droppedBytes) + " more bytes of compiler output cut; the first " +
-                std::to_string(kDiagnosticsLimit / 1024) + " KiB are shown]\n";
-    return made;
 }
 
 /// Moves what a compiler made in its scratch directory to where it was asked for.
