@@ -9,6 +9,7 @@
 #include "jit/library_file.h"
 #include "jit/make_dependencies.h"
 #include "jit/object_file.h"
+#include "jit/precompiled_prelude.h"
 #include "jit/toolchain.h"
 #include "support/config.h"
 #include "support/files.h"
@@ -95,6 +96,34 @@ std::string absoluteIn(const std::string& workingDirectory, const std::string& p
     std::error_code error;
     const std::filesystem::path absolute = std::filesystem::absolute(inDirectory(workingDirectory, path), error);
     return error ? path : absolute.lexically_normal().string();
+}
+
+/// Compiles one translated file into one image: `task` (the input, the output and what to
+/// make) with `flags`. The prelude is read precompiled when there is one for the file (whose
+/// start is `head`) and these flags (precompiled_prelude.h); a compile with it that fails
+/// over it is done again without it, and that one's result is the result, so the prelude
+/// changes how long a compile takes, never what it makes or says.
+CompileResult compileImage(const Toolchain& tools, const std::vector<std::string>& flags,
+                           const std::vector<std::string>& task, const std::string& head,
+                           const std::string& workingDirectory, const Scratch& scratch,
+                           const std::vector<std::string>& readable) {
+    std::vector<std::string> plain = {tools.compiler, "-x", "c++"};
+    plain.insert(plain.end(), flags.begin(), flags.end());
+    plain.insert(plain.end(), task.begin(), task.end());
+    std::optional<PrecompiledPrelude> prelude = PrecompiledPrelude::of(tools, flags, head);
+    if (!prelude || !prelude->prepare(tools)) return runCompiler(tools, plain, workingDirectory, scratch, readable);
+    std::vector<std::string> argv = prelude->arguments();
+    argv.insert(argv.begin(), tools.compiler);
+    argv.insert(argv.end(), plain.begin() + 1, plain.end());
+    std::vector<std::string> readableWith = readable;
+    readableWith.push_back(prelude->file());
+    CompileResult result = runCompiler(tools, argv, workingDirectory, scratch, readableWith);
+    if (result.ok || !prelude->mentionedIn(result.diagnostics)) return result;
+    support::log().debug("compiling again without the precompiled prelude {}, which the failed compile mentions",
+                         prelude->file());
+    CompileResult without = runCompiler(tools, plain, workingDirectory, scratch, readable);
+    if (without.ok) prelude->discard(result.diagnostics);
+    return without;
 }
 
 /// Moves what a compiler made in its scratch directory to where it was asked for.
@@ -468,16 +497,16 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
     for (std::size_t i = 0; i < targets.size(); ++i) {
         const std::string image = scratch.file((std::to_string(i) + (sharedLibrary ? ".so" : ".o")).c_str());
         images.push_back(ImageSource{targets[i].level, image});
-        std::vector<std::string> argv = {tools->compiler, "-x", "c++"};
-        for (const std::string& flag : codeFlags(recordedMathMode(head), targets[i], build)) argv.push_back(flag);
+        std::vector<std::string> flags = codeFlags(recordedMathMode(head), targets[i], build);
         // The standard library is a system directory: its own code warns about nothing the
         // user wrote.
-        argv.insert(argv.end(), {"-isystem", tools->includeDir});
-        if (build.syntaxOnly) argv.insert(argv.end(), {"-fsyntax-only", cppPath});
-        else if (sharedLibrary) argv.insert(argv.end(), {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", image});
-        else argv.insert(argv.end(), {"-c", cppPath, "-o", image});
-        compiles.push_back(std::async(std::launch::async, [&, argv] {
-            return runCompiler(*tools, argv, workingDirectory, scratch, readable);
+        flags.insert(flags.end(), {"-isystem", tools->includeDir});
+        std::vector<std::string> task;
+        if (build.syntaxOnly) task = {"-fsyntax-only", cppPath};
+        else if (sharedLibrary) task = {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", image};
+        else task = {"-c", cppPath, "-o", image};
+        compiles.push_back(std::async(std::launch::async, [&, flags, task] {
+            return compileImage(*tools, flags, task, head, workingDirectory, scratch, readable);
         }));
     }
     // The first level's messages are the file's (every level warns alike); another level's
