@@ -143,6 +143,17 @@ bool PrecompiledPrelude::prepare(const Toolchain& tools) const {
         unusableKeys().add(key_);
         return false;
     }
+    // Made at the second compile that wants it: making it costs about two compiles' worth of
+    // parsing, which a cache that compiles one file of a flavour (a program's one library, a
+    // validated pipeline of it) would never get back. The first leaves a note.
+    const std::string wanted = tools.preludeDir + "/" + key_ + ".wanted";
+    if (!support::fileExists(wanted)) {
+        support::writeFileAtomically(wanted, "");
+        support::log().debug("compiling without a precompiled prelude: the first compile of its kind in this "
+                             "cache; the next makes {}",
+                             file_);
+        return false;
+    }
     // Compiled in a scratch directory under its plain name, which messages then quote.
     Scratch scratch;
     const std::string header(kHeaderName), made = header + ".gch";

@@ -39,8 +39,10 @@ public:
     /// Finds it in the cache or makes it there (the header compiled by `tools` with the
     /// flags, into a file of its own made private and renamed into place: processes that
     /// make it at once each write a whole one). Threads of this process that ask at once
-    /// make it once. False, saying why in the debug log, when it cannot be made; this process
-    /// then does not try again.
+    /// make it once. It is made at the second compile that asks for it in a cache: the first
+    /// leaves a note (<key>.wanted) and compiles without, so that a cache that compiles one
+    /// file of a flavour never pays for making it. False, saying why in the debug log, when
+    /// there is none to use; when it cannot be made this process does not try again.
     bool prepare(const Toolchain& tools) const;
 
     /// The compiler arguments that make a compile read it; they go before all others.

@@ -78,12 +78,13 @@ protected:
         EXPECT_NE(made, nullptr) << error;
         return made;
     }
-    /// The files in the cache's directory of precompiled preludes.
-    static std::vector<std::string> preludeFiles() {
+    /// The files in the cache's directory of precompiled preludes, all of them or those whose
+    /// names end with `suffix`.
+    static std::vector<std::string> preludeFiles(const std::string& suffix = ".h.gch") {
         std::vector<std::string> files;
         std::error_code error;
         for (const fs::directory_entry& entry : fs::directory_iterator(tools()->preludeDir, error))
-            files.push_back(entry.path().string());
+            if (entry.path().string().ends_with(suffix)) files.push_back(entry.path().string());
         return files;
     }
     static std::string kernelSource(int value) {
@@ -98,6 +99,13 @@ protected:
             EXPECT_NE(made.library->find("k"), nullptr);
         }
         return made;
+    }
+    /// Two compiles of new sources: the first notes that the prelude is wanted, the second
+    /// makes it. Returns the precompiled preludes then in the cache.
+    static std::vector<std::string> makePrelude(int firstValue) {
+        build(kernelSource(firstValue));
+        build(kernelSource(firstValue + 1));
+        return preludeFiles();
     }
 
     testing::TemporaryDirectory scratch_;
@@ -151,8 +159,27 @@ TEST_F(PrecompiledPreludeTest, OnlyWithGcc) {
     testing::ScopedEnvironmentVariable clang("METALCPU_CXX", compiler);
     testing::LogCapture log;
     build(kernelSource(1));
-    EXPECT_EQ(log.count("compiling without a precompiled prelude: " + compiler + " is not GCC"), 1u) << log.text();
+    build(kernelSource(2));
+    EXPECT_EQ(log.count("compiling without a precompiled prelude: " + compiler + " is not GCC"), 2u) << log.text();
+    EXPECT_TRUE(preludeFiles("").empty());
+}
+
+// Test that the first compile of its kind in a cache only notes that the prelude is wanted,
+// the second makes it, and the third uses it.
+TEST_F(PrecompiledPreludeTest, MadeAtTheSecondCompile) {
+    testing::LogCapture log;
+    build(kernelSource(1));
+    EXPECT_EQ(log.count("compiling without a precompiled prelude: the first compile of its kind in this cache"), 1u)
+        << log.text();
     EXPECT_TRUE(preludeFiles().empty());
+    EXPECT_EQ(preludeFiles(".wanted").size(), 1u);
+    build(kernelSource(2));
+    const std::vector<std::string> made = preludeFiles();
+    ASSERT_EQ(made.size(), 1u);
+    EXPECT_EQ(log.count("made the precompiled prelude " + made[0]), 1u) << log.text();
+    build(kernelSource(3));
+    EXPECT_EQ(log.count("using the precompiled prelude " + made[0]), 1u) << log.text();
+    EXPECT_EQ(log.count("the first compile of its kind"), 1u) << log.text();
 }
 
 /// Ways a precompiled prelude in the cache can be unusable, each done to the file.
@@ -173,7 +200,9 @@ TEST_F(PrecompiledPreludeTest, DamagedOneFallsBack) {
              std::shared_ptr<const Toolchain> toolchain = tools();
              std::optional<PrecompiledPrelude> other = PrecompiledPrelude::of(
                  *toolchain, {"-std=c++20", "-nostdinc", "-O1", "-isystem", toolchain->includeDir}, kHead);
-             ASSERT_TRUE(other && other->prepare(*toolchain));
+             ASSERT_TRUE(other);
+             EXPECT_FALSE(other->prepare(*toolchain)) << "the first asking notes it";
+             ASSERT_TRUE(other->prepare(*toolchain));
              fs::copy_file(other->file(), file, fs::copy_options::overwrite_existing);
          }},
     };
@@ -181,8 +210,8 @@ TEST_F(PrecompiledPreludeTest, DamagedOneFallsBack) {
     for (const Damage& damage : damages) {
         SCOPED_TRACE(damage.name);
         useCache(std::string("cache-") + std::to_string(value));
-        build(kernelSource(++value));
-        std::vector<std::string> made = preludeFiles();
+        std::vector<std::string> made = makePrelude(value + 1);
+        value += 2;
         ASSERT_EQ(made.size(), 1u);
         damage.apply(made[0]);
         testing::LogCapture log;
@@ -202,12 +231,11 @@ TEST_F(PrecompiledPreludeTest, DamagedOneFallsBack) {
 // Test that a precompiled prelude someone else could have written (writable by others) is
 // not used but made again, private.
 TEST_F(PrecompiledPreludeTest, WritableByOthersIsMadeAgain) {
-    build(kernelSource(1));
-    std::vector<std::string> made = preludeFiles();
+    std::vector<std::string> made = makePrelude(1);
     ASSERT_EQ(made.size(), 1u);
     ASSERT_EQ(chmod(made[0].c_str(), 0666), 0);
     testing::LogCapture log;
-    build(kernelSource(2));
+    build(kernelSource(3));
     EXPECT_EQ(log.count("making the precompiled prelude again"), 1u) << log.text();
     EXPECT_EQ(log.count("made the precompiled prelude " + made[0]), 1u) << log.text();
     struct stat info {};
@@ -215,22 +243,26 @@ TEST_F(PrecompiledPreludeTest, WritableByOthersIsMadeAgain) {
     EXPECT_EQ(info.st_mode & 0777, 0600u);
 }
 
-// Test that threads compiling new sources at once make the precompiled prelude once, and the
-// others use it.
+// Test that threads compiling new sources into a new cache at once make the precompiled
+// prelude once (one of them notes that it is wanted, the next makes it), and the others use it.
 TEST_F(PrecompiledPreludeTest, ThreadsMakeItOnce) {
     constexpr int kThreads = 4;
     testing::LogCapture log;
     std::vector<std::thread> threads;
     for (int i = 0; i < kThreads; ++i) threads.emplace_back([i] { build(kernelSource(10 + i)); });
     for (std::thread& thread : threads) thread.join();
+    EXPECT_EQ(log.count("the first compile of its kind"), 1u) << log.text();
     EXPECT_EQ(log.count("made the precompiled prelude"), 1u) << log.text();
-    EXPECT_EQ(log.count("using the precompiled prelude"), static_cast<std::size_t>(kThreads - 1)) << log.text();
+    EXPECT_EQ(log.count("using the precompiled prelude"), static_cast<std::size_t>(kThreads - 2)) << log.text();
     EXPECT_EQ(preludeFiles().size(), 1u);
 }
 
-// Test that two processes compiling into a new cache at once, both making the precompiled
-// prelude, both compile, and leave one whole precompiled prelude that the next compile uses.
+// Test that two processes compiling at once into a cache that wants the precompiled prelude,
+// both making it, both compile, and leave one whole precompiled prelude (and no temporary
+// file) that the next compile uses.
 TEST_F(PrecompiledPreludeTest, ProcessesMakeItAtOnce) {
+    build(kernelSource(1));
+    ASSERT_EQ(preludeFiles(".wanted").size(), 1u);
     support::ProcessResult runs[2];
     std::vector<std::thread> processes;
     for (support::ProcessResult& run : runs)
@@ -243,7 +275,8 @@ TEST_F(PrecompiledPreludeTest, ProcessesMakeItAtOnce) {
         EXPECT_TRUE(run.output.ends_with("compiled\n") || run.output.ends_with("hit\n")) << run.output;
     }
     std::vector<std::string> made = preludeFiles();
-    ASSERT_EQ(made.size(), 1u) << "no temporary file is left";
+    ASSERT_EQ(made.size(), 1u);
+    EXPECT_EQ(preludeFiles("").size(), 2u) << "the prelude and the note that it is wanted, no temporary file";
     testing::LogCapture log;
     build(kernelSource(3));
     EXPECT_EQ(log.count("using the precompiled prelude " + made[0]), 1u) << log.text();
@@ -268,15 +301,16 @@ std::string matmulSource() {
 }
 
 // Test that the matmul sample's kernels compile to the same bytes, plain and with shader
-// validation, with a precompiled prelude (made for each flavour by these compiles) and
-// without one.
+// validation, with a precompiled prelude (made for each flavour by these compiles, after a
+// smaller library in both flavours noted that the cache wants them) and without one.
 TEST_F(PrecompiledPreludeTest, SameLibrariesWithAndWithout) {
     const std::string source = matmulSource();
     const auto compile = [&](std::vector<std::string>* paths) {
+        std::string error;
+        ASSERT_NE(build(kernelSource(1)).library->validationFlavour(&error), nullptr) << error;
         SourceBuild plain = buildLibraryFromSource(source, {});
         ASSERT_TRUE(plain.ok) << plain.diagnostics;
         ASSERT_NE(plain.library->find("mat_mul_register_8x4"), nullptr);
-        std::string error;
         std::shared_ptr<KernelLibrary> validation = plain.library->validationFlavour(&error);
         ASSERT_NE(validation, nullptr) << error;
         ASSERT_NE(validation->find("mat_mul_tiled"), nullptr);
@@ -319,8 +353,7 @@ std::string sameBuildDirectory(std::string messages) {
 // "included from" lines would name the precompiled header: that compile is done again
 // without it). The prelude stays: the fault was the source's.
 TEST_F(PrecompiledPreludeTest, ErrorsAreThoseOfACompileWithout) {
-    build(kernelSource(1));
-    const std::vector<std::string> made = preludeFiles();
+    const std::vector<std::string> made = makePrelude(1);
     ASSERT_EQ(made.size(), 1u);
     for (const char* body : {"out[0] = undeclared_name;", "out[0] = int(metal::clamp(float3(1.0f), 2.0f));",
                              "metal::matrix<int, 2, 2> m; out[0] = 0;"}) {
