@@ -56,4 +56,19 @@ private:
     std::shared_ptr<Sink> sink_;
 };
 
+/// Sets the library's log to `level` while it lives (messages below the logger's level reach
+/// no sink, a capture's neither), then back to what it was.
+class ScopedLogLevel {
+public:
+    explicit ScopedLogLevel(spdlog::level::level_enum level) : previous_(support::log().level()) {
+        support::log().set_level(level);
+    }
+    ~ScopedLogLevel() { support::log().set_level(previous_); }
+    ScopedLogLevel(const ScopedLogLevel&) = delete;
+    ScopedLogLevel& operator=(const ScopedLogLevel&) = delete;
+
+private:
+    spdlog::level::level_enum previous_;
+};
+
 } // namespace metalcpu::testing

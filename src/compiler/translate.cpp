@@ -83,10 +83,11 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
 
     // 5. Output.
     CodeWriter writer(files);
+    // Before the prelude only what it reads (the flavour); the file's own definitions after it.
     if (options.validation) writer.writeRaw("#define METALCPU_VALIDATION 1\n");
-    writer.writeRaw(functionConstantsDefinition(found.functionConstants));
     if (includesTensorHeaders(files)) writer.writeRaw("#define METALCPU_TENSOR_HEADERS 1\n");
-    writer.writeRaw("#include <metalcpu/kernel_prelude.h>\n");
+    writer.writeRaw(std::string(kPreludeInclude));
+    writer.writeRaw(functionConstantsDefinition(found.functionConstants));
     if (!found.accessSites.empty()) writer.writeRaw(accessSiteTable(found.accessSites, files));
     writer.writeTokens(tokens);
     const std::string constantTable = functionConstantTable(found.functionConstants);

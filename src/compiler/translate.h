@@ -177,7 +177,7 @@ struct Translation {
 };
 
 /// In the shader-validation flavour every kernel's entry-point code sits under
-/// `#if METALCPU_SELECTS_KERNEL(<selector>)`: compiled with METALCPU_ONLY_KERNEL defined to one
+/// `#if METALCPU_SELECTS_KERNEL(<selector>)`: compiled with METALCPU_ONLY_KERNEL redefined to one
 /// kernel's selector, the file builds that kernel's entry point alone, so a kernel template
 /// whose instrumented instantiation does not compile cannot take the others' validation with
 /// it (jit/kernel_library.h). The selector is the C++ literal of the 64-bit FNV-1a hash of the
@@ -191,6 +191,14 @@ std::string kernelSelector(std::string_view hostName);
 std::string kernelSymbol(std::string_view hostName);
 /// The host name a kernelSymbol() encodes; nullopt for any other symbol.
 std::optional<std::string> kernelNameOfSymbol(std::string_view symbol);
+
+/// The line by which a translated file includes <metalcpu/kernel_prelude.h>. Only #define
+/// lines of what the prelude reads (the file's flavour: math settings, MSL version,
+/// validation, tensors) and comments come before it; whatever else the file defines (function
+/// constants, embedded texts, the kernel a flavour keeps) comes right after it, replacing the
+/// prelude's defaults, so that the prelude can be precompiled once for every file of a flavour
+/// (jit/precompiled_prelude.h).
+inline constexpr std::string_view kPreludeInclude = "#include <metalcpu/kernel_prelude.h>\n";
 
 /// Translates one preprocessed translation unit (the output of `g++ -E` with metalcpu's stub
 /// headers, linemarkers included) into C++ that includes <metalcpu/kernel_prelude.h>, keeps

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <unistd.h>
 
@@ -120,6 +121,20 @@ std::string prepareCacheDirectory(std::string* error) {
                             problem, fallback);
     });
     return resolved;
+}
+
+std::shared_ptr<std::mutex> cacheEntryMutex(const std::string& path) {
+    static std::mutex guard;
+    static std::map<std::string, std::weak_ptr<std::mutex>> entries;
+    std::lock_guard lock(guard);
+    std::erase_if(entries, [](const auto& entry) { return entry.second.expired(); });
+    std::weak_ptr<std::mutex>& slot = entries[path];
+    std::shared_ptr<std::mutex> mutex = slot.lock();
+    if (!mutex) {
+        mutex = std::make_shared<std::mutex>();
+        slot = mutex;
+    }
+    return mutex;
 }
 
 bool prepareCacheSubdirectory(const std::string& path, std::string* error) {

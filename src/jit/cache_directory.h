@@ -1,5 +1,7 @@
 #pragma once
 
+#include <memory>
+#include <mutex>
 #include <string>
 
 namespace metalcpu::jit {
@@ -20,6 +22,11 @@ std::string prepareCacheDirectory(std::string* error);
 /// Creates the directory `path` inside the cache if missing and checks that it is trusted
 /// (support::untrustedDirectory()); false with the reason in `error`.
 bool prepareCacheSubdirectory(const std::string& path, std::string* error);
+
+/// A mutex per cache entry (a path) that some thread of this process is looking up or
+/// building, so that threads asking for the same entry at once build it once and the others
+/// use it. Processes need none: each writes a name of its own and renames it into place.
+std::shared_ptr<std::mutex> cacheEntryMutex(const std::string& path);
 
 /// The message for a cache directory that is not trusted for `reason`.
 std::string untrustedCacheMessage(const std::string& root, const std::string& reason);

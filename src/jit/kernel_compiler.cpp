@@ -3,17 +3,18 @@
 #include "compiler/source_access.h"
 #include "compiler/translate.h"
 #include "jit/cache_directory.h"
+#include "jit/compiler_process.h"
 #include "jit/compiler_messages.h"
 #include "jit/isa.h"
 #include "jit/library_file.h"
 #include "jit/make_dependencies.h"
 #include "jit/object_file.h"
+#include "jit/precompiled_prelude.h"
 #include "jit/toolchain.h"
 #include "support/config.h"
 #include "support/files.h"
 #include "support/hash.h"
 #include "support/log.h"
-#include "support/process.h"
 
 #include <algorithm>
 #include <charconv>
@@ -83,49 +84,6 @@ std::vector<std::string> codeFlags(MathMode mode, const Target& target, const Bu
 
 CompileResult missingToolchain(const std::string& error) { return CompileResult{false, error + "\n"}; }
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
-
-/// A limit from the configuration in bytes; 0 (no limit) for 0 or less.
-std::uint64_t megabytes(int value) { return value > 0 ? static_cast<std::uint64_t>(value) * kMiB : 0; }
-
-/// The bounds of every compiler process (docs/configuration.md, METALCPU_COMPILE_*).
-support::ProcessLimits compilerLimits() {
-    const support::Config& config = support::config();
-    support::ProcessLimits limits;
-    limits.timeoutSeconds = config.compileTimeout > 0 ? static_cast<unsigned>(config.compileTimeout) : 0;
-    limits.addressSpaceBytes = megabytes(config.compileMemoryLimit);
-    limits.outputBytes = kDiagnosticsLimit;
-    return limits;
-}
-
-/// Whether a failed compiler's output says it ran out of memory (GCC, Clang, a C++ runtime).
-bool ranOutOfMemory(const std::string& output) {
-    for (const char* sign : {"memory exhausted", "out of memory", "Cannot allocate memory", "bad_alloc"})
-        if (output.find(sign) != std::string::npos) return true;
-    return false;
-}
-
-/// A private directory that one compiler process writes into and has as its TMPDIR,
-/// removed with everything in it: a compiler killed at a limit cannot remove its temporary
-/// files itself, and a confined compiler may write nowhere else. What it makes for others
-/// is moved out of it.
-class Scratch {
-public:
-    Scratch() : path_(support::makeTemporaryDirectory("metalcpu-cc-")) {}
-    ~Scratch() {
-        if (!path_.empty()) support::removeTree(path_);
-    }
-    bool made() const { return !path_.empty(); }
-    const std::string& path() const { return path_; }
-    std::string file(const char* name) const { return path_ + "/" + name; }
-
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-
-private:
-    std::string path_;
-};
-
 /// `path` as seen from this process when a compiler running in `workingDirectory` names it.
 std::string inDirectory(const std::string& workingDirectory, const std::string& path) {
     const bool relative = !workingDirectory.empty() && !path.empty() && path[0] != '/';
@@ -140,39 +98,32 @@ std::string absoluteIn(const std::string& workingDirectory, const std::string& p
     return error ? path : absolute.lexically_normal().string();
 }
 
-/// Runs one compiler process within compilerLimits() (plus `fileSizeBytes`, the largest file
-/// it may write), confined to reading its toolchain and `readable`, and to writing in
-/// `scratch`. When it fails, the diagnostics say first which limit stopped it, if one did,
-/// and the variable that raises it; then its output, cut at kDiagnosticsLimit.
-CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv,
-                          const std::string& workingDirectory, const Scratch& scratch,
-                          std::vector<std::string> readable, std::uint64_t fileSizeBytes = 0) {
-    if (!scratch.made()) return CompileResult{false, "cannot create a temporary directory\n"};
-    support::ProcessLimits limits = compilerLimits();
-    limits.fileSizeBytes = fileSizeBytes;
-    readable.insert(readable.end(), tools.programFiles.begin(), tools.programFiles.end());
-    limits.files = support::FileAccess{std::move(readable), {scratch.path()}};
-    support::ProcessResult run = support::runProcess(argv, workingDirectory, limits, {"TMPDIR=" + scratch.path()});
-    if (!run.started) return CompileResult{false, (run.output.empty() ? "cannot run " + argv[0] : run.output) + "\n"};
-    // On success the output is the compiler's warnings, if it was asked for any.
-    const bool ok = run.exitCode == 0 && !run.timedOut;
-    CompileResult made{ok, ok ? run.output : std::string()};
-    if (made.ok) return made;
-    const support::Config& config = support::config();
-    std::string& text = made.diagnostics;
-    if (run.timedOut)
-        text = "error: the compiler did not finish within " + std::to_string(limits.timeoutSeconds) +
-               " s and was stopped (METALCPU_COMPILE_TIMEOUT raises the limit; 0 removes it)\n";
-    else if (limits.addressSpaceBytes && ranOutOfMemory(run.output))
-        text = "error: the compiler ran out of memory within its limit of " + std::to_string(config.compileMemoryLimit) +
-               " MiB (METALCPU_COMPILE_MEMORY_LIMIT raises the limit; 0 removes it)\n";
-    else if (run.signal)
-        text = "error: the compiler was ended by signal " + std::to_string(run.signal) + "\n";
-    text += run.output;
-    if (run.droppedBytes)
-        text += "\n[" + std::to_string(run.droppedBytes) + " more bytes of compiler output cut; the first " +
-                std::to_string(kDiagnosticsLimit / 1024) + " KiB are shown]\n";
-    return made;
+/// Compiles one translated file into one image: `task` (the input, the output and what to
+/// make) with `flags`. The prelude is read precompiled when there is one for the file (whose
+/// start is `head`) and these flags (precompiled_prelude.h); a compile with it that fails
+/// over it is done again without it, and that one's result is the result, so the prelude
+/// changes how long a compile takes, never what it makes or says.
+CompileResult compileImage(const Toolchain& tools, const std::vector<std::string>& flags,
+                           const std::vector<std::string>& task, const std::string& head,
+                           const std::string& workingDirectory, const Scratch& scratch,
+                           const std::vector<std::string>& readable) {
+    std::vector<std::string> plain = {tools.compiler, "-x", "c++"};
+    plain.insert(plain.end(), flags.begin(), flags.end());
+    plain.insert(plain.end(), task.begin(), task.end());
+    std::optional<PrecompiledPrelude> prelude = PrecompiledPrelude::of(tools, flags, head);
+    if (!prelude || !prelude->prepare(tools)) return runCompiler(tools, plain, workingDirectory, scratch, readable);
+    std::vector<std::string> argv = prelude->arguments();
+    argv.insert(argv.begin(), tools.compiler);
+    argv.insert(argv.end(), plain.begin() + 1, plain.end());
+    std::vector<std::string> readableWith = readable;
+    readableWith.push_back(prelude->file());
+    CompileResult result = runCompiler(tools, argv, workingDirectory, scratch, readableWith);
+    if (result.ok || !prelude->mentionedIn(result.diagnostics)) return result;
+    support::log().debug("compiling again without the precompiled prelude {}, which the failed compile mentions",
+                         prelude->file());
+    CompileResult without = runCompiler(tools, plain, workingDirectory, scratch, readable);
+    if (without.ok) prelude->discard(result.diagnostics);
+    return without;
 }
 
 /// Moves what a compiler made in its scratch directory to where it was asked for.
@@ -276,13 +227,13 @@ std::string KernelCompileSettings::key() const {
 
 namespace {
 
-/// The C++ lines that define `macro` as `variable`, a string holding `text`: a raw string
-/// literal whose delimiter does not occur in the text.
+/// The C++ lines that define `macro` (replacing the prelude's default) as `variable`, a
+/// string holding `text`: a raw string literal whose delimiter does not occur in the text.
 std::string embedSource(const std::string& macro, const std::string& variable, const std::string& text) {
     std::string delimiter = "mcv";
     for (int n = 0; text.find(")" + delimiter + "\"") != std::string::npos; ++n) delimiter = "mcv" + std::to_string(n);
-    return "#define " + macro + " " + variable + "\nstatic const char " + variable + "[] = R\"" + delimiter + "(" +
-           text + ")" + delimiter + "\";\n";
+    return "#undef " + macro + "\n#define " + macro + " " + variable + "\nstatic const char " + variable + "[] = R\"" +
+           delimiter + "(" + text + ")" + delimiter + "\";\n";
 }
 
 /// What the shader-validation flavour's translation has to say beyond the plain one's, as
@@ -305,6 +256,13 @@ std::string validationDiagnostics(const msl::Translation& plain, const msl::Tran
 }
 
 } // namespace
+
+std::string insertAfterPrelude(const std::string& translatedCpp, const std::string& lines) {
+    const std::size_t at = translatedCpp.find(msl::kPreludeInclude);
+    if (at == std::string::npos) return translatedCpp;
+    const std::size_t after = at + msl::kPreludeInclude.size();
+    return translatedCpp.substr(0, after) + lines + translatedCpp.substr(after);
+}
 
 std::string embedValidationSource(const std::string& validationCpp) {
     return embedSource("METALCPU_VALIDATION_SOURCE", "metalcpu_validation_source", validationCpp);
@@ -519,7 +477,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
             if (d.severity == msl::Diagnostic::Severity::Error) errors.push_back(d);
         embedded += embedValidationSource(validationFailureSource(msl::formatDiagnostics(errors, kDiagnosticsLimit)));
     }
-    translation.cpp = head + embedded + translation.cpp;
+    translation.cpp = head + insertAfterPrelude(translation.cpp, embedded);
     if (!support::writeFileAtomically(cppPath, translation.cpp))
         return CompileResult{false, "cannot write " + cppPath + "\n"};
     return CompileResult{true, diagnostics};
@@ -544,16 +502,16 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
     for (std::size_t i = 0; i < targets.size(); ++i) {
         const std::string image = scratch.file((std::to_string(i) + (sharedLibrary ? ".so" : ".o")).c_str());
         images.push_back(ImageSource{targets[i].level, image});
-        std::vector<std::string> argv = {tools->compiler, "-x", "c++"};
-        for (const std::string& flag : codeFlags(recordedMathMode(head), targets[i], build)) argv.push_back(flag);
+        std::vector<std::string> flags = codeFlags(recordedMathMode(head), targets[i], build);
         // The standard library is a system directory: its own code warns about nothing the
         // user wrote.
-        argv.insert(argv.end(), {"-isystem", tools->includeDir});
-        if (build.syntaxOnly) argv.insert(argv.end(), {"-fsyntax-only", cppPath});
-        else if (sharedLibrary) argv.insert(argv.end(), {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", image});
-        else argv.insert(argv.end(), {"-c", cppPath, "-o", image});
-        compiles.push_back(std::async(std::launch::async, [&, argv] {
-            return runCompiler(*tools, argv, workingDirectory, scratch, readable);
+        flags.insert(flags.end(), {"-isystem", tools->includeDir});
+        std::vector<std::string> task;
+        if (build.syntaxOnly) task = {"-fsyntax-only", cppPath};
+        else if (sharedLibrary) task = {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", image};
+        else task = {"-c", cppPath, "-o", image};
+        compiles.push_back(std::async(std::launch::async, [&, flags, task] {
+            return compileImage(*tools, flags, task, head, workingDirectory, scratch, readable);
         }));
     }
     // The first level's messages are the file's (every level warns alike); another level's

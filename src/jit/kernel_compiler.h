@@ -104,8 +104,14 @@ CompileResult preprocessFile(const std::string& sourcePath, const std::string& w
                              const KernelCompileSettings& settings, std::string* preprocessed,
                              const BuildOptions& build = {});
 
+/// `translatedCpp` with `lines` right after its prelude include (msl::kPreludeInclude: the
+/// translator writes it before any of the user's code, so the first one is always its own),
+/// where a file's own definitions go; unchanged when it has none.
+std::string insertAfterPrelude(const std::string& translatedCpp, const std::string& lines);
+
 /// The C++ lines that put `validationCpp` (a file translated with shader validation) into a
-/// translated file as METALCPU_VALIDATION_SOURCE, i.e. its mc_module::validation_source.
+/// translated file as METALCPU_VALIDATION_SOURCE, i.e. its mc_module::validation_source; they
+/// go after the prelude (insertAfterPrelude()), replacing its default.
 std::string embedValidationSource(const std::string& validationCpp);
 
 /// What a file carries as its validation source when its instrumented translation failed
@@ -118,7 +124,8 @@ std::string validationFailureSource(const std::string& reason);
 std::optional<std::string> validationFailureReason(std::string_view validationSource);
 
 /// The C++ lines that put a file's own translated text (preambles included) into it as
-/// METALCPU_SPECIALISATION_SOURCE, i.e. its mc_module::specialisation_source.
+/// METALCPU_SPECIALISATION_SOURCE, i.e. its mc_module::specialisation_source; they go after
+/// the prelude, as embedValidationSource()'s do.
 std::string embedSpecialisationSource(const std::string& translatedCpp);
 
 /// Compiles translated C++ into an object file (an .air) or, with `sharedLibrary`, straight

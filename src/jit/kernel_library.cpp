@@ -207,7 +207,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::kernelValidationFlavour(const std:
     std::vector<std::string> sources;
     for (const std::string& source : validationSources_)
         if (source.find(marker) != std::string::npos)
-            sources.push_back("#define METALCPU_ONLY_KERNEL " + selector + "\n" + source);
+            sources.push_back(insertAfterPrelude(source, "#undef METALCPU_ONLY_KERNEL\n#define METALCPU_ONLY_KERNEL " + selector + "\n"));
     std::string why;
     std::shared_ptr<KernelLibrary> flavour;
     if (sources.empty()) {

@@ -1,5 +1,6 @@
 #include "jit/library_cache.h"
 
+#include "jit/cache_directory.h"
 #include "jit/isa.h"
 #include "jit/kernel_library.h"
 #include "jit/toolchain.h"
@@ -12,7 +13,6 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <map>
 #include <mutex>
 #include <sys/stat.h>
 #include <thread>
@@ -26,22 +26,6 @@ void removeEntry(const std::string& path) {
     struct stat info {};
     if (lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) support::removeTree(path);
     else std::remove(path.c_str());
-}
-
-/// A mutex per cache entry that some thread of this process is looking up or building, so
-/// that threads asking for the same library at once build it once and the others load it.
-std::shared_ptr<std::mutex> entryMutex(const std::string& path) {
-    static std::mutex guard;
-    static std::map<std::string, std::weak_ptr<std::mutex>> entries;
-    std::lock_guard lock(guard);
-    std::erase_if(entries, [](const auto& entry) { return entry.second.expired(); });
-    std::weak_ptr<std::mutex>& slot = entries[path];
-    std::shared_ptr<std::mutex> mutex = slot.lock();
-    if (!mutex) {
-        mutex = std::make_shared<std::mutex>();
-        slot = mutex;
-    }
-    return mutex;
 }
 
 std::atomic<std::chrono::milliseconds> slowCompileDelay{std::chrono::seconds(1)};
@@ -134,7 +118,7 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
     const std::string& directory = tools->kernelDir;
     build.libraryPath = directory + "/" + key + suffix;
 
-    std::shared_ptr<std::mutex> entry = entryMutex(build.libraryPath);
+    std::shared_ptr<std::mutex> entry = cacheEntryMutex(build.libraryPath);
     std::lock_guard lock(*entry);
     if (openCached(build, key) != Lookup::Missing) return build;
     std::string staging = support::createUniqueFile(build.libraryPath + ".staging");

@@ -31,18 +31,6 @@ const Family* familyOf(std::uint32_t dataType, unsigned* components) {
     return nullptr;
 }
 
-/// The line a translated file includes its prelude with; the values go right after it.
-constexpr const char kPreludeLine[] = "#include <metalcpu/kernel_prelude.h>\n";
-
-/// `text` with `values` after its first prelude line (the translator writes it before any
-/// of the user's code, so the first one is always its own).
-std::string withValues(const std::string& text, const std::string& values) {
-    const std::size_t at = text.find(kPreludeLine);
-    if (at == std::string::npos) return text;
-    const std::size_t after = at + sizeof kPreludeLine - 1;
-    return text.substr(0, after) + values + text.substr(after);
-}
-
 /// The explicit specialisation that gives function constant `index` its value.
 std::string valueDefinition(std::uint64_t index, std::uint32_t dataType, const std::vector<std::byte>& bytes) {
     unsigned components = 1;
@@ -123,12 +111,9 @@ Specialisation specialisationOf(const mc_module& module, const std::string& kern
 }
 
 std::string specialisedSource(const std::string& source, const std::string& validation, const std::string& values) {
-    std::string text = withValues(source, values);
+    std::string text = insertAfterPrelude(source, values);
     if (validation.empty()) return text;
-    // The twin is embedded before the prelude, where METALCPU_VALIDATION_SOURCE must be defined.
-    const std::size_t at = text.find(kPreludeLine);
-    if (at == std::string::npos) return text;
-    return text.substr(0, at) + embedValidationSource(withValues(validation, values)) + text.substr(at);
+    return insertAfterPrelude(text, embedValidationSource(insertAfterPrelude(validation, values)));
 }
 
 } // namespace metalcpu::jit

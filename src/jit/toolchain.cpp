@@ -205,6 +205,8 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
     removeStaleStaging(made->kernelDir);
     removeStaleStaging(made->warningFlagsDir);
     made->includeDir = made->stdlibRoot + "/include";
+    made->preludeDir = made->stdlibRoot + "/pch";
+    removeStaleStaging(made->preludeDir);
     made->stubDir = made->stdlibRoot + "/stubs";
     prepared = std::move(made);
     return prepared;

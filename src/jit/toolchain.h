@@ -24,6 +24,9 @@ struct Toolchain {
     std::string stdlibHash; ///< content hash of the embedded standard library
     std::string stdlibRoot; ///< where it is written out: <cacheRoot>/stdlib-<version>-<hash>
     std::string includeDir; ///< the kernel standard library, written out from metalcpu itself
+    /// <stdlibRoot>/pch: the kernel prelude precompiled for each compiler, flag set and
+    /// flavour (precompiled_prelude.h), made at first use
+    std::string preludeDir;
     std::string stubDir;    ///< empty <metal_*> headers for the preprocessing pass
 };
 

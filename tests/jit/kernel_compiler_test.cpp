@@ -88,7 +88,7 @@ TEST_F(KernelCompilerTest, FailedValidationTranslationIsQuoted) {
     settings.macros = {"SCALE=3"};
     ASSERT_TRUE(translateFile(dir_ + "/k.metal", {}, settings, dir_ + "/k.cpp").ok);
     std::string cpp = support::readFile(dir_ + "/k.cpp").value_or("");
-    const std::size_t begin = cpp.find("#define METALCPU_VALIDATION_SOURCE");
+    const std::size_t begin = cpp.find("#undef METALCPU_VALIDATION_SOURCE");
     const std::size_t end = cpp.find(")mcv\";\n", begin);
     ASSERT_NE(end, std::string::npos);
     cpp.replace(begin, end + 7 - begin, embedValidationSource(validationFailureSource(reason)));

@@ -6,6 +6,7 @@
 #include "validation_fixture.h"
 
 #include "foundation/test_support.h"
+#include "log_capture.h"
 #include "runtime/compute_pipeline.h"
 #include "runtime/debug_layer.h"
 #include "support/log.h"
@@ -109,18 +110,6 @@ std::size_t occurrences(const std::string& haystack, const std::string& needle) 
     for (std::size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) ++n;
     return n;
 }
-
-/// Raises the library's log to `info` while it lives, so that reports reach its sinks.
-class InfoLogLevel {
-public:
-    InfoLogLevel() : previous_(support::log().level()) { support::log().set_level(spdlog::level::info); }
-    ~InfoLogLevel() { support::log().set_level(previous_); }
-    InfoLogLevel(const InfoLogLevel&) = delete;
-    InfoLogLevel& operator=(const InfoLogLevel&) = delete;
-
-private:
-    spdlog::level::level_enum previous_;
-};
 
 // ---- Labels -----------------------------------------------------------------------------------
 
@@ -396,7 +385,7 @@ TEST_F(ReportsEndToEnd, JsonLinesCarryEveryField) {
 // Test that reports always reach the library's log, at level info with Apple's [GPUDebug]
 // category, and that a clean kernel logs nothing.
 TEST_F(ReportsEndToEnd, ReportsReachTheLibraryLog) {
-    InfoLogLevel info;
+    ScopedLogLevel info(spdlog::level::info); // reports reach the log's sinks from info up
     ns::testing::LogCapture log;
     ::testing::internal::CaptureStderr(); // the log's stderr sink shows them too at this level
     storeAt(0);
@@ -418,7 +407,7 @@ TEST_F(ReportsEndToEnd, StderrShowsAReportOnce) {
     settings.enabled = true;
     settings.reportToStderr = true;
     configure(settings);
-    InfoLogLevel info;
+    ScopedLogLevel info(spdlog::level::info); // reports reach the log's sinks from info up
     ns::testing::LogCapture log;
     ::testing::internal::CaptureStderr();
     storeAt(0);

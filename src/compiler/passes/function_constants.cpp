@@ -225,7 +225,7 @@ void rewriteFunctionConstants(PassContext& context) {
 
 std::string functionConstantsDefinition(const std::vector<FunctionConstantDecl>& constants) {
     if (constants.empty()) return {};
-    return "#define METALCPU_FUNCTION_CONSTANTS " + std::to_string(constants.size()) + ", __mc_function_constants\n";
+    return "#undef METALCPU_FUNCTION_CONSTANTS\n#define METALCPU_FUNCTION_CONSTANTS " + std::to_string(constants.size()) + ", __mc_function_constants\n";
 }
 
 std::string functionConstantTable(const std::vector<FunctionConstantDecl>& constants) {

@@ -49,8 +49,9 @@ void resolveConditionalParameters(const std::vector<FunctionConstantDecl>& const
 /// rewriteAttributes() (which erases the attribute) and rewriteConstantInitialisation().
 void rewriteFunctionConstants(PassContext& context);
 
-/// The line the translated file starts with when it has function constants: it points
-/// mc_module::function_constants at the table functionConstantTable() writes.
+/// The lines right after the translated file's prelude include when it has function
+/// constants: they point mc_module::function_constants (replacing the prelude's default) at
+/// the table functionConstantTable() writes.
 std::string functionConstantsDefinition(const std::vector<FunctionConstantDecl>& constants);
 
 /// The reflection table (mc_function_constant) of the file's function constants.

@@ -1,5 +1,6 @@
-#define METALCPU_FUNCTION_CONSTANTS 4, __mc_function_constants
 #include <metalcpu/kernel_prelude.h>
+#undef METALCPU_FUNCTION_CONSTANTS
+#define METALCPU_FUNCTION_CONSTANTS 4, __mc_function_constants
 #line 5 "function_constants.metal"
 using namespace metal; constinit
 

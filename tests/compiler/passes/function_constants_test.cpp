@@ -86,7 +86,7 @@ TEST(FunctionConstants, Table) {
     c.name = "nsg";
     c.helper = "::__mc_fc_nsg";
     c.kernels = {"k"};
-    EXPECT_EQ(functionConstantsDefinition({c}), "#define METALCPU_FUNCTION_CONSTANTS 1, __mc_function_constants\n");
+    EXPECT_EQ(functionConstantsDefinition({c}), "#undef METALCPU_FUNCTION_CONSTANTS\n#define METALCPU_FUNCTION_CONSTANTS 1, __mc_function_constants\n");
     EXPECT_EQ(functionConstantTable({c}),
               "const char* const __mc_fc_users_0[] = {\"k\", };\n"
               "const ::mc_function_constant __mc_function_constants[] = {\n"

@@ -315,8 +315,16 @@ struct address_space_tag {};
 #include <metalcpu/function_constants.h>
 #include <metalcpu/work_items.h>
 
-/// The kernel compiler defines METALCPU_VALIDATION_SOURCE to the instrumented twin of a file
-/// (see mc_module::validation_source).
+// What a translated file defines of its own — its embedded texts, its function constants,
+// the one kernel a flavour keeps — it defines after this prelude, replacing the defaults below
+// with #undef and #define: the prelude then reads only the macros of the file's flavour (math
+// mode, MSL version, validation, tensors), so that one precompiled prelude serves every file
+// of that flavour (jit/precompiled_prelude.h). Texts translated before defined the first
+// three before the prelude; the #ifndef keeps their definitions, so their embedded
+// validation and specialisation texts still compile.
+
+/// The instrumented twin of a file (see mc_module::validation_source), defined by the kernel
+/// compiler.
 #ifndef METALCPU_VALIDATION_SOURCE
 #define METALCPU_VALIDATION_SOURCE nullptr
 #endif
@@ -326,17 +334,15 @@ struct address_space_tag {};
 #define METALCPU_SPECIALISATION_SOURCE nullptr
 #endif
 /// `count, table` of the file's function constants (mc_module::function_constants), defined
-/// by the front end before this header when the file has any.
+/// by the front end when the file has any.
 #ifndef METALCPU_FUNCTION_CONSTANTS
 #define METALCPU_FUNCTION_CONSTANTS 0, nullptr
 #endif
-/// The validation flavour compiled for one kernel (jit/kernel_library.cpp defines
-/// METALCPU_ONLY_KERNEL to its selector, msl::kernelSelector()) keeps only that kernel's code.
-#ifdef METALCPU_ONLY_KERNEL
-#define METALCPU_SELECTS_KERNEL(selector) ((selector) == (METALCPU_ONLY_KERNEL))
-#else
-#define METALCPU_SELECTS_KERNEL(selector) 1
-#endif
+/// The selector (msl::kernelSelector()) of the one kernel whose code a shader-validation
+/// flavour compiled for that kernel keeps (jit/kernel_library.cpp defines it); 0: every
+/// kernel's. Read where METALCPU_SELECTS_KERNEL is used, after the definition.
+#define METALCPU_ONLY_KERNEL 0
+#define METALCPU_SELECTS_KERNEL(selector) ((METALCPU_ONLY_KERNEL) == 0 || (selector) == (METALCPU_ONLY_KERNEL))
 /// Places one module descriptor in the library's module table (a linker section the
 /// library's open function walks; see library_stub.h).
 #define METALCPU_REGISTER_MODULE(kernels, count, source, constants, constant_count)              \

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "jit/kernel_compiler.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace metalcpu::jit {
+
+struct Toolchain;
+
+/// A limit from the configuration, in MiB, as bytes; 0 (no limit) for 0 or less.
+std::uint64_t megabytes(int value);
+
+/// A private directory that one compiler process writes into and has as its TMPDIR,
+/// removed with everything in it: a compiler killed at a limit cannot remove its temporary
+/// files itself, and a confined compiler may write nowhere else. What it makes for others
+/// is moved out of it.
+class Scratch {
+public:
+    Scratch();
+    ~Scratch();
+    bool made() const { return !path_.empty(); }
+    const std::string& path() const { return path_; }
+    std::string file(const char* name) const { return path_ + "/" + name; }
+
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+
+private:
+    std::string path_;
+};
+
+/// Runs one compiler process within the limits of docs/configuration.md (METALCPU_COMPILE_*;
+/// plus `fileSizeBytes`, the largest file it may write), confined to reading its toolchain
+/// and `readable`, and to writing in `scratch`. When it fails, the diagnostics say first which
+/// limit stopped it, if one did, and the variable that raises it; then its output, cut at
+/// kDiagnosticsLimit.
+CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv,
+                          const std::string& workingDirectory, const Scratch& scratch,
+                          std::vector<std::string> readable, std::uint64_t fileSizeBytes = 0);
+
+} // namespace metalcpu::jit
