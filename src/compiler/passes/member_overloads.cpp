@@ -1,5 +1,6 @@
 #include "compiler/passes/member_overloads.h"
 
+#include "compiler/address_space.h"
 #include "compiler/diagnostics.h"
 #include "compiler/edits.h"
 #include "compiler/passes/address_space_dispatch.h"
@@ -10,19 +11,13 @@
 
 #include <algorithm>
 #include <map>
-#include <string_view>
+#include <optional>
 #include <tuple>
 #include <utility>
 
 namespace metalcpu::msl {
 
 namespace {
-
-bool isAddressSpace(const Token& t) {
-    return t.isIdentifier("thread") || t.isIdentifier("device") || t.isIdentifier("constant") ||
-           t.isIdentifier("threadgroup") || t.isIdentifier("threadgroup_imageblock") ||
-           t.isIdentifier("ray_data") || t.isIdentifier("object_data");
-}
 
 /// Whether the address space at `i` qualifies a pointer (`device const T* p`) rather than a
 /// reference or `this`: the first `*`, `&`, `,` or `)` after its type decides.
@@ -59,10 +54,12 @@ Shape shapeOf(const Unit& unit, std::string scope, std::size_t begin, std::size_
     for (std::size_t k = begin; k < end; ++k) {
         const Token& t = tokens[k];
         if (t.erased) continue; // a nested overload collapsed away already
-        if (isAddressSpace(t) && unit.isUnqualifiedName(k) &&
-            !(checkedPointers && !t.isIdentifier("thread") && qualifiesPointer(tokens, unit.partner(), k, end))) {
+        const std::optional<Space> space = addressSpaceOf(t);
+        const bool thread = space == Space::Thread;
+        if (space && unit.isUnqualifiedName(k) &&
+            !(checkedPointers && !thread && qualifiesPointer(tokens, unit.partner(), k, end))) {
             shape.spaces += t.spelling + " ";
-            (t.isIdentifier("thread") ? shape.threadSpaces : shape.otherSpaces) += 1;
+            (thread ? shape.threadSpaces : shape.otherSpaces) += 1;
             continue;
         }
         shape.key += t.spelling;
