@@ -38,6 +38,17 @@ bool qualifiesPointer(const TokenList& tokens, const std::vector<std::size_t>& p
     return false;
 }
 
+/// Whether tokens [begin, end) name an address space metalcpu does not run
+/// (SpaceInfo::supported). Such a declaration never joins a group: erasing it as a collapsed
+/// twin would silence the error the address-spaces pass, later, reports at its qualifier.
+bool usesUnsupportedSpace(const Unit& unit, std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) {
+        const std::optional<Space> space = addressSpaceOf(unit[k]);
+        if (space && !infoOf(*space).supported && unit.isUnqualifiedName(k)) return true;
+    }
+    return false;
+}
+
 /// A declaration with its address spaces erased (`key`), and the spaces it had (`spaces`).
 struct Shape {
     std::string key;
@@ -54,7 +65,7 @@ Shape shapeOf(const Unit& unit, std::string scope, std::size_t begin, std::size_
     for (std::size_t k = begin; k < end; ++k) {
         const Token& t = tokens[k];
         if (t.erased) continue; // a nested overload collapsed away already
-        const std::optional<Space> space = addressSpaceOf(t);
+        const std::optional<Space> space = supportedAddressSpaceOf(t); // no group holds the others
         const bool thread = space == Space::Thread;
         if (space && unit.isUnqualifiedName(k) &&
             !(checkedPointers && !thread && qualifiesPointer(tokens, unit.partner(), k, end))) {
@@ -181,6 +192,7 @@ std::map<std::string, std::vector<Overload>> classSpecialisations(const Unit& un
         if (body >= tokens.size() || !tokens[body].isPunct("{") || partner[body] == kNoToken) continue;
         std::size_t end = partner[body] + 1;
         if (end < tokens.size() && tokens[end].isPunct(";")) ++end;
+        if (usesUnsupportedSpace(unit, i, end)) continue;
         const std::string scope = "class " + std::to_string(scopes.empty() ? kNoToken : scopes.back());
         Shape shape = shapeOf(unit, scope, i, arguments + 1, checkedPointers);
         std::string definition = shapeOf(unit, {}, i, end, checkedPointers).key;
@@ -197,7 +209,9 @@ void collapseAddressSpaceOverloads(PassContext& c) {
     const bool checkedPointers = c.options.validation;
     std::map<std::string, std::vector<Overload>> groups;
     for (const FunctionDecl& f : c.unit.module().functions) {
-        if (f.isKernel || f.parametersOpen == kNoToken || f.parametersClose == kNoToken) continue;
+        if (f.isKernel || f.parametersOpen == kNoToken || f.parametersClose == kNoToken ||
+            usesUnsupportedSpace(c.unit, f.headerBegin, f.declarationEnd))
+            continue;
         Shape shape = shapeOf(c.unit, f, checkedPointers);
         std::string definition =
             f.hasBody ? shapeOf(c.unit, {}, f.headerBegin, f.declarationEnd, checkedPointers).key : std::string();
