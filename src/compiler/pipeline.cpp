@@ -58,6 +58,9 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
 
 const std::vector<PassInfo>& passes() {
     // Why this order:
+    // - address-space-overloads runs first, on the address spaces as written, and erases only
+    //   declarations in supported spaces: one in `ray_data` & co. stays for address-spaces to
+    //   report (no later pass looks at erased code);
     // - function-constants runs before attributes, which erases the [[function_constant]]s it reads;
     // - divisions runs before threadgroup-variables, which copies array bounds with their edits;
     // - checked-pointer-types runs before address-spaces: in the validation flavour the address

@@ -1,5 +1,7 @@
 #include "compiler/scanner.h"
 
+#include "compiler/address_space.h"
+
 namespace metalcpu::msl {
 
 namespace {
@@ -374,8 +376,7 @@ private:
             nameFunction(f, start);
             for (std::size_t k = f.parametersClose + 1; k < declEnd && t_[k].isIdentifier(); ++k) {
                 const Token& q = t_[k];
-                if (q.isIdentifier("const") || q.isIdentifier("volatile") || q.isIdentifier("thread") ||
-                    q.isIdentifier("device") || q.isIdentifier("constant") || q.isIdentifier("threadgroup"))
+                if (q.isIdentifier("const") || q.isIdentifier("volatile") || supportedAddressSpaceOf(q))
                     f.trailingQualifiers.push_back(k);
             }
             f.attributes = attributes;

@@ -1,10 +1,12 @@
 #include "compiler/signature.h"
 
+#include "compiler/address_space.h"
 #include "compiler/reflection.h"
 #include "compiler/syntax.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace metalcpu::msl {
 
@@ -245,21 +247,16 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
 
         // The type: address space, pointer or reference, const pointee.
         int angle = 0;
-        bool beforeDeclarator = true;
+        bool beforeDeclarator = true, readOnlySpace = false;
         for (std::size_t at = 0; at < core.size(); ++at) {
             const Token& t = tokens[core[at]];
             if (t.isPunct("<")) ++angle;
             if (t.isPunct(">") && angle > 0) --angle;
             if (angle > 0) continue;
-            if (t.isIdentifier("device"))
-                p.info.addressSpace = AddressSpace::Device;
-            else if (t.isIdentifier("constant"))
-                p.info.addressSpace = AddressSpace::Constant;
-            else if (t.isIdentifier("threadgroup"))
-                p.info.addressSpace = AddressSpace::Threadgroup;
-            else if (t.isIdentifier("thread"))
-                p.info.addressSpace = AddressSpace::Thread;
-            else if (t.isIdentifier("const") && beforeDeclarator)
+            if (const std::optional<Space> space = supportedAddressSpaceOf(t)) {
+                p.info.addressSpace = infoOf(*space).reflected;
+                readOnlySpace = infoOf(*space).readOnly;
+            } else if (t.isIdentifier("const") && beforeDeclarator)
                 p.info.access = Access::ReadOnly;
             else if (t.isPunct("*"))
                 p.isPointer = true, beforeDeclarator = false;
@@ -277,7 +274,7 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
         }
         const bool tensor = isTensorType(tokens, core);
         if (arrayName != kNoToken) p.isPointer = true;
-        if (p.info.addressSpace == AddressSpace::Constant) p.info.access = Access::ReadOnly;
+        if (readOnlySpace) p.info.access = Access::ReadOnly;
         if (!p.isPointer && !p.info.isReference && p.info.addressSpace == AddressSpace::None &&
             p.resourceKind != ParamKind::Texture)
             p.info.access = Access::ReadOnly;

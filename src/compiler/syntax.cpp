@@ -1,5 +1,7 @@
 #include "compiler/syntax.h"
 
+#include "compiler/address_space.h"
+
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -135,10 +137,9 @@ bool isTypeKeyword(std::string_view word) {
 }
 
 bool isTypeQualifier(std::string_view word) {
-    for (std::string_view q : {"const", "volatile", "restrict", "__restrict", "thread", "device", "constant",
-                               "threadgroup", "threadgroup_imageblock", "ray_data", "object_data"})
+    for (std::string_view q : {"const", "volatile", "restrict", "__restrict"})
         if (q == word) return true;
-    return false;
+    return addressSpaceNamed(word).has_value();
 }
 
 std::optional<std::vector<std::size_t>> matchBrackets(const TokenList& tokens, Diagnostics& diagnostics) {

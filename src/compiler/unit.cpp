@@ -1,5 +1,6 @@
 #include "compiler/unit.h"
 
+#include "compiler/address_space.h"
 #include "compiler/syntax.h"
 
 #include <algorithm>
@@ -152,8 +153,7 @@ bool Unit::startsDeclaration(std::size_t typeEnd) const {
     while (k >= 2 && t[k - 1].isPunct("::") && t[k - 2].isIdentifier()) k -= 2;
     if (k > 0 && t[k - 1].isPunct("::")) --k;
     while (k > 0 && t[k - 1].isIdentifier() && !startsExpression(t[k - 1]) &&
-           (isCppKeyword(t[k - 1].spelling) || t[k - 1].is("device") || t[k - 1].is("constant") ||
-            t[k - 1].is("threadgroup") || t[k - 1].is("thread")))
+           (isCppKeyword(t[k - 1].spelling) || supportedAddressSpaceOf(t[k - 1])))
         --k;
     const Token& before = at(t, k - 1);
     return k == 0 || isStatementBoundary(before) || before.isPunct("(") || before.isPunct(",") || before.isPunct(":") ||
@@ -317,8 +317,7 @@ void Unit::classify() {
                 for (std::size_t k = i + 1; k < close && typeLike; ++k) {
                     const Token& c = t[k];
                     if (c.isIdentifier()) {
-                        if (isTypeKeyword(c.spelling) || c.is("device") || c.is("constant") || c.is("threadgroup") ||
-                            c.is("thread"))
+                        if (isTypeKeyword(c.spelling) || supportedAddressSpaceOf(c))
                             marked = true;
                         else if (isCppKeyword(c.spelling) || (k + 1 < close && t[k + 1].isIdentifier()))
                             typeLike = false;

@@ -1,5 +1,6 @@
 #include "compiler/passes/address_space_dispatch.h"
 
+#include "compiler/address_space.h"
 #include "compiler/diagnostics.h"
 #include "compiler/edits.h"
 #include "compiler/findings.h"
@@ -16,28 +17,11 @@ namespace metalcpu::msl {
 
 namespace {
 
-/// MSL's address spaces, with the codes checked_ptr uses (metalcpu/checked.h); `thread` is 0.
-enum class Space { Thread = 0, Device = 1, Constant = 2, Threadgroup = 3 };
-
-const char* spaceName(Space s) {
-    switch (s) {
-    case Space::Thread: return "thread";
-    case Space::Device: return "device";
-    case Space::Constant: return "constant";
-    case Space::Threadgroup: return "threadgroup";
-    }
-    return "";
-}
-
-/// The address space the unqualified name at `i` spells, if it is one.
+/// The supported address space the unqualified name at `i` spells, if it is one (code in
+/// the others is an error of its own, passes/address_spaces.h).
 std::optional<Space> spaceAt(const Unit& unit, std::size_t i) {
-    const Token& t = unit[i];
-    if (!t.isIdentifier() || !unit.isUnqualifiedName(i)) return std::nullopt;
-    if (t.spelling == "thread") return Space::Thread;
-    if (t.spelling == "device") return Space::Device;
-    if (t.spelling == "constant") return Space::Constant;
-    if (t.spelling == "threadgroup") return Space::Threadgroup;
-    return std::nullopt;
+    if (!unit.isUnqualifiedName(i)) return std::nullopt;
+    return supportedAddressSpaceOf(unit[i]);
 }
 
 /// A declaration's type, read from its tokens before and after the declared name.
@@ -269,7 +253,7 @@ std::optional<bool> isPointerParameter(const TokenList& tokens, const std::vecto
 std::string tagType(const Version& v) {
     std::string out = "::metalcpu_kernel::address_space_tag<";
     for (std::size_t i = 0; i < v.spaces.size(); ++i)
-        out += (i == 0 ? "" : ", ") + std::to_string(static_cast<int>(v.spaces[i]));
+        out += (i == 0 ? "" : ", ") + std::to_string(infoOf(v.spaces[i]).number);
     return out + ">";
 }
 
@@ -323,12 +307,8 @@ std::optional<Plan> planOf(const PassContext& c, const std::vector<std::size_t>&
             if (isPointerParameter(tokens, partner, parameters[i][pos.index]) != pos.pointer) return std::nullopt;
             const std::string& s = spaces[i][pos.index];
             if (s.find(' ') != s.rfind(' ')) return std::nullopt; // two address spaces in one parameter
-            const std::size_t k = s.empty() ? kNoToken : s.find(' ');
-            const std::string word = k == kNoToken ? "thread" : s.substr(0, k);
-            v.spaces.push_back(word == "device"        ? Space::Device
-                               : word == "constant"    ? Space::Constant
-                               : word == "threadgroup" ? Space::Threadgroup
-                                                       : Space::Thread);
+            // `s` is one space's spelling and a blank, or empty: unqualified, `thread`.
+            v.spaces.push_back(addressSpaceNamed(s.substr(0, s.find(' '))).value_or(Space::Thread));
         }
         auto same = std::find_if(plan.versions.begin(), plan.versions.end(),
                                  [&](const Version& w) { return w.spaces == v.spaces; });
@@ -490,7 +470,7 @@ bool dispatchOnAddressSpaces(PassContext& c, const std::vector<std::size_t>& gro
         if (chosen == plan->versions.end()) {
             std::string what;
             for (std::size_t i = 0; i < spaces.size(); ++i)
-                what += std::string(i == 0 ? "" : ", ") + spaceName(spaces[i]);
+                what += std::string(i == 0 ? "" : ", ") + std::string(spellingOf(spaces[i]));
             c.diagnostics.error(tokens[k].location, "no overload of " + name + " takes arguments in the " + what +
                                                         " address space here");
             c.diagnostics.note(tokens[f.nameToken].location, "the overloads of " + name + " are here");

@@ -1,8 +1,11 @@
 #include "compiler/passes/address_spaces.h"
 
+#include "compiler/address_space.h"
 #include "compiler/diagnostics.h"
 #include "compiler/edits.h"
 #include "compiler/unit.h"
+
+#include <optional>
 
 namespace metalcpu::msl {
 
@@ -53,22 +56,18 @@ void rewriteAddressSpaces(PassContext& context) {
     const Unit& unit = context.unit;
     for (std::size_t i = 0; i < unit.size(); ++i) {
         const Token& t = unit[i];
-        if (t.kind != TokenKind::Identifier || !unit.isUnqualifiedName(i)) continue;
+        const std::optional<Space> space = addressSpaceOf(t);
+        if (!space || !unit.isUnqualifiedName(i)) continue;
         // Rewritten already: the checked pointer types of the validation flavour (which run
         // first so that each qualifier has one rewrite) or a declaration an earlier pass erased.
         if (context.edits.isRewritten(i)) continue;
-        if (t.spelling == "device" || t.spelling == "thread" || t.spelling == "threadgroup") {
-            context.edits.erase(i);
-        } else if (t.spelling == "constant") {
-            if (alreadyConst(unit.tokens(), unit.partner(), i))
-                context.edits.erase(i);
-            else
-                context.edits.replace(i, "const");
-        } else if (t.spelling == "threadgroup_imageblock") {
-            context.diagnostics.error(t.location, "the threadgroup_imageblock address space is not supported");
-        } else if (t.spelling == "ray_data" || t.spelling == "object_data") {
+        const SpaceInfo& info = infoOf(*space);
+        if (!info.supported)
             context.diagnostics.error(t.location, "the " + t.spelling + " address space is not supported");
-        }
+        else if (info.readOnly && !alreadyConst(unit.tokens(), unit.partner(), i))
+            context.edits.replace(i, "const");
+        else
+            context.edits.erase(i);
     }
 }
 

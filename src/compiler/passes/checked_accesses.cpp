@@ -1,11 +1,14 @@
 #include "compiler/passes/checked_accesses.h"
 
+#include "compiler/address_space.h"
 #include "compiler/diagnostics.h"
 #include "compiler/edits.h"
 #include "compiler/findings.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace metalcpu::msl {
@@ -15,13 +18,6 @@ namespace {
 const Token kNone{};
 
 const Token& at(const TokenList& tokens, std::size_t i) { return i < tokens.size() ? tokens[i] : kNone; }
-
-int spaceNumber(std::string_view s) {
-    if (s == "device") return 1;
-    if (s == "constant") return 2;
-    if (s == "threadgroup") return 3;
-    return 0;
-}
 
 /// A name that can start or continue an expression (not a keyword but `this`).
 bool isExpressionName(const Token& t) { return t.isIdentifier() && (!isCppKeyword(t.spelling) || t.is("this")); }
@@ -262,8 +258,9 @@ void rewriteCheckedPointerTypes(PassContext& context) {
     EditList& edits = context.edits;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const Token& t = tokens[i];
-        const int space = t.isIdentifier() ? spaceNumber(t.spelling) : 0;
-        if (space == 0 || !unit.isUnqualifiedName(i)) continue;
+        const std::optional<Space> qualifier = addressSpaceOf(t);
+        if (!qualifier || !isCheckedSpace(*qualifier) || !unit.isUnqualifiedName(i)) continue;
+        const SpaceInfo& space = infoOf(*qualifier);
         bool constInside = false;
         std::size_t j = i + 1;
         bool sawType = false;
@@ -294,7 +291,8 @@ void rewriteCheckedPointerTypes(PassContext& context) {
         const std::size_t arrayName = arrayParameterName(tokens, partner, i, j);
         // `threadgroup float (&t)[4][8]`: a reference to a named threadgroup array is the checked
         // array itself, so a helper checks its subscripts as the kernel does (checked.h).
-        const std::size_t referenceName = space == 3 && sawType && !placeholder ? arrayReferenceName(tokens, j) : kNoToken;
+        const std::size_t referenceName =
+            space.space == Space::Threadgroup && sawType && !placeholder ? arrayReferenceName(tokens, j) : kNoToken;
         if (referenceName != kNoToken) {
             if (tokens[j].erased) continue;
             std::size_t lastBound = j + 4;
@@ -303,12 +301,12 @@ void rewriteCheckedPointerTypes(PassContext& context) {
                 lastBound = partner[lastBound] + 1;
             const std::string name = outputText(tokens, referenceName, referenceName + 1);
             edits.erase(TokenRange{j, referenceName + 2}); // `(&t)`
-            edits.insertAfter(partner[lastBound], ", 3> " + name);
+            edits.insertAfter(partner[lastBound], ", " + std::to_string(space.number) + "> " + name);
         } else if (arrayName != kNoToken) {
             // Erased whole: a kernel's explicit instantiation, which the glue replaces (its
             // address-space token is erased too, and must stay so).
             if (tokens[j].erased) continue;
-            edits.insertAfter(arrayName - 1, ", " + std::to_string(space) + ">");
+            edits.insertAfter(arrayName - 1, ", " + std::to_string(space.number) + ">");
             edits.erase(TokenRange{j, partner[j] + 1});
         } else if (!sawType || !tokens[star].isPunct("*") || tokens[star].erased) {
             // Not a pointer, or one in a declaration an earlier pass erased (a kernel's explicit
@@ -335,14 +333,15 @@ void rewriteCheckedPointerTypes(PassContext& context) {
             if (tokens[k - 1].isIdentifier("const")) constInside = true;
             else volatileInside = "volatile ";
         }
-        const bool addConst = space == 2 && !constInside;
+        const bool addConst = space.readOnly && !constInside;
         edits.replace(i, std::string(referenceName != kNoToken ? "::metalcpu_kernel::checked_array<"
                                                                : "::metalcpu_kernel::checked_ptr<") +
                              (addConst || constInside ? "const " : "") + volatileInside);
         if (constInside) // the const written inside now comes first; drop the original
             for (std::size_t k = i + 1; k < j; ++k)
                 if (tokens[k].isIdentifier("const")) edits.erase(k);
-        if (arrayName == kNoToken && referenceName == kNoToken) edits.replace(star, ", " + std::to_string(space) + ">");
+        if (arrayName == kNoToken && referenceName == kNoToken)
+            edits.replace(star, ", " + std::to_string(space.number) + ">");
 
         // reinterpret_cast<device T*>(x) and friends.
         for (std::size_t k = i; k-- > 0;) {

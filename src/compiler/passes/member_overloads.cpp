@@ -1,5 +1,6 @@
 #include "compiler/passes/member_overloads.h"
 
+#include "compiler/address_space.h"
 #include "compiler/diagnostics.h"
 #include "compiler/edits.h"
 #include "compiler/passes/address_space_dispatch.h"
@@ -10,19 +11,13 @@
 
 #include <algorithm>
 #include <map>
-#include <string_view>
+#include <optional>
 #include <tuple>
 #include <utility>
 
 namespace metalcpu::msl {
 
 namespace {
-
-bool isAddressSpace(const Token& t) {
-    return t.isIdentifier("thread") || t.isIdentifier("device") || t.isIdentifier("constant") ||
-           t.isIdentifier("threadgroup") || t.isIdentifier("threadgroup_imageblock") ||
-           t.isIdentifier("ray_data") || t.isIdentifier("object_data");
-}
 
 /// Whether the address space at `i` qualifies a pointer (`device const T* p`) rather than a
 /// reference or `this`: the first `*`, `&`, `,` or `)` after its type decides.
@@ -43,6 +38,17 @@ bool qualifiesPointer(const TokenList& tokens, const std::vector<std::size_t>& p
     return false;
 }
 
+/// Whether tokens [begin, end) name an address space metalcpu does not run
+/// (SpaceInfo::supported). Such a declaration never joins a group: erasing it as a collapsed
+/// twin would silence the error the address-spaces pass, later, reports at its qualifier.
+bool usesUnsupportedSpace(const Unit& unit, std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) {
+        const std::optional<Space> space = addressSpaceOf(unit[k]);
+        if (space && !infoOf(*space).supported && unit.isUnqualifiedName(k)) return true;
+    }
+    return false;
+}
+
 /// A declaration with its address spaces erased (`key`), and the spaces it had (`spaces`).
 struct Shape {
     std::string key;
@@ -59,10 +65,12 @@ Shape shapeOf(const Unit& unit, std::string scope, std::size_t begin, std::size_
     for (std::size_t k = begin; k < end; ++k) {
         const Token& t = tokens[k];
         if (t.erased) continue; // a nested overload collapsed away already
-        if (isAddressSpace(t) && unit.isUnqualifiedName(k) &&
-            !(checkedPointers && !t.isIdentifier("thread") && qualifiesPointer(tokens, unit.partner(), k, end))) {
+        const std::optional<Space> space = supportedAddressSpaceOf(t); // no group holds the others
+        const bool thread = space == Space::Thread;
+        if (space && unit.isUnqualifiedName(k) &&
+            !(checkedPointers && !thread && qualifiesPointer(tokens, unit.partner(), k, end))) {
             shape.spaces += t.spelling + " ";
-            (t.isIdentifier("thread") ? shape.threadSpaces : shape.otherSpaces) += 1;
+            (thread ? shape.threadSpaces : shape.otherSpaces) += 1;
             continue;
         }
         shape.key += t.spelling;
@@ -184,6 +192,7 @@ std::map<std::string, std::vector<Overload>> classSpecialisations(const Unit& un
         if (body >= tokens.size() || !tokens[body].isPunct("{") || partner[body] == kNoToken) continue;
         std::size_t end = partner[body] + 1;
         if (end < tokens.size() && tokens[end].isPunct(";")) ++end;
+        if (usesUnsupportedSpace(unit, i, end)) continue;
         const std::string scope = "class " + std::to_string(scopes.empty() ? kNoToken : scopes.back());
         Shape shape = shapeOf(unit, scope, i, arguments + 1, checkedPointers);
         std::string definition = shapeOf(unit, {}, i, end, checkedPointers).key;
@@ -200,7 +209,9 @@ void collapseAddressSpaceOverloads(PassContext& c) {
     const bool checkedPointers = c.options.validation;
     std::map<std::string, std::vector<Overload>> groups;
     for (const FunctionDecl& f : c.unit.module().functions) {
-        if (f.isKernel || f.parametersOpen == kNoToken || f.parametersClose == kNoToken) continue;
+        if (f.isKernel || f.parametersOpen == kNoToken || f.parametersClose == kNoToken ||
+            usesUnsupportedSpace(c.unit, f.headerBegin, f.declarationEnd))
+            continue;
         Shape shape = shapeOf(c.unit, f, checkedPointers);
         std::string definition =
             f.hasBody ? shapeOf(c.unit, {}, f.headerBegin, f.declarationEnd, checkedPointers).key : std::string();

@@ -22,7 +22,9 @@ namespace metalcpu::msl {
 /// Overloads that differ in anything else (`enable_if` in the return
 /// type, parameter types, const-ness) all stay. With `checkedPointers` (the shader-validation
 /// flavour), pointers in different address spaces are different types (`checked_ptr<T, space>`),
-/// so overloads on a pointer's address space stay too.
+/// so overloads on a pointer's address space stay too. A declaration that names an address
+/// space metalcpu does not run (`ray_data`, ...) joins no set in either flavour: it stays for
+/// rewriteAddressSpaces() to report, where erasing it would drop its code without an error.
 ///
 /// Partial specialisations of a class template that differ only in address spaces collapse
 /// the same way (MLX steel's `pointer_element<thread T*>`, `<device T*>`, `<constant T*>`,

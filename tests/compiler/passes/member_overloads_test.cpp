@@ -1,6 +1,7 @@
 #include "compiler/passes/member_overloads.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/translate.h"
 
 #include <gtest/gtest.h>
 
@@ -175,6 +176,54 @@ TEST(MemberOverloads, DifferentBodiesAreAnError) {
                       "void h(thread float* p, device int& a) { a = 1; }\n"
                       "void h(thread float* p, thread int& a) { a = 1; }"),
               "\n\nvoid h(thread float* p, thread int& a) { a = 1; }");
+}
+
+// Test that an overload in an address space metalcpu does not run is never collapsed into its
+// supported twin, in either flavour: the address-spaces pass, which runs later, must see it and
+// report the space at its qualifier, or the file would compile with that code silently dropped.
+// On `this`, a reference, a pointer (the plain flavour collapses those), a class
+// specialisation, and a twin whose body differs (no address-space dispatch is tried for it).
+TEST(MemberOverloads, UnsupportedSpacesAreReportedNotCollapsed) {
+    const std::string_view source = "struct S {\n"
+                                    "  int f() thread { return 1; }\n"
+                                    "  int f() ray_data { return 1; }\n"
+                                    "};\n"
+                                    "void g(thread float& x) { x = 1; }\n"
+                                    "void g(threadgroup_imageblock float& x) { x = 1; }\n"
+                                    "void h(thread float* p) { *p = 1; }\n"
+                                    "void h(object_data float* p) { *p = 1; }\n"
+                                    "template <typename T> struct pe {};\n"
+                                    "template <typename T> struct pe<thread T*> { using type = T; };\n"
+                                    "template <typename T> struct pe<ray_data T*> { using type = T; };\n"
+                                    "void k(thread int& x) { x = 1; }\n"
+                                    "void k(ray_data int& x) { x = 2; }\n";
+    for (bool validation : {false, true}) {
+        SCOPED_TRACE(validation ? "validation" : "plain");
+        TranslateOptions options;
+        options.mainFile = "test.metal";
+        options.validation = validation;
+        const Translation t = translate(source, options);
+        EXPECT_FALSE(t.ok);
+        EXPECT_EQ(testing::messages(t.diagnostics),
+                  (std::vector<std::string>{
+                      "test.metal:3:11: error: the ray_data address space is not supported",
+                      "test.metal:6:8: error: the threadgroup_imageblock address space is not supported",
+                      "test.metal:8:8: error: the object_data address space is not supported",
+                      "test.metal:11:33: error: the ray_data address space is not supported",
+                      "test.metal:13:8: error: the ray_data address space is not supported",
+                  }));
+    }
+}
+
+// Test that the collapse itself leaves an overload in an unsupported space, and the rest of its
+// group collapses as before: the device twin goes, the thread one stays.
+TEST(MemberOverloads, UnsupportedSpaceStaysOutOfItsGroup) {
+    EXPECT_EQ(rewrite("void g(thread float& x) { x = 1; }\n"
+                      "void g(device float& x) { x = 1; }\n"
+                      "void g(ray_data float& x) { x = 1; }"),
+              "void g(thread float& x) { x = 1; }\n"
+              "\n"
+              "void g(ray_data float& x) { x = 1; }");
 }
 
 } // namespace

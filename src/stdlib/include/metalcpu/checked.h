@@ -57,7 +57,9 @@ struct checked_parent<T, Space, true> {
     using type = checked_root;
 };
 
-/// A pointer into `device` (Space 1), `constant` (2) or `threadgroup` (3) memory. One 64-bit
+/// A pointer into `device`, `constant` or `threadgroup` memory, Space its mc_address_space
+/// (MC_ADDRESS_SPACE_DEVICE, ...): the number the translator writes for it
+/// (compiler/address_space.h), so that its types and these are one. One 64-bit
 /// word, like the raw pointer it replaces, so structs holding device pointers keep their
 /// layout: the address in the low 48 bits and the tag of the region it was derived from in
 /// the high 16. Addresses the host wrote into buffers (gpuAddress) carry tag 0 and are
@@ -133,7 +135,8 @@ struct checked_ptr : checked_parent<T, Space>::type {
 };
 
 // Structs shared with the host hold device pointers: a checked one must be a raw one's twin.
-static_assert(sizeof(checked_ptr<float, 1>) == sizeof(float*) && alignof(checked_ptr<float, 1>) == alignof(float*),
+static_assert(sizeof(checked_ptr<float, MC_ADDRESS_SPACE_DEVICE>) == sizeof(float*) &&
+                  alignof(checked_ptr<float, MC_ADDRESS_SPACE_DEVICE>) == alignof(float*),
               "checked pointers keep the size and layout of raw pointers");
 
 /// A named `threadgroup` array (`threadgroup float tile[16][16]`, A = float[16][16]) in a
@@ -353,7 +356,7 @@ __attribute__((always_inline)) inline P checked_buffer_argument(const mc_group* 
         return R::from_bits(group->dispatch->checked_buffers[index]);
     } else {
         using T = typename remove_cv_t<R>::type;
-        auto p = checked_ptr<const T, 1>::from_bits(group->dispatch->checked_buffers[index]);
+        auto p = checked_ptr<const T, MC_ADDRESS_SPACE_DEVICE>::from_bits(group->dispatch->checked_buffers[index]);
         if constexpr (is_reference<P>::value)
             return const_cast<R&>(checked_element(p, 0, MC_OP_LOAD, site));
         else
@@ -392,7 +395,8 @@ __attribute__((always_inline)) inline decltype(auto) threadgroup_object(const mc
             cached->threadgroup_site_addresses[slot] = reinterpret_cast<void*>(bits);
         }
         using element = typename array_traits<T>::element;
-        return checked_array<T, 3>::at(bits & ~kAddressMask, reinterpret_cast<element*>(bits & kAddressMask), true);
+        return checked_array<T, MC_ADDRESS_SPACE_THREADGROUP>::at(bits & ~kAddressMask,
+                                                                  reinterpret_cast<element*>(bits & kAddressMask), true);
     } else {
         return threadgroup_variable<T, Key>(group);
     }

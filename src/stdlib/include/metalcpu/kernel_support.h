@@ -302,7 +302,8 @@ concept same_type = __is_same(A, B);
 
 /// The first parameter, and argument, of a version of a function overloaded only on the
 /// address spaces of pointer or reference parameters with a different body: the address
-/// spaces (0 thread, 1 device, 2 constant, 3 threadgroup) of its distinguishing parameters.
+/// spaces (0 thread, 1 device, 2 constant, 3 threadgroup: compiler/address_space.h) of its
+/// distinguishing parameters.
 /// The front end passes it where a call's arguments are in those spaces, since the C++ types
 /// no longer say (compiler/passes/address_space_dispatch.h). Empty: it costs nothing.
 template <int... Spaces>

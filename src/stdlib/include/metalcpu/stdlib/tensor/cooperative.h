@@ -215,7 +215,8 @@ private:
 #ifdef METALCPU_VALIDATION
         if (t.checked_)
             return metalcpu_kernel::checked_element(
-                metalcpu_kernel::checked_ptr<const ElementType, 1>::from_bits(t.checked_), at, MC_OP_LOAD, *site.site());
+                metalcpu_kernel::checked_ptr<const ElementType, MC_ADDRESS_SPACE_DEVICE>::from_bits(t.checked_), at,
+                MC_OP_LOAD, *site.site());
 #endif
         return t.data_[at];
     }
@@ -224,8 +225,9 @@ private:
                                       [[maybe_unused]] metalcpu_stdlib::tensor::call_site site) {
 #ifdef METALCPU_VALIDATION
         if (t.checked_) {
-            metalcpu_kernel::checked_element(metalcpu_kernel::checked_ptr<ElementType, 1>::from_bits(t.checked_), at,
-                                             MC_OP_STORE, *site.site()) = value;
+            metalcpu_kernel::checked_element(
+                metalcpu_kernel::checked_ptr<ElementType, MC_ADDRESS_SPACE_DEVICE>::from_bits(t.checked_), at,
+                MC_OP_STORE, *site.site()) = value;
             return;
         }
 #endif
