@@ -26,6 +26,9 @@ constexpr std::chrono::hours kRefreshInterval(1);
 
 using Clock = std::chrono::system_clock;
 
+/// The reason to keep an entry used within the lifetime: counted, not logged one by one.
+constexpr std::string_view kRecent = "recent";
+
 Clock::duration ageOf(const struct stat& info) {
     return Clock::now() - Clock::from_time_t(info.st_mtime);
 }
@@ -57,7 +60,7 @@ public:
                                        : std::string("cannot open it: ") + std::strerror(openError_);
         if (!S_ISREG(info_.st_mode)) return "it is not a regular file";
         if (info_.st_uid != geteuid()) return "it belongs to another user";
-        if (ageOf(info_) < lifetime) return "recent";
+        if (ageOf(info_) < lifetime) return std::string(kRecent);
         if (flock(descriptor_, LOCK_EX | LOCK_NB) != 0) return "a process is using it";
         // A lease taken and let go since it was opened refreshed the time stamp; a file put
         // in its place since is another file.
@@ -77,7 +80,7 @@ private:
 /// Says at debug level that `path` is kept, but for the common case of an entry used
 /// recently, which would fill the log with every entry at every process's start.
 void logKept(const std::string& path, const std::string& reason, int* recent) {
-    if (reason == "recent") ++*recent;
+    if (reason == kRecent) ++*recent;
     else support::log().debug("cache sweep: keeping {}: {}", path, reason);
 }
 
