@@ -4,10 +4,12 @@
 #include "support/files.h"
 #include "support/log.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <initializer_list>
 #include <optional>
 #include <string_view>
 #include <sys/file.h>
@@ -84,6 +86,35 @@ void logKept(const std::string& path, const std::string& reason, int* recent) {
     else support::log().debug("cache sweep: keeping {}: {}", path, reason);
 }
 
+/// Removes from `directory` the files whose names end in one of `suffixes` last used more
+/// than `lifetime` ago (removeUnusedPreludes(), removeUnusedLibraries()). Staging names end
+/// otherwise (`<entry>.staging.XXXXXX`): they are removeStaleStaging()'s.
+void removeUnusedFiles(const std::string& directory, std::initializer_list<std::string_view> suffixes,
+                       std::chrono::seconds lifetime) {
+    if (lifetime.count() == 0) return;
+    int recent = 0;
+    std::error_code error;
+    for (fs::directory_iterator entry(directory, error), end; !error && entry != end; entry.increment(error)) {
+        const std::string path = entry->path().string();
+        if (std::none_of(suffixes.begin(), suffixes.end(), [&](std::string_view suffix) { return path.ends_with(suffix); }))
+            continue;
+        Candidate candidate(path);
+        if (std::string reason = candidate.keepReason(path, lifetime); !reason.empty()) {
+            logKept(path, reason, &recent);
+            continue;
+        }
+        // Removed while locked: a process that opened it meanwhile finds the name gone
+        // when its lease looks again, and does without (a compiled library that a process
+        // had read is in its own memory file: the name going changes nothing for it).
+        if (unlink(path.c_str()) == 0)
+            support::log().debug("cache sweep: removed {}, unused for {} days", path, candidate.unusedDays());
+        else support::log().debug("cache sweep: cannot remove {}: {}", path, std::strerror(errno));
+    }
+    if (recent > 0)
+        support::log().debug("cache sweep: keeping {} entries of {} used in the last {} days", recent, directory,
+                             daysOf(lifetime));
+}
+
 } // namespace
 
 std::shared_ptr<CacheLease> CacheLease::take(const std::string& path) {
@@ -117,26 +148,11 @@ std::chrono::seconds unusedEntryLifetime() {
 }
 
 void removeUnusedPreludes(const std::string& preludeDir, std::chrono::seconds lifetime) {
-    if (lifetime.count() == 0) return;
-    int recent = 0;
-    std::error_code error;
-    for (fs::directory_iterator entry(preludeDir, error), end; !error && entry != end; entry.increment(error)) {
-        const std::string path = entry->path().string();
-        if (!path.ends_with(".h.gch") && !path.ends_with(".wanted")) continue;
-        Candidate candidate(path);
-        if (std::string reason = candidate.keepReason(path, lifetime); !reason.empty()) {
-            logKept(path, reason, &recent);
-            continue;
-        }
-        // Removed while locked: a process that opened it meanwhile finds the name gone
-        // when its lease looks again, and does without.
-        if (unlink(path.c_str()) == 0)
-            support::log().debug("cache sweep: removed {}, unused for {} days", path, candidate.unusedDays());
-        else support::log().debug("cache sweep: cannot remove {}: {}", path, std::strerror(errno));
-    }
-    if (recent > 0)
-        support::log().debug("cache sweep: keeping {} entries of {} used in the last {} days", recent, preludeDir,
-                             daysOf(lifetime));
+    removeUnusedFiles(preludeDir, {".h.gch", ".wanted"}, lifetime);
+}
+
+void removeUnusedLibraries(const std::string& kernelDir, std::chrono::seconds lifetime) {
+    removeUnusedFiles(kernelDir, {".metallib"}, lifetime);
 }
 
 void removeUnusedStandardLibraries(const std::string& cacheRoot, const std::string& current,

@@ -1,6 +1,7 @@
 // What keeps the run-time cache from growing for ever: the precompiled preludes of compilers,
-// flag sets and flavours no longer used, and the standard libraries of other metalcpu versions,
-// are removed once nobody has used them for METALCPU_CACHE_UNUSED_DAYS; what a process uses is
+// flag sets and flavours no longer used, the compiled libraries of sources, settings and
+// metalcpu versions no longer used, and the standard libraries of other metalcpu versions, are
+// removed once nobody has used them for METALCPU_CACHE_UNUSED_DAYS; what a process uses is
 // held with a lease that no sweep removes (docs/architecture.md, "Unused entries").
 #pragma once
 
@@ -10,8 +11,8 @@
 
 namespace metalcpu::jit {
 
-/// A cache file this process is using (a precompiled prelude, a standard library's `complete`
-/// stamp): a shared lock on it (flock), which a sweep must take exclusively before it removes
+/// A cache file this process is using (a precompiled prelude, a compiled library being read,
+/// a standard library's `complete` stamp): a shared lock on it (flock), which a sweep must take exclusively before it removes
 /// the file, so nothing is removed while any process holds one; and the file's time stamp,
 /// which says when it was last used, refreshed when it is older than an hour.
 class CacheLease {
@@ -38,6 +39,13 @@ std::chrono::seconds unusedEntryLifetime();
 /// the notes that one is wanted (*.wanted) last used more than `lifetime` ago, of this user,
 /// reached without a link, and not leased by any process. Nothing when `lifetime` is zero.
 void removeUnusedPreludes(const std::string& preludeDir, std::chrono::seconds lifetime);
+
+/// Removes from `kernelDir` (the cache's kernels/ directory) the compiled libraries
+/// (*.metallib) last used more than `lifetime` ago, of this user, reached without a link, and
+/// not leased by any process (one opening it from the cache holds a lease while it reads it;
+/// once read, a library is in a memory file of its own and needs the file no more). Entries
+/// being written (staging names) are left alone. Nothing when `lifetime` is zero.
+void removeUnusedLibraries(const std::string& kernelDir, std::chrono::seconds lifetime);
 
 /// Removes from `cacheRoot` the standard library directories (stdlib-<version>-<hash>) other
 /// than `current` whose `complete` stamp was last used more than `lifetime` ago, with their

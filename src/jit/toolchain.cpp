@@ -219,9 +219,10 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
     made->preludeDir = made->stdlibRoot + "/pch";
     removeStaleStaging(made->preludeDir);
     made->stubDir = made->stdlibRoot + "/stubs";
-    // Once per process that starts using the cache: a directory listing or two.
+    // Once per process that starts using the cache: three directory listings.
     removeUnusedStandardLibraries(made->cacheRoot, made->stdlibRoot, unusedEntryLifetime());
     removeUnusedPreludes(made->preludeDir, unusedEntryLifetime());
+    removeUnusedLibraries(made->kernelDir, unusedEntryLifetime());
     prepared = std::move(made);
     return prepared;
 }

@@ -1,13 +1,15 @@
-// The unused-entry sweeps of the run-time cache (jit/cache_sweep.h): precompiled preludes and
-// other versions' standard libraries unused for the lifetime are removed, recent ones, the one
-// in use and the current standard library are kept, links are not followed, and compiles in
-// threads and processes that use a prelude while sweeps run all succeed.
+// The unused-entry sweeps of the run-time cache (jit/cache_sweep.h): precompiled preludes,
+// compiled libraries and other versions' standard libraries unused for the lifetime are
+// removed, recent ones, the ones in use and the current standard library are kept, links are
+// not followed, compiles in threads and processes that use a prelude while sweeps run all
+// succeed, and a library a process loaded still runs its kernels once its entry is removed.
 #include "jit/cache_sweep.h"
 
 #include "jit/kernel_library.h"
 #include "jit/library_cache.h"
 #include "jit/toolchain.h"
 #include "log_capture.h"
+#include "runtime/metal_test.h"
 #include "scoped_state.h"
 #include "support/files.h"
 #include "support/process.h"
@@ -17,8 +19,10 @@
 #include <atomic>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
 #include <sys/stat.h>
 #include <thread>
+#include <vector>
 
 namespace metalcpu::jit {
 namespace {
@@ -109,6 +113,41 @@ TEST_F(CacheSweepTest, NoLeaseOfWhatIsNotAFile) {
     EXPECT_NE(CacheLease::take(path("target.h.gch")), nullptr);
 }
 
+// Test that compiled libraries (all three kinds of entry) unused for longer than the lifetime
+// are removed, and recent ones, entries being written (staging names) and files of other
+// names kept; a zero lifetime removes nothing; one being read (leased) is kept.
+TEST_F(CacheSweepTest, RemovesLibrariesUnusedForLong) {
+    const std::string kernels = path("kernels");
+    writeOld(kernels + "/old.metallib", hours(24 * 40));
+    writeOld(kernels + "/old.validation.metallib", hours(24 * 31));
+    writeOld(kernels + "/old.specialised.metallib", hours(24 * 365));
+    writeOld(kernels + "/recent.metallib", hours(24 * 29));
+    writeOld(kernels + "/read.metallib", hours(24 * 90));
+    writeOld(kernels + "/written.metallib.staging.Ab12Cd", hours(24 * 90));
+    writeOld(kernels + "/notes.txt", hours(24 * 400));
+
+    removeUnusedLibraries(kernels, std::chrono::seconds(0));
+    EXPECT_TRUE(fs::exists(kernels + "/old.metallib")) << "a zero lifetime keeps everything";
+
+    std::shared_ptr<CacheLease> reading = CacheLease::take(kernels + "/read.metallib");
+    ASSERT_NE(reading, nullptr);
+    makeOld(kernels + "/read.metallib", hours(24 * 90));
+    testing::LogCapture log;
+    removeUnusedLibraries(kernels, kLifetime);
+    for (const char* removed : {"/old.metallib", "/old.validation.metallib", "/old.specialised.metallib"})
+        EXPECT_FALSE(fs::exists(kernels + removed)) << removed;
+    EXPECT_TRUE(fs::exists(kernels + "/recent.metallib"));
+    EXPECT_TRUE(fs::exists(kernels + "/read.metallib")) << "a process is reading it";
+    EXPECT_TRUE(fs::exists(kernels + "/written.metallib.staging.Ab12Cd")) << "the staging sweep's";
+    EXPECT_TRUE(fs::exists(kernels + "/notes.txt")) << "not a library";
+    EXPECT_EQ(log.count("cache sweep: removed " + kernels + "/old.specialised.metallib, unused for 365 days"), 1u)
+        << log.text();
+    EXPECT_EQ(log.count("cache sweep: keeping " + kernels + "/read.metallib: a process is using it"), 1u)
+        << log.text();
+    EXPECT_EQ(log.count("cache sweep: keeping 1 entries of " + kernels + " used in the last 30 days"), 1u)
+        << log.text();
+}
+
 // Test that standard library directories of other versions unused for longer than the
 // lifetime are removed with their preludes, and recent ones, the current one (however old),
 // staging directories and other entries kept; nothing is left beside them.
@@ -159,8 +198,11 @@ TEST_F(CacheSweepTest, FollowsNoLinks) {
     writeOld(outside + "/old.h.gch", hours(24 * 400));
     writeOld(outside + "/stdlib/complete", hours(24 * 400));
     writeOld(outside + "/stdlib/pch/key.h.gch", hours(24 * 400));
+    writeOld(outside + "/old.metallib", hours(24 * 400));
     ASSERT_TRUE(support::makeDirectories(root + "/stdlib-current/pch"));
+    ASSERT_TRUE(support::makeDirectories(root + "/kernels"));
     fs::create_symlink(outside + "/old.h.gch", root + "/stdlib-current/pch/link.h.gch");
+    fs::create_symlink(outside + "/old.metallib", root + "/kernels/link.metallib");
     fs::create_symlink(outside + "/stdlib", root + "/stdlib-0.1.0-link");
     // A link inside a directory of the cache, to a directory outside holding an old stamp.
     ASSERT_TRUE(support::makeDirectories(root + "/stdlib-0.2.0-inner"));
@@ -169,12 +211,14 @@ TEST_F(CacheSweepTest, FollowsNoLinks) {
     testing::LogCapture log;
     removeUnusedStandardLibraries(root, root + "/stdlib-current", kLifetime);
     removeUnusedPreludes(root + "/stdlib-current/pch", kLifetime);
-    for (const char* file : {"/old.h.gch", "/stdlib/complete", "/stdlib/pch/key.h.gch"})
+    removeUnusedLibraries(root + "/kernels", kLifetime);
+    for (const char* file : {"/old.h.gch", "/stdlib/complete", "/stdlib/pch/key.h.gch", "/old.metallib"})
         EXPECT_TRUE(fs::exists(outside + file)) << file;
     EXPECT_TRUE(fs::is_symlink(root + "/stdlib-current/pch/link.h.gch"));
+    EXPECT_TRUE(fs::is_symlink(root + "/kernels/link.metallib"));
     EXPECT_TRUE(fs::is_symlink(root + "/stdlib-0.1.0-link"));
     EXPECT_TRUE(fs::is_symlink(root + "/stdlib-0.2.0-inner/complete"));
-    EXPECT_EQ(log.count("it is a symbolic link, not followed"), 3u) << log.text();
+    EXPECT_EQ(log.count("it is a symbolic link, not followed"), 4u) << log.text();
 }
 
 /// A cache of its own for each test, through METALCPU_CACHE_DIR.
@@ -208,16 +252,18 @@ protected:
 
 // Test that a process starting to use the cache sweeps it (here: the toolchain prepared again
 // for the cache named anew): another version's stale standard library and a stale prelude
-// go, and with METALCPU_CACHE_UNUSED_DAYS=0 nothing does.
+// go, and so does a stale compiled library; with METALCPU_CACHE_UNUSED_DAYS=0 nothing does.
 TEST_F(CacheSweepCompileTest, AProcessStartingSweeps) {
     std::shared_ptr<const Toolchain> first = tools();
     ASSERT_NE(first, nullptr);
     const std::string stale = first->cacheRoot + "/stdlib-0.0.1-0123456789abcdef";
     const std::string prelude = first->preludeDir + "/0123.h.gch";
+    const std::string library = first->kernelDir + "/0123.metallib";
     for (const char* days : {"0", "30"}) {
         SCOPED_TRACE(days);
         writeOld(stale + "/complete", hours(24 * 31));
         writeOld(prelude, hours(24 * 31));
+        writeOld(library, hours(24 * 31));
         testing::ScopedEnvironmentVariable lifetime("METALCPU_CACHE_UNUSED_DAYS", days);
         {
             // Another name for the same cache: the toolchain is prepared again (and once more
@@ -228,6 +274,7 @@ TEST_F(CacheSweepCompileTest, AProcessStartingSweeps) {
         ASSERT_NE(tools(), nullptr);
         EXPECT_EQ(fs::exists(stale), std::string(days) == "0");
         EXPECT_EQ(fs::exists(prelude), std::string(days) == "0");
+        EXPECT_EQ(fs::exists(library), std::string(days) == "0");
     }
     EXPECT_TRUE(fs::exists(first->stdlibRoot + "/complete")) << "the one in use";
 }
@@ -284,6 +331,90 @@ TEST_F(CacheSweepCompileTest, CompilesUsingAPreludeWhileSweepsRun) {
     EXPECT_GE(log.count("using the precompiled prelude " + made[0]), 1u) << log.text();
     EXPECT_GE(log.count("cache sweep: keeping " + made[0] + ": a process is using it"), 1u) << log.text();
     EXPECT_EQ(log.count("which the failed compile mentions"), 0u) << "no compile lost its prelude: " << log.text();
+}
+
+/// How long ago the time stamp of `path` says it was last used.
+std::chrono::system_clock::duration sinceUse(const std::string& path) {
+    struct stat info {};
+    EXPECT_EQ(lstat(path.c_str(), &info), 0) << path;
+    return std::chrono::system_clock::now() - std::chrono::system_clock::from_time_t(info.st_mtime);
+}
+
+// Test that loading a compiled library from the cache says it was used: a time stamp more
+// than an hour old is set to now, so the sweep keeps the entry, while one less than an hour
+// old is not written again (a busy cache writes each stamp once an hour at most).
+TEST_F(CacheSweepCompileTest, LoadingALibraryRefreshesIt) {
+    SourceBuild first = buildLibraryFromSource(kernelSource(7), {});
+    ASSERT_TRUE(first.ok) << first.diagnostics;
+    const std::string entry = first.libraryPath;
+
+    makeOld(entry, std::chrono::minutes(30));
+    ASSERT_TRUE(buildLibraryFromSource(kernelSource(7), {}).fromCache);
+    EXPECT_GT(sinceUse(entry), std::chrono::minutes(29)) << "written again within the hour";
+
+    makeOld(entry, hours(24 * 40));
+    SourceBuild again = buildLibraryFromSource(kernelSource(7), {});
+    ASSERT_TRUE(again.fromCache) << again.diagnostics;
+    EXPECT_LT(sinceUse(entry), hours(1)) << "the load says it was used now";
+    testing::LogCapture log;
+    removeUnusedLibraries(tools()->kernelDir, kLifetime);
+    EXPECT_TRUE(fs::exists(entry));
+    EXPECT_EQ(log.count("cache sweep: removed"), 0u) << log.text();
+}
+
+/// Runs kernels through the public API with a cache of its own.
+class CacheSweepRunTest : public testing::MetalTest {
+protected:
+    void SetUp() override {
+        MetalTest::SetUp();
+        cacheDirectory_.emplace("METALCPU_CACHE_DIR", (scratch_.path() / "cache").string());
+    }
+    void TearDown() override {
+        cacheDirectory_.reset();
+        MetalTest::TearDown();
+    }
+    /// The compiled libraries in the cache.
+    std::vector<std::string> libraries() const {
+        std::vector<std::string> files;
+        std::error_code error;
+        for (const fs::directory_entry& entry : fs::directory_iterator(scratch_.path() / "cache/kernels", error))
+            if (entry.path().string().ends_with(".metallib")) files.push_back(entry.path().string());
+        return files;
+    }
+
+    testing::TemporaryDirectory scratch_;
+    std::optional<testing::ScopedEnvironmentVariable> cacheDirectory_;
+};
+
+// Test that a library this process loaded from the cache still runs its kernel (a pipeline
+// made anew, dispatched where command buffers run) once a sweep removed its entry: a loaded
+// library lives in a memory file of its own, and so does a device process's copy. The next
+// newLibrary(source) compiles it again.
+TEST_F(CacheSweepRunTest, ALoadedLibraryRunsAfterItsEntryIsRemoved) {
+    const std::string source = "kernel void k(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) "
+                               "{ out[i] = int(i) * 3 + 1; }\n";
+    std::vector<int> expected(13);
+    for (int i = 0; i < 13; ++i) expected[i] = i * 3 + 1;
+    MTL::Library* built = compile(source);
+    ASSERT_NE(built, nullptr);
+    built->release();
+    MTL::Library* library = compile(source); // from the cache, as a later process would load it
+    ASSERT_NE(library, nullptr);
+    EXPECT_EQ(runIntKernel(library, "k", 13), expected);
+
+    const std::vector<std::string> entries = libraries();
+    ASSERT_EQ(entries.size(), 1u);
+    makeOld(entries[0], hours(24 * 40));
+    removeUnusedLibraries((scratch_.path() / "cache/kernels").string(), kLifetime);
+    ASSERT_FALSE(fs::exists(entries[0])) << "the sweep removed it";
+
+    EXPECT_EQ(runIntKernel(library, "k", 13), expected) << "a new pipeline of the loaded library";
+    library->release();
+    MTL::Library* rebuilt = compile(source);
+    ASSERT_NE(rebuilt, nullptr);
+    EXPECT_EQ(runIntKernel(rebuilt, "k", 13), expected);
+    rebuilt->release();
+    EXPECT_TRUE(fs::exists(entries[0])) << "compiled again";
 }
 
 } // namespace
