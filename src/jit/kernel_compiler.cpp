@@ -118,7 +118,17 @@ CompileResult compileImage(const Toolchain& tools, const std::vector<std::string
     std::vector<std::string> readableWith = readable;
     readableWith.push_back(prelude->file());
     CompileResult result = runCompiler(tools, argv, workingDirectory, scratch, readableWith);
-    if (result.ok || !prelude->mentionedIn(result.diagnostics)) return result;
+    if (result.ok) return result;
+    // Leased, it is no sweep's to remove; but a cache cleaner (`rm -rf`) may take it away in
+    // the middle, which fails the compile however it fails (the confined compiler's view
+    // cannot even be made without it).
+    if (!support::fileExists(prelude->file())) {
+        support::log().debug("compiling again without the precompiled prelude {}, which was removed during the "
+                             "compile",
+                             prelude->file());
+        return runCompiler(tools, plain, workingDirectory, scratch, readable);
+    }
+    if (!prelude->mentionedIn(result.diagnostics)) return result;
     support::log().debug("compiling again without the precompiled prelude {}, which the failed compile mentions",
                          prelude->file());
     CompileResult without = runCompiler(tools, plain, workingDirectory, scratch, readable);

@@ -1,6 +1,7 @@
 #include "jit/library_cache.h"
 
 #include "jit/cache_directory.h"
+#include "jit/cache_sweep.h"
 #include "jit/isa.h"
 #include "jit/kernel_library.h"
 #include "jit/toolchain.h"
@@ -78,9 +79,15 @@ enum class Lookup {
 Lookup openCached(SourceBuild& build, const std::string& key) {
     struct stat info {};
     if (lstat(build.libraryPath.c_str(), &info) != 0) return Lookup::Missing;
+    // Held while the file is read, so that no unused-entry sweep removes it meanwhile; taking
+    // it says the entry was used now (a time-stamp write once an hour at most). Without one
+    // (a sweep is removing it, or it is no file) the read goes on: the bytes read end up in a
+    // memory file of the library's own, which needs the name no more.
+    std::shared_ptr<CacheLease> lease = CacheLease::take(build.libraryPath);
     std::string error;
     bool unavailable = false;
     build.library = KernelLibrary::open(build.libraryPath, &error, key, &unavailable);
+    lease.reset();
     if (!build.library && unavailable) {
         build.diagnostics = "cannot load the cached kernel library: " + error + "\n";
         return Lookup::Unavailable;

@@ -2,6 +2,7 @@
 
 #include "compiler/translate.h"
 #include "jit/cache_directory.h"
+#include "jit/cache_sweep.h"
 #include "jit/compiler_process.h"
 #include "jit/toolchain.h"
 #include "support/config.h"
@@ -120,7 +121,7 @@ std::optional<PrecompiledPrelude> PrecompiledPrelude::of(const Toolchain& tools,
     return PrecompiledPrelude(key, tools.preludeDir + "/" + key + ".h.gch", std::move(*header), flags);
 }
 
-bool PrecompiledPrelude::prepare(const Toolchain& tools) const {
+bool PrecompiledPrelude::prepare(const Toolchain& tools) {
     std::shared_ptr<std::mutex> entry = cacheEntryMutex(file_);
     std::lock_guard lock(*entry);
     if (unusableKeys().contains(key_)) return false;
@@ -129,13 +130,15 @@ bool PrecompiledPrelude::prepare(const Toolchain& tools) const {
         // The standard library's directory was checked when this process began to use the
         // cache; a file another process put there since is checked here.
         std::string reason = S_ISREG(info.st_mode) ? support::untrustedFile(file_, info) : file_ + " is not a file";
-        if (reason.empty()) {
+        if (reason.empty() && (lease_ = CacheLease::take(file_))) {
             support::log().debug("using the precompiled prelude {}", file_);
             return true;
         }
-        support::log().debug("making the precompiled prelude again: {}", reason);
-        if (S_ISDIR(info.st_mode)) support::removeTree(file_);
-        else std::remove(file_.c_str());
+        if (!reason.empty()) {
+            support::log().debug("making the precompiled prelude again: {}", reason);
+            if (S_ISDIR(info.st_mode)) support::removeTree(file_);
+            else std::remove(file_.c_str());
+        }
     }
     std::string error;
     if (!prepareCacheSubdirectory(tools.preludeDir, &error)) {
@@ -179,7 +182,7 @@ bool PrecompiledPrelude::prepare(const Toolchain& tools) const {
         return false;
     }
     support::log().debug("made the precompiled prelude {} in {} ms", file_, milliseconds);
-    return true;
+    return (lease_ = CacheLease::take(file_)) != nullptr;
 }
 
 std::vector<std::string> PrecompiledPrelude::arguments() const {

@@ -4,6 +4,7 @@
 // from every later compile (docs/architecture.md, "The precompiled prelude").
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 namespace metalcpu::jit {
 
 struct Toolchain;
+class CacheLease;
 
 /// The header a translated file's prelude is precompiled from: the #define lines before its
 /// prelude include (msl::kPreludeInclude; what the prelude reads: the file's flavour), then
@@ -42,8 +44,10 @@ public:
     /// make it once. It is made at the second compile that asks for it in a cache: the first
     /// leaves a note (<key>.wanted) and compiles without, so that a cache that compiles one
     /// file of a flavour never pays for making it. False, saying why in the debug log, when
-    /// there is none to use; when it cannot be made this process does not try again.
-    bool prepare(const Toolchain& tools) const;
+    /// there is none to use; when it cannot be made this process does not try again. The one
+    /// to use is leased (cache_sweep.h) for as long as this object lives: no unused-entry
+    /// sweep removes it from under the compile.
+    bool prepare(const Toolchain& tools);
 
     /// The compiler arguments that make a compile read it; they go before all others.
     std::vector<std::string> arguments() const;
@@ -64,6 +68,7 @@ private:
     std::string file_;
     std::string header_;
     std::vector<std::string> flags_;
+    std::shared_ptr<CacheLease> lease_;
 };
 
 } // namespace metalcpu::jit

@@ -1,6 +1,7 @@
 #include "jit/toolchain.h"
 
 #include "jit/cache_directory.h"
+#include "jit/cache_sweep.h"
 #include "jit/embedded_stdlib.h"
 #include "support/config.h"
 #include "support/files.h"
@@ -192,7 +193,17 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
     if (made->cacheRoot.empty()) return nullptr;
     made->stdlibHash = stdlibHash();
     made->stdlibRoot = made->cacheRoot + "/stdlib-" + std::string(libraryVersion()) + "-" + made->stdlibHash;
-    if (!extractStdlib(made->stdlibRoot, error)) return nullptr;
+    // Leased once written out; a sweep of another version's process that removes it between
+    // the two (it was unused for METALCPU_CACHE_UNUSED_DAYS) makes it to be written out again.
+    for (int attempt = 0; !made->stdlibLease && attempt < 3; ++attempt) {
+        if (!extractStdlib(made->stdlibRoot, error)) return nullptr;
+        made->stdlibLease = CacheLease::take(made->stdlibRoot + "/complete");
+    }
+    if (!made->stdlibLease) {
+        *error = "cannot hold the kernel standard library in " + made->stdlibRoot +
+                 ": other processes remove it as it is written out";
+        return nullptr;
+    }
     // Kernels include these headers: nobody else may have changed them.
     if (std::string reason = support::untrustedTree(made->stdlibRoot); !reason.empty()) {
         *error = untrustedCacheMessage(made->cacheRoot, reason);
@@ -208,6 +219,10 @@ std::shared_ptr<const Toolchain> toolchain(std::string* error) {
     made->preludeDir = made->stdlibRoot + "/pch";
     removeStaleStaging(made->preludeDir);
     made->stubDir = made->stdlibRoot + "/stubs";
+    // Once per process that starts using the cache: three directory listings.
+    removeUnusedStandardLibraries(made->cacheRoot, made->stdlibRoot, unusedEntryLifetime());
+    removeUnusedPreludes(made->preludeDir, unusedEntryLifetime());
+    removeUnusedLibraries(made->kernelDir, unusedEntryLifetime());
     prepared = std::move(made);
     return prepared;
 }

@@ -6,6 +6,8 @@
 
 namespace metalcpu::jit {
 
+class CacheLease;
+
 /// What compiling kernels needs on this machine, prepared at first use.
 struct Toolchain {
     std::string configured; ///< METALCPU_CXX when this was prepared
@@ -23,6 +25,9 @@ struct Toolchain {
     std::string warningFlagsDir;
     std::string stdlibHash; ///< content hash of the embedded standard library
     std::string stdlibRoot; ///< where it is written out: <cacheRoot>/stdlib-<version>-<hash>
+    /// The standard library's `complete` stamp, leased (cache_sweep.h): no process's sweep
+    /// removes the directory while this toolchain is held
+    std::shared_ptr<const CacheLease> stdlibLease;
     std::string includeDir; ///< the kernel standard library, written out from metalcpu itself
     /// <stdlibRoot>/pch: the kernel prelude precompiled for each compiler, flag set and
     /// flavour (precompiled_prelude.h), made at first use

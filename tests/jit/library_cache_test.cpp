@@ -311,14 +311,16 @@ TEST_F(LibraryCacheTest, TemporaryFailuresKeepSoundEntries) {
     const std::string bytes = support::readFile(entry).value_or("");
     SourceBuild starved;
     {
-        // The lowest free descriptor is the last one allowed: the entry opens, the memory
-        // file it is copied into cannot.
-        const int lowest = dup(0);
+        // The two lowest free descriptors (there may be descriptors in use between them) are
+        // the last ones allowed: the entry's lease (jit/cache_sweep.h) and the entry open,
+        // the memory file it is copied into cannot.
+        const int lowest = dup(0), next = dup(0);
         close(lowest);
+        close(next);
         rlimit old{};
         ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &old), 0);
         rlimit starving = old;
-        starving.rlim_cur = static_cast<rlim_t>(lowest + 1);
+        starving.rlim_cur = static_cast<rlim_t>(next + 1);
         ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &starving), 0);
         starved = buildLibraryFromSource(kSource, {});
         setrlimit(RLIMIT_NOFILE, &old);

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -226,6 +227,27 @@ TEST_F(PrecompiledPreludeTest, DamagedOneFallsBack) {
         EXPECT_EQ(probe.exitCode, 0) << probe.output;
         EXPECT_TRUE(fs::exists(made[0])) << "another process makes it again";
     }
+}
+
+// Test that compiles whose precompiled prelude a cache cleaner (not metalcpu's sweep, which
+// leaves a leased one alone) removes again and again, before, while or after they use it,
+// all succeed: one removed during its compile is compiled again without it.
+TEST_F(PrecompiledPreludeTest, RemovedByACacheCleanerFallsBack) {
+    std::vector<std::string> made = makePrelude(1);
+    ASSERT_EQ(made.size(), 1u);
+    testing::LogCapture log;
+    std::atomic<bool> compiling{true};
+    std::thread cleaner([&] {
+        while (compiling) {
+            std::remove(made[0].c_str());
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    for (int value = 10; value < 14; ++value) build(kernelSource(value));
+    compiling = false;
+    cleaner.join();
+    EXPECT_EQ(log.count("which the compiler refused"), 0u) << "nothing refused it: " << log.text();
+    EXPECT_EQ(log.count("could not be used before"), 0u) << "a removed one is made again: " << log.text();
 }
 
 // Test that a precompiled prelude someone else could have written (writable by others) is
