@@ -8,8 +8,11 @@
 #include "lowering.h"
 #include "metal_test.h"
 
+#include <metalcpu/ValidationTesting.hpp>
+
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -352,6 +355,15 @@ protected:
         library_ = nullptr;
     }
 
+    void SetUp() override {
+        MetalTest::SetUp();
+        if (std::get<1>(GetParam())) silent_.emplace();
+    }
+    void TearDown() override {
+        silent_.reset();
+        MetalTest::TearDown();
+    }
+
     unsigned size() const { return std::get<0>(GetParam()); }
 
     /// The pipeline for `name`, with shader validation as the parameter says.
@@ -377,6 +389,10 @@ protected:
     void smoothing(const char* name, std::uint32_t rounds, SmoothingModel model);
 
     static MTL::Library* library_;
+
+private:
+    /// The kernels are correct: validated, any report fails the test that ran them.
+    std::optional<FailOnValidationReports> silent_;
 };
 MTL::Library* BarrierKernels::library_ = nullptr;
 

@@ -5,6 +5,8 @@
 #include "metal_test.h"
 #include "scoped_state.h"
 
+#include <metalcpu/ValidationTesting.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,8 +40,10 @@ protected:
     void SetUp() override {
         width_.emplace("METALCPU_SIMD_WIDTH", std::to_string(width()));
         MetalTest::SetUp();
+        if (validated()) silent_.emplace();
     }
     void TearDown() override {
+        silent_.reset();
         MetalTest::TearDown();
         width_.reset();
     }
@@ -67,6 +71,9 @@ protected:
 
 private:
     std::optional<ScopedEnvironmentVariable> width_;
+    /// The conformance kernels are correct: in their validated flavour any report fails the
+    /// test that ran them, at the kernel's line.
+    std::optional<FailOnValidationReports> silent_;
 };
 
 /// SimdShapedTest over the kernels of `Source`, compiled once per suite.
