@@ -43,7 +43,7 @@ bool isMarker(const std::string& line, const std::string& doc, const std::string
 
 std::vector<Block> blocksOf(const std::string& markdown) {
     const std::vector<std::string> lines = linesOf(markdown);
-    const std::regex comment(R"(^<!--\s*(quote|output):\s*(.*?)\s*-->\s*$)");
+    const std::regex comment(R"(^<!--\s*(quote|output|excerpt):\s*(.*?)\s*-->\s*$)");
     std::vector<Block> blocks;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         if (!startsWith(lines[i], "```")) continue;
@@ -85,23 +85,23 @@ std::vector<std::string> regionNames(const std::string& file, const std::string&
     return names;
 }
 
-bool matchesOutputLine(const std::string& output, const std::string& line, std::size_t* from) {
-    // The line as a regular expression: its text literally, each <...> as any text.
+namespace {
+
+/// `text` as a regular expression that matches it literally.
+std::string literalPattern(const std::string& text) {
     std::string pattern;
-    for (std::size_t at = 0; at < line.size();) {
-        const std::size_t open = line.find('<', at);
-        const std::size_t close = open == std::string::npos ? std::string::npos : line.find('>', open);
-        const std::size_t literalEnd = close == std::string::npos ? line.size() : open;
-        for (char c : line.substr(at, literalEnd - at)) {
-            if (std::string("\\^$.|?*+()[]{}").find(c) != std::string::npos) pattern += '\\';
-            pattern += c;
-        }
-        if (close == std::string::npos) break;
-        pattern += ".*";
-        at = close + 1;
+    for (char c : text) {
+        if (std::string("\\^$.|?*+()[]{}").find(c) != std::string::npos) pattern += '\\';
+        pattern += c;
     }
+    return pattern;
+}
+
+/// Whether a line of `text` at or after the line `*from` matches `pattern` whole; `*from`
+/// moves past the first that does.
+bool findLine(const std::string& text, const std::string& pattern, std::size_t* from) {
     const std::regex whole(pattern);
-    const std::vector<std::string> lines = linesOf(output);
+    const std::vector<std::string> lines = linesOf(text);
     for (std::size_t i = *from; i < lines.size(); ++i) {
         if (std::regex_match(lines[i], whole)) {
             *from = i + 1;
@@ -109,6 +109,37 @@ bool matchesOutputLine(const std::string& output, const std::string& line, std::
         }
     }
     return false;
+}
+
+} // namespace
+
+bool matchesOutputLine(const std::string& output, const std::string& line, std::size_t* from) {
+    // The line as a regular expression: its text literally, each <...> as any text.
+    std::string pattern;
+    for (std::size_t at = 0; at < line.size();) {
+        const std::size_t open = line.find('<', at);
+        const std::size_t close = open == std::string::npos ? std::string::npos : line.find('>', open);
+        const std::size_t literalEnd = close == std::string::npos ? line.size() : open;
+        pattern += literalPattern(line.substr(at, literalEnd - at));
+        if (close == std::string::npos) break;
+        pattern += ".*";
+        at = close + 1;
+    }
+    return findLine(output, pattern, from);
+}
+
+bool matchesExcerptLine(const std::string& file, const std::string& line, std::size_t* from) {
+    if (trimmed(line) == "...") return true; // a gap, which any line may be anyway
+    // `...` rather than <...>: the excerpts are C++, whose template arguments are in <>.
+    std::string pattern;
+    for (std::size_t at = 0; at <= line.size();) {
+        const std::size_t gap = line.find("...", at);
+        pattern += literalPattern(line.substr(at, gap == std::string::npos ? std::string::npos : gap - at));
+        if (gap == std::string::npos) break;
+        pattern += ".*";
+        at = gap + 3;
+    }
+    return findLine(file, pattern, from);
 }
 
 std::string literalRuns(const std::string& code) {

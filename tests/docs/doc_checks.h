@@ -12,9 +12,9 @@ namespace metalcpu::docs {
 
 /// A fenced code block of a Markdown doc that the HTML comment before it describes:
 /// `<!-- quote: path [region] -->`, `<!-- output: [NAME=VALUE...] program [arguments] -->`,
-/// or none (a ```message block).
+/// `<!-- excerpt: path -->`, or none (a ```message block).
 struct Block {
-    std::string kind;               ///< "quote", "output", or the fence's language
+    std::string kind;               ///< "quote", "output", "excerpt", or the fence's language
     std::vector<std::string> words; ///< the comment's words after "quote:" / "output:"
     std::string text;               ///< the block's lines, each ending in '\n'
     int line = 0;                   ///< the fence's line in the doc, from 1
@@ -34,6 +34,13 @@ std::vector<std::string> regionNames(const std::string& file, const std::string&
 /// Whether `line` of a doc's output block, where `<...>` stands for any text, is a whole line
 /// of `output`, at or after the line `*from`; `*from` moves past it.
 bool matchesOutputLine(const std::string& output, const std::string& line, std::size_t* from);
+
+/// Whether `line` of an excerpt, where `...` stands for any text (and a line of only `...`
+/// for lines left out), is a whole line of `file` at or after the line `*from`; `*from` moves
+/// past it. An excerpt block (`<!-- excerpt: path -->`) shows lines of a file in their order,
+/// not necessarily next to each other: the docs show generated code this way, from the
+/// translator's golden files.
+bool matchesExcerptLine(const std::string& file, const std::string& line, std::size_t* from);
 
 /// The text of the string literals of C++ source `code`, one run a line: adjacent literals
 /// are joined, as the compiler joins them, and anything else between literals (a variable,

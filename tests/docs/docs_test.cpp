@@ -1,5 +1,6 @@
-// The user docs stay true: the tutorial quotes the sample programs as they are and shows
-// what they print, and troubleshooting.md quotes messages the library still gives.
+// The docs stay true: the tutorial quotes the sample programs as they are and shows what
+// they print, troubleshooting.md quotes messages the library still gives, and the generated
+// code the docs show is excerpted from the translator's golden files as they are.
 #include "docs/doc_checks.h"
 
 #include "support/files.h"
@@ -95,6 +96,29 @@ TEST(Tutorial, ShowsWhatTheProgramsPrint) {
 }
 #endif
 
+// Test that every excerpt a doc shows (the generated code in compiler.md and kernel-abi.md,
+// from the translator's golden files) is made of lines the file still has, in that order.
+TEST(Docs, ExcerptsShowTheFilesAsTheyAre) {
+    std::size_t excerpts = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(kSource / "docs")) {
+        if (entry.path().extension() != ".md") continue;
+        const std::string doc = entry.path().filename().string();
+        for (const Block& excerpt : blocksOfKind(doc, "excerpt")) {
+            ++excerpts;
+            ASSERT_FALSE(excerpt.words.empty()) << doc << ":" << excerpt.line << ": an excerpt names no file";
+            const std::string file = read(kSource / excerpt.words[0]);
+            std::size_t from = 0;
+            std::istringstream lines(excerpt.text);
+            for (std::string line; std::getline(lines, line);)
+                EXPECT_TRUE(matchesExcerptLine(file, line, &from))
+                    << doc << ":" << excerpt.line << ": " << excerpt.words[0]
+                    << " has no such line here (after the excerpt's previous one):\n"
+                    << line;
+        }
+    }
+    EXPECT_GE(excerpts, 3u);
+}
+
 /// The string literals of every source file of the library, its validation layer included.
 std::string libraryLiterals() {
     std::string runs;
@@ -157,6 +181,24 @@ TEST(DocChecks, OutputLinesMatchWholeLinesInOrder) {
     EXPECT_FALSE(matchesOutputLine(output, "1000 sums", &from)) << "part of a line";
     from = 1;
     EXPECT_FALSE(matchesOutputLine(output, "device: <name>", &from)) << "before the last line matched";
+}
+
+TEST(DocChecks, ExcerptLinesMatchWholeLinesInOrderWithGaps) {
+    const std::string file = "template <class T> f(T);\n#line 3\n    g<int>(a, b);\n}\n";
+    std::size_t from = 0;
+    EXPECT_TRUE(matchesExcerptLine(file, "template <class T> f(T);", &from));
+    EXPECT_TRUE(matchesExcerptLine(file, "    ...", &from)); // a gap
+    EXPECT_TRUE(matchesExcerptLine(file, "    g<...>(a, ...);", &from));
+    EXPECT_EQ(from, 3u);
+    std::size_t again = 0;
+    EXPECT_FALSE(matchesExcerptLine(file, "g<int>(a, b);", &again)); // not the whole line
+    EXPECT_FALSE(matchesExcerptLine(file, "template <...> f(T)", &again));
+    std::size_t after = 3;
+    EXPECT_FALSE(matchesExcerptLine(file, "template <class T> f(T);", &after)); // out of order
+    const std::vector<Block> blocks = blocksOf("<!-- excerpt: tests/x.cpp -->\n```cpp\nint x;\n```\n");
+    ASSERT_EQ(blocks.size(), 1u);
+    EXPECT_EQ(blocks[0].kind, "excerpt");
+    EXPECT_EQ(blocks[0].words, std::vector<std::string>{"tests/x.cpp"});
 }
 
 TEST(DocChecks, LiteralsJoinAsTheCompilerJoinsThem) {
