@@ -1,5 +1,6 @@
 #include "validation/dispatch_validation.h"
 
+#include "validation/allocations.h"
 #include "validation/sinks.h"
 
 #include "support/log.h"
@@ -12,6 +13,8 @@
 namespace metalcpu::val {
 namespace {
 
+using exec::RegionOwner;
+using exec::RegionTable;
 using validation::Access;
 using validation::AddressSpace;
 using validation::ReportKind;
@@ -71,8 +74,9 @@ void DispatchValidation::begin(mc_dispatch& parameters, std::uint64_t commandBuf
     }
 }
 
-void* DispatchValidation::fault(std::uint64_t pointer, std::uint64_t byteOffset, std::uint64_t size, std::uint32_t op,
-                                const mc_site* site, const FaultingThread& thread, void* scratch) {
+void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byteOffset, std::uint64_t size,
+                                        std::uint32_t op, const mc_site* site, const exec::ObservedThread& thread,
+                                        void* scratch) {
     const std::uint32_t tag = static_cast<std::uint32_t>(pointer >> METALCPU_REGION_TAG_SHIFT);
     const std::uint64_t address = (pointer & kAddressMask) + byteOffset;
 

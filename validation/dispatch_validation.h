@@ -2,7 +2,8 @@
 // invalid access (report, contain), and the delivery of the reports when it ends.
 #pragma once
 
-#include "validation/regions.h"
+#include "exec/dispatch_observer.h"
+#include "exec/regions.h"
 #include "validation/settings.h"
 
 #include <metalcpu/Validation.hpp>
@@ -39,14 +40,9 @@ struct BufferBinding {
     std::string label;                ///< as reported: the label or "<unnamed>"
 };
 
-/// The executor's view of the thread that made an invalid access.
-struct FaultingThread {
-    validation::Position grid, local, group;
-    /// The worker's threadgroup memory, for untagged pointers into it.
-    std::uint64_t threadgroupBegin = 0, threadgroupEnd = 0;
-};
-
-class DispatchValidation {
+/// Shader validation as the executor sees it: the observer of a dispatch whose kernel is the
+/// instrumented flavour.
+class DispatchValidation final : public exec::DispatchObserver {
 public:
     /// Why a dispatch runs its kernel's instrumented flavour.
     enum class Purpose {
@@ -60,7 +56,7 @@ public:
 
     DispatchValidation(DispatchInfo info, std::vector<BufferBinding> bindings, ShaderValidationSettings settings,
                        Purpose purpose = Purpose::ShaderValidation);
-    ~DispatchValidation();
+    ~DispatchValidation() override;
     DispatchValidation(const DispatchValidation&) = delete;
     DispatchValidation& operator=(const DispatchValidation&) = delete;
 
@@ -72,8 +68,9 @@ public:
     /// An access of `size` bytes at checked pointer `pointer` + `byteOffset` fell outside its
     /// region: reports it and returns the address the kernel should touch instead — `scratch`
     /// (zero-filled, at least `size` bytes) unless the fail mode allows the real one.
-    void* fault(std::uint64_t pointer, std::uint64_t byteOffset, std::uint64_t size, std::uint32_t op,
-                const mc_site* site, const FaultingThread& thread, void* scratch);
+    void* invalidAccess(std::uint64_t pointer, std::uint64_t byteOffset, std::uint64_t size, std::uint32_t op,
+                        const mc_site* site, const exec::ObservedThread& thread, void* scratch) override;
+    bool checksThreadgroupMemory() const override { return settings_.threadgroupMemory; }
 
     /// Releases the tags and delivers the reports (one per site and kind of access, with its
     /// count; a NullBindingGuard delivers none), returning them. Call once, after the dispatch.
@@ -111,7 +108,7 @@ private:
 
     DispatchInfo info_;
     std::vector<BufferBinding> bindings_;
-    std::vector<RegionOwner> owners_; ///< one per binding, same order
+    std::vector<exec::RegionOwner> owners_; ///< one per binding, same order
     std::vector<std::uint32_t> tags_;
     ShaderValidationSettings settings_;
     Purpose purpose_;

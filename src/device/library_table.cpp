@@ -1,7 +1,7 @@
 #include "device/library_table.h"
 
 #include "exec/services.h"
-#include "validation/regions.h"
+#include "validation/allocations.h"
 
 #include <dlfcn.h>
 #include <mutex>

@@ -10,7 +10,7 @@
 #include "isolation/control.h"
 #include "isolation/shared_arena.h"
 #include "isolation/wire.h"
-#include "validation/regions.h"
+#include "validation/allocations.h"
 
 #include <csignal>
 #include <cstring>

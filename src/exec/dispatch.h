@@ -6,12 +6,9 @@
 #include <string>
 #include <vector>
 
-namespace metalcpu::val {
-class DispatchValidation;
-}
-
 namespace metalcpu::exec {
 
+class DispatchObserver;
 class ShaderLog;
 
 /// Everything the executor needs to run one dispatch. The runtime fills it from the
@@ -24,8 +21,8 @@ struct Dispatch {
     std::uint32_t gridThreads[3] = {0, 0, 0};    ///< threads in the grid; edge groups are cut to it
     std::uint64_t threadgroupArgumentLengths[METALCPU_MAX_THREADGROUP_BINDINGS] = {};
     std::uint64_t threadgroupMemoryLimit = 32768; ///< device limit for static + dynamic memory
-    /// Set for a validated kernel: invalid accesses are reported to it (not owned).
-    val::DispatchValidation* validation = nullptr;
+    /// Set for an instrumented kernel (shader validation): told of invalid accesses (not owned).
+    DispatchObserver* observer = nullptr;
     /// Where the kernel's os_log messages go (not owned); null: they are discarded.
     ShaderLog* log = nullptr;
     /// The tensors bound at tensor_handle parameters: `parameters.buffers[i]` points at one of

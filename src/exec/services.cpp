@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <cstring>
 
+#include "exec/dispatch.h"
+#include "exec/dispatch_observer.h"
 #include "exec/fault_scratch.h"
 #include "exec/fiber_scheduler.h"
 #include "exec/frame_arena.h"
+#include "exec/regions.h"
 #include "exec/shader_log.h"
 #include "exec/tensor_ops.h"
 #include "exec/threadgroup_memory.h"
-#include "exec/dispatch.h"
-#include "validation/dispatch_validation.h"
-#include "validation/regions.h"
 
 namespace metalcpu::exec {
 namespace {
@@ -51,7 +51,7 @@ void* threadgroupVariable(const mc_group* group, mc_u64 siteKey, mc_u64 size, mc
 
 void* coroutineFrame(mc_u64 size) { return contextOf(t_group)->frames->allocate(static_cast<std::size_t>(size)); }
 
-// ---- Shader validation ----------------------------------------------------------------
+// ---- Checked pointers (shader validation, through the dispatch's observer) ------------
 
 validation::Position positionOf(const mc_u32 (&p)[3]) { return {p[0], p[1], p[2]}; }
 
@@ -62,8 +62,8 @@ void* validationFault(mc_u64 pointer, mc_u64 byteOffset, mc_u64 size, mc_u32 op,
     static thread_local FaultScratch fallback;
     FaultScratch* scratch = context && context->scratch ? context->scratch : &fallback;
     void* stand_in = scratch->zeroed(static_cast<std::size_t>(size));
-    if (!context || !context->dispatch || !context->dispatch->validation) return stand_in;
-    val::FaultingThread thread;
+    if (!context || !context->dispatch || !context->dispatch->observer) return stand_in;
+    ObservedThread thread;
     const std::uint32_t linear =
         context->onFibers && FiberScheduler::current() ? FiberScheduler::current()->currentThread() : group->current_thread;
     const mc_u32 sx = group->size[0], sy = group->size[1];
@@ -74,15 +74,14 @@ void* validationFault(mc_u64 pointer, mc_u64 byteOffset, mc_u64 size, mc_u32 op,
                    group->position[2] * tg[2] + thread.local.z};
     thread.threadgroupBegin = context->memory->begin();
     thread.threadgroupEnd = context->memory->end();
-    return context->dispatch->validation->fault(pointer, byteOffset, size, op, site, thread, stand_in);
+    return context->dispatch->observer->invalidAccess(pointer, byteOffset, size, op, site, thread, stand_in);
 }
 
-/// With MTL_SHADER_VALIDATION_THREADGROUP_MEMORY=0 threadgroup pointers may touch anything.
+/// When the observer does not check threadgroup memory (MTL_SHADER_VALIDATION_THREADGROUP_MEMORY=0),
+/// threadgroup pointers may touch anything.
 mc_u64 uncheckedUnlessEnabled(const GroupContext* context, mc_u64 tagged) {
-    if (context->dispatch && context->dispatch->validation &&
-        !context->dispatch->validation->settings().threadgroupMemory)
-        val::RegionTable::shared().set(static_cast<std::uint32_t>(tagged >> METALCPU_REGION_TAG_SHIFT), 0,
-                                       ~std::uint64_t(0));
+    if (context->dispatch && context->dispatch->observer && !context->dispatch->observer->checksThreadgroupMemory())
+        RegionTable::shared().set(static_cast<std::uint32_t>(tagged >> METALCPU_REGION_TAG_SHIFT), 0, ~std::uint64_t(0));
     return tagged;
 }
 
@@ -131,7 +130,7 @@ void scopeCall(mc_u32 simdgroups, const mc_scope_record* mine, mc_scope_fn fn, v
 /// skipped, its destination left as it was (the executor has no per-element stand-in).
 bool tensorOperandsInside(const mc_matmul_call& call) {
     if (!call.site) return true;
-    const mc_region* regions = val::RegionTable::shared().regions();
+    const mc_region* regions = RegionTable::shared().regions();
     constexpr mc_u64 kAddressMask = (mc_u64(1) << METALCPU_REGION_TAG_SHIFT) - 1;
     bool inside = true;
     for (int which : {MC_SCOPE_LEFT, MC_SCOPE_RIGHT, MC_SCOPE_DESTINATION}) {
@@ -182,7 +181,7 @@ const mc_services* kernelServices() {
     &currentGroup,
     &threadgroupVariable,
     &coroutineFrame,
-    val::RegionTable::shared().regions(),
+    RegionTable::shared().regions(),
     &validationFault,
     &checkedThreadgroupArgument,
     &checkedThreadgroupVariable,

@@ -66,16 +66,16 @@ void* ThreadgroupMemory::variable(std::uint64_t siteKey, std::uint64_t size, std
 }
 
 ThreadgroupMemory::~ThreadgroupMemory() {
-    for (auto& [key, region] : checked_) val::RegionTable::shared().release(region.tag);
+    for (auto& [key, region] : checked_) RegionTable::shared().release(region.tag);
 }
 
 ThreadgroupMemory::CheckedRegion& ThreadgroupMemory::checkedRegion(std::uint64_t key) {
     for (auto& [k, region] : checked_)
         if (k == key) return region;
     CheckedRegion region;
-    region.owner = std::make_unique<val::RegionOwner>();
+    region.owner = std::make_unique<RegionOwner>();
     region.owner->space = validation::AddressSpace::Threadgroup;
-    region.tag = val::RegionTable::shared().acquire(region.owner.get());
+    region.tag = RegionTable::shared().acquire(region.owner.get());
     checked_.emplace_back(key, std::move(region));
     return checked_.back().second;
 }
@@ -85,7 +85,7 @@ std::uint64_t ThreadgroupMemory::checkedArgument(const mc_group& group, std::uin
     if (index >= METALCPU_MAX_THREADGROUP_BINDINGS) return 0;
     const std::uint64_t address = reinterpret_cast<std::uint64_t>(group.threadgroup_arguments[index]);
     CheckedRegion& region = checkedRegion(index);
-    val::RegionOwner& owner = *region.owner;
+    RegionOwner& owner = *region.owner;
     owner.bindingIndex = static_cast<std::int32_t>(index);
     owner.resourceBegin = address;
     owner.resourceLength = argumentLengths_[index];
@@ -93,8 +93,8 @@ std::uint64_t ThreadgroupMemory::checkedArgument(const mc_group& group, std::uin
     for (mc_u32 i = 0; kernel && i < kernel->param_count; ++i)
         if (kernel->params[i].kind == MC_PARAM_THREADGROUP && kernel->params[i].index == index)
             owner.argumentName = kernel->params[i].name;
-    val::RegionTable::shared().set(region.tag, address, argumentLengths_[index]);
-    return val::RegionTable::tagged(region.tag, address);
+    RegionTable::shared().set(region.tag, address, argumentLengths_[index]);
+    return RegionTable::tagged(region.tag, address);
 }
 
 std::uint64_t ThreadgroupMemory::checkedVariable(std::uint64_t siteKey, std::uint64_t size, std::uint64_t align) {
@@ -102,8 +102,8 @@ std::uint64_t ThreadgroupMemory::checkedVariable(std::uint64_t siteKey, std::uin
     CheckedRegion& region = checkedRegion(siteKey);
     region.owner->resourceBegin = address;
     region.owner->resourceLength = size;
-    val::RegionTable::shared().set(region.tag, address, size);
-    return val::RegionTable::tagged(region.tag, address);
+    RegionTable::shared().set(region.tag, address, size);
+    return RegionTable::tagged(region.tag, address);
 }
 
 } // namespace metalcpu::exec

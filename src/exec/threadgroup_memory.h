@@ -1,6 +1,6 @@
 #pragma once
 
-#include "validation/regions.h"
+#include "exec/regions.h"
 
 #include <metalcpu/kernel_abi.h>
 
@@ -55,7 +55,7 @@ private:
     std::uint64_t argumentLengths_[METALCPU_MAX_THREADGROUP_BINDINGS] = {};
     struct CheckedRegion {
         std::uint32_t tag = 0;
-        std::unique_ptr<val::RegionOwner> owner;
+        std::unique_ptr<RegionOwner> owner;
     };
     CheckedRegion& checkedRegion(std::uint64_t key);
     std::vector<std::pair<std::uint64_t, CheckedRegion>> checked_; ///< by argument index or site key

@@ -1,7 +1,7 @@
 #include "isolation/dispatch_messages.h"
 
 #include "isolation/wire.h"
-#include "validation/regions.h"
+#include "validation/allocations.h"
 
 #include <cstdio>
 
@@ -266,7 +266,7 @@ std::unique_ptr<ReceivedDispatch> decodeDispatch(const std::vector<std::uint8_t>
         received->log = std::make_unique<exec::ShaderLog>(level, capacity);
     }
     if (!in.atEnd()) return nullptr;
-    d.validation = received->validation.get();
+    d.observer = received->validation.get();
     d.log = received->log.get();
     return received;
 }

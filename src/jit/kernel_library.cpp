@@ -6,7 +6,7 @@
 #include "jit/library_cache.h"
 #include "jit/library_file.h"
 #include "support/log.h"
-#include "validation/regions.h"
+#include "validation/allocations.h"
 
 #include <atomic>
 #include <dlfcn.h>

@@ -1,7 +1,7 @@
 #include "runtime/buffer.h"
 
 #include "runtime/device.h"
-#include "validation/regions.h"
+#include "validation/allocations.h"
 
 #include <cstdio>
 #include <cstring>

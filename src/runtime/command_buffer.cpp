@@ -320,7 +320,7 @@ std::optional<CommandBuffer::DispatchRun> CommandBuffer::runInDeviceProcess(Disp
 bool CommandBuffer::runDispatch(DispatchCommand& command) {
     val::DispatchValidation* validation = command.validation.get();
     val::dispatchExecuted(validation && validation->reportsToUser());
-    command.dispatch.validation = validation;
+    command.dispatch.observer = validation;
     command.dispatch.log = shaderLog_.get();
     failureCode_ = MTL::CommandBufferErrorInternal;
     std::optional<DispatchRun> ran = runInDeviceProcess(command);

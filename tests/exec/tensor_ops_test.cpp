@@ -3,8 +3,8 @@
 // order, and results must equal the exact product rounded once to the destination type.
 #include "exec/tensor_ops.h"
 
+#include "exec/regions.h"
 #include "exec/services.h"
-#include "validation/regions.h"
 
 #include <gtest/gtest.h>
 
@@ -436,12 +436,12 @@ TEST(TensorOpsTest, ValidatedFootprintsAreCheckedAgainstTheirRegions) {
     Matrix d{8, 8, std::vector<double>(64, kPoison)};
     Operand left = tensorOperand(a, kF32, false, 0), right = tensorOperand(b, kF32, false, 0),
             dest = tensorOperand(d, kF32, false, 0);
-    val::RegionTable& table = val::RegionTable::shared();
+    RegionTable& table = RegionTable::shared();
     const std::uint32_t tag = table.acquire(nullptr);
     ASSERT_NE(tag, 0u);
     const auto address = reinterpret_cast<std::uint64_t>(dest.storage.bytes.data());
     mc_matmul_call call = tensorCall(left, right, dest, 8, 8, 8);
-    call.destination.checked = val::RegionTable::tagged(tag, address);
+    call.destination.checked = RegionTable::tagged(tag, address);
     const mc_site site{"program_source", "kernel", 3, 5};
     call.site = &site;
     setCurrentGroup(nullptr);

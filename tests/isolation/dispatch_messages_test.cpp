@@ -1,6 +1,6 @@
 #include "isolation/dispatch_messages.h"
 
-#include "validation/regions.h"
+#include "validation/allocations.h"
 
 #include <gtest/gtest.h>
 
@@ -97,7 +97,7 @@ TEST(DispatchMessages, DispatchArrivesWhole) {
     EXPECT_EQ(d.parameters.buffers[4], &d.tensors[0]);
     EXPECT_EQ(d.tensors[0].extents[0], 64);
     ASSERT_NE(received->validation, nullptr);
-    EXPECT_EQ(d.validation, received->validation.get());
+    EXPECT_EQ(d.observer, received->validation.get());
     EXPECT_EQ(received->commandBufferIndex, 11u);
     EXPECT_EQ(received->validation->info().kernelFrameName, "sum<float>");
     EXPECT_EQ(received->validation->info().dispatchIndex, 3u);
