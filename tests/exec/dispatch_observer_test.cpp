@@ -61,12 +61,19 @@ void storeThread(const mc_group* g, mc_u32 i) {
     *target = 100 + gridIndex(g, i);
 }
 
-mc_kernel storeKernel() {
+/// Runs storeThread over `grid` in groups of `group`, observed by `observer` (may be null),
+/// into `out`.
+void runStoreKernel(const std::uint32_t (&grid)[3], const std::uint32_t (&group)[3], DispatchObserver* observer,
+                    GuardedBuffer& out) {
     mc_kernel kernel{};
     kernel.name = "store_one";
     kernel.flags = MC_KERNEL_USES_BARRIERS;
     kernel.run_thread = &storeThread;
-    return kernel;
+    Dispatch dispatch = makeDispatch(kernel, grid, group);
+    dispatch.parameters.buffers[0] = out.data();
+    dispatch.observer = observer;
+    const DispatchResult result = Executor::shared().run(dispatch);
+    ASSERT_TRUE(result.ok) << result.error;
 }
 
 // Test that the observer hears of each invalid access with the thread that made it, and that
@@ -74,12 +81,8 @@ mc_kernel storeKernel() {
 TEST(DispatchObserver, ToldOfEachInvalidAccessWithItsThread) {
     const std::uint32_t grid[3] = {20, 2, 1}, group[3] = {8, 1, 1}; // 3 x 2 groups, the last cut to 4
     GuardedBuffer out(40);
-    mc_kernel kernel = storeKernel();
-    Dispatch dispatch = makeDispatch(kernel, grid, group);
-    dispatch.parameters.buffers[0] = out.data();
     RecordingObserver observer;
-    dispatch.observer = &observer;
-    ASSERT_TRUE(Executor::shared().run(dispatch).ok);
+    runStoreKernel(grid, group, &observer, out);
 
     // Groups x = 0, 1 have a thread 5 (x = 5, 13); the last group's 4 threads do not.
     ASSERT_EQ(observer.calls.size(), 4u);
@@ -106,13 +109,9 @@ TEST(DispatchObserver, ToldOfEachInvalidAccessWithItsThread) {
 TEST(DispatchObserver, MayLetTheAccessThrough) {
     const std::uint32_t grid[3] = {8, 1, 1}, group[3] = {8, 1, 1};
     GuardedBuffer out(8);
-    mc_kernel kernel = storeKernel();
-    Dispatch dispatch = makeDispatch(kernel, grid, group);
-    dispatch.parameters.buffers[0] = out.data();
     RecordingObserver observer;
     observer.letThrough = true;
-    dispatch.observer = &observer;
-    ASSERT_TRUE(Executor::shared().run(dispatch).ok);
+    runStoreKernel(grid, group, &observer, out);
     ASSERT_EQ(observer.calls.size(), 1u);
     EXPECT_EQ(out[kFaultingThread], 100 + kFaultingThread);
     EXPECT_TRUE(out.canariesIntact());
@@ -123,10 +122,7 @@ TEST(DispatchObserver, MayLetTheAccessThrough) {
 TEST(DispatchObserver, WithoutOneTheAccessGoesToAStandIn) {
     const std::uint32_t grid[3] = {8, 1, 1}, group[3] = {8, 1, 1};
     GuardedBuffer out(8);
-    mc_kernel kernel = storeKernel();
-    Dispatch dispatch = makeDispatch(kernel, grid, group);
-    dispatch.parameters.buffers[0] = out.data();
-    ASSERT_TRUE(Executor::shared().run(dispatch).ok);
+    runStoreKernel(grid, group, nullptr, out);
     EXPECT_EQ(out[kFaultingThread], 0u);
     EXPECT_EQ(out[kFaultingThread + 1], 100 + kFaultingThread + 1);
 }
