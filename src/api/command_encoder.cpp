@@ -1,6 +1,6 @@
 // MTL::CommandEncoder, MTL::ComputeCommandEncoder, MTL::BlitCommandEncoder and
 // MTL::ComputePassDescriptor.
-#include "api/unsupported.h"
+#include "api/not_yet.h"
 #include "runtime/blit_command_encoder.h"
 #include "runtime/command_buffer.h"
 #include "runtime/command_encoder.h"

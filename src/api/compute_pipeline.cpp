@@ -1,5 +1,5 @@
 // MTL::ComputePipelineState and MTL::ComputePipelineDescriptor.
-#include "api/unsupported.h"
+#include "api/not_yet.h"
 #include "runtime/compute_pipeline.h"
 #include "runtime/descriptors.h"
 #include "runtime/device.h"

@@ -1,5 +1,5 @@
 // MTL::Device and the free functions that create it.
-#include "api/unsupported.h"
+#include "api/not_yet.h"
 #include "foundation/factories.h"
 #include "runtime/compute_pipeline.h"
 #include "runtime/descriptors.h"

@@ -4,7 +4,6 @@
 // On a live receiver they log once, through unsupported(), and return zero; on nil they
 // return zero silently, as every method does.
 
-#include "api/unsupported.h"
 #include "foundation/object.h"
 
 namespace NS {
@@ -12,6 +11,10 @@ class Error;
 }
 
 namespace metalcpu::api {
+
+/// Logs, once per method, that a declared Metal method does nothing yet in metalcpu.
+/// `method` is e.g. "MTL::Device::newTexture".
+void unsupported(const char* method);
 
 /// Writes to `*error` (when `error` is not null) an autoreleased NSCocoaErrorDomain error with
 /// code NSFeatureUnsupportedError (3328) saying that `method` is not supported yet.
