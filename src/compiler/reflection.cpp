@@ -1,6 +1,6 @@
 #include "compiler/reflection.h"
 
-#include "stdlib/include/metalcpu/kernel_abi.h"
+#include <metalcpu/kernel_abi.h>
 
 #include <array>
 
