@@ -277,9 +277,10 @@ inline bool simd_uniform_group(const collective_site& site, mc_u32 width) {
 /// active lane, so that each of their threads only takes its group's result (uniform_until)
 /// instead of asking whether its group has been recorded and reduced. Stops at a group whose
 /// replay is not one result for the group (a function that is not a reduction), where each
-/// thread replays as before: that group's record is the current one.
+/// thread replays as before: that group's record is the current one. Once per round, out of
+/// the loop over the threads; `flatten`, so that the SIMD-group function is inlined here too.
 template <class Result, class Pack, bool TracksReturns, class Function>
-__attribute__((noinline)) void simd_reduce_ahead(collective_site& site, const work_items<TracksReturns>& threads,
+__attribute__((noinline, flatten)) void simd_reduce_ahead(collective_site& site, const work_items<TracksReturns>& threads,
                                                  mc_u32 first, mc_u32 width, const Pack* packs,
                                                  const Function& function) {
     const mc_group* group = threads.group();
