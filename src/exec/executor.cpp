@@ -107,6 +107,7 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
         mc_group group{};
         group.dispatch = &dispatch.parameters;
         // Positions step through the range x fastest: divided out once, then carried.
+        bool argumentsBound = false; // the threadgroup arguments' layout, done at the first group
         const std::uint64_t first = range.begin();
         group.position[0] = static_cast<std::uint32_t>(first % groups[0]);
         group.position[1] = static_cast<std::uint32_t>((first / groups[0]) % groups[1]);
@@ -132,12 +133,16 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
             const std::uint32_t threadCount = group.size[0] * group.size[1] * group.size[2];
             if (threadCount == 0) continue;
 
-            std::string error;
-            if (!worker.memory.beginGroup(dispatch.threadgroupArgumentLengths, dispatch.threadgroupMemoryLimit,
-                                          group, error)) {
-                firstError.set("kernel '" + dispatch.kernelName + "': " + error);
-                return;
+            if (!argumentsBound) {
+                std::string error;
+                if (!worker.memory.bindArguments(dispatch.threadgroupArgumentLengths, dispatch.threadgroupMemoryLimit,
+                                                 group, error)) {
+                    firstError.set("kernel '" + dispatch.kernelName + "': " + error);
+                    return;
+                }
+                argumentsBound = true;
             }
+            worker.memory.beginGroup();
             GroupContext context;
             context.memory = &worker.memory;
             context.frames = &worker.frames;

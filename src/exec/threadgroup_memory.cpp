@@ -15,13 +15,10 @@ std::uint64_t alignUp(std::uint64_t value, std::uint64_t align) {
 
 } // namespace
 
-bool ThreadgroupMemory::beginGroup(const std::uint64_t (&argumentLengths)[METALCPU_MAX_THREADGROUP_BINDINGS],
-                                   std::uint64_t limit, mc_group& group, std::string& error) {
+bool ThreadgroupMemory::bindArguments(const std::uint64_t (&argumentLengths)[METALCPU_MAX_THREADGROUP_BINDINGS],
+                                      std::uint64_t limit, mc_group& group, std::string& error) {
     limit_ = limit;
-    overflowed_ = false;
     for (int i = 0; i < METALCPU_MAX_THREADGROUP_BINDINGS; ++i) argumentLengths_[i] = argumentLengths[i];
-    sites_.clear();
-    scratch_.clear();
     // Sized once for the largest legal group, so that the pointers handed to kernels
     // never move while a group runs.
     if (storage_.size() < limit + 64) storage_.assign(limit + 64, 0);
@@ -40,10 +37,17 @@ bool ThreadgroupMemory::beginGroup(const std::uint64_t (&argumentLengths)[METALC
         group.threadgroup_arguments[i] = reinterpret_cast<char*>(storage_.data()) + offset;
         offset += argumentLengths[i];
     }
-    used_ = offset;
+    argumentsEnd_ = offset;
+    return true;
+}
+
+void ThreadgroupMemory::beginGroup() {
+    overflowed_ = false;
+    sites_.clear();
+    scratch_.clear();
+    used_ = argumentsEnd_;
     // Metal leaves threadgroup memory undefined; zero makes runs reproducible.
     std::memset(storage_.data(), 0, static_cast<size_t>(alignUp(used_, 16)));
-    return true;
 }
 
 void* ThreadgroupMemory::variable(std::uint64_t siteKey, std::uint64_t size, std::uint64_t align) {

@@ -16,10 +16,16 @@ namespace metalcpu::exec {
 /// declaration. Reused from group to group by one worker.
 class ThreadgroupMemory {
 public:
-    /// Prepares for a new group: zero-fills and lays out the argument regions.
-    /// Returns false (with `error`) when the lengths exceed `limit`.
-    bool beginGroup(const std::uint64_t (&argumentLengths)[METALCPU_MAX_THREADGROUP_BINDINGS], std::uint64_t limit,
-                    mc_group& group, std::string& error);
+    /// Lays out the argument regions of a dispatch for the groups this worker runs next, in
+    /// `group`, the record they reuse (its pointers stay valid until the next call). Returns
+    /// false (with `error`) when the lengths exceed `limit`. Once per run of groups, not per
+    /// group: laying out 31 bindings cost more than a small group's threads.
+    bool bindArguments(const std::uint64_t (&argumentLengths)[METALCPU_MAX_THREADGROUP_BINDINGS],
+                       std::uint64_t limit, mc_group& group, std::string& error);
+
+    /// Prepares for the next group of those: zero-fills the argument regions and forgets the
+    /// variables the last group placed.
+    void beginGroup();
 
     /// The storage of the variable declared at `siteKey`; the same pointer for every thread
     /// of the group. When the group's memory would exceed the limit, records an error and
@@ -59,6 +65,7 @@ private:
     };
     CheckedRegion& checkedRegion(std::uint64_t key);
     std::vector<std::pair<std::uint64_t, CheckedRegion>> checked_; ///< by argument index or site key
+    std::uint64_t argumentsEnd_ = 0; ///< where the arguments end and the variables begin
     std::uint64_t used_ = 0;
     std::uint64_t limit_ = 0;
     bool overflowed_ = false;

@@ -200,6 +200,20 @@ kernel void divergent_loop_header(device const uint* in [[buffer(0)]],
     out[gid] = s;
 }
 
+// Every thread of SIMD-group 1 returns before the reductions (as do scattered others): the
+// work-item loops reduce each SIMD-group once, by its first active lane, and one with no
+// active lane is passed over, not reduced, while the groups after it still are.
+kernel void whole_simdgroup_returns(device const uint* in [[buffer(0)]],
+                                    device uint* out [[buffer(1)]],
+                                    uint gid [[thread_position_in_grid]],
+                                    uint sg [[simdgroup_index_in_threadgroup]]) {
+    const uint x = in[gid];
+    if (sg == 1 || x % 11 == 5) return;
+    uint s = simd_sum(x);
+    s = simd_max(s + x);
+    out[gid] = s;
+}
+
 // 64-bit values shuffled as two 32-bit halves, as MLX shuffles them (`as_type<uint2>`), each
 // function's value a whole statement (work-item loops).
 kernel void shuffle_uint2(device const uint* in [[buffer(0)]],
@@ -549,7 +563,8 @@ TEST_P(SimdgroupKernels, Lowerings) {
                      {"branch_collectives", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"divergent_constant", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"divergent_loop_header", MC_KERNEL_USES_BARRIERS},
-                     {"shuffle_uint2", MC_KERNEL_WORK_ITEM_LOOPS}},
+                     {"shuffle_uint2", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"whole_simdgroup_returns", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
 }
 
@@ -708,6 +723,36 @@ TEST_P(SimdgroupKernels, OneSimdgroupAlone) {
         x *= lanes * lanes; // two more rounds of summing equal values
         for (unsigned gid = begin; gid < end; ++gid)
             EXPECT_EQ(out.data<std::uint32_t>()[gid], x + (gid - begin)) << "thread " << gid;
+    }
+    out.expectCanariesIntact();
+}
+
+// Test reductions in work-item loops when a whole SIMD-group (the second) has returned: each
+// other SIMD-group's sum and maximum cover its own active lanes, also in the groups after the
+// one with none; the returned threads write nothing.
+TEST_P(SimdgroupKernels, WholeSimdgroupReturned) {
+    GuardedBuffer in(device_, threads() * 4), out(device_, threads() * 4);
+    const std::vector<std::uint32_t> values = fill(in);
+    run("whole_simdgroup_returns", &in, out);
+    const unsigned count = threads(), w = width();
+    for (unsigned begin = 0; begin < count; begin += size()) {
+        const unsigned end = std::min(begin + size(), count);
+        for (unsigned gid = begin; gid < end; ++gid) {
+            const unsigned linear = gid - begin, lane = linear % w;
+            const std::uint32_t got = out.data<std::uint32_t>()[gid];
+            if (linear / w == 1 || returnsEarly(values[gid])) {
+                EXPECT_EQ(got, kCanary) << "thread " << gid;
+                continue;
+            }
+            std::uint32_t sum = 0, largest = 0;
+            for (unsigned l = linear - lane; l < linear - lane + w && begin + l < end; ++l) {
+                const std::uint32_t v = values[begin + l];
+                if (returnsEarly(v)) continue;
+                sum += v;
+                largest = std::max(largest, v);
+            }
+            EXPECT_EQ(got, sum + largest) << "thread " << gid;
+        }
     }
     out.expectCanariesIntact();
 }

@@ -15,7 +15,10 @@ struct work_item_slot_tag {};
 
 } // namespace metalcpu_kernel
 
-inline void* operator new(decltype(sizeof 0), metalcpu_kernel::work_item_slot_tag, void* where) noexcept {
+// Not noexcept: a new-expression must test what a non-throwing operator new returns for null
+// before it constructs, a compare and a branch at every slot a piece writes; a slot's address
+// is never null.
+inline void* operator new(decltype(sizeof 0), metalcpu_kernel::work_item_slot_tag, void* where) {
     return where;
 }
 
@@ -135,6 +138,10 @@ struct collective_site {
     /// each thread that handed in its arguments this round. Null elsewhere, where every
     /// thread that has not returned takes part.
     unsigned char* deposited = nullptr;
+    /// A reduction's result for each SIMD-group (simd_reduce_ahead), in SIMD-group order, and
+    /// the thread below which every thread takes its SIMD-group's from there.
+    unsigned char* results = nullptr;
+    mc_u32 uniform_until = 0;
 };
 
 /// A thread's arguments, in order.
@@ -150,7 +157,7 @@ struct arg_pack<> {
 template <class H, class... T>
 struct arg_pack<H, T...> {
     H head;
-    arg_pack<T...> tail;
+    [[no_unique_address]] arg_pack<T...> tail; ///< no byte of its own for the empty pack at the end
     template <class F, class... D>
     __attribute__((always_inline)) decltype(auto) apply(const F& f, const D&... done) const {
         return tail.apply(f, done..., head);
@@ -174,6 +181,7 @@ __attribute__((always_inline)) inline void simd_deposit(collective_site& site, c
     using Pack = arg_pack<A...>;
     if (!site.arguments) site.arguments = threads.template slots<Pack>();
     site.recorded = ~0u;
+    site.uniform_until = 0;
     place(static_cast<Pack*>(site.arguments)[t.linear], make_arg_pack(arguments...));
 }
 
@@ -186,67 +194,159 @@ __attribute__((always_inline)) inline void simd_mark(collective_site& site, cons
     if (!site.deposited) site.deposited = threads.template slots<unsigned char>();
     site.deposited[t.linear] = taken;
     site.recorded = ~0u;
+    site.uniform_until = 0;
+}
+
+/// The lanes of thread `first`'s SIMD-group that take part in the statement at `site`: those
+/// in the group, not returned and (under a per-thread `if`) that handed in their arguments.
+template <bool TracksReturns>
+__attribute__((always_inline)) inline mc_u64 simd_active_lanes(const collective_site& site,
+                                                               const work_items<TracksReturns>& threads,
+                                                               mc_u32 first, mc_u32 width, mc_u32 count) {
+    const mc_u32 present = count - first < width ? count - first : width;
+    mc_u64 active = present >= 64 ? ~mc_u64(0) : (mc_u64(1) << present) - 1;
+    if (TracksReturns || site.deposited)
+        for (mc_u32 lane = 0; lane < present; ++lane)
+            if (threads.returned(first + lane) || (site.deposited && !site.deposited[first + lane]))
+                active &= ~(mc_u64(1) << lane);
+    return active;
+}
+
+/// Records what each active lane of thread `first`'s SIMD-group hands in to the statement at
+/// `site`: the function runs once per lane, recording only. Its round lives in a local of its
+/// own, which nothing outside this function sees: were it the replay's (whose address the
+/// group holds), every lane's value stored through a byte pointer could overwrite it as far
+/// as the compiler knows, and it would be reloaded from memory at every lane.
+template <class Pack, bool TracksReturns, class Function>
+__attribute__((always_inline)) inline void simd_record(collective_site& site, const work_items<TracksReturns>& threads,
+                                                       mc_u32 first, mc_u32 width, const Pack* packs,
+                                                       const Function& function) {
+    const mc_group* group = threads.group();
+    const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
+    const mc_u64 active = simd_active_lanes(site, threads, first, width, count);
+    simd_replay recorder{site.values, 0, 0, true, width, nullptr, nullptr};
+    simd_site here;
+    here.replay = &recorder;
+    const auto call = [&here, &function](const auto&... arguments) __attribute__((always_inline)) {
+        return function(here, arguments...);
+    };
+    const mc_u32 present = count - first < width ? count - first : width;
+    if (active == (present >= 64 ? ~mc_u64(0) : (mc_u64(1) << present) - 1)) {
+        // Every lane (the usual case): a counted loop, without a bit scan per lane.
+        for (recorder.lane = 0; recorder.lane < present; ++recorder.lane)
+            (void)packs[first + recorder.lane].apply(call);
+    } else {
+        for (mc_u64 left = active; left; left &= left - 1) {
+            recorder.lane = static_cast<mc_u32>(__builtin_ctzll(left));
+            (void)packs[first + recorder.lane].apply(call);
+        }
+    }
+    site.recorded = first;
+    site.active = active;
+    site.uniform_lanes[0] = ~0u;
+    site.uniform_lanes[1] = 0;
+}
+
+/// Lane `lane` of thread `first`'s SIMD-group runs the function over the record of its group.
+template <class Pack, bool TracksReturns, class Function>
+__attribute__((always_inline)) inline auto simd_replay_lane(collective_site& site, const work_items<TracksReturns>& threads,
+                                                            mc_u32 first, mc_u32 lane, mc_u32 width, const Pack* packs,
+                                                            const Function& function) {
+    mc_group* group = const_cast<mc_group*>(threads.group()); // the kernel's to scribble on
+    simd_replay replay{site.values,        site.active,       lane,
+                       false,              width,             site.uniform_lanes,
+                       site.values + METALCPU_MAX_SIMD_WIDTH * METALCPU_SIMD_VALUE_BYTES};
+    simd_site here;
+    here.replay = &replay;
+    group->simd_replay = &replay;
+    auto result = packs[first + lane].apply([&here, &function](const auto&... arguments) __attribute__((always_inline)) {
+        return function(here, arguments...);
+    });
+    group->simd_replay = nullptr;
+    return result;
+}
+
+/// Whether the last replay left a result for every lane of the SIMD-group (simd::reduce over
+/// the whole group, not a quad's).
+inline bool simd_uniform_group(const collective_site& site, mc_u32 width) {
+    return site.uniform_lanes[0] == 0 && site.uniform_lanes[1] >= width;
+}
+
+/// After thread `first`'s SIMD-group has reduced to one result: keeps it for the group, then
+/// records and reduces every later SIMD-group of the threadgroup the same way, by its first
+/// active lane, so that each of their threads only takes its group's result (uniform_until)
+/// instead of asking whether its group has been recorded and reduced. Stops at a group whose
+/// replay is not one result for the group (a function that is not a reduction), where each
+/// thread replays as before: that group's record is the current one. Once per round, out of
+/// the loop over the threads; `flatten`, so that the SIMD-group function is inlined here too.
+template <class Result, class Pack, bool TracksReturns, class Function>
+__attribute__((noinline, flatten)) void simd_reduce_ahead(collective_site& site, const work_items<TracksReturns>& threads,
+                                                 mc_u32 first, mc_u32 width, const Pack* packs,
+                                                 const Function& function) {
+    const mc_group* group = threads.group();
+    const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
+    const mc_u32 shift = static_cast<mc_u32>(__builtin_ctz(width)); // a power of two
+    if (!site.results)
+        site.results = static_cast<unsigned char*>(
+            g_services->coroutine_frame((((count + width - 1) >> shift) + 1) * sizeof(Result)));
+    const unsigned char* const uniform = site.values + METALCPU_MAX_SIMD_WIDTH * METALCPU_SIMD_VALUE_BYTES;
+    for (mc_u32 at = first;;) {
+        __builtin_memcpy(site.results + (at >> shift) * sizeof(Result), uniform, sizeof(Result));
+        site.uniform_until = at + width;
+        // The next SIMD-group with a lane that takes part (in one without, nobody asks).
+        do {
+            at += width;
+            if (at >= count) return;
+            simd_record(site, threads, at, width, packs, function);
+            if (!site.active) site.uniform_until = at + width;
+        } while (!site.active);
+        (void)simd_replay_lane(site, threads, at, static_cast<mc_u32>(__builtin_ctzll(site.active)), width, packs,
+                               function);
+        if (!simd_uniform_group(site, width)) return;
+    }
 }
 
 /// Second loop: thread t's result of `function` (the SIMD-group function, taking a site that
 /// carries the round, then the arguments as Pack holds them). The first thread of each
-/// SIMD-group runs it for every active lane to record what they hand in; each thread then
-/// runs it again, replaying the record.
+/// SIMD-group to get here records what every active lane hands in (simd_record); each thread
+/// then runs the function again, replaying the record. A reduction is computed once per
+/// SIMD-group, and its other threads take the result (simd_reduce_ahead, and for a quad's
+/// the uniform lanes of the record).
 template <class Pack, bool TracksReturns, class Function>
 __attribute__((always_inline)) inline auto simd_collect(collective_site& site, const work_items<TracksReturns>& threads,
                                                         const thread_ids& t, const Function& function) {
-    mc_group* group = const_cast<mc_group*>(threads.group()); // the kernel's to scribble on
+    const mc_group* group = threads.group();
     const mc_u32 width = group->dispatch->simd_width;
-    const mc_u32 first = t.linear & ~(width - 1); // a power of two
-    const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
     const Pack* packs = static_cast<const Pack*>(site.arguments);
+    using Result = decltype(simd_replay_lane(site, threads, 0, 0, width, packs, function));
+    // The bytes reduce() copied from its result (vec is not trivially copyable, so no
+    // bit_cast): read back through a union, as GCC and Clang define.
+    union kept_result {
+        Result value;
+        unsigned char bytes[sizeof(Result)];
+        kept_result() {}
+        ~kept_result() {}
+    } kept;
+    if (t.linear < site.uniform_until) {
+        __builtin_memcpy(kept.bytes, site.results + (t.linear >> __builtin_ctz(width)) * sizeof(Result),
+                         sizeof(Result));
+        return Result(kept.value);
+    }
+    const mc_u32 first = t.linear & ~(width - 1); // a power of two
+    const mc_u32 own_lane = t.linear - first;
+    // A quad's reduction leaves its result, the same for every lane of the quad, once the
+    // quad's first lane to ask has computed it: the other lanes take it.
+    if (site.recorded == first && own_lane >= site.uniform_lanes[0] && own_lane < site.uniform_lanes[1]) {
+        __builtin_memcpy(kept.bytes, site.values + METALCPU_MAX_SIMD_WIDTH * METALCPU_SIMD_VALUE_BYTES,
+                         sizeof(Result));
+        return Result(kept.value);
+    }
     if (!site.values)
         site.values = static_cast<unsigned char*>(g_services->coroutine_frame((METALCPU_MAX_SIMD_WIDTH + 1) *
                                                                                METALCPU_SIMD_VALUE_BYTES));
-    unsigned char* const uniform = site.values + METALCPU_MAX_SIMD_WIDTH * METALCPU_SIMD_VALUE_BYTES;
-    // The function finds the round in its site, which `here` becomes below.
-    simd_site here;
-    const auto call = [&here, &function](const auto&... arguments) __attribute__((always_inline)) {
-        return function(here, arguments...);
-    };
-    using Result = decltype(packs[t.linear].apply(call));
-    const mc_u32 own_lane = t.linear - first;
-    // A reduction leaves its result, the same for every lane, once the group's first lane to
-    // ask has computed it (simd::reduce): the other lanes take it without running the function.
-    if (site.recorded == first && own_lane >= site.uniform_lanes[0] && own_lane < site.uniform_lanes[1]) {
-        // The bytes reduce() copied from its result (vec is not trivially copyable, so no
-        // bit_cast): read back through a union, as GCC and Clang define.
-        union kept_result {
-            Result value;
-            unsigned char bytes[sizeof(Result)];
-            kept_result() {}
-            ~kept_result() {}
-        } kept;
-        __builtin_memcpy(kept.bytes, uniform, sizeof(Result));
-        return Result(kept.value);
-    }
-    simd_replay replay{site.values, site.active, 0, true, width, site.uniform_lanes, uniform};
-    here.replay = &replay;
-    group->simd_replay = &replay;
-    if (site.recorded != first) {
-        replay.active = 0;
-        for (mc_u32 lane = 0; lane < width && first + lane < count; ++lane)
-            if (!threads.returned(first + lane) && (!site.deposited || site.deposited[first + lane]))
-                replay.active |= mc_u64(1) << lane;
-        for (mc_u32 lane = 0; lane < width && first + lane < count; ++lane) {
-            if (!((replay.active >> lane) & 1u)) continue;
-            replay.lane = lane;
-            (void)packs[first + lane].apply(call);
-        }
-        site.recorded = first;
-        site.active = replay.active;
-        site.uniform_lanes[0] = ~0u;
-        site.uniform_lanes[1] = 0;
-    }
-    replay.recording = false;
-    replay.lane = own_lane;
-    auto result = packs[t.linear].apply(call);
-    group->simd_replay = nullptr;
+    if (site.recorded != first) simd_record(site, threads, first, width, packs, function);
+    auto result = simd_replay_lane(site, threads, first, own_lane, width, packs, function);
+    if (simd_uniform_group(site, width)) simd_reduce_ahead<Result>(site, threads, first, width, packs, function);
     return result;
 }
 

@@ -43,9 +43,14 @@ struct lanes {
     template <class T>
     T at(unsigned i) const {
         T value{};
-        if (active(i))
-            __builtin_memcpy(static_cast<void*>(&value), round.values + (first + i) * METALCPU_SIMD_VALUE_BYTES,
-                             sizeof(T));
+        if (active(i)) value = active_at<T>(i);
+        return value;
+    }
+    /// Lane i's value, for a lane known to be active.
+    template <class T>
+    T active_at(unsigned i) const {
+        T value;
+        __builtin_memcpy(static_cast<void*>(&value), round.values + (first + i) * METALCPU_SIMD_VALUE_BYTES, sizeof(T));
         return value;
     }
 };
@@ -101,11 +106,12 @@ METALCPU_INLINE T reduce(const T& value, Op op, const simd_site& where) {
         __builtin_memcpy(static_cast<void*>(&result), l.replay->uniform, sizeof(T));
         return result;
     }
-    bool first = true;
-    for (unsigned i = 0; i < l.count; ++i) {
-        if (!l.active(i)) continue;
-        result = first ? l.at<T>(i) : op(result, l.at<T>(i));
-        first = false;
+    // Over the set bits of the mask, lowest first: no test per lane for the inactive ones.
+    mc_u64 left = l.mask();
+    if (left) {
+        result = l.active_at<T>(static_cast<unsigned>(__builtin_ctzll(left)));
+        for (left &= left - 1; left; left &= left - 1)
+            result = op(result, l.active_at<T>(static_cast<unsigned>(__builtin_ctzll(left))));
     }
     if (shared) {
         __builtin_memcpy(l.replay->uniform, static_cast<const void*>(&result), sizeof(T));
