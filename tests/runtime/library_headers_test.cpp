@@ -72,6 +72,36 @@ TEST_F(MetalTest, MlxTypeTraitsAndMetalMacro) {
     EXPECT_EQ(values[4], 16) << "__METAL__ is defined";
 }
 
+// Written as MLX's logging.h writes its stand-in logger before Metal 3.2 (not copied): a type
+// whose only constructor is qualified `constant`, to make program-scope `constant` objects.
+const char* const kConstantConstructor = R"(
+#include <metal_stdlib>
+using namespace metal;
+struct tagged {
+    constexpr tagged(constant char* name, int value) constant : first(name[0]), value(value) {}
+    char first;
+    int value;
+};
+constant tagged tag("metal", 7);
+kernel void constant_object(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    if (i != 0) return;
+    out[0] = tag.value;
+    out[1] = tag.first;
+}
+)";
+
+// Test that a constructor qualified `constant` compiles (C++ constructors take no qualifier) and
+// makes the program-scope object.
+TEST_F(MetalTest, ConstantQualifiedConstructor) {
+    MTL::Library* library = compile(kConstantConstructor);
+    ASSERT_NE(library, nullptr);
+    const std::vector<int> values = runIntKernel(library, "constant_object", 2);
+    library->release();
+    ASSERT_EQ(values.size(), 2u);
+    EXPECT_EQ(values[0], 7);
+    EXPECT_EQ(values[1], 'm');
+}
+
 // Written as MLX's bf16_math.h writes its bfloat overloads (not copied): Apple's __metal_*
 // builtins with a math-mode argument, in metal::, metal::fast:: and metal::precise::.
 const char* const kMlxBfloatMath = R"(
