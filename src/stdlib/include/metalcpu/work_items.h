@@ -68,10 +68,12 @@ public:
 
     /// What a kernel's `return` becomes inside a piece.
     void retire(const thread_ids& t) const {
-        if constexpr (TracksReturns) returned_[t.linear] = 1;
+        if constexpr (TracksReturns) returned_[t.slot] = 1;
     }
 
-    bool returned(mc_u32 linear) const {
+    /// Whether the thread with this linear index has returned; a 64-bit index, so that the
+    /// loop over a row of threads can pass thread_ids::slot, which is affine there.
+    bool returned(mc_u64 linear) const {
         if constexpr (TracksReturns) return returned_[linear] != 0;
         return false;
     }
@@ -182,7 +184,7 @@ __attribute__((always_inline)) inline void simd_deposit(collective_site& site, c
     if (!site.arguments) site.arguments = threads.template slots<Pack>();
     site.recorded = ~0u;
     site.uniform_until = 0;
-    place(static_cast<Pack*>(site.arguments)[t.linear], make_arg_pack(arguments...));
+    place(static_cast<Pack*>(site.arguments)[t.slot], make_arg_pack(arguments...));
 }
 
 /// First loop, under an `if` whose condition differs per thread: whether thread t takes the
@@ -192,7 +194,7 @@ template <bool TracksReturns>
 __attribute__((always_inline)) inline void simd_mark(collective_site& site, const work_items<TracksReturns>& threads,
                                                      const thread_ids& t, bool taken) {
     if (!site.deposited) site.deposited = threads.template slots<unsigned char>();
-    site.deposited[t.linear] = taken;
+    site.deposited[t.slot] = taken;
     site.recorded = ~0u;
     site.uniform_until = 0;
 }
@@ -395,7 +397,7 @@ template <bool TracksReturns, class Piece>
 __attribute__((always_inline)) inline void run_work_items(const work_items<TracksReturns>& threads, Piece&& piece) {
     const mc_group* group = threads.group();
     const mc_u32 sx = group->size[0], sy = group->size[1], sz = group->size[2];
-    const auto returned = [&threads](mc_u32 linear) { return threads.returned(linear); };
+    const auto returned = [&threads](mc_u64 slot) { return threads.returned(slot); };
     for (mc_u32 z = 0; z < sz; ++z)
         for (mc_u32 y = 0; y < sy; ++y) for_each_thread_in_row(group, y, z, (z * sy + y) * sx, returned, piece);
 }
