@@ -73,7 +73,7 @@ const std::vector<PassInfo>& passes() {
     // - member-specialisations runs last: it copies the primary template's parameters with
     //   every edit in them (address spaces, checked pointers, default arguments);
     // - kernel-selection runs after all of them: its `#if` ... `#endif` around a definition must
-    //   enclose everything the others inserted there (the helper after a kernel's body).
+    //   enclose everything the others inserted there (a coroutine kernel's return type).
     static const std::vector<PassInfo> kPasses = {
         {"address-space-overloads", collapseAddressSpaceOverloads, false},
         {"function-constants", rewriteFunctionConstants, false},

@@ -49,8 +49,9 @@ void CodeWriter::append(std::string_view text) {
 }
 
 void CodeWriter::insert(std::string_view text, const Location& token) {
+    bool lineStart = false; // right after a preprocessor line
     while (!text.empty()) {
-        const std::size_t directive = text.find("\n#");
+        std::size_t directive = lineStart && text.front() == '#' ? 0 : text.find("\n#");
         const std::string_view code = text.substr(0, directive);
         if (!code.empty()) {
             if (!positioned_) moveTo(token);
@@ -58,15 +59,17 @@ void CodeWriter::insert(std::string_view text, const Location& token) {
             statementsInserted_ = statementsInserted_ || holdsStatements(code);
         }
         if (directive == std::string_view::npos) return;
-        // A preprocessor line a pass inserted (kernel selection's `#if`/`#endif`): a line of its
-        // own, after which the next text goes back to its place with #line.
-        const std::size_t end = text.find('\n', directive + 1);
+        // A preprocessor line a pass inserted (kernel selection's `#if`, `#error`, `#endif`):
+        // a line of its own, after which the next text goes back to its place with #line.
+        if (text[directive] == '\n') ++directive;
+        const std::size_t end = text.find('\n', directive);
         if (column_ != 1) out_ += '\n';
-        out_ += text.substr(directive + 1, end == std::string_view::npos ? end : end - directive - 1);
+        out_ += text.substr(directive, end == std::string_view::npos ? end : end - directive);
         out_ += '\n';
         positioned_ = false;
         column_ = 1;
         text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+        lineStart = true;
     }
 }
 
