@@ -15,10 +15,13 @@ namespace metalcpu::msl {
 namespace {
 
 /// A free function whose definition can be guarded: at namespace scope, not a member (nor a
-/// member defined out of its class, `void S::f() {}`), not an operator (called without its name).
+/// member defined out of its class, `void S::f() {}`), and not one C++ calls without its name
+/// being written: an operator, the `begin`/`end` of a range-based for, the `get` of a
+/// structured binding.
 bool isGuardableFunction(const TokenList& tokens, const FunctionDecl& f) {
     if (!f.hasBody || f.isKernel || !f.enclosingClass.empty() || f.classBody != kNoToken) return false;
     if (f.nameToken == kNoToken || f.name.starts_with("operator") || f.name.starts_with("~")) return false;
+    if (f.name == "begin" || f.name == "end" || f.name == "get") return false;
     return !(f.nameToken > 0 && tokens[f.nameToken - 1].isPunct("::"));
 }
 

@@ -81,7 +81,8 @@ TEST(KernelSelection, KernelTemplatesReachThroughTheirInstantiations) {
 // Test that a name mentioned outside the bodies of selected definitions leaves every
 // definition of it unselected, and with them what they mention: a global initialiser, a
 // member function, a class body, a parameter's default, a declaration's return type; and
-// that members, operators and out-of-class member definitions are never selected.
+// that members, operators, out-of-class member definitions and the functions C++ calls
+// without naming them (a range-based for's begin and end) are never selected.
 TEST(KernelSelection, MentionsOutsideSelectedBodiesAreUnknown) {
     const Reach r = reachOf("constexpr int in_global() { return 4; }\n"
                             "constant int kFour = in_global();\n"
@@ -93,8 +94,12 @@ TEST(KernelSelection, MentionsOutsideSelectedBodiesAreUnknown) {
                             "float in_default(float x) { return x; }\n"
                             "float with_default(float x = in_default(1)) { return x; }\n"
                             "float operator+(S a, S b) { return 0; }\n"
+                            "struct R { int v[2]; };\n"
+                            "thread const int* begin(thread const R& r) { return r.v; }\n"
+                            "thread const int* end(thread const R& r) { return r.v + 2; }\n"
                             "kernel void k(device float* p) {\n"
                             "    S s; p[0] = s.m(in_global()) + s.n() + with_default() + in_member(1) + (s + s);\n"
+                            "    R r{{1, 2}}; for (int x : r) p[0] += x;\n"
                             "}\n"
                             "kernel void other(device float* p) { p[0] = 1; }\n");
     ASSERT_FALSE(r.parsed->diagnostics.hasErrors());
@@ -107,6 +112,8 @@ TEST(KernelSelection, MentionsOutsideSelectedBodiesAreUnknown) {
     EXPECT_EQ(r.of("in_default"), "?");
     EXPECT_EQ(r.of("with_default"), "k");
     EXPECT_EQ(r.of("operator+"), "?");
+    EXPECT_EQ(r.of("begin"), "?"); // called by the range-based for, never named
+    EXPECT_EQ(r.of("end"), "?");
     EXPECT_EQ(r.of("k"), "k");
 }
 
