@@ -144,6 +144,32 @@ TEST(KernelSelection, GuardsInTheValidationFlavourOnly) {
     EXPECT_EQ(plain.cpp.find("#if"), std::string::npos) << plain.cpp;
 }
 
+// Test that a function reached by more than kMaxSelectedKernels kernels (but not all) stays
+// unguarded, and one reached by exactly that many is guarded.
+TEST(KernelSelection, WidelySharedFunctionsStayUnguarded) {
+    std::string source = "# 1 \"many.metal\"\nfloat wide(float x) { return x; }\nfloat narrow(float x) { return x; }\n";
+    for (std::size_t k = 0; k <= kMaxSelectedKernels + 1; ++k) {
+        const std::string callee = k == kMaxSelectedKernels + 1 ? "1.0f" : k < kMaxSelectedKernels ? "narrow(wide(1))" : "wide(1)";
+        source += "kernel void k" + std::to_string(k) + "(device float* p) { p[0] = " + callee + "; }\n";
+    }
+    TranslateOptions options;
+    options.validation = true;
+    const Translation v = translate(source, options);
+    ASSERT_TRUE(v.ok) << testing::messages(v.diagnostics)[0];
+    const std::size_t wide = v.cpp.find("float wide(");
+    const std::size_t narrow = v.cpp.find("float narrow(");
+    ASSERT_NE(wide, std::string::npos);
+    ASSERT_NE(narrow, std::string::npos);
+    // wide: 33 of 34 kernels; narrow: 32.
+    EXPECT_EQ(v.cpp.rfind("#if", wide), std::string::npos) << v.cpp.substr(0, narrow);
+    const std::size_t narrowGuard = v.cpp.rfind("#if ", narrow);
+    ASSERT_NE(narrowGuard, std::string::npos);
+    EXPECT_GT(narrowGuard, wide);
+    const std::string guard = v.cpp.substr(narrowGuard, v.cpp.find('\n', narrowGuard) - narrowGuard);
+    EXPECT_NE(guard.find(kernelSelector("k31")), std::string::npos) << guard;
+    EXPECT_EQ(guard.find(kernelSelector("k32")), std::string::npos) << guard;
+}
+
 // Test the condition's spellings: one kernel, several, none.
 TEST(KernelSelection, Conditions) {
     std::vector<EntryPoint> entryPoints(2);
