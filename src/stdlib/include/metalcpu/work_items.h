@@ -364,12 +364,13 @@ inline void simd_keep_result(unsigned char* results, const unsigned char* result
 /// (uniform_until) instead of asking whether its group has been recorded and reduced. Stops
 /// at a group whose replay is not one result for the group (a function that is not a
 /// reduction), where each thread replays as before: that group's record is the current one.
-/// Once per round, out of the loop over the threads; `flatten`, so that the SIMD-group
-/// function is inlined here too.
+/// Once per round, out of the loop over the threads (simd_reduce_ahead below, or inlined
+/// into simd_compute, which is out of it already).
 template <class Result, class Pack, bool TracksReturns, class Function>
-__attribute__((noinline, flatten, optimize("O3"))) void simd_reduce_ahead(collective_site& site, const work_items<TracksReturns>& threads,
-                                                 mc_u32 first, mc_u32 width, const Pack* packs,
-                                                 const Function& function) {
+__attribute__((always_inline)) inline void simd_reduce_later_groups(collective_site& site,
+                                                                    const work_items<TracksReturns>& threads,
+                                                                    mc_u32 first, mc_u32 width, const Pack* packs,
+                                                                    const Function& function) {
     const mc_group* group = threads.group();
     const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
     if (!site.results) site.results = static_cast<unsigned char*>(g_services->coroutine_frame(count * sizeof(Result)));
@@ -390,9 +391,19 @@ __attribute__((noinline, flatten, optimize("O3"))) void simd_reduce_ahead(collec
     }
 }
 
+/// simd_reduce_later_groups, out of line for simd_collect's loop; `flatten`, so that the
+/// SIMD-group function is inlined here too.
+template <class Result, class Pack, bool TracksReturns, class Function>
+__attribute__((noinline, flatten, optimize("O3"))) void simd_reduce_ahead(collective_site& site,
+                                                                        const work_items<TracksReturns>& threads,
+                                                                        mc_u32 first, mc_u32 width, const Pack* packs,
+                                                                        const Function& function) {
+    simd_reduce_later_groups<Result>(site, threads, first, width, packs, function);
+}
+
 /// After the first loop of a statement whose function it knew: records the first SIMD-group
 /// with a lane that takes part and replays its first active lane, which for a reduction
-/// computes every SIMD-group's result (simd_reduce_ahead). The state is the one the first
+/// computes every SIMD-group's result (simd_reduce_later_groups). The state is the one the first
 /// thread to ask for its result would have left, so the second loop goes on from there
 /// (run_collect_work_items). Called through collective_site::compute, once per round.
 template <class Pack, bool TracksReturns, class Function>
@@ -409,7 +420,8 @@ __attribute__((noinline, flatten, optimize("O3"))) void simd_compute(collective_
         (void)simd_replay_lane(site, threads, at, static_cast<mc_u32>(__builtin_ctzll(site.active)), width, packs,
                                function);
         if (simd_uniform_group(site, width))
-            simd_reduce_ahead<simd_result_t<Pack, TracksReturns, Function>>(site, threads, at, width, packs, function);
+            simd_reduce_later_groups<simd_result_t<Pack, TracksReturns, Function>>(site, threads, at, width, packs,
+                                                                                  function);
         return;
     }
 }
