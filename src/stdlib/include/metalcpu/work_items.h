@@ -278,16 +278,17 @@ __attribute__((always_inline)) inline void simd_record(collective_site& site, co
         return function(here, arguments...);
     };
     const mc_u32 present = count - first < width ? count - first : width;
+    const Pack* const group_packs = packs + first; // indexed by the lane, which cannot wrap
     if (active == (present >= 64 ? ~mc_u64(0) : (mc_u64(1) << present) - 1)) {
         // Every lane (the usual case): a counted loop, without a bit scan per lane, unrolled
         // (a lane is a load and a store).
 #pragma GCC unroll 8
         for (recorder.lane = 0; recorder.lane < present; ++recorder.lane)
-            (void)packs[first + recorder.lane].apply(call);
+            (void)group_packs[recorder.lane].apply(call);
     } else {
         for (mc_u64 left = active; left; left &= left - 1) {
             recorder.lane = static_cast<mc_u32>(__builtin_ctzll(left));
-            (void)packs[first + recorder.lane].apply(call);
+            (void)group_packs[recorder.lane].apply(call);
         }
     }
     site.recorded = first;
