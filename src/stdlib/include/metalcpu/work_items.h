@@ -569,7 +569,9 @@ __attribute__((always_inline)) inline mc_u32 run_work_items_until(const work_ite
 /// Runs `piece(make(ids))` for the threads from linear index `from` on that have not
 /// returned, each row a loop the host compiler can vectorise. The loop counts the threads'
 /// linear indices, which cannot wrap below the row's end, so that the slots and the site's
-/// per-thread arrays (indexed by them) are read and written as vectors, not gathered.
+/// per-thread arrays (indexed by them) are read and written as vectors, not gathered. As in
+/// for_each_thread_in_row, shader validation's loop records the running thread and stays
+/// scalar.
 template <bool TracksReturns, class Piece, class Make>
 __attribute__((always_inline)) inline void run_work_items_from(const work_items<TracksReturns>& threads, mc_u32 from,
                                                                Piece& piece, const Make& make) {
@@ -578,7 +580,7 @@ __attribute__((always_inline)) inline void run_work_items_from(const work_items<
     for (mc_u32 z = 0; z < sz; ++z)
         for (mc_u32 y = 0; y < sy; ++y) {
             const mc_u32 row = (z * sy + y) * sx, end = row + sx;
-#ifdef METALCPU_OPENMP_SIMD
+#if defined(METALCPU_OPENMP_SIMD) && !defined(METALCPU_VALIDATION)
 #pragma omp simd
 #endif
             for (mc_u32 linear = row > from ? row : from; linear < end; ++linear) {
