@@ -6,6 +6,7 @@
 #include "api/settings.h"
 #include "runtime/compute_pipeline.h"
 #include "runtime/descriptors.h"
+#include "runtime/device.h"
 
 #include <Foundation/NSArray.hpp>
 #include <Metal/MTLComputePipeline.hpp>
@@ -30,7 +31,7 @@ class PipelineBufferDescriptorArray final : public ns::Implements<MTL::PipelineB
 public:
     const char* className() const override { return "MTLPipelineBufferDescriptorArray"; }
 
-    static constexpr NS::UInteger kSlots = 31;
+    static constexpr NS::UInteger kSlots = rt::Device::kMaxBufferBindings;
     std::array<Property<MTL::PipelineBufferDescriptor>, kSlots> slots;
 };
 

@@ -21,52 +21,32 @@ static_assert(static_cast<int>(AddressSpace::Thread) == MC_ADDRESS_SPACE_THREAD)
 static_assert(static_cast<int>(Access::ReadOnly) == MC_ACCESS_READ_ONLY);
 static_assert(static_cast<int>(Access::ReadWrite) == MC_ACCESS_READ_WRITE);
 static_assert(static_cast<int>(Access::WriteOnly) == MC_ACCESS_WRITE_ONLY);
-static_assert(static_cast<int>(Builtin::ThreadPositionInGrid) == MC_BUILTIN_THREAD_POSITION_IN_GRID);
-static_assert(static_cast<int>(Builtin::ThreadsPerSimdgroup) == MC_BUILTIN_THREADS_PER_SIMDGROUP);
-static_assert(static_cast<int>(Builtin::GridSize) == MC_BUILTIN_GRID_SIZE);
-static_assert(static_cast<int>(Builtin::DispatchQuadgroupsPerThreadgroup) ==
-              MC_BUILTIN_DISPATCH_QUADGROUPS_PER_THREADGROUP);
+#define METALCPU_BUILTIN_CHECK(enumerator, attribute, name) \
+    static_assert(static_cast<int>(Builtin::name) == MC_BUILTIN_##enumerator);
+METALCPU_BUILTINS(METALCPU_BUILTIN_CHECK)
+#undef METALCPU_BUILTIN_CHECK
 
 namespace {
 
-// In the order of the Builtin enumerators (and of mc_builtin).
-constexpr std::array<std::string_view, 21> kBuiltinAttributes = {
+// In the order of the Builtin enumerators (and of mc_builtin): both come from the same list.
+constexpr std::string_view kBuiltinAttributes[] = {
     "",
-    "thread_position_in_grid",
-    "thread_position_in_threadgroup",
-    "thread_index_in_threadgroup",
-    "threadgroup_position_in_grid",
-    "threads_per_threadgroup",
-    "dispatch_threads_per_threadgroup",
-    "threads_per_grid",
-    "threadgroups_per_grid",
-    "thread_execution_width",
-    "threads_per_simdgroup",
-    "thread_index_in_simdgroup",
-    "simdgroup_index_in_threadgroup",
-    "simdgroups_per_threadgroup",
-    "dispatch_simdgroups_per_threadgroup",
-    "thread_index_in_quadgroup",
-    "quadgroup_index_in_threadgroup",
-    "quadgroups_per_threadgroup",
-    "grid_origin",
-    "grid_size",
-    "dispatch_quadgroups_per_threadgroup",
+#define METALCPU_BUILTIN_ATTRIBUTE(enumerator, attribute, name) #attribute,
+    METALCPU_BUILTINS(METALCPU_BUILTIN_ATTRIBUTE)
+#undef METALCPU_BUILTIN_ATTRIBUTE
 };
-static_assert(kBuiltinAttributes.size() == static_cast<std::size_t>(Builtin::DispatchQuadgroupsPerThreadgroup) + 1,
-              "one attribute per Builtin enumerator");
 
 } // namespace
 
 std::optional<Builtin> builtinFromAttribute(std::string_view attribute) {
-    for (std::size_t i = 1; i < kBuiltinAttributes.size(); ++i)
+    for (std::size_t i = 1; i < std::size(kBuiltinAttributes); ++i)
         if (kBuiltinAttributes[i] == attribute) return static_cast<Builtin>(i);
     return std::nullopt;
 }
 
 std::string_view builtinAttribute(Builtin builtin) {
     auto i = static_cast<std::size_t>(builtin);
-    return i < kBuiltinAttributes.size() ? kBuiltinAttributes[i] : std::string_view();
+    return i < std::size(kBuiltinAttributes) ? kBuiltinAttributes[i] : std::string_view();
 }
 
 std::string builtinEnumerator(Builtin builtin) {

@@ -5,6 +5,8 @@
 #include "compiler/scanner.h"
 #include "compiler/translate.h"
 
+#include <metalcpu/kernel_abi.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,8 +47,8 @@ KernelAttributes parseKernelAttributes(const TokenList& tokens, const FunctionDe
                                        Diagnostics& diagnostics);
 
 /// The number of binding slots of each kind ([[buffer(0)]] to [[buffer(30)]]).
-inline constexpr std::uint32_t kMaxBindingIndex = 30;
+inline constexpr std::uint32_t kMaxBindingIndex = METALCPU_MAX_BUFFER_BINDINGS - 1;
 /// [[sampler(0)]] to [[sampler(15)]].
-inline constexpr std::uint32_t kMaxSamplerIndex = 15;
+inline constexpr std::uint32_t kMaxSamplerIndex = METALCPU_MAX_SAMPLER_BINDINGS - 1;
 
 } // namespace metalcpu::msl

@@ -2,6 +2,8 @@
 // host compiler plus kernel reflection out. docs/compiler.md describes the stages.
 #pragma once
 
+#include <metalcpu/kernel_abi.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -75,30 +77,13 @@ enum class AddressSpace : std::uint32_t { None = 0, Device = 1, Constant = 2, Th
 /// The values are those of mc_access.
 enum class Access : std::uint32_t { ReadOnly = 1, WriteOnly = 2, ReadWrite = 3 };
 
-/// Kernel input attributes such as [[thread_position_in_grid]]. The values are those of
-/// mc_builtin, in the same order.
+/// Kernel input attributes such as [[thread_position_in_grid]]: made from METALCPU_BUILTINS
+/// (kernel_abi.h), as mc_builtin is, so the values are mc_builtin's.
 enum class Builtin : std::uint32_t {
     None = 0,
-    ThreadPositionInGrid,
-    ThreadPositionInThreadgroup,
-    ThreadIndexInThreadgroup,
-    ThreadgroupPositionInGrid,
-    ThreadsPerThreadgroup,
-    DispatchThreadsPerThreadgroup,
-    ThreadsPerGrid,
-    ThreadgroupsPerGrid,
-    ThreadExecutionWidth,
-    ThreadsPerSimdgroup,
-    ThreadIndexInSimdgroup,
-    SimdgroupIndexInThreadgroup,
-    SimdgroupsPerThreadgroup,
-    DispatchSimdgroupsPerThreadgroup,
-    ThreadIndexInQuadgroup,
-    QuadgroupIndexInThreadgroup,
-    QuadgroupsPerThreadgroup,
-    GridOrigin,
-    GridSize,
-    DispatchQuadgroupsPerThreadgroup,
+#define METALCPU_BUILTIN_ENUMERATOR(enumerator, attribute, name) name,
+    METALCPU_BUILTINS(METALCPU_BUILTIN_ENUMERATOR)
+#undef METALCPU_BUILTIN_ENUMERATOR
 };
 
 /// Reflection of one kernel parameter, taken from the kernel's (primary template) definition.

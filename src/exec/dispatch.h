@@ -20,7 +20,7 @@ struct Dispatch {
     std::uint32_t threadgroups[3] = {1, 1, 1};   ///< threadgroups in the grid
     std::uint32_t gridThreads[3] = {0, 0, 0};    ///< threads in the grid; edge groups are cut to it
     std::uint64_t threadgroupArgumentLengths[METALCPU_MAX_THREADGROUP_BINDINGS] = {};
-    std::uint64_t threadgroupMemoryLimit = 32768; ///< device limit for static + dynamic memory
+    std::uint64_t threadgroupMemoryLimit = METALCPU_MAX_THREADGROUP_MEMORY_LENGTH; ///< device limit for static + dynamic memory
     /// Set for an instrumented kernel (shader validation): told of invalid accesses (not owned).
     DispatchObserver* observer = nullptr;
     /// Where the kernel's os_log messages go (not owned); null: they are discarded.

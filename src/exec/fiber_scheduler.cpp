@@ -1,5 +1,7 @@
 #include "exec/fiber_scheduler.h"
 
+#include <metalcpu/kernel_abi.h>
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -27,7 +29,7 @@ namespace {
 
 // 256 KiB of address space per fiber; pages are committed only when a kernel touches them.
 constexpr std::size_t kStackBytes = 256 * 1024;
-constexpr std::size_t kMaxThreads = 1024;
+constexpr std::size_t kMaxThreads = METALCPU_MAX_THREADS_PER_THREADGROUP;
 
 thread_local FiberScheduler* t_current = nullptr;
 

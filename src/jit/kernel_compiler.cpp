@@ -493,6 +493,10 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     return CompileResult{true, diagnostics};
 }
 
+std::vector<std::string> kernelCodeFlags(MathMode mode, const std::string& level, const BuildOptions& build) {
+    return codeFlags(mode, Target{level}, build);
+}
+
 CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
                                  const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey,
                                  const BuildOptions& build) {

@@ -136,6 +136,12 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
                                  const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey = {},
                                  const BuildOptions& build = {});
 
+/// The host compiler's flags for an image of one instruction-set level (isa.h) of a file in
+/// math mode `mode`, as compileTranslation() runs it, without the standard library's
+/// directory (Toolchain::includeDir) and the input and output: for checking what the host
+/// compiler makes of a translation (tests/jit/vectorised_work_items_test.cpp).
+std::vector<std::string> kernelCodeFlags(MathMode mode, const std::string& level, const BuildOptions& build = {});
+
 /// The warning flags of `flags` (-Wall, -Wshadow, ...) that the host compiler knows; the
 /// others (Clang's own, such as -Wshorten-64-to-32, given to GCC) are appended to `unknown`.
 /// One run of the compiler on an empty file, whose answer is kept in the cache directory

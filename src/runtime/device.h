@@ -6,6 +6,7 @@
 #include "runtime/label.h"
 
 #include <Metal/MTLDevice.hpp>
+#include <metalcpu/kernel_abi.h>
 
 #include <atomic>
 #include <cstdint>
@@ -29,9 +30,9 @@ public:
     Label& label() { return label_; }
 
     // Limits (Apple7+ and Mac2 families).
-    static constexpr std::uint32_t kMaxThreadsPerThreadgroup = 1024;
-    static constexpr std::uint64_t kMaxThreadgroupMemoryLength = 32768;
-    static constexpr std::uint32_t kMaxBufferBindings = 31;
+    static constexpr std::uint32_t kMaxThreadsPerThreadgroup = METALCPU_MAX_THREADS_PER_THREADGROUP;
+    static constexpr std::uint64_t kMaxThreadgroupMemoryLength = METALCPU_MAX_THREADGROUP_MEMORY_LENGTH;
+    static constexpr std::uint32_t kMaxBufferBindings = METALCPU_MAX_BUFFER_BINDINGS;
     static constexpr std::uint64_t kMaxSetBytesLength = 4096;
     std::uint64_t maxBufferLength() const { return maxBufferLength_; }
     std::uint64_t recommendedMaxWorkingSetSize() const { return workingSetSize_; }

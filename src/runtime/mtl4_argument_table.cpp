@@ -11,6 +11,7 @@
 #include <Foundation/NSError.hpp>
 
 #include <cstdio>
+#include <string>
 
 namespace metalcpu::rt {
 namespace {
@@ -38,9 +39,12 @@ Impl* objectOf(std::uint64_t id) {
 MTL4::ArgumentTable* Mtl4ArgumentTable::make(Device* device, const Limits& limits, const NS::String* label,
                                              NS::Error** error) {
     std::string problem;
-    if (limits.buffers > kMaxBuffers) problem = "max buffer bind count must not be more than 31.";
-    else if (limits.textures > kMaxTextures) problem = "max texture bind count must not be more than 128.";
-    else if (limits.samplers > kMaxSamplers) problem = "max sampler state bind count must not be more than 16.";
+    auto tooMany = [](const char* what, std::uint64_t most) {
+        return std::string("max ") + what + " bind count must not be more than " + std::to_string(most) + ".";
+    };
+    if (limits.buffers > kMaxBuffers) problem = tooMany("buffer", kMaxBuffers);
+    else if (limits.textures > kMaxTextures) problem = tooMany("texture", kMaxTextures);
+    else if (limits.samplers > kMaxSamplers) problem = tooMany("sampler state", kMaxSamplers);
     if (!problem.empty()) {
         DebugLayer::report({"MTLDebugDevice", "newArgumentTableWithDescriptor:error:", 3120}, problem);
         if (error) *error = ns::makeError(kErrorDomain, 1, problem);

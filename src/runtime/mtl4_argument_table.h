@@ -24,7 +24,7 @@ class Mtl4ArgumentTable final : public ns::Implements<MTL4::ArgumentTable> {
 public:
     static constexpr std::uint64_t kMaxBuffers = Device::kMaxBufferBindings;
     static constexpr std::uint64_t kMaxTextures = 128;
-    static constexpr std::uint64_t kMaxSamplers = 16;
+    static constexpr std::uint64_t kMaxSamplers = METALCPU_MAX_SAMPLER_BINDINGS;
     struct Limits {
         std::uint64_t buffers = 0, textures = 0, samplers = 0;
     };

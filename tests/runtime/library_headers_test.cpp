@@ -25,10 +25,12 @@ template <class T, T val> struct is_integral<integral_constant<T, val>> : true_t
 template <int val> struct is_integral<integral_constant<decltype(val), val>> : true_type {};
 template <class T> struct is_static : bool_constant<is_empty<remove_cv_t<T>>::value> {};
 template <typename T> struct pointer_element {};
-// MLX specialises it for thread, device, constant and threadgroup pointers; the front end
-// erases address spaces, which makes those four one specialisation defined four times (a
-// front-end limitation, docs/compiler.md), so only one is kept here.
+// One specialisation per address space, as MLX writes them: once the front end erases address
+// spaces they are one specialisation four times, which it collapses (member_overloads.h).
+template <typename T> struct pointer_element<thread T*> { using type = remove_cv_t<T>; };
 template <typename T> struct pointer_element<device T*> { using type = remove_cv_t<T>; };
+template <typename T> struct pointer_element<constant T*> { using type = remove_cv_t<T>; };
+template <typename T> struct pointer_element<threadgroup T*> { using type = remove_cv_t<T>; };
 template <typename T> using pointer_element_t = typename pointer_element<remove_cv_t<T>>::type;
 } // namespace metal
 
@@ -49,7 +51,8 @@ kernel void traits(device int* out [[buffer(0)]], uint i [[thread_position_in_gr
     out[0] = is_empty_v<Empty> + 2 * is_empty<int>::value;
     out[1] = is_integral<integral_constant<int, 3>>::value + 2 * is_static<const Empty>::value;
     out[2] = has_value_type<float4>::value + 2 * has_value_type<float>::value;
-    out[3] = is_same_v<pointer_element_t<device float*>, float>;
+    out[3] = is_same_v<pointer_element_t<device float*>, float> + 2 * is_same_v<pointer_element_t<threadgroup const int*>, int>
+           + 4 * is_same_v<pointer_element_t<constant half*>, half> + 8 * is_same_v<pointer_element_t<thread uint*>, uint>;
     out[4] = int(kMaxDims);
 }
 )";
@@ -65,8 +68,38 @@ TEST_F(MetalTest, MlxTypeTraitsAndMetalMacro) {
     EXPECT_EQ(values[0], 1) << "is_empty";
     EXPECT_EQ(values[1], 3) << "is_integral of integral_constant, is_static";
     EXPECT_EQ(values[2], 1) << "void_t";
-    EXPECT_EQ(values[3], 1) << "pointer_element";
+    EXPECT_EQ(values[3], 15) << "pointer_element of device, threadgroup, constant and thread pointers";
     EXPECT_EQ(values[4], 16) << "__METAL__ is defined";
+}
+
+// Written as MLX's logging.h writes its stand-in logger before Metal 3.2 (not copied): a type
+// whose only constructor is qualified `constant`, to make program-scope `constant` objects.
+const char* const kConstantConstructor = R"(
+#include <metal_stdlib>
+using namespace metal;
+struct tagged {
+    constexpr tagged(constant char* name, int value) constant : first(name[0]), value(value) {}
+    char first;
+    int value;
+};
+constant tagged tag("metal", 7);
+kernel void constant_object(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    if (i != 0) return;
+    out[0] = tag.value;
+    out[1] = tag.first;
+}
+)";
+
+// Test that a constructor qualified `constant` compiles (C++ constructors take no qualifier) and
+// makes the program-scope object.
+TEST_F(MetalTest, ConstantQualifiedConstructor) {
+    MTL::Library* library = compile(kConstantConstructor);
+    ASSERT_NE(library, nullptr);
+    const std::vector<int> values = runIntKernel(library, "constant_object", 2);
+    library->release();
+    ASSERT_EQ(values.size(), 2u);
+    EXPECT_EQ(values[0], 7);
+    EXPECT_EQ(values[1], 'm');
 }
 
 // Written as MLX's bf16_math.h writes its bfloat overloads (not copied): Apple's __metal_*

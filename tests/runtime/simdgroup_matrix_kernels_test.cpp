@@ -7,7 +7,7 @@
 //  - gemm_elements, as MLX's steel GEMM writes it: no load or store; each lane reads and
 //    writes its own two elements through thread_elements() with the lane formula.
 // Each SIMD-group owns one 8×8 tile of C; a threadgroup of 1, 2 or 4 SIMD-groups covers 8 rows
-// and 8, 16 or 32 columns. Inputs are multiples of 1/16 in [-1, 1], so in half and float every
+// and 8, 16 or 32 columns. Inputs are multiples of 1/16 in [-1, 1], so in half, bfloat and float every
 // product and every sum up to K = 64 is exact: the tolerance is zero. C sits in a guarded
 // buffer whose canaries catch a store outside the matrix.
 #include "guarded_buffer.h"
@@ -15,6 +15,7 @@
 #include "metal_test.h"
 
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <tuple>
@@ -71,6 +72,9 @@ template [[host_name("gemm_loads_float")]] kernel void gemm_loads<float>(
 template [[host_name("gemm_loads_half")]] kernel void gemm_loads<half>(
     device const half*, device const half*, device float*, constant Shape&, threadgroup half*,
     uint, ushort, ushort, ushort, ushort);
+template [[host_name("gemm_loads_bfloat")]] kernel void gemm_loads<bfloat>(
+    device const bfloat*, device const bfloat*, device float*, constant Shape&, threadgroup bfloat*,
+    uint, ushort, ushort, ushort, ushort);
 
 template <class T>
 kernel void gemm_elements(device const T* a [[buffer(0)]],
@@ -105,6 +109,8 @@ template [[host_name("gemm_elements_float")]] kernel void gemm_elements<float>(
     device const float*, device const float*, device float*, constant Shape&, uint, ushort, ushort, ushort);
 template [[host_name("gemm_elements_half")]] kernel void gemm_elements<half>(
     device const half*, device const half*, device float*, constant Shape&, uint, ushort, ushort, ushort);
+template [[host_name("gemm_elements_bfloat")]] kernel void gemm_elements<bfloat>(
+    device const bfloat*, device const bfloat*, device float*, constant Shape&, uint, ushort, ushort, ushort);
 
 // One SIMD-group with fewer than 32 threads: the lanes that do not exist count as zeros.
 kernel void partial(device const float* a [[buffer(0)]],
@@ -131,27 +137,30 @@ struct Shape {
     std::uint32_t m, n, k;
 };
 
-/// A multiple of 1/16 in [-1, 1], from the element's position: exact in half and float.
+/// A multiple of 1/16 in [-1, 1], from the element's position: exact in half, bfloat and float.
 float inputValue(unsigned i, unsigned salt) { return float(int((i * 37u + salt * 11u) % 33u) - 16) / 16.0f; }
+
+/// The element type of A and B.
+enum class Element { Float, Half, Bfloat };
 
 class SimdgroupMatrixKernels : public ShapedKernelTest<kKernels> {
 protected:
     unsigned simdgroups() const { return groupSize() / 32; }
 
     /// Runs `name` on an M×K A and a K×N B (given as N×K rows when `bRows`) and checks C.
-    void gemm(const char* name, bool half, bool bRows, Shape shape) {
+    void gemm(const char* name, Element element, bool bRows, Shape shape) {
         SCOPED_TRACE(std::string(name) + " " + std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
                      std::to_string(shape.k));
-        const std::size_t elementSize = half ? 2 : 4;
+        const std::size_t elementSize = element == Element::Float ? 4 : 2;
         std::vector<float> a(std::size_t(shape.m) * shape.k), b(std::size_t(shape.k) * shape.n);
         for (unsigned i = 0; i < a.size(); ++i) a[i] = inputValue(i, 1);
         for (unsigned i = 0; i < b.size(); ++i) b[i] = inputValue(i, 2); // b[k * n + j]
         MTL::Buffer* aBuffer = device_->newBuffer(a.size() * elementSize, MTL::ResourceStorageModeShared);
         MTL::Buffer* bBuffer = device_->newBuffer(b.size() * elementSize, MTL::ResourceStorageModeShared);
-        for (unsigned i = 0; i < a.size(); ++i) store(aBuffer, i, a[i], half);
+        for (unsigned i = 0; i < a.size(); ++i) store(aBuffer, i, a[i], element);
         for (unsigned k = 0; k < shape.k; ++k)
             for (unsigned j = 0; j < shape.n; ++j)
-                store(bBuffer, bRows ? j * shape.k + k : k * shape.n + j, b[k * shape.n + j], half);
+                store(bBuffer, bRows ? j * shape.k + k : k * shape.n + j, b[k * shape.n + j], element);
         GuardedBuffer c(device_, std::size_t(shape.m) * shape.n * 4);
 
         MTL::ComputePipelineState* state = kernel(name);
@@ -186,11 +195,17 @@ protected:
         bBuffer->release();
     }
 
-    static void store(MTL::Buffer* buffer, unsigned i, float value, bool half) {
-        if (half)
-            static_cast<_Float16*>(buffer->contents())[i] = _Float16(value);
-        else
-            static_cast<float*>(buffer->contents())[i] = value;
+    static void store(MTL::Buffer* buffer, unsigned i, float value, Element element) {
+        switch (element) {
+        case Element::Float: static_cast<float*>(buffer->contents())[i] = value; break;
+        case Element::Half: static_cast<_Float16*>(buffer->contents())[i] = _Float16(value); break;
+        case Element::Bfloat: { // the high half of the float: exact for these inputs
+            std::uint32_t bits;
+            std::memcpy(&bits, &value, sizeof bits);
+            static_cast<std::uint16_t*>(buffer->contents())[i] = std::uint16_t(bits >> 16);
+            break;
+        }
+        }
     }
 
     /// Matrix sizes for this group size: N a multiple of the columns a group covers.
@@ -223,19 +238,22 @@ protected:
 
 };
 
-// Test the ggml-shaped GEMM (staged loads, transposed load, store to device) in float and half.
+// Test the ggml-shaped GEMM (staged loads, transposed load, store to device) in float, half
+// and bfloat.
 TEST_P(SimdgroupMatrixKernels, GemmWithLoadsAndStores) {
     for (const Shape& shape : shapes()) {
-        gemm("gemm_loads_float", false, true, shape);
-        gemm("gemm_loads_half", true, true, shape);
+        gemm("gemm_loads_float", Element::Float, true, shape);
+        gemm("gemm_loads_half", Element::Half, true, shape);
+        gemm("gemm_loads_bfloat", Element::Bfloat, true, shape);
     }
 }
 
 // Test the MLX-shaped GEMM, which relies on the lane layout of thread_elements() alone.
 TEST_P(SimdgroupMatrixKernels, GemmThroughThreadElements) {
     for (const Shape& shape : shapes()) {
-        gemm("gemm_elements_float", false, false, shape);
-        gemm("gemm_elements_half", true, false, shape);
+        gemm("gemm_elements_float", Element::Float, false, shape);
+        gemm("gemm_elements_half", Element::Half, false, shape);
+        gemm("gemm_elements_bfloat", Element::Bfloat, false, shape);
     }
 }
 
@@ -282,6 +300,8 @@ TEST_P(SimdgroupMatrixKernels, SplitIntoWorkItemLoops) {
                      {"gemm_loads_half", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"gemm_elements_float", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"gemm_elements_half", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"gemm_loads_bfloat", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"gemm_elements_bfloat", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"partial", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"diagonal", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });

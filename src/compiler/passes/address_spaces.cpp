@@ -3,9 +3,11 @@
 #include "compiler/address_space.h"
 #include "compiler/diagnostics.h"
 #include "compiler/edits.h"
+#include "compiler/scanner.h"
 #include "compiler/unit.h"
 
 #include <optional>
+#include <unordered_set>
 
 namespace metalcpu::msl {
 
@@ -50,10 +52,24 @@ bool alreadyConst(const TokenList& tokens, const std::vector<std::size_t>& partn
     return false;
 }
 
+/// The address-space qualifiers after the parameters of constructors and destructors: C++ lets
+/// neither be cv-qualified, so a `constant` there (MLX's logging.h before Metal 3.2:
+/// `constexpr os_log(...) constant {}`, the constructor of program-scope `constant` objects)
+/// is erased like the others instead of becoming `const`.
+std::unordered_set<std::size_t> constructorQualifiers(const Module& module) {
+    std::unordered_set<std::size_t> out;
+    for (const FunctionDecl& f : module.functions) {
+        if (f.enclosingClass.empty() || (f.name != f.enclosingClass && f.name != "~" + f.enclosingClass)) continue;
+        out.insert(f.trailingQualifiers.begin(), f.trailingQualifiers.end());
+    }
+    return out;
+}
+
 } // namespace
 
 void rewriteAddressSpaces(PassContext& context) {
     const Unit& unit = context.unit;
+    const std::unordered_set<std::size_t> unqualifiable = constructorQualifiers(unit.module());
     for (std::size_t i = 0; i < unit.size(); ++i) {
         const Token& t = unit[i];
         const std::optional<Space> space = addressSpaceOf(t);
@@ -64,7 +80,7 @@ void rewriteAddressSpaces(PassContext& context) {
         const SpaceInfo& info = infoOf(*space);
         if (!info.supported)
             context.diagnostics.error(t.location, "the " + t.spelling + " address space is not supported");
-        else if (info.readOnly && !alreadyConst(unit.tokens(), unit.partner(), i))
+        else if (info.readOnly && !unqualifiable.count(i) && !alreadyConst(unit.tokens(), unit.partner(), i))
             context.edits.replace(i, "const");
         else
             context.edits.erase(i);

@@ -798,6 +798,12 @@ constexpr const char* kPieceLoop = "::metalcpu_kernel::run_work_items(__mc_wi, "
 constexpr const char* kPieceThread = "const ::metalcpu_kernel::thread_ids& __mc_t";
 std::string guardSlots(std::size_t g) { return "__mc_g" + std::to_string(g); }
 
+// The running thread's element of a slot array. thread_ids::slot, not ::linear: the 64-bit
+// index is affine in the loop over a row of threads, so the host compiler vectorises a slot's
+// loads and stores as contiguous ones; the 32-bit sum might wrap as far as it knows, which
+// makes every slot access a gather or scatter and keeps the whole loop scalar.
+constexpr const char* kThreadSlot = "[__mc_t.slot]";
+
 // The type of variable `v`'s slots: its declaration's type, its declarator's `*`s and bounds.
 std::string slotTypeText(const TokenList& tokens, const WorkItemVariable& v) {
     // The first declarator's `*`s follow the type: its text as written.
@@ -815,7 +821,7 @@ std::string slotTypeText(const TokenList& tokens, const WorkItemVariable& v) {
 // the thread's slot, or for a variable kept in place a reference to it.
 std::string loadText(const WorkItemKernel& k, std::size_t v) {
     const WorkItemVariable& var = k.variables[v];
-    return slotType(v) + (var.inPlace ? "& " : " ") + var.name + " = " + slots(v) + "[__mc_t.linear]; ";
+    return slotType(v) + (var.inPlace ? "& " : " ") + var.name + " = " + slots(v) + kThreadSlot + "; ";
 }
 
 // Declares variable `v`, kept in place, as a reference to the thread's slot, constructed there
@@ -827,7 +833,7 @@ std::string loadText(const WorkItemKernel& k, std::size_t v) {
 // did to them.
 void declareInPlace(EditList& edits, std::size_t v, const WorkItemVariable& var) {
     const TokenList& tokens = edits.tokens();
-    const std::string slot = slots(v) + "[__mc_t.linear]";
+    const std::string slot = slots(v) + kThreadSlot;
     const TokenRange init = var.initializer;
     // `(&v)[4]` for an array, `&x` otherwise (parentheses there draw a warning).
     edits.insertBefore(var.nameToken, var.bounds.empty() ? "&" : "(&");
@@ -856,7 +862,7 @@ std::string guardCondition(const WorkItemRegion& r) {
     std::string condition;
     for (const WorkItemGuard& g : r.guards)
         condition += std::string(condition.empty() ? "" : " && ") + (g.taken ? "" : "!") + guardSlots(g.guard) +
-                     "[__mc_t.linear]";
+                     kThreadSlot;
     return condition;
 }
 
@@ -989,7 +995,6 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
 }
 
 void rewriteWorkItemKernels(PassContext& context) {
-    constexpr const char* kThread = "__mc_t.linear";
     EditList& edits = context.edits;
     const TokenList& tokens = edits.tokens();
     for (const WorkItemKernel& k : context.findings.workItemKernels) {
@@ -1043,7 +1048,7 @@ void rewriteWorkItemKernels(PassContext& context) {
                 // `if (c)` becomes `run_work_items(wi, [&](t) { <setup> __mc_gN[t] = bool(c); });`;
                 // its branches stay blocks, run once per group, their pieces guarded.
                 edits.insertBefore(r.tokens.begin - 1,
-                                   opener + guardSlots(r.setsGuard) + "[" + kThread + "] = bool");
+                                   opener + guardSlots(r.setsGuard) + kThreadSlot + " = bool");
                 edits.insertAfter(r.tokens.end, "; });");
                 continue;
             }
@@ -1056,12 +1061,12 @@ void rewriteWorkItemKernels(PassContext& context) {
             // A variable kept in place is in its slot already; its reference may go unused here.
             for (std::size_t v : r.stores)
                 closer += k.variables[v].inPlace ? "(void)" + k.variables[v].name + "; "
-                                                 : "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " +
+                                                 : "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " +
                                                        k.variables[v].name + "); ";
             closer += "} ";
             for (std::size_t v : r.loads)
                 if (!k.variables[v].isConst && !k.variables[v].inPlace)
-                    closer += "::metalcpu_kernel::place(" + slots(v) + "[" + kThread + "], " + k.variables[v].name + "); ";
+                    closer += "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " + k.variables[v].name + "); ";
             closer += "});";
             edits.insertBefore(r.tokens.begin, opener);
             edits.insertAfter(r.tokens.end - 1, closer);

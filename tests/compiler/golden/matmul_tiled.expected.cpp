@@ -15,28 +15,28 @@ using namespace metal;
 #line 14 "matmul_tiled.metal"
     const uint row = group.y * 16   + local.y;
     const uint col = group.x * 16   + local.x;
-    float acc = 0.0f; ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], row); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], col); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], acc); } });
+    float acc = 0.0f; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], row); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], col); ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], acc); } });
     for (uint t = 0; t < N /__mc_div->* 16;
 #line 17 "matmul_tiled.metal"
                                    ++t) {
         auto& tileA = ::metalcpu_kernel::threadgroup_variable<float[16][16], 0x1ull>(__mc_group);
         auto& tileB = ::metalcpu_kernel::threadgroup_variable<float[16][16], 0x2ull>(__mc_group);
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b5 local = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 row = __mc_v0[__mc_t.linear]; __mc_t1 col = __mc_v1[__mc_t.linear]; { 
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b5 local = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 row = __mc_v0[__mc_t.slot]; __mc_t1 col = __mc_v1[__mc_t.slot]; { 
 #line 20 "matmul_tiled.metal"
         tileA[local.y][local.x] = A[row * N + t * 16   + local.x];
         tileB[local.y][local.x] = B[(t * 16   + local.y) * N + col]; } });
 
-::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b5 local = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t2 acc = __mc_v2[__mc_t.linear]; { 
+::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b5 local = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t2 acc = __mc_v2[__mc_t.slot]; { 
 #line 23 "matmul_tiled.metal"
 #pragma GCC unroll 16
         for (uint k = 0; k < 16  ; ++k) {
             acc += tileA[local.y][k] * tileB[k][local.x];
-        } } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], acc); });
+        } } ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], acc); });
 
     }
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 row = __mc_v0[__mc_t.linear]; __mc_t1 col = __mc_v1[__mc_t.linear]; __mc_t2 acc = __mc_v2[__mc_t.linear]; { 
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 row = __mc_v0[__mc_t.slot]; __mc_t1 col = __mc_v1[__mc_t.slot]; __mc_t2 acc = __mc_v2[__mc_t.slot]; { 
 #line 29 "matmul_tiled.metal"
-    C[row * N + col] = acc; } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], acc); });
+    C[row * N + col] = acc; } ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], acc); });
 }
 #line 1 "<metalcpu generated>"
 // "matmul_tiled"

@@ -16,25 +16,25 @@ using namespace metal;
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; { 
 #line 15 "simdgroup_matrix_work_items.metal"
     simdgroup_float8x8 ma, mb;
-    simdgroup_float8x8 mc = make_filled_simdgroup_matrix<float, 8>(0.f); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mb); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], mc); } });
+    simdgroup_float8x8 mc = make_filled_simdgroup_matrix<float, 8>(0.f); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], mb); ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], mc); } });
     for (uint k0 = 0; k0 < k; k0 += 8) {
         ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b5 lid = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { 
 #line 18 "simdgroup_matrix_work_items.metal"
         for (uint i = lid; i < 128; i += threads)
             staged[i] = i < 64 ? a[i /__mc_div->* 8 * k + k0 + i %__mc_div->* 8] : b[(i - 64) /__mc_div->* 8 * k + k0 + i %__mc_div->* 8]; } });
 
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); __mc_t0 ma = __mc_v0[__mc_t.linear]; __mc_t1 mb = __mc_v1[__mc_t.linear]; { 
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); __mc_t0 ma = __mc_v0[__mc_t.slot]; __mc_t1 mb = __mc_v1[__mc_t.slot]; { 
 #line 21 "simdgroup_matrix_work_items.metal"
         simdgroup_load(ma, staged, 8);
-        simdgroup_load(mb, staged + 64, 8, 0, true); } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mb); });
-        ::metalcpu_kernel::run_deposit_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t2 mc = __mc_v2[__mc_t.linear]; __mc_t0 ma = __mc_v0[__mc_t.linear]; __mc_t1 mb = __mc_v1[__mc_t.linear]; ::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, ma, mb, mc); }); ::metalcpu_kernel::run_collect_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t2 mc = __mc_v2[__mc_t.linear]; __mc_t0 ma = __mc_v0[__mc_t.linear]; __mc_t1 mb = __mc_v1[__mc_t.linear]; { 
+        simdgroup_load(mb, staged + 64, 8, 0, true); } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], mb); });
+        ::metalcpu_kernel::run_deposit_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t2 mc = __mc_v2[__mc_t.slot]; __mc_t0 ma = __mc_v0[__mc_t.slot]; __mc_t1 mb = __mc_v1[__mc_t.slot]; ::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, ma, mb, mc); }); ::metalcpu_kernel::run_collect_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t2 mc = __mc_v2[__mc_t.slot]; __mc_t0 ma = __mc_v0[__mc_t.slot]; __mc_t1 mb = __mc_v1[__mc_t.slot]; { 
 #line 23 "simdgroup_matrix_work_items.metal"
-        ::metalcpu_kernel::simd_collect_into<decltype(::metalcpu_kernel::simd_arguments(ma, mb, mc))>(mc, __mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, auto& __mc_d, const auto&... __mc_a) { simdgroup_multiply_accumulate(__mc_d, __mc_a..., __mc_w); }); } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], mc); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mb); });
+        ::metalcpu_kernel::simd_collect_into<decltype(::metalcpu_kernel::simd_arguments(ma, mb, mc))>(mc, __mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, auto& __mc_d, const auto&... __mc_a) { simdgroup_multiply_accumulate(__mc_d, __mc_a..., __mc_w); }); } ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], mc); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], mb); });
 
     }
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); __mc_t2 mc = __mc_v2[__mc_t.linear]; { 
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); __mc_t2 mc = __mc_v2[__mc_t.slot]; { 
 #line 26 "simdgroup_matrix_work_items.metal"
-    simdgroup_store(mc, c, 8); } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], mc); });
+    simdgroup_store(mc, c, 8); } ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], mc); });
 }
 
 
@@ -46,19 +46,19 @@ using namespace metal;
     simdgroup_half8x8 ma;
     simdgroup_load(ma, a);
     simdgroup_float8x8 twice(2.0f);
-    simdgroup_float8x8 md; ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], twice); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], md); } });
-       ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lane = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); __mc_g0[__mc_t.linear] = bool
+    simdgroup_float8x8 md; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], twice); ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], md); } });
+       ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lane = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); __mc_g0[__mc_t.slot] = bool
 #line 37 "simdgroup_matrix_work_items.metal"
        (lane < 16); });
 #line 37 "simdgroup_matrix_work_items.metal"
                    {
-        ::metalcpu_kernel::run_deposit_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; ::metalcpu_kernel::simd_mark(__mc_c0, __mc_wi, __mc_t, __mc_g0[__mc_t.linear]); if (!(__mc_g0[__mc_t.linear])) return; __mc_t0 ma = __mc_v0[__mc_t.linear]; __mc_t1 twice = __mc_v1[__mc_t.linear]; ::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, ma, twice); }); ::metalcpu_kernel::run_collect_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; if (!(__mc_g0[__mc_t.linear])) return; __mc_t2 md = __mc_v2[__mc_t.linear]; __mc_t0 ma = __mc_v0[__mc_t.linear]; __mc_t1 twice = __mc_v1[__mc_t.linear]; { 
+        ::metalcpu_kernel::run_deposit_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; ::metalcpu_kernel::simd_mark(__mc_c0, __mc_wi, __mc_t, __mc_g0[__mc_t.slot]); if (!(__mc_g0[__mc_t.slot])) return; __mc_t0 ma = __mc_v0[__mc_t.slot]; __mc_t1 twice = __mc_v1[__mc_t.slot]; ::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, ma, twice); }); ::metalcpu_kernel::run_collect_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; if (!(__mc_g0[__mc_t.slot])) return; __mc_t2 md = __mc_v2[__mc_t.slot]; __mc_t0 ma = __mc_v0[__mc_t.slot]; __mc_t1 twice = __mc_v1[__mc_t.slot]; { 
 #line 38 "simdgroup_matrix_work_items.metal"
-        ::metalcpu_kernel::simd_collect_into<decltype(::metalcpu_kernel::simd_arguments(ma, twice))>(md, __mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, auto& __mc_d, const auto&... __mc_a) { metal::simdgroup_multiply(__mc_d, __mc_a..., __mc_w); }); } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], md); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], twice); });
+        ::metalcpu_kernel::simd_collect_into<decltype(::metalcpu_kernel::simd_arguments(ma, twice))>(md, __mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, auto& __mc_d, const auto&... __mc_a) { metal::simdgroup_multiply(__mc_d, __mc_a..., __mc_w); }); } ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], md); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], twice); });
     }
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); __mc_t2 md = __mc_v2[__mc_t.linear]; { 
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); __mc_t2 md = __mc_v2[__mc_t.slot]; { 
 #line 40 "simdgroup_matrix_work_items.metal"
-    simdgroup_store(md, d); } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], md); });
+    simdgroup_store(md, d); } ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], md); });
 }
 
 

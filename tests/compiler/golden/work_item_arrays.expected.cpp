@@ -19,32 +19,32 @@ template <typename T, int N>
     auto& totals = ::metalcpu_kernel::threadgroup_variable<T[32], 0x1ull>(__mc_group);
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 
 #line 23 "work_item_arrays.metal"
-    T (&values)[N] = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.linear]);
+    T (&values)[N] = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.slot]);
     for (int k = 0; k < N; ++k) values[k] = in[gid * N + k];
-    T (&prefix)[N] = ::metalcpu_kernel::emplace(__mc_v1[__mc_t.linear], __mc_t1{
+    T (&prefix)[N] = ::metalcpu_kernel::emplace(__mc_v1[__mc_t.slot], __mc_t1{
 #line 25 "work_item_arrays.metal"
                    });
-    float &total= ::metalcpu_kernel::emplace(__mc_v2[__mc_t.linear], 0), count = 1, (&weights)[2][2] = ::metalcpu_kernel::emplace(__mc_v4[__mc_t.linear], __mc_t4{
+    float &total= ::metalcpu_kernel::emplace(__mc_v2[__mc_t.slot], 0), count = 1, (&weights)[2][2] = ::metalcpu_kernel::emplace(__mc_v4[__mc_t.slot], __mc_t4{
 #line 26 "work_item_arrays.metal"
                                                  {1, 2}, {3, 4}});
     int i, j;
-    const T mine = values[N - 1]; (void)values; (void)prefix; (void)total; ::metalcpu_kernel::place(__mc_v3[__mc_t.linear], count); (void)weights; ::metalcpu_kernel::place(__mc_v5[__mc_t.linear], i); ::metalcpu_kernel::place(__mc_v6[__mc_t.linear], j); ::metalcpu_kernel::place(__mc_v7[__mc_t.linear], mine); } });
-    ::metalcpu_kernel::run_deposit_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t7 mine = __mc_v7[__mc_t.linear]; ::metalcpu_kernel::simd_deposit(__mc_c0, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) __attribute__((always_inline)) { return simd_prefix_exclusive_sum(__mc_a..., __mc_w); }, __mc_wi, __mc_t, mine); }); ::metalcpu_kernel::run_collect_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t7 mine = __mc_v7[__mc_t.linear]; { 
+    const T mine = values[N - 1]; (void)values; (void)prefix; (void)total; ::metalcpu_kernel::place(__mc_v3[__mc_t.slot], count); (void)weights; ::metalcpu_kernel::place(__mc_v5[__mc_t.slot], i); ::metalcpu_kernel::place(__mc_v6[__mc_t.slot], j); ::metalcpu_kernel::place(__mc_v7[__mc_t.slot], mine); } });
+    ::metalcpu_kernel::run_deposit_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t7 mine = __mc_v7[__mc_t.slot]; ::metalcpu_kernel::simd_deposit(__mc_c0, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) __attribute__((always_inline)) { return simd_prefix_exclusive_sum(__mc_a..., __mc_w); }, __mc_wi, __mc_t, mine); }); ::metalcpu_kernel::run_collect_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t7 mine = __mc_v7[__mc_t.slot]; { 
 #line 29 "work_item_arrays.metal"
-    const T before = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(mine))>(__mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) __attribute__((always_inline)) { return simd_prefix_exclusive_sum(__mc_a..., __mc_w); }); ::metalcpu_kernel::place(__mc_v8[__mc_t.linear], before); } });
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lane = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); __mc_b4 sg = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t7 mine = __mc_v7[__mc_t.linear]; { 
+    const T before = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(mine))>(__mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) __attribute__((always_inline)) { return simd_prefix_exclusive_sum(__mc_a..., __mc_w); }); ::metalcpu_kernel::place(__mc_v8[__mc_t.slot], before); } });
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lane = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); __mc_b4 sg = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t7 mine = __mc_v7[__mc_t.slot]; { 
 #line 30 "work_item_arrays.metal"
     if (lane == 0) totals[sg] = mine; } });
 
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t5 i = __mc_v5[__mc_t.linear]; __mc_t6 j = __mc_v6[__mc_t.linear]; __mc_t1& prefix = __mc_v1[__mc_t.linear]; __mc_t8 before = __mc_v8[__mc_t.linear]; __mc_t0& values = __mc_v0[__mc_t.linear]; __mc_t4& weights = __mc_v4[__mc_t.linear]; __mc_t2& total = __mc_v2[__mc_t.linear]; { 
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t5 i = __mc_v5[__mc_t.slot]; __mc_t6 j = __mc_v6[__mc_t.slot]; __mc_t1& prefix = __mc_v1[__mc_t.slot]; __mc_t8 before = __mc_v8[__mc_t.slot]; __mc_t0& values = __mc_v0[__mc_t.slot]; __mc_t4& weights = __mc_v4[__mc_t.slot]; __mc_t2& total = __mc_v2[__mc_t.slot]; { 
 #line 32 "work_item_arrays.metal"
     i = 0, j = 1;
     for (int k = 0; k < N; ++k) prefix[k] = before + values[k] + totals[0] * weights[i][j];
-    accumulate(&total, float(prefix[0])); } ::metalcpu_kernel::place(__mc_v5[__mc_t.linear], i); ::metalcpu_kernel::place(__mc_v6[__mc_t.linear], j); });
+    accumulate(&total, float(prefix[0])); } ::metalcpu_kernel::place(__mc_v5[__mc_t.slot], i); ::metalcpu_kernel::place(__mc_v6[__mc_t.slot], j); });
 
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t1& prefix = __mc_v1[__mc_t.linear]; __mc_t2& total = __mc_v2[__mc_t.linear]; __mc_t3 count = __mc_v3[__mc_t.linear]; { 
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t1& prefix = __mc_v1[__mc_t.slot]; __mc_t2& total = __mc_v2[__mc_t.slot]; __mc_t3 count = __mc_v3[__mc_t.slot]; { 
 #line 36 "work_item_arrays.metal"
-    for (int k = 0; k < N; ++k) out[gid * N + k] = prefix[k] + T(total /__mc_div->* count); } ::metalcpu_kernel::place(__mc_v3[__mc_t.linear], count); });
+    for (int k = 0; k < N; ++k) out[gid * N + k] = prefix[k] + T(total /__mc_div->* count); } ::metalcpu_kernel::place(__mc_v3[__mc_t.slot], count); });
 }
 
 
@@ -56,19 +56,19 @@ template <typename T, int N>
     auto& shared = ::metalcpu_kernel::threadgroup_variable<float[64], 0x2ull>(__mc_group);
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b1 lid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { 
 #line 46 "work_item_arrays.metal"
-    Pair &p = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.linear]);
+    Pair &p = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.slot]);
     Pair q = {data[lid], data[lid + 1]}, r{2.0f, 3.0f};
-    float (&rows)[2] = ::metalcpu_kernel::emplace(__mc_v3[__mc_t.linear], __mc_t3{
+    float (&rows)[2] = ::metalcpu_kernel::emplace(__mc_v3[__mc_t.slot], __mc_t3{
 #line 48 "work_item_arrays.metal"
                   data[lid], 0.0f});
            float* where = data + lid, *other(data);
-    shared[lid %__mc_div->* 64] = rows[0]; (void)p; ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], q); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], r); (void)rows; ::metalcpu_kernel::place(__mc_v4[__mc_t.linear], where); ::metalcpu_kernel::place(__mc_v5[__mc_t.linear], other); } });
+    shared[lid %__mc_div->* 64] = rows[0]; (void)p; ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], q); ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], r); (void)rows; ::metalcpu_kernel::place(__mc_v4[__mc_t.slot], where); ::metalcpu_kernel::place(__mc_v5[__mc_t.slot], other); } });
 
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b1 lid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t3& rows = __mc_v3[__mc_t.linear]; __mc_t0& p = __mc_v0[__mc_t.linear]; __mc_t4 where = __mc_v4[__mc_t.linear]; __mc_t1 q = __mc_v1[__mc_t.linear]; __mc_t2 r = __mc_v2[__mc_t.linear]; __mc_t5 other = __mc_v5[__mc_t.linear]; { 
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b1 lid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t3& rows = __mc_v3[__mc_t.slot]; __mc_t0& p = __mc_v0[__mc_t.slot]; __mc_t4 where = __mc_v4[__mc_t.slot]; __mc_t1 q = __mc_v1[__mc_t.slot]; __mc_t2 r = __mc_v2[__mc_t.slot]; __mc_t5 other = __mc_v5[__mc_t.slot]; { 
 #line 52 "work_item_arrays.metal"
     rows[1] = shared[(lid + 1) %__mc_div->* 64];
            const Pair* first = &p;
-    *where = rows[0] + rows[1] + first->high + q.low + q.high + r.low + r.high + other[0] * 0.0f; } ::metalcpu_kernel::place(__mc_v4[__mc_t.linear], where); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], q); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], r); ::metalcpu_kernel::place(__mc_v5[__mc_t.linear], other); });
+    *where = rows[0] + rows[1] + first->high + q.low + q.high + r.low + r.high + other[0] * 0.0f; } ::metalcpu_kernel::place(__mc_v4[__mc_t.slot], where); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], q); ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], r); ::metalcpu_kernel::place(__mc_v5[__mc_t.slot], other); });
 }
 #line 1 "<metalcpu generated>"
 // "scan_chunk_float_4"

@@ -19,11 +19,11 @@ template <typename T, uint N>
 
         ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { 
 #line 22 "work_item_loops.metal"
-        T value = lid >= stride ? partial[lid - stride] : T(0); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], value); } });
+        T value = lid >= stride ? partial[lid - stride] : T(0); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], value); } });
 
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 value = __mc_v0[__mc_t.linear]; { 
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 value = __mc_v0[__mc_t.slot]; { 
 #line 24 "work_item_loops.metal"
-        partial[lid] += value; } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], value); });
+        partial[lid] += value; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], value); });
     }
 
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { 
@@ -56,24 +56,24 @@ struct Halves {
 #line 51 "work_item_loops.metal"
     uint left = rounds;
     float mine = data[lid.x];
-    Halves sum(mine); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], left); ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mine); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], sum); } });
+    Halves sum(mine); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], left); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], mine); ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], sum); } });
     while ((__mc_v0[__mc_wi.lead()]) > 0) {
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; { 
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.slot]; { 
 #line 55 "work_item_loops.metal"
-        row[lid.x %__mc_div->* kWidth] = mine; } ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mine); });
+        row[lid.x %__mc_div->* kWidth] = mine; } ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], mine); });
 
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.linear]; __mc_t2 sum = __mc_v2[__mc_t.linear]; __mc_t0 left = __mc_v0[__mc_t.linear]; { 
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.slot]; __mc_t2 sum = __mc_v2[__mc_t.slot]; __mc_t0 left = __mc_v0[__mc_t.slot]; { 
 #line 57 "work_item_loops.metal"
         mine = sum.weight * (mine + row[(lid.x + 1) %__mc_div->* kWidth]);
         sum.total += mine;
-        left >>= 1; } ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], mine); ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], sum); ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], left); });
+        left >>= 1; } ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], mine); ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], sum); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], left); });
         if (size.x > 1) {
 
         }
     }
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t2 sum = __mc_v2[__mc_t.linear]; { 
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t2 sum = __mc_v2[__mc_t.slot]; { 
 #line 64 "work_item_loops.metal"
-    data[lid.x] = sum.total; } ::metalcpu_kernel::place(__mc_v2[__mc_t.linear], sum); });
+    data[lid.x] = sum.total; } ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], sum); });
 }
 #line 1 "<metalcpu generated>"
 // "block_prefix_float_64"

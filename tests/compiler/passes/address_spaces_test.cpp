@@ -35,6 +35,16 @@ TEST(AddressSpaces, ConstantBecomesConst) {
     EXPECT_EQ(rewrite("constant metal::float4 c = 1;"), "const metal::float4 c = 1;");
 }
 
+// Test that a constructor or destructor qualified `constant` (the constructor of program-scope
+// `constant` objects, as MLX's logging.h writes it before Metal 3.2) loses the qualifier, since
+// C++ lets neither be cv-qualified, while other member functions' `constant` becomes `const`.
+TEST(AddressSpaces, ConstantConstructorsLoseTheQualifier) {
+    EXPECT_EQ(rewrite("struct L { constexpr L(constant char* s) constant {} ~L() constant {} int get() constant; };"),
+              "struct L { constexpr L(const char* s) {} ~L() {} int get() const; };");
+    EXPECT_EQ(rewrite("template <class T> struct W { W() constant = default; T v; };"),
+              "template <class T> struct W { W() = default; T v; };");
+}
+
 // Test that member names spelled like qualifiers stay.
 TEST(AddressSpaces, MemberNamesStay) {
     EXPECT_EQ(rewrite("x = s.device + p->thread + ns::constant;"),

@@ -94,8 +94,8 @@ TEST(WorkItemLoops, OneBarrier) {
     EXPECT_EQ(r.text, "void k( float* a, uint i , " + kGroup + ") { "
                       "::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(i); "
                       "using __mc_t0 = float; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>();\n" +
-                          kPiece + rebind + "{ float x = a[i]; ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], x); } });\n\n" +
-                          kPiece + rebind + "__mc_t0 x = __mc_v0[__mc_t.linear]; { a[i + 1] = x; } ::metalcpu_kernel::place(__mc_v0[__mc_t.linear], x); });\n"
+                          kPiece + rebind + "{ float x = a[i]; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], x); } });\n\n" +
+                          kPiece + rebind + "__mc_t0 x = __mc_v0[__mc_t.slot]; { a[i + 1] = x; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], x); });\n"
                           "}");
     EXPECT_TRUE(r.messages.empty());
 }
@@ -123,12 +123,12 @@ TEST(WorkItemLoops, LoopHoldingBarriers) {
               std::string::npos)
         << r.text;
     // Pieces store back what they load, unless it is const.
-    EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.linear]; { acc += tile[(i + 1) %__mc_div->* kTile]; } "
-                          "::metalcpu_kernel::place(__mc_v1[__mc_t.linear], acc); });"),
+    EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.slot]; { acc += tile[(i + 1) %__mc_div->* kTile]; } "
+                          "::metalcpu_kernel::place(__mc_v1[__mc_t.slot], acc); });"),
               std::string::npos)
         << r.text;
-    EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.linear]; { a[i] = acc; } "
-                          "::metalcpu_kernel::place(__mc_v1[__mc_t.linear], acc); });\n}"),
+    EXPECT_NE(r.text.find("__mc_t1 acc = __mc_v1[__mc_t.slot]; { a[i] = acc; } "
+                          "::metalcpu_kernel::place(__mc_v1[__mc_t.slot], acc); });\n}"),
               std::string::npos)
         << r.text;
     // No thread returns, so nothing tracks returns.
@@ -175,12 +175,12 @@ TEST(WorkItemLoops, StoredBackUnlessConst) {
                               "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
                               "  thread float& r = x; r += 1; v.y = a[j]; s >>= 1;"));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"});
-    EXPECT_NE(r.text.find("__mc_t1 x = __mc_v1[__mc_t.linear]; __mc_t2 v = __mc_v2[__mc_t.linear]; __mc_t0 j = "
-                          "__mc_v0[__mc_t.linear]; __mc_t3 s = __mc_v3[__mc_t.linear]; "
+    EXPECT_NE(r.text.find("__mc_t1 x = __mc_v1[__mc_t.slot]; __mc_t2 v = __mc_v2[__mc_t.slot]; __mc_t0 j = "
+                          "__mc_v0[__mc_t.slot]; __mc_t3 s = __mc_v3[__mc_t.slot]; "
                           "{ float& r = x; r += 1; v.y = a[j]; s >>= 1; } "
-                          "::metalcpu_kernel::place(__mc_v1[__mc_t.linear], x); "
-                          "::metalcpu_kernel::place(__mc_v2[__mc_t.linear], v); "
-                          "::metalcpu_kernel::place(__mc_v3[__mc_t.linear], s); });"),
+                          "::metalcpu_kernel::place(__mc_v1[__mc_t.slot], x); "
+                          "::metalcpu_kernel::place(__mc_v2[__mc_t.slot], v); "
+                          "::metalcpu_kernel::place(__mc_v3[__mc_t.slot], s); });"),
               std::string::npos)
         << r.text;
     EXPECT_NE(r.text.find("using __mc_t0 = const uint;"), std::string::npos);
@@ -204,19 +204,19 @@ TEST(WorkItemLoops, KeptInPlace) {
                           "using __mc_t4 = float4 [2];"),
               std::string::npos)
         << r.text;
-    EXPECT_NE(r.text.find("{ float (&v)[4] = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.linear], __mc_t0{a[i]}), "
-                          "x = 1, (&m)[2][3] = ::metalcpu_kernel::emplace(__mc_v2[__mc_t.linear]), "
-                          "&s = ::metalcpu_kernel::emplace(__mc_v3[__mc_t.linear], __mc_t3(2));\n"
-                          "float4 (&w)[2] = ::metalcpu_kernel::emplace(__mc_v4[__mc_t.linear], __mc_t4{1, 2}); "
-                          "(void)v; ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], x); (void)m; (void)s; (void)w; } });"),
+    EXPECT_NE(r.text.find("{ float (&v)[4] = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.slot], __mc_t0{a[i]}), "
+                          "x = 1, (&m)[2][3] = ::metalcpu_kernel::emplace(__mc_v2[__mc_t.slot]), "
+                          "&s = ::metalcpu_kernel::emplace(__mc_v3[__mc_t.slot], __mc_t3(2));\n"
+                          "float4 (&w)[2] = ::metalcpu_kernel::emplace(__mc_v4[__mc_t.slot], __mc_t4{1, 2}); "
+                          "(void)v; ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], x); (void)m; (void)s; (void)w; } });"),
               std::string::npos)
         << r.text;
-    EXPECT_NE(r.text.find("__mc_t3& s = __mc_v3[__mc_t.linear]; __mc_t0& v = __mc_v0[__mc_t.linear]; "
-                          "__mc_t1 x = __mc_v1[__mc_t.linear]; __mc_t2& m = __mc_v2[__mc_t.linear]; "
-                          "__mc_t4& w = __mc_v4[__mc_t.linear]; { float* p = &s;"),
+    EXPECT_NE(r.text.find("__mc_t3& s = __mc_v3[__mc_t.slot]; __mc_t0& v = __mc_v0[__mc_t.slot]; "
+                          "__mc_t1 x = __mc_v1[__mc_t.slot]; __mc_t2& m = __mc_v2[__mc_t.slot]; "
+                          "__mc_t4& w = __mc_v4[__mc_t.slot]; { float* p = &s;"),
               std::string::npos)
         << r.text;
-    EXPECT_NE(r.text.find("} ::metalcpu_kernel::place(__mc_v1[__mc_t.linear], x); });"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("} ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], x); });"), std::string::npos) << r.text;
 
     // Several declarators of pointers: each its own type.
     r = rewrite(kernel("  device float *p = a, q = 0, *u[2] = {a, a};\n"
@@ -334,7 +334,7 @@ TEST(WorkItemLoops, BoundsCountedFromInitializers) {
                               "  threadgroup_barrier(mem_flags::mem_none);\n  a[i] = x[2] + y[1][0];"));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
     EXPECT_NE(r.text.find("using __mc_t0 = float [3];"), std::string::npos) << r.text;
-    EXPECT_NE(r.text.find("float (&x)[3] = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.linear], __mc_t0{"),
+    EXPECT_NE(r.text.find("float (&x)[3] = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.slot], __mc_t0{"),
               std::string::npos)
         << r.text;
     EXPECT_NE(r.text.find("using __mc_t1 = float [2][2];"), std::string::npos) << r.text;
@@ -457,9 +457,9 @@ TEST(WorkItemLoops, DivergentIfs) {
     Result r = rewrite(kernel(mlx));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
     EXPECT_NE(r.text.find("bool* const __mc_g0 = __mc_wi.slots<bool>();"), std::string::npos) << r.text;
-    EXPECT_NE(r.text.find("__mc_g0[__mc_t.linear] = bool(i < 32); });"), std::string::npos) << r.text;
-    EXPECT_NE(r.text.find("::metalcpu_kernel::simd_mark(__mc_c0, __mc_wi, __mc_t, __mc_g0[__mc_t.linear]); "
-                          "if (!(__mc_g0[__mc_t.linear])) return;"),
+    EXPECT_NE(r.text.find("__mc_g0[__mc_t.slot] = bool(i < 32); });"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("::metalcpu_kernel::simd_mark(__mc_c0, __mc_wi, __mc_t, __mc_g0[__mc_t.slot]); "
+                          "if (!(__mc_g0[__mc_t.slot])) return;"),
               std::string::npos)
         << r.text;
     EXPECT_EQ(r.text.find("if (i < 32"), std::string::npos) << r.text;
@@ -468,9 +468,9 @@ TEST(WorkItemLoops, DivergentIfs) {
                        "    s = simd_max(s);\n    if (local.y == 0) {\n      s = simd_min(s);\n    }\n  }\n"
                        "  a[i] = s;"));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
-    EXPECT_NE(r.text.find("if (!(!__mc_g0[__mc_t.linear])) return;"), std::string::npos) << r.text;
-    EXPECT_NE(r.text.find("if (!(!__mc_g0[__mc_t.linear])) return; __mc_b3 local"), std::string::npos) << r.text;
-    EXPECT_NE(r.text.find("if (!(!__mc_g0[__mc_t.linear] && __mc_g1[__mc_t.linear])) return;"), std::string::npos)
+    EXPECT_NE(r.text.find("if (!(!__mc_g0[__mc_t.slot])) return;"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("if (!(!__mc_g0[__mc_t.slot])) return; __mc_b3 local"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("if (!(!__mc_g0[__mc_t.slot] && __mc_g1[__mc_t.slot])) return;"), std::string::npos)
         << r.text;
     EXPECT_EQ(r.text.find("else"), std::string::npos) << r.text;
 
@@ -482,7 +482,7 @@ TEST(WorkItemLoops, DivergentIfs) {
     // without naming per-thread state (an atomic counter, a helper reading memory).
     r = rewrite(kernel("  float s = a[i];\n  if (pick(n) > 2) {\n    s = simd_sum(s);\n  }\n  a[i] = s;"));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
-    EXPECT_NE(r.text.find("__mc_g0[__mc_t.linear] = bool(pick(n) > 2);"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("__mc_g0[__mc_t.slot] = bool(pick(n) > 2);"), std::string::npos) << r.text;
 
     EXPECT_TRUE(keepsFibers(kernel("  if (i < 32) {\n    float s = simd_sum(a[i]);\n"
                                "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] = s;\n  }")));
@@ -504,7 +504,7 @@ TEST(WorkItemLoops, DivergentBranchesRunNothingFaultingOncePerGroup) {
     Result r = rewrite(kernel("  const uint m = 4;\n  float s = a[i];\n  if (i < m) {\n    const uint c = 2;\n"
                               "    const uint q = 64 / m;\n    s = simd_sum(s);\n    a[i] = s * q * c;\n  }"));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
-    const std::size_t guarded = r.text.find("if (!(__mc_g0[__mc_t.linear])) return;");
+    const std::size_t guarded = r.text.find("if (!(__mc_g0[__mc_t.slot])) return;");
     ASSERT_NE(guarded, std::string::npos) << r.text;
     EXPECT_GT(r.text.find("const uint q"), guarded) << r.text;
     EXPECT_LT(r.text.find("const uint c"), guarded) << "a harmless constant still runs once per group\n" << r.text;

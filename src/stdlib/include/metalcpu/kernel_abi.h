@@ -8,8 +8,12 @@
 #define METALCPU_KERNEL_ABI_H
 
 #define METALCPU_KERNEL_ABI_VERSION 12u
+/* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
+   runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
 #define METALCPU_MAX_THREADGROUP_BINDINGS 31
+#define METALCPU_MAX_THREADS_PER_THREADGROUP 1024
+#define METALCPU_MAX_THREADGROUP_MEMORY_LENGTH 32768
 #define METALCPU_THREADGROUP_SITE_CACHE 16
 /* Shader validation: a checked pointer is one 64-bit word holding the address in its low
    48 bits and the tag of the region it came from in the high 16 (docs/validation.md). */
@@ -189,28 +193,38 @@ enum mc_address_space {
 
 enum mc_access { MC_ACCESS_READ_ONLY = 1, MC_ACCESS_WRITE_ONLY = 2, MC_ACCESS_READ_WRITE = 3 };
 
+/* The kernel-input attributes whose values the kernel library computes (kernel_support.h),
+   one X(ENUMERATOR, attribute, FrontEndName) each. The order is the ABI (mc_builtin's values):
+   new ones go at the end, after DISPATCH_QUADGROUPS_PER_THREADGROUP (ABI 10). The front end's
+   Builtin and its attribute table are made from this list (compiler/translate.h,
+   compiler/reflection.cpp). */
+#define METALCPU_BUILTINS(X) \
+    X(THREAD_POSITION_IN_GRID, thread_position_in_grid, ThreadPositionInGrid)                                     \
+    X(THREAD_POSITION_IN_THREADGROUP, thread_position_in_threadgroup, ThreadPositionInThreadgroup)                \
+    X(THREAD_INDEX_IN_THREADGROUP, thread_index_in_threadgroup, ThreadIndexInThreadgroup)                         \
+    X(THREADGROUP_POSITION_IN_GRID, threadgroup_position_in_grid, ThreadgroupPositionInGrid)                      \
+    X(THREADS_PER_THREADGROUP, threads_per_threadgroup, ThreadsPerThreadgroup)                                    \
+    X(DISPATCH_THREADS_PER_THREADGROUP, dispatch_threads_per_threadgroup, DispatchThreadsPerThreadgroup)          \
+    X(THREADS_PER_GRID, threads_per_grid, ThreadsPerGrid)                                                         \
+    X(THREADGROUPS_PER_GRID, threadgroups_per_grid, ThreadgroupsPerGrid)                                          \
+    X(THREAD_EXECUTION_WIDTH, thread_execution_width, ThreadExecutionWidth)                                       \
+    X(THREADS_PER_SIMDGROUP, threads_per_simdgroup, ThreadsPerSimdgroup)                                          \
+    X(THREAD_INDEX_IN_SIMDGROUP, thread_index_in_simdgroup, ThreadIndexInSimdgroup)                               \
+    X(SIMDGROUP_INDEX_IN_THREADGROUP, simdgroup_index_in_threadgroup, SimdgroupIndexInThreadgroup)                \
+    X(SIMDGROUPS_PER_THREADGROUP, simdgroups_per_threadgroup, SimdgroupsPerThreadgroup)                           \
+    X(DISPATCH_SIMDGROUPS_PER_THREADGROUP, dispatch_simdgroups_per_threadgroup, DispatchSimdgroupsPerThreadgroup) \
+    X(THREAD_INDEX_IN_QUADGROUP, thread_index_in_quadgroup, ThreadIndexInQuadgroup)                               \
+    X(QUADGROUP_INDEX_IN_THREADGROUP, quadgroup_index_in_threadgroup, QuadgroupIndexInThreadgroup)                \
+    X(QUADGROUPS_PER_THREADGROUP, quadgroups_per_threadgroup, QuadgroupsPerThreadgroup)                           \
+    X(GRID_ORIGIN, grid_origin, GridOrigin)                                                                       \
+    X(GRID_SIZE, grid_size, GridSize)                                                                             \
+    X(DISPATCH_QUADGROUPS_PER_THREADGROUP, dispatch_quadgroups_per_threadgroup, DispatchQuadgroupsPerThreadgroup)
+
 enum mc_builtin {
     MC_BUILTIN_NONE = 0,
-    MC_BUILTIN_THREAD_POSITION_IN_GRID,
-    MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP,
-    MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP,
-    MC_BUILTIN_THREADGROUP_POSITION_IN_GRID,
-    MC_BUILTIN_THREADS_PER_THREADGROUP,
-    MC_BUILTIN_DISPATCH_THREADS_PER_THREADGROUP,
-    MC_BUILTIN_THREADS_PER_GRID,
-    MC_BUILTIN_THREADGROUPS_PER_GRID,
-    MC_BUILTIN_THREAD_EXECUTION_WIDTH,
-    MC_BUILTIN_THREADS_PER_SIMDGROUP,
-    MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP,
-    MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP,
-    MC_BUILTIN_SIMDGROUPS_PER_THREADGROUP,
-    MC_BUILTIN_DISPATCH_SIMDGROUPS_PER_THREADGROUP,
-    MC_BUILTIN_THREAD_INDEX_IN_QUADGROUP,
-    MC_BUILTIN_QUADGROUP_INDEX_IN_THREADGROUP,
-    MC_BUILTIN_QUADGROUPS_PER_THREADGROUP,
-    MC_BUILTIN_GRID_ORIGIN,
-    MC_BUILTIN_GRID_SIZE,
-    MC_BUILTIN_DISPATCH_QUADGROUPS_PER_THREADGROUP /* (ABI 10) */
+#define METALCPU_BUILTIN_ENUMERATOR(enumerator, attribute, name) MC_BUILTIN_##enumerator,
+    METALCPU_BUILTINS(METALCPU_BUILTIN_ENUMERATOR)
+#undef METALCPU_BUILTIN_ENUMERATOR
 };
 
 /* One round of a SIMD-group collective, as the calling thread sees it when every live thread

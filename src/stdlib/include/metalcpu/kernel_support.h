@@ -120,6 +120,13 @@ inline P unsupported_argument(const mc_group*, unsigned) {
 /// A thread's position in its group and its linear index.
 struct thread_ids {
     mc_u32 x, y, z, linear;
+    /// `linear` again, as the index of the thread's element in a per-thread array (the slots
+    /// of a work-item loop, work_items.h). In the loop over a row of threads it is counted in
+    /// 64 bits from the loop's own counter, so it is affine there and the host compiler
+    /// vectorises those arrays' loads and stores as contiguous ones: `linear`'s 32-bit sum
+    /// might wrap as far as GCC knows, and an access through it is a gather or scatter, which
+    /// the generic tuning of every x86-64 level refuses, so the loop would stay scalar.
+    mc_u64 slot = linear;
 };
 
 inline thread_ids thread_ids_of(const mc_group* group, mc_u32 linear) {
@@ -136,7 +143,8 @@ inline thread_ids thread_ids_of(const mc_group* group, mc_u32 linear) {
 ///   branches the target cannot mask) stays scalar, with the same result.
 /// - It counts the threads' x positions in the grid: builtin() folds the group's origin plus
 ///   `gx - origin` back to `gx`, so `a[gid]` is affine in the loop. Counted from 0 the uint sum
-///   might wrap as far as GCC knows, and every access would be a gather or scatter.
+///   might wrap as far as GCC knows, and every access would be a gather or scatter. For the
+///   same reason per-thread arrays are indexed by thread_ids::slot, counted in 64 bits from `gx`.
 /// - Shader validation records the running thread for its reports, a store to shared state
 ///   per iteration, so that loop stays scalar.
 template <class Skipped, class Body>
@@ -156,8 +164,9 @@ __attribute__((always_inline)) inline void for_each_thread_in_row(const mc_group
 #endif
     for (mc_u32 gx = origin; gx < origin + sx; ++gx) {
         const mc_u32 x = gx - origin;
-        if (skipped(row + x)) continue;
-        body(thread_ids{x, y, z, row + x});
+        const thread_ids t{x, y, z, row + x, mc_u64(row) + gx - origin};
+        if (skipped(t.slot)) continue;
+        body(t);
     }
 #endif
 }

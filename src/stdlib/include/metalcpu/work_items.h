@@ -68,10 +68,12 @@ public:
 
     /// What a kernel's `return` becomes inside a piece.
     void retire(const thread_ids& t) const {
-        if constexpr (TracksReturns) returned_[t.linear] = 1;
+        if constexpr (TracksReturns) returned_[t.slot] = 1;
     }
 
-    bool returned(mc_u32 linear) const {
+    /// Whether the thread with this linear index has returned; a 64-bit index, so that the
+    /// loop over a row of threads can pass thread_ids::slot, which is affine there.
+    bool returned(mc_u64 linear) const {
         if constexpr (TracksReturns) return returned_[linear] != 0;
         return false;
     }
@@ -215,7 +217,7 @@ __attribute__((always_inline)) inline void simd_deposit(collective_site& site, c
                                                         const thread_ids& t, const A&... arguments) {
     using Pack = arg_pack<A...>;
     if (!site.arguments) simd_make_room(site, threads, sizeof(Pack), 0);
-    place(static_cast<Pack*>(site.arguments)[t.linear], make_arg_pack(arguments...));
+    place(static_cast<Pack*>(site.arguments)[t.slot], make_arg_pack(arguments...));
 }
 
 /// First loop, once the room exists: a store per thread, in a loop the host compiler can
@@ -223,7 +225,7 @@ __attribute__((always_inline)) inline void simd_deposit(collective_site& site, c
 template <bool TracksReturns, class... A>
 __attribute__((always_inline)) inline void simd_deposit(collective_site&, const work_items<TracksReturns>&,
                                                         const deposit_thread_ids& t, const A&... arguments) {
-    place(static_cast<arg_pack<A...>*>(t.arguments)[t.linear], make_arg_pack(arguments...));
+    place(static_cast<arg_pack<A...>*>(t.arguments)[t.slot], make_arg_pack(arguments...));
 }
 
 /// First loop, under an `if` whose condition differs per thread: whether thread t takes the
@@ -233,7 +235,7 @@ template <bool TracksReturns>
 __attribute__((always_inline)) inline void simd_mark(collective_site& site, const work_items<TracksReturns>& threads,
                                                      const thread_ids& t, bool taken) {
     if (!site.deposited) site.deposited = threads.template slots<unsigned char>();
-    site.deposited[t.linear] = taken;
+    site.deposited[t.slot] = taken;
 }
 
 /// The same once the room exists: the first thread of the round marked itself before it
@@ -241,7 +243,7 @@ __attribute__((always_inline)) inline void simd_mark(collective_site& site, cons
 template <bool TracksReturns>
 __attribute__((always_inline)) inline void simd_mark(collective_site&, const work_items<TracksReturns>&,
                                                      const deposit_thread_ids& t, bool taken) {
-    t.deposited[t.linear] = taken;
+    t.deposited[t.slot] = taken;
 }
 
 /// The lanes of thread `first`'s SIMD-group that take part in the statement at `site`: those
@@ -440,7 +442,7 @@ __attribute__((always_inline)) inline void simd_deposit(collective_site& site, c
         simd_make_room(site, threads, sizeof(Pack), sizeof(simd_result_t<Pack, TracksReturns, Function>));
         site.compute = &simd_compute<Pack, TracksReturns, Function>;
     }
-    place(static_cast<Pack*>(site.arguments)[t.linear], make_arg_pack(arguments...));
+    place(static_cast<Pack*>(site.arguments)[t.slot], make_arg_pack(arguments...));
 }
 template <bool TracksReturns, class Function, class... A>
 __attribute__((always_inline)) inline void simd_deposit(collective_site& site, const Function&,
@@ -464,7 +466,7 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
     using Result = simd_result_t<Pack, TracksReturns, Function>;
     kept_result<Result> kept;
     if (t.linear < site.uniform_until) {
-        __builtin_memcpy(kept.bytes, site.results + t.linear * sizeof(Result), sizeof(Result));
+        __builtin_memcpy(kept.bytes, site.results + t.slot * sizeof(Result), sizeof(Result));
         return Result(kept.value);
     }
     const mc_u32 first = t.linear & ~(width - 1); // a power of two
@@ -488,7 +490,7 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site&, const 
                                                         const uniform_thread_ids& t, const Function&) {
     using Result = simd_result_t<Pack, TracksReturns, Function>;
     kept_result<Result> kept;
-    __builtin_memcpy(kept.bytes, t.results + t.linear * sizeof(Result), sizeof(Result));
+    __builtin_memcpy(kept.bytes, t.results + t.slot * sizeof(Result), sizeof(Result));
     return Result(kept.value);
 }
 
@@ -537,7 +539,7 @@ template <bool TracksReturns, class Piece>
 __attribute__((always_inline)) inline void run_work_items(const work_items<TracksReturns>& threads, Piece&& piece) {
     const mc_group* group = threads.group();
     const mc_u32 sx = group->size[0], sy = group->size[1], sz = group->size[2];
-    const auto returned = [&threads](mc_u32 linear) { return threads.returned(linear); };
+    const auto returned = [&threads](mc_u64 slot) { return threads.returned(slot); };
     for (mc_u32 z = 0; z < sz; ++z)
         for (mc_u32 y = 0; y < sy; ++y) for_each_thread_in_row(group, y, z, (z * sy + y) * sx, returned, piece);
 }
@@ -567,28 +569,32 @@ __attribute__((always_inline)) inline mc_u32 run_work_items_until(const work_ite
 }
 
 /// Runs `piece(make(ids))` for the threads from linear index `from` on that have not
-/// returned, each row a loop the host compiler can vectorise. The loop counts the threads'
-/// linear indices, which cannot wrap below the row's end, so that the slots and the site's
-/// per-thread arrays (indexed by them) are read and written as vectors, not gathered. As in
-/// for_each_thread_in_row, shader validation's loop records the running thread and stays
-/// scalar.
+/// returned, each row a loop the host compiler can vectorise, counted as
+/// for_each_thread_in_row counts it (the grid's x positions, and thread_ids::slot in 64 bits),
+/// from the row's first thread not run yet. As there, shader validation's loop records the
+/// running thread and stays scalar.
 template <bool TracksReturns, class Piece, class Make>
 __attribute__((always_inline)) inline void run_work_items_from(const work_items<TracksReturns>& threads, mc_u32 from,
                                                                Piece& piece, const Make& make) {
     const mc_group* group = threads.group();
     const mc_u32 sx = group->size[0], sy = group->size[1], sz = group->size[2];
+    const mc_u32 origin = group->position[0] * group->dispatch->threads_per_threadgroup[0];
     for (mc_u32 z = 0; z < sz; ++z)
         for (mc_u32 y = 0; y < sy; ++y) {
-            const mc_u32 row = (z * sy + y) * sx, end = row + sx;
+            const mc_u32 row = (z * sy + y) * sx;
+            if (row + sx <= from) continue;
+            const mc_u32 start = origin + (from > row ? from - row : 0);
 #if defined(METALCPU_OPENMP_SIMD) && !defined(METALCPU_VALIDATION)
 #pragma omp simd
 #endif
-            for (mc_u32 linear = row > from ? row : from; linear < end; ++linear) {
-                if (threads.returned(linear)) continue;
+            for (mc_u32 gx = start; gx < origin + sx; ++gx) {
+                const mc_u32 x = gx - origin;
+                const thread_ids t{x, y, z, row + x, mc_u64(row) + gx - origin};
+                if (threads.returned(t.slot)) continue;
 #ifdef METALCPU_VALIDATION
-                const_cast<mc_group*>(group)->current_thread = static_cast<unsigned short>(linear); // reports
+                const_cast<mc_group*>(group)->current_thread = static_cast<unsigned short>(t.linear); // reports
 #endif
-                piece(make(thread_ids{linear - row, y, z, linear}));
+                piece(make(t));
             }
         }
 }

@@ -242,6 +242,7 @@ template <class T> inline constexpr mc_u64 pointee_align = alignof(typename poin
 
 struct thread_ids {
     mc_u32 x, y, z, linear;
+    mc_u64 slot = linear;
 };
 thread_ids thread_ids_of(const mc_group* group, mc_u32 index);
 template <class F> void for_each_thread(const mc_group* group, F&& body) {
