@@ -7,6 +7,7 @@
 #include "compiler/passes/constant_initialisation.h"
 #include "compiler/passes/designators.h"
 #include "compiler/passes/division.h"
+#include "compiler/passes/kernel_selection.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
 #include "compiler/passes/member_overloads.h"
@@ -70,7 +71,9 @@ const std::vector<PassInfo>& passes() {
     // - threadgroup-variables, coroutines and work-item loops copy rewritten text;
     // - array-designators runs late: it copies initialiser values with every edit in them;
     // - member-specialisations runs last: it copies the primary template's parameters with
-    //   every edit in them (address spaces, checked pointers, default arguments).
+    //   every edit in them (address spaces, checked pointers, default arguments);
+    // - kernel-selection runs after all of them: its `#if` ... `#endif` around a definition must
+    //   enclose everything the others inserted there (a coroutine kernel's return type).
     static const std::vector<PassInfo> kPasses = {
         {"address-space-overloads", collapseAddressSpaceOverloads, false},
         {"function-constants", rewriteFunctionConstants, false},
@@ -89,6 +92,7 @@ const std::vector<PassInfo>& passes() {
         {"work-item-loops", rewriteWorkItemKernels, false},
         {"array-designators", rewriteArrayDesignators, false},
         {"member-specialisations", rewriteMemberSpecialisations, false},
+        {"kernel-selection", selectKernelCode, true},
     };
     return kPasses;
 }

@@ -161,11 +161,12 @@ struct Translation {
     bool hasFunctionConstants = false;
 };
 
-/// In the shader-validation flavour every kernel's entry-point code sits under
-/// `#if METALCPU_SELECTS_KERNEL(<selector>)`: compiled with METALCPU_ONLY_KERNEL redefined to one
-/// kernel's selector, the file builds that kernel's entry point alone, so a kernel template
-/// whose instrumented instantiation does not compile cannot take the others' validation with
-/// it (jit/kernel_library.h). The selector is the C++ literal of the 64-bit FNV-1a hash of the
+/// In the shader-validation flavour every kernel's entry-point code and definition, and each
+/// free function only some kernels reach, sit under `#if METALCPU_SELECTS_KERNEL(<selector>)`
+/// of those kernels (passes/kernel_selection.h): compiled with METALCPU_ONLY_KERNEL redefined
+/// to one kernel's selector, the file builds only what that kernel reaches, so code whose
+/// instrumented form does not compile cannot take other kernels' validation with it
+/// (jit/kernel_library.h). The selector is the C++ literal of the 64-bit FNV-1a hash of the
 /// host name ("0x0123456789abcdefull"), the one spelling both sides use.
 std::string kernelSelector(std::string_view hostName);
 

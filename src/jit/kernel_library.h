@@ -56,8 +56,9 @@ public:
     /// The kernel `name` of validationFlavour(), or nullptr with the reason in `error`. The
     /// flavour stays loaded while this library lives. When the instrumented sources do not
     /// compile as a whole, the kernel's own part of them is compiled alone
-    /// (METALCPU_ONLY_KERNEL, msl::kernelSelector()), so one kernel whose instrumented code
-    /// does not compile does not cost the others their validation.
+    /// (METALCPU_ONLY_KERNEL, msl::kernelSelector()): the code it can reach
+    /// (msl::selectKernelCode()), so code that does not compile instrumented costs only the
+    /// kernels that reach it their validation.
     const mc_kernel* validationKernel(const std::string& name, std::string* error);
 
     /// Kernel `name` compiled with `values` for its file's function constants (the library

@@ -1,7 +1,8 @@
 // Atomics in kernels, with threads of many groups contending for the same words: a histogram
 // in threadgroup atomics merged into device atomics, every atomic_*_explicit function on
 // device memory, and the compare-exchange loops PyTorch (c10/metal/atomic.h) builds on
-// atomic<uint> for bfloat and 64-bit adds (its pointer fix-up in the plain flavour only). Results are exact whatever the order of the
+// atomic<uint> for bfloat and 64-bit adds (the kernel reaching its pointer fix-up in the plain
+// flavour only). Results are exact whatever the order of the
 // updates, so each is compared with a CPU model; run plain and shader-validated, over group
 // sizes of 1 thread, non-multiples of 32 and grids that do not divide evenly.
 #include "guarded_buffer.h"
@@ -109,8 +110,9 @@ kernel void bfloat_atomic_add(device metal::atomic<uint>* sums [[buffer(0)]],
 /// PyTorch's emulated atomics as c10/metal/atomic.h writes them (not copied): bfloat adds
 /// through a compare-exchange loop on the atomic<uint> holding two bfloats, with its fix-up
 /// of 2-byte-aligned pointers (`reinterpret_cast<ulong>(data)`), and 64-bit adds on two
-/// atomic<uint>s with a carry. Plain flavour only: the shader-validation flavour does not
-/// compile a cast of a device pointer to an integer yet (a checked pointer is a class).
+/// atomic<uint>s with a carry. The shader-validation flavour does not compile a cast of a
+/// device pointer to an integer (a checked pointer is a class), so `emulated_atomics`, which
+/// reaches the fix-up, runs plain only; `long_atomics`, which does not, runs validated too.
 const char* const kPyTorchAtomics = R"(
 #include <metal_stdlib>
 using namespace metal;
@@ -152,6 +154,13 @@ kernel void emulated_atomics(device metal::atomic<uint>* sums [[buffer(0)]],
     if (i >= n) return;
     const long slot = 1 + i % 4;
     atomic_add_helper<bfloat16_t>(sums, slot, slot == 4 ? 0.25bf : bfloat16_t(1));
+    atomic_add_long(longs, i % 2, 0xffffffffl + long(i));
+}
+// The 64-bit adds alone: `longs` slot i % 2 gets 2^32 - 1 + i.
+kernel void long_atomics(device metal::atomic<uint>* longs [[buffer(0)]],
+                         constant uint& n [[buffer(1)]],
+                         uint i [[thread_position_in_grid]]) {
+    if (i >= n) return;
     atomic_add_long(longs, i % 2, 0xffffffffl + long(i));
 }
 )";
@@ -298,6 +307,54 @@ TEST_F(MetalTest, PyTorchEmulatedAtomicsAsWritten) {
     sums.expectCanariesIntact();
     longs.expectCanariesIntact();
     state->release();
+}
+
+// Test that the kernel of PyTorch's atomics that does not reach its pointer fix-up keeps its
+// shader validation (the fix-up's cast costs only `emulated_atomics`): validated, its 64-bit
+// adds with carry are exact over groups of 1, 33 and 64 threads on an uneven grid, and the
+// validated pipeline of `emulated_atomics` fails naming the cast.
+TEST_F(MetalTest, PyTorchLongAtomicsRunValidated) {
+    constexpr unsigned n = 400;
+    MTL::Library* library = compile(kPyTorchAtomics);
+    ASSERT_NE(library, nullptr);
+    MTL::ComputePipelineState* state = pipeline(library, "long_atomics", true);
+    ASSERT_NE(state, nullptr);
+    for (unsigned group : {1u, 33u, 64u}) {
+        GuardedBuffer longs(device_, 16);
+        std::memset(longs.data<char>(), 0, 16);
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        longs.bind(encoder, 0);
+        encoder->setBytes(&n, sizeof n, 1);
+        encoder->dispatchThreads(MTL::Size(n + 5, 1, 1), MTL::Size(group, 1, 1));
+        encoder->endEncoding();
+        ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted) << "groups of " << group;
+        std::int64_t expected[2] = {0, 0};
+        for (unsigned i = 0; i < n; ++i) expected[i % 2] += 0xffffffffll + std::int64_t(i);
+        EXPECT_EQ(longs.data<std::int64_t>()[0], expected[0]) << "groups of " << group;
+        EXPECT_EQ(longs.data<std::int64_t>()[1], expected[1]) << "groups of " << group;
+        longs.expectCanariesIntact();
+    }
+    state->release();
+
+    MTL::Function* function = library->newFunction(NS::String::string("emulated_atomics", NS::UTF8StringEncoding));
+    ASSERT_NE(function, nullptr);
+    MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+    descriptor->setComputeFunction(function);
+    descriptor->setShaderValidation(MTL::ShaderValidationEnabled);
+    NS::Error* error = nullptr;
+    MTL::ComputePipelineState* unchecked =
+        device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+    EXPECT_EQ(unchecked, nullptr);
+    ASSERT_NE(error, nullptr);
+    const std::string message = text(error->localizedDescription());
+    EXPECT_NE(message.find("the shader-validation flavour of 'emulated_atomics'"), std::string::npos) << message;
+    EXPECT_NE(message.find("invalid cast from type"), std::string::npos) << message;
+    if (unchecked) unchecked->release();
+    descriptor->release();
+    function->release();
+    library->release();
 }
 
 } // namespace

@@ -760,30 +760,27 @@ TEST_F(DispatchTest, TooSmallBufferForReferenceFails) {
 namespace metalcpu::testing {
 namespace {
 
-// A file whose checked flavour cannot be built: the first kernel turns a device pointer into
-// an integer, which a checked pointer cannot be. The second leaves an optional argument unbound.
+// A kernel whose checked flavour cannot be built: besides leaving an optional argument unbound,
+// it turns a device pointer into an integer, which a checked pointer cannot be. (A kernel's
+// flavour fails only for what it can reach itself, so the construct sits in its own body.)
 constexpr const char* kUncheckableFile = R"(
 #include <metal_stdlib>
 using namespace metal;
 
-kernel void pointer_bits(device float* data [[buffer(0)]], device ulong* bits [[buffer(1)]],
-                         uint i [[thread_position_in_grid]]) {
-    bits[i] = reinterpret_cast<ulong>(data) & 3ul;
-}
-
 kernel void optional_bias(device float* out [[buffer(0)]], device const float* bias [[buffer(1)]],
                           constant uint& use_bias [[buffer(2)]], uint i [[thread_position_in_grid]]) {
-    out[i] = float(i) + (use_bias != 0 ? bias[i] : 0.0f);
+    const ulong misaligned = reinterpret_cast<ulong>(out) & 3ul;
+    out[i] = float(i + misaligned) + (use_bias != 0 ? bias[i] : 0.0f);
 }
 )";
 
 // Test that a kernel with an unbound optional argument runs, as on a Mac, when the checked
-// flavour that would guard the argument cannot be built because of another kernel of its file:
-// the plain kernel runs with zeroed stand-ins for the missing buffer.
+// flavour that would guard the argument cannot be built: the plain kernel runs with zeroed
+// stand-ins for the missing buffer.
 TEST_F(DispatchTest, UnboundArgumentRunsWhenTheCheckedFlavourIsUnavailable) {
     MTL::Library* library = compile(kUncheckableFile);
     ASSERT_NE(library, nullptr);
-    // The precondition: the file has no checked flavour (shader validation cannot be had).
+    // The precondition: the kernel has no checked flavour (shader validation cannot be had).
     MTL::Function* function = library->newFunction(NS::String::string("optional_bias", NS::UTF8StringEncoding));
     ASSERT_NE(function, nullptr);
     MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
@@ -794,7 +791,7 @@ TEST_F(DispatchTest, UnboundArgumentRunsWhenTheCheckedFlavourIsUnavailable) {
         device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
     descriptor->release();
     function->release();
-    EXPECT_EQ(checked, nullptr) << "the file's checked flavour compiled: pick another construct it cannot hold";
+    EXPECT_EQ(checked, nullptr) << "the kernel's checked flavour compiled: pick another construct it cannot hold";
     if (checked) checked->release();
 
     MTL::ComputePipelineState* state = pipeline(library, "optional_bias");

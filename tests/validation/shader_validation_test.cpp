@@ -924,38 +924,100 @@ kernel void store_past(device float* out [[buffer(0)]], uint i [[thread_position
 }
 )";
 
-using ValidationPerKernel = ValidationOnFixture;
+// `store_past` stores one past the end; each file below also holds a kernel whose instrumented
+// code g++ rejects: a checked pointer cannot be cast to an integer.
+
+// (a) In a non-template kernel's own body.
+const char* const kUncheckableKernelBody = R"(
+#include <metal_stdlib>
+using namespace metal;
+kernel void pointer_bits(device float* data [[buffer(0)]], device ulong* bits [[buffer(1)]],
+                         uint i [[thread_position_in_grid]]) {
+    bits[i] = reinterpret_cast<ulong>(data) & 3ul;
+}
+kernel void store_past(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    out[i + 1] = 2.0f;
+}
+)";
+
+// (b) In helpers only one kernel reaches (through a second helper, and a template as
+// PyTorch's atomics write it); `store_past` shares another helper with it.
+const char* const kUncheckableHelper = R"(
+#include <metal_stdlib>
+using namespace metal;
+static inline float twice(float x) { return 2.0f * x; }
+template <typename T>
+static inline ulong misalignment(device T* data) { return reinterpret_cast<ulong>(data) % alignof(T); }
+static inline ulong bits_of(device float* data) { return misalignment(data) + ulong(twice(0.0f)); }
+kernel void pointer_bits(device float* data [[buffer(0)]], device ulong* bits [[buffer(1)]],
+                         uint i [[thread_position_in_grid]]) {
+    bits[i] = bits_of(data);
+}
+kernel void store_past(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    out[i + 1] = twice(1.0f);
+}
+)";
+
+class ValidationPerKernel : public ValidationOnFixture {
+protected:
+    /// Runs `store_past` of `library` validated and expects its one report, at `line`; then
+    /// expects the validated pipeline of `bad` to fail with its own flavour's compile error,
+    /// which holds each of `explanation`.
+    void expectOnlyOneKernelLosesValidation(MTL::Library* library, unsigned line, const char* bad,
+                                            const std::vector<std::string>& explanation) {
+        ASSERT_NE(library, nullptr);
+        MTL::ComputePipelineState* good = pipeline(library, "store_past", nullptr, MTL::ShaderValidationDefault);
+        ASSERT_NE(good, nullptr);
+        MTL::Buffer* out = buffer(4 * sizeof(float));
+        MTL::CommandBuffer* commands =
+            dispatch(good, 4, 4, [&](MTL::ComputeCommandEncoder* e) { e->setBuffer(out, 0, 0); });
+        EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+        std::vector<ShaderValidationReport> got = reports();
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_EQ(got[0].kind, ReportKind::OutOfBounds);
+        EXPECT_EQ(got[0].location.line, line);
+        EXPECT_EQ(got[0].kernel, "store_past");
+        good->release();
+
+        MTL::Function* function = library->newFunction(NS::String::string(bad, NS::UTF8StringEncoding));
+        ASSERT_NE(function, nullptr);
+        NS::Error* error = nullptr;
+        MTL::ComputePipelineState* none = device_->newComputePipelineState(function, &error);
+        EXPECT_EQ(none, nullptr);
+        ASSERT_NE(error, nullptr);
+        const std::string message = error->localizedDescription()->utf8String();
+        EXPECT_NE(message.find("the shader-validation flavour of '" + std::string(bad) + "'"), std::string::npos)
+            << message;
+        for (const std::string& part : explanation) EXPECT_NE(message.find(part), std::string::npos) << message;
+        function->release();
+    }
+};
 
 // Test that a kernel whose instrumented code does not compile fails its own pipeline with the
 // compiler's message, and does not cost the other kernel of its file its validation: that one
 // still reports its store past the end.
 TEST_F(ValidationPerKernel, OtherKernelsKeepTheirValidation) {
     MTL::Library* library = compile(kOneBadFlavour);
-    ASSERT_NE(library, nullptr);
-    MTL::ComputePipelineState* good = pipeline(library, "store_past", nullptr, MTL::ShaderValidationDefault);
-    ASSERT_NE(good, nullptr);
-    MTL::Buffer* out = buffer(4 * sizeof(float));
-    MTL::CommandBuffer* commands =
-        dispatch(good, 4, 4, [&](MTL::ComputeCommandEncoder* e) { e->setBuffer(out, 0, 0); });
-    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
-    std::vector<ShaderValidationReport> got = reports();
-    ASSERT_EQ(got.size(), 1u);
-    EXPECT_EQ(got[0].kind, ReportKind::OutOfBounds);
-    EXPECT_EQ(got[0].location.line, 13u);
-    EXPECT_EQ(got[0].kernel, "store_past");
+    expectOnlyOneKernelLosesValidation(library, 13, "needs_raw", {"a raw pointer"});
+    if (library) library->release();
+}
 
-    MTL::Function* bad = library->newFunction(NS::String::string("needs_raw", NS::UTF8StringEncoding));
-    ASSERT_NE(bad, nullptr);
-    NS::Error* error = nullptr;
-    MTL::ComputePipelineState* none = device_->newComputePipelineState(bad, &error);
-    EXPECT_EQ(none, nullptr);
-    ASSERT_NE(error, nullptr);
-    const std::string message = error->localizedDescription()->utf8String();
-    EXPECT_NE(message.find("the shader-validation flavour of 'needs_raw'"), std::string::npos) << message;
-    EXPECT_NE(message.find("a raw pointer"), std::string::npos) << message;
-    bad->release();
-    good->release();
-    library->release();
+// g++'s message for the cast (a checked pointer is a class), at its line.
+const std::vector<std::string> kInvalidCast = {"program_source:6:", "invalid cast from type"};
+
+// Test that a non-template kernel whose own body does not compile instrumented costs only its
+// own validation: the other kernel of its file still reports its store past the end.
+TEST_F(ValidationPerKernel, KernelBodyCostsOnlyItsOwnValidation) {
+    MTL::Library* library = compile(kUncheckableKernelBody);
+    expectOnlyOneKernelLosesValidation(library, 9, "pointer_bits", kInvalidCast);
+    if (library) library->release();
+}
+
+// Test that helpers that do not compile instrumented cost only the kernels that reach them.
+TEST_F(ValidationPerKernel, HelperCostsOnlyTheKernelsReachingIt) {
+    MTL::Library* library = compile(kUncheckableHelper);
+    expectOnlyOneKernelLosesValidation(library, 13, "pointer_bits", kInvalidCast);
+    if (library) library->release();
 }
 
 } // namespace

@@ -48,9 +48,29 @@ void CodeWriter::append(std::string_view text) {
     column_ = static_cast<std::uint32_t>(text.size() - newline);
 }
 
-void CodeWriter::insert(std::string_view text) {
-    append(text);
-    statementsInserted_ = statementsInserted_ || holdsStatements(text);
+void CodeWriter::insert(std::string_view text, const Location& token) {
+    bool lineStart = false; // right after a preprocessor line
+    while (!text.empty()) {
+        std::size_t directive = lineStart && text.front() == '#' ? 0 : text.find("\n#");
+        const std::string_view code = text.substr(0, directive);
+        if (!code.empty()) {
+            if (!positioned_) moveTo(token);
+            append(code);
+            statementsInserted_ = statementsInserted_ || holdsStatements(code);
+        }
+        if (directive == std::string_view::npos) return;
+        // A preprocessor line a pass inserted (kernel selection's `#if`, `#error`, `#endif`):
+        // a line of its own, after which the next text goes back to its place with #line.
+        if (text[directive] == '\n') ++directive;
+        const std::size_t end = text.find('\n', directive);
+        if (column_ != 1) out_ += '\n';
+        out_ += text.substr(directive, end == std::string_view::npos ? end : end - directive);
+        out_ += '\n';
+        positioned_ = false;
+        column_ = 1;
+        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+        lineStart = true;
+    }
 }
 
 bool CodeWriter::afterStatement() const {
@@ -128,7 +148,10 @@ void CodeWriter::writeTokens(const TokenList& tokens) {
         }
 
         bool sameLine = positioned_ && t.location.file == file_ && t.location.line == line_;
-        if (sameLine && column_ > t.location.column) {
+        if (t.prefix.starts_with("\n#")) {
+            // A preprocessor line comes first: insert() writes it, then moves to the token.
+            statementsInserted_ = false;
+        } else if (sameLine && column_ > t.location.column) {
             // Inserted or longer text pushed us past the token's column: a token that starts
             // a statement goes back to its column on a line of its own, so that a warning
             // about the user's statement shows its column; within an expression it follows.
@@ -143,13 +166,14 @@ void CodeWriter::writeTokens(const TokenList& tokens) {
         // would join (`#define M -` makes `b M-b` `b - -b`, not `b --b`).
         const std::string_view first = !t.prefix.empty() ? t.prefix : !body.empty() ? body : t.suffix;
         if (t.spaceBefore && column_ > 1 && wouldPaste(out_.back(), first.front())) append(" ");
-        insert(t.prefix);
+        insert(t.prefix, t.location);
         if (!body.empty()) {
+            if (!positioned_) moveTo(t.location);
             if (column_ > t.location.column && afterStatement()) returnTo(t.location);
             append(body);
             statementsInserted_ = false;
         }
-        insert(t.suffix);
+        insert(t.suffix, t.location);
     }
     if (column_ != 1) append("\n");
 }

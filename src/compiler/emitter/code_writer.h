@@ -23,7 +23,7 @@ namespace metalcpu::msl {
 /// at its own column after `#line`, so that diagnostics about the user's code keep their
 /// columns. Two tokens the source separated by whitespace are never written so
 /// that they join (`-` `-` as `--`, `/` `/` as a comment): a blank goes between them. Pragma
-/// tokens always get a line of their own.
+/// tokens always get a line of their own, and so do preprocessor lines a pass inserted.
 class CodeWriter {
 public:
     explicit CodeWriter(const FileTable& files) : files_(files) {}
@@ -43,8 +43,10 @@ private:
     void lineDirective(std::uint32_t file, std::uint32_t line);
     void moveTo(const Location& where);
     void append(std::string_view text);
-    /// append() for text a pass inserted (a prefix or a suffix), noting whether it held statements.
-    void insert(std::string_view text);
+    /// append() for text a pass inserted (a prefix or a suffix) around the token at `token`,
+    /// noting whether it held statements. A preprocessor line in it ("\n#if ...\n") gets a
+    /// line of its own; text after it returns to `token`'s place first.
+    void insert(std::string_view text, const Location& token);
     /// Whether the next token starts a statement: the last text written ends one or opens or
     /// closes a block, or inserted text since the last token held statements.
     bool afterStatement() const;

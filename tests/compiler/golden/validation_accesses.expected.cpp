@@ -34,13 +34,16 @@ static const ::mc_site __mc_sites[] = {
 using namespace metal;
 
 struct Particle { float2 position; float mass; };
-
+#if METALCPU_SELECTS_KERNEL(0x465e3159bbc7d31bull)
+#line 7 "validation_accesses.metal"
 float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) {
 #line 7 "validation_accesses.metal"
                                               return ::metalcpu_kernel::load(w, i, ::__mc_sites[0]) * 2.0f;
 #line 7 "validation_accesses.metal"
                                                                   }
-
+#endif
+#if METALCPU_SELECTS_KERNEL(0x465e3159bbc7d31bull)
+#line 9 "validation_accesses.metal"
        void accesses(::metalcpu_kernel::checked_ptr< Particle, 1> particles,
                            ::metalcpu_kernel::checked_ptr<const float, 1> weights,
                      const    float4x4& transform              ,
@@ -67,20 +70,23 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) {
           ::metalcpu_kernel::checked_ptr<const uchar, 1> bytes = ::metalcpu_kernel::pointer_cast< ::metalcpu_kernel::checked_ptr<const uchar, 1>>(weights);
     ::metalcpu_kernel::store(particles, i, ::__mc_sites[19]).mass = float(::metalcpu_kernel::load(bytes, 3, ::__mc_sites[20])) + ::metalcpu_kernel::load(local, 0, ::__mc_sites[21]);
 }
-
-
+#endif
+#if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
+#line 35 "validation_accesses.metal"
 template <typename T>
 T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) {
 #line 36 "validation_accesses.metal"
                                   return ::metalcpu_kernel::load(values, 0, ::__mc_sites[22]);
 #line 36 "validation_accesses.metal"
                                                     }
-
+#endif
+#if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
+#line 38 "validation_accesses.metal"
        void deduces(::metalcpu_kernel::checked_ptr< float, 1> data, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::store(data, i, ::__mc_sites[23]) = first(data) + first(data + 1);
 }
-
-
+#endif
+#line 43 "validation_accesses.metal"
 struct Row { float v[4]; }; constinit
 const    float kTable[4] = {1, 2, 3, 4}; static_assert(__has_trivial_destructor(__typeof__(kTable)), "program-scope variable 'kTable' must be trivially destructible (no kernel code may run when a library unloads)");
 namespace tables { constinit const int kOffsets[2] = {
@@ -88,11 +94,13 @@ namespace tables { constinit const int kOffsets[2] = {
                                                0, 1}; static_assert(__has_trivial_destructor(__typeof__(kOffsets)), "program-scope variable 'kOffsets' must be trivially destructible (no kernel code may run when a library unloads)");
 #line 45 "validation_accesses.metal"
                                                       }
-
+#if METALCPU_SELECTS_KERNEL(0xa3a7061ff10a8138ull)
+#line 47 "validation_accesses.metal"
        void rows(::metalcpu_kernel::checked_ptr< Row, 1> rows, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::checked_ptr<const float, 2> table = kTable;
     ::metalcpu_kernel::store(::metalcpu_kernel::load(rows, i, ::__mc_sites[24]).v, i & 3, ::__mc_sites[25]) = ::metalcpu_kernel::load(table, i & 3, ::__mc_sites[26]) + float(::metalcpu_kernel::load(tables::kOffsets, i & 1, ::__mc_sites[27]));
 }
+#endif
 #line 1 "<metalcpu generated>"
 // "accesses"
 #if METALCPU_SELECTS_KERNEL(0x465e3159bbc7d31bull)

@@ -353,6 +353,9 @@ struct address_space_tag {};
 /// kernel's. Read where METALCPU_SELECTS_KERNEL is used, after the definition.
 #define METALCPU_ONLY_KERNEL 0
 #define METALCPU_SELECTS_KERNEL(selector) ((METALCPU_ONLY_KERNEL) == 0 || (selector) == (METALCPU_ONLY_KERNEL))
+/// True only when the flavour keeps every kernel's code: what guards a function no kernel
+/// can reach (msl::selectKernelCode()).
+#define METALCPU_SELECTS_EVERY_KERNEL ((METALCPU_ONLY_KERNEL) == 0)
 /// Places one module descriptor in the library's module table (a linker section the
 /// library's open function walks; see library_stub.h).
 #define METALCPU_REGISTER_MODULE(kernels, count, source, constants, constant_count)              \

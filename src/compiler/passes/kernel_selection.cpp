@@ -1,0 +1,223 @@
+#include "compiler/passes/kernel_selection.h"
+
+#include "compiler/edits.h"
+#include "compiler/findings.h"
+#include "compiler/translate.h"
+#include "compiler/unit.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <tuple>
+
+namespace metalcpu::msl {
+
+namespace {
+
+/// A free function whose definition can be guarded: at namespace scope, not a member (nor a
+/// member defined out of its class, `void S::f() {}`), and not one C++ calls without its name
+/// being written: an operator, the `begin`/`end` of a range-based for, the `get` of a
+/// structured binding.
+bool isGuardableFunction(const TokenList& tokens, const FunctionDecl& f) {
+    if (!f.hasBody || f.isKernel || !f.enclosingClass.empty() || f.classBody != kNoToken) return false;
+    if (f.nameToken == kNoToken || f.name.starts_with("operator") || f.name.starts_with("~")) return false;
+    if (f.name == "begin" || f.name == "end" || f.name == "get") return false;
+    return !(f.nameToken > 0 && tokens[f.nameToken - 1].isPunct("::"));
+}
+
+/// The definitions of one name: who mentions it, and the entry points that reach it so far.
+struct NameUse {
+    bool unknown = false;                ///< mentioned outside the bodies of selected definitions
+    std::vector<std::size_t> mentioners; ///< selected definitions whose bodies mention it
+    std::vector<char> kernels;           ///< per entry point: reaches the name
+};
+
+} // namespace
+
+KernelReach findKernelReach(const Unit& unit, const std::vector<EntryPoint>& entryPoints) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<FunctionDecl>& functions = unit.module().functions;
+    const std::size_t count = functions.size();
+    std::vector<std::vector<std::size_t>> own(count); // a kernel's own entry points
+    for (std::size_t e = 0; e < entryPoints.size(); ++e)
+        if (entryPoints[e].function < count) own[entryPoints[e].function].push_back(e);
+
+    // Kernels cannot be called (MSL forbids it): their reach is their own entry points.
+    std::vector<bool> candidate(count, false);
+    std::map<std::string, NameUse> names;
+    std::vector<bool> declarator(tokens.size(), false);
+    for (std::size_t i = 0; i < count; ++i) {
+        const FunctionDecl& f = functions[i];
+        if (f.nameToken != kNoToken && f.nameToken < tokens.size()) declarator[f.nameToken] = true;
+        if (f.isKernel && f.hasBody) {
+            candidate[i] = true;
+        } else if (isGuardableFunction(tokens, f)) {
+            candidate[i] = true;
+            names[f.name].kernels.assign(entryPoints.size(), 0);
+        }
+    }
+    // Every mention of a name (a call, an address taken, a template argument, `x.name`):
+    // inside a candidate's body it ties the name to that candidate, anywhere else it makes the
+    // name's reach unknown.
+    for (std::size_t t = 0; t < tokens.size(); ++t) {
+        if (!tokens[t].isIdentifier() || declarator[t]) continue;
+        auto use = names.find(tokens[t].spelling);
+        if (use == names.end()) continue;
+        const std::size_t owner = unit.functionAt(t);
+        if (owner != kNoToken && owner < count && candidate[owner]) use->second.mentioners.push_back(owner);
+        else use->second.unknown = true;
+    }
+    for (auto& [name, use] : names) {
+        std::sort(use.mentioners.begin(), use.mentioners.end());
+        use.mentioners.erase(std::unique(use.mentioners.begin(), use.mentioners.end()), use.mentioners.end());
+    }
+    // The transitive closure: a name is reached by whatever reaches a definition mentioning it.
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (auto& [name, use] : names) {
+            if (use.unknown) continue;
+            for (std::size_t m : use.mentioners) {
+                if (functions[m].isKernel) {
+                    for (std::size_t e : own[m]) {
+                        if (!use.kernels[e]) changed = true;
+                        use.kernels[e] = 1;
+                    }
+                    continue;
+                }
+                const NameUse& from = names.at(functions[m].name);
+                if (from.unknown) {
+                    use.unknown = changed = true;
+                    break;
+                }
+                for (std::size_t e = 0; e < entryPoints.size(); ++e) {
+                    if (from.kernels[e] && !use.kernels[e]) {
+                        use.kernels[e] = 1;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+
+    KernelReach reach;
+    reach.selected.assign(count, false);
+    reach.kernels.assign(count, {});
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!candidate[i]) continue;
+        if (functions[i].isKernel) {
+            reach.selected[i] = true;
+            reach.kernels[i] = own[i];
+            continue;
+        }
+        const NameUse& use = names.at(functions[i].name);
+        if (use.unknown) continue;
+        reach.selected[i] = true;
+        for (std::size_t e = 0; e < entryPoints.size(); ++e)
+            if (use.kernels[e]) reach.kernels[i].push_back(e);
+    }
+    return reach;
+}
+
+std::string selectionCondition(const std::vector<EntryPoint>& entryPoints, const std::vector<std::size_t>& kernels) {
+    if (kernels.empty()) return "METALCPU_SELECTS_EVERY_KERNEL";
+    std::string condition;
+    for (std::size_t e : kernels) {
+        if (!condition.empty()) condition += " || ";
+        condition += "METALCPU_SELECTS_KERNEL(" + kernelSelector(entryPoints[e].hostName) + ")";
+    }
+    return condition;
+}
+
+namespace {
+
+/// `text` as the body of a C string literal on one line.
+std::string quoted(std::string_view text) {
+    std::string out = "\"";
+    for (char ch : text) {
+        if (ch == '"' || ch == '\\') out += '\\';
+        out += ch == '\n' ? ' ' : ch;
+    }
+    return out + "\"";
+}
+
+/// For each of `places`: the definition whose body holds every token there, or kNoToken when
+/// there is none or the tokens there (a macro's expansion) lie in different ones.
+std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t>
+bodiesAt(const Unit& unit, const std::vector<Location>& places) {
+    constexpr std::size_t kUnseen = kNoToken - 1;
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t> owners;
+    for (const Location& where : places) owners[{where.file, where.line, where.column}] = kUnseen;
+    for (std::size_t t = 0; t < unit.size(); ++t) {
+        const Location& at = unit[t].location;
+        auto owner = owners.find({at.file, at.line, at.column});
+        if (unit[t].kind == TokenKind::End || owner == owners.end()) continue;
+        const std::size_t f = unit.functionAt(t);
+        owner->second = owner->second == kUnseen || owner->second == f ? f : kNoToken;
+    }
+    for (auto& [where, owner] : owners)
+        if (owner == kUnseen) owner = kNoToken;
+    return owners;
+}
+
+/// For errors reported so far, each inside the body of a definition that only some kernels
+/// reach: that definition is replaced by an `#error` quoting them, under the guard of those
+/// kernels, and the errors become warnings, so that only those kernels lose their validation.
+/// When any error lies elsewhere, nothing changes and the translation fails as a whole.
+std::map<std::size_t, std::string> poisonDefinitions(PassContext& c, const KernelReach& reach) {
+    const std::vector<EntryPoint>& entryPoints = c.findings.entryPoints;
+    const std::vector<FunctionDecl>& functions = c.unit.module().functions;
+    std::map<std::size_t, std::string> poisoned;
+    std::vector<Location> places;
+    for (std::size_t d = 0; d < c.diagnostics.list().size(); ++d)
+        if (c.diagnostics.list()[d].severity == Diagnostic::Severity::Error) places.push_back(c.diagnostics.location(d));
+    const auto owners = bodiesAt(c.unit, places);
+    std::vector<std::pair<std::size_t, std::size_t>> errors; // (diagnostic, definition)
+    for (std::size_t d = 0; d < c.diagnostics.list().size(); ++d) {
+        if (c.diagnostics.list()[d].severity != Diagnostic::Severity::Error) continue;
+        const Location where = c.diagnostics.location(d);
+        const std::size_t f = owners.at({where.file, where.line, where.column});
+        if (f == kNoToken || !reach.selected[f] || reach.kernels[f].size() == entryPoints.size()) return {};
+        errors.emplace_back(d, f);
+    }
+    for (const auto& [d, f] : errors) poisoned[f] += "#error " + quoted(c.diagnostics.list()[d].format()) + "\n";
+    for (const auto& [d, f] : errors) {
+        std::string kernels;
+        for (std::size_t e : reach.kernels[f]) kernels += (kernels.empty() ? "'" : ", '") + entryPoints[e].hostName + "'";
+        const std::string& message = c.diagnostics.list()[d].message;
+        c.diagnostics.demoteError(d, kernels.empty() ? "no kernel reaches '" + functions[f].name +
+                                                           "', which shader validation cannot hold: " + message
+                                                     : "shader validation will not be available for kernel(s) " +
+                                                           kernels + " (reaching '" + functions[f].name +
+                                                           "'): " + message);
+    }
+    return poisoned;
+}
+
+} // namespace
+
+void selectKernelCode(PassContext& c) {
+    const std::vector<EntryPoint>& entryPoints = c.findings.entryPoints;
+    if (entryPoints.empty()) return;
+    const KernelReach reach = findKernelReach(c.unit, entryPoints);
+    const std::vector<FunctionDecl>& functions = c.unit.module().functions;
+    const std::map<std::size_t, std::string> poisoned =
+        c.diagnostics.hasErrors() ? poisonDefinitions(c, reach) : std::map<std::size_t, std::string>();
+    for (const auto& [i, errors] : poisoned) {
+        const FunctionDecl& f = functions[i];
+        c.edits.takeOver(TokenRange{f.headerBegin, f.declarationEnd}, "");
+        c.edits.insertBefore(f.headerBegin, "\n#if " + selectionCondition(entryPoints, reach.kernels[i]) + "\n" +
+                                                errors + "#endif\n");
+    }
+    for (std::size_t i = 0; i < functions.size(); ++i) {
+        if (poisoned.count(i)) continue;
+        const std::vector<std::size_t>& kernels = reach.kernels[i];
+        // Code every kernel reaches is in every kernel's flavour anyway.
+        if (!reach.selected[i] || kernels.size() == entryPoints.size() || kernels.size() > kMaxSelectedKernels)
+            continue;
+        const FunctionDecl& f = functions[i];
+        c.edits.insertBefore(f.headerBegin, "\n#if " + selectionCondition(entryPoints, kernels) + "\n");
+        c.edits.insertAfter(f.declarationEnd - 1, "\n#endif\n");
+    }
+}
+
+} // namespace metalcpu::msl

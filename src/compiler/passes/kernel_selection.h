@@ -1,0 +1,55 @@
+// Pass (shader-validation flavour only): every kernel's definition, and every free function
+// that only some kernels can reach, sits under `#if` the selection of those kernels, so that a
+// kernel's own flavour (METALCPU_ONLY_KERNEL, jit/kernel_library.h) compiles only code that
+// kernel can reach: code that does not compile instrumented costs only the kernels reaching it.
+#pragma once
+
+#include "compiler/passes/pass.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace metalcpu::msl {
+
+class Unit;
+struct EntryPoint;
+
+/// Past this many kernels a function stays unguarded: its `#if` would list them all, and a
+/// file's shared helpers would make the text grow with helpers times kernels.
+inline constexpr std::size_t kMaxSelectedKernels = 32;
+
+/// Which kernels can reach each function definition, by name (overloads together), found
+/// conservatively: a definition is *selected* (its reach is known) when it is a kernel with a
+/// body, or a free function (namespace scope, not a member, not an operator, not written with a
+/// qualified name) whose name is mentioned only inside the bodies of selected definitions; its
+/// reach is then the union of theirs, a kernel reaching its own entry points. A name mentioned
+/// anywhere else (a global initialiser, a class body, a member function, a declaration's
+/// parameters or return type, a function whose own reach is unknown) leaves every definition
+/// of that name unselected.
+struct KernelReach {
+    /// Per Module::functions index: whether the definition is selected.
+    std::vector<bool> selected;
+    /// Per Module::functions index: the entry points (Findings::entryPoints indices) that can
+    /// reach it, in increasing order; meaningful only where selected.
+    std::vector<std::vector<std::size_t>> kernels;
+};
+
+KernelReach findKernelReach(const Unit& unit, const std::vector<EntryPoint>& entryPoints);
+
+/// The preprocessor condition that keeps code reached by `kernels` (entry-point indices):
+/// `METALCPU_SELECTS_KERNEL(a) || METALCPU_SELECTS_KERNEL(b)`, or METALCPU_SELECTS_EVERY_KERNEL
+/// when none reach it (only the whole file's flavour keeps it).
+std::string selectionCondition(const std::vector<EntryPoint>& entryPoints, const std::vector<std::size_t>& kernels);
+
+/// The pass: wraps each selected definition reached by fewer than all kernels (and at most
+/// kMaxSelectedKernels) in `#if selectionCondition(...)` ... `#endif`. Runs last, so that the
+/// guard is outside everything earlier passes inserted around the definition.
+/// When earlier passes reported errors, each inside the body of a selected definition reached
+/// by fewer than all kernels, each such definition is replaced, under that guard, by
+/// `#error "<the diagnostic>"` and the errors become warnings naming the kernels that lose
+/// their validation: only they fail to build, with the message. When any error lies elsewhere
+/// nothing is replaced, and the translation fails as a whole.
+void selectKernelCode(PassContext& context);
+
+} // namespace metalcpu::msl
