@@ -281,11 +281,19 @@ TEST(Translate, SimdgroupFunctionLowerings) {
         EXPECT_FALSE(t.kernels[k].usesCoroutines);
         EXPECT_EQ(t.kernels[k].usesWorkItemLoops, k == 0);
     }
-    EXPECT_NE(t.cpp.find("::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, s); });"), std::string::npos)
+    const std::string function = "[](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) "
+                                 "__attribute__((always_inline)) { return simd_sum(__mc_a..., __mc_w); }";
+    EXPECT_NE(t.cpp.find("::metalcpu_kernel::simd_deposit(__mc_c0, " + function + ", __mc_wi, __mc_t, s); });"),
+              std::string::npos)
         << t.cpp;
     EXPECT_NE(t.cpp.find("float t = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(s))>("
-                         "__mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) { "
-                         "return simd_sum(__mc_a..., __mc_w); });"),
+                         "__mc_c0, __mc_wi, __mc_t, " + function + ");"),
+              std::string::npos)
+        << t.cpp;
+    EXPECT_NE(t.cpp.find("::metalcpu_kernel::run_deposit_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t)"),
+              std::string::npos)
+        << t.cpp;
+    EXPECT_NE(t.cpp.find("::metalcpu_kernel::run_collect_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t)"),
               std::string::npos)
         << t.cpp;
     EXPECT_NE(t.cpp.find("return metal::simd_shuffle_xor(__mc_a..., __mc_w); });"), std::string::npos) << t.cpp;

@@ -34,9 +34,14 @@ inline std::string simdShapeName(const ::testing::TestParamInfo<SimdShape>& info
            (std::get<2>(info.param) ? "_validated" : "_plain");
 }
 
-/// A test whose SIMD width is the shape's, for the whole test.
-class SimdShapedTest : public MetalTest, public ::testing::WithParamInterface<SimdShape> {
+/// A test whose SIMD width (METALCPU_SIMD_WIDTH, for the whole test) and shader validation
+/// come from its parameter, of type Param, as width() and validated() read them.
+template <class Param>
+class SimdWidthTest : public MetalTest, public ::testing::WithParamInterface<Param> {
 protected:
+    virtual unsigned width() const = 0;
+    virtual bool validated() const = 0;
+
     void SetUp() override {
         width_.emplace("METALCPU_SIMD_WIDTH", std::to_string(width()));
         MetalTest::SetUp();
@@ -48,9 +53,19 @@ protected:
         width_.reset();
     }
 
+private:
+    std::optional<ScopedEnvironmentVariable> width_;
+    /// The conformance kernels are correct: in their validated flavour any report fails the
+    /// test that ran them, at the kernel's line.
+    std::optional<FailOnValidationReports> silent_;
+};
+
+/// A test whose SIMD width is the shape's, for the whole test.
+class SimdShapedTest : public SimdWidthTest<SimdShape> {
+protected:
     unsigned size() const { return std::get<0>(GetParam()); }
-    unsigned width() const { return std::get<1>(GetParam()); }
-    bool validated() const { return std::get<2>(GetParam()); }
+    unsigned width() const override { return std::get<1>(GetParam()); }
+    bool validated() const override { return std::get<2>(GetParam()); }
 
     /// Runs `state` over `threads` threads in groups of size() (the last group is cut unless
     /// they divide) with rows of `n` elements: `in` at [[buffer(0)]], `out` at 1, `n` at 2.
@@ -68,12 +83,6 @@ protected:
         EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted)
             << text(commandBuffer->error() ? commandBuffer->error()->localizedDescription() : nullptr);
     }
-
-private:
-    std::optional<ScopedEnvironmentVariable> width_;
-    /// The conformance kernels are correct: in their validated flavour any report fails the
-    /// test that ran them, at the kernel's line.
-    std::optional<FailOnValidationReports> silent_;
 };
 
 /// SimdShapedTest over the kernels of `Source`, compiled once per suite.

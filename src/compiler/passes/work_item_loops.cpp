@@ -792,6 +792,10 @@ std::string slots(std::size_t v) { return "__mc_v" + std::to_string(v); }
 std::string slotType(std::size_t v) { return "__mc_t" + std::to_string(v); }
 std::string builtinType(std::size_t p) { return "__mc_b" + std::to_string(p); }
 std::string collectiveSite(std::size_t c) { return "__mc_c" + std::to_string(c); }
+
+// How a piece's loop starts, up to its lambda, and the lambda's parameter.
+constexpr const char* kPieceLoop = "::metalcpu_kernel::run_work_items(__mc_wi, ";
+constexpr const char* kPieceThread = "const ::metalcpu_kernel::thread_ids& __mc_t";
 std::string guardSlots(std::size_t g) { return "__mc_g" + std::to_string(g); }
 
 // The running thread's element of a slot array. thread_ids::slot, not ::linear: the 64-bit
@@ -865,16 +869,19 @@ std::string guardCondition(const WorkItemRegion& r) {
 // A SIMD-group function statement `x = simd_f(args);` in region `r`, whose per-thread setup
 // (guard check, rebinds and loads) is `opener`: returns the first loop, which hands each
 // thread's `args` to the site (under divergent ifs, marking first whether the thread takes
-// part), and rewrites the call into what reads the thread's result in the second:
-//   run_work_items(wi, [&](t) { <setup> simd_deposit(site, wi, t, args); });
-//   run_work_items(wi, [&](t) { <setup> { x = simd_collect<decltype(simd_arguments(args))>(
+// part), rewrites the call into what reads the thread's result in the second, and makes
+// `opener` the second loop's. Both loops are the site's own (run_deposit_work_items,
+// run_collect_work_items in work_items.h), which hand the piece the thread's ids as a type of
+// their choosing, so the piece is a generic lambda:
+//   run_deposit_work_items(wi, site, [&](const auto& t) { <setup> simd_deposit(site, wi, t, args); });
+//   run_collect_work_items(wi, site, [&](const auto& t) { <setup> { x = simd_collect<decltype(simd_arguments(args))>(
 //       site, wi, t, [](const auto&... a) { return simd_f(a...); }); <places> } <stores> });
 // A product `simdgroup_multiply(d, args);` hands in only `args` and writes each thread's
 // result to `d` in the second loop:
 //   { simd_collect_into<decltype(simd_arguments(args))>(d, site, wi, t,
 //         [](auto& r, const auto&... a) { simdgroup_multiply(r, a...); }); }
 std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const WorkItemRegion& r,
-                            const std::string& opener) {
+                            std::string& opener) {
     const TokenList& tokens = edits.tokens();
     const CollectiveStatement& c = k.collectives[r.collective];
     const std::size_t close = c.statement.end - 2; // the call's `)`
@@ -884,8 +891,17 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
     const std::string arguments = outputText(tokens, first, close);
     const std::string callee = outputText(tokens, c.callee.begin, c.callee.end);
     const std::string site = collectiveSite(r.collective);
+    // The piece's loop becomes the site's, its lambda generic.
+    const std::string loop = std::string(kPieceLoop) + "[&](" + kPieceThread + ")";
+    const auto siteLoop = [&](const std::string& runner) {
+        std::string text = opener;
+        text.replace(text.find(loop), loop.size(),
+                     "::metalcpu_kernel::" + runner + "(__mc_wi, " + site + ", [&](const auto& __mc_t)");
+        return text;
+    };
     // The first loop sets up only what the arguments name (the rest would go unused).
-    std::string depositOpener = opener;
+    std::string depositOpener = siteLoop("run_deposit_work_items");
+    opener = siteLoop("run_collect_work_items");
     auto namedInArguments = [&](const std::string& name) {
         for (std::size_t i = first; i < close; ++i)
             if (tokens[i].spelling == name && isUnqualifiedName(tokens, i)) return true;
@@ -919,13 +935,19 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
                        "::metalcpu_kernel::simd_collect_into<" + pack + ">(" + outputText(tokens, c.open + 1, c.resultComma) +
                            ", " + site + ", __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, auto& __mc_d, "
                            "const auto&... __mc_a) { " + callee + "(__mc_d, __mc_a..., __mc_w); })");
-    } else {
-        edits.takeOver({c.callee.begin, close + 1},
-                       "::metalcpu_kernel::simd_collect<" + pack + ">(" + site +
-                           ", __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) { return " +
-                           callee + "(__mc_a..., __mc_w); })");
+        return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", __mc_wi, __mc_t" + separator + arguments +
+               "); }); ";
     }
-    return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", __mc_wi, __mc_t" + separator + arguments + "); }); ";
+    // The first loop is handed the function too, so that the round can be computed as soon
+    // as every thread has handed in its arguments.
+    // Always inlined: a kernel library holds many such lambdas of the same code, which the
+    // host compiler folds into one and then may not inline into simd_compute.
+    const std::string function = "[](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) "
+                                 "__attribute__((always_inline)) { return " + callee + "(__mc_a..., __mc_w); }";
+    edits.takeOver({c.callee.begin, close + 1},
+                   "::metalcpu_kernel::simd_collect<" + pack + ">(" + site + ", __mc_wi, __mc_t, " + function + ")");
+    return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", " + function + ", __mc_wi, __mc_t" + separator +
+           arguments + "); }); ";
 }
 
 } // namespace
@@ -1011,8 +1033,8 @@ void rewriteWorkItemKernels(PassContext& context) {
             if (d.elseKeyword != kNoToken) edits.erase(d.elseKeyword);
         }
         for (const WorkItemRegion& r : k.regions) {
-            std::string opener = "::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& "
-                                 "__mc_t) __attribute__((always_inline)) { (void)__mc_t; ";
+            std::string opener = std::string(kPieceLoop) + "[&](" + kPieceThread +
+                                 ") __attribute__((always_inline)) { (void)__mc_t; ";
             if (!r.guards.empty()) opener += "if (!(" + guardCondition(r) + ")) return; ";
             if (r.learnsLanes) opener += "const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); ";
             for (std::size_t p : r.builtins) {
@@ -1030,7 +1052,10 @@ void rewriteWorkItemKernels(PassContext& context) {
                 edits.insertAfter(r.tokens.end, "; });");
                 continue;
             }
-            if (r.collective != WorkItemRegion::kNoCollective) opener = collectiveSplit(edits, k, r, opener) + opener;
+            if (r.collective != WorkItemRegion::kNoCollective) {
+                const std::string deposit = collectiveSplit(edits, k, r, opener);
+                opener = deposit + opener;
+            }
             opener += "{ ";
             std::string closer = " ";
             // A variable kept in place is in its slot already; its reference may go unused here.

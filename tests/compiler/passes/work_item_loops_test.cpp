@@ -539,7 +539,7 @@ TEST(WorkItemLoops, CollectiveTakesOverEarlierRewrites) {
     ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
     EXPECT_TRUE(r.messages.empty()) << r.messages[0];
     const std::string divided = "a[i] /__mc_div->* n";
-    EXPECT_NE(r.text.find("simd_deposit(__mc_c0, __mc_wi, __mc_t, " + divided + ");"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("__mc_wi, __mc_t, " + divided + "); });"), std::string::npos) << r.text;
     EXPECT_NE(r.text.find("simd_arguments(" + divided + "))>(__mc_c0"), std::string::npos) << r.text;
 }
 
@@ -581,8 +581,13 @@ TEST(WorkItemLoops, MatrixProductsAreCollectiveStatements) {
                        "  for (uint t = 0; t < n; ++t)\n    for (uint u = 0; u < 2; ++u)\n"
                        "      simdgroup_multiply_accumulate(y, x, x, y);\n  simdgroup_store(y, a);"));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
-    EXPECT_NE(r.text.find("if (n > 0) { " + kPiece), std::string::npos) << r.text;
-    EXPECT_NE(r.text.find("for (uint t = 0; t < n; ++t)\n{ for (uint u = 0; u < 2; ++u)\n{ " + kPiece),
+    // (A statement's pieces run in its site's loops, over generic lambdas.)
+    const auto depositPiece = [](const std::string& site) {
+        return "::metalcpu_kernel::run_deposit_work_items(__mc_wi, " + site +
+               ", [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; ";
+    };
+    EXPECT_NE(r.text.find("if (n > 0) { " + depositPiece("__mc_c0")), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("for (uint t = 0; t < n; ++t)\n{ for (uint u = 0; u < 2; ++u)\n{ " + depositPiece("__mc_c1")),
               std::string::npos)
         << r.text;
     EXPECT_NE(r.text.find("}); } }\n"), std::string::npos) << r.text;

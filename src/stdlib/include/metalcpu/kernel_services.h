@@ -118,7 +118,9 @@ inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const s
     }
     if (replay) {
         if (replay->recording && size > 0)
-            __builtin_memcpy(replay->values + replay->lane * METALCPU_SIMD_VALUE_BYTES, value,
+            // (The lane widened first: counted up in simd_record's loop, it is then a step of
+            // a pointer there instead of a product per lane.)
+            __builtin_memcpy(replay->values + mc_u64(replay->lane) * METALCPU_SIMD_VALUE_BYTES, value,
                              size < METALCPU_SIMD_VALUE_BYTES ? size : METALCPU_SIMD_VALUE_BYTES);
         *round = mc_simd_round{replay->values, replay->recording ? 0u : replay->active, replay->lane, replay->width};
         return replay;

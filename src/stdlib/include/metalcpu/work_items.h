@@ -140,10 +140,28 @@ struct collective_site {
     /// each thread that handed in its arguments this round. Null elsewhere, where every
     /// thread that has not returned takes part.
     unsigned char* deposited = nullptr;
-    /// A reduction's result for each SIMD-group (simd_reduce_ahead), in SIMD-group order, and
-    /// the thread below which every thread takes its SIMD-group's from there.
+    /// A reduction's result for each thread (simd_reduce_ahead: its SIMD-group's), and the
+    /// thread below which every thread takes its result from there.
     unsigned char* results = nullptr;
     mc_u32 uniform_until = 0;
+    /// Set by the first deposit of a statement whose function the first loop knows (all but
+    /// the products): computes the round once every thread has handed in its arguments
+    /// (simd_compute), so that the second loop knows before it starts whether every thread
+    /// only takes a result.
+    void (*compute)(collective_site& site, const void* threads) = nullptr;
+};
+
+/// What the deposit loop hands a thread once the first thread of the round has made the
+/// statement's room (run_deposit_work_items): the room, so each thread's deposit is a store.
+struct deposit_thread_ids : thread_ids {
+    void* arguments;
+    unsigned char* deposited; ///< collective_site::deposited
+};
+
+/// What the collect loop hands a thread when every SIMD-group's reduction is computed
+/// (run_collect_work_items): where the threads' results are, so taking one is a load.
+struct uniform_thread_ids : thread_ids {
+    const unsigned char* results; ///< collective_site::results
 };
 
 /// A thread's arguments, in order.
@@ -176,15 +194,38 @@ __attribute__((always_inline)) inline arg_pack<H, T...> make_arg_pack(const H& h
     return {head, make_arg_pack(tail...)};
 }
 
-/// First loop: thread t's arguments of the statement at `site`.
+/// The room of the statement at `site` for a round, from the per-group arena in one piece:
+/// each thread's arguments (`pack` bytes), the record of a SIMD-group's values and, when
+/// `result` is not 0, each thread's result of a reduction.
+template <bool TracksReturns>
+inline void simd_make_room(collective_site& site, const work_items<TracksReturns>& threads, mc_u64 pack, mc_u64 result) {
+    const mc_group* group = threads.group();
+    const mc_u64 count = group->size[0] * group->size[1] * group->size[2];
+    const auto line = [](mc_u64 bytes) { return (bytes + 63) & ~mc_u64(63); }; // each part on cache lines of its own
+    const mc_u64 arguments = line(pack * count), values = line((METALCPU_MAX_SIMD_WIDTH + 1) * METALCPU_SIMD_VALUE_BYTES);
+    unsigned char* room = static_cast<unsigned char*>(g_services->coroutine_frame(arguments + values + result * count));
+    site.arguments = room;
+    site.values = room + arguments;
+    if (result) site.results = room + arguments + values;
+}
+
+/// First loop: thread t's arguments of the statement at `site`. The first thread to hand
+/// them in makes the statement's room for them (run_deposit_work_items then hands the others
+/// deposit_thread_ids, below).
 template <bool TracksReturns, class... A>
 __attribute__((always_inline)) inline void simd_deposit(collective_site& site, const work_items<TracksReturns>& threads,
                                                         const thread_ids& t, const A&... arguments) {
     using Pack = arg_pack<A...>;
-    if (!site.arguments) site.arguments = threads.template slots<Pack>();
-    site.recorded = ~0u;
-    site.uniform_until = 0;
+    if (!site.arguments) simd_make_room(site, threads, sizeof(Pack), 0);
     place(static_cast<Pack*>(site.arguments)[t.slot], make_arg_pack(arguments...));
+}
+
+/// First loop, once the room exists: a store per thread, in a loop the host compiler can
+/// vectorise (no test, no call).
+template <bool TracksReturns, class... A>
+__attribute__((always_inline)) inline void simd_deposit(collective_site&, const work_items<TracksReturns>&,
+                                                        const deposit_thread_ids& t, const A&... arguments) {
+    place(static_cast<arg_pack<A...>*>(t.arguments)[t.slot], make_arg_pack(arguments...));
 }
 
 /// First loop, under an `if` whose condition differs per thread: whether thread t takes the
@@ -195,8 +236,14 @@ __attribute__((always_inline)) inline void simd_mark(collective_site& site, cons
                                                      const thread_ids& t, bool taken) {
     if (!site.deposited) site.deposited = threads.template slots<unsigned char>();
     site.deposited[t.slot] = taken;
-    site.recorded = ~0u;
-    site.uniform_until = 0;
+}
+
+/// The same once the room exists: the first thread of the round marked itself before it
+/// handed in its arguments, so the marks' room was made first.
+template <bool TracksReturns>
+__attribute__((always_inline)) inline void simd_mark(collective_site&, const work_items<TracksReturns>&,
+                                                     const deposit_thread_ids& t, bool taken) {
+    t.deposited[t.slot] = taken;
 }
 
 /// The lanes of thread `first`'s SIMD-group that take part in the statement at `site`: those
@@ -233,14 +280,17 @@ __attribute__((always_inline)) inline void simd_record(collective_site& site, co
         return function(here, arguments...);
     };
     const mc_u32 present = count - first < width ? count - first : width;
+    const Pack* const group_packs = packs + first; // indexed by the lane, which cannot wrap
     if (active == (present >= 64 ? ~mc_u64(0) : (mc_u64(1) << present) - 1)) {
-        // Every lane (the usual case): a counted loop, without a bit scan per lane.
+        // Every lane (the usual case): a counted loop, without a bit scan per lane, unrolled
+        // (a lane is a load and a store).
+#pragma GCC unroll 8
         for (recorder.lane = 0; recorder.lane < present; ++recorder.lane)
-            (void)packs[first + recorder.lane].apply(call);
+            (void)group_packs[recorder.lane].apply(call);
     } else {
         for (mc_u64 left = active; left; left &= left - 1) {
             recorder.lane = static_cast<mc_u32>(__builtin_ctzll(left));
-            (void)packs[first + recorder.lane].apply(call);
+            (void)group_packs[recorder.lane].apply(call);
         }
     }
     site.recorded = first;
@@ -274,26 +324,62 @@ inline bool simd_uniform_group(const collective_site& site, mc_u32 width) {
     return site.uniform_lanes[0] == 0 && site.uniform_lanes[1] >= width;
 }
 
-/// After thread `first`'s SIMD-group has reduced to one result: keeps it for the group, then
-/// records and reduces every later SIMD-group of the threadgroup the same way, by its first
-/// active lane, so that each of their threads only takes its group's result (uniform_until)
-/// instead of asking whether its group has been recorded and reduced. Stops at a group whose
-/// replay is not one result for the group (a function that is not a reduction), where each
-/// thread replays as before: that group's record is the current one. Once per round, out of
-/// the loop over the threads; `flatten`, so that the SIMD-group function is inlined here too.
+/// The bytes reduce() copied from its result (vec is not trivially copyable, so no bit_cast):
+/// read back through a union, as GCC and Clang define.
+template <class Result>
+union kept_result {
+    Result value;
+    unsigned char bytes[sizeof(Result)];
+    kept_result() {}
+    ~kept_result() {}
+};
+
+/// What `function` returns over the arguments Pack holds.
+template <class Pack, bool TracksReturns, class Function>
+using simd_result_t = decltype(simd_replay_lane(*static_cast<collective_site*>(nullptr),
+                                                *static_cast<const work_items<TracksReturns>*>(nullptr), 0, 0, 0,
+                                                static_cast<const Pack*>(nullptr), *static_cast<const Function*>(nullptr)));
+
+/// Copies a reduction's result (`sizeof(Result)` bytes at `result`) for threads [begin, end).
+/// From locals, in words where the size allows, so that the copies are vector stores: read
+/// from the record at every thread, or stored through a byte pointer, the result and the
+/// results' address could be overwritten by the copies as far as the compiler knows.
+template <class Result>
+inline void simd_keep_result(unsigned char* results, const unsigned char* result, mc_u32 begin, mc_u32 end) {
+    if constexpr (sizeof(Result) % sizeof(mc_u32) == 0) {
+        constexpr mc_u32 words = sizeof(Result) / sizeof(mc_u32);
+        mc_u32 value[words];
+        __builtin_memcpy(value, result, sizeof(Result));
+        mc_u32* const out = reinterpret_cast<mc_u32*>(results); // results are on cache lines of their own
+        for (mc_u32 linear = begin; linear < end; ++linear)
+            for (mc_u32 w = 0; w < words; ++w) out[linear * words + w] = value[w];
+    } else {
+        kept_result<Result> value;
+        __builtin_memcpy(value.bytes, result, sizeof(Result));
+        for (mc_u32 linear = begin; linear < end; ++linear)
+            __builtin_memcpy(results + linear * sizeof(Result), value.bytes, sizeof(Result));
+    }
+}
+
+/// After thread `first`'s SIMD-group has reduced to one result: keeps it for each of the
+/// group's threads, then records and reduces every later SIMD-group of the threadgroup the
+/// same way, by its first active lane, so that each of their threads only takes its result
+/// (uniform_until) instead of asking whether its group has been recorded and reduced. Stops
+/// at a group whose replay is not one result for the group (a function that is not a
+/// reduction), where each thread replays as before: that group's record is the current one.
+/// Once per round, out of the loop over the threads (simd_reduce_ahead below, or inlined
+/// into simd_compute, which is out of it already).
 template <class Result, class Pack, bool TracksReturns, class Function>
-__attribute__((noinline, flatten)) void simd_reduce_ahead(collective_site& site, const work_items<TracksReturns>& threads,
-                                                 mc_u32 first, mc_u32 width, const Pack* packs,
-                                                 const Function& function) {
+__attribute__((always_inline)) inline void simd_reduce_later_groups(collective_site& site,
+                                                                    const work_items<TracksReturns>& threads,
+                                                                    mc_u32 first, mc_u32 width, const Pack* packs,
+                                                                    const Function& function) {
     const mc_group* group = threads.group();
     const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
-    const mc_u32 shift = static_cast<mc_u32>(__builtin_ctz(width)); // a power of two
-    if (!site.results)
-        site.results = static_cast<unsigned char*>(
-            g_services->coroutine_frame((((count + width - 1) >> shift) + 1) * sizeof(Result)));
+    if (!site.results) site.results = static_cast<unsigned char*>(g_services->coroutine_frame(count * sizeof(Result)));
     const unsigned char* const uniform = site.values + METALCPU_MAX_SIMD_WIDTH * METALCPU_SIMD_VALUE_BYTES;
     for (mc_u32 at = first;;) {
-        __builtin_memcpy(site.results + (at >> shift) * sizeof(Result), uniform, sizeof(Result));
+        simd_keep_result<Result>(site.results, uniform, at, count - at < width ? count : at + width);
         site.uniform_until = at + width;
         // The next SIMD-group with a lane that takes part (in one without, nobody asks).
         do {
@@ -308,6 +394,63 @@ __attribute__((noinline, flatten)) void simd_reduce_ahead(collective_site& site,
     }
 }
 
+/// simd_reduce_later_groups, out of line for simd_collect's loop; `flatten`, so that the
+/// SIMD-group function is inlined here too.
+template <class Result, class Pack, bool TracksReturns, class Function>
+__attribute__((noinline, flatten, optimize("O3"))) void simd_reduce_ahead(collective_site& site,
+                                                                        const work_items<TracksReturns>& threads,
+                                                                        mc_u32 first, mc_u32 width, const Pack* packs,
+                                                                        const Function& function) {
+    simd_reduce_later_groups<Result>(site, threads, first, width, packs, function);
+}
+
+/// After the first loop of a statement whose function it knew: records the first SIMD-group
+/// with a lane that takes part and replays its first active lane, which for a reduction
+/// computes every SIMD-group's result (simd_reduce_later_groups). The state is the one the first
+/// thread to ask for its result would have left, so the second loop goes on from there
+/// (run_collect_work_items). Called through collective_site::compute, once per round.
+template <class Pack, bool TracksReturns, class Function>
+__attribute__((noinline, flatten, optimize("O3"))) void simd_compute(collective_site& site, const void* owner) {
+    const work_items<TracksReturns>& threads = *static_cast<const work_items<TracksReturns>*>(owner);
+    const Function function{}; // a lambda without captures (simd_deposit)
+    const mc_group* group = threads.group();
+    const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
+    const mc_u32 width = group->dispatch->simd_width;
+    const Pack* packs = static_cast<const Pack*>(site.arguments);
+    for (mc_u32 at = 0; at < count; at += width) {
+        simd_record(site, threads, at, width, packs, function);
+        if (!site.active) continue;
+        (void)simd_replay_lane(site, threads, at, static_cast<mc_u32>(__builtin_ctzll(site.active)), width, packs,
+                               function);
+        if (simd_uniform_group(site, width))
+            simd_reduce_later_groups<simd_result_t<Pack, TracksReturns, Function>>(site, threads, at, width, packs,
+                                                                                  function);
+        return;
+    }
+}
+
+/// First loop of a statement whose function is `function` (a lambda without captures, as
+/// the front end writes it; all but the products): as simd_deposit above, and the first
+/// thread to hand in its arguments also makes room for the threads' results and sets the
+/// computation that follows the loop (collective_site::compute).
+template <bool TracksReturns, class Function, class... A>
+__attribute__((always_inline)) inline void simd_deposit(collective_site& site, const Function&,
+                                                        const work_items<TracksReturns>& threads, const thread_ids& t,
+                                                        const A&... arguments) {
+    using Pack = arg_pack<A...>;
+    if (!site.arguments) {
+        simd_make_room(site, threads, sizeof(Pack), sizeof(simd_result_t<Pack, TracksReturns, Function>));
+        site.compute = &simd_compute<Pack, TracksReturns, Function>;
+    }
+    place(static_cast<Pack*>(site.arguments)[t.slot], make_arg_pack(arguments...));
+}
+template <bool TracksReturns, class Function, class... A>
+__attribute__((always_inline)) inline void simd_deposit(collective_site& site, const Function&,
+                                                        const work_items<TracksReturns>& threads,
+                                                        const deposit_thread_ids& t, const A&... arguments) {
+    simd_deposit(site, threads, t, arguments...);
+}
+
 /// Second loop: thread t's result of `function` (the SIMD-group function, taking a site that
 /// carries the round, then the arguments as Pack holds them). The first thread of each
 /// SIMD-group to get here records what every active lane hands in (simd_record); each thread
@@ -320,18 +463,10 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
     const mc_group* group = threads.group();
     const mc_u32 width = group->dispatch->simd_width;
     const Pack* packs = static_cast<const Pack*>(site.arguments);
-    using Result = decltype(simd_replay_lane(site, threads, 0, 0, width, packs, function));
-    // The bytes reduce() copied from its result (vec is not trivially copyable, so no
-    // bit_cast): read back through a union, as GCC and Clang define.
-    union kept_result {
-        Result value;
-        unsigned char bytes[sizeof(Result)];
-        kept_result() {}
-        ~kept_result() {}
-    } kept;
+    using Result = simd_result_t<Pack, TracksReturns, Function>;
+    kept_result<Result> kept;
     if (t.linear < site.uniform_until) {
-        __builtin_memcpy(kept.bytes, site.results + (t.linear >> __builtin_ctz(width)) * sizeof(Result),
-                         sizeof(Result));
+        __builtin_memcpy(kept.bytes, site.results + t.slot * sizeof(Result), sizeof(Result));
         return Result(kept.value);
     }
     const mc_u32 first = t.linear & ~(width - 1); // a power of two
@@ -343,23 +478,30 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site& site, c
                          sizeof(Result));
         return Result(kept.value);
     }
-    if (!site.values)
-        site.values = static_cast<unsigned char*>(g_services->coroutine_frame((METALCPU_MAX_SIMD_WIDTH + 1) *
-                                                                               METALCPU_SIMD_VALUE_BYTES));
     if (site.recorded != first) simd_record(site, threads, first, width, packs, function);
     auto result = simd_replay_lane(site, threads, first, own_lane, width, packs, function);
     if (simd_uniform_group(site, width)) simd_reduce_ahead<Result>(site, threads, first, width, packs, function);
     return result;
 }
 
+/// Second loop, when every SIMD-group's reduction is computed: thread t takes its result.
+template <class Pack, bool TracksReturns, class Function>
+__attribute__((always_inline)) inline auto simd_collect(collective_site&, const work_items<TracksReturns>&,
+                                                        const uniform_thread_ids& t, const Function&) {
+    using Result = simd_result_t<Pack, TracksReturns, Function>;
+    kept_result<Result> kept;
+    __builtin_memcpy(kept.bytes, t.results + t.slot * sizeof(Result), sizeof(Result));
+    return Result(kept.value);
+}
+
 /// Second loop of a call statement that writes its result to its first argument
 /// (`simdgroup_multiply_accumulate(d, a, b, c);`, where d may be one of the others): thread
 /// t's `function(result, arguments...)`, over the arguments the first loop handed in, so
 /// that overwriting `destination` cannot change what another thread's replay reads.
-template <class Pack, bool TracksReturns, class D, class Function>
+template <class Pack, bool TracksReturns, class D, class Ids, class Function>
 __attribute__((always_inline)) inline void simd_collect_into(D& destination, collective_site& site,
                                                              const work_items<TracksReturns>& threads,
-                                                             const thread_ids& t, const Function& function) {
+                                                             const Ids& t, const Function& function) {
     const D start = destination;
     destination = simd_collect<Pack>(site, threads, t, [&start, &function](const simd_site& here, const auto&... arguments) {
         D result = start;
@@ -400,6 +542,97 @@ __attribute__((always_inline)) inline void run_work_items(const work_items<Track
     const auto returned = [&threads](mc_u64 slot) { return threads.returned(slot); };
     for (mc_u32 z = 0; z < sz; ++z)
         for (mc_u32 y = 0; y < sy; ++y) for_each_thread_in_row(group, y, z, (z * sy + y) * sx, returned, piece);
+}
+
+
+/// Runs `piece` for the threads that have not returned one at a time, in linear order,
+/// handing it their thread_ids, until `done()` holds (asked first, then after each thread).
+/// Returns the linear index of the first thread not run (the group's size when all ran).
+template <bool TracksReturns, class Piece, class Done>
+__attribute__((always_inline)) inline mc_u32 run_work_items_until(const work_items<TracksReturns>& threads,
+                                                                  Piece& piece, const Done& done) {
+    const mc_group* group = threads.group();
+    const mc_u32 sx = group->size[0], sy = group->size[1], sz = group->size[2];
+    if (done()) return 0;
+    mc_u32 linear = 0;
+    for (mc_u32 z = 0; z < sz; ++z)
+        for (mc_u32 y = 0; y < sy; ++y)
+            for (mc_u32 x = 0; x < sx; ++x, ++linear) {
+                if (threads.returned(linear)) continue;
+#ifdef METALCPU_VALIDATION
+                const_cast<mc_group*>(group)->current_thread = static_cast<unsigned short>(linear); // reports
+#endif
+                piece(thread_ids{x, y, z, linear});
+                if (done()) return linear + 1;
+            }
+    return linear;
+}
+
+/// Runs `piece(make(ids))` for the threads from linear index `from` on that have not
+/// returned, each row a loop the host compiler can vectorise, counted as
+/// for_each_thread_in_row counts it (the grid's x positions, and thread_ids::slot in 64 bits),
+/// from the row's first thread not run yet. As there, shader validation's loop records the
+/// running thread and stays scalar.
+template <bool TracksReturns, class Piece, class Make>
+__attribute__((always_inline)) inline void run_work_items_from(const work_items<TracksReturns>& threads, mc_u32 from,
+                                                               Piece& piece, const Make& make) {
+    const mc_group* group = threads.group();
+    const mc_u32 sx = group->size[0], sy = group->size[1], sz = group->size[2];
+    const mc_u32 origin = group->position[0] * group->dispatch->threads_per_threadgroup[0];
+    for (mc_u32 z = 0; z < sz; ++z)
+        for (mc_u32 y = 0; y < sy; ++y) {
+            const mc_u32 row = (z * sy + y) * sx;
+            if (row + sx <= from) continue;
+            const mc_u32 start = origin + (from > row ? from - row : 0);
+#if defined(METALCPU_OPENMP_SIMD) && !defined(METALCPU_VALIDATION)
+#pragma omp simd
+#endif
+            for (mc_u32 gx = start; gx < origin + sx; ++gx) {
+                const mc_u32 x = gx - origin;
+                const thread_ids t{x, y, z, row + x, mc_u64(row) + gx - origin};
+                if (threads.returned(t.slot)) continue;
+#ifdef METALCPU_VALIDATION
+                const_cast<mc_group*>(group)->current_thread = static_cast<unsigned short>(t.linear); // reports
+#endif
+                piece(make(t));
+            }
+        }
+}
+
+/// The first loop of a SIMD-group function statement (docs/compiler.md, "Collective
+/// statements"): starts the statement's round, runs `piece` for each thread, which hands in
+/// its arguments (simd_deposit), then computes what it can of the round
+/// (collective_site::compute). The first thread to hand in its arguments makes their room;
+/// the others get deposit_thread_ids, in a loop with no test or call per thread. `piece` is
+/// generic over the ids it is handed, so it is compiled for both.
+template <bool TracksReturns, class Piece>
+__attribute__((always_inline)) inline void run_deposit_work_items(const work_items<TracksReturns>& threads,
+                                                                  collective_site& site, Piece&& piece) {
+    site.recorded = ~0u;
+    site.uniform_until = 0;
+    const mc_u32 from = run_work_items_until(threads, piece, [&site] { return site.arguments != nullptr; });
+    if (!site.arguments) return; // no thread took part
+    run_work_items_from(threads, from, piece,
+                        [arguments = site.arguments, deposited = site.deposited](const thread_ids& t)
+                            __attribute__((always_inline)) { return deposit_thread_ids{t, arguments, deposited}; });
+    if (site.compute) site.compute(site, &threads);
+}
+
+/// The second loop: runs `piece` for each thread, which takes its result (simd_collect).
+/// When the round's computation gave every thread its result (a reduction), each thread gets
+/// uniform_thread_ids and only takes it, in a loop with no test or call per thread;
+/// otherwise each asks as simd_collect describes.
+template <bool TracksReturns, class Piece>
+__attribute__((always_inline)) inline void run_collect_work_items(const work_items<TracksReturns>& threads,
+                                                                  collective_site& site, Piece&& piece) {
+    const mc_group* group = threads.group();
+    const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
+    if (site.uniform_until >= count)
+        run_work_items_from(threads, 0, piece, [results = site.results](const thread_ids& t) __attribute__((always_inline)) {
+            return uniform_thread_ids{t, results};
+        });
+    else
+        run_work_items(threads, piece);
 }
 
 } // namespace metalcpu_kernel

@@ -306,6 +306,28 @@ template <class... A> struct arg_pack {};
 template <class... A> arg_pack<A...> simd_arguments(const A&...);
 template <bool TracksReturns, class... A>
 void simd_deposit(collective_site& site, const work_items<TracksReturns>& threads, const thread_ids& t, const A&...);
+// The first loop of a statement whose function it knows (all but the products).
+template <bool TracksReturns, class F, class... A>
+void simd_deposit(collective_site& site, const F& f, const work_items<TracksReturns>& threads, const thread_ids& t,
+                  const A&...) {
+    (void)site;
+    (void)f;
+    (void)threads;
+    (void)t;
+}
+// The loops of a statement's two pieces, which are generic lambdas (here handed thread_ids).
+template <bool TracksReturns, class F>
+void run_deposit_work_items(const work_items<TracksReturns>& threads, collective_site& site, F&& piece) {
+    (void)threads;
+    (void)site;
+    piece(thread_ids{0, 0, 0, 0});
+}
+template <bool TracksReturns, class F>
+void run_collect_work_items(const work_items<TracksReturns>& threads, collective_site& site, F&& piece) {
+    (void)threads;
+    (void)site;
+    piece(thread_ids{0, 0, 0, 0});
+}
 template <class F, class... A>
 auto apply_pack(const F& f, arg_pack<A...>*)
     -> decltype(f(*static_cast<const simd_site*>(nullptr), *static_cast<const A*>(nullptr)...));

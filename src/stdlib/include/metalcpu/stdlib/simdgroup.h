@@ -106,9 +106,21 @@ METALCPU_INLINE T reduce(const T& value, Op op, const simd_site& where) {
         __builtin_memcpy(static_cast<void*>(&result), l.replay->uniform, sizeof(T));
         return result;
     }
-    // Over the set bits of the mask, lowest first: no test per lane for the inactive ones.
     mc_u64 left = l.mask();
-    if (left) {
+    if (left == (l.count >= 64 ? ~mc_u64(0) : (mc_u64(1) << l.count) - 1)) {
+        // Every lane (the usual case): a counted loop, unrolled, stepping a pointer (a lane
+        // is one operation).
+        const unsigned char* lane = l.round.values + mc_u64(l.first) * METALCPU_SIMD_VALUE_BYTES;
+        __builtin_memcpy(static_cast<void*>(&result), lane, sizeof(T));
+        const unsigned char* const end = lane + mc_u64(l.count) * METALCPU_SIMD_VALUE_BYTES;
+#pragma GCC unroll 8
+        for (lane += METALCPU_SIMD_VALUE_BYTES; lane != end; lane += METALCPU_SIMD_VALUE_BYTES) {
+            T value;
+            __builtin_memcpy(static_cast<void*>(&value), lane, sizeof(T));
+            result = op(result, value);
+        }
+    } else if (left) {
+        // Over the set bits of the mask, lowest first: no test per lane for the inactive ones.
         result = l.active_at<T>(static_cast<unsigned>(__builtin_ctzll(left)));
         for (left &= left - 1; left; left &= left - 1)
             result = op(result, l.active_at<T>(static_cast<unsigned>(__builtin_ctzll(left))));
