@@ -422,9 +422,10 @@ KernelAttributes parseKernelAttributes(const TokenList& tokens, const FunctionDe
                 auto value = evaluateInteger(tokens, a.arguments.begin, a.arguments.end);
                 if (!value) {
                     out.maxThreadsExpression = a.arguments;
-                } else if (*value <= 0 || *value > 1024) {
+                } else if (*value <= 0 || *value > METALCPU_MAX_THREADS_PER_THREADGROUP) {
                     diagnostics.error(where, "max_total_threads_per_threadgroup of kernel '" + kernel.name +
-                                                 "' must be between 1 and 1024, not " +
+                                                 "' must be between 1 and " +
+                                                 std::to_string(METALCPU_MAX_THREADS_PER_THREADGROUP) + ", not " +
                                                  std::to_string(*value));
                 } else {
                     out.maxThreads = static_cast<std::uint32_t>(*value);

@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 12u
+#define METALCPU_KERNEL_ABI_VERSION 13u /* 13: docs/kernel-abi.md, collective statements */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
