@@ -4,7 +4,8 @@
 // (work_items.h, run_collect_work_items). The rounds check that each one starts afresh; 2-D
 // threadgroups over a grid they do not divide in x or y check the loops that start part-way
 // through a row; threads that return check that they neither take part nor get a result;
-// uint, float4 and half results cover the copies of a result for each thread. Widths 4, 8
+// uint, float4 and half results cover the copies of a result for each thread; a reduction
+// under a per-thread condition in the loop covers the lanes that took the branch in each round. Widths 4, 8
 // and 32, plain and shader-validated pipelines; canaries around the output.
 #include "guarded_buffer.h"
 #include "lowering.h"
@@ -35,6 +36,7 @@ kernel void reduction_rounds(device const uint* in [[buffer(0)]],
     uint top = 0;
     float4 vector_total = float4(0.0f);
     half half_total = 0.0h;
+    uint branch_total = 0;
     for (uint round = 0; round < rounds; ++round) {
         uint sum = simd_sum(raw * (round + 1));
         top = simd_max(raw + round);
@@ -43,17 +45,24 @@ kernel void reduction_rounds(device const uint* in [[buffer(0)]],
         total += sum;
         vector_total += v;
         half_total += h;
+        // A reduction under a condition that differs per thread and per round: it covers the
+        // lanes that took the branch this round.
+        if ((raw + round) % 3 != 0) {
+            uint part = simd_sum(raw + round);
+            branch_total += part;
+        }
     }
-    device uint* o = out + index * 5;
+    device uint* o = out + index * 6;
     o[0] = total;
     o[1] = top;
     o[2] = uint(vector_total.x);
     o[3] = uint(vector_total.y + vector_total.z + vector_total.w);
     o[4] = uint(half_total);
+    o[5] = branch_total;
 }
 )";
 
-constexpr unsigned kSlots = 5;
+constexpr unsigned kSlots = 6;
 constexpr std::uint32_t kRounds = 3;
 
 /// (threadgroup width, threadgroup height, SIMD width, shader validation on)
@@ -94,8 +103,9 @@ protected:
                 for (unsigned first = 0; first < w * h; first += width()) {
                     const unsigned end = std::min(first + width(), w * h);
                     std::uint32_t total = 0, top = 0, vx = 0, vrest = 0, halves = 0;
+                    std::vector<std::uint32_t> branch(end - first, 0);
                     for (std::uint32_t round = 0; round < kRounds; ++round) {
-                        std::uint32_t sum = 0, maximum = 0, x = 0, rest = 0, half = 0;
+                        std::uint32_t sum = 0, maximum = 0, x = 0, rest = 0, half = 0, taken = 0;
                         for (unsigned linear = first; linear < end; ++linear) {
                             const std::uint32_t raw = values[index(linear)];
                             if (returnsEarly(raw)) continue;
@@ -104,6 +114,11 @@ protected:
                             x += raw % 16;
                             rest += 1 + round + raw % 3;
                             half += raw % 8;
+                            if ((raw + round) % 3 != 0) taken += raw + round;
+                        }
+                        for (unsigned linear = first; linear < end; ++linear) {
+                            const std::uint32_t raw = values[index(linear)];
+                            if (!returnsEarly(raw) && (raw + round) % 3 != 0) branch[linear - first] += taken;
                         }
                         total += sum;
                         top = maximum;
@@ -119,6 +134,7 @@ protected:
                         o[2] = vx;
                         o[3] = vrest;
                         o[4] = halves;
+                        o[5] = branch[linear - first];
                     }
                 }
             }
