@@ -21,7 +21,7 @@ static_assert(static_cast<int>(AddressSpace::Thread) == MC_ADDRESS_SPACE_THREAD)
 static_assert(static_cast<int>(Access::ReadOnly) == MC_ACCESS_READ_ONLY);
 static_assert(static_cast<int>(Access::ReadWrite) == MC_ACCESS_READ_WRITE);
 static_assert(static_cast<int>(Access::WriteOnly) == MC_ACCESS_WRITE_ONLY);
-#define METALCPU_BUILTIN_CHECK(enumerator, attribute, name) \
+#define METALCPU_BUILTIN_CHECK(enumerator, attribute, name, uniform) \
     static_assert(static_cast<int>(Builtin::name) == MC_BUILTIN_##enumerator);
 METALCPU_BUILTINS(METALCPU_BUILTIN_CHECK)
 #undef METALCPU_BUILTIN_CHECK
@@ -31,7 +31,7 @@ namespace {
 // In the order of the Builtin enumerators (and of mc_builtin): both come from the same list.
 constexpr std::string_view kBuiltinAttributes[] = {
     "",
-#define METALCPU_BUILTIN_ATTRIBUTE(enumerator, attribute, name) #attribute,
+#define METALCPU_BUILTIN_ATTRIBUTE(enumerator, attribute, name, uniform) #attribute,
     METALCPU_BUILTINS(METALCPU_BUILTIN_ATTRIBUTE)
 #undef METALCPU_BUILTIN_ATTRIBUTE
 };

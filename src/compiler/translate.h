@@ -81,7 +81,7 @@ enum class Access : std::uint32_t { ReadOnly = 1, WriteOnly = 2, ReadWrite = 3 }
 /// (kernel_abi.h), as mc_builtin is, so the values are mc_builtin's.
 enum class Builtin : std::uint32_t {
     None = 0,
-#define METALCPU_BUILTIN_ENUMERATOR(enumerator, attribute, name) name,
+#define METALCPU_BUILTIN_ENUMERATOR(enumerator, attribute, name, uniform) name,
     METALCPU_BUILTINS(METALCPU_BUILTIN_ENUMERATOR)
 #undef METALCPU_BUILTIN_ENUMERATOR
 };

@@ -17,26 +17,19 @@ namespace metalcpu::msl {
 
 namespace {
 
-// Builtins with one value for the whole group: the parameter keeps thread 0's value.
+// Builtins with one value for the whole group (METALCPU_BUILTINS' `uniform` column): the
+// parameter keeps thread 0's value.
 bool isUniformBuiltin(Builtin b) {
     switch (b) {
-    case Builtin::ThreadgroupPositionInGrid:
-    case Builtin::ThreadsPerThreadgroup:
-    case Builtin::DispatchThreadsPerThreadgroup:
-    case Builtin::ThreadsPerGrid:
-    case Builtin::ThreadgroupsPerGrid:
-    case Builtin::ThreadExecutionWidth:
-    case Builtin::ThreadsPerSimdgroup:
-    case Builtin::SimdgroupsPerThreadgroup:
-    case Builtin::DispatchSimdgroupsPerThreadgroup:
-    case Builtin::QuadgroupsPerThreadgroup:
-    case Builtin::DispatchQuadgroupsPerThreadgroup:
-    case Builtin::GridOrigin:
-    case Builtin::GridSize:
-        return true;
-    default:
+#define METALCPU_BUILTIN_UNIFORM(enumerator, attribute, name, uniform) \
+    case Builtin::name:                                                 \
+        return (uniform) != 0;
+        METALCPU_BUILTINS(METALCPU_BUILTIN_UNIFORM)
+#undef METALCPU_BUILTIN_UNIFORM
+    case Builtin::None:
         return false;
     }
+    return false;
 }
 
 bool contains(const TokenRange& r, std::size_t i) { return i >= r.begin && i < r.end; }

@@ -194,35 +194,36 @@ enum mc_address_space {
 enum mc_access { MC_ACCESS_READ_ONLY = 1, MC_ACCESS_WRITE_ONLY = 2, MC_ACCESS_READ_WRITE = 3 };
 
 /* The kernel-input attributes whose values the kernel library computes (kernel_support.h),
-   one X(ENUMERATOR, attribute, FrontEndName) each. The order is the ABI (mc_builtin's values):
+   one X(ENUMERATOR, attribute, FrontEndName, uniform) each, `uniform` 1 when every thread of
+   a threadgroup sees the same value. The order is the ABI (mc_builtin's values):
    new ones go at the end, after DISPATCH_QUADGROUPS_PER_THREADGROUP (ABI 10). The front end's
    Builtin and its attribute table are made from this list (compiler/translate.h,
    compiler/reflection.cpp). */
 #define METALCPU_BUILTINS(X) \
-    X(THREAD_POSITION_IN_GRID, thread_position_in_grid, ThreadPositionInGrid)                                     \
-    X(THREAD_POSITION_IN_THREADGROUP, thread_position_in_threadgroup, ThreadPositionInThreadgroup)                \
-    X(THREAD_INDEX_IN_THREADGROUP, thread_index_in_threadgroup, ThreadIndexInThreadgroup)                         \
-    X(THREADGROUP_POSITION_IN_GRID, threadgroup_position_in_grid, ThreadgroupPositionInGrid)                      \
-    X(THREADS_PER_THREADGROUP, threads_per_threadgroup, ThreadsPerThreadgroup)                                    \
-    X(DISPATCH_THREADS_PER_THREADGROUP, dispatch_threads_per_threadgroup, DispatchThreadsPerThreadgroup)          \
-    X(THREADS_PER_GRID, threads_per_grid, ThreadsPerGrid)                                                         \
-    X(THREADGROUPS_PER_GRID, threadgroups_per_grid, ThreadgroupsPerGrid)                                          \
-    X(THREAD_EXECUTION_WIDTH, thread_execution_width, ThreadExecutionWidth)                                       \
-    X(THREADS_PER_SIMDGROUP, threads_per_simdgroup, ThreadsPerSimdgroup)                                          \
-    X(THREAD_INDEX_IN_SIMDGROUP, thread_index_in_simdgroup, ThreadIndexInSimdgroup)                               \
-    X(SIMDGROUP_INDEX_IN_THREADGROUP, simdgroup_index_in_threadgroup, SimdgroupIndexInThreadgroup)                \
-    X(SIMDGROUPS_PER_THREADGROUP, simdgroups_per_threadgroup, SimdgroupsPerThreadgroup)                           \
-    X(DISPATCH_SIMDGROUPS_PER_THREADGROUP, dispatch_simdgroups_per_threadgroup, DispatchSimdgroupsPerThreadgroup) \
-    X(THREAD_INDEX_IN_QUADGROUP, thread_index_in_quadgroup, ThreadIndexInQuadgroup)                               \
-    X(QUADGROUP_INDEX_IN_THREADGROUP, quadgroup_index_in_threadgroup, QuadgroupIndexInThreadgroup)                \
-    X(QUADGROUPS_PER_THREADGROUP, quadgroups_per_threadgroup, QuadgroupsPerThreadgroup)                           \
-    X(GRID_ORIGIN, grid_origin, GridOrigin)                                                                       \
-    X(GRID_SIZE, grid_size, GridSize)                                                                             \
-    X(DISPATCH_QUADGROUPS_PER_THREADGROUP, dispatch_quadgroups_per_threadgroup, DispatchQuadgroupsPerThreadgroup)
+    X(THREAD_POSITION_IN_GRID, thread_position_in_grid, ThreadPositionInGrid, 0)                                     \
+    X(THREAD_POSITION_IN_THREADGROUP, thread_position_in_threadgroup, ThreadPositionInThreadgroup, 0)                \
+    X(THREAD_INDEX_IN_THREADGROUP, thread_index_in_threadgroup, ThreadIndexInThreadgroup, 0)                         \
+    X(THREADGROUP_POSITION_IN_GRID, threadgroup_position_in_grid, ThreadgroupPositionInGrid, 1)                      \
+    X(THREADS_PER_THREADGROUP, threads_per_threadgroup, ThreadsPerThreadgroup, 1)                                    \
+    X(DISPATCH_THREADS_PER_THREADGROUP, dispatch_threads_per_threadgroup, DispatchThreadsPerThreadgroup, 1)          \
+    X(THREADS_PER_GRID, threads_per_grid, ThreadsPerGrid, 1)                                                         \
+    X(THREADGROUPS_PER_GRID, threadgroups_per_grid, ThreadgroupsPerGrid, 1)                                          \
+    X(THREAD_EXECUTION_WIDTH, thread_execution_width, ThreadExecutionWidth, 1)                                       \
+    X(THREADS_PER_SIMDGROUP, threads_per_simdgroup, ThreadsPerSimdgroup, 1)                                          \
+    X(THREAD_INDEX_IN_SIMDGROUP, thread_index_in_simdgroup, ThreadIndexInSimdgroup, 0)                               \
+    X(SIMDGROUP_INDEX_IN_THREADGROUP, simdgroup_index_in_threadgroup, SimdgroupIndexInThreadgroup, 0)                \
+    X(SIMDGROUPS_PER_THREADGROUP, simdgroups_per_threadgroup, SimdgroupsPerThreadgroup, 1)                           \
+    X(DISPATCH_SIMDGROUPS_PER_THREADGROUP, dispatch_simdgroups_per_threadgroup, DispatchSimdgroupsPerThreadgroup, 1) \
+    X(THREAD_INDEX_IN_QUADGROUP, thread_index_in_quadgroup, ThreadIndexInQuadgroup, 0)                               \
+    X(QUADGROUP_INDEX_IN_THREADGROUP, quadgroup_index_in_threadgroup, QuadgroupIndexInThreadgroup, 0)                \
+    X(QUADGROUPS_PER_THREADGROUP, quadgroups_per_threadgroup, QuadgroupsPerThreadgroup, 1)                           \
+    X(GRID_ORIGIN, grid_origin, GridOrigin, 1)                                                                       \
+    X(GRID_SIZE, grid_size, GridSize, 1)                                                                             \
+    X(DISPATCH_QUADGROUPS_PER_THREADGROUP, dispatch_quadgroups_per_threadgroup, DispatchQuadgroupsPerThreadgroup, 1)
 
 enum mc_builtin {
     MC_BUILTIN_NONE = 0,
-#define METALCPU_BUILTIN_ENUMERATOR(enumerator, attribute, name) MC_BUILTIN_##enumerator,
+#define METALCPU_BUILTIN_ENUMERATOR(enumerator, attribute, name, uniform) MC_BUILTIN_##enumerator,
     METALCPU_BUILTINS(METALCPU_BUILTIN_ENUMERATOR)
 #undef METALCPU_BUILTIN_ENUMERATOR
 };
