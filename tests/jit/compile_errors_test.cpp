@@ -221,7 +221,11 @@ TEST_F(CompileErrorsTest, HugeSourcesAreBounded) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(
         {
+#if !defined(__SANITIZE_ADDRESS__)
+            // AddressSanitizer's shadow already takes terabytes of address space, so under it
+            // the token limit is checked without an address-space limit, and not running out.
             limitAddressSpace(2500ull << 20);
+#endif
             const std::string message = failedCompile(hugeInitializer(3));
             const bool named = message.find("program_source:8:") != std::string::npos &&
                                message.find("error: the preprocessed source has more than 4000000 tokens") !=
@@ -231,6 +235,7 @@ TEST_F(CompileErrorsTest, HugeSourcesAreBounded) {
             std::exit(named ? 0 : 1);
         },
         ::testing::ExitedWithCode(0), "");
+#if !defined(__SANITIZE_ADDRESS__)
     EXPECT_EXIT(
         {
             testing::ScopedEnvironmentVariable unlimited("METALCPU_COMPILE_TOKEN_LIMIT", "0");
@@ -243,6 +248,7 @@ TEST_F(CompileErrorsTest, HugeSourcesAreBounded) {
                           : 1);
         },
         ::testing::ExitedWithCode(0), "");
+#endif
 }
 
 // Test that an explicit instantiation the host compiler rejects is reported at the

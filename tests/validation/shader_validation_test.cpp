@@ -977,7 +977,6 @@ protected:
         EXPECT_EQ(got[0].kind, ReportKind::OutOfBounds);
         EXPECT_EQ(got[0].location.line, line);
         EXPECT_EQ(got[0].kernel, "store_past");
-        good->release();
 
         MTL::Function* function = library->newFunction(NS::String::string(bad, NS::UTF8StringEncoding));
         ASSERT_NE(function, nullptr);
