@@ -60,7 +60,8 @@ protected:
         table_->setAddress(out_->gpuAddress(), 1);
     }
 
-    /// A 3 x 2 tensor (dim 0 has 3 elements) of `type` holding 0, 1, ... in packed order.
+    /// A tensor of `dims` (by default 3 x 2: dim 0 has 3 elements) of `type`; a float one of
+    /// rank 2 holds 0, 1, ... in packed order.
     MTL::Tensor* tensor(MTL::TensorDataType type = MTL::TensorDataTypeFloat32, std::vector<NS::Integer> dims = {3, 2}) {
         auto descriptor = NS::TransferPtr(MTL::TensorDescriptor::alloc()->init());
         descriptor->setDimensions(extents(dims).get());
@@ -70,7 +71,8 @@ protected:
         EXPECT_NE(made, nullptr) << text(error ? error->localizedDescription() : nullptr);
         if (made && type == MTL::TensorDataTypeFloat32 && dims.size() == 2) {
             const float values[6] = {0, 1, 2, 3, 4, 5};
-            made->replaceSliceOrigin(extents({0, 0}).get(), extents(dims).get(), values, extents({1, 3}).get());
+            // The values packed: a row of dims[0], so dimension 1's stride is dims[0].
+            made->replaceSliceOrigin(extents({0, 0}).get(), extents(dims).get(), values, extents({1, dims[0]}).get());
         }
         return made;
     }
