@@ -70,9 +70,11 @@ protected:
         MTL::Tensor* made = own(device_->newTensor(descriptor.get(), &error));
         EXPECT_NE(made, nullptr) << text(error ? error->localizedDescription() : nullptr);
         if (made && type == MTL::TensorDataTypeFloat32 && dims.size() == 2) {
-            const float values[6] = {0, 1, 2, 3, 4, 5};
             // The values packed: a row of dims[0], so dimension 1's stride is dims[0].
-            made->replaceSliceOrigin(extents({0, 0}).get(), extents(dims).get(), values, extents({1, dims[0]}).get());
+            std::vector<float> values(std::size_t(dims[0] * dims[1]));
+            for (std::size_t i = 0; i < values.size(); ++i) values[i] = float(i);
+            made->replaceSliceOrigin(extents({0, 0}).get(), extents(dims).get(), values.data(),
+                                     extents({1, dims[0]}).get());
         }
         return made;
     }
