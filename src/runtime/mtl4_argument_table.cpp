@@ -4,6 +4,7 @@
 #include "runtime/buffer.h"
 #include "runtime/debug_layer.h"
 #include "runtime/dispatch_builder.h"
+#include "runtime/errors.h"
 #include "runtime/sampler_state.h"
 #include "runtime/tensor.h"
 #include "runtime/texture.h"
@@ -47,7 +48,7 @@ MTL4::ArgumentTable* Mtl4ArgumentTable::make(Device* device, const Limits& limit
     else if (limits.samplers > kMaxSamplers) problem = tooMany("sampler state", kMaxSamplers);
     if (!problem.empty()) {
         DebugLayer::report({"MTLDebugDevice", "newArgumentTableWithDescriptor:error:", 3120}, problem);
-        if (error) *error = ns::makeError(kErrorDomain, 1, problem);
+        setError(error, kErrorDomain, 1, problem); // autoreleased, as Metal hands out errors
         return nullptr;
     }
     MTL4::ArgumentTable* table = ns::make<Mtl4ArgumentTable>(device, limits);

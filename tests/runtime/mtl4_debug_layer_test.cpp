@@ -218,6 +218,23 @@ TEST_F(Mtl4DebugLayerTest, BindingNeverSet) {
                    "`Compute Function(store): buffer binding at index 1 for more was never set.'"});
 }
 
+// Test that the error a refused table hands out is autoreleased, as Metal's are: the caller
+// owns no reference, and the pool it was made in lets go of it (it leaked before).
+TEST_F(Mtl4DebugLayerTest, TableErrorIsAutoreleased) {
+    MTL4::ArgumentTableDescriptor* descriptor = MTL4::ArgumentTableDescriptor::alloc()->init();
+    descriptor->setMaxBufferBindCount(32);
+    NS::Error* error = nullptr;
+    NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
+    EXPECT_EQ(device_->newArgumentTable(descriptor, &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    error->retain();
+    EXPECT_EQ(error->retainCount(), 2u);
+    pool->release();
+    EXPECT_EQ(error->retainCount(), 1u) << "the pool held the only other reference";
+    error->release();
+    descriptor->release();
+}
+
 TEST_F(Mtl4DebugLayerTest, TableDescriptorOverLimits) {
     MTL4::ArgumentTableDescriptor* descriptor = MTL4::ArgumentTableDescriptor::alloc()->init();
     descriptor->setMaxBufferBindCount(32);
