@@ -37,14 +37,6 @@ void Diagnostics::add(Diagnostic::Severity severity, Location where, std::string
     d.column = static_cast<int>(where.column);
     d.message = std::move(message);
     list_.push_back(std::move(d));
-    locations_.push_back(where);
-}
-
-void Diagnostics::demoteError(std::size_t index, std::string message) {
-    if (index >= list_.size() || list_[index].severity != Diagnostic::Severity::Error) return;
-    list_[index].severity = Diagnostic::Severity::Warning;
-    list_[index].message = std::move(message);
-    --errors_;
 }
 
 void Diagnostics::error(Location where, std::string message) {

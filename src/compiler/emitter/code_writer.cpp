@@ -59,7 +59,7 @@ void CodeWriter::insert(std::string_view text, const Location& token) {
             statementsInserted_ = statementsInserted_ || holdsStatements(code);
         }
         if (directive == std::string_view::npos) return;
-        // A preprocessor line a pass inserted (kernel selection's `#if`, `#error`, `#endif`):
+        // A preprocessor line a pass inserted (kernel selection's `#if` and `#endif`):
         // a line of its own, after which the next text goes back to its place with #line.
         if (text[directive] == '\n') ++directive;
         const std::size_t end = text.find('\n', directive);

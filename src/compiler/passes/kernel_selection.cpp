@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <tuple>
 
 namespace metalcpu::msl {
 
@@ -128,88 +127,12 @@ std::string selectionCondition(const std::vector<EntryPoint>& entryPoints, const
     return condition;
 }
 
-namespace {
-
-/// `text` as the body of a C string literal on one line.
-std::string quoted(std::string_view text) {
-    std::string out = "\"";
-    for (char ch : text) {
-        if (ch == '"' || ch == '\\') out += '\\';
-        out += ch == '\n' ? ' ' : ch;
-    }
-    return out + "\"";
-}
-
-/// For each of `places`: the definition whose body holds every token there, or kNoToken when
-/// there is none or the tokens there (a macro's expansion) lie in different ones.
-std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t>
-bodiesAt(const Unit& unit, const std::vector<Location>& places) {
-    constexpr std::size_t kUnseen = kNoToken - 1;
-    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t> owners;
-    for (const Location& where : places) owners[{where.file, where.line, where.column}] = kUnseen;
-    for (std::size_t t = 0; t < unit.size(); ++t) {
-        const Location& at = unit[t].location;
-        auto owner = owners.find({at.file, at.line, at.column});
-        if (unit[t].kind == TokenKind::End || owner == owners.end()) continue;
-        const std::size_t f = unit.functionAt(t);
-        owner->second = owner->second == kUnseen || owner->second == f ? f : kNoToken;
-    }
-    for (auto& [where, owner] : owners)
-        if (owner == kUnseen) owner = kNoToken;
-    return owners;
-}
-
-/// For errors reported so far, each inside the body of a definition that only some kernels
-/// reach: that definition is replaced by an `#error` quoting them, under the guard of those
-/// kernels, and the errors become warnings, so that only those kernels lose their validation.
-/// When any error lies elsewhere, nothing changes and the translation fails as a whole.
-std::map<std::size_t, std::string> poisonDefinitions(PassContext& c, const KernelReach& reach) {
-    const std::vector<EntryPoint>& entryPoints = c.findings.entryPoints;
-    const std::vector<FunctionDecl>& functions = c.unit.module().functions;
-    std::map<std::size_t, std::string> poisoned;
-    std::vector<Location> places;
-    for (std::size_t d = 0; d < c.diagnostics.list().size(); ++d)
-        if (c.diagnostics.list()[d].severity == Diagnostic::Severity::Error) places.push_back(c.diagnostics.location(d));
-    const auto owners = bodiesAt(c.unit, places);
-    std::vector<std::pair<std::size_t, std::size_t>> errors; // (diagnostic, definition)
-    for (std::size_t d = 0; d < c.diagnostics.list().size(); ++d) {
-        if (c.diagnostics.list()[d].severity != Diagnostic::Severity::Error) continue;
-        const Location where = c.diagnostics.location(d);
-        const std::size_t f = owners.at({where.file, where.line, where.column});
-        if (f == kNoToken || !reach.selected[f] || reach.kernels[f].size() == entryPoints.size()) return {};
-        errors.emplace_back(d, f);
-    }
-    for (const auto& [d, f] : errors) poisoned[f] += "#error " + quoted(c.diagnostics.list()[d].format()) + "\n";
-    for (const auto& [d, f] : errors) {
-        std::string kernels;
-        for (std::size_t e : reach.kernels[f]) kernels += (kernels.empty() ? "'" : ", '") + entryPoints[e].hostName + "'";
-        const std::string& message = c.diagnostics.list()[d].message;
-        c.diagnostics.demoteError(d, kernels.empty() ? "no kernel reaches '" + functions[f].name +
-                                                           "', which shader validation cannot hold: " + message
-                                                     : "shader validation will not be available for kernel(s) " +
-                                                           kernels + " (reaching '" + functions[f].name +
-                                                           "'): " + message);
-    }
-    return poisoned;
-}
-
-} // namespace
-
 void selectKernelCode(PassContext& c) {
     const std::vector<EntryPoint>& entryPoints = c.findings.entryPoints;
     if (entryPoints.empty()) return;
     const KernelReach reach = findKernelReach(c.unit, entryPoints);
     const std::vector<FunctionDecl>& functions = c.unit.module().functions;
-    const std::map<std::size_t, std::string> poisoned =
-        c.diagnostics.hasErrors() ? poisonDefinitions(c, reach) : std::map<std::size_t, std::string>();
-    for (const auto& [i, errors] : poisoned) {
-        const FunctionDecl& f = functions[i];
-        c.edits.takeOver(TokenRange{f.headerBegin, f.declarationEnd}, "");
-        c.edits.insertBefore(f.headerBegin, "\n#if " + selectionCondition(entryPoints, reach.kernels[i]) + "\n" +
-                                                errors + "#endif\n");
-    }
     for (std::size_t i = 0; i < functions.size(); ++i) {
-        if (poisoned.count(i)) continue;
         const std::vector<std::size_t>& kernels = reach.kernels[i];
         // Code every kernel reaches is in every kernel's flavour anyway.
         if (!reach.selected[i] || kernels.size() == entryPoints.size() || kernels.size() > kMaxSelectedKernels)

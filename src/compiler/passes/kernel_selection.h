@@ -45,11 +45,6 @@ std::string selectionCondition(const std::vector<EntryPoint>& entryPoints, const
 /// The pass: wraps each selected definition reached by fewer than all kernels (and at most
 /// kMaxSelectedKernels) in `#if selectionCondition(...)` ... `#endif`. Runs last, so that the
 /// guard is outside everything earlier passes inserted around the definition.
-/// When earlier passes reported errors, each inside the body of a selected definition reached
-/// by fewer than all kernels, each such definition is replaced, under that guard, by
-/// `#error "<the diagnostic>"` and the errors become warnings naming the kernels that lose
-/// their validation: only they fail to build, with the message. When any error lies elsewhere
-/// nothing is replaced, and the translation fails as a whole.
 void selectKernelCode(PassContext& context);
 
 } // namespace metalcpu::msl

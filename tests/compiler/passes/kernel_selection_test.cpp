@@ -181,51 +181,5 @@ TEST(KernelSelection, Conditions) {
                                                            ") || METALCPU_SELECTS_KERNEL(" + kernelSelector("y") + ")");
 }
 
-// A stand-in for a validation-only pass that cannot place a construct: an error at every
-// `unplaceable` token (no pass of the instrumented flavour reports one inside a body today).
-void reportUnplaceable(PassContext& c) {
-    for (std::size_t i = 0; i < c.unit.size(); ++i)
-        if (c.unit[i].isIdentifier("unplaceable")) c.diagnostics.error(c.unit[i].location, "cannot place 'unplaceable'");
-}
-
-constexpr std::string_view kUnplaceableInHelper = "float helper(float x) { return unplaceable(x); }\n"
-                                                  "float other(float x) { return x; }\n"
-                                                  "kernel void a(device float* p) { p[0] = helper(other(1)); }\n"
-                                                  "kernel void b(device float* p) { p[0] = other(2); }\n";
-
-// Test that an error inside the body of a definition only some kernels reach poisons only that
-// definition: it is replaced, under those kernels' `#if`, by an `#error` quoting the error, and
-// the error becomes a warning naming the kernels that lose their validation.
-TEST(KernelSelection, ErrorInABodyPoisonsOnlyItsDefinition) {
-    auto p = testing::parse(kUnplaceableInHelper);
-    const std::string out = testing::runPasses(*p, {reportUnplaceable, selectKernelCode}, true);
-    EXPECT_FALSE(p->diagnostics.hasErrors());
-    const std::string guard = "#if METALCPU_SELECTS_KERNEL(" + kernelSelector("a") + ")\n";
-    EXPECT_NE(out.find(guard + "#error \"test.metal:1:32: error: cannot place 'unplaceable'\"\n#endif\n"),
-              std::string::npos)
-        << out;
-    EXPECT_EQ(out.find("return unplaceable"), std::string::npos) << out;
-    EXPECT_NE(out.find("float other(float x) { return x; }"), std::string::npos) << out;
-    ASSERT_EQ(p->messages().size(), 1u);
-    EXPECT_EQ(p->messages()[0], "test.metal:1:32: warning: shader validation will not be available for kernel(s) "
-                                "'a' (reaching 'helper'): cannot place 'unplaceable'");
-}
-
-// Test that an error the pass cannot attribute to one body only some kernels reach stays an
-// error, and nothing is poisoned: in code every kernel reaches, outside any body.
-TEST(KernelSelection, OtherErrorsStayErrors) {
-    for (std::string_view source : {std::string_view("float helper(float x) { return unplaceable(x); }\n"
-                                                     "kernel void a(device float* p) { p[0] = helper(1); }\n"
-                                                     "kernel void b(device float* p) { p[0] = helper(2); }\n"),
-                                    std::string_view("constant float k = unplaceable;\n"
-                                                     "kernel void a(device float* p) { p[0] = k; }\n"
-                                                     "kernel void b(device float* p) { p[0] = 2; }\n")}) {
-        auto p = testing::parse(source);
-        const std::string out = testing::runPasses(*p, {reportUnplaceable, selectKernelCode}, true);
-        EXPECT_TRUE(p->diagnostics.hasErrors()) << source;
-        EXPECT_EQ(out.find("#error"), std::string::npos) << out;
-    }
-}
-
 } // namespace
 } // namespace metalcpu::msl
