@@ -42,13 +42,13 @@ protected:
 // interposed, is not inlined into the group function, and no loop of it is reported there.
 TEST_F(VectorisedWorkItems, TiledMatmulSlotPiecesAreVectorised) {
 #if !defined(__x86_64__)
-    GTEST_SKIP() << "the instruction-set level checked is x86-64-v4";
+    GTEST_SKIP() << "issue 14: the instruction-set level checked is x86-64-v4; AArch64 images are not checked yet";
 #endif
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     ASSERT_NE(tools, nullptr) << error;
     if (support::runProcess({tools->compiler, "--version"}).output.find("clang") != std::string::npos)
-        GTEST_SKIP() << "the report read is GCC's (-fopt-info)";
+        GTEST_SKIP() << "issue 14: the report read is GCC's (-fopt-info); Clang's (-Rpass=loop-vectorize) is not read yet";
     const std::string cpp = dir_ + "/tiled.cpp", report = dir_ + "/report.txt";
     CompileResult translated = translateFile(METALCPU_SOURCE_DIR "/samples/matmul/mat_mul_tiled.metal", {},
                                              KernelCompileSettings{}, cpp);
