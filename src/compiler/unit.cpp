@@ -35,9 +35,22 @@ bool ownsParentheses(const Token& t) {
     return false;
 }
 
+/// Keywords after which an operand starts, so that `(type)` after them is a cast.
+bool startsOperand(const Token& t) {
+    for (std::string_view k : {"return", "co_return", "co_yield", "co_await", "throw", "case", "else", "do"})
+        if (t.isIdentifier(k)) return true;
+    return false;
+}
+
 bool isNamedCast(const Token& t) {
     return t.isIdentifier("static_cast") || t.isIdentifier("reinterpret_cast") || t.isIdentifier("const_cast") ||
            t.isIdentifier("dynamic_cast");
+}
+
+/// `const`, `volatile` and the restrict spellings, which may follow a declarator's `*`.
+bool isCvQualifier(const Token& t) {
+    return t.isIdentifier("const") || t.isIdentifier("volatile") || t.isIdentifier("restrict") ||
+           t.isIdentifier("__restrict") || t.isIdentifier("__restrict__");
 }
 
 bool isStatementBoundary(const Token& t) {
@@ -144,6 +157,57 @@ bool Unit::isUnqualifiedName(std::size_t i) const {
     return r == TokenRole::Name || r == TokenRole::Declarator || r == TokenRole::Callee;
 }
 
+bool Unit::castsOperand(std::size_t open) const {
+    // `(type)operand`: a type inside (it ends with `*`/`&`, or holds a type keyword or an
+    // address space) and an operand after.
+    const TokenList& t = tokens_;
+    const std::size_t close = partner_[open];
+    if (close == kNoToken || close <= open + 1) return false;
+    bool marked = false;
+    for (std::size_t k = open + 1; k < close; ++k) {
+        const Token& c = t[k];
+        if (c.isIdentifier()) {
+            if (isTypeKeyword(c.spelling) || supportedAddressSpaceOf(c))
+                marked = true;
+            else if (isCppKeyword(c.spelling) || (k + 1 < close && t[k + 1].isIdentifier()))
+                return false;
+        } else if (c.isPunct("*") || c.isPunct("&")) {
+            marked = marked || k + 1 == close || t[k + 1].isPunct("*") || t[k + 1].isPunct("&") ||
+                     t[k + 1].isIdentifier("const");
+        } else if (!(c.isPunct("<") || c.isPunct(">") || c.isPunct("::") || c.isPunct(","))) {
+            return false;
+        }
+    }
+    const Token& after = at(t, close + 1);
+    const bool operand = after.isIdentifier() || after.kind == TokenKind::Number || after.isPunct("(") ||
+                         after.isPunct("-") || after.isPunct("*") || after.isPunct("&") || after.isPunct("!") ||
+                         after.isPunct("~") || after.isPunct("+");
+    return marked && operand;
+}
+
+bool Unit::closesCStyleCast(std::size_t close) const {
+    const std::size_t open = partner_[close];
+    return open != kNoToken && open < close && roles_[open] == TokenRole::CastOpen &&
+           !(open > 0 && tokens_[open - 1].isPunct(">"));
+}
+
+bool Unit::closesCondition(std::size_t close) const {
+    const std::size_t open = partner_[close];
+    if (open == kNoToken || open == 0 || open > close) return false;
+    const Token& head = tokens_[open - 1];
+    return head.isIdentifier("if") || head.isIdentifier("while") || head.isIdentifier("for") ||
+           head.isIdentifier("switch");
+}
+
+bool Unit::isDeclaratorOperator(std::size_t i) const {
+    const TokenList& t = tokens_;
+    if (i >= t.size() || !(t[i].isPunct("*") || t[i].isPunct("&") || t[i].isPunct("&&"))) return false;
+    std::size_t k = i + 1;
+    while (k < t.size() && (t[k].isPunct("*") || t[k].isPunct("&") || t[k].isPunct("&&") || isCvQualifier(t[k])))
+        ++k;
+    return role(k) == TokenRole::Declarator;
+}
+
 bool Unit::startsDeclaration(std::size_t typeEnd) const {
     // typeEnd is the last name of a would-be type (after any template arguments): walk back
     // over its qualifiers and the declaration's specifiers to what comes before.
@@ -238,16 +302,15 @@ void Unit::classify() {
                 } else if ((prev.isPunct("*") || prev.isPunct("&") || prev.isPunct("&&")) && i >= 2) {
                     // `T* p` declares when the `*` follows a type at the start of a
                     // statement, a parameter or a member; `a * b` multiplies.
+                    // After a comma, `float a, *b;`, it declares when the comma continues a
+                    // declarator list.
                     std::size_t k = i - 2;
-                    while (k > 0 && (t[k].isPunct("*") || t[k].isPunct("&") || t[k].isIdentifier("const") ||
-                                     t[k].isIdentifier("volatile") || t[k].isIdentifier("restrict") ||
-                                     t[k].isIdentifier("__restrict")))
-                        --k;
+                    while (k > 0 && (t[k].isPunct("*") || t[k].isPunct("&") || isCvQualifier(t[k]))) --k;
                     if (t[k].isPunct(">")) {
                         const std::size_t open = openingAngle(t, partner_, k, 0);
                         k = open == kNoToken || open == 0 ? k : open - 1;
                     }
-                    declares = startsDeclaration(k);
+                    declares = t[k].isPunct(",") ? continuesDeclaratorList(k) : startsDeclaration(k);
                 }
                 // `T* p`/`vec<T, 2> v` could start there, but not inside an expression: in a
                 // call's arguments, in parentheses other than a parameter list, in brackets and
@@ -288,6 +351,12 @@ void Unit::classify() {
         } else if (tok.isPunct("++") || tok.isPunct("--")) {
             roles_[i] = TokenRole::Increment;
         } else if (tok.isPunct("(")) {
+            // After `return` and its kin, a condition or a C-style cast an operand starts, and
+            // `(type)` there is a cast: `return (float)*p;`, `if (c) (float)*p;`, `(float)(int)*p`.
+            if (prev.isIdentifier() && startsOperand(prev)) {
+                if (castsOperand(i)) roles_[i] = TokenRole::CastOpen;
+                continue;
+            }
             if (prev.isIdentifier() && ownsParentheses(prev)) continue;
             if (prev.isIdentifier() && (roles_[i - 1] == TokenRole::Name || roles_[i - 1] == TokenRole::QualifiedPart ||
                                         roles_[i - 1] == TokenRole::Member)) {
@@ -307,33 +376,14 @@ void Unit::classify() {
                     }
                 }
             } else if (prev.isPunct(")") || prev.isPunct("]")) {
-                if (roles_[partner_[i - 1] == kNoToken ? i - 1 : partner_[i - 1]] != TokenRole::LambdaIntroducer)
+                const std::size_t open = partner_[i - 1] == kNoToken ? i - 1 : partner_[i - 1];
+                const bool operandStarts = prev.isPunct(")") && (closesCStyleCast(i - 1) || closesCondition(i - 1));
+                if (operandStarts && castsOperand(i))
+                    roles_[i] = TokenRole::CastOpen;
+                else if (roles_[open] != TokenRole::LambdaIntroducer)
                     roles_[i] = TokenRole::CallOpen;
-            } else if (partner_[i] != kNoToken) {
-                // `(type)operand`: a type inside (it ends with `*`/`&`, or holds a type
-                // keyword or an address space) and an operand after.
-                const std::size_t close = partner_[i];
-                bool typeLike = close > i + 1, marked = false;
-                for (std::size_t k = i + 1; k < close && typeLike; ++k) {
-                    const Token& c = t[k];
-                    if (c.isIdentifier()) {
-                        if (isTypeKeyword(c.spelling) || supportedAddressSpaceOf(c))
-                            marked = true;
-                        else if (isCppKeyword(c.spelling) || (k + 1 < close && t[k + 1].isIdentifier()))
-                            typeLike = false;
-                    } else if (c.isPunct("*") || c.isPunct("&")) {
-                        marked = marked || k + 1 == close || t[k + 1].isPunct("*") || t[k + 1].isPunct("&") ||
-                                 t[k + 1].isIdentifier("const");
-                    } else if (c.isPunct("<") || c.isPunct(">") || c.isPunct("::") || c.isPunct(",")) {
-                    } else {
-                        typeLike = false;
-                    }
-                }
-                const Token& after = at(t, close + 1);
-                const bool operand = after.isIdentifier() || after.kind == TokenKind::Number || after.isPunct("(") ||
-                                     after.isPunct("-") || after.isPunct("*") || after.isPunct("&") ||
-                                     after.isPunct("!") || after.isPunct("~") || after.isPunct("+");
-                if (typeLike && marked && operand) roles_[i] = TokenRole::CastOpen;
+            } else if (castsOperand(i)) {
+                roles_[i] = TokenRole::CastOpen;
             }
         } else if (tok.isPunct("[")) {
             if (prev.isIdentifier("operator") || prev.isIdentifier("delete") || prev.isIdentifier("new")) continue;

@@ -60,6 +60,11 @@ public:
         return role(i) == TokenRole::Assignment || role(i) == TokenRole::CompoundAssignment;
     }
 
+    /// Whether the `*`, `&` or `&&` at `i` belongs to a declarator rather than being an
+    /// operator: the name it leads to (past more of them and cv-qualifiers) is a Declarator,
+    /// as `*p` in `T* p;` and `*b` in `float a, *b;` (TokenRole::Declarator says where).
+    bool isDeclaratorOperator(std::size_t i) const;
+
     /// The statements of function `function`'s body (Module::functions index), or nullptr when
     /// it has no body or the statement parser could not delimit it.
     const std::vector<Statement>* body(std::size_t function) const;
@@ -74,6 +79,14 @@ public:
 
 private:
     void classify();
+    /// Whether the `(` at `open` starts a C-style cast `(type)operand`, judged by the group
+    /// (a type keyword, an address space or a trailing `*`/`&` inside, nothing but names,
+    /// `*`, `&`, `::`, `<`, `>` and `,`) and what follows it (the start of an operand).
+    bool castsOperand(std::size_t open) const;
+    /// Whether the `)` at `close` ends a C-style cast (classified already).
+    bool closesCStyleCast(std::size_t close) const;
+    /// Whether the `)` at `close` ends the condition of `if`, `while`, `for` or `switch`.
+    bool closesCondition(std::size_t close) const;
     /// Whether a declaration can start with the type whose last name is at `typeEnd`.
     bool startsDeclaration(std::size_t typeEnd) const;
     /// Whether a `;` lies between `open` and `i` outside nested brackets.

@@ -96,6 +96,41 @@ TEST(UnitRoles, MembersCallsCasts) {
               "void:keyword f:declarator ( ) { if:keyword ( a:name ) b:callee (:call ) ; }");
 }
 
+// Test C-style casts where an operand starts: after `return` and its kin, after a condition and
+// after another cast; and parentheses there that are no cast (a parenthesised expression after a
+// condition keeps the call role the `)` before it gives, as a call's result would).
+TEST(UnitRoles, CastsWhereAnOperandStarts) {
+    EXPECT_EQ(roles("void f() { return (float)*p; }"),
+              "void:keyword f:declarator ( ) { return:keyword (:cast float:keyword ) * p:name ; }");
+    EXPECT_EQ(roles("void f() { if (c) (void)*p; else (void)x; }"),
+              "void:keyword f:declarator ( ) { if:keyword ( c:name ) (:cast void:keyword ) * p:name ; else:keyword "
+              "(:cast void:keyword ) x:name ; }");
+    EXPECT_EQ(roles("void f() { x = (float)(int)*p + (float)(y); }"),
+              "void:keyword f:declarator ( ) { x:name =:assignment (:cast float:keyword ) (:cast int:keyword ) * p:name "
+              "+ (:cast float:keyword ) (:call y:name ) ; }");
+    EXPECT_EQ(roles("void f() { if (c) (a)[0] = 1; return (b); }"),
+              "void:keyword f:declarator ( ) { if:keyword ( c:name ) (:call a:name ) [:subscript 0 ] =:assignment 1 ; "
+              "return:keyword ( b:name ) ; }");
+}
+
+// Test that a `*` or `&` after a comma that continues a declarator list declares (`float a,
+// *b;`), and that isDeclaratorOperator() says so for it and not for operators.
+TEST(UnitRoles, PointerDeclaratorsAfterAComma) {
+    EXPECT_EQ(roles("void f() { float a, *b, &c = a; x = 1, *p = 2; }"),
+              "void:keyword f:declarator ( ) { float:keyword a:declarator , * b:declarator , & c:declarator "
+              "=:assignment a:name ; x:name =:assignment 1 , * p:name =:assignment 2 ; }");
+    EXPECT_EQ(roles("void f() { vec<float, 2> a, * const *b; return a, *b; }"),
+              "void:keyword f:declarator ( ) { vec:name < float:keyword , 2 > a:declarator , * const:keyword * "
+              "b:declarator ; return:keyword a:name , * b:name ; }");
+    auto p = testing::parse("void f() { float a, *b; T* q; x = 1, *p = 2; y = a * b; }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_TRUE(unit.isDeclaratorOperator(p->find("*", 0)));  // *b
+    EXPECT_TRUE(unit.isDeclaratorOperator(p->find("*", 1)));  // T* q
+    EXPECT_FALSE(unit.isDeclaratorOperator(p->find("*", 2))); // *p = 2
+    EXPECT_FALSE(unit.isDeclaratorOperator(p->find("*", 3))); // a * b
+    EXPECT_FALSE(unit.isDeclaratorOperator(p->find("a")));    // not a `*` or `&`
+}
+
 // Test the three meanings of `[`: subscript, array bound, lambda; and attributes.
 TEST(UnitRoles, Brackets) {
     EXPECT_EQ(roles("a[i] = f()[0];"),

@@ -40,10 +40,6 @@ bool isNamedCast(const Token& t) {
     return t.isIdentifier("reinterpret_cast") || t.isIdentifier("static_cast") || t.isIdentifier("const_cast");
 }
 
-bool isStatementBoundary(const Token& t) {
-    return t.isPunct(";") || t.isPunct("{") || t.isPunct("}") || t.kind == TokenKind::Pragma;
-}
-
 /// Why an access the pass recognised stays unchecked (see UncheckedAccess).
 enum class Unplaced { Operand, TemplateCall };
 
@@ -182,27 +178,6 @@ bool isUnaryContext(const Unit& unit, std::size_t i) {
     if (p.isPunct("]") || p.isPunct("*") || p.isPunct("&") || p.isPunct("::") || p.isPunct("."))
         return false;
     return true;
-}
-
-/// `float a, *b;`: a `*` after a comma that declares rather than dereferences.
-bool declaresAfterComma(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i) {
-    if (i == 0 || !tokens[i - 1].isPunct(",")) return false;
-    // Walk back to the start of the statement (skipping bracketed groups); a declaration
-    // starts with a type name followed by a declarator name.
-    std::size_t k = i - 1;
-    while (k > 0) {
-        const Token& t = tokens[k - 1];
-        if (t.isPunct(")") || t.isPunct("]") || t.isPunct("}")) {
-            if (t.isPunct("}")) break;
-            std::size_t open = partner[k - 1];
-            if (open == kNoToken) break;
-            k = open;
-            continue;
-        }
-        if (isStatementBoundary(t) || t.isPunct("(")) break;
-        --k;
-    }
-    return tokens[k].isIdentifier() && at(tokens, k + 1).isIdentifier();
 }
 
 /// Adds the site of an access to `sites` and returns how the access names it.
@@ -397,7 +372,6 @@ void rewriteCheckedAccesses(PassContext& context) {
                 giveUp(k, "a subscript", why);
                 continue;
             }
-            if (s > 0 && tokens[s - 1].isPunct("*") && declaresAfterComma(tokens, partner, s - 1)) continue; // `a, *p[2]`
             const Token& next = at(tokens, close + 1);
             const bool lastInChain =
                 !next.isPunct("[") && !next.isPunct(".") && !next.isPunct("->") && !next.isPunct("(");
@@ -416,7 +390,8 @@ void rewriteCheckedAccesses(PassContext& context) {
             edits.replace(k, ", ");
             edits.replace(close, ", " + siteText(where, function, sites) + ")");
         } else if (t.isPunct("*")) {
-            if (!isUnaryContext(unit, k) || declaresAfterComma(tokens, partner, k)) continue;
+            // `float a, *b;` declares (the unit's declarators: `float a, *p[2];` has no subscript).
+            if (!isUnaryContext(unit, k) || unit.isDeclaratorOperator(k)) continue;
             const std::size_t last = postfixEnd(unit, k + 1);
             if (last == kNoToken) {
                 giveUp(k, "a dereference", Unplaced::Operand);

@@ -168,6 +168,12 @@ TEST(CheckedAccesses, DereferencesAndAddresses) {
               "void f() {return load(reinterpret_cast<T*>(p + o), 0, ::__mc_sites[0]);}");
     EXPECT_EQ(accesses("*static_cast<T*>(p) = 1;"), "void f() {store(static_cast<T*>(p), 0, ::__mc_sites[0]) = 1;}");
     EXPECT_EQ(accesses("x = (float)*p;"), "void f() {x = (float)load(p, 0, ::__mc_sites[0]);}");
+    // A C cast where an operand starts after `return`, a condition or another cast: these
+    // dereferences were taken for products and left unchecked, uncounted.
+    EXPECT_EQ(accesses("return (float)*p;"), "void f() {return (float)load(p, 0, ::__mc_sites[0]);}");
+    EXPECT_EQ(accesses("if (c) x = 0; else (void)*p;"), "void f() {if (c) x = 0; else (void)load(p, 0, ::__mc_sites[0]);}");
+    EXPECT_EQ(accesses("if (c) (void)*p;"), "void f() {if (c) (void)load(p, 0, ::__mc_sites[0]);}");
+    EXPECT_EQ(accesses("x = (float)(int)*p;"), "void f() {x = (float)(int)load(p, 0, ::__mc_sites[0]);}");
     EXPECT_EQ(accesses("b = a < *p || a > *q;"),
               "void f() {b = a < load(p, 0, ::__mc_sites[0]) || a > load(q, 0, ::__mc_sites[1]);}");
     EXPECT_EQ(accesses("vec<float, 2>* v = w;"), "void f() {vec<float, 2>* v = w;}");
@@ -193,6 +199,24 @@ TEST(CheckedAccesses, LeavesDeclarationsAlone) {
     EXPECT_EQ(accesses("threadgroup float* p[2]; thread int* q[3];"),
               "void f() {threadgroup float* p[2]; thread int* q[3];}");
     EXPECT_EQ(accesses("ptrs[i][j] = 0;"), "void f() {store(load(ptrs, i, ::__mc_sites[0]), j, ::__mc_sites[1]) = 0;}");
+}
+
+// Test that a `*` after a comma declares only where the comma continues a declarator list (the
+// unit's declarators): `float a, *b;` and `vec<float, 2> a, *b` declare, where the old
+// walk back to the statement's start saw no type followed by a name; `return a, *p;` and
+// `x = 1, *p = 2;` are comma expressions whose dereferences are checked, where the old walk
+// took `return a` for a type and a name and left the dereference unchecked without a count.
+TEST(CheckedAccesses, DeclaratorListsAfterAComma) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"float a, *p[2];", "float a, *p[2];"},
+        {"device float* a = q, *b = a + 1;", "device float* a = q, *b = a + 1;"},
+        {"vec<float, 2> a, *b = c;", "vec<float, 2> a, *b = c;"},
+        {"for (int i = 0, *q = p; i < 1; ++i) {}", "for (int i = 0, *q = p; i < 1; ++i) {}"},
+        {"x = 1, *p = 2;", "x = 1, store(p, 0, ::__mc_sites[0]) = 2;"},
+        {"g(a, *p);", "g(a, load(p, 0, ::__mc_sites[0]));"},
+        {"return a, *p;", "return a, load(p, 0, ::__mc_sites[0]);"},
+    };
+    for (const auto& [body, expected] : cases) EXPECT_EQ(accesses(body), "void f() {" + std::string(expected) + "}");
 }
 
 // Test that only function bodies are rewritten.
