@@ -7,17 +7,34 @@
 #include "compiler/passes/constant_initialisation.h"
 #include "compiler/passes/designators.h"
 #include "compiler/passes/division.h"
+#include "compiler/passes/function_pointer_casts.h"
 #include "compiler/passes/kernel_selection.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
 #include "compiler/passes/member_overloads.h"
 #include "compiler/passes/member_specialisations.h"
 #include "compiler/passes/pragmas.h"
+#include "compiler/passes/restrictions.h"
 #include "compiler/unit.h"
 
 #include <algorithm>
 
 namespace metalcpu::msl {
+
+const std::vector<CheckInfo>& checks() {
+    // Independent of one another; the order is only that of their diagnostics.
+    static const std::vector<CheckInfo> kChecks = {
+        {"included-files", checkIncludedFiles},
+        {"restricted-tokens", checkRestrictedTokens},
+        {"function-pointer-casts", checkFunctionPointerCasts},
+        {"restricted-declarations", checkRestrictedDeclarations},
+    };
+    return kChecks;
+}
+
+void runChecks(const CheckContext& context) {
+    for (const CheckInfo& c : checks()) c.run(context);
+}
 
 Findings analyse(const Unit& unit, Module& module, const TranslateOptions& options, Diagnostics& diagnostics) {
     const TokenList& tokens = unit.tokens();

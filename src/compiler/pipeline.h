@@ -1,5 +1,6 @@
-// The front end's stages after parsing, in order: the analyses that read the MSL as written,
-// then the rewrite passes, each with the same signature (passes/pass.h).
+// The front end's stages after parsing, in order: the checks of the restricted dialect and the
+// analyses, which read the MSL as written, then the rewrite passes; the checks and the passes
+// each with one signature (passes/pass.h).
 #pragma once
 
 #include "compiler/findings.h"
@@ -9,6 +10,19 @@
 #include <vector>
 
 namespace metalcpu::msl {
+
+/// One check of the restricted dialect.
+struct CheckInfo {
+    const char* name;
+    CheckFunction run;
+};
+
+/// The checks in the order they run (their diagnostics come in this order).
+const std::vector<CheckInfo>& checks();
+
+/// Runs every check; each reports in `context.diagnostics`, and all run whatever the others
+/// found, so one translation lists every violation (the caller stops on errors after analyse()).
+void runChecks(const CheckContext& context);
 
 /// Everything the rewrites and the generated entry points need to know, read from the
 /// unit before any rewrite. Reports problems in `diagnostics` (the caller stops on errors).

@@ -84,8 +84,8 @@ struct Module {
 /// not in template arguments or a class body it defines).
 bool declaresConstant(const TokenList& tokens, const std::vector<std::size_t>& partner, const VariableDecl& v);
 
-/// Whether variable `v` is declared `extern` or `threadgroup`, which checkRestrictions()
-/// refuses with diagnostics of their own (the other checks of program-scope variables and the
+/// Whether variable `v` is declared `extern` or `threadgroup`, which the restricted dialect's checks
+/// refuse with diagnostics of their own (the other checks of program-scope variables and the
 /// rewrites leave such a declaration alone).
 bool declaresExternOrThreadgroup(const TokenList& tokens, const VariableDecl& v);
 

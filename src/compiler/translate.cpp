@@ -7,7 +7,6 @@
 #include "compiler/emitter/entry_points.h"
 #include "compiler/kernel_descriptions.h"
 #include "compiler/lexer.h"
-#include "compiler/passes/restrictions.h"
 #include "compiler/pipeline.h"
 #include "compiler/scanner.h"
 #include "compiler/syntax.h"
@@ -67,7 +66,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     Module module = scanModule(tokens, partner, diagnostics);
     if (diagnostics.hasErrors()) return fail(diagnostics);
     const Unit unit(tokens, partner, module);
-    checkRestrictions(tokens, partner, module, lexer.includes(), files, options, diagnostics);
+    runChecks(CheckContext{unit, lexer.includes(), files, options, diagnostics});
     Findings found = analyse(unit, module, options, diagnostics);
     if (diagnostics.hasErrors()) return fail(diagnostics);
     // 3. Rewrites.

@@ -76,6 +76,23 @@ std::string runPassesUntil(Parsed& p, std::string_view last, bool validation) {
     return render(p.tokens);
 }
 
+namespace {
+
+std::vector<std::string> check(Parsed& p, const TranslateOptions& options, CheckFunction only) {
+    if (p.diagnostics.hasErrors()) return p.messages();
+    const Unit unit(p.tokens, p.partner, p.module);
+    const CheckContext context{unit, p.includes, p.files, options, p.diagnostics};
+    if (only) only(context);
+    else msl::runChecks(context);
+    return p.messages();
+}
+
+} // namespace
+
+std::vector<std::string> runChecks(Parsed& p, const TranslateOptions& options) { return check(p, options, nullptr); }
+
+std::vector<std::string> runCheck(Parsed& p, CheckFunction only) { return check(p, TranslateOptions{}, only); }
+
 std::string render(const TokenList& tokens) {
     std::string out;
     bool first = true;

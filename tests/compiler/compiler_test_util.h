@@ -6,6 +6,7 @@
 #include "compiler/passes/pass.h"
 #include "compiler/scanner.h"
 #include "compiler/syntax.h"
+#include "compiler/translate.h"
 
 #include <initializer_list>
 #include <memory>
@@ -52,6 +53,13 @@ std::string runPasses(Parsed& p, std::initializer_list<PassFunction> passes, boo
 /// (compiler/pipeline.h) and returns render() of the result. A `last` that names no pass of
 /// this flavour fails the test.
 std::string runPassesUntil(Parsed& p, std::string_view last, bool validation = false);
+
+/// Runs the restricted dialect's checks (compiler/pipeline.h's list) on a parsed snippet, with
+/// its includes and file table, and returns every diagnostic formatted (those of parsing
+/// first; a snippet that failed to parse is not checked).
+std::vector<std::string> runChecks(Parsed& p, const TranslateOptions& options);
+/// The same for one check alone, with default options.
+std::vector<std::string> runCheck(Parsed& p, CheckFunction check);
 
 /// The tokens after the passes' edits: prefix, text (unless erased) and suffix of each token,
 /// a line break where the source line changes and one space where the source had whitespace

@@ -73,7 +73,7 @@ void rewriteConstantInitialisation(PassContext& c) {
         // tokens would still print.
         if (v.nameToken != kNoToken && c.edits.isRewritten(v.nameToken)) continue;
         const std::size_t specifiersEnd = v.nameToken == kNoToken ? v.tokens.end : v.nameToken;
-        if (declaresExternOrThreadgroup(tokens, v)) continue; // refused by checkRestrictions()
+        if (declaresExternOrThreadgroup(tokens, v)) continue; // refused by the restricted dialect's checks
         // A variable template has no one type to check, so it becomes constexpr, whose type
         // must be literal: a destructor that is not constexpr is an error at each
         // instantiation. (A member of a class template defined outside it is checked in

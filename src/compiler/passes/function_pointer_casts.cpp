@@ -1,6 +1,8 @@
 #include "compiler/passes/function_pointer_casts.h"
 
+#include "compiler/diagnostics.h"
 #include "compiler/syntax.h"
+#include "compiler/unit.h"
 
 #include <algorithm>
 #include <map>
@@ -241,9 +243,13 @@ private:
 
 // Whether a `(` group at `open` can be a C-style cast `(T) operand`, going by its neighbours:
 // not a call or a declarator (after a name, `)` or `]`), not the operand of sizeof and
-// friends, and followed by the start of an operand.
-bool mayBeCStyleCast(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open) {
-    if (open > 0) {
+// friends, and followed by the start of an operand. After a group that may itself be a cast
+// (`castOpens`, by its `(`) an operand starts: `(S)(fn_t)x` casts twice.
+bool neighboursAllowCStyleCast(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                               const std::vector<bool>& castOpens, std::size_t open) {
+    const bool afterCast = open > 0 && tokens[open - 1].isPunct(")") && partner[open - 1] != kNoToken &&
+                           castOpens[partner[open - 1]];
+    if (open > 0 && !afterCast) {
         const Token& p = tokens[open - 1];
         if (p.isIdentifier() && !(p.isIdentifier("return") || p.isIdentifier("co_return") ||
                                   p.isIdentifier("co_yield") || p.isIdentifier("throw") || p.isIdentifier("case") ||
@@ -291,6 +297,21 @@ bool looksLikeTypeId(const TokenList& tokens, const std::vector<std::size_t>& pa
     return true;
 }
 
+// Whether the `(` at `open` may start a C-style cast, whose parenthesised type the check must
+// read; `castOpens` holds the answers for the groups before it. The unit's CastOpen (not after
+// a named cast's `>`: that `(` holds the operand) knows the casts whose type carries a mark (a
+// type keyword, an address space, a trailing `*`); a cast to one of the file's aliases
+// (`(fn_t)x`) carries none, so the neighbours' test and a type-id shape are asked too. This is
+// a security check: either answer is enough.
+bool mayBeCStyleCast(const Unit& unit, const std::vector<bool>& castOpens, std::size_t open) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    if (!tokens[open].isPunct("(") || partner[open] == kNoToken || partner[open] < open) return false;
+    if (unit.role(open) == TokenRole::CastOpen && !(open > 0 && tokens[open - 1].isPunct(">"))) return true;
+    return neighboursAllowCStyleCast(tokens, partner, castOpens, open) &&
+           looksLikeTypeId(tokens, partner, open + 1, partner[open]);
+}
+
 // The end of the first argument in tokens [begin, end): its top-level `,`, or `end`.
 std::size_t firstArgumentEnd(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t begin,
                              std::size_t end) {
@@ -309,8 +330,11 @@ std::size_t firstArgumentEnd(const TokenList& tokens, const std::vector<std::siz
 
 } // namespace
 
-void checkFunctionPointerCasts(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module&,
-                               Diagnostics& diagnostics) {
+void checkFunctionPointerCasts(const CheckContext& context) {
+    const Unit& unit = context.unit;
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    Diagnostics& diagnostics = context.diagnostics;
     const FunctionTypes types(tokens, partner);
     auto report = [&](Target target, std::size_t at, std::size_t begin, std::size_t end) {
         const std::string type = typeText(tokens, begin, end);
@@ -323,11 +347,13 @@ void checkFunctionPointerCasts(const TokenList& tokens, const std::vector<std::s
                                   "or has a function type among its template arguments)");
     };
     const std::size_t last = tokens.size() - 1; // the End token
+    std::vector<bool> castOpens(tokens.size(), false); // by `(`: may start a C-style cast
     for (std::size_t i = 0; i + 1 < last; ++i) {
         i = types.skipDeclaration(i); // a typedef's own name is no functional cast
         const Token& t = tokens[i];
         const Token& next = tokens[i + 1];
         const bool member = i > 0 && (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->"));
+        if (t.isPunct("(")) castOpens[i] = mayBeCStyleCast(unit, castOpens, i);
         if ((t.isIdentifier("reinterpret_cast") || t.isIdentifier("bit_cast") || t.isIdentifier("as_type")) &&
             next.isPunct("<")) {
             std::size_t close = closingAngle(tokens, partner, i + 1, last);
@@ -335,8 +361,7 @@ void checkFunctionPointerCasts(const TokenList& tokens, const std::vector<std::s
         } else if (t.isIdentifier("__builtin_bit_cast") && next.isPunct("(") && partner[i + 1] != kNoToken) {
             std::size_t comma = firstArgumentEnd(tokens, partner, i + 2, partner[i + 1]);
             report(types.classify(i + 2, comma), i, i + 2, comma);
-        } else if (t.isPunct("(") && partner[i] != kNoToken && partner[i] > i && mayBeCStyleCast(tokens, partner, i) &&
-                   looksLikeTypeId(tokens, partner, i + 1, partner[i])) {
+        } else if (castOpens[i]) {
             report(types.classify(i + 1, partner[i]), i, i + 1, partner[i]);
         } else if (types.aliasTarget(t) != Target::None && next.isPunct("(") && !member) {
             report(types.aliasTarget(t), i, i, i + 1); // a functional cast: fn_t(x)

@@ -2,11 +2,7 @@
 // an integer or a data pointer into a function pointer can call any code of the host process.
 #pragma once
 
-#include "compiler/diagnostics.h"
-#include "compiler/scanner.h"
-#include "compiler/token.h"
-
-#include <vector>
+#include "compiler/passes/pass.h"
 
 namespace metalcpu::msl {
 
@@ -22,7 +18,6 @@ namespace metalcpu::msl {
 /// parameters (ggml's `template <..., void (*deq)(device const T*, short, thread float4x4&)>`)
 /// and calls through them. Not seen: targets named through a template parameter, type punning
 /// through a union or memory, and structs holding function pointers (`__builtin_bit_cast(S, x).f()`).
-void checkFunctionPointerCasts(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
-                               Diagnostics& diagnostics);
+void checkFunctionPointerCasts(const CheckContext& context);
 
 } // namespace metalcpu::msl

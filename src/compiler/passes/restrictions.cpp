@@ -1,10 +1,13 @@
 #include "compiler/passes/restrictions.h"
 
-#include "compiler/passes/function_pointer_casts.h"
+#include "compiler/diagnostics.h"
+#include "compiler/lexer.h"
 #include "compiler/passes/pragmas.h"
 #include "compiler/passes/reserved_names.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
+#include "compiler/translate.h"
+#include "compiler/unit.h"
 
 #include <set>
 
@@ -99,21 +102,22 @@ void checkGnuAttributeList(const TokenList& tokens, const std::vector<std::size_
 
 } // namespace
 
-void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
-                       const std::vector<IncludeEvent>& includes, const FileTable& files,
-                       const TranslateOptions& options, Diagnostics& diagnostics) {
-    // Files included from outside the allowed roots.
-    if (options.allowsFile) {
-        for (const IncludeEvent& include : includes) {
-            const std::string& name = files.spelling(include.file);
-            if (include.file == 0 || FileTable::isPseudoFile(name) || options.allowsFile(name)) continue;
-            diagnostics.error(include.includedFrom, (include.lineDirective ? "'#line' cannot name '" + name
-                                                                           : "kernel code cannot include '" + name) +
-                                                        "': it is outside the allowed include directories");
-        }
+void checkIncludedFiles(const CheckContext& context) {
+    const TranslateOptions& options = context.options;
+    if (!options.allowsFile) return;
+    for (const IncludeEvent& include : context.includes) {
+        const std::string& name = context.files.spelling(include.file);
+        if (include.file == 0 || FileTable::isPseudoFile(name) || options.allowsFile(name)) continue;
+        context.diagnostics.error(include.includedFrom, (include.lineDirective ? "'#line' cannot name '" + name
+                                                                               : "kernel code cannot include '" + name) +
+                                                            "': it is outside the allowed include directories");
     }
+}
 
-    // Token-level rules.
+void checkRestrictedTokens(const CheckContext& context) {
+    const TokenList& tokens = context.unit.tokens();
+    const std::vector<std::size_t>& partner = context.unit.partner();
+    Diagnostics& diagnostics = context.diagnostics;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const Token& t = tokens[i];
         if (t.kind == TokenKind::Pragma) {
@@ -164,9 +168,13 @@ void checkRestrictions(const TokenList& tokens, const std::vector<std::size_t>& 
         }
         i = spec.close;
     }
+}
 
-    checkFunctionPointerCasts(tokens, partner, module, diagnostics);
-
+void checkRestrictedDeclarations(const CheckContext& context) {
+    const TokenList& tokens = context.unit.tokens();
+    const std::vector<std::size_t>& partner = context.unit.partner();
+    const Module& module = context.unit.module();
+    Diagnostics& diagnostics = context.diagnostics;
     // Render functions, and functions declared but defined nowhere.
     std::set<std::string> defined;
     for (const FunctionDecl& f : module.functions)

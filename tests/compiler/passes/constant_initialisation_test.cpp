@@ -80,7 +80,7 @@ TEST(ConstantInitialisation, StaticLocals) {
                   "\nstruct L { static int g() { return 0; } }; return x * scale + n + L::g(); }");
 }
 
-// Test that extern and threadgroup variables, which checkRestrictions() refuses, are left alone.
+// Test that extern and threadgroup variables, which the restricted dialect's checks refuse, are left alone.
 TEST(ConstantInitialisation, RefusedDeclarationsAreLeftAlone) {
     EXPECT_EQ(rewrite("extern constant int e;\nthreadgroup float t[4];", testing::Analysis::MayFail),
               "extern constant int e;\nthreadgroup float t[4];");

@@ -9,8 +9,7 @@ namespace {
 
 std::vector<std::string> check(std::string_view source) {
     auto p = testing::parse(source);
-    checkFunctionPointerCasts(p->tokens, p->partner, p->module, p->diagnostics);
-    return p->messages();
+    return testing::runCheck(*p, checkFunctionPointerCasts);
 }
 
 // Test that casts to a spelled-out function pointer type are refused in every cast form.
@@ -132,6 +131,58 @@ TEST(FunctionPointerCasts, HarmlessNeighbours) {
                     "    a[2] = (float)(sizeof(dequantize_t*)) + float(a[3]) + (pick)(a[4]) + (apply(twice, 1))(+1);\n"
                     "    dequantize_t* q = nullptr; (void)q; (void)p; (void)rows;\n"
                     "    decltype(a[0]) s = static_cast<decltype(a[0])>(a[1]); (void)(vec<float, 4>)s;\n}\n"),
+              std::vector<std::string>{});
+}
+
+// Test the C-style casts a kernel could hide a function pointer type in: after `return`, `else`,
+// `case` and a condition, to an alias that carries no type keyword or `*` (the unit's roles
+// know casts by those marks), with a parenthesised operand, to an alias template of a function
+// type, to decltype, and as the operand of another cast, which a struct holding the pointer
+// would let the kernel call (`((S)(fn_t)a[5])(1)` with `S(fn_t)` and `S::operator()`).
+TEST(FunctionPointerCasts, CStyleCastsWhereverAnOperandStarts) {
+    EXPECT_EQ(check("typedef void (*fn_t)(int);\n"
+                    "template <class T> using ptr = T*;\n"
+                    "void g(int) {} struct S { fn_t f; S(fn_t h) : f(h) {} void operator()(int x) const { f(x); } };\n"
+                    "fn_t f(device ulong* a, int c) {\n"
+                    "    if (c) (fn_t)a[0]; else (fn_t)a[1];\n"
+                    "    switch (c) { case (fn_t)a[2] != nullptr: break; }\n"
+                    "    ((ptr<void(int)>)a[3])(1); ((decltype(&g))a[4])(1);\n"
+                    "    (void)(ulong)(fn_t)a[5]; ((S)(fn_t)(a[6]))(1); (float)(uint)(ulong)(fn_t*)a[7];\n"
+                    "    return (fn_t)a[8];\n}\n"),
+              (std::vector<std::string>{
+                  "test.metal:5:12: error: kernel code cannot cast to a function pointer type ('fn_t')",
+                  "test.metal:5:29: error: kernel code cannot cast to a function pointer type ('fn_t')",
+                  "test.metal:6:23: error: kernel code cannot cast to a function pointer type ('fn_t')",
+                  possible(7, 6, "ptr<void(int)>"),
+                  possible(7, 33, "decltype(& g)"),
+                  "test.metal:8:18: error: kernel code cannot cast to a function pointer type ('fn_t')",
+                  "test.metal:8:34: error: kernel code cannot cast to a function pointer type ('fn_t')",
+                  "test.metal:8:72: error: kernel code cannot cast to a function pointer type ('fn_t*')",
+                  "test.metal:9:12: error: kernel code cannot cast to a function pointer type ('fn_t')",
+              }));
+}
+
+// Test that the unit's cast role counts on its own: after `co_await`, which the neighbours' test
+// does not know to start an operand, only the unit sees the cast.
+TEST(FunctionPointerCasts, TheUnitsCastRoleCountsAlone) {
+    EXPECT_EQ(check("typedef void fun_t(int);\n"
+                    "task f(device ulong* a) { co_await (fun_t*)a[0]; }\n"),
+              std::vector<std::string>{
+                  "test.metal:2:36: error: kernel code cannot cast to a function pointer type ('fun_t*')"});
+}
+
+// Test that parentheses that are no cast to a function pointer type stay accepted: ordinary
+// parenthesised expressions, the calls a function-like macro leaves (`#define APPLY(f, x)
+// (f)(x)` makes `(twice)(a[3])`), casts to
+// arithmetic, vector and pointer-to-data types, and a cast's parenthesised operand.
+TEST(FunctionPointerCasts, OrdinaryParenthesesStayAccepted) {
+    EXPECT_EQ(check("float twice(float x) { return 2 * x; }\n"
+                    "float f(device float* a, thread float* (*pick)(int)) {\n"
+                    "    float x = (a[0] + a[1]) * (a[2]);\n"
+                    "    x += (twice)(a[3]) + (float)x + (float)(x) + float(x) + (int)(a[4]) * 2;\n"
+                    "    device float2* v = (device float2*)a; thread float* t = (pick)(1);\n"
+                    "    if (x > 0) (void)v; else (void)t;\n"
+                    "    return (x) + (float)v[0].x;\n}\n"),
               std::vector<std::string>{});
 }
 

@@ -1,7 +1,5 @@
 #include "compiler/passes/reserved_names.h"
 
-#include "compiler/passes/restrictions.h"
-
 #include "compiler/compiler_test_util.h"
 
 #include <gtest/gtest.h>
@@ -80,8 +78,7 @@ TEST(ReservedNames, ReportedByRestrictions) {
                             "    out[0] = int(__builtin_frame_address(0) != nullptr);\n"
                             "    out[1] = metalcpu_kernel::g_services->abi_version + s.mc_block;\n"
                             "    void* stack = __builtin_alloca(out[2]);\n}\n");
-    checkRestrictions(p->tokens, p->partner, p->module, p->includes, p->files, {}, p->diagnostics);
-    EXPECT_EQ(p->messages(),
+    EXPECT_EQ(testing::runChecks(*p, {}),
               (std::vector<std::string>{
                   "test.metal:2:18: error: '__builtin_frame_address' is not allowed in kernel code: it reaches "
                   "outside the kernel's memory",

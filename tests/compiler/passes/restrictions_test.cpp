@@ -9,8 +9,7 @@ namespace {
 
 std::vector<std::string> check(std::string_view source, TranslateOptions options = {}) {
     auto p = testing::parse(source);
-    checkRestrictions(p->tokens, p->partner, p->module, p->includes, p->files, options, p->diagnostics);
-    return p->messages();
+    return testing::runChecks(*p, options);
 }
 
 // Test that extern declarations in every form are rejected.
