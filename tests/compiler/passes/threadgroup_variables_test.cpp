@@ -167,8 +167,8 @@ TEST(ThreadgroupVariables, PointersCastsAndTemplateArguments) {
 }
 
 // Test that a second declarator that is a pointer is reported (one declaration cannot make
-// both a threadgroup variable and a pointer), and what follows a declarator that is no
-// initializer too.
+// both a threadgroup variable and a pointer), an initializer of a later declarator too, and a
+// declaration whose type the declaration parser does not read.
 TEST(ThreadgroupVariables, DeclaratorErrors) {
     EXPECT_EQ(rewrite("kernel void k() { threadgroup float a, *p; }").messages,
               (std::vector<std::string>{"test.metal:1:40: error: expected a variable name in this threadgroup "
@@ -176,6 +176,10 @@ TEST(ThreadgroupVariables, DeclaratorErrors) {
     EXPECT_EQ(rewrite("kernel void k() { threadgroup float a, b{}; }").messages,
               (std::vector<std::string>{"test.metal:1:41: error: threadgroup variable 'b' cannot have an "
                                         "initializer"}));
+    // A type parseDeclaration() does not read is an error, not a per-thread variable.
+    EXPECT_EQ(rewrite("kernel void k() { int x; threadgroup decltype(x) y; }").messages,
+              (std::vector<std::string>{"test.metal:1:26: error: expected a variable name in this threadgroup "
+                                        "declaration"}));
 }
 
 // Test that in a body the statement parser cannot delimit (a pragma inside a statement), a
