@@ -114,7 +114,7 @@ public:
             s.children.push_back(std::move(*labelled));
             return s;
         }
-        std::size_t end = semicolonAfter(i, limit);
+        std::size_t end = simpleStatementEnd(tokens_, partner_, i, limit);
         if (end == kNoToken) return std::nullopt;
         s.tokens.end = end + 1;
         s.kind = t.isIdentifier("return") || t.isIdentifier("co_return") ? StatementKind::Return
@@ -150,20 +150,6 @@ private:
         return true;
     }
 
-    // The `;` ending the simple statement that starts at `i`; brackets are skipped whole.
-    std::size_t semicolonAfter(std::size_t i, std::size_t limit) const {
-        for (; i < limit; ++i) {
-            const Token& t = tokens_[i];
-            if (t.isPunct(";")) return i;
-            if (t.isPunct("}") || t.kind == TokenKind::Pragma) return kNoToken;
-            if (partner_[i] != kNoToken) {
-                if (partner_[i] < i) return kNoToken;
-                i = partner_[i];
-            }
-        }
-        return kNoToken;
-    }
-
     const TokenList& tokens_;
     const std::vector<std::size_t>& partner_;
     int depth_ = 0;
@@ -177,6 +163,20 @@ bool endsOperand(const Token& t) {
 }
 
 } // namespace
+
+std::size_t simpleStatementEnd(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i,
+                               std::size_t limit) {
+    for (; i < limit; ++i) {
+        const Token& t = tokens[i];
+        if (t.isPunct(";")) return i;
+        if (t.isPunct("}") || t.kind == TokenKind::Pragma) return kNoToken;
+        if (partner[i] != kNoToken) {
+            if (partner[i] < i) return kNoToken;
+            i = partner[i];
+        }
+    }
+    return kNoToken;
+}
 
 std::optional<std::vector<Statement>> parseBlock(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                                  std::size_t open) {
@@ -326,6 +326,87 @@ bool isModifiedAt(const Unit& unit, std::size_t name, std::size_t limit, bool th
     }
     if (k >= limit) return false;
     return unit.isAssignmentOperator(k) || unit.role(k) == TokenRole::Increment;
+}
+
+namespace {
+
+// The `{` that opens a body after a head starting at `j`: parenthesised parts, attributes,
+// template angles and the tokens `inHead` accepts, up to `limit`; kNoToken when another token
+// comes first.
+template <typename InHead>
+std::size_t bodyAfterHead(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t j,
+                          std::size_t limit, InHead inHead) {
+    while (j < limit) {
+        const Token& t = tokens[j];
+        if (t.isPunct("{")) return j;
+        if (t.isPunct("(") || startsAttributeSpec(tokens, j)) {
+            if (partner[j] == kNoToken) return kNoToken;
+            j = partner[j] + 1;
+        } else if (t.isPunct("<")) {
+            std::size_t close = closingAngle(tokens, partner, j, limit);
+            if (close == kNoToken) return kNoToken;
+            j = close + 1;
+        } else if (inHead(t)) {
+            ++j;
+        } else {
+            return kNoToken;
+        }
+    }
+    return kNoToken;
+}
+
+// The `{` of the lambda whose introducer `[` is at `open`, or kNoToken when none follows:
+// `[...]`, then optionally `<...>` and `(...)`, then specifiers, attributes, noexcept(...)
+// and a trailing return type, then the body.
+std::size_t lambdaBody(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open,
+                       std::size_t limit) {
+    if (partner[open] == kNoToken) return kNoToken;
+    return bodyAfterHead(tokens, partner, partner[open] + 1, limit, [](const Token& t) {
+        return t.isIdentifier() || t.isPunct("->") || t.isPunct("::") || t.isPunct("*") || t.isPunct("&") ||
+               t.isPunct("&&");
+    });
+}
+
+// The `{` of the class body whose `struct`/`class`/`union` keyword is at `keyword`, or
+// kNoToken when the keyword does not start a class definition (`struct S s;`): a name,
+// template arguments, attributes and base classes come between.
+std::size_t classBody(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t keyword,
+                      std::size_t limit) {
+    return bodyAfterHead(tokens, partner, keyword + 1, limit, [](const Token& t) {
+        return t.isIdentifier() || t.isPunct("::") || t.isPunct(":") || t.isPunct(",");
+    });
+}
+
+} // namespace
+
+std::vector<NestedBody> findNestedBodies(const Unit& unit, std::size_t function) {
+    std::vector<NestedBody> out;
+    const FunctionDecl& f = unit.module().functions[function];
+    if (!f.hasBody || f.bodyOpen == kNoToken || f.bodyClose == kNoToken) return out;
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+        NestedBody nested;
+        if (unit.role(i) == TokenRole::LambdaIntroducer) {
+            nested.kind = NestedBody::Kind::Lambda;
+            nested.open = lambdaBody(tokens, partner, i, f.bodyClose);
+        } else if (unit.role(i) == TokenRole::Keyword &&
+                   (tokens[i].isIdentifier("struct") || tokens[i].isIdentifier("class") ||
+                    tokens[i].isIdentifier("union"))) {
+            nested.kind = NestedBody::Kind::LocalClass;
+            nested.open = classBody(tokens, partner, i, f.bodyClose);
+        }
+        if (nested.open == kNoToken || partner[nested.open] == kNoToken) continue;
+        nested.tokens = {i, partner[nested.open] + 1};
+        out.push_back(nested);
+    }
+    return out;
+}
+
+bool inNestedBody(const std::vector<NestedBody>& bodies, NestedBody::Kind kind, std::size_t i) {
+    for (const NestedBody& b : bodies)
+        if (b.kind == kind && b.tokens.begin <= i && i < b.tokens.end) return true;
+    return false;
 }
 
 std::vector<StaticLocal> findStaticLocals(const TokenList& tokens, const std::vector<std::size_t>& partner,

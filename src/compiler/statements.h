@@ -44,6 +44,11 @@ struct Statement {
 std::optional<std::vector<Statement>> parseBlock(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                                  std::size_t open);
 
+/// The `;` that ends the simple statement (an expression or a declaration) starting at `i`,
+/// brackets skipped whole; kNoToken when a `}`, a pragma or `limit` comes first.
+std::size_t simpleStatementEnd(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i,
+                               std::size_t limit);
+
 /// A declaration statement `specifiers type declarator [= init | {init} | (init)], ...;` as
 /// far as a pass that moves variables needs it.
 struct Declaration {
@@ -91,6 +96,24 @@ struct StaticLocal {
 /// are not variables and are left out.
 std::vector<StaticLocal> findStaticLocals(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                           TokenRange body);
+
+/// A lambda or a local class written in a function body: code the function's statement tree
+/// does not look into (it stops at simple statements), whose statements are not the function's.
+struct NestedBody {
+    enum class Kind { Lambda, LocalClass };
+    Kind kind = Kind::Lambda;
+    TokenRange tokens;           ///< from the lambda's introducer or the class's keyword to its closing `}`
+    std::size_t open = kNoToken; ///< the `{` of its body
+};
+
+/// The lambdas (TokenRole::LambdaIntroducer, then template parameters, parameters, specifiers
+/// and a trailing return type before the `{`) and the local class definitions (`struct`,
+/// `class` or `union` with a body) written in function `function`'s body, those nested in
+/// others included, in source order.
+std::vector<NestedBody> findNestedBodies(const Unit& unit, std::size_t function);
+
+/// Whether token `i` lies in one of `bodies` of kind `kind`.
+bool inNestedBody(const std::vector<NestedBody>& bodies, NestedBody::Kind kind, std::size_t i);
 
 /// Whether the object named by the identifier at `name` may be written there: assigned,
 /// incremented or decremented, or its address taken. With `throughParts`, also through its

@@ -2,6 +2,7 @@
 
 #include "compiler/edits.h"
 #include "compiler/findings.h"
+#include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
@@ -24,96 +25,48 @@ bool isBarrierName(std::string_view name) {
     return name == "threadgroup_barrier" || name == "simdgroup_barrier";
 }
 
-// Whether a `[` after `previous` can introduce a lambda (rather than subscript something).
-bool mayIntroduceLambda(const Token& previous) {
-    switch (previous.kind) {
-    case TokenKind::Identifier:
-        return isCppKeyword(previous.spelling) && !isTypeKeyword(previous.spelling) && previous.spelling != "this";
-    case TokenKind::Number:
-    case TokenKind::String:
-    case TokenKind::Character:
-        return false;
-    default:
-        return !previous.isPunct(")") && !previous.isPunct("]");
-    }
-}
+// The statements of a kernel's own body (the unit's statement tree, so not those of its
+// lambdas and local classes): where a barrier, a collective or a tensor operation may stand.
+class OwnStatements {
+public:
+    OwnStatements(const Unit& unit, const std::vector<Statement>& body) : unit_(unit) { add(body); }
 
-// The `{` of the lambda whose introducer `[` is at `open`, or kNoToken when it is not one:
-// `[...]`, then optionally `<...>` and `(...)`, then specifiers, attributes, noexcept(...)
-// and a trailing return type, then the body.
-std::size_t lambdaBody(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open,
-                       std::size_t limit) {
-    if (partner[open] == kNoToken) return kNoToken;
-    std::size_t j = partner[open] + 1;
-    if (j < limit && tokens[j].isPunct("<")) {
-        std::size_t close = closingAngle(tokens, partner, j, limit);
-        if (close == kNoToken) return kNoToken;
-        j = close + 1;
+    /// The simple statement that starts at `first` (after its pragmas and attributes), or nullptr.
+    const Statement* simpleAt(std::size_t first) const {
+        const auto s = simple_.find(first);
+        return s == simple_.end() ? nullptr : s->second;
     }
-    while (j < limit) {
-        const Token& t = tokens[j];
-        if (t.isPunct("{")) return j;
-        if (t.isPunct("(") || startsAttributeSpec(tokens, j)) {
-            if (partner[j] == kNoToken) return kNoToken;
-            j = partner[j] + 1;
-        } else if (t.isPunct("<")) {
-            std::size_t close = closingAngle(tokens, partner, j, limit);
-            if (close == kNoToken) return kNoToken;
-            j = close + 1;
-        } else if (t.isIdentifier() || t.isPunct("->") || t.isPunct("::") || t.isPunct("*") || t.isPunct("&") ||
-                   t.isPunct("&&")) {
-            ++j;
-        } else {
-            return kNoToken;
+    /// Whether the call whose `(` is at `open` ends the simple statement that starts at `first`:
+    /// its `)` is followed by that statement's `;`.
+    bool isCallStatement(std::size_t first, std::size_t open) const {
+        const Statement* s = simpleAt(first);
+        return s && unit_[open].isPunct("(") && unit_.partner()[open] != kNoToken &&
+               s->tokens.end == unit_.partner()[open] + 2;
+    }
+    /// The `return` keywords of the body's return statements, in source order.
+    const std::vector<std::size_t>& returns() const { return returns_; }
+
+private:
+    void add(const std::vector<Statement>& statements) {
+        for (const Statement& s : statements) {
+            if (s.kind == StatementKind::Simple) simple_.emplace(s.keyword, &s);
+            if (s.kind == StatementKind::Return && unit_[s.keyword].isIdentifier("return")) returns_.push_back(s.keyword);
+            add(s.children);
         }
     }
-    return kNoToken;
-}
 
-// The `{` of the class body whose `struct`/`class`/`union` keyword is at `keyword`, or
-// kNoToken when the keyword does not start a class definition (`struct S s;`).
-std::size_t classBody(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t keyword,
-                      std::size_t limit) {
-    for (std::size_t j = keyword + 1; j < limit;) {
-        const Token& t = tokens[j];
-        if (t.isPunct("{")) return j;
-        if (t.isPunct("(") || startsAttributeSpec(tokens, j)) {
-            if (partner[j] == kNoToken) return kNoToken;
-            j = partner[j] + 1;
-        } else if (t.isPunct("<")) {
-            std::size_t close = closingAngle(tokens, partner, j, limit);
-            if (close == kNoToken) return kNoToken;
-            j = close + 1;
-        } else if (t.isIdentifier() || t.isPunct("::") || t.isPunct(":") || t.isPunct(",")) {
-            ++j;
-        } else {
-            return kNoToken;
-        }
-    }
-    return kNoToken;
-}
+    const Unit& unit_;
+    std::map<std::size_t, const Statement*> simple_;
+    std::vector<std::size_t> returns_;
+};
 
-// For the tokens of the body `{` at `open`: whether each lies in a lambda (introducer to
-// closing brace) or a local class (keyword to closing brace) written in it. Indexed from `open`.
-std::vector<bool> nestedBodies(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open,
-                               std::size_t close) {
-    std::vector<bool> nested(close - open + 1, false);
-    for (std::size_t i = open + 1; i < close; ++i) {
-        const Token& t = tokens[i];
-        std::size_t body = kNoToken;
-        if (t.isPunct("[")) {
-            if (startsAttributeSpec(tokens, i)) {
-                if (partner[i] != kNoToken) i = partner[i];
-                continue;
-            }
-            if (mayIntroduceLambda(tokens[i - 1])) body = lambdaBody(tokens, partner, i, close);
-        } else if (t.isIdentifier("struct") || t.isIdentifier("class") || t.isIdentifier("union")) {
-            body = classBody(tokens, partner, i, close);
-        }
-        if (body == kNoToken || partner[body] == kNoToken) continue;
-        for (std::size_t k = i; k <= partner[body]; ++k) nested[k - open] = true;
-        i = partner[body];
-    }
+// For the tokens of function `function`'s body: whether each lies in a lambda or a local class
+// written in it (findNestedBodies()). Indexed from the body's `{`.
+std::vector<bool> nestedTokens(const Unit& unit, std::size_t function) {
+    const FunctionDecl& f = unit.module().functions[function];
+    std::vector<bool> nested(f.bodyClose - f.bodyOpen + 1, false);
+    for (const NestedBody& b : findNestedBodies(unit, function))
+        for (std::size_t k = b.tokens.begin; k < b.tokens.end; ++k) nested[k - f.bodyOpen] = true;
     return nested;
 }
 
@@ -189,11 +142,12 @@ bool isMatrixLaneUser(std::string_view name) {
 
 // A product called as a statement, `[metal::]simdgroup_multiply(d, a, b);` with `name` at
 // the callee and `start` its first token: the statement, or nullopt.
-std::optional<CollectiveStatement> productStatement(const Unit& unit, std::size_t name, std::size_t start) {
+std::optional<CollectiveStatement> productStatement(const Unit& unit, const OwnStatements& statements,
+                                                   std::size_t name, std::size_t start) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     const std::size_t open = name + 1, close = partner[open];
-    if (!unit.startsStatement(start)) return std::nullopt;
+    if (!statements.isCallStatement(start, open)) return std::nullopt;
     for (std::size_t i = open + 1; i < close; ++i) {
         if (tokens[i].isPunct(",")) return CollectiveStatement{{start, close + 2}, {start, name + 1}, open, i};
         if (partner[i] != kNoToken && partner[i] > i) i = partner[i];
@@ -205,25 +159,25 @@ std::optional<CollectiveStatement> productStatement(const Unit& unit, std::size_
 // `[T] x op= [metal::]simd_f(args);` at the start of a statement of the body, or a matrix
 // product as a statement; nullopt for any other place (an operand, an argument, a
 // condition, a lambda's body).
-std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, std::size_t name, std::size_t bodyOpen) {
+std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, const OwnStatements& statements,
+                                                       std::size_t name, std::size_t bodyOpen) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     const std::string& spelling = tokens[name].spelling;
     const bool product = isMatrixProductName(spelling);
     if (!product && !spelling.starts_with("simd_") && !spelling.starts_with("quad_")) return std::nullopt;
     const std::size_t open = name + 1;
-    if (!tokens[open].isPunct("(") || partner[open] == kNoToken || !tokens[partner[open] + 1].isPunct(";"))
-        return std::nullopt;
+    if (!tokens[open].isPunct("(") || partner[open] == kNoToken) return std::nullopt;
     const std::size_t start = calleeStart(unit, name, bodyOpen);
     if (start == kNoToken) return std::nullopt;
-    if (product) return productStatement(unit, name, start);
+    if (product) return productStatement(unit, statements, name, start);
     const std::size_t assignment = assignmentBefore(unit, start, bodyOpen);
     if (assignment == kNoToken || assignment < bodyOpen + 2) return std::nullopt;
     // Before the `=`: a name, or a declaration of one (`float x`, `const uint s`, `metal::float4 v`).
     std::size_t first = assignment;
     while (first > bodyOpen + 1 && (tokens[first - 1].isIdentifier() || tokens[first - 1].isPunct("::"))) --first;
     if (first == assignment || !tokens[assignment - 1].isIdentifier() ||
-        isCppKeyword(tokens[assignment - 1].spelling) || !unit.startsStatement(first))
+        isCppKeyword(tokens[assignment - 1].spelling) || !statements.isCallStatement(first, open))
         return std::nullopt;
     return CollectiveStatement{{first, partner[open] + 2}, {start, name + 1}, open};
 }
@@ -231,8 +185,9 @@ std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, std::si
 // Finds the body's SIMD-group calls (simd_*, quad_*, matrix products) and the matrix
 // functions that need only the caller's lane; false when a call is not a whole statement's
 // value, or one of them or another barrier-like function is in a lambda or local class.
-bool findCollectives(const Unit& unit, const FunctionDecl& f, const std::vector<bool>& nested,
-                     std::vector<CollectiveStatement>& out, std::vector<std::size_t>& laneUsers) {
+bool findCollectives(const Unit& unit, const FunctionDecl& f, const OwnStatements& statements,
+                     const std::vector<bool>& nested, std::vector<CollectiveStatement>& out,
+                     std::vector<std::size_t>& laneUsers) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
@@ -254,7 +209,7 @@ bool findCollectives(const Unit& unit, const FunctionDecl& f, const std::vector<
             laneUsers.push_back(i);
             continue;
         }
-        auto statement = collectiveStatement(unit, i, f.bodyOpen);
+        auto statement = collectiveStatement(unit, statements, i, f.bodyOpen);
         if (!statement) return false;
         out.push_back(*statement);
     }
@@ -281,11 +236,6 @@ bool isReductionCallee(const TokenList& tokens, std::size_t start, std::size_t n
            qualification == "::mpp::tensor_ops::";
 }
 
-// A call `(...)` at `open` that ends its statement: its `)` is followed by `;`.
-bool endsStatement(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t open) {
-    return tokens[open].isPunct("(") && partner[open] != kNoToken && tokens[partner[open] + 1].isPunct(";");
-}
-
 // Whether `op . [template] member [<...>] ( )` starts at `op`: a call of an argument-less member
 // function (the getters of the cooperative tensors), which does not run the operation.
 bool isArgumentlessMemberCall(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t op,
@@ -304,8 +254,9 @@ bool isArgumentlessMemberCall(const TokenList& tokens, const std::vector<std::si
 
 // Finds the body's tensor operations (TensorOperationStatement); false when one of them, or a
 // name the body declares as an operation, is used any other way (findCoroutineKernels()).
-bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const std::vector<bool>& nested,
-                          bool fileNamesOperations, std::vector<TensorOperationStatement>& out) {
+bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStatements& statements,
+                          const std::vector<bool>& nested, bool fileNamesOperations,
+                          std::vector<TensorOperationStatement>& out) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     // The operations the body declares: `[ns::]matmul2d<...> NAME;` (or `NAME{...};`, `NAME(...);`).
@@ -321,12 +272,14 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const std::ve
             if (close == kNoToken) return false;
             name = close + 1;
         }
+        // The statement is the declaration of NAME alone, maybe with `{...}` or `(...)` after it.
         const Token& after = tokens[name + 1];
-        const bool alone = after.isPunct(";") || ((after.isPunct("{") || after.isPunct("(")) &&
-                                                  partner[name + 1] != kNoToken &&
-                                                  tokens[partner[name + 1] + 1].isPunct(";"));
-        if (!unit.startsStatement(start) || !tokens[name].isIdentifier() || isCppKeyword(tokens[name].spelling) ||
-            !alone || operations.count(tokens[name].spelling))
+        const std::size_t declarationEnd =
+            (after.isPunct("{") || after.isPunct("(")) && partner[name + 1] != kNoToken ? partner[name + 1] + 1
+                                                                                         : name + 1;
+        const Statement* declaration = statements.simpleAt(start);
+        if (!declaration || declaration->tokens.end != declarationEnd + 1 || !tokens[name].isIdentifier() ||
+            isCppKeyword(tokens[name].spelling) || operations.count(tokens[name].spelling))
             return false;
         operations.emplace(tokens[name].spelling, name);
     }
@@ -344,7 +297,7 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const std::ve
         if (reduction) {
             const std::size_t start = qualifiedStart(tokens, i, f.bodyOpen);
             if (!isReductionCallee(tokens, start, i) || tokens[start - 1].isPunct(".") ||
-                tokens[start - 1].isPunct("->") || !endsStatement(tokens, partner, i + 1) || !unit.startsStatement(start))
+                tokens[start - 1].isPunct("->") || !statements.isCallStatement(start, i + 1))
                 return false;
             out.push_back({t.spelling == "reduce_rows" ? Kind::ReduceRows : Kind::ReduceColumns, {start, i + 1}, i + 1});
         } else if (memberRun) {
@@ -355,7 +308,7 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const std::ve
         } else if (before.isPunct(".") || before.isPunct("->") || before.isPunct("::")) {
             return false; // a member named like the operation
         } else if (tokens[i + 1].isPunct(".") && tokens[i + 2].isIdentifier("run") &&
-                   endsStatement(tokens, partner, i + 3) && unit.startsStatement(i)) {
+                   statements.isCallStatement(i, i + 3)) {
             out.push_back({Kind::Run, {i, i + 3}, i + 3});
         } else if (!isArgumentlessMemberCall(tokens, partner, i, f.bodyClose)) {
             return false; // an operand, an argument: it may run the operation elsewhere
@@ -383,10 +336,15 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
             if (r != fi && graph.usesBarriersDirectly[r]) eligible = false;
         if (!eligible) continue;
 
+        // A body the statement parser could not delimit (Unit::lexicalBodies()) has no
+        // statements to suspend at: the kernel keeps the fibers.
+        const std::vector<Statement>* body = unit.body(fi);
+        if (!body) continue;
+        const OwnStatements statements(unit, *body);
         CoroutineKernel kernel;
-        const std::vector<bool> nested = nestedBodies(tokens, partner, f.bodyOpen, f.bodyClose);
-        if (!findCollectives(unit, f, nested, kernel.collectives, kernel.laneUsers) ||
-            !findTensorOperations(unit, f, nested, fileNamesOperations, kernel.tensorOperations))
+        const std::vector<bool> nested = nestedTokens(unit, fi);
+        if (!findCollectives(unit, f, statements, nested, kernel.collectives, kernel.laneUsers) ||
+            !findTensorOperations(unit, f, statements, nested, fileNamesOperations, kernel.tensorOperations))
             continue;
         kernel.function = fi;
         std::size_t returnType = voidReturnType(tokens, partner, f);
@@ -404,22 +362,13 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
         if (!eligible) continue;
 
         std::vector<std::size_t> valueReturns;
+        for (std::size_t r : statements.returns()) (tokens[r + 1].isPunct(";") ? kernel.returns : valueReturns).push_back(r);
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose && eligible; ++i) {
-            const Token& t = tokens[i];
-            if (!t.isIdentifier() || nested[i - f.bodyOpen]) {
-                if (t.isIdentifier() && isBarrierName(t.spelling)) eligible = false;
-                continue;
-            }
-            if (t.isIdentifier("return")) {
-                (tokens[i + 1].isPunct(";") ? kernel.returns : valueReturns).push_back(i);
-            } else if (isBarrierName(t.spelling)) {
-                // Only `[metal::]threadgroup_barrier(args);` as a statement of this body.
-                std::size_t start = calleeStart(unit, i, f.bodyOpen);
-                const std::size_t open = i + 1;
-                eligible = start != kNoToken && tokens[open].isPunct("(") && partner[open] != kNoToken &&
-                           tokens[partner[open] + 1].isPunct(";") && unit.startsStatement(start);
-                if (eligible) kernel.barriers.push_back({start, i + 1});
-            }
+            if (!tokens[i].isIdentifier() || !isBarrierName(tokens[i].spelling)) continue;
+            // Only `[metal::]threadgroup_barrier(args);` as a statement of this body.
+            const std::size_t start = nested[i - f.bodyOpen] ? kNoToken : calleeStart(unit, i, f.bodyOpen);
+            eligible = start != kNoToken && statements.isCallStatement(start, i + 1);
+            if (eligible) kernel.barriers.push_back({start, i + 1});
         }
         // Nothing to suspend at (a kernel that only makes cooperative tensors): a coroutine
         // would have no co_await, so it stays on fibers, which keep the thread index too.

@@ -44,7 +44,8 @@ struct CoroutineKernel {
     /// The callees of the barrier calls, qualification included: `threadgroup_barrier`,
     /// `metal::simdgroup_barrier`, `::metal::threadgroup_barrier`.
     std::vector<TokenRange> barriers;
-    /// The `return` tokens of the body (those in lambdas and local classes excluded).
+    /// The `return` keywords of the return statements of the body's tree (so not those of its
+    /// lambdas and local classes).
     std::vector<std::size_t> returns;
     /// SIMD-group functions as whole statements. A kernel that has them cannot be a
     /// coroutine: only the work-item-loop lowering takes it, else it keeps the fibers.
@@ -61,10 +62,11 @@ struct CoroutineKernel {
 /// Finds the kernel definitions that can become coroutines. A kernel definition can when its
 /// body calls threadgroup_barrier or simdgroup_barrier, or has a tensor operation, and
 ///   - every such call is a statement of the body itself (`threadgroup_barrier(f);`, also as
-///     the statement of an if/else/for/while/do, after a label or after attributes: what
-///     Unit::startsStatement() says), not inside a lambda or a local class, and the callee is
-///     written `threadgroup_barrier`, `metal::...` or `::metal::...` (any other mention of
-///     the two names keeps the fibers);
+///     the statement of an if/else/for/while/do, after a label or after attributes: a simple
+///     statement of the body's tree, Unit::body(), that the call ends), not inside a lambda or
+///     a local class (findNestedBodies()), and the callee is written `threadgroup_barrier`,
+///     `metal::...` or `::metal::...` (any other mention of the two names keeps the fibers);
+///     a body the statement parser cannot delimit (Unit::lexicalBodies()) keeps the fibers;
 ///   - its simd_* and quad_* calls are each the whole value of a statement, written `name` or
 ///     `[::]metal::name`, with nothing but a name or a declaration before the `=`, and its
 ///     simdgroup_multiply[_accumulate] calls are each a statement (CollectiveStatement); its

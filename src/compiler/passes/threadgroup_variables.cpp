@@ -2,88 +2,86 @@
 
 #include "compiler/edits.h"
 #include "compiler/findings.h"
+#include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/translate.h"
 #include "compiler/unit.h"
 
 #include <cstdio>
+#include <map>
+#include <optional>
 
 namespace metalcpu::msl {
 
 namespace {
 
-bool endsDeclaratorName(const Token& t) {
-    return t.isPunct("[") || t.isPunct(",") || t.isPunct(";") || t.isPunct("=") || t.isPunct("{") ||
-           t.isPunct("(");
+// The simple statements of function `function`'s body's statement tree and of the trees of the
+// lambdas written in it (a lambda sees __mc_group through [&]; one in a local class does not,
+// which the caller checks first), keyed by the token each starts at.
+std::map<std::size_t, const Statement*> ownStatements(const Unit& unit, std::size_t function,
+                                                      const std::vector<NestedBody>& nested,
+                                                      std::vector<std::vector<Statement>>& lambdaTrees) {
+    std::map<std::size_t, const Statement*> out;
+    auto add = [&](const std::vector<Statement>& statements, auto& self) -> void {
+        for (const Statement& s : statements) {
+            if (s.kind == StatementKind::Simple) out.emplace(s.keyword, &s);
+            self(s.children, self);
+        }
+    };
+    if (const std::vector<Statement>* body = unit.body(function)) add(*body, add);
+    for (const NestedBody& b : nested) {
+        if (b.kind != NestedBody::Kind::Lambda) continue;
+        if (auto tree = parseBlock(unit.tokens(), unit.partner(), b.open)) lambdaTrees.push_back(std::move(*tree));
+    }
+    for (const std::vector<Statement>& tree : lambdaTrees) add(tree, add);
+    return out;
 }
 
-/// The first declarator's name of a declaration whose specifiers start with the `threadgroup`
-/// at `i`, or kNoToken; `pointer` tells whether a `*` or `&` comes before it (a pointer or
-/// reference to threadgroup memory, not a threadgroup variable).
-std::size_t firstDeclarator(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i,
-                            std::size_t end, bool& pointer) {
-    pointer = false;
-    int angle = 0;
-    for (std::size_t k = i + 1; k < end; ++k) {
-        const Token& t = tokens[k];
-        if (t.isPunct(";")) break;
-        if (t.isPunct("<"))
-            ++angle;
-        else if (t.isPunct(">") && angle > 0)
-            --angle;
-        else if (angle == 0 && (t.isPunct("*") || t.isPunct("&") || t.isPunct("&&")))
-            pointer = true;
-        else if (angle == 0 && t.isPunct("(") && partner[k] != kNoToken)
+// The innermost `{` that holds token `i` with nothing but other braces' contents in between
+// (a block, a class body), or kNoToken when a `(` or `[` is nearer: where a declaration
+// statement could stand.
+std::size_t enclosingBrace(const Unit& unit, std::size_t i) {
+    const std::vector<std::size_t>& partner = unit.partner();
+    for (std::size_t k = i; k-- > 0;) {
+        if (partner[k] != kNoToken && partner[k] < k)
             k = partner[k];
-        else if (angle == 0 && t.isIdentifier() && k > i + 1 && !isCppKeyword(t.spelling) &&
-                 endsDeclaratorName(tokens[k + 1]))
-            return k;
+        else if (partner[k] != kNoToken)
+            return unit[k].isPunct("{") ? k : kNoToken;
     }
     return kNoToken;
 }
 
-/// Whether the token before a `threadgroup` ends a statement or a block: what a declaration
-/// the statement trees do not hold (in a lambda's or a local class's body) looks like.
-bool followsStatementBoundary(const Token& previous) {
-    return previous.isPunct("{") || previous.isPunct("}") || previous.isPunct(";") || previous.isPunct(":") ||
-           previous.kind == TokenKind::Pragma;
+// The simple statement that starts at token `i` in `statements` or nested in them, or nullptr.
+const Statement* simpleStatementAt(const std::vector<Statement>& statements, std::size_t i) {
+    for (const Statement& s : statements) {
+        if (s.tokens.end <= i || i < s.tokens.begin) continue;
+        if (s.kind == StatementKind::Simple) return s.keyword == i ? &s : nullptr;
+        return simpleStatementAt(s.children, i);
+    }
+    return nullptr;
 }
 
-/// Whether the `{` at `open` starts a lambda's body: `[...]`, then maybe template parameters,
-/// parameters, specifiers and a return type, then `{`.
-bool opensLambdaBody(const Unit& unit, std::size_t open) {
-    const TokenList& tokens = unit.tokens();
-    for (std::size_t k = open; k-- > 0;) {
-        const Token& t = tokens[k];
-        if ((t.isPunct(")") || t.isPunct("]")) && unit.partner()[k] != kNoToken && unit.partner()[k] < k) {
-            k = unit.partner()[k];
-            if (unit.role(k) == TokenRole::LambdaIntroducer) return true;
-        } else if (t.isPunct(";") || t.isPunct("{") || t.isPunct("}") || t.isPunct("(") || t.isPunct("[") ||
-                   t.isPunct("=") || t.isPunct(",")) {
-            return false;
-        }
-    }
-    return false;
-}
+// For code the trees of ownStatements() do not hold (a local class's member function, a block
+// of a body the parser could not delimit as a whole): the statements of the block around a
+// token as the statement parser delimits them, each block parsed once.
+class EnclosingBlocks {
+public:
+    explicit EnclosingBlocks(const Unit& unit) : unit_(unit) {}
 
-/// Whether token `i` of the body opened at `bodyOpen` is in a lambda's body (rather than in a
-/// local class's): the innermost enclosing brace that is either decides.
-bool inLambdaBody(const Unit& unit, std::size_t i, std::size_t bodyOpen) {
-    const TokenList& tokens = unit.tokens();
-    const std::vector<std::size_t>& partner = unit.partner();
-    for (std::size_t k = i; k-- > bodyOpen + 1;) {
-        const Token& t = tokens[k];
-        if ((t.isPunct("}") || t.isPunct(")") || t.isPunct("]")) && partner[k] != kNoToken && partner[k] < k) {
-            k = partner[k];
-        } else if (t.isPunct("{")) {
-            if (opensLambdaBody(unit, k)) return true;
-            // `struct L {`, `struct L : B<T> {` (`else {`, `do {` and `try {` are blocks).
-            const Token& before = tokens[k - 1];
-            if ((before.isIdentifier() && !isCppKeyword(before.spelling)) || before.isPunct(">")) return false;
-        }
+    /// The simple statement that starts at token `i` in its innermost block, or nullptr.
+    const Statement* statementAt(std::size_t i) {
+        const std::size_t open = enclosingBrace(unit_, i);
+        if (open == kNoToken) return nullptr;
+        auto parsed = blocks_.find(open);
+        if (parsed == blocks_.end())
+            parsed = blocks_.emplace(open, parseBlock(unit_.tokens(), unit_.partner(), open)).first;
+        return parsed->second ? simpleStatementAt(*parsed->second, i) : nullptr;
     }
-    return false;
-}
+
+private:
+    const Unit& unit_;
+    std::map<std::size_t, std::optional<std::vector<Statement>>> blocks_;
+};
 
 } // namespace
 
@@ -118,69 +116,75 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, s
     for (std::size_t fi = 0; fi < module.functions.size(); ++fi) {
         const FunctionDecl& f = module.functions[fi];
         if (!f.hasBody) continue;
+        const std::vector<NestedBody> nested = findNestedBodies(unit, fi);
+        std::vector<std::vector<Statement>> lambdaTrees;
+        const std::map<std::size_t, const Statement*> ownStatement = ownStatements(unit, fi, nested, lambdaTrees);
+        EnclosingBlocks enclosing(unit);
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
             // A body nested in this one that the scanner knows has its own turn.
             if (!tokens[i].isIdentifier("threadgroup") || unit.functionAt(i) != fi) continue;
-            bool pointer = false;
-            const std::size_t name = firstDeclarator(tokens, partner, i, f.bodyClose, pointer);
-            // The statement trees hold the function's own statements, not those of the lambdas
-            // in it: there the tokens before tell (a lambda sees __mc_group through [&]).
-            const bool boundary = followsStatementBoundary(tokens[i - 1]);
-            if (!unit.startsStatement(i) && !(boundary && inLambdaBody(unit, i, f.bodyOpen))) {
-                // Shaped like a variable declaration, but in a local class's member function
-                // (which the scanner does not list): address spaces are erased, so left alone
-                // it would silently be a per-thread variable.
-                if (!pointer && name != kNoToken && boundary)
-                    diagnostics.error(tokens[i].location, "threadgroup variable '" + tokens[name].spelling +
+            // The `;` of the statement that starts at this `threadgroup`, if one does.
+            std::size_t end = kNoToken;
+            const auto own = ownStatement.find(i);
+            if (const Statement* s = own != ownStatement.end() ? own->second : enclosing.statementAt(i)) {
+                end = s->tokens.end - 1;
+            } else if (unit.startsStatement(i)) {
+                // A block the statement parser cannot delimit, in a body the unit judges by
+                // its tokens (Unit::lexicalBodies()): the statement ends at its `;`.
+                end = simpleStatementEnd(tokens, partner, i, f.bodyClose);
+                if (end == kNoToken) {
+                    diagnostics.error(tokens[i].location, "expected ';' after the threadgroup declaration");
+                    continue;
+                }
+            }
+            if (end == kNoToken) continue;
+            if (inNestedBody(nested, NestedBody::Kind::LocalClass, i)) {
+                // A declaration in a local class's member function (which the scanner does not
+                // list) cannot be given its group, and left alone it would silently be a
+                // per-thread variable.
+                const auto d = parseDeclaration(tokens, partner, i, end);
+                if (d && declaratorParts(tokens, partner, *d, 0, end).pointer.empty())
+                    diagnostics.error(tokens[i].location, "threadgroup variable '" + tokens[d->names.front()].spelling +
                                                               "' must be declared in a function body or a lambda, "
                                                               "not in a local class");
                 continue;
             }
-            if (pointer) continue;
-            if (name == kNoToken) {
-                diagnostics.error(tokens[i].location,
-                                  "expected a variable name in this threadgroup declaration");
+            const auto d = parseDeclaration(tokens, partner, i, end);
+            if (!d) {
+                diagnostics.error(tokens[i].location, "expected a variable name in this threadgroup declaration");
                 continue;
             }
-            ThreadgroupDeclaration d;
-            d.function = fi;
-            d.type = {i + 1, name};
+            // A pointer or a reference to threadgroup memory is rewriteAddressSpaces()'s.
+            if (!declaratorParts(tokens, partner, *d, 0, end).pointer.empty()) continue;
+            ThreadgroupDeclaration declaration;
+            declaration.function = fi;
+            declaration.type = {i + 1, d->names.front()};
+            declaration.statement = {i, end + 1};
             bool ok = true;
-            std::size_t j = name;
-            while (ok) {
+            for (std::size_t k = 0; k < d->names.size() && ok; ++k) {
+                const DeclaratorParts parts = declaratorParts(tokens, partner, *d, k, end);
                 ThreadgroupDeclarator declarator;
-                if (!tokens[j].isIdentifier() || isCppKeyword(tokens[j].spelling)) {
-                    diagnostics.error(tokens[j].location,
+                declarator.name = tokens[parts.name].spelling;
+                declarator.nameToken = parts.name;
+                declarator.arrayBounds = parts.bounds;
+                declarator.key = (fileKey << 20) | ++site;
+                if (!parts.pointer.empty()) {
+                    diagnostics.error(tokens[parts.pointer.begin].location,
                                       "expected a variable name in this threadgroup declaration");
                     ok = false;
-                    break;
-                }
-                declarator.name = tokens[j].spelling;
-                declarator.nameToken = j;
-                std::size_t boundsBegin = ++j;
-                while (tokens[j].isPunct("[") && partner[j] != kNoToken) j = partner[j] + 1;
-                declarator.arrayBounds = {boundsBegin, j};
-                declarator.key = (fileKey << 20) | ++site;
-                d.declarators.push_back(std::move(declarator));
-                if (tokens[j].isPunct("=") || tokens[j].isPunct("{") || tokens[j].isPunct("(")) {
-                    diagnostics.error(tokens[j].location, "threadgroup variable '" +
-                                                              d.declarators.back().name +
-                                                              "' cannot have an initializer");
+                } else if (!parts.initializer.empty()) {
+                    const Token& first = tokens[parts.initializer.begin];
+                    diagnostics.error(first.location, first.isPunct("=") || first.isPunct("{") || first.isPunct("(")
+                                                          ? "threadgroup variable '" + declarator.name +
+                                                                "' cannot have an initializer"
+                                                          : std::string("expected ';' after the threadgroup declaration"));
                     ok = false;
-                    break;
                 }
-                if (tokens[j].isPunct(";")) break;
-                if (!tokens[j].isPunct(",")) {
-                    diagnostics.error(tokens[j].location, "expected ';' after the threadgroup declaration");
-                    ok = false;
-                    break;
-                }
-                ++j;
+                declaration.declarators.push_back(std::move(declarator));
             }
             if (!ok) continue;
-            d.statement = {i, j + 1};
-            out.push_back(std::move(d));
-            i = j;
+            out.push_back(std::move(declaration));
+            i = end;
         }
     }
     return out;

@@ -33,7 +33,12 @@ struct ThreadgroupDeclaration {
 /// at namespace scope. Declarations of pointers or references to threadgroup memory
 /// (`threadgroup float* p = ...;`) are not variables in threadgroup memory and are left to
 /// rewriteAddressSpaces(). A declaration belongs to the innermost function whose body holds
-/// it, and is one only where Unit::startsStatement() says a statement starts.
+/// it, and is one where a simple statement starts with `threadgroup`: a statement of the
+/// function's tree (Unit::body()) or of a lambda's written in it (findNestedBodies(), its body
+/// parsed by parseBlock()), read by parseDeclaration(). One in a local class's code (a member
+/// function, which the scanner does not list) is an error naming the variable. In a body the
+/// statement parser cannot delimit, the block around the declaration is parsed instead, and
+/// where that fails too Unit::startsStatement() judges by the tokens.
 std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, std::uint64_t fileKey,
                                                              Diagnostics& diagnostics);
 

@@ -274,6 +274,42 @@ TEST(BarrierCoroutines, StatementStartsFromTheTree) {
                     .coroutines.empty());
 }
 
+// Test that the returns that become co_return are the return statements of the body's tree:
+// one in a lambda that no token before it marks as one (`(void)[&] {...}`, whose `[` reads as
+// a subscript) stays the lambda's `return;` (the old scan of `return` tokens outside the
+// lambdas it recognised made it a co_return, which would make the lambda a coroutine).
+TEST(BarrierCoroutines, ReturnsFromTheTree) {
+    Result r = rewrite("kernel void k(uint i [[thread_position_in_grid]]) {\n"
+                       "  (void)[&] { if (i) return; };\n"
+                       "  threadgroup_barrier(mem_flags::mem_none);\n"
+                       "  if (i) return;\n"
+                       "}");
+    EXPECT_EQ(r.coroutines, std::vector<std::string>{"k"});
+    EXPECT_EQ(r.text, "::metalcpu_kernel::barrier_task k(uint i , " + kGroup + ") {\n"
+                      "(void)[&] { if (i) return; };\n"
+                      "co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_none);\n"
+                      "if (i) co_return;\n"
+                      "}");
+}
+
+// Test that a kernel whose body the statement parser cannot delimit (a pragma inside a
+// statement; Unit::lexicalBodies() counts it) keeps the fibers: its statements, and so its
+// barriers' positions, are unknown (the old rule judged them by the token before).
+TEST(BarrierCoroutines, UndelimitedBodyStaysFiber) {
+    const std::string source = "kernel void k(device int* a) {\n"
+                               "  a[0] = 1\n"
+                               "#pragma unroll\n"
+                               "  ;\n"
+                               "  threadgroup_barrier(mem_flags::mem_none);\n"
+                               "  return;\n"
+                               "}";
+    auto p = testing::parse(source);
+    EXPECT_EQ(Unit(p->tokens, p->partner, p->module).lexicalBodies(), 1u);
+    Result r = rewrite(source);
+    EXPECT_TRUE(r.coroutines.empty());
+    EXPECT_EQ(r.text.find("co_"), std::string::npos);
+}
+
 // Test that a kernel template is rewritten once, in its primary definition, whatever its
 // instantiations.
 TEST(BarrierCoroutines, TemplateKernel) {

@@ -127,5 +127,75 @@ TEST(ThreadgroupVariables, LocalClassIsAnError) {
                                                     "declared in a function body or a lambda, not in a local class"}));
 }
 
+// Test that a lambda's declarations are its statement tree's (lambdas found by the unit's
+// introducer role): one after an attribute is a declaration, and so is one in a lambda whose
+// trailing return type has a template argument list with a comma (the old token walk back from
+// the `{` stopped at that comma, took the body for a local class's and reported an error).
+TEST(ThreadgroupVariables, LambdaStatementsFromTheirTrees) {
+    Result r = rewrite("kernel void k() { auto g = [&] { [[maybe_unused]] threadgroup int t[2]; };\n"
+                       "  auto h = [&]() -> vec<float, 2> { threadgroup float u; return 0; }; }");
+    EXPECT_EQ(r.text, "kernel void k() { auto g = [&] { [[maybe_unused]] auto& t = "
+                      "::metalcpu_kernel::threadgroup_variable<int[2], 0x100001ull>(__mc_group); };\n"
+                      "auto h = [&]() -> vec<float, 2> { auto& u = "
+                      "::metalcpu_kernel::threadgroup_variable<float, 0x100002ull>(__mc_group); return 0; }; }");
+    EXPECT_EQ(r.declarations.size(), 2u);
+    EXPECT_TRUE(r.messages.empty()) << r.messages[0];
+}
+
+// Test that a local class's code is never the function's, whatever is around the declaration:
+// after an attribute and in a lambda written in a member function it is still an error.
+TEST(ThreadgroupVariables, LocalClassCodeIsNeverTheFunctions) {
+    Result r = rewrite("kernel void k() { struct L { void f() { [[maybe_unused]] threadgroup int y; }\n"
+                       "  void g() { auto h = [&] { threadgroup int z; }; } }; }");
+    EXPECT_TRUE(r.declarations.empty());
+    EXPECT_EQ(r.messages, (std::vector<std::string>{
+                              "test.metal:1:58: error: threadgroup variable 'y' must be declared in a function body "
+                              "or a lambda, not in a local class",
+                              "test.metal:2:29: error: threadgroup variable 'z' must be declared in a function body "
+                              "or a lambda, not in a local class"}));
+}
+
+// Test that pointers stay rewriteAddressSpaces()'s wherever they are declared, and that
+// casts and template arguments naming threadgroup are no declarations, in a local class too.
+TEST(ThreadgroupVariables, PointersCastsAndTemplateArguments) {
+    const std::string source = "kernel void k(threadgroup float* s) { auto p = (threadgroup float*)s;\n"
+                               "  auto q = static_cast<threadgroup float*>(s); auto g = [&] { threadgroup float& r = *s; };\n"
+                               "  struct L { void f(threadgroup float* a) { threadgroup float* b = a; } }; }";
+    Result r = rewrite(source);
+    EXPECT_TRUE(r.declarations.empty());
+    EXPECT_TRUE(r.messages.empty()) << r.messages[0];
+}
+
+// Test that a second declarator that is a pointer is reported (one declaration cannot make
+// both a threadgroup variable and a pointer), an initializer of a later declarator too, and a
+// declaration whose type the declaration parser does not read.
+TEST(ThreadgroupVariables, DeclaratorErrors) {
+    EXPECT_EQ(rewrite("kernel void k() { threadgroup float a, *p; }").messages,
+              (std::vector<std::string>{"test.metal:1:40: error: expected a variable name in this threadgroup "
+                                        "declaration"}));
+    EXPECT_EQ(rewrite("kernel void k() { threadgroup float a, b{}; }").messages,
+              (std::vector<std::string>{"test.metal:1:41: error: threadgroup variable 'b' cannot have an "
+                                        "initializer"}));
+    // A type parseDeclaration() does not read is an error, not a per-thread variable.
+    EXPECT_EQ(rewrite("kernel void k() { int x; threadgroup decltype(x) y; }").messages,
+              (std::vector<std::string>{"test.metal:1:26: error: expected a variable name in this threadgroup "
+                                        "declaration"}));
+}
+
+// Test that in a body the statement parser cannot delimit (a pragma inside a statement), a
+// declaration is still found: in a block that the parser delimits by that block's statements,
+// elsewhere where the unit judges a statement to start by the tokens before.
+TEST(ThreadgroupVariables, BodiesTheParserCannotDelimit) {
+    const std::string source = "kernel void k() { int a = 1\n#pragma unroll\n;\n"
+                               "  threadgroup int s; if (a) { threadgroup float t[2]; } }";
+    auto p = testing::parse(source);
+    EXPECT_EQ(Unit(p->tokens, p->partner, p->module).lexicalBodies(), 1u);
+    Result r = rewrite(source);
+    ASSERT_EQ(r.declarations.size(), 2u);
+    EXPECT_EQ(r.declarations[0].declarators[0].name, "s");
+    EXPECT_EQ(r.declarations[1].declarators[0].name, "t");
+    EXPECT_TRUE(r.messages.empty()) << r.messages[0];
+}
+
 } // namespace
 } // namespace metalcpu::msl
