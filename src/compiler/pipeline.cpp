@@ -4,6 +4,7 @@
 #include "compiler/passes/address_spaces.h"
 #include "compiler/passes/attributes.h"
 #include "compiler/passes/checked_accesses.h"
+#include "compiler/passes/collective_calls.h"
 #include "compiler/passes/constant_initialisation.h"
 #include "compiler/passes/designators.h"
 #include "compiler/passes/division.h"
@@ -84,6 +85,9 @@ const std::vector<PassInfo>& passes() {
     // - checked-pointer-types runs before address-spaces: in the validation flavour the address
     //   spaces of pointers become checked pointers, and address-spaces rewrites only the rest
     //   (each qualifier is rewritten once);
+    // - collective-calls runs before checked-accesses and everything that wraps expressions:
+    //   its `(call site, f(x))` must be inside what they insert around `f(x)` (`load(`...`)`),
+    //   and after address-space-overloads, whose erased code must not print its insertions;
     // - checked-accesses runs after the type rewrites it builds on;
     // - threadgroup-variables, coroutines and work-item loops copy rewritten text;
     // - array-designators runs late: it copies initialiser values with every edit in them;
@@ -100,6 +104,7 @@ const std::vector<PassInfo>& passes() {
         {"checked-pointer-types", rewriteCheckedPointerTypes, true},
         {"address-spaces", rewriteAddressSpaces, false},
         {"constant-initialisation", rewriteConstantInitialisation, false},
+        {"collective-calls", markCollectiveCalls, false},
         {"divisions", rewriteDivisions, false},
         {"checked-accesses", rewriteCheckedAccesses, true},
         {"half-literals", rewriteHalfLiterals, false},

@@ -50,6 +50,45 @@ bool earlier(const mc_simd_site& a, const mc_simd_site& b) {
     return std::less<const void*>()(a.kind, b.kind);
 }
 
+/// How many calls deep a place is compared (MSL has no recursion; helpers nest a few deep).
+constexpr std::size_t kMaxCallDepth = 64;
+
+/// Whether two collectives are at the same place: the same site, reached through calls at
+/// the same sites (mc_simd_call chains, innermost first).
+bool samePlace(const mc_simd_site& a, const mc_simd_call* aPath, const mc_simd_site& b, const mc_simd_call* bPath) {
+    if (!sameSite(a, b)) return false;
+    for (; aPath && bPath; aPath = aPath->caller, bPath = bPath->caller)
+        if (!sameSite(aPath->site, bPath->site)) return false;
+    return !aPath && !bPath;
+}
+
+/// The sites of a place from the kernel's body inwards, its calls' and then its own, into
+/// `out`; returns how many. Calls deeper than kMaxCallDepth are left out (the outer ones
+/// decide the order first).
+std::size_t placeSites(const mc_simd_site& site, const mc_simd_call* path, const mc_simd_site* (&out)[kMaxCallDepth]) {
+    std::size_t depth = 0;
+    for (const mc_simd_call* c = path; c; c = c->caller) ++depth;
+    const std::size_t kept = std::min(depth, kMaxCallDepth - 1);
+    for (std::size_t skip = depth - kept; skip > 0; --skip) path = path->caller;
+    for (std::size_t k = kept; k > 0; --k, path = path->caller) out[k - 1] = &path->site;
+    out[kept] = &site;
+    return kept + 1;
+}
+
+/// Source order of places: call by call from the kernel's body inwards (earlier()), so a
+/// helper's collectives come where the helper is called; a place whose calls are a prefix of
+/// another's is reached first.
+bool earlierPlace(const mc_simd_site& a, const mc_simd_call* aPath, const mc_simd_site& b,
+                  const mc_simd_call* bPath) {
+    if (!aPath && !bPath) return earlier(a, b);
+    const mc_simd_site* aSites[kMaxCallDepth];
+    const mc_simd_site* bSites[kMaxCallDepth];
+    const std::size_t aCount = placeSites(a, aPath, aSites), bCount = placeSites(b, bPath, bSites);
+    for (std::size_t k = 0; k < std::min(aCount, bCount); ++k)
+        if (!sameSite(*aSites[k], *bSites[k])) return earlier(*aSites[k], *bSites[k]);
+    return aCount < bCount;
+}
+
 std::size_t pageSize() {
     static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     return size;
@@ -120,6 +159,8 @@ void FiberScheduler::runGroup(const mc_group* group, mc_thread_fn run, std::uint
     waiting_.assign(threadCount, Wait::None);
     roundOf_.assign(threadCount, 0);
     siteOf_.assign(threadCount, nullptr);
+    callOf_.assign(threadCount, nullptr);
+    pathOf_.assign(threadCount, nullptr);
     scopeOf_.assign(threadCount, 0);
     const std::size_t usable = kStackBytes - pageSize();
     for (std::uint32_t i = 0; i < threadCount; ++i) {
@@ -194,11 +235,13 @@ void FiberScheduler::simdExchange(const void* value, std::uint32_t size, const m
     SimdGroup& simdgroup = simdgroups_[s];
     if (!site) site = &kNoSite;
     const std::uint32_t parity = simdgroup.round & 1u;
+    const mc_simd_call* path = callOf_[me];
     if (simdgroup.arrived == 0) {
         simdgroup.active[parity] = 0;
         simdgroup.site = site;
+        simdgroup.path = path;
         simdgroup.divergent = false;
-    } else if (!simdgroup.divergent && !sameSite(*site, *simdgroup.site)) {
+    } else if (!simdgroup.divergent && !samePlace(*site, path, *simdgroup.site, simdgroup.path)) {
         simdgroup.divergent = true;
     }
     if (size > 0)
@@ -207,6 +250,7 @@ void FiberScheduler::simdExchange(const void* value, std::uint32_t size, const m
     simdgroup.active[parity] |= std::uint64_t(1) << lane;
     roundOf_[me] = parity;
     siteOf_[me] = site; // in the caller's frame, which stays put while it waits
+    pathOf_[me] = path; // so are its calls, in the frames of their callers
     waiting_[me] = Wait::Simdgroup;
     if (++simdgroup.arrived + simdgroup.atBarrier == simdgroup.alive) resolveSimdgroup(s);
     if (waiting_[me] != Wait::None) wait(Wait::Simdgroup);
@@ -299,9 +343,11 @@ void FiberScheduler::resolveSimdgroup(std::uint32_t simdgroup) {
     }
     const std::uint32_t begin = simdgroup * simdWidth_;
     const std::uint32_t end = std::min<std::uint32_t>(begin + simdWidth_, static_cast<std::uint32_t>(waiting_.size()));
-    const mc_simd_site* first = nullptr;
+    std::uint32_t first = end;
     for (std::uint32_t i = begin; i < end; ++i)
-        if (waiting_[i] == Wait::Simdgroup && (!first || earlier(*siteOf_[i], *first))) first = siteOf_[i];
+        if (waiting_[i] == Wait::Simdgroup &&
+            (first == end || earlierPlace(*siteOf_[i], pathOf_[i], *siteOf_[first], pathOf_[first])))
+            first = i;
     // Every lane of the SIMD-group is waiting, so none is still reading a round's values:
     // a lane whose value went to the other buffer (it arrived after an earlier partial
     // release) can have it moved to this round's.
@@ -309,7 +355,8 @@ void FiberScheduler::resolveSimdgroup(std::uint32_t simdgroup) {
     std::uint64_t active = 0;
     std::uint32_t released = 0;
     for (std::uint32_t i = begin; i < end; ++i) {
-        if (waiting_[i] != Wait::Simdgroup || !sameSite(*siteOf_[i], *first)) continue;
+        if (waiting_[i] != Wait::Simdgroup || !samePlace(*siteOf_[i], pathOf_[i], *siteOf_[first], pathOf_[first]))
+            continue;
         const std::size_t offset = std::size_t(i - begin) * METALCPU_SIMD_VALUE_BYTES;
         if (roundOf_[i] != parity)
             std::memcpy(simdValues(simdgroup, parity) + offset, simdValues(simdgroup, roundOf_[i]) + offset,

@@ -23,15 +23,19 @@ namespace metalcpu::exec {
 /// come to the collective before the barrier opens.
 ///
 /// Each collective call carries its site (mc_simd_site: source position and function), and
-/// a round holds only the lanes at one site, as Metal's active threads are those that reached
-/// that collective. When all lanes are at the same site (the common case, checked with one
-/// comparison per arrival) they are released as one round. When they diverged to different
-/// collectives, only the lanes at the site earliest in the source (line, then column) are
-/// released; the others wait on and are looked at again when every lane of the SIMD-group is
-/// waiting once more. Earliest first is how structured code reconverges: lanes that left a
-/// loop wait at the collective after it until the last lane has left, and the lanes of each
-/// side of an `if` run their own collective before they all meet at the one after it. (A
-/// helper defined below its caller, or in another file, can be taken in the wrong order.)
+/// the thread carries the chain of calls it reached it through (swapCallPath(), one link per
+/// call of a helper that can reach a collective): together they are the collective's place.
+/// A round holds only the lanes at one place, as Metal's active threads are those that
+/// reached that collective. When all lanes are at the same place (the common case, checked
+/// with one comparison per arrival, and a walk of the chains when there are any) they are
+/// released as one round. When they diverged to different collectives, only the lanes at the
+/// place earliest in the source are released: places compare call by call from the kernel's
+/// body inwards, each by line, then column, so a helper's collectives count where the helper
+/// is called, not where it is defined. The others wait on and are looked at again when every
+/// lane of the SIMD-group is waiting once more. Earliest first is how structured code
+/// reconverges: lanes that left a loop wait at the collective after it until the last lane
+/// has left, and the lanes of each side of an `if` run their own collective before they all
+/// meet at the one after it.
 ///
 /// If every live thread waits and none can be released (a scope operation split from a
 /// collective), the SIMD-groups' and scopes' rounds are forced, and only if there are none
@@ -56,6 +60,15 @@ public:
     /// has (here or at another collective), with the round of the lanes at `site` described
     /// in `round`. A null site is one site that every null site shares.
     void simdExchange(const void* value, std::uint32_t size, const mc_simd_site* site, mc_simd_round* round);
+
+    /// Called by the kernel (through the services) around a call that can reach a collective:
+    /// makes `innermost` the running thread's current call and returns the one before. A
+    /// collective's place is its site and the chain of calls from there (mc_simd_call).
+    const mc_simd_call* swapCallPath(const mc_simd_call* innermost) {
+        const mc_simd_call* before = callOf_[current_];
+        callOf_[current_] = innermost;
+        return before;
+    }
 
     /// Called by the kernel (through the services) at a Metal 4 tensor operation over a scope
     /// of `simdgroups` consecutive SIMD-groups (the caller's is scope index / simdgroups):
@@ -102,6 +115,7 @@ private:
         std::uint32_t atBarrier = 0; ///< its threads waiting at the threadgroup barrier
         std::uint64_t active[2] = {0, 0};
         const mc_simd_site* site = nullptr; ///< of the first thread to arrive, while !divergent
+        const mc_simd_call* path = nullptr; ///< its chain of calls
         bool divergent = false;            ///< the threads that arrived are at different sites
     };
     /// A scope operation gathering its threads' records; indexed by the scope's first
@@ -136,6 +150,8 @@ private:
     std::vector<Wait> waiting_;
     std::vector<std::uint32_t> roundOf_; ///< the value buffer (round parity) of each thread's last value
     std::vector<const mc_simd_site*> siteOf_; ///< the collective each waiting thread is at
+    std::vector<const mc_simd_call*> callOf_; ///< each thread's current call (swapCallPath)
+    std::vector<const mc_simd_call*> pathOf_; ///< the calls each waiting thread came through
     std::vector<SimdGroup> simdgroups_;
     std::vector<unsigned char> simdValues_; ///< per SIMD-group, two rounds of width values
     std::vector<Scope> scopes_;

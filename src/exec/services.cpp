@@ -42,6 +42,11 @@ void simdgroupExchange(const void* value, mc_u32 size, const mc_simd_site* site,
     *round = mc_simd_round{alone, 1u, 0u, 1u};
 }
 
+const mc_simd_call* simdCallPath(const mc_simd_call* innermost) {
+    FiberScheduler* fibers = FiberScheduler::current();
+    return fibers ? fibers->swapCallPath(innermost) : nullptr;
+}
+
 const mc_group* currentGroup() { return t_group; }
 
 void* threadgroupVariable(const mc_group* group, mc_u64 siteKey, mc_u64 size, mc_u64 align) {
@@ -190,6 +195,7 @@ const mc_services* kernelServices() {
     &scopeCall,
     &tensorMatmul,
     &cooperativeReduce,
+    &simdCallPath,
     };
     return &services;
 }

@@ -1,9 +1,10 @@
 // SIMD-group functions on fibers (in helper functions, as operands) where the lanes of a
 // SIMD-group diverge to different collectives: as on Metal, each collective runs over the
-// lanes that reached it (its active threads), one round per collective, and the lanes meet
-// again after the branch or the loop. Checked against a CPU model, over threadgroups of 1, 20,
-// 32, 45 and 64 threads (widths 8 and 64 too) and grids that cut the last group, with threads
-// that return first, plain and shader-validated; canaries around the outputs.
+// lanes that reached it (its active threads), one round per collective (a helper's per call
+// of it), and the lanes meet again after the branch or the loop. Checked against a CPU model,
+// over threadgroups of 1, 20, 32, 45 and 64 threads (widths 8 and 64 too) and grids that cut
+// the last group, with threads that return first, plain and shader-validated; canaries
+// around the outputs.
 #include "guarded_buffer.h"
 #include "lowering.h"
 #include "simd_shape.h"
@@ -68,6 +69,11 @@ uint quads(uint x, uint quad_lane, thread uint& mask) {
     return quad_max(x) + 1000;
 }
 
+// Defined below the kernel that calls it: its collective counts where it is called.
+uint defined_below(uint x);
+// Called from both sides of a branch: two calls, so two collectives.
+uint called_twice(uint x) { return simd_sum(x); }
+
 kernel void helper_if_else(device const uint* in [[buffer(0)]], device uint* out [[buffer(1)]],
                            uint gid [[thread_position_in_grid]], uint lane [[thread_index_in_simdgroup]]) {
     const uint x = in[gid];
@@ -109,6 +115,29 @@ kernel void quad_divergence(device const uint* in [[buffer(0)]], device uint* ou
     out[gid * 2] = quads(x, quad_lane, mask);
     out[gid * 2 + 1] = mask;
 }
+
+kernel void helper_defined_below(device const uint* in [[buffer(0)]], device uint* out [[buffer(1)]],
+                                 uint gid [[thread_position_in_grid]], uint lane [[thread_index_in_simdgroup]]) {
+    const uint x = in[gid];
+    if (x % 11 == 5) return;
+    uint r = 7;
+    if (lane % 3 == 0) r = defined_below(x);
+    out[gid * 2] = r;
+    out[gid * 2 + 1] = simd_sum(1u) + 0; // after the if, although earlier in the file
+}
+
+kernel void one_helper_two_calls(device const uint* in [[buffer(0)]], device uint* out [[buffer(1)]],
+                                 uint gid [[thread_position_in_grid]]) {
+    const uint x = in[gid];
+    if (x % 11 == 5) return;
+    uint r;
+    if (x % 2 == 0) r = called_twice(x);
+    else r = called_twice(x + 100);
+    out[gid * 2] = r;
+    out[gid * 2 + 1] = simd_sum(1u) + 0;
+}
+
+uint defined_below(uint x) { return simd_sum(x); }
 )";
 
 /// The model's view of one thread: its lanes' values and which of them are live (exist and
@@ -276,6 +305,30 @@ TEST_P(DivergentCollectives, QuadFunctionsPerSide) {
     });
 }
 
+// Test a helper defined below the kernel, called on one side of an if: its collective is
+// reached before the sum after the if, which covers every live lane again (ordered by the
+// source alone, the sum after the if would go first, with the other side's lanes only).
+TEST_P(DivergentCollectives, HelperDefinedBelowItsCaller) {
+    check("helper_defined_below", 2, [](const Lanes& s, const Lanes&) {
+        const std::uint32_t live = std::uint32_t(s.where([](std::uint32_t, unsigned) { return true; }).size());
+        if (s.self % 3 != 0) return std::vector<std::uint32_t>{7u, live};
+        const auto side = s.where([](std::uint32_t, unsigned l) { return l % 3 == 0; });
+        return std::vector<std::uint32_t>{sum(s, side, same), live};
+    });
+}
+
+// Test one helper called from both sides of a branch: two calls are two collectives, each
+// over its own side's lanes (by the helper's own site alone they would meet as one).
+TEST_P(DivergentCollectives, OneHelperFromTwoCalls) {
+    check("one_helper_two_calls", 2, [](const Lanes& s, const Lanes&) {
+        const bool even = s.values[s.self] % 2 == 0;
+        const auto side = s.where([&](std::uint32_t v, unsigned) { return (v % 2 == 0) == even; });
+        const std::uint32_t r = even ? sum(s, side, same) : sum(s, side, [](std::uint32_t v) { return v + 100; });
+        return std::vector<std::uint32_t>{r,
+                                          std::uint32_t(s.where([](std::uint32_t, unsigned) { return true; }).size())};
+    });
+}
+
 // Test that these kernels run on fibers (their collectives are in helpers or operands), which
 // is the lowering whose rendezvous this file is about.
 TEST_P(DivergentCollectives, RunOnFibers) {
@@ -283,7 +336,9 @@ TEST_P(DivergentCollectives, RunOnFibers) {
                      {"same_function_two_sites", MC_KERNEL_USES_BARRIERS},
                      {"loop_leaving_early", MC_KERNEL_USES_BARRIERS},
                      {"votes_per_side", MC_KERNEL_USES_BARRIERS},
-                     {"quad_divergence", MC_KERNEL_USES_BARRIERS}},
+                     {"quad_divergence", MC_KERNEL_USES_BARRIERS},
+                     {"helper_defined_below", MC_KERNEL_USES_BARRIERS},
+                     {"one_helper_two_calls", MC_KERNEL_USES_BARRIERS}},
                     [&](const char* name) { return kernel(name); });
 }
 

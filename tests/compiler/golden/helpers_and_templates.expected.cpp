@@ -39,7 +39,7 @@ template <typename Op, int WM, int WN>
     for (int i = 0; i < WM; ++i) {
         acc.add(op(in[gid * WM + i], 0.0f));
     }
-    out[gid] = group_sum<WN * 32>(acc.value(), lid);
+    out[gid] = (::metalcpu_kernel::simd_call_site(), group_sum<WN * 32>(acc.value(), lid));
 } namespace { template <typename Op, int WM, int WN> constexpr unsigned __mc_max_threads_8() { return (WM * WN * 32); } }
 
 typedef decltype(reduce_rows<SumOp, 2, 4>) reduce_rows_t;

@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 13u /* 13: docs/kernel-abi.md, collective statements */
+#define METALCPU_KERNEL_ABI_VERSION 14u /* 14: docs/kernel-abi.md, call paths of collectives */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -248,6 +248,15 @@ typedef struct mc_simd_site {
     const void* kind; /* one address per function and value type */
 } mc_simd_site;
 
+/* A call, in kernel code, of a function that can reach a SIMD-group collective (ABI 14): where
+   it is, and the call it is made in (null in the kernel's own body). A collective's place is
+   its site together with the chain of calls it was reached through, so one helper reached
+   from two calls is two collectives, and the order of places is the order of the calls. */
+typedef struct mc_simd_call {
+    mc_simd_site site;
+    const struct mc_simd_call* caller;
+} mc_simd_call;
+
 /* Reflection of one kernel parameter. */
 typedef struct mc_param {
     const char* name;      /* as declared; "" when unnamed */
@@ -486,6 +495,12 @@ typedef struct mc_services {
     void (*tensor_matmul)(const mc_matmul_call* call);
     /* One reduce_rows or reduce_columns over a whole scope. */
     void (*cooperative_reduce)(const mc_reduce_call* call);
+
+    /* Call paths of collectives (ABI 14): makes `innermost` the calling thread's current call
+       (the one its next collective is reached through) and returns the one before, which the
+       caller restores when the call returns. Outside a group on fibers it does nothing and
+       returns null. */
+    const mc_simd_call* (*simd_call_path)(const mc_simd_call* innermost);
 } mc_services;
 
 /* Exported by every kernel library. Hands the services over and returns the modules and

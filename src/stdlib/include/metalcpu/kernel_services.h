@@ -96,6 +96,24 @@ struct simd_site : mc_simd_site {
     }
 };
 
+/// The translator wraps each call of a function that can reach a collective in one of these
+/// (`(::metalcpu_kernel::simd_call_site(), helper(x))`, docs/compiler.md): while the call runs
+/// it is the thread's current call (mc_services::simd_call_path), so a collective inside knows
+/// the chain of calls it was reached through. Two calls of one helper are then two places,
+/// and places compare call by call, the way structured code reaches them: a helper defined
+/// below its caller has its collectives ordered by where it is called, not by where it is.
+/// A temporary: it lives until the end of the full expression holding the call.
+struct simd_call_site : mc_simd_call {
+    simd_call_site(simd_site here = {}) : mc_simd_call{here, nullptr} {
+        if (g_services->simd_call_path) caller = g_services->simd_call_path(this);
+    }
+    ~simd_call_site() {
+        if (g_services->simd_call_path) g_services->simd_call_path(caller);
+    }
+    simd_call_site(const simd_call_site&) = delete;
+    simd_call_site& operator=(const simd_call_site&) = delete;
+};
+
 /// One address per collective kind: a function and the types it exchanges. Hidden: an inline
 /// variable of default visibility is a GNU unique symbol, which keeps the kernel library
 /// loaded after dlclose, and the loader then hands out that stale library for the next one

@@ -65,9 +65,14 @@ struct suspend_never {
 
 } // namespace std
 
-// Every SIMD-group function takes the call's site last (the collect loop passes its own).
+// Every SIMD-group function takes the call's site last (the collect loop passes its own);
+// calls of functions that reach one carry theirs in a temporary (passes/collective_calls.h).
 namespace metalcpu_kernel {
 struct simd_site {};
+struct simd_call_site {
+    simd_call_site(simd_site = {}) {}
+    ~simd_call_site() {}
+};
 } // namespace metalcpu_kernel
 
 namespace metal {

@@ -1,0 +1,170 @@
+#include "compiler/passes/collective_calls.h"
+
+#include "compiler/call_graph.h"
+#include "compiler/edits.h"
+#include "compiler/findings.h"
+#include "compiler/syntax.h"
+#include "compiler/unit.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace metalcpu::msl {
+
+namespace {
+
+constexpr std::string_view kCallSite = "(::metalcpu_kernel::simd_call_site(), ";
+
+/// Whether calling `name` is itself a SIMD-group rendezvous (a collective, not the
+/// threadgroup barrier, which needs no site).
+bool isCollectiveName(std::string_view name) { return isBarrierFunction(name) && name != "threadgroup_barrier"; }
+
+/// Per function of the module: whether it can reach a collective, directly or through the
+/// functions it calls (by name, as the call graph resolves them).
+std::vector<bool> functionsReachingCollectives(const Unit& unit, const CallGraph& graph) {
+    const Module& module = unit.module();
+    const std::size_t n = module.functions.size();
+    std::vector<bool> reaches(n, false);
+    bool any = false;
+    for (std::size_t f = 0; f < n; ++f) {
+        const FunctionDecl& fn = module.functions[f];
+        if (!fn.hasBody) continue;
+        for (std::size_t i = fn.bodyOpen + 1; i < fn.bodyClose && !reaches[f]; ++i)
+            if ((unit.role(i) == TokenRole::Callee || unit.role(i) == TokenRole::QualifiedPart) &&
+                isCollectiveName(unit[i].spelling))
+                reaches[f] = true;
+        any = any || reaches[f];
+    }
+    if (!any) return reaches;
+    // A call through a function pointer may reach any function of the file.
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t f = 0; f < n && f < graph.callees.size(); ++f) {
+            if (reaches[f]) continue;
+            bool now = graph.callsOpaque[f];
+            for (std::size_t c : graph.callees[f]) now = now || reaches[c];
+            if (now) reaches[f] = changed = true;
+        }
+    }
+    return reaches;
+}
+
+/// Marks the tokens inside the operands of decltype, sizeof, alignof and noexcept, which are
+/// never evaluated: a call there makes no rendezvous.
+std::vector<bool> unevaluatedTokens(const Unit& unit) {
+    std::vector<bool> unevaluated(unit.size(), false);
+    for (std::size_t i = 0; i + 1 < unit.size(); ++i) {
+        const Token& t = unit[i];
+        if (!(t.isIdentifier("decltype") || t.isIdentifier("__decltype") || t.isIdentifier("sizeof") ||
+              t.isIdentifier("alignof") || t.isIdentifier("__alignof__") || t.isIdentifier("noexcept") ||
+              t.isIdentifier("typeof") || t.isIdentifier("__typeof__")))
+            continue;
+        const std::size_t open = i + 1;
+        if (!unit[open].isPunct("(") || unit.partner()[open] == kNoToken) continue;
+        for (std::size_t k = open; k <= unit.partner()[open]; ++k) unevaluated[k] = true;
+    }
+    return unevaluated;
+}
+
+bool isNamedCast(const Token& t) {
+    return t.isIdentifier("static_cast") || t.isIdentifier("reinterpret_cast") || t.isIdentifier("const_cast") ||
+           t.isIdentifier("dynamic_cast") || t.isIdentifier("as_type");
+}
+
+/// Whether `t` can end what a `::` qualifies: a name (`ns::`) or template arguments (`S<T>::`).
+bool endsQualifier(const Token& t) { return (t.isIdentifier() && !isCppKeyword(t.spelling)) || t.isPunct(">"); }
+
+/// The first token of the object expression whose last token is `last` (`op`, `a[i].b`,
+/// `f(x)`, `this`, `ns::v`, `(*p)`, `static_cast<S&>(s)`), or kNoToken when it is something
+/// the pass does not read (a lambda called in place, a literal, a template whose `<` it
+/// cannot find). Nothing before `lowest` (the body's `{`) belongs to it.
+std::size_t objectStart(const Unit& unit, std::size_t last, std::size_t lowest) {
+    const std::vector<std::size_t>& partner = unit.partner();
+    std::size_t s = last;
+    for (;;) {
+        const Token& t = unit[s];
+        if (t.isPunct(")") || t.isPunct("]")) {
+            const std::size_t open = partner[s];
+            if (open == kNoToken || open <= lowest + 1) return kNoToken;
+            const Token& before = unit[open - 1];
+            const bool applied = t.isPunct("]") || unit.role(open) == TokenRole::CallOpen ||
+                                 (unit.role(open) == TokenRole::CastOpen && before.isPunct(">"));
+            if (!applied) return open; // `(expr)` (or a C-style cast's operand: the cast stays outside)
+            if (!(before.isIdentifier() || before.isPunct(")") || before.isPunct("]") || before.isPunct(">")))
+                return kNoToken;
+            s = open - 1;
+            continue;
+        }
+        if (t.isPunct(">")) {
+            const std::size_t open = openingAngle(unit.tokens(), partner, s, lowest);
+            if (open == kNoToken || open <= lowest + 1 || !unit[open - 1].isIdentifier()) return kNoToken;
+            s = open - 1;
+            continue;
+        }
+        if (!t.isIdentifier() || (isCppKeyword(t.spelling) && !t.is("this") && !isNamedCast(t))) return kNoToken;
+        // A name: the last part of a qualified name or of a longer member chain?
+        std::size_t before = s - 1;
+        if (unit[before].isIdentifier("template")) --before;
+        const Token& p = unit[before];
+        if (!(p.isPunct("::") || p.isPunct(".") || p.isPunct("->"))) return s;
+        if (before <= lowest + 1) return kNoToken;
+        if (p.isPunct("::") && !endsQualifier(unit[before - 1])) return before; // `::name`
+        s = before - 1;
+    }
+}
+
+/// The first token of the callee expression whose name is at `name` (a Callee, Member or
+/// QualifiedPart token): the name itself, its qualification, or the object it is called on.
+std::size_t calleeExpressionStart(const Unit& unit, std::size_t name, std::size_t lowest) {
+    std::size_t before = name - 1;
+    if (unit[before].isIdentifier("template")) --before;
+    const Token& p = unit[before];
+    if (!(p.isPunct(".") || p.isPunct("->") || p.isPunct("::"))) return name;
+    if (before <= lowest + 1) return kNoToken;
+    if (p.isPunct("::") && !endsQualifier(unit[before - 1])) return before; // `::f(x)`
+    return objectStart(unit, before - 1, lowest);
+}
+
+} // namespace
+
+void markCollectiveCalls(PassContext& c) {
+    const Unit& unit = c.unit;
+    const Module& module = unit.module();
+    const std::vector<bool> reaches = functionsReachingCollectives(unit, c.findings.graph);
+    std::map<std::string_view, bool> reachingNames;
+    for (std::size_t f = 0; f < module.functions.size(); ++f)
+        if (reaches[f]) reachingNames[module.functions[f].name] = true;
+    if (reachingNames.empty()) return;
+    const std::vector<bool> unevaluated = unevaluatedTokens(unit);
+    const std::vector<std::size_t>& partner = unit.partner();
+
+    std::vector<bool> seen(unit.size(), false); // a local class's member bodies lie inside another body
+    for (const FunctionDecl& f : module.functions) {
+        if (!f.hasBody) continue;
+        for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+            if (seen[i]) continue;
+            seen[i] = true;
+            const TokenRole role = unit.role(i);
+            if (role != TokenRole::Callee && role != TokenRole::Member && role != TokenRole::QualifiedPart) continue;
+            if (!reachingNames.count(unit[i].spelling) || isCollectiveName(unit[i].spelling)) continue;
+            // Its argument list: `f(`, or `f<...>(`.
+            std::size_t open = i + 1;
+            if (unit[open].isPunct("<")) {
+                const std::size_t close = closingAngle(unit.tokens(), partner, open, f.bodyClose);
+                if (close == kNoToken) continue;
+                open = close + 1;
+            }
+            if (!unit[open].isPunct("(") || partner[open] == kNoToken || unevaluated[i]) continue;
+            // Code an earlier pass took away (a collapsed overload) prints nothing of its own,
+            // but would print what is inserted around it.
+            if (c.edits.isRewritten(i)) continue;
+            const std::size_t start = calleeExpressionStart(unit, i, f.bodyOpen);
+            if (start == kNoToken || c.edits.isRewritten(start)) continue;
+            c.edits.insertBefore(start, std::string(kCallSite));
+            c.edits.insertAfter(partner[open], ")");
+        }
+    }
+}
+
+} // namespace metalcpu::msl
