@@ -461,6 +461,13 @@ TokenRole Unit::unaryRole(std::size_t i) const {
     if (p.kind != TokenKind::Punctuator) return p.kind == TokenKind::Pragma ? unary : TokenRole::Unknown;
     if (p.isPunct(")")) return closesCStyleCast(i - 1) || closesCondition(i - 1) ? unary : TokenRole::Unknown;
     if (p.isPunct("]") || p.isPunct("::") || p.isPunct(".")) return TokenRole::Unknown;
+    // After a postfix increment an operand ended: `a++ * b`; after a prefix one it starts: `++*p`.
+    if (p.isPunct("++") || p.isPunct("--")) {
+        const Token& q = at(t, i - 2);
+        const bool postfix = isOperandName(i - 2) || q.isPunct("]") ||
+                             (q.isPunct(")") && !closesCStyleCast(i - 2) && !closesCondition(i - 2));
+        return i >= 2 && postfix ? TokenRole::Unknown : unary;
+    }
     // After another operator: `a * *p`, `a & *p`, `**pp`. (Were the one before a declarator's,
     // this one would be too; a type's, as in `(float**)`, no operand would follow.)
     if (p.isPunct("*") || p.isPunct("&")) return unary;

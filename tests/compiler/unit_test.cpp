@@ -153,6 +153,9 @@ TEST(UnitRoles, UnaryOperators) {
               "void:keyword f:declarator ( ) { T:name * * q:declarator ; x:name =:assignment (:cast float:keyword * * "
               ") p:name ; y:name =:assignment reinterpret_cast:keyword < float:keyword * * > (:cast p:name ) ; "
               "g:callee (:call [:lambda & ] { } ) ; }");
+    EXPECT_EQ(roles("void f() { x = a++ * b; y = ++*p + (c)-- * d; }"),
+              "void:keyword f:declarator ( ) { x:name =:assignment a:name ++:increment * b:name ; y:name =:assignment "
+              "++:increment *:dereference p:name + ( c:name ) --:increment * d:name ; }");
     EXPECT_EQ(roles("void f() { b = a < *p || a > *q; }"),
               "void:keyword f:declarator ( ) { b:name =:assignment a:name < *:dereference p:name || a:name > "
               "*:dereference q:name ; }");

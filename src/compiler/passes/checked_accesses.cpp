@@ -90,6 +90,11 @@ std::size_t postfixEnd(const Unit& unit, std::size_t first) {
         e = first;
         if (t.isPunct("::")) ++e;
         while (at(tokens, e + 1).isPunct("::") && unit.isOperandName(e + 2)) e += 2;
+        // `f<T>(x)`: the template arguments of a call.
+        if (at(tokens, e + 1).isPunct("<")) {
+            const std::size_t close = closingAngle(tokens, partner, e + 1, tokens.size());
+            if (close != kNoToken && unit.role(close + 1) == TokenRole::CallOpen) e = close;
+        }
     } else {
         return kNoToken;
     }

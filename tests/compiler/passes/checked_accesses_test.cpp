@@ -223,7 +223,8 @@ TEST(CheckedAccesses, DeclaratorListsAfterAComma) {
 // which its own reading of the neighbouring tokens missed or broke: dereferences after a
 // condition or another operator were left unchecked and uncounted; a named cast's result times
 // a name, a parenthesised operand after a condition and a dereferenced cast of an address made
-// output that does not compile; a parenthesised operand after `>` was given up on.
+// output that does not compile, as did a product after a postfix increment and a dereferenced
+// call with template arguments; a parenthesised operand after `>` was given up on.
 TEST(CheckedAccesses, OperandsTheUnitDelimits) {
     const std::pair<const char*, const char*> cases[] = {
         {"if (c) *p = 1;", "if (c) store(p, 0, ::__mc_sites[0]) = 1;"},
@@ -237,6 +238,8 @@ TEST(CheckedAccesses, OperandsTheUnitDelimits) {
         {"x = a > (b)[i];", "x = a > load((b), i, ::__mc_sites[0]);"},
         {"q = &*p;", "q = &*p;"},
         {"x = (float*)y;", "x = (float*)y;"},
+        {"x = a++ * b; y = ++*p;", "x = a++ * b; y = ++update(p, 0, ::__mc_sites[0]);"},
+        {"x = *f<T>(p);", "x = load(f<T>(p), 0, ::__mc_sites[0]);"},
     };
     for (const auto& [body, expected] : cases) {
         Accesses a = checkSource("void f() {" + std::string(body) + "}");
