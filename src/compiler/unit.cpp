@@ -235,6 +235,51 @@ bool Unit::closesCondition(std::size_t close) const {
            head.isIdentifier("switch");
 }
 
+bool Unit::startsTrailingReturnType(std::size_t arrow) const {
+    const TokenList& t = tokens_;
+    if (arrow == 0 || arrow >= t.size() || !t[arrow].isPunct("->")) return false;
+    const auto closesLambdaIntroducer = [&](std::size_t close) {
+        return t[close].isPunct("]") && partner_[close] != kNoToken && partner_[close] < close &&
+               roles_[partner_[close]] == TokenRole::LambdaIntroducer;
+    };
+    std::size_t k = arrow - 1;
+    for (;;) { // back over the specifiers after the parameters
+        if (roles_[k] == TokenRole::Attribute) {
+            while (k > 0 && roles_[k] == TokenRole::Attribute) --k;
+        } else if (t[k].isPunct(")") && partner_[k] != kNoToken && partner_[k] > 0 && partner_[k] < k &&
+                   t[partner_[k] - 1].isIdentifier("noexcept")) {
+            k = partner_[k] - 2;
+        } else if (t[k].isIdentifier("mutable") || t[k].isIdentifier("constexpr") || t[k].isIdentifier("consteval") ||
+                   t[k].isIdentifier("static") || t[k].isIdentifier("noexcept") || isCvQualifier(t[k]) ||
+                   t[k].isPunct("&") || t[k].isPunct("&&")) {
+            --k;
+        } else {
+            break;
+        }
+        if (k == 0 || k >= t.size()) return false;
+    }
+    if (closesLambdaIntroducer(k)) return true; // `[] -> int { ... }`
+    if (!t[k].isPunct(")") || partner_[k] == kNoToken || partner_[k] == 0 || partner_[k] > k) return false;
+    const std::size_t before = partner_[k] - 1;
+    if (roles_[before] == TokenRole::Declarator || closesLambdaIntroducer(before)) return true;
+    if (!t[before].isPunct(">")) return false;
+    // `[]<class T>(T x) -> T`: the `>` closes a template parameter list right after a lambda's
+    // introducer (openingAngle() knows only lists after a name).
+    int depth = 0;
+    for (std::size_t j = before + 1; j-- > 0;) {
+        if ((t[j].isPunct(")") || t[j].isPunct("]")) && partner_[j] != kNoToken && partner_[j] < j) {
+            j = partner_[j];
+        } else if (t[j].isPunct(">")) {
+            ++depth;
+        } else if (t[j].isPunct("<")) {
+            if (--depth == 0) return j > 0 && closesLambdaIntroducer(j - 1);
+        } else if (isStatementBoundary(t[j])) {
+            return false;
+        }
+    }
+    return false;
+}
+
 bool Unit::isDeclaratorOperator(std::size_t i) const {
     const TokenList& t = tokens_;
     if (i >= t.size() || !(t[i].isPunct("*") || t[i].isPunct("&") || t[i].isPunct("&&"))) return false;

@@ -73,6 +73,11 @@ public:
     /// A member named after `.` or `->`, which continues the postfix expression before it
     /// (after `.*` and `->*` the name is an operand of its own, of lower precedence than `[]`).
     bool isAccessedMember(std::size_t i) const;
+    /// Whether the `->` at `arrow` starts a trailing return type: it follows (past `mutable`,
+    /// `const`, `noexcept(...)`, ref-qualifiers and attributes) a lambda's introducer, a
+    /// lambda's parameters or a function declarator's, rather than an operand (`(p + 1)->m`,
+    /// `a > (p)->m`, `f()->m`).
+    bool startsTrailingReturnType(std::size_t arrow) const;
     /// Whether the `)` at `close` ends a C-style cast `(type)`, whose operand follows it (a
     /// named cast's `(`, after its `>`, is CastOpen too but holds the operand).
     bool closesCStyleCast(std::size_t close) const;

@@ -174,6 +174,23 @@ TEST(UnitRoles, CastsToAnyType) {
     EXPECT_EQ(roles("void h() { new (p) T; }"), "void:keyword h:declarator ( ) { new:keyword ( p:name ) T:name ; }");
 }
 
+// Test that a `->` after a lambda's introducer or parameters (past its specifiers) or after a
+// function declarator's parameters starts a trailing return type, and after an operand does
+// not: `a > (p)->m` was taken for a lambda's template parameters and left unchecked.
+TEST(UnitRoles, TrailingReturnTypes) {
+    auto p = testing::parse("auto h(int x) -> int;\n"
+                            "void f() {\n"
+                            "  auto g = [](int k) mutable noexcept(true) -> int { return k; };\n"
+                            "  auto t = []<class T>(T k) [[nodiscard]] -> T { return k; };\n"
+                            "  auto e = [] -> int { return 0; };\n"
+                            "  x = a > (p)->m + (q + 1)->m + s()->m + r->m;\n"
+                            "}\n");
+    const Unit unit(p->tokens, p->partner, p->module);
+    for (int n = 0; n < 4; ++n) EXPECT_TRUE(unit.startsTrailingReturnType(p->find("->", n))) << n;
+    for (int n = 4; n < 8; ++n) EXPECT_FALSE(unit.startsTrailingReturnType(p->find("->", n))) << n;
+    EXPECT_FALSE(unit.startsTrailingReturnType(p->find("x"))); // not a `->`
+}
+
 // Test the three meanings of `[`: subscript, array bound, lambda; and attributes.
 TEST(UnitRoles, Brackets) {
     EXPECT_EQ(roles("a[i] = f()[0];"),

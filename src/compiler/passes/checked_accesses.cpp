@@ -366,24 +366,18 @@ void rewriteCheckedAccesses(PassContext& context) {
             edits.replace(k, functionFor(use.use));
             edits.insertAfter(last, ", 0, " + siteText(where, function, sites) + ")");
         } else if (t.isPunct("->")) {
+            if (unit.startsTrailingReturnType(k)) continue;
             const Token& before = tokens[k - 1];
-            if (before.isPunct(")")) {
-                const std::size_t open = partner[k - 1];
-                // A call's result: what it returns is not known here (a pointer, or a class
-                // with operator->), so the access stays unchecked.
-                if (unit.role(open) == TokenRole::CallOpen) {
-                    unchecked.push_back({t.location, "a member access through a call's result"});
-                    continue;
-                }
-                // `) ->` after a lambda's or a function's parameters: a trailing return type.
-                const Token& opener = at(tokens, open - 1);
-                if (unit.role(open) != TokenRole::CastOpen &&
-                    (opener.isPunct("]") || opener.isPunct(">") || unit.role(open - 1) == TokenRole::Declarator))
-                    continue;
-                // `(p + 1)->m`, `static_cast<device T*>(q)->m`: checked below.
-            } else if (before.isPunct("]") && unit.role(partner[k - 1]) == TokenRole::LambdaIntroducer) {
-                continue; // `[] -> int { ... }`
-            } else if (!unit.isOperandName(k - 1) && !before.isPunct("]")) {
+            // A call's result: what it returns is not known here (a pointer, or a class with
+            // operator->), so the access stays unchecked.
+            if (before.isPunct(")") && unit.role(partner[k - 1]) == TokenRole::CallOpen) {
+                unchecked.push_back({t.location, "a member access through a call's result"});
+                continue;
+            }
+            // `(p + 1)->m`, `static_cast<device T*>(q)->m`, `p->m`, `a[i]->m`: checked below;
+            // what else ends an operand (`p++->m`) is counted.
+            if (!unit.isOperandName(k - 1) && !before.isPunct("]") && !before.isPunct(")")) {
+                giveUp(k, "a member access", Unplaced::Operand);
                 continue;
             }
             if (!unit.isOperandName(k + 1)) {

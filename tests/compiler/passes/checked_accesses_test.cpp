@@ -224,7 +224,9 @@ TEST(CheckedAccesses, DeclaratorListsAfterAComma) {
 // condition or another operator were left unchecked and uncounted; a named cast's result times
 // a name, a parenthesised operand after a condition and a dereferenced cast of an address made
 // output that does not compile, as did a product after a postfix increment and a dereferenced
-// call with template arguments; a parenthesised operand after `>` was given up on.
+// call with template arguments; a parenthesised operand after `>` was given up on, and before
+// `->` taken for a lambda's parameters and left unchecked; a trailing return type after
+// `noexcept(...)` was counted as an unchecked access, or before a name broke the output.
 TEST(CheckedAccesses, OperandsTheUnitDelimits) {
     const std::pair<const char*, const char*> cases[] = {
         {"if (c) *p = 1;", "if (c) store(p, 0, ::__mc_sites[0]) = 1;"},
@@ -240,6 +242,10 @@ TEST(CheckedAccesses, OperandsTheUnitDelimits) {
         {"x = (float*)y;", "x = (float*)y;"},
         {"x = a++ * b; y = ++*p;", "x = a++ * b; y = ++update(p, 0, ::__mc_sites[0]);"},
         {"x = *f<T>(p);", "x = load(f<T>(p), 0, ::__mc_sites[0]);"},
+        {"x = a > (p)->m;", "x = a > load((p), 0, ::__mc_sites[0]).m;"},
+        {"auto g = [](int k) mutable noexcept(true) -> int { return k; };",
+         "auto g = [](int k) mutable noexcept(true) -> int { return k; };"},
+        {"auto g = [](T k) noexcept(true) -> T { return k; };", "auto g = [](T k) noexcept(true) -> T { return k; };"},
     };
     for (const auto& [body, expected] : cases) {
         Accesses a = checkSource("void f() {" + std::string(body) + "}");
@@ -250,6 +256,10 @@ TEST(CheckedAccesses, OperandsTheUnitDelimits) {
     Accesses cast = checkSource("void f() { x = *(float*)&y; }");
     EXPECT_EQ(cast.output, "void f() { x = *(float*)&y; }");
     EXPECT_EQ(cast.unchecked.size(), 1u);
+    // So is a member access after a postfix increment, which was skipped without a count.
+    Accesses increment = checkSource("void f() { x = p++->m; }");
+    EXPECT_EQ(increment.output, "void f() { x = p++->m; }");
+    EXPECT_EQ(increment.unchecked.size(), 1u);
 }
 
 // Test that only function bodies are rewritten.
