@@ -161,17 +161,16 @@ const char* functionFor(Use use) {
 
 /// The name of a parameter declared as an array in an address space (`device float a[]`,
 /// `constant int k[4]`), whose address space is at `space` and whose type and name end before
-/// `j`, or kNoToken.
-std::size_t arrayParameterName(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t space,
-                               std::size_t j) {
-    if (j < space + 3 || !at(tokens, j).isPunct("[") || partner[j] == kNoToken) return kNoToken;
-    const Token& after = at(tokens, partner[j] + 1);
-    const bool attribute = after.isPunct("[") && at(tokens, partner[j] + 2).isPunct("[");
-    if (!after.isPunct(",") && !after.isPunct(")") && !attribute) return kNoToken;
-    const std::size_t name = j - 1;
-    if (!tokens[name].isIdentifier() || isCppKeyword(tokens[name].spelling)) return kNoToken;
-    const Token& typeEnd = tokens[name - 1];
-    return typeEnd.isIdentifier() || typeEnd.isPunct(">") ? name : kNoToken;
+/// `j`: the unit's array declarator there, followed by what ends a parameter. Else kNoToken.
+std::size_t arrayParameterName(const Unit& unit, std::size_t space, std::size_t j) {
+    if (j < space + 3 || unit.role(j) != TokenRole::ArrayBound || unit.role(j - 1) != TokenRole::Declarator ||
+        unit.partner()[j] == kNoToken)
+        return kNoToken;
+    const TokenList& tokens = unit.tokens();
+    const std::size_t close = unit.partner()[j];
+    const Token& after = at(tokens, close + 1);
+    const bool attribute = unit.role(close + 1) == TokenRole::Attribute;
+    return after.isPunct(",") || after.isPunct(")") || attribute ? j - 1 : kNoToken;
 }
 
 /// The name declared by `(&name)[N]...` starting at `open`, or kNoToken.
@@ -222,7 +221,7 @@ void rewriteCheckedPointerTypes(PassContext& context) {
         const std::size_t star = j < tokens.size() ? j : tokens.size() - 1;
         // `device float a[] [[buffer(0)]]`: an array parameter is a pointer; the type loop took
         // its name for part of the type.
-        const std::size_t arrayName = arrayParameterName(tokens, partner, i, j);
+        const std::size_t arrayName = arrayParameterName(unit, i, j);
         // `threadgroup float (&t)[4][8]`: a reference to a named threadgroup array is the checked
         // array itself, so a helper checks its subscripts as the kernel does (checked.h).
         const std::size_t referenceName =
