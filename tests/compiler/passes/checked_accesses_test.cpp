@@ -235,6 +235,10 @@ TEST(CheckedAccesses, OperandsTheUnitDelimits) {
         {"x = a & *p;", "x = a & load(p, 0, ::__mc_sites[0]);"},
         {"x = a * &b[i];", "x = a * address_of(b, i);"},
         {"x = static_cast<int>(y) * z;", "x = static_cast<int>(y) * z;"},
+        // llama.cpp's kernel_tri (ggml-metal.metal), whose validation flavour did not compile.
+        {"dst_row[i0] = static_cast<T>(_ggml_vec_tri_cmp<ttype>(i0, i1)) * src_row[i0];",
+         "store(dst_row, i0, ::__mc_sites[0]) = static_cast<T>(_ggml_vec_tri_cmp<ttype>(i0, i1)) * "
+         "load(src_row, i0, ::__mc_sites[1]);"},
         {"if (c) (a)[0] = 1;", "if (c) store((a), 0, ::__mc_sites[0]) = 1;"},
         {"x = *(fptr)p;", "x = load((fptr)p, 0, ::__mc_sites[0]);"},
         {"x = a > (b)[i];", "x = a > load((b), i, ::__mc_sites[0]);"},
