@@ -53,6 +53,22 @@ bool isCvQualifier(const Token& t) {
            t.isIdentifier("__restrict") || t.isIdentifier("__restrict__");
 }
 
+/// Whether `t` can start the operand of a unary operator before it.
+bool startsUnaryOperand(const Token& t) {
+    if (t.isIdentifier()) return !isCvQualifier(t);
+    return t.kind == TokenKind::Number || t.kind == TokenKind::String || t.kind == TokenKind::Character ||
+           t.isPunct("(") || t.isPunct("*") || t.isPunct("&") || t.isPunct("::") || t.isPunct("++") ||
+           t.isPunct("--") || t.isPunct("-") || t.isPunct("+") || t.isPunct("!") || t.isPunct("~");
+}
+
+/// Whether `t` is a name or a literal, which a parenthesised expression cannot be followed by.
+bool namesOrLiteral(const Token& t) {
+    if (t.isIdentifier())
+        return !isCppKeyword(t.spelling) || t.is("this") || t.is("true") || t.is("false") || t.is("nullptr") ||
+               t.is("sizeof") || isNamedCast(t);
+    return t.kind == TokenKind::Number || t.kind == TokenKind::String || t.kind == TokenKind::Character;
+}
+
 bool isStatementBoundary(const Token& t) {
     return t.isPunct(";") || t.isPunct("{") || t.isPunct("}") || t.kind == TokenKind::Pragma;
 }
@@ -101,6 +117,8 @@ const char* tokenRoleName(TokenRole role) {
     case TokenRole::Assignment: return "assignment";
     case TokenRole::CompoundAssignment: return "compound-assignment";
     case TokenRole::Increment: return "increment";
+    case TokenRole::Dereference: return "dereference";
+    case TokenRole::AddressOf: return "address-of";
     }
     return "unknown";
 }
@@ -157,6 +175,18 @@ bool Unit::isUnqualifiedName(std::size_t i) const {
     return r == TokenRole::Name || r == TokenRole::Declarator || r == TokenRole::Callee;
 }
 
+bool Unit::isOperandName(std::size_t i) const {
+    if (isUnqualifiedName(i)) return true;
+    const TokenRole r = role(i);
+    return (r == TokenRole::Member || r == TokenRole::QualifiedPart) &&
+           (!isCppKeyword(tokens_[i].spelling) || tokens_[i].is("this"));
+}
+
+bool Unit::isAccessedMember(std::size_t i) const {
+    return role(i) == TokenRole::Member && isOperandName(i) &&
+           (tokens_[i - 1].isPunct(".") || tokens_[i - 1].isPunct("->"));
+}
+
 bool Unit::castsOperand(std::size_t open) const {
     // `(type)operand`: a type inside (it ends with `*`/`&`, or holds a type keyword or an
     // address space) and an operand after.
@@ -182,7 +212,13 @@ bool Unit::castsOperand(std::size_t open) const {
     const bool operand = after.isIdentifier() || after.kind == TokenKind::Number || after.isPunct("(") ||
                          after.isPunct("-") || after.isPunct("*") || after.isPunct("&") || after.isPunct("!") ||
                          after.isPunct("~") || after.isPunct("+");
-    return marked && operand;
+    if (marked && operand) return true;
+    // `(fptr)p`, `(T)1`: only a cast is followed by a name or a literal. Where an expression
+    // may start only: after a name or a keyword the group holds parameters (`void f(T) x`) or
+    // a placement (`new (p) T`), and an attribute may follow.
+    const Token& before = at(t, open - 1);
+    const bool expressionStarts = !before.isIdentifier() || startsOperand(before);
+    return expressionStarts && namesOrLiteral(after) && attributeEnd(t, partner_, close + 1) == kNoToken;
 }
 
 bool Unit::closesCStyleCast(std::size_t close) const {
@@ -197,6 +233,51 @@ bool Unit::closesCondition(std::size_t close) const {
     const Token& head = tokens_[open - 1];
     return head.isIdentifier("if") || head.isIdentifier("while") || head.isIdentifier("for") ||
            head.isIdentifier("switch");
+}
+
+bool Unit::startsTrailingReturnType(std::size_t arrow) const {
+    const TokenList& t = tokens_;
+    if (arrow == 0 || arrow >= t.size() || !t[arrow].isPunct("->")) return false;
+    const auto closesLambdaIntroducer = [&](std::size_t close) {
+        return t[close].isPunct("]") && partner_[close] != kNoToken && partner_[close] < close &&
+               roles_[partner_[close]] == TokenRole::LambdaIntroducer;
+    };
+    std::size_t k = arrow - 1;
+    for (;;) { // back over the specifiers after the parameters
+        if (roles_[k] == TokenRole::Attribute) {
+            while (k > 0 && roles_[k] == TokenRole::Attribute) --k;
+        } else if (t[k].isPunct(")") && partner_[k] != kNoToken && partner_[k] > 0 && partner_[k] < k &&
+                   t[partner_[k] - 1].isIdentifier("noexcept")) {
+            k = partner_[k] - 2;
+        } else if (t[k].isIdentifier("mutable") || t[k].isIdentifier("constexpr") || t[k].isIdentifier("consteval") ||
+                   t[k].isIdentifier("static") || t[k].isIdentifier("noexcept") || isCvQualifier(t[k]) ||
+                   t[k].isPunct("&") || t[k].isPunct("&&")) {
+            --k;
+        } else {
+            break;
+        }
+        if (k == 0 || k >= t.size()) return false;
+    }
+    if (closesLambdaIntroducer(k)) return true; // `[] -> int { ... }`
+    if (!t[k].isPunct(")") || partner_[k] == kNoToken || partner_[k] == 0 || partner_[k] > k) return false;
+    const std::size_t before = partner_[k] - 1;
+    if (roles_[before] == TokenRole::Declarator || closesLambdaIntroducer(before)) return true;
+    if (!t[before].isPunct(">")) return false;
+    // `[]<class T>(T x) -> T`: the `>` closes a template parameter list right after a lambda's
+    // introducer (openingAngle() knows only lists after a name).
+    int depth = 0;
+    for (std::size_t j = before + 1; j-- > 0;) {
+        if ((t[j].isPunct(")") || t[j].isPunct("]")) && partner_[j] != kNoToken && partner_[j] < j) {
+            j = partner_[j];
+        } else if (t[j].isPunct(">")) {
+            ++depth;
+        } else if (t[j].isPunct("<")) {
+            if (--depth == 0) return j > 0 && closesLambdaIntroducer(j - 1);
+        } else if (isStatementBoundary(t[j])) {
+            return false;
+        }
+    }
+    return false;
 }
 
 bool Unit::isDeclaratorOperator(std::size_t i) const {
@@ -377,11 +458,14 @@ void Unit::classify() {
                 }
             } else if (prev.isPunct(")") || prev.isPunct("]")) {
                 const std::size_t open = partner_[i - 1] == kNoToken ? i - 1 : partner_[i - 1];
+                // After a cast or a condition an operand starts: a cast or a parenthesised
+                // expression, never a call (`if (c) (a)[0] = 1;`, `(float)(y)`).
                 const bool operandStarts = prev.isPunct(")") && (closesCStyleCast(i - 1) || closesCondition(i - 1));
-                if (operandStarts && castsOperand(i))
-                    roles_[i] = TokenRole::CastOpen;
-                else if (roles_[open] != TokenRole::LambdaIntroducer)
+                if (operandStarts) {
+                    if (castsOperand(i)) roles_[i] = TokenRole::CastOpen;
+                } else if (roles_[open] != TokenRole::LambdaIntroducer) {
                     roles_[i] = TokenRole::CallOpen;
+                }
             } else if (castsOperand(i)) {
                 roles_[i] = TokenRole::CastOpen;
             }
@@ -405,6 +489,44 @@ void Unit::classify() {
             }
         }
     }
+    // Unary `*` and `&` last: they depend on the declarators after them and on the roles of
+    // the operators before them.
+    for (std::size_t i = 0; i < n; ++i)
+        if ((t[i].isPunct("*") || t[i].isPunct("&")) && roles_[i] == TokenRole::Unknown) roles_[i] = unaryRole(i);
+}
+
+TokenRole Unit::unaryRole(std::size_t i) const {
+    const TokenList& t = tokens_;
+    const TokenRole unary = t[i].isPunct("*") ? TokenRole::Dereference : TokenRole::AddressOf;
+    if (i == 0 || isDeclaratorOperator(i) || !startsUnaryOperand(at(t, i + 1))) return TokenRole::Unknown;
+    const Token& p = t[i - 1];
+    if (roles_[i - 1] == TokenRole::Attribute) return unary; // `[[likely]] *p = 0;`
+    if (p.isIdentifier()) // `return *p`, `sizeof *p`; `a * b`, `T* p`, `float*`
+        return roles_[i - 1] == TokenRole::Keyword && (startsOperand(p) || p.is("sizeof")) ? unary : TokenRole::Unknown;
+    if (p.kind != TokenKind::Punctuator) return p.kind == TokenKind::Pragma ? unary : TokenRole::Unknown;
+    if (p.isPunct(")")) return closesCStyleCast(i - 1) || closesCondition(i - 1) ? unary : TokenRole::Unknown;
+    if (p.isPunct("]") || p.isPunct("::") || p.isPunct(".")) return TokenRole::Unknown;
+    // After a postfix increment an operand ended: `a++ * b`; after a prefix one it starts: `++*p`.
+    if (p.isPunct("++") || p.isPunct("--")) {
+        const Token& q = at(t, i - 2);
+        const bool postfix = isOperandName(i - 2) || q.isPunct("]") ||
+                             (q.isPunct(")") && !closesCStyleCast(i - 2) && !closesCondition(i - 2));
+        return i >= 2 && postfix ? TokenRole::Unknown : unary;
+    }
+    // After another operator: `a * *p`, `a & *p`, `**pp`. (Were the one before a declarator's,
+    // this one would be too; a type's, as in `(float**)`, no operand would follow.)
+    if (p.isPunct("*") || p.isPunct("&")) return unary;
+    if (p.isPunct("<") || p.isPunct(">")) {
+        // A comparison's operand (`a < *p`, `a > *p`), not a template's: `foo<&x>`,
+        // `vec<float, 2>* p` (p a declarator), `static_cast<vec<int, 2>*>(x)`.
+        if (unary == TokenRole::AddressOf || at(t, i - 2).isIdentifier("operator")) return TokenRole::Unknown;
+        if (p.isPunct("<")) return unary;
+        const TokenRole next = role(i + 1);
+        if (next == TokenRole::Name || next == TokenRole::Callee) return unary;
+        return next != TokenRole::Declarator && openingAngle(t, partner_, i - 1, 0) == kNoToken ? unary
+                                                                                               : TokenRole::Unknown;
+    }
+    return unary; // after `(`, `,`, `=`, `;`, `{`, `}`, `:`, `?`, `&&` and the other operators
 }
 
 } // namespace metalcpu::msl

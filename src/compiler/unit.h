@@ -33,6 +33,8 @@ enum class TokenRole : std::uint8_t {
     Assignment,         ///< `=`
     CompoundAssignment, ///< `+=` and the others; for `>>=` (lexed `>` `>=`) the `>`
     Increment,          ///< `++` or `--`
+    Dereference,        ///< a unary `*`: `*p`, `a * *p`, `(float)*p`, `if (c) *p = 0;`
+    AddressOf,          ///< a unary `&`: `&x`, `f(a, &x[i])`
 };
 
 const char* tokenRoleName(TokenRole role);
@@ -65,6 +67,23 @@ public:
     /// as `*p` in `T* p;` and `*b` in `float a, *b;` (TokenRole::Declarator says where).
     bool isDeclaratorOperator(std::size_t i) const;
 
+    /// A name that is or continues an operand: a name, callee, declarator, member or
+    /// qualified part that is no keyword (`this` is one; `template` in `a.template f` is not).
+    bool isOperandName(std::size_t i) const;
+    /// A member named after `.` or `->`, which continues the postfix expression before it
+    /// (after `.*` and `->*` the name is an operand of its own, of lower precedence than `[]`).
+    bool isAccessedMember(std::size_t i) const;
+    /// Whether the `->` at `arrow` starts a trailing return type: it follows (past `mutable`,
+    /// `const`, `noexcept(...)`, ref-qualifiers and attributes) a lambda's introducer, a
+    /// lambda's parameters or a function declarator's, rather than an operand (`(p + 1)->m`,
+    /// `a > (p)->m`, `f()->m`).
+    bool startsTrailingReturnType(std::size_t arrow) const;
+    /// Whether the `)` at `close` ends a C-style cast `(type)`, whose operand follows it (a
+    /// named cast's `(`, after its `>`, is CastOpen too but holds the operand).
+    bool closesCStyleCast(std::size_t close) const;
+    /// Whether the `)` at `close` ends the condition of `if`, `while`, `for` or `switch`.
+    bool closesCondition(std::size_t close) const;
+
     /// The statements of function `function`'s body (Module::functions index), or nullptr when
     /// it has no body or the statement parser could not delimit it.
     const std::vector<Statement>* body(std::size_t function) const;
@@ -80,13 +99,14 @@ public:
 private:
     void classify();
     /// Whether the `(` at `open` starts a C-style cast `(type)operand`, judged by the group
-    /// (a type keyword, an address space or a trailing `*`/`&` inside, nothing but names,
-    /// `*`, `&`, `::`, `<`, `>` and `,`) and what follows it (the start of an operand).
+    /// (nothing but names, `*`, `&`, `::`, `<`, `>` and `,`) and what follows it: the start of
+    /// an operand when the type carries a mark (a type keyword, an address space or a trailing
+    /// `*`/`&`), or a name or a literal, which no parenthesised expression is followed by
+    /// (`(fptr)p`, `(T)1`).
     bool castsOperand(std::size_t open) const;
-    /// Whether the `)` at `close` ends a C-style cast (classified already).
-    bool closesCStyleCast(std::size_t close) const;
-    /// Whether the `)` at `close` ends the condition of `if`, `while`, `for` or `switch`.
-    bool closesCondition(std::size_t close) const;
+    /// Dereference or AddressOf for the `*` or `&` at `i` where it is a unary operator, judged
+    /// after every other role is known (a declarator's `*` is none).
+    TokenRole unaryRole(std::size_t i) const;
     /// Whether a declaration can start with the type whose last name is at `typeEnd`.
     bool startsDeclaration(std::size_t typeEnd) const;
     /// Whether a `;` lies between `open` and `i` outside nested brackets.

@@ -97,19 +97,20 @@ TEST(UnitRoles, MembersCallsCasts) {
 }
 
 // Test C-style casts where an operand starts: after `return` and its kin, after a condition and
-// after another cast; and parentheses there that are no cast (a parenthesised expression after a
-// condition keeps the call role the `)` before it gives, as a call's result would).
+// after another cast; and parentheses there that are no cast: a parenthesised operand, never a
+// call (as a call, `if (c) (a)[0] = 1;` had checked accesses take `(c)` for the callee).
 TEST(UnitRoles, CastsWhereAnOperandStarts) {
     EXPECT_EQ(roles("void f() { return (float)*p; }"),
-              "void:keyword f:declarator ( ) { return:keyword (:cast float:keyword ) * p:name ; }");
+              "void:keyword f:declarator ( ) { return:keyword (:cast float:keyword ) *:dereference p:name ; }");
     EXPECT_EQ(roles("void f() { if (c) (void)*p; else (void)x; }"),
-              "void:keyword f:declarator ( ) { if:keyword ( c:name ) (:cast void:keyword ) * p:name ; else:keyword "
+              "void:keyword f:declarator ( ) { if:keyword ( c:name ) (:cast void:keyword ) *:dereference p:name ; "
+              "else:keyword "
               "(:cast void:keyword ) x:name ; }");
     EXPECT_EQ(roles("void f() { x = (float)(int)*p + (float)(y); }"),
-              "void:keyword f:declarator ( ) { x:name =:assignment (:cast float:keyword ) (:cast int:keyword ) * p:name "
-              "+ (:cast float:keyword ) (:call y:name ) ; }");
+              "void:keyword f:declarator ( ) { x:name =:assignment (:cast float:keyword ) (:cast int:keyword ) "
+              "*:dereference p:name + (:cast float:keyword ) ( y:name ) ; }");
     EXPECT_EQ(roles("void f() { if (c) (a)[0] = 1; return (b); }"),
-              "void:keyword f:declarator ( ) { if:keyword ( c:name ) (:call a:name ) [:subscript 0 ] =:assignment 1 ; "
+              "void:keyword f:declarator ( ) { if:keyword ( c:name ) ( a:name ) [:subscript 0 ] =:assignment 1 ; "
               "return:keyword ( b:name ) ; }");
 }
 
@@ -118,10 +119,10 @@ TEST(UnitRoles, CastsWhereAnOperandStarts) {
 TEST(UnitRoles, PointerDeclaratorsAfterAComma) {
     EXPECT_EQ(roles("void f() { float a, *b, &c = a; x = 1, *p = 2; }"),
               "void:keyword f:declarator ( ) { float:keyword a:declarator , * b:declarator , & c:declarator "
-              "=:assignment a:name ; x:name =:assignment 1 , * p:name =:assignment 2 ; }");
+              "=:assignment a:name ; x:name =:assignment 1 , *:dereference p:name =:assignment 2 ; }");
     EXPECT_EQ(roles("void f() { vec<float, 2> a, * const *b; return a, *b; }"),
               "void:keyword f:declarator ( ) { vec:name < float:keyword , 2 > a:declarator , * const:keyword * "
-              "b:declarator ; return:keyword a:name , * b:name ; }");
+              "b:declarator ; return:keyword a:name , *:dereference b:name ; }");
     auto p = testing::parse("void f() { float a, *b; T* q; x = 1, *p = 2; y = a * b; }");
     const Unit unit(p->tokens, p->partner, p->module);
     EXPECT_TRUE(unit.isDeclaratorOperator(p->find("*", 0)));  // *b
@@ -129,6 +130,65 @@ TEST(UnitRoles, PointerDeclaratorsAfterAComma) {
     EXPECT_FALSE(unit.isDeclaratorOperator(p->find("*", 2))); // *p = 2
     EXPECT_FALSE(unit.isDeclaratorOperator(p->find("*", 3))); // a * b
     EXPECT_FALSE(unit.isDeclaratorOperator(p->find("a")));    // not a `*` or `&`
+}
+
+// Test that a `*` or `&` is unary where an operand starts before it: at a statement's start,
+// after an operator, a condition, a C-style cast or `return`; and where it follows an operand
+// (`a * b`, a named cast's result), a type (`float*`, `T* p`) or is no operator (`[&]`), it is
+// none. The checked accesses' own guess took `if (c) *p = 0;`, `a * *p` and `a & *p` for no
+// dereference and left them unchecked, and `static_cast<int>(y) * z` for one.
+TEST(UnitRoles, UnaryOperators) {
+    EXPECT_EQ(roles("void f() { *p = a * *q + (a & *r); x = &y[0]; z = a & b; }"),
+              "void:keyword f:declarator ( ) { *:dereference p:name =:assignment a:name * *:dereference q:name + ( "
+              "a:name & *:dereference r:name ) ; x:name =:assignment &:address-of y:name [:subscript 0 ] ; z:name "
+              "=:assignment a:name & b:name ; }");
+    EXPECT_EQ(roles("void f() { if (c) *p = 0; while (n) *q++ = 0; return **pp; }"),
+              "void:keyword f:declarator ( ) { if:keyword ( c:name ) *:dereference p:name =:assignment 0 ; "
+              "while:keyword ( n:name ) *:dereference q:name ++:increment =:assignment 0 ; return:keyword "
+              "*:dereference *:dereference pp:name ; }");
+    EXPECT_EQ(roles("void f() { x = static_cast<int>(y) * z; q = &*p; }"),
+              "void:keyword f:declarator ( ) { x:name =:assignment static_cast:keyword < int:keyword > (:cast y:name ) "
+              "* z:name ; q:name =:assignment &:address-of *:dereference p:name ; }");
+    EXPECT_EQ(roles("void f() { T** q; x = (float**)p; y = reinterpret_cast<float**>(p); g([&] { }); }"),
+              "void:keyword f:declarator ( ) { T:name * * q:declarator ; x:name =:assignment (:cast float:keyword * * "
+              ") p:name ; y:name =:assignment reinterpret_cast:keyword < float:keyword * * > (:cast p:name ) ; "
+              "g:callee (:call [:lambda & ] { } ) ; }");
+    EXPECT_EQ(roles("void f() { x = a++ * b; y = ++*p + (c)-- * d; }"),
+              "void:keyword f:declarator ( ) { x:name =:assignment a:name ++:increment * b:name ; y:name =:assignment "
+              "++:increment *:dereference p:name + ( c:name ) --:increment * d:name ; }");
+    EXPECT_EQ(roles("void f() { b = a < *p || a > *q; }"),
+              "void:keyword f:declarator ( ) { b:name =:assignment a:name < *:dereference p:name || a:name > "
+              "*:dereference q:name ; }");
+}
+
+// Test that a parenthesised group followed by a name or a literal is a cast whatever the type
+// (no parenthesised expression is followed by one), where an expression may start only: the
+// parameters of a declaration and a placement stay no cast.
+TEST(UnitRoles, CastsToAnyType) {
+    EXPECT_EQ(roles("void f() { x = (fptr)p + (T)1; y = (a) + b; }"),
+              "void:keyword f:declarator ( ) { x:name =:assignment (:cast fptr:name ) p:name + (:cast T:name ) 1 ; "
+              "y:name =:assignment ( a:name ) + b:name ; }");
+    EXPECT_EQ(roles("void f() { return (U)v; }"),
+              "void:keyword f:declarator ( ) { return:keyword (:cast U:name ) v:name ; }");
+    EXPECT_EQ(roles("void g(T) override;"), "void:keyword g:declarator ( T:name ) override:name ;");
+    EXPECT_EQ(roles("void h() { new (p) T; }"), "void:keyword h:declarator ( ) { new:keyword ( p:name ) T:name ; }");
+}
+
+// Test that a `->` after a lambda's introducer or parameters (past its specifiers) or after a
+// function declarator's parameters starts a trailing return type, and after an operand does
+// not: `a > (p)->m` was taken for a lambda's template parameters and left unchecked.
+TEST(UnitRoles, TrailingReturnTypes) {
+    auto p = testing::parse("auto h(int x) -> int;\n"
+                            "void f() {\n"
+                            "  auto g = [](int k) mutable noexcept(true) -> int { return k; };\n"
+                            "  auto t = []<class T>(T k) [[nodiscard]] -> T { return k; };\n"
+                            "  auto e = [] -> int { return 0; };\n"
+                            "  x = a > (p)->m + (q + 1)->m + s()->m + r->m;\n"
+                            "}\n");
+    const Unit unit(p->tokens, p->partner, p->module);
+    for (int n = 0; n < 4; ++n) EXPECT_TRUE(unit.startsTrailingReturnType(p->find("->", n))) << n;
+    for (int n = 4; n < 8; ++n) EXPECT_FALSE(unit.startsTrailingReturnType(p->find("->", n))) << n;
+    EXPECT_FALSE(unit.startsTrailingReturnType(p->find("x"))); // not a `->`
 }
 
 // Test the three meanings of `[`: subscript, array bound, lambda; and attributes.

@@ -101,11 +101,15 @@ kernel void volatile_sum(volatile device atomic_int* total [[buffer(0)]], const 
 kernel void cast_store(device float* out [[buffer(0)]], constant int& offset [[buffer(1)]], uint i [[thread_position_in_grid]]) {
     *reinterpret_cast<device float*>(out + int(i) + offset) = 2.0f;
 }
+kernel void guarded_product(device float* out [[buffer(0)]], device const float* in [[buffer(1)]], constant int& offset [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    device const float* q = in + int(i) + offset;
+    if (offset >= 0) *(out + int(i) + offset) = 2.0f * *q;
+}
 )";
 
 constexpr int kMemberLine = 44, kTableLine = 49, kThreadLine = 54, kHeldLine = 57;
 constexpr int kStoreLine = 5, kLoadLine = 8, kTileLine = 15, kArgumentLine = 20, kAddressLine = 25, kAtomicLine = 28,
-              kWalkLine = 33, kFiberLine = 39, kVolatileLine = 72, kCastLine = 75;
+              kWalkLine = 33, kFiberLine = 39, kVolatileLine = 72, kCastLine = 75, kGuardedLine = 79;
 
 /// A test with shader validation turned on for the process (as MTL_SHADER_VALIDATION=1
 /// does), the kernels above compiled once, and a collector for the reports.
@@ -699,6 +703,44 @@ TEST_F(ShaderValidation, CastPointerPairs) {
         }
         ASSERT_EQ(got.size(), 1u);
         EXPECT_THAT(got[0], ::testing::AllOf(InvalidStore("cast_store", 0), AtLine(kCastLine)));
+    }
+}
+
+// Test that a store after a condition (`if (c) *p = v;`) and a load after another operator
+// (`a * *q`) are checked, over threadgroup shapes: the front end took both `*` for products
+// and ran them unchecked, without a count.
+TEST_F(ShaderValidation, DereferencesAfterConditionsAndOperators) {
+    MTL::ComputePipelineState* guarded = kernel("guarded_product");
+    for (const Shape shape : {Shape{1, 1}, Shape{33, 32}, Shape{100, 33}}) {
+        const NS::UInteger count = shape.count;
+        SCOPED_TRACE(std::to_string(count) + " by " + std::to_string(shape.group));
+        MTL::Buffer* in = buffer(count * sizeof(float));
+        for (NS::UInteger i = 0; i < count; ++i) floats(in)[i] = float(i);
+        for (int offset : {0, 1}) {
+            // offset 0: canaries around the results; offset 1: the bound range ends at the
+            // results' last element, so the last thread stores and loads one past the end.
+            MTL::Buffer* out = buffer((count + (offset == 0 ? 2 : 1)) * sizeof(float));
+            floats(out)[0] = 42.0f;
+            if (offset == 0) floats(out)[count + 1] = 42.0f;
+            dispatch(guarded, count, shape.group, [&](MTL::ComputeCommandEncoder* e) {
+                e->setBuffer(out, sizeof(float), 0);
+                e->setBuffer(in, 0, 1);
+                e->setBytes(&offset, sizeof offset, 2);
+            });
+            std::vector<ShaderValidationReport> got = reports();
+            EXPECT_EQ(floats(out)[0], 42.0f);
+            if (offset == 0) {
+                EXPECT_THAT(got, ::testing::IsEmpty());
+                for (NS::UInteger i = 0; i < count; ++i) ASSERT_EQ(floats(out)[i + 1], 2.0f * float(i)) << i;
+                EXPECT_EQ(floats(out)[count + 1], 42.0f);
+                continue;
+            }
+            ASSERT_EQ(got.size(), 2u);
+            EXPECT_THAT(got, ::testing::UnorderedElementsAre(
+                                 ::testing::AllOf(InvalidLoad("guarded_product", 1), AtLine(kGuardedLine)),
+                                 ::testing::AllOf(InvalidStore("guarded_product", 0), AtLine(kGuardedLine))));
+            for (NS::UInteger i = 0; i + 1 < count; ++i) ASSERT_EQ(floats(out)[i + 2], 2.0f * float(i + 1)) << i;
+        }
     }
 }
 

@@ -151,9 +151,9 @@ Told argumentSpace(const PassContext& c, std::size_t caller, TokenRange arg, boo
     const std::vector<std::size_t>& partner = unit.partner();
     std::size_t b = arg.begin, e = arg.end;
     while (b + 1 < e && tokens[b].isPunct("(") && partner[b] == e - 1) ++b, --e;
-    const bool addressOf = b < e && tokens[b].isPunct("&");
+    const bool addressOf = b < e && unit.role(b) == TokenRole::AddressOf;
     if (addressOf) ++b;
-    const bool dereference = b < e && tokens[b].isPunct("*");
+    const bool dereference = b < e && unit.role(b) == TokenRole::Dereference;
     if (dereference) ++b;
     if (b >= e || !tokens[b].isIdentifier() || !unit.isUnqualifiedName(b) || tokens[b].is("this")) return kUnknown;
     const std::optional<Declared> declared = lookUp(c, caller, b, tokens[b].spelling);
@@ -175,7 +175,7 @@ Told argumentSpace(const PassContext& c, std::size_t caller, TokenRange arg, boo
             else if (o.kind == Object::Kind::PointerVariable) o = {Object::Kind::Plain, o.pointee, Space::Thread};
             else return kUnknown;
             j = partner[j] + 1;
-        } else if ((tokens[j].isPunct(".") || tokens[j].isPunct("->")) && j + 1 < e && tokens[j + 1].isIdentifier()) {
+        } else if (j + 1 < e && unit.isAccessedMember(j + 1)) {
             if (tokens[j].isPunct(".") && (o.kind == Object::Kind::Plain || o.kind == Object::Kind::Member))
                 o = {Object::Kind::Member, o.space, Space::Thread};
             else if (tokens[j].isPunct("->") && o.kind == Object::Kind::PointerVariable)
@@ -422,7 +422,10 @@ bool dispatchOnAddressSpaces(PassContext& c, const std::vector<std::size_t>& gro
             open = close == kNoToken ? tokens.size() : close + 1;
         }
         if (open >= tokens.size() || !tokens[open].isPunct("(") || partner[open] == kNoToken) {
-            if (k > 0 && (tokens[k - 1].isPunct("&") || (tokens[k - 1].isPunct("::") && k > 2 && tokens[k - 3].isPunct("&"))))
+            const bool addressTaken = unit.role(k - 1) == TokenRole::AddressOf ||
+                                      (unit.role(k) == TokenRole::QualifiedPart && k > 2 &&
+                                       unit.role(k - 3) == TokenRole::AddressOf);
+            if (addressTaken)
                 c.diagnostics.error(tokens[k].location, "the address of " + name +
                                                             ", which is overloaded only on address spaces, cannot be "
                                                             "taken: metalcpu tells the overloads apart at their calls");

@@ -19,33 +19,13 @@ const Token kNone{};
 
 const Token& at(const TokenList& tokens, std::size_t i) { return i < tokens.size() ? tokens[i] : kNone; }
 
-/// A name that can start or continue an expression (not a keyword but `this`).
-bool isExpressionName(const Token& t) { return t.isIdentifier() && (!isCppKeyword(t.spelling) || t.is("this")); }
-
-/// Whether token `i` is a member in a member-access chain (`.name`, `->name`), by its role.
-/// After `.*` and `->*` the name is an operand of its own, of lower precedence than `[]`.
-bool isChainedMember(const Unit& unit, std::size_t i) {
-    return unit.role(i) == TokenRole::Member && isExpressionName(unit[i]) && !unit[i - 1].isPunct(".*") &&
-           !unit[i - 1].isPunct("->*");
-}
-
-/// Keywords after which an expression starts.
-bool isExpressionKeyword(const Token& t) {
-    return t.isIdentifier("return") || t.isIdentifier("co_return") || t.isIdentifier("case") ||
-           t.isIdentifier("else") || t.isIdentifier("do") || t.isIdentifier("co_yield") ||
-           t.isIdentifier("co_await") || t.isIdentifier("sizeof");
-}
-
-bool isNamedCast(const Token& t) {
-    return t.isIdentifier("reinterpret_cast") || t.isIdentifier("static_cast") || t.isIdentifier("const_cast");
-}
-
 /// Why an access the pass recognised stays unchecked (see UncheckedAccess).
 enum class Unplaced { Operand, TemplateCall };
 
 /// The first token of the postfix expression whose last token is `last` (an identifier, or a
-/// `]`/`)` closing a subscript, call or parenthesised expression). kNoToken when it is not
-/// an expression (a lambda introducer, say), with the reason in `why` when it may be one.
+/// `]`/`)` closing a subscript, call or parenthesised expression), read off the unit's roles.
+/// kNoToken when it is not an expression (a lambda introducer, say), with the reason in `why`
+/// when it may be one.
 std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why = nullptr) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
@@ -53,44 +33,44 @@ std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why = nul
     for (;;) {
         const Token& t = tokens[s];
         if (t.isPunct("]") || t.isPunct(")")) {
-            std::size_t open = partner[s];
-            if (open == kNoToken || open == 0) return kNoToken;
-            const Token& before = tokens[open - 1];
-            if (before.isPunct(">")) {
+            const std::size_t open = partner[s];
+            if (open == kNoToken || open == 0 || open > s) return kNoToken;
+            const TokenRole role = unit.role(open);
+            const bool afterAngle = tokens[open - 1].isPunct(">");
+            if (role == TokenRole::CastOpen && afterAngle) {
                 // static_cast<T>(x): the cast starts the expression.
-                const std::size_t angle =
-                    unit.role(open) == TokenRole::CastOpen ? openingAngle(tokens, partner, open - 1, 0) : kNoToken;
-                if (angle != kNoToken && angle > 0) return angle - 1;
+                const std::size_t angle = openingAngle(tokens, partner, open - 1, 0);
+                return angle != kNoToken && angle > 0 ? angle - 1 : kNoToken;
+            }
+            if (role == TokenRole::CallOpen && afterAngle) {
                 // f<T>(x): the `>` may as well end a comparison (`a < b && c > (d)[i]`).
                 if (why) *why = Unplaced::TemplateCall;
                 return kNoToken;
             }
-            if (isExpressionName(before) || before.isPunct("]") || before.isPunct(")")) {
-                s = open - 1;
+            if (role == TokenRole::CallOpen || role == TokenRole::Subscript) {
+                s = open - 1; // the called or subscripted expression
                 continue;
             }
-            if (t.isPunct(")")) return open; // a parenthesised primary expression
-            return kNoToken;                 // `[...]` with no operand: a lambda introducer
+            if (t.isPunct(")") && role != TokenRole::CastOpen) return open; // a parenthesised primary expression
+            return kNoToken; // a lambda introducer, an array bound
         }
-        if (isExpressionName(t)) {
-            if (s >= 2 && isChainedMember(unit, s)) {
+        if (s >= 2 && unit.isAccessedMember(s)) {
+            s -= 2;
+            continue;
+        }
+        if (unit.role(s) == TokenRole::QualifiedPart && unit.isOperandName(s)) {
+            if (s >= 2 && unit.isOperandName(s - 2)) {
                 s -= 2;
                 continue;
             }
-            if (s >= 1 && tokens[s - 1].isPunct("::")) {
-                if (s >= 2 && isExpressionName(tokens[s - 2])) {
-                    s -= 2;
-                    continue;
-                }
-                return s - 1; // ::name
-            }
-            return s;
+            return s - 1; // ::name
         }
-        return kNoToken;
+        return unit.isOperandName(s) ? s : kNoToken;
     }
 }
 
-/// The last token of the postfix expression starting at `first`, or kNoToken.
+/// The last token of the postfix expression starting at `first` (after a C-style cast, of
+/// the one the cast applies to), or kNoToken.
 std::size_t postfixEnd(const Unit& unit, std::size_t first) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
@@ -99,19 +79,22 @@ std::size_t postfixEnd(const Unit& unit, std::size_t first) {
     if (t.isPunct("(")) {
         e = partner[first];
         if (e == kNoToken) return kNoToken;
-        // `(type)operand`: a cast applies to the postfix expression after it.
-        const Token& next = at(tokens, e + 1);
-        if (isExpressionName(next) || next.isPunct("(")) return postfixEnd(unit, e + 1);
-    } else if (isNamedCast(t) && at(tokens, first + 1).isPunct("<")) {
+        if (unit.closesCStyleCast(e)) return postfixEnd(unit, e + 1); // `(type)operand`
+    } else if (t.isIdentifier() && !unit.isOperandName(first) && at(tokens, first + 1).isPunct("<")) {
         // `reinterpret_cast<device T*>(p)`: the parentheses after the type end the cast.
         const std::size_t close = closingAngle(tokens, partner, first + 1, tokens.size());
-        if (close == kNoToken || !at(tokens, close + 1).isPunct("(")) return kNoToken;
+        if (close == kNoToken || unit.role(close + 1) != TokenRole::CastOpen) return kNoToken;
         e = partner[close + 1];
         if (e == kNoToken) return kNoToken;
-    } else if (isExpressionName(t) || t.isPunct("::")) {
+    } else if (unit.isOperandName(first) || t.isPunct("::")) {
         e = first;
         if (t.isPunct("::")) ++e;
-        while (at(tokens, e + 1).isPunct("::") && isExpressionName(at(tokens, e + 2))) e += 2;
+        while (at(tokens, e + 1).isPunct("::") && unit.isOperandName(e + 2)) e += 2;
+        // `f<T>(x)`: the template arguments of a call.
+        if (at(tokens, e + 1).isPunct("<")) {
+            const std::size_t close = closingAngle(tokens, partner, e + 1, tokens.size());
+            if (close != kNoToken && unit.role(close + 1) == TokenRole::CallOpen) e = close;
+        }
     } else {
         return kNoToken;
     }
@@ -119,7 +102,7 @@ std::size_t postfixEnd(const Unit& unit, std::size_t first) {
         const Token& n = at(tokens, e + 1);
         if ((n.isPunct("[") || n.isPunct("(")) && partner[e + 1] != kNoToken) {
             e = partner[e + 1];
-        } else if (e + 2 < tokens.size() && isChainedMember(unit, e + 2)) {
+        } else if (e + 2 < tokens.size() && unit.isAccessedMember(e + 2)) {
             e += 2;
         } else if (n.isPunct("++") || n.isPunct("--")) {
             e += 1;
@@ -141,7 +124,7 @@ UseSite useOf(const Unit& unit, std::size_t first, std::size_t last) {
     const TokenList& tokens = unit.tokens();
     std::size_t a = last + 1, b = first;
     for (;;) {
-        if (a + 1 < tokens.size() && at(tokens, a).isPunct(".") && isChainedMember(unit, a + 1)) {
+        if (a + 1 < tokens.size() && at(tokens, a).isPunct(".") && unit.isAccessedMember(a + 1)) {
             a += 2;
         } else if (at(tokens, a).isPunct(")") && b > 0 && unit.partner()[a] == b - 1) {
             ++a;
@@ -154,30 +137,6 @@ UseSite useOf(const Unit& unit, std::size_t first, std::size_t last) {
     if (unit.role(a) == TokenRole::CompoundAssignment || unit.role(a) == TokenRole::Increment) return {Use::Update, a};
     if (b > 0 && unit.role(b - 1) == TokenRole::Increment) return {Use::Update, b - 1};
     return {};
-}
-
-/// Whether the `*` or `&` at `i` is a unary operator (dereference, address-of).
-bool isUnaryContext(const Unit& unit, std::size_t i) {
-    if (i == 0) return false;
-    const TokenList& tokens = unit.tokens();
-    const Token& p = tokens[i - 1];
-    if (p.isIdentifier()) return isExpressionKeyword(p);
-    if (p.kind != TokenKind::Punctuator) return p.kind == TokenKind::Pragma;
-    if (p.isPunct(")")) return unit.role(unit.partner()[i - 1]) == TokenRole::CastOpen; // `(float)*p`
-    // A comparison's operand (`a < *p`, `a > *p`), not a template's: `foo<&x>`,
-    // `vec<float, 2>* p` (p a declarator), `static_cast<vec<int, 2>*>(x)`.
-    if (!tokens[i].isPunct("*") || at(tokens, i - 2).isIdentifier("operator")) {
-        if (p.isPunct("<") || p.isPunct(">")) return false;
-    } else if (p.isPunct("<")) {
-        return true;
-    } else if (p.isPunct(">")) {
-        const TokenRole next = unit.role(i + 1);
-        if (next == TokenRole::Name || next == TokenRole::Callee) return true;
-        return next != TokenRole::Declarator && openingAngle(tokens, unit.partner(), i - 1, 0) == kNoToken;
-    }
-    if (p.isPunct("]") || p.isPunct("*") || p.isPunct("&") || p.isPunct("::") || p.isPunct("."))
-        return false;
-    return true;
 }
 
 /// Adds the site of an access to `sites` and returns how the access names it.
@@ -202,17 +161,16 @@ const char* functionFor(Use use) {
 
 /// The name of a parameter declared as an array in an address space (`device float a[]`,
 /// `constant int k[4]`), whose address space is at `space` and whose type and name end before
-/// `j`, or kNoToken.
-std::size_t arrayParameterName(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t space,
-                               std::size_t j) {
-    if (j < space + 3 || !at(tokens, j).isPunct("[") || partner[j] == kNoToken) return kNoToken;
-    const Token& after = at(tokens, partner[j] + 1);
-    const bool attribute = after.isPunct("[") && at(tokens, partner[j] + 2).isPunct("[");
-    if (!after.isPunct(",") && !after.isPunct(")") && !attribute) return kNoToken;
-    const std::size_t name = j - 1;
-    if (!tokens[name].isIdentifier() || isCppKeyword(tokens[name].spelling)) return kNoToken;
-    const Token& typeEnd = tokens[name - 1];
-    return typeEnd.isIdentifier() || typeEnd.isPunct(">") ? name : kNoToken;
+/// `j`: the unit's array declarator there, followed by what ends a parameter. Else kNoToken.
+std::size_t arrayParameterName(const Unit& unit, std::size_t space, std::size_t j) {
+    if (j < space + 3 || unit.role(j) != TokenRole::ArrayBound || unit.role(j - 1) != TokenRole::Declarator ||
+        unit.partner()[j] == kNoToken)
+        return kNoToken;
+    const TokenList& tokens = unit.tokens();
+    const std::size_t close = unit.partner()[j];
+    const Token& after = at(tokens, close + 1);
+    const bool attribute = unit.role(close + 1) == TokenRole::Attribute;
+    return after.isPunct(",") || after.isPunct(")") || attribute ? j - 1 : kNoToken;
 }
 
 /// The name declared by `(&name)[N]...` starting at `open`, or kNoToken.
@@ -263,7 +221,7 @@ void rewriteCheckedPointerTypes(PassContext& context) {
         const std::size_t star = j < tokens.size() ? j : tokens.size() - 1;
         // `device float a[] [[buffer(0)]]`: an array parameter is a pointer; the type loop took
         // its name for part of the type.
-        const std::size_t arrayName = arrayParameterName(tokens, partner, i, j);
+        const std::size_t arrayName = arrayParameterName(unit, i, j);
         // `threadgroup float (&t)[4][8]`: a reference to a named threadgroup array is the checked
         // array itself, so a helper checks its subscripts as the kernel does (checked.h).
         const std::size_t referenceName =
@@ -321,8 +279,10 @@ void rewriteCheckedPointerTypes(PassContext& context) {
         // reinterpret_cast<device T*>(x) and friends.
         for (std::size_t k = i; k-- > 0;) {
             if (tokens[k].isPunct("<") && k > 0) {
-                const Token& cast = tokens[k - 1];
-                if (isNamedCast(cast) && closingAngle(tokens, partner, k, tokens.size()) > j)
+                // A named cast's operand is in CastOpen parentheses after its type.
+                const std::size_t close = closingAngle(tokens, partner, k, tokens.size());
+                if (close != kNoToken && close > j && tokens[k - 1].isIdentifier() && !unit.isOperandName(k - 1) &&
+                    unit.role(close + 1) == TokenRole::CastOpen)
                     edits.replace(k - 1, "::metalcpu_kernel::pointer_cast");
                 break;
             }
@@ -375,7 +335,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             const Token& next = at(tokens, close + 1);
             const bool lastInChain =
                 !next.isPunct("[") && !next.isPunct(".") && !next.isPunct("->") && !next.isPunct("(");
-            if (lastInChain && s > 0 && tokens[s - 1].isPunct("&") && isUnaryContext(unit, s - 1)) {
+            if (lastInChain && s > 0 && unit.role(s - 1) == TokenRole::AddressOf) {
                 edits.erase(s - 1);
                 edits.insertBefore(s, "::metalcpu_kernel::address_of(");
                 edits.replace(k, ", ");
@@ -389,9 +349,9 @@ void rewriteCheckedAccesses(PassContext& context) {
             edits.insertBefore(s, functionFor(use.use));
             edits.replace(k, ", ");
             edits.replace(close, ", " + siteText(where, function, sites) + ")");
-        } else if (t.isPunct("*")) {
-            // `float a, *b;` declares (the unit's declarators: `float a, *p[2];` has no subscript).
-            if (!isUnaryContext(unit, k) || unit.isDeclaratorOperator(k)) continue;
+        } else if (unit.role(k) == TokenRole::Dereference) {
+            // `&*p` computes an address and reads nothing.
+            if (unit.role(k - 1) == TokenRole::AddressOf) continue;
             const std::size_t last = postfixEnd(unit, k + 1);
             if (last == kNoToken) {
                 giveUp(k, "a dereference", Unplaced::Operand);
@@ -405,27 +365,21 @@ void rewriteCheckedAccesses(PassContext& context) {
             edits.replace(k, functionFor(use.use));
             edits.insertAfter(last, ", 0, " + siteText(where, function, sites) + ")");
         } else if (t.isPunct("->")) {
+            if (unit.startsTrailingReturnType(k)) continue;
             const Token& before = tokens[k - 1];
-            if (before.isPunct(")")) {
-                const std::size_t open = partner[k - 1];
-                // A call's result: what it returns is not known here (a pointer, or a class
-                // with operator->), so the access stays unchecked.
-                if (unit.role(open) == TokenRole::CallOpen) {
-                    unchecked.push_back({t.location, "a member access through a call's result"});
-                    continue;
-                }
-                // `) ->` after a lambda's or a function's parameters: a trailing return type.
-                const Token& opener = at(tokens, open - 1);
-                if (unit.role(open) != TokenRole::CastOpen &&
-                    (opener.isPunct("]") || opener.isPunct(">") || unit.role(open - 1) == TokenRole::Declarator))
-                    continue;
-                // `(p + 1)->m`, `static_cast<device T*>(q)->m`: checked below.
-            } else if (before.isPunct("]") && unit.role(partner[k - 1]) == TokenRole::LambdaIntroducer) {
-                continue; // `[] -> int { ... }`
-            } else if (!isExpressionName(before) && !before.isPunct("]")) {
+            // A call's result: what it returns is not known here (a pointer, or a class with
+            // operator->), so the access stays unchecked.
+            if (before.isPunct(")") && unit.role(partner[k - 1]) == TokenRole::CallOpen) {
+                unchecked.push_back({t.location, "a member access through a call's result"});
                 continue;
             }
-            if (!isExpressionName(at(tokens, k + 1))) {
+            // `(p + 1)->m`, `static_cast<device T*>(q)->m`, `p->m`, `a[i]->m`: checked below;
+            // what else ends an operand (`p++->m`) is counted.
+            if (!unit.isOperandName(k - 1) && !before.isPunct("]") && !before.isPunct(")")) {
+                giveUp(k, "a member access", Unplaced::Operand);
+                continue;
+            }
+            if (!unit.isOperandName(k + 1)) {
                 giveUp(k, "a member access", Unplaced::Operand); // p->template f<T>(), p->~T()
                 continue;
             }

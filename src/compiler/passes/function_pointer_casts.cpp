@@ -352,7 +352,7 @@ void checkFunctionPointerCasts(const CheckContext& context) {
         i = types.skipDeclaration(i); // a typedef's own name is no functional cast
         const Token& t = tokens[i];
         const Token& next = tokens[i + 1];
-        const bool member = i > 0 && (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->"));
+        const bool member = unit.isAccessedMember(i);
         if (t.isPunct("(")) castOpens[i] = mayBeCStyleCast(unit, castOpens, i);
         if ((t.isIdentifier("reinterpret_cast") || t.isIdentifier("bit_cast") || t.isIdentifier("as_type")) &&
             next.isPunct("<")) {

@@ -219,6 +219,53 @@ TEST(CheckedAccesses, DeclaratorListsAfterAComma) {
     for (const auto& [body, expected] : cases) EXPECT_EQ(accesses(body), "void f() {" + std::string(expected) + "}");
 }
 
+// Test the accesses the pass reads off the unit's unary operators, casts and parentheses,
+// which its own reading of the neighbouring tokens missed or broke: dereferences after a
+// condition or another operator were left unchecked and uncounted; a named cast's result times
+// a name, a parenthesised operand after a condition and a dereferenced cast of an address made
+// output that does not compile, as did a product after a postfix increment and a dereferenced
+// call with template arguments; a parenthesised operand after `>` was given up on, and before
+// `->` taken for a lambda's parameters and left unchecked; a trailing return type after
+// `noexcept(...)` was counted as an unchecked access, or before a name broke the output.
+TEST(CheckedAccesses, OperandsTheUnitDelimits) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"if (c) *p = 1;", "if (c) store(p, 0, ::__mc_sites[0]) = 1;"},
+        {"while (n--) *p++ = 0;", "while (n--) store(p++, 0, ::__mc_sites[0]) = 0;"},
+        {"x = a * *p;", "x = a * load(p, 0, ::__mc_sites[0]);"},
+        {"x = a & *p;", "x = a & load(p, 0, ::__mc_sites[0]);"},
+        {"x = a * &b[i];", "x = a * address_of(b, i);"},
+        {"x = static_cast<int>(y) * z;", "x = static_cast<int>(y) * z;"},
+        // llama.cpp's kernel_tri (ggml-metal.metal), whose validation flavour did not compile.
+        {"dst_row[i0] = static_cast<T>(_ggml_vec_tri_cmp<ttype>(i0, i1)) * src_row[i0];",
+         "store(dst_row, i0, ::__mc_sites[0]) = static_cast<T>(_ggml_vec_tri_cmp<ttype>(i0, i1)) * "
+         "load(src_row, i0, ::__mc_sites[1]);"},
+        {"if (c) (a)[0] = 1;", "if (c) store((a), 0, ::__mc_sites[0]) = 1;"},
+        {"x = *(fptr)p;", "x = load((fptr)p, 0, ::__mc_sites[0]);"},
+        {"x = a > (b)[i];", "x = a > load((b), i, ::__mc_sites[0]);"},
+        {"q = &*p;", "q = &*p;"},
+        {"x = (float*)y;", "x = (float*)y;"},
+        {"x = a++ * b; y = ++*p;", "x = a++ * b; y = ++update(p, 0, ::__mc_sites[0]);"},
+        {"x = *f<T>(p);", "x = load(f<T>(p), 0, ::__mc_sites[0]);"},
+        {"x = a > (p)->m;", "x = a > load((p), 0, ::__mc_sites[0]).m;"},
+        {"auto g = [](int k) mutable noexcept(true) -> int { return k; };",
+         "auto g = [](int k) mutable noexcept(true) -> int { return k; };"},
+        {"auto g = [](T k) noexcept(true) -> T { return k; };", "auto g = [](T k) noexcept(true) -> T { return k; };"},
+    };
+    for (const auto& [body, expected] : cases) {
+        Accesses a = checkSource("void f() {" + std::string(body) + "}");
+        EXPECT_EQ(a.output, "void f() {" + std::string(expected) + "}");
+        EXPECT_TRUE(a.unchecked.empty()) << body;
+    }
+    // The operand of a cast after a dereference is no postfix expression: counted, not broken.
+    Accesses cast = checkSource("void f() { x = *(float*)&y; }");
+    EXPECT_EQ(cast.output, "void f() { x = *(float*)&y; }");
+    EXPECT_EQ(cast.unchecked.size(), 1u);
+    // So is a member access after a postfix increment, which was skipped without a count.
+    Accesses increment = checkSource("void f() { x = p++->m; }");
+    EXPECT_EQ(increment.output, "void f() { x = p++->m; }");
+    EXPECT_EQ(increment.unchecked.size(), 1u);
+}
+
 // Test that only function bodies are rewritten.
 TEST(CheckedAccesses, OnlyInBodies) {
     EXPECT_TRUE(checkSource("struct S { float a[4]; }; constant float k[2] = {1, 2};").sites.empty());
@@ -249,7 +296,8 @@ TEST(CheckedAccesses, UncheckedAccessesWarnOnce) {
     EXPECT_EQ(a.messages, std::vector<std::string>{"test.metal:2:16: warning: shader validation cannot check 3 "
                                                    "accesses in this file; the first: a subscript of a call with "
                                                    "template arguments"});
-    EXPECT_EQ(a.sites.size(), 1u) << "a[i] is still checked";
+    EXPECT_EQ(a.sites.size(), 2u) << "a[i] and the inner dereference of **q are still checked";
+    EXPECT_NE(a.output.find("y = *load(q, 0, ::__mc_sites[0]);"), std::string::npos) << a.output;
 
     Accesses clean = checkSource("void f() { x = g(p)[i]; *q = 1; p->m = 2; }");
     EXPECT_TRUE(clean.unchecked.empty());

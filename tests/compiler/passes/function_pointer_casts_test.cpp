@@ -186,5 +186,15 @@ TEST(FunctionPointerCasts, OrdinaryParenthesesStayAccepted) {
               std::vector<std::string>{});
 }
 
+// Test that a member named like an alias (the unit's accessed member, after `.` or `->`) is
+// called, not a functional cast to the alias.
+TEST(FunctionPointerCasts, MembersNamedLikeAnAlias) {
+    EXPECT_EQ(check("typedef void (*fn_t)(int);\n"
+                    "struct C { int operator()(int x) const { return x; } };\n"
+                    "struct S { C fn_t; };\n"
+                    "int f(thread S& s, thread S* p) { return s.fn_t(1) + p->fn_t(2); }\n"),
+              std::vector<std::string>{});
+}
+
 } // namespace
 } // namespace metalcpu::msl
