@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstdint>
+
+namespace metalcpu::exec {
+
+/// The order the executor runs a grid's threadgroups in. Metal leaves that order undefined,
+/// so it is chosen for the caches: each z slice of the grid is cut into tiles of
+/// `tileWidth` x `tileHeight` groups (narrower or lower at the slice's right and bottom
+/// edges), the tiles run row by row, and the groups of a tile row by row, x fastest. A
+/// worker given a run of consecutive indices then works on a compact block of the grid,
+/// whose rows and columns of data (a matrix product's rows of A and columns of B) stay in
+/// cache from one group to the next, where row-major order would sweep a whole grid row
+/// (and all of B) between two uses of the same columns.
+///
+/// Walks the order incrementally: the executor steps it once per group, and a division per
+/// group costs measurable time on small groups. Visits every group of the grid exactly once
+/// for any grid and tile size, 1 x 1 x 1 included (tests/exec/group_order_test.cpp).
+class GroupOrder {
+public:
+    /// The order over a grid of `groups` (none of them 0); tiles of at least 1 x 1.
+    GroupOrder(const std::uint32_t groups[3], std::uint32_t tileWidth, std::uint32_t tileHeight);
+
+    /// The order for the executor's dispatches (kTileWidth x kTileHeight tiles).
+    static GroupOrder forGrid(const std::uint32_t groups[3]);
+
+    /// Tile size of forGrid: 8 x 8 groups (the measurement: bench/README.md, "Threadgroup order").
+    static constexpr std::uint32_t kTileWidth = 8;
+    static constexpr std::uint32_t kTileHeight = 8;
+
+    std::uint64_t count() const { return std::uint64_t(groups_[0]) * groups_[1] * groups_[2]; }
+
+    /// Places the cursor at the group `index` (< count()) of the order; divides.
+    void seek(std::uint64_t index);
+
+    /// Moves the cursor to the next group of the order; past the last it wraps to the first.
+    void next();
+
+    /// The threadgroup position in the grid of the group at the cursor.
+    const std::uint32_t* position() const { return position_; }
+
+private:
+    void enterTile(); ///< after the tile's origin moved: its extent
+
+    std::uint32_t groups_[3];
+    std::uint32_t tileWidth_, tileHeight_;
+    std::uint32_t position_[3] = {0, 0, 0};
+    std::uint32_t tileX_ = 0, tileY_ = 0;          ///< the current tile's origin
+    std::uint32_t tileEndX_ = 0, tileEndY_ = 0;    ///< one past its last column and row
+};
+
+} // namespace metalcpu::exec
