@@ -101,23 +101,21 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
     const bool onFibers = (kernel->flags & MC_KERNEL_USES_BARRIERS) != 0;
 
     FirstError firstError;
+    const GroupOrder dispatchOrder = GroupOrder::forGrid(groups); // copied by each range: tiny ranges are common
     auto runGroups = [&](const tbb::blocked_range<std::uint64_t>& range) {
         Worker& worker = state_->workers.local();
         // One group record for the range, reset field by field: zeroing the whole record
         // (560 bytes) for every group cost more than a small group's threads.
         mc_group group{};
         group.dispatch = &dispatch.parameters;
-        // Groups in GroupOrder's tiles, not row by row: placed once (a division), then stepped.
-        GroupOrder order = GroupOrder::forGrid(groups);
+        // Groups in GroupOrder's tiles, not row by row: placed once (divisions), then stepped.
+        GroupOrder order = dispatchOrder;
         bool argumentsBound = false; // the threadgroup arguments' layout, done at the first group
         const std::uint64_t first = range.begin();
-        order.seek(first);
+        order.seek(first, group.position);
         for (std::uint64_t index = first; index != range.end(); ++index) {
             if (firstError.failed()) return;
-            if (index != first) order.next();
-            group.position[0] = order.position()[0];
-            group.position[1] = order.position()[1];
-            group.position[2] = order.position()[2];
+            if (index != first) order.next(group.position);
             // What kernels may have left in the record (mc_group: the executor zeroes these).
             std::memset(group.threadgroup_site_keys, 0, sizeof group.threadgroup_site_keys);
             group.current_thread = 0;

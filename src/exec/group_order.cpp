@@ -14,14 +14,9 @@ GroupOrder::GroupOrder(const std::uint32_t groups[3], std::uint32_t tileWidth, s
 
 GroupOrder GroupOrder::forGrid(const std::uint32_t groups[3]) { return GroupOrder(groups, kTileWidth, kTileHeight); }
 
-void GroupOrder::enterTile() {
-    tileEndX_ = tileX_ + std::min(tileWidth_, groups_[0] - tileX_);
-    tileEndY_ = tileY_ + std::min(tileHeight_, groups_[1] - tileY_);
-}
-
-void GroupOrder::seek(std::uint64_t index) {
+void GroupOrder::seek(std::uint64_t index, std::uint32_t (&position)[3]) {
     const std::uint64_t slice = std::uint64_t(groups_[0]) * groups_[1];
-    position_[2] = static_cast<std::uint32_t>(index / slice);
+    position[2] = static_cast<std::uint32_t>(index / slice);
     std::uint64_t rest = index % slice;
     // Bands of tileHeight_ rows (the last may be lower), each a row of tiles.
     const std::uint64_t band = std::uint64_t(groups_[0]) * tileHeight_;
@@ -35,14 +30,13 @@ void GroupOrder::seek(std::uint64_t index) {
     rest %= tile;
     enterTile();
     const std::uint32_t width = tileEndX_ - tileX_;
-    position_[1] = tileY_ + static_cast<std::uint32_t>(rest / width);
-    position_[0] = tileX_ + static_cast<std::uint32_t>(rest % width);
+    position[1] = tileY_ + static_cast<std::uint32_t>(rest / width);
+    position[0] = tileX_ + static_cast<std::uint32_t>(rest % width);
 }
 
-void GroupOrder::next() {
-    if (++position_[0] < tileEndX_) return;
-    position_[0] = tileX_;
-    if (++position_[1] < tileEndY_) return;
+void GroupOrder::nextRow(std::uint32_t (&position)[3]) {
+    position[0] = tileX_;
+    if (++position[1] < tileEndY_) return;
     // The tile is done: the next one to the right, else the next band, else the next slice.
     if (tileEndX_ < groups_[0]) {
         tileX_ = tileEndX_;
@@ -52,12 +46,12 @@ void GroupOrder::next() {
             tileY_ = tileEndY_;
         } else {
             tileY_ = 0;
-            if (++position_[2] == groups_[2]) position_[2] = 0;
+            if (++position[2] == groups_[2]) position[2] = 0;
         }
     }
     enterTile();
-    position_[0] = tileX_;
-    position_[1] = tileY_;
+    position[0] = tileX_;
+    position[1] = tileY_;
 }
 
 } // namespace metalcpu::exec

@@ -13,7 +13,8 @@ namespace metalcpu::exec {
 /// cache from one group to the next, where row-major order would sweep a whole grid row
 /// (and all of B) between two uses of the same columns.
 ///
-/// Walks the order incrementally: the executor steps it once per group, and a division per
+/// Walks the order incrementally, on the caller's position (the executor's group record):
+/// the executor steps it once per group, and a division per
 /// group costs measurable time on small groups. Visits every group of the grid exactly once
 /// for any grid and tile size, 1 x 1 x 1 included (tests/exec/group_order_test.cpp).
 class GroupOrder {
@@ -30,21 +31,26 @@ public:
 
     std::uint64_t count() const { return std::uint64_t(groups_[0]) * groups_[1] * groups_[2]; }
 
-    /// Places the cursor at the group `index` (< count()) of the order; divides.
-    void seek(std::uint64_t index);
+    /// Sets `position` to the group `index` (< count()) of the order; divides.
+    void seek(std::uint64_t index, std::uint32_t (&position)[3]);
 
-    /// Moves the cursor to the next group of the order; past the last it wraps to the first.
-    void next();
-
-    /// The threadgroup position in the grid of the group at the cursor.
-    const std::uint32_t* position() const { return position_; }
+    /// Steps `position`, the group seek() or next() last gave, to the next group of the order;
+    /// past the last it wraps to the first. Inline: most steps move one group along a tile row.
+    void next(std::uint32_t (&position)[3]) {
+        if (++position[0] < tileEndX_) return;
+        nextRow(position);
+    }
 
 private:
-    void enterTile(); ///< after the tile's origin moved: its extent
+    /// After the tile's origin moved: its extent.
+    void enterTile() {
+        tileEndX_ = tileX_ + (tileWidth_ < groups_[0] - tileX_ ? tileWidth_ : groups_[0] - tileX_);
+        tileEndY_ = tileY_ + (tileHeight_ < groups_[1] - tileY_ ? tileHeight_ : groups_[1] - tileY_);
+    }
+    void nextRow(std::uint32_t (&position)[3]); ///< next() at the end of a tile row
 
     std::uint32_t groups_[3];
     std::uint32_t tileWidth_, tileHeight_;
-    std::uint32_t position_[3] = {0, 0, 0};
     std::uint32_t tileX_ = 0, tileY_ = 0;          ///< the current tile's origin
     std::uint32_t tileEndX_ = 0, tileEndY_ = 0;    ///< one past its last column and row
 };

@@ -33,19 +33,18 @@ TEST_P(GroupOrderShapes, StepsVisitEveryGroupOnce) {
     GroupOrder order(s.groups, s.tile[0], s.tile[1]);
     ASSERT_EQ(order.count(), std::uint64_t(s.groups[0]) * s.groups[1] * s.groups[2]);
     std::vector<int> visits(order.count(), 0);
-    order.seek(0);
-    const std::uint32_t first[3] = {order.position()[0], order.position()[1], order.position()[2]};
-    EXPECT_EQ(linearIndex(s, first), 0u) << "the order starts at the grid's first group";
+    std::uint32_t p[3];
+    order.seek(0, p);
+    EXPECT_EQ(linearIndex(s, p), 0u) << "the order starts at the grid's first group";
     for (std::uint64_t i = 0; i < order.count(); ++i) {
-        const std::uint32_t* p = order.position();
         ASSERT_LT(p[0], s.groups[0]) << "step " << i;
         ASSERT_LT(p[1], s.groups[1]) << "step " << i;
         ASSERT_LT(p[2], s.groups[2]) << "step " << i;
         ++visits[linearIndex(s, p)];
-        order.next();
+        order.next(p);
     }
     for (std::uint64_t g = 0; g < visits.size(); ++g) ASSERT_EQ(visits[g], 1) << "group " << g;
-    EXPECT_EQ(linearIndex(s, order.position()), 0u) << "past the last group the order wraps to the first";
+    EXPECT_EQ(linearIndex(s, p), 0u) << "past the last group the order wraps to the first";
 }
 
 // Test that seeking to any index lands where stepping from the start gets (the executor seeks
@@ -54,14 +53,15 @@ TEST_P(GroupOrderShapes, SeekAgreesWithSteps) {
     const OrderShape& s = GetParam();
     GroupOrder walked(s.groups, s.tile[0], s.tile[1]);
     GroupOrder sought(s.groups, s.tile[0], s.tile[1]);
-    walked.seek(0);
+    std::uint32_t walk[3], seek[3];
+    walked.seek(0, walk);
     for (std::uint64_t i = 0; i < walked.count(); ++i) {
-        sought.seek(i);
-        for (int d = 0; d < 3; ++d) ASSERT_EQ(sought.position()[d], walked.position()[d]) << "index " << i << " dim " << d;
-        // And stepping on from a sought cursor continues the same order.
-        sought.next();
-        walked.next();
-        for (int d = 0; d < 3; ++d) ASSERT_EQ(sought.position()[d], walked.position()[d]) << "after index " << i;
+        sought.seek(i, seek);
+        for (int d = 0; d < 3; ++d) ASSERT_EQ(seek[d], walk[d]) << "index " << i << " dim " << d;
+        // And stepping on from a sought position continues the same order.
+        sought.next(seek);
+        walked.next(walk);
+        for (int d = 0; d < 3; ++d) ASSERT_EQ(seek[d], walk[d]) << "after index " << i;
     }
 }
 
@@ -83,24 +83,25 @@ INSTANTIATE_TEST_SUITE_P(Shapes, GroupOrderShapes,
 TEST(GroupOrder, ExecutorOrderRunsTilesOfEightByEight) {
     const std::uint32_t groups[3] = {64, 32, 1};
     GroupOrder order = GroupOrder::forGrid(groups);
-    order.seek(0);
+    std::uint32_t p[3];
+    order.seek(0, p);
     for (std::uint32_t i = 0; i < 64; ++i) {
-        EXPECT_EQ(order.position()[0], i % 8) << "group " << i;
-        EXPECT_EQ(order.position()[1], i / 8) << "group " << i;
-        order.next();
+        EXPECT_EQ(p[0], i % 8) << "group " << i;
+        EXPECT_EQ(p[1], i / 8) << "group " << i;
+        order.next(p);
     }
     // The next tile is to the right of the first.
-    EXPECT_EQ(order.position()[0], 8u);
-    EXPECT_EQ(order.position()[1], 0u);
+    EXPECT_EQ(p[0], 8u);
+    EXPECT_EQ(p[1], 0u);
     // The last tile of a band, narrower at the grid's right edge, comes before the next band.
     const std::uint32_t uneven[3] = {20, 20, 1};
     GroupOrder edge = GroupOrder::forGrid(uneven);
-    edge.seek(2 * 64); // past the two whole tiles of the first band
-    EXPECT_EQ(edge.position()[0], 16u);
-    EXPECT_EQ(edge.position()[1], 0u);
-    edge.seek(2 * 64 + 4 * 8); // past the 4-wide edge tile: the second band
-    EXPECT_EQ(edge.position()[0], 0u);
-    EXPECT_EQ(edge.position()[1], 8u);
+    edge.seek(2 * 64, p); // past the two whole tiles of the first band
+    EXPECT_EQ(p[0], 16u);
+    EXPECT_EQ(p[1], 0u);
+    edge.seek(2 * 64 + 4 * 8, p); // past the 4-wide edge tile: the second band
+    EXPECT_EQ(p[0], 0u);
+    EXPECT_EQ(p[1], 8u);
 }
 
 } // namespace
