@@ -9,14 +9,16 @@ namespace metalcpu::exec {
 /// `tileWidth` x `tileHeight` groups (narrower or lower at the slice's right and bottom
 /// edges), the tiles run row by row, and the groups of a tile row by row, x fastest. A
 /// worker given a run of consecutive indices then works on a compact block of the grid,
-/// whose rows and columns of data (a matrix product's rows of A and columns of B) stay in
-/// cache from one group to the next, where row-major order would sweep a whole grid row
-/// (and all of B) between two uses of the same columns.
+/// whose rows and columns of data (a matrix product's rows of A and columns of B) can stay
+/// in cache from one group to the next, where row-major order sweeps a whole grid row (and
+/// all of B) between two uses of the same columns. On the 2-core development machine that
+/// paid up to 7% where a kernel's data exceeds L3, and nothing elsewhere (README.md,
+/// "Performance").
 ///
 /// Walks the order incrementally, on the caller's position (the executor's group record):
-/// the executor steps it once per group, and a division per
-/// group costs measurable time on small groups. Visits every group of the grid exactly once
-/// for any grid and tile size, 1 x 1 x 1 included (tests/exec/group_order_test.cpp).
+/// the executor steps it once per group, and a division per group costs measurable time on
+/// small groups. Visits every group of the grid exactly once for any grid and tile size,
+/// 1 x 1 x 1 included (tests/exec/group_order_test.cpp).
 class GroupOrder {
 public:
     /// The order over a grid of `groups` (none of them 0); tiles of at least 1 x 1.
