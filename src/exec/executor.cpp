@@ -3,6 +3,7 @@
 #include "exec/fault_scratch.h"
 #include "exec/fiber_scheduler.h"
 #include "exec/frame_arena.h"
+#include "exec/group_order.h"
 #include "exec/services.h"
 #include "exec/threadgroup_memory.h"
 #include "support/config.h"
@@ -100,27 +101,21 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
     const bool onFibers = (kernel->flags & MC_KERNEL_USES_BARRIERS) != 0;
 
     FirstError firstError;
+    const GroupOrder dispatchOrder = GroupOrder::forGrid(groups); // copied by each range: tiny ranges are common
     auto runGroups = [&](const tbb::blocked_range<std::uint64_t>& range) {
         Worker& worker = state_->workers.local();
         // One group record for the range, reset field by field: zeroing the whole record
         // (560 bytes) for every group cost more than a small group's threads.
         mc_group group{};
         group.dispatch = &dispatch.parameters;
-        // Positions step through the range x fastest: divided out once, then carried.
+        // Groups in GroupOrder's tiles, not row by row: placed once (divisions), then stepped.
+        GroupOrder order = dispatchOrder;
         bool argumentsBound = false; // the threadgroup arguments' layout, done at the first group
         const std::uint64_t first = range.begin();
-        group.position[0] = static_cast<std::uint32_t>(first % groups[0]);
-        group.position[1] = static_cast<std::uint32_t>((first / groups[0]) % groups[1]);
-        group.position[2] = static_cast<std::uint32_t>(first / (std::uint64_t(groups[0]) * groups[1]));
+        order.seek(first, group.position);
         for (std::uint64_t index = first; index != range.end(); ++index) {
             if (firstError.failed()) return;
-            if (index != first && ++group.position[0] == groups[0]) {
-                group.position[0] = 0;
-                if (++group.position[1] == groups[1]) {
-                    group.position[1] = 0;
-                    ++group.position[2];
-                }
-            }
+            if (index != first) order.next(group.position);
             // What kernels may have left in the record (mc_group: the executor zeroes these).
             std::memset(group.threadgroup_site_keys, 0, sizeof group.threadgroup_site_keys);
             group.current_thread = 0;

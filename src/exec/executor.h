@@ -5,7 +5,8 @@
 namespace metalcpu::exec {
 
 /// Runs dispatches on the process's worker threads: one tbb::parallel_for over the
-/// threadgroups of the grid, each threadgroup run by one worker from start to end.
+/// threadgroups of the grid, taken in tiles of 8 x 8 groups (group_order.h), each threadgroup
+/// run by one worker from start to end.
 /// Kernels without barriers run a group as one call that loops over its threads; kernels
 /// with barriers run each thread on a fiber (fiber_scheduler.h).
 class Executor {

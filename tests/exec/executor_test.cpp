@@ -30,6 +30,22 @@ mc_kernel plainKernel() {
     return kernel;
 }
 
+// A barrier-free kernel that counts its runs of each group: counts[group's linear index] += 1.
+void countGroup(const mc_group* g) {
+    auto* counts = static_cast<std::uint32_t*>(g->dispatch->buffers[0]);
+    const std::uint32_t groupIndex =
+        g->position[0] + g->dispatch->threadgroups_per_grid[0] *
+                             (g->position[1] + g->dispatch->threadgroups_per_grid[1] * g->position[2]);
+    __atomic_fetch_add(&counts[groupIndex], 1u, __ATOMIC_RELAXED);
+}
+
+mc_kernel countingKernel() {
+    mc_kernel kernel{};
+    kernel.name = "count_group";
+    kernel.run_group = &countGroup;
+    return kernel;
+}
+
 // A kernel with barriers: each thread writes its index into threadgroup memory, waits,
 // then reads the value of its neighbour (wrapping around), waits again and writes it out.
 void neighbourThread(const mc_group* g, mc_u32 i) {
@@ -87,6 +103,22 @@ TEST_P(ExecutorShapes, PlainKernelCoversTheGridOnce) {
     EXPECT_TRUE(out.canariesIntact());
 }
 
+// Test that the executor runs every group of the grid exactly once, whatever order it picks
+// (GroupOrder) and however the workers split the groups: one group (fewer groups than
+// workers), single rows and columns of groups, grids of several uneven tiles, 3-D.
+TEST_P(ExecutorShapes, EveryGroupRunsOnce) {
+    const Shape& shape = GetParam();
+    mc_kernel kernel = countingKernel();
+    Dispatch dispatch = makeDispatch(kernel, shape.grid, shape.group);
+    const std::size_t groups = std::size_t(dispatch.threadgroups[0]) * dispatch.threadgroups[1] * dispatch.threadgroups[2];
+    GuardedBuffer counts(groups);
+    dispatch.parameters.buffers[0] = counts.data();
+    DispatchResult result = Executor::shared().run(dispatch);
+    ASSERT_TRUE(result.ok) << result.error;
+    for (std::size_t g = 0; g < groups; ++g) ASSERT_EQ(counts[g], 1u) << "group " << g;
+    EXPECT_TRUE(counts.canariesIntact());
+}
+
 // Test that barriers order the threads of each group, including partial edge groups.
 TEST_P(ExecutorShapes, BarrierKernelSeesNeighboursValues) {
     const Shape& shape = GetParam();
@@ -128,7 +160,12 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ExecutorShapes,
                                            Shape{{1024, 1, 1}, {1024, 1, 1}}, // the largest group
                                            Shape{{37, 19, 1}, {8, 8, 1}},     // 2-D, uneven in both
                                            Shape{{9, 10, 11}, {4, 3, 2}},     // 3-D, uneven
-                                           Shape{{64, 64, 1}, {16, 16, 1}}),
+                                           Shape{{64, 64, 1}, {16, 16, 1}},
+                                           // Grids of several of the executor's 8 x 8-group tiles:
+                                           Shape{{1, 300, 1}, {1, 1, 1}},     // a column of groups
+                                           Shape{{100, 70, 3}, {4, 4, 1}},    // 25 x 18 x 3 groups, uneven
+                                           Shape{{130, 1, 17}, {1, 1, 1}},    // rows of groups in 3-D
+                                           Shape{{512, 256, 1}, {8, 8, 1}}),  // matmul_bench's 8x4 at 2048²
                          shapeName);
 
 // Test that a kernel compiled as barrier-free that reaches a barrier fails the dispatch.
