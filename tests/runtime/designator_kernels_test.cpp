@@ -1,5 +1,5 @@
 // GNU range designators whose indices are constants the front end cannot evaluate: a template
-// parameter, a constexpr local (compiler/passes/designators.h). The listed elements get the
+// parameter, a constexpr local, an enumerator (compiler/passes/designators.h). The listed elements get the
 // value, the others are zero, a later designator overrides an earlier one, a range's value is
 // evaluated once (GCC's rule), and arrays of arrays of vectors take braced values. One kernel
 // returns early, one keeps its arrays across a barrier (work-item loops, the arrays in their
@@ -22,7 +22,8 @@ const char* const kKernels = R"(
 using namespace metal;
 
 // What one thread writes: kResults floats.
-constant uint kResults = 8;
+constant uint kResults = 9;
+enum Slots { kSlots = 3 };
 
 template <short N>
 kernel void ranges(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
@@ -36,6 +37,7 @@ kernel void ranges(device const float* in [[buffer(0)]], device float* out [[buf
     int calls = 0;
     int c[N] = { [1 ... N - 2] = ++calls, [N - 1] = 5 };
     float o[N] = { [0 ... N - 1] = 1.0f, [M] = 7.0f, 8.0f };
+    int e[kSlots] = { [1 ... kSlots - 1] = int(sizeof(float)) };
     float sums[4] = {};
     for (short k = 0; k < N; ++k) {
         sums[0] += s[k];
@@ -52,6 +54,7 @@ kernel void ranges(device const float* in [[buffer(0)]], device float* out [[buf
     r[5] = sums[1];
     r[6] = o[M] * 10.0f + o[M + 1];
     r[7] = sums[2];
+    r[8] = float(e[0] * 100 + e[1] * 10 + e[2]);
 }
 template [[host_name("ranges_4")]] kernel void ranges<4>(device const float*, device float*, constant uint&, uint);
 template [[host_name("ranges_8")]] kernel void ranges<8>(device const float*, device float*, constant uint&, uint);
@@ -77,7 +80,7 @@ template [[host_name("ranges_across_barrier_5")]] kernel void
 ranges_across_barrier<5>(device const float*, device float*, constant uint&, uint, uint, uint);
 )";
 
-constexpr unsigned kResults = 8;
+constexpr unsigned kResults = 9;
 
 class DesignatorKernels : public SimdShapedKernelTest<kKernels> {
 protected:
@@ -112,7 +115,7 @@ protected:
         for (unsigned i = 0; i < count(); ++i) {
             const float x = in[i];
             const float expected[kResults] = {
-                float(n) * x, 0.0f, float(m) * 3.0f * x, 1.0f, 0.0f, float(n - 2 + 5), 78.0f, float(n - 2 + 15)};
+                float(n) * x, 0.0f, float(m) * 3.0f * x, 1.0f, 0.0f, float(n - 2 + 5), 78.0f, float(n - 2 + 15), 44.0f};
             for (unsigned k = 0; k < kResults; ++k)
                 EXPECT_EQ(out.data<float>()[i * kResults + k], expected[k]) << "thread " << i << " result " << k;
         }
@@ -121,7 +124,8 @@ protected:
 };
 
 // Test a template-parameter bound, a constexpr-local bound over an array of arrays of
-// vectors, an override, an element after a designator, and a range value evaluated once.
+// vectors, an override, an element after a designator, a range value evaluated once, and an
+// enumerator bound with a sizeof value.
 TEST_P(DesignatorKernels, TemplateAndConstexprBounds) {
     checkRanges("ranges_4", 4);
     checkRanges("ranges_8", 8);
