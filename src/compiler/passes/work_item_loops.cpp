@@ -216,13 +216,16 @@ private:
         return true;
     }
 
-    // Whether evaluating tokens `range` can fault or act (a division or remainder, an index,
-    // a call): what must not run once per group for a branch that no thread may take.
+    // Whether evaluating tokens `range` can fault or act (a division or remainder, an index, a
+    // dereference, `->`, a call): what must not run once per group for a branch that no thread
+    // may take. (`*p` and `p->m` read memory exactly as `p[0]` does.)
     bool mayFault(TokenRange range) const {
         for (std::size_t i = range.begin; i < range.end; ++i) {
             const Token& t = tokens_[i];
             const TokenRole r = unit_.role(i);
-            if (t.isPunct("/") || t.isPunct("%") || r == TokenRole::Subscript || r == TokenRole::CallOpen) return true;
+            if (t.isPunct("/") || t.isPunct("%") || t.isPunct("->") || r == TokenRole::Subscript ||
+                r == TokenRole::Dereference || r == TokenRole::CallOpen)
+                return true;
         }
         return false;
     }
@@ -391,7 +394,7 @@ private:
         // branch, so it must be harmless there.
         if (!guards_.empty() && mayFault(h)) {
             fail(s.keyword, "under an if whose condition differs per thread, a loop or if header that may fault "
-                            "(a division, an index, a call) would run when no thread takes the branch");
+                            "(a division, an index, a dereference, a call) would run when no thread takes the branch");
             return;
         }
         if (s.kind == StatementKind::For) {

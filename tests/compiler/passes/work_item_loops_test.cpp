@@ -513,6 +513,13 @@ TEST(WorkItemLoops, DivergentBranchesRunNothingFaultingOncePerGroup) {
                                    "  a[i] = s;")));
     EXPECT_TRUE(splits(kernel("  const uint m = 4;\n  float s = a[i];\n  if (i < m) {\n"
                               "    for (uint k = 0; k < m; ++k) {\n      s = simd_sum(s);\n    }\n  }\n  a[i] = s;")));
+    // A dereference reads memory as an index does: `*a` and `p->n` in such a header keep the
+    // fibers too, where the same header outside the if splits.
+    for (const char* bound : {"*a", "a[0]"}) {
+        const std::string loop = std::string("    for (uint k = 0; k < ") + bound + "; ++k) {\n      s = simd_sum(s);\n    }\n";
+        EXPECT_TRUE(keepsFibers(kernel("  float s = a[i];\n  if (i < 4) {\n" + loop + "  }\n  a[i] = s;"))) << bound;
+        EXPECT_TRUE(splits(kernel("  float s = a[i];\n" + loop + "  a[i] = s;"))) << bound;
+    }
 }
 
 // Test the SIMD-group function statements the unit's assignment roles let the planner see
