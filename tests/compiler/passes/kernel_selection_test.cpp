@@ -78,7 +78,7 @@ TEST(KernelSelection, KernelTemplatesReachThroughTheirInstantiations) {
     EXPECT_EQ(r.of("other"), "other");
 }
 
-// Test that a kernel named anywhere but its own explicit instantiations (ggml's
+// Test that a kernel named anywhere but its own definition and explicit instantiations (ggml's
 // `typedef decltype(kernel_x<float>) kernel_x_t;`, a `using` of its address, a call in a helper)
 // stays unselected, and with it what it mentions; one named only by its instantiations is
 // selected.
@@ -93,8 +93,10 @@ TEST(KernelSelection, KernelsNamedOutsideTheirInstantiationsAreUnknown) {
                             "template [[host_name(\"ku_i32\")]] kernel void ku<int>(device int*);\n"
                             "template <typename T> kernel void own(device T* p) { p[0] = own_helper(2); }\n"
                             "template [[host_name(\"own_f32\")]] kernel void own<float>(device float*);\n"
-                            "kernel void k(device float* p) { p[0] = 2.0f; }\n");
+                            "kernel void k(device float* p) { p[0] = 2.0f; }\n"
+                            "kernel void rows(device float* rows) { rows[0] = 1; }\n");
     ASSERT_FALSE(r.parsed->diagnostics.hasErrors());
+    EXPECT_EQ(r.of("rows"), "rows"); // its own parameter and body do not count
     EXPECT_EQ(r.of("kt"), "?");
     EXPECT_EQ(r.of("helper"), "?"); // the unguarded template's body names it
     EXPECT_EQ(r.of("ku"), "?");
