@@ -114,7 +114,7 @@ const std::vector<PassInfo>& passes() {
         {"work-item-loops", rewriteWorkItemKernels, false},
         {"array-designators", rewriteArrayDesignators, false},
         {"member-specialisations", rewriteMemberSpecialisations, false},
-        {"kernel-selection", selectKernelCode, true},
+        {"kernel-selection", selectKernelCode, false}, // decides itself: selectsKernels()
     };
     return kPasses;
 }

@@ -7,6 +7,7 @@
 #include "compiler/emitter/entry_points.h"
 #include "compiler/kernel_descriptions.h"
 #include "compiler/lexer.h"
+#include "compiler/passes/kernel_selection.h"
 #include "compiler/pipeline.h"
 #include "compiler/scanner.h"
 #include "compiler/syntax.h"
@@ -93,7 +94,8 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     const auto tableLines = static_cast<std::size_t>(std::count(constantTable.begin(), constantTable.end(), '\n'));
     writer.writeGenerated(kGeneratedFileName, constantTable + generateEntryPoints(codes, files.reportedName(0),
                                                                                   options.validation,
-                                                                                  found.programConstants, tableLines + 1));
+                                                                                  found.programConstants, tableLines + 1,
+                                                                                  selectsKernels(options, found)));
     result.ok = true;
     result.hasFunctionConstants = !found.functionConstants.empty();
     result.cpp = writer.take();

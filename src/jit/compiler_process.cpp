@@ -5,6 +5,8 @@
 #include "support/files.h"
 #include "support/process.h"
 
+#include <algorithm>
+
 namespace metalcpu::jit {
 namespace {
 
@@ -31,6 +33,24 @@ bool ranOutOfMemory(const std::string& output) {
 
 std::uint64_t megabytes(int value) { return value > 0 ? static_cast<std::uint64_t>(value) * kMiB : 0; }
 
+std::uint64_t translatedCodeBytes(std::string_view text) {
+    // kernel_compiler.cpp's embedSource(): `static const char metalcpu_<x>_source[] = R"<d>(...)<d>";`.
+    constexpr std::string_view kEmbedded = "static const char metalcpu_";
+    std::uint64_t embedded = 0;
+    for (std::size_t at = text.find(kEmbedded); at != std::string_view::npos; at = text.find(kEmbedded, at + 1)) {
+        const std::size_t open = text.find("[] = R\"", at);
+        const std::size_t paren = open == std::string_view::npos ? open : text.find('(', open);
+        if (paren == std::string_view::npos || text.substr(at, open - at).find('\n') != std::string_view::npos) continue;
+        const std::string close = ")" + std::string(text.substr(open + 7, paren - open - 7)) + "\"";
+        const std::size_t end = text.find(close, paren);
+        if (end == std::string_view::npos) break;
+        embedded += end - paren - 1;
+        at = end;
+    }
+    return text.size() - embedded;
+}
+
+
 Scratch::Scratch() : path_(support::makeTemporaryDirectory("metalcpu-cc-")) {}
 
 Scratch::~Scratch() {
@@ -39,9 +59,13 @@ Scratch::~Scratch() {
 
 CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv,
                           const std::string& workingDirectory, const Scratch& scratch,
-                          std::vector<std::string> readable, std::uint64_t fileSizeBytes) {
+                          std::vector<std::string> readable, std::uint64_t fileSizeBytes, std::uint64_t codeBytes) {
     if (!scratch.made()) return CompileResult{false, "cannot create a temporary directory\n"};
     support::ProcessLimits limits = compilerLimits();
+    // A big file takes long without being pathological (llama.cpp's 650 kB of MSL make 6 MiB
+    // of code): the limit grows with it, so that only a compile slow for its size is stopped.
+    const std::uint64_t blocks = std::max<std::uint64_t>(1, (codeBytes + kTimeoutCodeBytes - 1) / kTimeoutCodeBytes);
+    limits.timeoutSeconds = static_cast<unsigned>(std::min<std::uint64_t>(limits.timeoutSeconds * blocks, 1u << 30));
     limits.fileSizeBytes = fileSizeBytes;
     readable.insert(readable.end(), tools.programFiles.begin(), tools.programFiles.end());
     limits.files = support::FileAccess{std::move(readable), {scratch.path()}};
@@ -53,9 +77,15 @@ CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>
     if (made.ok) return made;
     const support::Config& config = support::config();
     std::string& text = made.diagnostics;
-    if (run.timedOut)
-        text = "error: the compiler did not finish within " + std::to_string(limits.timeoutSeconds) +
-               " s and was stopped (METALCPU_COMPILE_TIMEOUT raises the limit; 0 removes it)\n";
+    if (run.timedOut) {
+        text = "error: the compiler did not finish within " + std::to_string(limits.timeoutSeconds) + " s and was stopped";
+        if (blocks > 1)
+            text += " (METALCPU_COMPILE_TIMEOUT=" + std::to_string(config.compileTimeout) + " s for each started " +
+                    std::to_string(kTimeoutCodeBytes / 1024) + " KiB of the " + std::to_string(codeBytes / 1024) +
+                    " KiB of code translated from this source; it raises the limit, 0 removes it)\n";
+        else
+            text += " (METALCPU_COMPILE_TIMEOUT raises the limit; 0 removes it)\n";
+    }
     else if (limits.addressSpaceBytes && ranOutOfMemory(run.output))
         text = "error: the compiler ran out of memory within its limit of " + std::to_string(config.compileMemoryLimit) +
                " MiB (METALCPU_COMPILE_MEMORY_LIMIT raises the limit; 0 removes it)\n";

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace metalcpu::jit {
@@ -32,13 +33,24 @@ private:
     std::string path_;
 };
 
+/// How much translated code one METALCPU_COMPILE_TIMEOUT covers: a compile of a larger file
+/// may take that many seconds per started block of this size.
+inline constexpr std::uint64_t kTimeoutCodeBytes = 512 * 1024;
+
+/// The bytes of `translatedCpp` that are code: all but the text of the sources it carries
+/// embedded as string literals (the specialisation and validation flavours, which the host
+/// compiler copies without compiling).
+std::uint64_t translatedCodeBytes(std::string_view translatedCpp);
+
 /// Runs one compiler process within the limits of docs/configuration.md (METALCPU_COMPILE_*;
 /// plus `fileSizeBytes`, the largest file it may write), confined to reading its toolchain
-/// and `readable`, and to writing in `scratch`. When it fails, the diagnostics say first which
-/// limit stopped it, if one did, and the variable that raises it; then its output, cut at
-/// kDiagnosticsLimit.
+/// and `readable`, and to writing in `scratch`. `codeBytes`, for the compile of a translated
+/// file, is its translatedCodeBytes(): the time limit is METALCPU_COMPILE_TIMEOUT per started
+/// kTimeoutCodeBytes of it. When it fails, the diagnostics say first which limit stopped it,
+/// if one did, and the variable that raises it; then its output, cut at kDiagnosticsLimit.
 CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv,
                           const std::string& workingDirectory, const Scratch& scratch,
-                          std::vector<std::string> readable, std::uint64_t fileSizeBytes = 0);
+                          std::vector<std::string> readable, std::uint64_t fileSizeBytes = 0,
+                          std::uint64_t codeBytes = 0);
 
 } // namespace metalcpu::jit

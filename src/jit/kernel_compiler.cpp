@@ -102,22 +102,23 @@ std::string absoluteIn(const std::string& workingDirectory, const std::string& p
 /// make) with `flags`. The prelude is read precompiled when there is one for the file (whose
 /// start is `head`) and these flags (precompiled_prelude.h); a compile with it that fails
 /// over it is done again without it, and that one's result is the result, so the prelude
-/// changes how long a compile takes, never what it makes or says.
+/// changes how long a compile takes, never what it makes or says. `codeBytes`: the file's
+/// translatedCodeBytes(), which its time limit grows with.
 CompileResult compileImage(const Toolchain& tools, const std::vector<std::string>& flags,
                            const std::vector<std::string>& task, const std::string& head,
                            const std::string& workingDirectory, const Scratch& scratch,
-                           const std::vector<std::string>& readable) {
+                           const std::vector<std::string>& readable, std::uint64_t codeBytes) {
     std::vector<std::string> plain = {tools.compiler, "-x", "c++"};
     plain.insert(plain.end(), flags.begin(), flags.end());
     plain.insert(plain.end(), task.begin(), task.end());
     std::optional<PrecompiledPrelude> prelude = PrecompiledPrelude::of(tools, flags, head);
-    if (!prelude || !prelude->prepare(tools)) return runCompiler(tools, plain, workingDirectory, scratch, readable);
+    if (!prelude || !prelude->prepare(tools)) return runCompiler(tools, plain, workingDirectory, scratch, readable, 0, codeBytes);
     std::vector<std::string> argv = prelude->arguments();
     argv.insert(argv.begin(), tools.compiler);
     argv.insert(argv.end(), plain.begin() + 1, plain.end());
     std::vector<std::string> readableWith = readable;
     readableWith.push_back(prelude->file());
-    CompileResult result = runCompiler(tools, argv, workingDirectory, scratch, readableWith);
+    CompileResult result = runCompiler(tools, argv, workingDirectory, scratch, readableWith, 0, codeBytes);
     if (result.ok) return result;
     // Leased, it is no sweep's to remove; but a cache cleaner (`rm -rf`) may take it away in
     // the middle, which fails the compile however it fails (the confined compiler's view
@@ -126,12 +127,12 @@ CompileResult compileImage(const Toolchain& tools, const std::vector<std::string
         support::log().debug("compiling again without the precompiled prelude {}, which was removed during the "
                              "compile",
                              prelude->file());
-        return runCompiler(tools, plain, workingDirectory, scratch, readable);
+        return runCompiler(tools, plain, workingDirectory, scratch, readable, 0, codeBytes);
     }
     if (!prelude->mentionedIn(result.diagnostics)) return result;
     support::log().debug("compiling again without the precompiled prelude {}, which the failed compile mentions",
                          prelude->file());
-    CompileResult without = runCompiler(tools, plain, workingDirectory, scratch, readable);
+    CompileResult without = runCompiler(tools, plain, workingDirectory, scratch, readable, 0, codeBytes);
     if (without.ok) prelude->discard(result.diagnostics);
     return without;
 }
@@ -504,6 +505,8 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
     if (!tools) return missingToolchain(error);
     const std::string head = headOf(inDirectory(workingDirectory, cppPath));
+    const std::optional<std::string> whole = support::readFile(inDirectory(workingDirectory, cppPath));
+    const std::uint64_t codeBytes = whole ? translatedCodeBytes(*whole) : 0;
     std::vector<Target> targets = targetsOf(build);
     if (build.syntaxOnly) targets.resize(1);
     std::vector<std::string> readable = recordedSourceRoots(head);
@@ -525,7 +528,7 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
         else if (sharedLibrary) task = {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", image};
         else task = {"-c", cppPath, "-o", image};
         compiles.push_back(std::async(std::launch::async, [&, flags, task] {
-            return compileImage(*tools, flags, task, head, workingDirectory, scratch, readable);
+            return compileImage(*tools, flags, task, head, workingDirectory, scratch, readable, codeBytes);
         }));
     }
     // The first level's messages are the file's (every level warns alike); another level's

@@ -202,12 +202,10 @@ std::shared_ptr<KernelLibrary> KernelLibrary::kernelValidationFlavour(const std:
         if (error) *error = failed->second;
         return nullptr;
     }
-    const std::string selector = msl::kernelSelector(name);
-    const std::string marker = "METALCPU_SELECTS_KERNEL(" + selector + ")";
     std::vector<std::string> sources;
     for (const std::string& source : validationSources_)
-        if (source.find(marker) != std::string::npos)
-            sources.push_back(insertAfterPrelude(source, "#undef METALCPU_ONLY_KERNEL\n#define METALCPU_ONLY_KERNEL " + selector + "\n"));
+        if (std::string selected = selectingKernel(source, name); selected.size() != source.size())
+            sources.push_back(std::move(selected));
     std::string why;
     std::shared_ptr<KernelLibrary> flavour;
     if (sources.empty()) {
@@ -269,7 +267,8 @@ std::shared_ptr<KernelLibrary> KernelLibrary::specialise(const std::string& name
         return nullptr;
     }
     SourceBuild build = buildSpecialisedLibrary(
-        specialisedSource(m.specialisation_source, m.validation_source ? m.validation_source : "", specialisation.values));
+        specialisedSource(m.specialisation_source, m.validation_source ? m.validation_source : "", specialisation.values,
+                          name));
     if (!build.ok) *error = "Function " + name + " does not compile with its function constants:\n" + build.diagnostics;
     return build.ok ? build.library : nullptr;
 }

@@ -1,5 +1,6 @@
 #include "jit/specialisation.h"
 
+#include "compiler/translate.h"
 #include "jit/kernel_compiler.h"
 
 #include <algorithm>
@@ -110,10 +111,17 @@ Specialisation specialisationOf(const mc_module& module, const std::string& kern
     return result;
 }
 
-std::string specialisedSource(const std::string& source, const std::string& validation, const std::string& values) {
-    std::string text = insertAfterPrelude(source, values);
+std::string selectingKernel(const std::string& source, const std::string& hostName) {
+    const std::string selector = msl::kernelSelector(hostName);
+    if (source.find("METALCPU_SELECTS_KERNEL(" + selector + ")") == std::string::npos) return source;
+    return insertAfterPrelude(source, "#undef METALCPU_ONLY_KERNEL\n#define METALCPU_ONLY_KERNEL " + selector + "\n");
+}
+
+std::string specialisedSource(const std::string& source, const std::string& validation, const std::string& values,
+                              const std::string& kernel) {
+    std::string text = insertAfterPrelude(selectingKernel(source, kernel), values);
     if (validation.empty()) return text;
-    return insertAfterPrelude(text, embedValidationSource(insertAfterPrelude(validation, values)));
+    return insertAfterPrelude(text, embedValidationSource(insertAfterPrelude(selectingKernel(validation, kernel), values)));
 }
 
 } // namespace metalcpu::jit

@@ -46,9 +46,18 @@ struct Specialisation {
 };
 Specialisation specialisationOf(const mc_module& module, const std::string& kernel, const ConstantValues& values);
 
-/// The translated text of a specialised library: the module's `source`
+/// `source` (a translated file) compiling only what kernel `hostName` reaches: with
+/// METALCPU_ONLY_KERNEL set to its selector after the prelude when the file's kernels can be
+/// selected (it holds the kernel's `METALCPU_SELECTS_KERNEL`, msl::selectsKernels()); else
+/// `source` as it is, every kernel of it.
+std::string selectingKernel(const std::string& source, const std::string& hostName);
+
+/// The translated text of kernel `kernel`'s specialised library: the module's `source`
 /// (mc_module::specialisation_source) and its shader-validation twin `validation` (may be
-/// empty), each with `values` after its prelude, the twin embedded as validation_source.
-std::string specialisedSource(const std::string& source, const std::string& validation, const std::string& values);
+/// empty), each with `values` after its prelude and only that kernel selected
+/// (selectingKernel()), the twin embedded as validation_source. A pipeline compiles the code
+/// its kernel reaches, not the whole file again.
+std::string specialisedSource(const std::string& source, const std::string& validation, const std::string& values,
+                              const std::string& kernel);
 
 } // namespace metalcpu::jit

@@ -152,6 +152,25 @@ TEST_F(CompileErrorsTest, TimeLimit) {
     }
 }
 
+// Test that the time limit grows with the translated code: a source of more than 512 KiB of
+// code gets METALCPU_COMPILE_TIMEOUT for each started 512 KiB, and the error says so. The
+// compiler preprocesses (and makes its precompiled prelude) as g++ does, and hangs compiling.
+TEST_F(CompileErrorsTest, TimeLimitGrowsWithTheCode) {
+    testing::ScopedEnvironmentVariable timeout("METALCPU_COMPILE_TIMEOUT", "1");
+    testing::ScopedEnvironmentVariable compiler(
+        "METALCPU_CXX", script("hangs-compiling-c++", "for a; do [ \"$a\" = -shared ] && exec sleep 300; done\n"
+                                                      "exec " HOST_CXX " \"$@\"\n"));
+    std::string source;
+    for (int i = 0; i < 12000; ++i) // about 600 KiB
+        source += "int helper_number_" + std::to_string(i) + "(int x) { return x + " + std::to_string(i) + "; }\n";
+    source += kSource;
+    const std::string message = failedCompile(source);
+    EXPECT_NE(message.find("did not finish within 2 s"), std::string::npos) << message.substr(0, 2000);
+    EXPECT_NE(message.find("METALCPU_COMPILE_TIMEOUT=1 s for each started 512 KiB of the "), std::string::npos)
+        << message.substr(0, 2000);
+    EXPECT_FALSE(temporaryLeftovers());
+}
+
 // Test that a real compile stopped at the time limit leaves none of the compiler's own
 // temporary files behind (a killed compiler cannot remove them).
 TEST_F(CompileErrorsTest, TimeLimitOfARealCompile) {

@@ -1,4 +1,5 @@
 #include "jit/kernel_compiler.h"
+#include "jit/compiler_process.h"
 #include "jit/kernel_library.h"
 #include "support/files.h"
 
@@ -113,6 +114,18 @@ TEST_F(KernelCompilerTest, KernelsCannotReachHostFunctions) {
     CompileResult translated = translateFile(dir_ + "/evil.metal", {}, {}, dir_ + "/evil.cpp");
     EXPECT_FALSE(translated.ok);
     EXPECT_NE(translated.diagnostics.find("evil.metal:1:"), std::string::npos) << translated.diagnostics;
+}
+
+// Test that the code a time limit is counted by leaves out the sources a translated file
+// carries as text: both flavours, whatever their raw strings' delimiters; code after them counts.
+TEST(TranslatedCodeBytes, EmbeddedSourcesAreNotCode) {
+    const std::string code = "#include <metalcpu/kernel_prelude.h>\nint kernel_code;\n";
+    EXPECT_EQ(translatedCodeBytes(code), code.size());
+    const std::string carried(5000, 'x');
+    const std::string tricky = "a )mcv\" b"; // makes embedSource() pick another delimiter
+    const std::string embedded = embedSpecialisationSource(carried) + embedValidationSource(tricky + carried);
+    const std::string file = code + embedded + code;
+    EXPECT_EQ(translatedCodeBytes(file), file.size() - carried.size() - tricky.size() - carried.size());
 }
 
 } // namespace

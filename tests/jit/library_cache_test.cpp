@@ -1,6 +1,7 @@
 #include "jit/library_cache.h"
 #include "jit/isa.h"
 #include "jit/library_file.h"
+#include "jit/specialisation.h"
 #include "jit/kernel_library.h"
 #include "log_capture.h"
 #include "scoped_state.h"
@@ -127,6 +128,29 @@ TEST_F(LibraryCacheTest, SettingsArePartOfTheKey) {
     auto library = KernelLibrary::open(first.libraryPath, &error);
     ASSERT_NE(library, nullptr) << error;
     EXPECT_NE(library->find("k"), nullptr);
+}
+
+// Test that a pipeline specialised with function constants compiles only its kernel and what it
+// reaches: its library holds that kernel alone (the other's code, and the helper only the other
+// reaches, are not compiled again), with the helper both reach and the program-scope constants.
+TEST_F(LibraryCacheTest, SpecialisedLibrariesHoldTheirKernelOnly) {
+    const std::string source = "constant int n [[function_constant(0)]];\n"
+                               "constant int twice = n * 2;\n"
+                               "int shared(int x) { return x + twice; }\n"
+                               "int only_other(int x) { return x - n; }\n"
+                               "kernel void k(device int* out [[buffer(0)]]) { out[0] = shared(n); }\n"
+                               "kernel void other(device int* out [[buffer(0)]]) { out[0] = only_other(shared(1)); }\n";
+    SourceBuild whole = buildLibraryFromSource(source, {});
+    ASSERT_TRUE(whole.ok) << whole.diagnostics;
+    ConstantValues values;
+    values.byIndex[0] = ConstantValue{29, std::vector<std::byte>(4, std::byte{1})};
+    for (const char* kernel : {"k", "other"}) {
+        std::string error;
+        std::shared_ptr<KernelLibrary> specialised = whole.library->specialise(kernel, values, &error);
+        ASSERT_NE(specialised, nullptr) << error;
+        EXPECT_EQ(specialised->kernelNames(), std::vector<std::string>{kernel});
+        EXPECT_NE(specialised->find(kernel), nullptr);
+    }
 }
 
 // Test that kernels compiled at run time are compiled for the host's level, which is part of

@@ -1,5 +1,7 @@
 #include "jit/specialisation.h"
 
+#include "compiler/translate.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -73,19 +75,35 @@ TEST(Specialisation, Errors) {
 }
 
 // Test that the values go right after the prelude of both texts, the twin embedded there too
-// (nothing but the flavour's #defines may precede the prelude: jit/precompiled_prelude.h).
+// (nothing but the flavour's #defines may precede the prelude: jit/precompiled_prelude.h); a
+// text without selection guards keeps every kernel.
 TEST(Specialisation, SpecialisedSource) {
     const std::string source = "// preamble\n#include <metalcpu/kernel_prelude.h>\nint user;\n";
     const std::string twin = "#define METALCPU_VALIDATION 1\n#include <metalcpu/kernel_prelude.h>\nint checked;\n";
-    const std::string text = specialisedSource(source, twin, "VALUES\n");
+    const std::string text = specialisedSource(source, twin, "VALUES\n", "k");
     EXPECT_EQ(text, "// preamble\n#include <metalcpu/kernel_prelude.h>\n"
                     "#undef METALCPU_VALIDATION_SOURCE\n"
                     "#define METALCPU_VALIDATION_SOURCE metalcpu_validation_source\n"
                     "static const char metalcpu_validation_source[] = R\"mcv(#define METALCPU_VALIDATION 1\n"
                     "#include <metalcpu/kernel_prelude.h>\nVALUES\nint checked;\n)mcv\";\n"
                     "VALUES\nint user;\n");
-    EXPECT_EQ(specialisedSource(source, "", "VALUES\n"),
+    EXPECT_EQ(specialisedSource(source, "", "VALUES\n", "k"),
               "// preamble\n#include <metalcpu/kernel_prelude.h>\nVALUES\nint user;\n");
+}
+
+// Test that a text whose kernels can be selected is specialised for the one kernel: both texts
+// select it after the prelude; a text without that kernel's guard is left whole.
+TEST(Specialisation, SpecialisedSourceSelectsTheKernel) {
+    const std::string k = msl::kernelSelector("k");
+    const std::string source = "#include <metalcpu/kernel_prelude.h>\n#if METALCPU_SELECTS_KERNEL(" + k + ")\nint user;\n#endif\n";
+    const std::string selects = "#undef METALCPU_ONLY_KERNEL\n#define METALCPU_ONLY_KERNEL " + k + "\n";
+    EXPECT_EQ(specialisedSource(source, "", "VALUES\n", "k"),
+              "#include <metalcpu/kernel_prelude.h>\nVALUES\n" + selects + source.substr(source.find('\n') + 1));
+    const std::string text = specialisedSource(source, source, "V\n", "k");
+    const std::size_t twinStart = text.find("R\"mcv("), first = text.find(selects), last = text.rfind(selects);
+    EXPECT_LT(twinStart, first) << text; // the twin's, inside its literal
+    EXPECT_GT(last, text.find(")mcv\";")) << text; // and the file's own
+    EXPECT_EQ(selectingKernel(source, "other"), source);
 }
 
 // Test the sizes and names of the types a function constant may have.

@@ -982,6 +982,24 @@ kernel void store_past(device float* out [[buffer(0)]], uint i [[thread_position
 }
 )";
 
+// (c) With a kernel template that ggml's `typedef decltype(kernel_x<...>) kernel_x_t;` names
+// outside every body: the other kernel's own flavour still needs its definition.
+const char* const kTypedefNamesKernelTemplate = R"(
+#include <metal_stdlib>
+using namespace metal;
+kernel void pointer_bits(device float* data [[buffer(0)]], device ulong* bits [[buffer(1)]],
+                         uint i [[thread_position_in_grid]]) {
+    bits[i] = reinterpret_cast<ulong>(data) & 3ul;
+}
+template <typename T>
+kernel void fill(device T* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = T(1); }
+typedef decltype(fill<float>) fill_t;
+template [[host_name("fill_f32")]] kernel fill_t fill<float>;
+kernel void store_past(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    out[i + 1] = 2.0f;
+}
+)";
+
 // (b) In helpers only one kernel reaches (through a second helper, and a template as
 // PyTorch's atomics write it); `store_past` shares another helper with it.
 const char* const kUncheckableHelper = R"(
@@ -1057,6 +1075,14 @@ TEST_F(ValidationPerKernel, KernelBodyCostsOnlyItsOwnValidation) {
 // Test that helpers that do not compile instrumented cost only the kernels that reach them.
 TEST_F(ValidationPerKernel, HelperCostsOnlyTheKernelsReachingIt) {
     MTL::Library* library = compile(kUncheckableHelper);
+    expectOnlyOneKernelLosesValidation(library, 13, "pointer_bits", kInvalidCast);
+    if (library) library->release();
+}
+
+// Test that a kernel template named by a typedef outside every body stays in the other
+// kernels' own flavours, so a kernel that does not compile instrumented still costs only itself.
+TEST_F(ValidationPerKernel, TypedefOfAKernelTemplateStaysInEveryFlavour) {
+    MTL::Library* library = compile(kTypedefNamesKernelTemplate);
     expectOnlyOneKernelLosesValidation(library, 13, "pointer_bits", kInvalidCast);
     if (library) library->release();
 }

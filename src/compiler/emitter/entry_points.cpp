@@ -78,7 +78,7 @@ std::string tensorReflection(const ParamInfo& p, const std::string& param) {
     return traits + "::rank, static_cast<mc_u32>(" + traits + "::data_type)";
 }
 
-/// The line that opens a kernel's part of the validation flavour (see kernelSelector()).
+/// The line that opens a kernel's part of a file whose kernels can be selected (see kernelSelector()).
 std::string selection(const std::string& hostName) {
     return "#if METALCPU_SELECTS_KERNEL(" + kernelSelector(hostName) + ")\n";
 }
@@ -143,7 +143,7 @@ std::optional<std::string> kernelNameOfSymbol(std::string_view symbol) {
 
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
                                 bool validation, const std::vector<ProgramConstant>& constants,
-                                std::size_t firstLine) {
+                                std::size_t firstLine, bool selectsKernels) {
     std::string out;
     std::vector<std::string> tableRows;
     std::string nameSymbols;
@@ -160,7 +160,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
             scope += ns + "::";
         }
         out += "// " + quoteString(info.hostName) + "\n";
-        if (validation) out += selection(info.hostName);
+        if (selectsKernels) out += selection(info.hostName);
         out += open + "namespace {\n";
         if (e.instantiationLine > 0) {
             // The instantiation's own line for the one statement that names it, then back.
@@ -253,7 +253,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
             maxThreads = scope + "__mc_" + k + "_max_threads";
         }
         out += "}" + close + "\n";
-        if (validation) out += "#endif\n";
+        if (selectsKernels) out += "#endif\n";
         out += "\n";
 
         // MC_KERNEL_USES_BARRIERS means "needs fibers": coroutine kernels synchronise without.
@@ -265,17 +265,17 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
 
         // The kernel's name as a symbol of the object: a second object defining the same
         // kernel is refused when objects are linked into a library (translate.h, kernelSymbol()).
-        nameSymbols += (validation ? selection(info.hostName) : std::string()) +
+        nameSymbols += (selectsKernels ? selection(info.hostName) : std::string()) +
                        "__attribute__((used, visibility(\"hidden\"))) char __mc_" + k + "_name __asm__(" +
-                       quoteString(kernelSymbol(info.hostName)) + ") = 0;\n" + (validation ? "#endif\n" : "");
-        tableRows.push_back((validation ? selection(info.hostName) : std::string()) + "    {" +
+                       quoteString(kernelSymbol(info.hostName)) + ") = 0;\n" + (selectsKernels ? "#endif\n" : "");
+        tableRows.push_back((selectsKernels ? selection(info.hostName) : std::string()) + "    {" +
                             quoteString(info.hostName) + ", " + quoteString(info.file) + ", " +
                             std::to_string(info.line) + ", " + std::to_string(info.column) + ", " +
                             flags + ", " + maxThreads + ", " + std::to_string(info.params.size()) + ", " +
                             params + ", &" + scope + "__mc_" + k + "_run_group, " + runThread + ", " +
                             std::to_string(info.threadgroupSites.size()) + ", " + sites + ", " +
                             quoteString(info.frameName.empty() ? info.hostName : info.frameName) + "},\n" +
-                            (validation ? "#endif\n" : ""));
+                            (selectsKernels ? "#endif\n" : ""));
     }
     std::string constantTable = "nullptr, 0";
     if (!constants.empty()) {
@@ -290,7 +290,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         out += nameSymbols;
         out += "const ::mc_kernel __mc_kernels[] = {\n";
         for (const std::string& row : tableRows) out += row;
-        if (validation) {
+        if (selectsKernels) {
             // With one kernel selected the others' rows are gone: a last empty row keeps the
             // array from being empty, and the count leaves it out.
             out += "    {},\n};\n";

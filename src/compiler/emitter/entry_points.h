@@ -35,12 +35,14 @@ inline constexpr const char* kGeneratedFileName = "<metalcpu generated>";
 /// (KernelInfo::usesCoroutines) runs its group through run_coroutines and has no
 /// `__mc_K_run_thread` (nullptr in the table).
 /// With `validation`, arguments are bound through checked_buffer_argument and
-/// checked_threadgroup_argument (metalcpu/checked.h).
+/// checked_threadgroup_argument (metalcpu/checked.h). With `selectsKernels`, each kernel's
+/// glue, name symbol and table row sit under its `#if METALCPU_SELECTS_KERNEL(...)`
+/// (kernelSelector()), and the table ends with an empty row the count leaves out.
 /// `firstLine` is the line of kGeneratedFileName the text starts on (after other generated
 /// text): the `#line` that resumes the generated numbering after an instantiation counts
 /// from it.
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
                                 bool validation = false, const std::vector<ProgramConstant>& constants = {},
-                                std::size_t firstLine = 1);
+                                std::size_t firstLine = 1, bool selectsKernels = false);
 
 } // namespace metalcpu::msl

@@ -33,6 +33,10 @@ struct NameUse {
 
 } // namespace
 
+bool selectsKernels(const TranslateOptions& options, const Findings& findings) {
+    return options.validation || !findings.functionConstants.empty();
+}
+
 KernelReach findKernelReach(const Unit& unit, const std::vector<EntryPoint>& entryPoints) {
     const TokenList& tokens = unit.tokens();
     const std::vector<FunctionDecl>& functions = unit.module().functions;
@@ -45,11 +49,21 @@ KernelReach findKernelReach(const Unit& unit, const std::vector<EntryPoint>& ent
     std::vector<bool> candidate(count, false);
     std::map<std::string, NameUse> names;
     std::vector<bool> declarator(tokens.size(), false);
+    // A kernel's own explicit instantiations name it where the glue takes over (they are
+    // erased); any other mention needs its definition in every flavour.
+    for (const ExplicitInstantiation& inst : unit.module().instantiations)
+        if (inst.target != kNoToken)
+            for (std::size_t t = inst.tokens.begin; t < inst.tokens.end && t < tokens.size(); ++t) declarator[t] = true;
+    std::map<std::string, bool> kernelNamed; // a kernel's name: mentioned elsewhere
+    std::vector<const std::string*> inKernel(tokens.size(), nullptr); // within a kernel's definition: its name
     for (std::size_t i = 0; i < count; ++i) {
         const FunctionDecl& f = functions[i];
         if (f.nameToken != kNoToken && f.nameToken < tokens.size()) declarator[f.nameToken] = true;
         if (f.isKernel && f.hasBody) {
             candidate[i] = true;
+            kernelNamed.emplace(f.name, false);
+            // Its own parameters and body may reuse its name (`kernel void rows(... rows)`).
+            for (std::size_t t = f.headerBegin; t < f.declarationEnd && t < tokens.size(); ++t) inKernel[t] = &f.name;
         } else if (isGuardableFunction(tokens, f)) {
             candidate[i] = true;
             names[f.name].kernels.assign(entryPoints.size(), 0);
@@ -60,6 +74,9 @@ KernelReach findKernelReach(const Unit& unit, const std::vector<EntryPoint>& ent
     // name's reach unknown.
     for (std::size_t t = 0; t < tokens.size(); ++t) {
         if (!tokens[t].isIdentifier() || declarator[t]) continue;
+        if (auto kernel = kernelNamed.find(tokens[t].spelling);
+            kernel != kernelNamed.end() && !(inKernel[t] && *inKernel[t] == kernel->first))
+            kernel->second = true;
         auto use = names.find(tokens[t].spelling);
         if (use == names.end()) continue;
         const std::size_t owner = unit.functionAt(t);
@@ -77,6 +94,10 @@ KernelReach findKernelReach(const Unit& unit, const std::vector<EntryPoint>& ent
             if (use.unknown) continue;
             for (std::size_t m : use.mentioners) {
                 if (functions[m].isKernel) {
+                    if (kernelNamed.at(functions[m].name)) {
+                        use.unknown = changed = true;
+                        break;
+                    }
                     for (std::size_t e : own[m]) {
                         if (!use.kernels[e]) changed = true;
                         use.kernels[e] = 1;
@@ -104,6 +125,7 @@ KernelReach findKernelReach(const Unit& unit, const std::vector<EntryPoint>& ent
     for (std::size_t i = 0; i < count; ++i) {
         if (!candidate[i]) continue;
         if (functions[i].isKernel) {
+            if (kernelNamed.at(functions[i].name)) continue;
             reach.selected[i] = true;
             reach.kernels[i] = own[i];
             continue;
@@ -129,7 +151,7 @@ std::string selectionCondition(const std::vector<EntryPoint>& entryPoints, const
 
 void selectKernelCode(PassContext& c) {
     const std::vector<EntryPoint>& entryPoints = c.findings.entryPoints;
-    if (entryPoints.empty()) return;
+    if (entryPoints.empty() || !selectsKernels(c.options, c.findings)) return;
     const KernelReach reach = findKernelReach(c.unit, entryPoints);
     const std::vector<FunctionDecl>& functions = c.unit.module().functions;
     for (std::size_t i = 0; i < functions.size(); ++i) {

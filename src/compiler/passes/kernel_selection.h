@@ -1,7 +1,9 @@
-// Pass (shader-validation flavour only): every kernel's definition, and every free function
-// that only some kernels can reach, sits under `#if` the selection of those kernels, so that a
-// kernel's own flavour (METALCPU_ONLY_KERNEL, jit/kernel_library.h) compiles only code that
-// kernel can reach: code that does not compile instrumented costs only the kernels reaching it.
+// Pass (the shader-validation flavour, and any file with function constants): every kernel's
+// definition, and every free function that only some kernels can reach, sits under `#if` the
+// selection of those kernels, so that a kernel's own flavour (METALCPU_ONLY_KERNEL) compiles
+// only code that kernel can reach: code that does not compile instrumented costs only the
+// kernels reaching it (jit/kernel_library.h), and a pipeline specialised with function
+// constants compiles only its kernel's code, not the whole file again (jit/specialisation.h).
 #pragma once
 
 #include "compiler/passes/pass.h"
@@ -14,6 +16,13 @@ namespace metalcpu::msl {
 
 class Unit;
 struct EntryPoint;
+struct Findings;
+struct TranslateOptions;
+
+/// Whether a translation's kernels can be selected (the pass runs, and the entry points' glue
+/// is guarded alike): the validation flavour, and a file with function constants, whose text
+/// the runtime compiles again for one kernel.
+bool selectsKernels(const TranslateOptions& options, const Findings& findings);
 
 /// Past this many kernels a function stays unguarded: its `#if` would list them all, and a
 /// file's shared helpers would make the text grow with helpers times kernels.
@@ -26,7 +35,9 @@ inline constexpr std::size_t kMaxSelectedKernels = 32;
 /// reach is then the union of theirs, a kernel reaching its own entry points. A name mentioned
 /// anywhere else (a global initialiser, a class body, a member function, a declaration's
 /// parameters or return type, a function whose own reach is unknown) leaves every definition
-/// of that name unselected.
+/// of that name unselected. So does, for a kernel, any mention but its own explicit
+/// instantiations (`typedef decltype(k<float>) k_t;` names it outside every body), and
+/// then what it mentions is unselected too.
 struct KernelReach {
     /// Per Module::functions index: whether the definition is selected.
     std::vector<bool> selected;

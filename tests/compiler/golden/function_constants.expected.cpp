@@ -11,7 +11,8 @@ const    int nsg                                      = ::metalcpu_kernel::funct
 const    float scale                          = ::metalcpu_kernel::function_constant<float, (2)>::value; using __mc_fc_scale = ::metalcpu_kernel::function_constant<float, (2)>; static_assert(__has_trivial_destructor(__typeof__(scale)), "program-scope variable 'scale' must be trivially destructible (no kernel code may run when a library unloads)"); constinit
 const    int span = nsg * 2 + 1; static_assert(__has_trivial_destructor(__typeof__(span)), "program-scope variable 'span' must be trivially destructible (no kernel code may run when a library unloads)"); constinit
 const    uint shift                          = ::metalcpu_kernel::function_constant<uint, (3)>::value; using __mc_fc_shift = ::metalcpu_kernel::function_constant<uint, (3)>; static_assert(__has_trivial_destructor(__typeof__(shift)), "program-scope variable 'shift' must be trivially destructible (no kernel code may run when a library unloads)");
-
+#if METALCPU_SELECTS_KERNEL(0x638d52fda4986aabull)
+#line 15 "function_constants.metal"
        void scaled_sum(       const float* in              ,
                               const float* bias                                           ,
                               float* out              ,
@@ -23,11 +24,14 @@ const    uint shift                          = ::metalcpu_kernel::function_const
     uint extra =                              __mc_fc_shift::defined ? shift : 0;
     out[gid] = sum * scale + span + extra;
 }
-
+#endif
+#if METALCPU_SELECTS_KERNEL(0xb756a77766d33a84ull)
+#line 27 "function_constants.metal"
        void untouched(       float* out              , uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
 {
     out[gid] = 1.0f;
 }
+#endif
 #line 1 "<metalcpu generated>"
 const char* const __mc_fc_users_0[] = {"scaled_sum", };
 const char* const __mc_fc_users_1[] = {"scaled_sum", };
@@ -40,6 +44,7 @@ const ::mc_function_constant __mc_function_constants[] = {
     {"shift", ::__mc_fc_shift::index, ::__mc_fc_shift::data_type, 0u | (::__mc_fc_shift::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_3},
 };
 // "scaled_sum"
+#if METALCPU_SELECTS_KERNEL(0x638d52fda4986aabull)
 namespace {
 using __mc_0_fn = decltype(&::scaled_sum);
 __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::mc_group* __g) {
@@ -64,8 +69,10 @@ const ::mc_param __mc_0_params[] = {
     {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 18, 29, 0, 0, 0, 0},
 };
 }
+#endif
 
 // "untouched"
+#if METALCPU_SELECTS_KERNEL(0xb756a77766d33a84ull)
 namespace {
 using __mc_1_fn = decltype(&::untouched);
 __attribute__((flatten)) void __mc_1_run_group(const ::mc_group* __g) {
@@ -84,11 +91,21 @@ const ::mc_param __mc_1_params[] = {
     {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 27, 61, 0, 0, 0, 0},
 };
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0x638d52fda4986aabull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.scaled_sum") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0xb756a77766d33a84ull)
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.untouched") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x638d52fda4986aabull)
     {"scaled_sum", "function_constants.metal", 15, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scaled_sum"},
+#endif
+#if METALCPU_SELECTS_KERNEL(0xb756a77766d33a84ull)
     {"untouched", "function_constants.metal", 27, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "untouched"},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 2, "function_constants.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "function_constants.metal", nullptr, 0)

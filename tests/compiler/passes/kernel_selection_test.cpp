@@ -78,6 +78,33 @@ TEST(KernelSelection, KernelTemplatesReachThroughTheirInstantiations) {
     EXPECT_EQ(r.of("other"), "other");
 }
 
+// Test that a kernel named anywhere but its own definition and explicit instantiations (ggml's
+// `typedef decltype(kernel_x<float>) kernel_x_t;`, a `using` of its address, a call in a helper)
+// stays unselected, and with it what it mentions; one named only by its instantiations is
+// selected.
+TEST(KernelSelection, KernelsNamedOutsideTheirInstantiationsAreUnknown) {
+    const Reach r = reachOf("float helper(float x) { return x; }\n"
+                            "float own_helper(float x) { return x; }\n"
+                            "template <typename T> kernel void kt(device T* p) { p[0] = helper(1); }\n"
+                            "typedef decltype(kt<float>) kt_t;\n"
+                            "template [[host_name(\"kt_f32\")]] kernel kt_t kt<float>;\n"
+                            "template <typename T> kernel void ku(device T* p) { p[0] = 1; }\n"
+                            "using ku_t = decltype(&ku<int>);\n"
+                            "template [[host_name(\"ku_i32\")]] kernel void ku<int>(device int*);\n"
+                            "template <typename T> kernel void own(device T* p) { p[0] = own_helper(2); }\n"
+                            "template [[host_name(\"own_f32\")]] kernel void own<float>(device float*);\n"
+                            "kernel void k(device float* p) { p[0] = 2.0f; }\n"
+                            "kernel void rows(device float* rows) { rows[0] = 1; }\n");
+    ASSERT_FALSE(r.parsed->diagnostics.hasErrors());
+    EXPECT_EQ(r.of("rows"), "rows"); // its own parameter and body do not count
+    EXPECT_EQ(r.of("kt"), "?");
+    EXPECT_EQ(r.of("helper"), "?"); // the unguarded template's body names it
+    EXPECT_EQ(r.of("ku"), "?");
+    EXPECT_EQ(r.of("own"), "own_f32");
+    EXPECT_EQ(r.of("own_helper"), "own_f32");
+    EXPECT_EQ(r.of("k"), "k");
+}
+
 // Test that a name mentioned outside the bodies of selected definitions leaves every
 // definition of it unselected, and with them what they mention: a global initialiser, a
 // member function, a class body, a parameter's default, a declaration's return type; and
@@ -142,6 +169,25 @@ TEST(KernelSelection, GuardsInTheValidationFlavourOnly) {
     const Translation plain = translate(source, {});
     ASSERT_TRUE(plain.ok);
     EXPECT_EQ(plain.cpp.find("#if"), std::string::npos) << plain.cpp;
+}
+
+// Test that the plain flavour of a file with function constants is guarded alike (a
+// specialised pipeline compiles it for its kernel alone, jit/specialisation.h): helpers, kernels
+// and each kernel's glue and table row; the table ends with the empty row the count leaves out.
+TEST(KernelSelection, GuardsAFileWithFunctionConstants) {
+    constexpr std::string_view source = "# 1 \"fc.metal\"\n"
+                                        "constant int n [[function_constant(0)]];\n"
+                                        "float only_a(float x) { return x + n; }\n"
+                                        "kernel void a(device float* p) { p[0] = only_a(1); }\n"
+                                        "kernel void b(device float* p) { p[0] = 2; }\n";
+    const Translation plain = translate(source, {});
+    ASSERT_TRUE(plain.ok) << testing::messages(plain.diagnostics)[0];
+    const std::string selectsA = "#if METALCPU_SELECTS_KERNEL(" + kernelSelector("a") + ")\n";
+    const std::string selectsB = "#if METALCPU_SELECTS_KERNEL(" + kernelSelector("b") + ")\n";
+    EXPECT_NE(plain.cpp.find(selectsA + "#line 2 \"fc.metal\"\nfloat only_a("), std::string::npos) << plain.cpp;
+    EXPECT_NE(plain.cpp.find(selectsB + "#line 4 \"fc.metal\"\n"), std::string::npos) << plain.cpp;
+    EXPECT_NE(plain.cpp.find(selectsB + "namespace {\n"), std::string::npos) << plain.cpp; // b's glue
+    EXPECT_NE(plain.cpp.find("    {},\n};\n"), std::string::npos) << plain.cpp;
 }
 
 // Test that a function reached by more than kMaxSelectedKernels kernels (but not all) stays

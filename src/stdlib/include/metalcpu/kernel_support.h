@@ -349,9 +349,9 @@ struct address_space_tag {};
 #ifndef METALCPU_FUNCTION_CONSTANTS
 #define METALCPU_FUNCTION_CONSTANTS 0, nullptr
 #endif
-/// The selector (msl::kernelSelector()) of the one kernel whose code a shader-validation
-/// flavour compiled for that kernel keeps (jit/kernel_library.cpp defines it); 0: every
-/// kernel's. Read where METALCPU_SELECTS_KERNEL is used, after the definition.
+/// The selector (msl::kernelSelector()) of the one kernel whose code a file compiled for that
+/// kernel keeps (a shader-validation flavour of one kernel, a specialised pipeline:
+/// jit::selectingKernel() defines it); 0: every kernel's. Read where METALCPU_SELECTS_KERNEL is used, after the definition.
 #define METALCPU_ONLY_KERNEL 0
 #define METALCPU_SELECTS_KERNEL(selector) ((METALCPU_ONLY_KERNEL) == 0 || (selector) == (METALCPU_ONLY_KERNEL))
 /// True only when the flavour keeps every kernel's code: what guards a function no kernel
