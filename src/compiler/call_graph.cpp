@@ -30,6 +30,48 @@ bool isDeclarationContext(const Token& previous) {
     return false;
 }
 
+// Marks the tokens of the operands of decltype, sizeof, alignof, typeof and noexcept: a
+// function named there is not turned into a pointer.
+std::vector<bool> unevaluatedOperands(const TokenList& tokens, const std::vector<std::size_t>& partner) {
+    std::vector<bool> unevaluated(tokens.size(), false);
+    for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+        const Token& t = tokens[i];
+        if (!(t.isIdentifier("decltype") || t.isIdentifier("__decltype") || t.isIdentifier("sizeof") ||
+              t.isIdentifier("alignof") || t.isIdentifier("__alignof__") || t.isIdentifier("noexcept") ||
+              t.isIdentifier("typeof") || t.isIdentifier("__typeof__")) ||
+            !tokens[i + 1].isPunct("(") || partner[i + 1] == kNoToken)
+            continue;
+        for (std::size_t k = i + 1; k <= partner[i + 1]; ++k) unevaluated[k] = true;
+    }
+    return unevaluated;
+}
+
+// The functions whose name the file uses as a value (CallGraph::namedAsValue): a name of a
+// function with a body that is neither called nor declared (`name(` or `name<...>(`), nor a
+// member access, nor in an unevaluated operand. A constructor's name is its class's, used as
+// a type: constructors have no address.
+std::vector<std::size_t> functionsNamedAsValue(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                               const Module& module, const CallGraph& graph) {
+    const std::vector<bool> unevaluated = unevaluatedOperands(tokens, partner);
+    std::set<std::size_t> named;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const Token& t = tokens[i];
+        if (!t.isIdentifier() || unevaluated[i]) continue;
+        auto functions = graph.byName.find(t.spelling);
+        if (functions == graph.byName.end()) continue;
+        if (i > 0 && (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->"))) continue;
+        std::size_t after = i + 1;
+        if (after < tokens.size() && tokens[after].isPunct("<")) {
+            const std::size_t close = closingAngle(tokens, partner, after, tokens.size());
+            if (close != kNoToken) after = close + 1;
+        }
+        if (after < tokens.size() && tokens[after].isPunct("(")) continue;
+        for (std::size_t f : functions->second)
+            if (module.functions[f].name != module.functions[f].enclosingClass) named.insert(f);
+    }
+    return {named.begin(), named.end()};
+}
+
 } // namespace
 
 bool isMatrixType(std::string_view name) {
@@ -104,12 +146,16 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
     graph.usesBarriersDirectly.assign(n, false);
     graph.callees.assign(n, {});
     graph.callsOpaque.assign(n, false);
+    graph.opaqueOnlyThroughTemplateParameters.assign(n, true);
 
     const bool fileNamesOperations = namesOperationTypes(tokens);
-    std::map<std::string, std::vector<std::size_t>> byName;
+    std::map<std::string, std::vector<std::size_t>, std::less<>>& byName = graph.byName;
     byName["operator()"];
     for (std::size_t i = 0; i < n; ++i)
         if (module.functions[i].hasBody) byName[module.functions[i].name].push_back(i);
+    for (const VariableDecl& v : module.variables)
+        if (v.nameToken != kNoToken) graph.variableNames.insert(tokens[v.nameToken].spelling);
+    graph.namedAsValue = functionsNamedAsValue(tokens, partner, module, graph);
 
     for (std::size_t fi = 0; fi < n; ++fi) {
         const FunctionDecl& f = module.functions[fi];
@@ -117,21 +163,29 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
         if (usesTensorOperation(tokens, f.bodyOpen, f.bodyClose, fileNamesOperations))
             graph.usesBarriersDirectly[fi] = true;
 
-        // Names that may hold a function pointer (opaque) or an object (a functor).
-        std::set<std::string> opaqueNames(f.templateValueParameters.begin(), f.templateValueParameters.end());
+        // Names that may hold a function pointer (opaque) or an object (a functor, or a
+        // function pointer too: `Op op` deduced from `apply(x, f)`, `fn_t p = f;`).
+        const std::set<std::string> templateValueNames(f.templateValueParameters.begin(),
+                                                       f.templateValueParameters.end());
+        std::set<std::string> opaqueNames = templateValueNames;
         std::set<std::string> functorNames;
         for (TokenRange p : splitParameters(tokens, partner, f.parametersOpen, f.parametersClose)) {
             bool functionPointer = false;
-            for (std::size_t k = p.begin; k + 1 < p.end; ++k)
-                if (tokens[k].isPunct("(") && tokens[k + 1].isPunct("*")) functionPointer = true;
+            for (std::size_t k = p.begin; k + 1 < p.end && !functionPointer; ++k) {
+                if (!tokens[k].isPunct("(") || !tokens[k + 1].isPunct("*")) continue;
+                functionPointer = true;
+                // `R (*name)(thread T&)`: the name follows the `*`, not the last identifier.
+                for (std::size_t n = k + 2; n < p.end && !tokens[n].isPunct(")"); ++n)
+                    if (tokens[n].isIdentifier() && !isCppKeyword(tokens[n].spelling)) opaqueNames.insert(tokens[n].spelling);
+            }
+            if (functionPointer) continue;
             for (std::size_t k = p.end; k-- > p.begin;) {
-                if ((tokens[k].isPunct("]") || tokens[k].isPunct(")")) && partner[k] != kNoToken &&
-                    !functionPointer) {
+                if ((tokens[k].isPunct("]") || tokens[k].isPunct(")")) && partner[k] != kNoToken) {
                     k = partner[k];
                     continue;
                 }
                 if (tokens[k].isIdentifier() && !isCppKeyword(tokens[k].spelling)) {
-                    (functionPointer ? opaqueNames : functorNames).insert(tokens[k].spelling);
+                    functorNames.insert(tokens[k].spelling);
                     break;
                 }
             }
@@ -181,8 +235,11 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
                 callees.insert(it->second.begin(), it->second.end());
             } else if (opaqueNames.count(t.spelling)) {
                 graph.callsOpaque[fi] = true;
+                if (!templateValueNames.count(t.spelling)) graph.opaqueOnlyThroughTemplateParameters[fi] = false;
             } else if (functorNames.count(t.spelling)) {
                 callees.insert(callOperators.begin(), callOperators.end());
+                graph.callsOpaque[fi] = true;
+                graph.opaqueOnlyThroughTemplateParameters[fi] = false;
             }
         }
         graph.callees[fi].assign(callees.begin(), callees.end());
@@ -190,27 +247,60 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
     return graph;
 }
 
-std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t root) {
+namespace {
+
+// The functions reachable from `root`; the root's opaque calls reach `rootOpaqueTargets` when
+// given, every other opaque call CallGraph::namedAsValue.
+std::vector<std::size_t> reachableFrom(const CallGraph& graph, std::size_t root,
+                                       const std::vector<std::size_t>* rootOpaqueTargets) {
     const std::size_t n = graph.callees.size();
     std::vector<bool> seen(n, false);
     std::vector<std::size_t> stack = {root};
     seen[root] = true;
-    bool everything = false;
+    auto visit = [&](std::size_t c) {
+        if (!seen[c]) {
+            seen[c] = true;
+            stack.push_back(c);
+        }
+    };
+    bool valuesVisited = false;
     while (!stack.empty()) {
         std::size_t f = stack.back();
         stack.pop_back();
-        if (graph.callsOpaque[f]) everything = true;
-        for (std::size_t c : graph.callees[f]) {
-            if (!seen[c]) {
-                seen[c] = true;
-                stack.push_back(c);
-            }
+        for (std::size_t c : graph.callees[f]) visit(c);
+        if (!graph.callsOpaque[f]) continue;
+        if (f == root && rootOpaqueTargets) {
+            for (std::size_t c : *rootOpaqueTargets) visit(c);
+        } else if (!valuesVisited) {
+            valuesVisited = true;
+            for (std::size_t c : graph.namedAsValue) visit(c);
         }
     }
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < n; ++i)
-        if (seen[i] || everything) out.push_back(i);
+        if (seen[i]) out.push_back(i);
     return out;
+}
+
+} // namespace
+
+std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t root) {
+    return reachableFrom(graph, root, nullptr);
+}
+
+std::vector<std::size_t> reachableFromInstantiation(const CallGraph& graph, std::size_t root, const TokenList& tokens,
+                                                    std::size_t argumentsBegin, std::size_t argumentsEnd) {
+    if (!graph.callsOpaque[root] || !graph.opaqueOnlyThroughTemplateParameters[root] || argumentsBegin >= argumentsEnd)
+        return reachableFunctions(graph, root);
+    std::set<std::size_t> targets;
+    for (std::size_t k = argumentsBegin; k < argumentsEnd && k < tokens.size(); ++k) {
+        if (!tokens[k].isIdentifier()) continue;
+        if (graph.variableNames.count(tokens[k].spelling)) return reachableFunctions(graph, root);
+        if (auto named = graph.byName.find(tokens[k].spelling); named != graph.byName.end())
+            targets.insert(named->second.begin(), named->second.end());
+    }
+    const std::vector<std::size_t> rootTargets(targets.begin(), targets.end());
+    return reachableFrom(graph, root, &rootTargets);
 }
 
 } // namespace metalcpu::msl

@@ -5,6 +5,9 @@
 
 #include "compiler/scanner.h"
 
+#include <map>
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -18,10 +21,24 @@ struct CallGraph {
     /// member function and constructor of that name). A call through an object held in a
     /// parameter or local variable (a functor) may call any `operator()` of the file.
     std::vector<std::vector<std::size_t>> callees;
-    /// Per function: it calls through a function pointer (a non-type template parameter, or a
-    /// parameter of function-pointer type) that the graph cannot see through; it may reach any
-    /// function of the file.
+    /// Per function: it calls through a function pointer (a non-type template parameter, a
+    /// parameter of function-pointer type, or a parameter or local variable that may hold one)
+    /// that the graph cannot see through; it may reach any function of `namedAsValue`.
     std::vector<bool> callsOpaque;
+    /// Per function: every such call goes through one of its own non-type template parameters,
+    /// so for an explicit instantiation it can reach only what the template arguments name.
+    std::vector<bool> opaqueOnlyThroughTemplateParameters;
+    /// The functions whose unqualified name the file uses as a value somewhere (not only
+    /// called or declared): in a template argument list (`k<float, deq>`), after `&`, as a call
+    /// argument, an initializer or a returned value. Only these can become function pointers,
+    /// so only these are what an opaque call may reach. Names in unevaluated operands
+    /// (`decltype(kernel<deq>)`, sizeof) and after `.`/`->` do not count. Increasing order.
+    std::vector<std::size_t> namedAsValue;
+    /// The functions with a body, by unqualified name (every overload, member, constructor).
+    std::map<std::string, std::vector<std::size_t>, std::less<>> byName;
+    /// The names of the program-scope variables and static data members (which may hold a
+    /// function pointer a template argument names).
+    std::set<std::string, std::less<>> variableNames;
 };
 
 /// Whether calling `name` synchronises threads: threadgroup_barrier, simdgroup_barrier, the
@@ -62,7 +79,17 @@ bool isMatrixDeclarationWithArguments(const TokenList& tokens, const std::vector
 CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>& partner,
                          const Module& module);
 
-/// The functions reachable from `root` (root included), in increasing index order.
+/// The functions reachable from `root` (root included), in increasing index order. An opaque
+/// call reaches every function of CallGraph::namedAsValue (and what they reach).
 std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t root);
+
+/// The functions reachable from one explicit instantiation of kernel template `root`, whose
+/// template arguments are tokens [argumentsBegin, argumentsEnd): when the root calls through
+/// its own non-type template parameters only, those calls reach just the functions the
+/// arguments name (`k<block_q4_0, 2, dequantize_q4_0>` reaches dequantize_q4_0). Conservative:
+/// an argument naming a program-scope variable (which may hold any function pointer) falls
+/// back to reachableFunctions(), as do the other functions' opaque calls.
+std::vector<std::size_t> reachableFromInstantiation(const CallGraph& graph, std::size_t root, const TokenList& tokens,
+                                                    std::size_t argumentsBegin, std::size_t argumentsEnd);
 
 } // namespace metalcpu::msl
