@@ -139,6 +139,20 @@ TEST(CallGraph, FunctionPointers) {
     EXPECT_EQ(g.reachable("via"), (std::vector<std::string>{"sync", "via"}));
 }
 
+// Test that a call through a parameter or local variable that holds a function pointer (a
+// functor type deduced from `apply(x, sync)`, `fn_t p = sync;`) may reach the named function.
+TEST(CallGraph, FunctionPointersInFunctorPositions) {
+    Graph g = graphOf("float sync(float x) { return simd_sum(x); }\n"
+                      "template <typename Op> float apply(float x, Op op) { return op(x); }\n"
+                      "kernel void k() { float r = apply(1.0f, sync); }\n"
+                      "typedef float (*fn_t)(float);\n"
+                      "kernel void m() { fn_t p = sync; float r = p(1.0f); }");
+    EXPECT_TRUE(g.graph.callsOpaque[g.index("apply")]);
+    EXPECT_TRUE(g.usesBarriers("apply"));
+    EXPECT_TRUE(g.usesBarriers("k"));
+    EXPECT_TRUE(g.usesBarriers("m"));
+}
+
 // Test the ways a name becomes a value (template argument, `&`, call argument, initializer,
 // return) and those that do not (a call, a declaration, decltype/sizeof, a member access).
 TEST(CallGraph, NamedAsValue) {
