@@ -47,16 +47,21 @@ std::vector<bool> unevaluatedOperands(const TokenList& tokens, const std::vector
 }
 
 // The functions whose name the file uses as a value (CallGraph::namedAsValue): a name of a
-// function with a body that is neither called nor declared (`name(` or `name<...>(`), nor a
+// function with a body that is neither called nor declared (`name(` or `name<...>(`, the name
+// of an explicit instantiation), nor a
 // member access, nor in an unevaluated operand. A constructor's name is its class's, used as
 // a type: constructors have no address.
 std::vector<std::size_t> functionsNamedAsValue(const TokenList& tokens, const std::vector<std::size_t>& partner,
                                                const Module& module, const CallGraph& graph) {
     const std::vector<bool> unevaluated = unevaluatedOperands(tokens, partner);
+    // The function an explicit instantiation names is declared there, not taken as a value
+    // (ggml's `template [[host_name("x")]] kernel kernel_t kernel_unary<float, float>;`).
+    std::set<std::size_t> instantiated;
+    for (const ExplicitInstantiation& e : module.instantiations) instantiated.insert(e.nameToken);
     std::set<std::size_t> named;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const Token& t = tokens[i];
-        if (!t.isIdentifier() || unevaluated[i]) continue;
+        if (!t.isIdentifier() || unevaluated[i] || instantiated.count(i)) continue;
         auto functions = graph.byName.find(t.spelling);
         if (functions == graph.byName.end()) continue;
         if (i > 0 && (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->"))) continue;

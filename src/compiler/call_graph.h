@@ -32,7 +32,8 @@ struct CallGraph {
     /// called or declared): in a template argument list (`k<float, deq>`), after `&`, as a call
     /// argument, an initializer or a returned value. Only these can become function pointers,
     /// so only these are what an opaque call may reach. Names in unevaluated operands
-    /// (`decltype(kernel<deq>)`, sizeof) and after `.`/`->` do not count. Increasing order.
+    /// (`decltype(kernel<deq>)`, sizeof), after `.`/`->` and the function an explicit
+    /// instantiation names (`template kernel kernel_t k<float>;`) do not count. Increasing order.
     std::vector<std::size_t> namedAsValue;
     /// The functions with a body, by unqualified name (every overload, member, constructor).
     std::map<std::string, std::vector<std::size_t>, std::less<>> byName;

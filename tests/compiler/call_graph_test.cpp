@@ -154,7 +154,8 @@ TEST(CallGraph, FunctionPointersInFunctorPositions) {
 }
 
 // Test the ways a name becomes a value (template argument, `&`, call argument, initializer,
-// return) and those that do not (a call, a declaration, decltype/sizeof, a member access).
+// return) and those that do not (a call, a declaration, decltype/sizeof, a member access, an
+// explicit instantiation in ggml's typedef form).
 TEST(CallGraph, NamedAsValue) {
     Graph g = graphOf("void a() {}\nvoid b() {}\nvoid c() {}\nvoid d() {}\nvoid e() {}\n"
                       "void f() {}\nvoid g() {}\nvoid h() {}\nvoid m() {}\n"
@@ -164,7 +165,10 @@ TEST(CallGraph, NamedAsValue) {
                       "void take(fn_t p) { p(); }\n"
                       "fn_t give() { return e; }\n"
                       "void user(S s) { t<a>(); fn_t p = &b; take(c); fn_t q = d; f(); s.m; S z;\n"
-                      "  typedef decltype(t<g>) tg; int n = sizeof(h); }");
+                      "  typedef decltype(t<g>) tg; int n = sizeof(h); }\n"
+                      "template <typename T> kernel void kt(device T* o) { o[0] = T(1); }\n"
+                      "typedef decltype(kt<float>) kt_t;\n"
+                      "template [[host_name(\"kt_f\")]] kernel kt_t kt<float>;");
     std::vector<std::string> named;
     for (std::size_t f : g.graph.namedAsValue) named.push_back(g.parsed->module.functions[f].name);
     EXPECT_EQ(named, (std::vector<std::string>{"a", "b", "c", "d", "e"}));
