@@ -4,6 +4,7 @@
 #include "compiler/syntax.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -150,6 +151,8 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
     CallGraph graph;
     graph.usesBarriersDirectly.assign(n, false);
     graph.callees.assign(n, {});
+    graph.plainCallees.assign(n, {});
+    graph.templateCalls.assign(n, {});
     graph.callsOpaque.assign(n, false);
     graph.opaqueOnlyThroughTemplateParameters.assign(n, true);
 
@@ -214,7 +217,7 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
         std::set<std::string> typeParameters(f.templateTypeParameters.begin(),
                                              f.templateTypeParameters.end());
 
-        std::set<std::size_t> callees;
+        std::set<std::size_t> callees, plainCallees;
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
             const Token& t = tokens[i];
             if (!t.isIdentifier() || isCppKeyword(t.spelling)) continue;
@@ -228,6 +231,7 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
                 (tokens[after].isPunct("(") || tokens[after].isPunct("{")) && partner[after] != kNoToken &&
                 tokens[partner[after] + 1].isPunct("(")) {
                 callees.insert(callOperators.begin(), callOperators.end());
+                plainCallees.insert(callOperators.begin(), callOperators.end());
                 continue;
             }
             if (isMatrixDeclarationWithArguments(tokens, partner, i, f.bodyClose))
@@ -238,48 +242,84 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
             auto it = byName.find(t.spelling);
             if (it != byName.end()) {
                 callees.insert(it->second.begin(), it->second.end());
+                if (after == i + 1) {
+                    plainCallees.insert(it->second.begin(), it->second.end());
+                } else {
+                    TemplateCall call;
+                    call.callees = it->second;
+                    std::set<std::size_t> named;
+                    for (std::size_t k = i + 2; k + 1 < after; ++k) {
+                        if (!tokens[k].isIdentifier()) continue;
+                        const std::string& word = tokens[k].spelling;
+                        if (templateValueNames.count(word)) call.passesOwnParameters = true;
+                        if (graph.variableNames.count(word)) call.namesVariable = true;
+                        if (auto function = byName.find(word); function != byName.end())
+                            named.insert(function->second.begin(), function->second.end());
+                    }
+                    call.namedFunctions.assign(named.begin(), named.end());
+                    graph.templateCalls[fi].push_back(std::move(call));
+                }
             } else if (opaqueNames.count(t.spelling)) {
                 graph.callsOpaque[fi] = true;
                 if (!templateValueNames.count(t.spelling)) graph.opaqueOnlyThroughTemplateParameters[fi] = false;
             } else if (functorNames.count(t.spelling)) {
                 callees.insert(callOperators.begin(), callOperators.end());
+                plainCallees.insert(callOperators.begin(), callOperators.end());
                 graph.callsOpaque[fi] = true;
                 graph.opaqueOnlyThroughTemplateParameters[fi] = false;
             }
         }
         graph.callees[fi].assign(callees.begin(), callees.end());
+        graph.plainCallees[fi].assign(plainCallees.begin(), plainCallees.end());
     }
     return graph;
 }
 
 namespace {
 
-// The functions reachable from `root`; the root's opaque calls reach `rootOpaqueTargets` when
-// given, every other opaque call CallGraph::namedAsValue.
-std::vector<std::size_t> reachableFrom(const CallGraph& graph, std::size_t root,
-                                       const std::vector<std::size_t>* rootOpaqueTargets) {
+// What a function's non-type template parameters may be in one context of the walk: the
+// functions listed, or (nullopt) any function named as a value.
+using Binding = std::optional<std::vector<std::size_t>>;
+
+// Whether `f`'s binding can matter: it calls through its template parameters only, or passes
+// them on to a template it calls. Otherwise every context of `f` is the same.
+bool usesBinding(const CallGraph& graph, std::size_t f) {
+    if (graph.callsOpaque[f] && graph.opaqueOnlyThroughTemplateParameters[f]) return true;
+    for (const TemplateCall& call : graph.templateCalls[f])
+        if (call.passesOwnParameters) return true;
+    return false;
+}
+
+// The functions reachable from `root` whose template parameters are `rootBinding`: a walk over
+// (function, binding) pairs, so that a parameter passed on (`impl<deq_k>(...)`) keeps what the
+// instantiation named (CallGraph::templateCalls).
+std::vector<std::size_t> reachableFrom(const CallGraph& graph, std::size_t root, Binding rootBinding) {
     const std::size_t n = graph.callees.size();
     std::vector<bool> seen(n, false);
-    std::vector<std::size_t> stack = {root};
-    seen[root] = true;
-    auto visit = [&](std::size_t c) {
-        if (!seen[c]) {
-            seen[c] = true;
-            stack.push_back(c);
-        }
+    std::set<std::pair<std::size_t, Binding>> visited;
+    std::vector<std::pair<std::size_t, Binding>> stack;
+    auto visit = [&](std::size_t c, Binding binding) {
+        seen[c] = true;
+        if (!usesBinding(graph, c)) binding.reset();
+        if (visited.insert({c, binding}).second) stack.emplace_back(c, std::move(binding));
     };
-    bool valuesVisited = false;
+    visit(root, std::move(rootBinding));
     while (!stack.empty()) {
-        std::size_t f = stack.back();
+        const auto [f, binding] = std::move(stack.back());
         stack.pop_back();
-        for (std::size_t c : graph.callees[f]) visit(c);
-        if (!graph.callsOpaque[f]) continue;
-        if (f == root && rootOpaqueTargets) {
-            for (std::size_t c : *rootOpaqueTargets) visit(c);
-        } else if (!valuesVisited) {
-            valuesVisited = true;
-            for (std::size_t c : graph.namedAsValue) visit(c);
+        for (std::size_t c : graph.plainCallees[f]) visit(c, std::nullopt);
+        for (const TemplateCall& call : graph.templateCalls[f]) {
+            Binding passed;
+            if (!call.namesVariable && (!call.passesOwnParameters || binding)) {
+                std::set<std::size_t> functions(call.namedFunctions.begin(), call.namedFunctions.end());
+                if (call.passesOwnParameters) functions.insert(binding->begin(), binding->end());
+                passed.emplace(functions.begin(), functions.end());
+            }
+            for (std::size_t c : call.callees) visit(c, passed);
         }
+        if (!graph.callsOpaque[f]) continue;
+        const bool bound = binding && graph.opaqueOnlyThroughTemplateParameters[f];
+        for (std::size_t c : bound ? *binding : graph.namedAsValue) visit(c, std::nullopt);
     }
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < n; ++i)
@@ -290,13 +330,12 @@ std::vector<std::size_t> reachableFrom(const CallGraph& graph, std::size_t root,
 } // namespace
 
 std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t root) {
-    return reachableFrom(graph, root, nullptr);
+    return reachableFrom(graph, root, std::nullopt);
 }
 
 std::vector<std::size_t> reachableFromInstantiation(const CallGraph& graph, std::size_t root, const TokenList& tokens,
                                                     std::size_t argumentsBegin, std::size_t argumentsEnd) {
-    if (!graph.callsOpaque[root] || !graph.opaqueOnlyThroughTemplateParameters[root] || argumentsBegin >= argumentsEnd)
-        return reachableFunctions(graph, root);
+    if (argumentsBegin >= argumentsEnd) return reachableFunctions(graph, root);
     std::set<std::size_t> targets;
     for (std::size_t k = argumentsBegin; k < argumentsEnd && k < tokens.size(); ++k) {
         if (!tokens[k].isIdentifier()) continue;
@@ -304,8 +343,7 @@ std::vector<std::size_t> reachableFromInstantiation(const CallGraph& graph, std:
         if (auto named = graph.byName.find(tokens[k].spelling); named != graph.byName.end())
             targets.insert(named->second.begin(), named->second.end());
     }
-    const std::vector<std::size_t> rootTargets(targets.begin(), targets.end());
-    return reachableFrom(graph, root, &rootTargets);
+    return reachableFrom(graph, root, std::vector<std::size_t>(targets.begin(), targets.end()));
 }
 
 } // namespace metalcpu::msl

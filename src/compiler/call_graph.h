@@ -13,6 +13,18 @@
 
 namespace metalcpu::msl {
 
+/// A call with explicit template arguments in a function's body: `impl<q_t, deq_k, 4>(args)`.
+struct TemplateCall {
+    std::vector<std::size_t> callees; ///< every function of that name
+    /// The functions the template arguments name (`h<dequantize_q4_0>`).
+    std::vector<std::size_t> namedFunctions;
+    /// An argument names one of the caller's own non-type template parameters (`h<deq_k>`):
+    /// the caller's function-pointer arguments flow on.
+    bool passesOwnParameters = false;
+    /// An argument names a program-scope variable, which may hold any function pointer.
+    bool namesVariable = false;
+};
+
 struct CallGraph {
     /// Per function (Module::functions): its body calls a barrier or SIMD/quad-group collective,
     /// or uses a tensor operation (usesTensorOperation()).
@@ -21,6 +33,11 @@ struct CallGraph {
     /// member function and constructor of that name). A call through an object held in a
     /// parameter or local variable (a functor) may call any `operator()` of the file.
     std::vector<std::vector<std::size_t>> callees;
+    /// Per function: the callees it calls without explicit template arguments (or through a
+    /// functor); those with them are in templateCalls. Together they make `callees`.
+    std::vector<std::vector<std::size_t>> plainCallees;
+    /// Per function: its calls with explicit template arguments.
+    std::vector<std::vector<TemplateCall>> templateCalls;
     /// Per function: it calls through a function pointer (a non-type template parameter, a
     /// parameter of function-pointer type, or a parameter or local variable that may hold one)
     /// that the graph cannot see through; it may reach any function of `namedAsValue`.
@@ -81,15 +98,20 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
                          const Module& module);
 
 /// The functions reachable from `root` (root included), in increasing index order. An opaque
-/// call reaches every function of CallGraph::namedAsValue (and what they reach).
+/// call reaches every function of CallGraph::namedAsValue (and what they reach), except in a
+/// function called with explicit template arguments whose opaque calls all go through its own
+/// non-type template parameters: those reach the functions the call's arguments name, plus,
+/// where an argument passes on one of the caller's own parameters (`impl<deq_k>(...)`), what
+/// the caller's parameters may be (CallGraph::templateCalls). A template reached any other way
+/// (deduced arguments) is conservative: its parameters may be any function named as a value.
 std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t root);
 
 /// The functions reachable from one explicit instantiation of kernel template `root`, whose
-/// template arguments are tokens [argumentsBegin, argumentsEnd): when the root calls through
-/// its own non-type template parameters only, those calls reach just the functions the
-/// arguments name (`k<block_q4_0, 2, dequantize_q4_0>` reaches dequantize_q4_0). Conservative:
-/// an argument naming a program-scope variable (which may hold any function pointer) falls
-/// back to reachableFunctions(), as do the other functions' opaque calls.
+/// template arguments are tokens [argumentsBegin, argumentsEnd): its template parameters may
+/// be only the functions the arguments name (`k<block_q4_0, 2, dequantize_q4_0>` reaches
+/// dequantize_q4_0, also through helpers it passes the parameter to), as for a template call
+/// in reachableFunctions(). An argument naming a program-scope variable (which may hold any
+/// function pointer) falls back to reachableFunctions().
 std::vector<std::size_t> reachableFromInstantiation(const CallGraph& graph, std::size_t root, const TokenList& tokens,
                                                     std::size_t argumentsBegin, std::size_t argumentsEnd);
 

@@ -212,6 +212,37 @@ TEST(CallGraph, FunctionPointerTemplateInstantiation) {
     EXPECT_EQ(all, (std::vector<std::string>{"deq_a", "deq_b", "k"}));
 }
 
+// Test that a function-pointer template parameter passed on to a helper template
+// (`impl<F>(...)`, ggml's kernel_flash_attn_ext_impl<..., deq_k, ...>) keeps what the
+// instantiation named, and that the helper's own argument adds to it; reached without the
+// instantiation, F may be any function named as a value.
+TEST(CallGraph, FunctionPointerPassedToHelperTemplate) {
+    auto parsed = parse("typedef void (*deq_t)(thread float&);\n"
+                        "void deq_a(thread float& r) { r = 1; }\n"
+                        "void deq_b(thread float& r) { simd_sum(r); }\n"
+                        "void extra(thread float& r) { r = 2; }\n"
+                        "template <deq_t F, deq_t G> void impl(thread float& r) { F(r); G(r); }\n"
+                        "template <deq_t F> kernel void k(device float* o) { float r; impl<F, extra>(r); o[0] = r; }\n"
+                        "template [[host_name(\"ka\")]] kernel void k<deq_a>(device float*);\n"
+                        "template [[host_name(\"kb\")]] kernel void k<deq_b>(device float*);\n");
+    const CallGraph graph = buildCallGraph(parsed->tokens, parsed->partner, parsed->module);
+    std::size_t kernel = 0;
+    while (parsed->module.functions[kernel].name != "k") ++kernel;
+    auto names = [&](const std::vector<std::size_t>& functions) {
+        std::vector<std::string> out;
+        for (std::size_t f : functions) out.push_back(parsed->module.functions[f].name);
+        return out;
+    };
+    std::vector<std::vector<std::string>> reached;
+    for (const ExplicitInstantiation& e : parsed->module.instantiations)
+        reached.push_back(names(reachableFromInstantiation(graph, kernel, parsed->tokens, e.templateArguments.begin,
+                                                           e.templateArguments.end)));
+    ASSERT_EQ(reached.size(), 2u);
+    EXPECT_EQ(reached[0], (std::vector<std::string>{"deq_a", "extra", "impl", "k"}));
+    EXPECT_EQ(reached[1], (std::vector<std::string>{"deq_b", "extra", "impl", "k"}));
+    EXPECT_EQ(names(reachableFunctions(graph, kernel)), (std::vector<std::string>{"deq_a", "deq_b", "extra", "impl", "k"}));
+}
+
 // Test that functional casts through template type parameters are not functor calls.
 TEST(CallGraph, FunctionalCastIsNoCall) {
     Graph g = graphOf(

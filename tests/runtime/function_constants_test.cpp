@@ -546,8 +546,9 @@ INSTANTIATE_TEST_SUITE_P(Groups, GgmlStyle, ::testing::Combine(::testing::Values
                          });
 
 // llama.cpp's kernel templates take their dequantize function as a template argument
-// (kernel_get_rows_q<block_q4_0, 2, dequantize_q4_0>): each instantiation reaches the constants
-// of its own function only, and Metal (like llama.cpp) passes no others.
+// (kernel_get_rows_q<block_q4_0, 2, dequantize_q4_0>) and may pass it on to a helper template:
+// each instantiation reaches the constants of its own function only, and Metal (like
+// llama.cpp) passes no others.
 const char kFunctionArgumentKernels[] = R"(
 #include <metal_stdlib>
 using namespace metal;
@@ -563,12 +564,16 @@ kernel void unrelated(device float* out [[buffer(0)]], uint i [[thread_position_
 void scale_a(device const float* x, uint i, thread float& r) { r = x[i] * FC_scale_a; }
 void offset_b(device const float* x, uint i, thread float& r) { r = x[i] + float(FC_offset_b); }
 
+// The parameter passed on to a helper template, as ggml's kernel_flash_attn_ext_impl gets it.
+template <void (*F)(device const float*, uint, thread float&)>
+void apply_impl(device const float* x, uint i, thread float& r) { F(x, i, r); }
+
 template <void (*F)(device const float*, uint, thread float&)>
 kernel void apply(device const float* x [[buffer(0)]], device float* y [[buffer(1)]],
                   constant uint& n [[buffer(2)]], uint i [[thread_position_in_grid]]) {
     if (i >= n) return;
     float r;
-    F(x, i, r);
+    apply_impl<F>(x, i, r);
     y[i] = r;
 }
 
