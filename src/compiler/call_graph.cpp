@@ -78,6 +78,35 @@ std::vector<std::size_t> functionsNamedAsValue(const TokenList& tokens, const st
     return {named.begin(), named.end()};
 }
 
+// The comma-separated items of tokens [begin, end) at top level: template arguments or
+// parameters; nested brackets and template argument lists are skipped whole.
+std::size_t topLevelItems(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t begin,
+                          std::size_t end) {
+    if (begin >= end) return 0;
+    std::size_t items = 1;
+    for (std::size_t k = begin; k < end; ++k) {
+        const Token& t = tokens[k];
+        if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[k] != kNoToken) {
+            k = partner[k];
+        } else if (t.isPunct("<") && opensTemplateArguments(tokens, k)) {
+            const std::size_t close = closingAngle(tokens, partner, k, end);
+            if (close != kNoToken) k = close;
+        } else if (t.isPunct(",")) {
+            ++items;
+        }
+    }
+    return items;
+}
+
+// How many template parameters `f`'s own header declares; kNoToken with a pack.
+std::size_t templateParameterCount(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                   const FunctionDecl& f) {
+    if (!f.isTemplate) return 0;
+    for (std::size_t k = f.templateParameters.begin; k < f.templateParameters.end; ++k)
+        if (tokens[k].isPunct("...")) return kNoToken;
+    return topLevelItems(tokens, partner, f.templateParameters.begin, f.templateParameters.end);
+}
+
 } // namespace
 
 bool isMatrixType(std::string_view name) {
@@ -153,6 +182,9 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
     graph.callees.assign(n, {});
     graph.plainCallees.assign(n, {});
     graph.templateCalls.assign(n, {});
+    graph.templateParameterCount.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        graph.templateParameterCount[i] = templateParameterCount(tokens, partner, module.functions[i]);
     graph.callsOpaque.assign(n, false);
     graph.opaqueOnlyThroughTemplateParameters.assign(n, true);
 
@@ -176,6 +208,9 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
         const std::set<std::string> templateValueNames(f.templateValueParameters.begin(),
                                                        f.templateValueParameters.end());
         std::set<std::string> opaqueNames = templateValueNames;
+        // A member's template parameters include its class's, which its calls do not bind.
+        const bool ownParameters = f.enclosingClass.empty();
+        if (!ownParameters) graph.opaqueOnlyThroughTemplateParameters[fi] = false;
         std::set<std::string> functorNames;
         for (TokenRange p : splitParameters(tokens, partner, f.parametersOpen, f.parametersClose)) {
             bool functionPointer = false;
@@ -248,11 +283,12 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
                     TemplateCall call;
                     call.callees = it->second;
                     std::set<std::size_t> named;
+                    call.argumentCount = topLevelItems(tokens, partner, i + 2, after - 1);
                     for (std::size_t k = i + 2; k + 1 < after; ++k) {
                         if (!tokens[k].isIdentifier()) continue;
                         const std::string& word = tokens[k].spelling;
-                        if (templateValueNames.count(word)) call.passesOwnParameters = true;
-                        if (graph.variableNames.count(word)) call.namesVariable = true;
+                        if (templateValueNames.count(word)) (ownParameters ? call.passesOwnParameters : call.unknownArguments) = true;
+                        if (graph.variableNames.count(word)) call.unknownArguments = true;
                         if (auto function = byName.find(word); function != byName.end())
                             named.insert(function->second.begin(), function->second.end());
                     }
@@ -310,12 +346,14 @@ std::vector<std::size_t> reachableFrom(const CallGraph& graph, std::size_t root,
         for (std::size_t c : graph.plainCallees[f]) visit(c, std::nullopt);
         for (const TemplateCall& call : graph.templateCalls[f]) {
             Binding passed;
-            if (!call.namesVariable && (!call.passesOwnParameters || binding)) {
+            if (!call.unknownArguments && (!call.passesOwnParameters || binding)) {
                 std::set<std::size_t> functions(call.namedFunctions.begin(), call.namedFunctions.end());
                 if (call.passesOwnParameters) functions.insert(binding->begin(), binding->end());
                 passed.emplace(functions.begin(), functions.end());
             }
-            for (std::size_t c : call.callees) visit(c, passed);
+            // Parameters left to deduction or defaults may be anything.
+            for (std::size_t c : call.callees)
+                visit(c, call.argumentCount < graph.templateParameterCount[c] ? std::nullopt : passed);
         }
         if (!graph.callsOpaque[f]) continue;
         const bool bound = binding && graph.opaqueOnlyThroughTemplateParameters[f];
@@ -334,8 +372,11 @@ std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t 
 }
 
 std::vector<std::size_t> reachableFromInstantiation(const CallGraph& graph, std::size_t root, const TokenList& tokens,
-                                                    std::size_t argumentsBegin, std::size_t argumentsEnd) {
-    if (argumentsBegin >= argumentsEnd) return reachableFunctions(graph, root);
+                                                    const std::vector<std::size_t>& partner, std::size_t argumentsBegin,
+                                                    std::size_t argumentsEnd) {
+    if (argumentsBegin >= argumentsEnd ||
+        topLevelItems(tokens, partner, argumentsBegin, argumentsEnd) < graph.templateParameterCount[root])
+        return reachableFunctions(graph, root);
     std::set<std::size_t> targets;
     for (std::size_t k = argumentsBegin; k < argumentsEnd && k < tokens.size(); ++k) {
         if (!tokens[k].isIdentifier()) continue;

@@ -21,8 +21,10 @@ struct TemplateCall {
     /// An argument names one of the caller's own non-type template parameters (`h<deq_k>`):
     /// the caller's function-pointer arguments flow on.
     bool passesOwnParameters = false;
-    /// An argument names a program-scope variable, which may hold any function pointer.
-    bool namesVariable = false;
+    /// An argument may hold any function pointer: it names a program-scope variable, or a
+    /// non-type parameter of the caller's enclosing class template.
+    bool unknownArguments = false;
+    std::size_t argumentCount = 0; ///< the explicit template arguments, at top level
 };
 
 struct CallGraph {
@@ -38,12 +40,16 @@ struct CallGraph {
     std::vector<std::vector<std::size_t>> plainCallees;
     /// Per function: its calls with explicit template arguments.
     std::vector<std::vector<TemplateCall>> templateCalls;
+    /// Per function: how many template parameters its own header declares; kNoToken with a
+    /// parameter pack. A call with fewer explicit arguments deduces or defaults the rest.
+    std::vector<std::size_t> templateParameterCount;
     /// Per function: it calls through a function pointer (a non-type template parameter, a
     /// parameter of function-pointer type, or a parameter or local variable that may hold one)
     /// that the graph cannot see through; it may reach any function of `namedAsValue`.
     std::vector<bool> callsOpaque;
-    /// Per function: every such call goes through one of its own non-type template parameters,
-    /// so for an explicit instantiation it can reach only what the template arguments name.
+    /// Per function: every such call goes through one of its own non-type template parameters
+    /// (not an enclosing class template's), so called with explicit template arguments it can
+    /// reach only what they name.
     std::vector<bool> opaqueOnlyThroughTemplateParameters;
     /// The functions whose unqualified name the file uses as a value somewhere (not only
     /// called or declared): in a template argument list (`k<float, deq>`), after `&`, as a call
@@ -111,8 +117,10 @@ std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t 
 /// be only the functions the arguments name (`k<block_q4_0, 2, dequantize_q4_0>` reaches
 /// dequantize_q4_0, also through helpers it passes the parameter to), as for a template call
 /// in reachableFunctions(). An argument naming a program-scope variable (which may hold any
-/// function pointer) falls back to reachableFunctions().
+/// function pointer), or fewer arguments than parameters (the rest deduced or defaulted),
+/// fall back to reachableFunctions().
 std::vector<std::size_t> reachableFromInstantiation(const CallGraph& graph, std::size_t root, const TokenList& tokens,
-                                                    std::size_t argumentsBegin, std::size_t argumentsEnd);
+                                                    const std::vector<std::size_t>& partner, std::size_t argumentsBegin,
+                                                    std::size_t argumentsEnd);
 
 } // namespace metalcpu::msl

@@ -198,7 +198,7 @@ TEST(CallGraph, FunctionPointerTemplateInstantiation) {
             continue;
         const std::size_t close = closingAngle(parsed->tokens, parsed->partner, i + 1, parsed->tokens.size());
         ASSERT_NE(close, kNoToken);
-        for (std::size_t r : reachableFromInstantiation(graph, kernel, parsed->tokens, i + 2, close))
+        for (std::size_t r : reachableFromInstantiation(graph, kernel, parsed->tokens, parsed->partner, i + 2, close))
             outs[next]->push_back(parsed->module.functions[r].name);
         ++next;
     }
@@ -235,12 +235,33 @@ TEST(CallGraph, FunctionPointerPassedToHelperTemplate) {
     };
     std::vector<std::vector<std::string>> reached;
     for (const ExplicitInstantiation& e : parsed->module.instantiations)
-        reached.push_back(names(reachableFromInstantiation(graph, kernel, parsed->tokens, e.templateArguments.begin,
-                                                           e.templateArguments.end)));
+        reached.push_back(names(reachableFromInstantiation(graph, kernel, parsed->tokens, parsed->partner,
+                                                           e.templateArguments.begin, e.templateArguments.end)));
     ASSERT_EQ(reached.size(), 2u);
     EXPECT_EQ(reached[0], (std::vector<std::string>{"deq_a", "extra", "impl", "k"}));
     EXPECT_EQ(reached[1], (std::vector<std::string>{"deq_b", "extra", "impl", "k"}));
     EXPECT_EQ(names(reachableFunctions(graph, kernel)), (std::vector<std::string>{"deq_a", "deq_b", "extra", "impl", "k"}));
+}
+
+// Test that template parameters a call leaves to their defaults or to deduction, and those of
+// an enclosing class template, may be any function named as a value: only a call that gives
+// every parameter binds them.
+TEST(CallGraph, TemplateParametersNotGivenAreUnknown) {
+    Graph g = graphOf("typedef void (*deq_t)(thread float&);\n"
+                      "void deq_a(thread float& r) { r = 1; }\n"
+                      "void deq_b(thread float& r) { simd_sum(r); }\n"
+                      "template <deq_t F = deq_b> void defaulted(thread float& r) { F(r); }\n"
+                      "template <deq_t F> struct Holder {};\n"
+                      "template <typename T, deq_t F> void deduced(T x, Holder<F> h, thread float& r) { F(r); }\n"
+                      "template <deq_t F> struct Caller { template <typename T> void run(thread float& r) { F(r); } };\n"
+                      "kernel void k1() { float r; defaulted<>(r); }\n"
+                      "kernel void k2() { float r; deduced<float>(1.0f, Holder<deq_b>(), r); }\n"
+                      "kernel void k3() { float r; Caller<deq_b> c; c.template run<float>(r); }\n"
+                      "kernel void k4() { float r; defaulted<deq_a>(r); }");
+    EXPECT_TRUE(g.usesBarriers("k1"));
+    EXPECT_TRUE(g.usesBarriers("k2"));
+    EXPECT_TRUE(g.usesBarriers("k3"));
+    EXPECT_FALSE(g.usesBarriers("k4")); // F is deq_a
 }
 
 // Test that functional casts through template type parameters are not functor calls.

@@ -164,7 +164,8 @@ void findFunctionConstantUsers(const Unit& unit, const CallGraph& graph, const s
             collectNames(tokens, v.nameToken + 1, v.tokens.end, variableNames[tokens[v.nameToken].spelling]);
     for (const EntryPoint& entry : entryPoints) {
         std::set<std::string> names;
-        for (std::size_t r : reachableFromInstantiation(graph, entry.function, tokens, entry.templateArgumentTokens.begin,
+        for (std::size_t r : reachableFromInstantiation(graph, entry.function, tokens, unit.partner(),
+                                                        entry.templateArgumentTokens.begin,
                                                         entry.templateArgumentTokens.end)) {
             const FunctionDecl& f = module.functions[r];
             if (f.parametersOpen != kNoToken && f.hasBody) collectNames(tokens, f.parametersOpen, f.bodyClose, names);
