@@ -78,24 +78,11 @@ std::vector<std::size_t> functionsNamedAsValue(const TokenList& tokens, const st
     return {named.begin(), named.end()};
 }
 
-// The comma-separated items of tokens [begin, end) at top level: template arguments or
-// parameters; nested brackets and template argument lists are skipped whole.
+// The comma-separated items of tokens [begin, end), template arguments or parameters, at
+// top level (splitParameters(); `<void>` counts none, which errs on the conservative side).
 std::size_t topLevelItems(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t begin,
                           std::size_t end) {
-    if (begin >= end) return 0;
-    std::size_t items = 1;
-    for (std::size_t k = begin; k < end; ++k) {
-        const Token& t = tokens[k];
-        if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[k] != kNoToken) {
-            k = partner[k];
-        } else if (t.isPunct("<") && opensTemplateArguments(tokens, k)) {
-            const std::size_t close = closingAngle(tokens, partner, k, end);
-            if (close != kNoToken) k = close;
-        } else if (t.isPunct(",")) {
-            ++items;
-        }
-    }
-    return items;
+    return begin >= end ? 0 : splitParameters(tokens, partner, begin - 1, end).size();
 }
 
 // How many template parameters `f`'s own header declares; kNoToken with a pack.
