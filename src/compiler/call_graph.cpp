@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <tuple>
 #include <set>
 #include <string>
 
@@ -85,13 +86,36 @@ std::size_t topLevelItems(const TokenList& tokens, const std::vector<std::size_t
     return begin >= end ? 0 : splitParameters(tokens, partner, begin - 1, end).size();
 }
 
-// How many template parameters `f`'s own header declares; kNoToken with a pack.
-std::size_t templateParameterCount(const TokenList& tokens, const std::vector<std::size_t>& partner,
-                                   const FunctionDecl& f) {
-    if (!f.isTemplate) return 0;
-    for (std::size_t k = f.templateParameters.begin; k < f.templateParameters.end; ++k)
-        if (tokens[k].isPunct("...")) return kNoToken;
-    return topLevelItems(tokens, partner, f.templateParameters.begin, f.templateParameters.end);
+// How many template parameters `f`'s own header declares without a default (kNoToken with a
+// pack), and per parameter the functions its default names.
+std::pair<std::size_t, std::vector<std::vector<std::size_t>>> templateParameterFacts(
+    const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
+    const std::map<std::string, std::vector<std::size_t>, std::less<>>& byName) {
+    if (!f.isTemplate || f.templateParameters.empty()) return {0, {}};
+    std::size_t required = 0;
+    std::vector<std::vector<std::size_t>> defaults;
+    for (TokenRange p : splitParameters(tokens, partner, f.templateParameters.begin - 1, f.templateParameters.end)) {
+        for (std::size_t k = p.begin; k < p.end; ++k)
+            if (tokens[k].isPunct("...")) return {kNoToken, {}};
+        const std::size_t equals = parameterDefault(tokens, partner, p);
+        if (equals == p.end) ++required;
+        std::set<std::size_t> named;
+        for (std::size_t k = equals; k < p.end; ++k)
+            if (auto function = tokens[k].isIdentifier() ? byName.find(tokens[k].spelling) : byName.end();
+                function != byName.end())
+                named.insert(function->second.begin(), function->second.end());
+        defaults.emplace_back(named.begin(), named.end());
+    }
+    return {required, defaults};
+}
+
+// `named`, the functions a call's `given` explicit template arguments name, with those the
+// defaults of `f`'s parameters it leaves out name: what `f`'s parameters may be.
+std::vector<std::size_t> withDefaults(const CallGraph& graph, std::size_t f, std::set<std::size_t> named,
+                                      std::size_t given) {
+    const std::vector<std::vector<std::size_t>>& defaults = graph.templateDefaultFunctions[f];
+    for (std::size_t p = given; p < defaults.size(); ++p) named.insert(defaults[p].begin(), defaults[p].end());
+    return {named.begin(), named.end()};
 }
 
 } // namespace
@@ -169,9 +193,8 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
     graph.callees.assign(n, {});
     graph.plainCallees.assign(n, {});
     graph.templateCalls.assign(n, {});
-    graph.templateParameterCount.assign(n, 0);
-    for (std::size_t i = 0; i < n; ++i)
-        graph.templateParameterCount[i] = templateParameterCount(tokens, partner, module.functions[i]);
+    graph.requiredTemplateArguments.assign(n, 0);
+    graph.templateDefaultFunctions.assign(n, {});
     graph.callsOpaque.assign(n, false);
     graph.opaqueOnlyThroughTemplateParameters.assign(n, true);
 
@@ -180,6 +203,9 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
     byName["operator()"];
     for (std::size_t i = 0; i < n; ++i)
         if (module.functions[i].hasBody) byName[module.functions[i].name].push_back(i);
+    for (std::size_t i = 0; i < n; ++i)
+        std::tie(graph.requiredTemplateArguments[i], graph.templateDefaultFunctions[i]) =
+            templateParameterFacts(tokens, partner, module.functions[i], byName);
     for (const VariableDecl& v : module.variables)
         if (v.nameToken != kNoToken) graph.variableNames.insert(tokens[v.nameToken].spelling);
     graph.namedAsValue = functionsNamedAsValue(tokens, partner, module, graph);
@@ -332,15 +358,14 @@ std::vector<std::size_t> reachableFrom(const CallGraph& graph, std::size_t root,
         stack.pop_back();
         for (std::size_t c : graph.plainCallees[f]) visit(c, std::nullopt);
         for (const TemplateCall& call : graph.templateCalls[f]) {
-            Binding passed;
-            if (!call.unknownArguments && (!call.passesOwnParameters || binding)) {
-                std::set<std::size_t> functions(call.namedFunctions.begin(), call.namedFunctions.end());
-                if (call.passesOwnParameters) functions.insert(binding->begin(), binding->end());
-                passed.emplace(functions.begin(), functions.end());
-            }
-            // Parameters left to deduction or defaults may be anything.
+            const bool known = !call.unknownArguments && (!call.passesOwnParameters || binding);
+            std::set<std::size_t> functions(call.namedFunctions.begin(), call.namedFunctions.end());
+            if (known && call.passesOwnParameters) functions.insert(binding->begin(), binding->end());
+            // Parameters left to deduction may be anything.
             for (std::size_t c : call.callees)
-                visit(c, call.argumentCount < graph.templateParameterCount[c] ? std::nullopt : passed);
+                visit(c, known && call.argumentCount >= graph.requiredTemplateArguments[c]
+                             ? Binding(withDefaults(graph, c, functions, call.argumentCount))
+                             : std::nullopt);
         }
         if (!graph.callsOpaque[f]) continue;
         const bool bound = binding && graph.opaqueOnlyThroughTemplateParameters[f];
@@ -361,9 +386,8 @@ std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t 
 std::vector<std::size_t> reachableFromInstantiation(const CallGraph& graph, std::size_t root, const TokenList& tokens,
                                                     const std::vector<std::size_t>& partner, std::size_t argumentsBegin,
                                                     std::size_t argumentsEnd) {
-    if (argumentsBegin >= argumentsEnd ||
-        topLevelItems(tokens, partner, argumentsBegin, argumentsEnd) < graph.templateParameterCount[root])
-        return reachableFunctions(graph, root);
+    const std::size_t given = topLevelItems(tokens, partner, argumentsBegin, argumentsEnd);
+    if (given == 0 || given < graph.requiredTemplateArguments[root]) return reachableFunctions(graph, root);
     std::set<std::size_t> targets;
     for (std::size_t k = argumentsBegin; k < argumentsEnd && k < tokens.size(); ++k) {
         if (!tokens[k].isIdentifier()) continue;
@@ -371,7 +395,7 @@ std::vector<std::size_t> reachableFromInstantiation(const CallGraph& graph, std:
         if (auto named = graph.byName.find(tokens[k].spelling); named != graph.byName.end())
             targets.insert(named->second.begin(), named->second.end());
     }
-    return reachableFrom(graph, root, std::vector<std::size_t>(targets.begin(), targets.end()));
+    return reachableFrom(graph, root, withDefaults(graph, root, std::move(targets), given));
 }
 
 } // namespace metalcpu::msl

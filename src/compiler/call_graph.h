@@ -40,9 +40,11 @@ struct CallGraph {
     std::vector<std::vector<std::size_t>> plainCallees;
     /// Per function: its calls with explicit template arguments.
     std::vector<std::vector<TemplateCall>> templateCalls;
-    /// Per function: how many template parameters its own header declares; kNoToken with a
-    /// parameter pack. A call with fewer explicit arguments deduces or defaults the rest.
-    std::vector<std::size_t> templateParameterCount;
+    /// Per function: how many template parameters its own header declares without a default;
+    /// kNoToken with a parameter pack. A call with fewer explicit arguments deduces some.
+    std::vector<std::size_t> requiredTemplateArguments;
+    /// Per function, per parameter of its own template header: the functions its default names.
+    std::vector<std::vector<std::vector<std::size_t>>> templateDefaultFunctions;
     /// Per function: it calls through a function pointer (a non-type template parameter, a
     /// parameter of function-pointer type, or a parameter or local variable that may hold one)
     /// that the graph cannot see through; it may reach any function of `namedAsValue`.
@@ -116,9 +118,10 @@ std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t 
 /// template arguments are tokens [argumentsBegin, argumentsEnd): its template parameters may
 /// be only the functions the arguments name (`k<block_q4_0, 2, dequantize_q4_0>` reaches
 /// dequantize_q4_0, also through helpers it passes the parameter to), as for a template call
-/// in reachableFunctions(). An argument naming a program-scope variable (which may hold any
-/// function pointer), or fewer arguments than parameters (the rest deduced or defaulted),
-/// fall back to reachableFunctions().
+/// in reachableFunctions(), and those the defaults of parameters it leaves out name. An
+/// argument naming a program-scope variable (which may hold any function pointer), or fewer
+/// arguments than parameters without defaults (the rest deduced), fall back to
+/// reachableFunctions().
 std::vector<std::size_t> reachableFromInstantiation(const CallGraph& graph, std::size_t root, const TokenList& tokens,
                                                     const std::vector<std::size_t>& partner, std::size_t argumentsBegin,
                                                     std::size_t argumentsEnd);

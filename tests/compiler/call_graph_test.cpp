@@ -214,15 +214,16 @@ TEST(CallGraph, FunctionPointerTemplateInstantiation) {
 
 // Test that a function-pointer template parameter passed on to a helper template
 // (`impl<F>(...)`, ggml's kernel_flash_attn_ext_impl<..., deq_k, ...>) keeps what the
-// instantiation named, and that the helper's own argument adds to it; reached without the
-// instantiation, F may be any function named as a value.
+// instantiation named (also with a parameter left to its default, as ggml's `short Q = 8`),
+// and that the helper's own argument adds to it; reached without the instantiation, F may be
+// any function named as a value.
 TEST(CallGraph, FunctionPointerPassedToHelperTemplate) {
     auto parsed = parse("typedef void (*deq_t)(thread float&);\n"
                         "void deq_a(thread float& r) { r = 1; }\n"
                         "void deq_b(thread float& r) { simd_sum(r); }\n"
                         "void extra(thread float& r) { r = 2; }\n"
                         "template <deq_t F, deq_t G> void impl(thread float& r) { F(r); G(r); }\n"
-                        "template <deq_t F> kernel void k(device float* o) { float r; impl<F, extra>(r); o[0] = r; }\n"
+                        "template <deq_t F, short Q = 8> kernel void k(device float* o) { float r; impl<F, extra>(r); o[0] = r; }\n"
                         "template [[host_name(\"ka\")]] kernel void k<deq_a>(device float*);\n"
                         "template [[host_name(\"kb\")]] kernel void k<deq_b>(device float*);\n");
     const CallGraph graph = buildCallGraph(parsed->tokens, parsed->partner, parsed->module);
