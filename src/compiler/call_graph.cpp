@@ -4,6 +4,8 @@
 #include "compiler/syntax.h"
 
 #include <map>
+#include <optional>
+#include <tuple>
 #include <set>
 #include <string>
 
@@ -28,6 +30,92 @@ bool isDeclarationContext(const Token& previous) {
         return !isCppKeyword(previous.spelling) || isTypeKeyword(previous.spelling);
     }
     return false;
+}
+
+// Marks the tokens of the operands of decltype, sizeof, alignof, typeof and noexcept: a
+// function named there is not turned into a pointer.
+std::vector<bool> unevaluatedOperands(const TokenList& tokens, const std::vector<std::size_t>& partner) {
+    std::vector<bool> unevaluated(tokens.size(), false);
+    for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+        const Token& t = tokens[i];
+        if (!(t.isIdentifier("decltype") || t.isIdentifier("__decltype") || t.isIdentifier("sizeof") ||
+              t.isIdentifier("alignof") || t.isIdentifier("__alignof__") || t.isIdentifier("noexcept") ||
+              t.isIdentifier("typeof") || t.isIdentifier("__typeof__")) ||
+            !tokens[i + 1].isPunct("(") || partner[i + 1] == kNoToken)
+            continue;
+        for (std::size_t k = i + 1; k <= partner[i + 1]; ++k) unevaluated[k] = true;
+    }
+    return unevaluated;
+}
+
+// The functions whose name the file uses as a value (CallGraph::namedAsValue): a name of a
+// function with a body that is neither called nor declared (`name(` or `name<...>(`, the name
+// of an explicit instantiation), nor a
+// member access, nor in an unevaluated operand. A constructor's name is its class's, used as
+// a type: constructors have no address.
+std::vector<std::size_t> functionsNamedAsValue(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                               const Module& module, const CallGraph& graph) {
+    const std::vector<bool> unevaluated = unevaluatedOperands(tokens, partner);
+    // The function an explicit instantiation names is declared there, not taken as a value
+    // (ggml's `template [[host_name("x")]] kernel kernel_t kernel_unary<float, float>;`).
+    std::set<std::size_t> instantiated;
+    for (const ExplicitInstantiation& e : module.instantiations) instantiated.insert(e.nameToken);
+    std::set<std::size_t> named;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const Token& t = tokens[i];
+        if (!t.isIdentifier() || unevaluated[i] || instantiated.count(i)) continue;
+        auto functions = graph.byName.find(t.spelling);
+        if (functions == graph.byName.end()) continue;
+        if (i > 0 && (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->"))) continue;
+        std::size_t after = i + 1;
+        if (after < tokens.size() && tokens[after].isPunct("<")) {
+            const std::size_t close = closingAngle(tokens, partner, after, tokens.size());
+            if (close != kNoToken) after = close + 1;
+        }
+        if (after < tokens.size() && tokens[after].isPunct("(")) continue;
+        for (std::size_t f : functions->second)
+            if (module.functions[f].name != module.functions[f].enclosingClass) named.insert(f);
+    }
+    return {named.begin(), named.end()};
+}
+
+// The comma-separated items of tokens [begin, end), template arguments or parameters, at
+// top level (splitParameters(); `<void>` counts none, which errs on the conservative side).
+std::size_t topLevelItems(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t begin,
+                          std::size_t end) {
+    return begin >= end ? 0 : splitParameters(tokens, partner, begin - 1, end).size();
+}
+
+// How many template parameters `f`'s own header declares without a default (kNoToken with a
+// pack), and per parameter the functions its default names.
+std::pair<std::size_t, std::vector<std::vector<std::size_t>>> templateParameterFacts(
+    const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
+    const std::map<std::string, std::vector<std::size_t>, std::less<>>& byName) {
+    if (!f.isTemplate || f.templateParameters.empty()) return {0, {}};
+    std::size_t required = 0;
+    std::vector<std::vector<std::size_t>> defaults;
+    for (TokenRange p : splitParameters(tokens, partner, f.templateParameters.begin - 1, f.templateParameters.end)) {
+        for (std::size_t k = p.begin; k < p.end; ++k)
+            if (tokens[k].isPunct("...")) return {kNoToken, {}};
+        const std::size_t equals = parameterDefault(tokens, partner, p);
+        if (equals == p.end) ++required;
+        std::set<std::size_t> named;
+        for (std::size_t k = equals; k < p.end; ++k)
+            if (auto function = tokens[k].isIdentifier() ? byName.find(tokens[k].spelling) : byName.end();
+                function != byName.end())
+                named.insert(function->second.begin(), function->second.end());
+        defaults.emplace_back(named.begin(), named.end());
+    }
+    return {required, defaults};
+}
+
+// `named`, the functions a call's `given` explicit template arguments name, with those the
+// defaults of `f`'s parameters it leaves out name: what `f`'s parameters may be.
+std::vector<std::size_t> withDefaults(const CallGraph& graph, std::size_t f, std::set<std::size_t> named,
+                                      std::size_t given) {
+    const std::vector<std::vector<std::size_t>>& defaults = graph.templateDefaultFunctions[f];
+    for (std::size_t p = given; p < defaults.size(); ++p) named.insert(defaults[p].begin(), defaults[p].end());
+    return {named.begin(), named.end()};
 }
 
 } // namespace
@@ -103,13 +191,24 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
     CallGraph graph;
     graph.usesBarriersDirectly.assign(n, false);
     graph.callees.assign(n, {});
+    graph.plainCallees.assign(n, {});
+    graph.templateCalls.assign(n, {});
+    graph.requiredTemplateArguments.assign(n, 0);
+    graph.templateDefaultFunctions.assign(n, {});
     graph.callsOpaque.assign(n, false);
+    graph.opaqueOnlyThroughTemplateParameters.assign(n, true);
 
     const bool fileNamesOperations = namesOperationTypes(tokens);
-    std::map<std::string, std::vector<std::size_t>> byName;
+    std::map<std::string, std::vector<std::size_t>, std::less<>>& byName = graph.byName;
     byName["operator()"];
     for (std::size_t i = 0; i < n; ++i)
         if (module.functions[i].hasBody) byName[module.functions[i].name].push_back(i);
+    for (std::size_t i = 0; i < n; ++i)
+        std::tie(graph.requiredTemplateArguments[i], graph.templateDefaultFunctions[i]) =
+            templateParameterFacts(tokens, partner, module.functions[i], byName);
+    for (const VariableDecl& v : module.variables)
+        if (v.nameToken != kNoToken) graph.variableNames.insert(tokens[v.nameToken].spelling);
+    graph.namedAsValue = functionsNamedAsValue(tokens, partner, module, graph);
 
     for (std::size_t fi = 0; fi < n; ++fi) {
         const FunctionDecl& f = module.functions[fi];
@@ -117,21 +216,32 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
         if (usesTensorOperation(tokens, f.bodyOpen, f.bodyClose, fileNamesOperations))
             graph.usesBarriersDirectly[fi] = true;
 
-        // Names that may hold a function pointer (opaque) or an object (a functor).
-        std::set<std::string> opaqueNames(f.templateValueParameters.begin(), f.templateValueParameters.end());
+        // Names that may hold a function pointer (opaque) or an object (a functor, or a
+        // function pointer too: `Op op` deduced from `apply(x, f)`, `fn_t p = f;`).
+        const std::set<std::string> templateValueNames(f.templateValueParameters.begin(),
+                                                       f.templateValueParameters.end());
+        std::set<std::string> opaqueNames = templateValueNames;
+        // A member's template parameters include its class's, which its calls do not bind.
+        const bool ownParameters = f.enclosingClass.empty();
+        if (!ownParameters) graph.opaqueOnlyThroughTemplateParameters[fi] = false;
         std::set<std::string> functorNames;
         for (TokenRange p : splitParameters(tokens, partner, f.parametersOpen, f.parametersClose)) {
             bool functionPointer = false;
-            for (std::size_t k = p.begin; k + 1 < p.end; ++k)
-                if (tokens[k].isPunct("(") && tokens[k + 1].isPunct("*")) functionPointer = true;
+            for (std::size_t k = p.begin; k + 1 < p.end && !functionPointer; ++k) {
+                if (!tokens[k].isPunct("(") || !tokens[k + 1].isPunct("*")) continue;
+                functionPointer = true;
+                // `R (*name)(thread T&)`: the name follows the `*`, not the last identifier.
+                for (std::size_t n = k + 2; n < p.end && !tokens[n].isPunct(")"); ++n)
+                    if (tokens[n].isIdentifier() && !isCppKeyword(tokens[n].spelling)) opaqueNames.insert(tokens[n].spelling);
+            }
+            if (functionPointer) continue;
             for (std::size_t k = p.end; k-- > p.begin;) {
-                if ((tokens[k].isPunct("]") || tokens[k].isPunct(")")) && partner[k] != kNoToken &&
-                    !functionPointer) {
+                if ((tokens[k].isPunct("]") || tokens[k].isPunct(")")) && partner[k] != kNoToken) {
                     k = partner[k];
                     continue;
                 }
                 if (tokens[k].isIdentifier() && !isCppKeyword(tokens[k].spelling)) {
-                    (functionPointer ? opaqueNames : functorNames).insert(tokens[k].spelling);
+                    functorNames.insert(tokens[k].spelling);
                     break;
                 }
             }
@@ -155,7 +265,7 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
         std::set<std::string> typeParameters(f.templateTypeParameters.begin(),
                                              f.templateTypeParameters.end());
 
-        std::set<std::size_t> callees;
+        std::set<std::size_t> callees, plainCallees;
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
             const Token& t = tokens[i];
             if (!t.isIdentifier() || isCppKeyword(t.spelling)) continue;
@@ -169,6 +279,7 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
                 (tokens[after].isPunct("(") || tokens[after].isPunct("{")) && partner[after] != kNoToken &&
                 tokens[partner[after] + 1].isPunct("(")) {
                 callees.insert(callOperators.begin(), callOperators.end());
+                plainCallees.insert(callOperators.begin(), callOperators.end());
                 continue;
             }
             if (isMatrixDeclarationWithArguments(tokens, partner, i, f.bodyClose))
@@ -179,38 +290,112 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
             auto it = byName.find(t.spelling);
             if (it != byName.end()) {
                 callees.insert(it->second.begin(), it->second.end());
+                if (after == i + 1) {
+                    plainCallees.insert(it->second.begin(), it->second.end());
+                } else {
+                    TemplateCall call;
+                    call.callees = it->second;
+                    std::set<std::size_t> named;
+                    call.argumentCount = topLevelItems(tokens, partner, i + 2, after - 1);
+                    for (std::size_t k = i + 2; k + 1 < after; ++k) {
+                        if (!tokens[k].isIdentifier()) continue;
+                        const std::string& word = tokens[k].spelling;
+                        if (templateValueNames.count(word)) (ownParameters ? call.passesOwnParameters : call.unknownArguments) = true;
+                        if (graph.variableNames.count(word)) call.unknownArguments = true;
+                        if (auto function = byName.find(word); function != byName.end())
+                            named.insert(function->second.begin(), function->second.end());
+                    }
+                    call.namedFunctions.assign(named.begin(), named.end());
+                    graph.templateCalls[fi].push_back(std::move(call));
+                }
             } else if (opaqueNames.count(t.spelling)) {
                 graph.callsOpaque[fi] = true;
+                if (!templateValueNames.count(t.spelling)) graph.opaqueOnlyThroughTemplateParameters[fi] = false;
             } else if (functorNames.count(t.spelling)) {
                 callees.insert(callOperators.begin(), callOperators.end());
+                plainCallees.insert(callOperators.begin(), callOperators.end());
+                graph.callsOpaque[fi] = true;
+                graph.opaqueOnlyThroughTemplateParameters[fi] = false;
             }
         }
         graph.callees[fi].assign(callees.begin(), callees.end());
+        graph.plainCallees[fi].assign(plainCallees.begin(), plainCallees.end());
     }
     return graph;
 }
 
-std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t root) {
+namespace {
+
+// What a function's non-type template parameters may be in one context of the walk: the
+// functions listed, or (nullopt) any function named as a value.
+using Binding = std::optional<std::vector<std::size_t>>;
+
+// Whether `f`'s binding can matter: it calls through its template parameters only, or passes
+// them on to a template it calls. Otherwise every context of `f` is the same.
+bool usesBinding(const CallGraph& graph, std::size_t f) {
+    if (graph.callsOpaque[f] && graph.opaqueOnlyThroughTemplateParameters[f]) return true;
+    for (const TemplateCall& call : graph.templateCalls[f])
+        if (call.passesOwnParameters) return true;
+    return false;
+}
+
+// The functions reachable from `root` whose template parameters are `rootBinding`: a walk over
+// (function, binding) pairs, so that a parameter passed on (`impl<deq_k>(...)`) keeps what the
+// instantiation named (CallGraph::templateCalls).
+std::vector<std::size_t> reachableFrom(const CallGraph& graph, std::size_t root, Binding rootBinding) {
     const std::size_t n = graph.callees.size();
     std::vector<bool> seen(n, false);
-    std::vector<std::size_t> stack = {root};
-    seen[root] = true;
-    bool everything = false;
+    std::set<std::pair<std::size_t, Binding>> visited;
+    std::vector<std::pair<std::size_t, Binding>> stack;
+    auto visit = [&](std::size_t c, Binding binding) {
+        seen[c] = true;
+        if (!usesBinding(graph, c)) binding.reset();
+        if (visited.insert({c, binding}).second) stack.emplace_back(c, std::move(binding));
+    };
+    visit(root, std::move(rootBinding));
     while (!stack.empty()) {
-        std::size_t f = stack.back();
+        const auto [f, binding] = std::move(stack.back());
         stack.pop_back();
-        if (graph.callsOpaque[f]) everything = true;
-        for (std::size_t c : graph.callees[f]) {
-            if (!seen[c]) {
-                seen[c] = true;
-                stack.push_back(c);
-            }
+        for (std::size_t c : graph.plainCallees[f]) visit(c, std::nullopt);
+        for (const TemplateCall& call : graph.templateCalls[f]) {
+            const bool known = !call.unknownArguments && (!call.passesOwnParameters || binding);
+            std::set<std::size_t> functions(call.namedFunctions.begin(), call.namedFunctions.end());
+            if (known && call.passesOwnParameters) functions.insert(binding->begin(), binding->end());
+            // Parameters left to deduction may be anything.
+            for (std::size_t c : call.callees)
+                visit(c, known && call.argumentCount >= graph.requiredTemplateArguments[c]
+                             ? Binding(withDefaults(graph, c, functions, call.argumentCount))
+                             : std::nullopt);
         }
+        if (!graph.callsOpaque[f]) continue;
+        const bool bound = binding && graph.opaqueOnlyThroughTemplateParameters[f];
+        for (std::size_t c : bound ? *binding : graph.namedAsValue) visit(c, std::nullopt);
     }
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < n; ++i)
-        if (seen[i] || everything) out.push_back(i);
+        if (seen[i]) out.push_back(i);
     return out;
+}
+
+} // namespace
+
+std::vector<std::size_t> reachableFunctions(const CallGraph& graph, std::size_t root) {
+    return reachableFrom(graph, root, std::nullopt);
+}
+
+std::vector<std::size_t> reachableFromInstantiation(const CallGraph& graph, std::size_t root, const TokenList& tokens,
+                                                    const std::vector<std::size_t>& partner, std::size_t argumentsBegin,
+                                                    std::size_t argumentsEnd) {
+    const std::size_t given = topLevelItems(tokens, partner, argumentsBegin, argumentsEnd);
+    if (given == 0 || given < graph.requiredTemplateArguments[root]) return reachableFunctions(graph, root);
+    std::set<std::size_t> targets;
+    for (std::size_t k = argumentsBegin; k < argumentsEnd && k < tokens.size(); ++k) {
+        if (!tokens[k].isIdentifier()) continue;
+        if (graph.variableNames.count(tokens[k].spelling)) return reachableFunctions(graph, root);
+        if (auto named = graph.byName.find(tokens[k].spelling); named != graph.byName.end())
+            targets.insert(named->second.begin(), named->second.end());
+    }
+    return reachableFrom(graph, root, withDefaults(graph, root, std::move(targets), given));
 }
 
 } // namespace metalcpu::msl

@@ -43,7 +43,10 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
             info.params = params->second;
         info.maxTotalThreadsPerThreadgroup = a.maxThreads;
         std::set<std::uint64_t> sites;
-        for (std::size_t r : reachableFunctions(found.graph, e.function)) {
+        // Per instantiation: `k<deq>` that calls through its function-pointer parameter
+        // reaches deq's barriers and threadgroup variables, not every passed function's.
+        for (std::size_t r : reachableFromInstantiation(found.graph, e.function, tokens, unit.partner(),
+                                                        e.templateArgumentTokens.begin, e.templateArgumentTokens.end)) {
             if (found.graph.usesBarriersDirectly[r]) info.usesBarriers = true;
             if (auto s = sitesByFunction.find(r); s != sitesByFunction.end()) sites.insert(s->second.begin(), s->second.end());
         }

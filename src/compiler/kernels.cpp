@@ -149,6 +149,7 @@ std::vector<EntryPoint> findEntryPoints(const TokenList& tokens, Module& module,
         e.hostName = *name;
         e.nameLocation = tokens[host->nameToken].location;
         e.templateArguments = typeText(tokens, inst->templateArguments.begin, inst->templateArguments.end);
+        e.templateArgumentTokens = inst->templateArguments;
         e.functionExpression = qualifiedName(f.namespaces, f.name) + "<" + e.templateArguments + ">";
         e.glueNamespaces = inst->namespaces;
         out.push_back(std::move(e));

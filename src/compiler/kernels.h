@@ -22,6 +22,8 @@ struct EntryPoint {
     std::vector<std::string> glueNamespaces;
     /// The template arguments as written ("float, 4"); empty for non-templates.
     std::string templateArguments;
+    /// The tokens of those arguments (between `<` and `>`); empty for non-templates.
+    TokenRange templateArgumentTokens;
 };
 
 /// Finds the entry points, in source order: non-template kernel definitions, and the explicit

@@ -54,9 +54,7 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     found.threadgroupVariables = findThreadgroupVariables(unit, options.fileKey, diagnostics);
     if (diagnostics.hasErrors()) return found;
     found.graph = buildCallGraph(tokens, partner, module);
-    std::vector<std::pair<std::size_t, std::string>> kernelFunctions;
-    for (const EntryPoint& e : found.entryPoints) kernelFunctions.emplace_back(e.function, e.hostName);
-    findFunctionConstantUsers(unit, found.graph, kernelFunctions, found.functionConstants);
+    findFunctionConstantUsers(unit, found.graph, found.entryPoints, found.functionConstants);
     found.coroutineKernels = findCoroutineKernels(unit, found.graph, diagnostics);
     if (diagnostics.hasErrors()) return found;
     // Barrier kernels become work-item loops where they can, coroutines otherwise; kernels

@@ -1,4 +1,5 @@
 #include "compiler/call_graph.h"
+#include "compiler/syntax.h"
 
 #include "compiler/compiler_test_util.h"
 
@@ -120,17 +121,148 @@ TEST(CallGraph, Functors) {
     EXPECT_TRUE(g.usesBarriers("m"));
 }
 
-// Test that calls through function pointers may reach any function of the file.
+// Test that calls through function pointers may reach any function the file names as a value,
+// and only those: `sync` is named (as a template argument), `unnamed` only called.
 TEST(CallGraph, FunctionPointers) {
     Graph g = graphOf("float sync(float x) { return simd_sum(x); }\n"
+                      "float unnamed(float x) { return simd_max(x); }\n"
                       "template <float (*F)(float)> float call(float x) { return F(x); }\n"
                       "float via(float (*f)(float), float x) { return f(x); }\n"
-                      "float plain(float x) { return x; }");
+                      "float plain(float x) { return unnamed(x); }\n"
+                      "float user(float x) { return call<sync>(x); }");
     EXPECT_TRUE(g.graph.callsOpaque[g.index("call")]);
     EXPECT_TRUE(g.graph.callsOpaque[g.index("via")]);
     EXPECT_FALSE(g.graph.callsOpaque[g.index("plain")]);
+    EXPECT_TRUE(g.graph.opaqueOnlyThroughTemplateParameters[g.index("call")]);
+    EXPECT_FALSE(g.graph.opaqueOnlyThroughTemplateParameters[g.index("via")]);
     EXPECT_TRUE(g.usesBarriers("call"));
-    EXPECT_EQ(g.reachable("via").size(), 4u);
+    EXPECT_EQ(g.reachable("via"), (std::vector<std::string>{"sync", "via"}));
+}
+
+// Test that a call through a parameter or local variable that holds a function pointer (a
+// functor type deduced from `apply(x, sync)`, `fn_t p = sync;`) may reach the named function.
+TEST(CallGraph, FunctionPointersInFunctorPositions) {
+    Graph g = graphOf("float sync(float x) { return simd_sum(x); }\n"
+                      "template <typename Op> float apply(float x, Op op) { return op(x); }\n"
+                      "kernel void k() { float r = apply(1.0f, sync); }\n"
+                      "typedef float (*fn_t)(float);\n"
+                      "kernel void m() { fn_t p = sync; float r = p(1.0f); }");
+    EXPECT_TRUE(g.graph.callsOpaque[g.index("apply")]);
+    EXPECT_TRUE(g.usesBarriers("apply"));
+    EXPECT_TRUE(g.usesBarriers("k"));
+    EXPECT_TRUE(g.usesBarriers("m"));
+}
+
+// Test the ways a name becomes a value (template argument, `&`, call argument, initializer,
+// return) and those that do not (a call, a declaration, decltype/sizeof, a member access, an
+// explicit instantiation in ggml's typedef form).
+TEST(CallGraph, NamedAsValue) {
+    Graph g = graphOf("void a() {}\nvoid b() {}\nvoid c() {}\nvoid d() {}\nvoid e() {}\n"
+                      "void f() {}\nvoid g() {}\nvoid h() {}\nvoid m() {}\n"
+                      "struct S { S() {} void m() {} };\n"
+                      "typedef void (*fn_t)();\n"
+                      "template <fn_t F> void t() { F(); }\n"
+                      "void take(fn_t p) { p(); }\n"
+                      "fn_t give() { return e; }\n"
+                      "void user(S s) { t<a>(); fn_t p = &b; take(c); fn_t q = d; f(); s.m; S z;\n"
+                      "  typedef decltype(t<g>) tg; int n = sizeof(h); }\n"
+                      "template <typename T> kernel void kt(device T* o) { o[0] = T(1); }\n"
+                      "typedef decltype(kt<float>) kt_t;\n"
+                      "template [[host_name(\"kt_f\")]] kernel kt_t kt<float>;");
+    std::vector<std::string> named;
+    for (std::size_t f : g.graph.namedAsValue) named.push_back(g.parsed->module.functions[f].name);
+    EXPECT_EQ(named, (std::vector<std::string>{"a", "b", "c", "d", "e"}));
+}
+
+// Test that a kernel template instantiated with a function-pointer argument reaches the
+// function it names, not the others the file names as values; a program-scope variable as
+// argument (which may hold any pointer) falls back to every named function.
+TEST(CallGraph, FunctionPointerTemplateInstantiation) {
+    auto parsed = parse("void deq_a(thread float& r) { r = 1; }\n"
+                        "void deq_b(thread float& r) { simd_sum(r); }\n"
+                        "typedef void (*deq_t)(thread float&);\n"
+                        "constant deq_t chosen = deq_a;\n"
+                        "template <typename T, deq_t F> kernel void k(device T* o) { float r; F(r); o[0] = r; }\n"
+                        "template [[host_name(\"ka\")]] kernel void k<float, deq_a>(device float*);\n"
+                        "template [[host_name(\"kb\")]] kernel void k<float, deq_b>(device float*);\n"
+                        "template [[host_name(\"kc\")]] kernel void k<float, chosen>(device float*);\n");
+    const CallGraph graph = buildCallGraph(parsed->tokens, parsed->partner, parsed->module);
+    std::vector<std::string> ka, kb, kc;
+    std::size_t kernel = 0;
+    while (parsed->module.functions[kernel].name != "k") ++kernel;
+    std::vector<std::vector<std::string>*> outs = {&ka, &kb, &kc};
+    std::size_t next = 0;
+    for (std::size_t i = 0; i + 1 < parsed->tokens.size(); ++i) {
+        if (!parsed->tokens[i].isIdentifier("k") || !parsed->tokens[i + 1].isPunct("<") ||
+            !parsed->tokens[i - 1].isIdentifier("void") || !parsed->tokens[i + 2].isIdentifier("float"))
+            continue;
+        const std::size_t close = closingAngle(parsed->tokens, parsed->partner, i + 1, parsed->tokens.size());
+        ASSERT_NE(close, kNoToken);
+        for (std::size_t r : reachableFromInstantiation(graph, kernel, parsed->tokens, parsed->partner, i + 2, close))
+            outs[next]->push_back(parsed->module.functions[r].name);
+        ++next;
+    }
+    ASSERT_EQ(next, 3u);
+    EXPECT_EQ(ka, (std::vector<std::string>{"deq_a", "k"}));
+    EXPECT_EQ(kb, (std::vector<std::string>{"deq_b", "k"}));
+    EXPECT_EQ(kc, (std::vector<std::string>{"deq_a", "deq_b", "k"}));
+    // The template itself, for every instantiation at once.
+    std::vector<std::string> all;
+    for (std::size_t r : reachableFunctions(graph, kernel)) all.push_back(parsed->module.functions[r].name);
+    EXPECT_EQ(all, (std::vector<std::string>{"deq_a", "deq_b", "k"}));
+}
+
+// Test that a function-pointer template parameter passed on to a helper template
+// (`impl<F>(...)`, ggml's kernel_flash_attn_ext_impl<..., deq_k, ...>) keeps what the
+// instantiation named (also with a parameter left to its default, as ggml's `short Q = 8`),
+// and that the helper's own argument adds to it; reached without the instantiation, F may be
+// any function named as a value.
+TEST(CallGraph, FunctionPointerPassedToHelperTemplate) {
+    auto parsed = parse("typedef void (*deq_t)(thread float&);\n"
+                        "void deq_a(thread float& r) { r = 1; }\n"
+                        "void deq_b(thread float& r) { simd_sum(r); }\n"
+                        "void extra(thread float& r) { r = 2; }\n"
+                        "template <deq_t F, deq_t G> void impl(thread float& r) { F(r); G(r); }\n"
+                        "template <deq_t F, short Q = 8> kernel void k(device float* o) { float r; impl<F, extra>(r); o[0] = r; }\n"
+                        "template [[host_name(\"ka\")]] kernel void k<deq_a>(device float*);\n"
+                        "template [[host_name(\"kb\")]] kernel void k<deq_b>(device float*);\n");
+    const CallGraph graph = buildCallGraph(parsed->tokens, parsed->partner, parsed->module);
+    std::size_t kernel = 0;
+    while (parsed->module.functions[kernel].name != "k") ++kernel;
+    auto names = [&](const std::vector<std::size_t>& functions) {
+        std::vector<std::string> out;
+        for (std::size_t f : functions) out.push_back(parsed->module.functions[f].name);
+        return out;
+    };
+    std::vector<std::vector<std::string>> reached;
+    for (const ExplicitInstantiation& e : parsed->module.instantiations)
+        reached.push_back(names(reachableFromInstantiation(graph, kernel, parsed->tokens, parsed->partner,
+                                                           e.templateArguments.begin, e.templateArguments.end)));
+    ASSERT_EQ(reached.size(), 2u);
+    EXPECT_EQ(reached[0], (std::vector<std::string>{"deq_a", "extra", "impl", "k"}));
+    EXPECT_EQ(reached[1], (std::vector<std::string>{"deq_b", "extra", "impl", "k"}));
+    EXPECT_EQ(names(reachableFunctions(graph, kernel)), (std::vector<std::string>{"deq_a", "deq_b", "extra", "impl", "k"}));
+}
+
+// Test that template parameters a call leaves to their defaults or to deduction, and those of
+// an enclosing class template, may be any function named as a value: only a call that gives
+// every parameter binds them.
+TEST(CallGraph, TemplateParametersNotGivenAreUnknown) {
+    Graph g = graphOf("typedef void (*deq_t)(thread float&);\n"
+                      "void deq_a(thread float& r) { r = 1; }\n"
+                      "void deq_b(thread float& r) { simd_sum(r); }\n"
+                      "template <deq_t F = deq_b> void defaulted(thread float& r) { F(r); }\n"
+                      "template <deq_t F> struct Holder {};\n"
+                      "template <typename T, deq_t F> void deduced(T x, Holder<F> h, thread float& r) { F(r); }\n"
+                      "template <deq_t F> struct Caller { template <typename T> void run(thread float& r) { F(r); } };\n"
+                      "kernel void k1() { float r; defaulted<>(r); }\n"
+                      "kernel void k2() { float r; deduced<float>(1.0f, Holder<deq_b>(), r); }\n"
+                      "kernel void k3() { float r; Caller<deq_b> c; c.template run<float>(r); }\n"
+                      "kernel void k4() { float r; defaulted<deq_a>(r); }");
+    EXPECT_TRUE(g.usesBarriers("k1"));
+    EXPECT_TRUE(g.usesBarriers("k2"));
+    EXPECT_TRUE(g.usesBarriers("k3"));
+    EXPECT_FALSE(g.usesBarriers("k4")); // F is deq_a
 }
 
 // Test that functional casts through template type parameters are not functor calls.

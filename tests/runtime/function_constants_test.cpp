@@ -455,6 +455,27 @@ typedef decltype(kernel_mul_mv<N_R0>) mul_mv_t;
 template [[host_name("kernel_mul_mv_f32_r2")]] kernel mul_mv_t kernel_mul_mv<N_R0>;
 )";
 
+/// Kernel `name` of `library` specialised with `values` (which it releases), as a pipeline in
+/// the validated or the plain flavour (+1); nullptr with the error's text in `why`.
+MTL::ComputePipelineState* specialisedPipeline(MTL::Device* device, MTL::Library* library, const char* name,
+                                               MTL::FunctionConstantValues* values, bool validated, std::string& why) {
+    NS::Error* error = nullptr;
+    MTL::Function* function = library->newFunction(NS::String::string(name, NS::UTF8StringEncoding), values, &error);
+    values->release();
+    if (!function) {
+        why = text(error ? error->localizedDescription() : nullptr);
+        return nullptr;
+    }
+    MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+    descriptor->setComputeFunction(function);
+    descriptor->setShaderValidation(validated ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled);
+    MTL::ComputePipelineState* state = device->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+    descriptor->release();
+    function->release();
+    if (!state) why = text(error ? error->localizedDescription() : nullptr);
+    return state;
+}
+
 struct GgmlValues {
     short nsg;
     bool hasScale;
@@ -484,19 +505,10 @@ TEST_P(GgmlStyle, MatrixVector) {
         values->setConstantValue(&v.nsg, MTL::DataTypeShort, NS::UInteger(600));
         values->setConstantValue(&v.hasScale, MTL::DataTypeBool, NS::UInteger(601));
         values->setConstantValue(&v.useShmem, MTL::DataTypeBool, NS::UInteger(602));
-        NS::Error* error = nullptr;
-        MTL::Function* function =
-            library->newFunction(NS::String::string("kernel_mul_mv_f32_r2", NS::UTF8StringEncoding), values, &error);
-        values->release();
-        ASSERT_NE(function, nullptr) << text(error ? error->localizedDescription() : nullptr);
-        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(validated ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled);
+        std::string why;
         MTL::ComputePipelineState* state =
-            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-        descriptor->release();
-        function->release();
-        ASSERT_NE(state, nullptr) << text(error ? error->localizedDescription() : nullptr);
+            specialisedPipeline(device_, library, "kernel_mul_mv_f32_r2", values, validated, why);
+        ASSERT_NE(state, nullptr) << why;
         MTL::Buffer* src0 = device_->newBuffer(matrix.data(), matrix.size() * sizeof(float), MTL::ResourceStorageModeShared);
         MTL::Buffer* src1 = device_->newBuffer(vector.data(), vector.size() * sizeof(float), MTL::ResourceStorageModeShared);
         MTL::Buffer* dst = device_->newBuffer((kRows + kCanaries) * sizeof(float), MTL::ResourceStorageModeShared);
@@ -529,6 +541,118 @@ TEST_P(GgmlStyle, MatrixVector) {
 
 INSTANTIATE_TEST_SUITE_P(Groups, GgmlStyle, ::testing::Combine(::testing::Values(1u, 7u, 32u), ::testing::Bool()),
                          [](const auto& info) {
+                             return "group" + std::to_string(std::get<0>(info.param)) +
+                                    (std::get<1>(info.param) ? "_validated" : "_plain");
+                         });
+
+// llama.cpp's kernel templates take their dequantize function as a template argument
+// (kernel_get_rows_q<block_q4_0, 2, dequantize_q4_0>) and may pass it on to a helper template:
+// each instantiation reaches the constants of its own function only, and Metal (like
+// llama.cpp) passes no others.
+const char kFunctionArgumentKernels[] = R"(
+#include <metal_stdlib>
+using namespace metal;
+
+constant float FC_scale_a [[function_constant(700)]];
+constant int FC_offset_b [[function_constant(701)]];
+constant short FC_unrelated [[function_constant(702)]];
+
+kernel void unrelated(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    out[i] = float(FC_unrelated);
+}
+
+void scale_a(device const float* x, uint i, thread float& r) { r = x[i] * FC_scale_a; }
+void offset_b(device const float* x, uint i, thread float& r) { r = x[i] + float(FC_offset_b); }
+
+// The parameter passed on to a helper template, as ggml's kernel_flash_attn_ext_impl gets it.
+template <void (*F)(device const float*, uint, thread float&)>
+void apply_impl(device const float* x, uint i, thread float& r) { F(x, i, r); }
+
+template <void (*F)(device const float*, uint, thread float&)>
+kernel void apply(device const float* x [[buffer(0)]], device float* y [[buffer(1)]],
+                  constant uint& n [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    if (i >= n) return;
+    float r;
+    apply_impl<F>(x, i, r);
+    y[i] = r;
+}
+
+typedef decltype(apply<scale_a>) apply_t;
+template [[host_name("apply_scale")]] kernel apply_t apply<scale_a>;
+template [[host_name("apply_offset")]] kernel void apply<offset_b>(device const float*, device float*, constant uint&, uint);
+)";
+
+class FunctionArgumentConstants : public MetalTest,
+                                  public ::testing::WithParamInterface<std::tuple<unsigned, bool>> {};
+
+// Test that each instantiation of a kernel template with a function-pointer template parameter
+// lists only the constant its function uses, is specialised with that constant alone (the
+// others of the file have no value: no error, as on Metal), and computes with it, at several
+// group sizes in both flavours; without its own constant the error names that one only.
+TEST_P(FunctionArgumentConstants, OnlyTheNamedFunctionsConstants) {
+    const auto [group, validated] = GetParam();
+    MTL::Library* library = compile(kFunctionArgumentKernels);
+    ASSERT_NE(library, nullptr);
+    struct Case {
+        const char* kernel;
+        const char* constant;
+        NS::UInteger index;
+        MTL::DataType type;
+    };
+    const float scale = 2.5f;
+    const int offset = -7;
+    std::vector<float> x(kCount);
+    for (unsigned i = 0; i < kCount; ++i) x[i] = float(i % 9) - 3.0f;
+    for (const Case& c : {Case{"apply_scale", "FC_scale_a", 700, MTL::DataTypeFloat},
+                          Case{"apply_offset", "FC_offset_b", 701, MTL::DataTypeInt}}) {
+        const NS::String* name = NS::String::string(c.kernel, NS::UTF8StringEncoding);
+        MTL::Function* unspecialised = library->newFunction(name);
+        ASSERT_NE(unspecialised, nullptr) << c.kernel;
+        NS::Dictionary* constants = unspecialised->functionConstantsDictionary();
+        ASSERT_NE(constants, nullptr);
+        EXPECT_EQ(constants->count(), 1u) << c.kernel;
+        EXPECT_NE(constants->object(NS::String::string(c.constant, NS::UTF8StringEncoding)), nullptr) << c.kernel;
+        unspecialised->release();
+
+        MTL::FunctionConstantValues* none = MTL::FunctionConstantValues::alloc()->init();
+        NS::Error* error = nullptr;
+        EXPECT_EQ(library->newFunction(name, none, &error), nullptr);
+        none->release();
+        ASSERT_NE(error, nullptr);
+        const std::string message = text(error->localizedDescription());
+        EXPECT_NE(message.find(std::string("'") + c.constant + "'"), std::string::npos) << message;
+        EXPECT_EQ(message.find("FC_unrelated"), std::string::npos) << message;
+
+        MTL::FunctionConstantValues* values = MTL::FunctionConstantValues::alloc()->init();
+        if (c.index == 700) values->setConstantValue(&scale, c.type, c.index);
+        else values->setConstantValue(&offset, c.type, c.index);
+        std::string why;
+        MTL::ComputePipelineState* state = specialisedPipeline(device_, library, c.kernel, values, validated, why);
+        ASSERT_NE(state, nullptr) << why;
+        MTL::Buffer* in = device_->newBuffer(x.data(), x.size() * sizeof(float), MTL::ResourceStorageModeShared);
+        MTL::Buffer* out = device_->newBuffer((kCount + kCanaries) * sizeof(float), MTL::ResourceStorageModeShared);
+        std::fill_n(static_cast<float*>(out->contents()), kCount + kCanaries, kCanary);
+        const unsigned count = kCount;
+        MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        encoder->setBuffer(in, 0, 0);
+        encoder->setBuffer(out, 0, 1);
+        encoder->setBytes(&count, sizeof count, 2);
+        encoder->dispatchThreads(MTL::Size(kCount, 1, 1), MTL::Size(group, 1, 1));
+        encoder->endEncoding();
+        EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted);
+        const float* written = static_cast<const float*>(out->contents());
+        for (unsigned i = 0; i < kCount; ++i)
+            EXPECT_FLOAT_EQ(written[i], c.index == 700 ? x[i] * scale : x[i] + float(offset)) << c.kernel << " " << i;
+        for (unsigned i = kCount; i < kCount + kCanaries; ++i) EXPECT_EQ(written[i], kCanary) << "canary " << i;
+        for (NS::Object* o : std::initializer_list<NS::Object*>{in, out, state}) o->release();
+    }
+    library->release();
+}
+
+INSTANTIATE_TEST_SUITE_P(Groups, FunctionArgumentConstants,
+                         ::testing::Combine(::testing::Values(1u, 7u, 32u), ::testing::Bool()), [](const auto& info) {
                              return "group" + std::to_string(std::get<0>(info.param)) +
                                     (std::get<1>(info.param) ? "_validated" : "_plain");
                          });

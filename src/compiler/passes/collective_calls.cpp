@@ -37,12 +37,14 @@ std::vector<bool> functionsReachingCollectives(const Unit& unit, const CallGraph
         any = any || reaches[f];
     }
     if (!any) return reaches;
-    // A call through a function pointer may reach any function of the file.
+    // A call through a function pointer may reach any function the file names as a value.
     for (bool changed = true; changed;) {
         changed = false;
+        bool valueReaches = false;
+        for (std::size_t v : graph.namedAsValue) valueReaches = valueReaches || reaches[v];
         for (std::size_t f = 0; f < n && f < graph.callees.size(); ++f) {
             if (reaches[f]) continue;
-            bool now = graph.callsOpaque[f];
+            bool now = graph.callsOpaque[f] && valueReaches;
             for (std::size_t c : graph.callees[f]) now = now || reaches[c];
             if (now) reaches[f] = changed = true;
         }

@@ -152,8 +152,7 @@ std::vector<FunctionConstantDecl> findFunctionConstants(const Unit& unit, Diagno
     return found;
 }
 
-void findFunctionConstantUsers(const Unit& unit, const CallGraph& graph,
-                               const std::vector<std::pair<std::size_t, std::string>>& entryPoints,
+void findFunctionConstantUsers(const Unit& unit, const CallGraph& graph, const std::vector<EntryPoint>& entryPoints,
                                std::vector<FunctionConstantDecl>& constants) {
     if (constants.empty()) return;
     const TokenList& tokens = unit.tokens();
@@ -163,9 +162,11 @@ void findFunctionConstantUsers(const Unit& unit, const CallGraph& graph,
     for (const VariableDecl& v : module.variables)
         if (v.nameToken != kNoToken && v.enclosingClass.empty())
             collectNames(tokens, v.nameToken + 1, v.tokens.end, variableNames[tokens[v.nameToken].spelling]);
-    for (const auto& [function, hostName] : entryPoints) {
+    for (const EntryPoint& entry : entryPoints) {
         std::set<std::string> names;
-        for (std::size_t r : reachableFunctions(graph, function)) {
+        for (std::size_t r : reachableFromInstantiation(graph, entry.function, tokens, unit.partner(),
+                                                        entry.templateArgumentTokens.begin,
+                                                        entry.templateArgumentTokens.end)) {
             const FunctionDecl& f = module.functions[r];
             if (f.parametersOpen != kNoToken && f.hasBody) collectNames(tokens, f.parametersOpen, f.bodyClose, names);
         }
@@ -180,7 +181,7 @@ void findFunctionConstantUsers(const Unit& unit, const CallGraph& graph,
                 if (names.insert(next).second) pending.push_back(next);
         }
         for (FunctionConstantDecl& c : constants)
-            if (names.count(c.name)) c.kernels.insert(hostName);
+            if (names.count(c.name)) c.kernels.insert(entry.hostName);
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include "compiler/call_graph.h"
 #include "compiler/diagnostics.h"
+#include "compiler/kernels.h"
 #include "compiler/passes/pass.h"
 #include "compiler/scanner.h"
 #include "compiler/token.h"
@@ -33,10 +34,11 @@ struct FunctionConstantDecl {
 std::vector<FunctionConstantDecl> findFunctionConstants(const Unit& unit, Diagnostics& diagnostics);
 
 /// Records in each constant the kernels (entry points) whose code names it: in the body or
-/// parameters of a function the kernel reaches, or through a program-scope variable such a
-/// function names (`constant int span = a * b;`).
-void findFunctionConstantUsers(const Unit& unit, const CallGraph& graph,
-                               const std::vector<std::pair<std::size_t, std::string>>& entryPoints,
+/// parameters of a function the kernel reaches (for an instantiation of a kernel template,
+/// reachableFromInstantiation(): a function-pointer template argument reaches the function it
+/// names, not all of them), or through a program-scope variable such a function names
+/// (`constant int span = a * b;`). A pipeline needs values only for its kernel's constants.
+void findFunctionConstantUsers(const Unit& unit, const CallGraph& graph, const std::vector<EntryPoint>& entryPoints,
                                std::vector<FunctionConstantDecl>& constants);
 
 /// Resolves each parameter's `[[function_constant(name)]]` (ParamInfo::presentIf) to the

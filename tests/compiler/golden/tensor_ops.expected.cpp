@@ -113,7 +113,7 @@ void run_fragment(       Op& op,        A& a,        B& b,        C& c)
 void load_tile(       const half* from,        half& to) { to = from[0]; }
 
 template <void (*load)(       const half*,        half&)>
-       void quantised(       const half* src              ,
+::metalcpu_kernel::barrier_task quantised( const half* src,
                              float* dst              ,
                       uint tid                                , [[maybe_unused]] const ::mc_group* __mc_group)
 {
@@ -121,7 +121,7 @@ template <void (*load)(       const half*,        half&)>
     half v = half(0.0f);
     load(src + tid, v);
     tile[tid] = v;
-    threadgroup_barrier(mem_flags::mem_threadgroup);
+    co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);
     auto ta = tensor(tile, dextents<int32_t, 2>(32, 64));
     auto tb = tensor(src, dextents<int32_t, 2>(32, 32), array<int, 2>({1, 32}));
     mpp::tensor_ops::matmul2d<mpp::tensor_ops::matmul2d_descriptor(32, 64, static_cast<int>(dynamic_extent), false,
@@ -129,8 +129,8 @@ template <void (*load)(       const half*,        half&)>
                                                                    mpp::tensor_ops::matmul2d_descriptor::mode::multiply_accumulate),
                               execution_simdgroups<4>> mm;
     auto ct = mm.get_destination_cooperative_tensor<decltype(tb), decltype(ta), float>();
-    mm.run(tb, ta, ct);
-    threadgroup_barrier(mem_flags::mem_threadgroup);
+    co_await ::metalcpu_kernel::scope_run(mm, tb, ta, ct);
+    co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);
     auto td = tensor(dst, dextents<int32_t, 2>(32, 64));
     ct.store(td);
 }
@@ -220,25 +220,19 @@ namespace {
 #line 145 "tensor_ops.metal"
 using __mc_4_fn = decltype(&::quantised<load_tile>);
 #line 86 "<metalcpu generated>"
-__attribute__((flatten)) void __mc_4_run_group(const ::mc_group* __g) {
+void __mc_4_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>(__g, 1);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::quantised<load_tile>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
+    ::metalcpu_kernel::run_coroutines(__g, [&](const ::metalcpu_kernel::thread_ids& __t) {
+        return ::quantised<load_tile>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
     });
-}
-void __mc_4_run_thread(const ::mc_group* __g, mc_u32 __i) {
-    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>(__g, 0);
-    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>(__g, 1);
-    ::quantised<load_tile>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_4_params[] = {
     {"src", "device const half*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>, 123, 42, 0, 0, 0, 0},
     {"dst", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>, 124, 37, 0, 0, 0, 0},
     {"tid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>>, 125, 28, 0, 0, 0, 0},
 };
-const mc_u64 __mc_4_sites[] = {0x1ull, 0x2ull};
+const mc_u64 __mc_4_sites[] = {0x2ull};
 }
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.tile_product") = 0;
@@ -251,6 +245,6 @@ const ::mc_kernel __mc_kernels[] = {
     {"gemm_strided_half_64_32", "tensor_ops.metal", 37, 13, MC_KERNEL_COROUTINES, 0, 5, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "strided<half, 64, 32, false>"},
     {"row_maxima", "tensor_ops.metal", 76, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_2_params, &::__mc_2_run_group, nullptr, 1, ::__mc_2_sites, "row_maxima"},
     {"fragments", "tensor_ops.metal", 105, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_3_params, &::__mc_3_run_group, &::__mc_3_run_thread, 0, nullptr, "fragments"},
-    {"quantised_plain", "tensor_ops.metal", 123, 13, MC_KERNEL_USES_BARRIERS, 0, 3, ::__mc_4_params, &::__mc_4_run_group, &::__mc_4_run_thread, 2, ::__mc_4_sites, "quantised<load_tile>"},
+    {"quantised_plain", "tensor_ops.metal", 123, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_4_params, &::__mc_4_run_group, nullptr, 1, ::__mc_4_sites, "quantised<load_tile>"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 5, "tensor_ops.metal", nullptr, 0)

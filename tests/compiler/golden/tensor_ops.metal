@@ -2,8 +2,8 @@
 // inline-ML sample (tensor parameters without attributes, `run` in the body: a coroutine), a
 // PyTorch-style GEMM template (tensor_inline views of buffers, early return, `if constexpr`,
 // iterators: a coroutine), an attention-style row reduction (threadgroup tensor, reduce_rows,
-// map_iterator: a coroutine), an MLX-style kernel whose `run` is in a helper and a
-// llama.cpp-style template whose function-pointer parameter may reach it (both on fibers).
+// map_iterator: a coroutine), an MLX-style kernel whose `run` is in a helper (on fibers) and a
+// llama.cpp-style template whose function-pointer parameter reaches only load_tile (a coroutine).
 #include <metal_stdlib>
 #include <metal_tensor>
 #include <metal_cooperative_tensor>

@@ -54,29 +54,62 @@ TEST(FunctionConstants, Rewritten) {
               "uint f() { return __mc_fc_s::defined ? s : 0; }");
 }
 
+/// The function constants of `source`, each with the entry points that reach it.
+std::vector<FunctionConstantDecl> withUsers(std::string_view source) {
+    auto p = testing::parse(source);
+    const Unit unit(p->tokens, p->partner, p->module);
+    std::vector<FunctionConstantDecl> constants = findFunctionConstants(unit, p->diagnostics);
+    const CallGraph graph = buildCallGraph(p->tokens, p->partner, p->module);
+    findFunctionConstantUsers(unit, graph, findEntryPoints(p->tokens, p->module, p->diagnostics), constants);
+    EXPECT_TRUE(p->messages().empty()) << p->messages().front();
+    return constants;
+}
+
 // Test that each constant lists the kernels whose code reaches it: directly, through a
 // helper, through a derived program-scope constant, or through an argument's condition.
 TEST(FunctionConstants, Users) {
-    auto p = testing::parse("constant bool a [[function_constant(0)]];\n"
-                            "constant int b [[function_constant(1)]];\n"
-                            "constant int c [[function_constant(2)]];\n"
-                            "constant int d [[function_constant(3)]];\n"
-                            "constant int span = b * 2;\n"
-                            "int helper() { return c; }\n"
-                            "kernel void k1(device int* o [[buffer(0), function_constant(a)]]) { o[0] = span; }\n"
-                            "kernel void k2(device int* o [[buffer(0)]]) { o[0] = helper(); }\n");
-    const Unit unit(p->tokens, p->partner, p->module);
-    std::vector<FunctionConstantDecl> constants = findFunctionConstants(unit, p->diagnostics);
-    CallGraph graph = buildCallGraph(p->tokens, p->partner, p->module);
-    std::vector<std::pair<std::size_t, std::string>> kernels;
-    for (std::size_t f = 0; f < p->module.functions.size(); ++f)
-        if (p->module.functions[f].isKernel) kernels.emplace_back(f, p->module.functions[f].name);
-    findFunctionConstantUsers(unit, graph, kernels, constants);
+    std::vector<FunctionConstantDecl> constants =
+        withUsers("constant bool a [[function_constant(0)]];\n"
+                  "constant int b [[function_constant(1)]];\n"
+                  "constant int c [[function_constant(2)]];\n"
+                  "constant int d [[function_constant(3)]];\n"
+                  "constant int span = b * 2;\n"
+                  "int helper() { return c; }\n"
+                  "kernel void k1(device int* o [[buffer(0), function_constant(a)]]) { o[0] = span; }\n"
+                  "kernel void k2(device int* o [[buffer(0)]]) { o[0] = helper(); }\n");
     ASSERT_EQ(constants.size(), 4u);
     EXPECT_EQ(constants[0].kernels, std::set<std::string>{"k1"});
     EXPECT_EQ(constants[1].kernels, std::set<std::string>{"k1"});
     EXPECT_EQ(constants[2].kernels, std::set<std::string>{"k2"});
     EXPECT_TRUE(constants[3].kernels.empty());
+}
+
+// Test that a kernel template whose function-pointer template parameter is called reaches the
+// constants of the function its instantiation names, not every constant of the file (ggml's
+// kernel_get_rows_q<block_q4_0, 2, dequantize_q4_0>); a function named as a value elsewhere
+// (`take(other)`) still counts for an opaque call that is not through the kernel's parameter.
+TEST(FunctionConstants, FunctionPointerTemplateArguments) {
+    std::vector<FunctionConstantDecl> constants =
+        withUsers("constant int fa [[function_constant(0)]];\n"
+                  "constant int fb [[function_constant(1)]];\n"
+                  "constant int fo [[function_constant(2)]];\n"
+                  "constant int fu [[function_constant(3)]];\n"
+                  "void deq_a(thread int& r) { r = fa; }\n"
+                  "void deq_b(thread int& r) { r = fb; }\n"
+                  "void other(thread int& r) { r = fo; }\n"
+                  "void take(void (*f)(thread int&), thread int& r) { f(r); }\n"
+                  "kernel void uses(device int* o [[buffer(0)]]) { o[0] = fu; }\n"
+                  "kernel void via(device int* o [[buffer(0)]]) { int r; take(other, r); o[0] = r; }\n"
+                  "template <void (*F)(thread int&)> kernel void k(device int* o [[buffer(0)]]) {\n"
+                  "    int r; F(r); o[0] = r; }\n"
+                  "template [[host_name(\"k_a\")]] kernel void k<deq_a>(device int*);\n"
+                  "template [[host_name(\"k_b\")]] kernel void k<deq_b>(device int*);\n");
+    ASSERT_EQ(constants.size(), 4u);
+    // take() may call deq_a, deq_b or other: all three are named as values.
+    EXPECT_EQ(constants[0].kernels, (std::set<std::string>{"k_a", "via"}));
+    EXPECT_EQ(constants[1].kernels, (std::set<std::string>{"k_b", "via"}));
+    EXPECT_EQ(constants[2].kernels, std::set<std::string>{"via"});
+    EXPECT_EQ(constants[3].kernels, std::set<std::string>{"uses"});
 }
 
 // Test that the reflection table names each constant's companion and its kernels, and that

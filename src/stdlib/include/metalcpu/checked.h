@@ -84,6 +84,17 @@ struct checked_ptr : checked_parent<T, Space>::type {
     explicit checked_ptr(checked_ptr<U, S> other) {
         bits = other.bits;
     }
+    /// Casts of a raw pointer to another pointee type, or of an array that decays to one:
+    /// `(device const uint32_t*)xb->qh` (an array member of a struct in device memory, reached
+    /// through a checked pointer as a reference), `(constant uint8_t*)(table + i)` (a
+    /// program-scope constant). Untagged, like checked_ptr(T*): each access looks the address
+    /// up among the live buffers and program-scope constants, so one that leaves the buffer
+    /// or constant holding the array is still reported against it.
+    template <class U>
+        requires(!pointer_converts<U, T>)
+    explicit checked_ptr(U* raw) {
+        bits = reinterpret_cast<mc_u64>(raw);
+    }
     explicit checked_ptr(unsigned long long value) { bits = value; }
     explicit checked_ptr(unsigned long value) { bits = value; }
 
@@ -338,6 +349,8 @@ template <class To, class From>
 __attribute__((always_inline)) inline To pointer_cast(From&& from) {
     if constexpr (checked_pointer<From>)
         return To(from);
+    else if constexpr (array_traits<remove_cvref<From>>::is_array) // decays: an untagged address
+        return To(reinterpret_cast<unsigned long long>(&from[0]));
     else if constexpr (is_pointer<remove_cvref<From>>::value)
         return To(reinterpret_cast<unsigned long long>(from));
     else
