@@ -69,10 +69,21 @@ KernelReach findKernelReach(const Unit& unit, const std::vector<EntryPoint>& ent
             names[f.name].kernels.assign(entryPoints.size(), 0);
         }
     }
+    // A function named in an instantiation's template arguments (`f<float, dequantize_q4>`,
+    // bound to a function-pointer parameter) is reached by that entry point.
+    std::vector<std::size_t> argumentOf(tokens.size(), kNoToken);
+    for (std::size_t e = 0; e < entryPoints.size(); ++e)
+        for (std::size_t t = entryPoints[e].templateArgumentTokens.begin;
+             t < entryPoints[e].templateArgumentTokens.end && t < tokens.size(); ++t)
+            argumentOf[t] = e;
     // Every mention of a name (a call, an address taken, a template argument, `x.name`):
     // inside a candidate's body it ties the name to that candidate, anywhere else it makes the
     // name's reach unknown.
     for (std::size_t t = 0; t < tokens.size(); ++t) {
+        if (tokens[t].isIdentifier() && argumentOf[t] != kNoToken) {
+            if (auto use = names.find(tokens[t].spelling); use != names.end()) use->second.kernels[argumentOf[t]] = 1;
+            if (declarator[t]) continue;
+        }
         if (!tokens[t].isIdentifier() || declarator[t]) continue;
         if (auto kernel = kernelNamed.find(tokens[t].spelling);
             kernel != kernelNamed.end() && !(inKernel[t] && *inKernel[t] == kernel->first))

@@ -78,6 +78,22 @@ TEST(KernelSelection, KernelTemplatesReachThroughTheirInstantiations) {
     EXPECT_EQ(r.of("other"), "other");
 }
 
+// Test that a function named in an instantiation's template arguments (bound to a
+// function-pointer parameter, as ggml's dequantizers are) is reached by that instantiation's
+// entry point, and what it mentions with it.
+TEST(KernelSelection, FunctionsNamedInInstantiationArguments) {
+    const Reach r = reachOf("float scale(float x) { return x * 2; }\n"
+                            "float twice(float x) { return scale(x); }\n"
+                            "float thrice(float x) { return x * 3; }\n"
+                            "template <float (*F)(float)> kernel void apply(device float* p) { p[0] = F(p[0]); }\n"
+                            "template [[host_name(\"apply_twice\")]] kernel void apply<twice>(device float*);\n"
+                            "template [[host_name(\"apply_thrice\")]] kernel void apply<thrice>(device float*);\n");
+    ASSERT_FALSE(r.parsed->diagnostics.hasErrors());
+    EXPECT_EQ(r.of("twice"), "apply_twice");
+    EXPECT_EQ(r.of("scale"), "apply_twice");
+    EXPECT_EQ(r.of("thrice"), "apply_thrice");
+}
+
 // Test that a kernel named anywhere but its own definition and explicit instantiations (ggml's
 // `typedef decltype(kernel_x<float>) kernel_x_t;`, a `using` of its address, a call in a helper)
 // stays unselected, and with it what it mentions; one named only by its instantiations is
