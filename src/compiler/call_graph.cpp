@@ -32,6 +32,33 @@ bool isDeclarationContext(const Token& previous) {
     return false;
 }
 
+// Whether `t` names an arithmetic type, scalar, vector or matrix (`int`, `uint`, `half4`,
+// `float4x4`, `uint32_t`): a variable of it holds no function and cannot be called, so a
+// call of its name is a call of the function it shadows (`const int exp = ...; exp(x)`).
+bool namesArithmeticType(const Token& t) {
+    static constexpr std::string_view kKeywords[] = {"bool", "char", "short", "int", "long", "unsigned",
+                                                     "signed", "float", "double"};
+    for (std::string_view k : kKeywords)
+        if (t.isIdentifier(k)) return true;
+    if (!t.isIdentifier()) return false;
+    std::string_view name = t.spelling;
+    static constexpr std::string_view kScalars[] = {"uchar", "ushort", "uint", "ulong", "half", "bfloat", "size_t",
+                                                    "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t",
+                                                    "uint8_t", "uint16_t", "uint32_t", "uint64_t", "char", "short",
+                                                    "int", "long", "float", "bool"};
+    for (std::string_view scalar : kScalars) {
+        if (!name.starts_with(scalar)) continue;
+        const std::string_view shape = name.substr(scalar.size());
+        // "", "4", "4x4"
+        if (shape.empty()) return true;
+        const bool vector = shape.size() == 1 && shape[0] >= '2' && shape[0] <= '4';
+        const bool matrix = shape.size() == 3 && shape[0] >= '2' && shape[0] <= '4' && shape[1] == 'x' &&
+                            shape[2] >= '2' && shape[2] <= '4';
+        if (vector || matrix) return true;
+    }
+    return false;
+}
+
 // Marks the tokens of the operands of decltype, sizeof, alignof, typeof and noexcept: a
 // function named there is not turned into a pointer.
 std::vector<bool> unevaluatedOperands(const TokenList& tokens, const std::vector<std::size_t>& partner) {
@@ -241,7 +268,7 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
                     continue;
                 }
                 if (tokens[k].isIdentifier() && !isCppKeyword(tokens[k].spelling)) {
-                    functorNames.insert(tokens[k].spelling);
+                    if (!(k > p.begin && namesArithmeticType(tokens[k - 1]))) functorNames.insert(tokens[k].spelling);
                     break;
                 }
             }
@@ -256,7 +283,7 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
                  next.isPunct(",") || next.isPunct("["))) {
                 if (next.isPunct("=") && tokens[i + 2].isPunct("["))
                     lambdas.insert(t.spelling);
-                else
+                else if (!namesArithmeticType(tokens[i - 1]))
                     functorNames.insert(t.spelling);
             }
         }

@@ -153,6 +153,24 @@ TEST(CallGraph, FunctionPointersInFunctorPositions) {
     EXPECT_TRUE(g.usesBarriers("m"));
 }
 
+// Test that a local or parameter of an arithmetic type that shadows a function's name (ggml's
+// soft_max: `const int exp = ...;` in a block, `exp(x)` after it) makes no opaque call, while
+// one of a class type (a functor) still does.
+TEST(CallGraph, ArithmeticVariablesAreNeverCalled) {
+    Graph g = graphOf("float sync(float x) { return simd_sum(x); }\n"
+                      "template <float (*F)(float)> float via(float x) { return F(x); }\n"
+                      "kernel void user(device float* o) { o[0] = via<sync>(1.0f); }\n"
+                      "kernel void soft(device float* o, float sqrt) {\n"
+                      "  { const int exp = 2; o[0] = exp; }\n  uint4 length = 1;\n"
+                      "  o[1] = exp(o[0]) + sqrt(o[1]) + length(o[2]);\n}\n"
+                      "struct Op { float operator()(float x) const { return simd_sum(x); } };\n"
+                      "kernel void functor(device float* o) { Op exp; o[0] = exp(o[0]); }");
+    EXPECT_FALSE(g.graph.callsOpaque[g.index("soft")]);
+    EXPECT_FALSE(g.usesBarriers("soft"));
+    EXPECT_TRUE(g.graph.callsOpaque[g.index("functor")]);
+    EXPECT_TRUE(g.usesBarriers("functor"));
+}
+
 // Test the ways a name becomes a value (template argument, `&`, call argument, initializer,
 // return) and those that do not (a call, a declaration, decltype/sizeof, a member access, an
 // explicit instantiation in ggml's typedef form).
