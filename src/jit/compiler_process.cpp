@@ -16,7 +16,7 @@ constexpr std::uint64_t kMiB = 1024 * 1024;
 support::ProcessLimits compilerLimits() {
     const support::Config& config = support::config();
     support::ProcessLimits limits;
-    limits.timeoutSeconds = config.compileTimeout > 0 ? static_cast<unsigned>(config.compileTimeout) : 0;
+    limits.cpuSeconds = config.compileTimeout > 0 ? static_cast<unsigned>(config.compileTimeout) : 0;
     limits.addressSpaceBytes = megabytes(config.compileMemoryLimit);
     limits.outputBytes = kDiagnosticsLimit;
     return limits;
@@ -65,20 +65,25 @@ CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>
     // A big file takes long without being pathological (llama.cpp's 650 kB of MSL make 6 MiB
     // of code): the limit grows with it, so that only a compile slow for its size is stopped.
     const std::uint64_t blocks = std::max<std::uint64_t>(1, (codeBytes + kTimeoutCodeBytes - 1) / kTimeoutCodeBytes);
-    limits.timeoutSeconds = static_cast<unsigned>(std::min<std::uint64_t>(limits.timeoutSeconds * blocks, 1u << 30));
+    limits.cpuSeconds = static_cast<unsigned>(std::min<std::uint64_t>(limits.cpuSeconds * blocks, 1u << 26));
+    limits.timeoutSeconds = limits.cpuSeconds * kWallTimePerCpuTime;
     limits.fileSizeBytes = fileSizeBytes;
     readable.insert(readable.end(), tools.programFiles.begin(), tools.programFiles.end());
     limits.files = support::FileAccess{std::move(readable), {scratch.path()}};
     support::ProcessResult run = support::runProcess(argv, workingDirectory, limits, {"TMPDIR=" + scratch.path()});
     if (!run.started) return CompileResult{false, (run.output.empty() ? "cannot run " + argv[0] : run.output) + "\n"};
     // On success the output is the compiler's warnings, if it was asked for any.
-    const bool ok = run.exitCode == 0 && !run.timedOut;
+    const bool ok = run.exitCode == 0 && !run.timedOut && !run.outOfCpuTime;
     CompileResult made{ok, ok ? run.output : std::string()};
     if (made.ok) return made;
     const support::Config& config = support::config();
     std::string& text = made.diagnostics;
-    if (run.timedOut) {
-        text = "error: the compiler did not finish within " + std::to_string(limits.timeoutSeconds) + " s and was stopped";
+    if (run.outOfCpuTime || run.timedOut) {
+        text = "error: the compiler did not finish within " +
+               (run.outOfCpuTime ? std::to_string(limits.cpuSeconds) + " s of CPU time"
+                                 : std::to_string(limits.timeoutSeconds) + " s of wall time (" +
+                                       std::to_string(kWallTimePerCpuTime) + " times its CPU time)") +
+               " and was stopped";
         if (blocks > 1)
             text += " (METALCPU_COMPILE_TIMEOUT=" + std::to_string(config.compileTimeout) + " s for each started " +
                     std::to_string(kTimeoutCodeBytes / 1024) + " KiB of the " + std::to_string(codeBytes / 1024) +

@@ -37,6 +37,11 @@ private:
 /// may take that many seconds per started block of this size.
 inline constexpr std::uint64_t kTimeoutCodeBytes = 512 * 1024;
 
+/// METALCPU_COMPILE_TIMEOUT is CPU time, which a machine busy with other work does not
+/// make run out (a test suite's compiles beside a parallel build); a compiler that waits
+/// instead of computing is stopped after this many times as much wall time.
+inline constexpr unsigned kWallTimePerCpuTime = 10;
+
 /// The bytes of `translatedCpp` that are code: all but the text of the sources it carries
 /// embedded as string literals (the specialisation and validation flavours, which the host
 /// compiler copies without compiling).
@@ -45,8 +50,8 @@ std::uint64_t translatedCodeBytes(std::string_view translatedCpp);
 /// Runs one compiler process within the limits of docs/configuration.md (METALCPU_COMPILE_*;
 /// plus `fileSizeBytes`, the largest file it may write), confined to reading its toolchain
 /// and `readable`, and to writing in `scratch`. `codeBytes`, for the compile of a translated
-/// file, is its translatedCodeBytes(): the time limit is METALCPU_COMPILE_TIMEOUT per started
-/// kTimeoutCodeBytes of it. When it fails, the diagnostics say first which limit stopped it,
+/// file, is its translatedCodeBytes(): the CPU time limit is METALCPU_COMPILE_TIMEOUT per started
+/// kTimeoutCodeBytes of it (and the wall time limit kWallTimePerCpuTime times that). When it fails, the diagnostics say first which limit stopped it,
 /// if one did, and the variable that raises it; then its output, cut at kDiagnosticsLimit.
 CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv,
                           const std::string& workingDirectory, const Scratch& scratch,

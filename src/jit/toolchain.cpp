@@ -131,7 +131,7 @@ bool extractStdlib(const std::string& root, std::string* error) {
 }
 
 /// How old a staging file must be before it counts as left behind by a process that was
-/// killed: far longer than any compile within METALCPU_COMPILE_TIMEOUT takes, which is per
+/// killed: twice the wall time a compile within METALCPU_COMPILE_TIMEOUT may take, which is per
 /// 512 KiB of translated code (compiler_process.h), of a source of at most
 /// METALCPU_COMPILE_SOURCE_LIMIT, whose translation is about as large again.
 std::chrono::seconds stagingLifetime() {
@@ -139,7 +139,7 @@ std::chrono::seconds stagingLifetime() {
     const std::chrono::seconds hour(3600);
     if (config.compileTimeout <= 0 || config.compileSourceLimit <= 0) return 24 * hour;
     const long blocks = std::max<long>(1, 2 * static_cast<long>(megabytes(config.compileSourceLimit) / kTimeoutCodeBytes));
-    return std::max(hour, std::chrono::seconds(4 * static_cast<long>(config.compileTimeout) * blocks));
+    return std::max(hour, std::chrono::seconds(2L * kWallTimePerCpuTime * config.compileTimeout * blocks));
 }
 
 /// Removes, from the cache directory `directory`, the staging files and directories (named

@@ -2,14 +2,17 @@
 
 #include "support/config.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <memory>
 #include <poll.h>
+#include <thread>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -177,12 +180,51 @@ int openPidfd(pid_t pid) {
 #endif
 }
 
+/// The CPU time, in seconds, the processes of process group `group` have used, with the
+/// children each has waited for (a compiler driver's finished cc1plus is in the driver's
+/// cutime). Read from /proc: there is no system call for a group's time.
+double groupCpuSeconds(pid_t group) {
+    static const double ticksPerSecond = static_cast<double>(sysconf(_SC_CLK_TCK));
+    unsigned long long ticks = 0;
+    std::error_code error;
+    for (std::filesystem::directory_iterator entry("/proc", error), end; !error && entry != end;
+         entry.increment(error)) {
+        const std::string name = entry->path().filename().string();
+        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+        char text[1024];
+        const int fd = open((entry->path().string() + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        const ssize_t n = read(fd, text, sizeof text - 1);
+        close(fd);
+        if (n <= 0) continue;
+        text[n] = '\0';
+        // After the command's closing parenthesis (the command may hold spaces and
+        // parentheses): state, ppid, pgrp, ... and from the 14th field utime, stime, cutime, cstime.
+        const char* rest = std::strrchr(text, ')');
+        long pgrp = 0;
+        unsigned long long utime = 0, stime = 0;
+        long long cutime = 0, cstime = 0;
+        if (!rest || std::sscanf(rest + 1, " %*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &pgrp,
+                                 &utime, &stime, &cutime, &cstime) != 5)
+            continue;
+        if (pgrp == group) ticks += utime + stime + static_cast<unsigned long long>(cutime + cstime);
+    }
+    return static_cast<double>(ticks) / ticksPerSecond;
+}
+
 /// Reads the child's output until it is closed and the child has ended, or until the
-/// deadline, when the child's whole process group is killed.
+/// deadline or the CPU time limit, when the child's whole process group is killed.
 void collect(pid_t pid, int output, const ProcessLimits& limits, ProcessResult& result) {
     using Clock = std::chrono::steady_clock;
     const bool bounded = limits.timeoutSeconds > 0;
     const Clock::time_point deadline = Clock::now() + std::chrono::seconds(limits.timeoutSeconds);
+    // The group's CPU time is looked at when it could have reached the limit at the earliest:
+    // after the time left divided by the CPUs its processes could all be running on.
+    const double cpus = std::max(1u, std::thread::hardware_concurrency());
+    const auto cpuCheckAfter = [cpus](double cpuSecondsLeft) {
+        return Clock::now() + std::chrono::milliseconds(std::max(100L, static_cast<long>(cpuSecondsLeft * 1000 / cpus)));
+    };
+    Clock::time_point nextCpuCheck = cpuCheckAfter(limits.cpuSeconds);
     // Without a pidfd (kernels before 5.3) the loop ends with the output; waitpid then waits.
     int exited = openPidfd(pid);
     bool outputOpen = true;
@@ -196,6 +238,20 @@ void collect(pid_t pid, int output, const ProcessLimits& limits, ProcessResult& 
                 break;
             }
             wait = static_cast<int>(left);
+        }
+        if (limits.cpuSeconds > 0) {
+            if (Clock::now() >= nextCpuCheck) {
+                const double left = limits.cpuSeconds - groupCpuSeconds(pid);
+                if (left <= 0) {
+                    kill(-pid, SIGKILL);
+                    result.outOfCpuTime = true;
+                    break;
+                }
+                nextCpuCheck = cpuCheckAfter(left);
+            }
+            auto untilCheck = std::chrono::duration_cast<std::chrono::milliseconds>(nextCpuCheck - Clock::now()).count();
+            const int checkWait = static_cast<int>(std::max<long long>(1, untilCheck));
+            wait = wait < 0 ? checkWait : std::min(wait, checkWait);
         }
         pollfd watched[2];
         nfds_t count = 0;

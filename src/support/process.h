@@ -13,7 +13,11 @@ namespace metalcpu::support {
 /// Bounds a child process runs under; 0 means no bound. The child runs in a process group
 /// of its own, so that a timeout ends it together with everything it started.
 struct ProcessLimits {
-    unsigned timeoutSeconds = 0;         ///< then the whole process group is killed (SIGKILL)
+    unsigned timeoutSeconds = 0;         ///< wall time; then the whole process group is killed (SIGKILL)
+    /// CPU time the process group may use, all its processes together (those it has waited
+    /// for included); then it is killed as at the timeout. Unlike wall time, it does not run
+    /// out on a machine busy with other work.
+    unsigned cpuSeconds = 0;
     std::uint64_t addressSpaceBytes = 0; ///< RLIMIT_AS of the child (inherited by its children)
     std::uint64_t fileSizeBytes = 0;     ///< RLIMIT_FSIZE: the largest file it may write
     std::size_t outputBytes = 0;         ///< output kept; the rest is read, counted and dropped
@@ -28,6 +32,7 @@ struct ProcessResult {
     int exitCode = -1;           ///< the exit status, or -1 when killed by a signal
     int signal = 0;              ///< the signal that ended it, 0 when it exited
     bool timedOut = false;       ///< killed at ProcessLimits::timeoutSeconds
+    bool outOfCpuTime = false;   ///< killed at ProcessLimits::cpuSeconds
     std::string output;          ///< standard output and standard error, interleaved
     std::uint64_t droppedBytes = 0; ///< output beyond ProcessLimits::outputBytes, not kept
 };

@@ -128,14 +128,15 @@ TEST_F(CompileErrorsTest, UntrustedCacheDirectory) {
     EXPECT_NE(message.find("METALCPU_CACHE_DIR"), std::string::npos) << message;
 }
 
-// Test that a compiler still running at METALCPU_COMPILE_TIMEOUT is stopped with what it
-// started, the error names the variable, and no temporary directory is left.
+// Test that a compiler that has used METALCPU_COMPILE_TIMEOUT of CPU time, its own child's
+// included, is stopped with what it started, the error names the variable, and no
+// temporary directory is left.
 TEST_F(CompileErrorsTest, TimeLimit) {
     testing::ScopedEnvironmentVariable timeout("METALCPU_COMPILE_TIMEOUT", "1");
     testing::ScopedEnvironmentVariable compiler(
-        "METALCPU_CXX", script("slow-c++", "sleep 300 &\necho sleeper $!\nwait\n"));
+        "METALCPU_CXX", script("slow-c++", "sh -c 'while :; do :; done' &\necho sleeper $!\nwait\n"));
     std::string message = failedCompile(kSource);
-    EXPECT_NE(message.find("did not finish within 1 s"), std::string::npos) << message;
+    EXPECT_NE(message.find("did not finish within 1 s of CPU time"), std::string::npos) << message;
     EXPECT_NE(message.find("METALCPU_COMPILE_TIMEOUT"), std::string::npos) << message;
     EXPECT_FALSE(temporaryLeftovers());
     // The compiler's own child was killed too: it has ended (a zombie at most).
@@ -152,20 +153,32 @@ TEST_F(CompileErrorsTest, TimeLimit) {
     }
 }
 
+// Test that a compiler that waits instead of computing (it uses no CPU time) is still
+// stopped, after ten times METALCPU_COMPILE_TIMEOUT of wall time, and the error says which.
+TEST_F(CompileErrorsTest, WallTimeLimitOfAWaitingCompiler) {
+    testing::ScopedEnvironmentVariable timeout("METALCPU_COMPILE_TIMEOUT", "1");
+    testing::ScopedEnvironmentVariable compiler("METALCPU_CXX", script("waiting-c++", "exec sleep 300\n"));
+    std::string message = failedCompile(kSource);
+    EXPECT_NE(message.find("did not finish within 10 s of wall time (10 times its CPU time)"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("METALCPU_COMPILE_TIMEOUT"), std::string::npos) << message;
+    EXPECT_FALSE(temporaryLeftovers());
+}
+
 // Test that the time limit grows with the translated code: a source of more than 512 KiB of
 // code gets METALCPU_COMPILE_TIMEOUT for each started 512 KiB, and the error says so. The
 // compiler preprocesses (and makes its precompiled prelude) as g++ does, and hangs compiling.
 TEST_F(CompileErrorsTest, TimeLimitGrowsWithTheCode) {
     testing::ScopedEnvironmentVariable timeout("METALCPU_COMPILE_TIMEOUT", "1");
     testing::ScopedEnvironmentVariable compiler(
-        "METALCPU_CXX", script("hangs-compiling-c++", "for a; do [ \"$a\" = -shared ] && exec sleep 300; done\n"
+        "METALCPU_CXX", script("hangs-compiling-c++", "for a; do [ \"$a\" = -shared ] && exec sh -c 'while :; do :; done'; done\n"
                                                       "exec " HOST_CXX " \"$@\"\n"));
     std::string source;
     for (int i = 0; i < 12000; ++i) // about 600 KiB
         source += "int helper_number_" + std::to_string(i) + "(int x) { return x + " + std::to_string(i) + "; }\n";
     source += kSource;
     const std::string message = failedCompile(source);
-    EXPECT_NE(message.find("did not finish within 2 s"), std::string::npos) << message.substr(0, 2000);
+    EXPECT_NE(message.find("did not finish within 2 s of CPU time"), std::string::npos) << message.substr(0, 2000);
     EXPECT_NE(message.find("METALCPU_COMPILE_TIMEOUT=1 s for each started 512 KiB of the "), std::string::npos)
         << message.substr(0, 2000);
     EXPECT_FALSE(temporaryLeftovers());

@@ -48,6 +48,19 @@ TEST(Process, LimitsReachTheChild) {
     EXPECT_EQ(limited.output, "262144\n0\n");
 }
 
+/// Expects the grandchild `pid` that a test's child started to have been killed with it: it
+/// is gone, or a zombie its new parent has not reaped yet.
+void expectEnded(pid_t pid) {
+    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+    if (pidfd >= 0) {
+        pollfd ended{pidfd, POLLIN, 0};
+        EXPECT_EQ(poll(&ended, 1, 10000), 1) << "the grandchild " << pid << " still runs";
+        close(pidfd);
+    } else {
+        EXPECT_EQ(errno, ESRCH);
+    }
+}
+
 // Test that a child still running at the timeout is killed with everything it started, and
 // is waited for: no zombie is left.
 TEST(Process, TimeoutKillsTheProcessGroup) {
@@ -61,16 +74,31 @@ TEST(Process, TimeoutKillsTheProcessGroup) {
     EXPECT_EQ(result.exitCode, -1);
     EXPECT_EQ(waitpid(-1, nullptr, WNOHANG | __WALL), -1) << "a child of this process was left behind";
     EXPECT_EQ(errno, ECHILD);
-    const pid_t grandchild = std::stoi(result.output);
-    // The grandchild was killed: it is gone, or a zombie its new parent has not reaped yet.
-    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, grandchild, 0));
-    if (pidfd >= 0) {
-        pollfd ended{pidfd, POLLIN, 0};
-        EXPECT_EQ(poll(&ended, 1, 10000), 1) << "the grandchild " << grandchild << " still runs";
-        close(pidfd);
-    } else {
-        EXPECT_EQ(errno, ESRCH);
-    }
+    expectEnded(std::stoi(result.output));
+}
+
+// Test that the CPU time limit counts the whole group (a busy grandchild here) and kills it
+// with everything it started.
+TEST(Process, CpuTimeLimitKillsABusyProcessGroup) {
+    ProcessLimits limits;
+    limits.cpuSeconds = 1;
+    limits.timeoutSeconds = 60;
+    ProcessResult result = runProcess({"sh", "-c", "sh -c 'while :; do :; done' & echo $!; wait"}, {}, limits);
+    EXPECT_TRUE(result.outOfCpuTime);
+    EXPECT_FALSE(result.timedOut); // stopped after one second of CPU time, not at the wall limit
+    EXPECT_EQ(result.signal, SIGKILL);
+    expectEnded(std::stoi(result.output));
+}
+
+// Test that time a process spends waiting does not count against its CPU time limit: on a
+// busy machine a compiler waits for a CPU, and must not be stopped for it.
+TEST(Process, CpuTimeLimitIgnoresWaiting) {
+    ProcessLimits limits;
+    limits.cpuSeconds = 1;
+    ProcessResult result = runProcess({"sh", "-c", "sleep 2; echo done"}, {}, limits);
+    EXPECT_FALSE(result.outOfCpuTime);
+    EXPECT_EQ(result.exitCode, 0);
+    EXPECT_EQ(result.output, "done\n");
 }
 
 // Test that output beyond the limit is read and counted but not kept.
