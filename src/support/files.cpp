@@ -72,6 +72,11 @@ bool writeFile(const std::string& path, const std::string& contents) {
 }
 
 bool writeFileAtomically(const std::string& path, const std::string& contents) {
+    if (isSpecialFile(path)) {
+        std::ofstream out(path, std::ios::binary);
+        out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+        return static_cast<bool>(out.flush());
+    }
     // A name of its own for every writer: threads and processes may write the same path at once.
     std::string temporary = createUniqueFile(path + ".tmp");
     if (temporary.empty()) return false;
@@ -90,7 +95,19 @@ bool writeFileAtomically(const std::string& path, const std::string& contents) {
     return true;
 }
 
+bool isSpecialFile(const std::string& path) {
+    struct stat info {};
+    return stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
+}
+
 bool moveFile(const std::string& from, const std::string& to) {
+    if (isSpecialFile(to)) {
+        // Renamed over, /dev/null would become a regular file for every process of the machine.
+        std::optional<std::string> contents = readFile(from);
+        if (!contents || !writeFileAtomically(to, *contents)) return false;
+        std::remove(from.c_str());
+        return true;
+    }
     if (std::rename(from.c_str(), to.c_str()) == 0) return true;
     if (errno != EXDEV) return false;
     struct stat info {};

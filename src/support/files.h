@@ -22,8 +22,14 @@ bool writeFile(const std::string& path, const std::string& contents);
 
 /// Moves the file `from` to `to`, replacing it: a rename, or, where the two are on different
 /// file systems, a copy with `from`'s permissions renamed into place (writeFileAtomically())
-/// and `from` removed. False when it cannot.
+/// and `from` removed. A `to` that is a device, a pipe or a socket (`-o /dev/null`) is never
+/// replaced: it is written into. False when it cannot.
 bool moveFile(const std::string& from, const std::string& to);
+
+/// Whether `path` names (through symbolic links) something other than a regular file or a
+/// directory: a device, a pipe or a socket, which a tool writes into and never replaces or
+/// removes.
+bool isSpecialFile(const std::string& path);
 
 /// Creates a new, empty, private (0600) file named `prefix` plus a unique suffix and returns
 /// its name; empty when it cannot. For staging files that other writers must not share.

@@ -163,7 +163,9 @@ private:
                 messages += result.diagnostics;
             }
             built = report(messages) && result.ok;
-            if (!built && options_.action == tools::MetalAction::Compile) std::remove(object.c_str());
+            // A failed compile leaves no stale object behind; `-o /dev/null` stays the device.
+            if (!built && options_.action == tools::MetalAction::Compile && !support::isSpecialFile(object))
+                std::remove(object.c_str());
             objects_.push_back(object);
             objectNames_.push_back(build.sourceName.empty() ? input.path : build.sourceName);
         }

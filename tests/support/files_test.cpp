@@ -66,6 +66,34 @@ TEST_F(FilesTest, ConcurrentWritersOfOnePath) {
     EXPECT_EQ(text, std::string(4096, text[0]));
 }
 
+// Test that a path naming a device (here through symbolic links to /dev/null and /dev/full,
+// so that a regression replaces a link, never the machine's device) is written into, never
+// replaced by a regular file.
+TEST_F(FilesTest, DevicesAreWrittenIntoNotReplaced) {
+    const std::string null = dir_ + "/null";
+    ASSERT_EQ(symlink("/dev/null", null.c_str()), 0);
+    EXPECT_TRUE(isSpecialFile(null));
+    EXPECT_FALSE(isSpecialFile(dir_));
+    ASSERT_TRUE(writeFileAtomically(dir_ + "/made", "object"));
+    EXPECT_FALSE(isSpecialFile(dir_ + "/made"));
+    EXPECT_TRUE(moveFile(dir_ + "/made", null));
+    EXPECT_TRUE(writeFileAtomically(null, "text"));
+    struct stat link {};
+    ASSERT_EQ(lstat(null.c_str(), &link), 0);
+    EXPECT_TRUE(S_ISLNK(link.st_mode)) << "the link to /dev/null was replaced";
+    EXPECT_FALSE(fileExists(dir_ + "/made")) << "a move removes its source";
+
+    // Written into, not renamed over: /dev/full refuses the bytes, and the move fails
+    // with its source kept.
+    const std::string full = dir_ + "/full";
+    ASSERT_EQ(symlink("/dev/full", full.c_str()), 0);
+    ASSERT_TRUE(writeFileAtomically(dir_ + "/made", "object"));
+    EXPECT_FALSE(moveFile(dir_ + "/made", full));
+    EXPECT_EQ(readFile(dir_ + "/made"), "object");
+    ASSERT_EQ(lstat(full.c_str(), &link), 0);
+    EXPECT_TRUE(S_ISLNK(link.st_mode)) << "the link to /dev/full was replaced";
+}
+
 // Test that unique files and directories are new, private and distinct.
 TEST_F(FilesTest, UniqueNames) {
     std::string first = createUniqueFile(dir_ + "/staging");

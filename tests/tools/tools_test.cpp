@@ -4,6 +4,9 @@
 #include "scoped_state.h"
 #include "tools/tool_fixture.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace metalcpu::tools {
 namespace {
 
@@ -123,6 +126,22 @@ TEST_F(ToolsTest, UsageErrors) {
     support::ProcessResult metallib = run({METALLIB_TOOL});
     EXPECT_EQ(metallib.exitCode, 1);
     EXPECT_NE(metallib.output.find("metallib: error: no input files"), std::string::npos) << metallib.output;
+}
+
+// Test that `-o /dev/null`, the usual way to check that kernels compile, leaves the device
+// a device whether the compile succeeds or fails, for metal -c, metal and metallib (through a
+// link to /dev/null, so that a regression replaces the link, not the machine's /dev/null).
+TEST_F(ToolsTest, OutputToADeviceIsNeverReplaced) {
+    ASSERT_EQ(symlink("/dev/null", (dir_ + "/null").c_str()), 0);
+    write("bad.metal", "kernel void broken(device int* out [[buffer(0)]]) { out[0] = missing; }\n");
+    EXPECT_EQ(run({METAL_TOOL, "-c", "b.metal", "-o", "null"}).exitCode, 0);
+    EXPECT_NE(run({METAL_TOOL, "-c", "bad.metal", "-o", "null"}).exitCode, 0);
+    EXPECT_EQ(run({METAL_TOOL, "b.metal", "-o", "null"}).exitCode, 0);
+    ASSERT_EQ(run({METAL_TOOL, "-c", "b.metal"}).exitCode, 0);
+    EXPECT_EQ(run({METALLIB_TOOL, "b.air", "-o", "null"}).exitCode, 0);
+    struct stat link {};
+    ASSERT_EQ(lstat((dir_ + "/null").c_str(), &link), 0);
+    EXPECT_TRUE(S_ISLNK(link.st_mode)) << "the link to /dev/null was replaced or removed";
 }
 
 // Test that metallib without -o writes default.metallib, as Apple's does.
