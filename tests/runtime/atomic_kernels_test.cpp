@@ -49,6 +49,7 @@ struct Words {
     atomic<ulong> umax;
     atomic_int exchanged;
     atomic_bool flag;
+    atomic_ulong min64, max64; // MSL's void atomic_min/max_explicit
 };
 kernel void all_operations(device Words* w [[buffer(0)]],
                            constant uint& n [[buffer(1)]],
@@ -66,6 +67,8 @@ kernel void all_operations(device Words* w [[buffer(0)]],
     atomic_fetch_min_explicit(&w->fmin, float(v) - 0.25f, memory_order_relaxed);
     atomic_fetch_max_explicit(&w->fmax, float(v) * 2.0f, memory_order_relaxed);
     atomic_fetch_max_explicit(&w->umax, ulong(i) << 40, memory_order_relaxed);
+    atomic_min_explicit(&w->min64, (ulong(i) << 35) + 7, memory_order_relaxed);
+    atomic_max_explicit(&w->max64, (ulong(i) << 35) + 7, memory_order_relaxed);
     // A strong compare-exchange increment loop, and exchange: the values taken out of
     // `exchanged` by all threads are each thread's index exactly once, plus the initial 0.
     uint seen = atomic_load_explicit(&w->cas_count, memory_order_relaxed);
@@ -200,6 +203,7 @@ struct Words {
     std::uint64_t umax;
     std::int32_t exchanged;
     std::uint32_t flag;
+    std::uint64_t min64, max64;
 };
 
 // Test every atomic_*_explicit function on device memory with all threads on the same words.
@@ -209,7 +213,7 @@ TEST_P(AtomicKernels, EveryOperationOnSharedWords) {
     ASSERT_NE(state, nullptr);
     GuardedBuffer words(device_, sizeof(Words));
     Words& w = *words.data<Words>();
-    w = Words{0, 0, 1000, -1000, 0xffffffffu, 0, 0, 0, 0.0f, 1e9f, -1e9f, 0, 0, 0, 0};
+    w = Words{0, 0, 1000, -1000, 0xffffffffu, 0, 0, 0, 0.0f, 1e9f, -1e9f, 0, 0, 0, 0, ~0ull, 5};
     MTL::CommandBuffer* commands = queue_->commandBuffer();
     MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
     words.bind(encoder, 0);
@@ -237,6 +241,8 @@ TEST_P(AtomicKernels, EveryOperationOnSharedWords) {
     EXPECT_EQ(w.fmin, -0.25f);
     EXPECT_EQ(w.fmax, 2.0f * (n - 1));
     EXPECT_EQ(w.umax, std::uint64_t(n - 1) << 40);
+    EXPECT_EQ(w.min64, 7u);
+    EXPECT_EQ(w.max64, (std::uint64_t(n - 1) << 35) + 7);
     EXPECT_EQ(w.flag & 0xff, 1u);
     words.expectCanariesIntact();
     state->release();

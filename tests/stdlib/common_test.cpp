@@ -9,10 +9,41 @@
 #include <cmath>
 #include <type_traits>
 
+// A user's own min and max templates, of the shape PyTorch's c10/metal/utils.h has: a kernel
+// brings them in beside `using namespace metal`. Each returns a mark, to see which is called.
+namespace user_minmax {
+template <class T, class U>
+metal::enable_if_t<metal::is_integral_v<T> && metal::is_integral_v<U>, T> min(T, U) {
+    return T(100);
+}
+template <class T, class U>
+metal::enable_if_t<metal::is_integral_v<T> && metal::is_integral_v<U>, T> max(T, U) {
+    return T(100);
+}
+} // namespace user_minmax
+
 namespace {
 
 using namespace metal;
 using metalcpu_test::expect_vec_eq;
+
+// Test that min and max of two values of one type are plain overloads, as Metal declares them:
+// they win over a user's templates of the same name instead of being ambiguous with them.
+TEST(Common, MinMaxOfOneTypeWinOverUserTemplates) {
+    using namespace user_minmax;
+    int a = 3, b = 7;
+    EXPECT_EQ(min(a, b), 3);
+    EXPECT_EQ(max(a, b), 7);
+    EXPECT_EQ(min(short(-2), short(5)), -2);
+    EXPECT_EQ(max(uchar(2), uchar(250)), 250);
+    EXPECT_EQ(min(char(-4), char(4)), -4);
+    EXPECT_EQ(max(3u, 9u), 9u);
+    EXPECT_EQ(min(-5l, 6l), -5l);
+    EXPECT_EQ(max(5ul, 6ul), 6ul);
+    EXPECT_EQ(min(1.5f, -2.5f), -2.5f);
+    EXPECT_EQ(static_cast<float>(max(half(1.0f), half(2.0f))), 2.0f);
+    EXPECT_TRUE((std::is_same_v<decltype(min(short(1), short(2))), short>));
+}
 
 // Test that clamp limits floats, integers and vectors, with scalar or vector bounds.
 TEST(Common, Clamp) {

@@ -13,6 +13,12 @@
 
 #include <gtest/gtest.h>
 
+// In MSL as_type is an operator of the language: a namespace that no using-directive reaches
+// calls it unqualified (PyTorch's c10/metal/atomic.h).
+namespace no_using_directive {
+inline unsigned bits(float x) { return as_type<unsigned>(x); }
+} // namespace no_using_directive
+
 namespace {
 
 using namespace metal;
@@ -144,6 +150,9 @@ TEST(AsType, Scalars) {
     EXPECT_EQ(as_type<short>(static_cast<half>(-2.0f)), static_cast<short>(0xc000u));
     static_assert(as_type<uint>(2.0f) == 0x40000000u, "scalar as_type is usable in constant expressions");
 }
+
+// Test that as_type needs neither `metal::` nor `using namespace metal`.
+TEST(AsType, UsableInAnyNamespace) { EXPECT_EQ(no_using_directive::bits(1.0f), 0x3f800000u); }
 
 // Test that as_type reinterprets vectors and scalars of the same size, in memory (little-endian) order.
 TEST(AsType, VectorsAndScalars) {

@@ -18,6 +18,19 @@ template <class T, int N> void expect_vec(const vec<T, N>& v, std::initializer_l
     EXPECT_EQ(i, N);
 }
 
+// Test that brace initialisation with fewer scalars than components zero-fills the rest, as
+// in MSL (MLX's `uint4 ks = {a, b, c};`), while one scalar still broadcasts.
+TEST(Vec, BraceInitialisationZeroFillsTheRest) {
+    uint4 three = {1u, 2u, 3u};
+    expect_vec(three, {1u, 2u, 3u, 0u});
+    float4 two = {1.5f, -2.5f};
+    expect_vec(two, {1.5f, -2.5f, 0.0f, 0.0f});
+    int3 mixed = {7, short(8)};
+    expect_vec(mixed, {7, 8, 0});
+    float4 one = {2.0f};
+    expect_vec(one, {2.0f, 2.0f, 2.0f, 2.0f});
+}
+
 // Test that a vector broadcasts a scalar, and takes its components one by one.
 TEST(Vec, BroadcastAndElementwiseConstruction) {
     expect_vec(float4(1.5f), {1.5f, 1.5f, 1.5f, 1.5f});

@@ -1,8 +1,14 @@
 // expect: compiles
 #include <metal_stdlib>
+
+// An operator of the language: usable before any `using namespace metal`.
+namespace c10 {
+inline uint bits(float x) { return as_type<uint>(x); }
+}
+
 using namespace metal;
 
 kernel void bits(device float* f [[buffer(0)]], device uint* u [[buffer(1)]], uint i [[thread_position_in_grid]]) {
-    u[i] = as_type<uint>(f[i]) ^ 0x80000000u;
+    u[i] = c10::bits(f[i]) ^ 0x80000000u;
     f[i] = as_type<float>(u[i]) + float(as_type<int2>(float2(f[i])).x & 1);
 }

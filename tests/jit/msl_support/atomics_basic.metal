@@ -11,3 +11,9 @@ kernel void histogram(device const uint* values [[buffer(0)]], device atomic_uin
     atomic_fetch_add_explicit(total, float(values[i]), memory_order_relaxed);
     atomic_fetch_add_explicit(&local_count, 1, memory_order_relaxed);
 }
+
+kernel void extremes(device atomic_ulong* range [[buffer(0)]], device const ulong* values [[buffer(1)]],
+                     uint i [[thread_position_in_grid]]) {
+    atomic_min_explicit(&range[0], values[i], memory_order_relaxed);
+    atomic_max_explicit(&range[1], values[i], memory_order_relaxed);
+}

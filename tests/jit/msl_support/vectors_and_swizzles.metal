@@ -8,5 +8,6 @@ kernel void vectors(device float4* v [[buffer(0)]], device int2* n [[buffer(1)]]
     float3 b = a.rgb + float3(1.0f);
     vec<float, 4> c = float4(b, a.w);
     n[i] = int2(c.zw) + n[i][0];
-    v[i] = c;
+    uint4 keys = {i, i + 1, i ^ 7u}; // the last component is zero
+    v[i] = c + float(keys.w);
 }

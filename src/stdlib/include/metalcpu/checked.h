@@ -451,6 +451,8 @@ METALCPU_CHECKED_ATOMIC_UPDATE(atomic_fetch_or_explicit)
 METALCPU_CHECKED_ATOMIC_UPDATE(atomic_fetch_xor_explicit)
 METALCPU_CHECKED_ATOMIC_UPDATE(atomic_fetch_min_explicit)
 METALCPU_CHECKED_ATOMIC_UPDATE(atomic_fetch_max_explicit)
+METALCPU_CHECKED_ATOMIC_UPDATE(atomic_min_explicit)
+METALCPU_CHECKED_ATOMIC_UPDATE(atomic_max_explicit)
 #undef METALCPU_CHECKED_ATOMIC_UPDATE
 
 #define METALCPU_CHECKED_ATOMIC_CAS(name)                                                                    \

@@ -21,3 +21,7 @@ template <class To, class From> METALCPU_INLINE constexpr To as_type(const From&
 }
 
 } // namespace metal
+
+// In MSL as_type<T>() is an operator of the language, usable in any namespace without
+// `using namespace metal` (PyTorch's c10/metal/atomic.h calls it so).
+using metal::as_type;

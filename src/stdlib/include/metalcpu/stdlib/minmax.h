@@ -123,13 +123,37 @@ struct min_op {
             [](auto a, auto l, auto h) { return min_op{}(max_op{}(a, l), h); }, x, lo, hi);     \
     }
 
+// Plain overloads of min and max for each scalar type, as Metal declares them: a call whose
+// arguments have one type picks them over any template, so a user's own min(T, U) template
+// brought in beside `using namespace metal` is not ambiguous with ours (PyTorch's
+// IndexReduceOp). Calls mixing types still take the templates above.
+#define METALCPU_MINMAX_SCALAR(T)                                                               \
+    METALCPU_INLINE constexpr T max(T x, T y) { return max_op{}(x, y); }                        \
+    METALCPU_INLINE constexpr T min(T x, T y) { return min_op{}(x, y); }
+#define METALCPU_MINMAX_SCALARS                                                                 \
+    METALCPU_MINMAX_SCALAR(char)                                                                \
+    METALCPU_MINMAX_SCALAR(signed char)                                                         \
+    METALCPU_MINMAX_SCALAR(unsigned char)                                                       \
+    METALCPU_MINMAX_SCALAR(short)                                                               \
+    METALCPU_MINMAX_SCALAR(unsigned short)                                                      \
+    METALCPU_MINMAX_SCALAR(int)                                                                 \
+    METALCPU_MINMAX_SCALAR(unsigned int)                                                        \
+    METALCPU_MINMAX_SCALAR(long)                                                                \
+    METALCPU_MINMAX_SCALAR(unsigned long)                                                       \
+    METALCPU_MINMAX_SCALAR(half)                                                                \
+    METALCPU_MINMAX_SCALAR(float)
+
 namespace math_fast {
 METALCPU_MINMAX_FUNCTIONS
+METALCPU_MINMAX_SCALARS
 }
 namespace math_precise {
 METALCPU_MINMAX_FUNCTIONS
+METALCPU_MINMAX_SCALARS
 }
 #undef METALCPU_MINMAX_FUNCTIONS
+#undef METALCPU_MINMAX_SCALARS
+#undef METALCPU_MINMAX_SCALAR
 
 // abs: |x| for integers and floats (abs of the most negative integer wraps to itself).
 namespace math {

@@ -150,6 +150,12 @@ public:
     template <class... A>
         requires(sizeof...(A) >= 2 && (metalcpu_stdlib::component_count<A>() + ...) == N)
     METALCPU_INLINE constexpr vec(const A&... a) : storage(metalcpu_stdlib::compose<T, N>(a...)) {}
+    // Brace initialisation with fewer scalars than components zero-fills the rest, as an
+    // aggregate's does and Clang's vectors do (MLX's `uint4 ks = {a, b, c};`). One scalar is
+    // the broadcast above, as in MSL.
+    template <class... A>
+        requires(sizeof...(A) >= 2 && sizeof...(A) < N && ((metalcpu_stdlib::component_count<A>() == 1) && ...))
+    METALCPU_INLINE constexpr vec(const A&... a) : vec(a..., T(0)) {}
     // Element-type conversion is explicit, as in MSL: float4(int4), static_cast<half4>(f4).
     template <class U>
         requires(!__is_same(U, T))
