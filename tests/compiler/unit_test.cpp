@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 
 namespace metalcpu::msl {
 namespace {
@@ -228,6 +229,85 @@ TEST(UnitStatements, StartsAndFunctions) {
     ASSERT_NE(unit.body(0), nullptr);
     EXPECT_EQ(unit.body(0)->size(), 3u);
     EXPECT_EQ(unit.lexicalBodies(), 0u);
+}
+
+/// The source text of the postfix expression of statement `source` (in a function body) whose
+/// last token is the n-th spelled `last`, as Unit::postfixStart() delimits it; "refused" when it
+/// stops at template arguments, "none" when there is no start.
+std::string postfixOf(std::string_view source, std::string_view last, int n, TemplateArguments how) {
+    auto p = testing::parse("void f() { " + std::string(source) + " }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    const std::size_t end = p->find(last, n);
+    bool refused = false;
+    const std::size_t start = unit.postfixStart(end, how, &refused);
+    if (start == kNoToken) return refused ? "refused" : "none";
+    EXPECT_FALSE(refused);
+    return sourceText(p->tokens, start, end + 1);
+}
+
+// Test where a postfix expression starts: back over subscripts, calls, members and
+// qualifications, to a parenthesised expression or a named cast, with a C-style cast outside.
+TEST(UnitExpressions, PostfixStart) {
+    for (TemplateArguments how : {TemplateArguments::Refuse, TemplateArguments::Follow}) {
+        EXPECT_EQ(postfixOf("x = a[i].b[j];", "]", 1, how), "a[i].b[j]");
+        EXPECT_EQ(postfixOf("x = p->f(y);", ")", 1, how), "p->f(y)");
+        EXPECT_EQ(postfixOf("this->x = 0;", "x", 0, how), "this->x");
+        EXPECT_EQ(postfixOf("x = ns::v[i];", "]", 0, how), "ns::v[i]");
+        EXPECT_EQ(postfixOf("x = ::v[i];", "]", 0, how), "::v[i]");
+        EXPECT_EQ(postfixOf("x = (*p)[i];", "]", 0, how), "(*p)[i]");
+        EXPECT_EQ(postfixOf("x = g(y)[0];", "]", 0, how), "g(y)[0]");
+        EXPECT_EQ(postfixOf("x = static_cast<device S&>(s).m;", "m", 0, how), "static_cast<device S&>(s).m");
+        EXPECT_EQ(postfixOf("x = (float)a[i];", "]", 0, how), "a[i]");
+        EXPECT_EQ(postfixOf("x = a->*m;", "m", 0, how), "m"); // `->*` binds looser than a postfix
+        EXPECT_EQ(postfixOf("x = c > ::v[i];", "]", 0, how), "::v[i]"); // no `<`: a comparison
+        EXPECT_EQ(postfixOf("auto g = [&](int k) { return k; };", "]", 0, how), "none");
+        EXPECT_EQ(postfixOf("x = 1;", "1", 0, how), "none");
+    }
+}
+
+// Test that template arguments stop the walk when refused (the `>` may close a comparison)
+// and are followed as the roles read them otherwise.
+TEST(UnitExpressions, PostfixStartTemplateArguments) {
+    EXPECT_EQ(postfixOf("x = a.template f<T>(y).g;", "g", 0, TemplateArguments::Refuse), "refused");
+    EXPECT_EQ(postfixOf("x = a.template f<T>(y).g;", "g", 0, TemplateArguments::Follow), "a.template f<T>(y).g");
+    EXPECT_EQ(postfixOf("x = a < b && c > (d)[i];", "]", 0, TemplateArguments::Refuse), "refused");
+    EXPECT_EQ(postfixOf("x = S<T>::v[i];", "]", 0, TemplateArguments::Refuse), "refused");
+    EXPECT_EQ(postfixOf("x = S<T>::v[i];", "]", 0, TemplateArguments::Follow), "S<T>::v[i]");
+    EXPECT_EQ(postfixOf("x = ns::h<T>(y)[0];", "]", 0, TemplateArguments::Follow), "ns::h<T>(y)[0]");
+}
+
+// Test where a qualified name starts: its namespaces and class templates, not the object of a
+// member.
+TEST(UnitExpressions, QualifiedNameStart) {
+    auto p = testing::parse("void f() { a::b::c(); ::d::e(); S<T>::g(); x.ns::h(); y.k(); n::template m<T>(); w; }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("c")), p->find("a"));
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("e")), p->find("::", 2));
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("g")), p->find("S"));
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("h")), p->find("ns"));
+    EXPECT_EQ(unit.role(p->find("ns")), TokenRole::Member);
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("k")), p->find("k"));
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("m")), p->find("n"));
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("w")), p->find("w"));
+}
+
+// Test the assignment operator that ends before a token (`>>=` arrives as `>` `>=`) and the
+// `(` of a call by its callee's name, with template arguments between.
+TEST(UnitExpressions, AssignmentsAndCalls) {
+    auto p = testing::parse("void f() { a = g(x); b >>= h<T>(y); c += s.m(z); d == q(w); n = sizeof(v); }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(unit.assignmentBefore(p->find("g")), p->find("="));
+    EXPECT_EQ(unit.assignmentBefore(p->find("h")), p->find(">"));
+    EXPECT_EQ(unit.assignmentBefore(p->find(">=")), kNoToken); // inside `>>=`
+    EXPECT_EQ(unit.assignmentBefore(p->find("s")), p->find("+="));
+    EXPECT_EQ(unit.assignmentBefore(p->find("q")), kNoToken); // a comparison
+    EXPECT_EQ(unit.assignmentBefore(p->find("x")), kNoToken);
+    EXPECT_EQ(unit.callOpen(p->find("g")), p->find("(", 1));
+    EXPECT_EQ(unit.callOpen(p->find("h")), p->find("(", 2));
+    EXPECT_EQ(unit.callOpen(p->find("m")), p->find("(", 3));
+    EXPECT_EQ(unit.callOpen(p->find("s")), kNoToken); // the object, not the callee
+    EXPECT_EQ(unit.callOpen(p->find("sizeof")), kNoToken); // an operand, not arguments
+    EXPECT_EQ(unit.callOpen(p->find("a")), kNoToken);
 }
 
 } // namespace

@@ -22,51 +22,14 @@ const Token& at(const TokenList& tokens, std::size_t i) { return i < tokens.size
 /// Why an access the pass recognised stays unchecked (see UncheckedAccess).
 enum class Unplaced { Operand, TemplateCall };
 
-/// The first token of the postfix expression whose last token is `last` (an identifier, or a
-/// `]`/`)` closing a subscript, call or parenthesised expression), read off the unit's roles.
-/// kNoToken when it is not an expression (a lambda introducer, say), with the reason in `why`
-/// when it may be one.
-std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why = nullptr) {
-    const TokenList& tokens = unit.tokens();
-    const std::vector<std::size_t>& partner = unit.partner();
-    std::size_t s = last;
-    for (;;) {
-        const Token& t = tokens[s];
-        if (t.isPunct("]") || t.isPunct(")")) {
-            const std::size_t open = partner[s];
-            if (open == kNoToken || open == 0 || open > s) return kNoToken;
-            const TokenRole role = unit.role(open);
-            const bool afterAngle = tokens[open - 1].isPunct(">");
-            if (role == TokenRole::CastOpen && afterAngle) {
-                // static_cast<T>(x): the cast starts the expression.
-                const std::size_t angle = openingAngle(tokens, partner, open - 1, 0);
-                return angle != kNoToken && angle > 0 ? angle - 1 : kNoToken;
-            }
-            if (role == TokenRole::CallOpen && afterAngle) {
-                // f<T>(x): the `>` may as well end a comparison (`a < b && c > (d)[i]`).
-                if (why) *why = Unplaced::TemplateCall;
-                return kNoToken;
-            }
-            if (role == TokenRole::CallOpen || role == TokenRole::Subscript) {
-                s = open - 1; // the called or subscripted expression
-                continue;
-            }
-            if (t.isPunct(")") && role != TokenRole::CastOpen) return open; // a parenthesised primary expression
-            return kNoToken; // a lambda introducer, an array bound
-        }
-        if (s >= 2 && unit.isAccessedMember(s)) {
-            s -= 2;
-            continue;
-        }
-        if (unit.role(s) == TokenRole::QualifiedPart && unit.isOperandName(s)) {
-            if (s >= 2 && unit.isOperandName(s - 2)) {
-                s -= 2;
-                continue;
-            }
-            return s - 1; // ::name
-        }
-        return unit.isOperandName(s) ? s : kNoToken;
-    }
+/// The first token of the postfix expression whose last token is `last`, or kNoToken with the
+/// reason in `why`. A call with template arguments is refused: its `>` may as well end a
+/// comparison (`a < b && c > (d)[i]`).
+std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why) {
+    bool templateArguments = false;
+    const std::size_t start = unit.postfixStart(last, TemplateArguments::Refuse, &templateArguments);
+    if (start == kNoToken) *why = templateArguments ? Unplaced::TemplateCall : Unplaced::Operand;
+    return start;
 }
 
 /// The last token of the postfix expression starting at `first` (after a C-style cast, of

@@ -1,0 +1,114 @@
+// Unit's queries about expressions: where a postfix expression or a qualified name starts,
+// the `(` of a call, the assignment operator before a token.
+// The walks back are here once, so that the passes that wrap an expression (checked accesses,
+// collective call sites) or read a callee's qualification (the coroutine lowering) agree.
+#include "compiler/unit.h"
+
+#include "compiler/syntax.h"
+
+namespace metalcpu::msl {
+
+std::size_t Unit::assignmentBefore(std::size_t i) const {
+    if (i == 0 || i > tokens_.size()) return kNoToken;
+    if (tokens_[i - 1].isPunct(">") && role(i - 1) == TokenRole::CompoundAssignment) return kNoToken; // `>>=` goes on
+    if (isAssignmentOperator(i - 1)) return i - 1;
+    if (i >= 2 && tokens_[i - 1].isPunct(">=") && role(i - 2) == TokenRole::CompoundAssignment) return i - 2;
+    return kNoToken;
+}
+
+std::size_t Unit::callOpen(std::size_t name) const {
+    if (name + 1 >= tokens_.size() || !tokens_[name].isIdentifier()) return kNoToken;
+    std::size_t open = name + 1;
+    if (tokens_[open].isPunct("<")) { // `f<T>(x)`
+        const std::size_t close = closingAngle(tokens_, partner_, open, tokens_.size());
+        if (close == kNoToken) return kNoToken;
+        open = close + 1;
+    }
+    return role(open) == TokenRole::CallOpen ? open : kNoToken;
+}
+
+std::size_t Unit::joinBefore(std::size_t name) const {
+    if (name == 0 || name >= tokens_.size()) return kNoToken;
+    std::size_t k = name - 1;
+    if (tokens_[k].isIdentifier("template") && k > 0) --k;
+    const Token& t = tokens_[k];
+    return t.isPunct(".") || t.isPunct("->") || t.isPunct("::") ? k : kNoToken;
+}
+
+std::size_t Unit::qualifierBefore(std::size_t colons, TemplateArguments templateArguments, bool* refused) const {
+    if (colons == 0) return kNoToken;
+    const std::size_t before = colons - 1;
+    if (isOperandName(before)) return before;
+    if (!tokens_[before].isPunct(">")) return kNoToken;
+    const std::size_t open = openingAngle(tokens_, partner_, before, 0);
+    if (open == kNoToken || open == 0 || !isOperandName(open - 1)) return kNoToken; // `c > ::b` compares
+    if (templateArguments == TemplateArguments::Refuse) {
+        if (refused) *refused = true;
+        return kNoToken;
+    }
+    return open - 1;
+}
+
+std::size_t Unit::qualifiedNameStart(std::size_t last) const {
+    std::size_t s = last;
+    for (;;) {
+        const std::size_t join = joinBefore(s);
+        if (join == kNoToken || !tokens_[join].isPunct("::")) return s;
+        const std::size_t qualifier = qualifierBefore(join, TemplateArguments::Follow, nullptr);
+        if (qualifier == kNoToken) return join; // `::name`
+        s = qualifier;
+    }
+}
+
+std::size_t Unit::postfixStart(std::size_t last, TemplateArguments templateArguments,
+                               bool* refusedTemplateArguments) const {
+    const TokenList& t = tokens_;
+    std::size_t s = last;
+    for (;;) {
+        if (s >= t.size()) return kNoToken;
+        if (t[s].isPunct("]") || t[s].isPunct(")")) {
+            const std::size_t open = partner_[s];
+            if (open == kNoToken || open == 0 || open > s) return kNoToken;
+            const TokenRole r = roles_[open];
+            const bool afterAngle = t[open - 1].isPunct(">");
+            if (r == TokenRole::CastOpen && afterAngle) { // `static_cast<T>(x)`: the cast starts it
+                const std::size_t angle = openingAngle(t, partner_, open - 1, 0);
+                return angle != kNoToken && angle > 0 ? angle - 1 : kNoToken;
+            }
+            if (r == TokenRole::CallOpen && afterAngle) { // `f<T>(x)`
+                const std::size_t angle = openingAngle(t, partner_, open - 1, 0);
+                if (templateArguments == TemplateArguments::Refuse) {
+                    if (refusedTemplateArguments) *refusedTemplateArguments = true;
+                    return kNoToken;
+                }
+                if (angle == kNoToken || angle == 0) return kNoToken;
+                s = angle - 1; // the called name
+                continue;
+            }
+            if (r == TokenRole::CallOpen || r == TokenRole::Subscript) {
+                s = open - 1; // the called or subscripted expression
+                continue;
+            }
+            // A parenthesised primary expression; a C-style cast's `(type)`, a lambda's
+            // introducer or an array bound ends no operand.
+            return t[s].isPunct(")") && r != TokenRole::CastOpen ? open : kNoToken;
+        }
+        if (!isOperandName(s)) return kNoToken;
+        const std::size_t join = joinBefore(s);
+        if (join == kNoToken || join == 0) return s;
+        if (!t[join].isPunct("::")) { // `.`, `->`: the object's last token
+            s = join - 1;
+            continue;
+        }
+        bool refused = false;
+        const std::size_t qualifier = qualifierBefore(join, templateArguments, &refused);
+        if (refused) {
+            if (refusedTemplateArguments) *refusedTemplateArguments = true;
+            return kNoToken;
+        }
+        if (qualifier == kNoToken) return join; // `::name`
+        s = qualifier;
+    }
+}
+
+} // namespace metalcpu::msl
