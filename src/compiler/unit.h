@@ -114,6 +114,12 @@ public:
     /// Defined in unit_expressions.cpp.
     std::size_t postfixStart(std::size_t last, TemplateArguments templateArguments,
                              bool* refusedTemplateArguments = nullptr) const;
+    /// One past the type that starts at `first`, read forwards: cv-qualifiers, address spaces,
+    /// type keywords, `typename`, names with their qualification and template arguments
+    /// (`const device metal::vec<float, 4>`), up to the declared name (TokenRole::Declarator)
+    /// or whatever else no type holds (`*`, `&`, `(`, `[`, `,`, `)`, `;`). `first` when no type
+    /// starts there.
+    std::size_t typeEnd(std::size_t first) const;
     /// The first token of the name whose last part is at `last` with its qualification:
     /// `a` in `a::b::last`, `::` in `::a::last`, `S` in `S<T>::last` and `a::template last`;
     /// `last` itself when nothing qualifies it. A member stays what it is: for `x.last` and

@@ -1,7 +1,8 @@
-// Unit's queries about expressions: where a postfix expression or a qualified name starts,
-// the `(` of a call, the assignment operator before a token.
-// The walks back are here once, so that the passes that wrap an expression (checked accesses,
-// collective call sites) or read a callee's qualification (the coroutine lowering) agree.
+// Unit's queries about expressions, names and types: where a postfix expression or a qualified
+// name starts, where a type ends, the `(` of a call, the assignment operator before a token.
+// The walks are here once, so that the passes that wrap an expression (checked accesses,
+// collective call sites) or read a callee's qualification or a type (the coroutine lowering,
+// checked pointer types) agree.
 #include "compiler/unit.h"
 
 #include "compiler/syntax.h"
@@ -58,6 +59,27 @@ std::size_t Unit::qualifiedNameStart(std::size_t last) const {
         if (qualifier == kNoToken) return join; // `::name`
         s = qualifier;
     }
+}
+
+std::size_t Unit::typeEnd(std::size_t first) const {
+    std::size_t j = first;
+    while (j < tokens_.size()) {
+        const Token& n = tokens_[j];
+        if (n.isPunct("::")) {
+            ++j;
+            continue;
+        }
+        if (!n.isIdentifier() || role(j) == TokenRole::Declarator ||
+            (isCppKeyword(n.spelling) && !isTypeKeyword(n.spelling) && !n.is("typename")))
+            return j;
+        ++j;
+        if (j < tokens_.size() && tokens_[j].isPunct("<")) { // template arguments
+            const std::size_t close = closingAngle(tokens_, partner_, j, tokens_.size());
+            if (close == kNoToken) return j;
+            j = close + 1;
+        }
+    }
+    return j;
 }
 
 std::size_t Unit::postfixStart(std::size_t last, TemplateArguments templateArguments,

@@ -310,5 +310,19 @@ TEST(UnitExpressions, AssignmentsAndCalls) {
     EXPECT_EQ(unit.callOpen(p->find("a")), kNoToken);
 }
 
+// Test where a type ends: past its qualifiers, address spaces, qualification and template
+// arguments, at its `*`, `&` or `(`, or at the name it declares.
+TEST(UnitExpressions, TypeEnd) {
+    auto p = testing::parse("void f(const device metal::vec<const float, 4>* p, device float a[],\n"
+                            "       threadgroup T (&t)[4], typename S::U u) { return; }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(unit.typeEnd(p->find("const")), p->find("*"));
+    EXPECT_EQ(unit.typeEnd(p->find("device", 1)), p->find("a"));
+    EXPECT_EQ(unit.typeEnd(p->find("threadgroup")), p->find("(", 1));
+    EXPECT_EQ(unit.typeEnd(p->find("typename")), p->find("u"));
+    EXPECT_EQ(unit.typeEnd(p->find("*")), p->find("*")); // no type starts there
+    EXPECT_EQ(unit.typeEnd(p->find("return")), p->find("return"));
+}
+
 } // namespace
 } // namespace metalcpu::msl

@@ -122,18 +122,16 @@ const char* functionFor(Use use) {
     return "::metalcpu_kernel::load(";
 }
 
-/// The name of a parameter declared as an array in an address space (`device float a[]`,
-/// `constant int k[4]`), whose address space is at `space` and whose type and name end before
-/// `j`: the unit's array declarator there, followed by what ends a parameter. Else kNoToken.
-std::size_t arrayParameterName(const Unit& unit, std::size_t space, std::size_t j) {
-    if (j < space + 3 || unit.role(j) != TokenRole::ArrayBound || unit.role(j - 1) != TokenRole::Declarator ||
-        unit.partner()[j] == kNoToken)
-        return kNoToken;
-    const TokenList& tokens = unit.tokens();
-    const std::size_t close = unit.partner()[j];
-    const Token& after = at(tokens, close + 1);
-    const bool attribute = unit.role(close + 1) == TokenRole::Attribute;
-    return after.isPunct(",") || after.isPunct(")") || attribute ? j - 1 : kNoToken;
+/// Whether `name`, which follows the type of a parameter in an address space, declares it as an
+/// array (`device float a[]`, `constant int k[4]`): the unit's declarator with its array bound,
+/// followed by what ends a parameter.
+bool isArrayParameter(const Unit& unit, std::size_t name) {
+    if (unit.role(name) != TokenRole::Declarator || unit.role(name + 1) != TokenRole::ArrayBound ||
+        unit.partner()[name + 1] == kNoToken)
+        return false;
+    const std::size_t close = unit.partner()[name + 1];
+    const Token& after = at(unit.tokens(), close + 1);
+    return after.isPunct(",") || after.isPunct(")") || unit.role(close + 1) == TokenRole::Attribute;
 }
 
 /// The name declared by `(&name)[N]...` starting at `open`, or kNoToken.
@@ -157,34 +155,26 @@ void rewriteCheckedPointerTypes(PassContext& context) {
         const std::optional<Space> qualifier = addressSpaceOf(t);
         if (!qualifier || !isCheckedSpace(*qualifier) || !unit.isUnqualifiedName(i)) continue;
         const SpaceInfo& space = infoOf(*qualifier);
+        // The rest of the type, up to its `*`, the declared name or what else ends it; what it
+        // says of itself outside its template arguments.
+        const std::size_t j = unit.typeEnd(i + 1);
         bool constInside = false;
-        std::size_t j = i + 1;
         bool sawType = false;
         bool placeholder = false;
-        for (;;) {
-            const Token& n = at(tokens, j);
-            if (n.isIdentifier("const") || n.isIdentifier("volatile")) {
+        for (std::size_t k = i + 1; k < j; ++k) {
+            const Token& n = tokens[k];
+            if (n.isPunct("<")) {
+                k = closingAngle(tokens, partner, k, j);
+            } else if (n.isIdentifier("const") || n.isIdentifier("volatile")) {
                 constInside = constInside || n.isIdentifier("const");
-                ++j;
-            } else if (n.isIdentifier("typename") || n.isPunct("::")) {
-                ++j;
-            } else if (n.isIdentifier() && (!isCppKeyword(n.spelling) || isTypeKeyword(n.spelling))) {
+            } else if (n.isIdentifier() && !n.isIdentifier("typename")) {
                 sawType = true;
                 placeholder = placeholder || n.isIdentifier("auto");
-                ++j;
-                if (at(tokens, j).isPunct("<")) {
-                    std::size_t close = closingAngle(tokens, partner, j, tokens.size());
-                    if (close == kNoToken) break;
-                    j = close + 1;
-                }
-            } else {
-                break;
             }
         }
         const std::size_t star = j < tokens.size() ? j : tokens.size() - 1;
-        // `device float a[] [[buffer(0)]]`: an array parameter is a pointer; the type loop took
-        // its name for part of the type.
-        const std::size_t arrayName = arrayParameterName(unit, i, j);
+        // `device float a[] [[buffer(0)]]`: an array parameter is a pointer.
+        const std::size_t arrayName = sawType && isArrayParameter(unit, j) ? j : kNoToken;
         // `threadgroup float (&t)[4][8]`: a reference to a named threadgroup array is the checked
         // array itself, so a helper checks its subscripts as the kernel does (checked.h).
         const std::size_t referenceName =
@@ -203,7 +193,7 @@ void rewriteCheckedPointerTypes(PassContext& context) {
             // address-space token is erased too, and must stay so).
             if (tokens[j].erased) continue;
             edits.insertAfter(arrayName - 1, ", " + std::to_string(space.number) + ">");
-            edits.erase(TokenRange{j, partner[j] + 1});
+            edits.erase(TokenRange{arrayName + 1, partner[arrayName + 1] + 1});
         } else if (!sawType || !tokens[star].isPunct("*") || tokens[star].erased) {
             // Not a pointer, or one in a declaration an earlier pass erased (a kernel's explicit
             // instantiation, an overload collapsed into another).
@@ -320,8 +310,10 @@ void rewriteCheckedAccesses(PassContext& context) {
                 giveUp(k, "a dereference", Unplaced::Operand);
                 continue;
             }
-            // `void (*f)(int)` declares a function pointer.
-            if (tokens[k - 1].isPunct("(") && at(tokens, last + 1).isPunct(")") && at(tokens, last + 2).isPunct("("))
+            // `(*f)(x)` calls what `f` points to and `void (*f)(int)` declares a pointer to a
+            // function: where the dereference is a whole callee in parentheses, it reads nothing.
+            if (unit.role(last + 2) == TokenRole::CallOpen &&
+                unit.postfixStart(last + 1, TemplateArguments::Refuse) == k - 1)
                 continue;
             UseSite use = useOf(unit, k, last);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : t;
