@@ -74,13 +74,6 @@ public:
         return role(i) == TokenRole::Assignment || role(i) == TokenRole::CompoundAssignment;
     }
 
-    /// The first token of the assignment operator that ends just before token `i`: `=`, `+=`
-    /// and the others, the `>` of `>>=` (lexed `>` `>=`); kNoToken when none does.
-    std::size_t assignmentBefore(std::size_t i) const;
-    /// The `(` of the call whose callee's name is at `name` (`f(x)`, `f<T>(x)`, `a.f(x)`,
-    /// `ns::f(x)`; TokenRole::CallOpen), or kNoToken when that name is not called there.
-    std::size_t callOpen(std::size_t name) const;
-
     /// Whether the `*`, `&` or `&&` at `i` belongs to a declarator rather than being an
     /// operator: the name it leads to (past more of them and cv-qualifiers) is a Declarator,
     /// as `*p` in `T* p;` and `*b` in `float a, *b;` (TokenRole::Declarator says where).
@@ -103,6 +96,8 @@ public:
     /// Whether the `)` at `close` ends the condition of `if`, `while`, `for` or `switch`.
     bool closesCondition(std::size_t close) const;
 
+    // Expressions, names and types, read off the roles (unit_expressions.cpp).
+
     /// The first token of the postfix expression whose last token is `last` (a name, or the `]`
     /// or `)` of a subscript, a call or a parenthesised expression): back over subscripts,
     /// calls, member accesses (`.`, `->`, `.template`) and qualifications (`ns::`, `::`),
@@ -111,20 +106,31 @@ public:
     /// expression of `(T)a[i]` starts at `a`. kNoToken when `last` ends no such expression (a
     /// lambda's introducer, an array bound, a literal) or at template arguments that
     /// `templateArguments` refuses; then `refusedTemplateArguments`, when given, is set.
-    /// Defined in unit_expressions.cpp.
     std::size_t postfixStart(std::size_t last, TemplateArguments templateArguments,
                              bool* refusedTemplateArguments = nullptr) const;
+    /// The last token of the postfix expression that starts at `first` (a name, `::`, a named
+    /// cast, or `(`): forwards over subscripts, calls, member accesses and postfix `++`/`--`,
+    /// `a[i].b[j]` from `a`, `p->f(x)` from `p`, `f<T>(x)[0]` from `f`, `(p + 1)[i]` from `(`.
+    /// After a C-style cast it is the end of the expression the cast applies to (`(T)a[i]`
+    /// from `(`: the `]`). kNoToken when no such expression starts at `first`.
+    std::size_t postfixEnd(std::size_t first) const;
+    /// The first token of the name whose last part is at `last` with its qualification:
+    /// `a` in `a::b::last`, `::` in `::a::last`, `S` in `S<T>::last` and `a::template last`;
+    /// `last` itself when nothing qualifies it. A member stays what it is: for `x.last` and
+    /// `x.ns::last` the result is the member (TokenRole::Member), not `x`.
+    std::size_t qualifiedNameStart(std::size_t last) const;
+    /// The first token of the assignment operator that ends just before token `i`: `=`, `+=`
+    /// and the others, the `>` of `>>=` (lexed `>` `>=`); kNoToken when none does.
+    std::size_t assignmentBefore(std::size_t i) const;
+    /// The `(` of the call whose callee's name is at `name` (`f(x)`, `f<T>(x)`, `a.f(x)`,
+    /// `ns::f(x)`; TokenRole::CallOpen), or kNoToken when that name is not called there.
+    std::size_t callOpen(std::size_t name) const;
     /// One past the type that starts at `first`, read forwards: cv-qualifiers, address spaces,
     /// type keywords, `typename`, names with their qualification and template arguments
     /// (`const device metal::vec<float, 4>`), up to the declared name (TokenRole::Declarator)
     /// or whatever else no type holds (`*`, `&`, `(`, `[`, `,`, `)`, `;`). `first` when no type
     /// starts there.
     std::size_t typeEnd(std::size_t first) const;
-    /// The first token of the name whose last part is at `last` with its qualification:
-    /// `a` in `a::b::last`, `::` in `::a::last`, `S` in `S<T>::last` and `a::template last`;
-    /// `last` itself when nothing qualifies it. A member stays what it is: for `x.last` and
-    /// `x.ns::last` the result is the member (TokenRole::Member), not `x`.
-    std::size_t qualifiedNameStart(std::size_t last) const;
 
     /// The statements of function `function`'s body (Module::functions index), or nullptr when
     /// it has no body or the statement parser could not delimit it.

@@ -9,6 +9,14 @@
 
 namespace metalcpu::msl {
 
+namespace {
+
+const Token kNone{};
+
+const Token& at(const TokenList& tokens, std::size_t i) { return i < tokens.size() ? tokens[i] : kNone; }
+
+} // namespace
+
 std::size_t Unit::assignmentBefore(std::size_t i) const {
     if (i == 0 || i > tokens_.size()) return kNoToken;
     if (tokens_[i - 1].isPunct(">") && role(i - 1) == TokenRole::CompoundAssignment) return kNoToken; // `>>=` goes on
@@ -58,6 +66,47 @@ std::size_t Unit::qualifiedNameStart(std::size_t last) const {
         const std::size_t qualifier = qualifierBefore(join, TemplateArguments::Follow, nullptr);
         if (qualifier == kNoToken) return join; // `::name`
         s = qualifier;
+    }
+}
+
+std::size_t Unit::postfixEnd(std::size_t first) const {
+    const TokenList& tokens = tokens_;
+    const std::vector<std::size_t>& partner = partner_;
+    std::size_t e;
+    const Token& t = at(tokens, first);
+    if (t.isPunct("(")) {
+        e = partner[first];
+        if (e == kNoToken) return kNoToken;
+        if (closesCStyleCast(e)) return postfixEnd(e + 1); // `(type)operand`
+    } else if (t.isIdentifier() && !isOperandName(first) && at(tokens, first + 1).isPunct("<")) {
+        // `reinterpret_cast<device T*>(p)`: the parentheses after the type end the cast.
+        const std::size_t close = closingAngle(tokens, partner, first + 1, tokens.size());
+        if (close == kNoToken || role(close + 1) != TokenRole::CastOpen) return kNoToken;
+        e = partner[close + 1];
+        if (e == kNoToken) return kNoToken;
+    } else if (isOperandName(first) || t.isPunct("::")) {
+        e = first;
+        if (t.isPunct("::")) ++e;
+        while (at(tokens, e + 1).isPunct("::") && isOperandName(e + 2)) e += 2;
+        // `f<T>(x)`: the template arguments of a call.
+        if (at(tokens, e + 1).isPunct("<")) {
+            const std::size_t close = closingAngle(tokens, partner, e + 1, tokens.size());
+            if (close != kNoToken && role(close + 1) == TokenRole::CallOpen) e = close;
+        }
+    } else {
+        return kNoToken;
+    }
+    for (;;) {
+        const Token& n = at(tokens, e + 1);
+        if ((n.isPunct("[") || n.isPunct("(")) && partner[e + 1] != kNoToken) {
+            e = partner[e + 1];
+        } else if (e + 2 < tokens.size() && isAccessedMember(e + 2)) {
+            e += 2;
+        } else if (n.isPunct("++") || n.isPunct("--")) {
+            e += 1;
+        } else {
+            return e;
+        }
     }
 }
 

@@ -265,6 +265,33 @@ TEST(UnitExpressions, PostfixStart) {
     }
 }
 
+/// The source text of the postfix expression of statement `source` (in a function body) that
+/// starts at the n-th token spelled `first`, as Unit::postfixEnd() delimits it; "none" when
+/// there is none.
+std::string postfixFrom(std::string_view source, std::string_view first, int n = 0) {
+    auto p = testing::parse("void f() { " + std::string(source) + " }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    const std::size_t begin = p->find(first, n);
+    const std::size_t end = unit.postfixEnd(begin);
+    return end == kNoToken ? "none" : sourceText(p->tokens, begin, end + 1);
+}
+
+// Test where a postfix expression ends: forwards over subscripts, calls with their template
+// arguments, member accesses and postfix increments; past a C-style cast to its operand.
+TEST(UnitExpressions, PostfixEnd) {
+    EXPECT_EQ(postfixFrom("x = a[i].b[j] + 1;", "a"), "a[i].b[j]");
+    EXPECT_EQ(postfixFrom("x = p->f(y)->m * 2;", "p"), "p->f(y)->m");
+    EXPECT_EQ(postfixFrom("x = ns::g<T>(y)[0];", "ns"), "ns::g<T>(y)[0]");
+    EXPECT_EQ(postfixFrom("x = ::v[i];", "::"), "::v[i]");
+    EXPECT_EQ(postfixFrom("x = (p + 1)[i];", "(", 1), "(p + 1)[i]");
+    EXPECT_EQ(postfixFrom("x = (float)a[i];", "(", 1), "(float)a[i]");
+    EXPECT_EQ(postfixFrom("x = reinterpret_cast<device T*>(p)[i];", "reinterpret_cast"),
+              "reinterpret_cast<device T*>(p)[i]");
+    EXPECT_EQ(postfixFrom("x = a++;", "a"), "a++");
+    EXPECT_EQ(postfixFrom("x = a.*m;", "a"), "a"); // `.*` binds looser than a postfix
+    EXPECT_EQ(postfixFrom("x = 1;", "1"), "none");
+}
+
 // Test that template arguments stop the walk when refused (the `>` may close a comparison)
 // and are followed as the roles read them otherwise.
 TEST(UnitExpressions, PostfixStartTemplateArguments) {

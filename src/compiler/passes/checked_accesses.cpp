@@ -32,49 +32,6 @@ std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why) {
     return start;
 }
 
-/// The last token of the postfix expression starting at `first` (after a C-style cast, of
-/// the one the cast applies to), or kNoToken.
-std::size_t postfixEnd(const Unit& unit, std::size_t first) {
-    const TokenList& tokens = unit.tokens();
-    const std::vector<std::size_t>& partner = unit.partner();
-    std::size_t e;
-    const Token& t = at(tokens, first);
-    if (t.isPunct("(")) {
-        e = partner[first];
-        if (e == kNoToken) return kNoToken;
-        if (unit.closesCStyleCast(e)) return postfixEnd(unit, e + 1); // `(type)operand`
-    } else if (t.isIdentifier() && !unit.isOperandName(first) && at(tokens, first + 1).isPunct("<")) {
-        // `reinterpret_cast<device T*>(p)`: the parentheses after the type end the cast.
-        const std::size_t close = closingAngle(tokens, partner, first + 1, tokens.size());
-        if (close == kNoToken || unit.role(close + 1) != TokenRole::CastOpen) return kNoToken;
-        e = partner[close + 1];
-        if (e == kNoToken) return kNoToken;
-    } else if (unit.isOperandName(first) || t.isPunct("::")) {
-        e = first;
-        if (t.isPunct("::")) ++e;
-        while (at(tokens, e + 1).isPunct("::") && unit.isOperandName(e + 2)) e += 2;
-        // `f<T>(x)`: the template arguments of a call.
-        if (at(tokens, e + 1).isPunct("<")) {
-            const std::size_t close = closingAngle(tokens, partner, e + 1, tokens.size());
-            if (close != kNoToken && unit.role(close + 1) == TokenRole::CallOpen) e = close;
-        }
-    } else {
-        return kNoToken;
-    }
-    for (;;) {
-        const Token& n = at(tokens, e + 1);
-        if ((n.isPunct("[") || n.isPunct("(")) && partner[e + 1] != kNoToken) {
-            e = partner[e + 1];
-        } else if (e + 2 < tokens.size() && unit.isAccessedMember(e + 2)) {
-            e += 2;
-        } else if (n.isPunct("++") || n.isPunct("--")) {
-            e += 1;
-        } else {
-            return e;
-        }
-    }
-}
-
 /// Whether the expression [first, last] is written to: followed (after member accesses and
 /// closing parentheses around it) by an assignment, or inside ++/--.
 enum class Use { Load, Store, Update };
@@ -305,7 +262,7 @@ void rewriteCheckedAccesses(PassContext& context) {
         } else if (unit.role(k) == TokenRole::Dereference) {
             // `&*p` computes an address and reads nothing.
             if (unit.role(k - 1) == TokenRole::AddressOf) continue;
-            const std::size_t last = postfixEnd(unit, k + 1);
+            const std::size_t last = unit.postfixEnd(k + 1);
             if (last == kNoToken) {
                 giveUp(k, "a dereference", Unplaced::Operand);
                 continue;
