@@ -192,6 +192,23 @@ TEST(UnitRoles, TrailingReturnTypes) {
     EXPECT_FALSE(unit.startsTrailingReturnType(p->find("x"))); // not a `->`
 }
 
+// Test that a pointer to an array or a function declares its name in parentheses, where a
+// declaration starts, and that the same group in an expression dereferences (the validation
+// flavour took `float (*q)[4] = r;` for a load and a store, and did not compile).
+TEST(UnitRoles, ParenthesisedDeclarators) {
+    EXPECT_EQ(roles("void f() { float (*q)[4] = r; }"),
+              "void:keyword f:declarator ( ) { float:keyword ( * q:declarator ) [:array-bound 4 ] =:assignment r:name ; }");
+    EXPECT_EQ(roles("void f() { T (*g)(int) = h; }"),
+              "void:keyword f:declarator ( ) { T:name ( * g:declarator ) ( int:keyword ) =:assignment h:name ; }");
+    EXPECT_EQ(roles("void f(float (&a)[4]);"),
+              "void:keyword f:declarator ( float:keyword ( & a:declarator ) [:array-bound 4 ] ) ;");
+    EXPECT_EQ(roles("void f() { x = (*q)[1] + (*g)(2); }"),
+              "void:keyword f:declarator ( ) { x:name =:assignment ( *:dereference q:name ) [:subscript 1 ] + ( "
+              "*:dereference g:name ) (:call 2 ) ; }");
+    EXPECT_EQ(roles("void f() { return (*g)(2); }"),
+              "void:keyword f:declarator ( ) { return:keyword ( *:dereference g:name ) (:call 2 ) ; }");
+}
+
 // Test the three meanings of `[`: subscript, array bound, lambda; and attributes.
 TEST(UnitRoles, Brackets) {
     EXPECT_EQ(roles("a[i] = f()[0];"),
