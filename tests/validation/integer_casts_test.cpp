@@ -64,9 +64,18 @@ kernel void threadgroup_round_trip(device uint* out [[buffer(0)]], constant uint
     threadgroup uint* p = (threadgroup uint*)(reinterpret_cast<ulong>(tile) + 4ul * l);
     out[i] = p[k];
 }
+// Casts to pointer types named through an alias and a template parameter: thread i writes
+// out[i + k].
+using words_t = device uint*;
+template <typename P> P as_pointer(ulong address) { return reinterpret_cast<P>(address); }
+kernel void named_pointer_types(device uint* out [[buffer(0)]], constant uint& k [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    words_t p = reinterpret_cast<words_t>(reinterpret_cast<ulong>(out) + 4ul * i);
+    device uint* q = as_pointer<device uint*>(reinterpret_cast<ulong>(p));
+    q[k] = i + 1;
+}
 )";
 
-constexpr unsigned kLoadLine = 14, kStoreLine = 14, kAtomicLoadLine = 25, kAtomicStoreLine = 30, kThreadgroupLine = 44;
+constexpr unsigned kLoadLine = 14, kStoreLine = 14, kAtomicLoadLine = 25, kAtomicStoreLine = 30, kThreadgroupLine = 44, kNamedTypesLine = 53;
 // Two halves of 12.13: adding 1.0 to either changes it (not so 0xEE11, -6212, whose step is 4).
 constexpr std::uint32_t kHalfCanary = 0x4A114A11u;
 
@@ -191,6 +200,36 @@ TEST_P(IntegerCasts, ThreadgroupRoundTrip) {
         EXPECT_EQ(got[0].access, Access::Load);
         EXPECT_EQ(got[0].count, n);
         EXPECT_EQ(got[0].location.line, kThreadgroupLine);
+    }
+}
+
+// Test that reinterpret_casts to pointer types named through an alias and a template
+// parameter make pointers that write where raw ones do, silently; and that stores through
+// them past out's memory (k = n + 2 skips the trailing canary) are reported, once per thread,
+// and land nowhere.
+TEST_P(IntegerCasts, NamedPointerTypes) {
+    const Shape shape = GetParam();
+    const std::uint32_t n = static_cast<std::uint32_t>(shape.count);
+    MTL::ComputePipelineState* pipeline = this->pipeline(library_, "named_pointer_types");
+    ASSERT_NE(pipeline, nullptr);
+    for (std::uint32_t k : {0u, n + 2}) {
+        MTL::Buffer* out = output(n);
+        dispatch(pipeline, shape.count, shape.group, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, sizeof(std::uint32_t), 0);
+            e->setBytes(&k, sizeof k, 1);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        for (std::uint32_t i = 0; i < n; ++i)
+            EXPECT_EQ(words(out)[1 + i], k == 0 ? i + 1 : 0xFFFFFFFFu) << "k " << k << ", thread " << i;
+        expectCanaries(out, n);
+        if (k == 0) {
+            EXPECT_THAT(got, ::testing::IsEmpty());
+            continue;
+        }
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_EQ(got[0].access, Access::Store);
+        EXPECT_EQ(got[0].count, n);
+        EXPECT_EQ(got[0].location.line, kNamedTypesLine);
     }
 }
 
