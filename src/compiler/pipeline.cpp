@@ -4,6 +4,7 @@
 #include "compiler/passes/address_spaces.h"
 #include "compiler/passes/attributes.h"
 #include "compiler/passes/checked_accesses.h"
+#include "compiler/passes/checked_value_casts.h"
 #include "compiler/passes/collective_calls.h"
 #include "compiler/passes/constant_initialisation.h"
 #include "compiler/passes/designators.h"
@@ -86,6 +87,8 @@ const std::vector<PassInfo>& passes() {
     // - collective-calls runs before checked-accesses and everything that wraps expressions:
     //   its `(call site, f(x))` must be inside what they insert around `f(x)` (`load(`...`)`),
     //   and after address-space-overloads, whose erased code must not print its insertions;
+    // - checked-value-casts runs after checked-pointer-types, whose casts to checked pointers
+    //   (pointer_cast) it leaves alone;
     // - checked-accesses runs after the type rewrites it builds on;
     // - threadgroup-variables, coroutines and work-item loops copy rewritten text;
     // - array-designators runs late: it copies initialiser values with every edit in them;
@@ -100,6 +103,7 @@ const std::vector<PassInfo>& passes() {
         {"kernel-instantiations", eraseKernelInstantiations, false},
         {"attributes", rewriteAttributes, false},
         {"checked-pointer-types", rewriteCheckedPointerTypes, true},
+        {"checked-value-casts", rewriteCheckedValueCasts, true},
         {"address-spaces", rewriteAddressSpaces, false},
         {"constant-initialisation", rewriteConstantInitialisation, false},
         {"collective-calls", markCollectiveCalls, false},
