@@ -67,6 +67,26 @@ kernel void sortlike(device float* out [[buffer(0)]], constant uint2& shape [[bu
 template [[host_name("arg_sort_4096")]] kernel void sortlike<true, 4096>(device float*, constant uint2&, uint, uint, uint);
 template [[host_name("sort_8192")]] kernel void sortlike<false, 8192>(device float*, constant uint2&, uint, uint, uint);
 
+// A constexpr local's dead branch in a plain kernel: 64 KiB that never count.
+kernel void constexpr_dead(device float* out [[buffer(0)]], constant uint2& shape [[buffer(1)]],
+                           uint i [[thread_position_in_grid]], uint lid [[thread_position_in_threadgroup]],
+                           uint gid [[threadgroup_position_in_grid]]) {
+    constexpr bool kHuge = false;
+    if (kHuge) {
+        threadgroup float huge[16384];
+        huge[lid] = 1.0f;
+        out[i] = huge[lid];
+        return;
+    }
+    threadgroup float tile[1024];
+    const uint size = shape.y;
+    for (uint k = lid; k < 1024; k += size) tile[k] = float(gid * 100000 + k);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    const uint present = min(size, shape.x - gid * size);
+    const uint other = (lid + 1) % present;
+    out[i] = tile[other] + tile[other + size * ((1024 - 1 - other) / size)];
+}
+
 // Branches decided at run time: both count (100 and 200 floats).
 kernel void runtime_branches(device float* out [[buffer(0)]], constant uint2& shape [[buffer(1)]],
                              uint i [[thread_position_in_grid]], uint lid [[thread_position_in_threadgroup]]) {
@@ -131,11 +151,13 @@ TEST_P(ThreadgroupMemoryKernels, EachInstantiationItsOwnSize) {
 
 // Test that the arrays of a branch that cannot run in an instantiation do not count: the
 // arg-sort instantiation needs 16 + 16 KiB (its else-branch would add 16), the plain one
-// 32 KiB (its then-branch would add 64).
+// 32 KiB (its then-branch would add 64); a plain kernel's branch on a false constexpr local
+// (64 KiB) counts for nothing either.
 TEST_P(ThreadgroupMemoryKernels, DeadBranchesDoNotCount) {
     EXPECT_EQ(run("arg_sort_4096", 32768),
               expected(4096, [](unsigned g, unsigned k, bool last) { return last ? float(4096 - k) : float(g * 100000 + k); }));
     EXPECT_EQ(run("sort_8192", 32768), expected(8192, [](unsigned g, unsigned k, bool) { return float(g * 100000 + 2 * k); }));
+    EXPECT_EQ(run("constexpr_dead", 4096), expected(1024, [](unsigned g, unsigned k, bool) { return float(g * 100000 + k); }));
 }
 
 // Test that branches decided at run time count both (400 + 800 bytes) and still run.

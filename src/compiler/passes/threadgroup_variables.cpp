@@ -112,8 +112,9 @@ std::vector<EnclosingBranch> enclosingBranches(const std::vector<const std::vect
 }
 
 // Whether condition `c` can be copied into a template argument of the declaration: made of
-// the function's template parameters (`names`), qualified names, literals and operators, no
-// assignment, lambda or declaration, and untouched by the passes before this one.
+// the function's template parameters and constexpr locals (`names`), qualified names,
+// literals and operators, no assignment, lambda or declaration, and untouched by the passes
+// before this one.
 bool constantShaped(const PassContext& c, TokenRange condition, const std::vector<std::string>& names) {
     const TokenList& tokens = c.unit.tokens();
     static constexpr std::string_view kWords[] = {"true", "false", "sizeof", "alignof", "static_cast", "nullptr"};
@@ -137,6 +138,22 @@ bool constantShaped(const PassContext& c, TokenRange condition, const std::vecto
         return false;
     }
     return !condition.empty();
+}
+
+// The names function `f`'s body declares `constexpr` (`constexpr bool kUse = false;`): like
+// template parameters, constants wherever a later pass moves a threadgroup declaration to.
+std::vector<std::string> constexprLocals(const Unit& unit, const FunctionDecl& f) {
+    const TokenList& tokens = unit.tokens();
+    std::vector<std::string> out;
+    for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+        if (!tokens[i].isIdentifier("constexpr") || tokens[i - 1].isIdentifier("if")) continue;
+        const std::size_t end = simpleStatementEnd(tokens, unit.partner(), i, f.bodyClose);
+        if (end == kNoToken) continue;
+        if (const auto d = parseDeclaration(tokens, unit.partner(), i, end))
+            for (std::size_t name : d->names) out.push_back(tokens[name].spelling);
+        i = end;
+    }
+    return out;
 }
 
 // The template parameters of function `f`, split; empty for a non-template.
@@ -320,13 +337,13 @@ void rewriteThreadgroupVariables(PassContext& c) {
                                          "() { return ::metalcpu_kernel::instantiation_owner(__PRETTY_FUNCTION__); } } ");
             }
         }
-        std::vector<std::string> parameterNames;
+        std::vector<std::string> constants = constexprLocals(c.unit, f);
         for (TokenRange p : templateParameters(c.unit, f))
             if (const std::size_t name = templateParameterName(c.unit, p).first; name != kNoToken)
-                parameterNames.push_back(tokens[name].spelling);
+                constants.push_back(tokens[name].spelling);
         std::string live;
         for (const EnclosingBranch& b : d.branches) {
-            if (!constantShaped(c, b.condition, parameterNames)) continue;
+            if (!constantShaped(c, b.condition, constants)) continue;
             const std::string condition = "(" + sourceText(tokens, b.condition.begin, b.condition.end) + ")";
             live += std::string(live.empty() ? "" : " && ") + "!(__builtin_constant_p" + condition + " && " +
                     (b.then ? "!" : "") + condition + ")";

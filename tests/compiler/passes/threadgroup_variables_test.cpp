@@ -269,10 +269,17 @@ TEST(ThreadgroupVariables, BranchesThatCannotRun) {
               "!(__builtin_constant_p(A && sizeof(float) == 4) && !(A && sizeof(float) == 4))>",
           "threadgroup_variable<int, 0x100006ull, " + owner + ">"})
         EXPECT_NE(r.text.find(expected), std::string::npos) << expected << "\nin\n" << r.text;
-    // Outside a kernel template: no owner, the condition still (an `if (0)` never counts).
-    EXPECT_NE(rewrite("kernel void k() { if (0) { threadgroup int v[4]; } }")
-                  .text.find("threadgroup_variable<int[4], 0x100001ull, 0, !(__builtin_constant_p(0) && !(0))>"),
-              std::string::npos);
+    // Outside a kernel template: no owner, the condition still (an `if (0)` never counts),
+    // and a constexpr local is a constant too (`if constexpr` declares nothing).
+    const std::string plain = rewrite("kernel void k() { if (0) { threadgroup int v[4]; } constexpr bool kUse = false; "
+                                      "if constexpr (kUse) { threadgroup int w[4]; } }")
+                                  .text;
+    EXPECT_NE(plain.find("threadgroup_variable<int[4], 0x100001ull, 0, !(__builtin_constant_p(0) && !(0))>"),
+              std::string::npos)
+        << plain;
+    EXPECT_NE(plain.find("threadgroup_variable<int[4], 0x100002ull, 0, !(__builtin_constant_p(kUse) && !(kUse))>"),
+              std::string::npos)
+        << plain;
     ASSERT_EQ(r.declarations.size(), 6u);
     ASSERT_EQ(r.declarations[4].branches.size(), 2u);
     EXPECT_TRUE(r.declarations[2].branches.size() == 1 && !r.declarations[2].branches[0].then);
