@@ -2,9 +2,9 @@
 // function: each instantiation of a kernel template reports (staticThreadgroupMemoryLength)
 // and is checked against the 32 KiB limit by its own variables, and variables in a branch
 // whose condition is a constant false for the instantiation count for nothing (MLX's
-// block_sort: `if (ARG_SORT) { two arrays } else { one }`). Branches decided at run time
-// count both. Groups of 1, 33, 64 and 1024 threads, a last group cut by the grid; plain and
-// shader-validated.
+// block_sort: `if (ARG_SORT) { two arrays } else { one }`; a specialised function constant).
+// Branches decided at run time count both. Groups of 1, 33, 64 and 1024 threads, a last
+// group cut by the grid; plain and shader-validated.
 #include "guarded_buffer.h"
 #include "metal_test.h"
 
@@ -182,6 +182,68 @@ TEST_P(ThreadgroupMemoryKernels, OversizedInstantiationIsRefused) {
               "Threadgroup memory size (65536) exceeds the maximum threadgroup memory allowed (32768)");
     descriptor->release();
     function->release();
+}
+
+// A branch on a function constant: a library specialised with its value drops the other
+// branch, as Apple's compiler does when it specialises the function (32 KiB each, 64 together).
+const char* const kSpecialised = R"(
+#include <metal_stdlib>
+using namespace metal;
+constant bool kArgs [[function_constant(0)]];
+kernel void fc_branch(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]],
+                      uint lid [[thread_position_in_threadgroup]], uint size [[threads_per_threadgroup]]) {
+    if (kArgs) {
+        threadgroup float vals[4096];
+        threadgroup uint idxs[4096];
+        for (uint k = lid; k < 4096; k += size) {
+            vals[k] = float(k);
+            idxs[k] = 4095 - k;
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        out[i] = vals[lid] + float(idxs[lid]);
+    } else {
+        threadgroup float vals[8192];
+        for (uint k = lid; k < 8192; k += size) vals[k] = float(2 * k);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        out[i] = vals[lid];
+    }
+}
+)";
+
+using ThreadgroupMemorySpecialised = MetalTest;
+
+// Test that each specialisation reports 32 KiB, fits and runs (one group of 33 threads).
+TEST_F(ThreadgroupMemorySpecialised, FunctionConstantBranches) {
+    MTL::Library* library = compile(kSpecialised);
+    ASSERT_NE(library, nullptr);
+    for (bool args : {true, false}) {
+        SCOPED_TRACE(args ? "kArgs" : "!kArgs");
+        MTL::FunctionConstantValues* values = MTL::FunctionConstantValues::alloc()->init();
+        values->setConstantValue(&args, MTL::DataTypeBool, NS::UInteger(0));
+        NS::Error* error = nullptr;
+        MTL::Function* function =
+            library->newFunction(NS::String::string("fc_branch", NS::UTF8StringEncoding), values, &error);
+        values->release();
+        ASSERT_NE(function, nullptr) << text(error ? error->localizedDescription() : nullptr);
+        MTL::ComputePipelineState* state = device_->newComputePipelineState(function, &error);
+        function->release();
+        ASSERT_NE(state, nullptr) << text(error ? error->localizedDescription() : nullptr);
+        EXPECT_EQ(state->staticThreadgroupMemoryLength(), 32768u);
+        constexpr unsigned kThreads = 33;
+        GuardedBuffer out(device_, kThreads * 4);
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        out.bind(encoder, 0);
+        encoder->dispatchThreads(MTL::Size(kThreads, 1, 1), MTL::Size(kThreads, 1, 1));
+        encoder->endEncoding();
+        ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
+        for (unsigned i = 0; i < kThreads; ++i)
+            EXPECT_EQ(out.data<float>()[i], args ? 4095.0f : float(2 * i)) << "thread " << i;
+        out.expectCanariesIntact();
+        state->release();
+    }
+    library->release();
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, ThreadgroupMemoryKernels,

@@ -112,9 +112,9 @@ std::vector<EnclosingBranch> enclosingBranches(const std::vector<const std::vect
 }
 
 // Whether condition `c` can be copied into a template argument of the declaration: made of
-// the function's template parameters and constexpr locals (`names`), qualified names,
-// literals and operators, no assignment, lambda or declaration, and untouched by the passes
-// before this one.
+// the function's template parameters, constexpr locals and function constants (`names`),
+// qualified names, literals and operators, no assignment, lambda or declaration, and
+// untouched by the passes before this one.
 bool constantShaped(const PassContext& c, TokenRange condition, const std::vector<std::string>& names) {
     const TokenList& tokens = c.unit.tokens();
     static constexpr std::string_view kWords[] = {"true", "false", "sizeof", "alignof", "static_cast", "nullptr"};
@@ -338,6 +338,8 @@ void rewriteThreadgroupVariables(PassContext& c) {
             }
         }
         std::vector<std::string> constants = constexprLocals(c.unit, f);
+        // A function constant is a constant of the library compiled with its values.
+        for (const FunctionConstantDecl& fc : c.findings.functionConstants) constants.push_back(fc.name);
         for (TokenRange p : templateParameters(c.unit, f))
             if (const std::size_t name = templateParameterName(c.unit, p).first; name != kNoToken)
                 constants.push_back(tokens[name].spelling);

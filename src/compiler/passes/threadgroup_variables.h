@@ -84,8 +84,8 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, s
 /// gives `threadgroup_variable<float[N], KEY, __mc_tg_owner_3<ARG, N>(),
 /// !(__builtin_constant_p(ARG) && !(ARG))>`, false where ARG is a constant false, as
 /// Apple's compiler drops such a branch and its variables. Only conditions made of the
-/// template's parameters, the body's constexpr variables, qualified names, literals and
-/// operators are written there
+/// template's parameters, the body's constexpr variables, the file's function constants,
+/// qualified names, literals and operators are written there
 /// (a per-thread variable may not be in scope where a later pass moves the declaration);
 /// any other condition counts as one that may be true.
 void rewriteThreadgroupVariables(PassContext& context);
