@@ -2,6 +2,7 @@
 
 #include "compiler/edits.h"
 #include "compiler/passes/kernel_signatures.h"
+#include "compiler/passes/threadgroup_variables.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
@@ -72,6 +73,14 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
             } else {
                 code.maxThreadsExpression = sourceText(tokens, a.maxThreadsExpression->begin, a.maxThreadsExpression->end);
             }
+        }
+        // The instantiation's number for its own body's threadgroup variables (the helper is
+        // the threadgroup-variables pass's, inserted when the body declares one).
+        if (sitesByFunction.count(e.function) && !e.templateArguments.empty()) {
+            const auto owner = threadgroupOwnerHelper(unit, e.function);
+            if (owner && namesThreadgroupOwner(*owner, unit, e.templateArgumentTokens))
+                code.threadgroupOwnerExpression =
+                    qualifiedName(f.namespaces, owner->name) + "<" + e.templateArguments + ">()";
         }
         if (!e.templateArguments.empty()) {
             code.instantiationFile = files.reportedName(e.nameLocation.file);

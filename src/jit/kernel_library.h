@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace metalcpu::jit {
@@ -88,7 +89,9 @@ private:
     std::vector<std::string> names_;
     std::map<std::string, const mc_kernel*> kernels_;
     std::map<std::string, const mc_module*> modules_; ///< of each kernel
-    std::map<std::uint64_t, mc_threadgroup_site> sites_;
+    std::map<std::uint64_t, mc_threadgroup_site> sites_; ///< by key: the largest record of each site
+    /// By (owner, key): the records of sites in kernel templates' bodies, per instantiation.
+    std::map<std::pair<std::uint64_t, std::uint64_t>, mc_threadgroup_site> ownedSites_;
     std::vector<std::string> validationSources_;
     /// The errors of the modules whose instrumented translation failed (they carry
     /// validationFailureSource() instead of a validation source).

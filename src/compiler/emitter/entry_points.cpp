@@ -252,6 +252,12 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                    e.maxThreadsExpression + ");\n";
             maxThreads = scope + "__mc_" + k + "_max_threads";
         }
+        std::string threadgroupOwner;
+        if (!e.threadgroupOwnerExpression.empty()) {
+            // Evaluated here, where the template arguments resolve as written.
+            out += "constexpr mc_u64 __mc_" + k + "_threadgroup_owner = " + e.threadgroupOwnerExpression + ";\n";
+            threadgroupOwner = scope + "__mc_" + k + "_threadgroup_owner";
+        }
         out += "}" + close + "\n";
         if (selectsKernels) out += "#endif\n";
         out += "\n";
@@ -274,7 +280,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                             flags + ", " + maxThreads + ", " + std::to_string(info.params.size()) + ", " +
                             params + ", &" + scope + "__mc_" + k + "_run_group, " + runThread + ", " +
                             std::to_string(info.threadgroupSites.size()) + ", " + sites + ", " +
-                            quoteString(info.frameName.empty() ? info.hostName : info.frameName) + "},\n" +
+                            quoteString(info.frameName.empty() ? info.hostName : info.frameName) +
+                            ", " + (threadgroupOwner.empty() ? std::string("0") : threadgroupOwner) + "},\n" +
                             (selectsKernels ? "#endif\n" : ""));
     }
     std::string constantTable = "nullptr, 0";

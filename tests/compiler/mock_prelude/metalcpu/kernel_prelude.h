@@ -379,7 +379,8 @@ template <class T, class E, class K> struct tensor_parameter<metal::tensor<T, E,
     static constexpr mc_u32 data_type = 16; // MTL::TensorDataTypeFloat16 stands for every type here
 };
 template <class T, mc_builtin B> T builtin(const mc_group* group, const thread_ids& ids);
-template <class T, mc_u64 Key> T& threadgroup_variable(const mc_group* group);
+template <class T, mc_u64 Key, mc_u64 Owner = 0, bool Live = true> T& threadgroup_variable(const mc_group* group);
+constexpr mc_u64 instantiation_owner(const char* name) { return name[0] ? 1 : 2; }
 template <class T, unsigned long long Index> struct function_constant {
     static constexpr unsigned long long index = Index;
     static constexpr unsigned data_type = 53;
