@@ -17,12 +17,20 @@ const    uint shift                          = ::metalcpu_kernel::function_const
                               const float* bias                                           ,
                               float* out              ,
                        uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
-{
-    float sum = 0;
-    for (int i = 0; i < nsg; ++i) sum += in[gid * nsg + i];
+{ ::metalcpu_kernel::lane_block<false, 4> __mc_wi(__mc_group); using __mc_b3 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 4> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) {
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; { 
+#line 20 "function_constants.metal"
+    float sum = 0; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], sum); } });
+    for (int i = 0; i < nsg; ++i) { ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 gid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 sum = __mc_v0[__mc_t.slot]; { 
+#line 21 "function_constants.metal"
+                                  sum += in[gid * nsg + i]; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], sum); }); }
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 gid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 sum = __mc_v0[__mc_t.slot]; { 
+#line 22 "function_constants.metal"
     if (has_bias) sum += bias[gid];
     uint extra =                              __mc_fc_shift::defined ? shift : 0;
-    out[gid] = sum * scale + span + extra;
+    out[gid] = sum * scale + span + extra; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], sum); });
+} 
+#line 25 "function_constants.metal"
 }
 #endif
 #if METALCPU_SELECTS_KERNEL(0xb756a77766d33a84ull)
@@ -51,15 +59,7 @@ __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::m
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
     auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::scaled_sum(__a0, __a1, __a2, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
-    });
-}
-void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
-    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
-    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
-    auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
     ::scaled_sum(__a0, __a1, __a2, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
@@ -101,7 +101,7 @@ __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x638d52fda4986aabull)
-    {"scaled_sum", "function_constants.metal", 15, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scaled_sum"},
+    {"scaled_sum", "function_constants.metal", 15, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "scaled_sum"},
 #endif
 #if METALCPU_SELECTS_KERNEL(0xb756a77766d33a84ull)
     {"untouched", "function_constants.metal", 27, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "untouched"},

@@ -6,10 +6,14 @@ template <typename T, int N>
            void fill_with(       T* out              ,
                           const    T& value              ,
                           uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
-{
+{ ::metalcpu_kernel::lane_block<false, 4> __mc_wi(__mc_group); using __mc_b2 = decltype(gid); while (__mc_wi.next()) {
     for (int k = 0; k < N; ++k) {
-        out[gid * N + k] = value;
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 
+#line 11 "template_kernel.metal"
+        out[gid * N + k] = value; } });
     }
+} 
+#line 13 "template_kernel.metal"
 }
 #line 1 "<metalcpu generated>"
 // "fill_float_4"
@@ -20,14 +24,7 @@ using __mc_0_fn = decltype(&::fill_with<float, 4>);
 __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::fill_with<float, 4>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
-    });
-}
-void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
-    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
-    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
     ::fill_with<float, 4>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
@@ -41,18 +38,11 @@ const ::mc_param __mc_0_params[] = {
 namespace {
 #line 20 "template_kernel.metal"
 using __mc_1_fn = decltype(&::fill_with<int, 2>);
-#line 31 "<metalcpu generated>"
+#line 24 "<metalcpu generated>"
 __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_1_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>(__g, 1);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::fill_with<int, 2>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
-    });
-}
-void __mc_1_run_thread(const ::mc_group* __g, mc_u32 __i) {
-    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
-    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>(__g, 1);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
     ::fill_with<int, 2>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_1_params[] = {
@@ -65,7 +55,7 @@ const ::mc_param __mc_1_params[] = {
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.fill_float_4") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.fill_int_2") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"fill_float_4", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "fill_with<float, 4>"},
-    {"fill_int_2", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "fill_with<int, 2>"},
+    {"fill_float_4", "template_kernel.metal", 6, 17, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "fill_with<float, 4>"},
+    {"fill_int_2", "template_kernel.metal", 6, 17, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "fill_with<int, 2>"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "template_kernel.metal", nullptr, 0)
