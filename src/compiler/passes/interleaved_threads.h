@@ -40,10 +40,10 @@ class Unit;
 ///   - a statement of its body's own block is a `for`, `while` or `do` loop whose header is
 ///     uniform: it names only its own variables, the kernel's parameters other than per-thread
 ///     builtins and references into device or threadgroup memory, and names the body does not
-///     declare; it calls nothing, and indexes or dereferences nothing;
+///     declare; it calls nothing, and indexes or dereferences nothing; and its body has no
+///     `break` for it, `goto` or label (its lanes would leave it at different iterations);
 ///   - the work-item-loop planner takes it with those loops as split points (planInterleavedKernel():
-///     per-thread variables that can have slots, no `break`, `goto` or label in a uniform loop;
-///     a `continue` for it works);
+///     per-thread variables that can have slots; a `continue` of a uniform loop works);
 ///   - `enabled` (TranslateOptions::interleaveThreads).
 /// A kernel with a uniform loop that does not qualify gets a WorkItemRefusal in `refusals`.
 std::vector<WorkItemKernel> findInterleavedKernels(const Unit& unit, const CallGraph& graph,
