@@ -73,32 +73,6 @@ private:
     std::set<std::string> bodyNames_; ///< every name the body declares (per-thread variables, its constants)
 };
 
-// Whether statement `s` (in a uniform loop's body) has a `break` for that loop, a `goto` or a
-// label: the lanes would leave the loop at different iterations, which the loop run once per
-// block cannot follow. (A `continue` can: the lane's piece ends early.)
-bool leavesLoop(const Unit& unit, const Statement& s, bool breakStays) {
-    switch (s.kind) {
-    case StatementKind::Break:
-        return !breakStays;
-    case StatementKind::Goto:
-        return true;
-    case StatementKind::Labeled:
-        if (!unit.tokens()[s.keyword].isIdentifier("case") && !unit.tokens()[s.keyword].isIdentifier("default"))
-            return true;
-        break;
-    case StatementKind::For:
-    case StatementKind::While:
-    case StatementKind::Do:
-    case StatementKind::Switch:
-        breakStays = true;
-        break;
-    default:
-        break;
-    }
-    return std::any_of(s.children.begin(), s.children.end(),
-                       [&](const Statement& c) { return leavesLoop(unit, c, breakStays); });
-}
-
 // A name an atomic operation or type starts with, in the kernel or anything it reaches.
 std::size_t namedAtomic(const Unit& unit, const std::vector<std::size_t>& functions) {
     const TokenList& tokens = unit.tokens();
@@ -137,8 +111,11 @@ std::vector<WorkItemKernel> findInterleavedKernels(const Unit& unit, const CallG
             if (s.kind != StatementKind::For && s.kind != StatementKind::While && s.kind != StatementKind::Do) continue;
             std::size_t where = s.keyword;
             std::string why;
-            const bool leaves = std::any_of(s.children.begin(), s.children.end(),
-                                            [&](const Statement& c) { return leavesLoop(unit, c, false); });
+            // A break for the loop, a goto or a label: its lanes would leave it at different
+            // iterations, which the loop run once per block cannot follow (a continue can).
+            const bool leaves = std::any_of(s.children.begin(), s.children.end(), [&](const Statement& c) {
+                return jumpsOut(unit.tokens(), c, false, true);
+            });
             if (leaves && refusal.reason.empty())
                 refusal = {fi, s.keyword, "a loop with a break, goto or label cannot interleave its threads"};
             else if (!leaves && headers.uniform(s, where, why))

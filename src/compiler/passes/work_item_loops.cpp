@@ -30,6 +30,33 @@ bool isUniformBuiltin(Builtin b) {
     return false;
 }
 
+// What jumps out of `s`; see work_item_loops.h.
+bool jumpsOut(const TokenList& tokens, const Statement& s, bool breakStays, bool continueStays) {
+    switch (s.kind) {
+    case StatementKind::Break:
+        return !breakStays;
+    case StatementKind::Continue:
+        return !continueStays;
+    case StatementKind::Goto:
+        return true;
+    case StatementKind::Labeled:
+        if (!tokens[s.keyword].isIdentifier("case") && !tokens[s.keyword].isIdentifier("default")) return true;
+        break;
+    case StatementKind::For:
+    case StatementKind::While:
+    case StatementKind::Do:
+        breakStays = continueStays = true;
+        break;
+    case StatementKind::Switch:
+        breakStays = true;
+        break;
+    default:
+        break;
+    }
+    return std::any_of(s.children.begin(), s.children.end(),
+                       [&](const Statement& c) { return jumpsOut(tokens, c, breakStays, continueStays); });
+}
+
 namespace {
 
 bool contains(const TokenRange& r, std::size_t i) { return i >= r.begin && i < r.end; }
@@ -495,31 +522,8 @@ private:
         }
     }
 
-    // break/continue that would leave the region for a loop outside it, goto and labels.
     bool jumpsOut(const Statement& s, bool breakStays, bool continueStays) const {
-        switch (s.kind) {
-        case StatementKind::Break:
-            return !breakStays;
-        case StatementKind::Continue:
-            return !continueStays;
-        case StatementKind::Goto:
-            return true;
-        case StatementKind::Labeled:
-            if (!tokens_[s.keyword].isIdentifier("case") && !tokens_[s.keyword].isIdentifier("default")) return true;
-            break;
-        case StatementKind::For:
-        case StatementKind::While:
-        case StatementKind::Do:
-            breakStays = continueStays = true;
-            break;
-        case StatementKind::Switch:
-            breakStays = true;
-            break;
-        default:
-            break;
-        }
-        return std::any_of(s.children.begin(), s.children.end(),
-                           [&](const Statement& c) { return jumpsOut(c, breakStays, continueStays); });
+        return msl::jumpsOut(tokens_, s, breakStays, continueStays);
     }
 
     // Whether `name` is written anywhere after `from` in the body as `&name`.

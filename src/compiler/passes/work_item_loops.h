@@ -30,6 +30,7 @@
 #include "compiler/passes/pass.h"
 #include "compiler/passes/threadgroup_variables.h"
 #include "compiler/scanner.h"
+#include "compiler/statements.h"
 #include "compiler/translate.h"
 
 #include <map>
@@ -169,6 +170,11 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
 bool planInterleavedKernel(const Unit& unit, const CoroutineKernel& kernel, const std::vector<std::size_t>& uniformLoops,
                            const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
                            const std::vector<ParamInfo>& parameters, WorkItemKernel& out, WorkItemRefusal& refusal);
+
+/// Whether statement `s` has a `break` or `continue` that leaves it for a loop or switch outside
+/// it (unless `breakStays` / `continueStays`: `s` is inside one that catches it), a `goto` or a
+/// label other than `case` and `default`.
+bool jumpsOut(const TokenList& tokens, const Statement& s, bool breakStays, bool continueStays);
 
 /// Whether builtin `b` has one value for the whole group (METALCPU_BUILTINS' `uniform` column).
 bool isUniformBuiltin(Builtin b);
