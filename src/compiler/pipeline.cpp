@@ -10,6 +10,7 @@
 #include "compiler/passes/designators.h"
 #include "compiler/passes/division.h"
 #include "compiler/passes/function_pointer_casts.h"
+#include "compiler/passes/interleaved_threads.h"
 #include "compiler/passes/kernel_selection.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
@@ -67,6 +68,10 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
         std::erase_if(found.coroutineKernels, [&](const CoroutineKernel& c) { return c.function == w.function; });
     std::erase_if(found.coroutineKernels,
                   [](const CoroutineKernel& c) { return !c.collectives.empty() || !c.laneUsers.empty(); });
+    // Barrier-free kernels with a uniform loop run their threads interleaved in it.
+    for (WorkItemKernel& k : findInterleavedKernels(unit, found.graph, found.parameters, found.threadgroupVariables,
+                                                    options.interleaveThreads, found.interleavingRefusals))
+        found.workItemKernels.push_back(std::move(k));
     // Shader validation accepts pointers into program-scope constants: find them while the
     // declarations are still MSL.
     if (options.validation) found.programConstants = findProgramConstants(tokens, partner, module);

@@ -107,24 +107,49 @@ TEST(Translate, TokensKeepTheirPositions) {
 // Test that each kernel shape gets its code generation (emitter/code_generation.h): an
 // elementwise kernel and one with a loop of its own stay at the command line's level with their
 // threads vectorised, a work-item-loop kernel's group function is raised to -O3 with the kernel
-// inlined into it, and the flags record both.
+// inlined into it, a barrier-free kernel with a uniform loop has its threads interleaved there
+// (128-bit vectors, as the thread loop over loops), and the flags record each.
 TEST(Translate, CodeGenerationPerShape) {
     const char* source = "# 1 \"s.metal\"\n"
                          "kernel void lane(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
                          "    x[i] += 1.0f;\n"
                          "}\n"
                          "kernel void looped(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
-                         "    for (uint k = 0; k < 4; ++k) x[i] += 1.0f;\n"
+                         "    for (uint k = i; k < 4; ++k) x[i] += 1.0f;\n"
                          "}\n"
                          "kernel void split(device float* x [[buffer(0)]]) {\n"
                          "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                         "}\n"
+                         "kernel void interleaved(device float* x [[buffer(0)]], constant uint& n [[buffer(1)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    for (uint k = 0; k < n; ++k) x[i] += 1.0f;\n"
+                         "}\n"
+                         "kernel void fixed(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    for (uint k = 0; k < 4; ++k) x[i] += 1.0f;\n"
                          "}\n";
     Translation t = translate(source, {});
     ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
-    ASSERT_EQ(t.kernels.size(), 3u);
+    ASSERT_EQ(t.kernels.size(), 5u);
     EXPECT_EQ(kernelShape(t.kernels[0]), KernelShape::ThreadLoop);
     EXPECT_EQ(kernelShape(t.kernels[1]), KernelShape::ThreadLoopOverLoops);
     EXPECT_EQ(kernelShape(t.kernels[2]), KernelShape::WorkItemLoops);
+    EXPECT_EQ(kernelShape(t.kernels[3]), KernelShape::InterleavedLoops);
+    EXPECT_TRUE(t.kernels[3].interleavesThreads && t.kernels[3].usesWorkItemLoops);
+    EXPECT_FALSE(t.kernels[1].interleavesThreads);
+    // `fixed`'s loop has bounds known when it is compiled: the thread loop around it vectorises.
+    EXPECT_EQ(kernelShape(t.kernels[4]), KernelShape::ThreadLoopOverLoops);
+    EXPECT_NE(t.kernels[4].interleavingRefusal.find("its bounds are known when the kernel is compiled"), std::string::npos)
+        << t.kernels[4].interleavingRefusal;
+    // `looped`'s loop starts at the thread's index: why it keeps one thread after another.
+    EXPECT_NE(t.kernels[1].interleavingRefusal.find("s.metal:5:19: a loop of its body is not uniform: its header names "
+                                                    "per-thread builtin 'i'"),
+              std::string::npos)
+        << t.kernels[1].interleavingRefusal;
+    EXPECT_NE(t.cpp.find("__attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_3_run_group("), std::string::npos)
+        << t.cpp;
+    EXPECT_NE(t.cpp.find("{\"interleaved\", \"s.metal\", 10, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | "
+                         "MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, "),
+              std::string::npos)
+        << t.cpp;
     EXPECT_NE(t.cpp.find("__attribute__((flatten)) void __mc_0_run_group("), std::string::npos) << t.cpp;
     EXPECT_NE(t.cpp.find("__attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_1_run_group("), std::string::npos)
         << t.cpp;

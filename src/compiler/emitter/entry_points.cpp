@@ -184,7 +184,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         const CodeGeneration decision = codeGenerationFor(kernelShape(info));
         const bool loopsOverThreads = !info.usesWorkItemLoops && !info.usesCoroutines;
         std::string attributes;
-        if (validation || loopsOverThreads || !decision.optimisation.empty()) attributes = "flatten";
+        if (validation || loopsOverThreads || info.interleavesThreads || !decision.optimisation.empty())
+            attributes = "flatten";
         if (!decision.optimisation.empty()) attributes += ", optimize(\"" + decision.optimisation + "\")";
         std::string prefix = attributes.empty() ? "" : "__attribute__((" + attributes + ")) ";
         if (decision.narrowVectors) prefix += "METALCPU_NARROW_VECTORS ";
@@ -263,7 +264,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         out += "\n";
 
         // MC_KERNEL_USES_BARRIERS means "needs fibers": coroutine kernels synchronise without.
-        const std::string flags = std::string(info.usesWorkItemLoops ? "MC_KERNEL_WORK_ITEM_LOOPS"
+        const std::string flags = std::string(info.interleavesThreads ? "MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS"
+                                              : info.usesWorkItemLoops ? "MC_KERNEL_WORK_ITEM_LOOPS"
                                               : info.usesCoroutines  ? "MC_KERNEL_COROUTINES"
                                               : info.usesBarriers    ? "MC_KERNEL_USES_BARRIERS"
                                                                      : "0u") +

@@ -286,7 +286,9 @@ enum mc_kernel_flags {
     /* How the front end had the code generated (ABI 11; only logged, METALCPU_LOG_LEVEL=debug): */
     MC_KERNEL_VECTORISED_THREADS = 8u, /* the loops over the threads run them as SIMD lanes */
     MC_KERNEL_OPTIMISED_O3 = 16u,      /* run_group is compiled at -O3 (the command line's is -O2) */
-    MC_KERNEL_NARROW_VECTORS = 32u     /* run_group's own loops vectorise 128 bits wide at most */
+    MC_KERNEL_NARROW_VECTORS = 32u,    /* run_group's own loops vectorise 128 bits wide at most */
+    MC_KERNEL_INTERLEAVED_THREADS = 64u /* with MC_KERNEL_WORK_ITEM_LOOPS: a barrier-free kernel
+                                           whose uniform loops run the group's threads together */
 };
 
 /* Reflection and entry points of one kernel function. */

@@ -305,6 +305,24 @@ template <bool TracksReturns, class F> void run_work_items(const work_items<Trac
     (void)threads;
     piece(thread_ids{0, 0, 0, 0});
 }
+// Barrier-free kernels whose threads are interleaved in their uniform loops.
+template <bool TracksReturns, mc_u32 W> struct lane_block {
+    explicit lane_block(const mc_group* group);
+    bool next();
+    bool all_returned() const;
+    void retire(const thread_ids& t) const;
+};
+template <class T, mc_u32 W> struct lane_slots {
+    union {
+        typename remove_cv_t<T>::type lanes[W];
+    };
+    lane_slots() {}
+    ~lane_slots() {}
+};
+template <bool TracksReturns, mc_u32 W, class F> void run_work_items(const lane_block<TracksReturns, W>& block, F&& piece) {
+    (void)block;
+    piece(thread_ids{0, 0, 0, 0});
+}
 // SIMD-group functions as whole statements: `x = simd_f(args);` (work-item loops).
 struct collective_site {};
 template <class... A> struct arg_pack {};
