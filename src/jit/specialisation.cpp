@@ -181,7 +181,7 @@ std::vector<const mc_function_constant*> constantsOfKernel(const mc_module& modu
     for (mc_u32 c = 0; c < module.function_constant_count; ++c) {
         const mc_function_constant& constant = module.function_constants[c];
         for (mc_u32 k = 0; k < constant.kernel_count; ++k)
-            if (kernel == constant.kernels[k]) {
+            if (constant.kernels[k] && kernel == constant.kernels[k]) { // null: another kernel's, left out
                 used.push_back(&constant);
                 break;
             }

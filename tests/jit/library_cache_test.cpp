@@ -162,6 +162,8 @@ TEST_F(LibraryCacheTest, SpecialisedLibrariesHoldTheirKernelOnly) {
         EXPECT_NE(specialised->validationKernel(kernel, &error), nullptr) << error;
         if (std::string(kernel) != "k") continue;
         EXPECT_EQ(bytes.find("only_other"), std::string::npos) << "k's library carries the other kernel's code";
+        // Nor its name, as a user of the function constant (METALCPU_KERNEL_USER).
+        EXPECT_EQ(bytes.find(std::string("\0other\0", 7)), std::string::npos) << "k's library names the other kernel";
         EXPECT_EQ(support::readFile(validation->path()).value_or("only_other").find("only_other"), std::string::npos);
     }
 }

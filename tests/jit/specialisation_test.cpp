@@ -35,6 +35,18 @@ template <class T> ConstantValue value(std::uint32_t type, std::initializer_list
     return v;
 }
 
+// Test that a kernel's constants are found in a module compiled for another kernel too, whose
+// lists of users hold null for the kernels it left out (METALCPU_KERNEL_USER).
+TEST(Specialisation, ConstantsOfKernelWithUsersLeftOut) {
+    const char* const users[] = {nullptr, "k"};
+    const mc_function_constant constants[] = {{"nsg", 601, 29, MC_FUNCTION_CONSTANT_REQUIRED, 2, users}};
+    mc_module m{};
+    m.function_constant_count = 1;
+    m.function_constants = constants;
+    ASSERT_EQ(constantsOfKernel(m, "k").size(), 1u);
+    EXPECT_TRUE(constantsOfKernel(m, "other").empty());
+}
+
 // Test that values are found by index, then by name, become explicit specialisations with
 // the bits of each component, and that an optional constant may go without.
 TEST(Specialisation, ValuesByIndexThenName) {
