@@ -94,6 +94,39 @@ std::pair<std::string_view, std::string_view> directiveOf(std::string_view line)
     return {directive, line};
 }
 
+/// `text` with the rows of its table of access sites (the shader-validation flavour's
+/// `__mc_sites`, passes/checked_accesses.h) that no code left in it names (`__mc_sites[N]`)
+/// emptied to `{}`: the code names rows by index, so they keep their places, but not their
+/// strings and relocations (ggml's 2,700 rows took 200 KB of each validated pipeline).
+std::string withoutUnusedSites(const std::string& text) {
+    constexpr std::string_view kTable = "static const ::mc_site __mc_sites[] = {\n", kUse = "__mc_sites[";
+    const std::size_t table = text.find(kTable);
+    if (table == std::string::npos) return text;
+    const std::size_t rowsBegin = table + kTable.size();
+    const std::size_t rowsEnd = text.find("\n};\n", rowsBegin); // the last row's newline
+    if (rowsEnd == std::string::npos) return text;
+    std::vector<bool> used;
+    for (std::size_t at = text.find(kUse); at != std::string::npos; at = text.find(kUse, at + 1)) {
+        std::size_t digit = at + kUse.size(), row = 0;
+        if (digit >= text.size() || !std::isdigit(static_cast<unsigned char>(text[digit]))) continue;
+        for (; digit < text.size() && std::isdigit(static_cast<unsigned char>(text[digit])); ++digit)
+            row = row * 10 + static_cast<std::size_t>(text[digit] - '0');
+        if (digit >= text.size() || text[digit] != ']' || row > text.size()) continue;
+        if (row >= used.size()) used.resize(row + 1, false);
+        used[row] = true;
+    }
+    std::string out = text.substr(0, rowsBegin);
+    std::size_t row = 0;
+    for (std::size_t at = rowsBegin; at <= rowsEnd; ++row) {
+        const std::size_t end = text.find('\n', at);
+        if (row < used.size() && used[row]) out.append(text, at, end - at);
+        else out += "    {},";
+        out += '\n';
+        at = end + 1;
+    }
+    return out + text.substr(rowsEnd + 1);
+}
+
 } // namespace
 
 std::string withoutOtherKernels(const std::string& text, const std::string& selector) {
@@ -160,7 +193,7 @@ std::string withoutOtherKernels(const std::string& text, const std::string& sele
         count(directive, rest);
         at = end;
     }
-    return kept;
+    return kept.size() == text.size() ? kept : withoutUnusedSites(kept);
 }
 
 std::size_t constantValueSize(std::uint32_t dataType) {

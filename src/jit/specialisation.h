@@ -55,7 +55,8 @@ std::string selectingKernel(const std::string& source, const std::string& hostNa
 /// `text` (a translated file) without the code that METALCPU_ONLY_KERNEL `selector` leaves out:
 /// each `#if` kernel selection wrote (msl::selectionCondition()) that does not hold for it is
 /// dropped with everything up to its `#endif`, and a `#line` after the gap keeps the numbers of
-/// the lines that follow. What the preprocessor would compile is the same; what a specialised
+/// the lines that follow; the rows of the validation flavour's table of access sites that only
+/// dropped code named are emptied (`{}`, in their places). What the preprocessor would compile is the same; what a specialised
 /// library carries and its cache key are only its kernel's part of the file (ggml's 6 MiB
 /// instrumented text would otherwise be in every pipeline's library). `text` as it is when its
 /// conditionals are not what kernel selection writes (a guard with `#else`, one not closed).

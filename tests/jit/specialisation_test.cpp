@@ -174,6 +174,29 @@ TEST(Specialisation, WithoutOtherKernels) {
     EXPECT_NE(specialisedSource(changed("both() {}", "both() { x(); }"), "V\n", "k"), specialisedSource(text, "V\n", "k"));
 }
 
+// Test that in a text cut to one kernel, the access sites only the dropped code named keep
+// their places in the table but not their contents; a text nothing was cut from keeps them all.
+TEST(Specialisation, WithoutOtherKernelsEmptiesTheirSites) {
+    const std::string other = msl::kernelSelector("other");
+    const std::string text = "static const ::mc_site __mc_sites[] = {\n"
+                             "    {\"a.metal\", \"k\", 3u, 4u},\n"
+                             "    {\"a.metal\", \"other\", 7u, 8u},\n"
+                             "    {\"a.metal\", \"k\", 5u, 6u},\n"
+                             "};\n"
+                             "void k() { load(::__mc_sites[0]); store(::__mc_sites[2]); }\n"
+                             "#if METALCPU_SELECTS_KERNEL(" + other + ")\n"
+                             "void other() { load(::__mc_sites[1]); }\n"
+                             "#endif\n";
+    EXPECT_EQ(withoutOtherKernels(text, msl::kernelSelector("k")),
+              "static const ::mc_site __mc_sites[] = {\n"
+              "    {\"a.metal\", \"k\", 3u, 4u},\n"
+              "    {},\n"
+              "    {\"a.metal\", \"k\", 5u, 6u},\n"
+              "};\n"
+              "void k() { load(::__mc_sites[0]); store(::__mc_sites[2]); }\n");
+    EXPECT_EQ(withoutOtherKernels(text, other), text);
+}
+
 // Test the sizes and names of the types a function constant may have.
 TEST(Specialisation, Types) {
     EXPECT_EQ(constantValueSize(3), 4u);  // float
