@@ -174,8 +174,23 @@ std::shared_ptr<KernelLibrary> KernelLibrary::holderOf(const mc_kernel* kernel) 
     return nullptr;
 }
 
+void KernelLibrary::adoptValidationTwin(ValidationTwin twin) {
+    std::lock_guard lock(validationMutex_);
+    // A library is loaded once however often it is specialised to: the first twin stands.
+    if (!twin_ && validationSources_.empty() && validationTranslationErrors_.empty()) twin_ = std::move(twin);
+}
+
+void KernelLibrary::makeTwinSource() {
+    if (!twin_) return;
+    const mc_module& module = *twin_->parent->modules_.at(twin_->kernel);
+    if (auto failed = validationFailureReason(module.validation_source)) validationTranslationErrors_ += *failed;
+    else validationSources_.push_back(specialisedSource(module.validation_source, twin_->values, twin_->kernel));
+    twin_.reset();
+}
+
 std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* error) {
     std::lock_guard lock(validationMutex_);
+    makeTwinSource();
     if (!validation_ && validationError_.empty()) {
         if (validationSources_.empty()) {
             validationError_ = validationTranslationErrors_.empty()
@@ -212,7 +227,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::kernelValidationFlavour(const std:
     }
     std::vector<std::string> sources;
     for (const std::string& source : validationSources_)
-        if (std::string selected = selectingKernel(source, name); selected.size() != source.size())
+        if (std::string selected = selectingKernel(source, name); selected != source)
             sources.push_back(std::move(selected));
     std::string why;
     std::shared_ptr<KernelLibrary> flavour;
@@ -284,11 +299,13 @@ std::shared_ptr<KernelLibrary> KernelLibrary::specialise(const std::string& name
         *error = specialisation.error;
         return nullptr;
     }
-    SourceBuild build = buildSpecialisedLibrary(
-        specialisedSource(m.specialisation_source, m.validation_source ? m.validation_source : "", specialisation.values,
-                          name));
-    if (!build.ok) *error = "Function " + name + " does not compile with its function constants:\n" + build.diagnostics;
-    return build.ok ? build.library : nullptr;
+    SourceBuild build = buildSpecialisedLibrary(specialisedSource(m.specialisation_source, specialisation.values, name));
+    if (!build.ok) {
+        *error = "Function " + name + " does not compile with its function constants:\n" + build.diagnostics;
+        return nullptr;
+    }
+    if (m.validation_source) build.library->adoptValidationTwin({self_.lock(), name, specialisation.values});
+    return build.library;
 }
 
 std::vector<const mc_function_constant*> KernelLibrary::functionConstants(const std::string& name) const {

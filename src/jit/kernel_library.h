@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -108,6 +109,20 @@ private:
     bool warnedWholeFlavour_ = false;
 
     std::shared_ptr<KernelLibrary> kernelValidationFlavour(const std::string& name, std::string* error);
+
+    /// For a library specialise() made: the instrumented text its shader-validation flavour
+    /// compiles is the parent's, specialised alike (specialisedSource()), made when the flavour
+    /// is first asked for. The specialised library does not carry it: a copy per pipeline of
+    /// the parent's text made llama.cpp's kernel cache gigabytes (issue 10).
+    struct ValidationTwin {
+        std::shared_ptr<KernelLibrary> parent; ///< keeps its module's validation_source alive
+        std::string kernel;
+        std::string values;
+    };
+    std::optional<ValidationTwin> twin_;
+    void adoptValidationTwin(ValidationTwin twin);
+    /// Turns twin_ into validationSources_ (or its translation's errors); under validationMutex_.
+    void makeTwinSource();
 };
 
 } // namespace metalcpu::jit

@@ -263,6 +263,52 @@ TEST(Translate, BarrierKernelLowerings) {
     EXPECT_TRUE(v.kernels[2].usesCoroutines);
 }
 
+// Test that a kernel template's lowering depends on its own instantiations only: `mm` barriers
+// and calls through its function-pointer parameter, instantiated with a plain function, and is
+// split into work-item loops whether or not the file elsewhere passes a SIMD-group helper to
+// another kernel (which may reach collectives, and made `mm` keep the fibers, issue 10: ggml's
+// kernel_mul_mm changed with kernel_mul_mv_id in the file). Its translated text, up to the
+// unrelated kernel, is the same in both files; the unrelated kernel is not split itself.
+TEST(Translate, KernelLoweringIgnoresUnrelatedInstantiations) {
+    const std::string kernel = "# 1 \"m.metal\"\n"
+                               "float deq_plain(device const float* p, uint i) { return p[i] * 2.0f; }\n"
+                               "float deq_simd(device const float* p, uint i) { return simd_sum(p[i]); }\n"
+                               "template <float (*deq)(device const float*, uint)>\n"
+                               "kernel void mm(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],\n"
+                               "               threadgroup float* tile [[threadgroup(0)]], uint i [[thread_position_in_threadgroup]]) {\n"
+                               "    tile[i] = deq(in, i);\n"
+                               "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                               "    out[i] = tile[i ^ 1u];\n"
+                               "}\n"
+                               "template [[host_name(\"mm_plain\")]] kernel void mm<deq_plain>(device const float*, "
+                               "device float*, threadgroup float*, uint);\n";
+    const std::string unrelated = "template <float (*f)(device const float*, uint)>\n"
+                                  "kernel void apply(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],\n"
+                                  "                  uint i [[thread_position_in_grid]]) { out[i] = f(in, i); }\n"
+                                  "template [[host_name(\"apply_simd\")]] kernel void apply<deq_simd>(device const float*, "
+                                  "device float*, uint);\n";
+    const Translation alone = translate(kernel, {});
+    const Translation withUnrelated = translate(kernel + unrelated, {});
+    ASSERT_TRUE(alone.ok) << testing::messages(alone.diagnostics)[0];
+    ASSERT_TRUE(withUnrelated.ok) << testing::messages(withUnrelated.diagnostics)[0];
+    ASSERT_EQ(alone.kernels.size(), 1u);
+    ASSERT_EQ(withUnrelated.kernels.size(), 2u);
+    for (const Translation* t : {&alone, &withUnrelated}) {
+        EXPECT_TRUE(t->kernels[0].usesBarriers);
+        EXPECT_TRUE(t->kernels[0].usesWorkItemLoops);
+        EXPECT_FALSE(t->kernels[0].usesCoroutines);
+    }
+    EXPECT_TRUE(withUnrelated.kernels[1].usesBarriers); // apply<deq_simd> reaches simd_sum
+    EXPECT_FALSE(withUnrelated.kernels[1].usesWorkItemLoops);
+    const std::size_t end = alone.cpp.find("#line 1 \"<metalcpu generated>\"");
+    ASSERT_NE(end, std::string::npos);
+    const std::size_t unrelatedStart = withUnrelated.cpp.find("apply(");
+    ASSERT_NE(unrelatedStart, std::string::npos);
+    const std::size_t common = withUnrelated.cpp.rfind("#line", unrelatedStart);
+    EXPECT_EQ(withUnrelated.cpp.substr(0, common), alone.cpp.substr(0, common)) << withUnrelated.cpp;
+    EXPECT_GT(common, alone.cpp.find("__mc_wi")) << "the kernel's work-item loops are in the compared text";
+}
+
 // Test how kernels with SIMD-group functions are lowered: a function that is a whole
 // statement's value (a declaration, `=`, `+=`) splits the kernel into work-item loops, also in
 // a loop and next to a barrier; one in an operand, under an if without braces, with an argument

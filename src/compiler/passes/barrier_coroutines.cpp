@@ -2,10 +2,13 @@
 
 #include "compiler/edits.h"
 #include "compiler/findings.h"
+#include "compiler/kernels.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -281,7 +284,25 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStat
 
 } // namespace
 
-std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph, Diagnostics& diagnostics) {
+std::vector<std::size_t> reachableFromKernel(const Unit& unit, const CallGraph& graph,
+                                             const std::vector<EntryPoint>& entryPoints, std::size_t kernel) {
+    std::vector<std::size_t> reached;
+    bool instantiated = false;
+    for (const EntryPoint& e : entryPoints) {
+        if (e.function != kernel || e.templateArgumentTokens.begin == e.templateArgumentTokens.end) continue;
+        instantiated = true;
+        std::vector<std::size_t> own = reachableFromInstantiation(graph, kernel, unit.tokens(), unit.partner(),
+                                                                  e.templateArgumentTokens.begin,
+                                                                  e.templateArgumentTokens.end);
+        std::vector<std::size_t> both;
+        std::set_union(reached.begin(), reached.end(), own.begin(), own.end(), std::back_inserter(both));
+        reached = std::move(both);
+    }
+    return instantiated ? reached : reachableFunctions(graph, kernel);
+}
+
+std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph,
+                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics) {
     const TokenList& tokens = unit.tokens();
     const Module& module = unit.module();
     std::vector<CoroutineKernel> out;
@@ -293,7 +314,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
         const FunctionDecl& f = module.functions[fi];
         if (!f.isKernel || !f.hasBody || !f.enclosingClass.empty() || !graph.usesBarriersDirectly[fi]) continue;
         bool eligible = true;
-        for (std::size_t r : reachableFunctions(graph, fi))
+        for (std::size_t r : reachableFromKernel(unit, graph, entryPoints, fi))
             if (r != fi && graph.usesBarriersDirectly[r]) eligible = false;
         if (!eligible) continue;
 

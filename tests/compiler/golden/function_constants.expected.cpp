@@ -33,10 +33,10 @@ const    uint shift                          = ::metalcpu_kernel::function_const
 }
 #endif
 #line 1 "<metalcpu generated>"
-const char* const __mc_fc_users_0[] = {"scaled_sum", };
-const char* const __mc_fc_users_1[] = {"scaled_sum", };
-const char* const __mc_fc_users_2[] = {"scaled_sum", };
-const char* const __mc_fc_users_3[] = {"scaled_sum", };
+const char* const __mc_fc_users_0[] = {METALCPU_KERNEL_USER(0x638d52fda4986aabull, "scaled_sum"), };
+const char* const __mc_fc_users_1[] = {METALCPU_KERNEL_USER(0x638d52fda4986aabull, "scaled_sum"), };
+const char* const __mc_fc_users_2[] = {METALCPU_KERNEL_USER(0x638d52fda4986aabull, "scaled_sum"), };
+const char* const __mc_fc_users_3[] = {METALCPU_KERNEL_USER(0x638d52fda4986aabull, "scaled_sum"), };
 const ::mc_function_constant __mc_function_constants[] = {
     {"has_bias", ::__mc_fc_has_bias::index, ::__mc_fc_has_bias::data_type, MC_FUNCTION_CONSTANT_REQUIRED | (::__mc_fc_has_bias::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_0},
     {"nsg", ::__mc_fc_nsg::index, ::__mc_fc_nsg::data_type, MC_FUNCTION_CONSTANT_REQUIRED | (::__mc_fc_nsg::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_1},

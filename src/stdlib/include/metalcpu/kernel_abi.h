@@ -328,7 +328,8 @@ typedef struct mc_function_constant {
     mc_u32 data_type; /* MTLDataType */
     mc_u32 flags;     /* mc_function_constant_flags */
     mc_u32 kernel_count;
-    const char* const* kernels; /* host names of the kernels whose code reaches it */
+    const char* const* kernels; /* host names of the kernels whose code reaches it; null where a
+                                   library compiled for one kernel (METALCPU_ONLY_KERNEL) left one out */
 } mc_function_constant;
 
 /* One translated .metal file. */

@@ -372,6 +372,10 @@ struct address_space_tag {};
 /// True only when the flavour keeps every kernel's code: what guards a function no kernel
 /// can reach (msl::selectKernelCode()).
 #define METALCPU_SELECTS_EVERY_KERNEL ((METALCPU_ONLY_KERNEL) == 0)
+/// A kernel's host name in a function constant's list of users (mc_function_constant::kernels),
+/// null in a file compiled for another kernel: a specialised pipeline's library keeps no name
+/// (and no relocation) of the file's other kernels.
+#define METALCPU_KERNEL_USER(selector, name) (METALCPU_SELECTS_KERNEL(selector) ? (name) : nullptr)
 /// Places one module descriptor in the library's module table (a linker section the
 /// library's open function walks; see library_stub.h).
 #define METALCPU_REGISTER_MODULE(kernels, count, source, constants, constant_count)              \
