@@ -1049,17 +1049,19 @@ void rewriteWorkItemKernels(PassContext& context) {
             setup += " ::metalcpu_kernel::collective_site " + collectiveSite(c) + ";";
         for (std::size_t g = 0; g < k.divergentIfs.size(); ++g)
             setup += " bool* const " + guardSlots(g) + " = __mc_wi.slots<bool>();";
-        // Written parameters: each thread's slot starts as its value of the parameter.
+        // After the body's `{`: the builtins are parameters, so their types can be named there.
+        edits.insertAfter(k.bodyOpen, setup);
+        // Written parameters: each thread's slot starts as its value of the parameter, in a
+        // loop of its own after all the setup (inserted after it, so also after whatever the
+        // setup opens).
         std::string fills;
         for (std::size_t v = 0; v < k.variables.size(); ++v)
             if (k.variables[v].parameter != WorkItemVariable::kNotParameter)
                 fills += "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " +
                          writtenParameterValue(k.variables[v]) + "); ";
         if (!fills.empty())
-            setup += std::string(" ") + kPieceLoop + "[&](" + kPieceThread + ") __attribute__((always_inline)) { " +
-                     "(void)__mc_t; " + fills + "});";
-        // After the body's `{`: the builtins are parameters, so their types can be named there.
-        edits.insertAfter(k.bodyOpen, setup);
+            edits.insertAfter(k.bodyOpen, std::string(" ") + kPieceLoop + "[&](" + kPieceThread +
+                                              ") __attribute__((always_inline)) { (void)__mc_t; " + fills + "});");
 
         for (const TokenRange& b : k.barriers) edits.erase(b);
         for (const auto& [token, variable] : k.headerUses)
