@@ -30,6 +30,9 @@ struct Findings {
     std::vector<WorkItemKernel> workItemKernels;
     /// The coroutine kernels and those with SIMD-group functions not split, and why.
     std::vector<WorkItemRefusal> workItemRefusals;
+    /// Barrier-free kernels with a uniform loop whose threads are not interleaved, and why
+    /// (passes/interleaved_threads.h; those that are are in workItemKernels).
+    std::vector<WorkItemRefusal> interleavingRefusals;
     /// Shader validation: pointers into program-scope constants (found before any rewrite).
     std::vector<ProgramConstant> programConstants;
     /// Shader validation: every checked access, in the order of the site table (written by

@@ -2,6 +2,7 @@
 
 #include "compiler/edits.h"
 #include "compiler/passes/kernel_signatures.h"
+#include "compiler/passes/threadgroup_variables.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
@@ -14,9 +15,9 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
                                                 const FileTable& files) {
     const TokenList& tokens = unit.tokens();
     const Module& module = unit.module();
-    std::set<std::size_t> coroutines, workItemLoops;
+    std::set<std::size_t> coroutines, workItemLoops, interleaved;
     for (const CoroutineKernel& k : found.coroutineKernels) coroutines.insert(k.function);
-    for (const WorkItemKernel& k : found.workItemKernels) workItemLoops.insert(k.function);
+    for (const WorkItemKernel& k : found.workItemKernels) (k.interleaved ? interleaved : workItemLoops).insert(k.function);
     std::map<std::size_t, std::vector<std::uint64_t>> sitesByFunction;
     for (const ThreadgroupDeclaration& d : found.threadgroupVariables)
         for (const ThreadgroupDeclarator& v : d.declarators) sitesByFunction[d.function].push_back(v.key);
@@ -52,13 +53,20 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
         }
         info.threadgroupSites.assign(sites.begin(), sites.end());
         info.usesCoroutines = coroutines.count(e.function) != 0;
-        info.usesWorkItemLoops = workItemLoops.count(e.function) != 0;
-        for (const WorkItemRefusal& r : found.workItemRefusals) {
-            if (r.function != e.function || r.token == kNoToken) continue;
-            const Location at = tokens[r.token].location;
-            info.workItemLoopsRefusal = files.reportedName(at.file) + ":" + std::to_string(at.line) + ":" +
-                                        std::to_string(at.column) + ": " + r.reason;
-        }
+        info.interleavesThreads = interleaved.count(e.function) != 0;
+        info.usesWorkItemLoops = info.interleavesThreads || workItemLoops.count(e.function) != 0;
+        const auto refusalOf = [&](const std::vector<WorkItemRefusal>& refusals) {
+            std::string text;
+            for (const WorkItemRefusal& r : refusals) {
+                if (r.function != e.function || r.token == kNoToken) continue;
+                const Location at = tokens[r.token].location;
+                text = files.reportedName(at.file) + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+                       ": " + r.reason;
+            }
+            return text;
+        };
+        info.workItemLoopsRefusal = refusalOf(found.workItemRefusals);
+        info.interleavingRefusal = refusalOf(found.interleavingRefusals);
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose && !info.loopsInBody; ++i)
             info.loopsInBody = tokens[i].isIdentifier("for") || tokens[i].isIdentifier("while") || tokens[i].isIdentifier("do");
         if (a.maxThreadsExpression) {
@@ -72,6 +80,14 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
             } else {
                 code.maxThreadsExpression = sourceText(tokens, a.maxThreadsExpression->begin, a.maxThreadsExpression->end);
             }
+        }
+        // The instantiation's number for its own body's threadgroup variables (the helper is
+        // the threadgroup-variables pass's, inserted when the body declares one).
+        if (sitesByFunction.count(e.function) && !e.templateArguments.empty()) {
+            const auto owner = threadgroupOwnerHelper(unit, e.function);
+            if (owner && namesThreadgroupOwner(*owner, unit, e.templateArgumentTokens))
+                code.threadgroupOwnerExpression =
+                    qualifiedName(f.namespaces, owner->name) + "<" + e.templateArguments + ">()";
         }
         if (!e.templateArguments.empty()) {
             code.instantiationFile = files.reportedName(e.nameLocation.file);

@@ -4,11 +4,13 @@
 #include "compiler/passes/address_spaces.h"
 #include "compiler/passes/attributes.h"
 #include "compiler/passes/checked_accesses.h"
+#include "compiler/passes/checked_value_casts.h"
 #include "compiler/passes/collective_calls.h"
 #include "compiler/passes/constant_initialisation.h"
 #include "compiler/passes/designators.h"
 #include "compiler/passes/division.h"
 #include "compiler/passes/function_pointer_casts.h"
+#include "compiler/passes/interleaved_threads.h"
 #include "compiler/passes/kernel_selection.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
@@ -55,7 +57,7 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     if (diagnostics.hasErrors()) return found;
     found.graph = buildCallGraph(tokens, partner, module);
     findFunctionConstantUsers(unit, found.graph, found.entryPoints, found.functionConstants);
-    found.coroutineKernels = findCoroutineKernels(unit, found.graph, diagnostics);
+    found.coroutineKernels = findCoroutineKernels(unit, found.graph, found.entryPoints, diagnostics);
     if (diagnostics.hasErrors()) return found;
     // Barrier kernels become work-item loops where they can, coroutines otherwise; kernels
     // with SIMD-group functions only work-item loops (a coroutine runs one thread at a time).
@@ -66,6 +68,10 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
         std::erase_if(found.coroutineKernels, [&](const CoroutineKernel& c) { return c.function == w.function; });
     std::erase_if(found.coroutineKernels,
                   [](const CoroutineKernel& c) { return !c.collectives.empty() || !c.laneUsers.empty(); });
+    // Barrier-free kernels with a uniform loop run their threads interleaved in it.
+    for (WorkItemKernel& k : findInterleavedKernels(unit, found.graph, found.parameters, found.threadgroupVariables,
+                                                    options.interleaveThreads, found.interleavingRefusals))
+        found.workItemKernels.push_back(std::move(k));
     // Shader validation accepts pointers into program-scope constants: find them while the
     // declarations are still MSL.
     if (options.validation) found.programConstants = findProgramConstants(tokens, partner, module);
@@ -86,6 +92,8 @@ const std::vector<PassInfo>& passes() {
     // - collective-calls runs before checked-accesses and everything that wraps expressions:
     //   its `(call site, f(x))` must be inside what they insert around `f(x)` (`load(`...`)`),
     //   and after address-space-overloads, whose erased code must not print its insertions;
+    // - checked-value-casts runs after checked-pointer-types, whose casts to checked pointers
+    //   (pointer_cast) it leaves alone;
     // - checked-accesses runs after the type rewrites it builds on;
     // - threadgroup-variables, coroutines and work-item loops copy rewritten text;
     // - array-designators runs late: it copies initialiser values with every edit in them;
@@ -100,6 +108,7 @@ const std::vector<PassInfo>& passes() {
         {"kernel-instantiations", eraseKernelInstantiations, false},
         {"attributes", rewriteAttributes, false},
         {"checked-pointer-types", rewriteCheckedPointerTypes, true},
+        {"checked-value-casts", rewriteCheckedValueCasts, true},
         {"address-spaces", rewriteAddressSpaces, false},
         {"constant-initialisation", rewriteConstantInitialisation, false},
         {"collective-calls", markCollectiveCalls, false},

@@ -45,6 +45,9 @@ struct TranslateOptions {
     /// this bounds its memory and time (METALCPU_COMPILE_TOKEN_LIMIT). Not in the cache key:
     /// it decides only whether a translation fails.
     std::size_t tokenLimit = kDefaultTokenLimit;
+    /// Barrier-free kernels with a uniform loop run their group's threads interleaved in it
+    /// (passes/interleaved_threads.h; METALCPU_INTERLEAVE_THREADS=0 turns it off).
+    bool interleaveThreads = true;
 };
 
 /// One message about the input, in Tint's style: lower-case, one sentence, no full stop.
@@ -134,6 +137,14 @@ struct KernelInfo {
     /// place (a coroutine, or fibers for SIMD-group functions): "file:line:column: why", the
     /// first obstacle found. Empty otherwise (a kernel reaching barriers through helpers, say).
     std::string workItemLoopsRefusal;
+    /// A barrier-free kernel lowered as work-item loops (usesWorkItemLoops) to interleave its
+    /// threads: each loop of its body with a uniform header runs once per group and its body
+    /// once per thread in each iteration (passes/interleaved_threads.h); mc_kernel flag
+    /// MC_KERNEL_INTERLEAVED_THREADS.
+    bool interleavesThreads = false;
+    /// For a barrier-free kernel with a loop whose header is uniform but whose threads are not
+    /// interleaved: "file:line:column: why" (or ": why" with no place). Empty otherwise.
+    std::string interleavingRefusal;
     /// The kernel's own body has a `for`, `while` or `do` loop: part of its shape, which
     /// decides how its code is generated (emitter/code_generation.h).
     bool loopsInBody = false;

@@ -370,6 +370,10 @@ void Unit::classify() {
                                         next.isPunct(":");
             if (roles_[i] == TokenRole::Name && endsDeclarator && i > 0) {
                 bool declares = false;
+                // `float (*p)[4]`, `void (*f)(int)`: a pointer to an array or a function, its
+                // declarator in parentheses; the group, not the name, stands where the
+                // declaration's context is judged.
+                std::size_t group = kNoToken;
                 if (prev.isPunct(","))
                     declares = continuesDeclaratorList(i - 1);
                 else if (prev.isIdentifier())
@@ -387,6 +391,11 @@ void Unit::classify() {
                     // declarator list.
                     std::size_t k = i - 2;
                     while (k > 0 && (t[k].isPunct("*") || t[k].isPunct("&") || isCvQualifier(t[k]))) --k;
+                    if (t[k].isPunct("(") && k > 0 && partner_[k] == i + 1 &&
+                        (at(t, i + 2).isPunct("[") || at(t, i + 2).isPunct("("))) {
+                        group = k;
+                        --k;
+                    }
                     if (t[k].isPunct(">")) {
                         const std::size_t open = openingAngle(t, partner_, k, 0);
                         k = open == kNoToken || open == 0 ? k : open - 1;
@@ -398,7 +407,7 @@ void Unit::classify() {
                 // in an initialiser list, `f(a, b * c[i])`, `(x > y[i])`, `{a * b[i]}` are
                 // operations.
                 if (declares && !prev.isIdentifier()) {
-                    const std::size_t open = enclosingOpen(t, partner_, i);
+                    const std::size_t open = enclosingOpen(t, partner_, group != kNoToken ? group : i);
                     if (open != kNoToken) {
                         const Token& o = t[open];
                         const Token& before = at(t, open - 1);
@@ -416,6 +425,11 @@ void Unit::classify() {
                     }
                 }
                 if (declares) roles_[i] = TokenRole::Declarator;
+                if (declares && group != kNoToken) {
+                    // `T (*p)[2]`: read as a call of `T` before the name was known, it is none.
+                    roles_[group] = TokenRole::Unknown;
+                    if (roles_[group - 1] == TokenRole::Callee) roles_[group - 1] = TokenRole::Name;
+                }
             }
             continue;
         }
@@ -456,6 +470,8 @@ void Unit::classify() {
                         if (roles_[open - 1] == TokenRole::Name) roles_[open - 1] = TokenRole::Callee;
                     }
                 }
+            } else if (prev.isPunct(")") && i >= 2 && roles_[i - 2] == TokenRole::Declarator) {
+                continue; // the parameters of `void (*f)(int)`
             } else if (prev.isPunct(")") || prev.isPunct("]")) {
                 const std::size_t open = partner_[i - 1] == kNoToken ? i - 1 : partner_[i - 1];
                 // After a cast or a condition an operand starts: a cast or a parenthesised
@@ -472,8 +488,8 @@ void Unit::classify() {
         } else if (tok.isPunct("[")) {
             if (prev.isIdentifier("operator") || prev.isIdentifier("delete") || prev.isIdentifier("new")) continue;
             const TokenRole pr = i > 0 ? roles_[i - 1] : TokenRole::Unknown;
-            if (pr == TokenRole::Declarator) {
-                roles_[i] = TokenRole::ArrayBound;
+            if (pr == TokenRole::Declarator || (prev.isPunct(")") && i >= 2 && roles_[i - 2] == TokenRole::Declarator)) {
+                roles_[i] = TokenRole::ArrayBound; // `float a[4]`, `float (*p)[4]`
             } else if (prev.isPunct("]") && i > 0 && partner_[i - 1] != kNoToken &&
                        roles_[partner_[i - 1]] == TokenRole::ArrayBound) {
                 roles_[i] = TokenRole::ArrayBound;

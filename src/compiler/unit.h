@@ -39,6 +39,18 @@ enum class TokenRole : std::uint8_t {
 
 const char* tokenRoleName(TokenRole role);
 
+/// How Unit::postfixStart() reads template arguments on its way back: those of a call,
+/// `f<T>(x)`, and of a qualifier, `S<T>::x`.
+enum class TemplateArguments : std::uint8_t {
+    /// Stop without a start: without name lookup the `>` may as well close a comparison
+    /// (`a < b && c > (d)[i]`, `c > ::x[i]`), so a pass that wraps the expression must not
+    /// guess where it starts.
+    Refuse,
+    /// Read them as the unit's roles do (the `(` after them is a call): the expression a
+    /// call is made on, `a.template f<T>(x).g()`, `S<T>::f()`.
+    Follow,
+};
+
 /// One preprocessed translation unit's syntax.
 class Unit {
 public:
@@ -84,6 +96,42 @@ public:
     /// Whether the `)` at `close` ends the condition of `if`, `while`, `for` or `switch`.
     bool closesCondition(std::size_t close) const;
 
+    // Expressions, names and types, read off the roles (unit_expressions.cpp).
+
+    /// The first token of the postfix expression whose last token is `last` (a name, or the `]`
+    /// or `)` of a subscript, a call or a parenthesised expression): back over subscripts,
+    /// calls, member accesses (`.`, `->`, `.template`) and qualifications (`ns::`, `::`),
+    /// to `a` in `a[i].b[j]`, `p->f(x)`, `this->x`, `ns::v[i]`, `(*p)[i]`, `f(x)[0]`, to `::` in
+    /// `::v[i]`, to the cast in `static_cast<S&>(s).x`. A C-style cast stays outside: the
+    /// expression of `(T)a[i]` starts at `a`. kNoToken when `last` ends no such expression (a
+    /// lambda's introducer, an array bound, a literal) or at template arguments that
+    /// `templateArguments` refuses; then `refusedTemplateArguments`, when given, is set.
+    std::size_t postfixStart(std::size_t last, TemplateArguments templateArguments,
+                             bool* refusedTemplateArguments = nullptr) const;
+    /// The last token of the postfix expression that starts at `first` (a name, `::`, a named
+    /// cast, or `(`): forwards over subscripts, calls, member accesses and postfix `++`/`--`,
+    /// `a[i].b[j]` from `a`, `p->f(x)` from `p`, `f<T>(x)[0]` from `f`, `(p + 1)[i]` from `(`.
+    /// After a C-style cast it is the end of the expression the cast applies to (`(T)a[i]`
+    /// from `(`: the `]`). kNoToken when no such expression starts at `first`.
+    std::size_t postfixEnd(std::size_t first) const;
+    /// The first token of the name whose last part is at `last` with its qualification:
+    /// `a` in `a::b::last`, `::` in `::a::last`, `S` in `S<T>::last` and `a::template last`;
+    /// `last` itself when nothing qualifies it. A member stays what it is: for `x.last` and
+    /// `x.ns::last` the result is the member (TokenRole::Member), not `x`.
+    std::size_t qualifiedNameStart(std::size_t last) const;
+    /// The first token of the assignment operator that ends just before token `i`: `=`, `+=`
+    /// and the others, the `>` of `>>=` (lexed `>` `>=`); kNoToken when none does.
+    std::size_t assignmentBefore(std::size_t i) const;
+    /// The `(` of the call whose callee's name is at `name` (`f(x)`, `f<T>(x)`, `a.f(x)`,
+    /// `ns::f(x)`; TokenRole::CallOpen), or kNoToken when that name is not called there.
+    std::size_t callOpen(std::size_t name) const;
+    /// One past the type that starts at `first`, read forwards: cv-qualifiers, address spaces,
+    /// type keywords, `typename`, names with their qualification and template arguments
+    /// (`const device metal::vec<float, 4>`), up to the declared name (TokenRole::Declarator)
+    /// or whatever else no type holds (`*`, `&`, `(`, `[`, `,`, `)`, `;`). `first` when no type
+    /// starts there.
+    std::size_t typeEnd(std::size_t first) const;
+
     /// The statements of function `function`'s body (Module::functions index), or nullptr when
     /// it has no body or the statement parser could not delimit it.
     const std::vector<Statement>* body(std::size_t function) const;
@@ -116,6 +164,14 @@ private:
     /// with no template argument list open in between.
     bool continuesDeclaratorList(std::size_t comma) const;
     void markStatements(const std::vector<Statement>& statements);
+    /// The `.`, `->` or `::` that joins the name at `name` to what comes before it (past the
+    /// `template` of `a.template f`, `a::template f`), or kNoToken when nothing does.
+    std::size_t joinBefore(std::size_t name) const;
+    /// The name before the `::` at `colons` that the `::` continues: a name (`a` in `a::b`),
+    /// or the name whose template arguments end there (`S` in `S<T>::b`) unless
+    /// `templateArguments` refuses them (then kNoToken and `*refused`); kNoToken when the `::`
+    /// is global (`::b`, `c > ::b` where no `<` opens what the `>` would close).
+    std::size_t qualifierBefore(std::size_t colons, TemplateArguments templateArguments, bool* refused) const;
 
     const TokenList& tokens_;
     const std::vector<std::size_t>& partner_;

@@ -453,6 +453,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     options.allowsFile = [&access](const std::string& file) { return access.allows(file); };
     options.readOriginalSource = [&access](const std::string& file) { return access.read(file); };
     options.tokenLimit = static_cast<std::size_t>(support::config().compileTokenLimit > 0 ? support::config().compileTokenLimit : 0);
+    options.interleaveThreads = support::config().interleaveThreads != 0;
     msl::Translation translation = msl::translate(preprocessed.text, options);
     std::string diagnostics = preprocessed.result.diagnostics;
     diagnostics += msl::formatDiagnostics(translation.diagnostics, kDiagnosticsLimit);
@@ -462,6 +463,12 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     for (const msl::KernelInfo& k : translation.kernels)
         if (!k.workItemLoopsRefusal.empty())
             support::log().debug("kernel '{}' is not split into work-item loops: {}", k.hostName, k.workItemLoopsRefusal);
+    for (const msl::KernelInfo& k : translation.kernels) {
+        if (k.interleavesThreads)
+            support::log().debug("kernel '{}' runs its threads interleaved in its uniform loops", k.hostName);
+        else if (!k.interleavingRefusal.empty())
+            support::log().debug("kernel '{}' does not interleave its threads: {}", k.hostName, k.interleavingRefusal);
+    }
     // The instrumented twin for shader validation travels inside the library as text and is
     // compiled only if a validated pipeline is ever made from it. Both start with the math
     // settings, which the compile of each reads back.

@@ -124,11 +124,19 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
             }
         }
     }
+    const auto keepLargest = [](mc_threadgroup_site& site, const mc_threadgroup_site& record) {
+        if (record.size > site.size) site.size = record.size;
+        if (record.align > site.align) site.align = record.align;
+    };
     for (mc_u32 s = 0; s < siteCount; ++s) {
-        // A site in a template has a record per instantiation: the largest counts.
-        mc_threadgroup_site& site = library->sites_.try_emplace(sites[s].key, sites[s]).first->second;
-        if (sites[s].size > site.size) site.size = sites[s].size;
-        if (sites[s].align > site.align) site.align = sites[s].align;
+        // A site in a template has a record per instantiation: the largest counts for a
+        // kernel that does not own it, its own for the kernel instantiation that does.
+        const mc_threadgroup_site& record = sites[s];
+        mc_threadgroup_site& site = library->sites_.try_emplace(record.key, record).first->second;
+        keepLargest(site, record);
+        if (record.owner) site.owner = record.owner; // marks a site of a kernel template's body
+        if (record.owner)
+            keepLargest(library->ownedSites_.try_emplace({record.owner, record.key}, record).first->second, record);
     }
     static std::atomic<std::uint64_t> serials{0};
     library->serial_ = ++serials;
@@ -166,8 +174,23 @@ std::shared_ptr<KernelLibrary> KernelLibrary::holderOf(const mc_kernel* kernel) 
     return nullptr;
 }
 
+void KernelLibrary::adoptValidationTwin(ValidationTwin twin) {
+    std::lock_guard lock(validationMutex_);
+    // A library is loaded once however often it is specialised to: the first twin stands.
+    if (!twin_ && validationSources_.empty() && validationTranslationErrors_.empty()) twin_ = std::move(twin);
+}
+
+void KernelLibrary::makeTwinSource() {
+    if (!twin_) return;
+    const mc_module& module = *twin_->parent->modules_.at(twin_->kernel);
+    if (auto failed = validationFailureReason(module.validation_source)) validationTranslationErrors_ += *failed;
+    else validationSources_.push_back(specialisedSource(module.validation_source, twin_->values, twin_->kernel));
+    twin_.reset();
+}
+
 std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* error) {
     std::lock_guard lock(validationMutex_);
+    makeTwinSource();
     if (!validation_ && validationError_.empty()) {
         if (validationSources_.empty()) {
             validationError_ = validationTranslationErrors_.empty()
@@ -204,7 +227,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::kernelValidationFlavour(const std:
     }
     std::vector<std::string> sources;
     for (const std::string& source : validationSources_)
-        if (std::string selected = selectingKernel(source, name); selected.size() != source.size())
+        if (std::string selected = selectingKernel(source, name); selected != source)
             sources.push_back(std::move(selected));
     std::string why;
     std::shared_ptr<KernelLibrary> flavour;
@@ -243,10 +266,20 @@ const mc_kernel* KernelLibrary::find(const std::string& name) const {
 std::uint64_t KernelLibrary::staticThreadgroupMemory(const mc_kernel& kernel) const {
     std::uint64_t total = 0;
     for (mc_u32 i = 0; i < kernel.threadgroup_site_count; ++i) {
-        auto site = sites_.find(kernel.threadgroup_sites[i]);
+        const std::uint64_t key = kernel.threadgroup_sites[i];
+        auto site = sites_.find(key);
+        // No record: the variable's branch is dead in every instantiation.
         if (site == sites_.end()) continue;
-        std::uint64_t align = site->second.align < 16 ? 16 : site->second.align;
-        total = (total + align - 1) / align * align + site->second.size;
+        const mc_threadgroup_site* record = &site->second;
+        if (kernel.threadgroup_owner && site->second.owner) {
+            // A site of the kernel's own body: its instantiation's record, none when the
+            // branch that declares it is dead there.
+            auto owned = ownedSites_.find({kernel.threadgroup_owner, key});
+            if (owned == ownedSites_.end()) continue;
+            record = &owned->second;
+        }
+        std::uint64_t align = record->align < 16 ? 16 : record->align;
+        total = (total + align - 1) / align * align + record->size;
     }
     return (total + 15) / 16 * 16;
 }
@@ -266,11 +299,13 @@ std::shared_ptr<KernelLibrary> KernelLibrary::specialise(const std::string& name
         *error = specialisation.error;
         return nullptr;
     }
-    SourceBuild build = buildSpecialisedLibrary(
-        specialisedSource(m.specialisation_source, m.validation_source ? m.validation_source : "", specialisation.values,
-                          name));
-    if (!build.ok) *error = "Function " + name + " does not compile with its function constants:\n" + build.diagnostics;
-    return build.ok ? build.library : nullptr;
+    SourceBuild build = buildSpecialisedLibrary(specialisedSource(m.specialisation_source, specialisation.values, name));
+    if (!build.ok) {
+        *error = "Function " + name + " does not compile with its function constants:\n" + build.diagnostics;
+        return nullptr;
+    }
+    if (m.validation_source) build.library->adoptValidationTwin({self_.lock(), name, specialisation.values});
+    return build.library;
 }
 
 std::vector<const mc_function_constant*> KernelLibrary::functionConstants(const std::string& name) const {

@@ -8,7 +8,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace metalcpu::jit {
@@ -88,7 +90,9 @@ private:
     std::vector<std::string> names_;
     std::map<std::string, const mc_kernel*> kernels_;
     std::map<std::string, const mc_module*> modules_; ///< of each kernel
-    std::map<std::uint64_t, mc_threadgroup_site> sites_;
+    std::map<std::uint64_t, mc_threadgroup_site> sites_; ///< by key: the largest record of each site
+    /// By (owner, key): the records of sites in kernel templates' bodies, per instantiation.
+    std::map<std::pair<std::uint64_t, std::uint64_t>, mc_threadgroup_site> ownedSites_;
     std::vector<std::string> validationSources_;
     /// The errors of the modules whose instrumented translation failed (they carry
     /// validationFailureSource() instead of a validation source).
@@ -105,6 +109,20 @@ private:
     bool warnedWholeFlavour_ = false;
 
     std::shared_ptr<KernelLibrary> kernelValidationFlavour(const std::string& name, std::string* error);
+
+    /// For a library specialise() made: the instrumented text its shader-validation flavour
+    /// compiles is the parent's, specialised alike (specialisedSource()), made when the flavour
+    /// is first asked for. The specialised library does not carry it: a copy per pipeline of
+    /// the parent's text made llama.cpp's kernel cache gigabytes (issue 10).
+    struct ValidationTwin {
+        std::shared_ptr<KernelLibrary> parent; ///< keeps its module's validation_source alive
+        std::string kernel;
+        std::string values;
+    };
+    std::optional<ValidationTwin> twin_;
+    void adoptValidationTwin(ValidationTwin twin);
+    /// Turns twin_ into validationSources_ (or its translation's errors); under validationMutex_.
+    void makeTwinSource();
 };
 
 } // namespace metalcpu::jit

@@ -46,18 +46,27 @@ struct Specialisation {
 };
 Specialisation specialisationOf(const mc_module& module, const std::string& kernel, const ConstantValues& values);
 
-/// `source` (a translated file) compiling only what kernel `hostName` reaches: with
-/// METALCPU_ONLY_KERNEL set to its selector after the prelude when the file's kernels can be
-/// selected (it holds the kernel's `METALCPU_SELECTS_KERNEL`, msl::selectsKernels()); else
-/// `source` as it is, every kernel of it.
+/// `source` (a translated file) compiling only what kernel `hostName` reaches: when the file's
+/// kernels can be selected (it holds the kernel's `METALCPU_SELECTS_KERNEL`,
+/// msl::selectsKernels()), withoutOtherKernels() of it with METALCPU_ONLY_KERNEL set to the
+/// kernel's selector after the prelude; else `source` as it is, every kernel of it.
 std::string selectingKernel(const std::string& source, const std::string& hostName);
 
-/// The translated text of kernel `kernel`'s specialised library: the module's `source`
-/// (mc_module::specialisation_source) and its shader-validation twin `validation` (may be
-/// empty), each with `values` after its prelude and only that kernel selected
-/// (selectingKernel()), the twin embedded as validation_source. A pipeline compiles the code
-/// its kernel reaches, not the whole file again.
-std::string specialisedSource(const std::string& source, const std::string& validation, const std::string& values,
-                              const std::string& kernel);
+/// `text` (a translated file) without the code that METALCPU_ONLY_KERNEL `selector` leaves out:
+/// each `#if` kernel selection wrote (msl::selectionCondition()) that does not hold for it is
+/// dropped with everything up to its `#endif`, and a `#line` after the gap keeps the numbers of
+/// the lines that follow; the rows of the validation flavour's table of access sites that only
+/// dropped code named are emptied (`{}`, in their places). What the preprocessor would compile is the same; what a specialised
+/// library carries and its cache key are only its kernel's part of the file (ggml's 6 MiB
+/// instrumented text would otherwise be in every pipeline's library). `text` as it is when its
+/// conditionals are not what kernel selection writes (a guard with `#else`, one not closed).
+std::string withoutOtherKernels(const std::string& text, const std::string& selector);
+
+/// The translated text of kernel `kernel`'s specialised library: `source` (the module's
+/// mc_module::specialisation_source, or for the library's shader-validation flavour its
+/// validation_source) with `values` after its prelude and only that kernel's part of it
+/// (selectingKernel()). A pipeline compiles the code its kernel reaches, not the whole file
+/// again, and its cache key is that part.
+std::string specialisedSource(const std::string& source, const std::string& values, const std::string& kernel);
 
 } // namespace metalcpu::jit

@@ -27,6 +27,8 @@ void dumpPipeline(const std::string& uid, const std::string& label, const mc_ker
 /// How the front end lowered a kernel: what METALCPU_LOG_LEVEL=debug shows for each pipeline,
 /// so a kernel that fell back to fibers (the slow path) can be seen.
 const char* loweringOf(const mc_kernel& kernel) {
+    if ((kernel.flags & MC_KERNEL_WORK_ITEM_LOOPS) && (kernel.flags & MC_KERNEL_INTERLEAVED_THREADS))
+        return "work-item loops (no barriers: the group's threads interleaved in its uniform loops)";
     if (kernel.flags & MC_KERNEL_WORK_ITEM_LOOPS) return "work-item loops (split at its barriers and SIMD-group functions)";
     if (kernel.flags & MC_KERNEL_COROUTINES) return "coroutines";
     if (kernel.flags & MC_KERNEL_USES_BARRIERS)

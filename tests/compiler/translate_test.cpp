@@ -107,24 +107,49 @@ TEST(Translate, TokensKeepTheirPositions) {
 // Test that each kernel shape gets its code generation (emitter/code_generation.h): an
 // elementwise kernel and one with a loop of its own stay at the command line's level with their
 // threads vectorised, a work-item-loop kernel's group function is raised to -O3 with the kernel
-// inlined into it, and the flags record both.
+// inlined into it, a barrier-free kernel with a uniform loop has its threads interleaved there
+// (128-bit vectors, as the thread loop over loops), and the flags record each.
 TEST(Translate, CodeGenerationPerShape) {
     const char* source = "# 1 \"s.metal\"\n"
                          "kernel void lane(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
                          "    x[i] += 1.0f;\n"
                          "}\n"
                          "kernel void looped(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
-                         "    for (uint k = 0; k < 4; ++k) x[i] += 1.0f;\n"
+                         "    for (uint k = i; k < 4; ++k) x[i] += 1.0f;\n"
                          "}\n"
                          "kernel void split(device float* x [[buffer(0)]]) {\n"
                          "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                         "}\n"
+                         "kernel void interleaved(device float* x [[buffer(0)]], constant uint& n [[buffer(1)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    for (uint k = 0; k < n; ++k) x[i] += 1.0f;\n"
+                         "}\n"
+                         "kernel void fixed(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    for (uint k = 0; k < 4; ++k) x[i] += 1.0f;\n"
                          "}\n";
     Translation t = translate(source, {});
     ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
-    ASSERT_EQ(t.kernels.size(), 3u);
+    ASSERT_EQ(t.kernels.size(), 5u);
     EXPECT_EQ(kernelShape(t.kernels[0]), KernelShape::ThreadLoop);
     EXPECT_EQ(kernelShape(t.kernels[1]), KernelShape::ThreadLoopOverLoops);
     EXPECT_EQ(kernelShape(t.kernels[2]), KernelShape::WorkItemLoops);
+    EXPECT_EQ(kernelShape(t.kernels[3]), KernelShape::InterleavedLoops);
+    EXPECT_TRUE(t.kernels[3].interleavesThreads && t.kernels[3].usesWorkItemLoops);
+    EXPECT_FALSE(t.kernels[1].interleavesThreads);
+    // `fixed`'s loop has bounds known when it is compiled: the thread loop around it vectorises.
+    EXPECT_EQ(kernelShape(t.kernels[4]), KernelShape::ThreadLoopOverLoops);
+    EXPECT_NE(t.kernels[4].interleavingRefusal.find("its bounds are known when the kernel is compiled"), std::string::npos)
+        << t.kernels[4].interleavingRefusal;
+    // `looped`'s loop starts at the thread's index: why it keeps one thread after another.
+    EXPECT_NE(t.kernels[1].interleavingRefusal.find("s.metal:5:19: a loop of its body is not uniform: its header names "
+                                                    "per-thread builtin 'i'"),
+              std::string::npos)
+        << t.kernels[1].interleavingRefusal;
+    EXPECT_NE(t.cpp.find("__attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_3_run_group("), std::string::npos)
+        << t.cpp;
+    EXPECT_NE(t.cpp.find("{\"interleaved\", \"s.metal\", 10, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | "
+                         "MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, "),
+              std::string::npos)
+        << t.cpp;
     EXPECT_NE(t.cpp.find("__attribute__((flatten)) void __mc_0_run_group("), std::string::npos) << t.cpp;
     EXPECT_NE(t.cpp.find("__attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_1_run_group("), std::string::npos)
         << t.cpp;
@@ -219,13 +244,13 @@ TEST(Translate, BarrierKernelLowerings) {
         << t.cpp;
     EXPECT_NE(t.cpp.find("{\"a\", \"c.metal\", 2, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | "
                          "MC_KERNEL_OPTIMISED_O3, 0, 1, ::__mc_0_params, "
-                         "&::__mc_0_run_group, nullptr, 0, nullptr, \"a\"},"),
+                         "&::__mc_0_run_group, nullptr, 0, nullptr, \"a\", 0},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"b\", \"c.metal\", 5, 13, MC_KERNEL_USES_BARRIERS, 0, 0, nullptr, "
-                         "&::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, \"b\"},"),
+                         "&::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, \"b\", 0},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"c\", \"c.metal\", 6, 13, MC_KERNEL_COROUTINES, 0, 1, ::__mc_2_params, "
-                         "&::__mc_2_run_group, nullptr, 0, nullptr, \"c\"},"),
+                         "&::__mc_2_run_group, nullptr, 0, nullptr, \"c\", 0},"),
               std::string::npos);
 
     // The validation flavour is lowered the same way.
@@ -236,6 +261,52 @@ TEST(Translate, BarrierKernelLowerings) {
     ASSERT_EQ(v.kernels.size(), 3u);
     EXPECT_TRUE(v.kernels[0].usesWorkItemLoops);
     EXPECT_TRUE(v.kernels[2].usesCoroutines);
+}
+
+// Test that a kernel template's lowering depends on its own instantiations only: `mm` barriers
+// and calls through its function-pointer parameter, instantiated with a plain function, and is
+// split into work-item loops whether or not the file elsewhere passes a SIMD-group helper to
+// another kernel (which may reach collectives, and made `mm` keep the fibers, issue 10: ggml's
+// kernel_mul_mm changed with kernel_mul_mv_id in the file). Its translated text, up to the
+// unrelated kernel, is the same in both files; the unrelated kernel is not split itself.
+TEST(Translate, KernelLoweringIgnoresUnrelatedInstantiations) {
+    const std::string kernel = "# 1 \"m.metal\"\n"
+                               "float deq_plain(device const float* p, uint i) { return p[i] * 2.0f; }\n"
+                               "float deq_simd(device const float* p, uint i) { return simd_sum(p[i]); }\n"
+                               "template <float (*deq)(device const float*, uint)>\n"
+                               "kernel void mm(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],\n"
+                               "               threadgroup float* tile [[threadgroup(0)]], uint i [[thread_position_in_threadgroup]]) {\n"
+                               "    tile[i] = deq(in, i);\n"
+                               "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                               "    out[i] = tile[i ^ 1u];\n"
+                               "}\n"
+                               "template [[host_name(\"mm_plain\")]] kernel void mm<deq_plain>(device const float*, "
+                               "device float*, threadgroup float*, uint);\n";
+    const std::string unrelated = "template <float (*f)(device const float*, uint)>\n"
+                                  "kernel void apply(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],\n"
+                                  "                  uint i [[thread_position_in_grid]]) { out[i] = f(in, i); }\n"
+                                  "template [[host_name(\"apply_simd\")]] kernel void apply<deq_simd>(device const float*, "
+                                  "device float*, uint);\n";
+    const Translation alone = translate(kernel, {});
+    const Translation withUnrelated = translate(kernel + unrelated, {});
+    ASSERT_TRUE(alone.ok) << testing::messages(alone.diagnostics)[0];
+    ASSERT_TRUE(withUnrelated.ok) << testing::messages(withUnrelated.diagnostics)[0];
+    ASSERT_EQ(alone.kernels.size(), 1u);
+    ASSERT_EQ(withUnrelated.kernels.size(), 2u);
+    for (const Translation* t : {&alone, &withUnrelated}) {
+        EXPECT_TRUE(t->kernels[0].usesBarriers);
+        EXPECT_TRUE(t->kernels[0].usesWorkItemLoops);
+        EXPECT_FALSE(t->kernels[0].usesCoroutines);
+    }
+    EXPECT_TRUE(withUnrelated.kernels[1].usesBarriers); // apply<deq_simd> reaches simd_sum
+    EXPECT_FALSE(withUnrelated.kernels[1].usesWorkItemLoops);
+    const std::size_t end = alone.cpp.find("#line 1 \"<metalcpu generated>\"");
+    ASSERT_NE(end, std::string::npos);
+    const std::size_t unrelatedStart = withUnrelated.cpp.find("apply(");
+    ASSERT_NE(unrelatedStart, std::string::npos);
+    const std::size_t common = withUnrelated.cpp.rfind("#line", unrelatedStart);
+    EXPECT_EQ(withUnrelated.cpp.substr(0, common), alone.cpp.substr(0, common)) << withUnrelated.cpp;
+    EXPECT_GT(common, alone.cpp.find("__mc_wi")) << "the kernel's work-item loops are in the compared text";
 }
 
 // Test how kernels with SIMD-group functions are lowered: a function that is a whole

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 
 namespace metalcpu::msl {
 namespace {
@@ -191,6 +192,23 @@ TEST(UnitRoles, TrailingReturnTypes) {
     EXPECT_FALSE(unit.startsTrailingReturnType(p->find("x"))); // not a `->`
 }
 
+// Test that a pointer to an array or a function declares its name in parentheses, where a
+// declaration starts, and that the same group in an expression dereferences (the validation
+// flavour took `float (*q)[4] = r;` for a load and a store, and did not compile).
+TEST(UnitRoles, ParenthesisedDeclarators) {
+    EXPECT_EQ(roles("void f() { float (*q)[4] = r; }"),
+              "void:keyword f:declarator ( ) { float:keyword ( * q:declarator ) [:array-bound 4 ] =:assignment r:name ; }");
+    EXPECT_EQ(roles("void f() { T (*g)(int) = h; }"),
+              "void:keyword f:declarator ( ) { T:name ( * g:declarator ) ( int:keyword ) =:assignment h:name ; }");
+    EXPECT_EQ(roles("void f(float (&a)[4]);"),
+              "void:keyword f:declarator ( float:keyword ( & a:declarator ) [:array-bound 4 ] ) ;");
+    EXPECT_EQ(roles("void f() { x = (*q)[1] + (*g)(2); }"),
+              "void:keyword f:declarator ( ) { x:name =:assignment ( *:dereference q:name ) [:subscript 1 ] + ( "
+              "*:dereference g:name ) (:call 2 ) ; }");
+    EXPECT_EQ(roles("void f() { return (*g)(2); }"),
+              "void:keyword f:declarator ( ) { return:keyword ( *:dereference g:name ) (:call 2 ) ; }");
+}
+
 // Test the three meanings of `[`: subscript, array bound, lambda; and attributes.
 TEST(UnitRoles, Brackets) {
     EXPECT_EQ(roles("a[i] = f()[0];"),
@@ -228,6 +246,126 @@ TEST(UnitStatements, StartsAndFunctions) {
     ASSERT_NE(unit.body(0), nullptr);
     EXPECT_EQ(unit.body(0)->size(), 3u);
     EXPECT_EQ(unit.lexicalBodies(), 0u);
+}
+
+/// The source text of the postfix expression of statement `source` (in a function body) whose
+/// last token is the n-th spelled `last`, as Unit::postfixStart() delimits it; "refused" when it
+/// stops at template arguments, "none" when there is no start.
+std::string postfixOf(std::string_view source, std::string_view last, int n, TemplateArguments how) {
+    auto p = testing::parse("void f() { " + std::string(source) + " }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    const std::size_t end = p->find(last, n);
+    bool refused = false;
+    const std::size_t start = unit.postfixStart(end, how, &refused);
+    if (start == kNoToken) return refused ? "refused" : "none";
+    EXPECT_FALSE(refused);
+    return sourceText(p->tokens, start, end + 1);
+}
+
+// Test where a postfix expression starts: back over subscripts, calls, members and
+// qualifications, to a parenthesised expression or a named cast, with a C-style cast outside.
+TEST(UnitExpressions, PostfixStart) {
+    for (TemplateArguments how : {TemplateArguments::Refuse, TemplateArguments::Follow}) {
+        EXPECT_EQ(postfixOf("x = a[i].b[j];", "]", 1, how), "a[i].b[j]");
+        EXPECT_EQ(postfixOf("x = p->f(y);", ")", 1, how), "p->f(y)");
+        EXPECT_EQ(postfixOf("this->x = 0;", "x", 0, how), "this->x");
+        EXPECT_EQ(postfixOf("x = ns::v[i];", "]", 0, how), "ns::v[i]");
+        EXPECT_EQ(postfixOf("x = ::v[i];", "]", 0, how), "::v[i]");
+        EXPECT_EQ(postfixOf("x = (*p)[i];", "]", 0, how), "(*p)[i]");
+        EXPECT_EQ(postfixOf("x = g(y)[0];", "]", 0, how), "g(y)[0]");
+        EXPECT_EQ(postfixOf("x = static_cast<device S&>(s).m;", "m", 0, how), "static_cast<device S&>(s).m");
+        EXPECT_EQ(postfixOf("x = (float)a[i];", "]", 0, how), "a[i]");
+        EXPECT_EQ(postfixOf("x = a->*m;", "m", 0, how), "m"); // `->*` binds looser than a postfix
+        EXPECT_EQ(postfixOf("x = c > ::v[i];", "]", 0, how), "::v[i]"); // no `<`: a comparison
+        EXPECT_EQ(postfixOf("auto g = [&](int k) { return k; };", "]", 0, how), "none");
+        EXPECT_EQ(postfixOf("x = 1;", "1", 0, how), "none");
+    }
+}
+
+/// The source text of the postfix expression of statement `source` (in a function body) that
+/// starts at the n-th token spelled `first`, as Unit::postfixEnd() delimits it; "none" when
+/// there is none.
+std::string postfixFrom(std::string_view source, std::string_view first, int n = 0) {
+    auto p = testing::parse("void f() { " + std::string(source) + " }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    const std::size_t begin = p->find(first, n);
+    const std::size_t end = unit.postfixEnd(begin);
+    return end == kNoToken ? "none" : sourceText(p->tokens, begin, end + 1);
+}
+
+// Test where a postfix expression ends: forwards over subscripts, calls with their template
+// arguments, member accesses and postfix increments; past a C-style cast to its operand.
+TEST(UnitExpressions, PostfixEnd) {
+    EXPECT_EQ(postfixFrom("x = a[i].b[j] + 1;", "a"), "a[i].b[j]");
+    EXPECT_EQ(postfixFrom("x = p->f(y)->m * 2;", "p"), "p->f(y)->m");
+    EXPECT_EQ(postfixFrom("x = ns::g<T>(y)[0];", "ns"), "ns::g<T>(y)[0]");
+    EXPECT_EQ(postfixFrom("x = ::v[i];", "::"), "::v[i]");
+    EXPECT_EQ(postfixFrom("x = (p + 1)[i];", "(", 1), "(p + 1)[i]");
+    EXPECT_EQ(postfixFrom("x = (float)a[i];", "(", 1), "(float)a[i]");
+    EXPECT_EQ(postfixFrom("x = reinterpret_cast<device T*>(p)[i];", "reinterpret_cast"),
+              "reinterpret_cast<device T*>(p)[i]");
+    EXPECT_EQ(postfixFrom("x = a++;", "a"), "a++");
+    EXPECT_EQ(postfixFrom("x = a.*m;", "a"), "a"); // `.*` binds looser than a postfix
+    EXPECT_EQ(postfixFrom("x = 1;", "1"), "none");
+}
+
+// Test that template arguments stop the walk when refused (the `>` may close a comparison)
+// and are followed as the roles read them otherwise.
+TEST(UnitExpressions, PostfixStartTemplateArguments) {
+    EXPECT_EQ(postfixOf("x = a.template f<T>(y).g;", "g", 0, TemplateArguments::Refuse), "refused");
+    EXPECT_EQ(postfixOf("x = a.template f<T>(y).g;", "g", 0, TemplateArguments::Follow), "a.template f<T>(y).g");
+    EXPECT_EQ(postfixOf("x = a < b && c > (d)[i];", "]", 0, TemplateArguments::Refuse), "refused");
+    EXPECT_EQ(postfixOf("x = S<T>::v[i];", "]", 0, TemplateArguments::Refuse), "refused");
+    EXPECT_EQ(postfixOf("x = S<T>::v[i];", "]", 0, TemplateArguments::Follow), "S<T>::v[i]");
+    EXPECT_EQ(postfixOf("x = ns::h<T>(y)[0];", "]", 0, TemplateArguments::Follow), "ns::h<T>(y)[0]");
+}
+
+// Test where a qualified name starts: its namespaces and class templates, not the object of a
+// member.
+TEST(UnitExpressions, QualifiedNameStart) {
+    auto p = testing::parse("void f() { a::b::c(); ::d::e(); S<T>::g(); x.ns::h(); y.k(); n::template m<T>(); w; }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("c")), p->find("a"));
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("e")), p->find("::", 2));
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("g")), p->find("S"));
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("h")), p->find("ns"));
+    EXPECT_EQ(unit.role(p->find("ns")), TokenRole::Member);
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("k")), p->find("k"));
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("m")), p->find("n"));
+    EXPECT_EQ(unit.qualifiedNameStart(p->find("w")), p->find("w"));
+}
+
+// Test the assignment operator that ends before a token (`>>=` arrives as `>` `>=`) and the
+// `(` of a call by its callee's name, with template arguments between.
+TEST(UnitExpressions, AssignmentsAndCalls) {
+    auto p = testing::parse("void f() { a = g(x); b >>= h<T>(y); c += s.m(z); d == q(w); n = sizeof(v); }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(unit.assignmentBefore(p->find("g")), p->find("="));
+    EXPECT_EQ(unit.assignmentBefore(p->find("h")), p->find(">"));
+    EXPECT_EQ(unit.assignmentBefore(p->find(">=")), kNoToken); // inside `>>=`
+    EXPECT_EQ(unit.assignmentBefore(p->find("s")), p->find("+="));
+    EXPECT_EQ(unit.assignmentBefore(p->find("q")), kNoToken); // a comparison
+    EXPECT_EQ(unit.assignmentBefore(p->find("x")), kNoToken);
+    EXPECT_EQ(unit.callOpen(p->find("g")), p->find("(", 1));
+    EXPECT_EQ(unit.callOpen(p->find("h")), p->find("(", 2));
+    EXPECT_EQ(unit.callOpen(p->find("m")), p->find("(", 3));
+    EXPECT_EQ(unit.callOpen(p->find("s")), kNoToken); // the object, not the callee
+    EXPECT_EQ(unit.callOpen(p->find("sizeof")), kNoToken); // an operand, not arguments
+    EXPECT_EQ(unit.callOpen(p->find("a")), kNoToken);
+}
+
+// Test where a type ends: past its qualifiers, address spaces, qualification and template
+// arguments, at its `*`, `&` or `(`, or at the name it declares.
+TEST(UnitExpressions, TypeEnd) {
+    auto p = testing::parse("void f(const device metal::vec<const float, 4>* p, device float a[],\n"
+                            "       threadgroup T (&t)[4], typename S::U u) { return; }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(unit.typeEnd(p->find("const")), p->find("*"));
+    EXPECT_EQ(unit.typeEnd(p->find("device", 1)), p->find("a"));
+    EXPECT_EQ(unit.typeEnd(p->find("threadgroup")), p->find("(", 1));
+    EXPECT_EQ(unit.typeEnd(p->find("typename")), p->find("u"));
+    EXPECT_EQ(unit.typeEnd(p->find("*")), p->find("*")); // no type starts there
+    EXPECT_EQ(unit.typeEnd(p->find("return")), p->find("return"));
 }
 
 } // namespace

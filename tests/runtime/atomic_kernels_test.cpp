@@ -113,9 +113,8 @@ kernel void bfloat_atomic_add(device metal::atomic<uint>* sums [[buffer(0)]],
 /// PyTorch's emulated atomics as c10/metal/atomic.h writes them (not copied): bfloat adds
 /// through a compare-exchange loop on the atomic<uint> holding two bfloats, with its fix-up
 /// of 2-byte-aligned pointers (`reinterpret_cast<ulong>(data)`), and 64-bit adds on two
-/// atomic<uint>s with a carry. The shader-validation flavour does not compile a cast of a
-/// device pointer to an integer (a checked pointer is a class), so `emulated_atomics`, which
-/// reaches the fix-up, runs plain only; `long_atomics`, which does not, runs validated too.
+/// atomic<uint>s with a carry. Both kernels run plain and validated (the validation flavour
+/// casts checked pointers to integers and back: tests/validation/integer_casts_test.cpp).
 const char* const kPyTorchAtomics = R"(
 #include <metal_stdlib>
 using namespace metal;
@@ -282,43 +281,47 @@ INSTANTIATE_TEST_SUITE_P(Shapes, AtomicKernels,
                          ::testing::Combine(::testing::Values(1u, 7u, 33u, 64u), ::testing::Bool()), kernelShapeName);
 
 // Test PyTorch's atomic.h helpers as written, on a bfloat array bound at an offset that is
-// not a multiple of 4 (so its pointer fix-up runs) and its 64-bit add with carry: exact sums.
-// Plain flavour only (see kPyTorchAtomics).
+// not a multiple of 4 (so its pointer fix-up runs) and its 64-bit add with carry: exact sums,
+// plain and under shader validation (whose checked pointers cast to integers and back).
 TEST_F(MetalTest, PyTorchEmulatedAtomicsAsWritten) {
     constexpr unsigned n = 400;
-    MTL::ComputePipelineState* state = pipeline(kPyTorchAtomics, "emulated_atomics");
-    ASSERT_NE(state, nullptr);
-    GuardedBuffer sums(device_, 16), longs(device_, 16);
-    std::memset(sums.data<char>(), 0, 16);
-    std::memset(longs.data<char>(), 0, 16);
-    MTL::CommandBuffer* commands = queue_->commandBuffer();
-    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
-    encoder->setComputePipelineState(state);
-    // Bound 2 bytes before the output, so the kernel's slot k is at output byte 2k - 2 and its
-    // view is not 4-byte aligned; slot 0 (the guard word's last half) is never written.
-    encoder->setBuffer(sums.buffer(), GuardedBuffer::offset() - 2, 0);
-    longs.bind(encoder, 1);
-    encoder->setBytes(&n, sizeof n, 2);
-    encoder->dispatchThreads(MTL::Size(n + 5, 1, 1), MTL::Size(33, 1, 1));
-    encoder->endEncoding();
-    ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
-    const std::uint16_t* bf = sums.data<std::uint16_t>();
-    for (unsigned slot = 1; slot <= 3; ++slot) EXPECT_EQ(bfloatValue(bf[slot - 1]), 100.0f) << "slot " << slot;
-    EXPECT_EQ(bfloatValue(bf[3]), 25.0f) << "slot 4: 100 times 0.25";
-    for (unsigned k = 4; k < 8; ++k) EXPECT_EQ(bf[k], 0u) << "untouched half " << k;
-    std::int64_t expected[2] = {0, 0};
-    for (unsigned i = 0; i < n; ++i) expected[i % 2] += 0xffffffffll + std::int64_t(i);
-    EXPECT_EQ(longs.data<std::int64_t>()[0], expected[0]);
-    EXPECT_EQ(longs.data<std::int64_t>()[1], expected[1]);
-    sums.expectCanariesIntact();
-    longs.expectCanariesIntact();
-    state->release();
+    MTL::Library* library = compile(kPyTorchAtomics);
+    ASSERT_NE(library, nullptr);
+    for (bool validated : {false, true}) {
+        MTL::ComputePipelineState* state = pipeline(library, "emulated_atomics", validated);
+        ASSERT_NE(state, nullptr) << "validated " << validated;
+        GuardedBuffer sums(device_, 16), longs(device_, 16);
+        std::memset(sums.data<char>(), 0, 16);
+        std::memset(longs.data<char>(), 0, 16);
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        // Bound 2 bytes before the output, so the kernel's slot k is at output byte 2k - 2 and its
+        // view is not 4-byte aligned; slot 0 (the guard word's last half) is never written.
+        encoder->setBuffer(sums.buffer(), GuardedBuffer::offset() - 2, 0);
+        longs.bind(encoder, 1);
+        encoder->setBytes(&n, sizeof n, 2);
+        encoder->dispatchThreads(MTL::Size(n + 5, 1, 1), MTL::Size(33, 1, 1));
+        encoder->endEncoding();
+        ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted) << "validated " << validated;
+        const std::uint16_t* bf = sums.data<std::uint16_t>();
+        for (unsigned slot = 1; slot <= 3; ++slot)
+            EXPECT_EQ(bfloatValue(bf[slot - 1]), 100.0f) << "slot " << slot << ", validated " << validated;
+        EXPECT_EQ(bfloatValue(bf[3]), 25.0f) << "slot 4: 100 times 0.25, validated " << validated;
+        for (unsigned k = 4; k < 8; ++k) EXPECT_EQ(bf[k], 0u) << "untouched half " << k;
+        std::int64_t expected[2] = {0, 0};
+        for (unsigned i = 0; i < n; ++i) expected[i % 2] += 0xffffffffll + std::int64_t(i);
+        EXPECT_EQ(longs.data<std::int64_t>()[0], expected[0]);
+        EXPECT_EQ(longs.data<std::int64_t>()[1], expected[1]);
+        sums.expectCanariesIntact();
+        longs.expectCanariesIntact();
+        state->release();
+    }
+    library->release();
 }
 
-// Test that the kernel of PyTorch's atomics that does not reach its pointer fix-up keeps its
-// shader validation (the fix-up's cast costs only `emulated_atomics`): validated, its 64-bit
-// adds with carry are exact over groups of 1, 33 and 64 threads on an uneven grid, and the
-// validated pipeline of `emulated_atomics` fails naming the cast.
+// Test that PyTorch's 64-bit adds with carry alone run validated, exact over groups of 1, 33
+// and 64 threads on an uneven grid.
 TEST_F(MetalTest, PyTorchLongAtomicsRunValidated) {
     constexpr unsigned n = 400;
     MTL::Library* library = compile(kPyTorchAtomics);
@@ -343,23 +346,6 @@ TEST_F(MetalTest, PyTorchLongAtomicsRunValidated) {
         longs.expectCanariesIntact();
     }
     state->release();
-
-    MTL::Function* function = library->newFunction(NS::String::string("emulated_atomics", NS::UTF8StringEncoding));
-    ASSERT_NE(function, nullptr);
-    MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-    descriptor->setComputeFunction(function);
-    descriptor->setShaderValidation(MTL::ShaderValidationEnabled);
-    NS::Error* error = nullptr;
-    MTL::ComputePipelineState* unchecked =
-        device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-    EXPECT_EQ(unchecked, nullptr);
-    ASSERT_NE(error, nullptr);
-    const std::string message = text(error->localizedDescription());
-    EXPECT_NE(message.find("the shader-validation flavour of 'emulated_atomics'"), std::string::npos) << message;
-    EXPECT_NE(message.find("invalid cast from type"), std::string::npos) << message;
-    if (unchecked) unchecked->release();
-    descriptor->release();
-    function->release();
     library->release();
 }
 

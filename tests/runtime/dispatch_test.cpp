@@ -761,16 +761,17 @@ namespace metalcpu::testing {
 namespace {
 
 // A kernel whose checked flavour cannot be built: besides leaving an optional argument unbound,
-// it turns a device pointer into an integer, which a checked pointer cannot be. (A kernel's
-// flavour fails only for what it can reach itself, so the construct sits in its own body.)
+// it asserts that a device pointer is a raw pointer, which a checked pointer is not. (A
+// kernel's flavour fails only for what it can reach itself, so the assertion sits in its own body.)
 constexpr const char* kUncheckableFile = R"(
 #include <metal_stdlib>
 using namespace metal;
-
+template <typename P> struct raw { enum { value = 0 }; };
+template <typename T> struct raw<T*> { enum { value = 1 }; };
 kernel void optional_bias(device float* out [[buffer(0)]], device const float* bias [[buffer(1)]],
                           constant uint& use_bias [[buffer(2)]], uint i [[thread_position_in_grid]]) {
-    const ulong misaligned = reinterpret_cast<ulong>(out) & 3ul;
-    out[i] = float(i + misaligned) + (use_bias != 0 ? bias[i] : 0.0f);
+    static_assert(raw<decltype(out)>::value == 1, "a raw pointer");
+    out[i] = float(i) + (use_bias != 0 ? bias[i] : 0.0f);
 }
 )";
 

@@ -25,6 +25,13 @@ inline std::vector<std::uint32_t> inputs(unsigned count) {
     return values;
 }
 
+/// Whole numbers from -8 to 7, scattered, so that every sum a test kernel makes of them is exact.
+inline std::vector<float> wholeNumbers(unsigned n) {
+    std::vector<float> x(n);
+    for (unsigned i = 0; i < n; ++i) x[i] = float(int((i * 2654435761u >> 9) % 16u) - 8);
+    return x;
+}
+
 /// (threads per group, SIMD width, shader validation on)
 using SimdShape = std::tuple<unsigned, unsigned, bool>;
 
@@ -68,16 +75,17 @@ protected:
     bool validated() const override { return std::get<2>(GetParam()); }
 
     /// Runs `state` over `threads` threads in groups of size() (the last group is cut unless
-    /// they divide) with rows of `n` elements: `in` at [[buffer(0)]], `out` at 1, `n` at 2.
-    /// Fails the test unless the command buffer completes.
+    /// they divide) with rows of `n` elements: `in` at [[buffer(0)]], `out` at 1, `n` at 2, and
+    /// `extra`, if any, at 3. Fails the test unless the command buffer completes.
     void runRows(MTL::ComputePipelineState* state, MTL::Buffer* in, const GuardedBuffer& out, std::uint32_t n,
-                 unsigned threads) {
+                 unsigned threads, MTL::Buffer* extra = nullptr) {
         MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
         MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
         encoder->setComputePipelineState(state);
         encoder->setBuffer(in, 0, 0);
         out.bind(encoder, 1);
         encoder->setBytes(&n, sizeof n, 2);
+        if (extra) encoder->setBuffer(extra, 0, 3);
         encoder->dispatchThreads(MTL::Size(threads, 1, 1), MTL::Size(size(), 1, 1));
         encoder->endEncoding();
         EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted)

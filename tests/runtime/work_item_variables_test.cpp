@@ -202,13 +202,6 @@ ROW_KERNEL(body_bound) {
 }
 )";
 
-/// Whole numbers from -8 to 7, so that every sum the kernels make is exact.
-std::vector<float> values(unsigned n) {
-    std::vector<float> x(n);
-    for (unsigned i = 0; i < n; ++i) x[i] = float(int((i * 2654435761u >> 9) % 16u) - 8);
-    return x;
-}
-
 /// What `per_thread(x, l, group size, simd)` gives each thread of `n` in groups of `size` (the
 /// last one cut), SIMD-groups `width` wide: `x(k)` is the value of thread k of the same group;
 /// `simd(f)` sums `f(x)` over the thread's SIMD-group, `simd(f, true)` takes their maximum.
@@ -243,7 +236,7 @@ protected:
         MTL::ComputePipelineState* state = kernel(name);
         ASSERT_NE(state, nullptr);
         const unsigned n = 3 * size() + size() / 2 + 1;
-        const std::vector<float> x = values(n);
+        const std::vector<float> x = wholeNumbers(n);
         MTL::Buffer* in = device_->newBuffer(x.data(), n * sizeof(float), MTL::ResourceStorageModeShared);
         GuardedBuffer out(device_, n * sizeof(float));
         runRows(state, in, out, n, n);

@@ -26,10 +26,17 @@ TEST(TypeTraits, Basics) {
     EXPECT_TRUE((integral_constant<int, 3>::value == 3));
 }
 
-// Test that the categories are MSL's: half is a floating-point type, bool an integral one.
+// Test that the categories are MSL's: half is a floating-point type, bool an integral one,
+// and a vector is in its elements' categories but is no scalar (PyTorch's exp_functor takes
+// float2 through enable_if_t<is_floating_point_v<T>>; c10::metal's is_scalar_floating_point_v
+// is is_floating_point_v<T> && is_scalar_v<T>).
 TEST(TypeTraits, Categories) {
     static_assert(is_floating_point_v<half> && is_floating_point_v<float>);
-    static_assert(!is_floating_point_v<int> && !is_floating_point_v<float4>);
+    static_assert(!is_floating_point_v<int> && !is_floating_point_v<int4>);
+    static_assert(is_floating_point_v<float4> && is_floating_point_v<const half2> && !is_integral_v<float2>);
+    static_assert(is_integral_v<int2> && is_integral_v<uchar4> && is_arithmetic_v<float3> && !is_scalar_v<int2>);
+    static_assert(is_signed_v<int4> && is_signed_v<float2> && is_unsigned_v<uint2> && !is_unsigned_v<short3>);
+    static_assert(!metalcpu_stdlib::is_floating_scalar<float4> && metalcpu_stdlib::is_floating_scalar<half>);
     static_assert(is_integral_v<bool> && is_integral_v<char> && is_integral_v<ulong> && is_integral_v<const int>);
     static_assert(!is_integral_v<half>);
     static_assert(is_arithmetic_v<half> && is_scalar_v<half> && !is_scalar_v<float4>);

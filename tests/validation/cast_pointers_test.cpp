@@ -19,7 +19,7 @@ using validation::ReportKind;
 using validation::ShaderValidationReport;
 
 // Line numbers matter: the tests assert them.
-const char* const kKernels = R"(#include <metal_stdlib>
+constexpr const char* kKernels = R"(#include <metal_stdlib>
 using namespace metal;
 // ggml's block_q5_0: the array member sits at offset 2, eight bytes a block.
 struct Block { half d; uint8_t qh[4]; uint8_t qs[2]; };
@@ -36,36 +36,8 @@ kernel void table_cast(device uint* o [[buffer(0)]], constant int& k [[buffer(1)
 )";
 
 constexpr unsigned kMemberIndexLine = 8, kTableLine = 13;
-constexpr std::uint32_t kCanary = 0xC0FFEE11u;
 
-struct Shape {
-    NS::UInteger count, group;
-};
-
-class CastPointers : public ValidationOnFixture, public ::testing::WithParamInterface<Shape> {
-protected:
-    static void SetUpTestSuite() { library_ = compile(kKernels); }
-    static void TearDownTestSuite() {
-        if (library_) library_->release();
-        library_ = nullptr;
-    }
-
-    /// An output of `words` words between two canary words, bound at the first word after
-    /// the leading canary; every word starts as `fill`.
-    MTL::Buffer* output(std::size_t words) {
-        MTL::Buffer* out = buffer((words + 2) * sizeof(std::uint32_t), "out");
-        for (std::size_t w = 0; w < words + 2; ++w) testing::words(out)[w] = w == 0 || w == words + 1 ? kCanary : 0xFFFFFFFFu;
-        return out;
-    }
-    void expectCanaries(MTL::Buffer* out, std::size_t words) {
-        EXPECT_EQ(testing::words(out)[0], kCanary);
-        EXPECT_EQ(testing::words(out)[words + 1], kCanary);
-    }
-
-    static MTL::Library* library_;
-};
-
-MTL::Library* CastPointers::library_ = nullptr;
+using CastPointers = ShapedValidationFixture<&kKernels>;
 
 // Test that `(device const uint32_t*)xb->qh` and `reinterpret_cast<...>(x[i].qh)[k]` read the
 // bytes the plain flavour reads, silently, and that reading past the buffer through the cast
@@ -151,10 +123,7 @@ TEST_P(CastPointers, ConstantTableCast) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CastPointers,
-                         ::testing::Values(Shape{1, 1}, Shape{7, 3}, Shape{37, 8}, Shape{64, 32}),
-                         [](const ::testing::TestParamInfo<Shape>& info) {
-                             return std::to_string(info.param.count) + "threads_by" + std::to_string(info.param.group);
-                         });
+                         ::testing::Values(Shape{1, 1}, Shape{7, 3}, Shape{37, 8}, Shape{64, 32}), shapeName);
 
 } // namespace
 } // namespace metalcpu::testing

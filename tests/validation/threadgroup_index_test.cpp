@@ -230,10 +230,6 @@ TEST_F(ThreadgroupIndex, HelpersReportPastTheEnd) {
 
 // ---- Positive twins: in range is silent and right, over group shapes -----------------------
 
-struct Shape {
-    NS::UInteger count, group;
-};
-
 class ThreadgroupIndexInRange : public ThreadgroupIndex, public ::testing::WithParamInterface<Shape> {
 protected:
     /// Runs `name` by index and through the pointer over the shape; both silent, canaries kept,

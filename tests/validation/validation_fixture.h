@@ -9,6 +9,7 @@
 
 #include <metalcpu/ValidationTesting.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,46 @@ protected:
     }
     static void configure(const val::ShaderValidationSettings& settings) {
         val::overrideShaderValidationSettings(settings);
+    }
+};
+
+/// The threads of a dispatch and of each threadgroup, for tests run over several of them.
+struct Shape {
+    NS::UInteger count, group;
+};
+
+/// Names the instances of a test run over shapes: "37threads_by8".
+inline std::string shapeName(const ::testing::TestParamInfo<Shape>& info) {
+    return std::to_string(info.param.count) + "threads_by" + std::to_string(info.param.group);
+}
+
+/// ValidationOnFixture run over shapes, with outputs between canary words and one library per
+/// test suite, compiled from `*Source` (the suite's kernels) before its first test.
+template <const char* const* Source>
+class ShapedValidationFixture : public ValidationOnFixture, public ::testing::WithParamInterface<Shape> {
+protected:
+    static void SetUpTestSuite() { library_ = compile(*Source); }
+    static void TearDownTestSuite() {
+        if (library_) library_->release();
+        library_ = nullptr;
+    }
+    static inline MTL::Library* library_ = nullptr;
+
+    static constexpr std::uint32_t kCanary = 0xC0FFEE11u;
+
+    /// An output of `words` words between two `canary` words, labelled "out", to be bound at
+    /// the first word after the leading canary; every word starts as `fill`. A binding ends
+    /// where its buffer does: the trailing canary is inside it, as on Metal.
+    MTL::Buffer* output(std::size_t words, std::uint32_t fill = 0xFFFFFFFFu, std::uint32_t canary = kCanary) {
+        MTL::Buffer* out = buffer((words + 2) * sizeof(std::uint32_t), "out");
+        auto* w = static_cast<std::uint32_t*>(out->contents());
+        for (std::size_t i = 0; i < words + 2; ++i) w[i] = i == 0 || i == words + 1 ? canary : fill;
+        return out;
+    }
+    void expectCanaries(MTL::Buffer* out, std::size_t words, std::uint32_t canary = kCanary) {
+        const auto* w = static_cast<const std::uint32_t*>(out->contents());
+        EXPECT_EQ(w[0], canary);
+        EXPECT_EQ(w[words + 1], canary);
     }
 };
 

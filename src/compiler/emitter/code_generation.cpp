@@ -3,6 +3,7 @@
 namespace metalcpu::msl {
 
 KernelShape kernelShape(const KernelInfo& kernel) {
+    if (kernel.interleavesThreads) return KernelShape::InterleavedLoops;
     if (kernel.usesWorkItemLoops) return KernelShape::WorkItemLoops;
     if (kernel.usesCoroutines || kernel.usesBarriers) return KernelShape::Threads;
     return kernel.loopsInBody ? KernelShape::ThreadLoopOverLoops : KernelShape::ThreadLoop;
@@ -13,6 +14,7 @@ const char* shapeName(KernelShape shape) {
     case KernelShape::ThreadLoop: return "thread loop";
     case KernelShape::ThreadLoopOverLoops: return "thread loop over loops";
     case KernelShape::WorkItemLoops: return "work-item loops";
+    case KernelShape::InterleavedLoops: return "interleaved work-item loops";
     case KernelShape::Threads: return "threads";
     }
     return "";
@@ -34,6 +36,8 @@ CodeGeneration codeGenerationFor(KernelShape shape) {
     // mat_mul_tiled 0.88x the CPU time at -O3 (0.79-0.90 over 5 pairs): the 16-step tile loop
     // is unrolled and more of each piece vectorises.
     case KernelShape::WorkItemLoops: return {"O3", true};
+    // The same bodies as the thread loop over loops, whose float4 rows are 128-bit work.
+    case KernelShape::InterleavedLoops: return {"", true, true};
     // One thread at a time: nothing to vectorise across, and nothing measured.
     case KernelShape::Threads: return {"", false};
     }

@@ -14,6 +14,7 @@ enum class KernelShape {
     ThreadLoop,          ///< barrier-free, no loop of its own: elementwise, one lane per thread
     ThreadLoopOverLoops, ///< barrier-free with loops in its body (naive and register-tiled matmuls)
     WorkItemLoops,       ///< split at its barriers into loops over the threads (tiled kernels)
+    InterleavedLoops,    ///< barrier-free, its threads interleaved in its uniform loops (register-tiled matmuls)
     Threads,             ///< coroutines or fibers: one thread at a time
 };
 

@@ -184,7 +184,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         const CodeGeneration decision = codeGenerationFor(kernelShape(info));
         const bool loopsOverThreads = !info.usesWorkItemLoops && !info.usesCoroutines;
         std::string attributes;
-        if (validation || loopsOverThreads || !decision.optimisation.empty()) attributes = "flatten";
+        if (validation || loopsOverThreads || info.interleavesThreads || !decision.optimisation.empty())
+            attributes = "flatten";
         if (!decision.optimisation.empty()) attributes += ", optimize(\"" + decision.optimisation + "\")";
         std::string prefix = attributes.empty() ? "" : "__attribute__((" + attributes + ")) ";
         if (decision.narrowVectors) prefix += "METALCPU_NARROW_VECTORS ";
@@ -252,12 +253,19 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                    e.maxThreadsExpression + ");\n";
             maxThreads = scope + "__mc_" + k + "_max_threads";
         }
+        std::string threadgroupOwner;
+        if (!e.threadgroupOwnerExpression.empty()) {
+            // Evaluated here, where the template arguments resolve as written.
+            out += "constexpr mc_u64 __mc_" + k + "_threadgroup_owner = " + e.threadgroupOwnerExpression + ";\n";
+            threadgroupOwner = scope + "__mc_" + k + "_threadgroup_owner";
+        }
         out += "}" + close + "\n";
         if (selectsKernels) out += "#endif\n";
         out += "\n";
 
         // MC_KERNEL_USES_BARRIERS means "needs fibers": coroutine kernels synchronise without.
-        const std::string flags = std::string(info.usesWorkItemLoops ? "MC_KERNEL_WORK_ITEM_LOOPS"
+        const std::string flags = std::string(info.interleavesThreads ? "MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS"
+                                              : info.usesWorkItemLoops ? "MC_KERNEL_WORK_ITEM_LOOPS"
                                               : info.usesCoroutines  ? "MC_KERNEL_COROUTINES"
                                               : info.usesBarriers    ? "MC_KERNEL_USES_BARRIERS"
                                                                      : "0u") +
@@ -274,7 +282,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                             flags + ", " + maxThreads + ", " + std::to_string(info.params.size()) + ", " +
                             params + ", &" + scope + "__mc_" + k + "_run_group, " + runThread + ", " +
                             std::to_string(info.threadgroupSites.size()) + ", " + sites + ", " +
-                            quoteString(info.frameName.empty() ? info.hostName : info.frameName) + "},\n" +
+                            quoteString(info.frameName.empty() ? info.hostName : info.frameName) +
+                            ", " + (threadgroupOwner.empty() ? std::string("0") : threadgroupOwner) + "},\n" +
                             (selectsKernels ? "#endif\n" : ""));
     }
     std::string constantTable = "nullptr, 0";

@@ -17,6 +17,9 @@ struct EntryPointCode {
     /// A C++ expression for max_total_threads_per_threadgroup when it is not a literal
     /// (e.g. "::ns::__mc_max_threads_3<float, 4>()"); empty to use info's value.
     std::string maxThreadsExpression;
+    /// A C++ expression for mc_kernel::threadgroup_owner when the kernel template's own body
+    /// declares threadgroup variables ("::ns::__mc_tg_owner_3<float, 4>()"); empty for 0.
+    std::string threadgroupOwnerExpression;
     /// For an explicit instantiation of a kernel template: where it is written (as reported,
     /// and its line). The glue's `decltype` of the instantiation is placed there with `#line`,
     /// so that a host-compiler error in the instantiation points at the user's line.

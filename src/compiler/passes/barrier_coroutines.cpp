@@ -2,10 +2,13 @@
 
 #include "compiler/edits.h"
 #include "compiler/findings.h"
+#include "compiler/kernels.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,12 +39,17 @@ public:
         const auto s = simple_.find(first);
         return s == simple_.end() ? nullptr : s->second;
     }
-    /// Whether the call whose `(` is at `open` ends the simple statement that starts at `first`:
-    /// its `)` is followed by that statement's `;`.
+    /// The simple statement whose value ends with the call whose `(` is at `open`: the call's
+    /// `)` is followed by the statement's `;`. nullptr when there is none.
+    const Statement* callStatement(std::size_t open) const {
+        if (!unit_[open].isPunct("(") || unit_.partner()[open] == kNoToken) return nullptr;
+        const auto s = simpleEnding_.find(unit_.partner()[open] + 2);
+        return s == simpleEnding_.end() ? nullptr : s->second;
+    }
+    /// Whether the call whose `(` is at `open` ends the simple statement that starts at `first`.
     bool isCallStatement(std::size_t first, std::size_t open) const {
-        const Statement* s = simpleAt(first);
-        return s && unit_[open].isPunct("(") && unit_.partner()[open] != kNoToken &&
-               s->tokens.end == unit_.partner()[open] + 2;
+        const Statement* s = callStatement(open);
+        return s && s->keyword == first;
     }
     /// The `return` keywords of the body's return statements, in source order.
     const std::vector<std::size_t>& returns() const { return returns_; }
@@ -49,14 +57,18 @@ public:
 private:
     void add(const std::vector<Statement>& statements) {
         for (const Statement& s : statements) {
-            if (s.kind == StatementKind::Simple) simple_.emplace(s.keyword, &s);
+            if (s.kind == StatementKind::Simple) {
+                simple_.emplace(s.keyword, &s);
+                simpleEnding_.emplace(s.tokens.end, &s);
+            }
             if (s.kind == StatementKind::Return && unit_[s.keyword].isIdentifier("return")) returns_.push_back(s.keyword);
             add(s.children);
         }
     }
 
     const Unit& unit_;
-    std::map<std::size_t, const Statement*> simple_;
+    std::map<std::size_t, const Statement*> simple_;       ///< by first token
+    std::map<std::size_t, const Statement*> simpleEnding_; ///< by end (one past the `;`)
     std::vector<std::size_t> returns_;
 };
 
@@ -70,47 +82,31 @@ std::vector<bool> nestedTokens(const Unit& unit, std::size_t function) {
     return nested;
 }
 
-// The first token of the callee ending at `name` when it is written `name`, `metal::name` or
-// `::metal::name`; kNoToken for any other qualification (`ns::`, `x.`, `p->`, `::name`).
-std::size_t calleeStart(const Unit& unit, std::size_t name, std::size_t bodyOpen) {
-    auto qualified = [&](std::size_t i) {
-        return unit.role(i) == TokenRole::Member || unit.role(i) == TokenRole::QualifiedPart;
-    };
-    if (!qualified(name)) return name;
-    if (name < bodyOpen + 3 || !unit[name - 1].isPunct("::") || !unit[name - 2].isIdentifier("metal"))
-        return kNoToken;
-    std::size_t start = name - 2;
-    if (qualified(start)) {
-        // Only the global `::metal`, with nothing that qualifies it further before the `::`.
-        if (!unit[start - 1].isPunct("::")) return kNoToken;
-        --start;
-        if (start > bodyOpen + 1 &&
-            (unit[start - 1].isPunct(">") || unit[start - 1].isPunct(".") || unit[start - 1].isPunct("->") ||
-             (unit[start - 1].isIdentifier() && !isCppKeyword(unit[start - 1].spelling))))
-            return kNoToken;
-    }
-    return start;
+// The spellings of tokens [begin, end), joined: a name's qualification as written (`metal::`).
+std::string spellings(const TokenList& tokens, std::size_t begin, std::size_t end) {
+    std::string out;
+    for (std::size_t k = begin; k < end; ++k) out += tokens[k].spelling;
+    return out;
 }
 
-// The first token of the function's (possibly qualified) name.
-std::size_t nameStart(const TokenList& tokens, const FunctionDecl& f) {
-    std::size_t s = f.nameToken;
-    while (s >= f.declarationBegin + 2 && tokens[s - 1].isPunct("::") && tokens[s - 2].isIdentifier()) s -= 2;
-    if (s > f.declarationBegin && tokens[s - 1].isPunct("::")) --s;
-    return s;
+// The first token of the callee named at `name` when it is written `name`, `metal::name` or
+// `::metal::name`; kNoToken for any other qualification (`ns::`, `x.`, `p->`, `::name`).
+std::size_t calleeStart(const Unit& unit, std::size_t name) {
+    const std::size_t start = unit.qualifiedNameStart(name);
+    if (unit.role(start) == TokenRole::Member) return kNoToken; // `x.f`, `x.metal::f`
+    const std::string qualification = spellings(unit.tokens(), start, name);
+    return qualification.empty() || qualification == "metal::" || qualification == "::metal::" ? start : kNoToken;
 }
 
 // The `void` of a declaration written `[specifiers] void [specifiers] name(...)`, where the
 // specifiers are `kernel`, `static`, `inline` and attributes; kNoToken for any other shape.
-std::size_t voidReturnType(const TokenList& tokens, const std::vector<std::size_t>& partner,
-                           const FunctionDecl& f) {
+std::size_t voidReturnType(const Unit& unit, const FunctionDecl& f) {
     std::size_t found = kNoToken;
-    const std::size_t end = nameStart(tokens, f);
+    const std::size_t end = unit.qualifiedNameStart(f.nameToken);
     for (std::size_t k = f.declarationBegin; k < end; ++k) {
-        const Token& t = tokens[k];
-        if (std::size_t attribute = attributeEnd(tokens, partner, k); attribute != kNoToken) {
-            k = attribute;
-        } else if (t.isIdentifier("void")) {
+        const Token& t = unit[k];
+        if (unit.role(k) == TokenRole::Attribute) continue;
+        if (t.isIdentifier("void")) {
             if (found != kNoToken) return kNoToken;
             found = k;
         } else if (!(k == f.kernelKeyword || t.isIdentifier("static") || t.isIdentifier("inline") ||
@@ -119,16 +115,6 @@ std::size_t voidReturnType(const TokenList& tokens, const std::vector<std::size_
         }
     }
     return found;
-}
-
-// The first token of the assignment operator that ends just before `i` (`=`, `+=`, the `>` of
-// `>>=`, which is lexed `>` `>=`), or kNoToken.
-std::size_t assignmentBefore(const Unit& unit, std::size_t i, std::size_t bodyOpen) {
-    if (i <= bodyOpen + 1) return kNoToken;
-    if (unit.isAssignmentOperator(i - 1)) return i - 1;
-    if (i > bodyOpen + 2 && unit[i - 1].isPunct(">=") && unit.role(i - 2) == TokenRole::CompoundAssignment)
-        return i - 2;
-    return kNoToken;
 }
 
 bool isMatrixProductName(std::string_view name) {
@@ -160,26 +146,28 @@ std::optional<CollectiveStatement> productStatement(const Unit& unit, const OwnS
 // product as a statement; nullopt for any other place (an operand, an argument, a
 // condition, a lambda's body).
 std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, const OwnStatements& statements,
-                                                       std::size_t name, std::size_t bodyOpen) {
+                                                       std::size_t name) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     const std::string& spelling = tokens[name].spelling;
     const bool product = isMatrixProductName(spelling);
     if (!product && !spelling.starts_with("simd_") && !spelling.starts_with("quad_")) return std::nullopt;
     const std::size_t open = name + 1;
-    if (!tokens[open].isPunct("(") || partner[open] == kNoToken) return std::nullopt;
-    const std::size_t start = calleeStart(unit, name, bodyOpen);
+    if (unit.role(open) != TokenRole::CallOpen || partner[open] == kNoToken) return std::nullopt;
+    const std::size_t start = calleeStart(unit, name);
     if (start == kNoToken) return std::nullopt;
     if (product) return productStatement(unit, statements, name, start);
-    const std::size_t assignment = assignmentBefore(unit, start, bodyOpen);
-    if (assignment == kNoToken || assignment < bodyOpen + 2) return std::nullopt;
-    // Before the `=`: a name, or a declaration of one (`float x`, `const uint s`, `metal::float4 v`).
-    std::size_t first = assignment;
-    while (first > bodyOpen + 1 && (tokens[first - 1].isIdentifier() || tokens[first - 1].isPunct("::"))) --first;
-    if (first == assignment || !tokens[assignment - 1].isIdentifier() ||
-        isCppKeyword(tokens[assignment - 1].spelling) || !statements.isCallStatement(first, open))
+    // `target op= call;`, with before the target only names and `::`: the name alone (`x`,
+    // `ns::x`) or a declaration of it (`float x`, `const uint s`, `metal::float4 v`).
+    const std::size_t assignment = unit.assignmentBefore(start);
+    const Statement* statement = statements.callStatement(open);
+    if (assignment == kNoToken || !statement || assignment <= statement->keyword) return std::nullopt;
+    const TokenRole target = unit.role(assignment - 1);
+    if (target != TokenRole::Name && target != TokenRole::Declarator && target != TokenRole::QualifiedPart)
         return std::nullopt;
-    return CollectiveStatement{{first, partner[open] + 2}, {start, name + 1}, open};
+    for (std::size_t k = statement->keyword; k < assignment; ++k)
+        if (!tokens[k].isIdentifier() && !tokens[k].isPunct("::")) return std::nullopt;
+    return CollectiveStatement{{statement->keyword, partner[open] + 2}, {start, name + 1}, open};
 }
 
 // Finds the body's SIMD-group calls (simd_*, quad_*, matrix products) and the matrix
@@ -197,59 +185,38 @@ bool findCollectives(const Unit& unit, const FunctionDecl& f, const OwnStatement
             laneUsers.push_back(i);
             continue;
         }
-        if (!t.isIdentifier() || isBarrierName(t.spelling) || !isBarrierFunction(t.spelling)) continue;
-        std::size_t after = i + 1;
-        if (tokens[after].isPunct("<")) {
-            std::size_t close = closingAngle(tokens, partner, after, f.bodyClose);
-            if (close != kNoToken) after = close + 1;
-        }
-        if (!tokens[after].isPunct("(")) continue;
+        if (!t.isIdentifier() || isBarrierName(t.spelling) || !isBarrierFunction(t.spelling) ||
+            unit.callOpen(i) == kNoToken)
+            continue;
         if (nested[i - f.bodyOpen]) return false;
         if (isMatrixLaneUser(t.spelling)) {
             laneUsers.push_back(i);
             continue;
         }
-        auto statement = collectiveStatement(unit, statements, i, f.bodyOpen);
+        auto statement = collectiveStatement(unit, statements, i);
         if (!statement) return false;
         out.push_back(*statement);
     }
     return true;
 }
 
-// The first token of the name ending at `name` with its namespace qualification
-// (`a::b::name`, `::a::name`); `name` itself when unqualified.
-std::size_t qualifiedStart(const TokenList& tokens, std::size_t name, std::size_t bodyOpen) {
-    std::size_t s = name;
-    while (s >= bodyOpen + 3 && tokens[s - 1].isPunct("::") && tokens[s - 2].isIdentifier() &&
-           !isCppKeyword(tokens[s - 2].spelling))
-        s -= 2;
-    if (s > bodyOpen + 1 && tokens[s - 1].isPunct("::")) --s;
-    return s;
-}
-
 // Whether `start` begins the name of a reduction as MPP spells it: `reduce_rows`,
 // `tensor_ops::reduce_rows`, `mpp::tensor_ops::reduce_rows` or `::mpp::tensor_ops::reduce_rows`.
 bool isReductionCallee(const TokenList& tokens, std::size_t start, std::size_t name) {
-    std::string qualification;
-    for (std::size_t k = start; k < name; ++k) qualification += tokens[k].spelling;
+    const std::string qualification = spellings(tokens, start, name);
     return qualification.empty() || qualification == "tensor_ops::" || qualification == "mpp::tensor_ops::" ||
            qualification == "::mpp::tensor_ops::";
 }
 
 // Whether `op . [template] member [<...>] ( )` starts at `op`: a call of an argument-less member
 // function (the getters of the cooperative tensors), which does not run the operation.
-bool isArgumentlessMemberCall(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t op,
-                              std::size_t limit) {
-    std::size_t k = op + 1;
-    if (!tokens[k].isPunct(".")) return false;
-    if (tokens[++k].isIdentifier("template")) ++k;
-    if (!tokens[k].isIdentifier() || tokens[k].spelling == "run") return false;
-    if (tokens[++k].isPunct("<")) {
-        const std::size_t close = closingAngle(tokens, partner, k, limit);
-        if (close == kNoToken) return false;
-        k = close + 1;
-    }
-    return tokens[k].isPunct("(") && tokens[k + 1].isPunct(")");
+bool isArgumentlessMemberCall(const Unit& unit, std::size_t op) {
+    if (!unit[op + 1].isPunct(".")) return false;
+    std::size_t member = op + 2;
+    if (unit[member].isIdentifier("template")) ++member;
+    if (unit[member].spelling == "run") return false;
+    const std::size_t open = unit.callOpen(member);
+    return open != kNoToken && unit[open + 1].isPunct(")");
 }
 
 // Finds the body's tensor operations (TensorOperationStatement); false when one of them, or a
@@ -265,7 +232,7 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStat
         const Token& t = tokens[i];
         if (!t.isIdentifier("matmul2d") && !t.isIdentifier("convolution2d")) continue;
         if (nested[i - f.bodyOpen]) return false;
-        const std::size_t start = qualifiedStart(tokens, i, f.bodyOpen);
+        const std::size_t start = unit.qualifiedNameStart(i);
         std::size_t name = i + 1;
         if (tokens[name].isPunct("<")) {
             const std::size_t close = closingAngle(tokens, partner, name, f.bodyClose);
@@ -289,15 +256,13 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStat
         if (!t.isIdentifier()) continue;
         const bool reduction = t.spelling == "reduce_rows" || t.spelling == "reduce_columns";
         const auto operation = operations.find(t.spelling);
-        const bool memberRun = fileNamesOperations && t.spelling == "run" &&
-                               (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->"));
+        const bool memberRun = fileNamesOperations && t.spelling == "run" && unit.isAccessedMember(i);
         if (!reduction && operation == operations.end() && !memberRun) continue;
         if (nested[i - f.bodyOpen]) return false;
-        const Token& before = tokens[i - 1];
         if (reduction) {
-            const std::size_t start = qualifiedStart(tokens, i, f.bodyOpen);
-            if (!isReductionCallee(tokens, start, i) || tokens[start - 1].isPunct(".") ||
-                tokens[start - 1].isPunct("->") || !statements.isCallStatement(start, i + 1))
+            const std::size_t start = unit.qualifiedNameStart(i);
+            if (!isReductionCallee(tokens, start, i) || unit.role(start) == TokenRole::Member ||
+                !statements.isCallStatement(start, i + 1))
                 return false;
             out.push_back({t.spelling == "reduce_rows" ? Kind::ReduceRows : Kind::ReduceColumns, {start, i + 1}, i + 1});
         } else if (memberRun) {
@@ -305,12 +270,12 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStat
             if (out.empty() || out.back().kind != Kind::Run || out.back().callee.end != i + 1) return false;
         } else if (operation->second == i) {
             continue; // the declaration
-        } else if (before.isPunct(".") || before.isPunct("->") || before.isPunct("::")) {
+        } else if (unit.role(i) == TokenRole::Member || unit.role(i) == TokenRole::QualifiedPart) {
             return false; // a member named like the operation
         } else if (tokens[i + 1].isPunct(".") && tokens[i + 2].isIdentifier("run") &&
                    statements.isCallStatement(i, i + 3)) {
             out.push_back({Kind::Run, {i, i + 3}, i + 3});
-        } else if (!isArgumentlessMemberCall(tokens, partner, i, f.bodyClose)) {
+        } else if (!isArgumentlessMemberCall(unit, i)) {
             return false; // an operand, an argument: it may run the operation elsewhere
         }
     }
@@ -319,9 +284,26 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStat
 
 } // namespace
 
-std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph, Diagnostics& diagnostics) {
+std::vector<std::size_t> reachableFromKernel(const Unit& unit, const CallGraph& graph,
+                                             const std::vector<EntryPoint>& entryPoints, std::size_t kernel) {
+    std::vector<std::size_t> reached;
+    bool instantiated = false;
+    for (const EntryPoint& e : entryPoints) {
+        if (e.function != kernel || e.templateArgumentTokens.begin == e.templateArgumentTokens.end) continue;
+        instantiated = true;
+        std::vector<std::size_t> own = reachableFromInstantiation(graph, kernel, unit.tokens(), unit.partner(),
+                                                                  e.templateArgumentTokens.begin,
+                                                                  e.templateArgumentTokens.end);
+        std::vector<std::size_t> both;
+        std::set_union(reached.begin(), reached.end(), own.begin(), own.end(), std::back_inserter(both));
+        reached = std::move(both);
+    }
+    return instantiated ? reached : reachableFunctions(graph, kernel);
+}
+
+std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph,
+                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics) {
     const TokenList& tokens = unit.tokens();
-    const std::vector<std::size_t>& partner = unit.partner();
     const Module& module = unit.module();
     std::vector<CoroutineKernel> out;
     for (const FunctionDecl& f : module.functions)
@@ -332,7 +314,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
         const FunctionDecl& f = module.functions[fi];
         if (!f.isKernel || !f.hasBody || !f.enclosingClass.empty() || !graph.usesBarriersDirectly[fi]) continue;
         bool eligible = true;
-        for (std::size_t r : reachableFunctions(graph, fi))
+        for (std::size_t r : reachableFromKernel(unit, graph, entryPoints, fi))
             if (r != fi && graph.usesBarriersDirectly[r]) eligible = false;
         if (!eligible) continue;
 
@@ -347,7 +329,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
             !findTensorOperations(unit, f, statements, nested, fileNamesOperations, kernel.tensorOperations))
             continue;
         kernel.function = fi;
-        std::size_t returnType = voidReturnType(tokens, partner, f);
+        std::size_t returnType = voidReturnType(unit, f);
         if (returnType == kNoToken) continue;
         kernel.returnTypes.push_back(returnType);
         for (std::size_t di = 0; di < module.functions.size() && eligible; ++di) {
@@ -355,7 +337,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
             if (di == fi || !d.isKernel || d.name != f.name || d.namespaces != f.namespaces ||
                 !d.enclosingClass.empty())
                 continue;
-            std::size_t other = d.hasBody ? kNoToken : voidReturnType(tokens, partner, d);
+            std::size_t other = d.hasBody ? kNoToken : voidReturnType(unit, d);
             if (other == kNoToken) eligible = false; // an overload, or a prototype of another shape
             kernel.returnTypes.push_back(other);
         }
@@ -366,7 +348,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose && eligible; ++i) {
             if (!tokens[i].isIdentifier() || !isBarrierName(tokens[i].spelling)) continue;
             // Only `[metal::]threadgroup_barrier(args);` as a statement of this body.
-            const std::size_t start = nested[i - f.bodyOpen] ? kNoToken : calleeStart(unit, i, f.bodyOpen);
+            const std::size_t start = nested[i - f.bodyOpen] ? kNoToken : calleeStart(unit, i);
             eligible = start != kNoToken && statements.isCallStatement(start, i + 1);
             if (eligible) kernel.barriers.push_back({start, i + 1});
         }

@@ -11,6 +11,8 @@
 
 namespace metalcpu::msl {
 
+struct EntryPoint;
+
 class Unit;
 
 /// A SIMD-group function whose value is a whole statement's: `T x = simd_sum(e);`,
@@ -80,13 +82,25 @@ struct CoroutineKernel {
 ///     statement or an argument-less member call (`op.get_destination_cooperative_tensor<...>()`),
 ///     each reduce_rows/reduce_columns is a statement's callee, and no other member `run` is
 ///     called in a file that names matmul2d or convolution2d;
-///   - no other function reachable from it in `graph` uses barriers;
+///   - no other function reachable from it in `graph` uses barriers (reachableFromKernel());
 ///   - its declaration is `void` with nothing but `kernel`, `static`, `inline` and attributes
 ///     before the name, and every other declaration of it (same name and namespaces) is a
 ///     prototype of that shape;
 ///   - the file defines no function named threadgroup_barrier or simdgroup_barrier.
 /// Reports `return expr;` in such a kernel (a coroutine kernel cannot return a value).
-std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph, Diagnostics& diagnostics);
+std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph,
+                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics);
+
+/// The functions kernel `kernel` (a Module::functions index) can reach, as its lowering must
+/// assume: for a kernel template, the union over its explicit instantiations of what each
+/// reaches (reachableFromInstantiation(): a call through its function-pointer template
+/// parameter reaches only the functions its instantiations pass), since a kernel is never
+/// called, only instantiated, and its body is lowered once for all of them. So what the rest of
+/// the file names as a value (ggml's SIMD-group helpers passed to kernel_mul_mv_id) does not
+/// change the lowering of kernel_mul_mm<..., dequantize_f32>. For any other kernel,
+/// reachableFunctions().
+std::vector<std::size_t> reachableFromKernel(const Unit& unit, const CallGraph& graph,
+                                             const std::vector<EntryPoint>& entryPoints, std::size_t kernel);
 
 /// For each kernel of Findings::coroutineKernels: `void` becomes
 /// `::metalcpu_kernel::barrier_task` (written from the start of the erased `kernel`/[[kernel]]

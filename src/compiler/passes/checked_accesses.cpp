@@ -22,94 +22,14 @@ const Token& at(const TokenList& tokens, std::size_t i) { return i < tokens.size
 /// Why an access the pass recognised stays unchecked (see UncheckedAccess).
 enum class Unplaced { Operand, TemplateCall };
 
-/// The first token of the postfix expression whose last token is `last` (an identifier, or a
-/// `]`/`)` closing a subscript, call or parenthesised expression), read off the unit's roles.
-/// kNoToken when it is not an expression (a lambda introducer, say), with the reason in `why`
-/// when it may be one.
-std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why = nullptr) {
-    const TokenList& tokens = unit.tokens();
-    const std::vector<std::size_t>& partner = unit.partner();
-    std::size_t s = last;
-    for (;;) {
-        const Token& t = tokens[s];
-        if (t.isPunct("]") || t.isPunct(")")) {
-            const std::size_t open = partner[s];
-            if (open == kNoToken || open == 0 || open > s) return kNoToken;
-            const TokenRole role = unit.role(open);
-            const bool afterAngle = tokens[open - 1].isPunct(">");
-            if (role == TokenRole::CastOpen && afterAngle) {
-                // static_cast<T>(x): the cast starts the expression.
-                const std::size_t angle = openingAngle(tokens, partner, open - 1, 0);
-                return angle != kNoToken && angle > 0 ? angle - 1 : kNoToken;
-            }
-            if (role == TokenRole::CallOpen && afterAngle) {
-                // f<T>(x): the `>` may as well end a comparison (`a < b && c > (d)[i]`).
-                if (why) *why = Unplaced::TemplateCall;
-                return kNoToken;
-            }
-            if (role == TokenRole::CallOpen || role == TokenRole::Subscript) {
-                s = open - 1; // the called or subscripted expression
-                continue;
-            }
-            if (t.isPunct(")") && role != TokenRole::CastOpen) return open; // a parenthesised primary expression
-            return kNoToken; // a lambda introducer, an array bound
-        }
-        if (s >= 2 && unit.isAccessedMember(s)) {
-            s -= 2;
-            continue;
-        }
-        if (unit.role(s) == TokenRole::QualifiedPart && unit.isOperandName(s)) {
-            if (s >= 2 && unit.isOperandName(s - 2)) {
-                s -= 2;
-                continue;
-            }
-            return s - 1; // ::name
-        }
-        return unit.isOperandName(s) ? s : kNoToken;
-    }
-}
-
-/// The last token of the postfix expression starting at `first` (after a C-style cast, of
-/// the one the cast applies to), or kNoToken.
-std::size_t postfixEnd(const Unit& unit, std::size_t first) {
-    const TokenList& tokens = unit.tokens();
-    const std::vector<std::size_t>& partner = unit.partner();
-    std::size_t e;
-    const Token& t = at(tokens, first);
-    if (t.isPunct("(")) {
-        e = partner[first];
-        if (e == kNoToken) return kNoToken;
-        if (unit.closesCStyleCast(e)) return postfixEnd(unit, e + 1); // `(type)operand`
-    } else if (t.isIdentifier() && !unit.isOperandName(first) && at(tokens, first + 1).isPunct("<")) {
-        // `reinterpret_cast<device T*>(p)`: the parentheses after the type end the cast.
-        const std::size_t close = closingAngle(tokens, partner, first + 1, tokens.size());
-        if (close == kNoToken || unit.role(close + 1) != TokenRole::CastOpen) return kNoToken;
-        e = partner[close + 1];
-        if (e == kNoToken) return kNoToken;
-    } else if (unit.isOperandName(first) || t.isPunct("::")) {
-        e = first;
-        if (t.isPunct("::")) ++e;
-        while (at(tokens, e + 1).isPunct("::") && unit.isOperandName(e + 2)) e += 2;
-        // `f<T>(x)`: the template arguments of a call.
-        if (at(tokens, e + 1).isPunct("<")) {
-            const std::size_t close = closingAngle(tokens, partner, e + 1, tokens.size());
-            if (close != kNoToken && unit.role(close + 1) == TokenRole::CallOpen) e = close;
-        }
-    } else {
-        return kNoToken;
-    }
-    for (;;) {
-        const Token& n = at(tokens, e + 1);
-        if ((n.isPunct("[") || n.isPunct("(")) && partner[e + 1] != kNoToken) {
-            e = partner[e + 1];
-        } else if (e + 2 < tokens.size() && unit.isAccessedMember(e + 2)) {
-            e += 2;
-        } else if (n.isPunct("++") || n.isPunct("--")) {
-            e += 1;
-        } else {
-            return e;
-        }
-    }
+/// The first token of the postfix expression whose last token is `last`, or kNoToken with the
+/// reason in `why`. A call with template arguments is refused: its `>` may as well end a
+/// comparison (`a < b && c > (d)[i]`).
+std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why) {
+    bool templateArguments = false;
+    const std::size_t start = unit.postfixStart(last, TemplateArguments::Refuse, &templateArguments);
+    if (start == kNoToken) *why = templateArguments ? Unplaced::TemplateCall : Unplaced::Operand;
+    return start;
 }
 
 /// Whether the expression [first, last] is written to: followed (after member accesses and
@@ -159,18 +79,16 @@ const char* functionFor(Use use) {
     return "::metalcpu_kernel::load(";
 }
 
-/// The name of a parameter declared as an array in an address space (`device float a[]`,
-/// `constant int k[4]`), whose address space is at `space` and whose type and name end before
-/// `j`: the unit's array declarator there, followed by what ends a parameter. Else kNoToken.
-std::size_t arrayParameterName(const Unit& unit, std::size_t space, std::size_t j) {
-    if (j < space + 3 || unit.role(j) != TokenRole::ArrayBound || unit.role(j - 1) != TokenRole::Declarator ||
-        unit.partner()[j] == kNoToken)
-        return kNoToken;
-    const TokenList& tokens = unit.tokens();
-    const std::size_t close = unit.partner()[j];
-    const Token& after = at(tokens, close + 1);
-    const bool attribute = unit.role(close + 1) == TokenRole::Attribute;
-    return after.isPunct(",") || after.isPunct(")") || attribute ? j - 1 : kNoToken;
+/// Whether `name`, which follows the type of a parameter in an address space, declares it as an
+/// array (`device float a[]`, `constant int k[4]`): the unit's declarator with its array bound,
+/// followed by what ends a parameter.
+bool isArrayParameter(const Unit& unit, std::size_t name) {
+    if (unit.role(name) != TokenRole::Declarator || unit.role(name + 1) != TokenRole::ArrayBound ||
+        unit.partner()[name + 1] == kNoToken)
+        return false;
+    const std::size_t close = unit.partner()[name + 1];
+    const Token& after = at(unit.tokens(), close + 1);
+    return after.isPunct(",") || after.isPunct(")") || unit.role(close + 1) == TokenRole::Attribute;
 }
 
 /// The name declared by `(&name)[N]...` starting at `open`, or kNoToken.
@@ -194,34 +112,26 @@ void rewriteCheckedPointerTypes(PassContext& context) {
         const std::optional<Space> qualifier = addressSpaceOf(t);
         if (!qualifier || !isCheckedSpace(*qualifier) || !unit.isUnqualifiedName(i)) continue;
         const SpaceInfo& space = infoOf(*qualifier);
+        // The rest of the type, up to its `*`, the declared name or what else ends it; what it
+        // says of itself outside its template arguments.
+        const std::size_t j = unit.typeEnd(i + 1);
         bool constInside = false;
-        std::size_t j = i + 1;
         bool sawType = false;
         bool placeholder = false;
-        for (;;) {
-            const Token& n = at(tokens, j);
-            if (n.isIdentifier("const") || n.isIdentifier("volatile")) {
+        for (std::size_t k = i + 1; k < j; ++k) {
+            const Token& n = tokens[k];
+            if (n.isPunct("<")) {
+                k = closingAngle(tokens, partner, k, j);
+            } else if (n.isIdentifier("const") || n.isIdentifier("volatile")) {
                 constInside = constInside || n.isIdentifier("const");
-                ++j;
-            } else if (n.isIdentifier("typename") || n.isPunct("::")) {
-                ++j;
-            } else if (n.isIdentifier() && (!isCppKeyword(n.spelling) || isTypeKeyword(n.spelling))) {
+            } else if (n.isIdentifier() && !n.isIdentifier("typename")) {
                 sawType = true;
                 placeholder = placeholder || n.isIdentifier("auto");
-                ++j;
-                if (at(tokens, j).isPunct("<")) {
-                    std::size_t close = closingAngle(tokens, partner, j, tokens.size());
-                    if (close == kNoToken) break;
-                    j = close + 1;
-                }
-            } else {
-                break;
             }
         }
         const std::size_t star = j < tokens.size() ? j : tokens.size() - 1;
-        // `device float a[] [[buffer(0)]]`: an array parameter is a pointer; the type loop took
-        // its name for part of the type.
-        const std::size_t arrayName = arrayParameterName(unit, i, j);
+        // `device float a[] [[buffer(0)]]`: an array parameter is a pointer.
+        const std::size_t arrayName = sawType && isArrayParameter(unit, j) ? j : kNoToken;
         // `threadgroup float (&t)[4][8]`: a reference to a named threadgroup array is the checked
         // array itself, so a helper checks its subscripts as the kernel does (checked.h).
         const std::size_t referenceName =
@@ -240,7 +150,7 @@ void rewriteCheckedPointerTypes(PassContext& context) {
             // address-space token is erased too, and must stay so).
             if (tokens[j].erased) continue;
             edits.insertAfter(arrayName - 1, ", " + std::to_string(space.number) + ">");
-            edits.erase(TokenRange{j, partner[j] + 1});
+            edits.erase(TokenRange{arrayName + 1, partner[arrayName + 1] + 1});
         } else if (!sawType || !tokens[star].isPunct("*") || tokens[star].erased) {
             // Not a pointer, or one in a declaration an earlier pass erased (a kernel's explicit
             // instantiation, an overload collapsed into another).
@@ -352,13 +262,15 @@ void rewriteCheckedAccesses(PassContext& context) {
         } else if (unit.role(k) == TokenRole::Dereference) {
             // `&*p` computes an address and reads nothing.
             if (unit.role(k - 1) == TokenRole::AddressOf) continue;
-            const std::size_t last = postfixEnd(unit, k + 1);
+            const std::size_t last = unit.postfixEnd(k + 1);
             if (last == kNoToken) {
                 giveUp(k, "a dereference", Unplaced::Operand);
                 continue;
             }
-            // `void (*f)(int)` declares a function pointer.
-            if (tokens[k - 1].isPunct("(") && at(tokens, last + 1).isPunct(")") && at(tokens, last + 2).isPunct("("))
+            // `(*f)(x)` calls what `f` points to and `void (*f)(int)` declares a pointer to a
+            // function: where the dereference is a whole callee in parentheses, it reads nothing.
+            if (unit.role(last + 2) == TokenRole::CallOpen &&
+                unit.postfixStart(last + 1, TemplateArguments::Refuse) == k - 1)
                 continue;
             UseSite use = useOf(unit, k, last);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : t;

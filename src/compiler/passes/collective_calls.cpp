@@ -69,65 +69,6 @@ std::vector<bool> unevaluatedTokens(const Unit& unit) {
     return unevaluated;
 }
 
-bool isNamedCast(const Token& t) {
-    return t.isIdentifier("static_cast") || t.isIdentifier("reinterpret_cast") || t.isIdentifier("const_cast") ||
-           t.isIdentifier("dynamic_cast") || t.isIdentifier("as_type");
-}
-
-/// Whether `t` can end what a `::` qualifies: a name (`ns::`) or template arguments (`S<T>::`).
-bool endsQualifier(const Token& t) { return (t.isIdentifier() && !isCppKeyword(t.spelling)) || t.isPunct(">"); }
-
-/// The first token of the object expression whose last token is `last` (`op`, `a[i].b`,
-/// `f(x)`, `this`, `ns::v`, `(*p)`, `static_cast<S&>(s)`), or kNoToken when it is something
-/// the pass does not read (a lambda called in place, a literal, a template whose `<` it
-/// cannot find). Nothing before `lowest` (the body's `{`) belongs to it.
-std::size_t objectStart(const Unit& unit, std::size_t last, std::size_t lowest) {
-    const std::vector<std::size_t>& partner = unit.partner();
-    std::size_t s = last;
-    for (;;) {
-        const Token& t = unit[s];
-        if (t.isPunct(")") || t.isPunct("]")) {
-            const std::size_t open = partner[s];
-            if (open == kNoToken || open <= lowest + 1) return kNoToken;
-            const Token& before = unit[open - 1];
-            const bool applied = t.isPunct("]") || unit.role(open) == TokenRole::CallOpen ||
-                                 (unit.role(open) == TokenRole::CastOpen && before.isPunct(">"));
-            if (!applied) return open; // `(expr)` (or a C-style cast's operand: the cast stays outside)
-            if (!(before.isIdentifier() || before.isPunct(")") || before.isPunct("]") || before.isPunct(">")))
-                return kNoToken;
-            s = open - 1;
-            continue;
-        }
-        if (t.isPunct(">")) {
-            const std::size_t open = openingAngle(unit.tokens(), partner, s, lowest);
-            if (open == kNoToken || open <= lowest + 1 || !unit[open - 1].isIdentifier()) return kNoToken;
-            s = open - 1;
-            continue;
-        }
-        if (!t.isIdentifier() || (isCppKeyword(t.spelling) && !t.is("this") && !isNamedCast(t))) return kNoToken;
-        // A name: the last part of a qualified name or of a longer member chain?
-        std::size_t before = s - 1;
-        if (unit[before].isIdentifier("template")) --before;
-        const Token& p = unit[before];
-        if (!(p.isPunct("::") || p.isPunct(".") || p.isPunct("->"))) return s;
-        if (before <= lowest + 1) return kNoToken;
-        if (p.isPunct("::") && !endsQualifier(unit[before - 1])) return before; // `::name`
-        s = before - 1;
-    }
-}
-
-/// The first token of the callee expression whose name is at `name` (a Callee, Member or
-/// QualifiedPart token): the name itself, its qualification, or the object it is called on.
-std::size_t calleeExpressionStart(const Unit& unit, std::size_t name, std::size_t lowest) {
-    std::size_t before = name - 1;
-    if (unit[before].isIdentifier("template")) --before;
-    const Token& p = unit[before];
-    if (!(p.isPunct(".") || p.isPunct("->") || p.isPunct("::"))) return name;
-    if (before <= lowest + 1) return kNoToken;
-    if (p.isPunct("::") && !endsQualifier(unit[before - 1])) return before; // `::f(x)`
-    return objectStart(unit, before - 1, lowest);
-}
-
 } // namespace
 
 void markCollectiveCalls(PassContext& c) {
@@ -151,17 +92,14 @@ void markCollectiveCalls(PassContext& c) {
             if (role != TokenRole::Callee && role != TokenRole::Member && role != TokenRole::QualifiedPart) continue;
             if (!reachingNames.count(unit[i].spelling) || isCollectiveName(unit[i].spelling)) continue;
             // Its argument list: `f(`, or `f<...>(`.
-            std::size_t open = i + 1;
-            if (unit[open].isPunct("<")) {
-                const std::size_t close = closingAngle(unit.tokens(), partner, open, f.bodyClose);
-                if (close == kNoToken) continue;
-                open = close + 1;
-            }
-            if (!unit[open].isPunct("(") || partner[open] == kNoToken || unevaluated[i]) continue;
+            const std::size_t open = unit.callOpen(i);
+            if (open == kNoToken || partner[open] == kNoToken || unevaluated[i]) continue;
             // Code an earlier pass took away (a collapsed overload) prints nothing of its own,
             // but would print what is inserted around it.
             if (c.edits.isRewritten(i)) continue;
-            const std::size_t start = calleeExpressionStart(unit, i, f.bodyOpen);
+            // The callee with its qualification or the object it is called on, template calls
+            // included (`a.template f<T>(x).g()`): the `(` after them is a call.
+            const std::size_t start = unit.postfixStart(i, TemplateArguments::Follow);
             if (start == kNoToken || c.edits.isRewritten(start)) continue;
             c.edits.insertBefore(start, std::string(kCallSite));
             c.edits.insertAfter(partner[open], ")");

@@ -5,6 +5,7 @@
 #include "compiler/kernels.h"
 #include "compiler/source.h"
 #include "compiler/syntax.h"
+#include "compiler/translate.h"
 #include "compiler/unit.h"
 
 #include <algorithm>
@@ -239,7 +240,8 @@ std::string functionConstantTable(const std::vector<FunctionConstantDecl>& const
         if (!c.kernels.empty()) {
             users = "__mc_fc_users_" + std::to_string(i);
             out += "const char* const " + users + "[] = {";
-            for (const std::string& k : c.kernels) out += quoteString(k) + ", ";
+            for (const std::string& k : c.kernels)
+                out += "METALCPU_KERNEL_USER(" + kernelSelector(k) + ", " + quoteString(k) + "), ";
             out += "};\n";
         }
         rows += "    {" + quoteString(c.name) + ", " + c.helper + "::index, " + c.helper + "::data_type, " +

@@ -2,11 +2,13 @@
 
 #include "compiler/edits.h"
 #include "compiler/findings.h"
+#include "compiler/signature.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/translate.h"
 #include "compiler/unit.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -83,6 +85,98 @@ private:
     std::map<std::size_t, std::optional<std::vector<Statement>>> blocks_;
 };
 
+// Whether statement `s` is or holds the simple statement that starts at token `i`; the `if`
+// statements on the way down are appended to `out`.
+bool leadsTo(const Statement& s, std::size_t i, std::vector<EnclosingBranch>& out) {
+    if (s.tokens.end <= i || i < s.tokens.begin) return false;
+    if (s.kind == StatementKind::Simple) return s.keyword == i;
+    // An if's children are its then-statement and its else-statement.
+    const bool branches = s.kind == StatementKind::If && !s.header.empty();
+    for (std::size_t c = 0; c < s.children.size(); ++c) {
+        if (branches) out.push_back({s.header, c == 0});
+        if (leadsTo(s.children[c], i, out)) return true;
+        if (branches) out.pop_back();
+    }
+    return false;
+}
+
+// The `if` statements around the simple statement at token `i` in `trees`, outermost first.
+std::vector<EnclosingBranch> enclosingBranches(const std::vector<const std::vector<Statement>*>& trees, std::size_t i) {
+    std::vector<EnclosingBranch> out;
+    for (const std::vector<Statement>* tree : trees)
+        for (const Statement& s : *tree) {
+            if (leadsTo(s, i, out)) return out;
+            out.clear();
+        }
+    return out;
+}
+
+// Whether condition `c` can be copied into a template argument of the declaration: made of
+// the function's template parameters, constexpr locals and function constants (`names`),
+// qualified names, literals and operators, no assignment, lambda or declaration, and
+// untouched by the passes before this one.
+bool constantShaped(const PassContext& c, TokenRange condition, const std::vector<std::string>& names) {
+    const TokenList& tokens = c.unit.tokens();
+    static constexpr std::string_view kWords[] = {"true", "false", "sizeof", "alignof", "static_cast", "nullptr"};
+    for (std::size_t k = condition.begin; k < condition.end; ++k) {
+        const Token& t = tokens[k];
+        if (c.edits.isRewritten(k)) return false;
+        if (t.kind == TokenKind::Punctuator) {
+            const std::string& p = t.spelling;
+            const bool comparison = p == "==" || p == "!=" || p == "<=" || p == ">=";
+            if (p == "{" || p == "}" || p == ";" || p == "[" || p == "." || p == "->" || p == "++" || p == "--" ||
+                (p.back() == '=' && !comparison))
+                return false;
+            continue;
+        }
+        if (!t.isIdentifier()) continue; // a literal
+        const bool qualified = (k + 1 < condition.end && tokens[k + 1].isPunct("::")) ||
+                               (k > condition.begin && tokens[k - 1].isPunct("::"));
+        if (qualified || isTypeKeyword(t.spelling) || std::ranges::find(kWords, t.spelling) != std::end(kWords) ||
+            std::ranges::find(names, t.spelling) != names.end())
+            continue;
+        return false;
+    }
+    return !condition.empty();
+}
+
+// The names function `f`'s body declares `constexpr` (`constexpr bool kUse = false;`): like
+// template parameters, constants wherever a later pass moves a threadgroup declaration to.
+std::vector<std::string> constexprLocals(const Unit& unit, const FunctionDecl& f) {
+    const TokenList& tokens = unit.tokens();
+    std::vector<std::string> out;
+    for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+        if (!tokens[i].isIdentifier("constexpr") || tokens[i - 1].isIdentifier("if")) continue;
+        const std::size_t end = simpleStatementEnd(tokens, unit.partner(), i, f.bodyClose);
+        if (end == kNoToken) continue;
+        if (const auto d = parseDeclaration(tokens, unit.partner(), i, end))
+            for (std::size_t name : d->names) out.push_back(tokens[name].spelling);
+        i = end;
+    }
+    return out;
+}
+
+// The template parameters of function `f`, split; empty for a non-template.
+std::vector<TokenRange> templateParameters(const Unit& unit, const FunctionDecl& f) {
+    if (!f.isTemplate || f.templateParameters.empty()) return {};
+    return splitParameters(unit.tokens(), unit.partner(), f.templateParameters.begin - 1, f.templateParameters.end);
+}
+
+// The name a template parameter declares (`T` of `typename T`, `N` of `int N = 4`, `Ts` of
+// `class... Ts`), with whether it is a pack; kNoToken when it has none the body could name.
+std::pair<std::size_t, bool> templateParameterName(const Unit& unit, TokenRange p) {
+    const TokenList& tokens = unit.tokens();
+    for (std::size_t k = p.begin; k < p.end; ++k)
+        if (tokens[k].isIdentifier("template")) return {kNoToken, false};
+    const std::size_t end = parameterDefault(tokens, unit.partner(), p);
+    if (end < p.begin + 2) return {kNoToken, false};
+    const Token& name = tokens[end - 1];
+    const Token& before = tokens[end - 2];
+    if (!name.isIdentifier() || isCppKeyword(name.spelling)) return {kNoToken, false};
+    if (before.isPunct("...")) return {end - 1, true};
+    return {before.isIdentifier() ? end - 1 : kNoToken, false};
+}
+
 } // namespace
 
 std::string siteKeyLiteral(std::uint64_t key) {
@@ -120,6 +214,9 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, s
         std::vector<std::vector<Statement>> lambdaTrees;
         const std::map<std::size_t, const Statement*> ownStatement = ownStatements(unit, fi, nested, lambdaTrees);
         EnclosingBlocks enclosing(unit);
+        std::vector<const std::vector<Statement>*> trees;
+        if (const std::vector<Statement>* body = unit.body(fi)) trees.push_back(body);
+        for (const std::vector<Statement>& tree : lambdaTrees) trees.push_back(&tree);
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
             // A body nested in this one that the scanner knows has its own turn.
             if (!tokens[i].isIdentifier("threadgroup") || unit.functionAt(i) != fi) continue;
@@ -160,6 +257,7 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, s
             declaration.function = fi;
             declaration.type = {i + 1, d->names.front()};
             declaration.statement = {i, end + 1};
+            if (own != ownStatement.end()) declaration.branches = enclosingBranches(trees, i);
             bool ok = true;
             for (std::size_t k = 0; k < d->names.size() && ok; ++k) {
                 const DeclaratorParts parts = declaratorParts(tokens, partner, *d, k, end);
@@ -190,13 +288,72 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, s
     return out;
 }
 
+std::optional<ThreadgroupOwnerHelper> threadgroupOwnerHelper(const Unit& unit, std::size_t function) {
+    const FunctionDecl& f = unit.module().functions[function];
+    if (!f.isKernel || !f.isTemplate || f.templateParameters.begin < 2 ||
+        !unit[f.templateParameters.begin - 2].isIdentifier("template"))
+        return std::nullopt;
+    ThreadgroupOwnerHelper helper;
+    helper.name = "__mc_tg_owner_" + std::to_string(function);
+    for (TokenRange p : templateParameters(unit, f)) {
+        const auto [name, pack] = templateParameterName(unit, p);
+        if (name == kNoToken) return std::nullopt;
+        if (!helper.bodyArguments.empty()) helper.bodyArguments += ", ";
+        helper.bodyArguments += unit[name].spelling + (pack ? "..." : "");
+        ++helper.parameters;
+        helper.pack = helper.pack || pack;
+        if (!pack && parameterDefault(unit.tokens(), unit.partner(), p) == p.end) helper.required = helper.parameters;
+    }
+    if (helper.parameters == 0) return std::nullopt;
+    return helper;
+}
+
+bool namesThreadgroupOwner(const ThreadgroupOwnerHelper& helper, const Unit& unit, TokenRange arguments) {
+    if (arguments.empty()) return false;
+    const std::size_t given =
+        splitParameters(unit.tokens(), unit.partner(), arguments.begin - 1, arguments.end).size();
+    return given >= helper.required && (given <= helper.parameters || helper.pack);
+}
+
 void rewriteThreadgroupVariables(PassContext& c) {
     const TokenList& tokens = c.unit.tokens();
     const Module& module = c.unit.module();
     const bool validation = c.options.validation;
+    std::map<std::size_t, std::optional<ThreadgroupOwnerHelper>> owners; // by kernel template
     for (const ThreadgroupDeclaration& d : c.findings.threadgroupVariables) {
-        const char* group = module.functions[d.function].isKernel ? "__mc_group" : "nullptr";
+        const FunctionDecl& f = module.functions[d.function];
+        const char* group = f.isKernel ? "__mc_group" : "nullptr";
         std::string type = outputText(tokens, d.type.begin, d.type.end);
+        // The template arguments after the key: the owner, then whether the branch can run.
+        auto owner = owners.find(d.function);
+        if (owner == owners.end()) {
+            owner = owners.emplace(d.function, threadgroupOwnerHelper(c.unit, d.function)).first;
+            if (owner->second) {
+                // Before the kernel's template header, where the body can name it.
+                c.edits.insertBefore(f.templateParameters.begin - 2,
+                                     "namespace { template <" +
+                                         sourceText(tokens, f.templateParameters.begin, f.templateParameters.end) +
+                                         "> constexpr mc_u64 " + owner->second->name +
+                                         "() { return ::metalcpu_kernel::instantiation_owner(__PRETTY_FUNCTION__); } } ");
+            }
+        }
+        std::vector<std::string> constants = constexprLocals(c.unit, f);
+        // A function constant is a constant of the library compiled with its values.
+        for (const FunctionConstantDecl& fc : c.findings.functionConstants) constants.push_back(fc.name);
+        for (TokenRange p : templateParameters(c.unit, f))
+            if (const std::size_t name = templateParameterName(c.unit, p).first; name != kNoToken)
+                constants.push_back(tokens[name].spelling);
+        std::string live;
+        for (const EnclosingBranch& b : d.branches) {
+            if (!constantShaped(c, b.condition, constants)) continue;
+            const std::string condition = "(" + sourceText(tokens, b.condition.begin, b.condition.end) + ")";
+            live += std::string(live.empty() ? "" : " && ") + "!(__builtin_constant_p" + condition + " && " +
+                    (b.then ? "!" : "") + condition + ")";
+        }
+        std::string extra;
+        if (owner->second || !live.empty())
+            extra = std::string(", ") + (owner->second ? owner->second->name + "<" + owner->second->bodyArguments + ">()" : "0");
+        if (!live.empty()) extra += ", " + live;
         std::string replacement;
         for (const ThreadgroupDeclarator& v : d.declarators) {
             if (!replacement.empty()) replacement += ' ';
@@ -205,7 +362,7 @@ void rewriteThreadgroupVariables(PassContext& c) {
                                        : " = ::metalcpu_kernel::threadgroup_variable<") +
                            type +
                            outputText(tokens, v.arrayBounds.begin, v.arrayBounds.end) + ", " +
-                           siteKeyLiteral(v.key) + ">(" + group + ");";
+                           siteKeyLiteral(v.key) + extra + ">(" + group + ");";
         }
         // The type and bounds carry the earlier passes' edits (address-spaces erased
         // `threadgroup`, divisions rewrote bounds): the statement is theirs to take over.

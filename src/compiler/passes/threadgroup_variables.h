@@ -7,6 +7,7 @@
 #include "compiler/scanner.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,13 +21,41 @@ struct ThreadgroupDeclarator {
     std::uint64_t key = 0;  ///< (fileKey << 20) | site number (1-based, in source order)
 };
 
+/// An `if` a declaration is nested in: its condition, and which branch holds the declaration.
+struct EnclosingBranch {
+    TokenRange condition; ///< inside the parentheses
+    bool then = true;     ///< the then-branch (false: the else-branch)
+};
+
 /// `threadgroup float As[BS][BS], b;` inside a function body.
 struct ThreadgroupDeclaration {
     std::size_t function = 0; ///< the function whose body declares it (Module::functions)
     TokenRange statement;     ///< from `threadgroup` to the `;`, inclusive
     TokenRange type;          ///< the element type as written (`float`)
     std::vector<ThreadgroupDeclarator> declarators;
+    /// The `if` statements around it, outermost first, within its function's or lambda's body.
+    std::vector<EnclosingBranch> branches;
 };
+
+/// The function template that numbers the instantiations of a kernel template whose own body
+/// declares threadgroup variables (`__mc_tg_owner_N`, inserted before the kernel with the
+/// kernel's template header): `__mc_tg_owner_N<T, 4>()` is mc_kernel::threadgroup_owner of
+/// the instantiation `k<T, 4>`, which its body's variables name as their owner (their own
+/// template arguments, `__mc_tg_owner_N<T, N>()`), so that each instantiation counts its own
+/// sizes. Nothing for a kernel template whose parameters the body cannot name (one is unnamed
+/// or a template template parameter).
+struct ThreadgroupOwnerHelper {
+    std::string name;          ///< `__mc_tg_owner_N`
+    std::string bodyArguments; ///< `T, N, Ts...`
+    std::size_t parameters = 0;
+    std::size_t required = 0; ///< parameters without a default, packs not counted
+    bool pack = false;
+};
+std::optional<ThreadgroupOwnerHelper> threadgroupOwnerHelper(const Unit& unit, std::size_t function);
+
+/// Whether the glue can name the owner of instantiation `k<arguments>` by the arguments as
+/// written: all the template's parameters but those with defaults (or a pack) are given.
+bool namesThreadgroupOwner(const ThreadgroupOwnerHelper& helper, const Unit& unit, TokenRange arguments);
 
 /// Finds the threadgroup variable declarations in every function body, and gives each
 /// declarator a site key. Reports initializers (MSL forbids them) and threadgroup variables
@@ -49,7 +78,16 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, s
 /// built from the rewritten type and bounds). With validation (TranslateOptions), the
 /// statement is instead
 ///   auto&& As = ::metalcpu_kernel::threadgroup_object<float[BS][BS], 0x...ull>(__mc_group);
-/// which is a checked pointer for arrays (metalcpu/checked.h).
+/// which is a checked pointer for arrays (metalcpu/checked.h). A declaration in a kernel
+/// template's own body adds its owner (threadgroupOwnerHelper()), and one in a branch adds
+/// whether the branch can run in the instantiation: `if (ARG) { threadgroup float v[N]; }`
+/// gives `threadgroup_variable<float[N], KEY, __mc_tg_owner_3<ARG, N>(),
+/// !(__builtin_constant_p(ARG) && !(ARG))>`, false where ARG is a constant false, as
+/// Apple's compiler drops such a branch and its variables. Only conditions made of the
+/// template's parameters, the body's constexpr variables, the file's function constants,
+/// qualified names, literals and operators are written there
+/// (a per-thread variable may not be in scope where a later pass moves the declaration);
+/// any other condition counts as one that may be true.
 void rewriteThreadgroupVariables(PassContext& context);
 
 /// "0x123ull"

@@ -16,8 +16,6 @@
 
 namespace metalcpu::msl {
 
-namespace {
-
 // Builtins with one value for the whole group (METALCPU_BUILTINS' `uniform` column): the
 // parameter keeps thread 0's value.
 bool isUniformBuiltin(Builtin b) {
@@ -32,6 +30,35 @@ bool isUniformBuiltin(Builtin b) {
     }
     return false;
 }
+
+// What jumps out of `s`; see work_item_loops.h.
+bool jumpsOut(const TokenList& tokens, const Statement& s, bool breakStays, bool continueStays) {
+    switch (s.kind) {
+    case StatementKind::Break:
+        return !breakStays;
+    case StatementKind::Continue:
+        return !continueStays;
+    case StatementKind::Goto:
+        return true;
+    case StatementKind::Labeled:
+        if (!tokens[s.keyword].isIdentifier("case") && !tokens[s.keyword].isIdentifier("default")) return true;
+        break;
+    case StatementKind::For:
+    case StatementKind::While:
+    case StatementKind::Do:
+        breakStays = continueStays = true;
+        break;
+    case StatementKind::Switch:
+        breakStays = true;
+        break;
+    default:
+        break;
+    }
+    return std::any_of(s.children.begin(), s.children.end(),
+                       [&](const Statement& c) { return jumpsOut(tokens, c, breakStays, continueStays); });
+}
+
+namespace {
 
 bool contains(const TokenRange& r, std::size_t i) { return i >= r.begin && i < r.end; }
 
@@ -50,6 +77,10 @@ public:
 
     /// Why the kernel cannot be split, and where: the first reason found.
     const WorkItemRefusal& refusal() const { return refusal_; }
+
+    /// For a barrier-free kernel whose threads are interleaved: the keywords of its uniform
+    /// loops, which are split points as a loop holding a barrier is (planInterleavedKernel()).
+    void setUniformLoops(const std::vector<std::size_t>& loops) { uniformLoops_ = {loops.begin(), loops.end()}; }
 
     bool plan(WorkItemKernel& out) {
         out_ = &out;
@@ -159,9 +190,12 @@ private:
                            [&](const TokenRange& b) { return contains(s.tokens, b.begin); });
     }
 
-    // A barrier or a SIMD-group function statement: a split point.
+    // A barrier or a SIMD-group function statement, or an interleaved kernel's uniform loop:
+    // a split point.
     bool holdsBarrier(const Statement& s) const {
         return holdsBarrierCall(s) ||
+               std::any_of(uniformLoops_.begin(), uniformLoops_.end(),
+                           [&](std::size_t loop) { return contains(s.tokens, loop); }) ||
                std::any_of(coroutine_.collectives.begin(), coroutine_.collectives.end(),
                            [&](const CollectiveStatement& c) { return contains(s.tokens, c.statement.begin); });
     }
@@ -290,6 +324,9 @@ private:
     }
 
     Role role(const Statement& s, const std::vector<std::string>& pieceNames) const {
+        // An interleaved kernel's uniform loop body is one piece whatever it declares: its
+        // `continue` leaves the piece for the next iteration.
+        if (inUniformLoop_) return Role::Piece;
         if (s.kind == StatementKind::Empty) return Role::Skip;
         if (isBarrierStatement(s)) return Role::Barrier;
         if (collectiveAt(s) != WorkItemRegion::kNoCollective) return Role::Collective;
@@ -453,6 +490,7 @@ private:
                 fail(s.keyword, "this header");
         }
         if (!ok_) return;
+        inUniformLoop_ = uniformLoops_.count(s.keyword) != 0;
         for (const Statement& body : s.children) {
             if (body.kind == StatementKind::Compound) {
                 if (loop) out_->loopBodies.push_back(body.keyword);
@@ -464,6 +502,7 @@ private:
                 block({body}, body.tokens.end);
             }
         }
+        inUniformLoop_ = false;
         visible_.resize(mark);
     }
 
@@ -517,31 +556,8 @@ private:
         }
     }
 
-    // break/continue that would leave the region for a loop outside it, goto and labels.
     bool jumpsOut(const Statement& s, bool breakStays, bool continueStays) const {
-        switch (s.kind) {
-        case StatementKind::Break:
-            return !breakStays;
-        case StatementKind::Continue:
-            return !continueStays;
-        case StatementKind::Goto:
-            return true;
-        case StatementKind::Labeled:
-            if (!tokens_[s.keyword].isIdentifier("case") && !tokens_[s.keyword].isIdentifier("default")) return true;
-            break;
-        case StatementKind::For:
-        case StatementKind::While:
-        case StatementKind::Do:
-            breakStays = continueStays = true;
-            break;
-        case StatementKind::Switch:
-            breakStays = true;
-            break;
-        default:
-            break;
-        }
-        return std::any_of(s.children.begin(), s.children.end(),
-                           [&](const Statement& c) { return jumpsOut(c, breakStays, continueStays); });
+        return msl::jumpsOut(tokens_, s, breakStays, continueStays);
     }
 
     // Whether `name` is written anywhere after `from` in the body as `&name`.
@@ -749,10 +765,13 @@ private:
         WorkItemRegion r;
         r.tokens = {run.front()->tokens.begin, run.back()->tokens.end};
         for (const Statement* s : run) {
-            if (jumpsOut(*s, false, false)) {
-                fail(s->keyword, "a break, continue, goto or label leaves the code between barriers");
+            if (jumpsOut(*s, false, inUniformLoop_)) {
+                fail(s->keyword, inUniformLoop_ ? "a break, goto or label in a loop whose threads would be interleaved"
+                                                : "a break, continue, goto or label leaves the code between barriers");
                 return;
             }
+            // A `continue` of the uniform loop leaves the piece's `do { } while (false)`.
+            if (inUniformLoop_ && jumpsOut(*s, false, false)) r.continues = true;
             if (mayDeclareUnknown(*s)) {
                 fail(s->keyword, "a declaration the pass cannot follow across barriers (decltype, alignas, a "
                                  "structured binding, a local type, a storage class)");
@@ -806,6 +825,8 @@ private:
     std::vector<Visible> visible_;
     TokenRange collectiveArguments_; ///< while planning a SIMD-group function statement
     std::vector<WorkItemGuard> guards_; ///< of the divergent ifs around the statements planned
+    std::set<std::size_t> uniformLoops_; ///< setUniformLoops()
+    bool inUniformLoop_ = false;         ///< planning the body of one of them
     WorkItemKernel* out_ = nullptr;
     bool ok_ = true;
     WorkItemRefusal refusal_;
@@ -981,7 +1002,38 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
            arguments + "); }); ";
 }
 
+// Names of namespace-scope variables (`constant uint TILE = 16;`).
+std::set<std::string> namespaceVariableNames(const Unit& unit) {
+    std::set<std::string> names;
+    for (const VariableDecl& v : unit.module().variables)
+        if (v.nameToken != kNoToken && !v.isTemplate && v.enclosingClass.empty())
+            names.insert(unit.tokens()[v.nameToken].spelling);
+    return names;
+}
+
 } // namespace
+
+// Threads an interleaved kernel runs together: four neighbours of 16 bytes each (a float4
+// column) share a 64-byte cache line.
+constexpr unsigned kInterleavedLanes = 4;
+
+bool planInterleavedKernel(const Unit& unit, const CoroutineKernel& kernel, const std::vector<std::size_t>& uniformLoops,
+                           const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
+                           const std::vector<ParamInfo>& parameters, WorkItemKernel& out, WorkItemRefusal& refusal) {
+    const FunctionDecl& f = unit.module().functions[kernel.function];
+    Planner planner(unit, f, kernel, threadgroupVariables, parameters, namespaceVariableNames(unit),
+                    declaredTypeNames(unit.tokens(), 0, unit.tokens().size()));
+    planner.setUniformLoops(uniformLoops);
+    out = WorkItemKernel{};
+    out.function = kernel.function;
+    out.bodyOpen = f.bodyOpen;
+    out.interleaved = true;
+    out.lanes = kInterleavedLanes;
+    out.bodyClose = f.bodyClose;
+    if (planner.plan(out)) return true;
+    refusal = planner.refusal();
+    return false;
+}
 
 std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
                                                 const std::vector<CoroutineKernel>& coroutineKernels,
@@ -997,11 +1049,7 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
             if (t[i].isIdentifier() && isCooperativeTensorName(t[i].spelling)) return true;
         return false;
     };
-    // Names of namespace-scope variables (`constant uint TILE = 16;`).
-    std::set<std::string> namespaceVariables;
-    for (const VariableDecl& v : module.variables)
-        if (v.nameToken != kNoToken && !v.isTemplate && v.enclosingClass.empty())
-            namespaceVariables.insert(tokens[v.nameToken].spelling);
+    const std::set<std::string> namespaceVariables = namespaceVariableNames(unit);
     const std::set<std::string> fileTypes = declaredTypeNames(tokens, 0, tokens.size());
     for (const CoroutineKernel& c : coroutineKernels) {
         // Cooperative tensors passed to `run` by reference cannot live in per-piece copies,
@@ -1030,15 +1078,24 @@ void rewriteWorkItemKernels(PassContext& context) {
     const TokenList& tokens = edits.tokens();
     for (const WorkItemKernel& k : context.findings.workItemKernels) {
         const bool returns = !k.returns.empty();
-        std::string setup = std::string(" ::metalcpu_kernel::work_items<") + (returns ? "true" : "false") +
-                            "> __mc_wi(__mc_group);";
+        // An interleaved kernel runs its threads in blocks of k.lanes (lane_block), its
+        // variables in local arrays of that many (lane_slots).
+        const std::string lanes = std::to_string(k.lanes);
+        std::string setup = k.interleaved ? std::string(" ::metalcpu_kernel::lane_block<") + (returns ? "true" : "false") +
+                                                ", " + lanes + "> __mc_wi(__mc_group);"
+                                          : std::string(" ::metalcpu_kernel::work_items<") +
+                                                (returns ? "true" : "false") + "> __mc_wi(__mc_group);";
         for (const WorkItemBuiltin& b : k.perThreadBuiltins)
             setup += " using " + builtinType(b.parameter) + " = decltype(" + b.name + ");";
         std::vector<std::pair<std::size_t, std::string>> lateSetups; // (piece, text)
         for (std::size_t v = 0; v < k.variables.size(); ++v) {
             const WorkItemVariable& var = k.variables[v];
-            const std::string text = " using " + slotType(v) + " = " + slotTypeText(tokens, var) + "; auto* const " +
-                                     slots(v) + " = __mc_wi.slots<" + slotType(v) + ">();";
+            const std::string text =
+                " using " + slotType(v) + " = " + slotTypeText(tokens, var) + ";" +
+                (k.interleaved ? " ::metalcpu_kernel::lane_slots<" + slotType(v) + ", " + lanes + "> __mc_s" +
+                                     std::to_string(v) + "; auto* const " + slots(v) + " = __mc_s" + std::to_string(v) +
+                                     ".lanes;"
+                               : " auto* const " + slots(v) + " = __mc_wi.slots<" + slotType(v) + ">();");
             if (var.setupBefore == kNoToken)
                 setup += text;
             else
@@ -1050,6 +1107,10 @@ void rewriteWorkItemKernels(PassContext& context) {
         for (std::size_t g = 0; g < k.divergentIfs.size(); ++g)
             setup += " bool* const " + guardSlots(g) + " = __mc_wi.slots<bool>();";
         // After the body's `{`: the builtins are parameters, so their types can be named there.
+        if (k.interleaved) {
+            setup += " while (__mc_wi.next()) {";
+            edits.insertBefore(k.bodyClose, "} ");
+        }
         edits.insertAfter(k.bodyOpen, setup);
         // Written parameters: each thread's slot starts as its value of the parameter, in a
         // loop of its own after all the setup (inserted after it, so also after whatever the
@@ -1098,14 +1159,16 @@ void rewriteWorkItemKernels(PassContext& context) {
                 const std::string deposit = collectiveSplit(edits, k, r, opener);
                 opener = deposit + opener;
             }
-            opener += "{ ";
+            // A `continue` of an interleaved kernel's uniform loop leaves `do { } while (false)`,
+            // so the stores below still run.
+            opener += r.continues ? "do { " : "{ ";
             std::string closer = " ";
             // A variable kept in place is in its slot already; its reference may go unused here.
             for (std::size_t v : r.stores)
                 closer += k.variables[v].inPlace ? "(void)" + k.variables[v].name + "; "
                                                  : "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " +
                                                        k.variables[v].name + "); ";
-            closer += "} ";
+            closer += r.continues ? "} while (false); " : "} ";
             for (std::size_t v : r.loads)
                 if (!k.variables[v].isConst && !k.variables[v].inPlace)
                     closer += "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " + k.variables[v].name + "); ";

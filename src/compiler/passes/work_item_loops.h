@@ -30,6 +30,7 @@
 #include "compiler/passes/pass.h"
 #include "compiler/passes/threadgroup_variables.h"
 #include "compiler/scanner.h"
+#include "compiler/statements.h"
 #include "compiler/translate.h"
 
 #include <map>
@@ -102,6 +103,10 @@ struct WorkItemRegion {
     /// For the condition of a divergent if (`tokens` is its header): which guard it sets.
     std::size_t setsGuard = kNoGuard;
     static constexpr std::size_t kNoGuard = ~std::size_t(0);
+    /// The body of an interleaved kernel's uniform loop (WorkItemKernel::interleaved) that has
+    /// a `continue` for that loop: its statements run in `do { ... } while (false)`, which the
+    /// `continue` leaves, so the thread's variables are still stored back.
+    bool continues = false;
 };
 
 /// An `if` whose condition differs per thread and whose `{}` branches hold SIMD-group function
@@ -134,6 +139,13 @@ struct WorkItemKernel {
     std::vector<DivergentIf> divergentIfs; ///< the guard of each: its index here
     /// Builtin parameters that differ per thread and some piece names.
     std::vector<WorkItemBuiltin> perThreadBuiltins;
+    /// A barrier-free kernel whose uniform loops run once per group, their bodies once per
+    /// thread in each iteration (passes/interleaved_threads.h), rather than one split at barriers.
+    bool interleaved = false;
+    /// For an interleaved kernel: how many neighbouring threads run together (lane_block,
+    /// work_items.h), and the body's `}`, before which the loop over the blocks ends.
+    unsigned lanes = 0;
+    std::size_t bodyClose = 0;
 };
 
 /// Why a coroutine kernel (or one with SIMD-group functions, which then keeps the fibers) is
@@ -158,6 +170,23 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
                                                 const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
                                                 const std::map<std::size_t, std::vector<ParamInfo>>& parameters,
                                                 std::vector<WorkItemRefusal>& refusals);
+
+/// Plans barrier-free kernel `kernel` (its `returns` filled in, no barriers) as work-item loops
+/// whose split points are the loops `uniformLoops` (their keywords: statements of the body's own
+/// block with uniform headers, passes/interleaved_threads.h): each runs once per group and its
+/// body, with everything in it, is one piece. True and `out` filled in when the planner takes
+/// the kernel; else `refusal` says why.
+bool planInterleavedKernel(const Unit& unit, const CoroutineKernel& kernel, const std::vector<std::size_t>& uniformLoops,
+                           const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
+                           const std::vector<ParamInfo>& parameters, WorkItemKernel& out, WorkItemRefusal& refusal);
+
+/// Whether statement `s` has a `break` or `continue` that leaves it for a loop or switch outside
+/// it (unless `breakStays` / `continueStays`: `s` is inside one that catches it), a `goto` or a
+/// label other than `case` and `default`.
+bool jumpsOut(const TokenList& tokens, const Statement& s, bool breakStays, bool continueStays);
+
+/// Whether builtin `b` has one value for the whole group (METALCPU_BUILTINS' `uniform` column).
+bool isUniformBuiltin(Builtin b);
 
 /// Rewrites each kernel of Findings::workItemKernels as the comment at the top of this file shows. Run it last, after
 /// the passes that rewrite types and accesses (the slot types are copied from their output,

@@ -66,19 +66,21 @@ const mc_u64 __mc_0_sites[] = {0x100001ull, 0x100002ull};
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.k") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, &::ns::__mc_0_run_group, &::ns::__mc_0_run_thread, 2, ::ns::__mc_0_sites, "k"},
+    {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, &::ns::__mc_0_run_group, &::ns::__mc_0_run_thread, 2, ::ns::__mc_0_sites, "k", 0},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "a.metal", nullptr, 0)
 )");
 }
 
-// Test a kernel without parameters, with a computed thread limit: no tables, `__t` unused.
+// Test a kernel without parameters, with a computed thread limit and a threadgroup-memory
+// owner (both evaluated where the template arguments resolve): no tables, `__t` unused.
 TEST(EntryPointCode, NoParameters) {
     EntryPointCode e;
     e.info.hostName = "empty";
     e.info.functionExpression = "empty";
     e.info.file = "a.metal";
     e.maxThreadsExpression = "::__mc_max_threads_0<4>()";
+    e.threadgroupOwnerExpression = "::__mc_tg_owner_0<4>()";
     std::string code = generateEntryPoints({e}, "a.metal");
     EXPECT_NE(code.find("        (void)__t;\n        empty(__g);\n"), std::string::npos);
     EXPECT_NE(code.find("    (void)__t;\n    empty(__g);\n"), std::string::npos);
@@ -87,8 +89,9 @@ TEST(EntryPointCode, NoParameters) {
         std::string::npos);
     EXPECT_NE(
         code.find("{\"empty\", \"a.metal\", 0, 0, 0u | MC_KERNEL_VECTORISED_THREADS, ::__mc_0_max_threads, 0, nullptr, &::__mc_0_run_group, "
-                  "&::__mc_0_run_thread, 0, nullptr, \"empty\"},"),
+                  "&::__mc_0_run_thread, 0, nullptr, \"empty\", ::__mc_0_threadgroup_owner},"),
         std::string::npos);
+    EXPECT_NE(code.find("constexpr mc_u64 __mc_0_threadgroup_owner = ::__mc_tg_owner_0<4>();"), std::string::npos);
 }
 
 // Test a coroutine kernel: run_coroutines starts each thread's coroutine from the same
@@ -124,7 +127,7 @@ const ::mc_param __mc_0_params[] = {
         << code;
     EXPECT_EQ(code.find("run_thread"), std::string::npos);
     EXPECT_NE(code.find("{\"k\", \"a.metal\", 0, 0, MC_KERNEL_COROUTINES, 0, 2, ::__mc_0_params, "
-                        "&::__mc_0_run_group, nullptr, 0, nullptr, \"k\"},"),
+                        "&::__mc_0_run_group, nullptr, 0, nullptr, \"k\", 0},"),
               std::string::npos);
 
     e.info.params.clear(); // `__t` unused

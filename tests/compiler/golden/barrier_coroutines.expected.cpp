@@ -4,13 +4,15 @@ using namespace metal;
 
 namespace scan {
 
+namespace { template <typename T, uint N> constexpr mc_u64 __mc_tg_owner_0() { return ::metalcpu_kernel::instantiation_owner(__PRETTY_FUNCTION__); } } 
+#line 10 "barrier_coroutines.metal"
 template <typename T, uint N>
 ::metalcpu_kernel::barrier_task block_prefix( T* data    ,
                              const    uint& count              ,
                              uint gid                            ,
                              uint lid                                , [[maybe_unused]] const ::mc_group* __mc_group)
 {
-    auto& partial = ::metalcpu_kernel::threadgroup_variable<T[N], 0x1ull>(__mc_group);
+    auto& partial = ::metalcpu_kernel::threadgroup_variable<T[N], 0x1ull, __mc_tg_owner_0<T, N>()>(__mc_group);
     auto load = [&](uint i) -> T { return i < count ? data[i] : T(0); };
     partial[lid] = load(gid);
     for (uint stride = 1;; stride *= 2) {
@@ -63,6 +65,7 @@ const ::mc_param __mc_0_params[] = {
     {"lid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 14, 35, 0, 0, 0, 0},
 };
 const mc_u64 __mc_0_sites[] = {0x1ull};
+constexpr mc_u64 __mc_0_threadgroup_owner = ::scan::__mc_tg_owner_0<float, 64>();
 }
 
 // "reverse_by_lambda"
@@ -90,7 +93,7 @@ const mc_u64 __mc_1_sites[] = {0x2ull};
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.block_prefix_float_64") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.reverse_by_lambda") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"block_prefix_float_64", "barrier_coroutines.metal", 11, 17, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>"},
-    {"reverse_by_lambda", "barrier_coroutines.metal", 37, 13, MC_KERNEL_USES_BARRIERS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 1, ::__mc_1_sites, "reverse_by_lambda"},
+    {"block_prefix_float_64", "barrier_coroutines.metal", 11, 17, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>", ::__mc_0_threadgroup_owner},
+    {"reverse_by_lambda", "barrier_coroutines.metal", 37, 13, MC_KERNEL_USES_BARRIERS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 1, ::__mc_1_sites, "reverse_by_lambda", 0},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "barrier_coroutines.metal", nullptr, 0)

@@ -33,10 +33,10 @@ const    uint shift                          = ::metalcpu_kernel::function_const
 }
 #endif
 #line 1 "<metalcpu generated>"
-const char* const __mc_fc_users_0[] = {"scaled_sum", };
-const char* const __mc_fc_users_1[] = {"scaled_sum", };
-const char* const __mc_fc_users_2[] = {"scaled_sum", };
-const char* const __mc_fc_users_3[] = {"scaled_sum", };
+const char* const __mc_fc_users_0[] = {METALCPU_KERNEL_USER(0x638d52fda4986aabull, "scaled_sum"), };
+const char* const __mc_fc_users_1[] = {METALCPU_KERNEL_USER(0x638d52fda4986aabull, "scaled_sum"), };
+const char* const __mc_fc_users_2[] = {METALCPU_KERNEL_USER(0x638d52fda4986aabull, "scaled_sum"), };
+const char* const __mc_fc_users_3[] = {METALCPU_KERNEL_USER(0x638d52fda4986aabull, "scaled_sum"), };
 const ::mc_function_constant __mc_function_constants[] = {
     {"has_bias", ::__mc_fc_has_bias::index, ::__mc_fc_has_bias::data_type, MC_FUNCTION_CONSTANT_REQUIRED | (::__mc_fc_has_bias::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_0},
     {"nsg", ::__mc_fc_nsg::index, ::__mc_fc_nsg::data_type, MC_FUNCTION_CONSTANT_REQUIRED | (::__mc_fc_nsg::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_1},
@@ -101,10 +101,10 @@ __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x638d52fda4986aabull)
-    {"scaled_sum", "function_constants.metal", 15, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scaled_sum"},
+    {"scaled_sum", "function_constants.metal", 15, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scaled_sum", 0},
 #endif
 #if METALCPU_SELECTS_KERNEL(0xb756a77766d33a84ull)
-    {"untouched", "function_constants.metal", 27, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "untouched"},
+    {"untouched", "function_constants.metal", 27, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "untouched", 0},
 #endif
     {},
 };

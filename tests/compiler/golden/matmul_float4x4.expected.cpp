@@ -17,12 +17,20 @@ static inline float4x4 load_block(       const float4x4* m, const    Params& p, 
                                  float4x4* c              ,
                           const    Params& p              ,
                           uint2 id                            , [[maybe_unused]] const ::mc_group* __mc_group)
-{
-    float4x4 acc = float4x4(0.0f);
+{ ::metalcpu_kernel::lane_block<false, 4> __mc_wi(__mc_group); using __mc_b4 = decltype(id); using __mc_t0 = float4x4; ::metalcpu_kernel::lane_slots<__mc_t0, 4> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) {
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; { 
+#line 21 "matmul_float4x4.metal"
+    float4x4 acc = float4x4(0.0f); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc); } });
     for (uint k = 0; k < p.blocks; ++k) {
-        acc += load_block(b, p, k, id.x) * load_block(a, p, id.y, k);
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 id = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 acc = __mc_v0[__mc_t.slot]; { 
+#line 23 "matmul_float4x4.metal"
+        acc += load_block(b, p, k, id.x) * load_block(a, p, id.y, k); } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc); });
     }
-    c[id.y * p.blocks + id.x] = acc;
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 id = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 acc = __mc_v0[__mc_t.slot]; { 
+#line 25 "matmul_float4x4.metal"
+    c[id.y * p.blocks + id.x] = acc; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc); });
+} 
+#line 26 "matmul_float4x4.metal"
 }
 #line 1 "<metalcpu generated>"
 // "matmul_blocks"
@@ -33,16 +41,7 @@ __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::m
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
     auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
     auto&& __a3 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::matmul_blocks(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
-    });
-}
-void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
-    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
-    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
-    auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
-    auto&& __a3 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
     ::matmul_blocks(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
@@ -56,6 +55,6 @@ const ::mc_param __mc_0_params[] = {
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.matmul_blocks") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"matmul_blocks", "matmul_float4x4.metal", 15, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "matmul_blocks"},
+    {"matmul_blocks", "matmul_float4x4.metal", 15, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "matmul_blocks", 0},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_float4x4.metal", nullptr, 0)

@@ -13,13 +13,21 @@ struct MatmulShape {
                                 float* c              ,
                          const    MatmulShape& shape              ,
                          uint2 gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
-{
-    if (gid.x >= shape.cols || gid.y >= shape.rows) return;
-    float sum = 0.0f;
-    for (uint k = 0; k < shape.inner; ++k) {
-        sum += a[gid.y * shape.inner + k] * b[k * shape.cols + gid.x];
+{ ::metalcpu_kernel::lane_block<true, 4> __mc_wi(__mc_group); using __mc_b4 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 4> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) {
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 gid = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 
+#line 17 "matmul_naive.metal"
+    if (gid.x >= shape.cols || gid.y >= shape.rows) return __mc_wi.retire(__mc_t);
+    float sum = 0.0f; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], sum); } });
+    for (uint k = 0; k < shape.inner; ++k) { if (__mc_wi.all_returned()) break;
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 gid = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 sum = __mc_v0[__mc_t.slot]; { 
+#line 20 "matmul_naive.metal"
+        sum += a[gid.y * shape.inner + k] * b[k * shape.cols + gid.x]; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], sum); });
     }
-    c[gid.y * shape.cols + gid.x] = sum;
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 gid = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 sum = __mc_v0[__mc_t.slot]; { 
+#line 22 "matmul_naive.metal"
+    c[gid.y * shape.cols + gid.x] = sum; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], sum); });
+} 
+#line 23 "matmul_naive.metal"
 }
 #line 1 "<metalcpu generated>"
 // "matmul_naive"
@@ -30,16 +38,7 @@ __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::m
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
     auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
     auto&& __a3 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::matmul_naive(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
-    });
-}
-void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
-    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
-    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
-    auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2);
-    auto&& __a3 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
     ::matmul_naive(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
@@ -53,6 +52,6 @@ const ::mc_param __mc_0_params[] = {
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.matmul_naive") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"matmul_naive", "matmul_naive.metal", 11, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "matmul_naive"},
+    {"matmul_naive", "matmul_naive.metal", 11, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "matmul_naive", 0},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_naive.metal", nullptr, 0)

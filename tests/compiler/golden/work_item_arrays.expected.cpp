@@ -9,6 +9,8 @@ struct Pair {
 
 void accumulate(       float* total, float value) { *total += value; }
 
+namespace { template <typename T, int N> constexpr mc_u64 __mc_tg_owner_1() { return ::metalcpu_kernel::instantiation_owner(__PRETTY_FUNCTION__); } } 
+#line 15 "work_item_arrays.metal"
 template <typename T, int N>
        void scan_chunk(       const T* in              ,
                               T* out              ,
@@ -16,7 +18,7 @@ template <typename T, int N>
                        uint lane                              ,
                        uint sg                                   , [[maybe_unused]] const ::mc_group* __mc_group)
 { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b2 = decltype(gid); using __mc_b3 = decltype(lane); using __mc_b4 = decltype(sg); using __mc_t0 = T [N]; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = T [N]; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = float; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); using __mc_t3 = float; auto* const __mc_v3 = __mc_wi.slots<__mc_t3>(); using __mc_t4 = float [2][2]; auto* const __mc_v4 = __mc_wi.slots<__mc_t4>(); using __mc_t5 = int; auto* const __mc_v5 = __mc_wi.slots<__mc_t5>(); using __mc_t6 = int; auto* const __mc_v6 = __mc_wi.slots<__mc_t6>(); using __mc_t7 = const T; auto* const __mc_v7 = __mc_wi.slots<__mc_t7>(); using __mc_t8 = const T; auto* const __mc_v8 = __mc_wi.slots<__mc_t8>(); ::metalcpu_kernel::collective_site __mc_c0;
-    auto& totals = ::metalcpu_kernel::threadgroup_variable<T[32], 0x1ull>(__mc_group);
+    auto& totals = ::metalcpu_kernel::threadgroup_variable<T[32], 0x1ull, __mc_tg_owner_1<T, N>()>(__mc_group);
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 
 #line 23 "work_item_arrays.metal"
     T (&values)[N] = ::metalcpu_kernel::emplace(__mc_v0[__mc_t.slot]);
@@ -90,6 +92,7 @@ const ::mc_param __mc_0_params[] = {
     {"sg", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 20, 29, 0, 0, 0, 0},
 };
 const mc_u64 __mc_0_sites[] = {0x1ull};
+constexpr mc_u64 __mc_0_threadgroup_owner = ::__mc_tg_owner_1<float, 4>();
 }
 
 // "pairs"
@@ -110,7 +113,7 @@ const mc_u64 __mc_1_sites[] = {0x2ull};
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.scan_chunk_float_4") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.pairs") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"scan_chunk_float_4", "work_item_arrays.metal", 16, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "scan_chunk<float, 4>"},
-    {"pairs", "work_item_arrays.metal", 42, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 2, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "pairs"},
+    {"scan_chunk_float_4", "work_item_arrays.metal", 16, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "scan_chunk<float, 4>", ::__mc_0_threadgroup_owner},
+    {"pairs", "work_item_arrays.metal", 42, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 2, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "pairs", 0},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "work_item_arrays.metal", nullptr, 0)

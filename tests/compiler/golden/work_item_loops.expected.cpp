@@ -4,13 +4,15 @@ using namespace metal;
 
 namespace scan {
 
+namespace { template <typename T, uint N> constexpr mc_u64 __mc_tg_owner_0() { return ::metalcpu_kernel::instantiation_owner(__PRETTY_FUNCTION__); } } 
+#line 11 "work_item_loops.metal"
 template <typename T, uint N>
            void block_prefix(       T* data              ,
                              const    uint& count              ,
                              uint gid                            ,
                              uint lid                                , [[maybe_unused]] const ::mc_group* __mc_group)
 { ::metalcpu_kernel::work_items<true> __mc_wi(__mc_group); using __mc_b3 = decltype(lid); using __mc_t0 = decltype(gid); auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = T; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], ::metalcpu_kernel::builtin<decltype(gid), MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t)); });
-    auto& partial = ::metalcpu_kernel::threadgroup_variable<T[N], 0x1ull>(__mc_group);
+    auto& partial = ::metalcpu_kernel::threadgroup_variable<T[N], 0x1ull, __mc_tg_owner_0<T, N>()>(__mc_group);
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 gid = __mc_v0[__mc_t.slot]; { 
 #line 18 "work_item_loops.metal"
     auto load = [&](uint i) -> T { return i < count ? data[i] : T(0); };
@@ -94,6 +96,7 @@ const ::mc_param __mc_0_params[] = {
     {"lid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 15, 35, 0, 0, 0, 0},
 };
 const mc_u64 __mc_0_sites[] = {0x1ull};
+constexpr mc_u64 __mc_0_threadgroup_owner = ::scan::__mc_tg_owner_0<float, 64>();
 }
 
 // "halve_until"
@@ -117,7 +120,7 @@ const mc_u64 __mc_1_sites[] = {0x2ull};
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.block_prefix_float_64") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.halve_until") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"block_prefix_float_64", "work_item_loops.metal", 12, 17, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>"},
-    {"halve_until", "work_item_loops.metal", 44, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "halve_until"},
+    {"block_prefix_float_64", "work_item_loops.metal", 12, 17, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>", ::__mc_0_threadgroup_owner},
+    {"halve_until", "work_item_loops.metal", 44, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "halve_until", 0},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "work_item_loops.metal", nullptr, 0)

@@ -23,7 +23,7 @@ struct Result {
 // The coroutine rewrite of every kernel findCoroutineKernels() takes: analyse() hands those
 // that can become work-item loops to that pass instead, and these tests are about coroutines.
 void everyCoroutineKernel(PassContext& c) {
-    c.findings.coroutineKernels = findCoroutineKernels(c.unit, c.findings.graph, c.diagnostics);
+    c.findings.coroutineKernels = findCoroutineKernels(c.unit, c.findings.graph, c.findings.entryPoints, c.diagnostics);
     rewriteCoroutineKernels(c);
 }
 
@@ -31,10 +31,11 @@ void everyCoroutineKernel(PassContext& c) {
 // reports them).
 std::vector<std::string> coroutineKernels(testing::Parsed& p) {
     Diagnostics ignored(p.files);
-    findEntryPoints(p.tokens, p.module, ignored); // marks instantiated templates
+    const std::vector<EntryPoint> entryPoints = findEntryPoints(p.tokens, p.module, ignored); // marks instantiated templates
     const Unit unit(p.tokens, p.partner, p.module);
     std::vector<std::string> names;
-    for (const CoroutineKernel& k : findCoroutineKernels(unit, buildCallGraph(p.tokens, p.partner, p.module), ignored))
+    for (const CoroutineKernel& k :
+         findCoroutineKernels(unit, buildCallGraph(p.tokens, p.partner, p.module), entryPoints, ignored))
         names.push_back(p.module.functions[k.function].name);
     return names;
 }

@@ -177,6 +177,13 @@ TEST(CheckedAccesses, DereferencesAndAddresses) {
     EXPECT_EQ(accesses("b = a < *p || a > *q;"),
               "void f() {b = a < load(p, 0, ::__mc_sites[0]) || a > load(q, 0, ::__mc_sites[1]);}");
     EXPECT_EQ(accesses("vec<float, 2>* v = w;"), "void f() {vec<float, 2>* v = w;}");
+    // A pointer to a function, called or declared, reads nothing; a call's argument does.
+    EXPECT_EQ(accesses("x = (*g)(1);"), "void f() {x = (*g)(1);}");
+    EXPECT_EQ(accesses("void (*h)(int) = g;"), "void f() {void (*h)(int) = g;}");
+    EXPECT_EQ(accesses("x = k(*p)(1);"), "void f() {x = k(load(p, 0, ::__mc_sites[0]))(1);}");
+    // A pointer to an array is declared, then read through.
+    EXPECT_EQ(accesses("float (*q)[4] = r; x = (*q)[1];"),
+              "void f() {float (*q)[4] = r; x = load((load(q, 0, ::__mc_sites[0])), 1, ::__mc_sites[1]);}");
     // Trailing return types are no accesses.
     EXPECT_EQ(accesses("auto g = [](int k) -> int { return k; };"), "void f() {auto g = [](int k) -> int { return k; };}");
     EXPECT_EQ(accesses("auto g = []<class T>(T k) -> T { return k; };"),

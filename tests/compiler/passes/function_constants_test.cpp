@@ -2,6 +2,7 @@
 
 #include "compiler/compiler_test_util.h"
 #include "compiler/passes/member_overloads.h"
+#include "compiler/translate.h"
 #include "compiler/unit.h"
 
 #include <gtest/gtest.h>
@@ -112,8 +113,9 @@ TEST(FunctionConstants, FunctionPointerTemplateArguments) {
     EXPECT_EQ(constants[3].kernels, std::set<std::string>{"uses"});
 }
 
-// Test that the reflection table names each constant's companion and its kernels, and that
-// the definition line points the module at it.
+// Test that the reflection table names each constant's companion and its kernels (each name
+// kept only where its kernel is selected, METALCPU_KERNEL_USER), and that the definition line
+// points the module at it.
 TEST(FunctionConstants, Table) {
     FunctionConstantDecl c;
     c.name = "nsg";
@@ -121,7 +123,7 @@ TEST(FunctionConstants, Table) {
     c.kernels = {"k"};
     EXPECT_EQ(functionConstantsDefinition({c}), "#undef METALCPU_FUNCTION_CONSTANTS\n#define METALCPU_FUNCTION_CONSTANTS 1, __mc_function_constants\n");
     EXPECT_EQ(functionConstantTable({c}),
-              "const char* const __mc_fc_users_0[] = {\"k\", };\n"
+              "const char* const __mc_fc_users_0[] = {METALCPU_KERNEL_USER(" + kernelSelector("k") + ", \"k\"), };\n"
               "const ::mc_function_constant __mc_function_constants[] = {\n"
               "    {\"nsg\", ::__mc_fc_nsg::index, ::__mc_fc_nsg::data_type, MC_FUNCTION_CONSTANT_REQUIRED | "
               "(::__mc_fc_nsg::defined ? static_cast<mc_u32>(MC_FUNCTION_CONSTANT_DEFINED) : 0u), 1, __mc_fc_users_0},\n};\n");

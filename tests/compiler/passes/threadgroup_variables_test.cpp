@@ -110,12 +110,14 @@ TEST(ThreadgroupVariables, AfterAnAttribute) {
 }
 
 // Test that declarations in a lambda's body are found, nested blocks and trailing return
-// types included: the statement trees hold only the function's own statements.
+// types included: the statement trees hold only the function's own statements. The lambda's
+// own `if` is the declaration's branch (the else of `if (1)`: it never counts).
 TEST(ThreadgroupVariables, InLambdas) {
     Result r = rewrite("kernel void k() { auto g = [&]() mutable -> int { if (1) { } else { threadgroup int t[2]; } "
                        "return 0; }; }");
     EXPECT_EQ(r.text, "kernel void k() { auto g = [&]() mutable -> int { if (1) { } else { auto& t = "
-                      "::metalcpu_kernel::threadgroup_variable<int[2], 0x100001ull>(__mc_group); } return 0; }; }");
+                      "::metalcpu_kernel::threadgroup_variable<int[2], 0x100001ull, 0, !(__builtin_constant_p(1) && (1))>"
+                      "(__mc_group); } return 0; }; }");
     EXPECT_EQ(r.declarations.size(), 1u);
 }
 
@@ -195,6 +197,92 @@ TEST(ThreadgroupVariables, BodiesTheParserCannotDelimit) {
     EXPECT_EQ(r.declarations[0].declarators[0].name, "s");
     EXPECT_EQ(r.declarations[1].declarators[0].name, "t");
     EXPECT_TRUE(r.messages.empty()) << r.messages[0];
+}
+
+// Test that a kernel template's own variables name their instantiation (a helper with the
+// kernel's template header, before it, numbers each), so that each counts its own size.
+TEST(ThreadgroupVariables, KernelTemplateOwnsItsVariables) {
+    Result r = rewrite("template <typename T, int N = 4> kernel void k() { threadgroup T v[N]; }");
+    EXPECT_EQ(r.text, "namespace { template <typename T, int N = 4> constexpr mc_u64 __mc_tg_owner_0() { return "
+                      "::metalcpu_kernel::instantiation_owner(__PRETTY_FUNCTION__); } } "
+                      "template <typename T, int N = 4> kernel void k() { auto& v = "
+                      "::metalcpu_kernel::threadgroup_variable<T[N], 0x100001ull, __mc_tg_owner_0<T, N>()>(__mc_group); }");
+    // A pack is passed on expanded; a parameter the body cannot name leaves the largest size.
+    EXPECT_NE(rewrite("template <int N, class... Ts> kernel void k() { threadgroup int v[N]; }")
+                  .text.find("__mc_tg_owner_0<N, Ts...>()"),
+              std::string::npos);
+    for (const char* unnamed : {"template <int N, size_t> kernel void k() { threadgroup int v[N]; }",
+                                "template <template <class> class O> kernel void k() { threadgroup int v[4]; }",
+                                "template <int N> void helper() { threadgroup int v[N]; }"})
+        EXPECT_EQ(rewrite(unnamed).text.find("__mc_tg_owner"), std::string::npos) << unnamed;
+}
+
+// Test that the glue can name an instantiation's owner only when the arguments as written
+// give every parameter without a default.
+TEST(ThreadgroupVariables, OwnerNamedByTheWrittenArguments) {
+    auto p = testing::parse("template <typename T, int N = 4> kernel void k() { threadgroup T v[N]; } "
+                            "template <class... Ts> kernel void j() { threadgroup int v[2]; } "
+                            "void u() { g<float>(); g<float, 8>(); g<float, 8, 2>(); }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    const auto helper = threadgroupOwnerHelper(unit, 0);
+    ASSERT_TRUE(helper.has_value());
+    EXPECT_EQ(helper->bodyArguments, "T, N");
+    EXPECT_EQ(helper->required, 1u);
+    // The arguments of the calls of g, as findEntryPoints() gives an instantiation's.
+    std::vector<TokenRange> arguments;
+    for (std::size_t i = 0; i + 1 < p->tokens.size(); ++i) {
+        if (!p->tokens[i].isIdentifier("g")) continue;
+        std::size_t close = i + 2;
+        while (!p->tokens[close].isPunct(">")) ++close;
+        arguments.push_back({i + 2, close});
+    }
+    ASSERT_EQ(arguments.size(), 3u);
+    EXPECT_TRUE(namesThreadgroupOwner(*helper, unit, arguments[0]));
+    EXPECT_TRUE(namesThreadgroupOwner(*helper, unit, arguments[1]));
+    EXPECT_FALSE(namesThreadgroupOwner(*helper, unit, arguments[2]));
+    EXPECT_FALSE(namesThreadgroupOwner(*helper, unit, TokenRange{}));
+    const auto pack = threadgroupOwnerHelper(unit, 1);
+    ASSERT_TRUE(pack.has_value());
+    EXPECT_TRUE(pack->pack);
+    EXPECT_EQ(pack->required, 0u);
+}
+
+// Test that a variable in a branch says whether the branch can run: a template parameter's
+// condition is written into the declaration (false where it is a constant false), as are
+// literals and qualified names; a condition with a per-thread variable is left out (the
+// branch counts), and so are conditions with an assignment or a lambda.
+TEST(ThreadgroupVariables, BranchesThatCannotRun) {
+    Result r = rewrite("template <bool A> kernel void k(uint lid [[thread_position_in_grid]]) {\n"
+                       "  if (A) { threadgroup float v[8]; threadgroup uint i[8]; }\n"
+                       "  else { threadgroup float w[8]; }\n"
+                       "  if (lid == 0) { threadgroup int x; }\n"
+                       "  if (S::n > 2) { if (A && sizeof(float) == 4) { threadgroup int y; } }\n"
+                       "  if (bool b = A) { threadgroup int z; }\n"
+                       "}");
+    const std::string owner = "__mc_tg_owner_0<A>()";
+    for (const std::string& expected :
+         {"threadgroup_variable<float[8], 0x100001ull, " + owner + ", !(__builtin_constant_p(A) && !(A))>",
+          "threadgroup_variable<uint[8], 0x100002ull, " + owner + ", !(__builtin_constant_p(A) && !(A))>",
+          "threadgroup_variable<float[8], 0x100003ull, " + owner + ", !(__builtin_constant_p(A) && (A))>",
+          "threadgroup_variable<int, 0x100004ull, " + owner + ">",
+          "threadgroup_variable<int, 0x100005ull, " + owner + ", !(__builtin_constant_p(S::n > 2) && !(S::n > 2)) && "
+              "!(__builtin_constant_p(A && sizeof(float) == 4) && !(A && sizeof(float) == 4))>",
+          "threadgroup_variable<int, 0x100006ull, " + owner + ">"})
+        EXPECT_NE(r.text.find(expected), std::string::npos) << expected << "\nin\n" << r.text;
+    // Outside a kernel template: no owner, the condition still (an `if (0)` never counts),
+    // and a constexpr local is a constant too (`if constexpr` declares nothing).
+    const std::string plain = rewrite("kernel void k() { if (0) { threadgroup int v[4]; } constexpr bool kUse = false; "
+                                      "if constexpr (kUse) { threadgroup int w[4]; } }")
+                                  .text;
+    EXPECT_NE(plain.find("threadgroup_variable<int[4], 0x100001ull, 0, !(__builtin_constant_p(0) && !(0))>"),
+              std::string::npos)
+        << plain;
+    EXPECT_NE(plain.find("threadgroup_variable<int[4], 0x100002ull, 0, !(__builtin_constant_p(kUse) && !(kUse))>"),
+              std::string::npos)
+        << plain;
+    ASSERT_EQ(r.declarations.size(), 6u);
+    ASSERT_EQ(r.declarations[4].branches.size(), 2u);
+    EXPECT_TRUE(r.declarations[2].branches.size() == 1 && !r.declarations[2].branches[0].then);
 }
 
 } // namespace

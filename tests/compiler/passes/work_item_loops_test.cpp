@@ -555,6 +555,10 @@ TEST(WorkItemLoops, DivergentIfs) {
     EXPECT_TRUE(keepsFibers(kernel("  if (uint m = i % 2; m > 0) {\n    float s = simd_sum(a[i]);\n    a[i] = s;\n  }")));
     EXPECT_TRUE(keepsFibers(kernel("  float s = a[i];\n  if (i < 32) {\n    s = simd_sum(s);\n  } else if (i < 64) {\n"
                                "    s = simd_max(s);\n  }\n  a[i] = s;")));
+    // Branches without braces: a statement after `else` is a collective statement as one
+    // after `if (...)` is, and neither splits.
+    EXPECT_TRUE(keepsFibers(kernel("  float s = a[i];\n  if (i < 32)\n    s = simd_sum(s);\n  else\n"
+                               "    s = simd_max(s);\n  a[i] = s;")));
     EXPECT_TRUE(keepsFibers(kernel("  float s = a[i];\n  uint m = i % 4;\n  if (i < 32) {\n"
                                "    for (uint k = 0; k < m; ++k) {\n      s = simd_sum(s);\n    }\n  }\n  a[i] = s;")));
 }

@@ -95,8 +95,14 @@ struct checked_ptr : checked_parent<T, Space>::type {
     explicit checked_ptr(U* raw) {
         bits = reinterpret_cast<mc_u64>(raw);
     }
-    explicit checked_ptr(unsigned long long value) { bits = value; }
-    explicit checked_ptr(unsigned long value) { bits = value; }
+    /// An integer made back into a pointer (`(device atomic_uint*)address`, whatever the
+    /// integer's type): untagged, so each access looks the address up among the live buffers
+    /// and this group's threadgroup memory, as for a raw pointer cast.
+    template <class I>
+        requires ::metal::is_integral<I>::value
+    explicit checked_ptr(I value) {
+        bits = static_cast<mc_u64>(value);
+    }
 
     static checked_ptr from_bits(mc_u64 value) {
         checked_ptr p;
@@ -106,8 +112,13 @@ struct checked_ptr : checked_parent<T, Space>::type {
 
     T* address() const { return reinterpret_cast<T*>(bits & kAddressMask); }
     explicit operator bool() const { return (bits & kAddressMask) != 0; }
-    explicit operator unsigned long long() const { return bits & kAddressMask; }
-    explicit operator unsigned long() const { return bits & kAddressMask; }
+    /// `(ulong)p`, `long(p)`: the address, without the tag, as Metal gives it. Integers as
+    /// wide as a pointer only, as for raw pointers (a narrower one loses the address).
+    template <class I>
+        requires(::metal::is_integral<I>::value && sizeof(I) == sizeof(mc_u64))
+    explicit operator I() const {
+        return static_cast<I>(bits & kAddressMask);
+    }
 
     checked_ptr operator+(long long n) const { return from_bits(bits + static_cast<mc_u64>(n) * size_or_one<T>::value); }
     checked_ptr operator-(long long n) const { return from_bits(bits - static_cast<mc_u64>(n) * size_or_one<T>::value); }
@@ -163,6 +174,19 @@ struct checked_array : checked_ptr<typename array_traits<A>::element, S> {
     element* data = nullptr; ///< the address without its tag: the fast path's
     mc_u64 tag = 0;          ///< the tag's bits: bits == tag + data, as the general path has them
     bool inside = true;
+
+    checked_array() = default;
+    /// `cond ? nullptr : tile` (MLX's gemv): the null pointer as the array's type. Never
+    /// inside, so an access through it takes the general path, which reports it.
+    constexpr checked_array(decltype(nullptr)) : inside(false) {}
+    /// `cond ? small_tile : big_tile` with the same element type: the larger array as the
+    /// smaller one's type (only that way, so that the conditional has one type to convert
+    /// to). An index past the smaller extent takes the general path, which checks it against
+    /// the larger array's region, so what is inside the larger array still passes.
+    template <class B>
+        requires(__is_same(typename array_traits<B>::element, element) && (sizeof(B) > sizeof(A)))
+    checked_array(const checked_array<B, S>& larger)
+        : checked_ptr<element, S>(larger), data(larger.data), tag(larger.tag), inside(larger.inside) {}
 
     static checked_array at(mc_u64 tag, element* data, bool inside) {
         checked_array a;
@@ -357,6 +381,25 @@ __attribute__((always_inline)) inline To pointer_cast(From&& from) {
         return To(static_cast<unsigned long long>(from));
 }
 
+/// `reinterpret_cast<X>(v)` where X is not written as a pointer or reference type (PyTorch's
+/// `reinterpret_cast<ulong>(data)` in c10/metal/atomic.h): the translator cannot tell whether
+/// v is a checked pointer, so it calls this. A checked pointer (or named threadgroup array)
+/// made into an integer gives its address without the tag, as Metal gives the address; a
+/// checked pointer type named through an alias or template parameter is a pointer_cast;
+/// anything else is the reinterpret_cast as written.
+template <class To, class From>
+__attribute__((always_inline)) inline To reinterpret_value(From from) {
+    if constexpr (checked_pointer<To>) {
+        return pointer_cast<To>(from);
+    } else if constexpr (checked_pointer<From>) {
+        static_assert(::metal::is_integral<To>::value && sizeof(To) == sizeof(mc_u64),
+                      "a device, constant or threadgroup pointer converts only to a pointer or a 64-bit integer");
+        return static_cast<To>(from.bits & kAddressMask);
+    } else {
+        return reinterpret_cast<To>(from);
+    }
+}
+
 // ---- Arguments and threadgroup memory ---------------------------------------------------
 
 /// A [[buffer(n)]] argument of a validated kernel. Pointers get the binding's tag; a
@@ -392,10 +435,10 @@ __attribute__((always_inline)) inline P checked_threadgroup_argument(const mc_gr
 /// pointers to their first element checked by index (an index out of range is checked
 /// against the whole array: `tile[0][20]` of a 16×16 tile passes, as on a GPU), anything else
 /// is the object itself, as in the plain flavour.
-template <class T, mc_u64 Key>
+template <class T, mc_u64 Key, mc_u64 Owner = 0, bool Live = true>
 __attribute__((always_inline)) inline decltype(auto) threadgroup_object(const mc_group* group) {
     if constexpr (array_traits<T>::is_array) {
-        register_threadgroup_site<T, Key>();
+        register_threadgroup_site<T, Key, Owner, Live>();
         if (!group) group = g_services->current_group();
         mc_group* cached = const_cast<mc_group*>(group);
         constexpr unsigned slot = static_cast<unsigned>(Key % METALCPU_THREADGROUP_SITE_CACHE);
@@ -411,7 +454,7 @@ __attribute__((always_inline)) inline decltype(auto) threadgroup_object(const mc
         return checked_array<T, MC_ADDRESS_SPACE_THREADGROUP>::at(bits & ~kAddressMask,
                                                                   reinterpret_cast<element*>(bits & kAddressMask), true);
     } else {
-        return threadgroup_variable<T, Key>(group);
+        return threadgroup_variable<T, Key, Owner, Live>(group);
     }
 }
 

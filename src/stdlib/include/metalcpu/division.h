@@ -13,7 +13,7 @@ namespace metalcpu_kernel {
 
 /// The integer types whose division can trap: after promotion, int and wider, __int128 too.
 template <class T>
-inline constexpr bool is_trapping_integer = metal::is_integral_v<T> || __is_same(metal::remove_cv_t<T>, __int128) ||
+inline constexpr bool is_trapping_integer = metalcpu_stdlib::is_integral_scalar<T> || __is_same(metal::remove_cv_t<T>, __int128) ||
                                             __is_same(metal::remove_cv_t<T>, unsigned __int128);
 
 template <class T>

@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 14u /* 14: docs/kernel-abi.md, call paths of collectives */
+#define METALCPU_KERNEL_ABI_VERSION 15u /* 15: docs/kernel-abi.md, threadgroup memory per instantiation */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -286,7 +286,9 @@ enum mc_kernel_flags {
     /* How the front end had the code generated (ABI 11; only logged, METALCPU_LOG_LEVEL=debug): */
     MC_KERNEL_VECTORISED_THREADS = 8u, /* the loops over the threads run them as SIMD lanes */
     MC_KERNEL_OPTIMISED_O3 = 16u,      /* run_group is compiled at -O3 (the command line's is -O2) */
-    MC_KERNEL_NARROW_VECTORS = 32u     /* run_group's own loops vectorise 128 bits wide at most */
+    MC_KERNEL_NARROW_VECTORS = 32u,    /* run_group's own loops vectorise 128 bits wide at most */
+    MC_KERNEL_INTERLEAVED_THREADS = 64u /* with MC_KERNEL_WORK_ITEM_LOOPS: a barrier-free kernel
+                                           whose uniform loops run the group's threads together */
 };
 
 /* Reflection and entry points of one kernel function. */
@@ -303,6 +305,7 @@ typedef struct mc_kernel {
     mc_u32 threadgroup_site_count; /* threadgroup variables declared in or called from the kernel */
     const mc_u64* threadgroup_sites;
     const char* frame_name; /* the function as debuggers name it: "sum<float>" for an instantiation */
+    mc_u64 threadgroup_owner; /* ABI 15: the instantiation its body's sites record as their owner, 0 if none */
 } mc_kernel;
 
 /* A program-scope `constant` variable of the instrumented flavour: shader validation accepts
@@ -325,7 +328,8 @@ typedef struct mc_function_constant {
     mc_u32 data_type; /* MTLDataType */
     mc_u32 flags;     /* mc_function_constant_flags */
     mc_u32 kernel_count;
-    const char* const* kernels; /* host names of the kernels whose code reaches it */
+    const char* const* kernels; /* host names of the kernels whose code reaches it; null where a
+                                   library compiled for one kernel (METALCPU_ONLY_KERNEL) left one out */
 } mc_function_constant;
 
 /* One translated .metal file. */
@@ -364,11 +368,16 @@ typedef struct mc_site {
 enum mc_access_op { MC_OP_LOAD = 1, MC_OP_STORE = 2 };
 
 /* The size and alignment of one threadgroup variable: constant data of the library. A
- * variable in a template may have several (one per instantiation); the largest counts. */
+ * variable in a template may have several (one per instantiation). A variable in a kernel
+ * template's own body names the kernel instantiation it belongs to (`owner`, the
+ * instantiation's mc_kernel::threadgroup_owner), which counts only its own record; any other
+ * kernel takes the largest record of the site. An instantiation in which the variable's
+ * branch is dead (its `if` condition a constant false there) has no record. */
 typedef struct mc_threadgroup_site {
     mc_u64 key;
     mc_u64 size;
     mc_u64 align;
+    mc_u64 owner; /* ABI 15: 0 for a variable outside a kernel template's body */
 } mc_threadgroup_site;
 
 /* Shader logging (ABI 8): one argument of an os_log message, as printf would receive it. */

@@ -267,29 +267,44 @@ __attribute__((always_inline)) inline P builtin(const mc_group* group, const thr
 /// nothing runs while a library loads. The function is never called; taking its address
 /// makes the compiler emit it, and with it the record. (GCC ignores section attributes on
 /// template-dependent variables, hence the assembler.) A site in a template has one record
-/// per instantiation, and files linked together may repeat one; the runtime keeps the largest.
+/// per instantiation, and files linked together may repeat one. `Owner` names the kernel
+/// instantiation whose own body declares the variable (instantiation_owner()), 0 elsewhere:
+/// the runtime counts an owned record for its own kernel only, the largest of the others.
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the records are written as little-endian halves");
 #define METALCPU_SITE_HALVES(value) "i"(static_cast<mc_u32>(value)), "i"(static_cast<mc_u32>((value) >> 32))
-template <class T, mc_u64 Key>
+template <class T, mc_u64 Key, mc_u64 Owner>
 __attribute__((used, noinline)) void threadgroup_site_record() {
-    asm(".pushsection metalcpu_threadgroup_sites,\"a\"\n\t.balign 8\n\t.long %c0, %c1, %c2, %c3, %c4, %c5\n\t.popsection"
+    asm(".pushsection metalcpu_threadgroup_sites,\"a\"\n\t.balign 8\n\t"
+        ".long %c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7\n\t.popsection"
         :
         : METALCPU_SITE_HALVES(Key), METALCPU_SITE_HALVES(static_cast<mc_u64>(sizeof(T))),
-          METALCPU_SITE_HALVES(static_cast<mc_u64>(alignof(T))));
+          METALCPU_SITE_HALVES(static_cast<mc_u64>(alignof(T))), METALCPU_SITE_HALVES(Owner));
 }
 #undef METALCPU_SITE_HALVES
 
-/// Makes sure the record of a threadgroup variable site is in the library.
-template <class T, mc_u64 Key>
+/// The owner number of a kernel instantiation: a hash of `name`, the __PRETTY_FUNCTION__ of
+/// a function template the front end gives the kernel template's parameters
+/// (`__mc_tg_owner_N<...>()`), which spells every template argument. Never 0.
+constexpr mc_u64 instantiation_owner(const char* name) {
+    mc_u64 hash = 14695981039346656037ull; // FNV-1a
+    for (; *name; ++name) hash = (hash ^ static_cast<unsigned char>(*name)) * 1099511628211ull;
+    return hash ? hash : 1;
+}
+
+/// Makes sure the record of a threadgroup variable site is in the library. `Live` is false
+/// in an instantiation where the declaration's branch cannot run (its `if` condition is a
+/// constant false there, as Apple's compiler drops such a branch): no record, so the
+/// variable counts for nothing; it is never reached, so it is never placed either.
+template <class T, mc_u64 Key, mc_u64 Owner, bool Live>
 __attribute__((always_inline)) inline void register_threadgroup_site() {
-    (void)&threadgroup_site_record<T, Key>;
+    if constexpr (Live) (void)&threadgroup_site_record<T, Key, Owner>;
 }
 
 /// A `threadgroup` variable: the same storage for every thread of the group. T may be an
 /// array type. No constructor runs, as on the GPU.
-template <class T, mc_u64 Key>
+template <class T, mc_u64 Key, mc_u64 Owner = 0, bool Live = true>
 __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* group) {
-    register_threadgroup_site<T, Key>();
+    register_threadgroup_site<T, Key, Owner, Live>();
     if (!group) group = g_services->current_group();
     // The group is the kernel's to scribble on (see mc_group::threadgroup_site_keys).
     mc_group* cached = const_cast<mc_group*>(group);
@@ -357,6 +372,10 @@ struct address_space_tag {};
 /// True only when the flavour keeps every kernel's code: what guards a function no kernel
 /// can reach (msl::selectKernelCode()).
 #define METALCPU_SELECTS_EVERY_KERNEL ((METALCPU_ONLY_KERNEL) == 0)
+/// A kernel's host name in a function constant's list of users (mc_function_constant::kernels),
+/// null in a file compiled for another kernel: a specialised pipeline's library keeps no name
+/// (and no relocation) of the file's other kernels.
+#define METALCPU_KERNEL_USER(selector, name) (METALCPU_SELECTS_KERNEL(selector) ? (name) : nullptr)
 /// Places one module descriptor in the library's module table (a linker section the
 /// library's open function walks; see library_stub.h).
 #define METALCPU_REGISTER_MODULE(kernels, count, source, constants, constant_count)              \

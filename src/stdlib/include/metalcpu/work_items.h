@@ -545,6 +545,82 @@ __attribute__((always_inline)) inline void run_work_items(const work_items<Track
 }
 
 
+// ---- Interleaved threads -------------------------------------------------------------------
+// A barrier-free kernel whose uniform loops run its threads together (passes/interleaved_threads.h):
+// the kernel runs W neighbouring threads at a time, and each piece is a loop of W steps that the
+// host compiler unrolls, so each lane's variables (lane_slots, a local array indexed by
+// constants once unrolled) can live in registers across the uniform loop's iterations.
+
+/// The W threads of a group run together, block after block: the linear indices
+/// [first, first + W), fewer in the group's last block. Each lane's thread_ids carry the lane
+/// as `slot`, the index of its variables in lane_slots.
+template <bool TracksReturns, mc_u32 W>
+class lane_block {
+public:
+    explicit lane_block(const mc_group* group) : group_(group), count_(group_thread_count(group)) {}
+
+    /// Moves to the next block (the first at the first call); false when the group has no more.
+    bool next() {
+        first_ = started_ ? first_ + W : 0;
+        started_ = true;
+        if (first_ >= count_) return false;
+        const mc_u32 lanes = count_ - first_ < W ? count_ - first_ : W;
+        for (mc_u32 l = 0; l < W; ++l) {
+            ids_[l] = thread_ids_of(group_, first_ + (l < lanes ? l : 0));
+            ids_[l].slot = l;
+            absent_[l] = l >= lanes; // past the group's last thread
+        }
+        return true;
+    }
+
+    const thread_ids& ids(mc_u32 lane) const { return ids_[lane]; }
+    /// Whether the lane has no thread, or its thread has returned.
+    bool returned(mc_u32 lane) const { return absent_[lane] != 0; }
+    /// What a kernel's `return` becomes inside a piece: the lane takes no part in later pieces.
+    void retire(const thread_ids& t) const { absent_[t.slot] = 1; }
+    bool all_returned() const {
+        for (mc_u32 l = 0; l < W; ++l)
+            if (!absent_[l]) return false;
+        return true;
+    }
+    const mc_group* group() const { return group_; }
+
+private:
+    const mc_group* group_;
+    mc_u32 count_;
+    mc_u32 first_ = 0;
+    bool started_ = false;
+    thread_ids ids_[W];
+    mutable unsigned char absent_[W];
+};
+
+/// One variable of an interleaved kernel for each lane of a block: room only, each lane's object
+/// made by place() or emplace() where its declaration runs (so T needs no default constructor).
+template <class T, mc_u32 W>
+struct lane_slots {
+    union {
+        typename remove_cv_t<T>::type lanes[W];
+    };
+    lane_slots() {}
+    ~lane_slots() {}
+    lane_slots(const lane_slots&) = delete;
+    lane_slots& operator=(const lane_slots&) = delete;
+};
+
+/// Runs one piece of an interleaved kernel for each lane of the block whose thread has not
+/// returned, unrolled, so each lane's slots are known places.
+template <bool TracksReturns, mc_u32 W, class Piece>
+__attribute__((always_inline)) inline void run_work_items(const lane_block<TracksReturns, W>& block, Piece&& piece) {
+#pragma GCC unroll 16
+    for (mc_u32 l = 0; l < W; ++l) {
+        if (block.returned(l)) continue;
+#ifdef METALCPU_VALIDATION
+        const_cast<mc_group*>(block.group())->current_thread = static_cast<unsigned short>(block.ids(l).linear); // reports
+#endif
+        piece(block.ids(l));
+    }
+}
+
 /// Runs `piece` for the threads that have not returned one at a time, in linear order,
 /// handing it their thread_ids, until `done()` holds (asked first, then after each thread).
 /// Returns the linear index of the first thread not run (the group's size when all ran).

@@ -305,6 +305,24 @@ template <bool TracksReturns, class F> void run_work_items(const work_items<Trac
     (void)threads;
     piece(thread_ids{0, 0, 0, 0});
 }
+// Barrier-free kernels whose threads are interleaved in their uniform loops.
+template <bool TracksReturns, mc_u32 W> struct lane_block {
+    explicit lane_block(const mc_group* group);
+    bool next();
+    bool all_returned() const;
+    void retire(const thread_ids& t) const;
+};
+template <class T, mc_u32 W> struct lane_slots {
+    union {
+        typename remove_cv_t<T>::type lanes[W];
+    };
+    lane_slots() {}
+    ~lane_slots() {}
+};
+template <bool TracksReturns, mc_u32 W, class F> void run_work_items(const lane_block<TracksReturns, W>& block, F&& piece) {
+    (void)block;
+    piece(thread_ids{0, 0, 0, 0});
+}
 // SIMD-group functions as whole statements: `x = simd_f(args);` (work-item loops).
 struct collective_site {};
 template <class... A> struct arg_pack {};
@@ -379,7 +397,8 @@ template <class T, class E, class K> struct tensor_parameter<metal::tensor<T, E,
     static constexpr mc_u32 data_type = 16; // MTL::TensorDataTypeFloat16 stands for every type here
 };
 template <class T, mc_builtin B> T builtin(const mc_group* group, const thread_ids& ids);
-template <class T, mc_u64 Key> T& threadgroup_variable(const mc_group* group);
+template <class T, mc_u64 Key, mc_u64 Owner = 0, bool Live = true> T& threadgroup_variable(const mc_group* group);
+constexpr mc_u64 instantiation_owner(const char* name) { return name[0] ? 1 : 2; }
 template <class T, unsigned long long Index> struct function_constant {
     static constexpr unsigned long long index = Index;
     static constexpr unsigned data_type = 53;
@@ -402,6 +421,7 @@ template <class T, unsigned long long Index> struct function_constant {
 #define METALCPU_ONLY_KERNEL 0
 #define METALCPU_SELECTS_KERNEL(selector) ((METALCPU_ONLY_KERNEL) == 0 || (selector) == (METALCPU_ONLY_KERNEL))
 #define METALCPU_SELECTS_EVERY_KERNEL ((METALCPU_ONLY_KERNEL) == 0)
+#define METALCPU_KERNEL_USER(selector, name) (METALCPU_SELECTS_KERNEL(selector) ? (name) : nullptr)
 #define METALCPU_REGISTER_MODULE(kernels, count, file, constants, constant_count)                           \
     static const mc_module metalcpu_module = {METALCPU_KERNEL_ABI_VERSION, count, kernels, file, nullptr,    \
                                               constant_count, constants, METALCPU_FUNCTION_CONSTANTS,         \

@@ -24,7 +24,7 @@ template <class T>
 inline constexpr bool is_msl_float = __is_same(T, float) || __is_same(T, half) || __is_same(T, bfloat);
 
 // --- classification of one argument ------------------------------------------------------
-template <class X, bool = metal::is_arithmetic_v<X>, bool = is_vector_like<X>> struct arg_info {
+template <class X, bool = metalcpu_stdlib::is_arithmetic_scalar<X>, bool = is_vector_like<X>> struct arg_info {
     static constexpr bool valid = false;
 };
 template <class X> struct arg_info<X, true, false> {
@@ -50,7 +50,7 @@ template <class A, class B> constexpr auto scalar_common_helper() {
         return A{};
     else if constexpr (is_msl_float<B>)
         return B{};
-    else if constexpr (metal::is_floating_point_v<A> || metal::is_floating_point_v<B>)
+    else if constexpr (metalcpu_stdlib::is_floating_scalar<A> || metalcpu_stdlib::is_floating_scalar<B>)
         return float{};
     else
         return decltype(A{} + B{}){};
@@ -107,7 +107,7 @@ template <class R> constexpr auto float_result_helper() {
         return;
     } else if constexpr (is_msl_float<R>) {
         return R{};
-    } else if constexpr (metal::is_arithmetic_v<R> && !__is_same(R, bool)) {
+    } else if constexpr (metalcpu_stdlib::is_arithmetic_scalar<R> && !__is_same(R, bool)) {
         return float{};
     }
 }
@@ -115,7 +115,7 @@ template <class... X> using float_result_t = decltype(float_result_helper<result
 
 // The result for integer functions; void if not allowed.
 template <class R> constexpr auto int_result_helper() {
-    if constexpr (!__is_same(R, void) && !__is_same(R, bool) && metal::is_integral_v<metal::make_scalar_t<R>>)
+    if constexpr (!__is_same(R, void) && !__is_same(R, bool) && metalcpu_stdlib::is_integral_scalar<metal::make_scalar_t<R>>)
         return R{};
 }
 template <class... X> using int_result_t = decltype(int_result_helper<result_t<X...>>());
@@ -137,7 +137,7 @@ template <class... X> concept number_args = !__is_same(number_result_t<X...>, vo
 // --- evaluation ----------------------------------------------------------------------------
 // An argument converted to the result type R (scalars broadcast for vector results).
 template <class R, class X> METALCPU_INLINE constexpr R as_result(const X& x) {
-    if constexpr (metal::is_vector_v<R> && metal::is_arithmetic_v<X>)
+    if constexpr (metal::is_vector_v<R> && metalcpu_stdlib::is_arithmetic_scalar<X>)
         return R(static_cast<metal::make_scalar_t<R>>(x));
     else if constexpr (metal::is_vector_v<R>)
         return x;

@@ -53,7 +53,7 @@ METALCPU_INLINE constexpr T integer_remainder(T a, T b) {
 /// type (as `a /= b` computes), floating point as it is.
 template <class T>
 METALCPU_INLINE constexpr T element_quotient(T a, T b) {
-    if constexpr (metal::is_integral_v<T>) {
+    if constexpr (metalcpu_stdlib::is_integral_scalar<T>) {
         using Q = decltype(a / b);
         return static_cast<T>(integer_quotient<Q>(a, b));
     } else {

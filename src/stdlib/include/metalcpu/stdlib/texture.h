@@ -143,7 +143,7 @@ METALCPU_INLINE metal::vec<T, 4> load(const mc_texture* t, const unsigned char* 
     T out[4] = {T(0), T(0), T(0), T(1)};
     if (!p) return metal::vec<T, 4>(T(0));
     for (uint c = 0; c < t->channels; ++c) {
-        if constexpr (metal::is_floating_point<T>::value)
+        if constexpr (metalcpu_stdlib::is_floating_scalar<T>)
             out[c] = T(load_float(t, p, c));
         else
             out[c] = T(load_integer(t, p, c));
@@ -155,7 +155,7 @@ template <class T>
 METALCPU_INLINE void store(const mc_texture* t, unsigned char* p, const metal::vec<T, 4>& v) {
     if (!p) return;
     for (uint c = 0; c < t->channels; ++c) {
-        if constexpr (metal::is_floating_point<T>::value)
+        if constexpr (metalcpu_stdlib::is_floating_scalar<T>)
             store_bits(t, p, c, float_bits(t, c, float(v[c])));
         else
             store_bits(t, p, c, integer_bits(t, mc_u32(v[c])));

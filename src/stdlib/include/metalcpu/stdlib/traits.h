@@ -113,9 +113,19 @@ template <class T> struct is_pointer : false_type {};
 template <class T> struct is_pointer<T*> : true_type {};
 } // namespace traits_detail
 
+template <class T> struct make_scalar;
+template <class T> struct is_vector;
+// MSL's is_integral and is_floating_point (and so is_arithmetic, is_signed, is_unsigned) hold
+// for vectors of such elements too: PyTorch's exp_functor takes float2 through
+// enable_if_t<is_floating_point_v<T>>, and its c10::metal spells is_scalar_floating_point_v
+// as is_floating_point_v<T> && is_scalar_v<T>. The library's own code asks
+// metalcpu_stdlib::is_*_scalar (below), which a vector never is.
+namespace traits_detail {
+template <class T> using element_of_t = remove_cv_t<typename make_scalar<remove_cv_t<T>>::type>;
+} // namespace traits_detail
 template <class T> struct is_void : is_same<remove_cv_t<T>, void> {};
-template <class T> struct is_integral : traits_detail::is_integral<remove_cv_t<T>> {};
-template <class T> struct is_floating_point : traits_detail::is_floating_point<remove_cv_t<T>> {};
+template <class T> struct is_integral : traits_detail::is_integral<traits_detail::element_of_t<T>> {};
+template <class T> struct is_floating_point : traits_detail::is_floating_point<traits_detail::element_of_t<T>> {};
 template <class T> struct is_arithmetic : bool_constant<is_integral<T>::value || is_floating_point<T>::value> {};
 template <class T> struct is_pointer : traits_detail::is_pointer<remove_cv_t<T>> {};
 template <class T> struct is_lvalue_reference : false_type {};
@@ -139,10 +149,10 @@ namespace traits_detail {
 template <class T, bool = is_arithmetic<T>::value> struct is_signed : bool_constant<(T(-1) < T(0))> {};
 template <class T> struct is_signed<T, false> : false_type {};
 } // namespace traits_detail
-template <class T> struct is_signed : traits_detail::is_signed<T> {};
+template <class T> struct is_signed : traits_detail::is_signed<traits_detail::element_of_t<T>> {};
 template <class T> struct is_unsigned : bool_constant<is_arithmetic<T>::value && !is_signed<T>::value> {};
 // MSL: a scalar is one of the arithmetic types (bool, the integers, half, bfloat, float).
-template <class T> struct is_scalar : is_arithmetic<T> {};
+template <class T> struct is_scalar : bool_constant<is_arithmetic<T>::value && !is_vector<remove_cv_t<T>>::value> {};
 
 template <class T> struct is_trivially_copyable : bool_constant<__is_trivially_copyable(T)> {};
 template <class T> struct is_trivial : bool_constant<__is_trivial(T)> {};
@@ -263,3 +273,13 @@ template <class T> inline constexpr bool is_vector_v = is_vector<T>::value;
 template <class T> using make_scalar_t = typename make_scalar<T>::type;
 
 } // namespace metal
+
+namespace metalcpu_stdlib {
+// The categories of a scalar type, false for a vector: what the library's own overloads and
+// branches ask (metal::is_integral and is_floating_point answer for a vector's elements).
+template <class T>
+inline constexpr bool is_integral_scalar = metal::traits_detail::is_integral<metal::remove_cv_t<T>>::value;
+template <class T>
+inline constexpr bool is_floating_scalar = metal::traits_detail::is_floating_point<metal::remove_cv_t<T>>::value;
+template <class T> inline constexpr bool is_arithmetic_scalar = is_integral_scalar<T> || is_floating_scalar<T>;
+} // namespace metalcpu_stdlib

@@ -82,7 +82,7 @@ template <class X> inline constexpr bool is_swizzle = is_swizzle_type<metal::rem
 
 // Number of components an argument contributes to a vector constructor.
 template <class X> constexpr int component_count() {
-    if constexpr (metal::is_arithmetic_v<X>)
+    if constexpr (metalcpu_stdlib::is_arithmetic_scalar<X>)
         return 1;
     else if constexpr (is_vector_like<X>)
         return metal::vec_elements<vector_of_t<X>>::value;
@@ -92,7 +92,7 @@ template <class X> constexpr int component_count() {
 
 template <class T, int N, class A>
 METALCPU_INLINE constexpr void put_components(element_array<T, N>& out, int& k, const A& a) {
-    if constexpr (metal::is_arithmetic_v<A>) {
+    if constexpr (metalcpu_stdlib::is_arithmetic_scalar<A>) {
         out.v[k++] = static_cast<T>(a);
     } else {
         const vector_of_t<A> v = a;
@@ -122,12 +122,12 @@ template <class T, int N> struct make_signed<vec<T, N>> { using type = vec<make_
 
 template <class T, int N> struct vec : metalcpu_stdlib::vec_storage<T, N> {
     static_assert(N >= 2 && N <= 4, "metal::vec has 2, 3 or 4 components");
-    static_assert(is_arithmetic_v<T>, "metal::vec elements are scalars");
+    static_assert(metalcpu_stdlib::is_arithmetic_scalar<T>, "metal::vec elements are scalars");
 
 private:
     using storage = metalcpu_stdlib::vec_storage<T, N>;
     static constexpr bool is_bool = __is_same(T, bool);
-    static constexpr bool is_int = is_integral_v<T> && !is_bool;
+    static constexpr bool is_int = metalcpu_stdlib::is_integral_scalar<T> && !is_bool;
 
 public:
     using value_type = T;
@@ -198,9 +198,9 @@ public:
     METALCPU_VEC_BINARY(*, !is_bool, METALCPU_COMPOUND)
     METALCPU_VEC_BINARY(/, !is_bool, METALCPU_QUOTIENT)
     METALCPU_VEC_BINARY(%, is_int, METALCPU_REMAINDER)
-    METALCPU_VEC_BINARY(&, !is_floating_point_v<T>, METALCPU_COMPOUND)
-    METALCPU_VEC_BINARY(|, !is_floating_point_v<T>, METALCPU_COMPOUND)
-    METALCPU_VEC_BINARY(^, !is_floating_point_v<T>, METALCPU_COMPOUND)
+    METALCPU_VEC_BINARY(&, !metalcpu_stdlib::is_floating_scalar<T>, METALCPU_COMPOUND)
+    METALCPU_VEC_BINARY(|, !metalcpu_stdlib::is_floating_scalar<T>, METALCPU_COMPOUND)
+    METALCPU_VEC_BINARY(^, !metalcpu_stdlib::is_floating_scalar<T>, METALCPU_COMPOUND)
     METALCPU_VEC_BINARY(<<, is_int, METALCPU_COMPOUND)
     METALCPU_VEC_BINARY(>>, is_int, METALCPU_COMPOUND)
 #undef METALCPU_REMAINDER
