@@ -1,7 +1,7 @@
 // Barrier-free kernels whose threads run interleaved in their uniform loops (issue 14,
 // compiler/passes/interleaved_threads.h): per-thread accumulators, arrays and vectors that live
 // across the loop's iterations, early returns before and inside the loop, a `continue`, a
-// guarded store, a 2-D register-tiled product on uneven grids; and the kernels that keep one
+// guarded store, parameters written, a 2-D register-tiled product on uneven grids; and the kernels that keep one
 // thread after another (a `break`, a header naming a thread id or reading memory, atomics),
 // with the same results. Against a CPU model, over groups of 1, 3, 37 and 64 threads in grids
 // the groups do not divide, plain and shader-validated, canary words around the output.
@@ -60,6 +60,22 @@ ROW_KERNEL(return_in_loop) {
         }
     }
     out[gid] = -total;
+}
+
+// Parameters written: a pointer advanced before the loop, one moved to an element and back in
+// it, builtins reassigned in it. Each lane keeps its own copies.
+ROW_KERNEL(advanced_parameters) {
+    out += gid;
+    float total = 0.0f;
+    for (uint k = 0; k < n; k += 3) {
+        const uint at = (gid + k) % n;
+        in += at;
+        total += *in * float(k + 1);
+        in -= at;
+        gid += 1;
+        lid += 2;
+    }
+    *out = total + float(lid);
 }
 
 // Kept one thread after another: a break in the loop,
@@ -170,6 +186,17 @@ float runningSums(const std::vector<float>& in, unsigned gid) {
 // a continue and a guarded store: each thread keeps its own.
 TEST_P(InterleavedThreads, RunningSums) { check("running_sums", runningSums); }
 
+// Test parameters written before and in the interleaved loop: pointers and builtins, per lane.
+TEST_P(InterleavedThreads, WrittenParameters) {
+    check("advanced_parameters", [&](const std::vector<float>& in, unsigned gid) {
+        const auto n = static_cast<unsigned>(in.size());
+        float total = 0;
+        unsigned rounds = 0;
+        for (unsigned k = 0; k < n; k += 3, ++rounds) total += in[(gid + rounds + k) % n] * float(k + 1);
+        return total + float(gid % size() + 2 * rounds); // gid and lid grow each round
+    });
+}
+
 // Test a return inside the loop, and a break (which keeps one thread after another).
 TEST_P(InterleavedThreads, LeavingTheLoop) {
     for (const bool returns : {true, false})
@@ -266,6 +293,7 @@ TEST_P(InterleavedThreads, Lowerings) {
     expectLowerings({{"running_sums", kInterleaved},
                      {"return_in_loop", kInterleaved},
                      {"block_product", kInterleaved},
+                     {"advanced_parameters", kInterleaved},
                      {"break_in_loop", 0},
                      {"thread_strided", 0},
                      {"bound_from_memory", 0},

@@ -3,7 +3,8 @@
 // initialised, two-dimensional, of vectors and of structs with a default member initializer;
 // variables whose address is taken, passed to helpers by pointer and by reference; several
 // declarators in one declaration, arrays among them; arrays bounded by a constant of the
-// body or by their initializer; loop variables passed by value, loops without braces. And the shapes that still fall
+// body or by their initializer; loop variables passed by value, loops without braces; kernel
+// parameters the body writes (pointers advanced, builtins reassigned). And the shapes that still fall
 // back, to coroutines or fibers, with the same results. Against a CPU model, over groups of 1, 20, 45,
 // 64 and 256 threads in grids the groups do not divide, SIMD widths 32 and 8, plain and
 // shader-validated, canary words around the output.
@@ -128,6 +129,67 @@ ROW_KERNEL(loop_variable_written) {
     out[gid] = total;
 }
 
+// Parameters written, as MLX's and PyTorch's kernels write them: pointers advanced to the
+// group's row and to each thread's element, a builtin reassigned, before and after barriers.
+// Each thread keeps its own copy.
+ROW_KERNEL(advanced_pointers) {
+    threadgroup float row[256];
+    in += gid - lid; // the group's first element, as MLX's `in += gid * axis_size`
+    out += gid;
+    row[lid] = 2.0f * in[lid];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    in += (lid + 1) % size; // after a barrier, by each thread's own amount
+    lid = (lid + size - 1) % size;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    *out = in[0] + row[lid];
+}
+
+// A builtin rotated in a loop that runs once per group around barriers, a pointer advanced
+// after it and read by a SIMD-group function, a uniform builtin written.
+ROW_KERNEL(rotated_builtin) {
+    threadgroup float row[256];
+    in += gid - lid;
+    float acc = 0;
+    for (uint k = 0; k < 3; ++k) {
+        row[lid] = in[lid];
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        acc += row[(lid + 1) % size] * float(k + 1);
+        lid = (lid + 1) % size;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    in += lid;
+    size *= 2;
+    const float s = simd_sum(*in);
+    out[gid] = acc + *in + float(size) + s;
+}
+
+// A written builtin that the header of a loop around barriers names: the header runs once
+// per group, so not split; a coroutine, with the same results.
+ROW_KERNEL(builtin_in_header) {
+    threadgroup float row[256];
+    const uint mine = lid;
+    lid = 0;
+    float acc = 0;
+    for (uint k = lid; k < 2; ++k) {
+        row[mine] = in[gid] + float(k);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        acc += row[(mine + 1) % size];
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    out[gid] = acc;
+}
+
+// A reference parameter written: the buffer's memory, which the threads share (no slot).
+kernel void reference_written(device const float* in [[buffer(0)]], device float& first [[buffer(1)]],
+                              uint gid [[thread_position_in_grid]], uint lid [[thread_index_in_threadgroup]]) {
+    threadgroup float row[256];
+    row[lid] = in[gid];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if (gid == 0) first = row[0];
+    threadgroup_barrier(mem_flags::mem_device);
+    if (gid == 0) first += 1.0f;
+}
+
 // An array bounded by a constant of the body: its slots are made after the constant.
 ROW_KERNEL(body_bound) {
     constexpr uint kCount = 2;
@@ -167,9 +229,9 @@ std::vector<float> model(const std::vector<float>& in, unsigned size, unsigned w
 class WorkItemVariables : public SimdShapedKernelTest<kKernels> {
 protected:
     /// Runs kernel `name` over a grid of 3.5 groups and a bit (which the groups do not divide)
-    /// and compares each thread's output with `expected(in)`.
-    template <class Model>
-    void check(const char* name, Model expected) {
+    /// and hands `verify` its input and output; then checks the canaries around the output.
+    template <class Verify>
+    void runKernel(const char* name, Verify verify) {
         SCOPED_TRACE(name);
         MTL::ComputePipelineState* state = kernel(name);
         ASSERT_NE(state, nullptr);
@@ -178,16 +240,24 @@ protected:
         MTL::Buffer* in = device_->newBuffer(x.data(), n * sizeof(float), MTL::ResourceStorageModeShared);
         GuardedBuffer out(device_, n * sizeof(float));
         runRows(state, in, out, n, n);
-        const std::vector<float> want = expected(x);
-        unsigned failures = 0;
-        for (unsigned i = 0; i < n && failures < 10; ++i) {
-            if (out.data<float>()[i] == want[i]) continue;
-            ADD_FAILURE() << "thread " << i << ": " << out.data<float>()[i] << ", expected " << want[i];
-            ++failures;
-        }
+        verify(x, out);
         out.expectCanariesIntact();
         in->release();
         state->release();
+    }
+
+    /// runKernel() comparing each thread's output with `expected(in)`.
+    template <class Model>
+    void check(const char* name, Model expected) {
+        runKernel(name, [&](const std::vector<float>& x, GuardedBuffer& out) {
+            const std::vector<float> want = expected(x);
+            unsigned failures = 0;
+            for (unsigned i = 0; i < x.size() && failures < 10; ++i) {
+                if (out.data<float>()[i] == want[i]) continue;
+                ADD_FAILURE() << "thread " << i << ": " << out.data<float>()[i] << ", expected " << want[i];
+                ++failures;
+            }
+        });
     }
 };
 
@@ -240,17 +310,49 @@ TEST_P(WorkItemVariables, BoundByBodyConstant) {
     });
 }
 
-// Test each kernel's lowering in both flavours: kept_in_place, loop_arguments, body_bound and
-// unsized_array are split into work-item loops, loop_variable_written (a reference parameter)
-// stays a coroutine, an array of arrays with elided braces keeps the fibers
-// (METALCPU_LOG_LEVEL=debug says why).
+// Test parameters written before and after barriers, in a loop that runs once per group and
+// read by a SIMD-group function: pointers advanced, builtins reassigned, per thread.
+TEST_P(WorkItemVariables, WrittenParameters) {
+    check("advanced_pointers", [&](const std::vector<float>& in) {
+        return model(in, size(), width(),
+                     [](auto x, unsigned l, unsigned s, auto) { return x((l + 1) % s) + 2 * x((l + s - 1) % s); });
+    });
+    check("rotated_builtin", [&](const std::vector<float>& in) {
+        return model(in, size(), width(), [w = width()](auto x, unsigned l, unsigned s, auto) {
+            float simd = 0; // the SIMD-group's sum of each lane's x((lane + 3) % s)
+            for (unsigned k = l / w * w; k < std::min(l / w * w + w, s); ++k) simd += x((k + 3) % s);
+            return x((l + 1) % s) + 2 * x((l + 2) % s) + 3 * x((l + 3) % s) + x((l + 3) % s) + float(2 * s) + simd;
+        });
+    });
+    check("builtin_in_header", [&](const std::vector<float>& in) {
+        return model(in, size(), width(), [](auto x, unsigned l, unsigned s, auto) { return 2 * x((l + 1) % s) + 1; });
+    });
+}
+
+// Test a reference parameter written across barriers: the one float it binds, and nothing
+// around it.
+TEST_P(WorkItemVariables, ReferenceParameterWritten) {
+    runKernel("reference_written", [](const std::vector<float>& x, GuardedBuffer& out) {
+        EXPECT_EQ(out.data<float>()[0], x[0] + 1);
+        for (unsigned i = 1; i < x.size(); ++i) EXPECT_EQ(out.data<std::uint32_t>()[i], kCanary) << i;
+    });
+}
+
+// Test each kernel's lowering in both flavours: kept_in_place, loop_arguments, body_bound,
+// unsized_array and the kernels writing parameters are split into work-item loops,
+// loop_variable_written (a reference parameter) and builtin_in_header stay coroutines, an
+// array of arrays with elided braces keeps the fibers (METALCPU_LOG_LEVEL=debug says why).
 TEST_P(WorkItemVariables, Lowerings) {
     expectLowerings({{"kept_in_place", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"loop_arguments", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"loop_variable_written", MC_KERNEL_COROUTINES},
                      {"unsized_array", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"elided_array", MC_KERNEL_USES_BARRIERS},
-                     {"body_bound", MC_KERNEL_WORK_ITEM_LOOPS}},
+                     {"body_bound", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"advanced_pointers", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"rotated_builtin", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"builtin_in_header", MC_KERNEL_COROUTINES},
+                     {"reference_written", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
 }
 

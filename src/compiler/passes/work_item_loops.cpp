@@ -4,6 +4,7 @@
 #include "compiler/call_graph.h"
 #include "compiler/edits.h"
 #include "compiler/findings.h"
+#include "compiler/passes/written_parameters.h"
 #include "compiler/reflection.h"
 #include "compiler/signature.h"
 #include "compiler/statements.h"
@@ -135,18 +136,47 @@ private:
         return nullptr;
     }
 
-    // Every parameter is shared by the group's threads, so none may be written: not a
-    // builtin's value, not a pointer argument itself (what it points to may be).
+    // The group's threads share the kernel function's parameters: one the body writes itself
+    // (assigned, incremented, its address taken, passed where a non-const reference may bind
+    // it, bound to a reference) gets a slot per thread, as a variable declared at the top of
+    // the body would (passes/written_parameters.h). A pointer's elements and a reference's
+    // object are memory, which the threads share on a GPU too.
     bool checkParameters() {
+        std::vector<std::size_t> written; // parameter indices, in order of their first write
         for (std::size_t i = f_.bodyOpen + 1; i < f_.bodyClose; ++i) {
             if (!unit_.isUnqualifiedName(i)) continue;
-            const ParamInfo* p = parameter(tokens_[i].spelling);
-            if (p && isModifiedAt(unit_, i, f_.bodyClose, p->kind == ParamKind::Builtin)) {
-                fail(i, "parameter " + quoted(i) + " is written (the group's threads share one copy)");
+            std::size_t index = 0;
+            const ParamInfo* p = parameter(tokens_[i].spelling, &index);
+            if (!p || std::find(written.begin(), written.end(), index) != written.end()) continue;
+            const ParameterWrite write = parameterWrite(*p);
+            // A texture or sampler handed to a helper is not judged as written (a handle is
+            // passed by value); assigned or incremented, it cannot have slots.
+            if (write == ParameterWrite::Refused && isModifiedAt(unit_, i, f_.bodyClose, false)) {
+                fail(i, "parameter " + quoted(i) + " is written (the group's threads share one copy, and only "
+                        "pointers and builtins get one per thread)");
                 return false;
             }
+            if (write == ParameterWrite::PerThread && writesParameter(i, *p)) written.push_back(index);
+        }
+        for (std::size_t index : written) {
+            const ParamInfo& p = params_[index];
+            WorkItemVariable v;
+            v.name = p.name;
+            v.inPlace = addressTaken(p.name, f_.bodyOpen + 1); // an address stays the same across barriers
+            v.parameter = index;
+            if (p.kind == ParamKind::Builtin && !isUniformBuiltin(p.builtin)) v.perThreadBuiltin = p.builtin;
+            visible_.push_back({p.name, Visible::Kind::PerThread, out_->variables.size()});
+            out_->variables.push_back(std::move(v));
         }
         return true;
+    }
+
+    // Whether parameter `p`, named at `i`, is written there itself: a builtin through its
+    // lanes too (`lid.x = 0`), a pointer not through its elements (`in[k] = 0` writes memory).
+    bool writesParameter(std::size_t i, const ParamInfo& p) const {
+        if (isModifiedAt(unit_, i, f_.bodyClose, p.kind == ParamKind::Builtin)) return true;
+        const Token& after = tokens_[i + 1];
+        return !after.isPunct(".") && !after.isPunct("[") && !after.isPunct("->") && mayWrite(i, f_.bodyClose);
     }
 
     bool isBarrierStatement(const Statement& s) const {
@@ -381,6 +411,10 @@ private:
             if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
             const Visible* v = lookUp(tokens_[i].spelling);
             if (v && v->kind == Visible::Kind::PerThread) {
+                if (out_->variables[v->variable].perThreadBuiltin != Builtin::None) { // written, with slots
+                    fail(i, "a loop or if header that runs once per group names per-thread builtin " + quoted(i));
+                    return false;
+                }
                 // Under a divergent if, the first live thread need not take the branch, and
                 // without a barrier nothing makes the condition uniform.
                 if (!readsAllowed || !guards_.empty() || mayWrite(i, end)) {
@@ -823,6 +857,7 @@ constexpr const char* kThreadSlot = "[__mc_t.slot]";
 
 // The type of variable `v`'s slots: its declaration's type, its declarator's `*`s and bounds.
 std::string slotTypeText(const TokenList& tokens, const WorkItemVariable& v) {
+    if (v.parameter != WorkItemVariable::kNotParameter) return writtenParameterSlotType(v);
     // The first declarator's `*`s follow the type: its text as written.
     std::string text = outputText(tokens, v.type.begin, v.pointer.begin == v.type.end ? v.pointer.end : v.type.end);
     if (!v.pointer.empty() && v.pointer.begin != v.type.end)
@@ -1065,7 +1100,7 @@ void rewriteWorkItemKernels(PassContext& context) {
                 setup += text;
             else
                 lateSetups.emplace_back(var.setupBefore, text.substr(1) + " ");
-            if (var.inPlace) declareInPlace(edits, v, var);
+            if (var.inPlace && var.parameter == WorkItemVariable::kNotParameter) declareInPlace(edits, v, var);
         }
         for (std::size_t c = 0; c < k.collectives.size(); ++c)
             setup += " ::metalcpu_kernel::collective_site " + collectiveSite(c) + ";";
@@ -1077,6 +1112,17 @@ void rewriteWorkItemKernels(PassContext& context) {
             edits.insertBefore(k.bodyClose, "} ");
         }
         edits.insertAfter(k.bodyOpen, setup);
+        // Written parameters: each thread's slot starts as its value of the parameter, in a
+        // loop of its own after all the setup (inserted after it, so also after whatever the
+        // setup opens).
+        std::string fills;
+        for (std::size_t v = 0; v < k.variables.size(); ++v)
+            if (k.variables[v].parameter != WorkItemVariable::kNotParameter)
+                fills += "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " +
+                         writtenParameterValue(k.variables[v]) + "); ";
+        if (!fills.empty())
+            edits.insertAfter(k.bodyOpen, std::string(" ") + kPieceLoop + "[&](" + kPieceThread +
+                                              ") __attribute__((always_inline)) { (void)__mc_t; " + fills + "});");
 
         for (const TokenRange& b : k.barriers) edits.erase(b);
         for (const auto& [token, variable] : k.headerUses)

@@ -60,6 +60,14 @@ struct WorkItemVariable {
     /// For `float v[] = {a, b, c}`: the elements counted (3), which the slot type and the
     /// declarator are given; 0 when the first bound is written.
     std::size_t countedBound = 0;
+    /// For a kernel parameter the body writes (passes/written_parameters.h): its index in the
+    /// kernel's parameters; its slots are filled before the first piece, and no piece declares
+    /// it. kNotParameter for a variable the body declares.
+    std::size_t parameter = kNotParameter;
+    static constexpr std::size_t kNotParameter = ~std::size_t(0);
+    /// For such a parameter that is a builtin differing per thread: which, so that each
+    /// thread's slot starts with its own value.
+    Builtin perThreadBuiltin = Builtin::None;
 };
 
 /// A builtin parameter that differs per thread: each piece naming it rebinds it.
@@ -152,7 +160,8 @@ struct WorkItemRefusal {
 /// barriers only as statements of `{}` blocks, of loops with `{}` bodies and of if/else with
 /// `{}` branches; loop and if headers free of per-thread builtins, set up from nothing
 /// per-thread and not written by the pieces; no jump out of a piece, goto or label; no
-/// parameter written; per-thread variables with a written type that can have slots (several
+/// texture, sampler or tensor parameter written (a pointer or builtin parameter the body
+/// writes gets slots, passes/written_parameters.h); per-thread variables with a written type that can have slots (several
 /// may share a declaration; arrays and variables whose address is taken are kept in place);
 /// no tensor operation. docs/compiler.md ("Work-item loops") has the details.
 /// The others get a WorkItemRefusal in `refusals`.

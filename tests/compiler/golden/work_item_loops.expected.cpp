@@ -11,29 +11,29 @@ template <typename T, uint N>
                              const    uint& count              ,
                              uint gid                            ,
                              uint lid                                , [[maybe_unused]] const ::mc_group* __mc_group)
-{ ::metalcpu_kernel::work_items<true> __mc_wi(__mc_group); using __mc_b2 = decltype(gid); using __mc_b3 = decltype(lid); using __mc_t0 = T; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>();
+{ ::metalcpu_kernel::work_items<true> __mc_wi(__mc_group); using __mc_b3 = decltype(lid); using __mc_t0 = decltype(gid); auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = T; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], ::metalcpu_kernel::builtin<decltype(gid), MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t)); });
     auto& partial = ::metalcpu_kernel::threadgroup_variable<T[N], 0x1ull, __mc_tg_owner_0<T, N>()>(__mc_group);
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 gid = __mc_v0[__mc_t.slot]; { 
 #line 18 "work_item_loops.metal"
     auto load = [&](uint i) -> T { return i < count ? data[i] : T(0); };
-    partial[lid] = load(gid); } });
+    partial[lid] = load(gid); } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], gid); });
     for (uint stride = 1; stride < N; stride *= 2) { if (__mc_wi.all_returned()) break;
 
         ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { 
 #line 22 "work_item_loops.metal"
-        T value = lid >= stride ? partial[lid - stride] : T(0); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], value); } });
+        T value = lid >= stride ? partial[lid - stride] : T(0); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], value); } });
 
-        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 value = __mc_v0[__mc_t.slot]; { 
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 value = __mc_v1[__mc_t.slot]; { 
 #line 24 "work_item_loops.metal"
-        partial[lid] += value; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], value); });
+        partial[lid] += value; } ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], value); });
     }
 
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { 
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 gid = __mc_v0[__mc_t.slot]; { 
 #line 27 "work_item_loops.metal"
     if (gid >= count) {
         return __mc_wi.retire(__mc_t);
     }
-    data[gid] = partial[lid]; } });
+    data[gid] = partial[lid]; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], gid); });
 }
 
 }

@@ -218,13 +218,15 @@ TEST(WorkItemLoops, KeptInPlace) {
         << r.text;
     EXPECT_NE(r.text.find("} ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], x); });"), std::string::npos) << r.text;
 
-    // Several declarators of pointers: each its own type.
+    // Several declarators of pointers: each its own type. (The parameter `a`, alone in a
+    // braced list, which could initialise an aggregate holding a reference, counts as written:
+    // it has slots too, first.)
     r = rewrite(kernel("  device float *p = a, q = 0, *u[2] = {a, a};\n"
                        "  threadgroup_barrier(mem_flags::mem_none);\n  *p = q + *u[1];"));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"});
-    EXPECT_NE(r.text.find("using __mc_t0 = float *; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); "
-                          "using __mc_t1 = float; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); "
-                          "using __mc_t2 = float * [2];"),
+    EXPECT_NE(r.text.find("using __mc_t1 = float *; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); "
+                          "using __mc_t2 = float; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); "
+                          "using __mc_t3 = float * [2];"),
               std::string::npos)
         << r.text;
 }
@@ -437,10 +439,72 @@ TEST(WorkItemLoops, CoroutineShapes) {
     EXPECT_FALSE(splits("bool advance(thread uint& k);\n" +
                         kernel("  uint step = 0;\n  while (advance(step)) {\n"
                                "    threadgroup_barrier(mem_flags::mem_none);\n    a[i] += step;\n  }")));
-    // A parameter written: a builtin, a pointer argument itself.
-    EXPECT_FALSE(splits(kernel("  i += 1;\n  threadgroup_barrier(mem_flags::mem_none);")));
-    EXPECT_FALSE(splits(kernel("  local.x = 1;\n  threadgroup_barrier(mem_flags::mem_none);")));
-    EXPECT_FALSE(splits(kernel("  a += i;\n  threadgroup_barrier(mem_flags::mem_none);")));
+    // A written builtin with slots named in a header that runs once per group (it differs per
+    // thread, as the builtin does).
+    EXPECT_FALSE(splits(kernel("  i += 1;\n  while (i < n) {\n    threadgroup_barrier(mem_flags::mem_none);\n  }")));
+    // A texture parameter written: only pointers and builtins get slots.
+    EXPECT_FALSE(splits("kernel void k(texture2d<float> t [[texture(0)]], texture2d<float> u [[texture(1)]]) {\n"
+                        "  t = u;\n  threadgroup_barrier(mem_flags::mem_none);\n}"));
+}
+
+// Test parameters the body writes: each gets a slot per thread, typed as the parameter,
+// filled before the first piece with the parameter's value (for a builtin that differs per
+// thread, the thread's own), and loaded and stored back like a per-thread variable by the
+// pieces that name it, instead of rebound. A reference parameter written is memory, which
+// the threads share: no slot.
+TEST(WorkItemLoops, WrittenParameters) {
+    Result r = rewrite(kernel("  a += i * n;\n  local.x += 1;\n"
+                              "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                              "  a[local.x] = 1;\n  i++;\n"
+                              "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                              "  a[i] = size;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find("using __mc_t0 = decltype(a); auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); "
+                          "using __mc_t1 = decltype(local); auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); "
+                          "using __mc_t2 = decltype(i); auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); " +
+                          kPiece +
+                          "::metalcpu_kernel::place(__mc_v0[__mc_t.slot], a); "
+                          "::metalcpu_kernel::place(__mc_v1[__mc_t.slot], ::metalcpu_kernel::builtin<decltype(local), "
+                          "MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t)); "
+                          "::metalcpu_kernel::place(__mc_v2[__mc_t.slot], ::metalcpu_kernel::builtin<decltype(i), "
+                          "MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t)); });"),
+              std::string::npos)
+        << r.text;
+    // The parameters in the order of their first write: a, local, i.
+    EXPECT_NE(r.text.find(kPiece + "__mc_t0 a = __mc_v0[__mc_t.slot]; __mc_t2 i = __mc_v2[__mc_t.slot]; "
+                                   "__mc_t1 local = __mc_v1[__mc_t.slot]; { a += i * n;\nlocal.x += 1; } "
+                                   "::metalcpu_kernel::place(__mc_v0[__mc_t.slot], a); "
+                                   "::metalcpu_kernel::place(__mc_v2[__mc_t.slot], i); "
+                                   "::metalcpu_kernel::place(__mc_v1[__mc_t.slot], local); });"),
+              std::string::npos)
+        << r.text;
+    // Neither builtin is rebound; the uniform one keeps the parameter.
+    EXPECT_EQ(r.text.find("__mc_b"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("{ a[i] = size; }"), std::string::npos) << r.text;
+
+    // Passed where a non-const reference may bind it, or its address taken (kept in place).
+    r = rewrite("void advance(device float*& p);\n" +
+                kernel("  advance(a);\n  threadgroup_barrier(mem_flags::mem_none);\n  a[0] = 1;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find("using __mc_t0 = decltype(a);"), std::string::npos) << r.text;
+    r = rewrite(kernel("  device float** p = &a;\n  *p += 1;\n  threadgroup_barrier(mem_flags::mem_none);\n"
+                       "  a[0] = 1;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find(kPiece + "__mc_t0& a = __mc_v0[__mc_t.slot]; { a[0] = 1; } });"), std::string::npos)
+        << r.text;
+
+    // A texture handed to a helper that may take it by reference: a handle, not judged
+    // written (only assigning it is an obstacle).
+    EXPECT_TRUE(splits("kernel void k(texture2d<float> t [[texture(0)]], device float* a,\n"
+                       "              uint i [[thread_index_in_threadgroup]]) {\n"
+                       "  auto width = [](texture2d<float> u) { return float(u.get_width()); };\n"
+                       "  a[i] = width(t);\n  threadgroup_barrier(mem_flags::mem_none);\n  a[i] += 1;\n}"));
+
+    // Read only, through elements, or a reference: no slot.
+    r = rewrite("kernel void k(device float* a, device uint& total, uint i [[thread_index_in_threadgroup]]) {\n"
+                "  a[i] = 0;\n  if (i == 0) total = 1;\n  threadgroup_barrier(mem_flags::mem_none);\n  total += a[i];\n}");
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_EQ(r.text.find("slots<"), std::string::npos) << r.text;
 }
 
 // Test SIMD-group function statements under an `if` whose condition differs per thread (MLX's
