@@ -39,28 +39,28 @@ public:
         for (std::size_t i = s.header.begin; i < s.header.end; ++i) {
             where = i;
             const TokenRole r = unit_.role(i);
-            if (r == TokenRole::CallOpen) return refuse(why, "its header calls a function");
+            if (r == TokenRole::CallOpen) return refuse(why, "is not uniform: its header calls a function");
             if (r == TokenRole::Subscript || r == TokenRole::Dereference || tokens_[i].isPunct("->"))
-                return refuse(why, "its header reads memory through a pointer");
+                return refuse(why, "is not uniform: its header reads memory through a pointer");
             if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
             const std::string& name = tokens_[i].spelling;
             if (own.count(name)) continue;
             if (const ParamInfo* p = parameter(name)) {
                 if (p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin))
-                    return refuse(why, "its header names per-thread builtin '" + name + "'");
+                    return refuse(why, "is not uniform: its header names per-thread builtin '" + name + "'");
                 if (p->isReference && (p->addressSpace == AddressSpace::Device || p->addressSpace == AddressSpace::Threadgroup))
-                    return refuse(why, "its header reads '" + name + "', a reference into memory threads may write");
+                    return refuse(why, "is not uniform: its header reads '" + name + "', a reference into memory threads may write");
                 namesParameter = true;
                 continue;
             }
-            if (bodyNames_.count(name)) return refuse(why, "its header names '" + name + "', which the body declares");
+            if (bodyNames_.count(name)) return refuse(why, "is not uniform: its header names '" + name + "', which the body declares");
         }
         // A loop whose bounds are all known when the kernel is compiled (literals, constants,
         // template parameters) is the host compiler's to unroll, and the thread loop around
         // it then vectorises across threads as it did: interleaving pays where a run-time
         // bound (a matrix's inner dimension) keeps a long loop in each thread.
         where = s.header.begin;
-        if (!namesParameter) return refuse(why, "its bounds are known when the kernel is compiled");
+        if (!namesParameter) return refuse(why, "is the host compiler's to unroll: its bounds are known when the kernel is compiled");
         return true;
     }
 
@@ -129,7 +129,7 @@ std::vector<WorkItemKernel> findInterleavedKernels(const Unit& unit, const CallG
             else if (!leaves && headers.uniform(s, where, why))
                 loops.push_back(s.keyword);
             else if (refusal.reason.empty())
-                refusal = {fi, where, "a loop of its body is not uniform: " + why};
+                refusal = {fi, where, "a loop of its body " + why};
         }
         if (loops.empty()) {
             if (!refusal.reason.empty()) refusals.push_back(refusal);

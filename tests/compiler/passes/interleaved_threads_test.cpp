@@ -89,6 +89,7 @@ TEST(InterleavedThreads, Refusals) {
         {"  for (uint k = 0; k < uint(a[0]); ++k) a[k] = 0;", "its header calls a function"},
         {"  for (uint k = 0; k < a[0]; ++k) a[k] = 0;", "reads memory through a pointer"},
         {"  uint e = n;\n  for (uint k = 0; k < e; ++k) a[k] = 0;", "its header names 'e', which the body declares"},
+        {"  for (uint k = 0; k < 4; ++k) a[i * 4 + k] = 0;", "the host compiler's to unroll: its bounds are known"},
         {"  for (uint k = 0; k < n; ++k) { if (a[k] > 0) break; a[i] += 1; }", "a break, goto or label"},
         {"  for (uint k = 0; k < n; ++k) atomic_fetch_add_explicit((device atomic_uint*)a, 1u, memory_order_relaxed);",
          "it uses atomics"},
