@@ -16,14 +16,7 @@
 namespace metalcpu::testing {
 namespace {
 
-const char* const kKernels = R"(
-#include <metal_stdlib>
-using namespace metal;
-
-#define ROW_KERNEL(name)                                                                            \
-    kernel void name(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],        \
-                     constant uint& n [[buffer(2)]], uint gid [[thread_position_in_grid]],         \
-                     uint lid [[thread_index_in_threadgroup]], uint size [[threads_per_threadgroup]])
+const char* const kKernels = METALCPU_ROW_KERNEL_SOURCE R"(
 
 // A scalar, an array and a vector per thread, across the iterations of a loop whose bounds are
 // an argument's; an early return before it, a `continue` in it, a guarded store after it.

@@ -67,6 +67,15 @@ private:
     std::optional<FailOnValidationReports> silent_;
 };
 
+/// The start of a kernel source for runRows(): <metal_stdlib> and ROW_KERNEL(name), which
+/// declares a kernel with runRows()'s arguments and the thread ids the kernels use.
+#define METALCPU_ROW_KERNEL_SOURCE                                                                          \
+    "#include <metal_stdlib>\n"                                                                             \
+    "using namespace metal;\n"                                                                              \
+    "#define ROW_KERNEL(name) kernel void name(device const float* in [[buffer(0)]], "                     \
+    "device float* out [[buffer(1)]], constant uint& n [[buffer(2)]], uint gid [[thread_position_in_grid]], " \
+    "uint lid [[thread_index_in_threadgroup]], uint size [[threads_per_threadgroup]])\n"
+
 /// A test whose SIMD width is the shape's, for the whole test.
 class SimdShapedTest : public SimdWidthTest<SimdShape> {
 protected:

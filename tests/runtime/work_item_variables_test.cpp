@@ -19,15 +19,7 @@
 namespace metalcpu::testing {
 namespace {
 
-const char* const kKernels = R"(
-#include <metal_stdlib>
-using namespace metal;
-
-// The parameters every kernel here takes.
-#define ROW_KERNEL(name)                                                                            \
-    kernel void name(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],        \
-                     constant uint& n [[buffer(2)]], uint gid [[thread_position_in_grid]],         \
-                     uint lid [[thread_index_in_threadgroup]], uint size [[threads_per_threadgroup]])
+const char* const kKernels = METALCPU_ROW_KERNEL_SOURCE R"(
 
 struct Pair {
     float low;
