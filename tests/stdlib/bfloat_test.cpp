@@ -120,9 +120,22 @@ TEST(Bfloat, ImplicitConversionsAreMsls) {
     EXPECT_EQ(static_cast<uint>(bfloat(7.0f)), 7u);
     EXPECT_TRUE(bool(bfloat(0.5f)));
     EXPECT_FALSE(bool(bfloat(-0.0f)));
-    // To bool implicitly; to integers and half only explicitly (`half h = b;` is an error).
+    // To bool and to the integer types but int implicitly (MLX's arg-sort stores a bfloat into
+    // a uint32_t); to int and half only explicitly (`half h = b;` is an error, and
+    // `c ? b : 0` must stay a bfloat).
     static_assert(std::is_convertible_v<bfloat, bool>);
+    static_assert(std::is_convertible_v<bfloat, uint> && std::is_convertible_v<bfloat, ushort> &&
+                  std::is_convertible_v<bfloat, long> && std::is_convertible_v<bfloat, ulong> &&
+                  std::is_convertible_v<bfloat, char>);
     static_assert(!std::is_convertible_v<bfloat, int> && !std::is_convertible_v<bfloat, half>);
+    const uint stored = bfloat(-0.0f) + bfloat(41.75f); // 41.75 is exact in bfloat; the conversion truncates
+    EXPECT_EQ(stored, 41u);
+    const ulong wide = bfloat(65536.0f);
+    EXPECT_EQ(wide, 65536ul);
+    const bool flag = false;
+    const auto ternary = flag ? bfloat(2.0f) : 0;
+    static_assert(std::is_same_v<decltype(ternary), const bfloat>);
+    EXPECT_EQ(float(ternary), 0.0f);
     static_assert(!std::is_convertible_v<bool, bfloat> && std::is_constructible_v<bfloat, bool>);
     const bool any = bfloat(0.25f);
     EXPECT_TRUE(any);

@@ -15,3 +15,16 @@ kernel void load_safe(device const T* in [[buffer(0)]], device float* out [[buff
     out[i] = float(v) + (any ? 1.0f : 0.0f) + (v * float4(1.0f)).x;
 }
 template [[host_name("load_safe_bfloat")]] kernel void load_safe<bfloat>(device const bfloat*, device float*, constant int&, uint);
+
+// MLX's arg-sort shape: one template stores either the values or their indices, chosen by a
+// plain `if`, so with T = bfloat and U = uint the value branch stores a bfloat into a uint.
+template <typename T, typename U, bool ARG>
+kernel void store_either(device const T* vals [[buffer(0)]], device const uint* idx [[buffer(1)]], device U* out [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    if (ARG) {
+        out[i] = idx[i];
+    } else {
+        out[i] = vals[i];
+    }
+}
+template [[host_name("arg_store_bfloat")]] kernel void store_either<bfloat, uint, true>(device const bfloat*, device const uint*, device uint*, uint);
+template [[host_name("store_bfloat")]] kernel void store_either<bfloat, bfloat, false>(device const bfloat*, device const uint*, device bfloat*, uint);

@@ -13,10 +13,13 @@
 //     is greater): those operators are deleted.
 //   - Comparisons are float comparisons, by operators of its own for every operand type, so
 //     that they match exactly.
-//   - bfloat converts implicitly to float, double and bool; to integers and half only
-//     explicitly (`int(b)`, `half(b)`), so `half h = b;` is an error as in MSL and `c ? b : 0`
-//     is a bfloat. bool converts to bfloat explicitly (`bfloat(true)`), so `c ? b : flag` is
-//     well-formed too (a bool here, a bfloat in MSL: the same truth either way).
+//   - bfloat converts implicitly to float, double, bool and the integer types but int; to
+//     int and half only explicitly (`int(b)`, `half(b)`). `half h = b;` is an error as in MSL;
+//     `uint u = b;` converts as in MSL (MSL's rule restricts conversions between floating
+//     types only); `int i = b;` is an error here, so that `c ? b : 0` stays a bfloat (with
+//     conversions each way between a class and int it would be ambiguous). bool converts to
+//     bfloat explicitly (`bfloat(true)`), so `c ? b : flag` is well-formed too (a bool here, a
+//     bfloat in MSL: the same truth either way).
 #pragma once
 
 #include <metalcpu/stdlib/config.h>
@@ -130,14 +133,24 @@ struct bfloat {
 
     // Implicitly to a type of greater floating-point rank (float, double): a template, so that
     // no integer can be reached through float. That keeps `c ? b : 0` well-formed (the integer
-    // converts to bfloat, not the other way), as in MSL. Integers and half are explicit.
+    // converts to bfloat, not the other way), as in MSL. int and half are explicit (below).
     template <class F>
         requires(__is_same(F, float) || __is_same(F, double))
     METALCPU_INLINE constexpr operator F() const {
         return static_cast<F>(__builtin_bit_cast(float, static_cast<unsigned int>(metalcpu_bits) << 16));
     }
+    // Implicitly to every integer type but int, as a floating type converts (MLX's arg-sort
+    // stores a bfloat into a uint32_t). int is the exception because it is the type of an
+    // integer literal: were bfloat to convert to int and int to bfloat, `c ? b : 0` would be
+    // ambiguous (a class cannot be ranked as a built-in floating type is), and that form is
+    // common in library templates (ggml's mul_mm, MLX's loads with T = bfloat).
     template <class T>
-        requires(metalcpu_stdlib::bfloat_detail::is_integer<T> || __is_same(T, _Float16))
+        requires(metalcpu_stdlib::bfloat_detail::is_integer<T> && !__is_same(T, int))
+    METALCPU_INLINE constexpr operator T() const {
+        return static_cast<T>(static_cast<float>(*this));
+    }
+    template <class T>
+        requires(__is_same(T, int) || __is_same(T, _Float16))
     METALCPU_INLINE constexpr explicit operator T() const {
         return static_cast<T>(static_cast<float>(*this));
     }
