@@ -223,9 +223,12 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                                                    std::to_string(param.pointee_size) + ").");
         } else if (param.kind == MC_PARAM_THREADGROUP) {
             std::uint64_t length = bindings.threadgroupLengths[param.index];
-            if (length == 0)
-                return reject(arguments(1072), function + "missing threadgroupMemory binding at index " + index +
-                                                   " for " + param.name + "[0].");
+            // As for buffers: the layer objects, Metal runs. llama.cpp binds 0 bytes to a
+            // threadgroup argument its kernel never touches; one that does touch it finds a
+            // null pointer and faults, which fails the command buffer, not the process.
+            if (length == 0 && layerRejects(arguments(1072), function + "missing threadgroupMemory binding at index " +
+                                                                  index + " for " + param.name + "[0]."))
+                return false;
             dispatch.threadgroupArgumentLengths[param.index] = length;
             threadgroupTotal += (length + 15) / 16 * 16;
         } else if (param.kind == MC_PARAM_TEXTURE) {

@@ -816,5 +816,47 @@ TEST_F(DispatchTest, UnboundArgumentRunsWhenTheCheckedFlavourIsUnavailable) {
     state->release();
 }
 
+// llama.cpp's mul_mv kernels declare a threadgroup argument some of them never touch, and
+// bind 0 bytes to it (or nothing).
+constexpr const char* kThreadgroupArgumentFile = R"(
+#include <metal_stdlib>
+using namespace metal;
+kernel void ignores_scratch(device float* out [[buffer(0)]], threadgroup char* scratch [[threadgroup(0)]],
+                            uint i [[thread_position_in_grid]]) {
+    out[i] = float(i) * 2.0f;
+}
+)";
+
+// Test that without the debug layer a threadgroup argument with 0 bytes, or none, bound runs,
+// as on a Mac, when the kernel does not touch it. (One that touches it stores through a null
+// pointer: in the device process that fails the command buffer as a page fault, as
+// tests/isolation shows for such stores; in process it would end the test program.)
+TEST_F(DispatchTest, ThreadgroupArgumentWithoutMemoryRunsWhenUntouched) {
+    MTL::Library* library = compile(kThreadgroupArgumentFile);
+    ASSERT_NE(library, nullptr);
+    MTL::ComputePipelineState* ignores = pipeline(library, "ignores_scratch");
+    library->release();
+    ASSERT_NE(ignores, nullptr);
+    constexpr unsigned kCount = 37;
+    MTL::Buffer* out = device_->newBuffer((kCount + 1) * sizeof(float), MTL::ResourceStorageModeShared);
+    for (const bool setZero : {true, false}) {
+        float* words = static_cast<float*>(out->contents());
+        for (unsigned i = 0; i <= kCount; ++i) words[i] = -1.0f; // the last word is a canary
+        MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+        encoder->setComputePipelineState(ignores);
+        encoder->setBuffer(out, 0, 0);
+        if (setZero) encoder->setThreadgroupMemoryLength(0, 0);
+        encoder->dispatchThreads(MTL::Size(kCount, 1, 1), MTL::Size(7, 1, 1));
+        encoder->endEncoding();
+        EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted)
+            << text(commandBuffer->error() ? commandBuffer->error()->localizedDescription() : nullptr);
+        for (unsigned i = 0; i < kCount; ++i) EXPECT_EQ(words[i], float(i) * 2.0f) << i;
+        EXPECT_EQ(words[kCount], -1.0f) << "canary";
+    }
+    out->release();
+    ignores->release();
+}
+
 } // namespace
 } // namespace metalcpu::testing
