@@ -100,4 +100,25 @@ TEST(Limits, Macros) {
     EXPECT_EQ(HALF_MAX_EXP, 16);
 }
 
+// A library type's limits: numeric_limits<T> derives from _numeric_limits_impl<T>, the template
+// Apple's <metal_limits> has libraries specialise (candle's reduce.metal).
+struct Ranked {
+    int rank;
+    float value;
+};
+} // namespace
+template <> struct metal::_numeric_limits_impl<Ranked> {
+    static constexpr bool is_specialized = true;
+    static constexpr Ranked lowest() { return Ranked{-1, metal::numeric_limits<float>::lowest()}; }
+};
+namespace {
+
+TEST(Limits, LibraryTypesSpecialiseTheImplementationTemplate) {
+    static_assert(metal::numeric_limits<Ranked>::is_specialized && metal::numeric_limits<const Ranked>::is_specialized);
+    EXPECT_EQ(metal::numeric_limits<Ranked>::lowest().rank, -1);
+    EXPECT_EQ(metal::numeric_limits<Ranked>::lowest().value, -FLT_MAX);
+    static_assert(!metal::numeric_limits<Ranked*>::is_specialized);
+    static_assert(metal::numeric_limits<float>::is_specialized && metal::numeric_limits<bfloat>::digits == 8);
+}
+
 } // namespace
