@@ -101,14 +101,21 @@ std::optional<FunctionConstantDecl> parseDeclaration(const TokenList& tokens, co
     return constant;
 }
 
-/// Reports `[[function_constant]]` anywhere but where parseDeclaration() looked and on kernel
-/// parameters: elsewhere the attribute would be dropped without effect.
+/// Reports `[[function_constant]]` anywhere but where parseDeclaration() looked, on kernel
+/// parameters and on the parameters an explicit instantiation of a kernel template repeats
+/// (candle writes them out; the definition's attributes are the ones that count): elsewhere
+/// the attribute would be dropped without effect.
 void reportMisplaced(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
                      std::set<std::size_t> placed, Diagnostics& diagnostics) {
+    auto place = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k)
+            if (tokens[k].isIdentifier("function_constant")) placed.insert(k);
+    };
     for (const FunctionDecl& f : module.functions)
-        if (f.isKernel && f.parametersOpen != kNoToken)
-            for (std::size_t k = f.parametersOpen; k < f.parametersClose; ++k)
-                if (tokens[k].isIdentifier("function_constant")) placed.insert(k);
+        if (f.isKernel && f.parametersOpen != kNoToken) place(f.parametersOpen, f.parametersClose);
+    for (const ExplicitInstantiation& inst : module.instantiations)
+        if (inst.hasParameters && (inst.marksKernel || (inst.target != kNoToken && module.functions[inst.target].isKernel)))
+            place(inst.parameters.begin, inst.parameters.end);
     for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
         if (!startsAttributeSpec(tokens, k) || partner[k] == kNoToken) continue;
         AttributeSpec spec = parseAttributeSpec(tokens, partner, k);

@@ -141,5 +141,31 @@ TEST(FunctionConstants, SkipsErasedCode) {
     EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
 }
 
+// Test that an explicit instantiation that writes out a kernel template's parameters, with
+// their [[function_constant]] attributes, is accepted (candle's sdpa kernels are instantiated
+// so; the definition's attributes are the ones that count), and that the attribute is still
+// refused on the parameters of an instantiation of a function that is not a kernel.
+TEST(FunctionConstants, RepeatedInExplicitInstantiations) {
+    constexpr std::string_view kTemplate =
+        "constant bool has_mask [[function_constant(20)]];\n"
+        "template <typename T> [[kernel]] void k(device T* out [[buffer(0)]],\n"
+        "    const device bool* mask [[buffer(1), function_constant(has_mask)]], uint i [[thread_position_in_grid]]) {\n"
+        "  out[i] = has_mask && mask[i] ? T(1) : T(0);\n}\n";
+    for (const char* instantiation :
+         {"template [[host_name(\"k_float\")]] [[kernel]] void k<float>(device float* out [[buffer(0)]],\n"
+          "    const device bool* mask [[buffer(1), function_constant(has_mask)]], uint i [[thread_position_in_grid]]);\n",
+          "template void k<float>(device float* out [[buffer(0)]],\n"
+          "    const device bool* mask [[function_constant(has_mask)]], uint i [[thread_position_in_grid]]);\n"}) {
+        const Translation t = translate(std::string(kTemplate) + instantiation, TranslateOptions{});
+        EXPECT_TRUE(t.ok) << instantiation << testing::messages(t.diagnostics).front();
+    }
+    const Translation helper =
+        translate("constant bool has_mask [[function_constant(20)]];\n"
+                  "template <typename T> T pick(T a, bool m) { return m ? a : T(0); }\n"
+                  "template float pick<float>(float a, bool m [[function_constant(has_mask)]]);\n",
+                  TranslateOptions{});
+    EXPECT_FALSE(helper.ok);
+}
+
 } // namespace
 } // namespace metalcpu::msl
