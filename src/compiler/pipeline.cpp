@@ -2,6 +2,7 @@
 
 #include "compiler/edits.h"
 #include "compiler/passes/address_spaces.h"
+#include "compiler/passes/aggregate_constructors.h"
 #include "compiler/passes/attributes.h"
 #include "compiler/passes/checked_accesses.h"
 #include "compiler/passes/checked_value_casts.h"
@@ -84,6 +85,8 @@ const std::vector<PassInfo>& passes() {
     // - address-space-overloads runs first, on the address spaces as written, and erases only
     //   declarations in supported spaces: one in `ray_data` & co. stays for address-spaces to
     //   report (no later pass looks at erased code);
+    // - aggregate-constructors runs after it, and erases what it kept of a class's defaulted
+    //   constructors;
     // - function-constants runs before attributes, which erases the [[function_constant]]s it reads;
     // - divisions runs before threadgroup-variables, which copies array bounds with their edits;
     // - checked-pointer-types runs before address-spaces: in the validation flavour the address
@@ -103,6 +106,7 @@ const std::vector<PassInfo>& passes() {
     //   enclose everything the others inserted there (a coroutine kernel's return type).
     static const std::vector<PassInfo> kPasses = {
         {"address-space-overloads", collapseAddressSpaceOverloads, false},
+        {"aggregate-constructors", eraseAggregateConstructors, false},
         {"function-constants", rewriteFunctionConstants, false},
         {"kernel-signatures", rewriteKernelSignatures, false},
         {"kernel-instantiations", eraseKernelInstantiations, false},

@@ -4,7 +4,7 @@ using namespace metal;
 
 struct Accumulator {
     float total;
-    Accumulator()        = default;
+
 
     void add(float x)        { total += x; }
 
