@@ -235,6 +235,25 @@ bool Unit::closesCondition(std::size_t close) const {
            head.isIdentifier("switch");
 }
 
+bool Unit::groupsExpression(std::size_t open) const {
+    if (open == 0 || open >= tokens_.size() || !tokens_[open].isPunct("(") || partner_[open] == kNoToken ||
+        roles_[open] != TokenRole::Unknown)
+        return false;
+    // After a name the parentheses are a call's, a declarator's or a keyword's (`sizeof`, a
+    // condition's `if`), unless an operand starts there (`return (x)++;`); after `)` a
+    // call's or a parameter list's (`(*f)(T)`) unless a cast or a condition ends there (an
+    // operand starts: `(float)(x)++`); after `]` a call's or a lambda's (`[](T)`).
+    const Token& before = tokens_[open - 1];
+    if (before.isIdentifier()) return startsOperand(before);
+    if (before.isPunct(")")) return closesCStyleCast(open - 1) || closesCondition(open - 1);
+    return !before.isPunct("]");
+}
+
+bool Unit::continuesPostfix(std::size_t last) const {
+    const Token& next = at(tokens_, last + 1);
+    return next.isPunct("[") || next.isPunct(".") || next.isPunct("->") || role(last + 1) == TokenRole::CallOpen;
+}
+
 bool Unit::startsTrailingReturnType(std::size_t arrow) const {
     const TokenList& t = tokens_;
     if (arrow == 0 || arrow >= t.size() || !t[arrow].isPunct("->")) return false;

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace metalcpu::msl {
 namespace {
@@ -352,6 +353,87 @@ TEST(UnitExpressions, AssignmentsAndCalls) {
     EXPECT_EQ(unit.callOpen(p->find("s")), kNoToken); // the object, not the callee
     EXPECT_EQ(unit.callOpen(p->find("sizeof")), kNoToken); // an operand, not arguments
     EXPECT_EQ(unit.callOpen(p->find("a")), kNoToken);
+}
+
+/// How Unit::useOf() reads the first occurrence of `expression` (its tokens, spelled as in the
+/// source) in statement `source` of a function body: "read", or the use and its operator
+/// ("assigned =", "compound >" for `>>=`, "incremented ++", "address &").
+std::string useIn(std::string_view source, std::string_view expression, ObjectParts parts) {
+    auto p = testing::parse("void f() { " + std::string(source) + " }");
+    auto e = testing::parse(expression);
+    const std::size_t length = e->tokens.size() - 1; // without the end of the file
+    const Unit unit(p->tokens, p->partner, p->module);
+    for (std::size_t first = 0; first + length < p->tokens.size(); ++first) {
+        bool same = true;
+        for (std::size_t k = 0; k < length && same; ++k) same = p->tokens[first + k].spelling == e->tokens[k].spelling;
+        if (!same) continue;
+        const ExpressionUse use = unit.useOf(first, first + length - 1, parts);
+        switch (use.kind) {
+        case UseKind::Read: return "read";
+        case UseKind::Assigned: return "assigned " + p->tokens[use.operatorToken].spelling;
+        case UseKind::CompoundAssigned: return "compound " + p->tokens[use.operatorToken].spelling;
+        case UseKind::Incremented: return "incremented " + p->tokens[use.operatorToken].spelling;
+        case UseKind::AddressTaken: return "address " + p->tokens[use.operatorToken].spelling;
+        }
+    }
+    return "not found";
+}
+
+// Test what the operators around a name do to it: assignments (`>>=` arrives as `>` `>=`),
+// increments on either side, a unary `&`, and the reads that look like them.
+TEST(UnitExpressions, UseOfKinds) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"x = 1;", "assigned ="},       {"int x = 1;", "assigned ="},  {"x += 2;", "compound +="},
+        {"x >>= 1;", "compound >"},     {"++x;", "incremented ++"},    {"y = x--;", "incremented --"},
+        {"g(&x);", "address &"},        {"p = (T*)&x;", "address &"},  {"y = x;", "read"},
+        {"y = x == 1;", "read"},        {"y = x > 1;", "read"},        {"y = a & x;", "read"},
+        {"y = *x;", "read"},
+    };
+    for (ObjectParts parts : {ObjectParts::None, ObjectParts::Members, ObjectParts::All})
+        for (const auto& [source, use] : cases) EXPECT_EQ(useIn(source, "x", parts), use) << source;
+}
+
+// Test which parts of an object count as the object: members after `.` with Members, and those
+// after `->` and subscripts too with All; a prefix operator only where the parts end the operand.
+TEST(UnitExpressions, UseOfParts) {
+    const auto all = [](std::string_view source, std::string_view expression) {
+        return useIn(source, expression, ObjectParts::None) + ", " + useIn(source, expression, ObjectParts::Members) +
+               ", " + useIn(source, expression, ObjectParts::All);
+    };
+    EXPECT_EQ(all("x.y += 2;", "x"), "read, compound +=, compound +=");
+    EXPECT_EQ(all("x.a.b = 2;", "x"), "read, assigned =, assigned =");
+    EXPECT_EQ(all("x[i] = 3;", "x"), "read, read, assigned =");
+    EXPECT_EQ(all("x[i].y[j]++;", "x"), "read, read, incremented ++");
+    EXPECT_EQ(all("x->z = 1;", "x"), "read, read, assigned =");
+    EXPECT_EQ(all("float x[4] = {};", "x"), "read, read, assigned =");
+    EXPECT_EQ(all("p = &x[0];", "x"), "read, read, address &");
+    EXPECT_EQ(all("++x.y;", "x"), "read, incremented ++, incremented ++");
+    EXPECT_EQ(all("++x.f();", "x"), "read, read, read");        // the call's result
+    EXPECT_EQ(all("x.f() = 1;", "x"), "read, read, read");
+    EXPECT_EQ(all("++a[i][j];", "a[i]"), "read, read, incremented ++");
+    EXPECT_EQ(all("y = x.*m = 1;", "x"), "read, read, read"); // `.*` names another object
+    EXPECT_EQ(all("a[x] = 1;", "x"), "read, read, read");
+}
+
+// Test that parentheses that only group an expression are looked through, and those of a
+// call, a cast or a condition are not: `if (a[i]) ++x;` reads `a[i]`.
+TEST(UnitExpressions, UseOfParentheses) {
+    EXPECT_EQ(useIn("(x) = 1;", "x", ObjectParts::None), "assigned =");
+    EXPECT_EQ(useIn("++(x);", "x", ObjectParts::None), "incremented ++");
+    EXPECT_EQ(useIn("p = &((x));", "x", ObjectParts::None), "address &");
+    EXPECT_EQ(useIn("(a[i]).y = 0;", "a[i]", ObjectParts::Members), "assigned =");
+    EXPECT_EQ(useIn("return (x)++;", "x", ObjectParts::None), "incremented ++");
+    EXPECT_EQ(useIn("if (a[i]) ++x;", "a[i]", ObjectParts::All), "read");
+    EXPECT_EQ(useIn("while (x) --n;", "x", ObjectParts::All), "read");
+    EXPECT_EQ(useIn("f(x) = 1;", "x", ObjectParts::All), "read");
+    EXPECT_EQ(useIn("f(x)++;", "x", ObjectParts::All), "read");
+    EXPECT_EQ(useIn("y = sizeof(x)++;", "x", ObjectParts::All), "read");
+    EXPECT_EQ(useIn("y = (float)(x)++;", "x", ObjectParts::None), "incremented ++"); // after a cast, they group
+    EXPECT_EQ(useIn("if (c) (x) = 1;", "x", ObjectParts::None), "assigned =");
+    // Operands that are no names: a dereference and a subscript.
+    EXPECT_EQ(useIn("*p = 1;", "*p", ObjectParts::Members), "assigned =");
+    EXPECT_EQ(useIn("a[i].x += 2;", "a[i]", ObjectParts::Members), "compound +=");
+    EXPECT_EQ(useIn("y = ++*p;", "*p", ObjectParts::Members), "incremented ++");
 }
 
 // Test where a type ends: past its qualifiers, address spaces, qualification and template
