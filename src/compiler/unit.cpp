@@ -371,9 +371,17 @@ void Unit::classify() {
         }
         const Token& prev = i > 0 ? t[i - 1] : kNone;
         if (tok.isIdentifier()) {
-            if (prev.isPunct(".") || prev.isPunct("->") || prev.isPunct(".*") || prev.isPunct("->*")) {
+            // `a.template f<T>()`, `n::template g<T>()`: `template` says only that a template's
+            // name follows, and that name is the member or the qualified part.
+            const bool disambiguator = tok.is("template") && (prev.isPunct(".") || prev.isPunct("->") ||
+                                                              prev.isPunct(".*") || prev.isPunct("->*") ||
+                                                              prev.isPunct("::"));
+            const Token& join = prev.isIdentifier("template") && i >= 2 ? t[i - 2] : prev;
+            if (disambiguator) {
+                roles_[i] = TokenRole::Keyword;
+            } else if (join.isPunct(".") || join.isPunct("->") || join.isPunct(".*") || join.isPunct("->*")) {
                 roles_[i] = TokenRole::Member;
-            } else if (prev.isPunct("::")) {
+            } else if (join.isPunct("::")) {
                 roles_[i] = TokenRole::QualifiedPart;
             } else if (isCppKeyword(tok.spelling) && !tok.is("this")) {
                 roles_[i] = TokenRole::Keyword;

@@ -22,8 +22,8 @@ enum class TokenRole : std::uint8_t {
     Attribute,          ///< inside `[[...]]` or `__attribute__((...))`, the brackets included
     Name,               ///< a name used in an expression or a type
     Declarator,         ///< the name a declaration introduces: variable, parameter, function
-    Member,             ///< a name after `.`, `->`, `.*` or `->*`
-    QualifiedPart,      ///< a name after `::` (`b` in `a::b`, `x` in `::x`)
+    Member,             ///< a name after `.`, `->`, `.*` or `->*` (past `template`: `f` in `a.template f<T>()`)
+    QualifiedPart,      ///< a name after `::` (`b` in `a::b`, `x` in `::x`, `g` in `n::template g<T>`)
     Callee,             ///< the name of a called function: `f` in `f(x)`, `f<T>(x)` (`a.f()`, `ns::f()`: member, qualified-part)
     CallOpen,           ///< the `(` of a call
     CastOpen,           ///< the `(` of a C-style cast or of a named cast's operand

@@ -94,6 +94,11 @@ TEST(UnitRoles, MembersCallsCasts) {
               "q:name =:assignment static_cast:keyword < int:keyword > (:cast v:name ) + (:cast device:name "
               "float:keyword * ) p:name ;");
     EXPECT_EQ(roles("void f() { s.g(); }"), "void:keyword f:declarator ( ) { s:name . g:member (:call ) ; }");
+    // `template` after `.`, `->` or `::` only says that a template's name follows.
+    EXPECT_EQ(roles("x = a.template g<T>(y) + p->template h<U>() + n::template m<T>();"),
+              "x:name =:assignment a:name . template:keyword g:member < T:name > (:call y:name ) + p:name -> "
+              "template:keyword h:member < U:name > (:call ) + n:name :: template:keyword m:qualified-part < T:name > "
+              "(:call ) ;");
     EXPECT_EQ(roles("void f() { if (a) b(); }"),
               "void:keyword f:declarator ( ) { if:keyword ( a:name ) b:callee (:call ) ; }");
 }
