@@ -254,6 +254,49 @@ TEST(UnitStatements, StartsAndFunctions) {
     EXPECT_EQ(unit.lexicalBodies(), 0u);
 }
 
+// Test that the bodies of lambdas written in a function body, nested ones included, have
+// statement trees of their own, whose statements start statements; a body the parser cannot
+// delimit has none and starts nothing.
+TEST(UnitStatements, LambdaBodies) {
+    auto p = testing::parse("void f() {\n"
+                            "  auto g = [&](int k) { int y = k; if (k) { y += 1; } return y; };\n"
+                            "  auto h = [] { auto i = [] { return 2; }; return i(); };\n"
+                            "  auto b = [] { x = 1 };\n"
+                            "}");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(unit.lambdaBody(p->find("{")), nullptr); // the function's own body
+    const std::vector<Statement>* g = unit.lambdaBody(p->find("{", 1));
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(g->size(), 3u);
+    EXPECT_EQ((*g)[1].kind, StatementKind::If);
+    EXPECT_TRUE(unit.startsStatement(p->find("int", 1)));
+    EXPECT_TRUE(unit.startsStatement(p->find("if")));
+    EXPECT_TRUE(unit.startsStatement(p->find("y", 1)));
+    EXPECT_FALSE(unit.startsStatement(p->find("k", 1)));
+    EXPECT_TRUE(unit.startsStatement(p->find("return")));
+    ASSERT_NE(unit.lambdaBody(p->find("{", 3)), nullptr);
+    EXPECT_EQ(unit.lambdaBody(p->find("{", 3))->size(), 2u);
+    ASSERT_NE(unit.lambdaBody(p->find("{", 4)), nullptr);
+    EXPECT_EQ(unit.lambdaBody(p->find("{", 4))->size(), 1u);
+    EXPECT_TRUE(unit.startsStatement(p->find("return", 1)));
+    EXPECT_TRUE(unit.startsStatement(p->find("return", 2)));
+    EXPECT_EQ(unit.lambdaBody(p->find("{", 5)), nullptr);
+    EXPECT_FALSE(unit.startsStatement(p->find("x")));
+}
+
+// Test that a lambda's tree decides its statements' starts in a function body the parser
+// cannot delimit (judged by its tokens, where a for's `;` would start one).
+TEST(UnitStatements, LambdaBodiesInLexicalBodies) {
+    auto p = testing::parse("void f() { auto g = [] { for (int i = 0; i < 4; ++i) {} return 1; }; y = 2 }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(unit.lexicalBodies(), 1u);
+    ASSERT_NE(unit.lambdaBody(p->find("{", 1)), nullptr);
+    EXPECT_FALSE(unit.startsStatement(p->find("i", 1)));
+    EXPECT_TRUE(unit.startsStatement(p->find("for")));
+    EXPECT_TRUE(unit.startsStatement(p->find("return")));
+    EXPECT_TRUE(unit.startsStatement(p->find("y"))); // judged by its tokens
+}
+
 /// The source text of the postfix expression of statement `source` (in a function body) whose
 /// last token is the n-th spelled `last`, as Unit::postfixStart() delimits it; "refused" when it
 /// stops at template arguments, "none" when there is no start.
