@@ -155,13 +155,6 @@ private:
     int depth_ = 0;
 };
 
-// Whether the token before a `&` or `*` makes it a binary operator.
-bool endsOperand(const Token& t) {
-    if (t.kind == TokenKind::Number || t.kind == TokenKind::String || t.kind == TokenKind::Character) return true;
-    if (t.isIdentifier()) return !isCppKeyword(t.spelling) || t.spelling == "this";
-    return t.isPunct(")") || t.isPunct("]");
-}
-
 } // namespace
 
 std::size_t simpleStatementEnd(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i,
@@ -294,38 +287,10 @@ DeclaratorParts declaratorParts(const TokenList& tokens, const std::vector<std::
     return parts;
 }
 
-bool isAddressOf(const TokenList& tokens, std::size_t name) {
-    return name > 0 && tokens[name - 1].isPunct("&") && (name < 2 || !endsOperand(tokens[name - 2]));
-}
-
 bool isUnqualifiedName(const TokenList& tokens, std::size_t i) {
     if (!tokens[i].isIdentifier() || i == 0) return tokens[i].isIdentifier();
     const Token& p = tokens[i - 1];
     return !(p.isPunct(".") || p.isPunct("->") || p.isPunct("::") || p.isPunct(".*") || p.isPunct("->*"));
-}
-
-bool isModifiedAt(const Unit& unit, std::size_t name, std::size_t limit, bool throughParts) {
-    const TokenList& tokens = unit.tokens();
-    const std::vector<std::size_t>& partner = unit.partner();
-    const bool hasParts = name + 1 < limit && (tokens[name + 1].isPunct(".") || tokens[name + 1].isPunct("->") ||
-                                               tokens[name + 1].isPunct("["));
-    if (name > 0 && (throughParts || !hasParts)) {
-        if (unit.role(name - 1) == TokenRole::Increment || isAddressOf(tokens, name)) return true;
-    }
-    // Through members and subscripts: v.x, v.xy, a[i], a[i][j].
-    std::size_t k = name + 1;
-    while (throughParts && k < limit) {
-        const Token& t = tokens[k];
-        if ((t.isPunct(".") || t.isPunct("->")) && k + 1 < limit && tokens[k + 1].isIdentifier()) {
-            k += 2;
-        } else if (t.isPunct("[") && partner[k] != kNoToken) {
-            k = partner[k] + 1;
-        } else {
-            break;
-        }
-    }
-    if (k >= limit) return false;
-    return unit.isAssignmentOperator(k) || unit.role(k) == TokenRole::Increment;
 }
 
 namespace {

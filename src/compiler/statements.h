@@ -115,16 +115,6 @@ std::vector<NestedBody> findNestedBodies(const Unit& unit, std::size_t function)
 /// Whether token `i` lies in one of `bodies` of kind `kind`.
 bool inNestedBody(const std::vector<NestedBody>& bodies, NestedBody::Kind kind, std::size_t i);
 
-/// Whether the object named by the identifier at `name` may be written there: assigned,
-/// incremented or decremented, or its address taken. With `throughParts`, also through its
-/// members and subscripts (`v.x = `, `a[i] += `, `&v[0]`): right for values such as vectors,
-/// too strict for pointers, whose subscripts are other objects. The assignments and
-/// increments are the unit's (TokenRole), so `>>=` (lexed `>` `>=`) counts.
-bool isModifiedAt(const Unit& unit, std::size_t name, std::size_t limit, bool throughParts = true);
-
-/// Whether the identifier at `name` has its address taken there: a unary `&` before it.
-bool isAddressOf(const TokenList& tokens, std::size_t name);
-
 /// Whether the identifier at `i` names something by itself: it is not a member (`.x`, `->x`)
 /// or a qualified name's later part (`ns::x`).
 bool isUnqualifiedName(const TokenList& tokens, std::size_t i);

@@ -145,6 +145,23 @@ Unit::Unit(const TokenList& tokens, const std::vector<std::size_t>& partner, con
             for (std::size_t i = d.bodyOpen + 1; i < d.bodyClose; ++i) statementStart_[i] = 2;
         }
     }
+    // The lambdas' bodies, inside simple statements of those trees: trees of their own, outer
+    // lambdas before the ones written in them, so that each body's starts are its own tree's.
+    for (std::size_t f : order) {
+        for (const NestedBody& b : findNestedBodies(*this, f)) {
+            if (b.kind != NestedBody::Kind::Lambda || lambdaBodies_.count(b.open)) continue;
+            std::optional<std::vector<Statement>> tree = parseBlock(tokens, partner, b.open);
+            if (!tree) continue; // judged as the body around it is
+            for (std::size_t i = b.open + 1; i < partner[b.open]; ++i) statementStart_[i] = 0;
+            markStatements(*tree);
+            lambdaBodies_.emplace(b.open, std::move(*tree));
+        }
+    }
+}
+
+const std::vector<Statement>* Unit::lambdaBody(std::size_t open) const {
+    const auto found = lambdaBodies_.find(open);
+    return found == lambdaBodies_.end() ? nullptr : &found->second;
 }
 
 void Unit::markStatements(const std::vector<Statement>& statements) {
@@ -233,6 +250,25 @@ bool Unit::closesCondition(std::size_t close) const {
     const Token& head = tokens_[open - 1];
     return head.isIdentifier("if") || head.isIdentifier("while") || head.isIdentifier("for") ||
            head.isIdentifier("switch");
+}
+
+bool Unit::groupsExpression(std::size_t open) const {
+    if (open == 0 || open >= tokens_.size() || !tokens_[open].isPunct("(") || partner_[open] == kNoToken ||
+        roles_[open] != TokenRole::Unknown)
+        return false;
+    // After a name the parentheses are a call's, a declarator's or a keyword's (`sizeof`, a
+    // condition's `if`), unless an operand starts there (`return (x)++;`); after `)` a
+    // call's or a parameter list's (`(*f)(T)`) unless a cast or a condition ends there (an
+    // operand starts: `(float)(x)++`); after `]` a call's or a lambda's (`[](T)`).
+    const Token& before = tokens_[open - 1];
+    if (before.isIdentifier()) return startsOperand(before);
+    if (before.isPunct(")")) return closesCStyleCast(open - 1) || closesCondition(open - 1);
+    return !before.isPunct("]");
+}
+
+bool Unit::continuesPostfix(std::size_t last) const {
+    const Token& next = at(tokens_, last + 1);
+    return next.isPunct("[") || next.isPunct(".") || next.isPunct("->") || role(last + 1) == TokenRole::CallOpen;
 }
 
 bool Unit::startsTrailingReturnType(std::size_t arrow) const {
@@ -352,9 +388,17 @@ void Unit::classify() {
         }
         const Token& prev = i > 0 ? t[i - 1] : kNone;
         if (tok.isIdentifier()) {
-            if (prev.isPunct(".") || prev.isPunct("->") || prev.isPunct(".*") || prev.isPunct("->*")) {
+            // `a.template f<T>()`, `n::template g<T>()`: `template` says only that a template's
+            // name follows, and that name is the member or the qualified part.
+            const bool disambiguator = tok.is("template") && (prev.isPunct(".") || prev.isPunct("->") ||
+                                                              prev.isPunct(".*") || prev.isPunct("->*") ||
+                                                              prev.isPunct("::"));
+            const Token& join = prev.isIdentifier("template") && i >= 2 ? t[i - 2] : prev;
+            if (disambiguator) {
+                roles_[i] = TokenRole::Keyword;
+            } else if (join.isPunct(".") || join.isPunct("->") || join.isPunct(".*") || join.isPunct("->*")) {
                 roles_[i] = TokenRole::Member;
-            } else if (prev.isPunct("::")) {
+            } else if (join.isPunct("::")) {
                 roles_[i] = TokenRole::QualifiedPart;
             } else if (isCppKeyword(tok.spelling) && !tok.is("this")) {
                 roles_[i] = TokenRole::Keyword;

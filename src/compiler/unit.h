@@ -8,6 +8,7 @@
 #include "compiler/token.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -22,8 +23,8 @@ enum class TokenRole : std::uint8_t {
     Attribute,          ///< inside `[[...]]` or `__attribute__((...))`, the brackets included
     Name,               ///< a name used in an expression or a type
     Declarator,         ///< the name a declaration introduces: variable, parameter, function
-    Member,             ///< a name after `.`, `->`, `.*` or `->*`
-    QualifiedPart,      ///< a name after `::` (`b` in `a::b`, `x` in `::x`)
+    Member,             ///< a name after `.`, `->`, `.*` or `->*` (past `template`: `f` in `a.template f<T>()`)
+    QualifiedPart,      ///< a name after `::` (`b` in `a::b`, `x` in `::x`, `g` in `n::template g<T>`)
     Callee,             ///< the name of a called function: `f` in `f(x)`, `f<T>(x)` (`a.f()`, `ns::f()`: member, qualified-part)
     CallOpen,           ///< the `(` of a call
     CastOpen,           ///< the `(` of a C-style cast or of a named cast's operand
@@ -49,6 +50,31 @@ enum class TemplateArguments : std::uint8_t {
     /// Read them as the unit's roles do (the `(` after them is a call): the expression a
     /// call is made on, `a.template f<T>(x).g()`, `S<T>::f()`.
     Follow,
+};
+
+/// What the operators around an expression do to it (Unit::useOf()).
+enum class UseKind : std::uint8_t {
+    Read,             ///< none of the below: read, or handed on (an argument, an initializer)
+    Assigned,         ///< the left operand of `=`; a declarator with `= init` too
+    CompoundAssigned, ///< the left operand of `+=` and the others, `>>=` (lexed `>` `>=`) included
+    Incremented,      ///< the operand of `++` or `--`, prefix or postfix
+    AddressTaken,     ///< the operand of a unary `&`
+};
+
+/// Which parts of an object Unit::useOf() counts as the object, so that what is done to them is
+/// done to it.
+enum class ObjectParts : std::uint8_t {
+    None,    ///< the expression alone: `x = 1`, `++x`, `&x`; not `x.y = 1`, `&x[0]`
+    Members, ///< and its members named after `.`: `v.x = 1`, `++s.a.b` (what a value holds)
+    All,     ///< and those after `->` and subscripts too: `v[0] = 1`, `p->m += 2`, `&a[i].b`
+};
+
+/// An expression's use: what is done to it, and by which operator.
+struct ExpressionUse {
+    UseKind kind = UseKind::Read;
+    /// The `=`, the compound assignment (the `>` of `>>=`), the `++`/`--` or the `&`; kNoToken
+    /// for UseKind::Read.
+    std::size_t operatorToken = kNoToken;
 };
 
 /// One preprocessed translation unit's syntax.
@@ -122,6 +148,16 @@ public:
     /// The first token of the assignment operator that ends just before token `i`: `=`, `+=`
     /// and the others, the `>` of `>>=` (lexed `>` `>=`); kNoToken when none does.
     std::size_t assignmentBefore(std::size_t i) const;
+    /// How the expression [first, last] (a name, a postfix expression, `*p`) is used where it
+    /// stands: assigned, compound-assigned, incremented or decremented, its address taken, or
+    /// read. Parentheses that only group it are looked through (`(x) = 1`, `++(a[i])`; not
+    /// those of a call, a cast or a condition: `f(x) = 1`, `if (x) ++y;`), and so are the parts
+    /// `parts` names, so that with ObjectParts::All `x` is assigned in `x.y[i] = 1`. A prefix
+    /// `++`, `--` or `&` applies to what it stands before only where that is a whole operand,
+    /// not the start of a longer postfix expression: `x` is not incremented in `++x.f()`, nor
+    /// `a[i]` in `++a[i][j]`. A call or a reference binding may write too; that takes the
+    /// callee's or the reference's type, which the syntax layer does not know.
+    ExpressionUse useOf(std::size_t first, std::size_t last, ObjectParts parts) const;
     /// The `(` of the call whose callee's name is at `name` (`f(x)`, `f<T>(x)`, `a.f(x)`,
     /// `ns::f(x)`; TokenRole::CallOpen), or kNoToken when that name is not called there.
     std::size_t callOpen(std::size_t name) const;
@@ -135,9 +171,14 @@ public:
     /// The statements of function `function`'s body (Module::functions index), or nullptr when
     /// it has no body or the statement parser could not delimit it.
     const std::vector<Statement>* body(std::size_t function) const;
+    /// The statements of the body of a lambda written in a function body, by the `{` that opens
+    /// it (NestedBody::open), or nullptr when there is no such lambda or the statement parser
+    /// could not delimit its body. A function's tree stops at the simple statement that holds
+    /// the lambda; this is the tree inside.
+    const std::vector<Statement>* lambdaBody(std::size_t open) const;
     /// Whether token `i` is the first token of a statement (after its pragmas and attributes)
-    /// in a function body. Bodies the statement parser could not delimit are judged by the
-    /// tokens before `i` (counted in lexicalBodies()).
+    /// in a function body or a lambda's body. Bodies the statement parser could not delimit
+    /// are judged by the tokens before `i` (counted in lexicalBodies(), lambdas not counted).
     bool startsStatement(std::size_t i) const;
     /// How many function bodies startsStatement() judges by their tokens alone.
     std::size_t lexicalBodies() const { return lexicalBodies_; }
@@ -157,6 +198,12 @@ private:
     TokenRole unaryRole(std::size_t i) const;
     /// Whether a declaration can start with the type whose last name is at `typeEnd`.
     bool startsDeclaration(std::size_t typeEnd) const;
+    /// Whether the `(` at `open` only groups the expression inside it: no call's, cast's,
+    /// condition's, parameter list's or keyword's parentheses (`sizeof(x)`, `T v(x)`).
+    bool groupsExpression(std::size_t open) const;
+    /// Whether a postfix expression that ends at `last` goes on after it: a subscript, a call or
+    /// a member access follows.
+    bool continuesPostfix(std::size_t last) const;
     /// Whether a `;` lies between `open` and `i` outside nested brackets.
     bool semicolonBetween(std::size_t open, std::size_t i) const;
     /// Whether the `,` at `comma` separates the declarators of one declaration
@@ -178,6 +225,7 @@ private:
     const Module& module_;
     std::vector<TokenRole> roles_;
     std::vector<std::optional<std::vector<Statement>>> bodies_;
+    std::map<std::size_t, std::vector<Statement>> lambdaBodies_; ///< by the `{` of the body
     std::vector<std::uint8_t> statementStart_; ///< 1: starts a statement; 2: in a lexically judged body
     std::vector<std::size_t> bodyOwner_;       ///< per token: the innermost function whose body holds it
     std::size_t lexicalBodies_ = 0;

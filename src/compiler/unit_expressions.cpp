@@ -1,5 +1,6 @@
 // Unit's queries about expressions, names and types: where a postfix expression or a qualified
-// name starts, where a type ends, the `(` of a call, the assignment operator before a token.
+// name starts, where a type ends, the `(` of a call, the assignment operator before a token,
+// how an expression is used (assigned, updated, its address taken or read).
 // The walks are here once, so that the passes that wrap an expression (checked accesses,
 // collective call sites) or read a callee's qualification or a type (the coroutine lowering,
 // checked pointer types) agree.
@@ -23,6 +24,37 @@ std::size_t Unit::assignmentBefore(std::size_t i) const {
     if (isAssignmentOperator(i - 1)) return i - 1;
     if (i >= 2 && tokens_[i - 1].isPunct(">=") && role(i - 2) == TokenRole::CompoundAssignment) return i - 2;
     return kNoToken;
+}
+
+ExpressionUse Unit::useOf(std::size_t first, std::size_t last, ObjectParts parts) const {
+    if (first > last || last >= tokens_.size()) return {};
+    std::size_t b = first, e = last; // the operand the operators around it apply to
+    for (;;) {
+        const Token& next = at(tokens_, e + 1);
+        const bool member = isAccessedMember(e + 2);
+        if (parts != ObjectParts::None && next.isPunct(".") && member) {
+            e += 2;
+        } else if (parts == ObjectParts::All && next.isPunct("->") && member) {
+            e += 2;
+        } else if (parts == ObjectParts::All && next.isPunct("[") && partner_[e + 1] != kNoToken) {
+            e = partner_[e + 1]; // a subscript, or a declarator's bound: `float a[4] = {...}`
+        } else if (next.isPunct(")") && b > 0 && partner_[e + 1] == b - 1 && groupsExpression(b - 1)) {
+            ++e;
+            --b;
+        } else {
+            break;
+        }
+    }
+    switch (role(e + 1)) { // after an operand, `++` is postfix
+    case TokenRole::Assignment: return {UseKind::Assigned, e + 1};
+    case TokenRole::CompoundAssignment: return {UseKind::CompoundAssigned, e + 1};
+    case TokenRole::Increment: return {UseKind::Incremented, e + 1};
+    default: break;
+    }
+    if (b == 0 || continuesPostfix(e)) return {};
+    if (role(b - 1) == TokenRole::Increment) return {UseKind::Incremented, b - 1};
+    if (role(b - 1) == TokenRole::AddressOf) return {UseKind::AddressTaken, b - 1};
+    return {};
 }
 
 std::size_t Unit::callOpen(std::size_t name) const {

@@ -125,23 +125,6 @@ TEST(Statements, Declarations) {
         EXPECT_FALSE(declaration(expression, p)) << expression;
 }
 
-// Test which mentions of a name may write what it names.
-TEST(Statements, Modifications) {
-    auto p = testing::parse(
-        "void f() { x = 1; x.y += 2; x[i] = 3; ++x; x--; g(&x); y = x; x == 1; &x[0]; x->z = 1; x >>= 1; x > 1; }");
-    const Unit unit(p->tokens, p->partner, p->module);
-    std::vector<bool> found, direct;
-    for (std::size_t i = 0; i < p->tokens.size(); ++i) {
-        if (!p->tokens[i].isIdentifier("x")) continue;
-        found.push_back(isModifiedAt(unit, i, p->tokens.size()));
-        direct.push_back(isModifiedAt(unit, i, p->tokens.size(), false));
-    }
-    EXPECT_EQ(found, (std::vector<bool>{true, true, true, true, true, true, false, false, true, true, true, false}));
-    // Not through parts: `x.y +=`, `x[i] =`, `&x[0]` and `x->z =` write other objects.
-    EXPECT_EQ(direct,
-              (std::vector<bool>{true, false, false, true, true, true, false, false, false, false, true, false}));
-}
-
 // Test that static locals are found with their names and constness, in lambdas and local
 // classes too, while static member functions of local classes are not variables.
 TEST(Statements, StaticLocals) {

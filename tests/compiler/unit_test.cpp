@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace metalcpu::msl {
 namespace {
@@ -93,6 +94,11 @@ TEST(UnitRoles, MembersCallsCasts) {
               "q:name =:assignment static_cast:keyword < int:keyword > (:cast v:name ) + (:cast device:name "
               "float:keyword * ) p:name ;");
     EXPECT_EQ(roles("void f() { s.g(); }"), "void:keyword f:declarator ( ) { s:name . g:member (:call ) ; }");
+    // `template` after `.`, `->` or `::` only says that a template's name follows.
+    EXPECT_EQ(roles("x = a.template g<T>(y) + p->template h<U>() + n::template m<T>();"),
+              "x:name =:assignment a:name . template:keyword g:member < T:name > (:call y:name ) + p:name -> "
+              "template:keyword h:member < U:name > (:call ) + n:name :: template:keyword m:qualified-part < T:name > "
+              "(:call ) ;");
     EXPECT_EQ(roles("void f() { if (a) b(); }"),
               "void:keyword f:declarator ( ) { if:keyword ( a:name ) b:callee (:call ) ; }");
 }
@@ -248,6 +254,49 @@ TEST(UnitStatements, StartsAndFunctions) {
     EXPECT_EQ(unit.lexicalBodies(), 0u);
 }
 
+// Test that the bodies of lambdas written in a function body, nested ones included, have
+// statement trees of their own, whose statements start statements; a body the parser cannot
+// delimit has none and starts nothing.
+TEST(UnitStatements, LambdaBodies) {
+    auto p = testing::parse("void f() {\n"
+                            "  auto g = [&](int k) { int y = k; if (k) { y += 1; } return y; };\n"
+                            "  auto h = [] { auto i = [] { return 2; }; return i(); };\n"
+                            "  auto b = [] { x = 1 };\n"
+                            "}");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(unit.lambdaBody(p->find("{")), nullptr); // the function's own body
+    const std::vector<Statement>* g = unit.lambdaBody(p->find("{", 1));
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(g->size(), 3u);
+    EXPECT_EQ((*g)[1].kind, StatementKind::If);
+    EXPECT_TRUE(unit.startsStatement(p->find("int", 1)));
+    EXPECT_TRUE(unit.startsStatement(p->find("if")));
+    EXPECT_TRUE(unit.startsStatement(p->find("y", 1)));
+    EXPECT_FALSE(unit.startsStatement(p->find("k", 1)));
+    EXPECT_TRUE(unit.startsStatement(p->find("return")));
+    ASSERT_NE(unit.lambdaBody(p->find("{", 3)), nullptr);
+    EXPECT_EQ(unit.lambdaBody(p->find("{", 3))->size(), 2u);
+    ASSERT_NE(unit.lambdaBody(p->find("{", 4)), nullptr);
+    EXPECT_EQ(unit.lambdaBody(p->find("{", 4))->size(), 1u);
+    EXPECT_TRUE(unit.startsStatement(p->find("return", 1)));
+    EXPECT_TRUE(unit.startsStatement(p->find("return", 2)));
+    EXPECT_EQ(unit.lambdaBody(p->find("{", 5)), nullptr);
+    EXPECT_FALSE(unit.startsStatement(p->find("x")));
+}
+
+// Test that a lambda's tree decides its statements' starts in a function body the parser
+// cannot delimit (judged by its tokens, where a for's `;` would start one).
+TEST(UnitStatements, LambdaBodiesInLexicalBodies) {
+    auto p = testing::parse("void f() { auto g = [] { for (int i = 0; i < 4; ++i) {} return 1; }; y = 2 }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(unit.lexicalBodies(), 1u);
+    ASSERT_NE(unit.lambdaBody(p->find("{", 1)), nullptr);
+    EXPECT_FALSE(unit.startsStatement(p->find("i", 1)));
+    EXPECT_TRUE(unit.startsStatement(p->find("for")));
+    EXPECT_TRUE(unit.startsStatement(p->find("return")));
+    EXPECT_TRUE(unit.startsStatement(p->find("y"))); // judged by its tokens
+}
+
 /// The source text of the postfix expression of statement `source` (in a function body) whose
 /// last token is the n-th spelled `last`, as Unit::postfixStart() delimits it; "refused" when it
 /// stops at template arguments, "none" when there is no start.
@@ -352,6 +401,87 @@ TEST(UnitExpressions, AssignmentsAndCalls) {
     EXPECT_EQ(unit.callOpen(p->find("s")), kNoToken); // the object, not the callee
     EXPECT_EQ(unit.callOpen(p->find("sizeof")), kNoToken); // an operand, not arguments
     EXPECT_EQ(unit.callOpen(p->find("a")), kNoToken);
+}
+
+/// How Unit::useOf() reads the first occurrence of `expression` (its tokens, spelled as in the
+/// source) in statement `source` of a function body: "read", or the use and its operator
+/// ("assigned =", "compound >" for `>>=`, "incremented ++", "address &").
+std::string useIn(std::string_view source, std::string_view expression, ObjectParts parts) {
+    auto p = testing::parse("void f() { " + std::string(source) + " }");
+    auto e = testing::parse(expression);
+    const std::size_t length = e->tokens.size() - 1; // without the end of the file
+    const Unit unit(p->tokens, p->partner, p->module);
+    for (std::size_t first = 0; first + length < p->tokens.size(); ++first) {
+        bool same = true;
+        for (std::size_t k = 0; k < length && same; ++k) same = p->tokens[first + k].spelling == e->tokens[k].spelling;
+        if (!same) continue;
+        const ExpressionUse use = unit.useOf(first, first + length - 1, parts);
+        switch (use.kind) {
+        case UseKind::Read: return "read";
+        case UseKind::Assigned: return "assigned " + p->tokens[use.operatorToken].spelling;
+        case UseKind::CompoundAssigned: return "compound " + p->tokens[use.operatorToken].spelling;
+        case UseKind::Incremented: return "incremented " + p->tokens[use.operatorToken].spelling;
+        case UseKind::AddressTaken: return "address " + p->tokens[use.operatorToken].spelling;
+        }
+    }
+    return "not found";
+}
+
+// Test what the operators around a name do to it: assignments (`>>=` arrives as `>` `>=`),
+// increments on either side, a unary `&`, and the reads that look like them.
+TEST(UnitExpressions, UseOfKinds) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"x = 1;", "assigned ="},       {"int x = 1;", "assigned ="},  {"x += 2;", "compound +="},
+        {"x >>= 1;", "compound >"},     {"++x;", "incremented ++"},    {"y = x--;", "incremented --"},
+        {"g(&x);", "address &"},        {"p = (T*)&x;", "address &"},  {"y = x;", "read"},
+        {"y = x == 1;", "read"},        {"y = x > 1;", "read"},        {"y = a & x;", "read"},
+        {"y = *x;", "read"},
+    };
+    for (ObjectParts parts : {ObjectParts::None, ObjectParts::Members, ObjectParts::All})
+        for (const auto& [source, use] : cases) EXPECT_EQ(useIn(source, "x", parts), use) << source;
+}
+
+// Test which parts of an object count as the object: members after `.` with Members, and those
+// after `->` and subscripts too with All; a prefix operator only where the parts end the operand.
+TEST(UnitExpressions, UseOfParts) {
+    const auto all = [](std::string_view source, std::string_view expression) {
+        return useIn(source, expression, ObjectParts::None) + ", " + useIn(source, expression, ObjectParts::Members) +
+               ", " + useIn(source, expression, ObjectParts::All);
+    };
+    EXPECT_EQ(all("x.y += 2;", "x"), "read, compound +=, compound +=");
+    EXPECT_EQ(all("x.a.b = 2;", "x"), "read, assigned =, assigned =");
+    EXPECT_EQ(all("x[i] = 3;", "x"), "read, read, assigned =");
+    EXPECT_EQ(all("x[i].y[j]++;", "x"), "read, read, incremented ++");
+    EXPECT_EQ(all("x->z = 1;", "x"), "read, read, assigned =");
+    EXPECT_EQ(all("float x[4] = {};", "x"), "read, read, assigned =");
+    EXPECT_EQ(all("p = &x[0];", "x"), "read, read, address &");
+    EXPECT_EQ(all("++x.y;", "x"), "read, incremented ++, incremented ++");
+    EXPECT_EQ(all("++x.f();", "x"), "read, read, read");        // the call's result
+    EXPECT_EQ(all("x.f() = 1;", "x"), "read, read, read");
+    EXPECT_EQ(all("++a[i][j];", "a[i]"), "read, read, incremented ++");
+    EXPECT_EQ(all("y = x.*m = 1;", "x"), "read, read, read"); // `.*` names another object
+    EXPECT_EQ(all("a[x] = 1;", "x"), "read, read, read");
+}
+
+// Test that parentheses that only group an expression are looked through, and those of a
+// call, a cast or a condition are not: `if (a[i]) ++x;` reads `a[i]`.
+TEST(UnitExpressions, UseOfParentheses) {
+    EXPECT_EQ(useIn("(x) = 1;", "x", ObjectParts::None), "assigned =");
+    EXPECT_EQ(useIn("++(x);", "x", ObjectParts::None), "incremented ++");
+    EXPECT_EQ(useIn("p = &((x));", "x", ObjectParts::None), "address &");
+    EXPECT_EQ(useIn("(a[i]).y = 0;", "a[i]", ObjectParts::Members), "assigned =");
+    EXPECT_EQ(useIn("return (x)++;", "x", ObjectParts::None), "incremented ++");
+    EXPECT_EQ(useIn("if (a[i]) ++x;", "a[i]", ObjectParts::All), "read");
+    EXPECT_EQ(useIn("while (x) --n;", "x", ObjectParts::All), "read");
+    EXPECT_EQ(useIn("f(x) = 1;", "x", ObjectParts::All), "read");
+    EXPECT_EQ(useIn("f(x)++;", "x", ObjectParts::All), "read");
+    EXPECT_EQ(useIn("y = sizeof(x)++;", "x", ObjectParts::All), "read");
+    EXPECT_EQ(useIn("y = (float)(x)++;", "x", ObjectParts::None), "incremented ++"); // after a cast, they group
+    EXPECT_EQ(useIn("if (c) (x) = 1;", "x", ObjectParts::None), "assigned =");
+    // Operands that are no names: a dereference and a subscript.
+    EXPECT_EQ(useIn("*p = 1;", "*p", ObjectParts::Members), "assigned =");
+    EXPECT_EQ(useIn("a[i].x += 2;", "a[i]", ObjectParts::Members), "compound +=");
+    EXPECT_EQ(useIn("y = ++*p;", "*p", ObjectParts::Members), "incremented ++");
 }
 
 // Test where a type ends: past its qualifiers, address spaces, qualification and template

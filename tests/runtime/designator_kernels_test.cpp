@@ -3,7 +3,7 @@
 // value, the others are zero, a later designator overrides an earlier one, a range's value is
 // evaluated once (GCC's rule), and arrays of arrays of vectors take braced values. One kernel
 // returns early, one keeps its arrays across a barrier (work-item loops, the arrays in their
-// slots). Groups of 1, 37 and 64 threads, a last group cut by the grid, threads past the end
+// slots), one fills an array in a lambda. Groups of 1, 37 and 64 threads, a last group cut by the grid, threads past the end
 // that write nothing; plain and shader-validated.
 #include "guarded_buffer.h"
 #include "lowering.h"
@@ -78,6 +78,22 @@ kernel void ranges_across_barrier(device const float* in [[buffer(0)]], device f
 }
 template [[host_name("ranges_across_barrier_5")]] kernel void
 ranges_across_barrier<5>(device const float*, device float*, constant uint&, uint, uint, uint);
+
+template <short N>
+kernel void ranges_in_lambda(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+                             constant uint& n [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    if (i >= n) return;
+    const float x = in[i];
+    auto sum = [x](float scale) {
+        float s[N] = { [1 ... N - 1] = x * scale };
+        float total = 0.0f;
+        for (short k = 0; k < N; ++k) total += s[k];
+        return total;
+    };
+    out[i] = sum(2.0f) + sum(1.0f);
+}
+template [[host_name("ranges_in_lambda_6")]] kernel void
+ranges_in_lambda<6>(device const float*, device float*, constant uint&, uint);
 )";
 
 constexpr unsigned kResults = 9;
@@ -144,6 +160,16 @@ TEST_P(DesignatorKernels, AcrossBarrier) {
         const float next = neighbour < count() ? in[neighbour] : 0.0f;
         EXPECT_EQ(out.data<float>()[i], next + float(n) * in[i] + float(m) * in[i] * 3.0f) << "thread " << i;
     }
+    out.expectCanariesIntact();
+}
+
+// Test a range in a lambda's body, whose statements the front end reads as a function's
+// (Unit::lambdaBody()): element 0 left out, the value evaluated at each call.
+TEST_P(DesignatorKernels, InALambda) {
+    GuardedBuffer out(device_, std::size_t(count()) * 4);
+    run("ranges_in_lambda_6", out);
+    const std::vector<float> in = values();
+    for (unsigned i = 0; i < count(); ++i) EXPECT_EQ(out.data<float>()[i], 15.0f * in[i]) << "thread " << i;
     out.expectCanariesIntact();
 }
 

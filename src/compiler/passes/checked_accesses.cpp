@@ -32,30 +32,27 @@ std::size_t postfixStart(const Unit& unit, std::size_t last, Unplaced* why) {
     return start;
 }
 
-/// Whether the expression [first, last] is written to: followed (after member accesses and
-/// closing parentheses around it) by an assignment, or inside ++/--.
+/// What a checked operation does to the object it reaches, as reported when it faults.
 enum class Use { Load, Store, Update };
 struct UseSite {
     Use use = Use::Load;
     std::size_t operatorToken = kNoToken; ///< the assignment or increment, for the column
 };
 
-UseSite useOf(const Unit& unit, std::size_t first, std::size_t last) {
-    const TokenList& tokens = unit.tokens();
-    std::size_t a = last + 1, b = first;
-    for (;;) {
-        if (a + 1 < tokens.size() && at(tokens, a).isPunct(".") && unit.isAccessedMember(a + 1)) {
-            a += 2;
-        } else if (at(tokens, a).isPunct(")") && b > 0 && unit.partner()[a] == b - 1) {
-            ++a;
-            --b;
-        } else {
-            break;
-        }
+/// How the access [first, last] uses the element it reaches: stored by `=`, updated by a compound
+/// assignment or `++`/`--`, or loaded, through the element's members too (`a[i].x = 0` stores
+/// into the element). A unary `&` reads nothing, but where the element is not its whole operand
+/// (`&a[i].x`) the checked operation still names the element, as a load; `&a[i]` itself has a
+/// rewrite of its own (address_of()).
+UseSite accessUse(const Unit& unit, std::size_t first, std::size_t last) {
+    const ExpressionUse use = unit.useOf(first, last, ObjectParts::Members);
+    switch (use.kind) {
+    case UseKind::Assigned: return {Use::Store, use.operatorToken};
+    case UseKind::CompoundAssigned:
+    case UseKind::Incremented: return {Use::Update, use.operatorToken};
+    case UseKind::Read:
+    case UseKind::AddressTaken: break;
     }
-    if (unit.role(a) == TokenRole::Assignment) return {Use::Store, a};
-    if (unit.role(a) == TokenRole::CompoundAssignment || unit.role(a) == TokenRole::Increment) return {Use::Update, a};
-    if (b > 0 && unit.role(b - 1) == TokenRole::Increment) return {Use::Update, b - 1};
     return {};
 }
 
@@ -242,17 +239,17 @@ void rewriteCheckedAccesses(PassContext& context) {
                 giveUp(k, "a subscript", why);
                 continue;
             }
-            const Token& next = at(tokens, close + 1);
-            const bool lastInChain =
-                !next.isPunct("[") && !next.isPunct(".") && !next.isPunct("->") && !next.isPunct("(");
-            if (lastInChain && s > 0 && unit.role(s - 1) == TokenRole::AddressOf) {
-                edits.erase(s - 1);
+            // `&a[i]`, `&(a[i])`, the whole operand of the `&`: a checked pointer's address
+            // arithmetic (the address of a loaded element would be a raw pointer).
+            const ExpressionUse whole = unit.useOf(s, close, ObjectParts::None);
+            if (whole.kind == UseKind::AddressTaken) {
+                edits.erase(whole.operatorToken);
                 edits.insertBefore(s, "::metalcpu_kernel::address_of(");
                 edits.replace(k, ", ");
                 edits.replace(close, ")");
                 continue;
             }
-            UseSite use = lastInChain || next.isPunct(".") ? useOf(unit, s, close) : UseSite{};
+            const UseSite use = accessUse(unit, s, close);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken]
                                  : before.isIdentifier()       ? before
                                                                : tokens[s];
@@ -272,7 +269,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             if (unit.role(last + 2) == TokenRole::CallOpen &&
                 unit.postfixStart(last + 1, TemplateArguments::Refuse) == k - 1)
                 continue;
-            UseSite use = useOf(unit, k, last);
+            const UseSite use = accessUse(unit, k, last);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : t;
             edits.replace(k, functionFor(use.use));
             edits.insertAfter(last, ", 0, " + siteText(where, function, sites) + ")");
@@ -301,7 +298,7 @@ void rewriteCheckedAccesses(PassContext& context) {
                 giveUp(k, "a member access", why);
                 continue;
             }
-            UseSite use = useOf(unit, s, k + 1);
+            const UseSite use = accessUse(unit, s, k + 1);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[k + 1];
             edits.insertBefore(s, functionFor(use.use));
             edits.replace(k, ", 0, " + siteText(where, function, sites) + ").");

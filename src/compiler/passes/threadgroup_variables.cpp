@@ -21,8 +21,7 @@ namespace {
 // lambdas written in it (a lambda sees __mc_group through [&]; one in a local class does not,
 // which the caller checks first), keyed by the token each starts at.
 std::map<std::size_t, const Statement*> ownStatements(const Unit& unit, std::size_t function,
-                                                      const std::vector<NestedBody>& nested,
-                                                      std::vector<std::vector<Statement>>& lambdaTrees) {
+                                                      const std::vector<NestedBody>& nested) {
     std::map<std::size_t, const Statement*> out;
     auto add = [&](const std::vector<Statement>& statements, auto& self) -> void {
         for (const Statement& s : statements) {
@@ -31,11 +30,9 @@ std::map<std::size_t, const Statement*> ownStatements(const Unit& unit, std::siz
         }
     };
     if (const std::vector<Statement>* body = unit.body(function)) add(*body, add);
-    for (const NestedBody& b : nested) {
-        if (b.kind != NestedBody::Kind::Lambda) continue;
-        if (auto tree = parseBlock(unit.tokens(), unit.partner(), b.open)) lambdaTrees.push_back(std::move(*tree));
-    }
-    for (const std::vector<Statement>& tree : lambdaTrees) add(tree, add);
+    for (const NestedBody& b : nested)
+        if (const std::vector<Statement>* tree = b.kind == NestedBody::Kind::Lambda ? unit.lambdaBody(b.open) : nullptr)
+            add(*tree, add);
     return out;
 }
 
@@ -211,12 +208,13 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, s
         const FunctionDecl& f = module.functions[fi];
         if (!f.hasBody) continue;
         const std::vector<NestedBody> nested = findNestedBodies(unit, fi);
-        std::vector<std::vector<Statement>> lambdaTrees;
-        const std::map<std::size_t, const Statement*> ownStatement = ownStatements(unit, fi, nested, lambdaTrees);
+        const std::map<std::size_t, const Statement*> ownStatement = ownStatements(unit, fi, nested);
         EnclosingBlocks enclosing(unit);
         std::vector<const std::vector<Statement>*> trees;
         if (const std::vector<Statement>* body = unit.body(fi)) trees.push_back(body);
-        for (const std::vector<Statement>& tree : lambdaTrees) trees.push_back(&tree);
+        for (const NestedBody& b : nested)
+            if (const std::vector<Statement>* tree = b.kind == NestedBody::Kind::Lambda ? unit.lambdaBody(b.open) : nullptr)
+                trees.push_back(tree);
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
             // A body nested in this one that the scanner knows has its own turn.
             if (!tokens[i].isIdentifier("threadgroup") || unit.functionAt(i) != fi) continue;

@@ -151,7 +151,7 @@ private:
             const ParameterWrite write = parameterWrite(*p);
             // A texture or sampler handed to a helper is not judged as written (a handle is
             // passed by value); assigned or incremented, it cannot have slots.
-            if (write == ParameterWrite::Refused && isModifiedAt(unit_, i, f_.bodyClose, false)) {
+            if (write == ParameterWrite::Refused && modified(i, ObjectParts::None)) {
                 fail(i, "parameter " + quoted(i) + " is written (the group's threads share one copy, and only "
                         "pointers and builtins get one per thread)");
                 return false;
@@ -174,9 +174,9 @@ private:
     // Whether parameter `p`, named at `i`, is written there itself: a builtin through its
     // lanes too (`lid.x = 0`), a pointer not through its elements (`in[k] = 0` writes memory).
     bool writesParameter(std::size_t i, const ParamInfo& p) const {
-        if (isModifiedAt(unit_, i, f_.bodyClose, p.kind == ParamKind::Builtin)) return true;
+        if (modified(i, p.kind == ParamKind::Builtin ? ObjectParts::All : ObjectParts::None)) return true;
         const Token& after = tokens_[i + 1];
-        return !after.isPunct(".") && !after.isPunct("[") && !after.isPunct("->") && mayWrite(i, f_.bodyClose);
+        return !after.isPunct(".") && !after.isPunct("[") && !after.isPunct("->") && mayWrite(i);
     }
 
     bool isBarrierStatement(const Statement& s) const {
@@ -417,7 +417,7 @@ private:
                 }
                 // Under a divergent if, the first live thread need not take the branch, and
                 // without a barrier nothing makes the condition uniform.
-                if (!readsAllowed || !guards_.empty() || mayWrite(i, end)) {
+                if (!readsAllowed || !guards_.empty() || mayWrite(i)) {
                     fail(i, !readsAllowed      ? "a loop that runs once per group sets up its variables from per-thread "
                                                  "variable " + quoted(i)
                             : !guards_.empty() ? "under an if whose condition differs per thread, a loop or if header "
@@ -528,7 +528,7 @@ private:
             }
             if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
             const Visible* v = lookUp(tokens_[i].spelling);
-            if (v && v->kind != Visible::Kind::Group && mayWrite(i, h.end)) {
+            if (v && v->kind != Visible::Kind::Group && mayWrite(i)) {
                 fail(i, "the condition of an if that differs per thread may write " + quoted(i));
                 return;
             }
@@ -560,18 +560,26 @@ private:
         return msl::jumpsOut(tokens_, s, breakStays, continueStays);
     }
 
-    // Whether `name` is written anywhere after `from` in the body as `&name`.
+    // Whether an address into `name` is taken anywhere after `from` in the body: a unary `&`
+    // before it (`&name`, `&name[i]`, `&name.f()`) or before parentheses around it.
     bool addressTaken(const std::string& name, std::size_t from) const {
         for (std::size_t i = from; i < f_.bodyClose; ++i)
-            if (tokens_[i].isIdentifier(name) && unit_.isUnqualifiedName(i) && isAddressOf(tokens_, i)) return true;
+            if (tokens_[i].isIdentifier(name) && unit_.isUnqualifiedName(i) &&
+                (unit_.role(i - 1) == TokenRole::AddressOf ||
+                 unit_.useOf(i, i, ObjectParts::All).kind == UseKind::AddressTaken))
+                return true;
         return false;
     }
+
+    // Whether the name at `i` is assigned, incremented or decremented, or its address taken
+    // there, or with ObjectParts::All one of its parts (`v.x = 0`, `&a[1]`).
+    bool modified(std::size_t i, ObjectParts parts) const { return unit_.useOf(i, i, parts).kind != UseKind::Read; }
 
     // Whether the variable named at `i` may be written there or later through what it is
     // bound to: an assignment or an increment, its address, a call argument the callee may
     // bind to a non-const reference, a member function, or the initializer of a reference.
-    bool mayWrite(std::size_t i, std::size_t limit) const {
-        if (isModifiedAt(unit_, i, limit)) return true;
+    bool mayWrite(std::size_t i) const {
+        if (modified(i, ObjectParts::All)) return true;
         const Token& before = tokens_[i - 1];
         const Token& after = tokens_[i + 1];
         const bool argumentStart =
@@ -741,8 +749,8 @@ private:
                     if (std::find(r.loads.begin(), r.loads.end(), v->variable) == r.loads.end())
                         r.loads.push_back(v->variable);
                 } else if (v->kind == Visible::Kind::LoopVariable &&
-                           (contains(collectiveArguments_, i) ? isModifiedAt(unit_, i, r.tokens.end)
-                                                              : mayWrite(i, r.tokens.end))) {
+                           (contains(collectiveArguments_, i) ? modified(i, ObjectParts::All)
+                                                              : mayWrite(i))) {
                     // A SIMD-group function takes its arguments by value.
                     fail(i, "writes " + quoted(i) + ", a variable of a loop that runs once per group (assigned, "
                             "incremented, passed where a non-const reference may bind it, bound to a reference, or "

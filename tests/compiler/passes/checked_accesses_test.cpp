@@ -150,6 +150,11 @@ TEST(CheckedAccesses, Subscripts) {
               "update(c, k, ::__mc_sites[2])--;}");
     EXPECT_EQ(accesses("p[i].x = 1;"), "void f() {store(p, i, ::__mc_sites[0]).x = 1;}");
     EXPECT_EQ(accesses("t[y][x] = 0;"), "void f() {store(load(t, y, ::__mc_sites[0]), x, ::__mc_sites[1]) = 0;}");
+    // A condition's parentheses are no operand's: the `++` after them is the next statement's.
+    EXPECT_EQ(accesses("if (a[i]) ++n; while (b[j]) --n;"),
+              "void f() {if (load(a, i, ::__mc_sites[0])) ++n; while (load(b, j, ::__mc_sites[1])) --n;}");
+    EXPECT_EQ(accesses("(a[i]) = 1; ++(b[j]);"),
+              "void f() {(store(a, i, ::__mc_sites[0])) = 1; ++(update(b, j, ::__mc_sites[1]));}");
 }
 
 // Test *p, p->m and &x[i].
@@ -157,6 +162,11 @@ TEST(CheckedAccesses, DereferencesAndAddresses) {
     EXPECT_EQ(accesses("*p = *q;"), "void f() {store(p, 0, ::__mc_sites[0]) = load(q, 0, ::__mc_sites[1]);}");
     EXPECT_EQ(accesses("p->m = 1;"), "void f() {store(p, 0, ::__mc_sites[0]).m = 1;}");
     EXPECT_EQ(accesses("auto q = &a[i];"), "void f() {auto q = address_of(a, i);}");
+    EXPECT_EQ(accesses("auto q = &(a[i]);"), "void f() {auto q = (address_of(a, i));}");
+    // Where the element is not the `&`'s whole operand, it is named (as a load) and its address
+    // or its member's taken.
+    EXPECT_EQ(accesses("auto q = &a[i].x; auto r = &b[i][j];"),
+              "void f() {auto q = &load(a, i, ::__mc_sites[0]).x; auto r = address_of(load(b, i, ::__mc_sites[1]), j);}");
     // Parenthesised and cast operands.
     EXPECT_EQ(accesses("(p + 1)->m = 1;"), "void f() {store((p + 1), 0, ::__mc_sites[0]).m = 1;}");
     EXPECT_EQ(accesses("x = static_cast<T*>(q)->m;"), "void f() {x = load(static_cast<T*>(q), 0, ::__mc_sites[0]).m;}");

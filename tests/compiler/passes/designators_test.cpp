@@ -68,6 +68,10 @@ TEST(ArrayDesignators, FillsLocalArraysWithConstantIndices) {
               "void f() { constexpr short N = 4; int s[N] = { }; "
               "::metalcpu_kernel::designate<0, 0>(s, 7); ::metalcpu_kernel::designate<(1), (N - 2)>(s, 2); "
               "::metalcpu_kernel::designate<(N - 2) + 1, (N - 2) + 1>(s, 3); }");
+    // In a lambda's body too, which has statements of its own.
+    EXPECT_EQ(rewrite("template <short N> void f() { auto g = [] { float s[N] = {[0 ... N - 1] = 1.0f}; }; }"),
+              "template <short N> void f() { auto g = [] { float s[N] = { }; "
+              "::metalcpu_kernel::designate<(0), (N - 1)>(s, 1.0f); }; }");
     // An array of arrays takes a braced value, written out when its own designators are literal.
     EXPECT_EQ(rewrite("void f() { float v[sizeof(int)][2] = {[0 ... sizeof(int) - 1] = {[1] = x}}; }"),
               "void f() { float v[sizeof(int)][2] = { }; "
