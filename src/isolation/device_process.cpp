@@ -111,6 +111,7 @@ struct Death {
     /// What the fault record said, when faulted.
     struct Fault {
         int signal = 0;
+        int code = 0; ///< its si_code
         bool stackOverflow = false;
         std::uint64_t address = 0;
         std::uint64_t requestTag = 0;
@@ -393,6 +394,7 @@ void DeviceProcess::State::watch(pid_t child, int childFd, std::uint64_t ofGener
     if (death.faulted) {
         // Read field by field: the record is in memory the device process could write.
         death.fault.signal = fault->signal;
+        death.fault.code = fault->code;
         death.fault.stackOverflow = fault->stackOverflow != 0;
         death.fault.address = fault->address;
         death.fault.requestTag = fault->requestTag;
@@ -499,7 +501,16 @@ DeviceFailure DeviceProcess::State::failureOf(std::uint64_t tag, std::uint64_t o
     }
     if (death.faulted && death.fault.requestTag == tag) {
         const Death::Fault& f = death.fault;
-        const std::string where = std::string(signalName(f.signal)) + " at address " + hex(f.address);
+        // A general-protection fault (SI_KERNEL) has no address: on x86-64 it is most often an
+        // aligned vector access through a pointer that is not aligned to its type (a `float4*`
+        // made from a `float*` at an offset that is not a multiple of 4), which Apple's GPUs
+        // tolerate and MSL does not promise.
+        const std::string where =
+            f.signal == SIGSEGV && f.code == SI_KERNEL && f.address == 0
+                ? "SIGSEGV, a general-protection fault with no address: most often a vector type accessed through a "
+                  "pointer not aligned to it, such as a float4* made from a float* at an offset that is not a "
+                  "multiple of 4 floats"
+                : std::string(signalName(f.signal)) + " at address " + hex(f.address);
         if (f.stackOverflow) {
             failure.kind = DeviceFailure::Kind::StackOverflow;
             failure.message = "Caused GPU Stack Overflow Error: " + who + " ran out of stack (" + where + ")";

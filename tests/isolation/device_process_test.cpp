@@ -70,6 +70,16 @@ kernel void copy_ints(const device int* in [[buffer(0)]], device int* out [[buff
     out[i] = in[i];
 }
 
+// Stores a float4 through a float4* made from a float* one float past a 16-byte boundary, as
+// ggml's mul_mm does for rows whose length is not a multiple of 4 (Apple's GPUs tolerate it);
+// one iteration, the count the host compiler's vector loop leaves to an aligned store.
+// data[15] is how many float4 to copy.
+kernel void misaligned_float4(device float* data [[buffer(0)]]) {
+    device float4* row = (device float4*)(data + 2);
+    device const float4* source = (device const float4*)(data + 8);
+    for (int i = 0; i < int(data[15]); ++i) row[i] = source[i];
+}
+
 kernel void spin(device atomic_uint* counter [[buffer(0)]]) {
     for (;;) atomic_fetch_add_explicit(counter, 1u, memory_order_relaxed);
 }
@@ -235,6 +245,25 @@ INSTANTIATE_TEST_SUITE_P(Misdeeds, DeviceProcessFaults,
                              return std::string(nameOf(std::get<0>(info.param))) +
                                     (std::get<1>(info.param) ? "_validated" : "_plain");
                          });
+
+// Test that a vector store through a misaligned pointer, which x86-64 refuses with a
+// general-protection fault that has no address, fails its command buffer with a message that
+// names the likely cause instead of "address 0x0".
+TEST_F(DeviceProcessTest, MisalignedVectorStoreNamesTheCause) {
+    MTL::ComputePipelineState* state = pipeline(library_, "misaligned_float4", false);
+    ASSERT_NE(state, nullptr);
+    MTL::Buffer* buffer = device_->newBuffer(64, MTL::ResourceStorageModeShared);
+    static_cast<float*>(buffer->contents())[15] = 1.0f;
+    MTL::CommandBuffer* commands = runKernel(state, buffer, 1);
+    ASSERT_EQ(commands->status(), MTL::CommandBufferStatusError);
+    ASSERT_NE(commands->error(), nullptr);
+    const std::string message = text(commands->error()->localizedDescription());
+    EXPECT_EQ(commands->error()->code(), MTL::CommandBufferErrorPageFault) << message;
+    EXPECT_NE(message.find("a vector type accessed through a pointer not aligned to it"), std::string::npos) << message;
+    buffer->release();
+    state->release();
+    expectWorkingCommandBuffer();
+}
 
 /// Waits until the spin kernel's counter in `buffer` moves: the kernel is running (a fatal
 /// failure when it does not within a minute).
