@@ -7,9 +7,10 @@ AllocationRegistry& AllocationRegistry::shared() {
     return *registry;
 }
 
-void AllocationRegistry::add(std::uint64_t begin, std::uint64_t length, std::function<std::string()> label) {
+void AllocationRegistry::add(std::uint64_t begin, std::uint64_t length, std::function<std::string()> label,
+                             validation::AddressSpace space) {
     std::unique_lock lock(mutex_);
-    auto [it, inserted] = allocations_.try_emplace(begin, Allocation{begin, length, std::move(label)});
+    auto [it, inserted] = allocations_.try_emplace(begin, Allocation{begin, length, std::move(label), 1, space});
     if (!inserted) ++it->second.registrations;
 }
 

@@ -10,6 +10,8 @@
 #include <shared_mutex>
 #include <string>
 
+#include <metalcpu/Validation.hpp>
+
 namespace metalcpu::val {
 
 /// Every live MTL::Buffer's memory, and the program-scope constants of loaded kernel
@@ -23,10 +25,13 @@ public:
         std::uint64_t begin = 0, length = 0;
         std::function<std::string()> label; ///< the label as reported, read when needed
         std::uint32_t registrations = 1;    ///< a library opened twice maps its constants once
+        /// Buffers are device memory; program-scope constants and string literals constant.
+        validation::AddressSpace space = validation::AddressSpace::Device;
     };
     /// Registers [begin, begin + length); registering the same begin again counts, and each
     /// registration needs its remove().
-    void add(std::uint64_t begin, std::uint64_t length, std::function<std::string()> label);
+    void add(std::uint64_t begin, std::uint64_t length, std::function<std::string()> label,
+             validation::AddressSpace space = validation::AddressSpace::Device);
     void remove(std::uint64_t begin);
     /// The allocation holding `address`, else the nearest one below it (an access just past
     /// its end is reported against it), else nothing.

@@ -130,6 +130,7 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
         report.hasBuffer = true;
         if (allocation && address - allocation->begin < allocation->length + kNearby) {
             report.kind = ReportKind::OutOfBounds;
+            report.addressSpace = allocation->space;
             report.bufferLabel = allocation->label ? allocation->label() : "<unnamed>";
             report.bufferLength = allocation->length;
             report.offset = address - allocation->begin;

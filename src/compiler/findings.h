@@ -8,6 +8,7 @@
 #include "compiler/passes/checked_accesses.h"
 #include "compiler/passes/function_constants.h"
 #include "compiler/passes/program_constants.h"
+#include "compiler/passes/string_literals.h"
 #include "compiler/passes/threadgroup_variables.h"
 #include "compiler/passes/work_item_loops.h"
 #include "compiler/signature.h"
@@ -35,6 +36,9 @@ struct Findings {
     std::vector<WorkItemRefusal> interleavingRefusals;
     /// Shader validation: pointers into program-scope constants (found before any rewrite).
     std::vector<ProgramConstant> programConstants;
+    /// Shader validation: the string literals kept in named objects (the string-literals
+    /// pass; each is also in programConstants).
+    std::vector<StringLiteral> stringLiterals;
     /// Shader validation: every checked access, in the order of the site table (written by
     /// the checked-accesses pass).
     std::vector<AccessSite> accessSites;

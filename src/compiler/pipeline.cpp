@@ -19,6 +19,7 @@
 #include "compiler/passes/member_specialisations.h"
 #include "compiler/passes/pragmas.h"
 #include "compiler/passes/restrictions.h"
+#include "compiler/passes/string_literals.h"
 #include "compiler/unit.h"
 
 #include <algorithm>
@@ -98,6 +99,8 @@ const std::vector<PassInfo>& passes() {
     // - checked-value-casts runs after checked-pointer-types, whose casts to checked pointers
     //   (pointer_cast) it leaves alone;
     // - checked-accesses runs after the type rewrites it builds on;
+    // - string-literals runs before the passes that copy rewritten text (threadgroup-variables,
+    //   array-designators, member-specialisations), so the copies name the literals' objects;
     // - threadgroup-variables, coroutines and work-item loops copy rewritten text;
     // - array-designators runs late: it copies initialiser values with every edit in them;
     // - member-specialisations runs last: it copies the primary template's parameters with
@@ -118,6 +121,7 @@ const std::vector<PassInfo>& passes() {
         {"collective-calls", markCollectiveCalls, false},
         {"divisions", rewriteDivisions, false},
         {"checked-accesses", rewriteCheckedAccesses, true},
+        {"string-literals", rewriteStringLiterals, true},
         {"half-literals", rewriteHalfLiterals, false},
         {"pragmas", rewritePragmas, false},
         {"threadgroup-variables", rewriteThreadgroupVariables, false},

@@ -42,7 +42,8 @@ bool LibraryTable::load(iso::LibraryId id, int file, const std::string& path, st
             const mc_constant_data& data = module->constants[c];
             const auto begin = reinterpret_cast<std::uint64_t>(data.begin);
             std::string label = std::string("constant ") + data.name;
-            val::AllocationRegistry::shared().add(begin, data.length, [label] { return label; });
+            val::AllocationRegistry::shared().add(begin, data.length, [label] { return label; },
+                                                 validation::AddressSpace::Constant);
             library->constants.push_back(begin);
         }
         for (mc_u32 k = 0; k < module->kernel_count; ++k)

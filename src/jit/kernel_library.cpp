@@ -113,7 +113,8 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
             const mc_constant_data& data = module->constants[c];
             const auto begin = reinterpret_cast<std::uint64_t>(data.begin);
             std::string label = std::string("constant ") + data.name;
-            val::AllocationRegistry::shared().add(begin, data.length, [label] { return label; });
+            val::AllocationRegistry::shared().add(begin, data.length, [label] { return label; },
+                                                 validation::AddressSpace::Constant);
             library->constants_.push_back(begin);
         }
         for (mc_u32 k = 0; k < module->kernel_count; ++k) {

@@ -38,10 +38,22 @@ template <> struct size_or_one<const void> { static constexpr mc_u64 value = 1; 
 template <class T, int Space>
 struct checked_ptr;
 
-/// Where the bits of every checked pointer live.
+/// Where the bits of every checked pointer live. `address` is written only by the conversion
+/// from a raw pointer, which is constexpr so that a program-scope constant can hold an address
+/// (`constant const char* constant names[] = {"a", "b"};`, `constant float* constant p =
+/// kTable;`) while the library loads nothing at run time: constant evaluation may not turn a
+/// pointer into an integer, but may store it. Everything else reads `bits`, the same 64 bits
+/// (an untagged address): GCC defines reading another member of a union than the one last
+/// written.
 struct checked_root {
-    mc_u64 bits = 0;
+    union {
+        mc_u64 bits = 0;
+        const volatile void* address;
+    };
+    constexpr checked_root() = default;
+    constexpr checked_root(const volatile void* raw) : address(raw) {}
 };
+static_assert(sizeof(checked_root) == sizeof(mc_u64), "the address and the bits are one word");
 
 template <class T> struct is_const_t { static constexpr bool value = false; };
 template <class T> struct is_const_t<const T> { static constexpr bool value = true; };
@@ -70,8 +82,9 @@ struct checked_ptr : checked_parent<T, Space>::type {
 
     checked_ptr() = default;
     constexpr checked_ptr(decltype(nullptr)) {}
-    /// An untagged address: `&x`, a thread pointer converted, a pointer read from memory.
-    checked_ptr(T* raw) { bits = reinterpret_cast<mc_u64>(raw); }
+    /// An untagged address: `&x`, a thread pointer converted, a pointer read from memory, a
+    /// string literal. Constexpr (through checked_root::address), for program-scope constants.
+    constexpr checked_ptr(T* raw) : checked_parent<T, Space>::type(raw) {}
     /// The conversions raw pointers allow implicitly: adding const, to void.
     template <class U>
         requires pointer_converts<U, T>

@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 15u /* 15: docs/kernel-abi.md, threadgroup memory per instantiation */
+#define METALCPU_KERNEL_ABI_VERSION 16u /* 16: docs/kernel-abi.md, string literals as constant regions */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -308,8 +308,10 @@ typedef struct mc_kernel {
     mc_u64 threadgroup_owner; /* ABI 15: the instantiation its body's sites record as their owner, 0 if none */
 } mc_kernel;
 
-/* A program-scope `constant` variable of the instrumented flavour: shader validation accepts
-   addresses inside it that carry no tag (`constant float* p = kTable;`). */
+/* A program-scope `constant` variable of the instrumented flavour, or a string literal it keeps
+   in a named object (ABI 16, `name` the literal as written: "\"abc\""): shader validation
+   accepts addresses inside it that carry no tag (`constant float* p = kTable;`,
+   `constant const char* s = "abc";`). */
 typedef struct mc_constant_data {
     const void* begin;
     mc_u64 length;
