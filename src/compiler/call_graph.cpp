@@ -32,6 +32,21 @@ bool isDeclarationContext(const Token& previous) {
     return false;
 }
 
+// Whether the name at `i` follows a class template's type (`block_reducer<float, 64> r{...}`):
+// a declarator, which isDeclarationContext() cannot tell from the `>` alone. The `<` must follow
+// a name that itself starts a statement or follows `const`/`::`, so that `a < b > c(x)` stays
+// an expression.
+bool declaredWithTemplateType(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i,
+                              std::size_t lowerLimit) {
+    if (i < 2 || !tokens[i - 1].isPunct(">")) return false;
+    const std::size_t open = openingAngle(tokens, partner, i - 1, lowerLimit);
+    if (open == kNoToken || open < 2 || !tokens[open - 1].isIdentifier() || isCppKeyword(tokens[open - 1].spelling))
+        return false;
+    const Token& before = tokens[open - 2];
+    return before.isPunct(";") || before.isPunct("{") || before.isPunct("}") || before.isPunct("::") ||
+           before.isIdentifier("const") || before.isIdentifier("constexpr") || before.isIdentifier("thread");
+}
+
 // Whether `t` names an arithmetic type, scalar, vector or matrix (`int`, `uint`, `half4`,
 // `float4x4`, `uint32_t`): a variable of it holds no function and cannot be called, so a
 // call of its name is a call of the function it shadows (`const int exp = ...; exp(x)`).
@@ -278,7 +293,7 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
             const Token& t = tokens[i];
             if (!t.isIdentifier() || isCppKeyword(t.spelling)) continue;
             const Token& next = tokens[i + 1];
-            if (isDeclarationContext(tokens[i - 1]) &&
+            if ((isDeclarationContext(tokens[i - 1]) || declaredWithTemplateType(tokens, partner, i, f.bodyOpen)) &&
                 (next.isPunct(";") || next.isPunct("=") || next.isPunct("(") || next.isPunct("{") ||
                  next.isPunct(",") || next.isPunct("["))) {
                 if (next.isPunct("=") && tokens[i + 2].isPunct("["))

@@ -47,12 +47,13 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     Findings found;
     found.entryPoints = findEntryPoints(tokens, module, diagnostics);
     found.functionConstants = findFunctionConstants(unit, diagnostics);
+    const std::map<std::string, std::string> derivedConstants = derivedFunctionConstants(unit, found.functionConstants);
     for (std::size_t i = 0; i < module.functions.size(); ++i) {
         const FunctionDecl& f = module.functions[i];
         if (!f.isKernel || !f.hasBody) continue;
         found.parameters[i] = parseKernelParameters(tokens, partner, f, diagnostics);
-        resolveConditionalParameters(found.functionConstants, tokens[f.nameToken].location, found.parameters[i],
-                                     diagnostics);
+        resolveConditionalParameters(found.functionConstants, derivedConstants, tokens[f.nameToken].location,
+                                     found.parameters[i], diagnostics);
         found.attributes[i] = parseKernelAttributes(tokens, f, diagnostics);
     }
     found.threadgroupVariables = findThreadgroupVariables(unit, options.fileKey, diagnostics);

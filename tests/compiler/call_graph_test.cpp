@@ -121,6 +121,24 @@ TEST(CallGraph, Functors) {
     EXPECT_TRUE(g.usesBarriers("m"));
 }
 
+// Test that a local of a class template's type, called, reaches the call operators (candle's
+// reductions: `block_reducer<T, N> reduce{shared}; reduce(x, tid);` with barriers in its
+// operator()), and that `a < b > c(x)`, a comparison, declares nothing that is called.
+TEST(CallGraph, FunctorsOfTemplateTypes) {
+    Graph g = graphOf("template <typename T, ushort N> struct Reducer {\n"
+                      "  threadgroup T* shared;\n"
+                      "  T operator()(T v, uint i) { shared[i] = v; threadgroup_barrier(mem_flags::mem_threadgroup); "
+                      "return shared[0]; }\n};\n"
+                      "kernel void k(uint i) { threadgroup float s[64]; Reducer<float, 64> r{s}; float x = r(1.0f, i); }\n"
+                      "kernel void q(uint i) { const Reducer<float, 64> r{nullptr}; float x = r(1.0f, i); }\n"
+                      "float c(float x) { return x; }\n"
+                      "kernel void m(device bool* o, int a, int b) { o[0] = a < b > c(1.0f); }");
+    EXPECT_TRUE(g.usesBarriers("k"));
+    EXPECT_TRUE(g.usesBarriers("q"));
+    EXPECT_FALSE(g.usesBarriers("m"));
+    EXPECT_FALSE(g.graph.callsOpaque[g.index("m")]);
+}
+
 // Test that calls through function pointers may reach any function the file names as a value,
 // and only those: `sync` is named (as a template argument), `unnamed` only called.
 TEST(CallGraph, FunctionPointers) {

@@ -99,7 +99,8 @@ TEST(Diagnostics, FunctionConstants) {
                        "  a[0] = is_function_constant_defined(n);\n}"),
               (std::vector<std::string>{
                   "k.metal:3:10: error: is_function_constant_defined() needs the name of a function constant",
-                  "k.metal:2:29: error: [[function_constant(n)]] of parameter 'a' must name a program-scope function constant",
+                  "k.metal:2:29: error: [[function_constant(n)]] of parameter 'a' must name a program-scope function constant, "
+                  "or a program-scope constant computed from them",
               }));
 }
 

@@ -48,6 +48,36 @@ kernel void group_reduce(device const uint* in [[buffer(0)]],
     }
 }
 
+// The same sum by a functor of a class template whose call operator holds the barriers, called
+// through a local object (candle's reductions are written so).
+template <typename T, uint N>
+struct tree_sum {
+    threadgroup T* partial;
+    T operator()(T value, uint lid, uint size) {
+        partial[lid] = value;
+        for (uint stride = 1; stride < size; stride *= 2) {
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            T mine = partial[lid];
+            T other = lid + stride < size ? partial[lid + stride] : T(0);
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            if (lid % (2 * stride) == 0) partial[lid] = mine + other;
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        return partial[0];
+    }
+};
+kernel void functor_reduce(device const uint* in [[buffer(0)]],
+                           device uint* sums [[buffer(1)]],
+                           uint gid [[thread_position_in_grid]],
+                           uint lid [[thread_index_in_threadgroup]],
+                           uint size [[threads_per_threadgroup]],
+                           uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[1024];
+    tree_sum<uint, 1024> sum{partial};
+    const uint total = sum(in[gid], lid, size);
+    if (lid == 0) sums[group] = total;
+}
+
 // Rounds of averaging with the right-hand neighbour; the loop runs while a per-thread
 // counter (the same in every thread) says so.
 kernel void smooth(device float* data [[buffer(0)]],
@@ -390,6 +420,23 @@ protected:
 
     static MTL::Library* library_;
 
+    /// Runs `name`, a kernel that writes each group's sum of its input, and checks the sums
+    /// and the canaries after them.
+    void expectGroupSums(const char* name) {
+        MTL::ComputePipelineState* state = kernel(name);
+        ASSERT_NE(state, nullptr);
+        const unsigned count = kGroups * size();
+        std::vector<std::uint32_t> values(count);
+        for (unsigned i = 0; i < count; ++i) values[i] = i * 2654435761u >> 8;
+        GuardedBuffer in(device_, count * 4), sums(device_, kGroups * 4);
+        std::copy(values.begin(), values.end(), in.data<std::uint32_t>());
+        run(state, in, &sums, 0);
+        const std::vector<std::uint32_t> expected = groupReduce(values, size());
+        for (unsigned g = 0; g < kGroups; ++g) EXPECT_EQ(sums.data<std::uint32_t>()[g], expected[g]) << "group " << g;
+        sums.expectCanariesIntact();
+        state->release();
+    }
+
 private:
     /// The kernels are correct: validated, any report fails the test that ran them.
     std::optional<FailOnValidationReports> silent_;
@@ -397,20 +444,12 @@ private:
 MTL::Library* BarrierKernels::library_ = nullptr;
 
 // Test a reduction whose loop holds two barriers and whose values live across one.
-TEST_P(BarrierKernels, GroupReduce) {
-    MTL::ComputePipelineState* state = kernel("group_reduce");
-    ASSERT_NE(state, nullptr);
-    const unsigned count = kGroups * size();
-    std::vector<std::uint32_t> values(count);
-    for (unsigned i = 0; i < count; ++i) values[i] = i * 2654435761u >> 8;
-    GuardedBuffer in(device_, count * 4), sums(device_, kGroups * 4);
-    std::copy(values.begin(), values.end(), in.data<std::uint32_t>());
-    run(state, in, &sums, 0);
-    const std::vector<std::uint32_t> expected = groupReduce(values, size());
-    for (unsigned g = 0; g < kGroups; ++g) EXPECT_EQ(sums.data<std::uint32_t>()[g], expected[g]) << "group " << g;
-    sums.expectCanariesIntact();
-    state->release();
-}
+TEST_P(BarrierKernels, GroupReduce) { expectGroupSums("group_reduce"); }
+
+// Test the same reduction with its barriers in a functor's call operator, called through a
+// local of a class template's type: the front end must see the barriers (without them the
+// kernel would run as barrier-free and its command buffer fail).
+TEST_P(BarrierKernels, BarriersInAFunctorsCallOperator) { expectGroupSums("functor_reduce"); }
 
 // Test a loop whose condition is a per-thread variable that the loop body changes, split
 // into work-item loops and (left by a break) as coroutines.

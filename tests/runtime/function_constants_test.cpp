@@ -15,7 +15,8 @@ namespace metalcpu::testing {
 namespace {
 
 // llama.cpp style: a base index plus offsets, a loop bound, a flag that drops an argument;
-// MLX style: a derived program-scope constant; an optional constant; a vector constant.
+// MLX style: derived program-scope constants, one of which an argument is present under; an
+// optional constant; a vector constant.
 const char kKernels[] = R"(
 #include <metal_stdlib>
 using namespace metal;
@@ -26,11 +27,13 @@ constant bool has_bias [[function_constant(FC_REDUCE + 0)]];
 constant int nsg [[function_constant(FC_REDUCE + 1)]];
 constant float scale [[function_constant(2)]];
 constant int span = nsg * 2 + 1;
+// An argument present under a derived constant, as MLX's steel GEMM writes them.
+constant bool bias_bound = has_bias && nsg > 0;
 constant uint shift [[function_constant(3)]];
 constant int2 offset [[function_constant(4)]];
 
 kernel void reduce(device const float* in [[buffer(0)]],
-                   device const float* bias [[buffer(1), function_constant(has_bias)]],
+                   device const float* bias [[buffer(1), function_constant(bias_bound)]],
                    device float* out [[buffer(2)]],
                    constant uint& count [[buffer(3)]],
                    uint gid [[thread_position_in_grid]])

@@ -193,19 +193,56 @@ void findFunctionConstantUsers(const Unit& unit, const CallGraph& graph, const s
     }
 }
 
-void resolveConditionalParameters(const std::vector<FunctionConstantDecl>& constants, const Location& where,
+std::map<std::string, std::string> derivedFunctionConstants(const Unit& unit,
+                                                            const std::vector<FunctionConstantDecl>& constants) {
+    std::map<std::string, std::string> derived;
+    if (constants.empty()) return derived;
+    const TokenList& tokens = unit.tokens();
+    std::set<std::string> known;
+    for (const FunctionConstantDecl& c : constants) known.insert(c.name);
+    // Program-scope `constant` variables whose initialiser names a function constant, or a
+    // variable that does, to a fixed point (`constant bool b = a && c;`, `constant bool d = !b;`).
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const VariableDecl& v : unit.module().variables) {
+            if (v.nameToken == kNoToken || v.isTemplate || !v.enclosingClass.empty()) continue;
+            const std::string& name = tokens[v.nameToken].spelling;
+            if (known.count(name)) continue;
+            bool inConstant = false;
+            for (std::size_t k = v.tokens.begin; k < v.nameToken; ++k) inConstant = inConstant || tokens[k].isIdentifier("constant");
+            std::set<std::string> names;
+            collectNames(tokens, v.nameToken + 1, v.tokens.end, names);
+            const bool fromConstants =
+                std::any_of(names.begin(), names.end(), [&](const std::string& n) { return known.count(n) > 0; });
+            if (!inConstant || !fromConstants) continue;
+            std::vector<std::string> namespaces;
+            for (const std::string& n : v.namespaces)
+                if (!n.empty()) namespaces.push_back(n);
+            derived[name] = namespaces.empty() ? "::" + name : qualifiedName(namespaces, name);
+            known.insert(name);
+            grew = true;
+        }
+    }
+    return derived;
+}
+
+void resolveConditionalParameters(const std::vector<FunctionConstantDecl>& constants,
+                                  const std::map<std::string, std::string>& derived, const Location& where,
                                   std::vector<ParamInfo>& params, Diagnostics& diagnostics) {
     for (ParamInfo& p : params) {
         if (p.presentIf.empty()) continue;
         auto constant = std::find_if(constants.begin(), constants.end(),
                                      [&](const FunctionConstantDecl& c) { return c.name == p.presentIf; });
-        if (constant == constants.end()) {
+        if (constant != constants.end()) {
+            p.presentIf = "static_cast<bool>(" + constant->helper + "::value)";
+        } else if (auto d = derived.find(p.presentIf); d != derived.end()) {
+            p.presentIf = "static_cast<bool>(" + d->second + ")";
+        } else {
             diagnostics.error(Location{where.file, static_cast<std::uint32_t>(p.line), static_cast<std::uint32_t>(p.column)},
                               "[[function_constant(" + p.presentIf + ")]] of parameter '" + p.name +
-                                  "' must name a program-scope function constant");
-            continue;
+                                  "' must name a program-scope function constant, or a program-scope constant "
+                                  "computed from them");
         }
-        p.presentIf = "static_cast<bool>(" + constant->helper + "::value)";
     }
 }
 

@@ -12,6 +12,7 @@
 #include "compiler/token.h"
 #include "compiler/translate.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,9 +42,17 @@ std::vector<FunctionConstantDecl> findFunctionConstants(const Unit& unit, Diagno
 void findFunctionConstantUsers(const Unit& unit, const CallGraph& graph, const std::vector<EntryPoint>& entryPoints,
                                std::vector<FunctionConstantDecl>& constants);
 
+/// The program-scope `constant` variables computed from function constants (MLX's steel GEMM:
+/// `constant bool gather_bias = do_gather && use_out_source;`), by name, each with the C++
+/// that names it from the generated code.
+std::map<std::string, std::string> derivedFunctionConstants(const Unit& unit,
+                                                            const std::vector<FunctionConstantDecl>& constants);
+
 /// Resolves each parameter's `[[function_constant(name)]]` (ParamInfo::presentIf) to the
-/// constant's value as C++; a name that is not a bool function constant is an error.
-void resolveConditionalParameters(const std::vector<FunctionConstantDecl>& constants, const Location& where,
+/// constant's value as C++: a function constant, or one of `derived` (Apple's compiler takes
+/// those too); any other name is an error.
+void resolveConditionalParameters(const std::vector<FunctionConstantDecl>& constants,
+                                  const std::map<std::string, std::string>& derived, const Location& where,
                                   std::vector<ParamInfo>& params, Diagnostics& diagnostics);
 
 /// Rewrites the declarations of Findings::functionConstants and the

@@ -167,5 +167,30 @@ TEST(FunctionConstants, RepeatedInExplicitInstantiations) {
     EXPECT_FALSE(helper.ok);
 }
 
+// Test that an argument may be present under a program-scope constant computed from function
+// constants (MLX's steel GEMM, copied by candle: `constant bool gather_bias = do_gather &&
+// use_out_source;`), through another such constant too, and that its presence is that
+// constant's value; a constant computed from none is still an error.
+TEST(FunctionConstants, ArgumentsUnderDerivedConstants) {
+    const std::string constants = "constant bool use_out [[function_constant(100)]];\n"
+                                  "constant bool do_gather [[function_constant(300)]];\n"
+                                  "constant bool gather_bias = do_gather && use_out;\n"
+                                  "constant bool no_bias = !gather_bias;\n"
+                                  "constant bool fixed = true;\n";
+    const Translation t = translate(constants +
+                                        "kernel void k(device float* out [[buffer(0)]],\n"
+                                        "    const constant uint* idx [[buffer(12), function_constant(gather_bias)]],\n"
+                                        "    const constant uint* alt [[buffer(13), function_constant(no_bias)]]) {\n"
+                                        "  out[0] = gather_bias ? float(idx[0]) : float(alt[0]);\n}\n",
+                                    TranslateOptions{});
+    ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics).front();
+    EXPECT_NE(t.cpp.find("(static_cast<bool>(::gather_bias) ? MC_PARAM_BUFFER : MC_PARAM_ABSENT)"),
+              std::string::npos);
+    EXPECT_NE(t.cpp.find("(static_cast<bool>(::no_bias) ? MC_PARAM_BUFFER : MC_PARAM_ABSENT)"), std::string::npos);
+    const Translation fixed = translate(constants + "kernel void k(device float* o [[buffer(0), function_constant(fixed)]]) {}\n",
+                                        TranslateOptions{});
+    EXPECT_FALSE(fixed.ok);
+}
+
 } // namespace
 } // namespace metalcpu::msl
