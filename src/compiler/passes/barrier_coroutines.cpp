@@ -11,6 +11,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -172,29 +173,43 @@ std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, const O
 
 // Finds the body's SIMD-group calls (simd_*, quad_*, matrix products) and the matrix
 // functions that need only the caller's lane; false when a call is not a whole statement's
-// value, or one of them or another barrier-like function is in a lambda or local class.
+// value, or one of them or another barrier-like function is in a lambda or local class, with
+// `refusal` saying which and why.
 bool findCollectives(const Unit& unit, const FunctionDecl& f, const OwnStatements& statements,
                      const std::vector<bool>& nested, std::vector<CollectiveStatement>& out,
-                     std::vector<std::size_t>& laneUsers) {
+                     std::vector<std::size_t>& laneUsers, WorkItemRefusal& refusal) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
+    const auto inNestedBody = [&](std::size_t i) {
+        refusal.token = i;
+        refusal.reason = "'" + tokens[i].spelling + "' is called in a lambda or a local class";
+        return false;
+    };
     for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
         const Token& t = tokens[i];
         if (t.isIdentifier() && isMatrixDeclarationWithArguments(tokens, partner, i, f.bodyClose)) {
-            if (nested[i - f.bodyOpen]) return false;
+            if (nested[i - f.bodyOpen]) return inNestedBody(i);
             laneUsers.push_back(i);
             continue;
         }
         if (!t.isIdentifier() || isBarrierName(t.spelling) || !isBarrierFunction(t.spelling) ||
             unit.callOpen(i) == kNoToken)
             continue;
-        if (nested[i - f.bodyOpen]) return false;
+        if (nested[i - f.bodyOpen]) return inNestedBody(i);
         if (isMatrixLaneUser(t.spelling)) {
             laneUsers.push_back(i);
             continue;
         }
         auto statement = collectiveStatement(unit, statements, i);
-        if (!statement) return false;
+        if (!statement) {
+            refusal.token = i;
+            refusal.reason = isMatrixProductName(t.spelling)
+                                 ? "SIMD-group matrix product '" + t.spelling + "' is not a call statement of its own"
+                                 : "SIMD-group function '" + t.spelling +
+                                       "' is not the whole value of a statement (`x = " + t.spelling +
+                                       "(...);`): it is an operand, an argument or a condition, or is qualified";
+            return false;
+        }
         out.push_back(*statement);
     }
     return true;
@@ -220,10 +235,11 @@ bool isArgumentlessMemberCall(const Unit& unit, std::size_t op) {
 }
 
 // Finds the body's tensor operations (TensorOperationStatement); false when one of them, or a
-// name the body declares as an operation, is used any other way (findCoroutineKernels()).
+// name the body declares as an operation, is used any other way (findCoroutineKernels()),
+// with `at` the token where.
 bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStatements& statements,
                           const std::vector<bool>& nested, bool fileNamesOperations,
-                          std::vector<TensorOperationStatement>& out) {
+                          std::vector<TensorOperationStatement>& out, std::size_t& at) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     // The operations the body declares: `[ns::]matmul2d<...> NAME;` (or `NAME{...};`, `NAME(...);`).
@@ -231,6 +247,7 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStat
     for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
         const Token& t = tokens[i];
         if (!t.isIdentifier("matmul2d") && !t.isIdentifier("convolution2d")) continue;
+        at = i;
         if (nested[i - f.bodyOpen]) return false;
         const std::size_t start = unit.qualifiedNameStart(i);
         std::size_t name = i + 1;
@@ -258,6 +275,7 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStat
         const auto operation = operations.find(t.spelling);
         const bool memberRun = fileNamesOperations && t.spelling == "run" && unit.isAccessedMember(i);
         if (!reduction && operation == operations.end() && !memberRun) continue;
+        at = i;
         if (nested[i - f.bodyOpen]) return false;
         if (reduction) {
             const std::size_t start = unit.qualifiedNameStart(i);
@@ -301,44 +319,164 @@ std::vector<std::size_t> reachableFromKernel(const Unit& unit, const CallGraph& 
     return instantiated ? reached : reachableFunctions(graph, kernel);
 }
 
+namespace {
+
+// What a barrier-like name is, for a refusal's words.
+std::string barrierKind(const std::string& name) {
+    if (isBarrierName(name)) return "barrier '" + name + "'";
+    if (isMatrixProductName(name) || isMatrixLaneUser(name)) return "SIMD-group matrix function '" + name + "'";
+    if (isBarrierFunction(name)) return "SIMD-group function '" + name + "'";
+    return "tensor operation '" + name + "'";
+}
+
+// The first barrier, collective or tensor operation written in function `function`'s body,
+// or kNoToken (a body that uses one only through an alias of an operation's type).
+std::size_t firstBarrierLike(const Unit& unit, const FunctionDecl& f) {
+    for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+        const Token& t = unit[i];
+        if (!t.isIdentifier()) continue;
+        if ((isBarrierFunction(t.spelling) && unit.callOpen(i) != kNoToken) || isTensorOperationName(t.spelling) ||
+            isCooperativeTensorName(t.spelling))
+            return i;
+    }
+    return kNoToken;
+}
+
+// The first call in function `caller`'s body of a function named `name` (`name(`, `name<...>(`,
+// `x.name(`), or kNoToken.
+std::size_t firstCallOf(const Unit& unit, const FunctionDecl& caller, const std::string& name) {
+    const std::string plain = name == "operator()" ? std::string() : name;
+    for (std::size_t i = caller.bodyOpen + 1; i < caller.bodyClose; ++i)
+        if (unit[i].isIdentifier() && unit[i].spelling == plain && unit.callOpen(i) != kNoToken) return i;
+    return kNoToken;
+}
+
+// Why kernel `kernel` keeps the fibers although its body may be fine: a function it reaches
+// (`reached`) other than itself uses a barrier, collective or tensor operation. Names the
+// kernel's call that leads there (the first step of a shortest path over the call graph) and
+// the construct in the helper; kNoToken as the call when only a call through a function
+// pointer or functor leads there.
+WorkItemRefusal helperRefusal(const Unit& unit, const CallGraph& graph, std::size_t kernel,
+                              const std::vector<std::size_t>& reached) {
+    const Module& module = unit.module();
+    const std::set<std::size_t> reachable(reached.begin(), reached.end());
+    std::map<std::size_t, std::size_t> firstStep; // function -> the kernel's callee that leads to it
+    std::vector<std::size_t> queue;
+    for (std::size_t c : graph.callees[kernel])
+        if (c != kernel && reachable.count(c) && firstStep.emplace(c, c).second) queue.push_back(c);
+    std::size_t target = kNoToken;
+    for (std::size_t q = 0; q < queue.size() && target == kNoToken; ++q) {
+        const std::size_t f = queue[q];
+        if (graph.usesBarriersDirectly[f]) {
+            target = f;
+            break;
+        }
+        for (std::size_t c : graph.callees[f])
+            if (c != kernel && reachable.count(c) && firstStep.emplace(c, firstStep[f]).second) queue.push_back(c);
+    }
+    WorkItemRefusal refusal;
+    refusal.function = kernel;
+    if (target == kNoToken) {
+        // Only an opaque call reaches it: name one such function.
+        for (std::size_t r : reached)
+            if (r != kernel && graph.usesBarriersDirectly[r]) target = r;
+        refusal.token = module.functions[kernel].nameToken;
+        refusal.reason = "a call through a function pointer or functor may reach '" + module.functions[target].name +
+                         "', which uses ";
+    } else {
+        const FunctionDecl& step = module.functions[firstStep[target]];
+        refusal.token = firstCallOf(unit, module.functions[kernel], step.name);
+        if (refusal.token == kNoToken) refusal.token = module.functions[kernel].nameToken;
+        refusal.reason = "it calls '" + step.name + "'";
+        if (firstStep[target] != target) refusal.reason += ", which reaches '" + module.functions[target].name + "'";
+        refusal.reason += ", which uses ";
+    }
+    const FunctionDecl& helper = module.functions[target];
+    const std::size_t construct = firstBarrierLike(unit, helper);
+    refusal.related = construct == kNoToken ? helper.nameToken : construct;
+    refusal.reason += construct == kNoToken ? std::string("a tensor operation") : barrierKind(unit[construct].spelling);
+    refusal.afterRelated = ": barriers and SIMD-group functions are split at (and suspended at) only where the "
+                           "kernel's own body calls them";
+    return refusal;
+}
+
+} // namespace
+
 std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph,
-                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics) {
+                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics,
+                                                  std::vector<WorkItemRefusal>& refusals) {
     const TokenList& tokens = unit.tokens();
     const Module& module = unit.module();
     std::vector<CoroutineKernel> out;
+    std::size_t ownBarrier = kNoToken; // a function of the file named like Metal's barriers
     for (const FunctionDecl& f : module.functions)
-        if (f.hasBody && isBarrierName(f.name)) return out; // calls may not be Metal's barriers
+        if (f.hasBody && isBarrierName(f.name) && ownBarrier == kNoToken) ownBarrier = f.nameToken;
     const bool fileNamesOperations = namesOperationTypes(tokens);
 
     for (std::size_t fi = 0; fi < module.functions.size(); ++fi) {
         const FunctionDecl& f = module.functions[fi];
-        if (!f.isKernel || !f.hasBody || !f.enclosingClass.empty() || !graph.usesBarriersDirectly[fi]) continue;
-        bool eligible = true;
-        for (std::size_t r : reachableFromKernel(unit, graph, entryPoints, fi))
-            if (r != fi && graph.usesBarriersDirectly[r]) eligible = false;
-        if (!eligible) continue;
+        if (!f.isKernel || !f.hasBody || !f.enclosingClass.empty()) continue;
+        const auto refuse = [&](std::size_t token, std::string reason) {
+            refusals.push_back({fi, token == kNoToken ? f.nameToken : token, std::move(reason)});
+        };
+        const std::vector<std::size_t> reached = reachableFromKernel(unit, graph, entryPoints, fi);
+        bool reachesOthers = false;
+        for (std::size_t r : reached)
+            if (r != fi && graph.usesBarriersDirectly[r]) reachesOthers = true;
+        if (!graph.usesBarriersDirectly[fi] && !reachesOthers) continue; // no barrier at all
+        if (ownBarrier != kNoToken) {
+            refuse(ownBarrier, "the file defines a function named '" + tokens[ownBarrier].spelling +
+                                   "', so its calls may not be Metal's barriers");
+            continue;
+        }
+        if (reachesOthers) {
+            refusals.push_back(helperRefusal(unit, graph, fi, reached));
+            continue;
+        }
 
         // A body the statement parser could not delimit (Unit::lexicalBodies()) has no
         // statements to suspend at: the kernel keeps the fibers.
         const std::vector<Statement>* body = unit.body(fi);
-        if (!body) continue;
+        if (!body) {
+            refuse(f.bodyOpen, "its body could not be parsed into statements");
+            continue;
+        }
         const OwnStatements statements(unit, *body);
         CoroutineKernel kernel;
         const std::vector<bool> nested = nestedTokens(unit, fi);
-        if (!findCollectives(unit, f, statements, nested, kernel.collectives, kernel.laneUsers) ||
-            !findTensorOperations(unit, f, statements, nested, fileNamesOperations, kernel.tensorOperations))
+        WorkItemRefusal collectiveRefusal{fi, kNoToken, ""};
+        if (!findCollectives(unit, f, statements, nested, kernel.collectives, kernel.laneUsers, collectiveRefusal)) {
+            refusals.push_back(std::move(collectiveRefusal));
             continue;
+        }
+        std::size_t operationAt = kNoToken;
+        if (!findTensorOperations(unit, f, statements, nested, fileNamesOperations, kernel.tensorOperations,
+                                  operationAt)) {
+            refuse(operationAt, "'" + (operationAt == kNoToken ? f.name : tokens[operationAt].spelling) +
+                                    "' is used other than as a tensor-operation statement of the body "
+                                    "(`op.run(...);`, `reduce_rows(...);`)");
+            continue;
+        }
         kernel.function = fi;
         std::size_t returnType = voidReturnType(unit, f);
-        if (returnType == kNoToken) continue;
+        if (returnType == kNoToken) {
+            refuse(f.nameToken, "its declaration is not `void` with only `kernel`, `static`, `inline` and "
+                                "attributes before the name");
+            continue;
+        }
         kernel.returnTypes.push_back(returnType);
+        bool eligible = true;
         for (std::size_t di = 0; di < module.functions.size() && eligible; ++di) {
             const FunctionDecl& d = module.functions[di];
             if (di == fi || !d.isKernel || d.name != f.name || d.namespaces != f.namespaces ||
                 !d.enclosingClass.empty())
                 continue;
             std::size_t other = d.hasBody ? kNoToken : voidReturnType(unit, d);
-            if (other == kNoToken) eligible = false; // an overload, or a prototype of another shape
+            if (other == kNoToken) {
+                eligible = false; // an overload, or a prototype of another shape
+                refuse(d.nameToken, "another declaration of the kernel is an overload or a prototype that is not "
+                                    "`void` with only `kernel`, `static`, `inline` and attributes before the name");
+            }
             kernel.returnTypes.push_back(other);
         }
         if (!eligible) continue;
@@ -350,13 +488,24 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
             // Only `[metal::]threadgroup_barrier(args);` as a statement of this body.
             const std::size_t start = nested[i - f.bodyOpen] ? kNoToken : calleeStart(unit, i);
             eligible = start != kNoToken && statements.isCallStatement(start, i + 1);
-            if (eligible) kernel.barriers.push_back({start, i + 1});
+            if (eligible)
+                kernel.barriers.push_back({start, i + 1});
+            else if (nested[i - f.bodyOpen])
+                refuse(i, "'" + tokens[i].spelling + "' is called in a lambda or a local class");
+            else
+                refuse(i, "'" + tokens[i].spelling + "' is not called as a statement of the body itself (`" +
+                              tokens[i].spelling + "(...);`): it is an operand or a for-loop increment, is taken by "
+                              "address or is qualified other than `metal::`");
         }
         // Nothing to suspend at (a kernel that only makes cooperative tensors): a coroutine
         // would have no co_await, so it stays on fibers, which keep the thread index too.
-        if (!eligible || (kernel.barriers.empty() && kernel.collectives.empty() && kernel.laneUsers.empty() &&
-                          kernel.tensorOperations.empty()))
+        if (eligible && kernel.barriers.empty() && kernel.collectives.empty() && kernel.laneUsers.empty() &&
+            kernel.tensorOperations.empty()) {
+            refuse(firstBarrierLike(unit, f), "it makes cooperative tensors but has no barrier or tensor operation to "
+                                              "suspend at");
             continue;
+        }
+        if (!eligible) continue;
         const char* reason = kernel.barriers.empty() ? "' uses tensor operations" : "' uses threadgroup barriers";
         for (std::size_t r : valueReturns)
             diagnostics.error(tokens[r].location,

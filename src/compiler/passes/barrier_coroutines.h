@@ -7,6 +7,8 @@
 #include "compiler/passes/pass.h"
 #include "compiler/scanner.h"
 
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace metalcpu::msl {
@@ -36,6 +38,22 @@ struct TensorOperationStatement {
     Kind kind = Kind::Run;
     TokenRange callee;    ///< `NAME . run`, or the reduction's name with its qualification
     std::size_t open = 0; ///< the call's `(`; its partner is the `)` before the `;`
+};
+
+/// Why a barrier kernel is not split into work-item loops: the first obstacle found, and
+/// where. For a coroutine kernel (or one with SIMD-group functions) the work-item-loop planner
+/// says it; for a kernel that keeps the fibers because it is not even a coroutine,
+/// findCoroutineKernels() does.
+struct WorkItemRefusal {
+    WorkItemRefusal(std::size_t function_ = 0, std::size_t token_ = kNoToken, std::string reason_ = {})
+        : function(function_), token(token_), reason(std::move(reason_)) {}
+    std::size_t function = 0;     ///< Module::functions
+    std::size_t token = kNoToken; ///< where the obstacle is written (kNoToken: the kernel's name)
+    std::string reason;
+    /// A second place the reason points at (the barrier or collective inside a helper the
+    /// kernel calls), reported after `reason` as " (file:line:column)", then `afterRelated`.
+    std::size_t related = kNoToken;
+    std::string afterRelated;
 };
 
 /// A kernel definition that gets the coroutine lowering, and the tokens the rewrite edits.
@@ -88,8 +106,12 @@ struct CoroutineKernel {
 ///     prototype of that shape;
 ///   - the file defines no function named threadgroup_barrier or simdgroup_barrier.
 /// Reports `return expr;` in such a kernel (a coroutine kernel cannot return a value).
+/// Every other kernel that reaches a barrier, collective or tensor operation keeps the fibers;
+/// the first reason found for each, naming the construct and where it is written (for one
+/// reached through a helper: the kernel's call and the helper's barrier), goes to `refusals`.
 std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph,
-                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics);
+                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics,
+                                                  std::vector<WorkItemRefusal>& refusals);
 
 /// The functions kernel `kernel` (a Module::functions index) can reach, as its lowering must
 /// assume: for a kernel template, the union over its explicit instantiations of what each
