@@ -142,6 +142,23 @@ std::optional<CollectiveStatement> productStatement(const Unit& unit, const OwnS
     return std::nullopt;
 }
 
+// The statement `target op= call;` whose call, from `start` (its callee or object) to the `)`
+// of `open`, is the whole value, with before the target only names and `::`: the name alone
+// (`x`, `ns::x`) or a declaration of it (`float x`, `const uint s`, `metal::float4 v`).
+std::optional<CollectiveStatement> assignedCall(const Unit& unit, const OwnStatements& statements, std::size_t start,
+                                                std::size_t open) {
+    const TokenList& tokens = unit.tokens();
+    const std::size_t assignment = unit.assignmentBefore(start);
+    const Statement* statement = statements.callStatement(open);
+    if (assignment == kNoToken || !statement || assignment <= statement->keyword) return std::nullopt;
+    const TokenRole target = unit.role(assignment - 1);
+    if (target != TokenRole::Name && target != TokenRole::Declarator && target != TokenRole::QualifiedPart)
+        return std::nullopt;
+    for (std::size_t k = statement->keyword; k < assignment; ++k)
+        if (!tokens[k].isIdentifier() && !tokens[k].isPunct("::")) return std::nullopt;
+    return CollectiveStatement{{statement->keyword, unit.partner()[open] + 2}, {start, open}, open};
+}
+
 // The statement whose whole value is the SIMD-group call with its name at `name`:
 // `[T] x op= [metal::]simd_f(args);` at the start of a statement of the body, or a matrix
 // product as a statement; nullopt for any other place (an operand, an argument, a
@@ -158,17 +175,34 @@ std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, const O
     const std::size_t start = calleeStart(unit, name);
     if (start == kNoToken) return std::nullopt;
     if (product) return productStatement(unit, statements, name, start);
-    // `target op= call;`, with before the target only names and `::`: the name alone (`x`,
-    // `ns::x`) or a declaration of it (`float x`, `const uint s`, `metal::float4 v`).
-    const std::size_t assignment = unit.assignmentBefore(start);
-    const Statement* statement = statements.callStatement(open);
-    if (assignment == kNoToken || !statement || assignment <= statement->keyword) return std::nullopt;
-    const TokenRole target = unit.role(assignment - 1);
-    if (target != TokenRole::Name && target != TokenRole::Declarator && target != TokenRole::QualifiedPart)
+    return assignedCall(unit, statements, start, open);
+}
+
+// The statement whose whole value is the call of collective helper `name` (`[T] x op=
+// name(args);` or `... = obj.name(args);` with `obj` a plain name), or nullopt.
+std::optional<CollectiveStatement> helperStatement(const Unit& unit, const OwnStatements& statements,
+                                                   std::size_t name) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    const std::size_t open = name + 1;
+    if (unit.role(open) != TokenRole::CallOpen || partner[open] == kNoToken) return std::nullopt;
+    std::size_t start = name, object = kNoToken;
+    if (unit.role(name) == TokenRole::Member) {
+        // `obj.name(`: the object a name alone, not itself a member or qualified.
+        if (name < 3 || !tokens[name - 1].isPunct(".") || !tokens[name - 2].isIdentifier() ||
+            unit.role(name - 2) != TokenRole::Name || unit.qualifiedNameStart(name - 2) != name - 2 ||
+            tokens[name - 3].isPunct(".") || tokens[name - 3].isPunct("->"))
+            return std::nullopt;
+        start = object = name - 2;
+    } else if (unit.qualifiedNameStart(name) != name) {
         return std::nullopt;
-    for (std::size_t k = statement->keyword; k < assignment; ++k)
-        if (!tokens[k].isIdentifier() && !tokens[k].isPunct("::")) return std::nullopt;
-    return CollectiveStatement{{statement->keyword, partner[open] + 2}, {start, name + 1}, open};
+    }
+    auto c = assignedCall(unit, statements, start, open);
+    if (c) {
+        c->helper = true;
+        c->object = object;
+    }
+    return c;
 }
 
 // Finds the body's SIMD-group calls (simd_*, quad_*, matrix products) and the matrix
@@ -176,8 +210,9 @@ std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, const O
 // value, or one of them or another barrier-like function is in a lambda or local class, with
 // `refusal` saying which and why.
 bool findCollectives(const Unit& unit, const FunctionDecl& f, const OwnStatements& statements,
-                     const std::vector<bool>& nested, std::vector<CollectiveStatement>& out,
-                     std::vector<std::size_t>& laneUsers, WorkItemRefusal& refusal) {
+                     const std::vector<bool>& nested, const std::set<std::string, std::less<>>& helpers,
+                     std::vector<CollectiveStatement>& out, std::vector<std::size_t>& laneUsers,
+                     WorkItemRefusal& refusal) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     const auto inNestedBody = [&](std::size_t i) {
@@ -190,6 +225,19 @@ bool findCollectives(const Unit& unit, const FunctionDecl& f, const OwnStatement
         if (t.isIdentifier() && isMatrixDeclarationWithArguments(tokens, partner, i, f.bodyClose)) {
             if (nested[i - f.bodyOpen]) return inNestedBody(i);
             laneUsers.push_back(i);
+            continue;
+        }
+        if (t.isIdentifier() && helpers.count(t.spelling) && unit.callOpen(i) != kNoToken) {
+            if (nested[i - f.bodyOpen]) return inNestedBody(i);
+            auto statement = helperStatement(unit, statements, i);
+            if (!statement) {
+                refusal.token = i;
+                refusal.reason = "'" + t.spelling + "', whose body is a SIMD-group function, is not the whole value "
+                                 "of a statement (`x = " + t.spelling + "(...);`, `x = obj." + t.spelling +
+                                 "(...);`): it is an operand, an argument or a condition, or is qualified";
+                return false;
+            }
+            out.push_back(*statement);
             continue;
         }
         if (!t.isIdentifier() || isBarrierName(t.spelling) || !isBarrierFunction(t.spelling) ||
@@ -351,35 +399,71 @@ std::size_t firstCallOf(const Unit& unit, const FunctionDecl& caller, const std:
     return kNoToken;
 }
 
+// The names whose every function with a body is a collective helper (isCollectiveHelper()),
+// none of them named as a value (a function pointer could call it from anywhere): a call of
+// such a name in a kernel's body can be split at. The file's own functions only, so a name
+// spelt like Metal's (MLX's `simd_scan` members) counts, but not one of Metal's barriers.
+std::set<std::string, std::less<>> collectiveHelperNames(const Unit& unit, const CallGraph& graph) {
+    std::set<std::string, std::less<>> names;
+    const std::set<std::size_t> values(graph.namedAsValue.begin(), graph.namedAsValue.end());
+    for (const auto& [name, functions] : graph.byName) {
+        if (name == "operator()" || isBarrierName(name) || isTensorOperationName(name)) continue;
+        bool all = !functions.empty();
+        for (std::size_t f : functions)
+            all = all && !values.count(f) && !unit.module().functions[f].isKernel && isCollectiveHelper(unit, graph, f);
+        if (all) names.insert(name);
+    }
+    return names;
+}
+
 // Why kernel `kernel` keeps the fibers although its body may be fine: a function it reaches
-// (`reached`) other than itself uses a barrier, collective or tensor operation. Names the
-// kernel's call that leads there (the first step of a shortest path over the call graph) and
-// the construct in the helper; kNoToken as the call when only a call through a function
-// pointer or functor leads there.
-WorkItemRefusal helperRefusal(const Unit& unit, const CallGraph& graph, std::size_t kernel,
-                              const std::vector<std::size_t>& reached) {
+// (`reached`) other than itself uses a barrier, collective or tensor operation, other than a
+// collective helper the kernel's body calls itself (`helpers`, whose calls findCollectives()
+// judges). Names the kernel's call that leads there (the first step of a shortest path over
+// the call graph) and the construct in the function; kNoToken as the call when only a call
+// through a function pointer or functor leads there. nullopt when nothing does.
+std::optional<WorkItemRefusal> helperRefusal(const Unit& unit, const CallGraph& graph, std::size_t kernel,
+                                             const std::vector<std::size_t>& reached,
+                                             const std::set<std::string, std::less<>>& helpers) {
     const Module& module = unit.module();
+    const auto isHelper = [&](std::size_t f) { return helpers.count(module.functions[f].name) != 0; };
     const std::set<std::size_t> reachable(reached.begin(), reached.end());
     std::map<std::size_t, std::size_t> firstStep; // function -> the kernel's callee that leads to it
     std::vector<std::size_t> queue;
-    for (std::size_t c : graph.callees[kernel])
-        if (c != kernel && reachable.count(c) && firstStep.emplace(c, c).second) queue.push_back(c);
     std::size_t target = kNoToken;
+    for (std::size_t c : graph.callees[kernel]) {
+        if (c == kernel || !reachable.count(c) || !firstStep.emplace(c, c).second) continue;
+        // Of the functions a call may be (by name), name one that is not a collective helper
+        // when there is one: that is what keeps its name from being split at.
+        if (graph.usesBarriersDirectly[c] && !isHelper(c) &&
+            (target == kNoToken || (isCollectiveHelper(unit, graph, target) && !isCollectiveHelper(unit, graph, c))))
+            target = c;
+        queue.push_back(c);
+    }
+    // Beyond the kernel's own calls, any barrier-like function blocks, a helper too (its call
+    // is not a statement of the kernel's body).
     for (std::size_t q = 0; q < queue.size() && target == kNoToken; ++q) {
         const std::size_t f = queue[q];
-        if (graph.usesBarriersDirectly[f]) {
-            target = f;
-            break;
+        for (std::size_t c : graph.callees[f]) {
+            if (c == kernel || !reachable.count(c)) continue;
+            if (graph.usesBarriersDirectly[c]) {
+                firstStep[c] = firstStep[f];
+                target = c;
+                break;
+            }
+            if (firstStep.emplace(c, firstStep[f]).second) queue.push_back(c);
         }
-        for (std::size_t c : graph.callees[f])
-            if (c != kernel && reachable.count(c) && firstStep.emplace(c, firstStep[f]).second) queue.push_back(c);
     }
     WorkItemRefusal refusal;
     refusal.function = kernel;
     if (target == kNoToken) {
         // Only an opaque call reaches it: name one such function.
+        const std::vector<std::size_t>& own = graph.callees[kernel];
         for (std::size_t r : reached)
-            if (r != kernel && graph.usesBarriersDirectly[r]) target = r;
+            if (r != kernel && graph.usesBarriersDirectly[r] &&
+                !(isHelper(r) && std::find(own.begin(), own.end(), r) != own.end()))
+                target = r;
+        if (target == kNoToken) return std::nullopt;
         refusal.token = module.functions[kernel].nameToken;
         refusal.reason = "a call through a function pointer or functor may reach '" + module.functions[target].name +
                          "', which uses ";
@@ -395,12 +479,41 @@ WorkItemRefusal helperRefusal(const Unit& unit, const CallGraph& graph, std::siz
     const std::size_t construct = firstBarrierLike(unit, helper);
     refusal.related = construct == kNoToken ? helper.nameToken : construct;
     refusal.reason += construct == kNoToken ? std::string("a tensor operation") : barrierKind(unit[construct].spelling);
-    refusal.afterRelated = ": barriers and SIMD-group functions are split at (and suspended at) only where the "
-                           "kernel's own body calls them";
+    refusal.afterRelated = ": barriers and SIMD-group functions are split at only where the kernel's own body calls "
+                           "them, or calls a collective helper (a function that only returns a SIMD-group function's "
+                           "value)";
     return refusal;
 }
 
 } // namespace
+
+bool isCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t function) {
+    const FunctionDecl& f = unit.module().functions[function];
+    if (!f.hasBody || f.bodyClose < f.bodyOpen + 6) return false;
+    const std::vector<std::size_t>& partner = unit.partner();
+    std::size_t i = f.bodyOpen + 1;
+    if (!unit[i].isIdentifier("return")) return false;
+    ++i;
+    // `[::]metal::` before the name, or nothing.
+    if (unit[i].isPunct("::")) ++i;
+    if (unit[i].isIdentifier("metal") && unit[i + 1].isPunct("::")) i += 2;
+    else if (i != f.bodyOpen + 2) return false;
+    const std::size_t name = i, open = i + 1;
+    const std::string& spelling = unit[name].spelling;
+    if (!unit[name].isIdentifier() || isBarrierName(spelling) || !isBarrierFunction(spelling) ||
+        isMatrixProductName(spelling) || isMatrixLaneUser(spelling) || graph.byName.count(spelling))
+        return false;
+    if (unit.role(open) != TokenRole::CallOpen || partner[open] == kNoToken || partner[open] + 2 != f.bodyClose ||
+        !unit[f.bodyClose - 1].isPunct(";"))
+        return false;
+    for (std::size_t k = open + 1; k < partner[open]; ++k) {
+        const TokenRole role = unit.role(k);
+        if (role == TokenRole::Assignment || role == TokenRole::CompoundAssignment || role == TokenRole::Increment ||
+            role == TokenRole::CallOpen || role == TokenRole::LambdaIntroducer || unit.isAssignmentOperator(k))
+            return false;
+    }
+    return true;
+}
 
 std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph,
                                                   const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics,
@@ -412,6 +525,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
     for (const FunctionDecl& f : module.functions)
         if (f.hasBody && isBarrierName(f.name) && ownBarrier == kNoToken) ownBarrier = f.nameToken;
     const bool fileNamesOperations = namesOperationTypes(tokens);
+    const std::set<std::string, std::less<>> helpers = collectiveHelperNames(unit, graph);
 
     for (std::size_t fi = 0; fi < module.functions.size(); ++fi) {
         const FunctionDecl& f = module.functions[fi];
@@ -430,8 +544,10 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
             continue;
         }
         if (reachesOthers) {
-            refusals.push_back(helperRefusal(unit, graph, fi, reached));
-            continue;
+            if (auto refusal = helperRefusal(unit, graph, fi, reached, helpers)) {
+                refusals.push_back(std::move(*refusal));
+                continue;
+            }
         }
 
         // A body the statement parser could not delimit (Unit::lexicalBodies()) has no
@@ -445,7 +561,8 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
         CoroutineKernel kernel;
         const std::vector<bool> nested = nestedTokens(unit, fi);
         WorkItemRefusal collectiveRefusal{fi, kNoToken, ""};
-        if (!findCollectives(unit, f, statements, nested, kernel.collectives, kernel.laneUsers, collectiveRefusal)) {
+        if (!findCollectives(unit, f, statements, nested, helpers, kernel.collectives, kernel.laneUsers,
+                             collectiveRefusal)) {
             refusals.push_back(std::move(collectiveRefusal));
             continue;
         }

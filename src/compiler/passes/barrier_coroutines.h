@@ -27,7 +27,20 @@ struct CollectiveStatement {
     std::size_t open = 0; ///< the call's `(`; its partner is the `)` before the `;`
     /// For a product: the `,` after the first argument (the result), else kNoToken.
     std::size_t resultComma = kNoToken;
+    /// The call is of a collective helper (isCollectiveHelper()) rather than of a SIMD-group
+    /// function: `x = scan(v);`, or `x = op.scan(v);` with `object` the token of `op` (a
+    /// variable of the body or a parameter), which is handed in with the arguments.
+    bool helper = false;
+    std::size_t object = kNoToken;
 };
+
+/// Whether function `function` is a *collective helper*: its body is only
+/// `return [metal::]simd_f(args);` (a simd_* or quad_* function, not one the file defines),
+/// whose arguments assign, increment and call nothing. Running it once per lane to record its
+/// collective's value and once more to replay it is then the same as running it once: it has
+/// no effect but its value. A call of one written as a whole statement of a kernel's body
+/// (and nowhere else in the file but such statements) is split at as a collective statement.
+bool isCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t function);
 
 /// A Metal 4 tensor operation written as a statement of the kernel's body:
 /// `NAME.run(args);` with NAME declared in the body as a matmul2d or convolution2d, or
