@@ -369,8 +369,11 @@ std::vector<std::size_t> reachableFromKernel(const Unit& unit, const CallGraph& 
 
 namespace {
 
-// What a barrier-like name is, for a refusal's words.
-std::string barrierKind(const std::string& name) {
+// What a barrier-like name is, for a refusal's words. A function of the file spelt like a
+// SIMD-group function (MLX's `simd_scan` members, its `simd_shuffle_down` overloads) is named
+// as that.
+std::string barrierKind(const CallGraph& graph, const std::string& name) {
+    if (graph.byName.count(name)) return "'" + name + "' (a SIMD-group function, or the file's function of that name)";
     if (isBarrierName(name)) return "barrier '" + name + "'";
     if (isMatrixProductName(name) || isMatrixLaneUser(name)) return "SIMD-group matrix function '" + name + "'";
     if (isBarrierFunction(name)) return "SIMD-group function '" + name + "'";
@@ -478,7 +481,7 @@ std::optional<WorkItemRefusal> helperRefusal(const Unit& unit, const CallGraph& 
     const FunctionDecl& helper = module.functions[target];
     const std::size_t construct = firstBarrierLike(unit, helper);
     refusal.related = construct == kNoToken ? helper.nameToken : construct;
-    refusal.reason += construct == kNoToken ? std::string("a tensor operation") : barrierKind(unit[construct].spelling);
+    refusal.reason += construct == kNoToken ? std::string("a tensor operation") : barrierKind(graph, unit[construct].spelling);
     refusal.afterRelated = ": barriers and SIMD-group functions are split at only where the kernel's own body calls "
                            "them, or calls a collective helper (a function that only returns a SIMD-group function's "
                            "value)";
