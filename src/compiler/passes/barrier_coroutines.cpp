@@ -492,7 +492,11 @@ std::optional<WorkItemRefusal> helperRefusal(const Unit& unit, const CallGraph& 
 
 bool isCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t function) {
     const FunctionDecl& f = unit.module().functions[function];
-    if (!f.hasBody || f.bodyClose < f.bodyOpen + 6) return false;
+    if (!f.hasBody || f.bodyClose < f.bodyOpen + 6 || f.parametersOpen == kNoToken) return false;
+    // Parameters by value: the statement hands in copies of the arguments, which a reference
+    // parameter could not bind (nor write back through).
+    for (std::size_t k = f.parametersOpen + 1; k < f.parametersClose; ++k)
+        if (unit[k].isPunct("&") || unit[k].isPunct("&&")) return false;
     const std::vector<std::size_t>& partner = unit.partner();
     std::size_t i = f.bodyOpen + 1;
     if (!unit[i].isIdentifier("return")) return false;

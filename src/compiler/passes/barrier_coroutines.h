@@ -34,9 +34,9 @@ struct CollectiveStatement {
     std::size_t object = kNoToken;
 };
 
-/// Whether function `function` is a *collective helper*: its body is only
-/// `return [metal::]simd_f(args);` (a simd_* or quad_* function, not one the file defines),
-/// whose arguments assign, increment and call nothing. Running it once per lane to record its
+/// Whether function `function` is a *collective helper*: its parameters are taken by value and
+/// its body is only `return [metal::]simd_f(args);` (a simd_* or quad_* function, not one the
+/// file defines), whose arguments assign, increment and call nothing. Running it once per lane to record its
 /// collective's value and once more to replay it is then the same as running it once: it has
 /// no effect but its value. A call of one written as a whole statement of a kernel's body
 /// (and nowhere else in the file but such statements) is split at as a collective statement.

@@ -609,8 +609,9 @@ TEST(WorkItemLoops, ShiftAssignmentsAroundCollectives) {
 // a whole statement is split at like the collective itself: free and member helpers, the
 // member's object handed in first, the helper called on a copy under simd_helper_scope; and
 // what keeps the fibers: a helper in an operand, a helper of more than one statement, one
-// with a side effect in its collective's arguments, one called from another function, one
-// named as a value, an overload of the name that is not a helper.
+// with a side effect or a call in its collective's arguments, one taking a reference, one
+// called from another function, one named as a value, a function of the name that is not a
+// helper.
 TEST(WorkItemLoops, CollectiveHelperStatements) {
     const std::string helpers = "float scan(float x) { return simd_prefix_inclusive_sum(x); }\n"
                                 "struct Sum { float total(float x, ushort d) { return metal::simd_shuffle_down(x, d); } };\n";
@@ -646,6 +647,8 @@ TEST(WorkItemLoops, CollectiveHelperStatements) {
                             kernel("  float y = scan(a[i]);\n  a[i] = y;")));
     EXPECT_TRUE(keepsFibers("float scan(float x) { return simd_prefix_inclusive_sum(abs(x)); }\n" +
                             kernel("  float y = scan(a[i]);\n  a[i] = y;")));
+    EXPECT_TRUE(keepsFibers("float scan(thread float& x) { return simd_prefix_inclusive_sum(x); }\n" +
+                            kernel("  float x = a[i];\n  float y = scan(x);\n  a[i] = y;")));
     EXPECT_TRUE(keepsFibers(scan + "float outer(float x) { return scan(x); }\n" +
                             kernel("  float y = scan(a[i]);\n  float z = outer(y);\n  a[i] = z;")));
     EXPECT_TRUE(keepsFibers(scan + "constant auto fn = &scan;\n" + kernel("  float y = scan(a[i]);\n  a[i] = y;")));
