@@ -55,17 +55,21 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
         info.usesCoroutines = coroutines.count(e.function) != 0;
         info.interleavesThreads = interleaved.count(e.function) != 0;
         info.usesWorkItemLoops = info.interleavesThreads || workItemLoops.count(e.function) != 0;
+        const auto place = [&](std::size_t token) {
+            const Location at = tokens[token].location;
+            return files.reportedName(at.file) + ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
+        };
         const auto refusalOf = [&](const std::vector<WorkItemRefusal>& refusals) {
             std::string text;
             for (const WorkItemRefusal& r : refusals) {
-                if (r.function != e.function || r.token == kNoToken) continue;
-                const Location at = tokens[r.token].location;
-                text = files.reportedName(at.file) + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
-                       ": " + r.reason;
+                if (r.function != e.function) continue;
+                text = place(r.token == kNoToken ? f.nameToken : r.token) + ": " + r.reason;
+                if (r.related != kNoToken) text += " (" + place(r.related) + ")" + r.afterRelated;
             }
             return text;
         };
-        info.workItemLoopsRefusal = refusalOf(found.workItemRefusals);
+        // An instantiation that reaches no barrier runs as a plain loop: nothing to explain.
+        if (info.usesBarriers) info.workItemLoopsRefusal = refusalOf(found.workItemRefusals);
         info.interleavingRefusal = refusalOf(found.interleavingRefusals);
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose && !info.loopsInBody; ++i)
             info.loopsInBody = tokens[i].isIdentifier("for") || tokens[i].isIdentifier("while") || tokens[i].isIdentifier("do");

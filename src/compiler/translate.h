@@ -133,9 +133,10 @@ struct KernelInfo {
     /// MC_KERNEL_WORK_ITEM_LOOPS. Chosen over coroutines when the kernel's barriers sit only in
     /// its body's straight-line code, blocks, loops and ifs (docs/compiler.md has the rules).
     bool usesWorkItemLoops = false;
-    /// For a barrier kernel not split into work-item loops whose barriers the front end could
-    /// place (a coroutine, or fibers for SIMD-group functions): "file:line:column: why", the
-    /// first obstacle found. Empty otherwise (a kernel reaching barriers through helpers, say).
+    /// For a barrier kernel not split into work-item loops (a coroutine, or on fibers):
+    /// "file:line:column: why", the first obstacle found; for one reached through a helper,
+    /// the kernel's call and, in parentheses, the helper's barrier or collective. Empty for a
+    /// kernel that is split, and for an instantiation that reaches no barrier.
     std::string workItemLoopsRefusal;
     /// A barrier-free kernel lowered as work-item loops (usesWorkItemLoops) to interleave its
     /// threads: each loop of its body with a uniform header runs once per group and its body

@@ -24,6 +24,12 @@ void dumpPipeline(const std::string& uid, const std::string& label, const mc_ker
     support::logExceptStderr(spdlog::level::info, line);
 }
 
+/// Whether the kernel runs one fiber per thread: it has barriers or SIMD-group functions the
+/// front end could split at neither as work-item loops nor as a coroutine.
+bool runsOnFibers(const mc_kernel& kernel) {
+    return (kernel.flags & MC_KERNEL_USES_BARRIERS) && !(kernel.flags & (MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_COROUTINES));
+}
+
 /// How the front end lowered a kernel: what METALCPU_LOG_LEVEL=debug shows for each pipeline,
 /// so a kernel that fell back to fibers (the slow path) can be seen.
 const char* loweringOf(const mc_kernel& kernel) {
@@ -31,7 +37,7 @@ const char* loweringOf(const mc_kernel& kernel) {
         return "work-item loops (no barriers: the group's threads interleaved in its uniform loops)";
     if (kernel.flags & MC_KERNEL_WORK_ITEM_LOOPS) return "work-item loops (split at its barriers and SIMD-group functions)";
     if (kernel.flags & MC_KERNEL_COROUTINES) return "coroutines";
-    if (kernel.flags & MC_KERNEL_USES_BARRIERS)
+    if (runsOnFibers(kernel))
         return "fibers (barriers or SIMD-group functions the front end could not split at)";
     return "one loop over each group's threads";
 }
@@ -124,8 +130,13 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
     MTL::ComputePipelineState* pipeline =
         ns::make<ComputePipelineState>(device, library, &kernel, maxThreads, staticMemory, validated, identity.uid);
     if (label) ns::implOf<ComputePipelineState>(pipeline)->label().set(label);
-    support::log().debug("pipeline for kernel '{}'{}: {}; code: {}", kernel.name,
-                         validated ? " (shader validation)" : "", loweringOf(kernel), codeGenerationOf(kernel));
+    // A kernel on fibers (the slow path) says why, so that whoever tunes it need not find the
+    // library's compile log (a library from a cache or a .metallib was translated elsewhere).
+    const bool fibers = runsOnFibers(kernel);
+    support::log().debug("pipeline for kernel '{}'{}: {}{}{}; code: {}", kernel.name,
+                         validated ? " (shader validation)" : "", loweringOf(kernel),
+                         fibers && kernel.fibers_reason && *kernel.fibers_reason ? ": " : "",
+                         fibers && kernel.fibers_reason ? kernel.fibers_reason : "", codeGenerationOf(kernel));
     // Every pipeline, instrumented or not: its UID is what selects it.
     if (settings.enabled && settings.dumpPipelines) dumpPipeline(identity.uid, identity.label, kernel, validated);
     return pipeline;

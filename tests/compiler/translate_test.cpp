@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <sstream>
 #include <tuple>
@@ -166,7 +167,7 @@ TEST(Translate, CodeGenerationPerShape) {
 }
 
 // Test that a barrier kernel left a coroutine (or on fibers) says why and where, and that a
-// split kernel, or one reaching its barrier through a helper, says nothing.
+// split kernel says nothing.
 TEST(Translate, WorkItemLoopsRefusals) {
     const char* source = "# 1 \"r.metal\"\n"
                          "void bump(thread uint& k) { k = min(k, 8u); }\n"
@@ -202,7 +203,87 @@ TEST(Translate, WorkItemLoopsRefusals) {
         << t.kernels[1].workItemLoopsRefusal;
     EXPECT_TRUE(t.kernels[2].usesWorkItemLoops);
     EXPECT_EQ(t.kernels[2].workItemLoopsRefusal, "");
-    EXPECT_EQ(t.kernels[3].workItemLoopsRefusal, "");
+    EXPECT_EQ(t.kernels[3].workItemLoopsRefusal.rfind(
+                  "r.metal:19:53: it calls 'sync', which uses barrier 'threadgroup_barrier' (r.metal:2:15): ", 0),
+              0u)
+        << t.kernels[3].workItemLoopsRefusal;
+}
+
+// Test that every kernel left on fibers says why, naming the construct and its line: a
+// collective in a member function of a template parameter's type (MLX's scan: a helper of
+// that name with a loop of collectives), reached two calls deep, in an operand, a barrier in a
+// lambda, a file with its own threadgroup_barrier; a kernel whose member helper is a
+// collective helper is split and, like a barrier-free kernel, says nothing.
+TEST(Translate, FiberKernelsSayWhy) {
+    const char* source = "# 1 \"f.metal\"\n"
+                         "struct Sum {\n"
+                         "    float scan(float x) { return simd_prefix_inclusive_sum(x); }\n"
+                         "};\n"
+                         "float outer(float x) { return Sum().scan(x); }\n"
+                         "template <typename Op>\n"
+                         "kernel void member(device float* a [[buffer(0)]], uint i [[thread_index_in_threadgroup]]) {\n"
+                         "    Op op;\n"
+                         "    float v = op.scan(a[i]);\n"
+                         "    a[i] = v;\n"
+                         "}\n"
+                         "template [[host_name(\"member_sum\")]] kernel void member<Sum>(device float*, uint);\n"
+                         "kernel void deep(device float* a [[buffer(0)]], uint i [[thread_index_in_threadgroup]]) {\n"
+                         "    a[i] = outer(a[i]);\n"
+                         "}\n"
+                         "kernel void operand(device float* a [[buffer(0)]], uint i [[thread_index_in_threadgroup]]) {\n"
+                         "    a[i] = 2.0f * simd_sum(a[i]);\n"
+                         "}\n"
+                         "kernel void lambda(device float* a [[buffer(0)]]) {\n"
+                         "    auto sync = [] { threadgroup_barrier(mem_flags::mem_none); };\n"
+                         "    sync();\n"
+                         "}\n"
+                         "kernel void plain(device float* a [[buffer(0)]], uint i [[thread_position_in_grid]]) {\n"
+                         "    a[i] += 1.0f;\n"
+                         "}\n"
+                         "struct Add { float step(float x) { return simd_sum(x); } };\n"
+                         "struct Max { float step(float x) { for (ushort k = 1; k < 32; k *= 2) x = max(x, simd_shuffle_up(x, k)); return x; } };\n"
+                         "template <typename Op>\n"
+                         "kernel void stepped(device float* a [[buffer(0)]], uint i [[thread_index_in_threadgroup]]) {\n"
+                         "    Op op;\n"
+                         "    float v = op.step(a[i]);\n"
+                         "    a[i] = v;\n"
+                         "}\n"
+                         "template [[host_name(\"stepped_add\")]] kernel void stepped<Add>(device float*, uint);\n";
+    Translation t = translate(source, {});
+    ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
+    ASSERT_EQ(t.kernels.size(), 6u);
+    std::map<std::string, const KernelInfo*> byName;
+    for (const KernelInfo& k : t.kernels) byName[k.hostName] = &k;
+    const std::string split = ": barriers and SIMD-group functions are split at only where the kernel's own body "
+                              "calls them, or calls a collective helper (a function that only returns a SIMD-group "
+                              "function's value)";
+    EXPECT_TRUE(byName.at("member_sum")->usesWorkItemLoops);
+    EXPECT_EQ(byName.at("member_sum")->workItemLoopsRefusal, "");
+    EXPECT_FALSE(byName.at("stepped_add")->usesWorkItemLoops);
+    EXPECT_EQ(byName.at("stepped_add")->workItemLoopsRefusal,
+              "f.metal:30:18: it calls 'step', which uses SIMD-group function 'simd_shuffle_up' (f.metal:26:82)" +
+                  split);
+    EXPECT_EQ(byName.at("deep")->workItemLoopsRefusal,
+              "f.metal:13:12: it calls 'outer', which reaches 'scan', which uses SIMD-group function "
+              "'simd_prefix_inclusive_sum' (f.metal:2:34)" + split);
+    EXPECT_EQ(byName.at("operand")->workItemLoopsRefusal,
+              "f.metal:16:19: SIMD-group function 'simd_sum' is not the whole value of a statement (`x = "
+              "simd_sum(...);`): it is an operand, an argument or a condition, or is qualified");
+    EXPECT_EQ(byName.at("lambda")->workItemLoopsRefusal,
+              "f.metal:19:22: 'threadgroup_barrier' is called in a lambda or a local class");
+    EXPECT_EQ(byName.at("plain")->workItemLoopsRefusal, "");
+
+    // A file that defines its own threadgroup_barrier: its calls may not be Metal's.
+    Translation own = translate("# 1 \"o.metal\"\n"
+                                "void threadgroup_barrier(int) {}\n"
+                                "kernel void k(device float* a [[buffer(0)]]) { metal::simdgroup_barrier(mem_flags::mem_none); }\n",
+                                {});
+    ASSERT_TRUE(own.ok) << testing::messages(own.diagnostics)[0];
+    ASSERT_EQ(own.kernels.size(), 1u);
+    EXPECT_EQ(own.kernels[0].workItemLoopsRefusal.rfind("o.metal:1:6: the file defines a function named "
+                                                        "'threadgroup_barrier'", 0),
+              0u)
+        << own.kernels[0].workItemLoopsRefusal;
 }
 
 // Test how barrier kernels are lowered: barriers in the body's straight-line code give work-item
@@ -244,13 +325,16 @@ TEST(Translate, BarrierKernelLowerings) {
         << t.cpp;
     EXPECT_NE(t.cpp.find("{\"a\", \"c.metal\", 2, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | "
                          "MC_KERNEL_OPTIMISED_O3, 0, 1, ::__mc_0_params, "
-                         "&::__mc_0_run_group, nullptr, 0, nullptr, \"a\", 0},"),
+                         "&::__mc_0_run_group, nullptr, 0, nullptr, \"a\", 0, \"\"},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"b\", \"c.metal\", 5, 13, MC_KERNEL_USES_BARRIERS, 0, 0, nullptr, "
-                         "&::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, \"b\", 0},"),
+                         "&::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, \"b\", 0, \"c.metal:5:19: it calls "
+                         "'helper', which uses barrier 'threadgroup_barrier' (c.metal:1:17): barriers and SIMD-group "
+                         "functions are split at only where the kernel's own body calls them, or calls a collective "
+                         "helper (a function that only returns a SIMD-group function's value)\"},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"c\", \"c.metal\", 6, 13, MC_KERNEL_COROUTINES, 0, 1, ::__mc_2_params, "
-                         "&::__mc_2_run_group, nullptr, 0, nullptr, \"c\", 0},"),
+                         "&::__mc_2_run_group, nullptr, 0, nullptr, \"c\", 0, \"\"},"),
               std::string::npos);
 
     // The validation flavour is lowered the same way.

@@ -1,3 +1,4 @@
+#include "log_capture.h"
 #include "metal_test.h"
 
 namespace metalcpu::testing {
@@ -33,6 +34,38 @@ TEST_F(ComputePipelineTest, MaxTotalThreadsAttribute) {
     ASSERT_NE(state, nullptr);
     EXPECT_EQ(state->maxTotalThreadsPerThreadgroup(), 256u);
     state->release();
+}
+
+// Test that a pipeline whose kernel runs on fibers says why at debug level, naming the helper
+// call and the collective in it with their lines; a split kernel's line gives no reason.
+TEST_F(ComputePipelineTest, FiberPipelineLogsWhy) {
+    const char* source = R"(#include <metal_stdlib>
+using namespace metal;
+float scan(float x) { float y = simd_prefix_inclusive_sum(x); return y; }
+kernel void helper(device float* a [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    a[i] = scan(a[i]);
+}
+kernel void split(device float* a [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    float x = a[i];
+    x = simd_prefix_inclusive_sum(x);
+    a[i] = x;
+})";
+    ScopedLogLevel debug(spdlog::level::debug);
+    LogCapture log;
+    for (const char* name : {"helper", "split"}) {
+        MTL::ComputePipelineState* state = pipeline(source, name);
+        ASSERT_NE(state, nullptr) << name;
+        state->release();
+    }
+    EXPECT_EQ(log.count("pipeline for kernel 'helper': fibers (barriers or SIMD-group functions the front end could "
+                        "not split at): program_source:5:12: it calls 'scan', which uses SIMD-group function "
+                        "'simd_prefix_inclusive_sum' (program_source:3:33)"),
+              1u)
+        << log.text();
+    EXPECT_EQ(log.count("pipeline for kernel 'split': work-item loops (split at its barriers and SIMD-group "
+                        "functions); code:"),
+              1u)
+        << log.text();
 }
 
 // Test that a pipeline for a null function is nullptr plus an error, never a crash.

@@ -264,6 +264,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         out += "\n";
 
         // MC_KERNEL_USES_BARRIERS means "needs fibers": coroutine kernels synchronise without.
+        const bool fibers = info.usesBarriers && !info.usesWorkItemLoops && !info.usesCoroutines;
         const std::string flags = std::string(info.interleavesThreads ? "MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS"
                                               : info.usesWorkItemLoops ? "MC_KERNEL_WORK_ITEM_LOOPS"
                                               : info.usesCoroutines  ? "MC_KERNEL_COROUTINES"
@@ -283,7 +284,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                             params + ", &" + scope + "__mc_" + k + "_run_group, " + runThread + ", " +
                             std::to_string(info.threadgroupSites.size()) + ", " + sites + ", " +
                             quoteString(info.frameName.empty() ? info.hostName : info.frameName) +
-                            ", " + (threadgroupOwner.empty() ? std::string("0") : threadgroupOwner) + "},\n" +
+                            ", " + (threadgroupOwner.empty() ? std::string("0") : threadgroupOwner) + ", " +
+                            quoteString(fibers ? info.workItemLoopsRefusal : std::string()) + "},\n" +
                             (selectsKernels ? "#endif\n" : ""));
     }
     std::string constantTable = "nullptr, 0";

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -141,6 +142,23 @@ std::optional<CollectiveStatement> productStatement(const Unit& unit, const OwnS
     return std::nullopt;
 }
 
+// The statement `target op= call;` whose call, from `start` (its callee or object) to the `)`
+// of `open`, is the whole value, with before the target only names and `::`: the name alone
+// (`x`, `ns::x`) or a declaration of it (`float x`, `const uint s`, `metal::float4 v`).
+std::optional<CollectiveStatement> assignedCall(const Unit& unit, const OwnStatements& statements, std::size_t start,
+                                                std::size_t open) {
+    const TokenList& tokens = unit.tokens();
+    const std::size_t assignment = unit.assignmentBefore(start);
+    const Statement* statement = statements.callStatement(open);
+    if (assignment == kNoToken || !statement || assignment <= statement->keyword) return std::nullopt;
+    const TokenRole target = unit.role(assignment - 1);
+    if (target != TokenRole::Name && target != TokenRole::Declarator && target != TokenRole::QualifiedPart)
+        return std::nullopt;
+    for (std::size_t k = statement->keyword; k < assignment; ++k)
+        if (!tokens[k].isIdentifier() && !tokens[k].isPunct("::")) return std::nullopt;
+    return CollectiveStatement{{statement->keyword, unit.partner()[open] + 2}, {start, open}, open};
+}
+
 // The statement whose whole value is the SIMD-group call with its name at `name`:
 // `[T] x op= [metal::]simd_f(args);` at the start of a statement of the body, or a matrix
 // product as a statement; nullopt for any other place (an operand, an argument, a
@@ -157,44 +175,89 @@ std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, const O
     const std::size_t start = calleeStart(unit, name);
     if (start == kNoToken) return std::nullopt;
     if (product) return productStatement(unit, statements, name, start);
-    // `target op= call;`, with before the target only names and `::`: the name alone (`x`,
-    // `ns::x`) or a declaration of it (`float x`, `const uint s`, `metal::float4 v`).
-    const std::size_t assignment = unit.assignmentBefore(start);
-    const Statement* statement = statements.callStatement(open);
-    if (assignment == kNoToken || !statement || assignment <= statement->keyword) return std::nullopt;
-    const TokenRole target = unit.role(assignment - 1);
-    if (target != TokenRole::Name && target != TokenRole::Declarator && target != TokenRole::QualifiedPart)
+    return assignedCall(unit, statements, start, open);
+}
+
+// The statement whose whole value is the call of collective helper `name` (`[T] x op=
+// name(args);` or `... = obj.name(args);` with `obj` a plain name), or nullopt.
+std::optional<CollectiveStatement> helperStatement(const Unit& unit, const OwnStatements& statements,
+                                                   std::size_t name) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    const std::size_t open = name + 1;
+    if (unit.role(open) != TokenRole::CallOpen || partner[open] == kNoToken) return std::nullopt;
+    std::size_t start = name, object = kNoToken;
+    if (unit.role(name) == TokenRole::Member) {
+        // `obj.name(`: the object a name alone, not itself a member or qualified.
+        if (name < 3 || !tokens[name - 1].isPunct(".") || !tokens[name - 2].isIdentifier() ||
+            unit.role(name - 2) != TokenRole::Name || unit.qualifiedNameStart(name - 2) != name - 2 ||
+            tokens[name - 3].isPunct(".") || tokens[name - 3].isPunct("->"))
+            return std::nullopt;
+        start = object = name - 2;
+    } else if (unit.qualifiedNameStart(name) != name) {
         return std::nullopt;
-    for (std::size_t k = statement->keyword; k < assignment; ++k)
-        if (!tokens[k].isIdentifier() && !tokens[k].isPunct("::")) return std::nullopt;
-    return CollectiveStatement{{statement->keyword, partner[open] + 2}, {start, name + 1}, open};
+    }
+    auto c = assignedCall(unit, statements, start, open);
+    if (c) {
+        c->helper = true;
+        c->object = object;
+    }
+    return c;
 }
 
 // Finds the body's SIMD-group calls (simd_*, quad_*, matrix products) and the matrix
 // functions that need only the caller's lane; false when a call is not a whole statement's
-// value, or one of them or another barrier-like function is in a lambda or local class.
+// value, or one of them or another barrier-like function is in a lambda or local class, with
+// `refusal` saying which and why.
 bool findCollectives(const Unit& unit, const FunctionDecl& f, const OwnStatements& statements,
-                     const std::vector<bool>& nested, std::vector<CollectiveStatement>& out,
-                     std::vector<std::size_t>& laneUsers) {
+                     const std::vector<bool>& nested, const std::set<std::string, std::less<>>& helpers,
+                     std::vector<CollectiveStatement>& out, std::vector<std::size_t>& laneUsers,
+                     WorkItemRefusal& refusal) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
+    const auto inNestedBody = [&](std::size_t i) {
+        refusal.token = i;
+        refusal.reason = "'" + tokens[i].spelling + "' is called in a lambda or a local class";
+        return false;
+    };
     for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
         const Token& t = tokens[i];
         if (t.isIdentifier() && isMatrixDeclarationWithArguments(tokens, partner, i, f.bodyClose)) {
-            if (nested[i - f.bodyOpen]) return false;
+            if (nested[i - f.bodyOpen]) return inNestedBody(i);
             laneUsers.push_back(i);
+            continue;
+        }
+        if (t.isIdentifier() && helpers.count(t.spelling) && unit.callOpen(i) != kNoToken) {
+            if (nested[i - f.bodyOpen]) return inNestedBody(i);
+            auto statement = helperStatement(unit, statements, i);
+            if (!statement) {
+                refusal.token = i;
+                refusal.reason = "'" + t.spelling + "', whose body is a SIMD-group function, is not the whole value "
+                                 "of a statement (`x = " + t.spelling + "(...);`, `x = obj." + t.spelling +
+                                 "(...);`): it is an operand, an argument or a condition, or is qualified";
+                return false;
+            }
+            out.push_back(*statement);
             continue;
         }
         if (!t.isIdentifier() || isBarrierName(t.spelling) || !isBarrierFunction(t.spelling) ||
             unit.callOpen(i) == kNoToken)
             continue;
-        if (nested[i - f.bodyOpen]) return false;
+        if (nested[i - f.bodyOpen]) return inNestedBody(i);
         if (isMatrixLaneUser(t.spelling)) {
             laneUsers.push_back(i);
             continue;
         }
         auto statement = collectiveStatement(unit, statements, i);
-        if (!statement) return false;
+        if (!statement) {
+            refusal.token = i;
+            refusal.reason = isMatrixProductName(t.spelling)
+                                 ? "SIMD-group matrix product '" + t.spelling + "' is not a call statement of its own"
+                                 : "SIMD-group function '" + t.spelling +
+                                       "' is not the whole value of a statement (`x = " + t.spelling +
+                                       "(...);`): it is an operand, an argument or a condition, or is qualified";
+            return false;
+        }
         out.push_back(*statement);
     }
     return true;
@@ -220,10 +283,11 @@ bool isArgumentlessMemberCall(const Unit& unit, std::size_t op) {
 }
 
 // Finds the body's tensor operations (TensorOperationStatement); false when one of them, or a
-// name the body declares as an operation, is used any other way (findCoroutineKernels()).
+// name the body declares as an operation, is used any other way (findCoroutineKernels()),
+// with `at` the token where.
 bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStatements& statements,
                           const std::vector<bool>& nested, bool fileNamesOperations,
-                          std::vector<TensorOperationStatement>& out) {
+                          std::vector<TensorOperationStatement>& out, std::size_t& at) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     // The operations the body declares: `[ns::]matmul2d<...> NAME;` (or `NAME{...};`, `NAME(...);`).
@@ -231,6 +295,7 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStat
     for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
         const Token& t = tokens[i];
         if (!t.isIdentifier("matmul2d") && !t.isIdentifier("convolution2d")) continue;
+        at = i;
         if (nested[i - f.bodyOpen]) return false;
         const std::size_t start = unit.qualifiedNameStart(i);
         std::size_t name = i + 1;
@@ -258,6 +323,7 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStat
         const auto operation = operations.find(t.spelling);
         const bool memberRun = fileNamesOperations && t.spelling == "run" && unit.isAccessedMember(i);
         if (!reduction && operation == operations.end() && !memberRun) continue;
+        at = i;
         if (nested[i - f.bodyOpen]) return false;
         if (reduction) {
             const std::size_t start = unit.qualifiedNameStart(i);
@@ -301,44 +367,240 @@ std::vector<std::size_t> reachableFromKernel(const Unit& unit, const CallGraph& 
     return instantiated ? reached : reachableFunctions(graph, kernel);
 }
 
+namespace {
+
+// What a barrier-like name is, for a refusal's words. A function of the file spelt like a
+// SIMD-group function (MLX's `simd_scan` members, its `simd_shuffle_down` overloads) is named
+// as that.
+std::string barrierKind(const CallGraph& graph, const std::string& name) {
+    if (graph.byName.count(name)) return "'" + name + "' (a SIMD-group function, or the file's function of that name)";
+    if (isBarrierName(name)) return "barrier '" + name + "'";
+    if (isMatrixProductName(name) || isMatrixLaneUser(name)) return "SIMD-group matrix function '" + name + "'";
+    if (isBarrierFunction(name)) return "SIMD-group function '" + name + "'";
+    return "tensor operation '" + name + "'";
+}
+
+// The first barrier, collective or tensor operation written in function `function`'s body,
+// or kNoToken (a body that uses one only through an alias of an operation's type).
+std::size_t firstBarrierLike(const Unit& unit, const FunctionDecl& f) {
+    for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
+        const Token& t = unit[i];
+        if (!t.isIdentifier()) continue;
+        if ((isBarrierFunction(t.spelling) && unit.callOpen(i) != kNoToken) || isTensorOperationName(t.spelling) ||
+            isCooperativeTensorName(t.spelling))
+            return i;
+    }
+    return kNoToken;
+}
+
+// The first call in function `caller`'s body of a function named `name` (`name(`, `name<...>(`,
+// `x.name(`), or kNoToken.
+std::size_t firstCallOf(const Unit& unit, const FunctionDecl& caller, const std::string& name) {
+    const std::string plain = name == "operator()" ? std::string() : name;
+    for (std::size_t i = caller.bodyOpen + 1; i < caller.bodyClose; ++i)
+        if (unit[i].isIdentifier() && unit[i].spelling == plain && unit.callOpen(i) != kNoToken) return i;
+    return kNoToken;
+}
+
+// The names whose every function with a body is a collective helper (isCollectiveHelper()),
+// none of them named as a value (a function pointer could call it from anywhere): a call of
+// such a name in a kernel's body can be split at. The file's own functions only, so a name
+// spelt like Metal's (MLX's `simd_scan` members) counts, but not one of Metal's barriers.
+std::set<std::string, std::less<>> collectiveHelperNames(const Unit& unit, const CallGraph& graph) {
+    std::set<std::string, std::less<>> names;
+    const std::set<std::size_t> values(graph.namedAsValue.begin(), graph.namedAsValue.end());
+    for (const auto& [name, functions] : graph.byName) {
+        if (name == "operator()" || isBarrierName(name) || isTensorOperationName(name)) continue;
+        bool all = !functions.empty();
+        for (std::size_t f : functions)
+            all = all && !values.count(f) && !unit.module().functions[f].isKernel && isCollectiveHelper(unit, graph, f);
+        if (all) names.insert(name);
+    }
+    return names;
+}
+
+// Why kernel `kernel` keeps the fibers although its body may be fine: a function it reaches
+// (`reached`) other than itself uses a barrier, collective or tensor operation, other than a
+// collective helper the kernel's body calls itself (`helpers`, whose calls findCollectives()
+// judges). Names the kernel's call that leads there (the first step of a shortest path over
+// the call graph) and the construct in the function; kNoToken as the call when only a call
+// through a function pointer or functor leads there. nullopt when nothing does.
+std::optional<WorkItemRefusal> helperRefusal(const Unit& unit, const CallGraph& graph, std::size_t kernel,
+                                             const std::vector<std::size_t>& reached,
+                                             const std::set<std::string, std::less<>>& helpers) {
+    const Module& module = unit.module();
+    const auto isHelper = [&](std::size_t f) { return helpers.count(module.functions[f].name) != 0; };
+    const std::set<std::size_t> reachable(reached.begin(), reached.end());
+    std::map<std::size_t, std::size_t> firstStep; // function -> the kernel's callee that leads to it
+    std::vector<std::size_t> queue;
+    std::size_t target = kNoToken;
+    for (std::size_t c : graph.callees[kernel]) {
+        if (c == kernel || !reachable.count(c) || !firstStep.emplace(c, c).second) continue;
+        // Of the functions a call may be (by name), name one that is not a collective helper
+        // when there is one: that is what keeps its name from being split at.
+        if (graph.usesBarriersDirectly[c] && !isHelper(c) &&
+            (target == kNoToken || (isCollectiveHelper(unit, graph, target) && !isCollectiveHelper(unit, graph, c))))
+            target = c;
+        queue.push_back(c);
+    }
+    // Beyond the kernel's own calls, any barrier-like function blocks, a helper too (its call
+    // is not a statement of the kernel's body).
+    for (std::size_t q = 0; q < queue.size() && target == kNoToken; ++q) {
+        const std::size_t f = queue[q];
+        for (std::size_t c : graph.callees[f]) {
+            if (c == kernel || !reachable.count(c)) continue;
+            if (graph.usesBarriersDirectly[c]) {
+                firstStep[c] = firstStep[f];
+                target = c;
+                break;
+            }
+            if (firstStep.emplace(c, firstStep[f]).second) queue.push_back(c);
+        }
+    }
+    WorkItemRefusal refusal;
+    refusal.function = kernel;
+    if (target == kNoToken) {
+        // Only an opaque call reaches it: name one such function.
+        const std::vector<std::size_t>& own = graph.callees[kernel];
+        for (std::size_t r : reached)
+            if (r != kernel && graph.usesBarriersDirectly[r] &&
+                !(isHelper(r) && std::find(own.begin(), own.end(), r) != own.end()))
+                target = r;
+        if (target == kNoToken) return std::nullopt;
+        refusal.token = module.functions[kernel].nameToken;
+        refusal.reason = "a call through a function pointer or functor may reach '" + module.functions[target].name +
+                         "', which uses ";
+    } else {
+        const FunctionDecl& step = module.functions[firstStep[target]];
+        refusal.token = firstCallOf(unit, module.functions[kernel], step.name);
+        if (refusal.token == kNoToken) refusal.token = module.functions[kernel].nameToken;
+        refusal.reason = "it calls '" + step.name + "'";
+        if (firstStep[target] != target) refusal.reason += ", which reaches '" + module.functions[target].name + "'";
+        refusal.reason += ", which uses ";
+    }
+    const FunctionDecl& helper = module.functions[target];
+    const std::size_t construct = firstBarrierLike(unit, helper);
+    refusal.related = construct == kNoToken ? helper.nameToken : construct;
+    refusal.reason += construct == kNoToken ? std::string("a tensor operation") : barrierKind(graph, unit[construct].spelling);
+    refusal.afterRelated = ": barriers and SIMD-group functions are split at only where the kernel's own body calls "
+                           "them, or calls a collective helper (a function that only returns a SIMD-group function's "
+                           "value)";
+    return refusal;
+}
+
+} // namespace
+
+bool isCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t function) {
+    const FunctionDecl& f = unit.module().functions[function];
+    if (!f.hasBody || f.bodyClose < f.bodyOpen + 6 || f.parametersOpen == kNoToken) return false;
+    // Parameters by value: the statement hands in copies of the arguments, which a reference
+    // parameter could not bind (nor write back through).
+    for (std::size_t k = f.parametersOpen + 1; k < f.parametersClose; ++k)
+        if (unit[k].isPunct("&") || unit[k].isPunct("&&")) return false;
+    const std::vector<std::size_t>& partner = unit.partner();
+    std::size_t i = f.bodyOpen + 1;
+    if (!unit[i].isIdentifier("return")) return false;
+    ++i;
+    // `[::]metal::` before the name, or nothing.
+    if (unit[i].isPunct("::")) ++i;
+    if (unit[i].isIdentifier("metal") && unit[i + 1].isPunct("::")) i += 2;
+    else if (i != f.bodyOpen + 2) return false;
+    const std::size_t name = i, open = i + 1;
+    const std::string& spelling = unit[name].spelling;
+    if (!unit[name].isIdentifier() || isBarrierName(spelling) || !isBarrierFunction(spelling) ||
+        isMatrixProductName(spelling) || isMatrixLaneUser(spelling) || graph.byName.count(spelling))
+        return false;
+    if (unit.role(open) != TokenRole::CallOpen || partner[open] == kNoToken || partner[open] + 2 != f.bodyClose ||
+        !unit[f.bodyClose - 1].isPunct(";"))
+        return false;
+    for (std::size_t k = open + 1; k < partner[open]; ++k) {
+        const TokenRole role = unit.role(k);
+        if (role == TokenRole::Assignment || role == TokenRole::CompoundAssignment || role == TokenRole::Increment ||
+            role == TokenRole::CallOpen || role == TokenRole::LambdaIntroducer || unit.isAssignmentOperator(k))
+            return false;
+    }
+    return true;
+}
+
 std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph,
-                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics) {
+                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics,
+                                                  std::vector<WorkItemRefusal>& refusals) {
     const TokenList& tokens = unit.tokens();
     const Module& module = unit.module();
     std::vector<CoroutineKernel> out;
+    std::size_t ownBarrier = kNoToken; // a function of the file named like Metal's barriers
     for (const FunctionDecl& f : module.functions)
-        if (f.hasBody && isBarrierName(f.name)) return out; // calls may not be Metal's barriers
+        if (f.hasBody && isBarrierName(f.name) && ownBarrier == kNoToken) ownBarrier = f.nameToken;
     const bool fileNamesOperations = namesOperationTypes(tokens);
+    const std::set<std::string, std::less<>> helpers = collectiveHelperNames(unit, graph);
 
     for (std::size_t fi = 0; fi < module.functions.size(); ++fi) {
         const FunctionDecl& f = module.functions[fi];
-        if (!f.isKernel || !f.hasBody || !f.enclosingClass.empty() || !graph.usesBarriersDirectly[fi]) continue;
-        bool eligible = true;
-        for (std::size_t r : reachableFromKernel(unit, graph, entryPoints, fi))
-            if (r != fi && graph.usesBarriersDirectly[r]) eligible = false;
-        if (!eligible) continue;
+        if (!f.isKernel || !f.hasBody || !f.enclosingClass.empty()) continue;
+        const auto refuse = [&](std::size_t token, std::string reason) {
+            refusals.push_back({fi, token == kNoToken ? f.nameToken : token, std::move(reason)});
+        };
+        const std::vector<std::size_t> reached = reachableFromKernel(unit, graph, entryPoints, fi);
+        bool reachesOthers = false;
+        for (std::size_t r : reached)
+            if (r != fi && graph.usesBarriersDirectly[r]) reachesOthers = true;
+        if (!graph.usesBarriersDirectly[fi] && !reachesOthers) continue; // no barrier at all
+        if (ownBarrier != kNoToken) {
+            refuse(ownBarrier, "the file defines a function named '" + tokens[ownBarrier].spelling +
+                                   "', so its calls may not be Metal's barriers");
+            continue;
+        }
+        if (reachesOthers) {
+            if (auto refusal = helperRefusal(unit, graph, fi, reached, helpers)) {
+                refusals.push_back(std::move(*refusal));
+                continue;
+            }
+        }
 
         // A body the statement parser could not delimit (Unit::lexicalBodies()) has no
         // statements to suspend at: the kernel keeps the fibers.
         const std::vector<Statement>* body = unit.body(fi);
-        if (!body) continue;
+        if (!body) {
+            refuse(f.bodyOpen, "its body could not be parsed into statements");
+            continue;
+        }
         const OwnStatements statements(unit, *body);
         CoroutineKernel kernel;
         const std::vector<bool> nested = nestedTokens(unit, fi);
-        if (!findCollectives(unit, f, statements, nested, kernel.collectives, kernel.laneUsers) ||
-            !findTensorOperations(unit, f, statements, nested, fileNamesOperations, kernel.tensorOperations))
+        WorkItemRefusal collectiveRefusal{fi, kNoToken, ""};
+        if (!findCollectives(unit, f, statements, nested, helpers, kernel.collectives, kernel.laneUsers,
+                             collectiveRefusal)) {
+            refusals.push_back(std::move(collectiveRefusal));
             continue;
+        }
+        std::size_t operationAt = kNoToken;
+        if (!findTensorOperations(unit, f, statements, nested, fileNamesOperations, kernel.tensorOperations,
+                                  operationAt)) {
+            refuse(operationAt, "'" + (operationAt == kNoToken ? f.name : tokens[operationAt].spelling) +
+                                    "' is used other than as a tensor-operation statement of the body "
+                                    "(`op.run(...);`, `reduce_rows(...);`)");
+            continue;
+        }
         kernel.function = fi;
         std::size_t returnType = voidReturnType(unit, f);
-        if (returnType == kNoToken) continue;
+        if (returnType == kNoToken) {
+            refuse(f.nameToken, "its declaration is not `void` with only `kernel`, `static`, `inline` and "
+                                "attributes before the name");
+            continue;
+        }
         kernel.returnTypes.push_back(returnType);
+        bool eligible = true;
         for (std::size_t di = 0; di < module.functions.size() && eligible; ++di) {
             const FunctionDecl& d = module.functions[di];
             if (di == fi || !d.isKernel || d.name != f.name || d.namespaces != f.namespaces ||
                 !d.enclosingClass.empty())
                 continue;
             std::size_t other = d.hasBody ? kNoToken : voidReturnType(unit, d);
-            if (other == kNoToken) eligible = false; // an overload, or a prototype of another shape
+            if (other == kNoToken) {
+                eligible = false; // an overload, or a prototype of another shape
+                refuse(d.nameToken, "another declaration of the kernel is an overload or a prototype that is not "
+                                    "`void` with only `kernel`, `static`, `inline` and attributes before the name");
+            }
             kernel.returnTypes.push_back(other);
         }
         if (!eligible) continue;
@@ -350,13 +612,24 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
             // Only `[metal::]threadgroup_barrier(args);` as a statement of this body.
             const std::size_t start = nested[i - f.bodyOpen] ? kNoToken : calleeStart(unit, i);
             eligible = start != kNoToken && statements.isCallStatement(start, i + 1);
-            if (eligible) kernel.barriers.push_back({start, i + 1});
+            if (eligible)
+                kernel.barriers.push_back({start, i + 1});
+            else if (nested[i - f.bodyOpen])
+                refuse(i, "'" + tokens[i].spelling + "' is called in a lambda or a local class");
+            else
+                refuse(i, "'" + tokens[i].spelling + "' is not called as a statement of the body itself (`" +
+                              tokens[i].spelling + "(...);`): it is an operand or a for-loop increment, is taken by "
+                              "address or is qualified other than `metal::`");
         }
         // Nothing to suspend at (a kernel that only makes cooperative tensors): a coroutine
         // would have no co_await, so it stays on fibers, which keep the thread index too.
-        if (!eligible || (kernel.barriers.empty() && kernel.collectives.empty() && kernel.laneUsers.empty() &&
-                          kernel.tensorOperations.empty()))
+        if (eligible && kernel.barriers.empty() && kernel.collectives.empty() && kernel.laneUsers.empty() &&
+            kernel.tensorOperations.empty()) {
+            refuse(firstBarrierLike(unit, f), "it makes cooperative tensors but has no barrier or tensor operation to "
+                                              "suspend at");
             continue;
+        }
+        if (!eligible) continue;
         const char* reason = kernel.barriers.empty() ? "' uses tensor operations" : "' uses threadgroup barriers";
         for (std::size_t r : valueReturns)
             diagnostics.error(tokens[r].location,

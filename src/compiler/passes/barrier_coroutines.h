@@ -7,6 +7,8 @@
 #include "compiler/passes/pass.h"
 #include "compiler/scanner.h"
 
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace metalcpu::msl {
@@ -25,7 +27,20 @@ struct CollectiveStatement {
     std::size_t open = 0; ///< the call's `(`; its partner is the `)` before the `;`
     /// For a product: the `,` after the first argument (the result), else kNoToken.
     std::size_t resultComma = kNoToken;
+    /// The call is of a collective helper (isCollectiveHelper()) rather than of a SIMD-group
+    /// function: `x = scan(v);`, or `x = op.scan(v);` with `object` the token of `op` (a
+    /// variable of the body or a parameter), which is handed in with the arguments.
+    bool helper = false;
+    std::size_t object = kNoToken;
 };
+
+/// Whether function `function` is a *collective helper*: its parameters are taken by value and
+/// its body is only `return [metal::]simd_f(args);` (a simd_* or quad_* function, not one the
+/// file defines), whose arguments assign, increment and call nothing. Running it once per lane to record its
+/// collective's value and once more to replay it is then the same as running it once: it has
+/// no effect but its value. A call of one written as a whole statement of a kernel's body
+/// (and nowhere else in the file but such statements) is split at as a collective statement.
+bool isCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t function);
 
 /// A Metal 4 tensor operation written as a statement of the kernel's body:
 /// `NAME.run(args);` with NAME declared in the body as a matmul2d or convolution2d, or
@@ -36,6 +51,22 @@ struct TensorOperationStatement {
     Kind kind = Kind::Run;
     TokenRange callee;    ///< `NAME . run`, or the reduction's name with its qualification
     std::size_t open = 0; ///< the call's `(`; its partner is the `)` before the `;`
+};
+
+/// Why a barrier kernel is not split into work-item loops: the first obstacle found, and
+/// where. For a coroutine kernel (or one with SIMD-group functions) the work-item-loop planner
+/// says it; for a kernel that keeps the fibers because it is not even a coroutine,
+/// findCoroutineKernels() does.
+struct WorkItemRefusal {
+    WorkItemRefusal(std::size_t function_ = 0, std::size_t token_ = kNoToken, std::string reason_ = {})
+        : function(function_), token(token_), reason(std::move(reason_)) {}
+    std::size_t function = 0;     ///< Module::functions
+    std::size_t token = kNoToken; ///< where the obstacle is written (kNoToken: the kernel's name)
+    std::string reason;
+    /// A second place the reason points at (the barrier or collective inside a helper the
+    /// kernel calls), reported after `reason` as " (file:line:column)", then `afterRelated`.
+    std::size_t related = kNoToken;
+    std::string afterRelated;
 };
 
 /// A kernel definition that gets the coroutine lowering, and the tokens the rewrite edits.
@@ -88,8 +119,12 @@ struct CoroutineKernel {
 ///     prototype of that shape;
 ///   - the file defines no function named threadgroup_barrier or simdgroup_barrier.
 /// Reports `return expr;` in such a kernel (a coroutine kernel cannot return a value).
+/// Every other kernel that reaches a barrier, collective or tensor operation keeps the fibers;
+/// the first reason found for each, naming the construct and where it is written (for one
+/// reached through a helper: the kernel's call and the helper's barrier), goes to `refusals`.
 std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph,
-                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics);
+                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics,
+                                                  std::vector<WorkItemRefusal>& refusals);
 
 /// The functions kernel `kernel` (a Module::functions index) can reach, as its lowering must
 /// assume: for a kernel template, the union over its explicit instantiations of what each

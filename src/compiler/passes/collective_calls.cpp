@@ -7,6 +7,7 @@
 #include "compiler/unit.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,12 @@ void markCollectiveCalls(PassContext& c) {
     if (reachingNames.empty()) return;
     const std::vector<bool> unevaluated = unevaluatedTokens(unit);
     const std::vector<std::size_t>& partner = unit.partner();
+    // A collective helper's call that a kernel split into work-item loops splits at is not a
+    // call any more: the statement's two loops record and replay it, with no fiber to order.
+    std::set<std::size_t> splitHelperCalls;
+    for (const WorkItemKernel& k : c.findings.workItemKernels)
+        for (const CollectiveStatement& s : k.collectives)
+            if (s.helper) splitHelperCalls.insert(s.callee.end - 1);
 
     std::vector<bool> seen(unit.size(), false); // a local class's member bodies lie inside another body
     for (const FunctionDecl& f : module.functions) {
@@ -90,7 +97,9 @@ void markCollectiveCalls(PassContext& c) {
             seen[i] = true;
             const TokenRole role = unit.role(i);
             if (role != TokenRole::Callee && role != TokenRole::Member && role != TokenRole::QualifiedPart) continue;
-            if (!reachingNames.count(unit[i].spelling) || isCollectiveName(unit[i].spelling)) continue;
+            if (!reachingNames.count(unit[i].spelling) || isCollectiveName(unit[i].spelling) ||
+                splitHelperCalls.count(i))
+                continue;
             // Its argument list: `f(`, or `f<...>(`.
             const std::size_t open = unit.callOpen(i);
             if (open == kNoToken || partner[open] == kNoToken || unevaluated[i]) continue;

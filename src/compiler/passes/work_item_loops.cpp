@@ -948,8 +948,13 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
     const bool product = c.resultComma != kNoToken;
     // The arguments handed in: a product's all but its first, which receives the result.
     const std::size_t first = product ? c.resultComma + 1 : c.open + 1;
-    const std::string arguments = outputText(tokens, first, close);
-    const std::string callee = outputText(tokens, c.callee.begin, c.callee.end);
+    // A member helper's object is handed in first, then the call's arguments.
+    const std::string object = c.object == kNoToken ? std::string() : outputText(tokens, c.object, c.object + 1);
+    const std::string callArguments = outputText(tokens, first, close);
+    const std::string arguments =
+        object.empty() ? callArguments
+                       : object + (callArguments.find_first_not_of(' ') == std::string::npos ? "" : ", ") + callArguments;
+    const std::string callee = outputText(tokens, c.object == kNoToken ? c.callee.begin : c.object + 2, c.callee.end);
     const std::string site = collectiveSite(r.collective);
     // The piece's loop becomes the site's, its lambda generic.
     const std::string loop = std::string(kPieceLoop) + "[&](" + kPieceThread + ")";
@@ -963,6 +968,7 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
     std::string depositOpener = siteLoop("run_deposit_work_items");
     opener = siteLoop("run_collect_work_items");
     auto namedInArguments = [&](const std::string& name) {
+        if (c.object != kNoToken && tokens[c.object].spelling == name) return true;
         for (std::size_t i = first; i < close; ++i)
             if (tokens[i].spelling == name && isUnqualifiedName(tokens, i)) return true;
         return false;
@@ -1002,8 +1008,19 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
     // as every thread has handed in its arguments.
     // Always inlined: a kernel library holds many such lambdas of the same code, which the
     // host compiler folds into one and then may not inline into simd_compute.
-    const std::string function = "[](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) "
-                                 "__attribute__((always_inline)) { return " + callee + "(__mc_a..., __mc_w); }";
+    std::string function = "[](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) "
+                           "__attribute__((always_inline)) { return " + callee + "(__mc_a..., __mc_w); }";
+    // A collective helper takes no site: its collective finds the round through the group
+    // while it runs (simd_helper_scope), and a member helper runs on a copy of the thread's
+    // object (it has no effect but its value, isCollectiveHelper()).
+    if (c.helper && c.object == kNoToken)
+        function = "[](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) "
+                   "__attribute__((always_inline)) { const ::metalcpu_kernel::simd_helper_scope __mc_h(__mc_w); "
+                   "return " + callee + "(__mc_a...); }";
+    else if (c.helper)
+        function = "[](const ::metalcpu_kernel::simd_site& __mc_w, const auto& __mc_o, const auto&... __mc_a) "
+                   "__attribute__((always_inline)) { const ::metalcpu_kernel::simd_helper_scope __mc_h(__mc_w); "
+                   "auto __mc_s = __mc_o; return __mc_s." + callee + "(__mc_a...); }";
     edits.takeOver({c.callee.begin, close + 1},
                    "::metalcpu_kernel::simd_collect<" + pack + ">(" + site + ", __mc_wi, __mc_t, " + function + ")");
     return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", " + function + ", __mc_wi, __mc_t" + separator +

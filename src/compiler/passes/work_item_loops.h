@@ -148,14 +148,6 @@ struct WorkItemKernel {
     std::size_t bodyClose = 0;
 };
 
-/// Why a coroutine kernel (or one with SIMD-group functions, which then keeps the fibers) is
-/// not split into work-item loops: the first obstacle found, and where.
-struct WorkItemRefusal {
-    std::size_t function = 0;     ///< Module::functions
-    std::size_t token = kNoToken; ///< where the obstacle is written
-    std::string reason;
-};
-
 /// Picks, among the coroutine kernels, those that can be restructured into work-item loops:
 /// barriers only as statements of `{}` blocks, of loops with `{}` bodies and of if/else with
 /// `{}` branches; loop and if headers free of per-thread builtins, set up from nothing

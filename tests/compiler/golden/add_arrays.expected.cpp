@@ -38,6 +38,6 @@ const ::mc_param __mc_0_params[] = {
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.add_arrays") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"add_arrays", "add_arrays.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "add_arrays", 0},
+    {"add_arrays", "add_arrays.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "add_arrays", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "add_arrays.metal", nullptr, 0)

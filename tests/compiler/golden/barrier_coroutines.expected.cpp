@@ -93,7 +93,7 @@ const mc_u64 __mc_1_sites[] = {0x2ull};
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.block_prefix_float_64") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.reverse_by_lambda") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"block_prefix_float_64", "barrier_coroutines.metal", 11, 17, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>", ::__mc_0_threadgroup_owner},
-    {"reverse_by_lambda", "barrier_coroutines.metal", 37, 13, MC_KERNEL_USES_BARRIERS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 1, ::__mc_1_sites, "reverse_by_lambda", 0},
+    {"block_prefix_float_64", "barrier_coroutines.metal", 11, 17, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>", ::__mc_0_threadgroup_owner, ""},
+    {"reverse_by_lambda", "barrier_coroutines.metal", 37, 13, MC_KERNEL_USES_BARRIERS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 1, ::__mc_1_sites, "reverse_by_lambda", 0, "barrier_coroutines.metal:44:9: 'threadgroup_barrier' is called in a lambda or a local class"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "barrier_coroutines.metal", nullptr, 0)

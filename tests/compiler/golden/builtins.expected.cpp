@@ -43,6 +43,6 @@ const ::mc_param __mc_0_params[] = {
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.positions") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"positions", "builtins.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 8, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "positions", 0},
+    {"positions", "builtins.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 8, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "positions", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "builtins.metal", nullptr, 0)

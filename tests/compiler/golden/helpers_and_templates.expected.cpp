@@ -74,6 +74,6 @@ constexpr mc_u32 __mc_0_max_threads = static_cast<mc_u32>(::__mc_max_threads_8<S
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.reduce_rows_sum_2x4") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"reduce_rows_sum_2x4", "helpers_and_templates.metal", 31, 66, MC_KERNEL_USES_BARRIERS, ::__mc_0_max_threads, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites, "reduce_rows<SumOp, 2, 4>", 0},
+    {"reduce_rows_sum_2x4", "helpers_and_templates.metal", 31, 66, MC_KERNEL_USES_BARRIERS, ::__mc_0_max_threads, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites, "reduce_rows<SumOp, 2, 4>", 0, "helpers_and_templates.metal:44:16: it calls 'group_sum', which uses SIMD-group function 'simd_sum' (helpers_and_templates.metal:25:24): barriers and SIMD-group functions are split at only where the kernel's own body calls them, or calls a collective helper (a function that only returns a SIMD-group function's value)"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "helpers_and_templates.metal", nullptr, 0)

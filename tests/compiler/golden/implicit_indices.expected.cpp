@@ -46,6 +46,6 @@ const ::mc_param __mc_0_params[] = {
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.scale_and_offset") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"scale_and_offset", "implicit_indices.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 6, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scale_and_offset", 0},
+    {"scale_and_offset", "implicit_indices.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 6, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scale_and_offset", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "implicit_indices.metal", nullptr, 0)

@@ -55,6 +55,6 @@ const ::mc_param __mc_0_params[] = {
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.matmul_blocks") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"matmul_blocks", "matmul_float4x4.metal", 15, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "matmul_blocks", 0},
+    {"matmul_blocks", "matmul_float4x4.metal", 15, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "matmul_blocks", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_float4x4.metal", nullptr, 0)

@@ -52,6 +52,6 @@ const ::mc_param __mc_0_params[] = {
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.matmul_naive") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"matmul_naive", "matmul_naive.metal", 11, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "matmul_naive", 0},
+    {"matmul_naive", "matmul_naive.metal", 11, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "matmul_naive", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_naive.metal", nullptr, 0)

@@ -63,6 +63,6 @@ const mc_u64 __mc_0_sites[] = {0x1ull, 0x2ull};
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.matmul_tiled") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"matmul_tiled", "matmul_tiled.metal", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 2, ::__mc_0_sites, "matmul_tiled", 0},
+    {"matmul_tiled", "matmul_tiled.metal", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 2, ::__mc_0_sites, "matmul_tiled", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_tiled.metal", nullptr, 0)

@@ -69,7 +69,7 @@ const ::mc_param __mc_1_params[] = {
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.squares") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.negate_float") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"squares", "namespace_kernel.metal", 11, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::ops::__mc_0_params, &::demo::ops::__mc_0_run_group, &::demo::ops::__mc_0_run_thread, 0, nullptr, "squares", 0},
-    {"negate_float", "namespace_kernel.metal", 17, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::__mc_1_params, &::demo::__mc_1_run_group, &::demo::__mc_1_run_thread, 0, nullptr, "negate<float>", 0},
+    {"squares", "namespace_kernel.metal", 11, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::ops::__mc_0_params, &::demo::ops::__mc_0_run_group, &::demo::ops::__mc_0_run_thread, 0, nullptr, "squares", 0, ""},
+    {"negate_float", "namespace_kernel.metal", 17, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::__mc_1_params, &::demo::__mc_1_run_group, &::demo::__mc_1_run_thread, 0, nullptr, "negate<float>", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "namespace_kernel.metal", nullptr, 0)

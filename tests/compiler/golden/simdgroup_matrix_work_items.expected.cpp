@@ -134,8 +134,8 @@ __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.k
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.scaled") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_2_name __asm__("metalcpu.kernel.nested") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"gemm", "simdgroup_matrix_work_items.metal", 8, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 7, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "gemm", 0},
-    {"scaled", "simdgroup_matrix_work_items.metal", 30, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 3, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "scaled", 0},
-    {"nested", "simdgroup_matrix_work_items.metal", 44, 13, MC_KERNEL_USES_BARRIERS, 0, 1, ::__mc_2_params, &::__mc_2_run_group, &::__mc_2_run_thread, 0, nullptr, "nested", 0},
+    {"gemm", "simdgroup_matrix_work_items.metal", 8, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 7, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "gemm", 0, ""},
+    {"scaled", "simdgroup_matrix_work_items.metal", 30, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 3, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "scaled", 0, ""},
+    {"nested", "simdgroup_matrix_work_items.metal", 44, 13, MC_KERNEL_USES_BARRIERS, 0, 1, ::__mc_2_params, &::__mc_2_run_group, &::__mc_2_run_thread, 0, nullptr, "nested", 0, "simdgroup_matrix_work_items.metal:47:25: 'simdgroup_multiply' is called in a lambda or a local class"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 3, "simdgroup_matrix_work_items.metal", nullptr, 0)

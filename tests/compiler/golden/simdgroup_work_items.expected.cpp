@@ -83,7 +83,7 @@ const ::mc_param __mc_1_params[] = {
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.reduce") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.operand") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"reduce", "simdgroup_work_items.metal", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "reduce", 0},
-    {"operand", "simdgroup_work_items.metal", 26, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "operand", 0},
+    {"reduce", "simdgroup_work_items.metal", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "reduce", 0, ""},
+    {"operand", "simdgroup_work_items.metal", 26, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "operand", 0, "simdgroup_work_items.metal:27:23: SIMD-group function 'simd_sum' is not the whole value of a statement (`x = simd_sum(...);`): it is an operand, an argument or a condition, or is qualified"},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "simdgroup_work_items.metal", nullptr, 0)

@@ -65,7 +65,7 @@ const ::mc_param __mc_1_params[] = {
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.fill_float_4") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.fill_int_2") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"fill_float_4", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "fill_with<float, 4>", 0},
-    {"fill_int_2", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "fill_with<int, 2>", 0},
+    {"fill_float_4", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "fill_with<float, 4>", 0, ""},
+    {"fill_int_2", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "fill_with<int, 2>", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "template_kernel.metal", nullptr, 0)

@@ -241,10 +241,10 @@ __attribute__((used, visibility("hidden"))) char __mc_2_name __asm__("metalcpu.k
 __attribute__((used, visibility("hidden"))) char __mc_3_name __asm__("metalcpu.kernel.fragments") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_4_name __asm__("metalcpu.kernel.quantised_plain") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"tile_product", "tensor_ops.metal", 16, 13, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "tile_product", 0},
-    {"gemm_strided_half_64_32", "tensor_ops.metal", 37, 13, MC_KERNEL_COROUTINES, 0, 5, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "strided<half, 64, 32, false>", 0},
-    {"row_maxima", "tensor_ops.metal", 76, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_2_params, &::__mc_2_run_group, nullptr, 1, ::__mc_2_sites, "row_maxima", 0},
-    {"fragments", "tensor_ops.metal", 105, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_3_params, &::__mc_3_run_group, &::__mc_3_run_thread, 0, nullptr, "fragments", 0},
-    {"quantised_plain", "tensor_ops.metal", 123, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_4_params, &::__mc_4_run_group, nullptr, 1, ::__mc_4_sites, "quantised<load_tile>", 0},
+    {"tile_product", "tensor_ops.metal", 16, 13, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "tile_product", 0, ""},
+    {"gemm_strided_half_64_32", "tensor_ops.metal", 37, 13, MC_KERNEL_COROUTINES, 0, 5, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "strided<half, 64, 32, false>", 0, ""},
+    {"row_maxima", "tensor_ops.metal", 76, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_2_params, &::__mc_2_run_group, nullptr, 1, ::__mc_2_sites, "row_maxima", 0, ""},
+    {"fragments", "tensor_ops.metal", 105, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_3_params, &::__mc_3_run_group, &::__mc_3_run_thread, 0, nullptr, "fragments", 0, "tensor_ops.metal:116:5: it calls 'run_fragment', which uses a tensor operation (tensor_ops.metal:100:6): barriers and SIMD-group functions are split at only where the kernel's own body calls them, or calls a collective helper (a function that only returns a SIMD-group function's value)"},
+    {"quantised_plain", "tensor_ops.metal", 123, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_4_params, &::__mc_4_run_group, nullptr, 1, ::__mc_4_sites, "quantised<load_tile>", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 5, "tensor_ops.metal", nullptr, 0)

@@ -113,7 +113,7 @@ const mc_u64 __mc_1_sites[] = {0x2ull};
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.scan_chunk_float_4") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.pairs") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"scan_chunk_float_4", "work_item_arrays.metal", 16, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "scan_chunk<float, 4>", ::__mc_0_threadgroup_owner},
-    {"pairs", "work_item_arrays.metal", 42, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 2, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "pairs", 0},
+    {"scan_chunk_float_4", "work_item_arrays.metal", 16, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "scan_chunk<float, 4>", ::__mc_0_threadgroup_owner, ""},
+    {"pairs", "work_item_arrays.metal", 42, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 2, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "pairs", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "work_item_arrays.metal", nullptr, 0)

@@ -120,7 +120,7 @@ const mc_u64 __mc_1_sites[] = {0x2ull};
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.block_prefix_float_64") = 0;
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.halve_until") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"block_prefix_float_64", "work_item_loops.metal", 12, 17, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>", ::__mc_0_threadgroup_owner},
-    {"halve_until", "work_item_loops.metal", 44, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "halve_until", 0},
+    {"block_prefix_float_64", "work_item_loops.metal", 12, 17, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>", ::__mc_0_threadgroup_owner, ""},
+    {"halve_until", "work_item_loops.metal", 44, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "halve_until", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 2, "work_item_loops.metal", nullptr, 0)

@@ -23,7 +23,8 @@ struct Result {
 // The coroutine rewrite of every kernel findCoroutineKernels() takes: analyse() hands those
 // that can become work-item loops to that pass instead, and these tests are about coroutines.
 void everyCoroutineKernel(PassContext& c) {
-    c.findings.coroutineKernels = findCoroutineKernels(c.unit, c.findings.graph, c.findings.entryPoints, c.diagnostics);
+    c.findings.coroutineKernels = findCoroutineKernels(c.unit, c.findings.graph, c.findings.entryPoints, c.diagnostics,
+                                                       c.findings.workItemRefusals);
     rewriteCoroutineKernels(c);
 }
 
@@ -34,8 +35,9 @@ std::vector<std::string> coroutineKernels(testing::Parsed& p) {
     const std::vector<EntryPoint> entryPoints = findEntryPoints(p.tokens, p.module, ignored); // marks instantiated templates
     const Unit unit(p.tokens, p.partner, p.module);
     std::vector<std::string> names;
+    std::vector<WorkItemRefusal> refusals;
     for (const CoroutineKernel& k :
-         findCoroutineKernels(unit, buildCallGraph(p.tokens, p.partner, p.module), entryPoints, ignored))
+         findCoroutineKernels(unit, buildCallGraph(p.tokens, p.partner, p.module), entryPoints, ignored, refusals))
         names.push_back(p.module.functions[k.function].name);
     return names;
 }

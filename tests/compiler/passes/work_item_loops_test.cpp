@@ -605,6 +605,58 @@ TEST(WorkItemLoops, ShiftAssignmentsAroundCollectives) {
     EXPECT_EQ(r.text.find("run_work_items"), std::string::npos) << r.text;
 }
 
+// Test that a collective helper (a function whose body is `return simd_f(params);`) called as
+// a whole statement is split at like the collective itself: free and member helpers, the
+// member's object handed in first, the helper called on a copy under simd_helper_scope; and
+// what keeps the fibers: a helper in an operand, a helper of more than one statement, one
+// with a side effect or a call in its collective's arguments, one taking a reference, one
+// called from another function, one named as a value, a function of the name that is not a
+// helper.
+TEST(WorkItemLoops, CollectiveHelperStatements) {
+    const std::string helpers = "float scan(float x) { return simd_prefix_inclusive_sum(x); }\n"
+                                "struct Sum { float total(float x, ushort d) { return metal::simd_shuffle_down(x, d); } };\n";
+    Result r = rewrite(helpers + kernel("  Sum op;\n  float x = a[i];\n  float y = scan(x);\n"
+                                        "  x = op.total(y, 1);\n  a[i] = x + y;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_TRUE(r.messages.empty()) << r.messages[0];
+    EXPECT_NE(r.text.find("{ const ::metalcpu_kernel::simd_helper_scope __mc_h(__mc_w); return scan(__mc_a...); }, "
+                          "__mc_wi, __mc_t, x); });"),
+              std::string::npos)
+        << r.text;
+    EXPECT_NE(r.text.find("float y = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(x))>"),
+              std::string::npos)
+        << r.text;
+    EXPECT_NE(r.text.find("[](const ::metalcpu_kernel::simd_site& __mc_w, const auto& __mc_o, const auto&... __mc_a) "
+                          "__attribute__((always_inline)) { const ::metalcpu_kernel::simd_helper_scope __mc_h(__mc_w); "
+                          "auto __mc_s = __mc_o; return __mc_s.total(__mc_a...); }, __mc_wi, __mc_t, op, y, 1); });"),
+              std::string::npos)
+        << r.text;
+    EXPECT_EQ(r.text.find("simd_call_site"), std::string::npos) << "a split helper call is not a fiber's call: " << r.text;
+    // A member spelt like Metal's functions, as MLX's Op structs name theirs.
+    r = rewrite("struct CumSum { float simd_scan(float x) { return simd_prefix_inclusive_sum(x); } };\n" +
+                kernel("  CumSum op;\n  float y = op.simd_scan(a[i]);\n  a[i] = y;"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find("return __mc_s.simd_scan(__mc_a...); }, __mc_wi, __mc_t, op, a[i]); });"), std::string::npos)
+        << r.text;
+
+    const std::string scan = "float scan(float x) { return simd_prefix_inclusive_sum(x); }\n";
+    EXPECT_TRUE(keepsFibers(scan + kernel("  a[i] = 2.0f * scan(a[i]);")));
+    EXPECT_TRUE(keepsFibers("float scan(float x) { x += 1.0f; return simd_prefix_inclusive_sum(x); }\n" +
+                            kernel("  float y = scan(a[i]);\n  a[i] = y;")));
+    EXPECT_TRUE(keepsFibers("float scan(float x) { return simd_prefix_inclusive_sum(x++); }\n" +
+                            kernel("  float y = scan(a[i]);\n  a[i] = y;")));
+    EXPECT_TRUE(keepsFibers("float scan(float x) { return simd_prefix_inclusive_sum(abs(x)); }\n" +
+                            kernel("  float y = scan(a[i]);\n  a[i] = y;")));
+    EXPECT_TRUE(keepsFibers("float scan(thread float& x) { return simd_prefix_inclusive_sum(x); }\n" +
+                            kernel("  float x = a[i];\n  float y = scan(x);\n  a[i] = y;")));
+    EXPECT_TRUE(keepsFibers(scan + "float outer(float x) { return scan(x); }\n" +
+                            kernel("  float y = scan(a[i]);\n  float z = outer(y);\n  a[i] = z;")));
+    EXPECT_TRUE(keepsFibers(scan + "constant auto fn = &scan;\n" + kernel("  float y = scan(a[i]);\n  a[i] = y;")));
+    EXPECT_TRUE(keepsFibers(scan + "struct Max { float scan(float x) { for (int k = 1; k < 32; k *= 2) "
+                                   "x = max(x, simd_shuffle_up(x, ushort(k))); return x; } };\n" +
+                            kernel("  Max op;\n  float y = op.scan(a[i]);\n  a[i] = y;")));
+}
+
 // Test that a SIMD-group function statement whose tokens an earlier pass rewrote (the
 // division pass, in its argument) is taken over whole: the arguments carry that rewrite into
 // both loops, and no overlap is reported.

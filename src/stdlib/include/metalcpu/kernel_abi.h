@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 16u /* 16: docs/kernel-abi.md, string literals as constant regions */
+#define METALCPU_KERNEL_ABI_VERSION 17u /* 16, 17: docs/kernel-abi.md, string literals; why a kernel keeps the fibers */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -306,6 +306,9 @@ typedef struct mc_kernel {
     const mc_u64* threadgroup_sites;
     const char* frame_name; /* the function as debuggers name it: "sum<float>" for an instantiation */
     mc_u64 threadgroup_owner; /* ABI 15: the instantiation its body's sites record as their owner, 0 if none */
+    /* ABI 17: for a kernel that runs on fibers (MC_KERNEL_USES_BARRIERS), why the front end did
+       not split it into work-item loops, "file:line:column: why"; "" otherwise. */
+    const char* fibers_reason;
 } mc_kernel;
 
 /* A program-scope `constant` variable of the instrumented flavour, or a string literal it keeps

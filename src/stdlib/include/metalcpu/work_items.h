@@ -510,6 +510,26 @@ __attribute__((always_inline)) inline void simd_collect_into(D& destination, col
     });
 }
 
+/// While a collective helper runs for a lane in a statement's record or replay (`x =
+/// scan(v);` with `scan`'s body `return simd_prefix_inclusive_sum(v);`, docs/compiler.md):
+/// its collective is called without the round's site, and finds the round through the group
+/// (simdgroup_exchange), which this points at it. Only helper statements pay for the service
+/// call; the others hand the site to their function.
+class simd_helper_scope {
+public:
+    explicit simd_helper_scope(const simd_site& here)
+        : group_(const_cast<mc_group*>(g_services->current_group())), previous_(group_->simd_replay) {
+        group_->simd_replay = here.replay;
+    }
+    ~simd_helper_scope() { group_->simd_replay = previous_; }
+    simd_helper_scope(const simd_helper_scope&) = delete;
+    simd_helper_scope& operator=(const simd_helper_scope&) = delete;
+
+private:
+    mc_group* group_;
+    void* previous_;
+};
+
 /// While a piece that calls simdgroup_load or simdgroup_store or makes a matrix with a
 /// diagonal runs for thread t: those need only the caller's lane, which a work-item loop
 /// knows from the thread's index (linear % SIMD width), so the rendezvous that would tell it
