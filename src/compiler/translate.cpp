@@ -96,7 +96,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     writer.writeGenerated(kGeneratedFileName, constantTable + generateEntryPoints(codes, files.reportedName(0),
                                                                                   options.validation,
                                                                                   found.programConstants, tableLines + 1,
-                                                                                  selectsKernels(options, found)));
+                                                                                  /*selectsKernels=*/true));
     result.ok = true;
     result.hasFunctionConstants = !found.functionConstants.empty();
     result.cpp = writer.take();

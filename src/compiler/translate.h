@@ -173,13 +173,15 @@ struct Translation {
     bool hasFunctionConstants = false;
 };
 
-/// In the shader-validation flavour, and in a file with function constants, every kernel's
-/// entry-point code and definition, and each free function only some kernels reach, sit under
-/// `#if METALCPU_SELECTS_KERNEL(<selector>)` of those kernels (passes/kernel_selection.h):
-/// compiled with METALCPU_ONLY_KERNEL redefined to one kernel's selector, the file builds only
-/// what that kernel reaches, so code whose instrumented form does not compile cannot take other
-/// kernels' validation with it (jit/kernel_library.h), and a specialised pipeline compiles its
-/// kernel's code only (jit/specialisation.h). The selector is the C++ literal of the 64-bit FNV-1a hash of the
+/// Every kernel's entry-point code (its glue, name symbol and table row) sits under
+/// `#if METALCPU_SELECTS_KERNEL(<selector>)`, so that a file can be compiled in several
+/// processes at once, each building some kernels (METALCPU_IN_PARTITION, jit/kernel_compiler.h).
+/// In the shader-validation flavour, and in a file with function constants, so do every
+/// kernel's definition and each free function only some kernels reach
+/// (passes/kernel_selection.h): compiled with METALCPU_ONLY_KERNEL redefined to one kernel's
+/// selector, the file builds only what that kernel reaches, so code whose instrumented form
+/// does not compile cannot take other kernels' validation with it (jit/kernel_library.h), and
+/// a specialised pipeline compiles its kernel's code only (jit/specialisation.h). The selector is the C++ literal of the 64-bit FNV-1a hash of the
 /// host name ("0x0123456789abcdefull"), the one spelling both sides use.
 std::string kernelSelector(std::string_view hostName);
 

@@ -3,6 +3,7 @@
 #include "compiler/source_access.h"
 #include "compiler/translate.h"
 #include "jit/cache_directory.h"
+#include "jit/compile_parts.h"
 #include "jit/compiler_process.h"
 #include "jit/compiler_messages.h"
 #include "jit/isa.h"
@@ -135,6 +136,56 @@ CompileResult compileImage(const Toolchain& tools, const std::vector<std::string
     CompileResult without = runCompiler(tools, plain, workingDirectory, scratch, readable, 0, codeBytes);
     if (without.ok) prelude->discard(result.diagnostics);
     return without;
+}
+
+/// One image compiled in parts (compile_parts.h): the part files, what names this image's
+/// objects in the scratch directory, the image to make and whether it is a shared library
+/// (else a relocatable object, for an .air).
+struct ImageInParts {
+    std::vector<std::string> files;
+    std::string name;
+    std::string image;
+    bool sharedLibrary = false;
+};
+
+/// Compiles each part of an image at once, then links their objects into the image with the
+/// image's flags. Parts repeat what every kernel shares: an inline function or template
+/// instance is kept once (COMDAT), and a function of the user's with external linkage, the
+/// same code in each part, once (--allow-multiple-definition). When a part fails, the image
+/// is compiled whole (`whole`), whose messages are those of a compile without parts.
+template <typename Whole>
+CompileResult compileImageInParts(const Toolchain& tools, const std::vector<std::string>& flags, const ImageInParts& parts,
+                                  const std::string& head, const Scratch& scratch,
+                                  const std::vector<std::string>& readable, std::uint64_t codeBytes, const Whole& whole) {
+    support::log().debug("compiling {} in {} parts at once", parts.image, parts.files.size());
+    std::vector<std::string> objects;
+    std::vector<std::future<CompileResult>> compiles;
+    for (std::size_t p = 0; p < parts.files.size(); ++p) {
+        objects.push_back(scratch.file((parts.name + "-part" + std::to_string(p) + ".o").c_str()));
+        std::vector<std::string> task = {"-c", parts.files[p], "-o", objects.back()}, readablePart = readable;
+        readablePart.push_back(parts.files[p]);
+        compiles.push_back(std::async(std::launch::async, [&, task, readablePart] {
+            return compileImage(tools, flags, task, head, {}, scratch, readablePart, codeBytes);
+        }));
+    }
+    bool compiled = true;
+    for (std::future<CompileResult>& compile : compiles) compiled = compile.get().ok && compiled;
+    if (compiled) {
+        std::vector<std::string> argv = {tools.compiler};
+        argv.insert(argv.end(), flags.begin(), flags.end());
+        if (parts.sharedLibrary) argv.insert(argv.end(), {"-shared", "-nostdlib", "-Wl,-z,defs"});
+        else argv.insert(argv.end(), {"-r", "-nostdlib"});
+        argv.push_back("-Wl,--allow-multiple-definition");
+        argv.insert(argv.end(), objects.begin(), objects.end());
+        if (parts.sharedLibrary) argv.push_back("-lgcc");
+        argv.insert(argv.end(), {"-o", parts.image});
+        CompileResult linked = runCompiler(tools, argv, {}, scratch, objects);
+        if (linked.ok) return linked;
+        support::log().debug("compiling {} whole: linking its parts failed: {}", parts.image, linked.diagnostics);
+    } else {
+        support::log().debug("compiling {} whole: a part of it failed", parts.image);
+    }
+    return whole();
 }
 
 /// Moves what a compiler made in its scratch directory to where it was asked for.
@@ -326,6 +377,13 @@ bool isMetalcpuFile(const std::string& file, const Toolchain& tools, const Scrat
     return false;
 }
 
+/// The host names of a translation's kernels, in its order.
+std::vector<std::string> hostNames(const msl::Translation& translation) {
+    std::vector<std::string> names;
+    for (const msl::KernelInfo& k : translation.kernels) names.push_back(k.hostName);
+    return names;
+}
+
 Preprocessed preprocess(const std::string& sourcePath, const std::string& workingDirectory,
                         const KernelCompileSettings& settings, const BuildOptions& build) {
     Preprocessed out;
@@ -479,7 +537,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     preamble += "#define __METAL_VERSION__ " + std::to_string(settings.languageVersion) + "\n";
     if (std::find(settings.macros.begin(), settings.macros.end(), kEnableLoggingMacro) != settings.macros.end())
         preamble += std::string("#define ") + kEnableLoggingMacro + " 1\n";
-    const std::string head = preamble + sourceRootsPreamble(access.roots());
+    const std::string head = preamble + kernelSelectorsPreamble(hostNames(translation)) + sourceRootsPreamble(access.roots());
     options.validation = true;
     msl::Translation validation = msl::translate(preprocessed.text, options);
     diagnostics += validationDiagnostics(translation, validation);
@@ -488,7 +546,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     std::string embedded;
     if (translation.hasFunctionConstants) embedded += embedSpecialisationSource(head + translation.cpp);
     if (validation.ok) {
-        embedded += embedValidationSource(preamble + validation.cpp);
+        embedded += embedValidationSource(preamble + kernelSelectorsPreamble(hostNames(validation)) + validation.cpp);
     } else {
         std::vector<msl::Diagnostic> errors;
         for (const msl::Diagnostic& d : validation.diagnostics)
@@ -519,8 +577,18 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
     std::vector<std::string> readable = recordedSourceRoots(head);
     readable.insert(readable.end(), {absoluteIn(workingDirectory, cppPath), tools->includeDir});
     Scratch scratch;
-    // One compiler process per level, all at once: on two cores the three default levels
-    // take about 2.9 times one level's CPU time but 1.6 times its wall time (docs/tools.md).
+    // A big file of several kernels is compiled in parts when there are CPUs for them
+    // (compile_parts.h); not when its warnings are shown, which each part would repeat.
+    std::vector<std::string> partFiles;
+    if (whole && !build.syntaxOnly && !build.warnings)
+        for (const std::vector<std::string>& part : compileParts(*whole, targets.size(), codeBytes, compileJobs())) {
+            partFiles.push_back(scratch.file(("part" + std::to_string(partFiles.size()) + ".cpp").c_str()));
+            if (!support::writeFileAtomically(partFiles.back(), partSource(*whole, part, partFiles.size() == 1)))
+                return CompileResult{false, "cannot write " + partFiles.back() + "\n"};
+        }
+    // One compiler process per level (per part of it), all at once: on two cores the three
+    // default levels take about 2.9 times one level's CPU time but 1.6 times its wall time
+    // (docs/tools.md).
     std::vector<ImageSource> images;
     std::vector<std::future<CompileResult>> compiles;
     for (std::size_t i = 0; i < targets.size(); ++i) {
@@ -534,8 +602,13 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
         if (build.syntaxOnly) task = {"-fsyntax-only", cppPath};
         else if (sharedLibrary) task = {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", image};
         else task = {"-c", cppPath, "-o", image};
-        compiles.push_back(std::async(std::launch::async, [&, flags, task] {
-            return compileImage(*tools, flags, task, head, workingDirectory, scratch, readable, codeBytes);
+        const ImageInParts parts{partFiles, std::to_string(i), image, sharedLibrary};
+        compiles.push_back(std::async(std::launch::async, [&, flags, task, parts] {
+            const auto compileWhole = [&] {
+                return compileImage(*tools, flags, task, head, workingDirectory, scratch, readable, codeBytes);
+            };
+            if (parts.files.empty()) return compileWhole();
+            return compileImageInParts(*tools, flags, parts, head, scratch, readable, codeBytes, compileWhole);
         }));
     }
     // The first level's messages are the file's (every level warns alike); another level's

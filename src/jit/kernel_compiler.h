@@ -131,7 +131,8 @@ std::string embedSpecialisationSource(const std::string& translatedCpp);
 /// Compiles translated C++ into an object file (an .air) or, with `sharedLibrary`, straight
 /// into a kernel library (a .metallib, sealed for `cacheKey`: library_file.h), with the
 /// flags of the math mode the file records: once for each of `build.levels`, in processes
-/// that run at the same time.
+/// that run at the same time; a big file of several kernels in parts, a process each, when
+/// there are CPUs for them and no warnings to show (compile_parts.h).
 CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
                                  const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey = {},
                                  const BuildOptions& build = {});

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <dlfcn.h>
+#include <set>
 #include <unistd.h>
 
 namespace metalcpu::jit {
@@ -101,10 +102,12 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
                  ", this metalcpu uses " + std::to_string(METALCPU_KERNEL_ABI_VERSION) + "; rebuild it)";
         return nullptr;
     }
+    std::set<const char*> validationTexts;
     for (mc_u32 m = 0; m < moduleCount; ++m) {
         const mc_module* module = modules[m];
         if (!module || module->abi_version != METALCPU_KERNEL_ABI_VERSION) continue;
-        if (const char* validation = module->validation_source) {
+        // The parts of a file compiled in parts (compile_parts.h) point at one text: compiled once.
+        if (const char* validation = module->validation_source; validation && validationTexts.insert(validation).second) {
             if (auto failed = validationFailureReason(validation)) library->validationTranslationErrors_ += *failed;
             else library->validationSources_.push_back(validation);
         }

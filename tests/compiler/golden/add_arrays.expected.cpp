@@ -11,6 +11,7 @@ using namespace metal;
 }
 #line 1 "<metalcpu generated>"
 // "add_arrays"
+#if METALCPU_SELECTS_KERNEL(0x448976ea2c59e42bull)
 namespace {
 using __mc_0_fn = decltype(&::add_arrays);
 __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
@@ -35,9 +36,15 @@ const ::mc_param __mc_0_params[] = {
     {"index", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 8, 29, 0, 0, 0, 0},
 };
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0x448976ea2c59e42bull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.add_arrays") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x448976ea2c59e42bull)
     {"add_arrays", "add_arrays.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "add_arrays", 0, ""},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 1, "add_arrays.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "add_arrays.metal", nullptr, 0)

@@ -47,10 +47,11 @@ template <typename T, uint N>
 }
 #line 1 "<metalcpu generated>"
 // "block_prefix_float_64"
+#if METALCPU_SELECTS_KERNEL(0xc520a7d252f6dce1ull)
 namespace {
 #line 35 "barrier_coroutines.metal"
 using __mc_0_fn = decltype(&::scan::block_prefix<float, 64>);
-#line 6 "<metalcpu generated>"
+#line 7 "<metalcpu generated>"
 void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
@@ -67,8 +68,10 @@ const ::mc_param __mc_0_params[] = {
 const mc_u64 __mc_0_sites[] = {0x1ull};
 constexpr mc_u64 __mc_0_threadgroup_owner = ::scan::__mc_tg_owner_0<float, 64>();
 }
+#endif
 
 // "reverse_by_lambda"
+#if METALCPU_SELECTS_KERNEL(0x8d5f4313ea5866d3ull)
 namespace {
 using __mc_1_fn = decltype(&::reverse_by_lambda);
 __attribute__((flatten)) void __mc_1_run_group(const ::mc_group* __g) {
@@ -89,11 +92,21 @@ const ::mc_param __mc_1_params[] = {
 };
 const mc_u64 __mc_1_sites[] = {0x2ull};
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0xc520a7d252f6dce1ull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.block_prefix_float_64") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x8d5f4313ea5866d3ull)
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.reverse_by_lambda") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0xc520a7d252f6dce1ull)
     {"block_prefix_float_64", "barrier_coroutines.metal", 11, 17, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>", ::__mc_0_threadgroup_owner, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x8d5f4313ea5866d3ull)
     {"reverse_by_lambda", "barrier_coroutines.metal", 37, 13, MC_KERNEL_USES_BARRIERS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 1, ::__mc_1_sites, "reverse_by_lambda", 0, "barrier_coroutines.metal:44:9: 'threadgroup_barrier' is called in a lambda or a local class"},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 2, "barrier_coroutines.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "barrier_coroutines.metal", nullptr, 0)

@@ -16,6 +16,7 @@ using namespace metal;
 }
 #line 1 "<metalcpu generated>"
 // "positions"
+#if METALCPU_SELECTS_KERNEL(0x0ac7093f4700b5dbull)
 namespace {
 using __mc_0_fn = decltype(&::positions);
 __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
@@ -40,9 +41,15 @@ const ::mc_param __mc_0_params[] = {
     {"flat", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 7>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 7>>, 12, 28, 0, 0, 0, 0},
 };
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0x0ac7093f4700b5dbull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.positions") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x0ac7093f4700b5dbull)
     {"positions", "builtins.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 8, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "positions", 0, ""},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 1, "builtins.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "builtins.metal", nullptr, 0)

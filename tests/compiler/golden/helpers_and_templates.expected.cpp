@@ -45,10 +45,11 @@ template <typename Op, int WM, int WN>
 typedef decltype(reduce_rows<SumOp, 2, 4>) reduce_rows_t;
 #line 1 "<metalcpu generated>"
 // "reduce_rows_sum_2x4"
+#if METALCPU_SELECTS_KERNEL(0x705f430f27b80fa4ull)
 namespace {
 #line 48 "helpers_and_templates.metal"
 using __mc_0_fn = decltype(&::reduce_rows<SumOp, 2, 4>);
-#line 6 "<metalcpu generated>"
+#line 7 "<metalcpu generated>"
 __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
@@ -71,9 +72,15 @@ const ::mc_param __mc_0_params[] = {
 const mc_u64 __mc_0_sites[] = {0x1ull};
 constexpr mc_u32 __mc_0_max_threads = static_cast<mc_u32>(::__mc_max_threads_8<SumOp, 2, 4>());
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0x705f430f27b80fa4ull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.reduce_rows_sum_2x4") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x705f430f27b80fa4ull)
     {"reduce_rows_sum_2x4", "helpers_and_templates.metal", 31, 66, MC_KERNEL_USES_BARRIERS, ::__mc_0_max_threads, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites, "reduce_rows<SumOp, 2, 4>", 0, "helpers_and_templates.metal:44:16: it calls 'group_sum', which uses SIMD-group function 'simd_sum' (helpers_and_templates.metal:25:24): barriers and SIMD-group functions are split at only where the kernel's own body calls them, or calls a collective helper (a function that only returns a SIMD-group function's value)"},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 1, "helpers_and_templates.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "helpers_and_templates.metal", nullptr, 0)

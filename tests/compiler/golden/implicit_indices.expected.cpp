@@ -13,6 +13,7 @@ using namespace metal;
 }
 #line 1 "<metalcpu generated>"
 // "scale_and_offset"
+#if METALCPU_SELECTS_KERNEL(0x2f7359203bee9807ull)
 namespace {
 using __mc_0_fn = decltype(&::scale_and_offset);
 __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
@@ -43,9 +44,15 @@ const ::mc_param __mc_0_params[] = {
     {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, 10, 35, 0, 0, 0, 0},
 };
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0x2f7359203bee9807ull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.scale_and_offset") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x2f7359203bee9807ull)
     {"scale_and_offset", "implicit_indices.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 6, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "scale_and_offset", 0, ""},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 1, "implicit_indices.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "implicit_indices.metal", nullptr, 0)

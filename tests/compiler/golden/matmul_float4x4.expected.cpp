@@ -34,6 +34,7 @@ static inline float4x4 load_block(       const float4x4* m, const    Params& p, 
 }
 #line 1 "<metalcpu generated>"
 // "matmul_blocks"
+#if METALCPU_SELECTS_KERNEL(0x99b0568a9f9d6e3cull)
 namespace {
 using __mc_0_fn = decltype(&::matmul_blocks);
 __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::mc_group* __g) {
@@ -52,9 +53,15 @@ const ::mc_param __mc_0_params[] = {
     {"id", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 19, 33, 0, 0, 0, 0},
 };
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0x99b0568a9f9d6e3cull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.matmul_blocks") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x99b0568a9f9d6e3cull)
     {"matmul_blocks", "matmul_float4x4.metal", 15, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "matmul_blocks", 0, ""},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_float4x4.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "matmul_float4x4.metal", nullptr, 0)

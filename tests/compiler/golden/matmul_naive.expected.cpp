@@ -31,6 +31,7 @@ struct MatmulShape {
 }
 #line 1 "<metalcpu generated>"
 // "matmul_naive"
+#if METALCPU_SELECTS_KERNEL(0x0cc50940e745e3dbull)
 namespace {
 using __mc_0_fn = decltype(&::matmul_naive);
 __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::mc_group* __g) {
@@ -49,9 +50,15 @@ const ::mc_param __mc_0_params[] = {
     {"gid", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 15, 32, 0, 0, 0, 0},
 };
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0x0cc50940e745e3dbull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.matmul_naive") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x0cc50940e745e3dbull)
     {"matmul_naive", "matmul_naive.metal", 11, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "matmul_naive", 0, ""},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_naive.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "matmul_naive.metal", nullptr, 0)

@@ -40,6 +40,7 @@ using namespace metal;
 }
 #line 1 "<metalcpu generated>"
 // "matmul_tiled"
+#if METALCPU_SELECTS_KERNEL(0x94ebf52f58198866ull)
 namespace {
 using __mc_0_fn = decltype(&::matmul_tiled);
 __attribute__((flatten, optimize("O3"))) void __mc_0_run_group(const ::mc_group* __g) {
@@ -60,9 +61,15 @@ const ::mc_param __mc_0_params[] = {
 };
 const mc_u64 __mc_0_sites[] = {0x1ull, 0x2ull};
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0x94ebf52f58198866ull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.matmul_tiled") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x94ebf52f58198866ull)
     {"matmul_tiled", "matmul_tiled.metal", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 2, ::__mc_0_sites, "matmul_tiled", 0, ""},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 1, "matmul_tiled.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "matmul_tiled.metal", nullptr, 0)

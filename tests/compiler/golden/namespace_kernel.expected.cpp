@@ -25,6 +25,7 @@ template <typename T>
 }
 #line 1 "<metalcpu generated>"
 // "squares"
+#if METALCPU_SELECTS_KERNEL(0x0036f175c0394c0full)
 namespace demo { namespace ops { namespace {
 using __mc_0_fn = decltype(&::demo::ops::squares);
 __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
@@ -43,12 +44,14 @@ const ::mc_param __mc_0_params[] = {
     {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 11, 60, 0, 0, 0, 0},
 };
 } } }
+#endif
 
 // "negate_float"
+#if METALCPU_SELECTS_KERNEL(0x39f499913e343a2eull)
 namespace demo { namespace {
 #line 24 "namespace_kernel.metal"
 using __mc_1_fn = decltype(&::demo::ops::negate<float>);
-#line 26 "<metalcpu generated>"
+#line 29 "<metalcpu generated>"
 __attribute__((flatten)) void __mc_1_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
@@ -65,11 +68,21 @@ const ::mc_param __mc_1_params[] = {
     {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 17, 55, 0, 0, 0, 0},
 };
 } }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0x0036f175c0394c0full)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.squares") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x39f499913e343a2eull)
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.negate_float") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x0036f175c0394c0full)
     {"squares", "namespace_kernel.metal", 11, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::ops::__mc_0_params, &::demo::ops::__mc_0_run_group, &::demo::ops::__mc_0_run_thread, 0, nullptr, "squares", 0, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x39f499913e343a2eull)
     {"negate_float", "namespace_kernel.metal", 17, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::__mc_1_params, &::demo::__mc_1_run_group, &::demo::__mc_1_run_thread, 0, nullptr, "negate<float>", 0, ""},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 2, "namespace_kernel.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "namespace_kernel.metal", nullptr, 0)

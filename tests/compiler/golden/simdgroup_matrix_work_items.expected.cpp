@@ -71,6 +71,7 @@ using namespace metal;
 }
 #line 1 "<metalcpu generated>"
 // "gemm"
+#if METALCPU_SELECTS_KERNEL(0x673ff971efc12bc3ull)
 namespace {
 using __mc_0_fn = decltype(&::gemm);
 __attribute__((flatten, optimize("O3"))) void __mc_0_run_group(const ::mc_group* __g) {
@@ -92,8 +93,10 @@ const ::mc_param __mc_0_params[] = {
     {"threads", "ushort", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADS_PER_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>>, 14, 25, 0, 0, 0, 0},
 };
 }
+#endif
 
 // "scaled"
+#if METALCPU_SELECTS_KERNEL(0x5d9dfbb82160e74full)
 namespace {
 using __mc_1_fn = decltype(&::scaled);
 __attribute__((flatten, optimize("O3"))) void __mc_1_run_group(const ::mc_group* __g) {
@@ -108,8 +111,10 @@ const ::mc_param __mc_1_params[] = {
     {"lane", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 32, 25, 0, 0, 0, 0},
 };
 }
+#endif
 
 // "nested"
+#if METALCPU_SELECTS_KERNEL(0xefc5f08b07530a0aull)
 namespace {
 using __mc_2_fn = decltype(&::nested);
 __attribute__((flatten)) void __mc_2_run_group(const ::mc_group* __g) {
@@ -129,13 +134,27 @@ const ::mc_param __mc_2_params[] = {
     {"d", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 44, 34, 0, 0, 0, 0},
 };
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0x673ff971efc12bc3ull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.gemm") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x5d9dfbb82160e74full)
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.scaled") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0xefc5f08b07530a0aull)
 __attribute__((used, visibility("hidden"))) char __mc_2_name __asm__("metalcpu.kernel.nested") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x673ff971efc12bc3ull)
     {"gemm", "simdgroup_matrix_work_items.metal", 8, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 7, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "gemm", 0, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x5d9dfbb82160e74full)
     {"scaled", "simdgroup_matrix_work_items.metal", 30, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 3, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "scaled", 0, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0xefc5f08b07530a0aull)
     {"nested", "simdgroup_matrix_work_items.metal", 44, 13, MC_KERNEL_USES_BARRIERS, 0, 1, ::__mc_2_params, &::__mc_2_run_group, &::__mc_2_run_thread, 0, nullptr, "nested", 0, "simdgroup_matrix_work_items.metal:47:25: 'simdgroup_multiply' is called in a lambda or a local class"},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 3, "simdgroup_matrix_work_items.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "simdgroup_matrix_work_items.metal", nullptr, 0)

@@ -41,6 +41,7 @@ using namespace metal;
 }
 #line 1 "<metalcpu generated>"
 // "reduce"
+#if METALCPU_SELECTS_KERNEL(0x2f92df0bac03dce7ull)
 namespace {
 using __mc_0_fn = decltype(&::reduce);
 __attribute__((flatten, optimize("O3"))) void __mc_0_run_group(const ::mc_group* __g) {
@@ -59,8 +60,10 @@ const ::mc_param __mc_0_params[] = {
 };
 const mc_u64 __mc_0_sites[] = {0x1ull};
 }
+#endif
 
 // "operand"
+#if METALCPU_SELECTS_KERNEL(0x3c8d57b2495136feull)
 namespace {
 using __mc_1_fn = decltype(&::operand);
 __attribute__((flatten)) void __mc_1_run_group(const ::mc_group* __g) {
@@ -79,11 +82,21 @@ const ::mc_param __mc_1_params[] = {
     {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 26, 59, 0, 0, 0, 0},
 };
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0x2f92df0bac03dce7ull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.reduce") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x3c8d57b2495136feull)
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.operand") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0x2f92df0bac03dce7ull)
     {"reduce", "simdgroup_work_items.metal", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "reduce", 0, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x3c8d57b2495136feull)
     {"operand", "simdgroup_work_items.metal", 26, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "operand", 0, "simdgroup_work_items.metal:27:23: SIMD-group function 'simd_sum' is not the whole value of a statement (`x = simd_sum(...);`): it is an operand, an argument or a condition, or is qualified"},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 2, "simdgroup_work_items.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "simdgroup_work_items.metal", nullptr, 0)

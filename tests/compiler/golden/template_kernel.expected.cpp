@@ -13,10 +13,11 @@ template <typename T, int N>
 }
 #line 1 "<metalcpu generated>"
 // "fill_float_4"
+#if METALCPU_SELECTS_KERNEL(0xc81af94225453f7eull)
 namespace {
 #line 18 "template_kernel.metal"
 using __mc_0_fn = decltype(&::fill_with<float, 4>);
-#line 6 "<metalcpu generated>"
+#line 7 "<metalcpu generated>"
 __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
@@ -36,12 +37,14 @@ const ::mc_param __mc_0_params[] = {
     {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 8, 32, 0, 0, 0, 0},
 };
 }
+#endif
 
 // "fill_int_2"
+#if METALCPU_SELECTS_KERNEL(0x9610d7208f6ce783ull)
 namespace {
 #line 20 "template_kernel.metal"
 using __mc_1_fn = decltype(&::fill_with<int, 2>);
-#line 31 "<metalcpu generated>"
+#line 34 "<metalcpu generated>"
 __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_1_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>(__g, 1);
@@ -61,11 +64,21 @@ const ::mc_param __mc_1_params[] = {
     {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 8, 32, 0, 0, 0, 0},
 };
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0xc81af94225453f7eull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.fill_float_4") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x9610d7208f6ce783ull)
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.fill_int_2") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0xc81af94225453f7eull)
     {"fill_float_4", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "fill_with<float, 4>", 0, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x9610d7208f6ce783ull)
     {"fill_int_2", "template_kernel.metal", 6, 17, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "fill_with<int, 2>", 0, ""},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 2, "template_kernel.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "template_kernel.metal", nullptr, 0)

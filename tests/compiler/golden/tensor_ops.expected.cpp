@@ -136,6 +136,7 @@ template <void (*load)(       const half*,        half&)>
 }
 #line 1 "<metalcpu generated>"
 // "tile_product"
+#if METALCPU_SELECTS_KERNEL(0xd1495e5593bfaf61ull)
 namespace {
 using __mc_0_fn = decltype(&::tile_product);
 void __mc_0_run_group(const ::mc_group* __g) {
@@ -153,12 +154,14 @@ const ::mc_param __mc_0_params[] = {
     {"product", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 19, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::data_type)},
 };
 }
+#endif
 
 // "gemm_strided_half_64_32"
+#if METALCPU_SELECTS_KERNEL(0x47046c8344134580ull)
 namespace {
 #line 73 "tensor_ops.metal"
 using __mc_1_fn = decltype(&::gemm::strided<half, 64, 32, false>);
-#line 25 "<metalcpu generated>"
+#line 28 "<metalcpu generated>"
 void __mc_1_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>(__g, 1);
@@ -176,8 +179,10 @@ const ::mc_param __mc_1_params[] = {
     {"tg", "uint3", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, 41, 27, 0, 0, 0, 0},
 };
 }
+#endif
 
 // "row_maxima"
+#if METALCPU_SELECTS_KERNEL(0x85483296daefe147ull)
 namespace {
 using __mc_2_fn = decltype(&::row_maxima);
 void __mc_2_run_group(const ::mc_group* __g) {
@@ -194,8 +199,10 @@ const ::mc_param __mc_2_params[] = {
 };
 const mc_u64 __mc_2_sites[] = {0x1ull};
 }
+#endif
 
 // "fragments"
+#if METALCPU_SELECTS_KERNEL(0x9fb3829a4ccbf3caull)
 namespace {
 using __mc_3_fn = decltype(&::fragments);
 __attribute__((flatten)) void __mc_3_run_group(const ::mc_group* __g) {
@@ -214,12 +221,14 @@ const ::mc_param __mc_3_params[] = {
     {"lane", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 106, 28, 0, 0, 0, 0},
 };
 }
+#endif
 
 // "quantised_plain"
+#if METALCPU_SELECTS_KERNEL(0x7a176872f4f5d5aaull)
 namespace {
 #line 145 "tensor_ops.metal"
 using __mc_4_fn = decltype(&::quantised<load_tile>);
-#line 86 "<metalcpu generated>"
+#line 95 "<metalcpu generated>"
 void __mc_4_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>(__g, 1);
@@ -234,17 +243,39 @@ const ::mc_param __mc_4_params[] = {
 };
 const mc_u64 __mc_4_sites[] = {0x2ull};
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0xd1495e5593bfaf61ull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.tile_product") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x47046c8344134580ull)
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.gemm_strided_half_64_32") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x85483296daefe147ull)
 __attribute__((used, visibility("hidden"))) char __mc_2_name __asm__("metalcpu.kernel.row_maxima") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x9fb3829a4ccbf3caull)
 __attribute__((used, visibility("hidden"))) char __mc_3_name __asm__("metalcpu.kernel.fragments") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x7a176872f4f5d5aaull)
 __attribute__((used, visibility("hidden"))) char __mc_4_name __asm__("metalcpu.kernel.quantised_plain") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0xd1495e5593bfaf61ull)
     {"tile_product", "tensor_ops.metal", 16, 13, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "tile_product", 0, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x47046c8344134580ull)
     {"gemm_strided_half_64_32", "tensor_ops.metal", 37, 13, MC_KERNEL_COROUTINES, 0, 5, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "strided<half, 64, 32, false>", 0, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x85483296daefe147ull)
     {"row_maxima", "tensor_ops.metal", 76, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_2_params, &::__mc_2_run_group, nullptr, 1, ::__mc_2_sites, "row_maxima", 0, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x9fb3829a4ccbf3caull)
     {"fragments", "tensor_ops.metal", 105, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_3_params, &::__mc_3_run_group, &::__mc_3_run_thread, 0, nullptr, "fragments", 0, "tensor_ops.metal:116:5: it calls 'run_fragment', which uses a tensor operation (tensor_ops.metal:100:6): barriers and SIMD-group functions are split at only where the kernel's own body calls them, or calls a collective helper (a function that only returns a SIMD-group function's value)"},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x7a176872f4f5d5aaull)
     {"quantised_plain", "tensor_ops.metal", 123, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_4_params, &::__mc_4_run_group, nullptr, 1, ::__mc_4_sites, "quantised<load_tile>", 0, ""},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 5, "tensor_ops.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "tensor_ops.metal", nullptr, 0)

@@ -19,6 +19,7 @@ static void store_and_sync(            float* scratch, uint slot, float value)
 }
 #line 1 "<metalcpu generated>"
 // "reverse_in_group"
+#if METALCPU_SELECTS_KERNEL(0xa58fc92577dba4bdull)
 namespace {
 using __mc_0_fn = decltype(&::reverse_in_group);
 __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
@@ -42,9 +43,15 @@ const ::mc_param __mc_0_params[] = {
     {"count", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADS_PER_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 16, 35, 0, 0, 0, 0},
 };
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0xa58fc92577dba4bdull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.reverse_in_group") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0xa58fc92577dba4bdull)
     {"reverse_in_group", "threadgroup_parameter.metal", 12, 13, MC_KERNEL_USES_BARRIERS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "reverse_in_group", 0, "threadgroup_parameter.metal:18:5: it calls 'store_and_sync', which uses barrier 'threadgroup_barrier' (threadgroup_parameter.metal:9:5): barriers and SIMD-group functions are split at only where the kernel's own body calls them, or calls a collective helper (a function that only returns a SIMD-group function's value)"},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 1, "threadgroup_parameter.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "threadgroup_parameter.metal", nullptr, 0)

@@ -74,10 +74,11 @@ template <typename T, int N>
 }
 #line 1 "<metalcpu generated>"
 // "scan_chunk_float_4"
+#if METALCPU_SELECTS_KERNEL(0xf056be26ca283510ull)
 namespace {
 #line 39 "work_item_arrays.metal"
 using __mc_0_fn = decltype(&::scan_chunk<float, 4>);
-#line 6 "<metalcpu generated>"
+#line 7 "<metalcpu generated>"
 __attribute__((flatten, optimize("O3"))) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
@@ -94,8 +95,10 @@ const ::mc_param __mc_0_params[] = {
 const mc_u64 __mc_0_sites[] = {0x1ull};
 constexpr mc_u64 __mc_0_threadgroup_owner = ::__mc_tg_owner_1<float, 4>();
 }
+#endif
 
 // "pairs"
+#if METALCPU_SELECTS_KERNEL(0x544438a7391e1e26ull)
 namespace {
 using __mc_1_fn = decltype(&::pairs);
 __attribute__((flatten, optimize("O3"))) void __mc_1_run_group(const ::mc_group* __g) {
@@ -109,11 +112,21 @@ const ::mc_param __mc_1_params[] = {
 };
 const mc_u64 __mc_1_sites[] = {0x2ull};
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0xf056be26ca283510ull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.scan_chunk_float_4") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x544438a7391e1e26ull)
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.pairs") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0xf056be26ca283510ull)
     {"scan_chunk_float_4", "work_item_arrays.metal", 16, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "scan_chunk<float, 4>", ::__mc_0_threadgroup_owner, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x544438a7391e1e26ull)
     {"pairs", "work_item_arrays.metal", 42, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 2, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "pairs", 0, ""},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 2, "work_item_arrays.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "work_item_arrays.metal", nullptr, 0)

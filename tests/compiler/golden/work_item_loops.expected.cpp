@@ -79,10 +79,11 @@ struct Halves {
 }
 #line 1 "<metalcpu generated>"
 // "block_prefix_float_64"
+#if METALCPU_SELECTS_KERNEL(0xc520a7d252f6dce1ull)
 namespace {
 #line 35 "work_item_loops.metal"
 using __mc_0_fn = decltype(&::scan::block_prefix<float, 64>);
-#line 6 "<metalcpu generated>"
+#line 7 "<metalcpu generated>"
 __attribute__((flatten, optimize("O3"))) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
@@ -98,8 +99,10 @@ const ::mc_param __mc_0_params[] = {
 const mc_u64 __mc_0_sites[] = {0x1ull};
 constexpr mc_u64 __mc_0_threadgroup_owner = ::scan::__mc_tg_owner_0<float, 64>();
 }
+#endif
 
 // "halve_until"
+#if METALCPU_SELECTS_KERNEL(0xbb086c077cd53ba4ull)
 namespace {
 using __mc_1_fn = decltype(&::halve_until);
 __attribute__((flatten, optimize("O3"))) void __mc_1_run_group(const ::mc_group* __g) {
@@ -116,11 +119,21 @@ const ::mc_param __mc_1_params[] = {
 };
 const mc_u64 __mc_1_sites[] = {0x2ull};
 }
+#endif
 
+#if METALCPU_SELECTS_KERNEL(0xc520a7d252f6dce1ull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.block_prefix_float_64") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0xbb086c077cd53ba4ull)
 __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.kernel.halve_until") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
+#if METALCPU_SELECTS_KERNEL(0xc520a7d252f6dce1ull)
     {"block_prefix_float_64", "work_item_loops.metal", 12, 17, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>", ::__mc_0_threadgroup_owner, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0xbb086c077cd53ba4ull)
     {"halve_until", "work_item_loops.metal", 44, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_1_params, &::__mc_1_run_group, nullptr, 1, ::__mc_1_sites, "halve_until", 0, ""},
+#endif
+    {},
 };
-METALCPU_REGISTER_MODULE(__mc_kernels, 2, "work_item_loops.metal", nullptr, 0)
+METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "work_item_loops.metal", nullptr, 0)

@@ -162,8 +162,8 @@ TEST(KernelSelection, MentionsOutsideSelectedBodiesAreUnknown) {
 
 // Test the validation flavour's output: each kernel and each helper only some reach under the
 // `#if` of those kernels, on lines of their own with the code after them back at its line; the
-// helper every kernel reaches unguarded; the plain flavour without any of it.
-TEST(KernelSelection, GuardsInTheValidationFlavourOnly) {
+// helper every kernel reaches unguarded; the plain flavour with its kernels' entry points guarded only.
+TEST(KernelSelection, GuardsFunctionsInTheValidationFlavourOnly) {
     constexpr std::string_view source = "# 1 \"two.metal\"\n"
                                         "float only_a(float x) { return x; } float both(float x) { return x; }\n"
                                         "kernel void a(device float* p) { p[0] = only_a(both(1)); }\n"
@@ -182,9 +182,13 @@ TEST(KernelSelection, GuardsInTheValidationFlavourOnly) {
     EXPECT_NE(v.cpp.find("#if " + selectsB + "\n#line 3 \"two.metal\"\n"), std::string::npos) << v.cpp;
     EXPECT_EQ(v.cpp.find("METALCPU_SELECTS_EVERY_KERNEL"), std::string::npos) << v.cpp;
 
+    // The plain flavour guards only each kernel's entry-point code (for compiling in parts).
     const Translation plain = translate(source, {});
     ASSERT_TRUE(plain.ok);
-    EXPECT_EQ(plain.cpp.find("#if"), std::string::npos) << plain.cpp;
+    EXPECT_EQ(plain.cpp.find("#if " + selectsA + "\n#line"), std::string::npos) << plain.cpp;
+    EXPECT_EQ(plain.cpp.find("#if " + selectsB + "\n#line"), std::string::npos) << plain.cpp;
+    EXPECT_NE(plain.cpp.find("#if " + selectsA + "\nnamespace {\n"), std::string::npos) << plain.cpp;
+    EXPECT_NE(plain.cpp.find("#if " + selectsB + "\nnamespace {\n"), std::string::npos) << plain.cpp;
 }
 
 // Test that the plain flavour of a file with function constants is guarded alike (a

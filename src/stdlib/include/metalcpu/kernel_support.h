@@ -368,7 +368,12 @@ struct address_space_tag {};
 /// kernel keeps (a shader-validation flavour of one kernel, a specialised pipeline:
 /// jit::selectingKernel() defines it); 0: every kernel's. Read where METALCPU_SELECTS_KERNEL is used, after the definition.
 #define METALCPU_ONLY_KERNEL 0
-#define METALCPU_SELECTS_KERNEL(selector) ((METALCPU_ONLY_KERNEL) == 0 || (selector) == (METALCPU_ONLY_KERNEL))
+/// Whether kernel `selector`'s code is in this compiler process's share of a file that is
+/// compiled in several processes at once (jit/kernel_compiler.h, compileTranslation()), which
+/// redefine it after the prelude; 1: every kernel's, a file compiled by one process.
+#define METALCPU_IN_PARTITION(selector) 1
+#define METALCPU_SELECTS_KERNEL(selector)                                                         \
+    (((METALCPU_ONLY_KERNEL) == 0 || (selector) == (METALCPU_ONLY_KERNEL)) && METALCPU_IN_PARTITION(selector))
 /// True only when the flavour keeps every kernel's code: what guards a function no kernel
 /// can reach (msl::selectKernelCode()).
 #define METALCPU_SELECTS_EVERY_KERNEL ((METALCPU_ONLY_KERNEL) == 0)
