@@ -15,9 +15,15 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
                                                 const FileTable& files) {
     const TokenList& tokens = unit.tokens();
     const Module& module = unit.module();
-    std::set<std::size_t> coroutines, workItemLoops, interleaved;
+    std::set<std::size_t> coroutines, workItemLoops;
+    std::map<std::size_t, unsigned> interleaved; // function: lanes
     for (const CoroutineKernel& k : found.coroutineKernels) coroutines.insert(k.function);
-    for (const WorkItemKernel& k : found.workItemKernels) (k.interleaved ? interleaved : workItemLoops).insert(k.function);
+    for (const WorkItemKernel& k : found.workItemKernels) {
+        if (k.interleaved)
+            interleaved[k.function] = k.lanes;
+        else
+            workItemLoops.insert(k.function);
+    }
     std::map<std::size_t, std::vector<std::uint64_t>> sitesByFunction;
     for (const ThreadgroupDeclaration& d : found.threadgroupVariables)
         for (const ThreadgroupDeclarator& v : d.declarators) sitesByFunction[d.function].push_back(v.key);
@@ -54,6 +60,7 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
         info.threadgroupSites.assign(sites.begin(), sites.end());
         info.usesCoroutines = coroutines.count(e.function) != 0;
         info.interleavesThreads = interleaved.count(e.function) != 0;
+        info.interleavedLanes = info.interleavesThreads ? interleaved.at(e.function) : 0;
         info.usesWorkItemLoops = info.interleavesThreads || workItemLoops.count(e.function) != 0;
         const auto place = [&](std::size_t token) {
             const Location at = tokens[token].location;

@@ -74,7 +74,8 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
                   [](const CoroutineKernel& c) { return !c.collectives.empty() || !c.laneUsers.empty(); });
     // Barrier-free kernels with a uniform loop run their threads interleaved in it.
     for (WorkItemKernel& k : findInterleavedKernels(unit, found.graph, found.parameters, found.threadgroupVariables,
-                                                    options.interleaveThreads, found.interleavingRefusals))
+                                                    options.interleaveThreads, options.interleaveLanes,
+                                                    found.interleavingRefusals))
         found.workItemKernels.push_back(std::move(k));
     // Shader validation accepts pointers into program-scope constants: find them while the
     // declarations are still MSL.

@@ -48,6 +48,10 @@ struct TranslateOptions {
     /// Barrier-free kernels with a uniform loop run their group's threads interleaved in it
     /// (passes/interleaved_threads.h; METALCPU_INTERLEAVE_THREADS=0 turns it off).
     bool interleaveThreads = true;
+    /// How many neighbouring threads an interleaved kernel runs together: 0 for the front end's
+    /// choice (passes/interleaved_threads.h), else that many, 1 to 16 (METALCPU_INTERLEAVE_LANES,
+    /// for comparison).
+    unsigned interleaveLanes = 0;
 };
 
 /// One message about the input, in Tint's style: lower-case, one sentence, no full stop.
@@ -143,6 +147,8 @@ struct KernelInfo {
     /// once per thread in each iteration (passes/interleaved_threads.h); mc_kernel flag
     /// MC_KERNEL_INTERLEAVED_THREADS.
     bool interleavesThreads = false;
+    /// For such a kernel: how many neighbouring threads run together (lane_block, work_items.h).
+    unsigned interleavedLanes = 0;
     /// For a barrier-free kernel with a loop whose header is uniform but whose threads are not
     /// interleaved: "file:line:column: why" (or ": why" with no place). Empty otherwise.
     std::string interleavingRefusal;

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <mutex>
 #include <sstream>
 
 namespace metalcpu::jit {
@@ -495,6 +496,16 @@ CompileResult preprocessFile(const std::string& sourcePath, const std::string& w
     return made.result;
 }
 
+unsigned interleaveLanesSetting() {
+    const int lanes = support::config().interleaveLanes;
+    if (lanes >= 0 && lanes <= 16) return static_cast<unsigned>(lanes);
+    static std::once_flag warned;
+    std::call_once(warned, [lanes] {
+        support::log().warn("METALCPU_INTERLEAVE_LANES={} is not 0 to 16; the front end chooses each kernel's lanes", lanes);
+    });
+    return 0;
+}
+
 CompileResult translateFile(const std::string& sourcePath, const std::string& workingDirectory,
                             const KernelCompileSettings& settings, const std::string& cppPath,
                             const BuildOptions& build) {
@@ -512,6 +523,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     options.readOriginalSource = [&access](const std::string& file) { return access.read(file); };
     options.tokenLimit = static_cast<std::size_t>(support::config().compileTokenLimit > 0 ? support::config().compileTokenLimit : 0);
     options.interleaveThreads = support::config().interleaveThreads != 0;
+    options.interleaveLanes = interleaveLanesSetting();
     msl::Translation translation = msl::translate(preprocessed.text, options);
     std::string diagnostics = preprocessed.result.diagnostics;
     diagnostics += msl::formatDiagnostics(translation.diagnostics, kDiagnosticsLimit);
@@ -523,7 +535,8 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
             support::log().debug("kernel '{}' is not split into work-item loops: {}", k.hostName, k.workItemLoopsRefusal);
     for (const msl::KernelInfo& k : translation.kernels) {
         if (k.interleavesThreads)
-            support::log().debug("kernel '{}' runs its threads interleaved in its uniform loops", k.hostName);
+            support::log().debug("kernel '{}' runs its threads interleaved in its uniform loops, {} at a time",
+                                 k.hostName, k.interleavedLanes);
         else if (!k.interleavingRefusal.empty())
             support::log().debug("kernel '{}' does not interleave its threads: {}", k.hostName, k.interleavingRefusal);
     }

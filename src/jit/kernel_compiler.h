@@ -63,6 +63,11 @@ struct BuildOptions {
     bool syntaxOnly = false;               ///< compileTranslation(): check the file, write nothing
 };
 
+/// METALCPU_INTERLEAVE_LANES as the front end takes it (msl::TranslateOptions::interleaveLanes):
+/// 0, the front end's choice, or a lane count from 1 to 16; another value is warned about
+/// once and read as 0. Part of the kernel cache's key.
+unsigned interleaveLanesSetting();
+
 /// How a warning of translateFile() about a file's shader-validation flavour begins: it says
 /// what metalcpu cannot instrument, not what is wrong with the user's code, so the `metal`
 /// tool's -Werror leaves it a warning.

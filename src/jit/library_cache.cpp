@@ -3,6 +3,7 @@
 #include "jit/cache_directory.h"
 #include "jit/cache_sweep.h"
 #include "jit/isa.h"
+#include "jit/kernel_compiler.h"
 #include "jit/kernel_library.h"
 #include "jit/toolchain.h"
 #include "support/config.h"
@@ -119,6 +120,7 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
     hasher.add(tools->identity).add(tools->stdlibHash).add(libraryVersion()).add(translatorIdentity());
     hasher.add(static_cast<std::uint64_t>(METALCPU_KERNEL_ABI_VERSION)).add(support::config().kernelFlags);
     hasher.add(static_cast<std::uint64_t>(support::config().interleaveThreads != 0));
+    hasher.add(static_cast<std::uint64_t>(interleaveLanesSetting()));
     // Kernels are compiled for this CPU's level and tuned for it; a cache directory that
     // machines share (a home directory on a network) keeps an entry for each.
     hasher.add(hostTarget());

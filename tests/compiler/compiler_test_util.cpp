@@ -64,9 +64,13 @@ std::string runPasses(Parsed& p, std::initializer_list<PassFunction> passes, boo
 }
 
 std::string runPassesUntil(Parsed& p, std::string_view last, bool validation) {
-    if (p.diagnostics.hasErrors()) return {};
     TranslateOptions options;
     options.validation = validation;
+    return runPassesUntil(p, last, options);
+}
+
+std::string runPassesUntil(Parsed& p, std::string_view last, TranslateOptions options) {
+    if (p.diagnostics.hasErrors()) return {};
     options.fileKey = 1;
     const Unit unit(p.tokens, p.partner, p.module);
     Findings found = analyse(unit, p.module, options, p.diagnostics);

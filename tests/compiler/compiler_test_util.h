@@ -53,6 +53,8 @@ std::string runPasses(Parsed& p, std::initializer_list<PassFunction> passes, boo
 /// (compiler/pipeline.h) and returns render() of the result. A `last` that names no pass of
 /// this flavour fails the test.
 std::string runPassesUntil(Parsed& p, std::string_view last, bool validation = false);
+/// The same with these options (their fileKey set to 1).
+std::string runPassesUntil(Parsed& p, std::string_view last, TranslateOptions options);
 
 /// Runs the restricted dialect's checks (compiler/pipeline.h's list) on a parsed snippet, with
 /// its includes and file table, and returns every diagnostic formatted (those of parsing

@@ -139,7 +139,9 @@ TEST(Translate, CodeGenerationPerShape) {
     EXPECT_EQ(kernelShape(t.kernels[2]), KernelShape::WorkItemLoops);
     EXPECT_EQ(kernelShape(t.kernels[3]), KernelShape::InterleavedLoops);
     EXPECT_TRUE(t.kernels[3].interleavesThreads && t.kernels[3].usesWorkItemLoops);
+    EXPECT_EQ(t.kernels[3].interleavedLanes, 8u); // the front end's choice, logged with it
     EXPECT_FALSE(t.kernels[1].interleavesThreads);
+    EXPECT_EQ(t.kernels[1].interleavedLanes, 0u);
     // `fixed`'s loop has bounds known when it is compiled: the thread loop around it vectorises.
     EXPECT_EQ(kernelShape(t.kernels[4]), KernelShape::ThreadLoopOverLoops);
     EXPECT_NE(t.kernels[4].interleavingRefusal.find("its bounds are known when the kernel is compiled"), std::string::npos)

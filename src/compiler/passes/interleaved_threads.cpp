@@ -98,7 +98,7 @@ std::size_t namedAtomic(const Unit& unit, const std::vector<std::size_t>& functi
 std::vector<WorkItemKernel> findInterleavedKernels(const Unit& unit, const CallGraph& graph,
                                                    const std::map<std::size_t, std::vector<ParamInfo>>& parameters,
                                                    const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
-                                                   bool enabled, std::vector<WorkItemRefusal>& refusals) {
+                                                   bool enabled, unsigned lanes, std::vector<WorkItemRefusal>& refusals) {
     const Module& module = unit.module();
     std::vector<WorkItemKernel> out;
     static const std::vector<ParamInfo> kNoParameters;
@@ -147,7 +147,7 @@ std::vector<WorkItemKernel> findInterleavedKernels(const Unit& unit, const CallG
         kernel.function = fi;
         collectReturns(unit, *body, kernel.returns);
         WorkItemKernel planned;
-        if (planInterleavedKernel(unit, kernel, loops, threadgroupVariables, kernelParams, planned, refusal))
+        if (planInterleavedKernel(unit, kernel, loops, threadgroupVariables, kernelParams, lanes, planned, refusal))
             out.push_back(std::move(planned));
         else
             refusals.push_back(refusal);

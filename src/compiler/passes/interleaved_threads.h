@@ -49,6 +49,6 @@ class Unit;
 std::vector<WorkItemKernel> findInterleavedKernels(const Unit& unit, const CallGraph& graph,
                                                    const std::map<std::size_t, std::vector<ParamInfo>>& parameters,
                                                    const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
-                                                   bool enabled, std::vector<WorkItemRefusal>& refusals);
+                                                   bool enabled, unsigned lanes, std::vector<WorkItemRefusal>& refusals);
 
 } // namespace metalcpu::msl

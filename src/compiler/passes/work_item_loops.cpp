@@ -1038,13 +1038,19 @@ std::set<std::string> namespaceVariableNames(const Unit& unit) {
 
 } // namespace
 
-// Threads an interleaved kernel runs together: four neighbours of 16 bytes each (a float4
-// column) share a 64-byte cache line.
-constexpr unsigned kInterleavedLanes = 4;
+// Threads an interleaved kernel runs together, unless TranslateOptions::interleaveLanes says:
+// eight neighbours, two 64-byte cache lines of float4 columns. Measured on the register-tiled
+// matmuls (README, "Interleaved threads"), eight beat four at every size for the 4x4 and 8x4
+// kernels and two lost at 1024 and 2048 floats a row; the per-thread state (16 or 32 floats)
+// did not decide it: with four lanes GCC splits the 4x4 kernel's lane accumulators into
+// scalars and computes their product with scalar instructions, with eight it keeps them as
+// float4 rows in the frame and the product in vector instructions.
+constexpr unsigned kInterleavedLanes = 8;
 
 bool planInterleavedKernel(const Unit& unit, const CoroutineKernel& kernel, const std::vector<std::size_t>& uniformLoops,
                            const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
-                           const std::vector<ParamInfo>& parameters, WorkItemKernel& out, WorkItemRefusal& refusal) {
+                           const std::vector<ParamInfo>& parameters, unsigned lanes, WorkItemKernel& out,
+                           WorkItemRefusal& refusal) {
     const FunctionDecl& f = unit.module().functions[kernel.function];
     Planner planner(unit, f, kernel, threadgroupVariables, parameters, namespaceVariableNames(unit),
                     declaredTypeNames(unit.tokens(), 0, unit.tokens().size()));
@@ -1053,7 +1059,7 @@ bool planInterleavedKernel(const Unit& unit, const CoroutineKernel& kernel, cons
     out.function = kernel.function;
     out.bodyOpen = f.bodyOpen;
     out.interleaved = true;
-    out.lanes = kInterleavedLanes;
+    out.lanes = lanes != 0 ? lanes : kInterleavedLanes;
     out.bodyClose = f.bodyClose;
     if (planner.plan(out)) return true;
     refusal = planner.refusal();

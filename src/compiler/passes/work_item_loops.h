@@ -170,7 +170,8 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
 /// the kernel; else `refusal` says why.
 bool planInterleavedKernel(const Unit& unit, const CoroutineKernel& kernel, const std::vector<std::size_t>& uniformLoops,
                            const std::vector<ThreadgroupDeclaration>& threadgroupVariables,
-                           const std::vector<ParamInfo>& parameters, WorkItemKernel& out, WorkItemRefusal& refusal);
+                           const std::vector<ParamInfo>& parameters, unsigned lanes, WorkItemKernel& out,
+                           WorkItemRefusal& refusal);
 
 /// Whether statement `s` has a `break` or `continue` that leaves it for a loop or switch outside
 /// it (unless `breakStays` / `continueStays`: `s` is inside one that catches it), a `goto` or a

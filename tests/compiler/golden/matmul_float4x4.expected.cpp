@@ -17,7 +17,7 @@ static inline float4x4 load_block(       const float4x4* m, const    Params& p, 
                                  float4x4* c              ,
                           const    Params& p              ,
                           uint2 id                            , [[maybe_unused]] const ::mc_group* __mc_group)
-{ ::metalcpu_kernel::lane_block<false, 4> __mc_wi(__mc_group); using __mc_b4 = decltype(id); using __mc_t0 = float4x4; ::metalcpu_kernel::lane_slots<__mc_t0, 4> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) {
+{ ::metalcpu_kernel::lane_block<false, 8> __mc_wi(__mc_group); using __mc_b4 = decltype(id); using __mc_t0 = float4x4; ::metalcpu_kernel::lane_slots<__mc_t0, 8> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) {
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; { 
 #line 21 "matmul_float4x4.metal"
     float4x4 acc = float4x4(0.0f); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc); } });

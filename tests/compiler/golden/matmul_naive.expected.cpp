@@ -13,7 +13,7 @@ struct MatmulShape {
                                 float* c              ,
                          const    MatmulShape& shape              ,
                          uint2 gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
-{ ::metalcpu_kernel::lane_block<true, 4> __mc_wi(__mc_group); using __mc_b4 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 4> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) {
+{ ::metalcpu_kernel::lane_block<true, 8> __mc_wi(__mc_group); using __mc_b4 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 8> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) {
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 gid = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 
 #line 17 "matmul_naive.metal"
     if (gid.x >= shape.cols || gid.y >= shape.rows) return __mc_wi.retire(__mc_t);

@@ -16,39 +16,46 @@ namespace {
 struct Result {
     std::string text;                 ///< after the passes up to the work-item loops
     bool interleaved = false;         ///< kernel `k` has its threads interleaved
+    unsigned lanes = 0;               ///< how many at a time
     std::string refusal;              ///< else why, when it has a loop with a uniform header
 };
 
 Result interleave(const std::string& body, bool enabled = true,
                   const std::string& parameters = "device float* a, constant uint& n, device uint& m, "
-                                                  "uint i [[thread_position_in_grid]]") {
+                                                  "uint i [[thread_position_in_grid]]",
+                  unsigned lanes = 0) {
     const std::string source = "kernel void k(" + parameters + ") {\n" + body + "\n}";
     Result r;
     TranslateOptions options;
     options.interleaveThreads = enabled;
+    options.interleaveLanes = lanes;
     {
         auto p = testing::parse(source);
         const Unit unit(p->tokens, p->partner, p->module);
         const Findings found = analyse(unit, p->module, options, p->diagnostics);
-        for (const WorkItemKernel& k : found.workItemKernels) r.interleaved = r.interleaved || k.interleaved;
+        for (const WorkItemKernel& k : found.workItemKernels) {
+            r.interleaved = r.interleaved || k.interleaved;
+            if (k.interleaved) r.lanes = k.lanes;
+        }
         for (const WorkItemRefusal& w : found.interleavingRefusals) r.refusal = w.reason;
         EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
     }
     if (r.interleaved) {
         auto p = testing::parse(source);
-        r.text = testing::runPassesUntil(*p, "work-item-loops");
+        r.text = testing::runPassesUntil(*p, "work-item-loops", options);
     }
     return r;
 }
 
-// Test the shape of the rewrite: blocks of four lanes, a local array per variable, the loop once
+// Test the shape of the rewrite: blocks of eight lanes, a local array per variable, the loop once
 // per block, its body a piece per lane, a return that retires the lane.
 TEST(InterleavedThreads, Rewrite) {
     const Result r = interleave("  if (i >= n) return;\n  float s = 0;\n"
                                 "  for (uint k = 0; k < n; ++k) {\n    s += a[k * n + i];\n  }\n  a[i] = s;");
     ASSERT_TRUE(r.interleaved) << r.refusal;
-    EXPECT_NE(r.text.find("::metalcpu_kernel::lane_block<true, 4> __mc_wi(__mc_group);"), std::string::npos) << r.text;
-    EXPECT_NE(r.text.find("::metalcpu_kernel::lane_slots<__mc_t0, 4> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; "
+    EXPECT_EQ(r.lanes, 8u);
+    EXPECT_NE(r.text.find("::metalcpu_kernel::lane_block<true, 8> __mc_wi(__mc_group);"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("::metalcpu_kernel::lane_slots<__mc_t0, 8> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; "
                           "while (__mc_wi.next()) {"),
               std::string::npos)
         << r.text;
@@ -76,6 +83,27 @@ TEST(InterleavedThreads, Continue) {
                                     "  a[i] = s;");
     ASSERT_TRUE(inner.interleaved) << inner.refusal;
     EXPECT_EQ(inner.text.find("do {"), std::string::npos) << inner.text;
+}
+
+// Test the lane count: eight neighbouring threads at a time unless the options name another
+// count (METALCPU_INTERLEAVE_LANES), which every interleaved kernel then takes, down to one.
+TEST(InterleavedThreads, LaneCount) {
+    const std::string body = "  float4x4 acc(0.0f);\n  for (uint k = 0; k < n; ++k) acc[k % 4] += a[k];\n"
+                             "  a[i] = acc[0][0];";
+    const std::string parameters = "device float* a, constant uint& n, uint i [[thread_position_in_grid]]";
+    const Result chosen = interleave(body, true, parameters);
+    ASSERT_TRUE(chosen.interleaved) << chosen.refusal;
+    EXPECT_EQ(chosen.lanes, 8u);
+    for (unsigned lanes : {1u, 2u, 4u, 16u}) {
+        SCOPED_TRACE(lanes);
+        const Result r = interleave(body, true, parameters, lanes);
+        ASSERT_TRUE(r.interleaved) << r.refusal;
+        EXPECT_EQ(r.lanes, lanes);
+        const std::string n = std::to_string(lanes);
+        EXPECT_NE(r.text.find("::metalcpu_kernel::lane_block<false, " + n + "> __mc_wi(__mc_group);"), std::string::npos)
+            << r.text;
+        EXPECT_NE(r.text.find("::metalcpu_kernel::lane_slots<__mc_t0, " + n + "> __mc_s0;"), std::string::npos) << r.text;
+    }
 }
 
 // Test the kernels that keep one thread after another, and why.

@@ -628,7 +628,10 @@ struct lane_slots {
 };
 
 /// Runs one piece of an interleaved kernel for each lane of the block whose thread has not
-/// returned, unrolled, so each lane's slots are known places.
+/// returned, unrolled, so each lane's slots are known places. The lane's `slot` is the loop's
+/// counter, not the copy next() stored in the block: read back from there it was a load GCC
+/// did not fold, so every slot access went through a computed address and the lanes'
+/// accumulators stayed in memory, loaded and stored in every iteration of the uniform loop.
 template <bool TracksReturns, mc_u32 W, class Piece>
 __attribute__((always_inline)) inline void run_work_items(const lane_block<TracksReturns, W>& block, Piece&& piece) {
 #pragma GCC unroll 16
@@ -637,7 +640,9 @@ __attribute__((always_inline)) inline void run_work_items(const lane_block<Track
 #ifdef METALCPU_VALIDATION
         const_cast<mc_group*>(block.group())->current_thread = static_cast<unsigned short>(block.ids(l).linear); // reports
 #endif
-        piece(block.ids(l));
+        thread_ids t = block.ids(l);
+        t.slot = l; // a constant once unrolled
+        piece(t);
     }
 }
 
