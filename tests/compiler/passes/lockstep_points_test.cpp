@@ -1,6 +1,7 @@
 #include "compiler/passes/lockstep_points.h"
 
 #include "compiler/compiler_test_util.h"
+#include "compiler/translate.h"
 
 #include <gtest/gtest.h>
 
@@ -122,6 +123,26 @@ TEST(LockstepPoints, OnlyFiberKernels) {
         "    o[lane] = a;\n"
         "}\n");
     EXPECT_EQ(points(out), 0u) << out;
+}
+
+// Test that a translation lists each kernel's lockstep points by place (what the library
+// compiler logs at debug level), and none for a kernel without them.
+TEST(LockstepPoints, ListedPerKernel) {
+    TranslateOptions options;
+    options.mainFile = "l.metal";
+    const Translation t = translate(std::string(kHead) +
+                                        "    acc += simd_sum(ss[lane]) * 2.0f;\n"
+                                        "    if (lane == 0) ss[0] = acc;\n"
+                                        "    o[lane] = acc;\n"
+                                        "}\n"
+                                        "kernel void none(device float* o, ushort lane [[thread_index_in_simdgroup]]) {\n"
+                                        "    o[lane] = simd_sum(o[lane]) * 2.0f;\n"
+                                        "}\n",
+                                    options);
+    ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
+    ASSERT_EQ(t.kernels.size(), 2u);
+    EXPECT_EQ(t.kernels[0].lockstepPoints, std::vector<std::string>{"l.metal:5:5"});
+    EXPECT_TRUE(t.kernels[1].lockstepPoints.empty());
 }
 
 } // namespace
