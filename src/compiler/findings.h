@@ -45,6 +45,9 @@ struct Findings {
     /// Shader validation: the accesses the checked-accesses pass recognised but could not
     /// rewrite, which run unchecked (the pass warns once about them).
     std::vector<UncheckedAccess> uncheckedAccesses;
+    /// Per kernel definition on fibers (Module::functions index): the `if`s before which its
+    /// SIMD-group's lanes meet, to keep the lockstep the code relies on (passes/lockstep_points.h).
+    std::map<std::size_t, std::vector<std::size_t>> lockstepPoints;
 };
 
 } // namespace metalcpu::msl

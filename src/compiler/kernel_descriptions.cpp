@@ -78,6 +78,12 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
         // An instantiation that reaches no barrier runs as a plain loop: nothing to explain.
         if (info.usesBarriers) info.workItemLoopsRefusal = refusalOf(found.workItemRefusals);
         info.interleavingRefusal = refusalOf(found.interleavingRefusals);
+        if (auto points = found.lockstepPoints.find(e.function); points != found.lockstepPoints.end())
+            for (std::size_t keyword : points->second) {
+                const Location at = tokens[keyword].location;
+                info.lockstepPoints.push_back(files.reportedName(at.file) + ":" + std::to_string(at.line) + ":" +
+                                              std::to_string(at.column));
+            }
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose && !info.loopsInBody; ++i)
             info.loopsInBody = tokens[i].isIdentifier("for") || tokens[i].isIdentifier("while") || tokens[i].isIdentifier("do");
         if (a.maxThreadsExpression) {

@@ -7,6 +7,7 @@
 #include "compiler/passes/checked_accesses.h"
 #include "compiler/passes/checked_value_casts.h"
 #include "compiler/passes/collective_calls.h"
+#include "compiler/passes/lockstep_points.h"
 #include "compiler/passes/constant_initialisation.h"
 #include "compiler/passes/designators.h"
 #include "compiler/passes/division.h"
@@ -99,6 +100,8 @@ const std::vector<PassInfo>& passes() {
     // - collective-calls runs before checked-accesses and everything that wraps expressions:
     //   its `(call site, f(x))` must be inside what they insert around `f(x)` (`load(`...`)`),
     //   and after address-space-overloads, whose erased code must not print its insertions;
+    // - lockstep-points only inserts a statement before an `if` of a fiber kernel, which no
+    //   other pass rewrites or copies (coroutines and work-item loops are not on fibers);
     // - checked-value-casts runs after checked-pointer-types, whose casts to checked pointers
     //   (pointer_cast) it leaves alone;
     // - checked-accesses runs after the type rewrites it builds on;
@@ -122,6 +125,7 @@ const std::vector<PassInfo>& passes() {
         {"address-spaces", rewriteAddressSpaces, false},
         {"constant-initialisation", rewriteConstantInitialisation, false},
         {"collective-calls", markCollectiveCalls, false},
+        {"lockstep-points", insertLockstepPoints, false},
         {"divisions", rewriteDivisions, false},
         {"checked-accesses", rewriteCheckedAccesses, true},
         {"string-literals", rewriteStringLiterals, true},

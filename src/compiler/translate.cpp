@@ -104,4 +104,10 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     return result;
 }
 
+const ParamInfo* parameterNamed(const std::vector<ParamInfo>& params, std::string_view name) {
+    for (const ParamInfo& p : params)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
 } // namespace metalcpu::msl

@@ -113,6 +113,9 @@ struct ParamInfo {
     std::uint32_t textureDataType = 0;
 };
 
+/// The parameter of `params` named `name`, or nullptr.
+const ParamInfo* parameterNamed(const std::vector<ParamInfo>& params, std::string_view name);
+
 /// One entry point: a non-template kernel, or one [[host_name]] instantiation of a template.
 struct KernelInfo {
     std::string hostName;           ///< the name the host asks for
@@ -142,6 +145,10 @@ struct KernelInfo {
     /// the kernel's call and, in parentheses, the helper's barrier or collective. Empty for a
     /// kernel that is split, and for an instantiation that reaches no barrier.
     std::string workItemLoopsRefusal;
+    /// For a kernel on fibers: "file:line:column" of each `if` before which its SIMD-group's
+    /// lanes meet, as if a simdgroup_barrier were written there, because some lanes store to
+    /// threadgroup memory that the others may still read (passes/lockstep_points.h).
+    std::vector<std::string> lockstepPoints;
     /// A barrier-free kernel lowered as work-item loops (usesWorkItemLoops) to interleave its
     /// threads: each loop of its body with a uniform header runs once per group and its body
     /// once per thread in each iteration (passes/interleaved_threads.h); mc_kernel flag

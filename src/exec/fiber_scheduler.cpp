@@ -224,7 +224,11 @@ void FiberScheduler::barrier() {
     const std::uint32_t s = current_ / simdWidth_;
     SimdGroup& simdgroup = simdgroups_[s];
     ++simdgroup.atBarrier;
-    if (simdgroup.arrived > 0 && simdgroup.arrived + simdgroup.atBarrier == simdgroup.alive) resolveSimdgroup(s);
+    if (simdgroup.arrived > 0 && simdgroup.arrived + simdgroup.atBarrier == simdgroup.alive) {
+        resolveSimdgroup(s);
+        wait(Wait::Threadgroup, firstOfLastRound(s));
+        return;
+    }
     wait(Wait::Threadgroup);
 }
 
@@ -253,7 +257,14 @@ void FiberScheduler::simdExchange(const void* value, std::uint32_t size, const m
     pathOf_[me] = path; // so are its calls, in the frames of their callers
     waiting_[me] = Wait::Simdgroup;
     if (++simdgroup.arrived + simdgroup.atBarrier == simdgroup.alive) resolveSimdgroup(s);
-    if (waiting_[me] != Wait::None) wait(Wait::Simdgroup);
+    if (waiting_[me] != Wait::None) {
+        wait(Wait::Simdgroup);
+    } else if (const std::uint32_t first = firstOfLastRound(s); first != me) {
+        // Released by its own arrival, this lane would run on ahead of the lanes before it: it
+        // yields to the round's first lane and runs when the ring comes back to it.
+        switchTo(first, &contexts_[me]);
+        setCurrent(me);
+    }
     // The round's buffer (the one its lanes' values are in when it is released) stays as it
     // is until this thread and every other of the round has handed in its next value, which
     // goes to the other buffer.
@@ -305,13 +316,19 @@ unsigned char* FiberScheduler::simdValues(std::uint32_t simdgroup, std::uint32_t
     return simdValues_.data() + (std::size_t(simdgroup) * 2 + round) * simdWidth_ * METALCPU_SIMD_VALUE_BYTES;
 }
 
-void FiberScheduler::wait(Wait reason) {
+void FiberScheduler::wait(Wait reason, std::uint32_t from) {
     const std::uint32_t me = current_;
     waiting_[me] = reason;
-    const std::uint32_t target = runnableFrom(next_[me]);
+    const std::uint32_t target = runnableFrom(from == kMainContext ? next_[me] : from);
     if (target == me) return; // released by releaseAll
     switchTo(target, &contexts_[me]);
     setCurrent(me);
+}
+
+std::uint32_t FiberScheduler::firstOfLastRound(std::uint32_t simdgroup) const {
+    const SimdGroup& group = simdgroups_[simdgroup];
+    const std::uint64_t active = group.active[(group.round - 1) & 1u];
+    return simdgroup * simdWidth_ + (active ? static_cast<std::uint32_t>(__builtin_ctzll(active)) : 0u);
 }
 
 std::uint32_t FiberScheduler::runnableFrom(std::uint32_t from) {
@@ -408,14 +425,17 @@ void FiberScheduler::finishCurrent() {
     previous_[following] = previous_[me];
     // The rest may all have been waiting for this thread (which counts as arrived by leaving).
     if (arrived_ > 0 && arrived_ == alive_) releaseThreadgroup();
-    if (simdgroup.arrived > 0 && simdgroup.arrived + simdgroup.atBarrier == simdgroup.alive)
+    std::uint32_t resumeFrom = following;
+    if (simdgroup.arrived > 0 && simdgroup.arrived + simdgroup.atBarrier == simdgroup.alive) {
         resolveSimdgroup(me / simdWidth_);
+        resumeFrom = firstOfLastRound(me / simdWidth_);
+    }
     for (std::uint32_t first = 0; first < scopes_.size(); ++first) {
         const Scope& scope = scopes_[first];
         if (!scope.records.empty() && scope.records.size() == scopeAlive(first, scope.simdgroups))
             completeScope(first);
     }
-    const std::uint32_t target = runnableFrom(following);
+    const std::uint32_t target = runnableFrom(resumeFrom);
     setCurrent(target);
     announceSwitch(nullptr, target);
     ctx::jump_fcontext(contexts_[target], &discarded_);

@@ -37,6 +37,10 @@ namespace metalcpu::exec {
 /// has left, and the lanes of each side of an `if` run their own collective before they all
 /// meet at the one after it.
 ///
+/// Released lanes resume in lane order, the first lane of the round first, even when the last
+/// lane to arrive released them (it yields to the first): a SIMD-group in lockstep goes on
+/// together, and code written for one has lane 0 store what the others read next.
+///
 /// If every live thread waits and none can be released (a scope operation split from a
 /// collective), the SIMD-groups' and scopes' rounds are forced, and only if there are none
 /// the threadgroup barrier, rather than hanging. Stacks are reused from group to group and
@@ -130,8 +134,13 @@ private:
     std::uint32_t scopeAlive(std::uint32_t first, std::uint32_t simdgroups) const;
     /// Runs the scope's operation and releases its threads.
     void completeScope(std::uint32_t first);
-    /// Blocks the current thread until another releases it.
-    void wait(Wait reason);
+    /// Blocks the current thread until another releases it; the next to run is the first
+    /// runnable thread from `from` on in the ring (by default the one after the current).
+    void wait(Wait reason, std::uint32_t from = kMainContext);
+    /// The first lane (its thread index) of the round `simdgroup` released last. Released lanes
+    /// resume in lane order from it, as a SIMD-group in lockstep goes on together: a store lane 0
+    /// makes after a rendezvous is seen by the other lanes' reads after it (docs/msl-support.md).
+    std::uint32_t firstOfLastRound(std::uint32_t simdgroup) const;
     /// The first thread from `from` on in the ring that is not waiting; if every live thread
     /// waits, forces rounds open (releaseAll) until one can run.
     std::uint32_t runnableFrom(std::uint32_t from);

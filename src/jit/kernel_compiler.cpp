@@ -534,6 +534,13 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
         if (!k.workItemLoopsRefusal.empty())
             support::log().debug("kernel '{}' is not split into work-item loops: {}", k.hostName, k.workItemLoopsRefusal);
     for (const msl::KernelInfo& k : translation.kernels) {
+        if (k.lockstepPoints.empty()) continue;
+        std::string places;
+        for (const std::string& p : k.lockstepPoints) places += (places.empty() ? "" : ", ") + p;
+        support::log().debug("kernel '{}' keeps its SIMD-groups in lockstep before {} store(s) to threadgroup "
+                             "memory in some lanes: {}", k.hostName, k.lockstepPoints.size(), places);
+    }
+    for (const msl::KernelInfo& k : translation.kernels) {
         if (k.interleavesThreads)
             support::log().debug("kernel '{}' runs its threads interleaved in its uniform loops, {} at a time",
                                  k.hostName, k.interleavedLanes);

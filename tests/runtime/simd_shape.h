@@ -85,9 +85,10 @@ protected:
 
     /// Runs `state` over `threads` threads in groups of size() (the last group is cut unless
     /// they divide) with rows of `n` elements: `in` at [[buffer(0)]], `out` at 1, `n` at 2, and
-    /// `extra`, if any, at 3. Fails the test unless the command buffer completes.
+    /// `extra`, if any, at 3, and `threadgroupBytes` of threadgroup memory, if any, at
+    /// [[threadgroup(0)]]. Fails the test unless the command buffer completes.
     void runRows(MTL::ComputePipelineState* state, MTL::Buffer* in, const GuardedBuffer& out, std::uint32_t n,
-                 unsigned threads, MTL::Buffer* extra = nullptr) {
+                 unsigned threads, MTL::Buffer* extra = nullptr, NS::UInteger threadgroupBytes = 0) {
         MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
         MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
         encoder->setComputePipelineState(state);
@@ -95,6 +96,7 @@ protected:
         out.bind(encoder, 1);
         encoder->setBytes(&n, sizeof n, 2);
         if (extra) encoder->setBuffer(extra, 0, 3);
+        if (threadgroupBytes) encoder->setThreadgroupMemoryLength(threadgroupBytes, 0);
         encoder->dispatchThreads(MTL::Size(threads, 1, 1), MTL::Size(size(), 1, 1));
         encoder->endEncoding();
         EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted)

@@ -69,11 +69,7 @@ private:
         why = std::move(reason);
         return false;
     }
-    const ParamInfo* parameter(const std::string& name) const {
-        for (const ParamInfo& p : params_)
-            if (p.name == name) return &p;
-        return nullptr;
-    }
+    const ParamInfo* parameter(const std::string& name) const { return parameterNamed(params_, name); }
 
     const Unit& unit_;
     const TokenList& tokens_;
