@@ -260,9 +260,9 @@ TEST(Translate, FiberKernelsSayWhy) {
     ASSERT_EQ(t.kernels.size(), 6u);
     std::map<std::string, const KernelInfo*> byName;
     for (const KernelInfo& k : t.kernels) byName[k.hostName] = &k;
-    const std::string split = ": barriers and SIMD-group functions are split at only where the kernel's own body "
-                              "calls them, or calls a collective helper (a function that only returns a SIMD-group "
-                              "function's value)";
+    const std::string split = ": the front end splits a kernel only at the barriers and SIMD-group functions its "
+                              "own body calls, and at its calls of collective helpers (functions that only return a "
+                              "SIMD-group function's value)";
     EXPECT_TRUE(byName.at("member_sum")->usesWorkItemLoops);
     EXPECT_EQ(byName.at("member_sum")->workItemLoopsRefusal, "");
     EXPECT_FALSE(byName.at("stepped_add")->usesWorkItemLoops);
@@ -335,9 +335,9 @@ TEST(Translate, BarrierKernelLowerings) {
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"b\", \"c.metal\", 5, 13, MC_KERNEL_USES_BARRIERS, 0, 0, nullptr, "
                          "&::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, \"b\", 0, \"c.metal:5:19: it calls "
-                         "'helper', which uses barrier 'threadgroup_barrier' (c.metal:1:17): barriers and SIMD-group "
-                         "functions are split at only where the kernel's own body calls them, or calls a collective "
-                         "helper (a function that only returns a SIMD-group function's value)\"},"),
+                         "'helper', which uses barrier 'threadgroup_barrier' (c.metal:1:17): the front end splits a "
+                         "kernel only at the barriers and SIMD-group functions its own body calls, and at its calls "
+                         "of collective helpers (functions that only return a SIMD-group function's value)\"},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"c\", \"c.metal\", 6, 13, MC_KERNEL_COROUTINES, 0, 1, ::__mc_2_params, "
                          "&::__mc_2_run_group, nullptr, 0, nullptr, \"c\", 0, \"\"},"),

@@ -482,9 +482,9 @@ std::optional<WorkItemRefusal> helperRefusal(const Unit& unit, const CallGraph& 
     const std::size_t construct = firstBarrierLike(unit, helper);
     refusal.related = construct == kNoToken ? helper.nameToken : construct;
     refusal.reason += construct == kNoToken ? std::string("a tensor operation") : barrierKind(graph, unit[construct].spelling);
-    refusal.afterRelated = ": barriers and SIMD-group functions are split at only where the kernel's own body calls "
-                           "them, or calls a collective helper (a function that only returns a SIMD-group function's "
-                           "value)";
+    refusal.afterRelated = ": the front end splits a kernel only at the barriers and SIMD-group functions its own "
+                           "body calls, and at its calls of collective helpers (functions that only return a "
+                           "SIMD-group function's value)";
     return refusal;
 }
 

@@ -50,7 +50,7 @@ __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0xa58fc92577dba4bdull)
-    {"reverse_in_group", "threadgroup_parameter.metal", 12, 13, MC_KERNEL_USES_BARRIERS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "reverse_in_group", 0, "threadgroup_parameter.metal:18:5: it calls 'store_and_sync', which uses barrier 'threadgroup_barrier' (threadgroup_parameter.metal:9:5): barriers and SIMD-group functions are split at only where the kernel's own body calls them, or calls a collective helper (a function that only returns a SIMD-group function's value)"},
+    {"reverse_in_group", "threadgroup_parameter.metal", 12, 13, MC_KERNEL_USES_BARRIERS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "reverse_in_group", 0, "threadgroup_parameter.metal:18:5: it calls 'store_and_sync', which uses barrier 'threadgroup_barrier' (threadgroup_parameter.metal:9:5): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions that only return a SIMD-group function's value)"},
 #endif
     {},
 };
