@@ -329,6 +329,15 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
             if (!tokens[after].isPunct("(")) continue;
             if (isDeclarationContext(tokens[i - 1])) continue; // `Type name(args)` declares name
             if (isBarrierFunction(t.spelling)) graph.usesBarriersDirectly[fi] = true;
+            // A local object named like a function hides it (candle's `block_reducer<T, N>
+            // reduce(shared); reduce(x, tid);` inside a function `reduce`): a call of its call
+            // operator. Both are kept, as the name may be either where the locals are guessed.
+            if (functorNames.count(t.spelling)) {
+                callees.insert(callOperators.begin(), callOperators.end());
+                plainCallees.insert(callOperators.begin(), callOperators.end());
+                graph.callsOpaque[fi] = true;
+                graph.opaqueOnlyThroughTemplateParameters[fi] = false;
+            }
             auto it = byName.find(t.spelling);
             if (it != byName.end()) {
                 callees.insert(it->second.begin(), it->second.end());
@@ -353,11 +362,6 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
             } else if (opaqueNames.count(t.spelling)) {
                 graph.callsOpaque[fi] = true;
                 if (!templateValueNames.count(t.spelling)) graph.opaqueOnlyThroughTemplateParameters[fi] = false;
-            } else if (functorNames.count(t.spelling)) {
-                callees.insert(callOperators.begin(), callOperators.end());
-                plainCallees.insert(callOperators.begin(), callOperators.end());
-                graph.callsOpaque[fi] = true;
-                graph.opaqueOnlyThroughTemplateParameters[fi] = false;
             }
         }
         graph.callees[fi].assign(callees.begin(), callees.end());

@@ -131,10 +131,14 @@ TEST(CallGraph, FunctorsOfTemplateTypes) {
                       "return shared[0]; }\n};\n"
                       "kernel void k(uint i) { threadgroup float s[64]; Reducer<float, 64> r{s}; float x = r(1.0f, i); }\n"
                       "kernel void q(uint i) { const Reducer<float, 64> r{nullptr}; float x = r(1.0f, i); }\n"
+                      "template <typename T> T reduce(threadgroup T* s, uint i) { Reducer<T, 64> reduce{s}; "
+                      "return reduce(T(1), i); }\n"
+                      "kernel void n(uint i) { threadgroup float s[64]; float x = reduce<float>(s, i); }\n"
                       "float c(float x) { return x; }\n"
                       "kernel void m(device bool* o, int a, int b) { o[0] = a < b > c(1.0f); }");
     EXPECT_TRUE(g.usesBarriers("k"));
     EXPECT_TRUE(g.usesBarriers("q"));
+    EXPECT_TRUE(g.usesBarriers("n")) << "a local named like the function it is in";
     EXPECT_FALSE(g.usesBarriers("m"));
     EXPECT_FALSE(g.graph.callsOpaque[g.index("m")]);
 }
