@@ -36,6 +36,29 @@ TEST(CollectiveCalls, WrapsCallsOfFunctionsReachingCollectives) {
     EXPECT_NE(out.find("return simd_sum(x);"), std::string::npos) << out;
 }
 
+// Test that a local object declared with parentheses, named like a function that reaches a
+// collective (candle's `block_reducer<T, OP, N> reduce(shared);` inside a function `reduce`),
+// stays a declaration, and that calling it is marked as a call.
+TEST(CollectiveCalls, DirectInitialisedObjectNamedLikeAFunction) {
+    const std::string out =
+        rewrite("template <typename T, ushort N> struct block_reducer {\n"
+                "    threadgroup T* shared;\n"
+                "    block_reducer(threadgroup T* s) { shared = s; }\n"
+                "    T operator()(T v) { return simd_sum(v); }\n"
+                "};\n"
+                "template <typename T, ushort N> T reduce(threadgroup T* shared, T v) {\n"
+                "    block_reducer<T, N> reduce(shared);\n"
+                "    return reduce(v);\n"
+                "}\n"
+                "kernel void k(device float* o, uint i [[thread_position_in_grid]]) {\n"
+                "    threadgroup float s[64];\n"
+                "    o[i] = reduce<float, 64>(s, o[i]);\n"
+                "}\n");
+    EXPECT_NE(out.find("block_reducer<T, N> reduce(shared);"), std::string::npos) << out;
+    EXPECT_NE(out.find("return " + wrapped("reduce(v)") + ";"), std::string::npos) << out;
+    EXPECT_NE(out.find("o[i] = " + wrapped("reduce<float, 64>(s, o[i])") + ";"), std::string::npos) << out;
+}
+
 // Test that qualified calls and calls with template arguments are wrapped whole, from their
 // qualification on.
 TEST(CollectiveCalls, QualifiedAndTemplateCalls) {
