@@ -137,24 +137,18 @@ protected:
     /// output with `expected(in, gid)`.
     template <class Model>
     void check(const char* name, Model expected, MTL::Buffer* extra = nullptr) {
-        SCOPED_TRACE(name);
-        MTL::ComputePipelineState* state = kernel(name);
-        ASSERT_NE(state, nullptr);
-        const unsigned n = 3 * size() + size() / 2 + 1;
-        const std::vector<float> x = wholeNumbers(n);
-        MTL::Buffer* in = device_->newBuffer(x.data(), n * sizeof(float), MTL::ResourceStorageModeShared);
-        GuardedBuffer out(device_, n * sizeof(float));
-        runRows(state, in, out, n, n, extra);
-        unsigned failures = 0;
-        for (unsigned i = 0; i < n && failures < 10; ++i) {
-            const float want = expected(x, i);
-            if (out.data<float>()[i] == want) continue;
-            ADD_FAILURE() << "thread " << i << ": " << out.data<float>()[i] << ", expected " << want;
-            ++failures;
-        }
-        out.expectCanariesIntact();
-        in->release();
-        state->release();
+        runOverWholeNumbers(
+            name,
+            [&](const std::vector<float>& x, GuardedBuffer& out) {
+                unsigned failures = 0;
+                for (unsigned i = 0; i < x.size() && failures < 10; ++i) {
+                    const float want = expected(x, i);
+                    if (out.data<float>()[i] == want) continue;
+                    ADD_FAILURE() << "thread " << i << ": " << out.data<float>()[i] << ", expected " << want;
+                    ++failures;
+                }
+            },
+            extra);
     }
 };
 

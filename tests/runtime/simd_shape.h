@@ -117,6 +117,25 @@ protected:
     /// The pipeline (+1) for `name`, plain or validated as the shape says.
     MTL::ComputePipelineState* kernel(const char* name) { return pipeline(library_, name, validated()); }
 
+    /// Runs row kernel `name` over whole numbers on a grid of 3.5 groups and a bit (which the
+    /// groups do not divide), `extra` at [[buffer(3)]] if any, and hands `verify` its input and
+    /// output; then checks the canaries around the output.
+    template <class Verify>
+    void runOverWholeNumbers(const char* name, Verify verify, MTL::Buffer* extra = nullptr) {
+        SCOPED_TRACE(name);
+        MTL::ComputePipelineState* state = kernel(name);
+        ASSERT_NE(state, nullptr);
+        const unsigned n = 3 * size() + size() / 2 + 1;
+        const std::vector<float> x = wholeNumbers(n);
+        MTL::Buffer* in = device_->newBuffer(x.data(), n * sizeof(float), MTL::ResourceStorageModeShared);
+        GuardedBuffer out(device_, n * sizeof(float));
+        runRows(state, in, out, n, n, extra);
+        verify(x, out);
+        out.expectCanariesIntact();
+        in->release();
+        state->release();
+    }
+
     inline static MTL::Library* library_ = nullptr;
 };
 

@@ -220,28 +220,10 @@ std::vector<float> model(const std::vector<float>& in, unsigned size, unsigned w
 
 class WorkItemVariables : public SimdShapedKernelTest<kKernels> {
 protected:
-    /// Runs kernel `name` over a grid of 3.5 groups and a bit (which the groups do not divide)
-    /// and hands `verify` its input and output; then checks the canaries around the output.
-    template <class Verify>
-    void runKernel(const char* name, Verify verify) {
-        SCOPED_TRACE(name);
-        MTL::ComputePipelineState* state = kernel(name);
-        ASSERT_NE(state, nullptr);
-        const unsigned n = 3 * size() + size() / 2 + 1;
-        const std::vector<float> x = wholeNumbers(n);
-        MTL::Buffer* in = device_->newBuffer(x.data(), n * sizeof(float), MTL::ResourceStorageModeShared);
-        GuardedBuffer out(device_, n * sizeof(float));
-        runRows(state, in, out, n, n);
-        verify(x, out);
-        out.expectCanariesIntact();
-        in->release();
-        state->release();
-    }
-
-    /// runKernel() comparing each thread's output with `expected(in)`.
+    /// runOverWholeNumbers() comparing each thread's output with `expected(in)`.
     template <class Model>
     void check(const char* name, Model expected) {
-        runKernel(name, [&](const std::vector<float>& x, GuardedBuffer& out) {
+        runOverWholeNumbers(name, [&](const std::vector<float>& x, GuardedBuffer& out) {
             const std::vector<float> want = expected(x);
             unsigned failures = 0;
             for (unsigned i = 0; i < x.size() && failures < 10; ++i) {
@@ -324,7 +306,7 @@ TEST_P(WorkItemVariables, WrittenParameters) {
 // Test a reference parameter written across barriers: the one float it binds, and nothing
 // around it.
 TEST_P(WorkItemVariables, ReferenceParameterWritten) {
-    runKernel("reference_written", [](const std::vector<float>& x, GuardedBuffer& out) {
+    runOverWholeNumbers("reference_written", [](const std::vector<float>& x, GuardedBuffer& out) {
         EXPECT_EQ(out.data<float>()[0], x[0] + 1);
         for (unsigned i = 1; i < x.size(); ++i) EXPECT_EQ(out.data<std::uint32_t>()[i], kCanary) << i;
     });
