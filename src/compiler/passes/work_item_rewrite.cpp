@@ -1,0 +1,320 @@
+// Rewriting of the kernels planned in work_item_loops.cpp: each piece becomes a loop over the
+// group's threads (run_work_items), the variables that live across barriers slot arrays, the
+// SIMD-group function statements a deposit loop and a collect loop. The plan decides; this
+// file only writes text, through the pass's edit list.
+#include "compiler/passes/work_item_loops.h"
+
+#include "compiler/edits.h"
+#include "compiler/findings.h"
+#include "compiler/passes/written_parameters.h"
+#include "compiler/reflection.h"
+#include "compiler/statements.h"
+#include "compiler/syntax.h"
+#include "compiler/unit.h"
+
+#include <algorithm>
+#include <set>
+
+namespace metalcpu::msl {
+
+namespace {
+
+std::string slots(std::size_t v) { return "__mc_v" + std::to_string(v); }
+std::string slotType(std::size_t v) { return "__mc_t" + std::to_string(v); }
+std::string builtinType(std::size_t p) { return "__mc_b" + std::to_string(p); }
+std::string collectiveSite(std::size_t c) { return "__mc_c" + std::to_string(c); }
+
+// How a piece's loop starts, up to its lambda, and the lambda's parameter.
+constexpr const char* kPieceLoop = "::metalcpu_kernel::run_work_items(__mc_wi, ";
+constexpr const char* kPieceThread = "const ::metalcpu_kernel::thread_ids& __mc_t";
+std::string guardSlots(std::size_t g) { return "__mc_g" + std::to_string(g); }
+
+// The running thread's element of a slot array. thread_ids::slot, not ::linear: the 64-bit
+// index is affine in the loop over a row of threads, so the host compiler vectorises a slot's
+// loads and stores as contiguous ones; the 32-bit sum might wrap as far as it knows, which
+// makes every slot access a gather or scatter and keeps the whole loop scalar.
+constexpr const char* kThreadSlot = "[__mc_t.slot]";
+
+// The type of variable `v`'s slots: its declaration's type, its declarator's `*`s and bounds.
+std::string slotTypeText(const TokenList& tokens, const WorkItemVariable& v) {
+    if (v.parameter != WorkItemVariable::kNotParameter) return writtenParameterSlotType(v);
+    // The first declarator's `*`s follow the type: its text as written.
+    std::string text = outputText(tokens, v.type.begin, v.pointer.begin == v.type.end ? v.pointer.end : v.type.end);
+    if (!v.pointer.empty() && v.pointer.begin != v.type.end)
+        text += " " + outputText(tokens, v.pointer.begin, v.pointer.end);
+    if (v.countedBound != 0)
+        text += " [" + std::to_string(v.countedBound) + "]" + outputText(tokens, v.bounds.begin + 2, v.bounds.end);
+    else if (!v.bounds.empty())
+        text += " " + outputText(tokens, v.bounds.begin, v.bounds.end);
+    return text;
+}
+
+// What a piece that names variable `v`, declared in an earlier piece, starts with: a copy of
+// the thread's slot, or for a variable kept in place a reference to it.
+std::string loadText(const WorkItemKernel& k, std::size_t v) {
+    const WorkItemVariable& var = k.variables[v];
+    return slotType(v) + (var.inPlace ? "& " : " ") + var.name + " = " + slots(v) + kThreadSlot + "; ";
+}
+
+// Declares variable `v`, kept in place, as a reference to the thread's slot, constructed there
+// from its initializer: `float v[4] = {0}` becomes
+// `float (&v)[4] = ::metalcpu_kernel::emplace(__mc_v0[t], __mc_t0{0})`, `float x = e` becomes
+// `float &x = ::metalcpu_kernel::emplace(__mc_v1[t], e)`, and `float v[4]` becomes
+// `float (&v)[4] = ::metalcpu_kernel::emplace(__mc_v0[t])`, default-initialised (as
+// indeterminate as the variable). The initializer's tokens stay, with whatever earlier passes
+// did to them.
+void declareInPlace(EditList& edits, std::size_t v, const WorkItemVariable& var) {
+    const TokenList& tokens = edits.tokens();
+    const std::string slot = slots(v) + kThreadSlot;
+    const TokenRange init = var.initializer;
+    // `(&v)[4]` for an array, `&x` otherwise (parentheses there draw a warning).
+    edits.insertBefore(var.nameToken, var.bounds.empty() ? "&" : "(&");
+    if (!var.bounds.empty()) edits.insertAfter(var.nameToken, ")");
+    if (var.countedBound != 0) edits.insertAfter(var.bounds.begin, std::to_string(var.countedBound));
+    if (init.empty()) {
+        edits.insertBefore(init.end, " = ::metalcpu_kernel::emplace(" + slot + ")");
+        return;
+    }
+    const std::string emplace = "::metalcpu_kernel::emplace(" + slot + ", ";
+    if (!tokens[init.begin].isPunct("=")) {
+        // `v{...}` or `v(...)`: the slot's type, so constructed.
+        edits.insertBefore(init.begin, " = " + emplace + slotType(v));
+    } else if (tokens[init.begin + 1].isPunct("{")) {
+        // `v = {...}`: a braced list is not an expression; it constructs the slot's type.
+        edits.insertBefore(init.begin + 1, emplace + slotType(v));
+    } else {
+        edits.insertAfter(init.begin, " " + emplace);
+    }
+    edits.insertBefore(init.end, ")");
+}
+
+// Whether the thread takes every branch region `r` is under (`__mc_g0[t] && !__mc_g1[t]`),
+// or "" when it is under none.
+std::string guardCondition(const WorkItemRegion& r) {
+    std::string condition;
+    for (const WorkItemGuard& g : r.guards)
+        condition += std::string(condition.empty() ? "" : " && ") + (g.taken ? "" : "!") + guardSlots(g.guard) +
+                     kThreadSlot;
+    return condition;
+}
+
+// A SIMD-group function statement `x = simd_f(args);` in region `r`, whose per-thread setup
+// (guard check, rebinds and loads) is `opener`: returns the first loop, which hands each
+// thread's `args` to the site (under divergent ifs, marking first whether the thread takes
+// part), rewrites the call into what reads the thread's result in the second, and makes
+// `opener` the second loop's. Both loops are the site's own (run_deposit_work_items,
+// run_collect_work_items in work_items.h), which hand the piece the thread's ids as a type of
+// their choosing, so the piece is a generic lambda:
+//   run_deposit_work_items(wi, site, [&](const auto& t) { <setup> simd_deposit(site, wi, t, args); });
+//   run_collect_work_items(wi, site, [&](const auto& t) { <setup> { x = simd_collect<decltype(simd_arguments(args))>(
+//       site, wi, t, [](const auto&... a) { return simd_f(a...); }); <places> } <stores> });
+// A product `simdgroup_multiply(d, args);` hands in only `args` and writes each thread's
+// result to `d` in the second loop:
+//   { simd_collect_into<decltype(simd_arguments(args))>(d, site, wi, t,
+//         [](auto& r, const auto&... a) { simdgroup_multiply(r, a...); }); }
+std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const WorkItemRegion& r,
+                            std::string& opener) {
+    const TokenList& tokens = edits.tokens();
+    const CollectiveStatement& c = k.collectives[r.collective];
+    const std::size_t close = c.statement.end - 2; // the call's `)`
+    const bool product = c.resultComma != kNoToken;
+    // The arguments handed in: a product's all but its first, which receives the result.
+    const std::size_t first = product ? c.resultComma + 1 : c.open + 1;
+    // A member helper's object is handed in first, then the call's arguments.
+    const std::string object = c.object == kNoToken ? std::string() : outputText(tokens, c.object, c.object + 1);
+    const std::string callArguments = outputText(tokens, first, close);
+    const std::string arguments =
+        object.empty() ? callArguments
+                       : object + (callArguments.find_first_not_of(' ') == std::string::npos ? "" : ", ") + callArguments;
+    const std::string callee = outputText(tokens, c.object == kNoToken ? c.callee.begin : c.object + 2, c.callee.end);
+    const std::string site = collectiveSite(r.collective);
+    // The piece's loop becomes the site's, its lambda generic.
+    const std::string loop = std::string(kPieceLoop) + "[&](" + kPieceThread + ")";
+    const auto siteLoop = [&](const std::string& runner) {
+        std::string text = opener;
+        text.replace(text.find(loop), loop.size(),
+                     "::metalcpu_kernel::" + runner + "(__mc_wi, " + site + ", [&](const auto& __mc_t)");
+        return text;
+    };
+    // The first loop sets up only what the arguments name (the rest would go unused).
+    std::string depositOpener = siteLoop("run_deposit_work_items");
+    opener = siteLoop("run_collect_work_items");
+    auto namedInArguments = [&](const std::string& name) {
+        if (c.object != kNoToken && tokens[c.object].spelling == name) return true;
+        for (std::size_t i = first; i < close; ++i)
+            if (tokens[i].spelling == name && isUnqualifiedName(tokens, i)) return true;
+        return false;
+    };
+    for (std::size_t v : r.loads)
+        if (!namedInArguments(k.variables[v].name)) {
+            const std::string load = loadText(k, v);
+            depositOpener.erase(depositOpener.find(load), load.size());
+        }
+    for (const WorkItemBuiltin& b : k.perThreadBuiltins)
+        if (std::find(r.builtins.begin(), r.builtins.end(), b.parameter) != r.builtins.end() &&
+            !namedInArguments(b.name)) {
+            const std::string rebind = builtinType(b.parameter) + " " + b.name + " = ::metalcpu_kernel::builtin<" +
+                                       builtinType(b.parameter) + ", " + builtinEnumerator(b.kind) +
+                                       ">(__mc_group, __mc_t); ";
+            depositOpener.erase(depositOpener.find(rebind), rebind.size());
+        }
+    if (!r.guards.empty()) {
+        const std::string condition = guardCondition(r);
+        const std::string check = "if (!(" + condition + ")) return; ";
+        depositOpener.replace(depositOpener.find(check), check.size(),
+                              "::metalcpu_kernel::simd_mark(" + site + ", __mc_wi, __mc_t, " + condition + "); " + check);
+    }
+    const std::string separator = arguments.find_first_not_of(' ') == std::string::npos ? "" : ", ";
+    // The call's text is built from its output (`arguments`, `callee`), so it takes over
+    // whatever earlier passes did to it.
+    const std::string pack = "decltype(::metalcpu_kernel::simd_arguments(" + arguments + "))";
+    if (product) {
+        edits.takeOver({c.callee.begin, close + 1},
+                       "::metalcpu_kernel::simd_collect_into<" + pack + ">(" + outputText(tokens, c.open + 1, c.resultComma) +
+                           ", " + site + ", __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, auto& __mc_d, "
+                           "const auto&... __mc_a) { " + callee + "(__mc_d, __mc_a..., __mc_w); })");
+        return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", __mc_wi, __mc_t" + separator + arguments +
+               "); }); ";
+    }
+    // The first loop is handed the function too, so that the round can be computed as soon
+    // as every thread has handed in its arguments.
+    // Always inlined: a kernel library holds many such lambdas of the same code, which the
+    // host compiler folds into one and then may not inline into simd_compute.
+    std::string function = "[](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) "
+                           "__attribute__((always_inline)) { return " + callee + "(__mc_a..., __mc_w); }";
+    // A collective helper takes no site: its collective finds the round through the group
+    // while it runs (simd_helper_scope), and a member helper runs on a copy of the thread's
+    // object (it has no effect but its value, isCollectiveHelper()).
+    if (c.helper && c.object == kNoToken)
+        function = "[](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) "
+                   "__attribute__((always_inline)) { const ::metalcpu_kernel::simd_helper_scope __mc_h(__mc_w); "
+                   "return " + callee + "(__mc_a...); }";
+    else if (c.helper)
+        function = "[](const ::metalcpu_kernel::simd_site& __mc_w, const auto& __mc_o, const auto&... __mc_a) "
+                   "__attribute__((always_inline)) { const ::metalcpu_kernel::simd_helper_scope __mc_h(__mc_w); "
+                   "auto __mc_s = __mc_o; return __mc_s." + callee + "(__mc_a...); }";
+    edits.takeOver({c.callee.begin, close + 1},
+                   "::metalcpu_kernel::simd_collect<" + pack + ">(" + site + ", __mc_wi, __mc_t, " + function + ")");
+    return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", " + function + ", __mc_wi, __mc_t" + separator +
+           arguments + "); }); ";
+}
+
+} // namespace
+
+void rewriteWorkItemKernels(PassContext& context) {
+    EditList& edits = context.edits;
+    const TokenList& tokens = edits.tokens();
+    for (const WorkItemKernel& k : context.findings.workItemKernels) {
+        const bool returns = !k.returns.empty();
+        // An interleaved kernel runs its threads in blocks of k.lanes (lane_block), its
+        // variables in local arrays of that many (lane_slots).
+        const std::string lanes = std::to_string(k.lanes);
+        std::string setup = k.interleaved ? std::string(" ::metalcpu_kernel::lane_block<") + (returns ? "true" : "false") +
+                                                ", " + lanes + "> __mc_wi(__mc_group);"
+                                          : std::string(" ::metalcpu_kernel::work_items<") +
+                                                (returns ? "true" : "false") + "> __mc_wi(__mc_group);";
+        for (const WorkItemBuiltin& b : k.perThreadBuiltins)
+            setup += " using " + builtinType(b.parameter) + " = decltype(" + b.name + ");";
+        std::vector<std::pair<std::size_t, std::string>> lateSetups; // (piece, text)
+        for (std::size_t v = 0; v < k.variables.size(); ++v) {
+            const WorkItemVariable& var = k.variables[v];
+            const std::string text =
+                " using " + slotType(v) + " = " + slotTypeText(tokens, var) + ";" +
+                (k.interleaved ? " ::metalcpu_kernel::lane_slots<" + slotType(v) + ", " + lanes + "> __mc_s" +
+                                     std::to_string(v) + "; auto* const " + slots(v) + " = __mc_s" + std::to_string(v) +
+                                     ".lanes;"
+                               : " auto* const " + slots(v) + " = __mc_wi.slots<" + slotType(v) + ">();");
+            if (var.setupBefore == kNoToken)
+                setup += text;
+            else
+                lateSetups.emplace_back(var.setupBefore, text.substr(1) + " ");
+            if (var.inPlace && var.parameter == WorkItemVariable::kNotParameter) declareInPlace(edits, v, var);
+        }
+        for (std::size_t c = 0; c < k.collectives.size(); ++c)
+            setup += " ::metalcpu_kernel::collective_site " + collectiveSite(c) + ";";
+        for (std::size_t g = 0; g < k.divergentIfs.size(); ++g)
+            setup += " bool* const " + guardSlots(g) + " = __mc_wi.slots<bool>();";
+        // After the body's `{`: the builtins are parameters, so their types can be named there.
+        if (k.interleaved) {
+            setup += " while (__mc_wi.next()) {";
+            edits.insertBefore(k.bodyClose, "} ");
+        }
+        edits.insertAfter(k.bodyOpen, setup);
+        // Written parameters: each thread's slot starts as its value of the parameter, in a
+        // loop of its own after all the setup (inserted after it, so also after whatever the
+        // setup opens).
+        std::string fills;
+        for (std::size_t v = 0; v < k.variables.size(); ++v)
+            if (k.variables[v].parameter != WorkItemVariable::kNotParameter)
+                fills += "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " +
+                         writtenParameterValue(k.variables[v]) + "); ";
+        if (!fills.empty())
+            edits.insertAfter(k.bodyOpen, std::string(" ") + kPieceLoop + "[&](" + kPieceThread +
+                                              ") __attribute__((always_inline)) { (void)__mc_t; " + fills + "});");
+
+        for (const TokenRange& b : k.barriers) edits.erase(b);
+        for (const auto& [token, variable] : k.headerUses)
+            edits.replace(token, "(" + slots(variable) + "[__mc_wi.lead()])");
+        if (returns) {
+            for (std::size_t body : k.loopBodies) edits.insertAfter(body, " if (__mc_wi.all_returned()) break;");
+            for (std::size_t r : k.returns) edits.replace(r, "return __mc_wi.retire(__mc_t)");
+        }
+        for (const DivergentIf& d : k.divergentIfs) {
+            edits.erase(d.keyword);
+            if (d.elseKeyword != kNoToken) edits.erase(d.elseKeyword);
+        }
+        for (const WorkItemRegion& r : k.regions) {
+            std::string opener = std::string(kPieceLoop) + "[&](" + kPieceThread +
+                                 ") __attribute__((always_inline)) { (void)__mc_t; ";
+            if (!r.guards.empty()) opener += "if (!(" + guardCondition(r) + ")) return; ";
+            if (r.learnsLanes) opener += "const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); ";
+            for (std::size_t p : r.builtins) {
+                for (const WorkItemBuiltin& b : k.perThreadBuiltins)
+                    if (b.parameter == p)
+                        opener += builtinType(p) + " " + b.name + " = ::metalcpu_kernel::builtin<" + builtinType(p) +
+                                  ", " + builtinEnumerator(b.kind) + ">(__mc_group, __mc_t); ";
+            }
+            for (std::size_t v : r.loads) opener += loadText(k, v);
+            if (r.setsGuard != WorkItemRegion::kNoGuard) {
+                // `if (c)` becomes `run_work_items(wi, [&](t) { <setup> __mc_gN[t] = bool(c); });`;
+                // its branches stay blocks, run once per group, their pieces guarded.
+                edits.insertBefore(r.tokens.begin - 1,
+                                   opener + guardSlots(r.setsGuard) + kThreadSlot + " = bool");
+                edits.insertAfter(r.tokens.end, "; });");
+                continue;
+            }
+            if (r.collective != WorkItemRegion::kNoCollective) {
+                const std::string deposit = collectiveSplit(edits, k, r, opener);
+                opener = deposit + opener;
+            }
+            // A `continue` of an interleaved kernel's uniform loop leaves `do { } while (false)`,
+            // so the stores below still run.
+            opener += r.continues ? "do { " : "{ ";
+            std::string closer = " ";
+            // A variable kept in place is in its slot already; its reference may go unused here.
+            for (std::size_t v : r.stores)
+                closer += k.variables[v].inPlace ? "(void)" + k.variables[v].name + "; "
+                                                 : "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " +
+                                                       k.variables[v].name + "); ";
+            closer += r.continues ? "} while (false); " : "} ";
+            for (std::size_t v : r.loads)
+                if (!k.variables[v].isConst && !k.variables[v].inPlace)
+                    closer += "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " + k.variables[v].name + "); ";
+            closer += "});";
+            edits.insertBefore(r.tokens.begin, opener);
+            edits.insertAfter(r.tokens.end - 1, closer);
+        }
+        // Around what the piece inserted: its variables' slots exist before its loop runs.
+        // (Each insertion goes before the last: the last variable's first.)
+        for (auto late = lateSetups.rbegin(); late != lateSetups.rend(); ++late) edits.insertBefore(late->first, late->second);
+        // Last and innermost first, so that each pair of braces holds what was inserted
+        // around its statement, nested bodies' braces included.
+        for (auto b = k.unbracedBodies.rbegin(); b != k.unbracedBodies.rend(); ++b) {
+            edits.insertBefore(b->tokens.begin,
+                               returns && b->loop ? "{ if (__mc_wi.all_returned()) break; " : "{ ");
+            edits.insertAfter(b->tokens.end - 1, " }");
+        }
+    }
+}
+
+} // namespace metalcpu::msl
