@@ -4,6 +4,7 @@
 // scopes' methods only ever see nil (startCapture returns false).
 #include "api/not_yet.h"
 #include "api/settings.h"
+#include "runtime/errors.h"
 
 #include <Foundation/NSURL.hpp>
 #include <Metal/MTLCaptureManager.hpp>
@@ -54,7 +55,7 @@ MTL::CaptureScope* MTL::CaptureManager::newCaptureScope(const MTL4::CommandQueue
 MTL::CaptureScope* MTL::CaptureManager::defaultCaptureScope() const { return nullptr; }
 void MTL::CaptureManager::setDefaultCaptureScope(const CaptureScope*) {}
 bool MTL::CaptureManager::supportsDestination(CaptureDestination) { return false; }
-bool MTL::CaptureManager::startCapture(const CaptureDescriptor*, NS::Error**) { return false; }
+bool MTL::CaptureManager::startCapture(const CaptureDescriptor*, NS::Error** error) { metalcpu::rt::clearError(error); return false; }
 void MTL::CaptureManager::startCapture(const Device*) {}
 void MTL::CaptureManager::startCapture(const CommandQueue*) {}
 void MTL::CaptureManager::startCapture(const CaptureScope*) {}

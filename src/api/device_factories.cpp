@@ -10,6 +10,7 @@
 #include "runtime/compute_pipeline.h"
 #include "runtime/descriptors.h"
 #include "runtime/device.h"
+#include "runtime/errors.h"
 #include "runtime/library.h"
 #include "runtime/log_state.h"
 #include "runtime/shared_event.h"
@@ -67,20 +68,24 @@ MTL::Library* MTL::Device::newDefaultLibrary() {
     return self ? metalcpu::rt::newDefaultLibrary(self, nullptr) : nullptr;
 }
 MTL::Library* MTL::Device::newDefaultLibrary(const NS::Bundle*, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* self = implOf<Dev>(this);
     return self ? metalcpu::rt::newDefaultLibrary(self, error) : nullptr;
 }
 MTL::Library* MTL::Device::newLibrary(const NS::String* filepath, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* self = implOf<Dev>(this);
     return self ? metalcpu::rt::newLibraryWithFile(self, metalcpu::ns::stringOf(filepath), error) : nullptr;
 }
 MTL::Library* MTL::Device::newLibrary(const NS::URL* url, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* self = implOf<Dev>(this);
     if (!self) return nullptr;
     const char* path = url ? url->fileSystemRepresentation() : nullptr;
     return metalcpu::rt::newLibraryWithFile(self, path ? path : "", error);
 }
 MTL::Library* MTL::Device::newLibrary(const NS::String* source, const CompileOptions* options, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* self = implOf<Dev>(this);
     return self ? metalcpu::rt::newLibraryWithSource(self, source, options, error) : nullptr;
 }
@@ -98,12 +103,14 @@ void MTL::Device::newLibrary(const NS::String* source, const CompileOptions* opt
 }
 
 MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const Function* computeFunction, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* self = implOf<Dev>(this);
     return self ? metalcpu::rt::newComputePipelineState(self, computeFunction, nullptr, 0, error) : nullptr;
 }
 MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const Function* computeFunction, PipelineOption,
                                                                 const AutoreleasedComputePipelineReflection* reflection,
                                                                 NS::Error** error) {
+    metalcpu::rt::clearError(error);
     if (reflection) *const_cast<AutoreleasedComputePipelineReflection*>(reflection) = nullptr;
     auto* self = implOf<Dev>(this);
     return self ? metalcpu::rt::newComputePipelineState(self, computeFunction, nullptr, 0, error) : nullptr;
@@ -112,6 +119,7 @@ MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const ComputePip
                                                                 PipelineOption,
                                                                 const AutoreleasedComputePipelineReflection* reflection,
                                                                 NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* self = implOf<Dev>(this);
     if (!self) return nullptr;
     if (reflection) *const_cast<AutoreleasedComputePipelineReflection*>(reflection) = nullptr;

@@ -4,6 +4,7 @@
 #include "api/not_yet.h"
 #include "foundation/factories.h"
 #include "runtime/device.h"
+#include "runtime/errors.h"
 #include "runtime/mtl4_argument_table.h"
 #include "runtime/mtl4_command_allocator.h"
 #include "runtime/mtl4_command_buffer.h"
@@ -23,7 +24,8 @@ MTL4::CommandQueue* MTL::Device::newMTL4CommandQueue() {
     auto* self = implOf<Dev>(this);
     return self ? metalcpu::ns::make<metalcpu::rt::Mtl4CommandQueue>(self) : nullptr;
 }
-MTL4::CommandQueue* MTL::Device::newMTL4CommandQueue(const MTL4::CommandQueueDescriptor* descriptor, NS::Error**) {
+MTL4::CommandQueue* MTL::Device::newMTL4CommandQueue(const MTL4::CommandQueueDescriptor* descriptor, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     MTL4::CommandQueue* queue = newMTL4CommandQueue();
     if (queue && descriptor) implOf<metalcpu::rt::Mtl4CommandQueue>(queue)->label().set(descriptor->label());
     return queue;
@@ -37,7 +39,8 @@ MTL4::CommandAllocator* MTL::Device::newCommandAllocator() {
     return self ? metalcpu::ns::make<metalcpu::rt::Mtl4CommandAllocator>(self) : nullptr;
 }
 MTL4::CommandAllocator* MTL::Device::newCommandAllocator(const MTL4::CommandAllocatorDescriptor* descriptor,
-                                                         NS::Error**) {
+                                                         NS::Error** error) {
+    metalcpu::rt::clearError(error);
     MTL4::CommandAllocator* allocator = newCommandAllocator();
     if (allocator && descriptor)
         implOf<metalcpu::rt::Mtl4CommandAllocator>(allocator)->label().set(descriptor->label());
@@ -45,6 +48,7 @@ MTL4::CommandAllocator* MTL::Device::newCommandAllocator(const MTL4::CommandAllo
 }
 MTL4::ArgumentTable* MTL::Device::newArgumentTable(const MTL4::ArgumentTableDescriptor* descriptor,
                                                    NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* self = implOf<Dev>(this);
     if (!self || !descriptor) return nullptr;
     return metalcpu::rt::Mtl4ArgumentTable::make(
@@ -52,7 +56,8 @@ MTL4::ArgumentTable* MTL::Device::newArgumentTable(const MTL4::ArgumentTableDesc
         {descriptor->maxBufferBindCount(), descriptor->maxTextureBindCount(), descriptor->maxSamplerStateBindCount()},
         descriptor->label(), error);
 }
-MTL4::Compiler* MTL::Device::newCompiler(const MTL4::CompilerDescriptor* descriptor, NS::Error**) {
+MTL4::Compiler* MTL::Device::newCompiler(const MTL4::CompilerDescriptor* descriptor, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* self = implOf<Dev>(this);
     if (!self) return nullptr;
     auto* made = static_cast<metalcpu::rt::Mtl4Compiler*>(metalcpu::ns::make<metalcpu::rt::Mtl4Compiler>(
@@ -61,6 +66,7 @@ MTL4::Compiler* MTL::Device::newCompiler(const MTL4::CompilerDescriptor* descrip
     return made;
 }
 MTL4::Archive* MTL::Device::newArchive(const NS::URL*, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     notYet<Dev>(this, "MTL::Device::newArchive", error);
     return nullptr;
 }
@@ -70,6 +76,7 @@ MTL4::PipelineDataSetSerializer* MTL::Device::newPipelineDataSetSerializer(
     return nullptr;
 }
 MTL4::CounterHeap* MTL::Device::newCounterHeap(const MTL4::CounterHeapDescriptor*, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     notYet<Dev>(this, "MTL::Device::newCounterHeap", error);
     return nullptr;
 }

@@ -3,6 +3,7 @@
 #include "foundation/factories.h"
 #include "runtime/compile_options.h"
 #include "runtime/device.h"
+#include "runtime/errors.h"
 #include "runtime/library.h"
 
 #include <Foundation/NSString.hpp>
@@ -36,6 +37,7 @@ MTL::Function* MTL::Library::newFunction(const NS::String* functionName) {
 }
 MTL::Function* MTL::Library::newFunction(const NS::String* name, const FunctionConstantValues* constantValues,
                                          NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* self = implOf<Lib>(this);
     if (!self) return nullptr;
     if (const metalcpu::jit::ConstantValues* values = metalcpu::api::constantValuesOf(constantValues))

@@ -4,6 +4,7 @@
 #include "api/blocks.h"
 #include "api/function_constants.h"
 #include "api/not_yet.h"
+#include "runtime/errors.h"
 #include "runtime/library.h"
 
 #include <Metal/MTLFunctionDescriptor.hpp>
@@ -15,6 +16,7 @@ using Lib = metalcpu::rt::Library;
 using Fn = metalcpu::rt::Function;
 
 MTL::Function* MTL::Library::newFunction(const FunctionDescriptor* descriptor, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     if (!implOf<Lib>(this)) return nullptr;
     // The specialised name and options change nothing on a CPU; the name and constants do.
     if (!descriptor) return newFunction(static_cast<const NS::String*>(nullptr), nullptr, error);
@@ -50,6 +52,7 @@ void MTL::Library::newFunction(const FunctionDescriptor* descriptor, void (^comp
 
 // Intersection functions belong to ray tracing.
 MTL::Function* MTL::Library::newIntersectionFunction(const IntersectionFunctionDescriptor*, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     notYet<Lib>(this, "MTL::Library::newIntersectionFunction", error);
     return nullptr;
 }

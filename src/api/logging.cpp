@@ -7,6 +7,7 @@
 #include "foundation/factories.h"
 #include "foundation/string.h"
 #include "runtime/device.h"
+#include "runtime/errors.h"
 #include "runtime/log_state.h"
 
 #include <Metal/MTLDevice.hpp>
@@ -44,6 +45,7 @@ METALCPU_VALUE(MTL::LogStateDescriptor, Descriptor, MTL::LogLevel, level, setLev
 METALCPU_VALUE(MTL::LogStateDescriptor, Descriptor, NS::Integer, bufferSize, setBufferSize, bufferSize)
 
 MTL::LogState* MTL::Device::newLogState(const LogStateDescriptor* descriptor, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     if (!metalcpu::ns::implOf<metalcpu::rt::Device>(this)) return nullptr;
     const auto* settings = metalcpu::ns::implOf<Descriptor>(descriptor);
     const Descriptor::State state = settings ? settings->state : Descriptor::State{};

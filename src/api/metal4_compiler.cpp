@@ -72,6 +72,7 @@ MTL::Function* functionOf(const MTL4::FunctionDescriptor* descriptor, NS::Error*
 
 MTL::ComputePipelineState* newPipeline(rt::Mtl4Compiler& compiler, const MTL4::ComputePipelineDescriptor* descriptor,
                                        NS::Error** error) {
+    metalcpu::rt::clearError(error);
     if (!descriptor) {
         rt::setError(error, kPipelineErrorDomain, 1, "the compute pipeline descriptor is nil");
         return nullptr;
@@ -122,6 +123,7 @@ MTL4::PipelineDataSetSerializer* MTL4::Compiler::pipelineDataSetSerializer() con
     return metalcpu::ns::call<Comp>(this, &Comp::pipelineDataSetSerializer);
 }
 MTL::Library* MTL4::Compiler::newLibrary(const LibraryDescriptor* descriptor, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* self = implOf<Comp>(this);
     return self ? api::newLibrary(*self, descriptor, error, metalcpu::rt::SourceCall::WithError) : nullptr;
 }
@@ -144,6 +146,7 @@ MTL4::CompilerTask* MTL4::Compiler::newLibrary(const LibraryDescriptor* descript
 #endif
 MTL::ComputePipelineState* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor* descriptor,
                                                                    const CompilerTaskOptions*, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* self = implOf<Comp>(this);
     return self ? api::newPipeline(*self, descriptor, error) : nullptr;
 }
@@ -152,6 +155,7 @@ MTL::ComputePipelineState* MTL4::Compiler::newComputePipelineState(const Compute
                                                                    const PipelineStageDynamicLinkingDescriptor*,
                                                                    const CompilerTaskOptions* options,
                                                                    NS::Error** error) {
+    metalcpu::rt::clearError(error);
     return newComputePipelineState(descriptor, options, error);
 }
 MTL4::CompilerTask* MTL4::Compiler::newComputePipelineState(const ComputePipelineDescriptor* descriptor,
@@ -183,6 +187,7 @@ MTL4::CompilerTask* MTL4::Compiler::newComputePipelineState(const ComputePipelin
 #endif
 MTL4::BinaryFunction* MTL4::Compiler::newBinaryFunction(const BinaryFunctionDescriptor*, const CompilerTaskOptions*,
                                                         NS::Error** error) {
+    metalcpu::rt::clearError(error);
     api::notYet<Comp>(this, "MTL4::Compiler::newBinaryFunction", error);
     return nullptr;
 }
@@ -203,18 +208,20 @@ void MTL4::CompilerTask::waitUntilCompleted() {}
 
 NS::String* MTL4::Archive::label() const { return nullptr; }
 void MTL4::Archive::setLabel(const NS::String*) {}
-MTL4::BinaryFunction* MTL4::Archive::newBinaryFunction(const BinaryFunctionDescriptor*, NS::Error**) { return nullptr; }
-MTL::ComputePipelineState* MTL4::Archive::newComputePipelineState(const ComputePipelineDescriptor*, NS::Error**) {
+MTL4::BinaryFunction* MTL4::Archive::newBinaryFunction(const BinaryFunctionDescriptor*, NS::Error** error) { metalcpu::rt::clearError(error); return nullptr; }
+MTL::ComputePipelineState* MTL4::Archive::newComputePipelineState(const ComputePipelineDescriptor*, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     return nullptr;
 }
 MTL::ComputePipelineState* MTL4::Archive::newComputePipelineState(const ComputePipelineDescriptor*,
                                                                   const PipelineStageDynamicLinkingDescriptor*,
-                                                                  NS::Error**) {
+                                                                  NS::Error** error) {
+    metalcpu::rt::clearError(error);
     return nullptr;
 }
 
 NS::String* MTL4::BinaryFunction::name() const { return nullptr; }
 MTL::FunctionType MTL4::BinaryFunction::functionType() const { return {}; }
 
-bool MTL4::PipelineDataSetSerializer::serializeAsArchiveAndFlushToURL(const NS::URL*, NS::Error**) { return false; }
-NS::Data* MTL4::PipelineDataSetSerializer::serializeAsPipelinesScript(NS::Error**) { return nullptr; }
+bool MTL4::PipelineDataSetSerializer::serializeAsArchiveAndFlushToURL(const NS::URL*, NS::Error** error) { metalcpu::rt::clearError(error); return false; }
+NS::Data* MTL4::PipelineDataSetSerializer::serializeAsPipelinesScript(NS::Error** error) { metalcpu::rt::clearError(error); return nullptr; }

@@ -7,6 +7,7 @@
 #include "runtime/compute_pipeline.h"
 #include "runtime/descriptors.h"
 #include "runtime/device.h"
+#include "runtime/errors.h"
 
 #include <Foundation/NSArray.hpp>
 #include <Metal/MTLComputePipeline.hpp>
@@ -99,10 +100,12 @@ MTL::FunctionHandle* MTL::ComputePipelineState::functionHandle(const Function*) 
 }
 MTL::ComputePipelineState* MTL::ComputePipelineState::newComputePipelineStateWithBinaryFunctions(const NS::Array*,
                                                                                               NS::Error** error) {
+    metalcpu::rt::clearError(error);
     notYet<Pipeline>(this, "MTL::ComputePipelineState::newComputePipelineStateWithBinaryFunctions", error);
     return nullptr;
 }
 MTL::ComputePipelineState* MTL::ComputePipelineState::newComputePipelineState(const NS::Array*, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     notYet<Pipeline>(this, "MTL::ComputePipelineState::newComputePipelineState", error);
     return nullptr;
 }

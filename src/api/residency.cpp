@@ -5,6 +5,7 @@
 #include "api/settings.h"
 #include "foundation/factories.h"
 #include "runtime/device.h"
+#include "runtime/errors.h"
 #include "runtime/residency_set.h"
 #include "runtime/resource_core.h"
 
@@ -38,7 +39,8 @@ METALCPU_VALUE(MTL::ResidencySetDescriptor, Descriptor, NS::UInteger, initialCap
 using Set = metalcpu::rt::ResidencySet;
 using Res = metalcpu::rt::ResourceCore;
 
-MTL::ResidencySet* MTL::Device::newResidencySet(const ResidencySetDescriptor* descriptor, NS::Error**) {
+MTL::ResidencySet* MTL::Device::newResidencySet(const ResidencySetDescriptor* descriptor, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* device = implOf<metalcpu::rt::Device>(this);
     if (!device) return nullptr;
     auto* made = static_cast<Set*>(metalcpu::ns::make<Set>(device));

@@ -8,6 +8,7 @@
 #include "foundation/string.h"
 #include "runtime/buffer.h"
 #include "runtime/device.h"
+#include "runtime/errors.h"
 #include "runtime/tensor.h"
 
 #include <Metal/MTLBuffer.hpp>
@@ -248,12 +249,14 @@ rt::Tensor::Extents sliceValues(const MTL::TensorExtents* extents) {
 using Ten = metalcpu::rt::Tensor;
 
 MTL::Tensor* MTL::Device::newTensor(const TensorDescriptor* descriptor, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* device = implOf<metalcpu::rt::Device>(this);
     auto* settings = implOf<api::TensorDescriptor>(descriptor);
     return device && settings ? Ten::make(device, api::shapeOf(settings->state), error) : nullptr;
 }
 MTL::Tensor* MTL::Device::newTensor(const TensorDescriptor* descriptor, const TensorBufferAttachments* attachments,
                                     NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* device = implOf<metalcpu::rt::Device>(this);
     auto* settings = implOf<api::TensorDescriptor>(descriptor);
     auto* planes = implOf<api::TensorBufferAttachments>(attachments);
@@ -273,6 +276,7 @@ MTL::SizeAndAlign MTL::Device::tensorSizeAndAlign(const TensorDescriptor* descri
                                                            : SizeAndAlign{0, 0};
 }
 MTL::Tensor* MTL::Buffer::newTensor(const TensorDescriptor* descriptor, NS::UInteger offset, NS::Error** error) {
+    metalcpu::rt::clearError(error);
     auto* buffer = implOf<metalcpu::rt::Buffer>(this);
     auto* settings = implOf<api::TensorDescriptor>(descriptor);
     return buffer && settings ? Ten::overBuffer(buffer, api::shapeOf(settings->state), offset, error) : nullptr;

@@ -6,6 +6,7 @@
 #include "support/config.h"
 #include "support/files.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -39,6 +40,39 @@ TEST_F(LibraryTest, FunctionNamesListKernels) {
     ASSERT_NE(function, nullptr);
     EXPECT_EQ(text(function->name()), "second");
     EXPECT_EQ(function->functionType(), MTL::FunctionTypeKernel);
+    function->release();
+    library->release();
+}
+
+// Test that a call that succeeds leaves its error out-parameter nil, whatever it held:
+// ported code declares `NS::Error* error;` uninitialised and tests `if (error)` after the call
+// (VkFFT's Metal backend does), which works on macOS.
+TEST_F(LibraryTest, SuccessLeavesTheErrorNil) {
+    NS::Error* const stale = reinterpret_cast<NS::Error*>(std::uintptr_t{0x1234});
+    NS::Error* error = stale;
+    MTL::Library* library = device_->newLibrary(string(kTwoKernels), nullptr, &error);
+    ASSERT_NE(library, nullptr);
+    EXPECT_EQ(error, nullptr);
+    MTL::Function* function = library->newFunction(string("first"));
+    ASSERT_NE(function, nullptr);
+    error = stale;
+    MTL::ComputePipelineState* pipeline = device_->newComputePipelineState(function, &error);
+    ASSERT_NE(pipeline, nullptr);
+    EXPECT_EQ(error, nullptr);
+    MTL::FunctionDescriptor* descriptor = MTL::FunctionDescriptor::alloc()->init();
+    descriptor->setName(string("second"));
+    error = stale;
+    MTL::Function* described = library->newFunction(descriptor, &error);
+    ASSERT_NE(described, nullptr);
+    EXPECT_EQ(error, nullptr);
+    error = stale;
+    MTL::Library* fromFile = device_->newLibrary(string(TEST_METALLIB), &error);
+    ASSERT_NE(fromFile, nullptr);
+    EXPECT_EQ(error, nullptr);
+    fromFile->release();
+    described->release();
+    descriptor->release();
+    pipeline->release();
     function->release();
     library->release();
 }
