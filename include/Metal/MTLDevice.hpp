@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../Foundation/Foundation.hpp"
+#include "../dispatch/dispatch.h"
 #include "MTL4Counters.hpp"
 #include "MTLArgument.hpp"
 #include "MTLDataType.hpp"
@@ -343,6 +344,7 @@ public:
     Library* newDefaultLibrary(const NS::Bundle* bundle, NS::Error** error);
     Library* newLibrary(const NS::String* filepath, NS::Error** error);
     Library* newLibrary(const NS::URL* url, NS::Error** error);
+    Library* newLibrary(const dispatch_data_t data, NS::Error** error);
     Library* newLibrary(const NS::String* source, const CompileOptions* options, NS::Error** error);
     void newLibrary(const NS::String* pSource, const CompileOptions* pOptions,
                     const NewLibraryCompletionHandlerFunction& completionHandler);

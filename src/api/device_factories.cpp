@@ -84,6 +84,17 @@ MTL::Library* MTL::Device::newLibrary(const NS::URL* url, NS::Error** error) {
     const char* path = url ? url->fileSystemRepresentation() : nullptr;
     return metalcpu::rt::newLibraryWithFile(self, path ? path : "", error);
 }
+MTL::Library* MTL::Device::newLibrary(const dispatch_data_t data, NS::Error** error) {
+    metalcpu::rt::clearError(error);
+    auto* self = implOf<Dev>(this);
+    if (!self) return nullptr;
+    const void* bytes = nullptr;
+    std::size_t size = 0;
+    dispatch_data_t contiguous = data ? dispatch_data_create_map(data, &bytes, &size) : nullptr;
+    MTL::Library* library = metalcpu::rt::newLibraryWithData(self, bytes, size, error);
+    if (contiguous) dispatch_release(contiguous);
+    return library;
+}
 MTL::Library* MTL::Device::newLibrary(const NS::String* source, const CompileOptions* options, NS::Error** error) {
     metalcpu::rt::clearError(error);
     auto* self = implOf<Dev>(this);

@@ -13,6 +13,9 @@
 #include <Foundation/NSArray.hpp>
 #include <Foundation/NSString.hpp>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <exception>
 #include <filesystem>
 #include <new>
@@ -112,6 +115,30 @@ MTL::Library* newLibraryWithFile(Device* device, const std::string& path, NS::Er
     OpenFailure failure;
     MTL::Library* library = openLibraryFile(device, path, failure);
     if (!library) setError(error, kLibraryErrorDomain, failure.code, failure.description);
+    return library;
+}
+
+MTL::Library* newLibraryWithData(Device* device, const void* bytes, std::size_t size, NS::Error** error) {
+    // The loader takes libraries from files it checks and seals (jit/library_file.h): the
+    // bytes go into an anonymous memory file, opened by its /proc name, as a file on disk is.
+    const int file = memfd_create("metalcpu-library-data", MFD_CLOEXEC);
+    const std::string path = "/proc/self/fd/" + std::to_string(file);
+    bool written = file >= 0;
+    for (std::size_t done = 0; written && done < size;) {
+        const ssize_t wrote = write(file, static_cast<const char*>(bytes) + done, size - done);
+        written = wrote > 0;
+        done += written ? static_cast<std::size_t>(wrote) : 0;
+    }
+    OpenFailure failure{MTL::LibraryErrorInternal, "cannot hold the library data in memory"};
+    MTL::Library* library = written ? openLibraryFile(device, path, failure) : nullptr;
+    if (file >= 0) close(file);
+    if (!library) {
+        // Name what the caller gave, not the memory file's passing /proc name.
+        std::string description = failure.description;
+        for (std::size_t at; (at = description.find("file " + path)) != std::string::npos;)
+            description.replace(at, 5 + path.size(), "data");
+        setError(error, kLibraryErrorDomain, failure.code, description);
+    }
     return library;
 }
 

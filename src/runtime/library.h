@@ -66,6 +66,9 @@ MTL::Library* newDefaultLibrary(Device* device, NS::Error** error);
 /// Device::newLibrary(path or URL): opens a .metallib. Relative paths are taken from the
 /// working directory, as programs using the deprecated path overload expect.
 MTL::Library* newLibraryWithFile(Device* device, const std::string& path, NS::Error** error);
+/// Device::newLibrary(dispatch_data_t): a .metallib's bytes, from the program's memory
+/// (an embedded library), checked and loaded as a file's are.
+MTL::Library* newLibraryWithData(Device* device, const void* bytes, std::size_t size, NS::Error** error);
 /// Which form of Device::newLibrary(source, …) was called, for the debug layer's report.
 enum class SourceCall { WithError, WithCompletionHandler };
 

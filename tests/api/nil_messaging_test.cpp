@@ -856,6 +856,8 @@ TEST(NilMessaging, MTL_Device) {
     EXPECT_EQ(error, nullptr) << "MTL::Device::newLibrary wrote an error";
     EXPECT_TRUE(isZero(object->newLibrary(static_cast<const NS::URL*>(nullptr), &error))) << "MTL::Device::newLibrary";
     EXPECT_EQ(error, nullptr) << "MTL::Device::newLibrary wrote an error";
+    EXPECT_TRUE(isZero(object->newLibrary(zero<const dispatch_data_t>(), &error))) << "MTL::Device::newLibrary";
+    EXPECT_EQ(error, nullptr) << "MTL::Device::newLibrary wrote an error";
     EXPECT_TRUE(isZero(object->newLibrary(static_cast<const NS::String*>(nullptr), static_cast<const CompileOptions*>(nullptr), &error))) << "MTL::Device::newLibrary";
     EXPECT_EQ(error, nullptr) << "MTL::Device::newLibrary wrote an error";
     object->newLibrary(static_cast<const NS::String*>(nullptr), static_cast<const CompileOptions*>(nullptr), zero<const NewLibraryCompletionHandlerFunction&>());

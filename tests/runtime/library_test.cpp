@@ -230,7 +230,51 @@ TEST_F(LibraryTest, DamagedLibraryFiles) {
             EXPECT_NE(message.find("Invalid library file " + path), std::string::npos) << message;
             EXPECT_NE(message.find(file.reason), std::string::npos) << message;
         }
+        // The same bytes as dispatch data (an embedded library): the same reason, and the
+        // error names the data, not the memory file it passed through.
+        dispatch_data_t data = dispatch_data_create(file.bytes.data(), file.bytes.size(), nullptr,
+                                                    DISPATCH_DATA_DESTRUCTOR_DEFAULT);
+        NS::Error* byData = nullptr;
+        EXPECT_EQ(device_->newLibrary(data, &byData), nullptr);
+        dispatch_release(data);
+        ASSERT_NE(byData, nullptr);
+        const std::string message = text(byData->localizedDescription());
+        EXPECT_NE(message.find("Invalid library data ("), std::string::npos) << message;
+        EXPECT_NE(message.find(file.reason), std::string::npos) << message;
+        EXPECT_EQ(message.find("/proc/"), std::string::npos) << message;
     }
+}
+
+// Test that a .metallib's bytes handed over as dispatch data (newLibraryWithData:error:, how
+// programs load a library embedded in their binary) give the library the file gives, and that
+// the library keeps no reference to the caller's bytes.
+TEST_F(LibraryTest, LibraryFromDispatchData) {
+    std::string bytes = support::readFile(TEST_METALLIB).value_or("");
+    ASSERT_GT(bytes.size(), 1000u);
+    NS::Error* error = nullptr;
+    MTL::Library* fromFile = device_->newLibrary(string(TEST_METALLIB), &error);
+    ASSERT_NE(fromFile, nullptr);
+    dispatch_data_t data = dispatch_data_create(bytes.data(), bytes.size(), nullptr, DISPATCH_DATA_DESTRUCTOR_DEFAULT);
+    MTL::Library* fromData = device_->newLibrary(data, &error);
+    dispatch_release(data);
+    std::fill(bytes.begin(), bytes.end(), '\0');
+    ASSERT_NE(fromData, nullptr) << (error ? text(error->localizedDescription()) : "");
+    EXPECT_EQ(error, nullptr);
+    NS::Array* names = fromData->functionNames();
+    ASSERT_EQ(names->count(), fromFile->functionNames()->count());
+    ASSERT_GT(names->count(), 0u);
+    MTL::Function* function = fromData->newFunction(names->object<NS::String>(0));
+    ASSERT_NE(function, nullptr);
+    MTL::ComputePipelineState* pipeline = device_->newComputePipelineState(function, &error);
+    EXPECT_NE(pipeline, nullptr) << (error ? text(error->localizedDescription()) : "");
+    if (pipeline) pipeline->release();
+    function->release();
+    fromData->release();
+    fromFile->release();
+    NS::Error* nilError = nullptr;
+    EXPECT_EQ(device_->newLibrary(static_cast<dispatch_data_t>(nullptr), &nilError), nullptr);
+    ASSERT_NE(nilError, nullptr);
+    EXPECT_NE(text(nilError->localizedDescription()).find("it is empty"), std::string::npos);
 }
 
 // Test that a .metallib with no image this CPU can run (here one for a level above any CPU's)
