@@ -27,6 +27,7 @@
 #define MTL_PRIVATE_IMPLEMENTATION
 #include <Foundation/Foundation.hpp>
 #include <Metal/Metal.hpp>
+#include <tbb/global_control.h>
 
 #include "ShaderParams.h"
 #include "matmul_twins.h"
@@ -167,6 +168,8 @@ int main(int argc, char** argv) {
 #if defined(METALCPU_BENCH_OPENBLAS)
     openblas_set_num_threads(workerCount());
 #endif
+    // The twins and the vector-lane form spread their groups with TBB: as many threads as metalcpu's.
+    const tbb::global_control sameThreadCount(tbb::global_control::max_allowed_parallelism, std::size_t(workerCount()));
     std::printf("%d worker threads%s\n\n", workerCount(),
                 bench::useCpuTime() ? ", timed by the process's CPU time" : "");
     std::printf("| kernel | size | metalcpu GFLOPS | plain C++ GFLOPS | vs plain | PoCL GFLOPS | vs PoCL | sgemm GFLOPS | vs sgemm |\n"
