@@ -4,7 +4,7 @@
 // installed) and next to OpenBLAS's cblas_sgemm (when CMake found OpenBLAS), the ceiling
 // for the register-tiled kernels.
 //
-//   matmul_bench [--sizes 1024,2048] [--repeat 3] [--kernel name] [--only metal|twin|pocl]
+//   matmul_bench [--sizes 1024,2048] [--repeat 3] [--kernel name] [--only metal|twin|pocl|lanes]
 //                [--cpu-time]
 //
 // --kernel runs that kernel alone, --only one side (the results are then not compared): for
@@ -18,13 +18,20 @@
 // twin, the tiled barrier kernel at least 0.25x; issue 14: every algorithm at least 1.0x
 // PoCL, the 8x4 kernel at least 0.7x sgemm at full core count. METALCPU_THREADS sets
 // metalcpu's worker count; bench/thread_sweep.sh gives every side the same count.
+//
+// After the 8x4 kernel's row, a row for the same kernel with its eight interleaved threads as
+// the lanes of 512-bit vectors (matmul_lane_vectors.h, where the CPU has AVX-512): what
+// vectorising across threads would reach, against metalcpu and sgemm, and whether its bits
+// equal metalcpu's. `--only lanes` runs that side alone.
 #define NS_PRIVATE_IMPLEMENTATION
 #define MTL_PRIVATE_IMPLEMENTATION
 #include <Foundation/Foundation.hpp>
 #include <Metal/Metal.hpp>
+#include <tbb/global_control.h>
 
 #include "ShaderParams.h"
 #include "matmul_twins.h"
+#include "matmul_lane_vectors.h"
 #include "openblas.h"
 #include "timing.h"
 #if defined(METALCPU_BENCH_OPENCL)
@@ -101,6 +108,30 @@ std::string ratio(double numerator, double denominator) {
     return text;
 }
 
+const char* const laneRowName = "mat_mul_register_8x4, 8 threads as vector lanes (C++)";
+
+/// The lane-vector form of the 8x4 kernel (matmul_lane_vectors.h) after the kernel's own row:
+/// its GFLOPS in the metalcpu column, its speed against metalcpu's in "vs plain" and against
+/// sgemm in "vs sgemm", and whether its result has metalcpu's bits. False when it differs from
+/// metalcpu's by more than the twins may.
+bool printLaneVectorsRow(const float* a, const float* b, const float* metalResult, unsigned n, int repeat,
+                         double metal, double sgemm) {
+    std::vector<float> result(std::size_t(n) * n, std::numeric_limits<float>::quiet_NaN());
+    if (!lane_vectors::register8x4(a, b, result.data(), n, n, n)) {
+        std::printf("| %s | %u² | - (%s) | - | - | - | - | - | - |\n", laneRowName, n,
+                    lane_vectors::available() ? "the size does not fit" : "no AVX-512");
+        return true;
+    }
+    const bool sameBits = std::memcmp(result.data(), metalResult, result.size() * sizeof(float)) == 0;
+    const bool close = sameBits || largestDifference(result, metalResult) <= 1e-2;
+    const double lanes = bench::bestSeconds(repeat, [&] { lane_vectors::register8x4(a, b, result.data(), n, n, n); });
+    const double flops = 2.0 * n * n * n;
+    std::printf("| %s | %u² | %s | - | %s× metalcpu | - | - | %s | %s | %s\n", laneRowName, n, gflops(flops, lanes).c_str(),
+                ratio(metal, lanes).c_str(), gflops(flops, sgemm).c_str(), ratio(sgemm, lanes).c_str(),
+                sameBits ? "same bits as metalcpu" : close ? "bits differ from metalcpu" : "RESULTS DIFFER");
+    return close;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -137,6 +168,8 @@ int main(int argc, char** argv) {
 #if defined(METALCPU_BENCH_OPENBLAS)
     openblas_set_num_threads(workerCount());
 #endif
+    // The twins and the vector-lane form spread their groups with TBB: as many threads as metalcpu's.
+    const tbb::global_control sameThreadCount(tbb::global_control::max_allowed_parallelism, std::size_t(workerCount()));
     std::printf("%d worker threads%s\n\n", workerCount(),
                 bench::useCpuTime() ? ", timed by the process's CPU time" : "");
     std::printf("| kernel | size | metalcpu GFLOPS | plain C++ GFLOPS | vs plain | PoCL GFLOPS | vs PoCL | sgemm GFLOPS | vs sgemm |\n"
@@ -166,6 +199,14 @@ int main(int argc, char** argv) {
 #endif
         for (const KernelCase& kernel : kCases) {
             if (!selected.empty() && selected != kernel.name) continue;
+            const bool laneVectors = !std::strcmp(kernel.name, "mat_mul_register_8x4");
+            if (only == "lanes") {
+                if (!laneVectors) continue;
+                const bool runs = lane_vectors::register8x4(inA, inB, reference.data(), n, n, n); // and warms up
+                const double lanes = runs ? bench::bestSeconds(repeat, [&] { lane_vectors::register8x4(inA, inB, reference.data(), n, n, n); }) : -1;
+                std::printf("| %s | %u² | %s | - | - | - | - | - | - |\n", laneRowName, n, gflops(flops, lanes).c_str());
+                continue;
+            }
             if (only == "twin") {
                 const double plain = bench::bestSeconds(repeat, [&] { kernel.twin(inA, inB, reference.data(), n, n, n); });
                 std::printf("| %s | %u² | - | %s | - | - | - | - | - |\n", kernel.name, n, gflops(flops, plain).c_str());
@@ -218,6 +259,8 @@ int main(int argc, char** argv) {
                         gflops(flops, plain).c_str(), ratio(plain, metal).c_str(), gflops(flops, pocl).c_str(),
                         ratio(pocl, metal).c_str(), gflops(flops, sgemm).c_str(), ratio(sgemm, metal).c_str(),
                         difference > 1e-2 ? "  RESULTS DIFFER" : "");
+            if (laneVectors && !printLaneVectorsRow(inA, inB, static_cast<const float*>(c->contents()), n, repeat, metal, sgemm))
+                differ = true;
             std::fflush(stdout);
             pipeline->release();
         }
