@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string_view>
 
 namespace metalcpu::val {
@@ -66,10 +67,12 @@ void DispatchValidation::begin(mc_dispatch& parameters, std::uint64_t commandBuf
         std::uint32_t tag = table.acquire(&owners_[i]);
         tags_.push_back(tag);
         const bool checked = b.space == AddressSpace::Threadgroup ? settings_.threadgroupMemory : settings_.globalMemory;
-        std::uint64_t length = b.bound ? b.resourceBegin + b.resourceLength - b.boundAddress : 0;
+        // A pointer may touch its whole buffer, below the setBuffer offset too: Apple's
+        // validation resolves an address to the buffer it falls in and measures from the
+        // buffer's start, and MLX binds a reversed view at its last element and reads down.
         // With the check for this address space turned off, the region is the whole space.
         if (!checked) table.set(tag, 0, ~std::uint64_t(0));
-        else table.set(tag, b.boundAddress, length);
+        else table.set(tag, b.resourceBegin, b.bound ? b.resourceLength : 0);
         parameters.checked_buffers[b.index] = RegionTable::tagged(tag, b.boundAddress);
     }
 }
@@ -115,8 +118,11 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
         report.bindingIndex = owner->bindingIndex;
         report.argumentName = owner->argumentName;
         report.offset = address - owner->resourceBegin;
-        safe = !owner->isNull && address - owner->resourceBegin < owner->resourceLength &&
-               owner->resourceLength - (address - owner->resourceBegin) >= size;
+        // Outside its own buffer: in allow mode the access goes ahead where a GPU's would
+        // land in memory, another live buffer, and faults elsewhere.
+        auto allocation = owner->isNull ? std::nullopt : AllocationRegistry::shared().find(address);
+        safe = allocation && address - allocation->begin < allocation->length &&
+               allocation->length - (address - allocation->begin) >= size;
     } else {
         // No tag: an address read from memory or made from an integer. Valid when it lies in a
         // live buffer or in this group's threadgroup memory.

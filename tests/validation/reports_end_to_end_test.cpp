@@ -430,17 +430,17 @@ TEST_F(ReportsEndToEnd, ErrorReportingOffReportsNothing) {
     settings.reportToStderr = true;
     settings.errorReporting = false;
     configure(settings);
-    MTL::Buffer* out = buffer(5 * sizeof(float));
-    floats(out)[0] = 42.0f;
-    int offset = -1;
+    Neighbours n = neighbours(4);
+    floats(n.high)[0] = 42.0f;
+    int offset = n.index;
     ::testing::internal::CaptureStderr();
-    dispatch(kernel("store_at"), 4, 4, [&](MTL::ComputeCommandEncoder* e) {
-        e->setBuffer(out, sizeof(float), 0); // thread 0 stores into the float before the bound range
+    dispatch(kernel("store_at"), 1, 1, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(n.low, 0, 0); // thread 0 stores past its buffer, into the other
         e->setBytes(&offset, sizeof offset, 1);
     });
     EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
     EXPECT_THAT(reports(), IsEmpty());
-    EXPECT_EQ(floats(out)[0], 42.0f) << "still contained";
+    EXPECT_EQ(floats(n.high)[0], 42.0f) << "still contained";
 }
 
 /// Removes itself from inside its first report(): the deadlock of issue 3's sinks.

@@ -63,17 +63,33 @@ protected:
         ValidationFixture::TearDown();
     }
 
-    /// store_at over 4 threads into a 5-float buffer bound from its second float, whose first
-    /// float is 42: offset -1 stores into that first float (before the bound range, inside the
-    /// buffer, so harmless even unchecked), 1 one float past the buffer's end (only where such
-    /// a store is contained), 0 in range.
+    /// store_at over 4 threads into a 5-float buffer bound from its second float: offset 0
+    /// stores in range, 1 one float past the buffer's end, at offset 20 (only where such a
+    /// store is contained).
     MTL::CommandBuffer* storeAt(int offset, MTL::ComputePipelineState* pipeline = nullptr) {
         target_ = buffer(5 * sizeof(float), "target");
-        floats(target_)[0] = 42.0f;
         return dispatch(pipeline ? pipeline : kernel("store_at"), 4, 4, [&](MTL::ComputeCommandEncoder* e) {
             e->setBuffer(target_, sizeof(float), 0);
             e->setBytes(&offset, sizeof offset, 1);
         });
+    }
+    /// store_at over one thread that stores past its buffer (`target_`) into another live
+    /// buffer's first float (`neighbour_`, which holds 42): invalid, yet harmless unchecked,
+    /// as on a GPU. The report's offset is neighbourOffset().
+    MTL::CommandBuffer* storeIntoNeighbour(MTL::ComputePipelineState* pipeline = nullptr) {
+        Neighbours n = neighbours(4);
+        target_ = n.low;
+        neighbour_ = n.high;
+        floats(neighbour_)[0] = 42.0f;
+        int offset = n.index;
+        return dispatch(pipeline ? pipeline : kernel("store_at"), 1, 1, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(target_, 0, 0);
+            e->setBytes(&offset, sizeof offset, 1);
+        });
+    }
+    std::uint64_t neighbourOffset() const {
+        return reinterpret_cast<std::uintptr_t>(neighbour_->contents()) -
+               reinterpret_cast<std::uintptr_t>(target_->contents());
     }
     /// tg_argument over one group of 16 with 16 floats of threadgroup memory: offset 16
     /// stores past them (still inside the group's threadgroup memory).
@@ -88,6 +104,7 @@ protected:
 
     MTL::Library* library_ = nullptr;
     MTL::Buffer* target_ = nullptr;
+    MTL::Buffer* neighbour_ = nullptr;
 };
 
 // ---- MTL_SHADER_VALIDATION=1 alone --------------------------------------------------------------
@@ -128,11 +145,11 @@ TEST_F(Defaults, LaterChangesAreIgnored) {
     EXPECT_EQ(store->shaderValidation(), MTL::ShaderValidationEnabled);
     storeAt(0, store);
     EXPECT_THAT(reports(), IsEmpty());
-    storeAt(-1, store);
+    storeIntoNeighbour(store);
     std::vector<ShaderValidationReport> got = reports();
     ASSERT_EQ(got.size(), 1u);
-    EXPECT_THAT(got[0], ::testing::AllOf(InvalidStore("store_at", 0), AtLine(kStoreLine), AtOffset(0)));
-    EXPECT_EQ(floats(target_)[0], 42.0f) << "still zerofill, not allow: the store was dropped";
+    EXPECT_THAT(got[0], ::testing::AllOf(InvalidStore("store_at", 0), AtLine(kStoreLine), AtOffset(neighbourOffset())));
+    EXPECT_EQ(floats(neighbour_)[0], 42.0f) << "still zerofill, not allow: the store was dropped";
     unsetenv("MTL_SHADER_VALIDATION_FAIL_MODE");
     unsetenv("MTL_SHADER_VALIDATION_GLOBAL_MEMORY");
     setenv("MTL_SHADER_VALIDATION", "1", 1);
@@ -146,9 +163,9 @@ using FailModeZerofill = Environment;
 TEST_F(FailModeZerofill, DropsTheStore) {
     EXPECT_EQ(startup(), "Metal GPU Validation Enabled\n");
     EXPECT_EQ(val::shaderValidationSettings().failMode, val::FailMode::ZeroFill);
-    storeAt(-1);
+    storeIntoNeighbour();
     EXPECT_EQ(reports().size(), 1u);
-    EXPECT_EQ(floats(target_)[0], 42.0f);
+    EXPECT_EQ(floats(neighbour_)[0], 42.0f);
 }
 
 using FailModeAllow = Environment;
@@ -160,12 +177,12 @@ TEST_F(FailModeAllow, LetsTheStoreHappen) {
     EXPECT_EQ(val::shaderValidationSettings().failMode, val::FailMode::Allow);
     storeAt(0);
     EXPECT_THAT(reports(), IsEmpty());
-    MTL::CommandBuffer* commands = storeAt(-1);
+    MTL::CommandBuffer* commands = storeIntoNeighbour();
     EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
     std::vector<ShaderValidationReport> got = reports();
     ASSERT_EQ(got.size(), 1u);
-    EXPECT_THAT(got[0], ::testing::AllOf(InvalidStore("store_at", 0), AtOffset(0)));
-    EXPECT_EQ(floats(target_)[0], 1.0f) << "allowed: the store before the bound range happened";
+    EXPECT_THAT(got[0], ::testing::AllOf(InvalidStore("store_at", 0), AtOffset(neighbourOffset())));
+    EXPECT_EQ(floats(neighbour_)[0], 1.0f) << "allowed: the store past the buffer landed in the next one";
 }
 
 using FailModeInvalid = Environment;
@@ -180,9 +197,9 @@ TEST_F(FailModeInvalid, PrintsTheValidOptions) {
     EXPECT_THAT(startup(), HasSubstr("Metal GPU Validation Enabled\n"));
     EXPECT_EQ(val::shaderValidationSettings().failMode, val::FailMode::ZeroFill);
     EXPECT_TRUE(val::shaderValidationSettings().defaultOn);
-    storeAt(-1);
+    storeIntoNeighbour();
     EXPECT_EQ(reports().size(), 1u);
-    EXPECT_EQ(floats(target_)[0], 42.0f) << "zerofill";
+    EXPECT_EQ(floats(neighbour_)[0], 42.0f) << "zerofill";
 }
 
 // ---- METALCPU_SHADER_VALIDATION_WAIT_LIMIT -------------------------------------------------------------
@@ -248,9 +265,9 @@ TEST_F(DisablePipelines, ListedPipelinesAreLeftAlone) {
     EXPECT_EQ(skipped->shaderValidation(), MTL::ShaderValidationDisabled);
     EXPECT_EQ(kernel("store_at", "skip")->shaderValidation(), MTL::ShaderValidationEnabled);
     EXPECT_EQ(kernel("store_at")->shaderValidation(), MTL::ShaderValidationEnabled);
-    storeAt(-1, skipped); // inside the buffer: harmless unchecked
+    storeIntoNeighbour(skipped); // invalid, and harmless unchecked
     EXPECT_THAT(reports(), IsEmpty());
-    EXPECT_EQ(floats(target_)[0], 1.0f) << "not instrumented: the store happened";
+    EXPECT_EQ(floats(neighbour_)[0], 1.0f) << "not instrumented: the store happened";
 }
 
 // ---- What is checked and reported --------------------------------------------------------------------
@@ -263,10 +280,10 @@ TEST_F(ErrorReportingOff, ContainsButReportsNothing) {
     EXPECT_FALSE(val::shaderValidationSettings().errorReporting);
     EXPECT_TRUE(val::shaderValidationSettings().reportToStderr);
     ::testing::internal::CaptureStderr();
-    storeAt(-1);
+    storeIntoNeighbour();
     EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
     EXPECT_THAT(reports(), IsEmpty());
-    EXPECT_EQ(floats(target_)[0], 42.0f) << "still dropped";
+    EXPECT_EQ(floats(neighbour_)[0], 42.0f) << "still dropped";
 }
 
 using GlobalMemoryOff = Environment;
@@ -275,9 +292,9 @@ using GlobalMemoryOff = Environment;
 // ones still are.
 TEST_F(GlobalMemoryOff, ThreadgroupStillChecked) {
     EXPECT_FALSE(val::shaderValidationSettings().globalMemory);
-    storeAt(-1);
+    storeIntoNeighbour();
     EXPECT_THAT(reports(), IsEmpty());
-    EXPECT_EQ(floats(target_)[0], 1.0f) << "unchecked: the store before the bound range happened";
+    EXPECT_EQ(floats(neighbour_)[0], 1.0f) << "unchecked: the store past the buffer happened";
     scratch(0);
     EXPECT_THAT(reports(), IsEmpty());
     scratch(16);
@@ -352,7 +369,7 @@ TEST_F(NothingValidated, GuardSaysSoOnce) {
     ::testing::internal::CaptureStdout();
     {
         FailOnValidationReports guard;
-        storeAt(-1); // invalid, and unchecked: it lands in the buffer's first float
+        storeIntoNeighbour(); // invalid, and unchecked: it lands in the next buffer
     }
     {
         FailOnValidationReports guard;

@@ -105,6 +105,9 @@ kernel void guarded_product(device float* out [[buffer(0)]], device const float*
     device const float* q = in + int(i) + offset;
     if (offset >= 0) *(out + int(i) + offset) = 2.0f * *q;
 }
+kernel void load_reversed(device const float* last [[buffer(0)]], device float* out [[buffer(1)]], constant int& extra [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    out[i] = last[-int(i) - extra];
+}
 )";
 
 constexpr int kMemberLine = 44, kTableLine = 49, kThreadLine = 54, kHeldLine = 57;
@@ -198,20 +201,49 @@ INSTANTIATE_TEST_SUITE_P(Shapes, DeviceStore,
                              return std::to_string(info.param.count) + "_by_" + std::to_string(info.param.group);
                          });
 
-// Test that a store before the bind offset (still inside the buffer) is reported and dropped.
-TEST_F(ShaderValidation, BeforeTheBindOffsetIsReported) {
-    MTL::Buffer* out = buffer(9 * sizeof(float));
-    floats(out)[0] = 42.0f;
-    int offset = -1;
-    dispatch(kernel("store_at"), 8, 8, [&](MTL::ComputeCommandEncoder* e) {
-        e->setBuffer(out, sizeof(float), 0);
-        e->setBytes(&offset, sizeof offset, 1);
-    });
-    std::vector<ShaderValidationReport> got = reports();
-    ASSERT_EQ(got.size(), 1u);
-    EXPECT_EQ(got[0].offset, 0u);
-    EXPECT_EQ(got[0].bufferLabel, "<unnamed>");
-    EXPECT_EQ(floats(out)[0], 42.0f);
+// Test that a load and a store below the bind offset but inside the buffer are valid, as on
+// Apple GPUs (addresses resolve to a buffer, offsets count from its start): MLX binds a
+// reversed view at its last element and reads downwards. Over threadgroup shapes.
+TEST_F(ShaderValidation, BelowTheBindOffsetInsideTheBufferIsValid) {
+    for (const Shape shape : {Shape{1, 1}, Shape{7, 7}, Shape{33, 32}, Shape{100, 33}}) {
+        const NS::UInteger count = shape.count;
+        SCOPED_TRACE(std::to_string(count) + " by " + std::to_string(shape.group));
+        // Stores: bound at the second half of the buffer, each thread writes `count` back.
+        MTL::Buffer* out = buffer(2 * count * sizeof(float));
+        int back = -int(count);
+        dispatch(kernel("store_at"), count, shape.group, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, count * sizeof(float), 0);
+            e->setBytes(&back, sizeof back, 1);
+        });
+        EXPECT_THAT(reports(), ::testing::IsEmpty());
+        for (NS::UInteger i = 0; i < count; ++i) ASSERT_EQ(floats(out)[i], 1.0f) << i;
+        // Loads: a reversed view, bound at its last element, read with a negative index.
+        MTL::Buffer* in = buffer(count * sizeof(float));
+        for (NS::UInteger i = 0; i < count; ++i) floats(in)[i] = float(i);
+        MTL::Buffer* results = buffer(count * sizeof(float));
+        int reversed = 0;
+        MTL::CommandBuffer* commands =
+            dispatch(kernel("load_reversed"), count, shape.group, [&](MTL::ComputeCommandEncoder* e) {
+                e->setBuffer(in, (count - 1) * sizeof(float), 0);
+                e->setBuffer(results, 0, 1);
+                e->setBytes(&reversed, sizeof reversed, 2);
+            });
+        EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+        EXPECT_THAT(reports(), ::testing::IsEmpty());
+        for (NS::UInteger i = 0; i < count; ++i) ASSERT_EQ(floats(results)[i], float(count - 1 - i)) << i;
+        // One past the buffer's end is still reported, from the buffer's start.
+        reversed = -1;
+        dispatch(kernel("load_reversed"), count, shape.group, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(in, (count - 1) * sizeof(float), 0);
+            e->setBuffer(results, 0, 1);
+            e->setBytes(&reversed, sizeof reversed, 2);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_EQ(got[0].access, Access::Load);
+        EXPECT_EQ(got[0].offset, count * sizeof(float));
+        EXPECT_EQ(got[0].threadPositionInGrid, (validation::Position{0, 0, 0}));
+    }
 }
 
 // Test that every thread of a far-out store is counted under one report, without a crash.
@@ -499,23 +531,25 @@ TEST_F(ShaderValidation, ThreadArrayPairs) {
 // Test that a reference bound to an invalid element is reported once where it is bound,
 // that stores through it stay away from the buffer, and that the threads around it work.
 TEST_F(ShaderValidation, HeldReferenceIsContained) {
-    MTL::Buffer* out = buffer(9 * sizeof(float));
+    MTL::Buffer* out = buffer(8 * sizeof(float));
     MTL::Buffer* sizes = buffer(8 * sizeof(std::uint32_t));
-    floats(out)[0] = 42.0f; // before the bind offset
-    int offset = -1;
+    MTL::Buffer* after = buffer(sizeof(float)); // whatever memory follows, kept as it was
+    floats(out)[0] = floats(after)[0] = 42.0f;
+    int offset = 1; // thread 7 binds its reference one past the end
     MTL::CommandBuffer* commands = dispatch(kernel("held_reference"), 8, 4, [&](MTL::ComputeCommandEncoder* e) {
-        e->setBuffer(out, sizeof(float), 0);
+        e->setBuffer(out, 0, 0);
         e->setBuffer(sizes, 0, 1);
         e->setBytes(&offset, sizeof offset, 2);
     });
     EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
     std::vector<ShaderValidationReport> got = reports();
     ASSERT_EQ(got.size(), 1u);
-    EXPECT_EQ(got[0].offset, 0u);
+    EXPECT_EQ(got[0].offset, 8 * sizeof(float));
     EXPECT_EQ(got[0].location.line, unsigned(kHeldLine));
-    EXPECT_EQ(got[0].threadPositionInGrid, (validation::Position{0, 0, 0}));
-    EXPECT_EQ(floats(out)[0], 42.0f) << "the store through the reference was contained";
-    for (int i = 1; i < 8; ++i) EXPECT_EQ(static_cast<std::uint32_t*>(sizes->contents())[i], 2u) << i;
+    EXPECT_EQ(got[0].threadPositionInGrid, (validation::Position{7, 0, 0}));
+    EXPECT_EQ(floats(out)[0], 42.0f) << "no thread's element";
+    EXPECT_EQ(floats(after)[0], 42.0f);
+    for (int i = 0; i < 7; ++i) EXPECT_EQ(static_cast<std::uint32_t*>(sizes->contents())[i], 2u) << i;
     for (int i = 1; i < 8; ++i) EXPECT_EQ(floats(out)[i], 2.0f) << i;
 }
 
@@ -568,17 +602,17 @@ TEST_F(NullBinding, UntouchedArgumentRuns) {
 }
 
 // Test that the guard an unbound argument brings is not shader validation: with the option
-// that fails command buffers on reports set, an access outside the bound range but inside the
-// buffer goes ahead, as on a GPU, and the command buffer completes.
+// that fails command buffers on reports set, a store past its buffer into another buffer goes
+// ahead, as on a GPU, and the command buffer completes.
 TEST_F(NullBinding, GuardNeverReports) {
     val::ShaderValidationSettings settings;
     settings.failCommandBuffer = true;
     configure(settings);
-    MTL::Buffer* out = buffer(5 * sizeof(float));
-    int offset = -1;
+    Neighbours n = neighbours(4);
+    int offset = n.index;
     std::uint32_t useBias = 0;
     MTL::CommandBuffer* commands = dispatch(kernel("optional_bias"), 4, 4, [&](MTL::ComputeCommandEncoder* e) {
-        e->setBuffer(out, sizeof(float), 0);
+        e->setBuffer(n.low, 0, 0);
         e->setBuffer(nullptr, 0, 1);
         e->setBytes(&offset, sizeof offset, 2);
         e->setBytes(&useBias, sizeof useBias, 3);
@@ -586,7 +620,7 @@ TEST_F(NullBinding, GuardNeverReports) {
     EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted)
         << text(commands->error() ? commands->error()->localizedDescription() : nullptr);
     EXPECT_THAT(reports(), ::testing::IsEmpty());
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(floats(out)[i], 1.0f) << i;
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(floats(n.high)[i], 1.0f) << i;
 }
 
 // Test that touching an argument with nothing bound fails the command buffer as the GPU's
@@ -796,22 +830,25 @@ TEST_F(ShaderValidation, OffForTheProcess) {
     EXPECT_EQ(kernel("store_at", MTL::ShaderValidationEnabled)->shaderValidation(), MTL::ShaderValidationEnabled);
 }
 
-// Test MTL_SHADER_VALIDATION_FAIL_MODE=allow: an access inside the buffer happens; one outside
-// every allocation is contained and fails the command buffer as a GPU page fault.
+// Test MTL_SHADER_VALIDATION_FAIL_MODE=allow: an access past its buffer that lands in another
+// live buffer happens, as on a GPU; one outside every allocation is contained and fails the
+// command buffer as a GPU page fault.
 TEST_F(ShaderValidation, AllowMode) {
     val::ShaderValidationSettings settings;
     settings.enabled = true;
     settings.failMode = val::FailMode::Allow;
     configure(settings);
-    MTL::Buffer* out = buffer(9 * sizeof(float));
-    int offset = -1;
+    Neighbours n = neighbours(4);
+    floats(n.high)[0] = 42.0f;
+    int offset = n.index; // thread 0 stores past its buffer, into the other
     MTL::CommandBuffer* inside = dispatch(kernel("store_at"), 1, 1, [&](MTL::ComputeCommandEncoder* e) {
-        e->setBuffer(out, sizeof(float), 0);
+        e->setBuffer(n.low, 0, 0);
         e->setBytes(&offset, sizeof offset, 1);
     });
     EXPECT_EQ(inside->status(), MTL::CommandBufferStatusCompleted);
-    EXPECT_EQ(floats(out)[0], 1.0f) << "allowed: the store before the bind offset happened";
+    EXPECT_EQ(floats(n.high)[0], 1.0f) << "allowed: the store landed in the other buffer";
     EXPECT_EQ(reports().size(), 1u);
+    MTL::Buffer* out = buffer(9 * sizeof(float));
 
     offset = 1 << 30;
     MTL::CommandBuffer* outside = dispatch(kernel("store_at"), 1, 1, [&](MTL::ComputeCommandEncoder* e) {

@@ -55,6 +55,30 @@ protected:
         return made;
     }
 
+    /// Two live buffers of `count` floats each: `low`, at the lower address, and `high`,
+    /// which starts `index` floats after `low` does. Storing `low[index]` through `low`'s
+    /// binding is invalid (past its buffer), yet lands in memory, in `high[0]`, as on a GPU:
+    /// what allow mode and unchecked stores show. (An access below a binding's offset but
+    /// inside its buffer is valid.)
+    struct Neighbours {
+        MTL::Buffer* low = nullptr;
+        MTL::Buffer* high = nullptr;
+        int index = 0;
+    };
+    Neighbours neighbours(std::size_t count) {
+        MTL::Buffer* a = buffer(count * sizeof(float), "first");
+        MTL::Buffer* b = buffer(count * sizeof(float), "second");
+        const auto address = [](MTL::Buffer* x) { return reinterpret_cast<std::uintptr_t>(x->contents()); };
+        Neighbours n;
+        n.low = address(a) < address(b) ? a : b;
+        n.high = n.low == a ? b : a;
+        const std::uintptr_t distance = address(n.high) - address(n.low);
+        EXPECT_EQ(distance % sizeof(float), 0u);
+        EXPECT_LT(distance / sizeof(float), std::uintptr_t(1) << 30) << "buffers too far apart for an int index";
+        n.index = static_cast<int>(distance / sizeof(float));
+        return n;
+    }
+
     /// Encodes one dispatch of `count` threads in groups of `group` per pipeline of
     /// `pipelines` into one encoder (labelled `encoderLabel` when not null), `bind` setting the
     /// arguments of each (it gets the encoder and the dispatch's index); commits and waits.

@@ -63,7 +63,7 @@ protected:
         MTL::CommandBuffer* commands = queue_->commandBuffer();
         MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
         encoder->setComputePipelineState(store_);
-        encoder->setBuffer(out, sizeof(float), 0); // the float before the bound range catches nothing
+        encoder->setBuffer(out, sizeof(float), 0); // bound from the second float: one past the end is past the buffer
         encoder->setBytes(&offset, sizeof offset, 1);
         encoder->dispatchThreads(MTL::Size(threads, 1, 1), MTL::Size(64, 1, 1));
         encoder->endEncoding();
