@@ -3,6 +3,7 @@
 #include "compiler/call_arguments.h"
 #include "compiler/call_graph.h"
 #include "compiler/findings.h"
+#include "compiler/passes/lockstep_points.h"
 #include "compiler/passes/written_parameters.h"
 #include "compiler/signature.h"
 #include "compiler/statements.h"
@@ -80,6 +81,12 @@ public:
     /// loops, which are split points as a loop holding a barrier is (planInterleavedKernel()).
     void setUniformLoops(const std::vector<std::size_t>& loops) { uniformLoops_ = {loops.begin(), loops.end()}; }
 
+    /// Whether to split pieces where a SIMD-group's lanes must be in lockstep (lockstepSplit()).
+    void keepLockstep(bool keep) { keepLockstep_ = keep; }
+
+    /// After plan(): whether the kernel has places where it would split for lockstep.
+    bool splitsForLockstep() const { return !lockstep_.ifs.empty(); }
+
     bool plan(WorkItemKernel& out) {
         out_ = &out;
         const std::vector<Statement>* body = unit_.body(coroutine_.function);
@@ -88,6 +95,7 @@ public:
             return false;
         }
         if (!checkParameters()) return false;
+        if (keepLockstep_ && uniformLoops_.empty()) lockstep_ = findLockstepIfs(unit_, coroutine_.function, params_);
         block(*body, f_.bodyClose);
         if (!ok_) return false;
         // A lane user outside the pieces (a header of a loop that runs once per group) would
@@ -321,20 +329,58 @@ private:
         return false;
     }
 
-    Role role(const Statement& s, const std::vector<std::string>& pieceNames) const {
+    // Where the lanes of a SIMD-group must be in lockstep (passes/lockstep_points.h): the
+    // threads run a piece one after another, so lane 0's store under an `if` of
+    // LockstepIfs::ifs would be seen by the other lanes' reads of threadgroup memory before it in
+    // the piece (`acc += ss[c]; if (lane == 0) ss[0] = s;`), which on a GPU all come first.
+    // Whether `s`, the next statement of a piece whose statements so far are `run`, holds such
+    // an `if` (strictly inside it) after a read of threadgroup memory in the piece: in `run`,
+    // in `s` before the `if`, or anywhere in a loop of `s` around it. Then `s` is split as a
+    // statement holding a barrier is, and the `if` starts a piece of its own when a read comes
+    // before it there.
+    bool lockstepSplit(const Statement& s, const std::vector<const Statement*>& run) const {
+        for (std::size_t keyword : lockstep_.ifs) {
+            if (keyword == s.keyword || !contains(s.tokens, keyword)) continue;
+            if ((!run.empty() && readsThreadgroup({run.front()->tokens.begin, run.back()->tokens.end})) ||
+                readsThreadgroup({s.tokens.begin, keyword}) || loopAroundReads(s, keyword))
+                return true;
+        }
+        return false;
+    }
+
+    // Whether a loop in `s` (or `s`) holds token `at` and reads threadgroup memory.
+    bool loopAroundReads(const Statement& s, std::size_t at) const {
+        if (!contains(s.tokens, at)) return false;
+        const bool loop = s.kind == StatementKind::For || s.kind == StatementKind::While || s.kind == StatementKind::Do;
+        if (loop && readsThreadgroup(s.tokens)) return true;
+        return std::any_of(s.children.begin(), s.children.end(),
+                           [&](const Statement& c) { return loopAroundReads(c, at); });
+    }
+
+    // Whether statement `s` is an `if` of LockstepIfs::ifs that the piece so far, `run`, reads
+    // threadgroup memory before: the piece ends before it.
+    bool lockstepBefore(const Statement& s, const std::vector<const Statement*>& run) const {
+        return !run.empty() && std::find(lockstep_.ifs.begin(), lockstep_.ifs.end(), s.keyword) != lockstep_.ifs.end() &&
+               readsThreadgroup({run.front()->tokens.begin, run.back()->tokens.end});
+    }
+
+    bool readsThreadgroup(TokenRange range) const { return mayReadThreadgroup(unit_, lockstep_, range); }
+
+    Role role(const Statement& s, const std::vector<const Statement*>& run, const std::vector<std::string>& pieceNames) const {
         // An interleaved kernel's uniform loop body is one piece whatever it declares: its
         // `continue` leaves the piece for the next iteration.
         if (inUniformLoop_) return Role::Piece;
         if (s.kind == StatementKind::Empty) return Role::Skip;
         if (isBarrierStatement(s)) return Role::Barrier;
         if (collectiveAt(s) != WorkItemRegion::kNoCollective) return Role::Collective;
+        const bool splits = holdsBarrier(s) || lockstepSplit(s, run);
         // An if that holds collectives but no barrier may diverge (Metal allows it): its
         // condition runs per thread when it names per-thread state or calls anything (an
         // atomic, a helper reading memory), which one evaluation per group cannot stand for.
-        if (s.kind == StatementKind::If && holdsBarrier(s) && !holdsBarrierCall(s) &&
+        if (s.kind == StatementKind::If && splits && !holdsBarrierCall(s) &&
             (namesThreadState(s.header.begin, s.header.end, pieceNames, true) || callsIn(s.header)))
             return Role::DivergentIf;
-        if (holdsBarrier(s)) return s.kind == StatementKind::Compound ? Role::Block : Role::GroupStatement;
+        if (splits) return s.kind == StatementKind::Compound ? Role::Block : Role::GroupStatement;
         if (isGroupDeclaration(s, pieceNames)) return Role::GroupDeclaration;
         return Role::Piece;
     }
@@ -363,7 +409,13 @@ private:
         std::vector<std::string> runNames; // declared at the top level of `run`
         for (const Statement& s : statements) {
             if (!ok_) return;
-            const Role r = role(s, runNames);
+            const Role r = role(s, run, runNames);
+            if (r == Role::Piece && lockstepBefore(s, run)) {
+                region(run, close);
+                if (!ok_) return;
+                run.clear();
+                runNames.clear();
+            }
             if (r == Role::Piece) {
                 run.push_back(&s);
                 declaredNames(s, runNames);
@@ -832,6 +884,8 @@ private:
     TokenRange collectiveArguments_; ///< while planning a SIMD-group function statement
     std::vector<WorkItemGuard> guards_; ///< of the divergent ifs around the statements planned
     std::set<std::size_t> uniformLoops_; ///< setUniformLoops()
+    bool keepLockstep_ = true;           ///< keepLockstep()
+    LockstepIfs lockstep_;               ///< found by plan() unless interleaved
     bool inUniformLoop_ = false;         ///< planning the body of one of them
     WorkItemKernel* out_ = nullptr;
     bool ok_ = true;
@@ -909,15 +963,26 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
             continue;
         }
         auto params = parameters.find(c.function);
-        Planner planner(unit, module.functions[c.function], c, threadgroupVariables,
-                        params == parameters.end() ? kNoParameters : params->second, namespaceVariables, fileTypes);
         WorkItemKernel kernel;
-        kernel.function = c.function;
-        kernel.bodyOpen = module.functions[c.function].bodyOpen;
-        if (planner.plan(kernel))
+        // Split where lockstep needs it (Planner::lockstepSplit()) if the planner can; else as
+        // the kernel would be without those splits.
+        bool planned = false;
+        WorkItemRefusal refusal;
+        for (bool keepLockstep : {true, false}) {
+            Planner planner(unit, module.functions[c.function], c, threadgroupVariables,
+                            params == parameters.end() ? kNoParameters : params->second, namespaceVariables, fileTypes);
+            planner.keepLockstep(keepLockstep);
+            kernel = WorkItemKernel{};
+            kernel.function = c.function;
+            kernel.bodyOpen = module.functions[c.function].bodyOpen;
+            if ((planned = planner.plan(kernel))) break;
+            refusal = planner.refusal();
+            if (!planner.splitsForLockstep()) break; // the second plan would be the same
+        }
+        if (planned)
             out.push_back(std::move(kernel));
         else
-            refusals.push_back(planner.refusal());
+            refusals.push_back(refusal);
     }
     return out;
 }
