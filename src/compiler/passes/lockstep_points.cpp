@@ -303,6 +303,34 @@ bool mayReadThreadgroup(const Unit& unit, const LockstepIfs& found, TokenRange r
     return false;
 }
 
+namespace {
+
+bool isLoop(const Statement& s) {
+    return s.kind == StatementKind::For || s.kind == StatementKind::While || s.kind == StatementKind::Do;
+}
+
+// Whether a loop in `s` (or `s`) holds token `at` and reads threadgroup memory.
+bool loopAroundReads(const Unit& unit, const LockstepIfs& found, const Statement& s, std::size_t at) {
+    if (at < s.tokens.begin || at >= s.tokens.end) return false;
+    if (isLoop(s) && mayReadThreadgroup(unit, found, s.tokens)) return true;
+    return std::any_of(s.children.begin(), s.children.end(),
+                       [&](const Statement& c) { return loopAroundReads(unit, found, c, at); });
+}
+
+} // namespace
+
+LockstepSplit lockstepSplit(const Unit& unit, const LockstepIfs& found, const Statement& s, TokenRange before) {
+    const bool readBefore = !found.ifs.empty() && mayReadThreadgroup(unit, found, before);
+    for (std::size_t keyword : found.ifs) {
+        if (keyword == s.keyword) return readBefore ? LockstepSplit::Before : LockstepSplit::None;
+        if (keyword < s.tokens.begin || keyword >= s.tokens.end) continue;
+        if (readBefore || mayReadThreadgroup(unit, found, {s.tokens.begin, keyword}) ||
+            loopAroundReads(unit, found, s, keyword))
+            return LockstepSplit::Inside;
+    }
+    return LockstepSplit::None;
+}
+
 void insertLockstepPoints(PassContext& c) {
     const Unit& unit = c.unit;
     const Module& module = unit.module();

@@ -10,6 +10,7 @@
 
 #include "compiler/passes/pass.h"
 #include "compiler/scanner.h"
+#include "compiler/statements.h"
 #include "compiler/token.h"
 #include "compiler/translate.h"
 
@@ -57,6 +58,23 @@ LockstepIfs findLockstepIfs(const Unit& unit, std::size_t function, const std::v
 /// assignment (`ss[i] = x` stores only) or inside one of its address initializers. A name
 /// handed to a call counts (the callee may read through it).
 bool mayReadThreadgroup(const Unit& unit, const LockstepIfs& found, TokenRange range);
+
+/// Where a lowering that runs a piece of a kernel thread after thread (work-item loops) must
+/// split for lockstep: lane 0's store under an `if` of LockstepIfs::ifs would be seen by the
+/// other lanes' reads of threadgroup memory before it in the piece (`acc += ss[c];
+/// if (lane == 0) ss[0] = s;`), which on a GPU all come first.
+enum class LockstepSplit {
+    None,   ///< `s` joins the piece
+    Before, ///< `s` is such an `if` and the piece reads before it: the piece ends before `s`
+    /// `s` holds such an `if` (strictly inside it) after a read in the piece (in `before`, in
+    /// `s` before the `if`, or anywhere in a loop of `s` around it): `s` is split as a
+    /// statement holding a barrier is, its loops and ifs run once per group
+    Inside,
+};
+
+/// How statement `s` of a kernel body whose lockstep `if`s are `found` joins a piece whose
+/// statements so far span `before` (empty at a piece's start).
+LockstepSplit lockstepSplit(const Unit& unit, const LockstepIfs& found, const Statement& s, TokenRange before);
 
 /// In each kernel definition that runs on fibers (its own body calls a barrier or a SIMD-group
 /// function, so every instantiation uses barriers, and it is neither a coroutine nor split into

@@ -81,7 +81,7 @@ public:
     /// loops, which are split points as a loop holding a barrier is (planInterleavedKernel()).
     void setUniformLoops(const std::vector<std::size_t>& loops) { uniformLoops_ = {loops.begin(), loops.end()}; }
 
-    /// Whether to split pieces where a SIMD-group's lanes must be in lockstep (lockstepSplit()).
+    /// Whether to split pieces where a SIMD-group's lanes must be in lockstep (lockstepAt()).
     void keepLockstep(bool keep) { keepLockstep_ = keep; }
 
     /// After plan(): whether the kernel has places where it would split for lockstep.
@@ -329,42 +329,13 @@ private:
         return false;
     }
 
-    // Where the lanes of a SIMD-group must be in lockstep (passes/lockstep_points.h): the
-    // threads run a piece one after another, so lane 0's store under an `if` of
-    // LockstepIfs::ifs would be seen by the other lanes' reads of threadgroup memory before it in
-    // the piece (`acc += ss[c]; if (lane == 0) ss[0] = s;`), which on a GPU all come first.
-    // Whether `s`, the next statement of a piece whose statements so far are `run`, holds such
-    // an `if` (strictly inside it) after a read of threadgroup memory in the piece: in `run`,
-    // in `s` before the `if`, or anywhere in a loop of `s` around it. Then `s` is split as a
-    // statement holding a barrier is, and the `if` starts a piece of its own when a read comes
-    // before it there.
-    bool lockstepSplit(const Statement& s, const std::vector<const Statement*>& run) const {
-        for (std::size_t keyword : lockstep_.ifs) {
-            if (keyword == s.keyword || !contains(s.tokens, keyword)) continue;
-            if ((!run.empty() && readsThreadgroup({run.front()->tokens.begin, run.back()->tokens.end})) ||
-                readsThreadgroup({s.tokens.begin, keyword}) || loopAroundReads(s, keyword))
-                return true;
-        }
-        return false;
+    // Where the lanes of a SIMD-group must be in lockstep: the pieces run thread after thread
+    // (lockstepSplit(), passes/lockstep_points.h). `run`: the piece's statements before `s`.
+    LockstepSplit lockstepAt(const Statement& s, const std::vector<const Statement*>& run) const {
+        const TokenRange before = run.empty() ? TokenRange{s.tokens.begin, s.tokens.begin}
+                                              : TokenRange{run.front()->tokens.begin, run.back()->tokens.end};
+        return lockstepSplit(unit_, lockstep_, s, before);
     }
-
-    // Whether a loop in `s` (or `s`) holds token `at` and reads threadgroup memory.
-    bool loopAroundReads(const Statement& s, std::size_t at) const {
-        if (!contains(s.tokens, at)) return false;
-        const bool loop = s.kind == StatementKind::For || s.kind == StatementKind::While || s.kind == StatementKind::Do;
-        if (loop && readsThreadgroup(s.tokens)) return true;
-        return std::any_of(s.children.begin(), s.children.end(),
-                           [&](const Statement& c) { return loopAroundReads(c, at); });
-    }
-
-    // Whether statement `s` is an `if` of LockstepIfs::ifs that the piece so far, `run`, reads
-    // threadgroup memory before: the piece ends before it.
-    bool lockstepBefore(const Statement& s, const std::vector<const Statement*>& run) const {
-        return !run.empty() && std::find(lockstep_.ifs.begin(), lockstep_.ifs.end(), s.keyword) != lockstep_.ifs.end() &&
-               readsThreadgroup({run.front()->tokens.begin, run.back()->tokens.end});
-    }
-
-    bool readsThreadgroup(TokenRange range) const { return mayReadThreadgroup(unit_, lockstep_, range); }
 
     Role role(const Statement& s, const std::vector<const Statement*>& run, const std::vector<std::string>& pieceNames) const {
         // An interleaved kernel's uniform loop body is one piece whatever it declares: its
@@ -373,7 +344,7 @@ private:
         if (s.kind == StatementKind::Empty) return Role::Skip;
         if (isBarrierStatement(s)) return Role::Barrier;
         if (collectiveAt(s) != WorkItemRegion::kNoCollective) return Role::Collective;
-        const bool splits = holdsBarrier(s) || lockstepSplit(s, run);
+        const bool splits = holdsBarrier(s) || lockstepAt(s, run) == LockstepSplit::Inside;
         // An if that holds collectives but no barrier may diverge (Metal allows it): its
         // condition runs per thread when it names per-thread state or calls anything (an
         // atomic, a helper reading memory), which one evaluation per group cannot stand for.
@@ -410,7 +381,7 @@ private:
         for (const Statement& s : statements) {
             if (!ok_) return;
             const Role r = role(s, run, runNames);
-            if (r == Role::Piece && lockstepBefore(s, run)) {
+            if (r == Role::Piece && lockstepAt(s, run) == LockstepSplit::Before) {
                 region(run, close);
                 if (!ok_) return;
                 run.clear();
@@ -964,8 +935,8 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
         }
         auto params = parameters.find(c.function);
         WorkItemKernel kernel;
-        // Split where lockstep needs it (Planner::lockstepSplit()) if the planner can; else as
-        // the kernel would be without those splits.
+        // Split where lockstep needs it (lockstepSplit()) if the planner can; else as the kernel
+        // would be without those splits.
         bool planned = false;
         WorkItemRefusal refusal;
         for (bool keepLockstep : {true, false}) {
