@@ -336,7 +336,14 @@ void insertLockstepPoints(PassContext& c) {
     const Module& module = unit.module();
     std::set<std::size_t> otherLowerings;
     for (const CoroutineKernel& k : c.findings.coroutineKernels) otherLowerings.insert(k.function);
-    for (const WorkItemKernel& k : c.findings.workItemKernels) otherLowerings.insert(k.function);
+    for (const WorkItemKernel& k : c.findings.workItemKernels) {
+        otherLowerings.insert(k.function);
+        if (!k.lockstepSplits.empty()) { // listed as the fibers' points are
+            std::vector<std::size_t>& listed = c.findings.lockstepPoints[k.function];
+            listed = k.lockstepSplits;
+            std::sort(listed.begin(), listed.end());
+        }
+    }
     const std::vector<bool>& direct = c.findings.graph.usesBarriersDirectly;
     for (const auto& [function, params] : c.findings.parameters) {
         const FunctionDecl& f = module.functions[function];

@@ -337,14 +337,22 @@ private:
         return lockstepSplit(unit_, lockstep_, s, before);
     }
 
-    Role role(const Statement& s, const std::vector<const Statement*>& run, const std::vector<std::string>& pieceNames) const {
+    // The lockstep `if`s at or in `s`, which split: WorkItemKernel::lockstepSplits.
+    void noteLockstep(const Statement& s) {
+        for (std::size_t keyword : lockstep_.ifs)
+            if (contains(s.tokens, keyword) &&
+                std::find(out_->lockstepSplits.begin(), out_->lockstepSplits.end(), keyword) == out_->lockstepSplits.end())
+                out_->lockstepSplits.push_back(keyword);
+    }
+
+    Role role(const Statement& s, LockstepSplit lockstep, const std::vector<std::string>& pieceNames) const {
         // An interleaved kernel's uniform loop body is one piece whatever it declares: its
         // `continue` leaves the piece for the next iteration.
         if (inUniformLoop_) return Role::Piece;
         if (s.kind == StatementKind::Empty) return Role::Skip;
         if (isBarrierStatement(s)) return Role::Barrier;
         if (collectiveAt(s) != WorkItemRegion::kNoCollective) return Role::Collective;
-        const bool splits = holdsBarrier(s) || lockstepAt(s, run) == LockstepSplit::Inside;
+        const bool splits = holdsBarrier(s) || lockstep == LockstepSplit::Inside;
         // An if that holds collectives but no barrier may diverge (Metal allows it): its
         // condition runs per thread when it names per-thread state or calls anything (an
         // atomic, a helper reading memory), which one evaluation per group cannot stand for.
@@ -380,8 +388,10 @@ private:
         std::vector<std::string> runNames; // declared at the top level of `run`
         for (const Statement& s : statements) {
             if (!ok_) return;
-            const Role r = role(s, run, runNames);
-            if (r == Role::Piece && lockstepAt(s, run) == LockstepSplit::Before) {
+            const LockstepSplit lockstep = lockstepAt(s, run);
+            const Role r = role(s, lockstep, runNames);
+            if (lockstep != LockstepSplit::None) noteLockstep(s);
+            if (r == Role::Piece && lockstep == LockstepSplit::Before) {
                 region(run, close);
                 if (!ok_) return;
                 run.clear();

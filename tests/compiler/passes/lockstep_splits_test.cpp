@@ -9,6 +9,7 @@
 #include "compiler/compiler_test_util.h"
 #include "compiler/findings.h"
 #include "compiler/pipeline.h"
+#include "compiler/translate.h"
 #include "compiler/unit.h"
 
 #include <gtest/gtest.h>
@@ -142,6 +143,25 @@ TEST(LockstepSplits, WithoutTheSplitWhereItCannotBeMade) {
                                    "        if (lane == 0) { ss[0] = acc; }\n"
                                    "    }\n"));
     EXPECT_EQ(s.pieces, 3) << "the store, the sum's two loops, and the rest";
+}
+
+// Test that a translation lists the `if`s a work-item kernel's pieces are split for, as it lists
+// a fiber kernel's points (what the library compiler logs at debug level): the one in a loop and
+// the one after a read after it, not the one with no read before it in its piece.
+TEST(LockstepSplits, Listed) {
+    TranslateOptions options;
+    options.mainFile = "s.metal";
+    const Translation t = translate(kernel("    if (lane == 1) { ss[1] = s; }\n"
+                                           "    for (uint r = 0; r < n; ++r) {\n"
+                                           "        acc += ss[r];\n"
+                                           "        if (lane == 0) { ss[0] = acc; }\n"
+                                           "    }\n"
+                                           "    acc += ss[5];\n"
+                                           "    if (lane == 2) { ss[2] = acc; }\n"),
+                                    options);
+    ASSERT_EQ(t.kernels.size(), 1u);
+    EXPECT_TRUE(t.kernels[0].usesWorkItemLoops);
+    EXPECT_EQ(t.kernels[0].lockstepPoints, (std::vector<std::string>{"s.metal:11:9", "s.metal:14:5"}));
 }
 
 // Test what the pass hands the planner: the `if`s, and which names point into threadgroup
