@@ -234,8 +234,9 @@ private:
     }
 
     /// Whether some function of the file named `callee` may write through its parameter
-    /// `index`: a pointer or reference without `const` before its last `*` or `&`, a parameter
-    /// of one of its template types, or a pack.
+    /// `index` (the last one, when it is a pack): a pointer or reference without `const` (or
+    /// `constant`) before its last `*` or `&`, or a parameter by value of one of its template
+    /// types.
     bool mayWriteParameter(const std::string& callee, std::size_t index) const {
         const std::vector<std::size_t>& partner = unit_.partner();
         for (const FunctionDecl& g : unit_.module().functions) {
@@ -254,12 +255,14 @@ private:
                     pointeeConstant = constant;
                     constant = false;
                 }
-                if (t.isIdentifier() && std::find(g.templateTypeParameters.begin(), g.templateTypeParameters.end(),
-                                                  t.spelling) != g.templateTypeParameters.end())
+                if (t.isIdentifier("auto") ||
+                    (t.isIdentifier() && std::find(g.templateTypeParameters.begin(), g.templateTypeParameters.end(),
+                                                   t.spelling) != g.templateTypeParameters.end()))
                     templated = true;
             }
             if (index >= ps.size() && !pack) continue;
-            if (templated || (indirect && !pointeeConstant)) return true;
+            // By value, a parameter of a template type may be a pointer (`P p`, `auto p`).
+            if (indirect ? !pointeeConstant : templated) return true;
         }
         return false;
     }

@@ -390,7 +390,9 @@ private:
             if (!ok_) return;
             const LockstepSplit lockstep = lockstepAt(s, run);
             const Role r = role(s, lockstep, runNames);
-            if (lockstep != LockstepSplit::None) noteLockstep(s);
+            // (A statement that holds a barrier is split there anyway.)
+            if (lockstep == LockstepSplit::Before || (lockstep == LockstepSplit::Inside && !holdsBarrier(s)))
+                noteLockstep(s);
             if (r == Role::Piece && lockstep == LockstepSplit::Before) {
                 region(run, close);
                 if (!ok_) return;

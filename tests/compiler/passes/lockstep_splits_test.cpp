@@ -97,27 +97,32 @@ TEST(LockstepSplits, InALoopThatReads) {
 TEST(LockstepSplits, StoresThroughHelpersAndPointers) {
     const std::string helpers = "void put(threadgroup float* p, float x) { p[0] = x; }\n"
                                 "void set(threadgroup float& r, float x) { r = x; }\n"
-                                "template <typename P> void any(P p, float x) { p[0] = x; }\n";
+                                "template <typename P> void any(P p, float x) { p[0] = x; }\n"
+                                "void deduced(auto p, float x) { p[0] = x; }\n";
     const std::string read = "    threadgroup float* p = ss + 4;\n    for (uint c = 0; c < 32; ++c) acc += ss[c];\n";
     const Split without = splitOf(kernel(read + "    if (lane == 0) { o[0] = acc; }\n", helpers));
     ASSERT_GE(without.pieces, 0);
     for (const std::string store :
          {"if (lane == 0) { put(ss, acc); }", "if (lane == 0) { set(ss[1], acc); }", "if (lane == 0) { any(ss + 1, acc); }",
+          "if (lane == 0) { deduced(ss, acc); }",
           "if (lane == 0) { auto q = ss + 1; q[0] = acc; }", "if (lane == 0) { auto* r = &ss[2]; *r += acc; }",
           "if (lane == 0) { auto& t = ss[3]; t = acc; }", "if (lane == 0) { p[1] = acc; }"})
         EXPECT_EQ(splitOf(kernel(read + "    " + store + "\n", helpers)).pieces, without.pieces + 1) << store;
 }
 
 // Test the negatives, which keep their pieces: no read of threadgroup memory before the store in
-// its piece (reads in an earlier piece, or after the store), a uniform condition, a helper that
-// takes a pointer to const, a value read from `ss` into an `auto` variable, a loop lanes may
-// leave by `break` (not every lane reaches the store), and a store to device memory.
+// its piece (reads in an earlier piece, or after the store), a uniform condition, helpers that
+// take a pointer to const (of a template type too), a value read from `ss` into an `auto`
+// variable, a loop lanes may leave by `break` (not every lane reaches the store), and a store
+// to device memory.
 TEST(LockstepSplits, NotWhereNoReadComesFirstInThePiece) {
-    const std::string helpers = "float get(threadgroup const float* p, float x) { return p[0] + x; }\n";
+    const std::string helpers = "float get(threadgroup const float* p, float x) { return p[0] + x; }\n"
+                                "template <typename T> T first(threadgroup const T* p) { return p[0]; }\n";
     for (const std::string body : {
              "    if (lane == 0) { ss[0] = s; }\n    acc += ss[0];\n",
              "    for (uint c = 0; c < 32; ++c) acc += ss[c];\n    if (n > 4) { ss[0] = s; }\n",
              "    for (uint c = 0; c < 32; ++c) acc += ss[c];\n    if (lane == 0) { acc = get(ss, acc); }\n",
+             "    for (uint c = 0; c < 32; ++c) acc += ss[c];\n    if (lane == 0) { acc = first(ss); }\n",
              "    auto v = ss[1];\n    if (lane == 0) { v = 2.0f; }\n    acc += v;\n",
              "    for (uint r = 0; r < n; ++r) { if (r == 3) break; acc += ss[r]; if (lane == 0) ss[0] = acc; }\n",
              "    for (uint c = 0; c < 32; ++c) acc += ss[c];\n    if (lane == 0) { o[1] = s; }\n",
@@ -147,11 +152,16 @@ TEST(LockstepSplits, WithoutTheSplitWhereItCannotBeMade) {
 
 // Test that a translation lists the `if`s a work-item kernel's pieces are split for, as it lists
 // a fiber kernel's points (what the library compiler logs at debug level): the one in a loop and
-// the one after a read after it, not the one with no read before it in its piece.
+// the one after a read after it, not the one with no read before it in its piece, nor one in a
+// loop that reads and holds a barrier (split there anyway).
 TEST(LockstepSplits, Listed) {
     TranslateOptions options;
     options.mainFile = "s.metal";
     const Translation t = translate(kernel("    if (lane == 1) { ss[1] = s; }\n"
+                                           "    for (uint r = 0; r < n; ++r) {\n"
+                                           "        threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                                           "        if (lane == 3) { ss[3] = ss[4]; }\n"
+                                           "    }\n"
                                            "    for (uint r = 0; r < n; ++r) {\n"
                                            "        acc += ss[r];\n"
                                            "        if (lane == 0) { ss[0] = acc; }\n"
@@ -161,7 +171,7 @@ TEST(LockstepSplits, Listed) {
                                     options);
     ASSERT_EQ(t.kernels.size(), 1u);
     EXPECT_TRUE(t.kernels[0].usesWorkItemLoops);
-    EXPECT_EQ(t.kernels[0].lockstepPoints, (std::vector<std::string>{"s.metal:11:9", "s.metal:14:5"}));
+    EXPECT_EQ(t.kernels[0].lockstepPoints, (std::vector<std::string>{"s.metal:15:9", "s.metal:18:5"}));
 }
 
 // Test what the pass hands the planner: the `if`s, and which names point into threadgroup
