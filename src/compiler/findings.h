@@ -46,7 +46,8 @@ struct Findings {
     /// rewrite, which run unchecked (the pass warns once about them).
     std::vector<UncheckedAccess> uncheckedAccesses;
     /// Per kernel definition on fibers (Module::functions index): the `if`s before which its
-    /// SIMD-group's lanes meet, to keep the lockstep the code relies on (passes/lockstep_points.h).
+    /// SIMD-group's lanes meet, to keep the lockstep the code relies on (passes/lockstep_points.h);
+    /// per kernel split into work-item loops, WorkItemKernel::lockstepSplits.
     std::map<std::size_t, std::vector<std::size_t>> lockstepPoints;
 };
 

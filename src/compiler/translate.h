@@ -147,7 +147,8 @@ struct KernelInfo {
     std::string workItemLoopsRefusal;
     /// For a kernel on fibers: "file:line:column" of each `if` before which its SIMD-group's
     /// lanes meet, as if a simdgroup_barrier were written there, because some lanes store to
-    /// threadgroup memory that the others may still read (passes/lockstep_points.h).
+    /// threadgroup memory that the others may still read (passes/lockstep_points.h); for one
+    /// split into work-item loops, of each such `if` its pieces are split for.
     std::vector<std::string> lockstepPoints;
     /// A barrier-free kernel lowered as work-item loops (usesWorkItemLoops) to interleave its
     /// threads: each loop of its body with a uniform header runs once per group and its body

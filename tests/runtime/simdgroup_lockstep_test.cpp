@@ -21,15 +21,17 @@ const char* const kKernels = R"(
 #include <metal_stdlib>
 using namespace metal;
 
+// The parameters of every kernel below.
+#define LOCKSTEP_KERNEL(name)                                                                        \
+    kernel void name(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],         \
+                     constant uint& rounds [[buffer(2)]], threadgroup float* shared [[threadgroup(0)]], \
+                     uint gid [[thread_position_in_grid]], ushort lane [[thread_index_in_simdgroup]], \
+                     ushort sg [[simdgroup_index_in_threadgroup]], ushort width [[threads_per_simdgroup]])
+
 // Each round: a sum over the SIMD-group, every lane reads the two words lane 0 stored last
 // round, lane 0 overwrites them, and every lane reads the new second word. The sum is an
 // operand, which keeps the kernel on fibers.
-kernel void store_after_reads_in_loop(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
-                                      constant uint& rounds [[buffer(2)]],
-                                      threadgroup float* shared [[threadgroup(0)]],
-                                      uint gid [[thread_position_in_grid]],
-                                      ushort lane [[thread_index_in_simdgroup]],
-                                      ushort sg [[simdgroup_index_in_threadgroup]]) {
+LOCKSTEP_KERNEL(store_after_reads_in_loop) {
     threadgroup float* kept = shared + sg * 2;
     if (lane == 0) {
         kept[0] = 1.0f;
@@ -52,13 +54,7 @@ kernel void store_after_reads_in_loop(device const float* in [[buffer(0)]], devi
 // Every lane reads every lane's word of its SIMD-group's row in a loop that lanes leave by
 // `break`, with a `continue` after a SIMD-group function (as the flash attention skips masked
 // blocks); after the loop lane 0 reuses the row's first words.
-kernel void store_after_loop(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
-                             constant uint& rounds [[buffer(2)]],
-                             threadgroup float* shared [[threadgroup(0)]],
-                             uint gid [[thread_position_in_grid]],
-                             ushort lane [[thread_index_in_simdgroup]],
-                             ushort sg [[simdgroup_index_in_threadgroup]],
-                             ushort width [[threads_per_simdgroup]]) {
+LOCKSTEP_KERNEL(store_after_loop) {
     threadgroup float* row = shared + sg * width;
     const uint count = simd_sum(1u);
     float acc = 0.0f;
@@ -78,6 +74,93 @@ kernel void store_after_loop(device const float* in [[buffer(0)]], device float*
     if (lane == 0) {
         row[0] = -1000.0f;
         row[1] = -1000.0f;
+    }
+    out[gid] = acc;
+}
+
+void put_pair(threadgroup float* p, float a, float b) {
+    p[0] = a;
+    p[1] = b;
+}
+
+// store_after_reads_in_loop with the stores through an `auto` pointer and a lambda that calls a
+// helper: the same answer.
+LOCKSTEP_KERNEL(store_through_helper) {
+    auto kept = shared + sg * 2;
+    auto keep = [&](float a, float b) { put_pair(kept, a, b); };
+    float acc = simd_sum(0.0f) + 0.0f;
+    for (uint r = 0; r <= rounds; ++r) {
+        const float total = simd_sum(in[gid] + float(r - 1)) + 0.0f;
+        if (r > 0) {
+            acc += kept[0] * 2.0f + kept[1];
+        }
+        if (lane == 0) {
+            keep(r > 0 ? total : 1.0f, float(r));
+        }
+        if (r > 0) {
+            acc += kept[1] * 0.5f;
+        }
+    }
+    out[gid] = acc;
+}
+
+// The kernels below are split into work-item loops (their SIMD-group functions are whole
+// statements), whose pieces run one thread after another: the piece is split before lane 0's
+// store. The same answers as store_after_reads_in_loop and store_after_loop.
+LOCKSTEP_KERNEL(store_in_loop_piece) {
+    threadgroup float* kept = shared + sg * 2;
+    if (lane == 0) {
+        kept[0] = 1.0f;
+        kept[1] = 0.0f;
+    }
+    simdgroup_barrier(mem_flags::mem_threadgroup);
+    float acc = 0.0f;
+    for (uint r = 0; r < rounds; ++r) {
+        const float total = simd_sum(in[gid] + float(r));
+        acc += kept[0] * 2.0f + kept[1];
+        if (lane == 0) {
+            put_pair(kept, total, float(r + 1));
+        }
+        acc += kept[1] * 0.5f;
+    }
+    out[gid] = acc;
+}
+
+// The reads and lane 0's store in a loop without SIMD-group functions, in one piece: the loop
+// is made to run once per group.
+LOCKSTEP_KERNEL(store_in_inner_loop) {
+    threadgroup float* kept = shared + sg * 2;
+    const float total = simd_sum(in[gid]);
+    if (lane == 0) {
+        kept[0] = 1.0f;
+        kept[1] = 0.0f;
+    }
+    float acc = 0.0f;
+    for (uint r = 0; r < rounds; ++r) {
+        acc += kept[0] * 2.0f + kept[1];
+        if (lane == 0) {
+            kept[0] = total + float(r);
+            kept[1] = float(r + 1);
+        }
+        acc += kept[1] * 0.5f;
+    }
+    out[gid] = acc;
+}
+
+// Every lane reads its SIMD-group's row, then lane 0 reuses the row's first words, in one piece.
+LOCKSTEP_KERNEL(store_in_piece) {
+    threadgroup float* row = shared + sg * width;
+    float acc = 0.0f;
+    for (uint r = 0; r < rounds; ++r) {
+        row[lane] = in[gid] + float(r);
+        const uint count = simd_sum(1u);
+        for (uint c = 0; c < count; ++c) {
+            acc += row[c];
+        }
+        if (lane == 0) {
+            row[0] = -1000.0f;
+            row[1] = -1000.0f;
+        }
     }
     out[gid] = acc;
 }
@@ -122,23 +205,24 @@ protected:
     }
 };
 
+// The lockstep answer of store_after_reads_in_loop and its variants.
+float storeAfterReads(const std::vector<float>& lanes, unsigned) {
+    float kept0 = 1.0f, kept1 = 0.0f, acc = 0.0f;
+    for (std::uint32_t r = 0; r < kRounds; ++r) {
+        float total = 0.0f;
+        for (float x : lanes) total += x + float(r);
+        acc += kept0 * 2.0f + kept1;
+        kept0 = total;
+        kept1 = float(r + 1);
+        acc += kept1 * 0.5f;
+    }
+    return acc;
+}
+
 // Test lane 0 overwriting, each round, the words every lane has just read, and every lane
 // reading what it stored: the lockstep answer (each read sees the last round's store, the
 // read after the store sees this round's).
-TEST_P(SimdgroupLockstep, StoreAfterReadsInALoop) {
-    check("store_after_reads_in_loop", [](const std::vector<float>& lanes, unsigned) {
-        float kept0 = 1.0f, kept1 = 0.0f, acc = 0.0f;
-        for (std::uint32_t r = 0; r < kRounds; ++r) {
-            float total = 0.0f;
-            for (float x : lanes) total += x + float(r);
-            acc += kept0 * 2.0f + kept1;
-            kept0 = total;
-            kept1 = float(r + 1);
-            acc += kept1 * 0.5f;
-        }
-        return acc;
-    });
-}
+TEST_P(SimdgroupLockstep, StoreAfterReadsInALoop) { check("store_after_reads_in_loop", storeAfterReads); }
 
 // Test lane 0 reusing the row after the loop that read it: no lane reads its store.
 TEST_P(SimdgroupLockstep, StoreAfterTheLoopThatRead) {
@@ -150,14 +234,57 @@ TEST_P(SimdgroupLockstep, StoreAfterTheLoopThatRead) {
     });
 }
 
-// Test that both kernels run on fibers, the lowering whose lanes this file is about.
-TEST_P(SimdgroupLockstep, RunOnFibers) {
-    expectLowerings({{"store_after_reads_in_loop", MC_KERNEL_USES_BARRIERS}, {"store_after_loop", MC_KERNEL_USES_BARRIERS}},
+// Test the stores through an `auto` pointer and a helper, on fibers.
+TEST_P(SimdgroupLockstep, StoreThroughAHelper) { check("store_through_helper", storeAfterReads); }
+
+// Test the store after reads in a loop's piece of work-item loops.
+TEST_P(SimdgroupLockstep, StoreInALoopPiece) { check("store_in_loop_piece", storeAfterReads); }
+
+// Test the store after reads in a loop of one piece.
+TEST_P(SimdgroupLockstep, StoreInAnInnerLoop) {
+    check("store_in_inner_loop", [](const std::vector<float>& lanes, unsigned) {
+        float total = 0.0f;
+        for (float x : lanes) total += x;
+        float kept0 = 1.0f, kept1 = 0.0f, acc = 0.0f;
+        for (std::uint32_t r = 0; r < kRounds; ++r) {
+            acc += kept0 * 2.0f + kept1;
+            kept0 = total + float(r);
+            kept1 = float(r + 1);
+            acc += kept1 * 0.5f;
+        }
+        return acc;
+    });
+}
+
+// Test the store after reads in one piece: each round's reads see the row every lane stored,
+// not lane 0's -1000s.
+TEST_P(SimdgroupLockstep, StoreInAPiece) {
+    check("store_in_piece", [](const std::vector<float>& lanes, unsigned) {
+        float acc = 0.0f;
+        for (std::uint32_t r = 0; r < kRounds; ++r)
+            for (float x : lanes) acc += x + float(r);
+        return acc;
+    });
+}
+
+// Test that the kernels run on the lowerings whose lanes this file is about: fibers, and
+// work-item loops.
+TEST_P(SimdgroupLockstep, Lowerings) {
+    expectLowerings({{"store_after_reads_in_loop", MC_KERNEL_USES_BARRIERS},
+                     {"store_after_loop", MC_KERNEL_USES_BARRIERS},
+                     {"store_through_helper", MC_KERNEL_USES_BARRIERS},
+                     {"store_in_loop_piece", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"store_in_inner_loop", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"store_in_piece", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Width32, SimdgroupLockstep,
-                         ::testing::Combine(::testing::Values(32u, 40u, 64u), ::testing::Values(32u), ::testing::Bool()),
+                         ::testing::Combine(::testing::Values(1u, 7u, 32u, 33u, 40u, 64u), ::testing::Values(32u),
+                                            ::testing::Bool()),
+                         simdShapeName);
+INSTANTIATE_TEST_SUITE_P(Width8, SimdgroupLockstep,
+                         ::testing::Combine(::testing::Values(7u, 33u, 64u), ::testing::Values(8u), ::testing::Bool()),
                          simdShapeName);
 
 } // namespace

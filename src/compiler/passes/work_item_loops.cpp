@@ -3,6 +3,7 @@
 #include "compiler/call_arguments.h"
 #include "compiler/call_graph.h"
 #include "compiler/findings.h"
+#include "compiler/passes/lockstep_points.h"
 #include "compiler/passes/written_parameters.h"
 #include "compiler/signature.h"
 #include "compiler/statements.h"
@@ -80,6 +81,12 @@ public:
     /// loops, which are split points as a loop holding a barrier is (planInterleavedKernel()).
     void setUniformLoops(const std::vector<std::size_t>& loops) { uniformLoops_ = {loops.begin(), loops.end()}; }
 
+    /// Whether to split pieces where a SIMD-group's lanes must be in lockstep (lockstepAt()).
+    void keepLockstep(bool keep) { keepLockstep_ = keep; }
+
+    /// After plan(): whether the kernel has places where it would split for lockstep.
+    bool splitsForLockstep() const { return !lockstep_.ifs.empty(); }
+
     bool plan(WorkItemKernel& out) {
         out_ = &out;
         const std::vector<Statement>* body = unit_.body(coroutine_.function);
@@ -88,6 +95,7 @@ public:
             return false;
         }
         if (!checkParameters()) return false;
+        if (keepLockstep_ && uniformLoops_.empty()) lockstep_ = findLockstepIfs(unit_, coroutine_.function, params_);
         block(*body, f_.bodyClose);
         if (!ok_) return false;
         // A lane user outside the pieces (a header of a loop that runs once per group) would
@@ -321,20 +329,37 @@ private:
         return false;
     }
 
-    Role role(const Statement& s, const std::vector<std::string>& pieceNames) const {
+    // Where the lanes of a SIMD-group must be in lockstep: the pieces run thread after thread
+    // (lockstepSplit(), passes/lockstep_points.h). `run`: the piece's statements before `s`.
+    LockstepSplit lockstepAt(const Statement& s, const std::vector<const Statement*>& run) const {
+        const TokenRange before = run.empty() ? TokenRange{s.tokens.begin, s.tokens.begin}
+                                              : TokenRange{run.front()->tokens.begin, run.back()->tokens.end};
+        return lockstepSplit(unit_, lockstep_, s, before);
+    }
+
+    // The lockstep `if`s at or in `s`, which split: WorkItemKernel::lockstepSplits.
+    void noteLockstep(const Statement& s) {
+        for (std::size_t keyword : lockstep_.ifs)
+            if (contains(s.tokens, keyword) &&
+                std::find(out_->lockstepSplits.begin(), out_->lockstepSplits.end(), keyword) == out_->lockstepSplits.end())
+                out_->lockstepSplits.push_back(keyword);
+    }
+
+    Role role(const Statement& s, LockstepSplit lockstep, const std::vector<std::string>& pieceNames) const {
         // An interleaved kernel's uniform loop body is one piece whatever it declares: its
         // `continue` leaves the piece for the next iteration.
         if (inUniformLoop_) return Role::Piece;
         if (s.kind == StatementKind::Empty) return Role::Skip;
         if (isBarrierStatement(s)) return Role::Barrier;
         if (collectiveAt(s) != WorkItemRegion::kNoCollective) return Role::Collective;
+        const bool splits = holdsBarrier(s) || lockstep == LockstepSplit::Inside;
         // An if that holds collectives but no barrier may diverge (Metal allows it): its
         // condition runs per thread when it names per-thread state or calls anything (an
         // atomic, a helper reading memory), which one evaluation per group cannot stand for.
-        if (s.kind == StatementKind::If && holdsBarrier(s) && !holdsBarrierCall(s) &&
+        if (s.kind == StatementKind::If && splits && !holdsBarrierCall(s) &&
             (namesThreadState(s.header.begin, s.header.end, pieceNames, true) || callsIn(s.header)))
             return Role::DivergentIf;
-        if (holdsBarrier(s)) return s.kind == StatementKind::Compound ? Role::Block : Role::GroupStatement;
+        if (splits) return s.kind == StatementKind::Compound ? Role::Block : Role::GroupStatement;
         if (isGroupDeclaration(s, pieceNames)) return Role::GroupDeclaration;
         return Role::Piece;
     }
@@ -363,7 +388,17 @@ private:
         std::vector<std::string> runNames; // declared at the top level of `run`
         for (const Statement& s : statements) {
             if (!ok_) return;
-            const Role r = role(s, runNames);
+            const LockstepSplit lockstep = lockstepAt(s, run);
+            const Role r = role(s, lockstep, runNames);
+            // (A statement that holds a barrier is split there anyway.)
+            if (lockstep == LockstepSplit::Before || (lockstep == LockstepSplit::Inside && !holdsBarrier(s)))
+                noteLockstep(s);
+            if (r == Role::Piece && lockstep == LockstepSplit::Before) {
+                region(run, close);
+                if (!ok_) return;
+                run.clear();
+                runNames.clear();
+            }
             if (r == Role::Piece) {
                 run.push_back(&s);
                 declaredNames(s, runNames);
@@ -832,6 +867,8 @@ private:
     TokenRange collectiveArguments_; ///< while planning a SIMD-group function statement
     std::vector<WorkItemGuard> guards_; ///< of the divergent ifs around the statements planned
     std::set<std::size_t> uniformLoops_; ///< setUniformLoops()
+    bool keepLockstep_ = true;           ///< keepLockstep()
+    LockstepIfs lockstep_;               ///< found by plan() unless interleaved
     bool inUniformLoop_ = false;         ///< planning the body of one of them
     WorkItemKernel* out_ = nullptr;
     bool ok_ = true;
@@ -909,15 +946,26 @@ std::vector<WorkItemKernel> findWorkItemKernels(const Unit& unit,
             continue;
         }
         auto params = parameters.find(c.function);
-        Planner planner(unit, module.functions[c.function], c, threadgroupVariables,
-                        params == parameters.end() ? kNoParameters : params->second, namespaceVariables, fileTypes);
         WorkItemKernel kernel;
-        kernel.function = c.function;
-        kernel.bodyOpen = module.functions[c.function].bodyOpen;
-        if (planner.plan(kernel))
+        // Split where lockstep needs it (lockstepSplit()) if the planner can; else as the kernel
+        // would be without those splits.
+        bool planned = false;
+        WorkItemRefusal refusal;
+        for (bool keepLockstep : {true, false}) {
+            Planner planner(unit, module.functions[c.function], c, threadgroupVariables,
+                            params == parameters.end() ? kNoParameters : params->second, namespaceVariables, fileTypes);
+            planner.keepLockstep(keepLockstep);
+            kernel = WorkItemKernel{};
+            kernel.function = c.function;
+            kernel.bodyOpen = module.functions[c.function].bodyOpen;
+            if ((planned = planner.plan(kernel))) break;
+            refusal = planner.refusal();
+            if (!planner.splitsForLockstep()) break; // the second plan would be the same
+        }
+        if (planned)
             out.push_back(std::move(kernel));
         else
-            refusals.push_back(planner.refusal());
+            refusals.push_back(refusal);
     }
     return out;
 }

@@ -138,6 +138,9 @@ struct WorkItemKernel {
     std::vector<UnbracedBody> unbracedBodies; ///< in the order planned: outer before inner
     std::vector<std::size_t> returns;    ///< `return` tokens: the thread drops out
     std::vector<DivergentIf> divergentIfs; ///< the guard of each: its index here
+    /// The `if`s a piece is split for, to keep a SIMD-group's lanes in lockstep there
+    /// (lockstepSplit(), passes/lockstep_points.h).
+    std::vector<std::size_t> lockstepSplits;
     /// Builtin parameters that differ per thread and some piece names.
     std::vector<WorkItemBuiltin> perThreadBuiltins;
     /// A barrier-free kernel whose uniform loops run once per group, their bodies once per

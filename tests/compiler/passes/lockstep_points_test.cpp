@@ -98,6 +98,29 @@ TEST(LockstepPoints, NotWhereLanesMayNotAllComeOrNothingSharedIsWritten) {
     EXPECT_EQ(points(out), 2u) << out;
 }
 
+// Test stores the pass sees through what it knows of pointers and helpers: an `auto` pointer
+// into `ss`, a helper of the file taking a non-const threadgroup pointer, and a lambda calling
+// it; not a helper taking a pointer to const, nor an `auto` value read from `ss`.
+TEST(LockstepPoints, StoresThroughPointersAndHelpers) {
+    const std::string out = rewrite("void put(threadgroup float* p, float x) { p[0] = x; }\n"
+                                    "float get(threadgroup const float* p) { return p[0]; }\n" +
+                                    std::string(kHead) +
+                                    "    acc += simd_sum(ss[lane]) * 2.0f;\n"
+                                    "    auto p = ss + 1;\n"
+                                    "    auto v = ss[2];\n"
+                                    "    auto keep = [&](float x) { put(ss, x); };\n"
+                                    "    if (lane == 0) { p[0] = acc; }\n"
+                                    "    if (lane == 1) { put(ss, acc); }\n"
+                                    "    if (lane == 2) { keep(acc); }\n"
+                                    "    if (lane == 3) { acc += get(ss); }\n"
+                                    "    if (lane == 4) { v = acc; }\n"
+                                    "    o[lane] = acc + v;\n"
+                                    "}\n");
+    for (const char* stored : {"if (lane == 0) { p[0]", "if (lane == 1) { put", "if (lane == 2) { keep"})
+        EXPECT_NE(out.find(std::string(kPoint) + stored), std::string::npos) << stored << "\n" << out;
+    EXPECT_EQ(points(out), 3u) << out;
+}
+
 // Test that kernels on other lowerings are left alone: one without barriers or collectives (a
 // loop over its threads, with no rendezvous to call), one split into work-item loops (a
 // collective statement), and a kernel whose body has a `goto`.
