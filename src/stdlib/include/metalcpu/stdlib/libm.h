@@ -370,19 +370,23 @@ METALCPU_INLINE constexpr double sin_from(double r, int q) {
 }
 METALCPU_INLINE constexpr double cos_from(double r, int q) { return sin_from(r, (q + 1) & 3); }
 
-inline constexpr float sin(float x) {
+// sin, cos and tan are out of line: their argument reduction (Payne-Hanek, in 128-bit
+// integers) is long, and inlined at every call site it made a kernel with 32 sincos calls (an
+// FFT's twiddles, as VkFFT writes them) take 8 s of CPU to compile. A call costs a few ns
+// against the hundred-odd instructions of the body.
+[[gnu::noinline]] inline constexpr float sin(float x) {
     if (!is_finite(x)) return kNanF;
     int q = 0;
     const double r = reduce_pi_over_2(x, q);
     return static_cast<float>(sin_from(r, q));
 }
-inline constexpr float cos(float x) {
+[[gnu::noinline]] inline constexpr float cos(float x) {
     if (!is_finite(x)) return kNanF;
     int q = 0;
     const double r = reduce_pi_over_2(x, q);
     return static_cast<float>(cos_from(r, q));
 }
-inline constexpr float tan(float x) {
+[[gnu::noinline]] inline constexpr float tan(float x) {
     if (!is_finite(x)) return kNanF;
     int q = 0;
     const double r = reduce_pi_over_2(x, q);
