@@ -97,6 +97,87 @@ std::size_t arrayReferenceName(const TokenList& tokens, std::size_t open) {
     return shaped ? open + 2 : kNoToken;
 }
 
+/// The last name of the data members named from `name` on (`a.b` in `x[i].a.b`, `m` in
+/// `p->m`), or kNoToken when `name` itself is none: a member function called
+/// (`x[i].f()`, `x[i].a.f()` stops at `a`), a qualified member (`x.Base::m`), `template`.
+std::size_t dataMembersEnd(const Unit& unit, std::size_t name) {
+    const TokenList& tokens = unit.tokens();
+    std::size_t last = kNoToken;
+    for (; name < tokens.size(); name += 2) {
+        const Token& t = tokens[name];
+        if (!t.isIdentifier() || isCppKeyword(t.spelling) || unit.role(name) != TokenRole::Member ||
+            unit.callOpen(name) != kNoToken || at(tokens, name + 1).isPunct("::"))
+            break;
+        last = name;
+        if (!at(tokens, name + 1).isPunct(".")) break;
+    }
+    return last;
+}
+
+/// Where an expression stands, for what may replace an array member by a checked array:
+/// never in the operands of `sizeof`, `alignof`, `decltype` and friends, which are not
+/// evaluated and whose type it would change; nor as a whole argument of a call, which may
+/// bind it to a reference to an array (PyTorch's `copy_string(buf->file, ...)` deduces the
+/// array's extent).
+class ExpressionPlaces {
+public:
+    explicit ExpressionPlaces(const Unit& unit)
+        : unit_(unit), tokens_(unit.tokens()), enclosing_(tokens_.size(), kNoToken) {
+        const std::vector<std::size_t>& partner = unit.partner();
+        std::vector<std::size_t> open;
+        for (std::size_t i = 0; i < tokens_.size(); ++i) {
+            if (!open.empty() && partner[open.back()] == i) open.pop_back();
+            enclosing_[i] = open.empty() ? kNoToken : open.back();
+            const Token& t = tokens_[i];
+            if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[i] != kNoToken && partner[i] > i)
+                open.push_back(i);
+        }
+    }
+    /// Whether the expression [first, last] is a whole argument of a call.
+    bool isWholeArgument(std::size_t first, std::size_t last) const {
+        const Token& before = at(tokens_, first - 1);
+        const Token& after = at(tokens_, last + 1);
+        if (!(before.isPunct("(") || before.isPunct(",")) || !(after.isPunct(")") || after.isPunct(",")))
+            return false;
+        const std::size_t open = before.isPunct("(") ? first - 1 : enclosing_[first];
+        return open != kNoToken && unit_.role(open) == TokenRole::CallOpen;
+    }
+    /// Whether the expression that starts at `first` is (in) an unevaluated operand.
+    bool isUnevaluated(std::size_t first) const {
+        if (first > 0 && isUnevaluating(tokens_[first - 1])) return true; // `sizeof x[0].m`
+        for (std::size_t o = enclosing_[first]; o != kNoToken; o = enclosing_[o]) {
+            if (tokens_[o].isPunct("{")) return false; // a body, evaluated where it runs
+            if (tokens_[o].isPunct("(") && o > 0 && isUnevaluating(tokens_[o - 1])) return true;
+        }
+        return false;
+    }
+
+private:
+    static bool isUnevaluating(const Token& t) {
+        for (const char* word : {"sizeof", "alignof", "_Alignof", "__alignof__", "decltype", "typeof", "__typeof__",
+                                 "__typeof", "noexcept", "typeid"})
+            if (t.isIdentifier(word)) return true;
+        return false;
+    }
+    const Unit& unit_;
+    const TokenList& tokens_;
+    std::vector<std::size_t> enclosing_; ///< the innermost `(`, `[` or `{` around each token
+};
+
+const char* memberFunctionFor(Use use) {
+    switch (use) {
+    case Use::Store: return "::metalcpu_kernel::store_member(";
+    case Use::Update: return "::metalcpu_kernel::update_member(";
+    case Use::Load: break;
+    }
+    return "::metalcpu_kernel::load_member(";
+}
+
+/// What names the members `.a.b` through the element (checked.h's `select`): written after the
+/// element's operands, before the first `.`, and after the last member's name.
+constexpr std::string_view kSelectOpen = "[](auto&& __mc_e) -> decltype(auto) { return (__mc_e";
+constexpr std::string_view kSelectClose = "); }";
+
 } // namespace
 
 void rewriteCheckedPointerTypes(PassContext& context) {
@@ -221,13 +302,31 @@ void rewriteCheckedAccesses(PassContext& context) {
                                                                                 : " whose operand the front end "
                                                                                   "cannot delimit")});
     };
+    const ExpressionPlaces places(unit);
+    const FunctionDecl* function = nullptr;
+    // The access [first, last] of members, whose element's operands and selector are written
+    // (`x, i, select` or `p, 0, select`): wrapped in load_member() and its kin, or, where it is
+    // the whole operand of a `&`, in member_address(), which reads nothing.
+    auto accessMembers = [&](std::size_t first, std::size_t last, const UseSite& use, const Token& where) {
+        const ExpressionUse whole = unit.useOf(first, last, ObjectParts::None);
+        if (whole.kind == UseKind::AddressTaken) {
+            edits.erase(whole.operatorToken);
+            edits.insertBefore(first, "::metalcpu_kernel::member_address(");
+            edits.insertAfter(last, std::string(kSelectClose) + ")");
+            return;
+        }
+        edits.insertBefore(first, use.use == Use::Load && places.isWholeArgument(first, last)
+                                      ? "::metalcpu_kernel::argument_member("
+                                      : memberFunctionFor(use.use));
+        edits.insertAfter(last, std::string(kSelectClose) + ", " + siteText(where, function, sites) + ")");
+    };
     for (std::size_t k = 1; k + 1 < tokens.size(); ++k) {
         const Token& t = tokens[k];
         // Tokens earlier passes rewrote are types (checked pointers) or erased declarations.
         if (t.kind != TokenKind::Punctuator || edits.isRewritten(k) || t.erased) continue;
         const std::size_t f = unit.functionAt(k);
         if (f == kNoToken) continue; // only function bodies run
-        const FunctionDecl* function = &functions[f];
+        function = &functions[f];
 
         if (unit.role(k) == TokenRole::Subscript || unit.role(k) == TokenRole::ArrayBound) {
             if (unit.role(k) == TokenRole::ArrayBound) continue; // `float a[4]`, `T* p[2]`
@@ -249,10 +348,20 @@ void rewriteCheckedAccesses(PassContext& context) {
                 edits.replace(close, ")");
                 continue;
             }
-            const UseSite use = accessUse(unit, s, close);
+            // `x[i].a.b`: the members' bytes alone (checked.h's load_member).
+            const std::size_t members = tokens[close + 1].isPunct(".") && !places.isUnevaluated(s)
+                                            ? dataMembersEnd(unit, close + 2)
+                                            : kNoToken;
+            const UseSite use = accessUse(unit, s, members != kNoToken ? members : close);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken]
                                  : before.isIdentifier()       ? before
                                                                : tokens[s];
+            if (members != kNoToken) {
+                edits.replace(k, ", ");
+                edits.replace(close, ", " + std::string(kSelectOpen));
+                accessMembers(s, members, use, where);
+                continue;
+            }
             edits.insertBefore(s, functionFor(use.use));
             edits.replace(k, ", ");
             edits.replace(close, ", " + siteText(where, function, sites) + ")");
@@ -298,8 +407,15 @@ void rewriteCheckedAccesses(PassContext& context) {
                 giveUp(k, "a member access", why);
                 continue;
             }
-            const UseSite use = accessUse(unit, s, k + 1);
+            // `p->a.b`: the members' bytes alone, as for `p[0].a.b`.
+            const std::size_t members = places.isUnevaluated(s) ? kNoToken : dataMembersEnd(unit, k + 1);
+            const UseSite use = accessUse(unit, s, members != kNoToken ? members : k + 1);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[k + 1];
+            if (members != kNoToken) {
+                edits.replace(k, ", 0, " + std::string(kSelectOpen) + ".");
+                accessMembers(s, members, use, where);
+                continue;
+            }
             edits.insertBefore(s, functionFor(use.use));
             edits.replace(k, ", 0, " + siteText(where, function, sites) + ").");
         }
