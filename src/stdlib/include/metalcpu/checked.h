@@ -38,6 +38,23 @@ template <> struct size_or_one<const void> { static constexpr mc_u64 value = 1; 
 template <class T, int Space>
 struct checked_ptr;
 
+/// An address made from an integer, as a checked pointer's bits: tagged as the binding of this
+/// dispatch whose bound range holds it (at most 31 compares, once per conversion), so that it
+/// is checked as a pointer derived from that argument is, inline, and a report names the
+/// argument; untagged when no bound range holds it (another part of a buffer, threadgroup
+/// memory, a program-scope constant, an address read from memory), so that each access looks
+/// it up by address among the live buffers and this group's threadgroup memory.
+inline mc_u64 bound_address_bits(mc_u64 address) {
+    const mc_group* group = g_services->current_group();
+    if (!group || !group->dispatch) return address;
+    for (const mc_u64 bits : group->dispatch->checked_buffers) {
+        const mc_region& region = g_regions[bits >> METALCPU_REGION_TAG_SHIFT];
+        if ((bits >> METALCPU_REGION_TAG_SHIFT) != 0 && address - region.begin < region.length)
+            return (bits & ~kAddressMask) | address;
+    }
+    return address;
+}
+
 /// Where the bits of every checked pointer live. `address` is written only by the conversion
 /// from a raw pointer, which is constexpr so that a program-scope constant can hold an address
 /// (`constant const char* constant names[] = {"a", "b"};`, `constant float* constant p =
@@ -109,12 +126,12 @@ struct checked_ptr : checked_parent<T, Space>::type {
         bits = reinterpret_cast<mc_u64>(raw);
     }
     /// An integer made back into a pointer (`(device atomic_uint*)address`, whatever the
-    /// integer's type): untagged, so each access looks the address up among the live buffers
-    /// and this group's threadgroup memory, as for a raw pointer cast.
+    /// integer's type), and a raw pointer cast (pointer_cast()): tagged as the binding whose
+    /// range holds the address, else untagged (bound_address_bits()).
     template <class I>
         requires ::metal::is_integral<I>::value
     explicit checked_ptr(I value) {
-        bits = static_cast<mc_u64>(value);
+        bits = bound_address_bits(static_cast<mc_u64>(value));
     }
 
     static checked_ptr from_bits(mc_u64 value) {
