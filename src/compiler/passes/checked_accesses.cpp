@@ -116,9 +116,9 @@ std::size_t dataMembersEnd(const Unit& unit, std::size_t name) {
 
 /// Where an expression stands, for what may replace an array member by a checked array:
 /// never in the operands of `sizeof`, `alignof`, `decltype` and friends, which are not
-/// evaluated and whose type it would change; nor as a whole argument of a call, which may
-/// bind it to a reference to an array (PyTorch's `copy_string(buf->file, ...)` deduces the
-/// array's extent).
+/// evaluated and whose type it would change; nor as a whole argument of a call or a
+/// reference's whole initialiser, which may bind it to a reference to an array (PyTorch's
+/// `copy_string(buf->file, ...)` deduces the array's extent).
 class ExpressionPlaces {
 public:
     explicit ExpressionPlaces(const Unit& unit)
@@ -141,6 +141,14 @@ public:
             return false;
         const std::size_t open = before.isPunct("(") ? first - 1 : enclosing_[first];
         return open != kNoToken && unit_.role(open) == TokenRole::CallOpen;
+    }
+    /// Whether the expression [first, last] is the whole initialiser of a reference
+    /// (`auto& q = x[i].qs;`), which a checked array, a value, could not bind.
+    bool initialisesReference(std::size_t first, std::size_t last) const {
+        const Token& after = at(tokens_, last + 1);
+        return first >= 3 && tokens_[first - 1].isPunct("=") && unit_.role(first - 2) == TokenRole::Declarator &&
+               (tokens_[first - 3].isPunct("&") || tokens_[first - 3].isPunct("&&")) &&
+               (after.isPunct(";") || after.isPunct(","));
     }
     /// Whether the expression that starts at `first` is (in) an unevaluated operand.
     bool isUnevaluated(std::size_t first) const {
@@ -173,10 +181,21 @@ const char* memberFunctionFor(Use use) {
     return "::metalcpu_kernel::load_member(";
 }
 
-/// What names the members `.a.b` through the element (checked.h's `select`): written after the
-/// element's operands, before the first `.`, and after the last member's name.
-constexpr std::string_view kSelectOpen = "[](auto&& __mc_e) -> decltype(auto) { return (__mc_e";
-constexpr std::string_view kSelectClose = "); }";
+/// The selector of the members [first, last] (`a . b`: names and dots, none rewritten by an
+/// earlier pass), `::__mc_member_<i>{}`, added to `selectors` when new; empty when a token
+/// there was rewritten.
+std::string memberSelector(const Unit& unit, const EditList& edits, std::size_t first, std::size_t last,
+                           std::vector<std::string>& selectors) {
+    std::string chain;
+    for (std::size_t k = first; k <= last; ++k) {
+        if (edits.isRewritten(k)) return {};
+        chain += unit[k].spelling;
+    }
+    std::size_t index = 0;
+    while (index < selectors.size() && selectors[index] != chain) ++index;
+    if (index == selectors.size()) selectors.push_back(chain);
+    return "::__mc_member_" + std::to_string(index) + "{}";
+}
 
 } // namespace
 
@@ -279,6 +298,15 @@ void rewriteCheckedPointerTypes(PassContext& context) {
     }
 }
 
+std::string memberSelectorDefinitions(const std::vector<std::string>& members) {
+    std::string out;
+    for (std::size_t i = 0; i < members.size(); ++i)
+        out += "struct __mc_member_" + std::to_string(i) +
+               " { template <class E> constexpr decltype(auto) operator()(E&& e) const { return (e." + members[i] +
+               "); } };\n";
+    return out;
+}
+
 std::string accessSiteTable(const std::vector<AccessSite>& sites, const FileTable& files) {
     if (sites.empty()) return {};
     std::string out = "static const ::mc_site __mc_sites[] = {\n";
@@ -303,22 +331,28 @@ void rewriteCheckedAccesses(PassContext& context) {
                                                                                   "cannot delimit")});
     };
     const ExpressionPlaces places(unit);
+    std::vector<std::string>& selectors = context.findings.memberSelectors;
     const FunctionDecl* function = nullptr;
     // The access [first, last] of members, whose element's operands and selector are written
     // (`x, i, select` or `p, 0, select`): wrapped in load_member() and its kin, or, where it is
     // the whole operand of a `&`, in member_address(), which reads nothing.
-    auto accessMembers = [&](std::size_t first, std::size_t last, const UseSite& use, const Token& where) {
+    // `operand` (the `]` or the `->`) becomes `, index, selector` and the members' tokens
+    // (`.a.b`, `a.b`) go.
+    auto accessMembers = [&](std::size_t first, std::size_t operand, std::string_view index, std::size_t members,
+                             std::size_t last, const std::string& selector, const UseSite& use, const Token& where) {
+        edits.replace(operand, ", " + std::string(index) + selector);
+        edits.erase(TokenRange{members, last + 1});
         const ExpressionUse whole = unit.useOf(first, last, ObjectParts::None);
         if (whole.kind == UseKind::AddressTaken) {
             edits.erase(whole.operatorToken);
             edits.insertBefore(first, "::metalcpu_kernel::member_address(");
-            edits.insertAfter(last, std::string(kSelectClose) + ")");
+            edits.insertAfter(last, ")");
             return;
         }
-        edits.insertBefore(first, use.use == Use::Load && places.isWholeArgument(first, last)
-                                      ? "::metalcpu_kernel::argument_member("
-                                      : memberFunctionFor(use.use));
-        edits.insertAfter(last, std::string(kSelectClose) + ", " + siteText(where, function, sites) + ")");
+        const bool boundWhole = places.isWholeArgument(first, last) || places.initialisesReference(first, last);
+        edits.insertBefore(first, use.use == Use::Load && boundWhole ? "::metalcpu_kernel::argument_member("
+                                                                     : memberFunctionFor(use.use));
+        edits.insertAfter(last, ", " + siteText(where, function, sites) + ")");
     };
     for (std::size_t k = 1; k + 1 < tokens.size(); ++k) {
         const Token& t = tokens[k];
@@ -349,17 +383,19 @@ void rewriteCheckedAccesses(PassContext& context) {
                 continue;
             }
             // `x[i].a.b`: the members' bytes alone (checked.h's load_member).
-            const std::size_t members = tokens[close + 1].isPunct(".") && !places.isUnevaluated(s)
-                                            ? dataMembersEnd(unit, close + 2)
-                                            : kNoToken;
+            std::size_t members = tokens[close + 1].isPunct(".") && !places.isUnevaluated(s)
+                                      ? dataMembersEnd(unit, close + 2)
+                                      : kNoToken;
+            const std::string selector =
+                members != kNoToken ? memberSelector(unit, edits, close + 2, members, selectors) : std::string();
+            if (selector.empty()) members = kNoToken;
             const UseSite use = accessUse(unit, s, members != kNoToken ? members : close);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken]
                                  : before.isIdentifier()       ? before
                                                                : tokens[s];
             if (members != kNoToken) {
                 edits.replace(k, ", ");
-                edits.replace(close, ", " + std::string(kSelectOpen));
-                accessMembers(s, members, use, where);
+                accessMembers(s, close, "", close + 1, members, selector, use, where);
                 continue;
             }
             edits.insertBefore(s, functionFor(use.use));
@@ -408,12 +444,14 @@ void rewriteCheckedAccesses(PassContext& context) {
                 continue;
             }
             // `p->a.b`: the members' bytes alone, as for `p[0].a.b`.
-            const std::size_t members = places.isUnevaluated(s) ? kNoToken : dataMembersEnd(unit, k + 1);
+            std::size_t members = places.isUnevaluated(s) ? kNoToken : dataMembersEnd(unit, k + 1);
+            const std::string selector =
+                members != kNoToken ? memberSelector(unit, edits, k + 1, members, selectors) : std::string();
+            if (selector.empty()) members = kNoToken;
             const UseSite use = accessUse(unit, s, members != kNoToken ? members : k + 1);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[k + 1];
             if (members != kNoToken) {
-                edits.replace(k, ", 0, " + std::string(kSelectOpen) + ".");
-                accessMembers(s, members, use, where);
+                accessMembers(s, k, "0, ", k + 1, members, selector, use, where);
                 continue;
             }
             edits.insertBefore(s, functionFor(use.use));

@@ -406,9 +406,10 @@ __attribute__((always_inline)) inline checked_ptr<T, S> address_of(checked_ptr<T
 
 // ---- Members ---------------------------------------------------------------------------
 // `x[i].a.b` becomes load_member(x, i, select, site) (store_member and update_member as for
-// elements) and `p->a.b` load_member(p, 0, select, site), where select is
-// `[](auto&& e) -> decltype(auto) { return (e.a.b); }`: the member is named through the
-// element without reading it, so the check covers the member's own bytes, as a GPU's access
+// elements) and `p->a.b` load_member(p, 0, select, site), where select is a function object
+// the translator defines once per distinct member, `(e.a.b)` of what it is given
+// (compiler/passes/checked_accesses.h): the member is named through the element without
+// reading it, so the check covers the member's own bytes, as a GPU's access
 // does (the last block's first member near a buffer's end is in bounds though the whole block
 // is not). A member that is an array is not accessed at all: it becomes a checked array of
 // the pointer's region, so `x[i].qs + 8` reads nothing and keeps the buffer's tag, and
