@@ -42,6 +42,9 @@ struct Findings {
     /// Shader validation: every checked access, in the order of the site table (written by
     /// the checked-accesses pass).
     std::vector<AccessSite> accessSites;
+    /// Shader validation: the members accessed through checked accesses (`qs`, `a.b`), each
+    /// once; `::__mc_member_<index>` names the selector of each (checked_accesses.h).
+    std::vector<std::string> memberSelectors;
     /// Shader validation: the accesses the checked-accesses pass recognised but could not
     /// rewrite, which run unchecked (the pass warns once about them).
     std::vector<UncheckedAccess> uncheckedAccesses;

@@ -89,6 +89,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     writer.writeRaw(std::string(kPreludeInclude));
     writer.writeRaw(functionConstantsDefinition(found.functionConstants));
     if (!found.accessSites.empty()) writer.writeRaw(accessSiteTable(found.accessSites, files));
+    if (!found.memberSelectors.empty()) writer.writeRaw(memberSelectorDefinitions(found.memberSelectors));
     if (!found.stringLiterals.empty()) writer.writeRaw(stringLiteralDefinitions(found.stringLiterals));
     writer.writeTokens(tokens);
     const std::string constantTable = functionConstantTable(found.functionConstants);

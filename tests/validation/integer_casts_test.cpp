@@ -73,9 +73,15 @@ kernel void named_pointer_types(device uint* out [[buffer(0)]], constant uint& k
     device uint* q = as_pointer<device uint*>(reinterpret_cast<ulong>(p));
     q[k] = i + 1;
 }
+// A pointer made from an integer inside out's bound range, moved by k words.
+kernel void bound_integer(device uint* out [[buffer(0)]], constant int& k [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    device uint* p = (device uint*)(reinterpret_cast<ulong>(out) + 4ul * i);
+    p[k] = i + 1;
+}
 )";
 
-constexpr unsigned kLoadLine = 14, kStoreLine = 14, kAtomicLoadLine = 25, kAtomicStoreLine = 30, kThreadgroupLine = 44, kNamedTypesLine = 53;
+constexpr unsigned kLoadLine = 14, kStoreLine = 14, kAtomicLoadLine = 25, kAtomicStoreLine = 30, kThreadgroupLine = 44, kNamedTypesLine = 53,
+                   kBoundIntegerLine = 58;
 // Two halves of 12.13: adding 1.0 to either changes it (not so 0xEE11, -6212, whose step is 4).
 constexpr std::uint32_t kHalfCanary = 0x4A114A11u;
 
@@ -230,6 +236,52 @@ TEST_P(IntegerCasts, NamedPointerTypes) {
         EXPECT_EQ(got[0].access, Access::Store);
         EXPECT_EQ(got[0].count, n);
         EXPECT_EQ(got[0].location.line, kNamedTypesLine);
+    }
+}
+
+// Test that a pointer made from an integer that lies in a binding's range is checked as a
+// pointer derived from that argument (Apple reports a pointer derived from a buffer against
+// that buffer, however far it strays): silent inside the binding; one word before it (the
+// leading canary, inside the buffer but below the binding's offset) reported against the
+// argument and dropped, as `out[-1]` is; and 4 MB past it reported against the buffer, not as
+// a wild pointer, once per thread.
+TEST_P(IntegerCasts, BoundRangeKeepsTheArgument) {
+    const Shape shape = GetParam();
+    const std::uint32_t n = static_cast<std::uint32_t>(shape.count);
+    MTL::ComputePipelineState* pipeline = this->pipeline(library_, "bound_integer");
+    ASSERT_NE(pipeline, nullptr);
+    for (int k : {0, -1, 1 << 20}) {
+        MTL::Buffer* out = output(n);
+        dispatch(pipeline, shape.count, shape.group, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, sizeof(std::uint32_t), 0);
+            e->setBytes(&k, sizeof k, 1);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t want = k == 0 ? i + 1 : k == -1 && i + 1 < n ? i + 2 : 0xFFFFFFFFu;
+            EXPECT_EQ(words(out)[1 + i], want) << "k " << k << ", word " << i;
+        }
+        expectCanaries(out, n);
+        if (k == 0) {
+            EXPECT_THAT(got, ::testing::IsEmpty());
+            continue;
+        }
+        ASSERT_EQ(got.size(), 1u) << "k " << k;
+        EXPECT_EQ(got[0].kind, ReportKind::OutOfBounds);
+        EXPECT_EQ(got[0].access, Access::Store);
+        EXPECT_EQ(got[0].bufferLabel, "out");
+        EXPECT_EQ(got[0].argumentName, "out");
+        EXPECT_EQ(got[0].bindingIndex, 0);
+        EXPECT_EQ(got[0].size, 4u);
+        EXPECT_EQ(got[0].location.line, kBoundIntegerLine);
+        if (k == -1) {
+            EXPECT_EQ(got[0].offset, 0u);
+            EXPECT_EQ(got[0].count, 1u);
+        } else {
+            const std::uint64_t thread = got[0].threadPositionInGrid.x;
+            EXPECT_EQ(got[0].offset, 4u + 4u * (thread + (std::uint64_t(1) << 20)));
+            EXPECT_EQ(got[0].count, n);
+        }
     }
 }
 

@@ -64,10 +64,16 @@ constant Named kNamed("named");
 kernel void named_object(device uint* o [[buffer(0)]], constant uint& k [[buffer(1)]], uint i [[thread_position_in_grid]]) {
     o[i] = uint(kNamed.name[i % 6 + k]);
 }
+// A literal in a braced initialiser whose declaration writes no `*`: the class's member is a pointer.
+struct Entry { uint id; constant const char* name; };
+constant Entry kEntries[] = {{1, "entry"}, {2, "entry"}};
+kernel void braced_entry(device uint* o [[buffer(0)]], constant uint& k [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    o[i] = uint(kEntries[i & 1].name[i % 6 + k]);
+}
 )";
 
 constexpr unsigned kLiteralLine = 7, kHelperLine = 9, kWordLine = 17, kNameLine = 18, kSloppyLine = 27, kReportLine = 33,
-                   kNamedLine = 41;
+                   kNamedLine = 41, kBracedLine = 47;
 
 class StringLiterals : public ShapedValidationFixture<&kKernels> {
 protected:
@@ -130,6 +136,14 @@ TEST_P(StringLiterals, LiteralPassedToHelper) {
 // against the literal.
 TEST_P(StringLiterals, ConstantObjectKeepingLiteral) {
     expectReadsOfOneLiteral("named_object", std::string("named", 6), kNamedLine, "named_object");
+}
+
+// Test that a literal in a braced initialiser of a class whose member is a pointer
+// (`constant Entry kEntries[] = {{1, "entry"}}`, no `*` in the declaration) is a region of its
+// own: reads inside it are silent, one past its end is reported against it (it was a wild
+// pointer).
+TEST_P(StringLiterals, BracedInitialiserOfPointerMember) {
+    expectReadsOfOneLiteral("braced_entry", std::string("entry", 6), kBracedLine, "braced_entry");
 }
 
 // Test a program-scope `constant char` array initialised by a literal and a program-scope

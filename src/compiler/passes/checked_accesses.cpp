@@ -97,6 +97,106 @@ std::size_t arrayReferenceName(const TokenList& tokens, std::size_t open) {
     return shaped ? open + 2 : kNoToken;
 }
 
+/// The last name of the data members named from `name` on (`a.b` in `x[i].a.b`, `m` in
+/// `p->m`), or kNoToken when `name` itself is none: a member function called
+/// (`x[i].f()`, `x[i].a.f()` stops at `a`), a qualified member (`x.Base::m`), `template`.
+std::size_t dataMembersEnd(const Unit& unit, std::size_t name) {
+    const TokenList& tokens = unit.tokens();
+    std::size_t last = kNoToken;
+    for (; name < tokens.size(); name += 2) {
+        const Token& t = tokens[name];
+        if (!t.isIdentifier() || isCppKeyword(t.spelling) || unit.role(name) != TokenRole::Member ||
+            unit.callOpen(name) != kNoToken || at(tokens, name + 1).isPunct("::"))
+            break;
+        last = name;
+        if (!at(tokens, name + 1).isPunct(".")) break;
+    }
+    return last;
+}
+
+/// Where an expression stands, for what may replace an array member by a checked array:
+/// never in the operands of `sizeof`, `alignof`, `decltype` and friends, which are not
+/// evaluated and whose type it would change; nor as a whole argument of a call or a
+/// reference's whole initialiser, which may bind it to a reference to an array (PyTorch's
+/// `copy_string(buf->file, ...)` deduces the array's extent).
+class ExpressionPlaces {
+public:
+    explicit ExpressionPlaces(const Unit& unit)
+        : unit_(unit), tokens_(unit.tokens()), enclosing_(tokens_.size(), kNoToken) {
+        const std::vector<std::size_t>& partner = unit.partner();
+        std::vector<std::size_t> open;
+        for (std::size_t i = 0; i < tokens_.size(); ++i) {
+            if (!open.empty() && partner[open.back()] == i) open.pop_back();
+            enclosing_[i] = open.empty() ? kNoToken : open.back();
+            const Token& t = tokens_[i];
+            if ((t.isPunct("(") || t.isPunct("[") || t.isPunct("{")) && partner[i] != kNoToken && partner[i] > i)
+                open.push_back(i);
+        }
+    }
+    /// Whether the expression [first, last] is a whole argument of a call.
+    bool isWholeArgument(std::size_t first, std::size_t last) const {
+        const Token& before = at(tokens_, first - 1);
+        const Token& after = at(tokens_, last + 1);
+        if (!(before.isPunct("(") || before.isPunct(",")) || !(after.isPunct(")") || after.isPunct(",")))
+            return false;
+        const std::size_t open = before.isPunct("(") ? first - 1 : enclosing_[first];
+        return open != kNoToken && unit_.role(open) == TokenRole::CallOpen;
+    }
+    /// Whether the expression [first, last] is the whole initialiser of a reference
+    /// (`auto& q = x[i].qs;`), which a checked array, a value, could not bind.
+    bool initialisesReference(std::size_t first, std::size_t last) const {
+        const Token& after = at(tokens_, last + 1);
+        return first >= 3 && tokens_[first - 1].isPunct("=") && unit_.role(first - 2) == TokenRole::Declarator &&
+               (tokens_[first - 3].isPunct("&") || tokens_[first - 3].isPunct("&&")) &&
+               (after.isPunct(";") || after.isPunct(","));
+    }
+    /// Whether the expression that starts at `first` is (in) an unevaluated operand.
+    bool isUnevaluated(std::size_t first) const {
+        if (first > 0 && isUnevaluating(tokens_[first - 1])) return true; // `sizeof x[0].m`
+        for (std::size_t o = enclosing_[first]; o != kNoToken; o = enclosing_[o]) {
+            if (tokens_[o].isPunct("{")) return false; // a body, evaluated where it runs
+            if (tokens_[o].isPunct("(") && o > 0 && isUnevaluating(tokens_[o - 1])) return true;
+        }
+        return false;
+    }
+
+private:
+    static bool isUnevaluating(const Token& t) {
+        for (const char* word : {"sizeof", "alignof", "_Alignof", "__alignof__", "decltype", "typeof", "__typeof__",
+                                 "__typeof", "noexcept", "typeid"})
+            if (t.isIdentifier(word)) return true;
+        return false;
+    }
+    const Unit& unit_;
+    const TokenList& tokens_;
+    std::vector<std::size_t> enclosing_; ///< the innermost `(`, `[` or `{` around each token
+};
+
+const char* memberFunctionFor(Use use) {
+    switch (use) {
+    case Use::Store: return "::metalcpu_kernel::store_member(";
+    case Use::Update: return "::metalcpu_kernel::update_member(";
+    case Use::Load: break;
+    }
+    return "::metalcpu_kernel::load_member(";
+}
+
+/// The selector of the members [first, last] (`a . b`: names and dots, none rewritten by an
+/// earlier pass), `::__mc_member_<i>{}`, added to `selectors` when new; empty when a token
+/// there was rewritten.
+std::string memberSelector(const Unit& unit, const EditList& edits, std::size_t first, std::size_t last,
+                           std::vector<std::string>& selectors) {
+    std::string chain;
+    for (std::size_t k = first; k <= last; ++k) {
+        if (edits.isRewritten(k)) return {};
+        chain += unit[k].spelling;
+    }
+    std::size_t index = 0;
+    while (index < selectors.size() && selectors[index] != chain) ++index;
+    if (index == selectors.size()) selectors.push_back(chain);
+    return "::__mc_member_" + std::to_string(index) + "{}";
+}
+
 } // namespace
 
 void rewriteCheckedPointerTypes(PassContext& context) {
@@ -198,6 +298,15 @@ void rewriteCheckedPointerTypes(PassContext& context) {
     }
 }
 
+std::string memberSelectorDefinitions(const std::vector<std::string>& members) {
+    std::string out;
+    for (std::size_t i = 0; i < members.size(); ++i)
+        out += "struct __mc_member_" + std::to_string(i) +
+               " { template <class E> constexpr decltype(auto) operator()(E&& e) const { return (e." + members[i] +
+               "); } };\n";
+    return out;
+}
+
 std::string accessSiteTable(const std::vector<AccessSite>& sites, const FileTable& files) {
     if (sites.empty()) return {};
     std::string out = "static const ::mc_site __mc_sites[] = {\n";
@@ -221,13 +330,37 @@ void rewriteCheckedAccesses(PassContext& context) {
                                                                                 : " whose operand the front end "
                                                                                   "cannot delimit")});
     };
+    const ExpressionPlaces places(unit);
+    std::vector<std::string>& selectors = context.findings.memberSelectors;
+    const FunctionDecl* function = nullptr;
+    // The access [first, last] of members, whose element's operands and selector are written
+    // (`x, i, select` or `p, 0, select`): wrapped in load_member() and its kin, or, where it is
+    // the whole operand of a `&`, in member_address(), which reads nothing.
+    // `operand` (the `]` or the `->`) becomes `, index, selector` and the members' tokens
+    // (`.a.b`, `a.b`) go.
+    auto accessMembers = [&](std::size_t first, std::size_t operand, std::string_view index, std::size_t members,
+                             std::size_t last, const std::string& selector, const UseSite& use, const Token& where) {
+        edits.replace(operand, ", " + std::string(index) + selector);
+        edits.erase(TokenRange{members, last + 1});
+        const ExpressionUse whole = unit.useOf(first, last, ObjectParts::None);
+        if (whole.kind == UseKind::AddressTaken) {
+            edits.erase(whole.operatorToken);
+            edits.insertBefore(first, "::metalcpu_kernel::member_address(");
+            edits.insertAfter(last, ")");
+            return;
+        }
+        const bool boundWhole = places.isWholeArgument(first, last) || places.initialisesReference(first, last);
+        edits.insertBefore(first, use.use == Use::Load && boundWhole ? "::metalcpu_kernel::argument_member("
+                                                                     : memberFunctionFor(use.use));
+        edits.insertAfter(last, ", " + siteText(where, function, sites) + ")");
+    };
     for (std::size_t k = 1; k + 1 < tokens.size(); ++k) {
         const Token& t = tokens[k];
         // Tokens earlier passes rewrote are types (checked pointers) or erased declarations.
         if (t.kind != TokenKind::Punctuator || edits.isRewritten(k) || t.erased) continue;
         const std::size_t f = unit.functionAt(k);
         if (f == kNoToken) continue; // only function bodies run
-        const FunctionDecl* function = &functions[f];
+        function = &functions[f];
 
         if (unit.role(k) == TokenRole::Subscript || unit.role(k) == TokenRole::ArrayBound) {
             if (unit.role(k) == TokenRole::ArrayBound) continue; // `float a[4]`, `T* p[2]`
@@ -249,10 +382,22 @@ void rewriteCheckedAccesses(PassContext& context) {
                 edits.replace(close, ")");
                 continue;
             }
-            const UseSite use = accessUse(unit, s, close);
+            // `x[i].a.b`: the members' bytes alone (checked.h's load_member).
+            std::size_t members = tokens[close + 1].isPunct(".") && !places.isUnevaluated(s)
+                                      ? dataMembersEnd(unit, close + 2)
+                                      : kNoToken;
+            const std::string selector =
+                members != kNoToken ? memberSelector(unit, edits, close + 2, members, selectors) : std::string();
+            if (selector.empty()) members = kNoToken;
+            const UseSite use = accessUse(unit, s, members != kNoToken ? members : close);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken]
                                  : before.isIdentifier()       ? before
                                                                : tokens[s];
+            if (members != kNoToken) {
+                edits.replace(k, ", ");
+                accessMembers(s, close, "", close + 1, members, selector, use, where);
+                continue;
+            }
             edits.insertBefore(s, functionFor(use.use));
             edits.replace(k, ", ");
             edits.replace(close, ", " + siteText(where, function, sites) + ")");
@@ -298,8 +443,17 @@ void rewriteCheckedAccesses(PassContext& context) {
                 giveUp(k, "a member access", why);
                 continue;
             }
-            const UseSite use = accessUse(unit, s, k + 1);
+            // `p->a.b`: the members' bytes alone, as for `p[0].a.b`.
+            std::size_t members = places.isUnevaluated(s) ? kNoToken : dataMembersEnd(unit, k + 1);
+            const std::string selector =
+                members != kNoToken ? memberSelector(unit, edits, k + 1, members, selectors) : std::string();
+            if (selector.empty()) members = kNoToken;
+            const UseSite use = accessUse(unit, s, members != kNoToken ? members : k + 1);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[k + 1];
+            if (members != kNoToken) {
+                accessMembers(s, k, "0, ", k + 1, members, selector, use, where);
+                continue;
+            }
             edits.insertBefore(s, functionFor(use.use));
             edits.replace(k, ", 0, " + siteText(where, function, sites) + ").");
         }

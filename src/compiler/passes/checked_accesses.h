@@ -33,14 +33,24 @@ struct UncheckedAccess {
 
 /// Inside function bodies: `x[i]` becomes `::metalcpu_kernel::load(x, i, site)`, or
 /// store() when the element is assigned, or update() for `+=`, `++` and the like; `*p`
-/// becomes load(p, 0, site) (or store/update); `p->m` becomes load(p, 0, site).m; and
-/// `&x[i]` becomes address_of(x, i). The site is `::__mc_sites[n]`, entry n of
+/// becomes load(p, 0, site) (or store/update); `x[i].a.b` becomes load_member(x, i,
+/// ::__mc_member_n{}, site) (store_member, update_member; argument_member where an array member
+/// may be bound whole to a reference) and `p->a.b` load_member(p, 0, ...), which check the
+/// member's bytes alone; `&x[i]` becomes address_of(x, i) and `&x[i].a` member_address(x, i,
+/// ::__mc_member_n{}). The site is `::__mc_sites[n]`, entry n of
 /// Findings::accessSites, with Apple's columns: the assignment operator for stores, the
 /// accessed name for loads (a table of constants, so the fast path of an access stores nothing).
 /// Declarators (`float a[4]`) and lambda introducers are left alone. An access whose operand
 /// cannot be delimited (`f<T>(x)[i]`, `**p`) stays as written and is recorded in
 /// Findings::uncheckedAccesses, and the pass ends with one warning that counts them.
 void rewriteCheckedAccesses(PassContext& context);
+
+/// The C++ definitions of the member selectors `__mc_member_<i>` for `members` (Findings::
+/// memberSelectors): function objects that name member i of what they are given, `(e.a.b)`,
+/// one per distinct member so that every access to it shares one instantiation of
+/// checked.h's load_member() and its kin (a lambda per access made a validated ggml-style
+/// kernel's compile 1.7 times as long).
+std::string memberSelectorDefinitions(const std::vector<std::string>& members);
 
 /// The C++ definition of `__mc_sites` for `sites` (empty when there are none).
 std::string accessSiteTable(const std::vector<AccessSite>& sites, const FileTable& files);

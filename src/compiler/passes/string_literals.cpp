@@ -79,8 +79,108 @@ bool startsInitialiserList(const Unit& u, const std::set<std::size_t>& bodies, s
     return true;
 }
 
+/// Whether the data member at position `index` of the class `name` defined in the file, or the
+/// one called `member` when that is not empty, is declared a pointer (`constant const char*
+/// name;`): the literal that initialises it decays. False when it is not, or when the class
+/// cannot be read that simply: not defined exactly once, a template, with a base class, or a
+/// member declaration holding a template argument list, a nested class or an array of them.
+bool memberIsPointer(const Unit& u, const std::string& name, std::size_t index, const std::string& member) {
+    std::size_t open = kNoToken;
+    for (std::size_t k = 1; k + 1 < u.size(); ++k) {
+        if (!u[k].isIdentifier(name) || !(u[k - 1].isIdentifier("struct") || u[k - 1].isIdentifier("class")) ||
+            !u[k + 1].isPunct("{"))
+            continue;
+        if (open != kNoToken || (k >= 2 && u[k - 2].isPunct(">"))) return false; // twice, or a template
+        open = k + 1;
+    }
+    if (open == kNoToken || u.partner()[open] == kNoToken) return false;
+    const std::size_t close = u.partner()[open];
+    std::size_t position = 0;
+    for (std::size_t k = open + 1; k < close;) {
+        if ((u[k].isIdentifier("public") || u[k].isIdentifier("private") || u[k].isIdentifier("protected")) &&
+            u[k + 1].isPunct(":")) {
+            k += 2;
+            continue;
+        }
+        // One member declaration [k, e): up to its `;`, or a member function's body.
+        std::size_t e = k;
+        bool function = false;
+        for (; e < close && !u[e].isPunct(";"); ++e) {
+            const Token& t = u[e];
+            if (t.isPunct("<") || t.isIdentifier("struct") || t.isIdentifier("class") || t.isIdentifier("union") ||
+                t.isIdentifier("enum"))
+                return false;
+            function = function || t.isPunct("(");
+            if (t.isPunct("{") && function) {
+                e = u.partner()[e];
+                break;
+            }
+            if (opens(t)) e = u.partner()[e];
+        }
+        const bool data = !function && e > k && !u[k].isIdentifier("static") && !u[k].isIdentifier("using") &&
+                          !u[k].isIdentifier("typedef") && !u[k].isIdentifier("friend");
+        // Its declarators, between top-level commas: `float a, *p;` declares a float and a pointer.
+        for (std::size_t d = k; data && d < e;) {
+            bool pointer = false, array = false, initialiser = false;
+            std::size_t declared = kNoToken, next = d;
+            for (; next < e && !u[next].isPunct(","); ++next) {
+                initialiser = initialiser || u[next].isPunct("=") || u[next].isPunct("{");
+                if (!initialiser) {
+                    pointer = pointer || u[next].isPunct("*");
+                    array = array || u[next].isPunct("[");
+                    if (u[next].isIdentifier() && !array) declared = next;
+                }
+                if (opens(u[next])) next = u.partner()[next];
+            }
+            const bool found = member.empty() ? position == index : declared != kNoToken && u[declared].is(member);
+            if (found) return pointer && !array;
+            ++position;
+            d = next + 1;
+        }
+        k = e + 1;
+    }
+    return false;
+}
+
+/// Whether the literal at `first`, in the initialiser list opened at `list` inside the
+/// outermost list `outer` of a declaration whose type and declarator are written before it
+/// (`constant Entry table[] = {{"a", 1}}`, `Entry e{"a", 1}`), initialises a member the class
+/// declares a pointer: the list is one element's (as deep as the declarator's array bounds),
+/// and the literal is a whole element of it, or designated (`.name = "a"`).
+bool initialisesPointerMember(const Unit& u, std::size_t first, std::size_t end, std::size_t list, std::size_t outer,
+                              std::size_t declarationStart) {
+    // The declarator: the last name before `outer`, past its array bounds and `=`.
+    std::size_t k = outer;
+    if (k > 0 && u[k - 1].isPunct("=")) --k;
+    std::size_t bounds = 0;
+    while (k > 0 && u[k - 1].isPunct("]") && u.partner()[k - 1] != kNoToken) {
+        k = u.partner()[k - 1];
+        ++bounds;
+    }
+    if (k < 2 || !u[k - 1].isIdentifier() || !u[k - 2].isIdentifier() || k - 2 < declarationStart) return false;
+    const std::string& type = u[k - 2].spelling;
+    std::size_t depth = 0;
+    for (std::size_t o = list; o != outer; o = enclosingOpener(u, o)) {
+        if (o == kNoToken || !u[o].isPunct("{")) return false;
+        ++depth;
+    }
+    if (depth != bounds) return false;
+    // A whole element: after the list's `{` or a `,`, before a `,` or its `}`.
+    const Token& after = u[end];
+    if (!after.isPunct(",") && !after.isPunct("}")) return false;
+    if (first >= 3 && u[first - 1].isPunct("=") && u[first - 2].isIdentifier() && u[first - 3].isPunct("."))
+        return memberIsPointer(u, type, 0, u[first - 2].spelling);
+    if (!u[first - 1].isPunct(",") && !u[first - 1].isPunct("{")) return false;
+    std::size_t index = 0;
+    for (std::size_t t = list + 1; t < first; ++t) {
+        if (opens(u[t])) t = u.partner()[t];
+        else if (u[t].isPunct(",")) ++index;
+    }
+    return memberIsPointer(u, type, index, {});
+}
+
 /// Whether the literal starting at token `first` may be replaced by an object's name.
-bool decays(const Unit& u, const std::set<std::size_t>& bodies, std::size_t first) {
+bool decays(const Unit& u, const std::set<std::size_t>& bodies, std::size_t first, std::size_t end) {
     if (first > 0 && (u[first - 1].isIdentifier("extern") || u[first - 1].isIdentifier("operator"))) return false;
     std::size_t opener = enclosingOpener(u, first);
     // Inside an attribute or an operand that must be a literal, at any depth up to a brace.
@@ -91,15 +191,19 @@ bool decays(const Unit& u, const std::set<std::size_t>& bodies, std::size_t firs
     }
     if (opener != kNoToken && u[opener].isPunct("{") && startsInitialiserList(u, bodies, opener)) {
         // The outermost of nested initialiser lists says what is initialised.
+        const std::size_t list = opener;
         for (std::size_t outer = enclosingOpener(u, opener);
              outer != kNoToken && u[outer].isPunct("{") && startsInitialiserList(u, bodies, outer);
              outer = enclosingOpener(u, outer))
             opener = outer;
         const Token& before = u[opener - 1];
-        if (before.isPunct("=")) return declaresPointers(u, statementStart(u, opener - 1), opener - 1);
-        if (before.isIdentifier("return") || !(before.isIdentifier() || before.isPunct("]") || before.isPunct(">")))
+        if (before.isIdentifier("return") ||
+            !(before.isPunct("=") || before.isIdentifier() || before.isPunct("]") || before.isPunct(">")))
             return false; // an initialiser list whose type is not written here
-        return declaresPointers(u, statementStart(u, opener), opener);
+        const std::size_t start = statementStart(u, before.isPunct("=") ? opener - 1 : opener);
+        // A pointer declared, or a member of the class declared that the class declares a pointer.
+        return declaresPointers(u, start, before.isPunct("=") ? opener - 1 : opener) ||
+               initialisesPointerMember(u, first, end, list, opener, start);
     }
     // `char s[] = "abc";` initialises an array; `const char* s = "abc";` points.
     if (first >= 2 && u[first - 1].isPunct("=") && u[first - 2].isPunct("]"))
@@ -175,7 +279,7 @@ void rewriteStringLiterals(PassContext& c) {
             plain = plain && u[k].spelling.starts_with('"') && !c.edits.isRewritten(k);
             spelling += (k == first ? "" : " ") + u[k].spelling;
         }
-        if (!plain || !decays(u, bodies, first)) continue;
+        if (!plain || !decays(u, bodies, first, end)) continue;
         c.edits.replace(TokenRange{first, end}, "::" + name(spelling) + ".text");
     }
 }

@@ -14,7 +14,6 @@ static const ::mc_site __mc_sites[] = {
     {"validation_accesses.metal", "accesses", 23u, 13u},
     {"validation_accesses.metal", "accesses", 24u, 8u},
     {"validation_accesses.metal", "accesses", 24u, 10u},
-    {"validation_accesses.metal", "accesses", 25u, 27u},
     {"validation_accesses.metal", "accesses", 26u, 5u},
     {"validation_accesses.metal", "accesses", 28u, 39u},
     {"validation_accesses.metal", "accesses", 29u, 14u},
@@ -30,6 +29,9 @@ static const ::mc_site __mc_sites[] = {
     {"validation_accesses.metal", "rows", 49u, 24u},
     {"validation_accesses.metal", "rows", 49u, 53u},
 };
+struct __mc_member_0 { template <class E> constexpr decltype(auto) operator()(E&& e) const { return (e.mass); } };
+struct __mc_member_1 { template <class E> constexpr decltype(auto) operator()(E&& e) const { return (e.position); } };
+struct __mc_member_2 { template <class E> constexpr decltype(auto) operator()(E&& e) const { return (e.v); } };
 #line 3 "validation_accesses.metal"
 using namespace metal;
 
@@ -53,22 +55,34 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) {
                      uint l                                , [[maybe_unused]] const ::mc_group* __mc_group) {
     auto&& tile = ::metalcpu_kernel::threadgroup_object<float[4][8], 0x1ull>(__mc_group);
     float local[4] = {1, 2, 3, 4};
-    ::metalcpu_kernel::update(particles, i, ::__mc_sites[1]).mass += weight(weights, i);
-    ::metalcpu_kernel::store(particles, i, ::__mc_sites[2]).position = (transform * float4(::metalcpu_kernel::load(particles, i, ::__mc_sites[3]).position, 0, 1)).xy;
+    ::metalcpu_kernel::update_member(particles, i, ::__mc_member_0{}
+#line 18 "validation_accesses.metal"
+                 , ::__mc_sites[1]) += weight(weights, i);
+    ::metalcpu_kernel::store_member(particles, i, ::__mc_member_1{}
+#line 19 "validation_accesses.metal"
+                 , ::__mc_sites[2]) = (transform * float4(::metalcpu_kernel::argument_member(particles, i, ::__mc_member_1{}
+#line 19 "validation_accesses.metal"
+                                                             , ::__mc_sites[3]), 0, 1)).xy;
     ::metalcpu_kernel::store(::metalcpu_kernel::load(tile, l %__mc_div->* 4, ::__mc_sites[4]), l %__mc_div->* 8, ::__mc_sites[5]) = ::metalcpu_kernel::load(local, i & 3, ::__mc_sites[6]);
     ::metalcpu_kernel::store(shared, l, ::__mc_sites[7]) = ::metalcpu_kernel::load(::metalcpu_kernel::load(tile, 0, ::__mc_sites[8]), l %__mc_div->* 8, ::__mc_sites[9]);
     ::metalcpu_kernel::checked_ptr< Particle, 1> p = particles + i;
-    ::metalcpu_kernel::store(p, 0, ::__mc_sites[10]).mass = 1.0f;
+    ::metalcpu_kernel::store_member(p, 0, ::__mc_member_0{}
+#line 23 "validation_accesses.metal"
+       , ::__mc_sites[10]) = 1.0f;
     ::metalcpu_kernel::store(p, 0, ::__mc_sites[11]) = ::metalcpu_kernel::load(particles, 0, ::__mc_sites[12]);
-    ::metalcpu_kernel::checked_ptr< float, 1> m = &::metalcpu_kernel::load(p, 0, ::__mc_sites[13]).mass;
-    ++::metalcpu_kernel::update(m, 0, ::__mc_sites[14]);
+    ::metalcpu_kernel::checked_ptr< float, 1> m =::metalcpu_kernel::member_address(p, 0, ::__mc_member_0{}
+#line 25 "validation_accesses.metal"
+                          )   ;
+    ++::metalcpu_kernel::update(m, 0, ::__mc_sites[13]);
     atomic_fetch_add_explicit( ::metalcpu_kernel::address_of(counter, 0), 1u, memory_order_relaxed);
-    auto twice = [&](uint k) { return ::metalcpu_kernel::load(weights, k, ::__mc_sites[15]) * 2;
+    auto twice = [&](uint k) { return ::metalcpu_kernel::load(weights, k, ::__mc_sites[14]) * 2;
 #line 28 "validation_accesses.metal"
                                                       };
-    ::metalcpu_kernel::store(local, 0, ::__mc_sites[16]) = twice(i) + ::metalcpu_kernel::load(::metalcpu_kernel::load(transform, 1, ::__mc_sites[17]), 2, ::__mc_sites[18]);
+    ::metalcpu_kernel::store(local, 0, ::__mc_sites[15]) = twice(i) + ::metalcpu_kernel::load(::metalcpu_kernel::load(transform, 1, ::__mc_sites[16]), 2, ::__mc_sites[17]);
           ::metalcpu_kernel::checked_ptr<const uchar, 1> bytes = ::metalcpu_kernel::pointer_cast< ::metalcpu_kernel::checked_ptr<const uchar, 1>>(weights);
-    ::metalcpu_kernel::store(particles, i, ::__mc_sites[19]).mass = float(::metalcpu_kernel::load(bytes, 3, ::__mc_sites[20])) + ::metalcpu_kernel::load(local, 0, ::__mc_sites[21]);
+    ::metalcpu_kernel::store_member(particles, i, ::__mc_member_0{}
+#line 31 "validation_accesses.metal"
+                 , ::__mc_sites[18]) = float(::metalcpu_kernel::load(bytes, 3, ::__mc_sites[19])) + ::metalcpu_kernel::load(local, 0, ::__mc_sites[20]);
 }
 #endif
 #if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
@@ -76,14 +90,14 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) {
 template <typename T>
 T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) {
 #line 36 "validation_accesses.metal"
-                                  return ::metalcpu_kernel::load(values, 0, ::__mc_sites[22]);
+                                  return ::metalcpu_kernel::load(values, 0, ::__mc_sites[21]);
 #line 36 "validation_accesses.metal"
                                                     }
 #endif
 #if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
 #line 38 "validation_accesses.metal"
        void deduces(::metalcpu_kernel::checked_ptr< float, 1> data, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
-    ::metalcpu_kernel::store(data, i, ::__mc_sites[23]) = first(data) + first(data + 1);
+    ::metalcpu_kernel::store(data, i, ::__mc_sites[22]) = first(data) + first(data + 1);
 }
 #endif
 #line 43 "validation_accesses.metal"
@@ -98,7 +112,9 @@ namespace tables { constinit const int kOffsets[2] = {
 #line 47 "validation_accesses.metal"
        void rows(::metalcpu_kernel::checked_ptr< Row, 1> rows, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::checked_ptr<const float, 2> table = kTable;
-    ::metalcpu_kernel::store(::metalcpu_kernel::load(rows, i, ::__mc_sites[24]).v, i & 3, ::__mc_sites[25]) = ::metalcpu_kernel::load(table, i & 3, ::__mc_sites[26]) + float(::metalcpu_kernel::load(tables::kOffsets, i & 1, ::__mc_sites[27]));
+    ::metalcpu_kernel::store(::metalcpu_kernel::load_member(rows, i, ::__mc_member_2{}
+#line 49 "validation_accesses.metal"
+            , ::__mc_sites[23]), i & 3, ::__mc_sites[24]) = ::metalcpu_kernel::load(table, i & 3, ::__mc_sites[25]) + float(::metalcpu_kernel::load(tables::kOffsets, i & 1, ::__mc_sites[26]));
 }
 #endif
 #line 1 "<metalcpu generated>"

@@ -26,6 +26,7 @@ struct Accesses {
     std::vector<AccessSite> sites;
     std::vector<UncheckedAccess> unchecked;
     std::vector<std::string> messages;
+    std::vector<std::string> members; ///< Findings::memberSelectors
 };
 
 Accesses checkSource(std::string_view source) {
@@ -38,11 +39,15 @@ Accesses checkSource(std::string_view source) {
     PassContext context{unit, edits, p->diagnostics, options, found};
     edits.beginPass("checked-accesses");
     rewriteCheckedAccesses(context);
-    Accesses result{testing::render(p->tokens), found.accessSites, found.uncheckedAccesses, p->messages()};
+    Accesses result{testing::render(p->tokens), found.accessSites, found.uncheckedAccesses, p->messages(),
+                    found.memberSelectors};
     const std::string space = "::metalcpu_kernel::";
     for (std::size_t at; (at = result.output.find(space)) != std::string::npos;) result.output.erase(at, space.size());
     return result;
 }
+
+/// The selector of the `n`th distinct member the accesses name (checked_accesses.h).
+std::string member(int n) { return "::__mc_member_" + std::to_string(n) + "{}"; }
 
 /// The accesses of `body` (the body of a function f), with sites numbered from 0.
 std::string accesses(std::string_view body, std::vector<AccessSite>* sites = nullptr) {
@@ -148,7 +153,7 @@ TEST(CheckedAccesses, Subscripts) {
     EXPECT_EQ(accesses("a[i] += 1; ++b[j]; c[k]--;"),
               "void f() {update(a, i, ::__mc_sites[0]) += 1; ++update(b, j, ::__mc_sites[1]); "
               "update(c, k, ::__mc_sites[2])--;}");
-    EXPECT_EQ(accesses("p[i].x = 1;"), "void f() {store(p, i, ::__mc_sites[0]).x = 1;}");
+    EXPECT_EQ(accesses("p[i].x = 1;"), "void f() {store_member(p, i, " + member(0) + ", ::__mc_sites[0]) = 1;}");
     EXPECT_EQ(accesses("t[y][x] = 0;"), "void f() {store(load(t, y, ::__mc_sites[0]), x, ::__mc_sites[1]) = 0;}");
     // A condition's parentheses are no operand's: the `++` after them is the next statement's.
     EXPECT_EQ(accesses("if (a[i]) ++n; while (b[j]) --n;"),
@@ -160,16 +165,19 @@ TEST(CheckedAccesses, Subscripts) {
 // Test *p, p->m and &x[i].
 TEST(CheckedAccesses, DereferencesAndAddresses) {
     EXPECT_EQ(accesses("*p = *q;"), "void f() {store(p, 0, ::__mc_sites[0]) = load(q, 0, ::__mc_sites[1]);}");
-    EXPECT_EQ(accesses("p->m = 1;"), "void f() {store(p, 0, ::__mc_sites[0]).m = 1;}");
+    EXPECT_EQ(accesses("p->m = 1;"), "void f() {store_member(p, 0, " + member(0) + ", ::__mc_sites[0]) = 1;}");
     EXPECT_EQ(accesses("auto q = &a[i];"), "void f() {auto q = address_of(a, i);}");
     EXPECT_EQ(accesses("auto q = &(a[i]);"), "void f() {auto q = (address_of(a, i));}");
-    // Where the element is not the `&`'s whole operand, it is named (as a load) and its address
-    // or its member's taken.
+    // A member's address reads nothing; where the element is not the `&`'s whole operand, it
+    // is named (as a load) and its address taken.
     EXPECT_EQ(accesses("auto q = &a[i].x; auto r = &b[i][j];"),
-              "void f() {auto q = &load(a, i, ::__mc_sites[0]).x; auto r = address_of(load(b, i, ::__mc_sites[1]), j);}");
+              "void f() {auto q = member_address(a, i, " + member(0) +
+                  "); auto r = address_of(load(b, i, ::__mc_sites[0]), j);}");
+    EXPECT_EQ(accesses("auto q = &p->a.b;"), "void f() {auto q = member_address(p, 0, " + member(0) + ");}");
     // Parenthesised and cast operands.
-    EXPECT_EQ(accesses("(p + 1)->m = 1;"), "void f() {store((p + 1), 0, ::__mc_sites[0]).m = 1;}");
-    EXPECT_EQ(accesses("x = static_cast<T*>(q)->m;"), "void f() {x = load(static_cast<T*>(q), 0, ::__mc_sites[0]).m;}");
+    EXPECT_EQ(accesses("(p + 1)->m = 1;"), "void f() {store_member((p + 1), 0, " + member(0) + ", ::__mc_sites[0]) = 1;}");
+    EXPECT_EQ(accesses("x = static_cast<T*>(q)->m;"),
+              "void f() {x = load_member(static_cast<T*>(q), 0, " + member(0) + ", ::__mc_sites[0]);}");
     EXPECT_EQ(accesses("x = reinterpret_cast<T*>(q)[i];"),
               "void f() {x = load(reinterpret_cast<T*>(q), i, ::__mc_sites[0]);}");
     // Dereferences of a named cast (PyTorch's c10/metal/indexing.h) and after a C cast and in
@@ -201,6 +209,54 @@ TEST(CheckedAccesses, DereferencesAndAddresses) {
 }
 
 // Test that declarators, lambda introducers, attributes and multiplications stay.
+// Test that a member access names the member through the element (checked.h checks the
+// member's bytes alone): nested members, members after `->` and after a subscript of a member
+// array, with the site of the access; that a member function call stops the members (its
+// object is the element, loaded whole); that unevaluated operands keep the element's load
+// (a checked array would change their type); and that a whole argument of a call keeps an
+// array member an array (argument_member), which a reference to an array may bind.
+TEST(CheckedAccesses, Members) {
+    std::vector<AccessSite> sites;
+    EXPECT_EQ(accesses("x = p[i].a.b;", &sites),
+              "void f() {x = load_member(p, i, " + member(0) + ", ::__mc_sites[0]);}");
+    ASSERT_EQ(sites.size(), 1u);
+    EXPECT_EQ(sites[0].column, 15u) << "a load's site is the accessed name";
+    EXPECT_EQ(accesses("p->m[j] += 1;"),
+              "void f() {update(load_member(p, 0, " + member(0) + ", ::__mc_sites[0]), j, ::__mc_sites[1]) += 1;}");
+    EXPECT_EQ(accesses("q = x[ib].qs + 8;"), "void f() {q = load_member(x, ib, " + member(0) + ", ::__mc_sites[0]) + 8;}");
+    EXPECT_EQ(accesses("x = p[i].s[j].d;"),
+              "void f() {x = load_member(load_member(p, i, " + member(0) + ", ::__mc_sites[0]), j, " + member(1) +
+                  ", ::__mc_sites[1]);}");
+    EXPECT_EQ(accesses("x = p[i].q->d;"),
+              "void f() {x = load_member(load_member(p, i, " + member(0) + ", ::__mc_sites[0]), 0, " + member(1) +
+                  ", ::__mc_sites[1]);}");
+    EXPECT_EQ(accesses("++p[i].n;"), "void f() {++update_member(p, i, " + member(0) + ", ::__mc_sites[0]);}");
+    // One selector per distinct member, defined before the file's code.
+    const Accesses shared = checkSource("void f() { x = p[i].a.b + q->a.b + p[j].c; }");
+    EXPECT_EQ(shared.members, (std::vector<std::string>{"a.b", "c"}));
+    EXPECT_EQ(memberSelectorDefinitions(shared.members),
+              "struct __mc_member_0 { template <class E> constexpr decltype(auto) operator()(E&& e) const { return "
+              "(e.a.b); } };\n"
+              "struct __mc_member_1 { template <class E> constexpr decltype(auto) operator()(E&& e) const { return "
+              "(e.c); } };\n");
+    // A member function's object is the element.
+    EXPECT_EQ(accesses("x = p[i].f(); y = p[i].a.g();"),
+              "void f() {x = load(p, i, ::__mc_sites[0]).f(); y = load_member(p, i, " + member(0) +
+                  ", ::__mc_sites[1]).g();}");
+    EXPECT_EQ(accesses("x = p->f();"), "void f() {x = load(p, 0, ::__mc_sites[0]).f();}");
+    // Unevaluated operands.
+    EXPECT_EQ(accesses("x = sizeof(p[0].qs) + sizeof p->qs; decltype(p[0].d) y;"),
+              "void f() {x = sizeof(load(p, 0, ::__mc_sites[0]).qs) + sizeof load(p, 0, ::__mc_sites[1]).qs; "
+              "decltype(load(p, 0, ::__mc_sites[2]).d) y;}");
+    // Whole arguments of calls and initialisers of references.
+    EXPECT_EQ(accesses("copy(b->file, s); g(p[i].qs + 1);"),
+              "void f() {copy(argument_member(b, 0, " + member(0) + ", ::__mc_sites[0]), s); g(load_member(p, i, " +
+                  member(1) + ", ::__mc_sites[1]) + 1);}");
+    EXPECT_EQ(accesses("auto& q = p[i].qs; auto r = p[i].qs;"),
+              "void f() {auto& q = argument_member(p, i, " + member(0) + ", ::__mc_sites[0]); auto r = load_member(p, i, " +
+                  member(0) + ", ::__mc_sites[1]);}");
+}
+
 TEST(CheckedAccesses, LeavesDeclarationsAlone) {
     EXPECT_EQ(accesses("float a[4] = {1, 2, 3, 4};"), "void f() {float a[4] = {1, 2, 3, 4};}");
     EXPECT_EQ(accesses("vec<float, 2> v[2];"), "void f() {vec<float, 2> v[2];}");
@@ -263,7 +319,7 @@ TEST(CheckedAccesses, OperandsTheUnitDelimits) {
         {"x = (float*)y;", "x = (float*)y;"},
         {"x = a++ * b; y = ++*p;", "x = a++ * b; y = ++update(p, 0, ::__mc_sites[0]);"},
         {"x = *f<T>(p);", "x = load(f<T>(p), 0, ::__mc_sites[0]);"},
-        {"x = a > (p)->m;", "x = a > load((p), 0, ::__mc_sites[0]).m;"},
+        {"x = a > (p)->m;", "x = a > load_member((p), 0, ::__mc_member_0{}, ::__mc_sites[0]);"},
         {"auto g = [](int k) mutable noexcept(true) -> int { return k; };",
          "auto g = [](int k) mutable noexcept(true) -> int { return k; };"},
         {"auto g = [](T k) noexcept(true) -> T { return k; };", "auto g = [](T k) noexcept(true) -> T { return k; };"},

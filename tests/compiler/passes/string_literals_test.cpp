@@ -44,6 +44,31 @@ TEST(StringLiterals, ArrayInitialisersAndLiteralOperandsStay) {
         EXPECT_EQ(literals(kept), kept);
 }
 
+// Test that a literal in a braced initialiser of a class the file defines becomes its
+// object's name where the member it initialises is declared a pointer, by position or by
+// designator, in an array of the class or one object (s29-literals' open case), and stays a
+// literal where the member is an array, where the class cannot be read simply (a template, a
+// base class) or where the list is not one element's (brace elision).
+TEST(StringLiterals, PointerMembersOfBracedInitialisers) {
+    const std::string named = "struct Entry { int value; constant const char* name; char tag[4]; };\n";
+    EXPECT_EQ(literals(named + "constant Entry t[] = {{1, \"a\", \"b\"}, {2, \"c\"}};"),
+              named + "constant Entry t[] = {{1, ::__mc_string_0.text, \"b\"}, {2, ::__mc_string_1.text}};");
+    EXPECT_EQ(literals(named + "void f() { Entry e{1, \"a\"}; Entry g = {.value = 2, .name = \"b\", .tag = \"c\"}; }"),
+              named + "void f() { Entry e{1, ::__mc_string_0.text}; Entry g = {.value = 2, .name = ::__mc_string_1.text, "
+                      ".tag = \"c\"}; }");
+    const std::string functions =
+        "struct Msg { Msg() = default; int f(int x) { return x; } char a[2], *p; private: constant const char* text; };\n";
+    EXPECT_EQ(literals(functions + "constant Msg m = {\"x\", \"y\", \"z\"};"),
+              functions + "constant Msg m = {\"x\", ::__mc_string_0.text, ::__mc_string_1.text};");
+    for (const char* kept : {
+             "struct E { char tag[4]; int v; }; constant E t[] = {{\"ab\", 1}};",
+             "template <class T> struct E { const char* s; }; constant E<int> t = {\"ab\"};",
+             "struct B {}; struct E : B { const char* s; }; constant E t = {{}, \"ab\"};",
+             "struct E { const char* s; int v; }; constant E t[] = {\"ab\", 1};",
+         })
+        EXPECT_EQ(literals(kept), kept);
+}
+
 // Test that __func__ in a free function's body becomes the object of the function's name,
 // but not in a lambda's body, where it names the lambda's operator.
 TEST(StringLiterals, FunctionNames) {

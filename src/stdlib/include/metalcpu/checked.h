@@ -38,6 +38,23 @@ template <> struct size_or_one<const void> { static constexpr mc_u64 value = 1; 
 template <class T, int Space>
 struct checked_ptr;
 
+/// An address made from an integer, as a checked pointer's bits: tagged as the binding of this
+/// dispatch whose bound range holds it (at most 31 compares, once per conversion), so that it
+/// is checked as a pointer derived from that argument is, inline, and a report names the
+/// argument; untagged when no bound range holds it (another part of a buffer, threadgroup
+/// memory, a program-scope constant, an address read from memory), so that each access looks
+/// it up by address among the live buffers and this group's threadgroup memory.
+inline mc_u64 bound_address_bits(mc_u64 address) {
+    const mc_group* group = g_services->current_group();
+    if (!group || !group->dispatch) return address;
+    for (const mc_u64 bits : group->dispatch->checked_buffers) {
+        const mc_region& region = g_regions[bits >> METALCPU_REGION_TAG_SHIFT];
+        if ((bits >> METALCPU_REGION_TAG_SHIFT) != 0 && address - region.begin < region.length)
+            return (bits & ~kAddressMask) | address;
+    }
+    return address;
+}
+
 /// Where the bits of every checked pointer live. `address` is written only by the conversion
 /// from a raw pointer, which is constexpr so that a program-scope constant can hold an address
 /// (`constant const char* constant names[] = {"a", "b"};`, `constant float* constant p =
@@ -109,12 +126,12 @@ struct checked_ptr : checked_parent<T, Space>::type {
         bits = reinterpret_cast<mc_u64>(raw);
     }
     /// An integer made back into a pointer (`(device atomic_uint*)address`, whatever the
-    /// integer's type): untagged, so each access looks the address up among the live buffers
-    /// and this group's threadgroup memory, as for a raw pointer cast.
+    /// integer's type), and a raw pointer cast (pointer_cast()): tagged as the binding whose
+    /// range holds the address, else untagged (bound_address_bits()).
     template <class I>
         requires ::metal::is_integral<I>::value
     explicit checked_ptr(I value) {
-        bits = static_cast<mc_u64>(value);
+        bits = bound_address_bits(static_cast<mc_u64>(value));
     }
 
     static checked_ptr from_bits(mc_u64 value) {
@@ -235,14 +252,13 @@ inline constexpr mc_site kUnknownSite = {"", "", 0, 0};
     return g_services->validation_fault(pointer, offset, size, op, site);
 }
 
-/// The object at `p + index`, after checking that it lies inside p's region. When it does
-/// not, the runtime reports the access and says what to touch instead.
-template <class T, int S>
-__attribute__((always_inline)) inline T& checked_element(checked_ptr<T, S> p, long long index, mc_u32 op,
-                                                         const mc_site& site) {
-    const mc_u64 offset = static_cast<mc_u64>(index) * sizeof(T);
-    const mc_region& region = g_regions[p.bits >> METALCPU_REGION_TAG_SHIFT];
-    const mc_u64 into = ((p.bits & kAddressMask) - region.begin) + offset;
+/// The object of type T `offset` bytes past the pointer whose bits are `bits`, after checking
+/// that all its bytes lie inside the pointer's region. When they do not, the runtime reports
+/// the access (offset and size: the object's own bytes) and says what to touch instead.
+template <class T>
+__attribute__((always_inline)) inline T& checked_object(mc_u64 bits, mc_u64 offset, mc_u32 op, const mc_site& site) {
+    const mc_region& region = g_regions[bits >> METALCPU_REGION_TAG_SHIFT];
+    const mc_u64 into = ((bits & kAddressMask) - region.begin) + offset;
     // The object fits when it starts at one of the first `span` bytes of a region at least
     // its size. Both depend on the region alone: in a loop over one pointer the compiler
     // computes them once (and -funswitch-loops drops the second), so an access costs an add,
@@ -252,7 +268,14 @@ __attribute__((always_inline)) inline T& checked_element(checked_ptr<T, S> p, lo
     const mc_u64 span = region.length - (sizeof(T) - 1);
     if (__builtin_expect((into < span) & (region.length >= sizeof(T)), 1))
         return *reinterpret_cast<T*>(region.begin + into); // the address, modulo 2^64
-    return *static_cast<T*>(report_fault(p.bits, offset, sizeof(T), op, &site));
+    return *static_cast<T*>(report_fault(bits, offset, sizeof(T), op, &site));
+}
+
+/// The object at `p + index`, after checking that it lies inside p's region.
+template <class T, int S>
+__attribute__((always_inline)) inline T& checked_element(checked_ptr<T, S> p, long long index, mc_u32 op,
+                                                         const mc_site& site) {
+    return checked_object<T>(p.bits, static_cast<mc_u64>(index) * sizeof(T), op, site);
 }
 
 /// Element `index` of a named array (constexpr: constant expressions index constexpr arrays
@@ -379,6 +402,137 @@ __attribute__((always_inline)) inline decltype(auto) update(P p, I i, const mc_s
 template <class T, int S, class I>
 __attribute__((always_inline)) inline checked_ptr<T, S> address_of(checked_ptr<T, S> p, I i) {
     return p + static_cast<long long>(i);
+}
+
+// ---- Members ---------------------------------------------------------------------------
+// `x[i].a.b` becomes load_member(x, i, select, site) (store_member and update_member as for
+// elements) and `p->a.b` load_member(p, 0, select, site), where select is a function object
+// the translator defines once per distinct member, `(e.a.b)` of what it is given
+// (compiler/passes/checked_accesses.h): the member is named through the element without
+// reading it, so the check covers the member's own bytes, as a GPU's access
+// does (the last block's first member near a buffer's end is in bounds though the whole block
+// is not). A member that is an array is not accessed at all: it becomes a checked array of
+// the pointer's region, so `x[i].qs + 8` reads nothing and keeps the buffer's tag, and
+// `x[i].qs[j]` checks the element against the buffer. `&x[i].a` is member_address(x, i,
+// select): a checked pointer to the member, tagged as x.
+
+template <class P> struct pointee_of;
+template <class T, int S> struct pointee_of<checked_ptr<T, S>> {
+    using type = T;
+    static constexpr int space = S;
+};
+template <class A, int S> struct pointee_of<checked_array<A, S>> {
+    using type = typename array_traits<A>::element;
+    static constexpr int space = S;
+};
+
+/// Whether the T at `offset` bytes past the pointer with bits `bits` lies inside its region
+/// (checked_object()'s test, without a report).
+template <class T>
+__attribute__((always_inline)) inline bool inside_region(mc_u64 bits, mc_u64 offset) {
+    const mc_region& region = g_regions[bits >> METALCPU_REGION_TAG_SHIFT];
+    const mc_u64 into = ((bits & kAddressMask) - region.begin) + offset;
+    return (into < region.length - (sizeof(T) - 1)) & (region.length >= sizeof(T));
+}
+
+/// The member `select` names in element `index` of checked pointer (or checked array) `p`: its
+/// byte offset in the element, or none when it does not lie in the element (a static data
+/// member, which is not in the buffer).
+template <class P, class Select>
+struct member_place {
+    using element = typename pointee_of<remove_cvref<P>>::type;
+    using type = typename remove_reference<decltype(::metal::declval<Select&>()(::metal::declval<element&>()))>::type;
+    static constexpr int space = pointee_of<remove_cvref<P>>::space;
+
+    mc_u64 bits;   ///< the element's: p's bits moved to it
+    type* address; ///< the member's, untagged
+    bool own;      ///< the member lies inside the element
+
+    __attribute__((always_inline)) member_place(const P& p, long long index, Select& select)
+        : bits(p.bits + static_cast<mc_u64>(index) * sizeof(element)) {
+        // Names the element and its member; reads nothing (the offset is a constant).
+        element& e = *reinterpret_cast<element*>(bits & kAddressMask);
+        address = __builtin_addressof(select(e));
+        const mc_u64 offset = reinterpret_cast<mc_u64>(address) - reinterpret_cast<mc_u64>(&e);
+        own = offset <= sizeof(element) && sizeof(type) <= sizeof(element) - offset;
+    }
+    mc_u64 offset() const { return reinterpret_cast<mc_u64>(address) - (bits & kAddressMask); }
+};
+
+/// Reads the member (an array: none of it), as described above. Where `ArraysAsArrays`, an array
+/// member stays the array, untagged, so that it binds to a reference to an array (a whole
+/// argument of a call); a pointer it decays to is then looked up by address at each access.
+template <bool ArraysAsArrays = false, class P, class I, class Select>
+    requires checked_pointer<P>
+__attribute__((always_inline)) inline decltype(auto) checked_member(const P& p, I index, Select select, mc_u32 op,
+                                                                    const mc_site& site) {
+    const member_place<P, Select> place(p, static_cast<long long>(index), select);
+    using M = typename member_place<P, Select>::type;
+    constexpr int S = member_place<P, Select>::space;
+    if constexpr (array_traits<M>::is_array && ArraysAsArrays) {
+        return *place.address;
+    } else if constexpr (array_traits<M>::is_array) {
+        using E = typename array_traits<M>::element;
+        E* data = reinterpret_cast<E*>(place.address);
+        if (!place.own) return checked_array<M, S>::at(0, data, false); // untagged: looked up by address
+        const bool inside = inside_region<M>(place.bits, place.offset());
+        return checked_array<M, S>::at(place.bits & ~kAddressMask, data, inside);
+    } else {
+        if (!place.own) return *place.address;
+        return checked_object<M>(place.bits, place.offset(), op, site);
+    }
+}
+template <class P, class I, class Select>
+    requires checked_pointer<P>
+__attribute__((always_inline)) inline auto member_address(const P& p, I index, Select select) {
+    const member_place<P, Select> place(p, static_cast<long long>(index), select);
+    using Pointer = checked_ptr<typename member_place<P, Select>::type, member_place<P, Select>::space>;
+    if (!place.own) return Pointer::from_bits(reinterpret_cast<mc_u64>(place.address));
+    return Pointer::from_bits(place.bits + place.offset());
+}
+
+/// Members of what is not a checked pointer: a named array's element is checked by index, as
+/// load() checks it; anything else is the plain member access (of a copy, where the element
+/// is a temporary, so that no reference to it outlives it).
+template <bool ArraysAsArrays = false, class X, class I, class Select>
+    requires(!checked_pointer<X> && !array_lvalue<X &&>)
+__attribute__((always_inline)) constexpr decltype(auto) checked_member(X&& x, I&& index, Select select, mc_u32,
+                                                                       const mc_site&) {
+    using Element = decltype(static_cast<X&&>(x)[static_cast<I&&>(index)]);
+    if constexpr (!__is_same(Element, typename remove_reference<Element>::type)) {
+        return select(static_cast<X&&>(x)[static_cast<I&&>(index)]);
+    } else {
+        auto element = static_cast<X&&>(x)[static_cast<I&&>(index)];
+        return remove_cvref<decltype(select(element))>(select(element));
+    }
+}
+template <bool ArraysAsArrays = false, class E, decltype(sizeof 0) N, class I, class Select>
+__attribute__((always_inline)) constexpr decltype(auto) checked_member(E (&x)[N], I index, Select select, mc_u32 op,
+                                                                       const mc_site& site) {
+    return select(checked_array_element(x, static_cast<long long>(index), op, site));
+}
+template <class X, class I, class Select>
+__attribute__((always_inline)) constexpr decltype(auto) load_member(X&& x, I&& index, Select select, const mc_site& site) {
+    return checked_member(static_cast<X&&>(x), static_cast<I&&>(index), select, MC_OP_LOAD, site);
+}
+template <class X, class I, class Select>
+__attribute__((always_inline)) constexpr decltype(auto) argument_member(X&& x, I&& index, Select select,
+                                                                        const mc_site& site) {
+    return checked_member<true>(static_cast<X&&>(x), static_cast<I&&>(index), select, MC_OP_LOAD, site);
+}
+template <class X, class I, class Select>
+__attribute__((always_inline)) constexpr decltype(auto) store_member(X&& x, I&& index, Select select, const mc_site& site) {
+    return checked_member(static_cast<X&&>(x), static_cast<I&&>(index), select, MC_OP_STORE, site);
+}
+template <class X, class I, class Select>
+__attribute__((always_inline)) constexpr decltype(auto) update_member(X&& x, I&& index, Select select,
+                                                                      const mc_site& site) {
+    return checked_member(static_cast<X&&>(x), static_cast<I&&>(index), select, MC_OP_LOAD | MC_OP_STORE, site);
+}
+template <class X, class I, class Select>
+    requires(!checked_pointer<X>)
+__attribute__((always_inline)) constexpr auto member_address(X&& x, I&& index, Select select) {
+    return __builtin_addressof(select(static_cast<X&&>(x)[static_cast<I&&>(index)]));
 }
 
 /// `reinterpret_cast<device T*>(p)` and friends, when the target is a checked pointer.
