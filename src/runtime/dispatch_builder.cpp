@@ -215,12 +215,18 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
             }
             const std::uint64_t space = length - binding.offset;
             dispatch.parameters.buffer_lengths[param.index] = space;
-            if (param.is_reference && space < param.pointee_size)
-                return reject(arguments(1055), function + "argument " + param.name + "[0] from Buffer(" + index +
-                                                   ") with offset(" + std::to_string(binding.offset) +
-                                                   ") and length(" + std::to_string(length) + ") has space for " +
-                                                   std::to_string(space) + " bytes, but argument has a length(" +
-                                                   std::to_string(param.pointee_size) + ").");
+            if (param.is_reference && space < param.pointee_size) {
+                const std::string tooSmall = function + "argument " + param.name + "[0] from Buffer(" + index +
+                                             ") with offset(" + std::to_string(binding.offset) + ") and length(" +
+                                             std::to_string(length) + ") has space for " + std::to_string(space) +
+                                             " bytes, but argument has a length(" +
+                                             std::to_string(param.pointee_size) + ").";
+                // Under shader validation the kernel runs, as on a Mac with the layer off, and
+                // its instrumented load of the object is reported (and zero-filled). Without
+                // validation the command buffer fails: the kernel would read past the bytes.
+                if (!validated) return reject(arguments(1055), tooSmall);
+                if (layerRejects(arguments(1055), tooSmall)) return false;
+            }
         } else if (param.kind == MC_PARAM_THREADGROUP) {
             std::uint64_t length = bindings.threadgroupLengths[param.index];
             // As for buffers: the layer objects, Metal runs. llama.cpp binds 0 bytes to a

@@ -108,6 +108,10 @@ kernel void guarded_product(device float* out [[buffer(0)]], device const float*
 kernel void load_reversed(device const float* last [[buffer(0)]], device float* out [[buffer(1)]], constant int& extra [[buffer(2)]], uint i [[thread_position_in_grid]]) {
     out[i] = last[-int(i) - extra];
 }
+struct Wide { float a[4]; float b[12]; };
+kernel void wide_argument(constant Wide& args [[buffer(0)]], device float* out [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    out[i] = args.a[i % 4] + args.b[11];
+}
 )";
 
 constexpr int kMemberLine = 44, kTableLine = 49, kThreadLine = 54, kHeldLine = 57;
@@ -244,6 +248,40 @@ TEST_F(ShaderValidation, BelowTheBindOffsetInsideTheBufferIsValid) {
         EXPECT_EQ(got[0].offset, count * sizeof(float));
         EXPECT_EQ(got[0].threadPositionInGrid, (validation::Position{0, 0, 0}));
     }
+}
+
+// Test that a `constant T&` argument bound to fewer bytes than T runs under shader
+// validation, as on a Mac with the debug layer off, and its load past the bytes is reported
+// (zero-filled), not a failed command buffer that a test listener would not see. Over group
+// shapes; without validation the command buffer fails (the debug layer's check, below).
+TEST_F(ShaderValidation, ReferenceArgumentTooShortIsReported) {
+    for (const Shape shape : {Shape{1, 1}, Shape{7, 3}, Shape{33, 32}}) {
+        SCOPED_TRACE(std::to_string(shape.count) + " by " + std::to_string(shape.group));
+        const float bytes[4] = {1, 2, 3, 4}; // 16 of the 64 bytes the argument needs
+        MTL::Buffer* out = buffer(shape.count * sizeof(float));
+        MTL::CommandBuffer* commands =
+            dispatch(kernel("wide_argument"), shape.count, shape.group, [&](MTL::ComputeCommandEncoder* e) {
+                e->setBytes(bytes, sizeof bytes, 0);
+                e->setBuffer(out, 0, 1);
+            });
+        EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+        std::vector<ShaderValidationReport> got = reports();
+        ASSERT_FALSE(got.empty());
+        EXPECT_EQ(got[0].kind, ReportKind::OutOfBounds);
+        EXPECT_EQ(got[0].addressSpace, AddressSpace::Constant);
+        EXPECT_EQ(got[0].access, Access::Load);
+        EXPECT_EQ(got[0].argumentName, "args");
+        EXPECT_EQ(got[0].bufferLength, sizeof bytes);
+        for (NS::UInteger i = 0; i < shape.count; ++i) ASSERT_EQ(floats(out)[i], 0.0f) << "zero-filled, thread " << i;
+    }
+    configure(val::ShaderValidationSettings{});
+    const float bytes[4] = {1, 2, 3, 4};
+    MTL::Buffer* out = buffer(sizeof(float));
+    MTL::CommandBuffer* plain = dispatch(kernel("wide_argument"), 1, 1, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBytes(bytes, sizeof bytes, 0);
+        e->setBuffer(out, 0, 1);
+    });
+    EXPECT_EQ(plain->status(), MTL::CommandBufferStatusError);
 }
 
 // Test that every thread of a far-out store is counted under one report, without a crash.
