@@ -70,7 +70,11 @@ CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>
     limits.fileSizeBytes = fileSizeBytes;
     readable.insert(readable.end(), tools.programFiles.begin(), tools.programFiles.end());
     limits.files = support::FileAccess{std::move(readable), {scratch.path()}};
-    support::ProcessResult run = support::runProcess(argv, workingDirectory, limits, {"TMPDIR=" + scratch.path()});
+    // LC_ALL=C: GCC quotes names with ASCII quotes, as Metal's compiler does, instead of the
+    // locale's curly ones, which programs reading the log with NS::ASCIIStringEncoding (VkFFT)
+    // would get as NULL.
+    support::ProcessResult run =
+        support::runProcess(argv, workingDirectory, limits, {"TMPDIR=" + scratch.path(), "LC_ALL=C"});
     if (!run.started) return CompileResult{false, (run.output.empty() ? "cannot run " + argv[0] : run.output) + "\n"};
     // On success the output is the compiler's warnings, if it was asked for any.
     const bool ok = run.exitCode == 0 && !run.timedOut && !run.outOfCpuTime;

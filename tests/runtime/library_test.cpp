@@ -109,6 +109,25 @@ TEST_F(LibraryTest, UnknownFunctionIsNull) {
     library->release();
 }
 
+// Test that compile errors are ASCII under a UTF-8 locale (GCC would quote names with curly
+// quotes): programs read the log with NS::ASCIIStringEncoding (VkFFT), which gives NULL for
+// anything else, as Metal's ASCII-quoted messages never do.
+TEST_F(LibraryTest, CompileErrorsAreAscii) {
+    ScopedEnvironmentVariable locale("LC_ALL", "C.UTF-8");
+    const char* source = "#include <metal_stdlib>\n"
+                         "using namespace metal;\n"
+                         "kernel void broken(device float* out [[buffer(0)]]) {\n"
+                         "    out[0] = undefined_name;\n"
+                         "}\n";
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newLibrary(string(source), nullptr, &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    const std::string description = text(error->localizedDescription());
+    EXPECT_NE(description.find("'undefined_name'"), std::string::npos) << description;
+    for (const char c : description) ASSERT_LT(static_cast<unsigned char>(c), 0x80u) << description;
+    EXPECT_NE(error->localizedDescription()->cString(NS::ASCIIStringEncoding), nullptr);
+}
+
 // Test that a compile error gives nullptr and an NS::Error pointing at program_source:LINE:COL.
 TEST_F(LibraryTest, CompileErrorPointsAtProgramSource) {
     const char* source = "#include <metal_stdlib>\n"
