@@ -407,11 +407,14 @@ void Unit::classify() {
             }
             if (roles_[i] == TokenRole::Keyword) continue;
             // A declared name: after a type (a name, `>`, or a `*`/`&` after one at the start
-            // of a declaration) and before what follows a declarator.
+            // of a declaration) and before what follows a declarator. A `(` after it holds a
+            // direct initialiser (`float4 acc(0.0f)`, `block_reducer<T, N> r(shared)`) or, in
+            // `T f(U);`, parameters: either way the name is declared, not called. Where no
+            // declaration can start (`x = a < b > f(c)`, `y = a * g(b)`) it is called.
             const Token& next = at(t, i + 1);
             const bool endsDeclarator = next.isPunct("=") || next.isPunct(";") || next.isPunct(",") ||
                                         next.isPunct("[") || next.isPunct("{") || next.isPunct(")") ||
-                                        next.isPunct(":");
+                                        next.isPunct(":") || next.isPunct("(");
             if (roles_[i] == TokenRole::Name && endsDeclarator && i > 0) {
                 bool declares = false;
                 // `float (*p)[4]`, `void (*f)(int)`: a pointer to an array or a function, its
@@ -470,9 +473,11 @@ void Unit::classify() {
                 }
                 if (declares) roles_[i] = TokenRole::Declarator;
                 if (declares && group != kNoToken) {
-                    // `T (*p)[2]`: read as a call of `T` before the name was known, it is none.
+                    // `T (*p)[2]`, `device T (&t)[4]`: read as a call of `T`, or as a name
+                    // declared with a direct initialiser, before the name was known, it is neither.
                     roles_[group] = TokenRole::Unknown;
-                    if (roles_[group - 1] == TokenRole::Callee) roles_[group - 1] = TokenRole::Name;
+                    if (roles_[group - 1] == TokenRole::Callee || roles_[group - 1] == TokenRole::Declarator)
+                        roles_[group - 1] = TokenRole::Name;
                 }
             }
             continue;
@@ -497,6 +502,9 @@ void Unit::classify() {
                 continue;
             }
             if (prev.isIdentifier() && ownsParentheses(prev)) continue;
+            // A declarator's parameters or direct initialiser: no call, and no cast even where a
+            // specifier follows them (`void g(int) const;`).
+            if (prev.isIdentifier() && roles_[i - 1] == TokenRole::Declarator) continue;
             if (prev.isIdentifier() && (roles_[i - 1] == TokenRole::Name || roles_[i - 1] == TokenRole::QualifiedPart ||
                                         roles_[i - 1] == TokenRole::Member)) {
                 // A member or qualified callee keeps its role: `a.f()` and `ns::f()` do not

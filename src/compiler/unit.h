@@ -185,10 +185,6 @@ public:
     /// The innermost function (Module::functions index) whose body holds token `i`, or kNoToken.
     std::size_t functionAt(std::size_t i) const;
 
-    /// Whether a declaration can start with the type whose last name is at `typeEnd` (where a
-    /// statement, a parameter or a member starts).
-    bool startsDeclaration(std::size_t typeEnd) const;
-
 private:
     void classify();
     /// Whether the `(` at `open` starts a C-style cast `(type)operand`, judged by the group
@@ -200,6 +196,9 @@ private:
     /// Dereference or AddressOf for the `*` or `&` at `i` where it is a unary operator, judged
     /// after every other role is known (a declarator's `*` is none).
     TokenRole unaryRole(std::size_t i) const;
+    /// Whether a declaration can start with the type whose last name is at `typeEnd` (where a
+    /// statement, a parameter or a member starts).
+    bool startsDeclaration(std::size_t typeEnd) const;
     /// Whether the `(` at `open` only groups the expression inside it: no call's, cast's,
     /// condition's, parameter list's or keyword's parentheses (`sizeof(x)`, `T v(x)`).
     bool groupsExpression(std::size_t open) const;

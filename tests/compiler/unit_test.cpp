@@ -198,6 +198,58 @@ TEST(UnitRoles, TrailingReturnTypes) {
     EXPECT_FALSE(unit.startsTrailingReturnType(p->find("x"))); // not a `->`
 }
 
+// Test that a name declared with a direct initialiser, `T v(x)`, is a declarator whose `(` is
+// no call, after a type name or keyword, a template type, a declarator's `*`/`&` or a comma that
+// continues a declarator list; read as a call, a pass took candle's `block_reducer<T, OP, N>
+// reduce(shared);` for a call of the function `reduce` around it.
+TEST(UnitRoles, DirectInitialisedDeclarators) {
+    EXPECT_EQ(roles("void f() { float4 acc(0.0f); }"),
+              "void:keyword f:declarator ( ) { float4:name acc:declarator ( 0.0f ) ; }");
+    EXPECT_EQ(roles("void f() { block_reducer<T, OP, N> reduce(shared); reduce(x); }"),
+              "void:keyword f:declarator ( ) { block_reducer:name < T:name , OP:name , N:name > reduce:declarator ( "
+              "shared:name ) ; reduce:callee (:call x:name ) ; }");
+    EXPECT_EQ(roles("void f() { Foo g(a, b[0]), h(c); int n(4); }"),
+              "void:keyword f:declarator ( ) { Foo:name g:declarator ( a:name , b:name [:subscript 0 ] ) , "
+              "h:declarator ( c:name ) ; int:keyword n:declarator ( 4 ) ; }");
+    EXPECT_EQ(roles("void f() { const device T* p(q); T& r(*s); }"),
+              "void:keyword f:declarator ( ) { const:keyword device:name T:name * p:declarator ( q:name ) ; T:name & "
+              "r:declarator ( *:dereference s:name ) ; }");
+    EXPECT_EQ(roles("void f() { for (It it(a); it.ok(); ) {} }"),
+              "void:keyword f:declarator ( ) { for:keyword ( It:name it:declarator ( a:name ) ; it:name . ok:member "
+              "(:call ) ; ) { } }");
+    EXPECT_EQ(roles("constant float4 k(1.0f);"), "constant:name float4:name k:declarator ( 1.0f ) ;");
+}
+
+// Test the shapes of a direct initialiser that are something else: `T f(U);` declares a
+// function (its name is a declarator all the same, its `(` no call or cast); `a < b > (c)`
+// names nothing; and where no declaration starts, a name after a type-like name, `>`, `*` or
+// `&` is called: after an operator, `return` and its kin, in arguments, conditions and
+// initialiser lists.
+TEST(UnitRoles, DirectInitialiserLookalikes) {
+    EXPECT_EQ(roles("T f(U);"), "T:name f:declarator ( U:name ) ;");
+    EXPECT_EQ(roles("void g(int) const;"), "void:keyword g:declarator ( int:keyword ) const:keyword ;");
+    EXPECT_EQ(roles("void f() { T h(U); }"), "void:keyword f:declarator ( ) { T:name h:declarator ( U:name ) ; }");
+    EXPECT_EQ(roles("void f() { a < b > (c); x = a < b > (c); }"),
+              "void:keyword f:declarator ( ) { a:callee < b:name > (:call c:name ) ; x:name =:assignment a:callee < "
+              "b:name > (:call c:name ) ; }");
+    EXPECT_EQ(roles("void f() { x = a < b > g(c); y = a * g(b); z = c & g(d); }"),
+              "void:keyword f:declarator ( ) { x:name =:assignment a:name < b:name > g:callee (:call c:name ) ; "
+              "y:name =:assignment a:name * g:callee (:call b:name ) ; z:name =:assignment c:name & g:callee (:call "
+              "d:name ) ; }");
+    EXPECT_EQ(roles("void f() { return T(x); }"),
+              "void:keyword f:declarator ( ) { return:keyword T:callee (:call x:name ) ; }");
+    EXPECT_EQ(roles("void f() { if (c) g(x); else h(y); p = new T(z); }"),
+              "void:keyword f:declarator ( ) { if:keyword ( c:name ) g:callee (:call x:name ) ; else:keyword "
+              "h:callee (:call y:name ) ; p:name =:assignment new:keyword T:callee (:call z:name ) ; }");
+    EXPECT_EQ(roles("void f() { k(a, b * m(c)); if (i < n && j > g(c)) {} v = {a * g(b)}; }"),
+              "void:keyword f:declarator ( ) { k:callee (:call a:name , b:name * m:callee (:call c:name ) ) ; "
+              "if:keyword ( i:name < n:name && j:name > g:callee (:call c:name ) ) { } v:name =:assignment { a:name "
+              "* g:callee (:call b:name ) } ; }");
+    EXPECT_EQ(roles("void f() { for (; i < n && j > g(c); ) {} return a, b(c); }"),
+              "void:keyword f:declarator ( ) { for:keyword ( ; i:name < n:name && j:name > g:callee (:call c:name ) "
+              "; ) { } return:keyword a:name , b:callee (:call c:name ) ; }");
+}
+
 // Test that a pointer to an array or a function declares its name in parentheses, where a
 // declaration starts, and that the same group in an expression dereferences (the validation
 // flavour took `float (*q)[4] = r;` for a load and a store, and did not compile).
@@ -206,6 +258,9 @@ TEST(UnitRoles, ParenthesisedDeclarators) {
               "void:keyword f:declarator ( ) { float:keyword ( * q:declarator ) [:array-bound 4 ] =:assignment r:name ; }");
     EXPECT_EQ(roles("void f() { T (*g)(int) = h; }"),
               "void:keyword f:declarator ( ) { T:name ( * g:declarator ) ( int:keyword ) =:assignment h:name ; }");
+    EXPECT_EQ(roles("void f() { threadgroup T (&t)[4] = u; }"),
+              "void:keyword f:declarator ( ) { threadgroup:name T:name ( & t:declarator ) [:array-bound 4 ] "
+              "=:assignment u:name ; }");
     EXPECT_EQ(roles("void f(float (&a)[4]);"),
               "void:keyword f:declarator ( float:keyword ( & a:declarator ) [:array-bound 4 ] ) ;");
     EXPECT_EQ(roles("void f() { x = (*q)[1] + (*g)(2); }"),
