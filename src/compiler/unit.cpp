@@ -85,6 +85,16 @@ std::size_t enclosingOpen(const TokenList& t, const std::vector<std::size_t>& pa
     return kNoToken;
 }
 
+/// Whether the `<` at `angle` opens template arguments that close before the brackets around it
+/// do: `foo<&x>(y)`; not `b = a < &x;` or `if (p < &end[0]) n = a > b;`. (Where a `>` follows
+/// in the same brackets, `p < &a[i] && q > r`, telling needs name lookup: arguments.)
+bool closesAsTemplateArguments(const TokenList& t, const std::vector<std::size_t>& partner, std::size_t angle) {
+    if (!opensTemplateArguments(t, angle)) return false;
+    const std::size_t open = enclosingOpen(t, partner, angle);
+    const std::size_t limit = open == kNoToken || partner[open] == kNoToken ? t.size() : partner[open];
+    return closingAngle(t, partner, angle, limit) != kNoToken;
+}
+
 /// Whether the `{` at `open` starts an initialiser list rather than a block or a class body.
 bool opensInitialiser(const TokenList& t, std::size_t open) {
     const Token& p = at(t, open - 1);
@@ -585,10 +595,12 @@ TokenRole Unit::unaryRole(std::size_t i) const {
     // this one would be too; a type's, as in `(float**)`, no operand would follow.)
     if (p.isPunct("*") || p.isPunct("&")) return unary;
     if (p.isPunct("<") || p.isPunct(">")) {
-        // A comparison's operand (`a < *p`, `a > *p`), not a template's: `foo<&x>`,
+        // A comparison's operand (`a < *p`, `p < &x`, `a > *p`), not a template's: `foo<&x>`,
         // `vec<float, 2>* p` (p a declarator), `static_cast<vec<int, 2>*>(x)`.
-        if (unary == TokenRole::AddressOf || at(t, i - 2).isIdentifier("operator")) return TokenRole::Unknown;
-        if (p.isPunct("<")) return unary;
+        if (at(t, i - 2).isIdentifier("operator")) return TokenRole::Unknown;
+        if (p.isPunct("<"))
+            return unary == TokenRole::AddressOf && closesAsTemplateArguments(t, partner_, i - 1) ? TokenRole::Unknown
+                                                                                                 : unary;
         const TokenRole next = role(i + 1);
         if (next == TokenRole::Name || next == TokenRole::Callee) return unary;
         return next != TokenRole::Declarator && openingAngle(t, partner_, i - 1, 0) == kNoToken ? unary

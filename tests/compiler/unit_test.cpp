@@ -168,6 +168,23 @@ TEST(UnitRoles, UnaryOperators) {
               "*:dereference q:name ; }");
 }
 
+// Test that a `&` after a comparison's `<` or `>` takes an address (it was read as a template
+// argument's, `foo<&x>`, always), and after a template argument list's `<` it does not.
+TEST(UnitRoles, AddressesCompared) {
+    EXPECT_EQ(roles("void f() { b = p < &x; c = q > &y[0]; }"),
+              "void:keyword f:declarator ( ) { b:name =:assignment p:name < &:address-of x:name ; c:name "
+              "=:assignment q:name > &:address-of y:name [:subscript 0 ] ; }");
+    EXPECT_EQ(roles("void f() { while (p < &e[n]) n = a > b; }"),
+              "void:keyword f:declarator ( ) { while:keyword ( p:name < &:address-of e:name [:subscript n:name ] ) "
+              "n:name =:assignment a:name > b:name ; }");
+    EXPECT_EQ(roles("void f() { g<&x>(y); h<&S::m, 2>(); }"),
+              "void:keyword f:declarator ( ) { g:callee < & x:name > (:call y:name ) ; h:callee < & S:name :: "
+              "m:qualified-part , 2 > (:call ) ; }");
+    EXPECT_EQ(roles("void f() { vec<float, 2>& v = w; x = static_cast<thread T&>(y); }"),
+              "void:keyword f:declarator ( ) { vec:name < float:keyword , 2 > & v:declarator =:assignment w:name ; "
+              "x:name =:assignment static_cast:keyword < thread:name T:name & > (:cast y:name ) ; }");
+}
+
 // Test that a parenthesised group followed by a name or a literal is a cast whatever the type
 // (no parenthesised expression is followed by one), where an expression may start only: the
 // parameters of a declaration and a placement stay no cast.
@@ -490,7 +507,7 @@ TEST(UnitExpressions, UseOfKinds) {
         {"x >>= 1;", "compound >"},     {"++x;", "incremented ++"},    {"y = x--;", "incremented --"},
         {"g(&x);", "address &"},        {"p = (T*)&x;", "address &"},  {"y = x;", "read"},
         {"y = x == 1;", "read"},        {"y = x > 1;", "read"},        {"y = a & x;", "read"},
-        {"y = *x;", "read"},
+        {"y = *x;", "read"},            {"b = p < &x;", "address &"}, {"b = p > &x;", "address &"},
     };
     for (ObjectParts parts : {ObjectParts::None, ObjectParts::Members, ObjectParts::All})
         for (const auto& [source, use] : cases) EXPECT_EQ(useIn(source, "x", parts), use) << source;
