@@ -155,23 +155,28 @@ Unit::Unit(const TokenList& tokens, const std::vector<std::size_t>& partner, con
             for (std::size_t i = d.bodyOpen + 1; i < d.bodyClose; ++i) statementStart_[i] = 2;
         }
     }
-    // The lambdas' bodies, inside simple statements of those trees: trees of their own, outer
-    // lambdas before the ones written in them, so that each body's starts are its own tree's.
+    // The bodies of lambdas and of local classes' member functions, inside simple statements of
+    // those trees: trees of their own, outer bodies before the ones written in them (source
+    // order), so that each body's starts are its own tree's.
     for (std::size_t f : order) {
         for (const NestedBody& b : findNestedBodies(*this, f)) {
-            if (b.kind != NestedBody::Kind::Lambda || lambdaBodies_.count(b.open)) continue;
-            std::optional<std::vector<Statement>> tree = parseBlock(tokens, partner, b.open);
-            if (!tree) continue; // judged as the body around it is
-            for (std::size_t i = b.open + 1; i < partner[b.open]; ++i) statementStart_[i] = 0;
-            markStatements(*tree);
-            lambdaBodies_.emplace(b.open, std::move(*tree));
+            const std::vector<std::size_t> opens =
+                b.kind == NestedBody::Kind::Lambda ? std::vector<std::size_t>{b.open} : b.memberBodies;
+            for (std::size_t open : opens) {
+                if (nestedBodies_.count(open)) continue;
+                std::optional<std::vector<Statement>> tree = parseBlock(tokens, partner, open);
+                if (!tree) continue; // judged as the body around it is
+                for (std::size_t i = open + 1; i < partner[open]; ++i) statementStart_[i] = 0;
+                markStatements(*tree);
+                nestedBodies_.emplace(open, std::move(*tree));
+            }
         }
     }
 }
 
-const std::vector<Statement>* Unit::lambdaBody(std::size_t open) const {
-    const auto found = lambdaBodies_.find(open);
-    return found == lambdaBodies_.end() ? nullptr : &found->second;
+const std::vector<Statement>* Unit::nestedBody(std::size_t open) const {
+    const auto found = nestedBodies_.find(open);
+    return found == nestedBodies_.end() ? nullptr : &found->second;
 }
 
 void Unit::markStatements(const std::vector<Statement>& statements) {

@@ -336,8 +336,8 @@ TEST(UnitStatements, LambdaBodies) {
                             "  auto b = [] { x = 1 };\n"
                             "}");
     const Unit unit(p->tokens, p->partner, p->module);
-    EXPECT_EQ(unit.lambdaBody(p->find("{")), nullptr); // the function's own body
-    const std::vector<Statement>* g = unit.lambdaBody(p->find("{", 1));
+    EXPECT_EQ(unit.nestedBody(p->find("{")), nullptr); // the function's own body
+    const std::vector<Statement>* g = unit.nestedBody(p->find("{", 1));
     ASSERT_NE(g, nullptr);
     EXPECT_EQ(g->size(), 3u);
     EXPECT_EQ((*g)[1].kind, StatementKind::If);
@@ -346,14 +346,65 @@ TEST(UnitStatements, LambdaBodies) {
     EXPECT_TRUE(unit.startsStatement(p->find("y", 1)));
     EXPECT_FALSE(unit.startsStatement(p->find("k", 1)));
     EXPECT_TRUE(unit.startsStatement(p->find("return")));
-    ASSERT_NE(unit.lambdaBody(p->find("{", 3)), nullptr);
-    EXPECT_EQ(unit.lambdaBody(p->find("{", 3))->size(), 2u);
-    ASSERT_NE(unit.lambdaBody(p->find("{", 4)), nullptr);
-    EXPECT_EQ(unit.lambdaBody(p->find("{", 4))->size(), 1u);
+    ASSERT_NE(unit.nestedBody(p->find("{", 3)), nullptr);
+    EXPECT_EQ(unit.nestedBody(p->find("{", 3))->size(), 2u);
+    ASSERT_NE(unit.nestedBody(p->find("{", 4)), nullptr);
+    EXPECT_EQ(unit.nestedBody(p->find("{", 4))->size(), 1u);
     EXPECT_TRUE(unit.startsStatement(p->find("return", 1)));
     EXPECT_TRUE(unit.startsStatement(p->find("return", 2)));
-    EXPECT_EQ(unit.lambdaBody(p->find("{", 5)), nullptr);
+    EXPECT_EQ(unit.nestedBody(p->find("{", 5)), nullptr);
     EXPECT_FALSE(unit.startsStatement(p->find("x")));
+}
+
+// Test that the member functions a local class defines, constructors, operators, those of a
+// class nested in it and lambdas in them included, have statement trees whose statements start
+// statements; the class's data members and a member declared without a body start none.
+TEST(UnitStatements, LocalClassMemberBodies) {
+    auto p = testing::parse("void f() {\n"
+                            "  struct S {\n"
+                            "    int n = 1;\n"
+                            "    S(int k) : n(k) { if (k) { n += 1; } }\n"
+                            "    float operator()(float x) const { float y = x; return y * n; }\n"
+                            "    void g();\n"
+                            "    struct In { int h() { auto l = [] { return 2; }; return l(); } };\n"
+                            "  };\n"
+                            "  S s(2);\n"
+                            "}");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(p->module.functions.size(), 1u); // the scanner lists only f
+    const std::vector<NestedBody> nested = findNestedBodies(unit, 0);
+    ASSERT_EQ(nested.size(), 3u); // S, In and the lambda
+    ASSERT_EQ(nested[0].memberBodies.size(), 2u);
+    ASSERT_EQ(nested[1].memberBodies.size(), 1u);
+    const std::vector<Statement>* constructor = unit.nestedBody(nested[0].memberBodies[0]);
+    ASSERT_NE(constructor, nullptr);
+    ASSERT_EQ(constructor->size(), 1u);
+    EXPECT_EQ((*constructor)[0].kind, StatementKind::If);
+    ASSERT_NE(unit.nestedBody(nested[0].memberBodies[1]), nullptr);
+    EXPECT_EQ(unit.nestedBody(nested[0].memberBodies[1])->size(), 2u);
+    ASSERT_NE(unit.nestedBody(nested[1].memberBodies[0]), nullptr);
+    EXPECT_EQ(unit.nestedBody(nested[1].memberBodies[0])->size(), 2u);
+    EXPECT_TRUE(unit.startsStatement(p->find("if")));
+    EXPECT_TRUE(unit.startsStatement(p->find("n", 2)));      // n += 1
+    EXPECT_TRUE(unit.startsStatement(p->find("float", 2)));  // float y = x;
+    EXPECT_TRUE(unit.startsStatement(p->find("return", 0))); // return y * n;
+    EXPECT_TRUE(unit.startsStatement(p->find("return", 1))); // in the lambda
+    EXPECT_TRUE(unit.startsStatement(p->find("return", 2))); // return l();
+    EXPECT_TRUE(unit.startsStatement(p->find("S", 2)));      // S s(2); in f's own tree
+    EXPECT_FALSE(unit.startsStatement(p->find("int")));      // a data member
+    EXPECT_FALSE(unit.startsStatement(p->find("void", 1)));  // declared without a body
+    EXPECT_FALSE(unit.startsStatement(p->find("k", 1)));     // a member initialiser
+}
+
+// Test that a local class whose body the scanner cannot read lists no member bodies, and its
+// code starts no statements (it did before there were trees).
+TEST(UnitStatements, LocalClassMemberBodiesUnread) {
+    auto p = testing::parse("void f() { struct S { int g() { return 1; } int x }; }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    const std::vector<NestedBody> nested = findNestedBodies(unit, 0);
+    ASSERT_EQ(nested.size(), 1u);
+    EXPECT_TRUE(nested[0].memberBodies.empty());
+    EXPECT_FALSE(unit.startsStatement(p->find("return")));
 }
 
 // Test that a lambda's tree decides its statements' starts in a function body the parser
@@ -362,7 +413,7 @@ TEST(UnitStatements, LambdaBodiesInLexicalBodies) {
     auto p = testing::parse("void f() { auto g = [] { for (int i = 0; i < 4; ++i) {} return 1; }; y = 2 }");
     const Unit unit(p->tokens, p->partner, p->module);
     EXPECT_EQ(unit.lexicalBodies(), 1u);
-    ASSERT_NE(unit.lambdaBody(p->find("{", 1)), nullptr);
+    ASSERT_NE(unit.nestedBody(p->find("{", 1)), nullptr);
     EXPECT_FALSE(unit.startsStatement(p->find("i", 1)));
     EXPECT_TRUE(unit.startsStatement(p->find("for")));
     EXPECT_TRUE(unit.startsStatement(p->find("return")));

@@ -31,7 +31,7 @@ std::map<std::size_t, const Statement*> ownStatements(const Unit& unit, std::siz
     };
     if (const std::vector<Statement>* body = unit.body(function)) add(*body, add);
     for (const NestedBody& b : nested)
-        if (const std::vector<Statement>* tree = b.kind == NestedBody::Kind::Lambda ? unit.lambdaBody(b.open) : nullptr)
+        if (const std::vector<Statement>* tree = b.kind == NestedBody::Kind::Lambda ? unit.nestedBody(b.open) : nullptr)
             add(*tree, add);
     return out;
 }
@@ -213,7 +213,7 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, s
         std::vector<const std::vector<Statement>*> trees;
         if (const std::vector<Statement>* body = unit.body(fi)) trees.push_back(body);
         for (const NestedBody& b : nested)
-            if (const std::vector<Statement>* tree = b.kind == NestedBody::Kind::Lambda ? unit.lambdaBody(b.open) : nullptr)
+            if (const std::vector<Statement>* tree = b.kind == NestedBody::Kind::Lambda ? unit.nestedBody(b.open) : nullptr)
                 trees.push_back(tree);
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
             // A body nested in this one that the scanner knows has its own turn.
