@@ -18,7 +18,8 @@ const Token& at(const TokenList& tokens, std::size_t i) { return i < tokens.size
 bool startsExpression(const Token& t) {
     for (std::string_view k : {"return", "co_return", "co_yield", "co_await", "case", "else", "do", "sizeof",
                                "alignof", "throw", "new", "delete", "goto", "typename", "template", "decltype",
-                               "noexcept", "not", "and", "or", "operator", "using", "namespace", "struct", "class",
+                               "noexcept", "not", "and", "or", "xor", "bitand", "bitor", "compl", "not_eq",
+                               "and_eq", "or_eq", "xor_eq", "operator", "using", "namespace", "struct", "class",
                                "union", "enum", "static_assert", "requires", "concept", "friend", "public",
                                "private", "protected", "typedef", "default", "explicit"})
         if (t.isIdentifier(k)) return true;

@@ -262,6 +262,10 @@ TEST(UnitRoles, DirectInitialiserLookalikes) {
               "void:keyword f:declarator ( ) { k:callee (:call a:name , b:name * m:callee (:call c:name ) ) ; "
               "if:keyword ( i:name < n:name && j:name > g:callee (:call c:name ) ) { } v:name =:assignment { a:name "
               "* g:callee (:call b:name ) } ; }");
+    // The alternative spellings of operators are no type names (`and`, `xor`, `compl`...).
+    EXPECT_EQ(roles("void f() { b = a xor g(x) bitand h(y) or compl k(z); }"),
+              "void:keyword f:declarator ( ) { b:name =:assignment a:name xor:name g:callee (:call x:name ) "
+              "bitand:name h:callee (:call y:name ) or:name compl:name k:callee (:call z:name ) ; }");
     EXPECT_EQ(roles("void f() { for (; i < n && j > g(c); ) {} return a, b(c); }"),
               "void:keyword f:declarator ( ) { for:keyword ( ; i:name < n:name && j:name > g:callee (:call c:name ) "
               "; ) { } return:keyword a:name , b:callee (:call c:name ) ; }");
