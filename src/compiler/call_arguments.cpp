@@ -96,9 +96,9 @@ CallArgument callArgumentAt(const Unit& unit, std::size_t i) {
             break;
         }
     }
-    if (open == kNoToken || partner[open] == kNoToken) return out;
-    const bool initialiser = open > 0 && tokens[open].isPunct("(") && unit.role(open - 1) == TokenRole::Declarator;
-    if (unit.role(open) != TokenRole::CallOpen && !initialiser) return out;
+    if (open == kNoToken || unit.role(open) != TokenRole::CallOpen || partner[open] == kNoToken) return out;
+    // `T v(x)`: the `(` of a direct initialiser is a call's, the name before it a declarator.
+    const bool initialiser = open > 0 && unit.role(open - 1) == TokenRole::Declarator;
     out.open = open;
     const std::vector<TokenRange> arguments = splitParameters(tokens, partner, open, partner[open]);
     for (std::size_t a = 0; a < arguments.size(); ++a)

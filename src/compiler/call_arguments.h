@@ -16,7 +16,7 @@ class Unit;
 /// Where a token stands in a call's argument list, or in a direct initialiser's (`Foo f(a, b)`,
 /// which calls a constructor of the declared type).
 struct CallArgument {
-    std::size_t open = kNoToken;   ///< the call's `(` (TokenRole::CallOpen) or the direct initialiser's
+    std::size_t open = kNoToken;   ///< the call's `(` (TokenRole::CallOpen; a direct initialiser's too)
     /// The called name (callee, member or qualified part), or kNoToken: `(f)(x)`. For a direct
     /// initialiser, the last name of the declared type (`Foo` in `Foo f(x)`, `float` in
     /// `device float* p(q)`, `S` in `ns::S<T> s(x)`), or kNoToken when none is written there.

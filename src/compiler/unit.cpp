@@ -488,6 +488,10 @@ void Unit::classify() {
                     }
                 }
                 if (declares) roles_[i] = TokenRole::Declarator;
+                // A direct initialiser calls a constructor or converts, as `T(x)` in `T v =
+                // T(x)` does: its `(` is a call's, for the passes that ask whether code runs
+                // there (per thread, maybe faulting), though the name before it is declared.
+                if (declares && next.isPunct("(")) roles_[i + 1] = TokenRole::CallOpen;
                 if (declares && group != kNoToken) {
                     // `T (*p)[2]`, `device T (&t)[4]`: read as a call of `T`, or as a name
                     // declared with a direct initialiser, before the name was known, it is neither.
@@ -518,8 +522,8 @@ void Unit::classify() {
                 continue;
             }
             if (prev.isIdentifier() && ownsParentheses(prev)) continue;
-            // A declarator's parameters or direct initialiser: no call, and no cast even where a
-            // specifier follows them (`void g(int) const;`).
+            // A declarator's parameters (no call, and no cast even where a specifier follows
+            // them: `void g(int) const;`) or direct initialiser (a call, given above).
             if (prev.isIdentifier() && roles_[i - 1] == TokenRole::Declarator) continue;
             if (prev.isIdentifier() && (roles_[i - 1] == TokenRole::Name || roles_[i - 1] == TokenRole::QualifiedPart ||
                                         roles_[i - 1] == TokenRole::Member)) {

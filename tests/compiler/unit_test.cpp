@@ -215,37 +215,39 @@ TEST(UnitRoles, TrailingReturnTypes) {
     EXPECT_FALSE(unit.startsTrailingReturnType(p->find("x"))); // not a `->`
 }
 
-// Test that a name declared with a direct initialiser, `T v(x)`, is a declarator whose `(` is
-// no call, after a type name or keyword, a template type, a declarator's `*`/`&` or a comma that
-// continues a declarator list; read as a call, a pass took candle's `block_reducer<T, OP, N>
-// reduce(shared);` for a call of the function `reduce` around it.
+// Test that a name declared with a direct initialiser, `T v(x)`, is a declarator (its `(` a
+// call's: a constructor's or a conversion's, as in `T v = T(x)`), after a type name or keyword,
+// a template type, a declarator's `*`/`&` or a comma that continues a declarator list; read as
+// a called name, a pass took candle's `block_reducer<T, OP, N> reduce(shared);` for a call of
+// the function `reduce` around it.
 TEST(UnitRoles, DirectInitialisedDeclarators) {
     EXPECT_EQ(roles("void f() { float4 acc(0.0f); }"),
-              "void:keyword f:declarator ( ) { float4:name acc:declarator ( 0.0f ) ; }");
+              "void:keyword f:declarator ( ) { float4:name acc:declarator (:call 0.0f ) ; }");
     EXPECT_EQ(roles("void f() { block_reducer<T, OP, N> reduce(shared); reduce(x); }"),
-              "void:keyword f:declarator ( ) { block_reducer:name < T:name , OP:name , N:name > reduce:declarator ( "
+              "void:keyword f:declarator ( ) { block_reducer:name < T:name , OP:name , N:name > reduce:declarator (:call "
               "shared:name ) ; reduce:callee (:call x:name ) ; }");
     EXPECT_EQ(roles("void f() { Foo g(a, b[0]), h(c); int n(4); }"),
-              "void:keyword f:declarator ( ) { Foo:name g:declarator ( a:name , b:name [:subscript 0 ] ) , "
-              "h:declarator ( c:name ) ; int:keyword n:declarator ( 4 ) ; }");
+              "void:keyword f:declarator ( ) { Foo:name g:declarator (:call a:name , b:name [:subscript 0 ] ) , "
+              "h:declarator (:call c:name ) ; int:keyword n:declarator (:call 4 ) ; }");
     EXPECT_EQ(roles("void f() { const device T* p(q); T& r(*s); }"),
-              "void:keyword f:declarator ( ) { const:keyword device:name T:name * p:declarator ( q:name ) ; T:name & "
-              "r:declarator ( *:dereference s:name ) ; }");
+              "void:keyword f:declarator ( ) { const:keyword device:name T:name * p:declarator (:call q:name ) ; T:name & "
+              "r:declarator (:call *:dereference s:name ) ; }");
     EXPECT_EQ(roles("void f() { for (It it(a); it.ok(); ) {} }"),
-              "void:keyword f:declarator ( ) { for:keyword ( It:name it:declarator ( a:name ) ; it:name . ok:member "
+              "void:keyword f:declarator ( ) { for:keyword ( It:name it:declarator (:call a:name ) ; it:name . ok:member "
               "(:call ) ; ) { } }");
-    EXPECT_EQ(roles("constant float4 k(1.0f);"), "constant:name float4:name k:declarator ( 1.0f ) ;");
+    EXPECT_EQ(roles("constant float4 k(1.0f);"), "constant:name float4:name k:declarator (:call 1.0f ) ;");
 }
 
 // Test the shapes of a direct initialiser that are something else: `T f(U);` declares a
-// function (its name is a declarator all the same, its `(` no call or cast); `a < b > (c)`
+// function (its name is a declarator all the same; at namespace scope, where the scanner lists
+// it, its `(` is no call or cast); `a < b > (c)`
 // names nothing; and where no declaration starts, a name after a type-like name, `>`, `*` or
 // `&` is called: after an operator, `return` and its kin, in arguments, conditions and
 // initialiser lists.
 TEST(UnitRoles, DirectInitialiserLookalikes) {
     EXPECT_EQ(roles("T f(U);"), "T:name f:declarator ( U:name ) ;");
     EXPECT_EQ(roles("void g(int) const;"), "void:keyword g:declarator ( int:keyword ) const:keyword ;");
-    EXPECT_EQ(roles("void f() { T h(U); }"), "void:keyword f:declarator ( ) { T:name h:declarator ( U:name ) ; }");
+    EXPECT_EQ(roles("void f() { T h(U); }"), "void:keyword f:declarator ( ) { T:name h:declarator (:call U:name ) ; }");
     EXPECT_EQ(roles("void f() { a < b > (c); x = a < b > (c); }"),
               "void:keyword f:declarator ( ) { a:callee < b:name > (:call c:name ) ; x:name =:assignment a:callee < "
               "b:name > (:call c:name ) ; }");
