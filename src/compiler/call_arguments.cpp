@@ -30,6 +30,20 @@ constexpr std::array<LibraryOutParameter, 8> kLibraryOutParameters{{
 
 bool isLibraryNamespace(const Token& t) { return t.isIdentifier("metal") || t.isIdentifier("fast") || t.isIdentifier("precise"); }
 
+/// The first token of the declaration that declares the name at `declarator`: just after the
+/// `;`, `{`, `}` or open bracket before it, nested brackets skipped.
+std::size_t declarationStart(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t declarator) {
+    for (std::size_t k = declarator; k-- > 0;) {
+        const Token& t = tokens[k];
+        if ((t.isPunct(")") || t.isPunct("]") || t.isPunct("}")) && partner[k] != kNoToken && partner[k] < k)
+            k = partner[k];
+        else if (t.isPunct(";") || t.isPunct("{") || t.isPunct("}") || t.isPunct("(") || t.isPunct("[") ||
+                 t.kind == TokenKind::Pragma)
+            return k + 1;
+    }
+    return 0;
+}
+
 bool holdsPack(const TokenList& tokens, TokenRange p) {
     for (std::size_t k = p.begin; k < p.end; ++k)
         if (tokens[k].isPunct("...")) return true;
@@ -83,16 +97,31 @@ CallArgument callArgumentAt(const Unit& unit, std::size_t i) {
         }
     }
     if (open == kNoToken || unit.role(open) != TokenRole::CallOpen || partner[open] == kNoToken) return out;
+    // `T v(x)`: the `(` of a direct initialiser is a call's, the name before it a declarator.
+    const bool initialiser = open > 0 && unit.role(open - 1) == TokenRole::Declarator;
     out.open = open;
     const std::vector<TokenRange> arguments = splitParameters(tokens, partner, open, partner[open]);
     for (std::size_t a = 0; a < arguments.size(); ++a)
         if (i >= arguments[a].begin && i < arguments[a].end) out.index = a;
-    std::size_t name = open - 1;
-    if (tokens[name].isPunct(">")) {
-        const std::size_t angle = openingAngle(tokens, partner, name, 0);
-        name = angle == kNoToken || angle == 0 ? kNoToken : angle - 1;
+    if (initialiser) {
+        out.declarator = open - 1;
+        // The type after the specifiers that are no part of it (`static`, `constexpr`, attributes).
+        std::size_t start = declarationStart(tokens, partner, out.declarator);
+        while (start < out.declarator &&
+               (unit.role(start) == TokenRole::Attribute ||
+                (tokens[start].isIdentifier() && isCppKeyword(tokens[start].spelling) &&
+                 !isTypeKeyword(tokens[start].spelling) && !tokens[start].is("typename"))))
+            ++start;
+        const std::size_t end = unit.typeEnd(start);
+        if (end > start) out.callee = end - 1;
+    } else {
+        out.callee = open - 1;
     }
-    if (name != kNoToken && tokens[name].isIdentifier()) out.callee = name;
+    if (out.callee != kNoToken && tokens[out.callee].isPunct(">")) {
+        const std::size_t angle = openingAngle(tokens, partner, out.callee, 0);
+        out.callee = angle == kNoToken || angle == 0 ? kNoToken : angle - 1;
+    }
+    if (out.callee != kNoToken && !tokens[out.callee].isIdentifier()) out.callee = kNoToken;
     return out;
 }
 
@@ -117,7 +146,9 @@ bool mayBindWritableReference(const Unit& unit, const CallArgument& call, const 
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     if (call.open == kNoToken || call.callee == kNoToken || unit.role(call.callee) == TokenRole::Member) return true;
-    // Explicit template arguments may make a parameter a reference: `f<thread uint&>(x)`.
+    // Explicit template arguments may make a parameter a reference: `f<thread uint&>(x)`. After
+    // a direct initialiser's type the declarators follow, and a `&` there binds a reference to
+    // the argument (`T& r(x)`, `float a, &r(x)`, as `T& r = x` does).
     for (std::size_t k = call.callee + 1; k < call.open; ++k)
         if (tokens[k].isPunct("&") || tokens[k].isPunct("&&")) return true;
     const std::string& name = tokens[call.callee].spelling;

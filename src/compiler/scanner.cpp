@@ -34,6 +34,17 @@ public:
         return std::move(module_);
     }
 
+    /// The member functions of the class body whose `{` is at `open` (those of the classes
+    /// nested in it included), or nothing when a part of it makes no sense to the scanner.
+    std::vector<FunctionDecl> runClassBody(std::size_t open) {
+        classes_.push_back("");
+        classBodies_.push_back(open);
+        classTemplates_.emplace_back();
+        scanSequence(open + 1, partner_[open], true);
+        if (failed_) return {};
+        return std::move(module_.functions);
+    }
+
 private:
     void fail(std::size_t at, std::string message) {
         diagnostics_.error(t_[at].location, std::move(message));
@@ -585,6 +596,15 @@ private:
 Module scanModule(const TokenList& tokens, const std::vector<std::size_t>& partner,
                   Diagnostics& diagnostics) {
     return Scanner(tokens, partner, diagnostics).run();
+}
+
+std::vector<FunctionDecl> scanClassMembers(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                           std::size_t open) {
+    if (open >= tokens.size() || !tokens[open].isPunct("{") || partner[open] == kNoToken) return {};
+    // What the scanner cannot make sense of here is the host compiler's to report.
+    const FileTable files("");
+    Diagnostics silent(files);
+    return Scanner(tokens, partner, silent).runClassBody(open);
 }
 
 bool declaresConstant(const TokenList& tokens, const std::vector<std::size_t>& partner, const VariableDecl& v) {

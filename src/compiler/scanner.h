@@ -93,4 +93,12 @@ bool declaresExternOrThreadgroup(const TokenList& tokens, const VariableDecl& v)
 /// cannot make sense of and stops there; the Module then holds what was found before.
 Module scanModule(const TokenList& tokens, const std::vector<std::size_t>& partner, Diagnostics& diagnostics);
 
+/// The member functions of the class whose body opens at `open` (a `{`), those of the classes
+/// nested in it included, as scanModule() finds them in a class at namespace scope: for a local
+/// class, which scanModule() does not look into (it is part of a function body). Their
+/// `enclosingClass` is "" and their namespaces are none. Nothing when a part of the body makes
+/// no sense to the scanner (nothing is reported).
+std::vector<FunctionDecl> scanClassMembers(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                           std::size_t open);
+
 } // namespace metalcpu::msl

@@ -363,6 +363,9 @@ std::vector<NestedBody> findNestedBodies(const Unit& unit, std::size_t function)
         }
         if (nested.open == kNoToken || partner[nested.open] == kNoToken) continue;
         nested.tokens = {i, partner[nested.open] + 1};
+        if (nested.kind == NestedBody::Kind::LocalClass)
+            for (const FunctionDecl& member : scanClassMembers(tokens, partner, nested.open))
+                if (member.hasBody && member.classBody == nested.open) nested.memberBodies.push_back(member.bodyOpen);
         out.push_back(nested);
     }
     return out;

@@ -104,12 +104,15 @@ struct NestedBody {
     Kind kind = Kind::Lambda;
     TokenRange tokens;           ///< from the lambda's introducer or the class's keyword to its closing `}`
     std::size_t open = kNoToken; ///< the `{` of its body
+    /// For a local class: the `{` of the body of each member function defined in it (not in the
+    /// classes nested in it, which are listed themselves), as scanClassMembers() finds them.
+    std::vector<std::size_t> memberBodies;
 };
 
 /// The lambdas (TokenRole::LambdaIntroducer, then template parameters, parameters, specifiers
 /// and a trailing return type before the `{`) and the local class definitions (`struct`,
 /// `class` or `union` with a body) written in function `function`'s body, those nested in
-/// others included, in source order.
+/// others included, in source order (so an outer one before those inside it).
 std::vector<NestedBody> findNestedBodies(const Unit& unit, std::size_t function);
 
 /// Whether token `i` lies in one of `bodies` of kind `kind`.

@@ -18,7 +18,8 @@ const Token& at(const TokenList& tokens, std::size_t i) { return i < tokens.size
 bool startsExpression(const Token& t) {
     for (std::string_view k : {"return", "co_return", "co_yield", "co_await", "case", "else", "do", "sizeof",
                                "alignof", "throw", "new", "delete", "goto", "typename", "template", "decltype",
-                               "noexcept", "not", "and", "or", "operator", "using", "namespace", "struct", "class",
+                               "noexcept", "not", "and", "or", "xor", "bitand", "bitor", "compl", "not_eq",
+                               "and_eq", "or_eq", "xor_eq", "operator", "using", "namespace", "struct", "class",
                                "union", "enum", "static_assert", "requires", "concept", "friend", "public",
                                "private", "protected", "typedef", "default", "explicit"})
         if (t.isIdentifier(k)) return true;
@@ -85,6 +86,16 @@ std::size_t enclosingOpen(const TokenList& t, const std::vector<std::size_t>& pa
     return kNoToken;
 }
 
+/// Whether the `<` at `angle` opens template arguments that close before the brackets around it
+/// do: `foo<&x>(y)`; not `b = a < &x;` or `if (p < &end[0]) n = a > b;`. (Where a `>` follows
+/// in the same brackets, `p < &a[i] && q > r`, telling needs name lookup: arguments.)
+bool closesAsTemplateArguments(const TokenList& t, const std::vector<std::size_t>& partner, std::size_t angle) {
+    if (!opensTemplateArguments(t, angle)) return false;
+    const std::size_t open = enclosingOpen(t, partner, angle);
+    const std::size_t limit = open == kNoToken || partner[open] == kNoToken ? t.size() : partner[open];
+    return closingAngle(t, partner, angle, limit) != kNoToken;
+}
+
 /// Whether the `{` at `open` starts an initialiser list rather than a block or a class body.
 bool opensInitialiser(const TokenList& t, std::size_t open) {
     const Token& p = at(t, open - 1);
@@ -145,23 +156,28 @@ Unit::Unit(const TokenList& tokens, const std::vector<std::size_t>& partner, con
             for (std::size_t i = d.bodyOpen + 1; i < d.bodyClose; ++i) statementStart_[i] = 2;
         }
     }
-    // The lambdas' bodies, inside simple statements of those trees: trees of their own, outer
-    // lambdas before the ones written in them, so that each body's starts are its own tree's.
+    // The bodies of lambdas and of local classes' member functions, inside simple statements of
+    // those trees: trees of their own, outer bodies before the ones written in them (source
+    // order), so that each body's starts are its own tree's.
     for (std::size_t f : order) {
         for (const NestedBody& b : findNestedBodies(*this, f)) {
-            if (b.kind != NestedBody::Kind::Lambda || lambdaBodies_.count(b.open)) continue;
-            std::optional<std::vector<Statement>> tree = parseBlock(tokens, partner, b.open);
-            if (!tree) continue; // judged as the body around it is
-            for (std::size_t i = b.open + 1; i < partner[b.open]; ++i) statementStart_[i] = 0;
-            markStatements(*tree);
-            lambdaBodies_.emplace(b.open, std::move(*tree));
+            const std::vector<std::size_t> opens =
+                b.kind == NestedBody::Kind::Lambda ? std::vector<std::size_t>{b.open} : b.memberBodies;
+            for (std::size_t open : opens) {
+                if (nestedBodies_.count(open)) continue;
+                std::optional<std::vector<Statement>> tree = parseBlock(tokens, partner, open);
+                if (!tree) continue; // judged as the body around it is
+                for (std::size_t i = open + 1; i < partner[open]; ++i) statementStart_[i] = 0;
+                markStatements(*tree);
+                nestedBodies_.emplace(open, std::move(*tree));
+            }
         }
     }
 }
 
-const std::vector<Statement>* Unit::lambdaBody(std::size_t open) const {
-    const auto found = lambdaBodies_.find(open);
-    return found == lambdaBodies_.end() ? nullptr : &found->second;
+const std::vector<Statement>* Unit::nestedBody(std::size_t open) const {
+    const auto found = nestedBodies_.find(open);
+    return found == nestedBodies_.end() ? nullptr : &found->second;
 }
 
 void Unit::markStatements(const std::vector<Statement>& statements) {
@@ -407,11 +423,14 @@ void Unit::classify() {
             }
             if (roles_[i] == TokenRole::Keyword) continue;
             // A declared name: after a type (a name, `>`, or a `*`/`&` after one at the start
-            // of a declaration) and before what follows a declarator.
+            // of a declaration) and before what follows a declarator. A `(` after it holds a
+            // direct initialiser (`float4 acc(0.0f)`, `block_reducer<T, N> r(shared)`) or, in
+            // `T f(U);`, parameters: either way the name is declared, not called. Where no
+            // declaration can start (`x = a < b > f(c)`, `y = a * g(b)`) it is called.
             const Token& next = at(t, i + 1);
             const bool endsDeclarator = next.isPunct("=") || next.isPunct(";") || next.isPunct(",") ||
                                         next.isPunct("[") || next.isPunct("{") || next.isPunct(")") ||
-                                        next.isPunct(":");
+                                        next.isPunct(":") || next.isPunct("(");
             if (roles_[i] == TokenRole::Name && endsDeclarator && i > 0) {
                 bool declares = false;
                 // `float (*p)[4]`, `void (*f)(int)`: a pointer to an array or a function, its
@@ -469,10 +488,16 @@ void Unit::classify() {
                     }
                 }
                 if (declares) roles_[i] = TokenRole::Declarator;
+                // A direct initialiser calls a constructor or converts, as `T(x)` in `T v =
+                // T(x)` does: its `(` is a call's, for the passes that ask whether code runs
+                // there (per thread, maybe faulting), though the name before it is declared.
+                if (declares && next.isPunct("(")) roles_[i + 1] = TokenRole::CallOpen;
                 if (declares && group != kNoToken) {
-                    // `T (*p)[2]`: read as a call of `T` before the name was known, it is none.
+                    // `T (*p)[2]`, `device T (&t)[4]`: read as a call of `T`, or as a name
+                    // declared with a direct initialiser, before the name was known, it is neither.
                     roles_[group] = TokenRole::Unknown;
-                    if (roles_[group - 1] == TokenRole::Callee) roles_[group - 1] = TokenRole::Name;
+                    if (roles_[group - 1] == TokenRole::Callee || roles_[group - 1] == TokenRole::Declarator)
+                        roles_[group - 1] = TokenRole::Name;
                 }
             }
             continue;
@@ -497,6 +522,9 @@ void Unit::classify() {
                 continue;
             }
             if (prev.isIdentifier() && ownsParentheses(prev)) continue;
+            // A declarator's parameters (no call, and no cast even where a specifier follows
+            // them: `void g(int) const;`) or direct initialiser (a call, given above).
+            if (prev.isIdentifier() && roles_[i - 1] == TokenRole::Declarator) continue;
             if (prev.isIdentifier() && (roles_[i - 1] == TokenRole::Name || roles_[i - 1] == TokenRole::QualifiedPart ||
                                         roles_[i - 1] == TokenRole::Member)) {
                 // A member or qualified callee keeps its role: `a.f()` and `ns::f()` do not
@@ -577,10 +605,12 @@ TokenRole Unit::unaryRole(std::size_t i) const {
     // this one would be too; a type's, as in `(float**)`, no operand would follow.)
     if (p.isPunct("*") || p.isPunct("&")) return unary;
     if (p.isPunct("<") || p.isPunct(">")) {
-        // A comparison's operand (`a < *p`, `a > *p`), not a template's: `foo<&x>`,
+        // A comparison's operand (`a < *p`, `p < &x`, `a > *p`), not a template's: `foo<&x>`,
         // `vec<float, 2>* p` (p a declarator), `static_cast<vec<int, 2>*>(x)`.
-        if (unary == TokenRole::AddressOf || at(t, i - 2).isIdentifier("operator")) return TokenRole::Unknown;
-        if (p.isPunct("<")) return unary;
+        if (at(t, i - 2).isIdentifier("operator")) return TokenRole::Unknown;
+        if (p.isPunct("<"))
+            return unary == TokenRole::AddressOf && closesAsTemplateArguments(t, partner_, i - 1) ? TokenRole::Unknown
+                                                                                                 : unary;
         const TokenRole next = role(i + 1);
         if (next == TokenRole::Name || next == TokenRole::Callee) return unary;
         return next != TokenRole::Declarator && openingAngle(t, partner_, i - 1, 0) == kNoToken ? unary

@@ -171,23 +171,21 @@ public:
     /// The statements of function `function`'s body (Module::functions index), or nullptr when
     /// it has no body or the statement parser could not delimit it.
     const std::vector<Statement>* body(std::size_t function) const;
-    /// The statements of the body of a lambda written in a function body, by the `{` that opens
-    /// it (NestedBody::open), or nullptr when there is no such lambda or the statement parser
-    /// could not delimit its body. A function's tree stops at the simple statement that holds
-    /// the lambda; this is the tree inside.
-    const std::vector<Statement>* lambdaBody(std::size_t open) const;
+    /// The statements of the body of a lambda or of a local class's member function written in
+    /// a function body, by the `{` that opens it (NestedBody::open, NestedBody::memberBodies), or
+    /// nullptr when there is no such body or the statement parser could not delimit it. A
+    /// function's tree stops at the simple statement that holds the lambda or the class; this
+    /// is the tree inside.
+    const std::vector<Statement>* nestedBody(std::size_t open) const;
     /// Whether token `i` is the first token of a statement (after its pragmas and attributes)
-    /// in a function body or a lambda's body. Bodies the statement parser could not delimit
-    /// are judged by the tokens before `i` (counted in lexicalBodies(), lambdas not counted).
+    /// in a function body, a lambda's body or a local class's member function's. Bodies the
+    /// statement parser could not delimit are judged by the tokens before `i` (counted in
+    /// lexicalBodies(), nested bodies not counted).
     bool startsStatement(std::size_t i) const;
     /// How many function bodies startsStatement() judges by their tokens alone.
     std::size_t lexicalBodies() const { return lexicalBodies_; }
     /// The innermost function (Module::functions index) whose body holds token `i`, or kNoToken.
     std::size_t functionAt(std::size_t i) const;
-
-    /// Whether a declaration can start with the type whose last name is at `typeEnd` (where a
-    /// statement, a parameter or a member starts).
-    bool startsDeclaration(std::size_t typeEnd) const;
 
 private:
     void classify();
@@ -200,6 +198,9 @@ private:
     /// Dereference or AddressOf for the `*` or `&` at `i` where it is a unary operator, judged
     /// after every other role is known (a declarator's `*` is none).
     TokenRole unaryRole(std::size_t i) const;
+    /// Whether a declaration can start with the type whose last name is at `typeEnd` (where a
+    /// statement, a parameter or a member starts).
+    bool startsDeclaration(std::size_t typeEnd) const;
     /// Whether the `(` at `open` only groups the expression inside it: no call's, cast's,
     /// condition's, parameter list's or keyword's parentheses (`sizeof(x)`, `T v(x)`).
     bool groupsExpression(std::size_t open) const;
@@ -227,7 +228,7 @@ private:
     const Module& module_;
     std::vector<TokenRole> roles_;
     std::vector<std::optional<std::vector<Statement>>> bodies_;
-    std::map<std::size_t, std::vector<Statement>> lambdaBodies_; ///< by the `{` of the body
+    std::map<std::size_t, std::vector<Statement>> nestedBodies_; ///< by the `{` of the body
     std::vector<std::uint8_t> statementStart_; ///< 1: starts a statement; 2: in a lexically judged body
     std::vector<std::size_t> bodyOwner_;       ///< per token: the innermost function whose body holds it
     std::size_t lexicalBodies_ = 0;

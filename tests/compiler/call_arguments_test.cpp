@@ -57,6 +57,18 @@ TEST(CallArguments, Positions) {
     c = argumentAt("void k() { (f)(k); }", "k", 1);
     EXPECT_NE(c.argument.open, kNoToken);
     EXPECT_EQ(c.argument.callee, kNoToken);
+    // A direct initialiser calls a constructor of the declared type.
+    c = argumentAt("void k() { Foo f(a, k); }", "k", 1);
+    EXPECT_EQ(callee(c), "Foo");
+    EXPECT_EQ(c.argument.index, 1u);
+    EXPECT_EQ(c.argument.declarator, c.parsed->find("f"));
+    c = argumentAt("void k() { static const ns::S<T, 2> s(k); }", "k", 1);
+    EXPECT_EQ(callee(c), "S");
+    c = argumentAt("void k() { device float* p = q, *r(k); }", "k", 1);
+    EXPECT_EQ(callee(c), "float");
+    EXPECT_EQ(c.argument.declarator, c.parsed->find("r"));
+    c = argumentAt("void k() { f(k); }", "k", 1);
+    EXPECT_EQ(c.argument.declarator, kNoToken);
     for (std::string_view outside : {"void k() { x = k; }", "void k() { uint v[] = {k}; }", "void k() { if (k) {} }",
                                      "void k() { f(a, [&] { y = k; }); }"}) {
         c = argumentAt(outside, "k", 1);
@@ -110,6 +122,14 @@ TEST(CallArguments, MayBindWritableReference) {
     EXPECT_TRUE(decide("void k() { metal::precise::sincos(x, k); }"));
     EXPECT_TRUE(decide("void k() { simdgroup_load(k, p); }"));
     EXPECT_FALSE(decide("void k() { simdgroup_store(k, p); }"));
+    // Direct initialisers: a reference bound, or the constructor's parameters.
+    EXPECT_FALSE(decide("void k() { device float* p(k); float4 v(k, 1.0f); }"));
+    EXPECT_FALSE(decide("void k() { device float* p(x); float4 v(k, 1.0f); }"));
+    EXPECT_TRUE(decide("void k() { thread uint& r(k); }"));
+    EXPECT_TRUE(decide("void k() { float a = 0, &r(k); }"));
+    EXPECT_TRUE(decide("struct S { uint& r; };\nvoid k() { S s(k); }"));
+    EXPECT_TRUE(decide("struct S { S(thread uint& a); };\nvoid k() { S s(k); }"));
+    EXPECT_FALSE(decide("struct S { S(uint a); };\nvoid k() { S s(k); }"));
 }
 
 // Test that every function of the library that may write through a reference parameter is

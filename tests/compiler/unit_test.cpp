@@ -168,6 +168,23 @@ TEST(UnitRoles, UnaryOperators) {
               "*:dereference q:name ; }");
 }
 
+// Test that a `&` after a comparison's `<` or `>` takes an address (it was read as a template
+// argument's, `foo<&x>`, always), and after a template argument list's `<` it does not.
+TEST(UnitRoles, AddressesCompared) {
+    EXPECT_EQ(roles("void f() { b = p < &x; c = q > &y[0]; }"),
+              "void:keyword f:declarator ( ) { b:name =:assignment p:name < &:address-of x:name ; c:name "
+              "=:assignment q:name > &:address-of y:name [:subscript 0 ] ; }");
+    EXPECT_EQ(roles("void f() { while (p < &e[n]) n = a > b; }"),
+              "void:keyword f:declarator ( ) { while:keyword ( p:name < &:address-of e:name [:subscript n:name ] ) "
+              "n:name =:assignment a:name > b:name ; }");
+    EXPECT_EQ(roles("void f() { g<&x>(y); h<&S::m, 2>(); }"),
+              "void:keyword f:declarator ( ) { g:callee < & x:name > (:call y:name ) ; h:callee < & S:name :: "
+              "m:qualified-part , 2 > (:call ) ; }");
+    EXPECT_EQ(roles("void f() { vec<float, 2>& v = w; x = static_cast<thread T&>(y); }"),
+              "void:keyword f:declarator ( ) { vec:name < float:keyword , 2 > & v:declarator =:assignment w:name ; "
+              "x:name =:assignment static_cast:keyword < thread:name T:name & > (:cast y:name ) ; }");
+}
+
 // Test that a parenthesised group followed by a name or a literal is a cast whatever the type
 // (no parenthesised expression is followed by one), where an expression may start only: the
 // parameters of a declaration and a placement stay no cast.
@@ -198,6 +215,64 @@ TEST(UnitRoles, TrailingReturnTypes) {
     EXPECT_FALSE(unit.startsTrailingReturnType(p->find("x"))); // not a `->`
 }
 
+// Test that a name declared with a direct initialiser, `T v(x)`, is a declarator (its `(` a
+// call's: a constructor's or a conversion's, as in `T v = T(x)`), after a type name or keyword,
+// a template type, a declarator's `*`/`&` or a comma that continues a declarator list; read as
+// a called name, a pass took candle's `block_reducer<T, OP, N> reduce(shared);` for a call of
+// the function `reduce` around it.
+TEST(UnitRoles, DirectInitialisedDeclarators) {
+    EXPECT_EQ(roles("void f() { float4 acc(0.0f); }"),
+              "void:keyword f:declarator ( ) { float4:name acc:declarator (:call 0.0f ) ; }");
+    EXPECT_EQ(roles("void f() { block_reducer<T, OP, N> reduce(shared); reduce(x); }"),
+              "void:keyword f:declarator ( ) { block_reducer:name < T:name , OP:name , N:name > reduce:declarator (:call "
+              "shared:name ) ; reduce:callee (:call x:name ) ; }");
+    EXPECT_EQ(roles("void f() { Foo g(a, b[0]), h(c); int n(4); }"),
+              "void:keyword f:declarator ( ) { Foo:name g:declarator (:call a:name , b:name [:subscript 0 ] ) , "
+              "h:declarator (:call c:name ) ; int:keyword n:declarator (:call 4 ) ; }");
+    EXPECT_EQ(roles("void f() { const device T* p(q); T& r(*s); }"),
+              "void:keyword f:declarator ( ) { const:keyword device:name T:name * p:declarator (:call q:name ) ; T:name & "
+              "r:declarator (:call *:dereference s:name ) ; }");
+    EXPECT_EQ(roles("void f() { for (It it(a); it.ok(); ) {} }"),
+              "void:keyword f:declarator ( ) { for:keyword ( It:name it:declarator (:call a:name ) ; it:name . ok:member "
+              "(:call ) ; ) { } }");
+    EXPECT_EQ(roles("constant float4 k(1.0f);"), "constant:name float4:name k:declarator (:call 1.0f ) ;");
+}
+
+// Test the shapes of a direct initialiser that are something else: `T f(U);` declares a
+// function (its name is a declarator all the same; at namespace scope, where the scanner lists
+// it, its `(` is no call or cast); `a < b > (c)`
+// names nothing; and where no declaration starts, a name after a type-like name, `>`, `*` or
+// `&` is called: after an operator, `return` and its kin, in arguments, conditions and
+// initialiser lists.
+TEST(UnitRoles, DirectInitialiserLookalikes) {
+    EXPECT_EQ(roles("T f(U);"), "T:name f:declarator ( U:name ) ;");
+    EXPECT_EQ(roles("void g(int) const;"), "void:keyword g:declarator ( int:keyword ) const:keyword ;");
+    EXPECT_EQ(roles("void f() { T h(U); }"), "void:keyword f:declarator ( ) { T:name h:declarator (:call U:name ) ; }");
+    EXPECT_EQ(roles("void f() { a < b > (c); x = a < b > (c); }"),
+              "void:keyword f:declarator ( ) { a:callee < b:name > (:call c:name ) ; x:name =:assignment a:callee < "
+              "b:name > (:call c:name ) ; }");
+    EXPECT_EQ(roles("void f() { x = a < b > g(c); y = a * g(b); z = c & g(d); }"),
+              "void:keyword f:declarator ( ) { x:name =:assignment a:name < b:name > g:callee (:call c:name ) ; "
+              "y:name =:assignment a:name * g:callee (:call b:name ) ; z:name =:assignment c:name & g:callee (:call "
+              "d:name ) ; }");
+    EXPECT_EQ(roles("void f() { return T(x); }"),
+              "void:keyword f:declarator ( ) { return:keyword T:callee (:call x:name ) ; }");
+    EXPECT_EQ(roles("void f() { if (c) g(x); else h(y); p = new T(z); }"),
+              "void:keyword f:declarator ( ) { if:keyword ( c:name ) g:callee (:call x:name ) ; else:keyword "
+              "h:callee (:call y:name ) ; p:name =:assignment new:keyword T:callee (:call z:name ) ; }");
+    EXPECT_EQ(roles("void f() { k(a, b * m(c)); if (i < n && j > g(c)) {} v = {a * g(b)}; }"),
+              "void:keyword f:declarator ( ) { k:callee (:call a:name , b:name * m:callee (:call c:name ) ) ; "
+              "if:keyword ( i:name < n:name && j:name > g:callee (:call c:name ) ) { } v:name =:assignment { a:name "
+              "* g:callee (:call b:name ) } ; }");
+    // The alternative spellings of operators are no type names (`and`, `xor`, `compl`...).
+    EXPECT_EQ(roles("void f() { b = a xor g(x) bitand h(y) or compl k(z); }"),
+              "void:keyword f:declarator ( ) { b:name =:assignment a:name xor:name g:callee (:call x:name ) "
+              "bitand:name h:callee (:call y:name ) or:name compl:name k:callee (:call z:name ) ; }");
+    EXPECT_EQ(roles("void f() { for (; i < n && j > g(c); ) {} return a, b(c); }"),
+              "void:keyword f:declarator ( ) { for:keyword ( ; i:name < n:name && j:name > g:callee (:call c:name ) "
+              "; ) { } return:keyword a:name , b:callee (:call c:name ) ; }");
+}
+
 // Test that a pointer to an array or a function declares its name in parentheses, where a
 // declaration starts, and that the same group in an expression dereferences (the validation
 // flavour took `float (*q)[4] = r;` for a load and a store, and did not compile).
@@ -206,6 +281,9 @@ TEST(UnitRoles, ParenthesisedDeclarators) {
               "void:keyword f:declarator ( ) { float:keyword ( * q:declarator ) [:array-bound 4 ] =:assignment r:name ; }");
     EXPECT_EQ(roles("void f() { T (*g)(int) = h; }"),
               "void:keyword f:declarator ( ) { T:name ( * g:declarator ) ( int:keyword ) =:assignment h:name ; }");
+    EXPECT_EQ(roles("void f() { threadgroup T (&t)[4] = u; }"),
+              "void:keyword f:declarator ( ) { threadgroup:name T:name ( & t:declarator ) [:array-bound 4 ] "
+              "=:assignment u:name ; }");
     EXPECT_EQ(roles("void f(float (&a)[4]);"),
               "void:keyword f:declarator ( float:keyword ( & a:declarator ) [:array-bound 4 ] ) ;");
     EXPECT_EQ(roles("void f() { x = (*q)[1] + (*g)(2); }"),
@@ -264,8 +342,8 @@ TEST(UnitStatements, LambdaBodies) {
                             "  auto b = [] { x = 1 };\n"
                             "}");
     const Unit unit(p->tokens, p->partner, p->module);
-    EXPECT_EQ(unit.lambdaBody(p->find("{")), nullptr); // the function's own body
-    const std::vector<Statement>* g = unit.lambdaBody(p->find("{", 1));
+    EXPECT_EQ(unit.nestedBody(p->find("{")), nullptr); // the function's own body
+    const std::vector<Statement>* g = unit.nestedBody(p->find("{", 1));
     ASSERT_NE(g, nullptr);
     EXPECT_EQ(g->size(), 3u);
     EXPECT_EQ((*g)[1].kind, StatementKind::If);
@@ -274,14 +352,65 @@ TEST(UnitStatements, LambdaBodies) {
     EXPECT_TRUE(unit.startsStatement(p->find("y", 1)));
     EXPECT_FALSE(unit.startsStatement(p->find("k", 1)));
     EXPECT_TRUE(unit.startsStatement(p->find("return")));
-    ASSERT_NE(unit.lambdaBody(p->find("{", 3)), nullptr);
-    EXPECT_EQ(unit.lambdaBody(p->find("{", 3))->size(), 2u);
-    ASSERT_NE(unit.lambdaBody(p->find("{", 4)), nullptr);
-    EXPECT_EQ(unit.lambdaBody(p->find("{", 4))->size(), 1u);
+    ASSERT_NE(unit.nestedBody(p->find("{", 3)), nullptr);
+    EXPECT_EQ(unit.nestedBody(p->find("{", 3))->size(), 2u);
+    ASSERT_NE(unit.nestedBody(p->find("{", 4)), nullptr);
+    EXPECT_EQ(unit.nestedBody(p->find("{", 4))->size(), 1u);
     EXPECT_TRUE(unit.startsStatement(p->find("return", 1)));
     EXPECT_TRUE(unit.startsStatement(p->find("return", 2)));
-    EXPECT_EQ(unit.lambdaBody(p->find("{", 5)), nullptr);
+    EXPECT_EQ(unit.nestedBody(p->find("{", 5)), nullptr);
     EXPECT_FALSE(unit.startsStatement(p->find("x")));
+}
+
+// Test that the member functions a local class defines, constructors, operators, those of a
+// class nested in it and lambdas in them included, have statement trees whose statements start
+// statements; the class's data members and a member declared without a body start none.
+TEST(UnitStatements, LocalClassMemberBodies) {
+    auto p = testing::parse("void f() {\n"
+                            "  struct S {\n"
+                            "    int n = 1;\n"
+                            "    S(int k) : n(k) { if (k) { n += 1; } }\n"
+                            "    float operator()(float x) const { float y = x; return y * n; }\n"
+                            "    void g();\n"
+                            "    struct In { int h() { auto l = [] { return 2; }; return l(); } };\n"
+                            "  };\n"
+                            "  S s(2);\n"
+                            "}");
+    const Unit unit(p->tokens, p->partner, p->module);
+    EXPECT_EQ(p->module.functions.size(), 1u); // the scanner lists only f
+    const std::vector<NestedBody> nested = findNestedBodies(unit, 0);
+    ASSERT_EQ(nested.size(), 3u); // S, In and the lambda
+    ASSERT_EQ(nested[0].memberBodies.size(), 2u);
+    ASSERT_EQ(nested[1].memberBodies.size(), 1u);
+    const std::vector<Statement>* constructor = unit.nestedBody(nested[0].memberBodies[0]);
+    ASSERT_NE(constructor, nullptr);
+    ASSERT_EQ(constructor->size(), 1u);
+    EXPECT_EQ((*constructor)[0].kind, StatementKind::If);
+    ASSERT_NE(unit.nestedBody(nested[0].memberBodies[1]), nullptr);
+    EXPECT_EQ(unit.nestedBody(nested[0].memberBodies[1])->size(), 2u);
+    ASSERT_NE(unit.nestedBody(nested[1].memberBodies[0]), nullptr);
+    EXPECT_EQ(unit.nestedBody(nested[1].memberBodies[0])->size(), 2u);
+    EXPECT_TRUE(unit.startsStatement(p->find("if")));
+    EXPECT_TRUE(unit.startsStatement(p->find("n", 2)));      // n += 1
+    EXPECT_TRUE(unit.startsStatement(p->find("float", 2)));  // float y = x;
+    EXPECT_TRUE(unit.startsStatement(p->find("return", 0))); // return y * n;
+    EXPECT_TRUE(unit.startsStatement(p->find("return", 1))); // in the lambda
+    EXPECT_TRUE(unit.startsStatement(p->find("return", 2))); // return l();
+    EXPECT_TRUE(unit.startsStatement(p->find("S", 2)));      // S s(2); in f's own tree
+    EXPECT_FALSE(unit.startsStatement(p->find("int")));      // a data member
+    EXPECT_FALSE(unit.startsStatement(p->find("void", 1)));  // declared without a body
+    EXPECT_FALSE(unit.startsStatement(p->find("k", 1)));     // a member initialiser
+}
+
+// Test that a local class whose body the scanner cannot read lists no member bodies, and its
+// code starts no statements (it did before there were trees).
+TEST(UnitStatements, LocalClassMemberBodiesUnread) {
+    auto p = testing::parse("void f() { struct S { int g() { return 1; } int x }; }");
+    const Unit unit(p->tokens, p->partner, p->module);
+    const std::vector<NestedBody> nested = findNestedBodies(unit, 0);
+    ASSERT_EQ(nested.size(), 1u);
+    EXPECT_TRUE(nested[0].memberBodies.empty());
+    EXPECT_FALSE(unit.startsStatement(p->find("return")));
 }
 
 // Test that a lambda's tree decides its statements' starts in a function body the parser
@@ -290,7 +419,7 @@ TEST(UnitStatements, LambdaBodiesInLexicalBodies) {
     auto p = testing::parse("void f() { auto g = [] { for (int i = 0; i < 4; ++i) {} return 1; }; y = 2 }");
     const Unit unit(p->tokens, p->partner, p->module);
     EXPECT_EQ(unit.lexicalBodies(), 1u);
-    ASSERT_NE(unit.lambdaBody(p->find("{", 1)), nullptr);
+    ASSERT_NE(unit.nestedBody(p->find("{", 1)), nullptr);
     EXPECT_FALSE(unit.startsStatement(p->find("i", 1)));
     EXPECT_TRUE(unit.startsStatement(p->find("for")));
     EXPECT_TRUE(unit.startsStatement(p->find("return")));
@@ -435,7 +564,7 @@ TEST(UnitExpressions, UseOfKinds) {
         {"x >>= 1;", "compound >"},     {"++x;", "incremented ++"},    {"y = x--;", "incremented --"},
         {"g(&x);", "address &"},        {"p = (T*)&x;", "address &"},  {"y = x;", "read"},
         {"y = x == 1;", "read"},        {"y = x > 1;", "read"},        {"y = a & x;", "read"},
-        {"y = *x;", "read"},
+        {"y = *x;", "read"},            {"b = p < &x;", "address &"}, {"b = p > &x;", "address &"},
     };
     for (ObjectParts parts : {ObjectParts::None, ObjectParts::Members, ObjectParts::All})
         for (const auto& [source, use] : cases) EXPECT_EQ(useIn(source, "x", parts), use) << source;

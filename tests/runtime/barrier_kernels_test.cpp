@@ -78,6 +78,40 @@ kernel void functor_reduce(device const uint* in [[buffer(0)]],
     if (lid == 0) sums[group] = total;
 }
 
+// The same sum by SIMD-groups (simd_sum, then one partial per SIMD-group), its functor
+// direct-initialised in a function named like it, as candle's reduce.metal writes
+// `block_reducer<T, OP, N> reduce(shared);` inside `reduce`: the declaration must stay one
+// when the collective calls are marked.
+template <typename T, uint N>
+struct simd_tree_sum {
+    threadgroup T* partial;
+    simd_tree_sum(threadgroup T* p) : partial(p) {}
+    T operator()(T value, uint lid, uint size, uint width) {
+        const T mine = simd_sum(value);
+        if (lid % width == 0) partial[lid / width] = mine;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        T total = T(0);
+        for (uint k = 0; k < (size + width - 1) / width; ++k) total += partial[k];
+        return total;
+    }
+};
+template <typename T, uint N>
+T reduce(threadgroup T* partial, T value, uint lid, uint size, uint width) {
+    simd_tree_sum<T, N> reduce(partial);
+    return reduce(value, lid, size, width);
+}
+kernel void direct_functor_reduce(device const uint* in [[buffer(0)]],
+                                  device uint* sums [[buffer(1)]],
+                                  uint gid [[thread_position_in_grid]],
+                                  uint lid [[thread_index_in_threadgroup]],
+                                  uint size [[threads_per_threadgroup]],
+                                  uint width [[threads_per_simdgroup]],
+                                  uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[32];
+    const uint total = reduce<uint, 32>(partial, in[gid], lid, size, width);
+    if (lid == 0) sums[group] = total;
+}
+
 // Rounds of averaging with the right-hand neighbour; the loop runs while a per-thread
 // counter (the same in every thread) says so.
 kernel void smooth(device float* data [[buffer(0)]],
@@ -450,6 +484,10 @@ TEST_P(BarrierKernels, GroupReduce) { expectGroupSums("group_reduce"); }
 // local of a class template's type: the front end must see the barriers (without them the
 // kernel would run as barrier-free and its command buffer fail).
 TEST_P(BarrierKernels, BarriersInAFunctorsCallOperator) { expectGroupSums("functor_reduce"); }
+
+// Test the same by SIMD-groups through a direct-initialised local functor named like the
+// function it sits in (`simd_tree_sum<T, N> reduce(partial);` in `reduce`).
+TEST_P(BarrierKernels, DirectInitialisedFunctorNamedLikeItsFunction) { expectGroupSums("direct_functor_reduce"); }
 
 // Test a loop whose condition is a per-thread variable that the loop body changes, split
 // into work-item loops and (left by a break) as coroutines.

@@ -94,6 +94,26 @@ kernel void ranges_in_lambda(device const float* in [[buffer(0)]], device float*
 }
 template [[host_name("ranges_in_lambda_6")]] kernel void
 ranges_in_lambda<6>(device const float*, device float*, constant uint&, uint);
+
+// The same in a local class's member function, whose body the front end reads as a lambda's.
+template <short N>
+kernel void ranges_in_local_class(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+                                  constant uint& n [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    if (i >= n) return;
+    struct Sum {
+        float x;
+        float operator()(float scale) const {
+            float s[N] = { [1 ... N - 1] = x * scale };
+            float total = 0.0f;
+            for (short k = 0; k < N; ++k) total += s[k];
+            return total;
+        }
+    };
+    const Sum sum{in[i]};
+    out[i] = sum(2.0f) + sum(1.0f);
+}
+template [[host_name("ranges_in_local_class_6")]] kernel void
+ranges_in_local_class<6>(device const float*, device float*, constant uint&, uint);
 )";
 
 constexpr unsigned kResults = 9;
@@ -164,10 +184,19 @@ TEST_P(DesignatorKernels, AcrossBarrier) {
 }
 
 // Test a range in a lambda's body, whose statements the front end reads as a function's
-// (Unit::lambdaBody()): element 0 left out, the value evaluated at each call.
+// (Unit::nestedBody()): element 0 left out, the value evaluated at each call.
 TEST_P(DesignatorKernels, InALambda) {
     GuardedBuffer out(device_, std::size_t(count()) * 4);
     run("ranges_in_lambda_6", out);
+    const std::vector<float> in = values();
+    for (unsigned i = 0; i < count(); ++i) EXPECT_EQ(out.data<float>()[i], 15.0f * in[i]) << "thread " << i;
+    out.expectCanariesIntact();
+}
+
+// Test a range in a local class's member function, which has a statement tree of its own too.
+TEST_P(DesignatorKernels, InALocalClass) {
+    GuardedBuffer out(device_, std::size_t(count()) * 4);
+    run("ranges_in_local_class_6", out);
     const std::vector<float> in = values();
     for (unsigned i = 0; i < count(); ++i) EXPECT_EQ(out.data<float>()[i], 15.0f * in[i]) << "thread " << i;
     out.expectCanariesIntact();

@@ -2,7 +2,8 @@
 // function: each instantiation of a kernel template reports (staticThreadgroupMemoryLength)
 // and is checked against the 32 KiB limit by its own variables, and variables in a branch
 // whose condition is a constant false for the instantiation count for nothing (MLX's
-// block_sort: `if (ARG_SORT) { two arrays } else { one }`; a specialised function constant).
+// block_sort: `if (ARG_SORT) { two arrays } else { one }`; a specialised function constant;
+// an unqualified `is_same_v`, a loop's body, a switch's case).
 // Branches decided at run time count both. Groups of 1, 33, 64 and 1024 threads, a last
 // group cut by the grid; plain and shader-validated.
 #include "guarded_buffer.h"
@@ -87,6 +88,48 @@ kernel void constexpr_dead(device float* out [[buffer(0)]], constant uint2& shap
     out[i] = tile[other] + tile[other + size * ((1024 - 1 - other) / size)];
 }
 
+// A branch on an unqualified trait (`using namespace metal`), a loop on a template parameter and
+// a switch's cases: for switched<float, 1> only case 1's 4 KiB run, and 64 + 64 + 32 KiB that
+// cannot run count for nothing.
+template <typename T, int WAY>
+kernel void switched(device float* out [[buffer(0)]], constant uint2& shape [[buffer(1)]],
+                     uint i [[thread_position_in_grid]], uint lid [[thread_position_in_threadgroup]],
+                     uint gid [[threadgroup_position_in_grid]]) {
+    const uint size = shape.y;
+    const uint present = min(size, shape.x - gid * size);
+    const uint other = (lid + 1) % present;
+    const uint last = other + size * ((1024 - 1 - other) / size);
+    if (is_same_v<T, half>) {
+        threadgroup float wasted[16384];
+        wasted[lid] = 0.0f;
+        out[i] = wasted[lid];
+        return;
+    }
+    while (WAY > 4) {
+        threadgroup float spare[16384];
+        spare[lid] = 0.0f;
+        out[i] = spare[lid];
+        return;
+    }
+    switch (WAY) {
+    case 1: {
+        threadgroup float tile[1024];
+        for (uint k = lid; k < 1024; k += size) tile[k] = float(gid * 100000 + k);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        out[i] = tile[other] + tile[last];
+        break;
+    }
+    case 2:
+    case 3: {
+        threadgroup float big[8192];
+        big[lid] = 1.0f;
+        out[i] = big[lid];
+        break;
+    }
+    }
+}
+template [[host_name("switched_float_1")]] kernel void switched<float, 1>(device float*, constant uint2&, uint, uint, uint);
+
 // Branches decided at run time: both count (100 and 200 floats).
 kernel void runtime_branches(device float* out [[buffer(0)]], constant uint2& shape [[buffer(1)]],
                              uint i [[thread_position_in_grid]], uint lid [[thread_position_in_threadgroup]]) {
@@ -158,6 +201,12 @@ TEST_P(ThreadgroupMemoryKernels, DeadBranchesDoNotCount) {
               expected(4096, [](unsigned g, unsigned k, bool last) { return last ? float(4096 - k) : float(g * 100000 + k); }));
     EXPECT_EQ(run("sort_8192", 32768), expected(8192, [](unsigned g, unsigned k, bool) { return float(g * 100000 + 2 * k); }));
     EXPECT_EQ(run("constexpr_dead", 4096), expected(1024, [](unsigned g, unsigned k, bool) { return float(g * 100000 + k); }));
+}
+
+// Test that a branch on an unqualified trait, a loop's body and a switch's cases that cannot run
+// in an instantiation do not count either: 4 KiB of the 164 written.
+TEST_P(ThreadgroupMemoryKernels, DeadCasesLoopsAndTraitsDoNotCount) {
+    EXPECT_EQ(run("switched_float_1", 4096), expected(1024, [](unsigned g, unsigned k, bool) { return float(g * 100000 + k); }));
 }
 
 // Test that branches decided at run time count both (400 + 800 bytes) and still run.

@@ -15,24 +15,6 @@ namespace metalcpu::msl {
 
 namespace {
 
-// `block_reducer<T, N> reduce(shared);`: a local object, direct-initialised, that hides a
-// function of its name (candle's reduce.metal declares one inside a function `reduce`). The
-// syntax layer gives such a name no declarator role (`T v(x)` reads like a call), so it is told
-// here by the type before it at the start of a declaration. Marked as a call, it would stop
-// being a declaration.
-bool declaresObject(const Unit& unit, std::size_t name) {
-    if (name == 0) return false;
-    std::size_t typeEnd = name - 1;
-    if (unit[typeEnd].isPunct(">")) {
-        const std::size_t open = openingAngle(unit.tokens(), unit.partner(), typeEnd, 0);
-        if (open == kNoToken || open == 0) return false;
-        typeEnd = open - 1;
-    }
-    const Token& type = unit[typeEnd];
-    if (!type.isIdentifier() || (isCppKeyword(type.spelling) && !isTypeKeyword(type.spelling))) return false;
-    return unit.startsDeclaration(typeEnd);
-}
-
 constexpr std::string_view kCallSite = "(::metalcpu_kernel::simd_call_site(), ";
 
 /// Whether calling `name` is itself a SIMD-group rendezvous (a collective, not the
@@ -118,7 +100,6 @@ void markCollectiveCalls(PassContext& c) {
             if (!reachingNames.count(unit[i].spelling) || isCollectiveName(unit[i].spelling) ||
                 splitHelperCalls.count(i))
                 continue;
-            if (role == TokenRole::Callee && declaresObject(unit, i)) continue;
             // Its argument list: `f(`, or `f<...>(`.
             const std::size_t open = unit.callOpen(i);
             if (open == kNoToken || partner[open] == kNoToken || unevaluated[i]) continue;

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace metalcpu::msl {
 
@@ -31,7 +32,7 @@ std::map<std::size_t, const Statement*> ownStatements(const Unit& unit, std::siz
     };
     if (const std::vector<Statement>* body = unit.body(function)) add(*body, add);
     for (const NestedBody& b : nested)
-        if (const std::vector<Statement>* tree = b.kind == NestedBody::Kind::Lambda ? unit.lambdaBody(b.open) : nullptr)
+        if (const std::vector<Statement>* tree = b.kind == NestedBody::Kind::Lambda ? unit.nestedBody(b.open) : nullptr)
             add(*tree, add);
     return out;
 }
@@ -82,27 +83,113 @@ private:
     std::map<std::size_t, std::optional<std::vector<Statement>>> blocks_;
 };
 
-// Whether statement `s` is or holds the simple statement that starts at token `i`; the `if`
-// statements on the way down are appended to `out`.
-bool leadsTo(const Statement& s, std::size_t i, std::vector<EnclosingBranch>& out) {
-    if (s.tokens.end <= i || i < s.tokens.begin) return false;
+// Whether statement `s` is or holds token `i`.
+bool holds(const Statement& s, std::size_t i) { return s.tokens.begin <= i && i < s.tokens.end; }
+
+// Whether control cannot flow from the end of statement `s` to the statement after it: a jump,
+// or a block or a labelled statement that ends in one (`case 1: { ...; break; }`).
+bool endsInJump(const Statement& s) {
+    switch (s.kind) {
+    case StatementKind::Break:
+    case StatementKind::Continue:
+    case StatementKind::Return:
+    case StatementKind::Goto: return true;
+    case StatementKind::Compound: return !s.children.empty() && endsInJump(s.children.back());
+    case StatementKind::Labeled: return !s.children.empty() && endsInJump(s.children.front());
+    default: return false;
+    }
+}
+
+// Whether statement `s` holds a `case` or `default` label below its own labels.
+bool holdsNestedLabel(const Statement& s) {
+    const Statement* inner = &s;
+    while (inner->kind == StatementKind::Labeled && !inner->children.empty()) inner = &inner->children.front();
+    for (const Statement& c : inner->children)
+        if (c.kind == StatementKind::Labeled || holdsNestedLabel(c)) return true;
+    return false;
+}
+
+// The values of the case labels of switch body `body` (a block) from which control reaches
+// token `i`: those on the statement that holds it and on the statements before it that control
+// falls through from. Nothing where a `default:` leads there, a label stands deeper than the
+// block's own statements, or a value is no expression (`case 1 ... 3:`).
+std::optional<std::vector<TokenRange>> casesReaching(const TokenList& tokens, const Statement& body, std::size_t i) {
+    if (body.kind != StatementKind::Compound) return std::nullopt;
+    std::size_t at = 0;
+    while (at < body.children.size() && !holds(body.children[at], i)) ++at;
+    if (at == body.children.size()) return std::nullopt;
+    for (const Statement& c : body.children)
+        if (holdsNestedLabel(c)) return std::nullopt;
+    std::vector<TokenRange> cases;
+    for (std::size_t k = at + 1; k-- > 0;) {
+        const Statement& s = body.children[k];
+        if (k < at && endsInJump(s)) break;
+        for (const Statement* l = &s; l->kind == StatementKind::Labeled && !l->children.empty(); l = &l->children.front()) {
+            const Token& label = tokens[l->keyword];
+            if (label.isIdentifier("default")) return std::nullopt;
+            if (!label.isIdentifier("case")) continue; // a goto's label
+            const TokenRange value{l->keyword + 1, l->children.front().tokens.begin - 1};
+            for (std::size_t t = value.begin; t < value.end; ++t)
+                if (tokens[t].isPunct("...")) return std::nullopt;
+            cases.push_back(value);
+        }
+    }
+    if (cases.empty()) return std::nullopt;
+    return cases;
+}
+
+// The condition of a `for` statement's header `init; condition; increment`, or an empty range.
+TokenRange forCondition(const TokenList& tokens, const std::vector<std::size_t>& partner, TokenRange header) {
+    std::size_t first = kNoToken;
+    for (std::size_t k = header.begin; k < header.end; ++k) {
+        if ((tokens[k].isPunct("(") || tokens[k].isPunct("[") || tokens[k].isPunct("{")) && partner[k] != kNoToken)
+            k = partner[k];
+        else if (tokens[k].isPunct(";") && first == kNoToken)
+            first = k;
+        else if (tokens[k].isPunct(";"))
+            return {first + 1, k};
+    }
+    return {};
+}
+
+// Whether statement `s` is or holds the simple statement that starts at token `i`; the `if`,
+// loop and `switch` statements on the way down whose conditions decide whether it runs are
+// appended to `out`.
+bool leadsTo(const TokenList& tokens, const std::vector<std::size_t>& partner, const Statement& s, std::size_t i,
+             std::vector<EnclosingBranch>& out) {
+    if (!holds(s, i)) return false;
     if (s.kind == StatementKind::Simple) return s.keyword == i;
-    // An if's children are its then-statement and its else-statement.
-    const bool branches = s.kind == StatementKind::If && !s.header.empty();
+    // An if's children are its then-statement and its else-statement; a loop's and a
+    // switch's, their body. A do-while's body runs once whatever its condition.
+    std::optional<EnclosingBranch> branch;
+    if (s.kind == StatementKind::While && !s.header.empty()) {
+        branch = EnclosingBranch{s.header, true, {}};
+    } else if (s.kind == StatementKind::For) {
+        if (const TokenRange condition = forCondition(tokens, partner, s.header); !condition.empty())
+            branch = EnclosingBranch{condition, true, {}};
+    } else if (s.kind == StatementKind::Switch && !s.header.empty() && !s.children.empty()) {
+        if (auto cases = casesReaching(tokens, s.children.front(), i)) branch = EnclosingBranch{s.header, true, std::move(*cases)};
+    }
     for (std::size_t c = 0; c < s.children.size(); ++c) {
-        if (branches) out.push_back({s.header, c == 0});
-        if (leadsTo(s.children[c], i, out)) return true;
-        if (branches) out.pop_back();
+        const bool pushed = (s.kind == StatementKind::If && !s.header.empty()) || branch;
+        if (s.kind == StatementKind::If && !s.header.empty())
+            out.push_back({s.header, c == 0, {}});
+        else if (branch)
+            out.push_back(*branch);
+        if (leadsTo(tokens, partner, s.children[c], i, out)) return true;
+        if (pushed) out.pop_back();
     }
     return false;
 }
 
-// The `if` statements around the simple statement at token `i` in `trees`, outermost first.
-std::vector<EnclosingBranch> enclosingBranches(const std::vector<const std::vector<Statement>*>& trees, std::size_t i) {
+// The statements around the simple statement at token `i` in `trees` whose conditions decide
+// whether it runs, outermost first.
+std::vector<EnclosingBranch> enclosingBranches(const Unit& unit, const std::vector<const std::vector<Statement>*>& trees,
+                                               std::size_t i) {
     std::vector<EnclosingBranch> out;
     for (const std::vector<Statement>* tree : trees)
         for (const Statement& s : *tree) {
-            if (leadsTo(s, i, out)) return out;
+            if (leadsTo(unit.tokens(), unit.partner(), s, i, out)) return out;
             out.clear();
         }
     return out;
@@ -110,9 +197,13 @@ std::vector<EnclosingBranch> enclosingBranches(const std::vector<const std::vect
 
 // Whether condition `c` can be copied into a template argument of the declaration: made of
 // the function's template parameters, constexpr locals and function constants (`names`),
-// qualified names, literals and operators, no assignment, lambda or declaration, and
-// untouched by the passes before this one.
-bool constantShaped(const PassContext& c, TokenRange condition, const std::vector<std::string>& names) {
+// qualified names, names the function does not declare as variables (`locals`: those of the
+// file and the library, `is_same_v<T, half>` under `using namespace metal`, which stay in scope
+// wherever a later pass moves the declaration, as its own variables do not), literals and
+// operators; no other keyword, no assignment, lambda or declaration, and untouched by the
+// passes before this one.
+bool constantShaped(const PassContext& c, TokenRange condition, const std::vector<std::string>& names,
+                    const std::set<std::string>& locals) {
     const TokenList& tokens = c.unit.tokens();
     static constexpr std::string_view kWords[] = {"true", "false", "sizeof", "alignof", "static_cast", "nullptr"};
     for (std::size_t k = condition.begin; k < condition.end; ++k) {
@@ -132,9 +223,19 @@ bool constantShaped(const PassContext& c, TokenRange condition, const std::vecto
         if (qualified || isTypeKeyword(t.spelling) || std::ranges::find(kWords, t.spelling) != std::end(kWords) ||
             std::ranges::find(names, t.spelling) != names.end())
             continue;
-        return false;
+        if (isCppKeyword(t.spelling) || locals.contains(t.spelling)) return false;
     }
     return !condition.empty();
+}
+
+// The names function `f` declares as variables and parameters, its lambdas' and local classes'
+// included (TokenRole::Declarator).
+std::set<std::string> declaredVariables(const Unit& unit, const FunctionDecl& f) {
+    std::set<std::string> out;
+    const std::size_t begin = f.parametersOpen == kNoToken ? f.bodyOpen : f.parametersOpen;
+    for (std::size_t i = begin; i < f.bodyClose; ++i)
+        if (unit.role(i) == TokenRole::Declarator) out.insert(unit[i].spelling);
+    return out;
 }
 
 // The names function `f`'s body declares `constexpr` (`constexpr bool kUse = false;`): like
@@ -213,7 +314,7 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, s
         std::vector<const std::vector<Statement>*> trees;
         if (const std::vector<Statement>* body = unit.body(fi)) trees.push_back(body);
         for (const NestedBody& b : nested)
-            if (const std::vector<Statement>* tree = b.kind == NestedBody::Kind::Lambda ? unit.lambdaBody(b.open) : nullptr)
+            if (const std::vector<Statement>* tree = b.kind == NestedBody::Kind::Lambda ? unit.nestedBody(b.open) : nullptr)
                 trees.push_back(tree);
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
             // A body nested in this one that the scanner knows has its own turn.
@@ -255,7 +356,7 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, s
             declaration.function = fi;
             declaration.type = {i + 1, d->names.front()};
             declaration.statement = {i, end + 1};
-            if (own != ownStatement.end()) declaration.branches = enclosingBranches(trees, i);
+            if (own != ownStatement.end()) declaration.branches = enclosingBranches(unit, trees, i);
             bool ok = true;
             for (std::size_t k = 0; k < d->names.size() && ok; ++k) {
                 const DeclaratorParts parts = declaratorParts(tokens, partner, *d, k, end);
@@ -341,10 +442,22 @@ void rewriteThreadgroupVariables(PassContext& c) {
         for (TokenRange p : templateParameters(c.unit, f))
             if (const std::size_t name = templateParameterName(c.unit, p).first; name != kNoToken)
                 constants.push_back(tokens[name].spelling);
+        const std::set<std::string> locals = declaredVariables(c.unit, f);
         std::string live;
         for (const EnclosingBranch& b : d.branches) {
-            if (!constantShaped(c, b.condition, constants)) continue;
-            const std::string condition = "(" + sourceText(tokens, b.condition.begin, b.condition.end) + ")";
+            if (!constantShaped(c, b.condition, constants, locals)) continue;
+            std::string condition = "(" + sourceText(tokens, b.condition.begin, b.condition.end) + ")";
+            if (!b.cases.empty()) { // `(c) == (1) || (c) == (2)`
+                bool shaped = true;
+                std::string any;
+                for (const TokenRange& value : b.cases) {
+                    shaped = shaped && constantShaped(c, value, constants, locals);
+                    any += std::string(any.empty() ? "" : " || ") + condition + " == (" +
+                           sourceText(tokens, value.begin, value.end) + ")";
+                }
+                if (!shaped) continue;
+                condition = "(" + any + ")";
+            }
             live += std::string(live.empty() ? "" : " && ") + "!(__builtin_constant_p" + condition + " && " +
                     (b.then ? "!" : "") + condition + ")";
         }

@@ -21,10 +21,15 @@ struct ThreadgroupDeclarator {
     std::uint64_t key = 0;  ///< (fileKey << 20) | site number (1-based, in source order)
 };
 
-/// An `if` a declaration is nested in: its condition, and which branch holds the declaration.
+/// A statement around a declaration whose condition decides whether the declaration runs: an
+/// `if` (which branch holds it), a `while` or `for` loop (its body runs only where the condition
+/// first holds) or a `switch` (the case labels from which control reaches it).
 struct EnclosingBranch {
-    TokenRange condition; ///< inside the parentheses
-    bool then = true;     ///< the then-branch (false: the else-branch)
+    TokenRange condition; ///< inside the parentheses; a `for`'s condition alone
+    bool then = true;     ///< runs where the condition holds (false: an if's else-branch)
+    /// A switch's: the values of the case labels it runs for (it runs where the condition equals
+    /// one); empty for an if or a loop.
+    std::vector<TokenRange> cases;
 };
 
 /// `threadgroup float As[BS][BS], b;` inside a function body.
@@ -33,7 +38,8 @@ struct ThreadgroupDeclaration {
     TokenRange statement;     ///< from `threadgroup` to the `;`, inclusive
     TokenRange type;          ///< the element type as written (`float`)
     std::vector<ThreadgroupDeclarator> declarators;
-    /// The `if` statements around it, outermost first, within its function's or lambda's body.
+    /// The `if`, loop and `switch` statements around it whose conditions it depends on,
+    /// outermost first, within its function's or lambda's body.
     std::vector<EnclosingBranch> branches;
 };
 

@@ -72,6 +72,10 @@ TEST(ArrayDesignators, FillsLocalArraysWithConstantIndices) {
     EXPECT_EQ(rewrite("template <short N> void f() { auto g = [] { float s[N] = {[0 ... N - 1] = 1.0f}; }; }"),
               "template <short N> void f() { auto g = [] { float s[N] = { }; "
               "::metalcpu_kernel::designate<(0), (N - 1)>(s, 1.0f); }; }");
+    // And in a local class's member function, whose body has a tree of its own too.
+    EXPECT_EQ(rewrite("template <short N> void f() { struct S { void g() { float s[N] = {[0 ... N - 1] = 1.0f}; } }; }"),
+              "template <short N> void f() { struct S { void g() { float s[N] = { }; "
+              "::metalcpu_kernel::designate<(0), (N - 1)>(s, 1.0f); } }; }");
     // An array of arrays takes a braced value, written out when its own designators are literal.
     EXPECT_EQ(rewrite("void f() { float v[sizeof(int)][2] = {[0 ... sizeof(int) - 1] = {[1] = x}}; }"),
               "void f() { float v[sizeof(int)][2] = { }; "

@@ -285,5 +285,76 @@ TEST(ThreadgroupVariables, BranchesThatCannotRun) {
     EXPECT_TRUE(r.declarations[2].branches.size() == 1 && !r.declarations[2].branches[0].then);
 }
 
+// Test that a variable in a switch's case says whether a case that reaches it can run: the
+// labels on its statement and on those control falls through from (not past a `break`); none
+// where `default:` reaches it or the condition is per-thread. In a `while` or `for` body it
+// says whether the loop's condition first holds; a do-while's body always runs, and a `for`
+// condition on its own counter stays unknown.
+TEST(ThreadgroupVariables, BranchesOfSwitchesAndLoops) {
+    Result r = rewrite("template <int N> kernel void k(uint lid [[thread_position_in_grid]]) {\n"
+                       "  switch (N) {\n"
+                       "  case 1: { threadgroup float a[8]; break; }\n"
+                       "  case 2:\n"
+                       "  case 3: { threadgroup float b[8]; }\n"
+                       "  case 4: { threadgroup float c[8]; break; }\n"
+                       "  case 5: default: { threadgroup float d[8]; }\n"
+                       "  }\n"
+                       "  switch (lid) { case 0: { threadgroup int e; break; } }\n"
+                       "  while (N > 2) { threadgroup int f; break; }\n"
+                       "  for (int i = 0; N > 4; ++i) { threadgroup int g; }\n"
+                       "  for (int i = 0; i < N; ++i) { threadgroup int h; }\n"
+                       "  do { threadgroup int m; } while (N > 8);\n"
+                       "}");
+    const std::string owner = "__mc_tg_owner_0<N>()";
+    for (const std::string& expected :
+         {"threadgroup_variable<float[8], 0x100001ull, " + owner + ", !(__builtin_constant_p((N) == (1)) && !((N) == (1)))>",
+          "threadgroup_variable<float[8], 0x100002ull, " + owner +
+              ", !(__builtin_constant_p((N) == (2) || (N) == (3)) && !((N) == (2) || (N) == (3)))>",
+          "threadgroup_variable<float[8], 0x100003ull, " + owner +
+              ", !(__builtin_constant_p((N) == (4) || (N) == (2) || (N) == (3)) && !((N) == (4) || (N) == (2) || (N) "
+              "== (3)))>",
+          "threadgroup_variable<float[8], 0x100004ull, " + owner + ">",
+          "threadgroup_variable<int, 0x100005ull, " + owner + ">",
+          "threadgroup_variable<int, 0x100006ull, " + owner + ", !(__builtin_constant_p(N > 2) && !(N > 2))>",
+          "threadgroup_variable<int, 0x100007ull, " + owner + ", !(__builtin_constant_p(N > 4) && !(N > 4))>",
+          "threadgroup_variable<int, 0x100008ull, " + owner + ">",
+          "threadgroup_variable<int, 0x100009ull, " + owner + ">"})
+        EXPECT_NE(r.text.find(expected), std::string::npos) << expected << "\nin\n" << r.text;
+    ASSERT_EQ(r.declarations.size(), 9u);
+    ASSERT_EQ(r.declarations[2].branches.size(), 1u);
+    EXPECT_EQ(r.declarations[2].branches[0].cases.size(), 3u);
+    // A label deeper than the switch's own statements, or a range, leaves the cases unknown.
+    for (const char* source : {"template <int N> kernel void k() { switch (N) { case 1: { if (N) { case 2: ; } "
+                               "threadgroup int a; } } }",
+                               "template <int N> kernel void k() { switch (N) { case 1 ... 3: { threadgroup int a; } } }"}) {
+        const Result nested = rewrite(source);
+        EXPECT_NE(nested.text.find("threadgroup_variable<int, 0x100001ull, __mc_tg_owner_0<N>()>"), std::string::npos)
+            << nested.text;
+    }
+}
+
+// Test that names the function does not declare count as constants in a branch's condition
+// (the library's traits under `using namespace metal`, unqualified), and that the function's
+// own variables and parameters do not, however they are written.
+TEST(ThreadgroupVariables, BranchesOnUnqualifiedTraits) {
+    Result r = rewrite("template <typename T> kernel void k(uint lid [[thread_position_in_grid]]) {\n"
+                       "  if (is_same_v<T, half>) { threadgroup half a[8]; }\n"
+                       "  if (is_same<T, float>::value && kWide) { threadgroup float b[8]; }\n"
+                       "  if (is_same_v<lid, N>) { threadgroup int c; }\n"
+                       "  float v = 0; if (v > 1) { threadgroup int d; }\n"
+                       "  if (this) { threadgroup int e; }\n"
+                       "}");
+    const std::string owner = "__mc_tg_owner_0<T>()";
+    for (const std::string& expected :
+         {"threadgroup_variable<half[8], 0x100001ull, " + owner +
+              ", !(__builtin_constant_p(is_same_v<T, half>) && !(is_same_v<T, half>))>",
+          "threadgroup_variable<float[8], 0x100002ull, " + owner +
+              ", !(__builtin_constant_p(is_same<T, float>::value && kWide) && !(is_same<T, float>::value && kWide))>",
+          "threadgroup_variable<int, 0x100003ull, " + owner + ">",
+          "threadgroup_variable<int, 0x100004ull, " + owner + ">",
+          "threadgroup_variable<int, 0x100005ull, " + owner + ">"})
+        EXPECT_NE(r.text.find(expected), std::string::npos) << expected << "\nin\n" << r.text;
+}
+
 } // namespace
 } // namespace metalcpu::msl
