@@ -6,6 +6,7 @@
 #include "support/process.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace metalcpu::jit {
 namespace {
@@ -31,10 +32,28 @@ bool ranOutOfMemory(const std::string& output) {
 
 } // namespace
 
+CompileResult missingToolchain(const std::string& error) { return CompileResult{false, error + "\n"}; }
+
+std::string inDirectory(const std::string& workingDirectory, const std::string& path) {
+    const bool relative = !workingDirectory.empty() && !path.empty() && path[0] != '/';
+    return relative ? workingDirectory + "/" + path : path;
+}
+
+std::string absoluteIn(const std::string& workingDirectory, const std::string& path) {
+    std::error_code error;
+    const std::filesystem::path absolute = std::filesystem::absolute(inDirectory(workingDirectory, path), error);
+    return error ? path : absolute.lexically_normal().string();
+}
+
+CompileResult delivered(const std::string& made, const std::string& destination) {
+    if (support::moveFile(made, destination)) return CompileResult{true, {}};
+    return CompileResult{false, "cannot write " + destination + "\n"};
+}
+
 std::uint64_t megabytes(int value) { return value > 0 ? static_cast<std::uint64_t>(value) * kMiB : 0; }
 
 std::uint64_t translatedCodeBytes(std::string_view text) {
-    // kernel_compiler.cpp's embedSource(): `static const char metalcpu_<x>_source[] = R"<d>(...)<d>";`.
+    // translated_file.cpp's embedSource(): `static const char metalcpu_<x>_source[] = R"<d>(...)<d>";`.
     constexpr std::string_view kEmbedded = "static const char metalcpu_";
     std::uint64_t embedded = 0;
     for (std::size_t at = text.find(kEmbedded); at != std::string_view::npos; at = text.find(kEmbedded, at + 1)) {

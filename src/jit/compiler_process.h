@@ -33,6 +33,19 @@ private:
     std::string path_;
 };
 
+/// The result of a compile that found no toolchain (toolchain()'s `error`).
+CompileResult missingToolchain(const std::string& error);
+
+/// `path` as seen from this process when a compiler running in `workingDirectory` names it.
+std::string inDirectory(const std::string& workingDirectory, const std::string& path);
+
+/// `path` (as a compiler running in `workingDirectory` names it) made absolute, for a rule of
+/// its confinement.
+std::string absoluteIn(const std::string& workingDirectory, const std::string& path);
+
+/// Moves what a compiler made in its scratch directory to where it was asked for.
+CompileResult delivered(const std::string& made, const std::string& destination);
+
 /// How much translated code one METALCPU_COMPILE_TIMEOUT covers: a compile of a larger file
 /// may take that many seconds per started block of this size.
 inline constexpr std::uint64_t kTimeoutCodeBytes = 512 * 1024;

@@ -183,35 +183,46 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         // optimisation level is to apply to it.
         const CodeGeneration decision = codeGenerationFor(kernelShape(info));
         const bool loopsOverThreads = !info.usesWorkItemLoops && !info.usesCoroutines;
-        std::string attributes;
-        if (validation || loopsOverThreads || info.interleavesThreads || !decision.optimisation.empty())
-            attributes = "flatten";
-        if (!decision.optimisation.empty()) attributes += ", optimize(\"" + decision.optimisation + "\")";
-        std::string prefix = attributes.empty() ? "" : "__attribute__((" + attributes + ")) ";
-        if (decision.narrowVectors) prefix += "METALCPU_NARROW_VECTORS ";
-        out += prefix + "void __mc_" + k + "_run_group(const ::mc_group* __g) {\n";
-        out += setup;
-        if (info.usesWorkItemLoops) {
-            // One call per group: the kernel loops over the threads itself, and rebinds the
-            // builtins that differ per thread; the parameters carry thread 0's.
-            out += "    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};\n";
-            if (!usesT) out += "    (void)__t;\n";
-            out += call;
-            out += "}\n";
-        } else if (info.usesCoroutines) {
-            // Each thread's coroutine starts suspended; run_coroutines resumes them in turn.
-            out += "    ::metalcpu_kernel::run_coroutines(__g, [&](const ::metalcpu_kernel::thread_ids& __t) {\n";
-            if (!usesT) out += "        (void)__t;\n";
-            out += "        return " + call.substr(4);
-        } else {
-            out += "    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) "
-                   "__attribute__((always_inline)) {\n";
-            if (!usesT) out += "        (void)__t;\n";
-            out += "    " + call;
+        // MC_KERNEL_USES_BARRIERS means "needs fibers": coroutine kernels synchronise without.
+        const bool fibers = info.usesBarriers && loopsOverThreads;
+        // The executor runs a fiber kernel's threads by run_thread only (exec/executor.cpp): it
+        // has no group function, so the host compiler does not optimise the kernel a second
+        // time, flattened into a loop nobody calls (bench/README.md, "Compile time of library
+        // files"). A barrier-free kernel keeps its run_thread, which nothing calls either: the
+        // kernel's second caller changes what GCC inlines into the group function.
+        std::string runGroup = "nullptr";
+        if (!fibers) {
+            runGroup = "&" + scope + "__mc_" + k + "_run_group";
+            std::string attributes;
+            if (validation || loopsOverThreads || info.interleavesThreads || !decision.optimisation.empty())
+                attributes = "flatten";
+            if (!decision.optimisation.empty()) attributes += ", optimize(\"" + decision.optimisation + "\")";
+            std::string prefix = attributes.empty() ? "" : "__attribute__((" + attributes + ")) ";
+            if (decision.narrowVectors) prefix += "METALCPU_NARROW_VECTORS ";
+            out += prefix + "void __mc_" + k + "_run_group(const ::mc_group* __g) {\n";
+            out += setup;
+            if (info.usesWorkItemLoops) {
+                // One call per group: the kernel loops over the threads itself, and rebinds the
+                // builtins that differ per thread; the parameters carry thread 0's.
+                out += "    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};\n";
+                if (!usesT) out += "    (void)__t;\n";
+                out += call;
+                out += "}\n";
+            } else if (info.usesCoroutines) {
+                // Each thread's coroutine starts suspended; run_coroutines resumes them in turn.
+                out += "    ::metalcpu_kernel::run_coroutines(__g, [&](const ::metalcpu_kernel::thread_ids& __t) {\n";
+                if (!usesT) out += "        (void)__t;\n";
+                out += "        return " + call.substr(4);
+            } else {
+                out += "    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) "
+                       "__attribute__((always_inline)) {\n";
+                if (!usesT) out += "        (void)__t;\n";
+                out += "    " + call;
+            }
+            if (!info.usesWorkItemLoops) out += "    });\n}\n";
         }
-        if (!info.usesWorkItemLoops) out += "    });\n}\n";
         std::string runThread = "nullptr";
-        if (!info.usesCoroutines && !info.usesWorkItemLoops) {
+        if (loopsOverThreads) {
             runThread = "&" + scope + "__mc_" + k + "_run_thread";
             out += "void __mc_" + k + "_run_thread(const ::mc_group* __g, mc_u32 __i) {\n";
             out += "    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);\n";
@@ -263,8 +274,6 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         if (selectsKernels) out += "#endif\n";
         out += "\n";
 
-        // MC_KERNEL_USES_BARRIERS means "needs fibers": coroutine kernels synchronise without.
-        const bool fibers = info.usesBarriers && !info.usesWorkItemLoops && !info.usesCoroutines;
         const std::string flags = std::string(info.interleavesThreads ? "MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS"
                                               : info.usesWorkItemLoops ? "MC_KERNEL_WORK_ITEM_LOOPS"
                                               : info.usesCoroutines  ? "MC_KERNEL_COROUTINES"
@@ -281,7 +290,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                             quoteString(info.hostName) + ", " + quoteString(info.file) + ", " +
                             std::to_string(info.line) + ", " + std::to_string(info.column) + ", " +
                             flags + ", " + maxThreads + ", " + std::to_string(info.params.size()) + ", " +
-                            params + ", &" + scope + "__mc_" + k + "_run_group, " + runThread + ", " +
+                            params + ", " + runGroup + ", " + runThread + ", " +
                             std::to_string(info.threadgroupSites.size()) + ", " + sites + ", " +
                             quoteString(info.frameName.empty() ? info.hostName : info.frameName) +
                             ", " + (threadgroupOwner.empty() ? std::string("0") : threadgroupOwner) + ", " +

@@ -6,6 +6,8 @@ namespace metalcpu::msl {
 namespace {
 
 // Test the generated code of one entry point: trampolines, reflection table and registration.
+// A kernel on fibers has only its thread function: the executor never calls a group function
+// for it.
 TEST(EntryPointCode, OneKernel) {
     EntryPointCode e;
     e.info.hostName = "k";
@@ -43,13 +45,6 @@ TEST(EntryPointCode, OneKernel) {
     EXPECT_EQ(generateEntryPoints({e}, "a.metal"), R"(// "k"
 namespace ns { namespace {
 using __mc_0_fn = decltype(&::ns::k<float>);
-__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 2);
-    auto&& __a1 = ::metalcpu_kernel::threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 0);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::ns::k<float>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
-    });
-}
 void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
     const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 2);
@@ -66,7 +61,7 @@ const mc_u64 __mc_0_sites[] = {0x100001ull, 0x100002ull};
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.k") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, &::ns::__mc_0_run_group, &::ns::__mc_0_run_thread, 2, ::ns::__mc_0_sites, "k", 0, ""},
+    {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, nullptr, &::ns::__mc_0_run_thread, 2, ::ns::__mc_0_sites, "k", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "a.metal", nullptr, 0)
 )");

@@ -74,12 +74,6 @@ constexpr mc_u64 __mc_0_threadgroup_owner = ::scan::__mc_tg_owner_0<float, 64>()
 #if METALCPU_SELECTS_KERNEL(0x8d5f4313ea5866d3ull)
 namespace {
 using __mc_1_fn = decltype(&::reverse_by_lambda);
-__attribute__((flatten)) void __mc_1_run_group(const ::mc_group* __g) {
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::reverse_by_lambda(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>, MC_BUILTIN_THREADS_PER_THREADGROUP>(__g, __t), __g);
-    });
-}
 void __mc_1_run_thread(const ::mc_group* __g, mc_u32 __i) {
     const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
@@ -105,7 +99,7 @@ const ::mc_kernel __mc_kernels[] = {
     {"block_prefix_float_64", "barrier_coroutines.metal", 11, 17, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "block_prefix<float, 64>", ::__mc_0_threadgroup_owner, ""},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x8d5f4313ea5866d3ull)
-    {"reverse_by_lambda", "barrier_coroutines.metal", 37, 13, MC_KERNEL_USES_BARRIERS, 0, 3, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 1, ::__mc_1_sites, "reverse_by_lambda", 0, "barrier_coroutines.metal:44:9: 'threadgroup_barrier' is called in a lambda or a local class"},
+    {"reverse_by_lambda", "barrier_coroutines.metal", 37, 13, MC_KERNEL_USES_BARRIERS, 0, 3, ::__mc_1_params, nullptr, &::__mc_1_run_thread, 1, ::__mc_1_sites, "reverse_by_lambda", 0, "barrier_coroutines.metal:44:9: 'threadgroup_barrier' is called in a lambda or a local class"},
 #endif
     {},
 };

@@ -50,13 +50,6 @@ namespace {
 #line 48 "helpers_and_templates.metal"
 using __mc_0_fn = decltype(&::reduce_rows<SumOp, 2, 4>);
 #line 7 "<metalcpu generated>"
-__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
-    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::reduce_rows<SumOp, 2, 4>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
-    });
-}
 void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
     const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
@@ -79,7 +72,7 @@ __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x705f430f27b80fa4ull)
-    {"reduce_rows_sum_2x4", "helpers_and_templates.metal", 31, 66, MC_KERNEL_USES_BARRIERS, ::__mc_0_max_threads, 4, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites, "reduce_rows<SumOp, 2, 4>", 0, "helpers_and_templates.metal:44:16: it calls 'group_sum', which uses SIMD-group function 'simd_sum' (helpers_and_templates.metal:25:24): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions that only return a SIMD-group function's value)"},
+    {"reduce_rows_sum_2x4", "helpers_and_templates.metal", 31, 66, MC_KERNEL_USES_BARRIERS, ::__mc_0_max_threads, 4, ::__mc_0_params, nullptr, &::__mc_0_run_thread, 1, ::__mc_0_sites, "reduce_rows<SumOp, 2, 4>", 0, "helpers_and_templates.metal:44:16: it calls 'group_sum', which uses SIMD-group function 'simd_sum' (helpers_and_templates.metal:25:24): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions that only return a SIMD-group function's value)"},
 #endif
     {},
 };

@@ -117,13 +117,6 @@ const ::mc_param __mc_1_params[] = {
 #if METALCPU_SELECTS_KERNEL(0xefc5f08b07530a0aull)
 namespace {
 using __mc_2_fn = decltype(&::nested);
-__attribute__((flatten)) void __mc_2_run_group(const ::mc_group* __g) {
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>(__g, 0);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        (void)__t;
-        ::nested(__a0, __g);
-    });
-}
 void __mc_2_run_thread(const ::mc_group* __g, mc_u32 __i) {
     const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>(__g, 0);
@@ -153,7 +146,7 @@ const ::mc_kernel __mc_kernels[] = {
     {"scaled", "simdgroup_matrix_work_items.metal", 30, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 3, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "scaled", 0, ""},
 #endif
 #if METALCPU_SELECTS_KERNEL(0xefc5f08b07530a0aull)
-    {"nested", "simdgroup_matrix_work_items.metal", 44, 13, MC_KERNEL_USES_BARRIERS, 0, 1, ::__mc_2_params, &::__mc_2_run_group, &::__mc_2_run_thread, 0, nullptr, "nested", 0, "simdgroup_matrix_work_items.metal:47:25: 'simdgroup_multiply' is called in a lambda or a local class"},
+    {"nested", "simdgroup_matrix_work_items.metal", 44, 13, MC_KERNEL_USES_BARRIERS, 0, 1, ::__mc_2_params, nullptr, &::__mc_2_run_thread, 0, nullptr, "nested", 0, "simdgroup_matrix_work_items.metal:47:25: 'simdgroup_multiply' is called in a lambda or a local class"},
 #endif
     {},
 };

@@ -66,12 +66,6 @@ const mc_u64 __mc_0_sites[] = {0x1ull};
 #if METALCPU_SELECTS_KERNEL(0x3c8d57b2495136feull)
 namespace {
 using __mc_1_fn = decltype(&::operand);
-__attribute__((flatten)) void __mc_1_run_group(const ::mc_group* __g) {
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::operand(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
-    });
-}
 void __mc_1_run_thread(const ::mc_group* __g, mc_u32 __i) {
     const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
@@ -95,7 +89,7 @@ const ::mc_kernel __mc_kernels[] = {
     {"reduce", "simdgroup_work_items.metal", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "reduce", 0, ""},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x3c8d57b2495136feull)
-    {"operand", "simdgroup_work_items.metal", 26, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_1_params, &::__mc_1_run_group, &::__mc_1_run_thread, 0, nullptr, "operand", 0, "simdgroup_work_items.metal:27:23: SIMD-group function 'simd_sum' is not the whole value of a statement (`x = simd_sum(...);`): it is an operand, an argument or a condition, or is qualified"},
+    {"operand", "simdgroup_work_items.metal", 26, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_1_params, nullptr, &::__mc_1_run_thread, 0, nullptr, "operand", 0, "simdgroup_work_items.metal:27:23: SIMD-group function 'simd_sum' is not the whole value of a statement (`x = simd_sum(...);`): it is an operand, an argument or a condition, or is qualified"},
 #endif
     {},
 };

@@ -205,12 +205,6 @@ const mc_u64 __mc_2_sites[] = {0x1ull};
 #if METALCPU_SELECTS_KERNEL(0x9fb3829a4ccbf3caull)
 namespace {
 using __mc_3_fn = decltype(&::fragments);
-__attribute__((flatten)) void __mc_3_run_group(const ::mc_group* __g) {
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>(__g, 0);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::fragments(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__g, __t), __g);
-    });
-}
 void __mc_3_run_thread(const ::mc_group* __g, mc_u32 __i) {
     const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>(__g, 0);
@@ -228,7 +222,7 @@ const ::mc_param __mc_3_params[] = {
 namespace {
 #line 145 "tensor_ops.metal"
 using __mc_4_fn = decltype(&::quantised<load_tile>);
-#line 95 "<metalcpu generated>"
+#line 89 "<metalcpu generated>"
 void __mc_4_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>(__g, 1);
@@ -271,7 +265,7 @@ const ::mc_kernel __mc_kernels[] = {
     {"row_maxima", "tensor_ops.metal", 76, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_2_params, &::__mc_2_run_group, nullptr, 1, ::__mc_2_sites, "row_maxima", 0, ""},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x9fb3829a4ccbf3caull)
-    {"fragments", "tensor_ops.metal", 105, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_3_params, &::__mc_3_run_group, &::__mc_3_run_thread, 0, nullptr, "fragments", 0, "tensor_ops.metal:116:5: it calls 'run_fragment', which uses a tensor operation (tensor_ops.metal:100:6): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions that only return a SIMD-group function's value)"},
+    {"fragments", "tensor_ops.metal", 105, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_3_params, nullptr, &::__mc_3_run_thread, 0, nullptr, "fragments", 0, "tensor_ops.metal:116:5: it calls 'run_fragment', which uses a tensor operation (tensor_ops.metal:100:6): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions that only return a SIMD-group function's value)"},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x7a176872f4f5d5aaull)
     {"quantised_plain", "tensor_ops.metal", 123, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_4_params, &::__mc_4_run_group, nullptr, 1, ::__mc_4_sites, "quantised<load_tile>", 0, ""},

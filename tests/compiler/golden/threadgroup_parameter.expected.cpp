@@ -22,13 +22,6 @@ static void store_and_sync(            float* scratch, uint slot, float value)
 #if METALCPU_SELECTS_KERNEL(0xa58fc92577dba4bdull)
 namespace {
 using __mc_0_fn = decltype(&::reverse_in_group);
-__attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
-    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
-    auto&& __a1 = ::metalcpu_kernel::threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 0);
-    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
-        ::reverse_in_group(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREADS_PER_THREADGROUP>(__g, __t), __g);
-    });
-}
 void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
     const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
@@ -50,7 +43,7 @@ __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0xa58fc92577dba4bdull)
-    {"reverse_in_group", "threadgroup_parameter.metal", 12, 13, MC_KERNEL_USES_BARRIERS, 0, 5, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 0, nullptr, "reverse_in_group", 0, "threadgroup_parameter.metal:18:5: it calls 'store_and_sync', which uses barrier 'threadgroup_barrier' (threadgroup_parameter.metal:9:5): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions that only return a SIMD-group function's value)"},
+    {"reverse_in_group", "threadgroup_parameter.metal", 12, 13, MC_KERNEL_USES_BARRIERS, 0, 5, ::__mc_0_params, nullptr, &::__mc_0_run_thread, 0, nullptr, "reverse_in_group", 0, "threadgroup_parameter.metal:18:5: it calls 'store_and_sync', which uses barrier 'threadgroup_barrier' (threadgroup_parameter.metal:9:5): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions that only return a SIMD-group function's value)"},
 #endif
     {},
 };

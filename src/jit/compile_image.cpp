@@ -1,0 +1,81 @@
+#include "jit/compile_image.h"
+
+#include "jit/compiler_process.h"
+#include "jit/precompiled_prelude.h"
+#include "jit/toolchain.h"
+#include "support/files.h"
+#include "support/log.h"
+
+#include <future>
+
+namespace metalcpu::jit {
+
+CompileResult compileImage(const Toolchain& tools, const std::vector<std::string>& flags,
+                           const std::vector<std::string>& task, const std::string& head,
+                           const std::string& workingDirectory, const Scratch& scratch,
+                           const std::vector<std::string>& readable, std::uint64_t codeBytes) {
+    std::vector<std::string> plain = {tools.compiler, "-x", "c++"};
+    plain.insert(plain.end(), flags.begin(), flags.end());
+    plain.insert(plain.end(), task.begin(), task.end());
+    std::optional<PrecompiledPrelude> prelude = PrecompiledPrelude::of(tools, flags, head);
+    if (!prelude || !prelude->prepare(tools)) return runCompiler(tools, plain, workingDirectory, scratch, readable, 0, codeBytes);
+    std::vector<std::string> argv = prelude->arguments();
+    argv.insert(argv.begin(), tools.compiler);
+    argv.insert(argv.end(), plain.begin() + 1, plain.end());
+    std::vector<std::string> readableWith = readable;
+    readableWith.push_back(prelude->file());
+    CompileResult result = runCompiler(tools, argv, workingDirectory, scratch, readableWith, 0, codeBytes);
+    if (result.ok) return result;
+    // Leased, it is no sweep's to remove; but a cache cleaner (`rm -rf`) may take it away in
+    // the middle, which fails the compile however it fails (the confined compiler's view
+    // cannot even be made without it).
+    if (!support::fileExists(prelude->file())) {
+        support::log().debug("compiling again without the precompiled prelude {}, which was removed during the "
+                             "compile",
+                             prelude->file());
+        return runCompiler(tools, plain, workingDirectory, scratch, readable, 0, codeBytes);
+    }
+    if (!prelude->mentionedIn(result.diagnostics)) return result;
+    support::log().debug("compiling again without the precompiled prelude {}, which the failed compile mentions",
+                         prelude->file());
+    CompileResult without = runCompiler(tools, plain, workingDirectory, scratch, readable, 0, codeBytes);
+    if (without.ok) prelude->discard(result.diagnostics);
+    return without;
+}
+
+
+CompileResult compileImageInParts(const Toolchain& tools, const std::vector<std::string>& flags, const ImageInParts& parts,
+                                  const std::string& head, const Scratch& scratch,
+                                  const std::vector<std::string>& readable, std::uint64_t codeBytes,
+                                  const std::function<CompileResult()>& whole) {
+    support::log().debug("compiling {} in {} parts at once", parts.image, parts.files.size());
+    std::vector<std::string> objects;
+    std::vector<std::future<CompileResult>> compiles;
+    for (std::size_t p = 0; p < parts.files.size(); ++p) {
+        objects.push_back(scratch.file((parts.name + "-part" + std::to_string(p) + ".o").c_str()));
+        std::vector<std::string> task = {"-c", parts.files[p], "-o", objects.back()}, readablePart = readable;
+        readablePart.push_back(parts.files[p]);
+        compiles.push_back(std::async(std::launch::async, [&, task, readablePart] {
+            return compileImage(tools, flags, task, head, {}, scratch, readablePart, codeBytes);
+        }));
+    }
+    bool compiled = true;
+    for (std::future<CompileResult>& compile : compiles) compiled = compile.get().ok && compiled;
+    if (compiled) {
+        std::vector<std::string> argv = {tools.compiler};
+        argv.insert(argv.end(), flags.begin(), flags.end());
+        if (parts.sharedLibrary) argv.insert(argv.end(), {"-shared", "-nostdlib", "-Wl,-z,defs"});
+        else argv.insert(argv.end(), {"-r", "-nostdlib"});
+        argv.push_back("-Wl,--allow-multiple-definition");
+        argv.insert(argv.end(), objects.begin(), objects.end());
+        if (parts.sharedLibrary) argv.push_back("-lgcc");
+        argv.insert(argv.end(), {"-o", parts.image});
+        CompileResult linked = runCompiler(tools, argv, {}, scratch, objects);
+        if (linked.ok) return linked;
+        support::log().debug("compiling {} whole: linking its parts failed: {}", parts.image, linked.diagnostics);
+    } else {
+        support::log().debug("compiling {} whole: a part of it failed", parts.image);
+    }
+    return whole();
+}
+} // namespace metalcpu::jit

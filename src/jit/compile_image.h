@@ -1,0 +1,48 @@
+// One image (one instruction-set level) of a translated file compiled by the host compiler:
+// whole, with the precompiled prelude when there is one, or in parts (compile_parts.h).
+#pragma once
+
+#include "jit/kernel_compiler.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace metalcpu::jit {
+
+struct Toolchain;
+class Scratch;
+
+/// Compiles one translated file into one image: `task` (the input, the output and what to
+/// make) with `flags`. The prelude is read precompiled when there is one for the file (whose
+/// start is `head`) and these flags (precompiled_prelude.h); a compile with it that fails
+/// over it is done again without it, and that one's result is the result, so the prelude
+/// changes how long a compile takes, never what it makes or says. `codeBytes`: the file's
+/// translatedCodeBytes(), which its time limit grows with.
+CompileResult compileImage(const Toolchain& tools, const std::vector<std::string>& flags,
+                           const std::vector<std::string>& task, const std::string& head,
+                           const std::string& workingDirectory, const Scratch& scratch,
+                           const std::vector<std::string>& readable, std::uint64_t codeBytes);
+
+/// One image compiled in parts (compile_parts.h): the part files, what names this image's
+/// objects in the scratch directory, the image to make and whether it is a shared library
+/// (else a relocatable object, for an .air).
+struct ImageInParts {
+    std::vector<std::string> files;
+    std::string name;
+    std::string image;
+    bool sharedLibrary = false;
+};
+
+/// Compiles each part of an image at once, then links their objects into the image with the
+/// image's flags. Parts repeat what every kernel shares: an inline function or template
+/// instance is kept once (COMDAT), and a function of the user's with external linkage, the
+/// same code in each part, once (--allow-multiple-definition). When a part fails, the image
+/// is compiled whole (`whole`), whose messages are those of a compile without parts.
+CompileResult compileImageInParts(const Toolchain& tools, const std::vector<std::string>& flags, const ImageInParts& parts,
+                                  const std::string& head, const Scratch& scratch,
+                                  const std::vector<std::string>& readable, std::uint64_t codeBytes,
+                                  const std::function<CompileResult()>& whole);
+
+} // namespace metalcpu::jit

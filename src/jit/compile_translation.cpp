@@ -1,0 +1,85 @@
+#include "jit/compile_image.h"
+#include "jit/compile_parts.h"
+#include "jit/compiler_messages.h"
+#include "jit/compiler_process.h"
+#include "jit/kernel_compiler.h"
+#include "jit/kernel_flags.h"
+#include "jit/library_file.h"
+#include "jit/object_file.h"
+#include "jit/toolchain.h"
+#include "jit/translated_file.h"
+#include "support/files.h"
+
+#include <future>
+
+namespace metalcpu::jit {
+
+CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
+                                 const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey,
+                                 const BuildOptions& build) {
+    std::string error;
+    std::shared_ptr<const Toolchain> tools = toolchain(&error);
+    if (!tools) return missingToolchain(error);
+    const std::string head = headOf(inDirectory(workingDirectory, cppPath));
+    const std::optional<std::string> whole = support::readFile(inDirectory(workingDirectory, cppPath));
+    const std::uint64_t codeBytes = whole ? translatedCodeBytes(*whole) : 0;
+    std::vector<Target> targets = targetsOf(build);
+    if (build.syntaxOnly) targets.resize(1);
+    std::vector<std::string> readable = recordedSourceRoots(head);
+    readable.insert(readable.end(), {absoluteIn(workingDirectory, cppPath), tools->includeDir});
+    Scratch scratch;
+    // A big file of several kernels is compiled in parts when there are CPUs for them
+    // (compile_parts.h); not when its warnings are shown, which each part would repeat.
+    std::vector<std::string> partFiles;
+    if (whole && !build.syntaxOnly && !build.warnings)
+        for (const std::vector<std::string>& part : compileParts(*whole, targets.size(), codeBytes, compileJobs())) {
+            partFiles.push_back(scratch.file(("part" + std::to_string(partFiles.size()) + ".cpp").c_str()));
+            if (!support::writeFileAtomically(partFiles.back(), partSource(*whole, part, partFiles.size() == 1)))
+                return CompileResult{false, "cannot write " + partFiles.back() + "\n"};
+        }
+    // One compiler process per level (per part of it), all at once: on two cores the three
+    // default levels take about 2.9 times one level's CPU time but 1.6 times its wall time
+    // (docs/tools.md).
+    std::vector<ImageSource> images;
+    std::vector<std::future<CompileResult>> compiles;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        const std::string image = scratch.file((std::to_string(i) + (sharedLibrary ? ".so" : ".o")).c_str());
+        images.push_back(ImageSource{targets[i].level, image});
+        std::vector<std::string> flags = codeFlags(recordedMathMode(head), targets[i], build);
+        // The standard library is a system directory: its own code warns about nothing the
+        // user wrote.
+        flags.insert(flags.end(), {"-isystem", tools->includeDir});
+        std::vector<std::string> task;
+        if (build.syntaxOnly) task = {"-fsyntax-only", cppPath};
+        else if (sharedLibrary) task = {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", image};
+        else task = {"-c", cppPath, "-o", image};
+        const ImageInParts parts{partFiles, std::to_string(i), image, sharedLibrary};
+        compiles.push_back(std::async(std::launch::async, [&, flags, task, parts] {
+            const auto compileWhole = [&] {
+                return compileImage(*tools, flags, task, head, workingDirectory, scratch, readable, codeBytes);
+            };
+            if (parts.files.empty()) return compileWhole();
+            return compileImageInParts(*tools, flags, parts, head, scratch, readable, codeBytes, compileWhole);
+        }));
+    }
+    // The first level's messages are the file's (every level warns alike); another level's
+    // only when it alone fails.
+    CompileResult compiled = compiles[0].get();
+    for (std::size_t i = 1; i < compiles.size(); ++i) {
+        CompileResult result = compiles[i].get();
+        if (compiled.ok && !result.ok)
+            compiled = CompileResult{false, "error: compiling for " + targets[i].level + ":\n" + result.diagnostics};
+    }
+    const std::string messages =
+        userMessages(compiled.diagnostics, {cppPath, absoluteIn(workingDirectory, cppPath), tools->includeDir});
+    if (!compiled.ok) return CompileResult{false, messages};
+    if (build.syntaxOnly) return CompileResult{true, messages};
+    const std::string made = scratch.file(sharedLibrary ? "library.metallib" : "object.air");
+    std::string problem = sharedLibrary ? writeLibraryFile(made, images, cacheKey) : writeObjectBundle(made, images);
+    CompileResult result = problem.empty() ? delivered(made, inDirectory(workingDirectory, outputPath))
+                                           : CompileResult{false, "error: " + problem + "\n"};
+    result.diagnostics = messages + result.diagnostics;
+    return result;
+}
+
+} // namespace metalcpu::jit

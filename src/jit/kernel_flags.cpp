@@ -1,0 +1,80 @@
+#include "jit/kernel_flags.h"
+
+#include "jit/isa.h"
+#include "support/config.h"
+
+#include <sstream>
+
+namespace metalcpu::jit {
+namespace {
+
+std::vector<std::string> splitFlags(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> flags;
+    for (std::string flag; in >> flag;) flags.push_back(flag);
+    return flags;
+}
+
+} // namespace
+
+std::vector<Target> targetsOf(const BuildOptions& build) {
+    if (std::string forced = levelInFlags(splitFlags(support::config().kernelFlags)); !forced.empty()) return {{forced}};
+    if (build.levels.empty()) return {{hostLevel(), true}};
+    std::vector<Target> targets;
+    for (const std::string& level : build.levels)
+        targets.push_back(level == "native" ? Target{hostLevel(), true} : Target{level});
+    return targets;
+}
+
+std::vector<std::string> codeFlags(MathMode mode, const Target& target, const BuildOptions& build) {
+    std::vector<std::string> flags = {"-std=c++20", build.optimisation, "-fPIC", "-fno-exceptions", "-fno-rtti",
+                                      "-fno-threadsafe-statics", "-fno-stack-protector",
+                                      "-fvisibility=hidden", "-fno-plt", "-nostdinc",
+                                      // `#pragma omp simd` on the loops over a group's threads
+                                      // (metalcpu/kernel_support.h); no OpenMP runtime. The
+                                      // macro says the pragma is understood (GCC defines none
+                                      // for -fopenmp-simd; host code that includes the header
+                                      // would warn about an unknown pragma).
+                                      "-fopenmp-simd", "-DMETALCPU_OPENMP_SIMD=1",
+                                      // A kernel library must unload when released: a GNU
+                                      // unique symbol (a default-visibility static in an
+                                      // inline function or template) would pin it.
+                                      "-fno-gnu-unique",
+                                      // Clang's (so Metal's) default error limit: one bad
+                                      // template instantiation can otherwise bury its first
+                                      // message under hundreds.
+                                      "-fmax-errors=20"};
+    for (const std::string& flag : mathModeFlags(mode)) flags.push_back(flag);
+    for (const std::string& flag : levelFlags(target.level, target.tuned)) flags.push_back(flag);
+    flags.insert(flags.end(), build.codeFlags.begin(), build.codeFlags.end());
+    // Warnings only when asked for, and then only those about the user's lines are shown.
+    if (build.warnings) flags.insert(flags.end(), build.warningFlags.begin(), build.warningFlags.end());
+    else flags.push_back("-w");
+    for (const std::string& extra : splitFlags(support::config().kernelFlags)) flags.push_back(extra);
+    return flags;
+}
+
+std::vector<std::string> mathModeFlags(MathMode mode) {
+    switch (mode) {
+    // Metal's fast math never reassociates: sums are added in the order written (a stencil or
+    // a reduction gives the GPU's result), where GCC's -ffast-math regroups them
+    // ((x + big) - big becomes x; loops of sums are vectorised in another order). Contraction
+    // into fma stays allowed, as on the GPU (it only happens where the target has fma).
+    case MathMode::Fast:
+        return {"-ffast-math", "-fno-associative-math", "-ffp-contract=fast"};
+    case MathMode::Relaxed:
+        // Fast math that keeps infinities and NaNs (no __FAST_MATH__ then).
+        return {"-ffast-math", "-fno-associative-math", "-ffp-contract=fast", "-fno-finite-math-only"};
+    case MathMode::Safe:
+        break;
+    }
+    // IEEE 754 arithmetic: no reassociation, no contraction into fma, NaN, infinities and
+    // signed zeros honoured. Kernels have no errno, so math functions need not set it.
+    return {"-fno-math-errno", "-ffp-contract=off"};
+}
+
+std::vector<std::string> kernelCodeFlags(MathMode mode, const std::string& level, const BuildOptions& build) {
+    return codeFlags(mode, Target{level}, build);
+}
+
+} // namespace metalcpu::jit

@@ -1,0 +1,129 @@
+#include "jit/compile_parts.h"
+#include "jit/kernel_compiler.h"
+#include "jit/preprocess.h"
+#include "jit/translated_file.h"
+#include "compiler/translate.h"
+#include "support/config.h"
+#include "support/files.h"
+#include "support/hash.h"
+#include "support/log.h"
+
+#include <algorithm>
+#include <charconv>
+#include <mutex>
+
+namespace metalcpu::jit {
+namespace {
+
+/// What the shader-validation flavour's translation has to say beyond the plain one's, as
+/// warnings (accesses it cannot check; a translation that failed, which leaves the file's
+/// kernels without validation): the plain compile succeeds either way.
+std::string validationDiagnostics(const msl::Translation& plain, const msl::Translation& validation) {
+    std::vector<msl::Diagnostic> extra;
+    for (msl::Diagnostic d : validation.diagnostics) {
+        const bool inPlain = std::any_of(plain.diagnostics.begin(), plain.diagnostics.end(), [&](const msl::Diagnostic& p) {
+            return p.format() == d.format();
+        });
+        if (inPlain) continue;
+        if (d.severity == msl::Diagnostic::Severity::Error) {
+            d.severity = msl::Diagnostic::Severity::Warning;
+            d.message = std::string(kValidationUnavailable) + d.message;
+        }
+        extra.push_back(std::move(d));
+    }
+    return msl::formatDiagnostics(extra, kDiagnosticsLimit);
+}
+
+/// The host names of a translation's kernels, in its order.
+std::vector<std::string> hostNames(const msl::Translation& translation) {
+    std::vector<std::string> names;
+    for (const msl::KernelInfo& k : translation.kernels) names.push_back(k.hostName);
+    return names;
+}
+
+} // namespace
+
+unsigned interleaveLanesSetting() {
+    const int lanes = support::config().interleaveLanes;
+    if (lanes >= 0 && lanes <= 16) return static_cast<unsigned>(lanes);
+    static std::once_flag warned;
+    std::call_once(warned, [lanes] {
+        support::log().warn("METALCPU_INTERLEAVE_LANES={} is not 0 to 16; the front end chooses each kernel's lanes", lanes);
+    });
+    return 0;
+}
+
+CompileResult translateFile(const std::string& sourcePath, const std::string& workingDirectory,
+                            const KernelCompileSettings& settings, const std::string& cppPath,
+                            const BuildOptions& build) {
+    Preprocessed preprocessed = preprocess(sourcePath, workingDirectory, settings, build);
+    if (!preprocessed.result.ok) return preprocessed.result;
+    const msl::SourceAccess& access = *preprocessed.access;
+
+    msl::TranslateOptions options;
+    options.mainFile = build.sourceName.empty() ? sourcePath : build.sourceName;
+    const std::string keyDigits = support::Hasher().add(options.mainFile).hex().substr(0, 11);
+    std::from_chars(keyDigits.data(), keyDigits.data() + keyDigits.size(), options.fileKey, 16);
+    // The preprocessor keeps lines but not the spacing within them; the original files give
+    // every token its column back, so messages point at the right place.
+    options.allowsFile = [&access](const std::string& file) { return access.allows(file); };
+    options.readOriginalSource = [&access](const std::string& file) { return access.read(file); };
+    options.tokenLimit = static_cast<std::size_t>(support::config().compileTokenLimit > 0 ? support::config().compileTokenLimit : 0);
+    options.interleaveThreads = support::config().interleaveThreads != 0;
+    options.interleaveLanes = interleaveLanesSetting();
+    msl::Translation translation = msl::translate(preprocessed.text, options);
+    std::string diagnostics = preprocessed.result.diagnostics;
+    diagnostics += msl::formatDiagnostics(translation.diagnostics, kDiagnosticsLimit);
+    if (!translation.ok) return CompileResult{false, diagnostics};
+    // Why a barrier kernel stays a coroutine or on fibers, for whoever tunes it (the pipeline's
+    // own log line names the lowering; a library loaded from the cache is not translated).
+    for (const msl::KernelInfo& k : translation.kernels)
+        if (!k.workItemLoopsRefusal.empty())
+            support::log().debug("kernel '{}' is not split into work-item loops: {}", k.hostName, k.workItemLoopsRefusal);
+    for (const msl::KernelInfo& k : translation.kernels) {
+        if (k.lockstepPoints.empty()) continue;
+        std::string places;
+        for (const std::string& p : k.lockstepPoints) places += (places.empty() ? "" : ", ") + p;
+        support::log().debug("kernel '{}' keeps its SIMD-groups in lockstep before {} store(s) to threadgroup "
+                             "memory in some lanes: {}", k.hostName, k.lockstepPoints.size(), places);
+    }
+    for (const msl::KernelInfo& k : translation.kernels) {
+        if (k.interleavesThreads)
+            support::log().debug("kernel '{}' runs its threads interleaved in its uniform loops, {} at a time",
+                                 k.hostName, k.interleavedLanes);
+        else if (!k.interleavingRefusal.empty())
+            support::log().debug("kernel '{}' does not interleave its threads: {}", k.hostName, k.interleavingRefusal);
+    }
+    // The instrumented twin for shader validation travels inside the library as text and is
+    // compiled only if a validated pipeline is ever made from it. Both start with the math
+    // settings, which the compile of each reads back.
+    std::string preamble = mathSettingsPreamble(settings.mathMode, settings.mathFunctions);
+    // The stdlib headers are read by the compile of the translation, which -D never reaches:
+    // what they test is defined here (<metal_logging> exists from MSL 3.2, and logs only
+    // with enableLogging).
+    preamble += "#define __METAL_VERSION__ " + std::to_string(settings.languageVersion) + "\n";
+    if (std::find(settings.macros.begin(), settings.macros.end(), kEnableLoggingMacro) != settings.macros.end())
+        preamble += std::string("#define ") + kEnableLoggingMacro + " 1\n";
+    const std::string head = preamble + kernelSelectorsPreamble(hostNames(translation)) + sourceRootsPreamble(access.roots());
+    options.validation = true;
+    msl::Translation validation = msl::translate(preprocessed.text, options);
+    diagnostics += validationDiagnostics(translation, validation);
+    // A file with function constants also carries its own text, which the runtime compiles
+    // again with their values (jit/specialisation.h).
+    std::string embedded;
+    if (translation.hasFunctionConstants) embedded += embedSpecialisationSource(head + translation.cpp);
+    if (validation.ok) {
+        embedded += embedValidationSource(preamble + kernelSelectorsPreamble(hostNames(validation)) + validation.cpp);
+    } else {
+        std::vector<msl::Diagnostic> errors;
+        for (const msl::Diagnostic& d : validation.diagnostics)
+            if (d.severity == msl::Diagnostic::Severity::Error) errors.push_back(d);
+        embedded += embedValidationSource(validationFailureSource(msl::formatDiagnostics(errors, kDiagnosticsLimit)));
+    }
+    translation.cpp = head + insertAfterPrelude(translation.cpp, embedded);
+    if (!support::writeFileAtomically(cppPath, translation.cpp))
+        return CompileResult{false, "cannot write " + cppPath + "\n"};
+    return CompileResult{true, diagnostics};
+}
+
+} // namespace metalcpu::jit
