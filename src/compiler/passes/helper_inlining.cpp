@@ -66,6 +66,7 @@ public:
             kernelNames_ = declaredNames(f.parametersOpen, f.bodyClose);
             for (const std::string& n : f.templateTypeParameters) kernelNames_.insert(n);
             for (const std::string& n : f.templateValueParameters) kernelNames_.insert(n);
+            unchangedParameters_[k] = unchangedParameters(f);
             findSites(k, *body, /*inBlock=*/true);
         }
         if (sites_.empty()) return std::nullopt;
@@ -91,6 +92,74 @@ private:
         for (std::size_t i = begin; i < end; ++i)
             if (unit_.role(i) == TokenRole::Declarator) names.insert(tokens_[i].spelling);
         return names;
+    }
+
+    /// The spellings of tokens [begin, end), attributes and `const` left out, one space apart.
+    std::string typeText(const TokenList& tokens, std::size_t begin, std::size_t end,
+                         const std::vector<bool>* attribute) const {
+        std::string text;
+        for (std::size_t i = begin; i < end; ++i) {
+            if ((attribute && (*attribute)[i - begin]) || tokens[i].isIdentifier("const")) continue;
+            text += tokens[i].spelling + " ";
+        }
+        return text;
+    }
+
+    /// Whether the name at `i` (in a kernel's body) may be changed there: it is assigned,
+    /// incremented or its address taken, or it is a whole argument of a call that may bind it to
+    /// a reference (any call but of the file's functions without reference parameters).
+    bool mayChange(std::size_t i) const {
+        if (unit_.useOf(i, i, ObjectParts::All).kind != UseKind::Read) return true;
+        const Token& before = tokens_[i - 1];
+        const Token& after = tokens_[i + 1];
+        if (!(before.isPunct("(") || before.isPunct(",")) || !(after.isPunct(")") || after.isPunct(",")))
+            return false;
+        // The bracket around the argument.
+        std::size_t open = i - 1;
+        while (open > 0 && !(partner_[open] != kNoToken && partner_[open] > i)) {
+            if (partner_[open] != kNoToken && partner_[open] < open) open = partner_[open];
+            --open;
+        }
+        if (unit_.role(open) != TokenRole::CallOpen) return false; // grouping, a cast, an initializer list
+        std::size_t callee = open - 1;
+        if (tokens_[callee].isPunct(">")) {
+            const std::size_t angle = openingAngle(tokens_, partner_, callee, 0);
+            if (angle == kNoToken || angle == 0) return true;
+            callee = angle - 1;
+        }
+        const auto functions = graph_.byName.find(tokens_[callee].spelling);
+        if (functions == graph_.byName.end()) return true;
+        // Which argument it is; each function of that name must take that one by value.
+        std::size_t index = 0;
+        for (const TokenRange& a : splitAtCommas(open + 1, partner_[open])) {
+            if (a.begin <= i && i < a.end) break;
+            ++index;
+        }
+        for (std::size_t f : functions->second) {
+            const FunctionDecl& d = module_.functions[f];
+            const std::vector<TokenRange> params = splitAtCommas(d.parametersOpen + 1, d.parametersClose);
+            if (index >= params.size()) return true;
+            for (std::size_t j = params[index].begin; j < params[index].end; ++j)
+                if (tokens_[j].isPunct("&") || tokens_[j].isPunct("&&") || tokens_[j].isPunct("...")) return true;
+        }
+        return false;
+    }
+
+    /// The parameters of kernel `k` that its body never changes (mayChange()), with their types.
+    std::map<std::string, std::string> unchangedParameters(const FunctionDecl& k) const {
+        std::map<std::string, std::string> out;
+        std::size_t start = k.parametersOpen + 1;
+        for (std::size_t i = k.parametersOpen + 1; i < k.parametersClose; ++i) {
+            if (tokens_[i].isPunct(",") && unit_.role(i) != TokenRole::Attribute) start = i + 1;
+            if (unit_.role(i) != TokenRole::Declarator) continue;
+            std::vector<bool> attribute;
+            for (std::size_t j = start; j < i; ++j) attribute.push_back(unit_.role(j) == TokenRole::Attribute);
+            out[tokens_[i].spelling] = typeText(tokens_, start, i, &attribute);
+        }
+        for (std::size_t i = k.bodyOpen + 1; i < k.bodyClose; ++i)
+            if (tokens_[i].isIdentifier() && out.count(tokens_[i].spelling) && unit_.isUnqualifiedName(i) && mayChange(i))
+                out.erase(tokens_[i].spelling);
+        return out;
     }
 
     /// Tokens [begin, end) split at the commas outside brackets and template argument lists.
@@ -299,7 +368,8 @@ private:
             } else if (t.isIdentifier("__attribute__") && b + 1 < e && partner_[b + 1] != kNoToken) {
                 b = partner_[b + 1] + 1;
             } else if (t.isIdentifier("inline") || t.isIdentifier("static") || t.isIdentifier("constexpr") ||
-                       t.isIdentifier("__inline") || t.isIdentifier("__inline__")) {
+                       t.isIdentifier("__inline") || t.isIdentifier("__inline__") ||
+                       t.isIdentifier("METAL_FUNC")) { // a macro when <metal_stdlib> is not expanded
                 ++b;
             } else {
                 break;
@@ -482,6 +552,25 @@ private:
         return true;
     }
 
+    /// Whether by-value parameter `param` is given, as `arg`, a kernel parameter of the same type
+    /// (const aside) that the kernel never changes: then the copy would always equal it, and the
+    /// split keeps knowing what it knows of the kernel's parameter (a uniform builtin's value).
+    bool sameUnchangedValue(const Site& site, const HelperParameter& param, TokenRange arg,
+                            const std::map<std::string, TokenList>& subst) const {
+        const std::map<std::string, std::string>& unchanged = unchangedParameters_.at(site.kernel);
+        const auto given = unchanged.find(tokens_[arg.begin].spelling);
+        if (given == unchanged.end() || param.firstBound != kNoToken) return false;
+        TokenList type;
+        std::vector<bool> attribute;
+        for (std::size_t i = param.tokens.begin; i < param.name; ++i) {
+            const std::size_t before = type.size();
+            copy(i, i + 1, subst, type);
+            attribute.resize(type.size(), unit_.role(i) == TokenRole::Attribute);
+            (void)before;
+        }
+        return typeText(type, 0, type.size(), &attribute) == given->second;
+    }
+
     void emit(const Site& site, TokenList& out) {
         const FunctionDecl& h = module_.functions[site.helper];
         const Location at = tokens_[site.keyword].location;
@@ -530,7 +619,8 @@ private:
             const TokenRange arg = hasArgument ? args[p] : TokenRange{};
             const bool named =
                 hasArgument && arg.size() == 1 && tokens_[arg.begin].isIdentifier() && !isCppKeyword(tokens_[arg.begin].spelling);
-            if (named && (param.reference || (param.pointer && aliasable(h, param, args, params, p)))) {
+            if (named && (param.reference || ((param.pointer || sameUnchangedValue(site, param, arg, subst)) &&
+                                              aliasable(h, param, args, params, p)))) {
                 subst[pname] = {name(tokens_[arg.begin].spelling, at)};
                 continue;
             }
@@ -620,6 +710,8 @@ private:
     std::set<std::string>& usedNames_;
     std::vector<InliningRefusal>& refusals_;
     std::set<std::string> kernelNames_;
+    /// Per kernel: its parameters its body never changes, by name, with their types' text.
+    std::map<std::size_t, std::map<std::string, std::string>> unchangedParameters_;
     std::vector<Site> sites_;
     std::size_t counter_ = 0;
 };

@@ -13,25 +13,21 @@ static void store_and_sync(            float* scratch, uint slot, float value)
                              uint gid                            ,
                              uint lid                                   ,
                              uint count                            , [[maybe_unused]] const ::mc_group* __mc_group)
-{ ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b2 = decltype(gid); using __mc_t0 = decltype(lid); auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], ::metalcpu_kernel::builtin<decltype(lid), MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t)); });
+{ ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b2 = decltype(gid); using __mc_b3 = decltype(lid);
     {
 #line 6 "threadgroup_parameter.metal"
-                                                       ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 lid = __mc_v0[__mc_t.slot]; { 
+                                                                  ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { 
 #line 6 "threadgroup_parameter.metal"
-                                                       uint slot_i1
-#line 18 "threadgroup_parameter.metal"
-    = (                     lid ) ;
-#line 6 "threadgroup_parameter.metal"
-                                                                  float value_i2
+                                                                  float value_i1
 #line 18 "threadgroup_parameter.metal"
     = (                          data[gid] * float(half(1.0f)) ) ;
 #line 8 "threadgroup_parameter.metal"
-    scratch[slot_i1] = value_i2; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], lid); });
+    scratch[lid ] = value_i1; } });
 #line 18 "threadgroup_parameter.metal"
     }
-    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 lid = __mc_v0[__mc_t.slot]; { 
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { 
 #line 19 "threadgroup_parameter.metal"
-    data[gid] = scratch[count - 1 - lid]; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], lid); });
+    data[gid] = scratch[count - 1 - lid]; } });
 }
 #line 1 "<metalcpu generated>"
 // "reverse_in_group"

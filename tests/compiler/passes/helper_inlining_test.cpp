@@ -91,7 +91,8 @@ TEST(HelperInlining, BarrierHelperIsSplit) {
 TEST(HelperInlining, ParametersAndTemplateArguments) {
     const Translation t = translateSnippet(kTreeSum + kKernelHead +
                                            "    threadgroup float partial[1024];\n    float v = out[lid];\n"
-                                           "    tree_sum<float, 1024>(partial, v, lid, size);\n    out[lid] = v;\n}\n");
+                                           "    tree_sum<float, 1024>(partial, v, lid % 1024, size);\n    out[lid] = v;\n}\n");
+    EXPECT_TRUE(kernelK(t).usesWorkItemLoops) << kernelK(t).workItemLoopsRefusal;
     EXPECT_EQ(t.cpp.find("partial_i"), std::string::npos) << "a pointer given `partial` is `partial`\n" << t.cpp;
     EXPECT_NE(t.cpp.find("lid_i"), std::string::npos) << t.cpp;
     EXPECT_EQ(t.cpp.find("value_i"), std::string::npos) << "a reference to `v` is `v`\n" << t.cpp;
@@ -130,10 +131,37 @@ TEST(HelperInlining, ArrayParameter) {
     };
     const Translation named = translateSnippet(kernelCalling("publish(tile, out[lid], lid);"));
     EXPECT_TRUE(kernelK(named).usesWorkItemLoops) << kernelK(named).workItemLoopsRefusal;
-    EXPECT_NE(flat(named.cpp).find("tile [lid_i2 %__mc_div->* 64] = v_i1;"), std::string::npos) << named.cpp;
+    EXPECT_NE(flat(named.cpp).find("tile [lid %__mc_div->* 64] = v_i1;"), std::string::npos) << named.cpp;
     const Translation computed = translateSnippet(kernelCalling("publish(tile + 0, out[lid], lid);"));
     EXPECT_TRUE(kernelK(computed).usesWorkItemLoops) << kernelK(computed).workItemLoopsRefusal;
     EXPECT_NE(flat(computed.cpp).find("float * shared_i1 = ( tile + 0 ) ;"), std::string::npos) << computed.cpp;
+}
+
+// Test that a value parameter given a kernel parameter of its type that nothing changes is that
+// parameter: a uniform builtin stays uniform, so a loop over it in the helper runs once per
+// group (candle's rmsnorm halves `block_dim`). Changed, or of another type, it is a copy.
+TEST(HelperInlining, UnchangedKernelParameters) {
+    const std::string helper = "void halve(threadgroup float* p, uint lid, uint n) {\n"
+                               "    for (uint s = n / 2; s > 0; s >>= 1) {\n"
+                               "        if (lid < s) p[lid] += p[lid + s];\n"
+                               "        threadgroup_barrier(mem_flags::mem_threadgroup);\n    }\n}\n";
+    const std::string head = kKernelHead + "    threadgroup float partial[1024];\n    partial[lid] = out[lid];\n"
+                                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n";
+    const Translation same = translateSnippet(helper + head + "    halve(partial, lid, size);\n}\n");
+    EXPECT_TRUE(kernelK(same).usesWorkItemLoops) << kernelK(same).workItemLoopsRefusal;
+    EXPECT_EQ(same.cpp.find("n_i"), std::string::npos) << same.cpp;
+    // The kernel changes `size`: a copy, per thread, and the loop cannot run once per group.
+    const Translation changed = translateSnippet(helper + head + "    size = size + 0;\n    halve(partial, lid, size);\n}\n");
+    EXPECT_NE(changed.cpp.find("n_i"), std::string::npos) << changed.cpp;
+    EXPECT_FALSE(kernelK(changed).usesWorkItemLoops);
+    // Another type: a copy converts.
+    const Translation converted =
+        translateSnippet("void halve(threadgroup float* p, uint lid, ushort n) {\n"
+                         "    for (ushort s = n / 2; s > 0; s >>= 1) {\n"
+                         "        if (lid < s) p[lid] += p[lid + s];\n"
+                         "        threadgroup_barrier(mem_flags::mem_threadgroup);\n    }\n}\n" +
+                         head + "    halve(partial, lid, size);\n}\n");
+    EXPECT_NE(converted.cpp.find("n_i"), std::string::npos) << converted.cpp;
 }
 
 // Test that what the pass cannot inline keeps the fibers, with the reason it was not inlined
