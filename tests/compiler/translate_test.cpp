@@ -267,7 +267,8 @@ TEST(Translate, FiberKernelsSayWhy) {
     EXPECT_FALSE(byName.at("stepped_add")->usesWorkItemLoops);
     EXPECT_EQ(byName.at("stepped_add")->workItemLoopsRefusal,
               "f.metal:30:18: it calls 'step', which uses SIMD-group function 'simd_shuffle_up' (f.metal:26:82)" +
-                  split);
+                  split + "; the call is not inlined: 'step' is called as a member function (only free functions "
+                          "are inlined) (f.metal:30:18)");
     // outer() is inlined; its call of scan() is not a whole statement's value.
     EXPECT_EQ(byName.at("deep")->workItemLoopsRefusal,
               "f.metal:4:37: 'scan', whose body is a SIMD-group function, is not the whole value of a statement "

@@ -272,7 +272,7 @@ private:
         // before the `;`.
         std::size_t callee = kNoToken, open = kNoToken;
         for (std::size_t i = s.keyword; i < semicolon; ++i) {
-            if (unit_.role(i) == TokenRole::Callee && tokens_[i].isIdentifier()) {
+            if ((unit_.role(i) == TokenRole::Callee || unit_.role(i) == TokenRole::Member) && tokens_[i].isIdentifier()) {
                 const std::size_t o = unit_.callOpen(i);
                 if (o != kNoToken && partner_[o] + 1 == semicolon) {
                     callee = i;
@@ -293,6 +293,8 @@ private:
         for (std::size_t f : byName->second)
             if (reachesTensorOperation(f)) return;
         const std::string name = "'" + tokens_[callee].spelling + "'";
+        if (unit_.role(callee) == TokenRole::Member)
+            return refuse(kernel, callee, name + " is called as a member function (only free functions are inlined)");
         if (!unit_.isUnqualifiedName(callee) || (callee > 0 && tokens_[callee - 1].isPunct("::")))
             return refuse(kernel, callee, "the call of " + name + " is qualified");
         if (byName->second.size() != 1)
@@ -394,6 +396,7 @@ private:
         for (std::size_t i = given; i < templ->size(); ++i)
             if ((*templ)[i].defaultValue.empty())
                 return std::pair{site.callee, "the call of " + name + " deduces its template arguments"};
+        if (auto obstacle = typeArgumentObstacle(h, *templ, site)) return obstacle;
         const auto params = parameters(h);
         if (!params) return std::pair{at, "a parameter of " + name + " is unnamed, a pack or parenthesised"};
         const std::size_t args = splitAtCommas(site.open + 1, partner_[site.open]).size();
@@ -449,6 +452,33 @@ private:
             }
         }
         (void)kernel;
+        return std::nullopt;
+    }
+
+    /// A type template argument written with `*` or `&` (`float*`, `constant kargs &`) that the
+    /// helper qualifies (`const T x`, `T const`, `T::x`): pasted in as written, the qualifier
+    /// would apply to the pointee instead of the pointer. (where, why), or nothing.
+    std::optional<std::pair<std::size_t, std::string>> typeArgumentObstacle(
+        const FunctionDecl& h, const std::vector<HelperTemplateParameter>& templ, const Site& site) const {
+        const std::vector<TokenRange> given =
+            site.hasTemplateArguments ? splitAtCommas(site.templateArguments.begin, site.templateArguments.end)
+                                      : std::vector<TokenRange>{};
+        for (std::size_t k = 0; k < templ.size() && k < given.size(); ++k) {
+            if (!templ[k].isType) continue;
+            bool indirect = false;
+            for (std::size_t i = given[k].begin; i < given[k].end; ++i)
+                indirect = indirect || tokens_[i].isPunct("*") || tokens_[i].isPunct("&") || tokens_[i].isPunct("&&");
+            if (!indirect) continue;
+            for (std::size_t i = h.parametersOpen + 1; i < h.bodyClose; ++i) {
+                if (!tokens_[i].isIdentifier(templ[k].name) || !unit_.isUnqualifiedName(i)) continue;
+                const Token& before = tokens_[i - 1];
+                const Token& after = tokens_[i + 1];
+                if (before.isIdentifier("const") || before.isIdentifier("volatile") || after.isIdentifier("const") ||
+                    after.isIdentifier("volatile") || after.isPunct("::"))
+                    return std::pair{i, "'" + h.name + "' qualifies '" + templ[k].name +
+                                            "', whose argument is a pointer or reference"};
+            }
+        }
         return std::nullopt;
     }
 
@@ -560,15 +590,36 @@ private:
         const std::map<std::string, std::string>& unchanged = unchangedParameters_.at(site.kernel);
         const auto given = unchanged.find(tokens_[arg.begin].spelling);
         if (given == unchanged.end() || param.firstBound != kNoToken) return false;
-        TokenList type;
         std::vector<bool> attribute;
+        const TokenList type = substitutedType(param, subst, attribute);
+        return typeText(type, 0, type.size(), &attribute) == given->second;
+    }
+
+    /// The type of `param` (the tokens before its name) with the substitutions made, and which
+    /// of them are attributes.
+    TokenList substitutedType(const HelperParameter& param, const std::map<std::string, TokenList>& subst,
+                              std::vector<bool>& attribute) const {
+        TokenList type;
         for (std::size_t i = param.tokens.begin; i < param.name; ++i) {
-            const std::size_t before = type.size();
             copy(i, i + 1, subst, type);
             attribute.resize(type.size(), unit_.role(i) == TokenRole::Attribute);
-            (void)before;
         }
-        return typeText(type, 0, type.size(), &attribute) == given->second;
+        return type;
+    }
+
+    /// Whether `type` has `punct` of its own (outside template arguments and brackets): a
+    /// template argument may make a parameter a reference (`args_t args`, args_t =
+    /// `constant kargs &`) or a pointer.
+    static bool hasOwn(const TokenList& type, const std::vector<bool>& attribute, std::string_view punct) {
+        int depth = 0;
+        for (std::size_t i = 0; i < type.size(); ++i) {
+            if (attribute[i]) continue;
+            const Token& t = type[i];
+            if (t.isPunct("<") || t.isPunct("(") || t.isPunct("[")) ++depth;
+            if (t.isPunct(">") || t.isPunct(")") || t.isPunct("]")) --depth;
+            if (depth == 0 && (t.isPunct(punct) || (punct == "&" && t.isPunct("&&")))) return true;
+        }
+        return false;
     }
 
     void emit(const Site& site, TokenList& out) {
@@ -619,8 +670,12 @@ private:
             const TokenRange arg = hasArgument ? args[p] : TokenRange{};
             const bool named =
                 hasArgument && arg.size() == 1 && tokens_[arg.begin].isIdentifier() && !isCppKeyword(tokens_[arg.begin].spelling);
-            if (named && (param.reference || ((param.pointer || sameUnchangedValue(site, param, arg, subst)) &&
-                                              aliasable(h, param, args, params, p)))) {
+            std::vector<bool> attribute;
+            const TokenList type = substitutedType(param, subst, attribute);
+            const bool reference = param.reference || (param.firstBound == kNoToken && hasOwn(type, attribute, "&"));
+            const bool pointer = !reference && (param.pointer || hasOwn(type, attribute, "*"));
+            if (named && (reference || ((pointer || sameUnchangedValue(site, param, arg, subst)) &&
+                                        aliasable(h, param, args, params, p)))) {
                 subst[pname] = {name(tokens_[arg.begin].spelling, at)};
                 continue;
             }

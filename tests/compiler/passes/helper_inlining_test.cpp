@@ -164,6 +164,27 @@ TEST(HelperInlining, UnchangedKernelParameters) {
     EXPECT_NE(converted.cpp.find("n_i"), std::string::npos) << converted.cpp;
 }
 
+// Test template arguments that are references or pointers (ggml passes `constant kargs &` as
+// `args_t` to `args_t args`): the parameter is a reference, the argument's name; a helper that
+// qualifies such a parameter (`const T`, which would apply to the pointee) is not inlined.
+TEST(HelperInlining, ReferenceAndPointerTemplateArguments) {
+    const std::string kargs = "struct kargs { uint n; };\n";
+    const Translation reference = translateSnippet(
+        kargs + "template <typename args_t> void h(args_t args, threadgroup float* p, uint lid) {\n"
+                "    p[lid] = float(args.n);\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n}\n"
+                "kernel void k(constant kargs& a [[buffer(1)]], device float* out [[buffer(0)]],\n"
+                "              uint lid [[thread_index_in_threadgroup]]) {\n"
+                "    threadgroup float partial[64];\n    h<constant kargs &>(a, partial, lid);\n"
+                "    out[lid] = partial[(lid + 1) % 64];\n}\n");
+    EXPECT_TRUE(kernelK(reference).usesWorkItemLoops) << kernelK(reference).workItemLoopsRefusal;
+    EXPECT_EQ(reference.cpp.find("args_i"), std::string::npos) << reference.cpp;
+    EXPECT_NE(fibersReason(kargs + "template <typename T> void h(const T p, uint lid) {\n"
+                                   "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    p[lid] = 1;\n}\n" +
+                           kKernelHead + "    h<device float*>(out, lid);\n}\n")
+                  .find("'h' qualifies 'T', whose argument is a pointer or reference"),
+              std::string::npos);
+}
+
 // Test that what the pass cannot inline keeps the fibers, with the reason it was not inlined
 // added to the split's.
 TEST(HelperInlining, RefusalsKeepTheFibersWithAReason) {
