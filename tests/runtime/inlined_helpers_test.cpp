@@ -2,9 +2,10 @@
 // inlines before the barrier split (passes/helper_inlining.h) so that they run as work-item
 // loops instead of fibers: a barrier helper template, a helper that returns a SIMD-group
 // function's value after statements of its own, helpers calling helpers, a helper called twice,
-// and an array parameter. Against CPU models, over groups of 1, 7, 32, 33, 64 and 1024 threads,
-// plain and shader-validated, canaries after every output; the array kernel on a grid the groups
-// do not divide.
+// an array parameter, and SIMD-group functions inside expressions, which it hoists into
+// statements of their own (passes/collective_hoisting.h). Against CPU models, over groups of 1,
+// 7, 32, 33, 64 and 1024 threads, plain and shader-validated, canaries after every output; the
+// array kernel on a grid the groups do not divide.
 #include "guarded_buffer.h"
 #include "lowering.h"
 #include "metal_test.h"
@@ -81,6 +82,20 @@ kernel void simd_helper_sum(device const uint* in [[buffer(0)]], device uint* su
         for (uint i = 0; i < (size + width - 1) / width; ++i) s += totals[i];
         sums[group] = s;
     }
+}
+
+// SIMD-group functions inside expressions, hoisted into statements of their own: an operand,
+// an element's value, an if's condition and the value of a branch under it.
+kernel void hoisted_collectives(device const uint* in [[buffer(0)]], device uint* out [[buffer(1)]],
+                                uint gid [[thread_position_in_grid]]) {
+    uint v = in[gid];
+    uint r[2];
+    r[0] = simd_sum(v) * 2u + 1u;
+    r[1] = 7u;
+    if (simd_all(v % 3u != 0u)) {
+        r[1] = simd_max(v);
+    }
+    out[gid] = r[0] ^ (r[1] << 1) ^ simd_broadcast_first(v);
 }
 
 // An array parameter is a pointer to the caller's array: the helper writes through it.
@@ -186,12 +201,48 @@ TEST_P(InlinedHelpers, ArrayParameter) {
     state->release();
 }
 
+// Test collectives hoisted out of expressions, against the SIMD-groups of 32 lanes (partial at
+// each group's end).
+TEST_P(InlinedHelpers, HoistedCollectives) {
+    MTL::ComputePipelineState* state = kernel("hoisted_collectives");
+    ASSERT_NE(state, nullptr);
+    const unsigned count = kGroups * groupSize();
+    const std::vector<std::uint32_t> values = input(count);
+    GuardedBuffer in(device_, count * 4), out(device_, count * 4);
+    std::copy(values.begin(), values.end(), in.data<std::uint32_t>());
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    in.bind(encoder, 0);
+    out.bind(encoder, 1);
+    encoder->dispatchThreadgroups(MTL::Size(kGroups, 1, 1), MTL::Size(groupSize(), 1, 1));
+    encoder->endEncoding();
+    ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
+    for (unsigned i = 0; i < count; ++i) {
+        const unsigned groupStart = i / groupSize() * groupSize();
+        const unsigned first = groupStart + (i - groupStart) / 32 * 32;
+        const unsigned last = std::min(first + 32, groupStart + groupSize());
+        std::uint32_t sum = 0, max = 0;
+        bool all = true;
+        for (unsigned j = first; j < last; ++j) {
+            sum += values[j];
+            max = std::max(max, values[j]);
+            all = all && values[j] % 3u != 0u;
+        }
+        const std::uint32_t expected = (sum * 2u + 1u) ^ ((all ? max : 7u) << 1) ^ values[first];
+        EXPECT_EQ(out.data<std::uint32_t>()[i], expected) << "thread " << i;
+    }
+    out.expectCanariesIntact();
+    state->release();
+}
+
 // Test that every kernel above runs as work-item loops (on fibers they would compute the same).
 TEST_P(InlinedHelpers, Lowerings) {
     expectLowerings({{"helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"nested_sums", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"simd_helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
-                     {"array_parameter", MC_KERNEL_WORK_ITEM_LOOPS}},
+                     {"array_parameter", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"hoisted_collectives", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
 }
 

@@ -1,6 +1,7 @@
 #include "compiler/passes/helper_inlining.h"
 
 #include "compiler/call_graph.h"
+#include "compiler/passes/collective_hoisting.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/template_names.h"
@@ -17,6 +18,8 @@ namespace {
 
 /// How many rounds of inlining run at most: a helper nested this deep stays a call.
 constexpr int kMaxRounds = 6;
+/// How many collectives of one statement are hoisted at most.
+constexpr int kMaxHoistingRounds = 4;
 
 /// A helper's parameter, as the inlined block declares or substitutes it.
 struct HelperParameter {
@@ -779,17 +782,27 @@ std::vector<InliningRefusal> inlineSynchronisingHelpers(TokenList& tokens, std::
     std::set<std::string> usedNames;
     for (const Token& t : tokens)
         if (t.isIdentifier()) usedNames.insert(t.spelling);
-    for (int round = 0; round < kMaxRounds; ++round) {
+    // Inlining first, round after round; then, with every helper inlined that can be, the
+    // collectives in expressions are hoisted, one per statement a round.
+    int inlined = 0, hoisted = 0;
+    for (;;) {
         std::optional<TokenList> next;
-        std::vector<InliningRefusal> roundRefusals;
         {
             const Unit unit(tokens, partner, module);
             const CallGraph graph = buildCallGraph(tokens, partner, module);
-            Round r(unit, graph, usedNames, roundRefusals);
-            next = r.run();
+            if (inlined < kMaxRounds) {
+                std::vector<InliningRefusal> roundRefusals;
+                Round r(unit, graph, usedNames, roundRefusals);
+                next = r.run();
+                // The refusals of the last round are those that stand.
+                refusals = std::move(roundRefusals);
+                inlined = next ? inlined + 1 : kMaxRounds;
+            }
+            if (!next && hoisted < kMaxHoistingRounds) {
+                next = hoistCollectives(unit, graph, usedNames);
+                hoisted = next ? hoisted + 1 : kMaxHoistingRounds;
+            }
         }
-        // The refusals of the last round are those that stand.
-        refusals = std::move(roundRefusals);
         if (!next) break;
         // The new unit, read as the first was; any problem keeps the unit as it was (the
         // kernels then keep their fibers, nothing else changes).
