@@ -68,13 +68,7 @@ public:
 
 private:
     static Token made(std::string spelling, TokenKind kind, Location at) {
-        Token t;
-        t.kind = kind;
-        t.spelling = std::move(spelling);
-        t.text = t.spelling;
-        t.location = at;
-        t.spaceBefore = true;
-        return t;
+        return syntheticToken(std::move(spelling), kind, at);
     }
 
     std::string fresh(const std::string& base) {
@@ -262,6 +256,16 @@ private:
 };
 
 } // namespace
+
+Token syntheticToken(std::string spelling, TokenKind kind, Location at) {
+    Token t;
+    t.kind = kind;
+    t.spelling = std::move(spelling);
+    t.text = t.spelling;
+    t.location = at;
+    t.spaceBefore = true;
+    return t;
+}
 
 std::optional<TokenList> hoistCollectives(const Unit& unit, const CallGraph& graph, std::set<std::string>& usedNames) {
     return Hoister(unit, graph, usedNames).run();

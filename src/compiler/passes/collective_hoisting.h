@@ -19,6 +19,10 @@ namespace metalcpu::msl {
 
 class Unit;
 
+/// A token the stage writes itself (`spelling` at `at`, after a blank), for this stage and the
+/// helper inlining.
+Token syntheticToken(std::string spelling, TokenKind kind, Location at);
+
 /// One round: in each kernel body, the first SIMD-group function (simd_* or quad_*, one the
 /// file does not define, no ballot) of each statement that is not already its whole value
 /// (`x = simd_f(...);`, CollectiveStatement) and holds no other, is hoisted into

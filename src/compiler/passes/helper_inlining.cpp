@@ -532,13 +532,7 @@ private:
     }
 
     static Token made(std::string spelling, TokenKind kind, Location at) {
-        Token t;
-        t.kind = kind;
-        t.spelling = std::move(spelling);
-        t.text = t.spelling;
-        t.location = at;
-        t.spaceBefore = true;
-        return t;
+        return syntheticToken(std::move(spelling), kind, at);
     }
     static Token punct(std::string spelling, Location at) { return made(std::move(spelling), TokenKind::Punctuator, at); }
     static Token name(std::string spelling, Location at) { return made(std::move(spelling), TokenKind::Identifier, at); }
