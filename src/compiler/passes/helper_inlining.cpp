@@ -110,9 +110,11 @@ private:
 
     /// Whether the name at `i` (in a kernel's body) may be changed there: it is assigned,
     /// incremented or its address taken, or it is a whole argument of a call that may bind it to
-    /// a reference (any call but of the file's functions without reference parameters).
-    bool mayChange(std::size_t i) const {
-        if (unit_.useOf(i, i, ObjectParts::All).kind != UseKind::Read) return true;
+    /// a reference (any call but of the file's functions without reference parameters). With
+    /// `throughAlias`, only the last two: what lets other code change it later.
+    bool mayChange(std::size_t i, bool throughAlias = false) const {
+        const UseKind use = unit_.useOf(i, i, ObjectParts::All).kind;
+        if (throughAlias ? use == UseKind::AddressTaken : use != UseKind::Read) return true;
         const Token& before = tokens_[i - 1];
         const Token& after = tokens_[i + 1];
         if (!(before.isPunct("(") || before.isPunct(",")) || !(after.isPunct(")") || after.isPunct(",")))
@@ -558,13 +560,13 @@ private:
         }
     }
 
-    /// Whether pointer parameter `params[k]` of `h`, given the name `args[k]`, can be that
-    /// name instead of a copy: the helper never changes the pointer (nor asks its size, which
-    /// differs for an array), and no reference parameter is given the same name (through which
-    /// the helper could change what the copy would have kept). A pointer that is a variable of
-    /// its own would be a thread pointer living across the barriers, which has no slots.
+    /// Whether by-value parameter `param` (the k-th) of `h`, given the name `args[k]`, can be
+    /// that name instead of a copy: the helper never changes the parameter (nor asks its size,
+    /// which differs for an array), and nothing can change what the name holds while the helper
+    /// runs. A pointer that is a variable of its own would be a thread pointer living across the
+    /// barriers, which has no slots.
     bool aliasable(const FunctionDecl& h, const HelperParameter& param, const std::vector<TokenRange>& args,
-                   const std::vector<HelperParameter>& params, std::size_t k) const {
+                   std::size_t k) const {
         const std::string& pname = tokens_[param.name].spelling;
         for (std::size_t i = h.bodyOpen + 1; i < h.bodyClose; ++i) {
             if (tokens_[i].isIdentifier("sizeof")) return false;
@@ -572,9 +574,14 @@ private:
                 unit_.useOf(i, i, ObjectParts::None).kind != UseKind::Read)
                 return false;
         }
+        // Nothing else may change what the name holds while the helper runs: the kernel (this
+        // call's other arguments included: `h(p, &p)`) never lets other code reach it, by its
+        // address or as an argument a reference may bind.
         const std::string& given = tokens_[args[k].begin].spelling;
-        for (std::size_t j = 0; j < params.size() && j < args.size(); ++j)
-            if (j != k && params[j].reference && args[j].size() == 1 && tokens_[args[j].begin].spelling == given)
+        const FunctionDecl& kernel = module_.functions[kernel_];
+        for (std::size_t i = kernel.bodyOpen + 1; i < kernel.bodyClose; ++i)
+            if (i != args[k].begin && tokens_[i].isIdentifier(given) && unit_.isUnqualifiedName(i) &&
+                mayChange(i, /*throughAlias=*/true))
                 return false;
         return true;
     }
@@ -620,6 +627,7 @@ private:
     }
 
     void emit(const Site& site, TokenList& out) {
+        kernel_ = site.kernel;
         const FunctionDecl& h = module_.functions[site.helper];
         const Location at = tokens_[site.keyword].location;
         std::map<std::string, TokenList> subst;
@@ -672,7 +680,7 @@ private:
             const bool reference = param.reference || (param.firstBound == kNoToken && hasOwn(type, attribute, "&"));
             const bool pointer = !reference && (param.pointer || hasOwn(type, attribute, "*"));
             if (named && (reference || ((pointer || sameUnchangedValue(site, param, arg, subst)) &&
-                                        aliasable(h, param, args, params, p)))) {
+                                        aliasable(h, param, args, p)))) {
                 subst[pname] = {name(tokens_[arg.begin].spelling, at)};
                 continue;
             }
@@ -762,6 +770,7 @@ private:
     std::set<std::string>& usedNames_;
     std::vector<InliningRefusal>& refusals_;
     std::set<std::string> kernelNames_;
+    std::size_t kernel_ = 0; ///< the kernel whose call emit() writes
     /// Per kernel: its parameters its body never changes, by name, with their types' text.
     std::map<std::size_t, std::map<std::string, std::string>> unchangedParameters_;
     std::vector<Site> sites_;

@@ -132,6 +132,12 @@ TEST(HelperInlining, ArrayParameter) {
     const Translation named = translateSnippet(kernelCalling("publish(tile, out[lid], lid);"));
     EXPECT_TRUE(kernelK(named).usesWorkItemLoops) << kernelK(named).workItemLoopsRefusal;
     EXPECT_NE(flat(named.cpp).find("tile [lid %__mc_div->* 64] = v_i1;"), std::string::npos) << named.cpp;
+    // A pointer the helper may change through another parameter is copied.
+    const Translation changed = translateSnippet(
+        "void bump(device float* a, thread device float*& r, uint lid) {\n"
+        "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    r = r + 1;\n    a[lid] = 1.0f;\n}\n" +
+        kKernelHead + "    device float* p = out;\n    bump(p, p, lid);\n}\n");
+    EXPECT_NE(flat(changed.cpp).find("float* a_i1 = ( p ) ;"), std::string::npos) << changed.cpp;
     const Translation computed = translateSnippet(kernelCalling("publish(tile + 0, out[lid], lid);"));
     EXPECT_TRUE(kernelK(computed).usesWorkItemLoops) << kernelK(computed).workItemLoopsRefusal;
     EXPECT_NE(flat(computed.cpp).find("float * shared_i1 = ( tile + 0 ) ;"), std::string::npos) << computed.cpp;
