@@ -98,6 +98,21 @@ kernel void hoisted_collectives(device const uint* in [[buffer(0)]], device uint
     out[gid] = r[0] ^ (r[1] << 1) ^ simd_broadcast_first(v);
 }
 
+// A loop with a SIMD-group function whose bound differs per SIMD-group (llama.cpp's k-quant
+// mul_mv writes its rows so): Metal needs it uniform across each SIMD-group only, so it cannot
+// run once per group on the first thread's value.
+kernel void per_simdgroup_rows(device const uint* in [[buffer(0)]], device uint* out [[buffer(1)]],
+                               constant uint& n [[buffer(2)]], uint gid [[thread_position_in_grid]],
+                               ushort lane [[thread_index_in_simdgroup]], ushort sg [[simdgroup_index_in_threadgroup]],
+                               uint group [[threadgroup_position_in_grid]]) {
+    uint v = in[gid];
+    const int first_row = int(sg) * 2;
+    for (int row = 0; row < 2 && first_row + row < int(n); ++row) {
+        uint t = simd_sum(v + uint(row));
+        if (lane == 0) out[group * 64 + first_row + row] = t;
+    }
+}
+
 // An array parameter is a pointer to the caller's array: the helper writes through it.
 void exchange(thread uint vals[2], threadgroup uint* tile, uint lid, uint partner_lid) {
     tile[lid] = vals[0];
@@ -236,13 +251,51 @@ TEST_P(InlinedHelpers, HoistedCollectives) {
     state->release();
 }
 
-// Test that every kernel above runs as work-item loops (on fibers they would compute the same).
+// Test rows written per SIMD-group under a bound that differs per SIMD-group: only rows below
+// `n` are written, each with its SIMD-group's sum.
+TEST_P(InlinedHelpers, LoopBoundPerSimdgroup) {
+    MTL::ComputePipelineState* state = kernel("per_simdgroup_rows");
+    ASSERT_NE(state, nullptr);
+    const unsigned count = kGroups * groupSize();
+    const std::vector<std::uint32_t> values = input(count);
+    for (std::uint32_t n : {3u, 64u}) {
+        GuardedBuffer in(device_, count * 4), out(device_, kGroups * 64 * 4);
+        std::copy(values.begin(), values.end(), in.data<std::uint32_t>());
+        std::fill(out.data<std::uint32_t>(), out.data<std::uint32_t>() + kGroups * 64, 0xdeadbeefu);
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        in.bind(encoder, 0);
+        out.bind(encoder, 1);
+        encoder->setBytes(&n, sizeof n, 2);
+        encoder->dispatchThreadgroups(MTL::Size(kGroups, 1, 1), MTL::Size(groupSize(), 1, 1));
+        encoder->endEncoding();
+        ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
+        const unsigned simdgroups = (groupSize() + 31) / 32;
+        for (unsigned g = 0; g < kGroups; ++g)
+            for (unsigned r = 0; r < 64; ++r) {
+                std::uint32_t expected = 0xdeadbeefu;
+                if (r < n && r / 2 < simdgroups) {
+                    expected = 0;
+                    for (unsigned j = r / 2 * 32; j < std::min(r / 2 * 32 + 32, groupSize()); ++j)
+                        expected += values[g * groupSize() + j] + r % 2;
+                }
+                EXPECT_EQ(out.data<std::uint32_t>()[g * 64 + r], expected) << "n " << n << ", group " << g << ", row " << r;
+            }
+        out.expectCanariesIntact();
+    }
+    state->release();
+}
+
+// Test that every kernel above runs as work-item loops (on fibers they would compute the same),
+// but per_simdgroup_rows, which keeps the fibers.
 TEST_P(InlinedHelpers, Lowerings) {
     expectLowerings({{"helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"nested_sums", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"simd_helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"array_parameter", MC_KERNEL_WORK_ITEM_LOOPS},
-                     {"hoisted_collectives", MC_KERNEL_WORK_ITEM_LOOPS}},
+                     {"hoisted_collectives", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"per_simdgroup_rows", MC_KERNEL_USES_BARRIERS}},
                     [&](const char* name) { return kernel(name); });
 }
 
