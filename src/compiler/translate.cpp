@@ -7,6 +7,7 @@
 #include "compiler/emitter/entry_points.h"
 #include "compiler/kernel_descriptions.h"
 #include "compiler/lexer.h"
+#include "compiler/passes/helper_inlining.h"
 #include "compiler/passes/kernel_selection.h"
 #include "compiler/pipeline.h"
 #include "compiler/scanner.h"
@@ -60,16 +61,23 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     restoreColumns(tokens, files, readOriginal);
     auto matched = matchBrackets(tokens, diagnostics);
     if (!matched) return fail(diagnostics);
-    const std::vector<std::size_t>& partner = *matched;
+    std::vector<std::size_t> partner = std::move(*matched);
     markNonTemplateNames(tokens, partner);
 
     // 2. Structure, restrictions, kernels and their reflection.
     Module module = scanModule(tokens, partner, diagnostics);
     if (diagnostics.hasErrors()) return fail(diagnostics);
+    // The checks read the MSL as written; the analyses read it with the helpers that
+    // synchronise inlined into the kernels (passes/helper_inlining.h).
+    runChecks(CheckContext{Unit(tokens, partner, module), lexer.includes(), files, options, diagnostics});
+    // (A unit the checks refuse is analysed as written, for its diagnostics.)
+    const std::vector<InliningRefusal> inliningRefusals =
+        diagnostics.hasErrors() ? std::vector<InliningRefusal>{}
+                                : inlineSynchronisingHelpers(tokens, partner, module, files);
     const Unit unit(tokens, partner, module);
-    runChecks(CheckContext{unit, lexer.includes(), files, options, diagnostics});
     Findings found = analyse(unit, module, options, diagnostics);
     if (diagnostics.hasErrors()) return fail(diagnostics);
+    explainInliningRefusals(inliningRefusals, tokens, module, files, found.workItemRefusals);
     // 3. Rewrites.
     EditList edits(tokens, diagnostics);
     PassContext context{unit, edits, diagnostics, options, found};

@@ -5,8 +5,9 @@
 // (one transposed), a float-by-half multiply-accumulate into its own accumulator, a product
 // with a diagonal matrix written back to an operand, a product under an `if` whose condition
 // differs per thread, and a transposed store. `products_on_fibers` is the same text with the
-// accumulation moved into a helper function, a form the pass does not split: it runs on
-// fibers, and the two must agree bit for bit.
+// accumulation moved into a static member function, which the front end neither inlines
+// (passes/helper_inlining.h takes free functions) nor splits: it runs on fibers, and the two
+// must agree bit for bit.
 //
 // Each SIMD-group's lanes that do not exist (a partial SIMD-group, or the 1-thread group)
 // count as zeros in a product and store nothing, as on fibers; the CPU reference models that
@@ -72,12 +73,14 @@ const std::string kSource = [] {
         twin.replace(twin.find(from), from.size(), to);
     };
     replace("kernel void products(", "kernel void products_on_fibers(");
-    replace("simdgroup_multiply_accumulate(mc, ma, mb, mc);", "accumulate(mc, ma, mb);");
+    replace("simdgroup_multiply_accumulate(mc, ma, mb, mc);", "Products::accumulate(mc, ma, mb);");
     return std::string("#include <metal_stdlib>\nusing namespace metal;\n") + kProducts + R"(
-void accumulate(thread simdgroup_float8x8& mc, thread const simdgroup_float8x8& ma,
-                thread const simdgroup_half8x8& mb) {
-    simdgroup_multiply_accumulate(mc, ma, mb, mc);
-}
+struct Products {
+    static void accumulate(thread simdgroup_float8x8& mc, thread const simdgroup_float8x8& ma,
+                           thread const simdgroup_half8x8& mb) {
+        simdgroup_multiply_accumulate(mc, ma, mb, mc);
+    }
+};
 )" + twin;
 }();
 const char* const kKernels = kSource.c_str();

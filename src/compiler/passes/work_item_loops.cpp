@@ -470,6 +470,43 @@ private:
         return true;
     }
 
+    // A loop that holds SIMD-group functions but no barrier need only be uniform across each
+    // SIMD-group, as Metal requires of them, not across the group: a condition that reads a
+    // per-thread variable (llama.cpp's `first_row + row < args.ne0`, per SIMD-group) cannot run
+    // once per group on the first thread's value. Fails and says so when `header` reads one.
+    bool readsPerThreadVariable(TokenRange header) {
+        for (std::size_t i = header.begin; i < header.end; ++i) {
+            if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
+            const Visible* v = lookUp(tokens_[i].spelling);
+            if (v && v->kind == Visible::Kind::PerThread && !uniformConstant(v->variable, 0)) {
+                fail(i, "a loop with SIMD-group functions but no barrier reads per-thread variable " + quoted(i) +
+                            " in its header (it need be uniform only across a SIMD-group)");
+                return true;
+            }
+        }
+        return false;
+    }
+    // Whether variable `variable` is a const whose initializer names nothing that differs per
+    // thread (`const int n_t = args.n_seq_tokens;`): its value is the group's.
+    bool uniformConstant(std::size_t variable, int depth) const {
+        const WorkItemVariable& w = out_->variables[variable];
+        if (!w.isConst || w.parameter != WorkItemVariable::kNotParameter || w.initializer.empty() || depth > 8)
+            return false;
+        for (std::size_t i = w.initializer.begin; i < w.initializer.end; ++i) {
+            if (!tokens_[i].isIdentifier() || !unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
+            if (const Visible* v = lookUp(tokens_[i].spelling)) {
+                if (v->kind == Visible::Kind::PerThread && !uniformConstant(v->variable, depth + 1)) return false;
+            } else if (const ParamInfo* p = parameter(tokens_[i].spelling);
+                       p && p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    // An interleaved kernel's uniform loops (passes/interleaved_threads.h) are uniform by
+    // their own analysis.
+    bool inUniformLoopHeader(const Statement& s) const { return uniformLoops_.count(s.keyword) != 0; }
+
     // The top-level `;` of a header between `begin` and `end`, or `end`.
     std::size_t headerSemicolon(std::size_t begin, std::size_t end) const {
         for (std::size_t i = begin; i < end; ++i) {
@@ -501,6 +538,7 @@ private:
                             "(a division, an index, a dereference, a call) would run when no thread takes the branch");
             return;
         }
+        if (loop && !holdsBarrierCall(s) && !inUniformLoopHeader(s) && readsPerThreadVariable(h)) return;
         if (s.kind == StatementKind::For) {
             // for (init; condition; increment): the init-statement's variables belong to the group.
             const std::size_t first = headerSemicolon(h.begin, h.end);

@@ -72,7 +72,7 @@ __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x705f430f27b80fa4ull)
-    {"reduce_rows_sum_2x4", "helpers_and_templates.metal", 31, 66, MC_KERNEL_USES_BARRIERS, ::__mc_0_max_threads, 4, ::__mc_0_params, nullptr, &::__mc_0_run_thread, 1, ::__mc_0_sites, "reduce_rows<SumOp, 2, 4>", 0, "helpers_and_templates.metal:44:16: it calls 'group_sum', which uses SIMD-group function 'simd_sum' (helpers_and_templates.metal:25:24): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions that only return a SIMD-group function's value)"},
+    {"reduce_rows_sum_2x4", "helpers_and_templates.metal", 31, 66, MC_KERNEL_USES_BARRIERS, ::__mc_0_max_threads, 4, ::__mc_0_params, nullptr, &::__mc_0_run_thread, 1, ::__mc_0_sites, "reduce_rows<SumOp, 2, 4>", 0, "helpers_and_templates.metal:44:16: it calls 'group_sum', which uses SIMD-group function 'simd_sum' (helpers_and_templates.metal:25:24): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions that only return a SIMD-group function's value); the call is not inlined: 'group_sum' declares a threadgroup variable (one per group, not per call) (helpers_and_templates.metal:24:5)"},
 #endif
     {},
 };

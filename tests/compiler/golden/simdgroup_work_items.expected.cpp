@@ -36,8 +36,14 @@ using namespace metal;
 }
 
 
-       void operand(       float* out              , uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group) {
-    out[gid] = 2.0f * simd_sum(out[gid]);
+       void operand(       float* out              , uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(gid); using __mc_t0 = float; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); ::metalcpu_kernel::collective_site __mc_c0;
+                      ::metalcpu_kernel::run_deposit_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b1 gid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); ::metalcpu_kernel::simd_deposit(__mc_c0, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) __attribute__((always_inline)) { return simd_sum(__mc_a..., __mc_w); }, __mc_wi, __mc_t, out[gid]); }); ::metalcpu_kernel::run_collect_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b1 gid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 
+#line 27 "simdgroup_work_items.metal"
+                      float simd_sum_value_i36 = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(out[gid]))>(__mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) __attribute__((always_inline)) { return simd_sum(__mc_a..., __mc_w); }) ; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], simd_sum_value_i36); } });
+#line 27 "simdgroup_work_items.metal"
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b1 gid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 simd_sum_value_i36 = __mc_v0[__mc_t.slot]; { 
+#line 27 "simdgroup_work_items.metal"
+    out[gid] = 2.0f * simd_sum_value_i36; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], simd_sum_value_i36); });
 }
 #line 1 "<metalcpu generated>"
 // "reduce"
@@ -66,9 +72,9 @@ const mc_u64 __mc_0_sites[] = {0x1ull};
 #if METALCPU_SELECTS_KERNEL(0x3c8d57b2495136feull)
 namespace {
 using __mc_1_fn = decltype(&::operand);
-void __mc_1_run_thread(const ::mc_group* __g, mc_u32 __i) {
-    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+__attribute__((flatten, optimize("O3"))) void __mc_1_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>(__g, 0);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
     ::operand(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_1_params[] = {
@@ -89,7 +95,7 @@ const ::mc_kernel __mc_kernels[] = {
     {"reduce", "simdgroup_work_items.metal", 7, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 6, ::__mc_0_params, &::__mc_0_run_group, nullptr, 1, ::__mc_0_sites, "reduce", 0, ""},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x3c8d57b2495136feull)
-    {"operand", "simdgroup_work_items.metal", 26, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_1_params, nullptr, &::__mc_1_run_thread, 0, nullptr, "operand", 0, "simdgroup_work_items.metal:27:23: SIMD-group function 'simd_sum' is not the whole value of a statement (`x = simd_sum(...);`): it is an operand, an argument or a condition, or is qualified"},
+    {"operand", "simdgroup_work_items.metal", 26, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 2, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "operand", 0, ""},
 #endif
     {},
 };

@@ -13,19 +13,31 @@ static void store_and_sync(            float* scratch, uint slot, float value)
                              uint gid                            ,
                              uint lid                                   ,
                              uint count                            , [[maybe_unused]] const ::mc_group* __mc_group)
-{
-    store_and_sync(scratch, lid, data[gid] * float(half(1.0f)));
-    data[gid] = scratch[count - 1 - lid];
+{ ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b2 = decltype(gid); using __mc_b3 = decltype(lid);
+    {
+#line 6 "threadgroup_parameter.metal"
+                                                                  ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { 
+#line 6 "threadgroup_parameter.metal"
+                                                                  float value_i1
+#line 18 "threadgroup_parameter.metal"
+    = (                          data[gid] * float(half(1.0f)) ) ;
+#line 8 "threadgroup_parameter.metal"
+    scratch[lid ] = value_i1; } });
+#line 18 "threadgroup_parameter.metal"
+    }
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { 
+#line 19 "threadgroup_parameter.metal"
+    data[gid] = scratch[count - 1 - lid]; } });
 }
 #line 1 "<metalcpu generated>"
 // "reverse_in_group"
 #if METALCPU_SELECTS_KERNEL(0xa58fc92577dba4bdull)
 namespace {
 using __mc_0_fn = decltype(&::reverse_in_group);
-void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
-    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+__attribute__((flatten, optimize("O3"))) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0);
     auto&& __a1 = ::metalcpu_kernel::threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 0);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
     ::reverse_in_group(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREADS_PER_THREADGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
@@ -43,7 +55,7 @@ __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0xa58fc92577dba4bdull)
-    {"reverse_in_group", "threadgroup_parameter.metal", 12, 13, MC_KERNEL_USES_BARRIERS, 0, 5, ::__mc_0_params, nullptr, &::__mc_0_run_thread, 0, nullptr, "reverse_in_group", 0, "threadgroup_parameter.metal:18:5: it calls 'store_and_sync', which uses barrier 'threadgroup_barrier' (threadgroup_parameter.metal:9:5): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions that only return a SIMD-group function's value)"},
+    {"reverse_in_group", "threadgroup_parameter.metal", 12, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 5, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "reverse_in_group", 0, ""},
 #endif
     {},
 };

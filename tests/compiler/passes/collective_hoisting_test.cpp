@@ -1,0 +1,65 @@
+#include "compiler/passes/collective_hoisting.h"
+
+#include "compiler/translate.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace metalcpu::msl {
+namespace {
+
+/// The translation of kernel `k` whose body is `body` (`out` a device float*, `v` a float,
+/// `i` a thread index).
+Translation translateBody(const std::string& body, const std::string& before = "") {
+    TranslateOptions options;
+    options.mainFile = "h.metal";
+    Translation t = translate("# 1 \"h.metal\"\n" + before +
+                                  "kernel void k(device float* out [[buffer(0)]], uint i [[thread_index_in_simdgroup]]) {\n"
+                                  "    float v = out[i];\n" +
+                                  body + "\n}\n",
+                              options);
+    EXPECT_TRUE(t.ok);
+    EXPECT_EQ(t.kernels.size(), 1u);
+    return t;
+}
+
+bool splits(const std::string& body, const std::string& before = "") {
+    const Translation t = translateBody(body, before);
+    return !t.kernels.empty() && t.kernels[0].usesWorkItemLoops;
+}
+
+// Test collectives in operands, stored to elements and in if conditions: each becomes a
+// statement of its own before its statement, typed from its argument's declaration (a local,
+// an element of a pointer parameter) or bool, and the kernel is split into work-item loops.
+TEST(CollectiveHoisting, HoistedIntoStatements) {
+    const Translation t = translateBody("    out[i] = 2.0f * simd_sum(v) + 1.0f;");
+    ASSERT_EQ(t.kernels.size(), 1u);
+    EXPECT_TRUE(t.kernels[0].usesWorkItemLoops) << t.kernels[0].workItemLoopsRefusal;
+    EXPECT_NE(t.cpp.find("float simd_sum_value_i"), std::string::npos) << t.cpp;
+    EXPECT_TRUE(splits("    out[i] = simd_max(out[i]);"));
+    EXPECT_TRUE(splits("    out[i] = max(v, metal::simd_shuffle_xor(v, 1));"));
+    EXPECT_TRUE(splits("    if (simd_all(v > 0.0f)) {\n        out[i] = 1.0f;\n    }"));
+    EXPECT_TRUE(splits("    float w = simd_sum(simd_max(v));\n    out[i] = w;")) << "the inner one first";
+    EXPECT_TRUE(splits("    float a[4] = {v, v, v, v};\n    out[i] = simd_sum(a[1]) - 1.0f;"));
+}
+
+// Test what stays on fibers: a collective that might not run (`&&`, `?:`) or whose statement
+// also increments or calls a function of the file (which might write what it reads), and one
+// whose type is not known (an expression argument, a name declared twice).
+TEST(CollectiveHoisting, LeftInPlace) {
+    EXPECT_FALSE(splits("    if (v > 0.0f && simd_any(v > 1.0f)) {\n        out[i] = 1.0f;\n    }"));
+    EXPECT_FALSE(splits("    out[i] = v > 0.0f ? simd_sum(v) : 0.0f;"));
+    EXPECT_FALSE(splits("    uint n = 0;\n    out[n++] = simd_sum(v);"));
+    EXPECT_FALSE(splits("    out[i] = touch(out) + simd_sum(v);", "float touch(device float* p) { p[0] = 1; return 0; }\n"));
+    EXPECT_FALSE(splits("    out[i] = simd_sum(v + 1.0f) * 2.0f;"));
+    EXPECT_FALSE(splits("    { float v = 1.0f; out[i] = v; }\n    out[i] = simd_sum(v) * 2.0f;"));
+    const Translation t = translateBody("    out[i] = v > 0.0f ? simd_sum(v) : 0.0f;");
+    ASSERT_EQ(t.kernels.size(), 1u);
+    EXPECT_NE(t.kernels[0].workItemLoopsRefusal.find("'simd_sum' is not the whole value of a statement"),
+              std::string::npos)
+        << t.kernels[0].workItemLoopsRefusal;
+}
+
+} // namespace
+} // namespace metalcpu::msl

@@ -1,0 +1,237 @@
+#include "compiler/passes/helper_inlining.h"
+
+#include "compiler/translate.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace metalcpu::msl {
+namespace {
+
+const std::string kPrelude = "# 1 \"test.metal\"\n";
+
+/// The translation of `source` (kernel `k` among its kernels).
+const KernelInfo& kernelK(const Translation& t) {
+    for (const KernelInfo& k : t.kernels)
+        if (k.hostName == "k") return k;
+    static const KernelInfo none;
+    ADD_FAILURE() << "no kernel k";
+    return none;
+}
+
+Translation translateSnippet(const std::string& source) {
+    TranslateOptions options;
+    options.mainFile = "test.metal";
+    Translation t = translate(kPrelude + source, options);
+    EXPECT_TRUE(t.ok);
+    for (const Diagnostic& d : t.diagnostics) ADD_FAILURE() << d.message;
+    return t;
+}
+
+/// `cpp` without its #line directives, each run of blanks and line breaks one space.
+std::string flat(const std::string& cpp) {
+    std::string out;
+    for (std::size_t line = 0; line < cpp.size();) {
+        std::size_t end = cpp.find('\n', line);
+        if (end == std::string::npos) end = cpp.size();
+        if (cpp.compare(line, 6, "#line ") != 0)
+            for (std::size_t i = line; i <= end && i < cpp.size(); ++i) {
+                const char c = i == end ? ' ' : cpp[i];
+                if (c != ' ' || (!out.empty() && out.back() != ' ')) out += c;
+            }
+        line = end + 1;
+    }
+    return out;
+}
+
+/// Whether kernel `k` of `source` is split into work-item loops (its helpers inlined).
+bool splits(const std::string& source) {
+    const Translation t = translateSnippet(source);
+    const KernelInfo& k = kernelK(t);
+    EXPECT_TRUE(k.usesBarriers);
+    return k.usesWorkItemLoops;
+}
+
+/// Why kernel `k` of `source` keeps the fibers ("" when it does not).
+std::string fibersReason(const std::string& source) {
+    const Translation t = translateSnippet(source);
+    const KernelInfo& k = kernelK(t);
+    return k.usesWorkItemLoops || k.usesCoroutines ? std::string() : k.workItemLoopsRefusal;
+}
+
+const std::string kTreeSum = R"(
+template <typename T, uint N>
+void tree_sum(threadgroup T* partial, thread T& value, uint lid, const uint size) {
+    partial[lid] = value;
+    for (uint stride = 1; stride < size; stride *= 2) {
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        T other = lid + stride < size ? partial[lid + stride] : T(0);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        if (lid % (2 * stride) == 0) partial[lid] = partial[lid] + other;
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    value = partial[0];
+}
+)";
+
+const std::string kKernelHead = "kernel void k(device float* out [[buffer(0)]], uint lid [[thread_index_in_threadgroup]],\n"
+                                "              uint size [[threads_per_threadgroup]]) {\n";
+
+// Test that a kernel whose barriers are in a helper template, called as a statement with its
+// template arguments written, is split into work-item loops like the same body written in it.
+TEST(HelperInlining, BarrierHelperIsSplit) {
+    EXPECT_TRUE(splits(kTreeSum + kKernelHead +
+                       "    threadgroup float partial[1024];\n    float v = out[lid];\n"
+                       "    tree_sum<float, 1024>(partial, v, lid, size);\n    out[lid] = v;\n}\n"));
+}
+
+// Test the inlined block: a reference or pointer parameter given a name is that name, the others
+// are variables of their own, and template parameters are the call's arguments.
+TEST(HelperInlining, ParametersAndTemplateArguments) {
+    const Translation t = translateSnippet(kTreeSum + kKernelHead +
+                                           "    threadgroup float partial[1024];\n    float v = out[lid];\n"
+                                           "    tree_sum<float, 1024>(partial, v, lid % 1024, size);\n    out[lid] = v;\n}\n");
+    EXPECT_TRUE(kernelK(t).usesWorkItemLoops) << kernelK(t).workItemLoopsRefusal;
+    EXPECT_EQ(t.cpp.find("partial_i"), std::string::npos) << "a pointer given `partial` is `partial`\n" << t.cpp;
+    EXPECT_NE(t.cpp.find("lid_i"), std::string::npos) << t.cpp;
+    EXPECT_EQ(t.cpp.find("value_i"), std::string::npos) << "a reference to `v` is `v`\n" << t.cpp;
+    EXPECT_NE(t.cpp.find("float other_i"), std::string::npos) << t.cpp;
+}
+
+// Test a helper that returns a SIMD-group function's value after statements of its own, whose
+// value initialises a declaration and is assigned: both are split at.
+TEST(HelperInlining, CollectiveHelperWithStatements) {
+    const std::string helper = "float total(float v, uint lane) {\n    float w = v * 2.0f;\n"
+                               "    w += float(lane);\n    return simd_sum(w);\n}\n";
+    EXPECT_TRUE(splits(helper + kKernelHead + "    float s = total(out[lid], lid % 32);\n    out[lid] = s;\n}\n"));
+    EXPECT_TRUE(splits(helper + kKernelHead + "    float s = 0;\n    s += total(out[lid], lid % 32);\n"
+                                              "    out[lid] = s;\n}\n"));
+}
+
+// Test helpers that call helpers, and a helper called twice: each call gets its own block and
+// names.
+TEST(HelperInlining, NestedHelpersAndTwoCalls) {
+    const std::string helpers = kTreeSum + "void twice(threadgroup float* p, thread float& v, uint lid, uint size) {\n"
+                                           "    tree_sum<float, 1024>(p, v, lid, size);\n"
+                                           "    v = v + 1.0f;\n    tree_sum<float, 1024>(p, v, lid, size);\n}\n";
+    EXPECT_TRUE(splits(helpers + kKernelHead +
+                       "    threadgroup float partial[1024];\n    float v = out[lid];\n"
+                       "    twice(partial, v, lid, size);\n    out[lid] = v;\n}\n"));
+}
+
+// Test an array parameter (a pointer, as C++ adjusts it): given an array's name it is that name;
+// given another expression, a pointer variable of its own.
+TEST(HelperInlining, ArrayParameter) {
+    const std::string helper = "void publish(threadgroup float shared[64], float v, uint lid) {\n"
+                               "    shared[lid % 64] = v;\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n}\n";
+    const auto kernelCalling = [&](const std::string& call) {
+        return helper + kKernelHead + "    threadgroup float tile[64];\n    " + call +
+               "\n    out[lid] = tile[(lid + 1) % 64];\n}\n";
+    };
+    const Translation named = translateSnippet(kernelCalling("publish(tile, out[lid], lid);"));
+    EXPECT_TRUE(kernelK(named).usesWorkItemLoops) << kernelK(named).workItemLoopsRefusal;
+    EXPECT_NE(flat(named.cpp).find("tile [lid %__mc_div->* 64] = v_i1;"), std::string::npos) << named.cpp;
+    // A pointer the helper may change through another parameter is copied.
+    const Translation changed = translateSnippet(
+        "void bump(device float* a, thread device float*& r, uint lid) {\n"
+        "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    r = r + 1;\n    a[lid] = 1.0f;\n}\n" +
+        kKernelHead + "    device float* p = out;\n    bump(p, p, lid);\n}\n");
+    EXPECT_NE(flat(changed.cpp).find("float* a_i1 = ( p ) ;"), std::string::npos) << changed.cpp;
+    const Translation computed = translateSnippet(kernelCalling("publish(tile + 0, out[lid], lid);"));
+    EXPECT_TRUE(kernelK(computed).usesWorkItemLoops) << kernelK(computed).workItemLoopsRefusal;
+    EXPECT_NE(flat(computed.cpp).find("float * shared_i1 = ( tile + 0 ) ;"), std::string::npos) << computed.cpp;
+}
+
+// Test that a value parameter given a kernel parameter of its type that nothing changes is that
+// parameter: a uniform builtin stays uniform, so a loop over it in the helper runs once per
+// group (candle's rmsnorm halves `block_dim`). Changed, or of another type, it is a copy.
+TEST(HelperInlining, UnchangedKernelParameters) {
+    const std::string helper = "void halve(threadgroup float* p, uint lid, uint n) {\n"
+                               "    for (uint s = n / 2; s > 0; s >>= 1) {\n"
+                               "        if (lid < s) p[lid] += p[lid + s];\n"
+                               "        threadgroup_barrier(mem_flags::mem_threadgroup);\n    }\n}\n";
+    const std::string head = kKernelHead + "    threadgroup float partial[1024];\n    partial[lid] = out[lid];\n"
+                                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n";
+    const Translation same = translateSnippet(helper + head + "    halve(partial, lid, size);\n}\n");
+    EXPECT_TRUE(kernelK(same).usesWorkItemLoops) << kernelK(same).workItemLoopsRefusal;
+    EXPECT_EQ(same.cpp.find("n_i"), std::string::npos) << same.cpp;
+    // The kernel changes `size`: a copy, per thread, and the loop cannot run once per group.
+    const Translation changed = translateSnippet(helper + head + "    size = size + 0;\n    halve(partial, lid, size);\n}\n");
+    EXPECT_NE(changed.cpp.find("n_i"), std::string::npos) << changed.cpp;
+    EXPECT_FALSE(kernelK(changed).usesWorkItemLoops);
+    // Another type: a copy converts.
+    const Translation converted =
+        translateSnippet("void halve(threadgroup float* p, uint lid, ushort n) {\n"
+                         "    for (ushort s = n / 2; s > 0; s >>= 1) {\n"
+                         "        if (lid < s) p[lid] += p[lid + s];\n"
+                         "        threadgroup_barrier(mem_flags::mem_threadgroup);\n    }\n}\n" +
+                         head + "    halve(partial, lid, size);\n}\n");
+    EXPECT_NE(converted.cpp.find("n_i"), std::string::npos) << converted.cpp;
+}
+
+// Test template arguments that are references or pointers (ggml passes `constant kargs &` as
+// `args_t` to `args_t args`): the parameter is a reference, the argument's name; a helper that
+// qualifies such a parameter (`const T`, which would apply to the pointee) is not inlined.
+TEST(HelperInlining, ReferenceAndPointerTemplateArguments) {
+    const std::string kargs = "struct kargs { uint n; };\n";
+    const Translation reference = translateSnippet(
+        kargs + "template <typename args_t> void h(args_t args, threadgroup float* p, uint lid) {\n"
+                "    p[lid] = float(args.n);\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n}\n"
+                "kernel void k(constant kargs& a [[buffer(1)]], device float* out [[buffer(0)]],\n"
+                "              uint lid [[thread_index_in_threadgroup]]) {\n"
+                "    threadgroup float partial[64];\n    h<constant kargs &>(a, partial, lid);\n"
+                "    out[lid] = partial[(lid + 1) % 64];\n}\n");
+    EXPECT_TRUE(kernelK(reference).usesWorkItemLoops) << kernelK(reference).workItemLoopsRefusal;
+    EXPECT_EQ(reference.cpp.find("args_i"), std::string::npos) << reference.cpp;
+    EXPECT_NE(fibersReason(kargs + "template <typename T> void h(const T p, uint lid) {\n"
+                                   "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    p[lid] = 1;\n}\n" +
+                           kKernelHead + "    h<device float*>(out, lid);\n}\n")
+                  .find("'h' qualifies 'T', whose argument is a pointer or reference"),
+              std::string::npos);
+}
+
+// Test that what the pass cannot inline keeps the fibers, with the reason it was not inlined
+// added to the split's.
+TEST(HelperInlining, RefusalsKeepTheFibersWithAReason) {
+    const std::string call = kKernelHead + "    threadgroup float partial[1024];\n    float v = out[lid];\n";
+    // An early return.
+    EXPECT_NE(fibersReason("void h(threadgroup float* p, uint lid) {\n    if (lid > 3) return;\n"
+                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    p[lid] = 1;\n}\n" +
+                           call + "    h(partial, lid);\n}\n")
+                  .find("the call is not inlined: 'h' returns before its end (test.metal:2:18)"),
+              std::string::npos);
+    // Deduced template arguments.
+    EXPECT_NE(fibersReason("template <typename T> void h(threadgroup T* p, uint lid) {\n"
+                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    p[lid] = 1;\n}\n" +
+                           call + "    h(partial, lid);\n}\n")
+                  .find("deduces its template arguments"),
+              std::string::npos);
+    // A name the kernel declares too, which in the helper means something else.
+    EXPECT_NE(fibersReason("constant float scale = 2.0f;\nvoid h(threadgroup float* p, uint lid) {\n"
+                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    p[lid] = scale;\n}\n" +
+                           call + "    float scale = 3.0f;\n    h(partial, lid);\n    out[lid] = scale;\n}\n")
+                  .find("names 'scale', which the kernel declares too"),
+              std::string::npos);
+    // Recursion.
+    EXPECT_NE(fibersReason("void h(threadgroup float* p, uint lid, uint n) {\n"
+                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    if (n > 0) h(p, lid, n - 1);\n}\n" +
+                           call + "    h(partial, lid, 2);\n}\n")
+                  .find("may call itself"),
+              std::string::npos);
+    // A threadgroup variable, one per group however often the helper is called.
+    EXPECT_NE(fibersReason("void h(uint lid) {\n    threadgroup float t[4];\n    t[lid % 4] = 1;\n"
+                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n}\n" +
+                           call + "    h(lid);\n}\n")
+                  .find("declares a threadgroup variable"),
+              std::string::npos);
+    // A call inside an expression.
+    EXPECT_NE(fibersReason("float h(threadgroup float* p, uint lid) {\n"
+                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    return p[lid];\n}\n" +
+                           call + "    out[lid] = 1.0f + h(partial, lid);\n}\n")
+                  .find("is not a whole statement"),
+              std::string::npos);
+}
+
+} // namespace
+} // namespace metalcpu::msl
