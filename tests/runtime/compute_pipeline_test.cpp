@@ -37,11 +37,12 @@ TEST_F(ComputePipelineTest, MaxTotalThreadsAttribute) {
 }
 
 // Test that a pipeline whose kernel runs on fibers says why at debug level, naming the helper
-// call and the collective in it with their lines; a split kernel's line gives no reason.
+// call, the collective in it and why the call was not inlined, with their lines; a split
+// kernel's line gives no reason.
 TEST_F(ComputePipelineTest, FiberPipelineLogsWhy) {
     const char* source = R"(#include <metal_stdlib>
 using namespace metal;
-float scan(float x) { float y = simd_prefix_inclusive_sum(x); return y; }
+float scan(float x) { if (x < 0.0f) return x; return simd_prefix_inclusive_sum(x); }
 kernel void helper(device float* a [[buffer(0)]], uint i [[thread_position_in_grid]]) {
     a[i] = scan(a[i]);
 }
@@ -59,7 +60,10 @@ kernel void split(device float* a [[buffer(0)]], uint i [[thread_position_in_gri
     }
     EXPECT_EQ(log.count("pipeline for kernel 'helper': fibers (barriers or SIMD-group functions the front end could "
                         "not split at): program_source:5:12: it calls 'scan', which uses SIMD-group function "
-                        "'simd_prefix_inclusive_sum' (program_source:3:33)"),
+                        "'simd_prefix_inclusive_sum' (program_source:3:54)"),
+              1u)
+        << log.text();
+    EXPECT_EQ(log.count("the call is not inlined: 'scan' returns before its end (program_source:3:37)"),
               1u)
         << log.text();
     EXPECT_EQ(log.count("pipeline for kernel 'split': work-item loops (split at its barriers and SIMD-group "

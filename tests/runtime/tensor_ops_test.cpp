@@ -83,9 +83,12 @@ using namespace mpp::tensor_ops;
 
 struct Gemm { int m, n, k; };
 
-// A barrier in a helper keeps a kernel on fibers whatever the front end makes of tensor
-// operations in a kernel body (coroutines need every barrier in the body itself).
-void stay_on_fibers() { threadgroup_barrier(mem_flags::mem_none); }
+// A barrier in a helper the front end does not inline (a static member function) keeps a
+// kernel on fibers whatever it makes of tensor operations in a kernel body (coroutines need
+// every barrier in the body itself).
+struct Fibers {
+    static void stay() { threadgroup_barrier(mem_flags::mem_none); }
+};
 
 // Apple's sample, 32x32 tiles: one threadgroup of 4 SIMD-groups per tile of D = relu(A x B).
 kernel void sample_tile(device half* a [[buffer(0)]], device half* b [[buffer(1)]], device half* d [[buffer(2)]],
@@ -100,7 +103,7 @@ kernel void sample_tile(device half* a [[buffer(0)]], device half* b [[buffer(1)
     constexpr auto desc = matmul2d_descriptor(32, 32, dynamic_length_v<int>);
     matmul2d<desc, execution_simdgroups<4>> op;
     auto ct = op.get_destination_cooperative_tensor<decltype(sA), decltype(sB), half>();
-    stay_on_fibers();
+    Fibers::stay();
     op.run(sA, sB, ct);
     for (int e = 0; e < ct.get_capacity(); e++) ct[e] = max(ct[e], half(0));
     ct.store(sD);
@@ -118,7 +121,7 @@ kernel void attention_rows(device float* q [[buffer(0)]], device float* k [[buff
     auto cMax = op.get_row_reduction_destination_cooperative_tensor<decltype(Q), decltype(K), float>();
     auto cSum = op.get_row_reduction_destination_cooperative_tensor<decltype(Q), decltype(K), float>();
     auto cClamped = op.get_row_reduction_destination_cooperative_tensor<decltype(Q), decltype(K), float>();
-    stay_on_fibers();
+    Fibers::stay();
     op.run(Q, K, cS);
     reduce_rows(cS, cMax, reduction_operation::max, numeric_limits<float>::lowest());
     reduce_rows(cS, cSum, reduction_operation::sum, 0.0f);
@@ -146,7 +149,7 @@ kernel void hard_coded_m5(device float* a [[buffer(0)]], device float* b [[buffe
     const short q = lane >> 2, r0 = (q & 4) | ((lane >> 1) & 3), c0 = ((q & 2) | (lane & 1)) * 4;
     for (short i = 0; i < 8; ++i) ct_a[i] = a[(r0 + 8 * (i >> 2)) * g.k + c0 + (i & 3)];
     for (short i = 0; i < 16; ++i) ct_b[i] = b[(r0 + 8 * ((i & 7) >> 2)) * g.n + 16 * (i >> 3) + c0 + (i & 3)];
-    stay_on_fibers();
+    Fibers::stay();
     op.run(ct_a, ct_b, ct_c);
     for (short i = 0; i < 16; ++i) d[(r0 + 8 * ((i & 7) >> 2)) * g.n + 16 * (i >> 3) + c0 + (i & 3)] = ct_c[i];
 }
