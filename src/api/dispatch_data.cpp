@@ -12,8 +12,8 @@ struct dispatch_data_s {
     std::atomic<long> references{1};
     const void* bytes = nullptr;
     size_t size = 0;
-    dispatch_block_t destructor = nullptr; ///< for borrowed bytes; copied ones are freed
-    bool copied = false;
+    dispatch_block_t destructor = nullptr; ///< for borrowed bytes
+    bool owned = false;                    ///< copied, or taken with DESTRUCTOR_FREE: free()d
 };
 
 namespace {
@@ -39,11 +39,11 @@ extern "C" dispatch_data_t dispatch_data_create(const void* buffer, size_t size,
         }
         std::memcpy(copy, buffer, data->size);
         data->bytes = copy;
-        data->copied = true;
+        data->owned = true;
     } else {
         data->bytes = buffer;
-        data->copied = destructor == DISPATCH_DATA_DESTRUCTOR_FREE;
-        data->destructor = data->copied ? nullptr : destructor;
+        data->owned = destructor == DISPATCH_DATA_DESTRUCTOR_FREE;
+        data->destructor = data->owned ? nullptr : destructor;
     }
     return data;
 }
@@ -63,7 +63,7 @@ extern "C" void dispatch_retain(dispatch_data_t object) {
 
 extern "C" void dispatch_release(dispatch_data_t object) {
     if (!object || object->references.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-    if (object->copied)
+    if (object->owned)
         std::free(const_cast<void*>(object->bytes));
     else if (object->destructor)
         object->destructor();

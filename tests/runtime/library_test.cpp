@@ -25,6 +25,13 @@ kernel void second(device float* out [[buffer(0)]], uint i [[thread_position_in_
 float helper(float x) { return x * 2.0f; }
 )";
 
+// A kernel that names something undeclared: the host compiler's error, on line 4.
+const char* const kUndefinedName = "#include <metal_stdlib>\n"
+                                   "using namespace metal;\n"
+                                   "kernel void broken(device float* out [[buffer(0)]]) {\n"
+                                   "    out[0] = undefined_name;\n"
+                                   "}\n";
+
 NS::String* string(const char* text) { return NS::String::string(text, NS::UTF8StringEncoding); }
 
 // Test that a library compiled from source lists its kernels, and only its kernels.
@@ -114,11 +121,7 @@ TEST_F(LibraryTest, UnknownFunctionIsNull) {
 // anything else, as Metal's ASCII-quoted messages never do.
 TEST_F(LibraryTest, CompileErrorsAreAscii) {
     ScopedEnvironmentVariable locale("LC_ALL", "C.UTF-8");
-    const char* source = "#include <metal_stdlib>\n"
-                         "using namespace metal;\n"
-                         "kernel void broken(device float* out [[buffer(0)]]) {\n"
-                         "    out[0] = undefined_name;\n"
-                         "}\n";
+    const char* source = kUndefinedName;
     NS::Error* error = nullptr;
     EXPECT_EQ(device_->newLibrary(string(source), nullptr, &error), nullptr);
     ASSERT_NE(error, nullptr);
@@ -130,11 +133,7 @@ TEST_F(LibraryTest, CompileErrorsAreAscii) {
 
 // Test that a compile error gives nullptr and an NS::Error pointing at program_source:LINE:COL.
 TEST_F(LibraryTest, CompileErrorPointsAtProgramSource) {
-    const char* source = "#include <metal_stdlib>\n"
-                         "using namespace metal;\n"
-                         "kernel void broken(device float* out [[buffer(0)]]) {\n"
-                         "    out[0] = undefined_name;\n"
-                         "}\n";
+    const char* source = kUndefinedName;
     NS::Error* error = nullptr;
     MTL::Library* library = device_->newLibrary(string(source), nullptr, &error);
     EXPECT_EQ(library, nullptr);
