@@ -70,6 +70,30 @@ std::chrono::milliseconds waitLimit(std::chrono::milliseconds fallback) {
     return seconds > 0 ? std::max(limit, std::chrono::milliseconds(1)) : limit;
 }
 
+/// METALCPU_SHADER_VALIDATION_CHECKS: a comma-separated list of check names, or `all`. A name
+/// it does not know is named in a warning and skipped, so a typo never passes for a check.
+ExtraChecks extraChecks() {
+    ExtraChecks checks;
+    const std::string value = support::config().shaderValidationChecks;
+    std::size_t begin = 0;
+    while (begin <= value.size()) {
+        std::size_t end = value.find(',', begin);
+        if (end == std::string::npos) end = value.size();
+        std::string name = value.substr(begin, end - begin);
+        name.erase(0, name.find_first_not_of(" \t"));
+        name.erase(name.find_last_not_of(" \t") + 1);
+        if (name == "races" || name == "all") checks.races = true;
+        if (name == "uninitialized" || name == "all") checks.uninitialized = true;
+        if (name == "barriers" || name == "all") checks.barriers = true;
+        if (!name.empty() && name != "races" && name != "uninitialized" && name != "barriers" && name != "all")
+            support::log().warn("METALCPU_SHADER_VALIDATION_CHECKS: unknown check '{}' ignored (races, "
+                                "uninitialized, barriers or all)",
+                                name);
+        begin = end + 1;
+    }
+    return checks;
+}
+
 constexpr AppleVariable kAppleVariables[] = {
 #define METALCPU_APPLE_VARIABLE(variable, status, harmless, whyNot) \
     {#variable, AppleVariableStatus::status, harmless, whyNot},
@@ -121,6 +145,7 @@ ShaderValidationSettings fromEnvironment() {
     s.jsonPath = support::config().shaderValidationJson;
     s.failCommandBuffer = support::config().shaderValidationFailsCommandBuffer != 0;
     s.waitLimit = waitLimit(s.waitLimit);
+    s.extraChecks = extraChecks();
     return s;
 }
 

@@ -16,6 +16,14 @@ enum class FailMode {
               ///< contained and the command buffer fails with a page fault, as a GPU would
 };
 
+/// METALCPU_SHADER_VALIDATION_CHECKS: checks Apple's shader validation does not make.
+struct ExtraChecks {
+    bool races = false;         ///< threadgroup memory touched by two threads between barriers, one storing
+    bool uninitialized = false; ///< threadgroup memory read before any thread of the group wrote it
+    bool barriers = false;      ///< a barrier some threads of the group reach and others do not
+    bool any() const { return races || uninitialized || barriers; }
+};
+
 struct ShaderValidationSettings {
     bool enabled = false;       ///< MTL_SHADER_VALIDATION
     bool defaultOn = true;      ///< MTL_SHADER_VALIDATION_DEFAULT_STATE=all (else none)
@@ -33,6 +41,7 @@ struct ShaderValidationSettings {
     /// METALCPU_SHADER_VALIDATION_WAIT_LIMIT: how long the GoogleTest helpers wait for a test's
     /// command buffers before they fail it and go on; 0: for ever.
     std::chrono::milliseconds waitLimit{60'000};
+    ExtraChecks extraChecks; ///< METALCPU_SHADER_VALIDATION_CHECKS
 };
 
 /// The settings, read from the environment the first time they are asked for (the device

@@ -221,6 +221,28 @@ TEST_F(WaitLimitInvalid, WarnsAndKeepsTheDefault) {
     EXPECT_EQ(val::shaderValidationSettings().waitLimit, std::chrono::seconds(60));
 }
 
+// ---- METALCPU_SHADER_VALIDATION_CHECKS -----------------------------------------------------------------
+
+using ExtraChecks = Environment;
+
+// Test that the list turns on the checks it names, spaces around names allowed, and no others.
+TEST_F(ExtraChecks, TurnsOnTheNamedChecks) {
+    EXPECT_EQ(startup(), "Metal GPU Validation Enabled\n");
+    const val::ExtraChecks checks = val::shaderValidationSettings().extraChecks;
+    EXPECT_TRUE(checks.races);
+    EXPECT_TRUE(checks.barriers);
+    EXPECT_FALSE(checks.uninitialized);
+}
+
+using ExtraChecksUnknown = Environment;
+
+// Test that a name the list does not know is named in a warning, and `all` turns on every check.
+TEST_F(ExtraChecksUnknown, WarnsAndKeepsTheKnownOnes) {
+    EXPECT_THAT(startup(), HasSubstr("unknown check 'race' ignored"));
+    const val::ExtraChecks checks = val::shaderValidationSettings().extraChecks;
+    EXPECT_TRUE(checks.races && checks.uninitialized && checks.barriers);
+}
+
 // ---- MTL_SHADER_VALIDATION_ABORT_ON_FAULT=1 ----------------------------------------------------------
 
 using AbortOnFault = Environment;
