@@ -68,7 +68,9 @@ std::string loadableName(int memoryFile) {
 } // namespace
 
 std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std::string* error,
-                                                   const std::string& cacheKey, bool* unavailable) {
+                                                   const std::string& cacheKey, bool* unavailable,
+                                                   const std::string& described) {
+    const std::string invalid = "Invalid " + (described.empty() ? "library file " + path : described);
     std::string reason;
     std::shared_ptr<KernelLibrary> library(new KernelLibrary);
     library->path_ = path;
@@ -76,7 +78,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     std::string level;
     library->memoryFile_ = readVerifiedLibrary(path, cacheKey, &reason, &library->contentHash_, unavailable, &level);
     if (library->memoryFile_ < 0) {
-        *error = "Invalid library file " + path + " (" + reason + ")";
+        *error = invalid + " (" + reason + ")";
         return nullptr;
     }
     // Checked again every time (the file may have changed), loaded once.
@@ -85,12 +87,12 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     library->handle_ = dlopen(loadableName(library->memoryFile_).c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!library->handle_) {
         const char* why = dlerror();
-        *error = "Invalid library file " + path + (why ? std::string(" (") + why + ")" : std::string());
+        *error = invalid + (why ? std::string(" (") + why + ")" : std::string());
         return nullptr;
     }
     auto openFn = reinterpret_cast<mc_library_open_fn>(dlsym(library->handle_, METALCPU_LIBRARY_OPEN_SYMBOL));
     if (!openFn) {
-        *error = "Invalid library file " + path + " (not a metalcpu kernel library)";
+        *error = invalid + " (not a metalcpu kernel library)";
         return nullptr;
     }
     const mc_module* const* modules = nullptr;
@@ -98,7 +100,7 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
     mc_u32 moduleCount = 0, siteCount = 0;
     int abi = openFn(exec::kernelServices(), &modules, &moduleCount, &sites, &siteCount);
     if (abi != static_cast<int>(METALCPU_KERNEL_ABI_VERSION)) {
-        *error = "Invalid library file " + path + " (built for kernel ABI " + std::to_string(abi) +
+        *error = invalid + " (built for kernel ABI " + std::to_string(abi) +
                  ", this metalcpu uses " + std::to_string(METALCPU_KERNEL_ABI_VERSION) + "; rebuild it)";
         return nullptr;
     }

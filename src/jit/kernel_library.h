@@ -26,9 +26,11 @@ public:
     /// `error` when it is not a sound kernel library. A non-empty `cacheKey` marks a cache
     /// entry, which must have been built for that key and belong to this user.
     /// `unavailable`, when given, says whether a failure was this process's for now (out of
-    /// descriptors or memory) rather than the file's.
+    /// descriptors or memory) rather than the file's. `described` is what an error calls the
+    /// library; empty: "library file <path>".
     static std::shared_ptr<KernelLibrary> open(const std::string& path, std::string* error,
-                                               const std::string& cacheKey = {}, bool* unavailable = nullptr);
+                                               const std::string& cacheKey = {}, bool* unavailable = nullptr,
+                                               const std::string& described = {});
     ~KernelLibrary();
 
     /// The kernel with this host name, or nullptr.

@@ -75,15 +75,17 @@ struct OpenFailure {
     std::string description;
 };
 
-/// The library at `path`, or nullptr with `failure` filled in.
-MTL::Library* openLibraryFile(Device* device, const std::string& path, OpenFailure& failure) {
+/// The library at `path`, or nullptr with `failure` filled in. `described` is what the
+/// failure calls it (jit::KernelLibrary::open).
+MTL::Library* openLibraryFile(Device* device, const std::string& path, OpenFailure& failure,
+                              const std::string& described = {}) {
     if (path.empty() || !support::fileExists(path)) {
         failure = {MTL::LibraryErrorFileNotFound,
                    "Library file not found: " + (path.empty() ? std::string("(no path)") : path)};
         return nullptr;
     }
     std::string reason;
-    std::shared_ptr<jit::KernelLibrary> kernels = jit::KernelLibrary::open(path, &reason);
+    std::shared_ptr<jit::KernelLibrary> kernels = jit::KernelLibrary::open(path, &reason, {}, nullptr, described);
     if (!kernels) {
         failure = {MTL::LibraryErrorInternal, reason};
         return nullptr;
@@ -130,15 +132,10 @@ MTL::Library* newLibraryWithData(Device* device, const void* bytes, std::size_t 
         done += written ? static_cast<std::size_t>(wrote) : 0;
     }
     OpenFailure failure{MTL::LibraryErrorInternal, "cannot hold the library data in memory"};
-    MTL::Library* library = written ? openLibraryFile(device, path, failure) : nullptr;
+    // Errors name what the caller gave, not the memory file's passing /proc name.
+    MTL::Library* library = written ? openLibraryFile(device, path, failure, "library data") : nullptr;
     if (file >= 0) close(file);
-    if (!library) {
-        // Name what the caller gave, not the memory file's passing /proc name.
-        std::string description = failure.description;
-        for (std::size_t at; (at = description.find("file " + path)) != std::string::npos;)
-            description.replace(at, 5 + path.size(), "data");
-        setError(error, kLibraryErrorDomain, failure.code, description);
-    }
+    if (!library) setError(error, kLibraryErrorDomain, failure.code, failure.description);
     return library;
 }
 
