@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace metalcpu::validation {
 
@@ -141,6 +142,18 @@ DispatchCounts dispatchCounts();
 
 /// How many command buffers the process has committed so far.
 std::uint64_t commandBuffersCommitted();
+
+/// API validation's reports that let the program go on (MTL_DEBUG_LAYER=1 with
+/// MTL_DEBUG_LAYER_ERROR_MODE=nslog): how many the process has made so far. In that mode the
+/// call a report names is dropped or goes on as documented (docs/validation-api.md), so a
+/// dispatch it dropped is never seen by shader validation; the GoogleTest listener fails the
+/// test that made one.
+std::uint64_t apiValidationReportCount();
+
+/// The texts of the reports made after the first `count` (a value apiValidationReportCount()
+/// returned earlier), in order, as the layer printed them. Only the latest 256 are kept; a line
+/// says how many earlier ones were not.
+std::vector<std::string> apiValidationReportsSince(std::uint64_t count);
 
 /// Waits until every command buffer committed in the process before the call has completed:
 /// its dispatches ran, their reports were delivered, its completed handlers returned. On a

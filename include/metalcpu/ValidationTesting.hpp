@@ -212,6 +212,7 @@ public:
         settle();
         before_ = validation::dispatchCounts();
         committedBefore_ = validation::commandBuffersCommitted();
+        apiReportsBefore_ = validation::apiValidationReportCount();
     }
     void OnTestEnd(const ::testing::TestInfo& test) override {
         const std::string gaveUp =
@@ -224,6 +225,8 @@ public:
                                  report.commandBufferIndex != 0 && report.commandBufferIndex <= committedBefore_
                                      ? " (its command buffer was committed before this test started)"
                                      : "");
+        for (const std::string& report : takeApiReports())
+            detail::addFailureAt(test.file(), test.line(), kApiReport + report);
         detail::noteIfNothingWasValidated(before_, std::string(test.test_suite_name()) + "." + test.name());
     }
     void OnTestSuiteEnd(const ::testing::TestSuite&) override { failOutsideTests(); }
@@ -239,6 +242,15 @@ private:
         const std::string gaveUp = validation::waitForPendingWorkOrGiveUp("ValidationListener, between tests,");
         if (!gaveUp.empty()) outsideGaveUp_.push_back(gaveUp);
         for (validation::ShaderValidationReport& report : reports_.takeAll()) outside_.push_back(std::move(report));
+        for (std::string& report : takeApiReports()) outsideApi_.push_back(std::move(report));
+    }
+    /// The debug layer's reports since the last call. In nslog mode the call a report names
+    /// was dropped, so shader validation never saw the kernel run: without this the test
+    /// would pass.
+    std::vector<std::string> takeApiReports() {
+        std::vector<std::string> reports = validation::apiValidationReportsSince(apiReportsBefore_);
+        apiReportsBefore_ = validation::apiValidationReportCount();
+        return reports;
     }
     /// Fails the suite (in OnTestSuiteEnd) or the program on what arrived outside a test.
     void failOutsideTests() {
@@ -249,12 +261,20 @@ private:
             detail::addFailureAt(nullptr, -1, std::string("command buffers committed") + kOutside + ": " + gaveUp);
         for (const validation::ShaderValidationReport& report : std::exchange(outside_, {}))
             detail::failOnReport(report, nullptr, -1, kOutside);
+        for (const std::string& report : std::exchange(outsideApi_, {}))
+            detail::addFailureAt(nullptr, -1, std::string(kApiReport) + report + kOutside);
     }
+
+    static constexpr const char* kApiReport =
+        "the Metal debug layer reported a mistake (MTL_DEBUG_LAYER_ERROR_MODE=nslog goes on after it; a command "
+        "it names was not run):\n";
 
     Sink reports_;
     // Touched on the main thread only.
     std::vector<validation::ShaderValidationReport> outside_;
     std::vector<std::string> outsideGaveUp_;
+    std::vector<std::string> outsideApi_;
+    std::uint64_t apiReportsBefore_ = 0; ///< the debug layer's reports counted so far
     validation::DispatchCounts before_;
     std::uint64_t committedBefore_ = 0; ///< command buffers committed when the test started
 };

@@ -96,6 +96,36 @@ TEST_F(SuiteSetUpFails, NeverRuns) {}
 // Commits a command buffer behind one that was enqueue()d and never committed, on a queue of
 // its own: neither can ever run. Passes without the listener; with it, fails when the wait
 // for its command buffers reaches METALCPU_SHADER_VALIDATION_WAIT_LIMIT, and the suite goes
+
+// Run with MTL_DEBUG_LAYER=1 and MTL_DEBUG_LAYER_ERROR_MODE=nslog: the layer reports the missing
+// binding and drops the dispatch, so shader validation never sees it; the listener fails the
+// test on the layer's report.
+TEST(DebugLayerGoesOn, MissingBinding) {
+    copy_shifted::Kernels& k = copy_shifted::kernels();
+    MTL::ComputePipelineState* pipeline = copy_shifted::pipeline("copy_shifted");
+    MTL::Buffer* in = k.device->newBuffer(kCount * sizeof(float), MTL::ResourceStorageModeShared);
+    const std::uint32_t shift = 0;
+    MTL::CommandBuffer* commands = k.queue->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(pipeline);
+    encoder->setBuffer(in, 0, 0); // [[buffer(1)]], the output, is never bound
+    encoder->setBytes(&shift, sizeof shift, 2);
+    encoder->dispatchThreads(MTL::Size(kCount, 1, 1), MTL::Size(64, 1, 1));
+    encoder->endEncoding();
+    commands->commit();
+    commands->waitUntilCompleted();
+    in->release();
+    pipeline->release();
+}
+
+// The same layer and mode, and nothing wrong: passes.
+TEST(DebugLayerGoesOn, Clean) {
+    MTL::ComputePipelineState* pipeline = copy_shifted::pipeline("copy_shifted");
+    static float storage[kCount + 1];
+    copy_shifted::copy(pipeline, storage, kCount, 0)->waitUntilCompleted();
+    pipeline->release();
+}
+
 // on. The queue's thread waits for `never` until the process exits.
 TEST(StuckQueue, CommittedBehindAnUncommittedOne) {
     MTL::CommandQueue* queue = copy_shifted::kernels().device->newCommandQueue();

@@ -93,6 +93,24 @@ TEST(ListenerSuite, FailsTheTestsThatGoOutOfBounds) {
     EXPECT_NE(run.exitCode, 0);
 }
 
+// Test that with the debug layer in nslog mode, a dispatch it drops for a missing binding fails
+// its test with the layer's report, and the clean test beside it passes.
+TEST(ListenerSuite, DebugLayerReportsInNSLogModeFailTheTest) {
+    support::ProcessResult run =
+        runWith({"MTL_SHADER_VALIDATION=1", "MTL_DEBUG_LAYER=1", "MTL_DEBUG_LAYER_ERROR_MODE=nslog"},
+                {METALCPU_LISTENER_SUITE, "--gtest_filter=DebugLayerGoesOn.*"});
+    const std::string missing = testOutput(run.output, "DebugLayerGoesOn", "MissingBinding");
+    EXPECT_THAT(missing, HasSubstr("the Metal debug layer reported a mistake (MTL_DEBUG_LAYER_ERROR_MODE=nslog goes "
+                                   "on after it; a command it names was not run):\n"))
+        << run.output;
+    EXPECT_THAT(missing, HasSubstr("missing buffer binding at index 1")) << run.output;
+    EXPECT_THAT(missing, HasSubstr("[  FAILED  ] DebugLayerGoesOn.MissingBinding ")) << run.output;
+    EXPECT_THAT(testOutput(run.output, "DebugLayerGoesOn", "Clean"), HasSubstr("[       OK ] DebugLayerGoesOn.Clean "))
+        << run.output;
+    EXPECT_THAT(run.output, HasSubstr("[  FAILED  ] 1 test, listed below:"));
+    EXPECT_NE(run.exitCode, 0);
+}
+
 // Test that with validation off the suite passes, and says once that nothing was checked.
 TEST(ListenerSuite, ValidationOffIsNoted) {
     support::ProcessResult run = runWith({}, {METALCPU_LISTENER_SUITE, "--gtest_filter=ListenerSuite.*"});

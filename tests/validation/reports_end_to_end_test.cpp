@@ -492,5 +492,29 @@ TEST_F(ReportsEndToEnd, DebugLayerNSLogPrintsOnce) {
     EXPECT_THAT(log.text(), HasSubstr("[error] API validation: " + report));
 }
 
+// Test that nslog mode's reports are kept for the GoogleTest listener, in order, as printed: the
+// latest 256, with a line counting those not kept; a valid call adds none.
+TEST_F(ReportsEndToEnd, DebugLayerNSLogReportsAreKeptForTests) {
+    const std::string report =
+        "-[MTLDebugDevice validateNewBufferArgs:options:]:365: failed assertion `Cannot create buffer of zero length.'";
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::NSLog);
+    const std::uint64_t before = validation::apiValidationReportCount();
+    ::testing::internal::CaptureStderr();
+    MTL::Buffer* fine = device_->newBuffer(16, MTL::ResourceStorageModeShared);
+    EXPECT_EQ(validation::apiValidationReportCount(), before);
+    for (int n = 0; n < 300; ++n) EXPECT_EQ(device_->newBuffer(0, MTL::ResourceStorageModeShared), nullptr);
+    ::testing::internal::GetCapturedStderr();
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::Off);
+    fine->release();
+    EXPECT_EQ(validation::apiValidationReportCount(), before + 300);
+    const std::vector<std::string> kept = validation::apiValidationReportsSince(before);
+    ASSERT_EQ(kept.size(), 257u);
+    EXPECT_EQ(kept[0], "(44 earlier debug-layer reports were not kept)");
+    EXPECT_EQ(kept[1], report);
+    EXPECT_EQ(kept[256], report);
+    EXPECT_THAT(validation::apiValidationReportsSince(before + 299), ElementsAre(report));
+    EXPECT_THAT(validation::apiValidationReportsSince(before + 300), IsEmpty());
+}
+
 } // namespace
 } // namespace metalcpu::testing
