@@ -8,6 +8,7 @@
 #include "jit/make_dependencies.h"
 #include "support/files.h"
 #include "tools/response_files.h"
+#include "tools/standard_streams.h"
 #include "tools/tool_info.h"
 #include "tools/tool_options.h"
 #include "tools/warning_policy.h"
@@ -93,6 +94,9 @@ public:
             }
         }
         if (ok_ && options_.action == tools::MetalAction::Link) link();
+        // -o -: the object or library was made in this run's directory; now it goes out.
+        if (ok_ && toStandardOutput() && !tools::copyFileToStandardOutput(binaryFile()))
+            ok_ = !fail("cannot write to standard output");
         if (ok_ && (options_.action == tools::MetalAction::Preprocess || options_.action == tools::MetalAction::Dependencies)) {
             const std::string& file = options_.action == tools::MetalAction::Dependencies && !options_.dependencies.file.empty()
                                           ? options_.dependencies.file
@@ -111,9 +115,17 @@ private:
     /// this run's own.
     std::string objectFor(const tools::MetalInput& input, std::size_t index) const {
         if (options_.action != tools::MetalAction::Compile) return work_ + "/" + std::to_string(index) + ".air";
+        if (toStandardOutput()) return binaryFile();
         if (!options_.output.empty()) return options_.output;
         return fs::path(input.path).stem().string() + ".air";
     }
+
+    /// `-o -` with -c or when linking: the binary is made in binaryFile(), then copied out.
+    bool toStandardOutput() const {
+        return options_.output == "-" &&
+               (options_.action == tools::MetalAction::Compile || options_.action == tools::MetalAction::Link);
+    }
+    std::string binaryFile() const { return work_ + "/standard-output.bin"; }
 
     /// Prints a step's messages under the warning options; false when one of them is an error now.
     bool report(const std::string& messages) {
@@ -234,7 +246,9 @@ private:
     }
 
     void link() {
-        const std::string output = options_.output.empty() ? "default.metallib" : options_.output;
+        const std::string output = toStandardOutput()        ? binaryFile()
+                                   : options_.output.empty() ? "default.metallib"
+                                                             : options_.output;
         jit::CompileResult linked = jit::linkLibrary(objects_, output, {}, objectNames_);
         if (!linked.ok) {
             fail("cannot link " + output);
@@ -277,6 +291,12 @@ int run(int argc, char** argv) {
         return 0;
     }
     if (!options.error.empty()) return fail(options.error + " (metal --help lists the flags)");
+    if (options.output == "-" &&
+        (options.action == tools::MetalAction::Compile || options.action == tools::MetalAction::Link))
+        if (const std::string refusal = tools::binaryOutputRefusal(
+                options.action == tools::MetalAction::Compile ? "a compiled .air" : "a .metallib");
+            !refusal.empty())
+            return fail(refusal);
 
     std::string work = support::makeTemporaryDirectory("metalcpu-metal-");
     if (work.empty()) return fail("cannot create a temporary directory");

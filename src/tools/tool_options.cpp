@@ -333,9 +333,9 @@ MetalOptions parseMetalOptions(const std::vector<std::string>& arguments) {
         options.error = "-o with -c takes one source file";
     else if (options.action == MetalAction::Compile && options.output.empty() && fromStandardInput)
         options.error = "-c with standard input (-) needs -o";
-    else if ((options.action == MetalAction::Compile || options.action == MetalAction::Link) && options.output == "-")
-        options.error = "-o - (standard output) is for the text of -E and -M; a compiled .air or .metallib needs "
-                        "a file name";
+    else if ((options.action == MetalAction::Compile || options.action == MetalAction::Link) && options.output == "-" &&
+             options.dependencies.write && options.dependencies.file.empty())
+        options.error = "-MD with -o - (standard output) needs -MF: the rule has no file to go beside";
     return options;
 }
 
@@ -366,8 +366,9 @@ MetallibOptions parseMetallibOptions(const std::vector<std::string>& arguments) 
             options.help = true;
         } else if (argument == "-v" || argument == "--version") {
             options.version = true;
-        } else if (!argument.empty() && argument[0] == '-') {
-            options.error = "unknown argument '" + argument + "' (metallib takes .air files, archives of them and -o)";
+        } else if (argument.size() > 1 && argument[0] == '-') {
+            options.error = "unknown argument '" + argument + "' (metallib takes .air files, archives of them, - for "
+                            "standard input and -o)";
         } else {
             options.inputs.push_back(argument);
         }

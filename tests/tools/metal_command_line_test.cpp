@@ -68,6 +68,26 @@ TEST_F(AppleCommandLines, StandardInput) {
     EXPECT_TRUE(contains(noOutput.output, "-c with standard input (-) needs -o")) << noOutput.output;
 }
 
+// Test tinygrad's offline compile, a pipe from standard input to standard output through both
+// tools (`metal -c - -o - | metallib - -o -`), and metal building a library straight to
+// standard output; a failed compile writes nothing to the pipe.
+TEST_F(AppleCommandLines, StandardInputAndOutputPipe) {
+    support::ProcessResult piped =
+        shell("printf 'kernel void p(device int* o [[buffer(0)]]) { o[0] = 3; }\\n' | " METAL_TOOL
+              " -x metal -c - -o - | " METALLIB_TOOL " - -o - > p.metallib");
+    ASSERT_EQ(piped.exitCode, 0) << piped.output;
+    EXPECT_EQ(kernelsOf("p.metallib"), std::vector<std::string>{"p"});
+    ASSERT_EQ(shell(METAL_TOOL " b.metal -o - > b.metallib").exitCode, 0);
+    EXPECT_EQ(kernelsOf("b.metallib"), std::vector<std::string>{"from_b"});
+    support::ProcessResult wrong = shell("printf 'kernel void w(device int* o) { o[0] = ; }\\n' | " METAL_TOOL
+                                         " -c - -o - > w.air; echo status $?");
+    EXPECT_TRUE(contains(wrong.output, "<stdin>:1:")) << wrong.output;
+    EXPECT_TRUE(contains(wrong.output, "status 1")) << wrong.output;
+    EXPECT_EQ(read("w.air"), "");
+    support::ProcessResult twice = shell(METALLIB_TOOL " - - -o x.metallib < /dev/null");
+    EXPECT_TRUE(contains(twice.output, "standard input (-) can be read once")) << twice.output;
+}
+
 // Test that a source that is not there is named in metal's own words, as Apple's driver
 // does, whatever the action, and nothing is written (a CMake rule run from the wrong
 // directory meets this first).

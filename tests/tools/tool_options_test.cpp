@@ -158,14 +158,15 @@ TEST(ToolOptions, RejectsBadCommandLines) {
         {{"k.metal", "-fmetal-math-mode=loose"}, "unknown math mode"},
         {{"-c", "a.metal", "b.metal", "-o", "x.air"}, "-o with -c takes one source file"},
         {{"-c", "-"}, "-c with standard input (-) needs -o"},
-        {{"-c", "k.metal", "-o", "-"}, "-o - (standard output) is for the text of -E and -M"},
-        {{"k.metal", "-o", "-"}, "-o - (standard output) is for the text of -E and -M"},
+        {{"-c", "k.metal", "-o", "-", "-MD"}, "-MD with -o - (standard output) needs -MF"},
     };
     for (const auto& [arguments, message] : cases) {
         MetalOptions options = parseMetalOptions(arguments);
         EXPECT_NE(options.error.find(message), std::string::npos) << options.error;
         EXPECT_TRUE(options.inputs.size() <= 2) << "values never become inputs";
     }
+    EXPECT_TRUE(parseMetalOptions({"-c", "-", "-o", "-"}).error.empty()) << "tinygrad's pipe";
+    EXPECT_TRUE(parseMetalOptions({"k.metal", "-o", "-"}).error.empty());
     EXPECT_TRUE(parseMetalOptions({"-v"}).error.empty()) << "-v alone prints the version";
     EXPECT_TRUE(parseMetalOptions({"--version"}).version);
 }
