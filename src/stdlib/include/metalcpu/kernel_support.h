@@ -335,11 +335,13 @@ __attribute__((always_inline)) inline T convert_vector(const V& v, vector_type<T
     using source = metalcpu_stdlib::vector_of_t<V>;
     static_assert(metal::is_vector_v<T>, "__builtin_convertvector's second argument must be a vector type");
     static_assert(!__is_same(source, void), "__builtin_convertvector's first argument must be a vector");
-    if constexpr (!__is_same(source, void)) {
-        static_assert(metal::vec_elements<source>::value == metal::vec_elements<T>::value,
-                      "__builtin_convertvector's vector and type must have the same number of elements");
-        return T(source(v));
-    }
+    constexpr bool counts = [] {
+        if constexpr (__is_same(source, void)) return true; // asserted above
+        else return metal::vec_elements<source>::value == metal::vec_elements<T>::value;
+    }();
+    static_assert(counts, "__builtin_convertvector's vector and type must have the same number of elements");
+    if constexpr (!__is_same(source, void) && counts) return T(source(v));
+    else return T(); // after the error: nothing more to report
 }
 
 /// Whether A and B are one type: the constraint of an explicit specialisation of a member
