@@ -1,6 +1,7 @@
 // ShaderValidationReport's text (Apple's wording, docs/validation.md) and JSON.
 #include <metalcpu/Validation.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <ostream>
 
@@ -111,6 +112,12 @@ std::string ShaderValidationReport::text() const {
                std::to_string(bindingIndex) + ")]], " + std::to_string(size) + "-byte " + name(access) + "\n";
     }
     if (count > 1) out += "\tthis site made " + std::to_string(count) + " such accesses in the dispatch\n";
+    // The first line prints the offset as Apple's format does (%llu): one before the start of
+    // the region reads as 2^64 less its distance, which this line says in words.
+    if (const auto signedOffset = static_cast<std::int64_t>(offset); signedOffset < 0)
+        out += "\tthe offset is " + std::to_string(signedOffset) + ": the access starts " +
+               std::to_string(0 - offset) + " bytes before the start of the " +
+               (addressSpace == AddressSpace::Threadgroup ? "threadgroup memory" : "buffer") + "\n";
     return out;
 }
 

@@ -21,6 +21,7 @@
 #include "compiler/passes/pragmas.h"
 #include "compiler/passes/restrictions.h"
 #include "compiler/passes/string_literals.h"
+#include "compiler/passes/vector_conversions.h"
 #include "compiler/unit.h"
 
 #include <algorithm>
@@ -130,6 +131,7 @@ const std::vector<PassInfo>& passes() {
         {"checked-accesses", rewriteCheckedAccesses, true},
         {"string-literals", rewriteStringLiterals, true},
         {"half-literals", rewriteHalfLiterals, false},
+        {"vector-conversions", rewriteVectorConversions, false},
         {"pragmas", rewritePragmas, false},
         {"threadgroup-variables", rewriteThreadgroupVariables, false},
         {"coroutine-kernels", rewriteCoroutineKernels, false},

@@ -21,7 +21,9 @@ bool ThreadgroupMemory::bindArguments(const std::uint64_t (&argumentLengths)[MET
     for (int i = 0; i < METALCPU_MAX_THREADGROUP_BINDINGS; ++i) argumentLengths_[i] = argumentLengths[i];
     // Sized once for the largest legal group, so that the pointers handed to kernels
     // never move while a group runs.
-    if (storage_.size() < limit + 64) storage_.assign(limit + 64, 0);
+    if (storage_.size() < limit + kBaseAlignment + 64) storage_.assign(limit + kBaseAlignment + 64, 0);
+    const auto data = reinterpret_cast<std::uintptr_t>(storage_.data());
+    base_ = storage_.data() + ((kBaseAlignment - data % kBaseAlignment) % kBaseAlignment);
     std::uint64_t offset = 0;
     for (int i = 0; i < METALCPU_MAX_THREADGROUP_BINDINGS; ++i) {
         if (argumentLengths[i] == 0) {
@@ -34,7 +36,7 @@ bool ThreadgroupMemory::bindArguments(const std::uint64_t (&argumentLengths)[MET
                     " bytes exceeds the maximum of " + std::to_string(limit);
             return false;
         }
-        group.threadgroup_arguments[i] = reinterpret_cast<char*>(storage_.data()) + offset;
+        group.threadgroup_arguments[i] = reinterpret_cast<char*>(base_) + offset;
         offset += argumentLengths[i];
     }
     argumentsEnd_ = offset;
@@ -47,14 +49,14 @@ void ThreadgroupMemory::beginGroup() {
     scratch_.clear();
     used_ = argumentsEnd_;
     // Metal leaves threadgroup memory undefined; zero makes runs reproducible.
-    std::memset(storage_.data(), 0, static_cast<size_t>(alignUp(used_, 16)));
+    std::memset(base_, 0, static_cast<size_t>(alignUp(used_, 16)));
 }
 
 void* ThreadgroupMemory::variable(std::uint64_t siteKey, std::uint64_t size, std::uint64_t align) {
     for (const Site& site : sites_) {
         if (site.key != siteKey) continue;
         if (site.offset >= kScratch) return scratch_[site.offset - kScratch].get();
-        return storage_.data() + site.offset;
+        return base_ + site.offset;
     }
     std::uint64_t offset = alignUp(used_, align);
     if (offset + size > limit_) {
@@ -63,10 +65,10 @@ void* ThreadgroupMemory::variable(std::uint64_t siteKey, std::uint64_t size, std
         sites_.push_back(Site{siteKey, kScratch + scratch_.size() - 1});
         return scratch_.back().get();
     }
-    std::memset(storage_.data() + offset, 0, static_cast<size_t>(size));
+    std::memset(base_ + offset, 0, static_cast<size_t>(size));
     sites_.push_back(Site{siteKey, offset});
     used_ = offset + size;
-    return storage_.data() + offset;
+    return base_ + offset;
 }
 
 ThreadgroupMemory::~ThreadgroupMemory() {

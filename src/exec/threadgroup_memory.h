@@ -38,7 +38,7 @@ public:
     std::uint64_t checkedArgument(const mc_group& group, std::uint32_t index, const mc_kernel* kernel);
     std::uint64_t checkedVariable(std::uint64_t siteKey, std::uint64_t size, std::uint64_t align);
     /// The bytes the group's threadgroup memory spans (for untagged pointers into it).
-    std::uint64_t begin() const { return reinterpret_cast<std::uint64_t>(storage_.data()); }
+    std::uint64_t begin() const { return reinterpret_cast<std::uint64_t>(base_); }
     std::uint64_t end() const { return begin() + limit_; }
 
     ThreadgroupMemory() = default;
@@ -55,7 +55,12 @@ private:
         std::uint64_t key;
         std::uint64_t offset;
     };
+    /// Where the group's memory starts in storage_: aligned to kBaseAlignment, so that a
+    /// variable's alignment (`__attribute__((aligned(64)))`) holds for its address, not only
+    /// for its offset.
+    static constexpr std::uint64_t kBaseAlignment = 4096;
     std::vector<unsigned char> storage_;
+    unsigned char* base_ = nullptr;
     std::vector<std::unique_ptr<unsigned char[]>> scratch_; ///< stand-ins for variables that did not fit
     std::vector<Site> sites_;
     std::uint64_t argumentLengths_[METALCPU_MAX_THREADGROUP_BINDINGS] = {};

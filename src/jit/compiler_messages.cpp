@@ -59,6 +59,43 @@ bool isContext(const std::string& line) {
     return line.back() == ':' || line.find(":   ") != std::string::npos;
 }
 
+/// The function a signature GCC quotes names, with its template arguments
+/// ("void k(float*, const mc_group*)" is "k"; "T ns::f(T) [with T = float]" is
+/// "ns::f [with T = float]"): the parameters are the generated code's, not the user's
+/// (address spaces gone, metalcpu's own added), so they are left out.
+std::string functionName(const std::string& signature) {
+    int depth = 0;
+    std::size_t nameStart = 0, open = std::string::npos;
+    for (std::size_t i = 0; i < signature.size() && open == std::string::npos; ++i) {
+        const char c = signature[i];
+        if (c == '<' || c == '[') ++depth;
+        else if ((c == '>' || c == ']') && depth > 0) --depth;
+        else if (c == ' ' && depth == 0) nameStart = i + 1;
+        else if (c == '(' && depth == 0 && i > nameStart) open = i;
+    }
+    if (open == std::string::npos) return signature;
+    std::string name = signature.substr(nameStart, open - nameStart);
+    if (const std::size_t with = signature.find(" [with ", open); with != std::string::npos)
+        name += signature.substr(with);
+    return name;
+}
+
+/// A context line that quotes a function's signature ("k.metal: In function 'void k(float*,
+/// const mc_group*)':") with only the function's name quoted.
+std::string userContext(const std::string& line) {
+    static constexpr const char* kQuoting[] = {": In function '", ": In member function '",
+                                               ": In static member function '", ": In instantiation of '"};
+    for (const char* quoting : kQuoting) {
+        const std::size_t at = line.find(quoting);
+        if (at == std::string::npos) continue;
+        const std::size_t begin = at + std::char_traits<char>::length(quoting);
+        const std::size_t end = line.rfind("':");
+        if (end == std::string::npos || end < begin) return line;
+        return line.substr(0, begin) + functionName(line.substr(begin, end - begin)) + line.substr(end);
+    }
+    return line;
+}
+
 struct Group {
     std::size_t context = 0; ///< its context block (1-based; 0: none)
     Head head;
@@ -104,7 +141,7 @@ std::string userMessages(const std::string& output, const std::vector<std::strin
             inContext = false;
         } else if (isContext(line)) {
             if (!inContext) contexts.emplace_back();
-            contexts.back() += line + "\n";
+            contexts.back() += userContext(line) + "\n";
             inContext = true;
         } else if (inContext) {
             contexts.back() += line + "\n"; // "                 from h.h:2,"

@@ -22,11 +22,29 @@ TEST(CompilerMessages, KeepsTheUsersWarnings) {
         "cc1plus: note: unrecognized command-line option '-Wno-c++17-extensions' may have been intended to silence "
         "earlier diagnostics\n";
     EXPECT_EQ(userMessages(output, {"/tmp/w/0.cpp", "/cache/stdlib/include"}),
-              "k.metal: In function 'void add(float*)':\n"
+              "k.metal: In function 'add':\n"
               "k.metal:7:9: warning: unused variable 'unused' [-Wunused-variable]\n"
               "    7 |     int unused = 3;\n"
               "      |         ^~~~~~\n"
               "k.metal:9:3: warning: comparison of integer expressions of different signedness [-Wsign-compare]\n");
+}
+
+// Test that a context line quotes the function's name, not the generated code's signature
+// (address spaces dropped, metalcpu's group parameter added), template arguments kept.
+TEST(CompilerMessages, ContextNamesTheFunction) {
+    const std::string output =
+        "kernel.metal: In function 'void E_4(float*, half*, metal::uint3, metal::uint3, const mc_group*)':\n"
+        "kernel.metal:6:42: error: bad\n"
+        "k.metal: In instantiation of 'metal::vec<float, 4> ns::f(T) [with T = float]':\n"
+        "k.metal:9:1: error: worse\n"
+        "k.metal: In lambda function:\n"
+        "k.metal:10:1: error: worst\n";
+    EXPECT_EQ(userMessages(output, {}), "kernel.metal: In function 'E_4':\n"
+                                        "kernel.metal:6:42: error: bad\n"
+                                        "k.metal: In instantiation of 'ns::f [with T = float]':\n"
+                                        "k.metal:9:1: error: worse\n"
+                                        "k.metal: In lambda function:\n"
+                                        "k.metal:10:1: error: worst\n");
 }
 
 // Test that errors are kept wherever they are, with their context and notes, and that a
@@ -38,7 +56,7 @@ TEST(CompilerMessages, KeepsErrors) {
                                "<metalcpu generated>:9:1: error: no matching function\n"
                                "<metalcpu generated>:9:1: note: candidate: 'f(int)'\n"
                                "compilation terminated.\n";
-    EXPECT_EQ(userMessages(output, {}), "k.metal: In function 'void k()':\n"
+    EXPECT_EQ(userMessages(output, {}), "k.metal: In function 'k':\n"
                                         "k.metal:4:5: error: 'y' was not declared in this scope\n"
                                         "<metalcpu generated>:9:1: error: no matching function\n"
                                         "<metalcpu generated>:9:1: note: candidate: 'f(int)'\n"

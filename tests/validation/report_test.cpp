@@ -32,6 +32,21 @@ TEST(ShaderValidationReport, DeviceStoreText) {
               "\targument: out [[buffer(1)]], 4-byte store\n");
 }
 
+// Test that an access before the start of a buffer keeps Apple's unsigned offset in the first
+// line (its format prints %llu) and says the signed offset in a line of ours; one after the
+// start gets no such line.
+TEST(ShaderValidationReport, OffsetBeforeTheStart) {
+    ShaderValidationReport before = deviceStore();
+    before.access = Access::Load;
+    before.offset = static_cast<std::uint64_t>(-36);
+    const std::string text = before.text();
+    EXPECT_EQ(text.rfind("Invalid device load at offset 18446744073709551580, executing", 0), 0u) << text;
+    EXPECT_NE(text.find("\tthe offset is -36: the access starts 36 bytes before the start of the buffer\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(deviceStore().text().find("the offset is"), std::string::npos);
+}
+
 // Test that threadgroup reports have no buffer line, constant loads say "device", and a
 // repeated site says how often.
 TEST(ShaderValidationReport, ThreadgroupConstantAndCount) {

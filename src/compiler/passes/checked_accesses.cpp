@@ -83,9 +83,15 @@ bool isArrayParameter(const Unit& unit, std::size_t name) {
     if (unit.role(name) != TokenRole::Declarator || unit.role(name + 1) != TokenRole::ArrayBound ||
         unit.partner()[name + 1] == kNoToken)
         return false;
-    const std::size_t close = unit.partner()[name + 1];
-    const Token& after = at(unit.tokens(), close + 1);
-    return after.isPunct(",") || after.isPunct(")") || unit.role(close + 1) == TokenRole::Attribute;
+    // After its attributes (`[[buffer(0)]]`), a parameter's `,` or `)`; a local array with one
+    // (`threadgroup float t[16] __attribute__((aligned(16)));`) ends at its `;`.
+    std::size_t after = unit.partner()[name + 1] + 1;
+    while (after < unit.tokens().size()) {
+        const std::size_t last = attributeEnd(unit.tokens(), unit.partner(), after);
+        if (last == kNoToken) break;
+        after = last + 1;
+    }
+    return at(unit.tokens(), after).isPunct(",") || at(unit.tokens(), after).isPunct(")");
 }
 
 /// The name declared by `(&name)[N]...` starting at `open`, or kNoToken.

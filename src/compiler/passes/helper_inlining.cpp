@@ -503,6 +503,12 @@ private:
             if (!tokens_[i].isIdentifier("threadgroup")) continue;
             bool indirect = false;
             for (std::size_t j = i + 1; j < h.bodyClose; ++j) {
+                // `threadgroup __attribute__((aligned(16))) float t[16]`, `alignas(16)`.
+                if (unit_.role(j) == TokenRole::Attribute) continue;
+                if (tokens_[j].isIdentifier("alignas") && partner_[j + 1] != kNoToken) {
+                    j = partner_[j + 1];
+                    continue;
+                }
                 if (unit_.role(j) == TokenRole::Declarator) {
                     if (!indirect) return i;
                     break;

@@ -275,6 +275,139 @@ std::pair<std::size_t, bool> templateParameterName(const Unit& unit, TokenRange 
     return {before.isIdentifier() ? end - 1 : kNoToken, false};
 }
 
+// The last token of the attribute that starts at `i` where a declaration may have one: a
+// `[[...]]` specifier, GNU's `__attribute__((...))` or `alignas(...)`; kNoToken when none does.
+std::size_t declarationAttributeEnd(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i) {
+    if (const std::size_t end = attributeEnd(tokens, partner, i); end != kNoToken) return end;
+    if (tokens[i].isIdentifier("alignas") && i + 1 < tokens.size() && tokens[i + 1].isPunct("(") &&
+        partner[i + 1] != kNoToken)
+        return partner[i + 1];
+    return kNoToken;
+}
+
+// The first of the attributes and cv-qualifiers written right before token `i` and after
+// `limit` (`__attribute__((aligned(16))) const` before a `threadgroup`), or `i`: where the
+// declaration whose `threadgroup` is at `i` may start.
+std::size_t declarationHead(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t limit,
+                            std::size_t i) {
+    std::size_t head = i;
+    while (head > limit) {
+        const Token& before = tokens[head - 1];
+        const std::size_t open = partner[head - 1];
+        if (before.isIdentifier("const") || before.isIdentifier("volatile")) {
+            --head;
+        } else if (before.isPunct("]") && open != kNoToken && open >= limit && startsAttributeSpec(tokens, open)) {
+            head = open; // `[[...]]`: the last `]` closes the first `[`
+        } else if (before.isPunct(")") && open != kNoToken && open > limit &&
+                   declarationAttributeEnd(tokens, partner, open - 1) == head - 1) {
+            head = open - 1; // `alignas(...)`, `__attribute__((...))`
+        } else {
+            break;
+        }
+    }
+    return head;
+}
+
+// The name of the object a declaration declares when its `threadgroup` at `i` is followed by a
+// type and a name (TokenRole::Declarator) with no `*` or `&` between, and the name by bounds,
+// an initializer or a `;`; else kNoToken: one that is a threadgroup variable wherever it
+// stands, not a pointer type.
+std::size_t declaredObject(const Unit& unit, std::size_t i) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    for (std::size_t k = i + 1; k < tokens.size(); ++k) {
+        if (const std::size_t last = declarationAttributeEnd(tokens, partner, k); last != kNoToken) {
+            k = last;
+            continue;
+        }
+        if (tokens[k].isPunct("<") && tokens[k - 1].isIdentifier()) {
+            k = closingAngle(tokens, partner, k, tokens.size());
+            if (k == kNoToken) return kNoToken;
+            continue;
+        }
+        if (unit.role(k) == TokenRole::Declarator) {
+            // A name that bounds, an initializer or the end of a statement follows; not a
+            // template argument (`tensor<threadgroup half, extents>`), where a role can err.
+            const Token& after = tokens[k + 1];
+            const bool declares = after.isPunct("[") || after.isPunct("=") || after.isPunct("{") || after.isPunct(";");
+            return declares ? k : kNoToken;
+        }
+        if (!tokens[k].isIdentifier() && !tokens[k].isPunct("::")) return kNoToken;
+    }
+    return kNoToken;
+}
+
+// The tokens [begin, end) of a declaration without the attributes written in it (`[[...]]`,
+// `__attribute__((...))`, `alignas(...)`), brackets matched: how parseDeclaration() reads a
+// declaration wherever its attributes stand, the attributes kept aside for their alignment.
+struct WithoutAttributes {
+    TokenList tokens;
+    std::vector<std::size_t> partner;
+    std::vector<std::size_t> original; ///< each kept token's index in the unit
+    std::vector<TokenRange> attributes; ///< those left out, in the unit's indices
+
+    WithoutAttributes(const TokenList& all, const std::vector<std::size_t>& allPartner, std::size_t begin,
+                      std::size_t end) {
+        std::vector<std::size_t> index(end - begin, kNoToken);
+        for (std::size_t k = begin; k < end; ++k) {
+            if (const std::size_t last = declarationAttributeEnd(all, allPartner, k); last != kNoToken && last < end) {
+                attributes.push_back({k, last + 1});
+                k = last;
+                continue;
+            }
+            index[k - begin] = tokens.size();
+            tokens.push_back(all[k]);
+            original.push_back(k);
+        }
+        partner.assign(tokens.size(), kNoToken);
+        for (std::size_t n = 0; n < tokens.size(); ++n)
+            if (const std::size_t p = allPartner[original[n]]; p != kNoToken && p >= begin && p < end)
+                partner[n] = index[p - begin];
+    }
+
+    /// The declaration's `;`.
+    std::size_t end() const { return tokens.size() - 1; }
+
+    /// Range `r` of these tokens in the unit's indices (attributes inside it included).
+    TokenRange originalRange(TokenRange r) const {
+        if (r.empty()) return {original[r.begin], original[r.begin]};
+        return {original[r.begin], original[r.end - 1] + 1};
+    }
+};
+
+// The alignments attribute `a` (a range WithoutAttributes set aside) asks for, as C++
+// constant expressions: `aligned(N)` in `__attribute__((...))` or `[[gnu::...]]`, `alignas(N)`
+// or `alignas(type)`; `aligned` alone is GCC's largest alignment. None for other attributes.
+std::vector<std::string> requestedAlignments(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                             TokenRange a) {
+    auto alignment = [&](bool hasArgument, TokenRange argument) {
+        return hasArgument ? "(" + outputText(tokens, argument.begin, argument.end) + ")"
+                           : std::string("__BIGGEST_ALIGNMENT__");
+    };
+    std::vector<std::string> out;
+    if (tokens[a.begin].isIdentifier("alignas")) {
+        const TokenRange argument{a.begin + 2, a.end - 1};
+        if (isTypeKeyword(tokens[argument.begin].spelling))
+            out.push_back("alignof(" + outputText(tokens, argument.begin, argument.end) + ")");
+        else if (!argument.empty())
+            out.push_back(alignment(true, argument));
+    } else if (startsAttributeSpec(tokens, a.begin)) {
+        for (const Attribute& attribute : parseAttributeSpec(tokens, partner, a.begin).attributes)
+            if (attribute.name == "gnu::aligned" || attribute.name == "gnu::__aligned__")
+                out.push_back(alignment(attribute.hasArguments, attribute.arguments));
+    } else { // __attribute__((aligned(16), unused))
+        const std::size_t close = partner[a.begin + 2];
+        for (std::size_t k = a.begin + 3; k < close; ++k) {
+            const bool named = tokens[k].isIdentifier("aligned") || tokens[k].isIdentifier("__aligned__");
+            const bool hasArgument = k + 1 < close && tokens[k + 1].isPunct("(") && partner[k + 1] != kNoToken;
+            if (named && (k == a.begin + 3 || tokens[k - 1].isPunct(",")))
+                out.push_back(alignment(hasArgument, {k + 2, hasArgument ? partner[k + 1] : k + 2}));
+            if (hasArgument) k = partner[k + 1];
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 std::string siteKeyLiteral(std::uint64_t key) {
@@ -319,58 +452,82 @@ std::vector<ThreadgroupDeclaration> findThreadgroupVariables(const Unit& unit, s
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
             // A body nested in this one that the scanner knows has its own turn.
             if (!tokens[i].isIdentifier("threadgroup") || unit.functionAt(i) != fi) continue;
-            // The `;` of the statement that starts at this `threadgroup`, if one does.
-            std::size_t end = kNoToken;
-            const auto own = ownStatement.find(i);
-            if (const Statement* s = own != ownStatement.end() ? own->second : enclosing.statementAt(i)) {
-                end = s->tokens.end - 1;
-            } else if (unit.startsStatement(i)) {
-                // A block the statement parser cannot delimit, in a body the unit judges by
-                // its tokens (Unit::lexicalBodies()): the statement ends at its `;`.
-                end = simpleStatementEnd(tokens, partner, i, f.bodyClose);
-                if (end == kNoToken) {
-                    diagnostics.error(tokens[i].location, "expected ';' after the threadgroup declaration");
-                    continue;
+            // The statement that starts at this `threadgroup`, or at the attributes and
+            // qualifiers before it (`__attribute__((aligned(16))) threadgroup`, where the
+            // statement parser's statement starts at the attribute), and the `;` that ends it.
+            const std::size_t head = declarationHead(tokens, partner, f.bodyOpen + 1, i);
+            std::size_t keyword = kNoToken, end = kNoToken;
+            bool own = false;
+            for (std::size_t k = head; k <= i && keyword == kNoToken; ++k) {
+                const auto found = ownStatement.find(k);
+                own = found != ownStatement.end();
+                if (const Statement* s = own ? found->second : enclosing.statementAt(k)) {
+                    keyword = k;
+                    end = s->tokens.end - 1;
                 }
             }
-            if (end == kNoToken) continue;
+            for (std::size_t k = head; k <= i && keyword == kNoToken; ++k) {
+                if (!unit.startsStatement(k)) continue;
+                // A block the statement parser cannot delimit, in a body the unit judges by
+                // its tokens (Unit::lexicalBodies()): the statement ends at its `;`.
+                keyword = k;
+                end = simpleStatementEnd(tokens, partner, k, f.bodyClose);
+            }
+            if (keyword != kNoToken && end == kNoToken) {
+                diagnostics.error(tokens[i].location, "expected ';' after the threadgroup declaration");
+                continue;
+            }
+            if (keyword == kNoToken) {
+                // Not a declaration statement: a pointer type (a cast, a template argument, a
+                // for-init's pointer) is rewriteAddressSpaces()'s; a variable here would
+                // silently be a per-thread one.
+                if (const std::size_t name = declaredObject(unit, i); name != kNoToken)
+                    diagnostics.error(tokens[i].location, "threadgroup variable '" + tokens[name].spelling +
+                                                              "' must be declared by a declaration statement of "
+                                                              "its own in a function body");
+                continue;
+            }
+            // The declaration with its attributes left out, as parseDeclaration() reads one.
+            const WithoutAttributes plain(tokens, partner, keyword, end + 1);
             if (inNestedBody(nested, NestedBody::Kind::LocalClass, i)) {
                 // A declaration in a local class's member function (which the scanner does not
                 // list) cannot be given its group, and left alone it would silently be a
                 // per-thread variable.
-                const auto d = parseDeclaration(tokens, partner, i, end);
-                if (d && declaratorParts(tokens, partner, *d, 0, end).pointer.empty())
-                    diagnostics.error(tokens[i].location, "threadgroup variable '" + tokens[d->names.front()].spelling +
+                const auto d = parseDeclaration(plain.tokens, plain.partner, 0, plain.end());
+                if (d && declaratorParts(plain.tokens, plain.partner, *d, 0, plain.end()).pointer.empty())
+                    diagnostics.error(tokens[i].location, "threadgroup variable '" +
+                                                              plain.tokens[d->names.front()].spelling +
                                                               "' must be declared in a function body or a lambda, "
                                                               "not in a local class");
                 continue;
             }
-            const auto d = parseDeclaration(tokens, partner, i, end);
+            const auto d = parseDeclaration(plain.tokens, plain.partner, 0, plain.end());
             if (!d) {
                 diagnostics.error(tokens[i].location, "expected a variable name in this threadgroup declaration");
                 continue;
             }
             // A pointer or a reference to threadgroup memory is rewriteAddressSpaces()'s.
-            if (!declaratorParts(tokens, partner, *d, 0, end).pointer.empty()) continue;
+            if (!declaratorParts(plain.tokens, plain.partner, *d, 0, plain.end()).pointer.empty()) continue;
             ThreadgroupDeclaration declaration;
             declaration.function = fi;
-            declaration.type = {i + 1, d->names.front()};
-            declaration.statement = {i, end + 1};
-            if (own != ownStatement.end()) declaration.branches = enclosingBranches(unit, trees, i);
+            declaration.type = {keyword, plain.original[d->names.front()]};
+            declaration.statement = {keyword, end + 1};
+            declaration.attributes = plain.attributes;
+            if (own) declaration.branches = enclosingBranches(unit, trees, keyword);
             bool ok = true;
             for (std::size_t k = 0; k < d->names.size() && ok; ++k) {
-                const DeclaratorParts parts = declaratorParts(tokens, partner, *d, k, end);
+                const DeclaratorParts parts = declaratorParts(plain.tokens, plain.partner, *d, k, plain.end());
                 ThreadgroupDeclarator declarator;
-                declarator.name = tokens[parts.name].spelling;
-                declarator.nameToken = parts.name;
-                declarator.arrayBounds = parts.bounds;
+                declarator.name = plain.tokens[parts.name].spelling;
+                declarator.nameToken = plain.original[parts.name];
+                declarator.arrayBounds = plain.originalRange(parts.bounds);
                 declarator.key = (fileKey << 20) | ++site;
                 if (!parts.pointer.empty()) {
-                    diagnostics.error(tokens[parts.pointer.begin].location,
+                    diagnostics.error(plain.tokens[parts.pointer.begin].location,
                                       "expected a variable name in this threadgroup declaration");
                     ok = false;
                 } else if (!parts.initializer.empty()) {
-                    const Token& first = tokens[parts.initializer.begin];
+                    const Token& first = plain.tokens[parts.initializer.begin];
                     diagnostics.error(first.location, first.isPunct("=") || first.isPunct("{") || first.isPunct("(")
                                                           ? "threadgroup variable '" + declarator.name +
                                                                 "' cannot have an initializer"
@@ -422,7 +579,32 @@ void rewriteThreadgroupVariables(PassContext& c) {
     for (const ThreadgroupDeclaration& d : c.findings.threadgroupVariables) {
         const FunctionDecl& f = module.functions[d.function];
         const char* group = f.isKernel ? "__mc_group" : "nullptr";
-        std::string type = outputText(tokens, d.type.begin, d.type.end);
+        // The type and the bounds without the declaration's attributes, which a template
+        // argument cannot carry: their alignment is passed on by itself.
+        std::vector<std::string> alignments;
+        std::vector<bool> written(tokens.size() + 1, true);
+        for (const TokenRange& a : d.attributes) {
+            for (std::string& alignment : requestedAlignments(tokens, c.unit.partner(), a))
+                alignments.push_back(std::move(alignment));
+            for (std::size_t k = a.begin; k < a.end; ++k) written[k] = false;
+        }
+        const auto text = [&](TokenRange r) {
+            std::string out;
+            for (std::size_t k = r.begin; k < r.end; ++k) {
+                if (!written[k] || tokens[k].isIdentifier("threadgroup")) continue;
+                std::size_t run = k;
+                while (run < r.end && written[run] && !tokens[run].isIdentifier("threadgroup")) ++run;
+                const std::string part = outputText(tokens, k, run);
+                if (!out.empty() && !part.empty()) out += ' ';
+                out += part;
+                k = run - 1;
+            }
+            return out;
+        };
+        const std::string type = text(d.type);
+        std::string alignment;
+        for (const std::string& a : alignments) // the largest
+            alignment = alignment.empty() ? a : "(" + a + " > " + alignment + " ? " + a + " : " + alignment + ")";
         // The template arguments after the key: the owner, then whether the branch can run.
         auto owner = owners.find(d.function);
         if (owner == owners.end()) {
@@ -462,9 +644,10 @@ void rewriteThreadgroupVariables(PassContext& c) {
                     (b.then ? "!" : "") + condition + ")";
         }
         std::string extra;
-        if (owner->second || !live.empty())
+        if (owner->second || !live.empty() || !alignment.empty())
             extra = std::string(", ") + (owner->second ? owner->second->name + "<" + owner->second->bodyArguments + ">()" : "0");
-        if (!live.empty()) extra += ", " + live;
+        if (!live.empty() || !alignment.empty()) extra += ", " + (live.empty() ? std::string("true") : live);
+        if (!alignment.empty()) extra += ", " + alignment;
         std::string replacement;
         for (const ThreadgroupDeclarator& v : d.declarators) {
             if (!replacement.empty()) replacement += ' ';
@@ -472,7 +655,7 @@ void rewriteThreadgroupVariables(PassContext& c) {
                            (validation ? " = ::metalcpu_kernel::threadgroup_object<"
                                        : " = ::metalcpu_kernel::threadgroup_variable<") +
                            type +
-                           outputText(tokens, v.arrayBounds.begin, v.arrayBounds.end) + ", " +
+                           text(v.arrayBounds) + ", " +
                            siteKeyLiteral(v.key) + extra + ">(" + group + ");";
         }
         // The type and bounds carry the earlier passes' edits (address-spaces erased

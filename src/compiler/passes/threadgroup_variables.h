@@ -35,8 +35,13 @@ struct EnclosingBranch {
 /// `threadgroup float As[BS][BS], b;` inside a function body.
 struct ThreadgroupDeclaration {
     std::size_t function = 0; ///< the function whose body declares it (Module::functions)
-    TokenRange statement;     ///< from `threadgroup` to the `;`, inclusive
-    TokenRange type;          ///< the element type as written (`float`)
+    TokenRange statement;     ///< from its first token after `[[...]]` specifiers to the `;`, inclusive
+    /// The element type as written (`float`), from the statement's start: `threadgroup` and
+    /// `attributes` in it are not part of it.
+    TokenRange type;
+    /// The attributes written in the declaration (`__attribute__((aligned(16)))`, `alignas(16)`,
+    /// `[[gnu::aligned(16)]]`), wherever they stand: their alignment is the variables'.
+    std::vector<TokenRange> attributes;
     std::vector<ThreadgroupDeclarator> declarators;
     /// The `if`, loop and `switch` statements around it whose conditions it depends on,
     /// outermost first, within its function's or lambda's body.

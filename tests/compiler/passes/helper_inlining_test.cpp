@@ -225,6 +225,14 @@ TEST(HelperInlining, RefusalsKeepTheFibersWithAReason) {
                            call + "    h(lid);\n}\n")
                   .find("declares a threadgroup variable"),
               std::string::npos);
+    // ... also with attributes between `threadgroup` and the type, as tinygrad writes them.
+    for (const char* declaration : {"threadgroup __attribute__((aligned(16))) float t[4];", "threadgroup alignas(16) float t[4];"})
+        EXPECT_NE(fibersReason("void h(uint lid) {\n    " + std::string(declaration) + "\n    t[lid % 4] = 1;\n"
+                               "    threadgroup_barrier(mem_flags::mem_threadgroup);\n}\n" +
+                               call + "    h(lid);\n}\n")
+                      .find("declares a threadgroup variable"),
+                  std::string::npos)
+            << declaration;
     // A call inside an expression.
     EXPECT_NE(fibersReason("float h(threadgroup float* p, uint lid) {\n"
                            "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    return p[lid];\n}\n" +

@@ -109,6 +109,69 @@ TEST(ThreadgroupVariables, AfterAnAttribute) {
     EXPECT_TRUE(r.messages.empty());
 }
 
+// Test that a declaration with GNU attributes or alignas, before `threadgroup`, after it,
+// after the type or after the declarator (tinygrad writes `threadgroup
+// __attribute__((aligned(16))) float buf0[16];`), is one, its attributes dropped from the type
+// and their alignment passed on; before, these silently became per-thread arrays or failed
+// with a misleading message.
+TEST(ThreadgroupVariables, AttributesAnywhere) {
+    const char* const kAligned = "kernel void k() { auto& b = ::metalcpu_kernel::threadgroup_variable<float[16], "
+                                 "0x100001ull, 0, true, (16)>(__mc_group); }";
+    for (const char* source : {
+             "kernel void k() { threadgroup __attribute__((aligned(16))) float b[16]; }",
+             "kernel void k() { __attribute__((aligned(16))) threadgroup float b[16]; }",
+             "kernel void k() { threadgroup float __attribute__((aligned(16))) b[16]; }",
+             "kernel void k() { threadgroup float b[16] __attribute__((aligned(16))); }",
+             "kernel void k() { threadgroup alignas(16) float b[16]; }",
+             "kernel void k() { alignas(16) threadgroup float b[16]; }",
+             "kernel void k() { threadgroup float b[16] [[gnu::aligned(16)]]; }",
+             "kernel void k() { __attribute__((unused, aligned(16))) threadgroup float b[16]; }",
+         }) {
+        Result r = rewrite(source);
+        EXPECT_EQ(r.text, kAligned) << source;
+        EXPECT_TRUE(r.messages.empty()) << source << ": " << r.messages[0];
+        ASSERT_EQ(r.declarations.size(), 1u) << source;
+    }
+    // Attributes that ask for no alignment are dropped; the largest of several counts; GCC's
+    // `aligned` alone is its largest alignment; alignas of a type is that type's.
+    EXPECT_EQ(rewrite("kernel void k() { __attribute__((unused)) threadgroup float b[4]; }").text,
+              "kernel void k() { auto& b = ::metalcpu_kernel::threadgroup_variable<float[4], 0x100001ull>(__mc_group); }");
+    EXPECT_EQ(rewrite("kernel void k() { alignas(8) threadgroup float b[4] __attribute__((aligned(32))); }").text,
+              "kernel void k() { auto& b = ::metalcpu_kernel::threadgroup_variable<float[4], 0x100001ull, 0, true, "
+              "((32) > (8) ? (32) : (8))>(__mc_group); }");
+    EXPECT_EQ(rewrite("kernel void k() { threadgroup __attribute__((aligned)) int b; }").text,
+              "kernel void k() { auto& b = ::metalcpu_kernel::threadgroup_variable<int, 0x100001ull, 0, true, "
+              "__BIGGEST_ALIGNMENT__>(__mc_group); }");
+    EXPECT_EQ(rewrite("kernel void k() { threadgroup alignas(double) int b; }").text,
+              "kernel void k() { auto& b = ::metalcpu_kernel::threadgroup_variable<int, 0x100001ull, 0, true, "
+              "alignof(double)>(__mc_group); }");
+    // A qualifier before `threadgroup` belongs to the type.
+    EXPECT_EQ(rewrite("kernel void k() { volatile threadgroup int b[2]; }").text,
+              "kernel void k() { auto& b = ::metalcpu_kernel::threadgroup_variable<volatile int[2], 0x100001ull>"
+              "(__mc_group); }");
+}
+
+// Test that an attribute-led declaration in a branch keeps the branch's condition, and one in
+// a lambda is found too: the statement is the one that starts at the attribute.
+TEST(ThreadgroupVariables, AttributesInBranchesAndLambdas) {
+    Result r = rewrite("kernel void k() { if (1) { alignas(16) threadgroup int t[2]; } "
+                       "auto g = [&] { __attribute__((aligned(16))) threadgroup int u; }; }");
+    EXPECT_EQ(r.text, "kernel void k() { if (1) { auto& t = ::metalcpu_kernel::threadgroup_variable<int[2], "
+                      "0x100001ull, 0, !(__builtin_constant_p(1) && !(1)), (16)>(__mc_group); } "
+                      "auto g = [&] { auto& u = ::metalcpu_kernel::threadgroup_variable<int, 0x100002ull, 0, true, (16)>"
+                      "(__mc_group); }; }");
+    EXPECT_TRUE(r.messages.empty()) << r.messages[0];
+}
+
+// Test that a threadgroup object the pass cannot place (not a declaration statement of its
+// own) is an error naming it, never a per-thread variable, while pointer types stay allowed.
+TEST(ThreadgroupVariables, UnplacedObjectsAreErrors) {
+    EXPECT_EQ(rewrite("kernel void k() { for (threadgroup int i = 0; ; ) { } }").messages,
+              (std::vector<std::string>{"test.metal:1:24: error: threadgroup variable 'i' must be declared by a "
+                                        "declaration statement of its own in a function body"}));
+    EXPECT_TRUE(rewrite("kernel void k(threadgroup int* s) { for (threadgroup int* p = s; ; ) { } }").messages.empty());
+}
+
 // Test that declarations in a lambda's body are found, nested blocks and trailing return
 // types included: the statement trees hold only the function's own statements. The lambda's
 // own `if` is the declaration's branch (the else of `if (1)`: it never counts).

@@ -602,10 +602,10 @@ __attribute__((always_inline)) inline P checked_threadgroup_argument(const mc_gr
 /// pointers to their first element checked by index (an index out of range is checked
 /// against the whole array: `tile[0][20]` of a 16×16 tile passes, as on a GPU), anything else
 /// is the object itself, as in the plain flavour.
-template <class T, mc_u64 Key, mc_u64 Owner = 0, bool Live = true>
+template <class T, mc_u64 Key, mc_u64 Owner = 0, bool Live = true, mc_u64 Align = 0>
 __attribute__((always_inline)) inline decltype(auto) threadgroup_object(const mc_group* group) {
     if constexpr (array_traits<T>::is_array) {
-        register_threadgroup_site<T, Key, Owner, Live>();
+        register_threadgroup_site<T, Key, Owner, Live, Align>();
         if (!group) group = g_services->current_group();
         mc_group* cached = const_cast<mc_group*>(group);
         constexpr unsigned slot = static_cast<unsigned>(Key % METALCPU_THREADGROUP_SITE_CACHE);
@@ -613,7 +613,7 @@ __attribute__((always_inline)) inline decltype(auto) threadgroup_object(const mc
         if (cached->threadgroup_site_keys[slot] == Key) {
             bits = reinterpret_cast<mc_u64>(cached->threadgroup_site_addresses[slot]);
         } else {
-            bits = g_services->checked_threadgroup_variable(group, Key, sizeof(T), alignof(T));
+            bits = g_services->checked_threadgroup_variable(group, Key, sizeof(T), threadgroup_alignment<T, Align>);
             cached->threadgroup_site_keys[slot] = Key;
             cached->threadgroup_site_addresses[slot] = reinterpret_cast<void*>(bits);
         }
@@ -621,7 +621,7 @@ __attribute__((always_inline)) inline decltype(auto) threadgroup_object(const mc
         return checked_array<T, MC_ADDRESS_SPACE_THREADGROUP>::at(bits & ~kAddressMask,
                                                                   reinterpret_cast<element*>(bits & kAddressMask), true);
     } else {
-        return threadgroup_variable<T, Key, Owner, Live>(group);
+        return threadgroup_variable<T, Key, Owner, Live, Align>(group);
     }
 }
 

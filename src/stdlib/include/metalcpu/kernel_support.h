@@ -272,13 +272,18 @@ __attribute__((always_inline)) inline P builtin(const mc_group* group, const thr
 /// the runtime counts an owned record for its own kernel only, the largest of the others.
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the records are written as little-endian halves");
 #define METALCPU_SITE_HALVES(value) "i"(static_cast<mc_u32>(value)), "i"(static_cast<mc_u32>((value) >> 32))
-template <class T, mc_u64 Key, mc_u64 Owner>
+/// The alignment of a threadgroup variable of type T declared with alignment `Align`
+/// (`__attribute__((aligned(16)))`, `alignas(16)`; 0 without one): never below T's own.
+template <class T, mc_u64 Align>
+inline constexpr mc_u64 threadgroup_alignment = Align > alignof(T) ? Align : alignof(T);
+
+template <class T, mc_u64 Key, mc_u64 Owner, mc_u64 Align>
 __attribute__((used, noinline)) void threadgroup_site_record() {
     asm(".pushsection metalcpu_threadgroup_sites,\"a\"\n\t.balign 8\n\t"
         ".long %c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7\n\t.popsection"
         :
         : METALCPU_SITE_HALVES(Key), METALCPU_SITE_HALVES(static_cast<mc_u64>(sizeof(T))),
-          METALCPU_SITE_HALVES(static_cast<mc_u64>(alignof(T))), METALCPU_SITE_HALVES(Owner));
+          METALCPU_SITE_HALVES((threadgroup_alignment<T, Align>)), METALCPU_SITE_HALVES(Owner));
 }
 #undef METALCPU_SITE_HALVES
 
@@ -295,28 +300,49 @@ constexpr mc_u64 instantiation_owner(const char* name) {
 /// in an instantiation where the declaration's branch cannot run (its `if` condition is a
 /// constant false there, as Apple's compiler drops such a branch): no record, so the
 /// variable counts for nothing; it is never reached, so it is never placed either.
-template <class T, mc_u64 Key, mc_u64 Owner, bool Live>
+template <class T, mc_u64 Key, mc_u64 Owner, bool Live, mc_u64 Align>
 __attribute__((always_inline)) inline void register_threadgroup_site() {
-    if constexpr (Live) (void)&threadgroup_site_record<T, Key, Owner>;
+    if constexpr (Live) (void)&threadgroup_site_record<T, Key, Owner, Align>;
 }
 
 /// A `threadgroup` variable: the same storage for every thread of the group. T may be an
-/// array type. No constructor runs, as on the GPU.
-template <class T, mc_u64 Key, mc_u64 Owner = 0, bool Live = true>
+/// array type. No constructor runs, as on the GPU. `Align` is the alignment the declaration
+/// asks for (0: T's own), which a template argument cannot carry as an attribute of T.
+template <class T, mc_u64 Key, mc_u64 Owner = 0, bool Live = true, mc_u64 Align = 0>
 __attribute__((always_inline)) inline T& threadgroup_variable(const mc_group* group) {
-    register_threadgroup_site<T, Key, Owner, Live>();
+    register_threadgroup_site<T, Key, Owner, Live, Align>();
     if (!group) group = g_services->current_group();
     // The group is the kernel's to scribble on (see mc_group::threadgroup_site_keys).
     mc_group* cached = const_cast<mc_group*>(group);
     constexpr unsigned slot = static_cast<unsigned>(Key % METALCPU_THREADGROUP_SITE_CACHE);
     if (cached->threadgroup_site_keys[slot] == Key) return *static_cast<T*>(cached->threadgroup_site_addresses[slot]);
-    void* address = g_services->threadgroup_variable(group, Key, sizeof(T), alignof(T));
+    void* address = g_services->threadgroup_variable(group, Key, sizeof(T), threadgroup_alignment<T, Align>);
     cached->threadgroup_site_keys[slot] = Key;
     cached->threadgroup_site_addresses[slot] = address;
     return *static_cast<T*>(address);
 }
 
 // ---- Rewrites of the kernel's own code ------------------------------------------------------
+
+/// The type argument of `__builtin_convertvector(v, T)`, as the front end passes it
+/// (compiler/passes/vector_conversions.h).
+template <class T> struct vector_type {};
+
+/// `__builtin_convertvector(v, T)` as Clang has it for MSL's vectors: T(v), each element
+/// converted as by a cast (floating to integer toward zero, to float and half to nearest even).
+template <class V, class T>
+__attribute__((always_inline)) inline T convert_vector(const V& v, vector_type<T>) {
+    using source = metalcpu_stdlib::vector_of_t<V>;
+    static_assert(metal::is_vector_v<T>, "__builtin_convertvector's second argument must be a vector type");
+    static_assert(!__is_same(source, void), "__builtin_convertvector's first argument must be a vector");
+    constexpr bool counts = [] {
+        if constexpr (__is_same(source, void)) return true; // asserted above
+        else return metal::vec_elements<source>::value == metal::vec_elements<T>::value;
+    }();
+    static_assert(counts, "__builtin_convertvector's vector and type must have the same number of elements");
+    if constexpr (!__is_same(source, void) && counts) return T(source(v));
+    else return T(); // after the error: nothing more to report
+}
 
 /// Whether A and B are one type: the constraint of an explicit specialisation of a member
 /// template that the front end turned into a constrained overload (GCC rejects one in its

@@ -103,6 +103,9 @@ struct float4 {
     float x, y, z, w;
     float& operator[](int);
 };
+struct half4 {
+    short x, y, z, w;
+};
 
 struct float4x4 {
     explicit float4x4(float);
@@ -397,7 +400,10 @@ template <class T, class E, class K> struct tensor_parameter<metal::tensor<T, E,
     static constexpr mc_u32 data_type = 16; // MTL::TensorDataTypeFloat16 stands for every type here
 };
 template <class T, mc_builtin B> T builtin(const mc_group* group, const thread_ids& ids);
-template <class T, mc_u64 Key, mc_u64 Owner = 0, bool Live = true> T& threadgroup_variable(const mc_group* group);
+template <class T, mc_u64 Key, mc_u64 Owner = 0, bool Live = true, mc_u64 Align = 0>
+T& threadgroup_variable(const mc_group* group);
+template <class T> struct vector_type {};
+template <class V, class T> T convert_vector(const V& v, vector_type<T>);
 constexpr mc_u64 instantiation_owner(const char* name) { return name[0] ? 1 : 2; }
 template <class T, unsigned long long Index> struct function_constant {
     static constexpr unsigned long long index = Index;
