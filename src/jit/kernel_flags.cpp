@@ -40,6 +40,16 @@ std::vector<std::string> codeFlags(MathMode mode, const Target& target, const Bu
                                       // unique symbol (a default-visibility static in an
                                       // inline function or template) would pin it.
                                       "-fno-gnu-unique",
+                                      // Group functions are `flatten`: everything they call,
+                                      // the kernel first, is to be inlined into them. IPA-SRA
+                                      // turns a function the early inliner did not reach (a
+                                      // kernel template instantiated at the end of the file)
+                                      // into a clone without a body, which flatten then
+                                      // refuses ("SSA form does not match"): 131 of candle
+                                      // unary.metal's 150 group functions called their kernel
+                                      // once per thread (docs/compiler.md, "Vectorised thread
+                                      // loops").
+                                      "-fno-ipa-sra",
                                       // Clang's (so Metal's) default error limit: one bad
                                       // template instantiation can otherwise bury its first
                                       // message under hundreds.

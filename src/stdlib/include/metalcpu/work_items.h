@@ -554,14 +554,11 @@ private:
 };
 
 /// Runs one piece of a kernel for every thread of the group that has not returned, x
-/// fastest, each row a loop the host compiler can vectorise (for_each_thread_in_row).
+/// fastest, each row a loop the host compiler can vectorise (for_each_row).
 template <bool TracksReturns, class Piece>
 __attribute__((always_inline)) inline void run_work_items(const work_items<TracksReturns>& threads, Piece&& piece) {
-    const mc_group* group = threads.group();
-    const mc_u32 sx = group->size[0], sy = group->size[1], sz = group->size[2];
     const auto returned = [&threads](mc_u64 slot) { return threads.returned(slot); };
-    for (mc_u32 z = 0; z < sz; ++z)
-        for (mc_u32 y = 0; y < sy; ++y) for_each_thread_in_row(group, y, z, (z * sy + y) * sx, returned, piece);
+    for_each_row(threads.group(), returned, piece);
 }
 
 
