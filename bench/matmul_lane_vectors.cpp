@@ -47,16 +47,32 @@ bool available() {
            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma");
 }
 
-bool register8x4(const float* a, const float* b, float* c, unsigned rows, unsigned cols, unsigned inner) {
+namespace {
+
+/// C = A * B one row of a group's threads at a time (row(ty, gx) for thread row ty and group
+/// column gx), the 8 x 8 groups spread over the cores as the twins spread theirs.
+template <class Row> bool byRowsOfThreads(unsigned rows, unsigned cols, unsigned inner, Row row) {
     if (rows % 8 || cols % 32 || inner % 4 || !available()) return false;
     const unsigned threadRows = rows / 8, groupsX = cols / 32, groupsY = (threadRows + 7) / 8;
     tbb::parallel_for(tbb::blocked_range2d<unsigned>(0, groupsY, 0, groupsX), [&](const tbb::blocked_range2d<unsigned>& r) {
         for (unsigned gy = r.rows().begin(); gy != r.rows().end(); ++gy)
             for (unsigned gx = r.cols().begin(); gx != r.cols().end(); ++gx)
-                for (unsigned ty = gy * 8; ty < threadRows && ty < gy * 8 + 8; ++ty)
-                    rowOfThreads(a, b, c, ty * 8, gx * 32, cols, inner);
+                for (unsigned ty = gy * 8; ty < threadRows && ty < gy * 8 + 8; ++ty) row(ty, gx);
     });
     return true;
+}
+
+} // namespace
+
+bool register8x4(const float* a, const float* b, float* c, unsigned rows, unsigned cols, unsigned inner) {
+    return byRowsOfThreads(rows, cols, inner, [&](unsigned ty, unsigned gx) { rowOfThreads(a, b, c, ty * 8, gx * 32, cols, inner); });
+}
+
+bool register8x4ThroughLibrary(const float* a, const float* b, float* c, unsigned rows, unsigned cols,
+                               unsigned inner) {
+    return byRowsOfThreads(rows, cols, inner, [&](unsigned ty, unsigned gx) {
+        rowOfThreadsThroughLibrary(a, b, c, ty, gx * 8, rows, cols, inner);
+    });
 }
 
 } // namespace lane_vectors

@@ -16,4 +16,15 @@ bool available();
 /// inner % 4) or the CPU lacks the level.
 bool register8x4(const float* a, const float* b, float* c, unsigned rows, unsigned cols, unsigned inner);
 
+/// The same through the kernel stdlib's lane vectors (matmul_lane_library.cpp): the kernel's
+/// body as the translator is to emit it for a row of eight threads, the rows of 8 x 8 groups
+/// spread over the cores alike. False, with nothing written, where register8x4 is.
+bool register8x4ThroughLibrary(const float* a, const float* b, float* c, unsigned rows, unsigned cols,
+                               unsigned inner);
+
+/// One row of a group's threads, gid (firstGidX + l, gidY) for lane l, through the library;
+/// false where a lane would return at the kernel's bounds test (nothing written).
+bool rowOfThreadsThroughLibrary(const float* a, const float* b, float* c, unsigned gidY, unsigned firstGidX,
+                                unsigned rows, unsigned cols, unsigned inner);
+
 } // namespace lane_vectors
