@@ -182,6 +182,14 @@ TYPED_TEST(LaneVectors, LinearIndicesAndTheirPointers) {
     EXPECT_EQ(far.lane(0), floats + 0xfffffffdull);
     const linear<int, kLanes, B> down{5, -1};
     EXPECT_TRUE(down.steps_without_wrapping());
+    // `p + index` as written in a kernel: the same pointers as at().
+    const auto written = floats + (j - 1u);
+    EXPECT_EQ(written.lane(5), floats + 32);
+    EXPECT_TRUE(sameBits(written.template as<float4>().load().lane(2), source.data()[5]));
+    const auto throughVarying = floats + varying<uint, kLanes, B>(j - 1u);
+    EXPECT_FALSE(throughVarying.consecutive()) << "float pointers 16 bytes apart, not 4";
+    EXPECT_TRUE(throughVarying.template as<float4>().consecutive()) << "as float4 pointers, one apart";
+    EXPECT_EQ(throughVarying.lane(7), floats + 40);
     using signed_pointer = linear_pointer<float, int, kLanes, B>;
     EXPECT_EQ(signed_pointer::at(floats + 8, down).lane(7), floats + 6);
 }

@@ -487,6 +487,19 @@ struct linear_pointer : lane_access<linear_pointer<T, I, N, Bytes>, T, N, Bytes>
 
 };
 
+/// `p + index` as the kernel writes it, with a uniform pointer and a per-lane index: found by
+/// argument-dependent lookup, so the translator can leave the expression's text as it is.
+template <class T, class I, int N, int Bytes>
+METALCPU_INLINE linear_pointer<T, I, N, Bytes> operator+(T* base, const linear<I, N, Bytes>& index) {
+    return linear_pointer<T, I, N, Bytes>::at(base, index);
+}
+template <class T, class I, int N, int Bytes>
+METALCPU_INLINE varying_pointer<T, N, Bytes> operator+(T* base, const varying<I, N, Bytes>& index)
+    requires(varying<I, N, Bytes>::integral && varying<I, N, Bytes>::components == 1)
+{
+    return varying_pointer<T, N, Bytes>::at(base, index);
+}
+
 /// N threads' matrices: C varying columns, so that `m[c]` is a varying column and a product
 /// is written, as metal::matrix writes it, as sums of columns scaled by scalars.
 template <class E, int C, int R, int N, int Bytes> struct varying<metal::matrix<E, C, R>, N, Bytes> {
