@@ -194,6 +194,42 @@ TYPED_TEST(LaneVectors, LinearIndicesAndTheirPointers) {
     EXPECT_EQ(signed_pointer::at(floats + 8, down).lane(7), floats + 6);
 }
 
+/// An elementwise kernel, `out[gid] = a[gid] * s + b[gid] * (gid + 1)`, as one thread runs it.
+/// (Not a division: under -ffast-math GCC divides vectors of floats by a reciprocal estimate
+/// and one Newton step, rcpps or rcp14ps by width, and scalars exactly, so a per-thread float
+/// division and its lanes' differ in the last bits; docs/compiler.md, "Threads as vector lanes".)
+[[gnu::always_inline]] inline void threadOfScaleAdd(const float* a, const float* b, float* out, float s, uint gid) {
+    out[gid] = a[gid] * s + b[gid] * float(gid + 1);
+}
+
+/// The same for a block of kLanes threads from `first`, through lane pointers.
+template <int W>
+void blockOfScaleAdd(const float* a, const float* b, float* out, float s, uint first) {
+    const linear<uint, kLanes, W> gid = linear<uint, kLanes, W>::lane_index(first);
+    const varying<float, kLanes, W> factor = varying<uint, kLanes, W>(gid + 1u).template convert<float>();
+    (out + gid).store((a + gid).load() * s + (b + gid).load() * factor);
+}
+
+TYPED_TEST(LaneVectors, BlocksOfAGridAsLanesAndTheRestByThread) {
+    // As the translator is to run a group: whole blocks of kLanes threads as lanes, a last
+    // block that is not whole thread by thread; for thread counts that are and are not
+    // multiples of the lanes, with a canary word after the output.
+    for (const uint threads : {1u, 7u, 33u, 37u, 64u}) {
+        std::vector<float> a(threads), b(threads), byThread(threads + 1, -5.5f), mixed(threads + 1, -5.5f);
+        for (uint e = 0; e < threads; ++e) {
+            a[e] = value(int(e));
+            b[e] = value(int(e) + 3);
+        }
+        for (uint t = 0; t < threads; ++t) threadOfScaleAdd(a.data(), b.data(), byThread.data(), 1.25f, t);
+        uint t = 0;
+        for (; t + kLanes <= threads; t += kLanes)
+            blockOfScaleAdd<TypeParam::bytes>(a.data(), b.data(), mixed.data(), 1.25f, t);
+        for (; t < threads; ++t) threadOfScaleAdd(a.data(), b.data(), mixed.data(), 1.25f, t);
+        EXPECT_EQ(std::memcmp(byThread.data(), mixed.data(), threads * sizeof(float)), 0) << threads << " threads";
+        EXPECT_EQ(mixed[threads], -5.5f) << threads << " threads: the canary";
+    }
+}
+
 /// mat_mul_register_8x4 (samples/matmul) as one thread runs it. These three are inlined into
 /// their callers, so the FMA test's target reaches them.
 [[gnu::always_inline]] inline void threadOf8x4(const float* A, const float* B, float* C, uint2 gid, uint rows, uint cols, uint inner) {
