@@ -111,17 +111,20 @@ std::string ratio(double numerator, double denominator) {
 
 const char* const laneRowName = "mat_mul_register_8x4, 8 threads as vector lanes (C++)";
 const char* const laneLibraryRowName = "mat_mul_register_8x4, 8 threads as vector lanes (lane_vectors.h)";
+const char* const laneLibraryV3RowName = "mat_mul_register_8x4, 4 threads as vector lanes (lane_vectors.h, x86-64-v3)";
 
 using LaneForm = bool (*)(const float*, const float*, float*, unsigned, unsigned, unsigned);
 
-/// The two lane-vector forms: written by hand in C++, and the kernel's body through the
-/// kernel stdlib's lane vectors as the translator is to emit it.
+/// The lane-vector forms: written by hand in C++, and the kernel's body through the kernel
+/// stdlib's lane vectors as the translator is to emit it, at x86-64-v4 (8 lanes) and v3 (4).
 struct LaneCase {
     const char* name;
     LaneForm run;
+    const char* missing; ///< what the CPU lacks when it cannot run it
 };
-const LaneCase kLaneCases[] = {{laneRowName, lane_vectors::register8x4},
-                               {laneLibraryRowName, lane_vectors::register8x4ThroughLibrary}};
+const LaneCase kLaneCases[] = {{laneRowName, lane_vectors::register8x4, "no AVX-512"},
+                               {laneLibraryRowName, lane_vectors::register8x4ThroughLibraryV4, "no AVX-512"},
+                               {laneLibraryV3RowName, lane_vectors::register8x4ThroughLibraryV3, "no AVX2"}};
 
 /// The lane-vector form of the 8x4 kernel (matmul_lane_vectors.h) after the kernel's own row:
 /// its GFLOPS in the metalcpu column, its speed against metalcpu's in "vs plain" and against
@@ -132,7 +135,7 @@ bool printLaneVectorsRow(const LaneCase& form, const float* a, const float* b, c
     std::vector<float> result(std::size_t(n) * n, std::numeric_limits<float>::quiet_NaN());
     if (!form.run(a, b, result.data(), n, n, n)) {
         std::printf("| %s | %u² | - (%s) | - | - | - | - | - | - |\n", form.name, n,
-                    lane_vectors::available() ? "the size does not fit" : "no AVX-512");
+                    n % 32 ? "the size does not fit" : form.missing);
         return true;
     }
     const bool sameBits = std::memcmp(result.data(), metalResult, result.size() * sizeof(float)) == 0;

@@ -9,6 +9,9 @@
 #include <metal_stdlib>
 #include <metalcpu/lane_vectors.h>
 
+// The 8x4 kernel's body through the library as matmul_bench measures it (rowOfThreads).
+#include "bench/matmul_lane_library.h"
+
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -230,8 +233,8 @@ TYPED_TEST(LaneVectors, BlocksOfAGridAsLanesAndTheRestByThread) {
     }
 }
 
-/// mat_mul_register_8x4 (samples/matmul) as one thread runs it. These three are inlined into
-/// their callers, so the FMA test's target reaches them.
+/// mat_mul_register_8x4 (samples/matmul) as one thread runs it. This, compare8x4 and the
+/// bench's rowOfThreads are inlined into their callers, so the AVX-512 test's target reaches them.
 [[gnu::always_inline]] inline void threadOf8x4(const float* A, const float* B, float* C, uint2 gid, uint rows, uint cols, uint inner) {
     const uint i = gid.y * 8;
     const uint j = gid.x * 4;
@@ -254,37 +257,6 @@ TYPED_TEST(LaneVectors, BlocksOfAGridAsLanesAndTheRestByThread) {
     }
 }
 
-/// The same for a row of kLanes threads (gid.x = firstX + lane), statement for statement, as
-/// bench/matmul_lane_library.cpp runs it.
-template <int W>
-[[gnu::always_inline]] inline bool rowOf8x4(const float* A, const float* B, float* C, uint gidY, uint firstX, uint rows, uint cols, uint inner) {
-    using lane_uint = linear<uint, kLanes, W>;
-    using lane_float4x4 = varying<float4x4, kLanes, W>;
-    using lane_pointer = linear_pointer<const float, uint, kLanes, W>;
-    const uint i = gidY * 8;
-    const lane_uint j = lane_uint::lane_index(firstX) * 4u;
-    if (i >= rows || any(varying<uint, kLanes, W>(j) >= cols)) return false;
-    lane_float4x4 top(float4x4(0.0f));
-    lane_float4x4 bottom(float4x4(0.0f));
-    for (uint k = 0; k < inner; k += 4) {
-        lane_float4x4 bt(lane_pointer::at(B + (k + 0) * cols, j).template as<const float4>().load(),
-                         lane_pointer::at(B + (k + 1) * cols, j).template as<const float4>().load(),
-                         lane_pointer::at(B + (k + 2) * cols, j).template as<const float4>().load(),
-                         lane_pointer::at(B + (k + 3) * cols, j).template as<const float4>().load());
-        float4x4 upper(*(const float4*)(A + (i + 0) * inner + k), *(const float4*)(A + (i + 1) * inner + k),
-                       *(const float4*)(A + (i + 2) * inner + k), *(const float4*)(A + (i + 3) * inner + k));
-        float4x4 lower(*(const float4*)(A + (i + 4) * inner + k), *(const float4*)(A + (i + 5) * inner + k),
-                       *(const float4*)(A + (i + 6) * inner + k), *(const float4*)(A + (i + 7) * inner + k));
-        top += bt * upper;
-        bottom += bt * lower;
-    }
-    for (uint r = 0; r < 4; ++r) {
-        linear_pointer<float, uint, kLanes, W>::at(C + (i + r) * cols, j).template as<float4>().store(top[r]);
-        linear_pointer<float, uint, kLanes, W>::at(C + (i + 4 + r) * cols, j).template as<float4>().store(bottom[r]);
-    }
-    return true;
-}
-
 /// C = A * B both ways for a size whose rows of threads are whole (cols a multiple of 32),
 /// n x n with a canary row after C. Returns how many rows of threads took the lane form.
 template <int W>
@@ -300,7 +272,7 @@ template <int W>
     int laneRows = 0;
     for (uint y = 0; y < n / 8; ++y)
         for (uint x = 0; x < n / 4; x += kLanes)
-            laneRows += rowOf8x4<W>(a.data(), b.data(), byLanes.data(), y, x, n, n, inner);
+            laneRows += lane_vectors::rowOfThreads<kLanes, W>(a.data(), b.data(), byLanes.data(), y, x, n, n, inner);
     return laneRows;
 }
 
