@@ -17,12 +17,16 @@
 // in memory, and an array of register-sized ones in registers.
 //
 // Bits: every lane's element sees the operations its thread would, in the same order, written
-// as the same expressions (metal::matrix's products are rewritten below term by term), so the
-// host compiler contracts the same multiply-adds under the kernels' math flags and the result
-// is the per-thread form's, bit for bit (tests/stdlib/lane_vectors_test.cpp checks it).
+// as the same expressions (metal::matrix's products are rewritten below term by term), so
+// without contraction the result is the per-thread form's, bit for bit
+// (tests/stdlib/lane_vectors_test.cpp checks it). Under the kernels' -ffp-contract=fast, which
+// multiply-adds fuse is GCC's choice per function (the 8x4 matmul's lane form had metalcpu's
+// bits in every bench run), and under -ffast-math GCC divides float vectors by an estimate
+// and scalars exactly: docs/compiler.md ("Threads as vector lanes") has both.
 //
-// The translator does not emit this yet: docs/compiler.md ("Threads as vector lanes") has the
-// lowering that will, and bench/matmul_lane_vectors.cpp runs the 8x4 matmul through it by hand.
+// The translator does not emit this yet: docs/compiler.md has the lowering that will, and
+// bench/matmul_lane_library.h is the 8x4 matmul's body through it, written by hand. GCC's
+// vector extensions (__builtin_shuffle, __integer_pack): GCC compiles the kernels.
 #pragma once
 
 #include <metal_matrix>
