@@ -20,7 +20,8 @@
 // metalcpu's worker count; bench/thread_sweep.sh gives every side the same count.
 //
 // After the 8x4 kernel's row, a row for the same kernel with its eight interleaved threads as
-// the lanes of 512-bit vectors (matmul_lane_vectors.h, where the CPU has AVX-512): what
+// the lanes of 512-bit vectors (matmul_lane_vectors.h, where the CPU has AVX-512; a second row
+// the same kernel body through the kernel stdlib's lane vectors, metalcpu/lane_vectors.h): what
 // vectorising across threads would reach, against metalcpu and sgemm, and whether its bits
 // equal metalcpu's. `--only lanes` runs that side alone.
 #define NS_PRIVATE_IMPLEMENTATION
@@ -109,24 +110,39 @@ std::string ratio(double numerator, double denominator) {
 }
 
 const char* const laneRowName = "mat_mul_register_8x4, 8 threads as vector lanes (C++)";
+const char* const laneLibraryRowName = "mat_mul_register_8x4, 8 threads as vector lanes (lane_vectors.h)";
+const char* const laneLibraryV3RowName = "mat_mul_register_8x4, 4 threads as vector lanes (lane_vectors.h, x86-64-v3)";
+
+using LaneForm = bool (*)(const float*, const float*, float*, unsigned, unsigned, unsigned);
+
+/// The lane-vector forms: written by hand in C++, and the kernel's body through the kernel
+/// stdlib's lane vectors as the translator is to emit it, at x86-64-v4 (8 lanes) and v3 (4).
+struct LaneCase {
+    const char* name;
+    LaneForm run;
+    const char* missing; ///< what the CPU lacks when it cannot run it
+};
+const LaneCase kLaneCases[] = {{laneRowName, lane_vectors::register8x4, "no AVX-512"},
+                               {laneLibraryRowName, lane_vectors::register8x4ThroughLibraryV4, "no AVX-512"},
+                               {laneLibraryV3RowName, lane_vectors::register8x4ThroughLibraryV3, "no AVX2"}};
 
 /// The lane-vector form of the 8x4 kernel (matmul_lane_vectors.h) after the kernel's own row:
 /// its GFLOPS in the metalcpu column, its speed against metalcpu's in "vs plain" and against
 /// sgemm in "vs sgemm", and whether its result has metalcpu's bits. False when it differs from
 /// metalcpu's by more than the twins may.
-bool printLaneVectorsRow(const float* a, const float* b, const float* metalResult, unsigned n, int repeat,
-                         double metal, double sgemm) {
+bool printLaneVectorsRow(const LaneCase& form, const float* a, const float* b, const float* metalResult, unsigned n,
+                         int repeat, double metal, double sgemm) {
     std::vector<float> result(std::size_t(n) * n, std::numeric_limits<float>::quiet_NaN());
-    if (!lane_vectors::register8x4(a, b, result.data(), n, n, n)) {
-        std::printf("| %s | %u² | - (%s) | - | - | - | - | - | - |\n", laneRowName, n,
-                    lane_vectors::available() ? "the size does not fit" : "no AVX-512");
+    if (!form.run(a, b, result.data(), n, n, n)) {
+        std::printf("| %s | %u² | - (%s) | - | - | - | - | - | - |\n", form.name, n,
+                    n % 32 ? "the size does not fit" : form.missing);
         return true;
     }
     const bool sameBits = std::memcmp(result.data(), metalResult, result.size() * sizeof(float)) == 0;
     const bool close = sameBits || largestDifference(result, metalResult) <= 1e-2;
-    const double lanes = bench::bestSeconds(repeat, [&] { lane_vectors::register8x4(a, b, result.data(), n, n, n); });
+    const double lanes = bench::bestSeconds(repeat, [&] { form.run(a, b, result.data(), n, n, n); });
     const double flops = 2.0 * n * n * n;
-    std::printf("| %s | %u² | %s | - | %s× metalcpu | - | - | %s | %s | %s\n", laneRowName, n, gflops(flops, lanes).c_str(),
+    std::printf("| %s | %u² | %s | - | %s× metalcpu | - | - | %s | %s | %s\n", form.name, n, gflops(flops, lanes).c_str(),
                 ratio(metal, lanes).c_str(), gflops(flops, sgemm).c_str(), ratio(sgemm, lanes).c_str(),
                 sameBits ? "same bits as metalcpu" : close ? "bits differ from metalcpu" : "RESULTS DIFFER");
     return close;
@@ -202,9 +218,11 @@ int main(int argc, char** argv) {
             const bool laneVectors = !std::strcmp(kernel.name, "mat_mul_register_8x4");
             if (only == "lanes") {
                 if (!laneVectors) continue;
-                const bool runs = lane_vectors::register8x4(inA, inB, reference.data(), n, n, n); // and warms up
-                const double lanes = runs ? bench::bestSeconds(repeat, [&] { lane_vectors::register8x4(inA, inB, reference.data(), n, n, n); }) : -1;
-                std::printf("| %s | %u² | %s | - | - | - | - | - | - |\n", laneRowName, n, gflops(flops, lanes).c_str());
+                for (const LaneCase& form : kLaneCases) {
+                    const bool runs = form.run(inA, inB, reference.data(), n, n, n); // and warms up
+                    const double lanes = runs ? bench::bestSeconds(repeat, [&] { form.run(inA, inB, reference.data(), n, n, n); }) : -1;
+                    std::printf("| %s | %u² | %s | - | - | - | - | - | - |\n", form.name, n, gflops(flops, lanes).c_str());
+                }
                 continue;
             }
             if (only == "twin") {
@@ -259,8 +277,10 @@ int main(int argc, char** argv) {
                         gflops(flops, plain).c_str(), ratio(plain, metal).c_str(), gflops(flops, pocl).c_str(),
                         ratio(pocl, metal).c_str(), gflops(flops, sgemm).c_str(), ratio(sgemm, metal).c_str(),
                         difference > 1e-2 ? "  RESULTS DIFFER" : "");
-            if (laneVectors && !printLaneVectorsRow(inA, inB, static_cast<const float*>(c->contents()), n, repeat, metal, sgemm))
-                differ = true;
+            if (laneVectors)
+                for (const LaneCase& form : kLaneCases)
+                    if (!printLaneVectorsRow(form, inA, inB, static_cast<const float*>(c->contents()), n, repeat, metal, sgemm))
+                        differ = true;
             std::fflush(stdout);
             pipeline->release();
         }

@@ -47,16 +47,47 @@ bool available() {
            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma");
 }
 
-bool register8x4(const float* a, const float* b, float* c, unsigned rows, unsigned cols, unsigned inner) {
-    if (rows % 8 || cols % 32 || inner % 4 || !available()) return false;
+namespace {
+
+/// C = A * B one row of a group's threads at a time (row(ty, gx) for thread row ty and group
+/// column gx), the 8 x 8 groups spread over the cores as the twins spread theirs.
+template <class Row> bool byRowsOfThreads(bool runs, unsigned rows, unsigned cols, unsigned inner, Row row) {
+    if (rows % 8 || cols % 32 || inner % 4 || !runs) return false;
     const unsigned threadRows = rows / 8, groupsX = cols / 32, groupsY = (threadRows + 7) / 8;
     tbb::parallel_for(tbb::blocked_range2d<unsigned>(0, groupsY, 0, groupsX), [&](const tbb::blocked_range2d<unsigned>& r) {
         for (unsigned gy = r.rows().begin(); gy != r.rows().end(); ++gy)
             for (unsigned gx = r.cols().begin(); gx != r.cols().end(); ++gx)
-                for (unsigned ty = gy * 8; ty < threadRows && ty < gy * 8 + 8; ++ty)
-                    rowOfThreads(a, b, c, ty * 8, gx * 32, cols, inner);
+                for (unsigned ty = gy * 8; ty < threadRows && ty < gy * 8 + 8; ++ty) row(ty, gx);
     });
     return true;
+}
+
+} // namespace
+
+bool availableV3() {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("x86-64-v3") != 0;
+}
+
+bool register8x4(const float* a, const float* b, float* c, unsigned rows, unsigned cols, unsigned inner) {
+    return byRowsOfThreads(available(), rows, cols, inner,
+                           [&](unsigned ty, unsigned gx) { rowOfThreads(a, b, c, ty * 8, gx * 32, cols, inner); });
+}
+
+bool register8x4ThroughLibraryV4(const float* a, const float* b, float* c, unsigned rows, unsigned cols,
+                                 unsigned inner) {
+    return byRowsOfThreads(available(), rows, cols, inner, [&](unsigned ty, unsigned gx) {
+        rowOfThreadsThroughLibraryV4(a, b, c, ty, gx * 8, rows, cols, inner);
+    });
+}
+
+bool register8x4ThroughLibraryV3(const float* a, const float* b, float* c, unsigned rows, unsigned cols,
+                                 unsigned inner) {
+    // A group's row of eight threads is two blocks of four lanes.
+    return byRowsOfThreads(availableV3(), rows, cols, inner, [&](unsigned ty, unsigned gx) {
+        rowOfThreadsThroughLibraryV3(a, b, c, ty, gx * 8, rows, cols, inner);
+        rowOfThreadsThroughLibraryV3(a, b, c, ty, gx * 8 + 4, rows, cols, inner);
+    });
 }
 
 } // namespace lane_vectors

@@ -16,4 +16,24 @@ bool available();
 /// inner % 4) or the CPU lacks the level.
 bool register8x4(const float* a, const float* b, float* c, unsigned rows, unsigned cols, unsigned inner);
 
+/// Whether this CPU runs x86-64-v3 code (AVX2, FMA).
+bool availableV3();
+
+/// The same through the kernel stdlib's lane vectors (matmul_lane_library.cpp): the kernel's
+/// body as the translator is to emit it for a row of threads, the rows of 8 x 8 groups spread
+/// over the cores alike. V4: eight threads as the lanes of 512-bit registers (where `available()`);
+/// V3: four threads in 256-bit registers (where `availableV3()`), the AVX2 image's form. False,
+/// with nothing written, where the shape does not fit or the CPU lacks the level.
+bool register8x4ThroughLibraryV4(const float* a, const float* b, float* c, unsigned rows, unsigned cols,
+                                 unsigned inner);
+bool register8x4ThroughLibraryV3(const float* a, const float* b, float* c, unsigned rows, unsigned cols,
+                                 unsigned inner);
+
+/// One row of a group's threads, gid (firstGidX + l, gidY) for lane l, through the library at
+/// each level; false where a lane would return at the kernel's bounds test (nothing written).
+bool rowOfThreadsThroughLibraryV4(const float* a, const float* b, float* c, unsigned gidY, unsigned firstGidX,
+                                  unsigned rows, unsigned cols, unsigned inner);
+bool rowOfThreadsThroughLibraryV3(const float* a, const float* b, float* c, unsigned gidY, unsigned firstGidX,
+                                  unsigned rows, unsigned cols, unsigned inner);
+
 } // namespace lane_vectors

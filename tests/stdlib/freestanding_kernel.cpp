@@ -3,6 +3,7 @@
 // a host-header dependency or a construct that only compiles hosted fails the test.
 #include <metal_stdlib>
 #include <MetalPerformancePrimitives/MetalPerformancePrimitives.h>
+#include <metalcpu/lane_vectors.h>
 
 using namespace metal;
 
@@ -70,6 +71,23 @@ float every_function(float x, half h, float4 v, float3 w, int i, uint u, long l,
     r += atomic_fetch_max_explicit(af, x, memory_order_relaxed);
     return r + as_type<float>(u) + (isnan(x) ? 1.0f : 0.0f) + (isinf(v).x ? 1.0f : 0.0f) + (signbit(x) ? 1.0f : 0.0f) +
            (isfinite(x) && isnormal(x) && isordered(x, x) && !isunordered(x, x) ? 1.0f : 0.0f);
+}
+
+// A row of eight threads as vector lanes (<metalcpu/lane_vectors.h>): loads, stores and
+// gathers through linear and varying pointers, matrix products, comparisons and conversions.
+void lane_vectors_row(const float* a, float* out, const float4* rows, const float4x4& m, uint first) {
+    using namespace metalcpu_kernel;
+    const linear<uint, 8> gid = linear<uint, 8>::lane_index(first);
+    const varying<float, 8> x = (a + gid).load();
+    const varying<float4, 8> v = (rows + gid).load() * x + float4(1.0f);
+    varying<float4x4, 8> product = varying<float4x4, 8>(m) * m;
+    product = product * varying<float4x4, 8>(m[0] * x.lane(0), v, v, m[3]);
+    product += varying<float4x4, 8>(m * 2.0f);
+    const varying<uint, 8> index = varying<uint, 8>(gid) * 7u % 8u;
+    const varying<float, 8> gathered = (a + index).load();
+    const varying<float, 8> chosen = select(x > gathered, x, gathered) + v.component(2) + product[1].component(3);
+    (out + gid).store(chosen + index.convert<float>());
+    if (any(chosen > 0.0f) && !all(chosen > 0.0f)) (out + index).store(chosen);
 }
 
 // Metal 4 tensors and tensor operations, on fibers and in a coroutine kernel: the arithmetic
