@@ -286,6 +286,15 @@ std::optional<Told> castSpace(const Unit& unit, std::size_t b, std::size_t e) {
     return space ? told(*space) : kUnknown;
 }
 
+/// Whether `name` is a scalar or vector type of MSL, whose functional cast (`uint(x)`,
+/// `float4(v)`) makes a value, never a pointer.
+bool isValueTypeName(std::string_view name) {
+    static constexpr std::string_view kScalars[] = {"bool",  "char", "uchar", "short",  "ushort", "int",   "uint",
+                                                    "long",  "ulong", "half", "float",  "bfloat", "double", "size_t"};
+    if (!name.empty() && name.back() >= '2' && name.back() <= '4') name.remove_suffix(1);
+    return std::find(std::begin(kScalars), std::end(kScalars), name) != std::end(kScalars);
+}
+
 /// The address space the pointer a call returns points into, `apply_offset(block, 8, o)` or
 /// `S<T>::get(p)` of a function of the program: the return type's, that of the versions the
 /// arguments' spaces select when versions overloaded on address spaces return different ones.
@@ -306,10 +315,11 @@ std::optional<Told> callSpace(const PassContext& c, std::size_t caller, std::siz
             k = close + 1;
         } else break;
     }
-    if (name == kNoToken || k >= e || !tokens[k].isPunct("(") || partner[k] == kNoToken ||
-        (unit.role(name) != TokenRole::Callee && unit.role(name) != TokenRole::QualifiedPart))
-        return std::nullopt;
+    if (name == kNoToken || k >= e || !tokens[k].isPunct("(") || partner[k] == kNoToken) return std::nullopt;
     const std::size_t close = partner[k];
+    if (name == b && isValueTypeName(tokens[name].spelling) && close + 1 == e)
+        return Told{Told::What::NotAnAddress, Space::Thread};
+    if (unit.role(name) != TokenRole::Callee && unit.role(name) != TokenRole::QualifiedPart) return std::nullopt;
     if (!onlyArithmeticFrom(tokens, close + 1, e)) return kUnknown;
     if (depth > kMaxDepth) return kUnknown;
     const std::vector<TokenRange> args = splitParameters(tokens, partner, k, close);
@@ -352,6 +362,10 @@ Told argumentSpace(const PassContext& c, std::size_t caller, TokenRange arg, boo
     std::size_t b = arg.begin, e = arg.end;
     while (b + 1 < e && tokens[b].isPunct("(") && partner[b] == e - 1) ++b, --e;
     if (b >= e) return kUnknown;
+    // A number, character or string literal alone (`auto n = 4;`): a value. (`0` and `nullptr`
+    // as arguments are another overload's call, as the caller sees.)
+    if (b + 1 == e && (tokens[b].kind == TokenKind::Number || tokens[b].kind == TokenKind::Character))
+        return pointer ? Told{Told::What::NotAnAddress, Space::Thread} : kUnknown;
     if (const std::optional<Told> cast = castSpace(unit, b, e)) return pointer ? *cast : kUnknown;
     if (const std::optional<Told> call = callSpace(c, caller, b, e, depth)) return pointer ? *call : kUnknown;
     const bool addressOf = b < e && unit.role(b) == TokenRole::AddressOf;

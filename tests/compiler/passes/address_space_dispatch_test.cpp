@@ -111,8 +111,8 @@ TEST(AddressSpaceDispatch, ScopesOfDeclarations) {
 // it (MFA's `auto A_block = (threadgroup float*)(block); auto A_block_src = A_block;`): a cast
 // to a pointer type, another `auto` pointer, an array (which decays), `auto*`, `const auto`,
 // `auto&` bound to a pointer or to an element, and a call of the program's function that
-// returns a threadgroup pointer. A value copied into an `auto` is a thread value: another
-// overload's call, left alone.
+// returns a threadgroup pointer. A value copied into an `auto` (an element, a literal, a
+// functional cast to a scalar type) is a thread value: another overload's call, left alone.
 TEST(AddressSpaceDispatch, AutoVariablesCarryTheirInitializersSpace) {
     EXPECT_EQ(rewrite("float pick(const device float* p) { return p[0]; }\n"
                       "float pick(const threadgroup float* p) { return p[1]; }\n"
@@ -129,8 +129,9 @@ TEST(AddressSpaceDispatch, AutoVariablesCarryTheirInitializersSpace) {
                       "  auto moved = at(shared, 2);\n"
                       "  auto dev = out;\n"
                       "  auto v = shared[1];\n"
+                      "  auto n = 4; auto u = float(n);\n"
                       "  out[0] = pick(src + 1) + pick(arr) + pick(star) + pick(ref) + pick(&elem) + pick(moved);\n"
-                      "  out[1] = pick(dev) + pick(v) + pick((device float*)block);\n"
+                      "  out[1] = pick(dev) + pick(v) + pick((device float*)block) + pick(n) + pick(u);\n"
                       "}"),
               "float pick(const device float* p) { return p[0]; }\n"
               "float pick(::metalcpu_kernel::address_space_tag<3>, const threadgroup float* p) { return p[1]; }\n"
@@ -147,13 +148,14 @@ TEST(AddressSpaceDispatch, AutoVariablesCarryTheirInitializersSpace) {
               "auto moved = at(shared, 2);\n"
               "auto dev = out;\n"
               "auto v = shared[1];\n"
+              "auto n = 4; auto u = float(n);\n"
               "out[0] = pick(::metalcpu_kernel::address_space_tag<3>{}, src + 1) + "
               "pick(::metalcpu_kernel::address_space_tag<3>{}, arr) + "
               "pick(::metalcpu_kernel::address_space_tag<3>{}, star) + "
               "pick(::metalcpu_kernel::address_space_tag<3>{}, ref) + "
               "pick(::metalcpu_kernel::address_space_tag<3>{}, &elem) + "
               "pick(::metalcpu_kernel::address_space_tag<3>{}, moved);\n"
-              "out[1] = pick(dev) + pick(v) + pick((device float*)block);\n"
+              "out[1] = pick(dev) + pick(v) + pick((device float*)block) + pick(n) + pick(u);\n"
               "}");
 }
 
