@@ -94,6 +94,17 @@ TEST(Diagnostics, FunctionConstants) {
                   "k.metal:1:37: error: function constant 'b' must be declared at program scope",
                   "k.metal:2:44: error: [[function_constant]] applies only to program-scope constants and kernel arguments",
               }));
+    // On a helper's parameter (MFA v1 repeats its kernel's attributes on `_attention_impl`'s),
+    // it has no effect, as `[[buffer(n)]]` there, and Apple's compiler builds it; in the
+    // helper's body it is still misplaced.
+    EXPECT_EQ(diagnose("constant bool masked [[function_constant(0)]];\n"
+                       "template <typename T> void impl(device T* m [[buffer(1), function_constant(masked)]]) {\n"
+                       "  float x [[function_constant(masked)]] = 0; m[0] = x; }\n"
+                       "kernel void f(device float* m [[buffer(1), function_constant(masked)]]) { impl(m); }"),
+              (std::vector<std::string>{
+                  "k.metal:3:13: error: [[function_constant]] applies only to program-scope constants and kernel "
+                  "arguments",
+              }));
     EXPECT_EQ(diagnose("constant int n = 2;\n"
                        "kernel void f(device float* a [[buffer(0), function_constant(n)]]) {\n"
                        "  a[0] = is_function_constant_defined(n);\n}"),

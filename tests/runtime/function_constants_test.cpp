@@ -15,8 +15,8 @@ namespace metalcpu::testing {
 namespace {
 
 // llama.cpp style: a base index plus offsets, a loop bound, a flag that drops an argument;
-// MLX style: derived program-scope constants, one of which an argument is present under; an
-// optional constant; a vector constant.
+// MLX style: derived program-scope constants (one computed by a math function), one of which an
+// argument is present under; an optional constant; a vector constant.
 const char kKernels[] = R"(
 #include <metal_stdlib>
 using namespace metal;
@@ -27,6 +27,8 @@ constant bool has_bias [[function_constant(FC_REDUCE + 0)]];
 constant int nsg [[function_constant(FC_REDUCE + 1)]];
 constant float scale [[function_constant(2)]];
 constant int span = nsg * 2 + 1;
+// A derived constant computed by a math function, as metal-flash-attention's softmax scale.
+constant float root = rsqrt(float(nsg));
 // An argument present under a derived constant, as MLX's steel GEMM writes them.
 constant bool bias_bound = has_bias && nsg > 0;
 constant uint shift [[function_constant(3)]];
@@ -43,7 +45,7 @@ kernel void reduce(device const float* in [[buffer(0)]],
     for (int i = 0; i < nsg; ++i) sum += in[gid * nsg + i];
     if (has_bias) sum += bias[gid];
     uint extra = is_function_constant_defined(shift) ? shift : 1000u;
-    out[gid] = sum * scale + float(span) + float(extra) + float(offset.x - offset.y);
+    out[gid] = sum * scale + float(span) + float(extra) + float(offset.x - offset.y) + root;
 }
 
 constant half h [[function_constant(10)]];
@@ -99,7 +101,7 @@ float expected(const Values& v, const std::vector<float>& in, const std::vector<
     for (int i = 0; i < v.nsg; ++i) sum += in[gid * v.nsg + i];
     if (v.hasBias) sum += bias[gid];
     return sum * v.scale + float(v.nsg * 2 + 1) + float(v.defineShift ? v.shift : 1000u) +
-           float(v.offset[0] - v.offset[1]);
+           float(v.offset[0] - v.offset[1]) + 1.0f / std::sqrt(float(v.nsg));
 }
 
 constexpr unsigned kCount = 100;  // threads: divides by none of the group sizes

@@ -232,6 +232,49 @@ kernel void address_space_dispatch(device float* out [[buffer(0)]], device const
     out[i] = a + b * 0.001f + c * 0.002f + g.v;
 }
 
+// metal-flash-attention's GEMM: threadgroup pointers kept in `auto` variables (from a cast,
+// another `auto`, a call returning one), and overloads that differ in address space and in
+// another parameter's type (`apply_offset`, `load`: uint for device, ushort for threadgroup),
+// called through `.` and `->`. A wrong choice adds 100 instead of 200, or 1000 instead of 2000.
+template <typename T>
+struct mfa_storage {
+    T v;
+    template <typename U>
+    static device U* apply_offset(device U* src, uint elements_per_row, uint2 origin) {
+        return src + origin.y * elements_per_row + origin.x;
+    }
+    template <typename U>
+    static threadgroup U* apply_offset(threadgroup U* src, ushort elements_per_row, ushort2 origin) {
+        return src + origin.y * elements_per_row + origin.x;
+    }
+    template <typename U>
+    void load(const device U* src, uint elements_per_row, ushort2 origin) {
+        v = T(src[origin.y * elements_per_row + origin.x]) + T(100);
+    }
+    template <typename U>
+    void load(const threadgroup U* src, ushort elements_per_row, ushort2 origin) {
+        v = T(src[origin.y * elements_per_row + origin.x]) + T(200);
+    }
+};
+inline float mfa_pick(const device float* p) { return p[0] + 1000.0f; }
+inline float mfa_pick(const threadgroup float* p) { return p[0] + 2000.0f; }
+
+kernel void mfa_auto_pointers(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                              uint i [[thread_position_in_grid]], ushort lid [[thread_index_in_threadgroup]]) {
+    threadgroup uchar block[64 * sizeof(float)];
+    auto tile = (threadgroup float*)(block);
+    auto tile_src = tile;
+    tile_src = mfa_storage<float>::apply_offset(tile_src, 8, ushort2(0, 0));
+    tile[lid] = in[i];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    mfa_storage<float> s, d;
+    thread mfa_storage<float>* sp = &s;
+    sp->load(tile_src, 0, ushort2(lid, 0));
+    auto src = mfa_storage<float>::apply_offset(in, 1, uint2(i, 0));
+    d.load(src, 0, ushort2(0, 0));
+    out[i] = s.v + 2.0f * d.v + 0.5f * mfa_pick(tile_src + lid) + 0.25f * mfa_pick(src);
+}
+
 // Class-scope explicit specialisations called with their template arguments written and
 // deduced, from outside the class and from an inline member, in a class and a class template.
 struct Scale {
@@ -350,6 +393,7 @@ const std::vector<Shape>& shapes() {
              const float a = local0 + 1.0f, b = shared * 1000.0f, c = shared * 1000.0f;
              return a + b * 0.001f + c * 0.002f + (1.0f + 2.0f * x);
          }},
+        {"mfa_auto_pointers", [](float x) { return (x + 200) + 2 * (x + 100) + 0.5f * (x + 2000) + 0.25f * (x + 1000); }},
         {"explicit_specialisation_calls",
          [](float x) {
              float sum = (x + 100) + (x + 100);
@@ -429,7 +473,7 @@ TEST_P(RealCodeShapes, MaxTotalThreadsOfAnInstantiation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(GroupSizes, RealCodeShapes,
-                         ::testing::Combine(::testing::Values(1u, 7u, 32u, 64u), ::testing::Bool()));
+                         ::testing::Combine(::testing::Values(1u, 7u, 32u, 33u, 64u), ::testing::Bool()));
 
 } // namespace
 } // namespace metalcpu::testing

@@ -74,15 +74,16 @@ TEST(TypeTraits, VectorTraits) {
     EXPECT_EQ(vec_elements<int4>::value, 4);
 }
 
-// Test that move, forward, declval and the integer sequences of <metal_utility> work.
+// Test that move, forward (metalcpu's, outside `metal`: Apple's has neither), declval and the
+// integer sequences of <metal_utility> work.
 TEST(Utility, MoveForwardSequences) {
-    static_assert(is_same_v<decltype(metal::move(declval<int&>())), int&&>);
-    static_assert(is_same_v<decltype(metal::forward<int&>(declval<int&>())), int&>);
+    static_assert(is_same_v<decltype(metalcpu_stdlib::move(declval<int&>())), int&&>);
+    static_assert(is_same_v<decltype(metalcpu_stdlib::forward<int&>(declval<int&>())), int&>);
     static_assert(is_same_v<make_index_sequence<3>, index_sequence<0, 1, 2>>);
     static_assert(make_integer_sequence<int, 5>::size() == 5);
     static_assert(is_same_v<index_sequence_for<int, float>, index_sequence<0, 1>>);
     int x = 3;
-    int&& r = metal::move(x);
+    int&& r = metalcpu_stdlib::move(x);
     EXPECT_EQ(r, 3);
 }
 

@@ -38,7 +38,13 @@ namespace metalcpu::msl {
 /// caller reports the overloads.
 ///
 /// `versions` are Module::functions indices, all declarations of one group
-/// (collapseAddressSpaceOverloads()); `preferred` is one of them.
-bool dispatchOnAddressSpaces(PassContext& context, const std::vector<std::size_t>& versions, std::size_t preferred);
+/// (collapseAddressSpaceOverloads()); `preferred` is one of them. With `acrossShapes` they are
+/// overloads of one name and number of parameters that differ in other types too (`load(const
+/// device U*, uint)`, `load(const threadgroup U*, ushort)`): Clang drops the versions whose
+/// address spaces the arguments' are not before it compares the other parameters, so the
+/// versions with the call's spaces get its tag and C++ chooses among them by the rest; those
+/// may differ in the address space of the pointer they return.
+bool dispatchOnAddressSpaces(PassContext& context, const std::vector<std::size_t>& versions, std::size_t preferred,
+                             bool acrossShapes = false);
 
 } // namespace metalcpu::msl

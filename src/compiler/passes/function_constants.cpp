@@ -103,8 +103,11 @@ std::optional<FunctionConstantDecl> parseDeclaration(const TokenList& tokens, co
 
 /// Reports `[[function_constant]]` anywhere but where parseDeclaration() looked, on kernel
 /// parameters and on the parameters an explicit instantiation of a kernel template repeats
-/// (candle writes them out; the definition's attributes are the ones that count): elsewhere
-/// the attribute would be dropped without effect.
+/// (candle writes them out; the definition's attributes are the ones that count), and on the
+/// parameters of other functions: those keep the kernel's attributes when a kernel's body
+/// moves into a helper (MFA v1's `_attention_impl`), which Apple's compiler builds, and like
+/// `[[buffer(n)]]` there they have no effect. Elsewhere the attribute would be dropped
+/// without effect.
 void reportMisplaced(const TokenList& tokens, const std::vector<std::size_t>& partner, const Module& module,
                      std::set<std::size_t> placed, Diagnostics& diagnostics) {
     auto place = [&](std::size_t begin, std::size_t end) {
@@ -112,7 +115,7 @@ void reportMisplaced(const TokenList& tokens, const std::vector<std::size_t>& pa
             if (tokens[k].isIdentifier("function_constant")) placed.insert(k);
     };
     for (const FunctionDecl& f : module.functions)
-        if (f.isKernel && f.parametersOpen != kNoToken) place(f.parametersOpen, f.parametersClose);
+        if (f.parametersOpen != kNoToken && f.parametersClose != kNoToken) place(f.parametersOpen, f.parametersClose);
     for (const ExplicitInstantiation& inst : module.instantiations)
         if (inst.hasParameters && (inst.marksKernel || (inst.target != kNoToken && module.functions[inst.target].isKernel)))
             place(inst.parameters.begin, inst.parameters.end);

@@ -4,6 +4,7 @@
 #include "compiler/diagnostics.h"
 #include "compiler/edits.h"
 #include "compiler/passes/address_space_dispatch.h"
+#include "compiler/signature.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/translate.h"
@@ -203,6 +204,45 @@ std::map<std::string, std::vector<Overload>> classSpecialisations(const Unit& un
     return groups;
 }
 
+/// Overloads of one name, scope and number of parameters whose shapes differ in more than
+/// address spaces, but which differ in address spaces too (`load(const device U*, uint)` and
+/// `load(const threadgroup U*, ushort)`): once address spaces are erased C++ chooses between
+/// them by the other parameters alone, where Clang first drops those whose address spaces the
+/// arguments' are not, so a call either is ambiguous (`load(p, 8)`) or may choose the wrong
+/// one. They are told apart at their calls as versions of one shape are
+/// (dispatchOnAddressSpaces() across shapes). Not in the validation flavour, where pointers
+/// into different spaces are different types already.
+void dispatchAcrossShapes(PassContext& c, const std::map<std::string, std::vector<Overload>>& groups) {
+    const std::vector<FunctionDecl>& functions = c.unit.module().functions;
+    std::map<std::string, std::vector<const std::vector<Overload>*>> byName;
+    for (const auto& [key, members] : groups) {
+        const Overload& first = members.front();
+        if (first.function == kNoToken) continue;
+        const bool oneSpelling = std::ranges::all_of(
+            members, [&](const Overload& o) { return o.shape.spaces == first.shape.spaces; });
+        const FunctionDecl& f = functions[first.function];
+        std::string name;
+        for (const std::string& n : f.namespaces) name += n + "::";
+        name += std::to_string(f.classBody) + "|" + f.name + "|" +
+                std::to_string(splitParameters(c.unit.tokens(), c.unit.partner(), f.parametersOpen,
+                                               f.parametersClose).size());
+        // A group of one shape in several spellings was resolved by collapse() already.
+        if (!oneSpelling) name += "|resolved";
+        byName[name].push_back(&members);
+    }
+    for (const auto& [name, shapes] : byName) {
+        if (shapes.size() < 2 || name.ends_with("|resolved")) continue;
+        const bool spacesDiffer = std::ranges::any_of(shapes, [&](const std::vector<Overload>* members) {
+            return members->front().shape.spaces != shapes.front()->front().shape.spaces;
+        });
+        if (!spacesDiffer) continue;
+        std::vector<std::size_t> versions;
+        for (const std::vector<Overload>* members : shapes)
+            for (const Overload& o : *members) versions.push_back(o.function);
+        dispatchOnAddressSpaces(c, versions, versions.front(), true);
+    }
+}
+
 } // namespace
 
 void collapseAddressSpaceOverloads(PassContext& c) {
@@ -221,6 +261,7 @@ void collapseAddressSpaceOverloads(PassContext& c) {
                                     static_cast<std::size_t>(&f - c.unit.module().functions.data())});
     }
     collapse(c, groups);
+    if (!checkedPointers) dispatchAcrossShapes(c, groups);
     std::map<std::string, std::vector<Overload>> classes = classSpecialisations(c.unit, checkedPointers);
     collapse(c, classes);
 }

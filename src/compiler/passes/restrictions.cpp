@@ -114,10 +114,27 @@ void checkIncludedFiles(const CheckContext& context) {
     }
 }
 
+/// The components of `vec<T, N>` at `i` (the `vec` of `vec<` or `metal::vec<`) when N is a
+/// literal, else 0.
+unsigned long literalComponents(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t i) {
+    if (i + 1 >= tokens.size() || !tokens[i + 1].isPunct("<")) return 0;
+    if (i >= 2 && tokens[i - 1].isPunct("::") && !tokens[i - 2].isIdentifier("metal")) return 0;
+    const std::size_t close = closingAngle(tokens, partner, i + 1, tokens.size());
+    if (close == kNoToken || close < 5 || !tokens[close - 2].isPunct(",") || tokens[close - 1].kind != TokenKind::Number)
+        return 0;
+    return std::strtoul(tokens[close - 1].spelling.c_str(), nullptr, 0);
+}
+
 void checkRestrictedTokens(const CheckContext& context) {
     const TokenList& tokens = context.unit.tokens();
     const std::vector<std::size_t>& partner = context.unit.partner();
     Diagnostics& diagnostics = context.diagnostics;
+    // A program's own `vec` template (not metal's) may take any number.
+    bool ownVec = false;
+    for (std::size_t i = 1; i < tokens.size(); ++i)
+        ownVec = ownVec || (tokens[i].isIdentifier("vec") && (tokens[i - 1].isIdentifier("struct") ||
+                                                             tokens[i - 1].isIdentifier("class") ||
+                                                             tokens[i - 1].isIdentifier("using")));
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const Token& t = tokens[i];
         if (t.kind == TokenKind::Pragma) {
@@ -138,7 +155,21 @@ void checkRestrictedTokens(const CheckContext& context) {
         } else if (s == "extern") {
             diagnostics.error(t.location, "kernel code cannot declare extern symbols");
         } else if (s == "asm" || s == "__asm__" || s == "__asm") {
-            diagnostics.error(t.location, "kernel code cannot contain assembly");
+            // MFA's and others' headers name Apple's AIR intrinsics so (async copies).
+            const bool air = i + 2 < tokens.size() && tokens[i + 2].kind == TokenKind::String &&
+                             tokens[i + 2].spelling.starts_with("\"air.");
+            diagnostics.error(t.location, air ? "kernel code cannot contain assembly: Apple's AIR intrinsics (" +
+                                                    tokens[i + 2].spelling + ") are not there on the CPU"
+                                              : "kernel code cannot contain assembly");
+        } else if (s == "vec" && !ownVec) {
+            const unsigned long n = literalComponents(tokens, partner, i);
+            if (n != 0 && (n < 2 || n > 4))
+                diagnostics.error(t.location,
+                                  "metal::vec has 2, 3 or 4 components, not " + std::to_string(n) +
+                                      (n == 64 ? ": vec<T, 64> is the storage Apple's simdgroup_matrix keeps inside "
+                                                 "(metal-flash-attention's simdgroup_matrix_storage); keep a "
+                                                 "simdgroup_matrix<T, 8, 8> and its thread_elements() instead"
+                                               : std::string()));
         } else if (s == "thread_local" || s == "__thread" || s == "_Thread_local") {
             diagnostics.error(t.location, "kernel code cannot declare thread_local variables");
         } else if (s == "_Pragma" || s == "__pragma") {

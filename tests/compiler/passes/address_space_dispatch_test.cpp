@@ -107,6 +107,121 @@ TEST(AddressSpaceDispatch, ScopesOfDeclarations) {
               "}");
 }
 
+// Test that an `auto` variable carries the address space of its initializer, as Clang deduces
+// it (MFA's `auto A_block = (threadgroup float*)(block); auto A_block_src = A_block;`): a cast
+// to a pointer type, another `auto` pointer, an array (which decays), `auto*`, `const auto`,
+// `auto&` bound to a pointer or to an element, and a call of the program's function that
+// returns a threadgroup pointer. A value copied into an `auto` (an element, a literal, a
+// functional cast to a scalar type) is a thread value: another overload's call, left alone.
+TEST(AddressSpaceDispatch, AutoVariablesCarryTheirInitializersSpace) {
+    EXPECT_EQ(rewrite("float pick(const device float* p) { return p[0]; }\n"
+                      "float pick(const threadgroup float* p) { return p[1]; }\n"
+                      "float pick(float v) { return v; }\n"
+                      "threadgroup float* at(threadgroup float* p, uint i) { return p + i; }\n"
+                      "kernel void k(device float* out, threadgroup uchar* block [[threadgroup(0)]]) {\n"
+                      "  threadgroup float shared[8];\n"
+                      "  auto tile = (threadgroup float*)(block);\n"
+                      "  auto src = tile;\n"
+                      "  const auto arr = shared;\n"
+                      "  auto* star = static_cast<threadgroup float*>(tile) + 1;\n"
+                      "  auto& ref = src;\n"
+                      "  auto& elem = shared[2];\n"
+                      "  auto moved = at(shared, 2);\n"
+                      "  auto dev = out;\n"
+                      "  auto v = shared[1];\n"
+                      "  auto n = 4; auto u = float(n);\n"
+                      "  out[0] = pick(src + 1) + pick(arr) + pick(star) + pick(ref) + pick(&elem) + pick(moved);\n"
+                      "  out[1] = pick(dev) + pick(v) + pick((device float*)block) + pick(n) + pick(u);\n"
+                      "}"),
+              "float pick(const device float* p) { return p[0]; }\n"
+              "float pick(::metalcpu_kernel::address_space_tag<3>, const threadgroup float* p) { return p[1]; }\n"
+              "float pick(float v) { return v; }\n"
+              "threadgroup float* at(threadgroup float* p, uint i) { return p + i; }\n"
+              "kernel void k(device float* out, threadgroup uchar* block [[threadgroup(0)]]) {\n"
+              "threadgroup float shared[8];\n"
+              "auto tile = (threadgroup float*)(block);\n"
+              "auto src = tile;\n"
+              "const auto arr = shared;\n"
+              "auto* star = static_cast<threadgroup float*>(tile) + 1;\n"
+              "auto& ref = src;\n"
+              "auto& elem = shared[2];\n"
+              "auto moved = at(shared, 2);\n"
+              "auto dev = out;\n"
+              "auto v = shared[1];\n"
+              "auto n = 4; auto u = float(n);\n"
+              "out[0] = pick(::metalcpu_kernel::address_space_tag<3>{}, src + 1) + "
+              "pick(::metalcpu_kernel::address_space_tag<3>{}, arr) + "
+              "pick(::metalcpu_kernel::address_space_tag<3>{}, star) + "
+              "pick(::metalcpu_kernel::address_space_tag<3>{}, ref) + "
+              "pick(::metalcpu_kernel::address_space_tag<3>{}, &elem) + "
+              "pick(::metalcpu_kernel::address_space_tag<3>{}, moved);\n"
+              "out[1] = pick(dev) + pick(v) + pick((device float*)block) + pick(n) + pick(u);\n"
+              "}");
+}
+
+// Test that an `auto` whose initializer does not tell its address space (a call of a function
+// this does not know, a pointer member, a template's `T*` cast, one that names itself) is the
+// compile error the docs promise at a call that needs it, never a silent call of one version.
+TEST(AddressSpaceDispatch, UntellableAutoVariablesAreErrors) {
+    auto p = testing::parse("float pick(const device float* p) { return p[0]; }\n"
+                            "float pick(const threadgroup float* p) { return p[1]; }\n"
+                            "struct S { threadgroup float* q; };\n"
+                            "template <typename T> float f(thread S& s, threadgroup uchar* b) {\n"
+                            "  auto a = unknown(b);\n"
+                            "  auto m = s.q;\n"
+                            "  auto t = (T*)(b);\n"
+                            "  return pick(a) + pick(m) + pick(t) + pick(s.q);\n"
+                            "}");
+    testing::runPass(*p, collapseAddressSpaceOverloads);
+    ASSERT_EQ(p->messages().size(), 8u) << p->messages()[0];
+    for (std::size_t i = 0; i < 8; i += 2)
+        EXPECT_NE(p->messages()[i].find("error: cannot tell which overload of 'pick' this call means"),
+                  std::string::npos)
+            << p->messages()[i];
+    EXPECT_NE(p->messages()[0].find("test.metal:8:15:"), std::string::npos) << p->messages()[0];
+    EXPECT_NE(p->messages()[6].find("test.metal:8:45:"), std::string::npos) << p->messages()[6];
+}
+
+// Test overloads that differ in address space and in another parameter's type, MFA's
+// `load(const device U*, uint, ushort2)` and `load(const threadgroup U*, ushort, ushort2)`:
+// Clang drops the version whose address space the argument's is not, so each call gets the tag
+// of its argument's space (the device one, first, none) and C++ chooses among the versions
+// with that tag by the rest. Functions returning pointers into different spaces
+// (`apply_offset`) are told apart too, and their calls initialise `auto` variables of the
+// returned space. Not in the checked flavour, where the pointers' types differ already.
+TEST(AddressSpaceDispatch, OverloadsDifferingInOtherTypesToo) {
+    const char* source =
+        "struct St {\n"
+        "  static device float* off(device float* p, uint n) { return p + n; }\n"
+        "  static threadgroup float* off(threadgroup float* p, ushort n) { return p + 2 * n; }\n"
+        "  template <typename U> void load(const device U* s, uint e) { }\n"
+        "  template <typename U> void load(const threadgroup U* s, ushort e) { }\n"
+        "};\n"
+        "kernel void k(device float* out, threadgroup uchar* b [[threadgroup(0)]]) {\n"
+        "  St st;\n"
+        "  auto tg = St::off((threadgroup float*)b, 1);\n"
+        "  auto dv = St::off(out, 1);\n"
+        "  st.load(tg, 8); st.load(dv, 8);\n"
+        "}";
+    EXPECT_EQ(rewrite(source),
+              "struct St {\n"
+              "static device float* off(device float* p, uint n) { return p + n; }\n"
+              "static threadgroup float* off(::metalcpu_kernel::address_space_tag<3>, threadgroup float* p, "
+              "ushort n) { return p + 2 * n; }\n"
+              "template <typename U> void load(const device U* s, uint e) { }\n"
+              "template <typename U> void load(::metalcpu_kernel::address_space_tag<3>, const threadgroup U* s, "
+              "ushort e) { }\n"
+              "};\n"
+              "kernel void k(device float* out, threadgroup uchar* b [[threadgroup(0)]]) {\n"
+              "St st;\n"
+              "auto tg = St::off(::metalcpu_kernel::address_space_tag<3>{}, (threadgroup float*)b, 1);\n"
+              "auto dv = St::off(out, 1);\n"
+              "st.load(::metalcpu_kernel::address_space_tag<3>{}, tg, 8); st.load(dv, 8);\n"
+              "}");
+    const std::string checked = rewrite(source, true);
+    EXPECT_EQ(checked.find("address_space_tag"), std::string::npos) << checked;
+}
+
 // Test that a call whose argument's address space cannot be told, a call no version takes, and
 // the function's address are errors at their lines.
 TEST(AddressSpaceDispatch, UntellableCallsAreErrors) {

@@ -32,6 +32,27 @@ TEST(Restrictions, UndefinedFunctions) {
                                   "kernel code can only call functions it defines"}));
 }
 
+// Test that Apple's AIR intrinsics declared by __asm label (metal-flash-attention's async
+// copies) say what they are, and that metal::vec with another number of components than 2, 3
+// or 4 (Apple's internal vec<T, 64>) is an error at its line, not in metalcpu's vec.h; a
+// program's own `vec` template takes any.
+TEST(Restrictions, AirIntrinsicsAndWideVectors) {
+    EXPECT_EQ(check("void w(int) __asm(\"air.wait_simdgroup_events\");\n"
+                    "template <typename T> struct s { vec<T, 64> t; metal::vec<T, 8> u; vec<T, 4> v; };"),
+              (std::vector<std::string>{
+                  "test.metal:1:13: error: kernel code cannot contain assembly: Apple's AIR intrinsics "
+                  "(\"air.wait_simdgroup_events\") are not there on the CPU",
+                  "test.metal:2:34: error: metal::vec has 2, 3 or 4 components, not 64: vec<T, 64> is the storage "
+                  "Apple's simdgroup_matrix keeps inside (metal-flash-attention's simdgroup_matrix_storage); keep a "
+                  "simdgroup_matrix<T, 8, 8> and its thread_elements() instead",
+                  "test.metal:2:55: error: metal::vec has 2, 3 or 4 components, not 8",
+                  "test.metal:1:6: error: function 'w' is declared but not defined; kernel code can only call "
+                  "functions it defines",
+              }));
+    EXPECT_EQ(check("template <typename T, int N> struct vec { T x[N]; };\nconstant vec<float, 64> big{};"),
+              (std::vector<std::string>{}));
+}
+
 // Test that inline assembly, thread_local and goto are rejected.
 TEST(Restrictions, AsmThreadLocalGoto) {
     EXPECT_EQ(check("void f() { asm(\"nop\"); __asm__(\"nop\"); thread_local int t; goto end; end:; }"),

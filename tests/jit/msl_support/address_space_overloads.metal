@@ -30,6 +30,31 @@ inline float first(threadgroup const float* p) { return -p[0]; }
 inline void clear(thread float& x) { x = 0.0f; }
 inline void clear(device float& x) { x = 1.0f; }
 
+// metal-flash-attention's shapes: versions that differ in another parameter's type too, and a
+// threadgroup pointer kept in `auto` variables.
+template <typename T> struct storage {
+    T v;
+    static device T* apply_offset(device T* src, uint elements_per_row, uint2 origin) {
+        return src + origin.y * elements_per_row + origin.x;
+    }
+    static threadgroup T* apply_offset(threadgroup T* src, ushort elements_per_row, ushort2 origin) {
+        return src + origin.y * elements_per_row + origin.x;
+    }
+    template <typename U> void load(const device U* src, uint elements_per_row) { v = T(src[elements_per_row]); }
+    template <typename U> void load(const threadgroup U* src, ushort elements_per_row) { v = -T(src[elements_per_row]); }
+};
+
+kernel void auto_pointers(device float* out [[buffer(0)]], threadgroup uchar* block [[threadgroup(0)]],
+                          ushort lid [[thread_index_in_threadgroup]]) {
+    auto tile = (threadgroup float*)(block);
+    auto tile_src = storage<float>::apply_offset(tile, 8, ushort2(0, 0));
+    tile[lid] = float(lid);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    storage<float> s;
+    s.load(tile_src, lid);
+    out[lid] = s.v + first(tile_src + lid);
+}
+
 kernel void complex_sum(device Complex* data [[buffer(0)]], device float* flags [[buffer(1)]],
                         uint i [[thread_position_in_grid]], uint lid [[thread_index_in_threadgroup]]) {
     threadgroup float shared[256];

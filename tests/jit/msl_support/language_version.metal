@@ -8,5 +8,11 @@ using namespace metal;
 #if !defined(__HAVE_BFLOAT__)
 #error "bfloat is there from Metal 3.1"
 #endif
+#if !defined(__HAVE_SIMDGROUP_MATRIX__)
+#error "SIMD-group matrices are there from Metal 2.3"
+#endif
+#if defined(__HAVE_SIMDGROUP_FUTURE__)
+#error "no async copies: a header that tests this must declare them itself"
+#endif
 
 kernel void versioned(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = __METAL_VERSION__; }
