@@ -197,6 +197,22 @@ std::string memberSelector(const Unit& unit, const EditList& edits, std::size_t 
     return "::__mc_member_" + std::to_string(index) + "{}";
 }
 
+/// Functions of <metal_stdlib> that access memory through a pointer argument, whose checked
+/// overloads (metalcpu/checked.h) take the call's site as a first argument.
+bool takesCallSite(std::string_view name) {
+    static const char* const kSited[] = {
+        "atomic_load_explicit",      "atomic_store_explicit",     "atomic_exchange_explicit",
+        "atomic_fetch_add_explicit", "atomic_fetch_sub_explicit", "atomic_fetch_and_explicit",
+        "atomic_fetch_or_explicit",  "atomic_fetch_xor_explicit", "atomic_fetch_min_explicit",
+        "atomic_fetch_max_explicit", "atomic_min_explicit",       "atomic_max_explicit",
+        "atomic_compare_exchange_weak_explicit", "atomic_compare_exchange_strong_explicit",
+        "simdgroup_load",            "simdgroup_store",
+    };
+    for (const char* sited : kSited)
+        if (name == sited) return true;
+    return false;
+}
+
 } // namespace
 
 void rewriteCheckedPointerTypes(PassContext& context) {
@@ -354,6 +370,14 @@ void rewriteCheckedAccesses(PassContext& context) {
                                                                      : memberFunctionFor(use.use));
         edits.insertAfter(last, ", " + siteText(where, function, sites) + ")");
     };
+    // A function of the file's own that shares a sited function's name takes no site.
+    std::vector<std::string_view> ownFunctions;
+    for (const FunctionDecl& fn : functions) ownFunctions.push_back(fn.name);
+    auto isOwnFunction = [&](std::string_view name) {
+        for (std::string_view own : ownFunctions)
+            if (own == name) return true;
+        return false;
+    };
     for (std::size_t k = 1; k + 1 < tokens.size(); ++k) {
         const Token& t = tokens[k];
         // Tokens earlier passes rewrote are types (checked pointers) or erased declarations.
@@ -361,6 +385,15 @@ void rewriteCheckedAccesses(PassContext& context) {
         const std::size_t f = unit.functionAt(k);
         if (f == kNoToken) continue; // only function bodies run
         function = &functions[f];
+
+        // `atomic_fetch_add_explicit(p, ...)`: the call's site goes first, for its checked
+        // overload's report (the column of the function's name).
+        if (unit.role(k) == TokenRole::CallOpen && tokens[k - 1].isIdentifier() && !edits.isRewritten(k - 1) &&
+            takesCallSite(tokens[k - 1].spelling) && !isOwnFunction(tokens[k - 1].spelling)) {
+            const bool noArguments = at(tokens, k + 1).isPunct(")");
+            edits.insertAfter(k, siteText(tokens[k - 1], function, sites) + (noArguments ? "" : ", "));
+            continue;
+        }
 
         if (unit.role(k) == TokenRole::Subscript || unit.role(k) == TokenRole::ArrayBound) {
             if (unit.role(k) == TokenRole::ArrayBound) continue; // `float a[4]`, `T* p[2]`

@@ -15,6 +15,7 @@ static const ::mc_site __mc_sites[] = {
     {"validation_accesses.metal", "accesses", 24u, 8u},
     {"validation_accesses.metal", "accesses", 24u, 10u},
     {"validation_accesses.metal", "accesses", 26u, 5u},
+    {"validation_accesses.metal", "accesses", 27u, 5u},
     {"validation_accesses.metal", "accesses", 28u, 39u},
     {"validation_accesses.metal", "accesses", 29u, 14u},
     {"validation_accesses.metal", "accesses", 29u, 27u},
@@ -74,15 +75,15 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) {
 #line 25 "validation_accesses.metal"
                           )   ;
     ++::metalcpu_kernel::update(m, 0, ::__mc_sites[13]);
-    atomic_fetch_add_explicit( ::metalcpu_kernel::address_of(counter, 0), 1u, memory_order_relaxed);
-    auto twice = [&](uint k) { return ::metalcpu_kernel::load(weights, k, ::__mc_sites[14]) * 2;
+    atomic_fetch_add_explicit(::__mc_sites[14], ::metalcpu_kernel::address_of(counter, 0), 1u, memory_order_relaxed);
+    auto twice = [&](uint k) { return ::metalcpu_kernel::load(weights, k, ::__mc_sites[15]) * 2;
 #line 28 "validation_accesses.metal"
                                                       };
-    ::metalcpu_kernel::store(local, 0, ::__mc_sites[15]) = twice(i) + ::metalcpu_kernel::load(::metalcpu_kernel::load(transform, 1, ::__mc_sites[16]), 2, ::__mc_sites[17]);
+    ::metalcpu_kernel::store(local, 0, ::__mc_sites[16]) = twice(i) + ::metalcpu_kernel::load(::metalcpu_kernel::load(transform, 1, ::__mc_sites[17]), 2, ::__mc_sites[18]);
           ::metalcpu_kernel::checked_ptr<const uchar, 1> bytes = ::metalcpu_kernel::pointer_cast< ::metalcpu_kernel::checked_ptr<const uchar, 1>>(weights);
     ::metalcpu_kernel::store_member(particles, i, ::__mc_member_0{}
 #line 31 "validation_accesses.metal"
-                 , ::__mc_sites[18]) = float(::metalcpu_kernel::load(bytes, 3, ::__mc_sites[19])) + ::metalcpu_kernel::load(local, 0, ::__mc_sites[20]);
+                 , ::__mc_sites[19]) = float(::metalcpu_kernel::load(bytes, 3, ::__mc_sites[20])) + ::metalcpu_kernel::load(local, 0, ::__mc_sites[21]);
 }
 #endif
 #if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
@@ -90,14 +91,14 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) {
 template <typename T>
 T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) {
 #line 36 "validation_accesses.metal"
-                                  return ::metalcpu_kernel::load(values, 0, ::__mc_sites[21]);
+                                  return ::metalcpu_kernel::load(values, 0, ::__mc_sites[22]);
 #line 36 "validation_accesses.metal"
                                                     }
 #endif
 #if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
 #line 38 "validation_accesses.metal"
        void deduces(::metalcpu_kernel::checked_ptr< float, 1> data, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
-    ::metalcpu_kernel::store(data, i, ::__mc_sites[22]) = first(data) + first(data + 1);
+    ::metalcpu_kernel::store(data, i, ::__mc_sites[23]) = first(data) + first(data + 1);
 }
 #endif
 #line 43 "validation_accesses.metal"
@@ -114,7 +115,7 @@ namespace tables { constinit const int kOffsets[2] = {
     ::metalcpu_kernel::checked_ptr<const float, 2> table = kTable;
     ::metalcpu_kernel::store(::metalcpu_kernel::load_member(rows, i, ::__mc_member_2{}
 #line 49 "validation_accesses.metal"
-            , ::__mc_sites[23]), i & 3, ::__mc_sites[24]) = ::metalcpu_kernel::load(table, i & 3, ::__mc_sites[25]) + float(::metalcpu_kernel::load(tables::kOffsets, i & 1, ::__mc_sites[26]));
+            , ::__mc_sites[24]), i & 3, ::__mc_sites[25]) = ::metalcpu_kernel::load(table, i & 3, ::__mc_sites[26]) + float(::metalcpu_kernel::load(tables::kOffsets, i & 1, ::__mc_sites[27]));
 }
 #endif
 #line 1 "<metalcpu generated>"
