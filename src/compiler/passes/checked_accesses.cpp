@@ -67,13 +67,11 @@ std::string siteText(const Token& where, const FunctionDecl* function, std::vect
     return "::__mc_sites[" + std::to_string(sites.size() - 1) + "]";
 }
 
-const char* functionFor(Use use) {
-    switch (use) {
-    case Use::Store: return "::metalcpu_kernel::store(";
-    case Use::Update: return "::metalcpu_kernel::update(";
-    case Use::Load: break;
-    }
-    return "::metalcpu_kernel::load(";
+/// The checked operation of `use` with its opening parenthesis: `::metalcpu_kernel::load(`, or
+/// with a suffix for members (`load_member(`, `store_member_elements(`; checked.h).
+std::string functionFor(Use use, std::string_view suffix = {}) {
+    const char* verb = use == Use::Store ? "store" : use == Use::Update ? "update" : "load";
+    return "::metalcpu_kernel::" + std::string(verb) + std::string(suffix) + "(";
 }
 
 /// Whether `name`, which follows the type of a parameter in an address space, declares it as an
@@ -172,13 +170,12 @@ private:
     std::vector<std::size_t> enclosing_; ///< the innermost `(`, `[` or `{` around each token
 };
 
-const char* memberFunctionFor(Use use) {
-    switch (use) {
-    case Use::Store: return "::metalcpu_kernel::store_member(";
-    case Use::Update: return "::metalcpu_kernel::update_member(";
-    case Use::Load: break;
-    }
-    return "::metalcpu_kernel::load_member(";
+/// Whether the members ending at `last` are subscripted right away (`x[i].v[j]`): the
+/// `_member_elements` operations then give the member's elements, each checked by the subscript
+/// (checked.h's member_elements), and take the subscripted element's use, for a member checked
+/// whole.
+bool subscriptedMember(const Unit& unit, std::size_t last) {
+    return unit.role(last + 1) == TokenRole::Subscript && unit.partner()[last + 1] != kNoToken;
 }
 
 /// The selector of the members [first, last] (`a . b`: names and dots, none rewritten by an
@@ -366,9 +363,16 @@ void rewriteCheckedAccesses(PassContext& context) {
             return;
         }
         const bool boundWhole = places.isWholeArgument(first, last) || places.initialisesReference(first, last);
-        edits.insertBefore(first, use.use == Use::Load && boundWhole ? "::metalcpu_kernel::argument_member("
-                                                                     : memberFunctionFor(use.use));
+        const std::string wrapper = subscriptedMember(unit, last)        ? functionFor(use.use, "_member_elements")
+                                    : use.use == Use::Load && boundWhole ? "::metalcpu_kernel::argument_member("
+                                                                         : functionFor(use.use, "_member");
+        edits.insertBefore(first, wrapper);
         edits.insertAfter(last, ", " + siteText(where, function, sites) + ")");
+    };
+    // How the members [first, last] are used: a member subscripted right away by its element's
+    // use (`x[i].v[j] = 0` stores), others as accessUse() says.
+    auto membersUse = [&](std::size_t first, std::size_t last) {
+        return accessUse(unit, first, subscriptedMember(unit, last) ? partner[last + 1] : last);
     };
     // A function of the file's own that shares a sited function's name takes no site.
     std::vector<std::string_view> ownFunctions;
@@ -422,7 +426,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             const std::string selector =
                 members != kNoToken ? memberSelector(unit, edits, close + 2, members, selectors) : std::string();
             if (selector.empty()) members = kNoToken;
-            const UseSite use = accessUse(unit, s, members != kNoToken ? members : close);
+            const UseSite use = members != kNoToken ? membersUse(s, members) : accessUse(unit, s, close);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken]
                                  : before.isIdentifier()       ? before
                                                                : tokens[s];
@@ -447,6 +451,23 @@ void rewriteCheckedAccesses(PassContext& context) {
             if (unit.role(last + 2) == TokenRole::CallOpen &&
                 unit.postfixStart(last + 1, TemplateArguments::Refuse) == k - 1)
                 continue;
+            // `(*p).a.b`: the members' bytes alone, as for `p->a.b`.
+            const std::size_t open = k - 1, close = last + 1;
+            std::size_t members = kNoToken;
+            if (tokens[open].isPunct("(") && unit.role(open) != TokenRole::CallOpen &&
+                unit.role(open) != TokenRole::CastOpen && partner[open] == close && at(tokens, close + 1).isPunct(".") &&
+                !places.isUnevaluated(open))
+                members = dataMembersEnd(unit, close + 2);
+            const std::string selector =
+                members != kNoToken ? memberSelector(unit, edits, close + 2, members, selectors) : std::string();
+            if (!selector.empty()) {
+                const UseSite use = membersUse(open, members);
+                const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[close + 2];
+                edits.erase(open);
+                edits.erase(k);
+                accessMembers(open, close, "0, ", close + 1, members, selector, use, where);
+                continue;
+            }
             const UseSite use = accessUse(unit, k, last);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : t;
             edits.replace(k, functionFor(use.use));
@@ -481,7 +502,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             const std::string selector =
                 members != kNoToken ? memberSelector(unit, edits, k + 1, members, selectors) : std::string();
             if (selector.empty()) members = kNoToken;
-            const UseSite use = accessUse(unit, s, members != kNoToken ? members : k + 1);
+            const UseSite use = members != kNoToken ? membersUse(s, members) : accessUse(unit, s, k + 1);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[k + 1];
             if (members != kNoToken) {
                 accessMembers(s, k, "0, ", k + 1, members, selector, use, where);

@@ -529,6 +529,49 @@ __attribute__((always_inline)) constexpr decltype(auto) update_member(X&& x, I&&
                                                                       const mc_site& site) {
     return checked_member(static_cast<X&&>(x), static_cast<I&&>(index), select, MC_OP_LOAD | MC_OP_STORE, site);
 }
+// `x[i].v[j]`, a member subscripted where it is named: a vector member becomes a checked array
+// of its elements, tagged as x, which reads nothing, so the subscript checks element j's own
+// bytes (the last element's v.x near a buffer's end is in bounds though v is not), as an array
+// member does; any other member (a matrix, a packed vector, a class with operator[]) is
+// checked whole, as by load_member() and its kin, and subscripted as it is.
+template <mc_u32 Op, class P, class I, class Select>
+    requires checked_pointer<P>
+__attribute__((always_inline)) inline decltype(auto) member_elements(const P& p, I index, Select select,
+                                                                     const mc_site& site) {
+    using M = typename member_place<P, Select>::type;
+    if constexpr (::metal::is_vector_v<remove_cvref<M>>) {
+        const member_place<P, Select> place(p, static_cast<long long>(index), select);
+        constexpr int S = member_place<P, Select>::space;
+        using E = typename remove_reference<decltype(place.address->elems[0])>::type;
+        using A = E[sizeof(place.address->elems) / sizeof(E)];
+        E* data = &place.address->elems[0];
+        if (!place.own) return checked_array<A, S>::at(0, data, false); // untagged: looked up by address
+        return checked_array<A, S>::at(place.bits & ~kAddressMask, data, inside_region<A>(place.bits, place.offset()));
+    } else {
+        return checked_member(p, index, select, Op, site);
+    }
+}
+template <mc_u32 Op, class X, class I, class Select>
+    requires(!checked_pointer<X>)
+__attribute__((always_inline)) constexpr decltype(auto) member_elements(X&& x, I&& index, Select select,
+                                                                        const mc_site& site) {
+    return checked_member(static_cast<X&&>(x), static_cast<I&&>(index), select, Op, site);
+}
+template <class X, class I, class Select>
+__attribute__((always_inline)) constexpr decltype(auto) load_member_elements(X&& x, I&& index, Select select,
+                                                                             const mc_site& site) {
+    return member_elements<MC_OP_LOAD>(static_cast<X&&>(x), static_cast<I&&>(index), select, site);
+}
+template <class X, class I, class Select>
+__attribute__((always_inline)) constexpr decltype(auto) store_member_elements(X&& x, I&& index, Select select,
+                                                                              const mc_site& site) {
+    return member_elements<MC_OP_STORE>(static_cast<X&&>(x), static_cast<I&&>(index), select, site);
+}
+template <class X, class I, class Select>
+__attribute__((always_inline)) constexpr decltype(auto) update_member_elements(X&& x, I&& index, Select select,
+                                                                               const mc_site& site) {
+    return member_elements<MC_OP_LOAD | MC_OP_STORE>(static_cast<X&&>(x), static_cast<I&&>(index), select, site);
+}
 template <class X, class I, class Select>
     requires(!checked_pointer<X>)
 __attribute__((always_inline)) constexpr auto member_address(X&& x, I&& index, Select select) {
