@@ -36,10 +36,14 @@ kernel void tile_copy(device float* out [[buffer(0)]], threadgroup float* tg [[t
     simdgroup_load(m, tg + first * 8, 8);
     simdgroup_store(m, out + g * 64, 8);
 }
+template <int N, typename T> T nth(device const T* p, uint j) { return p[j * N]; }
+kernel void strided(device const float* in [[buffer(0)]], device float* out [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    out[i] = nth<2>(in, i);
+}
 )";
 
 constexpr unsigned kKernelAtomicLine = 6, kHelperAtomicLine = 3, kLoadAtomicLine = 8, kSimdLoadLine = 16,
-                   kSimdStoreLine = 17;
+                   kSimdStoreLine = 17, kTemplateHelperLine = 19;
 
 /// The 1-based column of `name` in line `line` of kKernels.
 unsigned columnOf(unsigned line, const std::string& name) {
@@ -57,7 +61,8 @@ class SimdgroupCallSites : public ShapedValidationFixture<&kKernels> {};
 
 // Test that an atomic one past the counters (k + 1 counters indexed, k bound) is reported at
 // the atomic's own line and the column of its name, in the function that calls it: the kernel,
-// a helper template (named as written, `bump`), or a load through `metal::`; and that the
+// a helper template (named with its instantiation's arguments, `bump<unsigned int>`, as Apple's
+// frames name it), or a load through `metal::`; and that the
 // atomics inside the buffer count exactly (each of the k counters gets its threads).
 TEST_P(CallSites, AtomicsCarryTheirColumn) {
     const Shape shape = GetParam();
@@ -105,9 +110,9 @@ TEST_P(CallSites, AtomicsCarryTheirColumn) {
             EXPECT_EQ(r.location.line, line);
             EXPECT_EQ(r.location.column,
                       columnOf(line, which == 2 ? "atomic_load_explicit" : "atomic_fetch_add_explicit"));
-            EXPECT_EQ(r.location.function, which == 1 ? "bump" : "count_up");
-            EXPECT_THAT(r.text(), ::testing::HasSubstr("* frame #0: " + std::string(which == 1 ? "bump" : "count_up") +
-                                                       "() - "));
+            const std::string function = which == 1 ? "bump<unsigned int>" : "count_up";
+            EXPECT_EQ(r.location.function, function);
+            EXPECT_THAT(r.text(), ::testing::HasSubstr("* frame #0: " + function + "() - "));
         }
     }
 }
@@ -154,6 +159,33 @@ TEST_P(SimdgroupCallSites, LoadAndStoreCarryTheirFrame) {
             }
         }
     }
+}
+
+// Test that an access in a helper template's body (not an atomic: a subscript) names the
+// instantiation in its frame, deduced arguments too (`nth<2, float>()`), and is reported once
+// with every thread whose element is past the end; the other threads read their elements.
+TEST_P(CallSites, HelperTemplateFramesNameTheirInstantiation) {
+    const Shape shape = GetParam();
+    const std::size_t n = shape.count;
+    MTL::ComputePipelineState* pipeline = this->pipeline(library_, "strided");
+    ASSERT_NE(pipeline, nullptr);
+    MTL::Buffer* in = buffer((2 * n - 2) * sizeof(float), "in"); // the last thread's element is past the end
+    for (std::size_t w = 0; w + 2 < 2 * n; ++w) floats(in)[w] = static_cast<float>(w) + 0.5f;
+    MTL::Buffer* out = output(n);
+    dispatch(pipeline, shape.count, shape.group, [&](MTL::ComputeCommandEncoder* e) {
+        e->setBuffer(in, 0, 0);
+        e->setBuffer(out, sizeof(float), 1);
+    });
+    std::vector<ShaderValidationReport> got = reports();
+    for (std::size_t i = 0; i < n; ++i)
+        EXPECT_EQ(floats(out)[1 + i], i + 1 == n ? 0.0f : static_cast<float>(2 * i) + 0.5f) << i;
+    expectCanaries(out, n);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].offset, (2 * n - 2) * sizeof(float));
+    EXPECT_EQ(got[0].argumentName, "in");
+    EXPECT_EQ(got[0].location.line, kTemplateHelperLine);
+    EXPECT_EQ(got[0].location.function, "nth<2, float>");
+    EXPECT_THAT(got[0].text(), ::testing::HasSubstr("* frame #0: nth<2, float>() - "));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CallSites, ::testing::Values(Shape{1, 1}, Shape{7, 3}, Shape{37, 8}, Shape{64, 32}),

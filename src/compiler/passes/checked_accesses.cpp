@@ -7,6 +7,7 @@
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,16 +57,60 @@ UseSite accessUse(const Unit& unit, std::size_t first, std::size_t last) {
     return {};
 }
 
-/// Adds the site of an access to `sites` and returns how the access names it.
-std::string siteText(const Token& where, const FunctionDecl* function, std::vector<AccessSite>& sites) {
-    AccessSite site;
-    site.file = where.location.file;
-    site.function = function ? function->name : std::string();
-    site.line = where.location.line;
-    site.column = where.location.column;
-    sites.push_back(std::move(site));
-    return "::__mc_sites[" + std::to_string(sites.size() - 1) + "]";
-}
+/// The sites of the accesses, and how each access names its own. An access in a function
+/// template (not a kernel: a kernel's frame takes its instantiation's name from reflection)
+/// names an entry of a table local to the function, `__mc_local_sites`, a constant copy of its
+/// `::__mc_sites` entry whose function is `__builtin_FUNCTION()`: the instantiation's name with
+/// its template arguments (`argsort<1, float>`), as Apple's frames name it from debug
+/// information. A constexpr function cannot hold a static table, so it keeps the name as written.
+class SiteTable {
+public:
+    SiteTable(const Unit& unit, std::vector<AccessSite>& sites) : unit_(unit), sites_(sites) {}
+
+    /// Adds the site of an access at `where` in `function` and returns how the access names it.
+    std::string add(const Token& where, const FunctionDecl* function) {
+        AccessSite site;
+        site.file = where.location.file;
+        site.function = function ? function->name : std::string();
+        site.line = where.location.line;
+        site.column = where.location.column;
+        sites_.push_back(std::move(site));
+        const std::size_t global = sites_.size() - 1;
+        if (!function || !namesInstantiation(*function))
+            return "::__mc_sites[" + std::to_string(global) + "]";
+        std::vector<std::size_t>& local = local_[function->bodyOpen];
+        local.push_back(global);
+        return "__mc_local_sites[" + std::to_string(local.size() - 1) + "]";
+    }
+
+    /// Declares each function's local table at the start of its body.
+    void declareLocalTables(EditList& edits) const {
+        for (const auto& [bodyOpen, globals] : local_) {
+            std::string table = " static constexpr ::mc_site __mc_local_sites[] = {";
+            // Written out, not through a constexpr function: GCC names the function whose
+            // initialiser it evaluates, so `__builtin_FUNCTION()` passed to one gives the name
+            // without the template arguments.
+            for (std::size_t g : globals) {
+                const std::string site = "::__mc_sites[" + std::to_string(g) + "]";
+                table += "{" + site + ".file, __builtin_FUNCTION(), " + site + ".line, " + site + ".column}, ";
+            }
+            edits.insertAfter(bodyOpen, table + "};");
+        }
+    }
+
+private:
+    bool namesInstantiation(const FunctionDecl& f) const {
+        if (!f.isTemplate || f.isKernel || !f.hasBody || f.bodyOpen == kNoToken || f.name.starts_with("operator"))
+            return false;
+        for (std::size_t k = f.headerBegin; k < f.bodyOpen; ++k)
+            if (unit_[k].isIdentifier("constexpr") || unit_[k].isIdentifier("consteval")) return false;
+        return true;
+    }
+
+    const Unit& unit_;
+    std::vector<AccessSite>& sites_;
+    std::map<std::size_t, std::vector<std::size_t>> local_; ///< by body `{`: the global sites
+};
 
 /// The checked operation of `use` with its opening parenthesis: `::metalcpu_kernel::load(`, or
 /// with a suffix for members (`load_member(`, `store_member_elements(`; checked.h).
@@ -322,7 +367,7 @@ std::string memberSelectorDefinitions(const std::vector<std::string>& members) {
 
 std::string accessSiteTable(const std::vector<AccessSite>& sites, const FileTable& files) {
     if (sites.empty()) return {};
-    std::string out = "static const ::mc_site __mc_sites[] = {\n";
+    std::string out = "static constexpr ::mc_site __mc_sites[] = {\n";
     for (const AccessSite& s : sites)
         out += "    {" + quoteString(files.reportedName(s.file)) + ", " + quoteString(s.function) + ", " +
                std::to_string(s.line) + "u, " + std::to_string(s.column) + "u},\n";
@@ -335,7 +380,7 @@ void rewriteCheckedAccesses(PassContext& context) {
     const std::vector<std::size_t>& partner = unit.partner();
     const std::vector<FunctionDecl>& functions = unit.module().functions;
     EditList& edits = context.edits;
-    std::vector<AccessSite>& sites = context.findings.accessSites;
+    SiteTable sites(unit, context.findings.accessSites);
     std::vector<UncheckedAccess>& unchecked = context.findings.uncheckedAccesses;
     auto giveUp = [&](std::size_t where, std::string_view access, Unplaced why) {
         unchecked.push_back({tokens[where].location, std::string(access) + (why == Unplaced::TemplateCall
@@ -367,7 +412,7 @@ void rewriteCheckedAccesses(PassContext& context) {
                                     : use.use == Use::Load && boundWhole ? "::metalcpu_kernel::argument_member("
                                                                          : functionFor(use.use, "_member");
         edits.insertBefore(first, wrapper);
-        edits.insertAfter(last, ", " + siteText(where, function, sites) + ")");
+        edits.insertAfter(last, ", " + sites.add(where, function) + ")");
     };
     // How the members [first, last] are used: a member subscripted right away by its element's
     // use (`x[i].v[j] = 0` stores), others as accessUse() says.
@@ -395,7 +440,7 @@ void rewriteCheckedAccesses(PassContext& context) {
         if (unit.role(k) == TokenRole::CallOpen && tokens[k - 1].isIdentifier() && !edits.isRewritten(k - 1) &&
             takesCallSite(tokens[k - 1].spelling) && !isOwnFunction(tokens[k - 1].spelling)) {
             const bool noArguments = at(tokens, k + 1).isPunct(")");
-            edits.insertAfter(k, siteText(tokens[k - 1], function, sites) + (noArguments ? "" : ", "));
+            edits.insertAfter(k, sites.add(tokens[k - 1], function) + (noArguments ? "" : ", "));
             continue;
         }
 
@@ -437,7 +482,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             }
             edits.insertBefore(s, functionFor(use.use));
             edits.replace(k, ", ");
-            edits.replace(close, ", " + siteText(where, function, sites) + ")");
+            edits.replace(close, ", " + sites.add(where, function) + ")");
         } else if (unit.role(k) == TokenRole::Dereference) {
             // `&*p` computes an address and reads nothing.
             if (unit.role(k - 1) == TokenRole::AddressOf) continue;
@@ -471,7 +516,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             const UseSite use = accessUse(unit, k, last);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : t;
             edits.replace(k, functionFor(use.use));
-            edits.insertAfter(last, ", 0, " + siteText(where, function, sites) + ")");
+            edits.insertAfter(last, ", 0, " + sites.add(where, function) + ")");
         } else if (t.isPunct("->")) {
             if (unit.startsTrailingReturnType(k)) continue;
             const Token& before = tokens[k - 1];
@@ -509,9 +554,10 @@ void rewriteCheckedAccesses(PassContext& context) {
                 continue;
             }
             edits.insertBefore(s, functionFor(use.use));
-            edits.replace(k, ", 0, " + siteText(where, function, sites) + ").");
+            edits.replace(k, ", 0, " + sites.add(where, function) + ").");
         }
     }
+    sites.declareLocalTables(edits);
     if (!unchecked.empty()) {
         const UncheckedAccess& first = unchecked.front();
         const std::size_t n = unchecked.size();

@@ -43,7 +43,10 @@ struct UncheckedAccess {
 /// takes its own site first (`atomic_fetch_add_explicit(::__mc_sites[n], p, ...)`, the column of
 /// the name), unless the file defines a function of that name. The site is `::__mc_sites[n]`, entry n of
 /// Findings::accessSites, with Apple's columns: the assignment operator for stores, the
-/// accessed name for loads (a table of constants, so the fast path of an access stores nothing).
+/// accessed name for loads (a table of constants, so the fast path of an access stores nothing);
+/// in a function template that is not a kernel (nor constexpr), `__mc_local_sites[k]`, a static
+/// constexpr copy of it declared at the start of the body whose function is
+/// `__builtin_FUNCTION()`, so that reports name the instantiation (`argsort<1, float>`).
 /// Declarators (`float a[4]`) and lambda introducers are left alone. An access whose operand
 /// cannot be delimited (`f<T>(x)[i]`, `**p`) stays as written and is recorded in
 /// Findings::uncheckedAccesses, and the pass ends with one warning that counts them.

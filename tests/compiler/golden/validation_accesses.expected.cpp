@@ -1,6 +1,6 @@
 #define METALCPU_VALIDATION 1
 #include <metalcpu/kernel_prelude.h>
-static const ::mc_site __mc_sites[] = {
+static constexpr ::mc_site __mc_sites[] = {
     {"validation_accesses.metal", "weight", 7u, 54u},
     {"validation_accesses.metal", "accesses", 18u, 23u},
     {"validation_accesses.metal", "accesses", 19u, 27u},
@@ -96,9 +96,9 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) {
 #if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
 #line 35 "validation_accesses.metal"
 template <typename T>
-T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) {
+T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) { static constexpr ::mc_site __mc_local_sites[] = {{::__mc_sites[22].file, __builtin_FUNCTION(), ::__mc_sites[22].line, ::__mc_sites[22].column}, };
 #line 36 "validation_accesses.metal"
-                                  return ::metalcpu_kernel::load(values, 0, ::__mc_sites[22]);
+                                  return ::metalcpu_kernel::load(values, 0, __mc_local_sites[0]);
 #line 36 "validation_accesses.metal"
                                                     }
 #endif

@@ -1,6 +1,6 @@
 #define METALCPU_VALIDATION 1
 #include <metalcpu/kernel_prelude.h>
-static const ::mc_site __mc_sites[] = {
+static constexpr ::mc_site __mc_sites[] = {
     {"validation_string_literals.metal", "first", 19u, 57u},
     {"validation_string_literals.metal", "literals", 25u, 12u},
     {"validation_string_literals.metal", "literals", 25u, 34u},

@@ -418,7 +418,7 @@ TEST(CheckedAccesses, SiteTable) {
     FileTable files("program_source");
     EXPECT_EQ(accessSiteTable({}, files), "");
     EXPECT_EQ(accessSiteTable({AccessSite{0, "k", 9, 20}}, files),
-              "static const ::mc_site __mc_sites[] = {\n    {\"program_source\", \"k\", 9u, 20u},\n};\n");
+              "static constexpr ::mc_site __mc_sites[] = {\n    {\"program_source\", \"k\", 9u, 20u},\n};\n");
 }
 
 } // namespace
