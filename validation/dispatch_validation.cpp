@@ -97,11 +97,10 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
     report.threadgroupPositionInGrid = thread.group;
     if (site) {
         report.location.file = site->file ? site->file : "";
-        // Sites the stdlib takes from __builtin_FUNCTION (tensor operations) carry an
-        // instantiation's template arguments ("tile<half>"); reports name functions as written.
-        const std::string_view function = site->function ? site->function : "";
-        report.location.function =
-            std::string(function.starts_with("operator") ? function : function.substr(0, function.find('<')));
+        // A function template's sites (the translator's local tables, and the tensor operations'
+        // sites the stdlib takes from __builtin_FUNCTION) name the instantiation with its
+        // template arguments ("tile<half>"), as Apple's frames do from debug information.
+        report.location.function = site->function ? site->function : "";
         report.location.line = site->line;
         report.location.column = site->column;
     }

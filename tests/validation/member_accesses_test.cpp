@@ -56,9 +56,20 @@ kernel void threadgroup_members(device float* o [[buffer(0)]], threadgroup Tripl
         o[i] = float(i);
     }
 }
+// 32 bytes: w at 0, v at 16. Thread i reads or writes one part of element i, by `which`.
+struct Sample { float w; float4 v; };
+kernel void sample_parts(device Sample* x [[buffer(0)]], device float* o [[buffer(1)]], constant int& which [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    if (which == 0) o[i] = x[i].v[1];
+    else if (which == 1) x[i].v[2] = float(i);
+    else if (which == 2) o[i] = (*(x + i)).w;
+    else if (which == 3) o[i] = (*(x + i)).v[1];
+    else if (which == 4) o[i] = (*(x + i)).v[3];
+    else (*(x + i)).w += 1.0f;
+}
 )";
 
-constexpr unsigned kQsLine = 9, kConstantQsLine = 14, kArrowStoreLine = 23, kAddressStoreLine = 24, kTgStoreLine = 32;
+constexpr unsigned kQsLine = 9, kConstantQsLine = 14, kArrowStoreLine = 23, kAddressStoreLine = 24, kTgStoreLine = 32,
+                   kVectorStoreLine = 42, kDereferencedVectorLine = 45;
 
 class MemberAccesses : public ShapedValidationFixture<&kKernels> {
 protected:
@@ -242,6 +253,60 @@ TEST_P(MemberAccesses, ThreadgroupStructPartlyInside) {
         EXPECT_EQ(got[0].size, 4u);
         EXPECT_EQ(got[0].count, groups);
         EXPECT_EQ(got[0].location.line, kTgStoreLine);
+    }
+}
+
+// Test `x[i].v[j]` (a vector member subscripted) and `(*p).m`, `(*p).v[j]` over elements of which
+// the last has only its first 24 bytes in the buffer (w and v[0], v[1]): each access checks the
+// bytes it touches, not the whole vector or element. x[i].v[1], (*p).w, (*p).v[1] and
+// `(*p).w += 1` are silent and done everywhere; x[i].v[2] = .. and (*p).v[3] are reported at the
+// element's own offset, 4 bytes, once, and dropped (a store) or read as zero (a load).
+TEST_P(MemberAccesses, VectorElementsAndDereferencedMembers) {
+    const Shape shape = GetParam();
+    const std::size_t n = shape.count;
+    MTL::ComputePipelineState* pipeline = this->pipeline(library_, "sample_parts");
+    ASSERT_NE(pipeline, nullptr);
+    for (int which : {0, 1, 2, 3, 4, 5}) {
+        MTL::Buffer* samples = buffer(32 * n - 8, "samples");
+        float* f = floats(samples);
+        for (std::size_t w = 0; w < 8 * n - 2; ++w) f[w] = static_cast<float>(w);
+        MTL::Buffer* out = output(n);
+        dispatch(pipeline, shape.count, shape.group, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(samples, 0, 0);
+            e->setBuffer(out, sizeof(float), 1);
+            e->setBytes(&which, sizeof which, 2);
+        });
+        std::vector<ShaderValidationReport> got = reports();
+        for (std::size_t i = 0; i < n; ++i) {
+            const bool last = i + 1 == n;
+            const float* x = f + 8 * i;
+            const float base = static_cast<float>(8 * i);
+            switch (which) {
+            case 0: case 3: EXPECT_EQ(floats(out)[1 + i], base + 5) << which << ", " << i; break;
+            case 1:
+                if (!last) {
+                    EXPECT_EQ(x[6], static_cast<float>(i)) << i;
+                }
+                break;
+            case 2: EXPECT_EQ(floats(out)[1 + i], base) << i; break;
+            case 4: EXPECT_EQ(floats(out)[1 + i], last ? 0.0f : base + 7) << i; break;
+            default: EXPECT_EQ(x[0], base + 1) << i; break;
+            }
+        }
+        expectCanaries(out, n);
+        if (which != 1 && which != 4) {
+            EXPECT_THAT(got, ::testing::IsEmpty()) << which;
+            continue;
+        }
+        ASSERT_EQ(got.size(), 1u) << which;
+        EXPECT_EQ(got[0].kind, ReportKind::OutOfBounds);
+        EXPECT_EQ(got[0].access, which == 1 ? Access::Store : Access::Load);
+        EXPECT_EQ(got[0].offset, 32 * (n - 1) + (which == 1 ? 24 : 28));
+        EXPECT_EQ(got[0].size, 4u);
+        EXPECT_EQ(got[0].bufferLabel, "samples");
+        EXPECT_EQ(got[0].argumentName, "x");
+        EXPECT_EQ(got[0].count, 1u);
+        EXPECT_EQ(got[0].location.line, which == 1 ? kVectorStoreLine : kDereferencedVectorLine);
     }
 }
 

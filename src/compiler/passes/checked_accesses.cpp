@@ -7,6 +7,7 @@
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,24 +57,66 @@ UseSite accessUse(const Unit& unit, std::size_t first, std::size_t last) {
     return {};
 }
 
-/// Adds the site of an access to `sites` and returns how the access names it.
-std::string siteText(const Token& where, const FunctionDecl* function, std::vector<AccessSite>& sites) {
-    AccessSite site;
-    site.file = where.location.file;
-    site.function = function ? function->name : std::string();
-    site.line = where.location.line;
-    site.column = where.location.column;
-    sites.push_back(std::move(site));
-    return "::__mc_sites[" + std::to_string(sites.size() - 1) + "]";
-}
+/// The sites of the accesses, and how each access names its own. An access in a function
+/// template (not a kernel: a kernel's frame takes its instantiation's name from reflection)
+/// names an entry of a table local to the function, `__mc_local_sites`, a constant copy of its
+/// `::__mc_sites` entry whose function is `__builtin_FUNCTION()`: the instantiation's name with
+/// its template arguments (`argsort<1, float>`), as Apple's frames name it from debug
+/// information. A constexpr function cannot hold a static table, so it keeps the name as written.
+class SiteTable {
+public:
+    SiteTable(const Unit& unit, std::vector<AccessSite>& sites) : unit_(unit), sites_(sites) {}
 
-const char* functionFor(Use use) {
-    switch (use) {
-    case Use::Store: return "::metalcpu_kernel::store(";
-    case Use::Update: return "::metalcpu_kernel::update(";
-    case Use::Load: break;
+    /// Adds the site of an access at `where` in `function` and returns how the access names it.
+    std::string add(const Token& where, const FunctionDecl* function) {
+        AccessSite site;
+        site.file = where.location.file;
+        site.function = function ? function->name : std::string();
+        site.line = where.location.line;
+        site.column = where.location.column;
+        sites_.push_back(std::move(site));
+        const std::size_t global = sites_.size() - 1;
+        if (!function || !namesInstantiation(*function))
+            return "::__mc_sites[" + std::to_string(global) + "]";
+        std::vector<std::size_t>& local = local_[function->bodyOpen];
+        local.push_back(global);
+        return "__mc_local_sites[" + std::to_string(local.size() - 1) + "]";
     }
-    return "::metalcpu_kernel::load(";
+
+    /// Declares each function's local table at the start of its body.
+    void declareLocalTables(EditList& edits) const {
+        for (const auto& [bodyOpen, globals] : local_) {
+            std::string table = " static constexpr ::mc_site __mc_local_sites[] = {";
+            // Written out, not through a constexpr function: GCC names the function whose
+            // initialiser it evaluates, so `__builtin_FUNCTION()` passed to one gives the name
+            // without the template arguments.
+            for (std::size_t g : globals) {
+                const std::string site = "::__mc_sites[" + std::to_string(g) + "]";
+                table += "{" + site + ".file, __builtin_FUNCTION(), " + site + ".line, " + site + ".column}, ";
+            }
+            edits.insertAfter(bodyOpen, table + "};");
+        }
+    }
+
+private:
+    bool namesInstantiation(const FunctionDecl& f) const {
+        if (!f.isTemplate || f.isKernel || !f.hasBody || f.bodyOpen == kNoToken || f.name.starts_with("operator"))
+            return false;
+        for (std::size_t k = f.headerBegin; k < f.bodyOpen; ++k)
+            if (unit_[k].isIdentifier("constexpr") || unit_[k].isIdentifier("consteval")) return false;
+        return true;
+    }
+
+    const Unit& unit_;
+    std::vector<AccessSite>& sites_;
+    std::map<std::size_t, std::vector<std::size_t>> local_; ///< by body `{`: the global sites
+};
+
+/// The checked operation of `use` with its opening parenthesis: `::metalcpu_kernel::load(`, or
+/// with a suffix for members (`load_member(`, `store_member_elements(`; checked.h).
+std::string functionFor(Use use, std::string_view suffix = {}) {
+    const char* verb = use == Use::Store ? "store" : use == Use::Update ? "update" : "load";
+    return "::metalcpu_kernel::" + std::string(verb) + std::string(suffix) + "(";
 }
 
 /// Whether `name`, which follows the type of a parameter in an address space, declares it as an
@@ -178,13 +221,12 @@ private:
     std::vector<std::size_t> enclosing_; ///< the innermost `(`, `[` or `{` around each token
 };
 
-const char* memberFunctionFor(Use use) {
-    switch (use) {
-    case Use::Store: return "::metalcpu_kernel::store_member(";
-    case Use::Update: return "::metalcpu_kernel::update_member(";
-    case Use::Load: break;
-    }
-    return "::metalcpu_kernel::load_member(";
+/// Whether the members ending at `last` are subscripted right away (`x[i].v[j]`): the
+/// `_member_elements` operations then give the member's elements, each checked by the subscript
+/// (checked.h's member_elements), and take the subscripted element's use, for a member checked
+/// whole.
+bool subscriptedMember(const Unit& unit, std::size_t last) {
+    return unit.role(last + 1) == TokenRole::Subscript && unit.partner()[last + 1] != kNoToken;
 }
 
 /// The selector of the members [first, last] (`a . b`: names and dots, none rewritten by an
@@ -201,6 +243,22 @@ std::string memberSelector(const Unit& unit, const EditList& edits, std::size_t 
     while (index < selectors.size() && selectors[index] != chain) ++index;
     if (index == selectors.size()) selectors.push_back(chain);
     return "::__mc_member_" + std::to_string(index) + "{}";
+}
+
+/// Functions of <metal_stdlib> that access memory through a pointer argument, whose checked
+/// overloads (metalcpu/checked.h) take the call's site as a first argument.
+bool takesCallSite(std::string_view name) {
+    static const char* const kSited[] = {
+        "atomic_load_explicit",      "atomic_store_explicit",     "atomic_exchange_explicit",
+        "atomic_fetch_add_explicit", "atomic_fetch_sub_explicit", "atomic_fetch_and_explicit",
+        "atomic_fetch_or_explicit",  "atomic_fetch_xor_explicit", "atomic_fetch_min_explicit",
+        "atomic_fetch_max_explicit", "atomic_min_explicit",       "atomic_max_explicit",
+        "atomic_compare_exchange_weak_explicit", "atomic_compare_exchange_strong_explicit",
+        "simdgroup_load",            "simdgroup_store",
+    };
+    for (const char* sited : kSited)
+        if (name == sited) return true;
+    return false;
 }
 
 } // namespace
@@ -315,7 +373,7 @@ std::string memberSelectorDefinitions(const std::vector<std::string>& members) {
 
 std::string accessSiteTable(const std::vector<AccessSite>& sites, const FileTable& files) {
     if (sites.empty()) return {};
-    std::string out = "static const ::mc_site __mc_sites[] = {\n";
+    std::string out = "static constexpr ::mc_site __mc_sites[] = {\n";
     for (const AccessSite& s : sites)
         out += "    {" + quoteString(files.reportedName(s.file)) + ", " + quoteString(s.function) + ", " +
                std::to_string(s.line) + "u, " + std::to_string(s.column) + "u},\n";
@@ -328,7 +386,7 @@ void rewriteCheckedAccesses(PassContext& context) {
     const std::vector<std::size_t>& partner = unit.partner();
     const std::vector<FunctionDecl>& functions = unit.module().functions;
     EditList& edits = context.edits;
-    std::vector<AccessSite>& sites = context.findings.accessSites;
+    SiteTable sites(unit, context.findings.accessSites);
     std::vector<UncheckedAccess>& unchecked = context.findings.uncheckedAccesses;
     auto giveUp = [&](std::size_t where, std::string_view access, Unplaced why) {
         unchecked.push_back({tokens[where].location, std::string(access) + (why == Unplaced::TemplateCall
@@ -356,9 +414,24 @@ void rewriteCheckedAccesses(PassContext& context) {
             return;
         }
         const bool boundWhole = places.isWholeArgument(first, last) || places.initialisesReference(first, last);
-        edits.insertBefore(first, use.use == Use::Load && boundWhole ? "::metalcpu_kernel::argument_member("
-                                                                     : memberFunctionFor(use.use));
-        edits.insertAfter(last, ", " + siteText(where, function, sites) + ")");
+        const std::string wrapper = subscriptedMember(unit, last)        ? functionFor(use.use, "_member_elements")
+                                    : use.use == Use::Load && boundWhole ? "::metalcpu_kernel::argument_member("
+                                                                         : functionFor(use.use, "_member");
+        edits.insertBefore(first, wrapper);
+        edits.insertAfter(last, ", " + sites.add(where, function) + ")");
+    };
+    // How the members [first, last] are used: a member subscripted right away by its element's
+    // use (`x[i].v[j] = 0` stores), others as accessUse() says.
+    auto membersUse = [&](std::size_t first, std::size_t last) {
+        return accessUse(unit, first, subscriptedMember(unit, last) ? partner[last + 1] : last);
+    };
+    // A function of the file's own that shares a sited function's name takes no site.
+    std::vector<std::string_view> ownFunctions;
+    for (const FunctionDecl& fn : functions) ownFunctions.push_back(fn.name);
+    auto isOwnFunction = [&](std::string_view name) {
+        for (std::string_view own : ownFunctions)
+            if (own == name) return true;
+        return false;
     };
     for (std::size_t k = 1; k + 1 < tokens.size(); ++k) {
         const Token& t = tokens[k];
@@ -367,6 +440,15 @@ void rewriteCheckedAccesses(PassContext& context) {
         const std::size_t f = unit.functionAt(k);
         if (f == kNoToken) continue; // only function bodies run
         function = &functions[f];
+
+        // `atomic_fetch_add_explicit(p, ...)`: the call's site goes first, for its checked
+        // overload's report (the column of the function's name).
+        if (unit.role(k) == TokenRole::CallOpen && tokens[k - 1].isIdentifier() && !edits.isRewritten(k - 1) &&
+            takesCallSite(tokens[k - 1].spelling) && !isOwnFunction(tokens[k - 1].spelling)) {
+            const bool noArguments = at(tokens, k + 1).isPunct(")");
+            edits.insertAfter(k, sites.add(tokens[k - 1], function) + (noArguments ? "" : ", "));
+            continue;
+        }
 
         if (unit.role(k) == TokenRole::Subscript || unit.role(k) == TokenRole::ArrayBound) {
             if (unit.role(k) == TokenRole::ArrayBound) continue; // `float a[4]`, `T* p[2]`
@@ -395,7 +477,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             const std::string selector =
                 members != kNoToken ? memberSelector(unit, edits, close + 2, members, selectors) : std::string();
             if (selector.empty()) members = kNoToken;
-            const UseSite use = accessUse(unit, s, members != kNoToken ? members : close);
+            const UseSite use = members != kNoToken ? membersUse(s, members) : accessUse(unit, s, close);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken]
                                  : before.isIdentifier()       ? before
                                                                : tokens[s];
@@ -406,7 +488,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             }
             edits.insertBefore(s, functionFor(use.use));
             edits.replace(k, ", ");
-            edits.replace(close, ", " + siteText(where, function, sites) + ")");
+            edits.replace(close, ", " + sites.add(where, function) + ")");
         } else if (unit.role(k) == TokenRole::Dereference) {
             // `&*p` computes an address and reads nothing.
             if (unit.role(k - 1) == TokenRole::AddressOf) continue;
@@ -420,10 +502,27 @@ void rewriteCheckedAccesses(PassContext& context) {
             if (unit.role(last + 2) == TokenRole::CallOpen &&
                 unit.postfixStart(last + 1, TemplateArguments::Refuse) == k - 1)
                 continue;
+            // `(*p).a.b`: the members' bytes alone, as for `p->a.b`.
+            const std::size_t open = k - 1, close = last + 1;
+            std::size_t members = kNoToken;
+            if (tokens[open].isPunct("(") && unit.role(open) != TokenRole::CallOpen &&
+                unit.role(open) != TokenRole::CastOpen && partner[open] == close && at(tokens, close + 1).isPunct(".") &&
+                !places.isUnevaluated(open))
+                members = dataMembersEnd(unit, close + 2);
+            const std::string selector =
+                members != kNoToken ? memberSelector(unit, edits, close + 2, members, selectors) : std::string();
+            if (!selector.empty()) {
+                const UseSite use = membersUse(open, members);
+                const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[close + 2];
+                edits.erase(open);
+                edits.erase(k);
+                accessMembers(open, close, "0, ", close + 1, members, selector, use, where);
+                continue;
+            }
             const UseSite use = accessUse(unit, k, last);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : t;
             edits.replace(k, functionFor(use.use));
-            edits.insertAfter(last, ", 0, " + siteText(where, function, sites) + ")");
+            edits.insertAfter(last, ", 0, " + sites.add(where, function) + ")");
         } else if (t.isPunct("->")) {
             if (unit.startsTrailingReturnType(k)) continue;
             const Token& before = tokens[k - 1];
@@ -454,16 +553,17 @@ void rewriteCheckedAccesses(PassContext& context) {
             const std::string selector =
                 members != kNoToken ? memberSelector(unit, edits, k + 1, members, selectors) : std::string();
             if (selector.empty()) members = kNoToken;
-            const UseSite use = accessUse(unit, s, members != kNoToken ? members : k + 1);
+            const UseSite use = members != kNoToken ? membersUse(s, members) : accessUse(unit, s, k + 1);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[k + 1];
             if (members != kNoToken) {
                 accessMembers(s, k, "0, ", k + 1, members, selector, use, where);
                 continue;
             }
             edits.insertBefore(s, functionFor(use.use));
-            edits.replace(k, ", 0, " + siteText(where, function, sites) + ").");
+            edits.replace(k, ", 0, " + sites.add(where, function) + ").");
         }
     }
+    sites.declareLocalTables(edits);
     if (!unchecked.empty()) {
         const UncheckedAccess& first = unchecked.front();
         const std::size_t n = unchecked.size();

@@ -35,11 +35,18 @@ struct UncheckedAccess {
 /// store() when the element is assigned, or update() for `+=`, `++` and the like; `*p`
 /// becomes load(p, 0, site) (or store/update); `x[i].a.b` becomes load_member(x, i,
 /// ::__mc_member_n{}, site) (store_member, update_member; argument_member where an array member
-/// may be bound whole to a reference) and `p->a.b` load_member(p, 0, ...), which check the
-/// member's bytes alone; `&x[i]` becomes address_of(x, i) and `&x[i].a` member_address(x, i,
-/// ::__mc_member_n{}). The site is `::__mc_sites[n]`, entry n of
+/// may be bound whole to a reference) and `p->a.b` and `(*p).a.b` load_member(p, 0, ...), which
+/// check the member's bytes alone; a member subscripted where it is named (`x[i].v[j]`) is
+/// load_member_elements(...) (and its kin, by the element's use), whose subscript checks the
+/// element's bytes; `&x[i]` becomes address_of(x, i) and `&x[i].a` member_address(x, i,
+/// ::__mc_member_n{}). A call of an atomic function or simdgroup_load/simdgroup_store by name
+/// takes its own site first (`atomic_fetch_add_explicit(::__mc_sites[n], p, ...)`, the column of
+/// the name), unless the file defines a function of that name. The site is `::__mc_sites[n]`, entry n of
 /// Findings::accessSites, with Apple's columns: the assignment operator for stores, the
-/// accessed name for loads (a table of constants, so the fast path of an access stores nothing).
+/// accessed name for loads (a table of constants, so the fast path of an access stores nothing);
+/// in a function template that is not a kernel (nor constexpr), `__mc_local_sites[k]`, a static
+/// constexpr copy of it declared at the start of the body whose function is
+/// `__builtin_FUNCTION()`, so that reports name the instantiation (`argsort<1, float>`).
 /// Declarators (`float a[4]`) and lambda introducers are left alone. An access whose operand
 /// cannot be delimited (`f<T>(x)[i]`, `**p`) stays as written and is recorded in
 /// Findings::uncheckedAccesses, and the pass ends with one warning that counts them.

@@ -100,6 +100,16 @@ void checkGnuAttributeList(const TokenList& tokens, const std::vector<std::size_
     }
 }
 
+/// `double` and the vector and matrix names built on it (`double2`, `double4x4`), none of
+/// which MSL has.
+bool isDoubleTypeName(const std::string& s) {
+    if (!s.starts_with("double")) return false;
+    const std::string_view rest = std::string_view(s).substr(6);
+    const auto dimension = [](char c) { return c >= '2' && c <= '4'; };
+    return rest.empty() || (rest.size() == 1 && dimension(rest[0])) ||
+           (rest.size() == 3 && dimension(rest[0]) && rest[1] == 'x' && dimension(rest[2]));
+}
+
 } // namespace
 
 void checkIncludedFiles(const CheckContext& context) {
@@ -176,6 +186,10 @@ void checkRestrictedTokens(const CheckContext& context) {
             // The preprocessor runs every _Pragma; one left over would run in the compile of
             // the translated text, unchecked.
             diagnostics.error(t.location, "'" + s + "' cannot remain in preprocessed kernel code");
+        } else if (isDoubleTypeName(s)) {
+            // Metal has no 64-bit floating point; g++ would compile `double` silently and fail
+            // on `double2` with a page about our vector templates.
+            diagnostics.error(t.location, "'" + s + "' is not supported in Metal");
         } else if (s == "goto") {
             diagnostics.error(t.location, "goto is not supported in metal shading language");
         } else if (s == "new" || s == "delete") {

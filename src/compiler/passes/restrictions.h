@@ -12,7 +12,8 @@ namespace metalcpu::msl {
 void checkIncludedFiles(const CheckContext& context);
 
 /// Tokens kernel code must not spell: `extern` (any form), `asm`/`__asm__`,
-/// `thread_local`/`__thread`, `goto` (MSL has none), `new`/`delete` expressions, GCC
+/// `thread_local`/`__thread`, `goto` (MSL has none), `double` and its vectors and matrices (no
+/// 64-bit floating point in Metal), `new`/`delete` expressions, GCC
 /// attributes that affect linking or run code at load time (constructor, destructor, section,
 /// alias, ifunc, weak, weakref, visibility, ...: anything not on a list of harmless ones, in
 /// both `__attribute__((...))` and `[[gnu::...]]` spellings), `#pragma weak`,

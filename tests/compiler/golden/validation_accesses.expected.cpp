@@ -1,6 +1,6 @@
 #define METALCPU_VALIDATION 1
 #include <metalcpu/kernel_prelude.h>
-static const ::mc_site __mc_sites[] = {
+static constexpr ::mc_site __mc_sites[] = {
     {"validation_accesses.metal", "weight", 7u, 54u},
     {"validation_accesses.metal", "accesses", 18u, 23u},
     {"validation_accesses.metal", "accesses", 19u, 27u},
@@ -15,6 +15,7 @@ static const ::mc_site __mc_sites[] = {
     {"validation_accesses.metal", "accesses", 24u, 8u},
     {"validation_accesses.metal", "accesses", 24u, 10u},
     {"validation_accesses.metal", "accesses", 26u, 5u},
+    {"validation_accesses.metal", "accesses", 27u, 5u},
     {"validation_accesses.metal", "accesses", 28u, 39u},
     {"validation_accesses.metal", "accesses", 29u, 14u},
     {"validation_accesses.metal", "accesses", 29u, 27u},
@@ -24,14 +25,21 @@ static const ::mc_site __mc_sites[] = {
     {"validation_accesses.metal", "accesses", 31u, 43u},
     {"validation_accesses.metal", "first", 36u, 42u},
     {"validation_accesses.metal", "deduces", 39u, 13u},
-    {"validation_accesses.metal", "rows", 49u, 5u},
+    {"validation_accesses.metal", "rows", 49u, 22u},
     {"validation_accesses.metal", "rows", 49u, 22u},
     {"validation_accesses.metal", "rows", 49u, 24u},
     {"validation_accesses.metal", "rows", 49u, 53u},
+    {"validation_accesses.metal", "samples", 55u, 15u},
+    {"validation_accesses.metal", "samples", 55u, 15u},
+    {"validation_accesses.metal", "samples", 55u, 28u},
+    {"validation_accesses.metal", "samples", 55u, 37u},
+    {"validation_accesses.metal", "samples", 55u, 37u},
+    {"validation_accesses.metal", "samples", 56u, 12u},
 };
 struct __mc_member_0 { template <class E> constexpr decltype(auto) operator()(E&& e) const { return (e.mass); } };
 struct __mc_member_1 { template <class E> constexpr decltype(auto) operator()(E&& e) const { return (e.position); } };
 struct __mc_member_2 { template <class E> constexpr decltype(auto) operator()(E&& e) const { return (e.v); } };
+struct __mc_member_3 { template <class E> constexpr decltype(auto) operator()(E&& e) const { return (e.w); } };
 #line 3 "validation_accesses.metal"
 using namespace metal;
 
@@ -74,30 +82,30 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) {
 #line 25 "validation_accesses.metal"
                           )   ;
     ++::metalcpu_kernel::update(m, 0, ::__mc_sites[13]);
-    atomic_fetch_add_explicit( ::metalcpu_kernel::address_of(counter, 0), 1u, memory_order_relaxed);
-    auto twice = [&](uint k) { return ::metalcpu_kernel::load(weights, k, ::__mc_sites[14]) * 2;
+    atomic_fetch_add_explicit(::__mc_sites[14], ::metalcpu_kernel::address_of(counter, 0), 1u, memory_order_relaxed);
+    auto twice = [&](uint k) { return ::metalcpu_kernel::load(weights, k, ::__mc_sites[15]) * 2;
 #line 28 "validation_accesses.metal"
                                                       };
-    ::metalcpu_kernel::store(local, 0, ::__mc_sites[15]) = twice(i) + ::metalcpu_kernel::load(::metalcpu_kernel::load(transform, 1, ::__mc_sites[16]), 2, ::__mc_sites[17]);
+    ::metalcpu_kernel::store(local, 0, ::__mc_sites[16]) = twice(i) + ::metalcpu_kernel::load(::metalcpu_kernel::load(transform, 1, ::__mc_sites[17]), 2, ::__mc_sites[18]);
           ::metalcpu_kernel::checked_ptr<const uchar, 1> bytes = ::metalcpu_kernel::pointer_cast< ::metalcpu_kernel::checked_ptr<const uchar, 1>>(weights);
     ::metalcpu_kernel::store_member(particles, i, ::__mc_member_0{}
 #line 31 "validation_accesses.metal"
-                 , ::__mc_sites[18]) = float(::metalcpu_kernel::load(bytes, 3, ::__mc_sites[19])) + ::metalcpu_kernel::load(local, 0, ::__mc_sites[20]);
+                 , ::__mc_sites[19]) = float(::metalcpu_kernel::load(bytes, 3, ::__mc_sites[20])) + ::metalcpu_kernel::load(local, 0, ::__mc_sites[21]);
 }
 #endif
 #if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
 #line 35 "validation_accesses.metal"
 template <typename T>
-T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) {
+T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) { static constexpr ::mc_site __mc_local_sites[] = {{::__mc_sites[22].file, __builtin_FUNCTION(), ::__mc_sites[22].line, ::__mc_sites[22].column}, };
 #line 36 "validation_accesses.metal"
-                                  return ::metalcpu_kernel::load(values, 0, ::__mc_sites[21]);
+                                  return ::metalcpu_kernel::load(values, 0, __mc_local_sites[0]);
 #line 36 "validation_accesses.metal"
                                                     }
 #endif
 #if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
 #line 38 "validation_accesses.metal"
        void deduces(::metalcpu_kernel::checked_ptr< float, 1> data, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
-    ::metalcpu_kernel::store(data, i, ::__mc_sites[22]) = first(data) + first(data + 1);
+    ::metalcpu_kernel::store(data, i, ::__mc_sites[23]) = first(data) + first(data + 1);
 }
 #endif
 #line 43 "validation_accesses.metal"
@@ -112,9 +120,26 @@ namespace tables { constinit const int kOffsets[2] = {
 #line 47 "validation_accesses.metal"
        void rows(::metalcpu_kernel::checked_ptr< Row, 1> rows, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::checked_ptr<const float, 2> table = kTable;
-    ::metalcpu_kernel::store(::metalcpu_kernel::load_member(rows, i, ::__mc_member_2{}
+    ::metalcpu_kernel::store(::metalcpu_kernel::store_member_elements(rows, i, ::__mc_member_2{}
 #line 49 "validation_accesses.metal"
-            , ::__mc_sites[23]), i & 3, ::__mc_sites[24]) = ::metalcpu_kernel::load(table, i & 3, ::__mc_sites[25]) + float(::metalcpu_kernel::load(tables::kOffsets, i & 1, ::__mc_sites[26]));
+            , ::__mc_sites[24]), i & 3, ::__mc_sites[25]) = ::metalcpu_kernel::load(table, i & 3, ::__mc_sites[26]) + float(::metalcpu_kernel::load(tables::kOffsets, i & 1, ::__mc_sites[27]));
+}
+#endif
+#line 53 "validation_accesses.metal"
+struct Sample { float w; float4 v; };
+#if METALCPU_SELECTS_KERNEL(0xe3b1ca6a3b48dddcull)
+#line 54 "validation_accesses.metal"
+       void samples(::metalcpu_kernel::checked_ptr< Sample, 1> s, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
+    ::metalcpu_kernel::store(::metalcpu_kernel::store_member_elements(s, i, ::__mc_member_2{}
+#line 55 "validation_accesses.metal"
+         , ::__mc_sites[28]), 1, ::__mc_sites[29]) = ::metalcpu_kernel::load_member((s + i), 0, ::__mc_member_3{}
+#line 55 "validation_accesses.metal"
+                           , ::__mc_sites[30]) + ::metalcpu_kernel::load(::metalcpu_kernel::load_member_elements(s, 0, ::__mc_member_2{}
+#line 55 "validation_accesses.metal"
+                                    , ::__mc_sites[31]), 2, ::__mc_sites[32]);
+    ::metalcpu_kernel::update_member(s, 0, ::__mc_member_3{}
+#line 56 "validation_accesses.metal"
+         , ::__mc_sites[33]) += 1.0f;
 }
 #endif
 #line 1 "<metalcpu generated>"
@@ -198,6 +223,28 @@ const ::mc_param __mc_2_params[] = {
 }
 #endif
 
+// "samples"
+#if METALCPU_SELECTS_KERNEL(0xe3b1ca6a3b48dddcull)
+namespace {
+using __mc_3_fn = decltype(&::samples);
+__attribute__((flatten)) void __mc_3_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>(__g, 0, ::mc_site{"validation_accesses.metal", "samples", 54u, 36u});
+    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+        ::samples(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+    });
+}
+void __mc_3_run_thread(const ::mc_group* __g, mc_u32 __i) {
+    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);
+    auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>(__g, 0, ::mc_site{"validation_accesses.metal", "samples", 54u, 36u});
+    ::samples(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+}
+const ::mc_param __mc_3_params[] = {
+    {"s", "device Sample*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 54, 36, 0, 0, 0, 0},
+    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 54, 58, 0, 0, 0, 0},
+};
+}
+#endif
+
 const ::mc_constant_data __mc_constants[] = {
     {&::kTable, sizeof(::kTable), "kTable"},
     {&::tables::kOffsets, sizeof(::tables::kOffsets), "kOffsets"},
@@ -211,6 +258,9 @@ __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.k
 #if METALCPU_SELECTS_KERNEL(0xa3a7061ff10a8138ull)
 __attribute__((used, visibility("hidden"))) char __mc_2_name __asm__("metalcpu.kernel.rows") = 0;
 #endif
+#if METALCPU_SELECTS_KERNEL(0xe3b1ca6a3b48dddcull)
+__attribute__((used, visibility("hidden"))) char __mc_3_name __asm__("metalcpu.kernel.samples") = 0;
+#endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x465e3159bbc7d31bull)
     {"accesses", "validation_accesses.metal", 9, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 7, ::__mc_0_params, &::__mc_0_run_group, &::__mc_0_run_thread, 1, ::__mc_0_sites, "accesses", 0, ""},
@@ -220,6 +270,9 @@ const ::mc_kernel __mc_kernels[] = {
 #endif
 #if METALCPU_SELECTS_KERNEL(0xa3a7061ff10a8138ull)
     {"rows", "validation_accesses.metal", 47, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_2_params, &::__mc_2_run_group, &::__mc_2_run_thread, 0, nullptr, "rows", 0, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0xe3b1ca6a3b48dddcull)
+    {"samples", "validation_accesses.metal", 54, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_3_params, &::__mc_3_run_group, &::__mc_3_run_thread, 0, nullptr, "samples", 0, ""},
 #endif
     {},
 };

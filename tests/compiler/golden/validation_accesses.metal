@@ -48,3 +48,10 @@ kernel void rows(device Row* rows [[buffer(0)]], uint i [[thread_position_in_gri
     constant float* table = kTable;
     rows[i].v[i & 3] = table[i & 3] + float(tables::kOffsets[i & 1]);
 }
+
+// A vector member subscripted where it is named, and members through `(*p)`: their own bytes.
+struct Sample { float w; float4 v; };
+kernel void samples(device Sample* s [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    s[i].v[1] = (*(s + i)).w + (*s).v[2];
+    (*s).w += 1.0f;
+}

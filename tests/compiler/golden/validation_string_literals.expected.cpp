@@ -1,6 +1,6 @@
 #define METALCPU_VALIDATION 1
 #include <metalcpu/kernel_prelude.h>
-static const ::mc_site __mc_sites[] = {
+static constexpr ::mc_site __mc_sites[] = {
     {"validation_string_literals.metal", "first", 19u, 57u},
     {"validation_string_literals.metal", "literals", 25u, 12u},
     {"validation_string_literals.metal", "literals", 25u, 34u},
@@ -55,7 +55,7 @@ static uint first(::metalcpu_kernel::checked_ptr<const char, 2> s) {
     ::metalcpu_kernel::checked_ptr<const char, 2> joined = ::__mc_string_3.text;
     char local[] = "xy";
     ::metalcpu_kernel::store(out, i, ::__mc_sites[1]) = first(::__mc_string_4.text) + uint(::metalcpu_kernel::load(text, i %__mc_div->* 5, ::__mc_sites[2])) + uint(::metalcpu_kernel::load(joined, 0, ::__mc_sites[3])) + uint(::metalcpu_kernel::load(local, 0, ::__mc_sites[4])) + uint(::metalcpu_kernel::load(::__mc_string_5.text, 0, ::__mc_sites[5])) +
-             uint(::metalcpu_kernel::load(::metalcpu_kernel::load(kNames, 1, ::__mc_sites[6]), 0, ::__mc_sites[7])) + uint(::metalcpu_kernel::load(kWord, 0, ::__mc_sites[8])) + uint(::metalcpu_kernel::load(::metalcpu_kernel::load(kWords, 1, ::__mc_sites[9]), 0, ::__mc_sites[10])) + uint(::metalcpu_kernel::load(::metalcpu_kernel::load_member(kEntries, 0, ::__mc_member_0{}
+             uint(::metalcpu_kernel::load(::metalcpu_kernel::load(kNames, 1, ::__mc_sites[6]), 0, ::__mc_sites[7])) + uint(::metalcpu_kernel::load(kWord, 0, ::__mc_sites[8])) + uint(::metalcpu_kernel::load(::metalcpu_kernel::load(kWords, 1, ::__mc_sites[9]), 0, ::__mc_sites[10])) + uint(::metalcpu_kernel::load(::metalcpu_kernel::load_member_elements(kEntries, 0, ::__mc_member_0{}
 #line 26 "validation_string_literals.metal"
                                                                                          , ::__mc_sites[11]), 0, ::__mc_sites[12])) +
              uint(::metalcpu_kernel::load(kNamed.name, 0, ::__mc_sites[13]));

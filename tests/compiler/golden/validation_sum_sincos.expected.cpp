@@ -1,6 +1,6 @@
 #define METALCPU_VALIDATION 1
 #include <metalcpu/kernel_prelude.h>
-static const ::mc_site __mc_sites[] = {
+static constexpr ::mc_site __mc_sites[] = {
     {"validation_sum_sincos.metal", "sum_sincos", 9u, 20u},
     {"validation_sum_sincos.metal", "sum_sincos", 9u, 26u},
     {"validation_sum_sincos.metal", "sum_sincos", 9u, 42u},

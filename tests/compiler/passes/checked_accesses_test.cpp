@@ -208,6 +208,29 @@ TEST(CheckedAccesses, DereferencesAndAddresses) {
               "void f() {auto g = []<class T>(T k) -> T { return k; };}");
 }
 
+// Test that atomic functions and simdgroup_load/simdgroup_store take the call's site first (the
+// column of the function's name), qualified or not, and that a function of the file's own of the
+// same name, or a name that is not called, takes none.
+TEST(CheckedAccesses, CallSitesOfLibraryAccesses) {
+    std::vector<AccessSite> sites;
+    EXPECT_EQ(accesses("atomic_fetch_add_explicit(&c[i], 1u, memory_order_relaxed); x = metal::atomic_load_explicit(c, "
+                       "memory_order_relaxed); simdgroup_load(m, tg + 8, 8);",
+                       &sites),
+              "void f() {atomic_fetch_add_explicit(::__mc_sites[0], address_of(c, i), 1u, memory_order_relaxed); x = "
+              "metal::atomic_load_explicit(::__mc_sites[1], c, memory_order_relaxed); simdgroup_load(::__mc_sites[2], "
+              "m, tg + 8, 8);}");
+    ASSERT_EQ(sites.size(), 3u);
+    EXPECT_EQ(sites[0].column, 11u);
+    EXPECT_EQ(sites[0].function, "f");
+    EXPECT_EQ(sites[1].column, 82u);
+    EXPECT_EQ(accesses("auto g = &simdgroup_store;"), "void f() {auto g = &simdgroup_store;}");
+    EXPECT_EQ(checkSource("void atomic_fetch_add_explicit(device float* p, float v) {}\n"
+                          "void f() { atomic_fetch_add_explicit(q, 1.0f); }")
+                  .output,
+              "void atomic_fetch_add_explicit(device float* p, float v) {}\nvoid f() { atomic_fetch_add_explicit(q, "
+              "1.0f); }");
+}
+
 // Test that declarators, lambda introducers, attributes and multiplications stay.
 // Test that a member access names the member through the element (checked.h checks the
 // member's bytes alone): nested members, members after `->` and after a subscript of a member
@@ -221,12 +244,24 @@ TEST(CheckedAccesses, Members) {
               "void f() {x = load_member(p, i, " + member(0) + ", ::__mc_sites[0]);}");
     ASSERT_EQ(sites.size(), 1u);
     EXPECT_EQ(sites[0].column, 15u) << "a load's site is the accessed name";
-    EXPECT_EQ(accesses("p->m[j] += 1;"),
-              "void f() {update(load_member(p, 0, " + member(0) + ", ::__mc_sites[0]), j, ::__mc_sites[1]) += 1;}");
+    // A member subscripted where it is named: its elements, by the subscript's use.
+    EXPECT_EQ(accesses("p->m[j] += 1;"), "void f() {update(update_member_elements(p, 0, " + member(0) +
+                                             ", ::__mc_sites[0]), j, ::__mc_sites[1]) += 1;}");
+    EXPECT_EQ(accesses("x[i].v[j] = 0;"), "void f() {store(store_member_elements(x, i, " + member(0) +
+                                              ", ::__mc_sites[0]), j, ::__mc_sites[1]) = 0;}");
     EXPECT_EQ(accesses("q = x[ib].qs + 8;"), "void f() {q = load_member(x, ib, " + member(0) + ", ::__mc_sites[0]) + 8;}");
     EXPECT_EQ(accesses("x = p[i].s[j].d;"),
-              "void f() {x = load_member(load_member(p, i, " + member(0) + ", ::__mc_sites[0]), j, " + member(1) +
-                  ", ::__mc_sites[1]);}");
+              "void f() {x = load_member(load_member_elements(p, i, " + member(0) + ", ::__mc_sites[0]), j, " +
+                  member(1) + ", ::__mc_sites[1]);}");
+    // `(*p).m` is `p->m`; a dereference in parentheses that a call or cast opens, or with no
+    // member after it, is the element.
+    EXPECT_EQ(accesses("x = (*p).a.b; (*(q + 1)).c = 2;", &sites),
+              "void f() {x = load_member(p, 0, " + member(0) + ", ::__mc_sites[0]); store_member((q + 1), 0, " +
+                  member(1) + ", ::__mc_sites[1]) = 2;}");
+    ASSERT_EQ(sites.size(), 2u);
+    EXPECT_EQ(sites[0].column, 20u) << "a load's site is the member's name";
+    EXPECT_EQ(accesses("x = g(*p).a; y = (*p) + 1;"),
+              "void f() {x = g(load(p, 0, ::__mc_sites[0])).a; y = (load(p, 0, ::__mc_sites[1])) + 1;}");
     EXPECT_EQ(accesses("x = p[i].q->d;"),
               "void f() {x = load_member(load_member(p, i, " + member(0) + ", ::__mc_sites[0]), 0, " + member(1) +
                   ", ::__mc_sites[1]);}");
@@ -383,7 +418,7 @@ TEST(CheckedAccesses, SiteTable) {
     FileTable files("program_source");
     EXPECT_EQ(accessSiteTable({}, files), "");
     EXPECT_EQ(accessSiteTable({AccessSite{0, "k", 9, 20}}, files),
-              "static const ::mc_site __mc_sites[] = {\n    {\"program_source\", \"k\", 9u, 20u},\n};\n");
+              "static constexpr ::mc_site __mc_sites[] = {\n    {\"program_source\", \"k\", 9u, 20u},\n};\n");
 }
 
 } // namespace

@@ -64,6 +64,29 @@ TEST(Restrictions, AsmThreadLocalGoto) {
               }));
 }
 
+// Test that `double` and its vectors and matrices are rejected at each use, named as written,
+// while floating literals (`1.0`, `2e3`), `metal::precise`, names that merely contain the
+// word (`doubled`, `double5`, `double2x5`) and `float2` are not.
+TEST(Restrictions, DoubleIsNotSupported) {
+    EXPECT_EQ(check("struct S { double d; };\n"
+                    "kernel void k(device float* out, uint i) {\n"
+                    "    double2 v = double2(1.0, 2e3);\n"
+                    "    out[i] = float(static_cast<double>(out[i]) + sizeof(long double));\n"
+                    "    double4x4 m; double3 w;\n"
+                    "    float doubled = 1.0; float2 double5 = metal::precise::sqrt(float2(doubled));\n"
+                    "    int double2x5 = 0;\n"
+                    "}"),
+              (std::vector<std::string>{
+                  "test.metal:1:12: error: 'double' is not supported in Metal",
+                  "test.metal:3:5: error: 'double2' is not supported in Metal",
+                  "test.metal:3:17: error: 'double2' is not supported in Metal",
+                  "test.metal:4:32: error: 'double' is not supported in Metal",
+                  "test.metal:4:62: error: 'double' is not supported in Metal",
+                  "test.metal:5:5: error: 'double4x4' is not supported in Metal",
+                  "test.metal:5:18: error: 'double3' is not supported in Metal",
+              }));
+}
+
 // Test that new and delete expressions are rejected, but deleted functions are fine.
 TEST(Restrictions, NewDelete) {
     EXPECT_EQ(check("struct S { S(const S&) = delete; };\nvoid f() { int* p = new int; delete p; }"),

@@ -529,6 +529,49 @@ __attribute__((always_inline)) constexpr decltype(auto) update_member(X&& x, I&&
                                                                       const mc_site& site) {
     return checked_member(static_cast<X&&>(x), static_cast<I&&>(index), select, MC_OP_LOAD | MC_OP_STORE, site);
 }
+// `x[i].v[j]`, a member subscripted where it is named: a vector member becomes a checked array
+// of its elements, tagged as x, which reads nothing, so the subscript checks element j's own
+// bytes (the last element's v.x near a buffer's end is in bounds though v is not), as an array
+// member does; any other member (a matrix, a packed vector, a class with operator[]) is
+// checked whole, as by load_member() and its kin, and subscripted as it is.
+template <mc_u32 Op, class P, class I, class Select>
+    requires checked_pointer<P>
+__attribute__((always_inline)) inline decltype(auto) member_elements(const P& p, I index, Select select,
+                                                                     const mc_site& site) {
+    using M = typename member_place<P, Select>::type;
+    if constexpr (::metal::is_vector_v<remove_cvref<M>>) {
+        const member_place<P, Select> place(p, static_cast<long long>(index), select);
+        constexpr int S = member_place<P, Select>::space;
+        using E = typename remove_reference<decltype(place.address->elems[0])>::type;
+        using A = E[sizeof(place.address->elems) / sizeof(E)];
+        E* data = &place.address->elems[0];
+        if (!place.own) return checked_array<A, S>::at(0, data, false); // untagged: looked up by address
+        return checked_array<A, S>::at(place.bits & ~kAddressMask, data, inside_region<A>(place.bits, place.offset()));
+    } else {
+        return checked_member(p, index, select, Op, site);
+    }
+}
+template <mc_u32 Op, class X, class I, class Select>
+    requires(!checked_pointer<X>)
+__attribute__((always_inline)) constexpr decltype(auto) member_elements(X&& x, I&& index, Select select,
+                                                                        const mc_site& site) {
+    return checked_member(static_cast<X&&>(x), static_cast<I&&>(index), select, Op, site);
+}
+template <class X, class I, class Select>
+__attribute__((always_inline)) constexpr decltype(auto) load_member_elements(X&& x, I&& index, Select select,
+                                                                             const mc_site& site) {
+    return member_elements<MC_OP_LOAD>(static_cast<X&&>(x), static_cast<I&&>(index), select, site);
+}
+template <class X, class I, class Select>
+__attribute__((always_inline)) constexpr decltype(auto) store_member_elements(X&& x, I&& index, Select select,
+                                                                              const mc_site& site) {
+    return member_elements<MC_OP_STORE>(static_cast<X&&>(x), static_cast<I&&>(index), select, site);
+}
+template <class X, class I, class Select>
+__attribute__((always_inline)) constexpr decltype(auto) update_member_elements(X&& x, I&& index, Select select,
+                                                                               const mc_site& site) {
+    return member_elements<MC_OP_LOAD | MC_OP_STORE>(static_cast<X&&>(x), static_cast<I&&>(index), select, site);
+}
 template <class X, class I, class Select>
     requires(!checked_pointer<X>)
 __attribute__((always_inline)) constexpr auto member_address(X&& x, I&& index, Select select) {
@@ -678,5 +721,56 @@ METALCPU_CHECKED_ATOMIC_CAS(atomic_compare_exchange_strong_explicit)
 #undef METALCPU_CHECKED_ATOMIC_CAS
 #undef METALCPU_CHECKED_SITE
 #undef METALCPU_SITE_ARGUMENT
+
+// The same, with the call's site first: the translator passes `::__mc_sites[n]` to every
+// atomic function and simdgroup_load/simdgroup_store a validated kernel calls by name
+// (compiler/passes/checked_accesses.h), so that their reports carry the call's line and column
+// and the function it is in, as other accesses' do. Pointers that are not checked (a
+// threadgroup scalar's address) take the plain functions.
+#define METALCPU_SITED_ATOMIC(name, op)                                                                        \
+    template <class A, int S, class... Rest>                                                                   \
+    __attribute__((always_inline)) inline decltype(auto) name(const ::mc_site& site,                            \
+                                                              ::metalcpu_kernel::checked_ptr<A, S> object,     \
+                                                              Rest... rest) {                                  \
+        return name(&::metalcpu_kernel::checked_element(object, 0, op, site), rest...);                         \
+    }                                                                                                          \
+    template <class A, class... Rest>                                                                          \
+    __attribute__((always_inline)) inline decltype(auto) name(const ::mc_site&, A* object, Rest... rest) {      \
+        return name(object, rest...);                                                                          \
+    }
+METALCPU_SITED_ATOMIC(atomic_load_explicit, MC_OP_LOAD)
+METALCPU_SITED_ATOMIC(atomic_store_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_exchange_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_fetch_add_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_fetch_sub_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_fetch_and_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_fetch_or_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_fetch_xor_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_fetch_min_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_fetch_max_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_min_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_max_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_compare_exchange_weak_explicit, MC_OP_STORE)
+METALCPU_SITED_ATOMIC(atomic_compare_exchange_strong_explicit, MC_OP_STORE)
+#undef METALCPU_SITED_ATOMIC
+
+template <class T, int Cols, int Rows, class P>
+METALCPU_INLINE void simdgroup_load(const ::mc_site& site, simdgroup_matrix<T, Cols, Rows>& d, P src,
+                                    ulong elements_per_row = Cols, ulong2 matrix_origin = 0,
+                                    bool transpose_matrix = false, metalcpu_kernel::simd_site where = {}) {
+    static_assert(__is_same(pointee_t<P>, T), "simdgroup_load: the source's element type must be the matrix's");
+    metalcpu_stdlib::simd_matrix::load_block(
+        &d, [&](long i) -> decltype(auto) { return ::metalcpu_kernel::load(src, i, site); }, elements_per_row,
+        matrix_origin, transpose_matrix, where);
+}
+template <class T, int Cols, int Rows, class P>
+METALCPU_INLINE void simdgroup_store(const ::mc_site& site, const simdgroup_matrix<T, Cols, Rows>& a, P dst,
+                                     ulong elements_per_row = Cols, ulong2 matrix_origin = 0,
+                                     bool transpose_matrix = false, metalcpu_kernel::simd_site where = {}) {
+    static_assert(__is_same(pointee_t<P>, T), "simdgroup_store: the destination's element type must be the matrix's");
+    metalcpu_stdlib::simd_matrix::store_block(
+        a, [&](long i) -> decltype(auto) { return ::metalcpu_kernel::store(dst, i, site); }, elements_per_row,
+        matrix_origin, transpose_matrix, where);
+}
 
 } // namespace metal
