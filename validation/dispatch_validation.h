@@ -88,6 +88,7 @@ public:
     void threadgroupBarrier(exec::WorkerState* state, std::uint32_t thread, std::uint32_t memFlags) override {
         threadgroupChecks_->barrier(state, thread, memFlags);
     }
+    void endGroup(exec::WorkerState* state) override { threadgroupChecks_->endGroup(state); }
 
     /// Releases the tags and delivers the reports (one per site and kind of access, with its
     /// count; a NullBindingGuard delivers none), returning them. Call once, after the dispatch.

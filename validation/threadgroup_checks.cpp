@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <deque>
 #include <string_view>
 #include <unordered_map>
@@ -44,9 +45,28 @@ struct SiteEqual {
     }
 };
 
+/// A store that races with an earlier store, not reported yet: when it stores the bytes that
+/// were there (the earlier store's value), it is no race worth a report — Oclgrind's
+/// same-value suppression; PyTorch's int8mm has two SIMD-groups store the same scales. The
+/// watch is told of a store before it happens, so the store's value is compared at the next
+/// thing the worker is told of (an access, a barrier, the group's end), after the store.
+struct PendingStore {
+    ThreadgroupChecks::Finding finding;
+    const unsigned char* address;
+    std::uint64_t size;
+    unsigned char before[64];
+};
+
 /// One worker's shadow of its threadgroup memory, reused from group to group.
 class Shadow final : public exec::WorkerState {
 public:
+    /// Reports the pending stores that changed the bytes they race on.
+    void settle(ThreadgroupChecks& checks) {
+        for (const PendingStore& p : pending_)
+            if (std::memcmp(p.address, p.before, p.size) != 0) checks.record(p.finding);
+        pending_.clear();
+    }
+
     void begin(const ThreadgroupChecks& checks, const exec::ObservedGroup& observed) {
         if (serial_ != checks.serial()) {
             // Sites name strings of the dispatch's library, which may be gone since.
@@ -73,6 +93,7 @@ public:
 
     void access(ThreadgroupChecks& checks, std::uint32_t thread, std::uint64_t bits, std::uint64_t size,
                 std::uint32_t op, const mc_site* site) {
+        if (!pending_.empty()) settle(checks);
         const std::uint64_t address = bits & kAddressMask;
         // Outside this group's memory: a contained invalid access (its stand-in) or not
         // threadgroup memory at all.
@@ -81,7 +102,11 @@ public:
         const std::uint64_t offset = address - begin_;
         const std::uint32_t here = intern(site);
         const ExtraChecks enabled = checks.checks();
-        if (enabled.uninitialized && (op & kLoad)) {
+        // Only loads the kernel's source writes, and not those of an update (`x += v`, and
+        // class assignments the translator cannot tell from one): the stdlib's functions that
+        // load for the kernel (simdgroup_load's whole 8x8 tile) load parts kernels never use
+        // or initialise (PyTorch's int8mm).
+        if (enabled.uninitialized && (op & kLoad) && !(op & kStore) && site && site->line != 0) {
             std::uint64_t unwritten = 0;
             for (std::uint64_t i = 0; i < size; ++i) unwritten += written_[offset + i] != generation_;
             // A struct's padding is never stored to by member stores: only a load none of
@@ -149,8 +174,19 @@ private:
                     pick(c.otherReader, c.otherReaderSite, kLoad, c.atomic & kOtherReaderAtomic);
                 if (other != 0) {
                     found = true; // one report per access, at its first racing byte
-                    checks.record({ReportKind::ThreadgroupRace, &sites_[here], &sites_[otherSite], thread,
-                                   other - 1u, op & (kLoad | kStore | kAtomic), otherOp, bits, size, group_});
+                    const ThreadgroupChecks::Finding finding{ReportKind::ThreadgroupRace, &sites_[here],
+                                                             &sites_[otherSite], thread, other - 1u,
+                                                             op & (kLoad | kStore | kAtomic), otherOp, bits, size, group_};
+                    const auto* bytes = reinterpret_cast<const unsigned char*>(begin_ + offset);
+                    if ((otherOp & kStore) && !load && size <= sizeof(PendingStore::before)) {
+                        PendingStore& p = pending_.emplace_back();
+                        p.finding = finding;
+                        p.address = bytes;
+                        p.size = size;
+                        std::memcpy(p.before, bytes, size);
+                    } else {
+                        checks.record(finding);
+                    }
                 }
             }
             const std::uint16_t me = static_cast<std::uint16_t>(thread + 1);
@@ -186,6 +222,7 @@ private:
     std::unordered_map<mc_site, std::uint32_t, SiteHash, SiteEqual> siteIndex_;
     const mc_site* lastSite_ = nullptr;
     std::uint32_t lastIndex_ = 0;
+    std::vector<PendingStore> pending_;
 };
 
 Position localPosition(const mc_group& group, std::uint32_t linear) {
@@ -227,11 +264,15 @@ void ThreadgroupChecks::access(exec::WorkerState* state, std::uint32_t thread, s
     static_cast<Shadow*>(state)->access(*this, thread, bits, size, op, site);
 }
 
+void ThreadgroupChecks::endGroup(exec::WorkerState* state) { static_cast<Shadow*>(state)->settle(*this); }
+
 void ThreadgroupChecks::barrier(exec::WorkerState* state, std::uint32_t thread, std::uint32_t /*memFlags*/) {
     // Every threadgroup_barrier orders threadgroup memory here, whatever its flags: Apple
     // GPUs keep a group's threadgroup memory coherent, and working kernels rely on it (ggml's
     // soft_max reuses its buffer after threadgroup_barrier(mem_flags::mem_none)).
-    static_cast<Shadow*>(state)->barrier(thread);
+    auto* shadow = static_cast<Shadow*>(state);
+    shadow->settle(*this);
+    shadow->barrier(thread);
 }
 
 void ThreadgroupChecks::record(const Finding& f) {

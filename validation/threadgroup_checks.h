@@ -44,6 +44,7 @@ public:
     void access(exec::WorkerState* state, std::uint32_t thread, std::uint64_t bits, std::uint64_t size,
                 std::uint32_t op, const mc_site* site);
     void barrier(exec::WorkerState* state, std::uint32_t thread, std::uint32_t memFlags);
+    void endGroup(exec::WorkerState* state);
 
     /// What the dispatch found: one report per site (uninitialised loads) or per pair of
     /// sites (races), with its count. Call once, after the dispatch.

@@ -73,6 +73,8 @@ public:
     /// Thread `thread` (kWholeGroup: every thread at once) passed a threadgroup barrier with
     /// `memFlags` (Metal's mem_flags bits).
     virtual void threadgroupBarrier(WorkerState* /*state*/, std::uint32_t /*thread*/, std::uint32_t /*memFlags*/) {}
+    /// The group beginGroup() returned `state` for has run to its end.
+    virtual void endGroup(WorkerState* /*state*/) {}
 };
 
 } // namespace metalcpu::exec

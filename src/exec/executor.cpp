@@ -164,6 +164,7 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
                 kernel->run_group(&group);
             }
             setCurrentGroup(nullptr);
+            if (context.watch) watcher->endGroup(context.watch);
 
             if (worker.memory.overflowed()) {
                 firstError.set("kernel '" + dispatch.kernelName + "': threadgroup memory exceeds the maximum of " +
