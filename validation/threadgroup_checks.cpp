@@ -45,12 +45,14 @@ struct SiteEqual {
     }
 };
 
-/// A store that races with an earlier store, not reported yet: when it stores the bytes that
-/// were there (the earlier store's value), it is no race worth a report — Oclgrind's
-/// same-value suppression; PyTorch's int8mm has two SIMD-groups store the same scales. The
-/// watch is told of a store before it happens, so the store's value is compared at the next
-/// thing the worker is told of (an access, a barrier, the group's end), after the store.
+/// A store that races with an earlier store, not reported yet: when the barrier interval
+/// ends with the bytes the earlier store left, the two stores agree on the value the memory
+/// keeps, and the race is not reported — Oclgrind's same-value suppression, taken to the end
+/// of the interval: PyTorch's int8mm has two SIMD-groups clear and then fill the same rows of
+/// scales, so the memory holds the same scales whichever runs first. Compared when every
+/// thread of the group has passed the interval's barrier, or the group has ended.
 struct PendingStore {
+    std::uint32_t epoch;
     ThreadgroupChecks::Finding finding;
     const unsigned char* address;
     std::uint64_t size;
@@ -60,11 +62,18 @@ struct PendingStore {
 /// One worker's shadow of its threadgroup memory, reused from group to group.
 class Shadow final : public exec::WorkerState {
 public:
-    /// Reports the pending stores that changed the bytes they race on.
-    void settle(ThreadgroupChecks& checks) {
-        for (const PendingStore& p : pending_)
+    /// Reports the pending stores of intervals before `epoch` that left other bytes than the
+    /// store they race with.
+    void settle(ThreadgroupChecks& checks, std::uint32_t epoch = ~std::uint32_t(0)) {
+        std::size_t kept = 0;
+        for (PendingStore& p : pending_) {
+            if (p.epoch >= epoch) {
+                pending_[kept++] = p;
+                continue;
+            }
             if (std::memcmp(p.address, p.before, p.size) != 0) checks.record(p.finding);
-        pending_.clear();
+        }
+        pending_.resize(kept);
     }
 
     void begin(const ThreadgroupChecks& checks, const exec::ObservedGroup& observed) {
@@ -88,12 +97,13 @@ public:
         ++generation_;
         const std::uint32_t threads = group_->size[0] * group_->size[1] * group_->size[2];
         epochs_.assign(threads, epochBase_);
+        minEpoch_ = epochBase_;
+        atMin_ = threads;
         width_ = group_->dispatch->simd_width ? group_->dispatch->simd_width : 32;
     }
 
     void access(ThreadgroupChecks& checks, std::uint32_t thread, std::uint64_t bits, std::uint64_t size,
                 std::uint32_t op, const mc_site* site) {
-        if (!pending_.empty()) settle(checks);
         const std::uint64_t address = bits & kAddressMask;
         // Outside this group's memory: a contained invalid access (its stand-in) or not
         // threadgroup memory at all.
@@ -106,7 +116,11 @@ public:
         // class assignments the translator cannot tell from one): the stdlib's functions that
         // load for the kernel (simdgroup_load's whole 8x8 tile) load parts kernels never use
         // or initialise (PyTorch's int8mm).
-        if (enabled.uninitialized && (op & kLoad) && !(op & kStore) && site && site->line != 0) {
+        //
+        // An access without a site is the stdlib's through operator[], which cannot tell a
+        // load from a store (simdgroup_store's elements): it counts as storing.
+        const bool sited = site && site->line != 0;
+        if (enabled.uninitialized && (op & kLoad) && !(op & kStore) && sited) {
             std::uint64_t unwritten = 0;
             for (std::uint64_t i = 0; i < size; ++i) unwritten += written_[offset + i] != generation_;
             // A struct's padding is never stored to by member stores: only a load none of
@@ -116,16 +130,24 @@ public:
                 checks.record({ReportKind::UninitializedLoad, &sites_[here], nullptr, thread, 0, kLoad, 0, bits, size,
                                group_});
         }
-        if (op & kStore) std::fill_n(written_.begin() + static_cast<std::ptrdiff_t>(offset), size, generation_);
+        if ((op & kStore) || !sited) std::fill_n(written_.begin() + static_cast<std::ptrdiff_t>(offset), size, generation_);
         if (enabled.races) race(checks, thread, bits, offset, size, op, here);
     }
 
-    void barrier(std::uint32_t thread) {
+    void barrier(ThreadgroupChecks& checks, std::uint32_t thread) {
         if (thread == exec::kWholeGroup) {
             for (std::uint32_t& e : epochs_) maxEpoch_ = std::max(maxEpoch_, ++e);
         } else if (thread < epochs_.size()) {
+            if (epochs_[thread] == minEpoch_) --atMin_;
             maxEpoch_ = std::max(maxEpoch_, ++epochs_[thread]);
+            if (atMin_ != 0) return;
+        } else {
+            return;
         }
+        // The slowest thread passed a barrier: the intervals before its are over.
+        minEpoch_ = *std::min_element(epochs_.begin(), epochs_.end());
+        atMin_ = static_cast<std::uint32_t>(std::count(epochs_.begin(), epochs_.end(), minEpoch_));
+        if (!pending_.empty()) settle(checks, minEpoch_);
     }
 
 private:
@@ -178,8 +200,9 @@ private:
                                                              &sites_[otherSite], thread, other - 1u,
                                                              op & (kLoad | kStore | kAtomic), otherOp, bits, size, group_};
                     const auto* bytes = reinterpret_cast<const unsigned char*>(begin_ + offset);
-                    if ((otherOp & kStore) && !load && size <= sizeof(PendingStore::before)) {
+                    if ((otherOp & kStore) && !load && size <= sizeof(PendingStore::before) && pending_.size() < 65536) {
                         PendingStore& p = pending_.emplace_back();
+                        p.epoch = epoch;
                         p.finding = finding;
                         p.address = bytes;
                         p.size = size;
@@ -217,6 +240,7 @@ private:
     std::uint32_t generation_ = 0;
     std::vector<std::uint32_t> epochs_; ///< per thread: the barrier interval it is in
     std::uint32_t epochBase_ = 0, maxEpoch_ = 0;
+    std::uint32_t minEpoch_ = 0, atMin_ = 0; ///< the slowest thread's interval, and how many threads are in it
     std::uint32_t width_ = 32;
     std::deque<mc_site> sites_; ///< stable addresses: findings point into it
     std::unordered_map<mc_site, std::uint32_t, SiteHash, SiteEqual> siteIndex_;
@@ -270,9 +294,7 @@ void ThreadgroupChecks::barrier(exec::WorkerState* state, std::uint32_t thread, 
     // Every threadgroup_barrier orders threadgroup memory here, whatever its flags: Apple
     // GPUs keep a group's threadgroup memory coherent, and working kernels rely on it (ggml's
     // soft_max reuses its buffer after threadgroup_barrier(mem_flags::mem_none)).
-    auto* shadow = static_cast<Shadow*>(state);
-    shadow->settle(*this);
-    shadow->barrier(thread);
+    static_cast<Shadow*>(state)->barrier(*this, thread);
 }
 
 void ThreadgroupChecks::record(const Finding& f) {

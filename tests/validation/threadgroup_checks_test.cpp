@@ -67,6 +67,20 @@ kernel void same_value(device float* out [[buffer(0)]], uint l [[thread_index_in
     out[i] = t[l % 32];
     BARRIER;
 }
+// Every thread clears a row, then fills it: the row ends as every SIMD-group leaves it, whichever
+// runs first (PyTorch's int8mm builds its diagonal matrix of scales so).
+kernel void clear_then_fill(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                            uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[8];
+    for (uint j = 0; j < 8; ++j) {
+        t[j] = 0.0f;
+        t[j] = float(j) + 1.0f;
+    }
+    BARRIER;
+    out[i] = t[l % 8];
+    BARRIER;
+}
 // The neighbouring lane's slot, in the same SIMD-group, with no barrier: lockstep orders it.
 kernel void lanes(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
                   uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
@@ -281,6 +295,11 @@ TEST_P(ThreadgroupChecks, WriteWriteRace) {
 TEST_P(ThreadgroupChecks, StoresOfTheSameValueAreSilent) {
     EXPECT_THAT(run("same_value"), ::testing::IsEmpty());
     for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), float(k % group() % 32));
+}
+
+TEST_P(ThreadgroupChecks, StoresThatAgreeAtTheBarrierAreSilent) {
+    EXPECT_THAT(run("clear_then_fill"), ::testing::IsEmpty());
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), float(k % group() % 8 + 1));
 }
 
 TEST_P(ThreadgroupChecks, SameSimdGroupNeverRaces) { EXPECT_THAT(races(run("lanes")), ::testing::IsEmpty()); }
