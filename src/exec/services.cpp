@@ -1,6 +1,7 @@
 #include "exec/services.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "exec/dispatch.h"
@@ -19,8 +20,10 @@ namespace {
 thread_local const mc_group* t_group = nullptr;
 
 /// mc_services::threadgroup_watch: sticky, so that kernels test one word that never changes
-/// under them while a dispatch runs.
-volatile mc_u32 g_threadgroupWatch = 0;
+/// under them while a dispatch that watches runs (set before its first group), and may keep
+/// it in a register. Written once, by a relaxed atomic store; kernels read it as a plain word.
+std::atomic<mc_u32> g_threadgroupWatch{0};
+static_assert(sizeof(std::atomic<mc_u32>) == sizeof(mc_u32), "kernels read the flag as a plain word");
 
 GroupContext* contextOf(const mc_group* group) { return static_cast<GroupContext*>(group->executor); }
 
@@ -226,7 +229,7 @@ const mc_services* kernelServices() {
     &tensorMatmul,
     &cooperativeReduce,
     &simdCallPath,
-    &g_threadgroupWatch,
+    reinterpret_cast<const mc_u32*>(&g_threadgroupWatch),
     &threadgroupAccess,
     &threadgroupBarrierPassed,
     };
@@ -235,7 +238,7 @@ const mc_services* kernelServices() {
 
 void setCurrentGroup(const mc_group* group) { t_group = group; }
 
-void watchThreadgroupAccesses() { g_threadgroupWatch = 1; }
+void watchThreadgroupAccesses() { g_threadgroupWatch.store(1, std::memory_order_relaxed); }
 
 const Dispatch* currentDispatch() noexcept {
     const mc_group* group = t_group;

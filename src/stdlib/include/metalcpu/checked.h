@@ -255,19 +255,24 @@ inline constexpr mc_site kUnknownSite = {"", "", 0, 0};
 /// The threadgroup watch (METALCPU_SHADER_VALIDATION_CHECKS=races,uninitialized): while the
 /// runtime has it on, every access of threadgroup memory is told to it — the object's address
 /// with its pointer's tag, its size, MC_OP_* bits. Off, an access costs a load and a branch
-/// never taken. Not pure, unlike report_fault(): each access must reach the runtime.
-[[gnu::cold, gnu::noinline]] inline void report_threadgroup_access(mc_u64 bits, mc_u64 size, mc_u32 op,
-                                                                   const mc_site* site) {
+/// never taken. Pure and returning the object's address, as report_fault() is, so that the
+/// compiler keeps regions and values in registers across the call it never makes (a call
+/// that may write memory made the validated tiled matmul 3 to 5 times slower with the watch
+/// off); the price is report_fault()'s: identical accesses it merges within one thread are
+/// told once.
+[[gnu::cold, gnu::noinline, gnu::pure]] inline void* report_threadgroup_access(mc_u64 bits, mc_u64 size, mc_u32 op,
+                                                                               const mc_site* site) {
     g_services->threadgroup_access(bits, size, op, site);
+    return reinterpret_cast<void*>(bits & kAddressMask);
 }
 template <class T>
-__attribute__((always_inline)) inline void watch_threadgroup(mc_u64 tag_bits, const T& object, mc_u32 op,
-                                                             const mc_site& site) {
+__attribute__((always_inline)) inline T& watch_threadgroup(mc_u64 tag_bits, T& object, mc_u32 op, const mc_site& site) {
     if (__builtin_expect(*g_threadgroup_watch != 0, 0)) {
         constexpr mc_u32 aggregate = __is_class(T) || __is_union(T) || array_traits<T>::is_array ? mc_u32(MC_OP_AGGREGATE) : 0u;
-        report_threadgroup_access((tag_bits & ~kAddressMask) | reinterpret_cast<mc_u64>(&object), sizeof(T),
-                                  op | aggregate, &site);
+        return *(T*)report_threadgroup_access((tag_bits & ~kAddressMask) | reinterpret_cast<mc_u64>(&object), sizeof(T),
+                                              op | aggregate, &site);
     }
+    return object;
 }
 
 /// The object of type T `offset` bytes past the pointer whose bits are `bits`, after checking
@@ -294,7 +299,7 @@ template <class T, int S>
 __attribute__((always_inline)) inline T& checked_element(checked_ptr<T, S> p, long long index, mc_u32 op,
                                                          const mc_site& site) {
     T& object = checked_object<T>(p.bits, static_cast<mc_u64>(index) * sizeof(T), op, site);
-    if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) watch_threadgroup(p.bits, object, op, site);
+    if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) return watch_threadgroup(p.bits, object, op, site);
     return object;
 }
 
@@ -346,7 +351,7 @@ __attribute__((always_inline)) inline decltype(auto) checked_index(checked_array
         return checked_array<E, S>::at(a.tag, a.data[index], inside);
     } else {
         if (__builtin_expect(inside, 1)) {
-            if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) watch_threadgroup(a.tag, a.data[index], op, site);
+            if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) return watch_threadgroup(a.tag, a.data[index], op, site);
             return a.data[index];
         }
         // The pointer the general path would have: the same bits (tag + address, both
@@ -503,7 +508,7 @@ __attribute__((always_inline)) inline decltype(auto) checked_member(const P& p, 
     } else {
         if (!place.own) return *place.address;
         M& member = checked_object<M>(place.bits, place.offset(), op, site);
-        if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) watch_threadgroup(place.bits, member, op, site);
+        if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) return watch_threadgroup(place.bits, member, op, site);
         return member;
     }
 }

@@ -527,7 +527,7 @@ typedef struct mc_services {
        whose barriers never reach threadgroup_barrier, call threadgroup_barrier_passed
        instead: for the whole group (`whole_group` 1, work-item loops, once per barrier) or
        for the calling thread (coroutines, as it passes). */
-    const volatile mc_u32* threadgroup_watch;
+    const mc_u32* threadgroup_watch;
     void (*threadgroup_access)(mc_u64 bits, mc_u64 size, mc_u32 op, const mc_site* site);
     void (*threadgroup_barrier_passed)(mc_u32 mem_flags, mc_u32 whole_group);
 } mc_services;

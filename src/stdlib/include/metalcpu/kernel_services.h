@@ -35,7 +35,7 @@ inline const mc_region* g_regions = nullptr;
 /// mc_services::threadgroup_watch: non-zero while instrumented kernels must tell the runtime of
 /// their threadgroup accesses (METALCPU_SHADER_VALIDATION_CHECKS=races,uninitialized).
 inline constexpr mc_u32 k_threadgroup_unwatched = 0;
-inline const volatile mc_u32* g_threadgroup_watch = &k_threadgroup_unwatched;
+inline const mc_u32* g_threadgroup_watch = &k_threadgroup_unwatched;
 
 /// threadgroup_barrier(): wait until every thread of this threadgroup has arrived.
 inline void threadgroup_barrier(unsigned mem_flags) { g_services->threadgroup_barrier(mem_flags); }
