@@ -59,8 +59,23 @@ DispatchValidation::~DispatchValidation() {
         for (std::uint32_t tag : tags_) RegionTable::shared().release(tag);
 }
 
+ShaderValidationReport DispatchValidation::namedReport() const {
+    ShaderValidationReport report;
+    report.kernel = info_.kernel;
+    report.kernelFrameName = info_.kernelFrameName;
+    report.pipelineLabel = info_.pipelineLabel;
+    report.pipelineUid = info_.pipelineUid;
+    report.encoderLabel = info_.encoderLabel;
+    report.dispatchIndex = info_.dispatchIndex;
+    report.commandBufferIndex = commandBufferIndex_;
+    return report;
+}
+
 void DispatchValidation::begin(mc_dispatch& parameters, std::uint64_t commandBufferIndex) {
     commandBufferIndex_ = commandBufferIndex;
+    const ExtraChecks& extra = settings_.extraChecks;
+    if (purpose_ == Purpose::ShaderValidation && (extra.races || extra.uninitialized))
+        threadgroupChecks_ = std::make_unique<ThreadgroupChecks>(extra, namedReport());
     RegionTable& table = RegionTable::shared();
     for (std::size_t i = 0; i < bindings_.size(); ++i) {
         const BufferBinding& b = bindings_[i];
@@ -83,15 +98,8 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
     const std::uint32_t tag = static_cast<std::uint32_t>(pointer >> METALCPU_REGION_TAG_SHIFT);
     const std::uint64_t address = (pointer & kAddressMask) + byteOffset;
 
-    ShaderValidationReport report;
+    ShaderValidationReport report = namedReport();
     report.size = size;
-    report.kernel = info_.kernel;
-    report.kernelFrameName = info_.kernelFrameName;
-    report.pipelineLabel = info_.pipelineLabel;
-    report.pipelineUid = info_.pipelineUid;
-    report.encoderLabel = info_.encoderLabel;
-    report.dispatchIndex = info_.dispatchIndex;
-    report.commandBufferIndex = commandBufferIndex_;
     report.threadPositionInGrid = thread.grid;
     report.threadPositionInThreadgroup = thread.local;
     report.threadgroupPositionInGrid = thread.group;
@@ -200,6 +208,9 @@ DispatchValidation::Findings DispatchValidation::collect() {
         findings.reports.swap(reports_);
         findings.droppedSites = dropped_;
     }
+    if (threadgroupChecks_)
+        for (ShaderValidationReport& report : threadgroupChecks_->takeReports())
+            findings.reports.push_back(std::move(report));
     for (std::uint32_t tag : tags_) RegionTable::shared().release(tag);
     tags_.clear();
     return findings;

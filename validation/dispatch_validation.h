@@ -5,12 +5,14 @@
 #include "exec/dispatch_observer.h"
 #include "exec/regions.h"
 #include "validation/settings.h"
+#include "validation/threadgroup_checks.h"
 
 #include <metalcpu/Validation.hpp>
 #include <metalcpu/kernel_abi.h>
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <tuple>
@@ -72,6 +74,22 @@ public:
                         const mc_site* site, const exec::ObservedThread& thread, void* scratch) override;
     bool checksThreadgroupMemory() const override { return settings_.threadgroupMemory; }
 
+    // The checks beyond Apple's (validation/threadgroup_checks.h), when the settings ask for
+    // races or uninitialized and the dispatch reports to the user.
+    bool watchesThreadgroupMemory() const override { return threadgroupChecks_ != nullptr; }
+    unsigned char threadgroupFill() const override { return threadgroupChecks_ ? threadgroupChecks_->fill() : 0; }
+    exec::WorkerState* beginGroup(std::unique_ptr<exec::WorkerState>& state, const exec::ObservedGroup& group) override {
+        return threadgroupChecks_->beginGroup(state, group);
+    }
+    void threadgroupAccess(exec::WorkerState* state, std::uint32_t thread, std::uint64_t bits, std::uint64_t size,
+                           std::uint32_t op, const mc_site* site) override {
+        threadgroupChecks_->access(state, thread, bits, size, op, site);
+    }
+    void threadgroupBarrier(exec::WorkerState* state, std::uint32_t thread, std::uint32_t memFlags) override {
+        threadgroupChecks_->barrier(state, thread, memFlags);
+    }
+    void endGroup(exec::WorkerState* state) override { threadgroupChecks_->endGroup(state); }
+
     /// Releases the tags and delivers the reports (one per site and kind of access, with its
     /// count; a NullBindingGuard delivers none), returning them. Call once, after the dispatch.
     /// The same as collect() then deliver().
@@ -105,6 +123,8 @@ public:
 
 private:
     void record(validation::ShaderValidationReport report);
+    /// A report naming this dispatch (kernel, pipeline, encoder, command buffer), to fill in.
+    validation::ShaderValidationReport namedReport() const;
 
     DispatchInfo info_;
     std::vector<BufferBinding> bindings_;
@@ -121,6 +141,7 @@ private:
     std::uint64_t dropped_ = 0;
     bool pageFaulted_ = false;
     bool finished_ = false;
+    std::unique_ptr<ThreadgroupChecks> threadgroupChecks_; ///< made by begin()
 };
 
 } // namespace metalcpu::val

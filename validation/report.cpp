@@ -64,6 +64,8 @@ const char* name(ReportKind kind) {
     switch (kind) {
     case ReportKind::NullBuffer: return "null-buffer";
     case ReportKind::WildPointer: return "wild-pointer";
+    case ReportKind::ThreadgroupRace: return "threadgroup-race";
+    case ReportKind::UninitializedLoad: return "uninitialized-load";
     case ReportKind::OutOfBounds: break;
     }
     return "out-of-bounds";
@@ -86,9 +88,20 @@ void PrintTo(Access access, std::ostream* out) { *out << name(access); }
 void PrintTo(const Position& p, std::ostream* out) { *out << "(" << p.x << ", " << p.y << ", " << p.z << ")"; }
 void PrintTo(const ShaderValidationReport& report, std::ostream* out) { *out << "\n" << report.text(); }
 
+const char* ShaderValidationReport::raceKind() const {
+    if (kind != ReportKind::ThreadgroupRace) return "";
+    return access == Access::Store && other.access == Access::Store ? "write-write" : "read-write";
+}
+
 std::string ShaderValidationReport::text() const {
-    std::string out = std::string("Invalid ") + spaceWord(addressSpace) + " " + name(access) + " at offset " +
-                      std::to_string(offset) + ", executing kernel function: \"" + kernel + "\"\n";
+    // Apple's first line for its own kinds; the checks beyond Apple's say what they found in
+    // the same shape, so that tools matching "at offset N, executing kernel function" still do.
+    std::string what = std::string("Invalid ") + spaceWord(addressSpace) + " " + name(access);
+    if (kind == ReportKind::ThreadgroupRace)
+        what = std::string("Threadgroup memory race (") + raceKind() + "): " + name(access);
+    else if (kind == ReportKind::UninitializedLoad)
+        what = "Uninitialized threadgroup load";
+    std::string out = what + " at offset " + std::to_string(offset) + ", executing kernel function: \"" + kernel + "\"\n";
     if (addressSpace != AddressSpace::Threadgroup) {
         // Apple leaves out ", resident:..." where residency is not tracked: with no buffer
         // bound there is nothing resident. A wild pointer's pseudo-buffer keeps it, as in
@@ -111,7 +124,22 @@ std::string ShaderValidationReport::text() const {
                (addressSpace == AddressSpace::Threadgroup ? "threadgroup" : "buffer") + "(" +
                std::to_string(bindingIndex) + ")]], " + std::to_string(size) + "-byte " + name(access) + "\n";
     }
-    if (count > 1) out += "\tthis site made " + std::to_string(count) + " such accesses in the dispatch\n";
+    if (kind == ReportKind::ThreadgroupRace) {
+        out += std::string("\traces with ") + (other.atomic ? "an atomic " : "a ") + name(other.access) +
+               " by thread_position_in_threadgroup: " + position(other.threadPositionInThreadgroup) +
+               " (thread_position_in_grid: " + position(other.threadPositionInGrid) + ")";
+        if (other.location.line != 0)
+            out += " at " + (other.location.function.empty() ? frameFunction(*this) : other.location.function) + "() - " +
+                   reportedFile(other.location.file) + ":" + std::to_string(other.location.line) + ":" +
+                   std::to_string(other.location.column);
+        out += ", in another SIMD-group, with no threadgroup barrier between them\n";
+    } else if (kind == ReportKind::UninitializedLoad) {
+        out += "\tno thread of the threadgroup stored to these bytes since the threadgroup started\n";
+    }
+    if (count > 1)
+        out += kind == ReportKind::ThreadgroupRace
+                   ? "\tthis pair of sites raced " + std::to_string(count) + " times in the dispatch\n"
+                   : "\tthis site made " + std::to_string(count) + " such accesses in the dispatch\n";
     // The first line prints the offset as Apple's format does (%llu): one before the start of
     // the region reads as 2^64 less its distance, which this line says in words.
     if (const auto signedOffset = static_cast<std::int64_t>(offset); signedOffset < 0)
@@ -149,6 +177,17 @@ std::string ShaderValidationReport::json() const {
     out += ",\"line\":" + std::to_string(location.line);
     out += ",\"column\":" + std::to_string(location.column);
     out += ",\"count\":" + std::to_string(count);
+    if (kind == ReportKind::ThreadgroupRace) {
+        out += ",\"race\":" + jsonString(raceKind());
+        out += ",\"other\":{\"access\":" + jsonString(name(other.access));
+        out += ",\"atomic\":" + std::string(other.atomic ? "true" : "false");
+        out += ",\"threadPositionInGrid\":" + jsonPosition(other.threadPositionInGrid);
+        out += ",\"threadPositionInThreadgroup\":" + jsonPosition(other.threadPositionInThreadgroup);
+        out += ",\"file\":" + jsonString(reportedFile(other.location.file));
+        out += ",\"function\":" + jsonString(other.location.function);
+        out += ",\"line\":" + std::to_string(other.location.line);
+        out += ",\"column\":" + std::to_string(other.location.column) + "}";
+    }
     out += ",\"text\":" + jsonString(text());
     return out + "}";
 }

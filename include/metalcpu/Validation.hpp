@@ -20,13 +20,22 @@ enum class ReportKind {
     OutOfBounds, ///< outside the range bound to the buffer or threadgroup memory it came from
     NullBuffer,  ///< through a buffer argument with nothing bound
     WildPointer, ///< an address outside every allocation ("Out of bounds of user address space")
+    /// Beyond Apple (METALCPU_SHADER_VALIDATION_CHECKS=races): two threads of one threadgroup, in
+    /// different SIMD-groups, touched the same threadgroup-memory byte with no threadgroup
+    /// barrier between them, at least one storing, not both atomically. `other` is the earlier
+    /// access of the pair.
+    ThreadgroupRace,
+    /// Beyond Apple (METALCPU_SHADER_VALIDATION_CHECKS=uninitialized): a load of threadgroup
+    /// memory no thread of the threadgroup had stored to since the threadgroup started.
+    UninitializedLoad,
 };
 
 enum class AddressSpace { Device, Constant, Threadgroup };
 
 enum class Access { Load, Store };
 
-/// Lower-case names, as in the JSON form: "out-of-bounds", "null-buffer", "wild-pointer";
+/// Lower-case names, as in the JSON form: "out-of-bounds", "null-buffer", "wild-pointer",
+/// "threadgroup-race", "uninitialized-load";
 /// "device", "constant", "threadgroup"; "load", "store".
 const char* name(ReportKind kind);
 const char* name(AddressSpace space);
@@ -88,6 +97,19 @@ struct ShaderValidationReport {
     Position threadgroupPositionInGrid;
     SourceLocation location;
     std::uint64_t count = 1; ///< times this site made this invalid access in the dispatch
+
+    /// ReportKind::ThreadgroupRace: the other access of the pair, made first, by a thread of
+    /// the same threadgroup (threadgroupPositionInGrid) in another SIMD-group.
+    struct OtherAccess {
+        Access access = Access::Load;
+        bool atomic = false;
+        Position threadPositionInGrid;
+        Position threadPositionInThreadgroup;
+        SourceLocation location;
+    };
+    OtherAccess other;
+    /// "write-write" when both accesses of a race store, else "read-write"; empty for other kinds.
+    const char* raceKind() const;
 
     /// Apple's report text (`Invalid device store at offset 4, executing kernel function:
     /// "f"` and the lines that follow), then metalcpu's additions, one per line.

@@ -1,5 +1,6 @@
 #include "exec/executor.h"
 
+#include "exec/dispatch_observer.h"
 #include "exec/fault_scratch.h"
 #include "exec/fiber_scheduler.h"
 #include "exec/frame_arena.h"
@@ -36,6 +37,7 @@ struct alignas(128) Worker {
     FiberScheduler fibers;
     FrameArena frames;
     FaultScratch scratch; ///< stands in for invalid accesses of validated kernels
+    std::unique_ptr<WorkerState> observerState; ///< a watching observer's (DispatchObserver::beginGroup)
 };
 
 /// The first error of a dispatch; later ones are dropped.
@@ -100,6 +102,12 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
     if (groupCount == 0) return result;
     const bool onFibers = (kernel->flags & MC_KERNEL_USES_BARRIERS) != 0;
 
+    // An observer that watches threadgroup memory is told of every group, access and barrier.
+    DispatchObserver* watcher =
+        dispatch.observer && dispatch.observer->watchesThreadgroupMemory() ? dispatch.observer : nullptr;
+    if (watcher) watchThreadgroupAccesses();
+    const unsigned char fill = watcher ? watcher->threadgroupFill() : 0;
+
     FirstError firstError;
     const GroupOrder dispatchOrder = GroupOrder::forGrid(groups); // copied by each range: tiny ranges are common
     auto runGroups = [&](const tbb::blocked_range<std::uint64_t>& range) {
@@ -137,7 +145,7 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
                 }
                 argumentsBound = true;
             }
-            worker.memory.beginGroup();
+            worker.memory.beginGroup(fill);
             GroupContext context;
             context.memory = &worker.memory;
             context.frames = &worker.frames;
@@ -146,6 +154,9 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
             context.dispatch = &dispatch;
             context.scratch = &worker.scratch;
             group.executor = &context;
+            if (watcher)
+                context.watch = watcher->beginGroup(worker.observerState,
+                                                    ObservedGroup{&group, worker.memory.begin(), worker.memory.end()});
             setCurrentGroup(&group);
             if (onFibers) {
                 worker.fibers.runGroup(&group, kernel->run_thread, threadCount);
@@ -153,6 +164,7 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
                 kernel->run_group(&group);
             }
             setCurrentGroup(nullptr);
+            if (context.watch) watcher->endGroup(context.watch);
 
             if (worker.memory.overflowed()) {
                 firstError.set("kernel '" + dispatch.kernelName + "': threadgroup memory exceeds the maximum of " +

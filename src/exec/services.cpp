@@ -1,6 +1,7 @@
 #include "exec/services.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "exec/dispatch.h"
@@ -18,12 +19,30 @@ namespace {
 
 thread_local const mc_group* t_group = nullptr;
 
+/// mc_services::threadgroup_watch: sticky, so that kernels test one word that never changes
+/// under them while a dispatch that watches runs (set before its first group), and may keep
+/// it in a register. Written once, by a relaxed atomic store; kernels read it as a plain word.
+std::atomic<mc_u32> g_threadgroupWatch{0};
+static_assert(sizeof(std::atomic<mc_u32>) == sizeof(mc_u32), "kernels read the flag as a plain word");
+
 GroupContext* contextOf(const mc_group* group) { return static_cast<GroupContext*>(group->executor); }
 
-void threadgroupBarrier(mc_u32 /*memFlags*/) {
+/// The linear index in its group of the thread running now.
+std::uint32_t runningThread(const mc_group* group, const GroupContext* context) {
+    return context->onFibers && FiberScheduler::current() ? FiberScheduler::current()->currentThread()
+                                                          : group->current_thread;
+}
+
+void threadgroupBarrier(mc_u32 memFlags) {
     // All threads of a group run on one worker, so memory is coherent within the group
     // whatever the flags say; the barrier is only about control flow.
     if (FiberScheduler* fibers = FiberScheduler::current()) {
+        if (t_group) {
+            GroupContext* context = contextOf(t_group);
+            if (context->watch)
+                context->dispatch->observer->threadgroupBarrier(context->watch, runningThread(t_group, context),
+                                                                memFlags);
+        }
         fibers->barrier();
         return;
     }
@@ -69,8 +88,7 @@ void* validationFault(mc_u64 pointer, mc_u64 byteOffset, mc_u64 size, mc_u32 op,
     void* stand_in = scratch->zeroed(static_cast<std::size_t>(size));
     if (!context || !context->dispatch || !context->dispatch->observer) return stand_in;
     ObservedThread thread;
-    const std::uint32_t linear =
-        context->onFibers && FiberScheduler::current() ? FiberScheduler::current()->currentThread() : group->current_thread;
+    const std::uint32_t linear = runningThread(group, context);
     const mc_u32 sx = group->size[0], sy = group->size[1];
     thread.local = {linear % sx, (linear / sx) % sy, linear / (sx * sy)};
     thread.group = positionOf(group->position);
@@ -80,6 +98,21 @@ void* validationFault(mc_u64 pointer, mc_u64 byteOffset, mc_u64 size, mc_u32 op,
     thread.threadgroupBegin = context->memory->begin();
     thread.threadgroupEnd = context->memory->end();
     return context->dispatch->observer->invalidAccess(pointer, byteOffset, size, op, site, thread, stand_in);
+}
+
+void threadgroupAccess(mc_u64 bits, mc_u64 size, mc_u32 op, const mc_site* site) {
+    const mc_group* group = t_group;
+    GroupContext* context = group ? contextOf(group) : nullptr;
+    if (!context || !context->watch) return;
+    context->dispatch->observer->threadgroupAccess(context->watch, runningThread(group, context), bits, size, op, site);
+}
+
+void threadgroupBarrierPassed(mc_u32 memFlags, mc_u32 wholeGroup) {
+    const mc_group* group = t_group;
+    GroupContext* context = group ? contextOf(group) : nullptr;
+    if (!context || !context->watch) return;
+    context->dispatch->observer->threadgroupBarrier(
+        context->watch, wholeGroup ? kWholeGroup : runningThread(group, context), memFlags);
 }
 
 /// When the observer does not check threadgroup memory (MTL_SHADER_VALIDATION_THREADGROUP_MEMORY=0),
@@ -196,11 +229,16 @@ const mc_services* kernelServices() {
     &tensorMatmul,
     &cooperativeReduce,
     &simdCallPath,
+    reinterpret_cast<const mc_u32*>(&g_threadgroupWatch),
+    &threadgroupAccess,
+    &threadgroupBarrierPassed,
     };
     return &services;
 }
 
 void setCurrentGroup(const mc_group* group) { t_group = group; }
+
+void watchThreadgroupAccesses() { g_threadgroupWatch.store(1, std::memory_order_relaxed); }
 
 const Dispatch* currentDispatch() noexcept {
     const mc_group* group = t_group;

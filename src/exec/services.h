@@ -9,6 +9,7 @@ namespace metalcpu::exec {
 class FaultScratch;
 class FrameArena;
 class ThreadgroupMemory;
+class WorkerState;
 struct Dispatch;
 
 /// The executor's state for the group a worker is running; mc_group::executor points here.
@@ -23,10 +24,17 @@ struct GroupContext {
     const Dispatch* dispatch = nullptr;
     /// Where invalid accesses of a validated kernel go instead.
     FaultScratch* scratch = nullptr;
+    /// The observer's state for this group while it watches threadgroup memory, else null.
+    WorkerState* watch = nullptr;
 };
 
 /// The services table handed to every kernel library when it is opened.
 const mc_services* kernelServices();
+
+/// Turns on the instrumented kernels' threadgroup watch (mc_services::threadgroup_watch) for
+/// the rest of the process: from then on, their threadgroup accesses reach the services, which
+/// pass them on only in groups whose observer watches (GroupContext::watch).
+void watchThreadgroupAccesses();
 
 /// Makes `group` the calling worker's current group (nullptr to clear).
 void setCurrentGroup(const mc_group* group);

@@ -43,13 +43,14 @@ bool ThreadgroupMemory::bindArguments(const std::uint64_t (&argumentLengths)[MET
     return true;
 }
 
-void ThreadgroupMemory::beginGroup() {
+void ThreadgroupMemory::beginGroup(unsigned char fill) {
     overflowed_ = false;
+    fill_ = fill;
     sites_.clear();
     scratch_.clear();
     used_ = argumentsEnd_;
     // Metal leaves threadgroup memory undefined; zero makes runs reproducible.
-    std::memset(base_, 0, static_cast<size_t>(alignUp(used_, 16)));
+    std::memset(base_, fill_, static_cast<size_t>(alignUp(used_, 16)));
 }
 
 void* ThreadgroupMemory::variable(std::uint64_t siteKey, std::uint64_t size, std::uint64_t align) {
@@ -65,7 +66,7 @@ void* ThreadgroupMemory::variable(std::uint64_t siteKey, std::uint64_t size, std
         sites_.push_back(Site{siteKey, kScratch + scratch_.size() - 1});
         return scratch_.back().get();
     }
-    std::memset(base_ + offset, 0, static_cast<size_t>(size));
+    std::memset(base_ + offset, fill_, static_cast<size_t>(size));
     sites_.push_back(Site{siteKey, offset});
     used_ = offset + size;
     return base_ + offset;

@@ -23,9 +23,10 @@ public:
     bool bindArguments(const std::uint64_t (&argumentLengths)[METALCPU_MAX_THREADGROUP_BINDINGS],
                        std::uint64_t limit, mc_group& group, std::string& error);
 
-    /// Prepares for the next group of those: zero-fills the argument regions and forgets the
-    /// variables the last group placed.
-    void beginGroup();
+    /// Prepares for the next group of those: fills the argument regions with `fill` (0, or
+    /// shader validation's poison) and forgets the variables the last group placed, which
+    /// get the same fill when placed.
+    void beginGroup(unsigned char fill = 0);
 
     /// The storage of the variable declared at `siteKey`; the same pointer for every thread
     /// of the group. When the group's memory would exceed the limit, records an error and
@@ -74,6 +75,7 @@ private:
     std::uint64_t used_ = 0;
     std::uint64_t limit_ = 0;
     bool overflowed_ = false;
+    unsigned char fill_ = 0;
 };
 
 } // namespace metalcpu::exec

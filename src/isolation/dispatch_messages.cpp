@@ -57,11 +57,19 @@ void writeReport(Writer& out, const ShaderValidationReport& r) {
     out.value(r.location.line);
     out.value(r.location.column);
     out.value(r.count);
+    out.value(static_cast<std::uint32_t>(r.other.access));
+    out.value(static_cast<std::uint8_t>(r.other.atomic));
+    writePosition(out, r.other.threadPositionInGrid);
+    writePosition(out, r.other.threadPositionInThreadgroup);
+    out.string(r.other.location.file);
+    out.string(r.other.location.function);
+    out.value(r.other.location.line);
+    out.value(r.other.location.column);
 }
 
 ShaderValidationReport readReport(Reader& in) {
     ShaderValidationReport r;
-    r.kind = enumeration(in, validation::ReportKind::WildPointer);
+    r.kind = enumeration(in, validation::ReportKind::UninitializedLoad);
     r.addressSpace = enumeration(in, validation::AddressSpace::Threadgroup);
     r.access = enumeration(in, validation::Access::Store);
     r.offset = in.value<std::uint64_t>();
@@ -86,6 +94,14 @@ ShaderValidationReport readReport(Reader& in) {
     r.location.line = in.value<std::uint32_t>();
     r.location.column = in.value<std::uint32_t>();
     r.count = in.value<std::uint64_t>();
+    r.other.access = enumeration(in, validation::Access::Store);
+    r.other.atomic = in.value<std::uint8_t>() != 0;
+    r.other.threadPositionInGrid = readPosition(in);
+    r.other.threadPositionInThreadgroup = readPosition(in);
+    r.other.location.file = in.string();
+    r.other.location.function = in.string();
+    r.other.location.line = in.value<std::uint32_t>();
+    r.other.location.column = in.value<std::uint32_t>();
     return r;
 }
 
@@ -164,6 +180,8 @@ std::vector<std::uint8_t> encodeDispatch(const DispatchMessage& message) {
         out.value(static_cast<std::uint32_t>(settings.failMode));
         out.value(static_cast<std::uint8_t>(settings.globalMemory));
         out.value(static_cast<std::uint8_t>(settings.threadgroupMemory));
+        out.value(static_cast<std::uint8_t>(settings.extraChecks.races | settings.extraChecks.uninitialized << 1 |
+                                            settings.extraChecks.barriers << 2));
         out.value(static_cast<std::uint64_t>(v->bindings().size()));
         for (const val::BufferBinding& b : v->bindings()) {
             out.value(b.index);
@@ -241,6 +259,10 @@ std::unique_ptr<ReceivedDispatch> decodeDispatch(const std::vector<std::uint8_t>
         settings.failMode = enumeration(in, val::FailMode::Allow);
         settings.globalMemory = in.value<std::uint8_t>() != 0;
         settings.threadgroupMemory = in.value<std::uint8_t>() != 0;
+        const auto extra = in.value<std::uint8_t>();
+        settings.extraChecks.races = extra & 1;
+        settings.extraChecks.uninitialized = extra & 2;
+        settings.extraChecks.barriers = extra & 4;
         // The host prints and aborts (MTL_SHADER_VALIDATION_ABORT_ON_FAULT) once it has the
         // reports; the device process never stops for it.
         settings.abortOnFault = false;

@@ -321,7 +321,7 @@ TEST(Translate, BarrierKernelLowerings) {
     EXPECT_FALSE(t.kernels[2].usesWorkItemLoops);
     EXPECT_NE(t.cpp.find("       void a(       float* x              , [[maybe_unused]] const ::mc_group* "
                          "__mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group);\n"
-                         "\n"
+                         "    ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);\n"
                          "}\n"
                          "       void b([[maybe_unused]] const ::mc_group* __mc_group) {\n#line 5 \"c.metal\"\n                  helper(); }\n"
                          "::metalcpu_kernel::barrier_task c( float* x, [[maybe_unused]] const "

@@ -252,7 +252,16 @@ void rewriteWorkItemKernels(PassContext& context) {
             edits.insertAfter(k.bodyOpen, std::string(" ") + kPieceLoop + "[&](" + kPieceThread +
                                               ") __attribute__((always_inline)) { (void)__mc_t; " + fills + "});");
 
-        for (const TokenRange& b : k.barriers) edits.erase(b);
+        // A threadgroup barrier's call stays, for the threadgroup watch of the instrumented
+        // flavour (a no-op in the plain one); a SIMD-group barrier orders nothing it tracks.
+        for (const TokenRange& b : k.barriers) {
+            std::size_t callee = b.begin;
+            while (callee < b.end && edits.tokens()[callee].spelling != "threadgroup_barrier") ++callee;
+            if (callee < b.end)
+                edits.replace(TokenRange{b.begin, callee + 1}, "::metalcpu_kernel::work_items_barrier");
+            else
+                edits.erase(b);
+        }
         for (const auto& [token, variable] : k.headerUses)
             edits.replace(token, "(" + slots(variable) + "[__mc_wi.lead()])");
         if (returns) {

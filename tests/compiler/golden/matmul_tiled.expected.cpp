@@ -25,14 +25,14 @@ using namespace metal;
 #line 20 "matmul_tiled.metal"
         tileA[local.y][local.x] = A[row * N + t * 16   + local.x];
         tileB[local.y][local.x] = B[(t * 16   + local.y) * N + col]; } });
-
+        ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
 ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b5 local = ::metalcpu_kernel::builtin<__mc_b5, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t2 acc = __mc_v2[__mc_t.slot]; { 
 #line 23 "matmul_tiled.metal"
 #pragma GCC unroll 16
         for (uint k = 0; k < 16  ; ++k) {
             acc += tileA[local.y][k] * tileB[k][local.x];
         } } ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], acc); });
-
+        ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
     }
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t0 row = __mc_v0[__mc_t.slot]; __mc_t1 col = __mc_v1[__mc_t.slot]; __mc_t2 acc = __mc_v2[__mc_t.slot]; { 
 #line 29 "matmul_tiled.metal"

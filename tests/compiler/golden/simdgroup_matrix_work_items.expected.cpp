@@ -22,7 +22,7 @@ using namespace metal;
 #line 18 "simdgroup_matrix_work_items.metal"
         for (uint i = lid; i < 128; i += threads)
             staged[i] = i < 64 ? a[i /__mc_div->* 8 * k + k0 + i %__mc_div->* 8] : b[(i - 64) /__mc_div->* 8 * k + k0 + i %__mc_div->* 8]; } });
-
+        ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
         ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); __mc_t0 ma = __mc_v0[__mc_t.slot]; __mc_t1 mb = __mc_v1[__mc_t.slot]; { 
 #line 21 "simdgroup_matrix_work_items.metal"
         simdgroup_load(ma, staged, 8);
@@ -30,7 +30,7 @@ using namespace metal;
         ::metalcpu_kernel::run_deposit_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t2 mc = __mc_v2[__mc_t.slot]; __mc_t0 ma = __mc_v0[__mc_t.slot]; __mc_t1 mb = __mc_v1[__mc_t.slot]; ::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, ma, mb, mc); }); ::metalcpu_kernel::run_collect_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t2 mc = __mc_v2[__mc_t.slot]; __mc_t0 ma = __mc_v0[__mc_t.slot]; __mc_t1 mb = __mc_v1[__mc_t.slot]; { 
 #line 23 "simdgroup_matrix_work_items.metal"
         ::metalcpu_kernel::simd_collect_into<decltype(::metalcpu_kernel::simd_arguments(ma, mb, mc))>(mc, __mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, auto& __mc_d, const auto&... __mc_a) { simdgroup_multiply_accumulate(__mc_d, __mc_a..., __mc_w); }); } ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], mc); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], ma); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], mb); });
-
+        ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
     }
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); __mc_t2 mc = __mc_v2[__mc_t.slot]; { 
 #line 26 "simdgroup_matrix_work_items.metal"

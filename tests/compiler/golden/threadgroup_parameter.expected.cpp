@@ -23,6 +23,7 @@ static void store_and_sync(            float* scratch, uint slot, float value)
     = (                          data[gid] * float(half(1.0f)) ) ;
 #line 8 "threadgroup_parameter.metal"
     scratch[lid ] = value_i1; } });
+    ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
 #line 18 "threadgroup_parameter.metal"
     }
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { 

@@ -37,13 +37,13 @@ template <typename T, int N>
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lane = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__mc_group, __mc_t); __mc_b4 sg = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t7 mine = __mc_v7[__mc_t.slot]; { 
 #line 30 "work_item_arrays.metal"
     if (lane == 0) totals[sg] = mine; } });
-
+    ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t5 i = __mc_v5[__mc_t.slot]; __mc_t6 j = __mc_v6[__mc_t.slot]; __mc_t1& prefix = __mc_v1[__mc_t.slot]; __mc_t8 before = __mc_v8[__mc_t.slot]; __mc_t0& values = __mc_v0[__mc_t.slot]; __mc_t4& weights = __mc_v4[__mc_t.slot]; __mc_t2& total = __mc_v2[__mc_t.slot]; { 
 #line 32 "work_item_arrays.metal"
     i = 0, j = 1;
     for (int k = 0; k < N; ++k) prefix[k] = before + values[k] + totals[0] * weights[i][j];
     accumulate(&total, float(prefix[0])); } ::metalcpu_kernel::place(__mc_v5[__mc_t.slot], i); ::metalcpu_kernel::place(__mc_v6[__mc_t.slot], j); });
-
+    ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 gid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t1& prefix = __mc_v1[__mc_t.slot]; __mc_t2& total = __mc_v2[__mc_t.slot]; __mc_t3 count = __mc_v3[__mc_t.slot]; { 
 #line 36 "work_item_arrays.metal"
     for (int k = 0; k < N; ++k) out[gid * N + k] = prefix[k] + T(total /__mc_div->* count); } ::metalcpu_kernel::place(__mc_v3[__mc_t.slot], count); });
@@ -65,7 +65,7 @@ template <typename T, int N>
                   data[lid], 0.0f});
            float* where = data + lid, *other(data);
     shared[lid %__mc_div->* 64] = rows[0]; (void)p; ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], q); ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], r); (void)rows; ::metalcpu_kernel::place(__mc_v4[__mc_t.slot], where); ::metalcpu_kernel::place(__mc_v5[__mc_t.slot], other); } });
-
+    ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b1 lid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t3& rows = __mc_v3[__mc_t.slot]; __mc_t0& p = __mc_v0[__mc_t.slot]; __mc_t4 where = __mc_v4[__mc_t.slot]; __mc_t1 q = __mc_v1[__mc_t.slot]; __mc_t2 r = __mc_v2[__mc_t.slot]; __mc_t5 other = __mc_v5[__mc_t.slot]; { 
 #line 52 "work_item_arrays.metal"
     rows[1] = shared[(lid + 1) %__mc_div->* 64];

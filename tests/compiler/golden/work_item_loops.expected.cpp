@@ -18,7 +18,7 @@ template <typename T, uint N>
     auto load = [&](uint i) -> T { return i < count ? data[i] : T(0); };
     partial[lid] = load(gid); } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], gid); });
     for (uint stride = 1; stride < N; stride *= 2) { if (__mc_wi.all_returned()) break;
-
+        ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
         ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); { 
 #line 22 "work_item_loops.metal"
         T value = lid >= stride ? partial[lid - stride] : T(0); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], value); } });
@@ -27,7 +27,7 @@ template <typename T, uint N>
 #line 24 "work_item_loops.metal"
         partial[lid] += value; } ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], value); });
     }
-
+    ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 gid = __mc_v0[__mc_t.slot]; { 
 #line 27 "work_item_loops.metal"
     if (gid >= count) {
@@ -63,14 +63,14 @@ struct Halves {
         ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.slot]; { 
 #line 55 "work_item_loops.metal"
         row[lid.x %__mc_div->* kWidth] = mine; } ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], mine); });
-
+        ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
         ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t1 mine = __mc_v1[__mc_t.slot]; __mc_t2 sum = __mc_v2[__mc_t.slot]; __mc_t0 left = __mc_v0[__mc_t.slot]; { 
 #line 57 "work_item_loops.metal"
         mine = sum.weight * (mine + row[(lid.x + 1) %__mc_div->* kWidth]);
         sum.total += mine;
         left >>= 1; } ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], mine); ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], sum); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], left); });
         if (size.x > 1) {
-
+            ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
         }
     }
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t2 sum = __mc_v2[__mc_t.slot]; { 

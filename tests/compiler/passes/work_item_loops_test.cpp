@@ -81,7 +81,8 @@ std::string loopCalling(const std::string& declaration, const std::string& call)
 // Test the rewrite of a kernel with one barrier: the setup after `{`, one piece per side of the
 // barrier, the per-thread builtin rebound in each piece that names it, the variable that
 // lives across the barrier placed in its slot by the piece declaring it, loaded and stored
-// back by the next, and the barrier erased.
+// back by the next, and the barrier a call at group level that shader validation's threadgroup
+// watch counts (nothing in the plain flavour).
 TEST(WorkItemLoops, OneBarrier) {
     Result r = rewrite("kernel void k(device float* a, uint i [[thread_index_in_threadgroup]]) {\n"
                        "  float x = a[i];\n"
@@ -94,7 +95,8 @@ TEST(WorkItemLoops, OneBarrier) {
     EXPECT_EQ(r.text, "void k( float* a, uint i , " + kGroup + ") { "
                       "::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(i); "
                       "using __mc_t0 = float; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>();\n" +
-                          kPiece + rebind + "{ float x = a[i]; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], x); } });\n\n" +
+                          kPiece + rebind + "{ float x = a[i]; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], x); } });\n"
+                          "::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);\n" +
                           kPiece + rebind + "__mc_t0 x = __mc_v0[__mc_t.slot]; { a[i + 1] = x; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], x); });\n"
                           "}");
     EXPECT_TRUE(r.messages.empty());

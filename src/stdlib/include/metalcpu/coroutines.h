@@ -103,10 +103,26 @@ struct barrier_task {
 
 /// What `threadgroup_barrier(flags)` becomes in a coroutine kernel: a suspension point.
 /// All threads of a group share one worker, so the memory flags need no fence.
+/// In the instrumented flavour a thread that resumes after a threadgroup barrier tells the
+/// threadgroup watch so (mc_services::threadgroup_barrier_passed); a simdgroup_barrier
+/// (simd_barrier_point) orders nothing the watch tracks across SIMD-groups.
 struct barrier_point {
     barrier_point() = default;
     template <class Flags>
-    explicit barrier_point(Flags) {}
+    explicit barrier_point(Flags flags) : mem_flags(static_cast<mc_u32>(flags)) {}
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<>) const noexcept {}
+    void await_resume() const noexcept {
+#ifdef METALCPU_VALIDATION
+        if (__builtin_expect(*g_threadgroup_watch != 0, 0)) g_services->threadgroup_barrier_passed(mem_flags, 0);
+#endif
+    }
+    mc_u32 mem_flags = 0;
+};
+struct simd_barrier_point {
+    simd_barrier_point() = default;
+    template <class Flags>
+    explicit simd_barrier_point(Flags) {}
     bool await_ready() const noexcept { return false; }
     void await_suspend(std::coroutine_handle<>) const noexcept {}
     void await_resume() const noexcept {}

@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 17u /* 16, 17: docs/kernel-abi.md, string literals; why a kernel keeps the fibers */
+#define METALCPU_KERNEL_ABI_VERSION 18u /* 16-18: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -370,7 +370,10 @@ typedef struct mc_site {
     mc_u32 line, column;
 } mc_site;
 
-enum mc_access_op { MC_OP_LOAD = 1, MC_OP_STORE = 2 };
+/* MC_OP_ATOMIC (ABI 18) marks the access of an atomic function; MC_OP_AGGREGATE one of a
+   struct or array as a whole (its padding may never have been written). Only the threadgroup
+   watch (mc_services::threadgroup_access) reads them. */
+enum mc_access_op { MC_OP_LOAD = 1, MC_OP_STORE = 2, MC_OP_ATOMIC = 4, MC_OP_AGGREGATE = 8 };
 
 /* The size and alignment of one threadgroup variable: constant data of the library. A
  * variable in a template may have several (one per instantiation). A variable in a kernel
@@ -515,6 +518,18 @@ typedef struct mc_services {
        caller restores when the call returns. Outside a group on fibers it does nothing and
        returns null. */
     const mc_simd_call* (*simd_call_path)(const mc_simd_call* innermost);
+
+    /* The threadgroup watch of shader validation's checks beyond Apple's (ABI 18; races,
+       uninitialised reads: docs/validation.md). Instrumented kernels read *threadgroup_watch
+       at each access of threadgroup memory and, only while it is non-zero, call
+       threadgroup_access with the object's address (tag | address, as a checked pointer's
+       bits), its size and MC_OP_* bits. Kernels split into work-item loops or coroutines,
+       whose barriers never reach threadgroup_barrier, call threadgroup_barrier_passed
+       instead: for the whole group (`whole_group` 1, work-item loops, once per barrier) or
+       for the calling thread (coroutines, as it passes). */
+    const mc_u32* threadgroup_watch;
+    void (*threadgroup_access)(mc_u64 bits, mc_u64 size, mc_u32 op, const mc_site* site);
+    void (*threadgroup_barrier_passed)(mc_u32 mem_flags, mc_u32 whole_group);
 } mc_services;
 
 /* Exported by every kernel library. Hands the services over and returns the modules and

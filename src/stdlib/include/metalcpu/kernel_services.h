@@ -32,9 +32,26 @@ namespace metalcpu_kernel {
 inline const mc_services* g_services = nullptr;
 /// Shader validation's region table (mc_services::regions), indexed by pointer tag.
 inline const mc_region* g_regions = nullptr;
+/// mc_services::threadgroup_watch: non-zero while instrumented kernels must tell the runtime of
+/// their threadgroup accesses (METALCPU_SHADER_VALIDATION_CHECKS=races,uninitialized).
+inline constexpr mc_u32 k_threadgroup_unwatched = 0;
+inline const mc_u32* g_threadgroup_watch = &k_threadgroup_unwatched;
 
 /// threadgroup_barrier(): wait until every thread of this threadgroup has arrived.
 inline void threadgroup_barrier(unsigned mem_flags) { g_services->threadgroup_barrier(mem_flags); }
+
+/// What a threadgroup_barrier statement of a kernel split into work-item loops becomes: the
+/// loops around it are the synchronisation, so in the plain flavour nothing; in the
+/// instrumented one it tells the threadgroup watch that the whole group passed it
+/// (mc_services::threadgroup_barrier_passed), once per group.
+template <class Flags>
+__attribute__((always_inline)) inline void work_items_barrier(Flags mem_flags) {
+#ifdef METALCPU_VALIDATION
+    if (__builtin_expect(*g_threadgroup_watch != 0, 0)) g_services->threadgroup_barrier_passed(static_cast<mc_u32>(mem_flags), 1);
+#else
+    (void)mem_flags;
+#endif
+}
 
 /// The rendezvous of a SIMD-group function in a kernel split into work-item loops
 /// (work_items.h, simd_collect): the function runs once per lane to record the values the

@@ -1,0 +1,385 @@
+// The checks beyond Apple's (METALCPU_SHADER_VALIDATION_CHECKS=races,uninitialized,
+// validation/threadgroup_checks.h): a race on threadgroup memory between SIMD-groups with no
+// barrier between the two accesses, and a load of threadgroup memory no thread stored to. Each
+// kernel has a silent twin; every test runs over threadgroup sizes (1, 7 and 33 threads, which
+// are not multiples of the 32-thread SIMD-group, 64 and 128) and over two lowerings: the
+// kernels as written (their barriers become work-item loops) and with every barrier called
+// through a lambda (which keeps the kernel on fibers). Every kernel ends with a barrier, so
+// that even the barrier-free ones take the lowering under test.
+#include "validation_fixture.h"
+
+#include <gmock/gmock.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace metalcpu::testing {
+namespace {
+
+using validation::Access;
+using validation::AddressSpace;
+using validation::ReportKind;
+using validation::ShaderValidationReport;
+
+const char* const kKernels = R"(#include <metal_stdlib>
+using namespace metal;
+
+// Each thread stores its slot, then reads the slot 32 threads on: another SIMD-group's, when
+// the group has more than 32 threads.
+kernel void rw(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+               uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[128];
+    t[l] = float(l);
+    out[i] = t[(l + 32) % n];
+    BARRIER;
+}
+kernel void rw_fenced(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                      uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[128];
+    t[l] = float(l);
+    BARRIER;
+    out[i] = t[(l + 32) % n];
+    BARRIER;
+}
+// Threads l and l + 32 store to one slot.
+kernel void ww(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+               uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[32];
+    t[l % 32] = float(l);
+    BARRIER;
+    out[i] = t[l % 32];
+    BARRIER;
+}
+// Threads l and l + 32 store the same value to one slot: no report (Oclgrind's same-value
+// suppression; PyTorch's int8mm has SIMD-groups store the same scales).
+kernel void same_value(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                       uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[32];
+    t[l % 32] = float(l % 32);
+    BARRIER;
+    out[i] = t[l % 32];
+    BARRIER;
+}
+// Every thread clears a row, then fills it: the row ends as every SIMD-group leaves it, whichever
+// runs first (PyTorch's int8mm builds its diagonal matrix of scales so).
+kernel void clear_then_fill(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                            uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[8];
+    for (uint j = 0; j < 8; ++j) {
+        t[j] = 0.0f;
+        t[j] = float(j) + 1.0f;
+    }
+    BARRIER;
+    out[i] = t[l % 8];
+    BARRIER;
+}
+// The neighbouring lane's slot, in the same SIMD-group, with no barrier: lockstep orders it.
+kernel void lanes(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                  uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[128];
+    t[l] = float(l);
+    out[i] = t[(l ^ 1u) < n ? (l ^ 1u) : l];
+    BARRIER;
+}
+// A tile reused without a second barrier: the next round's store races with this round's load.
+kernel void war(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[128];
+    float sum = 0.0f;
+    for (uint k = 0; k < 2; ++k) {
+        t[l] = float(l + k);
+        BARRIER;
+        sum += t[(l + 32) % n];
+    }
+    out[i] = sum;
+    BARRIER;
+}
+kernel void war_fenced(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                       uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[128];
+    float sum = 0.0f;
+    for (uint k = 0; k < 2; ++k) {
+        t[l] = float(l + k);
+        BARRIER;
+        sum += t[(l + 32) % n];
+        BARRIER;
+    }
+    out[i] = sum;
+    BARRIER;
+}
+// Every thread counts itself with atomics and no barrier between the atomics: no race.
+kernel void atomics(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                    uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup atomic_uint c[1];
+    if (l == 0) atomic_store_explicit(&c[0], 0u, memory_order_relaxed);
+    BARRIER;
+    atomic_fetch_add_explicit(&c[0], 1u, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c[0], 1u, memory_order_relaxed);
+    BARRIER;
+    out[i] = float(atomic_load_explicit(&c[0], memory_order_relaxed));
+    BARRIER;
+}
+// Thread n - 1 reads t[n], which no thread stored to.
+kernel void uninit(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                   uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[129];
+    t[l] = 1.0f;
+    BARRIER;
+    out[i] = t[l + 1];
+    BARRIER;
+}
+kernel void init(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                 uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[129];
+    t[l] = 1.0f;
+    BARRIER;
+    out[i] = t[(l + 1) % n];
+    BARRIER;
+}
+)";
+
+/// kKernels with its barriers as written, or called through a lambda.
+std::string kernels(bool fibers) {
+    std::string source = kKernels;
+    const auto replaceAll = [&source](const std::string& from, const std::string& to) {
+        for (std::size_t at = source.find(from); at != std::string::npos; at = source.find(from, at + to.size()))
+            source.replace(at, from.size(), to);
+    };
+    replaceAll("FENCE_DECL", fibers ? "auto fence = []() { threadgroup_barrier(mem_flags::mem_threadgroup); };" : "");
+    replaceAll("BARRIER;", fibers ? "fence();" : "threadgroup_barrier(mem_flags::mem_threadgroup);");
+    return source;
+}
+
+/// The first line of kKernels holding `text` after the line holding `after`.
+unsigned lineOf(const char* after, const char* text) {
+    const std::string source = kernels(false);
+    const std::size_t from = source.find(after);
+    const std::size_t at = source.find(text, from);
+    return at == std::string::npos ? 0 : unsigned(1 + std::count(source.begin(), source.begin() + at, '\n'));
+}
+
+struct Case {
+    bool fibers;
+    NS::UInteger group;
+};
+
+std::string caseName(const ::testing::TestParamInfo<Case>& info) {
+    return std::string(info.param.fibers ? "fibers" : "work_items") + "_by" + std::to_string(info.param.group);
+}
+
+class ThreadgroupChecks : public ValidationOnFixture, public ::testing::WithParamInterface<Case> {
+protected:
+    static void SetUpTestSuite() {
+        libraries_[0] = compile(kernels(false));
+        libraries_[1] = compile(kernels(true));
+    }
+    static void TearDownTestSuite() {
+        for (MTL::Library*& library : libraries_) {
+            if (library) library->release();
+            library = nullptr;
+        }
+    }
+
+    void SetUp() override {
+        ValidationOnFixture::SetUp();
+        val::ShaderValidationSettings settings;
+        settings.enabled = true;
+        settings.extraChecks.races = true;
+        settings.extraChecks.uninitialized = true;
+        configure(settings);
+    }
+
+    NS::UInteger group() const { return GetParam().group; }
+    bool acrossSimdGroups() const { return group() > 32; }
+
+    /// Two groups of `name`; the reports. `out` gets one float per thread, between canaries.
+    std::vector<ShaderValidationReport> run(const char* name) {
+        const NS::UInteger count = 2 * group();
+        out_ = buffer((count + 2) * sizeof(float), "out");
+        for (NS::UInteger k = 0; k < count + 2; ++k) words(out_)[k] = k == 0 || k == count + 1 ? kCanary : 0;
+        MTL::ComputePipelineState* state =
+            pipeline(libraries_[GetParam().fibers], name, nullptr, MTL::ShaderValidationEnabled);
+        if (!state) return {};
+        dispatch(state, count, group(), [&](MTL::ComputeCommandEncoder* e) { e->setBuffer(out_, sizeof(float), 0); });
+        EXPECT_EQ(words(out_)[0], kCanary);
+        EXPECT_EQ(words(out_)[count + 1], kCanary);
+        return reports();
+    }
+    float result(NS::UInteger thread) const { return floats(out_)[1 + thread]; }
+
+    /// The race reports among `reports`. (A racing load may also read bytes not stored to
+    /// yet, which the uninitialized check reports too: it is a load a GPU may make.)
+    static std::vector<ShaderValidationReport> races(const std::vector<ShaderValidationReport>& reports) {
+        std::vector<ShaderValidationReport> found;
+        for (const ShaderValidationReport& r : reports)
+            if (r.kind == ReportKind::ThreadgroupRace) found.push_back(r);
+        return found;
+    }
+
+    /// The one race report among `all`, checked for what every race report says.
+    ShaderValidationReport race(const std::vector<ShaderValidationReport>& all) {
+        const std::vector<ShaderValidationReport> reports = races(all);
+        EXPECT_EQ(reports.size(), 1u) << ::testing::PrintToString(all);
+        if (reports.size() != 1) return {};
+        const ShaderValidationReport& r = reports[0];
+        EXPECT_EQ(r.kind, ReportKind::ThreadgroupRace);
+        EXPECT_EQ(r.addressSpace, AddressSpace::Threadgroup);
+        EXPECT_NE(r.threadPositionInThreadgroup.x / 32, r.other.threadPositionInThreadgroup.x / 32)
+            << "two threads of different SIMD-groups";
+        EXPECT_GE(r.count, 2u) << "the same race in both groups";
+        EXPECT_THAT(r.text(), ::testing::HasSubstr("no threadgroup barrier between them"));
+        EXPECT_THAT(r.json(), ::testing::HasSubstr("\"kind\":\"threadgroup-race\""));
+        return r;
+    }
+
+    static constexpr std::uint32_t kCanary = 0xC0FFEE11u;
+    static inline MTL::Library* libraries_[2] = {nullptr, nullptr};
+    MTL::Buffer* out_ = nullptr;
+};
+
+// Test that a load of a slot another SIMD-group stored to with no barrier between them is
+// reported as a read-write race naming both sites, and only when the two threads are in
+// different SIMD-groups.
+TEST_P(ThreadgroupChecks, ReadWriteRaceBetweenSimdGroups) {
+    const std::vector<ShaderValidationReport> reports = run("rw");
+    if (!acrossSimdGroups()) {
+        EXPECT_THAT(races(reports), ::testing::IsEmpty()) << "one SIMD-group runs in lockstep";
+        return;
+    }
+    const ShaderValidationReport r = race(reports);
+    EXPECT_STREQ(r.raceKind(), "read-write");
+    const std::set<unsigned> lines{r.location.line, r.other.location.line};
+    EXPECT_EQ(lines, (std::set<unsigned>{lineOf("kernel void rw(", "t[l] = float(l);"),
+                                         lineOf("kernel void rw(", "out[i] = t[(l + 32) % n];")}));
+    EXPECT_NE(r.access, r.other.access);
+    EXPECT_GT(r.location.column, 0u);
+}
+
+TEST_P(ThreadgroupChecks, BarrierBetweenTheAccessesIsSilent) {
+    EXPECT_THAT(run("rw_fenced"), ::testing::IsEmpty());
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), float((k % group() + 32) % group()));
+}
+
+// Test that two stores to one slot by threads of different SIMD-groups are a write-write race.
+TEST_P(ThreadgroupChecks, WriteWriteRace) {
+    const std::vector<ShaderValidationReport> reports = run("ww");
+    if (!acrossSimdGroups()) {
+        EXPECT_THAT(reports, ::testing::IsEmpty());
+        return;
+    }
+    const ShaderValidationReport r = race(reports);
+    EXPECT_STREQ(r.raceKind(), "write-write");
+    EXPECT_EQ(r.access, Access::Store);
+    EXPECT_EQ(r.other.access, Access::Store);
+    EXPECT_EQ(r.location.line, lineOf("kernel void ww(", "t[l % 32] = float(l);"));
+    EXPECT_EQ(r.offset % 4, 0u);
+    EXPECT_THAT(r.json(), ::testing::HasSubstr("\"race\":\"write-write\""));
+}
+
+// (Whether the neighbour's slot was stored to first depends on how closely the lowering keeps
+// lockstep, so only races are asked about.)
+TEST_P(ThreadgroupChecks, StoresOfTheSameValueAreSilent) {
+    EXPECT_THAT(run("same_value"), ::testing::IsEmpty());
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), float(k % group() % 32));
+}
+
+TEST_P(ThreadgroupChecks, StoresThatAgreeAtTheBarrierAreSilent) {
+    EXPECT_THAT(run("clear_then_fill"), ::testing::IsEmpty());
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), float(k % group() % 8 + 1));
+}
+
+TEST_P(ThreadgroupChecks, SameSimdGroupNeverRaces) { EXPECT_THAT(races(run("lanes")), ::testing::IsEmpty()); }
+
+// Test that a tile stored to again after a round's loads, with no second barrier, is a race
+// between the store and the other SIMD-group's load of the round before.
+TEST_P(ThreadgroupChecks, WriteAfterReadWithoutTheSecondBarrier) {
+    const std::vector<ShaderValidationReport> reports = run("war");
+    if (!acrossSimdGroups()) {
+        EXPECT_THAT(reports, ::testing::IsEmpty());
+        return;
+    }
+    // Which of the two comes first depends on the lowering's order of the threads: on fibers
+    // thread 0 stores the next round's value before thread 32 loads this round's.
+    const ShaderValidationReport r = race(reports);
+    EXPECT_STREQ(r.raceKind(), "read-write");
+    const ShaderValidationReport::OtherAccess& store = r.access == Access::Store ? ShaderValidationReport::OtherAccess{
+        r.access, false, r.threadPositionInGrid, r.threadPositionInThreadgroup, r.location} : r.other;
+    const ShaderValidationReport::OtherAccess& load = r.access == Access::Store ? r.other : ShaderValidationReport::OtherAccess{
+        r.access, false, r.threadPositionInGrid, r.threadPositionInThreadgroup, r.location};
+    EXPECT_EQ(store.access, Access::Store);
+    EXPECT_EQ(store.location.line, lineOf("kernel void war(", "t[l] = float(l + k);"));
+    EXPECT_EQ(load.access, Access::Load);
+    EXPECT_EQ(load.location.line, lineOf("kernel void war(", "sum += t[(l + 32) % n];"));
+}
+
+TEST_P(ThreadgroupChecks, SecondBarrierIsSilent) { EXPECT_THAT(run("war_fenced"), ::testing::IsEmpty()); }
+
+TEST_P(ThreadgroupChecks, AtomicsNeverRace) {
+    EXPECT_THAT(run("atomics"), ::testing::IsEmpty());
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), float(2 * group()));
+}
+
+// Test that a load of bytes no thread stored to is reported once per site, counted in both
+// groups, and reads the poison (a NaN) rather than zero.
+TEST_P(ThreadgroupChecks, UninitializedLoadIsReported) {
+    const std::vector<ShaderValidationReport> reports = run("uninit");
+    ASSERT_EQ(reports.size(), 1u) << ::testing::PrintToString(reports);
+    const ShaderValidationReport& r = reports[0];
+    EXPECT_EQ(r.kind, ReportKind::UninitializedLoad);
+    EXPECT_EQ(r.access, Access::Load);
+    EXPECT_EQ(r.offset, group() * sizeof(float)) << "t[n]";
+    EXPECT_EQ(r.count, 2u) << "thread n - 1 of each group";
+    EXPECT_EQ(r.threadPositionInThreadgroup, (validation::Position{std::uint32_t(group() - 1), 0, 0}));
+    EXPECT_EQ(r.location.line, lineOf("kernel void uninit(", "out[i] = t[l + 1];"));
+    EXPECT_THAT(r.text(), ::testing::StartsWith("Uninitialized threadgroup load at offset"));
+    EXPECT_TRUE(std::isnan(result(group() - 1))) << "the poison, not zero";
+    if (group() > 1) {
+        EXPECT_EQ(result(0), 1.0f);
+    }
+}
+
+TEST_P(ThreadgroupChecks, StoredThenLoadedIsSilent) {
+    EXPECT_THAT(run("init"), ::testing::IsEmpty());
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), 1.0f);
+}
+
+INSTANTIATE_TEST_SUITE_P(Lowerings, ThreadgroupChecks,
+                         ::testing::Values(Case{false, 1}, Case{false, 7}, Case{false, 33}, Case{false, 64},
+                                           Case{false, 128}, Case{true, 1}, Case{true, 7}, Case{true, 33},
+                                           Case{true, 64}, Case{true, 128}),
+                         caseName);
+
+// Test that without METALCPU_SHADER_VALIDATION_CHECKS the same race is not looked for, and
+// threadgroup memory reads as zero again.
+class ThreadgroupChecksOff : public ValidationOnFixture {};
+
+TEST_F(ThreadgroupChecksOff, NothingIsWatched) {
+    MTL::Library* library = compile(kernels(false));
+    ASSERT_NE(library, nullptr);
+    MTL::Buffer* out = buffer(128 * sizeof(float), "out");
+    for (const char* name : {"rw", "uninit"}) {
+        MTL::ComputePipelineState* state = pipeline(library, name, nullptr, MTL::ShaderValidationEnabled);
+        ASSERT_NE(state, nullptr);
+        dispatch(state, 64, 64, [&](MTL::ComputeCommandEncoder* e) { e->setBuffer(out, 0, 0); });
+        EXPECT_THAT(reports(), ::testing::IsEmpty()) << name;
+    }
+    EXPECT_EQ(floats(out)[63], 0.0f) << "zeroed threadgroup memory";
+    library->release();
+}
+
+} // namespace
+} // namespace metalcpu::testing
