@@ -71,6 +71,9 @@ public:
     void* invalidAccess(std::uint64_t pointer, std::uint64_t byteOffset, std::uint64_t size, std::uint32_t op,
                         const mc_site* site, const exec::ObservedThread& thread, void* scratch) override;
     bool checksThreadgroupMemory() const override { return settings_.threadgroupMemory; }
+    /// METALCPU_SHADER_VALIDATION_CHECKS=barriers: reports the barrier of a round that not all
+    /// the group's threads reached (barrier_divergence.cpp).
+    void barrierRound(const mc_barrier_round& round, const mc_group& group) override;
 
     /// Releases the tags and delivers the reports (one per site and kind of access, with its
     /// count; a NullBindingGuard delivers none), returning them. Call once, after the dispatch.
@@ -105,6 +108,8 @@ public:
 
 private:
     void record(validation::ShaderValidationReport report);
+    /// The report fields that name the dispatch (kernel, pipeline, encoder, command buffer).
+    void nameDispatch(validation::ShaderValidationReport& report) const;
 
     DispatchInfo info_;
     std::vector<BufferBinding> bindings_;
@@ -115,7 +120,7 @@ private:
     std::uint64_t commandBufferIndex_ = 0;
 
     mutable std::mutex mutex_;
-    using SiteKey = std::tuple<std::string, std::uint32_t, std::uint32_t, int, std::int32_t, std::string>;
+    using SiteKey = std::tuple<std::string, std::uint32_t, std::uint32_t, int, std::int32_t, std::string, int>; ///< + kind
     std::map<SiteKey, std::size_t> sites_; ///< -> index in reports_
     std::vector<validation::ShaderValidationReport> reports_;
     std::uint64_t dropped_ = 0;

@@ -19,13 +19,22 @@ enum class ReportKind {
     OutOfBounds, ///< outside the range bound to the buffer or threadgroup memory it came from
     NullBuffer,  ///< through a buffer argument with nothing bound
     WildPointer, ///< an address outside every allocation ("Out of bounds of user address space")
+    /// METALCPU_SHADER_VALIDATION_CHECKS=barriers: threads of one threadgroup waited at
+    /// different threadgroup barriers in the same round (a GPU hangs or pairs them wrongly).
+    BarrierDivergence,
+    /// METALCPU_SHADER_VALIDATION_CHECKS=barriers: threads of a threadgroup waited at a
+    /// barrier that the group's other threads had returned from the kernel without reaching
+    /// (`if (i >= n) return;` before a barrier). Undefined in Metal; some GPUs count the
+    /// returned threads as arrived, others hang (docs/validation.md).
+    BarrierAfterReturn,
 };
 
 enum class AddressSpace { Device, Constant, Threadgroup };
 
 enum class Access { Load, Store };
 
-/// Lower-case names, as in the JSON form: "out-of-bounds", "null-buffer", "wild-pointer";
+/// Lower-case names, as in the JSON form: "out-of-bounds", "null-buffer", "wild-pointer",
+/// "barrier-divergence", "barrier-after-return";
 /// "device", "constant", "threadgroup"; "load", "store".
 const char* name(ReportKind kind);
 const char* name(AddressSpace space);
@@ -87,6 +96,19 @@ struct ShaderValidationReport {
     Position threadgroupPositionInGrid;
     SourceLocation location;
     std::uint64_t count = 1; ///< times this site made this invalid access in the dispatch
+
+    /// Barrier reports (BarrierDivergence, BarrierAfterReturn): `location` is the barrier, the
+    /// thread positions are the first thread of the group that was not at it, and
+    /// `threadgroupPositionInGrid` the first group in which it happened; `count` says in how
+    /// many rounds (of all groups) it happened.
+    struct BarrierRound {
+        std::uint32_t threads = 0;   ///< in that group
+        std::uint32_t reached = 0;   ///< of them at this barrier
+        std::uint32_t elsewhere = 0; ///< at other barriers
+        std::uint32_t returned = 0;  ///< returned from the kernel without reaching it
+        SourceLocation other;        ///< the first other barrier (line 0: none)
+    };
+    BarrierRound barrier;
 
     /// Apple's report text (`Invalid device store at offset 4, executing kernel function:
     /// "f"` and the lines that follow), then metalcpu's additions, one per line.

@@ -33,6 +33,10 @@ public:
     /// Whether pointers into threadgroup memory are checked against their variable or
     /// argument; when not, they may touch anything (MTL_SHADER_VALIDATION_THREADGROUP_MEMORY=0).
     virtual bool checksThreadgroupMemory() const = 0;
+
+    /// A round of a threadgroup barrier in `group` that not all its threads reached at one
+    /// barrier (told only of dispatches whose mc_dispatch::checks has MC_CHECK_BARRIERS).
+    virtual void barrierRound(const mc_barrier_round& /*round*/, const mc_group& /*group*/) {}
 };
 
 } // namespace metalcpu::exec

@@ -57,11 +57,18 @@ void writeReport(Writer& out, const ShaderValidationReport& r) {
     out.value(r.location.line);
     out.value(r.location.column);
     out.value(r.count);
+    out.value(r.barrier.threads);
+    out.value(r.barrier.reached);
+    out.value(r.barrier.elsewhere);
+    out.value(r.barrier.returned);
+    out.string(r.barrier.other.file);
+    out.value(r.barrier.other.line);
+    out.value(r.barrier.other.column);
 }
 
 ShaderValidationReport readReport(Reader& in) {
     ShaderValidationReport r;
-    r.kind = enumeration(in, validation::ReportKind::WildPointer);
+    r.kind = enumeration(in, validation::ReportKind::BarrierAfterReturn);
     r.addressSpace = enumeration(in, validation::AddressSpace::Threadgroup);
     r.access = enumeration(in, validation::Access::Store);
     r.offset = in.value<std::uint64_t>();
@@ -86,6 +93,13 @@ ShaderValidationReport readReport(Reader& in) {
     r.location.line = in.value<std::uint32_t>();
     r.location.column = in.value<std::uint32_t>();
     r.count = in.value<std::uint64_t>();
+    r.barrier.threads = in.value<std::uint32_t>();
+    r.barrier.reached = in.value<std::uint32_t>();
+    r.barrier.elsewhere = in.value<std::uint32_t>();
+    r.barrier.returned = in.value<std::uint32_t>();
+    r.barrier.other.file = in.string();
+    r.barrier.other.line = in.value<std::uint32_t>();
+    r.barrier.other.column = in.value<std::uint32_t>();
     return r;
 }
 
@@ -164,6 +178,7 @@ std::vector<std::uint8_t> encodeDispatch(const DispatchMessage& message) {
         out.value(static_cast<std::uint32_t>(settings.failMode));
         out.value(static_cast<std::uint8_t>(settings.globalMemory));
         out.value(static_cast<std::uint8_t>(settings.threadgroupMemory));
+        out.value(static_cast<std::uint8_t>(settings.extraChecks.barriers));
         out.value(static_cast<std::uint64_t>(v->bindings().size()));
         for (const val::BufferBinding& b : v->bindings()) {
             out.value(b.index);
@@ -241,6 +256,7 @@ std::unique_ptr<ReceivedDispatch> decodeDispatch(const std::vector<std::uint8_t>
         settings.failMode = enumeration(in, val::FailMode::Allow);
         settings.globalMemory = in.value<std::uint8_t>() != 0;
         settings.threadgroupMemory = in.value<std::uint8_t>() != 0;
+        settings.extraChecks.barriers = in.value<std::uint8_t>() != 0;
         // The host prints and aborts (MTL_SHADER_VALIDATION_ABORT_ON_FAULT) once it has the
         // reports; the device process never stops for it.
         settings.abortOnFault = false;

@@ -21,6 +21,8 @@ namespace {
 
 constexpr const char* kTaskType = "::metalcpu_kernel::barrier_task";
 constexpr const char* kBarrierPoint = "co_await ::metalcpu_kernel::barrier_point";
+// Its own name, so that the barrier-divergence check knows it need not be reached by the whole group.
+constexpr const char* kSimdgroupBarrierPoint = "co_await ::metalcpu_kernel::simdgroup_barrier_point";
 constexpr const char* kScopeRun = "co_await ::metalcpu_kernel::scope_run";
 constexpr const char* kReduceRows = "co_await ::metalcpu_kernel::scope_reduce_rows";
 constexpr const char* kReduceColumns = "co_await ::metalcpu_kernel::scope_reduce_columns";
@@ -660,7 +662,9 @@ void rewriteCoroutineKernels(PassContext& context) {
                 edits.insertBefore(start, std::string(kTaskType) + " ");
             }
         }
-        for (TokenRange callee : kernel.barriers) edits.replace(callee, kBarrierPoint);
+        for (TokenRange callee : kernel.barriers)
+            edits.replace(callee, tokens[callee.end - 1].spelling == "simdgroup_barrier" ? kSimdgroupBarrierPoint
+                                                                                         : kBarrierPoint);
         for (const TensorOperationStatement& op : kernel.tensorOperations) {
             if (op.kind != TensorOperationStatement::Kind::Run) {
                 edits.replace(op.callee, op.kind == TensorOperationStatement::Kind::ReduceRows ? kReduceRows

@@ -199,6 +199,12 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
            arguments + "); }); ";
 }
 
+bool namesSimdgroupBarrier(const TokenList& tokens, TokenRange statement) {
+    for (std::size_t i = statement.begin; i < statement.end; ++i)
+        if (tokens[i].spelling == "simdgroup_barrier") return true;
+    return false;
+}
+
 } // namespace
 
 void rewriteWorkItemKernels(PassContext& context) {
@@ -252,7 +258,16 @@ void rewriteWorkItemKernels(PassContext& context) {
             edits.insertAfter(k.bodyOpen, std::string(" ") + kPieceLoop + "[&](" + kPieceThread +
                                               ") __attribute__((always_inline)) { (void)__mc_t; " + fills + "});");
 
-        for (const TokenRange& b : k.barriers) edits.erase(b);
+        for (const TokenRange& b : k.barriers) {
+            // Validated kernels whose threads may return keep a threadgroup barrier's place for
+            // the barrier-divergence check: the threads that returned did not reach it.
+            if (context.options.validation && returns && !namesSimdgroupBarrier(tokens, b))
+                edits.replace(b, "::metalcpu_kernel::work_item_barrier(__mc_wi, ::mc_simd_site{__FILE__, " +
+                                     std::to_string(tokens[b.begin].location.line) + ", " +
+                                     std::to_string(tokens[b.begin].location.column) + ", nullptr});");
+            else
+                edits.erase(b);
+        }
         for (const auto& [token, variable] : k.headerUses)
             edits.replace(token, "(" + slots(variable) + "[__mc_wi.lead()])");
         if (returns) {

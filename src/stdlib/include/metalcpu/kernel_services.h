@@ -35,6 +35,11 @@ inline const mc_region* g_regions = nullptr;
 
 /// threadgroup_barrier(): wait until every thread of this threadgroup has arrived.
 inline void threadgroup_barrier(unsigned mem_flags) { g_services->threadgroup_barrier(mem_flags); }
+/// The same with the barrier's site: validated kernels pass it, for the barrier-divergence
+/// check (barrier_rounds.h).
+inline void threadgroup_barrier_at(unsigned mem_flags, const mc_simd_site& site) {
+    g_services->threadgroup_barrier_at(mem_flags, &site);
+}
 
 /// The rendezvous of a SIMD-group function in a kernel split into work-item loops
 /// (work_items.h, simd_collect): the function runs once per lane to record the values the
