@@ -14,6 +14,7 @@
 #include <gtest/gtest-spi.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace metalcpu::testing {
@@ -135,8 +136,17 @@ protected:
 
 };
 
+/// The column of the barrier call on line `line` of kKernels (its first character, 1-based).
+unsigned barrierColumn(unsigned line) {
+    std::string_view text = kKernels;
+    for (unsigned l = 1; l < line; ++l) text.remove_prefix(text.find('\n') + 1);
+    return unsigned(text.substr(0, text.find('\n')).find("threadgroup_barrier") + 1);
+}
+
 MATCHER_P5(BarrierReport, kind, line, reached, threads, firstMissing, "") {
-    return arg.kind == kind && arg.location.line == unsigned(line) && arg.barrier.reached == unsigned(reached) &&
+    *result_listener << "at " << arg.location.line << ":" << arg.location.column;
+    return arg.kind == kind && arg.location.line == unsigned(line) && arg.location.column == barrierColumn(line) &&
+           arg.location.file == "program_source" && arg.barrier.reached == unsigned(reached) &&
            arg.barrier.threads == unsigned(threads) && arg.threadPositionInThreadgroup.x == unsigned(firstMissing);
 }
 

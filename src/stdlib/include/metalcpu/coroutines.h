@@ -131,6 +131,7 @@ template <unsigned char Scope>
 struct site_barrier_point {
     template <class Flags>
     explicit site_barrier_point(Flags, simd_site where = {}) : site(where) {}
+    explicit site_barrier_point(const mc_simd_site& where) : site(where) {}
     bool await_ready() const noexcept { return false; }
     void await_suspend(std::coroutine_handle<barrier_task::promise_type> thread) const noexcept {
         thread.promise().barrier_scope = Scope;
@@ -141,6 +142,17 @@ struct site_barrier_point {
 };
 using barrier_point = site_barrier_point<1>;
 using simdgroup_barrier_point = site_barrier_point<2>;
+
+/// What the validated flavour writes for a barrier (scope 1) or SIMD-group barrier (2):
+/// `barrier_at<1>{{file, line, column}}(flags)`, the site as the front end saw it.
+template <unsigned char Scope>
+struct barrier_at {
+    mc_simd_site site;
+    template <class Flags>
+    site_barrier_point<Scope> operator()(Flags) const {
+        return site_barrier_point<Scope>(site);
+    }
+};
 
 /// The barrier-divergence check of a pass that left threads at barriers: tells the runtime
 /// when they did not all reach the same threadgroup barrier (finished threads count as not).

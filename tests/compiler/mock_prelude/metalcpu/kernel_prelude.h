@@ -274,6 +274,7 @@ struct barrier_point {
     void await_suspend(std::coroutine_handle<>) const noexcept {}
     void await_resume() const noexcept {}
 };
+using simdgroup_barrier_point = barrier_point;
 // Tensor operations as statements of a coroutine kernel: one awaited scope operation each.
 struct scope_operation {
     bool await_ready() const noexcept { return false; }
