@@ -20,6 +20,15 @@ validation::SourceLocation locationOf(const mc_simd_site& site) {
 } // namespace
 
 void DispatchValidation::barrierRound(const mc_barrier_round& round, const mc_group& group) {
+    // Once a group's threads have met at different barriers, every later round of the group
+    // pairs them up wrongly too: only the first, the cause, is reported.
+    const mc_u32* groups = group.dispatch->threadgroups_per_grid;
+    const std::uint64_t linear =
+        group.position[0] + std::uint64_t(groups[0]) * (group.position[1] + std::uint64_t(groups[1]) * group.position[2]);
+    {
+        std::lock_guard lock(mutex_);
+        if (!divergedGroups_.insert(linear).second) return;
+    }
     validation::ShaderValidationReport report;
     nameDispatch(report);
     report.kind = round.elsewhere > 0 ? validation::ReportKind::BarrierDivergence

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -124,6 +125,9 @@ private:
     std::map<SiteKey, std::size_t> sites_; ///< -> index in reports_
     std::vector<validation::ShaderValidationReport> reports_;
     std::uint64_t dropped_ = 0;
+    /// Threadgroups (linear index in the grid) whose barriers have diverged once: their later
+    /// rounds follow from that one and are not reported (barrier_divergence.cpp).
+    std::set<std::uint64_t> divergedGroups_;
     bool pageFaulted_ = false;
     bool finished_ = false;
 };

@@ -92,7 +92,7 @@ std::string barrierText(const ShaderValidationReport& r) {
     if (b.returned > 0) out += ", " + std::to_string(b.returned) + " had returned from the kernel";
     out += "\n\tfirst thread not at it: thread_position_in_grid: " + position(r.threadPositionInGrid) +
            ", thread_position_in_threadgroup: " + position(r.threadPositionInThreadgroup) + "\n";
-    if (r.count > 1) out += "\tthis barrier diverged in " + std::to_string(r.count) + " rounds of the dispatch\n";
+    if (r.count > 1) out += "\tthe same in " + std::to_string(r.count) + " threadgroups of the dispatch\n";
     return out;
 }
 

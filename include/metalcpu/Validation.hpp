@@ -100,7 +100,8 @@ struct ShaderValidationReport {
     /// Barrier reports (BarrierDivergence, BarrierAfterReturn): `location` is the barrier, the
     /// thread positions are the first thread of the group that was not at it, and
     /// `threadgroupPositionInGrid` the first group in which it happened; `count` says in how
-    /// many rounds (of all groups) it happened.
+    /// many groups. Only a group's first divergent round is reported: the rounds after it
+    /// follow from it.
     struct BarrierRound {
         std::uint32_t threads = 0;   ///< in that group
         std::uint32_t reached = 0;   ///< of them at this barrier
