@@ -90,6 +90,9 @@ void DispatchValidation::begin(mc_dispatch& parameters, std::uint64_t commandBuf
         else table.set(tag, b.resourceBegin, b.bound ? b.resourceLength : 0);
         parameters.checked_buffers[b.index] = RegionTable::tagged(tag, b.boundAddress);
     }
+    // Kernel code and the fiber scheduler tell of barrier rounds only when asked.
+    parameters.checks = 0;
+    if (reportsToUser() && settings_.extraChecks.barriers) parameters.checks |= MC_CHECK_BARRIERS;
 }
 
 void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byteOffset, std::uint64_t size,
@@ -179,7 +182,7 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
 void DispatchValidation::record(ShaderValidationReport report) {
     std::lock_guard lock(mutex_);
     SiteKey key{report.location.file, report.location.line, report.location.column,
-                static_cast<int>(report.access), report.bindingIndex, report.bufferLabel};
+                static_cast<int>(report.access), report.bindingIndex, report.bufferLabel, static_cast<int>(report.kind)};
     auto it = sites_.find(key);
     if (it != sites_.end()) {
         ++reports_[it->second].count;

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -73,6 +74,9 @@ public:
     void* invalidAccess(std::uint64_t pointer, std::uint64_t byteOffset, std::uint64_t size, std::uint32_t op,
                         const mc_site* site, const exec::ObservedThread& thread, void* scratch) override;
     bool checksThreadgroupMemory() const override { return settings_.threadgroupMemory; }
+    /// METALCPU_SHADER_VALIDATION_CHECKS=barriers: reports the barrier of a round that not all
+    /// the group's threads reached (barrier_divergence.cpp).
+    void barrierRound(const mc_barrier_round& round, const mc_group& group) override;
 
     // The checks beyond Apple's (validation/threadgroup_checks.h), when the settings ask for
     // races or uninitialized and the dispatch reports to the user.
@@ -135,10 +139,13 @@ private:
     std::uint64_t commandBufferIndex_ = 0;
 
     mutable std::mutex mutex_;
-    using SiteKey = std::tuple<std::string, std::uint32_t, std::uint32_t, int, std::int32_t, std::string>;
+    using SiteKey = std::tuple<std::string, std::uint32_t, std::uint32_t, int, std::int32_t, std::string, int>; ///< + kind
     std::map<SiteKey, std::size_t> sites_; ///< -> index in reports_
     std::vector<validation::ShaderValidationReport> reports_;
     std::uint64_t dropped_ = 0;
+    /// Threadgroups (linear index in the grid) whose barriers have diverged once: their later
+    /// rounds follow from that one and are not reported (barrier_divergence.cpp).
+    std::set<std::uint64_t> divergedGroups_;
     bool pageFaulted_ = false;
     bool finished_ = false;
     std::unique_ptr<ThreadgroupChecks> threadgroupChecks_; ///< made by begin()

@@ -58,6 +58,45 @@ std::string frameFunction(const ShaderValidationReport& r) {
     return written;
 }
 
+std::string pipelineLine(const ShaderValidationReport& r) {
+    return "pipeline: " + (r.pipelineLabel.empty() ? std::string("(null)") : r.pipelineLabel) + ", UID: " +
+           r.pipelineUid + " encoder: \"" + r.encoderLabel + "\", dispatch: " + std::to_string(r.dispatchIndex) + "\n";
+}
+
+std::string frameLine(const ShaderValidationReport& r) {
+    if (r.location.line == 0) return {};
+    return "\t* frame #0: " + frameFunction(r) + "() - " + reportedFile(r.location.file) + ":" +
+           std::to_string(r.location.line) + ":" + std::to_string(r.location.column) + "\n";
+}
+
+bool isBarrierKind(ReportKind kind) {
+    return kind == ReportKind::BarrierDivergence || kind == ReportKind::BarrierAfterReturn;
+}
+
+/// The barrier-divergence check's reports (docs/validation.md): no Apple wording to follow, so
+/// they keep the layout of the others (kernel, pipeline, frame of the barrier).
+std::string barrierText(const ShaderValidationReport& r) {
+    const ShaderValidationReport::BarrierRound& b = r.barrier;
+    std::string out = std::string(r.kind == ReportKind::BarrierDivergence
+                                      ? "Threadgroup barrier divergence"
+                                      : "Threadgroup barrier after returned threads") +
+                      ", executing kernel function: \"" + r.kernel + "\"\n";
+    out += pipelineLine(r) + frameLine(r);
+    out += "\tthreadgroup_position_in_grid: " + position(r.threadgroupPositionInGrid) + ": " +
+           std::to_string(b.reached) + " of " + std::to_string(b.threads) + " threads reached this barrier";
+    if (b.elsewhere > 0) {
+        out += ", " + std::to_string(b.elsewhere) + " waited at another";
+        if (b.other.line != 0)
+            out += " (" + reportedFile(b.other.file) + ":" + std::to_string(b.other.line) + ":" +
+                   std::to_string(b.other.column) + ")";
+    }
+    if (b.returned > 0) out += ", " + std::to_string(b.returned) + " had returned from the kernel";
+    out += "\n\tfirst thread not at it: thread_position_in_grid: " + position(r.threadPositionInGrid) +
+           ", thread_position_in_threadgroup: " + position(r.threadPositionInThreadgroup) + "\n";
+    if (r.count > 1) out += "\tthe same in " + std::to_string(r.count) + " threadgroups of the dispatch\n";
+    return out;
+}
+
 } // namespace
 
 const char* name(ReportKind kind) {
@@ -66,6 +105,8 @@ const char* name(ReportKind kind) {
     case ReportKind::WildPointer: return "wild-pointer";
     case ReportKind::ThreadgroupRace: return "threadgroup-race";
     case ReportKind::UninitializedLoad: return "uninitialized-load";
+    case ReportKind::BarrierDivergence: return "barrier-divergence";
+    case ReportKind::BarrierAfterReturn: return "barrier-after-return";
     case ReportKind::OutOfBounds: break;
     }
     return "out-of-bounds";
@@ -94,6 +135,7 @@ const char* ShaderValidationReport::raceKind() const {
 }
 
 std::string ShaderValidationReport::text() const {
+    if (isBarrierKind(kind)) return barrierText(*this);
     // Apple's first line for its own kinds; the checks beyond Apple's say what they found in
     // the same shape, so that tools matching "at offset N, executing kernel function" still do.
     std::string what = std::string("Invalid ") + spaceWord(addressSpace) + " " + name(access);
@@ -109,12 +151,7 @@ std::string ShaderValidationReport::text() const {
         out += "buffer: " + bufferLabel + ", length:" + std::to_string(bufferLength) +
                (kind == ReportKind::NullBuffer ? "" : ", resident:Read Write") + "\n";
     }
-    out += "pipeline: " + (pipelineLabel.empty() ? std::string("(null)") : pipelineLabel) +
-           ", UID: " + pipelineUid + " encoder: \"" + encoderLabel + "\", dispatch: " + std::to_string(dispatchIndex) + "\n";
-    if (location.line != 0) {
-        out += "\t* frame #0: " + frameFunction(*this) + "() - " + reportedFile(location.file) + ":" +
-               std::to_string(location.line) + ":" + std::to_string(location.column) + "\n";
-    }
+    out += pipelineLine(*this) + frameLine(*this);
     // metalcpu's additions.
     out += "\tthread_position_in_grid: " + position(threadPositionInGrid) +
            ", thread_position_in_threadgroup: " + position(threadPositionInThreadgroup) +
@@ -187,6 +224,17 @@ std::string ShaderValidationReport::json() const {
         out += ",\"function\":" + jsonString(other.location.function);
         out += ",\"line\":" + std::to_string(other.location.line);
         out += ",\"column\":" + std::to_string(other.location.column) + "}";
+    }
+    if (isBarrierKind(kind)) {
+        out += ",\"threads\":" + std::to_string(barrier.threads);
+        out += ",\"reached\":" + std::to_string(barrier.reached);
+        out += ",\"elsewhere\":" + std::to_string(barrier.elsewhere);
+        out += ",\"returned\":" + std::to_string(barrier.returned);
+        if (barrier.other.line != 0) {
+            out += ",\"otherFile\":" + jsonString(reportedFile(barrier.other.file));
+            out += ",\"otherLine\":" + std::to_string(barrier.other.line);
+            out += ",\"otherColumn\":" + std::to_string(barrier.other.column);
+        }
     }
     out += ",\"text\":" + jsonString(text());
     return out + "}";

@@ -28,6 +28,14 @@ enum class ReportKind {
     /// Beyond Apple (METALCPU_SHADER_VALIDATION_CHECKS=uninitialized): a load of threadgroup
     /// memory no thread of the threadgroup had stored to since the threadgroup started.
     UninitializedLoad,
+    /// METALCPU_SHADER_VALIDATION_CHECKS=barriers: threads of one threadgroup waited at
+    /// different threadgroup barriers in the same round (a GPU hangs or pairs them wrongly).
+    BarrierDivergence,
+    /// METALCPU_SHADER_VALIDATION_CHECKS=barriers: threads of a threadgroup waited at a
+    /// barrier that the group's other threads had returned from the kernel without reaching
+    /// (`if (i >= n) return;` before a barrier). Undefined in Metal; some GPUs count the
+    /// returned threads as arrived, others hang (docs/validation.md).
+    BarrierAfterReturn,
 };
 
 enum class AddressSpace { Device, Constant, Threadgroup };
@@ -35,7 +43,7 @@ enum class AddressSpace { Device, Constant, Threadgroup };
 enum class Access { Load, Store };
 
 /// Lower-case names, as in the JSON form: "out-of-bounds", "null-buffer", "wild-pointer",
-/// "threadgroup-race", "uninitialized-load";
+/// "threadgroup-race", "uninitialized-load", "barrier-divergence", "barrier-after-return";
 /// "device", "constant", "threadgroup"; "load", "store".
 const char* name(ReportKind kind);
 const char* name(AddressSpace space);
@@ -110,6 +118,19 @@ struct ShaderValidationReport {
     OtherAccess other;
     /// "write-write" when both accesses of a race store, else "read-write"; empty for other kinds.
     const char* raceKind() const;
+    /// Barrier reports (BarrierDivergence, BarrierAfterReturn): `location` is the barrier, the
+    /// thread positions are the first thread of the group that was not at it, and
+    /// `threadgroupPositionInGrid` the first group in which it happened; `count` says in how
+    /// many groups. Only a group's first divergent round is reported: the rounds after it
+    /// follow from it.
+    struct BarrierRound {
+        std::uint32_t threads = 0;   ///< in that group
+        std::uint32_t reached = 0;   ///< of them at this barrier
+        std::uint32_t elsewhere = 0; ///< at other barriers
+        std::uint32_t returned = 0;  ///< returned from the kernel without reaching it
+        SourceLocation other;        ///< the first other barrier (line 0: none)
+    };
+    BarrierRound barrier;
 
     /// Apple's report text (`Invalid device store at offset 4, executing kernel function:
     /// "f"` and the lines that follow), then metalcpu's additions, one per line.

@@ -75,6 +75,9 @@ public:
     virtual void threadgroupBarrier(WorkerState* /*state*/, std::uint32_t /*thread*/, std::uint32_t /*memFlags*/) {}
     /// The group beginGroup() returned `state` for has run to its end.
     virtual void endGroup(WorkerState* /*state*/) {}
+    /// A round of a threadgroup barrier in `group` that not all its threads reached at one
+    /// barrier (told only of dispatches whose mc_dispatch::checks has MC_CHECK_BARRIERS).
+    virtual void barrierRound(const mc_barrier_round& /*round*/, const mc_group& /*group*/) {}
 };
 
 } // namespace metalcpu::exec

@@ -1,5 +1,8 @@
 #include "exec/fiber_scheduler.h"
 
+#include "exec/services.h"
+
+#include <metalcpu/barrier_rounds.h>
 #include <metalcpu/kernel_abi.h>
 
 #include <sys/mman.h>
@@ -179,6 +182,11 @@ void FiberScheduler::runGroup(const mc_group* group, mc_thread_fn run, std::uint
     for (Scope& scope : scopes_) scope.simdgroups = 0, scope.records.clear();
     alive_ = threadCount;
     arrived_ = 0;
+    checkBarriers_ = group && group->dispatch && (group->dispatch->checks & MC_CHECK_BARRIERS) != 0;
+    if (checkBarriers_) {
+        barrierSiteOf_.assign(threadCount, mc_simd_site{});
+        finished_.assign(threadCount, 0);
+    }
     FiberScheduler* outer = t_current;
     t_current = this;
     leavingMain_ = true;
@@ -214,7 +222,8 @@ void FiberScheduler::fiberMain(ctx::transfer_t transfer) {
     self->finishCurrent();
 }
 
-void FiberScheduler::barrier() {
+void FiberScheduler::barrier(const mc_simd_site* site) {
+    if (checkBarriers_) barrierSiteOf_[current_] = site ? *site : mc_simd_site{};
     if (++arrived_ == alive_) {
         // Everyone else is waiting here: this thread starts the next phase.
         releaseThreadgroup();
@@ -344,12 +353,23 @@ std::uint32_t FiberScheduler::runnableFrom(std::uint32_t from) {
     }
 }
 
-void FiberScheduler::releaseThreadgroup() {
+void FiberScheduler::releaseThreadgroup(bool complete) {
+    if (checkBarriers_ && complete) checkBarrierRound();
     arrived_ = 0;
     ++barriersCompleted_;
     for (Wait& w : waiting_)
         if (w == Wait::Threadgroup) w = Wait::None;
     for (SimdGroup& simdgroup : simdgroups_) simdgroup.atBarrier = 0;
+}
+
+void FiberScheduler::checkBarrierRound() const {
+    metalcpu_kernel::barrier_round_tally tally(static_cast<std::uint32_t>(waiting_.size()));
+    for (std::uint32_t i = 0; i < waiting_.size(); ++i) {
+        if (finished_[i]) tally.finished(i);
+        else if (waiting_[i] == Wait::Threadgroup || i == current_) tally.waiting(i, barrierSiteOf_[i]);
+        else return; // a thread elsewhere: not a round every thread took part in
+    }
+    if (tally.divergent()) reportBarrierRound(group_, tally.round());
 }
 
 void FiberScheduler::resolveSimdgroup(std::uint32_t simdgroup) {
@@ -406,11 +426,12 @@ void FiberScheduler::releaseAll() {
     for (std::uint32_t s = 0; s < simdgroups_.size(); ++s)
         if (simdgroups_[s].arrived > 0) resolveSimdgroup(s), released = true;
     // A barrier opened early lets threads past it that should wait: only when nothing else can.
-    if (!released && arrived_ > 0) releaseThreadgroup();
+    if (!released && arrived_ > 0) releaseThreadgroup(false);
 }
 
 void FiberScheduler::finishCurrent() {
     const std::uint32_t me = current_;
+    if (checkBarriers_) finished_[me] = 1;
     --alive_;
     SimdGroup& simdgroup = simdgroups_[me / simdWidth_];
     --simdgroup.alive;

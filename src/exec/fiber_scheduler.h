@@ -56,8 +56,11 @@ public:
     void runGroup(const mc_group* group, mc_thread_fn run, std::uint32_t threadCount);
 
     /// Called by the kernel (through the services) at threadgroup_barrier(). Returns when
-    /// every live thread of the group has arrived.
-    void barrier();
+    /// every live thread of the group has arrived. Validated kernels pass the barrier's `site`:
+    /// when the dispatch asks for the barrier-divergence check (MC_CHECK_BARRIERS), a round
+    /// that opens with threads at different barriers, or with some finished, is reported
+    /// (reportBarrierRound).
+    void barrier(const mc_simd_site* site = nullptr);
 
     /// Called by the kernel (through the services) at a SIMD-group collective: hands in
     /// `size` bytes at `value` and returns when every live thread of the caller's SIMD-group
@@ -144,7 +147,10 @@ private:
     /// The first thread from `from` on in the ring that is not waiting; if every live thread
     /// waits, forces rounds open (releaseAll) until one can run.
     std::uint32_t runnableFrom(std::uint32_t from);
-    void releaseThreadgroup();
+    /// Opens the threadgroup barrier; `complete`: every live thread is at it (not forced open).
+    void releaseThreadgroup(bool complete = true);
+    /// The barrier-divergence check of a round about to open.
+    void checkBarrierRound() const;
     /// Every thread of the SIMD-group waits (at a collective or the threadgroup barrier), some
     /// at a collective: releases the round of the earliest site (all of them when they agree).
     void resolveSimdgroup(std::uint32_t simdgroup);
@@ -173,6 +179,9 @@ private:
     std::uint32_t alive_ = 0;
     std::uint32_t arrived_ = 0;
     std::uint64_t barriersCompleted_ = 0;
+    bool checkBarriers_ = false;              ///< the dispatch asks for MC_CHECK_BARRIERS
+    std::vector<mc_simd_site> barrierSiteOf_; ///< with it: the barrier each waiting thread is at
+    std::vector<unsigned char> finished_;     ///< with it: which threads have returned
     bool leavingMain_ = false;             ///< the next fiber to start was entered from the worker
     const void* mainStackBottom_ = nullptr; ///< the worker's stack, for ASan's switch annotations
     std::size_t mainStackSize_ = 0;

@@ -49,6 +49,16 @@ void threadgroupBarrier(mc_u32 memFlags) {
     if (t_group) contextOf(t_group)->unexpectedBarrier = true;
 }
 
+void threadgroupBarrierAt(mc_u32 /*memFlags*/, const mc_simd_site* site) {
+    if (FiberScheduler* fibers = FiberScheduler::current()) {
+        fibers->barrier(site);
+        return;
+    }
+    if (t_group) contextOf(t_group)->unexpectedBarrier = true;
+}
+
+void barrierRound(const mc_group* group, const mc_barrier_round* round) { reportBarrierRound(group, *round); }
+
 void simdgroupExchange(const void* value, mc_u32 size, const mc_simd_site* site, mc_simd_round* round) {
     if (FiberScheduler* fibers = FiberScheduler::current()) {
         fibers->simdExchange(value, size, site, round);
@@ -232,6 +242,8 @@ const mc_services* kernelServices() {
     reinterpret_cast<const mc_u32*>(&g_threadgroupWatch),
     &threadgroupAccess,
     &threadgroupBarrierPassed,
+    &threadgroupBarrierAt,
+    &barrierRound,
     };
     return &services;
 }
@@ -239,6 +251,12 @@ const mc_services* kernelServices() {
 void setCurrentGroup(const mc_group* group) { t_group = group; }
 
 void watchThreadgroupAccesses() { g_threadgroupWatch.store(1, std::memory_order_relaxed); }
+
+void reportBarrierRound(const mc_group* group, const mc_barrier_round& round) {
+    GroupContext* context = group ? contextOf(group) : nullptr;
+    if (!context || !context->dispatch || !context->dispatch->observer) return;
+    context->dispatch->observer->barrierRound(round, *group);
+}
 
 const Dispatch* currentDispatch() noexcept {
     const mc_group* group = t_group;

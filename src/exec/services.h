@@ -39,6 +39,10 @@ void watchThreadgroupAccesses();
 /// Makes `group` the calling worker's current group (nullptr to clear).
 void setCurrentGroup(const mc_group* group);
 
+/// Tells the dispatch's observer, if any, of a barrier round of `group` that not all its
+/// threads reached at one barrier (mc_services::barrier_round; the fiber scheduler's own).
+void reportBarrierRound(const mc_group* group, const mc_barrier_round& round);
+
 /// The dispatch the calling thread is running a group of, or nullptr. Async-signal-safe (a
 /// device process's fault handler names the faulting dispatch with it).
 const Dispatch* currentDispatch() noexcept;

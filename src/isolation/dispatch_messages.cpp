@@ -65,11 +65,18 @@ void writeReport(Writer& out, const ShaderValidationReport& r) {
     out.string(r.other.location.function);
     out.value(r.other.location.line);
     out.value(r.other.location.column);
+    out.value(r.barrier.threads);
+    out.value(r.barrier.reached);
+    out.value(r.barrier.elsewhere);
+    out.value(r.barrier.returned);
+    out.string(r.barrier.other.file);
+    out.value(r.barrier.other.line);
+    out.value(r.barrier.other.column);
 }
 
 ShaderValidationReport readReport(Reader& in) {
     ShaderValidationReport r;
-    r.kind = enumeration(in, validation::ReportKind::UninitializedLoad);
+    r.kind = enumeration(in, validation::ReportKind::BarrierAfterReturn);
     r.addressSpace = enumeration(in, validation::AddressSpace::Threadgroup);
     r.access = enumeration(in, validation::Access::Store);
     r.offset = in.value<std::uint64_t>();
@@ -102,6 +109,13 @@ ShaderValidationReport readReport(Reader& in) {
     r.other.location.function = in.string();
     r.other.location.line = in.value<std::uint32_t>();
     r.other.location.column = in.value<std::uint32_t>();
+    r.barrier.threads = in.value<std::uint32_t>();
+    r.barrier.reached = in.value<std::uint32_t>();
+    r.barrier.elsewhere = in.value<std::uint32_t>();
+    r.barrier.returned = in.value<std::uint32_t>();
+    r.barrier.other.file = in.string();
+    r.barrier.other.line = in.value<std::uint32_t>();
+    r.barrier.other.column = in.value<std::uint32_t>();
     return r;
 }
 

@@ -154,6 +154,34 @@ TEST(DispatchMessages, OutcomeArrivesWithTheHostsLabels) {
     EXPECT_EQ(back->logDropped, 2u);
 }
 
+// Test that a barrier report's round (METALCPU_SHADER_VALIDATION_CHECKS=barriers) comes back whole.
+TEST(DispatchMessages, BarrierReportArrivesWhole) {
+    DispatchOutcome outcome;
+    outcome.validated = true;
+    validation::ShaderValidationReport report;
+    report.kind = validation::ReportKind::BarrierDivergence;
+    report.location = {"program_source", "", 26, 9};
+    report.barrier.threads = 64;
+    report.barrier.reached = 32;
+    report.barrier.elsewhere = 30;
+    report.barrier.returned = 2;
+    report.barrier.other = {"kernels.metal", "", 28, 11};
+    outcome.findings.reports = {report};
+    std::optional<DispatchOutcome> back = decodeOutcome(encodeOutcome(outcome), 1000);
+    ASSERT_TRUE(back);
+    ASSERT_EQ(back->findings.reports.size(), 1u);
+    const validation::ShaderValidationReport& r = back->findings.reports[0];
+    EXPECT_EQ(r.kind, validation::ReportKind::BarrierDivergence);
+    EXPECT_EQ(r.barrier.threads, 64u);
+    EXPECT_EQ(r.barrier.reached, 32u);
+    EXPECT_EQ(r.barrier.elsewhere, 30u);
+    EXPECT_EQ(r.barrier.returned, 2u);
+    EXPECT_EQ(r.barrier.other.file, "kernels.metal");
+    EXPECT_EQ(r.barrier.other.line, 28u);
+    EXPECT_EQ(r.barrier.other.column, 11u);
+    EXPECT_EQ(r.text(), report.text());
+}
+
 // Test that every truncation of a message is refused, and that bytes changed at random never
 // crash the reader: the host reads replies from a process kernels can write into.
 TEST(DispatchMessages, DamagedMessagesAreRefusedSafely) {

@@ -21,9 +21,8 @@ namespace {
 
 constexpr const char* kTaskType = "::metalcpu_kernel::barrier_task";
 constexpr const char* kBarrierPoint = "co_await ::metalcpu_kernel::barrier_point";
-// simdgroup_barrier: a suspension point all the same, which the threadgroup watch of shader
-// validation does not count as a threadgroup barrier.
-constexpr const char* kSimdBarrierPoint = "co_await ::metalcpu_kernel::simd_barrier_point";
+// Its own name, so that the barrier-divergence check knows it need not be reached by the whole group.
+constexpr const char* kSimdgroupBarrierPoint = "co_await ::metalcpu_kernel::simdgroup_barrier_point";
 constexpr const char* kScopeRun = "co_await ::metalcpu_kernel::scope_run";
 constexpr const char* kReduceRows = "co_await ::metalcpu_kernel::scope_reduce_rows";
 constexpr const char* kReduceColumns = "co_await ::metalcpu_kernel::scope_reduce_columns";
@@ -663,9 +662,19 @@ void rewriteCoroutineKernels(PassContext& context) {
                 edits.insertBefore(start, std::string(kTaskType) + " ");
             }
         }
-        for (TokenRange callee : kernel.barriers)
-            edits.replace(callee, tokens[callee.end - 1].spelling == "simdgroup_barrier" ? kSimdBarrierPoint
-                                                                                          : kBarrierPoint);
+        for (TokenRange callee : kernel.barriers) {
+            const bool simdgroup = tokens[callee.end - 1].spelling == "simdgroup_barrier";
+            if (!context.options.validation) {
+                edits.replace(callee, simdgroup ? kSimdgroupBarrierPoint : kBarrierPoint);
+                continue;
+            }
+            // The validated flavour names the barrier's site, for the barrier-divergence check:
+            // `co_await barrier_at<1>{{file, line, column}}(flags)`.
+            const Token& at = tokens[callee.begin];
+            edits.replace(callee, std::string("co_await ::metalcpu_kernel::barrier_at<") + (simdgroup ? "2" : "1") +
+                                      ">{{__FILE__, " + std::to_string(at.location.line) + ", " +
+                                      std::to_string(at.location.column) + ", nullptr}}");
+        }
         for (const TensorOperationStatement& op : kernel.tensorOperations) {
             if (op.kind != TensorOperationStatement::Kind::Run) {
                 edits.replace(op.callee, op.kind == TensorOperationStatement::Kind::ReduceRows ? kReduceRows

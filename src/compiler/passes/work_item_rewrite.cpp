@@ -254,11 +254,18 @@ void rewriteWorkItemKernels(PassContext& context) {
 
         // A threadgroup barrier's call stays, for the threadgroup watch of the instrumented
         // flavour (a no-op in the plain one); a SIMD-group barrier orders nothing it tracks.
+        // Validated kernels whose threads may return also keep its place for the
+        // barrier-divergence check: the threads that returned did not reach it.
         for (const TokenRange& b : k.barriers) {
             std::size_t callee = b.begin;
-            while (callee < b.end && edits.tokens()[callee].spelling != "threadgroup_barrier") ++callee;
+            while (callee < b.end && tokens[callee].spelling != "threadgroup_barrier") ++callee;
+            std::string divergenceCheck;
+            if (context.options.validation && returns)
+                divergenceCheck = "::metalcpu_kernel::work_item_barrier(__mc_wi, ::mc_simd_site{__FILE__, " +
+                                  std::to_string(tokens[b.begin].location.line) + ", " +
+                                  std::to_string(tokens[b.begin].location.column) + ", nullptr}); ";
             if (callee < b.end)
-                edits.replace(TokenRange{b.begin, callee + 1}, "::metalcpu_kernel::work_items_barrier");
+                edits.replace(TokenRange{b.begin, callee + 1}, divergenceCheck + "::metalcpu_kernel::work_items_barrier");
             else
                 edits.erase(b);
         }

@@ -19,7 +19,7 @@ template <typename T, uint N>
         if (stride >= N) break;
         co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);
         T value = lid >= stride ? partial[lid - stride] : T(0);
-        co_await ::metalcpu_kernel::simd_barrier_point(mem_flags::mem_threadgroup);
+        co_await ::metalcpu_kernel::simdgroup_barrier_point(mem_flags::mem_threadgroup);
         partial[lid] += value;
     }
     co_await ::metalcpu_kernel::barrier_point(mem_flags::mem_threadgroup);

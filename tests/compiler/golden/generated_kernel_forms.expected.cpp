@@ -12,7 +12,7 @@ using namespace metal;
   int lidx0 = lid.x;
   *(buf1+0) = (*(data1_256+(gidx0<<4)+lidx0));
   *(buf0+lidx0) = (*(buf1+0)); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], gidx0); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], lidx0); } });
-
+  ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
   ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t1 lidx0 = __mc_v1[__mc_t.slot]; __mc_t0 gidx0 = __mc_v0[__mc_t.slot]; { 
 #line 15 "generated_kernel_forms.metal"
   if (lidx0==0) {

@@ -74,7 +74,7 @@ template <typename T, int BM, int BN, bool TRANSPOSED>
     auto& staged = ::metalcpu_kernel::threadgroup_variable<half[32 * 16], 0x1ull>(__mc_group);
     auto q = tensor<            half, dextents<int32_t, 2>, tensor_inline>(staged, dextents<int32_t, 2>(32, 16));
     auto k = tensor<       half, dextents<int32_t, 2>, tensor_inline>(scores, dextents<int32_t, 2>(16, 32));
-    co_await ::metalcpu_kernel::simd_barrier_point(mem_flags::mem_threadgroup);
+    co_await ::metalcpu_kernel::simdgroup_barrier_point(mem_flags::mem_threadgroup);
     constexpr auto desc = matmul2d_descriptor(16, 16, 32);
     matmul2d<desc, execution_simdgroups<1>> qk;
     auto s = qk.get_destination_cooperative_tensor<decltype(q), decltype(k), float>();

@@ -71,9 +71,8 @@ TEST(BarrierCoroutines, KernelBody) {
     EXPECT_TRUE(r.messages.empty());
 }
 
-// Test that qualified barrier names are replaced whole, simdgroup_barrier by a suspension
-// point of its own (which shader validation's threadgroup watch does not count as a
-// threadgroup barrier), and flag expressions stay as written.
+// Test that qualified barrier names are replaced whole, simdgroup_barrier by its own point,
+// and flag expressions stay as written.
 TEST(BarrierCoroutines, QualifiedBarrierNames) {
     Result r = rewrite("[[kernel]] void k() {\n"
                        "  metal::threadgroup_barrier(metal::mem_flags::mem_device);\n"
@@ -83,9 +82,9 @@ TEST(BarrierCoroutines, QualifiedBarrierNames) {
     EXPECT_EQ(r.coroutines, std::vector<std::string>{"k"});
     EXPECT_EQ(r.text, "::metalcpu_kernel::barrier_task k(" + kGroup + ") {\n"
                       "co_await ::metalcpu_kernel::barrier_point(metal::mem_flags::mem_device);\n"
-                      "co_await ::metalcpu_kernel::simd_barrier_point(mem_flags::mem_device | "
+                      "co_await ::metalcpu_kernel::simdgroup_barrier_point(mem_flags::mem_device | "
                       "mem_flags::mem_threadgroup);\n"
-                      "co_await ::metalcpu_kernel::simd_barrier_point(mem_flags::mem_none);\n"
+                      "co_await ::metalcpu_kernel::simdgroup_barrier_point(mem_flags::mem_none);\n"
                       "}");
 }
 

@@ -6,6 +6,9 @@
 
 #include <metalcpu/kernel_abi.h>
 #include <metalcpu/kernel_services.h>
+#ifdef METALCPU_VALIDATION
+#include <metalcpu/barrier_rounds.h>
+#endif
 
 #if __has_include(<coroutine>)
 #include <coroutine>
@@ -97,36 +100,86 @@ struct barrier_task {
         static void* operator new(decltype(sizeof 0) size) { return g_services->coroutine_frame(size); }
         static void operator delete(void*) noexcept {}
         pending_scope_op* pending = nullptr; ///< set while suspended in a tensor operation
+#ifdef METALCPU_VALIDATION
+        /// Where the thread is suspended, for the barrier-divergence check: at a threadgroup
+        /// barrier (barrier_at, 1), a SIMD-group barrier (2), or neither (0).
+        unsigned char barrier_scope = 0;
+        mc_simd_site barrier_at{};
+#endif
     };
     std::coroutine_handle<promise_type> handle;
 };
 
 /// What `threadgroup_barrier(flags)` becomes in a coroutine kernel: a suspension point.
 /// All threads of a group share one worker, so the memory flags need no fence.
-/// In the instrumented flavour a thread that resumes after a threadgroup barrier tells the
-/// threadgroup watch so (mc_services::threadgroup_barrier_passed); a simdgroup_barrier
-/// (simd_barrier_point) orders nothing the watch tracks across SIMD-groups.
+#ifndef METALCPU_VALIDATION
 struct barrier_point {
     barrier_point() = default;
     template <class Flags>
-    explicit barrier_point(Flags flags) : mem_flags(static_cast<mc_u32>(flags)) {}
-    bool await_ready() const noexcept { return false; }
-    void await_suspend(std::coroutine_handle<>) const noexcept {}
-    void await_resume() const noexcept {
-#ifdef METALCPU_VALIDATION
-        if (__builtin_expect(*g_threadgroup_watch != 0, 0)) g_services->threadgroup_barrier_passed(mem_flags, 0);
-#endif
-    }
-    mc_u32 mem_flags = 0;
-};
-struct simd_barrier_point {
-    simd_barrier_point() = default;
-    template <class Flags>
-    explicit simd_barrier_point(Flags) {}
+    explicit barrier_point(Flags) {}
     bool await_ready() const noexcept { return false; }
     void await_suspend(std::coroutine_handle<>) const noexcept {}
     void await_resume() const noexcept {}
 };
+/// `simdgroup_barrier(flags)`: the same suspension (a pass orders more than it needs).
+using simdgroup_barrier_point = barrier_point;
+#else
+/// Validated kernels record where each thread is suspended, for the barrier-divergence check
+/// (run_coroutines); a SIMD-group barrier is told apart, since Metal asks only its SIMD-group
+/// to reach it. A thread that resumes after a threadgroup barrier tells the threadgroup watch
+/// so (mc_services::threadgroup_barrier_passed); a SIMD-group barrier orders nothing the watch
+/// tracks across SIMD-groups.
+template <unsigned char Scope>
+struct site_barrier_point {
+    template <class Flags>
+    explicit site_barrier_point(Flags flags, simd_site where = {})
+        : site(where), mem_flags(static_cast<mc_u32>(flags)) {}
+    site_barrier_point(const mc_simd_site& where, mc_u32 flags) : site(where), mem_flags(flags) {}
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<barrier_task::promise_type> thread) const noexcept {
+        thread.promise().barrier_scope = Scope;
+        thread.promise().barrier_at = site;
+    }
+    void await_resume() const noexcept {
+        if constexpr (Scope == 1)
+            if (__builtin_expect(*g_threadgroup_watch != 0, 0)) g_services->threadgroup_barrier_passed(mem_flags, 0);
+    }
+    mc_simd_site site;
+    mc_u32 mem_flags = 0;
+};
+using barrier_point = site_barrier_point<1>;
+using simdgroup_barrier_point = site_barrier_point<2>;
+
+/// What the validated flavour writes for a barrier (scope 1) or SIMD-group barrier (2):
+/// `barrier_at<1>{{file, line, column}}(flags)`, the site as the front end saw it.
+template <unsigned char Scope>
+struct barrier_at {
+    mc_simd_site site;
+    template <class Flags>
+    site_barrier_point<Scope> operator()(Flags flags) const {
+        return site_barrier_point<Scope>(site, static_cast<mc_u32>(flags));
+    }
+};
+
+/// The barrier-divergence check of a pass that left threads at barriers: tells the runtime
+/// when they did not all reach the same threadgroup barrier (finished threads count as not).
+/// A pass in which a thread waits at a SIMD-group barrier or in a tensor operation is not
+/// judged: those need not be reached by the whole group.
+inline void check_barrier_round(const mc_group* group, std::coroutine_handle<barrier_task::promise_type>* threads,
+                                mc_u32 count) {
+    barrier_round_tally tally(count);
+    for (mc_u32 i = 0; i < count; ++i) {
+        if (!threads[i]) {
+            tally.finished(i);
+            continue;
+        }
+        const barrier_task::promise_type& p = threads[i].promise();
+        if (p.barrier_scope != 1 || p.pending) return;
+        tally.waiting(i, p.barrier_at);
+    }
+    if (tally.divergent()) g_services->barrier_round(group, &tally.round());
+}
+#endif
 
 /// Runs the tensor operations the threads of a pass suspended in, once per scope: the first
 /// waiting thread of each scope runs it with the records of all its waiting threads (those
@@ -180,6 +233,9 @@ inline void run_coroutines(const mc_group* group, Start&& start) {
                 --live;
             }
         }
+#ifdef METALCPU_VALIDATION
+        if (live != 0 && (group->dispatch->checks & MC_CHECK_BARRIERS)) check_barrier_round(group, threads, count);
+#endif
         run_scope_operations(group, threads, count, scope_records);
     }
 }

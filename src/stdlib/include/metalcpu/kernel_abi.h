@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 18u /* 16-18: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch */
+#define METALCPU_KERNEL_ABI_VERSION 18u /* 16-18: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -142,7 +142,14 @@ typedef struct mc_dispatch {
     mc_u32 gpu_family;         /* mc_gpu_family */
     mc_u32 cooperative_layout; /* mc_cooperative_layout_kind */
     mc_u64 cooperative_seed;   /* key of the shuffled and padded layouts */
+    /* ABI 18: validated dispatches only, the checks beyond Apple's that kernel code takes
+       part in (mc_dispatch_checks bits); 0 otherwise. */
+    mc_u32 checks;
 } mc_dispatch;
+
+enum mc_dispatch_checks {
+    MC_CHECK_BARRIERS = 1u /* tell the runtime of barrier rounds some threads missed (barrier_round) */
+};
 
 /* One threadgroup being executed. */
 typedef struct mc_group {
@@ -256,6 +263,18 @@ typedef struct mc_simd_call {
     mc_simd_site site;
     const struct mc_simd_call* caller;
 } mc_simd_call;
+
+/* ABI 18: a round of a threadgroup barrier that the group's threads did not all reach together
+   (METALCPU_SHADER_VALIDATION_CHECKS=barriers): when the round opened, `reached` threads were at
+   `site`, the barrier the lowest-numbered waiting thread was at; `elsewhere` waited at other
+   barriers (the first of them at `other`); `finished` had returned from the kernel. */
+typedef struct mc_barrier_round {
+    mc_simd_site site;
+    mc_simd_site other;   /* line 0 when elsewhere is 0 */
+    mc_u32 threads;       /* in the group */
+    mc_u32 reached, elsewhere, finished;
+    mc_u32 first_missing; /* linear index in the group of the first thread not at `site` */
+} mc_barrier_round;
 
 /* Reflection of one kernel parameter. */
 typedef struct mc_param {
@@ -530,6 +549,12 @@ typedef struct mc_services {
     const mc_u32* threadgroup_watch;
     void (*threadgroup_access)(mc_u64 bits, mc_u64 size, mc_u32 op, const mc_site* site);
     void (*threadgroup_barrier_passed)(mc_u32 mem_flags, mc_u32 whole_group);
+    /* Barrier rounds (ABI 18). threadgroup_barrier_at is threadgroup_barrier with the barrier's
+       site, which validated kernels pass; barrier_round tells the runtime of a round of
+       `group` that not all its threads reached at one barrier (kernels split at their
+       barriers find those themselves when mc_dispatch::checks has MC_CHECK_BARRIERS). */
+    void (*threadgroup_barrier_at)(mc_u32 mem_flags, const mc_simd_site* site);
+    void (*barrier_round)(const mc_group* group, const mc_barrier_round* round);
 } mc_services;
 
 /* Exported by every kernel library. Hands the services over and returns the modules and

@@ -39,6 +39,11 @@ inline const mc_u32* g_threadgroup_watch = &k_threadgroup_unwatched;
 
 /// threadgroup_barrier(): wait until every thread of this threadgroup has arrived.
 inline void threadgroup_barrier(unsigned mem_flags) { g_services->threadgroup_barrier(mem_flags); }
+/// The same with the barrier's site: validated kernels pass it, for the barrier-divergence
+/// check (barrier_rounds.h).
+inline void threadgroup_barrier_at(unsigned mem_flags, const mc_simd_site& site) {
+    g_services->threadgroup_barrier_at(mem_flags, &site);
+}
 
 /// What a threadgroup_barrier statement of a kernel split into work-item loops becomes: the
 /// loops around it are the synchronisation, so in the plain flavour nothing; in the

@@ -6,6 +6,9 @@
 
 #include <metalcpu/kernel_abi.h>
 #include <metalcpu/kernel_services.h>
+#ifdef METALCPU_VALIDATION
+#include <metalcpu/barrier_rounds.h>
+#endif
 // remove_cv_t and thread_ids come from kernel_support.h, which includes this file last.
 
 namespace metalcpu_kernel {
@@ -79,12 +82,32 @@ public:
     }
 
     const mc_group* group() const { return group_; }
+    mc_u32 count() const { return count_; }
 
 private:
     const mc_group* group_;
     mc_u32 count_;
     unsigned char* returned_ = nullptr;
 };
+
+#ifdef METALCPU_VALIDATION
+/// Where a threadgroup barrier was, in a validated kernel some of whose threads may return:
+/// the barrier-divergence check (barrier_rounds.h). The threads that have not returned are
+/// all at this barrier (the front end split only kernels whose barriers sit in uniform
+/// control flow); those that have returned did not reach it.
+template <bool TracksReturns>
+inline void work_item_barrier(const work_items<TracksReturns>& wi, const mc_simd_site& site) {
+    if constexpr (TracksReturns) {
+        if (!(wi.group()->dispatch->checks & MC_CHECK_BARRIERS)) return;
+        barrier_round_tally tally(wi.count());
+        for (mc_u32 i = 0; i < wi.count(); ++i) {
+            if (wi.returned(i)) tally.finished(i);
+            else tally.waiting(i, site);
+        }
+        if (tally.divergent()) g_services->barrier_round(wi.group(), &tally.round());
+    }
+}
+#endif
 
 /// Copies a thread's variable into its slot: where its declaration has run, and at the end
 /// of each piece that loaded it. Constructing over the old copy (MSL types need no

@@ -277,14 +277,9 @@ struct barrier_point {
     void await_suspend(std::coroutine_handle<>) const noexcept {}
     void await_resume() const noexcept {}
 };
-struct simd_barrier_point {
-    explicit simd_barrier_point(metal::mem_flags);
-    bool await_ready() const noexcept { return false; }
-    void await_suspend(std::coroutine_handle<>) const noexcept {}
-    void await_resume() const noexcept {}
-};
 // A threadgroup barrier of a kernel split into work-item loops, at group level.
 void work_items_barrier(metal::mem_flags);
+using simdgroup_barrier_point = barrier_point;
 // Tensor operations as statements of a coroutine kernel: one awaited scope operation each.
 struct scope_operation {
     bool await_ready() const noexcept { return false; }
