@@ -2,7 +2,8 @@
 // inlines before the barrier split (passes/helper_inlining.h) so that they run as work-item
 // loops instead of fibers: a barrier helper template, a helper that returns a SIMD-group
 // function's value after statements of its own, helpers calling helpers, a helper called twice,
-// an array parameter, and SIMD-group functions inside expressions, which it hoists into
+// an array parameter, a helper calling through a function template parameter (and its twin
+// left on fibers), and SIMD-group functions inside expressions, which it hoists into
 // statements of their own (passes/collective_hoisting.h). Against CPU models, over groups of 1,
 // 7, 32, 33, 64 and 1024 threads, plain and shader-validated, canaries after every output; the
 // array kernel on a grid the groups do not divide.
@@ -132,6 +133,41 @@ kernel void array_parameter(device const uint* in [[buffer(0)]], device uint* ou
     exchange(vals, tile, lid, partner_lid);
     if (gid < n) out[gid] = vals[1] * 3u + vals[0];
 }
+
+// A helper that calls through a function template parameter of its own (llama.cpp's `deq_t4`),
+// from a kernel template that passes its own parameter on, instantiated twice. Its twin on
+// fibers gives it an overloaded name, which the inliner refuses (called by name, another
+// overload might be chosen).
+uint scramble(uint x) { return x * 3u + 1u; }
+uint flip(uint x) { return x ^ 0xffu; }
+uint scramble_overloaded(uint x) { return x * 3u + 1u; }
+half scramble_overloaded(half x) { return x; }
+template <uint (*op)(uint)>
+void mapped_sum(threadgroup uint* partial, thread uint& v, uint lid, uint size) {
+    v = op(v);
+    tree_sum<uint, 1024>(partial, v, lid, size);
+}
+template <uint (*op)(uint)>
+kernel void mapped_sums(device const uint* in [[buffer(0)]], device uint* sums [[buffer(1)]],
+                        uint gid [[thread_position_in_grid]], uint lid [[thread_index_in_threadgroup]],
+                        uint size [[threads_per_threadgroup]], uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[1024];
+    uint v = in[gid];
+    mapped_sum<op>(partial, v, lid, size);
+    if (lid == 0) sums[group] = v;
+}
+template [[host_name("mapped_sums_scramble")]] kernel void mapped_sums<scramble>(
+    device const uint*, device uint*, uint, uint, uint, uint);
+template [[host_name("mapped_sums_flip")]] kernel void mapped_sums<flip>(
+    device const uint*, device uint*, uint, uint, uint, uint);
+kernel void mapped_sums_on_fibers(device const uint* in [[buffer(0)]], device uint* sums [[buffer(1)]],
+                                  uint gid [[thread_position_in_grid]], uint lid [[thread_index_in_threadgroup]],
+                                  uint size [[threads_per_threadgroup]], uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[1024];
+    uint v = in[gid];
+    mapped_sum<scramble_overloaded>(partial, v, lid, size);
+    if (lid == 0) sums[group] = v;
+}
 )";
 
 constexpr unsigned kGroups = 3;
@@ -153,8 +189,9 @@ protected:
         return values;
     }
 
-    /// Runs `name` over kGroups whole groups and checks each group's sum times `factor(size)`.
-    void expectGroupSums(const char* name, std::uint32_t factor) {
+    /// Runs `name` over kGroups whole groups and checks each group's sum of `op` of its values
+    /// times `factor`.
+    void expectGroupSums(const char* name, std::uint32_t factor, std::uint32_t (*op)(std::uint32_t) = nullptr) {
         MTL::ComputePipelineState* state = kernel(name);
         ASSERT_NE(state, nullptr);
         const unsigned count = kGroups * groupSize();
@@ -171,7 +208,10 @@ protected:
         ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
         for (unsigned g = 0; g < kGroups; ++g) {
             std::uint32_t sum = 0;
-            for (unsigned i = 0; i < groupSize(); ++i) sum += values[g * groupSize() + i];
+            for (unsigned i = 0; i < groupSize(); ++i) {
+                const std::uint32_t v = values[g * groupSize() + i];
+                sum += op ? op(v) : v;
+            }
             EXPECT_EQ(sums.data<std::uint32_t>()[g], sum * factor) << name << ", group " << g;
         }
         sums.expectCanariesIntact();
@@ -190,6 +230,15 @@ TEST_P(InlinedHelpers, NestedHelperCalledTwice) { expectGroupSums("nested_sums",
 
 // Test a helper that returns a SIMD-group function's value after statements of its own.
 TEST_P(InlinedHelpers, CollectiveHelper) { expectGroupSums("simd_helper_sum", 1); }
+
+// Test a helper calling through its function template parameter, from two instantiations of a
+// kernel template that passes its own on, and from a kernel that keeps the fibers.
+TEST_P(InlinedHelpers, FunctionTemplateArguments) {
+    const auto scramble = [](std::uint32_t x) { return x * 3u + 1u; };
+    expectGroupSums("mapped_sums_scramble", 1, scramble);
+    expectGroupSums("mapped_sums_flip", 1, [](std::uint32_t x) { return x ^ 0xffu; });
+    expectGroupSums("mapped_sums_on_fibers", 1, scramble);
+}
 
 // Test an array parameter written through, on a grid the groups do not divide.
 TEST_P(InlinedHelpers, ArrayParameter) {
@@ -288,13 +337,16 @@ TEST_P(InlinedHelpers, LoopBoundPerSimdgroup) {
 }
 
 // Test that every kernel above runs as work-item loops (on fibers they would compute the same),
-// but per_simdgroup_rows, which keeps the fibers.
+// but per_simdgroup_rows and mapped_sums_on_fibers, which keep the fibers.
 TEST_P(InlinedHelpers, Lowerings) {
     expectLowerings({{"helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"nested_sums", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"simd_helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"array_parameter", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"hoisted_collectives", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"mapped_sums_scramble", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"mapped_sums_flip", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"mapped_sums_on_fibers", MC_KERNEL_USES_BARRIERS},
                      {"per_simdgroup_rows", MC_KERNEL_USES_BARRIERS}},
                     [&](const char* name) { return kernel(name); });
 }

@@ -93,19 +93,19 @@ void Round::emit(const Site& site, TokenList& out) {
     const Location at = tokens_[site.keyword].location;
     std::map<std::string, TokenList> subst;
     // Template parameters: the call's arguments, else the defaults (which may name earlier
-    // parameters), each value in parentheses.
+    // parameters), each value in parentheses but a function the helper calls: `deq(x)` stays
+    // a call the call graph sees (functionArgumentObstacle()).
     const std::vector<HelperTemplateParameter> templ = *templateParameters(h);
-    const std::vector<TokenRange> given =
-        site.hasTemplateArguments ? splitAtCommas(site.templateArguments.begin, site.templateArguments.end)
-                                  : std::vector<TokenRange>{};
+    const std::vector<TokenRange> given = templateArguments(site);
     for (std::size_t i = 0; i < templ.size(); ++i) {
         TokenList value;
-        if (!templ[i].isType) value.push_back(punct("(", at));
+        const bool parenthesised = !templ[i].isType && !calledInBody(h, templ[i].name);
+        if (parenthesised) value.push_back(punct("(", at));
         if (i < given.size())
             for (std::size_t j = given[i].begin; j < given[i].end; ++j) value.push_back(tokens_[j]);
         else
             copy(templ[i].defaultValue.begin, templ[i].defaultValue.end, subst, value);
-        if (!templ[i].isType) value.push_back(punct(")", at));
+        if (parenthesised) value.push_back(punct(")", at));
         subst[templ[i].name] = std::move(value);
     }
     // Locals: names of their own.

@@ -103,18 +103,40 @@ std::optional<std::vector<HelperTemplateParameter>> Round::templateParameters(co
         if (r.empty()) return std::nullopt;
         HelperTemplateParameter p;
         std::size_t end = r.end;
-        for (std::size_t i = r.begin; i < r.end; ++i) {
+        for (std::size_t i = r.begin; i < r.end; ++i)
             if (tokens_[i].isPunct("...") || tokens_[i].isIdentifier("template")) return std::nullopt;
-            if (tokens_[i].isPunct("=") && end == r.end) end = i;
+        for (std::size_t i = r.begin; i < r.end; ++i) {
+            if (partner_[i] != kNoToken && partner_[i] > i) i = partner_[i]; // a function type's parameters
+            else if (tokens_[i].isPunct("=")) {
+                end = i;
+                break;
+            }
         }
-        if (end == r.begin || !tokens_[end - 1].isIdentifier()) return std::nullopt;
-        p.name = tokens_[end - 1].spelling;
-        p.isType = tokens_[r.begin].isIdentifier("typename") || tokens_[r.begin].isIdentifier("class");
-        if (end - 1 == r.begin) return std::nullopt; // no kind written
+        if (end == r.begin) return std::nullopt;
+        if (std::optional<std::size_t> pointer = functionPointerName(r.begin, end)) {
+            p.name = tokens_[*pointer].spelling; // `void (*deq)(device const q_t*, short)`
+        } else {
+            if (!tokens_[end - 1].isIdentifier()) return std::nullopt;
+            p.name = tokens_[end - 1].spelling;
+            p.isType = tokens_[r.begin].isIdentifier("typename") || tokens_[r.begin].isIdentifier("class");
+            if (end - 1 == r.begin) return std::nullopt; // no kind written
+        }
         if (end < r.end) p.defaultValue = {end + 1, r.end};
         out.push_back(std::move(p));
     }
     return out;
+}
+
+std::optional<std::size_t> Round::functionPointerName(std::size_t begin, std::size_t end) const {
+    // `R (*name)(params)`: the list's `)` last, after the declarator's `(* name )`.
+    if (end - begin < 6 || !tokens_[end - 1].isPunct(")")) return std::nullopt;
+    const std::size_t list = partner_[end - 1];
+    if (list == kNoToken || list < begin + 4 || !tokens_[list - 1].isPunct(")")) return std::nullopt;
+    const std::size_t group = partner_[list - 1];
+    if (group == kNoToken || group + 3 != list - 1 || !tokens_[group + 1].isPunct("*") ||
+        !tokens_[group + 2].isIdentifier())
+        return std::nullopt;
+    return group + 2;
 }
 
 std::optional<std::vector<HelperParameter>> Round::parameters(const FunctionDecl& f) const {
@@ -142,6 +164,18 @@ std::optional<std::vector<HelperParameter>> Round::parameters(const FunctionDecl
         out.push_back(p);
     }
     return out;
+}
+
+std::vector<TokenRange> Round::templateArguments(const Site& site) const {
+    if (!site.hasTemplateArguments) return {};
+    return splitAtCommas(site.templateArguments.begin, site.templateArguments.end);
+}
+
+bool Round::calledInBody(const FunctionDecl& h, const std::string& name) const {
+    for (std::size_t i = h.bodyOpen + 1; i < h.bodyClose; ++i)
+        if (tokens_[i].isIdentifier(name) && unit_.isUnqualifiedName(i) && tokens_[i + 1].isPunct("("))
+            return true;
+    return false;
 }
 
 TokenRange Round::returnType(const FunctionDecl& h) const {

@@ -82,9 +82,20 @@ private:
     /// Tokens [begin, end) split at the commas outside brackets and template argument lists.
     std::vector<TokenRange> splitAtCommas(std::size_t begin, std::size_t end) const;
 
+    /// The template parameters of `f`'s own header, or nothing when one is a pack, a template
+    /// template parameter, unnamed or not read.
     std::optional<std::vector<HelperTemplateParameter>> templateParameters(const FunctionDecl& f) const;
 
+    /// The name of the function-pointer parameter declared by tokens [begin, end), `R (*name)(...)`.
+    std::optional<std::size_t> functionPointerName(std::size_t begin, std::size_t end) const;
+
     std::optional<std::vector<HelperParameter>> parameters(const FunctionDecl& f) const;
+
+    /// The call's template arguments, split at their commas (none when it writes none).
+    std::vector<TokenRange> templateArguments(const Site& site) const;
+
+    /// Whether `h`'s body calls `name` unqualified (`name(...)`).
+    bool calledInBody(const FunctionDecl& h, const std::string& name) const;
 
     /// The return type of `h`, without the specifiers and attributes before it.
     TokenRange returnType(const FunctionDecl& h) const;
@@ -110,6 +121,14 @@ private:
     /// helper qualifies (`const T x`, `T const`, `T::x`): pasted in as written, the qualifier
     /// would apply to the pointee instead of the pointer. (where, why), or nothing.
     std::optional<std::pair<std::size_t, std::string>> typeArgumentObstacle(
+        const FunctionDecl& h, const std::vector<HelperTemplateParameter>& templ, const Site& site) const;
+
+    /// A non-type template parameter that `h` calls (`deq(x, v)`) whose argument, the call's or
+    /// the default, is not a plain name of a function it can be called as: the kernel's own
+    /// template parameter, or the file's only function of that name, not a template nor a
+    /// member. Inlined, the call is of that name, which the call graph follows as it would the
+    /// parameter. (where, why), or nothing.
+    std::optional<std::pair<std::size_t, std::string>> functionArgumentObstacle(
         const FunctionDecl& h, const std::vector<HelperTemplateParameter>& templ, const Site& site) const;
 
     /// A return of `statements` (nested ones included) other than `last`.

@@ -90,7 +90,9 @@ void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
         if (std::find(reach.begin(), reach.end(), helper) != reach.end())
             return refuse(kernel, callee, name + " may call itself");
     }
-    if (graph_.callsOpaque[helper])
+    // A call through one of the helper's own non-type template parameters becomes, inlined,
+    // a call of the argument (functionArgumentObstacle()); any other stays opaque.
+    if (graph_.callsOpaque[helper] && !graph_.opaqueOnlyThroughTemplateParameters[helper])
         return refuse(kernel, callee, name + " calls through a function pointer");
 
     Site site;
@@ -142,14 +144,13 @@ std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::si
     if (!body) return std::pair{at, "the statements of " + name + " are not read"};
     const auto templ = templateParameters(h);
     if (!templ) return std::pair{at, "the template parameters of " + name + " are not read"};
-    const std::size_t given = site.hasTemplateArguments
-                                  ? splitAtCommas(site.templateArguments.begin, site.templateArguments.end).size()
-                                  : 0;
+    const std::size_t given = templateArguments(site).size();
     if (given > templ->size()) return std::pair{site.callee, "too many template arguments"};
     for (std::size_t i = given; i < templ->size(); ++i)
         if ((*templ)[i].defaultValue.empty())
             return std::pair{site.callee, "the call of " + name + " deduces its template arguments"};
     if (auto obstacle = typeArgumentObstacle(h, *templ, site)) return obstacle;
+    if (auto obstacle = functionArgumentObstacle(h, *templ, site)) return obstacle;
     const auto params = parameters(h);
     if (!params) return std::pair{at, "a parameter of " + name + " is unnamed, a pack or parenthesised"};
     const std::size_t args = splitAtCommas(site.open + 1, partner_[site.open]).size();
@@ -210,9 +211,7 @@ std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::si
 
 std::optional<std::pair<std::size_t, std::string>> Round::typeArgumentObstacle(
     const FunctionDecl& h, const std::vector<HelperTemplateParameter>& templ, const Site& site) const {
-    const std::vector<TokenRange> given =
-        site.hasTemplateArguments ? splitAtCommas(site.templateArguments.begin, site.templateArguments.end)
-                                  : std::vector<TokenRange>{};
+    const std::vector<TokenRange> given = templateArguments(site);
     for (std::size_t k = 0; k < templ.size() && k < given.size(); ++k) {
         if (!templ[k].isType) continue;
         bool indirect = false;
@@ -228,6 +227,31 @@ std::optional<std::pair<std::size_t, std::string>> Round::typeArgumentObstacle(
                 return std::pair{i, "'" + h.name + "' qualifies '" + templ[k].name +
                                         "', whose argument is a pointer or reference"};
         }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::pair<std::size_t, std::string>> Round::functionArgumentObstacle(
+    const FunctionDecl& h, const std::vector<HelperTemplateParameter>& templ, const Site& site) const {
+    const FunctionDecl& kernel = module_.functions[site.kernel];
+    const std::vector<TokenRange> given = templateArguments(site);
+    for (std::size_t k = 0; k < templ.size(); ++k) {
+        if (templ[k].isType || !calledInBody(h, templ[k].name)) continue;
+        const TokenRange value = k < given.size() ? given[k] : templ[k].defaultValue;
+        const std::string why = "'" + h.name + "' calls its template parameter '" + templ[k].name + "', ";
+        if (value.size() != 1 || !tokens_[value.begin].isIdentifier())
+            return std::pair{site.callee, why + "whose argument is not a name"};
+        const std::string& givenName = tokens_[value.begin].spelling;
+        const auto& kernelValues = kernel.templateValueParameters;
+        if (std::find(kernelValues.begin(), kernelValues.end(), givenName) != kernelValues.end()) continue;
+        // A function of the file: called by name, it must be the one the pointer names.
+        const auto functions = graph_.byName.find(givenName);
+        if (functions == graph_.byName.end() || functions->second.size() != 1 ||
+            module_.functions[functions->second.front()].isTemplate ||
+            !module_.functions[functions->second.front()].enclosingClass.empty())
+            return std::pair{site.callee, why + "whose argument '" + givenName +
+                                              "' is not the kernel's template parameter or the file's only "
+                                              "function of that name"};
     }
     return std::nullopt;
 }

@@ -191,6 +191,47 @@ TEST(HelperInlining, ReferenceAndPointerTemplateArguments) {
               std::string::npos);
 }
 
+// Test a helper that calls through a non-type template parameter of its own (llama.cpp's
+// `deq_t4`): inlined, the call is of its argument, the file's only function of that name or the
+// kernel's own template parameter (followed per instantiation). Given an overloaded name, or
+// called through an ordinary parameter, it stays a call.
+TEST(HelperInlining, FunctionTemplateArguments) {
+    const std::string helper =
+        "float twice(float x) { return 2.0f * x; }\n"
+        "template <uint N, float (*op)(float)> void apply(threadgroup float* p, uint lid) {\n"
+        "    p[lid % N] = op(p[lid % N]);\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n}\n";
+    const std::string body = "    threadgroup float partial[64];\n    partial[lid % 64] = out[lid];\n"
+                             "    apply<64, OP>(partial, lid);\n    out[lid] = partial[(lid + 1) % 64];\n}\n";
+    const auto withOp = [&](const std::string& op) {
+        std::string b = body;
+        b.replace(b.find("OP"), 2, op);
+        return b;
+    };
+    const Translation named = translateSnippet(helper + kKernelHead + withOp("twice"));
+    EXPECT_TRUE(kernelK(named).usesWorkItemLoops) << kernelK(named).workItemLoopsRefusal;
+    EXPECT_NE(flat(named.cpp).find("= twice(partial["), std::string::npos) << named.cpp;
+    const Translation passedOn = translateSnippet(
+        helper + "template <float (*f)(float)>\n" + kKernelHead.substr(0, kKernelHead.find("k(")) + "kt(" +
+        kKernelHead.substr(kKernelHead.find("k(") + 2) + withOp("f") +
+        "template [[host_name(\"k\")]] kernel void kt<twice>(device float*, uint, uint);\n");
+    EXPECT_TRUE(kernelK(passedOn).usesWorkItemLoops) << kernelK(passedOn).workItemLoopsRefusal;
+    EXPECT_NE(flat(passedOn.cpp).find("= f(partial["), std::string::npos) << passedOn.cpp;
+    // An overload: called by name, it might not be the one the pointer names.
+    EXPECT_NE(fibersReason(helper + "half twice(half x) { return x; }\n" + kKernelHead + withOp("twice"))
+                  .find("'apply' calls its template parameter 'op', whose argument 'twice' is not the kernel's "
+                        "template parameter or the file's only function of that name"),
+              std::string::npos);
+    EXPECT_NE(fibersReason(helper + kKernelHead + withOp("(twice)")).find("whose argument is not a name"),
+              std::string::npos);
+    EXPECT_NE(fibersReason("float twice(float x) { return 2.0f * x; }\n"
+                           "void apply(threadgroup float* p, uint lid, float (*op)(float)) {\n"
+                           "    p[lid] = op(p[lid]);\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n}\n" +
+                           kKernelHead + "    threadgroup float partial[64];\n    apply(partial, lid % 64, twice);\n"
+                           "    out[lid] = partial[(lid + 1) % 64];\n}\n")
+                  .find("'apply' calls through a function pointer"),
+              std::string::npos);
+}
+
 // Test that what the pass cannot inline keeps the fibers, with the reason it was not inlined
 // added to the split's.
 TEST(HelperInlining, RefusalsKeepTheFibersWithAReason) {
