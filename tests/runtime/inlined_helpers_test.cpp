@@ -2,8 +2,9 @@
 // inlines before the barrier split (passes/helper_inlining.h) so that they run as work-item
 // loops instead of fibers: a barrier helper template, a helper that returns a SIMD-group
 // function's value after statements of its own, helpers calling helpers, a helper called twice,
-// an array parameter, a helper calling through a function template parameter (and its twin
-// left on fibers), and SIMD-group functions inside expressions, which it hoists into
+// an array parameter, a helper calling through a function template parameter, a helper's
+// early return ending the kernel (both with twins left on fibers), and SIMD-group functions
+// inside expressions, which it hoists into
 // statements of their own (passes/collective_hoisting.h). Against CPU models, over groups of 1,
 // 7, 32, 33, 64 and 1024 threads, plain and shader-validated, canaries after every output; the
 // array kernel on a grid the groups do not divide.
@@ -168,6 +169,35 @@ kernel void mapped_sums_on_fibers(device const uint* in [[buffer(0)]], device ui
     mapped_sum<scramble_overloaded>(partial, v, lid, size);
     if (lid == 0) sums[group] = v;
 }
+
+// A void helper that returns early, called as the kernel's last statement (candle's argsort):
+// the threads past `n` leave before the barrier; the first sums what the others stored. Its
+// twin on fibers returns after the call, which the inliner then refuses.
+void sum_first(threadgroup uint* partial, device const uint* in, device uint* sums, uint n, uint lid, uint gid,
+               uint group) {
+    if (lid >= n) return;
+    partial[lid] = in[gid] * 5u;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if (lid == 0) {
+        uint s = 0;
+        for (uint i = 0; i < n; ++i) s += partial[i];
+        sums[group] = s;
+    }
+}
+kernel void early_return_sums(device const uint* in [[buffer(0)]], device uint* sums [[buffer(1)]],
+                              constant uint& n [[buffer(2)]], uint gid [[thread_position_in_grid]],
+                              uint lid [[thread_index_in_threadgroup]], uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[1024];
+    sum_first(partial, in, sums, n, lid, gid, group);
+}
+kernel void early_return_sums_on_fibers(device const uint* in [[buffer(0)]], device uint* sums [[buffer(1)]],
+                                        constant uint& n [[buffer(2)]], uint gid [[thread_position_in_grid]],
+                                        uint lid [[thread_index_in_threadgroup]],
+                                        uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[1024];
+    sum_first(partial, in, sums, n, lid, gid, group);
+    return;
+}
 )";
 
 constexpr unsigned kGroups = 3;
@@ -238,6 +268,38 @@ TEST_P(InlinedHelpers, FunctionTemplateArguments) {
     expectGroupSums("mapped_sums_scramble", 1, scramble);
     expectGroupSums("mapped_sums_flip", 1, [](std::uint32_t x) { return x ^ 0xffu; });
     expectGroupSums("mapped_sums_on_fibers", 1, scramble);
+}
+
+// Test a helper's early return as the kernel's, against its twin on fibers: threads past `n`
+// (none, some, all but one) leave before the barrier; with n = 0 nothing is written.
+TEST_P(InlinedHelpers, EarlyReturnEndingTheKernel) {
+    const unsigned count = kGroups * groupSize();
+    const std::vector<std::uint32_t> values = input(count);
+    for (const char* name : {"early_return_sums", "early_return_sums_on_fibers"}) {
+        MTL::ComputePipelineState* state = kernel(name);
+        ASSERT_NE(state, nullptr);
+        for (std::uint32_t n : {0u, 1u, (groupSize() + 1) / 2, groupSize()}) {
+            GuardedBuffer in(device_, count * 4), sums(device_, kGroups * 4);
+            std::copy(values.begin(), values.end(), in.data<std::uint32_t>());
+            std::fill(sums.data<std::uint32_t>(), sums.data<std::uint32_t>() + kGroups, 0xdeadbeefu);
+            MTL::CommandBuffer* commands = queue_->commandBuffer();
+            MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+            encoder->setComputePipelineState(state);
+            in.bind(encoder, 0);
+            sums.bind(encoder, 1);
+            encoder->setBytes(&n, sizeof n, 2);
+            encoder->dispatchThreadgroups(MTL::Size(kGroups, 1, 1), MTL::Size(groupSize(), 1, 1));
+            encoder->endEncoding();
+            ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
+            for (unsigned g = 0; g < kGroups; ++g) {
+                std::uint32_t expected = n == 0 ? 0xdeadbeefu : 0u;
+                for (unsigned i = 0; i < n; ++i) expected += values[g * groupSize() + i] * 5u;
+                EXPECT_EQ(sums.data<std::uint32_t>()[g], expected) << name << ", n " << n << ", group " << g;
+            }
+            sums.expectCanariesIntact();
+        }
+        state->release();
+    }
 }
 
 // Test an array parameter written through, on a grid the groups do not divide.
@@ -337,7 +399,7 @@ TEST_P(InlinedHelpers, LoopBoundPerSimdgroup) {
 }
 
 // Test that every kernel above runs as work-item loops (on fibers they would compute the same),
-// but per_simdgroup_rows and mapped_sums_on_fibers, which keep the fibers.
+// but per_simdgroup_rows and the twins on fibers, which keep them.
 TEST_P(InlinedHelpers, Lowerings) {
     expectLowerings({{"helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"nested_sums", MC_KERNEL_WORK_ITEM_LOOPS},
@@ -347,6 +409,8 @@ TEST_P(InlinedHelpers, Lowerings) {
                      {"mapped_sums_scramble", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"mapped_sums_flip", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"mapped_sums_on_fibers", MC_KERNEL_USES_BARRIERS},
+                     {"early_return_sums", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"early_return_sums_on_fibers", MC_KERNEL_USES_BARRIERS},
                      {"per_simdgroup_rows", MC_KERNEL_USES_BARRIERS}},
                     [&](const char* name) { return kernel(name); });
 }

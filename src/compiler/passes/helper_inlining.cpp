@@ -25,6 +25,7 @@ std::optional<TokenList> Round::run() {
         for (const std::string& n : f.templateTypeParameters) kernelNames_.insert(n);
         for (const std::string& n : f.templateValueParameters) kernelNames_.insert(n);
         unchangedParameters_[k] = unchangedParameters(f);
+        kernelBody_ = body;
         findSites(k, *body, /*inBlock=*/true);
     }
     if (sites_.empty()) return std::nullopt;

@@ -48,6 +48,9 @@ struct Site {
     std::size_t open = 0;           ///< the call's `(`
     enum class Form { Call, Assign, Declare } form = Form::Call;
     std::size_t assignment = kNoToken; ///< the `=` (or compound operator) of Assign and Declare
+    /// The statement is the last of the kernel's body (not nested): a return in the helper may
+    /// stay, as returning from the kernel there is returning from the helper.
+    bool endsKernel = false;
 };
 
 /// One round: every kernel's calls of helpers that synchronise, found and inlined at once.
@@ -188,6 +191,7 @@ private:
     std::set<std::string>& usedNames_;
     std::vector<InliningRefusal>& refusals_;
     std::set<std::string> kernelNames_;
+    const std::vector<Statement>* kernelBody_ = nullptr; ///< the statements of the kernel findSites() reads
     std::size_t kernel_ = 0; ///< the kernel whose call emit() writes
     /// Per kernel: its parameters its body never changes, by name, with their types' text.
     std::map<std::size_t, std::map<std::string, std::string>> unchangedParameters_;

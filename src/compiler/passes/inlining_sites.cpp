@@ -102,6 +102,8 @@ void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
     site.keyword = s.keyword;
     site.callee = callee;
     site.open = open;
+    site.endsKernel = !kernelBody_->empty() && &s == &kernelBody_->back() &&
+                      s.tokens.end == module_.functions[kernel].bodyClose;
     std::size_t afterName = callee + 1;
     if (afterName < open && tokens_[afterName].isPunct("<")) {
         const std::size_t close = closingAngle(tokens_, partner_, afterName, open);
@@ -165,9 +167,11 @@ std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::si
             tokens_[i].isPunct("&&"))
             return std::pair{at, name + " returns auto, decltype(...) or a reference"};
     if (isVoid && site.form != Site::Form::Call) return std::pair{site.callee, name + " returns void"};
-    // Returns: only a last one.
+    // Returns: only a last one, but anywhere in a void helper whose call ends the kernel
+    // (candle's argsort: `if (col >= ncols_pad) return;`).
     const Statement* last = body->empty() ? nullptr : &body->back();
-    if (std::optional<std::size_t> early = earlyReturn(*body, last))
+    const bool returnsFromKernel = isVoid && site.form == Site::Form::Call && site.endsKernel;
+    if (std::optional<std::size_t> early = earlyReturn(*body, last); early && !returnsFromKernel)
         return std::pair{*early, name + " returns before its end"};
     if (!isVoid && (!last || last->kind != StatementKind::Return || last->keyword + 2 >= last->tokens.end))
         return std::pair{at, name + " does not end with `return value;`"};

@@ -232,14 +232,37 @@ TEST(HelperInlining, FunctionTemplateArguments) {
               std::string::npos);
 }
 
+// Test a void helper that returns early, called as the kernel's last statement (candle's
+// argsort): its returns are the kernel's. Nested in a block, or followed by a statement, or of a
+// helper that returns a value, the call stays.
+TEST(HelperInlining, EarlyReturnEndingTheKernel) {
+    const std::string helper = "void h(threadgroup float* p, device float* out, uint lid) {\n"
+                               "    if (lid > 3) return;\n    p[lid] = out[lid];\n"
+                               "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    out[lid] = p[(lid + 1) % 4];\n}\n";
+    const std::string head = kKernelHead + "    threadgroup float partial[4];\n";
+    const Translation last = translateSnippet(helper + head + "    h(partial, out, lid);\n}\n");
+    EXPECT_TRUE(kernelK(last).usesWorkItemLoops) << kernelK(last).workItemLoopsRefusal;
+    EXPECT_NE(flat(last.cpp).find("if (lid > 3) return;"), std::string::npos) << last.cpp;
+    EXPECT_NE(fibersReason(helper + head + "    if (size > 1) {\n        h(partial, out, lid);\n    }\n}\n")
+                  .find("'h' returns before its end"),
+              std::string::npos);
+    EXPECT_NE(fibersReason(helper + head + "    h(partial, out, lid);\n    return;\n}\n").find("'h' returns before its end"),
+              std::string::npos);
+    EXPECT_NE(fibersReason("float g(threadgroup float* p, uint lid) {\n    if (lid > 3) return 0.0f;\n"
+                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    return p[lid];\n}\n" +
+                           head + "    float v;\n    v = g(partial, lid);\n}\n")
+                  .find("'g' returns before its end"),
+              std::string::npos);
+}
+
 // Test that what the pass cannot inline keeps the fibers, with the reason it was not inlined
 // added to the split's.
 TEST(HelperInlining, RefusalsKeepTheFibersWithAReason) {
     const std::string call = kKernelHead + "    threadgroup float partial[1024];\n    float v = out[lid];\n";
-    // An early return.
+    // An early return, the call not the kernel's last statement.
     EXPECT_NE(fibersReason("void h(threadgroup float* p, uint lid) {\n    if (lid > 3) return;\n"
                            "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    p[lid] = 1;\n}\n" +
-                           call + "    h(partial, lid);\n}\n")
+                           call + "    h(partial, lid);\n    out[lid] = partial[0];\n}\n")
                   .find("the call is not inlined: 'h' returns before its end (test.metal:2:18)"),
               std::string::npos);
     // Deduced template arguments.
