@@ -3,9 +3,10 @@
 // loops instead of fibers: a barrier helper template, a helper that returns a SIMD-group
 // function's value after statements of its own, helpers calling helpers, a helper called twice,
 // an array parameter, a helper calling through a function template parameter, a helper's
-// early return ending the kernel (both with twins left on fibers), and SIMD-group functions
-// inside expressions, which it hoists into
-// statements of their own (passes/collective_hoisting.h). Against CPU models, over groups of 1,
+// early return ending the kernel (both with twins left on fibers), a switch around barriers
+// made an if chain (its twin left a switch), and SIMD-group functions inside expressions,
+// which it hoists into statements of their own (passes/collective_hoisting.h) — the switch
+// and hoisting stages of the same pass. Against CPU models, over groups of 1,
 // 7, 32, 33, 64 and 1024 threads, plain and shader-validated, canaries after every output; the
 // array kernel on a grid the groups do not divide.
 #include "guarded_buffer.h"
@@ -198,6 +199,26 @@ kernel void early_return_sums_on_fibers(device const uint* in [[buffer(0)]], dev
     sum_first(partial, in, sums, n, lid, gid, group);
     return;
 }
+
+// A switch around barriers (llama.cpp's `switch (args.nr0)`), made an if chain: a helper in one
+// group, two labels on another, a default. Its twin writes `1L`, which the rewrite does not
+// take: it stays a switch.
+#define SWITCH_SUMS(NAME, ONE)                                                                              \
+    kernel void NAME(device const uint* in [[buffer(0)]], device uint* sums [[buffer(1)]],                  \
+                     constant uint& which [[buffer(2)]], uint gid [[thread_position_in_grid]],              \
+                     uint lid [[thread_index_in_threadgroup]], uint size [[threads_per_threadgroup]],       \
+                     uint group [[threadgroup_position_in_grid]]) {                                          \
+        threadgroup uint partial[1024];                                                                      \
+        uint v = in[gid];                                                                                    \
+        switch (which) {                                                                                     \
+        case 0: tree_sum<uint, 1024>(partial, v, lid, size); break;                                          \
+        case ONE: case 2: { v = v * 2u; tree_sum<uint, 1024>(partial, v, lid, size); } break;               \
+        default: v = 7u; threadgroup_barrier(mem_flags::mem_threadgroup); break;                             \
+        }                                                                                                    \
+        if (lid == 0) sums[group] = v;                                                                       \
+    }
+SWITCH_SUMS(switch_sums, 1)
+SWITCH_SUMS(switch_sums_kept, 1L)
 )";
 
 constexpr unsigned kGroups = 3;
@@ -248,6 +269,20 @@ protected:
         state->release();
     }
 
+    /// Runs `state` over kGroups whole groups with `in` at index 0, `out` at 1 and `value` at 2;
+    /// whether the command buffer completed.
+    bool runGroups(MTL::ComputePipelineState* state, GuardedBuffer& in, GuardedBuffer& out, std::uint32_t value) {
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        in.bind(encoder, 0);
+        out.bind(encoder, 1);
+        encoder->setBytes(&value, sizeof value, 2);
+        encoder->dispatchThreadgroups(MTL::Size(kGroups, 1, 1), MTL::Size(groupSize(), 1, 1));
+        encoder->endEncoding();
+        return run(commands) == MTL::CommandBufferStatusCompleted;
+    }
+
 private:
     std::optional<FailOnValidationReports> silent_;
 };
@@ -282,19 +317,35 @@ TEST_P(InlinedHelpers, EarlyReturnEndingTheKernel) {
             GuardedBuffer in(device_, count * 4), sums(device_, kGroups * 4);
             std::copy(values.begin(), values.end(), in.data<std::uint32_t>());
             std::fill(sums.data<std::uint32_t>(), sums.data<std::uint32_t>() + kGroups, 0xdeadbeefu);
-            MTL::CommandBuffer* commands = queue_->commandBuffer();
-            MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
-            encoder->setComputePipelineState(state);
-            in.bind(encoder, 0);
-            sums.bind(encoder, 1);
-            encoder->setBytes(&n, sizeof n, 2);
-            encoder->dispatchThreadgroups(MTL::Size(kGroups, 1, 1), MTL::Size(groupSize(), 1, 1));
-            encoder->endEncoding();
-            ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
+            ASSERT_TRUE(runGroups(state, in, sums, n));
             for (unsigned g = 0; g < kGroups; ++g) {
                 std::uint32_t expected = n == 0 ? 0xdeadbeefu : 0u;
                 for (unsigned i = 0; i < n; ++i) expected += values[g * groupSize() + i] * 5u;
                 EXPECT_EQ(sums.data<std::uint32_t>()[g], expected) << name << ", n " << n << ", group " << g;
+            }
+            sums.expectCanariesIntact();
+        }
+        state->release();
+    }
+}
+
+// Test a switch around barriers made an if chain, against its twin left a switch: each case,
+// the two labels of one group, and the default.
+TEST_P(InlinedHelpers, SwitchAsIfChain) {
+    const unsigned count = kGroups * groupSize();
+    const std::vector<std::uint32_t> values = input(count);
+    for (const char* name : {"switch_sums", "switch_sums_kept"}) {
+        MTL::ComputePipelineState* state = kernel(name);
+        ASSERT_NE(state, nullptr);
+        for (std::uint32_t which : {0u, 1u, 2u, 3u}) {
+            GuardedBuffer in(device_, count * 4), sums(device_, kGroups * 4);
+            std::copy(values.begin(), values.end(), in.data<std::uint32_t>());
+            ASSERT_TRUE(runGroups(state, in, sums, which));
+            for (unsigned g = 0; g < kGroups; ++g) {
+                std::uint32_t sum = 0;
+                for (unsigned i = 0; i < groupSize(); ++i) sum += values[g * groupSize() + i];
+                const std::uint32_t expected = which == 0 ? sum : which < 3 ? sum * 2u : 7u;
+                EXPECT_EQ(sums.data<std::uint32_t>()[g], expected) << name << ", case " << which << ", group " << g;
             }
             sums.expectCanariesIntact();
         }
@@ -399,7 +450,8 @@ TEST_P(InlinedHelpers, LoopBoundPerSimdgroup) {
 }
 
 // Test that every kernel above runs as work-item loops (on fibers they would compute the same),
-// but per_simdgroup_rows and the twins on fibers, which keep them.
+// but per_simdgroup_rows and the twins on fibers, which keep them, and the switch kept, a
+// coroutine.
 TEST_P(InlinedHelpers, Lowerings) {
     expectLowerings({{"helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"nested_sums", MC_KERNEL_WORK_ITEM_LOOPS},
@@ -411,6 +463,8 @@ TEST_P(InlinedHelpers, Lowerings) {
                      {"mapped_sums_on_fibers", MC_KERNEL_USES_BARRIERS},
                      {"early_return_sums", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"early_return_sums_on_fibers", MC_KERNEL_USES_BARRIERS},
+                     {"switch_sums", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"switch_sums_kept", MC_KERNEL_COROUTINES},
                      {"per_simdgroup_rows", MC_KERNEL_USES_BARRIERS}},
                     [&](const char* name) { return kernel(name); });
 }

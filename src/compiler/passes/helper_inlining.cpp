@@ -3,6 +3,7 @@
 #include "compiler/call_graph.h"
 #include "compiler/passes/collective_hoisting.h"
 #include "compiler/passes/inlining_round.h"
+#include "compiler/passes/switch_chains.h"
 #include "compiler/syntax.h"
 #include "compiler/template_names.h"
 #include "compiler/unit.h"
@@ -49,6 +50,8 @@ namespace {
 
 /// How many rounds of inlining run at most: a helper nested this deep stays a call.
 constexpr int kMaxRounds = 6;
+/// How many switches nested in one another are rewritten as if chains at most.
+constexpr int kMaxSwitchRounds = 4;
 /// How many collectives of one statement are hoisted at most.
 constexpr int kMaxHoistingRounds = 4;
 
@@ -61,8 +64,9 @@ std::vector<InliningRefusal> inlineSynchronisingHelpers(TokenList& tokens, std::
     for (const Token& t : tokens)
         if (t.isIdentifier()) usedNames.insert(t.spelling);
     // Inlining first, round after round; then, with every helper inlined that can be, the
-    // collectives in expressions are hoisted, one per statement a round.
-    int inlined = 0, hoisted = 0;
+    // switches around barriers become if chains (an outer switch once the inner one is), and
+    // the collectives in expressions are hoisted, one per statement a round.
+    int inlined = 0, switched = 0, hoisted = 0;
     for (;;) {
         std::optional<TokenList> next;
         {
@@ -75,6 +79,10 @@ std::vector<InliningRefusal> inlineSynchronisingHelpers(TokenList& tokens, std::
                 // The refusals of the last round are those that stand.
                 refusals = std::move(roundRefusals);
                 inlined = next ? inlined + 1 : kMaxRounds;
+            }
+            if (!next && switched < kMaxSwitchRounds) {
+                next = switchesAsIfChains(unit, graph);
+                switched = next ? switched + 1 : kMaxSwitchRounds;
             }
             if (!next && hoisted < kMaxHoistingRounds) {
                 next = hoistCollectives(unit, graph, usedNames);

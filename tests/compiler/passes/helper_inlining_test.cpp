@@ -255,6 +255,49 @@ TEST(HelperInlining, EarlyReturnEndingTheKernel) {
               std::string::npos);
 }
 
+// Test a switch around barriers (llama.cpp's `switch (args.nr0) { case 2: impl<2>(...); break; }`)
+// made an if chain, which is split: several labels, a default, a helper inlined in a case. A
+// switch the rewrite cannot follow exactly stays one.
+TEST(HelperInlining, SwitchAsIfChain) {
+    const std::string head = "struct kargs { uint n; };\n"
+                             "void sync() { threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
+                             "kernel void k(constant kargs& a [[buffer(1)]], device float* out [[buffer(0)]],\n"
+                             "              uint lid [[thread_index_in_threadgroup]]) {\n"
+                             "    threadgroup float t[64];\n    t[lid % 64] = out[lid];\n";
+    const auto withSwitch = [&](const std::string& cases) {
+        return head + "    switch (a.n) {\n" + cases + "    }\n    out[lid] = t[(lid + 1) % 64];\n}\n";
+    };
+    const Translation chain = translateSnippet(withSwitch("    case 2: sync(); break;\n"
+                                                          "    case 3: case 4u: { float v = t[0]; sync(); t[lid % 64] = v; } break;\n"
+                                                          "    case -1: break;\n"
+                                                          "    default: threadgroup_barrier(mem_flags::mem_threadgroup); break;\n"));
+    EXPECT_TRUE(kernelK(chain).usesWorkItemLoops) << kernelK(chain).workItemLoopsRefusal;
+    const std::string flatChain = flat(chain.cpp);
+    EXPECT_EQ(flatChain.find("switch"), std::string::npos) << chain.cpp;
+    for (const char* test : {"(a.n)==(2)", "(a.n)==(3)||(a.n)==(4u)", "(a.n)==(-1)"}) {
+        std::string spaceless;
+        for (char c : flatChain)
+            if (c != ' ') spaceless += c;
+        EXPECT_NE(spaceless.find(test), std::string::npos) << test << "\n" << chain.cpp;
+    }
+    const char* const kept = "a barrier or SIMD-group function in a 'switch' statement";
+    // Falling through, default before a case, a declaration in a group, a named case value, a
+    // condition that calls, a break inside a group: the switch stays.
+    for (const std::string& cases : {std::string("    case 2: sync();\n    case 3: sync(); break;\n"),
+                                     std::string("    default: sync(); break;\n    case 3: sync(); break;\n"),
+                                     std::string("    case 2: float v = t[0]; sync(); t[1] = v; break;\n"),
+                                     std::string("    case kN: sync(); break;\n"),
+                                     std::string("    case 2L: sync(); break;\n"),
+                                     std::string("    case 2: if (lid > 3) break; sync(); break;\n")}) {
+        const std::string source = "constant uint kN = 2;\n" + withSwitch(cases);
+        const Translation t = translateSnippet(source);
+        EXPECT_FALSE(kernelK(t).usesWorkItemLoops) << cases;
+        EXPECT_NE(kernelK(t).workItemLoopsRefusal.find(kept), std::string::npos) << cases << kernelK(t).workItemLoopsRefusal;
+    }
+    const std::string called = head + "    switch (min(a.n, 4u)) {\n    case 2: sync(); break;\n    }\n}\n";
+    EXPECT_NE(kernelK(translateSnippet(called)).workItemLoopsRefusal.find(kept), std::string::npos);
+}
+
 // Test that what the pass cannot inline keeps the fibers, with the reason it was not inlined
 // added to the split's.
 TEST(HelperInlining, RefusalsKeepTheFibersWithAReason) {
