@@ -297,10 +297,10 @@ TEST(Translate, FiberKernelsSayWhy) {
 
 // Test how barrier kernels are lowered: barriers in the body's straight-line code give work-item
 // loops (still using barriers), a barrier in a `switch` gives a coroutine, one reached through
-// a helper that cannot be inlined (it returns early) gives fibers; the output keeps the line's columns as far as the inserted code allows.
+// a helper that cannot be inlined (it returns a value early) gives fibers; the output keeps the line's columns as far as the inserted code allows.
 TEST(Translate, BarrierKernelLowerings) {
     const char* source = "# 1 \"c.metal\"\n"
-                         "void helper() { if (true) return; threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
+                         "int helper() { if (true) return 0; threadgroup_barrier(mem_flags::mem_threadgroup); return 1; }\n"
                          "kernel void a(device float* x [[buffer(0)]]) {\n"
                          "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
                          "}\n"
@@ -338,10 +338,10 @@ TEST(Translate, BarrierKernelLowerings) {
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"b\", \"c.metal\", 5, 13, MC_KERNEL_USES_BARRIERS, 0, 0, nullptr, "
                          "nullptr, &::__mc_1_run_thread, 0, nullptr, \"b\", 0, \"c.metal:5:19: it calls "
-                         "'helper', which uses barrier 'threadgroup_barrier' (c.metal:1:35): the front end splits a "
+                         "'helper', which uses barrier 'threadgroup_barrier' (c.metal:1:36): the front end splits a "
                          "kernel only at the barriers and SIMD-group functions its own body calls, and at its calls "
                          "of collective helpers (functions that only return a SIMD-group function's value); the "
-                         "call is not inlined: 'helper' returns before its end (c.metal:1:27)\"},"),
+                         "call is not inlined: 'helper' returns before its end (c.metal:1:26)\"},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"c\", \"c.metal\", 6, 13, MC_KERNEL_COROUTINES, 0, 1, ::__mc_2_params, "
                          "&::__mc_2_run_group, nullptr, 0, nullptr, \"c\", 0, \"\"},"),

@@ -2,8 +2,11 @@
 // inlines before the barrier split (passes/helper_inlining.h) so that they run as work-item
 // loops instead of fibers: a barrier helper template, a helper that returns a SIMD-group
 // function's value after statements of its own, helpers calling helpers, a helper called twice,
-// an array parameter, and SIMD-group functions inside expressions, which it hoists into
-// statements of their own (passes/collective_hoisting.h). Against CPU models, over groups of 1,
+// an array parameter, a helper calling through a function template parameter, a helper's
+// early return ending the kernel (both with twins left on fibers), a switch around barriers
+// made an if chain (its twin left a switch), and SIMD-group functions inside expressions,
+// which it hoists into statements of their own (passes/collective_hoisting.h) — the switch
+// and hoisting stages of the same pass. Against CPU models, over groups of 1,
 // 7, 32, 33, 64 and 1024 threads, plain and shader-validated, canaries after every output; the
 // array kernel on a grid the groups do not divide.
 #include "guarded_buffer.h"
@@ -132,6 +135,90 @@ kernel void array_parameter(device const uint* in [[buffer(0)]], device uint* ou
     exchange(vals, tile, lid, partner_lid);
     if (gid < n) out[gid] = vals[1] * 3u + vals[0];
 }
+
+// A helper that calls through a function template parameter of its own (llama.cpp's `deq_t4`),
+// from a kernel template that passes its own parameter on, instantiated twice. Its twin on
+// fibers gives it an overloaded name, which the inliner refuses (called by name, another
+// overload might be chosen).
+uint scramble(uint x) { return x * 3u + 1u; }
+uint flip(uint x) { return x ^ 0xffu; }
+uint scramble_overloaded(uint x) { return x * 3u + 1u; }
+half scramble_overloaded(half x) { return x; }
+template <uint (*op)(uint)>
+void mapped_sum(threadgroup uint* partial, thread uint& v, uint lid, uint size) {
+    v = op(v);
+    tree_sum<uint, 1024>(partial, v, lid, size);
+}
+template <uint (*op)(uint)>
+kernel void mapped_sums(device const uint* in [[buffer(0)]], device uint* sums [[buffer(1)]],
+                        uint gid [[thread_position_in_grid]], uint lid [[thread_index_in_threadgroup]],
+                        uint size [[threads_per_threadgroup]], uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[1024];
+    uint v = in[gid];
+    mapped_sum<op>(partial, v, lid, size);
+    if (lid == 0) sums[group] = v;
+}
+template [[host_name("mapped_sums_scramble")]] kernel void mapped_sums<scramble>(
+    device const uint*, device uint*, uint, uint, uint, uint);
+template [[host_name("mapped_sums_flip")]] kernel void mapped_sums<flip>(
+    device const uint*, device uint*, uint, uint, uint, uint);
+kernel void mapped_sums_on_fibers(device const uint* in [[buffer(0)]], device uint* sums [[buffer(1)]],
+                                  uint gid [[thread_position_in_grid]], uint lid [[thread_index_in_threadgroup]],
+                                  uint size [[threads_per_threadgroup]], uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[1024];
+    uint v = in[gid];
+    mapped_sum<scramble_overloaded>(partial, v, lid, size);
+    if (lid == 0) sums[group] = v;
+}
+
+// A void helper that returns early, called as the kernel's last statement (candle's argsort):
+// the threads past `n` leave before the barrier; the first sums what the others stored. Its
+// twin on fibers returns after the call, which the inliner then refuses.
+void sum_first(threadgroup uint* partial, device const uint* in, device uint* sums, uint n, uint lid, uint gid,
+               uint group) {
+    if (lid >= n) return;
+    partial[lid] = in[gid] * 5u;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if (lid == 0) {
+        uint s = 0;
+        for (uint i = 0; i < n; ++i) s += partial[i];
+        sums[group] = s;
+    }
+}
+kernel void early_return_sums(device const uint* in [[buffer(0)]], device uint* sums [[buffer(1)]],
+                              constant uint& n [[buffer(2)]], uint gid [[thread_position_in_grid]],
+                              uint lid [[thread_index_in_threadgroup]], uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[1024];
+    sum_first(partial, in, sums, n, lid, gid, group);
+}
+kernel void early_return_sums_on_fibers(device const uint* in [[buffer(0)]], device uint* sums [[buffer(1)]],
+                                        constant uint& n [[buffer(2)]], uint gid [[thread_position_in_grid]],
+                                        uint lid [[thread_index_in_threadgroup]],
+                                        uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[1024];
+    sum_first(partial, in, sums, n, lid, gid, group);
+    return;
+}
+
+// A switch around barriers (llama.cpp's `switch (args.nr0)`), made an if chain: a helper in one
+// group, two labels on another, a default. Its twin writes `1L`, which the rewrite does not
+// take: it stays a switch.
+#define SWITCH_SUMS(NAME, ONE)                                                                              \
+    kernel void NAME(device const uint* in [[buffer(0)]], device uint* sums [[buffer(1)]],                  \
+                     constant uint& which [[buffer(2)]], uint gid [[thread_position_in_grid]],              \
+                     uint lid [[thread_index_in_threadgroup]], uint size [[threads_per_threadgroup]],       \
+                     uint group [[threadgroup_position_in_grid]]) {                                          \
+        threadgroup uint partial[1024];                                                                      \
+        uint v = in[gid];                                                                                    \
+        switch (which) {                                                                                     \
+        case 0: tree_sum<uint, 1024>(partial, v, lid, size); break;                                          \
+        case ONE: case 2: { v = v * 2u; tree_sum<uint, 1024>(partial, v, lid, size); } break;               \
+        default: v = 7u; threadgroup_barrier(mem_flags::mem_threadgroup); break;                             \
+        }                                                                                                    \
+        if (lid == 0) sums[group] = v;                                                                       \
+    }
+SWITCH_SUMS(switch_sums, 1)
+SWITCH_SUMS(switch_sums_kept, 1L)
 )";
 
 constexpr unsigned kGroups = 3;
@@ -153,8 +240,9 @@ protected:
         return values;
     }
 
-    /// Runs `name` over kGroups whole groups and checks each group's sum times `factor(size)`.
-    void expectGroupSums(const char* name, std::uint32_t factor) {
+    /// Runs `name` over kGroups whole groups and checks each group's sum of `op` of its values
+    /// times `factor`.
+    void expectGroupSums(const char* name, std::uint32_t factor, std::uint32_t (*op)(std::uint32_t) = nullptr) {
         MTL::ComputePipelineState* state = kernel(name);
         ASSERT_NE(state, nullptr);
         const unsigned count = kGroups * groupSize();
@@ -171,11 +259,28 @@ protected:
         ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
         for (unsigned g = 0; g < kGroups; ++g) {
             std::uint32_t sum = 0;
-            for (unsigned i = 0; i < groupSize(); ++i) sum += values[g * groupSize() + i];
+            for (unsigned i = 0; i < groupSize(); ++i) {
+                const std::uint32_t v = values[g * groupSize() + i];
+                sum += op ? op(v) : v;
+            }
             EXPECT_EQ(sums.data<std::uint32_t>()[g], sum * factor) << name << ", group " << g;
         }
         sums.expectCanariesIntact();
         state->release();
+    }
+
+    /// Runs `state` over kGroups whole groups with `in` at index 0, `out` at 1 and `value` at 2;
+    /// whether the command buffer completed.
+    bool runGroups(MTL::ComputePipelineState* state, GuardedBuffer& in, GuardedBuffer& out, std::uint32_t value) {
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        in.bind(encoder, 0);
+        out.bind(encoder, 1);
+        encoder->setBytes(&value, sizeof value, 2);
+        encoder->dispatchThreadgroups(MTL::Size(kGroups, 1, 1), MTL::Size(groupSize(), 1, 1));
+        encoder->endEncoding();
+        return run(commands) == MTL::CommandBufferStatusCompleted;
     }
 
 private:
@@ -190,6 +295,63 @@ TEST_P(InlinedHelpers, NestedHelperCalledTwice) { expectGroupSums("nested_sums",
 
 // Test a helper that returns a SIMD-group function's value after statements of its own.
 TEST_P(InlinedHelpers, CollectiveHelper) { expectGroupSums("simd_helper_sum", 1); }
+
+// Test a helper calling through its function template parameter, from two instantiations of a
+// kernel template that passes its own on, and from a kernel that keeps the fibers.
+TEST_P(InlinedHelpers, FunctionTemplateArguments) {
+    const auto scramble = [](std::uint32_t x) { return x * 3u + 1u; };
+    expectGroupSums("mapped_sums_scramble", 1, scramble);
+    expectGroupSums("mapped_sums_flip", 1, [](std::uint32_t x) { return x ^ 0xffu; });
+    expectGroupSums("mapped_sums_on_fibers", 1, scramble);
+}
+
+// Test a helper's early return as the kernel's, against its twin on fibers: threads past `n`
+// (none, some, all but one) leave before the barrier; with n = 0 nothing is written.
+TEST_P(InlinedHelpers, EarlyReturnEndingTheKernel) {
+    const unsigned count = kGroups * groupSize();
+    const std::vector<std::uint32_t> values = input(count);
+    for (const char* name : {"early_return_sums", "early_return_sums_on_fibers"}) {
+        MTL::ComputePipelineState* state = kernel(name);
+        ASSERT_NE(state, nullptr);
+        for (std::uint32_t n : {0u, 1u, (groupSize() + 1) / 2, groupSize()}) {
+            GuardedBuffer in(device_, count * 4), sums(device_, kGroups * 4);
+            std::copy(values.begin(), values.end(), in.data<std::uint32_t>());
+            std::fill(sums.data<std::uint32_t>(), sums.data<std::uint32_t>() + kGroups, 0xdeadbeefu);
+            ASSERT_TRUE(runGroups(state, in, sums, n));
+            for (unsigned g = 0; g < kGroups; ++g) {
+                std::uint32_t expected = n == 0 ? 0xdeadbeefu : 0u;
+                for (unsigned i = 0; i < n; ++i) expected += values[g * groupSize() + i] * 5u;
+                EXPECT_EQ(sums.data<std::uint32_t>()[g], expected) << name << ", n " << n << ", group " << g;
+            }
+            sums.expectCanariesIntact();
+        }
+        state->release();
+    }
+}
+
+// Test a switch around barriers made an if chain, against its twin left a switch: each case,
+// the two labels of one group, and the default.
+TEST_P(InlinedHelpers, SwitchAsIfChain) {
+    const unsigned count = kGroups * groupSize();
+    const std::vector<std::uint32_t> values = input(count);
+    for (const char* name : {"switch_sums", "switch_sums_kept"}) {
+        MTL::ComputePipelineState* state = kernel(name);
+        ASSERT_NE(state, nullptr);
+        for (std::uint32_t which : {0u, 1u, 2u, 3u}) {
+            GuardedBuffer in(device_, count * 4), sums(device_, kGroups * 4);
+            std::copy(values.begin(), values.end(), in.data<std::uint32_t>());
+            ASSERT_TRUE(runGroups(state, in, sums, which));
+            for (unsigned g = 0; g < kGroups; ++g) {
+                std::uint32_t sum = 0;
+                for (unsigned i = 0; i < groupSize(); ++i) sum += values[g * groupSize() + i];
+                const std::uint32_t expected = which == 0 ? sum : which < 3 ? sum * 2u : 7u;
+                EXPECT_EQ(sums.data<std::uint32_t>()[g], expected) << name << ", case " << which << ", group " << g;
+            }
+            sums.expectCanariesIntact();
+        }
+        state->release();
+    }
+}
 
 // Test an array parameter written through, on a grid the groups do not divide.
 TEST_P(InlinedHelpers, ArrayParameter) {
@@ -288,13 +450,21 @@ TEST_P(InlinedHelpers, LoopBoundPerSimdgroup) {
 }
 
 // Test that every kernel above runs as work-item loops (on fibers they would compute the same),
-// but per_simdgroup_rows, which keeps the fibers.
+// but per_simdgroup_rows and the twins on fibers, which keep them, and the switch kept, a
+// coroutine.
 TEST_P(InlinedHelpers, Lowerings) {
     expectLowerings({{"helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"nested_sums", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"simd_helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"array_parameter", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"hoisted_collectives", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"mapped_sums_scramble", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"mapped_sums_flip", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"mapped_sums_on_fibers", MC_KERNEL_USES_BARRIERS},
+                     {"early_return_sums", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"early_return_sums_on_fibers", MC_KERNEL_USES_BARRIERS},
+                     {"switch_sums", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"switch_sums_kept", MC_KERNEL_COROUTINES},
                      {"per_simdgroup_rows", MC_KERNEL_USES_BARRIERS}},
                     [&](const char* name) { return kernel(name); });
 }

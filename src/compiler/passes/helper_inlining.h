@@ -46,11 +46,14 @@ struct InliningRefusal {
 ///   - `f` is the only function of its name with a body, a free function of the kernel's
 ///     namespace defined before the kernel, not a kernel, not recursive, not a collective
 ///     helper (those are split at as they are), and its template arguments are all written or
-///     defaulted (none deduced);
+///     defaulted (none deduced); it calls through no function pointer but its own non-type
+///     template parameters, each given the kernel's own template parameter or the file's only
+///     function of that name (not a template nor a member);
 ///   - its parameters are named, without parentheses, and each reference parameter is given
 ///     a name or a copy is declared; its return type is `void` or a type other than auto or a
 ///     reference;
-///   - its body has no return but a last `return [expr];`, no goto or label, no static
+///   - its body has no return but a last `return [expr];` (any, for a void helper whose call
+///     is the last statement of the kernel's body, not nested), no goto or label, no static
 ///     variable, no local class, no `__func__`, and names nothing the kernel declares; its
 ///     local names are declared before they are used and never called.
 /// Parameters become variables of a block that holds the body (a reference parameter given a

@@ -191,14 +191,121 @@ TEST(HelperInlining, ReferenceAndPointerTemplateArguments) {
               std::string::npos);
 }
 
+// Test a helper that calls through a non-type template parameter of its own (llama.cpp's
+// `deq_t4`): inlined, the call is of its argument, the file's only function of that name or the
+// kernel's own template parameter (followed per instantiation). Given an overloaded name, or
+// called through an ordinary parameter, it stays a call.
+TEST(HelperInlining, FunctionTemplateArguments) {
+    const std::string helper =
+        "float twice(float x) { return 2.0f * x; }\n"
+        "template <uint N, float (*op)(float)> void apply(threadgroup float* p, uint lid) {\n"
+        "    p[lid % N] = op(p[lid % N]);\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n}\n";
+    const std::string body = "    threadgroup float partial[64];\n    partial[lid % 64] = out[lid];\n"
+                             "    apply<64, OP>(partial, lid);\n    out[lid] = partial[(lid + 1) % 64];\n}\n";
+    const auto withOp = [&](const std::string& op) {
+        std::string b = body;
+        b.replace(b.find("OP"), 2, op);
+        return b;
+    };
+    const Translation named = translateSnippet(helper + kKernelHead + withOp("twice"));
+    EXPECT_TRUE(kernelK(named).usesWorkItemLoops) << kernelK(named).workItemLoopsRefusal;
+    EXPECT_NE(flat(named.cpp).find("= twice(partial["), std::string::npos) << named.cpp;
+    const Translation passedOn = translateSnippet(
+        helper + "template <float (*f)(float)>\n" + kKernelHead.substr(0, kKernelHead.find("k(")) + "kt(" +
+        kKernelHead.substr(kKernelHead.find("k(") + 2) + withOp("f") +
+        "template [[host_name(\"k\")]] kernel void kt<twice>(device float*, uint, uint);\n");
+    EXPECT_TRUE(kernelK(passedOn).usesWorkItemLoops) << kernelK(passedOn).workItemLoopsRefusal;
+    EXPECT_NE(flat(passedOn.cpp).find("= f(partial["), std::string::npos) << passedOn.cpp;
+    // An overload: called by name, it might not be the one the pointer names.
+    EXPECT_NE(fibersReason(helper + "half twice(half x) { return x; }\n" + kKernelHead + withOp("twice"))
+                  .find("'apply' calls its template parameter 'op', whose argument 'twice' is not the kernel's "
+                        "template parameter or the file's only function of that name"),
+              std::string::npos);
+    EXPECT_NE(fibersReason(helper + kKernelHead + withOp("(twice)")).find("whose argument is not a name"),
+              std::string::npos);
+    EXPECT_NE(fibersReason("float twice(float x) { return 2.0f * x; }\n"
+                           "void apply(threadgroup float* p, uint lid, float (*op)(float)) {\n"
+                           "    p[lid] = op(p[lid]);\n    threadgroup_barrier(mem_flags::mem_threadgroup);\n}\n" +
+                           kKernelHead + "    threadgroup float partial[64];\n    apply(partial, lid % 64, twice);\n"
+                           "    out[lid] = partial[(lid + 1) % 64];\n}\n")
+                  .find("'apply' calls through a function pointer"),
+              std::string::npos);
+}
+
+// Test a void helper that returns early, called as the kernel's last statement (candle's
+// argsort): its returns are the kernel's. Nested in a block, or followed by a statement, or of a
+// helper that returns a value, the call stays.
+TEST(HelperInlining, EarlyReturnEndingTheKernel) {
+    const std::string helper = "void h(threadgroup float* p, device float* out, uint lid) {\n"
+                               "    if (lid > 3) return;\n    p[lid] = out[lid];\n"
+                               "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    out[lid] = p[(lid + 1) % 4];\n}\n";
+    const std::string head = kKernelHead + "    threadgroup float partial[4];\n";
+    const Translation last = translateSnippet(helper + head + "    h(partial, out, lid);\n}\n");
+    EXPECT_TRUE(kernelK(last).usesWorkItemLoops) << kernelK(last).workItemLoopsRefusal;
+    EXPECT_NE(flat(last.cpp).find("if (lid > 3) return;"), std::string::npos) << last.cpp;
+    EXPECT_NE(fibersReason(helper + head + "    if (size > 1) {\n        h(partial, out, lid);\n    }\n}\n")
+                  .find("'h' returns before its end"),
+              std::string::npos);
+    EXPECT_NE(fibersReason(helper + head + "    h(partial, out, lid);\n    return;\n}\n").find("'h' returns before its end"),
+              std::string::npos);
+    EXPECT_NE(fibersReason("float g(threadgroup float* p, uint lid) {\n    if (lid > 3) return 0.0f;\n"
+                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    return p[lid];\n}\n" +
+                           head + "    float v;\n    v = g(partial, lid);\n}\n")
+                  .find("'g' returns before its end"),
+              std::string::npos);
+}
+
+// Test a switch around barriers (llama.cpp's `switch (args.nr0) { case 2: impl<2>(...); break; }`)
+// made an if chain, which is split: several labels, a default, a helper inlined in a case. A
+// switch the rewrite cannot follow exactly stays one.
+TEST(HelperInlining, SwitchAsIfChain) {
+    const std::string head = "struct kargs { uint n; };\n"
+                             "void sync() { threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
+                             "kernel void k(constant kargs& a [[buffer(1)]], device float* out [[buffer(0)]],\n"
+                             "              uint lid [[thread_index_in_threadgroup]]) {\n"
+                             "    threadgroup float t[64];\n    t[lid % 64] = out[lid];\n";
+    const auto withSwitch = [&](const std::string& cases) {
+        return head + "    switch (a.n) {\n" + cases + "    }\n    out[lid] = t[(lid + 1) % 64];\n}\n";
+    };
+    const Translation chain = translateSnippet(withSwitch("    case 2: sync(); break;\n"
+                                                          "    case 3: case 4u: { float v = t[0]; sync(); t[lid % 64] = v; } break;\n"
+                                                          "    case -1: break;\n"
+                                                          "    default: threadgroup_barrier(mem_flags::mem_threadgroup); break;\n"));
+    EXPECT_TRUE(kernelK(chain).usesWorkItemLoops) << kernelK(chain).workItemLoopsRefusal;
+    const std::string flatChain = flat(chain.cpp);
+    EXPECT_EQ(flatChain.find("switch"), std::string::npos) << chain.cpp;
+    for (const char* test : {"(a.n)==(2)", "(a.n)==(3)||(a.n)==(4u)", "(a.n)==(-1)"}) {
+        std::string spaceless;
+        for (char c : flatChain)
+            if (c != ' ') spaceless += c;
+        EXPECT_NE(spaceless.find(test), std::string::npos) << test << "\n" << chain.cpp;
+    }
+    const char* const kept = "a barrier or SIMD-group function in a 'switch' statement";
+    // Falling through, default before a case, a declaration in a group, a named case value, a
+    // condition that calls, a break inside a group: the switch stays.
+    for (const std::string& cases : {std::string("    case 2: sync();\n    case 3: sync(); break;\n"),
+                                     std::string("    default: sync(); break;\n    case 3: sync(); break;\n"),
+                                     std::string("    case 2: float v = t[0]; sync(); t[1] = v; break;\n"),
+                                     std::string("    case kN: sync(); break;\n"),
+                                     std::string("    case 2L: sync(); break;\n"),
+                                     std::string("    case 2: if (lid > 3) break; sync(); break;\n")}) {
+        const std::string source = "constant uint kN = 2;\n" + withSwitch(cases);
+        const Translation t = translateSnippet(source);
+        EXPECT_FALSE(kernelK(t).usesWorkItemLoops) << cases;
+        EXPECT_NE(kernelK(t).workItemLoopsRefusal.find(kept), std::string::npos) << cases << kernelK(t).workItemLoopsRefusal;
+    }
+    const std::string called = head + "    switch (min(a.n, 4u)) {\n    case 2: sync(); break;\n    }\n}\n";
+    EXPECT_NE(kernelK(translateSnippet(called)).workItemLoopsRefusal.find(kept), std::string::npos);
+}
+
 // Test that what the pass cannot inline keeps the fibers, with the reason it was not inlined
 // added to the split's.
 TEST(HelperInlining, RefusalsKeepTheFibersWithAReason) {
     const std::string call = kKernelHead + "    threadgroup float partial[1024];\n    float v = out[lid];\n";
-    // An early return.
+    // An early return, the call not the kernel's last statement.
     EXPECT_NE(fibersReason("void h(threadgroup float* p, uint lid) {\n    if (lid > 3) return;\n"
                            "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    p[lid] = 1;\n}\n" +
-                           call + "    h(partial, lid);\n}\n")
+                           call + "    h(partial, lid);\n    out[lid] = partial[0];\n}\n")
                   .find("the call is not inlined: 'h' returns before its end (test.metal:2:18)"),
               std::string::npos);
     // Deduced template arguments.

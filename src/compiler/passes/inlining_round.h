@@ -1,0 +1,202 @@
+// Internal to helper inlining (helper_inlining.h): one round of inlining, which finds the
+// kernels' calls of helpers that synchronise (inlining_sites.cpp), reads the kernel's and the
+// helper's declarations (inlining_declarations.cpp) and writes each call as a block
+// (inlining_block.cpp). helper_inlining.cpp runs the rounds.
+#pragma once
+
+#include "compiler/call_graph.h"
+#include "compiler/passes/collective_hoisting.h"
+#include "compiler/passes/helper_inlining.h"
+#include "compiler/statements.h"
+#include "compiler/unit.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace metalcpu::msl::inlining {
+
+/// A helper's parameter, as the inlined block declares or substitutes it.
+struct HelperParameter {
+    TokenRange tokens;                ///< the whole parameter, attributes excluded below
+    std::size_t name = kNoToken;      ///< its declarator
+    bool reference = false;           ///< `&` or `&&` in its declarator
+    std::size_t firstBound = kNoToken; ///< the `[` of an array parameter (it is a pointer)
+    bool pointer = false;             ///< a pointer: `*` in its declarator, or an array
+    TokenRange defaultValue;          ///< after its `=`, or empty
+};
+
+/// One template parameter of a helper's own header.
+struct HelperTemplateParameter {
+    std::string name;
+    bool isType = false;
+    TokenRange defaultValue;
+};
+
+/// A call statement to replace.
+struct Site {
+    std::size_t kernel = 0;
+    std::size_t helper = 0;
+    TokenRange statement;           ///< the whole statement, `;` included
+    std::size_t keyword = 0;        ///< the statement's first token after its pragmas and attributes
+    std::size_t callee = 0;         ///< the helper's name at the call
+    TokenRange templateArguments;   ///< inside `<...>`, or empty
+    bool hasTemplateArguments = false;
+    std::size_t open = 0;           ///< the call's `(`
+    enum class Form { Call, Assign, Declare } form = Form::Call;
+    std::size_t assignment = kNoToken; ///< the `=` (or compound operator) of Assign and Declare
+    /// The statement is the last of the kernel's body (not nested): a return in the helper may
+    /// stay, as returning from the kernel there is returning from the helper.
+    bool endsKernel = false;
+};
+
+/// One round: every kernel's calls of helpers that synchronise, found and inlined at once.
+class Round {
+public:
+    Round(const Unit& unit, const CallGraph& graph, std::set<std::string>& usedNames,
+          std::vector<InliningRefusal>& refusals)
+        : unit_(unit), tokens_(unit.tokens()), partner_(unit.partner()), module_(unit.module()), graph_(graph),
+          usedNames_(usedNames), refusals_(refusals) {}
+
+    /// The new token list, or nothing when no call was inlined.
+    std::optional<TokenList> run();
+
+private:
+    // -- What the kernel and the helper declare (inlining_declarations.cpp) -----------------------
+
+    std::set<std::string> declaredNames(std::size_t begin, std::size_t end) const;
+
+    /// The spellings of tokens [begin, end), attributes and `const` left out, one space apart.
+    std::string typeText(const TokenList& tokens, std::size_t begin, std::size_t end,
+                         const std::vector<bool>* attribute) const;
+
+    /// Whether the name at `i` (in a kernel's body) may be changed there: it is assigned,
+    /// incremented or its address taken, or it is a whole argument of a call that may bind it to
+    /// a reference (any call but of the file's functions without reference parameters). With
+    /// `throughAlias`, only the last two: what lets other code change it later.
+    bool mayChange(std::size_t i, bool throughAlias = false) const;
+
+    /// The parameters of kernel `k` that its body never changes (mayChange()), with their types.
+    std::map<std::string, std::string> unchangedParameters(const FunctionDecl& k) const;
+
+    /// Tokens [begin, end) split at the commas outside brackets and template argument lists.
+    std::vector<TokenRange> splitAtCommas(std::size_t begin, std::size_t end) const;
+
+    /// The template parameters of `f`'s own header, or nothing when one is a pack, a template
+    /// template parameter, unnamed or not read.
+    std::optional<std::vector<HelperTemplateParameter>> templateParameters(const FunctionDecl& f) const;
+
+    /// The name of the function-pointer parameter declared by tokens [begin, end), `R (*name)(...)`.
+    std::optional<std::size_t> functionPointerName(std::size_t begin, std::size_t end) const;
+
+    std::optional<std::vector<HelperParameter>> parameters(const FunctionDecl& f) const;
+
+    /// The call's template arguments, split at their commas (none when it writes none).
+    std::vector<TokenRange> templateArguments(const Site& site) const;
+
+    /// Whether `h`'s body calls `name` unqualified (`name(...)`).
+    bool calledInBody(const FunctionDecl& h, const std::string& name) const;
+
+    /// The return type of `h`, without the specifiers and attributes before it.
+    TokenRange returnType(const FunctionDecl& h) const;
+
+    // -- Which calls are inlined (inlining_sites.cpp) ---------------------------------------------
+
+    void refuse(std::size_t kernel, std::size_t where, std::string reason);
+
+    bool synchronises(std::size_t f) const;
+
+    bool reachesTensorOperation(std::size_t f) const;
+
+    void findSites(std::size_t kernel, const std::vector<Statement>& statements, bool inBlock);
+
+    /// The call of a synchronising helper that statement `s` is, if any, and whether it can be
+    /// inlined (a site) or not (a refusal).
+    void site(std::size_t kernel, const Statement& s, bool inBlock);
+
+    /// What in the helper keeps the call from being inlined: (where, why).
+    std::optional<std::pair<std::size_t, std::string>> helperObstacle(std::size_t kernel, const Site& site);
+
+    /// A type template argument written with `*` or `&` (`float*`, `constant kargs &`) that the
+    /// helper qualifies (`const T x`, `T const`, `T::x`): pasted in as written, the qualifier
+    /// would apply to the pointee instead of the pointer. (where, why), or nothing.
+    std::optional<std::pair<std::size_t, std::string>> typeArgumentObstacle(
+        const FunctionDecl& h, const std::vector<HelperTemplateParameter>& templ, const Site& site) const;
+
+    /// A non-type template parameter that `h` calls (`deq(x, v)`) whose argument, the call's or
+    /// the default, is not a plain name of a function it can be called as: the kernel's own
+    /// template parameter, or the file's only function of that name, not a template nor a
+    /// member. Inlined, the call is of that name, which the call graph follows as it would the
+    /// parameter. (where, why), or nothing.
+    std::optional<std::pair<std::size_t, std::string>> functionArgumentObstacle(
+        const FunctionDecl& h, const std::vector<HelperTemplateParameter>& templ, const Site& site) const;
+
+    /// A return of `statements` (nested ones included) other than `last`.
+    std::optional<std::size_t> earlyReturn(const std::vector<Statement>& statements, const Statement* last) const;
+
+    /// The `threadgroup` of a threadgroup variable declared in `h`'s body (not of a pointer or
+    /// reference to threadgroup memory), if any.
+    std::optional<std::size_t> threadgroupVariable(const FunctionDecl& h) const;
+
+    bool hasLabel(const std::vector<Statement>& statements) const;
+
+    // -- Writing the inlined block (inlining_block.cpp) -------------------------------------------
+
+    std::string freshName(const std::string& base);
+
+    /// Tokens [begin, end) with the substitutions applied to the names that stand by themselves.
+    void copy(std::size_t begin, std::size_t end, const std::map<std::string, TokenList>& substitutions,
+              TokenList& out) const;
+
+    /// Whether by-value parameter `param` (the k-th) of `h`, given the name `args[k]`, can be
+    /// that name instead of a copy: the helper never changes the parameter (nor asks its size,
+    /// which differs for an array), and nothing can change what the name holds while the helper
+    /// runs. A pointer that is a variable of its own would be a thread pointer living across the
+    /// barriers, which has no slots.
+    bool aliasable(const FunctionDecl& h, const HelperParameter& param, const std::vector<TokenRange>& args,
+                   std::size_t k) const;
+
+    /// Whether by-value parameter `param` is given, as `arg`, a kernel parameter of the same type
+    /// (const aside) that the kernel never changes: then the copy would always equal it, and the
+    /// split keeps knowing what it knows of the kernel's parameter (a uniform builtin's value).
+    bool sameUnchangedValue(const Site& site, const HelperParameter& param, TokenRange arg,
+                            const std::map<std::string, TokenList>& subst) const;
+
+    /// The type of `param` (the tokens before its name) with the substitutions made, and which
+    /// of them are attributes.
+    TokenList substitutedType(const HelperParameter& param, const std::map<std::string, TokenList>& subst,
+                              std::vector<bool>& attribute) const;
+
+    /// Whether `type` has `punct` of its own (outside template arguments and brackets): a
+    /// template argument may make a parameter a reference (`args_t args`, args_t =
+    /// `constant kargs &`) or a pointer.
+    static bool hasOwn(const TokenList& type, const std::vector<bool>& attribute, std::string_view punct);
+
+    void emit(const Site& site, TokenList& out);
+
+    static Token made(std::string spelling, TokenKind kind, Location at) {
+        return syntheticToken(std::move(spelling), kind, at);
+    }
+    static Token punct(std::string spelling, Location at) { return made(std::move(spelling), TokenKind::Punctuator, at); }
+    static Token name(std::string spelling, Location at) { return made(std::move(spelling), TokenKind::Identifier, at); }
+
+    const Unit& unit_;
+    const TokenList& tokens_;
+    const std::vector<std::size_t>& partner_;
+    const Module& module_;
+    const CallGraph& graph_;
+    std::set<std::string>& usedNames_;
+    std::vector<InliningRefusal>& refusals_;
+    std::set<std::string> kernelNames_;
+    const std::vector<Statement>* kernelBody_ = nullptr; ///< the statements of the kernel findSites() reads
+    std::size_t kernel_ = 0; ///< the kernel whose call emit() writes
+    /// Per kernel: its parameters its body never changes, by name, with their types' text.
+    std::map<std::size_t, std::map<std::string, std::string>> unchangedParameters_;
+    std::vector<Site> sites_;
+    std::size_t counter_ = 0;
+};
+
+} // namespace metalcpu::msl::inlining

@@ -1,0 +1,303 @@
+// One inlining round (inlining_round.h): which calls are inlined, and why the others are not.
+#include "compiler/passes/inlining_round.h"
+
+#include "compiler/passes/collective_hoisting.h"
+#include "compiler/syntax.h"
+#include "compiler/template_names.h"
+
+#include <algorithm>
+
+namespace metalcpu::msl::inlining {
+
+void Round::refuse(std::size_t kernel, std::size_t where, std::string reason) {
+    const Location k = tokens_[module_.functions[kernel].nameToken].location;
+    for (const InliningRefusal& r : refusals_)
+        if (r.kernel == k) return; // the first reason per kernel is enough
+    refusals_.push_back({k, tokens_[where].location, std::move(reason)});
+}
+
+bool Round::synchronises(std::size_t f) const {
+    for (std::size_t r : reachableFunctions(graph_, f))
+        if (graph_.usesBarriersDirectly[r]) return true;
+    return false;
+}
+
+bool Round::reachesTensorOperation(std::size_t f) const {
+    const bool namesOperations = namesOperationTypes(tokens_);
+    for (std::size_t r : reachableFunctions(graph_, f)) {
+        const FunctionDecl& d = module_.functions[r];
+        if (d.hasBody && usesTensorOperation(tokens_, d.bodyOpen, d.bodyClose, namesOperations)) return true;
+    }
+    return false;
+}
+
+void Round::findSites(std::size_t kernel, const std::vector<Statement>& statements, bool inBlock) {
+    for (const Statement& s : statements) {
+        if (s.kind == StatementKind::Simple) {
+            site(kernel, s, inBlock);
+            continue;
+        }
+        findSites(kernel, s.children, s.kind == StatementKind::Compound);
+    }
+}
+
+void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
+    const std::size_t semicolon = s.tokens.end - 1;
+    // The callee: the first callee of the statement at its top level whose call ends just
+    // before the `;`.
+    std::size_t callee = kNoToken, open = kNoToken;
+    for (std::size_t i = s.keyword; i < semicolon; ++i) {
+        if ((unit_.role(i) == TokenRole::Callee || unit_.role(i) == TokenRole::Member) && tokens_[i].isIdentifier()) {
+            const std::size_t o = unit_.callOpen(i);
+            if (o != kNoToken && partner_[o] + 1 == semicolon) {
+                callee = i;
+                open = o;
+                break;
+            }
+        }
+        if (partner_[i] != kNoToken && partner_[i] > i) i = partner_[i];
+    }
+    if (callee == kNoToken) return;
+    const auto byName = graph_.byName.find(tokens_[callee].spelling);
+    if (byName == graph_.byName.end() || isBarrierFunction(tokens_[callee].spelling)) return;
+    bool any = false;
+    for (std::size_t f : byName->second) any = any || synchronises(f);
+    if (!any) return;
+    // Tensor operations are never split into work-item loops (their cooperative tensors
+    // have no per-piece copies): a helper that runs one stays a call.
+    for (std::size_t f : byName->second)
+        if (reachesTensorOperation(f)) return;
+    const std::string name = "'" + tokens_[callee].spelling + "'";
+    if (unit_.role(callee) == TokenRole::Member)
+        return refuse(kernel, callee, name + " is called as a member function (only free functions are inlined)");
+    if (!unit_.isUnqualifiedName(callee) || (callee > 0 && tokens_[callee - 1].isPunct("::")))
+        return refuse(kernel, callee, "the call of " + name + " is qualified");
+    if (byName->second.size() != 1)
+        return refuse(kernel, callee, "more than one function is named " + name);
+    const std::size_t helper = byName->second.front();
+    const FunctionDecl& h = module_.functions[helper];
+    const FunctionDecl& k = module_.functions[kernel];
+    if (kernelNames_.count(tokens_[callee].spelling))
+        return refuse(kernel, callee, "the kernel declares a name " + name + " itself");
+    if (h.isKernel || !h.enclosingClass.empty())
+        return refuse(kernel, callee, name + " is a kernel or a member function");
+    if (isCollectiveHelper(unit_, graph_, helper)) return; // split at as it is
+    if (h.namespaces != k.namespaces)
+        return refuse(kernel, callee, name + " is defined in another namespace than the kernel");
+    if (h.bodyClose > k.headerBegin) return refuse(kernel, callee, name + " is defined after the kernel");
+    for (std::size_t c : graph_.callees[helper]) {
+        const std::vector<std::size_t> reach = reachableFunctions(graph_, c);
+        if (std::find(reach.begin(), reach.end(), helper) != reach.end())
+            return refuse(kernel, callee, name + " may call itself");
+    }
+    // A call through one of the helper's own non-type template parameters becomes, inlined,
+    // a call of the argument (functionArgumentObstacle()); any other stays opaque.
+    if (graph_.callsOpaque[helper] && !graph_.opaqueOnlyThroughTemplateParameters[helper])
+        return refuse(kernel, callee, name + " calls through a function pointer");
+
+    Site site;
+    site.kernel = kernel;
+    site.helper = helper;
+    site.statement = s.tokens;
+    site.keyword = s.keyword;
+    site.callee = callee;
+    site.open = open;
+    site.endsKernel = !kernelBody_->empty() && &s == &kernelBody_->back() &&
+                      s.tokens.end == module_.functions[kernel].bodyClose;
+    std::size_t afterName = callee + 1;
+    if (afterName < open && tokens_[afterName].isPunct("<")) {
+        const std::size_t close = closingAngle(tokens_, partner_, afterName, open);
+        if (close == kNoToken || close + 1 != open)
+            return refuse(kernel, callee, "the template arguments of the call of " + name + " are not read");
+        site.hasTemplateArguments = true;
+        site.templateArguments = {afterName + 1, close};
+    } else if (afterName != open) {
+        return;
+    }
+    // What comes before the callee: nothing, an assignment's left side, or a declaration.
+    if (callee != s.keyword) {
+        const std::size_t before = callee - 1;
+        if (!inBlock || !unit_.isAssignmentOperator(before) ||
+            (tokens_[before].isPunct(">") && before + 1 < callee)) // `>>=` is lexed `>` `>=`
+            return refuse(kernel, callee, "the call of " + name + " is not a whole statement, an assignment's "
+                                          "value or a declaration's initializer in a block");
+        site.assignment = before;
+        bool declaration = false, calls = false;
+        for (std::size_t i = s.keyword; i < before; ++i) {
+            declaration = declaration || unit_.role(i) == TokenRole::Declarator;
+            calls = calls || unit_.role(i) == TokenRole::CallOpen || unit_.role(i) == TokenRole::Increment ||
+                    unit_.isAssignmentOperator(i) || tokens_[i].isPunct(",");
+        }
+        if (calls)
+            return refuse(kernel, callee, "the left side of the assignment of " + name + "'s value is not simple");
+        if (declaration && !tokens_[before].isPunct("="))
+            return refuse(kernel, callee, "the declaration initialised by " + name + " is not `T x = f(...)`");
+        site.form = declaration ? Site::Form::Declare : Site::Form::Assign;
+    }
+    if (auto reason = helperObstacle(kernel, site)) return refuse(kernel, reason->first, reason->second);
+    sites_.push_back(site);
+}
+
+std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::size_t kernel, const Site& site) {
+    const FunctionDecl& h = module_.functions[site.helper];
+    const std::string name = "'" + h.name + "'";
+    const std::size_t at = h.nameToken;
+    const std::vector<Statement>* body = unit_.body(site.helper);
+    if (!body) return std::pair{at, "the statements of " + name + " are not read"};
+    const auto templ = templateParameters(h);
+    if (!templ) return std::pair{at, "the template parameters of " + name + " are not read"};
+    const std::size_t given = templateArguments(site).size();
+    if (given > templ->size()) return std::pair{site.callee, "too many template arguments"};
+    for (std::size_t i = given; i < templ->size(); ++i)
+        if ((*templ)[i].defaultValue.empty())
+            return std::pair{site.callee, "the call of " + name + " deduces its template arguments"};
+    if (auto obstacle = typeArgumentObstacle(h, *templ, site)) return obstacle;
+    if (auto obstacle = functionArgumentObstacle(h, *templ, site)) return obstacle;
+    const auto params = parameters(h);
+    if (!params) return std::pair{at, "a parameter of " + name + " is unnamed, a pack or parenthesised"};
+    const std::size_t args = splitAtCommas(site.open + 1, partner_[site.open]).size();
+    if (args > params->size()) return std::pair{site.callee, "too many arguments"};
+    for (std::size_t i = args; i < params->size(); ++i)
+        if ((*params)[i].defaultValue.empty()) return std::pair{site.callee, "too few arguments"};
+    const TokenRange ret = returnType(h);
+    const bool isVoid = ret.size() == 1 && tokens_[ret.begin].isIdentifier("void");
+    if (ret.empty()) return std::pair{at, "the return type of " + name + " is not read"};
+    for (std::size_t i = ret.begin; i < ret.end; ++i)
+        if (tokens_[i].isIdentifier("auto") || tokens_[i].isIdentifier("decltype") || tokens_[i].isPunct("&") ||
+            tokens_[i].isPunct("&&"))
+            return std::pair{at, name + " returns auto, decltype(...) or a reference"};
+    if (isVoid && site.form != Site::Form::Call) return std::pair{site.callee, name + " returns void"};
+    // Returns: only a last one, but anywhere in a void helper whose call ends the kernel
+    // (candle's argsort: `if (col >= ncols_pad) return;`).
+    const Statement* last = body->empty() ? nullptr : &body->back();
+    const bool returnsFromKernel = isVoid && site.form == Site::Form::Call && site.endsKernel;
+    if (std::optional<std::size_t> early = earlyReturn(*body, last); early && !returnsFromKernel)
+        return std::pair{*early, name + " returns before its end"};
+    if (!isVoid && (!last || last->kind != StatementKind::Return || last->keyword + 2 >= last->tokens.end))
+        return std::pair{at, name + " does not end with `return value;`"};
+    for (std::size_t i = h.bodyOpen + 1; i < h.bodyClose; ++i) {
+        const Token& t = tokens_[i];
+        if (t.isIdentifier("goto") || t.isIdentifier("__func__") || t.isIdentifier("this") ||
+            t.isIdentifier("co_return") || t.isIdentifier("co_await"))
+            return std::pair{i, name + " uses " + t.spelling};
+    }
+    if (!findStaticLocals(tokens_, partner_, {h.bodyOpen, h.bodyClose + 1}).empty())
+        return std::pair{at, name + " has a static variable"};
+    for (const NestedBody& n : findNestedBodies(unit_, site.helper))
+        if (n.kind == NestedBody::Kind::LocalClass) return std::pair{n.tokens.begin, name + " defines a class"};
+    if (hasLabel(*body)) return std::pair{at, name + " has a label"};
+    if (std::optional<std::size_t> variable = threadgroupVariable(h))
+        return std::pair{*variable, name + " declares a threadgroup variable (one per group, not per call)"};
+    // Names: the helper's own are renamed or substituted; others must mean in the kernel
+    // what they mean in the helper.
+    std::set<std::string> own;
+    for (const HelperTemplateParameter& p : *templ) own.insert(p.name);
+    for (const HelperParameter& p : *params) own.insert(tokens_[p.name].spelling);
+    std::map<std::string, std::size_t> locals; // spelling -> first declaration
+    for (std::size_t i = h.bodyOpen + 1; i < h.bodyClose; ++i)
+        if (unit_.role(i) == TokenRole::Declarator) locals.emplace(tokens_[i].spelling, i);
+    for (const auto& [local, declared] : locals)
+        if (own.count(local)) return std::pair{declared, name + " declares '" + local + "' again"};
+    for (std::size_t i = h.parametersOpen + 1; i < h.bodyClose; ++i) {
+        if (!tokens_[i].isIdentifier() || !unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling))
+            continue;
+        const std::string& s = tokens_[i].spelling;
+        if (auto l = locals.find(s); l != locals.end()) {
+            if (i < l->second || unit_.role(i) == TokenRole::Callee)
+                return std::pair{i, name + " uses '" + s + "' before declaring it, or calls it"};
+        } else if (!own.count(s) && kernelNames_.count(s)) {
+            return std::pair{i, name + " names '" + s + "', which the kernel declares too"};
+        }
+    }
+    (void)kernel;
+    return std::nullopt;
+}
+
+std::optional<std::pair<std::size_t, std::string>> Round::typeArgumentObstacle(
+    const FunctionDecl& h, const std::vector<HelperTemplateParameter>& templ, const Site& site) const {
+    const std::vector<TokenRange> given = templateArguments(site);
+    for (std::size_t k = 0; k < templ.size() && k < given.size(); ++k) {
+        if (!templ[k].isType) continue;
+        bool indirect = false;
+        for (std::size_t i = given[k].begin; i < given[k].end; ++i)
+            indirect = indirect || tokens_[i].isPunct("*") || tokens_[i].isPunct("&") || tokens_[i].isPunct("&&");
+        if (!indirect) continue;
+        for (std::size_t i = h.parametersOpen + 1; i < h.bodyClose; ++i) {
+            if (!tokens_[i].isIdentifier(templ[k].name) || !unit_.isUnqualifiedName(i)) continue;
+            const Token& before = tokens_[i - 1];
+            const Token& after = tokens_[i + 1];
+            if (before.isIdentifier("const") || before.isIdentifier("volatile") || after.isIdentifier("const") ||
+                after.isIdentifier("volatile") || after.isPunct("::"))
+                return std::pair{i, "'" + h.name + "' qualifies '" + templ[k].name +
+                                        "', whose argument is a pointer or reference"};
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::pair<std::size_t, std::string>> Round::functionArgumentObstacle(
+    const FunctionDecl& h, const std::vector<HelperTemplateParameter>& templ, const Site& site) const {
+    const FunctionDecl& kernel = module_.functions[site.kernel];
+    const std::vector<TokenRange> given = templateArguments(site);
+    for (std::size_t k = 0; k < templ.size(); ++k) {
+        if (templ[k].isType || !calledInBody(h, templ[k].name)) continue;
+        const TokenRange value = k < given.size() ? given[k] : templ[k].defaultValue;
+        const std::string why = "'" + h.name + "' calls its template parameter '" + templ[k].name + "', ";
+        if (value.size() != 1 || !tokens_[value.begin].isIdentifier())
+            return std::pair{site.callee, why + "whose argument is not a name"};
+        const std::string& givenName = tokens_[value.begin].spelling;
+        const auto& kernelValues = kernel.templateValueParameters;
+        if (std::find(kernelValues.begin(), kernelValues.end(), givenName) != kernelValues.end()) continue;
+        // A function of the file: called by name, it must be the one the pointer names.
+        const auto functions = graph_.byName.find(givenName);
+        if (functions == graph_.byName.end() || functions->second.size() != 1 ||
+            module_.functions[functions->second.front()].isTemplate ||
+            !module_.functions[functions->second.front()].enclosingClass.empty())
+            return std::pair{site.callee, why + "whose argument '" + givenName +
+                                              "' is not the kernel's template parameter or the file's only "
+                                              "function of that name"};
+    }
+    return std::nullopt;
+}
+
+std::optional<std::size_t> Round::earlyReturn(const std::vector<Statement>& statements, const Statement* last) const {
+    for (const Statement& s : statements) {
+        if (s.kind == StatementKind::Return && &s != last) return s.keyword;
+        if (auto r = earlyReturn(s.children, last)) return r;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::size_t> Round::threadgroupVariable(const FunctionDecl& h) const {
+    for (std::size_t i = h.bodyOpen + 1; i < h.bodyClose; ++i) {
+        if (!tokens_[i].isIdentifier("threadgroup")) continue;
+        bool indirect = false;
+        for (std::size_t j = i + 1; j < h.bodyClose; ++j) {
+            // `threadgroup __attribute__((aligned(16))) float t[16]`, `alignas(16)`.
+            if (unit_.role(j) == TokenRole::Attribute) continue;
+            if (tokens_[j].isIdentifier("alignas") && partner_[j + 1] != kNoToken) {
+                j = partner_[j + 1];
+                continue;
+            }
+            if (unit_.role(j) == TokenRole::Declarator) {
+                if (!indirect) return i;
+                break;
+            }
+            if (tokens_[j].isPunct(";") || tokens_[j].isPunct("(") || tokens_[j].isPunct(")")) break;
+            indirect = indirect || tokens_[j].isPunct("*") || tokens_[j].isPunct("&");
+        }
+    }
+    return std::nullopt;
+}
+
+bool Round::hasLabel(const std::vector<Statement>& statements) const {
+    for (const Statement& s : statements) {
+        if (s.kind == StatementKind::Labeled && !tokens_[s.keyword].isIdentifier("case") &&
+            !tokens_[s.keyword].isIdentifier("default"))
+            return true;
+        if (hasLabel(s.children)) return true;
+    }
+    return false;
+}
+
+} // namespace metalcpu::msl::inlining
