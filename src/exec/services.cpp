@@ -33,24 +33,29 @@ std::uint32_t runningThread(const mc_group* group, const GroupContext* context) 
                                                           : group->current_thread;
 }
 
+/// A thread on fibers reached a threadgroup barrier: the threadgroup watch hears of it.
+void tellWatchOfBarrier(mc_u32 memFlags) {
+    if (!t_group) return;
+    GroupContext* context = contextOf(t_group);
+    if (context->watch)
+        context->dispatch->observer->threadgroupBarrier(context->watch, runningThread(t_group, context), memFlags);
+}
+
 void threadgroupBarrier(mc_u32 memFlags) {
     // All threads of a group run on one worker, so memory is coherent within the group
     // whatever the flags say; the barrier is only about control flow.
     if (FiberScheduler* fibers = FiberScheduler::current()) {
-        if (t_group) {
-            GroupContext* context = contextOf(t_group);
-            if (context->watch)
-                context->dispatch->observer->threadgroupBarrier(context->watch, runningThread(t_group, context),
-                                                                memFlags);
-        }
+        tellWatchOfBarrier(memFlags);
         fibers->barrier();
         return;
     }
     if (t_group) contextOf(t_group)->unexpectedBarrier = true;
 }
 
-void threadgroupBarrierAt(mc_u32 /*memFlags*/, const mc_simd_site* site) {
+/// threadgroup_barrier with its site, as validated kernels call it (the barrier-divergence check).
+void threadgroupBarrierAt(mc_u32 memFlags, const mc_simd_site* site) {
     if (FiberScheduler* fibers = FiberScheduler::current()) {
+        tellWatchOfBarrier(memFlags);
         fibers->barrier(site);
         return;
     }
