@@ -42,6 +42,10 @@ struct Findings {
     /// Shader validation: every checked access, in the order of the site table (written by
     /// the checked-accesses pass).
     std::vector<AccessSite> accessSites;
+    /// The calls collective-calls wrapped in `(simd_call_site(), ` ... `)`: from the first token
+    /// of the callee or of the object it is called on, to the call's `)`. A pass that wraps a
+    /// part of such a call starting at the same token (`p` of `p->f()`) opens inside it.
+    std::vector<TokenRange> collectiveCallSites;
     /// Shader validation: the members accessed through checked accesses (`qs`, `a.b`), each
     /// once; `::__mc_member_<index>` names the selector of each (checked_accesses.h).
     std::vector<std::string> memberSelectors;

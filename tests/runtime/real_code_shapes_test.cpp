@@ -275,6 +275,22 @@ kernel void mfa_auto_pointers(device float* out [[buffer(0)]], device const floa
     out[i] = s.v + 2.0f * d.v + 0.5f * mfa_pick(tile_src + lid) + 0.25f * mfa_pick(src);
 }
 
+// A member function that calls a SIMD-group function, called through a thread pointer and on
+// an array element (metal-flash-attention's `C->multiply(*A, *B)`): under shader validation
+// the access of the object and the call's site used to close each other's parentheses.
+struct lane_value {
+    float v;
+    void take(float x, ushort lane) { v = simd_shuffle(x, lane) + 1.0f; }
+};
+kernel void collective_member_calls(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                                    uint i [[thread_position_in_grid]], ushort lane [[thread_index_in_simdgroup]]) {
+    lane_value s[2];
+    thread lane_value* p = s + 1;
+    p->take(in[i], lane);
+    s[0].take(in[i] * 2.0f, lane);
+    out[i] = s[0].v + p->v;
+}
+
 // Class-scope explicit specialisations called with their template arguments written and
 // deduced, from outside the class and from an inline member, in a class and a class template.
 struct Scale {
@@ -394,6 +410,7 @@ const std::vector<Shape>& shapes() {
              return a + b * 0.001f + c * 0.002f + (1.0f + 2.0f * x);
          }},
         {"mfa_auto_pointers", [](float x) { return (x + 200) + 2 * (x + 100) + 0.5f * (x + 2000) + 0.25f * (x + 1000); }},
+        {"collective_member_calls", [](float x) { return (x * 2 + 1) + (x + 1); }},
         {"explicit_specialisation_calls",
          [](float x) {
              float sum = (x + 100) + (x + 100);

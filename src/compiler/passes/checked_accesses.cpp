@@ -395,6 +395,18 @@ void rewriteCheckedAccesses(PassContext& context) {
                                                                                   "cannot delimit")});
     };
     const ExpressionPlaces places(unit);
+    // Opens a wrapper around the access [first, last]. Inside a collective call's site wrapper
+    // that starts at the same token and ends after the access (`p` of `p->f()`, whose call
+    // is `(simd_call_site(), p->f())`), it must open inside that wrapper, or its closing part
+    // would close the call's.
+    auto openAround = [&](std::size_t first, std::size_t last, const std::string& text) {
+        const std::vector<TokenRange>& calls = context.findings.collectiveCallSites;
+        const bool insideCall = std::any_of(calls.begin(), calls.end(), [&](const TokenRange& call) {
+            return call.begin == first && call.end > last + 1;
+        });
+        if (insideCall) edits.attachBefore(first, text);
+        else edits.insertBefore(first, text);
+    };
     std::vector<std::string>& selectors = context.findings.memberSelectors;
     const FunctionDecl* function = nullptr;
     // The access [first, last] of members, whose element's operands and selector are written
@@ -409,7 +421,7 @@ void rewriteCheckedAccesses(PassContext& context) {
         const ExpressionUse whole = unit.useOf(first, last, ObjectParts::None);
         if (whole.kind == UseKind::AddressTaken) {
             edits.erase(whole.operatorToken);
-            edits.insertBefore(first, "::metalcpu_kernel::member_address(");
+            openAround(first, last, "::metalcpu_kernel::member_address(");
             edits.insertAfter(last, ")");
             return;
         }
@@ -417,7 +429,7 @@ void rewriteCheckedAccesses(PassContext& context) {
         const std::string wrapper = subscriptedMember(unit, last)        ? functionFor(use.use, "_member_elements")
                                     : use.use == Use::Load && boundWhole ? "::metalcpu_kernel::argument_member("
                                                                          : functionFor(use.use, "_member");
-        edits.insertBefore(first, wrapper);
+        openAround(first, last, wrapper);
         edits.insertAfter(last, ", " + sites.add(where, function) + ")");
     };
     // How the members [first, last] are used: a member subscripted right away by its element's
@@ -465,7 +477,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             const ExpressionUse whole = unit.useOf(s, close, ObjectParts::None);
             if (whole.kind == UseKind::AddressTaken) {
                 edits.erase(whole.operatorToken);
-                edits.insertBefore(s, "::metalcpu_kernel::address_of(");
+                openAround(s, close, "::metalcpu_kernel::address_of(");
                 edits.replace(k, ", ");
                 edits.replace(close, ")");
                 continue;
@@ -486,7 +498,7 @@ void rewriteCheckedAccesses(PassContext& context) {
                 accessMembers(s, close, "", close + 1, members, selector, use, where);
                 continue;
             }
-            edits.insertBefore(s, functionFor(use.use));
+            openAround(s, close, functionFor(use.use));
             edits.replace(k, ", ");
             edits.replace(close, ", " + sites.add(where, function) + ")");
         } else if (unit.role(k) == TokenRole::Dereference) {
@@ -559,7 +571,7 @@ void rewriteCheckedAccesses(PassContext& context) {
                 accessMembers(s, k, "0, ", k + 1, members, selector, use, where);
                 continue;
             }
-            edits.insertBefore(s, functionFor(use.use));
+            openAround(s, k, functionFor(use.use));
             edits.replace(k, ", 0, " + sites.add(where, function) + ").");
         }
     }

@@ -112,6 +112,7 @@ void markCollectiveCalls(PassContext& c) {
             if (start == kNoToken || c.edits.isRewritten(start)) continue;
             c.edits.insertBefore(start, std::string(kCallSite));
             c.edits.insertAfter(partner[open], ")");
+            c.findings.collectiveCallSites.push_back(TokenRange{start, partner[open] + 1});
         }
     }
 }

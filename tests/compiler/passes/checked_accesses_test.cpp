@@ -421,5 +421,20 @@ TEST(CheckedAccesses, SiteTable) {
               "static constexpr ::mc_site __mc_sites[] = {\n    {\"program_source\", \"k\", 9u, 20u},\n};\n");
 }
 
+// Test that an access that begins a call collective-calls wraps (`p->add(...)`, `p[1].add(...)`,
+// made `(simd_call_site(), p->add(...))`) opens inside the call's wrapper, so that each closes its
+// own parenthesis: metal-flash-attention's `C->multiply(*A, *B)` under shader validation had
+// its access close the call's wrapper, and the validated flavour did not compile.
+TEST(CheckedAccesses, AccessesOpeningACollectiveCall) {
+    auto p = testing::parse("struct S { float v; void add(float x) { v += simd_sum(x); } };\n"
+                            "kernel void k(device S* p, device float* o) {\n"
+                            "    p->add(1.0f); p[1].add(2.0f); o[0] = p->v; }\n");
+    const std::string out = testing::runPassesUntil(*p, "checked-accesses", true);
+    const std::string site = "(::metalcpu_kernel::simd_call_site(), ";
+    EXPECT_NE(out.find(site + "::metalcpu_kernel::load(p, 0, ::__mc_sites[0]).add(1.0f))"), std::string::npos) << out;
+    EXPECT_NE(out.find(site + "::metalcpu_kernel::load(p, 1, ::__mc_sites[1]).add(2.0f))"), std::string::npos) << out;
+    EXPECT_EQ(out.find("::metalcpu_kernel::load(" + site), std::string::npos) << out;
+}
+
 } // namespace
 } // namespace metalcpu::msl
