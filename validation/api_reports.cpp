@@ -45,9 +45,10 @@ std::uint64_t apiValidationReportCount() {
     return reports.count;
 }
 
-std::vector<std::string> apiValidationReportsSince(std::uint64_t count) {
+std::vector<std::string> apiValidationReportsSince(std::uint64_t count, std::uint64_t* next) {
     val::ApiReports& reports = val::apiReports();
     std::lock_guard lock(reports.mutex);
+    if (next) *next = std::max(count, reports.count);
     std::vector<std::string> since;
     if (count >= reports.count) return since;
     const std::uint64_t firstKept = reports.count - reports.latest.size();

@@ -194,9 +194,11 @@ std::uint64_t commandBuffersCommitted();
 std::uint64_t apiValidationReportCount();
 
 /// The texts of the reports made after the first `count` (a value apiValidationReportCount()
-/// returned earlier), in order, as the layer printed them. Only the latest 256 are kept; a line
-/// says how many earlier ones were not.
-std::vector<std::string> apiValidationReportsSince(std::uint64_t count);
+/// returned earlier, or `next` of an earlier call), in order, as the layer printed them. Only the
+/// latest 256 are kept; a line says how many earlier ones were not. `next`, when given, is the
+/// count the returned texts reach: the `count` of the next call, so that a report made meanwhile
+/// on another thread is neither lost nor returned twice.
+std::vector<std::string> apiValidationReportsSince(std::uint64_t count, std::uint64_t* next = nullptr);
 
 /// Waits until every command buffer committed in the process before the call has completed:
 /// its dispatches ran, their reports were delivered, its completed handlers returned. On a

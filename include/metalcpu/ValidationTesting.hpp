@@ -248,9 +248,7 @@ private:
     /// was dropped, so shader validation never saw the kernel run: without this the test
     /// would pass.
     std::vector<std::string> takeApiReports() {
-        std::vector<std::string> reports = validation::apiValidationReportsSince(apiReportsBefore_);
-        apiReportsBefore_ = validation::apiValidationReportCount();
-        return reports;
+        return validation::apiValidationReportsSince(apiReportsBefore_, &apiReportsBefore_);
     }
     /// Fails the suite (in OnTestSuiteEnd) or the program on what arrived outside a test.
     void failOutsideTests() {

@@ -18,8 +18,6 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
-#include <iterator>
 #include <new>
 #include <string>
 #include <vector>
@@ -148,8 +146,7 @@ private:
             // Standard input is a file of this run's, named <stdin>; its "quoted" includes are
             // looked for in the working directory, as the preprocessor does.
             path = work_ + "/stdin.metal";
-            std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-            if (!support::writeFileAtomically(path, text)) {
+            if (!tools::saveStandardInput(path)) {
                 ok_ = !fail("cannot write " + path);
                 return;
             }

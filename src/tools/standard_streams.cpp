@@ -24,7 +24,6 @@ bool copyFileToStandardOutput(const std::string& path) {
 }
 
 bool saveStandardInput(const std::string& path) {
-    std::cin >> std::noskipws;
     const std::string bytes{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     return support::writeFileAtomically(path, bytes);
 }

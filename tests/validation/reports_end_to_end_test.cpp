@@ -507,13 +507,16 @@ TEST_F(ReportsEndToEnd, DebugLayerNSLogReportsAreKeptForTests) {
     rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::Off);
     fine->release();
     EXPECT_EQ(validation::apiValidationReportCount(), before + 300);
-    const std::vector<std::string> kept = validation::apiValidationReportsSince(before);
+    std::uint64_t next = 0;
+    const std::vector<std::string> kept = validation::apiValidationReportsSince(before, &next);
+    EXPECT_EQ(next, before + 300);
     ASSERT_EQ(kept.size(), 257u);
     EXPECT_EQ(kept[0], "(44 earlier debug-layer reports were not kept)");
     EXPECT_EQ(kept[1], report);
     EXPECT_EQ(kept[256], report);
     EXPECT_THAT(validation::apiValidationReportsSince(before + 299), ElementsAre(report));
-    EXPECT_THAT(validation::apiValidationReportsSince(before + 300), IsEmpty());
+    EXPECT_THAT(validation::apiValidationReportsSince(next, &next), IsEmpty());
+    EXPECT_EQ(next, before + 300);
 }
 
 } // namespace
