@@ -2,6 +2,10 @@
 // kernel with the values baked in (through the kernel cache), in both flavours, from a source
 // string and from a .metallib; errors are Metal's.
 #include "metal_test.h"
+
+#include <metalcpu/ValidationTesting.hpp>
+
+#include <gmock/gmock.h>
 #include "runtime/debug_layer.h"
 #include "scoped_state.h"
 #include "support/files.h"
@@ -38,12 +42,13 @@ kernel void reduce(device const float* in [[buffer(0)]],
                    device const float* bias [[buffer(1), function_constant(bias_bound)]],
                    device float* out [[buffer(2)]],
                    constant uint& count [[buffer(3)]],
+                   constant float& bias_weight [[buffer(4), function_constant(bias_bound)]],
                    uint gid [[thread_position_in_grid]])
 {
     if (gid >= count) return;
     float sum = 0;
     for (int i = 0; i < nsg; ++i) sum += in[gid * nsg + i];
-    if (has_bias) sum += bias[gid];
+    if (has_bias) sum += bias[gid] * bias_weight;
     uint extra = is_function_constant_defined(shift) ? shift : 1000u;
     out[gid] = sum * scale + float(span) + float(extra) + float(offset.x - offset.y) + root;
 }
@@ -68,6 +73,19 @@ kernel void types(device float* out [[buffer(0)]])
 kernel void plain(device int* out [[buffer(0)]], uint gid [[thread_position_in_grid]])
 {
     out[gid] = int(gid);
+}
+
+// A reference argument present only with the bias, in a kernel whose barrier helper keeps it on
+// fibers, so that its arguments are made when each thread starts (candle's sdpa_vector).
+struct Fence {
+    static void wait() { threadgroup_barrier(mem_flags::mem_threadgroup); }
+};
+kernel void weighted_copy(device const float* in [[buffer(0)]], device float* out [[buffer(2)]],
+                          constant float& weight [[buffer(4), function_constant(has_bias)]],
+                          uint gid [[thread_position_in_grid]])
+{
+    Fence::wait();
+    if (gid < 100) out[gid] = has_bias ? in[gid] * weight : in[gid];
 }
 )";
 
@@ -161,9 +179,15 @@ protected:
         if (bindBias) encoder->setBuffer(biasBuffer, 0, 1);
         encoder->setBuffer(out, 0, 2);
         encoder->setBytes(&count, sizeof count, 3);
+        // A reference argument present only with the bias: absent, it is neither bound nor
+        // loaded, and validation reports nothing.
+        const float weight = 1.0f;
+        if (bindBias) encoder->setBytes(&weight, sizeof weight, 4);
         encoder->dispatchThreads(MTL::Size(kCount, 1, 1), MTL::Size(group, 1, 1));
         encoder->endEncoding();
+        metalcpu::testing::ValidationReportCollector reports;
         EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted);
+        EXPECT_THAT(reports.take(), ::testing::IsEmpty());
         const float* written = static_cast<const float*>(out->contents());
         for (unsigned i = 0; i < kCount; ++i) EXPECT_FLOAT_EQ(written[i], expected(v, in, bias, i)) << "thread " << i;
         for (unsigned i = kCount; i < kCount + kCanaries; ++i) EXPECT_EQ(written[i], kCanary) << "canary " << i;
@@ -184,6 +208,42 @@ TEST_P(FunctionConstantRuns, TwoValueSets) {
     const auto [group, validated] = GetParam();
     runAndCheck(kWithBias, group, validated, true);
     runAndCheck(kWithoutBias, group, validated, false);
+}
+
+// Test that an argument a false function constant removes is neither needed nor loaded: unbound,
+// the kernel runs and validation reports nothing (a validated kernel loaded every reference
+// argument when its threads started, absent ones too); present and bound, it is used.
+TEST_P(FunctionConstantRuns, AbsentReferenceArgument) {
+    const auto [group, validated] = GetParam();
+    for (const Values& v : {kWithoutBias, kWithBias}) {
+        SCOPED_TRACE(v.hasBias ? "with the argument" : "without it");
+        MTL::Function* function = specialised(v, nullptr, "weighted_copy");
+        ASSERT_NE(function, nullptr);
+        MTL::ComputePipelineState* state = pipelineOf(function, validated);
+        function->release();
+        ASSERT_NE(state, nullptr);
+        std::vector<float> in(kCount);
+        for (unsigned i = 0; i < kCount; ++i) in[i] = float(i) * 0.5f;
+        MTL::Buffer* inBuffer = device_->newBuffer(in.data(), kCount * sizeof(float), MTL::ResourceStorageModeShared);
+        MTL::Buffer* out = device_->newBuffer((kCount + kCanaries) * sizeof(float), MTL::ResourceStorageModeShared);
+        std::fill_n(static_cast<float*>(out->contents()), kCount + kCanaries, kCanary);
+        const float weight = 2.0f;
+        MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        encoder->setBuffer(inBuffer, 0, 0);
+        encoder->setBuffer(out, 0, 2);
+        if (v.hasBias) encoder->setBytes(&weight, sizeof weight, 4);
+        encoder->dispatchThreads(MTL::Size(kCount, 1, 1), MTL::Size(group, 1, 1));
+        encoder->endEncoding();
+        metalcpu::testing::ValidationReportCollector reports;
+        EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted);
+        EXPECT_THAT(reports.take(), ::testing::IsEmpty());
+        const float* written = static_cast<const float*>(out->contents());
+        for (unsigned i = 0; i < kCount; ++i) EXPECT_EQ(written[i], in[i] * (v.hasBias ? weight : 1.0f)) << i;
+        for (unsigned i = kCount; i < kCount + kCanaries; ++i) EXPECT_EQ(written[i], kCanary) << "canary " << i;
+        for (NS::Object* o : std::initializer_list<NS::Object*>{inBuffer, out, state}) o->release();
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Groups, FunctionConstantRuns,

@@ -24,8 +24,10 @@ std::string argumentSetup(const EntryPointCode& e, const std::string& k, bool va
             const std::string site = "::mc_site{" + quoteString(e.info.file) + ", " +
                                      quoteString(e.info.hostName) + ", " + std::to_string(p.line) + "u, " +
                                      std::to_string(p.column) + "u}";
+            // An argument a false function constant removes is not loaded (nor checked).
+            const std::string present = p.presentIf.empty() ? "" : ", static_cast<bool>(" + p.presentIf + ")";
             out += "    auto&& " + a + " = ::metalcpu_kernel::checked_buffer_argument<" + param + ">(__g, " +
-                   std::to_string(p.index) + ", " + site + ");\n";
+                   std::to_string(p.index) + ", " + site + present + ");\n";
         } else if (p.kind == ParamKind::Buffer) {
             out += "    auto&& " + a + " = ::metalcpu_kernel::buffer_argument<" + param + ">(__g, " +
                    std::to_string(p.index) + ");\n";

@@ -644,14 +644,20 @@ __attribute__((always_inline)) inline To reinterpret_value(From from) {
 
 /// A [[buffer(n)]] argument of a validated kernel. Pointers get the binding's tag; a
 /// reference or a value is checked once, as a load of the whole object, when the group starts.
+/// An argument a function constant removes (`present` false: `[[function_constant(c)]]` with c
+/// false) is not there to load, as in Metal: it is a zeroed object, and nothing is checked.
 template <class P>
 __attribute__((always_inline)) inline P checked_buffer_argument(const mc_group* group, unsigned index,
-                                                                const mc_site& site) {
+                                                                const mc_site& site, bool present = true) {
     using R = typename remove_reference<P>::type;
     if constexpr (checked_pointer<P>) {
         return R::from_bits(group->dispatch->checked_buffers[index]);
     } else {
         using T = typename remove_cv_t<R>::type;
+        if (!present) {
+            alignas(T) static const unsigned char absent[sizeof(T)] = {};
+            return const_cast<R&>(*reinterpret_cast<const T*>(absent));
+        }
         auto p = checked_ptr<const T, MC_ADDRESS_SPACE_DEVICE>::from_bits(group->dispatch->checked_buffers[index]);
         if constexpr (is_reference<P>::value)
             return const_cast<R&>(checked_element(p, 0, MC_OP_LOAD, site));
