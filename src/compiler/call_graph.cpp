@@ -177,6 +177,12 @@ bool isBarrierFunction(std::string_view name) {
     if (name == "simdgroup_load" || name == "simdgroup_store" || name == "simdgroup_multiply" ||
         name == "simdgroup_multiply_accumulate")
         return true;
+    // Apple's SIMD-group async copies and the product of the storage inside a SIMD-group
+    // matrix (metal-flash-attention declares and calls them): each copy is shared out among
+    // the SIMD-group's lanes, and the wait is its barrier.
+    if (name == "__metal_simdgroup_async_copy_1d" || name == "__metal_simdgroup_async_copy_2d" ||
+        name == "__metal_wait_simdgroup_events" || name == "__metal_simdgroup_matrix_8x8_multiply_accumulate")
+        return true;
     // A SIMD-group matrix made with a diagonal (`simdgroup_float8x8(1.0f)`) learns its lane
     // from a SIMD-group rendezvous.
     return isMatrixType(name);

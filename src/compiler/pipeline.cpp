@@ -2,6 +2,7 @@
 
 #include "compiler/edits.h"
 #include "compiler/passes/address_spaces.h"
+#include "compiler/passes/air_intrinsics.h"
 #include "compiler/passes/aggregate_constructors.h"
 #include "compiler/passes/attributes.h"
 #include "compiler/passes/checked_accesses.h"
@@ -88,7 +89,10 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
 
 const std::vector<PassInfo>& passes() {
     // Why this order:
-    // - address-space-overloads runs first, on the address spaces as written, and erases only
+    // - air-intrinsics runs first: the declarations it erases are the kernel library's
+    //   functions, which no other pass may rewrite (address-space-overloads would keep one of
+    //   the two copy directions);
+    // - address-space-overloads runs next, on the address spaces as written, and erases only
     //   declarations in supported spaces: one in `ray_data` & co. stays for address-spaces to
     //   report (no later pass looks at erased code);
     // - aggregate-constructors runs after it, and erases what it kept of a class's defaulted
@@ -115,6 +119,7 @@ const std::vector<PassInfo>& passes() {
     // - kernel-selection runs after all of them: its `#if` ... `#endif` around a definition must
     //   enclose everything the others inserted there (a coroutine kernel's return type).
     static const std::vector<PassInfo> kPasses = {
+        {"air-intrinsics", eraseAirIntrinsicDeclarations, false},
         {"address-space-overloads", collapseAddressSpaceOverloads, false},
         {"aggregate-constructors", eraseAggregateConstructors, false},
         {"function-constants", rewriteFunctionConstants, false},

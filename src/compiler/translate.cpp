@@ -40,6 +40,13 @@ bool includesTensorHeaders(const FileTable& files) {
     return false;
 }
 
+/// Whether the kernel includes <metal_simdgroup_future> (reaching its stand-in, as above).
+bool includesSimdgroupFuture(const FileTable& files) {
+    for (std::uint32_t f = 0; f < files.size(); ++f)
+        if (files.spelling(f).ends_with("/metal_simdgroup_future")) return true;
+    return false;
+}
+
 } // namespace
 
 Translation translate(std::string_view preprocessedSource, const TranslateOptions& options) {
@@ -94,6 +101,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     // Before the prelude only what it reads (the flavour); the file's own definitions after it.
     if (options.validation) writer.writeRaw("#define METALCPU_VALIDATION 1\n");
     if (includesTensorHeaders(files)) writer.writeRaw("#define METALCPU_TENSOR_HEADERS 1\n");
+    if (includesSimdgroupFuture(files)) writer.writeRaw("#define METALCPU_SIMDGROUP_FUTURE 1\n");
     writer.writeRaw(std::string(kPreludeInclude));
     writer.writeRaw(functionConstantsDefinition(found.functionConstants));
     if (!found.accessSites.empty()) writer.writeRaw(accessSiteTable(found.accessSites, files));

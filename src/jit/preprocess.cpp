@@ -72,9 +72,12 @@ Preprocessed preprocess(const std::string& sourcePath, const std::string& workin
     // given here too: MLX and llama.cpp pick `typedef bfloat bfloat16_t;` by __HAVE_BFLOAT__.
     argv.push_back("-D__HAVE_BFLOAT__");
     // SIMD-group matrices are there from Metal 2.3; MFA's storage type and MLX's steel GEMMs
-    // are guarded by it. __HAVE_SIMDGROUP_FUTURE__ (async copies) is not: those headers then
-    // declare the functions themselves, which metalcpu reports at their use.
-    if (settings.languageVersion >= 230) argv.push_back("-D__HAVE_SIMDGROUP_MATRIX__");
+    // are guarded by it, and MFA v1's async copies by __HAVE_SIMDGROUP_FUTURE__ (its header
+    // then includes <metal_simdgroup_future>, which metalcpu has: metalcpu/stdlib/async_copy.h).
+    if (settings.languageVersion >= 230) {
+        argv.push_back("-D__HAVE_SIMDGROUP_MATRIX__");
+        argv.push_back("-D__HAVE_SIMDGROUP_FUTURE__");
+    }
     // Metal 4 defines __HAVE_TENSOR__; ggml and PyTorch pick their tensor path by it.
     if (settings.languageVersion >= 400) argv.push_back("-D__HAVE_TENSOR__");
     // The same math flags as the compile, for code that tests __FAST_MATH__ and friends.

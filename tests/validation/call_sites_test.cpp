@@ -46,14 +46,7 @@ constexpr unsigned kKernelAtomicLine = 6, kHelperAtomicLine = 3, kLoadAtomicLine
                    kSimdStoreLine = 17, kTemplateHelperLine = 19;
 
 /// The 1-based column of `name` in line `line` of kKernels.
-unsigned columnOf(unsigned line, const std::string& name) {
-    const std::string source = kKernels;
-    std::size_t start = 0;
-    for (unsigned l = 1; l < line; ++l) start = source.find('\n', start) + 1;
-    const std::size_t end = source.find('\n', start);
-    const std::size_t at = source.substr(start, end - start).find(name);
-    return at == std::string::npos ? 0u : static_cast<unsigned>(at + 1);
-}
+unsigned columnOf(unsigned line, const std::string& name) { return metalcpu::testing::columnOf(kKernels, line, name); }
 
 class CallSites : public ShapedValidationFixture<&kKernels> {};
 /// Whole SIMD-groups only, as simdgroup_matrix functions need.

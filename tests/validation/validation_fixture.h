@@ -177,6 +177,16 @@ protected:
 };
 
 inline float* floats(MTL::Buffer* buffer) { return static_cast<float*>(buffer->contents()); }
+
+/// The 1-based column of `name` in line `line` of `source` (0 when it is not there): where a
+/// report of the call of `name` on that line points.
+inline unsigned columnOf(const std::string& source, unsigned line, const std::string& name) {
+    std::size_t start = 0;
+    for (unsigned l = 1; l < line; ++l) start = source.find('\n', start) + 1;
+    const std::size_t end = source.find('\n', start);
+    const std::size_t at = source.substr(start, end - start).find(name);
+    return at == std::string::npos ? 0u : static_cast<unsigned>(at + 1);
+}
 inline std::uint32_t* words(MTL::Buffer* buffer) { return static_cast<std::uint32_t*>(buffer->contents()); }
 
 } // namespace metalcpu::testing

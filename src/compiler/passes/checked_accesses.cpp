@@ -4,6 +4,7 @@
 #include "compiler/diagnostics.h"
 #include "compiler/edits.h"
 #include "compiler/findings.h"
+#include "compiler/passes/air_intrinsics.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
@@ -255,6 +256,7 @@ bool takesCallSite(std::string_view name) {
         "atomic_fetch_max_explicit", "atomic_min_explicit",       "atomic_max_explicit",
         "atomic_compare_exchange_weak_explicit", "atomic_compare_exchange_strong_explicit",
         "simdgroup_load",            "simdgroup_store",
+        "__metal_simdgroup_async_copy_1d", "__metal_simdgroup_async_copy_2d",
     };
     for (const char* sited : kSited)
         if (name == sited) return true;
@@ -439,7 +441,9 @@ void rewriteCheckedAccesses(PassContext& context) {
     };
     // A function of the file's own that shares a sited function's name takes no site.
     std::vector<std::string_view> ownFunctions;
-    for (const FunctionDecl& fn : functions) ownFunctions.push_back(fn.name);
+    // (Not a declaration bound to an AIR intrinsic: its calls reach the library's function.)
+    for (const FunctionDecl& fn : functions)
+        if (!bindsAirIntrinsic(unit, fn)) ownFunctions.push_back(fn.name);
     auto isOwnFunction = [&](std::string_view name) {
         for (std::string_view own : ownFunctions)
             if (own == name) return true;

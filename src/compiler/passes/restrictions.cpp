@@ -2,6 +2,7 @@
 
 #include "compiler/diagnostics.h"
 #include "compiler/lexer.h"
+#include "compiler/passes/air_intrinsics.h"
 #include "compiler/passes/pragmas.h"
 #include "compiler/passes/reserved_names.h"
 #include "compiler/statements.h"
@@ -135,6 +136,22 @@ unsigned long literalComponents(const TokenList& tokens, const std::vector<std::
     return std::strtoul(tokens[close - 1].spelling.c_str(), nullptr, 0);
 }
 
+/// The error for the `asm` at `i`: a label naming an AIR intrinsic says what metalcpu has of them.
+std::string assemblyError(const TokenList& tokens, std::size_t i) {
+    const std::string what = "kernel code cannot contain assembly";
+    if (i + 2 >= tokens.size() || tokens[i + 2].kind != TokenKind::String || !tokens[i + 2].spelling.starts_with("\"air."))
+        return what;
+    const std::string& quoted = tokens[i + 2].spelling;
+    const std::string_view function = airIntrinsicFunction(std::string_view(quoted).substr(1, quoted.size() - 2));
+    // MFA's and others' headers name Apple's AIR intrinsics so (async copies).
+    if (!function.empty())
+        return what + ": Apple's AIR intrinsic " + quoted + " binds only a declaration named '" +
+               std::string(function) + "' at program scope";
+    return what + ": Apple's AIR intrinsic " + quoted +
+           " is not there on the CPU (metalcpu has the SIMD-group async copies, air.simdgroup_async_copy_1d/_2d "
+           "and air.wait_simdgroup_events)";
+}
+
 void checkRestrictedTokens(const CheckContext& context) {
     const TokenList& tokens = context.unit.tokens();
     const std::vector<std::size_t>& partner = context.unit.partner();
@@ -145,6 +162,10 @@ void checkRestrictedTokens(const CheckContext& context) {
         ownVec = ownVec || (tokens[i].isIdentifier("vec") && (tokens[i - 1].isIdentifier("struct") ||
                                                              tokens[i - 1].isIdentifier("class") ||
                                                              tokens[i - 1].isIdentifier("using")));
+    // The labels of declarations that bind an AIR intrinsic the kernel library implements.
+    std::set<std::size_t> boundLabels;
+    for (const FunctionDecl& f : context.unit.module().functions)
+        if (bindsAirIntrinsic(context.unit, f)) boundLabels.insert(asmLabelToken(context.unit, f));
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const Token& t = tokens[i];
         if (t.kind == TokenKind::Pragma) {
@@ -165,21 +186,13 @@ void checkRestrictedTokens(const CheckContext& context) {
         } else if (s == "extern") {
             diagnostics.error(t.location, "kernel code cannot declare extern symbols");
         } else if (s == "asm" || s == "__asm__" || s == "__asm") {
-            // MFA's and others' headers name Apple's AIR intrinsics so (async copies).
-            const bool air = i + 2 < tokens.size() && tokens[i + 2].kind == TokenKind::String &&
-                             tokens[i + 2].spelling.starts_with("\"air.");
-            diagnostics.error(t.location, air ? "kernel code cannot contain assembly: Apple's AIR intrinsics (" +
-                                                    tokens[i + 2].spelling + ") are not there on the CPU"
-                                              : "kernel code cannot contain assembly");
+            if (boundLabels.count(i + 2)) continue;
+            diagnostics.error(t.location, assemblyError(tokens, i));
         } else if (s == "vec" && !ownVec) {
+            // vec<T, 64> is the storage of a SIMD-group matrix (metalcpu/stdlib/simdgroup_storage.h).
             const unsigned long n = literalComponents(tokens, partner, i);
-            if (n != 0 && (n < 2 || n > 4))
-                diagnostics.error(t.location,
-                                  "metal::vec has 2, 3 or 4 components, not " + std::to_string(n) +
-                                      (n == 64 ? ": vec<T, 64> is the storage Apple's simdgroup_matrix keeps inside "
-                                                 "(metal-flash-attention's simdgroup_matrix_storage); keep a "
-                                                 "simdgroup_matrix<T, 8, 8> and its thread_elements() instead"
-                                               : std::string()));
+            if (n != 0 && (n < 2 || n > 4) && n != 64)
+                diagnostics.error(t.location, "metal::vec has 2, 3 or 4 components, not " + std::to_string(n));
         } else if (s == "thread_local" || s == "__thread" || s == "_Thread_local") {
             diagnostics.error(t.location, "kernel code cannot declare thread_local variables");
         } else if (s == "_Pragma" || s == "__pragma") {
@@ -227,7 +240,8 @@ void checkRestrictedDeclarations(const CheckContext& context) {
     for (const FunctionDecl& f : module.functions) {
         if (f.renderKeyword != kNoToken)
             diagnostics.error(tokens[f.renderKeyword].location, "render functions are not supported");
-        if (!f.hasBody && !f.isDefaulted && f.enclosingClass.empty() && !defined.count(f.name)) {
+        if (!f.hasBody && !f.isDefaulted && f.enclosingClass.empty() && !defined.count(f.name) &&
+            !bindsAirIntrinsic(context.unit, f)) {
             diagnostics.error(tokens[f.nameToken].location,
                               "function '" + f.name +
                                   "' is declared but not defined; kernel code can only "

@@ -32,21 +32,43 @@ TEST(Restrictions, UndefinedFunctions) {
                                   "kernel code can only call functions it defines"}));
 }
 
-// Test that Apple's AIR intrinsics declared by __asm label (metal-flash-attention's async
-// copies) say what they are, and that metal::vec with another number of components than 2, 3
-// or 4 (Apple's internal vec<T, 64>) is an error at its line, not in metalcpu's vec.h; a
-// program's own `vec` template takes any.
+// Test that a declaration whose __asm label is one of the AIR intrinsics metalcpu implements
+// (metal-flash-attention's async copies and their wait), under the name its header gives it,
+// is accepted, neither assembly nor an undefined function; that the same label on another
+// name, an unknown AIR label and any other label stay errors at their lines; and that
+// metal::vec takes 2, 3, 4 or 64 components (64: the storage inside a SIMD-group matrix),
+// another number being an error at its line, not in metalcpu's vec.h; a program's own `vec`
+// template takes any.
 TEST(Restrictions, AirIntrinsicsAndWideVectors) {
+    EXPECT_EQ(check("struct _simdgroup_event_t;\n"
+                    "thread _simdgroup_event_t* __metal_simdgroup_async_copy_1d(ulong, ulong, threadgroup void*, "
+                    "const device void*, ulong) __asm(\"air.simdgroup_async_copy_1d.p3i8.p1i8\");\n"
+                    "thread _simdgroup_event_t* __metal_simdgroup_async_copy_2d(ulong, ulong, device void*, ulong, "
+                    "ulong, ulong2, const threadgroup void*, ulong, ulong, ulong2, long2, int) "
+                    "__asm__(\"air.simdgroup_async_copy_2d.p1i8.p3i8\");\n"
+                    "void __metal_wait_simdgroup_events(int, thread _simdgroup_event_t**) "
+                    "asm(\"air.wait_simdgroup_events\");\n"
+                    "template <typename T> struct s { vec<T, 64> t; metal::vec<T, 4> v; };"),
+              (std::vector<std::string>{}));
     EXPECT_EQ(check("void w(int) __asm(\"air.wait_simdgroup_events\");\n"
-                    "template <typename T> struct s { vec<T, 64> t; metal::vec<T, 8> u; vec<T, 4> v; };"),
+                    "void __metal_simdgroup_async_copy_1d(int) __asm(\"air.simdgroup_async_copy_1d.p3i8.p3i8\");\n"
+                    "void x(int) __asm(\"_exit\");\n"
+                    "template <typename T> struct s { metal::vec<T, 8> u; vec<T, 32> v; };"),
               (std::vector<std::string>{
-                  "test.metal:1:13: error: kernel code cannot contain assembly: Apple's AIR intrinsics "
-                  "(\"air.wait_simdgroup_events\") are not there on the CPU",
-                  "test.metal:2:34: error: metal::vec has 2, 3 or 4 components, not 64: vec<T, 64> is the storage "
-                  "Apple's simdgroup_matrix keeps inside (metal-flash-attention's simdgroup_matrix_storage); keep a "
-                  "simdgroup_matrix<T, 8, 8> and its thread_elements() instead",
-                  "test.metal:2:55: error: metal::vec has 2, 3 or 4 components, not 8",
+                  "test.metal:1:13: error: kernel code cannot contain assembly: Apple's AIR intrinsic "
+                  "\"air.wait_simdgroup_events\" binds only a declaration named '__metal_wait_simdgroup_events' at "
+                  "program scope",
+                  "test.metal:2:43: error: kernel code cannot contain assembly: Apple's AIR intrinsic "
+                  "\"air.simdgroup_async_copy_1d.p3i8.p3i8\" is not there on the CPU (metalcpu has the SIMD-group "
+                  "async copies, air.simdgroup_async_copy_1d/_2d and air.wait_simdgroup_events)",
+                  "test.metal:3:13: error: kernel code cannot contain assembly",
+                  "test.metal:4:41: error: metal::vec has 2, 3 or 4 components, not 8",
+                  "test.metal:4:54: error: metal::vec has 2, 3 or 4 components, not 32",
                   "test.metal:1:6: error: function 'w' is declared but not defined; kernel code can only call "
+                  "functions it defines",
+                  "test.metal:2:6: error: function '__metal_simdgroup_async_copy_1d' is declared but not defined; "
+                  "kernel code can only call functions it defines",
+                  "test.metal:3:6: error: function 'x' is declared but not defined; kernel code can only call "
                   "functions it defines",
               }));
     EXPECT_EQ(check("template <typename T, int N> struct vec { T x[N]; };\nconstant vec<float, 64> big{};"),

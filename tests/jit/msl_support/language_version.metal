@@ -11,8 +11,8 @@ using namespace metal;
 #if !defined(__HAVE_SIMDGROUP_MATRIX__)
 #error "SIMD-group matrices are there from Metal 2.3"
 #endif
-#if defined(__HAVE_SIMDGROUP_FUTURE__)
-#error "no async copies: a header that tests this must declare them itself"
+#if !defined(__HAVE_SIMDGROUP_FUTURE__)
+#error "async copies (<metal_simdgroup_future>) are there with SIMD-group matrices"
 #endif
 
 kernel void versioned(device int* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = __METAL_VERSION__; }

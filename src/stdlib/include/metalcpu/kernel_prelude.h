@@ -6,6 +6,7 @@
 #include <metalcpu/kernel_support.h>
 #ifdef METALCPU_VALIDATION
 #include <metalcpu/checked.h>
+#include <metalcpu/stdlib/async_copy_checked.h>
 #endif
 // Metal 4's tensors: a kernel's own #include of them meets an empty stand-in before
 // translation (as every top-level header does), so the translation defines
@@ -14,5 +15,10 @@
 // own `tensor`.
 #ifdef METALCPU_TENSOR_HEADERS
 #include <MetalPerformancePrimitives/MetalPerformancePrimitives.h>
+#endif
+// The async copies' old header (MFA v1), the same way: its clamp-mode enum is in `metal`,
+// where MFA's newer header defines its own.
+#ifdef METALCPU_SIMDGROUP_FUTURE
+#include <metal_simdgroup_future>
 #endif
 #include <metalcpu/library_stub.h>
