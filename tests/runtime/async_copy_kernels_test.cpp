@@ -327,6 +327,64 @@ TEST_P(AsyncCopyKernels, StorageProductsAreSimdgroupProducts) {
     bBuffer->release();
 }
 
+// MFA v1's form: the copies from <metal_simdgroup_future>, which __HAVE_SIMDGROUP_FUTURE__
+// announces. Each SIMD-group copies a 6x6 block of `a` into an 8x8 tile padded with zeros,
+// and the tile back whole.
+const char* const kFutureKernels = R"(#include <metal_stdlib>
+#if defined(__HAVE_SIMDGROUP_FUTURE__)
+#include <metal_simdgroup_future>
+#endif
+using namespace metal;
+kernel void future_tiles(device const float* a [[buffer(0)]],
+                         device float* out [[buffer(1)]],
+                         uint group [[threadgroup_position_in_grid]],
+                         ushort sg [[simdgroup_index_in_threadgroup]],
+                         ushort sgs [[simdgroups_per_threadgroup]]) {
+  threadgroup float tiles[4 * 64];
+  threadgroup float* tile = tiles + 64 * sg;
+  const uint block = group * sgs + sg;
+  __metal_simdgroup_event_t e = __metal_simdgroup_async_copy_2d(
+    sizeof(float), alignof(float), (threadgroup void *)tile, 8, 1, ulong2(8, 8),
+    (const device void *)(a + 36 * block), 6, 1, ulong2(6, 6), long2(0),
+    int(simdgroup_async_copy_clamp_mode::clamp_to_zero));
+  __metal_wait_simdgroup_events(1, &e);
+  __metal_simdgroup_async_copy_1d(sizeof(float), alignof(float), (device void *)(out + 64 * block),
+                                  (const threadgroup void *)tile, 64);
+}
+)";
+
+class SimdgroupFutureKernels : public ShapedKernelTest<kFutureKernels> {};
+
+// Test the copies of <metal_simdgroup_future> against the CPU, canaries intact.
+TEST_P(SimdgroupFutureKernels, PaddedTileRoundTrip) {
+    const unsigned blocks = kGroups * ((groupSize() + kLanes - 1) / kLanes);
+    std::vector<float> a(blocks * 36);
+    for (unsigned i = 0; i < a.size(); ++i) a[i] = float(i) * 0.5f + 1.0f;
+    MTL::Buffer* input = device_->newBuffer(a.data(), a.size() * 4, MTL::ResourceStorageModeShared);
+    GuardedBuffer out(device_, blocks * 64 * 4);
+    MTL::ComputePipelineState* state = kernel("future_tiles");
+    ASSERT_NE(state, nullptr);
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(input, 0, 0);
+    out.bind(encoder, 1);
+    encoder->dispatchThreadgroups(MTL::Size(kGroups, 1, 1), MTL::Size(groupSize(), 1, 1));
+    encoder->endEncoding();
+    EXPECT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
+    for (unsigned block = 0; block < blocks; ++block)
+        for (unsigned y = 0; y < 8; ++y)
+            for (unsigned x = 0; x < 8; ++x)
+                EXPECT_EQ(out.data<float>()[block * 64 + y * 8 + x], x < 6 && y < 6 ? a[block * 36 + y * 6 + x] : 0.0f)
+                    << "block " << block << " (" << x << ", " << y << ")";
+    out.expectCanariesIntact();
+    state->release();
+    input->release();
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, SimdgroupFutureKernels,
+                         ::testing::Combine(::testing::Values(1u, 45u, 128u), ::testing::Bool()), kernelShapeName);
+
 INSTANTIATE_TEST_SUITE_P(Shapes, AsyncCopyKernels,
                          ::testing::Combine(::testing::Values(1u, 13u, 32u, 45u, 64u, 128u), ::testing::Bool()),
                          kernelShapeName);
