@@ -113,7 +113,8 @@ std::string guardCondition(const WorkItemRegion& r) {
 // (simd_compute_products); the second writes each thread's result to `d`:
 //   run_deposit_work_items(wi, site, [&](const auto& t) { <setup>
 //       simd_deposit_product<decltype(simd_destination(d))>(site, wi, t, args); });
-//   { simd_collect_product(d, site, t); }
+//   run_product_collect_work_items(wi, site, [&](const auto& t) { <setup> { simd_collect_product(d, site, t); }
+//       <stores> });
 std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const WorkItemRegion& r,
                             std::string& opener) {
     const TokenList& tokens = edits.tokens();
@@ -140,7 +141,7 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
     };
     // The first loop sets up only what the arguments name (the rest would go unused).
     std::string depositOpener = siteLoop("run_deposit_work_items");
-    opener = siteLoop("run_collect_work_items");
+    opener = siteLoop(product ? "run_product_collect_work_items" : "run_collect_work_items");
     auto namedInArguments = [&](const std::string& name) {
         if (c.object != kNoToken && tokens[c.object].spelling == name) return true;
         // A product's destination too: the first loop names its type.

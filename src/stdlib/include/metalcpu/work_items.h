@@ -616,14 +616,8 @@ __attribute__((always_inline)) inline void simd_deposit_product(collective_site&
 
 /// Second loop of a product statement: thread t's result, which the first loop's computation
 /// left for it, into the destination. Only the threads that handed in their operands get here,
-/// so a result is there whenever a thread asks, and the product is never replayed.
-template <class D>
-__attribute__((always_inline)) inline void simd_collect_product(D& destination, const collective_site& site,
-                                                                const thread_ids& t) {
-    __builtin_memcpy(static_cast<void*>(&destination), site.results + t.slot * sizeof(D), sizeof(D));
-}
-/// The same in the loop run_collect_work_items runs when every thread's result is there (as
-/// it always is after a product): the results' address is the ids', which no store can change.
+/// so a result is there whenever a thread asks, and the product is never replayed. The
+/// results' address is the ids' (run_product_collect_work_items), which no store can change.
 template <class D>
 __attribute__((always_inline)) inline void simd_collect_product(D& destination, const collective_site&,
                                                                 const uniform_thread_ids& t) {
@@ -851,6 +845,17 @@ __attribute__((always_inline)) inline void run_collect_work_items(const work_ite
         });
     else
         run_work_items(threads, piece);
+}
+
+/// The second loop of a product statement: every thread's result is there (the first loop's
+/// computation, simd_compute_products), so each only takes it, and the piece is compiled for
+/// uniform_thread_ids alone.
+template <bool TracksReturns, class Piece>
+__attribute__((always_inline)) inline void run_product_collect_work_items(const work_items<TracksReturns>& threads,
+                                                                          collective_site& site, Piece&& piece) {
+    run_work_items_from(threads, 0, piece, [results = site.results](const thread_ids& t) __attribute__((always_inline)) {
+        return uniform_thread_ids{t, results};
+    });
 }
 
 } // namespace metalcpu_kernel

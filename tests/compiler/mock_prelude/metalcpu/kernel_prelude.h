@@ -380,6 +380,12 @@ void simd_deposit_product(collective_site& site, const work_items<TracksReturns>
     (void)threads;
     (void)t;
 }
+template <bool TracksReturns, class F>
+void run_product_collect_work_items(const work_items<TracksReturns>& threads, collective_site& site, F&& piece) {
+    (void)threads;
+    (void)site;
+    piece(thread_ids{0, 0, 0, 0});
+}
 template <class D> void simd_collect_product(D& destination, const collective_site& site, const thread_ids& t) {
     (void)destination;
     (void)site;
