@@ -547,8 +547,7 @@ __attribute__((always_inline)) inline void simd_block_product(const Pack* packs,
     using metalcpu_stdlib::simd_matrix::column_of;
     using metalcpu_stdlib::simd_matrix::row_of;
     float a[8][8] = {}, b[8][8] = {}; // A by rows, B by columns
-    for (mc_u64 left = active; left; left &= left - 1) {
-        const unsigned lane = static_cast<unsigned>(__builtin_ctzll(left));
+    const auto gather = [&](unsigned lane) __attribute__((always_inline)) {
         const unsigned row = row_of(lane), column = column_of(lane);
         const auto& x = packs[lane].head.thread_elements();
         const auto& y = packs[lane].tail.head.thread_elements();
@@ -556,9 +555,8 @@ __attribute__((always_inline)) inline void simd_block_product(const Pack* packs,
         a[row][column + 1] = float(x[1]);
         b[column][row] = float(y[0]);
         b[column + 1][row] = float(y[1]);
-    }
-    for (mc_u64 left = active; left; left &= left - 1) {
-        const unsigned lane = static_cast<unsigned>(__builtin_ctzll(left));
+    };
+    const auto multiply = [&](unsigned lane) __attribute__((always_inline)) {
         const unsigned row = row_of(lane), column = column_of(lane);
         metal::vec<float, 2> start(0.0f);
         if constexpr (requires { packs[lane].tail.tail.head; }) { // C: simdgroup_multiply_accumulate
@@ -568,7 +566,18 @@ __attribute__((always_inline)) inline void simd_block_product(const Pack* packs,
         D result;
         simd_set_product(result, metalcpu_stdlib::simd_matrix::sum_pair(a[row], b[column], b[column + 1], start), lane);
         place(results[lane], result);
+    };
+    if (active == 0xffffffffu) {
+        // Every lane (the usual case): counted loops, unrolled, whose rows and columns are
+        // constants.
+#pragma GCC unroll 32
+        for (unsigned lane = 0; lane < 32; ++lane) gather(lane);
+#pragma GCC unroll 32
+        for (unsigned lane = 0; lane < 32; ++lane) multiply(lane);
+        return;
     }
+    for (mc_u64 left = active; left; left &= left - 1) gather(static_cast<unsigned>(__builtin_ctzll(left)));
+    for (mc_u64 left = active; left; left &= left - 1) multiply(static_cast<unsigned>(__builtin_ctzll(left)));
 }
 
 /// After the first loop of a product statement: every SIMD-group's product, each matrix of
