@@ -339,7 +339,7 @@ TEST_F(SimdgroupMatrixCompile, MisuseIsACompileError) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, SimdgroupMatrixKernels,
-                         ::testing::Combine(::testing::Values(32u, 64u, 128u), ::testing::Bool()), kernelShapeName);
+                         ::testing::Combine(::testing::Values(32u, 64u, 96u, 128u), ::testing::Bool()), kernelShapeName);
 INSTANTIATE_TEST_SUITE_P(OneSimdgroup, SimdgroupMatrixOneGroup,
                          ::testing::Combine(::testing::Values(32u), ::testing::Bool()), kernelShapeName);
 

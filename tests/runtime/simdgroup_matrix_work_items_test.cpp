@@ -15,10 +15,12 @@
 #include "guarded_buffer.h"
 #include "lowering.h"
 #include "metal_test.h"
+#include "scoped_state.h"
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,22 +69,26 @@ kernel void products(device const float* a [[buffer(0)]],
 }
 )";
 
-const std::string kSource = [] {
-    std::string twin = kProducts;
+/// The source of kernel `name` (in `kernels`, a float-by-`b` multiply-accumulate into `mc`)
+/// and of its twin on fibers, `<name>_on_fibers`: the same text with the multiply-accumulate
+/// moved into a static member function, which the front end neither inlines nor splits.
+std::string withTwinOnFibers(const char* kernels, const std::string& name, const std::string& b) {
+    std::string twin = kernels;
     const auto replace = [&](const std::string& from, const std::string& to) {
         twin.replace(twin.find(from), from.size(), to);
     };
-    replace("kernel void products(", "kernel void products_on_fibers(");
+    replace("kernel void " + name + "(", "kernel void " + name + "_on_fibers(");
     replace("simdgroup_multiply_accumulate(mc, ma, mb, mc);", "Products::accumulate(mc, ma, mb);");
-    return std::string("#include <metal_stdlib>\nusing namespace metal;\n") + kProducts + R"(
-struct Products {
-    static void accumulate(thread simdgroup_float8x8& mc, thread const simdgroup_float8x8& ma,
-                           thread const simdgroup_half8x8& mb) {
-        simdgroup_multiply_accumulate(mc, ma, mb, mc);
-    }
-};
-)" + twin;
-}();
+    return std::string("#include <metal_stdlib>\nusing namespace metal;\n") + kernels +
+           "struct Products {\n"
+           "    static void accumulate(thread simdgroup_float8x8& mc, thread const simdgroup_float8x8& ma,\n"
+           "                           thread const " + b + "& mb) {\n"
+           "        simdgroup_multiply_accumulate(mc, ma, mb, mc);\n"
+           "    }\n"
+           "};\n" + twin;
+}
+
+const std::string kSource = withTwinOnFibers(kProducts, "products", "simdgroup_half8x8");
 const char* const kKernels = kSource.c_str();
 
 constexpr unsigned kGroups = 3, kDepth = 24, kLanes = 32;
@@ -235,8 +241,122 @@ TEST_P(SimdgroupMatrixWorkItems, BitIdenticalToFibers) {
     EXPECT_EQ(std::memcmp(d.data<float>(), fiberD.data<float>(), outputWords() * 4), 0);
 }
 
+// SIMD-groups of 64 lanes (METALCPU_SIMD_WIDTH=64, for tests) hold one matrix per 32 lanes: a
+// work-item loop computes each SIMD-group's two matrices apart (simd_compute_products), the
+// fibers lane by lane. `wide_products` gives each 32 threads a tile of their own (`products`
+// stores every SIMD-group's matrices to one tile), a multiply-accumulate and then a product
+// under an `if` that differs per lane; `wide_products_on_fibers` is its twin on fibers.
+const char* const kWideProducts = R"(
+kernel void wide_products(device const float* a [[buffer(0)]],
+                          device float* c [[buffer(1)]],
+                          ushort lid [[thread_index_in_threadgroup]],
+                          ushort lane [[thread_index_in_simdgroup]]) {
+    const uint tile = lid / 32;
+    simdgroup_float8x8 ma, mb;
+    simdgroup_load(ma, a + 128 * tile, 8);
+    simdgroup_load(mb, a + 128 * tile + 64, 8, 0, true);
+    simdgroup_float8x8 mc = make_filled_simdgroup_matrix<float, 8>(0.25f);
+    simdgroup_multiply_accumulate(mc, ma, mb, mc);
+    if (lane % 3 != 1) {
+        simdgroup_multiply(mc, mc, ma);
+    }
+    simdgroup_store(mc, c + 64 * tile, 8);
+}
+)";
+
+const std::string kWideSource = withTwinOnFibers(kWideProducts, "wide_products", "simdgroup_float8x8");
+const char* const kWideKernels = kWideSource.c_str();
+
+class SimdgroupMatrixWideWorkItems : public ShapedKernelTest<kWideKernels> {
+protected:
+    void SetUp() override {
+        width_.emplace("METALCPU_SIMD_WIDTH", "64");
+        ShapedKernelTest<kWideKernels>::SetUp();
+    }
+    void TearDown() override {
+        ShapedKernelTest<kWideKernels>::TearDown();
+        width_.reset();
+    }
+
+    unsigned tiles() const { return (groupSize() + kLanes - 1) / kLanes; }
+
+    /// Runs `name` in one group on `a` (two 8×8 blocks per tile); C lands in `c`.
+    void run(const char* name, const std::vector<float>& a, GuardedBuffer& c) {
+        SCOPED_TRACE(name);
+        MTL::Buffer* aBuffer = device_->newBuffer(a.data(), a.size() * 4, MTL::ResourceStorageModeShared);
+        MTL::ComputePipelineState* state = kernel(name);
+        ASSERT_NE(state, nullptr);
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setBuffer(aBuffer, 0, 0);
+        c.bind(encoder, 1);
+        dispatch(state, encoder, commands, groupSize());
+        c.expectCanariesIntact();
+        state->release();
+        aBuffer->release();
+    }
+
+    std::vector<float> input(float (*value)(unsigned, unsigned)) const {
+        std::vector<float> a(std::size_t(128) * tiles());
+        for (unsigned i = 0; i < a.size(); ++i) a[i] = value(i, 4);
+        return a;
+    }
+
+private:
+    std::optional<ScopedEnvironmentVariable> width_;
+};
+
+// Test `wide_products` against the CPU reference, with exact inputs: each tile's lanes past
+// the group's threads hold zeros and store nothing, and the product under the `if` is over
+// the lanes whose index in their 64-lane SIMD-group takes it.
+TEST_P(SimdgroupMatrixWideWorkItems, ProductsMatchTheReference) {
+    expectLowerings({{"wide_products", MC_KERNEL_WORK_ITEM_LOOPS}, {"wide_products_on_fibers", MC_KERNEL_USES_BARRIERS}},
+                    [&](const char* name) { return kernel(name); });
+    const std::vector<float> a = input(exactValue);
+    for (const char* name : {"wide_products", "wide_products_on_fibers"}) {
+        GuardedBuffer c(device_, std::size_t(64) * tiles() * 4);
+        run(name, a, c);
+        unsigned wrong = 0;
+        for (unsigned tile = 0; tile < tiles(); ++tile) {
+            const auto exists = [&](unsigned lane) { return tile * kLanes + lane < groupSize(); };
+            const auto takesBranch = [&](unsigned lane) { return exists(lane) && ((tile % 2) * kLanes + lane) % 3 != 1; };
+            Matrix ma, mb, mc;
+            for (unsigned r = 0; r < 8; ++r)
+                for (unsigned col = 0; col < 8; ++col) {
+                    ma.e[r][col] = a[128 * tile + 8 * r + col];
+                    mb.e[r][col] = a[128 * tile + 64 + 8 * col + r];
+                    mc.e[r][col] = 0.25f;
+                }
+            mc = product(ma, mb, &mc, mc, exists);
+            mc = product(mc, ma, nullptr, mc, takesBranch);
+            for (unsigned r = 0; r < 8; ++r)
+                for (unsigned col = 0; col < 8; ++col) {
+                    std::uint32_t got, expected = kCanary;
+                    std::memcpy(&got, c.data<float>() + 64 * tile + 8 * r + col, 4);
+                    if (exists(laneOf(r, col))) std::memcpy(&expected, &mc.e[r][col], 4);
+                    if (got != expected && ++wrong <= 5)
+                        ADD_FAILURE() << name << " tile " << tile << " C[" << r << "][" << col << "] = "
+                                      << c.data<float>()[64 * tile + 8 * r + col] << ", expected " << mc.e[r][col];
+                }
+        }
+        EXPECT_EQ(wrong, 0u) << name;
+    }
+}
+
+// Test that the two agree bit for bit where the sums round.
+TEST_P(SimdgroupMatrixWideWorkItems, BitIdenticalToFibers) {
+    const std::vector<float> a = input(roundedValue);
+    GuardedBuffer c(device_, std::size_t(64) * tiles() * 4), fiberC(device_, std::size_t(64) * tiles() * 4);
+    run("wide_products", a, c);
+    run("wide_products_on_fibers", a, fiberC);
+    EXPECT_EQ(std::memcmp(c.data<float>(), fiberC.data<float>(), std::size_t(64) * tiles() * 4), 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, SimdgroupMatrixWorkItems,
-                         ::testing::Combine(::testing::Values(1u, 32u, 45u, 64u, 128u), ::testing::Bool()),
+                         ::testing::Combine(::testing::Values(1u, 32u, 45u, 64u, 96u, 128u), ::testing::Bool()),
+                         kernelShapeName);
+INSTANTIATE_TEST_SUITE_P(Shapes, SimdgroupMatrixWideWorkItems,
+                         ::testing::Combine(::testing::Values(1u, 45u, 64u, 96u, 128u), ::testing::Bool()),
                          kernelShapeName);
 
 } // namespace

@@ -1,4 +1,5 @@
-// Pass: loop fission at barriers, planned in work_item_loops.cpp and written in
+// Pass: loop fission at barriers, planned in work_item_loops.cpp (the planner, work_item_planner.h,
+// spread over work_item_names/statements/variables.cpp) and written in
 // work_item_rewrite.cpp. A coroutine kernel whose barriers sit only in straight-line
 // code, blocks, loops and ifs of its body is restructured so that the code between two barriers runs as
 // one loop over the group's threads (a "work-item loop", as pocl's WorkitemLoops makes them).

@@ -108,10 +108,13 @@ std::string guardCondition(const WorkItemRegion& r) {
 //   run_deposit_work_items(wi, site, [&](const auto& t) { <setup> simd_deposit(site, wi, t, args); });
 //   run_collect_work_items(wi, site, [&](const auto& t) { <setup> { x = simd_collect<decltype(simd_arguments(args))>(
 //       site, wi, t, [](const auto&... a) { return simd_f(a...); }); <places> } <stores> });
-// A product `simdgroup_multiply(d, args);` hands in only `args` and writes each thread's
-// result to `d` in the second loop:
-//   { simd_collect_into<decltype(simd_arguments(args))>(d, site, wi, t,
-//         [](auto& r, const auto&... a) { simdgroup_multiply(r, a...); }); }
+// A product `simdgroup_multiply(d, args);` hands in only `args`, with the type of `d`, which
+// tells the first loop's runner to compute every SIMD-group's product after it
+// (simd_compute_products); the second writes each thread's result to `d`:
+//   run_deposit_work_items(wi, site, [&](const auto& t) { <setup>
+//       simd_deposit_product<decltype(simd_destination(d))>(site, wi, t, args); });
+//   run_product_collect_work_items(wi, site, [&](const auto& t) { <setup> { simd_collect_product(d, site, t); }
+//       <stores> });
 std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const WorkItemRegion& r,
                             std::string& opener) {
     const TokenList& tokens = edits.tokens();
@@ -138,10 +141,11 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
     };
     // The first loop sets up only what the arguments name (the rest would go unused).
     std::string depositOpener = siteLoop("run_deposit_work_items");
-    opener = siteLoop("run_collect_work_items");
+    opener = siteLoop(product ? "run_product_collect_work_items" : "run_collect_work_items");
     auto namedInArguments = [&](const std::string& name) {
         if (c.object != kNoToken && tokens[c.object].spelling == name) return true;
-        for (std::size_t i = first; i < close; ++i)
+        // A product's destination too: the first loop names its type.
+        for (std::size_t i = product ? c.open + 1 : first; i < close; ++i)
             if (tokens[i].spelling == name && isUnqualifiedName(tokens, i)) return true;
         return false;
     };
@@ -169,12 +173,14 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
     // whatever earlier passes did to it.
     const std::string pack = "decltype(::metalcpu_kernel::simd_arguments(" + arguments + "))";
     if (product) {
+        // The first loop knows the product by the destination's type and the operands (two:
+        // simdgroup_multiply, three: with C): each SIMD-group's is computed at once after it
+        // (simd_compute_products), so the second only takes each thread's result.
+        const std::string destination = outputText(tokens, c.open + 1, c.resultComma);
         edits.takeOver({c.callee.begin, close + 1},
-                       "::metalcpu_kernel::simd_collect_into<" + pack + ">(" + outputText(tokens, c.open + 1, c.resultComma) +
-                           ", " + site + ", __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, auto& __mc_d, "
-                           "const auto&... __mc_a) { " + callee + "(__mc_d, __mc_a..., __mc_w); })");
-        return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", __mc_wi, __mc_t" + separator + arguments +
-               "); }); ";
+                       "::metalcpu_kernel::simd_collect_product(" + destination + ", " + site + ", __mc_t)");
+        return depositOpener + "::metalcpu_kernel::simd_deposit_product<decltype(::metalcpu_kernel::simd_destination(" +
+               destination + "))>(" + site + ", __mc_wi, __mc_t" + separator + arguments + "); }); ";
     }
     // The first loop is handed the function too, so that the round can be computed as soon
     // as every thread has handed in its arguments.

@@ -683,26 +683,25 @@ TEST(WorkItemLoops, PieceLocalsStayLocal) {
 }
 
 // Test that a SIMD-group matrix product as a call statement is a collective statement: the
-// first loop hands in every argument but the first, the second writes each thread's result to
-// the first; the pieces that load and store learn their lanes, the others do not.
+// first loop hands in every argument but the first, with the first's type (which product it
+// is), the second writes each thread's result to the first; the pieces that load and store
+// learn their lanes, the others do not.
 TEST(WorkItemLoops, MatrixProductsAreCollectiveStatements) {
     Result r = rewrite(kernel("  simdgroup_float8x8 x, y;\n  simdgroup_load(x, a);\n"
                               "  simdgroup_load(y, a, 8, 0, true);\n  metal::simdgroup_multiply_accumulate(y, x, y, y);\n"
                               "  simdgroup_store(y, a + 64);"));
     ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
-    EXPECT_NE(r.text.find("::metalcpu_kernel::simd_deposit(__mc_c0, __mc_wi, __mc_t, x, y, y); });"),
+    EXPECT_NE(r.text.find("::metalcpu_kernel::simd_deposit_product<decltype(::metalcpu_kernel::simd_destination(y))>("
+                          "__mc_c0, __mc_wi, __mc_t, x, y, y); });"),
               std::string::npos)
         << r.text;
-    EXPECT_NE(r.text.find("{ ::metalcpu_kernel::simd_collect_into<decltype(::metalcpu_kernel::simd_arguments(x, y, "
-                          "y))>(y, __mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, auto& __mc_d, "
-                          "const auto&... __mc_a) { metal::simdgroup_multiply_accumulate(__mc_d, __mc_a..., __mc_w); })"),
-              std::string::npos)
+    EXPECT_NE(r.text.find("{ ::metalcpu_kernel::simd_collect_product(y, __mc_c0, __mc_t) ; }"), std::string::npos)
         << r.text;
     const std::string lane = "simd_lane_scope __mc_lane(__mc_wi, __mc_t);";
     const std::size_t first = r.text.find(lane);
     ASSERT_NE(first, std::string::npos) << r.text;
     EXPECT_LT(first, r.text.find("simdgroup_load(x, a)"));
-    EXPECT_GT(r.text.find(lane, first + 1), r.text.find("simd_collect_into")) << "the store's piece";
+    EXPECT_GT(r.text.find(lane, first + 1), r.text.find("simd_collect_product")) << "the store's piece";
     EXPECT_EQ(r.text.find(lane, r.text.find(lane, first + 1) + 1), std::string::npos) << "only those two" << r.text;
 
     // Products in loops and branches without braces: each body gets braces around its pieces.

@@ -517,20 +517,120 @@ __attribute__((always_inline)) inline auto simd_collect(collective_site&, const 
     return Result(kept.value);
 }
 
-/// Second loop of a call statement that writes its result to its first argument
-/// (`simdgroup_multiply_accumulate(d, a, b, c);`, where d may be one of the others): thread
-/// t's `function(result, arguments...)`, over the arguments the first loop handed in, so
-/// that overwriting `destination` cannot change what another thread's replay reads.
-template <class Pack, bool TracksReturns, class D, class Ids, class Function>
-__attribute__((always_inline)) inline void simd_collect_into(D& destination, collective_site& site,
-                                                             const work_items<TracksReturns>& threads,
-                                                             const Ids& t, const Function& function) {
-    const D start = destination;
-    destination = simd_collect<Pack>(site, threads, t, [&start, &function](const simd_site& here, const auto&... arguments) {
-        D result = start;
-        function(here, result, arguments...);
-        return result;
-    });
+// ---- SIMD-group matrix products as whole statements ------------------------------------
+// `simdgroup_multiply_accumulate(d, a, b, c);` hands in its operands like any collective
+// statement, but the first loop knows the product: once every thread has handed in its
+// operands, each SIMD-group's matrix is multiplied at once (simd_compute_products), and the
+// second loop only takes each thread's result, a load (simd_collect_product), instead of
+// recording the SIMD-group and replaying the product lane by lane. Neither loop instantiates
+// the record and replay machinery, which made these kernels slow to compile.
+
+/// The type of a product's destination, for decltype (never called).
+template <class D>
+D simd_destination(const D&);
+
+/// A result's two elements, from their float sums, and the lane that holds them (as
+/// simdgroup_multiply leaves them).
+template <class T>
+__attribute__((always_inline)) inline void simd_set_product(metal::simdgroup_matrix<T, 8, 8>& d, metal::vec<float, 2> sums,
+                                                            unsigned lane) {
+    d.thread_elements() = metal::vec<T, 2>(T(sums[0]), T(sums[1]));
+    d.metalcpu_lane = static_cast<unsigned char>(lane);
+}
+
+/// One matrix's product: `packs` the operands its 32 lanes handed in (A, B and for
+/// simdgroup_multiply_accumulate C), `active` the lanes that take part (the others hold
+/// zeros, as for product_round), `results` each lane's result. The same sums as
+/// product_round::dot, through the same function (sum_pair), so the same bits.
+template <class D, class Pack>
+__attribute__((always_inline)) inline void simd_block_product(const Pack* packs, mc_u64 active, D* results) {
+    using metalcpu_stdlib::simd_matrix::column_of;
+    using metalcpu_stdlib::simd_matrix::row_of;
+    float a[8][8] = {}, b[8][8] = {}; // A by rows, B by columns
+    const auto gather = [&](unsigned lane) __attribute__((always_inline)) {
+        const unsigned row = row_of(lane), column = column_of(lane);
+        const auto& x = packs[lane].head.thread_elements();
+        const auto& y = packs[lane].tail.head.thread_elements();
+        a[row][column] = float(x[0]);
+        a[row][column + 1] = float(x[1]);
+        b[column][row] = float(y[0]);
+        b[column + 1][row] = float(y[1]);
+    };
+    const auto multiply = [&](unsigned lane) __attribute__((always_inline)) {
+        const unsigned row = row_of(lane), column = column_of(lane);
+        metal::vec<float, 2> start(0.0f);
+        if constexpr (requires { packs[lane].tail.tail.head; }) { // C: simdgroup_multiply_accumulate
+            const auto& c = packs[lane].tail.tail.head.thread_elements();
+            start = metal::vec<float, 2>(float(c[0]), float(c[1]));
+        }
+        D result;
+        simd_set_product(result, metalcpu_stdlib::simd_matrix::sum_pair(a[row], b[column], b[column + 1], start), lane);
+        place(results[lane], result);
+    };
+    if (active == 0xffffffffu) {
+        // Every lane (the usual case): counted loops, unrolled, whose rows and columns are
+        // constants.
+#pragma GCC unroll 32
+        for (unsigned lane = 0; lane < 32; ++lane) gather(lane);
+#pragma GCC unroll 32
+        for (unsigned lane = 0; lane < 32; ++lane) multiply(lane);
+        return;
+    }
+    for (mc_u64 left = active; left; left &= left - 1) gather(static_cast<unsigned>(__builtin_ctzll(left)));
+    for (mc_u64 left = active; left; left &= left - 1) multiply(static_cast<unsigned>(__builtin_ctzll(left)));
+}
+
+/// After the first loop of a product statement: every SIMD-group's product, each matrix of
+/// 32 lanes at once (a SIMD-group of 64 lanes holds two, one narrower than 32 one with zeros
+/// past its width), each thread's result kept for the second loop. Called through
+/// collective_site::compute, once per round.
+template <class D, class Pack, bool TracksReturns>
+__attribute__((noinline, optimize("O3"))) void simd_compute_products(collective_site& site, const void* owner) {
+    const work_items<TracksReturns>& threads = *static_cast<const work_items<TracksReturns>*>(owner);
+    const mc_group* group = threads.group();
+    const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
+    const mc_u32 width = group->dispatch->simd_width;
+    const Pack* packs = static_cast<const Pack*>(site.arguments);
+    D* results = reinterpret_cast<D*>(site.results);
+    for (mc_u32 at = 0; at < count; at += width) {
+        const mc_u64 active = simd_active_lanes(site, threads, at, width, count);
+        for (mc_u32 block = 0; block < width && at + block < count; block += metalcpu_stdlib::simd_matrix::kLanes) {
+            const mc_u64 lanes = (active >> block) & 0xffffffffu;
+            if (lanes) simd_block_product(packs + at + block, lanes, results + at + block);
+        }
+    }
+    site.uniform_until = count;
+}
+
+/// First loop of a product statement whose destination has type D: as simd_deposit, and the
+/// first thread to hand in its operands also makes room for the threads' results and sets
+/// the computation that follows the loop (simd_compute_products).
+template <class D, bool TracksReturns, class... A>
+__attribute__((always_inline)) inline void simd_deposit_product(collective_site& site,
+                                                                const work_items<TracksReturns>& threads,
+                                                                const thread_ids& t, const A&... operands) {
+    using Pack = arg_pack<A...>;
+    if (!site.arguments) {
+        simd_make_room(site, threads, sizeof(Pack), sizeof(D));
+        site.compute = &simd_compute_products<D, Pack, TracksReturns>;
+    }
+    place(static_cast<Pack*>(site.arguments)[t.slot], make_arg_pack(operands...));
+}
+template <class D, bool TracksReturns, class... A>
+__attribute__((always_inline)) inline void simd_deposit_product(collective_site& site,
+                                                                const work_items<TracksReturns>& threads,
+                                                                const deposit_thread_ids& t, const A&... operands) {
+    simd_deposit(site, threads, t, operands...);
+}
+
+/// Second loop of a product statement: thread t's result, which the first loop's computation
+/// left for it, into the destination. Only the threads that handed in their operands get here,
+/// so a result is there whenever a thread asks, and the product is never replayed. The
+/// results' address is the ids' (run_product_collect_work_items), which no store can change.
+template <class D>
+__attribute__((always_inline)) inline void simd_collect_product(D& destination, const collective_site&,
+                                                                const uniform_thread_ids& t) {
+    __builtin_memcpy(static_cast<void*>(&destination), t.results + t.slot * sizeof(D), sizeof(D));
 }
 
 /// While a collective helper runs for a lane in a statement's record or replay (`x =
@@ -754,6 +854,17 @@ __attribute__((always_inline)) inline void run_collect_work_items(const work_ite
         });
     else
         run_work_items(threads, piece);
+}
+
+/// The second loop of a product statement: every thread's result is there (the first loop's
+/// computation, simd_compute_products), so each only takes it, and the piece is compiled for
+/// uniform_thread_ids alone.
+template <bool TracksReturns, class Piece>
+__attribute__((always_inline)) inline void run_product_collect_work_items(const work_items<TracksReturns>& threads,
+                                                                          collective_site& site, Piece&& piece) {
+    run_work_items_from(threads, 0, piece, [results = site.results](const thread_ids& t) __attribute__((always_inline)) {
+        return uniform_thread_ids{t, results};
+    });
 }
 
 } // namespace metalcpu_kernel

@@ -371,16 +371,25 @@ auto simd_collect(collective_site& site, const work_items<TracksReturns>& thread
 }
 template <bool TracksReturns>
 void simd_mark(collective_site& site, const work_items<TracksReturns>& threads, const thread_ids& t, bool taken);
-template <class F, class D, class... A> void apply_pack_into(const F& f, D& d, arg_pack<A...>*) {
-    f(simd_site{}, d, *static_cast<const A*>(nullptr)...);
-}
-template <class Pack, bool TracksReturns, class D, class F>
-void simd_collect_into(D& destination, collective_site& site, const work_items<TracksReturns>& threads,
-                       const thread_ids& t, const F& f) {
+// SIMD-group matrix products as whole statements: the first loop is told the destination's type.
+template <class D> D simd_destination(const D&);
+template <class D, bool TracksReturns, class... A>
+void simd_deposit_product(collective_site& site, const work_items<TracksReturns>& threads, const thread_ids& t,
+                          const A&...) {
     (void)site;
     (void)threads;
     (void)t;
-    apply_pack_into(f, destination, static_cast<Pack*>(nullptr));
+}
+template <bool TracksReturns, class F>
+void run_product_collect_work_items(const work_items<TracksReturns>& threads, collective_site& site, F&& piece) {
+    (void)threads;
+    (void)site;
+    piece(thread_ids{0, 0, 0, 0});
+}
+template <class D> void simd_collect_product(D& destination, const collective_site& site, const thread_ids& t) {
+    (void)destination;
+    (void)site;
+    (void)t;
 }
 struct simd_lane_scope {
     template <bool TracksReturns> simd_lane_scope(const work_items<TracksReturns>& threads, const thread_ids& t);

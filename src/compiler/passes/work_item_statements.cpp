@@ -1,0 +1,186 @@
+// The work-item loop planner (work_item_planner.h): loops and ifs that run once per group, and
+// SIMD-group function statements.
+#include "compiler/passes/work_item_planner.h"
+
+#include "compiler/syntax.h"
+
+#include <algorithm>
+
+namespace metalcpu::msl::work_items {
+
+bool Planner::checkHeaderPart(std::size_t begin, std::size_t end, bool readsAllowed) {
+    for (std::size_t i = begin; i < end; ++i) {
+        if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
+        const Visible* v = lookUp(tokens_[i].spelling);
+        if (v && v->kind == Visible::Kind::PerThread) {
+            if (out_->variables[v->variable].perThreadBuiltin != Builtin::None) { // written, with slots
+                fail(i, "a loop or if header that runs once per group names per-thread builtin " + quoted(i));
+                return false;
+            }
+            // Under a divergent if, the first live thread need not take the branch, and
+            // without a barrier nothing makes the condition uniform.
+            if (!readsAllowed || !guards_.empty() || mayWrite(i)) {
+                fail(i, !readsAllowed      ? "a loop that runs once per group sets up its variables from per-thread "
+                                             "variable " + quoted(i)
+                        : !guards_.empty() ? "under an if whose condition differs per thread, a loop or if header "
+                                             "reads per-thread variable " + quoted(i)
+                                           : "a loop or if header may write per-thread variable " + quoted(i));
+                return false;
+            }
+            out_->headerUses.emplace_back(i, v->variable);
+        } else if (!v) {
+            const ParamInfo* p = parameter(tokens_[i].spelling);
+            if (p && p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin)) {
+                fail(i, "a loop or if header that runs once per group names per-thread builtin " + quoted(i));
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool Planner::readsPerThreadVariable(TokenRange header) {
+    for (std::size_t i = header.begin; i < header.end; ++i) {
+        if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
+        const Visible* v = lookUp(tokens_[i].spelling);
+        if (v && v->kind == Visible::Kind::PerThread && !uniformConstant(v->variable, 0)) {
+            fail(i, "a loop with SIMD-group functions but no barrier reads per-thread variable " + quoted(i) +
+                        " in its header (it need be uniform only across a SIMD-group)");
+            return true;
+        }
+    }
+    return false;
+}
+
+std::size_t Planner::headerSemicolon(std::size_t begin, std::size_t end) const {
+    for (std::size_t i = begin; i < end; ++i) {
+        if (tokens_[i].isPunct(";")) return i;
+        if (partner_[i] != kNoToken && partner_[i] > i) i = partner_[i];
+    }
+    return end;
+}
+
+bool Planner::declaresVariable(std::size_t begin, std::size_t end) const {
+    return parseDeclaration(tokens_, partner_, begin, end).has_value();
+}
+
+void Planner::groupStatement(const Statement& s) {
+    const bool loop =
+        s.kind == StatementKind::For || s.kind == StatementKind::While || s.kind == StatementKind::Do;
+    if ((!loop && s.kind != StatementKind::If) || s.children.empty()) {
+        fail(s.keyword, "a barrier or SIMD-group function in a " + quoted(s.keyword) + " statement");
+        return;
+    }
+    const std::size_t mark = visible_.size();
+    const TokenRange h = s.header;
+    // Under a divergent if the header runs once per group even when no thread takes the
+    // branch, so it must be harmless there.
+    if (!guards_.empty() && mayFault(h)) {
+        fail(s.keyword, "under an if whose condition differs per thread, a loop or if header that may fault "
+                        "(a division, an index, a dereference, a call) would run when no thread takes the branch");
+        return;
+    }
+    if (loop && !holdsBarrierCall(s) && !inUniformLoopHeader(s) && readsPerThreadVariable(h)) return;
+    if (s.kind == StatementKind::For) {
+        // for (init; condition; increment): the init-statement's variables belong to the group.
+        const std::size_t first = headerSemicolon(h.begin, h.end);
+        const std::size_t second = first < h.end ? headerSemicolon(first + 1, h.end) : h.end;
+        if (first == h.end || second == h.end || !checkHeaderPart(h.begin, first, false)) {
+            fail(s.keyword, "this loop's header");
+            return;
+        }
+        if (first > h.begin)
+            if (auto d = parseDeclaration(tokens_, partner_, h.begin, first))
+                for (std::size_t n : d->names)
+                    visible_.push_back({tokens_[n].spelling, Visible::Kind::LoopVariable});
+        if (!checkHeaderPart(first + 1, second, true) || !checkHeaderPart(second + 1, h.end, false))
+            fail(s.keyword, "this loop's header");
+    } else {
+        // if/while/do-while: a condition, without an init-statement or a declaration.
+        if (headerSemicolon(h.begin, h.end) != h.end || declaresVariable(h.begin, h.end))
+            fail(s.keyword, "an " + quoted(s.keyword) + " that runs once per group declares a variable in its header");
+        else if (!checkHeaderPart(h.begin, h.end, true))
+            fail(s.keyword, "this header");
+    }
+    if (!ok_) return;
+    inUniformLoop_ = uniformLoops_.count(s.keyword) != 0;
+    for (const Statement& body : s.children) {
+        if (body.kind == StatementKind::Compound) {
+            if (loop) out_->loopBodies.push_back(body.keyword);
+            block(body.children, partner_[body.keyword]);
+        } else {
+            // `for (...) for (...) simdgroup_multiply_accumulate(...);`: the statement gets
+            // braces, as the pieces it becomes may be several statements.
+            out_->unbracedBodies.push_back({body.tokens, loop});
+            block({body}, body.tokens.end);
+        }
+    }
+    inUniformLoop_ = false;
+    visible_.resize(mark);
+}
+
+void Planner::divergentIf(const Statement& s) {
+    const TokenRange h = s.header;
+    if (s.keyword != s.tokens.begin || s.children.empty() || // attributes or pragmas before the `if`
+        std::any_of(s.children.begin(), s.children.end(),
+                    [](const Statement& c) { return c.kind != StatementKind::Compound; }) ||
+        headerSemicolon(h.begin, h.end) != h.end || declaresVariable(h.begin, h.end)) {
+        fail(s.keyword, "an if whose condition differs per thread, around SIMD-group functions, needs {} branches, "
+                        "no attributes, no init-statement and no declaration");
+        return;
+    }
+    for (std::size_t i = h.begin; i < h.end; ++i) {
+        if (unit_.isAssignmentOperator(i) || unit_.role(i) == TokenRole::Increment) {
+            fail(i, "the condition of an if that differs per thread assigns or increments");
+            return;
+        }
+        if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
+        const Visible* v = lookUp(tokens_[i].spelling);
+        if (v && v->kind != Visible::Kind::Group && mayWrite(i)) {
+            fail(i, "the condition of an if that differs per thread may write " + quoted(i));
+            return;
+        }
+    }
+    const std::size_t guard = out_->divergentIfs.size();
+    DivergentIf d;
+    d.keyword = s.keyword;
+    if (s.children.size() > 1) {
+        d.elseKeyword = s.children[0].tokens.end;
+        if (!tokens_[d.elseKeyword].isIdentifier("else")) {
+            fail(s.keyword, "an if whose condition differs per thread, around SIMD-group functions, needs {} branches");
+            return;
+        }
+    }
+    out_->divergentIfs.push_back(d);
+    WorkItemRegion condition;
+    condition.tokens = h;
+    condition.setsGuard = guard;
+    if (!scanNames(condition)) return;
+    out_->regions.push_back(std::move(condition));
+    for (std::size_t branch = 0; branch < s.children.size() && ok_; ++branch) {
+        guards_.push_back({guard, branch == 0});
+        block(s.children[branch].children, partner_[s.children[branch].keyword]);
+        guards_.pop_back();
+    }
+}
+
+void Planner::collective(const Statement& s, std::size_t close) {
+    const std::size_t index = collectiveAt(s);
+    const CollectiveStatement& c = coroutine_.collectives[index];
+    for (std::size_t i = c.open + 1; i < partner_[c.open]; ++i) {
+        if (unit_.isAssignmentOperator(i) || unit_.role(i) == TokenRole::Increment) {
+            fail(i, "the arguments of a SIMD-group function statement assign or increment");
+            return;
+        }
+    }
+    // A product's result (its first argument) is written, which scanNames must see.
+    collectiveArguments_ = {c.resultComma != kNoToken ? c.resultComma + 1 : c.open + 1, partner_[c.open]};
+    region({&s}, close);
+    collectiveArguments_ = {};
+    if (ok_) {
+        out_->regions.back().collective = out_->collectives.size();
+        out_->collectives.push_back(c);
+    }
+}
+
+} // namespace metalcpu::msl::work_items
