@@ -15,4 +15,5 @@
 #ifdef METALCPU_TENSOR_HEADERS
 #include <MetalPerformancePrimitives/MetalPerformancePrimitives.h>
 #endif
+#include <metalcpu/lane_statements.h>
 #include <metalcpu/library_stub.h>
