@@ -198,7 +198,9 @@ TEST_P(LaneVectors, RegisterTiledMatmulsHaveTheInterleavedBits) {
             const auto results =
                 runBoth(kKernels, kernel, {a, b}, shape.rows * shape.cols, -7.0f, &shape, sizeof shape, grid, group);
             expectSameBits(results);
-            if (results.size() == 2) EXPECT_NE(results[1][0], -7.0f); // the kernel ran
+            if (results.size() == 2) {
+                EXPECT_NE(results[1][0], -7.0f); // the kernel ran
+            }
         }
     }
 }
