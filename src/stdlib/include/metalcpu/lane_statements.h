@@ -48,11 +48,18 @@ template <class T, int N, class Init> struct local<T, N, Init&> : local<T, N, In
 
 } // namespace lane_detail
 
-/// Whether the block is a whole row of present threads: its last lane has a thread and lies in
-/// the first lane's row (lanes are consecutive linear indices, so all between do too). Such a
-/// block's threads differ only in x, by one from lane to lane.
+/// Whether the image's registers make the lane form pay: with AVX's 32 bytes or AVX-512's 64.
+/// In the baseline image's 16-byte registers eight lanes of the 8x4 matmul's tile spilled, and
+/// the lane form ran at 24 GFLOPS against the interleaved form's 33 (v3: 64 against 41;
+/// bench/README.md); there the lane form is dead code and every block runs interleaved.
+inline constexpr bool lane_form_pays = lane_detail::register_bytes >= 32;
+
+/// Whether the block runs the lane form: a whole row of present threads, its last lane has a
+/// thread and lies in the first lane's row (lanes are consecutive linear indices, so all
+/// between do too). Such a block's threads differ only in x, by one from lane to lane.
 template <bool TracksReturns, mc_u32 W> METALCPU_INLINE bool lane_whole_row(const lane_block<TracksReturns, W>& block) {
-    return !block.returned(W - 1) && block.ids(W - 1).y == block.ids(0).y && block.ids(W - 1).z == block.ids(0).z;
+    return lane_form_pays && !block.returned(W - 1) && block.ids(W - 1).y == block.ids(0).y &&
+           block.ids(W - 1).z == block.ids(0).z;
 }
 
 /// A position builtin for a row of N threads: x steps by one from lane to lane, y and z are
