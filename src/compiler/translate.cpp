@@ -94,6 +94,9 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     // Before the prelude only what it reads (the flavour); the file's own definitions after it.
     if (options.validation) writer.writeRaw("#define METALCPU_VALIDATION 1\n");
     if (includesTensorHeaders(files)) writer.writeRaw("#define METALCPU_TENSOR_HEADERS 1\n");
+    // The lane form's library only where a kernel has one: it adds a fifth to a small file's
+    // compile time.
+    if (!found.laneBodies.empty()) writer.writeRaw("#define METALCPU_LANE_FORM 1\n");
     writer.writeRaw(std::string(kPreludeInclude));
     writer.writeRaw(functionConstantsDefinition(found.functionConstants));
     if (!found.accessSites.empty()) writer.writeRaw(accessSiteTable(found.accessSites, files));

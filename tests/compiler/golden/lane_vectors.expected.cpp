@@ -1,3 +1,4 @@
+#define METALCPU_LANE_FORM 1
 #include <metalcpu/kernel_prelude.h>
 #line 4 "lane_vectors.metal"
 using namespace metal;

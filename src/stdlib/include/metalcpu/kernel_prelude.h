@@ -15,5 +15,9 @@
 #ifdef METALCPU_TENSOR_HEADERS
 #include <MetalPerformancePrimitives/MetalPerformancePrimitives.h>
 #endif
+// The lane form of kernels whose threads run as vector lanes (the translation defines
+// METALCPU_LANE_FORM when one has it).
+#ifdef METALCPU_LANE_FORM
 #include <metalcpu/lane_statements.h>
+#endif
 #include <metalcpu/library_stub.h>
