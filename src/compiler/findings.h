@@ -7,6 +7,7 @@
 #include "compiler/passes/barrier_coroutines.h"
 #include "compiler/passes/checked_accesses.h"
 #include "compiler/passes/function_constants.h"
+#include "compiler/passes/lane_vectors.h"
 #include "compiler/passes/program_constants.h"
 #include "compiler/passes/string_literals.h"
 #include "compiler/passes/threadgroup_variables.h"
@@ -34,6 +35,10 @@ struct Findings {
     /// Barrier-free kernels with a uniform loop whose threads are not interleaved, and why
     /// (passes/interleaved_threads.h; those that are are in workItemKernels).
     std::vector<WorkItemRefusal> interleavingRefusals;
+    /// Interleaved kernels whose threads also run as vector lanes (passes/lane_vectors.h), and
+    /// those that do not, with why.
+    std::vector<LaneBody> laneBodies;
+    std::vector<WorkItemRefusal> laneRefusals;
     /// Shader validation: pointers into program-scope constants (found before any rewrite).
     std::vector<ProgramConstant> programConstants;
     /// Shader validation: the string literals kept in named objects (the string-literals

@@ -78,6 +78,9 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
         // An instantiation that reaches no barrier runs as a plain loop: nothing to explain.
         if (info.usesBarriers) info.workItemLoopsRefusal = refusalOf(found.workItemRefusals);
         info.interleavingRefusal = refusalOf(found.interleavingRefusals);
+        info.runsLaneVectors = std::any_of(found.laneBodies.begin(), found.laneBodies.end(),
+                                           [&](const LaneBody& b) { return b.function == e.function; });
+        info.laneVectorRefusal = refusalOf(found.laneRefusals);
         if (auto points = found.lockstepPoints.find(e.function); points != found.lockstepPoints.end())
             for (std::size_t keyword : points->second) {
                 const Location at = tokens[keyword].location;

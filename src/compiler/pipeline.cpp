@@ -14,6 +14,7 @@
 #include "compiler/passes/division.h"
 #include "compiler/passes/function_pointer_casts.h"
 #include "compiler/passes/interleaved_threads.h"
+#include "compiler/passes/lane_vectors.h"
 #include "compiler/passes/kernel_selection.h"
 #include "compiler/passes/kernel_signatures.h"
 #include "compiler/passes/literals.h"
@@ -80,6 +81,8 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
                                                     options.interleaveThreads, options.interleaveLanes,
                                                     found.interleavingRefusals))
         found.workItemKernels.push_back(std::move(k));
+    // Of those, the ones whose body can run a row of threads as the lanes of vectors.
+    found.laneBodies = planLaneBodies(unit, found.workItemKernels, found.parameters, options, found.laneRefusals);
     // Shader validation accepts pointers into program-scope constants: find them while the
     // declarations are still MSL.
     if (options.validation) found.programConstants = findProgramConstants(tokens, partner, module);

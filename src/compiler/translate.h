@@ -52,6 +52,9 @@ struct TranslateOptions {
     /// choice (passes/interleaved_threads.h), else that many, 1 to 16 (METALCPU_INTERLEAVE_LANES,
     /// for comparison).
     unsigned interleaveLanes = 0;
+    /// An interleaved kernel whose body allows it runs a whole row of a block's threads as the
+    /// lanes of host vectors (passes/lane_vectors.h; METALCPU_LANE_VECTORS=0 turns it off).
+    bool laneVectors = true;
 };
 
 /// One message about the input, in Tint's style: lower-case, one sentence, no full stop.
@@ -160,6 +163,10 @@ struct KernelInfo {
     /// For a barrier-free kernel with a loop whose header is uniform but whose threads are not
     /// interleaved: "file:line:column: why" (or ": why" with no place). Empty otherwise.
     std::string interleavingRefusal;
+    /// An interleaved kernel that runs whole rows of its blocks as vector lanes
+    /// (passes/lane_vectors.h); for one that does not, "file:line:column: why".
+    bool runsLaneVectors = false;
+    std::string laneVectorRefusal;
     /// The kernel's own body has a `for`, `while` or `do` loop: part of its shape, which
     /// decides how its code is generated (emitter/code_generation.h).
     bool loopsInBody = false;

@@ -64,17 +64,31 @@ std::vector<std::string> codeFlags(MathMode mode, const Target& target, const Bu
     return flags;
 }
 
+#if defined(__x86_64__)
+#define METALCPU_EXACT_VECTOR_DIVISION , "-mrecip=!vec-div"
+#else
+#define METALCPU_EXACT_VECTOR_DIVISION
+#endif
+
 std::vector<std::string> mathModeFlags(MathMode mode) {
     switch (mode) {
     // Metal's fast math never reassociates: sums are added in the order written (a stencil or
     // a reduction gives the GPU's result), where GCC's -ffast-math regroups them
     // ((x + big) - big becomes x; loops of sums are vectorised in another order). Contraction
     // into fma stays allowed, as on the GPU (it only happens where the target has fma).
+    //
+    // On x86-64, -mrecip=!vec-div keeps GCC from dividing vectors of floats by a reciprocal
+    // estimate and a Newton step (rcpps, rcp14ps: each width rounds differently) while it
+    // divides scalars exactly: a thread's division then has the same bits whether its thread
+    // loop was vectorised, its threads interleaved or run as vector lanes. Measured on the
+    // development machine (docs/compiler.md, "Bits of a division"), exact division was no
+    // slower: 0.48-0.66 ms against 0.55-0.91 for an elementwise quotient at x86-64-v3/v4.
     case MathMode::Fast:
-        return {"-ffast-math", "-fno-associative-math", "-ffp-contract=fast"};
+        return {"-ffast-math", "-fno-associative-math", "-ffp-contract=fast" METALCPU_EXACT_VECTOR_DIVISION};
     case MathMode::Relaxed:
         // Fast math that keeps infinities and NaNs (no __FAST_MATH__ then).
-        return {"-ffast-math", "-fno-associative-math", "-ffp-contract=fast", "-fno-finite-math-only"};
+        return {"-ffast-math", "-fno-associative-math", "-ffp-contract=fast", "-fno-finite-math-only"
+                METALCPU_EXACT_VECTOR_DIVISION};
     case MathMode::Safe:
         break;
     }

@@ -121,6 +121,7 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
     hasher.add(static_cast<std::uint64_t>(METALCPU_KERNEL_ABI_VERSION)).add(support::config().kernelFlags);
     hasher.add(static_cast<std::uint64_t>(support::config().interleaveThreads != 0));
     hasher.add(static_cast<std::uint64_t>(interleaveLanesSetting()));
+    hasher.add(static_cast<std::uint64_t>(support::config().laneVectors != 0));
     // Kernels are compiled for this CPU's level and tuned for it; a cache directory that
     // machines share (a home directory on a network) keeps an entry for each.
     hasher.add(hostTarget());

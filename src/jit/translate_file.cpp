@@ -71,6 +71,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     options.tokenLimit = static_cast<std::size_t>(support::config().compileTokenLimit > 0 ? support::config().compileTokenLimit : 0);
     options.interleaveThreads = support::config().interleaveThreads != 0;
     options.interleaveLanes = interleaveLanesSetting();
+    options.laneVectors = support::config().laneVectors != 0;
     msl::Translation translation = msl::translate(preprocessed.text, options);
     std::string diagnostics = preprocessed.result.diagnostics;
     diagnostics += msl::formatDiagnostics(translation.diagnostics, kDiagnosticsLimit);
@@ -93,6 +94,10 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
                                  k.hostName, k.interleavedLanes);
         else if (!k.interleavingRefusal.empty())
             support::log().debug("kernel '{}' does not interleave its threads: {}", k.hostName, k.interleavingRefusal);
+        if (k.runsLaneVectors)
+            support::log().debug("kernel '{}' runs its threads as vector lanes, {} at a time", k.hostName, k.interleavedLanes);
+        else if (!k.laneVectorRefusal.empty())
+            support::log().debug("kernel '{}' does not run its threads as vector lanes: {}", k.hostName, k.laneVectorRefusal);
     }
     // The instrumented twin for shader validation travels inside the library as text and is
     // compiled only if a validated pipeline is ever made from it. Both start with the math

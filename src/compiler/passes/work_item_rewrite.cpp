@@ -212,6 +212,7 @@ void rewriteWorkItemKernels(PassContext& context) {
     const TokenList& tokens = edits.tokens();
     for (const WorkItemKernel& k : context.findings.workItemKernels) {
         const bool returns = !k.returns.empty();
+        const std::string laneForm = laneBodyText(context, k); // before this kernel's edits
         // An interleaved kernel runs its threads in blocks of k.lanes (lane_block), its
         // variables in local arrays of that many (lane_slots).
         const std::string lanes = std::to_string(k.lanes);
@@ -242,7 +243,7 @@ void rewriteWorkItemKernels(PassContext& context) {
             setup += " bool* const " + guardSlots(g) + " = __mc_wi.slots<bool>();";
         // After the body's `{`: the builtins are parameters, so their types can be named there.
         if (k.interleaved) {
-            setup += " while (__mc_wi.next()) {";
+            setup += " while (__mc_wi.next()) {" + laneForm;
             edits.insertBefore(k.bodyClose, "} ");
         }
         edits.insertAfter(k.bodyOpen, setup);

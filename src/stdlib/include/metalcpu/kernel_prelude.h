@@ -21,4 +21,9 @@
 #ifdef METALCPU_SIMDGROUP_FUTURE
 #include <metal_simdgroup_future>
 #endif
+// The lane form of kernels whose threads run as vector lanes (the translation defines
+// METALCPU_LANE_FORM when one has it).
+#ifdef METALCPU_LANE_FORM
+#include <metalcpu/lane_statements.h>
+#endif
 #include <metalcpu/library_stub.h>

@@ -109,6 +109,7 @@ struct half4 {
 
 struct float4x4 {
     explicit float4x4(float);
+    float4x4(float4, float4, float4, float4);
     float4& operator[](int);
     float4x4& operator+=(const float4x4&);
 };
@@ -315,6 +316,7 @@ template <bool TracksReturns, class F> void run_work_items(const work_items<Trac
 template <bool TracksReturns, mc_u32 W> struct lane_block {
     explicit lane_block(const mc_group* group);
     bool next();
+    const thread_ids& ids(mc_u32 lane) const;
     bool all_returned() const;
     void retire(const thread_ids& t) const;
 };
@@ -329,6 +331,46 @@ template <bool TracksReturns, mc_u32 W, class F> void run_work_items(const lane_
     (void)block;
     piece(thread_ids{0, 0, 0, 0});
 }
+// Threads as vector lanes (lane_statements.h): one stand-in type for every lane value, whose
+// operations accept whatever the lane form combines it with.
+struct lane_value {
+    lane_value() = default;
+    template <class... A> explicit lane_value(const A&...);
+    template <class B> lane_value& operator+=(const B&);
+    template <class B> lane_value& operator-=(const B&);
+    template <class B> lane_value& operator*=(const B&);
+    lane_value operator[](int) const;
+};
+#define METALCPU_MOCK_LANE_OPERATOR(op)                                                                          \
+    lane_value operator op(const lane_value&, const lane_value&);                                                \
+    template <class A> lane_value operator op(const lane_value&, const A&);                                      \
+    template <class A> lane_value operator op(const A&, const lane_value&);
+METALCPU_MOCK_LANE_OPERATOR(+)
+METALCPU_MOCK_LANE_OPERATOR(-)
+METALCPU_MOCK_LANE_OPERATOR(*)
+METALCPU_MOCK_LANE_OPERATOR(<)
+METALCPU_MOCK_LANE_OPERATOR(>)
+METALCPU_MOCK_LANE_OPERATOR(<=)
+METALCPU_MOCK_LANE_OPERATOR(>=)
+METALCPU_MOCK_LANE_OPERATOR(==)
+METALCPU_MOCK_LANE_OPERATOR(!=)
+METALCPU_MOCK_LANE_OPERATOR(||)
+METALCPU_MOCK_LANE_OPERATOR(&&)
+#undef METALCPU_MOCK_LANE_OPERATOR
+struct lane_position : lane_value {
+    lane_value x;
+    mc_u32 y, z;
+};
+template <class T, int N> using varying = lane_value;
+template <class T, int N, class Init> using lane_local = lane_value;
+template <bool TracksReturns, mc_u32 W> bool lane_whole_row(const lane_block<TracksReturns, W>& block);
+template <int N, class P> lane_position lane_builtin(const P& first);
+template <class Target, class E> Target lane_as(const E& e);
+template <class V, class E> void lane_set(V& v, const E& e);
+template <class Target, class P> lane_value lane_cast(const P& p);
+template <class P> lane_value lane_load(const P& p);
+template <class P, class V> void lane_store(const P& p, const V& v);
+template <class M> bool lane_any(const M& m);
 // SIMD-group functions as whole statements: `x = simd_f(args);` (work-item loops).
 struct collective_site {};
 template <class... A> struct arg_pack {};

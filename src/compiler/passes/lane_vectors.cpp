@@ -1,0 +1,664 @@
+#include "compiler/passes/lane_vectors.h"
+
+#include "compiler/edits.h"
+#include "compiler/findings.h"
+#include "compiler/statements.h"
+#include "compiler/syntax.h"
+#include "compiler/unit.h"
+
+#include <algorithm>
+#include <regex>
+#include <set>
+
+namespace metalcpu::msl {
+
+namespace {
+
+constexpr std::string_view kLane = "::metalcpu_kernel::";
+
+const char* builtinMacro(Builtin b) {
+    switch (b) {
+#define METALCPU_LANE_BUILTIN_MACRO(enumerator, attribute, name, uniform)                                              \
+    case Builtin::name: return "MC_BUILTIN_" #enumerator;
+        METALCPU_BUILTINS(METALCPU_LANE_BUILTIN_MACRO)
+#undef METALCPU_LANE_BUILTIN_MACRO
+    default: return "";
+    }
+}
+
+// The per-thread builtins a row of threads has as lane values: x steps by one from lane to lane.
+bool isRowBuiltin(Builtin b) {
+    return b == Builtin::ThreadPositionInGrid || b == Builtin::ThreadPositionInThreadgroup ||
+           b == Builtin::ThreadIndexInThreadgroup;
+}
+
+// Types a per-thread local may have: lane_vectors.h's varying<T, N> holds them.
+bool isLaneType(const std::string& name) {
+    static const std::regex scalarOrVector("(u?int|u?short|u?char|u?long|float)[234]?|unsigned|signed");
+    static const std::regex matrix("float[234]x[234]");
+    return std::regex_match(name, scalarOrVector) || std::regex_match(name, matrix);
+}
+bool isMatrixType(const std::string& name) {
+    static const std::regex matrix("float[234]x[234]");
+    return std::regex_match(name, matrix);
+}
+// Functions without effects the lane form may call once for every lane, on uniform values.
+bool isUniformMathFunction(const std::string& name) {
+    static const std::set<std::string> names = {"min", "max", "abs", "fabs", "fma", "sqrt", "rsqrt", "floor",
+                                                "ceil", "clamp", "exp", "exp2", "log", "log2", "sin", "cos"};
+    return names.count(name) != 0;
+}
+
+class LanePlanner {
+public:
+    LanePlanner(const Unit& unit, std::size_t function, const std::vector<ParamInfo>& params, unsigned lanes)
+        : unit_(unit), tokens_(unit.tokens()), partner_(unit.partner()), f_(unit.module().functions[function]),
+          params_(params), lanes_(std::to_string(lanes)) {
+        body_.function = function;
+    }
+
+    bool plan(const std::vector<Statement>& body, LaneBody& out, WorkItemRefusal& refusal) {
+        collect(body);
+        if (!failed_) settleKinds();
+        if (!failed_) emitBuiltins();
+        for (std::size_t s = 0; s < body.size() && !failed_; ++s) statement(body[s], s == leadingTest_);
+        if (failed_) {
+            refusal = {body_.function, where_, why_};
+            return false;
+        }
+        text("continue; } ");
+        if (jumpsToScalar_) text("__mc_lanes_scalar: ; ");
+        out = std::move(body_);
+        return true;
+    }
+
+private:
+    struct Local {
+        TokenRange type;             ///< as declared, `const` included
+        std::string typeName;        ///< the type's one name, `const` left out
+        bool perThread = false;
+        bool assignedLater = false;  ///< assigned after its declaration (so never linear)
+        std::vector<TokenRange> values; ///< initializer and right-hand sides assigned to it
+    };
+
+    // --- collecting the locals and what is assigned to them ---
+
+    void collect(const std::vector<Statement>& statements) {
+        bool declarationsOnly = true, loopSeen = false;
+        for (std::size_t s = 0; s < statements.size() && !failed_; ++s) {
+            const Statement& st = statements[s];
+            if (st.kind == StatementKind::If && declarationsOnly && !loopSeen && isBoundsTest(st)) {
+                leadingTest_ = s;
+                declarationsOnly = false;
+                continue;
+            }
+            if (st.kind != StatementKind::Simple || !parseDeclaration(tokens_, partner_, st)) declarationsOnly = false;
+            if (st.kind == StatementKind::For || st.kind == StatementKind::While || st.kind == StatementKind::Do) loopSeen = true;
+            collectIn(st);
+        }
+    }
+
+    void collectIn(const Statement& st) {
+        switch (st.kind) {
+        case StatementKind::Simple: collectSimple(st); break;
+        case StatementKind::For:
+            if (auto d = parseDeclaration(tokens_, partner_, st.header.begin, semicolonIn(st.header)))
+                for (std::size_t n : d->names) uniformLocals_.insert(tokens_[n].spelling);
+            [[fallthrough]];
+        default:
+            for (const Statement& c : st.children) collectIn(c);
+        }
+    }
+
+    std::size_t semicolonIn(TokenRange r) const {
+        for (std::size_t i = r.begin; i < r.end; ++i) {
+            if (tokens_[i].isPunct(";")) return i;
+            if (isOpenBracket(i)) i = partner_[i];
+        }
+        return r.end;
+    }
+    bool isOpenBracket(std::size_t i) const {
+        return tokens_[i].isPunct("(") || tokens_[i].isPunct("[") || tokens_[i].isPunct("{");
+    }
+
+    void collectSimple(const Statement& st) {
+        const std::size_t end = st.tokens.end - 1; // the `;`
+        if (auto d = parseDeclaration(tokens_, partner_, st)) {
+            for (std::size_t k = 0; k < d->names.size(); ++k) {
+                const DeclaratorParts parts = declaratorParts(tokens_, partner_, *d, k, end);
+                Local local;
+                local.type = parts.specifiers;
+                for (std::size_t i = parts.specifiers.begin; i < parts.specifiers.end; ++i)
+                    if (!tokens_[i].isIdentifier("const")) local.typeName += (local.typeName.empty() ? "" : " ") + tokens_[i].spelling;
+                if (!parts.pointer.empty() || !parts.bounds.empty()) local.typeName += " (pointer or array)";
+                if (!parts.initializer.empty()) local.values.push_back(initializerValue(parts.initializer));
+                if (!locals_.emplace(tokens_[parts.name].spelling, local).second)
+                    fail(parts.name, "it declares '" + tokens_[parts.name].spelling + "' twice");
+            }
+            return;
+        }
+        const std::size_t op = assignmentIn(st.tokens.begin, end);
+        if (op == kNoToken) return;
+        if (op == st.tokens.begin + 1 && tokens_[st.tokens.begin].isIdentifier()) {
+            auto local = locals_.find(tokens_[st.tokens.begin].spelling);
+            if (local != locals_.end()) {
+                local->second.assignedLater = true;
+                local->second.values.push_back({op + 1, end});
+            }
+        }
+    }
+
+    // `= x` gives x, `(a, b)` and `{a, b}` their insides.
+    TokenRange initializerValue(TokenRange init) const {
+        if (tokens_[init.begin].isPunct("=")) return {init.begin + 1, init.end};
+        return {init.begin + 1, init.end - 1};
+    }
+
+    // The statement's top-level `=` or compound assignment, or kNoToken.
+    std::size_t assignmentIn(std::size_t begin, std::size_t end) const {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (isOpenBracket(i)) {
+                i = partner_[i];
+                continue;
+            }
+            const TokenRole r = unit_.role(i);
+            if (r == TokenRole::Assignment || r == TokenRole::CompoundAssignment) return i;
+        }
+        return kNoToken;
+    }
+
+    // Kinds to a fixed point: a local is per-thread when a value assigned to it is.
+    void settleKinds() {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (auto& [name, local] : locals_) {
+                if (local.perThread) continue;
+                for (const TokenRange& v : local.values)
+                    if (perThread(v)) {
+                        local.perThread = changed = true;
+                        break;
+                    }
+            }
+        }
+    }
+
+    const ParamInfo* rowBuiltin(std::size_t i) const {
+        if (!unit_.isUnqualifiedName(i) || locals_.count(tokens_[i].spelling) || uniformLocals_.count(tokens_[i].spelling))
+            return nullptr;
+        const ParamInfo* p = parameterNamed(params_, tokens_[i].spelling);
+        return p && p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin) ? p : nullptr;
+    }
+    // Whether the builtin's use at `i` differs from lane to lane: its x, or the whole of a scalar one.
+    bool builtinUsePerThread(std::size_t i) const {
+        if (i + 2 < tokens_.size() && tokens_[i + 1].isPunct(".")) return tokens_[i + 2].isIdentifier("x");
+        return true;
+    }
+
+    bool perThread(TokenRange r) const {
+        for (std::size_t i = r.begin; i < r.end; ++i) {
+            if (!tokens_[i].isIdentifier() || !unit_.isUnqualifiedName(i)) continue;
+            if (auto l = locals_.find(tokens_[i].spelling); l != locals_.end() && l->second.perThread) return true;
+            if (rowBuiltin(i) && builtinUsePerThread(i)) return true;
+        }
+        return false;
+    }
+
+    bool isBoundsTest(const Statement& st) const {
+        if (st.children.size() != 1) return false;
+        const Statement* then = &st.children[0];
+        if (then->kind == StatementKind::Compound && then->children.size() == 1) then = &then->children[0];
+        return then->kind == StatementKind::Return && tokens_[then->keyword + 1].isPunct(";");
+    }
+
+    // --- writing the lane form ---
+
+    void text(const std::string& t) { body_.segments.push_back({t, {}}); }
+    void copy(std::size_t begin, std::size_t end) {
+        if (begin < end) body_.segments.push_back({"", {begin, end}});
+    }
+    bool fail(std::size_t where, std::string why) {
+        if (!failed_) {
+            failed_ = true;
+            where_ = where;
+            why_ = std::move(why);
+        }
+        return false;
+    }
+
+    void emitBuiltins() {
+        for (std::size_t i = f_.bodyOpen + 1; i < f_.bodyClose; ++i) {
+            const ParamInfo* p = tokens_[i].isIdentifier() ? rowBuiltin(i) : nullptr;
+            if (!p || declared_.count(p->name)) continue;
+            if (!isRowBuiltin(p->builtin)) {
+                fail(i, "it names per-thread builtin '" + p->name + "', which a row of threads has no lane value of");
+                return;
+            }
+            declared_.insert(p->name);
+            const std::string alias = "__mc_lb_" + p->name;
+            text("using " + alias + " = decltype(" + p->name + "); const auto " + p->name + " = " + std::string(kLane) +
+                 "lane_builtin<" + lanes_ + ">(" + std::string(kLane) + "builtin<" + alias + ", " +
+                 builtinMacro(p->builtin) + ">(__mc_group, __mc_wi.ids(0))); ");
+        }
+    }
+
+    void statement(const Statement& st, bool leadingTest) {
+        switch (st.kind) {
+        case StatementKind::Compound:
+            text("{ ");
+            for (const Statement& c : st.children) statement(c, false);
+            text("} ");
+            return;
+        case StatementKind::Simple: simple(st); return;
+        case StatementKind::Empty: text("; "); return;
+        case StatementKind::Break:
+        case StatementKind::Continue: copy(st.keyword, st.tokens.end); text(" "); return;
+        case StatementKind::If:
+            if (leadingTest) {
+                text("if (" + std::string(kLane) + "lane_any(");
+                expression(st.header.begin, st.header.end, true);
+                text(")) goto __mc_lanes_scalar; ");
+                jumpsToScalar_ = true;
+                return;
+            }
+            if (perThread(st.header))
+                return void(fail(st.keyword, "an if whose condition differs between threads is not its leading bounds test"));
+            uniformHeader(st);
+            text("if (");
+            copy(st.header.begin, st.header.end);
+            text(") ");
+            statement(st.children[0], false);
+            if (st.children.size() > 1) {
+                text("else ");
+                statement(st.children[1], false);
+            }
+            return;
+        case StatementKind::For:
+        case StatementKind::While:
+            if (perThread(st.header)) return void(fail(st.keyword, "a loop whose header differs between threads"));
+            uniformHeader(st);
+            copy(st.keyword, st.header.end + 1);
+            text(" ");
+            statement(st.children[0], false);
+            return;
+        case StatementKind::Do:
+            if (perThread(st.header)) return void(fail(st.keyword, "a loop whose condition differs between threads"));
+            uniformHeader(st);
+            text("do ");
+            statement(st.children[0], false);
+            text("while (");
+            copy(st.header.begin, st.header.end);
+            text("); ");
+            return;
+        case StatementKind::Return:
+            return void(fail(st.keyword, "it returns elsewhere than in a leading bounds test `if (cond) return;`"));
+        default: return void(fail(st.keyword, "a switch, goto or label"));
+        }
+    }
+
+    // A uniform header is copied as written; what it calls still has to be a known function.
+    void uniformHeader(const Statement& st) {
+        for (std::size_t i = st.header.begin; i < st.header.end; ++i) checkUniformToken(i);
+    }
+    void checkUniformToken(std::size_t i) {
+        const TokenRole r = unit_.role(i);
+        if (r == TokenRole::CallOpen && unit_.role(i - 1) != TokenRole::Declarator) {
+            const std::string callee = i > 0 ? tokens_[i - 1].spelling : "";
+            if (!isLaneType(callee) && !isUniformMathFunction(callee))
+                fail(i - 1, "it calls '" + callee + "', which may act for each thread");
+        } else if (r == TokenRole::AddressOf) {
+            fail(i, "it takes an address");
+        } else if (r == TokenRole::LambdaIntroducer) {
+            fail(i, "it has a lambda");
+        } else if (tokens_[i].isIdentifier() && tokens_[i].spelling.compare(0, 6, "atomic") == 0) {
+            fail(i, "it uses atomics");
+        }
+    }
+
+    void simple(const Statement& st) {
+        const std::size_t begin = st.keyword, end = st.tokens.end - 1;
+        if (auto d = parseDeclaration(tokens_, partner_, st)) return declaration(st, *d, end);
+        const std::size_t op = assignmentIn(begin, end);
+        if (op == kNoToken) {
+            if (perThread({begin, end})) return void(fail(begin, "an expression statement of per-thread values that stores nothing"));
+            for (std::size_t i = begin; i < end; ++i) checkUniformToken(i);
+            copy(begin, st.tokens.end);
+            text(" ");
+            return;
+        }
+        // A local: assigned as its kind says.
+        if (op == begin + 1 && tokens_[begin].isIdentifier()) {
+            auto local = locals_.find(tokens_[begin].spelling);
+            if (local == locals_.end()) return void(fail(begin, "it assigns '" + tokens_[begin].spelling + "', which its body does not declare"));
+            if (!local->second.perThread) {
+                for (std::size_t i = begin; i < end; ++i) checkUniformToken(i);
+                copy(begin, st.tokens.end);
+                text(" ");
+                return;
+            }
+            if (tokens_[op].isPunct("=")) {
+                text(std::string(kLane) + "lane_set(" + tokens_[begin].spelling + ", ");
+                expression(op + 1, end, false);
+                text("); ");
+            } else {
+                copy(begin, op + 1);
+                text(" ");
+                expression(op + 1, end, false);
+                text("; ");
+            }
+            return;
+        }
+        // A column of a per-thread matrix, `m[c] = v` with a uniform c.
+        if (tokens_[begin].isIdentifier() && tokens_[begin + 1].isPunct("[") && partner_[begin + 1] + 1 == op) {
+            auto local = locals_.find(tokens_[begin].spelling);
+            if (local != locals_.end()) {
+                if (!isMatrixType(local->second.typeName) || perThread({begin + 2, op - 1}))
+                    return void(fail(begin, "it assigns an element of per-thread '" + tokens_[begin].spelling + "'"));
+                copy(begin, op + 1);
+                text(" ");
+                expression(op + 1, end, false);
+                text("; ");
+                return;
+            }
+        }
+        store(begin, op, end);
+    }
+
+    // `*address = v`, `p[i] = v` and their compound forms: a lane store.
+    void store(std::size_t begin, std::size_t op, std::size_t end) {
+        if (!perThread({begin, op}))
+            return void(fail(begin, "it stores through an address every thread shares"));
+        std::vector<LaneSegment> address;
+        std::swap(address, body_.segments);
+        if (!addressOf(begin, op)) return;
+        std::swap(address, body_.segments);
+        const auto addressText = [&] { body_.segments.insert(body_.segments.end(), address.begin(), address.end()); };
+        text(std::string(kLane) + "lane_store(");
+        addressText();
+        text(", ");
+        if (!tokens_[op].isPunct("=")) {
+            const std::string spelled = tokens_[op].spelling;
+            text(std::string(kLane) + "lane_load(");
+            addressText();
+            text(") " + spelled.substr(0, spelled.size() - 1) + " (");
+            expression(op + 1, end, false);
+            text(")");
+        } else {
+            expression(op + 1, end, false);
+        }
+        text("); ");
+    }
+
+    // The address a stored-to lvalue `[begin, end)` names: `*x` gives x, `p[i]` gives (p) + (i).
+    bool addressOf(std::size_t begin, std::size_t end) {
+        if (unit_.role(begin) == TokenRole::Dereference) {
+            expression(begin + 1, end, false);
+            return !failed_;
+        }
+        if (tokens_[begin].isIdentifier() && tokens_[begin + 1].isPunct("[") && partner_[begin + 1] + 1 == end &&
+            isPointerParameter(begin)) {
+            text("(");
+            copy(begin, begin + 1);
+            text(") + (");
+            expression(begin + 2, end - 1, false);
+            text(")");
+            return !failed_;
+        }
+        return fail(begin, "it stores to a place the lane form cannot address");
+    }
+
+    bool isPointerParameter(std::size_t i) const {
+        if (locals_.count(tokens_[i].spelling) || uniformLocals_.count(tokens_[i].spelling)) return false;
+        const ParamInfo* p = parameterNamed(params_, tokens_[i].spelling);
+        return p && p->kind == ParamKind::Buffer && !p->isReference;
+    }
+
+    void declaration(const Statement& st, const Declaration& d, std::size_t end) {
+        const std::string& name = tokens_[d.names.front()].spelling;
+        const Local& local = locals_.at(name);
+        if (!local.perThread) {
+            for (std::size_t i = st.keyword; i < end; ++i) checkUniformToken(i);
+            copy(st.keyword, st.tokens.end);
+            text(" ");
+            return;
+        }
+        for (std::size_t i = st.keyword; i < end && !failed_; ++i) checkUniformToken(i);
+        if (failed_) return;
+        if (d.names.size() != 1) return void(fail(d.names.front(), "it declares per-thread '" + name + "' beside others"));
+        if (!isLaneType(local.typeName))
+            return void(fail(d.names.front(), "per-thread '" + name + "' has a type lanes do not hold (" + local.typeName + ")"));
+        const DeclaratorParts parts = declaratorParts(tokens_, partner_, d, 0, end);
+        const bool isConst = tokens_[local.type.begin].isIdentifier("const");
+        std::size_t typeBegin = local.type.begin + (isConst ? 1 : 0);
+        const std::string varying = std::string(kLane) + "varying<" + local.typeName + ", " + lanes_ + ">";
+        if (parts.initializer.empty()) {
+            text(varying + " " + name + "; ");
+            return;
+        }
+        const TokenRange value = initializerValue(parts.initializer);
+        if (tokens_[parts.initializer.begin].isPunct("{"))
+            return void(fail(parts.initializer.begin, "per-thread '" + name + "' has a braced initializer"));
+        const bool constructed = tokens_[parts.initializer.begin].isPunct("(");
+        if (constructed && perThread(value)) {
+            // `float4x4 m(c0, c1, c2, c3)` with per-thread columns: the lane matrix's columns.
+            if (!isMatrixType(local.typeName) || commas(value) + 1 != std::size_t(local.typeName[5] - '0'))
+                return void(fail(parts.initializer.begin, "per-thread '" + name + "' is constructed from other than its columns"));
+            text(varying + " " + name + "(");
+            expression(value.begin, value.end, false);
+            text("); ");
+            return;
+        }
+        const auto valueText = [&] {
+            if (constructed) {
+                copy(typeBegin, local.type.end);
+                text("(");
+            }
+            expression(value.begin, value.end, false);
+            if (constructed) text(")");
+        };
+        const std::string type = "__mc_lt_" + name;
+        if (local.assignedLater) {
+            text("using " + type + " = " + varying + "; ");
+        } else {
+            text("using " + type + " = " + std::string(kLane) + "lane_local<" + local.typeName + ", " + lanes_ + ", decltype((");
+            valueText();
+            text("))>; ");
+        }
+        text(std::string(isConst ? "const " : "") + type + " " + name + " = " + std::string(kLane) + "lane_as<" + type + ">(");
+        valueText();
+        text("); ");
+    }
+
+    std::size_t commas(TokenRange r) const {
+        std::size_t n = 0;
+        for (std::size_t i = r.begin; i < r.end; ++i) {
+            if (isOpenBracket(i)) i = partner_[i];
+            else if (tokens_[i].isPunct(",")) ++n;
+        }
+        return n;
+    }
+
+    // An expression, per-thread parts written through lane_statements.h. `conditions`: the
+    // bounds test, whose comparisons and logical operators per-thread values may meet.
+    void expression(std::size_t begin, std::size_t end, bool conditions) {
+        if (!perThread({begin, end})) {
+            for (std::size_t i = begin; i < end; ++i) checkUniformToken(i);
+            copy(begin, end);
+            return;
+        }
+        std::size_t run = begin; // start of tokens copied as they are
+        const auto flush = [&](std::size_t to) {
+            copy(run, to);
+            if (run < to) text(" ");
+        };
+        for (std::size_t i = begin; i < end && !failed_; ++i) {
+            const Token& t = tokens_[i];
+            const TokenRole r = unit_.role(i);
+            checkUniformToken(i);
+            if (failed_) return;
+            if (t.isPunct("/") || t.isPunct("%") || t.isPunct("/=") || t.isPunct("%="))
+                return void(fail(i, "it divides per-thread values (a vector division under fast math rounds otherwise)"));
+            if (t.isPunct("?")) return void(fail(i, "a conditional expression of per-thread values"));
+            if (!conditions && (t.isPunct("<") || t.isPunct(">") || t.isPunct("<=") || t.isPunct(">=") || t.isPunct("==") ||
+                                t.isPunct("!=") || t.isPunct("&&") || t.isPunct("||") || t.isPunct("!")))
+                return void(fail(i, "it compares per-thread values outside a leading bounds test"));
+            if (r == TokenRole::Increment) return void(fail(i, "it increments a value in a per-thread expression"));
+            if (r == TokenRole::Assignment || r == TokenRole::CompoundAssignment)
+                return void(fail(i, "an assignment inside a per-thread expression"));
+            if ((t.isPunct(".") || t.isPunct("->")) && !(i > begin && rowBuiltin(i - 1)) &&
+                !(i > begin && tokens_[i - 1].isIdentifier() && !perThread({i - 1, i})))
+                return void(fail(i, "it takes a member of a per-thread value"));
+            if (r == TokenRole::CastOpen) {
+                const std::size_t close = partner_[i];
+                const std::size_t operandEnd = operandAfter(close + 1, end);
+                if (!perThread({close + 1, operandEnd})) continue;
+                if (!tokens_[close - 1].isPunct("*")) return void(fail(i, "it converts a per-thread value with a cast"));
+                flush(i);
+                text(std::string(kLane) + "lane_cast<");
+                copy(i + 1, close);
+                text(">(");
+                expression(close + 1, operandEnd, false);
+                text(")");
+                run = operandEnd;
+                i = operandEnd - 1;
+                continue;
+            }
+            if (r == TokenRole::Dereference) {
+                const std::size_t operandEnd = operandAfter(i + 1, end);
+                if (!perThread({i + 1, operandEnd})) {
+                    i = operandEnd - 1;
+                    continue;
+                }
+                flush(i);
+                text(std::string(kLane) + "lane_load(");
+                expression(i + 1, operandEnd, false);
+                text(")");
+                run = operandEnd;
+                i = operandEnd - 1;
+                continue;
+            }
+            if (r == TokenRole::Subscript) {
+                const std::size_t close = partner_[i];
+                const bool indexPerThread = perThread({i + 1, close});
+                if (i > begin && tokens_[i - 1].isIdentifier() && isPointerParameter(i - 1)) {
+                    if (!indexPerThread) {
+                        i = close;
+                        continue;
+                    }
+                    flush(i - 1);
+                    text(std::string(kLane) + "lane_load((");
+                    copy(i - 1, i);
+                    text(") + (");
+                    expression(i + 1, close, false);
+                    text("))");
+                    run = close + 1;
+                    i = close;
+                    continue;
+                }
+                auto local = i > begin ? locals_.find(tokens_[i - 1].spelling) : locals_.end();
+                if (local == locals_.end() || indexPerThread || (local->second.perThread && !isMatrixType(local->second.typeName)))
+                    return void(fail(i, "it indexes what the lane form cannot index per thread"));
+                i = close;
+                continue;
+            }
+            if (t.isIdentifier() && unit_.isUnqualifiedName(i) && rowBuiltin(i) && !tokens_[i + 1].isPunct("."))
+                if (parameterNamed(params_, t.spelling)->builtin != Builtin::ThreadIndexInThreadgroup &&
+                    !isScalarBuiltin(i))
+                    return void(fail(i, "it uses per-thread builtin '" + t.spelling + "' as a whole vector"));
+        }
+        flush(end);
+    }
+
+    bool isScalarBuiltin(std::size_t i) const {
+        const ParamInfo* p = parameterNamed(params_, tokens_[i].spelling);
+        const std::string& type = p->typeText;
+        return !type.empty() && !std::isdigit(static_cast<unsigned char>(type.back()));
+    }
+
+    // The end of the unary operand starting at `i`: a parenthesised expression, optionally
+    // followed by another (a cast and its operand), or a name with its postfix operators.
+    std::size_t operandAfter(std::size_t i, std::size_t end) const {
+        if (i >= end) return end;
+        if (tokens_[i].isPunct("(")) {
+            std::size_t next = partner_[i] + 1;
+            if (unit_.role(i) == TokenRole::CastOpen) return operandAfter(next, end);
+            return next;
+        }
+        if (unit_.role(i) == TokenRole::Dereference) return operandAfter(i + 1, end);
+        std::size_t j = i + 1;
+        while (j < end) {
+            if (tokens_[j].isPunct("[") || tokens_[j].isPunct("(")) {
+                j = partner_[j] + 1;
+            } else if ((tokens_[j].isPunct(".") || tokens_[j].isPunct("->")) && j + 1 < end) {
+                j += 2;
+            } else {
+                break;
+            }
+        }
+        return j;
+    }
+
+    const Unit& unit_;
+    const TokenList& tokens_;
+    const std::vector<std::size_t>& partner_;
+    const FunctionDecl& f_;
+    const std::vector<ParamInfo>& params_;
+    const std::string lanes_;
+    LaneBody body_;
+    std::map<std::string, Local> locals_;
+    std::set<std::string> uniformLocals_; ///< declared in loop headers
+    std::set<std::string> declared_;      ///< builtins given their lane values
+    std::size_t leadingTest_ = ~std::size_t(0);
+    bool jumpsToScalar_ = false;
+    bool failed_ = false;
+    std::size_t where_ = kNoToken;
+    std::string why_;
+};
+
+} // namespace
+
+std::vector<LaneBody> planLaneBodies(const Unit& unit, const std::vector<WorkItemKernel>& kernels,
+                                     const std::map<std::size_t, std::vector<ParamInfo>>& parameters,
+                                     const TranslateOptions& options, std::vector<WorkItemRefusal>& refusals) {
+    std::vector<LaneBody> out;
+    static const std::vector<ParamInfo> kNoParameters;
+    for (const WorkItemKernel& k : kernels) {
+        if (!k.interleaved) continue;
+        const std::size_t nameToken = unit.module().functions[k.function].nameToken;
+        if (!options.laneVectors) {
+            refusals.push_back({k.function, nameToken, "vector lanes are turned off (METALCPU_LANE_VECTORS=0)"});
+            continue;
+        }
+        if (options.validation) {
+            refusals.push_back({k.function, nameToken, "shader validation checks each thread's accesses one by one"});
+            continue;
+        }
+        if (k.lanes < 2 || (k.lanes & (k.lanes - 1)) != 0) {
+            refusals.push_back({k.function, nameToken, "its blocks of " + std::to_string(k.lanes) + " threads are not a power of two lanes"});
+            continue;
+        }
+        const std::vector<Statement>* body = unit.body(k.function);
+        if (!body) continue;
+        auto params = parameters.find(k.function);
+        LanePlanner planner(unit, k.function, params == parameters.end() ? kNoParameters : params->second, k.lanes);
+        LaneBody planned;
+        WorkItemRefusal refusal;
+        if (planner.plan(*body, planned, refusal))
+            out.push_back(std::move(planned));
+        else
+            refusals.push_back(refusal);
+    }
+    return out;
+}
+
+std::string laneBodyText(const PassContext& context, const WorkItemKernel& k) {
+    for (const LaneBody& b : context.findings.laneBodies) {
+        if (b.function != k.function) continue;
+        std::string text = " if (::metalcpu_kernel::lane_whole_row(__mc_wi)) { ";
+        for (const LaneSegment& s : b.segments)
+            text += s.copy.empty() ? s.text : outputText(context.edits.tokens(), s.copy.begin, s.copy.end);
+        return text;
+    }
+    return "";
+}
+
+} // namespace metalcpu::msl

@@ -1,0 +1,98 @@
+#include "compiler/passes/lane_vectors.h"
+
+#include "compiler/compiler_test_util.h"
+#include "compiler/findings.h"
+#include "compiler/pipeline.h"
+#include "compiler/unit.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace metalcpu::msl {
+namespace {
+
+struct Result {
+    bool lanes = false;  ///< kernel `k` has a lane form
+    std::string refusal; ///< else why (empty when it is not interleaved either)
+    std::string text;    ///< after the work-item loops
+};
+
+Result lanes(const std::string& body, bool enabled = true, bool validation = false,
+             const std::string& helpers = "") {
+    const std::string source = helpers +
+                               "kernel void k(device float* a, device const float* b, constant uint& n, "
+                               "uint i [[thread_position_in_grid]], uint s [[thread_index_in_simdgroup]]) {\n" +
+                               body + "\n}";
+    Result r;
+    TranslateOptions options;
+    options.laneVectors = enabled;
+    options.validation = validation;
+    {
+        auto p = testing::parse(source);
+        const Unit unit(p->tokens, p->partner, p->module);
+        const Findings found = analyse(unit, p->module, options, p->diagnostics);
+        r.lanes = !found.laneBodies.empty();
+        for (const WorkItemRefusal& w : found.laneRefusals) r.refusal = w.reason;
+        EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
+    }
+    if (r.lanes) {
+        auto p = testing::parse(source);
+        r.text = testing::runPassesUntil(*p, "work-item-loops", options);
+    }
+    return r;
+}
+
+const std::string kLoop = "  for (uint k = 0; k < n; ++k) {\n";
+
+// Test the lane form's text: the builtin from the block's first lane, the bounds test jumping
+// to the interleaved pieces, a per-thread accumulator, a load and a store through the thread's
+// index, the label after it.
+TEST(LaneVectors, Form) {
+    const Result r = lanes("  if (i >= n) return;\n  float t = 0;\n" + kLoop + "    t += b[k * n + i];\n  }\n  a[i] = t;");
+    ASSERT_TRUE(r.lanes) << r.refusal;
+    for (const char* expected :
+         {"while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row(__mc_wi)) { using __mc_lb_i = decltype(i); "
+          "const auto i = ::metalcpu_kernel::lane_builtin<8>(::metalcpu_kernel::builtin<__mc_lb_i, "
+          "MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_wi.ids(0)));",
+          "if (::metalcpu_kernel::lane_any(i >= n )) goto __mc_lanes_scalar;",
+          "using __mc_lt_t = ::metalcpu_kernel::varying<float, 8>; __mc_lt_t t = ::metalcpu_kernel::lane_as<__mc_lt_t>(0);",
+          "t += ::metalcpu_kernel::lane_load((b) + (k * n + i ));",
+          "::metalcpu_kernel::lane_store((a) + (i ), t ); continue; } __mc_lanes_scalar: ;"})
+        EXPECT_NE(r.text.find(expected), std::string::npos) << expected << "\n" << r.text;
+}
+
+// Test the kernels that keep the interleaved form, and the reason each gives.
+TEST(LaneVectors, Refusals) {
+    const struct {
+        std::string body;
+        const char* reason;
+        std::string helpers;
+    } cases[] = {
+        {"  float t = 0;\n" + kLoop + "    t += b[i] / float(k + 1);\n  }\n  a[i] = t;", "it divides per-thread values", ""},
+        {"  float t = 0;\n" + kLoop + "    t += f(b[i]);\n  }\n  a[i] = t;", "it calls 'f'",
+         "float f(float x) { return x * 2; }\n"},
+        {"  float t = 0;\n" + kLoop + "    t += b[i];\n  }\n  a[0] = t;", "it stores through an address every thread shares", ""},
+        {"  float t = 0;\n" + kLoop + "    if (b[i] > 0) t += b[i];\n  }\n  a[i] = t;",
+         "an if whose condition differs between threads is not its leading bounds test", ""},
+        {"  float t = 0;\n" + kLoop + "    t += b[i];\n    if (k == 3) return;\n  }\n  a[i] = t;",
+         "it returns elsewhere than in a leading bounds test", ""},
+        {"  float4 t = 0;\n" + kLoop + "    t += b[i];\n  }\n  a[i] = t.x;", "it takes a member of a per-thread value", ""},
+        {"  float t = 0;\n" + kLoop + "    t += b[i + s];\n  }\n  a[i] = t;", "it names per-thread builtin 's'", ""},
+        {"  float t = 0;\n" + kLoop + "    t += b[i] > 0 ? b[i] : 0;\n  }\n  a[i] = t;",
+         "it compares per-thread values outside a leading bounds test", ""},
+        {"  float t = 0;\n  device float* p = &a[i];\n" + kLoop + "    t += b[i];\n  }\n  *p = t;", "it takes an address", ""},
+    };
+    for (const auto& c : cases) {
+        const Result r = lanes(c.body, true, false, c.helpers);
+        EXPECT_FALSE(r.lanes) << c.body;
+        EXPECT_NE(r.refusal.find(c.reason), std::string::npos) << c.body << "\nrefusal: " << r.refusal;
+    }
+    const std::string accumulate = "  float t = 0;\n" + kLoop + "    t += b[k + i];\n  }\n  a[i] = t;";
+    EXPECT_TRUE(lanes(accumulate).lanes);
+    EXPECT_EQ(lanes(accumulate, false).refusal, "vector lanes are turned off (METALCPU_LANE_VECTORS=0)");
+    EXPECT_EQ(lanes(accumulate, true, true).refusal, "shader validation checks each thread's accesses one by one");
+}
+
+} // namespace
+} // namespace metalcpu::msl
