@@ -1,6 +1,7 @@
 // One inlining round (inlining_round.h): which calls are inlined, and why the others are not.
 #include "compiler/passes/inlining_round.h"
 
+#include "compiler/passes/collective_helpers.h"
 #include "compiler/passes/collective_hoisting.h"
 #include "compiler/syntax.h"
 #include "compiler/template_names.h"
