@@ -51,6 +51,22 @@ kernel void helper_sum(device const uint* in [[buffer(0)]], device uint* sums [[
     if (lid == 0) sums[group] = v;
 }
 
+// A parameter shadowed by a local of a nested block (llama.cpp's flash attention shadows its
+// `k` with loop variables). Both references are given the kernel's `x`, which each then stands
+// for: the local must not become `x` too. The group's sum, times 5.
+void scaled_sum(threadgroup uint* partial, thread uint& v, thread uint& w, uint lid, uint size) {
+    tree_sum<uint, 1024>(partial, v, lid, size);
+    if (lid == 0) { uint v = 5u; w = w * v; }
+}
+kernel void shadowed_sums(device const uint* in [[buffer(0)]], device uint* sums [[buffer(1)]],
+                          uint gid [[thread_position_in_grid]], uint lid [[thread_index_in_threadgroup]],
+                          uint size [[threads_per_threadgroup]], uint group [[threadgroup_position_in_grid]]) {
+    threadgroup uint partial[1024];
+    uint x = in[gid];
+    scaled_sum(partial, x, x, lid, size);
+    if (lid == 0) sums[group] = x;
+}
+
 // Two sums, the second of the first's result (size * sum), through a helper calling the other.
 void sum_twice(threadgroup uint* partial, thread uint& v, uint lid, uint size) {
     tree_sum<uint, 1024>(partial, v, lid, size);
@@ -293,6 +309,9 @@ TEST_P(InlinedHelpers, BarrierHelper) { expectGroupSums("helper_sum", 1); }
 // Test a helper that calls the barrier helper twice (each call's variables its own).
 TEST_P(InlinedHelpers, NestedHelperCalledTwice) { expectGroupSums("nested_sums", groupSize()); }
 
+// Test a helper whose local shadows a parameter that, as another, is the kernel's variable.
+TEST_P(InlinedHelpers, LocalShadowingParameter) { expectGroupSums("shadowed_sums", 5); }
+
 // Test a helper that returns a SIMD-group function's value after statements of its own.
 TEST_P(InlinedHelpers, CollectiveHelper) { expectGroupSums("simd_helper_sum", 1); }
 
@@ -455,6 +474,7 @@ TEST_P(InlinedHelpers, LoopBoundPerSimdgroup) {
 TEST_P(InlinedHelpers, Lowerings) {
     expectLowerings({{"helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"nested_sums", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"shadowed_sums", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"simd_helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"array_parameter", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"hoisted_collectives", MC_KERNEL_WORK_ITEM_LOOPS},

@@ -1,5 +1,7 @@
 #include "compiler/passes/barrier_coroutines.h"
 
+#include "compiler/passes/collective_helpers.h"
+
 #include "compiler/edits.h"
 #include "compiler/findings.h"
 #include "compiler/kernels.h"
@@ -26,10 +28,6 @@ constexpr const char* kSimdgroupBarrierPoint = "co_await ::metalcpu_kernel::simd
 constexpr const char* kScopeRun = "co_await ::metalcpu_kernel::scope_run";
 constexpr const char* kReduceRows = "co_await ::metalcpu_kernel::scope_reduce_rows";
 constexpr const char* kReduceColumns = "co_await ::metalcpu_kernel::scope_reduce_columns";
-
-bool isBarrierName(std::string_view name) {
-    return name == "threadgroup_barrier" || name == "simdgroup_barrier";
-}
 
 // The statements of a kernel's own body (the unit's statement tree, so not those of its
 // lambdas and local classes): where a barrier, a collective or a tensor operation may stand.
@@ -120,15 +118,6 @@ std::size_t voidReturnType(const Unit& unit, const FunctionDecl& f) {
     return found;
 }
 
-bool isMatrixProductName(std::string_view name) {
-    return name == "simdgroup_multiply" || name == "simdgroup_multiply_accumulate";
-}
-
-// The SIMD-group matrix functions that need only the caller's lane (CoroutineKernel::laneUsers).
-bool isMatrixLaneUser(std::string_view name) {
-    return name == "simdgroup_load" || name == "simdgroup_store" || isMatrixType(name);
-}
-
 // A product called as a statement, `[metal::]simdgroup_multiply(d, a, b);` with `name` at
 // the callee and `start` its first token: the statement, or nullopt.
 std::optional<CollectiveStatement> productStatement(const Unit& unit, const OwnStatements& statements,
@@ -212,7 +201,7 @@ std::optional<CollectiveStatement> helperStatement(const Unit& unit, const OwnSt
 // value, or one of them or another barrier-like function is in a lambda or local class, with
 // `refusal` saying which and why.
 bool findCollectives(const Unit& unit, const FunctionDecl& f, const OwnStatements& statements,
-                     const std::vector<bool>& nested, const std::set<std::string, std::less<>>& helpers,
+                     const std::vector<bool>& nested, const std::map<std::string, bool, std::less<>>& helpers,
                      std::vector<CollectiveStatement>& out, std::vector<std::size_t>& laneUsers,
                      WorkItemRefusal& refusal) {
     const TokenList& tokens = unit.tokens();
@@ -232,6 +221,7 @@ bool findCollectives(const Unit& unit, const FunctionDecl& f, const OwnStatement
         if (t.isIdentifier() && helpers.count(t.spelling) && unit.callOpen(i) != kNoToken) {
             if (nested[i - f.bodyOpen]) return inNestedBody(i);
             auto statement = helperStatement(unit, statements, i);
+            if (statement) statement->staged = helpers.find(t.spelling)->second;
             if (!statement) {
                 refusal.token = i;
                 refusal.reason = "'" + t.spelling + "', whose body is a SIMD-group function, is not the whole value "
@@ -404,23 +394,6 @@ std::size_t firstCallOf(const Unit& unit, const FunctionDecl& caller, const std:
     return kNoToken;
 }
 
-// The names whose every function with a body is a collective helper (isCollectiveHelper()),
-// none of them named as a value (a function pointer could call it from anywhere): a call of
-// such a name in a kernel's body can be split at. The file's own functions only, so a name
-// spelt like Metal's (MLX's `simd_scan` members) counts, but not one of Metal's barriers.
-std::set<std::string, std::less<>> collectiveHelperNames(const Unit& unit, const CallGraph& graph) {
-    std::set<std::string, std::less<>> names;
-    const std::set<std::size_t> values(graph.namedAsValue.begin(), graph.namedAsValue.end());
-    for (const auto& [name, functions] : graph.byName) {
-        if (name == "operator()" || isBarrierName(name) || isTensorOperationName(name)) continue;
-        bool all = !functions.empty();
-        for (std::size_t f : functions)
-            all = all && !values.count(f) && !unit.module().functions[f].isKernel && isCollectiveHelper(unit, graph, f);
-        if (all) names.insert(name);
-    }
-    return names;
-}
-
 // Why kernel `kernel` keeps the fibers although its body may be fine: a function it reaches
 // (`reached`) other than itself uses a barrier, collective or tensor operation, other than a
 // collective helper the kernel's body calls itself (`helpers`, whose calls findCollectives()
@@ -429,7 +402,7 @@ std::set<std::string, std::less<>> collectiveHelperNames(const Unit& unit, const
 // through a function pointer or functor leads there. nullopt when nothing does.
 std::optional<WorkItemRefusal> helperRefusal(const Unit& unit, const CallGraph& graph, std::size_t kernel,
                                              const std::vector<std::size_t>& reached,
-                                             const std::set<std::string, std::less<>>& helpers) {
+                                             const std::map<std::string, bool, std::less<>>& helpers) {
     const Module& module = unit.module();
     const auto isHelper = [&](std::size_t f) { return helpers.count(module.functions[f].name) != 0; };
     const std::set<std::size_t> reachable(reached.begin(), reached.end());
@@ -443,7 +416,17 @@ std::optional<WorkItemRefusal> helperRefusal(const Unit& unit, const CallGraph& 
         if (graph.usesBarriersDirectly[c] && !isHelper(c) &&
             (target == kNoToken || (isCollectiveHelper(unit, graph, target) && !isCollectiveHelper(unit, graph, c))))
             target = c;
-        queue.push_back(c);
+        // What a helper the kernel calls reaches is the helper's (collective_helpers.h judges it).
+        if (!isHelper(c)) queue.push_back(c);
+    }
+    std::set<std::size_t> insideHelpers;
+    for (std::size_t c : graph.callees[kernel])
+        if (isHelper(c)) insideHelpers.insert(c);
+    for (std::vector<std::size_t> work(insideHelpers.begin(), insideHelpers.end()); !work.empty();) {
+        const std::size_t f = work.back();
+        work.pop_back();
+        for (std::size_t c : graph.callees[f])
+            if (insideHelpers.insert(c).second) work.push_back(c);
     }
     // Beyond the kernel's own calls, any barrier-like function blocks, a helper too (its call
     // is not a statement of the kernel's body).
@@ -466,7 +449,8 @@ std::optional<WorkItemRefusal> helperRefusal(const Unit& unit, const CallGraph& 
         const std::vector<std::size_t>& own = graph.callees[kernel];
         for (std::size_t r : reached)
             if (r != kernel && graph.usesBarriersDirectly[r] &&
-                !(isHelper(r) && std::find(own.begin(), own.end(), r) != own.end()))
+                !(isHelper(r) && std::find(own.begin(), own.end(), r) != own.end()) &&
+                !(insideHelpers.count(r) && !firstStep.count(r)))
                 target = r;
         if (target == kNoToken) return std::nullopt;
         refusal.token = module.functions[kernel].nameToken;
@@ -492,38 +476,6 @@ std::optional<WorkItemRefusal> helperRefusal(const Unit& unit, const CallGraph& 
 
 } // namespace
 
-bool isCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t function) {
-    const FunctionDecl& f = unit.module().functions[function];
-    if (!f.hasBody || f.bodyClose < f.bodyOpen + 6 || f.parametersOpen == kNoToken) return false;
-    // Parameters by value: the statement hands in copies of the arguments, which a reference
-    // parameter could not bind (nor write back through).
-    for (std::size_t k = f.parametersOpen + 1; k < f.parametersClose; ++k)
-        if (unit[k].isPunct("&") || unit[k].isPunct("&&")) return false;
-    const std::vector<std::size_t>& partner = unit.partner();
-    std::size_t i = f.bodyOpen + 1;
-    if (!unit[i].isIdentifier("return")) return false;
-    ++i;
-    // `[::]metal::` before the name, or nothing.
-    if (unit[i].isPunct("::")) ++i;
-    if (unit[i].isIdentifier("metal") && unit[i + 1].isPunct("::")) i += 2;
-    else if (i != f.bodyOpen + 2) return false;
-    const std::size_t name = i, open = i + 1;
-    const std::string& spelling = unit[name].spelling;
-    if (!unit[name].isIdentifier() || isBarrierName(spelling) || !isBarrierFunction(spelling) ||
-        isMatrixProductName(spelling) || isMatrixLaneUser(spelling) || graph.byName.count(spelling))
-        return false;
-    if (unit.role(open) != TokenRole::CallOpen || partner[open] == kNoToken || partner[open] + 2 != f.bodyClose ||
-        !unit[f.bodyClose - 1].isPunct(";"))
-        return false;
-    for (std::size_t k = open + 1; k < partner[open]; ++k) {
-        const TokenRole role = unit.role(k);
-        if (role == TokenRole::Assignment || role == TokenRole::CompoundAssignment || role == TokenRole::Increment ||
-            role == TokenRole::CallOpen || role == TokenRole::LambdaIntroducer || unit.isAssignmentOperator(k))
-            return false;
-    }
-    return true;
-}
-
 std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph,
                                                   const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics,
                                                   std::vector<WorkItemRefusal>& refusals) {
@@ -534,7 +486,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
     for (const FunctionDecl& f : module.functions)
         if (f.hasBody && isBarrierName(f.name) && ownBarrier == kNoToken) ownBarrier = f.nameToken;
     const bool fileNamesOperations = namesOperationTypes(tokens);
-    const std::set<std::string, std::less<>> helpers = collectiveHelperNames(unit, graph);
+    const std::map<std::string, bool, std::less<>> helpers = collectiveHelperNames(unit, graph);
 
     for (std::size_t fi = 0; fi < module.functions.size(); ++fi) {
         const FunctionDecl& f = module.functions[fi];

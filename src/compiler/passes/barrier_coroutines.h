@@ -32,15 +32,11 @@ struct CollectiveStatement {
     /// variable of the body or a parameter), which is handed in with the arguments.
     bool helper = false;
     std::size_t object = kNoToken;
+    /// The helper may make several collectives (a staged collective helper,
+    /// collective_helpers.h): the statement runs it once per collective for the SIMD-group.
+    bool staged = false;
 };
 
-/// Whether function `function` is a *collective helper*: its parameters are taken by value and
-/// its body is only `return [metal::]simd_f(args);` (a simd_* or quad_* function, not one the
-/// file defines), whose arguments assign, increment and call nothing. Running it once per lane to record its
-/// collective's value and once more to replay it is then the same as running it once: it has
-/// no effect but its value. A call of one written as a whole statement of a kernel's body
-/// (and nowhere else in the file but such statements) is split at as a collective statement.
-bool isCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t function);
 
 /// A Metal 4 tensor operation written as a statement of the kernel's body:
 /// `NAME.run(args);` with NAME declared in the body as a matmul2d or convolution2d, or

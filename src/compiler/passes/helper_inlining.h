@@ -55,7 +55,8 @@ struct InliningRefusal {
 ///   - its body has no return but a last `return [expr];` (any, for a void helper whose call
 ///     is the last statement of the kernel's body, not nested), no goto or label, no static
 ///     variable, no local class, no `__func__`, and names nothing the kernel declares; its
-///     local names are declared before they are used and never called.
+///     local names are declared before they are used and never called (one may shadow a
+///     parameter in a nested block or a for/if/while/switch header: it is renamed there).
 /// Parameters become variables of a block that holds the body (a reference parameter given a
 /// name is that name), template parameters the call's arguments, locals get names of their
 /// own, and the last return assigns a result variable declared before the block. When

@@ -19,6 +19,13 @@ void Round::copy(std::size_t begin, std::size_t end, const std::map<std::string,
     for (std::size_t i = begin; i < end; ++i) {
         const Token& t = tokens_[i];
         if (t.isIdentifier() && unit_.role(i) != TokenRole::Attribute && unit_.isUnqualifiedName(i)) {
+            if (auto local = shadowed_.find(i); local != shadowed_.end()) {
+                Token r = name(local->second, t.location);
+                r.spaceBefore = t.spaceBefore;
+                r.startOfLine = t.startOfLine;
+                out.push_back(std::move(r));
+                continue;
+            }
             if (auto s = substitutions.find(t.spelling); s != substitutions.end()) {
                 for (std::size_t j = 0; j < s->second.size(); ++j) {
                     Token r = s->second[j];
@@ -108,7 +115,18 @@ void Round::emit(const Site& site, TokenList& out) {
         if (parenthesised) value.push_back(punct(")", at));
         subst[templ[i].name] = std::move(value);
     }
-    // Locals: names of their own.
+    // Locals: names of their own; one that shadows a parameter gets its own in its scope.
+    std::set<std::string> parameterNames;
+    for (const HelperParameter& p : parameters(h).value_or(std::vector<HelperParameter>{}))
+        parameterNames.insert(tokens_[p.name].spelling);
+    std::size_t unscoped = kNoToken;
+    std::map<std::size_t, std::string> shadowingNames; // declarator -> its new name
+    for (const auto& [use, declarator] : shadowingUses(h, parameterNames, unscoped)) {
+        auto named = shadowingNames.find(declarator);
+        if (named == shadowingNames.end())
+            named = shadowingNames.emplace(declarator, freshName(tokens_[declarator].spelling)).first;
+        shadowed_[use] = named->second;
+    }
     for (std::size_t i = h.bodyOpen + 1; i < h.bodyClose; ++i)
         if (unit_.role(i) == TokenRole::Declarator && !subst.count(tokens_[i].spelling))
             subst[tokens_[i].spelling] = {name(freshName(tokens_[i].spelling), at)};
@@ -214,6 +232,7 @@ void Round::emit(const Site& site, TokenList& out) {
         out.push_back(punct(";", tokens_[e].location));
     }
     (void)isVoid;
+    shadowed_.clear();
     out.push_back(punct("}", at));
     // The statement's own use of the value.
     if (site.form != Site::Form::Call) {

@@ -143,6 +143,18 @@ private:
 
     bool hasLabel(const std::vector<Statement>& statements) const;
 
+    /// One past the last token in the scope of the local that `h` declares at `declarator`:
+    /// its block's `}`, or the end of the `for`/`if`/`while`/`switch` whose header declares it;
+    /// kNoToken when it is declared anywhere else (a lambda's parameters).
+    std::size_t scopeEnd(const FunctionDecl& h, std::size_t declarator) const;
+
+    /// The tokens of `h` that name a local declared again with the name of one of `h`'s
+    /// parameters (llama.cpp's `for (short k = 0; ...)` in a helper with a parameter `k`), each
+    /// with the local's declarator (the innermost one whose scope holds the token). Empty
+    /// when a scope is not found (then `unscoped` is the declarator).
+    std::map<std::size_t, std::size_t> shadowingUses(const FunctionDecl& h, const std::set<std::string>& parameters,
+                                                     std::size_t& unscoped) const;
+
     // -- Writing the inlined block (inlining_block.cpp) -------------------------------------------
 
     std::string freshName(const std::string& base);
@@ -192,6 +204,9 @@ private:
     std::vector<InliningRefusal>& refusals_;
     std::set<std::string> kernelNames_;
     const std::vector<Statement>* kernelBody_ = nullptr; ///< the statements of the kernel findSites() reads
+    /// While emit() copies a helper: its tokens that name a local shadowing a parameter, with
+    /// the local's new name (copy() writes that instead of the parameter's substitution).
+    std::map<std::size_t, std::string> shadowed_;
     std::size_t kernel_ = 0; ///< the kernel whose call emit() writes
     /// Per kernel: its parameters its body never changes, by name, with their types' text.
     std::map<std::size_t, std::map<std::string, std::string>> unchangedParameters_;

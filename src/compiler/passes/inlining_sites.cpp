@@ -1,6 +1,7 @@
 // One inlining round (inlining_round.h): which calls are inlined, and why the others are not.
 #include "compiler/passes/inlining_round.h"
 
+#include "compiler/passes/collective_helpers.h"
 #include "compiler/passes/collective_hoisting.h"
 #include "compiler/syntax.h"
 #include "compiler/template_names.h"
@@ -196,12 +197,27 @@ std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::si
     std::map<std::string, std::size_t> locals; // spelling -> first declaration
     for (std::size_t i = h.bodyOpen + 1; i < h.bodyClose; ++i)
         if (unit_.role(i) == TokenRole::Declarator) locals.emplace(tokens_[i].spelling, i);
+    // A local may shadow a parameter in a nested scope (renamed there, emit()), not a
+    // template parameter.
+    std::set<std::string> parameterNames;
+    for (const HelperParameter& p : *params) parameterNames.insert(tokens_[p.name].spelling);
+    std::size_t unscoped = kNoToken;
+    const std::map<std::size_t, std::size_t> shadowing = shadowingUses(h, parameterNames, unscoped);
+    if (unscoped != kNoToken)
+        return std::pair{unscoped, name + " declares '" + tokens_[unscoped].spelling + "' again"};
     for (const auto& [local, declared] : locals)
-        if (own.count(local)) return std::pair{declared, name + " declares '" + local + "' again"};
+        if (own.count(local) && !parameterNames.count(local))
+            return std::pair{declared, name + " declares '" + local + "' again"};
     for (std::size_t i = h.parametersOpen + 1; i < h.bodyClose; ++i) {
         if (!tokens_[i].isIdentifier() || !unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling))
             continue;
         const std::string& s = tokens_[i].spelling;
+        if (parameterNames.count(s) && locals.count(s)) {
+            // The parameter outside the locals' scopes, the local inside; a call of either is not inlined.
+            if (unit_.role(i) == TokenRole::Callee)
+                return std::pair{i, name + " uses '" + s + "' before declaring it, or calls it"};
+            continue;
+        }
         if (auto l = locals.find(s); l != locals.end()) {
             if (i < l->second || unit_.role(i) == TokenRole::Callee)
                 return std::pair{i, name + " uses '" + s + "' before declaring it, or calls it"};
@@ -288,6 +304,53 @@ std::optional<std::size_t> Round::threadgroupVariable(const FunctionDecl& h) con
         }
     }
     return std::nullopt;
+}
+
+std::size_t Round::scopeEnd(const FunctionDecl& h, std::size_t declarator) const {
+    for (std::size_t j = declarator; j-- > h.bodyOpen;) {
+        const Token& t = tokens_[j];
+        if ((t.isPunct(")") || t.isPunct("]") || t.isPunct("}")) && partner_[j] != kNoToken && partner_[j] < j) {
+            j = partner_[j];
+            continue;
+        }
+        if (t.isPunct("{")) return partner_[j];
+        if (!t.isPunct("(") && !t.isPunct("[")) continue;
+        // A header's declaration: in scope to the end of its statement.
+        if (!t.isPunct("(") || j == 0 || !(tokens_[j - 1].isIdentifier("for") || tokens_[j - 1].isIdentifier("if") ||
+                                           tokens_[j - 1].isIdentifier("while") || tokens_[j - 1].isIdentifier("switch")))
+            return kNoToken;
+        const std::vector<Statement>* body = unit_.body(static_cast<std::size_t>(&h - module_.functions.data()));
+        std::vector<const std::vector<Statement>*> work{body};
+        while (body && !work.empty()) {
+            const std::vector<Statement>* ss = work.back();
+            work.pop_back();
+            for (const Statement& s : *ss) {
+                if (s.keyword == j - 1) return s.tokens.end;
+                work.push_back(&s.children);
+            }
+        }
+        return kNoToken;
+    }
+    return kNoToken;
+}
+
+std::map<std::size_t, std::size_t> Round::shadowingUses(const FunctionDecl& h, const std::set<std::string>& parameters,
+                                                        std::size_t& unscoped) const {
+    std::map<std::size_t, std::size_t> uses;
+    for (std::size_t d = h.bodyOpen + 1; d < h.bodyClose; ++d) {
+        if (unit_.role(d) != TokenRole::Declarator || !parameters.count(tokens_[d].spelling)) continue;
+        const std::size_t end = scopeEnd(h, d);
+        if (end == kNoToken) {
+            unscoped = d;
+            return {};
+        }
+        // Later declarations are nested deeper or come after: each overwrites its own scope.
+        for (std::size_t i = d; i < end; ++i)
+            if (tokens_[i].spelling == tokens_[d].spelling && tokens_[i].isIdentifier() && unit_.isUnqualifiedName(i) &&
+                unit_.role(i) != TokenRole::Attribute)
+                uses[i] = d;
+    }
+    return uses;
 }
 
 bool Round::hasLabel(const std::vector<Statement>& statements) const {

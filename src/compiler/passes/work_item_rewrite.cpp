@@ -199,6 +199,14 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
         function = "[](const ::metalcpu_kernel::simd_site& __mc_w, const auto& __mc_o, const auto&... __mc_a) "
                    "__attribute__((always_inline)) { const ::metalcpu_kernel::simd_helper_scope __mc_h(__mc_w); "
                    "auto __mc_s = __mc_o; return __mc_s." + callee + "(__mc_a...); }";
+    // A staged helper (several collectives) is run for its whole SIMD-group once per
+    // collective by the second loop; the first only hands in the arguments.
+    if (c.staged) {
+        edits.takeOver({c.callee.begin, close + 1}, "::metalcpu_kernel::simd_staged_collect<" + pack + ">(" + site +
+                                                        ", __mc_wi, __mc_t, " + function + ")");
+        return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", __mc_wi, __mc_t" + separator + arguments +
+               "); }); ";
+    }
     edits.takeOver({c.callee.begin, close + 1},
                    "::metalcpu_kernel::simd_collect<" + pack + ">(" + site + ", __mc_wi, __mc_t, " + function + ")");
     return depositOpener + "::metalcpu_kernel::simd_deposit(" + site + ", " + function + ", __mc_wi, __mc_t" + separator +

@@ -143,6 +143,39 @@ TEST(HelperInlining, ArrayParameter) {
     EXPECT_NE(flat(computed.cpp).find("float * shared_i1 = ( tile + 0 ) ;"), std::string::npos) << computed.cpp;
 }
 
+// Test that a local declared again with a parameter's name in a nested scope (llama.cpp's
+// flash attention: `for (short k = 0; ...)` in a helper with a parameter `k`) gets a name of
+// its own there, while the parameter's uses outside that scope stay the argument; a local
+// shadowing a parameter where its scope is not found (a lambda's parameter) is still refused.
+TEST(HelperInlining, LocalsShadowingParameters) {
+    const Translation t = translateSnippet(
+        "void h(threadgroup float* p, uint lid, float k) {\n"
+        "    p[lid] = k;\n"
+        "    for (short k = 0; k < 2; ++k) {\n"
+        "        threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+        "        p[lid] += float(k);\n"
+        "    }\n"
+        "    if (lid == 0) { float k = 5.0f; p[0] += k; }\n"
+        "    p[lid] *= k;\n"
+        "}\n" +
+        kKernelHead + "    threadgroup float partial[1024];\n    h(partial, lid, out[lid]);\n    out[lid] = partial[lid];\n}\n");
+    EXPECT_TRUE(kernelK(t).usesWorkItemLoops) << kernelK(t).workItemLoopsRefusal;
+    const std::string text = flat(t.cpp);
+    // The locals are renamed first (k_i1, k_i2), then the parameter, a slot across the barrier (k_i4).
+    EXPECT_NE(text.find("short k_i1 = 0;"), std::string::npos) << t.cpp;
+    EXPECT_NE(text.find("++k_i1"), std::string::npos) << t.cpp;
+    EXPECT_NE(text.find("+= float(k_i1);"), std::string::npos) << t.cpp;
+    EXPECT_NE(text.find("float k_i2 = 5.0f; partial[0] += k_i2;"), std::string::npos) << t.cpp;
+    EXPECT_NE(text.find("partial[lid] = k_i4;"), std::string::npos) << t.cpp;
+    EXPECT_NE(text.find("partial[lid] *= k_i4;"), std::string::npos) << t.cpp;
+    EXPECT_NE(fibersReason("void h(threadgroup float* p, uint lid, float k) {\n"
+                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                           "    auto f = [](float k) { return k; };\n    p[lid] = f(k);\n}\n" +
+                           kKernelHead + "    threadgroup float partial[1024];\n    h(partial, lid, out[lid]);\n}\n")
+                  .find("the call is not inlined: 'h' declares 'k' again"),
+              std::string::npos);
+}
+
 // Test that a value parameter given a kernel parameter of its type that nothing changes is that
 // parameter: a uniform builtin stays uniform, so a loop over it in the helper runs once per
 // group (candle's rmsnorm halves `block_dim`). Changed, or of another type, it is a copy.

@@ -75,6 +75,47 @@ struct simd_replay {
     /// and the value.
     mc_u32* uniform_lanes;
     unsigned char* uniform;
+    /// For a staged collective helper (work_items.h, simd_staged_collect): the record of each
+    /// of its collectives, which the exchange picks by the collective's rank in the call;
+    /// null for any other statement.
+    struct simd_stages* stages = nullptr;
+};
+
+/// The most collectives one call of a staged collective helper may make.
+#define METALCPU_SIMD_MAX_STAGES 32
+
+/// The records of a staged collective helper's collectives for one SIMD-group: a helper
+/// whose value takes several collectives (MLX's `CumMax::simd_scan`, a loop of
+/// `simd_shuffle_up`s) runs for every lane once per collective. Pass p replays the
+/// collectives ranked below p from their records, records what the lanes hand in at rank p,
+/// and lets the later ones only record (their values are thrown away: a later pass computes
+/// them again). A pass in which no lane reaches rank p gives every lane's value.
+struct simd_stages {
+    unsigned char* values;  ///< rank k's lanes at values + (k * width + lane) * METALCPU_SIMD_VALUE_BYTES
+    unsigned char* uniform; ///< rank k's shared reduction result at uniform + k * METALCPU_SIMD_VALUE_BYTES
+    mc_u64 active[METALCPU_SIMD_MAX_STAGES];           ///< the lanes that reached rank k
+    mc_u32 uniform_lanes[METALCPU_SIMD_MAX_STAGES][2]; ///< simd_replay::uniform_lanes of rank k
+    mc_u32 record;                                     ///< the rank this pass records
+    mc_u32 next;                                       ///< the rank of the lane's next collective
+    simd_replay current;                               ///< what the collective at hand reads
+
+    /// The replay for the lane's next collective: its record (a rank already recorded), or a
+    /// recording of the lane's value.
+    simd_replay* rank(const simd_replay& lane) {
+        const mc_u32 k = next++;
+        if (k >= METALCPU_SIMD_MAX_STAGES) __builtin_trap(); // the front end bounds a helper's collectives
+        const bool replayed = k < record;
+        if (k == record) active[k] |= mc_u64(1) << lane.lane;
+        current = simd_replay{values + mc_u64(k) * lane.width * METALCPU_SIMD_VALUE_BYTES,
+                              replayed ? active[k] : 0,
+                              lane.lane,
+                              !replayed,
+                              lane.width,
+                              uniform_lanes[k],
+                              uniform + mc_u64(k) * METALCPU_SIMD_VALUE_BYTES,
+                              nullptr};
+        return &current;
+    }
 };
 
 /// Where a collective is called: every public SIMD-group function takes one as a defaulted
@@ -156,6 +197,7 @@ inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const s
         const mc_group* group = g_services->current_group();
         if (group) replay = static_cast<simd_replay*>(group->simd_replay);
     }
+    if (replay && replay->stages) replay = replay->stages->rank(*replay);
     if (replay) {
         if (replay->recording && size > 0)
             // (The lane widened first: counted up in simd_record's loop, it is then a step of

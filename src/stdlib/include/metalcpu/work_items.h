@@ -296,7 +296,7 @@ __attribute__((always_inline)) inline void simd_record(collective_site& site, co
     const mc_group* group = threads.group();
     const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
     const mc_u64 active = simd_active_lanes(site, threads, first, width, count);
-    simd_replay recorder{site.values, 0, 0, true, width, nullptr, nullptr};
+    simd_replay recorder{site.values, 0, 0, true, width, nullptr, nullptr, nullptr};
     simd_site here;
     here.replay = &recorder;
     const auto call = [&here, &function](const auto&... arguments) __attribute__((always_inline)) {
@@ -330,7 +330,8 @@ __attribute__((always_inline)) inline auto simd_replay_lane(collective_site& sit
     mc_group* group = const_cast<mc_group*>(threads.group()); // the kernel's to scribble on
     simd_replay replay{site.values,        site.active,       lane,
                        false,              width,             site.uniform_lanes,
-                       site.values + METALCPU_MAX_SIMD_WIDTH * METALCPU_SIMD_VALUE_BYTES};
+                       site.values + METALCPU_MAX_SIMD_WIDTH * METALCPU_SIMD_VALUE_BYTES,
+                       nullptr};
     simd_site here;
     here.replay = &replay;
     group->simd_replay = &replay;
@@ -633,6 +634,67 @@ __attribute__((always_inline)) inline void simd_collect_product(D& destination, 
     __builtin_memcpy(static_cast<void*>(&destination), t.results + t.slot * sizeof(D), sizeof(D));
 }
 
+/// Second loop of a statement whose callee is a staged collective helper (one that may make
+/// several collectives, docs/compiler.md): the first thread of each SIMD-group to get here
+/// runs the helper for every active lane once per collective (simd_stages) and keeps each
+/// lane's value; each thread then takes its own. Running it again is the same as running it
+/// once: the front end admits only helpers with no effect but their value, whose every lane
+/// makes the same collectives in the same order.
+template <class Pack, bool TracksReturns, class Function>
+__attribute__((always_inline)) inline auto simd_staged_collect(collective_site& site,
+                                                               const work_items<TracksReturns>& threads,
+                                                               const thread_ids& t, const Function& function) {
+    using Result = simd_result_t<Pack, TracksReturns, Function>;
+    const mc_group* group = threads.group();
+    const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
+    const mc_u32 width = group->dispatch->simd_width;
+    const mc_u32 first = t.linear & ~(width - 1); // a power of two
+    if (!site.results) {
+        // The lanes' values, then the stages and their records, once per statement.
+        const mc_u64 results = (mc_u64(width) * sizeof(Result) + 63) & ~mc_u64(63);
+        const mc_u64 stages = (sizeof(simd_stages) + 63) & ~mc_u64(63);
+        const mc_u64 records = mc_u64(METALCPU_SIMD_MAX_STAGES) * (width + 1) * METALCPU_SIMD_VALUE_BYTES;
+        unsigned char* room = static_cast<unsigned char*>(g_services->coroutine_frame(results + stages + records));
+        site.results = room;
+        site.values = room + results;
+    }
+    if (site.recorded != first) {
+        simd_stages& staged = *reinterpret_cast<simd_stages*>(site.values);
+        staged.values = site.values + ((sizeof(simd_stages) + 63) & ~mc_u64(63));
+        staged.uniform = staged.values + mc_u64(METALCPU_SIMD_MAX_STAGES) * width * METALCPU_SIMD_VALUE_BYTES;
+        const mc_u64 active = simd_active_lanes(site, threads, first, width, count);
+        const Pack* packs = static_cast<const Pack*>(site.arguments);
+        mc_group* writable = const_cast<mc_group*>(group); // the kernel's to scribble on
+        simd_replay lane{nullptr, 0, 0, false, width, nullptr, nullptr, &staged};
+        simd_site here;
+        here.replay = &lane;
+        bool more = true;
+        for (staged.record = 0; more; ++staged.record) {
+            if (staged.record < METALCPU_SIMD_MAX_STAGES) {
+                staged.active[staged.record] = 0;
+                staged.uniform_lanes[staged.record][0] = ~0u;
+                staged.uniform_lanes[staged.record][1] = 0;
+            }
+            more = false;
+            for (mc_u64 left = active; left; left &= left - 1) {
+                lane.lane = static_cast<mc_u32>(__builtin_ctzll(left));
+                staged.next = 0;
+                writable->simd_replay = &lane;
+                const Result value = packs[first + lane.lane].apply(
+                    [&here, &function](const auto&... arguments)
+                        __attribute__((always_inline)) { return function(here, arguments...); });
+                writable->simd_replay = nullptr;
+                more = more || staged.next > staged.record;
+                place(reinterpret_cast<Result*>(site.results)[lane.lane], value);
+            }
+        }
+        site.recorded = first;
+    }
+    kept_result<Result> kept;
+    __builtin_memcpy(kept.bytes, site.results + (t.linear - first) * sizeof(Result), sizeof(Result));
+    return Result(kept.value);
+}
+
 /// While a collective helper runs for a lane in a statement's record or replay (`x =
 /// scan(v);` with `scan`'s body `return simd_prefix_inclusive_sum(v);`, docs/compiler.md):
 /// its collective is called without the round's site, and finds the round through the group
@@ -664,7 +726,7 @@ public:
     __attribute__((always_inline)) simd_lane_scope(const work_items<TracksReturns>& threads, const thread_ids& t)
         : group_(const_cast<mc_group*>(threads.group())) { // the kernel's to scribble on
         const mc_u32 width = group_->dispatch->simd_width;
-        replay_ = simd_replay{nullptr, 0, t.linear & (width - 1), true, width, nullptr, nullptr}; // a power of two
+        replay_ = simd_replay{nullptr, 0, t.linear & (width - 1), true, width, nullptr, nullptr, nullptr}; // a power of two
         group_->simd_replay = &replay_;
     }
     __attribute__((always_inline)) ~simd_lane_scope() { group_->simd_replay = nullptr; }
