@@ -20,6 +20,7 @@ using validation::Access;
 using validation::AddressSpace;
 using validation::ReportKind;
 using validation::ShaderValidationReport;
+using validation::SourceLocation;
 
 /// Distinct sites kept per dispatch; more are counted but not reported one by one.
 constexpr std::size_t kMaxSites = 1024;
@@ -202,6 +203,25 @@ std::vector<ShaderValidationReport> DispatchValidation::finish() {
     return std::move(findings.reports);
 }
 
+void DispatchValidation::textureBindingReport(ReportKind kind, const std::string& argument, std::uint32_t index,
+                                              SourceLocation where, std::uint64_t usage, std::uint64_t needed) {
+    ShaderValidationReport report = namedReport();
+    report.kind = kind;
+    report.argumentName = argument;
+    report.bindingIndex = static_cast<std::int32_t>(index);
+    report.location = std::move(where);
+    report.texture.usage = usage;
+    report.texture.needed = needed;
+    bindingReports_.push_back(std::move(report));
+}
+
+void DispatchValidation::addBindingReports(Findings& findings) const {
+    if (bindingReports_.empty()) return;
+    std::vector<ShaderValidationReport> reports = bindingReports_;
+    for (ShaderValidationReport& report : reports) report.commandBufferIndex = commandBufferIndex_;
+    findings.reports.insert(findings.reports.begin(), reports.begin(), reports.end());
+}
+
 DispatchValidation::Findings DispatchValidation::collect() {
     Findings findings;
     {
@@ -211,6 +231,7 @@ DispatchValidation::Findings DispatchValidation::collect() {
         findings.reports.swap(reports_);
         findings.droppedSites = dropped_;
     }
+    addBindingReports(findings);
     if (threadgroupChecks_)
         for (ShaderValidationReport& report : threadgroupChecks_->takeReports())
             findings.reports.push_back(std::move(report));

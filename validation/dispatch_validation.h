@@ -104,6 +104,14 @@ public:
         std::vector<validation::ShaderValidationReport> reports;
         std::uint64_t droppedSites = 0;
     };
+    /// A texture argument encoded with nothing bound (ReportKind::NullTexture) or bound to a
+    /// texture without the usage its access needs (TextureUsage), found when the dispatch was
+    /// encoded: reported with the dispatch's others, at the argument's declaration `where`.
+    void textureBindingReport(validation::ReportKind kind, const std::string& argument, std::uint32_t index,
+                              validation::SourceLocation where, std::uint64_t usage = 0, std::uint64_t needed = 0);
+    /// Puts the texture binding reports first among `findings` (of a dispatch of this
+    /// validation that ran elsewhere, whose twin did not have them).
+    void addBindingReports(Findings& findings) const;
     /// finish()'s first half, where the dispatch ran (a device process): releases the tags and
     /// returns what was found, delivering nothing. Call once, after the dispatch.
     Findings collect();
@@ -132,6 +140,7 @@ private:
 
     DispatchInfo info_;
     std::vector<BufferBinding> bindings_;
+    std::vector<validation::ShaderValidationReport> bindingReports_; ///< textureBindingReport()
     std::vector<exec::RegionOwner> owners_; ///< one per binding, same order
     std::vector<std::uint32_t> tags_;
     ShaderValidationSettings settings_;

@@ -97,6 +97,29 @@ std::string barrierText(const ShaderValidationReport& r) {
     return out;
 }
 
+std::string hexDigits(std::uint64_t value) {
+    char digits[17];
+    std::snprintf(digits, sizeof digits, "%llx", static_cast<unsigned long long>(value));
+    return digits;
+}
+
+/// The texture reports, with the first lines of Apple's templates ("Null texture access
+/// executing ...", "MTLResourceUsage flags mismatch or missing for texture executing ...");
+/// the frame is the argument's declaration.
+std::string textureText(const ShaderValidationReport& r) {
+    std::string out = std::string(r.kind == ReportKind::NullTexture
+                                      ? "Null texture access"
+                                      : "MTLResourceUsage flags mismatch or missing for texture") +
+                      " executing kernel function: \"" + r.kernel + "\"\n";
+    out += pipelineLine(r) + frameLine(r);
+    out += "\targument: " + (r.argumentName.empty() ? std::string("<unnamed>") : r.argumentName) + " [[texture(" +
+           std::to_string(r.bindingIndex) + ")]]";
+    if (r.kind == ReportKind::NullTexture) return out + ": no texture is bound\n";
+    const bool write = (r.texture.needed & 2u) && !(r.texture.usage & 2u);
+    return out + ": the texture's usage (0x" + hexDigits(r.texture.usage) + ") lacks MTLTextureUsageShader" +
+           (write ? "Write (0x2)" : "Read (0x1)") + ", which the argument's access needs\n";
+}
+
 } // namespace
 
 const char* name(ReportKind kind) {
@@ -107,6 +130,8 @@ const char* name(ReportKind kind) {
     case ReportKind::UninitializedLoad: return "uninitialized-load";
     case ReportKind::BarrierDivergence: return "barrier-divergence";
     case ReportKind::BarrierAfterReturn: return "barrier-after-return";
+    case ReportKind::NullTexture: return "null-texture";
+    case ReportKind::TextureUsage: return "texture-usage";
     case ReportKind::OutOfBounds: break;
     }
     return "out-of-bounds";
@@ -136,6 +161,7 @@ const char* ShaderValidationReport::raceKind() const {
 
 std::string ShaderValidationReport::text() const {
     if (isBarrierKind(kind)) return barrierText(*this);
+    if (kind == ReportKind::NullTexture || kind == ReportKind::TextureUsage) return textureText(*this);
     // Apple's first line for its own kinds; the checks beyond Apple's say what they found in
     // the same shape, so that tools matching "at offset N, executing kernel function" still do.
     std::string what = std::string("Invalid ") + spaceWord(addressSpace) + " " + name(access);

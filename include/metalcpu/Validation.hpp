@@ -36,6 +36,13 @@ enum class ReportKind {
     /// (`if (i >= n) return;` before a barrier). Undefined in Metal; some GPUs count the
     /// returned threads as arrived, others hang (docs/validation.md).
     BarrierAfterReturn,
+    /// A [[texture(n)]] argument with nothing bound ("Null texture access"), reported when the
+    /// dispatch is encoded, at the argument's declaration (Apple's shader validation reports it
+    /// when the kernel touches the texture).
+    NullTexture,
+    /// A [[texture(n)]] argument bound to a texture whose usage lacks what the argument's
+    /// access needs (MTLTextureUsageShaderRead/ShaderWrite), reported as NullTexture is.
+    TextureUsage,
 };
 
 enum class AddressSpace { Device, Constant, Threadgroup };
@@ -43,7 +50,8 @@ enum class AddressSpace { Device, Constant, Threadgroup };
 enum class Access { Load, Store };
 
 /// Lower-case names, as in the JSON form: "out-of-bounds", "null-buffer", "wild-pointer",
-/// "threadgroup-race", "uninitialized-load", "barrier-divergence", "barrier-after-return";
+/// "threadgroup-race", "uninitialized-load", "barrier-divergence", "barrier-after-return",
+/// "null-texture", "texture-usage";
 /// "device", "constant", "threadgroup"; "load", "store".
 const char* name(ReportKind kind);
 const char* name(AddressSpace space);
@@ -131,6 +139,13 @@ struct ShaderValidationReport {
         SourceLocation other;        ///< the first other barrier (line 0: none)
     };
     BarrierRound barrier;
+    /// TextureUsage: the bound texture's MTLTextureUsage and the usage the argument's access
+    /// needs (bindingIndex is the [[texture(n)]] index for both texture kinds).
+    struct TextureUse {
+        std::uint64_t usage = 0;
+        std::uint64_t needed = 0;
+    };
+    TextureUse texture;
 
     /// Apple's report text (`Invalid device store at offset 4, executing kernel function:
     /// "f"` and the lines that follow), then metalcpu's additions, one per line.

@@ -86,6 +86,9 @@ MTL::SamplerState* MTL::Device::newSamplerState(const SamplerDescriptor* descrip
     state.address[2] = static_cast<mc_u32>(d.rAddressMode);
     state.normalized_coordinates = d.normalizedCoordinates ? 1 : 0;
     state.border_color = static_cast<mc_u32>(d.borderColor);
+    state.mip_filter = static_cast<mc_u32>(d.mipFilter);
+    state.lod_min_clamp = d.lodMinClamp;
+    state.lod_max_clamp = d.lodMaxClamp;
     return metalcpu::ns::make<Sampler>(device, state, d.label.get());
 }
 

@@ -116,6 +116,17 @@ std::uint32_t maxBindingIndex(ParamKind kind) {
     return kind == ParamKind::Sampler ? kMaxSamplerIndex : kMaxBindingIndex;
 }
 
+/// `float`, `half`, `bfloat`, `double` and their vectors (`float3`): types no built-in
+/// kernel input has.
+bool isFloatingTypeName(const std::string& s) {
+    for (std::string_view base : {"float", "half", "bfloat", "double"}) {
+        if (!s.starts_with(base)) continue;
+        const std::string_view rest = std::string_view(s).substr(base.size());
+        if (rest.empty() || (rest.size() == 1 && rest[0] >= '2' && rest[0] <= '4')) return true;
+    }
+    return false;
+}
+
 struct ParsedParameter {
     ParamInfo info;
     Location location;
@@ -372,6 +383,18 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
         } else if (p.info.kind == ParamKind::Builtin && (p.isPointer || p.info.isReference)) {
             diagnostics.error(p.location, "built-in parameter " + displayName + " of kernel '" + kernelName +
                                               "' must be passed by value");
+        } else if (p.info.kind == ParamKind::Builtin) {
+            // The MSL specification's table of kernel attributes allows ushort and uint (and
+            // their vectors) only; the conversion a float type would get here is not there.
+            for (std::size_t at : core)
+                if (tokens[at].isIdentifier() && isFloatingTypeName(tokens[at].spelling)) {
+                    diagnostics.error(tokens[at].location, "type '" + p.info.typeText +
+                                                               "' is not valid for attribute '" +
+                                                               std::string(builtinAttribute(p.info.builtin)) +
+                                                               "': built-in positions and counts are ushort or uint "
+                                                               "(or their vectors)");
+                    break;
+                }
         }
         parsed.push_back(std::move(p));
     }

@@ -112,6 +112,22 @@ bool aboutUserCode(const Group& group, const std::vector<std::string>& hiddenPat
     return message.find("__mc_") == std::string::npos && message.find("metalcpu_kernel::") == std::string::npos;
 }
 
+/// GCC quotes its own lowering of the expression a const object is written through
+/// ("assignment of read-only location '*(in + ((sizetype)(((long unsigned int)i) * 4)))'");
+/// the quoted source line after it shows the expression as written, so say what it means.
+std::string readableMessage(const std::string& line, const Head& head) {
+    if (head.severity != "error") return line;
+    const std::string text = line.substr(head.messageStart);
+    for (const char* action : {"assignment", "increment", "decrement"}) {
+        const std::string quoted = std::string(action) + " of read-only location '";
+        if (text.rfind(quoted, 0) == 0)
+            return line.substr(0, head.messageStart) + action +
+                   " of read-only location: what it writes is const (through a `device const` or `constant` "
+                   "pointer or reference, or a const variable)";
+    }
+    return line;
+}
+
 } // namespace
 
 bool isMessageLine(const std::string& line, const std::string& severity, std::size_t* messageStart) {
@@ -136,7 +152,7 @@ std::string userMessages(const std::string& output, const std::vector<std::strin
             group.context = contexts.size();
             group.head = head;
             group.hasHead = true;
-            group.lines = line + "\n";
+            group.lines = readableMessage(line, head) + "\n";
             groups.push_back(std::move(group));
             inContext = false;
         } else if (isContext(line)) {

@@ -302,6 +302,7 @@ std::optional<CommandBuffer::DispatchRun> CommandBuffer::runInDeviceProcess(Disp
     if (shaderLog_) shaderLog_->absorb(std::move(outcome.log), outcome.logDropped);
     run.result = std::move(outcome.result);
     if (validation && outcome.validated) {
+        validation->addBindingReports(outcome.findings); // found when encoded, not by the device's twin
         const std::vector<validation::ShaderValidationReport>& reports = outcome.findings.reports;
         if (validation->settings().abortOnFault && validation->reportsToUser() && !reports.empty()) {
             // MTL_SHADER_VALIDATION_ABORT_ON_FAULT: the program stops at the first report,
@@ -334,6 +335,8 @@ bool CommandBuffer::runDispatch(DispatchCommand& command) {
         }
     }
     if (!ran->result.ok) {
+        if (failureCode_ == MTL::CommandBufferErrorPageFault && !command.faultHint.empty())
+            ran->result.error += "; " + command.faultHint;
         fail(ran->result.error, failureCode_);
         return false;
     }

@@ -27,6 +27,10 @@ class SharedEvent;
 struct DispatchCommand {
     exec::Dispatch dispatch;
     std::string encodeError;
+    /// What a page fault of this dispatch most likely comes from, known when it was encoded
+    /// (a misaligned buffer offset, a threadgroup argument without memory): appended to the
+    /// fault's message, which otherwise names only an address.
+    std::string faultHint;
     /// Set when the pipeline is validated (shader validation).
     std::shared_ptr<val::DispatchValidation> validation;
     /// Zeroed memory bound to arguments nothing was bound to, when the guard that would run the

@@ -4,11 +4,14 @@
 #include "runtime/compute_pipeline.h"
 #include "runtime/debug_layer.h"
 #include "runtime/label.h"
+#include "runtime/pixel_formats.h"
 #include "runtime/sampler_state.h"
 #include "runtime/tensor.h"
 #include "runtime/texture.h"
 #include "support/log.h"
 #include "validation/settings.h"
+
+#include <Metal/MTLDataType.hpp>
 
 #include <algorithm>
 
@@ -65,6 +68,37 @@ val::BufferBinding checkedBinding(const mc_param& param, const BufferBinding& bi
         b.label = "<unnamed>";
     }
     return b;
+}
+
+/// Why `texture`'s pixel format cannot be read as the element type of texture argument
+/// `param` ("" when it can): Metal's texture data types go with pixel formats of the same
+/// kind, float and half with normalised and floating-point formats, int and short with
+/// signed-integer ones, uint and ushort with unsigned-integer ones (MSL, "Textures").
+std::string formatMismatch(const Texture& texture, const mc_param& param) {
+    auto kindOf = [](std::uint32_t dataType) -> const char* {
+        switch (dataType) {
+        case MTL::DataTypeFloat:
+        case MTL::DataTypeHalf: return "float";
+        case MTL::DataTypeInt:
+        case MTL::DataTypeShort: return "int";
+        case MTL::DataTypeUInt:
+        case MTL::DataTypeUShort: return "uint";
+        default: return nullptr;
+        }
+    };
+    const char* wanted = kindOf(param.texture_data_type);
+    const mc_u32 component = texture.kernelView()->component_kind;
+    const char* held = component == MC_COMPONENT_UINT   ? "uint"
+                       : component == MC_COMPONENT_SINT ? "int"
+                                                        : "float";
+    if (!wanted || std::string(wanted) == held) return "";
+    return std::string("holds ") + held + " values, but the argument's data type is " + wanted + " (" +
+           (param.type_name ? param.type_name : "") + ")";
+}
+
+/// Adds to what a page fault of the dispatch is said to most likely come from.
+void addFaultHint(DispatchCommand& command, const std::string& hint) {
+    command.faultHint += (command.faultHint.empty() ? "" : "; ") + hint;
 }
 
 /// Binds zeroed memory to the buffer arguments of `kernel` that have nothing bound, for a
@@ -176,6 +210,14 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
     std::uint64_t threadgroupTotal = pipeline->staticThreadgroupMemoryLength();
     const bool validated = pipeline->validated();
     bool unboundArgument = false;
+    // Texture arguments shader validation reports (Apple's: nil texture, usage mismatch):
+    // the argument, its kind, the texture's usage and what the access needs.
+    struct TextureMisuse {
+        const mc_param* param;
+        validation::ReportKind kind;
+        std::uint64_t usage, needed;
+    };
+    std::vector<TextureMisuse> textureMisuses;
     for (mc_u32 i = 0; i < kernel.param_count; ++i) {
         const mc_param& param = kernel.params[i];
         const std::string index = std::to_string(param.index);
@@ -196,12 +238,19 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                                                        " that is bound at buffer index " + index +
                                                        " is beyond its length(" + std::to_string(length) + ").");
                 const std::uint64_t alignment = offsetAlignment(param);
-                if (binding.offset % alignment != 0 &&
-                    layerRejects(arguments(1040), function + "the offset into the buffer " + param.name +
-                                                      " that is bound at buffer index " + index +
-                                                      " must be a multiple of " + std::to_string(alignment) +
-                                                      " but was set to " + std::to_string(binding.offset) + "."))
-                    return false;
+                if (binding.offset % alignment != 0) {
+                    if (layerRejects(arguments(1040), function + "the offset into the buffer " + param.name +
+                                                          " that is bound at buffer index " + index +
+                                                          " must be a multiple of " + std::to_string(alignment) +
+                                                          " but was set to " + std::to_string(binding.offset) + "."))
+                        return false;
+                    // Apple's GPUs tolerate it; a CPU's aligned vector load of the argument's
+                    // type faults, with no address to name it by.
+                    addFaultHint(command, "argument '" + std::string(param.name) + "' [[buffer(" + index +
+                                              ")]] is bound at offset " + std::to_string(binding.offset) +
+                                              ", which is not a multiple of " + std::to_string(alignment) +
+                                              ", the alignment of its type");
+                }
                 dispatch.parameters.buffers[param.index] = binding.buffer->memory() + binding.offset;
                 sink.keepAlive(binding.buffer->asPublicClass());
                 sink.useBuffer(binding.buffer, writes(param));
@@ -232,9 +281,14 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
             // As for buffers: the layer objects, Metal runs. llama.cpp binds 0 bytes to a
             // threadgroup argument its kernel never touches; one that does touch it finds a
             // null pointer and faults, which fails the command buffer, not the process.
-            if (length == 0 && layerRejects(arguments(1072), function + "missing threadgroupMemory binding at index " +
-                                                                  index + " for " + param.name + "[0]."))
-                return false;
+            if (length == 0) {
+                if (layerRejects(arguments(1072), function + "missing threadgroupMemory binding at index " + index +
+                                                      " for " + param.name + "[0]."))
+                    return false;
+                addFaultHint(command, "argument '" + std::string(param.name) + "' [[threadgroup(" + index +
+                                          ")]] has no threadgroup memory (setThreadgroupMemoryLength was not "
+                                          "called for index " + index + ")");
+            }
             dispatch.threadgroupArgumentLengths[param.index] = length;
             threadgroupTotal += (length + 15) / 16 * 16;
         } else if (param.kind == MC_PARAM_TEXTURE) {
@@ -243,6 +297,7 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
             // are dropped).
             if (!texture) {
                 if (layerRejects(arguments(1096), missing("texture", param))) return false;
+                textureMisuses.push_back({&param, validation::ReportKind::NullTexture, 0, 0});
                 continue;
             }
             if (param.texture_type != static_cast<mc_u32>(texture->shape().type))
@@ -254,11 +309,21 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
             MTL::TextureUsage needed = 0;
             if (param.access & MC_ACCESS_WRITE_ONLY) needed |= MTL::TextureUsageShaderWrite;
             if (param.access & MC_ACCESS_READ_ONLY) needed |= MTL::TextureUsageShaderRead;
-            if ((texture->shape().usage & needed) != needed &&
-                layerRejects(arguments(1109), function + "texture usage (0x" + std::to_string(texture->shape().usage) +
-                                                  ") doesn't specify MTLTextureUsageShader" +
-                                                  (needed & MTL::TextureUsageShaderWrite ? "Write" : "Read") +
-                                                  " (0x" + std::to_string(needed) + ") for " + param.name + "[0]."))
+            if ((texture->shape().usage & needed) != needed) {
+                if (layerRejects(arguments(1109), function + "texture usage (0x" +
+                                                      std::to_string(texture->shape().usage) +
+                                                      ") doesn't specify MTLTextureUsageShader" +
+                                                      (needed & MTL::TextureUsageShaderWrite ? "Write" : "Read") +
+                                                      " (0x" + std::to_string(needed) + ") for " + param.name + "[0]."))
+                    return false;
+                textureMisuses.push_back({&param, validation::ReportKind::TextureUsage, texture->shape().usage, needed});
+            }
+            const std::string mismatch = formatMismatch(*texture, param);
+            if (!mismatch.empty() &&
+                layerRejects(arguments(1105), function + "the pixel format (" +
+                                                  pixelFormatName(texture->shape().format) +
+                                                  ") of the texture bound at texture binding at index " + index +
+                                                  " for " + param.name + "[0] " + mismatch + "."))
                 return false;
             dispatch.parameters.textures[param.index] = texture->kernelView();
             sink.keepAlive(texture->asPublicClass());
@@ -330,6 +395,13 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
         info.dispatchIndex = request.dispatchIndex;
         command.validation = std::make_shared<val::DispatchValidation>(
             std::move(info), std::move(checkedBindings), val::shaderValidationSettings(), purpose);
+        if (validated)
+            for (const TextureMisuse& misuse : textureMisuses)
+                command.validation->textureBindingReport(
+                    misuse.kind, misuse.param->name, misuse.param->index,
+                    validation::SourceLocation{kernel.file ? kernel.file : "", kernelName, misuse.param->line,
+                                               misuse.param->column},
+                    misuse.usage, misuse.needed);
     }
     command.library = pipeline->libraryOf(dispatch.kernel);
     sink.keepAlive(pipeline->asPublicClass());

@@ -16,18 +16,62 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <new>
+#include <vector>
 
 namespace metalcpu::rt {
 
 Library::Library(Device* device, std::shared_ptr<jit::KernelLibrary> kernels)
     : device_(device), kernels_(std::move(kernels)) {}
 
+namespace {
+
+/// The edit distance between `a` and `b` (insertions, deletions, substitutions).
+std::size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
 MTL::Function* Library::newFunction(const std::string& name) {
     const mc_kernel* kernel = kernels_->find(name);
-    if (!kernel) return nullptr;
+    if (!kernel) {
+        // Metal returns nil and says nothing; the pipeline made from it then only says that
+        // its function is nil. Say which names there are: a warning with the debug layer, at
+        // METALCPU_LOG_LEVEL=info otherwise.
+        const std::vector<std::string> names = kernels_->kernelNames();
+        std::string message = "newFunction: no function '" + name + "' in the library";
+        if (!names.empty()) {
+            const std::string* closest = &names.front();
+            for (const std::string& candidate : names)
+                if (editDistance(candidate, name) < editDistance(*closest, name)) closest = &candidate;
+            if (editDistance(*closest, name) <= std::max<std::size_t>(2, name.size() / 3))
+                message += " (did you mean '" + *closest + "'?)";
+            message += "; it has: ";
+            constexpr std::size_t kListed = 20;
+            for (std::size_t i = 0; i < names.size() && i < kListed; ++i) message += (i ? ", " : "") + names[i];
+            if (names.size() > kListed) message += ", and " + std::to_string(names.size() - kListed) + " more";
+        } else {
+            message += ", which has no functions";
+        }
+        if (DebugLayer::mode() != DebugLayer::Mode::Off) support::log().warn("{}", message);
+        else support::log().info("{}", message);
+        return nullptr;
+    }
     return ns::make<Function>(device_, kernels_, kernel);
 }
 

@@ -136,6 +136,21 @@ TEST(Signature, Tensors) {
                   "test.metal:3:57: note: index 0 is first used here"}));
 }
 
+// Test that a built-in input of a floating type (float, half, their vectors) is an error at the
+// type, as MSL allows only ushort and uint (and their vectors) there, while uint and ushort2
+// are accepted.
+TEST(Signature, BuiltinOfAFloatingTypeIsAnError) {
+    EXPECT_EQ(signatureOf("kernel void k(device float* out [[buffer(0)]], float i [[thread_position_in_grid]],\n"
+                          "              half2 g [[threadgroup_position_in_grid]], uint t [[thread_index_in_threadgroup]],\n"
+                          "              ushort2 s [[threads_per_threadgroup]]) {}")
+                  .messages(),
+              (std::vector<std::string>{
+                  "test.metal:1:48: error: type 'float' is not valid for attribute 'thread_position_in_grid': built-in "
+                  "positions and counts are ushort or uint (or their vectors)",
+                  "test.metal:2:15: error: type 'half2' is not valid for attribute 'threadgroup_position_in_grid': "
+                  "built-in positions and counts are ushort or uint (or their vectors)"}));
+}
+
 // Test every builtin attribute, in scalar and vector forms.
 TEST(Signature, Builtins) {
     Signature s = signatureOf(

@@ -80,6 +80,20 @@ kernel void misaligned_float4(device float* data [[buffer(0)]]) {
     for (int i = 0; i < int(data[15]); ++i) row[i] = source[i];
 }
 
+// What a learner writes for a float4 view of a float array; the host binds it at an offset
+// that is not a multiple of 16.
+kernel void scale_float4(device float4* v [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    v[i] = v[i] * 2.0f;
+}
+
+// Uses threadgroup memory that the host must size with setThreadgroupMemoryLength.
+kernel void uses_threadgroup_argument(device float* out [[buffer(0)]], threadgroup float* scratch [[threadgroup(0)]],
+                                      uint i [[thread_position_in_threadgroup]]) {
+    scratch[i] = float(i);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    out[i] = scratch[i];
+}
+
 kernel void spin(device atomic_uint* counter [[buffer(0)]]) {
     for (;;) atomic_fetch_add_explicit(counter, 1u, memory_order_relaxed);
 }
@@ -260,6 +274,58 @@ TEST_F(DeviceProcessTest, MisalignedVectorStoreNamesTheCause) {
     const std::string message = text(commands->error()->localizedDescription());
     EXPECT_EQ(commands->error()->code(), MTL::CommandBufferErrorPageFault) << message;
     EXPECT_NE(message.find("a vector type accessed through a pointer not aligned to it"), std::string::npos) << message;
+    buffer->release();
+    state->release();
+    expectWorkingCommandBuffer();
+}
+
+class DeviceProcessValidatedTest : public DeviceProcessTest, public ::testing::WithParamInterface<bool> {};
+
+// Test that a float4 argument bound at an offset that is not a multiple of 16, which the
+// debug layer rejects and Apple's GPUs tolerate, fails with a message naming the argument and
+// its offset when its aligned vector access faults, with or without shader validation
+// (shader validation is no worse than the plain run: both access the float4 as the type says).
+TEST_P(DeviceProcessValidatedTest, MisalignedFloat4ArgumentIsNamedInTheFault) {
+    MTL::ComputePipelineState* state = pipeline(library_, "scale_float4", GetParam());
+    ASSERT_NE(state, nullptr);
+    MTL::Buffer* buffer = device_->newBuffer(4096, MTL::ResourceStorageModeShared);
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    encoder->setBuffer(buffer, 4, 0);
+    encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1)); // one thread: no vector loop
+    encoder->endEncoding();
+    commands->commit();
+    commands->waitUntilCompleted();
+    ASSERT_EQ(commands->status(), MTL::CommandBufferStatusError);
+    const std::string message = text(commands->error()->localizedDescription());
+    EXPECT_EQ(commands->error()->code(), MTL::CommandBufferErrorPageFault) << message;
+    EXPECT_NE(message.find("argument 'v' [[buffer(0)]] is bound at offset 4, which is not a multiple of 16"),
+              std::string::npos)
+        << message;
+    buffer->release();
+    state->release();
+    expectWorkingCommandBuffer();
+}
+
+INSTANTIATE_TEST_SUITE_P(Flavours, DeviceProcessValidatedTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "validated" : "plain"; });
+
+// Test that a kernel touching a threadgroup argument whose length was never set faults with a
+// message naming the argument and the missing setThreadgroupMemoryLength, as a missing
+// buffer's fault names the buffer.
+TEST_F(DeviceProcessTest, MissingThreadgroupLengthIsNamedInTheFault) {
+    MTL::ComputePipelineState* state = pipeline(library_, "uses_threadgroup_argument", false);
+    ASSERT_NE(state, nullptr);
+    MTL::Buffer* buffer = device_->newBuffer(4096, MTL::ResourceStorageModeShared);
+    MTL::CommandBuffer* commands = runKernel(state, buffer, 33);
+    ASSERT_EQ(commands->status(), MTL::CommandBufferStatusError);
+    const std::string message = text(commands->error()->localizedDescription());
+    EXPECT_EQ(commands->error()->code(), MTL::CommandBufferErrorPageFault) << message;
+    EXPECT_NE(message.find("argument 'scratch' [[threadgroup(0)]] has no threadgroup memory "
+                           "(setThreadgroupMemoryLength was not called for index 0)"),
+              std::string::npos)
+        << message;
     buffer->release();
     state->release();
     expectWorkingCommandBuffer();

@@ -63,6 +63,24 @@ TEST(CompilerMessages, KeepsErrors) {
                                         "compilation terminated.\n");
 }
 
+// Test that GCC's error about writing a const object, which quotes its lowering of the
+// expression, says what it means instead, its quoted source line kept; other errors and a
+// warning of the same words are left as they are.
+TEST(CompilerMessages, ReadOnlyLocationIsSaidPlainly) {
+    const std::string output = "k.metal:4:11: error: assignment of read-only location '*(in + ((sizetype)(((long "
+                               "unsigned int)i) * 4)))'\n"
+                               "    4 |     in[i] = 2.0f;\n"
+                               "k.metal:5:5: error: increment of read-only location '* p'\n"
+                               "k.metal:6:5: error: 'y' was not declared in this scope\n";
+    EXPECT_EQ(userMessages(output, {}),
+              "k.metal:4:11: error: assignment of read-only location: what it writes is const (through a `device "
+              "const` or `constant` pointer or reference, or a const variable)\n"
+              "    4 |     in[i] = 2.0f;\n"
+              "k.metal:5:5: error: increment of read-only location: what it writes is const (through a `device const` "
+              "or `constant` pointer or reference, or a const variable)\n"
+              "k.metal:6:5: error: 'y' was not declared in this scope\n");
+}
+
 // Test recognising a message's first line and where its text starts.
 TEST(CompilerMessages, MessageLines) {
     std::size_t start = 0;

@@ -116,6 +116,38 @@ TEST_F(LibraryTest, UnknownFunctionIsNull) {
     library->release();
 }
 
+// Test that an unknown function name is said in the log with the names the library has and
+// the closest one: at info level normally (Metal says nothing), as a warning with the debug
+// layer; a name that is close to none gets the list without a guess.
+TEST_F(LibraryTest, UnknownFunctionNamesTheLibrarysFunctions) {
+    MTL::Library* library = device_->newLibrary(string(kTwoKernels), nullptr, nullptr);
+    ASSERT_NE(library, nullptr);
+    {
+        LogCapture log;
+        EXPECT_EQ(library->newFunction(string("secnod")), nullptr);
+        EXPECT_EQ(log.count("[warning]"), 0u) << "Metal is silent: " << log.text();
+    }
+    {
+        ScopedLogLevel info(spdlog::level::info);
+        LogCapture log;
+        EXPECT_EQ(library->newFunction(string("secnod")), nullptr);
+        EXPECT_EQ(log.count("[info] newFunction: no function 'secnod' in the library (did you mean 'second'?); it "
+                            "has: first, second"),
+                  1u)
+            << log.text();
+    }
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::NSLog, [](const std::string&) {});
+    {
+        LogCapture log;
+        EXPECT_EQ(library->newFunction(string("unrelated_name")), nullptr);
+        EXPECT_EQ(log.count("[warning] newFunction: no function 'unrelated_name' in the library; it has: first, second"),
+                  1u)
+            << log.text();
+    }
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::Off);
+    library->release();
+}
+
 // Test that compile errors are ASCII under a UTF-8 locale (GCC would quote names with curly
 // quotes): programs read the log with NS::ASCIIStringEncoding (VkFFT), which gives NULL for
 // anything else, as Metal's ASCII-quoted messages never do.

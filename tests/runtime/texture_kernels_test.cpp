@@ -93,6 +93,24 @@ kernel void sample_bound(texture2d<float> in [[texture(0)]], sampler s [[sampler
                          constant uint& count [[buffer(2)]], uint i [[thread_position_in_grid]]) {
     if (i < count) out[i] = in.sample(s, where[i]);
 }
+
+// Samples one point of a mipmapped texture at the level of detail lods[i], six ways.
+constexpr sampler kMipNearest(filter::nearest, mip_filter::nearest);
+constexpr sampler kMipLinear(filter::linear, mip_filter::linear);
+constexpr sampler kNoMip(filter::nearest);
+kernel void sample_lods(texture2d<float> in [[texture(0)]], sampler s [[sampler(0)]],
+                        device const float* lods [[buffer(0)]], device float4* out [[buffer(1)]],
+                        constant uint& count [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    if (i >= count) return;
+    const float2 at = float2(0.3f, 0.6f);
+    const float lod = lods[i];
+    out[i * 6 + 0] = in.sample(kMipNearest, at, level(lod));
+    out[i * 6 + 1] = in.sample(kMipLinear, at, level(lod));
+    out[i * 6 + 2] = in.sample(kNoMip, at, level(lod));
+    out[i * 6 + 3] = in.sample(kMipLinear, at, bias(lod));
+    out[i * 6 + 4] = in.sample(kMipLinear, at, gradient2d(float2(exp2(lod) / 8.0f, 0.0f), float2(0.0f)));
+    out[i * 6 + 5] = in.sample(s, at, level(lod));
+}
 )";
 
 /// (threads per group in x and y, shader validation on)
@@ -529,6 +547,45 @@ TEST_P(TextureKernels, SampleMatchesTheModel) {
             }
 }
 
+// Test that sample() with a level-of-detail option picks the mip level as the sampler's mip
+// filter says (Apple's MTLSamplerMipFilter): nearest rounds to a level, linear interpolates
+// between two, notMipmapped stays at level 0; bias adds to a kernel's level of detail 0,
+// gradient2d takes log2 of the derivative in texels; a host sampler's lod clamps apply.
+TEST_P(TextureKernels, SampleSelectsTheMipLevel) {
+    const int kLevels = 4;
+    MTL::Texture* in = texture(MTL::TextureType2D, MTL::PixelFormatR32Float, 8, 8, 1, kLevels);
+    for (int l = 0; l < kLevels; ++l) {
+        const int side = 8 >> l;
+        std::vector<float> texels(side * side, float(l + 1)); // level l holds l + 1
+        in->replaceRegion(MTL::Region(0, 0, side, side), l, texels.data(), side * 4);
+    }
+    const std::vector<float> lods = {-1.0f, 0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.5f, 2.0f, 2.4f, 3.0f, 7.0f};
+    const std::uint32_t count = static_cast<std::uint32_t>(lods.size());
+    MTL::Buffer* at = own(device_->newBuffer(lods.data(), lods.size() * 4, MTL::ResourceStorageModeShared));
+    MTL::Buffer* out = buffer((count * 6 + 1) * 16);
+    auto d = NS::TransferPtr(MTL::SamplerDescriptor::alloc()->init());
+    d->setMipFilter(MTL::SamplerMipFilterLinear);
+    d->setLodMinClamp(0.5f);
+    d->setLodMaxClamp(2.5f);
+    MTL::SamplerState* clamped = own(device_->newSamplerState(d.get()));
+    dispatch(kernel("sample_lods"), MTL::Size(count, 1, 1), [&](MTL::ComputeCommandEncoder* e) {
+        e->setTexture(in, 0);
+        e->setSamplerState(clamped, 0);
+        e->setBuffer(at, 0, 0);
+        e->setBuffer(out, 0, 1);
+        e->setBytes(&count, 4, 2);
+    });
+    const float* v = static_cast<const float*>(out->contents());
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const float lod = std::clamp(lods[i], 0.0f, float(kLevels - 1));
+        const float nearest = lods[i] <= 0.0f ? 0.0f : std::min(std::ceil(lods[i] + 0.5f) - 1.0f, float(kLevels - 1));
+        const float expected[6] = {nearest + 1, lod + 1, 1.0f, lod + 1, lod + 1, std::clamp(lods[i], 0.5f, 2.5f) + 1};
+        for (int way = 0; way < 6; ++way)
+            EXPECT_NEAR(v[(i * 6 + way) * 4], expected[way], 1e-3f) << "lod " << lods[i] << " way " << way;
+    }
+    EXPECT_EQ(v[count * 6 * 4], 0.0f) << "canary";
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, TextureKernels,
                          ::testing::Values(Case{MTL::Size(1, 1, 1), false}, Case{MTL::Size(7, 5, 1), false},
                                            Case{MTL::Size(32, 1, 1), false}, Case{MTL::Size(7, 5, 1), true},
@@ -559,6 +616,12 @@ kernel void copy(texture2d<float, access::read> in [[texture(0)]], texture2d<flo
     out.write(in.read(gid), gid);
 }
 kernel void cube(texturecube<float> c [[texture(0)]], device float* out [[buffer(0)]]) { out[0] = 1.0f; }
+kernel void read_uint(texture2d<uint, access::read> t [[texture(0)]], device uint4* out [[buffer(0)]]) {
+    out[0] = t.read(uint2(0, 0));
+}
+kernel void read_float(texture2d<half, access::read> t [[texture(0)]], device float4* out [[buffer(0)]]) {
+    out[0] = float4(t.read(uint2(0, 0)));
+}
 )";
 
 // Test that the debug layer reports a texture argument with nothing bound, a texture of the
@@ -615,6 +678,53 @@ TEST_F(TextureBindings, ChecksAtDispatch) {
     EXPECT_NE(reports_[2].find("texture usage (0x1) doesn't specify MTLTextureUsageShaderWrite (0x2) for out[0]."),
               std::string::npos);
     state->release();
+}
+
+// Test that the debug layer reports a texture whose pixel format holds another kind of value
+// than the argument's data type (uint on RGBA8Unorm, half on R32Uint), and accepts the
+// matching pairs (uint on RGBA8Uint, half on RGBA8Unorm and R32Float).
+TEST_F(TextureBindings, PixelFormatMustMatchTheDataType) {
+    MTL::ComputePipelineState* readUint = pipeline(kBindingKernels, "read_uint");
+    MTL::ComputePipelineState* readFloat = pipeline(kBindingKernels, "read_float");
+    ASSERT_NE(readUint, nullptr);
+    ASSERT_NE(readFloat, nullptr);
+    auto out = NS::TransferPtr(device_->newBuffer(64, MTL::ResourceStorageModeShared));
+    auto dispatch = [&](MTL::ComputePipelineState* state, MTL::PixelFormat format) {
+        auto d = NS::TransferPtr(MTL::TextureDescriptor::alloc()->init());
+        d->setPixelFormat(format);
+        d->setWidth(2);
+        d->setHeight(2);
+        d->setUsage(MTL::TextureUsageShaderRead);
+        auto texture = NS::TransferPtr(device_->newTexture(d.get()));
+        MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        encoder->setTexture(texture.get(), 0);
+        encoder->setBuffer(out.get(), 0, 0);
+        encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
+        encoder->endEncoding();
+        return run(commandBuffer);
+    };
+    EXPECT_EQ(dispatch(readUint, MTL::PixelFormatRGBA8Uint), MTL::CommandBufferStatusCompleted);
+    EXPECT_EQ(dispatch(readFloat, MTL::PixelFormatRGBA8Unorm), MTL::CommandBufferStatusCompleted);
+    EXPECT_EQ(dispatch(readFloat, MTL::PixelFormatR32Float), MTL::CommandBufferStatusCompleted);
+    EXPECT_TRUE(reports_.empty()) << reports_.front();
+    EXPECT_EQ(dispatch(readUint, MTL::PixelFormatRGBA8Unorm), MTL::CommandBufferStatusError);
+    EXPECT_EQ(dispatch(readFloat, MTL::PixelFormatR32Uint), MTL::CommandBufferStatusError);
+    ASSERT_EQ(reports_.size(), 2u);
+    EXPECT_EQ(reports_[0], "validateComputeFunctionArguments:1105: failed assertion `Compute Function(read_uint): the "
+                           "pixel format (MTLPixelFormatRGBA8Unorm) of the texture bound at texture binding at index 0 "
+                           "for t[0] holds float values, but the argument's data type is uint (texture2d<uint, "
+                           "access::read>).'");
+    EXPECT_NE(reports_[1].find("(MTLPixelFormatR32Uint) of the texture bound at texture binding at index 0 for t[0] "
+                               "holds uint values, but the argument's data type is float"),
+              std::string::npos)
+        << reports_[1];
+    rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::Off);
+    EXPECT_EQ(dispatch(readUint, MTL::PixelFormatRGBA8Unorm), MTL::CommandBufferStatusCompleted)
+        << "without the layer the kernel reads the bytes, as Metal does";
+    readUint->release();
+    readFloat->release();
 }
 
 // Test that a texture type metalcpu does not bind yet fails pipeline creation with its name.

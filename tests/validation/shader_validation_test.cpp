@@ -112,6 +112,10 @@ struct Wide { float a[4]; float b[12]; };
 kernel void wide_argument(constant Wide& args [[buffer(0)]], device float* out [[buffer(1)]], uint i [[thread_position_in_grid]]) {
     out[i] = args.a[i % 4] + args.b[11];
 }
+kernel void copy_texel(texture2d<float, access::read> in [[texture(0)]],
+                       texture2d<float, access::write> out [[texture(1)]], uint2 gid [[thread_position_in_grid]]) {
+    out.write(in.read(gid), gid);
+}
 )";
 
 constexpr int kMemberLine = 44, kTableLine = 49, kThreadLine = 54, kHeldLine = 57;
@@ -309,6 +313,63 @@ TEST_F(ShaderValidation, UnboundBufferIsReported) {
     EXPECT_EQ(got[0].kind, ReportKind::NullBuffer);
     EXPECT_EQ(got[0].bufferLabel, "<nil>");
     EXPECT_EQ(got[0].count, 4u);
+}
+
+// Test that a texture argument with nothing bound and one bound without the usage its access
+// needs are reported with Apple's first lines ("Null texture access", "MTLResourceUsage flags
+// mismatch or missing for texture"), at the argument's declaration, and the dispatch runs; a
+// dispatch with both bound as needed is silent.
+TEST_F(ShaderValidation, TextureMisuseIsReported) {
+    auto make = [&](MTL::TextureUsage usage) {
+        auto d = NS::TransferPtr(MTL::TextureDescriptor::alloc()->init());
+        d->setWidth(4);
+        d->setHeight(1);
+        d->setUsage(usage);
+        return NS::TransferPtr(device_->newTexture(d.get()));
+    };
+    auto readable = make(MTL::TextureUsageShaderRead);
+    auto writable = make(MTL::TextureUsageShaderWrite);
+    MTL::ComputePipelineState* copy = kernel("copy_texel");
+    auto run = [&](MTL::Texture* in, MTL::Texture* out) {
+        return dispatch(copy, 4, 3, [&](MTL::ComputeCommandEncoder* e) {
+            e->setTexture(in, 0);
+            e->setTexture(out, 1);
+        });
+    };
+    EXPECT_EQ(run(readable.get(), writable.get())->status(), MTL::CommandBufferStatusCompleted);
+    EXPECT_THAT(reports(), ::testing::IsEmpty());
+
+    EXPECT_EQ(run(nullptr, writable.get())->status(), MTL::CommandBufferStatusCompleted);
+    std::vector<ShaderValidationReport> got = reports();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].kind, ReportKind::NullTexture);
+    EXPECT_EQ(got[0].argumentName, "in");
+    EXPECT_EQ(got[0].bindingIndex, 0);
+    EXPECT_GT(got[0].location.line, 0u);
+    const std::string text = got[0].text();
+    EXPECT_EQ(text.rfind("Null texture access executing kernel function: \"copy_texel\"\n", 0), 0u) << text;
+    EXPECT_NE(text.find("\targument: in [[texture(0)]]: no texture is bound\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\t* frame #0: copy_texel() - "), std::string::npos) << text;
+
+    EXPECT_EQ(run(readable.get(), readable.get())->status(), MTL::CommandBufferStatusCompleted);
+    got = reports();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].kind, ReportKind::TextureUsage);
+    EXPECT_EQ(got[0].argumentName, "out");
+    EXPECT_EQ(got[0].bindingIndex, 1);
+    EXPECT_EQ(got[0].texture.usage, std::uint64_t(MTL::TextureUsageShaderRead));
+    EXPECT_EQ(got[0].texture.needed, std::uint64_t(MTL::TextureUsageShaderWrite));
+    EXPECT_EQ(got[0].text().rfind("MTLResourceUsage flags mismatch or missing for texture executing kernel function: "
+                                  "\"copy_texel\"\n",
+                                  0),
+              0u)
+        << got[0].text();
+    EXPECT_NE(got[0].text().find("argument: out [[texture(1)]]: the texture's usage (0x1) lacks "
+                                 "MTLTextureUsageShaderWrite (0x2), which the argument's access needs"),
+              std::string::npos)
+        << got[0].text();
+    EXPECT_EQ(std::string(name(ReportKind::NullTexture)), "null-texture");
+    EXPECT_EQ(std::string(name(ReportKind::TextureUsage)), "texture-usage");
 }
 
 // ---- Loads ----------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ constexpr std::string_view kAbiNames[] = {
     "mc_site", "mc_access_op", "mc_threadgroup_site", "mc_services", "mc_library_open_fn", "mc_simd_round",
     "mc_simd_site", "mc_simd_call", "mc_log_argument_kind", "mc_log_argument", "mc_texture", "mc_component_kind",
     "mc_sampler",
-    "mc_sampler_filter", "mc_sampler_address", "mc_i32", "mc_i64", "mc_tensor", "mc_gpu_family",
+    "mc_sampler_filter", "mc_sampler_mip_filter", "mc_sampler_address", "mc_i32", "mc_i64", "mc_tensor", "mc_gpu_family",
     "mc_cooperative_layout_kind", "mc_cooperative_role", "mc_cooperative_layout", "mc_scope_record", "mc_scope_fn",
     "mc_tensor_operand_kind",
     "mc_tensor_operand", "mc_matmul_call", "mc_reduction_op", "mc_reduce_call", "mc_barrier_round", "mc_dispatch_checks",
@@ -56,8 +56,8 @@ constexpr std::string_view kAbiNames[] = {
 // (__start_metalcpu_modules, __stop_metalcpu_threadgroup_sites, ...).
 constexpr std::string_view kAbiPrefixes[] = {
     "__start_", "__stop_", "__mc", "metalcpu", "METALCPU", "MC_PARAM_", "MC_ADDRESS_", "MC_ACCESS_", "MC_BUILTIN_",
-    "MC_KERNEL_", "MC_OP_", "MC_FUNCTION_CONSTANT_", "MC_LOG_", "MC_COMPONENT_", "MC_FILTER_", "MC_GPU_FAMILY_",
-    "MC_COOPERATIVE_", "MC_SCOPE_", "MC_OPERAND_", "MC_REDUCE_", "MC_CHECK_",
+    "MC_KERNEL_", "MC_OP_", "MC_FUNCTION_CONSTANT_", "MC_LOG_", "MC_COMPONENT_", "MC_FILTER_", "MC_MIP_FILTER_",
+    "MC_GPU_FAMILY_", "MC_COOPERATIVE_", "MC_SCOPE_", "MC_OPERAND_", "MC_REDUCE_", "MC_CHECK_",
 };
 
 template <std::size_t N>

@@ -5,6 +5,7 @@
 #include "compiler/passes/air_intrinsics.h"
 #include "compiler/passes/pragmas.h"
 #include "compiler/passes/reserved_names.h"
+#include "compiler/signature.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/translate.h"
@@ -166,6 +167,9 @@ void checkRestrictedTokens(const CheckContext& context) {
     std::set<std::size_t> boundLabels;
     for (const FunctionDecl& f : context.unit.module().functions)
         if (bindsAirIntrinsic(context.unit, f)) boundLabels.insert(asmLabelToken(context.unit, f));
+    // A program's own `printf` (a function it defines or declares) is its business.
+    bool ownPrintf = false;
+    for (const FunctionDecl& f : context.unit.module().functions) ownPrintf = ownPrintf || f.name == "printf";
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const Token& t = tokens[i];
         if (t.kind == TokenKind::Pragma) {
@@ -199,6 +203,13 @@ void checkRestrictedTokens(const CheckContext& context) {
             // The preprocessor runs every _Pragma; one left over would run in the compile of
             // the translated text, unchecked.
             diagnostics.error(t.location, "'" + s + "' cannot remain in preprocessed kernel code");
+        } else if (s == "printf" && !ownPrintf && i + 1 < tokens.size() && tokens[i + 1].isPunct("(") &&
+                   !(i > 0 && (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("->")))) {
+            // GCC would say it is undeclared and suggest <cstdio>, which kernel code cannot include.
+            diagnostics.error(t.location, "'printf' is not available in Metal: log with os_log "
+                                          "(os_log_default.log(\"x = %d\", x), from <metal_logging>) in a library "
+                                          "compiled with logging enabled (MTL::CompileOptions::setEnableLogging, "
+                                          "metal -fmetal-enable-logging)");
         } else if (isDoubleTypeName(s)) {
             // Metal has no 64-bit floating point; g++ would compile `double` silently and fail
             // on `double2` with a page about our vector templates.
@@ -228,6 +239,66 @@ void checkRestrictedTokens(const CheckContext& context) {
     }
 }
 
+namespace {
+
+/// The names of `f`'s parameters (the last identifier of each, before any attribute).
+std::set<std::string> parameterNames(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                     const FunctionDecl& f) {
+    std::set<std::string> names;
+    if (f.parametersOpen == kNoToken || f.parametersClose == kNoToken) return names;
+    for (TokenRange range : splitParameters(tokens, partner, f.parametersOpen, f.parametersClose)) {
+        std::size_t end = range.end;
+        for (std::size_t k = range.begin; k < range.end; ++k)
+            if (startsAttributeSpec(tokens, k)) {
+                end = k;
+                break;
+            }
+        if (end > range.begin && tokens[end - 1].isIdentifier() && !isCppKeyword(tokens[end - 1].spelling))
+            names.insert(tokens[end - 1].spelling);
+    }
+    return names;
+}
+
+/// Reports the arrays declared in `f`'s body whose size uses one of its parameters (`float
+/// tmp[n];`, `threadgroup float s[n];`): a parameter is never a constant expression, so each
+/// is a variable-length array. Only that common form is found; a size from a local variable
+/// is left to the host compiler.
+void checkVariableLengthArrays(const TokenList& tokens, const std::vector<std::size_t>& partner, const FunctionDecl& f,
+                               Diagnostics& diagnostics) {
+    const std::set<std::string> parameters = parameterNames(tokens, partner, f);
+    if (parameters.empty()) return;
+    static const std::set<std::string_view> kTypeKeywords = {"int",  "float",    "double", "char", "short",
+                                                             "long", "unsigned", "signed", "bool", "auto"};
+    for (std::size_t k = f.bodyOpen + 1; k + 1 < f.bodyClose; ++k) {
+        const Token& name = tokens[k];
+        if (!name.isIdentifier() || isCppKeyword(name.spelling) || !tokens[k + 1].isPunct("[")) continue;
+        const std::size_t close = partner[k + 1];
+        if (close == kNoToken || close + 1 >= f.bodyClose) continue;
+        // A declarator: right after a type's name (not `return x[n]`, `a.b[n]`, `f(x[n])`,
+        // nor `a > b[n]`, so not after a template's `>` either), before what may follow one.
+        const Token& before = tokens[k - 1];
+        const bool afterType =
+            before.isIdentifier() && (!isCppKeyword(before.spelling) || kTypeKeywords.count(before.spelling));
+        const Token& after = tokens[close + 1];
+        if (!afterType || !(after.isPunct(";") || after.isPunct("=") || after.isPunct(",") || after.isPunct("[") ||
+                            after.isPunct("{")))
+            continue;
+        for (std::size_t e = k + 2; e < close; ++e)
+            if (tokens[e].isIdentifier() && parameters.count(tokens[e].spelling) &&
+                !(e > 0 && (tokens[e - 1].isPunct(".") || tokens[e - 1].isPunct("->") || tokens[e - 1].isPunct("::")))) {
+                diagnostics.error(name.location, "variable-length arrays are not supported in Metal: the size of '" +
+                                                     name.spelling + "' uses parameter '" + tokens[e].spelling +
+                                                     "', which is not a constant expression; give the array a "
+                                                     "constant size (a literal, a constexpr or constant value, a "
+                                                     "template parameter)");
+                break;
+            }
+        k = close;
+    }
+}
+
+} // namespace
+
 void checkRestrictedDeclarations(const CheckContext& context) {
     const TokenList& tokens = context.unit.tokens();
     const std::vector<std::size_t>& partner = context.unit.partner();
@@ -248,6 +319,11 @@ void checkRestrictedDeclarations(const CheckContext& context) {
                                   "call functions it defines");
         }
     }
+
+    // Variable-length arrays: g++ accepts them (a GNU extension) and then fails deep inside the
+    // translation's templates, at the kernel's signature; MSL has none.
+    for (const FunctionDecl& f : module.functions)
+        if (f.hasBody) checkVariableLengthArrays(tokens, partner, f, diagnostics);
 
     // Non-const static locals.
     for (const FunctionDecl& f : module.functions) {

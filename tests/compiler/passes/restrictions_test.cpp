@@ -109,6 +109,49 @@ TEST(Restrictions, DoubleIsNotSupported) {
               }));
 }
 
+// Test that a call of printf is an error pointing at os_log (GCC's own would suggest <cstdio>,
+// which kernel code cannot include), but not in a program that defines its own printf, and
+// not a member or a variable of that name.
+TEST(Restrictions, PrintfPointsAtOsLog) {
+    const std::vector<std::string> got = check("kernel void k(device float* out, uint i) {\n"
+                                               "    printf(\"%f\", out[i]);\n"
+                                               "}");
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].rfind("test.metal:2:5: error: 'printf' is not available in Metal: log with os_log "
+                           "(os_log_default.log(\"x = %d\", x), from <metal_logging>)",
+                           0),
+              0u)
+        << got[0];
+    EXPECT_EQ(check("int printf(const char* f) { return 0; }\nkernel void k(device int* out) { out[0] = printf(\"\"); }"),
+              std::vector<std::string>{});
+    EXPECT_EQ(check("struct L { void printf(int) {} };\nkernel void k(device int* out) { L l; l.printf(1); int printf = 0; }"),
+              std::vector<std::string>{});
+}
+
+// Test that an array whose size uses a parameter of its function is a variable-length array,
+// reported at its name, in a kernel and a helper, in thread and threadgroup memory; constant
+// sizes, subscripts (`o[n]`, `return t[n]`) and a template parameter's size are not.
+TEST(Restrictions, VariableLengthArrays) {
+    EXPECT_EQ(check("kernel void k(device float* o [[buffer(0)]], constant uint& n [[buffer(1)]], uint i) {\n"
+                    "  float tmp[n];\n"
+                    "  threadgroup float s[n * 2];\n"
+                    "  float fine[4] = {0}; o[n] = fine[i]; o[i] = tmp[n - 1];\n"
+                    "}\n"
+                    "float h(int m) { uint2 a[m + 1]; return float(a[0].x); }\n"
+                    "template <int N> float g(int m) { float b[N]; bool big = b[0] > b[m]; return big ? b[m] : 0; }"),
+              (std::vector<std::string>{
+                  "test.metal:2:9: error: variable-length arrays are not supported in Metal: the size of 'tmp' uses "
+                  "parameter 'n', which is not a constant expression; give the array a constant size (a literal, a "
+                  "constexpr or constant value, a template parameter)",
+                  "test.metal:3:21: error: variable-length arrays are not supported in Metal: the size of 's' uses "
+                  "parameter 'n', which is not a constant expression; give the array a constant size (a literal, a "
+                  "constexpr or constant value, a template parameter)",
+                  "test.metal:6:24: error: variable-length arrays are not supported in Metal: the size of 'a' uses "
+                  "parameter 'm', which is not a constant expression; give the array a constant size (a literal, a "
+                  "constexpr or constant value, a template parameter)",
+              }));
+}
+
 // Test that new and delete expressions are rejected, but deleted functions are fine.
 TEST(Restrictions, NewDelete) {
     EXPECT_EQ(check("struct S { S(const S&) = delete; };\nvoid f() { int* p = new int; delete p; }"),

@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 18u /* 16-18: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds */
+#define METALCPU_KERNEL_ABI_VERSION 19u /* 16-19: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -65,6 +65,8 @@ typedef struct mc_texture {
 } mc_texture;
 
 enum mc_sampler_filter { MC_FILTER_NEAREST = 0, MC_FILTER_LINEAR = 1 };
+/* The values of MTL::SamplerMipFilter (ABI 19). */
+enum mc_sampler_mip_filter { MC_MIP_FILTER_NONE = 0, MC_MIP_FILTER_NEAREST = 1, MC_MIP_FILTER_LINEAR = 2 };
 /* The values of MTL::SamplerAddressMode. */
 enum mc_sampler_address {
     MC_ADDRESS_CLAMP_TO_EDGE = 0,
@@ -81,6 +83,10 @@ typedef struct mc_sampler {
     mc_u32 address[3];             /* s, t, r: mc_sampler_address */
     mc_u32 normalized_coordinates;
     mc_u32 border_color; /* MTL::SamplerBorderColor */
+    /* ABI 19: how sample() picks among mip levels, and the range its level of detail is
+       clamped to (lodMinClamp/lodMaxClamp, or a constexpr sampler's lod_clamp). */
+    mc_u32 mip_filter; /* mc_sampler_mip_filter */
+    float lod_min_clamp, lod_max_clamp;
 } mc_sampler;
 
 /* ---- Tensors and GPU families (ABI 9) -------------------------------------------------- */

@@ -59,6 +59,13 @@ template <class T> struct remove_cv_t<const volatile T> { using type = T; };
 template <class T> struct remove_pointer { using type = T; };
 template <class T> struct remove_pointer<T*> { using type = T; };
 template <class T> struct remove_pointer<T* const> { using type = T; };
+// A pointer parameter of the instrumented flavour is a checked pointer (checked.h): its
+// reflection's pointee_size and pointee_align are those of what it points at, as in the plain
+// flavour (they were the checked pointer's own 8 bytes, so the debug layer asked a float4
+// argument of a validated pipeline for an offset that is a multiple of 8, not 16).
+template <class T, int Space> struct checked_ptr;
+template <class T, int S> struct remove_pointer<checked_ptr<T, S>> { using type = T; };
+template <class T, int S> struct remove_pointer<const checked_ptr<T, S>> { using type = T; };
 template <class T> struct is_pointer { static constexpr bool value = false; };
 template <class T> struct is_pointer<T*> { static constexpr bool value = true; };
 template <class T> struct is_pointer<T* const> { static constexpr bool value = true; };

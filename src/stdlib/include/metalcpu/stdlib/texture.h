@@ -198,32 +198,71 @@ METALCPU_INLINE metal::vec<T, 4> outside(const mc_texture* t, const mc_sampler& 
 /// A texel of a 2D level through the sampler's address modes.
 template <class T>
 METALCPU_INLINE metal::vec<T, 4> fetch(const mc_texture* t, const mc_sampler& s, int x, int y, uint slice,
-                                       uint w, uint h) {
+                                       uint w, uint h, uint lod) {
     const int ax = address(x, int(w), s.address[0]);
     const int ay = address(y, int(h), s.address[1]);
     if (ax < 0) return outside<T>(t, s, s.address[0]);
     if (ay < 0) return outside<T>(t, s, s.address[1]);
-    return load<T>(t, texel(t, uint(ax), uint(ay), 0, slice, 0));
+    return load<T>(t, texel(t, uint(ax), uint(ay), 0, slice, lod));
 }
 
-/// sample(): level 0 of a 2D texture (or one slice of an array), nearest or bilinear. The
-/// magnification filter is used: without mipmaps, a compute kernel's sample is a lookup at
-/// level 0 whichever filter applies, and the two are almost always the same.
+/// Level `lod` of a 2D texture (or one slice of an array), nearest or bilinear by `filter`.
 template <class T>
-METALCPU_INLINE metal::vec<T, 4> sample2d(const mc_texture* t, const mc_sampler& s, float u, float v, uint slice) {
-    if (!t) return metal::vec<T, 4>(T(0));
-    const uint w = t->width, h = t->height;
+METALCPU_INLINE metal::vec<float, 4> sample_level(const mc_texture* t, const mc_sampler& s, float u, float v,
+                                                  uint slice, uint lod, mc_u32 filter) {
+    const uint w = level_extent(t->width, lod), h = level_extent(t->height, lod);
     if (s.normalized_coordinates) u *= float(w), v *= float(h);
-    if (s.mag_filter == MC_FILTER_NEAREST)
-        return fetch<T>(t, s, int(libm::floor(u)), int(libm::floor(v)), slice, w, h);
+    if (filter == MC_FILTER_NEAREST)
+        return metal::vec<float, 4>(fetch<T>(t, s, int(libm::floor(u)), int(libm::floor(v)), slice, w, h, lod));
     u -= 0.5f, v -= 0.5f;
     const float fu = libm::floor(u), fv = libm::floor(v);
     const int x = int(fu), y = int(fv);
     const float a = u - fu, b = v - fv;
-    metal::vec<float, 4> c00(fetch<T>(t, s, x, y, slice, w, h)), c10(fetch<T>(t, s, x + 1, y, slice, w, h));
-    metal::vec<float, 4> c01(fetch<T>(t, s, x, y + 1, slice, w, h)), c11(fetch<T>(t, s, x + 1, y + 1, slice, w, h));
+    metal::vec<float, 4> c00(fetch<T>(t, s, x, y, slice, w, h, lod)), c10(fetch<T>(t, s, x + 1, y, slice, w, h, lod));
+    metal::vec<float, 4> c01(fetch<T>(t, s, x, y + 1, slice, w, h, lod)),
+        c11(fetch<T>(t, s, x + 1, y + 1, slice, w, h, lod));
     metal::vec<float, 4> top = c00 * (1.0f - a) + c10 * a, bottom = c01 * (1.0f - a) + c11 * a;
-    return metal::vec<T, 4>(top * (1.0f - b) + bottom * b);
+    return top * (1.0f - b) + bottom * b;
+}
+
+/// The level of detail of gradient2d(dPdx, dPdy): log2 of the longer derivative in texels of
+/// level 0 (the scale factor of the OpenGL and Vulkan specifications, which Metal follows).
+METALCPU_INLINE float gradient_lod(const mc_texture* t, float dudx, float dvdx, float dudy, float dvdy) {
+    const float w = float(t->width), h = float(t->height);
+    const float x = (dudx * w) * (dudx * w) + (dvdx * h) * (dvdx * h);
+    const float y = (dudy * w) * (dudy * w) + (dvdy * h) * (dvdy * h);
+    const float rho2 = x > y ? x : y;
+    return rho2 > 0.0f ? 0.5f * libm::log2(rho2) : -1000.0f;
+}
+
+/// sample() of a 2D texture (or one slice of an array) at level of detail `lod`. The
+/// sampler's mip filter picks the level (Apple's MTLSamplerMipFilter): notMipmapped, level 0
+/// whatever the level of detail; nearest, the nearest level; linear, the two levels around
+/// it, interpolated. The level of detail is clamped to the sampler's lod range and the
+/// texture's levels. Above 0 the texture is minified and the min filter applies, else the
+/// mag filter.
+template <class T>
+METALCPU_INLINE metal::vec<T, 4> sample2d(const mc_texture* t, const mc_sampler& s, float u, float v, uint slice,
+                                          float lod) {
+    if (!t) return metal::vec<T, 4>(T(0));
+    if (s.mip_filter == MC_MIP_FILTER_NONE || t->mip_levels <= 1) {
+        const mc_u32 filter = s.mip_filter != MC_MIP_FILTER_NONE && lod > 0.0f ? s.min_filter : s.mag_filter;
+        return metal::vec<T, 4>(sample_level<T>(t, s, u, v, slice, 0, filter));
+    }
+    if (lod < s.lod_min_clamp) lod = s.lod_min_clamp;
+    if (lod > s.lod_max_clamp) lod = s.lod_max_clamp;
+    const float top = float(t->mip_levels - 1);
+    const mc_u32 filter = lod > 0.0f ? s.min_filter : s.mag_filter;
+    if (!(lod > 0.0f)) lod = 0.0f; // also NaN
+    if (lod > top) lod = top;
+    if (s.mip_filter == MC_MIP_FILTER_NEAREST) // ties go down, as Vulkan's ceil(lod + 0.5) - 1
+        return metal::vec<T, 4>(sample_level<T>(t, s, u, v, slice, uint(libm::ceil(lod + 0.5f)) - 1u, filter));
+    const uint below = uint(lod);
+    const float fraction = lod - float(below);
+    const metal::vec<float, 4> a = sample_level<T>(t, s, u, v, slice, below, filter);
+    if (fraction == 0.0f) return metal::vec<T, 4>(a);
+    const metal::vec<float, 4> b = sample_level<T>(t, s, u, v, slice, below + 1, filter);
+    return metal::vec<T, 4>(a * (1.0f - fraction) + b * fraction);
 }
 
 } // namespace metalcpu_stdlib::texture
