@@ -200,8 +200,10 @@ MTL::TextureSwizzleChannels MTL::Texture::swizzle() const {
     const Tex* self = implOf<Tex>(this);
     return self ? self->shape().swizzle : metalcpu::api::nilValue<TextureSwizzleChannels>();
 }
+// What a kernel reads as its texture from an argument buffer (rt::ResourceDescriptors).
 MTL::ResourceID MTL::Texture::gpuResourceID() const {
-    return ResourceID{reinterpret_cast<std::uint64_t>(implOf<Tex>(this))};
+    const Tex* self = implOf<Tex>(this);
+    return ResourceID{self ? self->resourceID() : 0};
 }
 void MTL::Texture::replaceRegion(Region region, NS::UInteger level, NS::UInteger slice, const void* bytes,
                                  NS::UInteger bytesPerRow, NS::UInteger bytesPerImage) {

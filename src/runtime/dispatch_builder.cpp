@@ -289,6 +289,17 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                                           ")]] has no threadgroup memory (setThreadgroupMemoryLength was not "
                                           "called for index " + index + ")");
             }
+            // A `threadgroup T&` argument (naga writes every workgroup variable so) needs the
+            // whole T: a shorter length would let the kernel's stores reach the next argument.
+            // Our wording, after the buffer form's; under shader validation the kernel runs and
+            // its first access through the reference is reported instead.
+            if (length != 0 && param.is_reference && length < param.pointee_size &&
+                layerRejects(arguments(1074), function + "argument " + param.name + "[0] from threadgroupMemory(" +
+                                                  index + ") with length(" + std::to_string(length) +
+                                                  ") has space for " + std::to_string(length) +
+                                                  " bytes, but argument has a length(" +
+                                                  std::to_string(param.pointee_size) + ")."))
+                return false;
             dispatch.threadgroupArgumentLengths[param.index] = length;
             threadgroupTotal += (length + 15) / 16 * 16;
         } else if (param.kind == MC_PARAM_TEXTURE) {

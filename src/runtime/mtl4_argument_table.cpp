@@ -5,6 +5,7 @@
 #include "runtime/debug_layer.h"
 #include "runtime/dispatch_builder.h"
 #include "runtime/errors.h"
+#include "runtime/resource_descriptors.h"
 #include "runtime/sampler_state.h"
 #include "runtime/tensor.h"
 #include "runtime/texture.h"
@@ -28,8 +29,8 @@ bool withinLimit(const char* selector, std::uint64_t index, std::uint64_t limit,
     return false;
 }
 
-/// The object a resource ID names (IDs are implementation addresses, as gpuResourceID()
-/// hands them out), or null.
+/// The sampler a resource ID names (a sampler's ID is its implementation's address, as
+/// gpuResourceID() hands it out; a texture's is its ResourceDescriptors slot), or null.
 template <class Impl>
 Impl* objectOf(std::uint64_t id) {
     return id ? ns::implOf<Impl>(reinterpret_cast<typename Impl::Public*>(id)) : nullptr;
@@ -94,7 +95,7 @@ bool Mtl4ArgumentTable::snapshot(Bindings& out, std::string& error) const {
     }
     // Kernels see the first METALCPU_MAX_*_BINDINGS bind points; a table may have more.
     for (std::uint64_t i = 0; i < std::min<std::uint64_t>(limits_.textures, METALCPU_MAX_TEXTURE_BINDINGS); ++i)
-        out.textures[i] = objectOf<Texture>(textures_[i]);
+        out.textures[i] = textures_[i] ? ResourceDescriptors::shared().texture(textures_[i]) : nullptr;
     for (std::uint64_t i = 0; i < std::min<std::uint64_t>(limits_.samplers, METALCPU_MAX_SAMPLER_BINDINGS); ++i)
         out.samplers[i] = objectOf<SamplerState>(samplers_[i]);
     return true;

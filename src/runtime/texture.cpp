@@ -3,6 +3,7 @@
 #include "runtime/buffer.h"
 #include "runtime/debug_layer.h"
 #include "runtime/device.h"
+#include "runtime/resource_descriptors.h"
 
 #include <cstdio>
 #include <cstring>
@@ -192,7 +193,19 @@ void Texture::describeShape() {
     view_.bgra = layout.bgra ? 1 : 0;
 }
 
+std::uint64_t Texture::resourceID() const {
+    if (std::uint64_t id = resourceId_.load(std::memory_order_acquire)) return id;
+    std::uint64_t made = ResourceDescriptors::shared().publish(this, &view_, sizeof view_);
+    std::uint64_t expected = 0;
+    if (made && !resourceId_.compare_exchange_strong(expected, made, std::memory_order_acq_rel)) {
+        ResourceDescriptors::shared().withdraw(made); // another thread published first
+        return expected;
+    }
+    return made;
+}
+
 Texture::~Texture() {
+    ResourceDescriptors::shared().withdraw(resourceId_.load(std::memory_order_acquire));
     if (parent_) parent_->release();
     if (buffer_) buffer_->release();
     if (memory_) device()->trackAllocation(-static_cast<std::int64_t>(memory_->size()));

@@ -8,6 +8,7 @@
 
 #include <Metal/MTLTexture.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -69,6 +70,9 @@ public:
     const PixelLayout& layout() const { return layout_; }
     /// What kernels bound to this texture see.
     const mc_texture* kernelView() const { return &view_; }
+    /// gpuResourceID(): the address of a copy of kernelView() that kernels reach through an
+    /// argument buffer (ResourceDescriptors), made at the first call; 0 when there is no memory.
+    std::uint64_t resourceID() const;
 
     /// A view of `levelRange` and `sliceRange` of this texture as `format` and `type`, sharing its
     /// memory (newTextureView); nullptr with a report when Metal would refuse it.
@@ -114,6 +118,7 @@ private:
     std::uint64_t bufferOffset_ = 0;
     std::uint64_t parentLevel_ = 0, parentSlice_ = 0;
     mc_texture view_{};
+    mutable std::atomic<std::uint64_t> resourceId_{0};
 
     /// Fills the shape fields of view_ from shape_ and layout_.
     void describeShape();

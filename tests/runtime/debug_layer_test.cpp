@@ -50,6 +50,14 @@ kernel void group_sum(device uint* out [[buffer(0)]],
     if (local == 0) out[0] = scratch[0] + scratch[1];
 }
 
+struct Tile { uint cells[64]; }; // 256 bytes
+kernel void tile_ref(device uint* out [[buffer(0)]], threadgroup Tile& tile,
+                     uint local [[thread_index_in_threadgroup]]) {
+    tile.cells[local] = local;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if (local == 0) out[0] = tile.cells[1];
+}
+
 kernel void two_scratch(device uint* out [[buffer(0)]],
                         threadgroup uint* a [[threadgroup(0)]],
                         threadgroup uint* b [[threadgroup(1)]],
@@ -278,6 +286,34 @@ TEST_F(DebugLayerTest, ThreadgroupMemoryNotMultipleOf16) {
               Reports{report("validateComputeFunctionArguments:1072",
                              "Compute Function(group_sum): missing threadgroupMemory binding at index 0 for scratch[0].")});
     EXPECT_EQ(finish(compute), MTL::CommandBufferStatusError);
+}
+
+// Test a `threadgroup T&` argument (naga's workgroup variables) given less than sizeof(T):
+// the kernel's stores would reach past it, so the layer refuses the dispatch.
+TEST_F(DebugLayerTest, ThreadgroupReferenceShorterThanItsType) {
+    MTL::ComputeCommandEncoder* compute = encoder(kernel("tile_ref"));
+    compute->setBuffer(buffer(16), 0, 0);
+    compute->setThreadgroupMemoryLength(240, 0);
+    compute->dispatchThreads(MTL::Size(2, 1, 1), MTL::Size(2, 1, 1));
+    EXPECT_EQ(takeReports(), Reports{report("validateComputeFunctionArguments:1074",
+                                            "Compute Function(tile_ref): argument tile[0] from threadgroupMemory(0) "
+                                            "with length(240) has space for 240 bytes, but argument has a "
+                                            "length(256).")});
+    EXPECT_EQ(finish(compute), MTL::CommandBufferStatusError);
+}
+
+// Test that the whole type's length (or more) makes no report, and the kernel runs.
+TEST_F(DebugLayerTest, ThreadgroupReferenceWholeType_Positive) {
+    for (NS::UInteger length : {256u, 512u}) {
+        MTL::ComputeCommandEncoder* compute = encoder(kernel("tile_ref"));
+        MTL::Buffer* out = buffer(16);
+        compute->setBuffer(out, 0, 0);
+        compute->setThreadgroupMemoryLength(length, 0);
+        compute->dispatchThreads(MTL::Size(2, 1, 1), MTL::Size(2, 1, 1));
+        EXPECT_EQ(finish(compute), MTL::CommandBufferStatusCompleted);
+        EXPECT_EQ(takeReports(), Reports{});
+        EXPECT_EQ(static_cast<std::uint32_t*>(out->contents())[0], 1u);
+    }
 }
 
 // Test a length over the device's 32 KB.

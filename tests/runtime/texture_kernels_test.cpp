@@ -4,6 +4,7 @@
 // (one thread, groups that are not multiples of 32, grids that do not divide evenly) in both
 // flavours; texels outside what a kernel writes must keep their canary values.
 #include "metal_test.h"
+#include "texture_fixture.h"
 
 #include "runtime/debug_layer.h"
 
@@ -113,84 +114,8 @@ kernel void sample_lods(texture2d<float> in [[texture(0)]], sampler s [[sampler(
 }
 )";
 
-/// (threads per group in x and y, shader validation on)
-using Case = std::tuple<MTL::Size, bool>;
-
-class TextureKernels : public MetalTest, public ::testing::WithParamInterface<Case> {
-protected:
-    static void SetUpTestSuite() { library_ = compile(kKernels); }
-    static void TearDownTestSuite() {
-        if (library_) library_->release();
-        library_ = nullptr;
-    }
-    void TearDown() override {
-        for (NS::Object* object : owned_) object->release();
-        MetalTest::TearDown();
-    }
-
-    template <class T>
-    T* own(T* object) {
-        owned_.push_back(object);
-        return object;
-    }
-
-    MTL::ComputePipelineState* kernel(const char* name) {
-        if (!library_) return nullptr;
-        MTL::Function* function = own(library_->newFunction(NS::String::string(name, NS::UTF8StringEncoding)));
-        auto descriptor = NS::TransferPtr(MTL::ComputePipelineDescriptor::alloc()->init());
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(std::get<1>(GetParam()) ? MTL::ShaderValidationEnabled
-                                                                : MTL::ShaderValidationDisabled);
-        NS::Error* error = nullptr;
-        MTL::ComputePipelineState* state =
-            device_->newComputePipelineState(descriptor.get(), MTL::PipelineOptionNone, nullptr, &error);
-        if (!state) ADD_FAILURE() << "pipeline failed: " << text(error ? error->localizedDescription() : nullptr);
-        return state ? own(state) : nullptr;
-    }
-
-    MTL::Texture* texture(MTL::TextureType type, MTL::PixelFormat format, NS::UInteger width, NS::UInteger height,
-                          NS::UInteger depthOrSlices = 1, NS::UInteger levels = 1) {
-        auto d = NS::TransferPtr(MTL::TextureDescriptor::alloc()->init());
-        d->setTextureType(type);
-        d->setPixelFormat(format);
-        d->setWidth(width);
-        d->setHeight(height);
-        if (type == MTL::TextureType3D) d->setDepth(depthOrSlices);
-        else d->setArrayLength(depthOrSlices);
-        d->setMipmapLevelCount(levels);
-        d->setUsage(MTL::TextureUsageShaderRead | MTL::TextureUsageShaderWrite);
-        MTL::Texture* made = device_->newTexture(d.get());
-        EXPECT_NE(made, nullptr);
-        return own(made);
-    }
-
-    MTL::Buffer* buffer(NS::UInteger length) {
-        MTL::Buffer* made = own(device_->newBuffer(length, MTL::ResourceStorageModeShared));
-        std::memset(made->contents(), 0, length);
-        return made;
-    }
-
-    /// Dispatches `state` over `grid` threads with the parameter's group shape; `bind` sets
-    /// the arguments. Fails the test if the command buffer fails.
-    template <class Bind>
-    void dispatch(MTL::ComputePipelineState* state, MTL::Size grid, Bind bind) {
-        ASSERT_NE(state, nullptr);
-        MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
-        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
-        encoder->setComputePipelineState(state);
-        bind(encoder);
-        MTL::Size group = std::get<0>(GetParam());
-        if (grid.depth > 1) group.depth = 2;
-        encoder->dispatchThreads(grid, group);
-        encoder->endEncoding();
-        ASSERT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted)
-            << text(commandBuffer->error() ? commandBuffer->error()->localizedDescription() : nullptr);
-    }
-
-    static MTL::Library* library_;
-    std::vector<NS::Object*> owned_;
-};
-MTL::Library* TextureKernels::library_ = nullptr;
+using Case = TextureCase;
+using TextureKernels = TextureFixture<&kKernels>;
 
 std::uint8_t unorm8(float v) { return static_cast<std::uint8_t>(std::nearbyint(std::clamp(v, 0.0f, 1.0f) * 255.0f)); }
 

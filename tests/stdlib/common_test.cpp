@@ -22,6 +22,20 @@ metal::enable_if_t<metal::is_integral_v<T> && metal::is_integral_v<U>, T> max(T,
 }
 } // namespace user_minmax
 
+// SPIRV-Cross's helper for GLSL's sign(int) (glsl.std450.comp), which it writes beside
+// `using namespace metal`: it must be the only candidate for an integer, as with Apple's
+// metal::sign, declared for half and float only.
+namespace spirv_cross_sign {
+using namespace metal;
+template <typename T, typename E = typename enable_if<is_integral<T>::value>::type>
+inline T sign(T x) {
+    return select(select(select(x, T(0), x == T(0)), T(1), x > T(0)), T(-1), x < T(0));
+}
+using metal::sign; // both in one overload set, as at the global scope of SPIRV-Cross's file
+inline int of(int x) { return sign(x); }
+inline float of(float x) { return sign(x); }
+} // namespace spirv_cross_sign
+
 namespace {
 
 using namespace metal;
@@ -85,6 +99,19 @@ TEST(Common, Sign) {
     EXPECT_TRUE(std::signbit(sign(-0.0f)));
     EXPECT_EQ(sign(NAN), 0.0f);
     expect_vec_eq(sign(float4(-2.0f, 2.0f, 0.0f, -7.0f)), {-1.0f, 1.0f, 0.0f, -1.0f});
+}
+
+template <class X> concept has_metal_sign = requires(X x) { metal::sign(x); };
+
+// Test that metal::sign takes half and float (and a double literal, as float) but no integer,
+// so that SPIRV-Cross's integer sign() helper beside it is not ambiguous.
+TEST(Common, SignIsForFloatingTypesOnly) {
+    static_assert(has_metal_sign<float> && has_metal_sign<half> && has_metal_sign<float3> && has_metal_sign<double>);
+    static_assert(!has_metal_sign<int> && !has_metal_sign<uint> && !has_metal_sign<short> && !has_metal_sign<int2>);
+    EXPECT_EQ(spirv_cross_sign::of(-5), -1);
+    EXPECT_EQ(spirv_cross_sign::of(0), 0);
+    EXPECT_EQ(spirv_cross_sign::of(9), 1);
+    EXPECT_EQ(spirv_cross_sign::of(-2.5f), -1.0f);
 }
 
 // Test that smoothstep follows the Hermite polynomial 3t^2 - 2t^3 and clamps outside the edges.

@@ -151,6 +151,16 @@ TEST(AsType, Scalars) {
     static_assert(as_type<uint>(2.0f) == 0x40000000u, "scalar as_type is usable in constant expressions");
 }
 
+// Test that a double operand, which only an unsuffixed literal makes (naga writes WGSL's
+// `bitcast<i32>(bitcast<f32>(old) + 1.0)` so), is the float MSL makes of it: 4 bytes, with
+// the float's bits.
+TEST(AsType, UnsuffixedLiteralIsAFloat) {
+    const int old = as_type<int>(2.5f);
+    EXPECT_EQ(as_type<int>(as_type<float>(old) + 1.0), as_type<int>(3.5f));
+    EXPECT_EQ(as_type<uint>(0.1), as_type<uint>(0.1f));
+    static_assert(as_type<uint>(1.0) == 0x3f800000u);
+}
+
 // Test that as_type needs neither `metal::` nor `using namespace metal`.
 TEST(AsType, UsableInAnyNamespace) { EXPECT_EQ(no_using_directive::bits(1.0f), 0x3f800000u); }
 

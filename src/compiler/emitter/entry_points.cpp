@@ -19,11 +19,10 @@ std::string argumentSetup(const EntryPointCode& e, const std::string& k, bool va
         const ParamInfo& p = e.info.params[i];
         std::string param = "::metalcpu_kernel::parameter_t<__mc_" + k + "_fn, " + std::to_string(i) + ">";
         std::string a = "__a" + std::to_string(i);
+        // A reference or value argument is checked as one load at its declaration.
+        const std::string site = "::mc_site{" + quoteString(e.info.file) + ", " + quoteString(e.info.hostName) +
+                                 ", " + std::to_string(p.line) + "u, " + std::to_string(p.column) + "u}";
         if (p.kind == ParamKind::Buffer && validation) {
-            // A reference or value argument is checked as one load at its declaration.
-            const std::string site = "::mc_site{" + quoteString(e.info.file) + ", " +
-                                     quoteString(e.info.hostName) + ", " + std::to_string(p.line) + "u, " +
-                                     std::to_string(p.column) + "u}";
             // An argument a false function constant removes is not loaded (nor checked).
             const std::string present = p.presentIf.empty() ? "" : ", static_cast<bool>(" + p.presentIf + ")";
             out += "    auto&& " + a + " = ::metalcpu_kernel::checked_buffer_argument<" + param + ">(__g, " +
@@ -31,9 +30,11 @@ std::string argumentSetup(const EntryPointCode& e, const std::string& k, bool va
         } else if (p.kind == ParamKind::Buffer) {
             out += "    auto&& " + a + " = ::metalcpu_kernel::buffer_argument<" + param + ">(__g, " +
                    std::to_string(p.index) + ");\n";
+        } else if (p.kind == ParamKind::Threadgroup && validation) {
+            out += "    auto&& " + a + " = ::metalcpu_kernel::checked_threadgroup_argument<" + param + ">(__g, " +
+                   std::to_string(p.index) + ", " + site + ");\n";
         } else if (p.kind == ParamKind::Threadgroup) {
-            out += "    auto&& " + a + " = ::metalcpu_kernel::" +
-                   (validation ? "checked_threadgroup_argument<" : "threadgroup_argument<") + param + ">(__g, " +
+            out += "    auto&& " + a + " = ::metalcpu_kernel::threadgroup_argument<" + param + ">(__g, " +
                    std::to_string(p.index) + ");\n";
         } else if (p.kind == ParamKind::Texture || p.kind == ParamKind::Sampler) {
             out += "    auto&& " + a + " = ::metalcpu_kernel::" +

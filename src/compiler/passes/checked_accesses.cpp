@@ -340,10 +340,16 @@ void rewriteCheckedPointerTypes(PassContext& context) {
             else volatileInside = "volatile ";
         }
         const bool addConst = space.readOnly && !constInside;
+        // A threadgroup array is never a const object, so its checked array holds mutable
+        // elements, and a reference to const elements drops the const: `threadgroup const T
+        // (&src)[A]` must deduce T from the checked array of floats the caller passes
+        // (SPIRV-Cross's spvArrayCopyFromThreadGroup* helpers), which `const T` would not. The
+        // plain flavour keeps the const, and with it the compile error a store through it is.
+        const bool keepConst = referenceName == kNoToken;
         edits.replace(i, std::string(referenceName != kNoToken ? "::metalcpu_kernel::checked_array<"
                                                                : "::metalcpu_kernel::checked_ptr<") +
-                             (addConst || constInside ? "const " : "") + volatileInside);
-        if (constInside) // the const written inside now comes first; drop the original
+                             (keepConst && (addConst || constInside) ? "const " : "") + volatileInside);
+        if (constInside || !keepConst) // the const written inside now comes first; drop the original
             for (std::size_t k = i + 1; k < j; ++k)
                 if (tokens[k].isIdentifier("const")) edits.erase(k);
         if (arrayName == kNoToken && referenceName == kNoToken)

@@ -62,11 +62,72 @@ void requireTrivialDestructor(EditList& edits, std::size_t semicolon, const std:
                                      "' must be trivially destructible (no kernel code may run when a library unloads)\");");
 }
 
+// Whether `v` is an MSL `constant` variable at namespace scope with an initialiser: such a
+// variable is a constant expression in Metal, so it becomes `constexpr` rather than
+// `constinit` (which would leave a class-type or floating-point one unusable in another
+// constant's initialiser: SPIRV-Cross writes `constant uint _27 = gl_WorkGroupSize.x;`).
+bool initialisedConstant(const TokenList& tokens, const VariableDecl& v, std::size_t specifiersEnd) {
+    if (v.nameToken == kNoToken || !v.enclosingClass.empty() || tokens[v.nameToken - 1].isPunct("::")) return false;
+    if (!hasWord(tokens, v.tokens.begin, specifiersEnd, "constant")) return false;
+    for (std::size_t k = v.nameToken + 1; k < v.tokens.end; ++k)
+        if (tokens[k].isPunct("=") || tokens[k].isPunct("{")) return true;
+    return false;
+}
+
+// Whether `t` names one of MSL's vector types (`uint3`, `packed_float4`, ...).
+bool isVectorTypeName(const Token& t) {
+    if (!t.isIdentifier()) return false;
+    std::string_view name = t.spelling;
+    if (name.starts_with("packed_")) name.remove_prefix(7);
+    if (name.size() < 2 || name.back() < '2' || name.back() > '4') return false;
+    name.remove_suffix(1);
+    for (const char* scalar : {"bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half",
+                               "bfloat", "float"})
+        if (name == scalar) return true;
+    return false;
+}
+
+// The component a one-letter vector member names (`x`, `g`, ...), or -1.
+int componentIndex(const Token& t) {
+    if (!t.isIdentifier() || t.spelling.size() != 1) return -1;
+    switch (t.spelling[0]) {
+    case 'x': case 'r': return 0;
+    case 'y': case 'g': return 1;
+    case 'z': case 'b': return 2;
+    case 'w': case 'a': return 3;
+    default: return -1;
+    }
+}
+
+// In the initialiser of a constexpr constant, `v.x` of another program-scope vector constant
+// becomes `v[0]`: a vector's component names are members of a union whose active member is the
+// element array, which a constant expression may not read through another member.
+void subscriptVectorComponents(EditList& edits, const TokenList& tokens, const VariableDecl& v,
+                               const std::vector<std::string_view>& vectorConstants) {
+    for (std::size_t k = v.nameToken + 1; k + 2 < v.tokens.end; ++k) {
+        if (!tokens[k].isIdentifier() || !tokens[k + 1].isPunct(".") || tokens[k - 1].isPunct(".") ||
+            tokens[k - 1].isPunct("->") || tokens[k - 1].isPunct("::"))
+            continue;
+        const int component = componentIndex(tokens[k + 2]);
+        if (component < 0 || tokens[k + 3].isPunct("(")) continue;
+        bool vector = false;
+        for (std::string_view name : vectorConstants) vector = vector || tokens[k].spelling == name;
+        if (!vector) continue;
+        edits.replace(k + 1, "[" + std::to_string(component) + "]");
+        edits.erase(k + 2);
+    }
+}
+
 } // namespace
 
 void rewriteConstantInitialisation(PassContext& c) {
     const TokenList& tokens = c.unit.tokens();
     const std::vector<std::size_t>& partner = c.unit.partner();
+    std::vector<std::string_view> vectorConstants;
+    for (const VariableDecl& v : c.unit.module().variables)
+        if (v.nameToken != kNoToken && v.enclosingClass.empty() && !v.isTemplate)
+            for (std::size_t k = v.tokens.begin; k < v.nameToken; ++k)
+                if (isVectorTypeName(tokens[k])) vectorConstants.push_back(tokens[v.nameToken].spelling);
     for (const VariableDecl& v : c.unit.module().variables) {
         // A declaration an earlier pass erased (a static data member of a class specialisation
         // address-space-overloads collapsed away) is gone; what is inserted around erased
@@ -80,9 +141,11 @@ void rewriteConstantInitialisation(PassContext& c) {
         // the class, where it is declared.)
         const bool variableTemplate = v.isTemplate && v.enclosingClass.empty() && v.nameToken != kNoToken &&
                                       !tokens[v.nameToken - 1].isPunct("::");
+        const bool initialised = initialisedConstant(tokens, v, specifiersEnd);
         if (!hasWord(tokens, v.tokens.begin, specifiersEnd, "constexpr"))
             insertSpecifier(c.edits, afterLeadingAttributes(tokens, partner, v.tokens.begin, specifiersEnd),
-                            variableTemplate ? "constexpr" : "constinit");
+                            variableTemplate || initialised ? "constexpr" : "constinit");
+        if (initialised) subscriptVectorComponents(c.edits, tokens, v, vectorConstants);
         if (!v.isTemplate && v.nameToken != kNoToken)
             requireTrivialDestructor(c.edits, v.tokens.end, "program-scope variable",
                                      variableExpression(tokens, v.nameToken, v.tokens.begin));

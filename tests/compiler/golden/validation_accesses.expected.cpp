@@ -109,9 +109,9 @@ T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) { static conste
 }
 #endif
 #line 43 "validation_accesses.metal"
-struct Row { float v[4]; }; constinit
+struct Row { float v[4]; }; constexpr
 const    float kTable[4] = {1, 2, 3, 4}; static_assert(__has_trivial_destructor(__typeof__(kTable)), "program-scope variable 'kTable' must be trivially destructible (no kernel code may run when a library unloads)");
-namespace tables { constinit const int kOffsets[2] = {
+namespace tables { constexpr const int kOffsets[2] = {
 #line 45 "validation_accesses.metal"
                                                0, 1}; static_assert(__has_trivial_destructor(__typeof__(kOffsets)), "program-scope variable 'kOffsets' must be trivially destructible (no kernel code may run when a library unloads)");
 #line 45 "validation_accesses.metal"
@@ -152,7 +152,7 @@ __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a1 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1, ::mc_site{"validation_accesses.metal", "accesses", 10u, 42u});
     auto&& __a2 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2, ::mc_site{"validation_accesses.metal", "accesses", 11u, 41u});
     auto&& __a3 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3, ::mc_site{"validation_accesses.metal", "accesses", 12u, 42u});
-    auto&& __a4 = ::metalcpu_kernel::checked_threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>(__g, 0);
+    auto&& __a4 = ::metalcpu_kernel::checked_threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>(__g, 0, ::mc_site{"validation_accesses.metal", "accesses", 13u, 41u});
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
         ::accesses(__a0, __a1, __a2, __a3, __a4, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
     });
@@ -163,7 +163,7 @@ void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
     auto&& __a1 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1, ::mc_site{"validation_accesses.metal", "accesses", 10u, 42u});
     auto&& __a2 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>(__g, 2, ::mc_site{"validation_accesses.metal", "accesses", 11u, 41u});
     auto&& __a3 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>(__g, 3, ::mc_site{"validation_accesses.metal", "accesses", 12u, 42u});
-    auto&& __a4 = ::metalcpu_kernel::checked_threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>(__g, 0);
+    auto&& __a4 = ::metalcpu_kernel::checked_threadgroup_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>(__g, 0, ::mc_site{"validation_accesses.metal", "accesses", 13u, 41u});
     ::accesses(__a0, __a1, __a2, __a3, __a4, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {

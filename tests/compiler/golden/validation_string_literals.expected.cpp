@@ -24,16 +24,16 @@ constexpr struct { char before; char text[sizeof("one" "two")]; char end; } __mc
 constexpr struct { char before; char text[sizeof("abc")]; char end; } __mc_string_4 = {0, "abc", 0};
 constexpr struct { char before; char text[sizeof("literals")]; char end; } __mc_string_5 = {0, "literals", 0};
 #line 5 "validation_string_literals.metal"
-using namespace metal; constinit
+using namespace metal; constexpr
 
 ::metalcpu_kernel::checked_ptr<const char, 2> const kNames[] = {
 #line 7 "validation_string_literals.metal"
                                           ::__mc_string_0.text, ::__mc_string_1.text}
 #line 7 "validation_string_literals.metal"
-                                                        ; static_assert(__has_trivial_destructor(__typeof__(kNames)), "program-scope variable 'kNames' must be trivially destructible (no kernel code may run when a library unloads)"); constinit
-const    char kWord[] = "word"; static_assert(__has_trivial_destructor(__typeof__(kWord)), "program-scope variable 'kWord' must be trivially destructible (no kernel code may run when a library unloads)"); constinit
+                                                        ; static_assert(__has_trivial_destructor(__typeof__(kNames)), "program-scope variable 'kNames' must be trivially destructible (no kernel code may run when a library unloads)"); constexpr
+const    char kWord[] = "word"; static_assert(__has_trivial_destructor(__typeof__(kWord)), "program-scope variable 'kWord' must be trivially destructible (no kernel code may run when a library unloads)"); constexpr
 const    char kWords[2][4] = {"ab", "cd"}; static_assert(__has_trivial_destructor(__typeof__(kWords)), "program-scope variable 'kWords' must be trivially destructible (no kernel code may run when a library unloads)");
-struct Entry { char tag[4]; int value; }; constinit
+struct Entry { char tag[4]; int value; }; constexpr
 const    Entry kEntries[] = {{"ef", 1}}; static_assert(__has_trivial_destructor(__typeof__(kEntries)), "program-scope variable 'kEntries' must be trivially destructible (no kernel code may run when a library unloads)");
 static_assert(sizeof(kWord) == 5, "five bytes");
 struct Named {

@@ -82,13 +82,18 @@ TEST(CheckedPointerTypes, Spaces) {
 
 // Test that a reference to a threadgroup array becomes the checked array a named threadgroup
 // array is in the kernel (checked by index, with its tag), whatever its rank and qualifiers,
-// and that references in other spaces and thread arrays stay as they are.
+// and that references in other spaces and thread arrays stay as they are. A reference to const
+// elements is a checked array of mutable ones (no threadgroup array is a const object), so that
+// `threadgroup const T (&src)[A]` in a template (SPIRV-Cross's spvArrayCopyFromThreadGroup*)
+// deduces T from the caller's checked array.
 TEST(CheckedPointerTypes, ThreadgroupArrayReferences) {
     constexpr const char* kArray = "::metalcpu_kernel::checked_array<";
     EXPECT_EQ(types("void f(threadgroup float (&t)[4][8], uint i);"),
               "void f(" + std::string(kArray) + " float [4][8], 3> t, uint i);");
-    EXPECT_EQ(types("void f(const threadgroup float (&t)[N]);"), "void f( " + std::string(kArray) + "const float [N], 3> t);");
-    EXPECT_EQ(types("void f(threadgroup const float (&t)[16]) {}"), "void f(" + std::string(kArray) + "const float [16], 3> t) {}");
+    EXPECT_EQ(types("void f(const threadgroup float (&t)[N]);"), "void f( " + std::string(kArray) + " float [N], 3> t);");
+    EXPECT_EQ(types("void f(threadgroup const float (&t)[16]) {}"), "void f(" + std::string(kArray) + " float [16], 3> t) {}");
+    EXPECT_EQ(types("template <typename T, uint A> void f(thread T (&d)[A], threadgroup const T (&s)[A]);"),
+              "template <typename T, uint A> void f( T (&d)[A], " + std::string(kArray) + " T [A], 3> s);");
     EXPECT_EQ(types("void f(float (&t)[4]);"), "void f(float (&t)[4]);");
     EXPECT_EQ(types("void f(device float (&t)[4]);"), "void f( float (&t)[4]);");
 }

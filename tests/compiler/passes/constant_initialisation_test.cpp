@@ -20,14 +20,18 @@ std::string destructorCheck(const std::string& what, const std::string& name) {
            "' must be trivially destructible (no kernel code may run when a library unloads)\");";
 }
 
-// Test that a program-scope variable gets constinit and a destructor check; when it starts its
-// line, constinit ends the line before, so its own tokens keep their columns.
+// Test that a program-scope variable gets constinit (constexpr when it is a `constant`
+// initialised with `=` or braces, a constant expression in MSL) and a destructor check; when
+// it starts its line, the specifier ends the line before, so its own tokens keep their columns.
 TEST(ConstantInitialisation, ProgramScopeVariables) {
     const std::string k = destructorCheck("program-scope variable", "k");
     const std::string table = destructorCheck("program-scope variable", "table");
     EXPECT_EQ(rewrite("constant float k = 1;\nstruct A { int a; };\nconstant int table[2] = {1, 2};"),
-              "constinit constant float k = 1;" + k + "\nstruct A { int a; }; constinit\nconstant int table[2] = {1, 2};" +
+              "constexpr constant float k = 1;" + k + "\nstruct A { int a; }; constexpr\nconstant int table[2] = {1, 2};" +
                   table);
+    EXPECT_EQ(rewrite("constant int braced{3};"), "constexpr constant int braced{3};" +
+                                                      destructorCheck("program-scope variable", "braced"));
+    EXPECT_EQ(rewrite("const float g = 1;"), "constinit const float g = 1;" + destructorCheck("program-scope variable", "g"));
     EXPECT_EQ(rewrite("namespace n { [[maybe_unused]] constant S s(1, 2); }"),
               "namespace n { [[maybe_unused]] constinit constant S s(1, 2);" +
                   destructorCheck("program-scope variable", "s") + " }");
@@ -54,7 +58,22 @@ TEST(ConstantInitialisation, ConstexprAndTemplates) {
 // `constant Dtor& r = Dtor();` the temporary lives, and is destroyed at exit, with it.
 TEST(ConstantInitialisation, ReferencesAreCheckedThroughTheirReferent) {
     EXPECT_EQ(rewrite("constant Dtor& r = Dtor();"),
-              "constinit constant Dtor& r = Dtor();" + destructorCheck("program-scope variable", "r"));
+              "constexpr constant Dtor& r = Dtor();" + destructorCheck("program-scope variable", "r"));
+}
+
+// Test that in a constexpr constant's initialiser a one-letter component of another
+// program-scope vector constant becomes a subscript (the component names are union members a
+// constant expression may not read; SPIRV-Cross's `_27 = gl_WorkGroupSize.x`), and that other
+// members, vectors that are not program-scope constants and swizzles stay.
+TEST(ConstantInitialisation, VectorComponentsInConstantInitialisers) {
+    const std::string size = destructorCheck("program-scope variable", "size");
+    const std::string w = destructorCheck("program-scope variable", "w");
+    EXPECT_EQ(rewrite("constant uint3 size = uint3(8u, 2u, 1u);\nconstant uint w = size.x * size.z + s.x + size.xy.y;"),
+              "constexpr constant uint3 size = uint3(8u, 2u, 1u);" + size +
+                  " constexpr\nconstant uint w = size[0] * size[2] + s.x + size.xy.y;" + w);
+    EXPECT_EQ(rewrite("constant packed_float4 p = {1, 2, 3, 4};\nconstant float a = p.a;"),
+              "constexpr constant packed_float4 p = {1, 2, 3, 4};" + destructorCheck("program-scope variable", "p") +
+                  " constexpr\nconstant float a = p[3];" + destructorCheck("program-scope variable", "a"));
 }
 
 // Test that static data members get both, in the class and where they are defined outside

@@ -12,3 +12,6 @@ kernel void bits(device float* f [[buffer(0)]], device uint* u [[buffer(1)]], ui
     u[i] = c10::bits(f[i]) ^ 0x80000000u;
     f[i] = as_type<float>(u[i]) + float(as_type<int2>(float2(f[i])).x & 1);
 }
+
+// naga's WGSL `bitcast<i32>(bitcast<f32>(old) + 1.0)`: the unsuffixed literal keeps the sum a float.
+kernel void bitcast_plus_one(device int* p [[buffer(0)]]) { p[0] = as_type<int>(as_type<float>(p[0]) + 1.0); }

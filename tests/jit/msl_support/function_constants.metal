@@ -22,3 +22,11 @@ kernel void biased(device float* out [[buffer(0)]], device const float* bias [[b
     if (move) v *= alpha;
     out[i] = v;
 }
+
+// SPIRV-Cross's spec-constant workgroup size: a component of a vector built from a function
+// constant initialises another program-scope constant.
+constant uint _22_tmp [[function_constant(10)]];
+constant uint _22 = is_function_constant_defined(_22_tmp) ? _22_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_22, 20u, 1u);
+constant uint _27 = gl_WorkGroupSize.x;
+kernel void workgroup_width(device uint* o [[buffer(0)]]) { o[0] = _27 + gl_WorkGroupSize.y; }

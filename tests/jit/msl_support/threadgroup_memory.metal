@@ -16,3 +16,25 @@ kernel void reverse(device float* data [[buffer(0)]], threadgroup float* scratch
     threadgroup_barrier(mem_flags::mem_threadgroup);
     data[gid] = scratch[size - 1 - local] + fixed[0] * 0.0f + buf0[0] + buf1[0] + buf2[0];
 }
+
+// SPIRV-Cross's array-copy helpers for shared memory (array-copy-threadgroup-memory.comp):
+// `threadgroup const T (&src)[A]` deduces T from a threadgroup array under shader validation too.
+template <typename T, uint A>
+inline void spvArrayCopyFromThreadGroupToStack1(thread T (&dst)[A], threadgroup const T (&src)[A]) {
+    for (uint i = 0; i < A; i++) dst[i] = src[i];
+}
+template <typename T, uint A>
+inline void spvArrayCopyFromThreadGroupToThreadGroup1(threadgroup T (&dst)[A], threadgroup const T (&src)[A]) {
+    for (uint i = 0; i < A; i++) dst[i] = src[i];
+}
+kernel void array_copies(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]]) {
+    threadgroup float shared_group[8];
+    threadgroup float shared_copy[8];
+    shared_group[l % 8] = float(l);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    float local[8];
+    spvArrayCopyFromThreadGroupToStack1(local, shared_group);
+    spvArrayCopyFromThreadGroupToThreadGroup1(shared_copy, shared_group);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    out[l] = local[l % 8] + shared_copy[(l + 1) % 8];
+}

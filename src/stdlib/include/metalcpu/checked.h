@@ -666,14 +666,19 @@ __attribute__((always_inline)) inline P checked_buffer_argument(const mc_group* 
     }
 }
 
-/// A [[threadgroup(n)]] argument of a validated kernel.
+/// A [[threadgroup(n)]] argument of a validated kernel. A reference (`threadgroup T&`, naga's
+/// workgroup variables) is checked as a buffer reference is, once as a load of the whole
+/// object: a setThreadgroupMemoryLength shorter than T is reported there, and the kernel gets
+/// zeroed scratch instead of the memory of the next argument.
 template <class P>
-__attribute__((always_inline)) inline P checked_threadgroup_argument(const mc_group* group, unsigned index) {
+__attribute__((always_inline)) inline P checked_threadgroup_argument(const mc_group* group, unsigned index,
+                                                                     const mc_site& site) {
     const mc_u64 bits = g_services->checked_threadgroup_argument(group, index);
     if constexpr (checked_pointer<P>) {
         return remove_cvref<P>::from_bits(bits);
     } else {
-        return *reinterpret_cast<typename remove_reference<P>::type*>(bits & kAddressMask);
+        using R = typename remove_reference<P>::type;
+        return const_cast<R&>(checked_object<typename remove_cv_t<R>::type>(bits, 0, MC_OP_LOAD, site));
     }
 }
 

@@ -6,8 +6,12 @@
 
 namespace metal {
 
+// A double operand can only come from an unsuffixed literal (`as_type<int>(f + 1.0)`, as naga
+// writes WGSL's bitcast): Metal has no double, and in MSL that expression is a float, so its
+// bits are the float's.
 template <class To, class From> METALCPU_INLINE constexpr To as_type(const From& from) {
-    using Source = conditional_t<metalcpu_stdlib::is_swizzle<From>, metalcpu_stdlib::vector_of_t<From>, From>;
+    using Value = conditional_t<metalcpu_stdlib::is_swizzle<From>, metalcpu_stdlib::vector_of_t<From>, From>;
+    using Source = conditional_t<is_same_v<remove_cv_t<Value>, double>, float, Value>;
     static_assert(sizeof(To) == sizeof(Source), "as_type<T>(x) needs T and x to have the same size");
     const Source source = from;
     if constexpr (__is_trivially_copyable(To) && __is_trivially_copyable(Source)) {

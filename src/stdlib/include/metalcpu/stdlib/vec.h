@@ -170,6 +170,19 @@ public:
     template <class... E>
     METALCPU_INLINE constexpr explicit vec(metalcpu_stdlib::elements_tag t, E... e) : storage(t, e...) {}
     METALCPU_INLINE constexpr explicit vec(const metalcpu_stdlib::element_array<T, N>& a) : storage(a) {}
+    // `volatile device` vectors (SPIRV-Cross writes GLSL's coherent and volatile buffers so)
+    // load and store component by component, each a volatile access. Both are templates, so
+    // neither is a copy constructor or copy assignment: vec stays trivially copyable.
+    template <class V>
+        requires(__is_same(V, vec))
+    METALCPU_INLINE vec(const volatile V& v) {
+        for (int i = 0; i < N; ++i) this->elems[i] = v.elems[i];
+    }
+    template <class V>
+        requires(__is_same(V, vec))
+    METALCPU_INLINE void operator=(const V& v) volatile { // void: a discarded volatile& is a warning
+        for (int i = 0; i < N; ++i) this->elems[i] = v.elems[i];
+    }
 
     METALCPU_INLINE constexpr T& operator[](int i) { return this->elems[i]; }
     METALCPU_INLINE constexpr const T& operator[](int i) const { return this->elems[i]; }
