@@ -129,6 +129,11 @@ TEST(Translate, ValidationRowAccesses) {
         EXPECT_EQ(occurrences(cpp, "load_in_rows(a, i, "), 1u) << body;
         EXPECT_EQ(occurrences(cpp, "rows_inside(__g, __a0)"), 1u) << body;
     }
+    // A kernel declared before its definition keeps one signature.
+    const Translation declared = translate("# 1 \"k.metal\"\nkernel void k(device float* out, uint i [[thread_position_in_grid]]);\n"
+                                           "kernel void k(device float* out, uint i [[thread_position_in_grid]]) { out[i] = 1.0f; }\n",
+                                           options);
+    EXPECT_EQ(occurrences(declared.cpp, "_in_rows("), 0u) << declared.cpp;
     // A kernel with a barrier takes the row form and the flag, but no group function passes it.
     const std::string barrier = translated(gid, "out[i] = a[i]; threadgroup_barrier(mem_flags::mem_device); out[i] += 1.0f;");
     EXPECT_EQ(occurrences(barrier, "store_in_rows("), 1u) << barrier;

@@ -179,6 +179,10 @@ struct RowAccesses {
 };
 RowAccesses rowAccessesOf(const Unit& unit, const FunctionDecl& f, const std::vector<ParamInfo>& params) {
     RowAccesses rows;
+    // The flag is a parameter of this definition alone: another declaration of the name (a
+    // forward declaration, an overload) would declare another function.
+    for (const FunctionDecl& other : unit.module().functions)
+        if (&other != &f && other.name == f.name) return rows;
     // A lambda that names its captures would not capture the flag: `[&]` and `[=]` only.
     for (std::size_t j = f.bodyOpen + 1; j < f.bodyClose; ++j)
         if (unit.role(j) == TokenRole::LambdaIntroducer &&
