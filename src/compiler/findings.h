@@ -57,6 +57,10 @@ struct Findings {
     /// Shader validation: the accesses the checked-accesses pass recognised but could not
     /// rewrite, which run unchecked (the pass warns once about them).
     std::vector<UncheckedAccess> uncheckedAccesses;
+    /// Shader validation: per kernel definition (Module::functions index), the pointer
+    /// parameters of its rows' accesses (`p[i]`, checked_accesses.cpp's RowAccesses), which the
+    /// group function checks once per group.
+    std::map<std::size_t, std::vector<std::string>> rowCheckedPointers;
     /// Per kernel definition on fibers (Module::functions index): the `if`s before which its
     /// SIMD-group's lanes meet, to keep the lockstep the code relies on (passes/lockstep_points.h);
     /// per kernel split into work-item loops, WorkItemKernel::lockstepSplits.

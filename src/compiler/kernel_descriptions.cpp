@@ -6,6 +6,7 @@
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -49,6 +50,10 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
         if (auto params = found.parameters.find(e.function); params != found.parameters.end())
             info.params = params->second;
         info.maxTotalThreadsPerThreadgroup = a.maxThreads;
+        if (auto rows = found.rowCheckedPointers.find(e.function); rows != found.rowCheckedPointers.end())
+            for (std::size_t i = 0; i < info.params.size(); ++i)
+                if (std::find(rows->second.begin(), rows->second.end(), info.params[i].name) != rows->second.end())
+                    code.rowCheckedParams.push_back(i);
         std::set<std::uint64_t> sites;
         // Per instantiation: `k<deq>` that calls through its function-pointer parameter
         // reaches deq's barriers and threadgroup variables, not every passed function's.

@@ -12,7 +12,10 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace metalcpu::msl {
 namespace {
@@ -69,6 +72,99 @@ TEST(Translate, ValidationFlavourSelectsKernels) {
     EXPECT_NE(kernelSelector("add_arrays"), kernelSelector("add_arrays2"));
     const std::string plain = translate(kAddArrays, {}).cpp;
     EXPECT_NE(plain.find(marker, plain.find(marker) + 1), std::string::npos) << plain; // the table row
+}
+
+/// How many times `what` occurs in `text`.
+std::size_t occurrences(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+// Test that, in the validation flavour, `p[i]` of a kernel that loops over its threads, `i` its
+// `uint` thread_position_in_grid and `p` a buffer pointer, neither written, is a row access
+// checked once per group (the group function's rows_inside() and the flag, checked.h), and that
+// anything that might change `i` or `p`, or another index, keeps the general check.
+TEST(Translate, ValidationRowAccesses) {
+    TranslateOptions options;
+    options.validation = true;
+    const auto translated = [&](const std::string& params, const std::string& body) {
+        const Translation t = translate("# 1 \"k.metal\"\nvoid h(device float*& q) { q += 1; }\n"
+                                        "kernel void k(device const float* a [[buffer(0)]], device float* out [[buffer(1)]], " +
+                                            params + ") {\n" + body + "\n}\n",
+                                        options);
+        EXPECT_TRUE(t.ok) << body << formatDiagnostics(t.diagnostics);
+        return t.cpp;
+    };
+    const std::string gid = "uint i [[thread_position_in_grid]]";
+    const std::string rows = translated(gid, "out[i] = a[i] * 2.0f; out[i + 1] = a[0];");
+    EXPECT_EQ(occurrences(rows, "load_in_rows(a, i, "), 1u) << rows;
+    EXPECT_EQ(occurrences(rows, "store_in_rows(out, i, "), 1u) << rows;
+    EXPECT_EQ(occurrences(rows, "store(out, i + 1, "), 1u) << rows;
+    EXPECT_EQ(occurrences(rows, "const bool __mc_rows_inside = false)"), 1u) << rows;
+    EXPECT_EQ(occurrences(rows, "if (::metalcpu_kernel::rows_inside(__g, __a0, __a1)) {"), 1u) << rows;
+    EXPECT_EQ(occurrences(rows, ", __g, true);"), 1u) << rows;
+    EXPECT_EQ(occurrences(translate("kernel void k(device float* out, uint i [[thread_position_in_grid]]) {"
+                                    " out[i] = 1.0f; }", {}).cpp, "_in_rows"), 0u)
+        << "the plain flavour has no checks";
+    // What keeps the general check: an index that might change, or another index, keeps it
+    // for every access (and the group function checks nothing); a pointer that might change
+    // keeps it for its own.
+    for (const auto& [params, body] : std::vector<std::pair<std::string, std::string>>{
+             {gid, "i += 1; out[i] = a[i];"},
+             {gid, "uint& r = i; out[i] = a[i] + float(r);"},
+             {gid, "{ uint i = 0; out[i] = a[i]; }"},
+             {gid, "auto f = [out, a](uint j) { out[j] = a[j]; }; f(i); out[i] = a[i];"},
+             {"ushort i [[thread_position_in_grid]]", "out[i] = a[i];"},
+             {"uint2 i [[thread_position_in_grid]]", "out[i.x] = a[i.x];"},
+             {"uint i [[thread_index_in_threadgroup]]", "out[i] = a[i];"},
+         }) {
+        const std::string cpp = translated(params, body);
+        EXPECT_EQ(occurrences(cpp, "_in_rows("), 0u) << body << "\n" << cpp;
+        EXPECT_EQ(occurrences(cpp, "rows_inside"), 0u) << body;
+    }
+    for (const char* body : {"device float* o = out; h(o); out[i] = a[i]; h(out);", "out[i] = a[i]; out += 1;"}) {
+        const std::string cpp = translated(gid, body);
+        EXPECT_EQ(occurrences(cpp, "store(out, i, "), 1u) << body << "\n" << cpp;
+        EXPECT_EQ(occurrences(cpp, "load_in_rows(a, i, "), 1u) << body;
+        EXPECT_EQ(occurrences(cpp, "rows_inside(__g, __a0)"), 1u) << body;
+    }
+    // A kernel declared before its definition keeps one signature.
+    const Translation declared = translate("# 1 \"k.metal\"\nkernel void k(device float* out, uint i [[thread_position_in_grid]]);\n"
+                                           "kernel void k(device float* out, uint i [[thread_position_in_grid]]) { out[i] = 1.0f; }\n",
+                                           options);
+    EXPECT_EQ(occurrences(declared.cpp, "_in_rows("), 0u) << declared.cpp;
+    // A kernel with a barrier takes the row form and the flag, but no group function passes it.
+    const std::string barrier = translated(gid, "out[i] = a[i]; threadgroup_barrier(mem_flags::mem_device); out[i] += 1.0f;");
+    EXPECT_EQ(occurrences(barrier, "store_in_rows("), 1u) << barrier;
+    EXPECT_EQ(occurrences(barrier, "update_in_rows("), 1u) << barrier;
+    EXPECT_EQ(occurrences(barrier, "rows_inside("), 0u) << barrier;
+}
+
+// Test that a dereference of `(type)(name + ...)` or `(name + ...)` passes `name` as the
+// check's hint (checked.h's access_near()), and that other operands do not.
+TEST(Translate, ValidationDereferenceHints) {
+    TranslateOptions options;
+    options.validation = true;
+    const Translation t = translate(R"(# 1 "k.metal"
+struct S { device float* p; };
+kernel void k(device const float* a [[buffer(0)]], device float4* out [[buffer(1)]], constant S& s [[buffer(2)]],
+              uint i [[thread_position_in_grid]]) {
+    float4 v = *(device const float4*)(a + i * 4);
+    v += *(a + i);
+    v += *((device const float4*)(a + i * 4));
+    v += *(device const float4*)(a - i);
+    v += *(s.p + i);
+    *(out + i + 1) = v;
+}
+)", options);
+    ASSERT_TRUE(t.ok) << formatDiagnostics(t.diagnostics);
+    EXPECT_EQ(occurrences(t.cpp, "load((::metalcpu_kernel::checked_ptr<const float4, 1>)(a + i * 4), 0, ::__mc_sites[0], a)"), 1u) << t.cpp;
+    EXPECT_EQ(occurrences(t.cpp, "load((a + i), 0, ::__mc_sites[1], a)"), 1u) << t.cpp;
+    EXPECT_EQ(occurrences(t.cpp, "load(((::metalcpu_kernel::checked_ptr<const float4, 1>)(a + i * 4)), 0, ::__mc_sites[2])"), 1u) << t.cpp;
+    EXPECT_EQ(occurrences(t.cpp, "load((::metalcpu_kernel::checked_ptr<const float4, 1>)(a - i), 0, ::__mc_sites[3])"), 1u) << t.cpp;
+    EXPECT_EQ(occurrences(t.cpp, "load((s.p + i), 0, ::__mc_sites[4])"), 1u) << t.cpp;
+    EXPECT_EQ(occurrences(t.cpp, "store((out + i + 1), 0, ::__mc_sites[5], out)"), 1u) << t.cpp;
 }
 
 // Test that each kernel's object defines the symbol that names it, in both flavours (the

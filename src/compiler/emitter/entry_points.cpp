@@ -217,9 +217,22 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                 if (!usesT) out += "        (void)__t;\n";
                 out += "        return " + call.substr(4);
             } else {
-                out += "    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) "
-                       "__attribute__((always_inline)) {\n";
-                if (!usesT) out += "        (void)__t;\n";
+                const std::string loop = "    ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) "
+                                         "__attribute__((always_inline)) {\n" +
+                                         std::string(usesT ? "" : "        (void)__t;\n");
+                if (validation && !e.rowCheckedParams.empty()) {
+                    // The rows' accesses (`p[i]`, i the thread's position) checked once for
+                    // the group: where all are inside, the threads run without those checks.
+                    std::string pointers;
+                    for (std::size_t i : e.rowCheckedParams) pointers += ", __a" + std::to_string(i);
+                    out += "    if (::metalcpu_kernel::rows_inside(__g" + pointers + ")) {\n";
+                    out += "        ::metalcpu_kernel::for_each_thread_in_rows(__g, [&](const ::metalcpu_kernel::thread_ids& __t) "
+                           "__attribute__((always_inline)) {\n";
+                    if (!usesT) out += "            (void)__t;\n";
+                    out += "            " + info.functionExpression + "(" + callArguments(e, k) + ", true);\n";
+                    out += "        });\n        return;\n    }\n";
+                }
+                out += loop;
                 out += "    " + call;
             }
             if (!info.usesWorkItemLoops) out += "    });\n}\n";

@@ -25,6 +25,9 @@ struct EntryPointCode {
     /// so that a host-compiler error in the instantiation points at the user's line.
     std::string instantiationFile;
     int instantiationLine = 0;
+    /// Shader validation: the indices in info.params of the pointers whose rows' accesses the
+    /// group function checks once per group (Findings::rowCheckedPointers).
+    std::vector<std::size_t> rowCheckedParams;
 };
 
 /// The file name the generated code's #line markers use.

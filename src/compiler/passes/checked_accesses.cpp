@@ -8,10 +8,12 @@
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace metalcpu::msl {
 
@@ -136,6 +138,90 @@ bool isArrayParameter(const Unit& unit, std::size_t name) {
         after = last + 1;
     }
     return at(unit.tokens(), after).isPunct(",") || at(unit.tokens(), after).isPunct(")");
+}
+
+/// Whether the parameter `name` keeps its value throughout the body of `f`: never declared
+/// again there (no shadowing), never assigned, incremented or its address taken (with
+/// `parts`, through its members too), never a bare argument of a call (which might bind a
+/// non-const reference) nor bound to a reference. Conservative: what it cannot tell, it counts
+/// as written.
+bool keepsValue(const Unit& unit, const FunctionDecl& f, const std::string& name, ObjectParts parts) {
+    const TokenList& tokens = unit.tokens();
+    for (std::size_t j = f.bodyOpen + 1; j < f.bodyClose; ++j) {
+        if (!tokens[j].isIdentifier(name)) continue;
+        if (unit.role(j) == TokenRole::Declarator) return false;
+        if (!unit.isUnqualifiedName(j)) continue;
+        if (unit.useOf(j, j, parts).kind != UseKind::Read) return false;
+        const Token& before = tokens[j - 1];
+        const Token& after = tokens[j + 1];
+        if ((before.isPunct("(") || before.isPunct(",") || before.isPunct("{")) &&
+            (after.isPunct(")") || after.isPunct(",") || after.isPunct("}")))
+            return false;
+        for (std::size_t b = j - 1; b > f.bodyOpen; --b) { // `T& r = name;`, `T& r = c ? name : x;`
+            const Token& t = tokens[b];
+            if (t.isPunct(";") || t.isPunct("{") || t.isPunct("}")) break;
+            if (t.isPunct("&") || t.isPunct("&&")) return false;
+        }
+    }
+    return true;
+}
+
+/// The accesses of a kernel's rows (issue 14): `p[i]`, where `i` is the kernel's `uint`
+/// [[thread_position_in_grid]] parameter and `p` a pointer parameter into `device` or
+/// `constant` memory, neither written in the body. In a group of a kernel that loops over its
+/// threads, `i` runs over one range, so all of the group's `p[i]` lie inside p's region when
+/// the first and the last do; the group function checks that once (rows_inside()) and runs
+/// the threads with `__mc_rows_inside` true, where such an access is not checked again
+/// (checked.h's load_in_rows()), and else as before, so reports stay the same. Empty `index`:
+/// none.
+struct RowAccesses {
+    std::string index;
+    std::vector<std::string> pointers; ///< the parameters that qualify
+};
+RowAccesses rowAccessesOf(const Unit& unit, const FunctionDecl& f, const std::vector<ParamInfo>& params) {
+    RowAccesses rows;
+    // The flag is a parameter of this definition alone: another declaration of the name (a
+    // forward declaration, an overload) would declare another function.
+    for (const FunctionDecl& other : unit.module().functions)
+        if (&other != &f && other.name == f.name) return rows;
+    // A lambda that names its captures would not capture the flag: `[&]` and `[=]` only.
+    for (std::size_t j = f.bodyOpen + 1; j < f.bodyClose; ++j)
+        if (unit.role(j) == TokenRole::LambdaIntroducer &&
+            !(unit.partner()[j] == j + 2 && (unit[j + 1].isPunct("&") || unit[j + 1].isPunct("="))))
+            return rows;
+    for (const ParamInfo& p : params)
+        if (p.kind == ParamKind::Builtin && p.builtin == Builtin::ThreadPositionInGrid && !p.name.empty() &&
+            (p.typeText == "uint" || p.typeText == "unsigned int" || p.typeText == "uint32_t") &&
+            keepsValue(unit, f, p.name, ObjectParts::All))
+            rows.index = p.name;
+    if (rows.index.empty()) return rows;
+    for (const ParamInfo& p : params)
+        if (p.kind == ParamKind::Buffer && !p.isReference && p.presentIf.empty() && !p.name.empty() &&
+            (p.addressSpace == AddressSpace::Device || p.addressSpace == AddressSpace::Constant) &&
+            !p.typeText.empty() && p.typeText.back() == '*' && keepsValue(unit, f, p.name, ObjectParts::None))
+            rows.pointers.push_back(p.name);
+    if (rows.pointers.empty()) rows.index.clear();
+    return rows;
+}
+
+/// The pointer a dereference [first, last] moved from, when the operand is written
+/// `(type)(name + ...)` or `(name + ...)`: its name, else "". Passed to the checked operation
+/// as a hint (checked.h's access_near()): the hint's region stays the same across a loop where
+/// the moved pointer's is looked up at every access, and the check against it passes only where
+/// the general one does, so any name is sound; one that is not a checked pointer is ignored.
+std::string dereferenceHint(const Unit& unit, std::size_t first, std::size_t last) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
+    if (!at(tokens, first).isPunct("(") || partner[first] == kNoToken) return {};
+    std::size_t open = first;
+    if (unit.closesCStyleCast(partner[first])) open = partner[first] + 1;
+    if (!at(tokens, open).isPunct("(") || partner[open] != last || unit.closesCStyleCast(partner[open])) return {};
+    const std::size_t name = open + 1;
+    const Token& n = at(tokens, name);
+    if (!n.isIdentifier() || !unit.isUnqualifiedName(name) || !unit.isOperandName(name) ||
+        !at(tokens, name + 1).isPunct("+") || n.erased || !n.prefix.empty() || !n.suffix.empty() || n.text != n.spelling)
+        return {};
+    return n.spelling;
 }
 
 /// The name declared by `(&name)[N]...` starting at `open`, or kNoToken.
@@ -417,6 +503,7 @@ void rewriteCheckedAccesses(PassContext& context) {
     };
     std::vector<std::string>& selectors = context.findings.memberSelectors;
     const FunctionDecl* function = nullptr;
+    std::map<std::size_t, RowAccesses> rowAccesses; // by kernel definition, when first needed
     // The access [first, last] of members, whose element's operands and selector are written
     // (`x, i, select` or `p, 0, select`): wrapped in load_member() and its kin, or, where it is
     // the whole operand of a `&`, in member_address(), which reads nothing.
@@ -508,6 +595,30 @@ void rewriteCheckedAccesses(PassContext& context) {
                 accessMembers(s, close, "", close + 1, members, selector, use, where);
                 continue;
             }
+            // `p[i]` of a kernel's rows: checked once per group where it can be.
+            if (function->isKernel && s == k - 1 && close == k + 2 && tokens[k + 1].isIdentifier() &&
+                !edits.isRewritten(k - 1) && !edits.isRewritten(k + 1)) {
+                auto known = rowAccesses.find(f);
+                if (known == rowAccesses.end()) {
+                    const auto params = context.findings.parameters.find(f);
+                    known = rowAccesses
+                                .emplace(f, params == context.findings.parameters.end()
+                                                ? RowAccesses{}
+                                                : rowAccessesOf(unit, *function, params->second))
+                                .first;
+                }
+                const RowAccesses& rows = known->second;
+                if (!rows.index.empty() && tokens[k + 1].spelling == rows.index &&
+                    std::find(rows.pointers.begin(), rows.pointers.end(), before.spelling) != rows.pointers.end()) {
+                    openAround(s, close, functionFor(use.use, "_in_rows"));
+                    edits.replace(k, ", ");
+                    edits.replace(close, ", " + sites.add(where, function) + ", __mc_rows_inside)");
+                    std::vector<std::string>& used = context.findings.rowCheckedPointers[f];
+                    if (std::find(used.begin(), used.end(), before.spelling) == used.end())
+                        used.push_back(before.spelling);
+                    continue;
+                }
+            }
             openAround(s, close, functionFor(use.use));
             edits.replace(k, ", ");
             edits.replace(close, ", " + sites.add(where, function) + ")");
@@ -543,8 +654,9 @@ void rewriteCheckedAccesses(PassContext& context) {
             }
             const UseSite use = accessUse(unit, k, last);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : t;
+            const std::string hint = dereferenceHint(unit, k + 1, last);
             edits.replace(k, functionFor(use.use));
-            edits.insertAfter(last, ", 0, " + sites.add(where, function) + ")");
+            edits.insertAfter(last, ", 0, " + sites.add(where, function) + (hint.empty() ? "" : ", " + hint) + ")");
         } else if (t.isPunct("->")) {
             if (unit.startsTrailingReturnType(k)) continue;
             const Token& before = tokens[k - 1];
@@ -585,6 +697,9 @@ void rewriteCheckedAccesses(PassContext& context) {
             edits.replace(k, ", 0, " + sites.add(where, function) + ").");
         }
     }
+    // The flag the group function passes (emitter/entry_points.cpp), after `__mc_group`.
+    for (const auto& [f, pointers] : context.findings.rowCheckedPointers)
+        edits.attachBefore(functions[f].parametersClose, ", const bool __mc_rows_inside = false");
     sites.declareLocalTables(edits);
     if (!unchecked.empty()) {
         const UncheckedAccess& first = unchecked.front();

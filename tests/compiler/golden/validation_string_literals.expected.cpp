@@ -50,11 +50,11 @@ static uint first(::metalcpu_kernel::checked_ptr<const char, 2> s) {
 #line 19 "validation_string_literals.metal"
                                                                }
 
-                                        void literals(::metalcpu_kernel::checked_ptr< uint, 1> out, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
+                                        void literals(::metalcpu_kernel::checked_ptr< uint, 1> out, uint i              , [[maybe_unused]] const ::mc_group* __mc_group, const bool __mc_rows_inside = false) {
     ::metalcpu_kernel::checked_ptr<const char, 2> text = ::__mc_string_0.text;
     ::metalcpu_kernel::checked_ptr<const char, 2> joined = ::__mc_string_3.text;
     char local[] = "xy";
-    ::metalcpu_kernel::store(out, i, ::__mc_sites[1]) = first(::__mc_string_4.text) + uint(::metalcpu_kernel::load(text, i %__mc_div->* 5, ::__mc_sites[2])) + uint(::metalcpu_kernel::load(joined, 0, ::__mc_sites[3])) + uint(::metalcpu_kernel::load(local, 0, ::__mc_sites[4])) + uint(::metalcpu_kernel::load(::__mc_string_5.text, 0, ::__mc_sites[5])) +
+    ::metalcpu_kernel::store_in_rows(out, i, ::__mc_sites[1], __mc_rows_inside) = first(::__mc_string_4.text) + uint(::metalcpu_kernel::load(text, i %__mc_div->* 5, ::__mc_sites[2])) + uint(::metalcpu_kernel::load(joined, 0, ::__mc_sites[3])) + uint(::metalcpu_kernel::load(local, 0, ::__mc_sites[4])) + uint(::metalcpu_kernel::load(::__mc_string_5.text, 0, ::__mc_sites[5])) +
              uint(::metalcpu_kernel::load(::metalcpu_kernel::load(kNames, 1, ::__mc_sites[6]), 0, ::__mc_sites[7])) + uint(::metalcpu_kernel::load(kWord, 0, ::__mc_sites[8])) + uint(::metalcpu_kernel::load(::metalcpu_kernel::load(kWords, 1, ::__mc_sites[9]), 0, ::__mc_sites[10])) + uint(::metalcpu_kernel::load(::metalcpu_kernel::load_member_elements(kEntries, 0, ::__mc_member_0{}
 #line 26 "validation_string_literals.metal"
                                                                                          , ::__mc_sites[11]), 0, ::__mc_sites[12])) +
@@ -67,6 +67,12 @@ namespace {
 using __mc_0_fn = decltype(&::literals);
 __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0, ::mc_site{"validation_string_literals.metal", "literal_kernel", 21u, 68u});
+    if (::metalcpu_kernel::rows_inside(__g, __a0)) {
+        ::metalcpu_kernel::for_each_thread_in_rows(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+            ::literals(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g, true);
+        });
+        return;
+    }
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
         ::literals(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
     });

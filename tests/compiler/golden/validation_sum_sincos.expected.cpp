@@ -10,8 +10,8 @@ using namespace metal;
 
 template <typename T>
        void sum_sincos(::metalcpu_kernel::checked_ptr<const T, 2> x, ::metalcpu_kernel::checked_ptr< T, 1> out,
-                       uint index                            , [[maybe_unused]] const ::mc_group* __mc_group) {
-    ::metalcpu_kernel::store(out, index + 1, ::__mc_sites[0]) = sin(::metalcpu_kernel::load(x, index, ::__mc_sites[1])) + cos(::metalcpu_kernel::load(x, index, ::__mc_sites[2]));
+                       uint index                            , [[maybe_unused]] const ::mc_group* __mc_group, const bool __mc_rows_inside = false) {
+    ::metalcpu_kernel::store(out, index + 1, ::__mc_sites[0]) = sin(::metalcpu_kernel::load_in_rows(x, index, ::__mc_sites[1], __mc_rows_inside)) + cos(::metalcpu_kernel::load_in_rows(x, index, ::__mc_sites[2], __mc_rows_inside));
 }
 #line 1 "<metalcpu generated>"
 // "sum_sincos_float"
@@ -23,6 +23,12 @@ using __mc_0_fn = decltype(&::sum_sincos<float>);
 __attribute__((flatten)) void __mc_0_run_group(const ::mc_group* __g) {
     auto&& __a0 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>(__g, 0, ::mc_site{"validation_sum_sincos.metal", "sum_sincos_float", 7u, 36u});
     auto&& __a1 = ::metalcpu_kernel::checked_buffer_argument<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>(__g, 1, ::mc_site{"validation_sum_sincos.metal", "sum_sincos_float", 7u, 63u});
+    if (::metalcpu_kernel::rows_inside(__g, __a0)) {
+        ::metalcpu_kernel::for_each_thread_in_rows(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
+            ::sum_sincos<float>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g, true);
+        });
+        return;
+    }
     ::metalcpu_kernel::for_each_thread(__g, [&](const ::metalcpu_kernel::thread_ids& __t) __attribute__((always_inline)) {
         ::sum_sincos<float>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
     });

@@ -454,6 +454,56 @@ template <class A, int S> struct pointee_of<checked_array<A, S>> {
     static constexpr int space = S;
 };
 
+/// `*(device const float4*)(A + (i + 1) * n + k)`: a dereference of a pointer the kernel
+/// moved from a named pointer, `A`, which the translator passes as a hint. Checked against
+/// the hint's region, which stays the same over a loop, so the host compiler looks it up once
+/// (against the moved pointer's own region, GCC looks it up at every access: the tag is in the
+/// pointer's high bits, where the arithmetic might have carried). The fast check passes only
+/// where the general one would, with the same region and offset: with another tag than the
+/// hint's, `into` is at least 2^48 - begin, past any region (which ends below 2^48). Anything
+/// else takes the general path, so reports are the same byte for byte.
+template <class T, int S, class H>
+__attribute__((always_inline)) inline T& checked_element_near(checked_ptr<T, S> p, const H& hint, mc_u32 op,
+                                                              const mc_site& site) {
+    const mc_region& region = g_regions[hint.bits >> METALCPU_REGION_TAG_SHIFT];
+    const mc_u64 into = p.bits - ((hint.bits & ~kAddressMask) + region.begin);
+    // Where an object of the size may start; none in a shorter region. A select, not a
+    // second branch: the region is the hint's, so this is computed once before a loop.
+    const mc_u64 span = region.length >= sizeof(T) ? region.length - (sizeof(T) - 1) : 0;
+    if (__builtin_expect(into < span, 1)) {
+        T& object = *reinterpret_cast<T*>(region.begin + into);
+        if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) return watch_threadgroup(p.bits, object, op, site);
+        return object;
+    }
+    return checked_element(p, 0, op, site);
+}
+template <mc_u32 Op, class P, class H>
+__attribute__((always_inline)) constexpr decltype(auto) access_near(P&& p, const mc_site& site, const H& hint) {
+    using X = remove_cvref<P>;
+    if constexpr (is_checked_ptr_t<X>::value && !array_traits<typename pointee_of<X>::type>::is_array &&
+                  checked_pointer<H> && __is_same(X, checked_ptr<typename pointee_of<X>::type, pointee_of<X>::space>))
+        return checked_element_near(p, hint, Op, site);
+    else if constexpr (Op == MC_OP_LOAD)
+        return load(static_cast<P&&>(p), 0, site);
+    else if constexpr (Op == MC_OP_STORE)
+        return store(static_cast<P&&>(p), 0, site);
+    else
+        return update(static_cast<P&&>(p), 0, site);
+}
+/// `*(cast)(name + ...)`: load(p, 0, site) with `name` as the hint (access_near()).
+template <class P, class H>
+__attribute__((always_inline)) constexpr decltype(auto) load(P&& p, int, const mc_site& site, const H& hint) {
+    return access_near<MC_OP_LOAD>(static_cast<P&&>(p), site, hint);
+}
+template <class P, class H>
+__attribute__((always_inline)) constexpr decltype(auto) store(P&& p, int, const mc_site& site, const H& hint) {
+    return access_near<MC_OP_STORE>(static_cast<P&&>(p), site, hint);
+}
+template <class P, class H>
+__attribute__((always_inline)) constexpr decltype(auto) update(P&& p, int, const mc_site& site, const H& hint) {
+    return access_near<MC_OP_LOAD | MC_OP_STORE>(static_cast<P&&>(p), site, hint);
+}
+
 /// Whether the T at `offset` bytes past the pointer with bits `bits` lies inside its region
 /// (checked_object()'s test, without a report).
 template <class T>
@@ -461,6 +511,57 @@ __attribute__((always_inline)) inline bool inside_region(mc_u64 bits, mc_u64 off
     const mc_region& region = g_regions[bits >> METALCPU_REGION_TAG_SHIFT];
     const mc_u64 into = ((bits & kAddressMask) - region.begin) + offset;
     return (into < region.length - (sizeof(T) - 1)) & (region.length >= sizeof(T));
+}
+
+// ---- The rows of a kernel that loops over its threads ---------------------------------
+// `p[i]`, where `i` is the kernel's `uint` [[thread_position_in_grid]] and neither it nor the
+// buffer pointer `p` is written in the body (compiler/passes/checked_accesses.cpp, RowAccesses),
+// becomes load_in_rows(p, i, site, __mc_rows_inside), and the group function runs its threads
+// with the flag true when rows_inside() found all of the group's elements of each such p inside
+// p's region: no check of them can fail then, so none is made, and the loop over the threads
+// vectorises as in the plain flavour. Otherwise the flag is false and every access is checked
+// as before, so reports are the same, byte for byte.
+
+/// Whether elements [first, last] of `p` all lie inside p's region: the first and the last do
+/// (their offsets into the region differ by less than 2^40, and a region ends below 2^48, so
+/// the offsets between them do not wrap and lie between the two).
+template <class P>
+__attribute__((always_inline)) inline bool elements_inside(const P& p, mc_u32 first, mc_u32 last) {
+    if constexpr (is_checked_ptr_t<P>::value && !array_traits<typename pointee_of<P>::type>::is_array) {
+        using T = typename pointee_of<P>::type;
+        return inside_region<T>(p.bits, mc_u64(first) * sizeof(T)) & inside_region<T>(p.bits, mc_u64(last) * sizeof(T));
+    } else {
+        return false;
+    }
+}
+/// Whether, for every thread of the group, `p[i]` lies inside p's region for each of `pointers`,
+/// `i` the thread's position in the grid along x, as builtin() computes it.
+template <class... P>
+__attribute__((always_inline)) inline bool rows_inside(const mc_group* group, const P&... pointers) {
+    const mc_u32 first = group->position[0] * group->dispatch->threads_per_threadgroup[0];
+    const mc_u32 last = first + (group->size[0] - 1);
+    return (elements_inside(pointers, first, last) & ...);
+}
+template <mc_u32 Op, class P, class I>
+__attribute__((always_inline)) inline decltype(auto) access_in_rows(const P& p, I i, const mc_site& site, bool inside) {
+    if constexpr (is_checked_ptr_t<P>::value && !array_traits<typename pointee_of<P>::type>::is_array) {
+        if (inside) return *(p.address() + i);
+    }
+    if constexpr (Op == MC_OP_LOAD) return load(p, i, site);
+    else if constexpr (Op == MC_OP_STORE) return store(p, i, site);
+    else return update(p, i, site);
+}
+template <class P, class I>
+__attribute__((always_inline)) inline decltype(auto) load_in_rows(const P& p, I i, const mc_site& site, bool inside) {
+    return access_in_rows<MC_OP_LOAD>(p, i, site, inside);
+}
+template <class P, class I>
+__attribute__((always_inline)) inline decltype(auto) store_in_rows(const P& p, I i, const mc_site& site, bool inside) {
+    return access_in_rows<MC_OP_STORE>(p, i, site, inside);
+}
+template <class P, class I>
+__attribute__((always_inline)) inline decltype(auto) update_in_rows(const P& p, I i, const mc_site& site, bool inside) {
+    return access_in_rows<MC_OP_LOAD | MC_OP_STORE>(p, i, site, inside);
 }
 
 /// The member `select` names in element `index` of checked pointer (or checked array) `p`: its
@@ -651,7 +752,14 @@ __attribute__((always_inline)) inline P checked_buffer_argument(const mc_group* 
                                                                 const mc_site& site, bool present = true) {
     using R = typename remove_reference<P>::type;
     if constexpr (checked_pointer<P>) {
-        return R::from_bits(group->dispatch->checked_buffers[index]);
+        // The argument's region, loaded here where every thread passes: a check against it in
+        // a loop (access_near(): a pointer the kernel moved from this one) reuses these loads.
+        // Made in a block some threads skip (an interleaved lane's piece), they could not be
+        // hoisted (a load there might fault) and were repeated for every thread.
+        const mc_u64 bits = group->dispatch->checked_buffers[index];
+        const mc_region& region = g_regions[bits >> METALCPU_REGION_TAG_SHIFT];
+        __asm__ volatile("" : : "r"(region.begin), "r"(region.length));
+        return R::from_bits(bits);
     } else {
         using T = typename remove_cv_t<R>::type;
         if (!present) {

@@ -236,6 +236,32 @@ __attribute__((always_inline)) inline void for_each_thread(const mc_group* group
     for_each_row_of(group, group->size[0], group->size[1], none, body);
 }
 
+#ifdef METALCPU_VALIDATION
+/// The threads of a validated group whose rows' accesses (`p[i]`, i the thread's position in
+/// the grid) rows_inside() found inside their buffers (checked.h): the plain flavour's loop,
+/// positions counted from the group's origin so that `i` is the loop's counter (an index GCC
+/// can vectorise over, where `origin + x` might wrap), with `omp simd` as there. Each thread
+/// is still named for the reports of the checks left in it, which keep the loop scalar.
+template <class Body>
+__attribute__((always_inline)) inline void for_each_thread_in_rows(const mc_group* group, Body&& body) {
+    const mc_u32 sx = group->size[0], sy = group->size[1], sz = group->size[2];
+    const mc_u32 origin = group->position[0] * group->dispatch->threads_per_threadgroup[0];
+    for (mc_u32 z = 0; z < sz; ++z)
+        for (mc_u32 y = 0; y < sy; ++y) {
+            const mc_u32 row = (z * sy + y) * sx;
+#ifdef METALCPU_OPENMP_SIMD
+#pragma omp simd
+#endif
+            for (mc_u32 gx = origin; gx < origin + sx; ++gx) {
+                const mc_u32 x = gx - origin;
+                const thread_ids t{x, y, z, row + x, mc_u64(row) + gx - origin};
+                const_cast<mc_group*>(group)->current_thread = static_cast<unsigned short>(row + x); // reports
+                body(t);
+            }
+        }
+}
+#endif
+
 template <class P>
 concept has_w = requires(P p) { p.w; };
 template <class P>
