@@ -2,10 +2,12 @@
 // validation/threadgroup_checks.h): a race on threadgroup memory between SIMD-groups with no
 // barrier between the two accesses, and a load of threadgroup memory no thread stored to. Each
 // kernel has a silent twin; every test runs over threadgroup sizes (1, 7 and 33 threads, which
-// are not multiples of the 32-thread SIMD-group, 64 and 128) and over two lowerings: the
-// kernels as written (their barriers become work-item loops) and with every barrier called
-// through a lambda (which keeps the kernel on fibers). Every kernel ends with a barrier, so
-// that even the barrier-free ones take the lowering under test.
+// are not multiples of the 32-thread SIMD-group, 64 and 128) and over the three lowerings: the
+// kernels as written (their barriers become work-item loops), with every barrier under an `if`
+// on the thread's index (a condition naming a per-thread builtin keeps the kernel a coroutine)
+// and with every barrier called through a lambda (which keeps the kernel on fibers). Every
+// kernel ends with a barrier, so that even the barrier-free ones take the lowering under test.
+#include "runtime/lowering.h"
 #include "validation_fixture.h"
 
 #include <gmock/gmock.h>
@@ -152,40 +154,47 @@ kernel void init(device float* out [[buffer(0)]], uint l [[thread_index_in_threa
 }
 )";
 
-/// kKernels with its barriers as written, or called through a lambda.
-std::string kernels(bool fibers) {
+enum class Lowering { WorkItems, Coroutines, Fibers };
+constexpr Lowering kLowerings[] = {Lowering::WorkItems, Lowering::Coroutines, Lowering::Fibers};
+
+/// kKernels with its barriers as written, under an `if` every thread takes, or called through
+/// a lambda.
+std::string kernels(Lowering lowering) {
     std::string source = kKernels;
     const auto replaceAll = [&source](const std::string& from, const std::string& to) {
         for (std::size_t at = source.find(from); at != std::string::npos; at = source.find(from, at + to.size()))
             source.replace(at, from.size(), to);
     };
+    const bool fibers = lowering == Lowering::Fibers;
     replaceAll("FENCE_DECL", fibers ? "auto fence = []() { threadgroup_barrier(mem_flags::mem_threadgroup); };" : "");
-    replaceAll("BARRIER;", fibers ? "fence();" : "threadgroup_barrier(mem_flags::mem_threadgroup);");
+    replaceAll("BARRIER;", fibers                              ? "fence();"
+                           : lowering == Lowering::Coroutines ? "if (l != 0xFFFFFFFFu) threadgroup_barrier(mem_flags::mem_threadgroup);"
+                                                              : "threadgroup_barrier(mem_flags::mem_threadgroup);");
     return source;
 }
 
 /// The first line of kKernels holding `text` after the line holding `after`.
 unsigned lineOf(const char* after, const char* text) {
-    const std::string source = kernels(false);
+    const std::string source = kernels(Lowering::WorkItems);
     const std::size_t from = source.find(after);
     const std::size_t at = source.find(text, from);
     return at == std::string::npos ? 0 : unsigned(1 + std::count(source.begin(), source.begin() + at, '\n'));
 }
 
 struct Case {
-    bool fibers;
+    Lowering lowering;
     NS::UInteger group;
 };
 
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
-    return std::string(info.param.fibers ? "fibers" : "work_items") + "_by" + std::to_string(info.param.group);
+    const char* const names[] = {"work_items", "coroutines", "fibers"};
+    return std::string(names[int(info.param.lowering)]) + "_by" + std::to_string(info.param.group);
 }
 
 class ThreadgroupChecks : public ValidationOnFixture, public ::testing::WithParamInterface<Case> {
 protected:
     static void SetUpTestSuite() {
-        libraries_[0] = compile(kernels(false));
-        libraries_[1] = compile(kernels(true));
+        for (Lowering lowering : kLowerings) libraries_[int(lowering)] = compile(kernels(lowering));
     }
     static void TearDownTestSuite() {
         for (MTL::Library*& library : libraries_) {
@@ -212,7 +221,7 @@ protected:
         out_ = buffer((count + 2) * sizeof(float), "out");
         for (NS::UInteger k = 0; k < count + 2; ++k) words(out_)[k] = k == 0 || k == count + 1 ? kCanary : 0;
         MTL::ComputePipelineState* state =
-            pipeline(libraries_[GetParam().fibers], name, nullptr, MTL::ShaderValidationEnabled);
+            pipeline(libraries_[int(GetParam().lowering)], name, nullptr, MTL::ShaderValidationEnabled);
         if (!state) return {};
         dispatch(state, count, group(), [&](MTL::ComputeCommandEncoder* e) { e->setBuffer(out_, sizeof(float), 0); });
         EXPECT_EQ(words(out_)[0], kCanary);
@@ -247,7 +256,7 @@ protected:
     }
 
     static constexpr std::uint32_t kCanary = 0xC0FFEE11u;
-    static inline MTL::Library* libraries_[2] = {nullptr, nullptr};
+    static inline MTL::Library* libraries_[3] = {nullptr, nullptr, nullptr};
     MTL::Buffer* out_ = nullptr;
 };
 
@@ -357,18 +366,35 @@ TEST_P(ThreadgroupChecks, StoredThenLoadedIsSilent) {
     for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), 1.0f);
 }
 
-INSTANTIATE_TEST_SUITE_P(Lowerings, ThreadgroupChecks,
-                         ::testing::Values(Case{false, 1}, Case{false, 7}, Case{false, 33}, Case{false, 64},
-                                           Case{false, 128}, Case{true, 1}, Case{true, 7}, Case{true, 33},
-                                           Case{true, 64}, Case{true, 128}),
-                         caseName);
+// Test that each library's kernels take the lowering the suite runs them under, validated: a
+// kernel that fell back would leave that lowering's watch untested.
+TEST_P(ThreadgroupChecks, KernelsTakeTheLowering) {
+    const std::uint32_t expected[] = {MC_KERNEL_WORK_ITEM_LOOPS, MC_KERNEL_COROUTINES, MC_KERNEL_USES_BARRIERS};
+    const std::uint32_t lowering = expected[int(GetParam().lowering)];
+    expectLowerings({{"rw", lowering}, {"rw_fenced", lowering}, {"ww", lowering}, {"war", lowering},
+                     {"atomics", lowering}, {"uninit", lowering}},
+                    [&](const char* name) {
+                        MTL::ComputePipelineState* state =
+                            pipeline(libraries_[int(GetParam().lowering)], name, nullptr, MTL::ShaderValidationEnabled);
+                        return state ? state->retain() : nullptr;
+                    });
+}
+
+std::vector<Case> allCases() {
+    std::vector<Case> cases;
+    for (Lowering lowering : kLowerings)
+        for (NS::UInteger group : {1, 7, 33, 64, 128}) cases.push_back({lowering, group});
+    return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Lowerings, ThreadgroupChecks, ::testing::ValuesIn(allCases()), caseName);
 
 // Test that without METALCPU_SHADER_VALIDATION_CHECKS the same race is not looked for, and
 // threadgroup memory reads as zero again.
 class ThreadgroupChecksOff : public ValidationOnFixture {};
 
 TEST_F(ThreadgroupChecksOff, NothingIsWatched) {
-    MTL::Library* library = compile(kernels(false));
+    MTL::Library* library = compile(kernels(Lowering::WorkItems));
     ASSERT_NE(library, nullptr);
     MTL::Buffer* out = buffer(128 * sizeof(float), "out");
     for (const char* name : {"rw", "uninit"}) {
