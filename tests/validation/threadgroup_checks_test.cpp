@@ -143,6 +143,41 @@ kernel void uninit(device float* out [[buffer(0)]], uint l [[thread_index_in_thr
     out[i] = t[l + 1];
     BARRIER;
 }
+// A scalar threadgroup variable: the last thread stores it, every thread loads it, with no
+// barrier between them.
+kernel void scalar_rw(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                      uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float total;
+    if (l == 0) total = 0.0f;
+    BARRIER;
+    if (l == n - 1) total = 1.0f;
+    out[i] = total;
+    BARRIER;
+}
+kernel void scalar_fenced(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                          uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float total;
+    threadgroup atomic_uint count;
+    if (l == 0) atomic_store_explicit(&count, 0u, memory_order_relaxed);
+    BARRIER;
+    if (l == n - 1) total = 1.0f;
+    atomic_fetch_add_explicit(&count, 1u, memory_order_relaxed);
+    BARRIER;
+    out[i] = total + float(atomic_load_explicit(&count, memory_order_relaxed));
+    BARRIER;
+}
+// No thread stores the scalar.
+kernel void scalar_uninit(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                          uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float total;
+    if (l == n) total = 1.0f;
+    BARRIER;
+    out[i] = total;
+    BARRIER;
+}
 kernel void init(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
                  uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
     FENCE_DECL
@@ -179,6 +214,14 @@ unsigned lineOf(const char* after, const char* text) {
     const std::size_t from = source.find(after);
     const std::size_t at = source.find(text, from);
     return at == std::string::npos ? 0 : unsigned(1 + std::count(source.begin(), source.begin() + at, '\n'));
+}
+
+/// Line `line` of kKernels.
+std::string lineText(unsigned line) {
+    const std::string source = kernels(Lowering::WorkItems);
+    std::size_t at = 0;
+    for (unsigned l = 1; l < line; ++l) at = source.find('\n', at) + 1;
+    return source.substr(at, source.find('\n', at) - at);
 }
 
 struct Case {
@@ -372,7 +415,7 @@ TEST_P(ThreadgroupChecks, KernelsTakeTheLowering) {
     const std::uint32_t expected[] = {MC_KERNEL_WORK_ITEM_LOOPS, MC_KERNEL_COROUTINES, MC_KERNEL_USES_BARRIERS};
     const std::uint32_t lowering = expected[int(GetParam().lowering)];
     expectLowerings({{"rw", lowering}, {"rw_fenced", lowering}, {"ww", lowering}, {"war", lowering},
-                     {"atomics", lowering}, {"uninit", lowering}},
+                     {"atomics", lowering}, {"uninit", lowering}, {"scalar_rw", lowering}},
                     [&](const char* name) {
                         MTL::ComputePipelineState* state =
                             pipeline(libraries_[int(GetParam().lowering)], name, nullptr, MTL::ShaderValidationEnabled);
@@ -385,6 +428,41 @@ std::vector<Case> allCases() {
     for (Lowering lowering : kLowerings)
         for (NS::UInteger group : {1, 7, 33, 64, 128}) cases.push_back({lowering, group});
     return cases;
+}
+
+// Test that a scalar threadgroup variable is watched as an array is: its store and the other
+// SIMD-group's loads race with no barrier between them, a load of it no thread stored is
+// uninitialised, and the fenced twin (its atomics included) is silent.
+TEST_P(ThreadgroupChecks, ScalarVariableRace) {
+    const std::vector<ShaderValidationReport> reports = run("scalar_rw");
+    if (!acrossSimdGroups()) {
+        EXPECT_THAT(races(reports), ::testing::IsEmpty());
+        return;
+    }
+    const ShaderValidationReport r = race(reports);
+    EXPECT_STREQ(r.raceKind(), "read-write");
+    EXPECT_EQ(r.offset, 0u);
+    EXPECT_EQ(r.size, sizeof(float));
+    const std::set<unsigned> lines{r.location.line, r.other.location.line};
+    EXPECT_EQ(lines, (std::set<unsigned>{lineOf("kernel void scalar_rw(", "if (l == n - 1) total = 1.0f;"),
+                                         lineOf("kernel void scalar_rw(", "out[i] = total;")}));
+}
+
+TEST_P(ThreadgroupChecks, ScalarVariableFencedIsSilent) {
+    EXPECT_THAT(run("scalar_fenced"), ::testing::IsEmpty());
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), 1.0f + float(group()));
+}
+
+TEST_P(ThreadgroupChecks, ScalarVariableUninitializedLoad) {
+    const std::vector<ShaderValidationReport> reports = run("scalar_uninit");
+    ASSERT_EQ(reports.size(), 1u) << ::testing::PrintToString(reports);
+    const ShaderValidationReport& r = reports[0];
+    EXPECT_EQ(r.kind, ReportKind::UninitializedLoad);
+    EXPECT_EQ(r.offset, 0u);
+    EXPECT_EQ(r.count, 2 * group()) << "every thread of both groups";
+    EXPECT_EQ(r.location.line, lineOf("kernel void scalar_uninit(", "out[i] = total;"));
+    EXPECT_EQ(r.location.column, unsigned(lineText(r.location.line).find("total") + 1));
+    EXPECT_TRUE(std::isnan(result(0))) << "the poison, not zero";
 }
 
 INSTANTIATE_TEST_SUITE_P(Lowerings, ThreadgroupChecks, ::testing::ValuesIn(allCases()), caseName);
