@@ -36,6 +36,11 @@ enum class ReportKind {
     /// (`if (i >= n) return;` before a barrier). Undefined in Metal; some GPUs count the
     /// returned threads as arrived, others hang (docs/validation.md).
     BarrierAfterReturn,
+    /// METALCPU_SHADER_VALIDATION_CHECKS=barriers: threads of one SIMD-group waited at a
+    /// `simdgroup_barrier` while other threads of that SIMD-group, which had not returned,
+    /// were elsewhere (another barrier, a SIMD-group function). Metal asks every active thread
+    /// of the SIMD-group to reach it (docs/validation.md).
+    SimdgroupBarrierDivergence,
 };
 
 enum class AddressSpace { Device, Constant, Threadgroup };
@@ -43,7 +48,8 @@ enum class AddressSpace { Device, Constant, Threadgroup };
 enum class Access { Load, Store };
 
 /// Lower-case names, as in the JSON form: "out-of-bounds", "null-buffer", "wild-pointer",
-/// "threadgroup-race", "uninitialized-load", "barrier-divergence", "barrier-after-return";
+/// "threadgroup-race", "uninitialized-load", "barrier-divergence", "barrier-after-return",
+/// "simdgroup-barrier-divergence";
 /// "device", "constant", "threadgroup"; "load", "store".
 const char* name(ReportKind kind);
 const char* name(AddressSpace space);
@@ -118,8 +124,9 @@ struct ShaderValidationReport {
     OtherAccess other;
     /// "write-write" when both accesses of a race store, else "read-write"; empty for other kinds.
     const char* raceKind() const;
-    /// Barrier reports (BarrierDivergence, BarrierAfterReturn): `location` is the barrier, the
-    /// thread positions are the first thread of the group that was not at it, and
+    /// Barrier reports (BarrierDivergence, BarrierAfterReturn, SimdgroupBarrierDivergence):
+    /// `location` is the barrier, the thread positions are the first thread of the group (of
+    /// the SIMD-group, for a SIMD-group barrier) that was not at it, and
     /// `threadgroupPositionInGrid` the first group in which it happened; `count` says in how
     /// many groups. Only a group's first divergent round is reported: the rounds after it
     /// follow from it.
