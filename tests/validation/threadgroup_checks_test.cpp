@@ -485,5 +485,80 @@ TEST_F(ThreadgroupChecksOff, NothingIsWatched) {
     library->release();
 }
 
+// ggml's kernel_cumsum_blk (ggml-metal.metal), its threadgroup part as written: the last lane of
+// each SIMD-group stores its sum, SIMD-group 0 scans all 32 slots with
+// simd_prefix_exclusive_sum and stores them back, and every thread reads its SIMD-group's slot.
+const char* const kCumsum = R"(#include <metal_stdlib>
+using namespace metal;
+kernel void cumsum(constant uint& n [[buffer(0)]], device const float* src [[buffer(1)]],
+                   device float* dst [[buffer(2)]], threadgroup char* shmem [[threadgroup(0)]],
+                   uint3 tgpig [[threadgroup_position_in_grid]], ushort3 tpitg [[thread_position_in_threadgroup]],
+                   ushort sgitg [[simdgroup_index_in_threadgroup]], ushort tiisg [[thread_index_in_simdgroup]],
+                   ushort3 ntg [[threads_per_threadgroup]]) {
+    const uint i00 = tgpig[0] * ntg.x;
+    threadgroup float* shmem_f32 = (threadgroup float*)shmem;
+    float v = 0.0f;
+    if (i00 + tpitg.x < n) v = src[i00 + tpitg.x];
+    float s = simd_prefix_inclusive_sum(v);
+    if (tiisg == 31) {
+        shmem_f32[sgitg] = s;
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if (sgitg == 0) {
+        shmem_f32[tiisg] = simd_prefix_exclusive_sum(shmem_f32[tiisg]);
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    s += shmem_f32[sgitg];
+    if (i00 + tpitg.x < n) dst[i00 + tpitg.x] = s;
+}
+)";
+
+// Test what the checks say of ggml's cumsum_blk, whose results are right: the one report is the
+// load SIMD-group 0 makes of the slots no SIMD-group stored (one per SIMD-group short of 32),
+// whose values only the lanes whose results are discarded use. No store goes unseen: the
+// stores through the scan's result are watched, so the final read of each SIMD-group's slot is
+// silent, and there is no race (docs/validation.md, "Checks beyond Apple's").
+class ThreadgroupChecksCumsum : public ValidationOnFixture, public ::testing::WithParamInterface<NS::UInteger> {};
+
+TEST_P(ThreadgroupChecksCumsum, OnlyTheLoadOfSlotsNoSimdgroupStored) {
+    val::ShaderValidationSettings settings;
+    settings.enabled = true;
+    settings.extraChecks.races = true;
+    settings.extraChecks.uninitialized = true;
+    configure(settings);
+    MTL::Library* library = compile(kCumsum);
+    ASSERT_NE(library, nullptr);
+    MTL::ComputePipelineState* state = pipeline(library, "cumsum", nullptr, MTL::ShaderValidationEnabled);
+    const NS::UInteger group = GetParam(), groups = 3, n = groups * group - 5;
+    MTL::Buffer* src = buffer(n * sizeof(float));
+    MTL::Buffer* dst = buffer(n * sizeof(float));
+    for (NS::UInteger k = 0; k < n; ++k) floats(src)[k] = 1.0f;
+    dispatch(state, groups * group, group, [&](MTL::ComputeCommandEncoder* e) {
+        const std::uint32_t count = std::uint32_t(n);
+        e->setBytes(&count, sizeof count, 0);
+        e->setBuffer(src, 0, 1);
+        e->setBuffer(dst, 0, 2);
+        e->setThreadgroupMemoryLength(32 * sizeof(float), 0);
+    });
+    const std::vector<ShaderValidationReport> r = reports();
+    const NS::UInteger simdgroups = group / 32;
+    if (simdgroups == 32) {
+        EXPECT_THAT(r, ::testing::IsEmpty());
+    } else {
+        ASSERT_EQ(r.size(), 1u) << ::testing::PrintToString(r);
+        EXPECT_EQ(r[0].kind, ReportKind::UninitializedLoad);
+        EXPECT_EQ(r[0].location.line, 18u) << "shmem_f32[tiisg] of SIMD-group 0";
+        EXPECT_EQ(r[0].offset, simdgroups * sizeof(float)) << "the first slot no SIMD-group stored";
+        EXPECT_EQ(r[0].count, (32 - simdgroups) * groups);
+    }
+    for (NS::UInteger k = 0; k < n; ++k) ASSERT_EQ(floats(dst)[k], float(k % group + 1)) << k;
+    library->release();
+}
+
+INSTANTIATE_TEST_SUITE_P(GroupSizes, ThreadgroupChecksCumsum, ::testing::Values(32, 64, 256, 1024),
+                         [](const ::testing::TestParamInfo<NS::UInteger>& info) {
+                             return "by" + std::to_string(info.param);
+                         });
+
 } // namespace
 } // namespace metalcpu::testing
