@@ -30,8 +30,9 @@ void DispatchValidation::barrierRound(const mc_barrier_round& round, const mc_gr
         if (!divergedGroups_.insert(linear).second) return;
     }
     validation::ShaderValidationReport report = namedReport();
-    report.kind = round.elsewhere > 0 ? validation::ReportKind::BarrierDivergence
-                                      : validation::ReportKind::BarrierAfterReturn;
+    report.kind = round.site.kind == MC_SIMD_BARRIER_KIND ? validation::ReportKind::SimdgroupBarrierDivergence
+                  : round.elsewhere > 0                   ? validation::ReportKind::BarrierDivergence
+                                                          : validation::ReportKind::BarrierAfterReturn;
     report.addressSpace = validation::AddressSpace::Threadgroup;
     report.location = locationOf(round.site);
     report.barrier.threads = round.threads;

@@ -70,22 +70,25 @@ std::string frameLine(const ShaderValidationReport& r) {
 }
 
 bool isBarrierKind(ReportKind kind) {
-    return kind == ReportKind::BarrierDivergence || kind == ReportKind::BarrierAfterReturn;
+    return kind == ReportKind::BarrierDivergence || kind == ReportKind::BarrierAfterReturn ||
+           kind == ReportKind::SimdgroupBarrierDivergence;
 }
 
 /// The barrier-divergence check's reports (docs/validation.md): no Apple wording to follow, so
 /// they keep the layout of the others (kernel, pipeline, frame of the barrier).
 std::string barrierText(const ShaderValidationReport& r) {
     const ShaderValidationReport::BarrierRound& b = r.barrier;
-    std::string out = std::string(r.kind == ReportKind::BarrierDivergence
-                                      ? "Threadgroup barrier divergence"
-                                      : "Threadgroup barrier after returned threads") +
+    const bool simdgroup = r.kind == ReportKind::SimdgroupBarrierDivergence;
+    std::string out = std::string(simdgroup                                   ? "SIMD-group barrier divergence"
+                                  : r.kind == ReportKind::BarrierDivergence ? "Threadgroup barrier divergence"
+                                                                            : "Threadgroup barrier after returned threads") +
                       ", executing kernel function: \"" + r.kernel + "\"\n";
     out += pipelineLine(r) + frameLine(r);
     out += "\tthreadgroup_position_in_grid: " + position(r.threadgroupPositionInGrid) + ": " +
-           std::to_string(b.reached) + " of " + std::to_string(b.threads) + " threads reached this barrier";
+           std::to_string(b.reached) + " of " + std::to_string(b.threads) +
+           (simdgroup ? " active threads of the SIMD-group reached this barrier" : " threads reached this barrier");
     if (b.elsewhere > 0) {
-        out += ", " + std::to_string(b.elsewhere) + " waited at another";
+        out += ", " + std::to_string(b.elsewhere) + (simdgroup ? " waited elsewhere" : " waited at another");
         if (b.other.line != 0)
             out += " (" + reportedFile(b.other.file) + ":" + std::to_string(b.other.line) + ":" +
                    std::to_string(b.other.column) + ")";
@@ -132,6 +135,7 @@ const char* name(ReportKind kind) {
     case ReportKind::BarrierAfterReturn: return "barrier-after-return";
     case ReportKind::NullTexture: return "null-texture";
     case ReportKind::TextureUsage: return "texture-usage";
+    case ReportKind::SimdgroupBarrierDivergence: return "simdgroup-barrier-divergence";
     case ReportKind::OutOfBounds: break;
     }
     return "out-of-bounds";

@@ -43,6 +43,11 @@ enum class ReportKind {
     /// A [[texture(n)]] argument bound to a texture whose usage lacks what the argument's
     /// access needs (MTLTextureUsageShaderRead/ShaderWrite), reported as NullTexture is.
     TextureUsage,
+    /// METALCPU_SHADER_VALIDATION_CHECKS=barriers: threads of one SIMD-group waited at a
+    /// `simdgroup_barrier` while other threads of that SIMD-group, which had not returned,
+    /// were elsewhere (another barrier, a SIMD-group function). Metal asks every active thread
+    /// of the SIMD-group to reach it (docs/validation.md).
+    SimdgroupBarrierDivergence,
 };
 
 enum class AddressSpace { Device, Constant, Threadgroup };
@@ -51,7 +56,8 @@ enum class Access { Load, Store };
 
 /// Lower-case names, as in the JSON form: "out-of-bounds", "null-buffer", "wild-pointer",
 /// "threadgroup-race", "uninitialized-load", "barrier-divergence", "barrier-after-return",
-/// "null-texture", "texture-usage";
+/// "null-texture", "texture-usage",
+/// "simdgroup-barrier-divergence";
 /// "device", "constant", "threadgroup"; "load", "store".
 const char* name(ReportKind kind);
 const char* name(AddressSpace space);
@@ -126,8 +132,9 @@ struct ShaderValidationReport {
     OtherAccess other;
     /// "write-write" when both accesses of a race store, else "read-write"; empty for other kinds.
     const char* raceKind() const;
-    /// Barrier reports (BarrierDivergence, BarrierAfterReturn): `location` is the barrier, the
-    /// thread positions are the first thread of the group that was not at it, and
+    /// Barrier reports (BarrierDivergence, BarrierAfterReturn, SimdgroupBarrierDivergence):
+    /// `location` is the barrier, the thread positions are the first thread of the group (of
+    /// the SIMD-group, for a SIMD-group barrier) that was not at it, and
     /// `threadgroupPositionInGrid` the first group in which it happened; `count` says in how
     /// many groups. Only a group's first divergent round is reported: the rounds after it
     /// follow from it.

@@ -14,6 +14,7 @@
 #include "compiler/passes/work_item_loops.h"
 #include "compiler/signature.h"
 
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -54,6 +55,10 @@ struct Findings {
     /// Shader validation: the members accessed through checked accesses (`qs`, `a.b`), each
     /// once; `::__mc_member_<index>` names the selector of each (checked_accesses.h).
     std::vector<std::string> memberSelectors;
+    /// Shader validation: the keys (ThreadgroupDeclarator::key) of the scalar threadgroup
+    /// variables whose uses the checked-accesses pass made checked accesses of element 0; the
+    /// threadgroup-variables pass declares each as an array of one.
+    std::vector<std::uint64_t> watchedThreadgroupScalars;
     /// Shader validation: the accesses the checked-accesses pass recognised but could not
     /// rewrite, which run unchecked (the pass warns once about them).
     std::vector<UncheckedAccess> uncheckedAccesses;

@@ -372,7 +372,37 @@ void FiberScheduler::checkBarrierRound() const {
     if (tally.divergent()) reportBarrierRound(group_, tally.round());
 }
 
+void FiberScheduler::checkSimdgroupBarrier(std::uint32_t simdgroup) const {
+    const std::uint32_t begin = simdgroup * simdWidth_;
+    const std::uint32_t end = std::min<std::uint32_t>(begin + simdWidth_, static_cast<std::uint32_t>(waiting_.size()));
+    const auto atBarrier = [&](std::uint32_t i) {
+        return waiting_[i] == Wait::Simdgroup && siteOf_[i]->kind == MC_SIMD_BARRIER_KIND;
+    };
+    std::uint32_t at = end;
+    for (std::uint32_t i = begin; i < end; ++i)
+        if (atBarrier(i) && (at == end || earlierPlace(*siteOf_[i], pathOf_[i], *siteOf_[at], pathOf_[at]))) at = i;
+    if (at == end) return;
+    // Threads that returned are not active: Metal's SIMD-group functions and barrier work over
+    // the active threads, so only those that are still running count.
+    mc_barrier_round round{};
+    round.site = *siteOf_[at];
+    round.first_missing = static_cast<std::uint32_t>(waiting_.size());
+    for (std::uint32_t i = begin; i < end; ++i) {
+        if (finished_[i]) continue;
+        ++round.threads;
+        if (atBarrier(i) && samePlace(*siteOf_[i], pathOf_[i], *siteOf_[at], pathOf_[at])) {
+            ++round.reached;
+            continue;
+        }
+        // At a SIMD-group function, or at (or on its way to) the threadgroup barrier.
+        if (round.elsewhere++ == 0) round.other = waiting_[i] == Wait::Simdgroup ? *siteOf_[i] : barrierSiteOf_[i];
+        round.first_missing = std::min(round.first_missing, i);
+    }
+    if (round.elsewhere > 0) reportBarrierRound(group_, round);
+}
+
 void FiberScheduler::resolveSimdgroup(std::uint32_t simdgroup) {
+    if (checkBarriers_) checkSimdgroupBarrier(simdgroup);
     SimdGroup& group = simdgroups_[simdgroup];
     if (!group.divergent) {
         releaseSimdgroup(simdgroup);

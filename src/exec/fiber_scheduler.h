@@ -151,6 +151,9 @@ private:
     void releaseThreadgroup(bool complete = true);
     /// The barrier-divergence check of a round about to open.
     void checkBarrierRound() const;
+    /// The barrier-divergence check of a SIMD-group whose live threads all wait: some at a
+    /// simdgroup_barrier (MC_SIMD_BARRIER_KIND) and others elsewhere is a report.
+    void checkSimdgroupBarrier(std::uint32_t simdgroup) const;
     /// Every thread of the SIMD-group waits (at a collective or the threadgroup barrier), some
     /// at a collective: releases the round of the earliest site (all of them when they agree).
     void resolveSimdgroup(std::uint32_t simdgroup);

@@ -76,7 +76,7 @@ void writeReport(Writer& out, const ShaderValidationReport& r) {
 
 ShaderValidationReport readReport(Reader& in) {
     ShaderValidationReport r;
-    r.kind = enumeration(in, validation::ReportKind::BarrierAfterReturn);
+    r.kind = enumeration(in, validation::ReportKind::SimdgroupBarrierDivergence);
     r.addressSpace = enumeration(in, validation::AddressSpace::Threadgroup);
     r.access = enumeration(in, validation::Access::Store);
     r.offset = in.value<std::uint64_t>();

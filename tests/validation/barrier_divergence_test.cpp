@@ -6,6 +6,7 @@
 // kernels branching on a builtin around a barrier become coroutines, and those whose barrier
 // sits in a helper run on fibers. Each runs over group sizes 1, 7, 33 and 64, and in groups
 // cut short at the grid's edge.
+#include "runtime/lowering.h"
 #include "validation_fixture.h"
 
 #include <metalcpu/ValidationTesting.hpp>
@@ -98,6 +99,41 @@ kernel void helper_two(device uint* out [[buffer(0)]], constant uint& split [[bu
     threadgroup uint t[64];
     t[l] = i;
     out[i] = (l < split ? read_here(t, l) : read_there(t, l)) + 1;
+}
+// SIMD-group barriers: the lanes below `split` of each SIMD-group wait at one that the others
+// skip for the threadgroup barrier (a coroutine: the condition names a builtin).
+kernel void simd_branch(device uint* out [[buffer(0)]], constant uint& split [[buffer(1)]],
+                        uint i [[thread_position_in_grid]], uint l [[thread_index_in_threadgroup]],
+                        uint lane [[thread_index_in_simdgroup]]) {
+    threadgroup uint t[64];
+    t[l] = i;
+    if (lane < split) {
+        simdgroup_barrier(mem_flags::mem_threadgroup); // line 84
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    out[i] = t[l] + 1;
+}
+void simd_fence() {
+    simdgroup_barrier(mem_flags::mem_threadgroup); // line 90
+}
+// The same on fibers (the barrier in a helper), and lanes at a SIMD-group function instead.
+kernel void simd_helper_branch(device uint* out [[buffer(0)]], constant uint& split [[buffer(1)]],
+                               uint i [[thread_position_in_grid]], uint l [[thread_index_in_threadgroup]],
+                               uint lane [[thread_index_in_simdgroup]]) {
+    uint v = i;
+    if (lane < split) {
+        simd_fence();
+    } else {
+        v = simd_max(v); // line 100
+    }
+    out[i] = v + 1;
+}
+// Legal: a SIMD-group function reached by part of a SIMD-group works over the lanes at it.
+kernel void simd_collective_branch(device uint* out [[buffer(0)]], constant uint& split [[buffer(1)]],
+                                   uint i [[thread_position_in_grid]], uint lane [[thread_index_in_simdgroup]]) {
+    uint v = i;
+    if (lane < split) v = simd_max(v);
+    out[i] = v + 1;
 }
 )";
 
@@ -237,6 +273,51 @@ TEST_P(BarrierDivergence, BarrierInLoop) {
     ASSERT_THAT(r, ::testing::ElementsAre(BarrierReport(ReportKind::BarrierDivergence, 52, (g + 1) / 2, g, 1)));
     EXPECT_EQ(r[0].barrier.other.line, 50u);
     EXPECT_EQ(r[0].count, 2u);
+}
+
+// Test that a SIMD-group barrier some live lanes of a SIMD-group wait at while the others are
+// elsewhere (the threadgroup barrier, on coroutines; a SIMD-group function, on fibers) is
+// reported once per group, at the barrier, naming the first lane not at it; a branch every
+// lane takes or none does, and a SIMD-group function reached by part of a SIMD-group, are silent.
+TEST_P(BarrierDivergence, SimdgroupBarrierInBranch) {
+    const NS::UInteger g = group(), simd = g < 32 ? g : 32, half = simd / 2;
+    for (const char* name : {"simd_branch", "simd_helper_branch"}) {
+        SCOPED_TRACE(name);
+        const bool helper = std::string(name) == "simd_helper_branch";
+        std::vector<ShaderValidationReport> r = run(name, std::uint32_t(half), 2 * g, 2 * g);
+        if (half == 0) {
+            EXPECT_THAT(r, ::testing::IsEmpty());
+        } else {
+            ASSERT_THAT(r, ::testing::ElementsAre(::testing::Field(&ShaderValidationReport::kind,
+                                                                   ReportKind::SimdgroupBarrierDivergence)));
+            EXPECT_EQ(r[0].location.line, helper ? 90u : 84u);
+            EXPECT_EQ(r[0].location.column, helper ? 5u : 9u) << "the column of simdgroup_barrier";
+            EXPECT_EQ(r[0].barrier.threads, simd) << "the live lanes of SIMD-group 0";
+            EXPECT_EQ(r[0].barrier.reached, half);
+            EXPECT_EQ(r[0].barrier.elsewhere, simd - half);
+            EXPECT_EQ(r[0].threadPositionInThreadgroup.x, half);
+            EXPECT_EQ(r[0].count, 2u) << "once in each group";
+            if (helper) {
+                EXPECT_EQ(r[0].barrier.other.line, 100u);
+            }
+            EXPECT_THAT(r[0].text(), ::testing::StartsWith("SIMD-group barrier divergence, executing kernel function"));
+            EXPECT_THAT(r[0].text(), ::testing::HasSubstr(std::to_string(half) + " of " + std::to_string(simd) +
+                                                          " active threads of the SIMD-group reached this barrier"));
+            EXPECT_THAT(r[0].json(), ::testing::HasSubstr("\"kind\":\"simdgroup-barrier-divergence\""));
+        }
+        EXPECT_THAT(run(name, 32u, 2 * g, 2 * g), ::testing::IsEmpty()) << "every lane takes it";
+        EXPECT_THAT(run(name, 0u, 2 * g, 2 * g), ::testing::IsEmpty()) << "no lane takes it";
+    }
+    EXPECT_THAT(run("simd_collective_branch", std::uint32_t(half), 2 * g, 2 * g), ::testing::IsEmpty());
+}
+
+// Test that the SIMD-group barrier kernels take the lowerings the test above says they do.
+TEST_P(BarrierDivergence, SimdgroupBarrierLowerings) {
+    expectLowerings({{"simd_branch", MC_KERNEL_COROUTINES}, {"simd_helper_branch", MC_KERNEL_USES_BARRIERS}},
+                    [&](const char* name) {
+                        MTL::ComputePipelineState* state = pipeline(library_, name, nullptr, MTL::ShaderValidationEnabled);
+                        return state ? state->retain() : nullptr;
+                    });
 }
 
 // Test that nothing is reported, and the kernels still run, with the check off.

@@ -2,10 +2,12 @@
 // validation/threadgroup_checks.h): a race on threadgroup memory between SIMD-groups with no
 // barrier between the two accesses, and a load of threadgroup memory no thread stored to. Each
 // kernel has a silent twin; every test runs over threadgroup sizes (1, 7 and 33 threads, which
-// are not multiples of the 32-thread SIMD-group, 64 and 128) and over two lowerings: the
-// kernels as written (their barriers become work-item loops) and with every barrier called
-// through a lambda (which keeps the kernel on fibers). Every kernel ends with a barrier, so
-// that even the barrier-free ones take the lowering under test.
+// are not multiples of the 32-thread SIMD-group, 64 and 128) and over the three lowerings: the
+// kernels as written (their barriers become work-item loops), with every barrier under an `if`
+// on the thread's index (a condition naming a per-thread builtin keeps the kernel a coroutine)
+// and with every barrier called through a lambda (which keeps the kernel on fibers). Every
+// kernel ends with a barrier, so that even the barrier-free ones take the lowering under test.
+#include "runtime/lowering.h"
 #include "validation_fixture.h"
 
 #include <gmock/gmock.h>
@@ -141,6 +143,41 @@ kernel void uninit(device float* out [[buffer(0)]], uint l [[thread_index_in_thr
     out[i] = t[l + 1];
     BARRIER;
 }
+// A scalar threadgroup variable: the last thread stores it, every thread loads it, with no
+// barrier between them.
+kernel void scalar_rw(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                      uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float total;
+    if (l == 0) total = 0.0f;
+    BARRIER;
+    if (l == n - 1) total = 1.0f;
+    out[i] = total;
+    BARRIER;
+}
+kernel void scalar_fenced(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                          uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float total;
+    threadgroup atomic_uint count;
+    if (l == 0) atomic_store_explicit(&count, 0u, memory_order_relaxed);
+    BARRIER;
+    if (l == n - 1) total = 1.0f;
+    atomic_fetch_add_explicit(&count, 1u, memory_order_relaxed);
+    BARRIER;
+    out[i] = total + float(atomic_load_explicit(&count, memory_order_relaxed));
+    BARRIER;
+}
+// No thread stores the scalar.
+kernel void scalar_uninit(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                          uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float total;
+    if (l == n) total = 1.0f;
+    BARRIER;
+    out[i] = total;
+    BARRIER;
+}
 kernel void init(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
                  uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
     FENCE_DECL
@@ -152,40 +189,55 @@ kernel void init(device float* out [[buffer(0)]], uint l [[thread_index_in_threa
 }
 )";
 
-/// kKernels with its barriers as written, or called through a lambda.
-std::string kernels(bool fibers) {
+enum class Lowering { WorkItems, Coroutines, Fibers };
+constexpr Lowering kLowerings[] = {Lowering::WorkItems, Lowering::Coroutines, Lowering::Fibers};
+
+/// kKernels with its barriers as written, under an `if` every thread takes, or called through
+/// a lambda.
+std::string kernels(Lowering lowering) {
     std::string source = kKernels;
     const auto replaceAll = [&source](const std::string& from, const std::string& to) {
         for (std::size_t at = source.find(from); at != std::string::npos; at = source.find(from, at + to.size()))
             source.replace(at, from.size(), to);
     };
+    const bool fibers = lowering == Lowering::Fibers;
     replaceAll("FENCE_DECL", fibers ? "auto fence = []() { threadgroup_barrier(mem_flags::mem_threadgroup); };" : "");
-    replaceAll("BARRIER;", fibers ? "fence();" : "threadgroup_barrier(mem_flags::mem_threadgroup);");
+    replaceAll("BARRIER;", fibers                              ? "fence();"
+                           : lowering == Lowering::Coroutines ? "if (l != 0xFFFFFFFFu) threadgroup_barrier(mem_flags::mem_threadgroup);"
+                                                              : "threadgroup_barrier(mem_flags::mem_threadgroup);");
     return source;
 }
 
 /// The first line of kKernels holding `text` after the line holding `after`.
 unsigned lineOf(const char* after, const char* text) {
-    const std::string source = kernels(false);
+    const std::string source = kernels(Lowering::WorkItems);
     const std::size_t from = source.find(after);
     const std::size_t at = source.find(text, from);
     return at == std::string::npos ? 0 : unsigned(1 + std::count(source.begin(), source.begin() + at, '\n'));
 }
 
+/// Line `line` of kKernels.
+std::string lineText(unsigned line) {
+    const std::string source = kernels(Lowering::WorkItems);
+    std::size_t at = 0;
+    for (unsigned l = 1; l < line; ++l) at = source.find('\n', at) + 1;
+    return source.substr(at, source.find('\n', at) - at);
+}
+
 struct Case {
-    bool fibers;
+    Lowering lowering;
     NS::UInteger group;
 };
 
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
-    return std::string(info.param.fibers ? "fibers" : "work_items") + "_by" + std::to_string(info.param.group);
+    const char* const names[] = {"work_items", "coroutines", "fibers"};
+    return std::string(names[int(info.param.lowering)]) + "_by" + std::to_string(info.param.group);
 }
 
 class ThreadgroupChecks : public ValidationOnFixture, public ::testing::WithParamInterface<Case> {
 protected:
     static void SetUpTestSuite() {
-        libraries_[0] = compile(kernels(false));
-        libraries_[1] = compile(kernels(true));
+        for (Lowering lowering : kLowerings) libraries_[int(lowering)] = compile(kernels(lowering));
     }
     static void TearDownTestSuite() {
         for (MTL::Library*& library : libraries_) {
@@ -212,7 +264,7 @@ protected:
         out_ = buffer((count + 2) * sizeof(float), "out");
         for (NS::UInteger k = 0; k < count + 2; ++k) words(out_)[k] = k == 0 || k == count + 1 ? kCanary : 0;
         MTL::ComputePipelineState* state =
-            pipeline(libraries_[GetParam().fibers], name, nullptr, MTL::ShaderValidationEnabled);
+            pipeline(libraries_[int(GetParam().lowering)], name, nullptr, MTL::ShaderValidationEnabled);
         if (!state) return {};
         dispatch(state, count, group(), [&](MTL::ComputeCommandEncoder* e) { e->setBuffer(out_, sizeof(float), 0); });
         EXPECT_EQ(words(out_)[0], kCanary);
@@ -247,7 +299,7 @@ protected:
     }
 
     static constexpr std::uint32_t kCanary = 0xC0FFEE11u;
-    static inline MTL::Library* libraries_[2] = {nullptr, nullptr};
+    static inline MTL::Library* libraries_[3] = {nullptr, nullptr, nullptr};
     MTL::Buffer* out_ = nullptr;
 };
 
@@ -357,18 +409,70 @@ TEST_P(ThreadgroupChecks, StoredThenLoadedIsSilent) {
     for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), 1.0f);
 }
 
-INSTANTIATE_TEST_SUITE_P(Lowerings, ThreadgroupChecks,
-                         ::testing::Values(Case{false, 1}, Case{false, 7}, Case{false, 33}, Case{false, 64},
-                                           Case{false, 128}, Case{true, 1}, Case{true, 7}, Case{true, 33},
-                                           Case{true, 64}, Case{true, 128}),
-                         caseName);
+// Test that each library's kernels take the lowering the suite runs them under, validated: a
+// kernel that fell back would leave that lowering's watch untested.
+TEST_P(ThreadgroupChecks, KernelsTakeTheLowering) {
+    const std::uint32_t expected[] = {MC_KERNEL_WORK_ITEM_LOOPS, MC_KERNEL_COROUTINES, MC_KERNEL_USES_BARRIERS};
+    const std::uint32_t lowering = expected[int(GetParam().lowering)];
+    expectLowerings({{"rw", lowering}, {"rw_fenced", lowering}, {"ww", lowering}, {"war", lowering},
+                     {"atomics", lowering}, {"uninit", lowering}, {"scalar_rw", lowering}},
+                    [&](const char* name) {
+                        MTL::ComputePipelineState* state =
+                            pipeline(libraries_[int(GetParam().lowering)], name, nullptr, MTL::ShaderValidationEnabled);
+                        return state ? state->retain() : nullptr;
+                    });
+}
+
+std::vector<Case> allCases() {
+    std::vector<Case> cases;
+    for (Lowering lowering : kLowerings)
+        for (NS::UInteger group : {1, 7, 33, 64, 128}) cases.push_back({lowering, group});
+    return cases;
+}
+
+// Test that a scalar threadgroup variable is watched as an array is: its store and the other
+// SIMD-group's loads race with no barrier between them, a load of it no thread stored is
+// uninitialised, and the fenced twin (its atomics included) is silent.
+TEST_P(ThreadgroupChecks, ScalarVariableRace) {
+    const std::vector<ShaderValidationReport> reports = run("scalar_rw");
+    if (!acrossSimdGroups()) {
+        EXPECT_THAT(races(reports), ::testing::IsEmpty());
+        return;
+    }
+    const ShaderValidationReport r = race(reports);
+    EXPECT_STREQ(r.raceKind(), "read-write");
+    EXPECT_EQ(r.offset, 0u);
+    EXPECT_EQ(r.size, sizeof(float));
+    const std::set<unsigned> lines{r.location.line, r.other.location.line};
+    EXPECT_EQ(lines, (std::set<unsigned>{lineOf("kernel void scalar_rw(", "if (l == n - 1) total = 1.0f;"),
+                                         lineOf("kernel void scalar_rw(", "out[i] = total;")}));
+}
+
+TEST_P(ThreadgroupChecks, ScalarVariableFencedIsSilent) {
+    EXPECT_THAT(run("scalar_fenced"), ::testing::IsEmpty());
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), 1.0f + float(group()));
+}
+
+TEST_P(ThreadgroupChecks, ScalarVariableUninitializedLoad) {
+    const std::vector<ShaderValidationReport> reports = run("scalar_uninit");
+    ASSERT_EQ(reports.size(), 1u) << ::testing::PrintToString(reports);
+    const ShaderValidationReport& r = reports[0];
+    EXPECT_EQ(r.kind, ReportKind::UninitializedLoad);
+    EXPECT_EQ(r.offset, 0u);
+    EXPECT_EQ(r.count, 2 * group()) << "every thread of both groups";
+    EXPECT_EQ(r.location.line, lineOf("kernel void scalar_uninit(", "out[i] = total;"));
+    EXPECT_EQ(r.location.column, unsigned(lineText(r.location.line).find("total") + 1));
+    EXPECT_TRUE(std::isnan(result(0))) << "the poison, not zero";
+}
+
+INSTANTIATE_TEST_SUITE_P(Lowerings, ThreadgroupChecks, ::testing::ValuesIn(allCases()), caseName);
 
 // Test that without METALCPU_SHADER_VALIDATION_CHECKS the same race is not looked for, and
 // threadgroup memory reads as zero again.
 class ThreadgroupChecksOff : public ValidationOnFixture {};
 
 TEST_F(ThreadgroupChecksOff, NothingIsWatched) {
-    MTL::Library* library = compile(kernels(false));
+    MTL::Library* library = compile(kernels(Lowering::WorkItems));
     ASSERT_NE(library, nullptr);
     MTL::Buffer* out = buffer(128 * sizeof(float), "out");
     for (const char* name : {"rw", "uninit"}) {
@@ -380,6 +484,81 @@ TEST_F(ThreadgroupChecksOff, NothingIsWatched) {
     EXPECT_EQ(floats(out)[63], 0.0f) << "zeroed threadgroup memory";
     library->release();
 }
+
+// ggml's kernel_cumsum_blk (ggml-metal.metal), its threadgroup part as written: the last lane of
+// each SIMD-group stores its sum, SIMD-group 0 scans all 32 slots with
+// simd_prefix_exclusive_sum and stores them back, and every thread reads its SIMD-group's slot.
+const char* const kCumsum = R"(#include <metal_stdlib>
+using namespace metal;
+kernel void cumsum(constant uint& n [[buffer(0)]], device const float* src [[buffer(1)]],
+                   device float* dst [[buffer(2)]], threadgroup char* shmem [[threadgroup(0)]],
+                   uint3 tgpig [[threadgroup_position_in_grid]], ushort3 tpitg [[thread_position_in_threadgroup]],
+                   ushort sgitg [[simdgroup_index_in_threadgroup]], ushort tiisg [[thread_index_in_simdgroup]],
+                   ushort3 ntg [[threads_per_threadgroup]]) {
+    const uint i00 = tgpig[0] * ntg.x;
+    threadgroup float* shmem_f32 = (threadgroup float*)shmem;
+    float v = 0.0f;
+    if (i00 + tpitg.x < n) v = src[i00 + tpitg.x];
+    float s = simd_prefix_inclusive_sum(v);
+    if (tiisg == 31) {
+        shmem_f32[sgitg] = s;
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if (sgitg == 0) {
+        shmem_f32[tiisg] = simd_prefix_exclusive_sum(shmem_f32[tiisg]);
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    s += shmem_f32[sgitg];
+    if (i00 + tpitg.x < n) dst[i00 + tpitg.x] = s;
+}
+)";
+
+// Test what the checks say of ggml's cumsum_blk, whose results are right: the one report is the
+// load SIMD-group 0 makes of the slots no SIMD-group stored (one per SIMD-group short of 32),
+// whose values only the lanes whose results are discarded use. No store goes unseen: the
+// stores through the scan's result are watched, so the final read of each SIMD-group's slot is
+// silent, and there is no race (docs/validation.md, "Checks beyond Apple's").
+class ThreadgroupChecksCumsum : public ValidationOnFixture, public ::testing::WithParamInterface<NS::UInteger> {};
+
+TEST_P(ThreadgroupChecksCumsum, OnlyTheLoadOfSlotsNoSimdgroupStored) {
+    val::ShaderValidationSettings settings;
+    settings.enabled = true;
+    settings.extraChecks.races = true;
+    settings.extraChecks.uninitialized = true;
+    configure(settings);
+    MTL::Library* library = compile(kCumsum);
+    ASSERT_NE(library, nullptr);
+    MTL::ComputePipelineState* state = pipeline(library, "cumsum", nullptr, MTL::ShaderValidationEnabled);
+    const NS::UInteger group = GetParam(), groups = 3, n = groups * group - 5;
+    MTL::Buffer* src = buffer(n * sizeof(float));
+    MTL::Buffer* dst = buffer(n * sizeof(float));
+    for (NS::UInteger k = 0; k < n; ++k) floats(src)[k] = 1.0f;
+    dispatch(state, groups * group, group, [&](MTL::ComputeCommandEncoder* e) {
+        const std::uint32_t count = std::uint32_t(n);
+        e->setBytes(&count, sizeof count, 0);
+        e->setBuffer(src, 0, 1);
+        e->setBuffer(dst, 0, 2);
+        e->setThreadgroupMemoryLength(32 * sizeof(float), 0);
+    });
+    const std::vector<ShaderValidationReport> r = reports();
+    const NS::UInteger simdgroups = group / 32;
+    if (simdgroups == 32) {
+        EXPECT_THAT(r, ::testing::IsEmpty());
+    } else {
+        ASSERT_EQ(r.size(), 1u) << ::testing::PrintToString(r);
+        EXPECT_EQ(r[0].kind, ReportKind::UninitializedLoad);
+        EXPECT_EQ(r[0].location.line, 18u) << "shmem_f32[tiisg] of SIMD-group 0";
+        EXPECT_EQ(r[0].offset, simdgroups * sizeof(float)) << "the first slot no SIMD-group stored";
+        EXPECT_EQ(r[0].count, (32 - simdgroups) * groups);
+    }
+    for (NS::UInteger k = 0; k < n; ++k) ASSERT_EQ(floats(dst)[k], float(k % group + 1)) << k;
+    library->release();
+}
+
+INSTANTIATE_TEST_SUITE_P(GroupSizes, ThreadgroupChecksCumsum, ::testing::Values(32, 64, 256, 1024),
+                         [](const ::testing::TestParamInfo<NS::UInteger>& info) {
+                             return "by" + std::to_string(info.param);
+                         });
 
 } // namespace
 } // namespace metalcpu::testing

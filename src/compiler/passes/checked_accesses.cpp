@@ -278,6 +278,17 @@ public:
         const std::size_t open = before.isPunct("(") ? first - 1 : enclosing_[first];
         return open != kNoToken && unit_.role(open) == TokenRole::CallOpen;
     }
+    /// The callee of the call of which [first, last] is a whole argument: its name, or
+    /// kNoToken (not a whole argument, or a callee that is not a plain name).
+    std::size_t calleeOfWholeArgument(std::size_t first, std::size_t last) const {
+        if (!isWholeArgument(first, last)) return kNoToken;
+        const std::size_t open = at(tokens_, first - 1).isPunct("(") ? first - 1 : enclosing_[first];
+        return open > 0 && unit_.role(open - 1) == TokenRole::Callee ? open - 1 : kNoToken;
+    }
+    /// Whether token `k` is in a lambda's capture list.
+    bool isCapture(std::size_t k) const {
+        return enclosing_[k] != kNoToken && unit_.role(enclosing_[k]) == TokenRole::LambdaIntroducer;
+    }
     /// Whether the expression [first, last] is the whole initialiser of a reference
     /// (`auto& q = x[i].qs;`), which a checked array, a value, could not bind.
     bool initialisesReference(std::size_t first, std::size_t last) const {
@@ -330,6 +341,43 @@ std::string memberSelector(const Unit& unit, const EditList& edits, std::size_t 
     while (index < selectors.size() && selectors[index] != chain) ++index;
     if (index == selectors.size()) selectors.push_back(chain);
     return "::__mc_member_" + std::to_string(index) + "{}";
+}
+
+/// A scalar threadgroup variable (`threadgroup float total;`) whose uses are all rewritten as
+/// accesses of element 0 of an array of one, and those uses: the names after its declaration
+/// in its function's body, outside lambda captures.
+struct WatchedScalar {
+    const ThreadgroupDeclarator* variable;
+    std::vector<std::size_t> uses;
+};
+
+/// The scalar threadgroup variables whose every use can be such an access: not subscripted (a
+/// vector's `v[1]`, which would index the array of one), and their name declared nowhere else
+/// in the function (a local or a lambda's parameter that could hide it). The others stay plain
+/// references, unwatched, as before.
+std::vector<WatchedScalar> watchedScalars(const Unit& unit, const std::vector<ThreadgroupDeclaration>& declarations,
+                                          const ExpressionPlaces& places) {
+    const TokenList& tokens = unit.tokens();
+    std::vector<WatchedScalar> watched;
+    for (const ThreadgroupDeclaration& d : declarations) {
+        const FunctionDecl& f = unit.module().functions[d.function];
+        if (f.bodyOpen == kNoToken || unit.partner()[f.bodyOpen] == kNoToken) continue;
+        const std::size_t bodyClose = unit.partner()[f.bodyOpen];
+        for (const ThreadgroupDeclarator& v : d.declarators) {
+            if (!v.arrayBounds.empty()) continue;
+            WatchedScalar scalar{&v, {}};
+            bool plain = false;
+            for (std::size_t k = f.bodyOpen + 1; k < bodyClose && !plain; ++k) {
+                if (!tokens[k].isIdentifier(v.name) || k == v.nameToken) continue;
+                if (unit.role(k) == TokenRole::Declarator) plain = true;
+                else if (k > d.statement.end && unit.role(k) == TokenRole::Name && !places.isCapture(k))
+                    scalar.uses.push_back(k);
+                plain = plain || unit.role(k + 1) == TokenRole::Subscript;
+            }
+            if (!plain) watched.push_back(std::move(scalar));
+        }
+    }
+    return watched;
 }
 
 /// Functions of <metal_stdlib> that access memory through a pointer argument, whose checked
@@ -542,6 +590,57 @@ void rewriteCheckedAccesses(PassContext& context) {
             if (own == name) return true;
         return false;
     };
+    // `total` of `threadgroup float total;`: an array of one (the threadgroup-variables pass),
+    // each use an access of its element 0, so that the threadgroup watch sees it as it sees an
+    // array's. A whole argument of a call that may bind it to a reference (the file's own
+    // functions, member functions) or a reference's whole initialiser is the element itself,
+    // unwatched: the callee may store through it, and a load would be told.
+    for (const WatchedScalar& scalar : watchedScalars(unit, context.findings.threadgroupVariables, places)) {
+        context.findings.watchedThreadgroupScalars.push_back(scalar.variable->key);
+        for (const std::size_t k : scalar.uses) {
+            const std::size_t f = unit.functionAt(k);
+            function = f == kNoToken ? nullptr : &functions[f];
+            if (places.isUnevaluated(k)) { // `sizeof(total)`: the element's type
+                edits.insertAfter(k, "[0]");
+                continue;
+            }
+            std::size_t members = at(tokens, k + 1).isPunct(".") ? dataMembersEnd(unit, k + 2) : kNoToken;
+            const std::string selector =
+                members != kNoToken ? memberSelector(unit, edits, k + 2, members, selectors) : std::string();
+            if (selector.empty()) members = kNoToken;
+            const std::size_t last = members != kNoToken ? members : k;
+            const ExpressionUse whole = unit.useOf(k, last, ObjectParts::None);
+            const std::string operands = members != kNoToken ? ", 0, " + selector : ", 0";
+            if (whole.kind == UseKind::AddressTaken) { // `&total`, `&total.m`: a checked pointer
+                edits.erase(whole.operatorToken);
+                openAround(k, last, members != kNoToken ? "::metalcpu_kernel::member_address("
+                                                        : "::metalcpu_kernel::address_of(");
+                edits.insertAfter(k, operands);
+                if (members != kNoToken) edits.erase(TokenRange{k + 1, members + 1});
+                edits.insertAfter(last, ")");
+                continue;
+            }
+            const std::size_t callee = places.calleeOfWholeArgument(k, last);
+            const bool bindsReference = places.initialisesReference(k, last) ||
+                                        (places.isWholeArgument(k, last) &&
+                                         (callee == kNoToken || isOwnFunction(tokens[callee].spelling)));
+            if (members == kNoToken && bindsReference) {
+                edits.insertAfter(k, ".data[0]");
+                continue;
+            }
+            const UseSite use = members != kNoToken ? membersUse(k, members) : accessUse(unit, k, k);
+            const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[k];
+            const std::string wrapper = members == kNoToken            ? functionFor(use.use)
+                                        : subscriptedMember(unit, last) ? functionFor(use.use, "_member_elements")
+                                        : use.use == Use::Load && bindsReference
+                                            ? "::metalcpu_kernel::argument_member("
+                                            : functionFor(use.use, "_member");
+            openAround(k, last, wrapper);
+            edits.insertAfter(k, operands);
+            if (members != kNoToken) edits.erase(TokenRange{k + 1, members + 1});
+            edits.insertAfter(last, ", " + sites.add(where, function) + ")");
+        }
+    }
     for (std::size_t k = 1; k + 1 < tokens.size(); ++k) {
         const Token& t = tokens[k];
         // Tokens earlier passes rewrote are types (checked pointers) or erased declarations.

@@ -648,6 +648,12 @@ void rewriteThreadgroupVariables(PassContext& c) {
             extra = std::string(", ") + (owner->second ? owner->second->name + "<" + owner->second->bodyArguments + ">()" : "0");
         if (!live.empty() || !alignment.empty()) extra += ", " + (live.empty() ? std::string("true") : live);
         if (!alignment.empty()) extra += ", " + alignment;
+        // A scalar whose uses the checked-accesses pass made accesses of element 0 is an array
+        // of one, which the threadgroup watch sees (findings.h).
+        const auto watched = [&](const ThreadgroupDeclarator& v) {
+            const std::vector<std::uint64_t>& keys = c.findings.watchedThreadgroupScalars;
+            return std::find(keys.begin(), keys.end(), v.key) != keys.end();
+        };
         std::string replacement;
         for (const ThreadgroupDeclarator& v : d.declarators) {
             if (!replacement.empty()) replacement += ' ';
@@ -655,7 +661,7 @@ void rewriteThreadgroupVariables(PassContext& c) {
                            (validation ? " = ::metalcpu_kernel::threadgroup_object<"
                                        : " = ::metalcpu_kernel::threadgroup_variable<") +
                            type +
-                           text(v.arrayBounds) + ", " +
+                           (validation && watched(v) ? std::string("[1]") : text(v.arrayBounds)) + ", " +
                            siteKeyLiteral(v.key) + extra + ">(" + group + ");";
         }
         // The type and bounds carry the earlier passes' edits (address-spaces erased

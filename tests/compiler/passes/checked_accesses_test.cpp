@@ -1,4 +1,5 @@
 #include "compiler/passes/checked_accesses.h"
+#include "compiler/passes/threadgroup_variables.h"
 
 #include "compiler/compiler_test_util.h"
 #include "compiler/edits.h"
@@ -29,12 +30,13 @@ struct Accesses {
     std::vector<std::string> members; ///< Findings::memberSelectors
 };
 
-Accesses checkSource(std::string_view source) {
+Accesses checkSource(std::string_view source, std::vector<std::uint64_t>* watchedScalars = nullptr) {
     auto p = testing::parse(source);
     TranslateOptions options;
     options.validation = true;
     const Unit unit(p->tokens, p->partner, p->module);
     Findings found;
+    found.threadgroupVariables = findThreadgroupVariables(unit, 0, p->diagnostics);
     EditList edits(p->tokens, p->diagnostics);
     PassContext context{unit, edits, p->diagnostics, options, found};
     edits.beginPass("checked-accesses");
@@ -43,6 +45,7 @@ Accesses checkSource(std::string_view source) {
                     found.memberSelectors};
     const std::string space = "::metalcpu_kernel::";
     for (std::size_t at; (at = result.output.find(space)) != std::string::npos;) result.output.erase(at, space.size());
+    if (watchedScalars) *watchedScalars = found.watchedThreadgroupScalars;
     return result;
 }
 
@@ -295,6 +298,41 @@ TEST(CheckedAccesses, Members) {
     EXPECT_EQ(accesses("auto& q = p[i].qs; auto r = p[i].qs;"),
               "void f() {auto& q = argument_member(p, i, " + member(0) + ", ::__mc_sites[0]); auto r = load_member(p, i, " +
                   member(0) + ", ::__mc_sites[1]);}");
+}
+
+// Test that each use of a scalar threadgroup variable becomes an access of element 0 of the
+// array of one it is declared as (threadgroup-variables): a load, store or update with its site,
+// a member's bytes, `&` a checked pointer; unwatched where a reference may bind it (an argument
+// of the file's own function, a reference's initialiser) and the element's type where it is
+// not evaluated. A variable subscripted (a vector), or whose name is declared again in the
+// function, stays as it was.
+TEST(CheckedAccesses, ScalarThreadgroupVariables) {
+    std::vector<std::uint64_t> watched;
+    std::vector<AccessSite> sites;
+    Accesses a = checkSource("void g(float& r);\n"
+                             "void f(float x) { threadgroup float t; threadgroup S s; t = x; x = t + 1; t += x; "
+                             "++t; s.m = t; x = s.m; auto p = &t; auto q = &s.m; g(t); x = min(t, x); "
+                             "float& r = t; x = sizeof(t); }",
+                             &watched);
+    EXPECT_EQ(a.output, "void g(float& r);\n"
+                        "void f(float x) { threadgroup float t; threadgroup S s; store(t, 0, ::__mc_sites[0]) = x; "
+                        "x = load(t, 0, ::__mc_sites[1]) + 1; update(t, 0, ::__mc_sites[2]) += x; "
+                        "++update(t, 0, ::__mc_sites[3]); store_member(s, 0, " + member(0) +
+                            ", ::__mc_sites[6]) = load(t, 0, ::__mc_sites[4]); x = load_member(s, 0, " + member(0) +
+                            ", ::__mc_sites[7]); auto p = address_of(t, 0); auto q = member_address(s, 0, " +
+                            member(0) + "); g(t.data[0]); x = min(load(t, 0, ::__mc_sites[5]), x); "
+                            "float& r = t.data[0]; x = sizeof(t[0]); }");
+    EXPECT_EQ(watched.size(), 2u);
+    ASSERT_EQ(a.sites.size(), 8u);
+    EXPECT_EQ(a.sites[0].column, 59u) << "a store's site is its `=`";
+    EXPECT_EQ(a.sites[1].column, 68u) << "a load's the name";
+    // Subscripted (as any vector is), or its name declared again: as written.
+    Accesses b = checkSource("void f(float x) { threadgroup float4 v; v[1] = x; threadgroup float u; u = x; "
+                             "{ float u = 2; x = u; } }",
+                             &watched);
+    EXPECT_EQ(b.output, "void f(float x) { threadgroup float4 v; store(v, 1, ::__mc_sites[0]) = x; threadgroup float u; u = x; "
+                        "{ float u = 2; x = u; } }");
+    EXPECT_TRUE(watched.empty());
 }
 
 TEST(CheckedAccesses, LeavesDeclarationsAlone) {

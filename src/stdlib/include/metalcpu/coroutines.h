@@ -161,12 +161,48 @@ struct barrier_at {
     }
 };
 
+/// The barrier-divergence check of SIMD-group barriers, in a pass that left threads at
+/// barriers: in each SIMD-group with a thread at a `simdgroup_barrier`, the live threads not at
+/// that barrier (at another, at a threadgroup barrier, in a tensor operation) make a round the
+/// runtime reports. Threads that returned are not active and are not counted.
+inline void check_simdgroup_barriers(const mc_group* group,
+                                     std::coroutine_handle<barrier_task::promise_type>* threads, mc_u32 count) {
+    const mc_u32 width = group->dispatch->simd_width ? group->dispatch->simd_width : 32;
+    for (mc_u32 begin = 0; begin < count; begin += width) {
+        const mc_u32 end = begin + width < count ? begin + width : count;
+        const auto at_barrier = [&](mc_u32 i) {
+            return threads[i] && threads[i].promise().barrier_scope == 2 && !threads[i].promise().pending;
+        };
+        mc_u32 at = end;
+        for (mc_u32 i = begin; i < end && at == end; ++i)
+            if (at_barrier(i)) at = i;
+        if (at == end) continue;
+        mc_barrier_round round{};
+        round.site = threads[at].promise().barrier_at;
+        round.site.kind = MC_SIMD_BARRIER_KIND;
+        round.first_missing = count;
+        for (mc_u32 i = begin; i < end; ++i) {
+            if (!threads[i]) continue;
+            ++round.threads;
+            const barrier_task::promise_type& p = threads[i].promise();
+            if (at_barrier(i) && same_barrier(p.barrier_at, threads[at].promise().barrier_at)) {
+                ++round.reached;
+                continue;
+            }
+            if (round.elsewhere++ == 0) round.other = p.barrier_at;
+            if (i < round.first_missing) round.first_missing = i;
+        }
+        if (round.elsewhere > 0) g_services->barrier_round(group, &round);
+    }
+}
+
 /// The barrier-divergence check of a pass that left threads at barriers: tells the runtime
 /// when they did not all reach the same threadgroup barrier (finished threads count as not).
 /// A pass in which a thread waits at a SIMD-group barrier or in a tensor operation is not
 /// judged: those need not be reached by the whole group.
 inline void check_barrier_round(const mc_group* group, std::coroutine_handle<barrier_task::promise_type>* threads,
                                 mc_u32 count) {
+    check_simdgroup_barriers(group, threads, count);
     barrier_round_tally tally(count);
     for (mc_u32 i = 0; i < count; ++i) {
         if (!threads[i]) {

@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 19u /* 16-19: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter */
+#define METALCPU_KERNEL_ABI_VERSION 19u /* 16-19: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -274,6 +274,12 @@ typedef struct mc_simd_call {
    (METALCPU_SHADER_VALIDATION_CHECKS=barriers): when the round opened, `reached` threads were at
    `site`, the barrier the lowest-numbered waiting thread was at; `elsewhere` waited at other
    barriers (the first of them at `other`); `finished` had returned from the kernel. */
+/* The `kind` of a simdgroup_barrier's site: one value for every library, so that the runtime
+   tells a SIMD-group barrier from the SIMD-group functions, which may be reached by part of a
+   SIMD-group (their `kind`s are addresses). A round of a SIMD-group barrier
+   (mc_services::barrier_round) has it as its site's kind, and counts the SIMD-group's threads. */
+#define MC_SIMD_BARRIER_KIND ((const void*)1)
+
 typedef struct mc_barrier_round {
     mc_simd_site site;
     mc_simd_site other;   /* line 0 when elsewhere is 0 */
