@@ -102,9 +102,6 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     if (options.validation) writer.writeRaw("#define METALCPU_VALIDATION 1\n");
     if (includesTensorHeaders(files)) writer.writeRaw("#define METALCPU_TENSOR_HEADERS 1\n");
     if (includesSimdgroupFuture(files)) writer.writeRaw("#define METALCPU_SIMDGROUP_FUTURE 1\n");
-    // The lane form's library only where a kernel has one: it adds a fifth to a small file's
-    // compile time.
-    if (!found.laneBodies.empty()) writer.writeRaw("#define METALCPU_LANE_FORM 1\n");
     writer.writeRaw(std::string(kPreludeInclude));
     writer.writeRaw(functionConstantsDefinition(found.functionConstants));
     if (!found.accessSites.empty()) writer.writeRaw(accessSiteTable(found.accessSites, files));

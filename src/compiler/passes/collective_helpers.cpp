@@ -65,6 +65,12 @@ private:
         if (!f.hasBody || f.isKernel || f.parametersOpen == kNoToken || values_.count(fi)) return std::nullopt;
         const std::vector<Statement>* body = unit_.body(fi);
         if (!body) return std::nullopt;
+        // One `return`, the last statement: a lane that returned earlier would skip the
+        // collectives after it, which the replay takes every lane to make.
+        for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i)
+            if (unit_[i].isIdentifier("return") && (body->empty() || body->back().kind != StatementKind::Return ||
+                                                    i != body->back().keyword))
+                return std::nullopt;
         own_.clear();
         for (std::size_t i = f.parametersOpen + 1; i < f.bodyClose; ++i) {
             const Token& t = unit_[i];

@@ -57,7 +57,7 @@ constexpr std::string_view kAbiNames[] = {
 constexpr std::string_view kAbiPrefixes[] = {
     "__start_", "__stop_", "__mc", "metalcpu", "METALCPU", "MC_PARAM_", "MC_ADDRESS_", "MC_ACCESS_", "MC_BUILTIN_",
     "MC_KERNEL_", "MC_OP_", "MC_FUNCTION_CONSTANT_", "MC_LOG_", "MC_COMPONENT_", "MC_FILTER_", "MC_MIP_FILTER_",
-    "MC_GPU_FAMILY_", "MC_COOPERATIVE_", "MC_SCOPE_", "MC_OPERAND_", "MC_REDUCE_", "MC_CHECK_",
+    "MC_GPU_FAMILY_", "MC_COOPERATIVE_", "MC_SCOPE_", "MC_OPERAND_", "MC_REDUCE_", "MC_CHECK_", "MC_SIMD_",
 };
 
 template <std::size_t N>

@@ -1,4 +1,3 @@
-#define METALCPU_LANE_FORM 1
 #include <metalcpu/kernel_prelude.h>
 #line 3 "matmul_naive.metal"
 using namespace metal;

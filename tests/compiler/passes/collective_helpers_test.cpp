@@ -76,6 +76,7 @@ TEST(CollectiveHelpers, RefusesWhatRunningAgainWouldChange) {
     refused(member("static float c = 0; return simd_sum(x + c);"), "a static local");
     refused(member("atomic_fetch_add_explicit(nullptr, 1, memory_order_relaxed); return simd_sum(x);"), "an atomic");
     refused(member("float c; float s = sincos(x, c); return simd_sum(s + c);"), "an output parameter");
+    refused(member("if (x < 0.0f) return x; return simd_sum(x);"), "an early return, after which some lanes skip the collective");
     refused("struct T { float n; float h(float x) { n += x; return n; } };\n"
             "struct S { T t; float f(float x) { return simd_sum(t.h(x)); } };",
             "calls a member that writes its object");

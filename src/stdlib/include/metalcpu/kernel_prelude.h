@@ -21,9 +21,9 @@
 #ifdef METALCPU_SIMDGROUP_FUTURE
 #include <metal_simdgroup_future>
 #endif
-// The lane form of kernels whose threads run as vector lanes (the translation defines
-// METALCPU_LANE_FORM when one has it).
-#ifdef METALCPU_LANE_FORM
+// The lane form of kernels whose threads run as vector lanes. Always, not only in files that
+// have one: a define before the prelude would split each flavour's precompiled prelude in two,
+// and a file's first compile of a kind goes without one (it costs 0.03 s of CPU in a compile
+// that parses the prelude itself, nothing with the precompiled one).
 #include <metalcpu/lane_statements.h>
-#endif
 #include <metalcpu/library_stub.h>
