@@ -477,11 +477,20 @@ __attribute__((always_inline)) inline T& checked_element_near(checked_ptr<T, S> 
     }
     return checked_element(p, 0, op, site);
 }
+/// Whether access_near() checks a pointer of type X against hint H: a checked pointer to
+/// one element, never a pointer of the kernel's own (`*(buf + 0)` of a thread array, whose
+/// pointee_of is not defined: a single `&&` would still name its `type`).
+template <class X, class H> constexpr bool checks_near() {
+    if constexpr (is_checked_ptr_t<X>::value)
+        return !array_traits<typename pointee_of<X>::type>::is_array && checked_pointer<H> &&
+               __is_same(X, checked_ptr<typename pointee_of<X>::type, pointee_of<X>::space>);
+    else
+        return false;
+}
 template <mc_u32 Op, class P, class H>
 __attribute__((always_inline)) constexpr decltype(auto) access_near(P&& p, const mc_site& site, const H& hint) {
     using X = remove_cvref<P>;
-    if constexpr (is_checked_ptr_t<X>::value && !array_traits<typename pointee_of<X>::type>::is_array &&
-                  checked_pointer<H> && __is_same(X, checked_ptr<typename pointee_of<X>::type, pointee_of<X>::space>))
+    if constexpr (checks_near<X, H>())
         return checked_element_near(p, hint, Op, site);
     else if constexpr (Op == MC_OP_LOAD)
         return load(static_cast<P&&>(p), 0, site);
