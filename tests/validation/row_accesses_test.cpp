@@ -63,21 +63,12 @@ kernel void own_array(device const float* a [[buffer(0)]], device float* out [[b
 )";
 
 /// The line of the first line of kKernels holding `text`.
-unsigned lineOf(const char* text) {
-    const std::string source = kKernels;
-    const std::size_t at = source.find(text);
-    return at == std::string::npos ? 0 : unsigned(1 + std::count(source.begin(), source.begin() + at, '\n'));
-}
+unsigned lineOf(const char* text) { return lineHolding(kKernels, text); }
 
 /// A grid of `gx` x `gy` threads in groups of `sx` x `sy` (gy == sy: one row of groups, so only
 /// the last group reaches a buffer's end).
-struct Shape {
-    std::uint32_t gx, gy, sx, sy;
-};
-std::string shapeName(const ::testing::TestParamInfo<Shape>& info) {
-    const Shape s = info.param;
-    return std::to_string(s.gx) + "x" + std::to_string(s.gy) + "_by" + std::to_string(s.sx) + "x" + std::to_string(s.sy);
-}
+using Shape = GridShape;
+constexpr auto shapeName = gridShapeName;
 
 struct KernelRun {
     std::vector<ShaderValidationReport> reports;

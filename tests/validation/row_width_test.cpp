@@ -64,21 +64,12 @@ kernel void tiles(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]
 )";
 
 /// The line of the first line of kKernels holding `text`.
-unsigned lineOf(const char* text) {
-    const std::string source = kKernels;
-    const std::size_t at = source.find(text);
-    return at == std::string::npos ? 0 : unsigned(1 + std::count(source.begin(), source.begin() + at, '\n'));
-}
+unsigned lineOf(const char* text) { return lineHolding(kKernels, text); }
 
 /// A grid of `gx` x `gy` threads in groups of `sx` x `sy` (whole groups only: the kernels
 /// share the tile among threads_per_threadgroup threads).
-struct Shape2 {
-    std::uint32_t gx, gy, sx, sy;
-};
-std::string shape2Name(const ::testing::TestParamInfo<Shape2>& info) {
-    const Shape2 s = info.param;
-    return std::to_string(s.gx) + "x" + std::to_string(s.gy) + "_by" + std::to_string(s.sx) + "x" + std::to_string(s.sy);
-}
+using Shape2 = GridShape;
+constexpr auto shape2Name = gridShapeName;
 
 /// What a kernel made by index: its reports and its output, one float per thread of the grid.
 struct KernelRun {

@@ -9,11 +9,28 @@
 
 #include <metalcpu/ValidationTesting.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace metalcpu::testing {
+
+/// The line of the first line of `source` holding `text` (0 when none): tests find a kernel's
+/// sites by their text, so that they do not depend on line numbers.
+inline unsigned lineHolding(const std::string& source, const char* text) {
+    const std::size_t at = source.find(text);
+    return at == std::string::npos ? 0 : unsigned(1 + std::count(source.begin(), source.begin() + at, '\n'));
+}
+
+/// A grid of `gx` x `gy` threads dispatched in groups of `sx` x `sy`, and its test name.
+struct GridShape {
+    std::uint32_t gx, gy, sx, sy;
+};
+inline std::string gridShapeName(const ::testing::TestParamInfo<GridShape>& info) {
+    const GridShape s = info.param;
+    return std::to_string(s.gx) + "x" + std::to_string(s.gy) + "_by" + std::to_string(s.sx) + "x" + std::to_string(s.sy);
+}
 
 /// Pipelines, buffers and dispatches; reports go wherever the test's sinks take them.
 class KernelFixture : public MetalTest {
