@@ -255,7 +255,9 @@ inline constexpr mc_site kUnknownSite = {"", "", 0, 0};
 /// The threadgroup watch (METALCPU_SHADER_VALIDATION_CHECKS=races,uninitialized): while the
 /// runtime has it on, every access of threadgroup memory is told to it — the object's address
 /// with its pointer's tag, its size, MC_OP_* bits. Off, an access costs a load and a branch
-/// never taken. Pure and returning the object's address, as report_fault() is, so that the
+/// never taken, enough to keep a loop scalar: work-item loops run a copy of themselves for
+/// groups the watch is off in, where the host compiler folds the test away (for_each_row(),
+/// kernel_support.h). Pure and returning the object's address, as report_fault() is, so that the
 /// compiler keeps regions and values in registers across the call it never makes (a call
 /// that may write memory made the validated tiled matmul 3 to 5 times slower with the watch
 /// off); the price is report_fault()'s: identical accesses it merges within one thread are

@@ -218,13 +218,25 @@ __attribute__((always_inline)) inline void for_each_row_of(const mc_group* group
 /// a side run with both sides constants: a check by index of `tile[lid.y][k]` and
 /// `tile[k][lid.x]` folds away (x and y are below the array's extents), so the loops of a
 /// tiled kernel vectorise as in the plain flavour (README, "Shader validation's cost"); other
-/// shapes keep their checks. Each shape is a copy of the loop, so only these two.
+/// shapes keep their checks. Each shape is a copy of the loop, so only these two, and only
+/// while the threadgroup watch is off (checked.h, watch_threadgroup()): every threadgroup
+/// access tests the watch word, and a loop with that test and its call stays scalar. In the
+/// copy run when the word reads zero, the host compiler folds each access's test away (it has
+/// just read the word, and nothing in the loop may write it: the stores are of other types,
+/// the report calls are pure), so the loop is the plain flavour's again; where something in
+/// the loop might write the word (a call that is not pure) the test stays, correct as before.
+/// The condition carries no __builtin_expect: the hint would hide the word's value from the
+/// early value numbering, which must fold the tests before the inner loops are unrolled.
+/// The watched copy (races, uninitialized: a call per access anyway) has any shape.
 template <class Skipped, class Body>
 __attribute__((always_inline)) inline void for_each_row(const mc_group* group, const Skipped& skipped, Body& body) {
     const mc_u32 sx = group->size[0], sy = group->size[1];
 #ifdef METALCPU_VALIDATION
-    if (sx == 16 && sy == 16) return for_each_row_of(group, row_width<16>{}, row_width<16>{}, skipped, body);
-    if (sx == 32 && sy == 32) return for_each_row_of(group, row_width<32>{}, row_width<32>{}, skipped, body);
+    if (*g_threadgroup_watch == 0) {
+        if (sx == 16 && sy == 16) return for_each_row_of(group, row_width<16>{}, row_width<16>{}, skipped, body);
+        if (sx == 32 && sy == 32) return for_each_row_of(group, row_width<32>{}, row_width<32>{}, skipped, body);
+        return for_each_row_of(group, sx, sy, skipped, body);
+    }
 #endif
     for_each_row_of(group, sx, sy, skipped, body);
 }
