@@ -227,7 +227,9 @@ __attribute__((always_inline)) inline void for_each_row_of(const mc_group* group
 /// the loop might write the word (a call that is not pure) the test stays, correct as before.
 /// The condition carries no __builtin_expect: the hint would hide the word's value from the
 /// early value numbering, which must fold the tests before the inner loops are unrolled.
-/// The watched copy (races, uninitialized: a call per access anyway) has any shape.
+/// Other shapes, and every shape while the watch is on (races, uninitialized: a call per
+/// access anyway), run the general loop, which keeps its checks and the watch's tests: as
+/// many copies of the loop as before.
 template <class Skipped, class Body>
 __attribute__((always_inline)) inline void for_each_row(const mc_group* group, const Skipped& skipped, Body& body) {
     const mc_u32 sx = group->size[0], sy = group->size[1];
@@ -235,7 +237,6 @@ __attribute__((always_inline)) inline void for_each_row(const mc_group* group, c
     if (*g_threadgroup_watch == 0) {
         if (sx == 16 && sy == 16) return for_each_row_of(group, row_width<16>{}, row_width<16>{}, skipped, body);
         if (sx == 32 && sy == 32) return for_each_row_of(group, row_width<32>{}, row_width<32>{}, skipped, body);
-        return for_each_row_of(group, sx, sy, skipped, body);
     }
 #endif
     for_each_row_of(group, sx, sy, skipped, body);
