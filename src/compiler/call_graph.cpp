@@ -183,6 +183,9 @@ bool isBarrierFunction(std::string_view name) {
     if (name == "__metal_simdgroup_async_copy_1d" || name == "__metal_simdgroup_async_copy_2d" ||
         name == "__metal_wait_simdgroup_events" || name == "__metal_simdgroup_matrix_8x8_multiply_accumulate")
         return true;
+    // The load and store under simdgroup_load/simdgroup_store, on a matrix's vec<T, 64>
+    // storage: they need the caller's lane.
+    if (name == "__metal_simdgroup_matrix_8x8_load" || name == "__metal_simdgroup_matrix_8x8_store") return true;
     // A SIMD-group matrix made with a diagonal (`simdgroup_float8x8(1.0f)`) learns its lane
     // from a SIMD-group rendezvous.
     return isMatrixType(name);

@@ -195,6 +195,39 @@ kernel void storage_products(device const float* a [[buffer(0)]],
   twin[first] = xc.thread_elements()[0];
   twin[first + 1] = xc.thread_elements()[1];
 }
+
+// Apple's builtins under simdgroup_load/simdgroup_store, on vec<T, 64> storage: SIMD-group
+// `block` loads the 8x8 window at column block % 3, row block of the 11-column matrix `a`
+// (transposed for odd blocks), stores it into threadgroup memory and loads it back (in half
+// for blocks divisible by 3), then stores it as the block's 8x8 tile of `out`, transposed for
+// blocks whose index / 2 is odd. `twin` gets the same through simdgroup_load/simdgroup_store.
+kernel void storage_loads(device const float* a [[buffer(0)]],
+                          device float* out [[buffer(1)]],
+                          device float* twin [[buffer(2)]],
+                          uint group [[threadgroup_position_in_grid]],
+                          ushort sg [[simdgroup_index_in_threadgroup]],
+                          ushort sgs [[simdgroups_per_threadgroup]]) {
+  threadgroup float staged[4 * 64];
+  threadgroup half halves[4 * 64];
+  const uint block = group * sgs + sg;
+  const bool load_transposed = block % 2 == 1, store_transposed = (block / 2) % 2 == 1;
+  const ulong2 window(block % 3, block);
+  vec<float, 64> t = __metal_simdgroup_matrix_8x8_load(a, 11, window, load_transposed);
+  __metal_simdgroup_matrix_8x8_store(t, staged + 64 * sg, 8, ulong2(0), false);
+  if (block % 3 == 0) {
+    const vec<half, 64> h = vec<half, 64>(half2(*reinterpret_cast<thread float2*>(&t)));
+    __metal_simdgroup_matrix_8x8_store(h, halves + 64 * sg, 8, ulong2(0), false);
+    vec<half, 64> back = __metal_simdgroup_matrix_8x8_load(halves + 64 * sg, 8, ulong2(0), false);
+    t = vec<float, 64>(float2(*reinterpret_cast<thread half2*>(&back)));
+  } else {
+    t = __metal_simdgroup_matrix_8x8_load(staged + 64 * sg, 8, ulong2(0), false);
+  }
+  __metal_simdgroup_matrix_8x8_store(t, out + 64 * block, 8, ulong2(0), store_transposed);
+
+  simdgroup_float8x8 m;
+  simdgroup_load(m, a, 11, window, load_transposed);
+  simdgroup_store(m, twin + 64 * block, 8, ulong2(0), store_transposed);
+}
 )";
 
 constexpr unsigned kGroups = 3, kLanes = 32, kColumns = 7;
@@ -325,6 +358,44 @@ TEST_P(AsyncCopyKernels, StorageProductsAreSimdgroupProducts) {
     twin.expectCanariesIntact();
     aBuffer->release();
     bBuffer->release();
+}
+
+// Test Apple's load and store builtins on vec<T, 64> storage: the window of `a` each block
+// loads (transposed or not, at its origin, with a stride of 11), through threadgroup memory
+// (in half for some blocks, exact for these values), to `out` (transposed or not), element by
+// element against the CPU; the same bits as simdgroup_load/simdgroup_store; lanes outside a
+// partial SIMD-group store nothing (canary words); and the kernel, which needs only each
+// thread's lane, runs as work-item loops.
+TEST_P(AsyncCopyKernels, StorageLoadsAndStoresAreSimdgroupLoadsAndStores) {
+    expectLowerings({{"storage_loads", MC_KERNEL_WORK_ITEM_LOOPS}}, [&](const char* name) { return kernel(name); });
+    const unsigned rows = blocks() + 8, columns = 11, words = blocks() * 64;
+    std::vector<float> a(rows * columns);
+    for (unsigned i = 0; i < a.size(); ++i) a[i] = float(int(i % 61) - 30) * 0.5f;
+    MTL::Buffer* input = device_->newBuffer(a.data(), a.size() * 4, MTL::ResourceStorageModeShared);
+    GuardedBuffer out(device_, words * 4), twin(device_, words * 4);
+    run("storage_loads", {{input, 0}, {out.buffer(), out.offset()}, {twin.buffer(), twin.offset()}});
+    EXPECT_EQ(std::memcmp(out.data<float>(), twin.data<float>(), words * 4), 0);
+    unsigned wrong = 0;
+    for (unsigned block = 0; block < blocks(); ++block) {
+        const unsigned firstThread = (block % simdgroups()) * kLanes;
+        const bool loadTransposed = block % 2 == 1, storeTransposed = (block / 2) % 2 == 1;
+        const unsigned origin = block * columns + block % 3;
+        for (unsigned r = 0; r < 8; ++r)
+            for (unsigned c = 0; c < 8; ++c) {
+                const float element = a[origin + (loadTransposed ? c * columns + r : r * columns + c)];
+                const unsigned at = block * 64 + (storeTransposed ? c * 8 + r : r * 8 + c);
+                std::uint32_t got, expected = kCanary;
+                std::memcpy(&got, out.data<float>() + at, 4);
+                if (firstThread + laneOf(r, c) < groupSize()) std::memcpy(&expected, &element, 4);
+                if (got != expected && ++wrong <= 5)
+                    ADD_FAILURE() << "block " << block << " (" << r << ", " << c << "): " << std::hex << got
+                                  << ", expected " << expected;
+            }
+    }
+    EXPECT_EQ(wrong, 0u);
+    out.expectCanariesIntact();
+    twin.expectCanariesIntact();
+    input->release();
 }
 
 // MFA v1's form: the copies from <metal_simdgroup_future>, which __HAVE_SIMDGROUP_FUTURE__

@@ -267,34 +267,39 @@ kernel void wide_products(device const float* a [[buffer(0)]],
 const std::string kWideSource = withTwinOnFibers(kWideProducts, "wide_products", "simdgroup_float8x8");
 const char* const kWideKernels = kWideSource.c_str();
 
-class SimdgroupMatrixWideWorkItems : public ShapedKernelTest<kWideKernels> {
+/// A suite whose kernels run in one group on `a` (buffer 0) into `c` (buffer 1).
+template <const char* const& Kernels>
+class OneGroupProducts : public ShapedKernelTest<Kernels> {
 protected:
-    void SetUp() override {
-        width_.emplace("METALCPU_SIMD_WIDTH", "64");
-        ShapedKernelTest<kWideKernels>::SetUp();
-    }
-    void TearDown() override {
-        ShapedKernelTest<kWideKernels>::TearDown();
-        width_.reset();
-    }
-
-    unsigned tiles() const { return (groupSize() + kLanes - 1) / kLanes; }
-
-    /// Runs `name` in one group on `a` (two 8×8 blocks per tile); C lands in `c`.
+    /// Runs `name` in one group of groupSize() threads on `a`; C lands in `c`, canaries checked.
     void run(const char* name, const std::vector<float>& a, GuardedBuffer& c) {
         SCOPED_TRACE(name);
-        MTL::Buffer* aBuffer = device_->newBuffer(a.data(), a.size() * 4, MTL::ResourceStorageModeShared);
-        MTL::ComputePipelineState* state = kernel(name);
+        MTL::Buffer* aBuffer = this->device_->newBuffer(a.data(), a.size() * 4, MTL::ResourceStorageModeShared);
+        MTL::ComputePipelineState* state = this->kernel(name);
         ASSERT_NE(state, nullptr);
-        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::CommandBuffer* commands = this->queue_->commandBuffer();
         MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
         encoder->setBuffer(aBuffer, 0, 0);
         c.bind(encoder, 1);
-        dispatch(state, encoder, commands, groupSize());
+        this->dispatch(state, encoder, commands, this->groupSize());
         c.expectCanariesIntact();
         state->release();
         aBuffer->release();
     }
+};
+
+class SimdgroupMatrixWideWorkItems : public OneGroupProducts<kWideKernels> {
+protected:
+    void SetUp() override {
+        width_.emplace("METALCPU_SIMD_WIDTH", "64");
+        OneGroupProducts<kWideKernels>::SetUp();
+    }
+    void TearDown() override {
+        OneGroupProducts<kWideKernels>::TearDown();
+        width_.reset();
+    }
+
+    unsigned tiles() const { return (groupSize() + kLanes - 1) / kLanes; }
 
     std::vector<float> input(float (*value)(unsigned, unsigned)) const {
         std::vector<float> a(std::size_t(128) * tiles());
@@ -352,6 +357,59 @@ TEST_P(SimdgroupMatrixWideWorkItems, BitIdenticalToFibers) {
     EXPECT_EQ(std::memcmp(c.data<float>(), fiberC.data<float>(), std::size_t(64) * tiles() * 4), 0);
 }
 
+// tinygrad's WMMA loop body (its `__WMMA_8_8_8_float_float` helper inlined): each thread sets
+// its elements of A and B from device memory and of C from its accumulator, multiplies, and
+// reads C back, so the pieces before and after the product run in its two loops (docs/compiler.md,
+// "SIMD-group matrices"). Some threads return after the second product: they take no part in
+// the third (zeros) and store nothing. `fused_on_fibers` is its twin.
+const char* const kFusedProducts = R"(
+kernel void fused(device const float* a [[buffer(0)]],
+                  device float* c [[buffer(1)]],
+                  ushort lid [[thread_index_in_threadgroup]],
+                  ushort threads [[threads_per_threadgroup]]) {
+    float2 acc = float2(0.25f, -0.5f);
+    for (uint step = 0; step < 3; ++step) {
+        simdgroup_float8x8 ma, mb, mc;
+        const uint at = 4 * (step * threads + lid);
+        ma.thread_elements() = float2(a[at], a[at + 1]);
+        mb.thread_elements() = float2(a[at + 2], a[at + 3]);
+        mc.thread_elements() = acc;
+        simdgroup_multiply_accumulate(mc, ma, mb, mc);
+        acc = mc.thread_elements() * 0.5f;
+        if (step == 1 && lid % 7 == 3) return;
+    }
+    c[2 * lid] = acc.x;
+    c[2 * lid + 1] = acc.y;
+}
+)";
+
+const std::string kFusedSource = withTwinOnFibers(kFusedProducts, "fused", "simdgroup_float8x8");
+const char* const kFusedKernels = kFusedSource.c_str();
+
+class SimdgroupMatrixFusedPieces : public OneGroupProducts<kFusedKernels> {};
+
+// Test that the kernel is split into work-item loops (its twin on fibers), that both give the
+// same bits where the sums round, canaries intact, and that exactly the threads that returned
+// stored nothing.
+TEST_P(SimdgroupMatrixFusedPieces, BitIdenticalToFibers) {
+    expectLowerings({{"fused", MC_KERNEL_WORK_ITEM_LOOPS}, {"fused_on_fibers", MC_KERNEL_USES_BARRIERS}},
+                    [&](const char* name) { return kernel(name); });
+    std::vector<float> a(std::size_t(12) * groupSize());
+    for (unsigned i = 0; i < a.size(); ++i) a[i] = roundedValue(i, 5);
+    GuardedBuffer c(device_, std::size_t(8) * groupSize()), fiberC(device_, std::size_t(8) * groupSize());
+    run("fused", a, c);
+    run("fused_on_fibers", a, fiberC);
+    EXPECT_EQ(std::memcmp(c.data<float>(), fiberC.data<float>(), std::size_t(8) * groupSize()), 0);
+    for (unsigned lid = 0; lid < groupSize(); ++lid) {
+        std::uint32_t got;
+        std::memcpy(&got, c.data<float>() + 2 * lid, 4);
+        EXPECT_EQ(got == kCanary, lid % 7 == 3) << "thread " << lid;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, SimdgroupMatrixFusedPieces,
+                         ::testing::Combine(::testing::Values(1u, 13u, 32u, 45u, 64u, 128u), ::testing::Bool()),
+                         kernelShapeName);
 INSTANTIATE_TEST_SUITE_P(Shapes, SimdgroupMatrixWorkItems,
                          ::testing::Combine(::testing::Values(1u, 32u, 45u, 64u, 96u, 128u), ::testing::Bool()),
                          kernelShapeName);

@@ -391,6 +391,7 @@ bool takesCallSite(std::string_view name) {
         "atomic_compare_exchange_weak_explicit", "atomic_compare_exchange_strong_explicit",
         "simdgroup_load",            "simdgroup_store",
         "__metal_simdgroup_async_copy_1d", "__metal_simdgroup_async_copy_2d",
+        "__metal_simdgroup_matrix_8x8_load", "__metal_simdgroup_matrix_8x8_store",
     };
     for (const char* sited : kSited)
         if (name == sited) return true;

@@ -241,7 +241,8 @@ bool isMatrixProductName(std::string_view name) {
 
 // The SIMD-group matrix functions that need only the caller's lane (CoroutineKernel::laneUsers).
 bool isMatrixLaneUser(std::string_view name) {
-    return name == "simdgroup_load" || name == "simdgroup_store" || isMatrixType(name);
+    return name == "simdgroup_load" || name == "simdgroup_store" || name == "__metal_simdgroup_matrix_8x8_load" ||
+           name == "__metal_simdgroup_matrix_8x8_store" || isMatrixType(name);
 }
 
 bool isCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t function) {

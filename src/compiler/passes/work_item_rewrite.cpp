@@ -213,6 +213,62 @@ std::string collectiveSplit(EditList& edits, const WorkItemKernel& k, const Work
            arguments + "); }); ";
 }
 
+// Where a piece runs: in a loop of its own, or inside a neighbouring product's loops
+// (fusedPieces()).
+enum class PieceLoop {
+    Own,
+    ProductDeposit, ///< at the start of the next region's first loop, before the deposit
+    ProductCollect, ///< at the end of the previous region's second loop, after the collect
+};
+
+bool work_items_contains(const TokenRange& r, std::size_t i) { return i >= r.begin && i < r.end; }
+
+// A SIMD-group matrix product statement (simdgroup_multiply[_accumulate]) outside divergent ifs.
+bool isUnguardedProduct(const WorkItemKernel& k, const WorkItemRegion& r) {
+    return r.collective != WorkItemRegion::kNoCollective && k.collectives[r.collective].resultComma != kNoToken &&
+           r.guards.empty();
+}
+
+// The pieces that run inside the loops of the product next to them: a product's loops run the
+// piece just before it (nothing between them) before each thread hands in its operands, and
+// the piece just after it after each thread takes its result, so that a product costs its
+// two loops over the threads and no more (tinygrad's WMMA loop body, the piece that loads the
+// operands and the one that reads the result back, was four). That keeps the order of each
+// thread's statements; between threads it moves only the deposit, which reads the thread's
+// own operands (SIMD-group matrices live in the thread's registers), and the collect, which
+// reads only what the product computed. A piece under a divergent if, the condition of one,
+// an interleaved kernel's loop body and one before which slots are made (lateSetups) keep
+// their loops, and so does a piece that learns its lanes (simdgroup_load and _store): in the
+// product's first loop, simdgroup_matrix_bench's loads took 52 M more instructions per
+// dispatch at 256³ (226 M → 279 M) instead of fewer.
+std::vector<PieceLoop> fusedPieces(const WorkItemKernel& k) {
+    std::vector<PieceLoop> where(k.regions.size(), PieceLoop::Own);
+    if (k.interleaved) return where;
+    const auto fusable = [&](std::size_t p) {
+        const WorkItemRegion& r = k.regions[p];
+        if (where[p] != PieceLoop::Own || r.collective != WorkItemRegion::kNoCollective ||
+            r.setsGuard != WorkItemRegion::kNoGuard || r.continues || !r.guards.empty() || r.learnsLanes)
+            return false;
+        return std::none_of(k.variables.begin(), k.variables.end(),
+                            [&](const WorkItemVariable& v) { return v.setupBefore == r.tokens.begin; });
+    };
+    // Regions next to each other in one block: nothing between them, and not one in the body of
+    // a loop or branch written without braces and the other after it (no `}` tells them apart).
+    const auto neighbours = [&](std::size_t a, std::size_t b) {
+        const TokenRange &first = k.regions[a].tokens, &second = k.regions[b].tokens;
+        if (first.end != second.begin) return false;
+        return std::all_of(k.unbracedBodies.begin(), k.unbracedBodies.end(), [&](const WorkItemKernel::UnbracedBody& u) {
+            return work_items_contains(u.tokens, first.begin) == work_items_contains(u.tokens, second.begin);
+        });
+    };
+    for (std::size_t q = 0; q < k.regions.size(); ++q) {
+        if (!isUnguardedProduct(k, k.regions[q])) continue;
+        if (q > 0 && neighbours(q - 1, q) && fusable(q - 1)) where[q - 1] = PieceLoop::ProductDeposit;
+        if (q + 1 < k.regions.size() && neighbours(q, q + 1) && fusable(q + 1)) where[q + 1] = PieceLoop::ProductCollect;
+    }
+    return where;
+}
+
 } // namespace
 
 void rewriteWorkItemKernels(PassContext& context) {
@@ -294,9 +350,11 @@ void rewriteWorkItemKernels(PassContext& context) {
             edits.erase(d.keyword);
             if (d.elseKeyword != kNoToken) edits.erase(d.elseKeyword);
         }
-        for (const WorkItemRegion& r : k.regions) {
-            std::string opener = std::string(kPieceLoop) + "[&](" + kPieceThread +
-                                 ") __attribute__((always_inline)) { (void)__mc_t; ";
+        const std::vector<PieceLoop> pieceLoops = fusedPieces(k);
+        for (std::size_t ri = 0; ri < k.regions.size(); ++ri) {
+            const WorkItemRegion& r = k.regions[ri];
+            const std::string pieceHead = std::string(kPieceLoop) + "[&](" + kPieceThread + ") __attribute__((always_inline)) {";
+            std::string opener = pieceHead + " (void)__mc_t; ";
             if (!r.guards.empty()) opener += "if (!(" + guardCondition(r) + ")) return; ";
             if (r.learnsLanes) opener += "const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); ";
             for (std::size_t p : r.builtins) {
@@ -315,9 +373,27 @@ void rewriteWorkItemKernels(PassContext& context) {
                 continue;
             }
             if (r.collective != WorkItemRegion::kNoCollective) {
-                const std::string deposit = collectiveSplit(edits, k, r, opener);
+                std::string deposit = collectiveSplit(edits, k, r, opener);
+                if (ri > 0 && pieceLoops[ri - 1] == PieceLoop::ProductDeposit) {
+                    // The loop was opened by the piece before (below): the deposit is a block of it.
+                    const std::string depositHead = "::metalcpu_kernel::run_deposit_work_items(__mc_wi, " +
+                                                    collectiveSite(r.collective) +
+                                                    ", [&](const auto& __mc_t) __attribute__((always_inline)) {";
+                    deposit.replace(deposit.find(depositHead), depositHead.size(), "{");
+                    deposit.replace(deposit.rfind("});"), 3, "} });");
+                }
                 opener = deposit + opener;
             }
+            // A piece run in a product's loop is a block of its lambda, which the piece before
+            // the product opens and the piece after it closes.
+            const PieceLoop loop = pieceLoops[ri];
+            if (loop == PieceLoop::ProductDeposit)
+                opener.replace(opener.find(pieceHead), pieceHead.size(),
+                               "::metalcpu_kernel::run_deposit_work_items(__mc_wi, " +
+                                   collectiveSite(k.regions[ri + 1].collective) +
+                                   ", [&](const auto& __mc_t) __attribute__((always_inline)) { {");
+            else if (loop == PieceLoop::ProductCollect)
+                opener.replace(opener.find(pieceHead), pieceHead.size(), "{");
             // A `continue` of an interleaved kernel's uniform loop leaves `do { } while (false)`,
             // so the stores below still run.
             opener += r.continues ? "do { " : "{ ";
@@ -331,7 +407,10 @@ void rewriteWorkItemKernels(PassContext& context) {
             for (std::size_t v : r.loads)
                 if (!k.variables[v].isConst && !k.variables[v].inPlace)
                     closer += "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " + k.variables[v].name + "); ";
-            closer += "});";
+            if (loop == PieceLoop::ProductDeposit) closer += "} ";
+            else if (loop == PieceLoop::ProductCollect) closer += "} });";
+            const bool collectContinues = ri + 1 < k.regions.size() && pieceLoops[ri + 1] == PieceLoop::ProductCollect;
+            if (loop == PieceLoop::Own && !collectContinues) closer += "});";
             edits.insertBefore(r.tokens.begin, opener);
             edits.insertAfter(r.tokens.end - 1, closer);
         }

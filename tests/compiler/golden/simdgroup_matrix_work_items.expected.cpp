@@ -69,6 +69,33 @@ using namespace metal;
     square();
     simdgroup_store(m, d);
 }
+
+
+
+       void wmma(       float* data0              ,
+                        const float* data1              ,
+                 uint lid                                , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b2 = decltype(lid); using __mc_t0 = float2; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = simdgroup_float8x8; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = simdgroup_float8x8; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); ::metalcpu_kernel::collective_site __mc_c0;
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; { 
+#line 57 "simdgroup_matrix_work_items.metal"
+    float2 acc0 = float2(0.0f, 0.0f); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc0); } });
+    for (int ridx0 = 0; ridx0 < 4; ridx0++) {
+        ::metalcpu_kernel::run_deposit_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 acc0 = __mc_v0[__mc_t.slot]; { 
+#line 59 "simdgroup_matrix_work_items.metal"
+        simdgroup_float8x8 mat_a, mat_c;
+        mat_a.thread_elements()[0] = data1[ridx0 * 64 + 2 * lid];
+        mat_a.thread_elements()[1] = data1[ridx0 * 64 + 2 * lid + 1];
+        mat_c.thread_elements() = acc0; ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], mat_a); ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], mat_c); } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc0); } 
+        { (void)__mc_t; __mc_t2 mat_c = __mc_v2[__mc_t.slot]; __mc_t1 mat_a = __mc_v1[__mc_t.slot]; ::metalcpu_kernel::simd_deposit_product<decltype(::metalcpu_kernel::simd_destination(mat_c))>(__mc_c0, __mc_wi, __mc_t, mat_a, mat_a, mat_c); } }); ::metalcpu_kernel::run_product_collect_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_t2 mat_c = __mc_v2[__mc_t.slot]; __mc_t1 mat_a = __mc_v1[__mc_t.slot]; { 
+#line 63 "simdgroup_matrix_work_items.metal"
+        ::metalcpu_kernel::simd_collect_product(mat_c, __mc_c0, __mc_t); } ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], mat_c); ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], mat_a); 
+        { (void)__mc_t; __mc_t0 acc0 = __mc_v0[__mc_t.slot]; __mc_t2 mat_c = __mc_v2[__mc_t.slot]; { 
+#line 64 "simdgroup_matrix_work_items.metal"
+        acc0 = float2(mat_c.thread_elements()[0], mat_c.thread_elements()[1]); } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc0); ::metalcpu_kernel::place(__mc_v2[__mc_t.slot], mat_c); } });
+    }
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 lid = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0 acc0 = __mc_v0[__mc_t.slot]; { 
+#line 66 "simdgroup_matrix_work_items.metal"
+    data0[lid] = acc0.x + acc0.y; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc0); });
+}
 #line 1 "<metalcpu generated>"
 // "gemm"
 #if METALCPU_SELECTS_KERNEL(0x673ff971efc12bc3ull)
@@ -129,6 +156,24 @@ const ::mc_param __mc_2_params[] = {
 }
 #endif
 
+// "wmma"
+#if METALCPU_SELECTS_KERNEL(0x820e3df6408b865full)
+namespace {
+using __mc_3_fn = decltype(&::wmma);
+__attribute__((flatten, optimize("O3"))) void __mc_3_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>(__g, 1);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
+    ::wmma(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_3_fn, 2>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
+}
+const ::mc_param __mc_3_params[] = {
+    {"data0", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 54, 32, 0, 0, 0, 0},
+    {"data1", "device const float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 55, 38, 0, 0, 0, 0},
+    {"lid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 2>>, 56, 23, 0, 0, 0, 0},
+};
+}
+#endif
+
 #if METALCPU_SELECTS_KERNEL(0x673ff971efc12bc3ull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.gemm") = 0;
 #endif
@@ -137,6 +182,9 @@ __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.k
 #endif
 #if METALCPU_SELECTS_KERNEL(0xefc5f08b07530a0aull)
 __attribute__((used, visibility("hidden"))) char __mc_2_name __asm__("metalcpu.kernel.nested") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x820e3df6408b865full)
+__attribute__((used, visibility("hidden"))) char __mc_3_name __asm__("metalcpu.kernel.wmma") = 0;
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x673ff971efc12bc3ull)
@@ -147,6 +195,9 @@ const ::mc_kernel __mc_kernels[] = {
 #endif
 #if METALCPU_SELECTS_KERNEL(0xefc5f08b07530a0aull)
     {"nested", "simdgroup_matrix_work_items.metal", 44, 13, MC_KERNEL_USES_BARRIERS, 0, 1, ::__mc_2_params, nullptr, &::__mc_2_run_thread, 0, nullptr, "nested", 0, "simdgroup_matrix_work_items.metal:47:25: 'simdgroup_multiply' is called in a lambda or a local class"},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x820e3df6408b865full)
+    {"wmma", "simdgroup_matrix_work_items.metal", 54, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 3, ::__mc_3_params, &::__mc_3_run_group, nullptr, 0, nullptr, "wmma", 0, ""},
 #endif
     {},
 };

@@ -48,3 +48,20 @@ kernel void nested(device float* d [[buffer(0)]]) {
     square();
     simdgroup_store(m, d);
 }
+
+// tinygrad's WMMA loop body: the operands set from device memory, the product, the result
+// read back. The pieces before and after the product run in its two loops.
+kernel void wmma(device float* data0 [[buffer(0)]],
+                 device const float* data1 [[buffer(1)]],
+                 uint lid [[thread_index_in_threadgroup]]) {
+    float2 acc0 = float2(0.0f, 0.0f);
+    for (int ridx0 = 0; ridx0 < 4; ridx0++) {
+        simdgroup_float8x8 mat_a, mat_c;
+        mat_a.thread_elements()[0] = data1[ridx0 * 64 + 2 * lid];
+        mat_a.thread_elements()[1] = data1[ridx0 * 64 + 2 * lid + 1];
+        mat_c.thread_elements() = acc0;
+        simdgroup_multiply_accumulate(mat_c, mat_a, mat_a, mat_c);
+        acc0 = float2(mat_c.thread_elements()[0], mat_c.thread_elements()[1]);
+    }
+    data0[lid] = acc0.x + acc0.y;
+}

@@ -7,6 +7,7 @@
 #ifdef METALCPU_VALIDATION
 #include <metalcpu/checked.h>
 #include <metalcpu/stdlib/async_copy_checked.h>
+#include <metalcpu/stdlib/simdgroup_storage_checked.h>
 #endif
 // Metal 4's tensors: a kernel's own #include of them meets an empty stand-in before
 // translation (as every top-level header does), so the translation defines

@@ -129,9 +129,16 @@ struct ulong2 {
     ulong2(ulong);
     ulong2(ulong, ulong);
 };
+struct float2 {
+    float x, y;
+    float2(float);
+    float2(float, float);
+    float& operator[](int);
+};
 template <class T, int Cols, int Rows> struct simdgroup_matrix {
     simdgroup_matrix();
     explicit simdgroup_matrix(T diagonal);
+    float2& thread_elements(); // the float matrices' (tinygrad's WMMA)
 };
 using simdgroup_float8x8 = simdgroup_matrix<float, 8, 8>;
 using simdgroup_half8x8 = simdgroup_matrix<half, 8, 8>;
