@@ -138,11 +138,21 @@ struct ColumnSpan {
     unsigned long from, to, column;
 };
 
-/// The column map at the end of a translated file, by "file:line".
+/// The column map at the end of a translated file, by "file:line": only its last lines, since
+/// the texts embedded earlier in the file (the shader-validation flavour, the source to
+/// specialise) carry maps of their own, for other columns.
 std::map<std::string, std::vector<ColumnSpan>> columnMapOf(const std::string& translated) {
     std::map<std::string, std::vector<ColumnSpan>> spans;
     const std::string prefix = "\n" + std::string(msl::kColumnMapPrefix);
-    for (std::size_t at = translated.find(prefix); at != std::string::npos; at = translated.find(prefix, at + 1)) {
+    // `first`: where the trailing run of map lines starts.
+    std::size_t first = translated.size();
+    while (first >= 2 && translated[first - 1] == '\n') {
+        const std::size_t before = translated.rfind('\n', first - 2);
+        if (before == std::string::npos || translated.compare(before, prefix.size(), prefix) != 0) break;
+        first = before + 1;
+    }
+    if (first == translated.size()) return spans;
+    for (std::size_t at = first - 1; at != std::string::npos; at = translated.find(prefix, at + 1)) {
         std::size_t i = at + prefix.size();
         if (i >= translated.size() || translated[i] != '"') continue;
         std::string file;

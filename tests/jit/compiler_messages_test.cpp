@@ -94,9 +94,11 @@ TEST(CompilerMessages, MessageLines) {
 
 // Test that a location inside text the front end inserted, or in a user's token it pushed
 // along the line, moves to the source column the column map gives (the file's and line's
-// spans only), and that other locations, other lines and other files stay.
+// spans only), and that other locations, other lines and other files stay, as do those only
+// the map of an embedded text (the validation flavour's, before the end) would move.
 TEST(CompilerMessages, ColumnsInsideInsertedText) {
-    const std::string translated = "#line 3 \"program_source\"\nconstant bool dot = ...;\n"
+    const std::string translated = "static const char v[] = R\"mcv(\n//@columns \"program_source\" 4 1-100=1\n)mcv\";\n"
+                                   "#line 3 \"program_source\"\nconstant bool dot = ...;\n"
                                    "#line 1 \"<metalcpu generated>\"\nint x;\n"
                                    "//@columns \"program_source\" 3 20-200=15 200-210=18\n"
                                    "//@columns \"a \\\"b\\\".metal\" 7 9-40=5\n";
