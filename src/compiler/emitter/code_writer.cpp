@@ -93,9 +93,12 @@ void CodeWriter::returnTo(const Location& where) {
 void CodeWriter::keepColumnsFrom(std::uint32_t column) {
     // Messages name the source line, not the output line: the spans an earlier output line of
     // this source line noted must not move what this one writes at its own columns.
-    for (Shift& s : shifts_)
-        if (s.file == file_ && s.line == line_ && s.to > column) s.to = std::max(s.from, column);
-    std::erase_if(shifts_, [](const Shift& s) { return s.to <= s.from; });
+    auto found = shifts_.find({file_, line_});
+    if (found == shifts_.end()) return;
+    std::vector<Span>& spans = found->second;
+    for (Span& s : spans)
+        if (s.to > column) s.to = std::max(s.from, column);
+    std::erase_if(spans, [](const Span& s) { return s.to <= s.from; });
 }
 
 void CodeWriter::lineDirective(std::uint32_t file, std::uint32_t line) {
@@ -199,28 +202,25 @@ void CodeWriter::writeTokens(const TokenList& tokens) {
 
 void CodeWriter::noteColumns(std::uint32_t from, std::uint32_t column) {
     if (!positioned_ || column_ <= from) return;
-    if (!shifts_.empty()) {
-        Shift& last = shifts_.back();
-        // Adjacent text standing for the same column is one span.
-        if (last.file == file_ && last.line == line_ && last.to == from && last.column == column) {
-            last.to = column_;
-            return;
-        }
+    std::vector<Span>& spans = shifts_[{file_, line_}];
+    // Adjacent text standing for the same column is one span.
+    if (!spans.empty() && spans.back().to == from && spans.back().column == column) {
+        spans.back().to = column_;
+        return;
     }
-    shifts_.push_back({file_, line_, from, column_, column});
+    spans.push_back({from, column_, column});
 }
 
 std::string CodeWriter::columnMap() const {
     std::string out;
-    for (std::size_t i = 0; i < shifts_.size(); ++i) {
-        const Shift& s = shifts_[i];
-        if (i == 0 || s.file != shifts_[i - 1].file || s.line != shifts_[i - 1].line) {
-            if (i != 0) out += '\n';
-            out += std::string(kColumnMapPrefix) + quoteString(files_.reportedName(s.file)) + " " + std::to_string(s.line);
-        }
-        out += " " + std::to_string(s.from) + "-" + std::to_string(s.to) + "=" + std::to_string(s.column);
+    for (const auto& [where, spans] : shifts_) {
+        if (spans.empty()) continue;
+        out += std::string(kColumnMapPrefix) + quoteString(files_.reportedName(where.first)) + " " +
+               std::to_string(where.second);
+        for (const Span& s : spans)
+            out += " " + std::to_string(s.from) + "-" + std::to_string(s.to) + "=" + std::to_string(s.column);
+        out += '\n';
     }
-    if (!out.empty()) out += '\n';
     return out;
 }
 

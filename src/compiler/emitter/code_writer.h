@@ -5,7 +5,9 @@
 #include "compiler/token.h"
 
 #include <string>
+#include <map>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace metalcpu::msl {
@@ -45,7 +47,7 @@ public:
 
     /// Where the output's columns are not the source's: text a pass inserted (its columns
     /// stand for the token it was inserted at) and the user's tokens that text pushed along a
-    /// line. One comment line per source line, for the end of the file:
+    /// line. One comment line per source line (by file number, then line), for the end of the file:
     /// `//@columns "file" line from-to=column ...` (output columns [from, to) are the source's
     /// `column`), which jit/compiler_messages.h reads to point the host compiler's messages about
     /// them at the source's column (kColumnMapPrefix).
@@ -71,12 +73,13 @@ private:
     /// the source has it: earlier spans of the line end before it.
     void keepColumnsFrom(std::uint32_t column);
 
-    struct Shift {
-        std::uint32_t file, line, from, to, column;
+    struct Span {
+        std::uint32_t from, to, column;
     };
 
     const FileTable& files_;
-    std::vector<Shift> shifts_;
+    /// The spans of each source line (file, line), in the order they were written.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<Span>> shifts_;
     std::string out_;
     bool positioned_ = false; ///< the output line corresponds to (file_, line_)
     std::uint32_t file_ = 0;

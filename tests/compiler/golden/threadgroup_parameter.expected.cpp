@@ -61,8 +61,8 @@ const ::mc_kernel __mc_kernels[] = {
     {},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "threadgroup_parameter.metal", nullptr, 0)
-//@columns "threadgroup_parameter.metal" 16 68-116=68
-//@columns "threadgroup_parameter.metal" 17 2-122=1
 //@columns "threadgroup_parameter.metal" 8 29-36=26
 //@columns "threadgroup_parameter.metal" 9 42-43=24 43-52=25 52-54=34 54-69=36 69-70=51 70-71=52
+//@columns "threadgroup_parameter.metal" 16 68-116=68
+//@columns "threadgroup_parameter.metal" 17 2-122=1
 //@columns "threadgroup_parameter.metal" 19 42-48=41
