@@ -3,6 +3,7 @@
 // event handles log once and return nullptr (not_yet.h). The Metal 4 objects are
 // device_metal4.cpp; textures, samplers, tensors, log states and residency sets are made in
 // their own files.
+#include "api/argument_encoding.h"
 #include "api/blocks.h"
 #include "api/not_yet.h"
 #include "foundation/factories.h"
@@ -216,9 +217,10 @@ MTL::SizeAndAlign MTL::Device::heapTextureSizeAndAlign(const TextureDescriptor*)
     notYet<Dev>(this, "MTL::Device::heapTextureSizeAndAlign");
     return SizeAndAlign{0, 0};
 }
-MTL::ArgumentEncoder* MTL::Device::newArgumentEncoder(const NS::Array*) {
-    notYet<Dev>(this, "MTL::Device::newArgumentEncoder");
-    return nullptr;
+// Laid out from the descriptors (api/argument_encoding.h).
+MTL::ArgumentEncoder* MTL::Device::newArgumentEncoder(const NS::Array* arguments) {
+    auto* self = implOf<Dev>(this);
+    return self ? metalcpu::api::newArgumentEncoder(self, arguments) : nullptr;
 }
 MTL::ArgumentEncoder* MTL::Device::newArgumentEncoder(const BufferBinding*) {
     notYet<Dev>(this, "MTL::Device::newArgumentEncoder");

@@ -1,6 +1,7 @@
 // The MTL::Library and MTL::Function methods beyond library.cpp: functions by descriptor, the
 // completion-handler forms (which run synchronously, as Device::newLibrary's do), and what
 // needs reflection, argument encoders or intersection functions, which log once.
+#include "api/argument_encoding.h"
 #include "api/blocks.h"
 #include "api/function_constants.h"
 #include "api/not_yet.h"
@@ -86,13 +87,13 @@ NS::Array* MTL::Function::stageInputAttributes() const { return nullptr; }
 NS::Array* MTL::Function::vertexAttributes() const { return nullptr; }
 MTL::PatchType MTL::Function::patchType() const { return PatchTypeNone; }
 NS::Integer MTL::Function::patchControlPointCount() const { return 0; }
-MTL::ArgumentEncoder* MTL::Function::newArgumentEncoder(NS::UInteger) {
-    notYet<Fn>(this, "MTL::Function::newArgumentEncoder");
-    return nullptr;
+// For the argument-buffer struct the kernel's buffer points at (api/argument_encoding.h).
+MTL::ArgumentEncoder* MTL::Function::newArgumentEncoder(NS::UInteger bufferIndex) {
+    auto* self = implOf<Fn>(this);
+    return self ? metalcpu::api::newArgumentEncoder(self->device(), self->kernel(), bufferIndex) : nullptr;
 }
-MTL::ArgumentEncoder* MTL::Function::newArgumentEncoder(NS::UInteger, const AutoreleasedArgument* reflection) {
-    if (!implOf<Fn>(this)) return nullptr;
+// Argument reflection objects are not made: `reflection` receives nil.
+MTL::ArgumentEncoder* MTL::Function::newArgumentEncoder(NS::UInteger bufferIndex, const AutoreleasedArgument* reflection) {
     if (reflection) *const_cast<AutoreleasedArgument*>(reflection) = nullptr;
-    notYet<Fn>(this, "MTL::Function::newArgumentEncoder");
-    return nullptr;
+    return newArgumentEncoder(bufferIndex);
 }

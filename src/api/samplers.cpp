@@ -100,7 +100,9 @@ MTL::Device* MTL::SamplerState::device() const {
     auto* self = implOf<Sampler>(this);
     return self ? self->device() : nullptr;
 }
-// As textures: the implementation's address, which an MTL4 argument table resolves back.
+// As textures: the address of the sampler's description in buffer memory, which a kernel reads
+// from an argument buffer and an MTL4 argument table resolves back (rt::ResourceDescriptors).
 MTL::ResourceID MTL::SamplerState::gpuResourceID() const {
-    return ResourceID{reinterpret_cast<std::uint64_t>(implOf<Sampler>(this))};
+    auto* self = implOf<Sampler>(this);
+    return ResourceID{self ? self->resourceID() : 0};
 }

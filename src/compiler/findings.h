@@ -13,6 +13,7 @@
 #include "compiler/passes/threadgroup_variables.h"
 #include "compiler/passes/work_item_loops.h"
 #include "compiler/signature.h"
+#include "compiler/space_aliases.h"
 
 #include <cstdint>
 #include <map>
@@ -23,6 +24,8 @@ namespace metalcpu::msl {
 struct Findings {
     std::vector<EntryPoint> entryPoints;
     std::vector<FunctionConstantDecl> functionConstants;
+    /// Aliases of types written with an address space (space_aliases.h).
+    SpaceAliases spaceAliases;
     /// Per kernel definition (Module::functions index): its parameters and attributes.
     std::map<std::size_t, std::vector<ParamInfo>> parameters;
     std::map<std::size_t, KernelAttributes> attributes;

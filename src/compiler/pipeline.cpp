@@ -4,6 +4,7 @@
 #include "compiler/passes/address_spaces.h"
 #include "compiler/passes/air_intrinsics.h"
 #include "compiler/passes/aggregate_constructors.h"
+#include "compiler/passes/argument_buffers.h"
 #include "compiler/passes/attributes.h"
 #include "compiler/passes/checked_accesses.h"
 #include "compiler/passes/checked_value_casts.h"
@@ -51,6 +52,7 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     Findings found;
     found.entryPoints = findEntryPoints(tokens, module, diagnostics);
     found.functionConstants = findFunctionConstants(unit, diagnostics);
+    found.spaceAliases = findSpaceAliases(unit);
     const std::map<std::string, std::string> derivedConstants = derivedFunctionConstants(unit, found.functionConstants);
     for (std::size_t i = 0; i < module.functions.size(); ++i) {
         const FunctionDecl& f = module.functions[i];
@@ -60,6 +62,12 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
                                      found.parameters[i], diagnostics);
         found.attributes[i] = parseKernelAttributes(tokens, f, diagnostics);
     }
+    // Buffers that point at an argument-buffer struct reflect its members for ArgumentEncoder.
+    const std::vector<ArgumentStruct> argumentStructs = findArgumentStructs(unit);
+    for (auto& [function, params] : found.parameters)
+        for (ParamInfo& p : params)
+            if (p.kind == ParamKind::Buffer)
+                if (const ArgumentStruct* s = argumentStructOf(argumentStructs, p.typeText)) p.arguments = s->members;
     found.threadgroupVariables = findThreadgroupVariables(unit, options.fileKey, diagnostics);
     if (diagnostics.hasErrors()) return found;
     found.graph = buildCallGraph(tokens, partner, module);
@@ -129,6 +137,7 @@ const std::vector<PassInfo>& passes() {
         {"kernel-signatures", rewriteKernelSignatures, false},
         {"kernel-instantiations", eraseKernelInstantiations, false},
         {"attributes", rewriteAttributes, false},
+        {"argument-buffer-samplers", rewriteArgumentBufferSamplers, false},
         {"checked-pointer-types", rewriteCheckedPointerTypes, true},
         {"checked-value-casts", rewriteCheckedValueCasts, true},
         {"address-spaces", rewriteAddressSpaces, false},

@@ -116,7 +116,8 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
                                                                                   /*selectsKernels=*/true));
     result.ok = true;
     result.hasFunctionConstants = !found.functionConstants.empty();
-    result.cpp = writer.take();
+    const std::string columns = writer.columnMap();
+    result.cpp = writer.take() + columns;
     result.diagnostics = diagnostics.take();
     return result;
 }

@@ -96,6 +96,12 @@ enum class Builtin : std::uint32_t {
 #undef METALCPU_BUILTIN_ENUMERATOR
 };
 
+/// A data member of an argument-buffer struct (passes/argument_buffers.h) and its [[id(n)]].
+struct ArgumentMember {
+    std::string name;
+    std::uint32_t id = 0;
+};
+
 /// Reflection of one kernel parameter, taken from the kernel's (primary template) definition.
 struct ParamInfo {
     std::string name;     ///< "" when unnamed
@@ -114,6 +120,8 @@ struct ParamInfo {
     /// Textures: the MTL::TextureType and the MTL::DataType of the element (float, half, ...).
     std::uint32_t textureType = 0;
     std::uint32_t textureDataType = 0;
+    /// A buffer pointing at an argument-buffer struct: its members, for ArgumentEncoder.
+    std::vector<ArgumentMember> arguments;
 };
 
 /// The parameter of `params` named `name`, or nullptr.

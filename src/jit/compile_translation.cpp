@@ -71,7 +71,8 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
             compiled = CompileResult{false, "error: compiling for " + targets[i].level + ":\n" + result.diagnostics};
     }
     const std::string messages =
-        userMessages(compiled.diagnostics, {cppPath, absoluteIn(workingDirectory, cppPath), tools->includeDir});
+        userMessages(whole ? sourceColumns(compiled.diagnostics, *whole) : compiled.diagnostics,
+                     {cppPath, absoluteIn(workingDirectory, cppPath), tools->includeDir});
     if (!compiled.ok) return CompileResult{false, messages};
     if (build.syntaxOnly) return CompileResult{true, messages};
     const std::string made = scratch.file(sharedLibrary ? "library.metallib" : "object.air");

@@ -1,8 +1,10 @@
 #include "jit/compiler_messages.h"
 
+#include "compiler/emitter/code_writer.h"
 #include "compiler/emitter/entry_points.h"
 
 #include <cctype>
+#include <map>
 #include <sstream>
 
 namespace metalcpu::jit {
@@ -129,6 +131,81 @@ std::string readableMessage(const std::string& line, const Head& head) {
 }
 
 } // namespace
+
+namespace {
+
+struct ColumnSpan {
+    unsigned long from, to, column;
+};
+
+/// The column map at the end of a translated file, by "file:line": only its last lines, since
+/// the texts embedded earlier in the file (the shader-validation flavour, the source to
+/// specialise) carry maps of their own, for other columns.
+std::map<std::string, std::vector<ColumnSpan>> columnMapOf(const std::string& translated) {
+    std::map<std::string, std::vector<ColumnSpan>> spans;
+    const std::string prefix = "\n" + std::string(msl::kColumnMapPrefix);
+    // `first`: where the trailing run of map lines starts.
+    std::size_t first = translated.size();
+    while (first >= 2 && translated[first - 1] == '\n') {
+        const std::size_t before = translated.rfind('\n', first - 2);
+        if (before == std::string::npos || translated.compare(before, prefix.size(), prefix) != 0) break;
+        first = before + 1;
+    }
+    if (first == translated.size()) return spans;
+    for (std::size_t at = first - 1; at != std::string::npos; at = translated.find(prefix, at + 1)) {
+        std::size_t i = at + prefix.size();
+        if (i >= translated.size() || translated[i] != '"') continue;
+        std::string file;
+        for (++i; i < translated.size() && translated[i] != '"' && translated[i] != '\n'; ++i) {
+            if (translated[i] == '\\' && i + 1 < translated.size()) ++i;
+            file += translated[i];
+        }
+        const std::size_t end = translated.find('\n', i);
+        std::istringstream fields(translated.substr(i + 1, end == std::string::npos ? end : end - i - 1));
+        unsigned long line = 0;
+        if (!(fields >> line)) continue;
+        std::vector<ColumnSpan>& list = spans[file + ":" + std::to_string(line)];
+        ColumnSpan span{};
+        char dash = 0, equals = 0;
+        while (fields >> span.from >> dash >> span.to >> equals >> span.column)
+            if (dash == '-' && equals == '=') list.push_back(span);
+    }
+    return spans;
+}
+
+} // namespace
+
+std::string sourceColumns(const std::string& output, const std::string& translated) {
+    const std::map<std::string, std::vector<ColumnSpan>> spans = columnMapOf(translated);
+    if (spans.empty()) return output;
+    std::string out;
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);) {
+        // "file:line:column:" at the start of the line.
+        const std::size_t third = line.find(": ");
+        const std::size_t columnColon = third == std::string::npos ? std::string::npos : third;
+        const std::size_t lineColon = columnColon == std::string::npos ? columnColon : line.rfind(':', columnColon - 1);
+        bool moved = false;
+        if (lineColon != std::string::npos && lineColon > 0 && lineColon + 1 < columnColon) {
+            const std::string where = line.substr(0, lineColon);
+            const std::string columnText = line.substr(lineColon + 1, columnColon - lineColon - 1);
+            const bool digits = columnText.find_first_not_of("0123456789") == std::string::npos;
+            const auto found = digits ? spans.find(where) : spans.end();
+            if (found != spans.end()) {
+                const unsigned long column = std::stoul(columnText);
+                for (const ColumnSpan& span : found->second)
+                    if (column >= span.from && column < span.to) {
+                        out += where + ":" + std::to_string(span.column) + line.substr(columnColon) + "\n";
+                        moved = true;
+                        break;
+                    }
+            }
+        }
+        if (!moved) out += line + "\n";
+    }
+    if (!output.empty() && output.back() != '\n' && !out.empty()) out.pop_back();
+    return out;
+}
 
 bool isMessageLine(const std::string& line, const std::string& severity, std::size_t* messageStart) {
     Head head;

@@ -15,6 +15,13 @@ namespace metalcpu::jit {
 /// always kept, with their context ("In function ...", "required from ...") and notes.
 std::string userMessages(const std::string& output, const std::vector<std::string>& hiddenPaths);
 
+/// The host compiler's `output` about the translated file `translated`, with every location
+/// "file:line:column" that falls in text the front end inserted or moved along a line (the
+/// translated file's column map, msl::CodeWriter::columnMap()) moved to the column of the
+/// source that text stands for: an error inside a rewritten declaration points at the
+/// declaration in the .metal file or source string, not past its line's end.
+std::string sourceColumns(const std::string& output, const std::string& translated);
+
 /// Whether `line` is a message's first line with severity `severity` ("warning", "error",
 /// "note"): "file:line:col: warning: ...", "file:line: warning: ..." or "program: warning: ...".
 /// `messageStart`, when given, receives the position of the text after "warning: ".

@@ -29,13 +29,6 @@ bool withinLimit(const char* selector, std::uint64_t index, std::uint64_t limit,
     return false;
 }
 
-/// The sampler a resource ID names (a sampler's ID is its implementation's address, as
-/// gpuResourceID() hands it out; a texture's is its ResourceDescriptors slot), or null.
-template <class Impl>
-Impl* objectOf(std::uint64_t id) {
-    return id ? ns::implOf<Impl>(reinterpret_cast<typename Impl::Public*>(id)) : nullptr;
-}
-
 } // namespace
 
 MTL4::ArgumentTable* Mtl4ArgumentTable::make(Device* device, const Limits& limits, const NS::String* label,
@@ -97,7 +90,7 @@ bool Mtl4ArgumentTable::snapshot(Bindings& out, std::string& error) const {
     for (std::uint64_t i = 0; i < std::min<std::uint64_t>(limits_.textures, METALCPU_MAX_TEXTURE_BINDINGS); ++i)
         out.textures[i] = textures_[i] ? ResourceDescriptors::shared().texture(textures_[i]) : nullptr;
     for (std::uint64_t i = 0; i < std::min<std::uint64_t>(limits_.samplers, METALCPU_MAX_SAMPLER_BINDINGS); ++i)
-        out.samplers[i] = objectOf<SamplerState>(samplers_[i]);
+        out.samplers[i] = samplers_[i] ? ResourceDescriptors::shared().sampler(samplers_[i]) : nullptr;
     return true;
 }
 

@@ -7,6 +7,7 @@
 namespace metalcpu::rt {
 
 static_assert(sizeof(mc_texture) <= ResourceDescriptors::kSlotSize);
+static_assert(sizeof(mc_sampler) <= ResourceDescriptors::kSlotSize);
 
 ResourceDescriptors& ResourceDescriptors::shared() {
     static ResourceDescriptors* table = new ResourceDescriptors; // outlives textures freed at exit
@@ -14,6 +15,14 @@ ResourceDescriptors& ResourceDescriptors::shared() {
 }
 
 std::uint64_t ResourceDescriptors::publish(const Texture* owner, const void* view, std::size_t size) {
+    return publishFor(Owner{owner, nullptr}, view, size);
+}
+
+std::uint64_t ResourceDescriptors::publish(const SamplerState* owner, const void* view, std::size_t size) {
+    return publishFor(Owner{nullptr, owner}, view, size);
+}
+
+std::uint64_t ResourceDescriptors::publishFor(Owner owner, const void* view, std::size_t size) {
     if (size > kSlotSize) return 0;
     std::lock_guard lock(mutex_);
     if (free_.empty()) {
@@ -43,7 +52,13 @@ void ResourceDescriptors::withdraw(std::uint64_t id) {
 Texture* ResourceDescriptors::texture(std::uint64_t id) {
     std::lock_guard lock(mutex_);
     auto found = owners_.find(id);
-    return found == owners_.end() ? nullptr : const_cast<Texture*>(found->second);
+    return found == owners_.end() ? nullptr : const_cast<Texture*>(found->second.texture);
+}
+
+SamplerState* ResourceDescriptors::sampler(std::uint64_t id) {
+    std::lock_guard lock(mutex_);
+    auto found = owners_.find(id);
+    return found == owners_.end() ? nullptr : const_cast<SamplerState*>(found->second.sampler);
 }
 
 } // namespace metalcpu::rt

@@ -5,6 +5,8 @@
 
 #include <metalcpu/kernel_abi.h>
 
+#include <cstdint>
+
 #include <Metal/MTLSampler.hpp>
 
 namespace metalcpu::rt {
@@ -20,13 +22,19 @@ public:
 
     Device* device() const { return device_; }
     Label& label() { return label_; }
+    ~SamplerState() override;
+
     /// What kernels bound to this sampler see.
     const mc_sampler* kernelView() const { return &state_; }
+    /// gpuResourceID(): the address of a copy of kernelView() that kernels reach through an
+    /// argument buffer (ResourceDescriptors); 0 when there was no memory for one.
+    std::uint64_t resourceID() const { return resourceId_; }
 
 private:
     Device* device_;
     mc_sampler state_;
     Label label_;
+    std::uint64_t resourceId_ = 0;
 };
 
 } // namespace metalcpu::rt

@@ -92,5 +92,32 @@ TEST(CompilerMessages, MessageLines) {
     EXPECT_FALSE(isMessageLine("    3 | warning: x", "warning"));
 }
 
+// Test that a location inside text the front end inserted, or in a user's token it pushed
+// along the line, moves to the source column the column map gives (the file's and line's
+// spans only), and that other locations, other lines and other files stay, as do those only
+// the map of an embedded text (the validation flavour's, before the end) would move.
+TEST(CompilerMessages, ColumnsInsideInsertedText) {
+    const std::string translated = "static const char v[] = R\"mcv(\n//@columns \"program_source\" 4 1-100=1\n)mcv\";\n"
+                                   "#line 3 \"program_source\"\nconstant bool dot = ...;\n"
+                                   "#line 1 \"<metalcpu generated>\"\nint x;\n"
+                                   "//@columns \"program_source\" 3 20-200=15 200-210=18\n"
+                                   "//@columns \"a \\\"b\\\".metal\" 7 9-40=5\n";
+    const std::string output = "program_source:3:221: error: reference to 'dot' is ambiguous\n"
+                               "program_source:3:205: error: expected ';'\n"
+                               "program_source:3:12: error: not moved\n"
+                               "program_source:4:30: error: another line\n"
+                               "a \"b\".metal:7:12: note: a quoted name\n"
+                               "program_source:3:30:   required from here\n"
+                               "    3 | constant bool dot\n";
+    EXPECT_EQ(sourceColumns(output, translated), "program_source:3:221: error: reference to 'dot' is ambiguous\n"
+                                                 "program_source:3:18: error: expected ';'\n"
+                                                 "program_source:3:12: error: not moved\n"
+                                                 "program_source:4:30: error: another line\n"
+                                                 "a \"b\".metal:7:5: note: a quoted name\n"
+                                                 "program_source:3:15:   required from here\n"
+                                                 "    3 | constant bool dot\n");
+    EXPECT_EQ(sourceColumns(output, "no map\n"), output);
+}
+
 } // namespace
 } // namespace metalcpu::jit

@@ -6,6 +6,7 @@
 #include "support/files.h"
 #include "support/process.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -458,6 +459,33 @@ TEST_F(KernelRestrictionsTest, HarmlessNeighboursRun) {
     EXPECT_EQ(runIntKernel(library, "apply_twice", 4), (std::vector<int>{1000, 1001, 1001, 1002}));
     EXPECT_EQ(runIntKernel(library, "apply_thrice", 2), (std::vector<int>{2100, 2101}));
     library->release();
+}
+
+// Test that errors point into the source string, at the column of what the user wrote, when
+// the front end rewrote the line: inside a rewritten declaration (a function constant named
+// like metal::dot, so the rewrite's own text refers to an ambiguous name), and at a name
+// after a literal it lengthened (`1.0h`). They pointed past the end of the line (MFA v1's
+// `forward`: column 235 of a 49-column line).
+TEST_F(KernelRestrictionsTest, ErrorColumnsInRewrittenLines) {
+    const std::string source = "#include <metal_stdlib>\n"
+                               "using namespace metal;\n"
+                               "constant bool dot [[function_constant(0)]];\n"
+                               "kernel void k(device half* out [[buffer(0)]]) { out[0] = 1.0h + undefined_h; }\n";
+    const std::string error = compileError(source);
+    ASSERT_NE(error.find("program_source:3:"), std::string::npos) << error;
+    const std::vector<std::size_t> lengths = {23, 22, 43, 78};
+    for (std::size_t at = error.find("program_source:"); at != std::string::npos;
+         at = error.find("program_source:", at + 1)) {
+        unsigned line = 0, column = 0;
+        if (std::sscanf(error.c_str() + at, "program_source:%u:%u", &line, &column) != 2) continue;
+        ASSERT_GE(line, 1u);
+        ASSERT_LE(line, lengths.size());
+        EXPECT_LE(column, lengths[line - 1]) << "line " << line << " of\n" << error;
+    }
+    const std::size_t undefinedColumn = source.find("undefined_h") - source.find("kernel void") + 1;
+    EXPECT_NE(error.find("program_source:4:" + std::to_string(undefinedColumn) + ": error: 'undefined_h'"),
+              std::string::npos)
+        << error;
 }
 
 } // namespace

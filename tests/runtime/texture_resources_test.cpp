@@ -8,6 +8,7 @@
 #include "metal_test.h"
 #include "texture_fixture.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <tuple>
@@ -57,6 +58,17 @@ kernel void texel_atomics(texture2d<uint, access::read_write> counts [[texture(0
     lows.atomic_fetch_min(uint2(0, 0), -int(i));
     lows.atomic_exchange(uint2(1, 0), int4(7));
     counts.atomic_fetch_add(uint2(99, 99), 1u); // outside: dropped
+}
+
+// MSL 3.1's 64-bit texture atomics (naga's textureAtomicMax/Min on r64uint): texel (i % 3, 0)
+// rises to the largest key of its threads, texel (i % 3, 1) falls to the smallest; the keys'
+// high and low words order them differently, so a 32-bit max or min of either word is wrong.
+kernel void texel_atomics64(texture2d<ulong, access::read_write> wide [[texture(0)]],
+                            uint i [[thread_position_in_grid]]) {
+    const ulong key = (ulong(i * 7919u % 101u) << 32) | ulong(0xFFFFFFFFu - i);
+    wide.atomic_max(uint2(i % 3, 0), key);
+    wide.atomic_min(uint2(i % 3, 1), ulong4(key));
+    wide.atomic_max(uint2(5, 5), key); // outside: dropped
 }
 )";
 
@@ -160,6 +172,32 @@ TEST_P(TextureResources, TexelAtomics) {
     lows->getBytes(ints, 8, MTL::Region(0, 0, 2, 1), 0);
     EXPECT_EQ(ints[0], -static_cast<std::int32_t>(threads - 1));
     EXPECT_EQ(ints[1], 7);
+}
+
+// Test the 64-bit atomics: every texel holds the max (row 0) or min (row 1) of its threads'
+// 64-bit keys; the third row, which no thread names, keeps its canary.
+TEST_P(TextureResources, TexelAtomics64) {
+    const unsigned threads = 61;
+    MTL::Texture* wide = texture(MTL::TextureType2D, MTL::PixelFormatRG32Uint, 3, 3);
+    std::vector<std::uint64_t> start(9, 0);
+    for (unsigned x = 0; x < 3; ++x) start[3 + x] = ~0ull, start[6 + x] = 0x5A5A5A5A5A5A5A5Aull;
+    wide->replaceRegion(MTL::Region(0, 0, 3, 3), 0, start.data(), 24);
+    dispatch(kernel("texel_atomics64"), MTL::Size(threads, 1, 1), [&](MTL::ComputeCommandEncoder* e) {
+        e->setTexture(wide, 0);
+    });
+    std::vector<std::uint64_t> got(9);
+    wide->getBytes(got.data(), 24, MTL::Region(0, 0, 3, 3), 0);
+    for (unsigned x = 0; x < 3; ++x) {
+        std::uint64_t most = 0, least = ~0ull;
+        for (unsigned i = x; i < threads; i += 3) {
+            const std::uint64_t key = (std::uint64_t(i * 7919u % 101u) << 32) | (0xFFFFFFFFu - i);
+            most = std::max(most, key);
+            least = std::min(least, key);
+        }
+        EXPECT_EQ(got[x], most) << x;
+        EXPECT_EQ(got[3 + x], least) << x;
+        EXPECT_EQ(got[6 + x], 0x5A5A5A5A5A5A5A5Aull) << x;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, TextureResources,

@@ -1,5 +1,7 @@
 #include "compiler/emitter/code_writer.h"
 
+#include <algorithm>
+
 namespace metalcpu::msl {
 
 namespace {
@@ -55,7 +57,10 @@ void CodeWriter::insert(std::string_view text, const Location& token) {
         const std::string_view code = text.substr(0, directive);
         if (!code.empty()) {
             if (!positioned_) moveTo(token);
+            const std::uint32_t line = line_, from = column_;
             append(code);
+            // Text spanning lines (a work-item loop's) has no one place on the line it starts on.
+            if (line_ == line) noteColumns(from, token.column);
             statementsInserted_ = statementsInserted_ || holdsStatements(code);
         }
         if (directive == std::string_view::npos) return;
@@ -82,6 +87,18 @@ void CodeWriter::returnTo(const Location& where) {
     lineDirective(where.file, where.line);
     out_.append(where.column - 1, ' ');
     column_ = where.column;
+    keepColumnsFrom(where.column);
+}
+
+void CodeWriter::keepColumnsFrom(std::uint32_t column) {
+    // Messages name the source line, not the output line: the spans an earlier output line of
+    // this source line noted must not move what this one writes at its own columns.
+    auto found = shifts_.find({file_, line_});
+    if (found == shifts_.end()) return;
+    std::vector<Span>& spans = found->second;
+    for (Span& s : spans)
+        if (s.to > column) s.to = std::max(s.from, column);
+    std::erase_if(spans, [](const Span& s) { return s.to <= s.from; });
 }
 
 void CodeWriter::lineDirective(std::uint32_t file, std::uint32_t line) {
@@ -94,8 +111,10 @@ void CodeWriter::lineDirective(std::uint32_t file, std::uint32_t line) {
 }
 
 void CodeWriter::moveTo(const Location& where) {
+    bool directive = false;
     if (!positioned_ || where.file != file_ || where.line < line_ || where.line > line_ + kMaxBlankLines) {
         lineDirective(where.file, where.line);
+        directive = true;
     }
     while (line_ < where.line) {
         out_ += '\n';
@@ -106,6 +125,7 @@ void CodeWriter::moveTo(const Location& where) {
         out_.append(where.column - column_, ' ');
         column_ = where.column;
     }
+    if (directive) keepColumnsFrom(where.column);
 }
 
 void CodeWriter::writeTokens(const TokenList& tokens) {
@@ -170,12 +190,38 @@ void CodeWriter::writeTokens(const TokenList& tokens) {
         if (!body.empty()) {
             if (!positioned_) moveTo(t.location);
             if (column_ > t.location.column && afterStatement()) returnTo(t.location);
+            const std::uint32_t line = line_, from = column_;
             append(body);
+            if (line_ == line && from != t.location.column) noteColumns(from, t.location.column);
             statementsInserted_ = false;
         }
         insert(t.suffix, t.location);
     }
     if (column_ != 1) append("\n");
+}
+
+void CodeWriter::noteColumns(std::uint32_t from, std::uint32_t column) {
+    if (!positioned_ || column_ <= from) return;
+    std::vector<Span>& spans = shifts_[{file_, line_}];
+    // Adjacent text standing for the same column is one span.
+    if (!spans.empty() && spans.back().to == from && spans.back().column == column) {
+        spans.back().to = column_;
+        return;
+    }
+    spans.push_back({from, column_, column});
+}
+
+std::string CodeWriter::columnMap() const {
+    std::string out;
+    for (const auto& [where, spans] : shifts_) {
+        if (spans.empty()) continue;
+        out += std::string(kColumnMapPrefix) + quoteString(files_.reportedName(where.first)) + " " +
+               std::to_string(where.second);
+        for (const Span& s : spans)
+            out += " " + std::to_string(s.from) + "-" + std::to_string(s.to) + "=" + std::to_string(s.column);
+        out += '\n';
+    }
+    return out;
 }
 
 void CodeWriter::writeGenerated(std::string_view name, std::string_view text) {

@@ -5,9 +5,15 @@
 #include "compiler/token.h"
 
 #include <string>
+#include <map>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace metalcpu::msl {
+
+/// What starts each line of CodeWriter::columnMap().
+inline constexpr std::string_view kColumnMapPrefix = "//@columns ";
 
 /// Writes C++ text so that every token lands on its original line and column: it pads with
 /// spaces, starts new lines, and writes `#line N "file"` whenever the file changes or the line
@@ -39,6 +45,14 @@ public:
 
     std::string take() { return std::move(out_); }
 
+    /// Where the output's columns are not the source's: text a pass inserted (its columns
+    /// stand for the token it was inserted at) and the user's tokens that text pushed along a
+    /// line. One comment line per source line (by file number, then line), for the end of the file:
+    /// `//@columns "file" line from-to=column ...` (output columns [from, to) are the source's
+    /// `column`), which jit/compiler_messages.h reads to point the host compiler's messages about
+    /// them at the source's column (kColumnMapPrefix).
+    std::string columnMap() const;
+
 private:
     void lineDirective(std::uint32_t file, std::uint32_t line);
     void moveTo(const Location& where);
@@ -53,7 +67,19 @@ private:
     /// A new line at `where`: #line, then blanks up to its column.
     void returnTo(const Location& where);
 
+    /// Output columns [from, column_) of the current line stand for source column `column`.
+    void noteColumns(std::uint32_t from, std::uint32_t column);
+    /// A new output line for the current source line, whose text from `column` on is where
+    /// the source has it: earlier spans of the line end before it.
+    void keepColumnsFrom(std::uint32_t column);
+
+    struct Span {
+        std::uint32_t from, to, column;
+    };
+
     const FileTable& files_;
+    /// The spans of each source line (file, line), in the order they were written.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<Span>> shifts_;
     std::string out_;
     bool positioned_ = false; ///< the output line corresponds to (file_, line_)
     std::uint32_t file_ = 0;

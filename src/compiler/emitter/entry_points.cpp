@@ -75,6 +75,23 @@ std::string presentKind(const ParamInfo& p) {
 
 /// mc_param's tensor_rank and tensor_data_type: read from the parameter's type by the kernel
 /// library (the front end does not evaluate `dextents<int, 2>`), 0 for other kinds.
+// The members of the argument-buffer struct a buffer parameter points at (mc_argument), laid
+// out by the host compiler itself: ArgumentEncoder writes where the kernel reads. "" for other
+// parameters.
+std::string argumentReflection(const ParamInfo& p, const std::string& array, const std::string& param) {
+    if (p.arguments.empty()) return "";
+    const std::string type = "::metalcpu_kernel::argument_struct_t<" + param + ">";
+    std::string out = "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Winvalid-offsetof\"\n";
+    out += "const ::mc_argument " + array + "[] = {\n";
+    for (const ArgumentMember& m : p.arguments) {
+        const std::string member = "decltype(" + type + "::" + m.name + ")";
+        out += "    {" + quoteString(m.name) + ", " + std::to_string(m.id) + ", ::metalcpu_kernel::argument_kind<" +
+               member + ">, __builtin_offsetof(" + type + ", " + m.name + "), sizeof(" + member +
+               "), ::metalcpu_kernel::argument_elements<" + member + ">, alignof(" + member + ")},\n";
+    }
+    return out + "};\n#pragma GCC diagnostic pop\n";
+}
+
 std::string tensorReflection(const ParamInfo& p, const std::string& param) {
     if (p.kind != ParamKind::Tensor) return "0, 0";
     const std::string traits = "::metalcpu_kernel::tensor_parameter<" + param + ">";
@@ -251,10 +268,17 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         std::string params = "nullptr";
         if (!info.params.empty()) {
             params = scope + "__mc_" + k + "_params";
+            for (std::size_t i = 0; i < info.params.size(); ++i)
+                out += argumentReflection(info.params[i], "__mc_" + k + "_arguments_" + std::to_string(i),
+                                          "::metalcpu_kernel::parameter_t<" + fn + ", " + std::to_string(i) + ">");
             out += "const ::mc_param __mc_" + k + "_params[] = {\n";
             for (std::size_t i = 0; i < info.params.size(); ++i) {
                 const ParamInfo& p = info.params[i];
                 std::string param = "::metalcpu_kernel::parameter_t<" + fn + ", " + std::to_string(i) + ">";
+                const std::string arguments =
+                    p.arguments.empty() ? ", 0, nullptr"
+                                        : ", " + std::to_string(p.arguments.size()) + ", " + scope + "__mc_" + k +
+                                              "_arguments_" + std::to_string(i);
                 out += "    {" + quoteString(p.name) + ", " + quoteString(p.typeText) + ", " +
                        presentKind(p) + ", " + std::to_string(p.index) + ", " +
                        addressSpaceEnumerator(p.addressSpace) + ", " + accessEnumerator(p.access) + ", " +
@@ -262,7 +286,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                        ", ::metalcpu_kernel::pointee_size<" + param + ">, ::metalcpu_kernel::pointee_align<" +
                        param + ">, " + std::to_string(p.line) + ", " + std::to_string(p.column) + ", " +
                        std::to_string(p.textureType) + ", " + std::to_string(p.textureDataType) + ", " +
-                       tensorReflection(p, param) + "},\n";
+                       tensorReflection(p, param) + arguments + "},\n";
             }
             out += "};\n";
         }

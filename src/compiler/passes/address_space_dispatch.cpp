@@ -4,6 +4,7 @@
 #include "compiler/diagnostics.h"
 #include "compiler/edits.h"
 #include "compiler/findings.h"
+#include "compiler/space_aliases.h"
 #include "compiler/signature.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
@@ -72,7 +73,7 @@ TokenRange initializerOf(const Unit& unit, std::size_t name) {
 /// a `[` after the name makes an array, `auto` defers to the initializer. Unknown when it
 /// cannot say: an array of pointers, a pointer or reference without an address space (a
 /// template's `T*`).
-Written writtenAt(const Unit& unit, std::size_t name) {
+Written writtenAt(const Unit& unit, const SpaceAliases& aliases, std::size_t name) {
     const TokenList& tokens = unit.tokens();
     Written w;
     std::optional<Space> space;
@@ -92,6 +93,14 @@ Written writtenAt(const Unit& unit, std::size_t name) {
         else if (t.isPunct("&") || t.isPunct("&&")) reference = true;
         else if (t.isIdentifier("auto")) deduced = true;
         else if (const std::optional<Space> s = spaceAt(unit, k)) space = s;
+        else if (const TokenRange* alias = spaceAliasAt(unit, aliases, k)) {
+            // `tg_ptr t`: the alias's type, `threadgroup float*`.
+            for (std::size_t a = alias->begin; a < alias->end; ++a) {
+                if (tokens[a].isPunct("*")) pointer = true;
+                else if (tokens[a].isPunct("&") || tokens[a].isPunct("&&")) reference = true;
+                else if (const std::optional<Space> s = spaceAt(unit, a)) space = s;
+            }
+        }
     }
     const bool array = name + 1 < tokens.size() && tokens[name + 1].isPunct("[") && !startsAttributeSpec(tokens, name + 1);
     if (deduced && !space && !array) {
@@ -206,19 +215,20 @@ std::optional<Declared> lookUp(const PassContext& c, std::size_t caller, std::si
                                                Space::Threadgroup}});
     }
     for (std::size_t k = f.bodyOpen + 1; k < use; ++k)
-        if (tokens[k].spelling == name && unit.role(k) == TokenRole::Declarator) consider(k, writtenAt(unit, k));
+        if (tokens[k].spelling == name && unit.role(k) == TokenRole::Declarator)
+            consider(k, writtenAt(unit, c.findings.spaceAliases, k));
     if (!found) {
         for (TokenRange p : splitParameters(tokens, unit.partner(), f.parametersOpen, f.parametersClose))
             if (const std::size_t k = parameterName(tokens, unit.partner(), p);
                 k != kNoToken && tokens[k].spelling == name) {
-                found = writtenAt(unit, k);
+                found = writtenAt(unit, c.findings.spaceAliases, k);
                 break;
             }
     }
     if (!found) {
         for (const VariableDecl& v : unit.module().variables)
             if (v.nameToken != kNoToken && v.enclosingClass.empty() && tokens[v.nameToken].spelling == name) {
-                found = writtenAt(unit, v.nameToken);
+                found = writtenAt(unit, c.findings.spaceAliases, v.nameToken);
                 break;
             }
     }
@@ -443,22 +453,33 @@ struct Version {
     std::vector<Space> spaces;
 };
 
-/// The address-space names in [begin, end), as one string ("device threadgroup ").
-std::string spacesIn(const Unit& unit, std::size_t begin, std::size_t end) {
+/// The address-space names in [begin, end), as one string ("device threadgroup "); an alias
+/// (`tg_ptr`) gives those of its type.
+std::string spacesIn(const Unit& unit, const SpaceAliases& aliases, std::size_t begin, std::size_t end) {
     std::string out;
-    for (std::size_t k = begin; k < end; ++k)
+    for (std::size_t k = begin; k < end; ++k) {
         if (spaceAt(unit, k)) out += unit[k].spelling + " ";
+        else if (const TokenRange* alias = spaceAliasAt(unit, aliases, k))
+            out += spacesIn(unit, aliases, alias->begin, alias->end);
+    }
     return out;
 }
 
-/// Whether parameter `p` is a pointer (a `*` outside brackets and template arguments); a
-/// reference when it has a `&` instead. Nothing when it is neither or both.
-std::optional<bool> isPointerParameter(const TokenList& tokens, const std::vector<std::size_t>& partner,
-                                       TokenRange p) {
+/// Whether parameter `p` is a pointer (a `*` outside brackets and template arguments, or in
+/// the type of an alias it names); a reference when it has a `&` instead. Nothing when it is
+/// neither or both.
+std::optional<bool> isPointerParameter(const Unit& unit, const SpaceAliases& aliases, TokenRange p) {
+    const TokenList& tokens = unit.tokens();
+    const std::vector<std::size_t>& partner = unit.partner();
     bool pointer = false, reference = false;
     for (std::size_t k = p.begin; k < p.end; ++k) {
         const Token& t = tokens[k];
-        if ((t.isPunct("(") || t.isPunct("[")) && partner[k] != kNoToken) k = partner[k];
+        if (const TokenRange* alias = spaceAliasAt(unit, aliases, k)) {
+            for (std::size_t a = alias->begin; a < alias->end; ++a) {
+                pointer = pointer || tokens[a].isPunct("*");
+                reference = reference || tokens[a].isPunct("&") || tokens[a].isPunct("&&");
+            }
+        } else if ((t.isPunct("(") || t.isPunct("[")) && partner[k] != kNoToken) k = partner[k];
         else if (t.isPunct("<") && opensTemplateArguments(tokens, k)) {
             const std::size_t close = closingAngle(tokens, partner, k, p.end);
             if (close != kNoToken) k = close;
@@ -491,6 +512,7 @@ std::optional<Plan> planOf(const PassContext& c, const std::vector<std::size_t>&
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     const std::vector<FunctionDecl>& functions = unit.module().functions;
+    const SpaceAliases& aliases = c.findings.spaceAliases;
     const FunctionDecl& first = functions[preferred];
     if (first.name.starts_with("operator") || first.name.starts_with("~") || first.name == first.enclosingClass)
         return std::nullopt;
@@ -504,12 +526,12 @@ std::optional<Plan> planOf(const PassContext& c, const std::vector<std::size_t>&
         // Versions told apart by their parameters may return pointers into different spaces
         // (`device T* apply_offset(device T*, uint)`, `threadgroup T* apply_offset(threadgroup
         // T*, ushort)`); versions of one shape could not be told apart by anything else.
-        std::string here = acrossShapes ? std::string() : spacesIn(unit, f.headerBegin, f.parametersOpen);
-        for (std::size_t q : f.trailingQualifiers) here += spacesIn(unit, q, q + 1);
+        std::string here = acrossShapes ? std::string() : spacesIn(unit, aliases, f.headerBegin, f.parametersOpen);
+        for (std::size_t q : f.trailingQualifiers) here += spacesIn(unit, aliases, q, q + 1);
         if (i > 0 && here != outside) return std::nullopt;
         outside = here;
         spaces.emplace_back();
-        for (TokenRange p : parameters.back()) spaces.back().push_back(spacesIn(unit, p.begin, p.end));
+        for (TokenRange p : parameters.back()) spaces.back().push_back(spacesIn(unit, aliases, p.begin, p.end));
     }
     Plan plan;
     const std::vector<TokenRange>& own = parameters[std::find(group.begin(), group.end(), preferred) - group.begin()];
@@ -517,7 +539,7 @@ std::optional<Plan> planOf(const PassContext& c, const std::vector<std::size_t>&
         bool differs = false;
         for (const std::vector<std::string>& s : spaces) differs = differs || s[p] != spaces[0][p];
         if (!differs) continue;
-        const std::optional<bool> pointer = isPointerParameter(tokens, partner, own[p]);
+        const std::optional<bool> pointer = isPointerParameter(unit, aliases, own[p]);
         if (!pointer) return std::nullopt;
         plan.positions.push_back({p, *pointer});
     }
@@ -529,7 +551,7 @@ std::optional<Plan> planOf(const PassContext& c, const std::vector<std::size_t>&
     for (std::size_t i = 0; i < group.size(); ++i) {
         Version v;
         for (const Position& pos : plan.positions) {
-            if (isPointerParameter(tokens, partner, parameters[i][pos.index]) != pos.pointer) return std::nullopt;
+            if (isPointerParameter(unit, aliases, parameters[i][pos.index]) != pos.pointer) return std::nullopt;
             const std::string& s = spaces[i][pos.index];
             if (s.find(' ') != s.rfind(' ')) return std::nullopt; // two address spaces in one parameter
             // `s` is one space's spelling and a blank, or empty: unqualified, `thread`.
@@ -606,7 +628,7 @@ std::vector<Rival> rivalsOf(const PassContext& c, const std::vector<std::size_t>
         bool alike = true;
         for (const Position& pos : plan.positions)
             alike = alike && pos.index < params.size() &&
-                    isPointerParameter(tokens, unit.partner(), params[pos.index]) == pos.pointer;
+                    isPointerParameter(unit, c.findings.spaceAliases, params[pos.index]) == pos.pointer;
         if (!alike) continue;
         Rival r{g, 0, params.size()};
         for (TokenRange p : params)

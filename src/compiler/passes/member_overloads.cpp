@@ -4,7 +4,9 @@
 #include "compiler/diagnostics.h"
 #include "compiler/edits.h"
 #include "compiler/passes/address_space_dispatch.h"
+#include "compiler/findings.h"
 #include "compiler/signature.h"
+#include "compiler/space_aliases.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/translate.h"
@@ -58,14 +60,25 @@ struct Shape {
     int threadSpaces = 0; ///< `thread`s
 };
 
-/// The shape of tokens [begin, end), in scope `scope`.
-Shape shapeOf(const Unit& unit, std::string scope, std::size_t begin, std::size_t end, bool checkedPointers) {
+/// The shape of tokens [begin, end), in scope `scope`. An alias of a type with an address
+/// space (`tg_ptr`, space_aliases.h) counts as the type it stands for, so that overloads on
+/// `tg_ptr` and `dev_ptr` are overloads on address spaces.
+Shape shapeOf(const Unit& unit, std::string scope, std::size_t begin, std::size_t end, bool checkedPointers,
+              const SpaceAliases* aliases = nullptr) {
     const TokenList& tokens = unit.tokens();
     Shape shape;
     shape.key = std::move(scope) + "|";
     for (std::size_t k = begin; k < end; ++k) {
         const Token& t = tokens[k];
         if (t.erased) continue; // a nested overload collapsed away already
+        if (const TokenRange* alias = aliases ? spaceAliasAt(unit, *aliases, k) : nullptr) {
+            const Shape inner = shapeOf(unit, {}, alias->begin, alias->end, checkedPointers);
+            shape.key += inner.key.substr(1); // without the empty scope's "|"
+            shape.spaces += inner.spaces;
+            shape.otherSpaces += inner.otherSpaces;
+            shape.threadSpaces += inner.threadSpaces;
+            continue;
+        }
         const std::optional<Space> space = supportedAddressSpaceOf(t); // no group holds the others
         const bool thread = space == Space::Thread;
         if (space && unit.isUnqualifiedName(k) &&
@@ -80,13 +93,13 @@ Shape shapeOf(const Unit& unit, std::string scope, std::size_t begin, std::size_
     return shape;
 }
 
-Shape shapeOf(const Unit& unit, const FunctionDecl& f, bool checkedPointers) {
+Shape shapeOf(const Unit& unit, const FunctionDecl& f, bool checkedPointers, const SpaceAliases& aliases) {
     std::string scope;
     for (const std::string& n : f.namespaces) scope += n + "::";
     scope += std::to_string(f.classBody);
     std::size_t end = f.parametersClose + 1;
     if (!f.trailingQualifiers.empty()) end = std::max(end, f.trailingQualifiers.back() + 1);
-    return shapeOf(unit, scope, f.headerBegin, end, checkedPointers);
+    return shapeOf(unit, scope, f.headerBegin, end, checkedPointers, &aliases);
 }
 
 /// Whether `a` is the better declaration to keep: fewer spaces other than `thread`, then more
@@ -252,9 +265,10 @@ void collapseAddressSpaceOverloads(PassContext& c) {
         if (f.isKernel || f.parametersOpen == kNoToken || f.parametersClose == kNoToken ||
             usesUnsupportedSpace(c.unit, f.headerBegin, f.declarationEnd))
             continue;
-        Shape shape = shapeOf(c.unit, f, checkedPointers);
+        Shape shape = shapeOf(c.unit, f, checkedPointers, c.findings.spaceAliases);
         std::string definition =
-            f.hasBody ? shapeOf(c.unit, {}, f.headerBegin, f.declarationEnd, checkedPointers).key : std::string();
+            f.hasBody ? shapeOf(c.unit, {}, f.headerBegin, f.declarationEnd, checkedPointers, &c.findings.spaceAliases).key
+                      : std::string();
         const std::string groupKey = shape.key;
         groups[groupKey].push_back({TokenRange{f.headerBegin, f.declarationEnd}, std::move(shape),
                                     std::move(definition), f.nameToken, f.name,

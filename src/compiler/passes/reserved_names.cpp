@@ -47,6 +47,7 @@ constexpr std::string_view kAbiNames[] = {
     "mc_cooperative_layout_kind", "mc_cooperative_role", "mc_cooperative_layout", "mc_scope_record", "mc_scope_fn",
     "mc_tensor_operand_kind",
     "mc_tensor_operand", "mc_matmul_call", "mc_reduction_op", "mc_reduce_call", "mc_barrier_round", "mc_dispatch_checks",
+    "mc_argument_kind", "mc_argument",
     "__dso_handle", "__cxa_atexit",
 };
 
@@ -58,6 +59,7 @@ constexpr std::string_view kAbiPrefixes[] = {
     "__start_", "__stop_", "__mc", "metalcpu", "METALCPU", "MC_PARAM_", "MC_ADDRESS_", "MC_ACCESS_", "MC_BUILTIN_",
     "MC_KERNEL_", "MC_OP_", "MC_FUNCTION_CONSTANT_", "MC_LOG_", "MC_COMPONENT_", "MC_FILTER_", "MC_MIP_FILTER_",
     "MC_GPU_FAMILY_", "MC_COOPERATIVE_", "MC_SCOPE_", "MC_OPERAND_", "MC_REDUCE_", "MC_CHECK_", "MC_SIMD_",
+    "MC_ARGUMENT_",
 };
 
 template <std::size_t N>

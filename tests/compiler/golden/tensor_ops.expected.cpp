@@ -148,10 +148,10 @@ void __mc_0_run_group(const ::mc_group* __g) {
     });
 }
 const ::mc_param __mc_0_params[] = {
-    {"group", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 16, 32, 0, 0, 0, 0},
-    {"left", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 17, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>::data_type)},
-    {"right", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 18, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>::data_type)},
-    {"product", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 19, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::data_type)},
+    {"group", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 16, 32, 0, 0, 0, 0, 0, nullptr},
+    {"left", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 17, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>::data_type), 0, nullptr},
+    {"right", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 18, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>::data_type), 0, nullptr},
+    {"product", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 19, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::data_type), 0, nullptr},
 };
 }
 #endif
@@ -172,11 +172,11 @@ void __mc_1_run_group(const ::mc_group* __g) {
     });
 }
 const ::mc_param __mc_1_params[] = {
-    {"a", "device T*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 37, 31, 0, 0, 0, 0},
-    {"b", "device T*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 38, 31, 0, 0, 0, 0},
-    {"c", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 39, 35, 0, 0, 0, 0},
-    {"mnk", "constant int3&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, 40, 36, 0, 0, 0, 0},
-    {"tg", "uint3", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, 41, 27, 0, 0, 0, 0},
+    {"a", "device T*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 37, 31, 0, 0, 0, 0, 0, nullptr},
+    {"b", "device T*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 38, 31, 0, 0, 0, 0, 0, nullptr},
+    {"c", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 39, 35, 0, 0, 0, 0, 0, nullptr},
+    {"mnk", "constant int3&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, 40, 36, 0, 0, 0, 0, 0, nullptr},
+    {"tg", "uint3", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, 41, 27, 0, 0, 0, 0, 0, nullptr},
 };
 }
 #endif
@@ -193,9 +193,9 @@ void __mc_2_run_group(const ::mc_group* __g) {
     });
 }
 const ::mc_param __mc_2_params[] = {
-    {"scores", "device half*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 76, 37, 0, 0, 0, 0},
-    {"maxima", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, 77, 38, 0, 0, 0, 0},
-    {"simd", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, 78, 29, 0, 0, 0, 0},
+    {"scores", "device half*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 76, 37, 0, 0, 0, 0, 0, nullptr},
+    {"maxima", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, 77, 38, 0, 0, 0, 0, 0, nullptr},
+    {"simd", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, 78, 29, 0, 0, 0, 0, 0, nullptr},
 };
 const mc_u64 __mc_2_sites[] = {0x1ull};
 }
@@ -211,8 +211,8 @@ void __mc_3_run_thread(const ::mc_group* __g, mc_u32 __i) {
     ::fragments(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_3_params[] = {
-    {"out", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 105, 37, 0, 0, 0, 0},
-    {"lane", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 106, 28, 0, 0, 0, 0},
+    {"out", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 105, 37, 0, 0, 0, 0, 0, nullptr},
+    {"lane", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 106, 28, 0, 0, 0, 0, 0, nullptr},
 };
 }
 #endif
@@ -231,9 +231,9 @@ void __mc_4_run_group(const ::mc_group* __g) {
     });
 }
 const ::mc_param __mc_4_params[] = {
-    {"src", "device const half*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>, 123, 42, 0, 0, 0, 0},
-    {"dst", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>, 124, 37, 0, 0, 0, 0},
-    {"tid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>>, 125, 28, 0, 0, 0, 0},
+    {"src", "device const half*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>, 123, 42, 0, 0, 0, 0, 0, nullptr},
+    {"dst", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>, 124, 37, 0, 0, 0, 0, 0, nullptr},
+    {"tid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>>, 125, 28, 0, 0, 0, 0, 0, nullptr},
 };
 const mc_u64 __mc_4_sites[] = {0x2ull};
 }
@@ -273,3 +273,24 @@ const ::mc_kernel __mc_kernels[] = {
     {},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "tensor_ops.metal", nullptr, 0)
+//@columns "tensor_ops.metal" 16 1-33=1 33-45=13 45-46=25 46-51=26 52-57=32
+//@columns "tensor_ops.metal" 19 71-119=71
+//@columns "tensor_ops.metal" 29 5-45=5 45-47=7 47-48=12 48-49=13 50-51=15 51-52=16 53-56=18 56-57=21 57-58=22
+//@columns "tensor_ops.metal" 37 1-33=1 33-40=13 40-41=20 42-43=28 43-44=29 45-46=31
+//@columns "tensor_ops.metal" 41 62-110=62
+//@columns "tensor_ops.metal" 45 18-19=15
+//@columns "tensor_ops.metal" 57 9-49=9 49-51=11 51-53=16 53-54=18 55-57=20 57-58=22 59-63=24 63-64=28 64-65=29
+//@columns "tensor_ops.metal" 59 9-49=9 49-51=11 51-53=16 53-54=18 55-57=20 57-58=22 59-63=24 63-64=28 64-65=29
+//@columns "tensor_ops.metal" 76 1-33=1 33-43=13 43-44=23 45-49=31 49-50=35 51-57=37
+//@columns "tensor_ops.metal" 78 68-116=68
+//@columns "tensor_ops.metal" 80 28-29=25
+//@columns "tensor_ops.metal" 84 56-57=22 57-66=23 66-68=32 68-83=34 83-84=49 84-85=50
+//@columns "tensor_ops.metal" 89 5-45=5 45-47=7 47-48=12 48-49=13 50-51=15 51-52=16 53-54=18 54-55=19 55-56=20
+//@columns "tensor_ops.metal" 90 50-51=16 51-52=17 52-53=18 54-58=20 58-59=24 60-79=26 79-81=45 81-84=47 84-85=50 86-100=52 100-101=66 101-106=67 106-107=72 107-109=73 109-115=75 115-116=81 116-117=82 117-118=83 118-119=84
+//@columns "tensor_ops.metal" 91 50-51=33 51-52=34 52-53=35 54-58=37 58-59=41 60-79=43 79-81=62 81-84=64 84-85=67 86-90=69 90-91=73 91-92=74
+//@columns "tensor_ops.metal" 106 62-110=62
+//@columns "tensor_ops.metal" 123 1-33=1 33-42=13 42-43=22 44-49=30 50-54=36 54-55=40 56-59=42
+//@columns "tensor_ops.metal" 125 63-111=63
+//@columns "tensor_ops.metal" 131 46-47=24 47-56=25 56-58=34 58-73=36 73-74=51 74-75=52
+//@columns "tensor_ops.metal" 139 5-45=5 45-47=7 47-49=12 49-50=14 51-53=16 53-54=18 55-57=20 57-58=22 58-59=23
+//@columns "tensor_ops.metal" 140 46-47=24 47-56=25 56-58=34 58-73=36 73-74=51 74-75=52

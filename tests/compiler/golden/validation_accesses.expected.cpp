@@ -167,13 +167,13 @@ void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
     ::accesses(__a0, __a1, __a2, __a3, __a4, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
-    {"particles", "device Particle*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 9, 39, 0, 0, 0, 0},
-    {"weights", "const device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 10, 42, 0, 0, 0, 0},
-    {"transform", "constant float4x4&", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 11, 41, 0, 0, 0, 0},
-    {"counter", "device atomic_uint*", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 12, 42, 0, 0, 0, 0},
-    {"shared", "threadgroup float*", MC_PARAM_THREADGROUP, 0, MC_ADDRESS_SPACE_THREADGROUP, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 13, 41, 0, 0, 0, 0},
-    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, 14, 27, 0, 0, 0, 0},
-    {"l", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>>, 15, 27, 0, 0, 0, 0},
+    {"particles", "device Particle*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 9, 39, 0, 0, 0, 0, 0, nullptr},
+    {"weights", "const device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 10, 42, 0, 0, 0, 0, 0, nullptr},
+    {"transform", "constant float4x4&", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 11, 41, 0, 0, 0, 0, 0, nullptr},
+    {"counter", "device atomic_uint*", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 12, 42, 0, 0, 0, 0, 0, nullptr},
+    {"shared", "threadgroup float*", MC_PARAM_THREADGROUP, 0, MC_ADDRESS_SPACE_THREADGROUP, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 13, 41, 0, 0, 0, 0, 0, nullptr},
+    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 5>>, 14, 27, 0, 0, 0, 0, 0, nullptr},
+    {"l", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 6>>, 15, 27, 0, 0, 0, 0, 0, nullptr},
 };
 const mc_u64 __mc_0_sites[] = {0x1ull};
 }
@@ -195,8 +195,8 @@ void __mc_1_run_thread(const ::mc_group* __g, mc_u32 __i) {
     ::deduces(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_1_params[] = {
-    {"data", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 38, 35, 0, 0, 0, 0},
-    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 38, 60, 0, 0, 0, 0},
+    {"data", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 38, 35, 0, 0, 0, 0, 0, nullptr},
+    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 38, 60, 0, 0, 0, 0, 0, nullptr},
 };
 }
 #endif
@@ -217,8 +217,8 @@ void __mc_2_run_thread(const ::mc_group* __g, mc_u32 __i) {
     ::rows(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_2_params[] = {
-    {"rows", "device Row*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 47, 30, 0, 0, 0, 0},
-    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, 47, 55, 0, 0, 0, 0},
+    {"rows", "device Row*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 47, 30, 0, 0, 0, 0, 0, nullptr},
+    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, 47, 55, 0, 0, 0, 0, 0, nullptr},
 };
 }
 #endif
@@ -239,8 +239,8 @@ void __mc_3_run_thread(const ::mc_group* __g, mc_u32 __i) {
     ::samples(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_3_params[] = {
-    {"s", "device Sample*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 54, 36, 0, 0, 0, 0},
-    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 54, 58, 0, 0, 0, 0},
+    {"s", "device Sample*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 54, 36, 0, 0, 0, 0, 0, nullptr},
+    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 54, 58, 0, 0, 0, 0, 0, nullptr},
 };
 }
 #endif
@@ -277,3 +277,35 @@ const ::mc_kernel __mc_kernels[] = {
     {},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "validation_accesses.metal", __mc_constants, 2)
+//@columns "validation_accesses.metal" 7 54-67=54
+//@columns "validation_accesses.metal" 9 54-62=29 62-66=37 67-76=39 76-77=62
+//@columns "validation_accesses.metal" 10 65-70=35 70-74=40 75-82=42 82-83=63
+//@columns "validation_accesses.metal" 12 54-65=29 65-69=40 70-77=42 77-78=63
+//@columns "validation_accesses.metal" 13 54-59=34 59-63=39 64-70=41 70-71=66
+//@columns "validation_accesses.metal" 15 60-108=60 109-110=62
+//@columns "validation_accesses.metal" 18 5-18=5 18-36=18 37-39=23 40-46=26 46-47=32 47-54=33 54-55=40 56-57=42 57-58=43 58-59=44
+//@columns "validation_accesses.metal" 19 5-18=5 18-36=18 37-38=27 39-40=29 40-49=30 50-51=40 52-58=42 58-59=48 59-62=49 62-80=62 80-81=70 82-83=72 83-84=73 85-86=75 86-87=76 87-88=77 88-89=78 89-91=79 91-92=81
+//@columns "validation_accesses.metal" 20 5-58=5 58-60=9 60-61=10 62-74=12 75-76=14 76-94=15 94-96=16 96-97=17 98-110=19 111-112=21 112-130=22 131-132=24 133-162=26 162-164=31 164-165=32 166-167=34 168-169=36 169-187=37 187-188=38
+//@columns "validation_accesses.metal" 21 5-36=5 36-38=11 38-39=12 39-57=13 58-59=15 60-112=17 112-114=21 114-115=22 115-133=23 133-135=24 135-136=25 137-149=27 150-151=29 151-169=30 169-170=31
+//@columns "validation_accesses.metal" 22 37-45=12 45-49=20 50-51=22 52-53=24 54-63=26 64-65=36 66-67=38 67-68=39
+//@columns "validation_accesses.metal" 23 5-8=5 8-27=8 28-29=13 30-34=15 34-35=19
+//@columns "validation_accesses.metal" 24 30-53=6 54-55=8 56-89=10 89-91=19 91-92=20 92-111=21 111-112=22
+//@columns "validation_accesses.metal" 25 27-28=27
+//@columns "validation_accesses.metal" 26 7-34=7 34-36=8 36-37=9 37-56=10 56-57=11
+//@columns "validation_accesses.metal" 27 31-49=30 49-86=32 86-88=39 88-89=40 89-90=41 90-91=42 92-94=44 94-95=46 96-116=48 116-117=68 117-118=69
+//@columns "validation_accesses.metal" 28 39-55=39
+//@columns "validation_accesses.metal" 29 5-35=5 35-37=10 37-38=11 38-57=12 58-59=14 60-65=16 65-66=21 66-67=22 67-68=23 69-70=25 71-128=27 128-130=36 130-131=37 131-150=38 150-152=39 152-153=40 153-172=41 172-173=42
+//@columns "validation_accesses.metal" 30 48-53=18 53-57=23 58-63=25 64-65=31 66-97=33 97-98=49 99-136=56 136-141=63 141-145=68 145-146=69 146-147=70 147-154=71 154-155=78 155-156=79
+//@columns "validation_accesses.metal" 31 5-18=5 18-37=18 38-39=23 40-45=25 45-46=30 46-75=31 75-77=36 77-78=37 78-97=38 97-98=39 99-100=41 101-130=43 130-132=48 132-133=49 133-152=50 152-153=51
+//@columns "validation_accesses.metal" 36 42-53=42
+//@columns "validation_accesses.metal" 38 53-58=28 58-62=33 63-67=35 67-68=53 69-73=55 74-75=60 89-137=89 138-139=91
+//@columns "validation_accesses.metal" 39 5-34=5 34-36=9 36-37=10 37-56=11 57-58=13 59-64=15 64-65=20 65-69=21 69-70=25 71-72=27 73-78=29 78-79=34 79-83=35 84-85=40 86-87=42 87-88=43 88-89=44
+//@columns "validation_accesses.metal" 43 28-38=27
+//@columns "validation_accesses.metal" 44 41-216=40
+//@columns "validation_accesses.metal" 45 20-35=20 36-39=29 40-48=33 54-55=53
+//@columns "validation_accesses.metal" 47 50-53=25 53-57=28 58-62=30 62-63=48 64-68=50 69-70=55 84-132=84 133-134=86
+//@columns "validation_accesses.metal" 48 42-47=14 47-51=19 52-57=21 58-59=27 60-66=29 66-67=35
+//@columns "validation_accesses.metal" 49 5-13=5 13-32=13 32-34=14 34-35=15 36-37=17 38-39=19 39-58=20 59-60=22 61-90=24 90-92=29 92-93=30 94-95=32 96-97=34 97-116=35 117-118=37 119-124=39 124-125=44 125-155=45 155-157=51 157-165=53 165-167=61 167-168=62 169-170=64 171-172=66 172-191=67 191-192=68 192-193=69
+//@columns "validation_accesses.metal" 54 53-59=28 59-63=34 64-65=36 65-66=51 67-71=53 72-73=58 87-135=87 136-137=89
+//@columns "validation_accesses.metal" 55 5-10=5 10-28=10 28-37=28 37-56=37 56-58=38 58-59=39 59-78=40 78-79=41
+//@columns "validation_accesses.metal" 56 5-10=5 10-29=10 30-32=12 33-37=15 37-38=19

@@ -83,8 +83,8 @@ void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
     ::literals(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
-    {"out", "device uint*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 21, 68, 0, 0, 0, 0},
-    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 21, 92, 0, 0, 0, 0},
+    {"out", "device uint*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 21, 68, 0, 0, 0, 0, 0, nullptr},
+    {"i", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 21, 92, 0, 0, 0, 0, 0, nullptr},
 };
 }
 #endif
@@ -112,3 +112,20 @@ const ::mc_kernel __mc_kernels[] = {
     {},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "validation_string_literals.metal", __mc_constants, 11)
+//@columns "validation_string_literals.metal" 5 23-33=22
+//@columns "validation_string_literals.metal" 7 38-42=16 42-43=20 58-243=57
+//@columns "validation_string_literals.metal" 8 32-215=31
+//@columns "validation_string_literals.metal" 9 43-218=42
+//@columns "validation_string_literals.metal" 10 42-52=41
+//@columns "validation_string_literals.metal" 11 41-220=40
+//@columns "validation_string_literals.metal" 14 42-46=20 46-50=24 51-55=26 55-56=30
+//@columns "validation_string_literals.metal" 15 58-62=36 62-65=40
+//@columns "validation_string_literals.metal" 16 3-13=2
+//@columns "validation_string_literals.metal" 17 43-44=30 44-220=31
+//@columns "validation_string_literals.metal" 19 57-64=57
+//@columns "validation_string_literals.metal" 21 87-91=62 91-95=66 96-99=68 99-100=85 101-105=87 106-107=92 121-206=121 207-208=123
+//@columns "validation_string_literals.metal" 22 42-46=20 46-50=24 51-55=26 56-57=31 58-78=33 78-79=39
+//@columns "validation_string_literals.metal" 23 42-46=20 46-50=24 51-57=26 58-59=33 60-80=35 80-81=46
+//@columns "validation_string_literals.metal" 25 5-41=5 41-43=8 43-44=9 44-80=10 81-82=12 83-88=14 88-89=19 89-109=20 109-110=25 111-112=27 113-117=29 117-118=33 118-146=34 146-148=38 148-149=39 150-162=41 163-164=43 164-182=44 182-183=45 184-185=47 186-190=49 190-191=53 191-221=54 221-223=60 223-224=61 224-242=62 242-243=63 244-245=65 246-250=67 250-251=71 251-280=72 280-282=77 282-283=78 283-301=79 301-302=80 303-304=82 305-309=84 309-310=88 310-354=89 354-356=97 356-357=98 357-375=99 375-376=100 377-378=102
+//@columns "validation_string_literals.metal" 26 19-73=19 73-75=25 75-76=26 76-90=27 90-109=90 109-111=93 111-112=94 112-131=95 131-132=96 133-134=98
+//@columns "validation_string_literals.metal" 27 19-49=19 49-50=25 50-54=26 54-56=30 56-57=31 57-76=32 76-77=33 77-78=34

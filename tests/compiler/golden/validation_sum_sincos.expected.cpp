@@ -40,9 +40,9 @@ void __mc_0_run_thread(const ::mc_group* __g, mc_u32 __i) {
     ::sum_sincos<float>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
-    {"x", "constant T*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 7, 36, 0, 0, 0, 0},
-    {"out", "device T*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 7, 63, 0, 0, 0, 0},
-    {"index", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 8, 29, 0, 0, 0, 0},
+    {"x", "constant T*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 7, 36, 0, 0, 0, 0, 0, nullptr},
+    {"out", "device T*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 7, 63, 0, 0, 0, 0, 0, nullptr},
+    {"index", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 8, 29, 0, 0, 0, 0, 0, nullptr},
 };
 }
 #endif
@@ -57,3 +57,6 @@ const ::mc_kernel __mc_kernels[] = {
     {},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "validation_sum_sincos.metal", nullptr, 0)
+//@columns "validation_sum_sincos.metal" 7 61-62=33 62-66=34 67-68=36 68-69=51 70-101=53 102-103=60 103-107=61 108-111=63 111-112=80
+//@columns "validation_sum_sincos.metal" 8 62-147=62 148-149=64
+//@columns "validation_sum_sincos.metal" 9 5-33=5 33-35=8 35-40=9 41-42=15 43-44=17 44-62=18 63-64=20 65-68=22 68-69=25 69-102=26 102-104=27 104-109=28 109-145=33 145-146=34 147-148=36 149-152=38 152-153=41 153-186=42 186-188=43 188-193=44 193-229=49 229-230=50 230-231=51

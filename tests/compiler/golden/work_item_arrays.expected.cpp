@@ -86,11 +86,11 @@ __attribute__((flatten, optimize("O3"))) void __mc_0_run_group(const ::mc_group*
     ::scan_chunk<float, 4>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
-    {"in", "device const T*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 16, 40, 0, 0, 0, 0},
-    {"out", "device T*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 17, 34, 0, 0, 0, 0},
-    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 18, 29, 0, 0, 0, 0},
-    {"lane", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 19, 29, 0, 0, 0, 0},
-    {"sg", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 20, 29, 0, 0, 0, 0},
+    {"in", "device const T*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 16, 40, 0, 0, 0, 0, 0, nullptr},
+    {"out", "device T*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 17, 34, 0, 0, 0, 0, 0, nullptr},
+    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 18, 29, 0, 0, 0, 0, 0, nullptr},
+    {"lane", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 19, 29, 0, 0, 0, 0, 0, nullptr},
+    {"sg", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 20, 29, 0, 0, 0, 0, 0, nullptr},
 };
 const mc_u64 __mc_0_sites[] = {0x1ull};
 constexpr mc_u64 __mc_0_threadgroup_owner = ::__mc_tg_owner_1<float, 4>();
@@ -107,8 +107,8 @@ __attribute__((flatten, optimize("O3"))) void __mc_1_run_group(const ::mc_group*
     ::pairs(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_1_params[] = {
-    {"data", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 42, 33, 0, 0, 0, 0},
-    {"lid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 43, 24, 0, 0, 0, 0},
+    {"data", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 42, 33, 0, 0, 0, 0, 0, nullptr},
+    {"lid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 43, 24, 0, 0, 0, 0, 0, nullptr},
 };
 const mc_u64 __mc_1_sites[] = {0x2ull};
 }
@@ -130,3 +130,23 @@ const ::mc_kernel __mc_kernels[] = {
     {},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "work_item_arrays.metal", nullptr, 0)
+//@columns "work_item_arrays.metal" 20 66-114=66
+//@columns "work_item_arrays.metal" 21 2-843=1
+//@columns "work_item_arrays.metal" 23 7-16=7 16-17=13 17-18=14 18-19=15 19-71=16
+//@columns "work_item_arrays.metal" 25 7-16=7 16-17=13 17-18=14 18-19=15 21-23=21
+//@columns "work_item_arrays.metal" 26 11-17=11 18-50=17 65-67=65
+//@columns "work_item_arrays.metal" 28 34-307=33
+//@columns "work_item_arrays.metal" 29 289-352=53
+//@columns "work_item_arrays.metal" 30 38-44=37
+//@columns "work_item_arrays.metal" 31 42-43=24 43-52=25 52-54=34 54-69=36 69-70=51 70-71=52
+//@columns "work_item_arrays.metal" 34 42-150=41
+//@columns "work_item_arrays.metal" 35 42-43=24 43-52=25 52-54=34 54-69=36 69-70=51 70-71=52
+//@columns "work_item_arrays.metal" 36 85-90=74 90-91=79 91-153=80
+//@columns "work_item_arrays.metal" 43 59-107=59
+//@columns "work_item_arrays.metal" 44 2-521=1
+//@columns "work_item_arrays.metal" 46 10-12=10 12-64=11
+//@columns "work_item_arrays.metal" 48 11-18=11 18-19=15 35-37=35
+//@columns "work_item_arrays.metal" 50 29-31=18 31-32=20 33-34=22 35-39=24 39-40=28 40-41=29 41-42=30 42-282=31
+//@columns "work_item_arrays.metal" 51 42-43=24 43-52=25 52-54=34 54-69=36 69-70=51 70-71=52
+//@columns "work_item_arrays.metal" 52 45-47=34 47-48=36 48-49=37
+//@columns "work_item_arrays.metal" 54 98-316=97

@@ -91,10 +91,10 @@ __attribute__((flatten, optimize("O3"))) void __mc_0_run_group(const ::mc_group*
     ::scan::block_prefix<float, 64>(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
-    {"data", "device T*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 12, 40, 0, 0, 0, 0},
-    {"count", "constant uint&", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 13, 45, 0, 0, 0, 0},
-    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 14, 35, 0, 0, 0, 0},
-    {"lid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 15, 35, 0, 0, 0, 0},
+    {"data", "device T*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 12, 40, 0, 0, 0, 0, 0, nullptr},
+    {"count", "constant uint&", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 13, 45, 0, 0, 0, 0, 0, nullptr},
+    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 14, 35, 0, 0, 0, 0, 0, nullptr},
+    {"lid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 15, 35, 0, 0, 0, 0, 0, nullptr},
 };
 const mc_u64 __mc_0_sites[] = {0x1ull};
 constexpr mc_u64 __mc_0_threadgroup_owner = ::scan::__mc_tg_owner_0<float, 64>();
@@ -112,10 +112,10 @@ __attribute__((flatten, optimize("O3"))) void __mc_1_run_group(const ::mc_group*
     ::halve_until(__a0, __a1, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__g, __t), ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>, MC_BUILTIN_THREADS_PER_THREADGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_1_params[] = {
-    {"data", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 44, 39, 0, 0, 0, 0},
-    {"rounds", "constant uint&", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 45, 40, 0, 0, 0, 0},
-    {"lid", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 46, 31, 0, 0, 0, 0},
-    {"size", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADS_PER_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, 47, 31, 0, 0, 0, 0},
+    {"data", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 44, 39, 0, 0, 0, 0, 0, nullptr},
+    {"rounds", "constant uint&", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 45, 40, 0, 0, 0, 0, 0, nullptr},
+    {"lid", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 46, 31, 0, 0, 0, 0, 0, nullptr},
+    {"size", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADS_PER_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, 47, 31, 0, 0, 0, 0, 0, nullptr},
 };
 const mc_u64 __mc_1_sites[] = {0x2ull};
 }
@@ -137,3 +137,23 @@ const ::mc_kernel __mc_kernels[] = {
     {},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "work_item_loops.metal", nullptr, 0)
+//@columns "work_item_loops.metal" 15 70-118=70
+//@columns "work_item_loops.metal" 16 2-526=1
+//@columns "work_item_loops.metal" 19 30-89=29
+//@columns "work_item_loops.metal" 20 53-88=52
+//@columns "work_item_loops.metal" 21 46-47=35 47-56=36 56-58=45 58-73=47 73-74=62 74-75=63
+//@columns "work_item_loops.metal" 22 64-125=63
+//@columns "work_item_loops.metal" 24 31-92=30
+//@columns "work_item_loops.metal" 26 42-43=24 43-52=25 52-54=34 54-69=36 69-70=51 70-71=52
+//@columns "work_item_loops.metal" 28 38-39=15
+//@columns "work_item_loops.metal" 30 30-89=29
+//@columns "work_item_loops.metal" 47 63-111=63
+//@columns "work_item_loops.metal" 48 2-304=1
+//@columns "work_item_loops.metal" 53 22-189=21
+//@columns "work_item_loops.metal" 54 38-39=17 40-41=19 41-42=20 43-44=22
+//@columns "work_item_loops.metal" 55 32-38=21 38-39=27 40-41=29 42-46=31 46-107=35
+//@columns "work_item_loops.metal" 56 46-47=28 47-56=29 56-58=38 58-73=40 73-74=55 74-75=56
+//@columns "work_item_loops.metal" 57 66-72=55 72-73=61 73-74=62 74-75=63
+//@columns "work_item_loops.metal" 59 20-187=19
+//@columns "work_item_loops.metal" 61 50-51=32 51-60=33 60-62=42 62-77=44 77-78=59 78-79=60
+//@columns "work_item_loops.metal" 64 29-88=28

@@ -308,5 +308,37 @@ TEST(AddressSpaceDispatch, ThisAndOperatorsStayErrors) {
         << p->messages()[2];
 }
 
+// Test overloads whose parameters are aliases of address-space-qualified pointers (a
+// `typedef` and a `using`, the learner's repro): they are overloads on address spaces, a local
+// declared with the alias points where the alias says, and in the checked flavour (where the
+// pointers are different types) nothing changes. They were one function, defined twice.
+TEST(AddressSpaceDispatch, AliasedPointerTypes) {
+    const char* source = "typedef threadgroup float* tg_ptr;\n"
+                         "using dev_ptr = device float*;\n"
+                         "float pick(tg_ptr p) { return p[0] + 2000.0f; }\n"
+                         "float pick(dev_ptr p) { return p[0] + 1000.0f; }\n"
+                         "kernel void k(device float* out [[buffer(0)]], ushort lid [[thread_index_in_threadgroup]]) {\n"
+                         "  threadgroup float tile[64];\n"
+                         "  tg_ptr t = tile;\n"
+                         "  dev_ptr d = out;\n"
+                         "  out[lid] = pick(t) + pick(out) + pick(d) + pick(tile);\n"
+                         "}";
+    EXPECT_EQ(rewrite(source),
+              "typedef threadgroup float* tg_ptr;\n"
+              "using dev_ptr = device float*;\n"
+              "float pick(tg_ptr p) { return p[0] + 2000.0f; }\n"
+              "float pick(::metalcpu_kernel::address_space_tag<1>, dev_ptr p) { return p[0] + 1000.0f; }\n"
+              "kernel void k(device float* out [[buffer(0)]], ushort lid [[thread_index_in_threadgroup]]) {\n"
+              "threadgroup float tile[64];\n"
+              "tg_ptr t = tile;\n"
+              "dev_ptr d = out;\n"
+              "out[lid] = pick(t) + pick(::metalcpu_kernel::address_space_tag<1>{}, out) + "
+              "pick(::metalcpu_kernel::address_space_tag<1>{}, d) + pick(tile);\n"
+              "}");
+    auto p = testing::parse(source);
+    const std::string checked = testing::runPass(*p, collapseAddressSpaceOverloads, true);
+    EXPECT_EQ(checked.find("address_space_tag"), std::string::npos) << checked;
+}
+
 } // namespace
 } // namespace metalcpu::msl

@@ -68,3 +68,16 @@ kernel void complex_sum(device Complex* data [[buffer(0)]], device float* flags 
     clear(flags[i]);
     flags[i] += float(tag.initial == 'x');
 }
+
+// Overloads on aliases of address-space pointer types (the learner's repro).
+typedef threadgroup float* tg_ptr;
+using dev_ptr = device float*;
+float pick(tg_ptr p) { return p[0] + 2000.0f; }
+float pick(dev_ptr p) { return p[0] + 1000.0f; }
+kernel void aliased(device float* out [[buffer(0)]], ushort lid [[thread_index_in_threadgroup]]) {
+    threadgroup float tile[64];
+    tile[lid] = 1.0f;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    tg_ptr t = tile;
+    out[lid] = pick(t) + pick(out);
+}

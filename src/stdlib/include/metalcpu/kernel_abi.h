@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 19u /* 16-19: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites */
+#define METALCPU_KERNEL_ABI_VERSION 20u /* 16-20: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites; argument-buffer members */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -288,6 +288,27 @@ typedef struct mc_barrier_round {
     mc_u32 first_missing; /* linear index in the group of the first thread not at `site` */
 } mc_barrier_round;
 
+/* What a member of an argument buffer holds (ABI 20). */
+enum mc_argument_kind {
+    MC_ARGUMENT_BUFFER = 1,  /* a device or constant pointer: the buffer's gpuAddress() + offset */
+    MC_ARGUMENT_TEXTURE = 2, /* a texture: its gpuResourceID() */
+    MC_ARGUMENT_SAMPLER = 3, /* a sampler: its gpuResourceID() */
+    MC_ARGUMENT_CONSTANT = 4 /* plain data the host writes through ArgumentEncoder::constantData */
+};
+
+/* One member of the struct an argument-buffer parameter points at, a struct whose members carry
+   [[id(n)]] (ABI 20): where MTL::ArgumentEncoder writes resource `id`. An array member takes
+   ids id .. id + array_length - 1, its elements size / array_length bytes apart. */
+typedef struct mc_argument {
+    const char* name;
+    mc_u32 id;
+    mc_u32 kind; /* mc_argument_kind */
+    mc_u64 offset;
+    mc_u64 size;
+    mc_u32 array_length; /* 1 for a member that is not an array */
+    mc_u32 alignment;
+} mc_argument;
+
 /* Reflection of one kernel parameter. */
 typedef struct mc_param {
     const char* name;      /* as declared; "" when unnamed */
@@ -305,6 +326,10 @@ typedef struct mc_param {
     mc_u32 texture_data_type; /* MC_PARAM_TEXTURE: MTL::DataType of the element (ABI 8) */
     mc_u32 tensor_rank;       /* MC_PARAM_TENSOR: the rank of its extents (ABI 9) */
     mc_u32 tensor_data_type;  /* MC_PARAM_TENSOR: MTL::TensorDataType of the element (ABI 9) */
+    /* ABI 20: a buffer parameter pointing at an argument-buffer struct: its members (else 0 and
+       null; the aggregate initialisers of parameters without them leave them out). */
+    mc_u32 argument_count;
+    const mc_argument* arguments;
 } mc_param;
 
 enum mc_kernel_flags {

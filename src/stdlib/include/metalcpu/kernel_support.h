@@ -88,6 +88,39 @@ inline constexpr mc_u64 pointee_size = size_of<pointee_t<P>>::value;
 template <class P>
 inline constexpr mc_u64 pointee_align = align_of<pointee_t<P>>::value;
 
+// ---- Argument buffers (ABI 20) ----------------------------------------------------------
+
+/// The struct an argument-buffer parameter points at (its members' reflection, mc_argument).
+template <class P>
+using argument_struct_t = typename metal::remove_cv<pointee_t<P>>::type;
+
+/// What a member of an argument-buffer struct holds (mc_argument_kind), element by element.
+template <class M> struct argument_slot { static constexpr mc_u32 kind = MC_ARGUMENT_CONSTANT; };
+template <class M> struct argument_slot<const M> : argument_slot<M> {};
+template <class M> struct argument_slot<M*> { static constexpr mc_u32 kind = MC_ARGUMENT_BUFFER; };
+template <class M> struct argument_slot<M* const> { static constexpr mc_u32 kind = MC_ARGUMENT_BUFFER; };
+template <class M, int S> struct argument_slot<checked_ptr<M, S>> { static constexpr mc_u32 kind = MC_ARGUMENT_BUFFER; };
+template <> struct argument_slot<metal::sampler_reference> { static constexpr mc_u32 kind = MC_ARGUMENT_SAMPLER; };
+template <class T, metal::access A>
+constexpr bool is_texture(const metal::texture_detail::texture_base<T, A>*) { return true; }
+constexpr bool is_texture(const void*) { return false; }
+template <class M, unsigned long N> struct argument_slot<M[N]> : argument_slot<M> {};
+template <class M, unsigned long N> struct argument_slot<metal::array<M, N>> : argument_slot<M> {};
+
+template <class M> struct element_of { using type = M; };
+template <class M, unsigned long N> struct element_of<M[N]> : element_of<M> {};
+template <class M, unsigned long N> struct element_of<metal::array<M, N>> : element_of<M> {};
+
+template <class M>
+inline constexpr mc_u32 argument_kind = is_texture(static_cast<typename element_of<M>::type*>(nullptr))
+                                            ? mc_u32(MC_ARGUMENT_TEXTURE)
+                                            : argument_slot<M>::kind;
+/// Elements of a member: 1, or those of an array (of arrays).
+template <class M> inline constexpr mc_u32 argument_elements = 1;
+template <class M, unsigned long N> inline constexpr mc_u32 argument_elements<M[N]> = N * argument_elements<M>;
+template <class M, unsigned long N>
+inline constexpr mc_u32 argument_elements<metal::array<M, N>> = N * argument_elements<M>;
+
 // ---- Arguments --------------------------------------------------------------------------
 
 /// The argument for a [[buffer(n)]] parameter: a pointer, a reference, or a value copied

@@ -138,10 +138,21 @@ METALCPU_INLINE mc_u32 integer_bits(const mc_texture* t, mc_u32 v) {
 }
 
 /// The texel at `p` as a vec<T, 4>; components the format lacks read as 0, alpha as 1.
+/// Whether a ulong texture's texel at `t` is one 64-bit value: an RG32Uint texel (R the low word).
+template <class T> METALCPU_INLINE bool holds_wide_texel(const mc_texture* t) {
+    return sizeof(T) == 8 && t->component_bytes == 4 && t->channels == 2 && t->component_kind == MC_COMPONENT_UINT;
+}
+
 template <class T>
 METALCPU_INLINE metal::vec<T, 4> load(const mc_texture* t, const unsigned char* p) {
     T out[4] = {T(0), T(0), T(0), T(1)};
     if (!p) return metal::vec<T, 4>(T(0));
+    if constexpr (sizeof(T) == 8 && !metalcpu_stdlib::is_floating_scalar<T>) {
+        if (holds_wide_texel<T>(t)) {
+            __builtin_memcpy(&out[0], p, 8);
+            return metal::vec<T, 4>(out[0], out[1], out[2], out[3]);
+        }
+    }
     for (uint c = 0; c < t->channels; ++c) {
         if constexpr (metalcpu_stdlib::is_floating_scalar<T>)
             out[c] = T(load_float(t, p, c));
@@ -154,6 +165,13 @@ METALCPU_INLINE metal::vec<T, 4> load(const mc_texture* t, const unsigned char* 
 template <class T>
 METALCPU_INLINE void store(const mc_texture* t, unsigned char* p, const metal::vec<T, 4>& v) {
     if (!p) return;
+    if constexpr (sizeof(T) == 8 && !metalcpu_stdlib::is_floating_scalar<T>) {
+        if (holds_wide_texel<T>(t)) {
+            const T wide = v[0];
+            __builtin_memcpy(p, &wide, 8);
+            return;
+        }
+    }
     for (uint c = 0; c < t->channels; ++c) {
         if constexpr (metalcpu_stdlib::is_floating_scalar<T>)
             store_bits(t, p, c, float_bits(t, c, float(v[c])));

@@ -1,5 +1,6 @@
 // The texel side of MSL 3.1's texture atomics (<metal_texture>): read-modify-write on the
-// first component of a 32-bit integer texel (R32Uint, R32Sint), relaxed, as Metal orders them.
+// first component of a 32-bit integer texel (R32Uint, R32Sint), and min/max on the 64-bit
+// value of an RG32Uint texel (ulong textures), relaxed, as Metal orders them.
 #pragma once
 
 #include <metalcpu/kernel_abi.h>
@@ -18,7 +19,14 @@ METALCPU_INLINE void* atomic_word(const mc_texture* t, uint x, uint y, uint z, u
     return texel(t, x, y, z, slice, 0);
 }
 
-/// Applies `op` with `operand` to the word at `p` (T is int or uint); the value before.
+/// The 8 bytes of an RG32Uint texel, one 64-bit value (R its low word, as a ulong texture holds
+/// it), or null when the texel is outside the texture or the texture's texels are not that.
+METALCPU_INLINE void* atomic_word64(const mc_texture* t, uint x, uint y, uint z, uint slice) {
+    if (!t || t->component_bytes != 4 || t->channels != 2 || t->component_kind != MC_COMPONENT_UINT) return nullptr;
+    return texel(t, x, y, z, slice, 0);
+}
+
+/// Applies `op` with `operand` to the word at `p` (T is int, uint or ulong); the value before.
 template <class T> METALCPU_INLINE T atomic_apply(void* p, atomic_op op, T operand) {
     if (!p) return T(0);
     T* word = static_cast<T*>(p);
