@@ -61,6 +61,11 @@ struct BuildOptions {
     /// -march= or -mcpu= in METALCPU_KERNEL_FLAGS replaces them with its level alone.
     std::vector<std::string> levels;
     bool syntaxOnly = false;               ///< compileTranslation(): check the file, write nothing
+    /// translateFile(): no kernel gets a vector-lane form, whatever METALCPU_LANE_VECTORS says
+    /// (translateAndCompile()'s second try).
+    bool withoutLaneVectors = false;
+    /// translateFile(): set to whether a kernel of the file got a vector-lane form.
+    bool* hasLaneVectors = nullptr;
 };
 
 /// METALCPU_INTERLEAVE_LANES as the front end takes it (msl::TranslateOptions::interleaveLanes):
@@ -101,6 +106,16 @@ MathMode recordedMathMode(const std::string& translatedCpp);
 CompileResult translateFile(const std::string& sourcePath, const std::string& workingDirectory,
                             const KernelCompileSettings& settings, const std::string& cppPath,
                             const BuildOptions& build = {});
+
+/// translateFile() into `cppPath`, then compileTranslation() of it into `outputPath`. When
+/// the compile of a file with vector-lane forms fails, the file is translated and compiled
+/// again without them, so that a lane form the host compiler rejects (metalcpu's bug, not the
+/// kernel's) costs the kernels their lanes, never their library: a warning names the
+/// compiler's first error, and the messages are the second try's.
+CompileResult translateAndCompile(const std::string& sourcePath, const std::string& workingDirectory,
+                                  const KernelCompileSettings& settings, const std::string& cppPath,
+                                  const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey = {},
+                                  const BuildOptions& build = {});
 
 /// Preprocesses one MSL file as translateFile() does, into `preprocessed`: the source with
 /// its macros expanded and its headers read, linemarkers included; the standard library's

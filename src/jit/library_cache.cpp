@@ -171,11 +171,7 @@ SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompil
         if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
         CompileResult result{false, "cannot write " + work + "/program_source\n"};
         if (support::writeFileAtomically(work + "/program_source", source)) {
-            result = translateFile("program_source", work, settings, work + "/translated.cpp");
-            if (result.ok) {
-                CompileResult compiled = compileTranslation(work + "/translated.cpp", work, output, true, cacheKey);
-                result = CompileResult{compiled.ok, result.diagnostics + compiled.diagnostics};
-            }
+            result = translateAndCompile("program_source", work, settings, work + "/translated.cpp", output, true, cacheKey);
         }
         support::removeTree(work);
         return result;

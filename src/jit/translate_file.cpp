@@ -71,8 +71,11 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     options.tokenLimit = static_cast<std::size_t>(support::config().compileTokenLimit > 0 ? support::config().compileTokenLimit : 0);
     options.interleaveThreads = support::config().interleaveThreads != 0;
     options.interleaveLanes = interleaveLanesSetting();
-    options.laneVectors = support::config().laneVectors != 0;
+    options.laneVectors = support::config().laneVectors != 0 && !build.withoutLaneVectors;
     msl::Translation translation = msl::translate(preprocessed.text, options);
+    if (build.hasLaneVectors)
+        *build.hasLaneVectors = std::any_of(translation.kernels.begin(), translation.kernels.end(),
+                                            [](const msl::KernelInfo& k) { return k.runsLaneVectors; });
     std::string diagnostics = preprocessed.result.diagnostics;
     diagnostics += msl::formatDiagnostics(translation.diagnostics, kDiagnosticsLimit);
     if (!translation.ok) return CompileResult{false, diagnostics};
@@ -129,6 +132,37 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     if (!support::writeFileAtomically(cppPath, translation.cpp))
         return CompileResult{false, "cannot write " + cppPath + "\n"};
     return CompileResult{true, diagnostics};
+}
+
+CompileResult translateAndCompile(const std::string& sourcePath, const std::string& workingDirectory,
+                                  const KernelCompileSettings& settings, const std::string& cppPath,
+                                  const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey,
+                                  const BuildOptions& build) {
+    bool lanes = false;
+    BuildOptions withLanes = build;
+    withLanes.hasLaneVectors = &lanes;
+    const auto attempt = [&](const BuildOptions& options) {
+        CompileResult translated = translateFile(sourcePath, workingDirectory, settings, cppPath, options);
+        if (!translated.ok) return translated;
+        CompileResult compiled = compileTranslation(cppPath, workingDirectory, outputPath, sharedLibrary, cacheKey, options);
+        return CompileResult{compiled.ok, translated.diagnostics + compiled.diagnostics};
+    };
+    CompileResult result = attempt(withLanes);
+    if (result.ok || !lanes) return result;
+    BuildOptions withoutLanes = build;
+    withoutLanes.withoutLaneVectors = true;
+    CompileResult again = attempt(withoutLanes);
+    if (again.ok) {
+        const std::string& d = result.diagnostics;
+        std::size_t error = d.find("error:");
+        const std::size_t lineStart = error == std::string::npos ? 0 : d.rfind('\n', error) + 1;
+        const std::string first = d.substr(lineStart, d.find('\n', lineStart) - lineStart);
+        support::log().warn("the vector-lane form of {}'s kernels did not compile, so they run without it (a metalcpu "
+                            "bug; METALCPU_LANE_VECTORS=0 says the same without this compile): {}",
+                            build.sourceName.empty() ? sourcePath : build.sourceName, first);
+        support::log().debug("the compile with vector lanes said:\n{}", result.diagnostics);
+    }
+    return again;
 }
 
 } // namespace metalcpu::jit

@@ -165,13 +165,8 @@ private:
             if (built && options_.action == tools::MetalAction::Preprocess) text_ += renamed(preprocessed, path, build.sourceName);
         } else {
             const std::string translated = work_ + "/" + std::to_string(index) + ".cpp";
-            jit::CompileResult result = jit::translateFile(path, {}, settings, translated, build);
-            std::string messages = result.diagnostics;
-            if (result.ok) {
-                result = jit::compileTranslation(translated, {}, object, false, {}, build);
-                messages += result.diagnostics;
-            }
-            built = report(messages) && result.ok;
+            const jit::CompileResult result = jit::translateAndCompile(path, {}, settings, translated, object, false, {}, build);
+            built = report(result.diagnostics) && result.ok;
             // A failed compile leaves no stale object behind; `-o /dev/null` stays the device.
             if (!built && options_.action == tools::MetalAction::Compile && !support::isSpecialFile(object))
                 std::remove(object.c_str());

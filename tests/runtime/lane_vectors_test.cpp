@@ -9,7 +9,10 @@
 #include "guarded_buffer.h"
 #include "metal_test.h"
 
+#include "jit/kernel_compiler.h"
+#include "log_capture.h"
 #include "support/config.h"
+#include "support/files.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -103,6 +106,89 @@ kernel void horner(device const float* x, device const float* coefficients, devi
         acc = acc * v + coefficients[k];
     }
     y[gid] += acc + float(p.terms) * x[twice % p.count == twice ? 0 : 1];
+}
+)";
+
+// Kernels with what the lane form takes beyond straight-line code (issue 14): an `if` whose
+// condition differs between threads (nested, with else-if and else; stores and loads in a
+// branch, for the lanes that take it), float and integer divisions per lane (integer divisors
+// of 0 and -1 among them, which give what the division pass gives), calls of the program's
+// function and of the library's per lane, a conversion and a vector's components. `masked`
+// has no leading bounds test: per-thread `if`s guard its loads and its store.
+const char* const kMaskedKernels = R"(
+#include <metal_stdlib>
+using namespace metal;
+
+struct Counts {
+    uint count;
+    uint terms;
+};
+
+float scaled(float x, uint k) { return x * float(k + 1) - 0.25f; }
+
+kernel void branches(device const float* x, device const int* d, device float* y,
+                     constant Counts& p, uint gid [[thread_position_in_grid]])
+{
+    if (gid >= p.count) return;
+    float acc = 0.0f;
+    int q = 1;
+    for (uint k = 0; k < p.terms; ++k) {
+        const float v = x[gid + k];
+        if (v > 0.5f) {
+            acc += v / float(k + 2);
+        } else if (v < -0.5f) {
+            acc -= max(scaled(v, k), -3.0f);
+            q += d[gid + k] / int(k + 1);
+        } else {
+            acc = acc * 0.5f;
+            q = q % 7 - d[gid];
+        }
+    }
+    const int quotient = (int(gid) - 40) / d[gid];
+    if (gid % 3u == 1u) {
+        y[gid] = acc + float(quotient) + float(q);
+    } else {
+        y[gid] += float(gid / 3u) + float(quotient % 5) - float(uint(q) >> 1);
+    }
+}
+
+kernel void masked(device const float4* x, device float* y, constant Counts& p,
+                   uint gid [[thread_position_in_grid]])
+{
+    float4 acc = 0.0f;
+    for (uint k = 0; k < p.terms; ++k) {
+        if (gid < p.count) {
+            acc += x[gid + k] * float(k + 1);
+        }
+    }
+    if (gid < p.count) {
+        y[gid] = acc.y - acc.x + acc.w / acc.z;
+    }
+}
+)";
+
+// A kernel whose lane form the host compiler rejects: a call per lane that returns a struct
+// (lanes hold scalars, vectors and matrices), whose result another call takes. It has to
+// run as it would without lanes.
+const char* const kUncompiledLaneForm = R"(
+#include <metal_stdlib>
+using namespace metal;
+
+struct Pair {
+    float a;
+    float b;
+};
+Pair split(float x) { return Pair{x * 0.5f, x - 1.0f}; }
+float join(Pair p) { return p.a * p.b; }
+
+kernel void pairs(device const float* x, device float* y, constant uint& terms,
+                  uint gid [[thread_position_in_grid]])
+{
+    float acc = 0.0f;
+    for (uint k = 0; k < terms; ++k) {
+        acc += join(split(x[gid + k]));
+    }
+    y[gid] = acc;
 }
 )";
 
@@ -222,8 +308,82 @@ TEST_P(LaneVectors, ElementwiseHasTheInterleavedBits) {
     }
 }
 
+// Test per-thread ifs, divisions and calls through both forms, on a grid the groups do not
+// divide and a count short of it; the integer divisors include 0 and -1.
+TEST_P(LaneVectors, MaskedBranchesDivisionsAndCallsHaveTheInterleavedBits) {
+    const unsigned size = GetParam();
+    struct Counts {
+        std::uint32_t count, terms;
+    } p{3 * size + size / 2 + 5, 5};
+    const std::vector<float> x = values(4 * (p.count + p.terms), 5);
+    std::vector<float> divisors(p.count + p.terms);
+    for (std::size_t i = 0; i < divisors.size(); ++i) {
+        const int d = i % 5 == 0 ? 0 : i % 7 == 0 ? -1 : int(i % 9) - 4;
+        std::memcpy(&divisors[i], &d, 4);
+    }
+    for (const char* kernel : {"branches", "masked"}) {
+        SCOPED_TRACE(kernel);
+        const bool branches = kernel[0] == 'b';
+        const auto results = branches ? runBoth(kMaskedKernels, kernel, {x, divisors}, p.count + 9, 0.5f, &p, sizeof p,
+                                                MTL::Size(p.count + 9, 1, 1), MTL::Size(size, 1, 1))
+                                      : runBoth(kMaskedKernels, kernel, {x}, p.count + 9, 0.5f, &p, sizeof p,
+                                                MTL::Size(p.count + 9, 1, 1), MTL::Size(size, 1, 1));
+        expectSameBits(results);
+        if (results.size() == 2) {
+            EXPECT_NE(results[1][1], 0.5f);
+            EXPECT_EQ(results[1][p.count], 0.5f); // past the count
+        }
+    }
+}
+
+// Test that a kernel whose lane form does not compile runs as it does without lanes.
+TEST_P(LaneVectors, ALaneFormThatDoesNotCompileRunsWithoutIt) {
+    const unsigned size = GetParam();
+    const std::uint32_t terms = 4;
+    const std::uint32_t count = 2 * size + 3;
+    const std::vector<float> x = values(count + terms, 6);
+    const auto results = runBoth(kUncompiledLaneForm, "pairs", {x}, count, 0.5f, &terms, sizeof terms,
+                                 MTL::Size(count, 1, 1), MTL::Size(size, 1, 1));
+    expectSameBits(results);
+    if (results.size() == 2) {
+        EXPECT_NE(results[1][0], 0.5f);
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Groups, LaneVectors, ::testing::Values(1u, 7u, 33u, 64u, 100u),
                          [](const ::testing::TestParamInfo<unsigned>& info) { return "group" + std::to_string(info.param); });
+
+// Test that the kernels above compile with their lane forms at every level (a lane form the
+// host compiler rejected would fall back and leave the bit comparisons comparing the
+// interleaved form with itself), and that the one whose lane form does not compile is
+// compiled without it, with a warning naming the compiler's error. Through the compile
+// itself: a library from the kernel cache is not translated again and says nothing.
+TEST(LaneVectorsCompile, TestKernelsKeepTheirLanesAndAFailedLaneFormFallsBack) {
+    const std::string dir = support::makeTemporaryDirectory("metalcpu-lanes-test-");
+    ASSERT_FALSE(dir.empty());
+    const struct {
+        const char* name;
+        std::string source;
+        std::vector<const char*> kernels;
+        bool lanesCompile;
+    } files[] = {{"tiled.metal", kKernels, {"mat_mul_register_4x4", "mat_mul_register_8x4"}, true},
+                 {"horner.metal", lanesSource(), {"horner"}, true},
+                 {"masked.metal", kMaskedKernels, {"branches", "masked"}, true},
+                 {"pairs.metal", kUncompiledLaneForm, {"pairs"}, false}};
+    for (const auto& f : files) {
+        SCOPED_TRACE(f.name);
+        const std::string path = dir + "/" + f.name;
+        ASSERT_TRUE(support::writeFileAtomically(path, f.source));
+        const ScopedLogLevel debug(spdlog::level::debug);
+        const LogCapture log;
+        const jit::CompileResult result = jit::translateAndCompile(path, {}, {}, path + ".cpp", path + ".air", false);
+        EXPECT_TRUE(result.ok) << result.diagnostics;
+        for (const char* kernel : f.kernels)
+            EXPECT_EQ(log.count(std::string("kernel '") + kernel + "' runs its threads as vector lanes"), 1u) << log.text();
+        EXPECT_EQ(log.count("did not compile, so they run without it"), f.lanesCompile ? 0u : 1u) << log.text();
+    }
+    support::removeTree(dir);
+}
 
 } // namespace
 } // namespace metalcpu::testing

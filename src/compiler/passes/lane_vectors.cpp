@@ -42,10 +42,17 @@ bool isMatrixType(const std::string& name) {
     static const std::regex matrix("float[234]x[234]");
     return std::regex_match(name, matrix);
 }
-// Functions without effects the lane form may call once for every lane, on uniform values.
-bool isUniformMathFunction(const std::string& name) {
-    static const std::set<std::string> names = {"min", "max", "abs", "fabs", "fma", "sqrt", "rsqrt", "floor",
-                                                "ceil", "clamp", "exp", "exp2", "log", "log2", "sin", "cos"};
+// Functions of the standard library without effects: the lane form calls them once for a
+// block on uniform values and once for each lane (lane_call) on per-thread ones.
+bool isPureLibraryFunction(const std::string& name) {
+    static const std::set<std::string> names = {
+        "min",   "max",    "abs",   "fabs",  "fma",   "sqrt",     "rsqrt",      "floor", "ceil",  "clamp", "exp",
+        "exp2",  "exp10",  "log",   "log2",  "log10", "sin",      "cos",        "tan",   "asin",  "acos",  "atan",
+        "atan2", "sinh",   "cosh",  "tanh",  "pow",   "powr",     "round",      "rint",  "trunc", "fract", "sign",
+        "step",  "mix",    "fmin",  "fmax",  "fdim",  "fmod",     "copysign",   "saturate", "smoothstep", "dot",
+        "length", "distance", "normalize", "cross", "select", "popcount", "clz", "ctz", "reverse_bits", "mad",
+        "isnan", "isinf",  "isfinite", "signbit", "min3", "max3", "median3", "absdiff", "hadd", "rhadd", "mul24",
+        "mad24", "mulhi",  "rotate", "erf",   "erfc",  "divide",   "recip",      "cbrt",  "hypot", "logb",  "ilogb"};
     return names.count(name) != 0;
 }
 
@@ -58,6 +65,8 @@ public:
     }
 
     bool plan(const std::vector<Statement>& body, LaneBody& out, WorkItemRefusal& refusal) {
+        for (const FunctionDecl& g : unit_.module().functions)
+            if (!g.isKernel && g.parametersOpen != kNoToken) programFunctions_[g.name].push_back(&g);
         collect(body);
         if (!failed_) settleKinds();
         if (!failed_) emitBuiltins();
@@ -101,6 +110,12 @@ private:
     void collectIn(const Statement& st) {
         switch (st.kind) {
         case StatementKind::Simple: collectSimple(st); break;
+        case StatementKind::If:
+            // What a branch assigns differs between threads when its condition does.
+            conditions_.push_back(st.header);
+            for (const Statement& c : st.children) collectIn(c);
+            conditions_.pop_back();
+            break;
         case StatementKind::For:
             if (auto d = parseDeclaration(tokens_, partner_, st.header.begin, semicolonIn(st.header)))
                 for (std::size_t n : d->names) uniformLocals_.insert(tokens_[n].spelling);
@@ -144,6 +159,7 @@ private:
             if (local != locals_.end()) {
                 local->second.assignedLater = true;
                 local->second.values.push_back({op + 1, end});
+                local->second.values.insert(local->second.values.end(), conditions_.begin(), conditions_.end());
             }
         }
     }
@@ -251,7 +267,12 @@ private:
         case StatementKind::Simple: simple(st); return;
         case StatementKind::Empty: text("; "); return;
         case StatementKind::Break:
-        case StatementKind::Continue: copy(st.keyword, st.tokens.end); text(" "); return;
+        case StatementKind::Continue:
+            if (loopMasks_.empty() || loopMasks_.back() != mask_)
+                return void(fail(st.keyword, "a break or continue under a condition that differs between threads"));
+            copy(st.keyword, st.tokens.end);
+            text(" ");
+            return;
         case StatementKind::If:
             if (leadingTest) {
                 text("if (" + std::string(kLane) + "lane_any(");
@@ -260,8 +281,7 @@ private:
                 jumpsToScalar_ = true;
                 return;
             }
-            if (perThread(st.header))
-                return void(fail(st.keyword, "an if whose condition differs between threads is not its leading bounds test"));
+            if (perThread(st.header)) return maskedIf(st);
             uniformHeader(st);
             text("if (");
             copy(st.header.begin, st.header.end);
@@ -278,13 +298,17 @@ private:
             uniformHeader(st);
             copy(st.keyword, st.header.end + 1);
             text(" ");
+            loopMasks_.push_back(mask_);
             statement(st.children[0], false);
+            loopMasks_.pop_back();
             return;
         case StatementKind::Do:
             if (perThread(st.header)) return void(fail(st.keyword, "a loop whose condition differs between threads"));
             uniformHeader(st);
             text("do ");
+            loopMasks_.push_back(mask_);
             statement(st.children[0], false);
+            loopMasks_.pop_back();
             text("while (");
             copy(st.header.begin, st.header.end);
             text("); ");
@@ -295,6 +319,54 @@ private:
         }
     }
 
+    // `if (c) a else b` with a per-thread c: each branch for the block when any lane takes it,
+    // under the mask of the lanes that do (lane_statements.h, "per-thread conditions").
+    void maskedIf(const Statement& st) {
+        if (accessesAfterShortCircuit(st.header.begin, st.header.end))
+            return void(fail(st.keyword, "a per-thread condition loads, divides or calls after && or || (every lane "
+                                         "evaluates both sides)"));
+        const std::string within = mask_.empty() ? std::string(kLane) + "lane_every{}" : mask_;
+        const std::string taken = "__mc_lm" + std::to_string(masks_++);
+        text("{ const auto " + taken + " = " + std::string(kLane) + "lane_when<" + lanes_ + ">(" + within + ", ");
+        expression(st.header.begin, st.header.end, true);
+        text("); ");
+        const std::string outer = mask_;
+        mask_ = taken;
+        text("if (" + std::string(kLane) + "any(" + taken + ")) { ");
+        statement(st.children[0], false);
+        text("} ");
+        if (st.children.size() > 1) {
+            const std::string other = taken + "e";
+            text("const auto " + other + " = " + std::string(kLane) + "lane_unless<" + lanes_ + ">(" + within + ", " +
+                 taken + "); ");
+            mask_ = other;
+            text("if (" + std::string(kLane) + "any(" + other + ")) { ");
+            statement(st.children[1], false);
+            text("} ");
+        }
+        mask_ = outer;
+        text("} ");
+    }
+
+    // Whether a per-thread load, division or call follows a `&&` or `||` of [begin, end):
+    // the lanes evaluate both sides, and a lane whose left side decides must not load.
+    bool accessesAfterShortCircuit(std::size_t begin, std::size_t end) const {
+        bool after = false;
+        for (std::size_t i = begin; i < end; ++i) {
+            if (tokens_[i].isPunct("&&") || tokens_[i].isPunct("||")) after = true;
+            if (!after) continue;
+            const TokenRole r = unit_.role(i);
+            if ((r == TokenRole::Dereference || r == TokenRole::Subscript || r == TokenRole::CallOpen ||
+                 tokens_[i].isPunct("/") || tokens_[i].isPunct("%")) &&
+                perThread({i, end}))
+                return true;
+        }
+        return false;
+    }
+
+    // The load of a lane pointer, in the lanes of the current mask.
+    std::string loadClose() const { return mask_.empty() ? ")" : ", " + mask_ + ")"; }
+
     // A uniform header is copied as written; what it calls still has to be a known function.
     void uniformHeader(const Statement& st) {
         for (std::size_t i = st.header.begin; i < st.header.end; ++i) checkUniformToken(i);
@@ -303,8 +375,10 @@ private:
         const TokenRole r = unit_.role(i);
         if (r == TokenRole::CallOpen && unit_.role(i - 1) != TokenRole::Declarator) {
             const std::string callee = i > 0 ? tokens_[i - 1].spelling : "";
-            if (!isLaneType(callee) && !isUniformMathFunction(callee))
-                fail(i - 1, "it calls '" + callee + "', which may act for each thread");
+            const bool perThreadArguments = perThread({i + 1, partner_[i]});
+            if (isLaneType(callee) || isPureLibraryFunction(callee)) return;
+            const std::string why = programFunctionProblem(callee, perThreadArguments);
+            if (!why.empty()) fail(i - 1, "it calls '" + callee + "', " + why);
         } else if (r == TokenRole::AddressOf) {
             fail(i, "it takes an address");
         } else if (r == TokenRole::LambdaIntroducer) {
@@ -312,6 +386,29 @@ private:
         } else if (tokens_[i].isIdentifier() && tokens_[i].spelling.compare(0, 6, "atomic") == 0) {
             fail(i, "it uses atomics");
         }
+    }
+
+    // Why a call of `name` (the program's function) cannot be in the lane form, or "": per
+    // lane (lane_call), a function may take pointers (each lane's call stores what its thread's
+    // would, in lane order) but no reference it could assign through (the lane's argument is a
+    // copy); called once for a block, with uniform arguments, only values.
+    std::string programFunctionProblem(const std::string& name, bool perLane) const {
+        auto found = programFunctions_.find(name);
+        if (found == programFunctions_.end()) return "which may act for each thread";
+        for (const FunctionDecl* g : found->second) {
+            for (std::size_t i = g->parametersOpen + 1; i < g->parametersClose; ++i) {
+                if (tokens_[i].isPunct("&") || tokens_[i].isPunct("&&")) {
+                    bool isConst = false;
+                    for (std::size_t j = i; j > g->parametersOpen && !tokens_[j - 1].isPunct(","); --j)
+                        if (tokens_[j - 1].isIdentifier("const")) isConst = true;
+                    if (!isConst) return "which takes a reference it may assign through";
+                }
+                if (!perLane && tokens_[i].isPunct("*"))
+                    return "which takes a pointer, with the same arguments in every thread (it would act once, not "
+                           "for each thread)";
+            }
+        }
+        return "";
     }
 
     void simple(const Statement& st) {
@@ -335,7 +432,16 @@ private:
                 text(" ");
                 return;
             }
-            if (tokens_[op].isPunct("=")) {
+            if (!mask_.empty()) {
+                // In the lanes of the mask: `v op= e` as `v = v op (e)`, blended.
+                const std::string& name = tokens_[begin].spelling;
+                const std::string spelled = tokens_[op].spelling;
+                text(std::string(kLane) + "lane_set(" + name + ", ");
+                if (!tokens_[op].isPunct("=")) text(name + " " + spelled.substr(0, spelled.size() - 1) + " (");
+                expression(op + 1, end, false);
+                if (!tokens_[op].isPunct("=")) text(")");
+                text(", " + mask_ + "); ");
+            } else if (tokens_[op].isPunct("=")) {
                 text(std::string(kLane) + "lane_set(" + tokens_[begin].spelling + ", ");
                 expression(op + 1, end, false);
                 text("); ");
@@ -351,8 +457,9 @@ private:
         if (tokens_[begin].isIdentifier() && tokens_[begin + 1].isPunct("[") && partner_[begin + 1] + 1 == op) {
             auto local = locals_.find(tokens_[begin].spelling);
             if (local != locals_.end()) {
-                if (!isMatrixType(local->second.typeName) || perThread({begin + 2, op - 1}))
-                    return void(fail(begin, "it assigns an element of per-thread '" + tokens_[begin].spelling + "'"));
+                if (!isMatrixType(local->second.typeName) || perThread({begin + 2, op - 1}) || !mask_.empty())
+                    return void(fail(begin, "it assigns an element of per-thread '" + tokens_[begin].spelling + "'" +
+                                                (mask_.empty() ? "" : " under a per-thread condition")));
                 copy(begin, op + 1);
                 text(" ");
                 expression(op + 1, end, false);
@@ -379,13 +486,13 @@ private:
             const std::string spelled = tokens_[op].spelling;
             text(std::string(kLane) + "lane_load(");
             addressText();
-            text(") " + spelled.substr(0, spelled.size() - 1) + " (");
+            text(loadClose() + " " + spelled.substr(0, spelled.size() - 1) + " (");
             expression(op + 1, end, false);
             text(")");
         } else {
             expression(op + 1, end, false);
         }
-        text("); ");
+        text(mask_.empty() ? "); " : ", " + mask_ + "); ");
     }
 
     // The address a stored-to lvalue `[begin, end)` names: `*x` gives x, `p[i]` gives (p) + (i).
@@ -495,15 +602,37 @@ private:
             const TokenRole r = unit_.role(i);
             checkUniformToken(i);
             if (failed_) return;
-            if (t.isPunct("/") || t.isPunct("%") || t.isPunct("/=") || t.isPunct("%="))
-                return void(fail(i, "it divides per-thread values (a vector division under fast math rounds otherwise)"));
             if (t.isPunct("?")) return void(fail(i, "a conditional expression of per-thread values"));
+            if (t.isPunct(">") && tokens_[i + 1].isPunct(">")) { // a shift, lexed as two `>`
+                ++i;
+                continue;
+            }
             if (!conditions && (t.isPunct("<") || t.isPunct(">") || t.isPunct("<=") || t.isPunct(">=") || t.isPunct("==") ||
                                 t.isPunct("!=") || t.isPunct("&&") || t.isPunct("||") || t.isPunct("!")))
                 return void(fail(i, "it compares per-thread values outside a leading bounds test"));
             if (r == TokenRole::Increment) return void(fail(i, "it increments a value in a per-thread expression"));
             if (r == TokenRole::Assignment || r == TokenRole::CompoundAssignment)
                 return void(fail(i, "an assignment inside a per-thread expression"));
+            // A component of a per-thread vector: `v.x` is v.component(0), and so is that of a
+            // load or call the lane form just wrote (`x[gid].y`: `run` is at the `.`).
+            const bool laneOperand = i > begin && (isPerThreadVectorLocal(i - 1) ||
+                                                   (run == i && (tokens_[i - 1].isPunct("]") || tokens_[i - 1].isPunct(")"))));
+            if (t.isPunct(".") && laneOperand && i + 1 < end && !tokens_[i + 2].isPunct("(")) {
+                const int k = componentIndex(tokens_[i + 1].spelling);
+                if (k < 0) return void(fail(i, "it takes a member of a per-thread value other than one component"));
+                flush(i);
+                text(".component(" + std::to_string(k) + ")");
+                run = i + 2;
+                ++i;
+                continue;
+            }
+            // A call, or a functional conversion `float(x)` (whose `(` is not a call's).
+            if ((r == TokenRole::CallOpen || (t.isPunct("(") && i > begin && isLaneType(tokens_[i - 1].spelling))) &&
+                i > begin && perThread({i + 1, partner_[i]})) {
+                if (!laneCall(i, end, run)) return;
+                i = partner_[i];
+                continue;
+            }
             if ((t.isPunct(".") || t.isPunct("->")) && !(i > begin && rowBuiltin(i - 1)) &&
                 !(i > begin && tokens_[i - 1].isIdentifier() && !perThread({i - 1, i})))
                 return void(fail(i, "it takes a member of a per-thread value"));
@@ -531,7 +660,7 @@ private:
                 flush(i);
                 text(std::string(kLane) + "lane_load(");
                 expression(i + 1, operandEnd, false);
-                text(")");
+                text(loadClose());
                 run = operandEnd;
                 i = operandEnd - 1;
                 continue;
@@ -549,7 +678,7 @@ private:
                     copy(i - 1, i);
                     text(") + (");
                     expression(i + 1, close, false);
-                    text("))");
+                    text(")" + loadClose());
                     run = close + 1;
                     i = close;
                     continue;
@@ -566,6 +695,64 @@ private:
                     return void(fail(i, "it uses per-thread builtin '" + t.spelling + "' as a whole vector"));
         }
         flush(end);
+    }
+
+    // `f(args)` (the `(` at `open`) with per-thread arguments: a scalar conversion `float(x)`
+    // as the lanes' conversion, anything else called for each lane (lane_call). `run` is the
+    // caller's start of tokens not yet copied, which the callee's tokens follow.
+    bool laneCall(std::size_t open, std::size_t end, std::size_t& run) {
+        const std::size_t close = partner_[open];
+        std::size_t calleeBegin = open - 1;
+        if (!tokens_[calleeBegin].isIdentifier()) return fail(open, "it calls what the lane form cannot call for each lane");
+        while (calleeBegin >= 2 && tokens_[calleeBegin - 1].isPunct("::") && tokens_[calleeBegin - 2].isIdentifier())
+            calleeBegin -= 2;
+        if (calleeBegin > 0 && tokens_[calleeBegin - 1].isPunct("::")) --calleeBegin;
+        if (calleeBegin < run || close >= end) return fail(open, "it calls what the lane form cannot call for each lane");
+        copy(run, calleeBegin);
+        if (run < calleeBegin) text(" ");
+        std::vector<TokenRange> arguments;
+        for (std::size_t a = open + 1, i = open + 1; i <= close; ++i) {
+            if (i < close && isOpenBracket(i)) {
+                i = partner_[i];
+            } else if (i == close || tokens_[i].isPunct(",")) {
+                arguments.push_back({a, i});
+                a = i + 1;
+            }
+        }
+        const std::string& callee = tokens_[open - 1].spelling;
+        if (isMatrixType(callee)) return fail(open - 1, "it constructs a matrix of per-thread values in an expression");
+        const bool conversion = calleeBegin == open - 1 && isLaneType(callee) && !std::isdigit(static_cast<unsigned char>(callee.back())) &&
+                                arguments.size() == 1;
+        if (conversion) {
+            text(std::string(kLane) + "lane_as<" + std::string(kLane) + "varying<" + callee + ", " + lanes_ + ">>(");
+        } else {
+            text(std::string(kLane) + "lane_call<" + lanes_ + ">(" +
+                 (mask_.empty() ? std::string(kLane) + "lane_every{}" : mask_) +
+                 ", [&](const auto&... __mc_a) { return ");
+            copy(calleeBegin, open);
+            text("(__mc_a...); }");
+        }
+        for (std::size_t k = 0; k < arguments.size() && !failed_; ++k) {
+            if (!conversion || k > 0) text(", ");
+            expression(arguments[k].begin, arguments[k].end, false);
+        }
+        text(")");
+        run = close + 1;
+        return !failed_;
+    }
+
+    bool isPerThreadVectorLocal(std::size_t i) const {
+        if (!tokens_[i].isIdentifier() || !unit_.isUnqualifiedName(i)) return false;
+        auto l = locals_.find(tokens_[i].spelling);
+        return l != locals_.end() && l->second.perThread && !isMatrixType(l->second.typeName) &&
+               std::isdigit(static_cast<unsigned char>(l->second.typeName.back()));
+    }
+    static int componentIndex(const std::string& m) {
+        static const std::string xyzw = "xyzw", rgba = "rgba";
+        if (m.size() != 1) return -1;
+        if (xyzw.find(m[0]) != std::string::npos) return int(xyzw.find(m[0]));
+        if (rgba.find(m[0]) != std::string::npos) return int(rgba.find(m[0]));
+        return -1;
     }
 
     bool isScalarBuiltin(std::size_t i) const {
@@ -608,6 +795,11 @@ private:
     std::set<std::string> uniformLocals_; ///< declared in loop headers
     std::set<std::string> declared_;      ///< builtins given their lane values
     std::size_t leadingTest_ = ~std::size_t(0);
+    std::map<std::string, std::vector<const FunctionDecl*>> programFunctions_;
+    std::vector<TokenRange> conditions_; ///< while collecting: the headers of the enclosing ifs
+    std::string mask_;                   ///< while writing: the current lane mask's name, "" for every lane
+    unsigned masks_ = 0;                 ///< masks named so far
+    std::vector<std::string> loopMasks_; ///< the mask at each enclosing loop
     bool jumpsToScalar_ = false;
     bool failed_ = false;
     std::size_t where_ = kNoToken;

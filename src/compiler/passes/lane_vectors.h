@@ -46,15 +46,18 @@ struct LaneBody {
 };
 
 /// Plans the lane form of each interleaved kernel of `kernels` that qualifies: a body of
-/// declarations, expression statements that store through pointers or assign locals, uniform
-/// ifs and loops, and at most one leading bounds test `if (cond) return;` before any loop,
-/// after declarations only; per-thread builtins only thread_position_in_grid,
+/// declarations, expression statements that store through pointers or assign locals, ifs
+/// (a per-thread condition as a lane mask: docs/compiler.md, "The lane form"), uniform loops,
+/// and at most one leading bounds test `if (cond) return;` before any loop, after
+/// declarations only; per-thread builtins only thread_position_in_grid,
 /// thread_position_in_threadgroup (their x per thread, y and z the row's) and
-/// thread_index_in_threadgroup; per-thread locals of scalar, vector or matrix types; no call
-/// but of a vector or matrix constructor or a math function on uniform values; no address
-/// taken, no division, conditional, comparison (outside the bounds test) or member access on a
-/// per-thread value; no store through an address every thread shares. Not in the validated
-/// flavour, nor when `enabled` is false. The others get a WorkItemRefusal in `refusals`.
+/// thread_index_in_threadgroup; per-thread locals of scalar, vector or matrix types; calls of
+/// the library's functions without effects and of the program's functions that take no
+/// reference to assign through (per lane when their arguments are per-thread); divisions; no
+/// address taken, conditional expression, comparison outside a condition, or member of a
+/// per-thread value but one component; no break or continue under a per-thread if; no store
+/// through an address every thread shares. Not in the validated flavour, nor when `enabled` is
+/// false. The others get a WorkItemRefusal in `refusals`.
 std::vector<LaneBody> planLaneBodies(const Unit& unit, const std::vector<WorkItemKernel>& kernels,
                                      const std::map<std::size_t, std::vector<ParamInfo>>& parameters,
                                      const TranslateOptions& options, std::vector<WorkItemRefusal>& refusals);

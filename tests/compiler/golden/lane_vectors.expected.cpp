@@ -86,7 +86,7 @@ struct Polynomial {
                                float* y,
                         const    Polynomial& p,
                         uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
-{ ::metalcpu_kernel::lane_block<false, 8> __mc_wi(__mc_group); using __mc_b3 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 8> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) {
+{ ::metalcpu_kernel::lane_block<false, 8> __mc_wi(__mc_group); using __mc_b3 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 8> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row(__mc_wi)) { using __mc_lb_gid = decltype(gid); const auto gid = ::metalcpu_kernel::lane_builtin<8>(::metalcpu_kernel::builtin<__mc_lb_gid, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_wi.ids(0))); using __mc_lt_acc = ::metalcpu_kernel::varying<float, 8>; __mc_lt_acc acc = ::metalcpu_kernel::lane_as<__mc_lt_acc>(0.0f); for (uint k = 0; k < p.terms; ++k) { acc += ::metalcpu_kernel::lane_load((x) + (gid ))/__mc_div->* float(k + 1) ; } ::metalcpu_kernel::lane_store((y) + (gid ), acc ); continue; } 
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; { 
 #line 75 "lane_vectors.metal"
     float acc = 0.0f; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc); } });
@@ -100,6 +100,36 @@ struct Polynomial {
     y[gid] = acc; } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc); });
 } 
 #line 80 "lane_vectors.metal"
+}
+
+
+
+float clip(float v, float limit) { return v > limit ? limit : v; }
+
+       void clipped_sum(       const float4* x,
+                               float* y,
+                        const    Polynomial& p,
+                        uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
+{ ::metalcpu_kernel::lane_block<false, 8> __mc_wi(__mc_group); using __mc_b3 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 8> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row(__mc_wi)) { using __mc_lb_gid = decltype(gid); const auto gid = ::metalcpu_kernel::lane_builtin<8>(::metalcpu_kernel::builtin<__mc_lb_gid, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_wi.ids(0))); using __mc_lt_acc = ::metalcpu_kernel::varying<float, 8>; __mc_lt_acc acc = ::metalcpu_kernel::lane_as<__mc_lt_acc>(0.0f); for (uint k = 0; k < p.terms; ++k) { { const auto __mc_lm0 = ::metalcpu_kernel::lane_when<8>(::metalcpu_kernel::lane_every{}, gid + k < p.count ); if (::metalcpu_kernel::any(__mc_lm0)) { { ::metalcpu_kernel::lane_set(acc, acc + (::metalcpu_kernel::lane_call<8>(__mc_lm0, [&](const auto&... __mc_a) { return clip(__mc_a...); }, ::metalcpu_kernel::lane_load((x) + (gid + k ), __mc_lm0).component(1), 4.0f)), __mc_lm0); } } const auto __mc_lm0e = ::metalcpu_kernel::lane_unless<8>(::metalcpu_kernel::lane_every{}, __mc_lm0); if (::metalcpu_kernel::any(__mc_lm0e)) { { ::metalcpu_kernel::lane_set(acc, acc * (0.5f), __mc_lm0e); } } } } { const auto __mc_lm1 = ::metalcpu_kernel::lane_when<8>(::metalcpu_kernel::lane_every{}, acc > 1.0f ); if (::metalcpu_kernel::any(__mc_lm1)) { { ::metalcpu_kernel::lane_store((y) + (gid ), acc , __mc_lm1); } } } continue; } 
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; { 
+#line 91 "lane_vectors.metal"
+    float acc = 0.0f; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc); } });
+    for (uint k = 0; k < p.terms; ++k) {
+        ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 gid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 acc = __mc_v0[__mc_t.slot]; { 
+#line 93 "lane_vectors.metal"
+        if (gid + k < p.count) {
+            acc += clip(x[gid + k].y, 4.0f);
+        } else {
+            acc *= 0.5f;
+        } } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc); });
+    }
+    ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 gid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_t0 acc = __mc_v0[__mc_t.slot]; { 
+#line 99 "lane_vectors.metal"
+    if (acc > 1.0f) {
+        y[gid] = acc;
+    } } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc); });
+} 
+#line 102 "lane_vectors.metal"
 }
 #line 1 "<metalcpu generated>"
 // "mat_mul_register_8x4"
@@ -166,6 +196,26 @@ const ::mc_param __mc_2_params[] = {
 }
 #endif
 
+// "clipped_sum"
+#if METALCPU_SELECTS_KERNEL(0x382346e6cf2160d8ull)
+namespace {
+using __mc_3_fn = decltype(&::clipped_sum);
+__attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_3_run_group(const ::mc_group* __g) {
+    auto&& __a0 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>(__g, 0);
+    auto&& __a1 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>(__g, 1);
+    auto&& __a2 = ::metalcpu_kernel::buffer_argument<::metalcpu_kernel::parameter_t<__mc_3_fn, 2>>(__g, 2);
+    const ::metalcpu_kernel::thread_ids __t{0, 0, 0, 0};
+    ::clipped_sum(__a0, __a1, __a2, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_3_fn, 3>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
+}
+const ::mc_param __mc_3_params[] = {
+    {"x", "device const float4*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 86, 46, 0, 0, 0, 0},
+    {"y", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 87, 39, 0, 0, 0, 0},
+    {"p", "constant Polynomial&", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 2>>, 88, 46, 0, 0, 0, 0},
+    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 3>>, 89, 30, 0, 0, 0, 0},
+};
+}
+#endif
+
 #if METALCPU_SELECTS_KERNEL(0x32459db470de113bull)
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.mat_mul_register_8x4") = 0;
 #endif
@@ -174,6 +224,9 @@ __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.k
 #endif
 #if METALCPU_SELECTS_KERNEL(0x9edf5d4c6d52cc94ull)
 __attribute__((used, visibility("hidden"))) char __mc_2_name __asm__("metalcpu.kernel.divided_sum") = 0;
+#endif
+#if METALCPU_SELECTS_KERNEL(0x382346e6cf2160d8ull)
+__attribute__((used, visibility("hidden"))) char __mc_3_name __asm__("metalcpu.kernel.clipped_sum") = 0;
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x32459db470de113bull)
@@ -184,6 +237,9 @@ const ::mc_kernel __mc_kernels[] = {
 #endif
 #if METALCPU_SELECTS_KERNEL(0x9edf5d4c6d52cc94ull)
     {"divided_sum", "lane_vectors.metal", 70, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_2_params, &::__mc_2_run_group, nullptr, 0, nullptr, "divided_sum", 0, ""},
+#endif
+#if METALCPU_SELECTS_KERNEL(0x382346e6cf2160d8ull)
+    {"clipped_sum", "lane_vectors.metal", 86, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_3_params, &::__mc_3_run_group, nullptr, 0, nullptr, "clipped_sum", 0, ""},
 #endif
     {},
 };

@@ -66,7 +66,7 @@ kernel void horner(device const float* x,
     y[gid] += acc;
 }
 
-// A per-thread division: refused (a vector division under fast math rounds otherwise).
+// A per-thread division: the lanes divide (exactly: the kernels' -mrecip=!vec-div).
 kernel void divided_sum(device const float* x,
                         device float* y,
                         constant Polynomial& p,
@@ -77,4 +77,26 @@ kernel void divided_sum(device const float* x,
         acc += x[gid] / float(k + 1);
     }
     y[gid] = acc;
+}
+
+// A per-thread `if` (a lane mask; its load and store for the lanes that take it), a call of
+// the program's function per lane and a vector's component.
+float clip(float v, float limit) { return v > limit ? limit : v; }
+
+kernel void clipped_sum(device const float4* x,
+                        device float* y,
+                        constant Polynomial& p,
+                        uint gid [[thread_position_in_grid]])
+{
+    float acc = 0.0f;
+    for (uint k = 0; k < p.terms; ++k) {
+        if (gid + k < p.count) {
+            acc += clip(x[gid + k].y, 4.0f);
+        } else {
+            acc *= 0.5f;
+        }
+    }
+    if (acc > 1.0f) {
+        y[gid] = acc;
+    }
 }

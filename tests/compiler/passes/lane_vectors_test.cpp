@@ -62,6 +62,29 @@ TEST(LaneVectors, Form) {
         EXPECT_NE(r.text.find(expected), std::string::npos) << expected << "\n" << r.text;
 }
 
+// Test the lane form of a per-thread `if`: the condition's lanes as a mask (nested in the
+// enclosing one for an else), each branch for the block when any lane takes it, assignments
+// blended, loads and stores in the mask's lanes, calls and divisions per lane.
+TEST(LaneVectors, MaskedForm) {
+    const Result r = lanes("  float t = 0;\n" + kLoop +
+                               "    if (b[k * n + i] > 0) t += f(b[i]) / float(k + 1);\n    else if (i % 2 == 1) a[i] = t;\n"
+                               "  }\n  a[i] += t;",
+                           true, false, "float f(float x) { return x * 2; }\n");
+    ASSERT_TRUE(r.lanes) << r.refusal;
+    for (const char* expected :
+         {"{ const auto __mc_lm0 = ::metalcpu_kernel::lane_when<8>(::metalcpu_kernel::lane_every{}, "
+          "::metalcpu_kernel::lane_load((b) + (k * n + i ))> 0 ); if (::metalcpu_kernel::any(__mc_lm0)) { "
+          "::metalcpu_kernel::lane_set(t, t + (::metalcpu_kernel::lane_call<8>(__mc_lm0, [&](const auto&... __mc_a) "
+          "{ return f(__mc_a...); }, ::metalcpu_kernel::lane_load((b) + (i ), __mc_lm0))/__mc_div->* float(k + 1) ), "
+          "__mc_lm0); }",
+          "const auto __mc_lm0e = ::metalcpu_kernel::lane_unless<8>(::metalcpu_kernel::lane_every{}, __mc_lm0); "
+          "if (::metalcpu_kernel::any(__mc_lm0e)) { { const auto __mc_lm1 = ::metalcpu_kernel::lane_when<8>(__mc_lm0e, "
+          "i %__mc_div->* 2 == 1 ); if (::metalcpu_kernel::any(__mc_lm1)) { ::metalcpu_kernel::lane_store((a) + (i ), t , "
+          "__mc_lm1); } } } }",
+          "::metalcpu_kernel::lane_store((a) + (i ), ::metalcpu_kernel::lane_load((a) + (i )) + (t ));"})
+        EXPECT_NE(r.text.find(expected), std::string::npos) << expected << "\n" << r.text;
+}
+
 // Test the kernels that keep the interleaved form, and the reason each gives.
 TEST(LaneVectors, Refusals) {
     const struct {
@@ -69,15 +92,18 @@ TEST(LaneVectors, Refusals) {
         const char* reason;
         std::string helpers;
     } cases[] = {
-        {"  float t = 0;\n" + kLoop + "    t += b[i] / float(k + 1);\n  }\n  a[i] = t;", "it divides per-thread values", ""},
-        {"  float t = 0;\n" + kLoop + "    t += f(b[i]);\n  }\n  a[i] = t;", "it calls 'f'",
-         "float f(float x) { return x * 2; }\n"},
+        {"  float t = 0;\n" + kLoop + "    f(t, b[i]);\n  }\n  a[i] = t;", "an expression statement of per-thread values",
+         "void f(thread float& t, float x) { t += x; }\n"},
+        {"  float t = 0;\n" + kLoop + "    t += g(t, b[i]);\n  }\n  a[i] = t;", "it calls 'g', which takes a reference it may assign through",
+         "float g(thread float& t, float x) { t += x; return t; }\n"},
+        {"  float t = 0;\n" + kLoop + "    t += h(a);\n  }\n  a[i] = t;", "it calls 'h', which takes a pointer, with the same arguments",
+         "float h(device float* p) { p[0] += 1; return p[1]; }\n"},
         {"  float t = 0;\n" + kLoop + "    t += b[i];\n  }\n  a[0] = t;", "it stores through an address every thread shares", ""},
-        {"  float t = 0;\n" + kLoop + "    if (b[i] > 0) t += b[i];\n  }\n  a[i] = t;",
-         "an if whose condition differs between threads is not its leading bounds test", ""},
+        {"  float t = 0;\n" + kLoop + "    if (i + k < n && b[i + k] > 0) t += b[i];\n  }\n  a[i] = t;",
+         "a per-thread condition loads, divides or calls after && or ||", ""},
         {"  float t = 0;\n" + kLoop + "    t += b[i];\n    if (k == 3) return;\n  }\n  a[i] = t;",
          "it returns elsewhere than in a leading bounds test", ""},
-        {"  float4 t = 0;\n" + kLoop + "    t += b[i];\n  }\n  a[i] = t.x;", "it takes a member of a per-thread value", ""},
+        {"  float4 t = 0;\n" + kLoop + "    t += b[i];\n  }\n  a[i] = dot(t.xy, t.zw);", "it takes a member of a per-thread value other than one component", ""},
         {"  float t = 0;\n" + kLoop + "    t += b[i + s];\n  }\n  a[i] = t;", "it names per-thread builtin 's'", ""},
         {"  float t = 0;\n" + kLoop + "    t += b[i] > 0 ? b[i] : 0;\n  }\n  a[i] = t;",
          "it compares per-thread values outside a leading bounds test", ""},

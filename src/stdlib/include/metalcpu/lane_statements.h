@@ -166,6 +166,13 @@ template <class P, class V> METALCPU_INLINE void lane_store(const P& p, const V&
 METALCPU_LANE_MIXED(*)
 METALCPU_LANE_MIXED(+)
 METALCPU_LANE_MIXED(-)
+METALCPU_LANE_MIXED(/)
+METALCPU_LANE_MIXED(%)
+METALCPU_LANE_MIXED(&)
+METALCPU_LANE_MIXED(|)
+METALCPU_LANE_MIXED(^)
+METALCPU_LANE_MIXED(<<)
+METALCPU_LANE_MIXED(>>)
 METALCPU_LANE_MIXED(<)
 METALCPU_LANE_MIXED(<=)
 METALCPU_LANE_MIXED(>)
@@ -189,6 +196,77 @@ METALCPU_LANE_MIXED(!=)
         using C = decltype(U() + I());                                                                            \
         return varying<C, N, B>(C(u)) op lane_as<varying<C, N, B>>(a);                                            \
     }
+/// `gid.x << 2` stays linear (lane l's value is first << 2 plus l steps << 2, wrapping alike).
+template <class I, class U, int N, int B>
+METALCPU_INLINE linear<I, N, B> operator<<(const linear<I, N, B>& a, const U& u)
+    requires(metalcpu_stdlib::is_integral_scalar<U> && __is_same(decltype(I() << U()), I))
+{
+    return {I(a.first << u), I(a.step << u)};
+}
+
+// A linear value and a uniform scalar in an operation that is not a step (`gid.x / 2`,
+// `gid.x & 1`, `gid.x >> 1`): the linear value's lanes as a varying value, the scalar in the
+// type C++ gives the two (a division's checked divisor, division.h, converts to its integer).
+#define METALCPU_LANE_LINEAR_ARITHMETIC(op)                                                                      \
+    template <class I, class U, int N, int B>                                                                     \
+    METALCPU_INLINE auto operator op(const linear<I, N, B>& a, const U& u)                                       \
+        requires(metalcpu_stdlib::is_arithmetic_scalar<U>)                                                        \
+    {                                                                                                             \
+        using C = decltype(I() op U());                                                                           \
+        return lane_as<varying<C, N, B>>(a) op C(u);                                                              \
+    }                                                                                                             \
+    template <class I, class U, int N, int B>                                                                     \
+    METALCPU_INLINE auto operator op(const U& u, const linear<I, N, B>& a)                                       \
+        requires(metalcpu_stdlib::is_arithmetic_scalar<U>)                                                        \
+    {                                                                                                             \
+        using C = decltype(U() op I());                                                                           \
+        return varying<C, N, B>(C(u)) op lane_as<varying<C, N, B>>(a);                                            \
+    }
+METALCPU_LANE_LINEAR_ARITHMETIC(/)
+METALCPU_LANE_LINEAR_ARITHMETIC(%)
+METALCPU_LANE_LINEAR_ARITHMETIC(&)
+METALCPU_LANE_LINEAR_ARITHMETIC(|)
+METALCPU_LANE_LINEAR_ARITHMETIC(^)
+METALCPU_LANE_LINEAR_ARITHMETIC(>>)
+#undef METALCPU_LANE_LINEAR_ARITHMETIC
+
+// A varying scalar and a uniform scalar whose operation C++ computes in another type than the
+// varying one's (`int / uint` divides unsigned, `ushort + ushort` adds ints): the lanes
+// converted first, as the thread's operands are. (Where the types agree, the library's own
+// operators apply.)
+#define METALCPU_LANE_PROMOTED(op, common)                                                                       \
+    template <class T, class U, int N, int B>                                                                     \
+    METALCPU_INLINE auto operator op(const varying<T, N, B>& a, const U& u)                                      \
+        requires(varying<T, N, B>::components == 1 && metalcpu_stdlib::is_arithmetic_scalar<U> &&                \
+                 !__is_same(decltype(T() common U()), T))                                                         \
+    {                                                                                                             \
+        using C = decltype(T() common U());                                                                       \
+        return lane_as<varying<C, N, B>>(a) op C(u);                                                              \
+    }                                                                                                             \
+    template <class T, class U, int N, int B>                                                                     \
+    METALCPU_INLINE auto operator op(const U& u, const varying<T, N, B>& a)                                      \
+        requires(varying<T, N, B>::components == 1 && metalcpu_stdlib::is_arithmetic_scalar<U> &&                \
+                 !__is_same(decltype(U() common T()), T))                                                         \
+    {                                                                                                             \
+        using C = decltype(U() common T());                                                                       \
+        return varying<C, N, B>(C(u)) op lane_as<varying<C, N, B>>(a);                                            \
+    }
+METALCPU_LANE_PROMOTED(+, +)
+METALCPU_LANE_PROMOTED(-, -)
+METALCPU_LANE_PROMOTED(*, *)
+METALCPU_LANE_PROMOTED(/, /)
+METALCPU_LANE_PROMOTED(%, %)
+METALCPU_LANE_PROMOTED(&, &)
+METALCPU_LANE_PROMOTED(|, |)
+METALCPU_LANE_PROMOTED(^, ^)
+METALCPU_LANE_PROMOTED(<, +)
+METALCPU_LANE_PROMOTED(<=, +)
+METALCPU_LANE_PROMOTED(>, +)
+METALCPU_LANE_PROMOTED(>=, +)
+METALCPU_LANE_PROMOTED(==, +)
+METALCPU_LANE_PROMOTED(!=, +)
+#undef METALCPU_LANE_PROMOTED
+
 METALCPU_LANE_LINEAR_COMPARISON(<)
 METALCPU_LANE_LINEAR_COMPARISON(<=)
 METALCPU_LANE_LINEAR_COMPARISON(>)
@@ -229,6 +307,137 @@ METALCPU_INLINE lane_mask<M, N, B> operator&&(const varying<M, N, B>& a, const v
 }
 template <class M, int N, int B> METALCPU_INLINE lane_mask<M, N, B> operator!(const varying<M, N, B>& a) {
     return a == M(0);
+}
+
+// --- per-thread conditions: lane masks ---
+//
+// An `if` whose condition differs from lane to lane runs its branch for the block when any
+// lane takes it, with the lanes that do as a mask (a varying int of 0 / -1): what the branch
+// assigns to a local is blended into the lanes of the mask, what it stores and loads is
+// stored and loaded for those lanes alone (a lane whose thread does not take the branch may
+// have an address past its buffer), and what it calls is called for them alone. With every
+// lane in the mask, a load or store is the unmasked one.
+
+/// Every lane: the mask outside any per-thread condition.
+struct lane_every {};
+
+template <int N> using lane_mask_of = varying<int, N>;
+
+METALCPU_INLINE bool lane_active(lane_every, int) { return true; }
+template <int N, int B> METALCPU_INLINE bool lane_active(const varying<int, N, B>& m, int l) { return m.get(l) != 0; }
+METALCPU_INLINE bool lane_all(lane_every) { return true; }
+template <int N, int B> METALCPU_INLINE bool lane_all(const varying<int, N, B>& m) { return all(m); }
+
+/// The lanes of `within` in which `condition` holds.
+template <int N, class C> METALCPU_INLINE lane_mask_of<N> lane_when(lane_every, const C& condition) {
+    if constexpr (lane_detail::is_lane_value<C>::value) {
+        if constexpr (requires { condition.first; })
+            return lane_when<N>(lane_every{}, lane_as<varying<decltype(condition.first), N>>(condition));
+        else
+            return lane_truth(condition).template convert<int>();
+    } else {
+        return lane_mask_of<N>(condition ? -1 : 0);
+    }
+}
+template <int N, class C> METALCPU_INLINE lane_mask_of<N> lane_when(const lane_mask_of<N>& within, const C& condition) {
+    return within & lane_when<N>(lane_every{}, condition);
+}
+/// The lanes of `within` that `taken` leaves out: an `else`.
+template <int N> METALCPU_INLINE lane_mask_of<N> lane_unless(lane_every, const lane_mask_of<N>& taken) { return taken ^ -1; }
+template <int N> METALCPU_INLINE lane_mask_of<N> lane_unless(const lane_mask_of<N>& within, const lane_mask_of<N>& taken) {
+    return within & (taken ^ -1);
+}
+
+/// `yes` in the lanes of `m`, `no` in the others.
+template <class T, int N, int B>
+METALCPU_INLINE varying<T, N, B> lane_blend(const varying<int, N, B>& m, const varying<T, N, B>& yes, const varying<T, N, B>& no) {
+    using V = varying<T, N, B>;
+    V r;
+#pragma GCC unroll 16
+    for (int q = 0; q < V::chunks; ++q) {
+        typename V::index_chunk which;
+#pragma GCC unroll 64
+        for (int i = 0; i < V::per_chunk; ++i) which[i] = m.get((q * V::per_chunk + i) / V::components) ? -1 : 0;
+        r.c[q] = which ? yes.c[q] : no.c[q];
+    }
+    return r;
+}
+template <class E, int C, int R, int N, int B>
+METALCPU_INLINE varying<metal::matrix<E, C, R>, N, B> lane_blend(const varying<int, N, B>& m,
+                                                                 const varying<metal::matrix<E, C, R>, N, B>& yes,
+                                                                 varying<metal::matrix<E, C, R>, N, B> no) {
+#pragma GCC unroll 4
+    for (int c = 0; c < C; ++c) no.columns[c] = lane_blend(m, yes.columns[c], no.columns[c]);
+    return no;
+}
+
+/// `v = e;` in the lanes of a mask.
+template <class V, class E, int N, int B> METALCPU_INLINE void lane_set(V& v, const E& e, const varying<int, N, B>& m) {
+    v = lane_blend(m, lane_as<V>(e), v);
+}
+template <class V, class E> METALCPU_INLINE void lane_set(V& v, const E& e, lane_every) { lane_set(v, e); }
+
+/// `*p` in the lanes of a mask (the others read nothing and hold zero).
+template <class T> METALCPU_INLINE const T& lane_load(T* p, lane_every) { return *p; }
+template <class T, int N, int B> METALCPU_INLINE const T& lane_load(T* p, const varying<int, N, B>&) { return *p; }
+template <class P> METALCPU_INLINE auto lane_load(const P& p, lane_every) { return p.load(); }
+template <class P, int N, int B> METALCPU_INLINE auto lane_load(const P& p, const varying<int, N, B>& m) {
+    using value = decltype(p.load());
+    if (all(m)) return p.load();
+    value r{};
+#pragma GCC unroll 16
+    for (int l = 0; l < N; ++l)
+        if (m.get(l)) r.set_lane(l, *p.lane(l));
+    return r;
+}
+
+/// `*p = v;` in the lanes of a mask.
+template <class P, class V> METALCPU_INLINE void lane_store(const P& p, const V& v, lane_every) { lane_store(p, v); }
+template <class P, class V, int N, int B> METALCPU_INLINE void lane_store(const P& p, const V& v, const varying<int, N, B>& m) {
+    using value = decltype(p.load());
+    const value stored = lane_as<value>(v);
+    if (all(m)) {
+        p.store(stored);
+        return;
+    }
+#pragma GCC unroll 16
+    for (int l = 0; l < N; ++l)
+        if (m.get(l)) *p.lane(l) = stored.lane(l);
+}
+
+// --- calls ---
+
+namespace lane_detail {
+/// Lane l's value of a call's argument: a lane value's lane, a uniform one as it is.
+template <class A> METALCPU_INLINE decltype(auto) lane_argument(const A& a, int l) {
+    if constexpr (is_lane_value<A>::value || requires { a.lane(l); }) return a.lane(l);
+    else return (a);
+}
+template <class T> struct plain {
+    using type = T;
+};
+template <class T> struct plain<const T> : plain<T> {};
+template <class T> struct plain<T&> : plain<T> {};
+} // namespace lane_detail
+
+/// `f(a, b)` with per-thread arguments: f called for each lane of the mask, lane 0 first (the
+/// interleaved form's order), with that lane's arguments; the results are the lanes of a
+/// varying value. A function of the program's or of the standard library, as the thread would
+/// call it, so each lane's result has its thread's bits.
+template <int N, class M, class F, class... A> METALCPU_INLINE auto lane_call(const M& mask, F f, const A&... a) {
+    using R = decltype(f(lane_detail::lane_argument(a, 0)...));
+    if constexpr (__is_same(R, void)) {
+#pragma GCC unroll 16
+        for (int l = 0; l < N; ++l)
+            if (lane_active(mask, l)) f(lane_detail::lane_argument(a, l)...);
+    } else {
+        using V = varying<typename lane_detail::plain<R>::type, N>;
+        V r{};
+#pragma GCC unroll 16
+        for (int l = 0; l < N; ++l)
+            if (lane_active(mask, l)) r.set_lane(l, f(lane_detail::lane_argument(a, l)...));
+        return r;
+    }
 }
 
 /// Whether the condition holds in any lane: a bounds test whose `return` some lane takes.

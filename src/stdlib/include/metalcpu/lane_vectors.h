@@ -24,12 +24,13 @@
 // bits in every bench run), and under -ffast-math GCC divides float vectors by an estimate
 // and scalars exactly: docs/compiler.md ("Threads as vector lanes") has both.
 //
-// The translator does not emit this yet: docs/compiler.md has the lowering that will, and
-// bench/matmul_lane_library.h is the 8x4 matmul's body through it, written by hand. GCC's
-// vector extensions (__builtin_shuffle, __integer_pack): GCC compiles the kernels.
+// The translator's lane form of a kernel (compiler/passes/lane_vectors.cpp) reaches it through
+// lane_statements.h; bench/matmul_lane_library.h is the 8x4 matmul's body through it, written
+// by hand. GCC's vector extensions (__builtin_shuffle, __integer_pack): GCC compiles the kernels.
 #pragma once
 
 #include <metal_matrix>
+#include <metalcpu/stdlib/division.h>
 
 namespace metalcpu_kernel {
 
@@ -268,14 +269,41 @@ template <class T, int N, int Bytes = lane_detail::register_bytes> struct varyin
     METALCPU_LANE_OPERATOR(+, true)
     METALCPU_LANE_OPERATOR(-, true)
     METALCPU_LANE_OPERATOR(*, true)
-    METALCPU_LANE_OPERATOR(/, true)
-    METALCPU_LANE_OPERATOR(%, integral)
+    METALCPU_LANE_OPERATOR(/, !integral)
     METALCPU_LANE_OPERATOR(&, integral)
     METALCPU_LANE_OPERATOR(|, integral)
     METALCPU_LANE_OPERATOR(^, integral)
     METALCPU_LANE_OPERATOR(<<, integral)
     METALCPU_LANE_OPERATOR(>>, integral)
 #undef METALCPU_LANE_OPERATOR
+
+    // Integer division and remainder lane by lane, as a thread divides (division.h: a zero
+    // divisor and MIN / -1 give what the division pass gives, never a trap): x86 has no
+    // vector integer division, so GCC's vector `/` is a division per element anyway, and it
+    // would trap in a lane whose thread does not divide (a lane a condition leaves out).
+#define METALCPU_LANE_DIVISION(op, function)                                                                     \
+    friend METALCPU_INLINE varying operator op(const varying& a, const varying& b)                              \
+        requires(integral)                                                                                       \
+    {                                                                                                            \
+        varying r;                                                                                               \
+        _Pragma("GCC unroll 64") for (int i = 0; i < count; ++i)                                                 \
+            r.set(i, metalcpu_stdlib::function<element>(a.get(i), b.get(i)));                                    \
+        return r;                                                                                                \
+    }                                                                                                            \
+    friend METALCPU_INLINE varying operator op(const varying& a, element s)                                      \
+        requires(integral)                                                                                       \
+    {                                                                                                            \
+        return a op varying(s);                                                                                  \
+    }                                                                                                            \
+    friend METALCPU_INLINE varying operator op(element s, const varying& a)                                      \
+        requires(integral)                                                                                       \
+    {                                                                                                            \
+        return varying(s) op a;                                                                                  \
+    }
+    METALCPU_LANE_DIVISION(/, element_quotient)
+    METALCPU_LANE_DIVISION(%, element_remainder)
+#undef METALCPU_LANE_DIVISION
+    template <class B> METALCPU_INLINE varying& operator%=(const B& b) { return *this = *this % b; }
 
     /// Per-lane comparisons of scalars: a mask of 0 / -1 per lane, for any(), all() and select().
     using mask = varying<typename lane_detail::mask_of<sizeof(element)>::type, N, Bytes>;

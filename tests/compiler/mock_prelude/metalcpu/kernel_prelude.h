@@ -347,6 +347,7 @@ struct lane_value {
     template <class B> lane_value& operator-=(const B&);
     template <class B> lane_value& operator*=(const B&);
     lane_value operator[](int) const;
+    lane_value component(int) const;
 };
 #define METALCPU_MOCK_LANE_OPERATOR(op)                                                                          \
     lane_value operator op(const lane_value&, const lane_value&);                                                \
@@ -363,6 +364,11 @@ METALCPU_MOCK_LANE_OPERATOR(==)
 METALCPU_MOCK_LANE_OPERATOR(!=)
 METALCPU_MOCK_LANE_OPERATOR(||)
 METALCPU_MOCK_LANE_OPERATOR(&&)
+METALCPU_MOCK_LANE_OPERATOR(/)
+METALCPU_MOCK_LANE_OPERATOR(%)
+METALCPU_MOCK_LANE_OPERATOR(&)
+METALCPU_MOCK_LANE_OPERATOR(|)
+METALCPU_MOCK_LANE_OPERATOR(^)
 #undef METALCPU_MOCK_LANE_OPERATOR
 struct lane_position : lane_value {
     lane_value x;
@@ -378,6 +384,19 @@ template <class Target, class P> lane_value lane_cast(const P& p);
 template <class P> lane_value lane_load(const P& p);
 template <class P, class V> void lane_store(const P& p, const V& v);
 template <class M> bool lane_any(const M& m);
+struct lane_every {};
+template <int N, class W, class C> lane_value lane_when(const W& within, const C& condition);
+template <int N, class W, class M> lane_value lane_unless(const W& within, const M& taken);
+bool any(const lane_value& mask);
+template <class V, class E, class M> void lane_set(V& v, const E& e, const M& mask);
+template <class P, class M> lane_value lane_load(const P& p, const M& mask);
+template <class P, class V, class M> void lane_store(const P& p, const V& v, const M& mask);
+template <int N, class M, class F, class... A> lane_value lane_call(const M& mask, F f, const A&... a) {
+    (void)mask;
+    (void)f;
+    ((void)a, ...);
+    return {};
+}
 // SIMD-group functions as whole statements: `x = simd_f(args);` (work-item loops).
 struct collective_site {};
 template <class... A> struct arg_pack {};
