@@ -25,6 +25,7 @@
 #include "compiler/translate.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,23 @@ class Unit;
 struct LaneSegment {
     std::string text;
     TokenRange copy;
+    /// Validated flavour: in place of `copy`, the site the checked-accesses pass wrote into
+    /// its one token (the `]` of `p[i]`, the last token of `*p`'s operand).
+    bool site = false;
 };
 
 /// The lane form of one interleaved kernel (Module::functions index).
 struct LaneBody {
     std::size_t function = 0;
     std::vector<LaneSegment> segments;
+    /// Validated flavour (the checked lane form, metalcpu/lane_checked.h): tokens copied
+    /// without the checked-accesses pass's prefix and suffix (the pointer of a per-thread
+    /// `p[i]`, the operand's last token of a per-thread `*p`, which the lane form checks
+    /// itself), and the tokens whose scalar `load(` becomes a uniform access of the block's
+    /// lanes (`lane_uniform_load(__mc_wi, `).
+    bool validated = false;
+    std::set<std::size_t> bareTokens;
+    std::set<std::size_t> uniformAccesses;
 };
 
 /// Plans the lane form of each interleaved kernel of `kernels` that qualifies: a body of
@@ -53,8 +65,9 @@ struct LaneBody {
 /// thread_index_in_threadgroup; per-thread locals of scalar, vector or matrix types; no call
 /// but of a vector or matrix constructor or a math function on uniform values; no address
 /// taken, no division, conditional, comparison (outside the bounds test) or member access on a
-/// per-thread value; no store through an address every thread shares. Not in the validated
-/// flavour, nor when `enabled` is false. The others get a WorkItemRefusal in `refusals`.
+/// per-thread value; no store through an address every thread shares. In the validated
+/// flavour also no compound store, member access of an element or `->` (the checked lane
+/// form checks plain loads and stores only). Not when `enabled` is false. The others get a WorkItemRefusal in `refusals`.
 std::vector<LaneBody> planLaneBodies(const Unit& unit, const std::vector<WorkItemKernel>& kernels,
                                      const std::map<std::size_t, std::vector<ParamInfo>>& parameters,
                                      const TranslateOptions& options, std::vector<WorkItemRefusal>& refusals);
