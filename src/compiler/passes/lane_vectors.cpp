@@ -58,10 +58,12 @@ bool isPureLibraryFunction(const std::string& name) {
 
 class LanePlanner {
 public:
-    LanePlanner(const Unit& unit, std::size_t function, const std::vector<ParamInfo>& params, unsigned lanes)
+    LanePlanner(const Unit& unit, std::size_t function, const std::vector<ParamInfo>& params, unsigned lanes,
+                bool validated)
         : unit_(unit), tokens_(unit.tokens()), partner_(unit.partner()), f_(unit.module().functions[function]),
-          params_(params), lanes_(std::to_string(lanes)) {
+          params_(params), lanes_(std::to_string(lanes)), validated_(validated) {
         body_.function = function;
+        body_.validated = validated;
     }
 
     bool plan(const std::vector<Statement>& body, LaneBody& out, WorkItemRefusal& refusal) {
@@ -71,6 +73,7 @@ public:
         if (!failed_) settleKinds();
         if (!failed_) emitBuiltins();
         for (std::size_t s = 0; s < body.size() && !failed_; ++s) statement(body[s], s == leadingTest_);
+        if (validated_ && !failed_) uniformAccesses();
         if (failed_) {
             refusal = {body_.function, where_, why_};
             return false;
@@ -322,6 +325,9 @@ private:
     // `if (c) a else b` with a per-thread c: each branch for the block when any lane takes it,
     // under the mask of the lanes that do (lane_statements.h, "per-thread conditions").
     void maskedIf(const Statement& st) {
+        // The checked accesses (lane_checked.h) take no mask: a lane outside it could report.
+        if (validated_)
+            return void(fail(st.keyword, "a condition that differs between threads (the checked lane form has no masks)"));
         if (accessesAfterShortCircuit(st.header.begin, st.header.end))
             return void(fail(st.keyword, "a per-thread condition loads, divides or calls after && or || (every lane "
                                          "evaluates both sides)"));
@@ -395,6 +401,8 @@ private:
     std::string programFunctionProblem(const std::string& name, bool perLane) const {
         auto found = programFunctions_.find(name);
         if (found == programFunctions_.end()) return "which may act for each thread";
+        // Its checked accesses would report as the block's current thread, not the lane's.
+        if (validated_) return "a function of the program, whose accesses shader validation checks per thread";
         for (const FunctionDecl* g : found->second) {
             for (std::size_t i = g->parametersOpen + 1; i < g->parametersClose; ++i) {
                 if (tokens_[i].isPunct("&") || tokens_[i].isPunct("&&")) {
@@ -474,11 +482,27 @@ private:
     void store(std::size_t begin, std::size_t op, std::size_t end) {
         if (!perThread({begin, op}))
             return void(fail(begin, "it stores through an address every thread shares"));
+        if (validated_ && !tokens_[op].isPunct("="))
+            return void(fail(op, "a compound assignment through a pointer, which shader validation checks as one access"));
         std::vector<LaneSegment> address;
         std::swap(address, body_.segments);
         if (!addressOf(begin, op)) return;
         std::swap(address, body_.segments);
         const auto addressText = [&] { body_.segments.insert(body_.segments.end(), address.begin(), address.end()); };
+        if (validated_) {
+            // `*x = v` and `p[i] = v`: the site is in the lvalue's last token (the operand's
+            // or the `]`), the pointer's own edit in `x`'s last token or in `p`.
+            const bool dereference = unit_.role(begin) == TokenRole::Dereference;
+            checkedAccess(dereference ? begin : begin + 1, dereference ? op - 1 : begin, op - 1);
+            text(std::string(kLane) + "lane_checked_store(__mc_wi, ");
+            addressText();
+            text(", ");
+            siteOf(op - 1);
+            text(", ");
+            expression(op + 1, end, false);
+            text("); ");
+            return;
+        }
         text(std::string(kLane) + "lane_store(");
         addressText();
         text(", ");
@@ -575,6 +599,39 @@ private:
         text("); ");
     }
 
+    // --- the validated flavour: the checked lane form (metalcpu/lane_checked.h) ---
+
+    /// A per-thread access the lane form checks itself: the access's operator token
+    /// (`*` or `[`), the token holding the checked-accesses pass's edit of the pointer (left
+    /// out), and the token holding its site.
+    void checkedAccess(std::size_t access, std::size_t bare, std::size_t site) {
+        checkedAccesses_.insert(access);
+        body_.bareTokens.insert(bare);
+        body_.bareTokens.insert(site);
+    }
+    void siteOf(std::size_t token) { body_.segments.push_back({"", {token, token + 1}, true}); }
+
+    /// Every other access of the body is uniform, copied as the validated flavour wrote it:
+    /// `p[i]` and `*p` become accesses the block's lanes share; what the lane form does not
+    /// check as the scalar form does is refused.
+    void uniformAccesses() {
+        for (std::size_t i = f_.bodyOpen + 1; i < f_.bodyClose && !failed_; ++i) {
+            if (tokens_[i].isPunct("->")) return void(fail(i, "it accesses a member through '->' under shader validation"));
+            const TokenRole r = unit_.role(i);
+            if (checkedAccesses_.count(i)) continue;
+            if (r == TokenRole::Dereference) {
+                body_.uniformAccesses.insert(i);
+            } else if (r == TokenRole::Subscript) {
+                if (tokens_[partner_[i] + 1].isPunct("."))
+                    return void(fail(i, "it accesses a member of an element under shader validation"));
+                if (!tokens_[i - 1].isIdentifier())
+                    return void(fail(i, "it indexes what the checked lane form cannot name"));
+                auto local = locals_.find(tokens_[i - 1].spelling);
+                if (local == locals_.end() || !local->second.perThread) body_.uniformAccesses.insert(i - 1);
+            }
+        }
+    }
+
     std::size_t commas(TokenRange r) const {
         std::size_t n = 0;
         for (std::size_t i = r.begin; i < r.end; ++i) {
@@ -658,9 +715,18 @@ private:
                     continue;
                 }
                 flush(i);
-                text(std::string(kLane) + "lane_load(");
-                expression(i + 1, operandEnd, false);
-                text(loadClose());
+                if (validated_) {
+                    checkedAccess(i, operandEnd - 1, operandEnd - 1);
+                    text(std::string(kLane) + "lane_checked_load(__mc_wi, ");
+                    expression(i + 1, operandEnd, false);
+                    text(", ");
+                    siteOf(operandEnd - 1);
+                    text(")");
+                } else {
+                    text(std::string(kLane) + "lane_load(");
+                    expression(i + 1, operandEnd, false);
+                    text(loadClose());
+                }
                 run = operandEnd;
                 i = operandEnd - 1;
                 continue;
@@ -674,11 +740,17 @@ private:
                         continue;
                     }
                     flush(i - 1);
-                    text(std::string(kLane) + "lane_load((");
+                    if (validated_) checkedAccess(i, i - 1, close);
+                    text(std::string(kLane) + (validated_ ? "lane_checked_load(__mc_wi, (" : "lane_load(("));
                     copy(i - 1, i);
                     text(") + (");
                     expression(i + 1, close, false);
-                    text(")" + loadClose());
+                    text(")");
+                    if (validated_) {
+                        text(", ");
+                        siteOf(close);
+                    }
+                    text(loadClose());
                     run = close + 1;
                     i = close;
                     continue;
@@ -790,7 +862,9 @@ private:
     const FunctionDecl& f_;
     const std::vector<ParamInfo>& params_;
     const std::string lanes_;
+    const bool validated_;
     LaneBody body_;
+    std::set<std::size_t> checkedAccesses_; ///< validated: per-thread accesses' `*` and `[`
     std::map<std::string, Local> locals_;
     std::set<std::string> uniformLocals_; ///< declared in loop headers
     std::set<std::string> declared_;      ///< builtins given their lane values
@@ -820,10 +894,6 @@ std::vector<LaneBody> planLaneBodies(const Unit& unit, const std::vector<WorkIte
             refusals.push_back({k.function, nameToken, "vector lanes are turned off (METALCPU_LANE_VECTORS=0)"});
             continue;
         }
-        if (options.validation) {
-            refusals.push_back({k.function, nameToken, "shader validation checks each thread's accesses one by one"});
-            continue;
-        }
         if (k.lanes < 2 || (k.lanes & (k.lanes - 1)) != 0) {
             refusals.push_back({k.function, nameToken, "its blocks of " + std::to_string(k.lanes) + " threads are not a power of two lanes"});
             continue;
@@ -831,7 +901,7 @@ std::vector<LaneBody> planLaneBodies(const Unit& unit, const std::vector<WorkIte
         const std::vector<Statement>* body = unit.body(k.function);
         if (!body) continue;
         auto params = parameters.find(k.function);
-        LanePlanner planner(unit, k.function, params == parameters.end() ? kNoParameters : params->second, k.lanes);
+        LanePlanner planner(unit, k.function, params == parameters.end() ? kNoParameters : params->second, k.lanes, options.validation);
         LaneBody planned;
         WorkItemRefusal refusal;
         if (planner.plan(*body, planned, refusal))
@@ -842,12 +912,47 @@ std::vector<LaneBody> planLaneBodies(const Unit& unit, const std::vector<WorkIte
     return out;
 }
 
+namespace {
+
+/// A segment's tokens in the validated flavour: bare tokens without the checked-accesses
+/// pass's prefix and suffix, uniform accesses' `load(` made the lanes' (lane_checked.h), a
+/// site segment the site named in its token.
+std::string checkedSegmentText(const TokenList& tokens, const LaneBody& b, const LaneSegment& s) {
+    static const std::regex site(R"((::__mc_sites|__mc_local_sites)\[[0-9]+\])");
+    if (s.site) {
+        const Token& t = tokens[s.copy.begin];
+        std::smatch m;
+        const std::string written = t.prefix + t.text + t.suffix;
+        return std::regex_search(written, m, site) ? m.str() : "::metalcpu_kernel::kUnknownSite";
+    }
+    std::string out;
+    for (std::size_t i = s.copy.begin; i < s.copy.end && i < tokens.size(); ++i) {
+        const Token& t = tokens[i];
+        std::string piece = b.bareTokens.count(i) ? (t.erased ? std::string() : t.text)
+                                                  : t.prefix + (t.erased ? std::string() : t.text) + t.suffix;
+        if (b.uniformAccesses.count(i)) {
+            static const std::string load = "::metalcpu_kernel::load(";
+            if (const std::size_t at = piece.find(load); at != std::string::npos)
+                piece.replace(at, load.size(), "::metalcpu_kernel::lane_uniform_load(__mc_wi, ");
+        }
+        if (piece.empty()) continue;
+        if (!out.empty() && t.spaceBefore && out.back() != ' ') out += ' ';
+        out += piece;
+    }
+    return out;
+}
+
+} // namespace
+
 std::string laneBodyText(const PassContext& context, const WorkItemKernel& k) {
     for (const LaneBody& b : context.findings.laneBodies) {
         if (b.function != k.function) continue;
-        std::string text = " if (::metalcpu_kernel::lane_whole_row(__mc_wi)) { ";
+        std::string text = b.validated ? " if (::metalcpu_kernel::lane_whole_row_checked(__mc_wi)) { "
+                                       : " if (::metalcpu_kernel::lane_whole_row(__mc_wi)) { ";
         for (const LaneSegment& s : b.segments)
-            text += s.copy.empty() ? s.text : outputText(context.edits.tokens(), s.copy.begin, s.copy.end);
+            text += s.copy.empty() ? s.text
+                    : b.validated  ? checkedSegmentText(context.edits.tokens(), b, s)
+                                   : outputText(context.edits.tokens(), s.copy.begin, s.copy.end);
         return text;
     }
     return "";

@@ -25,6 +25,7 @@
 #include "compiler/translate.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,23 @@ class Unit;
 struct LaneSegment {
     std::string text;
     TokenRange copy;
+    /// Validated flavour: in place of `copy`, the site the checked-accesses pass wrote into
+    /// its one token (the `]` of `p[i]`, the last token of `*p`'s operand).
+    bool site = false;
 };
 
 /// The lane form of one interleaved kernel (Module::functions index).
 struct LaneBody {
     std::size_t function = 0;
     std::vector<LaneSegment> segments;
+    /// Validated flavour (the checked lane form, metalcpu/lane_checked.h): tokens copied
+    /// without the checked-accesses pass's prefix and suffix (the pointer of a per-thread
+    /// `p[i]`, the operand's last token of a per-thread `*p`, which the lane form checks
+    /// itself), and the tokens whose scalar `load(` becomes a uniform access of the block's
+    /// lanes (`lane_uniform_load(__mc_wi, `).
+    bool validated = false;
+    std::set<std::size_t> bareTokens;
+    std::set<std::size_t> uniformAccesses;
 };
 
 /// Plans the lane form of each interleaved kernel of `kernels` that qualifies: a body of
@@ -56,8 +68,10 @@ struct LaneBody {
 /// reference to assign through (per lane when their arguments are per-thread); divisions; no
 /// address taken, conditional expression, comparison outside a condition, or member of a
 /// per-thread value but one component; no break or continue under a per-thread if; no store
-/// through an address every thread shares. Not in the validated flavour, nor when `enabled` is
-/// false. The others get a WorkItemRefusal in `refusals`.
+/// through an address every thread shares. In the validated flavour (the checked lane form) also
+/// no per-thread if, no call of the program's functions, no compound store, member access of
+/// an element or `->`. Not when `enabled` is false. The others get a WorkItemRefusal in
+/// `refusals`.
 std::vector<LaneBody> planLaneBodies(const Unit& unit, const std::vector<WorkItemKernel>& kernels,
                                      const std::map<std::size_t, std::vector<ParamInfo>>& parameters,
                                      const TranslateOptions& options, std::vector<WorkItemRefusal>& refusals);

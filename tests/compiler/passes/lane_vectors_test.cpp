@@ -117,7 +117,34 @@ TEST(LaneVectors, Refusals) {
     const std::string accumulate = "  float t = 0;\n" + kLoop + "    t += b[k + i];\n  }\n  a[i] = t;";
     EXPECT_TRUE(lanes(accumulate).lanes);
     EXPECT_EQ(lanes(accumulate, false).refusal, "vector lanes are turned off (METALCPU_LANE_VECTORS=0)");
-    EXPECT_EQ(lanes(accumulate, true, true).refusal, "shader validation checks each thread's accesses one by one");
+    EXPECT_TRUE(lanes(accumulate, true, true).lanes);
+}
+
+// Test the validated flavour's lane form (the checked lane form, metalcpu/lane_checked.h): the
+// gate that also wants the threadgroup watch off, a per-thread load and store checked by the
+// lanes with the site the checked-accesses pass gave them, and a load the lanes share.
+TEST(LaneVectors, CheckedForm) {
+    const Result r = lanes("  if (i >= n) return;\n  float t = 0;\n" + kLoop + "    t += b[k * n + i] * b[k];\n  }\n  a[i] = t;",
+                           true, true);
+    ASSERT_TRUE(r.lanes) << r.refusal;
+    for (const char* expected :
+         {"while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row_checked(__mc_wi)) {",
+          "t += ::metalcpu_kernel::lane_checked_load(__mc_wi, (b) + (k * n + i ), ::__mc_sites[0])* "
+          "::metalcpu_kernel::lane_uniform_load(__mc_wi, b, k, ::__mc_sites[1]) ;",
+          "::metalcpu_kernel::lane_checked_store(__mc_wi, (a) + (i ), ::__mc_sites[2], t ); continue; } "
+          "__mc_lanes_scalar: ;"})
+        EXPECT_NE(r.text.find(expected), std::string::npos) << expected << "\n" << r.text;
+}
+
+// Test that a compound store through a pointer keeps the validated flavour interleaved (the
+// scalar form checks it as one access, a load and a store in one report) while the plain
+// flavour takes the lanes.
+TEST(LaneVectors, CheckedRefusal) {
+    const std::string body = "  float t = 0;\n" + kLoop + "    t += b[k + i];\n  }\n  a[i] += t;";
+    const Result r = lanes(body, true, true);
+    EXPECT_FALSE(r.lanes);
+    EXPECT_NE(r.refusal.find("a compound assignment through a pointer"), std::string::npos) << r.refusal;
+    EXPECT_TRUE(lanes(body, true, false).lanes);
 }
 
 } // namespace

@@ -27,4 +27,7 @@
 // and a file's first compile of a kind goes without one (it costs 0.03 s of CPU in a compile
 // that parses the prelude itself, nothing with the precompiled one).
 #include <metalcpu/lane_statements.h>
+#ifdef METALCPU_VALIDATION
+#include <metalcpu/lane_checked.h>
+#endif
 #include <metalcpu/library_stub.h>
