@@ -43,10 +43,11 @@ MTL::Function* MTL::Library::newFunction(const NS::String* name, const FunctionC
     if (const metalcpu::jit::ConstantValues* values = metalcpu::api::constantValuesOf(constantValues))
         return self->newFunction(metalcpu::ns::stringOf(name), *values, error);
     MTL::Function* function = self->newFunction(metalcpu::ns::stringOf(name));
-    if (!function && error)
-        *error = metalcpu::ns::autoreleased(metalcpu::ns::makeError(
-            "MTLLibraryErrorDomain", LibraryErrorFunctionNotFound,
-            "Function " + metalcpu::ns::stringOf(name) + " was not found in the library"));
+    if (function || !error) return function;
+    const std::string render = self->renderFunctionRefusal(metalcpu::ns::stringOf(name));
+    *error = metalcpu::ns::autoreleased(metalcpu::ns::makeError(
+        "MTLLibraryErrorDomain", render.empty() ? LibraryErrorFunctionNotFound : LibraryErrorUnsupported,
+        render.empty() ? "Function " + metalcpu::ns::stringOf(name) + " was not found in the library" : render));
     return function;
 }
 

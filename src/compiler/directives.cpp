@@ -318,8 +318,9 @@ private:
         i_ = endOfLine(nameEnd);
     }
 
-    // `#line N` with an optional "file" (`k` is at N). The name may contain escape sequences,
-    // which this does not interpret: a name with a backslash counts as computed.
+    // `#line N` with an optional "file" (`k` is at N). The name is a string literal, whose
+    // escapes name characters (`"C:\\proj\\k.slang"`, as generators on Windows write it);
+    // only a name that is no string literal counts as computed.
     void lineFile(std::size_t k, std::size_t hash, const char* directive) {
         FileReference r = reference(FileReference::Kind::LineFile, directive, hash);
         if (!isDigit(at(k))) {
@@ -335,10 +336,22 @@ private:
         } else {
             std::size_t end = quoted(k);
             bool terminated = end - k >= 2 && s_[end - 1] == '"';
-            if (terminated) r.name = s_.substr(k + 1, end - k - 2);
-            if (!terminated || r.name.find('\\') != std::string::npos) r.computed = true;
+            if (terminated) r.name = unescaped(s_.substr(k + 1, end - k - 2));
+            if (!terminated) r.computed = true;
         }
         found_.push_back(std::move(r));
+    }
+
+    // The characters a string literal's simple escapes stand for (`\\`, `\"`, `\'`, `\?`);
+    // any other escape stays as written, which is all a display name needs.
+    static std::string unescaped(std::string_view literal) {
+        std::string out;
+        for (std::size_t k = 0; k < literal.size(); ++k) {
+            const char next = k + 1 < literal.size() ? literal[k + 1] : '\0';
+            if (literal[k] == '\\' && (next == '\\' || next == '"' || next == '\'' || next == '?')) ++k;
+            out += literal[k];
+        }
+        return out;
     }
 
     SplicedText source_;

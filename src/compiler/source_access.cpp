@@ -16,6 +16,9 @@ namespace {
 // GCC's own limit on nested includes.
 constexpr int kMaxIncludeDepth = 200;
 
+const char kUnconfined[] = "the compilers cannot be confined to those directories here (docs/architecture.md, "
+                           "\"Confined compilers\")";
+
 const char kOutsideRoots[] = "it is outside the source's directory, the include directories and the standard library";
 
 // The directory part of a file name as the preprocessor uses it for "quoted" includes: up to
@@ -48,8 +51,7 @@ std::string refusal(const FileReference& r) {
         return "kernel code cannot embed '" + r.name + "': " + kOutsideRoots;
     case FileReference::Kind::Probe:
         return "kernel code cannot probe for '" + r.name + "' with '" + r.directive + "': " + kOutsideRoots;
-    case FileReference::Kind::LineFile:
-        return "'#line' cannot name '" + r.name + "': " + kOutsideRoots;
+    case FileReference::Kind::LineFile: // refused in visit()
     case FileReference::Kind::Dependency:
         break;
     }
@@ -107,6 +109,11 @@ bool SourceAccess::allows(const std::string& file) const {
     return std::any_of(roots_.begin(), roots_.end(), [&](const fs::path& root) { return isUnder(resolved, root); });
 }
 
+bool SourceAccess::allowsLineName(const std::string& file) const {
+    std::error_code error;
+    return compilersConfined_ || allows(file) || !fs::exists(resolve(file), error);
+}
+
 std::optional<std::string> SourceAccess::read(const std::string& file) const {
     std::error_code error;
     if (!allows(file) || !fs::is_regular_file(resolve(file), error)) return std::nullopt;
@@ -141,12 +148,21 @@ void SourceAccess::visit(const std::string& file, int depth, Visit& state) const
         };
         if (r.kind == FileReference::Kind::Dependency) {
             refuse(refusal(r));
+        } else if (r.kind == FileReference::Kind::LineFile) {
+            // A display name, which the preprocessor never opens; only a compiler's message
+            // could, to quote a line of it, and a confined compiler cannot (setCompilersConfined()).
+            if (compilersConfined_) continue;
+            if (r.computed)
+                refuse("the file name of '#line' must be written out as a string literal on this machine: a name "
+                       "made by macros cannot be checked before preprocessing, and " + std::string(kUnconfined));
+            else if (!allowsLineName(r.name))
+                refuse("'#line' cannot name '" + r.name + "' on this machine: it is a file outside the source's "
+                       "directory, the include directories and the standard library, whose lines the compiler's "
+                       "messages would quote, and " + std::string(kUnconfined));
         } else if (r.computed) {
             refuse("the file name of '" + r.directive +
                    "' must be written out (\"file\" or <file>): a name made by macros cannot be checked "
                    "before preprocessing");
-        } else if (r.kind == FileReference::Kind::LineFile) {
-            if (!allows(r.name)) refuse(refusal(r));
         } else {
             // The preprocessor tries each place in turn and reads the first file that exists;
             // #include_next goes on to later ones, so all of them must be allowed.

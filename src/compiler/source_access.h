@@ -32,16 +32,30 @@ public:
     /// preprocessor's search order, and reports (at the directive, in files named as the
     /// preprocessor names them) every reference that would reach outside the roots: an
     /// include, #include_next, #import or #embed whose file resolves outside them, a
-    /// __has_include probe for such a file, a #line naming one, #pragma GCC dependency, and
-    /// computed includes and probes, which cannot be checked before preprocessing. Directives
+    /// __has_include probe for such a file, a #line naming one (see setCompilersConfined()),
+    /// #pragma GCC dependency, and computed includes and probes, which cannot be checked
+    /// before preprocessing. Directives
     /// in conditional groups count whether or not the group is taken. Only files inside the
     /// roots are read.
     std::vector<Diagnostic> check() const;
+
+    /// Says whether the compilers that read this source run confined to the roots
+    /// (support/confinement.h; false until said). A `#line` name is a display name the
+    /// preprocessor never opens; only a compiler's message could, to quote a line of it. A
+    /// confined compiler cannot, so check() then accepts every `#line` name, as Metal does;
+    /// unconfined, it refuses one made by macros and one that names an existing file outside
+    /// the roots (a name of a file that does not exist here, as generators write the path of
+    /// their input on another machine, is accepted either way).
+    void setCompilersConfined(bool confined) { compilersConfined_ = confined; }
 
     /// Whether `file` (named as the preprocessor names it: relative to the working directory)
     /// lies inside a root once symbolic links and `..` are resolved. A file that does not exist
     /// is judged by where it would be.
     bool allows(const std::string& file) const;
+
+    /// Whether a `#line` may name `file`: always with confined compilers, else when allows()
+    /// it or it names no existing file (see setCompilersConfined()). Nothing reads it either way.
+    bool allowsLineName(const std::string& file) const;
 
     /// The contents of `file` when allows() it and it is a regular file; nothing otherwise.
     std::optional<std::string> read(const std::string& file) const;
@@ -59,6 +73,7 @@ private:
     std::filesystem::path base_; ///< the working directory, absolute
     std::vector<std::string> searchPath_;
     std::vector<std::filesystem::path> roots_;
+    bool compilersConfined_ = false;
 };
 
 } // namespace metalcpu::msl

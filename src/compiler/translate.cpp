@@ -10,6 +10,8 @@
 #include "compiler/passes/helper_inlining.h"
 #include "compiler/passes/kernel_selection.h"
 #include "compiler/pipeline.h"
+#include "compiler/qualifier_order.h"
+#include "compiler/render_functions.h"
 #include "compiler/scanner.h"
 #include "compiler/syntax.h"
 #include "compiler/template_names.h"
@@ -70,10 +72,12 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     if (!matched) return fail(diagnostics);
     std::vector<std::size_t> partner = std::move(*matched);
     markNonTemplateNames(tokens, partner);
+    placeAddressSpacesFirst(tokens, partner);
 
     // 2. Structure, restrictions, kernels and their reflection.
     Module module = scanModule(tokens, partner, diagnostics);
     if (diagnostics.hasErrors()) return fail(diagnostics);
+    std::vector<std::string> renderFunctions = removeRenderFunctions(tokens, partner, module, files);
     // The checks read the MSL as written; the analyses read it with the helpers that
     // synchronise inlined into the kernels (passes/helper_inlining.h).
     runChecks(CheckContext{Unit(tokens, partner, module), lexer.includes(), files, options, diagnostics});
@@ -108,7 +112,8 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
     if (!found.memberSelectors.empty()) writer.writeRaw(memberSelectorDefinitions(found.memberSelectors));
     if (!found.stringLiterals.empty()) writer.writeRaw(stringLiteralDefinitions(found.stringLiterals));
     writer.writeTokens(tokens);
-    const std::string constantTable = functionConstantTable(found.functionConstants);
+    const std::string constantTable =
+        functionConstantTable(found.functionConstants) + renderFunctionTable(renderFunctions);
     const auto tableLines = static_cast<std::size_t>(std::count(constantTable.begin(), constantTable.end(), '\n'));
     writer.writeGenerated(kGeneratedFileName, constantTable + generateEntryPoints(codes, files.reportedName(0),
                                                                                   options.validation,
@@ -116,6 +121,7 @@ Translation translate(std::string_view preprocessedSource, const TranslateOption
                                                                                   /*selectsKernels=*/true));
     result.ok = true;
     result.hasFunctionConstants = !found.functionConstants.empty();
+    result.renderFunctions = std::move(renderFunctions);
     const std::string columns = writer.columnMap();
     result.cpp = writer.take() + columns;
     result.diagnostics = diagnostics.take();

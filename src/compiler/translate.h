@@ -32,6 +32,9 @@ struct TranslateOptions {
     /// #include), and readOriginalSource is asked only for files that pass. SourceAccess
     /// (source_access.h) checks the same before preprocessing; this is the second line.
     std::function<bool(const std::string& file)> allowsFile;
+    /// Optional: whether a `#line` may name `file`, which the front end never reads then (a
+    /// display name: SourceAccess::allowsLineName()). Unset: allowsFile decides for `#line` too.
+    std::function<bool(const std::string& file)> allowsLineName;
     /// Optional: the original text of a file, given its name as the linemarkers spell it (the
     /// preprocessor's working directory is the base of relative names). `g++ -E` keeps lines
     /// but collapses the spacing inside them; with the originals, every token gets back its
@@ -200,6 +203,9 @@ struct Translation {
     /// The file declares [[function_constant]]s: its libraries carry the translated text so
     /// that the runtime can specialise them (mc_module::specialisation_source).
     bool hasFunctionConstants = false;
+    /// The file's vertex and fragment functions, left out of the translation and named in its
+    /// module (compiler/render_functions.h).
+    std::vector<std::string> renderFunctions;
 };
 
 /// Every kernel's entry-point code (its glue, name symbol and table row) sits under

@@ -8,6 +8,7 @@
 #include "support/log.h"
 #include "validation/allocations.h"
 
+#include <algorithm>
 #include <atomic>
 #include <dlfcn.h>
 #include <set>
@@ -122,6 +123,11 @@ std::shared_ptr<KernelLibrary> KernelLibrary::open(const std::string& path, std:
                                                  validation::AddressSpace::Constant);
             library->constants_.push_back(begin);
         }
+        // Each part of a file compiled in parts names them again.
+        for (mc_u32 r = 0; r < module->render_function_count; ++r)
+            if (const char* name = module->render_functions[r];
+                std::find(library->renderNames_.begin(), library->renderNames_.end(), name) == library->renderNames_.end())
+                library->renderNames_.push_back(name);
         for (mc_u32 k = 0; k < module->kernel_count; ++k) {
             const mc_kernel* kernel = &module->kernels[k];
             if (library->kernels_.emplace(kernel->name, kernel).second) {

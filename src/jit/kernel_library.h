@@ -37,6 +37,9 @@ public:
     const mc_kernel* find(const std::string& name) const;
     /// Host names of all kernels, in the order the files declared them.
     const std::vector<std::string>& kernelNames() const { return names_; }
+    /// Names of the vertex and fragment functions of its files, which it names but does not
+    /// hold (mc_module::render_functions), in the order the files declared them.
+    const std::vector<std::string>& renderFunctionNames() const { return renderNames_; }
     /// The threadgroup memory a kernel's `threadgroup` variables take, as Metal reports it
     /// in staticThreadgroupMemoryLength.
     std::uint64_t staticThreadgroupMemory(const mc_kernel& kernel) const;
@@ -90,6 +93,7 @@ private:
     std::string path_;
     std::string contentHash_;
     std::vector<std::string> names_;
+    std::vector<std::string> renderNames_;
     std::map<std::string, const mc_kernel*> kernels_;
     std::map<std::string, const mc_module*> modules_; ///< of each kernel
     std::map<std::uint64_t, mc_threadgroup_site> sites_; ///< by key: the largest record of each site

@@ -5,6 +5,7 @@
 #include "jit/make_dependencies.h"
 #include "jit/toolchain.h"
 #include "support/config.h"
+#include "support/confinement.h"
 #include "support/files.h"
 
 #include <filesystem>
@@ -45,6 +46,8 @@ Preprocessed preprocess(const std::string& sourcePath, const std::string& workin
     searchPath.insert(searchPath.end(), settings.includeDirectories.begin(), settings.includeDirectories.end());
     searchPath.insert(searchPath.end(), settings.systemDirectories.begin(), settings.systemDirectories.end());
     out.access.emplace(sourcePath, workingDirectory, searchPath, settings.forcedIncludes);
+    const support::ConfinementSupport& confinement = support::confinementSupport();
+    out.access->setCompilersConfined(confinement.landlockAbi > 0 || confinement.privateView);
     std::vector<msl::Diagnostic> refusals = out.access->check();
     if (!build.sourceName.empty())
         for (msl::Diagnostic& d : refusals)

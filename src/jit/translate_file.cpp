@@ -67,6 +67,7 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     // The preprocessor keeps lines but not the spacing within them; the original files give
     // every token its column back, so messages point at the right place.
     options.allowsFile = [&access](const std::string& file) { return access.allows(file); };
+    options.allowsLineName = [&access](const std::string& file) { return access.allowsLineName(file); };
     options.readOriginalSource = [&access](const std::string& file) { return access.read(file); };
     options.tokenLimit = static_cast<std::size_t>(support::config().compileTokenLimit > 0 ? support::config().compileTokenLimit : 0);
     options.interleaveThreads = support::config().interleaveThreads != 0;

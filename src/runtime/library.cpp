@@ -47,8 +47,21 @@ std::size_t editDistance(const std::string& a, const std::string& b) {
 
 } // namespace
 
+std::string Library::renderFunctionRefusal(const std::string& name) const {
+    const std::vector<std::string>& render = kernels_->renderFunctionNames();
+    if (std::find(render.begin(), render.end(), name) == render.end()) return {};
+    return "Function " + name + " is a render function (vertex or fragment), and render functions are not supported "
+           "by metalcpu: it runs compute kernels only, so the library holds its file's kernels and not its render "
+           "functions";
+}
+
 MTL::Function* Library::newFunction(const std::string& name) {
     const mc_kernel* kernel = kernels_->find(name);
+    if (!kernel && !renderFunctionRefusal(name).empty()) {
+        // Metal would return a function that no compute pipeline takes; this one says why not.
+        support::log().warn("newFunction: {}", renderFunctionRefusal(name));
+        return nullptr;
+    }
     if (!kernel) {
         // Metal returns nil and says nothing; the pipeline made from it then only says that
         // its function is nil. Say which names there are: a warning with the debug layer, at
@@ -77,6 +90,10 @@ MTL::Function* Library::newFunction(const std::string& name) {
 
 MTL::Function* Library::newFunction(const std::string& name, const jit::ConstantValues& values, NS::Error** error) {
     const mc_kernel* kernel = kernels_->find(name);
+    if (!kernel && !renderFunctionRefusal(name).empty()) {
+        setError(error, kLibraryErrorDomain, MTL::LibraryErrorUnsupported, renderFunctionRefusal(name));
+        return nullptr;
+    }
     if (!kernel) {
         setError(error, kLibraryErrorDomain, MTL::LibraryErrorFunctionNotFound,
                  "Function " + name + " was not found in the library");
@@ -101,6 +118,7 @@ MTL::Function* Library::newFunction(const std::string& name, const jit::Constant
 NS::Array* Library::functionNames() const {
     std::vector<NS::Object*> names;
     for (const std::string& name : kernels_->kernelNames()) names.push_back(ns::makeString(name));
+    for (const std::string& name : kernels_->renderFunctionNames()) names.push_back(ns::makeString(name));
     NS::Array* array = ns::makeArray(names);
     for (NS::Object* name : names) name->release();
     return ns::autoreleased(array);

@@ -19,15 +19,20 @@ public:
     Library(Device* device, std::shared_ptr<jit::KernelLibrary> kernels);
     const char* className() const override { return "MTLLibrary"; }
 
-    /// A +1 function for the kernel with this name, or nullptr (Metal gives no error).
+    /// A +1 function for the kernel with this name, or nullptr (Metal gives no error; a
+    /// render function's name is logged as a warning with renderFunctionRefusal()).
     MTL::Function* newFunction(const std::string& name);
     /// A +1 function for the kernel with this name specialised with `values` for its
     /// function constants, compiled (or found in the kernel cache) now; nullptr and an
     /// NS::Error (MTLLibraryErrorDomain) for an unknown name, a required constant without a
     /// value, or a value of the wrong type.
     MTL::Function* newFunction(const std::string& name, const jit::ConstantValues& values, NS::Error** error);
-    /// The kernel names, autoreleased.
+    /// The kernel names, then those of the render functions its files define (as Apple lists
+    /// them), autoreleased.
     NS::Array* functionNames() const;
+    /// For the name of a vertex or fragment function of its files, which it does not hold
+    /// (compiler/render_functions.h): why newFunction() gives none. Empty for other names.
+    std::string renderFunctionRefusal(const std::string& name) const;
 
     Device* device() const { return device_; }
     Label& label() { return label_; }

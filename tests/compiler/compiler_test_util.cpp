@@ -2,6 +2,7 @@
 
 #include "compiler/edits.h"
 #include "compiler/pipeline.h"
+#include "compiler/qualifier_order.h"
 #include "compiler/template_names.h"
 #include "compiler/unit.h"
 
@@ -31,6 +32,7 @@ std::unique_ptr<Parsed> parse(std::string_view source) {
     if (!partner) return p;
     p->partner = std::move(*partner);
     markNonTemplateNames(p->tokens, p->partner);
+    placeAddressSpacesFirst(p->tokens, p->partner);
     p->module = scanModule(p->tokens, p->partner, p->diagnostics);
     return p;
 }

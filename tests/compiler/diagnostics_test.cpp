@@ -69,12 +69,6 @@ TEST(Diagnostics, RestrictedDialect) {
         }));
 }
 
-// Test that render functions are rejected.
-TEST(Diagnostics, RenderFunction) {
-    EXPECT_EQ(diagnose("vertex float4 v(uint id [[vertex_id]]) { return float4(0); }"),
-              (std::vector<std::string>{"k.metal:1:1: error: render functions are not supported"}));
-}
-
 // Test that an initialized threadgroup variable is reported.
 TEST(Diagnostics, ThreadgroupInitializer) {
     EXPECT_EQ(diagnose("kernel void f() {\n  threadgroup float sum = 0.0f;\n}"),

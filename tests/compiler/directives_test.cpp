@@ -85,13 +85,14 @@ TEST(Directives, Probes) {
                                         "3:13 __has_embed \"y.bin\"", "5:11 #include \"after-comment.h\""}));
 }
 
-// Test #line and linemarkers: the file name is taken, escapes or macros make it computed, a
-// number alone names no file.
+// Test #line and linemarkers: the file name is taken with its escapes read (a Windows path as
+// generators write it), macros make it computed, a number alone names no file.
 TEST(Directives, LineFiles) {
     EXPECT_EQ(references("#line 10 \"a.metal\"\n# 20 \"/etc/passwd\" 1\n#line 30\n#line 40 FILE\n"
-                         "#line 50 \"a\\\\b\"\n#line N\n"),
+                         "#line 50 \"C:\\\\proj\\\\k.slang\"\n#line N\n#line 7 \"say \\\"hi\\\".metal\"\n"),
               (std::vector<std::string>{"1:1 #line \"a.metal\"", "2:1 # \"/etc/passwd\"", "4:1 #line ?",
-                                        "5:1 #line ?", "6:1 #line ?"}));
+                                        "5:1 #line \"C:\\proj\\k.slang\"", "6:1 #line ?",
+                                        "7:1 #line \"say \"hi\".metal\""}));
 }
 
 // Test that #pragma GCC dependency is found as a directive and through _Pragma, and that

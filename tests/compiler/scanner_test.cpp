@@ -217,7 +217,7 @@ TEST(Scanner, OrdinaryInstantiation) {
     EXPECT_EQ(p->module.instantiations[1].qualifiedName, "g");
 }
 
-// Test that vertex and fragment functions are recognised (to be rejected later).
+// Test that vertex and fragment functions are recognised (to be left out: render_functions.h).
 TEST(Scanner, RenderFunctions) {
     auto p = parse("vertex float4 v() { return 0; }\n[[fragment]] half4 f() { return 0; }");
     ASSERT_EQ(p->module.functions.size(), 2u);

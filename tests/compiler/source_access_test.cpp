@@ -94,18 +94,37 @@ TEST_F(SourceAccessTest, Probes) {
     EXPECT_NE(found[1].find("'/no/such/file'"), std::string::npos);
 }
 
-// Test that #line may name files inside the roots only, and that computed names and GCC
-// dependency pragmas are refused.
+// Test that, with compilers that cannot be confined, #line may name files inside the roots and
+// files that do not exist (a generator's input on another machine, a Windows path) but no
+// existing file outside the roots, whose lines a message would quote, nor a name made by
+// macros; and that computed includes and GCC dependency pragmas are refused.
 TEST_F(SourceAccessTest, LineComputedAndDependency) {
     EXPECT_EQ(refusals("#line 5 \"k.metal\"\n#line 6 \"../outside/secret.h\"\n#define H <metal_stdlib>\n"
-                       "#include H\n#pragma GCC dependency \"k.metal\"\n"),
+                       "#include H\n#pragma GCC dependency \"k.metal\"\n"
+                       "#line 7 \"/Users/someone/shaders/k.slang\"\n#line 8 \"C:\\\\proj\\\\k.slang\"\n#line 9 NAME\n"),
               (std::vector<std::string>{
-                  "k.metal:2:1: error: '#line' cannot name '../outside/secret.h': it is outside the source's "
-                  "directory, the include directories and the standard library",
+                  "k.metal:2:1: error: '#line' cannot name '../outside/secret.h' on this machine: it is a file "
+                  "outside the source's directory, the include directories and the standard library, whose lines "
+                  "the compiler's messages would quote, and the compilers cannot be confined to those directories "
+                  "here (docs/architecture.md, \"Confined compilers\")",
                   "k.metal:4:1: error: the file name of '#include' must be written out (\"file\" or <file>): a "
                   "name made by macros cannot be checked before preprocessing",
                   "k.metal:5:1: error: '#pragma GCC dependency' is not allowed in kernel code",
+                  "k.metal:8:1: error: the file name of '#line' must be written out as a string literal on this "
+                  "machine: a name made by macros cannot be checked before preprocessing, and the compilers cannot "
+                  "be confined to those directories here (docs/architecture.md, \"Confined compilers\")",
               }));
+}
+
+// Test that, with confined compilers, every #line name is a display name: a file outside the
+// roots and a name made by macros are accepted too (the compilers cannot read them).
+TEST_F(SourceAccessTest, ConfinedCompilersTakeEveryLineName) {
+    write("src/k.metal", "#line 6 \"../outside/secret.h\"\n#line 7 \"/etc/passwd\"\n#line 9 NAME\n#line 10 \"k.metal\"\n");
+    SourceAccess access("k.metal", (root_ / "src").string(), {(root_ / "stubs").string()});
+    access.setCompilersConfined(true);
+    EXPECT_TRUE(access.check().empty());
+    access.setCompilersConfined(false);
+    EXPECT_EQ(access.check().size(), 3u);
 }
 
 // Test that the quoted search starts in the including file's directory: a header found in an

@@ -56,6 +56,46 @@ TEST(Translate, AddArrays) {
               std::string::npos);
 }
 
+// Test that a file's vertex and fragment functions (keyword or attribute, declared and
+// defined, a template) are left out of its translation without a word, whatever their bodies
+// use, and named in its module; its kernel and the helper only they call stay.
+TEST(Translate, RenderFunctionsAreLeftOutAndNamed) {
+    constexpr std::string_view kSource = "# 1 \"mixed.metal\"\n"
+                                         "struct VOut { float4 position [[position]]; };\n"
+                                         "float4 shade(float4 c) { return c * 2.0f; }\n"
+                                         "vertex VOut vertex_main(uint id [[vertex_id]]);\n"
+                                         "vertex VOut vertex_main(uint id [[vertex_id]]) { VOut o = {}; return o; }\n"
+                                         "[[fragment]] float4 fragment_main(VOut in [[stage_in]]) {\n"
+                                         "    discard_fragment(); return shade(in.position); }\n"
+                                         "template <typename T> fragment T tinted(T c) { return c; }\n"
+                                         "kernel void k(device uint* o [[buffer(1)]], uint3 i [[thread_position_in_grid]])"
+                                         " { o[i.x] = i.x; }\n";
+    for (const bool validation : {false, true}) {
+        TranslateOptions options;
+        options.mainFile = "program_source";
+        options.validation = validation;
+        Translation t = translate(kSource, options);
+        ASSERT_TRUE(t.ok) << testing::messages(t.diagnostics)[0];
+        EXPECT_TRUE(t.diagnostics.empty());
+        ASSERT_EQ(t.kernels.size(), 1u);
+        EXPECT_EQ(t.kernels[0].hostName, "k");
+        EXPECT_EQ(t.renderFunctions, (std::vector<std::string>{"vertex_main", "fragment_main", "tinted"}));
+        EXPECT_EQ(t.cpp.find("discard_fragment"), std::string::npos);
+        EXPECT_EQ(t.cpp.find("vertex_main("), std::string::npos);
+        EXPECT_NE(t.cpp.find("float4 shade(float4 c)"), std::string::npos);
+        EXPECT_NE(t.cpp.find("static const char* const __mc_render_functions[] = {\"vertex_main\", \"fragment_main\", "
+                             "\"tinted\"};\n#undef METALCPU_RENDER_FUNCTIONS\n#define METALCPU_RENDER_FUNCTIONS 3, "
+                             "__mc_render_functions\n"),
+                  std::string::npos);
+    }
+    // A file without them defines no table.
+    TranslateOptions options;
+    Translation plain = translate(kAddArrays, options);
+    ASSERT_TRUE(plain.ok);
+    EXPECT_TRUE(plain.renderFunctions.empty());
+    EXPECT_EQ(plain.cpp.find("METALCPU_RENDER_FUNCTIONS"), std::string::npos);
+}
+
 // Test that the validation flavour puts each kernel's entry point and table row under the
 // selector the runtime looks for (kernelSelector(), the one spelling), and so does the plain
 // one (for compiling in parts, jit/compile_parts.h).

@@ -1,8 +1,10 @@
 // Forms that kernel generators write (tinygrad's Metal renderer, found by running its kernels):
 // threadgroup arrays with GNU attributes or alignas anywhere in the declaration
 // (`threadgroup __attribute__((aligned(16))) float buf0[16];`), which once failed to compile or
-// silently became per-thread arrays, and `__builtin_convertvector` for vector casts. Groups
-// of 1, 7, 33 and 64 threads, a last group cut by the grid; plain and shader-validated.
+// silently became per-thread arrays, `__builtin_convertvector` for vector casts, and Tint's
+// `as_type<int3>` of a packed 3-vector member and vertex and fragment functions beside the
+// kernels. Groups of 1, 7, 33 and 64 threads, a last group cut by the grid; plain and
+// shader-validated.
 #include "guarded_buffer.h"
 #include "metal_test.h"
 
@@ -78,6 +80,32 @@ kernel void converted(device float* f [[buffer(0)]], device int* s [[buffer(1)]]
     h[2 * i + 0] = __builtin_convertvector(float2(1.0f + 1.0f / 2048, 1.0f + 3.0f / 2048), half2).x;
     h[2 * i + 1] = __builtin_convertvector(float2(1.0f + 1.0f / 2048, 1.0f + 3.0f / 2048), half2).y;
 }
+
+// Tint writes every entry point of a WGSL module into one file: render functions beside the
+// kernels, which are left out of the library (its kernels all run here).
+struct VertexOutput { float4 position [[position]]; float4 color; };
+float4 tint_shade(float4 c) { return c * 0.5f; }
+vertex VertexOutput vertex_main(uint id [[vertex_id]], const device float4* colors [[buffer(0)]]) {
+    VertexOutput out = {};
+    out.position = float4(float(id), 0.0f, 0.0f, 1.0f);
+    out.color = colors[id];
+    return out;
+}
+fragment float4 fragment_main(VertexOutput in [[stage_in]]) {
+    if (in.color.a == 0.0f) discard_fragment();
+    return tint_shade(in.color);
+}
+
+// Tint's bitcast of a packed 3-vector struct member (bug/tint/1677): its three elements, as
+// Apple's compiler takes it, and back into a packed member.
+struct Input { packed_int3 position; int pad; };
+struct Output { packed_float3 bits; int pad; };
+kernel void packed_bitcast(const device Input* in [[buffer(0)]], device Output* out [[buffer(1)]],
+                           device int* sums [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    int3 const pos = as_type<int3>(in[i].position);
+    sums[i] = pos.x + pos.y + pos.z;
+    out[i].bits = as_type<packed_float3>(pos);
+}
 )";
 
 class GeneratedKernelForms : public ShapedKernelTest<kKernels> {
@@ -149,6 +177,41 @@ TEST_P(GeneratedKernelForms, ConvertVectorConvertsElementwise) {
     f.expectCanariesIntact();
     s.expectCanariesIntact();
     h.expectCanariesIntact();
+    state->release();
+}
+
+// Test that as_type reads a packed 3-vector as its vector's three elements and writes one
+// from a vector, neither touching the member after it.
+TEST_P(GeneratedKernelForms, AsTypeOfPackedThreeVectors) {
+    MTL::ComputePipelineState* state = kernel("packed_bitcast");
+    ASSERT_NE(state, nullptr);
+    const unsigned n = threads();
+    GuardedBuffer in(device_, n * 16), out(device_, n * 16), sums(device_, n * 4);
+    for (unsigned i = 0; i < n; ++i) {
+        std::int32_t* words = in.data<std::int32_t>() + 4 * i;
+        words[0] = int(i);
+        words[1] = -3 * int(i);
+        words[2] = 1 << 20;
+        words[3] = 77;
+        out.data<std::int32_t>()[4 * i + 3] = -5; // the pad after the packed member
+    }
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    in.bind(encoder, 0);
+    out.bind(encoder, 1);
+    sums.bind(encoder, 2);
+    dispatch(state, encoder, commands, n);
+    for (unsigned i = 0; i < n; ++i) {
+        EXPECT_EQ(sums.data<std::int32_t>()[i], int(i) - 3 * int(i) + (1 << 20)) << "thread " << i;
+        const std::int32_t* bits = out.data<std::int32_t>() + 4 * i;
+        EXPECT_EQ(bits[0], int(i)) << "thread " << i;
+        EXPECT_EQ(bits[1], -3 * int(i)) << "thread " << i;
+        EXPECT_EQ(bits[2], 1 << 20) << "thread " << i;
+        EXPECT_EQ(bits[3], -5) << "thread " << i;
+    }
+    in.expectCanariesIntact();
+    out.expectCanariesIntact();
+    sums.expectCanariesIntact();
     state->release();
 }
 

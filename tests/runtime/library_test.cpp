@@ -51,6 +51,61 @@ TEST_F(LibraryTest, FunctionNamesListKernels) {
     library->release();
 }
 
+// A file as Tint writes a WGSL module: its vertex and fragment functions beside its kernel.
+const char* const kRenderAndCompute = R"(
+#include <metal_stdlib>
+using namespace metal;
+struct VOut { float4 position [[position]]; };
+vertex VOut vertex_main(uint id [[vertex_id]]) { VOut o = {}; o.position = float4(float(id)); return o; }
+[[fragment]] float4 fragment_main(VOut in [[stage_in]]) { discard_fragment(); return in.position; }
+kernel void fill(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = 3.0f; }
+)";
+
+// Test that a library with render functions loads with its kernels, lists the render functions
+// after them as Apple does, and refuses to make one a function: nil, with an error that says
+// render functions are not supported where the call takes one, and a warning where not.
+TEST_F(LibraryTest, RenderFunctionsAreNamedButNotSupported) {
+    NS::Error* error = nullptr;
+    MTL::Library* library = device_->newLibrary(string(kRenderAndCompute), nullptr, &error);
+    ASSERT_NE(library, nullptr) << (error ? error->localizedDescription()->utf8String() : "");
+    NS::Array* names = library->functionNames();
+    ASSERT_EQ(names->count(), 3u);
+    EXPECT_EQ(text(names->object<NS::String>(0)), "fill");
+    EXPECT_EQ(text(names->object<NS::String>(1)), "vertex_main");
+    EXPECT_EQ(text(names->object<NS::String>(2)), "fragment_main");
+    MTL::Function* kernel = library->newFunction(string("fill"));
+    ASSERT_NE(kernel, nullptr);
+    kernel->release();
+    {
+        LogCapture log;
+        EXPECT_EQ(library->newFunction(string("vertex_main")), nullptr);
+        EXPECT_EQ(log.count("[warning] newFunction: Function vertex_main is a render function (vertex or fragment), "
+                            "and render functions are not supported by metalcpu"),
+                  1u)
+            << log.text();
+    }
+    error = nullptr;
+    EXPECT_EQ(library->newFunction(string("fragment_main"), nullptr, &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_EQ(error->code(), MTL::LibraryErrorUnsupported);
+    EXPECT_NE(text(error->localizedDescription()).find("Function fragment_main is a render function (vertex or "
+                                                       "fragment), and render functions are not supported"),
+              std::string::npos)
+        << text(error->localizedDescription());
+    error = nullptr;
+    MTL::FunctionConstantValues* values = MTL::FunctionConstantValues::alloc()->init();
+    EXPECT_EQ(library->newFunction(string("vertex_main"), values, &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_EQ(error->code(), MTL::LibraryErrorUnsupported);
+    values->release();
+    // Another name is still not found.
+    error = nullptr;
+    EXPECT_EQ(library->newFunction(string("compute_main"), nullptr, &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_EQ(error->code(), MTL::LibraryErrorFunctionNotFound);
+    library->release();
+}
+
 // Test that a call that succeeds leaves its error out-parameter nil, whatever it held:
 // ported code declares `NS::Error* error;` uninitialised and tests `if (error)` after the call
 // (VkFFT's Metal backend does), which works on macOS.

@@ -67,6 +67,30 @@ TEST_F(ToolsTest, CompileAndLink) {
         << "metallib seals what it writes";
 }
 
+// Test that a file with vertex and fragment functions beside its kernel (as Tint writes a
+// module) compiles with `metal -c` and links with `metallib`, without a word, into a library
+// that holds the kernel and names the render functions (newFunction() says they are not
+// supported: runtime/library_test.cpp).
+TEST_F(ToolsTest, RenderFunctionsAreLeftOutAndNamed) {
+    ASSERT_TRUE(support::writeFileAtomically(
+        dir_ + "/mixed.metal",
+        "#include <metal_stdlib>\nusing namespace metal;\nstruct VOut { float4 p [[position]]; };\n"
+        "vertex VOut vertex_main(uint id [[vertex_id]]) { VOut o = {}; return o; }\n"
+        "fragment half4 fragment_main(VOut in [[stage_in]]) { discard_fragment(); return half4(1.0h); }\n"
+        "kernel void from_mixed(device int* a [[buffer(0)]]) { a[0] = 1; }\n"));
+    support::ProcessResult compiled = support::runProcess({METAL_TOOL, "-c", "mixed.metal", "-o", "mixed.air"}, dir_);
+    ASSERT_EQ(compiled.exitCode, 0) << compiled.output;
+    EXPECT_EQ(compiled.output, "");
+    ASSERT_EQ(support::runProcess({METAL_TOOL, "-c", "a.metal", "-o", "a.air", "-DA=1"}, dir_).exitCode, 0);
+    support::ProcessResult linked = support::runProcess({METALLIB_TOOL, "mixed.air", "a.air", "-o", "mixed.metallib"}, dir_);
+    ASSERT_EQ(linked.exitCode, 0) << linked.output;
+    std::string error;
+    auto library = jit::KernelLibrary::open(dir_ + "/mixed.metallib", &error);
+    ASSERT_NE(library, nullptr) << error;
+    EXPECT_EQ(library->kernelNames(), (std::vector<std::string>{"from_mixed", "from_a"}));
+    EXPECT_EQ(library->renderFunctionNames(), (std::vector<std::string>{"vertex_main", "fragment_main"}));
+}
+
 // Test that `metal` without -c writes a library directly.
 TEST_F(ToolsTest, CompileStraightToLibrary) {
     support::ProcessResult made = support::runProcess({METAL_TOOL, "a.metal", "b.metal", "-DA=3", "-o", "both.metallib"}, dir_);

@@ -161,6 +161,15 @@ std::optional<std::string> kernelNameOfSymbol(std::string_view symbol) {
     return name;
 }
 
+std::string renderFunctionTable(const std::vector<std::string>& names) {
+    if (names.empty()) return {};
+    std::string out = "static const char* const __mc_render_functions[] = {";
+    for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + quoteString(names[i]);
+    out += "};\n#undef METALCPU_RENDER_FUNCTIONS\n#define METALCPU_RENDER_FUNCTIONS " + std::to_string(names.size()) +
+           ", __mc_render_functions\n";
+    return out;
+}
+
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
                                 bool validation, const std::vector<ProgramConstant>& constants,
                                 std::size_t firstLine, bool selectsKernels) {

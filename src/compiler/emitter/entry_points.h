@@ -47,6 +47,10 @@ inline constexpr const char* kGeneratedFileName = "<metalcpu generated>";
 /// `firstLine` is the line of kGeneratedFileName the text starts on (after other generated
 /// text): the `#line` that resumes the generated numbering after an instantiation counts
 /// from it.
+/// The table of the file's vertex and fragment functions' names (mc_module::render_functions)
+/// and the definition of METALCPU_RENDER_FUNCTIONS that points its module at it; "" for none.
+std::string renderFunctionTable(const std::vector<std::string>& names);
+
 std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, const std::string& moduleFile,
                                 bool validation = false, const std::vector<ProgramConstant>& constants = {},
                                 std::size_t firstLine = 1, bool selectsKernels = false);

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace metalcpu::msl {
@@ -642,6 +643,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             edits.insertAfter(last, ", " + sites.add(where, function) + ")");
         }
     }
+    std::vector<std::pair<std::size_t, std::string>> dereferenceCloses; // after the loop
     for (std::size_t k = 1; k + 1 < tokens.size(); ++k) {
         const Token& t = tokens[k];
         // Tokens earlier passes rewrote are types (checked pointers) or erased declarations.
@@ -756,7 +758,8 @@ void rewriteCheckedAccesses(PassContext& context) {
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : t;
             const std::string hint = dereferenceHint(unit, k + 1, last);
             edits.replace(k, functionFor(use.use));
-            edits.insertAfter(last, ", 0, " + sites.add(where, function) + (hint.empty() ? "" : ", " + hint) + ")");
+            dereferenceCloses.push_back(
+                {last, ", 0, " + sites.add(where, function) + (hint.empty() ? "" : ", " + hint) + ")"});
         } else if (t.isPunct("->")) {
             if (unit.startsTrailingReturnType(k)) continue;
             const Token& before = tokens[k - 1];
@@ -797,6 +800,11 @@ void rewriteCheckedAccesses(PassContext& context) {
             edits.replace(k, ", 0, " + sites.add(where, function) + ").");
         }
     }
+    // A dereference encloses every access in its operand that ends where it does (`*p->m`,
+    // `*(&c)->tile`, `**pp`), which this loop wraps after it: its closing part goes outside
+    // theirs, the outermost (first found) last.
+    for (auto close = dereferenceCloses.rbegin(); close != dereferenceCloses.rend(); ++close)
+        edits.insertAfter(close->first, close->second);
     // The flag the group function passes (emitter/entry_points.cpp), after `__mc_group`.
     for (const auto& [f, pointers] : context.findings.rowCheckedPointers)
         edits.attachBefore(functions[f].parametersClose, ", const bool __mc_rows_inside = false");

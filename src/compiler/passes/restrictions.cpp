@@ -119,7 +119,9 @@ void checkIncludedFiles(const CheckContext& context) {
     if (!options.allowsFile) return;
     for (const IncludeEvent& include : context.includes) {
         const std::string& name = context.files.spelling(include.file);
-        if (include.file == 0 || FileTable::isPseudoFile(name) || options.allowsFile(name)) continue;
+        if (include.file == 0 || FileTable::isPseudoFile(name)) continue;
+        if (include.lineDirective && options.allowsLineName ? options.allowsLineName(name) : options.allowsFile(name))
+            continue;
         context.diagnostics.error(include.includedFrom, (include.lineDirective ? "'#line' cannot name '" + name
                                                                                : "kernel code cannot include '" + name) +
                                                             "': it is outside the allowed include directories");
@@ -304,13 +306,11 @@ void checkRestrictedDeclarations(const CheckContext& context) {
     const std::vector<std::size_t>& partner = context.unit.partner();
     const Module& module = context.unit.module();
     Diagnostics& diagnostics = context.diagnostics;
-    // Render functions, and functions declared but defined nowhere.
+    // Functions declared but defined nowhere. (Render functions are gone: render_functions.h.)
     std::set<std::string> defined;
     for (const FunctionDecl& f : module.functions)
         if (f.hasBody) defined.insert(f.name);
     for (const FunctionDecl& f : module.functions) {
-        if (f.renderKeyword != kNoToken)
-            diagnostics.error(tokens[f.renderKeyword].location, "render functions are not supported");
         if (!f.hasBody && !f.isDefaulted && f.enclosingClass.empty() && !defined.count(f.name) &&
             !bindsAirIntrinsic(context.unit, f)) {
             diagnostics.error(tokens[f.nameToken].location,

@@ -230,15 +230,6 @@ TEST(Restrictions, StaticMembersTemplatesAndParenthesisedLocals) {
               }));
 }
 
-// Test that render functions are rejected.
-TEST(Restrictions, RenderFunctions) {
-    EXPECT_EQ(check("vertex float4 v() { return 0; }\n[[fragment]] half4 f() { return 0; }"),
-              (std::vector<std::string>{
-                  "test.metal:1:1: error: render functions are not supported",
-                  "test.metal:2:3: error: render functions are not supported",
-              }));
-}
-
 // Test that files the allowsFile option refuses are reported where they were included, or
 // where a #line named them; allowed and pseudo files are not.
 TEST(Restrictions, DisallowedFiles) {

@@ -15,3 +15,9 @@ kernel void bits(device float* f [[buffer(0)]], device uint* u [[buffer(1)]], ui
 
 // naga's WGSL `bitcast<i32>(bitcast<f32>(old) + 1.0)`: the unsuffixed literal keeps the sum a float.
 kernel void bitcast_plus_one(device int* p [[buffer(0)]]) { p[0] = as_type<int>(as_type<float>(p[0]) + 1.0); }
+
+// Tint's bitcast of a packed 3-vector member: its three elements.
+struct Packed { packed_int3 position; int pad; };
+kernel void packed_three(const device Packed* in [[buffer(0)]], device int3* out [[buffer(1)]]) {
+    out[0] = as_type<int3>(in->position);
+}

@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 20u /* 16-20: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites; argument-buffer members */
+#define METALCPU_KERNEL_ABI_VERSION 20u /* 16-20: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites; argument-buffer members and render functions' names */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -410,6 +410,10 @@ typedef struct mc_module {
     mc_u32 function_constant_count;
     const mc_function_constant* function_constants;
     const char* specialisation_source;
+    /* ABI 20: the names of the file's vertex and fragment functions, which metalcpu does not
+       compile; the library names them so that asking for one says so. */
+    mc_u32 render_function_count;
+    const char* const* render_functions;
 } mc_module;
 
 /* Shader validation: the bytes a tagged pointer may touch, [begin, begin + length). Tag 0

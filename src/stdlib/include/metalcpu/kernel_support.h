@@ -518,6 +518,11 @@ struct address_space_tag {};
 #ifndef METALCPU_FUNCTION_CONSTANTS
 #define METALCPU_FUNCTION_CONSTANTS 0, nullptr
 #endif
+/// `count, names` of the file's vertex and fragment functions, which the library names but does
+/// not hold (mc_module::render_functions), defined by the front end when the file has any.
+#ifndef METALCPU_RENDER_FUNCTIONS
+#define METALCPU_RENDER_FUNCTIONS 0, nullptr
+#endif
 /// The selector (msl::kernelSelector()) of the one kernel whose code a file compiled for that
 /// kernel keeps (a shader-validation flavour of one kernel, a specialised pipeline:
 /// jit::selectingKernel() defines it); 0: every kernel's. Read where METALCPU_SELECTS_KERNEL is used, after the definition.
@@ -543,6 +548,7 @@ struct address_space_tag {};
                                                            METALCPU_VALIDATION_SOURCE,           \
                                                            (constant_count), (constants),        \
                                                            METALCPU_FUNCTION_CONSTANTS,          \
-                                                           METALCPU_SPECIALISATION_SOURCE};      \
+                                                           METALCPU_SPECIALISATION_SOURCE,       \
+                                                           METALCPU_RENDER_FUNCTIONS};           \
     __attribute__((used, section("metalcpu_modules"))) static const ::mc_module* const           \
         metalcpu_module_entry = &metalcpu_module_descriptor;

@@ -503,6 +503,9 @@ template <class T, unsigned long long Index> struct function_constant {
 #ifndef METALCPU_FUNCTION_CONSTANTS
 #define METALCPU_FUNCTION_CONSTANTS 0, nullptr
 #endif
+#ifndef METALCPU_RENDER_FUNCTIONS
+#define METALCPU_RENDER_FUNCTIONS 0, nullptr
+#endif
 // Kernel selection (metalcpu/kernel_support.h): every kernel's code.
 #define METALCPU_ONLY_KERNEL 0
 #define METALCPU_SELECTS_KERNEL(selector) ((METALCPU_ONLY_KERNEL) == 0 || (selector) == (METALCPU_ONLY_KERNEL))
@@ -511,7 +514,7 @@ template <class T, unsigned long long Index> struct function_constant {
 #define METALCPU_REGISTER_MODULE(kernels, count, file, constants, constant_count)                           \
     static const mc_module metalcpu_module = {METALCPU_KERNEL_ABI_VERSION, count, kernels, file, nullptr,    \
                                               constant_count, constants, METALCPU_FUNCTION_CONSTANTS,         \
-                                              nullptr};                                                       \
+                                              nullptr, METALCPU_RENDER_FUNCTIONS};                            \
     const mc_module* metalcpu_module_of_this_file() {                                                        \
         return &metalcpu_module;                                                                             \
     }
