@@ -58,6 +58,16 @@ __attribute__((always_inline)) inline void work_items_barrier(Flags mem_flags) {
 #endif
 }
 
+/// A SIMD-group synchronisation a kernel split into work-item loops passed, for every thread of
+/// the group at once (a `simdgroup_barrier` statement, the loops of a SIMD-group function
+/// statement): in the instrumented flavour it tells the threadgroup watch, whose race check
+/// orders a SIMD-group's threads by it; in the plain one, nothing.
+__attribute__((always_inline)) inline void work_items_simdgroup_sync() {
+#ifdef METALCPU_VALIDATION
+    if (__builtin_expect(*g_threadgroup_watch != 0, 0)) g_services->threadgroup_barrier_passed(MC_SIMD_SYNC, 1);
+#endif
+}
+
 /// The rendezvous of a SIMD-group function in a kernel split into work-item loops
 /// (work_items.h, simd_collect): the function runs once per lane to record the values the
 /// lanes hand in, then once more for the thread that wants its result, replaying them.
