@@ -28,11 +28,12 @@ std::atomic<std::uint64_t> g_serial{0};
 struct Cell {
     std::uint32_t epoch = 0; ///< the interval this describes; another one's is stale
     std::uint16_t writer = 0, reader = 0, otherReader = 0; ///< otherReader: in another SIMD-group than reader
-    std::uint8_t atomic = 0; ///< kWriterAtomic, kReaderAtomic, kOtherReaderAtomic
-    std::uint32_t writerSite = 0, readerSite = 0, otherReaderSite = 0;
-    std::uint32_t writerSync = 0, readerSync = 0, otherReaderSync = 0;
+    std::uint16_t laneReader = 0; ///< another thread of reader's SIMD-group (the first reader may store next)
+    std::uint8_t atomic = 0; ///< kWriterAtomic, kReaderAtomic, kOtherReaderAtomic, kLaneReaderAtomic
+    std::uint32_t writerSite = 0, readerSite = 0, otherReaderSite = 0, laneReaderSite = 0;
+    std::uint32_t writerSync = 0, readerSync = 0, otherReaderSync = 0, laneReaderSync = 0;
 };
-constexpr std::uint8_t kWriterAtomic = 1, kReaderAtomic = 2, kOtherReaderAtomic = 4;
+constexpr std::uint8_t kWriterAtomic = 1, kReaderAtomic = 2, kOtherReaderAtomic = 4, kLaneReaderAtomic = 8;
 constexpr std::uint32_t kLoad = MC_OP_LOAD, kStore = MC_OP_STORE, kAtomic = MC_OP_ATOMIC;
 
 struct SiteHash {
@@ -214,6 +215,8 @@ private:
                     pick(c.reader, c.readerSite, kLoad, c.atomic & kReaderAtomic);
                 else if (store && races(c.otherReader, c.atomic & kOtherReaderAtomic, c.otherReaderSync))
                     pick(c.otherReader, c.otherReaderSite, kLoad, c.atomic & kOtherReaderAtomic);
+                else if (store && races(c.laneReader, c.atomic & kLaneReaderAtomic, c.laneReaderSync))
+                    pick(c.laneReader, c.laneReaderSite, kLoad, c.atomic & kLaneReaderAtomic);
                 if (other != 0) {
                     found = true; // one report per access, at its first racing byte
                     const ThreadgroupChecks::Finding finding{ReportKind::ThreadgroupRace, &sites_[here],
@@ -246,11 +249,19 @@ private:
                     c.readerSite = here;
                     c.readerSync = sync;
                     c.atomic = static_cast<std::uint8_t>((c.atomic & ~kReaderAtomic) | (atomic ? kReaderAtomic : 0));
-                } else if (c.otherReader == 0 && simdOf(c.reader - 1u) != simd) {
-                    c.otherReader = me;
-                    c.otherReaderSite = here;
-                    c.otherReaderSync = sync;
-                    c.atomic = static_cast<std::uint8_t>((c.atomic & ~kOtherReaderAtomic) | (atomic ? kOtherReaderAtomic : 0));
+                } else if (simdOf(c.reader - 1u) != simd) {
+                    if (c.otherReader == 0) {
+                        c.otherReader = me;
+                        c.otherReaderSite = here;
+                        c.otherReaderSync = sync;
+                        c.atomic =
+                            static_cast<std::uint8_t>((c.atomic & ~kOtherReaderAtomic) | (atomic ? kOtherReaderAtomic : 0));
+                    }
+                } else if (c.laneReader == 0 || c.laneReader == me || c.laneReaderSync != sync) {
+                    c.laneReader = me;
+                    c.laneReaderSite = here;
+                    c.laneReaderSync = sync;
+                    c.atomic = static_cast<std::uint8_t>((c.atomic & ~kLaneReaderAtomic) | (atomic ? kLaneReaderAtomic : 0));
                 }
             }
         }

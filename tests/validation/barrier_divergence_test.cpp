@@ -3,9 +3,10 @@
 // returned is reported once per barrier, with the barrier's line; a barrier every thread
 // reaches (or none does) is silent. Each kernel comes in the lowering the front end gives it:
 // `early_return` is split into work-item loops (its threads' returns are tracked), the
-// kernels branching on a builtin around a barrier become coroutines, and those whose barrier
-// sits in a helper run on fibers. Each runs over group sizes 1, 7, 33 and 64, and in groups
-// cut short at the grid's edge.
+// kernels branching on a builtin around a barrier become coroutines, those whose barrier
+// sits in a helper run on fibers, and the `wi_` kernels, branching on a per-thread variable,
+// are split into work-item loops whose validated conditions ask every thread. Each runs over
+// group sizes 1, 7, 33 and 64, and in groups cut short at the grid's edge.
 #include "runtime/lowering.h"
 #include "validation_fixture.h"
 

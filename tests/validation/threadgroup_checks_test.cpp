@@ -1,6 +1,7 @@
 // The checks beyond Apple's (METALCPU_SHADER_VALIDATION_CHECKS=races,uninitialized,
 // validation/threadgroup_checks.h): a race on threadgroup memory between SIMD-groups with no
-// barrier between the two accesses, and a load of threadgroup memory no thread stored to. Each
+// barrier between the two accesses, or within one with no SIMD-group synchronisation either,
+// and a load of threadgroup memory no thread stored to. Each
 // kernel has a silent twin; every test runs over threadgroup sizes (1, 7 and 33 threads, which
 // are not multiples of the 32-thread SIMD-group, 64 and 128) and over the three lowerings: the
 // kernels as written (their barriers become work-item loops), with every barrier under an `if`
@@ -103,6 +104,25 @@ kernel void lanes_simd_fenced(device float* out [[buffer(0)]], uint l [[thread_i
     t[l] = float(l);
     SIMD_BARRIER;
     out[i] = t[(l ^ 1u) < n ? (l ^ 1u) : l];
+    BARRIER;
+}
+// Every lane reads its SIMD-group's slot, then lane 0 stores to it with nothing between
+// (llama.cpp's flash_attn_ext_vec keeps S and M so): the front end keeps the lanes of a kernel on
+// fibers in lockstep there (a lockstep point), which must not hide the race from the check.
+kernel void lane_zero_keeps(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                            uint lane [[thread_index_in_simdgroup]], uint sg [[simdgroup_index_in_threadgroup]],
+                            uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[4];
+    if (lane == 0) t[sg] = 1.0f;
+    BARRIER;
+    float s = 0.0f;
+    s = simd_sum(1.0f);
+    const float seen = t[sg];
+    if (lane == 0) {
+        t[sg] = s;
+    }
+    out[i] = seen;
     BARRIER;
 }
 // The same with a SIMD-group function between them.
@@ -409,6 +429,26 @@ TEST_P(ThreadgroupChecks, SameSimdGroupRaces) {
     EXPECT_THAT(r.text(), ::testing::HasSubstr(", in the same SIMD-group, with no simdgroup_barrier, SIMD-group "
                                                "function or threadgroup barrier between them\n"));
     EXPECT_THAT(r.json(), ::testing::HasSubstr("\"sameSimdgroup\":true"));
+}
+
+// Test that lanes' reads of a slot and lane 0's store to it after them are a race within the
+// SIMD-group on every lowering, where the front end keeps fibers' lanes in lockstep too, and
+// that every lane still reads the value stored before the barrier.
+TEST_P(ThreadgroupChecks, LockstepPointHidesNoRace) {
+    const std::vector<ShaderValidationReport> reports = run("lane_zero_keeps");
+    EXPECT_THAT(races(reports), ::testing::IsEmpty()) << "each SIMD-group has its own slot";
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), 1.0f) << k;
+    const std::vector<ShaderValidationReport> within = races(reports, true);
+    if (group() == 1) {
+        EXPECT_THAT(within, ::testing::IsEmpty());
+        return;
+    }
+    ASSERT_EQ(within.size(), 1u) << ::testing::PrintToString(reports);
+    const ShaderValidationReport& r = within[0];
+    const std::set<unsigned> lines{r.location.line, r.other.location.line};
+    EXPECT_EQ(lines, (std::set<unsigned>{lineOf("kernel void lane_zero_keeps(", "const float seen = t[sg];"),
+                                         lineOf("kernel void lane_zero_keeps(", "t[sg] = s;")}));
+    EXPECT_STREQ(r.raceKind(), "read-write");
 }
 
 TEST_P(ThreadgroupChecks, SimdgroupBarrierBetweenLanesIsSilent) {

@@ -279,6 +279,10 @@ typedef struct mc_simd_call {
    SIMD-group (their `kind`s are addresses). A round of a SIMD-group barrier
    (mc_services::barrier_round) has it as its site's kind, and counts the SIMD-group's threads. */
 #define MC_SIMD_BARRIER_KIND ((const void*)1)
+/* The `kind` of a lockstep point the front end inserted (compiler/passes/lockstep_points.h):
+   a rendezvous like a simdgroup_barrier, which the race check does not count as a SIMD-group
+   synchronisation, since the kernel's source has none there. */
+#define MC_SIMD_LOCKSTEP_KIND ((const void*)2)
 
 typedef struct mc_barrier_round {
     mc_simd_site site;

@@ -222,4 +222,13 @@ inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const s
     return nullptr;
 }
 
+/// A lockstep point the front end inserted before a store some lanes make after reads
+/// (compiler/passes/lockstep_points.h), in the instrumented flavour: the rendezvous of a
+/// `simdgroup_barrier` (the fiber scheduler then releases the lanes in lane order), of its own
+/// kind, so that the race check does not take it for a synchronisation the kernel wrote.
+inline void lockstep_point(simd_site where = {}) {
+    mc_simd_round round;
+    simdgroup_exchange(nullptr, 0, where, MC_SIMD_LOCKSTEP_KIND, &round);
+}
+
 } // namespace metalcpu_kernel
