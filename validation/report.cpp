@@ -199,7 +199,9 @@ std::string ShaderValidationReport::text() const {
             out += " at " + (other.location.function.empty() ? frameFunction(*this) : other.location.function) + "() - " +
                    reportedFile(other.location.file) + ":" + std::to_string(other.location.line) + ":" +
                    std::to_string(other.location.column);
-        out += ", in another SIMD-group, with no threadgroup barrier between them\n";
+        out += other.sameSimdgroup ? ", in the same SIMD-group, with no simdgroup_barrier, SIMD-group function or "
+                                     "threadgroup barrier between them\n"
+                                   : ", in another SIMD-group, with no threadgroup barrier between them\n";
     } else if (kind == ReportKind::UninitializedLoad) {
         out += "\tno thread of the threadgroup stored to these bytes since the threadgroup started\n";
     }
@@ -248,6 +250,7 @@ std::string ShaderValidationReport::json() const {
         out += ",\"race\":" + jsonString(raceKind());
         out += ",\"other\":{\"access\":" + jsonString(name(other.access));
         out += ",\"atomic\":" + std::string(other.atomic ? "true" : "false");
+        out += ",\"sameSimdgroup\":" + std::string(other.sameSimdgroup ? "true" : "false");
         out += ",\"threadPositionInGrid\":" + jsonPosition(other.threadPositionInGrid);
         out += ",\"threadPositionInThreadgroup\":" + jsonPosition(other.threadPositionInThreadgroup);
         out += ",\"file\":" + jsonString(reportedFile(other.location.file));

@@ -23,14 +23,17 @@ constexpr std::uint64_t kAddressMask = (std::uint64_t(1) << METALCPU_REGION_TAG_
 std::atomic<std::uint64_t> g_serial{0};
 
 /// What one byte of threadgroup memory saw in the current barrier interval. Threads are
-/// stored as their linear index + 1 (0: none), sites as indices into Shadow::sites_.
+/// stored as their linear index + 1 (0: none), sites as indices into Shadow::sites_, and with
+/// each access the SIMD-group synchronisations its thread had passed (Shadow::syncs_).
 struct Cell {
     std::uint32_t epoch = 0; ///< the interval this describes; another one's is stale
     std::uint16_t writer = 0, reader = 0, otherReader = 0; ///< otherReader: in another SIMD-group than reader
-    std::uint8_t atomic = 0; ///< kWriterAtomic, kReaderAtomic, kOtherReaderAtomic
-    std::uint32_t writerSite = 0, readerSite = 0, otherReaderSite = 0;
+    std::uint16_t laneReader = 0; ///< another thread of reader's SIMD-group (the first reader may store next)
+    std::uint8_t atomic = 0; ///< kWriterAtomic, kReaderAtomic, kOtherReaderAtomic, kLaneReaderAtomic
+    std::uint32_t writerSite = 0, readerSite = 0, otherReaderSite = 0, laneReaderSite = 0;
+    std::uint32_t writerSync = 0, readerSync = 0, otherReaderSync = 0, laneReaderSync = 0;
 };
-constexpr std::uint8_t kWriterAtomic = 1, kReaderAtomic = 2, kOtherReaderAtomic = 4;
+constexpr std::uint8_t kWriterAtomic = 1, kReaderAtomic = 2, kOtherReaderAtomic = 4, kLaneReaderAtomic = 8;
 constexpr std::uint32_t kLoad = MC_OP_LOAD, kStore = MC_OP_STORE, kAtomic = MC_OP_ATOMIC;
 
 struct SiteHash {
@@ -97,6 +100,7 @@ public:
         ++generation_;
         const std::uint32_t threads = group_->size[0] * group_->size[1] * group_->size[2];
         epochs_.assign(threads, epochBase_);
+        syncs_.assign(threads, 0);
         minEpoch_ = epochBase_;
         atMin_ = threads;
         width_ = group_->dispatch->simd_width ? group_->dispatch->simd_width : 32;
@@ -134,7 +138,15 @@ public:
         if (enabled.races) race(checks, thread, bits, offset, size, op, here);
     }
 
-    void barrier(ThreadgroupChecks& checks, std::uint32_t thread) {
+    void barrier(ThreadgroupChecks& checks, std::uint32_t thread, std::uint32_t memFlags) {
+        if (memFlags & MC_SIMD_SYNC) {
+            // A SIMD-group synchronisation: it orders its SIMD-group's accesses only.
+            if (thread == exec::kWholeGroup)
+                for (std::uint32_t& n : syncs_) ++n;
+            else if (thread < syncs_.size())
+                ++syncs_[thread];
+            return;
+        }
         if (thread == exec::kWholeGroup) {
             for (std::uint32_t& e : epochs_) maxEpoch_ = std::max(maxEpoch_, ++e);
         } else if (thread < epochs_.size()) {
@@ -170,11 +182,20 @@ private:
               std::uint64_t size, std::uint32_t op, std::uint32_t here) {
         const std::uint32_t epoch = epochs_[thread];
         const std::uint32_t simd = simdOf(thread);
+        const std::uint32_t sync = syncs_[thread];
         const bool atomic = (op & kAtomic) != 0;
         const bool load = (op & kLoad) != 0, store = (op & kStore) != 0;
-        // Whether an access by `other` (linear index + 1) races with this one.
-        const auto races = [&](std::uint16_t other, bool otherAtomic) {
-            return other != 0 && simdOf(other - 1u) != simd && !(atomic && otherAtomic);
+        // Whether an access by `other` (linear index + 1), made after `otherSync` SIMD-group
+        // synchronisations, races with this one. In another SIMD-group, unless a threadgroup
+        // barrier is between them (the cell's epoch); in this one (another thread), unless a
+        // SIMD-group synchronisation is: both threads have passed as many as when the other
+        // accessed. A thread that passed one alone (a SIMD-group function in a branch only it
+        // took) is ordered with the others from then on, a miss rather than a false report.
+        const auto races = [&](std::uint16_t other, bool otherAtomic, std::uint32_t otherSync) {
+            if (other == 0 || (atomic && otherAtomic)) return false;
+            const std::uint32_t who = other - 1u;
+            if (simdOf(who) != simd) return true;
+            return who != thread && otherSync == sync && syncs_[who] == sync;
         };
         bool found = false;
         for (std::uint64_t i = 0; i < size; ++i) {
@@ -188,17 +209,20 @@ private:
                     otherSite = where;
                     otherOp = what | (wasAtomic ? kAtomic : 0u);
                 };
-                if (races(c.writer, c.atomic & kWriterAtomic))
+                if (races(c.writer, c.atomic & kWriterAtomic, c.writerSync))
                     pick(c.writer, c.writerSite, kStore, c.atomic & kWriterAtomic);
-                else if (store && races(c.reader, c.atomic & kReaderAtomic))
+                else if (store && races(c.reader, c.atomic & kReaderAtomic, c.readerSync))
                     pick(c.reader, c.readerSite, kLoad, c.atomic & kReaderAtomic);
-                else if (store && races(c.otherReader, c.atomic & kOtherReaderAtomic))
+                else if (store && races(c.otherReader, c.atomic & kOtherReaderAtomic, c.otherReaderSync))
                     pick(c.otherReader, c.otherReaderSite, kLoad, c.atomic & kOtherReaderAtomic);
+                else if (store && races(c.laneReader, c.atomic & kLaneReaderAtomic, c.laneReaderSync))
+                    pick(c.laneReader, c.laneReaderSite, kLoad, c.atomic & kLaneReaderAtomic);
                 if (other != 0) {
                     found = true; // one report per access, at its first racing byte
                     const ThreadgroupChecks::Finding finding{ReportKind::ThreadgroupRace, &sites_[here],
                                                              &sites_[otherSite], thread, other - 1u,
-                                                             op & (kLoad | kStore | kAtomic), otherOp, bits, size, group_};
+                                                             op & (kLoad | kStore | kAtomic), otherOp, bits, size, group_,
+                                                             simdOf(other - 1u) == simd};
                     const auto* bytes = reinterpret_cast<const unsigned char*>(begin_ + offset);
                     if ((otherOp & kStore) && !load && size <= sizeof(PendingStore::before) && pending_.size() < 65536) {
                         PendingStore& p = pending_.emplace_back();
@@ -216,17 +240,28 @@ private:
             if (store) {
                 c.writer = me;
                 c.writerSite = here;
+                c.writerSync = sync;
                 c.atomic = static_cast<std::uint8_t>((c.atomic & ~kWriterAtomic) | (atomic ? kWriterAtomic : 0));
             }
             if (load) {
-                if (c.reader == 0) {
+                if (c.reader == 0 || c.reader == me || (simdOf(c.reader - 1u) == simd && c.readerSync != sync)) {
                     c.reader = me;
                     c.readerSite = here;
+                    c.readerSync = sync;
                     c.atomic = static_cast<std::uint8_t>((c.atomic & ~kReaderAtomic) | (atomic ? kReaderAtomic : 0));
-                } else if (c.otherReader == 0 && simdOf(c.reader - 1u) != simd) {
-                    c.otherReader = me;
-                    c.otherReaderSite = here;
-                    c.atomic = static_cast<std::uint8_t>((c.atomic & ~kOtherReaderAtomic) | (atomic ? kOtherReaderAtomic : 0));
+                } else if (simdOf(c.reader - 1u) != simd) {
+                    if (c.otherReader == 0) {
+                        c.otherReader = me;
+                        c.otherReaderSite = here;
+                        c.otherReaderSync = sync;
+                        c.atomic =
+                            static_cast<std::uint8_t>((c.atomic & ~kOtherReaderAtomic) | (atomic ? kOtherReaderAtomic : 0));
+                    }
+                } else if (c.laneReader == 0 || c.laneReader == me || c.laneReaderSync != sync) {
+                    c.laneReader = me;
+                    c.laneReaderSite = here;
+                    c.laneReaderSync = sync;
+                    c.atomic = static_cast<std::uint8_t>((c.atomic & ~kLaneReaderAtomic) | (atomic ? kLaneReaderAtomic : 0));
                 }
             }
         }
@@ -239,6 +274,7 @@ private:
     std::vector<std::uint32_t> written_; ///< the generation that last stored to each byte
     std::uint32_t generation_ = 0;
     std::vector<std::uint32_t> epochs_; ///< per thread: the barrier interval it is in
+    std::vector<std::uint32_t> syncs_;  ///< per thread: SIMD-group synchronisations passed since the group started
     std::uint32_t epochBase_ = 0, maxEpoch_ = 0;
     std::uint32_t minEpoch_ = 0, atMin_ = 0; ///< the slowest thread's interval, and how many threads are in it
     std::uint32_t width_ = 32;
@@ -290,11 +326,11 @@ void ThreadgroupChecks::access(exec::WorkerState* state, std::uint32_t thread, s
 
 void ThreadgroupChecks::endGroup(exec::WorkerState* state) { static_cast<Shadow*>(state)->settle(*this); }
 
-void ThreadgroupChecks::barrier(exec::WorkerState* state, std::uint32_t thread, std::uint32_t /*memFlags*/) {
+void ThreadgroupChecks::barrier(exec::WorkerState* state, std::uint32_t thread, std::uint32_t memFlags) {
     // Every threadgroup_barrier orders threadgroup memory here, whatever its flags: Apple
     // GPUs keep a group's threadgroup memory coherent, and working kernels rely on it (ggml's
     // soft_max reuses its buffer after threadgroup_barrier(mem_flags::mem_none)).
-    static_cast<Shadow*>(state)->barrier(*this, thread);
+    static_cast<Shadow*>(state)->barrier(*this, thread, memFlags);
 }
 
 void ThreadgroupChecks::record(const Finding& f) {
@@ -307,7 +343,7 @@ void ThreadgroupChecks::record(const Finding& f) {
     Side mine{site.file, site.line, site.column, f.op & (kLoad | kStore)};
     Side theirs{other.file, other.line, other.column, f.otherOp & (kLoad | kStore)};
     if (theirs < mine) std::swap(mine, theirs);
-    const Key key{static_cast<int>(f.kind), mine, theirs};
+    const Key key{static_cast<int>(f.kind), f.sameSimdgroup, mine, theirs};
     std::lock_guard lock(mutex_);
     if (auto it = index_.find(key); it != index_.end()) {
         ++reports_[it->second].count;
@@ -340,6 +376,7 @@ void ThreadgroupChecks::record(const Finding& f) {
         report.other.threadPositionInThreadgroup = localPosition(*f.group, f.otherThread);
         report.other.threadPositionInGrid = gridPosition(*f.group, report.other.threadPositionInThreadgroup);
         report.other.location = locationOf(other);
+        report.other.sameSimdgroup = f.sameSimdgroup;
     }
     index_.emplace(key, reports_.size());
     reports_.push_back(std::move(report));

@@ -60,6 +60,7 @@ public:
         std::uint32_t op, otherOp;
         std::uint64_t bits, size;
         const mc_group* group;
+        bool sameSimdgroup = false; ///< a race between two threads of one SIMD-group
     };
     void record(const Finding& finding);
 
@@ -72,8 +73,10 @@ private:
     std::uint64_t serial_; ///< tells this dispatch's checks from earlier ones at the same address
 
     std::mutex mutex_;
-    /// The kind, and the two sides of a race (file, line, column, op) in a fixed order.
-    using Key = std::tuple<int, std::tuple<const char*, std::uint32_t, std::uint32_t, std::uint32_t>,
+    /// The kind, whether a race is within one SIMD-group (a separate finding: a
+    /// simdgroup_barrier mends it, not the other), and the two sides of a race (file, line,
+    /// column, op) in a fixed order.
+    using Key = std::tuple<int, bool, std::tuple<const char*, std::uint32_t, std::uint32_t, std::uint32_t>,
                            std::tuple<const char*, std::uint32_t, std::uint32_t, std::uint32_t>>;
     std::map<Key, std::size_t> index_;
     std::vector<validation::ShaderValidationReport> reports_;

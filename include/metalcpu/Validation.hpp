@@ -20,10 +20,11 @@ enum class ReportKind {
     OutOfBounds, ///< outside the range bound to the buffer or threadgroup memory it came from
     NullBuffer,  ///< through a buffer argument with nothing bound
     WildPointer, ///< an address outside every allocation ("Out of bounds of user address space")
-    /// Beyond Apple (METALCPU_SHADER_VALIDATION_CHECKS=races): two threads of one threadgroup, in
-    /// different SIMD-groups, touched the same threadgroup-memory byte with no threadgroup
-    /// barrier between them, at least one storing, not both atomically. `other` is the earlier
-    /// access of the pair.
+    /// Beyond Apple (METALCPU_SHADER_VALIDATION_CHECKS=races): two threads of one threadgroup
+    /// touched the same threadgroup-memory byte, at least one storing, not both atomically,
+    /// with no threadgroup barrier between them (in different SIMD-groups) or no SIMD-group
+    /// synchronisation either (in one SIMD-group: `other.sameSimdgroup`). `other` is the
+    /// earlier access of the pair.
     ThreadgroupRace,
     /// Beyond Apple (METALCPU_SHADER_VALIDATION_CHECKS=uninitialized): a load of threadgroup
     /// memory no thread of the threadgroup had stored to since the threadgroup started.
@@ -120,14 +121,18 @@ struct ShaderValidationReport {
     SourceLocation location;
     std::uint64_t count = 1; ///< times this site made this invalid access in the dispatch
 
-    /// ReportKind::ThreadgroupRace: the other access of the pair, made first, by a thread of
-    /// the same threadgroup (threadgroupPositionInGrid) in another SIMD-group.
+    /// ReportKind::ThreadgroupRace: the other access of the pair, made first, by another thread
+    /// of the same threadgroup (threadgroupPositionInGrid).
     struct OtherAccess {
         Access access = Access::Load;
         bool atomic = false;
         Position threadPositionInGrid;
         Position threadPositionInThreadgroup;
         SourceLocation location;
+        /// The other thread is in the same SIMD-group, and no SIMD-group synchronisation
+        /// (`simdgroup_barrier`, a SIMD-group function) nor threadgroup barrier is between the
+        /// two accesses; else it is in another SIMD-group, with no threadgroup barrier between.
+        bool sameSimdgroup = false;
     };
     OtherAccess other;
     /// "write-write" when both accesses of a race store, else "read-write"; empty for other kinds.

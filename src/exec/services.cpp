@@ -67,6 +67,10 @@ void barrierRound(const mc_group* group, const mc_barrier_round* round) { report
 void simdgroupExchange(const void* value, mc_u32 size, const mc_simd_site* site, mc_simd_round* round) {
     if (FiberScheduler* fibers = FiberScheduler::current()) {
         fibers->simdExchange(value, size, site, round);
+        // Past the round (a SIMD-group function or simdgroup_barrier): the race check orders
+        // this thread's SIMD-group by it, as the thread resumes. Not past a lockstep point
+        // the front end inserted, which the kernel's source does not have.
+        if (site->kind != MC_SIMD_LOCKSTEP_KIND) tellWatchOfBarrier(MC_SIMD_SYNC);
         return;
     }
     // Only kernels the compiler found collectives in run them, and those run on fibers.

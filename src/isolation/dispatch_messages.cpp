@@ -59,6 +59,7 @@ void writeReport(Writer& out, const ShaderValidationReport& r) {
     out.value(r.count);
     out.value(static_cast<std::uint32_t>(r.other.access));
     out.value(static_cast<std::uint8_t>(r.other.atomic));
+    out.value(static_cast<std::uint8_t>(r.other.sameSimdgroup));
     writePosition(out, r.other.threadPositionInGrid);
     writePosition(out, r.other.threadPositionInThreadgroup);
     out.string(r.other.location.file);
@@ -103,6 +104,7 @@ ShaderValidationReport readReport(Reader& in) {
     r.count = in.value<std::uint64_t>();
     r.other.access = enumeration(in, validation::Access::Store);
     r.other.atomic = in.value<std::uint8_t>() != 0;
+    r.other.sameSimdgroup = in.value<std::uint8_t>() != 0;
     r.other.threadPositionInGrid = readPosition(in);
     r.other.threadPositionInThreadgroup = readPosition(in);
     r.other.location.file = in.string();

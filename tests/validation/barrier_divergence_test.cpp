@@ -3,9 +3,10 @@
 // returned is reported once per barrier, with the barrier's line; a barrier every thread
 // reaches (or none does) is silent. Each kernel comes in the lowering the front end gives it:
 // `early_return` is split into work-item loops (its threads' returns are tracked), the
-// kernels branching on a builtin around a barrier become coroutines, and those whose barrier
-// sits in a helper run on fibers. Each runs over group sizes 1, 7, 33 and 64, and in groups
-// cut short at the grid's edge.
+// kernels branching on a builtin around a barrier become coroutines, those whose barrier
+// sits in a helper run on fibers, and the `wi_` kernels, branching on a per-thread variable,
+// are split into work-item loops whose validated conditions ask every thread. Each runs over
+// group sizes 1, 7, 33 and 64, and in groups cut short at the grid's edge.
 #include "runtime/lowering.h"
 #include "validation_fixture.h"
 
@@ -135,6 +136,42 @@ kernel void simd_collective_branch(device uint* out [[buffer(0)]], constant uint
     if (lane < split) v = simd_max(v);
     out[i] = v + 1;
 }
+// Work-item loops: conditions that read per-thread variables, which the front end runs once per
+// group with the first thread's value; the validated flavour asks every thread.
+kernel void wi_branch(device uint* out [[buffer(0)]], constant uint& split [[buffer(1)]],
+                      uint i [[thread_position_in_grid]], uint l [[thread_index_in_threadgroup]]) {
+    threadgroup uint t[64];
+    const uint row = l;
+    t[l] = i;
+    if (row < split) {
+        threadgroup_barrier(mem_flags::mem_threadgroup); // line 119
+    }
+    out[i] = t[l] + 1;
+}
+kernel void wi_loop(device uint* out [[buffer(0)]], constant uint& trips [[buffer(1)]],
+                    uint i [[thread_position_in_grid]], uint l [[thread_index_in_threadgroup]]) {
+    threadgroup uint t[64];
+    const uint mine = trips != 0 ? trips : 1 + l % 2;
+    t[l] = 0;
+    for (uint k = 0; k < mine; ++k) {
+        t[l] += 1;
+        threadgroup_barrier(mem_flags::mem_threadgroup); // line 130
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup); // line 132
+    out[i] = t[l] + 1 + 0 * i;
+}
+kernel void wi_simd_branch(device uint* out [[buffer(0)]], constant uint& split [[buffer(1)]],
+                           uint i [[thread_position_in_grid]], uint l [[thread_index_in_threadgroup]],
+                           uint lane [[thread_index_in_simdgroup]]) {
+    threadgroup uint t[64];
+    const uint mine = lane;
+    t[l] = i;
+    if (mine < split) {
+        simdgroup_barrier(mem_flags::mem_threadgroup); // line 142
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup); // line 144
+    out[i] = t[l] + 1;
+}
 )";
 
 class BarrierDivergence : public ShapedValidationFixture<&kKernels> {
@@ -216,9 +253,10 @@ TEST_P(BarrierDivergence, ReturnBeforeBarrier) {
 // none, is silent.
 TEST_P(BarrierDivergence, BarrierInBranch) {
     const NS::UInteger g = group(), half = g / 2;
-    for (const char* name : {"branch", "helper_branch"}) {
+    for (const char* name : {"branch", "helper_branch", "wi_branch"}) {
         SCOPED_TRACE(name);
-        const int line = std::string(name) == "branch" ? 17 : 56;
+        const std::string kernel = name;
+        const int line = kernel == "branch" ? 17 : kernel == "helper_branch" ? 56 : 119;
         std::vector<ShaderValidationReport> r = run(name, std::uint32_t(half), 3 * g, 3 * g);
         if (half == 0) {
             EXPECT_THAT(r, ::testing::IsEmpty());
@@ -261,18 +299,26 @@ TEST_P(BarrierDivergence, DifferentBarriers) {
 // when some leave the loop for the barrier after it while others go round again.
 TEST_P(BarrierDivergence, BarrierInLoop) {
     const NS::UInteger g = group();
-    EXPECT_THAT(run("loop", 3u, 2 * g + 3, 2 * g + 3), ::testing::IsEmpty());
-    std::vector<ShaderValidationReport> r = run("loop", 0u, 2 * g, 2 * g);
-    if (g == 1) {
-        EXPECT_THAT(r, ::testing::IsEmpty());
-        return;
+    for (const char* name : {"loop", "wi_loop"}) {
+        SCOPED_TRACE(name);
+        const bool workItems = std::string(name) == "wi_loop";
+        EXPECT_THAT(run(name, 3u, 2 * g + 3, 2 * g + 3), ::testing::IsEmpty());
+        std::vector<ShaderValidationReport> r = run(name, 0u, 2 * g, 2 * g);
+        if (g == 1) {
+            EXPECT_THAT(r, ::testing::IsEmpty());
+            continue;
+        }
+        // Round two: even threads (one trip) at the barrier after the loop, odd ones in it.
+        // (Round three, the odd ones at the barrier after the loop that the even ones passed
+        // and left, follows from it and is not reported.) Once per group: two groups.
+        ASSERT_THAT(r, ::testing::ElementsAre(
+                           BarrierReport(ReportKind::BarrierDivergence, workItems ? 132 : 52, (g + 1) / 2, g, 1)));
+        EXPECT_EQ(r[0].barrier.other.line, workItems ? 130u : 50u);
+        EXPECT_EQ(r[0].barrier.elsewhere, g / 2);
+        EXPECT_EQ(r[0].count, 2u);
+        EXPECT_THAT(r[0].text(), ::testing::HasSubstr("Threadgroup barrier divergence, executing kernel function: \"" +
+                                                      std::string(name) + "\""));
     }
-    // Round two: even threads (one trip) at the barrier after the loop, odd ones in it. (Round
-    // three, the odd ones at the barrier after the loop that the even ones passed and left,
-    // follows from it and is not reported.) Once per group: two groups.
-    ASSERT_THAT(r, ::testing::ElementsAre(BarrierReport(ReportKind::BarrierDivergence, 52, (g + 1) / 2, g, 1)));
-    EXPECT_EQ(r[0].barrier.other.line, 50u);
-    EXPECT_EQ(r[0].count, 2u);
 }
 
 // Test that a SIMD-group barrier some live lanes of a SIMD-group wait at while the others are
@@ -281,16 +327,17 @@ TEST_P(BarrierDivergence, BarrierInLoop) {
 // lane takes or none does, and a SIMD-group function reached by part of a SIMD-group, are silent.
 TEST_P(BarrierDivergence, SimdgroupBarrierInBranch) {
     const NS::UInteger g = group(), simd = g < 32 ? g : 32, half = simd / 2;
-    for (const char* name : {"simd_branch", "simd_helper_branch"}) {
+    for (const char* name : {"simd_branch", "simd_helper_branch", "wi_simd_branch"}) {
         SCOPED_TRACE(name);
         const bool helper = std::string(name) == "simd_helper_branch";
+        const bool workItems = std::string(name) == "wi_simd_branch";
         std::vector<ShaderValidationReport> r = run(name, std::uint32_t(half), 2 * g, 2 * g);
         if (half == 0) {
             EXPECT_THAT(r, ::testing::IsEmpty());
         } else {
             ASSERT_THAT(r, ::testing::ElementsAre(::testing::Field(&ShaderValidationReport::kind,
                                                                    ReportKind::SimdgroupBarrierDivergence)));
-            EXPECT_EQ(r[0].location.line, helper ? 90u : 84u);
+            EXPECT_EQ(r[0].location.line, helper ? 90u : workItems ? 142u : 84u);
             EXPECT_EQ(r[0].location.column, helper ? 5u : 9u) << "the column of simdgroup_barrier";
             EXPECT_EQ(r[0].barrier.threads, simd) << "the live lanes of SIMD-group 0";
             EXPECT_EQ(r[0].barrier.reached, half);
@@ -299,6 +346,8 @@ TEST_P(BarrierDivergence, SimdgroupBarrierInBranch) {
             EXPECT_EQ(r[0].count, 2u) << "once in each group";
             if (helper) {
                 EXPECT_EQ(r[0].barrier.other.line, 100u);
+            } else {
+                EXPECT_EQ(r[0].barrier.other.line, workItems ? 144u : 86u) << "the others at the threadgroup barrier";
             }
             EXPECT_THAT(r[0].text(), ::testing::StartsWith("SIMD-group barrier divergence, executing kernel function"));
             EXPECT_THAT(r[0].text(), ::testing::HasSubstr(std::to_string(half) + " of " + std::to_string(simd) +
@@ -311,9 +360,14 @@ TEST_P(BarrierDivergence, SimdgroupBarrierInBranch) {
     EXPECT_THAT(run("simd_collective_branch", std::uint32_t(half), 2 * g, 2 * g), ::testing::IsEmpty());
 }
 
-// Test that the SIMD-group barrier kernels take the lowerings the test above says they do.
+// Test that the SIMD-group barrier kernels, and the work-item kernels, take the lowerings the
+// tests above say they do.
 TEST_P(BarrierDivergence, SimdgroupBarrierLowerings) {
-    expectLowerings({{"simd_branch", MC_KERNEL_COROUTINES}, {"simd_helper_branch", MC_KERNEL_USES_BARRIERS}},
+    expectLowerings({{"simd_branch", MC_KERNEL_COROUTINES},
+                     {"simd_helper_branch", MC_KERNEL_USES_BARRIERS},
+                     {"wi_branch", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"wi_loop", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"wi_simd_branch", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) {
                         MTL::ComputePipelineState* state = pipeline(library_, name, nullptr, MTL::ShaderValidationEnabled);
                         return state ? state->retain() : nullptr;
@@ -327,6 +381,8 @@ TEST_P(BarrierDivergence, SilentWhenNotAsked) {
     EXPECT_THAT(run("early_return", std::uint32_t(g + half), 2 * g, g + half), ::testing::IsEmpty());
     EXPECT_THAT(run("two_barriers", std::uint32_t(half), 2 * g, 2 * g), ::testing::IsEmpty());
     EXPECT_THAT(run("helper_two", std::uint32_t(half), 2 * g, 2 * g), ::testing::IsEmpty());
+    EXPECT_THAT(run("wi_branch", std::uint32_t(half), 2 * g, 2 * g), ::testing::IsEmpty());
+    EXPECT_THAT(run("wi_loop", 0u, 2 * g, 2 * g), ::testing::IsEmpty());
 }
 
 // Test that the GoogleTest listener fails a test whose kernel diverges at a barrier, at the

@@ -1,6 +1,7 @@
 // The checks beyond Apple's (METALCPU_SHADER_VALIDATION_CHECKS=races,uninitialized,
 // validation/threadgroup_checks.h): a race on threadgroup memory between SIMD-groups with no
-// barrier between the two accesses, and a load of threadgroup memory no thread stored to. Each
+// barrier between the two accesses, or within one with no SIMD-group synchronisation either,
+// and a load of threadgroup memory no thread stored to. Each
 // kernel has a silent twin; every test runs over threadgroup sizes (1, 7 and 33 threads, which
 // are not multiples of the 32-thread SIMD-group, 64 and 128) and over the three lowerings: the
 // kernels as written (their barriers become work-item loops), with every barrier under an `if`
@@ -83,13 +84,56 @@ kernel void clear_then_fill(device float* out [[buffer(0)]], uint l [[thread_ind
     out[i] = t[l % 8];
     BARRIER;
 }
-// The neighbouring lane's slot, in the same SIMD-group, with no barrier: lockstep orders it.
+// The neighbouring lane's slot, in the same SIMD-group, with nothing between the store and the
+// load: Metal does not promise that a SIMD-group runs in lockstep (candle's argsort without its
+// first barrier).
 kernel void lanes(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
                   uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
     FENCE_DECL
     threadgroup float t[128];
     t[l] = float(l);
     out[i] = t[(l ^ 1u) < n ? (l ^ 1u) : l];
+    BARRIER;
+}
+// The same with a simdgroup_barrier between them.
+kernel void lanes_simd_fenced(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                              uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    SIMD_FENCE_DECL
+    threadgroup float t[128];
+    t[l] = float(l);
+    SIMD_BARRIER;
+    out[i] = t[(l ^ 1u) < n ? (l ^ 1u) : l];
+    BARRIER;
+}
+// Every lane reads its SIMD-group's slot, then lane 0 stores to it with nothing between
+// (llama.cpp's flash_attn_ext_vec keeps S and M so): the front end keeps the lanes of a kernel on
+// fibers in lockstep there (a lockstep point), which must not hide the race from the check.
+kernel void lane_zero_keeps(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                            uint lane [[thread_index_in_simdgroup]], uint sg [[simdgroup_index_in_threadgroup]],
+                            uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[4];
+    if (lane == 0) t[sg] = 1.0f;
+    BARRIER;
+    float s = 0.0f;
+    s = simd_sum(1.0f);
+    const float seen = t[sg];
+    if (lane == 0) {
+        t[sg] = s;
+    }
+    out[i] = seen;
+    BARRIER;
+}
+// The same with a SIMD-group function between them.
+kernel void lanes_collective(device float* out [[buffer(0)]], uint l [[thread_index_in_threadgroup]],
+                             uint n [[threads_per_threadgroup]], uint i [[thread_position_in_grid]]) {
+    FENCE_DECL
+    threadgroup float t[128];
+    float lanes = 0.0f;
+    t[l] = float(l);
+    lanes = simd_sum(1.0f);
+    out[i] = t[(l ^ 1u) < n ? (l ^ 1u) : l] + 0.0f * lanes;
     BARRIER;
 }
 // A tile reused without a second barrier: the next round's store races with this round's load.
@@ -201,7 +245,11 @@ std::string kernels(Lowering lowering) {
             source.replace(at, from.size(), to);
     };
     const bool fibers = lowering == Lowering::Fibers;
+    replaceAll("SIMD_FENCE_DECL", fibers ? "auto simd_fence = []() { simdgroup_barrier(mem_flags::mem_threadgroup); };" : "");
     replaceAll("FENCE_DECL", fibers ? "auto fence = []() { threadgroup_barrier(mem_flags::mem_threadgroup); };" : "");
+    replaceAll("SIMD_BARRIER;", fibers ? "simd_fence();"
+                                : lowering == Lowering::Coroutines ? "if (l != 0xFFFFFFFFu) simdgroup_barrier(mem_flags::mem_threadgroup);"
+                                                                   : "simdgroup_barrier(mem_flags::mem_threadgroup);");
     replaceAll("BARRIER;", fibers                              ? "fence();"
                            : lowering == Lowering::Coroutines ? "if (l != 0xFFFFFFFFu) threadgroup_barrier(mem_flags::mem_threadgroup);"
                                                               : "threadgroup_barrier(mem_flags::mem_threadgroup);");
@@ -273,16 +321,19 @@ protected:
     }
     float result(NS::UInteger thread) const { return floats(out_)[1 + thread]; }
 
-    /// The race reports among `reports`. (A racing load may also read bytes not stored to
-    /// yet, which the uninitialized check reports too: it is a load a GPU may make.)
-    static std::vector<ShaderValidationReport> races(const std::vector<ShaderValidationReport>& reports) {
+    /// The race reports among `reports` between SIMD-groups (`sameSimdgroup` false) or within
+    /// one (true). (A racing load may also read bytes not stored to yet, which the
+    /// uninitialized check reports too: it is a load a GPU may make.)
+    static std::vector<ShaderValidationReport> races(const std::vector<ShaderValidationReport>& reports,
+                                                     bool sameSimdgroup = false) {
         std::vector<ShaderValidationReport> found;
         for (const ShaderValidationReport& r : reports)
-            if (r.kind == ReportKind::ThreadgroupRace) found.push_back(r);
+            if (r.kind == ReportKind::ThreadgroupRace && r.other.sameSimdgroup == sameSimdgroup) found.push_back(r);
         return found;
     }
 
-    /// The one race report among `all`, checked for what every race report says.
+    /// The one race report between SIMD-groups among `all`, checked for what every such
+    /// report says.
     ShaderValidationReport race(const std::vector<ShaderValidationReport>& all) {
         const std::vector<ShaderValidationReport> reports = races(all);
         EXPECT_EQ(reports.size(), 1u) << ::testing::PrintToString(all);
@@ -330,7 +381,7 @@ TEST_P(ThreadgroupChecks, BarrierBetweenTheAccessesIsSilent) {
 TEST_P(ThreadgroupChecks, WriteWriteRace) {
     const std::vector<ShaderValidationReport> reports = run("ww");
     if (!acrossSimdGroups()) {
-        EXPECT_THAT(reports, ::testing::IsEmpty());
+        EXPECT_THAT(reports, ::testing::IsEmpty()) << "each thread stores its own slot";
         return;
     }
     const ShaderValidationReport r = race(reports);
@@ -354,14 +405,74 @@ TEST_P(ThreadgroupChecks, StoresThatAgreeAtTheBarrierAreSilent) {
     for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), float(k % group() % 8 + 1));
 }
 
-TEST_P(ThreadgroupChecks, SameSimdGroupNeverRaces) { EXPECT_THAT(races(run("lanes")), ::testing::IsEmpty()); }
+// Test that a load of a neighbouring lane's slot with nothing between it and the lane's store is
+// a race within the SIMD-group (Metal does not promise lockstep), in its own words, and that a
+// simdgroup_barrier or a SIMD-group function between them makes it silent.
+TEST_P(ThreadgroupChecks, SameSimdGroupRaces) {
+    const std::vector<ShaderValidationReport> reports = run("lanes");
+    EXPECT_THAT(races(reports), ::testing::IsEmpty()) << "no thread reads another SIMD-group's slot";
+    const std::vector<ShaderValidationReport> within = races(reports, true);
+    if (group() == 1) {
+        EXPECT_THAT(within, ::testing::IsEmpty()) << "a thread alone reads its own slot";
+        return;
+    }
+    ASSERT_EQ(within.size(), 1u) << ::testing::PrintToString(reports);
+    const ShaderValidationReport& r = within[0];
+    EXPECT_STREQ(r.raceKind(), "read-write");
+    EXPECT_EQ(r.threadPositionInThreadgroup.x / 32, r.other.threadPositionInThreadgroup.x / 32);
+    EXPECT_NE(r.threadPositionInThreadgroup.x, r.other.threadPositionInThreadgroup.x);
+    EXPECT_EQ(r.threadPositionInThreadgroup.x ^ 1u, r.other.threadPositionInThreadgroup.x) << "neighbouring lanes";
+    const std::set<unsigned> lines{r.location.line, r.other.location.line};
+    EXPECT_EQ(lines, (std::set<unsigned>{lineOf("kernel void lanes(", "t[l] = float(l);"),
+                                         lineOf("kernel void lanes(", "out[i] = t[(l ^ 1u) < n ? (l ^ 1u) : l];")}));
+    EXPECT_GE(r.count, 2u) << "in both groups";
+    EXPECT_THAT(r.text(), ::testing::HasSubstr(", in the same SIMD-group, with no simdgroup_barrier, SIMD-group "
+                                               "function or threadgroup barrier between them\n"));
+    EXPECT_THAT(r.json(), ::testing::HasSubstr("\"sameSimdgroup\":true"));
+}
+
+// Test that lanes' reads of a slot and lane 0's store to it after them are a race within the
+// SIMD-group on every lowering, where the front end keeps fibers' lanes in lockstep too, and
+// that every lane still reads the value stored before the barrier.
+TEST_P(ThreadgroupChecks, LockstepPointHidesNoRace) {
+    const std::vector<ShaderValidationReport> reports = run("lane_zero_keeps");
+    EXPECT_THAT(races(reports), ::testing::IsEmpty()) << "each SIMD-group has its own slot";
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) EXPECT_EQ(result(k), 1.0f) << k;
+    const std::vector<ShaderValidationReport> within = races(reports, true);
+    if (group() == 1) {
+        EXPECT_THAT(within, ::testing::IsEmpty());
+        return;
+    }
+    ASSERT_EQ(within.size(), 1u) << ::testing::PrintToString(reports);
+    const ShaderValidationReport& r = within[0];
+    const std::set<unsigned> lines{r.location.line, r.other.location.line};
+    EXPECT_EQ(lines, (std::set<unsigned>{lineOf("kernel void lane_zero_keeps(", "const float seen = t[sg];"),
+                                         lineOf("kernel void lane_zero_keeps(", "t[sg] = s;")}));
+    EXPECT_STREQ(r.raceKind(), "read-write");
+}
+
+TEST_P(ThreadgroupChecks, SimdgroupBarrierBetweenLanesIsSilent) {
+    EXPECT_THAT(run("lanes_simd_fenced"), ::testing::IsEmpty());
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) {
+        const NS::UInteger l = k % group();
+        EXPECT_EQ(result(k), float((l ^ 1u) < group() ? (l ^ 1u) : l)) << k;
+    }
+}
+
+TEST_P(ThreadgroupChecks, SimdgroupFunctionBetweenLanesIsSilent) {
+    EXPECT_THAT(run("lanes_collective"), ::testing::IsEmpty());
+    for (NS::UInteger k = 0; k < 2 * group(); ++k) {
+        const NS::UInteger l = k % group();
+        EXPECT_EQ(result(k), float((l ^ 1u) < group() ? (l ^ 1u) : l)) << k;
+    }
+}
 
 // Test that a tile stored to again after a round's loads, with no second barrier, is a race
 // between the store and the other SIMD-group's load of the round before.
 TEST_P(ThreadgroupChecks, WriteAfterReadWithoutTheSecondBarrier) {
     const std::vector<ShaderValidationReport> reports = run("war");
     if (!acrossSimdGroups()) {
-        EXPECT_THAT(reports, ::testing::IsEmpty());
+        EXPECT_THAT(races(reports), ::testing::IsEmpty()); // within the SIMD-group: SameSimdGroupRaces
         return;
     }
     // Which of the two comes first depends on the lowering's order of the threads: on fibers
@@ -415,7 +526,8 @@ TEST_P(ThreadgroupChecks, KernelsTakeTheLowering) {
     const std::uint32_t expected[] = {MC_KERNEL_WORK_ITEM_LOOPS, MC_KERNEL_COROUTINES, MC_KERNEL_USES_BARRIERS};
     const std::uint32_t lowering = expected[int(GetParam().lowering)];
     expectLowerings({{"rw", lowering}, {"rw_fenced", lowering}, {"ww", lowering}, {"war", lowering},
-                     {"atomics", lowering}, {"uninit", lowering}, {"scalar_rw", lowering}},
+                     {"atomics", lowering}, {"uninit", lowering}, {"scalar_rw", lowering},
+                     {"lanes_simd_fenced", lowering}},
                     [&](const char* name) {
                         MTL::ComputePipelineState* state =
                             pipeline(libraries_[int(GetParam().lowering)], name, nullptr, MTL::ShaderValidationEnabled);

@@ -592,6 +592,19 @@ void rewriteCheckedAccesses(PassContext& context) {
             if (own == name) return true;
         return false;
     };
+    // The reference argument (`device T& r`, `threadgroup T& a`) of kernel `f` that token `name`
+    // names where an expression starts (not a member: `x.r`), or nullptr. Its uses stay plain
+    // references (checked once per group where they are bound), so `&r` is a raw address.
+    auto referenceArgument = [&](std::size_t f, std::size_t name) -> const ParamInfo* {
+        const auto params = context.findings.parameters.find(f);
+        if (params == context.findings.parameters.end() || !tokens[name].isIdentifier() ||
+            at(tokens, name - 1).isPunct(".") || at(tokens, name - 1).isPunct("->") || at(tokens, name - 1).isPunct("::"))
+            return nullptr;
+        const ParamInfo* p = parameterNamed(params->second, tokens[name].spelling);
+        const bool space = p && (p->addressSpace == AddressSpace::Device || p->addressSpace == AddressSpace::Constant ||
+                                 p->addressSpace == AddressSpace::Threadgroup);
+        return space && p->isReference && (p->kind == ParamKind::Buffer || p->kind == ParamKind::Threadgroup) ? p : nullptr;
+    };
     // `total` of `threadgroup float total;`: an array of one (the threadgroup-variables pass),
     // each use an access of its element 0, so that the threadgroup watch sees it as it sees an
     // array's. A whole argument of a call that may bind it to a reference (the file's own
@@ -652,6 +665,21 @@ void rewriteCheckedAccesses(PassContext& context) {
         if (f == kNoToken) continue; // only function bodies run
         function = &functions[f];
 
+        // `&r` of a kernel's reference argument (`threadgroup atomic_uint& a`, naga's workgroup
+        // variables): a checked pointer of its space, which a function template taking
+        // `threadgroup A*` deduces from (a raw pointer would not).
+        if (unit.role(k) == TokenRole::AddressOf && tokens[k + 1].isIdentifier() && !edits.isRewritten(k + 1)) {
+            const ParamInfo* reference = referenceArgument(f, k + 1);
+            const ExpressionUse whole = unit.useOf(k + 1, k + 1, ObjectParts::None);
+            if (reference && whole.kind == UseKind::AddressTaken && whole.operatorToken == k) {
+                edits.erase(k);
+                edits.insertBefore(k + 1, "::metalcpu_kernel::reference_address<" +
+                                              std::to_string(int(reference->addressSpace)) + ">(");
+                edits.insertAfter(k + 1, ")");
+                continue;
+            }
+        }
+
         // `atomic_fetch_add_explicit(p, ...)`: the call's site goes first, for its checked
         // overload's report (the column of the function's name).
         if (unit.role(k) == TokenRole::CallOpen && tokens[k - 1].isIdentifier() && !edits.isRewritten(k - 1) &&
@@ -676,7 +704,12 @@ void rewriteCheckedAccesses(PassContext& context) {
             const ExpressionUse whole = unit.useOf(s, close, ObjectParts::None);
             if (whole.kind == UseKind::AddressTaken) {
                 edits.erase(whole.operatorToken);
-                openAround(s, close, "::metalcpu_kernel::address_of(");
+                // Of an element reached through a kernel's reference argument (`&arr.inner[i]`,
+                // `device T& arr`): a checked pointer of its space all the same.
+                const ParamInfo* reference = referenceArgument(f, s);
+                openAround(s, close, reference ? "::metalcpu_kernel::address_in<" +
+                                                     std::to_string(int(reference->addressSpace)) + ">("
+                                               : std::string("::metalcpu_kernel::address_of("));
                 edits.replace(k, ", ");
                 edits.replace(close, ")");
                 continue;

@@ -20,6 +20,9 @@ namespace {
 /// A rendezvous without a value: the fiber scheduler releases the lanes in lane order
 /// (exec/fiber_scheduler.h). Qualified, so that a file's own `simdgroup_barrier` is not called.
 constexpr std::string_view kLockstepPoint = "::metal::simdgroup_barrier(::metal::mem_flags::mem_none); ";
+/// The same in the instrumented flavour, of its own kind: the race check does not count it as a
+/// SIMD-group synchronisation (the kernel's source has none there).
+constexpr std::string_view kValidatedLockstepPoint = "::metalcpu_kernel::lockstep_point(); ";
 
 /// Whether builtin `b` has one value for every lane of a SIMD-group.
 bool uniformInSimdgroup(Builtin b) { return isUniformBuiltin(b) || b == Builtin::SimdgroupIndexInThreadgroup; }
@@ -356,7 +359,7 @@ void insertLockstepPoints(PassContext& c) {
         if (!f.hasBody || otherLowerings.count(function) || function >= direct.size() || !direct[function]) continue;
         for (std::size_t keyword : findLockstepIfs(unit, function, params).ifs) {
             if (c.edits.isRewritten(keyword)) continue;
-            c.edits.insertBefore(keyword, std::string(kLockstepPoint));
+            c.edits.insertBefore(keyword, std::string(c.options.validation ? kValidatedLockstepPoint : kLockstepPoint));
             c.findings.lockstepPoints[function].push_back(keyword);
         }
     }

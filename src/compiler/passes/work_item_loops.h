@@ -130,6 +130,17 @@ struct WorkItemKernel {
     /// Names in the headers of loops and ifs that run once per group which refer to per-thread
     /// variables: they read the first live thread's slot (the value is uniform).
     std::vector<std::pair<std::size_t, std::size_t>> headerUses; ///< (token, variable)
+    /// The conditions among those headers that read per-thread variables, for the
+    /// barrier-divergence check of the instrumented flavour: it evaluates one for every thread
+    /// (uniform_condition, work_items.h). The threads for which it holds go on to the first
+    /// barrier in the tokens `taken` (the body, an if's first branch), the others to the first
+    /// after token `left` (none: they return).
+    struct UniformCondition {
+        TokenRange condition;
+        TokenRange taken;
+        std::size_t left = 0;
+    };
+    std::vector<UniformCondition> uniformConditions;
     std::vector<std::size_t> loopBodies; ///< `{` of each loop that runs once per group
     /// The body of a loop or a branch of an if that runs once per group, written without braces.
     struct UnbracedBody {

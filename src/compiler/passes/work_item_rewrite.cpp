@@ -269,6 +269,26 @@ std::vector<PieceLoop> fusedPieces(const WorkItemKernel& k) {
     return where;
 }
 
+/// The site of the first of `k`'s barriers that starts in tokens (after, end), as the
+/// instrumented flavour writes it (an `mc_simd_site`, of kind MC_SIMD_BARRIER_KIND for a
+/// simdgroup_barrier): the line and column of the barrier's name. Empty when there is none.
+std::string firstBarrierSite(const WorkItemKernel& k, const TokenList& tokens, std::size_t after, std::size_t end) {
+    const TokenRange* first = nullptr;
+    for (const TokenRange& b : k.barriers)
+        if (b.begin > after && b.begin < end && (!first || b.begin < first->begin)) first = &b;
+    if (first) {
+        const TokenRange& b = *first;
+        std::size_t name = b.begin;
+        while (name < b.end && tokens[name].spelling != "threadgroup_barrier" && tokens[name].spelling != "simdgroup_barrier")
+            ++name;
+        if (name == b.end) name = b.begin;
+        const bool simdgroup = tokens[name].spelling == "simdgroup_barrier";
+        return "::mc_simd_site{__FILE__, " + std::to_string(tokens[name].location.line) + ", " +
+               std::to_string(tokens[name].location.column) + (simdgroup ? ", MC_SIMD_BARRIER_KIND}" : ", nullptr}");
+    }
+    return {};
+}
+
 } // namespace
 
 void rewriteWorkItemKernels(PassContext& context) {
@@ -324,7 +344,8 @@ void rewriteWorkItemKernels(PassContext& context) {
                                               ") __attribute__((always_inline)) { (void)__mc_t; " + fills + "});");
 
         // A threadgroup barrier's call stays, for the threadgroup watch of the instrumented
-        // flavour (a no-op in the plain one); a SIMD-group barrier orders nothing it tracks.
+        // flavour (a no-op in the plain one); a SIMD-group barrier tells the watch's race check
+        // of a SIMD-group synchronisation there (work_items_simdgroup_sync).
         // Validated kernels whose threads may return also keep its place for the
         // barrier-divergence check: the threads that returned did not reach it.
         for (const TokenRange& b : k.barriers) {
@@ -337,11 +358,29 @@ void rewriteWorkItemKernels(PassContext& context) {
                                   std::to_string(tokens[b.begin].location.column) + ", nullptr}); ";
             if (callee < b.end)
                 edits.replace(TokenRange{b.begin, callee + 1}, divergenceCheck + "::metalcpu_kernel::work_items_barrier");
+            else if (context.options.validation) // a simdgroup_barrier: the race check orders its SIMD-groups by it
+                edits.replace(b, "::metalcpu_kernel::work_items_simdgroup_sync();");
             else
                 edits.erase(b);
         }
+        // The barrier-divergence check of the instrumented flavour: a header condition that reads
+        // per-thread variables runs for every thread (uniform_condition), its uses reading each
+        // thread's slot; the plain flavour reads the first live thread's.
+        std::vector<bool> perThread(tokens.size(), false);
+        if (context.options.validation && !k.interleaved) {
+            for (const WorkItemKernel::UniformCondition& u : k.uniformConditions) {
+                const std::string taken = firstBarrierSite(k, tokens, u.taken.begin, u.taken.end);
+                if (taken.empty()) continue; // SIMD-group functions only: they may diverge
+                std::string left = firstBarrierSite(k, tokens, u.left, tokens.size());
+                if (left.empty()) left = "::mc_simd_site{nullptr, 0, 0, nullptr}";
+                edits.insertBefore(u.condition.begin, "::metalcpu_kernel::uniform_condition(__mc_wi, [&](::mc_u32 __mc_l) "
+                                                      "__attribute__((always_inline)) -> bool { return bool(");
+                edits.insertAfter(u.condition.end - 1, "); }, " + taken + ", " + left + ")");
+                for (std::size_t i = u.condition.begin; i < u.condition.end; ++i) perThread[i] = true;
+            }
+        }
         for (const auto& [token, variable] : k.headerUses)
-            edits.replace(token, "(" + slots(variable) + "[__mc_wi.lead()])");
+            edits.replace(token, "(" + slots(variable) + (perThread[token] ? "[__mc_l])" : "[__mc_wi.lead()])"));
         if (returns) {
             for (std::size_t body : k.loopBodies) edits.insertAfter(body, " if (__mc_wi.all_returned()) break;");
             for (std::size_t r : k.returns) edits.replace(r, "return __mc_wi.retire(__mc_t)");
@@ -382,7 +421,10 @@ void rewriteWorkItemKernels(PassContext& context) {
                     deposit.replace(deposit.find(depositHead), depositHead.size(), "{");
                     deposit.replace(deposit.rfind("});"), 3, "} });");
                 }
-                opener = deposit + opener;
+                // Between its two loops every thread has handed in its arguments: the
+                // SIMD-group synchronisation the race check of the instrumented flavour sees.
+                opener = deposit + (context.options.validation ? "::metalcpu_kernel::work_items_simdgroup_sync(); " : "") +
+                         opener;
             }
             // A piece run in a product's loop is a block of its lambda, which the piece before
             // the product opens and the piece after it closes.

@@ -93,14 +93,21 @@ void Planner::groupStatement(const Statement& s) {
             if (auto d = parseDeclaration(tokens_, partner_, h.begin, first))
                 for (std::size_t n : d->names)
                     visible_.push_back({tokens_[n].spelling, Visible::Kind::LoopVariable});
+        const std::size_t uses = out_->headerUses.size();
         if (!checkHeaderPart(first + 1, second, true) || !checkHeaderPart(second + 1, h.end, false))
             fail(s.keyword, "this loop's header");
+        else if (out_->headerUses.size() != uses)
+            out_->uniformConditions.push_back({{first + 1, second}, {h.end, s.tokens.end}, s.tokens.end - 1});
     } else {
         // if/while/do-while: a condition, without an init-statement or a declaration.
         if (headerSemicolon(h.begin, h.end) != h.end || declaresVariable(h.begin, h.end))
             fail(s.keyword, "an " + quoted(s.keyword) + " that runs once per group declares a variable in its header");
-        else if (!checkHeaderPart(h.begin, h.end, true))
+        else if (const std::size_t uses = out_->headerUses.size(); !checkHeaderPart(h.begin, h.end, true))
             fail(s.keyword, "this header");
+        else if (out_->headerUses.size() != uses) // where the threads go: into the body, or past it (an if's else)
+            out_->uniformConditions.push_back(
+                {h, {s.kind == StatementKind::Do ? s.keyword : h.end, s.children[0].tokens.end},
+                 s.kind == StatementKind::If ? s.children[0].tokens.end - 1 : s.tokens.end - 1});
     }
     if (!ok_) return;
     inUniformLoop_ = uniformLoops_.count(s.keyword) != 0;

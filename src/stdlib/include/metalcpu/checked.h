@@ -433,6 +433,22 @@ template <class T, int S, class I>
 __attribute__((always_inline)) inline checked_ptr<T, S> address_of(checked_ptr<T, S> p, I i) {
     return p + static_cast<long long>(i);
 }
+/// `&r` of a kernel's reference argument `device T& r` (space S), and `&r.m[i]` of an
+/// element of its array member: a checked pointer, untagged (each access looks the address up
+/// among the live buffers and the group's threadgroup memory), so that a function template
+/// taking `device A*` (a checked_ptr<A, S>) deduces from it, as naga's atomic compare-exchange
+/// helper does from `&a`.
+template <int S, class T>
+__attribute__((always_inline)) constexpr checked_ptr<T, S> reference_address(T& object) {
+    return checked_ptr<T, S>(__builtin_addressof(object));
+}
+template <int S, class X, class I>
+__attribute__((always_inline)) constexpr auto address_in(X&& x, I&& i) {
+    if constexpr (checked_pointer<X>)
+        return address_of(static_cast<X&&>(x), static_cast<I&&>(i));
+    else
+        return reference_address<S>(static_cast<X&&>(x)[static_cast<I&&>(i)]);
+}
 
 // ---- Members ---------------------------------------------------------------------------
 // `x[i].a.b` becomes load_member(x, i, select, site) (store_member and update_member as for

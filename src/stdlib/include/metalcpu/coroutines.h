@@ -127,8 +127,8 @@ using simdgroup_barrier_point = barrier_point;
 /// Validated kernels record where each thread is suspended, for the barrier-divergence check
 /// (run_coroutines); a SIMD-group barrier is told apart, since Metal asks only its SIMD-group
 /// to reach it. A thread that resumes after a threadgroup barrier tells the threadgroup watch
-/// so (mc_services::threadgroup_barrier_passed); a SIMD-group barrier orders nothing the watch
-/// tracks across SIMD-groups.
+/// so (mc_services::threadgroup_barrier_passed); after a SIMD-group barrier it tells it of a
+/// SIMD-group synchronisation (MC_SIMD_SYNC), which orders only its SIMD-group's accesses.
 template <unsigned char Scope>
 struct site_barrier_point {
     template <class Flags>
@@ -141,8 +141,8 @@ struct site_barrier_point {
         thread.promise().barrier_at = site;
     }
     void await_resume() const noexcept {
-        if constexpr (Scope == 1)
-            if (__builtin_expect(*g_threadgroup_watch != 0, 0)) g_services->threadgroup_barrier_passed(mem_flags, 0);
+        if (__builtin_expect(*g_threadgroup_watch != 0, 0))
+            g_services->threadgroup_barrier_passed(Scope == 1 ? mem_flags : MC_SIMD_SYNC, 0);
     }
     mc_simd_site site;
     mc_u32 mem_flags = 0;

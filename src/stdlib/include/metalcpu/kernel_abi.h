@@ -279,6 +279,10 @@ typedef struct mc_simd_call {
    SIMD-group (their `kind`s are addresses). A round of a SIMD-group barrier
    (mc_services::barrier_round) has it as its site's kind, and counts the SIMD-group's threads. */
 #define MC_SIMD_BARRIER_KIND ((const void*)1)
+/* The `kind` of a lockstep point the front end inserted (compiler/passes/lockstep_points.h):
+   a rendezvous like a simdgroup_barrier, which the race check does not count as a SIMD-group
+   synchronisation, since the kernel's source has none there. */
+#define MC_SIMD_LOCKSTEP_KIND ((const void*)2)
 
 typedef struct mc_barrier_round {
     mc_simd_site site;
@@ -434,6 +438,9 @@ typedef struct mc_site {
    struct or array as a whole (its padding may never have been written). Only the threadgroup
    watch (mc_services::threadgroup_access) reads them. */
 enum mc_access_op { MC_OP_LOAD = 1, MC_OP_STORE = 2, MC_OP_ATOMIC = 4, MC_OP_AGGREGATE = 8 };
+/* threadgroup_barrier_passed's `mem_flags` bit for a SIMD-group synchronisation (not one of
+   Metal's mem_flags, which are small). */
+#define MC_SIMD_SYNC 0x80000000u
 
 /* The size and alignment of one threadgroup variable: constant data of the library. A
  * variable in a template may have several (one per instantiation). A variable in a kernel
@@ -586,7 +593,11 @@ typedef struct mc_services {
        bits), its size and MC_OP_* bits. Kernels split into work-item loops or coroutines,
        whose barriers never reach threadgroup_barrier, call threadgroup_barrier_passed
        instead: for the whole group (`whole_group` 1, work-item loops, once per barrier) or
-       for the calling thread (coroutines, as it passes). */
+       for the calling thread (coroutines, as it passes). With MC_SIMD_SYNC in `mem_flags`
+       the call tells of a SIMD-group synchronisation instead (a simdgroup_barrier or a SIMD-group
+       function passed, in work-item loops, coroutines and fibers alike): it orders the accesses of
+       that SIMD-group's threads for the race check, and nothing across SIMD-groups. A runtime
+       that ignores the bit takes it for a threadgroup barrier, which only hides races. */
     const mc_u32* threadgroup_watch;
     void (*threadgroup_access)(mc_u64 bits, mc_u64 size, mc_u32 op, const mc_site* site);
     void (*threadgroup_barrier_passed)(mc_u32 mem_flags, mc_u32 whole_group);

@@ -58,6 +58,16 @@ __attribute__((always_inline)) inline void work_items_barrier(Flags mem_flags) {
 #endif
 }
 
+/// A SIMD-group synchronisation a kernel split into work-item loops passed, for every thread of
+/// the group at once (a `simdgroup_barrier` statement, the loops of a SIMD-group function
+/// statement): in the instrumented flavour it tells the threadgroup watch, whose race check
+/// orders a SIMD-group's threads by it; in the plain one, nothing.
+__attribute__((always_inline)) inline void work_items_simdgroup_sync() {
+#ifdef METALCPU_VALIDATION
+    if (__builtin_expect(*g_threadgroup_watch != 0, 0)) g_services->threadgroup_barrier_passed(MC_SIMD_SYNC, 1);
+#endif
+}
+
 /// The rendezvous of a SIMD-group function in a kernel split into work-item loops
 /// (work_items.h, simd_collect): the function runs once per lane to record the values the
 /// lanes hand in, then once more for the thread that wants its result, replaying them.
@@ -210,6 +220,15 @@ inline simd_replay* simdgroup_exchange(const void* value, unsigned size, const s
     const simd_site kinded = site.of_kind(kind);
     g_services->simdgroup_exchange(value, size, &kinded, round);
     return nullptr;
+}
+
+/// A lockstep point the front end inserted before a store some lanes make after reads
+/// (compiler/passes/lockstep_points.h), in the instrumented flavour: the rendezvous of a
+/// `simdgroup_barrier` (the fiber scheduler then releases the lanes in lane order), of its own
+/// kind, so that the race check does not take it for a synchronisation the kernel wrote.
+inline void lockstep_point(simd_site where = {}) {
+    mc_simd_round round;
+    simdgroup_exchange(nullptr, 0, where, MC_SIMD_LOCKSTEP_KIND, &round);
 }
 
 } // namespace metalcpu_kernel

@@ -107,6 +107,68 @@ inline void work_item_barrier(const work_items<TracksReturns>& wi, const mc_simd
         if (tally.divergent()) g_services->barrier_round(wi.group(), &tally.round());
     }
 }
+
+/// The condition of a loop or if that holds a barrier and runs once per group, in a validated
+/// kernel, when it reads per-thread variables: `condition(thread)` reads that thread's slots.
+/// The lowering goes the first live thread's way (Metal requires the condition to be the same
+/// for every thread); with the barrier-divergence check on, each live thread's is evaluated
+/// too, and when they differ, the round their barriers would make is told as the other
+/// lowerings tell theirs: the threads for which it holds wait at `taken`, the others at `left`
+/// (line 0: they return, as no barrier follows). A round at a simdgroup_barrier is judged per
+/// SIMD-group (check_simdgroup_barriers in coroutines.h does the same), any other as a
+/// threadgroup round.
+template <bool TracksReturns, class Condition>
+inline bool uniform_condition(const work_items<TracksReturns>& wi, const Condition& condition, const mc_simd_site& taken,
+                              const mc_simd_site& left) {
+    const mc_u32 lead = wi.lead();
+    const bool value = condition(lead);
+    if (__builtin_expect(!(wi.group()->dispatch->checks & MC_CHECK_BARRIERS), 1)) return value;
+    const mc_u32 count = wi.count();
+    bool differs = false;
+    for (mc_u32 i = 0; i < count && !differs; ++i)
+        differs = !wi.returned(i) && i != lead && condition(i) != value;
+    if (!differs) return value;
+    // Where thread i waits: nullptr when it returns.
+    const auto at = [&](mc_u32 i) -> const mc_simd_site* {
+        if (wi.returned(i)) return nullptr;
+        const mc_simd_site& site = (i == lead ? value : condition(i)) ? taken : left;
+        return site.line != 0 ? &site : nullptr;
+    };
+    const mc_group* group = wi.group();
+    if (taken.kind == MC_SIMD_BARRIER_KIND || left.kind == MC_SIMD_BARRIER_KIND) {
+        const mc_u32 width = group->dispatch->simd_width ? group->dispatch->simd_width : 32;
+        for (mc_u32 begin = 0; begin < count; begin += width) {
+            const mc_u32 end = begin + width < count ? begin + width : count;
+            const mc_simd_site* barrier = nullptr;
+            for (mc_u32 i = begin; i < end && !barrier; ++i)
+                if (const mc_simd_site* s = at(i); s && s->kind == MC_SIMD_BARRIER_KIND) barrier = s;
+            if (!barrier) continue;
+            mc_barrier_round round{};
+            round.site = *barrier;
+            round.first_missing = count;
+            for (mc_u32 i = begin; i < end; ++i) {
+                const mc_simd_site* s = at(i);
+                if (!s) continue; // returned: not active
+                ++round.threads;
+                if (s == barrier) {
+                    ++round.reached;
+                    continue;
+                }
+                if (round.elsewhere++ == 0) round.other = *s;
+                if (i < round.first_missing) round.first_missing = i;
+            }
+            if (round.elsewhere > 0) g_services->barrier_round(group, &round);
+        }
+        return value;
+    }
+    barrier_round_tally tally(count);
+    for (mc_u32 i = 0; i < count; ++i) {
+        if (const mc_simd_site* s = at(i)) tally.waiting(i, *s);
+        else tally.finished(i);
+    }
+    if (tally.divergent()) g_services->barrier_round(group, &tally.round());
+    return value;
+}
 #endif
 
 /// Copies a thread's variable into its slot: where its declaration has run, and at the end
