@@ -228,14 +228,17 @@ bool cooperativeScopesFit(std::initializer_list<const mc_tensor_operand*> operan
 /// undefined when the threadgroup dispatched holds another number (MPPTensorOpsMatMul2d.h,
 /// "Note on scope of operation"). A GPU then computes part of the result; the executor would
 /// compute all of it with the threads present, hiding the mistake, so the dispatch fails
-/// when the scope of the thread running the operation reaches past the group's last
-/// SIMD-group. execution_simdgroup (N = 1) fits any group.
+/// when the scope of the thread running the operation reaches past the last SIMD-group of
+/// the threadgroup size dispatched. execution_simdgroup (N = 1) fits any group. The size is
+/// the one dispatched, not an edge group's of dispatchThreads, whose partial groups are the
+/// grid's shape rather than the program's choice.
 bool scopeInsideGroup(const mc_scope_record* records, mc_u32 count, const char* operation) {
     const mc_group* group = t_group;
     if (!group || count == 0 || records[0].scope_simdgroups <= 1) return true;
     const std::uint32_t wanted = records[0].scope_simdgroups;
     const std::uint32_t width = group->dispatch->simd_width ? group->dispatch->simd_width : 32;
-    const std::uint32_t threads = group->size[0] * group->size[1] * group->size[2];
+    const mc_u32* dispatched = group->dispatch->threads_per_threadgroup;
+    const std::uint32_t threads = dispatched[0] * dispatched[1] * dispatched[2];
     const std::uint32_t simdgroups = (threads + width - 1) / width;
     const std::uint32_t first = (group->current_thread / width) / wanted * wanted;
     if (first + wanted <= simdgroups) return true;

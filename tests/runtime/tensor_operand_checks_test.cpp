@@ -92,9 +92,10 @@ protected:
         std::vector<float> d; ///< the 32x32 destination, then its canaries
     };
 
-    /// Runs GetParam() over one grid of 2 threadgroups of `threads`, with A and B all ones of
-    /// K extents `depths` (so that each element of D is the K used).
-    Outcome run(std::uint32_t threads, Depths depths) {
+    /// Runs GetParam() over one grid of 2 threadgroups of `threads` (or, given `gridThreads`,
+    /// dispatchThreads of that many), with A and B all ones of K extents `depths` (so that
+    /// each element of D is the K used).
+    Outcome run(std::uint32_t threads, Depths depths, std::uint32_t gridThreads = 0) {
         Outcome outcome;
         MTL::ComputePipelineState* state = pipeline(library_, GetParam());
         if (!state) return outcome;
@@ -111,7 +112,10 @@ protected:
         encoder->setBuffer(b, 0, 1);
         encoder->setBuffer(d, 0, 2);
         encoder->setBytes(&depths, sizeof depths, 3);
-        encoder->dispatchThreadgroups(MTL::Size(2, 1, 1), MTL::Size(threads, 1, 1));
+        if (gridThreads)
+            encoder->dispatchThreads(MTL::Size(gridThreads, 1, 1), MTL::Size(threads, 1, 1));
+        else
+            encoder->dispatchThreadgroups(MTL::Size(2, 1, 1), MTL::Size(threads, 1, 1));
         encoder->endEncoding();
         outcome.status = MetalTest::run(commands);
         outcome.error = commands->error() ? text(commands->error()->localizedDescription()) : "";
@@ -151,6 +155,15 @@ TEST_P(TensorOperandChecks, WholeScopesRun) {
         EXPECT_EQ(outcome.status, MTL::CommandBufferStatusCompleted) << threads << ": " << outcome.error;
         EXPECT_EQ(wrong(outcome, 48.0f), 0) << threads;
     }
+}
+
+// Test that the size checked is the one dispatched: dispatchThreads of 200 threads in groups
+// of 128 makes an edge group of 72 threads (3 SIMD-groups), which is the grid's shape, not a
+// mistake, and runs.
+TEST_P(TensorOperandChecks, EdgeGroupsOfDispatchThreadsRun) {
+    const Outcome outcome = run(128, {48, 48}, 200);
+    EXPECT_EQ(outcome.status, MTL::CommandBufferStatusCompleted) << outcome.error;
+    EXPECT_EQ(wrong(outcome, 48.0f), 0);
 }
 
 // Test that a threadgroup of 1, 3 or 5 SIMD-groups (1 and 3: too few for the scope; 5: its
