@@ -242,7 +242,9 @@ DispatchValidation::Findings DispatchValidation::collect() {
 
 void DispatchValidation::deliver(const Findings& findings) const {
     if (purpose_ == Purpose::NullBindingGuard) return;
-    for (const ShaderValidationReport& report : findings.reports) val::deliver(report, settings_);
+    std::size_t unseen = 0;
+    for (const ShaderValidationReport& report : findings.reports) unseen += !val::deliver(report, settings_);
+    val::noteReportsNotShown(unseen, info_.kernel);
     if (findings.droppedSites)
         support::log().warn("shader validation: {} more invalid accesses in kernel '{}' at further sites were not "
                             "reported one by one",

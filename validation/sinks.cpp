@@ -5,6 +5,7 @@
 #include "support/log.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <memory>
@@ -107,8 +108,14 @@ bool shaderValidationEnabled() { return val::shaderValidationSettings().enabled;
 
 namespace metalcpu::val {
 
-void deliver(const validation::ShaderValidationReport& report, const ShaderValidationSettings& settings) {
-    if (!settings.errorReporting) return; // detected and contained, reported nowhere
+bool deliver(const validation::ShaderValidationReport& report, const ShaderValidationSettings& settings) {
+    if (!settings.errorReporting) return true; // detected and contained, reported nowhere, as asked
+    bool sinks = false;
+    {
+        validation::SinkRegistry& r = validation::registry();
+        std::lock_guard lock(r.mutex);
+        sinks = !r.installed.empty();
+    }
     const std::string text = report.text();
     // Apple sends reports to the unified log; ours is the library's log, at a level that stays
     // quiet on stderr unless asked for (METALCPU_LOG_LEVEL=info).
@@ -138,6 +145,21 @@ void deliver(const validation::ShaderValidationReport& report, const ShaderValid
     // Counted for METALCPU_SHADER_VALIDATION_EXIT_CODE only when no owner took it: a report a
     // test expected (a collector) or failed on itself (a guard) must not fail the process too.
     if (!validation::deliverToSinks(report)) countUnexpectedReport();
+    return settings.reportToStderr || !settings.jsonPath.empty() || sinks ||
+           support::log().should_log(spdlog::level::info);
+}
+
+void noteReportsNotShown(std::size_t count, const std::string& kernel) {
+    // Apple's reports go to the unified log, which a Mac user reads in Console.app or Xcode;
+    // ours go to the library's log at level info, which nobody sees by default on Linux. The
+    // first such dispatch says so once, so that a clean-looking run is not taken for a clean
+    // kernel.
+    static std::atomic<bool> noted{false};
+    if (count == 0 || noted.exchange(true)) return;
+    support::log().warn("shader validation made {} report{} in kernel '{}', sent to the log at level info, which is "
+                        "not shown: set MTL_SHADER_VALIDATION_REPORT_TO_STDERR=1 to print the reports on stderr (or "
+                        "METALCPU_LOG_LEVEL=info); this note is printed once per process",
+                        count, count == 1 ? "" : "s", kernel);
 }
 
 } // namespace metalcpu::val

@@ -30,7 +30,10 @@ NS::UInteger MTL::ComputePipelineState::staticThreadgroupMemoryLength() const {
     auto* self = implOf<Pipeline>(this);
     return self ? self->staticThreadgroupMemoryLength() : 0;
 }
-MTL::Size MTL::ComputePipelineState::requiredThreadsPerThreadgroup() const { return MTL::Size(0, 0, 0); }
+MTL::Size MTL::ComputePipelineState::requiredThreadsPerThreadgroup() const {
+    auto* self = implOf<Pipeline>(this);
+    return self ? self->requiredThreadsPerThreadgroup() : MTL::Size(0, 0, 0);
+}
 NS::UInteger MTL::ComputePipelineState::imageblockMemoryLength(Size) { return 0; }
 MTL::ResourceID MTL::ComputePipelineState::gpuResourceID() const {
     MTL::ResourceID id{};

@@ -137,9 +137,13 @@ MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const ComputePip
     if (reflection) *const_cast<AutoreleasedComputePipelineReflection*>(reflection) = nullptr;
     auto* settings = implOf<metalcpu::rt::ComputePipelineDescriptor>(descriptor);
     if (!settings) return metalcpu::rt::newComputePipelineState(self, nullptr, nullptr, 0, error);
-    return metalcpu::rt::newComputePipelineState(self, settings->computeFunction, settings->label.get(),
-                                                 settings->maxTotalThreadsPerThreadgroup, error,
-                                                 settings->shaderValidation);
+    MTL::ComputePipelineState* pipeline =
+        metalcpu::rt::newComputePipelineState(self, settings->computeFunction, settings->label.get(),
+                                              settings->maxTotalThreadsPerThreadgroup, error, settings->shaderValidation);
+    if (pipeline)
+        implOf<metalcpu::rt::ComputePipelineState>(pipeline)->setRequiredThreadsPerThreadgroup(
+            settings->requiredThreadsPerThreadgroup);
+    return pipeline;
 }
 void MTL::Device::newComputePipelineState(const Function* function,
                                           const NewComputePipelineStateCompletionHandlerFunction& completionHandler) {

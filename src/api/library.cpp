@@ -82,7 +82,16 @@ MTL::CompileOptions* MTL::CompileOptions::init() { return implOf<Options>(this) 
     void MTL::CompileOptions::setter(Type value) {                          \
         if (auto* self = implOf<Options>(this)) self->field = value;        \
     }
-METALCPU_OPTION(languageVersion, setLanguageVersion, MTL::LanguageVersion, languageVersion)
+MTL::LanguageVersion MTL::CompileOptions::languageVersion() const {
+    auto* self = implOf<Options>(this);
+    return self ? self->languageVersion : LanguageVersion{};
+}
+void MTL::CompileOptions::setLanguageVersion(LanguageVersion value) {
+    if (auto* self = implOf<Options>(this)) {
+        self->languageVersion = value;
+        self->languageVersionSet = true;
+    }
+}
 METALCPU_OPTION(mathMode, setMathMode, MTL::MathMode, mathMode)
 METALCPU_OPTION(mathFloatingPointFunctions, setMathFloatingPointFunctions, MTL::MathFloatingPointFunctions,
                 mathFloatingPointFunctions)

@@ -79,6 +79,14 @@ MTL::ComputePipelineState* newPipeline(rt::Mtl4Compiler& compiler, const MTL4::C
     }
     MTL::Function* function = functionOf(descriptor->computeFunctionDescriptor(), error);
     if (!function) return nullptr;
+    // Metal 4 specializes through the descriptor, not Library::newFunction.
+    if (!rt::unspecializedConstantsError(function,
+                                         "wrap the LibraryFunctionDescriptor in an MTL4::SpecializedFunctionDescriptor "
+                                         "with setConstantValues, and pass that to MTL4::Compiler",
+                                         error)) {
+        function->release();
+        return nullptr;
+    }
     // A required threadgroup size caps the pipeline's maximum, as Metal reports it.
     NS::UInteger maxThreads = descriptor->maxTotalThreadsPerThreadgroup();
     const MTL::Size required = descriptor->requiredThreadsPerThreadgroup();
@@ -88,14 +96,20 @@ MTL::ComputePipelineState* newPipeline(rt::Mtl4Compiler& compiler, const MTL4::C
     const MTL::ShaderValidation validation = options ? options->shaderValidation() : MTL::ShaderValidationDefault;
     MTL::ComputePipelineState* pipeline =
         rt::newComputePipelineState(compiler.device(), function, descriptor->label(), maxThreads, error, validation);
+    if (pipeline) ns::implOf<rt::ComputePipelineState>(pipeline)->setRequiredThreadsPerThreadgroup(required);
     function->release();
     return pipeline;
 }
 
 MTL::Library* newLibrary(rt::Mtl4Compiler& compiler, const MTL4::LibraryDescriptor* descriptor, NS::Error** error,
                          rt::SourceCall call) {
+    // Metal compiles at the newest language version unless the options name one; a Metal 4
+    // program, which never needs to name it, gets 4.0 and with it <metal_tensor>. (The classic
+    // newLibrary keeps 3.2, so that kernels testing __METAL_VERSION__ >= 400 keep their
+    // verified paths: docs/msl-support.md.)
     MTL::Library* library = rt::newLibraryWithSource(compiler.device(), descriptor ? descriptor->source() : nullptr,
-                                                     descriptor ? descriptor->options() : nullptr, error, call);
+                                                     descriptor ? descriptor->options() : nullptr, error, call,
+                                                     MTL::LanguageVersion4_0);
     // The descriptor's name is how tools show the library: its label.
     if (library && descriptor && descriptor->name()) library->setLabel(descriptor->name());
     return library;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <string>
 
 #include "exec/dispatch.h"
 #include "exec/dispatch_observer.h"
@@ -170,6 +171,13 @@ void failTensorOperation(const char* failure) {
     if (failure && t_group) contextOf(t_group)->serviceFailure = failure;
 }
 
+/// A failure worded at run time; the executor reads it on this worker when the group ends.
+void failTensorOperation(std::string failure) {
+    thread_local std::string t_failure;
+    t_failure = std::move(failure);
+    failTensorOperation(t_failure.c_str());
+}
+
 void scopeCall(mc_u32 simdgroups, const mc_scope_record* mine, mc_scope_fn fn, void* context) {
     if (FiberScheduler* fibers = FiberScheduler::current()) {
         fibers->scopeCall(simdgroups, mine, fn, context);
@@ -220,12 +228,45 @@ bool cooperativeScopesFit(std::initializer_list<const mc_tensor_operand*> operan
     return false;
 }
 
+/// An operation of execution_simdgroups<N> is done by N SIMD-groups together; Apple leaves it
+/// undefined when the threadgroup dispatched holds another number (MPPTensorOpsMatMul2d.h,
+/// "Note on scope of operation"). A GPU then computes part of the result; the executor would
+/// compute all of it with the threads present, hiding the mistake, so the dispatch fails
+/// when the scope of the thread running the operation reaches past the last SIMD-group of
+/// the threadgroup size dispatched. execution_simdgroup (N = 1) fits any group. The size is
+/// the one dispatched, not an edge group's of dispatchThreads, whose partial groups are the
+/// grid's shape rather than the program's choice.
+bool scopeInsideGroup(const mc_scope_record* records, mc_u32 count, const char* operation) {
+    const mc_group* group = t_group;
+    if (!group || count == 0 || records[0].scope_simdgroups <= 1) return true;
+    const std::uint32_t wanted = records[0].scope_simdgroups;
+    const std::uint32_t width = group->dispatch->simd_width ? group->dispatch->simd_width : 32;
+    const mc_u32* dispatched = group->dispatch->threads_per_threadgroup;
+    const std::uint32_t threads = dispatched[0] * dispatched[1] * dispatched[2];
+    const std::uint32_t simdgroups = (threads + width - 1) / width;
+    const std::uint32_t first = (group->current_thread / width) / wanted * wanted;
+    if (first + wanted <= simdgroups) return true;
+    const std::string n = std::to_string(wanted);
+    failTensorOperation(std::string(operation) + " with execution_simdgroups<" + n + "> ran in a threadgroup of " +
+                        std::to_string(threads) + " threads (" + std::to_string(simdgroups) + " SIMD-group" +
+                        (simdgroups == 1 ? "" : "s") + "), which holds " +
+                        (first == 0 ? "fewer than " + n + " SIMD-groups" : "a last scope of fewer than " + n) +
+                        ": the number of SIMD-groups dispatched must match the operation's (undefined behaviour on "
+                        "a GPU); dispatch " +
+                        n + " x " + std::to_string(width) + " threads per threadgroup");
+    return false;
+}
+
 void tensorMatmul(const mc_matmul_call* call) {
     if (!cooperativeScopesFit({&call->left, &call->right, &call->destination})) return;
+    if (!scopeInsideGroup(call->records, call->records ? call->record_count : 0, "matmul2d")) return;
     if (tensorOperandsInside(*call)) failTensorOperation(runTensorMatmul(*call));
 }
 void cooperativeReduce(const mc_reduce_call* call) {
     if (!cooperativeScopesFit({&call->source, &call->destination})) return;
+    if (!scopeInsideGroup(call->records, call->records ? call->record_count : 0,
+                          call->columns ? "reduce_columns" : "reduce_rows"))
+        return;
     failTensorOperation(runCooperativeReduce(*call));
 }
 

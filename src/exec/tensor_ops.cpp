@@ -570,6 +570,10 @@ template <class T> void writeTensor(const mc_tensor_operand& d, const float* c, 
 bool isDynamic(mc_i32 k) { return k < 0 || k == INT_MAX; }
 
 
+/// With a dynamic k, operands that disagree on K are not a mistake: Apple's operations check
+/// every operand's edges, so elements past the shorter operand's K read as zero and the
+/// product is the one over the shorter K. llama.cpp's mul_mm relies on it (its last K step
+/// pairs a staged 32-wide tile, zero-padded, with an 8-wide slice of device memory).
 std::int64_t resolvedDepth(const mc_matmul_call& call) {
     if (!isDynamic(call.k)) return call.k;
     return std::max<std::int64_t>(0, std::min(depthOf(call.left, true, call.transpose_left),

@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,10 +74,26 @@ std::vector<std::string> programFilesOf(const std::string& compiler) {
     return files;
 }
 
+/// The guard that makes a Metal 4 header an error below MSL 4.0, as the header spells it.
+constexpr std::string_view kMetal4Guard = "#if defined(__METAL_VERSION__) && __METAL_VERSION__ < 400\n";
+
+/// The empty stand-in of top-level header `contents` for the preprocessing pass, keeping the
+/// header's language-version guard: a kernel that includes a Metal 4 header below 4.0 then gets
+/// one #error, included from its own #include line, instead of one per header the prelude
+/// brings in, wrapped in the prelude's include chain.
+std::string standInFor(std::string_view contents) {
+    std::string stub = "// stand-in: the real header is part of kernel_prelude.h\n";
+    const std::size_t guard = contents.find(kMetal4Guard);
+    const std::size_t end = guard == std::string_view::npos ? guard : contents.find("#endif\n", guard);
+    if (end != std::string_view::npos) stub += std::string(contents.substr(guard, end + 7 - guard));
+    return stub;
+}
+
 std::string stdlibHash() {
     int count = 0;
     const EmbeddedFile* files = embeddedStdlib(&count);
     support::Hasher hasher;
+    hasher.add("stand-ins keep the MSL 4.0 guard"); // a cache of empty stand-ins is re-extracted
     for (int i = 0; i < count; ++i) hasher.add(files[i].path).add(files[i].contents);
     return hasher.hex().substr(0, 16);
 }
@@ -106,8 +124,7 @@ bool extractStdlib(const std::string& root, std::string* error) {
         written = writeWithDirectories(staging + "/include/" + relative, files[i].contents, error);
         // Every top-level header gets an empty stand-in for the preprocessing pass.
         if (written && relative.rfind("metalcpu/", 0) != 0)
-            written = writeWithDirectories(staging + "/stubs/" + relative,
-                                           "// stand-in: the real header is part of kernel_prelude.h\n", error);
+            written = writeWithDirectories(staging + "/stubs/" + relative, standInFor(files[i].contents), error);
     }
     for (const char* name : kExtraStubs) {
         std::string stub = staging + "/stubs/" + name;

@@ -38,6 +38,7 @@ ns::ObjectBase* CompileOptions::copy() const {
     made->mathFloatingPointFunctions = mathFloatingPointFunctions;
     made->conversionRoundingMode = conversionRoundingMode;
     made->languageVersion = languageVersion;
+    made->languageVersionSet = languageVersionSet;
     made->libraryType = libraryType;
     made->optimizationLevel = optimizationLevel;
     made->symbolVisibility = symbolVisibility;
@@ -61,8 +62,9 @@ void CompileOptions::setPreprocessorMacros(const NS::Dictionary* macros) { assig
 void CompileOptions::setInstallName(const NS::String* name) { assignRetained(installName_, name); }
 void CompileOptions::setLibraries(const NS::Array* libraries) { assignRetained(libraries_, libraries); }
 
-jit::KernelCompileSettings compileSettingsOf(const MTL::CompileOptions* options) {
+jit::KernelCompileSettings compileSettingsOf(const MTL::CompileOptions* options, MTL::LanguageVersion defaultVersion) {
     jit::KernelCompileSettings settings;
+    settings.languageVersion = metalVersionMacro(defaultVersion);
     const CompileOptions* chosen = ns::implOf<CompileOptions>(options);
     if (!chosen) return settings;
     switch (chosen->mathMode) {
@@ -79,7 +81,7 @@ jit::KernelCompileSettings compileSettingsOf(const MTL::CompileOptions* options)
     settings.mathFunctions = chosen->mathFloatingPointFunctions == MTL::MathFloatingPointFunctionsPrecise
                                  ? jit::MathFunctions::Precise
                                  : jit::MathFunctions::Fast;
-    settings.languageVersion = metalVersionMacro(chosen->languageVersion);
+    if (chosen->languageVersionSet) settings.languageVersion = metalVersionMacro(chosen->languageVersion);
     if (chosen->enableLogging) settings.macros.push_back(jit::kEnableLoggingMacro);
     if (NS::Dictionary* macros = chosen->preprocessorMacros()) {
         NS::Enumerator<NS::String>* keys = macros->keyEnumerator<NS::String>();

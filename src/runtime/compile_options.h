@@ -21,6 +21,9 @@ public:
     MTL::FloatingPointConversionRoundingMode conversionRoundingMode =
         MTL::FloatingPointConversionRoundingModeToNearestEven;
     MTL::LanguageVersion languageVersion = MTL::LanguageVersion3_2;
+    /// Whether the program set languageVersion: where it did not, MTL4::Compiler compiles at
+    /// the newest version, as Metal does (the classic newLibrary keeps 3.2: docs/msl-support.md).
+    bool languageVersionSet = false;
     MTL::LibraryType libraryType = MTL::LibraryTypeExecutable;
     MTL::LibraryOptimizationLevel optimizationLevel = MTL::LibraryOptimizationLevelDefault;
     MTL::CompileSymbolVisibility symbolVisibility = MTL::CompileSymbolVisibilityDefault;
@@ -47,7 +50,9 @@ private:
     NS::Array* libraries_ = nullptr;
 };
 
-/// The compile settings `options` asks for (nullptr: Metal's defaults).
-jit::KernelCompileSettings compileSettingsOf(const MTL::CompileOptions* options);
+/// The compile settings `options` asks for (nullptr: Metal's defaults), at `defaultVersion`
+/// unless the options set a language version.
+jit::KernelCompileSettings compileSettingsOf(const MTL::CompileOptions* options,
+                                             MTL::LanguageVersion defaultVersion = MTL::LanguageVersion3_2);
 
 } // namespace metalcpu::rt

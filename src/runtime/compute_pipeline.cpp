@@ -69,6 +69,20 @@ const mc_kernel* ComputePipelineState::checkedKernel(std::string* why) {
     return validated_ ? kernel_ : library_->validationKernel(kernel_->name, why);
 }
 
+bool unspecializedConstantsError(const MTL::Function* function, const char* hint, NS::Error** error) {
+    Function* kernelFunction = ns::implOf<Function>(function);
+    if (!kernelFunction) return true;
+    const char* name = kernelFunction->kernel().name;
+    std::string names;
+    for (const mc_function_constant* c : kernelFunction->library()->unspecialisedConstants(name))
+        names += std::string(names.empty() ? "" : ", ") + "'" + c->name + "'";
+    if (names.empty()) return true;
+    setError(error, kPipelineErrorDomain, 5,
+             std::string("Compute function '") + name + "' has function constants that were not specialized: " + names +
+                 " (" + hint + ")");
+    return false;
+}
+
 MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Function* function,
                                                    const NS::String* label, NS::UInteger maxTotalThreads,
                                                    NS::Error** error, MTL::ShaderValidation shaderValidation) {
@@ -81,15 +95,9 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
     std::shared_ptr<jit::KernelLibrary> library = kernelFunction->library();
     // A function made without values for the function constants it requires
     // (Library::newFunction(name)) can be inspected but not run.
-    if (auto missing = library->unspecialisedConstants(kernelPointer->name); !missing.empty()) {
-        std::string names;
-        for (const mc_function_constant* c : missing) names += std::string(names.empty() ? "" : ", ") + "'" + c->name + "'";
-        setError(error, kPipelineErrorDomain, 5,
-                 std::string("Compute function '") + kernelPointer->name +
-                     "' has function constants that were not specialized: " + names +
-                     " (make the function with Library::newFunction(name, constantValues, error))");
+    if (!unspecializedConstantsError(function, "make the function with Library::newFunction(name, constantValues, error)",
+                                     error))
         return nullptr;
-    }
     const val::PipelineIdentity identity{label ? std::string(ns::stringOf(label)) : std::string(),
                                          shaderValidationUid(library, *kernelPointer)};
     const val::ShaderValidationSettings settings = val::shaderValidationSettings();

@@ -26,6 +26,10 @@ public:
     Device* device() const { return device_; }
     Label& label() { return label_; }
     std::uint32_t maxTotalThreadsPerThreadgroup() const { return maxTotalThreads_; }
+    /// The descriptor's requiredThreadsPerThreadgroup: (0, 0, 0) when not set, else the size
+    /// every dispatch's threadsPerThreadgroup must be (the debug layer checks it).
+    MTL::Size requiredThreadsPerThreadgroup() const { return requiredThreads_; }
+    void setRequiredThreadsPerThreadgroup(MTL::Size size) { requiredThreads_ = size; }
     std::uint64_t staticThreadgroupMemoryLength() const { return staticThreadgroupMemory_; }
     /// Runs the kernel's shader-validation flavour (kernel() is that flavour's).
     bool validated() const { return validated_; }
@@ -53,6 +57,7 @@ private:
     const mc_kernel* kernel_;
     std::shared_ptr<jit::KernelLibrary> kernelLibrary_; ///< the library holding kernel_
     std::uint32_t maxTotalThreads_;
+    MTL::Size requiredThreads_ = MTL::Size(0, 0, 0);
     std::uint64_t staticThreadgroupMemory_;
     bool validated_;
     std::string uid_;
@@ -66,6 +71,10 @@ private:
 /// "persistent across multiple runs". The contents are known by the hash the file was sealed
 /// with, checked when the library was opened (jit/library_file.h).
 std::string shaderValidationUid(const std::shared_ptr<jit::KernelLibrary>& library, const mc_kernel& kernel);
+
+/// False, with the error naming them and `hint` (how to specialize them on the caller's API),
+/// when `function` has function constants without values; true otherwise.
+bool unspecializedConstantsError(const MTL::Function* function, const char* hint, NS::Error** error);
 
 /// Device::newComputePipelineState(function or descriptor, error). `shaderValidation` is the
 /// descriptor's MTL::ShaderValidation; with the environment it decides whether the pipeline

@@ -172,6 +172,14 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
         return reject({kClass, selector, 1152}, sizeText("threadsPerThreadgroup", tg) + " must be <= " +
                                                     std::to_string(pipeline->maxTotalThreadsPerThreadgroup()) +
                                                     ". (kernel threadgroup size limit)");
+    // A pipeline made with requiredThreadsPerThreadgroup takes that size and no other, per
+    // dimension: its kernel may be compiled for it (cooperative tensors need it on a Mac).
+    const MTL::Size required = pipeline->requiredThreadsPerThreadgroup();
+    if ((required.width || required.height || required.depth) &&
+        (tg.width != required.width || tg.height != required.height || tg.depth != required.depth) &&
+        layerRejects({kClass, selector, 1155}, sizeText("threadsPerThreadgroup", tg) + " must match the pipeline's " +
+                                                   sizeText("requiredThreadsPerThreadgroup", required) + "."))
+        return false;
     if (volume(grid) == 0) {
         // Nothing to run; only the layer calls it a mistake (with Apple's odd ".y").
         std::string message = gridCountsThreads ? sizeText("threadsPerGrid", grid) + " must not be 0."
@@ -345,13 +353,18 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
             // running without one.
             if (!tensor) return reject(arguments(1023), missing("tensor", param));
             if (static_cast<mc_u32>(tensor->dataType()) != param.tensor_data_type ||
-                tensor->rank() != param.tensor_rank)
+                tensor->rank() != param.tensor_rank) {
+                // Apple's names of the data types (their numbers say nothing to a reader),
+                // and the argument as the kernel declares it.
+                const std::string wanted = Tensor::dataTypeName(static_cast<MTL::TensorDataType>(param.tensor_data_type));
                 return reject(arguments(1126), function + "tensor bound at index " + index + " for " + param.name +
-                                                   " has data type " + std::to_string(tensor->dataType()) +
+                                                   " has data type " + Tensor::dataTypeName(tensor->dataType()) +
                                                    " and rank " + std::to_string(tensor->rank()) +
-                                                   ", but the argument has data type " +
-                                                   std::to_string(param.tensor_data_type) + " and rank " +
+                                                   ", but the argument" +
+                                                   (param.type_name ? std::string(" (") + param.type_name + ")" : "") +
+                                                   " has data type " + wanted + " and rank " +
                                                    std::to_string(param.tensor_rank) + ".");
+            }
             if (dispatch.tensors.empty()) dispatch.tensors.reserve(kernel.param_count);
             tensor->kernelView(dispatch.tensors.emplace_back());
             dispatch.parameters.buffers[param.index] = &dispatch.tensors.back();

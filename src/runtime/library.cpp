@@ -213,7 +213,7 @@ MTL::Library* newDefaultLibrary(Device* device, NS::Error** error) {
 }
 
 MTL::Library* newLibraryWithSource(Device* device, const NS::String* source, const MTL::CompileOptions* options,
-                                   NS::Error** error, SourceCall call) {
+                                   NS::Error** error, SourceCall call, MTL::LanguageVersion defaultVersion) {
     if (!source) {
         // Apple's debug layer asserts on nil arguments in this style; the wording and the
         // line are metalcpu's (docs/validation-api.md).
@@ -230,7 +230,7 @@ MTL::Library* newLibraryWithSource(Device* device, const NS::String* source, con
     // runs out before METALCPU_COMPILE_TOKEN_LIMIT stops a huge source) is a failed compile,
     // never an exception through the API.
     try {
-        jit::KernelCompileSettings settings = compileSettingsOf(options);
+        jit::KernelCompileSettings settings = compileSettingsOf(options, defaultVersion);
         jit::SourceBuild build = jit::buildLibraryFromSource(ns::stringOf(source), settings);
         if (!build.ok) {
             setError(error, kLibraryErrorDomain, MTL::LibraryErrorCompileFailure,

@@ -78,8 +78,10 @@ MTL::Library* newLibraryWithData(Device* device, const void* bytes, std::size_t 
 enum class SourceCall { WithError, WithCompletionHandler };
 
 /// Device::newLibrary(source, options): compiles at run time, through the cache. A nil
-/// `source` is nullptr plus an NS::Error (and the debug layer's assertion).
+/// `source` is nullptr plus an NS::Error (and the debug layer's assertion). `defaultVersion`
+/// is the language version when the options set none (MTL4::Compiler: the newest, 4.0).
 MTL::Library* newLibraryWithSource(Device* device, const NS::String* source, const MTL::CompileOptions* options,
-                                   NS::Error** error, SourceCall call = SourceCall::WithError);
+                                   NS::Error** error, SourceCall call = SourceCall::WithError,
+                                   MTL::LanguageVersion defaultVersion = MTL::LanguageVersion3_2);
 
 } // namespace metalcpu::rt

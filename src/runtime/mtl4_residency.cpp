@@ -73,6 +73,13 @@ bool ResidencySets::holdCommitted(const ResourceCore* allocation) const {
                        [&](const ResidencySet* set) { return set->containsCommitted(identity(allocation)); });
 }
 
+ResidencySet* ResidencySets::stagingOnly(const ResourceCore* allocation) const {
+    std::lock_guard lock(mutex_);
+    for (ResidencySet* set : sets_)
+        if (set->contains(allocation) && !set->containsCommitted(identity(allocation))) return set;
+    return nullptr;
+}
+
 void ResidencyUses::note(std::size_t command, const mc_kernel& kernel, const Bindings& bindings) {
     for (mc_u32 i = 0; i < kernel.param_count; ++i) {
         const mc_param& param = kernel.params[i];
@@ -99,9 +106,18 @@ void ResidencyUses::check(const ResidencySets& own, const ResidencySets& queue, 
             return own.holdCommitted(a) || queue.holdCommitted(a);
         });
         if (resident) continue;
-        const std::string message = "Compute Function(" + use.kernel + "): " + use.what + " (label: " +
-                                    use.chain.front()->label().text("(null)") +
-                                    ") is in no committed residency set of the command buffer or its command queue.";
+        std::string message = "Compute Function(" + use.kernel + "): " + use.what + " (label: " +
+                              use.chain.front()->label().text("(null)") +
+                              ") is in no committed residency set of the command buffer or its command queue";
+        // The commonest cause: addAllocation without the commit() that makes it count.
+        ResidencySet* staging = nullptr;
+        for (const ResourceCore* allocation : use.chain) {
+            if (!staging) staging = own.stagingOnly(allocation);
+            if (!staging) staging = queue.stagingOnly(allocation);
+        }
+        message += staging ? ": it was added to residency set (label: " + staging->label().text("(null)") +
+                                 "), but that set was not committed since (call commit() after addAllocation)."
+                           : ".";
         if (!DebugLayer::report(kCommitSite, message)) continue;
         auto* dispatch = use.command < commands.size() ? std::get_if<DispatchCommand>(&commands[use.command]) : nullptr;
         if (dispatch && dispatch->encodeError.empty()) dispatch->encodeError = message;

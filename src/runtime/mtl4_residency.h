@@ -32,6 +32,9 @@ public:
     void clear();
     /// Whether a set holds `allocation` as committed (ResidencySet::commit) by now.
     bool holdCommitted(const ResourceCore* allocation) const;
+    /// A set that holds `allocation` added but not committed, or nullptr: the debug layer
+    /// names it when the program forgot to call commit() after addAllocation.
+    ResidencySet* stagingOnly(const ResourceCore* allocation) const;
 
 private:
     mutable std::mutex mutex_;

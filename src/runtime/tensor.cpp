@@ -35,29 +35,7 @@ Registry& registry() {
     return *instance;
 }
 
-std::string typeName(MTL::TensorDataType type) {
-    switch (type) {
-    case MTL::TensorDataTypeNone: return "MTLTensorDataTypeNone";
-    case MTL::TensorDataTypeFloat32: return "MTLTensorDataTypeFloat32";
-    case MTL::TensorDataTypeFloat16: return "MTLTensorDataTypeFloat16";
-    case MTL::TensorDataTypeBFloat16: return "MTLTensorDataTypeBFloat16";
-    case MTL::TensorDataTypeInt8: return "MTLTensorDataTypeInt8";
-    case MTL::TensorDataTypeUInt8: return "MTLTensorDataTypeUInt8";
-    case MTL::TensorDataTypeInt16: return "MTLTensorDataTypeInt16";
-    case MTL::TensorDataTypeUInt16: return "MTLTensorDataTypeUInt16";
-    case MTL::TensorDataTypeInt32: return "MTLTensorDataTypeInt32";
-    case MTL::TensorDataTypeUInt32: return "MTLTensorDataTypeUInt32";
-    case MTL::TensorDataTypeInt4: return "MTLTensorDataTypeInt4";
-    case MTL::TensorDataTypeUInt4: return "MTLTensorDataTypeUInt4";
-    case MTL::TensorDataTypeInt2: return "MTLTensorDataTypeInt2";
-    case MTL::TensorDataTypeUInt2: return "MTLTensorDataTypeUInt2";
-    case MTL::TensorDataTypeMetalFloat8UE8M0: return "MTLTensorDataTypeMetalFloat8UE8M0";
-    case MTL::TensorDataTypeMetalFloat8E5M2: return "MTLTensorDataTypeMetalFloat8E5M2";
-    case MTL::TensorDataTypeMetalFloat8E4M3: return "MTLTensorDataTypeMetalFloat8E4M3";
-    case MTL::TensorDataTypeMetalFloat4E2M1: return "MTLTensorDataTypeMetalFloat4E2M1";
-    }
-    return "data type " + std::to_string(static_cast<long long>(type));
-}
+std::string typeName(MTL::TensorDataType type) { return Tensor::dataTypeName(type); }
 
 /// What is wrong with `shape` as a tensor's shape (strides aside), or "" when nothing is.
 std::string shapeProblem(const TensorShape& shape) {
@@ -336,6 +314,30 @@ void Tensor::replaceSlice(Extents origin, Extents dimensions, const void* bytes,
 void Tensor::getSlice(void* bytes, Extents strides, Extents origin, Extents dimensions) const {
     if (!sliceIsValid(Direction::OutOfTensor, origin, dimensions, bytes, strides)) return;
     copySlice(Direction::OutOfTensor, static_cast<std::uint8_t*>(bytes), strides, origin, dimensions);
+}
+
+std::string Tensor::dataTypeName(MTL::TensorDataType type) {
+    switch (type) {
+    case MTL::TensorDataTypeNone: return "MTLTensorDataTypeNone";
+    case MTL::TensorDataTypeFloat32: return "MTLTensorDataTypeFloat32";
+    case MTL::TensorDataTypeFloat16: return "MTLTensorDataTypeFloat16";
+    case MTL::TensorDataTypeBFloat16: return "MTLTensorDataTypeBFloat16";
+    case MTL::TensorDataTypeInt8: return "MTLTensorDataTypeInt8";
+    case MTL::TensorDataTypeUInt8: return "MTLTensorDataTypeUInt8";
+    case MTL::TensorDataTypeInt16: return "MTLTensorDataTypeInt16";
+    case MTL::TensorDataTypeUInt16: return "MTLTensorDataTypeUInt16";
+    case MTL::TensorDataTypeInt32: return "MTLTensorDataTypeInt32";
+    case MTL::TensorDataTypeUInt32: return "MTLTensorDataTypeUInt32";
+    case MTL::TensorDataTypeInt4: return "MTLTensorDataTypeInt4";
+    case MTL::TensorDataTypeUInt4: return "MTLTensorDataTypeUInt4";
+    case MTL::TensorDataTypeInt2: return "MTLTensorDataTypeInt2";
+    case MTL::TensorDataTypeUInt2: return "MTLTensorDataTypeUInt2";
+    case MTL::TensorDataTypeMetalFloat8UE8M0: return "MTLTensorDataTypeMetalFloat8UE8M0";
+    case MTL::TensorDataTypeMetalFloat8E5M2: return "MTLTensorDataTypeMetalFloat8E5M2";
+    case MTL::TensorDataTypeMetalFloat8E4M3: return "MTLTensorDataTypeMetalFloat8E4M3";
+    case MTL::TensorDataTypeMetalFloat4E2M1: return "MTLTensorDataTypeMetalFloat4E2M1";
+    }
+    return "data type " + std::to_string(static_cast<long long>(type));
 }
 
 } // namespace metalcpu::rt

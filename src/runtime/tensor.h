@@ -59,6 +59,8 @@ public:
     static Tensor* fromResourceID(MTL::ResourceID id);
     /// Bytes of one element of `type`; 0 for types metalcpu does not support.
     static std::uint64_t elementSize(MTL::TensorDataType type);
+    /// Apple's name of `type` ("MTLTensorDataTypeFloat16"), for messages.
+    static std::string dataTypeName(MTL::TensorDataType type);
 
     /// (for make<> only) `storage` is retained.
     Tensor(Buffer* storage, bool ownsStorage, const TensorShape& shape, std::uint64_t offset);

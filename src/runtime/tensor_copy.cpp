@@ -78,8 +78,8 @@ void encodeTensorCopy(CommandSink& sink, const char* debugClassName, const MTL::
     if (!from) return reject(1310, "sourceTensor must not be nil.");
     if (!to) return reject(1311, "destinationTensor must not be nil.");
     if (from->dataType() != to->dataType())
-        return reject(1315, "the source tensor's data type (" + std::to_string(from->dataType()) +
-                                ") must be the destination tensor's (" + std::to_string(to->dataType()) + ").");
+        return reject(1315, "the source tensor's data type (" + Tensor::dataTypeName(from->dataType()) +
+                                ") must be the destination tensor's (" + Tensor::dataTypeName(to->dataType()) + ").");
     if (std::string problem = sliceProblem(*from, sourceOrigin, sourceDimensions, "source"); !problem.empty())
         return reject(1320, problem);
     if (std::string problem = sliceProblem(*to, destinationOrigin, destinationDimensions, "destination");

@@ -207,6 +207,37 @@ TEST_F(Metal4CompilerTest, CompletionHandlersRunBeforeReturn) {
 }
 
 // Test that pipelines the compiler cannot build fail with an error saying why.
+// Test that a LibraryDescriptor without options compiles at Metal 4.0, Apple's newest-version
+// default, so that <metal_tensor> is there (__METAL_VERSION__ 400), while options that ask for
+// 3.2 keep it out with one error, at the kernel's own #include line, naming the version to ask
+// for (it used to be three errors inside the prelude's include chain).
+TEST_F(Metal4CompilerTest, LanguageVersionDefaultsToTheNewest) {
+    const char* tensorSource = "#include <metal_stdlib>\n"
+                               "#include <metal_tensor>\n"
+                               "using namespace metal;\n"
+                               "kernel void k(device half* p [[buffer(0)]]) {\n"
+                               "    static_assert(__METAL_VERSION__ == 400);\n"
+                               "    auto t = tensor(p, dextents<int, 1>(4)); (void)t;\n"
+                               "}\n";
+    NS::Error* error = nullptr;
+    auto library = NS::TransferPtr(compiler_->newLibrary(libraryDescriptor(tensorSource).get(), &error));
+    EXPECT_NE(library.get(), nullptr) << text(error ? error->localizedDescription() : nullptr);
+
+    auto descriptor = libraryDescriptor(tensorSource);
+    auto options = NS::TransferPtr(MTL::CompileOptions::alloc()->init());
+    options->setLanguageVersion(MTL::LanguageVersion3_2);
+    descriptor->setOptions(options.get());
+    error = nullptr;
+    auto old = NS::TransferPtr(compiler_->newLibrary(descriptor.get(), &error));
+    EXPECT_EQ(old.get(), nullptr);
+    const std::string message = text(error ? error->localizedDescription() : nullptr);
+    const std::string needs = "<metal_tensor> needs -std=metal4.0 (MTL::LanguageVersion4_0)";
+    EXPECT_NE(message.find(needs), std::string::npos) << message;
+    EXPECT_EQ(message.find("error: #error"), message.rfind("error: #error")) << "one error: " << message;
+    EXPECT_NE(message.find("included from program_source:2"), std::string::npos) << message;
+    EXPECT_EQ(message.find("kernel_prelude.h"), std::string::npos) << message;
+}
+
 TEST_F(Metal4CompilerTest, PipelineErrors) {
     const auto failure = [&](const MTL4::ComputePipelineDescriptor* descriptor) {
         NS::Error* error = nullptr;
@@ -222,8 +253,13 @@ TEST_F(Metal4CompilerTest, PipelineErrors) {
     auto nameless = NS::TransferPtr(MTL4::LibraryFunctionDescriptor::alloc()->init());
     nameless->setLibrary(library_.get());
     EXPECT_NE(failure(pipelineDescriptor(nameless.get()).get()).find("has no name"), std::string::npos);
-    // A kernel with function constants needs a SpecializedFunctionDescriptor.
-    EXPECT_NE(failure(pipelineDescriptor(function("scaled").get()).get()).find("not specialized"), std::string::npos);
+    // A kernel with function constants needs a SpecializedFunctionDescriptor, and the error
+    // says so in Metal 4's terms, not the classic API's Library::newFunction.
+    const std::string unspecialized = failure(pipelineDescriptor(function("scaled").get()).get());
+    EXPECT_NE(unspecialized.find("not specialized"), std::string::npos) << unspecialized;
+    EXPECT_NE(unspecialized.find("MTL4::SpecializedFunctionDescriptor with setConstantValues"), std::string::npos)
+        << unspecialized;
+    EXPECT_EQ(unspecialized.find("Library::newFunction"), std::string::npos) << unspecialized;
 }
 
 METALCPU_NIL_TEST_BODY void messageNilCompiler() {

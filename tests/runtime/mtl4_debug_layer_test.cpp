@@ -7,6 +7,7 @@
 #include "runtime/debug_layer.h"
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -176,6 +177,51 @@ TEST_F(Mtl4DebugLayerTest, DispatchWithoutArgumentTable) {
     EXPECT_EQ(commitError({commandBuffer_}), "No argument table was set on the encoder");
 }
 
+/// `store` through MTL4::Compiler with requiredThreadsPerThreadgroup `required`.
+MTL::ComputePipelineState* requiredSizePipeline(MTL::Device* device, MTL::Library* library, MTL::Size required) {
+    MTL4::CompilerDescriptor* compilerDescriptor = MTL4::CompilerDescriptor::alloc()->init();
+    NS::Error* error = nullptr;
+    MTL4::Compiler* compiler = device->newCompiler(compilerDescriptor, &error);
+    compilerDescriptor->release();
+    if (!compiler) return nullptr;
+    MTL4::LibraryFunctionDescriptor* function = MTL4::LibraryFunctionDescriptor::alloc()->init();
+    function->setLibrary(library);
+    function->setName(MTLSTR("store"));
+    MTL4::ComputePipelineDescriptor* descriptor = MTL4::ComputePipelineDescriptor::alloc()->init();
+    descriptor->setComputeFunctionDescriptor(function);
+    descriptor->setRequiredThreadsPerThreadgroup(required);
+    MTL::ComputePipelineState* made = compiler->newComputePipelineState(descriptor, nullptr, &error);
+    descriptor->release();
+    function->release();
+    compiler->release();
+    return made;
+}
+
+// Test that a pipeline made with requiredThreadsPerThreadgroup (64, 1, 1) takes a dispatch of
+// exactly that size, per dimension: (32, 2, 1) has the same 64 threads but is reported and
+// dropped, so the kernel does not run; (64, 1, 1) runs silently (the positive twin).
+TEST_F(Mtl4DebugLayerTest, RequiredThreadgroupSizeIsMatchedPerDimension) {
+    MTL::ComputePipelineState* required = own(requiredSizePipeline(device_, library_, MTL::Size(64, 1, 1)));
+    ASSERT_NE(required, nullptr);
+    EXPECT_EQ(required->requiredThreadsPerThreadgroup().width, 64u);
+    EXPECT_EQ(required->maxTotalThreadsPerThreadgroup(), 64u);
+    auto ran = [&](MTL::Size group) {
+        std::memset(out_->contents(), 0xff, 64 * 4);
+        allocator_->reset();
+        record(required, table_, MTL::Size(64, 2, 1), group);
+        const std::string error = commitError({commandBuffer_});
+        return error.empty() && static_cast<const std::uint32_t*>(out_->contents())[63] == 63u;
+    };
+    EXPECT_FALSE(ran(MTL::Size(32, 2, 1)));
+    expectReports({"-[MTL4DebugComputeCommandEncoder dispatchThreads:threadsPerThreadgroup:]:1155: failed assertion "
+                   "`(threadsPerThreadgroup.width(32) * threadsPerThreadgroup.height(2) * "
+                   "threadsPerThreadgroup.depth(1))(64) must match the pipeline's "
+                   "(requiredThreadsPerThreadgroup.width(64) * requiredThreadsPerThreadgroup.height(1) * "
+                   "requiredThreadsPerThreadgroup.depth(1))(64).'"});
+    EXPECT_TRUE(ran(MTL::Size(64, 1, 1)));
+    expectReports({});
+}
+
 TEST_F(Mtl4DebugLayerTest, DispatchWithoutPipeline) {
     commandBuffer_->beginCommandBuffer(allocator_);
     MTL4::ComputeCommandEncoder* encoder = commandBuffer_->computeCommandEncoder();
@@ -292,11 +338,15 @@ TEST_F(Mtl4ResidencyTest, BufferInNoResidencySetIsReported) {
 }
 
 // Test that a set counts only once committed: additions staged after the last commit()
-// do not make the buffer resident.
+// do not make the buffer resident, and the report names the set that holds them uncommitted
+// (the forgotten commit()), where a buffer in no set at all gets the plain message above.
 TEST_F(Mtl4ResidencyTest, StagedAdditionsDoNotCount) {
-    EXPECT_EQ(run({residencySet({loose_}, false)}), kLooseMessage);
-    expectReports({std::string("-[MTL4DebugCommandQueue commit:count:options:]:440: failed assertion `") +
-                   kLooseMessage + "'"});
+    const std::string staged =
+        "Compute Function(store): the buffer bound at index 1 for more[0] (label: loose) is in no committed "
+        "residency set of the command buffer or its command queue: it was added to residency set (label: (null)), "
+        "but that set was not committed since (call commit() after addAllocation).";
+    EXPECT_EQ(run({residencySet({loose_}, false)}), staged);
+    expectReports({"-[MTL4DebugCommandQueue commit:count:options:]:440: failed assertion `" + staged + "'"});
 }
 
 // Test the positive twins: the buffer in a committed set the command buffer uses, or one the

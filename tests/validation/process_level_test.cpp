@@ -257,6 +257,36 @@ TEST(ExitCode, UnexpectedReportsFailTheSuite) {
     EXPECT_EQ(run.exitCode, 1) << run.output;
 }
 
+// ---- Reports that nobody would see ----------------------------------------------------------------------
+
+// Test that with MTL_SHADER_VALIDATION=1 alone, as a Mac user runs it, the reports go to the log
+// at level info (Apple's unified log has no Linux viewer) and one warning per process, at the
+// first dispatch that made reports, says how many and how to see them; REPORT_TO_STDERR=1 (the
+// reports printed) and METALCPU_LOG_LEVEL=info (the log shown) have no note, nor has a run
+// without reports.
+TEST(ReportsNotShown, OneNoteNamesTheSwitch) {
+    const std::string note = "shader validation made 1 report in kernel 'copy_shifted', sent to the log at level "
+                             "info, which is not shown: set MTL_SHADER_VALIDATION_REPORT_TO_STDERR=1 to print the "
+                             "reports on stderr (or METALCPU_LOG_LEVEL=info); this note is printed once per process";
+    support::ProcessResult run = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_VALIDATION_PROBE, "copy", "1", "0", "3"});
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    const std::size_t at = run.output.find(note);
+    ASSERT_NE(at, std::string::npos) << run.output;
+    EXPECT_EQ(at, run.output.rfind("shader validation made")) << "once, for 3 dispatches with reports";
+    EXPECT_THAT(run.output, Not(HasSubstr("Invalid device ")));
+
+    support::ProcessResult printed = runWith({"MTL_SHADER_VALIDATION=1", "MTL_SHADER_VALIDATION_REPORT_TO_STDERR=1"},
+                                             {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
+    EXPECT_THAT(printed.output, HasSubstr("Invalid device "));
+    EXPECT_THAT(printed.output, Not(HasSubstr("shader validation made")));
+    support::ProcessResult logged = runWith({"MTL_SHADER_VALIDATION=1", "METALCPU_LOG_LEVEL=info"},
+                                            {METALCPU_VALIDATION_PROBE, "copy", "1", "0"});
+    EXPECT_THAT(logged.output, HasSubstr("[GPUDebug] Invalid device "));
+    EXPECT_THAT(logged.output, Not(HasSubstr("shader validation made")));
+    support::ProcessResult clean = runWith({"MTL_SHADER_VALIDATION=1"}, {METALCPU_VALIDATION_PROBE, "copy", "0", "0"});
+    EXPECT_THAT(clean.output, Not(HasSubstr("shader validation made")));
+}
+
 // ---- Shader Validation UIDs and pipeline selection ------------------------------------------------------
 
 /// The UIDs MTL_SHADER_VALIDATION_DUMP_PIPELINES printed, by pipeline label.

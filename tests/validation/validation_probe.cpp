@@ -6,6 +6,8 @@
 //                                           prints "copied" (no newline, still buffered at exit)
 //                                           and returns <status>; at exit, the handler and the
 //                                           destructor print " exit handler", " destructor"
+//   validation_probe copy <shift> <status> <dispatches>
+//                                           the same with that many dispatches of copy_shifted
 //   validation_probe pipelines              makes the pipelines "copy" (copy_shifted) and "fill"
 //                                           (fill) and prints whether each is validated
 #include "copy_shifted.h"
@@ -15,7 +17,7 @@
 #include <cstring>
 
 int main(int argc, char** argv) {
-    if (argc == 4 && std::strcmp(argv[1], "copy") == 0) {
+    if ((argc == 4 || argc == 5) && std::strcmp(argv[1], "copy") == 0) {
         // Registered before the first device, as a program's own cleanup often is: they must
         // still run when METALCPU_SHADER_VALIDATION_EXIT_CODE changes the status.
         std::atexit([] { std::printf(" exit handler"); });
@@ -25,7 +27,9 @@ int main(int argc, char** argv) {
         constexpr NS::UInteger kCount = 64;
         static float storage[kCount + 1];
         MTL::ComputePipelineState* copy = copy_shifted::pipeline("copy_shifted", "copy");
-        copy_shifted::copy(copy, storage, kCount, static_cast<std::uint32_t>(std::atoi(argv[2])))->waitUntilCompleted();
+        for (int dispatch = 0, dispatches = argc == 5 ? std::atoi(argv[4]) : 1; dispatch < dispatches; ++dispatch)
+            copy_shifted::copy(copy, storage, kCount, static_cast<std::uint32_t>(std::atoi(argv[2])))
+                ->waitUntilCompleted();
         copy->release();
         std::printf("copied");
         return std::atoi(argv[3]);

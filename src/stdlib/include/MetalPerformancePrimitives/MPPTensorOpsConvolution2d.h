@@ -3,6 +3,10 @@
 // (the umbrella header includes it); naming convolution2d is a compile error at that line.
 #pragma once
 
+#if defined(__METAL_VERSION__) && __METAL_VERSION__ < 400
+#error "MetalPerformancePrimitives needs -std=metal4.0 (MTL::LanguageVersion4_0)"
+#endif
+
 #include <MetalPerformancePrimitives/MPPTensorOpsMatMul2d.h>
 
 namespace mpp::tensor_ops {

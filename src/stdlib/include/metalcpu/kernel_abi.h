@@ -484,8 +484,10 @@ typedef struct mc_cooperative_layout {
    operands' slots are (null for a tensor operand). Slots are in the operand's element type. */
 enum { MC_SCOPE_LEFT = 0, MC_SCOPE_RIGHT = 1, MC_SCOPE_DESTINATION = 2, MC_SCOPE_EXTRA = 3 };
 typedef struct mc_scope_record {
-    mc_u32 thread; /* index in the scope */
-    mc_u32 flags;  /* 0; reserved */
+    mc_u32 thread;           /* index in the scope */
+    mc_u32 scope_simdgroups; /* the operation's scope: N of execution_simdgroups<N>, 0 for
+                                execution_thread; a kernel built while it was a reserved 0
+                                passes 0, and the runtime then does not check the scope) */
     void* storage[4];
 } mc_scope_record;
 

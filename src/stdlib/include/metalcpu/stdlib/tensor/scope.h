@@ -83,6 +83,7 @@ METALCPU_INLINE void prepare(scope_operation<Call>& op, mc_scope_fn fn, mc_u32 s
     op.pending.fn = fn;
     op.pending.context = nullptr;
     op.pending.simdgroups = simdgroups;
+    op.pending.record.scope_simdgroups = simdgroups; // the runtime checks the threadgroup holds the scope
     op.called_at = site;
 }
 
