@@ -1,5 +1,7 @@
 #include "compiler/passes/collective_hoisting.h"
 
+#include "compiler/passes/barrier_coroutines.h"
+
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
@@ -115,14 +117,14 @@ private:
         const std::size_t open = unit_.callOpen(call);
         const std::size_t close = partner_[open];
         const std::size_t first = tokens_[call - 1].isPunct("::") ? call - 2 : call;
-        // Already the whole value of the statement, assigned to a name or declared: the split
-        // takes it as it is.
+        // Already the whole value of the statement, assigned to a name or an element or
+        // declared: the split takes it as it is.
         if (!condition && close + 1 == end) {
             if (first == begin) return;
             if (unit_.isAssignmentOperator(first - 1)) {
                 bool declares = false;
                 for (std::size_t i = begin; i < first - 1; ++i) declares = declares || unit_.role(i) == TokenRole::Declarator;
-                if (declares || (first - 1 == begin + 1 && tokens_[begin].isIdentifier())) return;
+                if (declares || isCollectiveTarget(unit_, begin, first - 1)) return;
             }
         }
         // Nothing in the statement may run conditionally, or in an order the hoisting changes.
