@@ -171,8 +171,10 @@ private:
     }
 
     /// The type of the collective's first argument in [begin, end): `x` or `x[i]` with `x` a
-    /// variable or parameter the kernel declares once, without `*`, `&` or, for `x`, bounds
-    /// (for `x[i]`, one bound), its specifiers but const, static and address spaces.
+    /// variable or parameter the kernel declares, without `*`, `&` or, for `x`, bounds (for
+    /// `x[i]`, one bound), its specifiers but const, static and address spaces; a name the
+    /// kernel declares more than once (ggml's `const float vs` in two loops) only when every
+    /// declaration gives the same type.
     bool valueType(std::size_t begin, std::size_t end, TokenList& type) const {
         std::size_t argEnd = begin;
         while (argEnd < end && !tokens_[argEnd].isPunct(",")) {
@@ -189,13 +191,26 @@ private:
             return false;
         }
         const std::string& name = tokens_[begin].spelling;
-        std::size_t declared = kNoToken;
+        bool declared = false;
         for (std::size_t i = kernel_->parametersOpen + 1; i < kernel_->bodyClose; ++i) {
             if (unit_.role(i) != TokenRole::Declarator || !tokens_[i].isIdentifier(name)) continue;
-            if (declared != kNoToken) return false; // declared twice: which one is unknown
-            declared = i;
+            TokenList each;
+            if (!declaredType(i, element, each)) return false;
+            if (declared && !sameSpellings(each, type)) return false; // which one is meant is unknown
+            type = std::move(each);
+            declared = true;
         }
-        if (declared == kNoToken) return false;
+        return declared;
+    }
+
+    static bool sameSpellings(const TokenList& a, const TokenList& b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                          [](const Token& x, const Token& y) { return x.spelling == y.spelling; });
+    }
+
+    /// The value type valueType() gives for the declarator at `declared`: of the variable, or
+    /// for an `element`, of its elements.
+    bool declaredType(std::size_t declared, bool element, TokenList& type) const {
         TokenRange specifiers, pointer, bounds;
         if (declared < kernel_->parametersClose) {
             std::size_t start = declared;
