@@ -396,9 +396,6 @@ TEST(Translate, FiberKernelsSayWhy) {
     ASSERT_EQ(t.kernels.size(), 6u);
     std::map<std::string, const KernelInfo*> byName;
     for (const KernelInfo& k : t.kernels) byName[k.hostName] = &k;
-    const std::string split = ": the front end splits a kernel only at the barriers and SIMD-group functions its "
-                              "own body calls, and at its calls of collective helpers (functions that only return a "
-                              "SIMD-group function's value)";
     EXPECT_TRUE(byName.at("member_sum")->usesWorkItemLoops);
     EXPECT_EQ(byName.at("member_sum")->workItemLoopsRefusal, "");
     // Max::step, a loop of shuffles, is a staged helper: `op.step(x)` is split at.
@@ -474,8 +471,10 @@ TEST(Translate, BarrierKernelLowerings) {
                          "nullptr, &::__mc_1_run_thread, 0, nullptr, \"b\", 0, \"c.metal:5:19: it calls "
                          "'helper', which uses barrier 'threadgroup_barrier' (c.metal:1:36): the front end splits a "
                          "kernel only at the barriers and SIMD-group functions its own body calls, and at its calls "
-                         "of collective helpers (functions that only return a SIMD-group function's value); the "
-                         "call is not inlined: 'helper' returns before its end (c.metal:1:26)\"},"),
+                         "of collective helpers (functions whose only effect is their value and whose lanes make the "
+                         "same SIMD-group functions in the same order: one `return simd_f(...);`, or staged, several "
+                         "in a row, as MLX's `CumMax::simd_scan`); a barrier is in none; the call is not inlined: "
+                         "'helper' returns before its end (c.metal:1:26)\"},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"c\", \"c.metal\", 6, 13, MC_KERNEL_COROUTINES, 0, 1, ::__mc_2_params, "
                          "&::__mc_2_run_group, nullptr, 0, nullptr, \"c\", 0, \"\"},"),

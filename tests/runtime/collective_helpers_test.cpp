@@ -8,13 +8,16 @@
 // threadgroup memory, SIMD-group 0 scanning them under a per-thread `if`, and the running total
 // of a row longer than the group carried from chunk to chunk. helper_with_returns calls a free
 // helper after threads past the grid's end and some others have returned: the prefix covers
-// the SIMD-group's remaining threads only, as Metal's active threads. Groups of 1, 7, 33 and 64
+// the SIMD-group's remaining threads only, as Metal's active threads. element_scan has the
+// shape of MLX's strided scan: collectives whose values go to elements of per-thread arrays
+// (`values[i] = op.simd_scan(values[i]);`), in a loop the group runs once. Groups of 1, 7, 33 and 64
 // threads (partial SIMD-groups), widths 32 and 8, grids that the groups do not divide, plain
 // and shader-validated, canaries around every output.
 #include "guarded_buffer.h"
 #include "lowering.h"
 #include "simd_shape.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -86,6 +89,25 @@ template [[host_name("scan_rows_float")]] kernel void scan_rows<float, SumOp<flo
 
 float running_total(float x) { return simd_prefix_inclusive_sum(x); }
 
+// Three columns a thread: each column's prefix sum over the SIMD-group, and its total plus
+// the largest doubled prefix, through the elements of per-thread arrays (the second collective
+// an argument whose type the hoisting cannot name, the third an element's `+=`).
+ROW_KERNEL(element_scan) {
+    SumOp<float> op;
+    float values[3];
+    float totals[3];
+    for (int i = 0; i < 3; i++) values[i] = gid < n ? in[gid * 3 + i] : 0.0f;
+    for (int i = 0; i < 3; i++) {
+        totals[i] = simd_sum(values[i]);
+        values[i] = op.simd_scan(values[i]);
+        totals[i] += simd_max(values[i] * 2.0f);
+    }
+    for (int i = 0; i < 3; i++) {
+        out[gid * 6 + i] = values[i];
+        out[gid * 6 + 3 + i] = totals[i];
+    }
+}
+
 ROW_KERNEL(helper_with_returns) {
     if (gid >= n) return;
     float x = in[gid];
@@ -95,7 +117,13 @@ ROW_KERNEL(helper_with_returns) {
 }
 )";
 
-class CollectiveHelpers : public SimdShapedKernelTest<kHelperKernels> {};
+class CollectiveHelpers : public SimdShapedKernelTest<kHelperKernels> {
+protected:
+    /// A shared buffer holding `values` (+1).
+    MTL::Buffer* floats(const std::vector<float>& values) {
+        return device_->newBuffer(values.data(), values.size() * sizeof(float), MTL::ResourceStorageModeShared);
+    }
+};
 
 // Test the MLX-shaped scan over rows of one chunk (kReads values a thread), two and a half
 // chunks and one value, int and float (whole numbers: float sums are exact), against a CPU
@@ -146,8 +174,7 @@ TEST_P(CollectiveHelpers, HelperAfterReturns) {
         SCOPED_TRACE("n " + std::to_string(n));
         const unsigned threads = n + 5;
         const std::vector<float> values = wholeNumbers(threads);
-        MTL::Buffer* in = device_->newBuffer(values.size() * 4, MTL::ResourceStorageModeShared);
-        std::copy(values.begin(), values.end(), static_cast<float*>(in->contents()));
+        MTL::Buffer* in = floats(values);
         GuardedBuffer out(device_, threads * 4);
         for (unsigned i = 0; i < threads; ++i) out.data<float>()[i] = -1000.0f;
         runRows(state, in, out, n, threads);
@@ -173,11 +200,55 @@ TEST_P(CollectiveHelpers, HelperAfterReturns) {
     state->release();
 }
 
+// Test collectives into array elements: for each SIMD-group of each group (the last ones
+// partial, threads past n handing in zeros), each column's inclusive prefix sum, and its
+// total plus twice its largest prefix. The grid (n + 3 threads) is cut in its last group.
+TEST_P(CollectiveHelpers, ElementTargets) {
+    MTL::ComputePipelineState* state = kernel("element_scan");
+    ASSERT_NE(state, nullptr);
+    for (unsigned n : {size() * 2 + 5, 1u, 70u}) {
+        SCOPED_TRACE("n " + std::to_string(n));
+        const unsigned threads = n + 3;
+        const std::vector<float> values = wholeNumbers(threads * 3);
+        MTL::Buffer* in = floats(values);
+        GuardedBuffer out(device_, threads * 6 * 4);
+        runRows(state, in, out, n, threads);
+        const auto value = [&](unsigned gid, unsigned column) { return gid < n ? values[gid * 3 + column] : 0.0f; };
+        unsigned failures = 0;
+        for (unsigned gid = 0; gid < threads && failures < 10; ++gid) {
+            // The SIMD-group's lanes: from its first thread to the group's or the grid's end.
+            const unsigned first = gid - (gid % size()) % width();
+            const unsigned groupEnd = std::min(gid - gid % size() + size(), threads);
+            const unsigned last = std::min(first + width(), groupEnd);
+            for (unsigned column = 0; column < 3; ++column) {
+                double prefix = 0, total = 0, largest = -1e30;
+                for (unsigned lane = first; lane < last; ++lane) {
+                    total += value(lane, column);
+                    double through = 0;
+                    for (unsigned k = first; k <= lane; ++k) through += value(k, column);
+                    largest = std::max(largest, 2 * through);
+                    if (lane <= gid) prefix = through;
+                }
+                const double gotPrefix = out.data<float>()[gid * 6 + column];
+                const double gotTotal = out.data<float>()[gid * 6 + 3 + column];
+                if (gotPrefix == prefix && gotTotal == total + largest) continue;
+                ADD_FAILURE() << "thread " << gid << " column " << column << ": " << gotPrefix << ", " << gotTotal
+                              << ", expected " << prefix << ", " << total + largest;
+                ++failures;
+            }
+        }
+        out.expectCanariesIntact();
+        in->release();
+    }
+    state->release();
+}
+
 // Test that the helpers' kernels are split into work-item loops, in both flavours.
 TEST_P(CollectiveHelpers, Lowering) {
     expectLowerings({{"scan_rows_int", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"scan_rows_float", MC_KERNEL_WORK_ITEM_LOOPS},
-                     {"helper_with_returns", MC_KERNEL_WORK_ITEM_LOOPS}},
+                     {"helper_with_returns", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"element_scan", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
 }
 

@@ -37,8 +37,8 @@ TEST_F(ComputePipelineTest, MaxTotalThreadsAttribute) {
 }
 
 // Test that a pipeline whose kernel runs on fibers says why at debug level, naming the helper
-// call, the collective in it and why the call was not inlined, with their lines; a split
-// kernel's line gives no reason.
+// call, the collective in it, why the helper is not a collective helper and why the call was
+// not inlined, with their lines; a split kernel's line gives no reason.
 TEST_F(ComputePipelineTest, FiberPipelineLogsWhy) {
     const char* source = R"(#include <metal_stdlib>
 using namespace metal;
@@ -62,8 +62,11 @@ kernel void split(device float* a [[buffer(0)]], uint i [[thread_position_in_gri
                         "not split at): program_source:5:12: it calls 'scan', which uses SIMD-group function "
                         "'simd_prefix_inclusive_sum' (program_source:3:54): the front end splits a kernel only at "
                         "the barriers and SIMD-group functions its own body calls, and at its calls of collective "
-                        "helpers (functions that only return a SIMD-group function's value); the call is not "
-                        "inlined: 'scan' returns before its end (program_source:3:37)"),
+                        "helpers (functions whose only effect is their value and whose lanes make the same "
+                        "SIMD-group functions in the same order: one `return simd_f(...);`, or staged, several in a "
+                        "row, as MLX's `CumMax::simd_scan`), which 'scan' is not: it returns before its end (a lane "
+                        "that returns skips the collectives after); the call is not inlined: 'scan' returns before "
+                        "its end (program_source:3:37)"),
               1u)
         << log.text();
     EXPECT_EQ(log.count("pipeline for kernel 'split': work-item loops (split at its barriers and SIMD-group "

@@ -134,19 +134,14 @@ std::optional<CollectiveStatement> productStatement(const Unit& unit, const OwnS
 }
 
 // The statement `target op= call;` whose call, from `start` (its callee or object) to the `)`
-// of `open`, is the whole value, with before the target only names and `::`: the name alone
-// (`x`, `ns::x`) or a declaration of it (`float x`, `const uint s`, `metal::float4 v`).
+// of `open`, is the whole value, with a target isCollectiveTarget() takes.
 std::optional<CollectiveStatement> assignedCall(const Unit& unit, const OwnStatements& statements, std::size_t start,
                                                 std::size_t open) {
-    const TokenList& tokens = unit.tokens();
     const std::size_t assignment = unit.assignmentBefore(start);
     const Statement* statement = statements.callStatement(open);
-    if (assignment == kNoToken || !statement || assignment <= statement->keyword) return std::nullopt;
-    const TokenRole target = unit.role(assignment - 1);
-    if (target != TokenRole::Name && target != TokenRole::Declarator && target != TokenRole::QualifiedPart)
+    if (assignment == kNoToken || !statement || assignment <= statement->keyword ||
+        !isCollectiveTarget(unit, statement->keyword, assignment))
         return std::nullopt;
-    for (std::size_t k = statement->keyword; k < assignment; ++k)
-        if (!tokens[k].isIdentifier() && !tokens[k].isPunct("::")) return std::nullopt;
     return CollectiveStatement{{statement->keyword, unit.partner()[open] + 2}, {start, open}, open};
 }
 
@@ -342,6 +337,33 @@ bool findTensorOperations(const Unit& unit, const FunctionDecl& f, const OwnStat
 
 } // namespace
 
+bool isCollectiveTarget(const Unit& unit, std::size_t begin, std::size_t assignment) {
+    const TokenList& tokens = unit.tokens();
+    if (assignment <= begin) return false;
+    // An element: the subscripts' `[...]` back from the assignment, then the array's name.
+    std::size_t name = assignment;
+    while (name > begin && tokens[name - 1].isPunct("]")) {
+        const std::size_t bracket = unit.partner()[name - 1];
+        if (bracket == kNoToken || bracket < begin || unit.role(bracket) != TokenRole::Subscript) return false;
+        name = bracket;
+    }
+    if (name != assignment) {
+        // C++17 evaluates the element after the value, as the second loop does; its subscripts
+        // only read (a call could reach a collective or barrier of its own).
+        for (std::size_t k = name; k < assignment; ++k)
+            if (unit.role(k) == TokenRole::CallOpen || unit.role(k) == TokenRole::Increment ||
+                unit.role(k) == TokenRole::LambdaIntroducer || unit.isAssignmentOperator(k))
+                return false;
+        return name > begin && unit.role(name - 1) == TokenRole::Name && unit.qualifiedNameStart(name - 1) == begin;
+    }
+    const TokenRole target = unit.role(assignment - 1);
+    if (target != TokenRole::Name && target != TokenRole::Declarator && target != TokenRole::QualifiedPart)
+        return false;
+    for (std::size_t k = begin; k < assignment; ++k)
+        if (!tokens[k].isIdentifier() && !tokens[k].isPunct("::")) return false;
+    return true;
+}
+
 std::vector<std::size_t> reachableFromKernel(const Unit& unit, const CallGraph& graph,
                                              const std::vector<EntryPoint>& entryPoints, std::size_t kernel) {
     std::vector<std::size_t> reached;
@@ -392,6 +414,26 @@ std::size_t firstCallOf(const Unit& unit, const FunctionDecl& caller, const std:
     for (std::size_t i = caller.bodyOpen + 1; i < caller.bodyClose; ++i)
         if (unit[i].isIdentifier() && unit[i].spelling == plain && unit.callOpen(i) != kNoToken) return i;
     return kNoToken;
+}
+
+// What keeps the function the kernel calls (`step`), on the way to the barrier-like
+// `construct` (kNoToken: a tensor operation), from being a collective helper
+// (collective_helpers.h), after ", and at its calls of collective helpers".
+std::string helperRefusalDetail(const Unit& unit, const CallGraph& graph, std::size_t construct, std::size_t step) {
+    const std::string kinds = " (functions whose only effect is their value and whose lanes make the same "
+                              "SIMD-group functions in the same order: one `return simd_f(...);`, or staged, "
+                              "several in a row, as MLX's `CumMax::simd_scan`)";
+    if (construct == kNoToken) return kinds + "; a tensor operation is in none";
+    if (isBarrierName(unit[construct].spelling)) return kinds + "; a barrier is in none";
+    const FunctionDecl& f = unit.module().functions[step];
+    const std::string& name = f.name;
+    for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i)
+        if (unit[i].isIdentifier() && isBarrierName(unit[i].spelling) && unit.callOpen(i) != kNoToken)
+            return kinds + ", which '" + name + "' is not: it calls barrier '" + unit[i].spelling + "', which is in none";
+    const std::string why = whyNotCollectiveHelper(unit, graph, step);
+    if (why.empty())
+        return kinds + "; '" + name + "' is one, but another function of that name is not, or one is named as a value";
+    return kinds + ", which '" + name + "' is not: " + why;
 }
 
 // Why kernel `kernel` keeps the fibers although its body may be fine: a function it reaches
@@ -469,8 +511,9 @@ std::optional<WorkItemRefusal> helperRefusal(const Unit& unit, const CallGraph& 
     refusal.related = construct == kNoToken ? helper.nameToken : construct;
     refusal.reason += construct == kNoToken ? std::string("a tensor operation") : barrierKind(graph, unit[construct].spelling);
     refusal.afterRelated = ": the front end splits a kernel only at the barriers and SIMD-group functions its own "
-                           "body calls, and at its calls of collective helpers (functions that only return a "
-                           "SIMD-group function's value)";
+                           "body calls, and at its calls of collective helpers" +
+                           helperRefusalDetail(unit, graph, construct,
+                                               firstStep.count(target) ? firstStep[target] : target);
     return refusal;
 }
 

@@ -38,6 +38,14 @@ struct CollectiveStatement {
 };
 
 
+/// Whether tokens [begin, assignment) may receive a collective statement's value (the `=` or
+/// `op=` at `assignment`): a name alone (`x`, `ns::x`), a declaration of it (`float x`,
+/// `const uint s`, `metal::float4 v`), or an element of a named array or pointer whose
+/// subscripts call, assign and increment nothing (`v[i]`, `m[r][c]`, MLX's
+/// `values[i] = op.simd_scan(values[i]);`). The second loop of the split evaluates the target
+/// for each thread after its result, as C++17 orders `E1 = E2`.
+bool isCollectiveTarget(const Unit& unit, std::size_t begin, std::size_t assignment);
+
 /// A Metal 4 tensor operation written as a statement of the kernel's body:
 /// `NAME.run(args);` with NAME declared in the body as a matmul2d or convolution2d, or
 /// `[mpp::tensor_ops::]reduce_rows(args);` / `reduce_columns(args);`. In a coroutine kernel

@@ -4,6 +4,8 @@
 #include "compiler/unit.h"
 
 #include <cstdlib>
+#include <map>
+#include <string>
 #include <set>
 
 namespace metalcpu::msl {
@@ -37,16 +39,36 @@ public:
         : unit_(unit), graph_(graph), values_(graph.namedAsValue.begin(), graph.namedAsValue.end()) {}
 
     std::optional<unsigned> count(std::size_t f) {
-        if (auto known = judged_.find(f); known != judged_.end()) return known->second;
+        if (auto known = judged_.find(f); known != judged_.end()) {
+            if (!known->second && !reasons_.count(f)) refuse("it calls itself"); // while it is judged
+            return known->second;
+        }
         judged_[f] = std::nullopt; // while it is judged: a recursive call refuses it
         const std::set<std::string> caller = std::move(own_); // the names of the function judging a call of f
+        const std::size_t callerFunction = judging_;
+        judging_ = f;
         const std::optional<unsigned> n = judge(f);
+        if (n && *n > kMaxStages)
+            refuse("it makes more than " + std::to_string(kMaxStages) + " SIMD-group functions a call");
+        judging_ = callerFunction;
         own_ = caller;
         judged_[f] = n && *n <= kMaxStages ? n : std::nullopt;
         return judged_[f];
     }
 
+    /// Why function `f`, judged by count(), is not a staged helper ("" when it is).
+    std::string reason(std::size_t f) const {
+        const auto r = reasons_.find(f);
+        return r == reasons_.end() ? std::string() : r->second;
+    }
+
 private:
+    // Records the first reason the function being judged is refused; returns nothing.
+    std::nullopt_t refuse(std::string why) {
+        reasons_.emplace(judging_, std::move(why));
+        return std::nullopt;
+    }
+
     // The most collectives a call of any function of `name` makes.
     std::optional<unsigned> countOfName(const std::string& name) {
         const auto functions = graph_.byName.find(name);
@@ -62,24 +84,26 @@ private:
 
     std::optional<unsigned> judge(std::size_t fi) {
         const FunctionDecl& f = unit_.module().functions[fi];
-        if (!f.hasBody || f.isKernel || f.parametersOpen == kNoToken || values_.count(fi)) return std::nullopt;
+        if (!f.hasBody || f.isKernel || f.parametersOpen == kNoToken) return refuse("it is not a function with a body");
+        if (values_.count(fi)) return refuse("it is named as a value (a function pointer may call it from anywhere)");
         const std::vector<Statement>* body = unit_.body(fi);
-        if (!body) return std::nullopt;
+        if (!body) return refuse("its body could not be read as statements");
         // One `return`, the last statement: a lane that returned earlier would skip the
         // collectives after it, which the replay takes every lane to make.
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i)
             if (unit_[i].isIdentifier("return") && (body->empty() || body->back().kind != StatementKind::Return ||
                                                     i != body->back().keyword))
-                return std::nullopt;
+                return refuse("it returns before its end (a lane that returns skips the collectives after)");
         own_.clear();
         for (std::size_t i = f.parametersOpen + 1; i < f.bodyClose; ++i) {
             const Token& t = unit_[i];
             if (i < f.parametersClose && (t.isPunct("&") || t.isPunct("&&") || t.isPunct("*") || t.isPunct("[")))
-                return std::nullopt;
+                return refuse("a parameter is a reference, a pointer or an array");
             if (unit_.role(i) != TokenRole::Declarator) continue;
             // No pointer or reference local either: every write is then to a name.
             const Token& before = unit_[i - 1];
-            if (before.isPunct("*") || before.isPunct("&") || before.isPunct("&&")) return std::nullopt;
+            if (before.isPunct("*") || before.isPunct("&") || before.isPunct("&&"))
+                return refuse("'" + t.spelling + "' is a pointer or a reference");
             own_.insert(t.spelling);
         }
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose; ++i) {
@@ -88,11 +112,14 @@ private:
             if (role == TokenRole::Dereference || role == TokenRole::AddressOf || role == TokenRole::LambdaIntroducer ||
                 t.isPunct("->") || t.isPunct("/") || t.isPunct("%") || t.isPunct("/=") || t.isPunct("%=") ||
                 t.isIdentifier("this") || t.isIdentifier("goto") || t.isIdentifier("static") || t.isIdentifier("asm"))
-                return std::nullopt;
+                return refuse(role == TokenRole::Dereference       ? "it dereferences a pointer"
+                              : role == TokenRole::AddressOf        ? "it takes an address"
+                              : role == TokenRole::LambdaIntroducer ? "it has a lambda"
+                                                                    : "it uses `" + t.spelling + "`");
             if (!t.isIdentifier()) continue;
             if (role == TokenRole::Name && unit_.isUnqualifiedName(i) &&
                 unit_.useOf(i, i, ObjectParts::All).kind != UseKind::Read && !own_.count(t.spelling))
-                return std::nullopt; // writes what outlives the call
+                return refuse("it writes '" + t.spelling + "', which outlives the call");
         }
         return total(*body);
     }
@@ -108,18 +135,22 @@ private:
             case StatementKind::Do:
             case StatementKind::Switch:
             case StatementKind::Goto:
-                return std::nullopt; // its trips are not counted
+                return refuse("it has a `while`, `do`, `switch` or `goto`, whose trips are not counted");
             case StatementKind::For: {
                 const std::optional<long long> trips = tripCount(s);
                 inner = total(s.children);
-                if (!trips || !inner) return std::nullopt;
+                if (!inner) return std::nullopt;
+                if (!trips)
+                    return refuse("a `for` does not count its own variable between literals with a body that "
+                                  "only reads it");
                 n += static_cast<unsigned>(*trips) * *inner;
                 break;
             }
             case StatementKind::If: {
                 const std::optional<unsigned> header = collectivesIn(s.header);
                 inner = total(s.children);
-                if (!header || !inner || *header || *inner) return std::nullopt; // a collective some lanes skip
+                if (!header || !inner) return std::nullopt;
+                if (*header || *inner) return refuse("a SIMD-group function is under an `if` (some lanes skip it)");
                 break;
             }
             case StatementKind::Compound:
@@ -134,7 +165,8 @@ private:
                 n += *inner;
                 break;
             }
-            if (n > kMaxStages) return std::nullopt;
+            if (n > kMaxStages)
+                return refuse("it makes more than " + std::to_string(kMaxStages) + " SIMD-group functions a call");
         }
         return n;
     }
@@ -152,14 +184,20 @@ private:
             std::optional<unsigned> made;
             if (graph_.byName.count(name)) {
                 made = countOfName(name); // the file's own: judged by this same rule
+                if (!made) return refuse("it calls '" + name + "', which is not one either");
             } else if (unit_.role(i) == TokenRole::Member || own_.count(name) || isBarrierName(name) ||
                        isMatrixProductName(name) || isMatrixLaneUser(name) || isTensorOperationName(name) ||
                        name.starts_with("atomic_") || hasOutputParameter(name)) {
-                return std::nullopt; // a member of some object, a functor, or a function with an effect
+                // A member of some object, a functor, or a function with an effect.
+                return refuse("it calls '" + name + "'" +
+                              (unit_.role(i) == TokenRole::Member || own_.count(name)
+                                   ? ", a member function or a functor"
+                                   : ", which has an effect"));
             } else {
                 made = isBarrierFunction(name) ? 1u : 0u; // a SIMD-group function, or another of Metal's
             }
-            if (!made || (branches && *made)) return std::nullopt;
+            if (branches && *made)
+                return refuse("a SIMD-group function is in a statement with `?:`, `&&` or `||` (some lanes skip it)");
             n += *made;
         }
         return n;
@@ -226,7 +264,9 @@ private:
     const CallGraph& graph_;
     const std::set<std::size_t> values_;
     std::map<std::size_t, std::optional<unsigned>> judged_;
-    std::set<std::string> own_; // the parameters and locals of the function judge() reads
+    std::map<std::size_t, std::string> reasons_; // why each refused function is, the first reason found
+    std::size_t judging_ = kNoToken;             // the function judge() reads
+    std::set<std::string> own_;                  // its parameters and locals
 };
 
 } // namespace
@@ -280,6 +320,14 @@ bool isCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t fu
 std::optional<unsigned> stagedCollectiveCount(const Unit& unit, const CallGraph& graph, std::size_t function) {
     StagedHelpers staged(unit, graph);
     return staged.count(function);
+}
+
+std::string whyNotCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t function) {
+    if (isCollectiveHelper(unit, graph, function)) return {};
+    StagedHelpers staged(unit, graph);
+    const std::optional<unsigned> count = staged.count(function);
+    if (count && *count > 0) return {};
+    return count ? "it makes no SIMD-group function" : staged.reason(function);
 }
 
 std::map<std::string, bool, std::less<>> collectiveHelperNames(const Unit& unit, const CallGraph& graph) {

@@ -51,6 +51,11 @@ bool isCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t fu
 ///     loops' trips. Recursion, and a function named as a value, are refused.
 std::optional<unsigned> stagedCollectiveCount(const Unit& unit, const CallGraph& graph, std::size_t function);
 
+/// Why function `function` is neither a collective helper nor a staged one, as a clause
+/// (`it returns before its end ...`, `a SIMD-group function is under an \`if\` ...`): the first
+/// part of the staged rule it breaks. "" when it is one.
+std::string whyNotCollectiveHelper(const Unit& unit, const CallGraph& graph, std::size_t function);
+
 /// The names whose every function with a body is a collective helper or a staged one, none
 /// of them named as a value (a function pointer could call it from anywhere), with whether
 /// some function of the name is staged (then every call of the name runs staged, since

@@ -1,5 +1,7 @@
 #include "compiler/passes/collective_hoisting.h"
 
+#include "compiler/passes/barrier_coroutines.h"
+
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
@@ -115,14 +117,14 @@ private:
         const std::size_t open = unit_.callOpen(call);
         const std::size_t close = partner_[open];
         const std::size_t first = tokens_[call - 1].isPunct("::") ? call - 2 : call;
-        // Already the whole value of the statement, assigned to a name or declared: the split
-        // takes it as it is.
+        // Already the whole value of the statement, assigned to a name or an element or
+        // declared: the split takes it as it is.
         if (!condition && close + 1 == end) {
             if (first == begin) return;
             if (unit_.isAssignmentOperator(first - 1)) {
                 bool declares = false;
                 for (std::size_t i = begin; i < first - 1; ++i) declares = declares || unit_.role(i) == TokenRole::Declarator;
-                if (declares || (first - 1 == begin + 1 && tokens_[begin].isIdentifier())) return;
+                if (declares || isCollectiveTarget(unit_, begin, first - 1)) return;
             }
         }
         // Nothing in the statement may run conditionally, or in an order the hoisting changes.
@@ -169,8 +171,10 @@ private:
     }
 
     /// The type of the collective's first argument in [begin, end): `x` or `x[i]` with `x` a
-    /// variable or parameter the kernel declares once, without `*`, `&` or, for `x`, bounds
-    /// (for `x[i]`, one bound), its specifiers but const, static and address spaces.
+    /// variable or parameter the kernel declares, without `*`, `&` or, for `x`, bounds (for
+    /// `x[i]`, one bound), its specifiers but const, static and address spaces; a name the
+    /// kernel declares more than once (ggml's `const float vs` in two loops) only when every
+    /// declaration gives the same type.
     bool valueType(std::size_t begin, std::size_t end, TokenList& type) const {
         std::size_t argEnd = begin;
         while (argEnd < end && !tokens_[argEnd].isPunct(",")) {
@@ -187,13 +191,26 @@ private:
             return false;
         }
         const std::string& name = tokens_[begin].spelling;
-        std::size_t declared = kNoToken;
+        bool declared = false;
         for (std::size_t i = kernel_->parametersOpen + 1; i < kernel_->bodyClose; ++i) {
             if (unit_.role(i) != TokenRole::Declarator || !tokens_[i].isIdentifier(name)) continue;
-            if (declared != kNoToken) return false; // declared twice: which one is unknown
-            declared = i;
+            TokenList each;
+            if (!declaredType(i, element, each)) return false;
+            if (declared && !sameSpellings(each, type)) return false; // which one is meant is unknown
+            type = std::move(each);
+            declared = true;
         }
-        if (declared == kNoToken) return false;
+        return declared;
+    }
+
+    static bool sameSpellings(const TokenList& a, const TokenList& b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                          [](const Token& x, const Token& y) { return x.spelling == y.spelling; });
+    }
+
+    /// The value type valueType() gives for the declarator at `declared`: of the variable, or
+    /// for an `element`, of its elements.
+    bool declaredType(std::size_t declared, bool element, TokenList& type) const {
         TokenRange specifiers, pointer, bounds;
         if (declared < kernel_->parametersClose) {
             std::size_t start = declared;

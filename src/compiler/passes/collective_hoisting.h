@@ -34,7 +34,8 @@ Token syntheticToken(std::string spelling, TokenKind kind, Location at);
 ///     earlier collective could see) outside the hoisted call;
 ///   - T is known: `bool` for simd_all/any/is_first/is_helper_thread and their quad_ forms,
 ///     else the type of the first argument, a name or `name[i]` of a variable or parameter the
-///     kernel declares once without `*`, `&` or (for a name) bounds.
+///     kernel declares without `*`, `&` or (for a name) bounds, every declaration of the name
+///     with that same type.
 /// C++ leaves the order of the operands' evaluation unspecified (a `=`'s right side first), so
 /// evaluating the collective first is one order the statement already allowed. Returns the
 /// new tokens, or nothing when nothing was hoisted. `usedNames` holds every identifier of the

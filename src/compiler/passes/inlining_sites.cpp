@@ -45,10 +45,12 @@ void Round::findSites(std::size_t kernel, const std::vector<Statement>& statemen
 void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
     const std::size_t semicolon = s.tokens.end - 1;
     // The callee: the first callee of the statement at its top level whose call ends just
-    // before the `;`.
+    // before the `;` (a qualified one too, `S::f(x)`, to say why it is not inlined).
     std::size_t callee = kNoToken, open = kNoToken;
     for (std::size_t i = s.keyword; i < semicolon; ++i) {
-        if ((unit_.role(i) == TokenRole::Callee || unit_.role(i) == TokenRole::Member) && tokens_[i].isIdentifier()) {
+        const TokenRole role = unit_.role(i);
+        if ((role == TokenRole::Callee || role == TokenRole::Member || role == TokenRole::QualifiedPart) &&
+            tokens_[i].isIdentifier()) {
             const std::size_t o = unit_.callOpen(i);
             if (o != kNoToken && partner_[o] + 1 == semicolon) {
                 callee = i;

@@ -150,13 +150,33 @@ TEST(BarrierCoroutines, BarrierInLambdaStaysFiber) {
 TEST(BarrierCoroutines, CollectivesStayFiber) {
     Result r = rewrite("kernel void k(device float* a, uint simd_lane [[thread_index_in_simdgroup]]) {\n"
                        "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
-                       "  a[0] = simd_sum(a[simd_lane]);\n"
+                       "  a[0] = 2.0f * simd_sum(a[simd_lane]);\n"
                        "}\n"
                        "kernel void l(device float* a, uint simd_lane [[thread_index_in_simdgroup]]) {\n"
                        "  if (simd_lane < 4) a[simd_lane] = 0;\n"
                        "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
                        "}");
     EXPECT_EQ(r.coroutines, std::vector<std::string>{"l"}); // a variable named simd_* is no collective
+}
+
+// Test which targets a collective statement may have: a name, a declaration, or an element of
+// a named array or pointer whose subscripts only read (MLX's strided scan writes
+// `values[i] = op.simd_scan(values[i]);`); any other keeps the fibers.
+TEST(BarrierCoroutines, CollectiveStatementTargets) {
+    const auto taken = [](const std::string& statement) {
+        auto p = testing::parse("float f(float x) { return x; }\n"
+                                "kernel void k(device float* a, uint i [[thread_index_in_simdgroup]]) {\n"
+                                "  float v[4]; float m[2][2]; float x = a[i]; uint n = 0;\n  " +
+                                statement + "\n  a[i] = x + v[0] + m[0][0] + float(n);\n}");
+        return coroutineKernels(*p) == std::vector<std::string>{"k"};
+    };
+    for (const char* statement : {"x = simd_sum(x);", "float y = simd_max(x); x = y;", "v[i % 4] = simd_sum(x);",
+                                  "m[i & 1][0] += simd_max(x * 2.0f);", "a[i] = simd_sum(a[i] + x);",
+                                  "v[n] = simd_prefix_inclusive_sum(x);"})
+        EXPECT_TRUE(taken(statement)) << statement;
+    for (const char* statement : {"v[n++] = simd_sum(x);", "v[f(x)] = simd_sum(x);", "v[n = 1] = simd_sum(x);",
+                                  "*a = simd_sum(x);", "x = 2.0f * simd_sum(x);", "(x) = simd_sum(x);"})
+        EXPECT_FALSE(taken(statement)) << statement;
 }
 
 // Test that tensor operations written as statements of the body make a coroutine even without

@@ -13,16 +13,26 @@
 namespace metalcpu::msl {
 namespace {
 
-/// stagedCollectiveCount() of the (first) function named `name` in `source`.
-std::optional<unsigned> stagedCount(const std::string& source, const std::string& name) {
+/// What `judge(unit, graph, f)` says of the (first) function `f` named `name` in `source`.
+template <class Judge>
+auto judged(const std::string& source, const std::string& name, Judge judge) {
     auto p = testing::parse(source);
     const Unit unit(p->tokens, p->partner, p->module);
     const Findings found = analyse(unit, p->module, TranslateOptions{}, p->diagnostics);
     for (std::size_t f = 0; f < p->module.functions.size(); ++f)
-        if (p->module.functions[f].name == name && p->module.functions[f].hasBody)
-            return stagedCollectiveCount(unit, found.graph, f);
+        if (p->module.functions[f].name == name && p->module.functions[f].hasBody) return judge(unit, found.graph, f);
     ADD_FAILURE() << "no function " << name;
-    return std::nullopt;
+    return decltype(judge(unit, found.graph, 0)){};
+}
+
+/// stagedCollectiveCount() of the (first) function named `name` in `source`.
+std::optional<unsigned> stagedCount(const std::string& source, const std::string& name) {
+    return judged(source, name, stagedCollectiveCount);
+}
+
+/// whyNotCollectiveHelper() of the (first) function named `name` in `source`.
+std::string whyNot(const std::string& source, const std::string& name) {
+    return judged(source, name, whyNotCollectiveHelper);
 }
 
 /// `struct S { float f(float x) { BODY } };`
@@ -59,41 +69,66 @@ TEST(CollectiveHelpers, CountsCollectivesOverLoops) {
     // 32 collectives at most (METALCPU_SIMD_MAX_STAGES).
     EXPECT_EQ(stagedCount(member("for (int k = 0; k < 32; ++k) x = simd_sum(x); return x;"), "f"), 32u);
     EXPECT_EQ(stagedCount(member("for (int k = 0; k < 33; ++k) x = simd_sum(x); return x;"), "f"), std::nullopt);
+    EXPECT_EQ(whyNot(member("for (int k = 0; k < 33; ++k) x = simd_sum(x); return x;"), "f"),
+              "it makes more than 32 SIMD-group functions a call");
+    // Helpers, plain and staged, have no reason.
+    EXPECT_EQ(whyNot(cumMax, "simd_exclusive_scan"), "");
+    EXPECT_EQ(whyNot(member("return simd_sum(x);"), "f"), "");
+    EXPECT_EQ(whyNot(member("return max(x, 1.0f);"), "f"), "it makes no SIMD-group function");
 }
 
 // Test what a staged helper may not do: an effect beyond its value, a collective only some
-// lanes make, a loop whose trips are not counted, a division, a call it cannot judge.
+// lanes make, a loop whose trips are not counted, a division, a call it cannot judge; and
+// the reason each gives (whyNotCollectiveHelper(), which a kernel's fibers reason quotes).
 TEST(CollectiveHelpers, RefusesWhatRunningAgainWouldChange) {
-    const auto refused = [](const std::string& source, const char* why) {
+    std::string reason; // what the next refusals give
+    const auto refused = [&](const std::string& source, const char* why) {
         EXPECT_EQ(stagedCount(source, "f"), std::nullopt) << why;
+        EXPECT_EQ(whyNot(source, "f"), reason) << why;
     };
+    reason = "a parameter is a reference, a pointer or an array";
     // Effects.
     refused("float f(device float* p, float x) { p[0] = x; return simd_sum(x); }", "a pointer parameter");
     refused("float f(thread float& x) { return simd_sum(x); }", "a reference parameter");
+    reason = "it writes 'acc', which outlives the call";
     refused("struct S { float acc; float f(float x) { acc += x; return simd_sum(x); } };", "writes a member");
+    reason = "it writes 'g', which outlives the call";
     refused("float g;\nfloat f(float x) { g = x; return simd_sum(x); }", "writes a global");
+    reason = "'q' is a pointer or a reference";
     refused(member("thread float* q = &x; return simd_sum(*q);"), "takes an address");
+    reason = "it uses `static`";
     refused(member("static float c = 0; return simd_sum(x + c);"), "a static local");
+    reason = "it calls 'atomic_fetch_add_explicit', which has an effect";
     refused(member("atomic_fetch_add_explicit(nullptr, 1, memory_order_relaxed); return simd_sum(x);"), "an atomic");
+    reason = "it calls 'sincos', which has an effect";
     refused(member("float c; float s = sincos(x, c); return simd_sum(s + c);"), "an output parameter");
+    reason = "it returns before its end (a lane that returns skips the collectives after)";
     refused(member("if (x < 0.0f) return x; return simd_sum(x);"), "an early return, after which some lanes skip the collective");
+    reason = "it calls 'h', which is not one either";
     refused("struct T { float n; float h(float x) { n += x; return n; } };\n"
             "struct S { T t; float f(float x) { return simd_sum(t.h(x)); } };",
             "calls a member that writes its object");
+    reason = "it calls 'other', a member function or a functor";
     refused(member("S other; return simd_sum(other(x));"), "calls a functor");
     // Collectives that not every lane makes.
+    reason = "a SIMD-group function is under an `if` (some lanes skip it)";
     refused(member("if (x > 0.0f) x = simd_sum(x); return x;"), "under an if");
+    reason = "a SIMD-group function is in a statement with `?:`, `&&` or `||` (some lanes skip it)";
     refused(member("float y = x > 0.0f ? simd_sum(x) : x; return y;"), "in a ?: statement");
     refused(member("bool b = x > 0.0f && simd_any(x > 1.0f); return b ? 1.0f : 0.0f;"), "after &&");
     // Loops whose trips are not counted.
+    reason = "it has a `while`, `do`, `switch` or `goto`, whose trips are not counted";
     refused(member("while (x < 10.0f) x += simd_sum(x); return x;"), "a while loop");
     refused(member("do { x = simd_sum(x); } while (x < 10.0f); return x;"), "a do loop");
+    reason = "a `for` does not count its own variable between literals with a body that only reads it";
     refused("float f(float x, int n) { for (int k = 0; k < n; ++k) x = simd_sum(x); return x; }", "a bound not a literal");
     refused(member("for (int k = 0; k < 4; ++k) { x = simd_sum(x); k += 1; } return x;"), "the body writes the variable");
     refused(member("for (int k = 1; k < 4; k <<= 1) x = simd_sum(x); return x;"), "a step not counted");
     // Made-up values of a pass's later collectives may not divide.
+    reason = "it uses `/`";
     refused(member("float s = simd_sum(x); return x / s;"), "a division");
     // Recursion.
+    reason = "it calls itself";
     refused("float f(float x) { return x > 0.0f ? f(x - 1.0f) : simd_sum(x); }", "recursive");
 }
 

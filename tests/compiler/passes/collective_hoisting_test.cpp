@@ -42,18 +42,20 @@ TEST(CollectiveHoisting, HoistedIntoStatements) {
     EXPECT_TRUE(splits("    if (simd_all(v > 0.0f)) {\n        out[i] = 1.0f;\n    }"));
     EXPECT_TRUE(splits("    float w = simd_sum(simd_max(v));\n    out[i] = w;")) << "the inner one first";
     EXPECT_TRUE(splits("    float a[4] = {v, v, v, v};\n    out[i] = simd_sum(a[1]) - 1.0f;"));
+    // A name declared twice with one type (ggml's `const float vs` in two loops).
+    EXPECT_TRUE(splits("    { const float v = 1.0f; out[i] = v; }\n    out[i] = simd_sum(v) * 2.0f;"));
 }
 
 // Test what stays on fibers: a collective that might not run (`&&`, `?:`) or whose statement
 // also increments or calls a function of the file (which might write what it reads), and one
-// whose type is not known (an expression argument, a name declared twice).
+// whose type is not known (an expression argument, a name declared twice with two types).
 TEST(CollectiveHoisting, LeftInPlace) {
     EXPECT_FALSE(splits("    if (v > 0.0f && simd_any(v > 1.0f)) {\n        out[i] = 1.0f;\n    }"));
     EXPECT_FALSE(splits("    out[i] = v > 0.0f ? simd_sum(v) : 0.0f;"));
     EXPECT_FALSE(splits("    uint n = 0;\n    out[n++] = simd_sum(v);"));
     EXPECT_FALSE(splits("    out[i] = touch(out) + simd_sum(v);", "float touch(device float* p) { p[0] = 1; return 0; }\n"));
     EXPECT_FALSE(splits("    out[i] = simd_sum(v + 1.0f) * 2.0f;"));
-    EXPECT_FALSE(splits("    { float v = 1.0f; out[i] = v; }\n    out[i] = simd_sum(v) * 2.0f;"));
+    EXPECT_FALSE(splits("    { int v = 1; out[i] = float(v); }\n    out[i] = simd_sum(v) * 2.0f;"));
     const Translation t = translateBody("    out[i] = v > 0.0f ? simd_sum(v) : 0.0f;");
     ASSERT_EQ(t.kernels.size(), 1u);
     EXPECT_NE(t.kernels[0].workItemLoopsRefusal.find("'simd_sum' is not the whole value of a statement"),

@@ -379,6 +379,12 @@ TEST(HelperInlining, RefusalsKeepTheFibersWithAReason) {
                            call + "    out[lid] = 1.0f + h(partial, lid);\n}\n")
                   .find("is not a whole statement"),
               std::string::npos);
+    // A static member function called through an alias of its class (MLX's sort).
+    EXPECT_NE(fibersReason("struct S {\n    static void h(threadgroup float* p, uint lid) {\n"
+                           "        threadgroup_barrier(mem_flags::mem_threadgroup);\n        p[lid] = 1;\n    }\n};\n" +
+                           call + "    using T = S;\n    T::h(partial, lid);\n}\n")
+                  .find("the call is not inlined: the call of 'h' is qualified"),
+              std::string::npos);
 }
 
 } // namespace
