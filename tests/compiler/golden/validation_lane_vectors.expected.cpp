@@ -115,7 +115,7 @@ struct Polynomial {
                         ::metalcpu_kernel::checked_ptr< float, 1> y,
                         const    Polynomial& p,
                         uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group, const bool __mc_rows_inside = false)
-{ ::metalcpu_kernel::lane_block<false, 8> __mc_wi(__mc_group); using __mc_b3 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 8> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) {
+{ ::metalcpu_kernel::lane_block<false, 8> __mc_wi(__mc_group); using __mc_b3 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 8> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row_checked(__mc_wi)) { using __mc_lb_gid = decltype(gid); const auto gid = ::metalcpu_kernel::lane_builtin<8>(::metalcpu_kernel::builtin<__mc_lb_gid, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_wi.ids(0))); using __mc_lt_acc = ::metalcpu_kernel::varying<float, 8>; __mc_lt_acc acc = ::metalcpu_kernel::lane_as<__mc_lt_acc>(0.0f); for (uint k = 0; k < p.terms; ++k) { acc += ::metalcpu_kernel::lane_checked_load(__mc_wi, (x) + (gid ), ::__mc_sites[19])/__mc_div->* float(k + 1) ; } ::metalcpu_kernel::lane_checked_store(__mc_wi, (y) + (gid ), ::__mc_sites[20], acc ); continue; } 
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; { 
 #line 75 "validation_lane_vectors.metal"
     float acc = 0.0f; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], acc); } });
@@ -175,11 +175,11 @@ __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_0_run_group(const ::m
     ::mat_mul_register_8x4(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_0_params[] = {
-    {"A", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 13, 54, 0, 0, 0, 0},
-    {"B", "device const float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 14, 54, 0, 0, 0, 0},
-    {"C", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 15, 48, 0, 0, 0, 0},
-    {"params", "constant MatMulParams&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 16, 57, 0, 0, 0, 0},
-    {"gid", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 17, 40, 0, 0, 0, 0},
+    {"A", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 13, 54, 0, 0, 0, 0, 0, nullptr},
+    {"B", "device const float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 14, 54, 0, 0, 0, 0, 0, nullptr},
+    {"C", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 15, 48, 0, 0, 0, 0, 0, nullptr},
+    {"params", "constant MatMulParams&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 16, 57, 0, 0, 0, 0, 0, nullptr},
+    {"gid", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 4>>, 17, 40, 0, 0, 0, 0, 0, nullptr},
 };
 }
 #endif
@@ -197,11 +197,11 @@ __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_1_run_group(const ::m
     ::horner(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_1_params[] = {
-    {"x", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 54, 40, 0, 0, 0, 0},
-    {"coefficients", "device const float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 55, 40, 0, 0, 0, 0},
-    {"y", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 56, 34, 0, 0, 0, 0},
-    {"p", "constant Polynomial&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, 57, 41, 0, 0, 0, 0},
-    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, 58, 25, 0, 0, 0, 0},
+    {"x", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 54, 40, 0, 0, 0, 0, 0, nullptr},
+    {"coefficients", "device const float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 55, 40, 0, 0, 0, 0, 0, nullptr},
+    {"y", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 56, 34, 0, 0, 0, 0, 0, nullptr},
+    {"p", "constant Polynomial&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, 57, 41, 0, 0, 0, 0, 0, nullptr},
+    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, 58, 25, 0, 0, 0, 0, 0, nullptr},
 };
 }
 #endif
@@ -218,10 +218,10 @@ __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_2_run_group(const ::m
     ::divided_sum(__a0, __a1, __a2, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_2_fn, 3>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_2_params[] = {
-    {"x", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 70, 45, 0, 0, 0, 0},
-    {"y", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, 71, 39, 0, 0, 0, 0},
-    {"p", "constant Polynomial&", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, 72, 46, 0, 0, 0, 0},
-    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 3>>, 73, 30, 0, 0, 0, 0},
+    {"x", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 70, 45, 0, 0, 0, 0, 0, nullptr},
+    {"y", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, 71, 39, 0, 0, 0, 0, 0, nullptr},
+    {"p", "constant Polynomial&", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, 72, 46, 0, 0, 0, 0, 0, nullptr},
+    {"gid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 3>>, 73, 30, 0, 0, 0, 0, 0, nullptr},
 };
 }
 #endif
@@ -239,11 +239,11 @@ __attribute__((flatten)) METALCPU_NARROW_VECTORS void __mc_3_run_group(const ::m
     ::matmul_naive(__a0, __a1, __a2, __a3, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_3_fn, 4>, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__g, __t), __g);
 }
 const ::mc_param __mc_3_params[] = {
-    {"a", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 89, 46, 0, 0, 0, 0},
-    {"b", "device const float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 90, 46, 0, 0, 0, 0},
-    {"c", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 2>>, 91, 40, 0, 0, 0, 0},
-    {"shape", "constant MatmulShape&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 3>>, 92, 48, 0, 0, 0, 0},
-    {"gid", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 4>>, 93, 32, 0, 0, 0, 0},
+    {"a", "device const float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 89, 46, 0, 0, 0, 0, 0, nullptr},
+    {"b", "device const float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 90, 46, 0, 0, 0, 0, 0, nullptr},
+    {"c", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 2>>, 91, 40, 0, 0, 0, 0, 0, nullptr},
+    {"shape", "constant MatmulShape&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 3>>, 92, 48, 0, 0, 0, 0, 0, nullptr},
+    {"gid", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 4>>, 93, 32, 0, 0, 0, 0, 0, nullptr},
 };
 }
 #endif
@@ -276,3 +276,55 @@ const ::mc_kernel __mc_kernels[] = {
     {},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "validation_lane_vectors.metal", nullptr, 0)
+//@columns "validation_lane_vectors.metal" 13 71-76=47 76-80=52 81-82=54 82-83=55
+//@columns "validation_lane_vectors.metal" 14 71-76=47 76-80=52 81-82=54 82-83=55
+//@columns "validation_lane_vectors.metal" 15 66-71=41 71-75=46 76-77=48 77-78=49
+//@columns "validation_lane_vectors.metal" 17 71-119=71
+//@columns "validation_lane_vectors.metal" 18 2-4014=1
+//@columns "validation_lane_vectors.metal" 22 38-39=15
+//@columns "validation_lane_vectors.metal" 25 27-244=26
+//@columns "validation_lane_vectors.metal" 26 49-84=48
+//@columns "validation_lane_vectors.metal" 27 45-46=22 46-83=23 83-89=36 89-93=42 93-94=43 94-95=44 95-96=45 97-98=47 99-100=49 100-101=50 102-103=52 104-105=54 105-106=55 107-108=57 109-115=59 115-116=65 116-120=66 121-122=71 123-124=73 124-149=74 149-150=75
+//@columns "validation_lane_vectors.metal" 28 45-46=22 46-83=23 83-89=36 89-93=42 93-94=43 94-95=44 95-96=45 97-98=47 99-100=49 100-101=50 102-103=52 104-105=54 105-106=55 107-108=57 109-115=59 115-116=65 116-120=66 121-122=71 123-124=73 124-149=74 149-150=75
+//@columns "validation_lane_vectors.metal" 29 45-46=22 46-83=23 83-89=36 89-93=42 93-94=43 94-95=44 95-96=45 97-98=47 99-100=49 100-101=50 102-103=52 104-105=54 105-106=55 107-108=57 109-115=59 115-116=65 116-120=66 121-122=71 123-124=73 124-149=74 149-150=75
+//@columns "validation_lane_vectors.metal" 30 45-46=22 46-83=23 83-89=36 89-93=42 93-94=43 94-95=44 95-96=45 97-98=47 99-100=49 100-101=50 102-103=52 104-105=54 105-106=55 107-108=57 109-115=59 115-116=65 116-120=66 121-122=71 123-124=73 124-149=74 149-150=75 150-151=76
+//@columns "validation_lane_vectors.metal" 31 48-49=25 49-86=26 86-92=39 92-96=45 96-97=46 97-98=47 98-99=48 100-101=50 102-103=52 103-104=53 105-106=55 107-108=57 108-109=58 110-111=60 112-118=62 118-119=68 119-124=69 125-126=75 127-128=77 128-153=78 153-154=79
+//@columns "validation_lane_vectors.metal" 32 48-49=25 49-86=26 86-92=39 92-96=45 96-97=46 97-98=47 98-99=48 100-101=50 102-103=52 103-104=53 105-106=55 107-108=57 108-109=58 110-111=60 112-118=62 118-119=68 119-124=69 125-126=75 127-128=77 128-153=78 153-154=79
+//@columns "validation_lane_vectors.metal" 33 48-49=25 49-86=26 86-92=39 92-96=45 96-97=46 97-98=47 98-99=48 100-101=50 102-103=52 103-104=53 105-106=55 107-108=57 108-109=58 110-111=60 112-118=62 118-119=68 119-124=69 125-126=75 127-128=77 128-153=78 153-154=79
+//@columns "validation_lane_vectors.metal" 34 48-49=25 49-86=26 86-92=39 92-96=45 96-97=46 97-98=47 98-99=48 100-101=50 102-103=52 103-104=53 105-106=55 107-108=57 108-109=58 110-111=60 112-118=62 118-119=68 119-124=69 125-126=75 127-128=77 128-153=78 153-154=79 154-155=80
+//@columns "validation_lane_vectors.metal" 35 48-49=25 49-86=26 86-92=39 92-96=45 96-97=46 97-98=47 98-99=48 100-101=50 102-103=52 103-104=53 105-106=55 107-108=57 108-109=58 110-111=60 112-118=62 118-119=68 119-124=69 125-126=75 127-128=77 128-153=78 153-154=79
+//@columns "validation_lane_vectors.metal" 36 48-49=25 49-86=26 86-92=39 92-96=45 96-97=46 97-98=47 98-99=48 100-101=50 102-103=52 103-104=53 105-106=55 107-108=57 108-109=58 110-111=60 112-118=62 118-119=68 119-124=69 125-126=75 127-128=77 128-153=78 153-154=79
+//@columns "validation_lane_vectors.metal" 37 48-49=25 49-86=26 86-92=39 92-96=45 96-97=46 97-98=47 98-99=48 100-101=50 102-103=52 103-104=53 105-106=55 107-108=57 108-109=58 110-111=60 112-118=62 118-119=68 119-124=69 125-126=75 127-128=77 128-154=78 154-155=79
+//@columns "validation_lane_vectors.metal" 38 48-49=25 49-86=26 86-92=39 92-96=45 96-97=46 97-98=47 98-99=48 100-101=50 102-103=52 103-104=53 105-106=55 107-108=57 108-109=58 110-111=60 112-118=62 118-119=68 119-124=69 125-126=75 127-128=77 128-154=78 154-155=79 155-156=80
+//@columns "validation_lane_vectors.metal" 40 30-145=29
+//@columns "validation_lane_vectors.metal" 43 34-35=10 35-66=11 67-73=18 73-77=24 77-78=25 78-79=26 79-80=27 81-82=29 83-84=31 84-85=32 86-87=34 88-89=36 89-90=37 91-92=39 93-99=41 99-100=47 100-104=48 105-106=53 107-108=55 108-134=56 135-136=58 137-164=60 164-166=63 166-167=64 167-186=65 186-187=66
+//@columns "validation_lane_vectors.metal" 44 34-35=10 35-66=11 67-73=18 73-77=24 77-78=25 78-79=26 79-80=27 81-82=29 83-84=31 84-85=32 86-87=34 88-89=36 90-91=38 92-93=40 93-94=41 95-96=43 97-103=45 103-104=51 104-108=52 109-110=57 111-112=59 112-138=60 139-140=62 141-171=64 171-173=70 173-174=71 174-193=72 193-194=73
+//@columns "validation_lane_vectors.metal" 45 6-121=5
+//@columns "validation_lane_vectors.metal" 54 57-62=33 62-66=38 67-68=40 68-69=41
+//@columns "validation_lane_vectors.metal" 55 57-62=33 62-66=38 67-79=40 79-80=52
+//@columns "validation_lane_vectors.metal" 56 52-57=27 57-61=32 62-63=34 63-64=35
+//@columns "validation_lane_vectors.metal" 58 56-141=56
+//@columns "validation_lane_vectors.metal" 59 2-346=1
+//@columns "validation_lane_vectors.metal" 60 54-55=31
+//@columns "validation_lane_vectors.metal" 61 21-54=21 54-56=22 56-59=23 59-96=26 96-97=27
+//@columns "validation_lane_vectors.metal" 62 22-132=21
+//@columns "validation_lane_vectors.metal" 63 41-76=40
+//@columns "validation_lane_vectors.metal" 64 25-61=25 61-63=37 63-64=38 64-83=39 83-143=40
+//@columns "validation_lane_vectors.metal" 66 8-11=7 11-48=10 49-51=12 52-55=15 55-115=18
+//@columns "validation_lane_vectors.metal" 70 62-67=38 67-71=43 72-73=45 73-74=46
+//@columns "validation_lane_vectors.metal" 71 57-62=32 62-66=37 67-68=39 68-69=40
+//@columns "validation_lane_vectors.metal" 73 61-146=61
+//@columns "validation_lane_vectors.metal" 74 2-854=1
+//@columns "validation_lane_vectors.metal" 75 22-81=21
+//@columns "validation_lane_vectors.metal" 77 16-49=16 49-51=17 51-54=18 54-91=21 92-104=23 105-110=25 110-111=30 111-112=31 113-114=33 115-116=35 116-117=36 117-177=37
+//@columns "validation_lane_vectors.metal" 79 8-11=7 11-48=10 49-50=12 51-54=14 54-114=17
+//@columns "validation_lane_vectors.metal" 89 63-68=39 68-72=44 73-74=46 74-75=61
+//@columns "validation_lane_vectors.metal" 90 63-68=39 68-72=44 73-74=46 74-75=61
+//@columns "validation_lane_vectors.metal" 91 58-63=33 63-67=38 68-69=40 69-70=55
+//@columns "validation_lane_vectors.metal" 93 63-111=63
+//@columns "validation_lane_vectors.metal" 94 2-1090=1
+//@columns "validation_lane_vectors.metal" 95 82-83=59
+//@columns "validation_lane_vectors.metal" 96 22-81=21
+//@columns "validation_lane_vectors.metal" 97 45-80=44
+//@columns "validation_lane_vectors.metal" 98 16-41=16 41-43=17 43-46=18 46-47=21 47-48=22 49-50=24 51-56=26 56-57=31 57-62=32 63-64=38 65-66=40 66-85=41 86-87=43 88-113=45 113-115=46 115-116=47 117-118=49 119-124=51 124-125=56 125-129=57 130-131=62 132-135=64 135-136=67 136-137=68 137-156=69 156-216=70
+//@columns "validation_lane_vectors.metal" 100 8-11=7 11-12=10 12-13=11 53-54=35 55-58=37 58-118=40
