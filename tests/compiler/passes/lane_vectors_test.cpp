@@ -147,5 +147,22 @@ TEST(LaneVectors, CheckedRefusal) {
     EXPECT_TRUE(lanes(body, true, false).lanes);
 }
 
+// Test that the checked lane form refuses what its accesses cannot mask or attribute: a
+// per-thread if (the checked loads and stores take no mask, so a lane outside it would store)
+// and a call of the program's function (its checks would name the block's current thread).
+TEST(LaneVectors, CheckedRefusesMasksAndProgramCalls) {
+    const std::string masked = "  float t = 0;\n" + kLoop + "    if (i % 2 == 0) t += b[k + i];\n  }\n  a[i] = t;";
+    const Result m = lanes(masked, true, true);
+    EXPECT_FALSE(m.lanes);
+    EXPECT_NE(m.refusal.find("the checked lane form has no masks"), std::string::npos) << m.refusal;
+    EXPECT_TRUE(lanes(masked, true, false).lanes);
+    const std::string helper = "float twice(float x) { return 2 * x; }\n";
+    const std::string called = "  float t = 0;\n" + kLoop + "    t += twice(b[k + i]);\n  }\n  a[i] = t;";
+    const Result c = lanes(called, true, true, helper);
+    EXPECT_FALSE(c.lanes);
+    EXPECT_NE(c.refusal.find("whose accesses shader validation checks per thread"), std::string::npos) << c.refusal;
+    EXPECT_TRUE(lanes(called, true, false, helper).lanes);
+}
+
 } // namespace
 } // namespace metalcpu::msl
