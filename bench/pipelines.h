@@ -3,8 +3,19 @@
 // Kernels compiled from source at run time, as the benchmarks make them. Include after
 // <Metal/Metal.hpp>.
 #include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 namespace bench {
+
+/// The text of the file at `path` (a kernel source beside the benchmark), empty when unread.
+inline std::string readFile(const char* path) {
+    std::ifstream file(path);
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
 
 /// The library (+1) of MSL `source`, or nullptr after printing the compiler's message.
 inline MTL::Library* compileLibrary(MTL::Device* device, const char* source) {

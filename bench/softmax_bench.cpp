@@ -23,21 +23,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
-
-namespace {
-
-std::string readFile(const char* path) {
-    std::ifstream file(path);
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
-
-} // namespace
 
 int main(int argc, char** argv) {
     unsigned elements = 1u << 22;
@@ -58,7 +45,7 @@ int main(int argc, char** argv) {
     MTL::CommandQueue* queue = device->newCommandQueue();
     MTL::ComputePipelineState* state = nullptr;
     if (runMetal) {
-        state = bench::pipelineFromSource(device, readFile(METALCPU_SOFTMAX_ROWS_METAL).c_str(), "softmax_rows");
+        state = bench::pipelineFromSource(device, bench::readFile(METALCPU_SOFTMAX_ROWS_METAL).c_str(), "softmax_rows");
         if (!state) return 1;
     }
     MTL::Buffer* in = device->newBuffer(std::size_t(elements) * 4, MTL::ResourceStorageModeShared);

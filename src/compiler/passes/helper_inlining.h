@@ -46,7 +46,9 @@ struct InliningRefusal {
 ///   - `f` is the only function of its name with a body, a free function of the kernel's
 ///     namespace defined before the kernel, not a kernel, not recursive, not a collective
 ///     helper (those are split at as they are), and its template arguments are all written or
-///     defaulted (none deduced); it calls through no function pointer but its own non-type
+///     defaulted (none deduced); or a member function called `obj.f(args)` on a variable the
+///     kernel's body declares with f's class written by name (inlining_members.cpp), a class
+///     of namespace scope without bases; it calls through no function pointer but its own non-type
 ///     template parameters, each given the kernel's own template parameter or the file's only
 ///     function of that name (not a template nor a member);
 ///   - its parameters are named, without parentheses, and each reference parameter is given
@@ -59,7 +61,9 @@ struct InliningRefusal {
 ///     parameter in a nested block or a for/if/while/switch header: it is renamed there).
 /// Parameters become variables of a block that holds the body (a reference parameter given a
 /// name is that name), template parameters the call's arguments, locals get names of their
-/// own, and the last return assigns a result variable declared before the block. When
+/// own, and the last return assigns a result variable declared before the block. In a member
+/// function, members are the object's (`obj.m`), statics and types the class's as the
+/// object's declaration writes it (`S<args>::m`), `this` is `(&obj)`. When
 /// anything was inlined, `tokens`, `partner` and `module` hold the new unit (brackets matched,
 /// scanned); otherwise they are unchanged. Returns the reasons calls were not inlined.
 std::vector<InliningRefusal> inlineSynchronisingHelpers(TokenList& tokens, std::vector<std::size_t>& partner,

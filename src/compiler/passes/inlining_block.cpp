@@ -18,6 +18,16 @@ void Round::copy(std::size_t begin, std::size_t end, const std::map<std::string,
           TokenList& out) const {
     for (std::size_t i = begin; i < end; ++i) {
         const Token& t = tokens_[i];
+        if (!thisObject_.empty() && t.isIdentifier("this")) { // `(&obj)`
+            const std::size_t first = out.size();
+            out.push_back(punct("(", t.location));
+            out.push_back(punct("&", t.location));
+            out.push_back(name(thisObject_, t.location));
+            out.push_back(punct(")", t.location));
+            out[first].spaceBefore = t.spaceBefore;
+            out[first].startOfLine = t.startOfLine;
+            continue;
+        }
         if (t.isIdentifier() && unit_.role(i) != TokenRole::Attribute && unit_.isUnqualifiedName(i)) {
             if (auto local = shadowed_.find(i); local != shadowed_.end()) {
                 Token r = name(local->second, t.location);
@@ -99,6 +109,11 @@ void Round::emit(const Site& site, TokenList& out) {
     const FunctionDecl& h = module_.functions[site.helper];
     const Location at = tokens_[site.keyword].location;
     std::map<std::string, TokenList> subst;
+    // A member function's class scope first: the function's own names may hide it.
+    if (site.object != kNoToken) {
+        memberSubstitutions(h, site, subst);
+        thisObject_ = tokens_[site.object].spelling;
+    }
     // Template parameters: the call's arguments, else the defaults (which may name earlier
     // parameters), each value in parentheses but a function the helper calls: `deq(x)` stays
     // a call the call graph sees (functionArgumentObstacle()).
@@ -233,6 +248,7 @@ void Round::emit(const Site& site, TokenList& out) {
     }
     (void)isVoid;
     shadowed_.clear();
+    thisObject_.clear();
     out.push_back(punct("}", at));
     // The statement's own use of the value.
     if (site.form != Site::Form::Call) {

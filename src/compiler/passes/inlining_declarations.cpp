@@ -97,9 +97,13 @@ std::vector<TokenRange> Round::splitAtCommas(std::size_t begin, std::size_t end)
 }
 
 std::optional<std::vector<HelperTemplateParameter>> Round::templateParameters(const FunctionDecl& f) const {
+    if (!f.isTemplate) return std::vector<HelperTemplateParameter>{};
+    return templateParameters(f.templateParameters);
+}
+
+std::optional<std::vector<HelperTemplateParameter>> Round::templateParameters(TokenRange header) const {
     std::vector<HelperTemplateParameter> out;
-    if (!f.isTemplate) return out;
-    for (TokenRange r : splitAtCommas(f.templateParameters.begin, f.templateParameters.end)) {
+    for (TokenRange r : splitAtCommas(header.begin, header.end)) {
         if (r.empty()) return std::nullopt;
         HelperTemplateParameter p;
         std::size_t end = r.end;

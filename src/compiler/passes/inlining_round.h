@@ -10,6 +10,7 @@
 #include "compiler/statements.h"
 #include "compiler/unit.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -36,6 +37,20 @@ struct HelperTemplateParameter {
     TokenRange defaultValue;
 };
 
+/// What the class of a member function called on an object declares at its own scope, as the
+/// inlined body names it (inlining_members.cpp).
+struct ClassScope {
+    std::vector<HelperTemplateParameter> templateParameters; ///< the class template's, or none
+    std::set<std::string> members; ///< non-static data members and member functions: `obj.name`
+    std::set<std::string> statics; ///< static data members: `S<args>::name`
+    std::set<std::string> types;   ///< nested classes, aliases and typedefs: `typename S<args>::name`
+    bool declares(const std::string& name) const {
+        return members.count(name) || statics.count(name) || types.count(name) ||
+               std::any_of(templateParameters.begin(), templateParameters.end(),
+                           [&](const HelperTemplateParameter& p) { return p.name == name; });
+    }
+};
+
 /// A call statement to replace.
 struct Site {
     std::size_t kernel = 0;
@@ -46,6 +61,11 @@ struct Site {
     TokenRange templateArguments;   ///< inside `<...>`, or empty
     bool hasTemplateArguments = false;
     std::size_t open = 0;           ///< the call's `(`
+    std::size_t start = 0;          ///< the call's first token: the callee, or a member call's object
+    /// A member call `obj.f(args)`: the object's name, and its class as the object's declaration
+    /// in the kernel writes it (`S` or `S<args>`, without `thread`).
+    std::size_t object = kNoToken;
+    TokenRange objectType;
     enum class Form { Call, Assign, Declare } form = Form::Call;
     std::size_t assignment = kNoToken; ///< the `=` (or compound operator) of Assign and Declare
     /// The statement is the last of the kernel's body (not nested): a return in the helper may
@@ -89,6 +109,9 @@ private:
     /// template parameter, unnamed or not read.
     std::optional<std::vector<HelperTemplateParameter>> templateParameters(const FunctionDecl& f) const;
 
+    /// The template parameters written in tokens [begin, end) (a header's, between its `<>`).
+    std::optional<std::vector<HelperTemplateParameter>> templateParameters(TokenRange header) const;
+
     /// The name of the function-pointer parameter declared by tokens [begin, end), `R (*name)(...)`.
     std::optional<std::size_t> functionPointerName(std::size_t begin, std::size_t end) const;
 
@@ -119,6 +142,21 @@ private:
 
     /// What in the helper keeps the call from being inlined: (where, why).
     std::optional<std::pair<std::size_t, std::string>> helperObstacle(std::size_t kernel, const Site& site);
+
+    // -- Member functions called on an object (inlining_members.cpp) ------------------------------
+
+    /// For a member call `obj.f(args)`: finds the object's declaration in kernel `k` and its
+    /// class, and says what keeps the call from being inlined: (where, why), or nothing.
+    std::optional<std::pair<std::size_t, std::string>> memberObstacle(const FunctionDecl& k, Site& site) const;
+
+    /// What the class of member function `h` declares at its own scope; nothing when the class
+    /// is not a class (or class template) of namespace scope without bases whose members are read.
+    std::optional<ClassScope> classScope(const FunctionDecl& h) const;
+
+    /// The substitutions that make member function `h`'s body, copied into the kernel, name the
+    /// object of `site` and its class: members `obj.m`, statics and types through the class as
+    /// the object's declaration writes it, the class's template parameters its arguments.
+    void memberSubstitutions(const FunctionDecl& h, const Site& site, std::map<std::string, TokenList>& subst) const;
 
     /// A type template argument written with `*` or `&` (`float*`, `constant kargs &`) that the
     /// helper qualifies (`const T x`, `T const`, `T::x`): pasted in as written, the qualifier
@@ -207,6 +245,8 @@ private:
     /// While emit() copies a helper: its tokens that name a local shadowing a parameter, with
     /// the local's new name (copy() writes that instead of the parameter's substitution).
     std::map<std::size_t, std::string> shadowed_;
+    /// While emit() copies a member function: the object `this` points to (`this` is `(&obj)`).
+    std::string thisObject_;
     std::size_t kernel_ = 0; ///< the kernel whose call emit() writes
     /// Per kernel: its parameters its body never changes, by name, with their types' text.
     std::map<std::size_t, std::map<std::string, std::string>> unchangedParameters_;

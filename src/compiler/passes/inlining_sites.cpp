@@ -71,19 +71,24 @@ void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
     for (std::size_t f : byName->second)
         if (reachesTensorOperation(f)) return;
     const std::string name = "'" + tokens_[callee].spelling + "'";
-    if (unit_.role(callee) == TokenRole::Member)
-        return refuse(kernel, callee, name + " is called as a member function (only free functions are inlined)");
-    if (!unit_.isUnqualifiedName(callee) || (callee > 0 && tokens_[callee - 1].isPunct("::")))
+    // A member function is inlined when called on an object the kernel declares: `obj.f(x)`.
+    const bool member = unit_.role(callee) == TokenRole::Member;
+    if (member && (callee < 2 || !tokens_[callee - 1].isPunct(".") || !tokens_[callee - 2].isIdentifier() ||
+                   !unit_.isUnqualifiedName(callee - 2)))
+        return refuse(kernel, callee, name + " is called as a member function of an object that is not a name (`obj.f(...)`)");
+    if (!member && (!unit_.isUnqualifiedName(callee) || (callee > 0 && tokens_[callee - 1].isPunct("::"))))
         return refuse(kernel, callee, "the call of " + name + " is qualified");
     if (byName->second.size() != 1)
         return refuse(kernel, callee, "more than one function is named " + name);
     const std::size_t helper = byName->second.front();
     const FunctionDecl& h = module_.functions[helper];
     const FunctionDecl& k = module_.functions[kernel];
-    if (kernelNames_.count(tokens_[callee].spelling))
+    if (!member && kernelNames_.count(tokens_[callee].spelling))
         return refuse(kernel, callee, "the kernel declares a name " + name + " itself");
-    if (h.isKernel || !h.enclosingClass.empty())
-        return refuse(kernel, callee, name + " is a kernel or a member function");
+    if (h.isKernel) return refuse(kernel, callee, name + " is a kernel");
+    if (!member && !h.enclosingClass.empty())
+        return refuse(kernel, callee, name + " is a member function called without an object");
+    if (member && h.enclosingClass.empty()) return refuse(kernel, callee, name + " is not a member function");
     if (isCollectiveHelper(unit_, graph_, helper)) return; // split at as it is
     if (h.namespaces != k.namespaces)
         return refuse(kernel, callee, name + " is defined in another namespace than the kernel");
@@ -105,6 +110,7 @@ void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
     site.keyword = s.keyword;
     site.callee = callee;
     site.open = open;
+    site.start = member ? callee - 2 : callee;
     site.endsKernel = !kernelBody_->empty() && &s == &kernelBody_->back() &&
                       s.tokens.end == module_.functions[kernel].bodyClose;
     std::size_t afterName = callee + 1;
@@ -117,9 +123,9 @@ void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
     } else if (afterName != open) {
         return;
     }
-    // What comes before the callee: nothing, an assignment's left side, or a declaration.
-    if (callee != s.keyword) {
-        const std::size_t before = callee - 1;
+    // What comes before the call: nothing, an assignment's left side, or a declaration.
+    if (site.start != s.keyword) {
+        const std::size_t before = site.start - 1;
         if (!inBlock || !unit_.isAssignmentOperator(before) ||
             (tokens_[before].isPunct(">") && before + 1 < callee)) // `>>=` is lexed `>` `>=`
             return refuse(kernel, callee, "the call of " + name + " is not a whole statement, an assignment's "
@@ -137,6 +143,8 @@ void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
             return refuse(kernel, callee, "the declaration initialised by " + name + " is not `T x = f(...)`");
         site.form = declaration ? Site::Form::Declare : Site::Form::Assign;
     }
+    if (member)
+        if (auto reason = memberObstacle(k, site)) return refuse(kernel, reason->first, reason->second);
     if (auto reason = helperObstacle(kernel, site)) return refuse(kernel, reason->first, reason->second);
     sites_.push_back(site);
 }
@@ -180,7 +188,7 @@ std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::si
         return std::pair{at, name + " does not end with `return value;`"};
     for (std::size_t i = h.bodyOpen + 1; i < h.bodyClose; ++i) {
         const Token& t = tokens_[i];
-        if (t.isIdentifier("goto") || t.isIdentifier("__func__") || t.isIdentifier("this") ||
+        if (t.isIdentifier("goto") || t.isIdentifier("__func__") || (t.isIdentifier("this") && site.object == kNoToken) ||
             t.isIdentifier("co_return") || t.isIdentifier("co_await"))
             return std::pair{i, name + " uses " + t.spelling};
     }
@@ -199,6 +207,19 @@ std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::si
     std::map<std::string, std::size_t> locals; // spelling -> first declaration
     for (std::size_t i = h.bodyOpen + 1; i < h.bodyClose; ++i)
         if (unit_.role(i) == TokenRole::Declarator) locals.emplace(tokens_[i].spelling, i);
+    // A member function's class scope: its names become the object's or the class's, so none
+    // may be declared again by the function (which would hide it there).
+    std::optional<ClassScope> scope;
+    if (site.object != kNoToken) {
+        scope = classScope(h);
+        if (!scope) return std::pair{at, "the class of " + name + " is not read"};
+        for (const HelperParameter& p : *params)
+            if (scope->declares(tokens_[p.name].spelling))
+                return std::pair{p.name, name + " declares '" + tokens_[p.name].spelling + "', which its class declares"};
+        for (const auto& [local, declared] : locals)
+            if (scope->declares(local))
+                return std::pair{declared, name + " declares '" + local + "', which its class declares"};
+    }
     // A local may shadow a parameter in a nested scope (renamed there, emit()), not a
     // template parameter.
     std::set<std::string> parameterNames;
@@ -223,7 +244,7 @@ std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::si
         if (auto l = locals.find(s); l != locals.end()) {
             if (i < l->second || unit_.role(i) == TokenRole::Callee)
                 return std::pair{i, name + " uses '" + s + "' before declaring it, or calls it"};
-        } else if (!own.count(s) && kernelNames_.count(s)) {
+        } else if (!own.count(s) && !(scope && scope->declares(s)) && kernelNames_.count(s)) {
             return std::pair{i, name + " names '" + s + "', which the kernel declares too"};
         }
     }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 namespace metalcpu::msl {
@@ -385,6 +386,115 @@ TEST(HelperInlining, RefusalsKeepTheFibersWithAReason) {
                            call + "    using T = S;\n    T::h(partial, lid);\n}\n")
                   .find("the call is not inlined: the call of 'h' is qualified"),
               std::string::npos);
+}
+
+// A class template whose member function publishes a value through threadgroup memory between
+// barriers: members, a static member, a nested type, `this` and the class's template parameters.
+const std::string kPublisher = R"(
+template <typename T, uint N, uint M = N * 2>
+struct Publisher {
+    using value_type = T;
+    static constexpr uint slots = M / 2;
+    threadgroup T* tile;
+    uint index;
+    Publisher(threadgroup T* t, uint i) : tile(t), index(i) {}
+    void bump() { index = index + 1; }
+    void publish(thread T& v) {
+        value_type mine = v;
+        tile[index % slots] = mine;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        v = this->tile[(index + 1) % N];
+        bump();
+    }
+};
+)";
+
+// Test a member function called on an object the kernel declares: inlined, its members are the
+// object's, its statics and types the class's as the declaration writes it, `this` the object's
+// address, and the kernel is split.
+TEST(HelperInlining, MemberFunctionOnALocalObject) {
+    const Translation t = translateSnippet(kPublisher + kKernelHead +
+                                           "    threadgroup float tile[64];\n"
+                                           "    Publisher<float, 64> pub(tile, lid);\n"
+                                           "    float v = out[lid];\n    pub.publish(v);\n    out[lid] = v;\n}\n");
+    EXPECT_TRUE(kernelK(t).usesWorkItemLoops) << kernelK(t).workItemLoopsRefusal;
+    const std::string cpp = flat(t.cpp);
+    EXPECT_NE(cpp.find("typename Publisher<float, 64>::value_type mine_i"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("pub.tile[pub.index %__mc_div->* Publisher<float, 64>::slots]"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("( & pub )->tile[(pub.index + 1) %__mc_div->* ( 64 )]"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("pub.bump();"), std::string::npos) << "a member without barriers stays a call\n" << cpp;
+}
+
+// Test that the class's defaults are substituted with the written arguments (M = N * 2).
+TEST(HelperInlining, MemberFunctionClassDefaults) {
+    const std::string klass = "template <uint N, uint M = N * 2>\nstruct S {\n"
+                              "    void put(threadgroup uint* t, uint lid) {\n        t[lid % M] = N;\n"
+                              "        threadgroup_barrier(mem_flags::mem_threadgroup);\n    }\n};\n";
+    const Translation t = translateSnippet(klass + kKernelHead + "    threadgroup uint t[64];\n    S<32> s;\n"
+                                                                 "    s.put(t, lid);\n    out[lid] = t[0];\n}\n");
+    EXPECT_TRUE(kernelK(t).usesWorkItemLoops) << kernelK(t).workItemLoopsRefusal;
+    EXPECT_NE(flat(t.cpp).find("t[lid %__mc_div->* ( (32 ) * 2 )] = (32 );"), std::string::npos) << t.cpp;
+}
+
+// Test the member calls that stay calls, each with its reason.
+TEST(HelperInlining, MemberFunctionRefusals) {
+    const std::string head = kPublisher + kKernelHead + "    threadgroup float tile[64];\n    float v = out[lid];\n";
+    const auto reason = [&](const std::string& body) { return fibersReason(head + body + "    out[lid] = v;\n}\n"); };
+    EXPECT_NE(reason("    Publisher<float, 64> pub(tile, lid);\n    (&pub)->publish(v);\n")
+                  .find("is called as a member function of an object that is not a name"),
+              std::string::npos);
+    EXPECT_NE(reason("    using P = Publisher<float, 64>;\n    P pub(tile, lid);\n    pub.publish(v);\n")
+                  .find("is not declared `S obj(...);`"),
+              std::string::npos);
+    EXPECT_NE(reason("    Publisher<float, 64> pub(tile, lid), other(tile, 0);\n    pub.publish(v);\n")
+                  .find("is not declared `S obj(...);`"),
+              std::string::npos);
+    // A class with a base: the body may name the base's members.
+    EXPECT_NE(fibersReason("struct B { uint n; };\nstruct D : B {\n    void h(threadgroup float* p, uint lid) {\n"
+                           "        threadgroup_barrier(mem_flags::mem_threadgroup);\n        p[lid % 4] = n;\n    }\n};\n" +
+                           kKernelHead + "    threadgroup float t[4];\n    D d;\n    d.h(t, lid);\n}\n")
+                  .find("the class of 'h' is not read"),
+              std::string::npos);
+    // A parameter named as a member would hide it.
+    EXPECT_NE(fibersReason("struct S {\n    uint n;\n    void h(threadgroup float* p, uint n) {\n"
+                           "        threadgroup_barrier(mem_flags::mem_threadgroup);\n        p[n % 4] = 1;\n    }\n};\n" +
+                           kKernelHead + "    threadgroup float t[4];\n    S s;\n    s.h(t, lid);\n}\n")
+                  .find("declares 'n', which its class declares"),
+              std::string::npos);
+}
+
+// Test the GEMM of bench/steel_gemm.metal, shaped as MLX's steel GEMM (a tile copier and a tile
+// multiplier, class templates whose member functions the kernel calls around two barriers per
+// K step): the multiplier's member function is inlined, its products, in loops of the class's
+// constants, become statements of the kernel, which is split; the copier's members, which do
+// not synchronise, stay calls. Its twin calls the multiplier through a pointer and says why.
+TEST(HelperInlining, SteelShapedGemmIsSplit) {
+    std::ifstream file(METALCPU_TEST_SOURCE_DIR "/bench/steel_gemm.metal");
+    // Preprocessed, as the front end reads it: without its #include line.
+    std::string source, line;
+    while (std::getline(file, line))
+        if (!line.starts_with("#include")) source += line + "\n";
+    ASSERT_NE(source.find("kernel void steel_gemm("), std::string::npos);
+    const Translation t = translateSnippet(source);
+    const KernelInfo* split = nullptr;
+    const KernelInfo* fibers = nullptr;
+    for (const KernelInfo& k : t.kernels) {
+        if (k.hostName == "steel_gemm") split = &k;
+        if (k.hostName == "steel_gemm_on_fibers") fibers = &k;
+    }
+    ASSERT_TRUE(split && fibers);
+    EXPECT_TRUE(split->usesWorkItemLoops) << split->workItemLoopsRefusal;
+    EXPECT_FALSE(fibers->usesWorkItemLoops || fibers->usesCoroutines);
+    EXPECT_NE(fibers->workItemLoopsRefusal.find("the call is not inlined: 'multiply' is called as a member function "
+                                                "of an object that is not a name"),
+              std::string::npos)
+        << fibers->workItemLoopsRefusal;
+    const std::string cpp = flat(t.cpp);
+    EXPECT_NE(cpp.find("simd_deposit_product<decltype(::metalcpu_kernel::simd_destination(mma_op.acc[i_i"),
+              std::string::npos)
+        << cpp;
+    EXPECT_NE(cpp.find("TileMultiplier<float, 32, 32, 16, 2, 2>::frags_n + j_i"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("loader_a.copy_bounded("), std::string::npos) << cpp;
 }
 
 } // namespace

@@ -1,0 +1,157 @@
+// The steel-shaped GEMM of bench/steel_gemm.metal (MLX's BlockLoader and BlockMMA as class
+// templates whose member functions the kernel calls around two barriers per K step): inlined,
+// it runs as work-item loops (passes/helper_inlining.h); its twin, which calls the multiplier
+// through a pointer, keeps the fibers. Against a CPU model, exactly on integers and to the same
+// bits as the twin where sums round, on sizes the 32x32x16 tiles do not divide, plain and
+// shader-validated, canaries after the output.
+#include "guarded_buffer.h"
+#include "lowering.h"
+#include "metal_test.h"
+
+#include <metalcpu/ValidationTesting.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace metalcpu::testing {
+namespace {
+
+// The kernels, shared with bench/steel_gemm_bench.cpp.
+std::string readKernels() {
+    std::ifstream file(METALCPU_STEEL_GEMM_METAL);
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+const std::string kSource = readKernels();
+
+/// M, N, K and whether the pipelines are shader-validated.
+using GemmShape = std::tuple<int, int, int, bool>;
+
+class MemberInlining : public MetalTest, public ::testing::WithParamInterface<GemmShape> {
+protected:
+    static void SetUpTestSuite() { library_ = compile(kSource); }
+    static void TearDownTestSuite() {
+        if (library_) library_->release();
+        library_ = nullptr;
+    }
+    void SetUp() override {
+        MetalTest::SetUp();
+        if (validated()) silent_.emplace();
+    }
+    void TearDown() override {
+        silent_.reset();
+        MetalTest::TearDown();
+    }
+
+    int m() const { return std::get<0>(GetParam()); }
+    int n() const { return std::get<1>(GetParam()); }
+    int k() const { return std::get<2>(GetParam()); }
+    bool validated() const { return std::get<3>(GetParam()); }
+
+    /// C = A * B by kernel `name`, A and B row-major as given.
+    std::vector<float> multiply(const char* name, const std::vector<float>& a, const std::vector<float>& b) {
+        MTL::ComputePipelineState* state = pipeline(library_, name, validated());
+        EXPECT_NE(state, nullptr) << name;
+        if (!state) return {};
+        GuardedBuffer ab(device_, a.size() * 4), bb(device_, b.size() * 4), cb(device_, std::size_t(m() * n()) * 4);
+        std::memcpy(ab.data<float>(), a.data(), a.size() * 4);
+        std::memcpy(bb.data<float>(), b.data(), b.size() * 4);
+        const std::int32_t mnk[4] = {m(), n(), k(), 0};
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        ab.bind(encoder, 0);
+        bb.bind(encoder, 1);
+        cb.bind(encoder, 2);
+        encoder->setBytes(mnk, sizeof mnk, 3);
+        encoder->dispatchThreadgroups(MTL::Size(NS::UInteger(n() + 31) / 32, NS::UInteger(m() + 31) / 32, 1),
+                                      MTL::Size(128, 1, 1));
+        encoder->endEncoding();
+        EXPECT_EQ(run(commands), MTL::CommandBufferStatusCompleted) << name;
+        cb.expectCanariesIntact();
+        state->release();
+        return std::vector<float>(cb.data<float>(), cb.data<float>() + m() * n());
+    }
+
+    /// Small integers, whose products and sums are exact in float: any order gives the same bits.
+    static std::vector<float> integers(int count, int salt) {
+        std::vector<float> v(static_cast<std::size_t>(count));
+        for (int i = 0; i < count; ++i) v[std::size_t(i)] = float(int((unsigned(i + salt) * 2654435761u) >> 27) % 9 - 4);
+        return v;
+    }
+
+    /// Values whose sums round: the two lowerings must still give the same bits.
+    static std::vector<float> fractions(int count, int salt) {
+        std::vector<float> v(static_cast<std::size_t>(count));
+        for (int i = 0; i < count; ++i)
+            v[std::size_t(i)] = float((unsigned(i * 7 + salt) * 2654435761u) >> 8) / float(1u << 24) - 0.5f;
+        return v;
+    }
+
+    std::vector<double> reference(const std::vector<float>& a, const std::vector<float>& b) const {
+        std::vector<double> c(std::size_t(m() * n()), 0.0);
+        for (int r = 0; r < m(); ++r)
+            for (int q = 0; q < n(); ++q)
+                for (int i = 0; i < k(); ++i)
+                    c[std::size_t(r * n() + q)] += double(a[std::size_t(r * k() + i)]) * double(b[std::size_t(i * n() + q)]);
+        return c;
+    }
+
+    inline static MTL::Library* library_ = nullptr;
+
+private:
+    std::optional<FailOnValidationReports> silent_;
+};
+
+// Test the inlined kernel against the CPU model, exactly, and its twin on fibers.
+TEST_P(MemberInlining, ExactProducts) {
+    const std::vector<float> a = integers(m() * k(), 1), b = integers(k() * n(), 2);
+    const std::vector<double> expected = reference(a, b);
+    for (const char* name : {"steel_gemm", "steel_gemm_on_fibers"}) {
+        const std::vector<float> c = multiply(name, a, b);
+        ASSERT_EQ(c.size(), expected.size()) << name;
+        for (std::size_t i = 0; i < c.size(); ++i)
+            ASSERT_EQ(double(c[i]), expected[i]) << name << ", row " << i / std::size_t(n()) << ", column "
+                                                 << i % std::size_t(n());
+    }
+}
+
+// Test that work-item loops and fibers give the same bits where sums round, both near the model.
+TEST_P(MemberInlining, SameBitsAsFibers) {
+    const std::vector<float> a = fractions(m() * k(), 3), b = fractions(k() * n(), 4);
+    const std::vector<double> expected = reference(a, b);
+    const std::vector<float> loops = multiply("steel_gemm", a, b), fibers = multiply("steel_gemm_on_fibers", a, b);
+    ASSERT_EQ(loops.size(), expected.size());
+    ASSERT_EQ(fibers.size(), expected.size());
+    for (std::size_t i = 0; i < loops.size(); ++i) {
+        ASSERT_EQ(std::memcmp(&loops[i], &fibers[i], 4), 0) << "element " << i << ": " << loops[i] << " vs " << fibers[i];
+        ASSERT_NEAR(loops[i], expected[i], 1e-4 * k()) << "element " << i;
+    }
+}
+
+// Test that the kernel runs as work-item loops and its twin on fibers.
+TEST_P(MemberInlining, Lowerings) {
+    expectLowerings({{"steel_gemm", MC_KERNEL_WORK_ITEM_LOOPS}, {"steel_gemm_on_fibers", MC_KERNEL_USES_BARRIERS}},
+                    [&](const char* name) { return pipeline(library_, name, validated()); });
+}
+
+std::string gemmShapeName(const ::testing::TestParamInfo<GemmShape>& info) {
+    const auto& [m, n, k, validated] = info.param;
+    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + (validated ? "_validated" : "");
+}
+
+// 32x32x16 tiles: whole tiles, edges in every dimension, a single row, K shorter than a step.
+INSTANTIATE_TEST_SUITE_P(Shapes, MemberInlining,
+                         ::testing::Combine(::testing::Values(32, 45, 1), ::testing::Values(64, 33),
+                                            ::testing::Values(16, 37, 5), ::testing::Bool()),
+                         gemmShapeName);
+
+} // namespace
+} // namespace metalcpu::testing
