@@ -1,9 +1,11 @@
-// The steel-shaped GEMM of bench/steel_gemm.metal (MLX's BlockLoader and BlockMMA as class
+// Member functions with barriers and SIMD-group matrix products, inlined before the barrier
+// split. The steel-shaped GEMM of bench/steel_gemm.metal (MLX's BlockLoader and BlockMMA as class
 // templates whose member functions the kernel calls around two barriers per K step): inlined,
 // it runs as work-item loops (passes/helper_inlining.h); its twin, which calls the multiplier
 // through a pointer, keeps the fibers. Against a CPU model, exactly on integers and to the same
 // bits as the twin where sums round, on sizes the 32x32x16 tiles do not divide, plain and
-// shader-validated, canaries after the output.
+// shader-validated, canaries after the output. And a group's sum through a member function that
+// calls another, in a kernel template, over several group sizes.
 #include "guarded_buffer.h"
 #include "lowering.h"
 #include "metal_test.h"
@@ -152,6 +154,80 @@ INSTANTIATE_TEST_SUITE_P(Shapes, MemberInlining,
                          ::testing::Combine(::testing::Values(32, 45, 1), ::testing::Values(64, 33),
                                             ::testing::Values(16, 37, 5), ::testing::Bool()),
                          gemmShapeName);
+
+// A member function that calls another through `this`'s members, both with barriers, in a
+// kernel template whose object's class takes the kernel's template parameter: the group's sum,
+// plus the thread's index. Over groups of 1, 7, 32, 33, 64 and 1024 threads.
+const char* const kGroupSums = R"(
+#include <metal_stdlib>
+using namespace metal;
+
+template <typename T, uint N>
+struct GroupSum {
+    threadgroup T* slots;
+    uint lid;
+    uint size;
+    T total;
+    GroupSum(threadgroup T* s, uint l, uint n) : slots(s), lid(l), size(n), total(T(0)) {}
+    void publish(T v) {
+        slots[lid % N] = v;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    T sum(T v) {
+        publish(v);
+        total = T(0);
+        for (uint i = 0; i < size; ++i) total += slots[i];
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        return total;
+    }
+};
+
+template <typename T>
+kernel void group_sums(device const T* in [[buffer(0)]], device T* out [[buffer(1)]],
+                       uint gid [[thread_position_in_grid]], uint lid [[thread_index_in_threadgroup]],
+                       uint size [[threads_per_threadgroup]]) {
+    threadgroup T slots[1024];
+    GroupSum<T, 1024> g(slots, lid, size);
+    T s = g.sum(in[gid]);
+    out[gid] = s + T(lid);
+}
+template [[host_name("group_sums")]] kernel void group_sums<uint>(device const uint*, device uint*, uint, uint, uint);
+)";
+
+class MemberInliningGroups : public ShapedKernelTest<kGroupSums> {};
+
+// Test the sums against the CPU model, whole groups, canaries after the output, and the lowering.
+TEST_P(MemberInliningGroups, NestedMemberCalls) {
+    constexpr unsigned kGroups = 3;
+    const unsigned count = kGroups * groupSize();
+    MTL::ComputePipelineState* state = kernel("group_sums");
+    ASSERT_NE(state, nullptr);
+    GuardedBuffer in(device_, count * 4), out(device_, count * 4);
+    for (unsigned i = 0; i < count; ++i) in.data<std::uint32_t>()[i] = i * 2654435761u >> 9;
+    std::optional<FailOnValidationReports> silent;
+    if (validated()) silent.emplace();
+    MTL::CommandBuffer* commands = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    in.bind(encoder, 0);
+    out.bind(encoder, 1);
+    encoder->dispatchThreadgroups(MTL::Size(kGroups, 1, 1), MTL::Size(groupSize(), 1, 1));
+    encoder->endEncoding();
+    ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted);
+    for (unsigned g = 0; g < kGroups; ++g) {
+        std::uint32_t sum = 0;
+        for (unsigned i = 0; i < groupSize(); ++i) sum += in.data<std::uint32_t>()[g * groupSize() + i];
+        for (unsigned i = 0; i < groupSize(); ++i)
+            ASSERT_EQ(out.data<std::uint32_t>()[g * groupSize() + i], sum + i) << "group " << g << ", thread " << i;
+    }
+    out.expectCanariesIntact();
+    state->release();
+    expectLowerings({{"group_sums", MC_KERNEL_WORK_ITEM_LOOPS}}, [&](const char* name) { return kernel(name); });
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, MemberInliningGroups,
+                         ::testing::Combine(::testing::Values(1u, 7u, 32u, 33u, 64u, 1024u), ::testing::Bool()),
+                         kernelShapeName);
 
 } // namespace
 } // namespace metalcpu::testing

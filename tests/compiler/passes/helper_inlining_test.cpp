@@ -463,6 +463,26 @@ TEST(HelperInlining, MemberFunctionRefusals) {
               std::string::npos);
 }
 
+// Test a member function whose value initialises a declaration and that calls another member
+// that synchronises (inlined in the next round, on the same object), in a kernel template whose
+// object's class takes the kernel's template parameter.
+TEST(HelperInlining, MemberFunctionValueAndNestedMember) {
+    const std::string klass = "template <typename T, uint N>\nstruct Acc {\n    T total;\n"
+                              "    void share(threadgroup T* t, uint lid) {\n        t[lid % N] = total;\n"
+                              "        threadgroup_barrier(mem_flags::mem_threadgroup);\n        total = t[0];\n    }\n"
+                              "    T shared_total(threadgroup T* t, uint lid) {\n        share(t, lid);\n"
+                              "        return total + T(1);\n    }\n};\n";
+    const Translation t = translateSnippet(
+        klass + "template <typename T>\nkernel void k(device T* out [[buffer(0)]], uint lid [[thread_index_in_threadgroup]]) {\n"
+                "    threadgroup T t[64];\n    Acc<T, 64> acc;\n    acc.total = out[lid];\n"
+                "    T s = acc.shared_total(t, lid);\n    out[lid] = s;\n}\n"
+                "template [[host_name(\"k\")]] kernel void k<float>(device float*, uint);\n");
+    EXPECT_TRUE(kernelK(t).usesWorkItemLoops) << kernelK(t).workItemLoopsRefusal;
+    const std::string cpp = flat(t.cpp);
+    EXPECT_NE(cpp.find("t[lid %__mc_div->* ( 64 )] = acc.total;"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("shared_total_result_i"), std::string::npos) << cpp;
+}
+
 // Test the GEMM of bench/steel_gemm.metal, shaped as MLX's steel GEMM (a tile copier and a tile
 // multiplier, class templates whose member functions the kernel calls around two barriers per
 // K step): the multiplier's member function is inlined, its products, in loops of the class's
