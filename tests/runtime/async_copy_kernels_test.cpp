@@ -196,6 +196,29 @@ kernel void storage_products(device const float* a [[buffer(0)]],
   twin[first + 1] = xc.thread_elements()[1];
 }
 
+// The same product written as MFA's multiply() writes it, a statement of the kernel's own:
+// split into work-item loops (collective statements), where the call through the member
+// template above keeps storage_products on fibers.
+kernel void storage_products_split(device const float* a [[buffer(0)]],
+                                   device const half* b [[buffer(1)]],
+                                   device float* c [[buffer(2)]],
+                                   uint group [[threadgroup_position_in_grid]],
+                                   ushort sg [[simdgroup_index_in_threadgroup]],
+                                   ushort sgs [[simdgroups_per_threadgroup]],
+                                   ushort lane [[thread_index_in_simdgroup]]) {
+  const uint block = group * sgs + sg;
+  const ushort2 at = morton_order(lane);
+  const uint first = 64 * block + at.y * 8 + at.x;
+  vec<float, 64> ta, tc;
+  vec<half, 64> tb;
+  ta = vec<float, 64>(float2(a[first], a[first + 1]));
+  tb = vec<half, 64>(half2(b[first], b[first + 1]));
+  tc = vec<float, 64>(float2(0.5f));
+  tc = __metal_simdgroup_matrix_8x8_multiply_accumulate(ta, tb, tc, vec<float, 64>());
+  c[first] = (*reinterpret_cast<thread float2*>(&tc))[0];
+  c[first + 1] = (*reinterpret_cast<thread float2*>(&tc))[1];
+}
+
 // Apple's builtins under simdgroup_load/simdgroup_store, on vec<T, 64> storage: SIMD-group
 // `block` loads the 8x8 window at column block % 3, row block of the 11-column matrix `a`
 // (transposed for odd blocks), stores it into threadgroup memory and loads it back (in half
@@ -322,7 +345,8 @@ unsigned laneOf(unsigned row, unsigned column) {
 
 // Test that MFA's storage product gives the bits simdgroup_multiply_accumulate gives (lanes
 // outside a partial SIMD-group count as zeros and store nothing), and, in whole SIMD-groups,
-// the exact product.
+// the exact product; and that the product as a statement of the kernel (work-item loops) gives
+// the same bits.
 TEST_P(AsyncCopyKernels, StorageProductsAreSimdgroupProducts) {
     const unsigned words = blocks() * 64;
     std::vector<float> a(words);
@@ -333,9 +357,14 @@ TEST_P(AsyncCopyKernels, StorageProductsAreSimdgroupProducts) {
     }
     MTL::Buffer* aBuffer = device_->newBuffer(a.data(), words * 4, MTL::ResourceStorageModeShared);
     MTL::Buffer* bBuffer = device_->newBuffer(b.data(), words * 2, MTL::ResourceStorageModeShared);
-    GuardedBuffer c(device_, words * 4), twin(device_, words * 4);
+    expectLowerings({{"storage_products", MC_KERNEL_USES_BARRIERS},
+                     {"storage_products_split", MC_KERNEL_WORK_ITEM_LOOPS}},
+                    [&](const char* name) { return kernel(name); });
+    GuardedBuffer c(device_, words * 4), twin(device_, words * 4), split(device_, words * 4);
     run("storage_products", {{aBuffer, 0}, {bBuffer, 0}, {c.buffer(), c.offset()}, {twin.buffer(), twin.offset()}});
+    run("storage_products_split", {{aBuffer, 0}, {bBuffer, 0}, {split.buffer(), split.offset()}});
     EXPECT_EQ(std::memcmp(c.data<float>(), twin.data<float>(), words * 4), 0);
+    EXPECT_EQ(std::memcmp(split.data<float>(), twin.data<float>(), words * 4), 0);
     for (unsigned block = 0; block < blocks(); ++block) {
         const unsigned firstThread = (block % simdgroups()) * kLanes;
         for (unsigned r = 0; r < 8; ++r)
@@ -356,6 +385,7 @@ TEST_P(AsyncCopyKernels, StorageProductsAreSimdgroupProducts) {
     }
     c.expectCanariesIntact();
     twin.expectCanariesIntact();
+    split.expectCanariesIntact();
     aBuffer->release();
     bBuffer->release();
 }

@@ -155,7 +155,12 @@ std::optional<CollectiveStatement> collectiveStatement(const Unit& unit, const O
     const std::vector<std::size_t>& partner = unit.partner();
     const std::string& spelling = tokens[name].spelling;
     const bool product = isMatrixProductName(spelling);
-    if (!product && !spelling.starts_with("simd_") && !spelling.starts_with("quad_")) return std::nullopt;
+    // The product of a SIMD-group matrix's vec<T, 64> storage (metal-flash-attention's
+    // `t = __metal_simdgroup_matrix_8x8_multiply_accumulate(a.t, b.t, t, storage_type());`)
+    // returns its value as the collectives do: a collective statement when it is the whole value.
+    const bool storageProduct = spelling == "__metal_simdgroup_matrix_8x8_multiply_accumulate";
+    if (!product && !storageProduct && !spelling.starts_with("simd_") && !spelling.starts_with("quad_"))
+        return std::nullopt;
     const std::size_t open = name + 1;
     if (unit.role(open) != TokenRole::CallOpen || partner[open] == kNoToken) return std::nullopt;
     const std::size_t start = calleeStart(unit, name);

@@ -729,6 +729,25 @@ TEST(WorkItemLoops, PiecesNextToAProductRunInItsLoops) {
     EXPECT_EQ(loops(r.text, "::metalcpu_kernel::run_work_items(__mc_wi, "), 2u) << r.text;
 }
 
+// Test that the product of a matrix's vec<T, 64> storage (metal-flash-attention's
+// `t = __metal_simdgroup_matrix_8x8_multiply_accumulate(a.t, b.t, t, storage_type());`) is a
+// collective statement when it is an assignment's whole value, and keeps the fibers in an operand.
+TEST(WorkItemLoops, StorageProductsAreCollectiveStatements) {
+    const std::string setup = "  vec<float, 64> x, y;\n"
+                              "  *reinterpret_cast<thread float2*>(&x) = float2(a[i], a[i + 1]);\n  y = x;\n";
+    Result r = rewrite(kernel(setup +
+                              "  y = __metal_simdgroup_matrix_8x8_multiply_accumulate(x, x, y, vec<float, 64>());\n"
+                              "  a[i] = (*reinterpret_cast<thread float2*>(&y))[0];"));
+    ASSERT_EQ(r.split, std::vector<std::string>{"k"}) << r.text;
+    EXPECT_NE(r.text.find("::metalcpu_kernel::simd_deposit(__mc_c0, [](const ::metalcpu_kernel::simd_site& __mc_w, "
+                          "const auto&... __mc_a) __attribute__((always_inline)) { return "
+                          "__metal_simdgroup_matrix_8x8_multiply_accumulate(__mc_a..., __mc_w); }"),
+              std::string::npos)
+        << r.text;
+    EXPECT_TRUE(keepsFibers(kernel(setup + "  y = 2.0f * __metal_simdgroup_matrix_8x8_multiply_accumulate(x, x, y, "
+                                           "vec<float, 64>());\n  a[i] = y[0];")));
+}
+
 // Test that a SIMD-group matrix product as a call statement is a collective statement: the
 // first loop hands in every argument but the first, with the first's type (which product it
 // is), the second writes each thread's result to the first; the pieces that load and store
