@@ -5,9 +5,11 @@
 
 #include "support/log.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -22,7 +24,8 @@ using validation::ReportKind;
 using validation::ShaderValidationReport;
 using validation::SourceLocation;
 
-/// Distinct sites kept per dispatch; more are counted but not reported one by one.
+/// Distinct sites kept per dispatch (those whose first thread comes first in dispatch order);
+/// more are counted but not reported one by one.
 constexpr std::size_t kMaxSites = 1024;
 
 constexpr std::uint64_t kAddressMask = (std::uint64_t(1) << METALCPU_REGION_TAG_SHIFT) - 1;
@@ -34,7 +37,10 @@ constexpr std::uint64_t kNearby = 4096;
 
 DispatchValidation::DispatchValidation(DispatchInfo info, std::vector<BufferBinding> bindings,
                                        ShaderValidationSettings settings, Purpose purpose)
-    : info_(std::move(info)), bindings_(std::move(bindings)), settings_(std::move(settings)), purpose_(purpose) {
+    : info_(std::move(info)), bindings_(std::move(bindings)), settings_(std::move(settings)), purpose_(purpose),
+      sites_(new std::atomic<Site*>[kSiteSlots]) {
+    static_assert(kSiteSlots >= 2 * kMaxSites && (kSiteSlots & (kSiteSlots - 1)) == 0);
+    for (std::size_t i = 0; i < kSiteSlots; ++i) sites_[i].store(nullptr, std::memory_order_relaxed);
     if (purpose_ == Purpose::NullBindingGuard) {
         settings_.failMode = FailMode::Allow;
         settings_.abortOnFault = false;
@@ -58,6 +64,7 @@ DispatchValidation::DispatchValidation(DispatchInfo info, std::vector<BufferBind
 DispatchValidation::~DispatchValidation() {
     if (!finished_)
         for (std::uint32_t tag : tags_) RegionTable::shared().release(tag);
+    for (std::size_t i = 0; i < kSiteSlots; ++i) delete sites_[i].load(std::memory_order_relaxed);
 }
 
 ShaderValidationReport DispatchValidation::namedReport() const {
@@ -74,6 +81,10 @@ ShaderValidationReport DispatchValidation::namedReport() const {
 
 void DispatchValidation::begin(mc_dispatch& parameters, std::uint64_t commandBufferIndex) {
     commandBufferIndex_ = commandBufferIndex;
+    for (int d = 0; d < 3; ++d) {
+        groupsPerGrid_[d] = std::max<std::uint32_t>(parameters.threadgroups_per_grid[d], 1);
+        threadsPerGroup_[d] = std::max<std::uint32_t>(parameters.threads_per_threadgroup[d], 1);
+    }
     const ExtraChecks& extra = settings_.extraChecks;
     if (purpose_ == Purpose::ShaderValidation && (extra.races || extra.uninitialized))
         threadgroupChecks_ = std::make_unique<ThreadgroupChecks>(extra, namedReport());
@@ -180,21 +191,69 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
     return scratch;
 }
 
+std::uint64_t DispatchValidation::dispatchOrder(const ShaderValidationReport& report) const {
+    const validation::Position& g = report.threadgroupPositionInGrid;
+    const validation::Position& t = report.threadPositionInThreadgroup;
+    const std::uint64_t group = g.x + std::uint64_t(groupsPerGrid_[0]) * (g.y + std::uint64_t(groupsPerGrid_[1]) * g.z);
+    const std::uint64_t thread =
+        t.x + std::uint64_t(threadsPerGroup_[0]) * (t.y + std::uint64_t(threadsPerGroup_[1]) * t.z);
+    return group * (std::uint64_t(threadsPerGroup_[0]) * threadsPerGroup_[1] * threadsPerGroup_[2]) + thread;
+}
+
 void DispatchValidation::record(ShaderValidationReport report) {
-    std::lock_guard lock(mutex_);
+    // Groups run in parallel, so which thread reaches a site first varies from run to run; the
+    // report kept is the first thread's in dispatch order, as a user reading it expects, and
+    // the same every run. Most reports repeat a site already found by a later thread: those
+    // only count, with no lock (a lower thread takes the site's own lock to replace its report).
     SiteKey key{report.location.file, report.location.line, report.location.column,
                 static_cast<int>(report.access), report.bindingIndex, report.bufferLabel, static_cast<int>(report.kind)};
-    auto it = sites_.find(key);
-    if (it != sites_.end()) {
-        ++reports_[it->second].count;
+    const std::size_t hash = std::hash<std::string>{}(report.location.file) ^
+                             (std::hash<std::string>{}(report.bufferLabel) * 31) ^
+                             (std::size_t(report.location.line) << 20) ^ (std::size_t(report.location.column) << 8) ^
+                             (std::size_t(report.access) << 4) ^ (std::size_t(report.kind) << 12) ^
+                             std::size_t(std::uint32_t(report.bindingIndex)) * 0x9e3779b97f4a7c15ull;
+    const std::uint64_t order = dispatchOrder(report);
+    std::unique_ptr<Site> mine;
+    for (std::size_t probe = 0; probe < kSiteSlots; ++probe) {
+        std::atomic<Site*>& slot = sites_[(hash + probe) & (kSiteSlots - 1)];
+        Site* site = slot.load(std::memory_order_acquire);
+        if (!site) {
+            if (!mine) {
+                // One slot stays empty, so that a search always ends.
+                if (siteCount_.fetch_add(1, std::memory_order_relaxed) >= kSiteSlots - 1) {
+                    siteCount_.fetch_sub(1, std::memory_order_relaxed);
+                    dropped_.fetch_add(1, std::memory_order_relaxed);
+                    return;
+                }
+                mine = std::make_unique<Site>();
+                mine->key = std::move(key);
+                mine->hash = hash;
+                mine->first.store(order, std::memory_order_relaxed);
+                mine->report = std::move(report);
+            }
+            if (slot.compare_exchange_strong(site, mine.get(), std::memory_order_acq_rel, std::memory_order_acquire)) {
+                mine.release();
+                return;
+            }
+            // Another thread published a site in this slot first: `site` is it.
+        }
+        const SiteKey& wanted = mine ? mine->key : key;
+        if (site->hash != hash || site->key != wanted) continue;
+        if (mine) { // the same site, published by another thread while this one made it
+            siteCount_.fetch_sub(1, std::memory_order_relaxed);
+            report = std::move(mine->report);
+        }
+        site->count.fetch_add(1, std::memory_order_relaxed);
+        if (order < site->first.load(std::memory_order_relaxed)) {
+            std::lock_guard lock(site->replacing);
+            if (order < site->first.load(std::memory_order_relaxed)) {
+                site->report = std::move(report);
+                site->first.store(order, std::memory_order_relaxed);
+            }
+        }
         return;
     }
-    if (reports_.size() >= kMaxSites) {
-        ++dropped_;
-        return;
-    }
-    sites_.emplace(std::move(key), reports_.size());
-    reports_.push_back(std::move(report));
+    dropped_.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::vector<ShaderValidationReport> DispatchValidation::finish() {
@@ -228,8 +287,25 @@ DispatchValidation::Findings DispatchValidation::collect() {
         std::lock_guard lock(mutex_);
         if (finished_) return {};
         finished_ = true;
-        findings.reports.swap(reports_);
-        findings.droppedSites = dropped_;
+    }
+    // The dispatch has ended: the sites are read alone. In dispatch order of their threads
+    // (then by place), the first kMaxSites reported.
+    std::vector<Site*> sites;
+    for (std::size_t i = 0; i < kSiteSlots; ++i)
+        if (Site* site = sites_[i].load(std::memory_order_acquire)) sites.push_back(site);
+    std::sort(sites.begin(), sites.end(), [](const Site* a, const Site* b) {
+        const std::uint64_t x = a->first.load(std::memory_order_relaxed), y = b->first.load(std::memory_order_relaxed);
+        return x != y ? x < y : a->key < b->key;
+    });
+    findings.droppedSites = dropped_.load(std::memory_order_relaxed);
+    for (std::size_t i = 0; i < sites.size(); ++i) {
+        const std::uint64_t count = sites[i]->count.load(std::memory_order_relaxed);
+        if (i >= kMaxSites) {
+            findings.droppedSites += count;
+            continue;
+        }
+        findings.reports.push_back(std::move(sites[i]->report));
+        findings.reports.back().count = count;
     }
     addBindingReports(findings);
     if (threadgroupChecks_)

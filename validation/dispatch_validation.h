@@ -10,8 +10,8 @@
 #include <metalcpu/Validation.hpp>
 #include <metalcpu/kernel_abi.h>
 
+#include <atomic>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -134,7 +134,12 @@ public:
     bool reportsToUser() const { return purpose_ == Purpose::ShaderValidation; }
 
 private:
+    /// Keeps `report` as its site's (one per site and kind of access): the lowest thread's in
+    /// dispatch order, whichever group ran first, counting the others.
     void record(validation::ShaderValidationReport report);
+    /// Where the thread `report` names comes in dispatch order: its threadgroup's linear index
+    /// in the grid, then its own in the threadgroup.
+    std::uint64_t dispatchOrder(const validation::ShaderValidationReport& report) const;
     /// A report naming this dispatch (kernel, pipeline, encoder, command buffer), to fill in.
     validation::ShaderValidationReport namedReport() const;
 
@@ -149,9 +154,26 @@ private:
 
     mutable std::mutex mutex_;
     using SiteKey = std::tuple<std::string, std::uint32_t, std::uint32_t, int, std::int32_t, std::string, int>; ///< + kind
-    std::map<SiteKey, std::size_t> sites_; ///< -> index in reports_
-    std::vector<validation::ShaderValidationReport> reports_;
-    std::uint64_t dropped_ = 0;
+    /// One site's reports. Threads find it without a lock: the table below is filled by
+    /// compare-and-swap and a site's key never changes once published. Only a report of a
+    /// thread earlier in dispatch order than the kept one takes the site's lock, to replace it.
+    struct Site {
+        SiteKey key;
+        std::size_t hash = 0;
+        std::atomic<std::uint64_t> first{0}; ///< dispatchOrder() of `report`
+        std::atomic<std::uint64_t> count{1};
+        std::mutex replacing;
+        validation::ShaderValidationReport report;
+    };
+    /// Open addressing by the key's hash, twice kMaxSites (dispatch_validation.cpp): the sites
+    /// beyond those the reports keep are still told apart, so which are kept does not depend
+    /// on the order the groups ran in.
+    static constexpr std::size_t kSiteSlots = 2048;
+    std::unique_ptr<std::atomic<Site*>[]> sites_;
+    std::atomic<std::size_t> siteCount_{0};
+    std::atomic<std::uint64_t> dropped_{0}; ///< accesses at sites the table had no room for
+    std::uint32_t groupsPerGrid_[3] = {1, 1, 1};   ///< from begin(), for dispatchOrder()
+    std::uint32_t threadsPerGroup_[3] = {1, 1, 1};
     /// Threadgroups (linear index in the grid) whose barriers have diverged once: their later
     /// rounds follow from that one and are not reported (barrier_divergence.cpp).
     std::set<std::uint64_t> divergedGroups_;

@@ -344,10 +344,17 @@ void ThreadgroupChecks::record(const Finding& f) {
     Side theirs{other.file, other.line, other.column, f.otherOp & (kLoad | kStore)};
     if (theirs < mine) std::swap(mine, theirs);
     const Key key{static_cast<int>(f.kind), f.sameSimdgroup, mine, theirs};
+    // Groups are checked in parallel: the finding kept is the one of the first thread in
+    // dispatch order, so that the report is the same in every run.
+    const mc_u32* groups = f.group->dispatch->threadgroups_per_grid;
+    const mc_u32* at = f.group->position;
+    const std::uint64_t group = at[0] + std::uint64_t(groups[0]) * (at[1] + std::uint64_t(groups[1]) * at[2]);
+    const std::uint64_t order = (group << 16) | f.thread; // a group has at most 1024 threads
     std::lock_guard lock(mutex_);
-    if (auto it = index_.find(key); it != index_.end()) {
+    auto it = index_.find(key);
+    if (it != index_.end()) {
         ++reports_[it->second].count;
-        return;
+        if (order >= orders_[it->second]) return;
     }
     ShaderValidationReport report = base_;
     report.kind = f.kind;
@@ -378,14 +385,32 @@ void ThreadgroupChecks::record(const Finding& f) {
         report.other.location = locationOf(other);
         report.other.sameSimdgroup = f.sameSimdgroup;
     }
+    if (it != index_.end()) {
+        report.count = reports_[it->second].count;
+        reports_[it->second] = std::move(report);
+        orders_[it->second] = order;
+        return;
+    }
     index_.emplace(key, reports_.size());
     reports_.push_back(std::move(report));
+    orders_.push_back(order);
 }
 
 std::vector<ShaderValidationReport> ThreadgroupChecks::takeReports() {
     std::lock_guard lock(mutex_);
+    // In dispatch order of their threads, as the dispatch's other reports, then by site.
+    std::vector<std::size_t> byOrder;
+    byOrder.reserve(reports_.size());
+    for (const auto& [key, i] : index_) byOrder.push_back(i);
     index_.clear();
-    return std::move(reports_);
+    std::stable_sort(byOrder.begin(), byOrder.end(),
+                     [&](std::size_t a, std::size_t b) { return orders_[a] < orders_[b]; });
+    std::vector<ShaderValidationReport> reports;
+    reports.reserve(reports_.size());
+    for (std::size_t i : byOrder) reports.push_back(std::move(reports_[i]));
+    reports_.clear();
+    orders_.clear();
+    return reports;
 }
 
 } // namespace metalcpu::val

@@ -79,7 +79,10 @@ private:
     using Key = std::tuple<int, bool, std::tuple<const char*, std::uint32_t, std::uint32_t, std::uint32_t>,
                            std::tuple<const char*, std::uint32_t, std::uint32_t, std::uint32_t>>;
     std::map<Key, std::size_t> index_;
+    /// One per key: the report of the finding whose thread comes first in dispatch order
+    /// (threadgroup, then thread; `orders_`), whichever group was checked first.
     std::vector<validation::ShaderValidationReport> reports_;
+    std::vector<std::uint64_t> orders_;
 };
 
 } // namespace metalcpu::val

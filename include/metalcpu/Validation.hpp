@@ -84,7 +84,9 @@ void PrintTo(AddressSpace space, std::ostream* out);
 void PrintTo(Access access, std::ostream* out);
 void PrintTo(const Position& position, std::ostream* out);
 
-/// One invalid access (the first of `count` made at the same site in one dispatch).
+/// One invalid access: of the `count` made at the same site in one dispatch, the one of the
+/// thread that comes first in dispatch order (lowest threadgroup, then lowest thread in it),
+/// the same in every run whatever order the threadgroups ran in.
 struct ShaderValidationReport {
     ReportKind kind = ReportKind::OutOfBounds;
     AddressSpace addressSpace = AddressSpace::Device;
@@ -140,7 +142,7 @@ struct ShaderValidationReport {
     /// Barrier reports (BarrierDivergence, BarrierAfterReturn, SimdgroupBarrierDivergence):
     /// `location` is the barrier, the thread positions are the first thread of the group (of
     /// the SIMD-group, for a SIMD-group barrier) that was not at it, and
-    /// `threadgroupPositionInGrid` the first group in which it happened; `count` says in how
+    /// `threadgroupPositionInGrid` the first group, in dispatch order, in which it happened; `count` says in how
     /// many groups. Only a group's first divergent round is reported: the rounds after it
     /// follow from it.
     struct BarrierRound {

@@ -3,9 +3,9 @@
 // returned is reported once per barrier, with the barrier's line; a barrier every thread
 // reaches (or none does) is silent. Each kernel comes in the lowering the front end gives it:
 // `early_return` is split into work-item loops (its threads' returns are tracked), the
-// kernels branching on a builtin around a barrier become coroutines, those whose barrier
-// sits in a helper run on fibers, and the `wi_` kernels, branching on a per-thread variable,
-// are split into work-item loops whose validated conditions ask every thread. Each runs over
+// kernels branching on a builtin around a threadgroup barrier, and `co_simd_branch`, become
+// coroutines, those whose barrier sits in a helper run on fibers, and the `wi_` kernels and
+// `simd_branch` are split into work-item loops whose validated conditions ask every thread. Each runs over
 // group sizes 1, 7, 33 and 64, and in groups cut short at the grid's edge.
 #include "runtime/lowering.h"
 #include "validation_fixture.h"
@@ -102,7 +102,7 @@ kernel void helper_two(device uint* out [[buffer(0)]], constant uint& split [[bu
     out[i] = (l < split ? read_here(t, l) : read_there(t, l)) + 1;
 }
 // SIMD-group barriers: the lanes below `split` of each SIMD-group wait at one that the others
-// skip for the threadgroup barrier (a coroutine: the condition names a builtin).
+// skip for the threadgroup barrier (work-item loops: a divergent if, each thread its own way).
 kernel void simd_branch(device uint* out [[buffer(0)]], constant uint& split [[buffer(1)]],
                         uint i [[thread_position_in_grid]], uint l [[thread_index_in_threadgroup]],
                         uint lane [[thread_index_in_simdgroup]]) {
@@ -170,6 +170,17 @@ kernel void wi_simd_branch(device uint* out [[buffer(0)]], constant uint& split 
         simdgroup_barrier(mem_flags::mem_threadgroup); // line 142
     }
     threadgroup_barrier(mem_flags::mem_threadgroup); // line 144
+    out[i] = t[l] + 1;
+}
+// A branch without braces is no divergent if for the work-item loops: a coroutine.
+kernel void co_simd_branch(device uint* out [[buffer(0)]], constant uint& split [[buffer(1)]],
+                           uint i [[thread_position_in_grid]], uint l [[thread_index_in_threadgroup]],
+                           uint lane [[thread_index_in_simdgroup]]) {
+    threadgroup uint t[64];
+    t[l] = i;
+    if (lane < split)
+        simdgroup_barrier(mem_flags::mem_threadgroup); // line 154
+    threadgroup_barrier(mem_flags::mem_threadgroup); // line 155
     out[i] = t[l] + 1;
 }
 )";
@@ -327,17 +338,18 @@ TEST_P(BarrierDivergence, BarrierInLoop) {
 // lane takes or none does, and a SIMD-group function reached by part of a SIMD-group, are silent.
 TEST_P(BarrierDivergence, SimdgroupBarrierInBranch) {
     const NS::UInteger g = group(), simd = g < 32 ? g : 32, half = simd / 2;
-    for (const char* name : {"simd_branch", "simd_helper_branch", "wi_simd_branch"}) {
+    for (const char* name : {"simd_branch", "simd_helper_branch", "wi_simd_branch", "co_simd_branch"}) {
         SCOPED_TRACE(name);
         const bool helper = std::string(name) == "simd_helper_branch";
         const bool workItems = std::string(name) == "wi_simd_branch";
+        const bool coroutine = std::string(name) == "co_simd_branch";
         std::vector<ShaderValidationReport> r = run(name, std::uint32_t(half), 2 * g, 2 * g);
         if (half == 0) {
             EXPECT_THAT(r, ::testing::IsEmpty());
         } else {
             ASSERT_THAT(r, ::testing::ElementsAre(::testing::Field(&ShaderValidationReport::kind,
                                                                    ReportKind::SimdgroupBarrierDivergence)));
-            EXPECT_EQ(r[0].location.line, helper ? 90u : workItems ? 142u : 84u);
+            EXPECT_EQ(r[0].location.line, helper ? 90u : workItems ? 142u : coroutine ? 154u : 84u);
             EXPECT_EQ(r[0].location.column, helper ? 5u : 9u) << "the column of simdgroup_barrier";
             EXPECT_EQ(r[0].barrier.threads, simd) << "the live lanes of SIMD-group 0";
             EXPECT_EQ(r[0].barrier.reached, half);
@@ -347,7 +359,8 @@ TEST_P(BarrierDivergence, SimdgroupBarrierInBranch) {
             if (helper) {
                 EXPECT_EQ(r[0].barrier.other.line, 100u);
             } else {
-                EXPECT_EQ(r[0].barrier.other.line, workItems ? 144u : 86u) << "the others at the threadgroup barrier";
+                EXPECT_EQ(r[0].barrier.other.line, workItems ? 144u : coroutine ? 155u : 86u)
+                    << "the others at the threadgroup barrier";
             }
             EXPECT_THAT(r[0].text(), ::testing::StartsWith("SIMD-group barrier divergence, executing kernel function"));
             EXPECT_THAT(r[0].text(), ::testing::HasSubstr(std::to_string(half) + " of " + std::to_string(simd) +
@@ -363,11 +376,12 @@ TEST_P(BarrierDivergence, SimdgroupBarrierInBranch) {
 // Test that the SIMD-group barrier kernels, and the work-item kernels, take the lowerings the
 // tests above say they do.
 TEST_P(BarrierDivergence, SimdgroupBarrierLowerings) {
-    expectLowerings({{"simd_branch", MC_KERNEL_COROUTINES},
+    expectLowerings({{"simd_branch", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"simd_helper_branch", MC_KERNEL_USES_BARRIERS},
                      {"wi_branch", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"wi_loop", MC_KERNEL_WORK_ITEM_LOOPS},
-                     {"wi_simd_branch", MC_KERNEL_WORK_ITEM_LOOPS}},
+                     {"wi_simd_branch", MC_KERNEL_WORK_ITEM_LOOPS},
+                     {"co_simd_branch", MC_KERNEL_COROUTINES}},
                     [&](const char* name) {
                         MTL::ComputePipelineState* state = pipeline(library_, name, nullptr, MTL::ShaderValidationEnabled);
                         return state ? state->retain() : nullptr;

@@ -139,17 +139,9 @@ protected:
         EXPECT_EQ(lanes.reports.size(), interleaved.reports.size());
         for (std::size_t r = 0; r < lanes.reports.size() && r < interleaved.reports.size(); ++r) {
             ShaderValidationReport twin = lanes.reports[r];
-            // Every field but the command buffer's index and the pipeline's UID (two libraries),
-            // and which thread the report kept: groups run in parallel, so the group that gets
-            // to a site first varies from run to run, and with it the thread, its grid position
-            // and the offset (the first thread past a buffer's end may be mid-group in one group
-            // and thread 0 of the next).
+            // Every field but the command buffer's index and the pipeline's UID (two libraries).
             twin.commandBufferIndex = interleaved.reports[r].commandBufferIndex;
             twin.pipelineUid = interleaved.reports[r].pipelineUid;
-            twin.threadgroupPositionInGrid = interleaved.reports[r].threadgroupPositionInGrid;
-            twin.threadPositionInGrid = interleaved.reports[r].threadPositionInGrid;
-            twin.threadPositionInThreadgroup = interleaved.reports[r].threadPositionInThreadgroup;
-            twin.offset = interleaved.reports[r].offset;
             EXPECT_EQ(twin.text(), interleaved.reports[r].text()) << "report " << r;
             EXPECT_EQ(twin.json(), interleaved.reports[r].json()) << "report " << r;
         }

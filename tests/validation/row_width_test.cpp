@@ -122,16 +122,9 @@ protected:
             const ShaderValidationReport& byIndex = runs[0].reports[r];
             ShaderValidationReport twin = runs[1].reports[r];
             EXPECT_EQ(twin.location.line, byIndex.location.line + 1);
-            // Every field, through the JSON line, but the line and the command buffer's index,
-            // and the thread: a site's report is the first thread's to get there, and groups run
-            // in parallel, so two runs may keep different threads of the same site (a fresh-clone
-            // run once kept group (0,1,0) by index and (0,0,0) through the pointer).
+            // Every field, through the JSON line, but the line and the command buffer's index.
             twin.location.line = byIndex.location.line;
             twin.commandBufferIndex = byIndex.commandBufferIndex;
-            twin.offset = byIndex.offset;
-            twin.threadPositionInGrid = byIndex.threadPositionInGrid;
-            twin.threadPositionInThreadgroup = byIndex.threadPositionInThreadgroup;
-            twin.threadgroupPositionInGrid = byIndex.threadgroupPositionInGrid;
             EXPECT_EQ(byIndex.text(), twin.text());
             EXPECT_EQ(byIndex.json(), twin.json());
         }

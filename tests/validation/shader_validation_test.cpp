@@ -116,6 +116,13 @@ kernel void copy_texel(texture2d<float, access::read> in [[texture(0)]],
                        texture2d<float, access::write> out [[texture(1)]], uint2 gid [[thread_position_in_grid]]) {
     out.write(in.read(gid), gid);
 }
+// The threads below `first` work a while before they store (in bounds), so that the groups at
+// and after `first`, which store past the end, often get there before the group holding it.
+kernel void slow_before_first(device float* out [[buffer(0)]], constant uint& first [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+    float acc = float(i);
+    for (uint k = 0; k < (i < first ? 20000u : 0u); ++k) acc = acc * 0.999f + 1.0f;
+    out[i] = acc;
+}
 )";
 
 constexpr int kMemberLine = 44, kTableLine = 49, kThreadLine = 54, kHeldLine = 57;
@@ -300,6 +307,31 @@ TEST_F(ShaderValidation, FarOutOfBoundsIsCountedPerSite) {
     ASSERT_EQ(got.size(), 1u);
     EXPECT_EQ(got[0].count, 64u);
     EXPECT_GE(got[0].offset, std::uint64_t(1) << 32);
+}
+
+// Test that a site's report names the first thread past the end in dispatch order (lowest
+// threadgroup, then lowest thread in it), in every run: the groups run in parallel, and a later
+// group often gets there first (the threads before it work a while first). Mid-group, and then
+// the last group's thread 0.
+TEST_F(ShaderValidation, ReportKeepsTheFirstThreadInDispatchOrder) {
+    constexpr std::uint32_t kThreads = 4096, kGroup = 32;
+    for (std::uint32_t first : {1000u, kThreads - kGroup}) {
+        MTL::Buffer* out = buffer(first * sizeof(float));
+        for (int run = 0; run < 12; ++run) {
+            SCOPED_TRACE("first " + std::to_string(first) + ", run " + std::to_string(run));
+            dispatch(kernel("slow_before_first"), kThreads, kGroup, [&](MTL::ComputeCommandEncoder* e) {
+                e->setBuffer(out, 0, 0);
+                e->setBytes(&first, sizeof first, 1);
+            });
+            std::vector<ShaderValidationReport> got = reports();
+            ASSERT_EQ(got.size(), 1u);
+            EXPECT_EQ(got[0].count, kThreads - first);
+            EXPECT_EQ(got[0].threadPositionInGrid, (validation::Position{first, 0, 0}));
+            EXPECT_EQ(got[0].threadgroupPositionInGrid, (validation::Position{first / kGroup, 0, 0}));
+            EXPECT_EQ(got[0].threadPositionInThreadgroup, (validation::Position{first % kGroup, 0, 0}));
+            EXPECT_EQ(got[0].offset, first * sizeof(float));
+        }
+    }
 }
 
 // Test that an argument with nothing bound is a null-buffer report, not a crash.

@@ -114,6 +114,15 @@ bool Planner::holdsBarrierCall(const Statement& s) const {
                        [&](const TokenRange& b) { return contains(s.tokens, b.begin); });
 }
 
+bool Planner::holdsThreadgroupBarrier(const Statement& s) const {
+    return std::any_of(coroutine_.barriers.begin(), coroutine_.barriers.end(), [&](const TokenRange& b) {
+        if (!contains(s.tokens, b.begin)) return false;
+        for (std::size_t i = b.begin; i < b.end; ++i)
+            if (tokens_[i].isIdentifier("threadgroup_barrier")) return true;
+        return false;
+    });
+}
+
 bool Planner::holdsBarrier(const Statement& s) const {
     return holdsBarrierCall(s) ||
            std::any_of(uniformLoops_.begin(), uniformLoops_.end(),
@@ -158,10 +167,12 @@ Planner::Role Planner::role(const Statement& s, LockstepSplit lockstep,
     if (isBarrierStatement(s)) return Role::Barrier;
     if (collectiveAt(s) != WorkItemRegion::kNoCollective) return Role::Collective;
     const bool splits = holdsBarrier(s) || lockstep == LockstepSplit::Inside;
-    // An if that holds collectives but no barrier may diverge (Metal allows it): its
-    // condition runs per thread when it names per-thread state or calls anything (an
-    // atomic, a helper reading memory), which one evaluation per group cannot stand for.
-    if (s.kind == StatementKind::If && splits && !holdsBarrierCall(s) &&
+    // An if that holds collectives or simdgroup_barriers but no threadgroup barrier need be
+    // uniform only across each SIMD-group (Metal allows it to differ between them, as in
+    // `if (simd_group_id == 0)`): its condition runs per thread when it names per-thread state
+    // or calls anything (an atomic, a helper reading memory), which one evaluation per group
+    // cannot stand for, and each thread takes its own branch.
+    if (s.kind == StatementKind::If && splits && !holdsThreadgroupBarrier(s) &&
         (namesThreadState(s.header.begin, s.header.end, pieceNames, true) || callsIn(s.header)))
         return Role::DivergentIf;
     if (splits) return s.kind == StatementKind::Compound ? Role::Block : Role::GroupStatement;

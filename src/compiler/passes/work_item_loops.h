@@ -112,11 +112,12 @@ struct WorkItemRegion {
 };
 
 /// An `if` whose condition differs per thread and whose `{}` branches hold SIMD-group function
-/// statements but no barrier: the condition runs once per thread into the guard's slot, and
-/// each piece of a branch runs for the threads that take it.
+/// statements or simdgroup_barriers but no threadgroup barrier: the condition runs once per
+/// thread into the guard's slot, and each piece of a branch runs for the threads that take it.
 struct DivergentIf {
     std::size_t keyword = 0;               ///< the `if`
     std::size_t elseKeyword = kNoToken;    ///< the `else`, if any
+    std::size_t end = 0;                   ///< one past the statement
 };
 
 /// How one kernel is restructured.

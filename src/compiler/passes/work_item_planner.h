@@ -59,7 +59,7 @@ private:
         GroupDeclaration, ///< a declaration that is the same for every thread: runs once
         Block,            ///< a `{}` block holding barriers: its statements, block by block
         GroupStatement,   ///< a loop or an if holding barriers: runs once per group
-        DivergentIf,      ///< an if on a per-thread condition holding only collectives: guarded pieces
+        DivergentIf,      ///< an if on a per-thread condition holding no threadgroup barrier: guarded pieces
     };
 
     /// An interleaved kernel's uniform loops (passes/interleaved_threads.h) are uniform by
@@ -75,6 +75,11 @@ private:
     bool isBarrierStatement(const Statement& s) const;
 
     bool holdsBarrierCall(const Statement& s) const;
+
+    /// Whether `s` holds a threadgroup_barrier, which its whole group must reach; a statement
+    /// holding only simdgroup_barriers (and SIMD-group functions) need be uniform only across
+    /// each SIMD-group.
+    bool holdsThreadgroupBarrier(const Statement& s) const;
 
     /// A barrier or a SIMD-group function statement, or an interleaved kernel's uniform loop:
     /// a split point.
@@ -203,10 +208,11 @@ private:
     /// differ per thread (`for (uint i = lid; ...)`: every thread has its own `i`).
     bool checkHeaderPart(std::size_t begin, std::size_t end, bool readsAllowed);
 
-    /// A loop that holds SIMD-group functions but no barrier need only be uniform across each
-    /// SIMD-group, as Metal requires of them, not across the group: a condition that reads a
-    /// per-thread variable (llama.cpp's `first_row + row < args.ne0`, per SIMD-group) cannot run
-    /// once per group on the first thread's value. Fails and says so when `header` reads one.
+    /// A loop that holds SIMD-group functions or simdgroup_barriers but no threadgroup barrier
+    /// need only be uniform across each SIMD-group, as Metal requires of them, not across the
+    /// group: a condition that reads a per-thread variable (llama.cpp's `first_row + row <
+    /// args.ne0`, per SIMD-group) cannot run once per group on the first thread's value. Fails
+    /// and says so when `header` reads one.
     bool readsPerThreadVariable(TokenRange header);
 
     /// The top-level `;` of a header between `begin` and `end`, or `end`.
@@ -219,7 +225,8 @@ private:
     void groupStatement(const Statement& s);
 
     /// An `if` whose condition differs per thread, with `{}` branches holding SIMD-group
-    /// function statements and no barrier: a region evaluates the condition once per thread
+    /// function statements or simdgroup_barriers and no threadgroup barrier (`if (sg == 0)`,
+    /// uniform per SIMD-group only): a region evaluates the condition once per thread
     /// into the guard's slot, and every piece of the branches runs for the threads that take
     /// them. The condition may neither declare nor write anything: it runs once, before the
     /// branch's pieces.

@@ -89,12 +89,11 @@ void declareInPlace(EditList& edits, std::size_t v, const WorkItemVariable& var)
 }
 
 // Whether the thread takes every branch region `r` is under (`__mc_g0[t] && !__mc_g1[t]`),
-// or "" when it is under none.
-std::string guardCondition(const WorkItemRegion& r) {
+// or "" when it is under none; `slot` indexes the guards' slots.
+std::string guardCondition(const WorkItemRegion& r, const char* slot = kThreadSlot) {
     std::string condition;
     for (const WorkItemGuard& g : r.guards)
-        condition += std::string(condition.empty() ? "" : " && ") + (g.taken ? "" : "!") + guardSlots(g.guard) +
-                     kThreadSlot;
+        condition += std::string(condition.empty() ? "" : " && ") + (g.taken ? "" : "!") + guardSlots(g.guard) + slot;
     return condition;
 }
 
@@ -289,6 +288,25 @@ std::string firstBarrierSite(const WorkItemKernel& k, const TokenList& tokens, s
     return {};
 }
 
+// The barrier-divergence check of the instrumented flavour after the condition of divergent
+// if `r` (its region) when the if holds a simdgroup_barrier: each thread's way, read from the
+// guards, goes to divergent_barriers() (work_items.h) with the first barrier each way reaches.
+// Empty when the if holds none (SIMD-group functions may diverge).
+std::string divergentBarrierCheck(const WorkItemKernel& k, const TokenList& tokens, const WorkItemRegion& r) {
+    const DivergentIf& d = k.divergentIfs[r.setsGuard];
+    if (firstBarrierSite(k, tokens, d.keyword, d.end).empty()) return {};
+    const std::size_t firstEnd = d.elseKeyword != kNoToken ? d.elseKeyword : d.end;
+    std::string taken = firstBarrierSite(k, tokens, r.tokens.end, firstEnd);
+    if (taken.empty()) taken = firstBarrierSite(k, tokens, d.end - 1, tokens.size());
+    if (taken.empty()) taken = "::mc_simd_site{nullptr, 0, 0, nullptr}";
+    std::string left = firstBarrierSite(k, tokens, firstEnd - 1, tokens.size());
+    if (left.empty()) left = "::mc_simd_site{nullptr, 0, 0, nullptr}";
+    const std::string outer = guardCondition(r, "[__mc_l]");
+    return " ::metalcpu_kernel::divergent_barriers(__mc_wi, [&](::mc_u32 __mc_l) __attribute__((always_inline)) -> int "
+           "{ return " + (outer.empty() ? std::string() : "!(" + outer + ") ? -1 : ") + guardSlots(r.setsGuard) +
+           "[__mc_l] ? 1 : 0; }, " + taken + ", " + left + ");";
+}
+
 } // namespace
 
 void rewriteWorkItemKernels(PassContext& context) {
@@ -408,7 +426,9 @@ void rewriteWorkItemKernels(PassContext& context) {
                 // its branches stay blocks, run once per group, their pieces guarded.
                 edits.insertBefore(r.tokens.begin - 1,
                                    opener + guardSlots(r.setsGuard) + kThreadSlot + " = bool");
-                edits.insertAfter(r.tokens.end, "; });");
+                edits.insertAfter(r.tokens.end, "; });" + (context.options.validation
+                                                              ? divergentBarrierCheck(k, tokens, r)
+                                                              : std::string()));
                 continue;
             }
             if (r.collective != WorkItemRegion::kNoCollective) {

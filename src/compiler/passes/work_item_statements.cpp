@@ -44,7 +44,8 @@ bool Planner::readsPerThreadVariable(TokenRange header) {
         if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
         const Visible* v = lookUp(tokens_[i].spelling);
         if (v && v->kind == Visible::Kind::PerThread && !uniformConstant(v->variable, 0)) {
-            fail(i, "a loop with SIMD-group functions but no barrier reads per-thread variable " + quoted(i) +
+            fail(i, "a loop with SIMD-group functions or simdgroup_barriers but no threadgroup barrier reads "
+                    "per-thread variable " + quoted(i) +
                         " in its header (it need be uniform only across a SIMD-group)");
             return true;
         }
@@ -80,7 +81,7 @@ void Planner::groupStatement(const Statement& s) {
                         "(a division, an index, a dereference, a call) would run when no thread takes the branch");
         return;
     }
-    if (loop && !holdsBarrierCall(s) && !inUniformLoopHeader(s) && readsPerThreadVariable(h)) return;
+    if (loop && !holdsThreadgroupBarrier(s) && !inUniformLoopHeader(s) && readsPerThreadVariable(h)) return;
     if (s.kind == StatementKind::For) {
         // for (init; condition; increment): the init-statement's variables belong to the group.
         const std::size_t first = headerSemicolon(h.begin, h.end);
@@ -151,6 +152,7 @@ void Planner::divergentIf(const Statement& s) {
     const std::size_t guard = out_->divergentIfs.size();
     DivergentIf d;
     d.keyword = s.keyword;
+    d.end = s.tokens.end;
     if (s.children.size() > 1) {
         d.elseKeyword = s.children[0].tokens.end;
         if (!tokens_[d.elseKeyword].isIdentifier("else")) {

@@ -100,10 +100,12 @@ struct barrier_task {
         static void* operator new(decltype(sizeof 0) size) { return g_services->coroutine_frame(size); }
         static void operator delete(void*) noexcept {}
         pending_scope_op* pending = nullptr; ///< set while suspended in a tensor operation
-#ifdef METALCPU_VALIDATION
-        /// Where the thread is suspended, for the barrier-divergence check: at a threadgroup
-        /// barrier (barrier_at, 1), a SIMD-group barrier (2), or neither (0).
+        /// Where the thread is suspended: at a threadgroup barrier (1), a SIMD-group barrier
+        /// (2), or neither (0). run_coroutines holds the threads at a threadgroup barrier while
+        /// others are at a SIMD-group barrier.
         unsigned char barrier_scope = 0;
+#ifdef METALCPU_VALIDATION
+        /// For the barrier-divergence check: the barrier's site.
         mc_simd_site barrier_at{};
 #endif
     };
@@ -113,16 +115,22 @@ struct barrier_task {
 /// What `threadgroup_barrier(flags)` becomes in a coroutine kernel: a suspension point.
 /// All threads of a group share one worker, so the memory flags need no fence.
 #ifndef METALCPU_VALIDATION
-struct barrier_point {
-    barrier_point() = default;
+/// Scope 1 for a threadgroup barrier, 2 for a SIMD-group barrier (barrier_task's barrier_scope).
+template <unsigned char Scope>
+struct scoped_barrier_point {
+    scoped_barrier_point() = default;
     template <class Flags>
-    explicit barrier_point(Flags) {}
+    explicit scoped_barrier_point(Flags) {}
     bool await_ready() const noexcept { return false; }
-    void await_suspend(std::coroutine_handle<>) const noexcept {}
+    void await_suspend(std::coroutine_handle<barrier_task::promise_type> thread) const noexcept {
+        thread.promise().barrier_scope = Scope;
+    }
     void await_resume() const noexcept {}
 };
-/// `simdgroup_barrier(flags)`: the same suspension (a pass orders more than it needs).
-using simdgroup_barrier_point = barrier_point;
+using barrier_point = scoped_barrier_point<1>;
+/// `simdgroup_barrier(flags)`: a pass orders more than its SIMD-group needs, but the threads
+/// of other SIMD-groups at a threadgroup barrier wait until every thread is at one.
+using simdgroup_barrier_point = scoped_barrier_point<2>;
 #else
 /// Validated kernels record where each thread is suspended, for the barrier-divergence check
 /// (run_coroutines); a SIMD-group barrier is told apart, since Metal asks only its SIMD-group
@@ -247,7 +255,11 @@ inline void run_scope_operations(const mc_group* group, std::coroutine_handle<ba
 /// Runs a group of coroutine threads: starts one per thread, then resumes each live one in
 /// turn until all have returned. Every pass is one barrier phase; a thread that returned
 /// early simply drops out, which is how returned threads count as arrived. Tensor operations
-/// the threads suspended in run between two passes.
+/// the threads suspended in run between two passes. While a thread waits at a SIMD-group
+/// barrier (or in a tensor operation), the threads at a threadgroup barrier are not resumed:
+/// they pass it only once every live thread is at one, so that a SIMD-group whose branch or
+/// loop holds simdgroup_barriers (`if (simd_group_id == 1)`, trips per SIMD-group) is done with
+/// it before the others read what it wrote there.
 template <class Start>
 inline void run_coroutines(const mc_group* group, Start&& start) {
     const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
@@ -257,18 +269,27 @@ inline void run_coroutines(const mc_group* group, Start&& start) {
     mc_group* running = const_cast<mc_group*>(group);
     mc_u32 live = count;
     mc_scope_record* scope_records = nullptr;
+    const auto at_threadgroup_barrier = [](const barrier_task::promise_type& p) {
+        return p.barrier_scope == 1 && !p.pending;
+    };
+    bool hold = false; // a thread is at a SIMD-group barrier or in a tensor operation
     while (live != 0) {
+        bool others = false;
         for (mc_u32 i = 0; i < count; ++i) {
             std::coroutine_handle<barrier_task::promise_type> thread = threads[i];
-            if (!thread) continue;
+            if (!thread || (hold && at_threadgroup_barrier(thread.promise()))) continue;
             running->current_thread = static_cast<unsigned short>(i);
+            thread.promise().barrier_scope = 0; // until it suspends at a barrier again
             thread.resume();
             if (thread.done()) {
                 thread.destroy();
                 threads[i] = {};
                 --live;
+            } else if (!at_threadgroup_barrier(thread.promise())) {
+                others = true;
             }
         }
+        hold = others;
 #ifdef METALCPU_VALIDATION
         if (live != 0 && (group->dispatch->checks & MC_CHECK_BARRIERS)) check_barrier_round(group, threads, count);
 #endif

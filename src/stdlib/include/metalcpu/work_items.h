@@ -108,6 +108,39 @@ inline void work_item_barrier(const work_items<TracksReturns>& wi, const mc_simd
     }
 }
 
+/// The SIMD-group barrier rounds of a validated kernel's threads, `at(thread)` saying where each
+/// waits (nullptr: it returned, or reaches no barrier): in each SIMD-group with a thread at a
+/// simdgroup_barrier, the live threads elsewhere make a round the runtime reports, as
+/// check_simdgroup_barriers (coroutines.h) tells the coroutines'.
+template <bool TracksReturns, class At>
+inline void simdgroup_barrier_rounds(const work_items<TracksReturns>& wi, const At& at) {
+    const mc_group* group = wi.group();
+    const mc_u32 count = wi.count();
+    const mc_u32 width = group->dispatch->simd_width ? group->dispatch->simd_width : 32;
+    for (mc_u32 begin = 0; begin < count; begin += width) {
+        const mc_u32 end = begin + width < count ? begin + width : count;
+        const mc_simd_site* barrier = nullptr;
+        for (mc_u32 i = begin; i < end && !barrier; ++i)
+            if (const mc_simd_site* s = at(i); s && s->kind == MC_SIMD_BARRIER_KIND) barrier = s;
+        if (!barrier) continue;
+        mc_barrier_round round{};
+        round.site = *barrier;
+        round.first_missing = count;
+        for (mc_u32 i = begin; i < end; ++i) {
+            const mc_simd_site* s = at(i);
+            if (!s) continue; // returned: not active
+            ++round.threads;
+            if (s == barrier) {
+                ++round.reached;
+                continue;
+            }
+            if (round.elsewhere++ == 0) round.other = *s;
+            if (i < round.first_missing) round.first_missing = i;
+        }
+        if (round.elsewhere > 0) g_services->barrier_round(group, &round);
+    }
+}
+
 /// The condition of a loop or if that holds a barrier and runs once per group, in a validated
 /// kernel, when it reads per-thread variables: `condition(thread)` reads that thread's slots.
 /// The lowering goes the first live thread's way (Metal requires the condition to be the same
@@ -136,29 +169,7 @@ inline bool uniform_condition(const work_items<TracksReturns>& wi, const Conditi
     };
     const mc_group* group = wi.group();
     if (taken.kind == MC_SIMD_BARRIER_KIND || left.kind == MC_SIMD_BARRIER_KIND) {
-        const mc_u32 width = group->dispatch->simd_width ? group->dispatch->simd_width : 32;
-        for (mc_u32 begin = 0; begin < count; begin += width) {
-            const mc_u32 end = begin + width < count ? begin + width : count;
-            const mc_simd_site* barrier = nullptr;
-            for (mc_u32 i = begin; i < end && !barrier; ++i)
-                if (const mc_simd_site* s = at(i); s && s->kind == MC_SIMD_BARRIER_KIND) barrier = s;
-            if (!barrier) continue;
-            mc_barrier_round round{};
-            round.site = *barrier;
-            round.first_missing = count;
-            for (mc_u32 i = begin; i < end; ++i) {
-                const mc_simd_site* s = at(i);
-                if (!s) continue; // returned: not active
-                ++round.threads;
-                if (s == barrier) {
-                    ++round.reached;
-                    continue;
-                }
-                if (round.elsewhere++ == 0) round.other = *s;
-                if (i < round.first_missing) round.first_missing = i;
-            }
-            if (round.elsewhere > 0) g_services->barrier_round(group, &round);
-        }
+        simdgroup_barrier_rounds(wi, at);
         return value;
     }
     barrier_round_tally tally(count);
@@ -168,6 +179,26 @@ inline bool uniform_condition(const work_items<TracksReturns>& wi, const Conditi
     }
     if (tally.divergent()) g_services->barrier_round(group, &tally.round());
     return value;
+}
+
+/// The barrier-divergence check of an if whose condition differs per thread and whose branches
+/// hold simdgroup_barriers, which the lowering runs per thread (each takes its own branch): Metal
+/// asks its condition to be the same across each SIMD-group. `way(thread)` is 1 for a thread
+/// that takes the first branch, 0 for one that does not, -1 for one that does not reach the if
+/// (under an outer branch it does not take); the first barrier each way reaches is `taken` or
+/// `left` (line 0: none). Judged per SIMD-group, as uniform_condition judges a round at a
+/// simdgroup_barrier.
+template <bool TracksReturns, class Way>
+inline void divergent_barriers(const work_items<TracksReturns>& wi, const Way& way, const mc_simd_site& taken,
+                               const mc_simd_site& left) {
+    if (__builtin_expect(!(wi.group()->dispatch->checks & MC_CHECK_BARRIERS), 1)) return;
+    simdgroup_barrier_rounds(wi, [&](mc_u32 i) -> const mc_simd_site* {
+        if (wi.returned(i)) return nullptr;
+        const int w = way(i);
+        if (w < 0) return nullptr;
+        const mc_simd_site& site = w ? taken : left;
+        return site.line != 0 ? &site : nullptr;
+    });
 }
 #endif
 
