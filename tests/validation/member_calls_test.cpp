@@ -38,7 +38,8 @@ kernel void block_calls(device Block* x [[buffer(0)]], device float* o [[buffer(
     if (which == 0) o[i] = x[i + skip].twice();
     else if (which == 1) x[i + skip].set(float(i) + 0.5f);
     else if (which == 2) o[i] = (x + i + skip)->twice();
-    else o[i] = x[i + skip].last();
+    else if (which == 3) o[i] = x[i + skip].last();
+    else { float v; o[i] = (v = x[i + skip].twice(), x[i + skip].d = 9.0f, v); }
 }
 )";
 
@@ -98,6 +99,18 @@ TEST_P(MemberCalls, StoresTheMembersInside_Positive) {
     run(1, 0);
     EXPECT_THAT(reports(), IsEmpty());
     for (NS::UInteger t = 0; t < GetParam().count; ++t) EXPECT_EQ(d(t), float(t) + 0.5f) << t;
+}
+
+// Test that a call that only reads writes nothing back, even on the element the buffer's end
+// cuts (which it runs on a copy of): a store into the element later in the same statement,
+// while the call's object still lives, stays.
+TEST_P(MemberCalls, ReadingCallWritesNothingBack_Positive) {
+    run(4, 0);
+    EXPECT_THAT(reports(), IsEmpty());
+    for (NS::UInteger t = 0; t < GetParam().count; ++t) {
+        EXPECT_EQ(floats(o_)[1 + t], 2.0f * (float(t) + 1.0f)) << t;
+        EXPECT_EQ(d(t), 9.0f) << t;
+    }
 }
 
 // Test that a member past the buffer's end, in the element it cuts, reads zero (what a GPU's

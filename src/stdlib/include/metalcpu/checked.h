@@ -755,7 +755,8 @@ __attribute__((always_inline)) constexpr auto member_address(X&& x, I&& index, S
 // report is made (f may read only members inside), and f runs on a copy whose bytes inside the
 // region are the element's and the rest zero, so a read beyond the end gives zero; when the
 // call ends, the copy's bytes inside the region are written back (a store beyond the end is
-// dropped). Missed there: a report of a member f reads beyond the end.
+// dropped; only the bytes the call changed are written, so a call that only reads writes
+// nothing). Missed there: a report of a member f reads or writes beyond the end.
 
 /// What a member function is called on: the element, or a copy of its part inside the region
 /// (kept until the end of the full expression, as the temporary this is).
@@ -768,20 +769,29 @@ public:
                                                                   skip_(skip), count_(count) {
         __builtin_memset(copy_, 0, sizeof(T));
         __builtin_memcpy(copy_ + skip, home, count);
+        __builtin_memcpy(before_, copy_, sizeof(T));
     }
     call_object(const call_object&) = delete;
     call_object& operator=(const call_object&) = delete;
     __attribute__((always_inline)) ~call_object() {
         if constexpr (!is_const_t<T>::value)
-            if (__builtin_expect(home_ != nullptr, 0)) __builtin_memcpy(home_, copy_ + skip_, count_);
+            if (__builtin_expect(home_ != nullptr, 0)) write_back();
     }
     __attribute__((always_inline)) T* operator->() const { return object_; }
 
 private:
+    /// Writes back the bytes inside the region that the call changed, and only those: a call
+    /// that reads must not write back what another thread stored there meanwhile.
+    [[gnu::cold, gnu::noinline]] void write_back() {
+        for (mc_u64 b = 0; b < count_; ++b)
+            if (copy_[skip_ + b] != before_[skip_ + b]) home_[b] = copy_[skip_ + b];
+    }
+
     T* object_;
     unsigned char* home_ = nullptr;
     mc_u64 skip_ = 0, count_ = 0;
     alignas(T) unsigned char copy_[sizeof(T)];
+    unsigned char before_[sizeof(T)];
 };
 
 /// The cold half of member_call(): the element at `bits` is not all inside its region.
