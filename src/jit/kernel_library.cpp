@@ -2,6 +2,7 @@
 
 #include "compiler/translate.h"
 #include "exec/services.h"
+#include "jit/flavour_failure.h"
 #include "jit/kernel_compiler.h"
 #include "jit/library_cache.h"
 #include "jit/library_file.h"
@@ -250,13 +251,15 @@ std::shared_ptr<KernelLibrary> KernelLibrary::kernelValidationFlavour(const std:
     } else {
         SourceBuild build = buildValidationLibrary(sources);
         if (build.ok) flavour = build.library;
-        else why = "the shader-validation flavour of '" + name + "' in " + path_ + " does not compile:\n" + build.diagnostics;
+        else why = flavourCompileFailure(name, path_, build.diagnostics);
     }
     if (flavour) {
         if (!warnedWholeFlavour_) {
             warnedWholeFlavour_ = true;
+            const std::string first = firstInstrumentationError(validationError_);
             support::log().warn("the kernels of {} get their shader-validation flavours one at a time: {}", path_,
-                                firstLines(validationError_, 12));
+                                first.empty() ? firstLines(validationError_, 12)
+                                              : "the instrumented text does not compile as a whole, first at " + first);
         }
         kernelFlavours_.emplace(name, flavour);
     } else {

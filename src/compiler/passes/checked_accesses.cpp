@@ -50,6 +50,9 @@ struct UseSite {
 /// (`&a[i].x`) the checked operation still names the element, as a load; `&a[i]` itself has a
 /// rewrite of its own (address_of()).
 UseSite accessUse(const Unit& unit, std::size_t first, std::size_t last) {
+    // `*list[i].target += x`: the element holds a pointer, which the `*` reads; what is
+    // updated is what it points to, the dereference's own access.
+    if (first > 0 && unit.role(first - 1) == TokenRole::Dereference) return {};
     const ExpressionUse use = unit.useOf(first, last, ObjectParts::Members);
     switch (use.kind) {
     case UseKind::Assigned: return {Use::Store, use.operatorToken};
@@ -249,6 +252,15 @@ std::size_t dataMembersEnd(const Unit& unit, std::size_t name) {
         if (!at(tokens, name + 1).isPunct(".")) break;
     }
     return last;
+}
+
+/// Whether `name` is a member function called on what stands before its `.` or `->`
+/// (`x[i].f()`, `p->f<T>(v)`, `x[i].template f<T>()`).
+bool calledMember(const Unit& unit, std::size_t name) {
+    if (at(unit.tokens(), name).isIdentifier("template")) ++name;
+    const Token& t = at(unit.tokens(), name);
+    return t.isIdentifier() && !isCppKeyword(t.spelling) && unit.role(name) == TokenRole::Member &&
+           unit.callOpen(name) != kNoToken;
 }
 
 /// Where an expression stands, for what may replace an array member by a checked array:
@@ -730,6 +742,14 @@ void rewriteCheckedAccesses(PassContext& context) {
                 accessMembers(s, close, "", close + 1, members, selector, use, where);
                 continue;
             }
+            // `x[i].f()`: f reads the element through `this` (checked.h's member_call()).
+            if (tokens[close + 1].isPunct(".") && calledMember(unit, close + 2) && !places.isUnevaluated(s)) {
+                openAround(s, close, "::metalcpu_kernel::member_call(");
+                edits.replace(k, ", ");
+                edits.replace(close, ", " + sites.add(where, function) + ")");
+                edits.replace(close + 1, "->");
+                continue;
+            }
             // `p[i]` of a kernel's rows: checked once per group where it can be.
             if (function->isKernel && s == k - 1 && close == k + 2 && tokens[k + 1].isIdentifier() &&
                 !edits.isRewritten(k - 1) && !edits.isRewritten(k + 1)) {
@@ -787,6 +807,19 @@ void rewriteCheckedAccesses(PassContext& context) {
                 accessMembers(open, close, "0, ", close + 1, members, selector, use, where);
                 continue;
             }
+            // `(*p)[i]`, `((*p))[i]`: the subscript checks the element (checked.h's elements_of()).
+            auto grouping = [&](std::size_t o, std::size_t c) {
+                return o < tokens.size() && tokens[o].isPunct("(") && unit.role(o) != TokenRole::CallOpen &&
+                       unit.role(o) != TokenRole::CastOpen && partner[o] == c;
+            };
+            std::size_t outerClose = close;
+            for (std::size_t o = open; grouping(o, outerClose) && o > 0 && grouping(o - 1, outerClose + 1); --o)
+                ++outerClose;
+            if (grouping(open, close) && unit.role(outerClose + 1) == TokenRole::Subscript && !places.isUnevaluated(open)) {
+                edits.replace(k, "::metalcpu_kernel::elements_of(");
+                dereferenceCloses.push_back({last, ", " + sites.add(t, function) + ")"});
+                continue;
+            }
             const UseSite use = accessUse(unit, k, last);
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : t;
             const std::string hint = dereferenceHint(unit, k + 1, last);
@@ -827,6 +860,11 @@ void rewriteCheckedAccesses(PassContext& context) {
             const Token& where = use.operatorToken != kNoToken ? tokens[use.operatorToken] : tokens[k + 1];
             if (members != kNoToken) {
                 accessMembers(s, k, "0, ", k + 1, members, selector, use, where);
+                continue;
+            }
+            if (calledMember(unit, k + 1) && !places.isUnevaluated(s)) { // `p->f()`, as `x[i].f()`
+                openAround(s, k, "::metalcpu_kernel::member_call(");
+                edits.replace(k, ", 0, " + sites.add(where, function) + ")->");
                 continue;
             }
             openAround(s, k, functionFor(use.use));

@@ -36,17 +36,17 @@ struct Context {                 ::metalcpu_kernel::checked_ptr< array<uint, 64>
     ::metalcpu_kernel::store_member((&c), 0, ::__mc_member_0{}
 #line 21 "validation_generated_spellings.metal"
           , ::__mc_sites[0]) = t;
-    ::metalcpu_kernel::store((::metalcpu_kernel::load(::metalcpu_kernel::load_member((&c), 0, ::__mc_member_0{}
+    ::metalcpu_kernel::store((::metalcpu_kernel::elements_of(::metalcpu_kernel::load_member((&c), 0, ::__mc_member_0{}
 #line 22 "validation_generated_spellings.metal"
-            , ::__mc_sites[2]), 0, ::__mc_sites[1])), lid, ::__mc_sites[3]) = ::metalcpu_kernel::load(in, i, ::__mc_sites[4]) * ::metalcpu_kernel::load_member(params, 0, ::__mc_member_1{}
+            , ::__mc_sites[2]), ::__mc_sites[1])), lid, ::__mc_sites[3]) = ::metalcpu_kernel::load(in, i, ::__mc_sites[4]) * ::metalcpu_kernel::load_member(params, 0, ::__mc_member_1{}
 #line 22 "validation_generated_spellings.metal"
                                          , ::__mc_sites[5]); (void)c; } });
     ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 i = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); __mc_t0& c = __mc_v0[__mc_t.slot]; { ::metalcpu_kernel::store(
 #line 24 "validation_generated_spellings.metal"
-    out, i, ::__mc_sites[6]) = ::metalcpu_kernel::load((::metalcpu_kernel::load(::metalcpu_kernel::load_member((&c), 0, ::__mc_member_0{}
+    out, i, ::__mc_sites[6]) = ::metalcpu_kernel::load((::metalcpu_kernel::elements_of(::metalcpu_kernel::load_member((&c), 0, ::__mc_member_0{}
 #line 24 "validation_generated_spellings.metal"
-                     , ::__mc_sites[8]), 0, ::__mc_sites[7])), 63 - lid, ::__mc_sites[9]); } });
+                     , ::__mc_sites[8]), ::__mc_sites[7])), 63 - lid, ::__mc_sites[9]); } });
 }
 #line 1 "<metalcpu generated>"
 static const char* const __mc_render_functions[] = {"vertex_main"};
@@ -93,4 +93,4 @@ METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernel
 //@columns "validation_generated_spellings.metal" 21 5-11=5 11-29=11 30-31=16 32-33=18 33-34=19
 //@columns "validation_generated_spellings.metal" 22 5-13=5 13-42=13 42-60=42 60-76=47
 //@columns "validation_generated_spellings.metal" 23 42-43=24 43-52=25 52-54=34 54-69=36 69-70=51 70-71=52
-//@columns "validation_generated_spellings.metal" 24 10-11=9 11-22=10 22-61=22 61-62=26 62-64=27 64-66=28 67-68=31 69-72=33 72-90=36 90-97=37
+//@columns "validation_generated_spellings.metal" 24 10-11=9 11-22=10 22-58=22 58-59=26 59-61=27 61-63=28 64-65=31 66-69=33 69-87=36 87-94=37

@@ -207,9 +207,15 @@ TEST(CheckedAccesses, DereferencesAndAddresses) {
     EXPECT_EQ(accesses("x = (*g)(1);"), "void f() {x = (*g)(1);}");
     EXPECT_EQ(accesses("void (*h)(int) = g;"), "void f() {void (*h)(int) = g;}");
     EXPECT_EQ(accesses("x = k(*p)(1);"), "void f() {x = k(load(p, 0, ::__mc_sites[0]))(1);}");
-    // A pointer to an array is declared, then read through.
+    // A pointer to an array is declared, then read through: the dereference names the elements
+    // (checked.h's elements_of()), which the subscript checks; so through more parentheses.
     EXPECT_EQ(accesses("float (*q)[4] = r; x = (*q)[1];"),
-              "void f() {float (*q)[4] = r; x = load((load(q, 0, ::__mc_sites[0])), 1, ::__mc_sites[1]);}");
+              "void f() {float (*q)[4] = r; x = load((elements_of(q, ::__mc_sites[0])), 1, ::__mc_sites[1]);}");
+    EXPECT_EQ(accesses("y = &((*q))[0] + n;"), "void f() {y = address_of(((elements_of(q, ::__mc_sites[0]))), 0) + n;}");
+    // A dereferenced pointer member is read; the dereference's own access is the update.
+    EXPECT_EQ(accesses("*p[i].t += 1;"),
+              "void f() {update(load_member(p, i, " + std::string("::__mc_member_0{}") +
+                  ", ::__mc_sites[1]), 0, ::__mc_sites[0]) += 1;}");
     // Trailing return types are no accesses.
     EXPECT_EQ(accesses("auto g = [](int k) -> int { return k; };"), "void f() {auto g = [](int k) -> int { return k; };}");
     EXPECT_EQ(accesses("auto g = []<class T>(T k) -> T { return k; };"),
@@ -282,11 +288,14 @@ TEST(CheckedAccesses, Members) {
               "(e.a.b); } };\n"
               "struct __mc_member_1 { template <class E> constexpr decltype(auto) operator()(E&& e) const { return "
               "(e.c); } };\n");
-    // A member function's object is the element.
+    // A member function's object is the element, through member_call() (checked.h); a member's
+    // member function, the member.
     EXPECT_EQ(accesses("x = p[i].f(); y = p[i].a.g();"),
-              "void f() {x = load(p, i, ::__mc_sites[0]).f(); y = load_member(p, i, " + member(0) +
+              "void f() {x = member_call(p, i, ::__mc_sites[0])->f(); y = load_member(p, i, " + member(0) +
                   ", ::__mc_sites[1]).g();}");
-    EXPECT_EQ(accesses("x = p->f();"), "void f() {x = load(p, 0, ::__mc_sites[0]).f();}");
+    EXPECT_EQ(accesses("x = p->f();"), "void f() {x = member_call(p, 0, ::__mc_sites[0])->f();}");
+    EXPECT_EQ(accesses("x = p[i].template f<2>();"),
+              "void f() {x = member_call(p, i, ::__mc_sites[0])->template f<2>();}");
     // Unevaluated operands.
     EXPECT_EQ(accesses("x = sizeof(p[0].qs) + sizeof p->qs; decltype(p[0].d) y;"),
               "void f() {x = sizeof(load(p, 0, ::__mc_sites[0]).qs) + sizeof load(p, 0, ::__mc_sites[1]).qs; "
@@ -474,8 +483,11 @@ TEST(CheckedAccesses, AccessesOpeningACollectiveCall) {
                             "    p->add(1.0f); p[1].add(2.0f); o[0] = p->v; }\n");
     const std::string out = testing::runPassesUntil(*p, "checked-accesses", true);
     const std::string site = "(::metalcpu_kernel::simd_call_site(), ";
-    EXPECT_NE(out.find(site + "::metalcpu_kernel::load(p, 0, ::__mc_sites[0]).add(1.0f))"), std::string::npos) << out;
-    EXPECT_NE(out.find(site + "::metalcpu_kernel::load(p, 1, ::__mc_sites[1]).add(2.0f))"), std::string::npos) << out;
+    EXPECT_NE(out.find(site + "::metalcpu_kernel::member_call(p, 0, ::__mc_sites[0])->add(1.0f))"), std::string::npos)
+        << out;
+    EXPECT_NE(out.find(site + "::metalcpu_kernel::member_call(p, 1, ::__mc_sites[1])->add(2.0f))"), std::string::npos)
+        << out;
+    EXPECT_EQ(out.find("::metalcpu_kernel::member_call(" + site), std::string::npos) << out;
     EXPECT_EQ(out.find("::metalcpu_kernel::load(" + site), std::string::npos) << out;
 }
 

@@ -10,6 +10,10 @@
 #include <metalcpu/kernel_abi.h>
 #include <metalcpu/kernel_services.h>
 
+namespace metal {
+template <class T, decltype(sizeof 0) N> struct array;
+} // namespace metal
+
 namespace metalcpu_kernel {
 
 inline constexpr mc_u64 kAddressMask = (mc_u64(1) << METALCPU_REGION_TAG_SHIFT) - 1;
@@ -690,8 +694,9 @@ __attribute__((always_inline)) constexpr decltype(auto) update_member(X&& x, I&&
 // `x[i].v[j]`, a member subscripted where it is named: a vector member becomes a checked array
 // of its elements, tagged as x, which reads nothing, so the subscript checks element j's own
 // bytes (the last element's v.x near a buffer's end is in bounds though v is not), as an array
-// member does; any other member (a matrix, a packed vector, a class with operator[]) is
-// checked whole, as by load_member() and its kin, and subscripted as it is.
+// member does; a pointer member is read (the subscript reaches what it points to); any other
+// member (a matrix, a packed vector, a class with operator[]) is checked whole, as by
+// load_member() and its kin, and subscripted as it is.
 template <mc_u32 Op, class P, class I, class Select>
     requires checked_pointer<P>
 __attribute__((always_inline)) inline decltype(auto) member_elements(const P& p, I index, Select select,
@@ -705,6 +710,9 @@ __attribute__((always_inline)) inline decltype(auto) member_elements(const P& p,
         E* data = &place.address->elems[0];
         if (!place.own) return checked_array<A, S>::at(0, data, false); // untagged: looked up by address
         return checked_array<A, S>::at(place.bits & ~kAddressMask, data, inside_region<A>(place.bits, place.offset()));
+    } else if constexpr (is_checked_ptr_t<remove_cvref<M>>::value) {
+        // `list[i].target[j] = v`: the subscript goes through the pointer, which is only read.
+        return checked_member(p, index, select, MC_OP_LOAD, site);
     } else {
         return checked_member(p, index, select, Op, site);
     }
@@ -734,6 +742,151 @@ template <class X, class I, class Select>
     requires(!checked_pointer<X>)
 __attribute__((always_inline)) constexpr auto member_address(X&& x, I&& index, Select select) {
     return __builtin_addressof(select(static_cast<X&&>(x)[static_cast<I&&>(index)]));
+}
+
+// ---- Member function calls -------------------------------------------------------------
+// `x[i].f(...)` becomes member_call(x, i, site)->f(...) and `p->f(...)` member_call(p, 0,
+// site)->f(...). f reaches the element's members through `this`, a plain pointer, so what it
+// reads cannot be checked member by member; a GPU reports only the members f touches. So the
+// element is checked whole only for the common case: when all of it lies inside the pointer's
+// region, f runs on it. When none of it does, every member f could read is out of bounds: the
+// call is reported as a load of the element (at the call) and runs on zero-filled scratch, as
+// before. When only a part of it does (the last element of a buffer that ends inside it), no
+// report is made (f may read only members inside), and f runs on a copy whose bytes inside the
+// region are the element's and the rest zero, so a read beyond the end gives zero; when the
+// call ends, the copy's bytes inside the region are written back (a store beyond the end is
+// dropped; only the bytes the call changed are written, so a call that only reads writes
+// nothing). Missed there: a report of a member f reads or writes beyond the end.
+
+/// What a member function is called on: the element, or a copy of its part inside the region
+/// (kept until the end of the full expression, as the temporary this is).
+template <class T>
+class call_object {
+public:
+    __attribute__((always_inline)) explicit call_object(T* object) : object_(object) {}
+    /// A copy of the element whose bytes [skip, skip + count) are `count` bytes at `home`.
+    call_object(unsigned char* home, mc_u64 skip, mc_u64 count) : object_(reinterpret_cast<T*>(copy_)), home_(home),
+                                                                  skip_(skip), count_(count) {
+        __builtin_memset(copy_, 0, sizeof(T));
+        __builtin_memcpy(copy_ + skip, home, count);
+        __builtin_memcpy(before_, copy_, sizeof(T));
+    }
+    call_object(const call_object&) = delete;
+    call_object& operator=(const call_object&) = delete;
+    __attribute__((always_inline)) ~call_object() {
+        if constexpr (!is_const_t<T>::value)
+            if (__builtin_expect(home_ != nullptr, 0)) write_back();
+    }
+    __attribute__((always_inline)) T* operator->() const { return object_; }
+
+private:
+    /// Writes back the bytes inside the region that the call changed, and only those: a call
+    /// that reads must not write back what another thread stored there meanwhile.
+    [[gnu::cold, gnu::noinline]] void write_back() {
+        for (mc_u64 b = 0; b < count_; ++b)
+            if (copy_[skip_ + b] != before_[skip_ + b]) home_[b] = copy_[skip_ + b];
+    }
+
+    T* object_;
+    unsigned char* home_ = nullptr;
+    mc_u64 skip_ = 0, count_ = 0;
+    alignas(T) unsigned char copy_[sizeof(T)];
+    unsigned char before_[sizeof(T)];
+};
+
+/// The cold half of member_call(): the element at `bits` is not all inside its region.
+template <class T, int S>
+[[gnu::cold, gnu::noinline]] call_object<T> member_call_outside(checked_ptr<T, S> p, long long index,
+                                                                const mc_site& site) {
+    const mc_u64 bits = p.bits + static_cast<mc_u64>(index) * sizeof(T);
+    const mc_region& region = g_regions[bits >> METALCPU_REGION_TAG_SHIFT];
+    // The element's bytes as offsets into the region, signed: [first, first + sizeof(T)).
+    const long long first = static_cast<long long>((bits & kAddressMask) - region.begin);
+    const long long length = static_cast<long long>(region.length);
+    const long long begin = first > 0 ? first : 0;
+    const long long end = first + static_cast<long long>(sizeof(T)) < length ? first + static_cast<long long>(sizeof(T))
+                                                                           : length;
+    if (begin < end && (bits >> METALCPU_REGION_TAG_SHIFT) != 0)
+        return call_object<T>(reinterpret_cast<unsigned char*>(region.begin + begin), static_cast<mc_u64>(begin - first),
+                              static_cast<mc_u64>(end - begin));
+    return call_object<T>(&checked_element(p, index, MC_OP_LOAD, site)); // reports, or looks an untagged one up
+}
+template <class T, int S>
+__attribute__((always_inline)) inline call_object<T> member_call_checked(checked_ptr<T, S> p, long long index,
+                                                                      const mc_site& site) {
+    const mc_u64 bits = p.bits + static_cast<mc_u64>(index) * sizeof(T);
+    const mc_region& region = g_regions[bits >> METALCPU_REGION_TAG_SHIFT];
+    const mc_u64 into = (bits & kAddressMask) - region.begin;
+    if (__builtin_expect((into < region.length - (sizeof(T) - 1)) & (region.length >= sizeof(T)), 1)) {
+        T& object = *reinterpret_cast<T*>(region.begin + into);
+        if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP)
+            return call_object<T>(&watch_threadgroup(p.bits, object, MC_OP_LOAD, site));
+        return call_object<T>(&object);
+    }
+    return member_call_outside(p, index, site);
+}
+/// Of anything else a checked access takes (a named threadgroup array, a named array, a
+/// vector), the element as load() gives it, checked by index where load() checks one.
+template <class E>
+struct held_object {
+    E object;
+    constexpr auto operator->() { return __builtin_addressof(object); }
+};
+template <class X, class I>
+__attribute__((always_inline)) constexpr auto member_call(X&& x, I&& index, const mc_site& site) {
+    using P = remove_cvref<X>;
+    if constexpr (is_checked_ptr_t<P>::value) {
+        if constexpr (__is_same(P, checked_ptr<typename pointee_of<P>::type, pointee_of<P>::space>) &&
+                      !array_traits<typename pointee_of<P>::type>::is_array)
+            return member_call_checked(P(x), static_cast<long long>(index), site);
+        else
+            return held_object<decltype(load(static_cast<X&&>(x), static_cast<I&&>(index), site))>{
+                load(static_cast<X&&>(x), static_cast<I&&>(index), site)};
+    } else {
+        return held_object<decltype(load(static_cast<X&&>(x), static_cast<I&&>(index), site))>{
+            load(static_cast<X&&>(x), static_cast<I&&>(index), site)};
+    }
+}
+
+// ---- Subscripts of a dereferenced pointer to an array -----------------------------------
+// `(*p)[i]` and `&(*p)[i]`, where p points to a metal::array (Slang's `(*(&ctx)->tile)[i]`
+// and `&((*((&ctx)->sa_0)))[0] + n`): the dereference becomes elements_of(p, site), a checked
+// array of the array's elements tagged as p, which reads nothing, so the subscript checks
+// element i's own bytes against p's region and `&` keeps the tag (a reference to the
+// metal::array would leave only its operator[], unchecked, and an untagged address). Any other
+// pointee is the dereference as before.
+
+template <class A> struct metal_array_traits {
+    static constexpr bool is_array = false;
+};
+template <class T, decltype(sizeof 0) N> struct metal_array_traits<::metal::array<T, N>> {
+    static constexpr bool is_array = true;
+    using element = T;
+    static constexpr decltype(sizeof 0) extent = N ? N : 1;
+};
+template <class T, decltype(sizeof 0) N> struct metal_array_traits<const ::metal::array<T, N>> {
+    static constexpr bool is_array = true;
+    using element = const T;
+    static constexpr decltype(sizeof 0) extent = N ? N : 1;
+};
+template <class P>
+__attribute__((always_inline)) inline decltype(auto) elements_of(P&& p, const mc_site& site) {
+    using X = remove_cvref<P>;
+    if constexpr (is_checked_ptr_t<X>::value) {
+        using A = typename pointee_of<X>::type;
+        constexpr int S = pointee_of<X>::space;
+        if constexpr (__is_same(X, checked_ptr<A, S>) && metal_array_traits<A>::is_array) {
+            using E = typename metal_array_traits<A>::element;
+            using Elements = E[metal_array_traits<A>::extent];
+            const mc_u64 bits = p.bits;
+            return checked_array<Elements, S>::at(bits & ~kAddressMask, reinterpret_cast<E*>(bits & kAddressMask),
+                                                  inside_region<A>(bits, 0));
+        } else {
+            return load(static_cast<P&&>(p), 0, site);
+        }
+    } else {
+        return load(static_cast<P&&>(p), 0, site);
+    }
 }
 
 /// `reinterpret_cast<device T*>(p)` and friends, when the target is a checked pointer.
