@@ -31,7 +31,11 @@ void RegionTable::release(std::uint32_t tag) {
 }
 
 void RegionTable::set(std::uint32_t tag, std::uint64_t begin, std::uint64_t length) {
-    if (tag != 0) regions_[tag] = mc_region{begin, length};
+    // A worker sets its threadgroup memory's tags again at every group, to the same bytes;
+    // neighbouring tags share a cache line and are read by other workers' kernels at each
+    // checked access, so a store of what is already there would only bounce the line.
+    if (tag != 0 && (regions_[tag].begin != begin || regions_[tag].length != length))
+        regions_[tag] = mc_region{begin, length};
 }
 
 const RegionOwner* RegionTable::owner(std::uint32_t tag) const { return tag < METALCPU_REGION_COUNT ? owners_[tag] : nullptr; }

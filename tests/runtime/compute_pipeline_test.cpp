@@ -75,6 +75,50 @@ kernel void split(device float* a [[buffer(0)]], uint i [[thread_position_in_gri
         << log.text();
 }
 
+// Test that each kernel shape's code generation is the one docs/compiler.md ("Code generation
+// per kernel shape") gives it, and that the pipeline's debug line says so, whole: a thread loop
+// at -O2, work-item loops split at a barrier at -O3, interleaved threads (a uniform loop) at -O2
+// with vectors of 128 bits at most.
+TEST_F(ComputePipelineTest, PipelineLogsItsShapesCodeGeneration) {
+    const char* source = R"(#include <metal_stdlib>
+using namespace metal;
+kernel void elementwise(device float* a [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    a[i] = a[i] * 2.0f + 1.0f;
+}
+kernel void barrier(device float* a [[buffer(0)]], uint i [[thread_index_in_threadgroup]]) {
+    threadgroup float tile[64];
+    tile[i] = a[i];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    a[i] = tile[63 - i];
+}
+kernel void uniform_loop(device float* a [[buffer(0)]], constant uint& n [[buffer(1)]],
+                         uint i [[thread_position_in_grid]]) {
+    float sum = 0.0f;
+    for (uint k = 0; k < n; ++k) sum += a[k];
+    a[i] = sum;
+})";
+    ScopedLogLevel debug(spdlog::level::debug);
+    LogCapture log;
+    for (const char* name : {"elementwise", "barrier", "uniform_loop"}) {
+        MTL::ComputePipelineState* state = pipeline(source, name);
+        ASSERT_NE(state, nullptr) << name;
+        state->release();
+    }
+    EXPECT_EQ(log.count("pipeline for kernel 'elementwise': one loop over each group's threads; code: -O2, threads "
+                        "as SIMD lanes\n"),
+              1u)
+        << log.text();
+    EXPECT_EQ(log.count("pipeline for kernel 'barrier': work-item loops (split at its barriers and SIMD-group "
+                        "functions); code: -O3, threads as SIMD lanes\n"),
+              1u)
+        << log.text();
+    EXPECT_EQ(log.count("pipeline for kernel 'uniform_loop': work-item loops (no barriers: the group's threads "
+                        "interleaved in its uniform loops); code: -O2, threads as SIMD lanes, vectors of 128 bits "
+                        "at most\n"),
+              1u)
+        << log.text();
+}
+
 // Test that a pipeline for a null function is nullptr plus an error, never a crash.
 TEST_F(ComputePipelineTest, NullFunctionIsAnError) {
     NS::Error* error = nullptr;
