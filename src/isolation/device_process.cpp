@@ -516,6 +516,7 @@ DeviceFailure DeviceProcess::State::failureOf(std::uint64_t tag, std::uint64_t o
             failure.message = "Caused GPU Stack Overflow Error: " + who + " ran out of stack (" + where + ")";
         } else if (f.signal == SIGSEGV || f.signal == SIGBUS) {
             failure.kind = DeviceFailure::Kind::PageFault;
+            if (!(f.code == SI_KERNEL && f.address == 0)) failure.address = f.address;
             failure.message = "Caused GPU Address Fault Error (0000000b:kIOGPUCommandBufferCallbackErrorPageFault): " +
                               who + " accessed memory it may not (" + where + ")";
         } else if (f.signal == SIGSYS) {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 
 namespace metalcpu::jit {
@@ -41,8 +42,13 @@ struct DeviceFailure {
         Victim,        ///< another dispatch's fault or timeout ended the process while this one ran
         Lost,          ///< the process ended for another reason (killed from outside)
     };
+    DeviceFailure() = default;
+    DeviceFailure(Kind kind, std::string message) : kind(kind), message(std::move(message)) {}
+
     Kind kind = Kind::Lost;
     std::string message; ///< for people: what happened, naming the kernel
+    /// PageFault: the address touched, when the fault gave one (a general-protection fault does not).
+    std::optional<std::uint64_t> address;
 };
 
 class DeviceProcess {

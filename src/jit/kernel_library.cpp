@@ -219,6 +219,11 @@ std::shared_ptr<KernelLibrary> KernelLibrary::validationFlavour(std::string* err
     return validation_;
 }
 
+bool KernelLibrary::validationFlavourAsked() const {
+    std::lock_guard lock(validationMutex_);
+    return validation_ || !validationError_.empty();
+}
+
 const mc_kernel* KernelLibrary::validationKernel(const std::string& name, std::string* error) {
     std::shared_ptr<KernelLibrary> flavour = validationFlavour(error);
     if (!flavour && !validationSources_.empty()) flavour = kernelValidationFlavour(name, error);

@@ -67,6 +67,9 @@ public:
     /// (msl::selectKernelCode()), so code that does not compile instrumented costs only the
     /// kernels that reach it their validation.
     const mc_kernel* validationKernel(const std::string& name, std::string* error);
+    /// Whether validationFlavour() was asked for (so compiled, found in the cache or refused):
+    /// tests check that plain dispatches do not pay for it.
+    bool validationFlavourAsked() const;
 
     /// Kernel `name` compiled with `values` for its file's function constants (the library
     /// holding it, built or found in the cache), as Library::newFunction(name, values) makes
@@ -106,7 +109,7 @@ private:
     /// Why a kernel of such a module has no shader-validation flavour.
     std::string translationFailure() const;
     std::vector<std::uint64_t> constants_; ///< program-scope constants registered for validation
-    std::mutex validationMutex_;
+    mutable std::mutex validationMutex_;
     std::shared_ptr<KernelLibrary> validation_;
     std::string validationError_;
     /// Per kernel, when the whole flavour does not compile: its own flavour, or why not.

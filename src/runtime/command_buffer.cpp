@@ -270,6 +270,22 @@ MTL::CommandBufferError errorCode(iso::DeviceFailure::Kind kind) {
     }
 }
 
+constexpr const char* kPageFaultError = "Caused GPU Address Fault Error (0000000b:kIOGPUCommandBufferCallbackErrorPageFault)";
+
+/// What a command buffer says of an access through an argument with nothing bound.
+std::string unboundAccess(const std::string& kernel, const std::string& argument, std::uint64_t index) {
+    return std::string(kPageFaultError) + ": kernel '" + kernel + "' accessed argument '" + argument + "' [[buffer(" +
+           std::to_string(index) + ")]], which has no buffer bound";
+}
+
+/// Whether a fault at `address` is an access through a null pointer: within 4 GiB above
+/// address 0 (nothing is mapped there in a device process: its program is position
+/// independent and the arena starts at 16 TiB or above) or a little below it.
+bool throughNull(std::uint64_t address) {
+    constexpr std::uint64_t kReach = std::uint64_t(1) << 32;
+    return address < kReach || address >= ~std::uint64_t(0) - kReach;
+}
+
 } // namespace
 
 /// What running one dispatch gave, wherever it ran.
@@ -295,6 +311,10 @@ std::optional<CommandBuffer::DispatchRun> CommandBuffer::runInDeviceProcess(Disp
             iso::configuredIsolation() == iso::Isolation::Preferred)
             return std::nullopt; // said once in the log; this process runs it
         run.result = {false, failure->message};
+        if (failure->kind == iso::DeviceFailure::Kind::PageFault && command.unboundArgument && failure->address &&
+            throughNull(*failure->address))
+            run.result.error = unboundAccess(command.dispatch.kernelName, command.unboundArgument->name,
+                                             command.unboundArgument->index);
         failureCode_ = errorCode(failure->kind);
         return run;
     }
@@ -326,6 +346,12 @@ bool CommandBuffer::runDispatch(DispatchCommand& command) {
     failureCode_ = MTL::CommandBufferErrorInternal;
     std::optional<DispatchRun> ran = runInDeviceProcess(command);
     if (!ran) {
+        if (command.guardInThisProcess) {
+            // Null bound to an argument is safe only where a device process contains faults.
+            command.guardInThisProcess(command);
+            validation = command.validation.get();
+            command.dispatch.observer = validation;
+        }
         ran.emplace();
         if (validation) validation->begin(command.dispatch.parameters, commitIndex_);
         ran->result = exec::Executor::shared().run(command.dispatch);
@@ -345,11 +371,10 @@ bool CommandBuffer::runDispatch(DispatchCommand& command) {
     if (ran->pageFaulted) {
         // An access a GPU would fault on: let through by MTL_SHADER_VALIDATION_FAIL_MODE=allow,
         // or made through an argument with nothing bound.
-        std::string message = "Caused GPU Address Fault Error (0000000b:kIOGPUCommandBufferCallbackErrorPageFault)";
+        std::string message = kPageFaultError;
         for (const validation::ShaderValidationReport& report : reports)
             if (report.kind == validation::ReportKind::NullBuffer) {
-                message += ": kernel '" + report.kernel + "' accessed argument '" + report.argumentName +
-                           "' [[buffer(" + std::to_string(report.bindingIndex) + ")]], which has no buffer bound";
+                message = unboundAccess(report.kernel, report.argumentName, report.bindingIndex);
                 break;
             }
         fail(message, MTL::CommandBufferErrorPageFault);

@@ -5,7 +5,9 @@
 #include "validation/dispatch_validation.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -39,6 +41,17 @@ struct DispatchCommand {
     /// The library holding dispatch.kernel, kept loaded while the dispatch waits to run (a
     /// device process loads it to run the kernel).
     std::shared_ptr<jit::KernelLibrary> library;
+    /// The one buffer argument with nothing bound, when the plain kernel runs with null there
+    /// and the device process contains what touches it: a fault of this dispatch near address
+    /// 0 is charged to it (docs/validation.md, "Arguments with nothing bound, validation off").
+    struct UnboundArgument {
+        std::string name;
+        std::uint32_t index = 0;
+    };
+    std::optional<UnboundArgument> unboundArgument;
+    /// Set with unboundArgument: when the dispatch runs in this process after all (no device
+    /// process), switches it to the guard that needs none, the kernel's checked flavour.
+    std::function<void(DispatchCommand&)> guardInThisProcess;
 };
 
 /// BlitCommandEncoder::copyFromBuffer.

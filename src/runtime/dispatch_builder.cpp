@@ -1,5 +1,6 @@
 #include "runtime/dispatch_builder.h"
 
+#include "isolation/device_process.h"
 #include "runtime/buffer.h"
 #include "runtime/compute_pipeline.h"
 #include "runtime/debug_layer.h"
@@ -101,27 +102,46 @@ void addFaultHint(DispatchCommand& command, const std::string& hint) {
     command.faultHint += (command.faultHint.empty() ? "" : "; ") + hint;
 }
 
-/// Binds zeroed memory to the buffer arguments of `kernel` that have nothing bound, for a
-/// plain run when the checked flavour (`why` it is unavailable) cannot guard them.
-void bindStandIns(ComputePipelineState& pipeline, const Bindings& bindings, DispatchCommand& command,
-                  const std::string& why) {
+/// Binds zeroed memory to the buffer arguments with nothing bound (`checkedBindings` says
+/// which), for a plain run when the checked flavour (`why` it is unavailable) cannot guard them.
+void bindStandIns(ComputePipelineState& pipeline, const std::vector<val::BufferBinding>& checkedBindings,
+                  DispatchCommand& command, const std::string& why) {
     // Enough for the reads a kernel makes of an optional argument it does not use; a kernel
     // that reaches further through a missing buffer is wrong on a GPU too.
     constexpr std::size_t kStandInBytes = 64 * 1024;
-    const mc_kernel& kernel = pipeline.kernel();
     // Buffer memory, so that a device process sees it too.
     command.standInMemory = std::make_shared<BufferMemory>(kStandInBytes);
     if (!command.standInMemory->bytes()) return;
-    for (mc_u32 i = 0; i < kernel.param_count; ++i) {
-        const mc_param& param = kernel.params[i];
-        if (param.kind != MC_PARAM_BUFFER || bindings.buffers[param.index].bound()) continue;
-        command.dispatch.parameters.buffers[param.index] = command.standInMemory->bytes();
-        command.dispatch.parameters.buffer_lengths[param.index] = kStandInBytes;
+    for (const val::BufferBinding& binding : checkedBindings) {
+        if (binding.bound) continue;
+        command.dispatch.parameters.buffers[binding.index] = command.standInMemory->bytes();
+        command.dispatch.parameters.buffer_lengths[binding.index] = kStandInBytes;
     }
     if (pipeline.noteStandInsOnce())
         support::log().warn("kernel '{}' runs with zeroed stand-ins for arguments that have no buffer bound: "
                             "the checked flavour that guards them is unavailable ({})",
-                            kernel.name, why);
+                            pipeline.kernel().name, why);
+}
+
+/// The guard for arguments with nothing bound that needs no device process: the kernel's
+/// checked flavour runs (without validation it never reads address 0) and an access through
+/// such an argument fails the command buffer. When that flavour could not be built (a
+/// construct its rewrite does not handle, in this kernel or another of its file), the plain
+/// kernel runs with zeroed stand-ins: the program keeps working as on a Mac, where an unused
+/// optional argument may stay unbound, and only the guard is lost.
+void guardWithCheckedFlavour(DispatchCommand& command, ComputePipelineState& pipeline,
+                             std::vector<val::BufferBinding> checkedBindings, val::DispatchInfo info) {
+    std::string why;
+    const mc_kernel* checked = pipeline.checkedKernel(&why);
+    if (!checked) {
+        bindStandIns(pipeline, checkedBindings, command, why);
+        return;
+    }
+    command.dispatch.kernel = checked;
+    command.library = pipeline.libraryOf(checked);
+    command.validation = std::make_shared<val::DispatchValidation>(
+        std::move(info), std::move(checkedBindings), val::shaderValidationSettings(),
+        val::DispatchValidation::Purpose::NullBindingGuard);
 }
 
 } // namespace
@@ -386,30 +406,19 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                                            std::to_string(threadgroupTotal) + ") must be <= " +
                                            std::to_string(Device::kMaxThreadgroupMemoryLength) + ".");
     dispatch.threadgroupMemoryLimit = Device::kMaxThreadgroupMemoryLength;
-    if (unboundArgument && !validated) {
-        // The guard for an argument with nothing bound runs the kernel's checked flavour.
-        // When that flavour could not be built (a construct its rewrite does not handle, in
-        // this kernel or another of its file), the plain kernel runs instead, with zeroed
-        // stand-ins for the missing buffers: the program keeps working as on a Mac, where an
-        // unused optional argument may stay unbound, and only the guard is lost.
-        std::string why;
-        if (!pipeline->checkedKernel(&why)) {
-            bindStandIns(*pipeline, bindings, command, why);
-            unboundArgument = false;
-        }
-    }
     if (validated || unboundArgument) {
-        // Shader validation, or the guard for an argument with nothing bound: either way
-        // the kernel's instrumented flavour runs (without validation it never reads address 0).
-        auto purpose = val::DispatchValidation::Purpose::ShaderValidation;
-        if (!validated) {
-            dispatch.kernel = pipeline->checkedKernel(nullptr); // built: bindStandIns was not needed
-            purpose = val::DispatchValidation::Purpose::NullBindingGuard;
-        }
         std::vector<val::BufferBinding> checkedBindings;
-        for (mc_u32 i = 0; i < kernel.param_count; ++i)
-            if (kernel.params[i].kind == MC_PARAM_BUFFER)
-                checkedBindings.push_back(checkedBinding(kernel.params[i], bindings.buffers[kernel.params[i].index]));
+        const mc_param* unbound = nullptr; // the one argument with nothing bound, if one
+        unsigned unboundCount = 0;
+        for (mc_u32 i = 0; i < kernel.param_count; ++i) {
+            const mc_param& param = kernel.params[i];
+            if (param.kind != MC_PARAM_BUFFER) continue;
+            checkedBindings.push_back(checkedBinding(param, bindings.buffers[param.index]));
+            if (!checkedBindings.back().bound) {
+                unbound = &param;
+                ++unboundCount;
+            }
+        }
         val::DispatchInfo info;
         info.kernel = kernelName;
         info.kernelFrameName = kernel.frame_name ? kernel.frame_name : "";
@@ -417,17 +426,31 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
         info.pipelineUid = pipeline->uid();
         info.encoderLabel = request.encoderLabel->text(std::to_string(request.encoderIndex));
         info.dispatchIndex = request.dispatchIndex;
-        command.validation = std::make_shared<val::DispatchValidation>(
-            std::move(info), std::move(checkedBindings), val::shaderValidationSettings(), purpose);
-        if (validated)
+        if (validated) {
+            command.validation = std::make_shared<val::DispatchValidation>(
+                std::move(info), std::move(checkedBindings), val::shaderValidationSettings(),
+                val::DispatchValidation::Purpose::ShaderValidation);
             for (const TextureMisuse& misuse : textureMisuses)
                 command.validation->textureBindingReport(
                     misuse.kind, misuse.param->name, misuse.param->index,
                     validation::SourceLocation{kernel.file ? kernel.file : "", kernelName, misuse.param->line,
                                                misuse.param->column},
                     misuse.usage, misuse.needed);
+        } else if (unboundCount == 1 && iso::configuredIsolation() != iso::Isolation::None) {
+            // One argument with nothing bound: the plain kernel runs with null there (so that
+            // `if (p)` sees it missing), and the device process contains an access through it,
+            // a fault near address 0 that the command buffer charges to it. Only one: all such
+            // arguments are null, and a fault's address could not tell two apart.
+            command.unboundArgument = DispatchCommand::UnboundArgument{unbound->name, unbound->index};
+            command.guardInThisProcess = [pipeline, checkedBindings = std::move(checkedBindings),
+                                          info = std::move(info)](DispatchCommand& run) {
+                guardWithCheckedFlavour(run, *pipeline, checkedBindings, info);
+            };
+        } else {
+            guardWithCheckedFlavour(command, *pipeline, std::move(checkedBindings), std::move(info));
+        }
     }
-    command.library = pipeline->libraryOf(dispatch.kernel);
+    if (!command.library) command.library = pipeline->libraryOf(dispatch.kernel);
     sink.keepAlive(pipeline->asPublicClass());
     sink.append(std::move(command));
     return true;

@@ -1,6 +1,9 @@
 #include "guarded_buffer.h"
 #include "metal_test.h"
 
+#include "isolation/device_process.h"
+#include "jit/kernel_library.h"
+#include "runtime/compute_pipeline.h"
 #include "runtime/debug_layer.h"
 
 #include <algorithm>
@@ -812,6 +815,100 @@ TEST_F(DispatchTest, UnboundArgumentRunsWhenTheCheckedFlavourIsUnavailable) {
         << text(commandBuffer->error() ? commandBuffer->error()->localizedDescription() : nullptr);
     const float* written = static_cast<const float*>(out->contents());
     for (unsigned i = 0; i < kCount; ++i) EXPECT_EQ(written[i], float(i)) << i;
+    out->release();
+    state->release();
+}
+
+// Kernels with one optional argument, as candle's in-place affine: it tests `in` for null.
+constexpr const char* kOptionalArgumentFile = R"(
+#include <metal_stdlib>
+using namespace metal;
+kernel void affine_in_place(device float* out [[buffer(0)]], device const float* in [[buffer(2)]],
+                            uint i [[thread_position_in_grid]]) {
+    float x = in ? in[i] : out[i];
+    out[i] = x * 2.0f + 1.0f;
+}
+// Reads `bias` whether it is bound or not: `back` elements before thread i's.
+kernel void add_bias(device float* out [[buffer(0)]], constant int& back [[buffer(1)]],
+                     device const float* bias [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+    out[i] += bias[int(i) - back];
+}
+)";
+
+/// Whether `state`'s library compiled (or looked for) its shader-validation flavour.
+bool validationFlavourAsked(MTL::ComputePipelineState* state) {
+    rt::ComputePipelineState* pipeline = ns::implOf<rt::ComputePipelineState>(state);
+    return pipeline->libraryOf(&pipeline->kernel())->validationFlavourAsked();
+}
+
+class OptionalArgumentTest : public DispatchTest, public ::testing::WithParamInterface<std::tuple<unsigned, unsigned>> {};
+
+// Test that a kernel which tests an argument with nothing bound for null sees it null and runs
+// with the right results (threads, threadgroup size); with a device process, as the plain
+// kernel, without compiling the library's shader-validation flavour (which costs minutes for
+// a big library), in this process through that flavour.
+TEST_P(OptionalArgumentTest, UnboundOptionalInputIsNull) {
+    const auto [count, group] = GetParam();
+    MTL::Library* library = compile(kOptionalArgumentFile);
+    ASSERT_NE(library, nullptr);
+    MTL::ComputePipelineState* state = pipeline(library, "affine_in_place");
+    library->release();
+    ASSERT_NE(state, nullptr);
+    GuardedBuffer out(device_, count * sizeof(float));
+    for (unsigned i = 0; i < count; ++i) out.data<float>()[i] = float(i);
+    EXPECT_EQ(dispatch(state, MTL::Size(count, 1, 1), MTL::Size(group, 1, 1),
+                       [&](MTL::ComputeCommandEncoder* encoder) { out.bind(encoder, 0); }),
+              MTL::CommandBufferStatusCompleted);
+    for (unsigned i = 0; i < count; ++i) ASSERT_EQ(out.data<float>()[i], float(i) * 2.0f + 1.0f) << i;
+    out.expectCanariesIntact();
+    EXPECT_EQ(validationFlavourAsked(state), iso::DeviceProcess::forExecution() == nullptr);
+    state->release();
+}
+
+INSTANTIATE_TEST_SUITE_P(Grids, OptionalArgumentTest,
+                         ::testing::Values(std::tuple{1u, 1u}, std::tuple{33u, 32u}, std::tuple{100u, 7u}));
+
+// Test that reading through the one argument with nothing bound, at its start or a little
+// before it, fails the command buffer as a GPU page fault naming the argument, and that the
+// next command buffer runs; with a device process without the shader-validation flavour.
+TEST_F(DispatchTest, UnboundArgumentAccessIsAPageFaultNamingIt) {
+    MTL::Library* library = compile(kOptionalArgumentFile);
+    ASSERT_NE(library, nullptr);
+    MTL::ComputePipelineState* state = pipeline(library, "add_bias");
+    library->release();
+    ASSERT_NE(state, nullptr);
+    MTL::Buffer* out = buffer(64 * sizeof(float));
+    for (const std::int32_t back : {0, 3}) {
+        MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        encoder->setBuffer(out, 0, 0);
+        encoder->setBytes(&back, sizeof back, 1);
+        encoder->dispatchThreads(MTL::Size(64, 1, 1), MTL::Size(32, 1, 1));
+        encoder->endEncoding();
+        ASSERT_EQ(run(commandBuffer), MTL::CommandBufferStatusError) << back;
+        ASSERT_NE(commandBuffer->error(), nullptr);
+        const std::string message = text(commandBuffer->error()->localizedDescription());
+        EXPECT_EQ(commandBuffer->error()->code(), MTL::CommandBufferErrorPageFault) << message;
+        EXPECT_NE(message.find("kernel 'add_bias' accessed argument 'bias' [[buffer(2)]], which has no buffer bound"),
+                  std::string::npos)
+            << back << ": " << message;
+    }
+    EXPECT_EQ(validationFlavourAsked(state), iso::DeviceProcess::forExecution() == nullptr);
+    // The same pipeline with the argument bound runs.
+    MTL::Buffer* bias = buffer(64 * sizeof(float));
+    std::fill_n(static_cast<float*>(out->contents()), 64, 1.0f);
+    std::fill_n(static_cast<float*>(bias->contents()), 64, 2.0f);
+    const std::int32_t none = 0;
+    EXPECT_EQ(dispatch(state, MTL::Size(64, 1, 1), MTL::Size(32, 1, 1),
+                       [&](MTL::ComputeCommandEncoder* encoder) {
+                           encoder->setBuffer(out, 0, 0);
+                           encoder->setBytes(&none, sizeof none, 1);
+                           encoder->setBuffer(bias, 0, 2);
+                       }),
+              MTL::CommandBufferStatusCompleted);
+    for (unsigned i = 0; i < 64; ++i) ASSERT_EQ(static_cast<float*>(out->contents())[i], 3.0f) << i;
+    bias->release();
     out->release();
     state->release();
 }
