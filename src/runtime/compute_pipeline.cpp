@@ -1,6 +1,7 @@
 #include "runtime/compute_pipeline.h"
 
 #include "foundation/factories.h"
+#include "runtime/debug_layer.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
 #include "runtime/library.h"
@@ -88,6 +89,12 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
                                                    NS::Error** error, MTL::ShaderValidation shaderValidation) {
     Function* kernelFunction = ns::implOf<Function>(function);
     if (!kernelFunction) {
+        // Apple's framework asserts here, in the pipeline descriptor it makes of the function
+        // (llama.cpp issue 7974, macOS 14.5: `-[MTLComputePipelineDescriptorInternal
+        // setComputeFunction:withType:]:722: failed assertion `computeFunction must not be
+        // nil.'`). With the layer it is reported so; without, nil and an error, as before.
+        constexpr DebugLayer::Site site = {"MTLComputePipelineDescriptorInternal", "setComputeFunction:withType:", 722};
+        DebugLayer::report(site, "computeFunction must not be nil.");
         setError(error, kPipelineErrorDomain, 1, "the compute function is nil");
         return nullptr;
     }

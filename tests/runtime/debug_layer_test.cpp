@@ -438,6 +438,20 @@ TEST_F(DebugLayerTest, NewBufferWithNullBytes) {
                                             "pointer must not be nil.")});
 }
 
+// Test that a pipeline of a nil function is reported where Apple's framework asserts, and is
+// still nil with an error (nslog mode returns); a real function makes no report.
+TEST_F(DebugLayerTest, PipelineOfNilFunction) {
+    NS::Error* error = nullptr;
+    EXPECT_EQ(device_->newComputePipelineState(static_cast<const MTL::Function*>(nullptr), &error), nullptr);
+    ASSERT_NE(error, nullptr);
+    EXPECT_EQ(takeReports(), Reports{report("-[MTLComputePipelineDescriptorInternal setComputeFunction:withType:]:722",
+                                            "computeFunction must not be nil.")});
+}
+TEST_F(DebugLayerTest, PipelineOfNilFunction_Positive) {
+    EXPECT_NE(kernel("scale"), nullptr);
+    EXPECT_EQ(takeReports(), Reports{});
+}
+
 // Test that a one-byte buffer and a no-copy buffer over real memory make no report.
 TEST_F(DebugLayerTest, BufferLength_Positive) {
     alignas(16) static char memory[64];

@@ -63,6 +63,14 @@ message("${output}")
 if(status OR NOT output MATCHES "\\[  PASSED  \\] 3 tests")
   message(FATAL_ERROR "the suite linked with metalcpu::gtest_main did not pass")
 endif()
+# docs/testing.md's ctest line: the tests gtest_discover_tests registered, each under validation.
+execute_process(COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${WORK}/build --output-on-failure --no-tests=error
+                        -R "^ValidationExample[.]"
+                RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
+message("${output}")
+if(status OR NOT output MATCHES "100% tests passed, 0 tests failed out of 3")
+  message(FATAL_ERROR "ctest did not run the suite's 3 tests and pass")
+endif()
 if(MODE STREQUAL "find_package")
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE}/tests/samples/port -B ${WORK}/build-without-gtest -G Ninja
                           -DAPP_DIR=${app} -DWITHOUT_GTEST=ON -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON ${configure}

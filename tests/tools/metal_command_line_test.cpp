@@ -227,6 +227,18 @@ constexpr const char kBarrier[] = "#include <metal_stdlib>\n"
                                   "    out[tid] = t[63 - tid];\n"
                                   "}\n";
 
+// Test that -Wall's warnings are not among the defaults (docs/tools.md, "Warnings"; Clang's
+// default too): an unused variable is shown only when asked for.
+TEST_F(AppleCommandLines, UnusedVariableOnlyWithWall) {
+    write("w.metal", kWarned);
+    support::ProcessResult quiet = run({METAL_TOOL, "-c", "w.metal"});
+    EXPECT_EQ(quiet.exitCode, 0) << quiet.output;
+    EXPECT_FALSE(contains(quiet.output, "unused variable")) << quiet.output;
+    support::ProcessResult warned = run({METAL_TOOL, "-c", "w.metal", "-Wunused-variable"});
+    EXPECT_EQ(warned.exitCode, 0) << warned.output;
+    EXPECT_TRUE(contains(warned.output, "w.metal:4:9: warning: unused variable ")) << warned.output;
+}
+
 // Test that the host compiler's warnings are shown at the .metal line with the line quoted,
 // and nothing about metalcpu's generated code or standard library.
 TEST_F(AppleCommandLines, WarningsAtTheMetalLine) {

@@ -383,7 +383,8 @@ std::vector<WatchedScalar> watchedScalars(const Unit& unit, const std::vector<Th
             for (std::size_t k = f.bodyOpen + 1; k < bodyClose && !plain; ++k) {
                 if (!tokens[k].isIdentifier(v.name) || k == v.nameToken) continue;
                 if (unit.role(k) == TokenRole::Declarator) plain = true;
-                else if (k > d.statement.end && unit.role(k) == TokenRole::Name && !places.isCapture(k))
+                // The statement ends past its `;`: the next statement's first token is a use.
+                else if (k >= d.statement.end && unit.role(k) == TokenRole::Name && !places.isCapture(k))
                     scalar.uses.push_back(k);
                 plain = plain || unit.role(k + 1) == TokenRole::Subscript;
             }

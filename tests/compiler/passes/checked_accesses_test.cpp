@@ -344,6 +344,26 @@ TEST(CheckedAccesses, ScalarThreadgroupVariables) {
     EXPECT_TRUE(watched.empty());
 }
 
+// Test that a use of a scalar threadgroup variable that starts the statement right after its
+// declaration is an access like the others (the declaration's range ends past its `;`, at that
+// very token): each assignment form, a member, a call's argument.
+TEST(CheckedAccesses, ScalarThreadgroupVariableUsedFirstThingAfterItsDeclaration) {
+    auto first = [](std::string_view statement) {
+        std::vector<std::uint64_t> watched;
+        Accesses a = checkSource("void g(int& r);\nvoid f(int x) { threadgroup int t; " + std::string(statement) + " }",
+                                 &watched);
+        EXPECT_EQ(watched.size(), 1u) << statement;
+        const std::string prefix = "void g(int& r);\nvoid f(int x) { threadgroup int t; ";
+        return a.output.substr(prefix.size(), a.output.size() - prefix.size() - 2);
+    };
+    EXPECT_EQ(first("t = 1;"), "store(t, 0, ::__mc_sites[0]) = 1;");
+    EXPECT_EQ(first("t += x;"), "update(t, 0, ::__mc_sites[0]) += x;");
+    EXPECT_EQ(first("t++;"), "update(t, 0, ::__mc_sites[0])++;");
+    EXPECT_EQ(first("t = t + 1;"), "store(t, 0, ::__mc_sites[0]) = load(t, 0, ::__mc_sites[1]) + 1;");
+    EXPECT_EQ(first("g(t);"), "g(t.data[0]);");
+    EXPECT_EQ(first("&t;"), "address_of(t, 0);");
+}
+
 TEST(CheckedAccesses, LeavesDeclarationsAlone) {
     EXPECT_EQ(accesses("float a[4] = {1, 2, 3, 4};"), "void f() {float a[4] = {1, 2, 3, 4};}");
     EXPECT_EQ(accesses("vec<float, 2> v[2];"), "void f() {vec<float, 2> v[2];}");
