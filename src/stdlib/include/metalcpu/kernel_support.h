@@ -88,7 +88,7 @@ inline constexpr mc_u64 pointee_size = size_of<pointee_t<P>>::value;
 template <class P>
 inline constexpr mc_u64 pointee_align = align_of<pointee_t<P>>::value;
 
-// ---- Argument buffers (ABI 20) ----------------------------------------------------------
+// ---- Argument buffers (ABI 20; nested structs, ABI 21) ----------------------------------
 
 /// The struct an argument-buffer parameter points at (its members' reflection, mc_argument).
 template <class P>
