@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,7 +52,13 @@ struct Slot {
     std::uint64_t offset = 0;
     std::uint64_t stride = 0;
     std::uint32_t elements = 1;
+    /// A pointer member at another argument-buffer struct: that struct's reflection (in the
+    /// kernel library the encoder keeps loaded), for newArgumentEncoder(id).
+    const mc_argument* pointee = nullptr;
 };
+
+/// What keeps a kernel's reflection loaded while an encoder reads it (its library's code).
+using Keeper = std::shared_ptr<const void>;
 
 const char* kindName(std::uint32_t kind) {
     switch (kind) {
@@ -64,8 +71,10 @@ const char* kindName(std::uint32_t kind) {
 
 class ArgumentEncoder final : public ns::Implements<MTL::ArgumentEncoder> {
 public:
-    ArgumentEncoder(rt::Device* device, std::vector<Slot> slots, std::uint64_t length, std::uint64_t alignment)
-        : device_(device), slots_(std::move(slots)), length_(length), alignment_(alignment) {
+    ArgumentEncoder(rt::Device* device, std::vector<Slot> slots, std::uint64_t length, std::uint64_t alignment,
+                    Keeper keeper)
+        : device_(device), slots_(std::move(slots)), length_(length), alignment_(alignment),
+          keeper_(std::move(keeper)) {
         device_->retain();
     }
     ~ArgumentEncoder() override {
@@ -109,18 +118,25 @@ public:
 
     void* constantData(std::uint64_t index) { return place(MC_ARGUMENT_CONSTANT, index, "constantDataAtIndex:"); }
 
+    /// newArgumentEncoderForBufferAtIndex: the encoder of the struct the pointer member `index`
+    /// points at, or nullptr (reported) when the member is no pointer at an argument buffer.
+    MTL::ArgumentEncoder* nested(std::uint64_t index);
+
 private:
+    // The member holding id `index`, or null (reported) when there is none.
+    const Slot* slotOf(std::uint64_t index, const char* selector) const {
+        for (const Slot& s : slots_)
+            if (index >= s.id && index - s.id < s.elements) return &s;
+        rt::DebugLayer::reject({kEncoderClass, selector, 110},
+                               "index (" + std::to_string(index) + ") is not an argument of this encoder");
+        return nullptr;
+    }
+
     // Where resource `index` of `kind` goes in the argument buffer, or null (reported) when the
     // encoder has no such index, it holds another kind, no buffer is set or it is too short.
     void* place(std::uint32_t kind, std::uint64_t index, const char* selector) {
-        const Slot* slot = nullptr;
-        for (const Slot& s : slots_)
-            if (index >= s.id && index - s.id < s.elements) slot = &s;
-        if (!slot) {
-            rt::DebugLayer::reject({kEncoderClass, selector, 110},
-                                   "index (" + std::to_string(index) + ") is not an argument of this encoder");
-            return nullptr;
-        }
+        const Slot* slot = slotOf(index, selector);
+        if (!slot) return nullptr;
         if (slot->kind != kind) {
             rt::DebugLayer::reject({kEncoderClass, selector, 111},
                                    "argument at index " + std::to_string(index) + " ('" + slot->name + "') is " +
@@ -151,6 +167,7 @@ private:
     std::uint64_t alignment_;
     MTL::Buffer* buffer_ = nullptr;
     std::uint64_t offset_ = 0;
+    Keeper keeper_;
 };
 
 // Size and alignment of one element of a constant of `type` (MSL's: a 3-component vector is
@@ -181,13 +198,43 @@ std::optional<std::uint64_t> constantSize(MTL::DataType type) {
     return std::nullopt;
 }
 
-MTL::ArgumentEncoder* make(rt::Device* device, std::vector<Slot> slots, std::uint64_t length, std::uint64_t align) {
-    return ns::make<ArgumentEncoder>(device, std::move(slots), length, align);
+MTL::ArgumentEncoder* make(rt::Device* device, std::vector<Slot> slots, std::uint64_t length, std::uint64_t align,
+                           Keeper keeper = nullptr) {
+    return ns::make<ArgumentEncoder>(device, std::move(slots), length, align, std::move(keeper));
+}
+
+// An encoder for a reflected struct: its `count` members, `size` bytes aligned to `align`.
+MTL::ArgumentEncoder* reflected(rt::Device* device, const mc_argument* members, mc_u32 count, std::uint64_t size,
+                                std::uint64_t align, Keeper keeper) {
+    std::vector<Slot> slots;
+    for (mc_u32 i = 0; i < count; ++i) {
+        const mc_argument& a = members[i];
+        const std::uint32_t elements = std::max<std::uint32_t>(a.array_length, 1);
+        slots.push_back(Slot{a.name, a.id, a.kind, a.offset, a.size / elements, elements, a.members ? &a : nullptr});
+    }
+    return make(device, std::move(slots), size, std::max<std::uint64_t>(align, 1), std::move(keeper));
+}
+
+MTL::ArgumentEncoder* ArgumentEncoder::nested(std::uint64_t index) {
+    constexpr const char* kSelector = "newArgumentEncoderForBufferAtIndex:";
+    const Slot* slot = slotOf(index, kSelector);
+    if (!slot) return nullptr;
+    if (!slot->pointee) {
+        rt::DebugLayer::reject({kEncoderClass, kSelector, 114},
+                               "argument at index " + std::to_string(index) + " ('" + slot->name + "') is " +
+                                   (slot->kind == MC_ARGUMENT_BUFFER ? "a pointer at no argument-buffer struct"
+                                                                     : kindName(slot->kind)) +
+                                   ", not a pointer to an argument buffer");
+        return nullptr;
+    }
+    const mc_argument& a = *slot->pointee;
+    return reflected(device_, a.members, a.member_count, a.pointee_size, a.pointee_align, keeper_);
 }
 
 } // namespace
 
-MTL::ArgumentEncoder* newArgumentEncoder(rt::Device* device, const mc_kernel& kernel, NS::UInteger bufferIndex) {
+MTL::ArgumentEncoder* newArgumentEncoder(rt::Device* device, const mc_kernel& kernel, NS::UInteger bufferIndex,
+                                         std::shared_ptr<const void> keeper) {
     constexpr rt::DebugLayer::Site site = {"MTLDebugFunction", "newArgumentEncoderWithBufferIndex:", 120};
     const mc_param* param = nullptr;
     for (mc_u32 i = 0; i < kernel.param_count; ++i)
@@ -201,16 +248,11 @@ MTL::ArgumentEncoder* newArgumentEncoder(rt::Device* device, const mc_kernel& ke
         rt::DebugLayer::reject(site, std::string("buffer ") + std::to_string(bufferIndex) + " ('" + param->name +
                                          "') of function '" + kernel.name +
                                          "' is not an argument buffer: it points at no struct whose members carry "
-                                         "[[id(n)]]");
+                                         "[[id(n)]] or hold textures or samplers");
         return nullptr;
     }
-    std::vector<Slot> slots;
-    for (mc_u32 i = 0; i < param->argument_count; ++i) {
-        const mc_argument& a = param->arguments[i];
-        const std::uint32_t elements = std::max<std::uint32_t>(a.array_length, 1);
-        slots.push_back(Slot{a.name, a.id, a.kind, a.offset, a.size / elements, elements});
-    }
-    return make(device, std::move(slots), param->pointee_size, std::max<std::uint64_t>(param->pointee_align, 1));
+    return reflected(device, param->arguments, param->argument_count, param->pointee_size, param->pointee_align,
+                     std::move(keeper));
 }
 
 MTL::ArgumentEncoder* newArgumentEncoder(rt::Device* device, const NS::Array* arguments) {
@@ -370,8 +412,7 @@ void MTL::ArgumentEncoder::setIntersectionFunctionTable(const IntersectionFuncti
 void MTL::ArgumentEncoder::setIntersectionFunctionTables(const IntersectionFunctionTable* const*, NS::Range) {
     refuse(this, "setIntersectionFunctionTables:withRange:");
 }
-// A pointer member's own argument-buffer struct is not reflected (only the parameter's is).
-MTL::ArgumentEncoder* MTL::ArgumentEncoder::newArgumentEncoder(NS::UInteger) {
-    refuse(this, "newArgumentEncoderForBufferAtIndex:");
-    return nullptr;
+MTL::ArgumentEncoder* MTL::ArgumentEncoder::newArgumentEncoder(NS::UInteger index) {
+    auto* self = implOf<Encoder>(this);
+    return self ? self->nested(index) : nullptr;
 }

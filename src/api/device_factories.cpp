@@ -6,6 +6,7 @@
 #include "api/argument_encoding.h"
 #include "api/blocks.h"
 #include "api/not_yet.h"
+#include "api/pipeline_reflection.h"
 #include "foundation/factories.h"
 #include "runtime/command_queue.h"
 #include "runtime/compute_pipeline.h"
@@ -119,16 +120,37 @@ MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const Function* 
     auto* self = implOf<Dev>(this);
     return self ? metalcpu::rt::newComputePipelineState(self, computeFunction, nullptr, 0, error) : nullptr;
 }
-MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const Function* computeFunction, PipelineOption,
+namespace {
+// The reflection newComputePipelineState hands back: the function's bindings when the options
+// ask for them (PipelineOptionBindingInfo or BufferTypeInfo), else nil, as Metal gives.
+void reflect(const MTL::Function* function, MTL::PipelineOption options, const MTL::ComputePipelineState* pipeline,
+             const MTL::AutoreleasedComputePipelineReflection* reflection) {
+    if (!reflection) return;
+    auto* out = const_cast<MTL::AutoreleasedComputePipelineReflection*>(reflection);
+    *out = nullptr;
+    auto* kernelFunction = implOf<metalcpu::rt::Function>(function);
+    if (!pipeline || !kernelFunction ||
+        !(options & (MTL::PipelineOptionBindingInfo | MTL::PipelineOptionBufferTypeInfo)))
+        return;
+    *out = metalcpu::ns::autoreleased(
+        metalcpu::api::newPipelineReflection(kernelFunction->kernel(), kernelFunction->library()));
+}
+} // namespace
+
+MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const Function* computeFunction,
+                                                                PipelineOption options,
                                                                 const AutoreleasedComputePipelineReflection* reflection,
                                                                 NS::Error** error) {
     metalcpu::rt::clearError(error);
     if (reflection) *const_cast<AutoreleasedComputePipelineReflection*>(reflection) = nullptr;
     auto* self = implOf<Dev>(this);
-    return self ? metalcpu::rt::newComputePipelineState(self, computeFunction, nullptr, 0, error) : nullptr;
+    MTL::ComputePipelineState* pipeline =
+        self ? metalcpu::rt::newComputePipelineState(self, computeFunction, nullptr, 0, error) : nullptr;
+    reflect(computeFunction, options, pipeline, reflection);
+    return pipeline;
 }
 MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const ComputePipelineDescriptor* descriptor,
-                                                                PipelineOption,
+                                                                PipelineOption options,
                                                                 const AutoreleasedComputePipelineReflection* reflection,
                                                                 NS::Error** error) {
     metalcpu::rt::clearError(error);
@@ -137,12 +159,10 @@ MTL::ComputePipelineState* MTL::Device::newComputePipelineState(const ComputePip
     if (reflection) *const_cast<AutoreleasedComputePipelineReflection*>(reflection) = nullptr;
     auto* settings = implOf<metalcpu::rt::ComputePipelineDescriptor>(descriptor);
     if (!settings) return metalcpu::rt::newComputePipelineState(self, nullptr, nullptr, 0, error);
-    MTL::ComputePipelineState* pipeline =
-        metalcpu::rt::newComputePipelineState(self, settings->computeFunction, settings->label.get(),
-                                              settings->maxTotalThreadsPerThreadgroup, error, settings->shaderValidation);
-    if (pipeline)
-        implOf<metalcpu::rt::ComputePipelineState>(pipeline)->setRequiredThreadsPerThreadgroup(
-            settings->requiredThreadsPerThreadgroup);
+    MTL::ComputePipelineState* pipeline = metalcpu::rt::newComputePipelineState(
+        self, settings->computeFunction, settings->label.get(), settings->maxTotalThreadsPerThreadgroup, error,
+        settings->shaderValidation, settings->requiredThreadsPerThreadgroup);
+    reflect(settings->computeFunction, options, pipeline, reflection);
     return pipeline;
 }
 void MTL::Device::newComputePipelineState(const Function* function,
@@ -226,9 +246,10 @@ MTL::ArgumentEncoder* MTL::Device::newArgumentEncoder(const NS::Array* arguments
     auto* self = implOf<Dev>(this);
     return self ? metalcpu::api::newArgumentEncoder(self, arguments) : nullptr;
 }
-MTL::ArgumentEncoder* MTL::Device::newArgumentEncoder(const BufferBinding*) {
-    notYet<Dev>(this, "MTL::Device::newArgumentEncoder");
-    return nullptr;
+// From a pipeline reflection's binding of an argument buffer (api/pipeline_reflection.h).
+MTL::ArgumentEncoder* MTL::Device::newArgumentEncoder(const BufferBinding* bufferBinding) {
+    auto* self = implOf<Dev>(this);
+    return self ? metalcpu::api::newArgumentEncoder(self, bufferBinding) : nullptr;
 }
 MTL::Fence* MTL::Device::newFence() {
     notYet<Dev>(this, "MTL::Device::newFence");

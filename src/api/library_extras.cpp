@@ -1,6 +1,7 @@
 // The MTL::Library and MTL::Function methods beyond library.cpp: functions by descriptor, the
-// completion-handler forms (which run synchronously, as Device::newLibrary's do), and what
-// needs reflection, argument encoders or intersection functions, which log once.
+// completion-handler forms (which run synchronously, as Device::newLibrary's do), argument
+// encoders (argument_encoding.h), and what needs function reflection or intersection
+// functions, which log once.
 #include "api/argument_encoding.h"
 #include "api/blocks.h"
 #include "api/function_constants.h"
@@ -90,7 +91,8 @@ NS::Integer MTL::Function::patchControlPointCount() const { return 0; }
 // For the argument-buffer struct the kernel's buffer points at (api/argument_encoding.h).
 MTL::ArgumentEncoder* MTL::Function::newArgumentEncoder(NS::UInteger bufferIndex) {
     auto* self = implOf<Fn>(this);
-    return self ? metalcpu::api::newArgumentEncoder(self->device(), self->kernel(), bufferIndex) : nullptr;
+    return self ? metalcpu::api::newArgumentEncoder(self->device(), self->kernel(), bufferIndex, self->library())
+                : nullptr;
 }
 // Argument reflection objects are not made: `reflection` receives nil.
 MTL::ArgumentEncoder* MTL::Function::newArgumentEncoder(NS::UInteger bufferIndex, const AutoreleasedArgument* reflection) {

@@ -88,15 +88,12 @@ MTL::ComputePipelineState* newPipeline(rt::Mtl4Compiler& compiler, const MTL4::C
         return nullptr;
     }
     // A required threadgroup size caps the pipeline's maximum, as Metal reports it.
-    NS::UInteger maxThreads = descriptor->maxTotalThreadsPerThreadgroup();
-    const MTL::Size required = descriptor->requiredThreadsPerThreadgroup();
-    const NS::UInteger requiredThreads = required.width * required.height * required.depth;
-    if (requiredThreads && (maxThreads == 0 || requiredThreads < maxThreads)) maxThreads = requiredThreads;
     MTL4::PipelineOptions* options = descriptor->options();
     const MTL::ShaderValidation validation = options ? options->shaderValidation() : MTL::ShaderValidationDefault;
     MTL::ComputePipelineState* pipeline =
-        rt::newComputePipelineState(compiler.device(), function, descriptor->label(), maxThreads, error, validation);
-    if (pipeline) ns::implOf<rt::ComputePipelineState>(pipeline)->setRequiredThreadsPerThreadgroup(required);
+        rt::newComputePipelineState(compiler.device(), function, descriptor->label(),
+                                    descriptor->maxTotalThreadsPerThreadgroup(), error, validation,
+                                    descriptor->requiredThreadsPerThreadgroup());
     function->release();
     return pipeline;
 }

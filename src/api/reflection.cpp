@@ -1,9 +1,9 @@
 // Reflection objects: the reflected types (MTL::Type and its subclasses, StructMember), the
 // argument and binding descriptions, function attributes and constants, and the function and
-// pipeline reflection containers. metalcpu does not build reflection objects yet but for
-// function constants (function_constants.cpp) (pipelines
-// report none, Library::reflectionForFunction logs once and returns nullptr), so no such object
-// exists: alloc() logs once and returns nullptr, and every other method answers as for nil.
+// pipeline reflection containers. metalcpu builds the function constants'
+// (function_constants.cpp) and a pipeline's bindings (pipeline_reflection.cpp); of the rest
+// (Library::reflectionForFunction logs once and returns nullptr) no object exists: alloc()
+// logs once and returns nullptr, and every other method answers as for nil.
 #include "api/not_yet.h"
 
 #include <Metal/MTLArgument.hpp>
@@ -121,29 +121,7 @@ MTL::DataType MTL::Argument::textureDataType() const { return {}; }
 bool MTL::Argument::isDepthTexture() const { return false; }
 NS::UInteger MTL::Argument::arrayLength() const { return 0; }
 
-NS::String* MTL::Binding::name() const { return nullptr; }
-MTL::BindingType MTL::Binding::type() const { return {}; }
-MTL::BindingAccess MTL::Binding::access() const { return {}; }
-NS::UInteger MTL::Binding::index() const { return 0; }
-bool MTL::Binding::isUsed() const { return false; }
-bool MTL::Binding::used() const { return false; }
-bool MTL::Binding::isArgument() const { return false; }
-bool MTL::Binding::argument() const { return false; }
-
-NS::UInteger MTL::BufferBinding::bufferAlignment() const { return 0; }
-NS::UInteger MTL::BufferBinding::bufferDataSize() const { return 0; }
-MTL::DataType MTL::BufferBinding::bufferDataType() const { return {}; }
-MTL::StructType* MTL::BufferBinding::bufferStructType() const { return nullptr; }
-MTL::PointerType* MTL::BufferBinding::bufferPointerType() const { return nullptr; }
-
-NS::UInteger MTL::ThreadgroupBinding::threadgroupMemoryAlignment() const { return 0; }
-NS::UInteger MTL::ThreadgroupBinding::threadgroupMemoryDataSize() const { return 0; }
-
-MTL::TextureType MTL::TextureBinding::textureType() const { return {}; }
-MTL::DataType MTL::TextureBinding::textureDataType() const { return {}; }
-bool MTL::TextureBinding::isDepthTexture() const { return false; }
-bool MTL::TextureBinding::depthTexture() const { return false; }
-NS::UInteger MTL::TextureBinding::arrayLength() const { return 0; }
+// Binding, BufferBinding, ThreadgroupBinding and TextureBinding: pipeline_reflection.cpp.
 
 NS::UInteger MTL::ObjectPayloadBinding::objectPayloadAlignment() const { return 0; }
 NS::UInteger MTL::ObjectPayloadBinding::objectPayloadDataSize() const { return 0; }
@@ -199,10 +177,4 @@ MTL::FunctionReflection* MTL::FunctionReflection::init() { return nullptr; }
 NS::Array* MTL::FunctionReflection::bindings() const { return nullptr; }
 NS::String* MTL::FunctionReflection::userAnnotation() const { return nullptr; }
 
-MTL::ComputePipelineReflection* MTL::ComputePipelineReflection::alloc() {
-    metalcpu::api::cannotMake("MTL::ComputePipelineReflection::alloc");
-    return nullptr;
-}
-MTL::ComputePipelineReflection* MTL::ComputePipelineReflection::init() { return nullptr; }
-NS::Array* MTL::ComputePipelineReflection::bindings() const { return nullptr; }
-NS::Array* MTL::ComputePipelineReflection::arguments() const { return nullptr; }
+// ComputePipelineReflection: pipeline_reflection.cpp.

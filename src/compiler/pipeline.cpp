@@ -67,7 +67,10 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     for (auto& [function, params] : found.parameters)
         for (ParamInfo& p : params)
             if (p.kind == ParamKind::Buffer)
-                if (const ArgumentStruct* s = argumentStructOf(argumentStructs, p.typeText)) p.arguments = s->members;
+                if (const ArgumentStruct* s = argumentStructOf(argumentStructs, p.typeText)) {
+                    p.arguments = s->members;
+                    p.nestedArguments = nestedArgumentStructs(argumentStructs, *s);
+                }
     found.threadgroupVariables = findThreadgroupVariables(unit, options.fileKey, diagnostics);
     if (diagnostics.hasErrors()) return found;
     found.graph = buildCallGraph(tokens, partner, module);

@@ -103,6 +103,16 @@ enum class Builtin : std::uint32_t {
 struct ArgumentMember {
     std::string name;
     std::uint32_t id = 0;
+    /// A pointer member (or array of them) at another argument-buffer struct: that struct's
+    /// name, for ArgumentEncoder::newArgumentEncoder(id); else "".
+    std::string pointee;
+};
+
+/// An argument-buffer struct a parameter reaches through pointer members, and its members
+/// (ArgumentMember::pointee names it).
+struct NestedArguments {
+    std::string name;
+    std::vector<ArgumentMember> members;
 };
 
 /// Reflection of one kernel parameter, taken from the kernel's (primary template) definition.
@@ -125,6 +135,8 @@ struct ParamInfo {
     std::uint32_t textureDataType = 0;
     /// A buffer pointing at an argument-buffer struct: its members, for ArgumentEncoder.
     std::vector<ArgumentMember> arguments;
+    /// The argument-buffer structs its members point at, and theirs, each once.
+    std::vector<NestedArguments> nestedArguments;
 };
 
 /// The parameter of `params` named `name`, or nullptr.

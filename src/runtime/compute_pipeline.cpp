@@ -84,9 +84,21 @@ bool unspecializedConstantsError(const MTL::Function* function, const char* hint
     return false;
 }
 
+namespace {
+
+bool isSet(MTL::Size size) { return size.width || size.height || size.depth; }
+
+std::string sizeText(MTL::Size size) {
+    return "(" + std::to_string(size.width) + ", " + std::to_string(size.height) + ", " + std::to_string(size.depth) +
+           ")";
+}
+
+} // namespace
+
 MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Function* function,
                                                    const NS::String* label, NS::UInteger maxTotalThreads,
-                                                   NS::Error** error, MTL::ShaderValidation shaderValidation) {
+                                                   NS::Error** error, MTL::ShaderValidation shaderValidation,
+                                                   MTL::Size requiredThreads) {
     Function* kernelFunction = ns::implOf<Function>(function);
     if (!kernelFunction) {
         // Apple's framework asserts here, in the pipeline descriptor it makes of the function
@@ -142,9 +154,37 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
     std::uint32_t maxThreads = Device::kMaxThreadsPerThreadgroup;
     if (kernel.max_total_threads_per_threadgroup) maxThreads = std::min(maxThreads, kernel.max_total_threads_per_threadgroup);
     if (maxTotalThreads) maxThreads = std::min<std::uint32_t>(maxThreads, static_cast<std::uint32_t>(maxTotalThreads));
+    // The library's compile options (MTL::CompileOptions) apply to every pipeline of its kernels.
+    const ThreadgroupLimits& options = kernelFunction->limits();
+    if (options.maxTotalThreads)
+        maxThreads = std::min<std::uint32_t>(maxThreads, static_cast<std::uint32_t>(options.maxTotalThreads));
+    if (isSet(options.requiredThreads) && isSet(requiredThreads) &&
+        (options.requiredThreads.width != requiredThreads.width ||
+         options.requiredThreads.height != requiredThreads.height ||
+         options.requiredThreads.depth != requiredThreads.depth)) {
+        setError(error, kPipelineErrorDomain, 6,
+                 std::string("Compute function '") + kernel.name + "': the pipeline's requiredThreadsPerThreadgroup " +
+                     sizeText(requiredThreads) + " differs from the " + sizeText(options.requiredThreads) +
+                     " its library was compiled with (MTLCompileOptions)");
+        return nullptr;
+    }
+    const MTL::Size required = isSet(requiredThreads) ? requiredThreads : options.requiredThreads;
+    // A required size caps the pipeline's maximum, as Metal reports it; one past it is no size
+    // a dispatch could use.
+    const std::uint64_t requiredVolume = std::uint64_t(required.width) * required.height * required.depth;
+    if (isSet(required) && (requiredVolume == 0 || requiredVolume > maxThreads)) {
+        setError(error, kPipelineErrorDomain, 7,
+                 std::string("Compute function '") + kernel.name + "': requiredThreadsPerThreadgroup " +
+                     sizeText(required) + (requiredVolume == 0 ? " has a dimension of 0"
+                                                               : " holds more threads than the pipeline's maximum (" +
+                                                                     std::to_string(maxThreads) + ")"));
+        return nullptr;
+    }
+    if (isSet(required)) maxThreads = static_cast<std::uint32_t>(requiredVolume);
     MTL::ComputePipelineState* pipeline =
         ns::make<ComputePipelineState>(device, library, &kernel, maxThreads, staticMemory, validated, identity.uid);
     if (label) ns::implOf<ComputePipelineState>(pipeline)->label().set(label);
+    ns::implOf<ComputePipelineState>(pipeline)->setRequiredThreadsPerThreadgroup(required);
     // A kernel on fibers (the slow path) says why, so that whoever tunes it need not find the
     // library's compile log (a library from a cache or a .metallib was translated elsewhere).
     const bool fibers = runsOnFibers(kernel);

@@ -78,10 +78,15 @@ bool unspecializedConstantsError(const MTL::Function* function, const char* hint
 
 /// Device::newComputePipelineState(function or descriptor, error). `shaderValidation` is the
 /// descriptor's MTL::ShaderValidation; with the environment it decides whether the pipeline
-/// runs the kernel's instrumented flavour (val::pipelineIsValidated).
+/// runs the kernel's instrumented flavour (val::pipelineIsValidated). `requiredThreads` is the
+/// descriptor's requiredThreadsPerThreadgroup; the function's library's compile options may set
+/// it too (and a maximum), and the pipeline takes whichever is set. nullptr and an NS::Error
+/// when both are set and differ, or when the required size holds more threads than the
+/// pipeline's maximum.
 MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Function* function,
                                                    const NS::String* label, NS::UInteger maxTotalThreads,
                                                    NS::Error** error,
-                                                   MTL::ShaderValidation shaderValidation = MTL::ShaderValidationDefault);
+                                                   MTL::ShaderValidation shaderValidation = MTL::ShaderValidationDefault,
+                                                   MTL::Size requiredThreads = MTL::Size(0, 0, 0));
 
 } // namespace metalcpu::rt

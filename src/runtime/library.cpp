@@ -24,8 +24,8 @@
 
 namespace metalcpu::rt {
 
-Library::Library(Device* device, std::shared_ptr<jit::KernelLibrary> kernels)
-    : device_(device), kernels_(std::move(kernels)) {}
+Library::Library(Device* device, std::shared_ptr<jit::KernelLibrary> kernels, ThreadgroupLimits limits)
+    : device_(device), kernels_(std::move(kernels)), limits_(limits) {}
 
 namespace {
 
@@ -85,7 +85,7 @@ MTL::Function* Library::newFunction(const std::string& name) {
         else support::log().info("{}", message);
         return nullptr;
     }
-    return ns::make<Function>(device_, kernels_, kernel);
+    return ns::make<Function>(device_, kernels_, kernel, limits_);
 }
 
 MTL::Function* Library::newFunction(const std::string& name, const jit::ConstantValues& values, NS::Error** error) {
@@ -101,7 +101,7 @@ MTL::Function* Library::newFunction(const std::string& name, const jit::Constant
     }
     std::string why;
     std::shared_ptr<jit::KernelLibrary> specialised = kernels_->specialise(name, values, &why);
-    if (!specialised && why.empty()) return ns::make<Function>(device_, kernels_, kernel); // no function constants
+    if (!specialised && why.empty()) return ns::make<Function>(device_, kernels_, kernel, limits_); // no function constants
     if (!specialised) {
         setError(error, kLibraryErrorDomain, MTL::LibraryErrorCompileFailure, why);
         return nullptr;
@@ -112,7 +112,7 @@ MTL::Function* Library::newFunction(const std::string& name, const jit::Constant
                  "Function " + name + " is missing from its specialised library");
         return nullptr;
     }
-    return ns::make<Function>(device_, std::move(specialised), compiled);
+    return ns::make<Function>(device_, std::move(specialised), compiled, limits_);
 }
 
 NS::Array* Library::functionNames() const {
@@ -124,8 +124,10 @@ NS::Array* Library::functionNames() const {
     return ns::autoreleased(array);
 }
 
-Function::Function(Device* device, std::shared_ptr<jit::KernelLibrary> kernels, const mc_kernel* kernel)
-    : device_(device), library_(std::move(kernels)), kernel_(kernel), name_(ns::makeString(kernel->name)) {}
+Function::Function(Device* device, std::shared_ptr<jit::KernelLibrary> kernels, const mc_kernel* kernel,
+                   ThreadgroupLimits limits)
+    : device_(device), library_(std::move(kernels)), kernel_(kernel), limits_(limits),
+      name_(ns::makeString(kernel->name)) {}
 
 Function::~Function() { name_->release(); }
 
@@ -237,7 +239,11 @@ MTL::Library* newLibraryWithSource(Device* device, const NS::String* source, con
                      "Compilation failed: \n\n" + build.diagnostics);
             return nullptr;
         }
-        return ns::make<Library>(device, std::move(build.library));
+        const CompileOptions* chosen = ns::implOf<CompileOptions>(options);
+        return ns::make<Library>(device, std::move(build.library),
+                                 chosen ? ThreadgroupLimits{chosen->maxTotalThreadsPerThreadgroup,
+                                                            chosen->requiredThreadsPerThreadgroup}
+                                        : ThreadgroupLimits{});
     } catch (const std::bad_alloc&) {
         setError(error, kLibraryErrorDomain, MTL::LibraryErrorCompileFailure,
                  "Compilation failed: \n\nerror: this process ran out of memory while compiling the kernels "

@@ -13,10 +13,17 @@ namespace metalcpu::rt {
 
 class Device;
 
+/// MTL::CompileOptions' threadgroup settings, which every pipeline of the library's kernels
+/// takes: a cap on its maximum (0: none) and the one size its dispatches must use (0, 0, 0: any).
+struct ThreadgroupLimits {
+    NS::UInteger maxTotalThreads = 0;
+    MTL::Size requiredThreads = MTL::Size(0, 0, 0);
+};
+
 /// A library: one opened kernel library file (.metallib or a cached build of a source string).
 class Library final : public ns::Implements<MTL::Library> {
 public:
-    Library(Device* device, std::shared_ptr<jit::KernelLibrary> kernels);
+    Library(Device* device, std::shared_ptr<jit::KernelLibrary> kernels, ThreadgroupLimits limits = {});
     const char* className() const override { return "MTLLibrary"; }
 
     /// A +1 function for the kernel with this name, or nullptr (Metal gives no error; a
@@ -41,16 +48,20 @@ public:
 private:
     Device* device_;
     std::shared_ptr<jit::KernelLibrary> kernels_;
+    ThreadgroupLimits limits_;
     Label label_;
 };
 
 /// A kernel function of a library. Keeps the library's code loaded while it lives.
 class Function final : public ns::Implements<MTL::Function> {
 public:
-    Function(Device* device, std::shared_ptr<jit::KernelLibrary> kernels, const mc_kernel* kernel);
+    Function(Device* device, std::shared_ptr<jit::KernelLibrary> kernels, const mc_kernel* kernel,
+             ThreadgroupLimits limits);
     const char* className() const override { return "MTLFunction"; }
 
     const mc_kernel& kernel() const { return *kernel_; }
+    /// Its library's compile options' threadgroup settings.
+    const ThreadgroupLimits& limits() const { return limits_; }
     const std::shared_ptr<jit::KernelLibrary>& library() const { return library_; }
     Device* device() const { return device_; }
     NS::String* name() const { return name_; }
@@ -61,6 +72,7 @@ private:
     Device* device_;
     std::shared_ptr<jit::KernelLibrary> library_;
     const mc_kernel* kernel_;
+    ThreadgroupLimits limits_;
     NS::String* name_;
     Label label_;
 };

@@ -6,9 +6,9 @@
 // hand, as Metal 3 programs fill Tier 2 argument buffers. Runs at several threadgroup shapes, in
 // both flavours; outputs keep their canaries. Bad input is refused with a message, never a crash.
 #include "metal_test.h"
+#include "reported_mistakes.h"
 #include "texture_fixture.h"
 
-#include "runtime/debug_layer.h"
 
 #include <Metal/MTLArgumentEncoder.hpp>
 
@@ -286,27 +286,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ArgumentEncoderTest,
                                            TextureCase{MTL::Size(1, 1, 1), true}));
 
 // Bad input: each mistake is refused with a message that names it, and nothing is written.
-class ArgumentEncoderMistakes : public MetalTest {
-protected:
-    void SetUp() override {
-        MetalTest::SetUp();
-        rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::NSLog, [this](const std::string& r) { reports_.push_back(r); });
-        library_ = compile(kKernels);
-        ASSERT_NE(library_, nullptr);
-    }
-    void TearDown() override {
-        rt::DebugLayer::setForTesting(rt::DebugLayer::Mode::Off);
-        if (library_) library_->release();
-        MetalTest::TearDown();
-    }
-    bool reported(const std::string& words) const {
-        for (const std::string& r : reports_)
-            if (r.find(words) != std::string::npos) return true;
-        return false;
-    }
-    MTL::Library* library_ = nullptr;
-    std::vector<std::string> reports_;
-};
+using ArgumentEncoderMistakes = ReportedMistakes<&kKernels>;
 
 // Test an index the function has no buffer at, and a buffer that is not an argument buffer.
 TEST_F(ArgumentEncoderMistakes, NoArgumentBufferAtTheIndex) {

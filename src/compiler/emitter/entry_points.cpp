@@ -73,25 +73,58 @@ std::string presentKind(const ParamInfo& p) {
     return "(" + p.presentIf + " ? " + paramKindEnumerator(p.kind) + " : MC_PARAM_ABSENT)";
 }
 
-/// mc_param's tensor_rank and tensor_data_type: read from the parameter's type by the kernel
-/// library (the front end does not evaluate `dextents<int, 2>`), 0 for other kinds.
 // The members of the argument-buffer struct a buffer parameter points at (mc_argument), laid
-// out by the host compiler itself: ArgumentEncoder writes where the kernel reads. "" for other
-// parameters.
+// out by the host compiler itself: ArgumentEncoder writes where the kernel reads. The structs
+// its pointer members reach get arrays of their own (`array`_1, _2, ...), declared first, since
+// a list's struct points at itself. "" for other parameters.
 std::string argumentReflection(const ParamInfo& p, const std::string& array, const std::string& param) {
     if (p.arguments.empty()) return "";
-    const std::string type = "::metalcpu_kernel::argument_struct_t<" + param + ">";
+    // Each struct's C++ type, named through the member that first reaches it.
+    std::vector<std::string> types(p.nestedArguments.size());
+    std::vector<std::pair<const std::vector<ArgumentMember>*, std::string>> queue = {
+        {&p.arguments, "::metalcpu_kernel::argument_struct_t<" + param + ">"}};
+    auto nestedIndex = [&](const std::string& name) -> std::size_t {
+        for (std::size_t n = 0; n < p.nestedArguments.size(); ++n)
+            if (p.nestedArguments[n].name == name) return n;
+        return p.nestedArguments.size();
+    };
+    for (std::size_t q = 0; q < queue.size(); ++q)
+        for (const ArgumentMember& m : *queue[q].first) {
+            const std::size_t n = m.pointee.empty() ? types.size() : nestedIndex(m.pointee);
+            if (n == types.size() || !types[n].empty()) continue;
+            types[n] = "::metalcpu_kernel::member_struct_t<decltype(" + queue[q].second + "::" + m.name + ")>";
+            queue.push_back({&p.nestedArguments[n].members, types[n]});
+        }
+    auto rows = [&](const std::vector<ArgumentMember>& members, const std::string& type) {
+        std::string out;
+        for (const ArgumentMember& m : members) {
+            const std::string member = "decltype(" + type + "::" + m.name + ")";
+            std::string nested;
+            const std::size_t n = m.pointee.empty() ? types.size() : nestedIndex(m.pointee);
+            if (n < types.size() && !types[n].empty())
+                nested = ", sizeof(" + types[n] + "), alignof(" + types[n] + "), " +
+                         std::to_string(p.nestedArguments[n].members.size()) + ", " + array + "_" +
+                         std::to_string(n + 1);
+            out += "    {" + quoteString(m.name) + ", " + std::to_string(m.id) +
+                   ", ::metalcpu_kernel::argument_kind<" + member + ">, __builtin_offsetof(" + type + ", " + m.name +
+                   "), sizeof(" + member + "), ::metalcpu_kernel::argument_elements<" + member + ">, alignof(" +
+                   member + ")" + nested + "},\n";
+        }
+        return out;
+    };
     std::string out = "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Winvalid-offsetof\"\n";
-    out += "const ::mc_argument " + array + "[] = {\n";
-    for (const ArgumentMember& m : p.arguments) {
-        const std::string member = "decltype(" + type + "::" + m.name + ")";
-        out += "    {" + quoteString(m.name) + ", " + std::to_string(m.id) + ", ::metalcpu_kernel::argument_kind<" +
-               member + ">, __builtin_offsetof(" + type + ", " + m.name + "), sizeof(" + member +
-               "), ::metalcpu_kernel::argument_elements<" + member + ">, alignof(" + member + ")},\n";
-    }
-    return out + "};\n#pragma GCC diagnostic pop\n";
+    for (std::size_t n = 0; n < types.size(); ++n)
+        if (!types[n].empty()) out += "extern const ::mc_argument " + array + "_" + std::to_string(n + 1) + "[];\n";
+    out += "const ::mc_argument " + array + "[] = {\n" + rows(p.arguments, queue[0].second) + "};\n";
+    for (std::size_t n = 0; n < types.size(); ++n)
+        if (!types[n].empty())
+            out += "const ::mc_argument " + array + "_" + std::to_string(n + 1) + "[] = {\n" +
+                   rows(p.nestedArguments[n].members, types[n]) + "};\n";
+    return out + "#pragma GCC diagnostic pop\n";
 }
 
+/// mc_param's tensor_rank and tensor_data_type: read from the parameter's type by the kernel
+/// library (the front end does not evaluate `dextents<int, 2>`), 0 for other kinds.
 std::string tensorReflection(const ParamInfo& p, const std::string& param) {
     if (p.kind != ParamKind::Tensor) return "0, 0";
     const std::string traits = "::metalcpu_kernel::tensor_parameter<" + param + ">";

@@ -45,9 +45,39 @@ bool declaresDataMembers(const TokenList& tokens, std::size_t begin, std::size_t
     return true;
 }
 
+// A struct while it is read: whether a member carries [[id(n)]] or holds a resource (a texture
+// or a sampler, which only an argument buffer can hold in memory).
+struct Candidate {
+    ArgumentStruct found;
+    bool anyId = false;
+    bool anyResource = false;
+    std::uint32_t span = 0; ///< ids it takes as a member of another struct: its highest + 1
+};
+
+bool isResourceType(const Token& t) {
+    return t.isIdentifier("sampler") || (t.isIdentifier() && (t.spelling.starts_with("texture") ||
+                                                              t.spelling.starts_with("depth")));
+}
+
+// The type a pointer in [begin, end) points at: the last name before the first `*`
+// (`const device Inner*`, `spvUnsafeArray<device Inner*, 2>`), or "".
+std::string pointeeName(const TokenList& tokens, std::size_t begin, std::size_t end) {
+    for (std::size_t j = begin; j < end; ++j) {
+        if (!tokens[j].isPunct("*")) continue;
+        for (std::size_t k = j; k-- > begin;) {
+            const Token& t = tokens[k];
+            if (t.isIdentifier() && isTypeQualifier(t.spelling)) continue;
+            return t.isIdentifier() && !isCppKeyword(t.spelling) ? t.spelling : ""; // not `float*`, `T<U>*`
+        }
+        return "";
+    }
+    return "";
+}
+
 // Reads one member declaration [begin, end) into `out`; `next` is the id a member without
-// [[id]] gets. Returns whether the declaration carries an [[id(n)]].
-bool readMember(const Unit& unit, std::size_t begin, std::size_t end, std::uint32_t& next, ArgumentStruct& out) {
+// [[id]] gets. `earlier` holds the structs read before, whose ids a member of their type spans.
+void readMember(const Unit& unit, std::size_t begin, std::size_t end, std::uint32_t& next,
+                const std::vector<Candidate>& earlier, Candidate& out) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     std::size_t nameToken = kNoToken;
@@ -74,8 +104,9 @@ bool readMember(const Unit& unit, std::size_t begin, std::size_t end, std::uint3
         if (t.isPunct("<") && opensTemplateArguments(tokens, j)) {
             const std::size_t close = closingAngle(tokens, partner, j, end);
             if (close == kNoToken) continue;
-            // `array<T, N>` holds N elements, each with an id of its own.
-            if (j > 0 && tokens[j - 1].isIdentifier("array")) {
+            // `array<T, N>` (and SPIRV-Cross's `spvUnsafeArray<T, N>`) holds N elements, each
+            // with an id of its own.
+            if (j > 0 && (tokens[j - 1].isIdentifier("array") || tokens[j - 1].isIdentifier("spvUnsafeArray"))) {
                 std::size_t comma = close;
                 while (comma > j && !tokens[comma].isPunct(",")) --comma;
                 const std::optional<long long> n = evaluateInteger(tokens, comma + 1, close);
@@ -88,25 +119,35 @@ bool readMember(const Unit& unit, std::size_t begin, std::size_t end, std::uint3
             !(j + 1 < end && tokens[j + 1].isPunct("::")))
             nameToken = j;
     }
-    if (nameToken == kNoToken) return false;
+    if (nameToken == kNoToken) return;
     const std::uint32_t first = id && *id >= 0 ? static_cast<std::uint32_t>(*id) : next;
-    out.members.push_back({tokens[nameToken].spelling, first});
-    next = first + elements;
-    // The member's type: `sampler`, `metal::sampler`, `sampler s[4]` (not `x::sampler`).
+    const std::string pointee = pointeeName(tokens, begin, nameToken);
+    out.found.members.push_back({tokens[nameToken].spelling, first, pointee});
+    // A member of an argument-buffer struct's type takes that struct's ids, element by element
+    // (Metal's `My_Indexed_AB abX; // abX = id(0); texA = id(1); texB = id(3)`).
+    std::uint32_t perElement = 1;
+    if (pointee.empty() && nameToken > begin && tokens[nameToken - 1].isIdentifier())
+        for (const Candidate& c : earlier)
+            if (c.found.name == tokens[nameToken - 1].spelling && (c.anyId || c.anyResource))
+                perElement = std::max<std::uint32_t>(c.span, 1);
+    next = first + elements * perElement;
+    out.span = std::max(out.span, next);
+    out.anyId |= id.has_value();
     for (std::size_t j = begin; j < nameToken; ++j) {
+        if (!isResourceType(tokens[j])) continue;
+        if (pointee.empty()) out.anyResource = true;
+        // The member's type: `sampler`, `metal::sampler`, `sampler s[4]` (not `x::sampler`).
         if (!tokens[j].isIdentifier("sampler")) continue;
         const bool qualified = j > begin && tokens[j - 1].isPunct("::");
-        if (!qualified || (j >= begin + 2 && tokens[j - 2].isIdentifier("metal"))) out.samplerTypes.push_back(j);
+        if (!qualified || (j >= begin + 2 && tokens[j - 2].isIdentifier("metal"))) out.found.samplerTypes.push_back(j);
     }
-    return id.has_value();
 }
 
-// The argument-buffer struct whose body opens at `open`, if its members carry [[id(n)]].
-std::optional<ArgumentStruct> readStruct(const Unit& unit, std::size_t key, std::size_t open) {
+// The struct whose body opens at `open`, with its members and what makes it an argument buffer.
+Candidate readStruct(const Unit& unit, std::size_t key, std::size_t open, const std::vector<Candidate>& earlier) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
-    ArgumentStruct found{tokens[key + 1].spelling, {}, {}};
-    bool anyId = false;
+    Candidate found{ArgumentStruct{tokens[key + 1].spelling, {}, {}}};
     std::uint32_t next = 0;
     std::size_t begin = open + 1;
     const std::size_t close = partner[open];
@@ -132,38 +173,93 @@ std::optional<ArgumentStruct> readStruct(const Unit& unit, std::size_t key, std:
             continue;
         }
         if (t.isPunct(";")) {
-            if (declaresDataMembers(tokens, begin, j)) anyId |= readMember(unit, begin, j, next, found);
+            if (declaresDataMembers(tokens, begin, j)) readMember(unit, begin, j, next, earlier, found);
             begin = j + 1;
         }
     }
-    if (!anyId) return std::nullopt;
     return found;
+}
+
+// The names kernels' parameters point or refer to (`constant Args& a [[buffer(0)]]`,
+// `device Args const* a`): a struct of resources they point at is an argument buffer.
+std::vector<std::string> kernelPointees(const Unit& unit) {
+    const TokenList& tokens = unit.tokens();
+    std::vector<std::string> names;
+    for (const FunctionDecl& f : unit.module().functions) {
+        if (!f.isKernel || f.parametersOpen == kNoToken || f.parametersClose == kNoToken) continue;
+        for (std::size_t j = f.parametersOpen + 1; j < f.parametersClose; ++j) {
+            if (!tokens[j].isPunct("*") && !tokens[j].isPunct("&")) continue;
+            std::size_t k = j - 1;
+            if (tokens[k].isIdentifier("const") && k > f.parametersOpen + 1) --k;
+            if (tokens[k].isIdentifier()) names.push_back(tokens[k].spelling);
+        }
+    }
+    return names;
 }
 
 } // namespace
 
 std::vector<ArgumentStruct> findArgumentStructs(const Unit& unit) {
     const TokenList& tokens = unit.tokens();
-    std::vector<ArgumentStruct> structs;
+    std::vector<Candidate> candidates;
     for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
         if (!tokens[i].isIdentifier("struct") && !tokens[i].isIdentifier("class")) continue;
         const std::size_t open = classBodyAfter(tokens, unit.partner(), i);
         if (open == kNoToken || unit.partner()[open] == kNoToken) continue;
-        if (std::optional<ArgumentStruct> s = readStruct(unit, i, open)) structs.push_back(std::move(*s));
+        candidates.push_back(readStruct(unit, i, open, candidates));
     }
+    // A struct with an [[id(n)]] member is an argument buffer wherever it is (Apple's rule); one
+    // whose ids are all implied is one when it holds a resource and a kernel's buffer, or a
+    // pointer member of an argument buffer, points at it (Metal 3's argument buffers).
+    std::vector<std::string> pointees = kernelPointees(unit);
+    std::vector<bool> accepted(candidates.size());
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (std::size_t c = 0; c < candidates.size(); ++c) {
+            if (accepted[c]) continue;
+            const Candidate& s = candidates[c];
+            if (!s.anyId && !(s.anyResource && std::ranges::find(pointees, s.found.name) != pointees.end())) continue;
+            accepted[c] = grew = true;
+            for (const ArgumentMember& m : s.found.members)
+                if (!m.pointee.empty()) pointees.push_back(m.pointee);
+        }
+    }
+    std::vector<ArgumentStruct> structs;
+    for (std::size_t c = 0; c < candidates.size(); ++c)
+        if (accepted[c]) structs.push_back(std::move(candidates[c].found));
     return structs;
 }
 
 const ArgumentStruct* argumentStructOf(const std::vector<ArgumentStruct>& structs, const std::string& typeText) {
     // The last name of the type: "device Args&" -> Args, "constant ns::Args*" -> Args.
     std::size_t end = typeText.size();
-    while (end > 0 && (typeText[end - 1] == '*' || typeText[end - 1] == '&' || typeText[end - 1] == ' ')) --end;
+    for (bool stripped = true; stripped;) {
+        stripped = false;
+        while (end > 0 && (typeText[end - 1] == '*' || typeText[end - 1] == '&' || typeText[end - 1] == ' ')) --end;
+        if (end >= 6 && typeText.compare(end - 6, 6, " const") == 0) end -= 5, stripped = true; // `Args const&`
+    }
     std::size_t begin = end;
     while (begin > 0 && (std::isalnum(static_cast<unsigned char>(typeText[begin - 1])) || typeText[begin - 1] == '_'))
         --begin;
     const std::string name = typeText.substr(begin, end - begin);
     auto found = std::ranges::find_if(structs, [&](const ArgumentStruct& s) { return s.name == name; });
     return found == structs.end() ? nullptr : &*found;
+}
+
+std::vector<NestedArguments> nestedArgumentStructs(const std::vector<ArgumentStruct>& structs,
+                                                   const ArgumentStruct& root) {
+    std::vector<NestedArguments> reached;
+    std::vector<const ArgumentStruct*> queue{&root};
+    for (std::size_t q = 0; q < queue.size(); ++q)
+        for (const ArgumentMember& m : queue[q]->members) {
+            if (m.pointee.empty() || std::ranges::any_of(reached, [&](const auto& r) { return r.name == m.pointee; }))
+                continue;
+            auto found = std::ranges::find_if(structs, [&](const ArgumentStruct& s) { return s.name == m.pointee; });
+            if (found == structs.end()) continue;
+            reached.push_back({found->name, found->members});
+            queue.push_back(&*found);
+        }
+    return reached;
 }
 
 void rewriteArgumentBufferSamplers(PassContext& c) {

@@ -9,10 +9,13 @@
 
 namespace metalcpu::msl {
 
-/// A struct or class with a member that carries [[id(n)]]: what a kernel reads an argument
-/// buffer as (Tier 1 style, and SPIRV-Cross's argument buffers). Its data members in order, with
-/// their ids: written ones, and for a member without [[id]] the id after the previous member's
-/// (an array member takes one id per element), as Metal assigns them.
+/// A struct or class with a member that carries [[id(n)]] (Tier 1 style, and SPIRV-Cross's
+/// argument buffers), or one holding a texture or sampler that a kernel's buffer parameter or a
+/// pointer member of another argument buffer points at (Metal 3 style, every id implied): what
+/// a kernel reads an argument buffer as. Its data members in order, with their ids: written
+/// ones, and for a member without [[id]] the id after the previous member's highest (an array
+/// member takes one per element; a member whose type is an argument-buffer struct takes as many
+/// as that struct's highest id + 1), as Metal assigns them.
 struct ArgumentStruct {
     std::string name;
     std::vector<ArgumentMember> members;
@@ -23,8 +26,14 @@ struct ArgumentStruct {
 std::vector<ArgumentStruct> findArgumentStructs(const Unit& unit);
 
 /// The argument-buffer struct a buffer parameter of type `typeText` ("device Args&",
-/// "constant ns::Args*") points at, or nullptr.
+/// "constant ns::Args*", "device Args const&") points at, or nullptr.
 const ArgumentStruct* argumentStructOf(const std::vector<ArgumentStruct>& structs, const std::string& typeText);
+
+/// The argument-buffer structs `root`'s pointer members point at, and theirs, each once (a
+/// struct that points at itself, a list, is reached once), for ArgumentEncoder's nested
+/// encoders.
+std::vector<NestedArguments> nestedArgumentStructs(const std::vector<ArgumentStruct>& structs,
+                                                   const ArgumentStruct& root);
 
 /// A `sampler` member of an argument-buffer struct becomes a metal::sampler_reference: 8 bytes,
 /// where the host writes the sampler's gpuResourceID() (a `sampler` value is its 40-byte state).

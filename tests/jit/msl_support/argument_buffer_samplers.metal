@@ -18,3 +18,18 @@ kernel void shade(constant Material& m [[buffer(0)]], uint2 gid [[thread_positio
     m.out[gid.y * 16 + gid.x] = m.gain * (m.albedo.sample(m.linear, uv).x + m.albedo.sample(chosen, uv).y +
                                           m.albedo.sample(m.more[1], uv).z);
 }
+
+// Metal 3 style, every id implied (image 0, pick 1, inner 2): the sampler is an 8-byte ID too.
+// `inner` points at a further argument buffer (ArgumentEncoder::newArgumentEncoder(2)).
+struct Inner {
+    device const float* data [[id(0)]];
+};
+struct Bindless {
+    texture2d<float> image;
+    sampler pick;
+    constant Inner* inner;
+};
+kernel void nested(constant Bindless& b [[buffer(1)]], device float* out [[buffer(2)]],
+                   uint i [[thread_position_in_grid]]) {
+    out[i] = b.image.sample(b.pick, float2(0.5f)).x + b.inner->data[i];
+}

@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 20u /* 16-20: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites; argument-buffer members and render functions' names */
+#define METALCPU_KERNEL_ABI_VERSION 21u /* 16-21: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites; argument-buffer members and render functions' names; nested argument buffers */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -311,6 +311,13 @@ typedef struct mc_argument {
     mc_u64 size;
     mc_u32 array_length; /* 1 for a member that is not an array */
     mc_u32 alignment;
+    /* ABI 21: a pointer member (or array of pointers) at another argument-buffer struct: that
+       struct's size, alignment and members, for ArgumentEncoder::newArgumentEncoder(id) (else
+       0 and null; the aggregate initialisers of other members leave them out). */
+    mc_u64 pointee_size;
+    mc_u64 pointee_align;
+    mc_u32 member_count;
+    const struct mc_argument* members;
 } mc_argument;
 
 /* Reflection of one kernel parameter. */

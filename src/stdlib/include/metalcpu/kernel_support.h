@@ -88,7 +88,7 @@ inline constexpr mc_u64 pointee_size = size_of<pointee_t<P>>::value;
 template <class P>
 inline constexpr mc_u64 pointee_align = align_of<pointee_t<P>>::value;
 
-// ---- Argument buffers (ABI 20) ----------------------------------------------------------
+// ---- Argument buffers (ABI 20; nested structs, ABI 21) ----------------------------------
 
 /// The struct an argument-buffer parameter points at (its members' reflection, mc_argument).
 template <class P>
@@ -111,12 +111,35 @@ template <class M> struct element_of { using type = M; };
 template <class M, unsigned long N> struct element_of<M[N]> : element_of<M> {};
 template <class M, unsigned long N> struct element_of<metal::array<M, N>> : element_of<M> {};
 
+/// A struct that only wraps a C array named `elements`: SPIRV-Cross's spvUnsafeArray<T, N>,
+/// which it writes for every array (`spvUnsafeArray<device T*, N> ptrs [[id(0)]]`). Its
+/// elements are the array's, with an id each.
+template <class M> struct is_c_array { static constexpr bool value = false; };
+template <class M, unsigned long N> struct is_c_array<M[N]> { static constexpr bool value = true; };
+template <class M>
+concept wraps_elements = metal::is_same<M, typename metal::remove_cv<M>::type>::value &&
+                         requires { sizeof(M::elements); } && sizeof(M) == sizeof(M::elements) &&
+                         is_c_array<decltype(M::elements)>::value;
+template <class M>
+    requires wraps_elements<M>
+struct argument_slot<M> : argument_slot<decltype(M::elements)> {};
+template <class M>
+    requires wraps_elements<M>
+struct element_of<M> : element_of<decltype(M::elements)> {};
+
+/// The argument-buffer struct a pointer member (or array of pointers) points at.
+template <class M>
+using member_struct_t = typename metal::remove_cv<pointee_t<typename element_of<M>::type>>::type;
+
 template <class M>
 inline constexpr mc_u32 argument_kind = is_texture(static_cast<typename element_of<M>::type*>(nullptr))
                                             ? mc_u32(MC_ARGUMENT_TEXTURE)
                                             : argument_slot<M>::kind;
 /// Elements of a member: 1, or those of an array (of arrays).
 template <class M> inline constexpr mc_u32 argument_elements = 1;
+template <class M>
+    requires wraps_elements<M>
+inline constexpr mc_u32 argument_elements<M> = argument_elements<decltype(M::elements)>;
 template <class M, unsigned long N> inline constexpr mc_u32 argument_elements<M[N]> = N * argument_elements<M>;
 template <class M, unsigned long N>
 inline constexpr mc_u32 argument_elements<metal::array<M, N>> = N * argument_elements<M>;

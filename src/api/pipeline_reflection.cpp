@@ -1,0 +1,226 @@
+// MTL::ComputePipelineReflection: the bindings of a pipeline's kernel, made when the program
+// asks newComputePipelineState for reflection (PipelineOptionBindingInfo). Each binding reads
+// its parameter's reflection (mc_param) in the kernel library it keeps loaded; a buffer
+// binding of an argument buffer is what Device::newArgumentEncoder(bufferBinding) takes.
+// Reflected types (bufferStructType, bufferPointerType) are not made: those answer nil.
+#include "api/pipeline_reflection.h"
+
+#include "api/argument_encoding.h"
+#include "api/not_yet.h"
+#include "foundation/factories.h"
+#include "foundation/object.h"
+#include "runtime/debug_layer.h"
+#include "runtime/device.h"
+
+#include <Foundation/NSArray.hpp>
+#include <Foundation/NSString.hpp>
+
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace metalcpu::api {
+namespace {
+
+/// What every kind of binding answers: its parameter.
+class BindingCore : public ns::ObjectBase {
+public:
+    BindingCore(const mc_kernel& kernel, const mc_param& param, std::shared_ptr<const void> keeper)
+        : kernel_(kernel), param_(param), keeper_(std::move(keeper)), name_(ns::makeString(param.name)) {}
+    ~BindingCore() override { name_->release(); }
+
+    const mc_kernel& kernel() const { return kernel_; }
+    const mc_param& param() const { return param_; }
+    const std::shared_ptr<const void>& keeper() const { return keeper_; }
+    NS::String* name() const { return name_; }
+    MTL::BindingType type() const {
+        switch (param_.kind) {
+        case MC_PARAM_THREADGROUP: return MTL::BindingTypeThreadgroupMemory;
+        case MC_PARAM_TEXTURE: return MTL::BindingTypeTexture;
+        case MC_PARAM_SAMPLER: return MTL::BindingTypeSampler;
+        default: return MTL::BindingTypeBuffer;
+        }
+    }
+    MTL::BindingAccess access() const {
+        if (param_.access == MC_ACCESS_READ_ONLY) return MTL::BindingAccessReadOnly;
+        return param_.access == MC_ACCESS_WRITE_ONLY ? MTL::BindingAccessWriteOnly : MTL::BindingAccessReadWrite;
+    }
+    bool isArgument() const { return param_.kind == MC_PARAM_BUFFER && param_.argument_count > 0; }
+
+private:
+    const mc_kernel& kernel_;
+    const mc_param& param_;
+    std::shared_ptr<const void> keeper_;
+    NS::String* name_;
+};
+
+template <class Public, const char* Name>
+class BindingOf final : public ns::Implements<Public, BindingCore> {
+public:
+    BindingOf(const mc_kernel& kernel, const mc_param& param, std::shared_ptr<const void> keeper)
+        : ns::Implements<Public, BindingCore>(kernel, param, std::move(keeper)) {}
+    const char* className() const override { return Name; }
+};
+
+constexpr char kBufferBinding[] = "MTLBufferBinding";
+constexpr char kThreadgroupBinding[] = "MTLThreadgroupBinding";
+constexpr char kTextureBinding[] = "MTLTextureBinding";
+constexpr char kSamplerBinding[] = "MTLBinding";
+using BufferBinding = BindingOf<MTL::BufferBinding, kBufferBinding>;
+using ThreadgroupBinding = BindingOf<MTL::ThreadgroupBinding, kThreadgroupBinding>;
+using TextureBinding = BindingOf<MTL::TextureBinding, kTextureBinding>;
+using SamplerBinding = BindingOf<MTL::Binding, kSamplerBinding>;
+
+class PipelineReflection final : public ns::Implements<MTL::ComputePipelineReflection> {
+public:
+    explicit PipelineReflection(NS::Array* bindings) : bindings_(bindings) {}
+    ~PipelineReflection() override { bindings_->release(); }
+    const char* className() const override { return "MTLComputePipelineReflection"; }
+    NS::Array* bindings() const { return bindings_; }
+
+private:
+    NS::Array* bindings_;
+};
+
+/// The MTL::DataType of what a buffer parameter of type `typeName` points at: a scalar or
+/// vector by its MSL name, a struct otherwise.
+MTL::DataType pointeeDataType(const mc_param& param) {
+    std::string_view type = param.type_name;
+    while (!type.empty() && (type.back() == '*' || type.back() == '&' || type.back() == ' ')) type.remove_suffix(1);
+    const std::size_t space = type.rfind(' ');
+    if (space != std::string_view::npos) type.remove_prefix(space + 1);
+    struct Family {
+        std::string_view name;
+        MTL::DataType scalar;
+    };
+    static constexpr Family kFamilies[] = {
+        {"float", MTL::DataTypeFloat}, {"half", MTL::DataTypeHalf},     {"int", MTL::DataTypeInt},
+        {"uint", MTL::DataTypeUInt},   {"short", MTL::DataTypeShort},   {"ushort", MTL::DataTypeUShort},
+        {"char", MTL::DataTypeChar},   {"uchar", MTL::DataTypeUChar},   {"bool", MTL::DataTypeBool},
+        {"long", MTL::DataTypeLong},   {"ulong", MTL::DataTypeULong},   {"bfloat", MTL::DataTypeBFloat},
+    };
+    for (const Family& f : kFamilies) {
+        if (!type.starts_with(f.name)) continue;
+        const std::string_view rest = type.substr(f.name.size());
+        if (rest.empty()) return f.scalar;
+        if (rest.size() == 1 && rest[0] >= '2' && rest[0] <= '4')
+            return static_cast<MTL::DataType>(static_cast<int>(f.scalar) + (rest[0] - '1'));
+    }
+    return param.pointee_size ? MTL::DataTypeStruct : MTL::DataTypeNone;
+}
+
+} // namespace
+
+MTL::ComputePipelineReflection* newPipelineReflection(const mc_kernel& kernel, std::shared_ptr<const void> keeper) {
+    std::vector<NS::Object*> bindings;
+    for (mc_u32 i = 0; i < kernel.param_count; ++i) {
+        const mc_param& p = kernel.params[i];
+        switch (p.kind) {
+        case MC_PARAM_BUFFER: bindings.push_back(ns::make<BufferBinding>(kernel, p, keeper)); break;
+        case MC_PARAM_THREADGROUP: bindings.push_back(ns::make<ThreadgroupBinding>(kernel, p, keeper)); break;
+        case MC_PARAM_TEXTURE: bindings.push_back(ns::make<TextureBinding>(kernel, p, keeper)); break;
+        case MC_PARAM_SAMPLER: bindings.push_back(ns::make<SamplerBinding>(kernel, p, keeper)); break;
+        default: break;
+        }
+    }
+    NS::Array* array = ns::makeArray(bindings);
+    for (NS::Object* b : bindings) b->release();
+    return ns::make<PipelineReflection>(array);
+}
+
+MTL::ArgumentEncoder* newArgumentEncoder(rt::Device* device, const MTL::BufferBinding* binding) {
+    constexpr rt::DebugLayer::Site site = {"MTLDebugDevice", "newArgumentEncoderWithBufferBinding:", 131};
+    const BufferBinding* made = binding ? dynamic_cast<const BufferBinding*>(ns::ObjectBase::from({binding})) : nullptr;
+    if (!made) {
+        rt::DebugLayer::reject(site, binding ? "bufferBinding was not made by a pipeline's reflection"
+                                             : "bufferBinding must not be nil");
+        return nullptr;
+    }
+    const BindingCore& self = *made;
+    if (!self.isArgument()) {
+        rt::DebugLayer::reject(site, std::string("buffer binding '") + self.param().name + "' (index " +
+                                         std::to_string(self.param().index) + ") is not an argument buffer");
+        return nullptr;
+    }
+    return newArgumentEncoder(device, self.kernel(), self.param().index, self.keeper());
+}
+
+} // namespace metalcpu::api
+
+using Core = metalcpu::api::BindingCore;
+using metalcpu::ns::implOf;
+
+MTL::ComputePipelineReflection* MTL::ComputePipelineReflection::alloc() {
+    metalcpu::api::cannotMake("MTL::ComputePipelineReflection::alloc");
+    return nullptr;
+}
+MTL::ComputePipelineReflection* MTL::ComputePipelineReflection::init() { return nullptr; }
+NS::Array* MTL::ComputePipelineReflection::bindings() const {
+    auto* self = implOf<metalcpu::api::PipelineReflection>(this);
+    return self ? self->bindings() : nullptr;
+}
+// MTL::Argument objects (the deprecated form) are not made.
+NS::Array* MTL::ComputePipelineReflection::arguments() const { return nullptr; }
+
+NS::String* MTL::Binding::name() const {
+    auto* self = implOf<Core>(this);
+    return self ? self->name() : nullptr;
+}
+MTL::BindingType MTL::Binding::type() const {
+    auto* self = implOf<Core>(this);
+    return self ? self->type() : MTL::BindingTypeBuffer;
+}
+MTL::BindingAccess MTL::Binding::access() const {
+    auto* self = implOf<Core>(this);
+    return self ? self->access() : MTL::BindingAccessReadOnly;
+}
+NS::UInteger MTL::Binding::index() const {
+    auto* self = implOf<Core>(this);
+    return self ? self->param().index : 0;
+}
+// Every parameter counts as used: the translator does not track which ones the body reads.
+bool MTL::Binding::isUsed() const { return implOf<Core>(this) != nullptr; }
+bool MTL::Binding::used() const { return isUsed(); }
+bool MTL::Binding::isArgument() const {
+    auto* self = implOf<Core>(this);
+    return self && self->isArgument();
+}
+bool MTL::Binding::argument() const { return isArgument(); }
+
+NS::UInteger MTL::BufferBinding::bufferAlignment() const {
+    auto* self = implOf<Core>(this);
+    return self ? self->param().pointee_align : 0;
+}
+NS::UInteger MTL::BufferBinding::bufferDataSize() const {
+    auto* self = implOf<Core>(this);
+    return self ? self->param().pointee_size : 0;
+}
+MTL::DataType MTL::BufferBinding::bufferDataType() const {
+    auto* self = implOf<Core>(this);
+    return self ? metalcpu::api::pointeeDataType(self->param()) : MTL::DataTypeNone;
+}
+MTL::StructType* MTL::BufferBinding::bufferStructType() const { return nullptr; }
+MTL::PointerType* MTL::BufferBinding::bufferPointerType() const { return nullptr; }
+
+NS::UInteger MTL::ThreadgroupBinding::threadgroupMemoryAlignment() const {
+    auto* self = implOf<Core>(this);
+    return self ? self->param().pointee_align : 0;
+}
+NS::UInteger MTL::ThreadgroupBinding::threadgroupMemoryDataSize() const {
+    auto* self = implOf<Core>(this);
+    return self ? self->param().pointee_size : 0;
+}
+
+MTL::TextureType MTL::TextureBinding::textureType() const {
+    auto* self = implOf<Core>(this);
+    return self ? static_cast<MTL::TextureType>(self->param().texture_type) : MTL::TextureType1D;
+}
+MTL::DataType MTL::TextureBinding::textureDataType() const {
+    auto* self = implOf<Core>(this);
+    return self ? static_cast<MTL::DataType>(self->param().texture_data_type) : MTL::DataTypeNone;
+}
+// Depth textures are refused at pipeline creation (MC_PARAM_UNSUPPORTED), so none is reflected.
+bool MTL::TextureBinding::isDepthTexture() const { return false; }
+bool MTL::TextureBinding::depthTexture() const { return false; }
+NS::UInteger MTL::TextureBinding::arrayLength() const { return implOf<Core>(this) ? 1 : 0; }
