@@ -549,16 +549,16 @@ TEST_P(SimdgroupKernels, EveryFunction) {
 // Test which lowering the SIMD-group kernels get, in both flavours: functions whose values are
 // used where they are called keep the fibers (every_function) unless the front end hoists them
 // into statements of their own (vectors: `o[6] = int(simd_prefix_inclusive_sum(x).z);`, typed
-// from `x`'s declaration, passes/collective_hoisting.h), as do whole-statement
-// ones under an `if` on the SIMD-group index that also holds a SIMD-group barrier
-// (first_simdgroup_only: a barrier needs uniform control flow); each function as a
-// statement's whole value is split into work-item loops (every_function_split), also under
-// an `if` whose condition differs per thread (two_stage_sum, every_third_lane,
-// branch_collectives).
+// from `x`'s declaration, passes/collective_hoisting.h); each function as a statement's whole
+// value is split into work-item loops (every_function_split), also under an `if` whose
+// condition differs per thread (two_stage_sum, every_third_lane, branch_collectives), and
+// under an `if` on the SIMD-group index that also holds SIMD-group barriers and no threadgroup
+// barrier (first_simdgroup_only: such an if is a divergent if, each thread taking its own
+// branch; docs/compiler.md).
 TEST_P(SimdgroupKernels, Lowerings) {
     expectLowerings({{"every_function", MC_KERNEL_USES_BARRIERS},
                      {"vectors", MC_KERNEL_WORK_ITEM_LOOPS},
-                     {"first_simdgroup_only", MC_KERNEL_USES_BARRIERS},
+                     {"first_simdgroup_only", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"every_function_split", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"two_stage_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"every_third_lane", MC_KERNEL_WORK_ITEM_LOOPS},
