@@ -229,6 +229,7 @@ void DispatchValidation::record(ShaderValidationReport report) {
                 mine->key = std::move(key);
                 mine->hash = hash;
                 mine->first.store(order, std::memory_order_relaxed);
+                mine->recorded = recorded_.fetch_add(1, std::memory_order_relaxed);
                 mine->report = std::move(report);
             }
             if (slot.compare_exchange_strong(site, mine.get(), std::memory_order_acq_rel, std::memory_order_acquire)) {
@@ -239,15 +240,19 @@ void DispatchValidation::record(ShaderValidationReport report) {
         }
         const SiteKey& wanted = mine ? mine->key : key;
         if (site->hash != hash || site->key != wanted) continue;
+        std::uint64_t recorded = 0;
         if (mine) { // the same site, published by another thread while this one made it
             siteCount_.fetch_sub(1, std::memory_order_relaxed);
             report = std::move(mine->report);
+            recorded = mine->recorded;
         }
         site->count.fetch_add(1, std::memory_order_relaxed);
         if (order < site->first.load(std::memory_order_relaxed)) {
+            if (!mine) recorded = recorded_.fetch_add(1, std::memory_order_relaxed);
             std::lock_guard lock(site->replacing);
             if (order < site->first.load(std::memory_order_relaxed)) {
                 site->report = std::move(report);
+                site->recorded = recorded;
                 site->first.store(order, std::memory_order_relaxed);
             }
         }
@@ -289,13 +294,13 @@ DispatchValidation::Findings DispatchValidation::collect() {
         finished_ = true;
     }
     // The dispatch has ended: the sites are read alone. In dispatch order of their threads
-    // (then by place), the first kMaxSites reported.
+    // (one thread's sites in the order it made them), the first kMaxSites reported.
     std::vector<Site*> sites;
     for (std::size_t i = 0; i < kSiteSlots; ++i)
         if (Site* site = sites_[i].load(std::memory_order_acquire)) sites.push_back(site);
     std::sort(sites.begin(), sites.end(), [](const Site* a, const Site* b) {
         const std::uint64_t x = a->first.load(std::memory_order_relaxed), y = b->first.load(std::memory_order_relaxed);
-        return x != y ? x < y : a->key < b->key;
+        return x != y ? x < y : a->recorded != b->recorded ? a->recorded < b->recorded : a->key < b->key;
     });
     findings.droppedSites = dropped_.load(std::memory_order_relaxed);
     for (std::size_t i = 0; i < sites.size(); ++i) {

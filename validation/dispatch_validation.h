@@ -161,6 +161,9 @@ private:
         SiteKey key;
         std::size_t hash = 0;
         std::atomic<std::uint64_t> first{0}; ///< dispatchOrder() of `report`
+        /// When `report` was recorded (recorded_): sites kept for the same thread come in the
+        /// order that thread made them (a load before the store of `v[i] = v[i] * f`).
+        std::uint64_t recorded = 0;
         std::atomic<std::uint64_t> count{1};
         std::mutex replacing;
         validation::ShaderValidationReport report;
@@ -172,6 +175,7 @@ private:
     std::unique_ptr<std::atomic<Site*>[]> sites_;
     std::atomic<std::size_t> siteCount_{0};
     std::atomic<std::uint64_t> dropped_{0}; ///< accesses at sites the table had no room for
+    std::atomic<std::uint64_t> recorded_{0}; ///< numbers the reports that made a site or replaced its report
     std::uint32_t groupsPerGrid_[3] = {1, 1, 1};   ///< from begin(), for dispatchOrder()
     std::uint32_t threadsPerGroup_[3] = {1, 1, 1};
     /// Threadgroups (linear index in the grid) whose barriers have diverged once: their later
