@@ -90,15 +90,30 @@ bool shortOfResources(int error) {
            error == ENOBUFS || error == ENOSPC;
 }
 
-/// Copies `size` bytes of `from` into the memory file `to` and checks them there; on success
-/// `digest` is the content hash the trailer holds. `unavailable` is set when this process,
-/// not the file, is at fault.
+/// Writes `size` bytes at `bytes` to the start of the empty memory file `to`; false with errno set.
+bool writeAll(int to, const char* bytes, std::uint64_t size) {
+    for (std::uint64_t done = 0; done < size;) {
+        const ssize_t n = pwrite(to, bytes + done, size - done, static_cast<off_t>(done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<std::uint64_t>(n);
+    }
+    return true;
+}
+
+/// Reads `size` bytes of `from` into private memory, checks them there and writes the image
+/// selectImage() takes, alone, into the empty memory file `to`: the bytes checked are the
+/// bytes written. On success `digest` is the content hash the trailer holds. `unavailable`
+/// is set when this process, not the file, is at fault.
+/// The memory file is never mapped shared and writable: a child that another thread forks
+/// meanwhile (a compiler's supervisor, which lives as long as its compile) would keep such a
+/// mapping, and sealing the file fails (EBUSY) while any exists. Eight threads compiling at
+/// once failed so (LibraryCacheConcurrencyTest.ThreadsCompilingNewSources).
 std::string copyAndCheck(int from, int to, std::uint64_t size, const std::string& cacheKey, std::string* digest,
                          std::string* level, bool& unavailable) {
     unavailable = true;
-    if (ftruncate(to, static_cast<off_t>(size)) != 0) return "cannot make a memory file of its size";
-    void* mapped = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, to, 0);
-    if (mapped == MAP_FAILED) return "cannot map a memory file of its size";
+    void* mapped = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) return "cannot map memory of its size";
     unavailable = false;
     char* bytes = static_cast<char*>(mapped);
     std::uint64_t done = 0;
@@ -118,14 +133,13 @@ std::string copyAndCheck(int from, int to, std::uint64_t size, const std::string
         std::memcpy(&trailer, bytes + size - sizeof trailer, sizeof trailer);
         digest->assign(trailer.digest, sizeof trailer.digest);
         *level = chosen->level;
-        // The memory file keeps the chosen image alone, at its start, where the loader reads it.
-        std::memmove(bytes, bytes + chosen->offset, chosen->size);
+        // The memory file holds the chosen image alone, from its start, where the loader reads it.
+        if (!writeAll(to, bytes + chosen->offset, chosen->size)) {
+            reason = "cannot write a memory file of its size: " + std::string(std::strerror(errno));
+            unavailable = true;
+        }
     }
     munmap(mapped, size);
-    if (chosen && ftruncate(to, static_cast<off_t>(chosen->size)) != 0) {
-        unavailable = true;
-        return "cannot shrink the memory file to its image";
-    }
     return reason;
 }
 

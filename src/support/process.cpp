@@ -33,6 +33,14 @@ struct StartFailure {
     const char* step = nullptr; ///< a string literal: the same address in the parent, a copy of the child
 };
 
+/// One past the highest descriptor the limit allows, for kernels without close_range.
+unsigned descriptorLimit() {
+    rlimit open{};
+    return getrlimit(RLIMIT_NOFILE, &open) == 0 && open.rlim_cur != RLIM_INFINITY
+               ? static_cast<unsigned>(open.rlim_cur < 1048576 ? open.rlim_cur : 1048576)
+               : 65536;
+}
+
 /// Marks every descriptor above the standard ones close-on-exec, so that a compiler inherits
 /// none of this process's files (other threads open them without O_CLOEXEC, between our
 /// fork and exec, too); the ones the child still needs stay open until exec.
@@ -41,11 +49,22 @@ void closeOnExecAboveStandard() {
     if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
 #endif
     // Kernels before 5.11: every descriptor the limit allows.
-    rlimit open{};
-    const int last = getrlimit(RLIMIT_NOFILE, &open) == 0 && open.rlim_cur != RLIM_INFINITY
-                         ? static_cast<int>(open.rlim_cur < 1048576 ? open.rlim_cur : 1048576)
-                         : 65536;
-    for (int fd = 3; fd < last; ++fd) fcntl(fd, F_SETFD, FD_CLOEXEC);
+    for (unsigned fd = 3, last = descriptorLimit(); fd < last; ++fd) fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
+}
+
+/// Closes every descriptor above the standard ones but `kept`. Only system calls: it runs in
+/// a child forked from a process with other threads.
+void closeAllAboveStandardBut(int kept) {
+    const auto closeFromTo = [](unsigned first, unsigned last) {
+        if (first > last) return;
+#ifdef SYS_close_range
+        if (syscall(SYS_close_range, first, last, 0U) == 0) return;
+#endif
+        // Kernels before 5.9: every descriptor the limit allows.
+        for (unsigned fd = first, limit = descriptorLimit(); fd <= last && fd < limit; ++fd) ::close(static_cast<int>(fd));
+    };
+    closeFromTo(3, static_cast<unsigned>(kept) - 1);
+    closeFromTo(static_cast<unsigned>(kept) + 1, ~0U);
 }
 
 /// The pipes between this process and a child: its output, why it did not start (closed by
@@ -138,9 +157,10 @@ struct ChildStart {
         (void)ignored;
         _exit(127);
     }
-    // The parent reads the program's output and start to their ends: only the program holds them now.
-    ::close(pipes.output[1]);
-    ::close(pipes.failure[1]);
+    // The parent reads the program's output and start to their ends: only the program holds them
+    // now. Nor does this process keep what it inherited from the parent's other threads: the pipes
+    // of another child started at the same time, whose ends would wait for this program's.
+    closeAllAboveStandardBut(pipes.status[1]);
     int status = 0;
     while (waitpid(program, &status, 0) < 0)
         if (errno != EINTR) _exit(127);

@@ -1,15 +1,18 @@
+#include "scoped_state.h"
 #include "support/files.h"
 #include "support/process.h"
 
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
 #include <string>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace metalcpu::support {
@@ -159,6 +162,28 @@ TEST(Process, ChildInheritsOnlyStandardDescriptors) {
     close(100);
     EXPECT_EQ(result.exitCode, 0);
     EXPECT_EQ(result.output, "");
+}
+
+// Test that a running child keeps no descriptor of this process open, not even in the process
+// that supervises it: a pipe another thread opened before the fork (the output pipe of another
+// child of this process, say) reaches its end as soon as this process closes its write end.
+// When the supervisor kept it, a compile's runProcess() waited for its output to end until
+// every compile another thread had started meanwhile had ended.
+TEST(Process, ARunningChildHoldsNoPipeOfThisProcess) {
+    testing::TemporaryDirectory scratch;
+    const std::string started = (scratch.path() / "started").string();
+    int ends[2];
+    ASSERT_EQ(pipe2(ends, O_CLOEXEC), 0);
+    std::thread running([&] { runProcess({"sh", "-c", "touch '" + started + "'; sleep 5"}); });
+    while (!fileExists(started)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    close(ends[1]);
+    pollfd end{ends[0], POLLIN, 0};
+    const int ready = poll(&end, 1, 2000);
+    char byte;
+    EXPECT_EQ(ready, 1) << "the pipe's write end is still open while the child runs";
+    EXPECT_EQ(ready == 1 ? read(ends[0], &byte, 1) : -1, 0);
+    close(ends[0]);
+    running.join();
 }
 
 // Test that programs are found as exec would find them.
