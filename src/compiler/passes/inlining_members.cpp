@@ -1,8 +1,11 @@
 // One inlining round (inlining_round.h): member functions called on an object the kernel
 // declares, `loader.load(); mma.multiply(As, Bs);` as MLX's steel GEMM calls its BlockLoader and
-// BlockMMA. The body, copied into the kernel, names the object where it named the class's
-// members (`obj.m`), and the class as the object's declaration writes it where it named the
-// class's statics, types and template parameters.
+// BlockMMA, and static member functions called by a qualifier that names their class,
+// `gemm_kernel::gemm_loop(...)`. The object's type or the qualifier may be the kernel's alias or
+// a member alias (`using mma_t = typename gemm_kernel::mma_t;`), followed to the class and its
+// template arguments. The body, copied into the kernel, names the object where it named the
+// class's members (`obj.m`), and the class as the kernel writes it where it named the class's
+// statics, types and template parameters.
 #include "compiler/passes/inlining_round.h"
 
 #include "compiler/syntax.h"
