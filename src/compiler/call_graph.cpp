@@ -1,5 +1,6 @@
 #include "compiler/call_graph.h"
 
+#include "compiler/call_arguments.h"
 #include "compiler/signature.h"
 #include "compiler/syntax.h"
 
@@ -312,6 +313,9 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
             }
         }
         for (const std::string& l : lambdas) functorNames.erase(l);
+        // A local type alias declared from a template type (`typedef T value_t;`) is called
+        // as a conversion (`value_t(x)`), not as a functor.
+        for (const std::string& type : declaredTypeNames(tokens, f.bodyOpen + 1, f.bodyClose)) functorNames.erase(type);
         const std::vector<std::size_t>& callOperators = byName["operator()"];
         std::set<std::string> typeParameters(f.templateTypeParameters.begin(),
                                              f.templateTypeParameters.end());

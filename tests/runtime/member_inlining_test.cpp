@@ -6,6 +6,7 @@
 // bits as the twin where sums round, on sizes the 32x32x16 tiles do not divide, plain and
 // shader-validated, canaries after the output. And a group's sum through a member function that
 // calls another, in a kernel template, over several group sizes.
+#include "gemm_values.h"
 #include "guarded_buffer.h"
 #include "lowering.h"
 #include "metal_test.h"
@@ -82,30 +83,6 @@ protected:
         return std::vector<float>(cb.data<float>(), cb.data<float>() + m() * n());
     }
 
-    /// Small integers, whose products and sums are exact in float: any order gives the same bits.
-    static std::vector<float> integers(int count, int salt) {
-        std::vector<float> v(static_cast<std::size_t>(count));
-        for (int i = 0; i < count; ++i) v[std::size_t(i)] = float(int((unsigned(i + salt) * 2654435761u) >> 27) % 9 - 4);
-        return v;
-    }
-
-    /// Values whose sums round: the two lowerings must still give the same bits.
-    static std::vector<float> fractions(int count, int salt) {
-        std::vector<float> v(static_cast<std::size_t>(count));
-        for (int i = 0; i < count; ++i)
-            v[std::size_t(i)] = float((unsigned(i * 7 + salt) * 2654435761u) >> 8) / float(1u << 24) - 0.5f;
-        return v;
-    }
-
-    std::vector<double> reference(const std::vector<float>& a, const std::vector<float>& b) const {
-        std::vector<double> c(std::size_t(m() * n()), 0.0);
-        for (int r = 0; r < m(); ++r)
-            for (int q = 0; q < n(); ++q)
-                for (int i = 0; i < k(); ++i)
-                    c[std::size_t(r * n() + q)] += double(a[std::size_t(r * k() + i)]) * double(b[std::size_t(i * n() + q)]);
-        return c;
-    }
-
     inline static MTL::Library* library_ = nullptr;
 
 private:
@@ -114,8 +91,8 @@ private:
 
 // Test the inlined kernel against the CPU model, exactly, and its twin on fibers.
 TEST_P(MemberInlining, ExactProducts) {
-    const std::vector<float> a = integers(m() * k(), 1), b = integers(k() * n(), 2);
-    const std::vector<double> expected = reference(a, b);
+    const std::vector<float> a = exactGemmValues(m() * k(), 1), b = exactGemmValues(k() * n(), 2);
+    const std::vector<double> expected = gemmReference(a, b, m(), n(), k());
     for (const char* name : {"steel_gemm", "steel_gemm_on_fibers"}) {
         const std::vector<float> c = multiply(name, a, b);
         ASSERT_EQ(c.size(), expected.size()) << name;
@@ -127,8 +104,8 @@ TEST_P(MemberInlining, ExactProducts) {
 
 // Test that work-item loops and fibers give the same bits where sums round, both near the model.
 TEST_P(MemberInlining, SameBitsAsFibers) {
-    const std::vector<float> a = fractions(m() * k(), 3), b = fractions(k() * n(), 4);
-    const std::vector<double> expected = reference(a, b);
+    const std::vector<float> a = roundingGemmValues(m() * k(), 3), b = roundingGemmValues(k() * n(), 4);
+    const std::vector<double> expected = gemmReference(a, b, m(), n(), k());
     const std::vector<float> loops = multiply("steel_gemm", a, b), fibers = multiply("steel_gemm_on_fibers", a, b);
     ASSERT_EQ(loops.size(), expected.size());
     ASSERT_EQ(fibers.size(), expected.size());

@@ -50,6 +50,8 @@ namespace {
 
 /// How many rounds of inlining run at most: a helper nested this deep stays a call.
 constexpr int kMaxRounds = 6;
+/// How many aliases naming one another are followed at most.
+constexpr int kMaxAliasRounds = 4;
 /// How many switches nested in one another are rewritten as if chains at most.
 constexpr int kMaxSwitchRounds = 4;
 /// How many collectives of one statement are hoisted at most.
@@ -64,9 +66,9 @@ std::vector<InliningRefusal> inlineSynchronisingHelpers(TokenList& tokens, std::
     for (const Token& t : tokens)
         if (t.isIdentifier()) usedNames.insert(t.spelling);
     // Inlining first, round after round; then, with every helper inlined that can be, the
-    // switches around barriers become if chains (an outer switch once the inner one is), and
+    // kernels' local aliases are replaced by their types, the switches around barriers become if chains (an outer switch once the inner one is), and
     // the collectives in expressions are hoisted, one per statement a round.
-    int inlined = 0, switched = 0, hoisted = 0;
+    int inlined = 0, aliased = 0, switched = 0, hoisted = 0;
     for (;;) {
         std::optional<TokenList> next;
         {
@@ -79,6 +81,10 @@ std::vector<InliningRefusal> inlineSynchronisingHelpers(TokenList& tokens, std::
                 // The refusals of the last round are those that stand.
                 refusals = std::move(roundRefusals);
                 inlined = next ? inlined + 1 : kMaxRounds;
+            }
+            if (!next && aliased < kMaxAliasRounds) {
+                next = substituteLocalAliases(unit);
+                aliased = next ? aliased + 1 : kMaxAliasRounds;
             }
             if (!next && switched < kMaxSwitchRounds) {
                 next = switchesAsIfChains(unit, graph);

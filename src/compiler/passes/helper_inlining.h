@@ -44,13 +44,16 @@ struct InliningRefusal {
 ///     directly in a `{}` block, `lhs = f(args);` (any assignment operator, no call in `lhs`)
 ///     or `T x = f(args);`;
 ///   - `f` is the only function of its name with a body, a free function of the kernel's
-///     namespace defined before the kernel, not a kernel, not recursive, not a collective
-///     helper (those are split at as they are), and its template arguments are all written or
-///     defaulted (none deduced); or a member function called `obj.f(args)` on a variable the
-///     kernel's body declares with f's class written by name (inlining_members.cpp), a class
-///     of namespace scope without bases; it calls through no function pointer but its own non-type
-///     template parameters, each given the kernel's own template parameter or the file's only
-///     function of that name (not a template nor a member);
+///     namespace (or of one a `using namespace` before the kernel makes visible) defined
+///     before the kernel, not a kernel, not recursive, not a collective helper (those are split
+///     at as they are), and its template arguments are all written, defaulted or deduced from
+///     an argument `C<args>{...}` for a parameter `C<P, ...>`; or a member function called
+///     `obj.f(args)` on a variable the kernel's body declares with f's class written by name or
+///     through the kernel's aliases and member aliases, or a static one called `Q::f(args)` by
+///     such a qualifier (inlining_members.cpp), a class of namespace scope without bases; it
+///     calls through no function pointer but its own non-type template parameters, each given
+///     the kernel's own template parameter or the file's only function of that name (not a
+///     template nor a member);
 ///   - its parameters are named, without parentheses, and each reference parameter is given
 ///     a name or a copy is declared; its return type is `void` or a type other than auto or a
 ///     reference;
@@ -63,7 +66,9 @@ struct InliningRefusal {
 /// name is that name), template parameters the call's arguments, locals get names of their
 /// own, and the last return assigns a result variable declared before the block. In a member
 /// function, members are the object's (`obj.m`), statics and types the class's as the
-/// object's declaration writes it (`S<args>::m`), `this` is `(&obj)`. When
+/// object's declaration or the qualifier writes it (`T::m`), `this` is `(&obj)`. After the
+/// rounds the kernels' local type aliases are replaced by the types they name
+/// (inlining_aliases.cpp). When
 /// anything was inlined, `tokens`, `partner` and `module` hold the new unit (brackets matched,
 /// scanned); otherwise they are unchanged. Returns the reasons calls were not inlined.
 std::vector<InliningRefusal> inlineSynchronisingHelpers(TokenList& tokens, std::vector<std::size_t>& partner,

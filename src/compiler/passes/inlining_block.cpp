@@ -37,11 +37,17 @@ void Round::copy(std::size_t begin, std::size_t end, const std::map<std::string,
                 continue;
             }
             if (auto s = substitutions.find(t.spelling); s != substitutions.end()) {
-                for (std::size_t j = 0; j < s->second.size(); ++j) {
+                // A class's type `typename S::m` is written without `typename` where it
+                // qualifies a name (`m::f(x)`, a call, not a type) or already follows one.
+                const bool qualifies = i + 1 < tokens_.size() && tokens_[i + 1].isPunct("::");
+                const bool afterTypename = !out.empty() && out.back().isIdentifier("typename");
+                const std::size_t first =
+                    !s->second.empty() && s->second[0].isIdentifier("typename") && (qualifies || afterTypename) ? 1 : 0;
+                for (std::size_t j = first; j < s->second.size(); ++j) {
                     Token r = s->second[j];
                     r.location = t.location;
-                    if (j == 0) r.spaceBefore = t.spaceBefore;
-                    r.startOfLine = j == 0 && t.startOfLine;
+                    if (j == first) r.spaceBefore = t.spaceBefore;
+                    r.startOfLine = j == first && t.startOfLine;
                     out.push_back(std::move(r));
                 }
                 continue;
@@ -110,10 +116,8 @@ void Round::emit(const Site& site, TokenList& out) {
     const Location at = tokens_[site.keyword].location;
     std::map<std::string, TokenList> subst;
     // A member function's class scope first: the function's own names may hide it.
-    if (site.object != kNoToken) {
-        memberSubstitutions(h, site, subst);
-        thisObject_ = tokens_[site.object].spelling;
-    }
+    if (site.classBody != kNoToken) memberSubstitutions(h, site, subst);
+    if (site.object != kNoToken) thisObject_ = tokens_[site.object].spelling;
     // Template parameters: the call's arguments, else the defaults (which may name earlier
     // parameters), each value in parentheses but a function the helper calls: `deq(x)` stays
     // a call the call graph sees (functionArgumentObstacle()).
@@ -125,6 +129,8 @@ void Round::emit(const Site& site, TokenList& out) {
         if (parenthesised) value.push_back(punct("(", at));
         if (i < given.size())
             for (std::size_t j = given[i].begin; j < given[i].end; ++j) value.push_back(tokens_[j]);
+        else if (auto deduced = site.deduced.find(templ[i].name); deduced != site.deduced.end())
+            value.insert(value.end(), deduced->second.begin(), deduced->second.end());
         else
             copy(templ[i].defaultValue.begin, templ[i].defaultValue.end, subst, value);
         if (parenthesised) value.push_back(punct(")", at));

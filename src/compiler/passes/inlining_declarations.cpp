@@ -170,6 +170,49 @@ std::optional<std::vector<HelperParameter>> Round::parameters(const FunctionDecl
     return out;
 }
 
+void Round::deduceTemplateArguments(const FunctionDecl& h, const std::vector<HelperTemplateParameter>& templ,
+                                    Site& site) const {
+    const std::size_t given = templateArguments(site).size();
+    std::set<std::string> open;
+    for (std::size_t i = given; i < templ.size(); ++i) open.insert(templ[i].name);
+    if (open.empty()) return;
+    const std::optional<std::vector<HelperParameter>> params = parameters(h);
+    if (!params) return;
+    const std::vector<TokenRange> args = splitAtCommas(site.open + 1, partner_[site.open]);
+    std::map<std::string, TokenList> deduced;
+    for (std::size_t p = 0; p < params->size() && p < args.size(); ++p) {
+        // The parameter's type, `[const] [thread] C<P, ...>`, and the argument, `C<a, ...>{...}`.
+        const HelperParameter& param = (*params)[p];
+        std::size_t b = param.tokens.begin;
+        while (b < param.name && (unit_.role(b) == TokenRole::Attribute || tokens_[b].isIdentifier("const") ||
+                                  tokens_[b].isIdentifier("thread")))
+            ++b;
+        if (param.reference || param.pointer || b + 2 >= param.name || !tokens_[b].isIdentifier() ||
+            !tokens_[b + 1].isPunct("<") || closingAngle(tokens_, partner_, b + 1, param.name) != param.name - 1)
+            continue;
+        const TokenRange a = args[p];
+        if (a.size() < 4 || !tokens_[a.begin].isIdentifier(tokens_[b].spelling) || !tokens_[a.begin + 1].isPunct("<"))
+            continue;
+        const std::size_t close = closingAngle(tokens_, partner_, a.begin + 1, a.end);
+        if (close == kNoToken || close + 1 >= a.end || !(tokens_[close + 1].isPunct("{") || tokens_[close + 1].isPunct("(")) ||
+            partner_[close + 1] + 1 != a.end)
+            continue;
+        const std::vector<TokenRange> pattern = splitAtCommas(b + 2, param.name - 1);
+        const std::vector<TokenRange> values = splitAtCommas(a.begin + 2, close);
+        if (pattern.size() != values.size()) continue;
+        for (std::size_t i = 0; i < pattern.size(); ++i) {
+            if (pattern[i].size() != 1 || !open.count(tokens_[pattern[i].begin].spelling)) continue;
+            TokenList value(tokens_.begin() + static_cast<std::ptrdiff_t>(values[i].begin),
+                            tokens_.begin() + static_cast<std::ptrdiff_t>(values[i].end));
+            const std::string& parameter = tokens_[pattern[i].begin].spelling;
+            auto [at, inserted] = deduced.emplace(parameter, value);
+            if (!inserted && typeText(at->second, 0, at->second.size(), nullptr) != typeText(value, 0, value.size(), nullptr))
+                return; // two arguments disagree: the call does not compile
+        }
+    }
+    site.deduced = std::move(deduced);
+}
+
 std::vector<TokenRange> Round::templateArguments(const Site& site) const {
     if (!site.hasTemplateArguments) return {};
     return splitAtCommas(site.templateArguments.begin, site.templateArguments.end);

@@ -18,6 +18,19 @@
 #include <utility>
 #include <vector>
 
+namespace metalcpu::msl {
+
+/// The unit with the uses of each local type alias of a kernel (its body's, a block's, an
+/// inlined helper's: `typedef float U;`, `using mma_t = typename gemm_kernel::mma_t;`)
+/// replaced in its scope by the type it names, or nothing when none is (inlining_aliases.cpp).
+/// An alias is replaced when its type is one name (`float`, `typename T::value_type`,
+/// `vec<float, 4>`: no cv-qualifier, `*`, `&`, bound or multi-word type, so that the spelling
+/// means the same in any use), its name is declared nowhere else in the kernel, and its block
+/// declares no other name its type spells.
+std::optional<TokenList> substituteLocalAliases(const Unit& unit);
+
+} // namespace metalcpu::msl
+
 namespace metalcpu::msl::inlining {
 
 /// A helper's parameter, as the inlined block declares or substitutes it.
@@ -62,10 +75,20 @@ struct Site {
     bool hasTemplateArguments = false;
     std::size_t open = 0;           ///< the call's `(`
     std::size_t start = 0;          ///< the call's first token: the callee, or a member call's object
-    /// A member call `obj.f(args)`: the object's name, and its class as the object's declaration
-    /// in the kernel writes it (`S` or `S<args>`, without `thread`).
+    /// A member call `obj.f(args)`: the object's name.
     std::size_t object = kNoToken;
-    TokenRange objectType;
+    /// A member call or a static member function called by qualified name (`Q::f(args)`): the
+    /// class's body (its `{`), the class as the kernel names it there (the object's declared
+    /// type without `thread`, `S<args>` or an alias the kernel declares, or the qualifier `Q`),
+    /// and its template arguments as the kernel can write them (aliases followed, the
+    /// arguments of the classes they go through substituted).
+    std::size_t classBody = kNoToken;
+    TokenList classType;
+    std::vector<TokenList> classArguments;
+    /// Template parameters of the helper that the call deduces, from arguments written
+    /// `C<args>{...}` or `C<args>(...)` for parameters of type `C<P, ...>` (MLX's
+    /// `LoopAlignment<true, true, true>{}`): each parameter's name and its argument.
+    std::map<std::string, TokenList> deduced;
     enum class Form { Call, Assign, Declare } form = Form::Call;
     std::size_t assignment = kNoToken; ///< the `=` (or compound operator) of Assign and Declare
     /// The statement is the last of the kernel's body (not nested): a return in the helper may
@@ -149,14 +172,55 @@ private:
     /// class, and says what keeps the call from being inlined: (where, why), or nothing.
     std::optional<std::pair<std::size_t, std::string>> memberObstacle(const FunctionDecl& k, Site& site) const;
 
-    /// What the class of member function `h` declares at its own scope; nothing when the class
+    /// For a static member function called by qualified name, `Q::f(args)` (MLX's
+    /// `gemm_kernel::gemm_loop(...)`): the qualifier's class, which must be f's; (where, why)
+    /// of what keeps the call from being inlined, or nothing.
+    std::optional<std::pair<std::size_t, std::string>> staticObstacle(const FunctionDecl& k, Site& site) const;
+
+    /// The class a type names, as the kernel `k` writes it before token `before`: a class
+    /// (template) of namespace scope, `S` or `S<args>`, an alias the kernel's body declares
+    /// once (`using A = ...;`, `typedef ... A;`), or a member alias of a class so named
+    /// (`typename A::m`), followed at most a few deep. Its body and its template arguments as
+    /// the kernel can write them; nothing when it is none of these.
+    struct ClassType {
+        std::size_t body = kNoToken;
+        std::vector<TokenList> arguments;
+    };
+    std::optional<ClassType> resolveClass(const FunctionDecl& k, const TokenList& type, std::size_t before,
+                                          int depth = 0) const;
+
+    /// The body of the one class (template) named `name` that has member functions, if any.
+    std::size_t classNamed(const std::string& name) const;
+
+    /// What the class whose body opens at `open` declares at its own scope; nothing when the class
     /// is not a class (or class template) of namespace scope without bases whose members are read.
-    std::optional<ClassScope> classScope(const FunctionDecl& h) const;
+    std::optional<ClassScope> classScope(std::size_t open) const;
+    std::optional<ClassScope> classScope(const FunctionDecl& h) const { return classScope(h.classBody); }
+
+    /// The substitutions that make text of a class's scope (a member function's body, a member
+    /// alias), copied into the kernel, name the class as `type` writes it there: statics
+    /// `type::s`, types `typename type::t`, the class's template parameters `arguments` (or
+    /// their defaults).
+    void classSubstitutions(const ClassScope& scope, const TokenList& type, const std::vector<TokenList>& arguments,
+                            Location at, std::map<std::string, TokenList>& subst) const;
 
     /// The substitutions that make member function `h`'s body, copied into the kernel, name the
-    /// object of `site` and its class: members `obj.m`, statics and types through the class as
-    /// the object's declaration writes it, the class's template parameters its arguments.
+    /// object of `site` and its class: members `obj.m` (for a call on an object), statics and
+    /// types through the class as the kernel names it, the class's template parameters its
+    /// arguments.
     void memberSubstitutions(const FunctionDecl& h, const Site& site, std::map<std::string, TokenList>& subst) const;
+
+    /// Whether helper `h`, of another namespace than kernel `k`, means in the kernel what it
+    /// means in its namespace: a `using namespace` of the helper's namespace comes before the
+    /// kernel (MLX's `using namespace mlx::steel;`), and each function the helper calls by
+    /// name is declared in that namespace only. (where, why), or nothing.
+    std::optional<std::pair<std::size_t, std::string>> namespaceObstacle(const FunctionDecl& h,
+                                                                         const FunctionDecl& k) const;
+
+    /// Binds the template parameters of `h` that `site` does not write from its arguments
+    /// written `C<args>{...}` or `C<args>(...)` to parameters of type `C<P, ...>` (site.deduced).
+    void deduceTemplateArguments(const FunctionDecl& h, const std::vector<HelperTemplateParameter>& templ,
+                                 Site& site) const;
 
     /// A type template argument written with `*` or `&` (`float*`, `constant kargs &`) that the
     /// helper qualifies (`const T x`, `T const`, `T::x`): pasted in as written, the qualifier

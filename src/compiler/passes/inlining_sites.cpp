@@ -1,6 +1,7 @@
 // One inlining round (inlining_round.h): which calls are inlined, and why the others are not.
 #include "compiler/passes/inlining_round.h"
 
+#include "compiler/call_arguments.h"
 #include "compiler/passes/collective_helpers.h"
 #include "compiler/passes/collective_hoisting.h"
 #include "compiler/syntax.h"
@@ -71,46 +72,44 @@ void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
     for (std::size_t f : byName->second)
         if (reachesTensorOperation(f)) return;
     const std::string name = "'" + tokens_[callee].spelling + "'";
-    // A member function is inlined when called on an object the kernel declares: `obj.f(x)`.
+    // A member function is inlined when called on an object the kernel declares, `obj.f(x)`,
+    // a static one when called by a qualifier that names its class, `Q::f(x)`.
     const bool member = unit_.role(callee) == TokenRole::Member;
     if (member && (callee < 2 || !tokens_[callee - 1].isPunct(".") || !tokens_[callee - 2].isIdentifier() ||
                    !unit_.isUnqualifiedName(callee - 2)))
         return refuse(kernel, callee, name + " is called as a member function of an object that is not a name (`obj.f(...)`)");
-    if (!member && (!unit_.isUnqualifiedName(callee) || (callee > 0 && tokens_[callee - 1].isPunct("::"))))
-        return refuse(kernel, callee, "the call of " + name + " is qualified");
-    if (byName->second.size() != 1)
-        return refuse(kernel, callee, "more than one function is named " + name);
-    const std::size_t helper = byName->second.front();
-    const FunctionDecl& h = module_.functions[helper];
-    const FunctionDecl& k = module_.functions[kernel];
-    if (!member && kernelNames_.count(tokens_[callee].spelling))
-        return refuse(kernel, callee, "the kernel declares a name " + name + " itself");
-    if (h.isKernel) return refuse(kernel, callee, name + " is a kernel");
-    if (!member && !h.enclosingClass.empty())
-        return refuse(kernel, callee, name + " is a member function called without an object");
-    if (member && h.enclosingClass.empty()) return refuse(kernel, callee, name + " is not a member function");
-    if (isCollectiveHelper(unit_, graph_, helper)) return; // split at as it is
-    if (h.namespaces != k.namespaces)
-        return refuse(kernel, callee, name + " is defined in another namespace than the kernel");
-    if (h.bodyClose > k.headerBegin) return refuse(kernel, callee, name + " is defined after the kernel");
-    for (std::size_t c : graph_.callees[helper]) {
-        const std::vector<std::size_t> reach = reachableFunctions(graph_, c);
-        if (std::find(reach.begin(), reach.end(), helper) != reach.end())
-            return refuse(kernel, callee, name + " may call itself");
+    const bool qualified = !member && callee > 0 && tokens_[callee - 1].isPunct("::");
+    // The qualifier: `Q::`, `Q<args>::`, `A::B::`, from its first name.
+    std::size_t qualifier = callee;
+    if (qualified) {
+        for (std::size_t q = callee - 1; tokens_[q].isPunct("::");) {
+            if (q == s.keyword) break; // `::f`
+            std::size_t p = q - 1;
+            if (tokens_[p].isPunct(">")) {
+                const std::size_t angle = openingAngle(tokens_, partner_, p, s.keyword);
+                if (angle == kNoToken || angle == 0) return refuse(kernel, callee, "the call of " + name + " is qualified");
+                p = angle - 1;
+            }
+            if (!tokens_[p].isIdentifier() || p < s.keyword) return refuse(kernel, callee, "the call of " + name + " is qualified");
+            qualifier = p;
+            if (p == 0) break;
+            q = p - 1;
+        }
+        if (qualifier == callee) return refuse(kernel, callee, "the call of " + name + " is qualified");
     }
-    // A call through one of the helper's own non-type template parameters becomes, inlined,
-    // a call of the argument (functionArgumentObstacle()); any other stays opaque.
-    if (graph_.callsOpaque[helper] && !graph_.opaqueOnlyThroughTemplateParameters[helper])
-        return refuse(kernel, callee, name + " calls through a function pointer");
+    if (!member && !qualified && !unit_.isUnqualifiedName(callee))
+        return refuse(kernel, callee, "the call of " + name + " is qualified");
+    const FunctionDecl& k = module_.functions[kernel];
+    if (!member && !qualified && kernelNames_.count(tokens_[callee].spelling))
+        return refuse(kernel, callee, "the kernel declares a name " + name + " itself");
 
     Site site;
     site.kernel = kernel;
-    site.helper = helper;
     site.statement = s.tokens;
     site.keyword = s.keyword;
     site.callee = callee;
     site.open = open;
-    site.start = member ? callee - 2 : callee;
+    site.start = member ? callee - 2 : qualifier;
     site.endsKernel = !kernelBody_->empty() && &s == &kernelBody_->back() &&
                       s.tokens.end == module_.functions[kernel].bodyClose;
     std::size_t afterName = callee + 1;
@@ -143,8 +142,53 @@ void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
             return refuse(kernel, callee, "the declaration initialised by " + name + " is not `T x = f(...)`");
         site.form = declaration ? Site::Form::Declare : Site::Form::Assign;
     }
-    if (member)
-        if (auto reason = memberObstacle(k, site)) return refuse(kernel, reason->first, reason->second);
+    // Which function: for a member, the one of its name in the object's (or qualifier's) class.
+    if (member || qualified) {
+        if (auto reason = member ? memberObstacle(k, site) : staticObstacle(k, site))
+            return refuse(kernel, reason->first, reason->second);
+        std::vector<std::size_t> inClass;
+        for (std::size_t f : byName->second)
+            if (module_.functions[f].classBody == site.classBody) inClass.push_back(f);
+        if (inClass.empty()) return refuse(kernel, callee, name + " is not a member function of the class of the call");
+        if (inClass.size() != 1) return refuse(kernel, callee, "more than one function of the class is named " + name);
+        site.helper = inClass.front();
+    } else {
+        if (byName->second.size() != 1) return refuse(kernel, callee, "more than one function is named " + name);
+        site.helper = byName->second.front();
+    }
+    const std::size_t helper = site.helper;
+    const FunctionDecl& h = module_.functions[helper];
+    if (h.isKernel) return refuse(kernel, callee, name + " is a kernel");
+    if (!member && !qualified && !h.enclosingClass.empty())
+        return refuse(kernel, callee, name + " is a member function called without an object");
+    if (member || qualified) {
+        bool isStatic = false;
+        for (std::size_t i = h.declarationBegin; i < h.nameToken; ++i) isStatic = isStatic || tokens_[i].isIdentifier("static");
+        if (member && isStatic) return refuse(kernel, h.nameToken, name + " is a static member function");
+        if (qualified && !isStatic) return refuse(kernel, callee, name + " is called by its class's name but is not static");
+        // The class's template arguments: written (through aliases), or defaulted.
+        const std::optional<ClassScope> scope = classScope(h);
+        if (!scope) return refuse(kernel, h.nameToken, "the class of " + name + " is not read");
+        if (site.classArguments.size() > scope->templateParameters.size())
+            return refuse(kernel, site.start, "too many template arguments");
+        for (std::size_t i = site.classArguments.size(); i < scope->templateParameters.size(); ++i)
+            if (scope->templateParameters[i].defaultValue.empty())
+                return refuse(kernel, site.start, "the class of the call of " + name + " deduces its template arguments");
+    }
+    if (isCollectiveHelper(unit_, graph_, helper)) return; // split at as it is
+    if (h.namespaces != k.namespaces)
+        if (auto reason = namespaceObstacle(h, k)) return refuse(kernel, reason->first, reason->second);
+    if (h.bodyClose > k.headerBegin) return refuse(kernel, callee, name + " is defined after the kernel");
+    for (std::size_t c : graph_.callees[helper]) {
+        const std::vector<std::size_t> reach = reachableFunctions(graph_, c);
+        if (std::find(reach.begin(), reach.end(), helper) != reach.end())
+            return refuse(kernel, callee, name + " may call itself");
+    }
+    // A call through one of the helper's own non-type template parameters becomes, inlined,
+    // a call of the argument (functionArgumentObstacle()); any other stays opaque.
+    if (graph_.callsOpaque[helper] && !graph_.opaqueOnlyThroughTemplateParameters[helper])
+        return refuse(kernel, callee, name + " calls through a function pointer");
+    if (const auto templ = templateParameters(h)) deduceTemplateArguments(h, *templ, site);
     if (auto reason = helperObstacle(kernel, site)) return refuse(kernel, reason->first, reason->second);
     sites_.push_back(site);
 }
@@ -160,8 +204,10 @@ std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::si
     const std::size_t given = templateArguments(site).size();
     if (given > templ->size()) return std::pair{site.callee, "too many template arguments"};
     for (std::size_t i = given; i < templ->size(); ++i)
-        if ((*templ)[i].defaultValue.empty())
-            return std::pair{site.callee, "the call of " + name + " deduces its template arguments"};
+        if ((*templ)[i].defaultValue.empty() && !site.deduced.count((*templ)[i].name))
+            return std::pair{site.callee, "the call of " + name + " deduces its template argument '" + (*templ)[i].name +
+                                              "' from what is not `C<args>{...}` given for a `C<" + (*templ)[i].name +
+                                              ", ...>` parameter"};
     if (auto obstacle = typeArgumentObstacle(h, *templ, site)) return obstacle;
     if (auto obstacle = functionArgumentObstacle(h, *templ, site)) return obstacle;
     const auto params = parameters(h);
@@ -210,7 +256,7 @@ std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::si
     // A member function's class scope: its names become the object's or the class's, so none
     // may be declared again by the function (which would hide it there).
     std::optional<ClassScope> scope;
-    if (site.object != kNoToken) {
+    if (site.classBody != kNoToken) {
         scope = classScope(h);
         if (!scope) return std::pair{at, "the class of " + name + " is not read"};
         for (const HelperParameter& p : *params)
@@ -231,6 +277,7 @@ std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::si
     for (const auto& [local, declared] : locals)
         if (own.count(local) && !parameterNames.count(local))
             return std::pair{declared, name + " declares '" + local + "' again"};
+    const std::set<std::string> localTypes = declaredTypeNames(tokens_, h.bodyOpen + 1, h.bodyClose);
     for (std::size_t i = h.parametersOpen + 1; i < h.bodyClose; ++i) {
         if (!tokens_[i].isIdentifier() || !unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling))
             continue;
@@ -242,13 +289,57 @@ std::optional<std::pair<std::size_t, std::string>> Round::helperObstacle(std::si
             continue;
         }
         if (auto l = locals.find(s); l != locals.end()) {
-            if (i < l->second || unit_.role(i) == TokenRole::Callee)
+            // A local type may be called: `acc_t(v)` is a conversion.
+            if (i < l->second || (unit_.role(i) == TokenRole::Callee && !localTypes.count(s)))
                 return std::pair{i, name + " uses '" + s + "' before declaring it, or calls it"};
         } else if (!own.count(s) && !(scope && scope->declares(s)) && kernelNames_.count(s)) {
             return std::pair{i, name + " names '" + s + "', which the kernel declares too"};
         }
     }
     (void)kernel;
+    return std::nullopt;
+}
+
+std::optional<std::pair<std::size_t, std::string>> Round::namespaceObstacle(const FunctionDecl& h,
+                                                                            const FunctionDecl& k) const {
+    const std::string name = "'" + h.name + "'";
+    const std::string why = name + " is defined in another namespace than the kernel";
+    // The kernel's namespace encloses the helper's, and a `using namespace` of the rest (or of
+    // the whole, `::`-rooted or not) comes before the kernel outside any function.
+    if (h.namespaces.size() <= k.namespaces.size() ||
+        !std::equal(k.namespaces.begin(), k.namespaces.end(), h.namespaces.begin()))
+        return std::pair{h.nameToken, why};
+    bool visible = false;
+    for (std::size_t i = 0; i + 2 < k.headerBegin && !visible; ++i) {
+        if (!tokens_[i].isIdentifier("using") || !tokens_[i + 1].isIdentifier("namespace")) continue;
+        std::vector<std::string> named;
+        std::size_t j = i + 2;
+        if (tokens_[j].isPunct("::")) ++j;
+        for (; j < k.headerBegin && tokens_[j].isIdentifier(); j += 2) {
+            named.push_back(tokens_[j].spelling);
+            if (!tokens_[j + 1].isPunct("::")) break;
+        }
+        if (j >= k.headerBegin || !tokens_[j + 1].isPunct(";")) continue;
+        bool inFunction = false;
+        for (const FunctionDecl& f : module_.functions)
+            inFunction = inFunction || (f.hasBody && f.bodyOpen < i && i < f.bodyClose);
+        if (inFunction) continue;
+        const auto rest = h.namespaces.begin() + static_cast<std::ptrdiff_t>(k.namespaces.size());
+        visible = std::equal(named.begin(), named.end(), h.namespaces.begin(), h.namespaces.end()) ||
+                  std::equal(named.begin(), named.end(), rest, h.namespaces.end());
+    }
+    if (!visible) return std::pair{h.nameToken, why + ", whose names it does not use (`using namespace`)"};
+    // Each function the helper calls by name: of the helper's namespace only, so that the
+    // kernel's scope finds the same ones.
+    for (std::size_t i = h.bodyOpen + 1; i < h.bodyClose; ++i) {
+        if (unit_.role(i) != TokenRole::Callee || !unit_.isUnqualifiedName(i)) continue;
+        const auto functions = graph_.byName.find(tokens_[i].spelling);
+        if (functions == graph_.byName.end()) continue;
+        for (std::size_t f : functions->second)
+            if (module_.functions[f].enclosingClass.empty() && module_.functions[f].namespaces != h.namespaces)
+                return std::pair{i, name + " calls '" + tokens_[i].spelling +
+                                        "', which another namespace than its own declares too"};
+    }
     return std::nullopt;
 }
 

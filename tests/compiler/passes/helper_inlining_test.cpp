@@ -346,7 +346,7 @@ TEST(HelperInlining, RefusalsKeepTheFibersWithAReason) {
     EXPECT_NE(fibersReason("template <typename T> void h(threadgroup T* p, uint lid) {\n"
                            "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    p[lid] = 1;\n}\n" +
                            call + "    h(partial, lid);\n}\n")
-                  .find("deduces its template arguments"),
+                  .find("deduces its template argument 'T' from what is not `C<args>{...}`"),
               std::string::npos);
     // A name the kernel declares too, which in the helper means something else.
     EXPECT_NE(fibersReason("constant float scale = 2.0f;\nvoid h(threadgroup float* p, uint lid) {\n"
@@ -380,11 +380,17 @@ TEST(HelperInlining, RefusalsKeepTheFibersWithAReason) {
                            call + "    out[lid] = 1.0f + h(partial, lid);\n}\n")
                   .find("is not a whole statement"),
               std::string::npos);
-    // A static member function called through an alias of its class (MLX's sort).
-    EXPECT_NE(fibersReason("struct S {\n    static void h(threadgroup float* p, uint lid) {\n"
+    // A function called by its namespace's name.
+    EXPECT_NE(fibersReason("namespace ns {\nvoid h(threadgroup float* p, uint lid) {\n"
+                           "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    p[lid] = 1;\n}\n}\n" +
+                           call + "    ns::h(partial, lid);\n}\n")
+                  .find("the call is not inlined: the call of 'h' is qualified, and not by a class"),
+              std::string::npos);
+    // A static member function called by its class's name that is not static.
+    EXPECT_NE(fibersReason("struct S {\n    void h(threadgroup float* p, uint lid) {\n"
                            "        threadgroup_barrier(mem_flags::mem_threadgroup);\n        p[lid] = 1;\n    }\n};\n" +
                            call + "    using T = S;\n    T::h(partial, lid);\n}\n")
-                  .find("the call is not inlined: the call of 'h' is qualified"),
+                  .find("'h' is called by its class's name but is not static"),
               std::string::npos);
 }
 
@@ -443,11 +449,18 @@ TEST(HelperInlining, MemberFunctionRefusals) {
     EXPECT_NE(reason("    Publisher<float, 64> pub(tile, lid);\n    (&pub)->publish(v);\n")
                   .find("is called as a member function of an object that is not a name"),
               std::string::npos);
-    EXPECT_NE(reason("    using P = Publisher<float, 64>;\n    P pub(tile, lid);\n    pub.publish(v);\n")
-                  .find("is not declared `S obj(...);`"),
-              std::string::npos);
     EXPECT_NE(reason("    Publisher<float, 64> pub(tile, lid), other(tile, 0);\n    pub.publish(v);\n")
-                  .find("is not declared `S obj(...);`"),
+                  .find("is not declared `T obj(...);`"),
+              std::string::npos);
+    // An alias declared twice (in two blocks): which one the object's declaration sees is not followed.
+    EXPECT_NE(reason("    { using P = Publisher<float, 32>; }\n    using P = Publisher<float, 64>;\n"
+                     "    P pub(tile, lid);\n    pub.publish(v);\n")
+                  .find("has a type that is not a class the front end can follow (P)"),
+              std::string::npos);
+    // An object declared as a pointer.
+    EXPECT_NE(reason("    Publisher<float, 64> real(tile, lid);\n    thread Publisher<float, 64>* pub = &real;\n"
+                     "    pub->publish(v);\n")
+                  .find("is called as a member function of an object that is not a name"),
               std::string::npos);
     // A class with a base: the body may name the base's members.
     EXPECT_NE(fibersReason("struct B { uint n; };\nstruct D : B {\n    void h(threadgroup float* p, uint lid) {\n"
@@ -481,6 +494,207 @@ TEST(HelperInlining, MemberFunctionValueAndNestedMember) {
     const std::string cpp = flat(t.cpp);
     EXPECT_NE(cpp.find("t[lid %__mc_div->* ( 64 )] = acc.total;"), std::string::npos) << cpp;
     EXPECT_NE(cpp.find("shared_total_result_i"), std::string::npos) << cpp;
+}
+
+// MLX's steel GEMM names its classes through aliases: the kernel's own `using gemm_kernel =
+// GEMMKernel<...>;`, `using mma_t = typename gemm_kernel::mma_t;` (a member alias whose
+// arguments name the outer class's parameters and statics), and calls the outer class's static
+// member function template by qualified name, its template arguments deduced from a tag
+// argument (`gemm_kernel::gemm_loop(..., LoopAlignment<true, true, true>{})`), from a kernel of
+// the global namespace that uses the classes' namespace.
+const std::string kAliasedPublisher = "namespace lib {\nnamespace tiles {\n" + kPublisher + R"(
+template <bool TWICE>
+struct Twice {};
+
+template <typename T, uint N>
+struct Runner {
+    static constexpr uint padded = N + 4;
+    using publisher_t = Publisher<T, padded>;
+    template <bool TWICE>
+    static void run(thread publisher_t& pub, thread T& v, Twice<TWICE> twice = {}) {
+        (void)twice;
+        pub.publish(v);
+        if (TWICE) {
+            pub.publish(v);
+        }
+    }
+};
+} // namespace tiles
+} // namespace lib
+using namespace lib::tiles;
+)";
+
+// Test an object declared through aliases, and a static member function called by an alias of
+// its class with a deduced template argument: both inlined, the kernel split; the member's
+// statics and types named through the kernel's alias, the class's parameters through the
+// outer class's alias.
+TEST(HelperInlining, AliasesAndQualifiedStaticMembers) {
+    const Translation t = translateSnippet(kAliasedPublisher + kKernelHead +
+                                           "    threadgroup float tile[64];\n"
+                                           "    using runner_t = Runner<float, 60>;\n"
+                                           "    using pub_t = typename runner_t::publisher_t;\n"
+                                           "    typedef pub_t same_t;\n"
+                                           "    thread same_t pub(tile, lid);\n"
+                                           "    float v = out[lid];\n"
+                                           "    runner_t::run(pub, v, Twice<true>{});\n"
+                                           "    pub.publish(v);\n"
+                                           "    out[lid] = v;\n}\n");
+    EXPECT_TRUE(kernelK(t).usesWorkItemLoops) << kernelK(t).workItemLoopsRefusal;
+    const std::string cpp = flat(t.cpp);
+    EXPECT_NE(cpp.find("Twice<(true )> twice_i1 = ( Twice<true>{} ) ;"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("if ((true ))"), std::string::npos) << cpp;
+    // Then the kernel's aliases are replaced by the types they name (in a nested name without
+    // `typename`): the object's slot is of the class's own spelling.
+    EXPECT_NE(cpp.find("using __mc_t1 = typename Runner<float, 60>::publisher_t;"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("typename Runner<float, 60>::publisher_t::value_type mine_i"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("pub.tile[pub.index %__mc_div->* Runner<float, 60>::publisher_t::slots]"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("( & pub )->tile[(pub.index + 1) %__mc_div->* ( Runner<float, 60>::padded )]"), std::string::npos)
+        << cpp;
+}
+
+// Test MLX sort's shape: the kernel calls a static member function through its alias of the
+// class, which calls a static member function of a class named by a member alias, which calls
+// a sibling static member; all inlined, a type named through a member alias is written
+// without `typename` where it qualifies a call.
+TEST(HelperInlining, StaticMembersThroughMemberAliases) {
+    const std::string classes = R"(
+template <typename T>
+struct Swap {
+    static void order(thread T& a, thread T& b) { if (b < a) { T t = a; a = b; b = t; } }
+};
+template <typename T, short N>
+struct BlockSort {
+    using value_t = T;
+    using pair_t = Swap<T>;
+    static T smaller(T a, T b) { return min(a, b); }
+    static void sort(threadgroup T* tile, uint lid) {
+        value_t a = tile[(2 * lid) % N];
+        value_t b = tile[(2 * lid + 1) % N];
+        pair_t::order(a, b);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        tile[(2 * lid) % N] = smaller(a, b);
+        tile[(2 * lid + 1) % N] = b;
+    }
+};
+template <typename T, short N>
+struct KernelSort {
+    using block_t = BlockSort<T, N>;
+    static constexpr short size = N;
+    static void block_sort(threadgroup T* tile, uint lid) {
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        block_t::sort(tile, lid);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+};
+)";
+    const Translation t = translateSnippet(classes + kKernelHead + "    using sort_kernel = KernelSort<float, 64>;\n"
+                                                                   "    threadgroup float tile[sort_kernel::size];\n"
+                                                                   "    tile[lid % 64] = out[lid];\n"
+                                                                   "    sort_kernel::block_sort(tile, lid);\n"
+                                                                   "    out[lid] = tile[lid % 64];\n}\n");
+    EXPECT_TRUE(kernelK(t).usesWorkItemLoops) << kernelK(t).workItemLoopsRefusal;
+    const std::string cpp = flat(t.cpp);
+    EXPECT_NE(cpp.find("KernelSort<float, 64>::block_t::pair_t::order(a_i"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("KernelSort<float, 64>::block_t::smaller(a_i"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("typename KernelSort<float, 64>::block_t::value_t a_i"), std::string::npos) << cpp;
+}
+
+// Test the aliases and qualified calls that are not followed, each with its reason.
+TEST(HelperInlining, AliasAndStaticMemberRefusals) {
+    const std::string head = kAliasedPublisher + kKernelHead + "    threadgroup float tile[64];\n"
+                                                               "    using runner_t = Runner<float, 60>;\n"
+                                                               "    float v = out[lid];\n";
+    const auto reason = [&](const std::string& body) { return fibersReason(head + body + "    out[lid] = v;\n}\n"); };
+    // The deduced argument given as a variable, whose type the front end does not know.
+    EXPECT_NE(reason("    thread typename runner_t::publisher_t pub(tile, lid);\n    Twice<true> twice;\n"
+                     "    runner_t::run(pub, v, twice);\n")
+                  .find("the call of 'run' deduces its template argument 'TWICE' from what is not `C<args>{...}`"),
+              std::string::npos);
+    // The class's own template parameter deduced (a class template named without arguments).
+    EXPECT_NE(reason("    Publisher<float, 64> pub(tile, lid);\n    Runner::run<true>(pub, v);\n")
+                  .find("the class of the call of 'run' deduces its template arguments"),
+              std::string::npos);
+    // Without the `using namespace`, the helper's names might mean something else in the kernel.
+    std::string hidden = head;
+    hidden.replace(hidden.find("using namespace lib::tiles;"), 27, "using lib::tiles::Runner;");
+    EXPECT_NE(fibersReason(hidden + "    thread typename runner_t::publisher_t pub(tile, lid);\n"
+                                    "    runner_t::run(pub, v, Twice<true>{});\n    out[lid] = v;\n}\n")
+                  .find("is defined in another namespace than the kernel, whose names it does not use"),
+              std::string::npos);
+}
+
+// Test that the aliases of nested blocks, an inlined helper's and a block's of the kernel, are
+// replaced by their types, so that variables of those types that live across barriers have
+// slots per thread; an alias whose type is not one name stays, and keeps the fibers.
+TEST(HelperInlining, NestedAliasesReplacedByTheirTypes) {
+    const std::string helper = "template <typename T>\nvoid h(threadgroup T* p, uint lid) {\n"
+                               "    typedef T value_t;\n    value_t mine = value_t(p[lid]);\n"
+                               "    threadgroup_barrier(mem_flags::mem_threadgroup);\n    p[lid] = mine + p[0];\n}\n";
+    const std::string head = helper + kKernelHead + "    threadgroup float partial[64];\n    partial[lid % 64] = out[lid];\n";
+    const Translation t = translateSnippet(head + "    {\n        using acc_t = metal::float2;\n"
+                                                  "        acc_t w = acc_t(out[lid]);\n"
+                                                  "        threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                                                  "        out[lid] = w.x;\n    }\n    h<float>(partial, lid);\n}\n");
+    EXPECT_TRUE(kernelK(t).usesWorkItemLoops) << kernelK(t).workItemLoopsRefusal;
+    const std::string cpp = flat(t.cpp);
+    EXPECT_NE(cpp.find("float mine_i"), std::string::npos) << cpp;
+    EXPECT_NE(cpp.find("metal::float2(out[lid])"), std::string::npos) << cpp;
+    const auto refusal = [&](const std::string& body) { return kernelK(translateSnippet(head + body)).workItemLoopsRefusal; };
+    // Two words: `count_t(3)` could not be written `unsigned int(3)`.
+    EXPECT_NE(refusal("    {\n        typedef unsigned int count_t;\n        count_t c = lid;\n"
+                      "        threadgroup_barrier(mem_flags::mem_threadgroup);\n        out[lid] = c;\n    }\n}\n")
+                  .find("'c' lives across a barrier but cannot have a slot per thread"),
+              std::string::npos);
+    // The alias's name declared again elsewhere in the kernel.
+    EXPECT_NE(refusal("    {\n        using acc_t = float;\n        acc_t w = out[lid];\n"
+                      "        threadgroup_barrier(mem_flags::mem_threadgroup);\n        out[lid] = w;\n    }\n"
+                      "    {\n        using acc_t = int;\n    }\n}\n")
+                  .find("'w' lives across a barrier but cannot have a slot per thread"),
+              std::string::npos);
+    // The kernel body's own alias (sdpa_vector's `typedef float U;`), also of a template's member.
+    EXPECT_TRUE(kernelK(translateSnippet(head + "    typedef float U;\n    using V = typename metal::vec<U, 2>;\n"
+                                                "    U u = out[lid];\n    V w = V(u);\n"
+                                                "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                                                "    out[lid] = u + w.y;\n}\n"))
+                    .usesWorkItemLoops);
+}
+
+// Test the reasons the shapes of metal-flash-attention and candle's reductions keep the fibers
+// with: a member function called on an array's element, and a functor's `operator()` that
+// synchronises, called on a parameter of an overloaded helper.
+TEST(HelperInlining, ElementMembersAndFunctorsKeepTheFibersWithAReason) {
+    const std::string storage = "struct Frag {\n    float v;\n    void multiply(threadgroup float* t, uint lid) {\n"
+                                "        t[lid % 4] = v;\n        simdgroup_barrier(mem_flags::mem_threadgroup);\n"
+                                "        v = t[(lid + 1) % 4];\n    }\n};\n";
+    EXPECT_NE(fibersReason(storage + kKernelHead + "    threadgroup float t[4];\n    Frag c_sram[2];\n"
+                                                   "    for (int i = 0; i < 2; ++i) c_sram[i].multiply(t, lid);\n}\n")
+                  .find("the call is not inlined: 'multiply' is called as a member function of an object that is not a name"),
+              std::string::npos);
+    const std::string reducer = R"(
+struct Sum {
+    float operator()(float a, float b) const { return a + b; }
+};
+template <typename Op>
+struct BlockReducer {
+    threadgroup float* shared;
+    float operator()(float v, uint lid, uint size) {
+        Op op;
+        shared[lid] = simd_shuffle_down(v, 1u);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        float total = 0.0f;
+        for (uint i = 0; i < size; ++i) total = op(total, shared[i]);
+        return total;
+    }
+};
+template <typename R>
+void reduce(thread R& reducer, device float* out, uint lid, uint size) { out[lid] = reducer(out[lid], lid, size); }
+template <typename R>
+void reduce(thread R& reducer, device half* out, uint lid, uint size) { out[lid] = half(reducer(float(out[lid]), lid, size)); }
+)";
+    const std::string why = fibersReason(reducer + kKernelHead + "    threadgroup float shared[1024];\n"
+                                                                 "    BlockReducer<Sum> r{shared};\n"
+                                                                 "    reduce(r, out, lid, size);\n}\n");
+    EXPECT_NE(why.find("the call is not inlined: more than one function is named 'reduce'"), std::string::npos) << why;
 }
 
 // Test the GEMM of bench/steel_gemm.metal, shaped as MLX's steel GEMM (a tile copier and a tile
