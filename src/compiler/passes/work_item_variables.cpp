@@ -133,12 +133,16 @@ void Planner::region(const std::vector<const Statement*>& run, std::size_t close
     if (run.empty() || !ok_) return;
     WorkItemRegion r;
     r.tokens = {run.front()->tokens.begin, run.back()->tokens.end};
+    std::vector<const Statement*> before;
     for (const Statement* s : run) {
-        if (jumpsOut(*s, false, inUniformLoop_)) {
+        // A break out of a divergent loop's body leaves the loop for that thread.
+        const bool breaks = loopGuard_ != WorkItemRegion::kNoGuard && !inUniformLoop_ && !jumpsOut(*s, true, false);
+        if (jumpsOut(*s, false, inUniformLoop_) && (!breaks || !loopBreaks(*s, before, r))) {
             fail(s->keyword, inUniformLoop_ ? "a break, goto or label in a loop whose threads would be interleaved"
                                             : "a break, continue, goto or label leaves the code between barriers");
             return;
         }
+        before.push_back(s);
         // A `continue` of the uniform loop leaves the piece's `do { } while (false)`.
         if (inUniformLoop_ && jumpsOut(*s, false, false)) r.continues = true;
         if (mayDeclareUnknown(*s)) {
