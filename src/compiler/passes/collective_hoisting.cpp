@@ -352,11 +352,34 @@ private:
         }
         TokenList named;
         if (!declaredValueType(begin, element, named)) return false;
-        // An arithmetic type by one name (`float`, `half4`) is one the operators know.
-        if (named.size() == 1 && arithmeticTypeName(named[0].spelling, type)) return true;
+        // An arithmetic type by one name (`float`, `half4`), or the kernel's own name for one
+        // (MLX's `typedef float U;`), is one the operators know.
+        if (named.size() == 1 && (arithmeticTypeName(named[0].spelling, type) || localAlias(named[0].spelling, type)))
+            return true;
         type.kind = ArithmeticType::Kind::Named;
         type.named = std::move(named);
         return true;
+    }
+
+    /// Whether the kernel's body names an arithmetic type `name` (`typedef float U;`,
+    /// `using U = half;`), each time the same.
+    bool localAlias(const std::string& name, ArithmeticType& type) const {
+        bool found = false;
+        for (std::size_t i = kernel_->bodyOpen + 1; i + 3 < kernel_->bodyClose; ++i) {
+            std::string aliased;
+            if (tokens_[i].isIdentifier("typedef") && tokens_[i + 2].isIdentifier(name) && tokens_[i + 3].isPunct(";"))
+                aliased = tokens_[i + 1].spelling;
+            else if (tokens_[i].isIdentifier("using") && tokens_[i + 1].isIdentifier(name) &&
+                     tokens_[i + 2].isPunct("=") && i + 4 < kernel_->bodyClose && tokens_[i + 4].isPunct(";"))
+                aliased = tokens_[i + 3].spelling;
+            else
+                continue;
+            ArithmeticType t;
+            if (!arithmeticTypeName(aliased, t) || (found && t.spelling() != type.spelling())) return false;
+            type = t;
+            found = true;
+        }
+        return found;
     }
 
     /// Math functions whose result has their first argument's type, when all their arguments

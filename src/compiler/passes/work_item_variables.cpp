@@ -44,6 +44,12 @@ void Planner::groupDeclaration(const Statement& s) {
         for (const ThreadgroupDeclarator& v : d->declarators) visible_.push_back({v.name, Visible::Kind::Group});
     } else if (auto d = parseDeclaration(tokens_, partner_, s)) {
         for (std::size_t n : d->names) visible_.push_back({tokens_[n].spelling, Visible::Kind::Group});
+    } else if (tokens_[s.keyword].isIdentifier("typedef") && tokens_[s.tokens.end - 2].isIdentifier()) {
+        // `typedef float U;` (MLX's sdpa_vector): a per-thread variable of type U declared in
+        // the body's block after it gets its slots there (canHaveSlots()).
+        visible_.push_back({tokens_[s.tokens.end - 2].spelling, Visible::Kind::Group});
+    } else if (tokens_[s.keyword].isIdentifier("using") && tokens_[s.keyword + 2].isPunct("=")) {
+        visible_.push_back({tokens_[s.keyword + 1].spelling, Visible::Kind::Group});
     }
 }
 

@@ -65,6 +65,7 @@ TEST(CollectiveHoisting, ExpressionTypes) {
         {"    half2 h = half2(v);\n", "exp(h) * (h + h)", "half2"},
         {"    int n = int(i);\n", "static_cast<float>(n) - v", "float"},
         {"    half h = half(v);\n", "(float)h * v", "float"},
+        {"    typedef float U;\n    thread U w[2] = {v, v};\n    U f = v;\n", "w[1] * f", "float"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.argument);
