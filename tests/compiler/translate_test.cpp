@@ -373,7 +373,7 @@ TEST(Translate, FiberKernelsSayWhy) {
                          "    a[i] = outer(a[i]);\n"
                          "}\n"
                          "kernel void operand(device float* a [[buffer(0)]], uint i [[thread_index_in_threadgroup]]) {\n"
-                         "    a[i] = 2.0f * simd_sum(a[i] + 1.0f);\n"
+                         "    a[i] = 2.0f * simd_sum(a[i] + i);\n"
                          "}\n"
                          "kernel void lambda(device float* a [[buffer(0)]]) {\n"
                          "    auto sync = [] { threadgroup_barrier(mem_flags::mem_none); };\n"

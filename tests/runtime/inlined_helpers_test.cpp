@@ -119,7 +119,7 @@ kernel void hoisted_collectives(device const uint* in [[buffer(0)]], device uint
 
 // A loop with a SIMD-group function whose bound differs per SIMD-group (llama.cpp's k-quant
 // mul_mv writes its rows so): Metal needs it uniform across each SIMD-group only, so it cannot
-// run once per group on the first thread's value.
+// run once per group on the first thread's value; it is a divergent loop.
 kernel void per_simdgroup_rows(device const uint* in [[buffer(0)]], device uint* out [[buffer(1)]],
                                constant uint& n [[buffer(2)]], uint gid [[thread_position_in_grid]],
                                ushort lane [[thread_index_in_simdgroup]], ushort sg [[simdgroup_index_in_threadgroup]],
@@ -469,8 +469,7 @@ TEST_P(InlinedHelpers, LoopBoundPerSimdgroup) {
 }
 
 // Test that every kernel above runs as work-item loops (on fibers they would compute the same),
-// but per_simdgroup_rows and the twins on fibers, which keep them, and the switch kept, a
-// coroutine.
+// but the twins on fibers, which keep them, and the switch kept, a coroutine.
 TEST_P(InlinedHelpers, Lowerings) {
     expectLowerings({{"helper_sum", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"nested_sums", MC_KERNEL_WORK_ITEM_LOOPS},
@@ -485,7 +484,7 @@ TEST_P(InlinedHelpers, Lowerings) {
                      {"early_return_sums_on_fibers", MC_KERNEL_USES_BARRIERS},
                      {"switch_sums", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"switch_sums_kept", MC_KERNEL_COROUTINES},
-                     {"per_simdgroup_rows", MC_KERNEL_USES_BARRIERS}},
+                     {"per_simdgroup_rows", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
 }
 

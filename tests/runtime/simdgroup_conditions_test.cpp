@@ -298,9 +298,9 @@ TEST_P(SimdgroupConditions, TripsPerSimdgroup) {
 }
 
 // Test the lowering each kernel takes: work-item loops for branches uniform per SIMD-group
-// (each SIMD-group's threads take theirs) and for per-lane conditions around collectives; a
-// loop whose trips differ within a SIMD-group keeps the fibers, and one whose trips differ
-// between SIMD-groups around simdgroup_barriers the coroutines.
+// (each SIMD-group's threads take theirs), for per-lane conditions around collectives and for
+// a loop whose trips differ between SIMD-groups (a divergent loop); a loop whose trips differ
+// within a SIMD-group keeps the fibers.
 TEST_P(SimdgroupConditions, Lowerings) {
     expectLowerings({{"odd_groups_pair", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"first_two_groups_pair", MC_KERNEL_WORK_ITEM_LOOPS},
@@ -308,7 +308,7 @@ TEST_P(SimdgroupConditions, Lowerings) {
                      {"first_group_reduces", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"lane_halves", MC_KERNEL_WORK_ITEM_LOOPS},
                      {"lane_trips", MC_KERNEL_USES_BARRIERS},
-                     {"group_trips", MC_KERNEL_COROUTINES}},
+                     {"group_trips", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
 }
 

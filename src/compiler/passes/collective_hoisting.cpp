@@ -7,6 +7,8 @@
 #include "compiler/unit.h"
 
 #include <algorithm>
+#include <cctype>
+#include <iterator>
 #include <vector>
 
 namespace metalcpu::msl {
@@ -170,26 +172,228 @@ private:
         return false;
     }
 
-    /// The type of the collective's first argument in [begin, end): `x` or `x[i]` with `x` a
-    /// variable or parameter the kernel declares, without `*`, `&` or, for `x`, bounds (for
-    /// `x[i]`, one bound), its specifiers but const, static and address spaces; a name the
-    /// kernel declares more than once (ggml's `const float vs` in two loops) only when every
-    /// declaration gives the same type.
+    /// The type of the collective's first argument in [begin, end) (expressionType()).
     bool valueType(std::size_t begin, std::size_t end, TokenList& type) const {
         std::size_t argEnd = begin;
         while (argEnd < end && !tokens_[argEnd].isPunct(",")) {
             if (partner_[argEnd] != kNoToken && partner_[argEnd] > argEnd) argEnd = partner_[argEnd];
             ++argEnd;
         }
-        if (argEnd == begin || !tokens_[begin].isIdentifier() || !unit_.isUnqualifiedName(begin)) return false;
+        ArithmeticType t;
+        if (!expressionType(begin, argEnd, t, 0)) return false;
+        if (t.kind == ArithmeticType::Kind::Named) {
+            type = std::move(t.named);
+            return true;
+        }
+        if (t.kind != ArithmeticType::Kind::Known) return false; // a literal alone: its type is not the point
+        type.push_back(made(t.spelling(), TokenKind::Identifier, tokens_[begin].location));
+        return true;
+    }
+
+    /// The type of an expression as far as expressionType() follows it: an MSL arithmetic
+    /// type (`float`, `half4`: `scalar` and `lanes`), a type the kernel spells otherwise
+    /// (`named`: a declared variable of another type, which no operator may combine), or an
+    /// integer or floating literal without a suffix, which takes the other operand's type.
+    struct ArithmeticType {
+        enum class Kind { Known, Named, IntegerLiteral } kind = Kind::Known;
+        std::string scalar;
+        int lanes = 1;
+        TokenList named;
+        std::string spelling() const { return lanes == 1 ? scalar : scalar + std::to_string(lanes); }
+    };
+
+    /// `float`, `half4`, `uint2` ...: MSL's arithmetic scalar and vector types, by name.
+    static bool arithmeticTypeName(const std::string& name, ArithmeticType& t) {
+        static const char* const kScalars[] = {"bool", "char", "uchar", "short", "ushort", "int", "uint",
+                                               "long", "ulong", "half", "float", "bfloat"};
+        for (const char* scalar : kScalars) {
+            const std::string s = scalar;
+            if (name == s || (name.size() == s.size() + 1 && name.starts_with(s) && name.back() >= '2' &&
+                              name.back() <= '4')) {
+                t.kind = ArithmeticType::Kind::Known;
+                t.scalar = s;
+                t.lanes = name == s ? 1 : name.back() - '0';
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// The type of the expression [begin, end), when it is plain from its tokens: a name or
+    /// `name[i]` of a variable or parameter the kernel declares (declaredType()), a literal, a
+    /// cast to an arithmetic type (`float(x)`, `(half)x`, `static_cast<float>(x)`), a
+    /// swizzle of an arithmetic vector (`v.xy`), parentheses, `dot(a, b)` (a's scalar type), a
+    /// math function of one type (`exp(x)`, `max(a, b)`: its first argument's), and `+`, `-`,
+    /// `*` and `/` between operands of one type, between a vector and its scalars, or with a
+    /// literal, whose type C++ gives as MSL does. Not: other operators, mixed scalar types
+    /// (`half * float`), arithmetic on types narrower than int (C++ promotes them), members
+    /// of structs, other calls.
+    bool expressionType(std::size_t begin, std::size_t end, ArithmeticType& type, int depth) const {
+        if (begin >= end || depth > 16) return false;
+        // Operands between the top-level + - * /, a leading sign aside.
+        bool first = true, combined = false;
+        std::size_t operand = begin;
+        if (tokens_[operand].isPunct("-") || tokens_[operand].isPunct("+")) {
+            ++operand;
+            combined = true; // a sign promotes as an operator does
+        }
+        for (std::size_t i = operand; i <= end; ++i) {
+            if (i < end && partner_[i] != kNoToken && partner_[i] > i) {
+                i = partner_[i];
+                continue;
+            }
+            const bool op = i < end && (tokens_[i].isPunct("+") || tokens_[i].isPunct("-") ||
+                                        tokens_[i].isPunct("*") || tokens_[i].isPunct("/"));
+            if (i < end && !op) continue;
+            if (op && i == operand) return false; // `a * -b` and the like
+            ArithmeticType t;
+            if (!operandType(operand, i, t, depth)) return false;
+            if (first) {
+                type = std::move(t);
+                first = false;
+            } else if (!combine(type, t)) {
+                return false;
+            } else {
+                combined = true;
+            }
+            operand = i + 1;
+        }
+        if (combined && type.kind == ArithmeticType::Kind::Known &&
+            (type.scalar == "bool" || type.scalar == "char" || type.scalar == "uchar" || type.scalar == "short" ||
+             type.scalar == "ushort"))
+            return false; // promoted to int by C++
+        return !first;
+    }
+
+    /// The type of `a op b` into `a`, for expressionType().
+    static bool combine(ArithmeticType& a, const ArithmeticType& b) {
+        using Kind = ArithmeticType::Kind;
+        if (a.kind == Kind::Named || b.kind == Kind::Named) return false;
+        // A literal without a suffix goes with a scalar int, uint or float as C++ converts it
+        // (not with half, bfloat or vectors, whose operators metalcpu's types define).
+        const auto takesLiteral = [](const ArithmeticType& t) {
+            return t.kind == Kind::IntegerLiteral ||
+                   (t.lanes == 1 && (t.scalar == "int" || t.scalar == "uint" || t.scalar == "float"));
+        };
+        if (b.kind == Kind::IntegerLiteral) return takesLiteral(a);
+        if (a.kind == Kind::IntegerLiteral) {
+            a = b;
+            return takesLiteral(a);
+        }
+        if (a.scalar != b.scalar) return false;
+        a.lanes = std::max(a.lanes, b.lanes);
+        return a.lanes == b.lanes || std::min(a.lanes, b.lanes) == 1;
+    }
+
+    bool operandType(std::size_t begin, std::size_t end, ArithmeticType& type, int depth) const {
+        if (begin >= end) return false;
+        const Token& t = tokens_[begin];
+        if (end == begin + 1 && t.kind == TokenKind::Number) {
+            std::string n = t.spelling;
+            for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (n.starts_with("0x")) return false;
+            const bool floating = n.find_first_of(".e") != std::string::npos;
+            if (floating && n.back() == 'f') return arithmeticTypeName("float", type);
+            if (floating && n.back() == 'h') return arithmeticTypeName("half", type);
+            if (floating || n.find_first_not_of("0123456789") != std::string::npos) return false;
+            type.kind = ArithmeticType::Kind::IntegerLiteral;
+            return true;
+        }
+        if (t.isPunct("(")) {
+            const std::size_t close = partner_[begin];
+            if (close == kNoToken || close >= end) return false;
+            if (close + 1 == end) return expressionType(begin + 1, close, type, depth + 1);
+            // `(T) x`
+            return close == begin + 2 && tokens_[begin + 1].isIdentifier() &&
+                   arithmeticTypeName(tokens_[begin + 1].spelling, type);
+        }
+        if (!t.isIdentifier()) return false;
+        // `static_cast<T>(x)`
+        if (t.spelling == "static_cast" && end >= begin + 5 && tokens_[begin + 1].isPunct("<") &&
+            tokens_[begin + 3].isPunct(">") && tokens_[begin + 4].isPunct("(") && partner_[begin + 4] + 1 == end)
+            return arithmeticTypeName(tokens_[begin + 2].spelling, type);
+        if (begin + 1 < end && tokens_[begin + 1].isPunct("(")) {
+            const std::size_t open = begin + 1, close = partner_[open];
+            if (close + 1 != end) return false;
+            if (arithmeticTypeName(t.spelling, type)) return true; // `float(x)`, `half4(v)`
+            if (!unit_.isUnqualifiedName(begin) || graph_.byName.count(t.spelling)) return false;
+            std::size_t argumentEnd = open + 1;
+            while (argumentEnd < close && !tokens_[argumentEnd].isPunct(",")) {
+                if (partner_[argumentEnd] != kNoToken && partner_[argumentEnd] > argumentEnd)
+                    argumentEnd = partner_[argumentEnd];
+                ++argumentEnd;
+            }
+            if (!sameTypeFunction(t.spelling) && t.spelling != "dot") return false;
+            if (!expressionType(open + 1, argumentEnd, type, depth + 1) || type.kind != ArithmeticType::Kind::Known)
+                return false;
+            if (t.spelling == "dot") type.lanes = 1;
+            return true;
+        }
+        // `v.xy`: a swizzle of an arithmetic vector.
+        if (end >= begin + 3 && tokens_[end - 2].isPunct(".") && tokens_[end - 1].isIdentifier()) {
+            const std::string& swizzle = tokens_[end - 1].spelling;
+            if (swizzle.size() > 4 || (swizzle.find_first_not_of("xyzw") != std::string::npos &&
+                                       swizzle.find_first_not_of("rgba") != std::string::npos))
+                return false;
+            if (!operandType(begin, end - 2, type, depth + 1) || type.kind != ArithmeticType::Kind::Known ||
+                type.lanes == 1)
+                return false;
+            type.lanes = static_cast<int>(swizzle.size());
+            return true;
+        }
+        if (!unit_.isUnqualifiedName(begin)) return false;
         bool element = false;
-        if (argEnd == begin + 1) {
+        if (end == begin + 1) {
             element = false;
-        } else if (tokens_[begin + 1].isPunct("[") && partner_[begin + 1] + 1 == argEnd) {
+        } else if (tokens_[begin + 1].isPunct("[") && partner_[begin + 1] + 1 == end) {
             element = true;
         } else {
             return false;
         }
+        TokenList named;
+        if (!declaredValueType(begin, element, named)) return false;
+        // An arithmetic type by one name (`float`, `half4`), or the kernel's own name for one
+        // (MLX's `typedef float U;`), is one the operators know.
+        if (named.size() == 1 && (arithmeticTypeName(named[0].spelling, type) || localAlias(named[0].spelling, type)))
+            return true;
+        type.kind = ArithmeticType::Kind::Named;
+        type.named = std::move(named);
+        return true;
+    }
+
+    /// Whether the kernel's body names an arithmetic type `name` (`typedef float U;`,
+    /// `using U = half;`), each time the same.
+    bool localAlias(const std::string& name, ArithmeticType& type) const {
+        bool found = false;
+        for (std::size_t i = kernel_->bodyOpen + 1; i + 3 < kernel_->bodyClose; ++i) {
+            std::string aliased;
+            if (tokens_[i].isIdentifier("typedef") && tokens_[i + 2].isIdentifier(name) && tokens_[i + 3].isPunct(";"))
+                aliased = tokens_[i + 1].spelling;
+            else if (tokens_[i].isIdentifier("using") && tokens_[i + 1].isIdentifier(name) &&
+                     tokens_[i + 2].isPunct("=") && i + 4 < kernel_->bodyClose && tokens_[i + 4].isPunct(";"))
+                aliased = tokens_[i + 3].spelling;
+            else
+                continue;
+            ArithmeticType t;
+            if (!arithmeticTypeName(aliased, t) || (found && t.spelling() != type.spelling())) return false;
+            type = t;
+            found = true;
+        }
+        return found;
+    }
+
+    /// Math functions whose result has their first argument's type, when all their arguments
+    /// have it (metal_math: their overloads take one type).
+    static bool sameTypeFunction(const std::string& name) {
+        static const char* const kNames[] = {"abs",  "fabs", "max",   "min",   "fmax",  "fmin", "exp",  "exp2",
+                                             "log",  "log2", "sqrt",  "rsqrt", "clamp", "fma",  "mix",  "tanh",
+                                             "sin",  "cos",  "floor", "ceil",  "round", "trunc", "saturate"};
+        return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+    }
+
+    /// The type of the name at `begin` (or, for an `element`, of its elements): every
+    /// declaration of it in the kernel gives the same one (declaredType()).
+    bool declaredValueType(std::size_t begin, bool element, TokenList& type) const {
         const std::string& name = tokens_[begin].spelling;
         bool declared = false;
         for (std::size_t i = kernel_->parametersOpen + 1; i < kernel_->bodyClose; ++i) {

@@ -175,6 +175,10 @@ Planner::Role Planner::role(const Statement& s, LockstepSplit lockstep,
     if (s.kind == StatementKind::If && splits && !holdsThreadgroupBarrier(s) &&
         (namesThreadState(s.header.begin, s.header.end, pieceNames, true) || callsIn(s.header)))
         return Role::DivergentIf;
+    // The same for a loop (per-SIMD-group trip counts: `for (int i = simd_gid; i < n; i += nsg)`).
+    if ((s.kind == StatementKind::For || s.kind == StatementKind::While) && splits && !holdsThreadgroupBarrier(s) &&
+        !inUniformLoopHeader(s) && namesThreadState(s.header.begin, s.header.end, pieceNames, true))
+        return Role::DivergentLoop;
     if (splits) return s.kind == StatementKind::Compound ? Role::Block : Role::GroupStatement;
     if (isGroupDeclaration(s, pieceNames)) return Role::GroupDeclaration;
     return Role::Piece;
@@ -229,6 +233,9 @@ void Planner::block(const std::vector<Statement>& statements, std::size_t close)
             break;
         case Role::DivergentIf:
             divergentIf(s);
+            break;
+        case Role::DivergentLoop:
+            divergentLoop(s);
             break;
         default:
             break;

@@ -109,15 +109,27 @@ struct WorkItemRegion {
     /// a `continue` for that loop: its statements run in `do { ... } while (false)`, which the
     /// `continue` leaves, so the thread's variables are still stored back.
     bool continues = false;
+    /// In the body of a divergent loop (DivergentIf::loop): the `break`s that leave it from this
+    /// piece, each of which clears the thread's guard `leavesGuard` and leaves the piece
+    /// (`goto` past its statements, so that its variables are still stored back).
+    std::vector<std::size_t> breaks;
+    std::size_t leavesGuard = kNoGuard;
 };
 
 /// An `if` whose condition differs per thread and whose `{}` branches hold SIMD-group function
 /// statements or simdgroup_barriers but no threadgroup barrier: the condition runs once per
 /// thread into the guard's slot, and each piece of a branch runs for the threads that take it.
+/// Or such a loop (`loop`): each round the condition runs per thread, and the body's pieces
+/// for the threads still in the loop, until none is.
 struct DivergentIf {
-    std::size_t keyword = 0;               ///< the `if`
+    std::size_t keyword = 0;               ///< the `if`, `for` or `while`
     std::size_t elseKeyword = kNoToken;    ///< the `else`, if any
     std::size_t end = 0;                   ///< one past the statement
+    bool loop = false;
+    /// A loop's header: its `(` and `)`, and for a `for` the `;` after the init-statement and
+    /// the one after the condition (kNoToken for a `while`). A non-empty init-statement is a
+    /// region of its own.
+    std::size_t open = kNoToken, close = kNoToken, initEnd = kNoToken, conditionEnd = kNoToken;
 };
 
 /// How one kernel is restructured.

@@ -115,16 +115,18 @@ bool Planner::callsIn(TokenRange range) const {
     return false;
 }
 
-bool Planner::uniformConstant(std::size_t variable, int depth) const {
+bool Planner::uniformConstant(std::size_t variable, int depth, bool perSimdgroup) const {
     const WorkItemVariable& w = out_->variables[variable];
     if (!w.isConst || w.parameter != WorkItemVariable::kNotParameter || w.initializer.empty() || depth > 8)
         return false;
     for (std::size_t i = w.initializer.begin; i < w.initializer.end; ++i) {
         if (!tokens_[i].isIdentifier() || !unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
         if (const Visible* v = lookUp(tokens_[i].spelling)) {
-            if (v->kind == Visible::Kind::PerThread && !uniformConstant(v->variable, depth + 1)) return false;
+            if (v->kind == Visible::Kind::PerThread && !uniformConstant(v->variable, depth + 1, perSimdgroup))
+                return false;
         } else if (const ParamInfo* p = parameter(tokens_[i].spelling);
-                   p && p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin)) {
+                   p && p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin) &&
+                   !(perSimdgroup && p->builtin == Builtin::SimdgroupIndexInThreadgroup)) {
             return false;
         }
     }

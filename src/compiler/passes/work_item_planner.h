@@ -60,6 +60,7 @@ private:
         Block,            ///< a `{}` block holding barriers: its statements, block by block
         GroupStatement,   ///< a loop or an if holding barriers: runs once per group
         DivergentIf,      ///< an if on a per-thread condition holding no threadgroup barrier: guarded pieces
+        DivergentLoop,    ///< a loop whose header differs per thread, holding no threadgroup barrier: the same
     };
 
     /// An interleaved kernel's uniform loops (passes/interleaved_threads.h) are uniform by
@@ -145,8 +146,10 @@ private:
     bool callsIn(TokenRange range) const;
 
     /// Whether variable `variable` is a const whose initializer names nothing that differs per
-    /// thread (`const int n_t = args.n_seq_tokens;`): its value is the group's.
-    bool uniformConstant(std::size_t variable, int depth) const;
+    /// thread (`const int n_t = args.n_seq_tokens;`): its value is the group's. With
+    /// `perSimdgroup`, simdgroup_index_in_threadgroup counts as uniform too: its value is then
+    /// the SIMD-group's (`const int first_row = (tgpig.x * nsg + sgitg) * nr0;`).
+    bool uniformConstant(std::size_t variable, int depth, bool perSimdgroup = false) const;
 
     /// Whether an address into `name` is taken anywhere after `from` in the body: a unary `&`
     /// before it (`&name`, `&name[i]`, `&name.f()`) or before parentheses around it.
@@ -232,6 +235,39 @@ private:
     /// branch's pieces.
     void divergentIf(const Statement& s);
 
+    /// A `for` or `while` loop with a `{}` body holding SIMD-group function statements or
+    /// simdgroup_barriers and no threadgroup barrier, whose header differs per thread
+    /// (`for (int i = simd_gid; i < n; i += nsg)`, MLX's sdpa_vector): Metal asks it to be
+    /// uniform only across each SIMD-group. The init-statement runs per thread (its variables
+    /// are per-thread ones), then the loop runs once per group while some thread goes on: each
+    /// round a region runs the increment (after the first round) and the condition per thread
+    /// into the guard's slot, and the body's pieces run for the threads whose guard holds, so
+    /// a SIMD-group function covers the lanes of each SIMD-group still in the loop. A header
+    /// that is the group's after all (it reads only uniform constants) goes to
+    /// groupStatement(). Fails, saying why, when the header may differ within a SIMD-group
+    /// (simdUniform()) or the loop's shape is not one the rewrite writes.
+    void divergentLoop(const Statement& s);
+
+    /// Whether the names of header part `range` have one value across each SIMD-group: group
+    /// state, the builtins uniform per group and simdgroup_index_in_threadgroup, per-thread
+    /// variables that are such consts (uniformConstant() per SIMD-group), and `own` (the loop's
+    /// variables, which only its header writes). Fails, saying why, when not.
+    bool simdUniform(TokenRange range, const std::vector<std::string>& own);
+
+    /// The first name in `range` that simdUniform() does not accept, or kNoToken.
+    std::size_t nonUniformName(TokenRange range, const std::vector<std::string>& own) const;
+
+    /// A statement of a piece in a divergent loop's body that breaks out of the loop: the
+    /// breaks (in `r`) and whether each `if` around one has a condition uniform across each
+    /// SIMD-group, reading besides what simdUniform() accepts only variables the piece's
+    /// statements `before` it declare from such values and never write (llama.cpp's
+    /// `int ic = ic0*C; if (ic >= args.ne11) break;`). Fails, saying why, when not.
+    bool loopBreaks(const Statement& s, const std::vector<const Statement*>& before, WorkItemRegion& r);
+
+    /// Whether header part `range` reads anything that differs per thread: a per-thread
+    /// builtin, or a per-thread variable that is not a uniformConstant().
+    bool readsThreadState(TokenRange range) const;
+
     /// A SIMD-group function statement: a region of its own whose arguments are evaluated in a
     /// first loop over the threads. Arguments that write anything (`simd_sum(x++)`) are not
     /// split: the second loop does not evaluate them again.
@@ -258,6 +294,10 @@ private:
     bool keepLockstep_ = true;           ///< keepLockstep()
     LockstepIfs lockstep_;               ///< found by plan() unless interleaved
     bool inUniformLoop_ = false;         ///< planning the body of one of them
+    /// Planning the body of a divergent loop, not inside a loop or switch within it: its guard
+    /// (a `break` in a piece leaves it), and its own variables; else WorkItemRegion::kNoGuard.
+    std::size_t loopGuard_ = WorkItemRegion::kNoGuard;
+    std::vector<std::string> loopVariables_;
     WorkItemKernel* out_ = nullptr;
     bool ok_ = true;
     WorkItemRefusal refusal_;

@@ -307,6 +307,48 @@ std::string divergentBarrierCheck(const WorkItemKernel& k, const TokenList& toke
            "[__mc_l] ? 1 : 0; }, " + taken + ", " + left + ");";
 }
 
+// The header of divergent loop `r` (its region: the condition and the increment), whose
+// per-thread setup is `opener`. Guard slot G, round counter I:
+//   for (::mc_u32 I = 0;; ++I) {
+//       run_work_items(wi, [&](t) { <setup> { const auto C = [&]() -> bool { return bool(c); };
+//           if (I == 0 || G[t]) { if (I != 0) { inc; } G[t] = C(); } } <stores> });
+//       if (!any_thread(wi, [&](l) { return <outer guards> && G[l]; })) break;
+//       { body }
+//   }
+// (`while (c)`: `G[t] = (I == 0 || G[t]) && bool(c);`). A thread that has left the loop keeps
+// its guard false: neither the increment nor the condition runs for it again.
+void divergentLoopHeader(EditList& edits, const WorkItemKernel& k, const WorkItemRegion& r, const std::string& opener,
+                         bool validation) {
+    const TokenList& tokens = edits.tokens();
+    const DivergentIf& d = k.divergentIfs[r.setsGuard];
+    const std::string g = std::to_string(r.setsGuard);
+    const std::string guard = guardSlots(r.setsGuard) + kThreadSlot;
+    const std::string round = "__mc_i" + g;
+    std::string closer = "} ";
+    for (std::size_t v : r.loads)
+        if (!k.variables[v].isConst && !k.variables[v].inPlace)
+            closer += "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " + k.variables[v].name + "); ";
+    closer += "});";
+    const std::string outer = guardCondition(r, "[__mc_l]");
+    closer += " if (!::metalcpu_kernel::any_thread(__mc_wi, [&](::mc_u32 __mc_l) __attribute__((always_inline)) "
+              "-> bool { return " + (outer.empty() ? std::string() : outer + " && ") + guardSlots(r.setsGuard) +
+              "[__mc_l]; })) break;";
+    if (validation) closer += divergentBarrierCheck(k, tokens, r);
+    const std::string head = "for (::mc_u32 " + round + " = 0;; ++" + round + ") { " + opener + "{ ";
+    if (d.conditionEnd == kNoToken) { // while (c)
+        edits.insertBefore(r.tokens.begin, head + guard + " = (" + round + " == 0 || " + guard + ") && bool(");
+        edits.replace(d.close, "); " + closer);
+        return;
+    }
+    edits.insertBefore(r.tokens.begin, head + "const auto __mc_c" + g +
+                                           " = [&]() __attribute__((always_inline)) -> bool { return bool(");
+    // `for (init; ; inc)`: the loop ends at a break (llama.cpp's `if (ic >= args.ne11) break;`).
+    const std::string always = d.conditionEnd == d.initEnd + 1 ? "true" : "";
+    edits.replace(d.conditionEnd,
+                  always + "); }; if (" + round + " == 0 || " + guard + ") { if (" + round + " != 0) { ");
+    edits.replace(d.close, "; } " + guard + " = __mc_c" + g + "(); } " + closer);
+}
+
 } // namespace
 
 void rewriteWorkItemKernels(PassContext& context) {
@@ -406,6 +448,12 @@ void rewriteWorkItemKernels(PassContext& context) {
         for (const DivergentIf& d : k.divergentIfs) {
             edits.erase(d.keyword);
             if (d.elseKeyword != kNoToken) edits.erase(d.elseKeyword);
+            if (!d.loop) continue;
+            // `for (init; c; inc) { ... }`: the init-statement is a piece of its own, the rest as
+            // divergentLoopHeader() writes it; the loop it opens ends after the body.
+            edits.erase(d.open);
+            if (d.initEnd == d.open + 1) edits.erase(d.initEnd);
+            edits.insertAfter(d.end - 1, " }");
         }
         const std::vector<PieceLoop> pieceLoops = fusedPieces(k);
         for (std::size_t ri = 0; ri < k.regions.size(); ++ri) {
@@ -421,6 +469,10 @@ void rewriteWorkItemKernels(PassContext& context) {
                                   ", " + builtinEnumerator(b.kind) + ">(__mc_group, __mc_t); ";
             }
             for (std::size_t v : r.loads) opener += loadText(k, v);
+            if (r.setsGuard != WorkItemRegion::kNoGuard && k.divergentIfs[r.setsGuard].loop) {
+                divergentLoopHeader(edits, k, r, opener, context.options.validation);
+                continue;
+            }
             if (r.setsGuard != WorkItemRegion::kNoGuard) {
                 // `if (c)` becomes `run_work_items(wi, [&](t) { <setup> __mc_gN[t] = bool(c); });`;
                 // its branches stay blocks, run once per group, their pieces guarded.
@@ -466,6 +518,14 @@ void rewriteWorkItemKernels(PassContext& context) {
                                                  : "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " +
                                                        k.variables[v].name + "); ";
             closer += r.continues ? "} while (false); " : "} ";
+            // A break out of a divergent loop: the thread leaves it (its guard false) and this
+            // piece, past the statements (whose variables no later piece of the round reads) to
+            // its stores.
+            if (!r.breaks.empty()) {
+                const std::string label = "__mc_break" + std::to_string(ri);
+                for (std::size_t b : r.breaks) edits.replace(b, "goto " + label);
+                closer += "if (false) { " + label + ": " + guardSlots(r.leavesGuard) + kThreadSlot + " = false; } ";
+            }
             for (std::size_t v : r.loads)
                 if (!k.variables[v].isConst && !k.variables[v].inPlace)
                     closer += "::metalcpu_kernel::place(" + slots(v) + kThreadSlot + ", " + k.variables[v].name + "); ";

@@ -112,6 +112,10 @@ void Planner::groupStatement(const Statement& s) {
     }
     if (!ok_) return;
     inUniformLoop_ = uniformLoops_.count(s.keyword) != 0;
+    // A break in a piece in there would be the loop's own (and leave the piece): not a
+    // divergent loop's around it.
+    const std::size_t outerLoop = loopGuard_;
+    if (loop) loopGuard_ = WorkItemRegion::kNoGuard;
     for (const Statement& body : s.children) {
         if (body.kind == StatementKind::Compound) {
             if (loop) out_->loopBodies.push_back(body.keyword);
@@ -124,6 +128,7 @@ void Planner::groupStatement(const Statement& s) {
         }
     }
     inUniformLoop_ = false;
+    loopGuard_ = outerLoop;
     visible_.resize(mark);
 }
 
@@ -171,6 +176,202 @@ void Planner::divergentIf(const Statement& s) {
         block(s.children[branch].children, partner_[s.children[branch].keyword]);
         guards_.pop_back();
     }
+}
+
+bool Planner::readsThreadState(TokenRange range) const {
+    for (std::size_t i = range.begin; i < range.end; ++i) {
+        if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
+        if (const Visible* v = lookUp(tokens_[i].spelling)) {
+            if (v->kind == Visible::Kind::PerThread && !uniformConstant(v->variable, 0)) return true;
+        } else if (const ParamInfo* p = parameter(tokens_[i].spelling);
+                   p && p->kind == ParamKind::Builtin && !isUniformBuiltin(p->builtin)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::size_t Planner::nonUniformName(TokenRange range, const std::vector<std::string>& own) const {
+    for (std::size_t i = range.begin; i < range.end; ++i) {
+        if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
+        const std::string& name = tokens_[i].spelling;
+        bool uniform = true;
+        if (std::find(own.begin(), own.end(), name) != own.end()) continue;
+        if (const Visible* v = lookUp(name)) {
+            uniform = v->kind != Visible::Kind::PerThread || uniformConstant(v->variable, 0, true);
+        } else if (const ParamInfo* p = parameter(name)) {
+            uniform = p->kind != ParamKind::Builtin || isUniformBuiltin(p->builtin) ||
+                      p->builtin == Builtin::SimdgroupIndexInThreadgroup;
+        }
+        if (!uniform) return i;
+    }
+    return kNoToken;
+}
+
+bool Planner::simdUniform(TokenRange range, const std::vector<std::string>& own) {
+    const std::size_t i = nonUniformName(range, own);
+    if (i == kNoToken) return true;
+    fail(i, "a loop with SIMD-group functions or simdgroup_barriers but no threadgroup barrier reads " + quoted(i) +
+                " in its header or a condition of its breaks, which may differ within a SIMD-group (Metal asks its "
+                "trip count to be uniform across each SIMD-group; only consts set up from the SIMD-group's index "
+                "and uniform values are known to be)");
+    return false;
+}
+
+void Planner::divergentLoop(const Statement& s) {
+    const TokenRange h = s.header;
+    if (!readsThreadState(h)) { // uniform constants only: the group's loop
+        groupStatement(s);
+        return;
+    }
+    if (s.keyword != s.tokens.begin || s.children.size() != 1 || s.children[0].kind != StatementKind::Compound) {
+        fail(s.keyword, "a loop whose header differs per thread, around SIMD-group functions, needs a {} body and "
+                        "no attributes");
+        return;
+    }
+    DivergentIf d;
+    d.keyword = s.keyword;
+    d.end = s.tokens.end;
+    d.loop = true;
+    d.open = h.begin - 1;
+    d.close = h.end;
+    TokenRange init{h.begin, h.begin}, condition = h, increment{h.end, h.end};
+    if (s.kind == StatementKind::For) {
+        d.initEnd = headerSemicolon(h.begin, h.end);
+        d.conditionEnd = d.initEnd < h.end ? headerSemicolon(d.initEnd + 1, h.end) : h.end;
+        if (d.conditionEnd == h.end) {
+            fail(s.keyword, "this loop's header");
+            return;
+        }
+        init = {h.begin, d.initEnd};
+        condition = {d.initEnd + 1, d.conditionEnd};
+        increment = {d.conditionEnd + 1, h.end};
+    } else if (declaresVariable(h.begin, h.end)) {
+        fail(s.keyword, "a while loop whose condition differs per thread declares a variable in its header");
+        return;
+    }
+    if (condition.empty() && s.kind != StatementKind::For) {
+        fail(s.keyword, "a loop whose header differs per thread, around SIMD-group functions, has no condition");
+        return;
+    }
+    // The init-statement declares the loop's own variables, which only the increment writes.
+    Statement initStatement;
+    initStatement.tokens = {init.begin, d.initEnd == kNoToken ? init.begin : d.initEnd + 1};
+    initStatement.keyword = init.begin;
+    std::vector<std::string> own;
+    if (!init.empty()) {
+        const auto declaration = parseDeclaration(tokens_, partner_, initStatement);
+        if (!declaration) {
+            fail(init.begin, "the init-statement of a loop whose header differs per thread is not a declaration");
+            return;
+        }
+        for (std::size_t n : declaration->names) own.push_back(tokens_[n].spelling);
+    }
+    for (std::size_t i = condition.begin; i < condition.end; ++i)
+        if (unit_.isAssignmentOperator(i) || unit_.role(i) == TokenRole::Increment) {
+            fail(i, "the condition of a loop that differs per thread assigns or increments");
+            return;
+        }
+    for (TokenRange part : {increment, TokenRange{h.end, s.tokens.end}}) {
+        for (std::size_t i = part.begin; i < part.end; ++i) {
+            if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
+            const bool mine = std::find(own.begin(), own.end(), tokens_[i].spelling) != own.end();
+            if (mine != (part.begin == h.end) || !mayWrite(i)) continue;
+            fail(i, mine ? "the body of a loop whose header differs per thread may write its variable " + quoted(i)
+                         : "the increment of a loop whose header differs per thread may write " + quoted(i) +
+                               ", not a variable of the loop");
+            return;
+        }
+    }
+    if (!simdUniform(init, {}) || !simdUniform(condition, own) || !simdUniform(increment, own)) return;
+    const std::size_t mark = visible_.size();
+    if (!init.empty()) region({&initStatement}, s.tokens.end);
+    if (!ok_) return;
+    const std::size_t guard = out_->divergentIfs.size();
+    out_->divergentIfs.push_back(d);
+    WorkItemRegion header;
+    header.tokens = {condition.begin, h.end}; // the condition and the increment
+    header.setsGuard = guard;
+    if (!scanNames(header)) return;
+    out_->regions.push_back(std::move(header));
+    guards_.push_back({guard, true});
+    const std::size_t outerGuard = loopGuard_;
+    std::vector<std::string> outerVariables = std::move(loopVariables_);
+    loopGuard_ = guard;
+    loopVariables_ = own;
+    block(s.children[0].children, partner_[s.children[0].keyword]);
+    loopGuard_ = outerGuard;
+    loopVariables_ = std::move(outerVariables);
+    guards_.pop_back();
+    visible_.resize(mark);
+}
+
+namespace {
+
+// The `break`s of `s` that leave it (not one of a loop or switch inside it), and the headers
+// of the `if`s around each, outermost first.
+void directBreaks(const Statement& s, std::vector<TokenRange>& ifs, std::vector<std::size_t>& breaks,
+                  std::vector<TokenRange>& conditions) {
+    switch (s.kind) {
+    case StatementKind::Break:
+        breaks.push_back(s.keyword);
+        conditions.insert(conditions.end(), ifs.begin(), ifs.end());
+        return;
+    case StatementKind::For:
+    case StatementKind::While:
+    case StatementKind::Do:
+    case StatementKind::Switch:
+        return;
+    default:
+        break;
+    }
+    if (s.kind == StatementKind::If) ifs.push_back(s.header);
+    for (const Statement& c : s.children) directBreaks(c, ifs, breaks, conditions);
+    if (s.kind == StatementKind::If) ifs.pop_back();
+}
+
+} // namespace
+
+bool Planner::loopBreaks(const Statement& s, const std::vector<const Statement*>& before, WorkItemRegion& r) {
+    std::vector<TokenRange> ifs, conditions;
+    std::vector<std::size_t> breaks;
+    directBreaks(s, ifs, breaks, conditions);
+    // The variables the piece declared before `s` from values uniform across each SIMD-group,
+    // and never writes.
+    std::vector<std::string> uniform = loopVariables_;
+    const TokenRange piece{before.empty() ? s.tokens.begin : before.front()->tokens.begin, s.tokens.end};
+    for (const Statement* b : before) {
+        const auto d = parseDeclaration(tokens_, partner_, *b);
+        if (!d) continue;
+        for (std::size_t k = 0; k < d->names.size(); ++k) {
+            const DeclaratorParts parts = declaratorParts(tokens_, partner_, *d, k, b->tokens.end - 1);
+            const std::string& name = tokens_[d->names[k]].spelling;
+            bool written = false;
+            for (std::size_t i = d->names[k] + 1; i < piece.end && !written; ++i)
+                written = tokens_[i].isIdentifier(name) && unit_.isUnqualifiedName(i) && mayWrite(i);
+            if (!written && !parts.initializer.empty() && nonUniformName(parts.initializer, uniform) == kNoToken)
+                uniform.push_back(name);
+        }
+    }
+    for (const TokenRange& c : conditions) {
+        // A name the piece declares that is not among those is the thread's own.
+        for (std::size_t i = c.begin; i < c.end; ++i) {
+            if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
+            const std::string& name = tokens_[i].spelling;
+            if (std::find(uniform.begin(), uniform.end(), name) != uniform.end()) continue;
+            for (std::size_t k = piece.begin; k < piece.end; ++k)
+                if (tokens_[k].isIdentifier(name) && unit_.role(k) == TokenRole::Declarator) {
+                    fail(i, "a break out of a loop with SIMD-group functions or simdgroup_barriers but no threadgroup "
+                            "barrier is under a condition that reads " + quoted(i) + ", which may differ within a "
+                            "SIMD-group");
+                    return false;
+                }
+        }
+        if (!simdUniform(c, uniform)) return false;
+    }
+    r.breaks.insert(r.breaks.end(), breaks.begin(), breaks.end());
+    r.leavesGuard = loopGuard_;
+    return true;
 }
 
 void Planner::collective(const Statement& s, std::size_t close) {

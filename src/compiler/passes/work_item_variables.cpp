@@ -44,6 +44,12 @@ void Planner::groupDeclaration(const Statement& s) {
         for (const ThreadgroupDeclarator& v : d->declarators) visible_.push_back({v.name, Visible::Kind::Group});
     } else if (auto d = parseDeclaration(tokens_, partner_, s)) {
         for (std::size_t n : d->names) visible_.push_back({tokens_[n].spelling, Visible::Kind::Group});
+    } else if (tokens_[s.keyword].isIdentifier("typedef") && tokens_[s.tokens.end - 2].isIdentifier()) {
+        // `typedef float U;` (MLX's sdpa_vector): a per-thread variable of type U declared in
+        // the body's block after it gets its slots there (canHaveSlots()).
+        visible_.push_back({tokens_[s.tokens.end - 2].spelling, Visible::Kind::Group});
+    } else if (tokens_[s.keyword].isIdentifier("using") && tokens_[s.keyword + 2].isPunct("=")) {
+        visible_.push_back({tokens_[s.keyword + 1].spelling, Visible::Kind::Group});
     }
 }
 
@@ -133,12 +139,16 @@ void Planner::region(const std::vector<const Statement*>& run, std::size_t close
     if (run.empty() || !ok_) return;
     WorkItemRegion r;
     r.tokens = {run.front()->tokens.begin, run.back()->tokens.end};
+    std::vector<const Statement*> before;
     for (const Statement* s : run) {
-        if (jumpsOut(*s, false, inUniformLoop_)) {
+        // A break out of a divergent loop's body leaves the loop for that thread.
+        const bool breaks = loopGuard_ != WorkItemRegion::kNoGuard && !inUniformLoop_ && !jumpsOut(*s, true, false);
+        if (jumpsOut(*s, false, inUniformLoop_) && (!breaks || !loopBreaks(*s, before, r))) {
             fail(s->keyword, inUniformLoop_ ? "a break, goto or label in a loop whose threads would be interleaved"
                                             : "a break, continue, goto or label leaves the code between barriers");
             return;
         }
+        before.push_back(s);
         // A `continue` of the uniform loop leaves the piece's `do { } while (false)`.
         if (inUniformLoop_ && jumpsOut(*s, false, false)) r.continues = true;
         if (mayDeclareUnknown(*s)) {

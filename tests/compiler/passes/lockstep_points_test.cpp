@@ -154,7 +154,7 @@ TEST(LockstepPoints, ListedPerKernel) {
     TranslateOptions options;
     options.mainFile = "l.metal";
     const Translation t = translate(std::string(kHead) +
-                                        "    acc += simd_sum(ss[lane] + 0.0f) * 2.0f;\n"
+                                        "    acc += simd_sum(ss[lane] + lane) * 2.0f;\n"
                                         "    if (lane == 0) ss[0] = acc;\n"
                                         "    o[lane] = acc;\n"
                                         "}\n"

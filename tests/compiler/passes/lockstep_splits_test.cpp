@@ -140,14 +140,18 @@ TEST(LockstepSplits, NotWhereNoReadComesFirstInThePiece) {
 }
 
 // Test that a kernel whose lockstep split the planner cannot make (the loop around the store
-// starts at the SIMD-group's index, uniform in the SIMD-group but not the threadgroup, so it
-// cannot run once per group) is still split into work-item loops as it was, not refused.
+// starts at the lane, which differs within the SIMD-group, so it can run neither once per group
+// nor as a divergent loop) is still split into work-item loops as it was, not refused; from the
+// SIMD-group's index, uniform in the SIMD-group, the loop is a divergent loop and split there.
 TEST(LockstepSplits, WithoutTheSplitWhereItCannotBeMade) {
-    const Split s = splitOf(kernel("    for (uint r = sg; r < n; r += 4) {\n"
-                                   "        acc += ss[r];\n"
-                                   "        if (lane == 0) { ss[0] = acc; }\n"
-                                   "    }\n"));
+    const std::string loop = "; r < n; r += 4) {\n"
+                             "        acc += ss[r];\n"
+                             "        if (lane == 0) { ss[0] = acc; }\n"
+                             "    }\n";
+    Split s = splitOf(kernel("    for (uint r = lane" + loop));
     EXPECT_EQ(s.pieces, 3) << "the store, the sum's two loops, and the rest";
+    s = splitOf(kernel("    for (uint r = sg" + loop));
+    EXPECT_GT(s.pieces, 3) << "split in the loop too";
 }
 
 // Test that a translation lists the `if`s a work-item kernel's pieces are split for, as it lists

@@ -83,25 +83,128 @@ TEST(SimdgroupConditions, ThreadgroupBarrierKeepsTheGroupsCondition) {
 }
 
 // Test that a loop holding simdgroup_barriers but no threadgroup barrier, whose trips may
-// differ between SIMD-groups (its header reads a per-thread variable), is not split: one
-// evaluation per group cannot make each SIMD-group's trips. It falls back to coroutines and
-// says why; a loop whose trips are the group's is split.
-TEST(SimdgroupConditions, LoopTripsPerSimdgroupFallBack) {
+// differ between SIMD-groups (its header reads a const set up from the SIMD-group's index), is
+// a divergent loop: each round its condition runs per thread into the guard's slot, the body's
+// pieces run for the threads whose guard holds, and the group goes round while any live thread
+// does. Trips that may differ within a SIMD-group (from the lane) fall back and say why; trips
+// that are the group's are a loop run once per group.
+TEST(SimdgroupConditions, LoopTripsPerSimdgroupAreDivergentLoops) {
     const std::string loop = "    for (uint k = 0; k < trips; ++k) {\n" + kBranch + "    }\n";
     Translation t = translateBody("    const uint trips = sg % 3 + 1;\n" + loop);
-    EXPECT_FALSE(t.kernels[0].usesWorkItemLoops);
-    EXPECT_TRUE(t.kernels[0].usesCoroutines);
-    EXPECT_NE(t.kernels[0].workItemLoopsRefusal.find("a loop with SIMD-group functions or simdgroup_barriers but no "
-                                                     "threadgroup barrier reads per-thread variable 'trips'"),
+    EXPECT_TRUE(t.kernels[0].usesWorkItemLoops) << t.kernels[0].workItemLoopsRefusal;
+    EXPECT_NE(t.cpp.find("for (::mc_u32 __mc_i0 = 0;; ++__mc_i0) {"), std::string::npos) << t.cpp;
+    // (The condition and the increment keep their lines: #line directives come between.)
+    for (const char* part : {"const auto __mc_c0 = [&]() __attribute__((always_inline)) -> bool { return bool(",
+                             "k < trips); }; if (__mc_i0 == 0 || __mc_g0[__mc_t.slot]) { if (__mc_i0 != 0) {",
+                             "++k; } __mc_g0[__mc_t.slot] = __mc_c0(); }"})
+        EXPECT_NE(t.cpp.find(part), std::string::npos) << part << "\n" << t.cpp;
+    EXPECT_NE(t.cpp.find("if (!::metalcpu_kernel::any_thread(__mc_wi, [&](::mc_u32 __mc_l) __attribute__((always_inline)) "
+                         "-> bool { return __mc_g0[__mc_l]; })) break;"),
               std::string::npos)
+        << t.cpp;
+    EXPECT_EQ(occurrences(t.cpp, "if (!(__mc_g0[__mc_t.slot])) return;"), 2u) << t.cpp;
+    EXPECT_EQ(t.cpp.find("__mc_wi.lead()"), std::string::npos) << t.cpp;
+    // The loop's own variable is the thread's: the init-statement is a piece that places it.
+    t = translateBody("    for (uint k = sg; k < n; k += 4u) {\n" + kBranch + "    }\n");
+    EXPECT_TRUE(t.kernels[0].usesWorkItemLoops) << t.kernels[0].workItemLoopsRefusal;
+    EXPECT_NE(t.cpp.find("::metalcpu_kernel::place(__mc_v0[__mc_t.slot], k);"), std::string::npos) << t.cpp;
+    EXPECT_NE(t.cpp.find("k += 4u; } __mc_g0[__mc_t.slot] = __mc_c0(); } } ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], k); });"),
+              std::string::npos)
+        << t.cpp;
+    // A while loop: its condition only.
+    t = translateBody("    const uint m = sg + 2u;\n    while (m > n) {\n" + kBranch + "    }\n");
+    EXPECT_TRUE(t.kernels[0].usesWorkItemLoops) << t.kernels[0].workItemLoopsRefusal;
+    EXPECT_NE(t.cpp.find("__mc_g0[__mc_t.slot] = (__mc_i0 == 0 || __mc_g0[__mc_t.slot]) && bool("), std::string::npos)
+        << t.cpp;
+    // Trips that may differ within a SIMD-group.
+    for (const std::string& setup : {std::string("    const uint trips = lane % 3 + 1;\n"),
+                                     std::string("    uint trips = sg % 3 + 1;\n    trips += 0;\n")}) {
+        t = translateBody(setup + loop);
+        EXPECT_FALSE(t.kernels[0].usesWorkItemLoops);
+        EXPECT_TRUE(t.kernels[0].usesCoroutines);
+        EXPECT_NE(t.kernels[0].workItemLoopsRefusal.find("a loop with SIMD-group functions or simdgroup_barriers but "
+                                                         "no threadgroup barrier reads 'trips' in its header or a "
+                                                         "condition of its breaks, which may differ within a SIMD-group"),
+                  std::string::npos)
+            << t.kernels[0].workItemLoopsRefusal;
+    }
+    t = translateBody("    for (uint k = lid; k < n; k += 32u) {\n" + kBranch + "    }\n");
+    EXPECT_FALSE(t.kernels[0].usesWorkItemLoops);
+    EXPECT_NE(t.kernels[0].workItemLoopsRefusal.find("reads 'lid' in its header"), std::string::npos)
         << t.kernels[0].workItemLoopsRefusal;
+    // The body may not write the loop's variable, nor leave the loop.
+    t = translateBody("    for (uint k = sg; k < n; k += 4u) {\n" + kBranch + "        k += 1u;\n    }\n");
+    EXPECT_FALSE(t.kernels[0].usesWorkItemLoops);
+    EXPECT_NE(t.kernels[0].workItemLoopsRefusal.find("may write its variable 'k'"), std::string::npos)
+        << t.kernels[0].workItemLoopsRefusal;
+    t = translateBody("    for (uint k = sg; k < n; k += 4u) {\n" + kBranch + "        continue;\n    }\n");
+    EXPECT_FALSE(t.kernels[0].usesWorkItemLoops);
+    // A break whose condition may differ within the SIMD-group (a lane's value).
+    t = translateBody("    for (uint k = sg;; k += 4u) {\n        const float x = a[lid];\n"
+                      "        if (x > 0.0f) break;\n" + kBranch + "    }\n");
+    EXPECT_FALSE(t.kernels[0].usesWorkItemLoops);
+    EXPECT_NE(t.kernels[0].workItemLoopsRefusal.find("reads 'x'"), std::string::npos)
+        << t.kernels[0].workItemLoopsRefusal;
+    // Trips that are the group's: once per group, as before.
     t = translateBody("    const uint trips = n % 3 + 1;\n" + loop);
     EXPECT_TRUE(t.kernels[0].usesWorkItemLoops) << t.kernels[0].workItemLoopsRefusal;
+    EXPECT_EQ(t.cpp.find("__mc_g0"), std::string::npos) << t.cpp;
     // With a threadgroup barrier in it, the whole group must make the same trips: the first
     // live thread's count is the group's (and shader validation asks every thread).
     t = translateBody("    const uint trips = sg % 3 + 1;\n    for (uint k = 0; k < trips; ++k) {\n" + kBranch +
                       "        threadgroup_barrier(mem_flags::mem_threadgroup);\n    }\n");
     EXPECT_TRUE(t.kernels[0].usesWorkItemLoops) << t.kernels[0].workItemLoopsRefusal;
+    EXPECT_EQ(t.cpp.find("__mc_g0"), std::string::npos) << t.cpp;
+}
+
+// Test llama.cpp's vector flash attention loop: no condition, a break once the chunk from the
+// SIMD-group's index is past the keys, under a condition on a variable the piece declares from
+// the loop's (uniform across the SIMD-group). The break clears the thread's guard and leaves the
+// piece past its statements, to the stores.
+TEST(SimdgroupConditions, LoopLeftByBreak) {
+    const Translation t = translateBody("    float o = 0.0f;\n"
+                                        "    for (int ic0 = int(sg);; ic0 += 4) {\n"
+                                        "        int ic = ic0 * 32;\n"
+                                        "        if (ic >= int(n)) {\n"
+                                        "            break;\n"
+                                        "        }\n"
+                                        "        o += 1.0f;\n"
+                                        "        o = simd_sum(o);\n"
+                                        "    }\n"
+                                        "    a[lid] = o;\n");
+    EXPECT_TRUE(t.kernels[0].usesWorkItemLoops) << t.kernels[0].workItemLoopsRefusal;
+    EXPECT_NE(t.cpp.find("true); }; if (__mc_i0 == 0 || __mc_g0[__mc_t.slot])"), std::string::npos) << t.cpp;
+    EXPECT_NE(t.cpp.find("goto __mc_break"), std::string::npos) << t.cpp;
+    EXPECT_NE(t.cpp.find(": __mc_g0[__mc_t.slot] = false; } ::metalcpu_kernel::place("), std::string::npos) << t.cpp;
+}
+
+// Test MLX's sdpa_vector key loop: each SIMD-group takes every BN-th key from its own index,
+// and a SIMD-group function in the body covers the lanes still in the loop (marked by the
+// guard), under an outer divergent if too; the validated flavour checks each SIMD-group agrees
+// where the loop holds a simdgroup_barrier.
+TEST(SimdgroupConditions, SdpaKeyLoopIsDivergent) {
+    Translation t = translateBody("    float o = 0.0f;\n"
+                                  "    for (uint i = sg; i < n; i += 4u) {\n"
+                                  "        const float q = a[i * 32u + lane];\n"
+                                  "        float score = simd_sum(q);\n"
+                                  "        o += score;\n"
+                                  "    }\n"
+                                  "    a[lid] = o;\n");
+    EXPECT_TRUE(t.kernels[0].usesWorkItemLoops) << t.kernels[0].workItemLoopsRefusal;
+    EXPECT_NE(t.cpp.find("::metalcpu_kernel::simd_mark(__mc_c0, __mc_wi, __mc_t, __mc_g0[__mc_t.slot]);"),
+              std::string::npos)
+        << t.cpp;
+    t = translateBody("    if (sg < 2u) {\n"
+                      "        for (uint i = sg; i < n; i += 2u) {\n" + kBranch + "        }\n"
+                      "    }\n"
+                      "    threadgroup_barrier(mem_flags::mem_threadgroup);\n",
+                      true);
+    EXPECT_TRUE(t.kernels[0].usesWorkItemLoops) << t.kernels[0].workItemLoopsRefusal;
+    EXPECT_NE(t.cpp.find("return __mc_g0[__mc_l] && __mc_g1[__mc_l]; })) break;"), std::string::npos) << t.cpp;
+    EXPECT_NE(t.cpp.find("::metalcpu_kernel::divergent_barriers(__mc_wi, [&](::mc_u32 __mc_l) "
+                         "__attribute__((always_inline)) -> int { return !(__mc_g0[__mc_l]) ? -1 : __mc_g1[__mc_l] ? 1 : 0; }"),
+              std::string::npos)
+        << t.cpp;
 }
 
 // Test the barrier-divergence check of the validated flavour: after such an if's condition,

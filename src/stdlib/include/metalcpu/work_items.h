@@ -90,6 +90,15 @@ private:
     unsigned char* returned_ = nullptr;
 };
 
+/// Whether some thread that has not returned has `taken(thread)`: a divergent loop (one whose
+/// header differs per thread, around SIMD-group functions) goes round again.
+template <bool TracksReturns, class Taken>
+__attribute__((always_inline)) inline bool any_thread(const work_items<TracksReturns>& wi, const Taken& taken) {
+    for (mc_u32 i = 0; i < wi.count(); ++i)
+        if (!wi.returned(i) && taken(i)) return true;
+    return false;
+}
+
 #ifdef METALCPU_VALIDATION
 /// Where a threadgroup barrier was, in a validated kernel some of whose threads may return:
 /// the barrier-divergence check (barrier_rounds.h). The threads that have not returned are

@@ -319,6 +319,10 @@ template <bool TracksReturns, class F> void run_work_items(const work_items<Trac
     (void)threads;
     piece(thread_ids{0, 0, 0, 0});
 }
+template <bool TracksReturns, class Taken> bool any_thread(const work_items<TracksReturns>& threads, const Taken& taken) {
+    (void)threads;
+    return taken(0u);
+}
 // Barrier-free kernels whose threads are interleaved in their uniform loops.
 template <bool TracksReturns, mc_u32 W> struct lane_block {
     explicit lane_block(const mc_group* group);
