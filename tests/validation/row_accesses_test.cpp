@@ -79,17 +79,7 @@ struct KernelRun {
 /// the same outputs, and the same reports but for the line.
 void expectTwins(const KernelRun& cheaper, const KernelRun& general) {
     EXPECT_EQ(cheaper.out, general.out) << "through the cheaper check and through the general path";
-    EXPECT_EQ(cheaper.reports.size(), general.reports.size());
-    for (std::size_t r = 0; r < cheaper.reports.size() && r < general.reports.size(); ++r) {
-        const ShaderValidationReport& mine = cheaper.reports[r];
-        ShaderValidationReport twin = general.reports[r];
-        EXPECT_EQ(twin.location.line, mine.location.line + 1);
-        // Every field, through the JSON line, but the line and the command buffer's index.
-        twin.location.line = mine.location.line;
-        twin.commandBufferIndex = mine.commandBufferIndex;
-        EXPECT_EQ(mine.text(), twin.text());
-        EXPECT_EQ(mine.json(), twin.json());
-    }
+    expectTwinReports(cheaper.reports, general.reports);
 }
 
 /// kKernels, compiled once per suite, run over the grid shapes.

@@ -32,6 +32,24 @@ inline std::string gridShapeName(const ::testing::TestParamInfo<GridShape>& info
     return std::to_string(s.gx) + "x" + std::to_string(s.gy) + "_by" + std::to_string(s.sx) + "x" + std::to_string(s.sy);
 }
 
+/// The reports of a kernel's accesses through a cheaper check and those of their twins, the
+/// same accesses one line below through the general path: the same reports but for the line
+/// (every field, through the text and the JSON line, but the line and the command buffer's
+/// index).
+inline void expectTwinReports(const std::vector<validation::ShaderValidationReport>& cheaper,
+                              const std::vector<validation::ShaderValidationReport>& general) {
+    ASSERT_EQ(cheaper.size(), general.size());
+    for (std::size_t r = 0; r < cheaper.size(); ++r) {
+        const validation::ShaderValidationReport& mine = cheaper[r];
+        validation::ShaderValidationReport twin = general[r];
+        EXPECT_EQ(twin.location.line, mine.location.line + 1);
+        twin.location.line = mine.location.line;
+        twin.commandBufferIndex = mine.commandBufferIndex;
+        EXPECT_EQ(mine.text(), twin.text());
+        EXPECT_EQ(mine.json(), twin.json());
+    }
+}
+
 /// Pipelines, buffers and dispatches; reports go wherever the test's sinks take them.
 class KernelFixture : public MetalTest {
 protected:

@@ -5,10 +5,12 @@
 #include "compiler/edits.h"
 #include "compiler/findings.h"
 #include "compiler/passes/air_intrinsics.h"
+#include "compiler/passes/loop_ranges.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -144,32 +146,6 @@ bool isArrayParameter(const Unit& unit, std::size_t name) {
     return at(unit.tokens(), after).isPunct(",") || at(unit.tokens(), after).isPunct(")");
 }
 
-/// Whether the parameter `name` keeps its value throughout the body of `f`: never declared
-/// again there (no shadowing), never assigned, incremented or its address taken (with
-/// `parts`, through its members too), never a bare argument of a call (which might bind a
-/// non-const reference) nor bound to a reference. Conservative: what it cannot tell, it counts
-/// as written.
-bool keepsValue(const Unit& unit, const FunctionDecl& f, const std::string& name, ObjectParts parts) {
-    const TokenList& tokens = unit.tokens();
-    for (std::size_t j = f.bodyOpen + 1; j < f.bodyClose; ++j) {
-        if (!tokens[j].isIdentifier(name)) continue;
-        if (unit.role(j) == TokenRole::Declarator) return false;
-        if (!unit.isUnqualifiedName(j)) continue;
-        if (unit.useOf(j, j, parts).kind != UseKind::Read) return false;
-        const Token& before = tokens[j - 1];
-        const Token& after = tokens[j + 1];
-        if ((before.isPunct("(") || before.isPunct(",") || before.isPunct("{")) &&
-            (after.isPunct(")") || after.isPunct(",") || after.isPunct("}")))
-            return false;
-        for (std::size_t b = j - 1; b > f.bodyOpen; --b) { // `T& r = name;`, `T& r = c ? name : x;`
-            const Token& t = tokens[b];
-            if (t.isPunct(";") || t.isPunct("{") || t.isPunct("}")) break;
-            if (t.isPunct("&") || t.isPunct("&&")) return false;
-        }
-    }
-    return true;
-}
-
 /// The accesses of a kernel's rows (issue 14): `p[i]`, where `i` is the kernel's `uint`
 /// [[thread_position_in_grid]] parameter and `p` a pointer parameter into `device` or
 /// `constant` memory, neither written in the body. In a group of a kernel that loops over its
@@ -206,6 +182,38 @@ RowAccesses rowAccessesOf(const Unit& unit, const FunctionDecl& f, const std::ve
             rows.pointers.push_back(p.name);
     if (rows.pointers.empty()) rows.index.clear();
     return rows;
+}
+
+/// The loops of the kernels whose accesses are checked once, before the loop (loop_ranges.h):
+/// each becomes `{ const bool __mc_range_n = <precheck>; for (...) ... }`. Only kernels whose
+/// body runs per thread: work-item loops and coroutines run a loop once for the group, with
+/// the threads inside it (the lane form checks its loops' ranges itself, lane_vectors.cpp).
+/// Returns the `[` of each access so checked, with its loop's flag.
+std::map<std::size_t, std::string> rangeCheckedLoops(PassContext& context) {
+    const Unit& unit = context.unit;
+    std::map<std::size_t, std::string> accesses;
+    unsigned flags = 0;
+    std::function<void(const FunctionDecl&, const std::vector<ParamInfo>&, const Statement&)> visit =
+        [&](const FunctionDecl& f, const std::vector<ParamInfo>& params, const Statement& st) {
+            if (const std::optional<RangedLoop> loop = rangedLoop(unit, f, params, st)) {
+                const std::string flag = "__mc_range_" + std::to_string(flags++);
+                context.edits.insertBefore(loop->keyword, "{ const bool " + flag + " = " + rangePrecheck(unit, *loop) + "; ");
+                context.edits.insertAfter(loop->last, " }");
+                for (std::size_t access : loop->accesses) accesses[access] = flag;
+            }
+            for (const Statement& child : st.children) visit(f, params, child);
+        };
+    for (const auto& [f, params] : context.findings.parameters) {
+        const FunctionDecl& fn = unit.module().functions[f];
+        const auto splits = [&](const auto& kernels) {
+            return std::any_of(kernels.begin(), kernels.end(), [&](const auto& k) { return k.function == f; });
+        };
+        if (!fn.isKernel || splits(context.findings.workItemKernels) || splits(context.findings.coroutineKernels))
+            continue;
+        if (const std::vector<Statement>* body = unit.body(f))
+            for (const Statement& st : *body) visit(fn, params, st);
+    }
+    return accesses;
 }
 
 /// The pointer a dereference [first, last] moved from, when the operand is written
@@ -669,6 +677,7 @@ void rewriteCheckedAccesses(PassContext& context) {
             edits.insertAfter(last, ", " + sites.add(where, function) + ")");
         }
     }
+    const std::map<std::size_t, std::string> rangedAccesses = rangeCheckedLoops(context);
     std::vector<std::pair<std::size_t, std::string>> dereferenceCloses; // after the loop
     for (std::size_t k = 1; k + 1 < tokens.size(); ++k) {
         const Token& t = tokens[k];
@@ -774,6 +783,13 @@ void rewriteCheckedAccesses(PassContext& context) {
                         used.push_back(before.spelling);
                     continue;
                 }
+            }
+            // `p[index]` in a loop whose range was checked before it.
+            if (auto ranged = rangedAccesses.find(k); ranged != rangedAccesses.end() && s == k - 1) {
+                openAround(s, close, functionFor(use.use, "_in") + ranged->second + ", ");
+                edits.replace(k, ", ");
+                edits.replace(close, ", " + sites.add(where, function) + ")");
+                continue;
             }
             openAround(s, close, functionFor(use.use));
             edits.replace(k, ", ");

@@ -2,11 +2,14 @@
 
 #include "compiler/edits.h"
 #include "compiler/findings.h"
+#include "compiler/passes/loop_ranges.h"
 #include "compiler/statements.h"
 #include "compiler/syntax.h"
 #include "compiler/unit.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -296,15 +299,28 @@ private:
             }
             return;
         case StatementKind::For:
-        case StatementKind::While:
+        case StatementKind::While: {
             if (perThread(st.header)) return void(fail(st.keyword, "a loop whose header differs between threads"));
             uniformHeader(st);
-            copy(st.keyword, st.header.end + 1);
-            text(" ");
-            loopMasks_.push_back(mask_);
-            statement(st.children[0], false);
-            loopMasks_.pop_back();
+            // Validated: a loop whose accesses range_inside() can check once for the block runs
+            // in two copies, one whose flag says they are all inside (the host compiler drops
+            // their checks), the other checking each as before. Not left to -funswitch-loops:
+            // the lanes' inline fallbacks make the loop too big for it. The flag is named after
+            // the loop, so that both copies of a loop nested in it name their own.
+            const std::optional<RangedLoop> ranged =
+                validated_ ? rangedLoop(unit_, f_, params_, st) : std::nullopt;
+            if (!ranged) return loop(st);
+            const std::string flag = "__mc_range_" + std::to_string(st.keyword);
+            for (std::size_t access : ranged->accesses) rangedAccesses_[access] = flag;
+            text("{ if (");
+            rangePrecheck(*ranged);
+            text(") { constexpr bool " + flag + " = true; ");
+            loop(st);
+            text("} else { constexpr bool " + flag + " = false; ");
+            loop(st);
+            text("} } ");
             return;
+        }
         case StatementKind::Do:
             if (perThread(st.header)) return void(fail(st.keyword, "a loop whose condition differs between threads"));
             uniformHeader(st);
@@ -320,6 +336,15 @@ private:
             return void(fail(st.keyword, "it returns elsewhere than in a leading bounds test `if (cond) return;`"));
         default: return void(fail(st.keyword, "a switch, goto or label"));
         }
+    }
+
+    // `for (...) body` or `while (...) body` with a uniform header.
+    void loop(const Statement& st) {
+        copy(st.keyword, st.header.end + 1);
+        text(" ");
+        loopMasks_.push_back(mask_);
+        statement(st.children[0], false);
+        loopMasks_.pop_back();
     }
 
     // `if (c) a else b` with a per-thread c: each branch for the block when any lane takes it,
@@ -494,7 +519,7 @@ private:
             // or the `]`), the pointer's own edit in `x`'s last token or in `p`.
             const bool dereference = unit_.role(begin) == TokenRole::Dereference;
             checkedAccess(dereference ? begin : begin + 1, dereference ? op - 1 : begin, op - 1);
-            text(std::string(kLane) + "lane_checked_store(__mc_wi, ");
+            text(std::string(kLane) + rangedCall("lane_checked_store", dereference ? kNoToken : begin + 1));
             addressText();
             text(", ");
             siteOf(op - 1);
@@ -610,6 +635,27 @@ private:
         body_.bareTokens.insert(site);
     }
     void siteOf(std::size_t token) { body_.segments.push_back({"", {token, token + 1}, true}); }
+    /// loop_ranges.h's rangePrecheck() in the lane form: each index as the loop's body writes it,
+    /// of rows of lanes where it differs between threads (`v.x` of a per-thread vector is
+    /// `v.component(0)`), for checked.h's range_inside() to check every lane.
+    void rangePrecheck(const RangedLoop& loop) {
+        for (std::size_t open : loop.accesses) {
+            if (open != loop.accesses.front()) text(" & ");
+            text(std::string(kLane) + "range_inside<" + loop.type + ">((");
+            copy(loop.first.begin, loop.first.end);
+            text("), (");
+            copy(loop.bound.begin, loop.bound.end);
+            text("), " + tokens_[open - 1].spelling + ", [&](" + loop.type + " " + loop.counter + ") { return (");
+            expression(open + 1, partner_[open], false);
+            text("); })");
+        }
+    }
+    /// The opening of checked call `name` for the access whose `[` is `open`: `name(__mc_wi, `,
+    /// or `name_in(flag, __mc_wi, ` in a loop whose range was checked before it.
+    std::string rangedCall(const std::string& name, std::size_t open) const {
+        auto ranged = rangedAccesses_.find(open);
+        return ranged == rangedAccesses_.end() ? name + "(__mc_wi, " : name + "_in(" + ranged->second + ", __mc_wi, ";
+    }
 
     /// Every other access of the body is uniform, copied as the validated flavour wrote it:
     /// `p[i]` and `*p` become accesses the block's lanes share; what the lane form does not
@@ -627,7 +673,11 @@ private:
                 if (!tokens_[i - 1].isIdentifier())
                     return void(fail(i, "it indexes what the checked lane form cannot name"));
                 auto local = locals_.find(tokens_[i - 1].spelling);
-                if (local == locals_.end() || !local->second.perThread) body_.uniformAccesses.insert(i - 1);
+                if (local == locals_.end() || !local->second.perThread) {
+                    body_.uniformAccesses.insert(i - 1);
+                    if (auto ranged = rangedAccesses_.find(i); ranged != rangedAccesses_.end())
+                        body_.rangedUniformAccesses[i - 1] = ranged->second;
+                }
             }
         }
     }
@@ -741,7 +791,7 @@ private:
                     }
                     flush(i - 1);
                     if (validated_) checkedAccess(i, i - 1, close);
-                    text(std::string(kLane) + (validated_ ? "lane_checked_load(__mc_wi, (" : "lane_load(("));
+                    text(std::string(kLane) + (validated_ ? rangedCall("lane_checked_load", i) + "(" : "lane_load(("));
                     copy(i - 1, i);
                     text(") + (");
                     expression(i + 1, close, false);
@@ -865,6 +915,7 @@ private:
     const bool validated_;
     LaneBody body_;
     std::set<std::size_t> checkedAccesses_; ///< validated: per-thread accesses' `*` and `[`
+    std::map<std::size_t, std::string> rangedAccesses_; ///< validated: the `[` of accesses checked before their loop, and its flag
     std::map<std::string, Local> locals_;
     std::set<std::string> uniformLocals_; ///< declared in loop headers
     std::set<std::string> declared_;      ///< builtins given their lane values
@@ -932,8 +983,12 @@ std::string checkedSegmentText(const TokenList& tokens, const LaneBody& b, const
                                                   : t.prefix + (t.erased ? std::string() : t.text) + t.suffix;
         if (b.uniformAccesses.count(i)) {
             static const std::string load = "::metalcpu_kernel::load(";
+            auto ranged = b.rangedUniformAccesses.find(i);
             if (const std::size_t at = piece.find(load); at != std::string::npos)
-                piece.replace(at, load.size(), "::metalcpu_kernel::lane_uniform_load(__mc_wi, ");
+                piece.replace(at, load.size(),
+                              ranged == b.rangedUniformAccesses.end()
+                                  ? "::metalcpu_kernel::lane_uniform_load(__mc_wi, "
+                                  : "::metalcpu_kernel::lane_uniform_load_in(" + ranged->second + ", __mc_wi, ");
         }
         if (piece.empty()) continue;
         if (!out.empty() && t.spaceBefore && out.back() != ' ') out += ' ';

@@ -55,6 +55,9 @@ struct LaneBody {
     bool validated = false;
     std::set<std::size_t> bareTokens;
     std::set<std::size_t> uniformAccesses;
+    /// Of those, the ones in a loop whose range was checked before it (passes/loop_ranges.h),
+    /// with the flag that says it was inside (`lane_uniform_load_in(flag, __mc_wi, `).
+    std::map<std::size_t, std::string> rangedUniformAccesses;
 };
 
 /// Plans the lane form of each interleaved kernel of `kernels` that qualifies: a body of

@@ -122,9 +122,11 @@ TEST(LaneVectors, Refusals) {
 
 // Test the validated flavour's lane form (the checked lane form, metalcpu/lane_checked.h): the
 // gate that also wants the threadgroup watch off, a per-thread load and store checked by the
-// lanes with the site the checked-accesses pass gave them, and a load the lanes share.
+// lanes with the site the checked-accesses pass gave them, and a load the lanes share; in a
+// loop stepping by two, at every step.
 TEST(LaneVectors, CheckedForm) {
-    const Result r = lanes("  if (i >= n) return;\n  float t = 0;\n" + kLoop + "    t += b[k * n + i] * b[k];\n  }\n  a[i] = t;",
+    const Result r = lanes("  if (i >= n) return;\n  float t = 0;\n  for (uint k = 0; k < n; k += 2) {\n"
+                           "    t += b[k * n + i] * b[k];\n  }\n  a[i] = t;",
                            true, true);
     ASSERT_TRUE(r.lanes) << r.refusal;
     for (const char* expected :
@@ -133,6 +135,33 @@ TEST(LaneVectors, CheckedForm) {
           "::metalcpu_kernel::lane_uniform_load(__mc_wi, b, k, ::__mc_sites[1]) ;",
           "::metalcpu_kernel::lane_checked_store(__mc_wi, (a) + (i ), ::__mc_sites[2], t ); continue; } "
           "__mc_lanes_scalar: ;"})
+        EXPECT_NE(r.text.find(expected), std::string::npos) << expected << "\n" << r.text;
+    EXPECT_EQ(r.text.find("range_inside"), std::string::npos) << r.text;
+}
+
+// Test that the checked lane form checks the accesses of a loop stepping by one once, before
+// the loop, for every lane of the block (passes/loop_ranges.h): the per-thread index as the
+// lanes compute it and the shared one; the loop in two copies, whose flag is a constant; the
+// store after the loop keeps its own check.
+TEST(LaneVectors, CheckedFormOfACountedLoop) {
+    const Result r = lanes("  if (i >= n) return;\n  float t = 0;\n" + kLoop + "    t += b[k * n + i] * b[k];\n  }\n  a[i] = t;",
+                           true, true);
+    ASSERT_TRUE(r.lanes) << r.refusal;
+    const std::string loop = "for (uint k = 0; k < n; ++k) { t += ::metalcpu_kernel::lane_checked_load_in(__mc_range_N, "
+                             "__mc_wi, (b) + (k * n + i ), ::__mc_sites[0])* ::metalcpu_kernel::lane_uniform_load_in("
+                             "__mc_range_N, __mc_wi, b, k, ::__mc_sites[1]) ; } ";
+    const std::size_t at = r.text.find("{ if (::metalcpu_kernel::range_inside");
+    ASSERT_NE(at, std::string::npos) << r.text;
+    const std::string flag = r.text.substr(r.text.find("__mc_range_", at), r.text.find(" =", at) - r.text.find("__mc_range_", at));
+    const auto named = [&](std::string text) {
+        for (std::size_t n; (n = text.find("__mc_range_N")) != std::string::npos;) text.replace(n, 12, flag);
+        return text;
+    };
+    for (const std::string& expected :
+         {std::string("{ if (::metalcpu_kernel::range_inside<uint>((0), (n), b, [&](uint k) { return (k * n + i ); }) & "
+                      "::metalcpu_kernel::range_inside<uint>((0), (n), b, [&](uint k) { return (k); })) { constexpr bool ") +
+              named("__mc_range_N = true; " + loop + "} else { constexpr bool __mc_range_N = false; " + loop + "} } "),
+          std::string("::metalcpu_kernel::lane_checked_store(__mc_wi, (a) + (i ), ::__mc_sites[2], t ); continue; }")})
         EXPECT_NE(r.text.find(expected), std::string::npos) << expected << "\n" << r.text;
 }
 

@@ -595,6 +595,95 @@ __attribute__((always_inline)) inline decltype(auto) update_in_rows(const P& p, 
     return access_in_rows<MC_OP_LOAD | MC_OP_STORE>(p, i, site, inside);
 }
 
+// ---- Loops whose accesses are checked once ----------------------------------------------
+// `for (uint k = first; k < bound; ++k) ... p[index] ...`, with `index` affine in k and nothing
+// in the loop writing k, the bound or what the index reads (compiler/passes/loop_ranges.h),
+// becomes `{ const bool __mc_range_0 = range_inside<uint>(first, bound, p, [&](uint k) {
+// return (index); }) & ...; for (...) ... load_in(__mc_range_0, p, index, site) ... }`: when
+// every index of the range lies inside p's region no check in the loop can fail, and none is
+// made; otherwise every access is checked as before, so reports are the same, byte for byte.
+// The flag is the same in every step, so the host compiler runs a copy of the loop without the
+// checks (-funswitch-loops), or at worst tests one register per access.
+
+/// The lanes of an index (one, a scalar's; lane_checked.h has those of a row of threads).
+template <class V> struct range_lanes {
+    static constexpr int count = 1;
+    static constexpr V lane(const V& v, int) { return v; }
+};
+
+/// Whether every element `index(k)` of `p`, for k from `first` while `k < bound` by steps of
+/// one (the counter of type K), lies inside p's region. The index is affine in k modulo 2^32
+/// (the translator saw to that: k once, with +, - and * of values of at most 32 bits), so
+/// index(k) = i0 + (i1 - i0) * (k - k0) modulo 2^32 for each lane. Where that sum, computed
+/// exactly, reaches index(last) from index(k0), it stays between the two, in the index type's
+/// range, where values equal modulo 2^32 are equal: every index lies between the first and
+/// the last, and their elements are inside when those two are. Anything this cannot tell is
+/// false: the loop then checks each access.
+template <class K, class F, class B, class P, class Index>
+__attribute__((always_inline)) inline bool range_inside(const F& first, const B& bound, const P& p, const Index& index) {
+    if constexpr (!is_checked_ptr_t<P>::value) {
+        return false;
+    } else {
+        using T = typename pointee_of<P>::type;
+        const K k0 = static_cast<K>(first);
+        using C = decltype(+k0 + bound); // the type `k < bound` compares in
+        if constexpr (!__is_same(P, checked_ptr<T, pointee_of<P>::space>) || array_traits<T>::is_array ||
+                      pointee_of<P>::space == MC_ADDRESS_SPACE_THREADGROUP ||
+                      !::metal::is_integral<C>::value || !__is_same(C, decltype(+k0)) || sizeof(C) != 4) {
+            return false;
+        } else {
+            if (!(k0 < bound)) return true; // no step runs
+            const K kl = static_cast<K>(static_cast<C>(bound) - 1);
+            using V = decltype(index(k0));
+            using R = range_lanes<V>;
+            using N = decltype(R::lane(index(k0), 0));
+            if constexpr (!::metal::is_integral<N>::value || sizeof(N) > 4) {
+                return false;
+            } else {
+                const V v0 = index(k0);
+                const V vl = index(kl);
+                const V v1 = index(k0 == kl ? k0 : static_cast<K>(k0 + 1));
+                const __int128 steps = static_cast<long long>(kl) - static_cast<long long>(k0);
+                bool inside = true;
+                for (int l = 0; l < R::count; ++l) {
+                    const long long a = static_cast<long long>(R::lane(v0, l));
+                    const long long b = static_cast<long long>(R::lane(v1, l));
+                    const long long z = static_cast<long long>(R::lane(vl, l));
+                    inside &= static_cast<__int128>(a) + static_cast<__int128>(b - a) * steps == z;
+                    inside &= inside_region<T>(p.bits, static_cast<mc_u64>(a) * sizeof(T)) &
+                              inside_region<T>(p.bits, static_cast<mc_u64>(z) * sizeof(T));
+                }
+                return inside;
+            }
+        }
+    }
+}
+
+/// `p[i]` in such a loop: the element, unchecked where the loop's range is inside.
+template <mc_u32 Op, class P, class I>
+__attribute__((always_inline)) inline decltype(auto) access_in_range(bool inside, const P& p, I i, const mc_site& site) {
+    if constexpr (is_checked_ptr_t<P>::value) {
+        using T = typename pointee_of<P>::type;
+        if constexpr (__is_same(P, checked_ptr<T, pointee_of<P>::space>) && !array_traits<T>::is_array)
+            if (inside) return *(p.address() + static_cast<long long>(i));
+    }
+    if constexpr (Op == MC_OP_LOAD) return load(p, i, site);
+    else if constexpr (Op == MC_OP_STORE) return store(p, i, site);
+    else return update(p, i, site);
+}
+template <class P, class I>
+__attribute__((always_inline)) inline decltype(auto) load_in(bool inside, const P& p, I i, const mc_site& site) {
+    return access_in_range<MC_OP_LOAD>(inside, p, i, site);
+}
+template <class P, class I>
+__attribute__((always_inline)) inline decltype(auto) store_in(bool inside, const P& p, I i, const mc_site& site) {
+    return access_in_range<MC_OP_STORE>(inside, p, i, site);
+}
+template <class P, class I>
+__attribute__((always_inline)) inline decltype(auto) update_in(bool inside, const P& p, I i, const mc_site& site) {
+    return access_in_range<MC_OP_LOAD | MC_OP_STORE>(inside, p, i, site);
+}
+
 /// The member `select` names in element `index` of checked pointer (or checked array) `p`: its
 /// byte offset in the element, or none when it does not lie in the element (a static data
 /// member, which is not in the buffer).

@@ -35,6 +35,17 @@ template <class I, int N, int B> struct lanes_of<varying<I, N, B>> {
 };
 } // namespace lane_detail
 
+/// The lanes of a row's index, for range_inside() (checked.h): a loop's accesses checked once
+/// for every lane of the block.
+template <class I, int N, int B> struct range_lanes<linear<I, N, B>> {
+    static constexpr int count = N;
+    static METALCPU_INLINE I lane(const linear<I, N, B>& v, int l) { return v.lane(l); }
+};
+template <class I, int N, int B> struct range_lanes<varying<I, N, B>> {
+    static constexpr int count = N;
+    static METALCPU_INLINE auto lane(const varying<I, N, B>& v, int l) { return v.lane(l); }
+};
+
 /// Whether the block runs the lane form in the validated flavour: lane_whole_row(), and the
 /// threadgroup watch is off (races, uninitialized), which is told of each thread's accesses
 /// one by one: with it on every block runs the interleaved form.
@@ -193,6 +204,33 @@ METALCPU_INLINE decltype(auto) lane_uniform_load(const lane_block<TracksReturns,
     } else {
         return load(static_cast<P&&>(p), i, site, hint...);
     }
+}
+
+/// The accesses of a loop whose range range_inside() found inside (`inside`): the plain
+/// flavour's, where it did; the checked ones above otherwise.
+template <class Block, class U, class T, int S, class Index>
+METALCPU_INLINE auto lane_checked_load_in(bool inside, const Block& block, const checked_lanes<U, T, S, Index>& p,
+                                          const mc_site& site) {
+    if (inside) return p.unchecked().load();
+    return lane_checked_load(block, p, site);
+}
+template <class Block, class U, class T, int S, class Index, class V>
+METALCPU_INLINE void lane_checked_store_in(bool inside, const Block& block, const checked_lanes<U, T, S, Index>& p,
+                                           const mc_site& site, const V& v) {
+    using value = decltype(p.unchecked().load());
+    if (inside) return p.unchecked().store(lane_as<value>(v));
+    lane_checked_store(block, p, site, v);
+}
+template <bool TracksReturns, mc_u32 W, class P, class I>
+METALCPU_INLINE decltype(auto) lane_uniform_load_in(bool inside, const lane_block<TracksReturns, W>& block, P&& p, I i,
+                                                    const mc_site& site) {
+    using X = remove_cvref<P>;
+    if constexpr (checks_once<X>()) {
+        using T = typename pointee_of<X>::type;
+        if (inside) return static_cast<decltype(lane_uniform_load(block, p, i, site))>(
+                *reinterpret_cast<T*>((p.bits & kAddressMask) + static_cast<mc_u64>(static_cast<long long>(i)) * sizeof(T)));
+    }
+    return lane_uniform_load(block, static_cast<P&&>(p), i, site);
 }
 
 } // namespace metalcpu_kernel
