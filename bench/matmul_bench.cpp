@@ -5,13 +5,15 @@
 // for the register-tiled kernels.
 //
 //   matmul_bench [--sizes 1024,2048] [--repeat 3] [--kernel name] [--only metal|twin|pocl|lanes]
-//                [--cpu-time]
+//                [--cpu-time] [--group WxH]
 //
 // --kernel runs that kernel alone, --only one side (the results are then not compared): for
 // paired medians of whole processes (one library against another, METALCPU_KERNEL_ISA
 // against another, one side against the other). --cpu-time times every side by the
 // process's CPU time instead of wall time (bench/timing.h), so GFLOPS are per busy core
-// times the threads: on a loaded machine the sides still compare.
+// times the threads: on a loaded machine the sides still compare. --group gives the
+// register-tiled kernels another threadgroup than 8x8: narrower than eight, no block of
+// theirs runs as vector lanes (docs/compiler.md, "What a compile costs").
 //
 // Prints a Markdown table for the README; exits with 1 when a kernel's result differs from
 // its twin's (or PoCL's). Targets (issue 2): kernels without barriers at least 0.8x their
@@ -65,11 +67,15 @@ const KernelCase kCases[] = {{"mat_mul_naive", &twins::naive, false},
                              {"mat_mul_register_4x4", &twins::register4x4, false},
                              {"mat_mul_register_8x4", &twins::register8x4, false}};
 
+/// The register-tiled kernels' threadgroup (--group WxH, 8x8 by default): one narrower than
+/// eight runs none of their blocks as vector lanes, only the interleaved pieces.
+MTL::Size g_registerGroup(8, 8, 1);
+
 void dispatch(MTL::ComputeCommandEncoder* encoder, const char* name, unsigned n) {
     if (!std::strcmp(name, "mat_mul_register_4x4"))
-        encoder->dispatchThreads(MTL::Size(n / 4, n / 4, 1), MTL::Size(8, 8, 1));
+        encoder->dispatchThreads(MTL::Size(n / 4, n / 4, 1), g_registerGroup);
     else if (!std::strcmp(name, "mat_mul_register_8x4"))
-        encoder->dispatchThreads(MTL::Size(n / 4, n / 8, 1), MTL::Size(8, 8, 1));
+        encoder->dispatchThreads(MTL::Size(n / 4, n / 8, 1), g_registerGroup);
     else
         encoder->dispatchThreadgroups(MTL::Size((n + 15) / 16, (n + 15) / 16, 1), MTL::Size(16, 16, 1));
 }
@@ -159,6 +165,11 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--kernel") && i + 1 < argc) selected = argv[++i];
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!std::strcmp(argv[i], "--cpu-time")) bench::useCpuTime() = true;
+        else if (!std::strcmp(argv[i], "--group") && i + 1 < argc) {
+            unsigned width = 0, height = 0;
+            if (std::sscanf(argv[++i], "%ux%u", &width, &height) == 2 && width && height)
+                g_registerGroup = MTL::Size(width, height, 1);
+        }
         else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
             sizes.clear();
             for (char* p = argv[++i]; *p;) {

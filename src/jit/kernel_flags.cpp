@@ -53,7 +53,16 @@ std::vector<std::string> codeFlags(MathMode mode, const Target& target, const Bu
                                       // Clang's (so Metal's) default error limit: one bad
                                       // template instantiation can otherwise bury its first
                                       // message under hundreds.
-                                      "-fmax-errors=20"};
+                                      "-fmax-errors=20",
+                                      // Value numbering (FRE) asks the alias oracle up to 1000
+                                      // times per load; in an interleaved kernel's group
+                                      // function (eight threads' pieces unrolled, each lane's
+                                      // locals in lane_slots) that walk was half of a compile:
+                                      // 4.2 of the 8×4 matmul's 8.1 s of GCC 12 CPU time. 100
+                                      // queries cut the compile to 3.7 s with the kernels as
+                                      // fast as before (docs/compiler.md, "What a compile
+                                      // costs").
+                                      "--param=sccvn-max-alias-queries-per-access=100"};
     for (const std::string& flag : mathModeFlags(mode)) flags.push_back(flag);
     for (const std::string& flag : levelFlags(target.level, target.tuned)) flags.push_back(flag);
     flags.insert(flags.end(), build.codeFlags.begin(), build.codeFlags.end());

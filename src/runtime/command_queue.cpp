@@ -4,6 +4,7 @@
 #include "runtime/command_buffer.h"
 #include "runtime/in_flight.h"
 #include "runtime/log_state.h"
+#include "support/log.h"
 #include "support/spin.h"
 
 #include <atomic>
@@ -19,7 +20,8 @@ struct CommandQueue::Shared {
     std::deque<CommandBuffer*> order; ///< enqueued buffers, each retained, oldest first
     std::atomic<std::uint64_t> commits{0}; ///< commit() calls, which the thread spins on
     bool stop = false;
-    bool running = false;
+    bool running = false; ///< the thread was started
+    bool busy = false;    ///< a command buffer of the queue is running, on the thread or a waiter's
     std::thread thread;
     /// How far the queue has committed and finished, for waitForPendingWork().
     std::shared_ptr<QueueProgress> progress = InFlight::shared().addQueue();
@@ -84,7 +86,7 @@ void CommandQueue::run(std::shared_ptr<Shared> shared) {
             std::unique_lock lock(shared->mutex);
             const auto ready = [&] {
                 return (shared->stop && shared->order.empty()) ||
-                       (!shared->order.empty() && shared->order.front()->isCommitted());
+                       (!shared->busy && !shared->order.empty() && shared->order.front()->isCommitted());
             };
             if (!ready() && !BufferMemory::sharedWithDevice()) {
                 // A program that commits one command buffer after another commits the next
@@ -100,10 +102,44 @@ void CommandQueue::run(std::shared_ptr<Shared> shared) {
             if (shared->order.empty()) return;
             next = shared->order.front();
             shared->order.pop_front();
+            shared->busy = true;
         }
         next->execute();
+        {
+            std::lock_guard lock(shared->mutex);
+            shared->busy = false;
+        }
         next->release(); // may destroy the queue; only `shared` is used from here on
     }
+}
+
+bool CommandQueue::runOnCaller(CommandBuffer* buffer) {
+    // With a device process the buffer's commands go to it from the queue's thread, whose
+    // channel spins for the answer.
+    if (BufferMemory::sharedWithDevice()) return false;
+    {
+        std::lock_guard lock(shared_->mutex);
+        if (shared_->busy || shared_->order.empty() || shared_->order.front() != buffer || !buffer->isCommitted())
+            return false;
+        shared_->order.pop_front();
+        shared_->busy = true;
+    }
+    support::log().trace("a command buffer runs on the thread that waits for it");
+    {
+        // Its handlers run here as on the queue's thread, where waiting for all work in
+        // flight (InFlight) returns at once rather than wait for itself.
+        const bool wasQueueThread = InFlight::markQueueThread(true);
+        buffer->execute();
+        InFlight::markQueueThread(wasQueueThread);
+    }
+    {
+        std::lock_guard lock(shared_->mutex);
+        shared_->busy = false;
+    }
+    // The queue's thread may be asleep with the next buffer ready behind this one.
+    shared_->ready.notify_all();
+    buffer->release(); // the queue's reference; the waiter holds its own
+    return true;
 }
 
 } // namespace metalcpu::rt

@@ -21,7 +21,8 @@ class QueueProgress;
 
 /// A command queue: command buffers run one after another, in the order they were
 /// enqueued (commit() enqueues when enqueue() was not called). Each queue has one thread
-/// that sleeps until a command buffer is ready and then runs it through the executor.
+/// that sleeps until a command buffer is ready and then runs it through the executor; a thread
+/// that waits for the next one may run it instead (runOnCaller()).
 class CommandQueue final : public ns::Implements<MTL::CommandQueue> {
 public:
     CommandQueue(Device* device, std::uint64_t maxCommandBufferCount);
@@ -45,6 +46,11 @@ public:
     void commit(CommandBuffer* buffer);
     /// How far the queue has committed and finished its command buffers.
     QueueProgress& progress();
+    /// Runs `buffer` on the calling thread, when kernels run in this process and it is the
+    /// next the queue would run with nothing of the queue running: for a thread about to wait
+    /// for it (waitUntilCompleted), which otherwise waits for the queue's thread to be
+    /// scheduled, then to be scheduled again itself. False when it is not to be run here.
+    bool runOnCaller(CommandBuffer* buffer);
 
 private:
     struct Shared;

@@ -39,7 +39,11 @@ std::shared_ptr<QueueProgress> InFlight::addQueue() {
     return progress;
 }
 
-void InFlight::markQueueThread() { t_queueThread = true; }
+bool InFlight::markQueueThread(bool running) {
+    const bool was = t_queueThread;
+    t_queueThread = running;
+    return was;
+}
 
 void InFlight::wait() { waitFor(std::nullopt, false); }
 

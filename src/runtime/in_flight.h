@@ -67,8 +67,10 @@ public:
     /// How many command buffers the process has committed.
     std::uint64_t commits() const { return commits_.load(); }
 
-    /// The calling thread runs command buffers (a queue's thread).
-    static void markQueueThread();
+    /// Whether the calling thread runs command buffers now (a queue's thread, or a waiter
+    /// running the one it waits for): such a thread's waits for all work return at once.
+    /// Returns what it was.
+    static bool markQueueThread(bool running = true);
 
 private:
     friend class QueueProgress;

@@ -1,7 +1,9 @@
 // The math modes end to end: MTL::CompileOptions and the `metal` tool's flags change the code
 // kernels are compiled to, in the plain and in the shader-validation flavour.
+#include "jit/isa.h"
 #include "jit/kernel_compiler.h"
 #include "runtime/metal_test.h"
+#include "scoped_state.h"
 #include "support/files.h"
 #include "support/process.h"
 
@@ -309,6 +311,23 @@ TEST(MathModeFlags, SettingsKeyIncludesTheMathSettings) {
     EXPECT_NE(fast.key(), safe.key());
     EXPECT_NE(fast.key(), precise.key());
     EXPECT_NE(safe.key(), precise.key());
+}
+
+// Test that every kernel compile caps value numbering's alias-oracle queries per load (half of
+// the 8×4 matmul's compile went there: docs/compiler.md, "What a compile costs"), before
+// METALCPU_KERNEL_FLAGS, whose own --param then wins (GCC takes the last).
+TEST(KernelCodeFlags, ValueNumberingQueriesAreCappedBeforeTheUsersFlags) {
+    const std::string capped = "--param=sccvn-max-alias-queries-per-access=100";
+    const std::string raised = "--param=sccvn-max-alias-queries-per-access=1000";
+    testing::ScopedEnvironmentVariable flags("METALCPU_KERNEL_FLAGS", raised);
+    for (MathMode mode : {MathMode::Safe, MathMode::Fast}) {
+        const std::vector<std::string> code = kernelCodeFlags(mode, baselineLevel());
+        const auto cap = std::find(code.begin(), code.end(), capped);
+        const auto user = std::find(code.begin(), code.end(), raised);
+        ASSERT_NE(cap, code.end());
+        ASSERT_NE(user, code.end());
+        EXPECT_LT(cap, user) << "METALCPU_KERNEL_FLAGS must come after the cap";
+    }
 }
 
 } // namespace

@@ -4,8 +4,10 @@
 // same inputs over groups of 1, 7, 33, 64 and 100 threads (1-D and 2-D) in grids the groups do
 // not divide and that reach past the matrix (those threads return): the two outputs are
 // compared bit for bit, canary words around each. A whole row of a block runs as lanes, the
-// rest (partial blocks, blocks across a row's end, blocks with a returning lane) as before,
-// so every group size mixes both forms.
+// rest (partial blocks, blocks across a row's end, blocks with a returning lane) as the
+// interleaved pieces, a loop over the lanes rather than unrolled as in the library without
+// lanes (work_items.h), so every group size mixes both forms, and groups of 1 and 7 run only
+// the pieces.
 #include "guarded_buffer.h"
 #include "metal_test.h"
 

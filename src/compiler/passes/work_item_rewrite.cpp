@@ -360,8 +360,12 @@ void rewriteWorkItemKernels(PassContext& context) {
         // An interleaved kernel runs its threads in blocks of k.lanes (lane_block), its
         // variables in local arrays of that many (lane_slots).
         const std::string lanes = std::to_string(k.lanes);
+        // In the plain flavour a kernel with a lane form runs its pieces only for the blocks the
+        // lane form does not take, not unrolled (work_items.h, run_work_items); the validated
+        // flavour runs them for every block while the threadgroup watch is on.
+        const bool piecesFallBack = !laneForm.empty() && !context.options.validation;
         std::string setup = k.interleaved ? std::string(" ::metalcpu_kernel::lane_block<") + (returns ? "true" : "false") +
-                                                ", " + lanes + "> __mc_wi(__mc_group);"
+                                                ", " + lanes + (piecesFallBack ? ", true" : "") + "> __mc_wi(__mc_group);"
                                           : std::string(" ::metalcpu_kernel::work_items<") +
                                                 (returns ? "true" : "false") + "> __mc_wi(__mc_group);";
         for (const WorkItemBuiltin& b : k.perThreadBuiltins)

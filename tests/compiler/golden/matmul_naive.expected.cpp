@@ -13,7 +13,7 @@ struct MatmulShape {
                                 float* c              ,
                          const    MatmulShape& shape              ,
                          uint2 gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
-{ ::metalcpu_kernel::lane_block<true, 8> __mc_wi(__mc_group); using __mc_b4 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 8> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row(__mc_wi)) { using __mc_lb_gid = decltype(gid); const auto gid = ::metalcpu_kernel::lane_builtin<8>(::metalcpu_kernel::builtin<__mc_lb_gid, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_wi.ids(0))); if (::metalcpu_kernel::lane_any(gid.x >= shape.cols || gid.y >= shape.rows )) goto __mc_lanes_scalar; using __mc_lt_sum = ::metalcpu_kernel::varying<float, 8>; __mc_lt_sum sum = ::metalcpu_kernel::lane_as<__mc_lt_sum>(0.0f); for (uint k = 0; k < shape.inner; ++k) { sum += a[gid.y * shape.inner + k] * ::metalcpu_kernel::lane_load((b) + (k * shape.cols + gid.x )); } ::metalcpu_kernel::lane_store((c) + (gid.y * shape.cols + gid.x ), sum ); continue; } __mc_lanes_scalar: ; 
+{ ::metalcpu_kernel::lane_block<true, 8, true> __mc_wi(__mc_group); using __mc_b4 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 8> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row(__mc_wi)) { using __mc_lb_gid = decltype(gid); const auto gid = ::metalcpu_kernel::lane_builtin<8>(::metalcpu_kernel::builtin<__mc_lb_gid, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_wi.ids(0))); if (::metalcpu_kernel::lane_any(gid.x >= shape.cols || gid.y >= shape.rows )) goto __mc_lanes_scalar; using __mc_lt_sum = ::metalcpu_kernel::varying<float, 8>; __mc_lt_sum sum = ::metalcpu_kernel::lane_as<__mc_lt_sum>(0.0f); for (uint k = 0; k < shape.inner; ++k) { sum += a[gid.y * shape.inner + k] * ::metalcpu_kernel::lane_load((b) + (k * shape.cols + gid.x )); } ::metalcpu_kernel::lane_store((c) + (gid.y * shape.cols + gid.x ), sum ); continue; } __mc_lanes_scalar: ; 
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 gid = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 
 #line 17 "matmul_naive.metal"
     if (gid.x >= shape.cols || gid.y >= shape.rows) return __mc_wi.retire(__mc_t);
@@ -63,7 +63,7 @@ const ::mc_kernel __mc_kernels[] = {
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, sizeof(__mc_kernels) / sizeof(__mc_kernels[0]) - 1, "matmul_naive.metal", nullptr, 0)
 //@columns "matmul_naive.metal" 15 63-111=63
-//@columns "matmul_naive.metal" 16 2-947=1
+//@columns "matmul_naive.metal" 16 2-953=1
 //@columns "matmul_naive.metal" 17 82-83=59
 //@columns "matmul_naive.metal" 18 22-81=21
 //@columns "matmul_naive.metal" 19 45-80=44

@@ -45,14 +45,16 @@ Result lanes(const std::string& body, bool enabled = true, bool validation = fal
 
 const std::string kLoop = "  for (uint k = 0; k < n; ++k) {\n";
 
-// Test the lane form's text: the builtin from the block's first lane, the bounds test jumping
-// to the interleaved pieces, a per-thread accumulator, a load and a store through the thread's
-// index, the label after it.
+// Test the lane form's text: the block that says the kernel has one (so its interleaved pieces,
+// which run only the other blocks, are not unrolled: work_items.h), the builtin from the
+// block's first lane, the bounds test jumping to the interleaved pieces, a per-thread
+// accumulator, a load and a store through the thread's index, the label after it.
 TEST(LaneVectors, Form) {
     const Result r = lanes("  if (i >= n) return;\n  float t = 0;\n" + kLoop + "    t += b[k * n + i];\n  }\n  a[i] = t;");
     ASSERT_TRUE(r.lanes) << r.refusal;
     for (const char* expected :
-         {"while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row(__mc_wi)) { using __mc_lb_i = decltype(i); "
+         {"::metalcpu_kernel::lane_block<true, 8, true> __mc_wi(__mc_group);",
+          "while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row(__mc_wi)) { using __mc_lb_i = decltype(i); "
           "const auto i = ::metalcpu_kernel::lane_builtin<8>(::metalcpu_kernel::builtin<__mc_lb_i, "
           "MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_wi.ids(0)));",
           "if (::metalcpu_kernel::lane_any(i >= n )) goto __mc_lanes_scalar;",
@@ -120,17 +122,19 @@ TEST(LaneVectors, Refusals) {
     EXPECT_TRUE(lanes(accumulate, true, true).lanes);
 }
 
-// Test the validated flavour's lane form (the checked lane form, metalcpu/lane_checked.h): the
-// gate that also wants the threadgroup watch off, a per-thread load and store checked by the
-// lanes with the site the checked-accesses pass gave them, and a load the lanes share; in a
-// loop stepping by two, at every step.
+// Test the validated flavour's lane form (the checked lane form, metalcpu/lane_checked.h): a
+// block whose pieces stay unrolled (with the threadgroup watch on they run every block), the
+// gate that also wants the watch off, a per-thread load and store checked by the lanes with
+// the site the checked-accesses pass gave them, and a load the lanes share; in a loop stepping
+// by two, at every step.
 TEST(LaneVectors, CheckedForm) {
     const Result r = lanes("  if (i >= n) return;\n  float t = 0;\n  for (uint k = 0; k < n; k += 2) {\n"
                            "    t += b[k * n + i] * b[k];\n  }\n  a[i] = t;",
                            true, true);
     ASSERT_TRUE(r.lanes) << r.refusal;
     for (const char* expected :
-         {"while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row_checked(__mc_wi)) {",
+         {"::metalcpu_kernel::lane_block<true, 8> __mc_wi(__mc_group);",
+          "while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row_checked(__mc_wi)) {",
           "t += ::metalcpu_kernel::lane_checked_load(__mc_wi, (b) + (k * n + i ), ::__mc_sites[0])* "
           "::metalcpu_kernel::lane_uniform_load(__mc_wi, b, k, ::__mc_sites[1]) ;",
           "::metalcpu_kernel::lane_checked_store(__mc_wi, (a) + (i ), ::__mc_sites[2], t ); continue; } "

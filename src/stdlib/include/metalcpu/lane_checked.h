@@ -49,8 +49,8 @@ template <class I, int N, int B> struct range_lanes<varying<I, N, B>> {
 /// Whether the block runs the lane form in the validated flavour: lane_whole_row(), and the
 /// threadgroup watch is off (races, uninitialized), which is told of each thread's accesses
 /// one by one: with it on every block runs the interleaved form.
-template <bool TracksReturns, mc_u32 W>
-METALCPU_INLINE bool lane_whole_row_checked(const lane_block<TracksReturns, W>& block) {
+template <bool TracksReturns, mc_u32 W, bool HasLaneForm>
+METALCPU_INLINE bool lane_whole_row_checked(const lane_block<TracksReturns, W, HasLaneForm>& block) {
     return *g_threadgroup_watch == 0 && lane_whole_row(block);
 }
 
@@ -180,8 +180,8 @@ template <class X, class... Hint> constexpr bool checks_once() {
 /// A checked access the lanes of a row share (`load(p, i, site)` or `load(p, 0, site, hint)`
 /// of the scalar form, written `lane_uniform_load(block, p, i, site...)`): one check for the
 /// block; when it fails, each lane's own access in turn, so that each thread reports it.
-template <bool TracksReturns, mc_u32 W, class P, class I, class... Hint>
-METALCPU_INLINE decltype(auto) lane_uniform_load(const lane_block<TracksReturns, W>& block, P&& p, I i,
+template <bool TracksReturns, mc_u32 W, bool HasLaneForm, class P, class I, class... Hint>
+METALCPU_INLINE decltype(auto) lane_uniform_load(const lane_block<TracksReturns, W, HasLaneForm>& block, P&& p, I i,
                                                  const mc_site& site, const Hint&... hint) {
     using X = remove_cvref<P>;
     if constexpr (checks_once<X, Hint...>()) {

@@ -57,7 +57,12 @@ inline constexpr bool lane_form_pays = lane_detail::register_bytes >= 32;
 /// Whether the block runs the lane form: a whole row of present threads, its last lane has a
 /// thread and lies in the first lane's row (lanes are consecutive linear indices, so all
 /// between do too). Such a block's threads differ only in x, by one from lane to lane.
-template <bool TracksReturns, mc_u32 W> METALCPU_INLINE bool lane_whole_row(const lane_block<TracksReturns, W>& block) {
+template <mc_u32 W> struct lane_form_runs {
+    static constexpr bool value = lane_form_pays;
+};
+
+template <bool TracksReturns, mc_u32 W, bool HasLaneForm>
+METALCPU_INLINE bool lane_whole_row(const lane_block<TracksReturns, W, HasLaneForm>& block) {
     return lane_form_pays && !block.returned(W - 1) && block.ids(W - 1).y == block.ids(0).y &&
            block.ids(W - 1).z == block.ids(0).z;
 }

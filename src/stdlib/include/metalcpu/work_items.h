@@ -855,10 +855,16 @@ __attribute__((always_inline)) inline void run_work_items(const work_items<Track
 // host compiler unrolls, so each lane's variables (lane_slots, a local array indexed by
 // constants once unrolled) can live in registers across the uniform loop's iterations.
 
+/// Whether blocks of W lanes run a kernel's lane form where it has one (lane_statements.h:
+/// not where vectors are narrower than 32 bytes); defined there.
+template <mc_u32 W> struct lane_form_runs;
+
 /// The W threads of a group run together, block after block: the linear indices
 /// [first, first + W), fewer in the group's last block. Each lane's thread_ids carry the lane
-/// as `slot`, the index of its variables in lane_slots.
-template <bool TracksReturns, mc_u32 W>
+/// as `slot`, the index of its variables in lane_slots. `HasLaneForm`: the kernel's lane form
+/// runs every whole row of W threads, so the pieces run only the other blocks (partial ones,
+/// groups narrower than W).
+template <bool TracksReturns, mc_u32 W, bool HasLaneForm = false>
 class lane_block {
 public:
     explicit lane_block(const mc_group* group) : group_(group), count_(group_thread_count(group)) {}
@@ -916,18 +922,32 @@ struct lane_slots {
 /// counter, not the copy next() stored in the block: read back from there it was a load GCC
 /// did not fold, so every slot access went through a computed address and the lanes'
 /// accumulators stayed in memory, loaded and stored in every iteration of the uniform loop.
-template <bool TracksReturns, mc_u32 W, class Piece>
-__attribute__((always_inline)) inline void run_work_items(const lane_block<TracksReturns, W>& block, Piece&& piece) {
-#pragma GCC unroll 16
-    for (mc_u32 l = 0; l < W; ++l) {
-        if (block.returned(l)) continue;
+///
+/// Not unrolled where the kernel's lane form runs the whole rows: the pieces then run only a
+/// group's partial blocks and groups narrower than W, and their W copies were most of the
+/// kernel's compile (the 8×4 matmul: 3.7 s of GCC's CPU time unrolled, 1.1 s not;
+/// docs/compiler.md, "What a compile costs").
+template <bool TracksReturns, mc_u32 W, bool HasLaneForm, class Piece>
+__attribute__((always_inline)) inline void run_work_items(const lane_block<TracksReturns, W, HasLaneForm>& block,
+                                                          Piece&& piece) {
+    const auto lane = [&](mc_u32 l) __attribute__((always_inline)) {
+        if (block.returned(l)) return;
 #ifdef METALCPU_VALIDATION
         const_cast<mc_group*>(block.group())->current_thread = static_cast<unsigned short>(block.ids(l).linear); // reports
 #endif
         thread_ids t = block.ids(l);
         t.slot = l; // a constant once unrolled
         piece(t);
+    };
+    if constexpr (HasLaneForm) { // lane_form_runs is complete only where the lane form's header is included
+        if constexpr (lane_form_runs<W>::value) {
+#pragma GCC unroll 1
+            for (mc_u32 l = 0; l < W; ++l) lane(l);
+            return;
+        }
     }
+#pragma GCC unroll 16
+    for (mc_u32 l = 0; l < W; ++l) lane(l);
 }
 
 /// Runs `piece` for the threads that have not returned one at a time, in linear order,

@@ -324,7 +324,7 @@ template <bool TracksReturns, class Taken> bool any_thread(const work_items<Trac
     return taken(0u);
 }
 // Barrier-free kernels whose threads are interleaved in their uniform loops.
-template <bool TracksReturns, mc_u32 W> struct lane_block {
+template <bool TracksReturns, mc_u32 W, bool HasLaneForm = false> struct lane_block {
     explicit lane_block(const mc_group* group);
     bool next();
     const thread_ids& ids(mc_u32 lane) const;
@@ -338,7 +338,8 @@ template <class T, mc_u32 W> struct lane_slots {
     lane_slots() {}
     ~lane_slots() {}
 };
-template <bool TracksReturns, mc_u32 W, class F> void run_work_items(const lane_block<TracksReturns, W>& block, F&& piece) {
+template <bool TracksReturns, mc_u32 W, bool HasLaneForm, class F>
+void run_work_items(const lane_block<TracksReturns, W, HasLaneForm>& block, F&& piece) {
     (void)block;
     piece(thread_ids{0, 0, 0, 0});
 }
@@ -380,7 +381,8 @@ struct lane_position : lane_value {
 };
 template <class T, int N> using varying = lane_value;
 template <class T, int N, class Init> using lane_local = lane_value;
-template <bool TracksReturns, mc_u32 W> bool lane_whole_row(const lane_block<TracksReturns, W>& block);
+template <bool TracksReturns, mc_u32 W, bool HasLaneForm>
+bool lane_whole_row(const lane_block<TracksReturns, W, HasLaneForm>& block);
 template <int N, class P> lane_position lane_builtin(const P& first);
 template <class Target, class E> Target lane_as(const E& e);
 template <class V, class E> void lane_set(V& v, const E& e);
