@@ -55,20 +55,23 @@ public:
     /// The content hash the file was sealed with (library_file.h), checked when it was opened.
     const std::string& contentHash() const { return contentHash_; }
 
-    /// The same kernels compiled with shader validation (metalcpu/checked.h), built from the
-    /// instrumented sources embedded in this library the first time it is asked for.
+    /// Every kernel of the library compiled with shader validation (metalcpu/checked.h), built
+    /// from the instrumented sources embedded in this library the first time it is asked for.
     /// nullptr with a message in `error` when the library carries no such sources or they
-    /// do not compile.
+    /// do not compile. Pipelines do not ask for it (validationKernel() compiles one kernel).
     std::shared_ptr<KernelLibrary> validationFlavour(std::string* error);
-    /// The kernel `name` of validationFlavour(), or nullptr with the reason in `error`. The
-    /// flavour stays loaded while this library lives. When the instrumented sources do not
-    /// compile as a whole, the kernel's own part of them is compiled alone
-    /// (METALCPU_ONLY_KERNEL, msl::kernelSelector()): the code it can reach
-    /// (msl::selectKernelCode()), so code that does not compile instrumented costs only the
-    /// kernels that reach it their validation.
+    /// Kernel `name` compiled with shader validation, or nullptr with the reason in `error`:
+    /// the kernel's own flavour, its part of the instrumented sources alone
+    /// (METALCPU_ONLY_KERNEL, msl::kernelSelector(): the code it can reach,
+    /// msl::selectKernelCode()), compiled (through the kernel cache) the first time it is asked
+    /// for and loaded while this library lives. So a validated pipeline costs its kernel's
+    /// compile, not the library's, and code that does not compile instrumented costs only the
+    /// kernels that reach it their validation. The whole flavour stands in once compiled, and
+    /// where nothing can be selected (a specialised library's text, a library from before).
     const mc_kernel* validationKernel(const std::string& name, std::string* error);
-    /// Whether validationFlavour() was asked for (so compiled, found in the cache or refused):
-    /// tests check that plain dispatches do not pay for it.
+    /// Whether a shader-validation flavour, the whole or a kernel's, was asked for (so
+    /// compiled, found in the cache or refused): tests check that plain dispatches do not pay
+    /// for it.
     bool validationFlavourAsked() const;
 
     /// Kernel `name` compiled with `values` for its file's function constants (the library
@@ -112,12 +115,15 @@ private:
     mutable std::mutex validationMutex_;
     std::shared_ptr<KernelLibrary> validation_;
     std::string validationError_;
-    /// Per kernel, when the whole flavour does not compile: its own flavour, or why not.
+    /// Per kernel: its own flavour (validationKernel()), or why it has none.
     std::map<std::string, std::shared_ptr<KernelLibrary>> kernelFlavours_;
     std::map<std::string, std::string> kernelFlavourErrors_;
-    bool warnedWholeFlavour_ = false;
+    /// validationSources_ compile one kernel already (a specialised library's, makeTwinSource()).
+    bool oneKernelSources_ = false;
 
     std::shared_ptr<KernelLibrary> kernelValidationFlavour(const std::string& name, std::string* error);
+    /// validationFlavour(), under validationMutex_.
+    std::shared_ptr<KernelLibrary> wholeValidationFlavour(std::string* error);
 
     /// For a library specialise() made: the instrumented text its shader-validation flavour
     /// compiles is the parent's, specialised alike (specialisedSource()), made when the flavour

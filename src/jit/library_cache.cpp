@@ -108,7 +108,7 @@ Lookup openCached(SourceBuild& build, const std::string& key) {
 /// library whole or not at all. `make(path, key)` writes a library sealed for `key` to `path`;
 /// `what` names the library in the notice of a slow compile.
 template <class Make>
-SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix, const char* what, Make&& make) {
+SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix, const std::string& what, Make&& make) {
     SourceBuild build;
     std::string error;
     std::shared_ptr<const Toolchain> tools = toolchain(&error);
@@ -139,7 +139,7 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
     }
     CompileResult made;
     {
-        SlowCompileNotice notice(std::string("compiling ") + what +
+        SlowCompileNotice notice("compiling " + what +
                                  "; a first run compiles each library once, later runs load it from the kernel "
                                  "cache in " + directory);
         made = make(staging, key);
@@ -180,7 +180,7 @@ SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompil
     return build;
 }
 
-SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSources) {
+SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSources, const std::string& kernel) {
     // A named threadgroup array's subscript is checked against its extent where it is used
     // (checked.h): inside a loop, an index the loop does not change (tile[row][k]'s row) is
     // checked at every step unless the compiler unswitches the loop on it, which GCC does
@@ -192,7 +192,8 @@ SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSou
     support::Hasher key;
     for (const std::string& flag : options.codeFlags) key.add(flag);
     for (const std::string& source : validationSources) key.add(source);
-    const char* what = "the shader-validation flavour of a library";
+    const std::string what = kernel.empty() ? "the shader-validation flavour of a library"
+                                            : "the shader-validation flavour of kernel " + kernel;
     SourceBuild build = buildThroughCache(key, ".validation.metallib", what, [&](const std::string& output,
                                                                                  const std::string& cacheKey) {
         std::string work = support::makeTemporaryDirectory("metalcpu-validation-");

@@ -25,8 +25,10 @@ struct SourceBuild {
 SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompileSettings& settings);
 
 /// Compiles the instrumented (shader validation) flavours of a library's files — the
-/// mc_module::validation_source texts — into one kernel library, through the same cache.
-SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSources);
+/// mc_module::validation_source texts, or one kernel's part of them (selectingKernel()) with
+/// that kernel's name in `kernel` for the notice of a slow compile — into one kernel library,
+/// through the same cache.
+SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSources, const std::string& kernel = {});
 
 /// Compiles a specialised file (specialisedSource(), jit/specialisation.h) into a kernel
 /// library, through the same cache: the same source and values are compiled once.

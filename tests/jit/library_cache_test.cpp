@@ -168,6 +168,67 @@ TEST_F(LibraryCacheTest, SpecialisedLibrariesHoldTheirKernelOnly) {
     }
 }
 
+// Test that a kernel's validated flavour compiles that kernel alone (issue 10): `good`'s holds
+// `good`, none of the other kernels, and not the helper only `bad` reaches, whose instrumented
+// form g++ rejects, so no message names `bad`; each kernel's flavour has an entry of its own;
+// asking again compiles nothing, and a library made again of the same source finds the flavour
+// in the cache. `bad`'s own request fails naming it, and costs `other` nothing.
+TEST_F(LibraryCacheTest, ValidatedKernelsCompileTheirOwnFlavour) {
+    const std::string source = R"(#include <metal_stdlib>
+using namespace metal;
+template <typename P> struct raw { enum { value = 0 }; };
+template <typename T> struct raw<T*> { enum { value = 1 }; };
+void only_bad(device float* out) {
+    static_assert(raw<decltype(out)>::value == 1, "a raw pointer");
+    out[0] = 1.0f;
+}
+kernel void bad(device float* out [[buffer(0)]]) { only_bad(out); }
+kernel void good(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = 2.0f; }
+kernel void other(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = 3.0f; }
+)";
+    const std::string compiled = "compiled the shader-validation flavour";
+    ScopedSlowCompileDelay immediately(std::chrono::milliseconds(0)); // every compile says what it compiles
+    testing::ScopedLogLevel debug(spdlog::level::debug);
+    std::optional<testing::LogCapture> log(std::in_place);
+    SourceBuild plain = buildLibraryFromSource(source, {});
+    ASSERT_TRUE(plain.ok) << plain.diagnostics;
+    std::string error;
+    const mc_kernel* good = plain.library->validationKernel("good", &error);
+    ASSERT_NE(good, nullptr) << error;
+    std::shared_ptr<KernelLibrary> flavour = plain.library->holderOf(good);
+    ASSERT_NE(flavour, nullptr);
+    EXPECT_NE(flavour, plain.library);
+    EXPECT_EQ(flavour->kernelNames(), std::vector<std::string>{"good"});
+    EXPECT_EQ(log->count(compiled), 1u) << log->text();
+    EXPECT_EQ(log->text().find("bad"), std::string::npos) << log->text();
+    EXPECT_EQ(log->text().find("a raw pointer"), std::string::npos) << "bad's code was compiled: " << log->text();
+    EXPECT_EQ(log->count("compiling the shader-validation flavour of a library"), 0u) << log->text();
+    EXPECT_EQ(log->count("compiling the shader-validation flavour of kernel good"), 1u) << log->text();
+    EXPECT_EQ(plain.library->validationKernel("good", &error), good);
+    EXPECT_EQ(log->count(compiled), 1u) << "asked again, compiled again";
+
+    EXPECT_EQ(plain.library->validationKernel("bad", &error), nullptr);
+    EXPECT_NE(error.find("shader validation cannot instrument kernel 'bad': its code at program_source:"),
+              std::string::npos)
+        << error;
+    const mc_kernel* other = plain.library->validationKernel("other", &error);
+    ASSERT_NE(other, nullptr) << error;
+    EXPECT_EQ(plain.library->holderOf(other)->kernelNames(), std::vector<std::string>{"other"});
+    const std::string goodPath = flavour->path();
+    EXPECT_NE(plain.library->holderOf(other)->path(), goodPath);
+
+    flavour.reset();
+    plain = {};
+    log.emplace();
+    SourceBuild again = buildLibraryFromSource(source, {});
+    ASSERT_TRUE(again.ok) << again.diagnostics;
+    EXPECT_TRUE(again.fromCache);
+    good = again.library->validationKernel("good", &error);
+    ASSERT_NE(good, nullptr) << error;
+    EXPECT_EQ(again.library->holderOf(good)->path(), goodPath);
+    EXPECT_EQ(log->count(compiled), 0u) << log->text();
+}
+
 // Test that kernels compiled at run time are compiled for the host's level, which is part of
 // the cache key: a cache shared with a machine of another level (here one METALCPU_KERNEL_ISA
 // makes) keeps an entry for each, each of one image of its level.

@@ -845,8 +845,8 @@ class OptionalArgumentTest : public DispatchTest, public ::testing::WithParamInt
 
 // Test that a kernel which tests an argument with nothing bound for null sees it null and runs
 // with the right results (threads, threadgroup size); with a device process, as the plain
-// kernel, without compiling the library's shader-validation flavour (which costs minutes for
-// a big library), in this process through that flavour.
+// kernel, without compiling a shader-validation flavour, in this process through the kernel's
+// own, which holds no other kernel of its file.
 TEST_P(OptionalArgumentTest, UnboundOptionalInputIsNull) {
     const auto [count, group] = GetParam();
     MTL::Library* library = compile(kOptionalArgumentFile);
@@ -862,6 +862,14 @@ TEST_P(OptionalArgumentTest, UnboundOptionalInputIsNull) {
     for (unsigned i = 0; i < count; ++i) ASSERT_EQ(out.data<float>()[i], float(i) * 2.0f + 1.0f) << i;
     out.expectCanariesIntact();
     EXPECT_EQ(validationFlavourAsked(state), iso::DeviceProcess::forExecution() == nullptr);
+    if (!iso::DeviceProcess::forExecution()) {
+        // The kernel's own checked flavour: the file's other kernel is not compiled again.
+        rt::ComputePipelineState* pipeline = ns::implOf<rt::ComputePipelineState>(state);
+        std::string why;
+        const mc_kernel* checked = pipeline->checkedKernel(&why);
+        ASSERT_NE(checked, nullptr) << why;
+        EXPECT_EQ(pipeline->libraryOf(checked)->kernelNames(), std::vector<std::string>{"affine_in_place"});
+    }
     state->release();
 }
 
