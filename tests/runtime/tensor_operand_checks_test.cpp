@@ -28,8 +28,11 @@ using namespace mpp::tensor_ops;
 
 struct Depths { int left, right; };
 
+// Overloaded, so that the front end does not inline it before the barrier split
+// (docs/compiler.md, "Restrictions"): the barrier stays in a helper and its caller on fibers.
 struct Fibers {
     static void stay() { threadgroup_barrier(mem_flags::mem_none); }
+    static void stay(int) { threadgroup_barrier(mem_flags::mem_none); }
 };
 
 // Apple's sample: one 32x32 tile of D = A x B per threadgroup of 4 SIMD-groups, K from the

@@ -86,8 +86,11 @@ struct Gemm { int m, n, k; };
 // A barrier in a helper the front end does not inline (a static member function) keeps a
 // kernel on fibers whatever it makes of tensor operations in a kernel body (coroutines need
 // every barrier in the body itself).
+// Overloaded, so that the front end does not inline it before the barrier split
+// (docs/compiler.md, "Restrictions"): the barrier stays in a helper and its caller on fibers.
 struct Fibers {
     static void stay() { threadgroup_barrier(mem_flags::mem_none); }
+    static void stay(int) { threadgroup_barrier(mem_flags::mem_none); }
 };
 
 // Apple's sample, 32x32 tiles: one threadgroup of 4 SIMD-groups per tile of D = relu(A x B).
