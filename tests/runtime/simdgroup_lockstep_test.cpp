@@ -30,7 +30,8 @@ using namespace metal;
 
 // Each round: a sum over the SIMD-group, every lane reads the two words lane 0 stored last
 // round, lane 0 overwrites them, and every lane reads the new second word. The sum is an
-// operand, which keeps the kernel on fibers.
+// operand over float and half (r is exact in half), whose type the hoisting does not work
+// out, which keeps the kernel on fibers.
 LOCKSTEP_KERNEL(store_after_reads_in_loop) {
     threadgroup float* kept = shared + sg * 2;
     if (lane == 0) {
@@ -40,7 +41,7 @@ LOCKSTEP_KERNEL(store_after_reads_in_loop) {
     simdgroup_barrier(mem_flags::mem_threadgroup);
     float acc = 0.0f;
     for (uint r = 0; r < rounds; ++r) {
-        const float total = simd_sum(in[gid] + float(r)) + 0.0f;
+        const float total = simd_sum(in[gid] + half(r)) + 0.0f;
         acc += kept[0] * 2.0f + kept[1];
         if (lane == 0) {
             kept[0] = total;
