@@ -273,22 +273,6 @@ MTL::CommandBufferError errorCode(iso::DeviceFailure::Kind kind) {
     }
 }
 
-constexpr const char* kPageFaultError = "Caused GPU Address Fault Error (0000000b:kIOGPUCommandBufferCallbackErrorPageFault)";
-
-/// What a command buffer says of an access through an argument with nothing bound.
-std::string unboundAccess(const std::string& kernel, const std::string& argument, std::uint64_t index) {
-    return std::string(kPageFaultError) + ": kernel '" + kernel + "' accessed argument '" + argument + "' [[buffer(" +
-           std::to_string(index) + ")]], which has no buffer bound";
-}
-
-/// Whether a fault at `address` is an access through a null pointer: within 4 GiB above
-/// address 0 (nothing is mapped there in a device process: its program is position
-/// independent and the arena starts at 16 TiB or above) or a little below it.
-bool throughNull(std::uint64_t address) {
-    constexpr std::uint64_t kReach = std::uint64_t(1) << 32;
-    return address < kReach || address >= ~std::uint64_t(0) - kReach;
-}
-
 } // namespace
 
 /// What running one dispatch gave, wherever it ran.
@@ -296,6 +280,7 @@ struct CommandBuffer::DispatchRun {
     exec::DispatchResult result;
     std::vector<validation::ShaderValidationReport> reports;
     bool pageFaulted = false;
+    std::optional<std::uint64_t> faultAddress; ///< of a device process's page fault, when it gave one
 };
 
 std::optional<CommandBuffer::DispatchRun> CommandBuffer::runInDeviceProcess(DispatchCommand& command) {
@@ -314,10 +299,7 @@ std::optional<CommandBuffer::DispatchRun> CommandBuffer::runInDeviceProcess(Disp
             iso::configuredIsolation() == iso::Isolation::Preferred)
             return std::nullopt; // said once in the log; this process runs it
         run.result = {false, failure->message};
-        if (failure->kind == iso::DeviceFailure::Kind::PageFault && command.unboundArgument && failure->address &&
-            throughNull(*failure->address))
-            run.result.error = unboundAccess(command.dispatch.kernelName, command.unboundArgument->name,
-                                             command.unboundArgument->index);
+        run.faultAddress = failure->address;
         failureCode_ = errorCode(failure->kind);
         return run;
     }
@@ -364,8 +346,9 @@ bool CommandBuffer::runDispatch(DispatchCommand& command) {
         }
     }
     if (!ran->result.ok) {
-        if (failureCode_ == MTL::CommandBufferErrorPageFault && !command.faultHint.empty())
-            ran->result.error += "; " + command.faultHint;
+        if (failureCode_ == MTL::CommandBufferErrorPageFault)
+            ran->result.error = describeFault(ran->result.error, command.dispatch.kernelName, command.faultSuspects,
+                                              ran->faultAddress);
         fail(ran->result.error, failureCode_);
         return false;
     }
@@ -377,7 +360,7 @@ bool CommandBuffer::runDispatch(DispatchCommand& command) {
         std::string message = kPageFaultError;
         for (const validation::ShaderValidationReport& report : reports)
             if (report.kind == validation::ReportKind::NullBuffer) {
-                message = unboundAccess(report.kernel, report.argumentName, report.bindingIndex);
+                message = unboundAccess(report.kernel, argumentText(report.argumentName, "buffer", report.bindingIndex));
                 break;
             }
         fail(message, MTL::CommandBufferErrorPageFault);

@@ -2,6 +2,7 @@
 
 #include "exec/dispatch.h"
 #include "runtime/buffer_memory.h"
+#include "runtime/fault_cause.h"
 #include "validation/dispatch_validation.h"
 
 #include <cstdint>
@@ -29,10 +30,10 @@ class SharedEvent;
 struct DispatchCommand {
     exec::Dispatch dispatch;
     std::string encodeError;
-    /// What a page fault of this dispatch most likely comes from, known when it was encoded
-    /// (a misaligned buffer offset, a threadgroup argument without memory): appended to the
-    /// fault's message, which otherwise names only an address.
-    std::string faultHint;
+    /// What a page fault of this dispatch is charged to, known when it was encoded (the
+    /// arguments' memory, those that are null, misaligned offsets): the fault's message
+    /// otherwise names only an address.
+    FaultSuspects faultSuspects;
     /// Set when the pipeline is validated (shader validation).
     std::shared_ptr<val::DispatchValidation> validation;
     /// Zeroed memory bound to arguments nothing was bound to, when the guard that would run the
@@ -41,16 +42,11 @@ struct DispatchCommand {
     /// The library holding dispatch.kernel, kept loaded while the dispatch waits to run (a
     /// device process loads it to run the kernel).
     std::shared_ptr<jit::KernelLibrary> library;
-    /// The one buffer argument with nothing bound, when the plain kernel runs with null there
-    /// and the device process contains what touches it: a fault of this dispatch near address
-    /// 0 is charged to it (docs/validation.md, "Arguments with nothing bound, validation off").
-    struct UnboundArgument {
-        std::string name;
-        std::uint32_t index = 0;
-    };
-    std::optional<UnboundArgument> unboundArgument;
-    /// Set with unboundArgument: when the dispatch runs in this process after all (no device
-    /// process), switches it to the guard that needs none, the kernel's checked flavour.
+    /// Set when the plain kernel runs with null for the one buffer argument with nothing bound
+    /// (a fault of it near address 0 is charged to it: faultSuspects.null; docs/validation.md,
+    /// "Arguments with nothing bound, validation off"): when the dispatch runs in this process
+    /// after all (no device process), switches it to the guard that needs none, the kernel's
+    /// checked flavour.
     std::function<void(DispatchCommand&)> guardInThisProcess;
 };
 

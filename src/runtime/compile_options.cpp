@@ -8,6 +8,11 @@
 #include <Foundation/NSNumber.hpp>
 #include <Foundation/NSString.hpp>
 
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace metalcpu::rt {
 namespace {
 
@@ -84,11 +89,18 @@ jit::KernelCompileSettings compileSettingsOf(const MTL::CompileOptions* options,
     if (chosen->languageVersionSet) settings.languageVersion = metalVersionMacro(chosen->languageVersion);
     if (chosen->enableLogging) settings.macros.push_back(jit::kEnableLoggingMacro);
     if (NS::Dictionary* macros = chosen->preprocessorMacros()) {
+        // In order of name: a dictionary has no order (an NSDictionary enumerates its keys in
+        // an order of its own, not the one they were added in), so neither the -D list nor
+        // the cache key may take one from it. A dictionary holds one value per key, so no
+        // name is defined twice; the value orders only keys of the same text (keys that are
+        // not strings, whose text is empty).
+        std::vector<std::pair<std::string, std::string>> definitions;
         NS::Enumerator<NS::String>* keys = macros->keyEnumerator<NS::String>();
-        while (NS::String* key = keys->nextObject()) {
-            std::string value = macroValue(macros->object(key));
-            settings.macros.push_back(ns::stringOf(key) + (value.empty() ? "" : "=" + value));
-        }
+        while (NS::String* key = keys->nextObject())
+            definitions.emplace_back(ns::stringOf(key), macroValue(macros->object(key)));
+        std::sort(definitions.begin(), definitions.end());
+        for (const auto& [name, value] : definitions)
+            settings.macros.push_back(name + (value.empty() ? "" : "=" + value));
     }
     return settings;
 }

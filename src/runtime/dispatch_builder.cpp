@@ -97,11 +97,6 @@ std::string formatMismatch(const Texture& texture, const mc_param& param) {
            (param.type_name ? param.type_name : "") + ")";
 }
 
-/// Adds to what a page fault of the dispatch is said to most likely come from.
-void addFaultHint(DispatchCommand& command, const std::string& hint) {
-    command.faultHint += (command.faultHint.empty() ? "" : "; ") + hint;
-}
-
 /// Binds zeroed memory to the buffer arguments with nothing bound (`checkedBindings` says
 /// which), for a plain run when the checked flavour (`why` it is unavailable) cannot guard them.
 void bindStandIns(ComputePipelineState& pipeline, const std::vector<val::BufferBinding>& checkedBindings,
@@ -274,12 +269,16 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                         return false;
                     // Apple's GPUs tolerate it; a CPU's aligned vector load of the argument's
                     // type faults, with no address to name it by.
-                    addFaultHint(command, "argument '" + std::string(param.name) + "' [[buffer(" + index +
-                                              ")]] is bound at offset " + std::to_string(binding.offset) +
-                                              ", which is not a multiple of " + std::to_string(alignment) +
-                                              ", the alignment of its type");
+                    command.faultSuspects.withoutAddress.push_back(
+                        "argument " + argumentText(param.name, "buffer", param.index) + " is bound at offset " +
+                        std::to_string(binding.offset) + ", which is not a multiple of " + std::to_string(alignment) +
+                        ", the alignment of its type");
                 }
                 dispatch.parameters.buffers[param.index] = binding.buffer->memory() + binding.offset;
+                command.faultSuspects.memory.push_back({argumentText(param.name, "buffer", param.index),
+                                                        reinterpret_cast<std::uint64_t>(binding.buffer->memory()),
+                                                        length, binding.buffer->allocatedSize(), binding.offset,
+                                                        false});
                 sink.keepAlive(binding.buffer->asPublicClass());
                 sink.useBuffer(binding.buffer, writes(param));
             } else {
@@ -289,6 +288,9 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                                                       "mean to use const or constant in the shader?)."))
                     return false;
                 dispatch.parameters.buffers[param.index] = binding.bytes;
+                command.faultSuspects.memory.push_back({argumentText(param.name, "buffer", param.index),
+                                                        reinterpret_cast<std::uint64_t>(binding.bytes), length,
+                                                        length, 0, true});
             }
             const std::uint64_t space = length - binding.offset;
             dispatch.parameters.buffer_lengths[param.index] = space;
@@ -313,9 +315,10 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
                 if (layerRejects(arguments(1072), function + "missing threadgroupMemory binding at index " + index +
                                                       " for " + param.name + "[0]."))
                     return false;
-                addFaultHint(command, "argument '" + std::string(param.name) + "' [[threadgroup(" + index +
-                                          ")]] has no threadgroup memory (setThreadgroupMemoryLength was not "
-                                          "called for index " + index + ")");
+                command.faultSuspects.null.push_back(
+                    {argumentText(param.name, "threadgroup", param.index),
+                     "no threadgroup memory (setThreadgroupMemoryLength was not called for index " + index + ")",
+                     false});
             }
             // A `threadgroup T&` argument (naga writes every workgroup variable so) needs the
             // whole T: a shorter length would let the kernel's stores reach the next argument.
@@ -441,7 +444,8 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
             // `if (p)` sees it missing), and the device process contains an access through it,
             // a fault near address 0 that the command buffer charges to it. Only one: all such
             // arguments are null, and a fault's address could not tell two apart.
-            command.unboundArgument = DispatchCommand::UnboundArgument{unbound->name, unbound->index};
+            command.faultSuspects.null.push_back(
+                {argumentText(unbound->name, "buffer", unbound->index), "no buffer bound", true});
             command.guardInThisProcess = [pipeline, checkedBindings = std::move(checkedBindings),
                                           info = std::move(info)](DispatchCommand& run) {
                 guardWithCheckedFlavour(run, *pipeline, checkedBindings, info);

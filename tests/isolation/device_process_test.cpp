@@ -94,6 +94,16 @@ kernel void uses_threadgroup_argument(device float* out [[buffer(0)]], threadgro
     out[i] = scratch[i];
 }
 
+// Reads `reach` floats past the start of one of its buffers (which: 1 for b, 2 for c) and
+// never touches `scratch`, as llama.cpp's q4_0 mat-vec reads rows past the last.
+kernel void read_past(device const float* a [[buffer(0)]], device const float* b [[buffer(1)]],
+                      constant float* c [[buffer(2)]], device float* out [[buffer(3)]],
+                      constant ulong2& reach [[buffer(4)]], threadgroup float* scratch [[threadgroup(0)]],
+                      uint i [[thread_position_in_grid]]) {
+    const ulong at = ulong(i) + reach.x;
+    out[i] = a[i] + (reach.y == 1 ? b[at] : c[at]);
+}
+
 kernel void spin(device atomic_uint* counter [[buffer(0)]]) {
     for (;;) atomic_fetch_add_explicit(counter, 1u, memory_order_relaxed);
 }
@@ -328,6 +338,81 @@ TEST_F(DeviceProcessTest, MissingThreadgroupLengthIsNamedInTheFault) {
         << message;
     buffer->release();
     state->release();
+    expectWorkingCommandBuffer();
+}
+
+/// (the index of the buffer read past, whether threadgroup memory is set, threads).
+using ReadPastCase = std::tuple<unsigned, bool, unsigned>;
+
+class DeviceProcessReadPast : public DeviceProcessTest, public ::testing::WithParamInterface<ReadPastCase> {
+protected:
+    /// The message of read_past's command buffer when it reads `reach` floats past the start
+    /// of buffer `which` (1 or 2) of four buffers of 4096 bytes; empty if it did not fail.
+    std::string readPast(unsigned which, std::uint64_t reach, bool threadgroupMemory, unsigned threads) {
+        MTL::ComputePipelineState* state = pipeline(library_, "read_past", false);
+        EXPECT_NE(state, nullptr);
+        if (!state) return {};
+        MTL::Buffer* buffers[4];
+        for (MTL::Buffer*& buffer : buffers) buffer = device_->newBuffer(4096, MTL::ResourceStorageModeShared);
+        const std::uint64_t parameters[2] = {reach, which};
+        MTL::CommandBuffer* commands = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
+        encoder->setComputePipelineState(state);
+        for (unsigned i = 0; i < 4; ++i) encoder->setBuffer(buffers[i], 0, i);
+        encoder->setBytes(parameters, sizeof parameters, 4);
+        if (threadgroupMemory) encoder->setThreadgroupMemoryLength(64 * sizeof(float), 0);
+        encoder->dispatchThreads(MTL::Size(threads, 1, 1), MTL::Size(std::min(threads, 32u), 1, 1));
+        encoder->endEncoding();
+        commands->commit();
+        commands->waitUntilCompleted();
+        std::string message;
+        if (commands->status() == MTL::CommandBufferStatusError) {
+            EXPECT_EQ(commands->error()->code(), MTL::CommandBufferErrorPageFault);
+            message = text(commands->error()->localizedDescription());
+        }
+        for (MTL::Buffer* buffer : buffers) buffer->release();
+        state->release();
+        return message;
+    }
+};
+
+// Test that a kernel reading past the end of buffer N (into the free granule after its 16 KiB)
+// faults with a message naming that argument and how far past its end the address is, not
+// the untouched threadgroup argument, whether or not it has memory.
+TEST_P(DeviceProcessReadPast, TheBufferReadPastIsNamed) {
+    const auto [which, threadgroupMemory, threads] = GetParam();
+    const std::string argument = which == 1 ? "argument 'b' [[buffer(1)]]" : "argument 'c' [[buffer(2)]]";
+    // 16 KiB + 4 bytes past the buffer's start: 12292 bytes past its 4096-byte end for thread 0.
+    const std::string message = readPast(which, 4097, threadgroupMemory, threads);
+    ASSERT_FALSE(message.empty()) << "the read past the buffer did not fault";
+    EXPECT_NE(message.find("; the address is "), std::string::npos) << message;
+    EXPECT_NE(message.find(" bytes past the end of " + argument + " (a buffer of 4096 bytes, bound at offset 0)"),
+              std::string::npos)
+        << message;
+    EXPECT_EQ(message.find("scratch"), std::string::npos) << message;
+    expectWorkingCommandBuffer();
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, DeviceProcessReadPast,
+                         ::testing::Combine(::testing::Values(1u, 2u), ::testing::Bool(), ::testing::Values(1u, 33u)),
+                         [](const ::testing::TestParamInfo<ReadPastCase>& info) {
+                             return "buffer" + std::to_string(std::get<0>(info.param)) +
+                                    (std::get<1>(info.param) ? "_threadgroupMemory" : "_noThreadgroupMemory") +
+                                    "_threads" + std::to_string(std::get<2>(info.param));
+                         });
+
+// Test that a fault far from every argument's memory (64 GiB past a buffer, in the arena where
+// nothing is allocated) is charged to no argument, the threadgroup argument without memory
+// included, and the message says so.
+TEST_F(DeviceProcessReadPast, AnAddressNearNoArgumentIsChargedToNone) {
+    const std::string message = readPast(1, std::uint64_t(16) << 30, false, 1);
+    ASSERT_FALSE(message.empty()) << "the read far past the buffer did not fault";
+    EXPECT_NE(message.find("the address is in no argument's memory nor within 16 KiB past it, so no argument is "
+                           "charged with it"),
+              std::string::npos)
+        << message;
+    EXPECT_EQ(message.find("scratch"), std::string::npos) << message;
+    EXPECT_EQ(message.find("past the end of"), std::string::npos) << message;
     expectWorkingCommandBuffer();
 }
 

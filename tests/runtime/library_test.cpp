@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <tuple>
+#include <vector>
 
 namespace metalcpu::testing {
 namespace {
@@ -282,6 +283,61 @@ TEST_F(LibraryTest, CompileOptionsMacros) {
     function->release();
     library->release();
     options->release();
+}
+
+// Test that preprocessor macros differing only in the order their dictionary was built in
+// compile once: the second library loads the first's cache entry and computes the same, as
+// an NSDictionary, which has no order, would have them; another value is another entry.
+TEST_F(LibraryTest, CompileOptionsMacroOrderIsNotPartOfTheKey) {
+    TemporaryDirectory cache;
+    ScopedEnvironmentVariable directory("METALCPU_CACHE_DIR", cache.path().string());
+    auto entries = [&] {
+        std::size_t n = 0;
+        for (const auto& entry : std::filesystem::directory_iterator(cache.path() / "kernels"))
+            if (entry.path().extension() == ".metallib") ++n;
+        return n;
+    };
+    // out[0] = the kernel's view of A, B and C: the macros of `names` (in that order) with
+    // `values`, compiled into a library of their own.
+    auto compute = [&](std::vector<const char*> names, std::vector<int> values) -> int {
+        std::vector<NS::Object*> keys, objects;
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            keys.push_back(string(names[i]));
+            objects.push_back(NS::Number::number(values[i]));
+        }
+        MTL::CompileOptions* options = MTL::CompileOptions::alloc()->init();
+        options->setPreprocessorMacros(NS::Dictionary::dictionary(objects.data(), keys.data(), keys.size()));
+        NS::Error* error = nullptr;
+        MTL::Library* library = device_->newLibrary(
+            string("kernel void f(device int* out [[buffer(0)]]) { out[0] = A * 100 + B * 10 + C; }"), options,
+            &error);
+        options->release();
+        EXPECT_NE(library, nullptr) << (error ? error->localizedDescription()->utf8String() : "");
+        if (!library) return -1;
+        MTL::Function* function = library->newFunction(string("f"));
+        MTL::ComputePipelineState* pipeline = device_->newComputePipelineState(function, &error);
+        MTL::Buffer* out = device_->newBuffer(4, MTL::ResourceStorageModeShared);
+        MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+        MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+        encoder->setComputePipelineState(pipeline);
+        encoder->setBuffer(out, 0, 0);
+        encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
+        encoder->endEncoding();
+        EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted);
+        const int result = *static_cast<int*>(out->contents());
+        out->release();
+        pipeline->release();
+        function->release();
+        library->release();
+        return result;
+    };
+    EXPECT_EQ(compute({"A", "B", "C"}, {1, 2, 3}), 123);
+    ASSERT_EQ(entries(), 1u);
+    EXPECT_EQ(compute({"C", "A", "B"}, {3, 1, 2}), 123);
+    EXPECT_EQ(compute({"B", "C", "A"}, {2, 3, 1}), 123);
+    EXPECT_EQ(entries(), 1u) << "the same macros in another order compiled again";
+    EXPECT_EQ(compute({"B", "A", "C"}, {2, 1, 4}), 124);
+    EXPECT_EQ(entries(), 2u) << "another value of C loaded the first entry";
 }
 
 // Test that a missing library file is nullptr plus an error, and a non-library file too.
