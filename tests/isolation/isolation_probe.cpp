@@ -5,9 +5,12 @@
 // sandbox forbids it), so no device process can start.
 // --scan-stack: a kernel copies up to 8192 words of its thread's stack, above its own frame,
 // into a buffer; the probe says whether it saw the address of the command buffer running it
-// (which the queue's thread holds on its stack while the kernel runs in the program's
-// process). In the program's process the copy stops at the end of the stack's mapping, which
-// may be less than 8192 words above the frame (reading past it would crash the probe).
+// (which the thread running the buffer holds on its stack while the kernel runs in the
+// program's process: the queue's thread, or the thread waiting for it, which may run it
+// itself). In the program's process the copy stops at the end of the mapping that holds the
+// kernel's frame, which may be less than 8192 words above it (reading past it would crash the
+// probe): the kernel is given every mapping of the program, since which thread runs it is
+// known only once it runs.
 #include "isolation/device_process.h"
 
 #include <Foundation/Foundation.hpp>
@@ -19,22 +22,22 @@
 #include <seccomp.h>
 #include <sched.h>
 #include <string>
+#include <vector>
 
 namespace {
 
 const char* const kSource = R"(
 #include <metal_stdlib>
 kernel void add_one(device int* data [[buffer(0)]], uint i [[thread_position_in_grid]]) { data[i] += 1; }
-kernel void frame_address(device ulong* out [[buffer(0)]]) {
+kernel void scan_stack(device ulong* out [[buffer(0)]], constant ulong* mappings [[buffer(1)]],
+                       constant uint& mappingCount [[buffer(2)]]) {
     ulong local = 0;
     thread ulong* volatile frame = &local;
-    out[0] = ulong(frame);
-}
-kernel void scan_stack(device ulong* out [[buffer(0)]], constant ulong& stackEnd [[buffer(1)]]) {
-    ulong local = 0;
-    thread ulong* volatile frame = &local;
-    const ulong room = stackEnd > ulong(frame) ? (stackEnd - ulong(frame)) / 8 : 8192;
-    const ulong words = room < 8192 ? room : 8192;
+    const ulong address = ulong(frame);
+    ulong words = 8192;
+    for (uint m = 0; m < mappingCount; ++m)
+        if (address >= mappings[2 * m] && address < mappings[2 * m + 1] && (mappings[2 * m + 1] - address) / 8 < words)
+            words = (mappings[2 * m + 1] - address) / 8;
     for (uint i = 0; i < words; ++i) out[i] = frame[i];
 }
 )";
@@ -56,52 +59,47 @@ bool denyNewProcesses() {
 
 } // namespace
 
-/// Runs kernel `name` of `library` on one thread in a command buffer of its own, with `out` at
-/// [[buffer(0)]] and `argument` at 1; returns the command buffer (autoreleased).
-MTL::CommandBuffer* runOne(MTL::Device* device, MTL::Library* library, MTL::CommandQueue* queue, const char* name,
-                           MTL::Buffer* out, unsigned long long argument) {
-    MTL::Function* function = library->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
+/// Every mapping of this process as begin and end addresses, in a buffer.
+MTL::Buffer* newMappingsBuffer(MTL::Device* device, unsigned* count) {
+    std::vector<unsigned long long> bounds;
+    if (FILE* maps = std::fopen("/proc/self/maps", "r")) {
+        unsigned long long begin = 0, end = 0;
+        char line[512];
+        while (std::fgets(line, sizeof line, maps))
+            if (std::sscanf(line, "%llx-%llx", &begin, &end) == 2) bounds.insert(bounds.end(), {begin, end});
+        std::fclose(maps);
+    }
+    *count = static_cast<unsigned>(bounds.size() / 2);
+    bounds.resize(bounds.size() + 2); // never an empty buffer
+    return device->newBuffer(bounds.data(), bounds.size() * sizeof bounds[0], MTL::ResourceStorageModeShared);
+}
+
+/// Whether the scan_stack kernel, run on one thread in a command buffer of its own, sees that
+/// command buffer's address on its stack.
+bool stackShowsTheProgram(MTL::Device* device, MTL::Library* library, MTL::CommandQueue* queue) {
+    MTL::Buffer* out = device->newBuffer(8192 * sizeof(unsigned long long), MTL::ResourceStorageModeShared);
+    auto* words = static_cast<unsigned long long*>(out->contents());
+    std::memset(words, 0, 8192 * sizeof(unsigned long long));
+    unsigned count = 0;
+    MTL::Buffer* mappings = newMappingsBuffer(device, &count);
+    MTL::Function* function = library->newFunction(NS::String::string("scan_stack", NS::UTF8StringEncoding));
     NS::Error* error = nullptr;
     MTL::ComputePipelineState* state = device->newComputePipelineState(function, &error);
     MTL::CommandBuffer* commands = queue->commandBuffer();
     MTL::ComputeCommandEncoder* encoder = commands->computeCommandEncoder();
     encoder->setComputePipelineState(state);
     encoder->setBuffer(out, 0, 0);
-    encoder->setBytes(&argument, sizeof argument, 1);
+    encoder->setBuffer(mappings, 0, 1);
+    encoder->setBytes(&count, sizeof count, 2);
     encoder->dispatchThreads(MTL::Size(1, 1, 1), MTL::Size(1, 1, 1));
     encoder->endEncoding();
     commands->commit();
     commands->waitUntilCompleted();
-    state->release();
-    function->release();
-    return commands;
-}
-
-/// The end of the mapping of this process that holds `address`, or 0 when none does (the
-/// address is another process's).
-unsigned long long mappingEnd(unsigned long long address) {
-    FILE* maps = std::fopen("/proc/self/maps", "r");
-    if (!maps) return 0;
-    unsigned long long begin = 0, end = 0, found = 0;
-    char line[512];
-    while (!found && std::fgets(line, sizeof line, maps))
-        if (std::sscanf(line, "%llx-%llx", &begin, &end) == 2 && address >= begin && address < end) found = end;
-    std::fclose(maps);
-    return found;
-}
-
-/// Whether the scan_stack kernel, run in its own command buffer, sees that command buffer's
-/// address on its stack. A first kernel tells where the kernels' frames are, so that in the
-/// program's process the scan stops at the end of that thread's stack mapping.
-bool stackShowsTheProgram(MTL::Device* device, MTL::Library* library, MTL::CommandQueue* queue) {
-    MTL::Buffer* out = device->newBuffer(8192 * sizeof(unsigned long long), MTL::ResourceStorageModeShared);
-    auto* words = static_cast<unsigned long long*>(out->contents());
-    runOne(device, library, queue, "frame_address", out, 0);
-    const unsigned long long stackEnd = mappingEnd(words[0]);
-    std::memset(words, 0, 8192 * sizeof(unsigned long long));
-    MTL::CommandBuffer* commands = runOne(device, library, queue, "scan_stack", out, stackEnd);
     bool seen = false;
     for (int i = 0; i < 8192; ++i) seen = seen || words[i] == reinterpret_cast<unsigned long long>(commands);
+    state->release();
+    function->release();
+    mappings->release();
     out->release();
     return seen;
 }
