@@ -24,6 +24,7 @@
 #include "compiler/passes/pragmas.h"
 #include "compiler/passes/restrictions.h"
 #include "compiler/passes/string_literals.h"
+#include "compiler/passes/swizzle_assignments.h"
 #include "compiler/passes/vector_conversions.h"
 #include "compiler/unit.h"
 
@@ -113,6 +114,9 @@ const std::vector<PassInfo>& passes() {
     //   constructors;
     // - function-constants runs before attributes, which erases the [[function_constant]]s it reads;
     // - divisions runs before threadgroup-variables, which copies array bounds with their edits;
+    // - swizzle-assignments rewrites only the `=` of an assignment, which checked-accesses
+    //   leaves alone (it erases the members it checks: `store_member(...)->*__mc_swz= e`), and
+    //   runs before the passes that copy rewritten text;
     // - checked-pointer-types runs before address-spaces: in the validation flavour the address
     //   spaces of pointers become checked pointers, and address-spaces rewrites only the rest
     //   (each qualifier is rewritten once);
@@ -148,6 +152,7 @@ const std::vector<PassInfo>& passes() {
         {"collective-calls", markCollectiveCalls, false},
         {"lockstep-points", insertLockstepPoints, false},
         {"divisions", rewriteDivisions, false},
+        {"swizzle-assignments", rewriteSwizzleAssignments, false},
         {"checked-accesses", rewriteCheckedAccesses, true},
         {"string-literals", rewriteStringLiterals, true},
         {"half-literals", rewriteHalfLiterals, false},

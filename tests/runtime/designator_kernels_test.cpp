@@ -120,16 +120,9 @@ constexpr unsigned kResults = 9;
 
 class DesignatorKernels : public SimdShapedKernelTest<kKernels> {
 protected:
-    /// Threads in the grid: two whole groups and half of one (a single group of one thread).
-    unsigned threads() const { return size() == 1 ? 1 : 2 * size() + size() / 2; }
-    /// The threads that compute: all but the last two of a cut grid.
-    unsigned count() const { return size() == 1 ? 1 : threads() - 2; }
-
-    std::vector<float> values() const {
-        std::vector<float> in(threads());
-        for (unsigned i = 0; i < in.size(); ++i) in[i] = float(i % 13) + 0.5f;
-        return in;
-    }
+    unsigned threads() const { return cutGridThreads(); }
+    unsigned count() const { return cutGridCount(); }
+    std::vector<float> values() const { return cutGridValues(); }
 
     /// Runs `name` over threads() threads in groups of size(); the first count() compute.
     void run(const char* name, GuardedBuffer& out) {

@@ -83,6 +83,18 @@ protected:
     unsigned width() const override { return std::get<1>(GetParam()); }
     bool validated() const override { return std::get<2>(GetParam()); }
 
+    /// Threads in a cut grid: two whole groups and half of one (a single group of one thread).
+    unsigned cutGridThreads() const { return size() == 1 ? 1 : 2 * size() + size() / 2; }
+    /// The threads of a cut grid that compute: all but the last two, so that the last group has
+    /// threads that must write nothing.
+    unsigned cutGridCount() const { return size() == 1 ? 1 : cutGridThreads() - 2; }
+    /// Their inputs: i % 13 + 0.5 for thread i.
+    std::vector<float> cutGridValues() const {
+        std::vector<float> in(cutGridThreads());
+        for (unsigned i = 0; i < in.size(); ++i) in[i] = float(i % 13) + 0.5f;
+        return in;
+    }
+
     /// Runs `state` over `threads` threads in groups of size() (the last group is cut unless
     /// they divide) with rows of `n` elements: `in` at [[buffer(0)]], `out` at 1, `n` at 2, and
     /// `extra`, if any, at 3, and `threadgroupBytes` of threadgroup memory, if any, at

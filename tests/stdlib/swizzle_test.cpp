@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <metal_stdlib>
+#include <metalcpu/swizzle_assignments.h>
 
 #include <type_traits>
 
@@ -57,11 +58,12 @@ TEST(Swizzle, Write) {
     expect_vec(i, {10, 2, 30});
 }
 
-// Test that a same-pattern swizzle assignment copies only its components, from any kind of source.
+// Test that a same-pattern swizzle assignment copies only its components, from any source
+// that is not a const lvalue (C++ that is not translated; a const one does not compile).
 TEST(Swizzle, SamePatternSources) {
     float4 v(1.0f, 2.0f, 3.0f, 4.0f);
     const float4 c(5.0f, 6.0f, 7.0f, 8.0f);
-    v.xy = c.xy;
+    v.xy = float2(c.xy);
     expect_vec(v, {5.0f, 6.0f, 3.0f, 4.0f});
     float4 m(9.0f, 9.0f, 9.0f, 9.0f);
     v.zw = m.zw;
@@ -70,6 +72,37 @@ TEST(Swizzle, SamePatternSources) {
     expect_vec(v, {5.0f, -1.0f, -2.0f, 9.0f});
     v.xw = (c + 1.0f).yx;
     expect_vec(v, {7.0f, -1.0f, -2.0f, 6.0f});
+    packed_float4 p(1.0f, 2.0f, 3.0f, 4.0f), q(5.0f, 6.0f, 7.0f, 8.0f);
+    p.zw = q.zw;
+    expect_vec(float4(p), {1.0f, 2.0f, 7.0f, 8.0f});
+}
+
+// Test the assignments as kernel code has them (`v.xy->*__mc_swz = e`, compiler/passes/
+// swizzle_assignments.h): only the swizzle's components are written, from a const vector of
+// the same type too, from the vector itself, from braces and scalars; anything that is not a
+// swizzle is assigned as it is.
+TEST(Swizzle, TranslatedAssignments) {
+    float4 v(1.0f, 2.0f, 3.0f, 4.0f);
+    const float4 c(5.0f, 6.0f, 7.0f, 8.0f);
+    v.xy->*__mc_swz = c.xy;
+    expect_vec(v, {5.0f, 6.0f, 3.0f, 4.0f});
+    v.yx->*__mc_swz = v.xy;
+    expect_vec(v, {6.0f, 5.0f, 3.0f, 4.0f});
+    v.zw->*__mc_swz = {9.0f, 10.0f};
+    v.xy->*__mc_swz = 0.5f;
+    expect_vec(v, {0.5f, 0.5f, 9.0f, 10.0f});
+    const packed_float3 cp(1.0f, 2.0f, 3.0f);
+    packed_float3 p(4.0f, 5.0f, 6.0f);
+    p.zx->*__mc_swz = cp.zx;
+    EXPECT_EQ(p.x, 1.0f);
+    EXPECT_EQ(p.y, 5.0f);
+    EXPECT_EQ(p.z, 3.0f);
+    const float2 chained = (v.zw->*__mc_swz = v.xy->*__mc_swz = c.zw);
+    expect_vec(chained, {7.0f, 8.0f});
+    expect_vec(v, {7.0f, 8.0f, 7.0f, 8.0f});
+    struct Named { int xy; } n{1};
+    n.xy->*__mc_swz = 5;
+    EXPECT_EQ(n.xy, 5);
 }
 
 // Test that swizzle assignments between overlapping components of one vector read before writing.
@@ -126,6 +159,8 @@ TEST(Swizzle, CopiedSwizzleKeepsItsValue) {
 template <class V> concept can_assign_repeated = requires(V v) { v.xx = vec<float, 2>(1.0f); };
 template <class V> concept can_assign_repeated_from_swizzle = requires(V v, V w) { v.xx = w.xx; };
 template <class V> concept can_assign_distinct = requires(V v, V w) { v.xy = w.yx; };
+template <class V> concept can_assign_same_from_const = requires(V v, const V c) { v.xy = c.xy; };
+template <class V> concept can_assign_repeated_translated = requires(V v, V w) { v.xx->*__mc_swz = w.xx; };
 template <class V> concept can_assign_through_const = requires(const V v) { v.xy = vec<float, 2>(1.0f); };
 template <class V> concept has_w = requires(V v) { v.w; };
 template <class V> concept has_mixed_names = requires(V v) { v.xg; };
@@ -135,6 +170,9 @@ TEST(Swizzle, InvalidWritesDoNotCompile) {
     EXPECT_FALSE(can_assign_repeated<float4>);
     EXPECT_FALSE(can_assign_repeated_from_swizzle<float4>);
     EXPECT_TRUE(can_assign_distinct<float4>);
+    EXPECT_FALSE(can_assign_same_from_const<float4>);
+    EXPECT_FALSE(can_assign_same_from_const<packed_float4>);
+    EXPECT_FALSE(can_assign_repeated_translated<float4>);
     EXPECT_FALSE(can_assign_through_const<float4>);
     EXPECT_FALSE(has_w<float3>);
     EXPECT_TRUE(has_w<float4>);

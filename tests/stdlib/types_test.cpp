@@ -126,6 +126,41 @@ TEST(Types, TrivialConstructionAndCopy) {
     EXPECT_TRUE(std::is_trivially_default_constructible_v<float4x4>);
 }
 
+// Test that vectors of every length and element type, packed ones and matrices are trivially
+// copyable, and that unions holding them copy by assignment (llama.cpp's
+// `union { struct { half d, m; }; half2 dm; }`), every byte.
+TEST(Types, TriviallyCopyableSoUnionsCopy) {
+    EXPECT_TRUE(std::is_trivially_copyable_v<float4>);
+    EXPECT_TRUE(std::is_trivially_copy_assignable_v<float4>);
+    EXPECT_TRUE(std::is_trivially_copyable_v<half2>);
+    EXPECT_TRUE(std::is_trivially_copyable_v<uint3>);
+    EXPECT_TRUE(std::is_trivially_copyable_v<bool2>);
+    EXPECT_TRUE(std::is_trivially_copyable_v<bfloat4>);
+    EXPECT_TRUE(std::is_trivially_copyable_v<packed_float3>);
+    EXPECT_TRUE(std::is_trivially_copyable_v<packed_half2>);
+    EXPECT_TRUE(std::is_trivially_copyable_v<float4x4>);
+    union Block {
+        struct {
+            half d, m;
+        };
+        half2 dm;
+    };
+    Block a, b;
+    a.d = half(1.5f);
+    a.m = half(-2.0f);
+    b = a;
+    EXPECT_EQ(float(b.dm.x), 1.5f);
+    EXPECT_EQ(float(b.dm.y), -2.0f);
+    union Lanes {
+        float4 v;
+        float f[4];
+    };
+    Lanes c, d;
+    c.v = float4(1.0f, 2.0f, 3.0f, 4.0f);
+    d = c;
+    EXPECT_EQ(d.f[3], 4.0f);
+}
+
 // Test that float -> half rounds to nearest even, as the GPU converts, also from double and
 // at the edges (overflow to infinity, subnormals), and that half -> int truncates.
 TEST(Types, HalfConversionsRoundToNearestEven) {

@@ -19,8 +19,8 @@ HEADER = """\
 // elements, the component names (.x .y .z .w and .r .g .b .a) and one member per swizzle
 // (.xy, .zyx, .rgba, ...). The two differ only in alignment.
 //
-// Copy construction is trivial. Copy assignment is written out because the union's own is
-// deleted (assigning a swizzle writes only its components, which is not trivial); see vec.h.
+// Copy construction and copy assignment are trivial (the swizzles' own are; see vec.h), so
+// vectors are trivially copyable and unions holding them copy, as in MSL.
 // Every swizzle member is a metalcpu_stdlib::swizzle (distinct components, assignable) or
 // readonly_swizzle (repeated components) holding a copy of the whole element array, so it
 // overlays the vector exactly, and a copy of it (`auto s = v.xy;`) still reads the right
@@ -62,10 +62,7 @@ def storage(n, name, align):
     out.append("")
     out.append(f"    {name}() = default;")
     out.append(f"    {name}(const {name}&) = default;")
-    out.append(f"    constexpr {name}& operator=(const {name}& o) {{")
-    out.append(f"        for (int i = 0; i < {n}; ++i) elems[i] = o.elems[i];")
-    out.append("        return *this;")
-    out.append("    }")
+    out.append(f"    {name}& operator=(const {name}&) = default;")
     out.append(f"    constexpr {name}(broadcast_tag, T s) : elems{{{broadcast}}} {{}}")
     out.append(f"    constexpr {name}(elements_tag, {params}) : elems{{{args}}} {{}}")
     out.append(f"    constexpr {name}(const element_array<T, {n}>& a) : elems{{{from_array}}} {{}}")

@@ -516,6 +516,7 @@ struct address_space_tag {};
 #include <metalcpu/designators.h>
 #include <metalcpu/division.h>
 #include <metalcpu/function_constants.h>
+#include <metalcpu/swizzle_assignments.h>
 #include <metalcpu/work_items.h>
 
 // What a translated file defines of its own — its embedded texts, its function constants,

@@ -99,8 +99,15 @@ struct uint4 {
     uint x, y, z, w;
 };
 
+struct float2;
+// Two of a float4's swizzles (golden/swizzle_assignments.metal): read as and assigned from a float2.
+struct float4_swizzle2 {
+    float4_swizzle2& operator=(const float2&);
+    operator float2() const;
+};
 struct float4 {
     float x, y, z, w;
+    float4_swizzle2 xy, zw;
     float& operator[](int);
 };
 struct half4 {
@@ -485,6 +492,14 @@ template <class T, class E, class K> struct tensor_parameter<metal::tensor<T, E,
     static constexpr mc_u32 rank = E::rank;
     static constexpr mc_u32 data_type = 16; // MTL::TensorDataTypeFloat16 stands for every type here
 };
+// Swizzle assignments (`v.xy->*__mc_swz= e`): the real tag gives a target that writes the
+// swizzle's components; this one gives the left side back, which is all type checking needs.
+struct swizzle_assignment_tag {
+    template <class L> friend constexpr L&& operator->*(L&& target, swizzle_assignment_tag) {
+        return static_cast<L&&>(target);
+    }
+};
+
 template <class T, mc_builtin B> T builtin(const mc_group* group, const thread_ids& ids);
 template <class T, mc_u64 Key, mc_u64 Owner = 0, bool Live = true, mc_u64 Align = 0>
 T& threadgroup_variable(const mc_group* group);
@@ -526,3 +541,4 @@ template <class T, unsigned long long Index> struct function_constant {
     }
 
 inline constexpr ::metalcpu_kernel::divisor_tag __mc_div{};
+inline constexpr ::metalcpu_kernel::swizzle_assignment_tag __mc_swz{};

@@ -4,7 +4,8 @@
 // Layout is Metal's: vec<T, 3> and vec<T, 4> have the size and alignment of 4 * sizeof(T),
 // vec<T, 2> of 2 * sizeof(T); packed_vec<T, N> is N * sizeof(T) bytes aligned like T.
 // Vectors are trivially default-constructible (uninitialised, like scalars) and trivially
-// copy-constructible; `float4 v = 0` and `float4(1)` broadcast.
+// copyable, so that unions and structs holding them copy; `float4 v = 0` and `float4(1)`
+// broadcast.
 //
 // Operators are hidden friends taking vectors, so a scalar (converted to the element type, as
 // MSL does: `v * 2`, `1 - v`), a swizzle or a packed vector on either side converts implicitly.
@@ -24,17 +25,30 @@ struct broadcast_tag {};
 struct elements_tag {};
 template <class T, int N> struct element_array { T v[N]; };
 
+template <class T, int N> struct vec_storage;
+template <class T, int N> struct packed_storage;
+
 // One swizzle of a vector of N elements of type T, e.g. swizzle<vec<float, 2>, float, 4, 2, 0>
 // is `.zx` of a float4 (V is the vector it reads as; being a template argument, it makes
 // argument-dependent lookup find V's operators for `v.xy + w.zw`). It holds the whole element
 // array, overlaying the vector in its union, and reads as a V. A swizzle with distinct
 // components can be assigned to; one with repeated components (.xx) is a readonly_swizzle.
 //
-// Assigning a swizzle must write only its own components, so its copy assignment cannot be
-// trivial. As a consequence vectors are trivially copy-constructible but not trivially
-// copy-assignable (is_trivially_copyable is false); as_type<> copies bytes instead.
+// Assigning a swizzle must write only its own components. Its copy assignment is nevertheless
+// trivial (a copy of the whole array), because a union holding a class with a non-trivial one
+// cannot be copied: with it, vectors were not trivially copyable and MSL's unions of vectors
+// (llama.cpp's blocks: `union { struct { half d, m; }; half2 dm; }`) had a deleted operator=.
+// So that it never copies the whole array where a swizzle is assigned:
+// - it is private: only the vectors' storage, whose union needs it, uses it;
+// - a swizzle of the same type that is no const lvalue (`v.xy = w.xy`, `v.xy = f().xy`) is
+//   taken by the template below, a better match, and written component by component;
+// - from a const lvalue (`v.xy = c.xy`, c a `const float4`) the private one would be the best
+//   match, and is an error: kernel code never gets there, because the front end writes every
+//   swizzle assignment `v.xy->*__mc_swz = c.xy` (swizzle_target below; compiler/passes/
+//   swizzle_assignments.h), and C++ that is not translated writes `v.xy = float2(c.xy)`.
 template <class V, class T, int N, int... I> struct swizzle {
     using vector_type = V;
+    static constexpr bool assignable = true;
     T elems[N];
 
     swizzle() = default;
@@ -48,18 +62,33 @@ template <class V, class T, int N, int... I> struct swizzle {
         ((elems[I] = source.elems[k++]), ...);
         return *this;
     }
-    METALCPU_INLINE constexpr swizzle& operator=(const swizzle& other) { return *this = V(other); }
+    template <class S>
+        requires(__is_same(metal::remove_cvref_t<S>, swizzle))
+    METALCPU_INLINE constexpr swizzle& operator=(S&& other) {
+        return *this = V(other);
+    }
+
+private:
+    swizzle& operator=(const swizzle&) = default;
+    template <class, int> friend struct vec_storage;
+    template <class, int> friend struct packed_storage;
 };
 
 template <class V, class T, int N, int... I> struct readonly_swizzle {
     using vector_type = V;
+    static constexpr bool assignable = false;
     T elems[N];
 
     readonly_swizzle() = default;
     readonly_swizzle(const readonly_swizzle&) = default;
-    readonly_swizzle& operator=(const readonly_swizzle&) = delete; // repeated components
 
     METALCPU_INLINE constexpr operator V() const { return V(elements_tag{}, elems[I]...); }
+
+private:
+    // Trivial for the union, as swizzle's; private, so that `v.xx = w.xx` stays an error.
+    readonly_swizzle& operator=(const readonly_swizzle&) = default;
+    template <class, int> friend struct vec_storage;
+    template <class, int> friend struct packed_storage;
 };
 
 template <class T, int N, class V = metal::vec<T, N>> struct packed_vec;
@@ -357,6 +386,32 @@ METALCPU_PROXY_COMPOUND(^)
 METALCPU_PROXY_COMPOUND(<<)
 METALCPU_PROXY_COMPOUND(>>)
 #undef METALCPU_PROXY_COMPOUND
+
+// What the left side of an assignment in kernel code stands for: the front end writes
+// `v.xy = e` as `v.xy->*__mc_swz = e` (metalcpu/swizzle_assignments.h), and `__mc_swz`
+// hands the swizzle here. A swizzle becomes a swizzle_target, whose assignment converts the
+// right side to the vector the swizzle reads as, implicitly as MSL does (a vector, a scalar, a
+// swizzle, a packed vector, `{a, b}`), and writes only the swizzle's components, whatever
+// swizzle the right side is; a swizzle with repeated components cannot be assigned; anything
+// else (a member that happens to be called `xy`) is handed back as it is.
+template <class S> struct swizzle_target {
+    S& target;
+    METALCPU_INLINE constexpr S& operator=(const typename metal::remove_cv_t<S>::vector_type& value) const {
+        return target = value;
+    }
+};
+template <class S> struct readonly_swizzle_target {
+    template <class E> void operator=(E&&) const = delete; // .xx = e: repeated components
+};
+template <class L> METALCPU_INLINE constexpr decltype(auto) assignment_target(L&& target) {
+    using S = metal::remove_reference_t<L>;
+    if constexpr (!is_swizzle<S>)
+        return static_cast<L&&>(target);
+    else if constexpr (S::assignable)
+        return swizzle_target<S>{target};
+    else
+        return readonly_swizzle_target<S>{};
+}
 
 } // namespace metalcpu_stdlib
 

@@ -4,8 +4,8 @@
 // elements, the component names (.x .y .z .w and .r .g .b .a) and one member per swizzle
 // (.xy, .zyx, .rgba, ...). The two differ only in alignment.
 //
-// Copy construction is trivial. Copy assignment is written out because the union's own is
-// deleted (assigning a swizzle writes only its components, which is not trivial); see vec.h.
+// Copy construction and copy assignment are trivial (the swizzles' own are; see vec.h), so
+// vectors are trivially copyable and unions holding them copy, as in MSL.
 // Every swizzle member is a metalcpu_stdlib::swizzle (distinct components, assignable) or
 // readonly_swizzle (repeated components) holding a copy of the whole element array, so it
 // overlays the vector exactly, and a copy of it (`auto s = v.xy;`) still reads the right
@@ -55,10 +55,7 @@ template <class T> struct alignas(2 * sizeof(T)) vec_storage<T, 2> {
 
     vec_storage() = default;
     vec_storage(const vec_storage&) = default;
-    constexpr vec_storage& operator=(const vec_storage& o) {
-        for (int i = 0; i < 2; ++i) elems[i] = o.elems[i];
-        return *this;
-    }
+    vec_storage& operator=(const vec_storage&) = default;
     constexpr vec_storage(broadcast_tag, T s) : elems{s, s} {}
     constexpr vec_storage(elements_tag, T a0, T a1) : elems{a0, a1} {}
     constexpr vec_storage(const element_array<T, 2>& a) : elems{a.v[0], a.v[1]} {}
@@ -190,10 +187,7 @@ template <class T> struct alignas(4 * sizeof(T)) vec_storage<T, 3> {
 
     vec_storage() = default;
     vec_storage(const vec_storage&) = default;
-    constexpr vec_storage& operator=(const vec_storage& o) {
-        for (int i = 0; i < 3; ++i) elems[i] = o.elems[i];
-        return *this;
-    }
+    vec_storage& operator=(const vec_storage&) = default;
     constexpr vec_storage(broadcast_tag, T s) : elems{s, s, s} {}
     constexpr vec_storage(elements_tag, T a0, T a1, T a2) : elems{a0, a1, a2} {}
     constexpr vec_storage(const element_array<T, 3>& a) : elems{a.v[0], a.v[1], a.v[2]} {}
@@ -544,10 +538,7 @@ template <class T> struct alignas(4 * sizeof(T)) vec_storage<T, 4> {
 
     vec_storage() = default;
     vec_storage(const vec_storage&) = default;
-    constexpr vec_storage& operator=(const vec_storage& o) {
-        for (int i = 0; i < 4; ++i) elems[i] = o.elems[i];
-        return *this;
-    }
+    vec_storage& operator=(const vec_storage&) = default;
     constexpr vec_storage(broadcast_tag, T s) : elems{s, s, s, s} {}
     constexpr vec_storage(elements_tag, T a0, T a1, T a2, T a3) : elems{a0, a1, a2, a3} {}
     constexpr vec_storage(const element_array<T, 4>& a) : elems{a.v[0], a.v[1], a.v[2], a.v[3]} {}
@@ -590,10 +581,7 @@ template <class T> struct packed_storage<T, 2> {
 
     packed_storage() = default;
     packed_storage(const packed_storage&) = default;
-    constexpr packed_storage& operator=(const packed_storage& o) {
-        for (int i = 0; i < 2; ++i) elems[i] = o.elems[i];
-        return *this;
-    }
+    packed_storage& operator=(const packed_storage&) = default;
     constexpr packed_storage(broadcast_tag, T s) : elems{s, s} {}
     constexpr packed_storage(elements_tag, T a0, T a1) : elems{a0, a1} {}
     constexpr packed_storage(const element_array<T, 2>& a) : elems{a.v[0], a.v[1]} {}
@@ -725,10 +713,7 @@ template <class T> struct packed_storage<T, 3> {
 
     packed_storage() = default;
     packed_storage(const packed_storage&) = default;
-    constexpr packed_storage& operator=(const packed_storage& o) {
-        for (int i = 0; i < 3; ++i) elems[i] = o.elems[i];
-        return *this;
-    }
+    packed_storage& operator=(const packed_storage&) = default;
     constexpr packed_storage(broadcast_tag, T s) : elems{s, s, s} {}
     constexpr packed_storage(elements_tag, T a0, T a1, T a2) : elems{a0, a1, a2} {}
     constexpr packed_storage(const element_array<T, 3>& a) : elems{a.v[0], a.v[1], a.v[2]} {}
@@ -1079,10 +1064,7 @@ template <class T> struct packed_storage<T, 4> {
 
     packed_storage() = default;
     packed_storage(const packed_storage&) = default;
-    constexpr packed_storage& operator=(const packed_storage& o) {
-        for (int i = 0; i < 4; ++i) elems[i] = o.elems[i];
-        return *this;
-    }
+    packed_storage& operator=(const packed_storage&) = default;
     constexpr packed_storage(broadcast_tag, T s) : elems{s, s, s, s} {}
     constexpr packed_storage(elements_tag, T a0, T a1, T a2, T a3) : elems{a0, a1, a2, a3} {}
     constexpr packed_storage(const element_array<T, 4>& a) : elems{a.v[0], a.v[1], a.v[2], a.v[3]} {}
