@@ -210,7 +210,9 @@ MTL::ArgumentEncoder* reflected(rt::Device* device, const mc_argument* members, 
     for (mc_u32 i = 0; i < count; ++i) {
         const mc_argument& a = members[i];
         const std::uint32_t elements = std::max<std::uint32_t>(a.array_length, 1);
-        slots.push_back(Slot{a.name, a.id, a.kind, a.offset, a.size / elements, elements, a.members ? &a : nullptr});
+        // Only a pointer member's struct has an encoder of its own (a struct member's is its type's).
+        const bool nested = a.kind == MC_ARGUMENT_BUFFER && a.members;
+        slots.push_back(Slot{a.name, a.id, a.kind, a.offset, a.size / elements, elements, nested ? &a : nullptr});
     }
     return make(device, std::move(slots), size, std::max<std::uint64_t>(align, 1), std::move(keeper));
 }

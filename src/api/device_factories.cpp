@@ -132,8 +132,8 @@ void reflect(const MTL::Function* function, MTL::PipelineOption options, const M
     if (!pipeline || !kernelFunction ||
         !(options & (MTL::PipelineOptionBindingInfo | MTL::PipelineOptionBufferTypeInfo)))
         return;
-    *out = metalcpu::ns::autoreleased(
-        metalcpu::api::newPipelineReflection(kernelFunction->kernel(), kernelFunction->library()));
+    *out = metalcpu::ns::autoreleased(metalcpu::api::newPipelineReflection(
+        kernelFunction->kernel(), kernelFunction->library(), options & MTL::PipelineOptionBufferTypeInfo));
 }
 } // namespace
 

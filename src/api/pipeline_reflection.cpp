@@ -1,12 +1,14 @@
 // MTL::ComputePipelineReflection: the bindings of a pipeline's kernel, made when the program
 // asks newComputePipelineState for reflection (PipelineOptionBindingInfo). Each binding reads
 // its parameter's reflection (mc_param) in the kernel library it keeps loaded; a buffer
-// binding of an argument buffer is what Device::newArgumentEncoder(bufferBinding) takes.
-// Reflected types (bufferStructType, bufferPointerType) are not made: those answer nil.
+// binding of an argument buffer is what Device::newArgumentEncoder(bufferBinding) takes. With
+// PipelineOptionBufferTypeInfo a buffer binding also holds the types of what it points at
+// (bufferStructType, bufferPointerType: reflected_types.h).
 #include "api/pipeline_reflection.h"
 
 #include "api/argument_encoding.h"
 #include "api/not_yet.h"
+#include "api/reflected_types.h"
 #include "foundation/factories.h"
 #include "foundation/object.h"
 #include "runtime/debug_layer.h"
@@ -15,9 +17,7 @@
 #include <Foundation/NSArray.hpp>
 #include <Foundation/NSString.hpp>
 
-#include <cstring>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace metalcpu::api {
@@ -26,9 +26,21 @@ namespace {
 /// What every kind of binding answers: its parameter.
 class BindingCore : public ns::ObjectBase {
 public:
-    BindingCore(const mc_kernel& kernel, const mc_param& param, std::shared_ptr<const void> keeper)
-        : kernel_(kernel), param_(param), keeper_(std::move(keeper)), name_(ns::makeString(param.name)) {}
-    ~BindingCore() override { name_->release(); }
+    BindingCore(const mc_kernel& kernel, const mc_param& param, std::shared_ptr<const void> keeper, bool bufferTypes)
+        : kernel_(kernel), param_(param), keeper_(std::move(keeper)), name_(ns::makeString(param.name)) {
+        if (param.kind != MC_PARAM_BUFFER || !bufferTypes) return;
+        const std::string what = std::string("buffer '") + param.name + "' of kernel '" + kernel.name + "'";
+        const StructTable pointee{param.members, param.member_count, param.pointee_size, param.pointee_align,
+                                  isArgument()};
+        if (dataType() == MTL::DataTypeStruct) structType_ = newStructType(pointee, keeper_, what);
+        pointerType_ = newPointerType({dataType(), access(), param.pointee_size, param.pointee_align, isArgument(), pointee},
+                                      keeper_, what);
+    }
+    ~BindingCore() override {
+        name_->release();
+        if (structType_) structType_->release();
+        if (pointerType_) pointerType_->release();
+    }
 
     const mc_kernel& kernel() const { return kernel_; }
     const mc_param& param() const { return param_; }
@@ -47,19 +59,25 @@ public:
         return param_.access == MC_ACCESS_WRITE_ONLY ? MTL::BindingAccessWriteOnly : MTL::BindingAccessReadWrite;
     }
     bool isArgument() const { return param_.kind == MC_PARAM_BUFFER && param_.argument_count > 0; }
+    /// What a buffer points at, as the kernel library's compiler names it (ABI 22).
+    MTL::DataType dataType() const { return static_cast<MTL::DataType>(param_.pointee_data_type); }
+    MTL::StructType* structType() const { return structType_; }
+    MTL::PointerType* pointerType() const { return pointerType_; }
 
 private:
     const mc_kernel& kernel_;
     const mc_param& param_;
     std::shared_ptr<const void> keeper_;
     NS::String* name_;
+    MTL::StructType* structType_ = nullptr;
+    MTL::PointerType* pointerType_ = nullptr;
 };
 
 template <class Public, const char* Name>
 class BindingOf final : public ns::Implements<Public, BindingCore> {
 public:
-    BindingOf(const mc_kernel& kernel, const mc_param& param, std::shared_ptr<const void> keeper)
-        : ns::Implements<Public, BindingCore>(kernel, param, std::move(keeper)) {}
+    BindingOf(const mc_kernel& kernel, const mc_param& param, std::shared_ptr<const void> keeper, bool bufferTypes)
+        : ns::Implements<Public, BindingCore>(kernel, param, std::move(keeper), bufferTypes) {}
     const char* className() const override { return Name; }
 };
 
@@ -83,44 +101,20 @@ private:
     NS::Array* bindings_;
 };
 
-/// The MTL::DataType of what a buffer parameter of type `typeName` points at: a scalar or
-/// vector by its MSL name, a struct otherwise.
-MTL::DataType pointeeDataType(const mc_param& param) {
-    std::string_view type = param.type_name;
-    while (!type.empty() && (type.back() == '*' || type.back() == '&' || type.back() == ' ')) type.remove_suffix(1);
-    const std::size_t space = type.rfind(' ');
-    if (space != std::string_view::npos) type.remove_prefix(space + 1);
-    struct Family {
-        std::string_view name;
-        MTL::DataType scalar;
-    };
-    static constexpr Family kFamilies[] = {
-        {"float", MTL::DataTypeFloat}, {"half", MTL::DataTypeHalf},     {"int", MTL::DataTypeInt},
-        {"uint", MTL::DataTypeUInt},   {"short", MTL::DataTypeShort},   {"ushort", MTL::DataTypeUShort},
-        {"char", MTL::DataTypeChar},   {"uchar", MTL::DataTypeUChar},   {"bool", MTL::DataTypeBool},
-        {"long", MTL::DataTypeLong},   {"ulong", MTL::DataTypeULong},   {"bfloat", MTL::DataTypeBFloat},
-    };
-    for (const Family& f : kFamilies) {
-        if (!type.starts_with(f.name)) continue;
-        const std::string_view rest = type.substr(f.name.size());
-        if (rest.empty()) return f.scalar;
-        if (rest.size() == 1 && rest[0] >= '2' && rest[0] <= '4')
-            return static_cast<MTL::DataType>(static_cast<int>(f.scalar) + (rest[0] - '1'));
-    }
-    return param.pointee_size ? MTL::DataTypeStruct : MTL::DataTypeNone;
-}
-
 } // namespace
 
-MTL::ComputePipelineReflection* newPipelineReflection(const mc_kernel& kernel, std::shared_ptr<const void> keeper) {
+MTL::ComputePipelineReflection* newPipelineReflection(const mc_kernel& kernel, std::shared_ptr<const void> keeper,
+                                                      bool bufferTypes) {
     std::vector<NS::Object*> bindings;
     for (mc_u32 i = 0; i < kernel.param_count; ++i) {
         const mc_param& p = kernel.params[i];
         switch (p.kind) {
-        case MC_PARAM_BUFFER: bindings.push_back(ns::make<BufferBinding>(kernel, p, keeper)); break;
-        case MC_PARAM_THREADGROUP: bindings.push_back(ns::make<ThreadgroupBinding>(kernel, p, keeper)); break;
-        case MC_PARAM_TEXTURE: bindings.push_back(ns::make<TextureBinding>(kernel, p, keeper)); break;
-        case MC_PARAM_SAMPLER: bindings.push_back(ns::make<SamplerBinding>(kernel, p, keeper)); break;
+        case MC_PARAM_BUFFER: bindings.push_back(ns::make<BufferBinding>(kernel, p, keeper, bufferTypes)); break;
+        case MC_PARAM_THREADGROUP:
+            bindings.push_back(ns::make<ThreadgroupBinding>(kernel, p, keeper, bufferTypes));
+            break;
+        case MC_PARAM_TEXTURE: bindings.push_back(ns::make<TextureBinding>(kernel, p, keeper, bufferTypes)); break;
+        case MC_PARAM_SAMPLER: bindings.push_back(ns::make<SamplerBinding>(kernel, p, keeper, bufferTypes)); break;
         default: break;
         }
     }
@@ -198,10 +192,16 @@ NS::UInteger MTL::BufferBinding::bufferDataSize() const {
 }
 MTL::DataType MTL::BufferBinding::bufferDataType() const {
     auto* self = implOf<Core>(this);
-    return self ? metalcpu::api::pointeeDataType(self->param()) : MTL::DataTypeNone;
+    return self ? self->dataType() : MTL::DataTypeNone;
 }
-MTL::StructType* MTL::BufferBinding::bufferStructType() const { return nullptr; }
-MTL::PointerType* MTL::BufferBinding::bufferPointerType() const { return nullptr; }
+MTL::StructType* MTL::BufferBinding::bufferStructType() const {
+    auto* self = implOf<Core>(this);
+    return self ? self->structType() : nullptr;
+}
+MTL::PointerType* MTL::BufferBinding::bufferPointerType() const {
+    auto* self = implOf<Core>(this);
+    return self ? self->pointerType() : nullptr;
+}
 
 NS::UInteger MTL::ThreadgroupBinding::threadgroupMemoryAlignment() const {
     auto* self = implOf<Core>(this);

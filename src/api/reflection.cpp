@@ -1,9 +1,10 @@
 // Reflection objects: the reflected types (MTL::Type and its subclasses, StructMember), the
 // argument and binding descriptions, function attributes and constants, and the function and
 // pipeline reflection containers. metalcpu builds the function constants'
-// (function_constants.cpp) and a pipeline's bindings (pipeline_reflection.cpp); of the rest
-// (Library::reflectionForFunction logs once and returns nullptr) no object exists: alloc()
-// logs once and returns nullptr, and every other method answers as for nil.
+// (function_constants.cpp), a pipeline's bindings (pipeline_reflection.cpp) and their buffers'
+// struct and pointer types (reflected_types.cpp); of the rest (Library::reflectionForFunction
+// logs once and returns nullptr) no object exists: alloc() logs once and returns nullptr, and
+// every other method answers as for nil.
 #include "api/not_yet.h"
 
 #include <Metal/MTLArgument.hpp>
@@ -15,58 +16,32 @@ MTL::Type* MTL::Type::alloc() {
     return nullptr;
 }
 MTL::Type* MTL::Type::init() { return nullptr; }
-MTL::DataType MTL::Type::dataType() const { return {}; }
+// Type::dataType and the getters of StructMember, StructType, ArrayType and PointerType, for the
+// objects a buffer binding's bufferStructType and bufferPointerType make: reflected_types.cpp.
 
 MTL::StructMember* MTL::StructMember::alloc() {
     metalcpu::api::cannotMake("MTL::StructMember::alloc");
     return nullptr;
 }
 MTL::StructMember* MTL::StructMember::init() { return nullptr; }
-NS::String* MTL::StructMember::name() const { return nullptr; }
-NS::UInteger MTL::StructMember::offset() const { return 0; }
-MTL::DataType MTL::StructMember::dataType() const { return {}; }
-NS::UInteger MTL::StructMember::argumentIndex() const { return 0; }
-MTL::StructType* MTL::StructMember::structType() { return nullptr; }
-MTL::ArrayType* MTL::StructMember::arrayType() { return nullptr; }
-MTL::PointerType* MTL::StructMember::pointerType() { return nullptr; }
-MTL::TextureReferenceType* MTL::StructMember::textureReferenceType() { return nullptr; }
-MTL::TensorReferenceType* MTL::StructMember::tensorReferenceType() { return nullptr; }
 
 MTL::StructType* MTL::StructType::alloc() {
     metalcpu::api::cannotMake("MTL::StructType::alloc");
     return nullptr;
 }
 MTL::StructType* MTL::StructType::init() { return nullptr; }
-NS::Array* MTL::StructType::members() const { return nullptr; }
-MTL::StructMember* MTL::StructType::memberByName(const NS::String*) { return nullptr; }
 
 MTL::ArrayType* MTL::ArrayType::alloc() {
     metalcpu::api::cannotMake("MTL::ArrayType::alloc");
     return nullptr;
 }
 MTL::ArrayType* MTL::ArrayType::init() { return nullptr; }
-MTL::DataType MTL::ArrayType::elementType() const { return {}; }
-NS::UInteger MTL::ArrayType::arrayLength() const { return 0; }
-NS::UInteger MTL::ArrayType::stride() const { return 0; }
-NS::UInteger MTL::ArrayType::argumentIndexStride() const { return 0; }
-MTL::StructType* MTL::ArrayType::elementStructType() { return nullptr; }
-MTL::ArrayType* MTL::ArrayType::elementArrayType() { return nullptr; }
-MTL::PointerType* MTL::ArrayType::elementPointerType() { return nullptr; }
-MTL::TextureReferenceType* MTL::ArrayType::elementTextureReferenceType() { return nullptr; }
-MTL::TensorReferenceType* MTL::ArrayType::elementTensorReferenceType() { return nullptr; }
 
 MTL::PointerType* MTL::PointerType::alloc() {
     metalcpu::api::cannotMake("MTL::PointerType::alloc");
     return nullptr;
 }
 MTL::PointerType* MTL::PointerType::init() { return nullptr; }
-MTL::DataType MTL::PointerType::elementType() const { return {}; }
-MTL::BindingAccess MTL::PointerType::access() const { return {}; }
-NS::UInteger MTL::PointerType::alignment() const { return 0; }
-NS::UInteger MTL::PointerType::dataSize() const { return 0; }
-bool MTL::PointerType::elementIsArgumentBuffer() const { return false; }
-MTL::StructType* MTL::PointerType::elementStructType() { return nullptr; }
-MTL::ArrayType* MTL::PointerType::elementArrayType() { return nullptr; }
 
 MTL::TextureReferenceType* MTL::TextureReferenceType::alloc() {
     metalcpu::api::cannotMake("MTL::TextureReferenceType::alloc");

@@ -63,15 +63,21 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
                                      found.parameters[i], diagnostics);
         found.attributes[i] = parseKernelAttributes(tokens, f, diagnostics);
     }
-    // Buffers that point at an argument-buffer struct reflect its members for ArgumentEncoder.
+    // Buffers that point at an argument-buffer struct reflect its members for ArgumentEncoder;
+    // those that point at another struct the front end can describe, for MTL::StructType.
     const std::vector<ArgumentStruct> argumentStructs = findArgumentStructs(unit);
+    const std::vector<ArgumentStruct> dataStructs = findDataStructs(unit);
     for (auto& [function, params] : found.parameters)
-        for (ParamInfo& p : params)
-            if (p.kind == ParamKind::Buffer)
-                if (const ArgumentStruct* s = argumentStructOf(argumentStructs, p.typeText)) {
-                    p.arguments = s->members;
-                    p.nestedArguments = nestedArgumentStructs(argumentStructs, *s);
-                }
+        for (ParamInfo& p : params) {
+            if (p.kind != ParamKind::Buffer) continue;
+            if (const ArgumentStruct* s = argumentStructOf(argumentStructs, p.typeText)) {
+                p.arguments = p.members = s->members;
+                p.nestedArguments = nestedArgumentStructs(argumentStructs, *s);
+            } else if (const ArgumentStruct* d = argumentStructOf(dataStructs, p.typeText)) {
+                p.members = d->members;
+                p.nestedArguments = nestedArgumentStructs(dataStructs, *d);
+            }
+        }
     found.threadgroupVariables = findThreadgroupVariables(unit, options.fileKey, diagnostics);
     if (diagnostics.hasErrors()) return found;
     found.graph = buildCallGraph(tokens, partner, module);

@@ -99,17 +99,20 @@ enum class Builtin : std::uint32_t {
 #undef METALCPU_BUILTIN_ENUMERATOR
 };
 
-/// A data member of an argument-buffer struct (passes/argument_buffers.h) and its [[id(n)]].
+/// A data member of a struct (passes/argument_buffers.h) and, in an argument buffer, its [[id(n)]].
 struct ArgumentMember {
     std::string name;
     std::uint32_t id = 0;
     /// A pointer member (or array of them) at another argument-buffer struct: that struct's
     /// name, for ArgumentEncoder::newArgumentEncoder(id); else "".
     std::string pointee;
+    /// A member whose type (or element type) is a struct declared by name: the name, for
+    /// MTL::StructMember::structType(); else "".
+    std::string held;
 };
 
-/// An argument-buffer struct a parameter reaches through pointer members, and its members
-/// (ArgumentMember::pointee names it).
+/// A struct a parameter reaches through pointer members (argument buffers) or members of struct
+/// type, and its members (ArgumentMember::pointee or held names it).
 struct NestedArguments {
     std::string name;
     std::vector<ArgumentMember> members;
@@ -135,7 +138,11 @@ struct ParamInfo {
     std::uint32_t textureDataType = 0;
     /// A buffer pointing at an argument-buffer struct: its members, for ArgumentEncoder.
     std::vector<ArgumentMember> arguments;
-    /// The argument-buffer structs its members point at, and theirs, each once.
+    /// A buffer pointing at a struct the front end can describe (passes/argument_buffers.h,
+    /// findDataStructs), for MTL::StructType: its members (those of `arguments` for an argument
+    /// buffer).
+    std::vector<ArgumentMember> members;
+    /// The structs its members point at or hold, and theirs, each once.
     std::vector<NestedArguments> nestedArguments;
 };
 

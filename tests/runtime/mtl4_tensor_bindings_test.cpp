@@ -38,9 +38,9 @@ void readTensor(const mc_group* group) {
 
 const mc_param kParams[] = {
     {"t", "tensor<device float, dextents<int, 2>>", MC_PARAM_TENSOR, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY,
-     0, 0, 0, 0, 1, 1, 0, 0, 2, static_cast<mc_u32>(MTL::TensorDataTypeFloat32), 0, nullptr},
+     0, 0, 0, 0, 1, 1, 0, 0, 2, static_cast<mc_u32>(MTL::TensorDataTypeFloat32), 0, nullptr, 0, 0, nullptr},
     {"out", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, 0, 0, 4, 4, 1, 1, 0, 0,
-     0, 0, 0, nullptr},
+     0, 0, 0, nullptr, MTL::DataTypeFloat, 0, nullptr},
 };
 const mc_kernel kReadTensor = {"read_tensor", "mtl4_tensor_bindings_test", 1, 1, 0, 0, 2, kParams, readTensor,
                                nullptr, 0, nullptr, "read_tensor", 0, ""};

@@ -73,49 +73,56 @@ std::string presentKind(const ParamInfo& p) {
     return "(" + p.presentIf + " ? " + paramKindEnumerator(p.kind) + " : MC_PARAM_ABSENT)";
 }
 
-// The members of the argument-buffer struct a buffer parameter points at (mc_argument), laid
-// out by the host compiler itself: ArgumentEncoder writes where the kernel reads. The structs
-// its pointer members reach get arrays of their own (`array`_1, _2, ...), declared first, since
-// a list's struct points at itself. "" for other parameters.
-std::string argumentReflection(const ParamInfo& p, const std::string& array, const std::string& param) {
-    if (p.arguments.empty()) return "";
+// The members of the struct a buffer parameter points at (mc_argument): an argument buffer's,
+// for ArgumentEncoder, or another struct's, for MTL::StructType. The host compiler itself lays
+// them out and names their types (metalcpu/data_types.h): ArgumentEncoder writes where the
+// kernel reads, and a reflected offset is the kernel's. The structs its members point at or
+// hold get arrays of their own (`array`_1, _2, ...), declared first, since a list's struct
+// points at itself. "" for other parameters.
+std::string memberReflection(const ParamInfo& p, const std::string& array, const std::string& param) {
+    if (p.members.empty()) return "";
+    auto reached = [](const ArgumentMember& m) -> const std::string& { return m.pointee.empty() ? m.held : m.pointee; };
     // Each struct's C++ type, named through the member that first reaches it.
     std::vector<std::string> types(p.nestedArguments.size());
     std::vector<std::pair<const std::vector<ArgumentMember>*, std::string>> queue = {
-        {&p.arguments, "::metalcpu_kernel::argument_struct_t<" + param + ">"}};
+        {&p.members, "::metalcpu_kernel::argument_struct_t<" + param + ">"}};
     auto nestedIndex = [&](const std::string& name) -> std::size_t {
+        if (name.empty()) return p.nestedArguments.size();
         for (std::size_t n = 0; n < p.nestedArguments.size(); ++n)
             if (p.nestedArguments[n].name == name) return n;
         return p.nestedArguments.size();
     };
     for (std::size_t q = 0; q < queue.size(); ++q)
         for (const ArgumentMember& m : *queue[q].first) {
-            const std::size_t n = m.pointee.empty() ? types.size() : nestedIndex(m.pointee);
+            const std::size_t n = nestedIndex(reached(m));
             if (n == types.size() || !types[n].empty()) continue;
             types[n] = "::metalcpu_kernel::member_struct_t<decltype(" + queue[q].second + "::" + m.name + ")>";
             queue.push_back({&p.nestedArguments[n].members, types[n]});
         }
+    const bool argumentBuffer = !p.arguments.empty();
     auto rows = [&](const std::vector<ArgumentMember>& members, const std::string& type) {
         std::string out;
         for (const ArgumentMember& m : members) {
             const std::string member = "decltype(" + type + "::" + m.name + ")";
-            std::string nested;
-            const std::size_t n = m.pointee.empty() ? types.size() : nestedIndex(m.pointee);
-            if (n < types.size() && !types[n].empty())
-                nested = ", sizeof(" + types[n] + "), alignof(" + types[n] + "), " +
-                         std::to_string(p.nestedArguments[n].members.size()) + ", " + array + "_" +
-                         std::to_string(n + 1);
-            out += "    {" + quoteString(m.name) + ", " + std::to_string(m.id) +
+            const std::string shape = "::metalcpu_kernel::member_shape<" + member + ">::";
+            const std::size_t n = nestedIndex(reached(m));
+            const std::string nested = n < types.size() && !types[n].empty()
+                                           ? std::to_string(p.nestedArguments[n].members.size()) + ", " + array +
+                                                 "_" + std::to_string(n + 1)
+                                           : "0, nullptr";
+            out += "    {" + quoteString(m.name) + ", " + std::to_string(argumentBuffer ? m.id : 0) +
                    ", ::metalcpu_kernel::argument_kind<" + member + ">, __builtin_offsetof(" + type + ", " + m.name +
                    "), sizeof(" + member + "), ::metalcpu_kernel::argument_elements<" + member + ">, alignof(" +
-                   member + ")" + nested + "},\n";
+                   member + "), " + shape + "pointee_size, " + shape + "pointee_align, " + nested + ", " + shape +
+                   "data_type, " + shape + "element_type, " + shape + "pointee_type, " + shape + "length, " + shape +
+                   "access, " + shape + "stride},\n";
         }
         return out;
     };
     std::string out = "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Winvalid-offsetof\"\n";
     for (std::size_t n = 0; n < types.size(); ++n)
         if (!types[n].empty()) out += "extern const ::mc_argument " + array + "_" + std::to_string(n + 1) + "[];\n";
-    out += "const ::mc_argument " + array + "[] = {\n" + rows(p.arguments, queue[0].second) + "};\n";
+    out += "const ::mc_argument " + array + "[] = {\n" + rows(p.members, queue[0].second) + "};\n";
     for (std::size_t n = 0; n < types.size(); ++n)
         if (!types[n].empty())
             out += "const ::mc_argument " + array + "_" + std::to_string(n + 1) + "[] = {\n" +
@@ -311,16 +318,17 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         if (!info.params.empty()) {
             params = scope + "__mc_" + k + "_params";
             for (std::size_t i = 0; i < info.params.size(); ++i)
-                out += argumentReflection(info.params[i], "__mc_" + k + "_arguments_" + std::to_string(i),
-                                          "::metalcpu_kernel::parameter_t<" + fn + ", " + std::to_string(i) + ">");
+                out += memberReflection(info.params[i], "__mc_" + k + "_members_" + std::to_string(i),
+                                        "::metalcpu_kernel::parameter_t<" + fn + ", " + std::to_string(i) + ">");
             out += "const ::mc_param __mc_" + k + "_params[] = {\n";
             for (std::size_t i = 0; i < info.params.size(); ++i) {
                 const ParamInfo& p = info.params[i];
                 std::string param = "::metalcpu_kernel::parameter_t<" + fn + ", " + std::to_string(i) + ">";
-                const std::string arguments =
-                    p.arguments.empty() ? ", 0, nullptr"
-                                        : ", " + std::to_string(p.arguments.size()) + ", " + scope + "__mc_" + k +
-                                              "_arguments_" + std::to_string(i);
+                // An argument buffer's members are its arguments too: one table.
+                const std::string table = ", " + std::to_string(p.members.size()) + ", " + scope + "__mc_" + k +
+                                          "_members_" + std::to_string(i);
+                const std::string members = p.members.empty() ? ", 0, nullptr" : table;
+                const std::string arguments = p.arguments.empty() ? ", 0, nullptr" : table;
                 out += "    {" + quoteString(p.name) + ", " + quoteString(p.typeText) + ", " +
                        presentKind(p) + ", " + std::to_string(p.index) + ", " +
                        addressSpaceEnumerator(p.addressSpace) + ", " + accessEnumerator(p.access) + ", " +
@@ -328,7 +336,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                        ", ::metalcpu_kernel::pointee_size<" + param + ">, ::metalcpu_kernel::pointee_align<" +
                        param + ">, " + std::to_string(p.line) + ", " + std::to_string(p.column) + ", " +
                        std::to_string(p.textureType) + ", " + std::to_string(p.textureDataType) + ", " +
-                       tensorReflection(p, param) + arguments + "},\n";
+                       tensorReflection(p, param) + arguments + ", ::metalcpu_kernel::pointee_data_type<" + param +
+                       ">" + members + "},\n";
             }
             out += "};\n";
         }

@@ -41,16 +41,20 @@ bool declaresDataMembers(const TokenList& tokens, std::size_t begin, std::size_t
     for (std::string_view word : kNotData)
         if (tokens[begin].isIdentifier(word)) return false;
     for (std::size_t j = begin; j < end; ++j)
-        if (tokens[j].isPunct("(") && !(j > 0 && tokens[j - 1].isIdentifier("id"))) return false;
+        if (tokens[j].isPunct("(") && !(j > 0 && (tokens[j - 1].isIdentifier("id") || tokens[j - 1].isIdentifier("alignas"))))
+            return false;
     return true;
 }
 
 // A struct while it is read: whether a member carries [[id(n)]] or holds a resource (a texture
-// or a sampler, which only an argument buffer can hold in memory).
+// or a sampler, which only an argument buffer can hold in memory), and whether its members as
+// read are all it has (no base class, no bit-field, one name per declaration, no anonymous or
+// elaborated member), which a reflected struct type needs.
 struct Candidate {
     ArgumentStruct found;
     bool anyId = false;
     bool anyResource = false;
+    bool describable = true;
     std::uint32_t span = 0; ///< ids it takes as a member of another struct: its highest + 1
 };
 
@@ -100,6 +104,7 @@ void readMember(const Unit& unit, std::size_t begin, std::size_t end, std::uint3
             j = partner[j];
             continue;
         }
+        if (t.isPunct(":") || t.isPunct(",")) out.describable = false; // a bit-field, several names
         if (t.isPunct("=") || t.isPunct("{") || t.isPunct(":") || t.isPunct(",")) break;
         if (t.isPunct("<") && opensTemplateArguments(tokens, j)) {
             const std::size_t close = closingAngle(tokens, partner, j, end);
@@ -122,7 +127,10 @@ void readMember(const Unit& unit, std::size_t begin, std::size_t end, std::uint3
     if (nameToken == kNoToken) return;
     const std::uint32_t first = id && *id >= 0 ? static_cast<std::uint32_t>(*id) : next;
     const std::string pointee = pointeeName(tokens, begin, nameToken);
-    out.found.members.push_back({tokens[nameToken].spelling, first, pointee});
+    const Token& type = tokens[nameToken - (nameToken > begin ? 1 : 0)];
+    const bool named = nameToken > begin && type.isIdentifier() && !isCppKeyword(type.spelling) &&
+                       !isTypeQualifier(type.spelling);
+    out.found.members.push_back({tokens[nameToken].spelling, first, pointee, named ? type.spelling : ""});
     // A member of an argument-buffer struct's type takes that struct's ids, element by element
     // (Metal's `My_Indexed_AB abX; // abX = id(0); texA = id(1); texB = id(3)`).
     std::uint32_t perElement = 1;
@@ -143,11 +151,29 @@ void readMember(const Unit& unit, std::size_t begin, std::size_t end, std::uint3
     }
 }
 
+// Whether declaration [begin, end), which declaresDataMembers() passed over, still declares a
+// data member: `struct { float a; } s;`, `union { ... };`, `struct Inner s;` (not `struct Inner
+// { ... };` nor `struct Inner;`, which only declare a type).
+bool declaresUnreadMember(const TokenList& tokens, const std::vector<std::size_t>& partner, std::size_t begin,
+                          std::size_t end) {
+    if (begin >= end) return false;
+    const Token& key = tokens[begin];
+    if (!key.isIdentifier("struct") && !key.isIdentifier("class") && !key.isIdentifier("union")) return false;
+    for (std::size_t j = begin + 1; j < end; ++j)
+        if (tokens[j].isPunct("{"))
+            return !(j == begin + 2 && tokens[begin + 1].isIdentifier()) || partner[j] == kNoToken ||
+                   partner[j] + 1 < end;
+    return end - begin > 2;
+}
+
 // The struct whose body opens at `open`, with its members and what makes it an argument buffer.
 Candidate readStruct(const Unit& unit, std::size_t key, std::size_t open, const std::vector<Candidate>& earlier) {
     const TokenList& tokens = unit.tokens();
     const std::vector<std::size_t>& partner = unit.partner();
     Candidate found{ArgumentStruct{tokens[key + 1].spelling, {}, {}}};
+    // A base class's members are not read.
+    for (std::size_t j = key + 2; j < open; ++j)
+        if (tokens[j].isPunct(":")) found.describable = false;
     std::uint32_t next = 0;
     std::size_t begin = open + 1;
     const std::size_t close = partner[open];
@@ -174,6 +200,7 @@ Candidate readStruct(const Unit& unit, std::size_t key, std::size_t open, const 
         }
         if (t.isPunct(";")) {
             if (declaresDataMembers(tokens, begin, j)) readMember(unit, begin, j, next, earlier, found);
+            else if (declaresUnreadMember(tokens, partner, begin, j)) found.describable = false;
             begin = j + 1;
         }
     }
@@ -197,9 +224,8 @@ std::vector<std::string> kernelPointees(const Unit& unit) {
     return names;
 }
 
-} // namespace
-
-std::vector<ArgumentStruct> findArgumentStructs(const Unit& unit) {
+// Every struct and class of the unit with a body, in order.
+std::vector<Candidate> readStructs(const Unit& unit) {
     const TokenList& tokens = unit.tokens();
     std::vector<Candidate> candidates;
     for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
@@ -208,6 +234,13 @@ std::vector<ArgumentStruct> findArgumentStructs(const Unit& unit) {
         if (open == kNoToken || unit.partner()[open] == kNoToken) continue;
         candidates.push_back(readStruct(unit, i, open, candidates));
     }
+    return candidates;
+}
+
+} // namespace
+
+std::vector<ArgumentStruct> findArgumentStructs(const Unit& unit) {
+    std::vector<Candidate> candidates = readStructs(unit);
     // A struct with an [[id(n)]] member is an argument buffer wherever it is (Apple's rule); one
     // whose ids are all implied is one when it holds a resource and a kernel's buffer, or a
     // pointer member of an argument buffer, points at it (Metal 3's argument buffers).
@@ -227,6 +260,16 @@ std::vector<ArgumentStruct> findArgumentStructs(const Unit& unit) {
     std::vector<ArgumentStruct> structs;
     for (std::size_t c = 0; c < candidates.size(); ++c)
         if (accepted[c]) structs.push_back(std::move(candidates[c].found));
+    return structs;
+}
+
+std::vector<ArgumentStruct> findDataStructs(const Unit& unit) {
+    std::vector<Candidate> candidates = readStructs(unit);
+    std::vector<ArgumentStruct> structs;
+    for (Candidate& c : candidates) {
+        const auto sameName = [&](const Candidate& other) { return other.found.name == c.found.name; };
+        if (c.describable && std::ranges::count_if(candidates, sameName) == 1) structs.push_back(std::move(c.found));
+    }
     return structs;
 }
 
@@ -252,9 +295,9 @@ std::vector<NestedArguments> nestedArgumentStructs(const std::vector<ArgumentStr
     std::vector<const ArgumentStruct*> queue{&root};
     for (std::size_t q = 0; q < queue.size(); ++q)
         for (const ArgumentMember& m : queue[q]->members) {
-            if (m.pointee.empty() || std::ranges::any_of(reached, [&](const auto& r) { return r.name == m.pointee; }))
-                continue;
-            auto found = std::ranges::find_if(structs, [&](const ArgumentStruct& s) { return s.name == m.pointee; });
+            const std::string& name = m.pointee.empty() ? m.held : m.pointee;
+            if (name.empty() || std::ranges::any_of(reached, [&](const auto& r) { return r.name == name; })) continue;
+            auto found = std::ranges::find_if(structs, [&](const ArgumentStruct& s) { return s.name == name; });
             if (found == structs.end()) continue;
             reached.push_back({found->name, found->members});
             queue.push_back(&*found);

@@ -25,13 +25,18 @@ struct ArgumentStruct {
 /// Every argument-buffer struct of the unit (class templates and local classes included).
 std::vector<ArgumentStruct> findArgumentStructs(const Unit& unit);
 
+/// Every struct of the unit whose members as read are all it has (no base class, no bit-field,
+/// no anonymous member) and whose name no other struct of the unit has: what MTL::StructType
+/// can describe, its members laid out by the compiler of the kernel library.
+std::vector<ArgumentStruct> findDataStructs(const Unit& unit);
+
 /// The argument-buffer struct a buffer parameter of type `typeText` ("device Args&",
 /// "constant ns::Args*", "device Args const&") points at, or nullptr.
 const ArgumentStruct* argumentStructOf(const std::vector<ArgumentStruct>& structs, const std::string& typeText);
 
-/// The argument-buffer structs `root`'s pointer members point at, and theirs, each once (a
+/// The structs of `structs` that `root`'s members point at or hold, and theirs, each once (a
 /// struct that points at itself, a list, is reached once), for ArgumentEncoder's nested
-/// encoders.
+/// encoders and MTL::StructType's nested types.
 std::vector<NestedArguments> nestedArgumentStructs(const std::vector<ArgumentStruct>& structs,
                                                    const ArgumentStruct& root);
 

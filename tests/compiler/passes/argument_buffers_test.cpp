@@ -14,6 +14,12 @@ std::vector<ArgumentStruct> structsOf(std::string_view source) {
     return findArgumentStructs(unit);
 }
 
+std::vector<ArgumentStruct> dataStructsOf(std::string_view source) {
+    auto p = testing::parse(source);
+    const Unit unit(p->tokens, p->partner, p->module);
+    return findDataStructs(unit);
+}
+
 std::string ids(const ArgumentStruct& s) {
     std::string out;
     for (const ArgumentMember& m : s.members) out += m.name + "=" + std::to_string(m.id) + " ";
@@ -119,6 +125,47 @@ TEST(ArgumentBuffers, SamplerMembers) {
               "struct Values { sampler s; };\n"
               "kernel void k(device Set& set [[buffer(0)]], constant Implied* i [[buffer(1)]]) "
               "{ sampler local = set.s; }");
+}
+
+// Test the structs a buffer's struct type can describe: each data member in order, with the
+// struct it holds by name (for nested struct types); an `alignas` member is one.
+TEST(ArgumentBuffers, DataStructMembers) {
+    const std::vector<ArgumentStruct> found = dataStructsOf("struct Inner { float a; uint b; };\n"
+                                                            "struct Params {\n"
+                                                            "  float scale;\n"
+                                                            "  alignas(16) float4 colour;\n"
+                                                            "  Inner inner;\n"
+                                                            "  const Inner pair[2];\n"
+                                                            "  device Inner* next;\n"
+                                                            "  float weights[3];\n"
+                                                            "  float twice() const { return 2 * scale; }\n"
+                                                            "  struct Local { int x; };\n"
+                                                            "};\n");
+    ASSERT_EQ(found.size(), 3u);
+    EXPECT_EQ(found[1].name, "Params");
+    std::string members;
+    for (const ArgumentMember& m : found[1].members) members += m.name + ":" + m.held + ":" + m.pointee + " ";
+    EXPECT_EQ(members, "scale:float: colour:float4: inner:Inner: pair:Inner: next::Inner weights:float: ");
+}
+
+// Test the structs whose members as read would not be all they have, which get no struct type
+// rather than a wrong one: a base class, a bit-field, two names in one declaration, an
+// anonymous or elaborated member; and two structs of one name, of which a member's type may
+// be either.
+TEST(ArgumentBuffers, DataStructsNotDescribed) {
+    const std::vector<ArgumentStruct> found = dataStructsOf("struct Base { float a; };\n"
+                                                            "struct Derived : Base { float b; };\n"
+                                                            "struct Bits { uint low : 4; uint high : 4; };\n"
+                                                            "struct Two { float x, y; };\n"
+                                                            "struct Anonymous { union { float f; int i; }; };\n"
+                                                            "struct Elaborated { struct Base base; };\n"
+                                                            "struct Named { struct Kind { int k; } kind; };\n"
+                                                            "struct Typed { struct Kind2 { int k; }; float after; };\n"
+                                                            "namespace n { struct Twice { float a; }; }\n"
+                                                            "struct Twice { int b; };\n");
+    std::string names;
+    for (const ArgumentStruct& s : found) names += s.name + " ";
+    EXPECT_EQ(names, "Base Kind Typed Kind2 ");
 }
 
 } // namespace

@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 21u /* 16-21: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites; argument-buffer members and render functions' names; nested argument buffers */
+#define METALCPU_KERNEL_ABI_VERSION 22u /* 16-22: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites; argument-buffer members and render functions' names; nested argument buffers; buffers' struct types */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -318,6 +318,18 @@ typedef struct mc_argument {
     mc_u64 pointee_align;
     mc_u32 member_count;
     const struct mc_argument* members;
+    /* ABI 22: the member as MTL::StructMember describes it (a row of a buffer's struct type,
+       mc_param::members): `data_type` its MTL::DataType (Struct, Array, Pointer, Float4, ...);
+       an array's outermost `length`, its elements' `stride` and `element_type`; a pointer's (or
+       an array of pointers') `pointee_type` and `access` (mc_access of the pointee), with
+       pointee_size and pointee_align above. `members` are then those of the struct the member
+       holds, holds an array of, or points at, when the front end could name it, else null. */
+    mc_u32 data_type;
+    mc_u32 element_type;
+    mc_u32 pointee_type;
+    mc_u32 length;
+    mc_u32 access;
+    mc_u64 stride;
 } mc_argument;
 
 /* Reflection of one kernel parameter. */
@@ -341,6 +353,12 @@ typedef struct mc_param {
        null; the aggregate initialisers of parameters without them leave them out). */
     mc_u32 argument_count;
     const mc_argument* arguments;
+    /* ABI 22: the MTL::DataType of what a buffer parameter points at, and when it is a struct
+       the front end could describe (no base class, no bit-field, a name of its own in the file),
+       its members (an argument buffer's are `arguments`); else 0 and null. */
+    mc_u32 pointee_data_type;
+    mc_u32 member_count;
+    const mc_argument* members;
 } mc_param;
 
 enum mc_kernel_flags {

@@ -513,6 +513,7 @@ struct address_space_tag {};
 } // namespace metalcpu_kernel
 
 #include <metalcpu/coroutines.h>
+#include <metalcpu/data_types.h>
 #include <metalcpu/designators.h>
 #include <metalcpu/division.h>
 #include <metalcpu/function_constants.h>
