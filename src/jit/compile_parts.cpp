@@ -8,6 +8,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -56,6 +57,29 @@ std::vector<std::string> recordedKernelSelectors(const std::string& translatedCp
         for (std::string word; words >> word;) selectors.push_back(word);
     }
     return selectors;
+}
+
+std::vector<std::string> kernelNames(const std::string& translatedCpp, const std::vector<std::string>& selectors) {
+    // entry_points.cpp: "#if METALCPU_SELECTS_KERNEL(<selector>)\n" then, for the symbol,
+    // "__attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.<name>") = 0;".
+    constexpr std::string_view kSymbol = "__asm__(\"";
+    std::vector<std::string> names;
+    for (const std::string& selector : selectors) {
+        const std::string guard = "#if METALCPU_SELECTS_KERNEL(" + selector + ")\n";
+        std::optional<std::string> name;
+        for (std::size_t at = translatedCpp.find(guard); at != std::string::npos && !name;
+             at = translatedCpp.find(guard, at + 1)) {
+            const std::size_t line = at + guard.size();
+            const std::size_t end = translatedCpp.find('\n', line);
+            const std::size_t symbol = translatedCpp.substr(line, end - line).find(kSymbol);
+            if (symbol == std::string::npos) continue;
+            const std::size_t begin = line + symbol + kSymbol.size();
+            name = msl::kernelNameOfSymbol(
+                std::string_view(translatedCpp).substr(begin, translatedCpp.find('"', begin) - begin));
+        }
+        names.push_back(name.value_or(selector));
+    }
+    return names;
 }
 
 std::size_t compileJobs() {

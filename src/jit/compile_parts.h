@@ -20,6 +20,11 @@ std::string kernelSelectorsPreamble(const std::vector<std::string>& hostNames);
 /// `translatedCpp`; empty when there is none (a text translated by an older metalcpu).
 std::vector<std::string> recordedKernelSelectors(const std::string& translatedCpp);
 
+/// The host names of the kernels `selectors` (recordedKernelSelectors()) stand for in
+/// `translatedCpp`, read from the kernel symbol (msl::kernelSymbol()) each one selects, for
+/// messages about a part; a selector whose symbol is not found stands for itself.
+std::vector<std::string> kernelNames(const std::string& translatedCpp, const std::vector<std::string>& selectors);
+
 /// Translated code (translatedCodeBytes()) below this is compiled by one process per image: a
 /// further process parses the whole file again (a few tenths of a second of CPU) for too
 /// little code of its own to gain by it.

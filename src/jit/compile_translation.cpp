@@ -1,3 +1,4 @@
+#include "compiler/emitter/entry_points.h"
 #include "jit/compile_image.h"
 #include "jit/compile_parts.h"
 #include "jit/compiler_messages.h"
@@ -13,6 +14,26 @@
 #include <future>
 
 namespace metalcpu::jit {
+namespace {
+
+/// The name the host compiler's messages give the source of `translatedCpp`: that of its
+/// first #line directive about the user's code (which follows the prelude), as GCC writes it
+/// ("program_source", "shaders/blur.metal"); "the translated kernels" when it has none.
+std::string sourceNameOf(const std::string& translatedCpp) {
+    for (std::size_t directive = translatedCpp.find("\n#line "); directive != std::string::npos;
+         directive = translatedCpp.find("\n#line ", directive + 1)) {
+        const std::size_t open = translatedCpp.find('"', directive);
+        if (open == std::string::npos || translatedCpp.find('\n', directive + 1) < open) continue;
+        std::string name;
+        for (std::size_t i = open + 1; i < translatedCpp.size() && translatedCpp[i] != '"' && translatedCpp[i] != '\n';
+             ++i)
+            name += translatedCpp[i] == '\\' && i + 1 < translatedCpp.size() ? translatedCpp[++i] : translatedCpp[i];
+        if (name != msl::kGeneratedFileName) return name;
+    }
+    return "the translated kernels";
+}
+
+} // namespace
 
 CompileResult compileTranslation(const std::string& cppPath, const std::string& workingDirectory,
                                  const std::string& outputPath, bool sharedLibrary, const std::string& cacheKey,
@@ -31,8 +52,10 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
     // A big file of several kernels is compiled in parts when there are CPUs for them
     // (compile_parts.h); not when its warnings are shown, which each part would repeat.
     std::vector<std::string> partFiles;
+    std::vector<std::vector<std::string>> partKernels;
     if (whole && !build.syntaxOnly && !build.warnings)
         for (const std::vector<std::string>& part : compileParts(*whole, targets.size(), codeBytes, compileJobs())) {
+            partKernels.push_back(kernelNames(*whole, part));
             partFiles.push_back(scratch.file(("part" + std::to_string(partFiles.size()) + ".cpp").c_str()));
             if (!support::writeFileAtomically(partFiles.back(), partSource(*whole, part, partFiles.size() == 1)))
                 return CompileResult{false, "cannot write " + partFiles.back() + "\n"};
@@ -53,13 +76,17 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
         if (build.syntaxOnly) task = {"-fsyntax-only", cppPath};
         else if (sharedLibrary) task = {"-shared", "-nostdlib", "-Wl,-z,defs", cppPath, "-lgcc", "-o", image};
         else task = {"-c", cppPath, "-o", image};
-        const ImageInParts parts{partFiles, std::to_string(i), image, sharedLibrary};
-        compiles.push_back(std::async(std::launch::async, [&, flags, task, parts] {
+        const ImageInParts parts{partFiles, partKernels, std::to_string(i), image, sharedLibrary};
+        // What the compile is, for an error that its compiler's output cannot explain.
+        const std::string compiled = (whole ? sourceNameOf(*whole) : cppPath) + " for " + targets[i].level;
+        compiles.push_back(std::async(std::launch::async, [&, flags, task, parts, compiled] {
             const auto compileWhole = [&] {
-                return compileImage(*tools, flags, task, head, workingDirectory, scratch, readable, codeBytes);
+                return compileImage(*tools, flags, task, (build.syntaxOnly ? "checking " : "compiling ") + compiled,
+                                    head, workingDirectory, scratch, readable, codeBytes);
             };
             if (parts.files.empty()) return compileWhole();
-            return compileImageInParts(*tools, flags, parts, head, scratch, readable, codeBytes, compileWhole);
+            return compileImageInParts(*tools, flags, parts, compiled, head, scratch, readable, codeBytes,
+                                       compileWhole);
         }));
     }
     // The first level's messages are the file's (every level warns alike); another level's

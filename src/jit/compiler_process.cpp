@@ -6,6 +6,8 @@
 #include "support/process.h"
 
 #include <algorithm>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 
 namespace metalcpu::jit {
@@ -30,7 +32,18 @@ bool ranOutOfMemory(const std::string& output) {
     return false;
 }
 
+/// "signal 9 (SIGKILL ...)": its name, and who sends it when it is not the compiler's own doing.
+std::string signalName(int signal) {
+    std::string name = "signal " + std::to_string(signal);
+    if (const char* abbreviation = sigabbrev_np(signal)) name += std::string(" (SIG") + abbreviation;
+    else return name;
+    if (signal == SIGKILL) name += ": most often from the system's out-of-memory killer, when memory runs short";
+    return name + ")";
+}
+
 } // namespace
+
+std::string failureCause(const std::string& step) { return "error: " + step + ": "; }
 
 CompileResult missingToolchain(const std::string& error) { return CompileResult{false, error + "\n"}; }
 
@@ -76,7 +89,7 @@ Scratch::~Scratch() {
     if (!path_.empty()) support::removeTree(path_);
 }
 
-CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv,
+CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv, const std::string& step,
                           const std::string& workingDirectory, const Scratch& scratch,
                           std::vector<std::string> readable, std::uint64_t fileSizeBytes, std::uint64_t codeBytes) {
     if (!scratch.made()) return CompileResult{false, "cannot create a temporary directory\n"};
@@ -100,25 +113,34 @@ CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>
     CompileResult made{ok, ok ? run.output : std::string()};
     if (made.ok) return made;
     const support::Config& config = support::config();
-    std::string& text = made.diagnostics;
+    // What ended the compiler, when its output cannot say (a killed compiler prints nothing;
+    // a crashed one may print no error): the user must learn it from this message alone.
+    const std::string compiler = "the compiler (" + argv[0] + ")";
+    const bool silent = run.output.empty();
+    std::string cause;
     if (run.outOfCpuTime || run.timedOut) {
-        text = "error: the compiler did not finish within " +
-               (run.outOfCpuTime ? std::to_string(limits.cpuSeconds) + " s of CPU time"
-                                 : std::to_string(limits.timeoutSeconds) + " s of wall time (" +
-                                       std::to_string(kWallTimePerCpuTime) + " times its CPU time)") +
-               " and was stopped";
+        cause = compiler + " did not finish within " +
+                (run.outOfCpuTime ? std::to_string(limits.cpuSeconds) + " s of CPU time"
+                                  : std::to_string(limits.timeoutSeconds) + " s of wall time (" +
+                                        std::to_string(kWallTimePerCpuTime) + " times its CPU time)") +
+                " and was stopped" + (silent ? ", having printed nothing" : "");
         if (blocks > 1)
-            text += " (METALCPU_COMPILE_TIMEOUT=" + std::to_string(config.compileTimeout) + " s for each started " +
-                    std::to_string(kTimeoutCodeBytes / 1024) + " KiB of the " + std::to_string(codeBytes / 1024) +
-                    " KiB of code translated from this source; it raises the limit, 0 removes it)\n";
+            cause += " (METALCPU_COMPILE_TIMEOUT=" + std::to_string(config.compileTimeout) + " s for each started " +
+                     std::to_string(kTimeoutCodeBytes / 1024) + " KiB of the " + std::to_string(codeBytes / 1024) +
+                     " KiB of code translated from this source; it raises the limit, 0 removes it)";
         else
-            text += " (METALCPU_COMPILE_TIMEOUT raises the limit; 0 removes it)\n";
+            cause += " (METALCPU_COMPILE_TIMEOUT raises the limit; 0 removes it)";
     }
     else if (limits.addressSpaceBytes && ranOutOfMemory(run.output))
-        text = "error: the compiler ran out of memory within its limit of " + std::to_string(config.compileMemoryLimit) +
-               " MiB (METALCPU_COMPILE_MEMORY_LIMIT raises the limit; 0 removes it)\n";
+        cause = compiler + " ran out of memory within its limit of " + std::to_string(config.compileMemoryLimit) +
+                " MiB (METALCPU_COMPILE_MEMORY_LIMIT raises the limit; 0 removes it)";
     else if (run.signal)
-        text = "error: the compiler was ended by signal " + std::to_string(run.signal) + "\n";
+        cause = compiler + " was ended by " + signalName(run.signal) + (silent ? " and printed nothing" : "");
+    else if (run.output.find("error") == std::string::npos)
+        cause = compiler + " exited with code " + std::to_string(run.exitCode) +
+                (silent ? " and printed nothing" : " and printed no error");
+    std::string& text = made.diagnostics;
+    if (!cause.empty()) text = failureCause(step) + cause + "\n";
     text += run.output;
     if (run.droppedBytes)
         text += "\n[" + std::to_string(run.droppedBytes) + " more bytes of compiler output cut; the first " +

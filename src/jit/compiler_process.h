@@ -64,11 +64,18 @@ std::uint64_t translatedCodeBytes(std::string_view translatedCpp);
 /// plus `fileSizeBytes`, the largest file it may write), confined to reading its toolchain
 /// and `readable`, and to writing in `scratch`. `codeBytes`, for the compile of a translated
 /// file, is its translatedCodeBytes(): the CPU time limit is METALCPU_COMPILE_TIMEOUT per started
-/// kTimeoutCodeBytes of it (and the wall time limit kWallTimePerCpuTime times that). When it fails, the diagnostics say first which limit stopped it,
-/// if one did, and the variable that raises it; then its output, cut at kDiagnosticsLimit.
-CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv,
+/// kTimeoutCodeBytes of it (and the wall time limit kWallTimePerCpuTime times that).
+/// When it fails, its output, cut at kDiagnosticsLimit, is the diagnostics; but when the
+/// output cannot say why (a limit stopped the compiler, a signal ended it, or it printed no
+/// error), they start with failureCause(): `step` (what the process was doing: "compiling
+/// program_source for x86-64-v3") and what ended it.
+CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv, const std::string& step,
                           const std::string& workingDirectory, const Scratch& scratch,
                           std::vector<std::string> readable, std::uint64_t fileSizeBytes = 0,
                           std::uint64_t codeBytes = 0);
+
+/// How diagnostics of runCompiler() begin when the compiler's own output cannot say why it
+/// failed: "error: <step>: " (the rest of the line says what ended it).
+std::string failureCause(const std::string& step);
 
 } // namespace metalcpu::jit

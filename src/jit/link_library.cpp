@@ -57,6 +57,13 @@ CompileResult linkLibrary(const std::vector<std::string>& objects, const std::st
     // Each level's objects (archive members among them) as files of their own, linked by one
     // linker process per level, all at once.
     Scratch scratch;
+    // What the links are, for an error that the linker's output cannot explain: the first
+    // few inputs by name (a build may link hundreds).
+    constexpr std::size_t kNamedInputs = 3;
+    std::string inputs;
+    for (std::size_t i = 0; i < std::min(objects.size(), kNamedInputs); ++i)
+        inputs += (i ? ", " : "") + (i < objectNames.size() ? objectNames[i] : objects[i]);
+    if (objects.size() > kNamedInputs) inputs += " and " + std::to_string(objects.size() - kNamedInputs) + " more";
     std::vector<ImageSource> images;
     std::vector<std::future<CompileResult>> links;
     for (std::size_t l = 0; l < levels.size(); ++l) {
@@ -72,8 +79,9 @@ CompileResult linkLibrary(const std::vector<std::string>& objects, const std::st
         }
         images.push_back(ImageSource{levels[l], scratch.file((std::to_string(l) + ".so").c_str())});
         argv.insert(argv.end(), {"-lgcc", "-o", images.back().path});
-        links.push_back(std::async(std::launch::async, [&, argv, readable] {
-            return runCompiler(*tools, argv, {}, scratch, readable);
+        const std::string step = "linking " + inputs + " for " + levels[l];
+        links.push_back(std::async(std::launch::async, [&, argv, readable, step] {
+            return runCompiler(*tools, argv, step, {}, scratch, readable);
         }));
     }
     CompileResult linked{true, {}};

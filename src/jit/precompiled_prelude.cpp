@@ -36,7 +36,8 @@ CompilerVersion compilerVersion(const Toolchain& tools) {
     std::lock_guard lock(mutex);
     if (auto found = known.find(tools.identity); found != known.end()) return found->second;
     Scratch scratch;
-    CompileResult answer = runCompiler(tools, {tools.compiler, "--version"}, {}, scratch, {});
+    CompileResult answer =
+        runCompiler(tools, {tools.compiler, "--version"}, "asking the compiler its version", {}, scratch, {});
     CompilerVersion version;
     version.text = answer.ok ? answer.diagnostics : std::string();
     // GCC's banner names its copyright holder; Clang's (which also answers to g++ on some
@@ -170,7 +171,8 @@ bool PrecompiledPrelude::prepare(const Toolchain& tools) {
     argv.insert(argv.end(), {header, "-o", made});
     const auto start = std::chrono::steady_clock::now();
     CompileResult compiled =
-        runCompiler(tools, argv, scratch.path(), scratch, {scratch.file(header.c_str()), tools.includeDir});
+        runCompiler(tools, argv, "precompiling the kernel prelude", scratch.path(), scratch,
+                    {scratch.file(header.c_str()), tools.includeDir});
     const auto milliseconds =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
     // Made private before it is moved into place, where another process checks it at once.

@@ -101,7 +101,8 @@ Preprocessed preprocess(const std::string& sourcePath, const std::string& workin
     roots.push_back(absoluteIn(workingDirectory, sourcePath));
     for (const std::string& dir : searchPath) roots.push_back(absoluteIn(workingDirectory, dir));
     const std::uint64_t sourceLimit = megabytes(support::config().compileSourceLimit);
-    CompileResult preprocessing = runCompiler(*tools, argv, workingDirectory, scratch, roots, sourceLimit);
+    const std::string step = "preprocessing " + (build.sourceName.empty() ? sourcePath : build.sourceName);
+    CompileResult preprocessing = runCompiler(*tools, argv, step, workingDirectory, scratch, roots, sourceLimit);
     // Writing past RLIMIT_FSIZE fails, so a file at the limit is one that was stopped there.
     std::error_code missing;
     const bool tooLarge = sourceLimit && std::filesystem::file_size(preprocessedPath, missing) >= sourceLimit && !missing;

@@ -61,7 +61,8 @@ std::optional<std::vector<bool>> askWarningFlags(const Toolchain& tools, const s
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.push_back(empty);
     support::log().debug("asking {} which of {} warning flags it knows", tools.compiler, flags.size());
-    CompileResult probe = runCompiler(tools, argv, {}, scratch, {empty});
+    CompileResult probe =
+        runCompiler(tools, argv, "asking the compiler which warning flags it knows", {}, scratch, {empty});
     std::vector<bool> known;
     for (const std::string& flag : flags) {
         // GCC: "unrecognized command-line option '-Wx'" (an error); Clang: "unknown warning

@@ -98,6 +98,8 @@ protected:
         return path;
     }
 
+    std::string compilerFailingAt(const std::string& name, const std::string& action);
+
     /// Whether a compile left a temporary directory behind.
     bool temporaryLeftovers() const { return !std::filesystem::is_empty(scratch_.path() / "tmp"); }
 
@@ -310,6 +312,95 @@ TEST_F(CompileErrorsTest, MessagesAreCapped) {
     EXPECT_LT(message.size(), 2 * 64 * 1024u);
     EXPECT_NE(message.find("9934464 more bytes of compiler output cut"), std::string::npos)
         << message.substr(message.size() - 200);
+}
+
+// A compiler that fails without a word must not make an error without one: the message says
+// which step failed, how the compiler ended, and that it printed nothing.
+
+/// Writes a compiler that runs as g++ (it preprocesses, it answers --version) but does
+/// `action` when it builds kernels: with -shared (the compile of a whole file into a library,
+/// or the link of its parts) or -c (the compile of a part).
+std::string CompileErrorsTest::compilerFailingAt(const std::string& name, const std::string& action) {
+    return script(name, "for a; do case \"$a\" in -shared|-c) " + action + ";; esac; done\nexec " HOST_CXX " \"$@\"\n");
+}
+
+// Test that a compiler that exits 1 printing nothing gives an error naming the step (the
+// compile of program_source for a level), the compiler, its exit code, and its silence.
+TEST_F(CompileErrorsTest, SilentExitIsExplained) {
+    const std::string compiler = compilerFailingAt("silent-c++", "exit 1");
+    testing::ScopedEnvironmentVariable cxx("METALCPU_CXX", compiler);
+    const std::string message = failedCompile(kSource);
+    EXPECT_NE(message.find("error: compiling program_source for "), std::string::npos) << message;
+    EXPECT_NE(message.find(": the compiler (" + compiler + ") exited with code 1 and printed nothing\n"),
+              std::string::npos)
+        << message;
+}
+
+// Test that a compiler killed by a signal (as the out-of-memory killer does) gives an error
+// naming the step, the signal by number and name, and the compiler's silence.
+TEST_F(CompileErrorsTest, SignalIsExplained) {
+    testing::ScopedEnvironmentVariable cxx("METALCPU_CXX", compilerFailingAt("killed-c++", "kill -KILL $$"));
+    const std::string message = failedCompile(kSource);
+    EXPECT_NE(message.find("error: compiling program_source for "), std::string::npos) << message;
+    EXPECT_NE(message.find(" was ended by signal 9 (SIGKILL: "), std::string::npos) << message;
+    EXPECT_NE(message.find(") and printed nothing\n"), std::string::npos) << message;
+}
+
+// Test that a silent compiler stopped at METALCPU_COMPILE_TIMEOUT gives an error naming the
+// step, the limit and its value, and the compiler's silence.
+TEST_F(CompileErrorsTest, SilentTimeLimitIsExplained) {
+    testing::ScopedEnvironmentVariable timeout("METALCPU_COMPILE_TIMEOUT", "1");
+    testing::ScopedEnvironmentVariable cxx(
+        "METALCPU_CXX", compilerFailingAt("silent-slow-c++", "exec sh -c 'while :; do :; done'"));
+    const std::string message = failedCompile(kSource);
+    EXPECT_NE(message.find("error: compiling program_source for "), std::string::npos) << message;
+    EXPECT_NE(message.find(" did not finish within 1 s of CPU time and was stopped, having printed nothing "
+                           "(METALCPU_COMPILE_TIMEOUT raises the limit; 0 removes it)\n"),
+              std::string::npos)
+        << message;
+    EXPECT_FALSE(temporaryLeftovers());
+}
+
+// Test that when a part of a file compiled in parts is killed, and the compile of the whole
+// file that follows fails too, the error names both: the whole compile, and after it the part
+// by number and kernels, and the signal that ended it.
+TEST_F(CompileErrorsTest, KilledPartIsNamed) {
+    testing::ScopedEnvironmentVariable jobs("METALCPU_COMPILE_JOBS", "2");
+    const std::string compiler = script(
+        "parts-killed-c++",
+        "for a; do case \"$a\" in -c) kill -KILL $$;; -shared) exit 1;; esac; done\nexec " HOST_CXX " \"$@\"\n");
+    testing::ScopedEnvironmentVariable cxx("METALCPU_CXX", compiler);
+    // Three kernels and more than compile_parts.h's kPartCodeBytes of code: two parts.
+    std::string source = "constant float kTable[8000] = {";
+    for (int i = 0; i < 8000; ++i) source += std::to_string(i) + ".25f, ";
+    source += "};\n";
+    for (const char* name : {"first", "second", "third"})
+        source += "kernel void " + std::string(name) +
+                  "(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) { out[i] = kTable[i]; }\n";
+    const std::string message = failedCompile(source);
+    EXPECT_NE(message.find(": the compiler (" + compiler + ") exited with code 1 and printed nothing\n"),
+              std::string::npos)
+        << message;
+    const std::size_t note = message.find("\nnote: program_source for ");
+    ASSERT_NE(note, std::string::npos) << message;
+    const std::string part = message.substr(note);
+    EXPECT_NE(part.find(" was compiled whole because compiling part 1 of 2 of program_source for "), std::string::npos)
+        << message;
+    EXPECT_NE(part.find(" (kernels first, third) failed: the compiler (" + compiler +
+                        ") was ended by signal 9 (SIGKILL: "),
+              std::string::npos)
+        << message;
+}
+
+// Test, against the explanations above, that a real compile error is the compiler's own
+// message at the source's line, with nothing added.
+TEST_F(CompileErrorsTest, CompileErrorIsTheCompilersOwn) {
+    const std::string message =
+        failedCompile("kernel void k(device int* out [[buffer(0)]]) {\n    out[0] = not_declared;\n}\n");
+    EXPECT_NE(message.find("program_source:2:14: error: 'not_declared' was not declared in this scope"),
+              std::string::npos)
+        << message;
+    EXPECT_EQ(message.find("the compiler ("), std::string::npos) << message;
 }
 
 } // namespace

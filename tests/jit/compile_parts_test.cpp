@@ -42,6 +42,21 @@ TEST(CompileParts, KernelSelectorsAreRecordedInThePreamble) {
     EXPECT_TRUE(recordedKernelSelectors("#include <metalcpu/kernel_prelude.h>\n// metalcpu kernels: a b\n").empty());
 }
 
+// Test that a part's kernels are named by the symbols their selectors guard (an encoded name
+// decoded), and that a selector without one stands for itself.
+TEST(CompileParts, KernelsAreNamedByTheirSymbols) {
+    // As entry_points.cpp writes a kernel's symbol, under its selector.
+    const auto symbol = [](const std::string& name) {
+        return "#if METALCPU_SELECTS_KERNEL(" + msl::kernelSelector(name) + ")\n" +
+               "__attribute__((used, visibility(\"hidden\"))) char __mc_name __asm__(\"" + msl::kernelSymbol(name) +
+               "\") = 0;\n#endif\n";
+    };
+    const std::string translated = kTranslated + "#if METALCPU_SELECTS_KERNEL(" + msl::kernelSelector("first") +
+                                   ")\nvoid __mc_0_run_group();\n#endif\n" + symbol("first") + symbol("a b");
+    EXPECT_EQ(kernelNames(translated, {msl::kernelSelector("a b"), msl::kernelSelector("first"), "0x1ull"}),
+              (std::vector<std::string>{"a b", "first", "0x1ull"}));
+}
+
 // Test that kernels are dealt out in turn to as many parts as jobs per image, at most one per
 // kernel, and that small code, one job per image, a text of one kernel or one without the
 // preamble line is compiled whole.

@@ -119,6 +119,37 @@ TEST_F(ToolsTest, ErrorsFailWithLocation) {
     EXPECT_FALSE(support::fileExists(dir_ + "/a.air"));
 }
 
+// Test that a compiler that fails without a word fails the tools with an error that says
+// which step failed and how: `metal -c` whose compiler is killed, and `metallib` whose link
+// exits 1, neither printing anything.
+TEST_F(ToolsTest, SilentCompilerFailuresAreExplained) {
+    write("killed-c++", "#!/bin/sh\nfor a; do [ \"$a\" = -c ] && kill -KILL $$; done\nexec " HOST_CXX " \"$@\"\n");
+    write("silent-c++", "#!/bin/sh\nfor a; do [ \"$a\" = -shared ] && exit 1; done\nexec " HOST_CXX " \"$@\"\n");
+    chmod((dir_ + "/killed-c++").c_str(), 0700);
+    chmod((dir_ + "/silent-c++").c_str(), 0700);
+
+    support::ProcessResult killed =
+        run({METAL_TOOL, "-c", "b.metal", "-o", "b.air"}, {"METALCPU_CXX=" + dir_ + "/killed-c++"});
+    EXPECT_NE(killed.exitCode, 0) << killed.output;
+    EXPECT_NE(killed.output.find("error: compiling b.metal for "), std::string::npos) << killed.output;
+    EXPECT_NE(killed.output.find(": the compiler (" + dir_ + "/killed-c++) was ended by signal 9 (SIGKILL: "),
+              std::string::npos)
+        << killed.output;
+    EXPECT_NE(killed.output.find(") and printed nothing\n"), std::string::npos) << killed.output;
+    EXPECT_FALSE(exists("b.air"));
+
+    ASSERT_EQ(run({METAL_TOOL, "-c", "a.metal", "-o", "a.air", "-DA=1"}).exitCode, 0);
+    ASSERT_EQ(run({METAL_TOOL, "-c", "b.metal", "-o", "b.air"}).exitCode, 0);
+    support::ProcessResult linked = run({METALLIB_TOOL, "a.air", "b.air", "-o", "default.metallib"},
+                                        {"METALCPU_CXX=" + dir_ + "/silent-c++"});
+    EXPECT_NE(linked.exitCode, 0) << linked.output;
+    EXPECT_NE(linked.output.find("error: linking a.air, b.air for "), std::string::npos) << linked.output;
+    EXPECT_NE(linked.output.find(": the compiler (" + dir_ + "/silent-c++) exited with code 1 and printed nothing\n"),
+              std::string::npos)
+        << linked.output;
+    EXPECT_FALSE(exists("default.metallib"));
+}
+
 // Test that `metal -std=` reaches the kernel as __METAL_VERSION__, and that without it the
 // kernel sees the default, 3.2, as newLibrary(source) does (runtime/library_test.cpp);
 // __HAVE_TENSOR__ comes with 4.0.
