@@ -148,10 +148,10 @@ void __mc_0_run_group(const ::mc_group* __g) {
     });
 }
 const ::mc_param __mc_0_params[] = {
-    {"group", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 16, 32, 0, 0, 0, 0, 0, nullptr},
-    {"left", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 17, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>::data_type), 0, nullptr},
-    {"right", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 18, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>::data_type), 0, nullptr},
-    {"product", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 19, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::data_type), 0, nullptr},
+    {"group", "uint2", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 16, 32, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_0_fn, 0>>, 0, nullptr},
+    {"left", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 17, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>::data_type), 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_0_fn, 1>>, 0, nullptr},
+    {"right", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 18, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>::data_type), 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_0_fn, 2>>, 0, nullptr},
+    {"product", "tensor<device half, dextents<int, 2>>", MC_PARAM_TENSOR, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 19, 64, 0, 0, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::rank, static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::data_type), 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>, 0, nullptr},
 };
 }
 #endif
@@ -172,11 +172,11 @@ void __mc_1_run_group(const ::mc_group* __g) {
     });
 }
 const ::mc_param __mc_1_params[] = {
-    {"a", "device T*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 37, 31, 0, 0, 0, 0, 0, nullptr},
-    {"b", "device T*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 38, 31, 0, 0, 0, 0, 0, nullptr},
-    {"c", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 39, 35, 0, 0, 0, 0, 0, nullptr},
-    {"mnk", "constant int3&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, 40, 36, 0, 0, 0, 0, 0, nullptr},
-    {"tg", "uint3", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, 41, 27, 0, 0, 0, 0, 0, nullptr},
+    {"a", "device T*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 37, 31, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_1_fn, 0>>, 0, nullptr},
+    {"b", "device T*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 38, 31, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_1_fn, 1>>, 0, nullptr},
+    {"c", "device float*", MC_PARAM_BUFFER, 2, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 39, 35, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_1_fn, 2>>, 0, nullptr},
+    {"mnk", "constant int3&", MC_PARAM_BUFFER, 3, MC_ADDRESS_SPACE_CONSTANT, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 1, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, 40, 36, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_1_fn, 3>>, 0, nullptr},
+    {"tg", "uint3", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREADGROUP_POSITION_IN_GRID, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, 41, 27, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_1_fn, 4>>, 0, nullptr},
 };
 }
 #endif
@@ -193,9 +193,9 @@ void __mc_2_run_group(const ::mc_group* __g) {
     });
 }
 const ::mc_param __mc_2_params[] = {
-    {"scores", "device half*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 76, 37, 0, 0, 0, 0, 0, nullptr},
-    {"maxima", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, 77, 38, 0, 0, 0, 0, 0, nullptr},
-    {"simd", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, 78, 29, 0, 0, 0, 0, 0, nullptr},
+    {"scores", "device half*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 76, 37, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_2_fn, 0>>, 0, nullptr},
+    {"maxima", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, 77, 38, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_2_fn, 1>>, 0, nullptr},
+    {"simd", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, 78, 29, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_2_fn, 2>>, 0, nullptr},
 };
 const mc_u64 __mc_2_sites[] = {0x1ull};
 }
@@ -211,8 +211,8 @@ void __mc_3_run_thread(const ::mc_group* __g, mc_u32 __i) {
     ::fragments(__a0, ::metalcpu_kernel::builtin<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP>(__g, __t), __g);
 }
 const ::mc_param __mc_3_params[] = {
-    {"out", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 105, 37, 0, 0, 0, 0, 0, nullptr},
-    {"lane", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 106, 28, 0, 0, 0, 0, 0, nullptr},
+    {"out", "device float*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 105, 37, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_3_fn, 0>>, 0, nullptr},
+    {"lane", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_SIMDGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 106, 28, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_3_fn, 1>>, 0, nullptr},
 };
 }
 #endif
@@ -231,9 +231,9 @@ void __mc_4_run_group(const ::mc_group* __g) {
     });
 }
 const ::mc_param __mc_4_params[] = {
-    {"src", "device const half*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>, 123, 42, 0, 0, 0, 0, 0, nullptr},
-    {"dst", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>, 124, 37, 0, 0, 0, 0, 0, nullptr},
-    {"tid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>>, 125, 28, 0, 0, 0, 0, 0, nullptr},
+    {"src", "device const half*", MC_PARAM_BUFFER, 0, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_ONLY, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>, 123, 42, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_4_fn, 0>>, 0, nullptr},
+    {"dst", "device float*", MC_PARAM_BUFFER, 1, MC_ADDRESS_SPACE_DEVICE, MC_ACCESS_READ_WRITE, MC_BUILTIN_NONE, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>, 124, 37, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_4_fn, 1>>, 0, nullptr},
+    {"tid", "uint", MC_PARAM_BUILTIN, 0, MC_ADDRESS_SPACE_NONE, MC_ACCESS_READ_ONLY, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP, 0, ::metalcpu_kernel::pointee_size<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>>, ::metalcpu_kernel::pointee_align<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>>, 125, 28, 0, 0, 0, 0, 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::parameter_t<__mc_4_fn, 2>>, 0, nullptr},
 };
 const mc_u64 __mc_4_sites[] = {0x2ull};
 }
@@ -256,19 +256,19 @@ __attribute__((used, visibility("hidden"))) char __mc_4_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0xd1495e5593bfaf61ull)
-    {"tile_product", "tensor_ops.metal", 16, 13, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, &::__mc_0_run_group, nullptr, 0, nullptr, "tile_product", 0, ""},
+    {"tile_product", "tensor_ops.metal", 16, 13, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, "tile_product", 0, ""},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x47046c8344134580ull)
-    {"gemm_strided_half_64_32", "tensor_ops.metal", 37, 13, MC_KERNEL_COROUTINES, 0, 5, ::__mc_1_params, &::__mc_1_run_group, nullptr, 0, nullptr, "strided<half, 64, 32, false>", 0, ""},
+    {"gemm_strided_half_64_32", "tensor_ops.metal", 37, 13, MC_KERNEL_COROUTINES, 0, 5, ::__mc_1_params, METALCPU_KERNEL_CODE(&::__mc_1_run_group), nullptr, 0, nullptr, "strided<half, 64, 32, false>", 0, ""},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x85483296daefe147ull)
-    {"row_maxima", "tensor_ops.metal", 76, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_2_params, &::__mc_2_run_group, nullptr, 1, ::__mc_2_sites, "row_maxima", 0, ""},
+    {"row_maxima", "tensor_ops.metal", 76, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_2_params, METALCPU_KERNEL_CODE(&::__mc_2_run_group), nullptr, 1, ::__mc_2_sites, "row_maxima", 0, ""},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x9fb3829a4ccbf3caull)
-    {"fragments", "tensor_ops.metal", 105, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_3_params, nullptr, &::__mc_3_run_thread, 0, nullptr, "fragments", 0, "tensor_ops.metal:116:5: it calls 'run_fragment', which uses a tensor operation (tensor_ops.metal:100:6): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions whose only effect is their value and whose lanes make the same SIMD-group functions in the same order: one `return simd_f(...);`, or staged, several in a row, as MLX's `CumMax::simd_scan`); a tensor operation is in none"},
+    {"fragments", "tensor_ops.metal", 105, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_3_params, nullptr, METALCPU_KERNEL_CODE(&::__mc_3_run_thread), 0, nullptr, "fragments", 0, "tensor_ops.metal:116:5: it calls 'run_fragment', which uses a tensor operation (tensor_ops.metal:100:6): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions whose only effect is their value and whose lanes make the same SIMD-group functions in the same order: one `return simd_f(...);`, or staged, several in a row, as MLX's `CumMax::simd_scan`); a tensor operation is in none"},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x7a176872f4f5d5aaull)
-    {"quantised_plain", "tensor_ops.metal", 123, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_4_params, &::__mc_4_run_group, nullptr, 1, ::__mc_4_sites, "quantised<load_tile>", 0, ""},
+    {"quantised_plain", "tensor_ops.metal", 123, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_4_params, METALCPU_KERNEL_CODE(&::__mc_4_run_group), nullptr, 1, ::__mc_4_sites, "quantised<load_tile>", 0, ""},
 #endif
     {},
 };
