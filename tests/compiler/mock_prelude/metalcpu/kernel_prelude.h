@@ -262,6 +262,16 @@ template <class T> struct pointee<T*> { using type = T; };
 template <class T> struct pointee<T&> { using type = T; };
 template <class T> inline constexpr mc_u64 pointee_size = sizeof(typename pointee<T>::type);
 template <class T> inline constexpr mc_u64 pointee_align = alignof(typename pointee<T>::type);
+template <class T> inline constexpr mc_u32 pointee_data_type = 0;
+// A struct's member rows (mc_argument): the real ones lay the member out with the host
+// compiler (metalcpu/data_types.h); here, only that the glue names them.
+template <class T> using argument_struct_t = typename pointee<T>::type;
+template <class M> inline constexpr mc_u32 argument_kind = 0;
+template <class M> inline constexpr mc_u32 argument_elements = 1;
+template <class M> struct member_shape {
+    static constexpr mc_u32 data_type = 0, element_type = 0, pointee_type = 0, length = 0, access = 0;
+    static constexpr mc_u64 stride = 0, pointee_size = 0, pointee_align = 0;
+};
 
 struct thread_ids {
     mc_u32 x, y, z, linear;
@@ -532,6 +542,7 @@ template <class T, unsigned long long Index> struct function_constant {
 #define METALCPU_SELECTS_KERNEL(selector) ((METALCPU_ONLY_KERNEL) == 0 || (selector) == (METALCPU_ONLY_KERNEL))
 #define METALCPU_SELECTS_EVERY_KERNEL ((METALCPU_ONLY_KERNEL) == 0)
 #define METALCPU_KERNEL_USER(selector, name) (METALCPU_SELECTS_KERNEL(selector) ? (name) : nullptr)
+#define METALCPU_KERNEL_CODE(function) function
 #define METALCPU_REGISTER_MODULE(kernels, count, file, constants, constant_count)                           \
     static const mc_module metalcpu_module = {METALCPU_KERNEL_ABI_VERSION, count, kernels, file, nullptr,    \
                                               constant_count, constants, METALCPU_FUNCTION_CONSTANTS,         \
