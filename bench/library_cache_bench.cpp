@@ -14,6 +14,14 @@
 // and precompiled preludes kept: every compile is a first compile of its source, with the
 // prelude made by earlier runs (METALCPU_PRECOMPILED_PRELUDE=0: without one). --kernel
 // compiles one source ("all": the four in one source), for alternating whole-process runs.
+//
+//   library_cache_bench --mat-vec
+//
+// The first newLibrary(source) of 64 instantiations of a mat-vec kernel template (ggml's
+// shape: rows per SIMD-group, SIMD-groups per group, simd_sum), then the first and second
+// pipeline of one of them: wall milliseconds and the compilers' CPU seconds of each step.
+// METALCPU_DEFERRED_CODE_KERNELS decides whether newLibrary compiles every kernel (-1) or
+// their reflection (docs/architecture.md, "Deferred machine code").
 #define NS_PRIVATE_IMPLEMENTATION
 #define MTL_PRIVATE_IMPLEMENTATION
 #include <Foundation/Foundation.hpp>
@@ -28,6 +36,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
 
@@ -66,11 +75,93 @@ double loadMilliseconds(MTL::Device* device, const std::string& source) {
     return ms;
 }
 
+/// 64 instantiations of a mat-vec template: element types float, half, short and char, 1, 2, 4
+/// or 8 rows per SIMD-group, 1, 2, 4 or 8 SIMD-groups per group.
+std::string matVecSource() {
+    std::string source = R"(#include <metal_stdlib>
+using namespace metal;
+template <typename T, short NR, short NSG>
+kernel void mul_mv(device const T* a [[buffer(0)]], device const float* x [[buffer(1)]],
+                   device float* y [[buffer(2)]], constant int& n [[buffer(3)]],
+                   uint tgid [[threadgroup_position_in_grid]], ushort tiisg [[thread_index_in_simdgroup]],
+                   ushort sgitg [[simdgroup_index_in_threadgroup]]) {
+    const int first = (int(tgid) * NSG + sgitg) * NR;
+    float sums[NR] = {0};
+    for (int i = tiisg; i < n; i += 32) {
+        const float xi = x[i];
+        for (short r = 0; r < NR; ++r) sums[r] += float(a[(first + r) * n + i]) * xi;
+    }
+    for (short r = 0; r < NR; ++r) {
+        const float total = simd_sum(sums[r]);
+        if (tiisg == 0) y[first + r] = total;
+    }
+}
+)";
+    for (const char* type : {"float", "half", "short", "char"})
+        for (int rows : {1, 2, 4, 8})
+            for (int groups : {1, 2, 4, 8}) {
+                const std::string name = std::string("mul_mv_") + type + "_" + std::to_string(rows) + "_" + std::to_string(groups);
+                source += "template [[host_name(\"" + name + "\")]] kernel void mul_mv<" + type + ", " +
+                          std::to_string(rows) + ", " + std::to_string(groups) + ">(device const " + type +
+                          "*, device const float*, device float*, constant int&, uint, ushort, ushort);\n";
+            }
+    return source;
+}
+
+/// CPU seconds of this process's finished children (the compilers) so far.
+double childSeconds() {
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+/// The --mat-vec measurement (see the top of the file).
+int matVec() {
+    MTL::Device* device = MTL::CreateSystemDefaultDevice();
+    NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
+    const std::string source = matVecSource();
+    std::printf("| step | wall ms | compilers' CPU s |\n|---|---|---|\n");
+    double cpu = childSeconds();
+    auto start = std::chrono::steady_clock::now();
+    const auto report = [&](const char* step) {
+        const double now = childSeconds();
+        std::printf("| %s | %.0f | %.1f |\n", step,
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(), now - cpu);
+        cpu = now;
+        start = std::chrono::steady_clock::now();
+    };
+    NS::Error* error = nullptr;
+    MTL::Library* library = device->newLibrary(NS::String::string(source.c_str(), NS::UTF8StringEncoding), nullptr, &error);
+    if (!library) {
+        std::fprintf(stderr, "%s\n", error ? error->localizedDescription()->utf8String() : "no library");
+        return 1;
+    }
+    report("newLibrary(source), 64 kernels");
+    for (const char* step : {"first pipeline of mul_mv_half_4_2", "second pipeline of mul_mv_half_4_2"}) {
+        MTL::Function* function = library->newFunction(NS::String::string("mul_mv_half_4_2", NS::UTF8StringEncoding));
+        MTL::ComputePipelineState* pipeline = device->newComputePipelineState(function, &error);
+        if (!pipeline) {
+            std::fprintf(stderr, "%s\n", error ? error->localizedDescription()->utf8String() : "no pipeline");
+            return 1;
+        }
+        report(step);
+        pipeline->release();
+        function->release();
+    }
+    library->release();
+    pool->release();
+    device->release();
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     int repeat = 50;
     std::string cacheDirectory, only;
+    bool matVecOnly = false;
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--mat-vec") == 0) matVecOnly = true;
     for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--repeat") == 0) repeat = std::max(0, std::atoi(argv[++i]));
         else if (std::strcmp(argv[i], "--cache") == 0) cacheDirectory = argv[++i];
@@ -86,6 +177,11 @@ int main(int argc, char** argv) {
         std::filesystem::remove_all(cacheDirectory + "/kernels");
     }
     setenv("METALCPU_CACHE_DIR", cacheDirectory.c_str(), 1);
+    if (matVecOnly) {
+        const int status = matVec();
+        if (privateCache) std::filesystem::remove_all(cacheDirectory);
+        return status;
+    }
 
     MTL::Device* device = MTL::CreateSystemDefaultDevice();
     std::printf("| source | first compile ms | cached best ms | cached median ms |\n|---|---|---|---|\n");

@@ -58,6 +58,11 @@ struct TranslateOptions {
     /// An interleaved kernel whose body allows it runs a whole row of a block's threads as the
     /// lanes of host vectors (passes/lane_vectors.h; METALCPU_LANE_VECTORS=0 turns it off).
     bool laneVectors = true;
+    /// A file of more kernels than this has its kernels' code selectable in every flavour
+    /// (passes/kernel_selection.h), as a file with function constants has: newLibrary(source)
+    /// compiles such a file's kernels one at a time (jit, deferred machine code), each with only
+    /// the code it reaches. 0: only the validation flavour and files with function constants.
+    std::size_t selectKernelsAbove = 0;
 };
 
 /// One message about the input, in Tint's style: lower-case, one sentence, no full stop.

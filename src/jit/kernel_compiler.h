@@ -66,6 +66,12 @@ struct BuildOptions {
     bool withoutLaneVectors = false;
     /// translateFile(): set to whether a kernel of the file got a vector-lane form.
     bool* hasLaneVectors = nullptr;
+    /// translateFile(): a file of more kernels than this is translated into a reflection image
+    /// (deferred machine code, reflectionImageLines(): newLibrary(source) with
+    /// METALCPU_DEFERRED_CODE_KERNELS); 0: never, as the metal tool builds every file.
+    std::size_t deferCodeAbove = 0;
+    /// translateFile(): set to whether the file was translated into a reflection image.
+    bool* deferredCode = nullptr;
 };
 
 /// METALCPU_INTERLEAVE_LANES as the front end takes it (msl::TranslateOptions::interleaveLanes):
@@ -147,6 +153,14 @@ std::optional<std::string> validationFailureReason(std::string_view validationSo
 /// METALCPU_SPECIALISATION_SOURCE, i.e. its mc_module::specialisation_source; they go after
 /// the prelude, as embedValidationSource()'s do.
 std::string embedSpecialisationSource(const std::string& translatedCpp);
+
+/// The lines (after the prelude) that make a translated file a reflection image: every
+/// kernel's row of its table (name, parameters, flags, reflection) with neither entry point
+/// (METALCPU_KERNEL_CODE is nullptr), so that no kernel is made into machine code, while the
+/// compiler still checks every kernel. Such a file carries its own text
+/// (embedSpecialisationSource()), from which KernelLibrary::kernelCode() compiles one kernel
+/// when a pipeline needs it.
+std::string reflectionImageLines();
 
 /// Compiles translated C++ into an object file (an .air) or, with `sharedLibrary`, straight
 /// into a kernel library (a .metallib, sealed for `cacheKey`: library_file.h), with the

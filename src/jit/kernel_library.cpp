@@ -180,10 +180,56 @@ std::shared_ptr<KernelLibrary> KernelLibrary::holderOf(const mc_kernel* kernel) 
     if (!kernel || !kernel->name) return nullptr;
     const std::string name = kernel->name;
     if (find(name) == kernel) return self_.lock();
+    {
+        std::lock_guard lock(codeMutex_);
+        auto code = codeImages_.find(name);
+        if (code != codeImages_.end() && code->second->find(name) == kernel) return code->second;
+    }
     std::lock_guard lock(validationMutex_);
     if (validation_ && validation_->find(name) == kernel) return validation_;
     auto own = kernelFlavours_.find(name);
     if (own != kernelFlavours_.end() && own->second && own->second->find(name) == kernel) return own->second;
+    return nullptr;
+}
+
+const mc_kernel* KernelLibrary::kernelCode(const std::string& name, std::string* error) {
+    const mc_kernel* row = find(name);
+    if (!row) {
+        if (error) *error = "no kernel " + name + " in " + path_;
+        return nullptr;
+    }
+    if (hasCode(*row)) return row;
+    {
+        std::lock_guard lock(codeMutex_);
+        if (auto found = codeImages_.find(name); found != codeImages_.end()) return found->second->find(name);
+        if (auto failed = codeImageErrors_.find(name); failed != codeImageErrors_.end()) {
+            if (error) *error = failed->second;
+            return nullptr;
+        }
+    }
+    // Compiled without the lock, so that dispatches (holderOf()) and other kernels' pipelines
+    // need not wait; threads asking for the same kernel meet in the cache, which builds it once.
+    const mc_module& module = *modules_.at(name);
+    std::shared_ptr<KernelLibrary> compiled;
+    std::string why;
+    if (!module.specialisation_source) {
+        why = path_ + " holds no machine code of kernel " + name + " and no text to compile it from";
+    } else {
+        // Only the kernel's own part of the text: its glue, and in a file whose kernels can be
+        // selected, the code it reaches. The other kernels stay uncompiled.
+        SourceBuild build = buildKernelCode(specialisedSource(module.specialisation_source, {}, name), name);
+        const mc_kernel* kernel = build.ok ? build.library->find(name) : nullptr;
+        if (kernel && hasCode(*kernel)) compiled = build.library;
+        else if (build.ok) why = "the kernel is missing from its own compiled library " + build.libraryPath;
+        else
+            why = "its machine code, compiled when its first pipeline is made (" + path_ +
+                  " holds its reflection only: METALCPU_DEFERRED_CODE_KERNELS), does not compile:\n" + build.diagnostics;
+    }
+    std::lock_guard lock(codeMutex_);
+    if (compiled) return codeImages_.try_emplace(name, compiled).first->second->find(name);
+    if (codeImageErrors_.emplace(name, why).second)
+        support::log().warn("kernel {} has no machine code (its pipelines are refused): {}", name, firstLines(why, 12));
+    if (error) *error = why;
     return nullptr;
 }
 

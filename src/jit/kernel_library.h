@@ -49,9 +49,20 @@ public:
     std::uint64_t serial() const { return serial_; }
     /// The sealed memory file it was loaded from (a device process loads the same bytes).
     int memoryFile() const { return memoryFile_; }
-    /// The library, among this one and its shader-validation flavours, that holds `kernel`;
-    /// nullptr when none does.
+    /// The library, among this one, its shader-validation flavours and its kernels' own
+    /// machine code (kernelCode()), that holds `kernel`; nullptr when none does.
     std::shared_ptr<KernelLibrary> holderOf(const mc_kernel* kernel);
+
+    /// Whether `kernel`'s row has machine code to run: a reflection image's rows (deferred
+    /// machine code, reflectionImageLines()) have neither entry point.
+    static bool hasCode(const mc_kernel& kernel) { return kernel.run_group || kernel.run_thread; }
+    /// Kernel `name` with its machine code: find(name) when this library holds it; for a
+    /// kernel of a reflection image, the kernel's own library — its part of the text its module
+    /// carries (mc_module::specialisation_source, selectingKernel()) compiled through the
+    /// kernel cache the first time it is asked for (buildKernelCode()), loaded while this
+    /// library lives. nullptr with the reason in `error` (the compiler's messages when its code
+    /// does not compile). So a pipeline costs its own kernel's compile, not the library's.
+    const mc_kernel* kernelCode(const std::string& name, std::string* error);
     /// The content hash the file was sealed with (library_file.h), checked when it was opened.
     const std::string& contentHash() const { return contentHash_; }
 
@@ -120,6 +131,10 @@ private:
     std::map<std::string, std::string> kernelFlavourErrors_;
     /// validationSources_ compile one kernel already (a specialised library's, makeTwinSource()).
     bool oneKernelSources_ = false;
+    /// A reflection image's kernels compiled so far (kernelCode()), or why one does not compile.
+    mutable std::mutex codeMutex_;
+    std::map<std::string, std::shared_ptr<KernelLibrary>> codeImages_;
+    std::map<std::string, std::string> codeImageErrors_;
 
     std::shared_ptr<KernelLibrary> kernelValidationFlavour(const std::string& name, std::string* error);
     /// validationFlavour(), under validationMutex_.

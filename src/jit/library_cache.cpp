@@ -2,6 +2,7 @@
 
 #include "jit/cache_directory.h"
 #include "jit/cache_sweep.h"
+#include "jit/compile_parts.h"
 #include "jit/isa.h"
 #include "jit/kernel_compiler.h"
 #include "jit/kernel_library.h"
@@ -160,9 +161,23 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
 
 void setSlowCompileDelay(std::chrono::milliseconds delay) { slowCompileDelay.store(delay); }
 
+std::size_t deferredCodeThreshold() {
+    const int setting = support::config().deferredCodeKernels;
+    if (setting < 0) return 0;
+    // A pipeline of a deferred kernel costs about one kernel's compile plus the whole file's
+    // front end (a second or so); compiling everything at once costs each kernel's compile
+    // (0.66 s of CPU each for ggml's mat-vec instantiations) shared among the jobs. Programs
+    // use a few kernels of a big library, test suites most kernels of a small one: past some
+    // sixteen kernels per job (a compile of ten seconds or more), deferring wins.
+    return setting > 0 ? static_cast<std::size_t>(setting) : 16 * compileJobs();
+}
+
 SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompileSettings& settings) {
+    BuildOptions options;
+    options.deferCodeAbove = deferredCodeThreshold();
     support::Hasher key;
-    key.add(source).add(settings.key());
+    // The threshold decides what the library holds (a reflection image or every kernel's code).
+    key.add(source).add(settings.key()).add(static_cast<std::uint64_t>(options.deferCodeAbove));
     const char* what = "the kernels of newLibrary(source)";
     SourceBuild build = buildThroughCache(key, ".metallib", what, [&](const std::string& output, const std::string& cacheKey) {
         // The source is compiled from a file named program_source in a private directory, so
@@ -171,7 +186,8 @@ SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompil
         if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
         CompileResult result{false, "cannot write " + work + "/program_source\n"};
         if (support::writeFileAtomically(work + "/program_source", source)) {
-            result = translateAndCompile("program_source", work, settings, work + "/translated.cpp", output, true, cacheKey);
+            result = translateAndCompile("program_source", work, settings, work + "/translated.cpp", output, true, cacheKey,
+                                         options);
         }
         support::removeTree(work);
         return result;
@@ -218,23 +234,36 @@ SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSou
     return build;
 }
 
-SourceBuild buildSpecialisedLibrary(const std::string& specialisedCpp) {
+namespace {
+
+/// A translated text made for one kernel (specialised, or its machine code) compiled into a
+/// library through the cache, under `suffix`; `what` names it in the notice of a slow compile
+/// and the log.
+SourceBuild buildOneKernelText(const std::string& cpp, const std::string& suffix, const std::string& what) {
     support::Hasher key;
-    key.add(specialisedCpp);
-    const char* what = "a library specialised with function constants";
-    SourceBuild build = buildThroughCache(key, ".specialised.metallib", what, [&](const std::string& output,
-                                                                                  const std::string& cacheKey) {
-        std::string work = support::makeTemporaryDirectory("metalcpu-specialised-");
+    key.add(cpp);
+    SourceBuild build = buildThroughCache(key, suffix, what, [&](const std::string& output, const std::string& cacheKey) {
+        std::string work = support::makeTemporaryDirectory("metalcpu-kernel-");
         if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
-        const std::string cpp = work + "/specialised.cpp";
-        CompileResult result = support::writeFileAtomically(cpp, specialisedCpp)
-                                   ? compileTranslation(cpp, work, output, true, cacheKey)
-                                   : CompileResult{false, "cannot write " + cpp + "\n"};
+        const std::string path = work + "/kernel.cpp";
+        CompileResult result = support::writeFileAtomically(path, cpp)
+                                   ? compileTranslation(path, work, output, true, cacheKey)
+                                   : CompileResult{false, "cannot write " + path + "\n"};
         support::removeTree(work);
         return result;
     });
-    if (build.ok && !build.fromCache) support::log().debug("compiled a specialised library into {}", build.libraryPath);
+    if (build.ok && !build.fromCache) support::log().debug("compiled {} into {}", what, build.libraryPath);
     return build;
+}
+
+} // namespace
+
+SourceBuild buildSpecialisedLibrary(const std::string& specialisedCpp) {
+    return buildOneKernelText(specialisedCpp, ".specialised.metallib", "a library specialised with function constants");
+}
+
+SourceBuild buildKernelCode(const std::string& kernelCpp, const std::string& kernel) {
+    return buildOneKernelText(kernelCpp, ".kernel.metallib", "the machine code of kernel " + kernel);
 }
 
 } // namespace metalcpu::jit

@@ -24,6 +24,12 @@ struct SourceBuild {
 };
 SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompileSettings& settings);
 
+/// Deferred machine code: buildLibraryFromSource() of a file of more kernels than this
+/// compiles a reflection image (reflectionImageLines()) and each kernel's code when a pipeline
+/// first needs it (KernelLibrary::kernelCode()). METALCPU_DEFERRED_CODE_KERNELS; 0 (its
+/// default): sixteen times compileJobs(); negative: never (0 returned).
+std::size_t deferredCodeThreshold();
+
 /// Compiles the instrumented (shader validation) flavours of a library's files — the
 /// mc_module::validation_source texts, or one kernel's part of them (selectingKernel()) with
 /// that kernel's name in `kernel` for the notice of a slow compile — into one kernel library,
@@ -33,6 +39,11 @@ SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSou
 /// Compiles a specialised file (specialisedSource(), jit/specialisation.h) into a kernel
 /// library, through the same cache: the same source and values are compiled once.
 SourceBuild buildSpecialisedLibrary(const std::string& specialisedCpp);
+
+/// Compiles one kernel's part of a reflection image's text (selectingKernel() of the text it
+/// carries) into a kernel library holding that kernel's machine code, through the same cache;
+/// `kernel` names it in the notice of a slow compile.
+SourceBuild buildKernelCode(const std::string& kernelCpp, const std::string& kernel);
 
 /// How long a compile of the three above may take before the log warns that it is compiling
 /// (once per library: later runs load it from the cache). One second; tests change it.

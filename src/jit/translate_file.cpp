@@ -73,6 +73,9 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     options.interleaveThreads = support::config().interleaveThreads != 0;
     options.interleaveLanes = interleaveLanesSetting();
     options.laneVectors = support::config().laneVectors != 0 && !build.withoutLaneVectors;
+    // A file whose machine code is deferred is compiled one kernel at a time: each kernel's
+    // compile then leaves out the code only other kernels reach.
+    options.selectKernelsAbove = build.deferCodeAbove;
     msl::Translation translation = msl::translate(preprocessed.text, options);
     if (build.hasLaneVectors)
         *build.hasLaneVectors = std::any_of(translation.kernels.begin(), translation.kernels.end(),
@@ -119,8 +122,13 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
     diagnostics += validationDiagnostics(translation, validation);
     // A file with function constants also carries its own text, which the runtime compiles
     // again with their values (jit/specialisation.h).
+    // A file of many kernels compiled at run time is compiled as a reflection image, which
+    // carries its own text too: each kernel's machine code is compiled from it when a pipeline
+    // first needs the kernel (KernelLibrary::kernelCode()).
+    const bool deferred = build.deferCodeAbove > 0 && translation.kernels.size() > build.deferCodeAbove;
+    if (build.deferredCode) *build.deferredCode = deferred;
     std::string embedded;
-    if (translation.hasFunctionConstants) embedded += embedSpecialisationSource(head + translation.cpp);
+    if (translation.hasFunctionConstants || deferred) embedded += embedSpecialisationSource(head + translation.cpp);
     if (validation.ok) {
         embedded += embedValidationSource(preamble + kernelSelectorsPreamble(hostNames(validation)) + validation.cpp);
     } else {
@@ -128,6 +136,12 @@ CompileResult translateFile(const std::string& sourcePath, const std::string& wo
         for (const msl::Diagnostic& d : validation.diagnostics)
             if (d.severity == msl::Diagnostic::Severity::Error) errors.push_back(d);
         embedded += embedValidationSource(validationFailureSource(msl::formatDiagnostics(errors, kDiagnosticsLimit)));
+    }
+    if (deferred) {
+        embedded += reflectionImageLines();
+        support::log().debug("{} has {} kernels (more than {}): compiling their reflection now, each kernel's machine "
+                             "code when a pipeline first needs it",
+                             options.mainFile, translation.kernels.size(), build.deferCodeAbove);
     }
     translation.cpp = head + insertAfterPrelude(translation.cpp, embedded);
     if (!support::writeFileAtomically(cppPath, translation.cpp))

@@ -129,4 +129,8 @@ std::string embedSpecialisationSource(const std::string& translatedCpp) {
     return embedSource("METALCPU_SPECIALISATION_SOURCE", "metalcpu_specialisation_source", translatedCpp);
 }
 
+std::string reflectionImageLines() {
+    return "#undef METALCPU_KERNEL_CODE\n#define METALCPU_KERNEL_CODE(function) nullptr\n";
+}
+
 } // namespace metalcpu::jit

@@ -117,6 +117,18 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
     if (!unspecializedConstantsError(function, "make the function with Library::newFunction(name, constantValues, error)",
                                      error))
         return nullptr;
+    // A kernel of a library compiled with deferred machine code (its reflection only) has its
+    // code compiled now: Metal reports a kernel that does not compile at newLibrary, metalcpu
+    // then only if the compiler's front end already refused it (docs/troubleshooting.md).
+    std::string codeError;
+    const mc_kernel* plain = library->kernelCode(kernelPointer->name, &codeError);
+    if (!plain) {
+        setError(error, kPipelineErrorDomain, 8,
+                 std::string("Compute function '") + kernelPointer->name + "': " + codeError);
+        return nullptr;
+    }
+    const std::shared_ptr<jit::KernelLibrary> plainLibrary = library->holderOf(plain);
+    kernelPointer = plain;
     const val::PipelineIdentity identity{label ? std::string(ns::stringOf(label)) : std::string(),
                                          shaderValidationUid(library, *kernelPointer)};
     const val::ShaderValidationSettings settings = val::shaderValidationSettings();
@@ -142,8 +154,9 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
             return nullptr;
         }
     }
-    // The plain kernel's figure, whichever flavour runs (its library holds the site sizes).
-    std::uint64_t staticMemory = library->staticThreadgroupMemory(kernelFunction->kernel());
+    // The plain kernel's figure, whichever flavour runs (the library of its code holds the
+    // site sizes).
+    std::uint64_t staticMemory = (plainLibrary ? plainLibrary : library)->staticThreadgroupMemory(*plain);
     if (staticMemory > Device::kMaxThreadgroupMemoryLength) {
         setError(error, kPipelineErrorDomain, 3,
                  "Threadgroup memory size (" + std::to_string(staticMemory) +

@@ -465,10 +465,10 @@ TEST(Translate, BarrierKernelLowerings) {
         << t.cpp;
     EXPECT_NE(t.cpp.find("{\"a\", \"c.metal\", 2, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | "
                          "MC_KERNEL_OPTIMISED_O3, 0, 1, ::__mc_0_params, "
-                         "&::__mc_0_run_group, nullptr, 0, nullptr, \"a\", 0, \"\"},"),
+                         "METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, \"a\", 0, \"\"},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"b\", \"c.metal\", 5, 13, MC_KERNEL_USES_BARRIERS, 0, 0, nullptr, "
-                         "nullptr, &::__mc_1_run_thread, 0, nullptr, \"b\", 0, \"c.metal:5:19: it calls "
+                         "nullptr, METALCPU_KERNEL_CODE(&::__mc_1_run_thread), 0, nullptr, \"b\", 0, \"c.metal:5:19: it calls "
                          "'helper', which uses barrier 'threadgroup_barrier' (c.metal:1:36): the front end splits a "
                          "kernel only at the barriers and SIMD-group functions its own body calls, and at its calls "
                          "of collective helpers (functions whose only effect is their value and whose lanes make the "
@@ -477,7 +477,7 @@ TEST(Translate, BarrierKernelLowerings) {
                          "'helper' returns before its end (c.metal:1:26)\"},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"c\", \"c.metal\", 6, 13, MC_KERNEL_COROUTINES, 0, 1, ::__mc_2_params, "
-                         "&::__mc_2_run_group, nullptr, 0, nullptr, \"c\", 0, \"\"},"),
+                         "METALCPU_KERNEL_CODE(&::__mc_2_run_group), nullptr, 0, nullptr, \"c\", 0, \"\"},"),
               std::string::npos);
 
     // The validation flavour is lowered the same way.

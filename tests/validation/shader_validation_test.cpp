@@ -1,6 +1,7 @@
 // Shader validation end to end: kernels compiled from source, run with a validated pipeline,
 // and the reports they produce (or must not produce). Every detection has a negative test
 // that asserts the report's fields and a positive twin that must stay silent.
+#include "scoped_state.h"
 #include "validation_fixture.h"
 
 #include <metalcpu/ValidationTesting.hpp>
@@ -1261,6 +1262,42 @@ TEST_F(ValidationPerKernel, TypedefOfAKernelTemplateStaysInEveryFlavour) {
     MTL::Library* library = compile(kTypedefNamesKernelTemplate);
     expectOnlyOneKernelLosesValidation(library, 15, "pointer_bits", kNotRaw);
     if (library) library->release();
+}
+
+
+// ---- Deferred machine code (issue 10) ------------------------------------------------------
+
+// Test that with shader validation on for the process, a kernel of a library compiled with
+// deferred machine code (more kernels than METALCPU_DEFERRED_CODE_KERNELS) runs its instrumented
+// flavour: its store one past the buffer's end is reported, naming the kernel and its line.
+TEST_F(ValidationOnFixture, DeferredKernelIsValidated) {
+    TemporaryDirectory cache;
+    ScopedEnvironmentVariable cacheDirectory("METALCPU_CACHE_DIR", cache.path().string());
+    ScopedEnvironmentVariable threshold("METALCPU_DEFERRED_CODE_KERNELS", "2");
+    MTL::Library* library = compile(R"(#include <metal_stdlib>
+using namespace metal;
+template <int K>
+kernel void store_plus(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    out[i + K] = 1.0f;
+}
+template [[host_name("store_plus_0")]] kernel void store_plus<0>(device float*, uint);
+template [[host_name("store_plus_1")]] kernel void store_plus<1>(device float*, uint);
+template [[host_name("store_plus_2")]] kernel void store_plus<2>(device float*, uint);
+)");
+    ASSERT_NE(library, nullptr);
+    MTL::Buffer* out = buffer(8 * sizeof(float), "results");
+    MTL::CommandBuffer* commands = dispatch(pipeline(library, "store_plus_1"), 8, 4,
+                                            [&](MTL::ComputeCommandEncoder* e) { e->setBuffer(out, 0, 0); });
+    EXPECT_EQ(commands->status(), MTL::CommandBufferStatusCompleted);
+    const std::vector<ShaderValidationReport> got = reports();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].kernel, "store_plus_1");
+    EXPECT_EQ(got[0].access, Access::Store);
+    EXPECT_EQ(got[0].location.line, 5u);
+    EXPECT_EQ(got[0].offset, 8 * sizeof(float));
+    EXPECT_EQ(floats(out)[0], 0.0f);
+    for (int i = 1; i < 8; ++i) EXPECT_EQ(floats(out)[i], 1.0f) << i;
+    library->release();
 }
 
 } // namespace

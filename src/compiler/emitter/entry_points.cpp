@@ -261,7 +261,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         // kernel's second caller changes what GCC inlines into the group function.
         std::string runGroup = "nullptr";
         if (!fibers) {
-            runGroup = "&" + scope + "__mc_" + k + "_run_group";
+            runGroup = "METALCPU_KERNEL_CODE(&" + scope + "__mc_" + k + "_run_group)";
             std::string attributes;
             if (validation || loopsOverThreads || info.interleavesThreads || !decision.optimisation.empty())
                 attributes = "flatten";
@@ -305,7 +305,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
         }
         std::string runThread = "nullptr";
         if (loopsOverThreads) {
-            runThread = "&" + scope + "__mc_" + k + "_run_thread";
+            runThread = "METALCPU_KERNEL_CODE(&" + scope + "__mc_" + k + "_run_thread)";
             out += "void __mc_" + k + "_run_thread(const ::mc_group* __g, mc_u32 __i) {\n";
             out += "    const ::metalcpu_kernel::thread_ids __t = ::metalcpu_kernel::thread_ids_of(__g, __i);\n";
             out += setup;

@@ -39,7 +39,8 @@ inline constexpr const char* kGeneratedFileName = "<metalcpu generated>";
 /// METALCPU_REGISTER_MODULE(__mc_kernels, count, "<moduleFile>", constants, count), where
 /// the constants are a `__mc_constants` table of `constants` (nullptr, 0 without). A coroutine kernel
 /// (KernelInfo::usesCoroutines) runs its group through run_coroutines and has no
-/// `__mc_K_run_thread` (nullptr in the table).
+/// `__mc_K_run_thread` (nullptr in the table). The table names the entry points through
+/// METALCPU_KERNEL_CODE, which a reflection image makes nullptr (metalcpu/kernel_support.h).
 /// With `validation`, arguments are bound through checked_buffer_argument and
 /// checked_threadgroup_argument (metalcpu/checked.h). With `selectsKernels`, each kernel's
 /// glue, name symbol and table row sit under its `#if METALCPU_SELECTS_KERNEL(...)`

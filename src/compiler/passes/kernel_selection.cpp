@@ -34,7 +34,8 @@ struct NameUse {
 } // namespace
 
 bool selectsKernels(const TranslateOptions& options, const Findings& findings) {
-    return options.validation || !findings.functionConstants.empty();
+    return options.validation || !findings.functionConstants.empty() ||
+           (options.selectKernelsAbove > 0 && findings.entryPoints.size() > options.selectKernelsAbove);
 }
 
 KernelReach findKernelReach(const Unit& unit, const std::vector<EntryPoint>& entryPoints) {

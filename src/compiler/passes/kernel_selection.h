@@ -20,8 +20,9 @@ struct Findings;
 struct TranslateOptions;
 
 /// Whether a translation's kernels can be selected (the pass runs, and the entry points' glue
-/// is guarded alike): the validation flavour, and a file with function constants, whose text
-/// the runtime compiles again for one kernel.
+/// is guarded alike): the validation flavour, a file with function constants, and a file of
+/// more kernels than TranslateOptions::selectKernelsAbove, whose text the runtime compiles
+/// again for one kernel.
 bool selectsKernels(const TranslateOptions& options, const Findings& findings);
 
 /// Past this many kernels a function stays unguarded: its `#if` would list them all, and a

@@ -61,7 +61,7 @@ const mc_u64 __mc_0_sites[] = {0x100001ull, 0x100002ull};
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.k") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, nullptr, &::ns::__mc_0_run_thread, 2, ::ns::__mc_0_sites, "k", 0, ""},
+    {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, nullptr, METALCPU_KERNEL_CODE(&::ns::__mc_0_run_thread), 2, ::ns::__mc_0_sites, "k", 0, ""},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "a.metal", nullptr, 0)
 )");
@@ -83,8 +83,8 @@ TEST(EntryPointCode, NoParameters) {
         code.find("constexpr mc_u32 __mc_0_max_threads = static_cast<mc_u32>(::__mc_max_threads_0<4>());"),
         std::string::npos);
     EXPECT_NE(
-        code.find("{\"empty\", \"a.metal\", 0, 0, 0u | MC_KERNEL_VECTORISED_THREADS, ::__mc_0_max_threads, 0, nullptr, &::__mc_0_run_group, "
-                  "&::__mc_0_run_thread, 0, nullptr, \"empty\", ::__mc_0_threadgroup_owner, \"\"},"),
+        code.find("{\"empty\", \"a.metal\", 0, 0, 0u | MC_KERNEL_VECTORISED_THREADS, ::__mc_0_max_threads, 0, nullptr, METALCPU_KERNEL_CODE(&::__mc_0_run_group), "
+                  "METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 0, nullptr, \"empty\", ::__mc_0_threadgroup_owner, \"\"},"),
         std::string::npos);
     EXPECT_NE(code.find("constexpr mc_u64 __mc_0_threadgroup_owner = ::__mc_tg_owner_0<4>();"), std::string::npos);
 }
@@ -122,7 +122,7 @@ const ::mc_param __mc_0_params[] = {
         << code;
     EXPECT_EQ(code.find("run_thread"), std::string::npos);
     EXPECT_NE(code.find("{\"k\", \"a.metal\", 0, 0, MC_KERNEL_COROUTINES, 0, 2, ::__mc_0_params, "
-                        "&::__mc_0_run_group, nullptr, 0, nullptr, \"k\", 0, \"\"},"),
+                        "METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, \"k\", 0, \"\"},"),
               std::string::npos);
 
     e.info.params.clear(); // `__t` unused

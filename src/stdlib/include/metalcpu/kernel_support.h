@@ -561,6 +561,13 @@ struct address_space_tag {};
 /// True only when the flavour keeps every kernel's code: what guards a function no kernel
 /// can reach (msl::selectKernelCode()).
 #define METALCPU_SELECTS_EVERY_KERNEL ((METALCPU_ONLY_KERNEL) == 0)
+/// A kernel's entry point (its run_group or run_thread) as its row of the file's kernel table
+/// names it: the function itself, or nullptr in a reflection image (jit::reflectionImageLines(),
+/// deferred machine code: docs/architecture.md), which redefines it after the prelude. There
+/// the rows keep every kernel's name, parameters and flags, and the entry points, referenced
+/// by nothing, are never made into machine code: the front end still checks them and the
+/// kernel instantiations they call, so a kernel that does not compile fails newLibrary.
+#define METALCPU_KERNEL_CODE(function) function
 /// A kernel's host name in a function constant's list of users (mc_function_constant::kernels),
 /// null in a file compiled for another kernel: a specialised pipeline's library keeps no name
 /// (and no relocation) of the file's other kernels.

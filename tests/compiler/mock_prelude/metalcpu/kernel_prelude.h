@@ -542,6 +542,7 @@ template <class T, unsigned long long Index> struct function_constant {
 #define METALCPU_SELECTS_KERNEL(selector) ((METALCPU_ONLY_KERNEL) == 0 || (selector) == (METALCPU_ONLY_KERNEL))
 #define METALCPU_SELECTS_EVERY_KERNEL ((METALCPU_ONLY_KERNEL) == 0)
 #define METALCPU_KERNEL_USER(selector, name) (METALCPU_SELECTS_KERNEL(selector) ? (name) : nullptr)
+#define METALCPU_KERNEL_CODE(function) function
 #define METALCPU_REGISTER_MODULE(kernels, count, file, constants, constant_count)                           \
     static const mc_module metalcpu_module = {METALCPU_KERNEL_ABI_VERSION, count, kernels, file, nullptr,    \
                                               constant_count, constants, METALCPU_FUNCTION_CONSTANTS,         \
