@@ -17,6 +17,8 @@ template <class T> struct data_type_of {
                                                                            : 1u;
 };
 template <class T> struct data_type_of<const T> : data_type_of<T> {};
+template <class T> struct data_type_of<volatile T> : data_type_of<T> {};
+template <class T> struct data_type_of<const volatile T> : data_type_of<T> {};
 template <class T, int N> struct data_type_of<metal::vec<T, N>> {
     static constexpr mc_u32 value = function_constant_type<metal::vec<T, N>>::data_type;
 };
@@ -29,6 +31,8 @@ template <class T, int C, int R> struct data_type_of<metal::matrix<T, C, R>> {
 template <class T> struct data_type_of<metal::atomic<T>> : data_type_of<T> {};
 template <class T, unsigned long N> struct data_type_of<T[N]> { static constexpr mc_u32 value = 2; };
 template <class T, unsigned long N> struct data_type_of<const T[N]> { static constexpr mc_u32 value = 2; };
+template <class T, unsigned long N> struct data_type_of<volatile T[N]> { static constexpr mc_u32 value = 2; };
+template <class T, unsigned long N> struct data_type_of<const volatile T[N]> { static constexpr mc_u32 value = 2; };
 template <class T, unsigned long N> struct data_type_of<metal::array<T, N>> { static constexpr mc_u32 value = 2; };
 template <class T>
     requires wraps_elements<T>

@@ -103,7 +103,7 @@ template <class M, int S> struct argument_slot<checked_ptr<M, S>> { static const
 template <> struct argument_slot<metal::sampler_reference> { static constexpr mc_u32 kind = MC_ARGUMENT_SAMPLER; };
 template <class T, metal::access A>
 constexpr bool is_texture(const metal::texture_detail::texture_base<T, A>*) { return true; }
-constexpr bool is_texture(const void*) { return false; }
+constexpr bool is_texture(const volatile void*) { return false; } // volatile: `device volatile int*`
 template <class M, unsigned long N> struct argument_slot<M[N]> : argument_slot<M> {};
 template <class M, unsigned long N> struct argument_slot<metal::array<M, N>> : argument_slot<M> {};
 
