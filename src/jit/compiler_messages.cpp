@@ -5,6 +5,8 @@
 
 #include <cctype>
 #include <map>
+#include <set>
+#include <string_view>
 #include <sstream>
 
 namespace metalcpu::jit {
@@ -214,6 +216,49 @@ bool isMessageLine(const std::string& line, const std::string& severity, std::si
     return true;
 }
 
+/// A message's text with the names the front end gives what it copies spelled as the user
+/// wrote them, for comparing two messages, never for showing one: a helper's locals copied into
+/// the kernel it is inlined into ("x_i1", "f_result_i3": passes/inlining_block.cpp,
+/// passes/collective_hoisting.cpp) lose their "_iN", and a work-item loop's slot type
+/// ("'__mc_t1' {aka 'float'}": passes/work_item_rewrite.cpp) becomes the type it stands for.
+/// Showing it so could rename a user's own `x_i1`; comparing it so costs nothing.
+std::string asWritten(const std::string& text) {
+    std::string out;
+    auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t i = 0; i < text.size();) {
+        // '__mc_tN' {aka 'T'}  ->  'T'
+        if (text.compare(i, 7, "'__mc_t") == 0) {
+            std::size_t j = i + 7;
+            while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+            static constexpr std::string_view kAka = "' {aka '";
+            if (j > i + 7 && text.compare(j, kAka.size(), kAka) == 0) {
+                const std::size_t typeStart = j + kAka.size();
+                const std::size_t typeEnd = text.find("'}", typeStart);
+                if (typeEnd != std::string::npos) {
+                    out += "'" + text.substr(typeStart, typeEnd - typeStart) + "'";
+                    i = typeEnd + 2;
+                    continue;
+                }
+            }
+        }
+        if (!isWordChar(text[i]) || (i > 0 && isWordChar(text[i - 1]))) {
+            out += text[i++];
+            continue;
+        }
+        std::size_t end = i;
+        while (end < text.size() && isWordChar(text[end])) ++end;
+        std::string word = text.substr(i, end - i);
+        // name_iN  ->  name
+        const std::size_t suffix = word.rfind("_i");
+        if (suffix != std::string::npos && suffix > 0 && suffix + 2 < word.size() &&
+            word.find_first_not_of("0123456789", suffix + 2) == std::string::npos)
+            word.resize(suffix);
+        out += word;
+        i = end;
+    }
+    return out;
+}
+
 std::string userMessages(const std::string& output, const std::vector<std::string>& hiddenPaths) {
     std::vector<std::string> contexts; // each block of context lines, in order
     std::vector<Group> groups;
@@ -246,12 +291,40 @@ std::string userMessages(const std::string& output, const std::vector<std::strin
             groups.push_back(std::move(group));
         }
     }
+    // A mistake in a helper that the front end inlines into a kernel is compiled twice: in the
+    // helper as written and in its copy in the kernel's work-item loops, at the same place with
+    // the same message but for the copy's names. The copy's is left out when the helper's says
+    // the same. (The same message in two instantiations of a template is two mistakes, each
+    // with its own "required from": both stay.)
+    auto keyOf = [](const Group& group, bool* isCopy) {
+        const std::size_t end = group.lines.find('\n');
+        const std::string text = group.lines.substr(group.head.messageStart, end - group.head.messageStart);
+        std::string written = asWritten(text);
+        *isCopy = written != text;
+        return group.head.where + "\n" + written;
+    };
+    auto inLambda = [&contexts](const Group& group) {
+        return group.context > 0 && contexts[group.context - 1].find(": In lambda function:") != std::string::npos;
+    };
+    std::set<std::string> saidAsWritten;
+    for (const Group& group : groups) {
+        bool renamed = false;
+        if (group.hasHead && !fileOf(group.head.where).empty()) {
+            std::string key = keyOf(group, &renamed);
+            if (!renamed && !inLambda(group)) saidAsWritten.insert(std::move(key));
+        }
+    }
     std::string kept;
     std::size_t contextShown = 0;
     for (const Group& group : groups) {
         bool keep = true;
         if (group.hasHead && group.head.severity == "warning") keep = aboutUserCode(group, hiddenPaths);
         else if (group.hasHead && group.head.severity == "note") keep = false; // about the command line
+        if (keep && group.hasHead && !fileOf(group.head.where).empty()) {
+            bool renamed = false;
+            const std::string key = keyOf(group, &renamed);
+            if ((renamed || inLambda(group)) && saidAsWritten.count(key)) keep = false;
+        }
         if (!keep) continue;
         if (group.context > contextShown) {
             kept += contexts[group.context - 1];

@@ -29,6 +29,54 @@ TEST(CompilerMessages, KeepsTheUsersWarnings) {
               "k.metal:9:3: warning: comparison of integer expressions of different signedness [-Wsign-compare]\n");
 }
 
+// Test that a mistake in a helper the front end inlined into a kernel is said once: the
+// copy's message (its locals renamed "x_i1", its slot type "__mc_t1") goes when the helper's
+// own says the same at the same place, wherever the copy comes; a message that differs, or the
+// same message at another place or in another instantiation, stays.
+TEST(CompilerMessages, InlinedCopiesOfAMistakeAreSaidOnce) {
+    const std::string helper = "k.metal: In function 'float helper(float*, uint)':\n"
+                               "k.metal:8:7: error: request for member 'y' in 'x', which is of non-class type 'float'\n"
+                               "    8 |     x.y = y;\n"
+                               "      |       ^\n";
+    const std::string copy =
+        "k.metal: In lambda function:\n"
+        "k.metal:8:7: error: request for member 'y' in 'x_i1', which is of non-class type '__mc_t1' {aka 'float'}\n"
+        "    8 |     x.y = y;\n"
+        "      |          ^\n"
+        "k.metal:7:9: warning: unused variable 'unused_value_i3' [-Wunused-variable]\n"
+        "k.metal:9:2: error: 'zz' was not declared in this scope\n";
+    const std::string helperWarnings = "k.metal:7:9: warning: unused variable 'unused_value' [-Wunused-variable]\n"
+                                       "k.metal:9:2: error: 'zz' was not declared in this scope\n";
+    const std::string expected = "k.metal: In function 'helper':\n"
+                                 "k.metal:8:7: error: request for member 'y' in 'x', which is of non-class type 'float'\n"
+                                 "    8 |     x.y = y;\n"
+                                 "      |       ^\n"
+                                 "k.metal:7:9: warning: unused variable 'unused_value' [-Wunused-variable]\n"
+                                 "k.metal:9:2: error: 'zz' was not declared in this scope\n";
+    EXPECT_EQ(userMessages(helper + helperWarnings + copy, {}), expected);
+    // The copy first (a helper defined after the kernel that calls it).
+    const std::string copyFirst = userMessages(copy + helper + helperWarnings, {});
+    EXPECT_EQ(copyFirst.find("x_i1"), std::string::npos) << copyFirst;
+    EXPECT_EQ(copyFirst.find("unused_value_i3"), std::string::npos) << copyFirst;
+    EXPECT_EQ(copyFirst.find("In lambda function"), std::string::npos) << copyFirst;
+    EXPECT_NE(copyFirst.find("in 'x', which"), std::string::npos) << copyFirst;
+    // A copy's message with no twin of the helper's stays (a mistake only the copy makes).
+    const std::string alone = userMessages(copy, {});
+    EXPECT_NE(alone.find("'x_i1'"), std::string::npos) << alone;
+    EXPECT_NE(alone.find("'zz' was not declared"), std::string::npos) << alone;
+    // Another place, or the same message in a second instantiation (not a copy): both stay.
+    const std::string twoPlaces = userMessages("k.metal:8:7: error: bad 'x'\nk.metal:8:9: error: bad 'x_i1'\n", {});
+    EXPECT_EQ(twoPlaces, "k.metal:8:7: error: bad 'x'\nk.metal:8:9: error: bad 'x_i1'\n");
+    const std::string instantiations = "k.metal: In instantiation of 'void f(T) [with T = float]':\n"
+                                       "k.metal:3:5: error: bad 'x'\n"
+                                       "k.metal: In instantiation of 'void f(T) [with T = int]':\n"
+                                       "k.metal:3:5: error: bad 'x'\n";
+    EXPECT_EQ(userMessages(instantiations, {}), "k.metal: In instantiation of 'f [with T = float]':\n"
+                                                "k.metal:3:5: error: bad 'x'\n"
+                                                "k.metal: In instantiation of 'f [with T = int]':\n"
+                                                "k.metal:3:5: error: bad 'x'\n");
+}
+
 // Test that a context line quotes the function's name, not the generated code's signature
 // (address spaces dropped, metalcpu's group parameter added), template arguments kept.
 TEST(CompilerMessages, ContextNamesTheFunction) {

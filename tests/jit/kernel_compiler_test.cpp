@@ -57,6 +57,37 @@ TEST_F(KernelCompilerTest, ErrorsNameTheMetalFile) {
     EXPECT_NE(compiled.diagnostics.find("SCALE"), std::string::npos);
 }
 
+// Test that a mistake in a helper with a barrier, which the front end inlines into the
+// kernel's work-item loops, is reported once and in the user's names: not a second time for
+// the inlined copy, whose locals are renamed (x_i1) and whose types are slots (__mc_t1).
+TEST_F(KernelCompilerTest, MistakeInAnInlinedHelperIsReportedOnce) {
+    support::writeFileAtomically(dir_ + "/helper.metal",
+                                 "#include <metal_stdlib>\nusing namespace metal;\n"
+                                 "float helper(threadgroup float* t, uint lid) {\n"
+                                 "    float x = t[lid];\n"
+                                 "    threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+                                 "    x.y = t[(lid + 1) % 64];\n"
+                                 "    return x;\n"
+                                 "}\n"
+                                 "kernel void k(device float* out, uint lid [[thread_position_in_threadgroup]]) {\n"
+                                 "    threadgroup float t[64];\n"
+                                 "    t[lid] = lid;\n"
+                                 "    out[lid] = helper(t, lid);\n"
+                                 "}\n");
+    CompileResult translated = translateFile(dir_ + "/helper.metal", {}, {}, dir_ + "/helper.cpp");
+    ASSERT_TRUE(translated.ok) << translated.diagnostics;
+    CompileResult compiled = compileTranslation(dir_ + "/helper.cpp", {}, dir_ + "/helper.air", false);
+    ASSERT_FALSE(compiled.ok);
+    const std::string& said = compiled.diagnostics;
+    const std::string where = dir_ + "/helper.metal:6:";
+    const std::size_t first = said.find(where);
+    ASSERT_NE(first, std::string::npos) << said;
+    EXPECT_EQ(said.find(where, first + 1), std::string::npos) << said;
+    EXPECT_NE(said.find("request for member 'y' in 'x'"), std::string::npos) << said;
+    for (const char* copyName : {"x_i", "__mc_t", "In lambda function"})
+        EXPECT_EQ(said.find(copyName), std::string::npos) << copyName << " in:\n" << said;
+}
+
 // Test that what only the shader-validation flavour's translation says reaches the user as a
 // warning (an access it cannot check), and that a file without such accesses gets none.
 TEST_F(KernelCompilerTest, ValidationWarningsAreShown) {
