@@ -117,22 +117,25 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
     if (!unspecializedConstantsError(function, "make the function with Library::newFunction(name, constantValues, error)",
                                      error))
         return nullptr;
-    // A kernel of a library compiled with deferred machine code (its reflection only) has its
-    // code compiled now: Metal reports a kernel that does not compile at newLibrary, metalcpu
-    // then only if the compiler's front end already refused it (docs/troubleshooting.md).
-    std::string codeError;
-    const mc_kernel* plain = library->kernelCode(kernelPointer->name, &codeError);
-    if (!plain) {
-        setError(error, kPipelineErrorDomain, 8,
-                 std::string("Compute function '") + kernelPointer->name + "': " + codeError);
-        return nullptr;
-    }
-    const std::shared_ptr<jit::KernelLibrary> plainLibrary = library->holderOf(plain);
-    kernelPointer = plain;
     const val::PipelineIdentity identity{label ? std::string(ns::stringOf(label)) : std::string(),
                                          shaderValidationUid(library, *kernelPointer)};
     const val::ShaderValidationSettings settings = val::shaderValidationSettings();
     const bool validated = val::pipelineIsValidated(settings, static_cast<int>(shaderValidation), identity);
+    // A kernel of a library compiled with deferred machine code (its reflection only) has its
+    // code compiled now: Metal reports a kernel that does not compile at newLibrary, metalcpu
+    // then only if the compiler's front end already refused it (docs/troubleshooting.md). A
+    // validated pipeline runs only its instrumented flavour, so only that is compiled.
+    const mc_kernel* plain = nullptr;
+    if (!validated || jit::KernelLibrary::hasCode(*kernelPointer)) {
+        std::string codeError;
+        plain = library->kernelCode(kernelPointer->name, &codeError);
+        if (!plain) {
+            setError(error, kPipelineErrorDomain, 8,
+                     std::string("Compute function '") + kernelPointer->name + "': " + codeError);
+            return nullptr;
+        }
+        kernelPointer = plain;
+    }
     if (validated) {
         std::string why;
         const mc_kernel* twin = library->validationKernel(kernelPointer->name, &why);
@@ -154,9 +157,11 @@ MTL::ComputePipelineState* newComputePipelineState(Device* device, const MTL::Fu
             return nullptr;
         }
     }
-    // The plain kernel's figure, whichever flavour runs (the library of its code holds the
-    // site sizes).
-    std::uint64_t staticMemory = (plainLibrary ? plainLibrary : library)->staticThreadgroupMemory(*plain);
+    // The library of the kernel's code holds its sites' sizes: the plain kernel's, or where
+    // only the instrumented flavour was compiled, its, which declares the same variables.
+    const mc_kernel& sized = plain ? *plain : kernel;
+    const std::shared_ptr<jit::KernelLibrary> sizes = library->holderOf(&sized);
+    std::uint64_t staticMemory = (sizes ? sizes : library)->staticThreadgroupMemory(sized);
     if (staticMemory > Device::kMaxThreadgroupMemoryLength) {
         setError(error, kPipelineErrorDomain, 3,
                  "Threadgroup memory size (" + std::to_string(staticMemory) +

@@ -288,7 +288,9 @@ TEST_F(DeferredCodeTest, KernelThatDoesNotCompileFailsItsPipeline) {
 }
 
 // Test that a deferred kernel's validated pipeline runs its instrumented flavour, which it
-// compiles alone, and gives the plain pipeline's results.
+// compiles alone, without the kernel's plain code (which it would not run), and gives the plain
+// pipeline's results and static threadgroup memory; that a plain pipeline made after it then
+// compiles the plain code.
 TEST_F(DeferredCodeTest, ValidatedPipelineOfADeferredKernel) {
     ScopedLogLevel debug(spdlog::level::debug);
     LogCapture log;
@@ -301,6 +303,18 @@ TEST_F(DeferredCodeTest, ValidatedPipelineOfADeferredKernel) {
     state->release();
     EXPECT_EQ(log.count("pipeline for kernel 'scale_9' (shader validation)"), 1u) << log.text();
     EXPECT_EQ(log.count("compiled the shader-validation flavour into"), 1u) << log.text();
+    EXPECT_EQ(log.count(kCompiledCode), 0u) << log.text();
+
+    MTL::ComputePipelineState* validatedReverse = pipeline(library, "reverse", /*validated=*/true);
+    ASSERT_NE(validatedReverse, nullptr);
+    EXPECT_EQ(validatedReverse->staticThreadgroupMemoryLength(), 32u * 4);
+    validatedReverse->release();
+    EXPECT_EQ(log.count(kCompiledCode), 0u) << log.text();
+    MTL::ComputePipelineState* plainReverse = pipeline(library, "reverse");
+    ASSERT_NE(plainReverse, nullptr);
+    EXPECT_EQ(plainReverse->staticThreadgroupMemoryLength(), 32u * 4);
+    plainReverse->release();
+    EXPECT_EQ(log.count(std::string(kCompiledCode) + "reverse"), 1u) << log.text();
     library->release();
 }
 
