@@ -16,10 +16,14 @@
 // compiles one source ("all": the four in one source), for alternating whole-process runs.
 //
 //   library_cache_bench --mat-vec
+//   library_cache_bench --source FILE --pipeline NAME [--pipeline NAME]...
 //
 // The first newLibrary(source) of 64 instantiations of a mat-vec kernel template (ggml's
 // shape: rows per SIMD-group, SIMD-groups per group, simd_sum), then the first and second
 // pipeline of one of them: wall milliseconds and the compilers' CPU seconds of each step.
+// --source does the same for a file of one's own (llama.cpp's ggml-metal.metal with its
+// headers pasted in, say) and the kernels named, made with newFunction(name): a kernel with
+// function constants needs its values and is not for this form.
 // METALCPU_DEFERRED_CODE_KERNELS decides whether newLibrary compiles every kernel (-1) or
 // their reflection (docs/architecture.md, "Deferred machine code").
 #define NS_PRIVATE_IMPLEMENTATION
@@ -115,11 +119,11 @@ double childSeconds() {
     return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
-/// The --mat-vec measurement (see the top of the file).
-int matVec() {
+/// The --mat-vec and --source measurements (see the top of the file): newLibrary(source) named
+/// `what`, then the first and second pipeline of each kernel of `kernels`.
+int libraryAndPipelines(const std::string& source, const std::string& what, const std::vector<std::string>& kernels) {
     MTL::Device* device = MTL::CreateSystemDefaultDevice();
     NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
-    const std::string source = matVecSource();
     std::printf("| step | wall ms | compilers' CPU s |\n|---|---|---|\n");
     double cpu = childSeconds();
     auto start = std::chrono::steady_clock::now();
@@ -136,18 +140,20 @@ int matVec() {
         std::fprintf(stderr, "%s\n", error ? error->localizedDescription()->utf8String() : "no library");
         return 1;
     }
-    report("newLibrary(source), 64 kernels");
-    for (const char* step : {"first pipeline of mul_mv_half_4_2", "second pipeline of mul_mv_half_4_2"}) {
-        MTL::Function* function = library->newFunction(NS::String::string("mul_mv_half_4_2", NS::UTF8StringEncoding));
-        MTL::ComputePipelineState* pipeline = device->newComputePipelineState(function, &error);
-        if (!pipeline) {
-            std::fprintf(stderr, "%s\n", error ? error->localizedDescription()->utf8String() : "no pipeline");
-            return 1;
+    report(("newLibrary(source), " + what).c_str());
+    for (const std::string& kernel : kernels)
+        for (const char* which : {"first", "second"}) {
+            MTL::Function* function = library->newFunction(NS::String::string(kernel.c_str(), NS::UTF8StringEncoding));
+            MTL::ComputePipelineState* pipeline = function ? device->newComputePipelineState(function, &error) : nullptr;
+            if (!pipeline) {
+                std::fprintf(stderr, "%s: %s\n", kernel.c_str(),
+                             !function ? "no such function" : error ? error->localizedDescription()->utf8String() : "no pipeline");
+                return 1;
+            }
+            report((std::string(which) + " pipeline of " + kernel).c_str());
+            pipeline->release();
+            function->release();
         }
-        report(step);
-        pipeline->release();
-        function->release();
-    }
     library->release();
     pool->release();
     device->release();
@@ -158,7 +164,8 @@ int matVec() {
 
 int main(int argc, char** argv) {
     int repeat = 50;
-    std::string cacheDirectory, only;
+    std::string cacheDirectory, only, sourceFile;
+    std::vector<std::string> pipelines;
     bool matVecOnly = false;
     for (int i = 1; i < argc; ++i)
         if (std::strcmp(argv[i], "--mat-vec") == 0) matVecOnly = true;
@@ -166,6 +173,12 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--repeat") == 0) repeat = std::max(0, std::atoi(argv[++i]));
         else if (std::strcmp(argv[i], "--cache") == 0) cacheDirectory = argv[++i];
         else if (std::strcmp(argv[i], "--kernel") == 0) only = argv[++i];
+        else if (std::strcmp(argv[i], "--source") == 0) sourceFile = argv[++i];
+        else if (std::strcmp(argv[i], "--pipeline") == 0) pipelines.push_back(argv[++i]);
+    }
+    if (!sourceFile.empty() && !std::filesystem::is_regular_file(sourceFile)) {
+        std::fprintf(stderr, "--source %s: no such file\n", sourceFile.c_str());
+        return 1;
     }
     const bool privateCache = cacheDirectory.empty();
     if (privateCache) {
@@ -177,8 +190,9 @@ int main(int argc, char** argv) {
         std::filesystem::remove_all(cacheDirectory + "/kernels");
     }
     setenv("METALCPU_CACHE_DIR", cacheDirectory.c_str(), 1);
-    if (matVecOnly) {
-        const int status = matVec();
+    if (matVecOnly || !sourceFile.empty()) {
+        const int status = matVecOnly ? libraryAndPipelines(matVecSource(), "64 kernels", {"mul_mv_half_4_2"})
+                                      : libraryAndPipelines(read(sourceFile), sourceFile, pipelines);
         if (privateCache) std::filesystem::remove_all(cacheDirectory);
         return status;
     }
