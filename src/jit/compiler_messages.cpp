@@ -216,6 +216,8 @@ bool isMessageLine(const std::string& line, const std::string& severity, std::si
     return true;
 }
 
+namespace {
+
 /// A message's text with the names the front end gives what it copies spelled as the user
 /// wrote them, for comparing two messages, never for showing one: a helper's locals copied into
 /// the kernel it is inlined into ("x_i1", "f_result_i3": passes/inlining_block.cpp,
@@ -259,6 +261,8 @@ std::string asWritten(const std::string& text) {
     return out;
 }
 
+} // namespace
+
 std::string userMessages(const std::string& output, const std::vector<std::string>& hiddenPaths) {
     std::vector<std::string> contexts; // each block of context lines, in order
     std::vector<Group> groups;
@@ -296,35 +300,31 @@ std::string userMessages(const std::string& output, const std::vector<std::strin
     // the same message but for the copy's names. The copy's is left out when the helper's says
     // the same. (The same message in two instantiations of a template is two mistakes, each
     // with its own "required from": both stay.)
-    auto keyOf = [](const Group& group, bool* isCopy) {
+    struct Reading {
+        std::string key; ///< place and message as written; empty for a message without a place
+        bool copy = false;
+    };
+    std::vector<Reading> readings(groups.size());
+    std::set<std::string> saidAsWritten;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const Group& group = groups[g];
+        if (!group.hasHead || fileOf(group.head.where).empty()) continue;
         const std::size_t end = group.lines.find('\n');
         const std::string text = group.lines.substr(group.head.messageStart, end - group.head.messageStart);
-        std::string written = asWritten(text);
-        *isCopy = written != text;
-        return group.head.where + "\n" + written;
-    };
-    auto inLambda = [&contexts](const Group& group) {
-        return group.context > 0 && contexts[group.context - 1].find(": In lambda function:") != std::string::npos;
-    };
-    std::set<std::string> saidAsWritten;
-    for (const Group& group : groups) {
-        bool renamed = false;
-        if (group.hasHead && !fileOf(group.head.where).empty()) {
-            std::string key = keyOf(group, &renamed);
-            if (!renamed && !inLambda(group)) saidAsWritten.insert(std::move(key));
-        }
+        const std::string written = asWritten(text);
+        const bool inLambda = group.context > 0 &&
+                              contexts[group.context - 1].find(": In lambda function:") != std::string::npos;
+        readings[g] = {group.head.where + "\n" + written, written != text || inLambda};
+        if (!readings[g].copy) saidAsWritten.insert(readings[g].key);
     }
     std::string kept;
     std::size_t contextShown = 0;
-    for (const Group& group : groups) {
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const Group& group = groups[g];
         bool keep = true;
         if (group.hasHead && group.head.severity == "warning") keep = aboutUserCode(group, hiddenPaths);
         else if (group.hasHead && group.head.severity == "note") keep = false; // about the command line
-        if (keep && group.hasHead && !fileOf(group.head.where).empty()) {
-            bool renamed = false;
-            const std::string key = keyOf(group, &renamed);
-            if ((renamed || inLambda(group)) && saidAsWritten.count(key)) keep = false;
-        }
+        if (readings[g].copy && saidAsWritten.count(readings[g].key)) keep = false;
         if (!keep) continue;
         if (group.context > contextShown) {
             kept += contexts[group.context - 1];
