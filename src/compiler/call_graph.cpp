@@ -1,6 +1,7 @@
 #include "compiler/call_graph.h"
 
 #include "compiler/call_arguments.h"
+#include "compiler/call_targets.h"
 #include "compiler/signature.h"
 #include "compiler/syntax.h"
 
@@ -261,6 +262,7 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
     for (const VariableDecl& v : module.variables)
         if (v.nameToken != kNoToken) graph.variableNames.insert(tokens[v.nameToken].spelling);
     graph.namedAsValue = functionsNamedAsValue(tokens, partner, module, graph);
+    const CallTargets targets(tokens, partner, module);
 
     for (std::size_t fi = 0; fi < n; ++fi) {
         const FunctionDecl& f = module.functions[fi];
@@ -353,12 +355,13 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
             }
             auto it = byName.find(t.spelling);
             if (it != byName.end()) {
-                callees.insert(it->second.begin(), it->second.end());
+                const std::vector<std::size_t> called = targets.narrow(it->second, fi, i);
+                callees.insert(called.begin(), called.end());
                 if (after == i + 1) {
-                    plainCallees.insert(it->second.begin(), it->second.end());
+                    plainCallees.insert(called.begin(), called.end());
                 } else {
                     TemplateCall call;
-                    call.callees = it->second;
+                    call.callees = called;
                     std::set<std::size_t> named;
                     call.argumentCount = topLevelItems(tokens, partner, i + 2, after - 1);
                     for (std::size_t k = i + 2; k + 1 < after; ++k) {

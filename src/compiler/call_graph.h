@@ -31,8 +31,9 @@ struct CallGraph {
     /// Per function (Module::functions): its body calls a barrier or SIMD/quad-group collective,
     /// or uses a tensor operation (usesTensorOperation()).
     std::vector<bool> usesBarriersDirectly;
-    /// Per function: the functions it may call, resolved by unqualified name (every overload,
-    /// member function and constructor of that name). A call through an object held in a
+    /// Per function: the functions it may call, by name (every overload, member function and
+    /// constructor of that name), narrowed as far as CallTargets follows C++ lookup (a class
+    /// qualifier, member access, the caller's own class). A call through an object held in a
     /// parameter or local variable (a functor) may call any `operator()` of the file.
     std::vector<std::vector<std::size_t>> callees;
     /// Per function: the callees it calls without explicit template arguments (or through a
