@@ -83,7 +83,7 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     found.graph = buildCallGraph(tokens, partner, module);
     findFunctionConstantUsers(unit, found.graph, found.entryPoints, found.functionConstants);
     found.coroutineKernels =
-        findCoroutineKernels(unit, found.graph, found.entryPoints, diagnostics, found.workItemRefusals);
+        findCoroutineKernels(unit, found.graph, found.entryPoints, found.workItemRefusals);
     if (diagnostics.hasErrors()) return found;
     // Barrier kernels become work-item loops where they can, coroutines otherwise; kernels
     // with SIMD-group functions only work-item loops (a coroutine runs one thread at a time).

@@ -3,6 +3,7 @@
 // several threadgroup sizes, plain and with shader validation.
 
 #include "runtime/guarded_buffer.h"
+#include "runtime/lowering.h"
 #include "runtime/metal_test.h"
 
 #include <algorithm>
@@ -371,6 +372,54 @@ kernel void length(device float* out [[buffer(0)]], device const float* in [[buf
     out[i] = metal::length(float2(in[i], 0.0f));
 }
 }
+// MLX sort.h: a static `sort` calls another class's static `sort` through a member alias, from
+// a kernel that calls it through an alias of its own; the barriers are in the outer one only.
+template <typename T, short N>
+struct RowSort {
+    static void sort(thread T (&v)[N]) {
+        for (short a = 0; a < N; ++a)
+            for (short b = 0; b + 1 < N; ++b)
+                if (v[b + 1] < v[b]) { T w = v[b]; v[b] = v[b + 1]; v[b + 1] = w; }
+    }
+};
+template <typename T, short N>
+struct GroupSort {
+    using row_sort_t = RowSort<T, N>;
+    static void sort(threadgroup T* shared, uint l) {
+        thread T mine[N];
+        for (short k = 0; k < N; ++k) mine[k] = shared[l * N + k];
+        row_sort_t::sort(mine);
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        for (short k = 0; k < N; ++k) shared[l * N + k] = mine[k];
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+};
+kernel void nested_static_sorts(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                                uint i [[thread_position_in_grid]], uint l [[thread_position_in_threadgroup]]) {
+    using sort_t = GroupSort<float, 2>;
+    threadgroup float shared[2 * 64];
+    shared[2 * l] = in[i];
+    shared[2 * l + 1] = -in[i];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    sort_t::sort(shared, l);
+    out[i] = shared[2 * l];
+}
+
+// MLX steel GEMM: `return mma_op.store_result(...);` (a void call) in a kernel with barriers.
+struct ScaledStore {
+    float scale;
+    void store_result(device float* out, uint i, float v) const { out[i] = v * scale; }
+};
+void store_negated(device float* out, uint i, float v) { out[i] = -v; }
+kernel void return_void_calls(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                              uint i [[thread_position_in_grid]], uint l [[thread_position_in_threadgroup]]) {
+    threadgroup float shared[64];
+    shared[l] = in[i];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if (shared[l] < 0.0f) return store_negated(out, i, shared[l]);
+    ScaledStore store{2.0f};
+    return store.store_result(out, i, shared[l]);
+}
 )";
 
 /// A kernel and what it computes from one input element (and, for some, its index).
@@ -420,6 +469,8 @@ const std::vector<Shape>& shapes() {
              return sum;
          }},
 
+        {"nested_static_sorts", [](float x) { return -std::fabs(x); }},
+        {"return_void_calls", [](float x) { return x < 0 ? -x : 2 * x; }},
         {"array_parameters", nullptr, [](float x, unsigned i) { return x * 2 + (i % 8 < 4 ? 1 : 2) + 5; }},
     };
     return all;
@@ -487,6 +538,13 @@ TEST_P(RealCodeShapes, MaxTotalThreadsOfAnInstantiation) {
     EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusError);
     for (unsigned i = 0; i < 128; ++i) EXPECT_EQ(out.data<std::uint32_t>()[i], kCanary) << "thread " << i << " ran";
     state->release();
+}
+
+// Test that the barrier kernels above run as work-item loops: MLX's sort helpers were taken
+// for a recursion (fibers, half the speed), steel's `return void-call;` for an error.
+TEST_P(RealCodeShapes, BarrierShapesRunAsWorkItemLoops) {
+    expectLowerings({{"nested_static_sorts", MC_KERNEL_WORK_ITEM_LOOPS}, {"return_void_calls", MC_KERNEL_WORK_ITEM_LOOPS}},
+                    [&](const char* name) { return kernel(name); });
 }
 
 INSTANTIATE_TEST_SUITE_P(GroupSizes, RealCodeShapes,

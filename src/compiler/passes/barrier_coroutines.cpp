@@ -525,7 +525,7 @@ std::optional<WorkItemRefusal> helperRefusal(const Unit& unit, const CallGraph& 
 } // namespace
 
 std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph,
-                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics,
+                                                  const std::vector<EntryPoint>& entryPoints,
                                                   std::vector<WorkItemRefusal>& refusals) {
     const TokenList& tokens = unit.tokens();
     const Module& module = unit.module();
@@ -607,8 +607,7 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
         }
         if (!eligible) continue;
 
-        std::vector<std::size_t> valueReturns;
-        for (std::size_t r : statements.returns()) (tokens[r + 1].isPunct(";") ? kernel.returns : valueReturns).push_back(r);
+        kernel.returns = statements.returns();
         for (std::size_t i = f.bodyOpen + 1; i < f.bodyClose && eligible; ++i) {
             if (!tokens[i].isIdentifier() || !isBarrierName(tokens[i].spelling)) continue;
             // Only `[metal::]threadgroup_barrier(args);` as a statement of this body.
@@ -632,13 +631,27 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
             continue;
         }
         if (!eligible) continue;
-        const char* reason = kernel.barriers.empty() ? "' uses tensor operations" : "' uses threadgroup barriers";
-        for (std::size_t r : valueReturns)
-            diagnostics.error(tokens[r].location,
-                              "kernel '" + f.name + reason + ", so its return statements cannot have an operand");
         out.push_back(std::move(kernel));
     }
     return out;
+}
+
+void rewriteKernelReturn(EditList& edits, const Unit& unit, std::size_t keyword, const std::string& leave) {
+    const TokenList& tokens = unit.tokens();
+    if (tokens[keyword + 1].isPunct(";")) {
+        edits.replace(keyword, leave);
+        return;
+    }
+    // The `;` that ends the statement: the first outside the brackets of the operand (a
+    // lambda's body in it has its own).
+    std::size_t end = keyword + 1;
+    while (end < tokens.size() && !tokens[end].isPunct(";")) {
+        const std::size_t partner = unit.partner()[end];
+        end = partner != kNoToken && partner > end ? partner + 1 : end + 1;
+    }
+    if (end >= tokens.size()) return edits.replace(keyword, leave); // unreachable: the statement was parsed
+    edits.replace(keyword, "{");
+    edits.insertAfter(end, " " + leave + "; }");
 }
 
 void rewriteCoroutineKernels(PassContext& context) {
@@ -689,7 +702,7 @@ void rewriteCoroutineKernels(PassContext& context) {
             else
                 edits.replace(memberAndParenthesis, ", ");
         }
-        for (std::size_t r : kernel.returns) edits.replace(r, "co_return");
+        for (std::size_t r : kernel.returns) rewriteKernelReturn(edits, context.unit, r, "co_return");
     }
 }
 

@@ -122,12 +122,11 @@ struct CoroutineKernel {
 ///     before the name, and every other declaration of it (same name and namespaces) is a
 ///     prototype of that shape;
 ///   - the file defines no function named threadgroup_barrier or simdgroup_barrier.
-/// Reports `return expr;` in such a kernel (a coroutine kernel cannot return a value).
 /// Every other kernel that reaches a barrier, collective or tensor operation keeps the fibers;
 /// the first reason found for each, naming the construct and where it is written (for one
 /// reached through a helper: the kernel's call and the helper's barrier), goes to `refusals`.
 std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGraph& graph,
-                                                  const std::vector<EntryPoint>& entryPoints, Diagnostics& diagnostics,
+                                                  const std::vector<EntryPoint>& entryPoints,
                                                   std::vector<WorkItemRefusal>& refusals);
 
 /// The functions kernel `kernel` (a Module::functions index) can reach, as its lowering must
@@ -141,13 +140,19 @@ std::vector<CoroutineKernel> findCoroutineKernels(const Unit& unit, const CallGr
 std::vector<std::size_t> reachableFromKernel(const Unit& unit, const CallGraph& graph,
                                              const std::vector<EntryPoint>& entryPoints, std::size_t kernel);
 
+/// Rewrites the return statement of a kernel (a void function) whose keyword is `keyword` so
+/// that it leaves as `leave` says (`co_return`, `return __mc_wi.retire(__mc_t)`): `return;`
+/// becomes `leave;`, and `return expr;`, which C++ allows when expr is void (MLX's steel GEMM
+/// `return mma_op.store_result(...)`), becomes `{ expr; leave; }`.
+void rewriteKernelReturn(EditList& edits, const Unit& unit, std::size_t keyword, const std::string& leave);
+
 /// For each kernel of Findings::coroutineKernels: `void` becomes
 /// `::metalcpu_kernel::barrier_task` (written from the start of the erased `kernel`/[[kernel]]
 /// before it on the same line, so the tokens after it move as little as possible), each
 /// barrier callee becomes `co_await ::metalcpu_kernel::barrier_point` (its arguments stay),
 /// `NAME.run(args)` becomes `co_await ::metalcpu_kernel::scope_run(NAME, args)`, a reduction's
-/// callee `co_await ::metalcpu_kernel::scope_reduce_rows` (or `_columns`), and each `return`
-/// becomes `co_return`. Run it after rewriteKernelSignatures() and
+/// callee `co_await ::metalcpu_kernel::scope_reduce_rows` (or `_columns`), and each return
+/// statement leaves with `co_return` (rewriteKernelReturn()). Run it after rewriteKernelSignatures() and
 /// rewriteAttributes().
 void rewriteCoroutineKernels(PassContext& context);
 

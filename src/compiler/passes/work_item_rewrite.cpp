@@ -447,7 +447,7 @@ void rewriteWorkItemKernels(PassContext& context) {
             edits.replace(token, "(" + slots(variable) + (perThread[token] ? "[__mc_l])" : "[__mc_wi.lead()])"));
         if (returns) {
             for (std::size_t body : k.loopBodies) edits.insertAfter(body, " if (__mc_wi.all_returned()) break;");
-            for (std::size_t r : k.returns) edits.replace(r, "return __mc_wi.retire(__mc_t)");
+            for (std::size_t r : k.returns) rewriteKernelReturn(edits, context.unit, r, "return __mc_wi.retire(__mc_t)");
         }
         for (const DivergentIf& d : k.divergentIfs) {
             edits.erase(d.keyword);
