@@ -8,8 +8,10 @@ RegionTable& RegionTable::shared() {
 }
 
 RegionTable::RegionTable() : regions_{}, owners_{} {
-    free_.reserve(METALCPU_REGION_COUNT - 1);
-    for (std::uint32_t tag = METALCPU_REGION_COUNT - 1; tag > 0; --tag) free_.push_back(tag);
+    free_.reserve(METALCPU_REGION_COUNT - 2);
+    for (std::uint32_t tag = METALCPU_REGION_COUNT - 1; tag > 0; --tag)
+        if (tag != METALCPU_ABSENT_REGION_TAG) free_.push_back(tag);
+    regions_[METALCPU_ABSENT_REGION_TAG] = mc_region{0, ~std::uint64_t(0)};
 }
 
 std::uint32_t RegionTable::acquire(const RegionOwner* owner) {

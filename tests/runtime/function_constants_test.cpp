@@ -7,6 +7,7 @@
 
 #include <gmock/gmock.h>
 #include "runtime/debug_layer.h"
+#include "runtime/lowering.h"
 #include "scoped_state.h"
 #include "support/files.h"
 
@@ -86,6 +87,27 @@ kernel void weighted_copy(device const float* in [[buffer(0)]], device float* ou
 {
     Fence::wait();
     if (gid < 100) out[gid] = has_bias ? in[gid] * weight : in[gid];
+}
+
+// MLX's steel GEMM: a pointer argument present only with the bias is read before a barrier
+// whatever the constant, and the value is used only with the bias. The kernel runs as work
+// items, where the value waits out the barrier in a slot, so the read happens.
+struct Weights { float weight; float unused[3]; };
+struct Scale {
+    float by;
+    Scale(float w) : by(w) {}
+    float apply(float x) const { return x * by; }
+};
+kernel void dead_read_of_absent(device const float* in [[buffer(0)]], device float* out [[buffer(2)]],
+                                const constant Weights* weights [[buffer(4), function_constant(has_bias)]],
+                                uint gid [[thread_position_in_grid]], uint lid [[thread_position_in_threadgroup]])
+{
+    threadgroup float staged[64];
+    const Scale scale(weights->weight);
+    staged[lid] = gid < 100 ? in[gid] : 0.0f;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if (gid >= 100) return;
+    out[gid] = has_bias ? scale.apply(staged[lid]) : staged[lid];
 }
 )";
 
@@ -199,7 +221,10 @@ protected:
 MTL::Library* FunctionConstants::library_ = nullptr;
 
 class FunctionConstantRuns : public FunctionConstants,
-                             public ::testing::WithParamInterface<std::tuple<unsigned, bool>> {};
+                             public ::testing::WithParamInterface<std::tuple<unsigned, bool>> {
+protected:
+    void weightedCopy(const char* kernel, bool workItems);
+};
 
 // Test that one library specialised with two value sets runs each correctly (loop bound,
 // flag, derived constant, optional constant defined and not, a vector constant), at group
@@ -210,41 +235,58 @@ TEST_P(FunctionConstantRuns, TwoValueSets) {
     runAndCheck(kWithoutBias, group, validated, false);
 }
 
-// Test that an argument a false function constant removes is neither needed nor loaded: unbound,
-// the kernel runs and validation reports nothing (a validated kernel loaded every reference
-// argument when its threads started, absent ones too); present and bound, it is used.
-TEST_P(FunctionConstantRuns, AbsentReferenceArgument) {
+// Runs `kernel` (a weighted copy of in to out, the weight at buffer 4 present only with the
+// bias) specialised with and without the bias, binding the weight only where present, and
+// checks the copy, the canaries, that validation reports nothing and, when `workItems`, that
+// the kernel runs as work-item loops.
+void FunctionConstantRuns::weightedCopy(const char* kernel, bool workItems) {
     const auto [group, validated] = GetParam();
     for (const Values& v : {kWithoutBias, kWithBias}) {
         SCOPED_TRACE(v.hasBias ? "with the argument" : "without it");
-        MTL::Function* function = specialised(v, nullptr, "weighted_copy");
+        MTL::Function* function = specialised(v, nullptr, kernel);
         ASSERT_NE(function, nullptr);
         MTL::ComputePipelineState* state = pipelineOf(function, validated);
         function->release();
         ASSERT_NE(state, nullptr);
+        if (workItems) {
+            EXPECT_EQ(ns::implOf<rt::ComputePipelineState>(state)->kernel().flags & MC_KERNEL_WORK_ITEM_LOOPS,
+                      std::uint32_t(MC_KERNEL_WORK_ITEM_LOOPS));
+        }
         std::vector<float> in(kCount);
         for (unsigned i = 0; i < kCount; ++i) in[i] = float(i) * 0.5f;
         MTL::Buffer* inBuffer = device_->newBuffer(in.data(), kCount * sizeof(float), MTL::ResourceStorageModeShared);
         MTL::Buffer* out = device_->newBuffer((kCount + kCanaries) * sizeof(float), MTL::ResourceStorageModeShared);
         std::fill_n(static_cast<float*>(out->contents()), kCount + kCanaries, kCanary);
-        const float weight = 2.0f;
+        const float weights[4] = {2.0f, 0, 0, 0}; // a float, or the Weights struct
         MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
         MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
         encoder->setComputePipelineState(state);
         encoder->setBuffer(inBuffer, 0, 0);
         encoder->setBuffer(out, 0, 2);
-        if (v.hasBias) encoder->setBytes(&weight, sizeof weight, 4);
+        if (v.hasBias) encoder->setBytes(weights, sizeof weights, 4);
         encoder->dispatchThreads(MTL::Size(kCount, 1, 1), MTL::Size(group, 1, 1));
         encoder->endEncoding();
         metalcpu::testing::ValidationReportCollector reports;
-        EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted);
+        EXPECT_EQ(run(commandBuffer), MTL::CommandBufferStatusCompleted)
+            << (commandBuffer->error() ? commandBuffer->error()->localizedDescription()->utf8String() : "");
         EXPECT_THAT(reports.take(), ::testing::IsEmpty());
         const float* written = static_cast<const float*>(out->contents());
-        for (unsigned i = 0; i < kCount; ++i) EXPECT_EQ(written[i], in[i] * (v.hasBias ? weight : 1.0f)) << i;
+        for (unsigned i = 0; i < kCount; ++i) EXPECT_EQ(written[i], in[i] * (v.hasBias ? weights[0] : 1.0f)) << i;
         for (unsigned i = kCount; i < kCount + kCanaries; ++i) EXPECT_EQ(written[i], kCanary) << "canary " << i;
         for (NS::Object* o : std::initializer_list<NS::Object*>{inBuffer, out, state}) o->release();
     }
 }
+
+// Test that an argument a false function constant removes is neither needed nor loaded: unbound,
+// the kernel runs and validation reports nothing (a validated kernel loaded every reference
+// argument when its threads started, absent ones too); present and bound, it is used.
+TEST_P(FunctionConstantRuns, AbsentReferenceArgument) { weightedCopy("weighted_copy", false); }
+
+// Test that a pointer argument a false function constant removes reads as zeros where the
+// kernel reads it and drops the value (MLX's steel GEMM), in work-item loops, plain and
+// validated, with no report (it was a page fault, and a wild-pointer report); present and
+// bound, it is used.
+TEST_P(FunctionConstantRuns, DeadReadOfAnAbsentPointer) { weightedCopy("dead_read_of_absent", true); }
 
 INSTANTIATE_TEST_SUITE_P(Groups, FunctionConstantRuns,
                          ::testing::Combine(::testing::Values(1u, 7u, 32u, 33u), ::testing::Bool()),

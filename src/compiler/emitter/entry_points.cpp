@@ -24,12 +24,14 @@ std::string argumentSetup(const EntryPointCode& e, const std::string& k, bool va
                                  ", " + std::to_string(p.line) + "u, " + std::to_string(p.column) + "u}";
         if (p.kind == ParamKind::Buffer && validation) {
             // An argument a false function constant removes is not loaded (nor checked).
-            const std::string present = p.presentIf.empty() ? "" : ", static_cast<bool>(" + p.presentIf + ")";
+            const std::string present = p.presentIf.empty() ? "" : ", " + p.presentIf;
             out += "    auto&& " + a + " = ::metalcpu_kernel::checked_buffer_argument<" + param + ">(__g, " +
                    std::to_string(p.index) + ", " + site + present + ");\n";
         } else if (p.kind == ParamKind::Buffer) {
+            // One a false function constant removes points at zeros (kernel_support.h).
+            const std::string present = p.presentIf.empty() ? "" : ", " + p.presentIf;
             out += "    auto&& " + a + " = ::metalcpu_kernel::buffer_argument<" + param + ">(__g, " +
-                   std::to_string(p.index) + ");\n";
+                   std::to_string(p.index) + present + ");\n";
         } else if (p.kind == ParamKind::Threadgroup && validation) {
             out += "    auto&& " + a + " = ::metalcpu_kernel::checked_threadgroup_argument<" + param + ">(__g, " +
                    std::to_string(p.index) + ", " + site + ");\n";

@@ -1015,12 +1015,19 @@ __attribute__((always_inline)) inline To reinterpret_value(From from) {
 /// A [[buffer(n)]] argument of a validated kernel. Pointers get the binding's tag; a
 /// reference or a value is checked once, as a load of the whole object, when the group starts.
 /// An argument a function constant removes (`present` false: `[[function_constant(c)]]` with c
-/// false) is not there to load, as in Metal: it is a zeroed object, and nothing is checked.
+/// false) is not there to load, as in Metal: it is a zeroed object, and nothing is checked; a
+/// pointer points at zeros (absent_argument, as in the plain flavour) through a region that
+/// holds every address (METALCPU_ABSENT_REGION_TAG).
 template <class P>
 __attribute__((always_inline)) inline P checked_buffer_argument(const mc_group* group, unsigned index,
                                                                 const mc_site& site, bool present = true) {
     using R = typename remove_reference<P>::type;
     if constexpr (checked_pointer<P>) {
+        if (!present) {
+            using E = typename remove_cv_t<typename remove_pointer<R>::type>::type;
+            return R::from_bits((mc_u64(METALCPU_ABSENT_REGION_TAG) << METALCPU_REGION_TAG_SHIFT) |
+                                reinterpret_cast<mc_u64>(absent_argument<E>));
+        }
         // The argument's region, loaded here where every thread passes: a check against it in
         // a loop (access_near(): a pointer the kernel moved from this one) reuses these loads.
         // Made in a block some threads skip (an interleaved lane's piece), they could not be

@@ -19,6 +19,10 @@
    48 bits and the tag of the region it came from in the high 16 (docs/validation.md). */
 #define METALCPU_REGION_TAG_SHIFT 48
 #define METALCPU_REGION_COUNT 65536
+/* The region every address is inside, never handed out: the pointer of an argument a false
+   function constant removes carries it (it points at zeros of the kernel library's own), so a
+   validated kernel reads it unchecked where its value is dead, as a plain one does. */
+#define METALCPU_ABSENT_REGION_TAG (METALCPU_REGION_COUNT - 1)
 /* SIMD-groups: the widest a dispatch may have, and the most bytes one lane's value takes in
    a collective (two long4s: simd_shuffle_and_fill_* exchanges a pair). */
 #define METALCPU_MAX_SIMD_WIDTH 64

@@ -146,10 +146,28 @@ inline constexpr mc_u32 argument_elements<metal::array<M, N>> = N * argument_ele
 
 // ---- Arguments --------------------------------------------------------------------------
 
+/// Read-only zeros that an argument a function constant removes points at: a kernel may read
+/// it where its value is dead (MLX's steel GEMM makes `TransformAxpby(addmm_params->alpha, ...)`
+/// whatever `use_out_source` is), which Metal's compiler drops, and so does the host compiler,
+/// except where a barrier keeps the value in a work item's slot. A store there still faults.
+template <class T> inline constexpr unsigned long absent_argument_bytes = 4096;
+template <class T>
+    requires(sizeof(T) > 4096) // not for void, which has no size
+inline constexpr unsigned long absent_argument_bytes<T> = sizeof(T);
+template <class T>
+alignas(64) inline const unsigned char absent_argument[absent_argument_bytes<T>] = {};
+
 /// The argument for a [[buffer(n)]] parameter: a pointer, a reference, or a value copied
-/// from the bound data.
+/// from the bound data. One a false function constant removes (`present` false) is zeros.
 template <class P>
-__attribute__((always_inline)) inline P buffer_argument(const mc_group* group, unsigned index) {
+__attribute__((always_inline)) inline P buffer_argument(const mc_group* group, unsigned index, bool present = true) {
+    using T = typename remove_cv_t<typename remove_reference<P>::type>::type;
+    if constexpr (is_pointer<P>::value) {
+        using E = typename remove_cv_t<typename remove_pointer<P>::type>::type;
+        if (!present) return reinterpret_cast<P>(const_cast<unsigned char*>(absent_argument<E>));
+    } else {
+        if (!present) return *reinterpret_cast<T*>(const_cast<unsigned char*>(absent_argument<T>));
+    }
     void* bound = group->dispatch->buffers[index];
     if constexpr (is_pointer<P>::value) {
         return reinterpret_cast<P>(bound);

@@ -493,7 +493,7 @@ struct divisor_tag {
     template <class R> constexpr R&& operator=(R&& divisor) const { return static_cast<R&&>(divisor); }
 };
 
-template <class T> T buffer_argument(const mc_group* group, mc_u32 index);
+template <class T> T buffer_argument(const mc_group* group, mc_u32 index, bool present = true);
 template <class T> T threadgroup_argument(const mc_group* group, mc_u32 index);
 template <class T> T unsupported_argument(const mc_group* group, mc_u32 index);
 template <class T> T tensor_argument(const mc_group* group, mc_u32 index);
