@@ -13,6 +13,7 @@
 #include <memory>
 #include <poll.h>
 #include <thread>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -136,13 +137,52 @@ struct ChildStart {
     _exit(127);
 }
 
+/// Writes why the child did not start to the parent, and ends the child.
+[[noreturn]] void failStart(int failures, const char* step) {
+    StartFailure failure{errno, step};
+    ssize_t ignored = write(failures, &failure, sizeof failure);
+    (void)ignored;
+    _exit(127);
+}
+
+/// The signal the kernel sends a supervisor whose parent has died (PR_SET_PDEATHSIG).
+constexpr int kParentDied = SIGTERM;
+
+/// The supervisor's handler of kParentDied: the program and everything it started (a
+/// compiler driver's cc1plus and as) are in its process group, and would otherwise run on,
+/// orphaned, until they end by themselves.
+void killOwnProcessGroup(int) { kill(0, SIGKILL); }
+
+/// Makes the supervisor end its process group when this process ends, however it ends
+/// (SIGKILL included), so that no compile outlives the program or tool that started it.
+/// The kernel sends kParentDied when the *thread* that forked ends, not the process; that
+/// thread is runProcess()'s caller, which waits for the supervisor before it returns, so it
+/// ends first only when the whole process does. False when the parent, `parent`, died
+/// before the request was made.
+bool endWithParent(pid_t parent) {
+    struct sigaction orphaned {};
+    orphaned.sa_handler = killOwnProcessGroup;
+    sigaction(kParentDied, &orphaned, nullptr);
+    // Inherited from the thread that forked, which may block it (to sigwait() for it, say).
+    sigset_t parentDied;
+    sigemptyset(&parentDied);
+    sigaddset(&parentDied, kParentDied);
+    sigprocmask(SIG_UNBLOCK, &parentDied, nullptr);
+    prctl(PR_SET_PDEATHSIG, kParentDied, 0, 0, 0);
+    // Reparented already (to init or a subreaper): the signal will never come.
+    return getppid() == parent;
+}
+
 /// The child runProcess() forks: it starts the program as a child of its own and reports its
 /// wait status. A program this process started directly would be reaped by the kernel the
 /// moment it ended, its status lost, if this process ignores SIGCHLD; the supervisor never
 /// execs, so it keeps its exit signal of 0 (forkWaitable()) and is waited for here. Both run
-/// in a process group of their own, which a timeout kills.
-[[noreturn]] void superviseChild(const ChildStart& start, Pipes& pipes) {
-    setpgid(0, 0);
+/// in a process group of their own, which a timeout kills, and which the supervisor kills
+/// when `parent` (this process) dies.
+[[noreturn]] void superviseChild(const ChildStart& start, Pipes& pipes, pid_t parent) {
+    // Checked: in the parent's group, killing "its own group" would kill the parent's.
+    if (setpgid(0, 0) != 0) failStart(pipes.failure[1], "setpgid");
+    if (!endWithParent(parent)) _exit(127);
     struct sigaction byDefault {};
     byDefault.sa_handler = SIG_DFL;
     sigaction(SIGCHLD, &byDefault, nullptr);
@@ -151,12 +191,7 @@ struct ChildStart {
     const pid_t program = static_cast<pid_t>(syscall(SYS_clone, static_cast<unsigned long>(SIGCHLD), nullptr, nullptr,
                                                      nullptr, 0UL));
     if (program == 0) startChild(start, pipes.output[1], pipes.failure[1]);
-    if (program < 0) {
-        StartFailure failure{errno, "fork"};
-        ssize_t ignored = write(pipes.failure[1], &failure, sizeof failure);
-        (void)ignored;
-        _exit(127);
-    }
+    if (program < 0) failStart(pipes.failure[1], "fork");
     // The parent reads the program's output and start to their ends: only the program holds them
     // now. Nor does this process keep what it inherited from the parent's other threads: the pipes
     // of another child started at the same time, whose ends would wait for this program's.
@@ -369,11 +404,12 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::string
     }
     // fork, not posix_spawn: resource limits and confinement can only be set up in the
     // child before exec.
+    const pid_t parent = getpid();
     const pid_t pid = forkWaitable();
     if (pid == 0) {
         const ChildStart start{program.c_str(), args.data(), envp.data(),
                                directory.empty() ? nullptr : directory.c_str(), limits, confinement.get()};
-        superviseChild(start, pipes);
+        superviseChild(start, pipes, parent);
     }
     const int forkError = errno;
     pipes.closeChildEnds();

@@ -1,3 +1,4 @@
+#include "process_groups.h"
 #include "scoped_state.h"
 #include "support/files.h"
 #include "support/process.h"
@@ -7,8 +8,11 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <poll.h>
+#include <set>
 #include <string>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -184,6 +188,41 @@ TEST(Process, ARunningChildHoldsNoPipeOfThisProcess) {
     EXPECT_EQ(ready == 1 ? read(ends[0], &byte, 1) : -1, 0);
     close(ends[0]);
     running.join();
+}
+
+// Test that a child and everything it started end when the process that started it dies,
+// whatever kills it (SIGKILL too): a compile's processes never outlive the program or tool that
+// started them. The child is started from a thread other than the main one, as compiles are.
+TEST(Process, ChildEndsWithItsParent) {
+    for (int signal : {SIGKILL, SIGTERM}) {
+        SCOPED_TRACE(strsignal(signal));
+        testing::TemporaryDirectory scratch;
+        const std::string started = (scratch.path() / "started").string();
+        const pid_t parent = fork();
+        if (parent == 0) {
+            // The shell starts a grandchild (as a compiler driver starts cc1plus) and says both pids.
+            std::thread([&] {
+                runProcess({"sh", "-c", "sleep 300 & echo $$ $! > '" + started + ".new'; mv '" + started + ".new' '" +
+                                            started + "'; wait"});
+            }).join();
+            _exit(0);
+        }
+        ASSERT_GT(parent, 0);
+        ASSERT_TRUE(testing::eventually([&] { return fileExists(started); })) << "the child did not start";
+        pid_t shell = 0, sleeper = 0;
+        std::ifstream(started) >> shell >> sleeper;
+        std::set<pid_t> groups;
+        for (const testing::ProcessEntry& process : testing::listProcesses())
+            if (process.pid == shell || process.pid == sleeper) groups.insert(process.group);
+        ASSERT_EQ(groups.size(), 1u) << "the shell and its child run in one process group";
+        ASSERT_GE(testing::runningInGroups(groups).size(), 3u) << "the supervisor, the shell and sleep";
+
+        kill(parent, signal);
+        int status = 0;
+        ASSERT_EQ(waitpid(parent, &status, 0), parent);
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == signal);
+        testing::expectGroupsEnd(groups);
+    }
 }
 
 // Test that programs are found as exec would find them.

@@ -1,11 +1,20 @@
 #include "jit/isa.h"
 #include "jit/library_file.h"
 #include "jit/object_file.h"
+#include "process_groups.h"
 #include "scoped_state.h"
 #include "tools/tool_fixture.h"
 
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <set>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char** environ;
 
 namespace metalcpu::tools {
 namespace {
@@ -148,6 +157,74 @@ TEST_F(ToolsTest, SilentCompilerFailuresAreExplained) {
               std::string::npos)
         << linked.output;
     EXPECT_FALSE(exists("default.metallib"));
+}
+
+/// Starts `argv` in `directory` with `environment` added to this process's (before it, so that
+/// its entries win), its output discarded, and does not wait for it: its pid.
+pid_t startInBackground(const std::vector<std::string>& argv, const std::string& directory,
+                        const std::vector<std::string>& environment) {
+    // Made before fork: the child makes only async-signal-safe calls.
+    std::vector<std::string> variables(environment);
+    for (char** entry = environ; *entry; ++entry) variables.push_back(*entry);
+    std::vector<char*> args, envp;
+    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+    for (const std::string& variable : variables) envp.push_back(const_cast<char*>(variable.c_str()));
+    args.push_back(nullptr);
+    envp.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        // A shell without job control starts background commands with SIGINT ignored.
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, nullptr);
+        const int discarded = open("/dev/null", O_WRONLY);
+        if (discarded >= 0 && dup2(discarded, STDOUT_FILENO) >= 0 && dup2(discarded, STDERR_FILENO) >= 0 &&
+            chdir(directory.c_str()) == 0)
+            execve(args[0], args.data(), envp.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+// Test that killing `metal` while it compiles ends its compilers too, however it is killed
+// (SIGINT from a terminal's ^C, SIGTERM, SIGKILL): none runs on as an orphan. The compiler here
+// hangs in a child of its own, as cc1plus runs under the g++ driver.
+TEST_F(ToolsTest, KilledToolLeavesNoCompilerRunning) {
+    write("stuck-c++", "#!/bin/sh\nfor a; do [ \"$a\" = -c ] && { sleep 300 & wait; exit 1; }; done\nexec " HOST_CXX
+                       " \"$@\"\n");
+    chmod((dir_ + "/stuck-c++").c_str(), 0700);
+    for (int signal : {SIGINT, SIGTERM, SIGKILL}) {
+        SCOPED_TRACE(strsignal(signal));
+        // TMPDIR: what the killed tool leaves of its temporary files is in the test's directory.
+        const pid_t metal = startInBackground({METAL_TOOL, "-c", "b.metal", "-o", "b.air"}, dir_,
+                                              {"METALCPU_CXX=" + dir_ + "/stuck-c++", "TMPDIR=" + dir_});
+        ASSERT_GT(metal, 0);
+        // The process groups of the tool's compiles: each is led by the supervising child the tool forked.
+        std::set<pid_t> groups;
+        const bool compiling = testing::eventually([&] {
+            groups.clear();
+            bool hanging = false;
+            const std::vector<testing::ProcessEntry> processes = testing::listProcesses();
+            for (const testing::ProcessEntry& process : processes)
+                if (process.parent == metal && process.pid == process.group) groups.insert(process.group);
+            for (const testing::ProcessEntry& process : processes)
+                hanging = hanging || (process.command == "sleep" && groups.count(process.group));
+            return hanging;
+        });
+        EXPECT_TRUE(compiling) << "the compiler did not start";
+
+        kill(metal, signal);
+        int status = 0;
+        const bool ended = testing::eventually([&] { return waitpid(metal, &status, WNOHANG) == metal; });
+        if (!ended) {
+            kill(metal, SIGKILL);
+            waitpid(metal, &status, 0);
+        }
+        EXPECT_TRUE(ended && WIFSIGNALED(status) && WTERMSIG(status) == signal) << status;
+        testing::expectGroupsEnd(groups);
+    }
 }
 
 // Test that `metal -std=` reaches the kernel as __METAL_VERSION__, and that without it the
