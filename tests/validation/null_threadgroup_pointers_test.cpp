@@ -1,0 +1,75 @@
+// Threadgroup pointers made from nullptr. In Metal a threadgroup pointer is an offset into the
+// group's threadgroup memory, so a load through a null one reads its first bytes (MLX's merge
+// sort does so for the index array it does not sort, and drops the value). Validated, such an
+// access reads the group's memory at that offset, unreported; past the group's memory it is
+// an invalid threadgroup access at that offset, with no buffer line, where it was taken for a
+// wild device pointer. The front end keeps such kernels on fibers (threadgroup_nulls.h).
+#include "validation_fixture.h"
+
+#include <gmock/gmock.h>
+
+#include <string>
+#include <vector>
+
+namespace metalcpu::testing {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::IsEmpty;
+using validation::AddressSpace;
+using validation::ShaderValidationReport;
+
+const char* const kKernels = R"(#include <metal_stdlib>
+using namespace metal;
+kernel void null_offsets(uint i [[thread_index_in_threadgroup]], uint n [[threads_per_threadgroup]],
+                         device uint* out [[buffer(0)]], constant uint& index [[buffer(1)]]) {
+    threadgroup uint words[64];
+    for (uint k = i; k < 64; k += n) words[k] = 100u + k;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    const threadgroup uint* none = nullptr;
+    if (i == 0) out[0] = none[index];
+}
+)";
+
+class NullThreadgroupPointers : public ShapedValidationFixture<&kKernels> {
+protected:
+    /// Runs null_offsets with `index`; the word it read.
+    std::uint32_t run(std::uint32_t index) {
+        MTL::ComputePipelineState* kernel = pipeline(library_, "null_offsets");
+        EXPECT_NE(kernel, nullptr);
+        MTL::Buffer* out = output(1);
+        if (!kernel) return 0;
+        dispatch(kernel, GetParam().count, GetParam().group, [&](MTL::ComputeCommandEncoder* e) {
+            e->setBuffer(out, sizeof(std::uint32_t), 0);
+            e->setBytes(&index, sizeof index, 1);
+        });
+        expectCanaries(out, 1);
+        return words(out)[1];
+    }
+};
+
+// Test that a load through a null threadgroup pointer inside the group's memory reads it there
+// (words[3], the kernel's only threadgroup variable, is at offset 12), unreported.
+TEST_P(NullThreadgroupPointers, OffsetInsideTheGroupsMemory_Positive) {
+    EXPECT_EQ(run(3), 103u);
+    EXPECT_THAT(reports(), IsEmpty());
+}
+
+// Test that one past the group's memory is an invalid threadgroup load at its offset.
+TEST_P(NullThreadgroupPointers, OffsetPastTheGroupsMemoryIsReported) {
+    constexpr std::uint32_t kFar = 1u << 20;
+    EXPECT_EQ(run(kFar), 0u); // zero-filled
+    std::vector<ShaderValidationReport> got = reports();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_THAT(got[0], AllOf(InvalidLoad("null_offsets", -1), AtOffset(std::uint64_t(kFar) * 4),
+                              InAddressSpace(AddressSpace::Threadgroup)));
+    EXPECT_THAT(got[0].text(), ::testing::StartsWith("Invalid threadgroup load at offset 4194304, executing kernel "
+                                                     "function: \"null_offsets\"\n"));
+    EXPECT_EQ(got[0].text().find("buffer:"), std::string::npos) << got[0].text();
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, NullThreadgroupPointers,
+                         ::testing::Values(Shape{1, 1}, Shape{7, 7}, Shape{66, 33}, Shape{100, 64}), shapeName);
+
+} // namespace
+} // namespace metalcpu::testing
