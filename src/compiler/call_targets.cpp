@@ -128,9 +128,11 @@ std::vector<std::size_t> CallTargets::narrow(const std::vector<std::size_t>& nam
         return out.empty() ? named : out; // none: lookup went where this does not follow
     };
     auto isMember = [&](const FunctionDecl& g) { return !classOf(g).empty() && !isFriend(g); };
-    const Token& before = tokens_[callee - 1];
+    // `Q::template f<T>(...)`, `x.template f<T>(...)`: what precedes `template`.
+    const std::size_t b = tokens_[callee - 1].isIdentifier("template") && callee > 2 ? callee - 2 : callee - 1;
+    const Token& before = tokens_[b];
     if (before.isPunct("::")) {
-        std::size_t q = callee - 2;
+        std::size_t q = b - 1;
         if (tokens_[q].isPunct(">")) {
             const std::size_t open = openingAngle(tokens_, partner_, q, f.bodyOpen);
             if (open == kNoToken || open == 0) return named;

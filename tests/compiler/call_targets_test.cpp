@@ -72,6 +72,21 @@ TEST(CallTargets, AliasOfTheCallersOwnScope) {
     EXPECT_FALSE(g.usesBarriers("", "b"));
 }
 
+// Test that `Q::template f<T>()` and `x.template f<T>()` are a qualified and a member call, not
+// an unqualified one that the caller's own `f` would hide.
+TEST(CallTargets, TemplateKeywordBeforeTheName) {
+    Graph g = graphOf("struct Synced { template <typename T> static void run() { threadgroup_barrier(mem_flags::mem_none); }\n"
+                      "                template <typename T> void go() { threadgroup_barrier(mem_flags::mem_none); } };\n"
+                      "template <typename S> struct Caller {\n"
+                      "  template <typename T> static void run() {}\n"
+                      "  template <typename T> void go() {}\n"
+                      "  static void a() { Synced::template run<int>(); }\n"
+                      "  void b(Synced s) { s.template go<int>(); }\n"
+                      "};");
+    EXPECT_TRUE(g.usesBarriers("Caller", "a"));
+    EXPECT_TRUE(g.usesBarriers("Caller", "b"));
+}
+
 // Test that an unqualified call in a member function reaches the class's own member of that
 // name only, a member call only members, and a call from a free function no member.
 TEST(CallTargets, ClassMembersAndFreeFunctions) {
