@@ -142,6 +142,20 @@ void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
             return refuse(kernel, callee, "the declaration initialised by " + name + " is not `T x = f(...)`");
         site.form = declaration ? Site::Form::Declare : Site::Form::Assign;
     }
+    // Of overloads, those the call's argument count fits (one whose parameters are not read,
+    // a pack say, may fit any): where one is left, it is the one called.
+    const std::size_t arguments = splitAtCommas(open + 1, partner_[open]).size();
+    auto byArity = [&](const std::vector<std::size_t>& overloads) {
+        std::vector<std::size_t> fit;
+        for (std::size_t f : overloads) {
+            const auto params = parameters(module_.functions[f]);
+            std::size_t required = 0;
+            if (params)
+                for (const HelperParameter& p : *params) required += p.defaultValue.empty() ? 1 : 0;
+            if (!params || (arguments >= required && arguments <= params->size())) fit.push_back(f);
+        }
+        return fit.empty() ? overloads : fit;
+    };
     // Which function: for a member, the one of its name in the object's (or qualifier's) class.
     if (member || qualified) {
         if (auto reason = member ? memberObstacle(k, site) : staticObstacle(k, site))
@@ -150,11 +164,17 @@ void Round::site(std::size_t kernel, const Statement& s, bool inBlock) {
         for (std::size_t f : byName->second)
             if (module_.functions[f].classBody == site.classBody) inClass.push_back(f);
         if (inClass.empty()) return refuse(kernel, callee, name + " is not a member function of the class of the call");
+        inClass = byArity(inClass);
         if (inClass.size() != 1) return refuse(kernel, callee, "more than one function of the class is named " + name);
         site.helper = inClass.front();
     } else {
-        if (byName->second.size() != 1) return refuse(kernel, callee, "more than one function is named " + name);
-        site.helper = byName->second.front();
+        // A kernel is a free function: an unqualified call from it reaches no member.
+        std::vector<std::size_t> free;
+        for (std::size_t f : byName->second)
+            if (module_.functions[f].enclosingClass.empty()) free.push_back(f);
+        free = byArity(free.empty() ? byName->second : free);
+        if (free.size() != 1) return refuse(kernel, callee, "more than one function is named " + name);
+        site.helper = free.front();
     }
     const std::size_t helper = site.helper;
     const FunctionDecl& h = module_.functions[helper];

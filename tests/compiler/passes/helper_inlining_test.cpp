@@ -697,6 +697,26 @@ void reduce(thread R& reducer, device half* out, uint lid, uint size) { out[lid]
     EXPECT_NE(why.find("the call is not inlined: more than one function is named 'reduce'"), std::string::npos) << why;
 }
 
+// Test that of overloads (free functions, or members of the call's class), the one the argument
+// count fits is the one inlined; a member of the same name is not a candidate of a kernel's
+// unqualified call.
+TEST(HelperInlining, OverloadChosenByArgumentCount) {
+    const std::string overloads = R"(
+void step(threadgroup float* t, uint lid) { t[lid] = 1.0f; threadgroup_barrier(mem_flags::mem_threadgroup); }
+void step(threadgroup float* t, uint lid, float v) { t[lid] = v; threadgroup_barrier(mem_flags::mem_threadgroup); }
+struct Walker { void step(uint lid) {} };
+struct Twice {
+    static void run(threadgroup float* t, uint lid) { t[lid] += 1.0f; threadgroup_barrier(mem_flags::mem_threadgroup); }
+    static void run(threadgroup float* t) {}
+};
+)";
+    EXPECT_EQ(fibersReason(overloads + kKernelHead + "    threadgroup float t[1024];\n"
+                                                     "    step(t, lid, 2.0f);\n"
+                                                     "    Twice::run(t, lid);\n"
+                                                     "    out[lid] = t[lid];\n}\n"),
+              "");
+}
+
 // Test the GEMM of bench/steel_gemm.metal, shaped as MLX's steel GEMM (a tile copier and a tile
 // multiplier, class templates whose member functions the kernel calls around two barriers per
 // K step): the multiplier's member function is inlined, its products, in loops of the class's
