@@ -25,7 +25,6 @@
 #include "compiler/passes/restrictions.h"
 #include "compiler/passes/string_literals.h"
 #include "compiler/passes/swizzle_assignments.h"
-#include "compiler/passes/threadgroup_nulls.h"
 #include "compiler/passes/vector_conversions.h"
 #include "compiler/unit.h"
 
@@ -86,13 +85,6 @@ Findings analyse(const Unit& unit, Module& module, const TranslateOptions& optio
     found.coroutineKernels =
         findCoroutineKernels(unit, found.graph, found.entryPoints, found.workItemRefusals);
     if (diagnostics.hasErrors()) return found;
-    std::erase_if(found.coroutineKernels, [&](const CoroutineKernel& c) {
-        const std::size_t at = nullThreadgroupPointer(unit, found.graph, found.entryPoints, c.function);
-        if (at != kNoToken)
-            found.workItemRefusals.push_back({c.function, at, "it makes a null threadgroup pointer, through which "
-                                                              "work items would keep loads the fibers drop"});
-        return at != kNoToken;
-    });
     // Barrier kernels become work-item loops where they can, coroutines otherwise; kernels
     // with SIMD-group functions only work-item loops (a coroutine runs one thread at a time).
     found.workItemKernels =

@@ -420,38 +420,6 @@ kernel void return_void_calls(device float* out [[buffer(0)]], device const floa
     ScaledStore store{2.0f};
     return store.store_result(out, i, shared[l]);
 }
-// MLX sort.h's merge step when only values are sorted: the index array is a null threadgroup
-// pointer, loaded through where the value is dropped (Metal reads threadgroup memory there).
-template <typename T, short N>
-struct MergeRows {
-    static void merge_step(const threadgroup T* as, const threadgroup uint* as_idx, short a_sz,
-                           thread T (&vals)[N], thread uint (&idxs)[N]) {
-        short a = 0;
-        for (short k = 0; k < N; ++k) {
-            vals[k] = as[a];
-            idxs[k] = as_idx[a];
-            a += short(a + 1 < a_sz);
-        }
-    }
-};
-template <bool ARG_SORT>
-kernel void null_threadgroup_indices(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
-                                     uint i [[thread_position_in_grid]], uint l [[thread_position_in_threadgroup]]) {
-    threadgroup float vals[2 * 64];
-    vals[2 * l] = in[i];
-    vals[2 * l + 1] = in[i] + 1.0f;
-    thread float mine[2];
-    thread uint mine_idx[2];
-    for (int round = 0; round < 2; ++round) {
-        threadgroup_barrier(mem_flags::mem_threadgroup);
-        const threadgroup uint* idx = ARG_SORT ? (const threadgroup uint*)(vals) : nullptr;
-        MergeRows<float, 2>::merge_step(vals + 2 * l, idx, 2, mine, mine_idx);
-    }
-    threadgroup_barrier(mem_flags::mem_threadgroup);
-    out[i] = mine[0] + mine[1] + (ARG_SORT ? float(mine_idx[0]) : 0.0f);
-}
-template [[host_name("null_threadgroup_indices")]] kernel void null_threadgroup_indices<false>(
-    device float*, device const float*, uint, uint);
 )";
 
 /// A kernel and what it computes from one input element (and, for some, its index).
@@ -503,7 +471,6 @@ const std::vector<Shape>& shapes() {
 
         {"nested_static_sorts", [](float x) { return -std::fabs(x); }},
         {"return_void_calls", [](float x) { return x < 0 ? -x : 2 * x; }},
-        {"null_threadgroup_indices", [](float x) { return 2 * x + 1; }},
         {"array_parameters", nullptr, [](float x, unsigned i) { return x * 2 + (i % 8 < 4 ? 1 : 2) + 5; }},
     };
     return all;
@@ -574,13 +541,9 @@ TEST_P(RealCodeShapes, MaxTotalThreadsOfAnInstantiation) {
 }
 
 // Test that the barrier kernels above run as work-item loops: MLX's sort helpers were taken
-// for a recursion (fibers, half the speed), steel's `return void-call;` for an error. A kernel
-// that makes a null threadgroup pointer keeps the fibers, where its dead loads are dropped
-// (as work items it faulted at address 0).
+// for a recursion (fibers, half the speed), steel's `return void-call;` for an error.
 TEST_P(RealCodeShapes, BarrierShapesRunAsWorkItemLoops) {
-    expectLowerings({{"nested_static_sorts", MC_KERNEL_WORK_ITEM_LOOPS},
-                     {"return_void_calls", MC_KERNEL_WORK_ITEM_LOOPS},
-                     {"null_threadgroup_indices", MC_KERNEL_USES_BARRIERS}},
+    expectLowerings({{"nested_static_sorts", MC_KERNEL_WORK_ITEM_LOOPS}, {"return_void_calls", MC_KERNEL_WORK_ITEM_LOOPS}},
                     [&](const char* name) { return kernel(name); });
 }
 
