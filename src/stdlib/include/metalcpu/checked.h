@@ -301,8 +301,7 @@ __attribute__((always_inline)) inline T& checked_object(mc_u64 bits, mc_u64 offs
 }
 
 /// The op bits a failed check of a pointer into address space S reports: MC_OP_THREADGROUP
-/// for threadgroup memory, where an untagged address from nullptr is an offset into the
-/// group's memory, reported as a threadgroup access (validation_fault()).
+/// for threadgroup memory, whose null pointers are offsets into it (validation_fault()).
 constexpr mc_u32 space_op(int S) { return S == MC_ADDRESS_SPACE_THREADGROUP ? mc_u32(MC_OP_THREADGROUP) : 0u; }
 
 /// The object at `p + index`, after checking that it lies inside p's region.
