@@ -33,7 +33,7 @@ constexpr std::uint64_t kAddressMask = (std::uint64_t(1) << METALCPU_REGION_TAG_
 /// How far past an allocation's end an untagged address still counts as "just past it".
 constexpr std::uint64_t kNearby = 4096;
 /// Untagged addresses of threadgroup pointers below this are offsets from a null pointer, as
-/// a GPU has them (its threadgroup pointers are offsets into the group's memory).
+/// a GPU reads them (its threadgroup pointers are offsets into the group's memory).
 constexpr std::uint64_t kNullOffsets = std::uint64_t(1) << 32;
 
 } // namespace
@@ -131,9 +131,8 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
         report.location.column = site->column;
     }
 
-    // Is the real address safe to touch (allow mode)? Where it is.
+    // Is the real address safe to touch (allow mode)?
     bool safe = false;
-    std::uint64_t allowed = address;
     const RegionOwner* owner = RegionTable::shared().owner(tag);
     if (tag != 0 && owner) {
         report.addressSpace = owner->space;
@@ -155,14 +154,12 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
         if (address >= thread.threadgroupBegin && address < thread.threadgroupEnd &&
             thread.threadgroupEnd - address >= size)
             return reinterpret_cast<void*>(address);
-        // A threadgroup pointer made from nullptr, an offset into the group's threadgroup
-        // memory on a GPU. Apple reports the access (MLX's pull request #2506 removed such a
-        // load from its merge sort because shader validation reported an invalid threadgroup
-        // load); in allow mode it goes where the GPU's would.
+        // A threadgroup pointer made from nullptr: in Metal an offset into the group's
+        // threadgroup memory (MLX's merge sort loads through one and drops the value).
         if ((op & MC_OP_THREADGROUP) && address < kNullOffsets) {
             const std::uint64_t length = thread.threadgroupEnd - thread.threadgroupBegin;
-            safe = address < length && length - address >= size;
-            allowed = thread.threadgroupBegin + address;
+            if (address < length && length - address >= size)
+                return reinterpret_cast<void*>(thread.threadgroupBegin + address);
             report.kind = ReportKind::OutOfBounds;
             report.addressSpace = AddressSpace::Threadgroup;
             report.hasBuffer = false;
@@ -201,7 +198,7 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
     }
 
     if (settings_.failMode == FailMode::Allow) {
-        if (safe) return reinterpret_cast<void*>(allowed);
+        if (safe) return reinterpret_cast<void*>(address);
         std::lock_guard lock(mutex_);
         pageFaulted_ = true;
     }
