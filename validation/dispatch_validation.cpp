@@ -32,9 +32,6 @@ constexpr std::uint64_t kAddressMask = (std::uint64_t(1) << METALCPU_REGION_TAG_
 
 /// How far past an allocation's end an untagged address still counts as "just past it".
 constexpr std::uint64_t kNearby = 4096;
-/// Untagged addresses of threadgroup pointers below this are offsets from a null pointer, as
-/// a GPU reads them (its threadgroup pointers are offsets into the group's memory).
-constexpr std::uint64_t kNullOffsets = std::uint64_t(1) << 32;
 
 } // namespace
 
@@ -154,34 +151,22 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
         if (address >= thread.threadgroupBegin && address < thread.threadgroupEnd &&
             thread.threadgroupEnd - address >= size)
             return reinterpret_cast<void*>(address);
-        // A threadgroup pointer made from nullptr: in Metal an offset into the group's
-        // threadgroup memory (MLX's merge sort loads through one and drops the value).
-        if ((op & MC_OP_THREADGROUP) && address < kNullOffsets) {
-            const std::uint64_t length = thread.threadgroupEnd - thread.threadgroupBegin;
-            if (address < length && length - address >= size)
-                return reinterpret_cast<void*>(thread.threadgroupBegin + address);
+        auto allocation = AllocationRegistry::shared().find(address);
+        if (allocation && address - allocation->begin < allocation->length &&
+            allocation->length - (address - allocation->begin) >= size)
+            return reinterpret_cast<void*>(address);
+        report.hasBuffer = true;
+        if (allocation && address - allocation->begin < allocation->length + kNearby) {
             report.kind = ReportKind::OutOfBounds;
-            report.addressSpace = AddressSpace::Threadgroup;
-            report.hasBuffer = false;
-            report.offset = address;
+            report.addressSpace = allocation->space;
+            report.bufferLabel = allocation->label ? allocation->label() : "<unnamed>";
+            report.bufferLength = allocation->length;
+            report.offset = address - allocation->begin;
         } else {
-            auto allocation = AllocationRegistry::shared().find(address);
-            if (allocation && address - allocation->begin < allocation->length &&
-                allocation->length - (address - allocation->begin) >= size)
-                return reinterpret_cast<void*>(address);
-            report.hasBuffer = true;
-            if (allocation && address - allocation->begin < allocation->length + kNearby) {
-                report.kind = ReportKind::OutOfBounds;
-                report.addressSpace = allocation->space;
-                report.bufferLabel = allocation->label ? allocation->label() : "<unnamed>";
-                report.bufferLength = allocation->length;
-                report.offset = address - allocation->begin;
-            } else {
-                report.kind = ReportKind::WildPointer;
-                report.bufferLabel = "Out of bounds of user address space";
-                report.bufferLength = 1;
-                report.offset = address;
-            }
+            report.kind = ReportKind::WildPointer;
+            report.bufferLabel = "Out of bounds of user address space";
+            report.bufferLength = 1;
+            report.offset = address;
         }
     }
 
