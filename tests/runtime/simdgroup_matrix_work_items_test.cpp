@@ -6,8 +6,8 @@
 // with a diagonal matrix written back to an operand, a product under an `if` whose condition
 // differs per thread, and a transposed store. `products_on_fibers` is the same text with the
 // accumulation moved into an overloaded static member function, which the front end neither
-// inlines (passes/helper_inlining.h refuses overloads) nor splits: it runs on fibers, and the
-// two must agree bit for bit.
+// inlines (passes/helper_inlining.h refuses overloads of the same argument count) nor splits: it
+// runs on fibers, and the two must agree bit for bit.
 //
 // Each SIMD-group's lanes that do not exist (a partial SIMD-group, or the 1-thread group)
 // count as zeros in a product and store nothing, as on fibers; the CPU reference models that
@@ -71,8 +71,8 @@ kernel void products(device const float* a [[buffer(0)]],
 
 /// The source of kernel `name` (in `kernels`, a float-by-`b` multiply-accumulate into `mc`)
 /// and of its twin on fibers, `<name>_on_fibers`: the same text with the multiply-accumulate
-/// moved into an overloaded static member function, which the front end neither inlines nor
-/// splits (it inlines a qualified static call when the name has one function).
+/// moved into a static member function with an overload of the same argument count, which the
+/// front end neither inlines nor splits (it chooses among overloads by argument count only).
 std::string withTwinOnFibers(const char* kernels, const std::string& name, const std::string& b) {
     std::string twin = kernels;
     const auto replace = [&](const std::string& from, const std::string& to) {
@@ -86,7 +86,10 @@ std::string withTwinOnFibers(const char* kernels, const std::string& name, const
            "                           thread const " + b + "& mb) {\n"
            "        simdgroup_multiply_accumulate(mc, ma, mb, mc);\n"
            "    }\n"
-           "    static void accumulate(thread simdgroup_float8x8& mc) { (void)mc; }\n"
+           "    static void accumulate(thread simdgroup_float8x8& mc, thread const simdgroup_float8x8& ma, float scale) {\n"
+           "        mc = ma;\n"
+           "        (void)scale;\n"
+           "    }\n"
            "};\n" + twin;
 }
 
