@@ -356,6 +356,9 @@ private:
         std::size_t classBody = kNoToken;
         bool sawEquals = false;
         std::size_t equalsAt = kNoToken;
+        // After `struct S :` and before the class body: a `(` there belongs to a base's template
+        // arguments (`struct E : bool_constant<__is_empty(T)> {}`), never to a parameter list.
+        bool inBaseClause = false;
         std::vector<AttributeSpec> attributes;
 
         // The identifiers between the parameter list and `=` (`S() thread = default;`).
@@ -459,7 +462,7 @@ private:
             if (t.kind == TokenKind::Punctuator) {
                 const std::string& s = t.spelling;
                 if (s == "(") {
-                    if (paramOpen == kNoToken && !sawEquals && isParameterListOpen(j, start)) {
+                    if (paramOpen == kNoToken && !sawEquals && !inBaseClause && isParameterListOpen(j, start)) {
                         if (j > start && t_[j - 1].isIdentifier("operator") && partner_[j] == j + 1 &&
                             t_[j + 2].isPunct("(")) {
                             paramOpen = j + 2; // operator()(...)
@@ -535,6 +538,12 @@ private:
                         return partner_[j] + 1;
                     }
                     j = partner_[j] + 1; // a brace initializer
+                    continue;
+                }
+                if (s == ":" && classKey != kNoToken && classBody == kNoToken && paramOpen == kNoToken &&
+                    !sawEquals) {
+                    inBaseClause = true;
+                    ++j;
                     continue;
                 }
                 if (s == ":" && paramOpen != kNoToken && !sawEquals) {

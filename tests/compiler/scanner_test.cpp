@@ -123,6 +123,26 @@ TEST(Scanner, MemberFunctions) {
     EXPECT_TRUE(function(*p, "run")->hasBody);
 }
 
+// Test that a call in a base class's template arguments (MLX's type_traits.h:
+// `struct is_empty : bool_constant<__is_empty(T)> {}`) is not taken for a parameter list: the
+// class is a class, its member is found, and the declaration after it is scanned.
+TEST(Scanner, CallInABaseClassTemplateArgument) {
+    auto p = parse("template <typename T> struct is_empty : bool_constant<__is_empty(T)> {\n"
+                   "  static bool get() { return __is_empty(T); }\n"
+                   "};\n"
+                   "struct W : V<sizeof(int)>, U<f(2)> { int x; };\n"
+                   "float after(float x) { return x; }");
+    ASSERT_FALSE(p->diagnostics.hasErrors()) << p->messages()[0];
+    const FunctionDecl* get = function(*p, "get");
+    ASSERT_TRUE(get);
+    EXPECT_EQ(get->enclosingClass, "is_empty");
+    EXPECT_FALSE(function(*p, "__is_empty"));
+    EXPECT_FALSE(function(*p, "f"));
+    ASSERT_TRUE(function(*p, "after"));
+    EXPECT_TRUE(function(*p, "after")->hasBody);
+    EXPECT_TRUE(p->module.variables.empty());
+}
+
 // Test that declarations without bodies are recorded, and variables are not functions.
 TEST(Scanner, DeclarationsAndVariables) {
     auto p = parse("float helper(float x);\n"
