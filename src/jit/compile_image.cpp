@@ -24,19 +24,19 @@ std::string kernelList(const std::vector<std::string>& kernels) {
 CompileResult compileImage(const Toolchain& tools, const std::vector<std::string>& flags,
                            const std::vector<std::string>& task, const std::string& step, const std::string& head,
                            const std::string& workingDirectory, const Scratch& scratch,
-                           const std::vector<std::string>& readable, std::uint64_t codeBytes) {
+                           const std::vector<std::string>& readable, CompileWork work) {
     std::vector<std::string> plain = {tools.compiler, "-x", "c++"};
     plain.insert(plain.end(), flags.begin(), flags.end());
     plain.insert(plain.end(), task.begin(), task.end());
     std::optional<PrecompiledPrelude> prelude = PrecompiledPrelude::of(tools, flags, head);
     if (!prelude || !prelude->prepare(tools))
-        return runCompiler(tools, plain, step, workingDirectory, scratch, readable, 0, codeBytes);
+        return runCompiler(tools, plain, step, workingDirectory, scratch, readable, 0, work);
     std::vector<std::string> argv = prelude->arguments();
     argv.insert(argv.begin(), tools.compiler);
     argv.insert(argv.end(), plain.begin() + 1, plain.end());
     std::vector<std::string> readableWith = readable;
     readableWith.push_back(prelude->file());
-    CompileResult result = runCompiler(tools, argv, step, workingDirectory, scratch, readableWith, 0, codeBytes);
+    CompileResult result = runCompiler(tools, argv, step, workingDirectory, scratch, readableWith, 0, work);
     if (result.ok) return result;
     // Leased, it is no sweep's to remove; but a cache cleaner (`rm -rf`) may take it away in
     // the middle, which fails the compile however it fails (the confined compiler's view
@@ -45,12 +45,12 @@ CompileResult compileImage(const Toolchain& tools, const std::vector<std::string
         support::log().debug("compiling again without the precompiled prelude {}, which was removed during the "
                              "compile",
                              prelude->file());
-        return runCompiler(tools, plain, step, workingDirectory, scratch, readable, 0, codeBytes);
+        return runCompiler(tools, plain, step, workingDirectory, scratch, readable, 0, work);
     }
     if (!prelude->mentionedIn(result.diagnostics)) return result;
     support::log().debug("compiling again without the precompiled prelude {}, which the failed compile mentions",
                          prelude->file());
-    CompileResult without = runCompiler(tools, plain, step, workingDirectory, scratch, readable, 0, codeBytes);
+    CompileResult without = runCompiler(tools, plain, step, workingDirectory, scratch, readable, 0, work);
     if (without.ok) prelude->discard(result.diagnostics);
     return without;
 }
@@ -58,7 +58,7 @@ CompileResult compileImage(const Toolchain& tools, const std::vector<std::string
 
 CompileResult compileImageInParts(const Toolchain& tools, const std::vector<std::string>& flags, const ImageInParts& parts,
                                   const std::string& image, const std::string& head, const Scratch& scratch,
-                                  const std::vector<std::string>& readable, std::uint64_t codeBytes,
+                                  const std::vector<std::string>& readable, CompileWork work,
                                   const std::function<CompileResult()>& whole) {
     support::log().debug("compiling {} in {} parts at once", parts.image, parts.files.size());
     std::vector<std::string> objects, steps;
@@ -70,7 +70,7 @@ CompileResult compileImageInParts(const Toolchain& tools, const std::vector<std:
         std::vector<std::string> task = {"-c", parts.files[p], "-o", objects.back()}, readablePart = readable;
         readablePart.push_back(parts.files[p]);
         compiles.push_back(std::async(std::launch::async, [&, task, readablePart, step = steps.back()] {
-            return compileImage(tools, flags, task, step, head, {}, scratch, readablePart, codeBytes);
+            return compileImage(tools, flags, task, step, head, {}, scratch, readablePart, work);
         }));
     }
     // How the first step that failed without the compiler saying why failed: if the whole

@@ -2,6 +2,7 @@
 // whole, with the precompiled prelude when there is one, or in parts (compile_parts.h).
 #pragma once
 
+#include "jit/compiler_process.h"
 #include "jit/kernel_compiler.h"
 
 #include <cstdint>
@@ -18,13 +19,13 @@ class Scratch;
 /// make) with `flags`. The prelude is read precompiled when there is one for the file (whose
 /// start is `head`) and these flags (precompiled_prelude.h); a compile with it that fails
 /// over it is done again without it, and that one's result is the result, so the prelude
-/// changes how long a compile takes, never what it makes or says. `codeBytes`: the file's
-/// translatedCodeBytes(), which its time limit grows with. `step` says what the compile is
+/// changes how long a compile takes, never what it makes or says. `work`: the file's
+/// code size and time factor, which its time limit grows with (runCompiler()). `step` says what the compile is
 /// (runCompiler()).
 CompileResult compileImage(const Toolchain& tools, const std::vector<std::string>& flags,
                            const std::vector<std::string>& task, const std::string& step, const std::string& head,
                            const std::string& workingDirectory, const Scratch& scratch,
-                           const std::vector<std::string>& readable, std::uint64_t codeBytes);
+                           const std::vector<std::string>& readable, CompileWork work);
 
 /// One image compiled in parts (compile_parts.h): the part files and the kernels each builds
 /// (their host names), what names this image's objects in the scratch directory, the image
@@ -47,7 +48,7 @@ struct ImageInParts {
 /// says what is compiled, for the steps of runCompiler(): "program_source for x86-64-v3".
 CompileResult compileImageInParts(const Toolchain& tools, const std::vector<std::string>& flags, const ImageInParts& parts,
                                   const std::string& image, const std::string& head, const Scratch& scratch,
-                                  const std::vector<std::string>& readable, std::uint64_t codeBytes,
+                                  const std::vector<std::string>& readable, CompileWork work,
                                   const std::function<CompileResult()>& whole);
 
 } // namespace metalcpu::jit

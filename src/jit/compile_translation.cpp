@@ -44,6 +44,7 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
     const std::string head = headOf(inDirectory(workingDirectory, cppPath));
     const std::optional<std::string> whole = support::readFile(inDirectory(workingDirectory, cppPath));
     const std::uint64_t codeBytes = whole ? translatedCodeBytes(*whole) : 0;
+    const CompileWork work{codeBytes, build.compileTimeFactor};
     std::vector<Target> targets = targetsOf(build);
     if (build.syntaxOnly) targets.resize(1);
     std::vector<std::string> readable = recordedSourceRoots(head);
@@ -82,10 +83,10 @@ CompileResult compileTranslation(const std::string& cppPath, const std::string& 
         compiles.push_back(std::async(std::launch::async, [&, flags, task, parts, compiled] {
             const auto compileWhole = [&] {
                 return compileImage(*tools, flags, task, (build.syntaxOnly ? "checking " : "compiling ") + compiled,
-                                    head, workingDirectory, scratch, readable, codeBytes);
+                                    head, workingDirectory, scratch, readable, work);
             };
             if (parts.files.empty()) return compileWhole();
-            return compileImageInParts(*tools, flags, parts, compiled, head, scratch, readable, codeBytes,
+            return compileImageInParts(*tools, flags, parts, compiled, head, scratch, readable, work,
                                        compileWhole);
         }));
     }

@@ -91,13 +91,15 @@ Scratch::~Scratch() {
 
 CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv, const std::string& step,
                           const std::string& workingDirectory, const Scratch& scratch,
-                          std::vector<std::string> readable, std::uint64_t fileSizeBytes, std::uint64_t codeBytes) {
+                          std::vector<std::string> readable, std::uint64_t fileSizeBytes, CompileWork work) {
     if (!scratch.made()) return CompileResult{false, "cannot create a temporary directory\n"};
     support::ProcessLimits limits = compilerLimits();
     // A big file takes long without being pathological (llama.cpp's 650 kB of MSL make 6 MiB
     // of code): the limit grows with it, so that only a compile slow for its size is stopped.
+    const std::uint64_t codeBytes = work.codeBytes;
     const std::uint64_t blocks = std::max<std::uint64_t>(1, (codeBytes + kTimeoutCodeBytes - 1) / kTimeoutCodeBytes);
-    limits.cpuSeconds = static_cast<unsigned>(std::min<std::uint64_t>(limits.cpuSeconds * blocks, 1u << 26));
+    const std::uint64_t factor = std::max(1u, work.timeFactor);
+    limits.cpuSeconds = static_cast<unsigned>(std::min<std::uint64_t>(limits.cpuSeconds * blocks * factor, 1u << 26));
     limits.timeoutSeconds = limits.cpuSeconds * kWallTimePerCpuTime;
     limits.fileSizeBytes = fileSizeBytes;
     readable.insert(readable.end(), tools.programFiles.begin(), tools.programFiles.end());
@@ -124,10 +126,15 @@ CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>
                                   : std::to_string(limits.timeoutSeconds) + " s of wall time (" +
                                         std::to_string(kWallTimePerCpuTime) + " times its CPU time)") +
                 " and was stopped" + (silent ? ", having printed nothing" : "");
+        const std::string times = factor > 1 ? std::to_string(factor) + " times " : std::string();
         if (blocks > 1)
-            cause += " (METALCPU_COMPILE_TIMEOUT=" + std::to_string(config.compileTimeout) + " s for each started " +
-                     std::to_string(kTimeoutCodeBytes / 1024) + " KiB of the " + std::to_string(codeBytes / 1024) +
-                     " KiB of code translated from this source; it raises the limit, 0 removes it)";
+            cause += " (" + times + "METALCPU_COMPILE_TIMEOUT=" + std::to_string(config.compileTimeout) +
+                     " s for each started " + std::to_string(kTimeoutCodeBytes / 1024) + " KiB of the " +
+                     std::to_string(codeBytes / 1024) + " KiB of code translated from this source; it raises the " +
+                     "limit, 0 removes it)";
+        else if (factor > 1)
+            cause += " (" + times + "METALCPU_COMPILE_TIMEOUT=" + std::to_string(config.compileTimeout) +
+                     " s; it raises the limit, 0 removes it)";
         else
             cause += " (METALCPU_COMPILE_TIMEOUT raises the limit; 0 removes it)";
     }

@@ -55,6 +55,21 @@ inline constexpr std::uint64_t kTimeoutCodeBytes = 512 * 1024;
 /// instead of computing is stopped after this many times as much wall time.
 inline constexpr unsigned kWallTimePerCpuTime = 10;
 
+/// How many times a plain compile's CPU time limit (METALCPU_COMPILE_TIMEOUT) a compile of a
+/// shader-validation flavour may take: its instrumented code, at -O3 with the group function
+/// flattened, costs several times the plain code's compile. The SIMD-group tests'
+/// every_function_split: 141-151 s of CPU for its flavour alone, against 80-84 s for the plain
+/// compile of it and its twin (bench/README.md, "Compile time of a validated work-item-loop kernel").
+inline constexpr unsigned kValidationCompileTimeFactor = 3;
+
+/// What a compile of a translated file is, for its CPU time limit: the size of its code (its
+/// translatedCodeBytes()), and how many times METALCPU_COMPILE_TIMEOUT a block of it may take
+/// (BuildOptions::compileTimeFactor: more for a shader-validation flavour).
+struct CompileWork {
+    std::uint64_t codeBytes = 0;
+    unsigned timeFactor = 1;
+};
+
 /// The bytes of `translatedCpp` that are code: all but the text of the sources it carries
 /// embedded as string literals (the specialisation and validation flavours, which the host
 /// compiler copies without compiling).
@@ -62,9 +77,9 @@ std::uint64_t translatedCodeBytes(std::string_view translatedCpp);
 
 /// Runs one compiler process within the limits of docs/configuration.md (METALCPU_COMPILE_*;
 /// plus `fileSizeBytes`, the largest file it may write), confined to reading its toolchain
-/// and `readable`, and to writing in `scratch`. `codeBytes`, for the compile of a translated
-/// file, is its translatedCodeBytes(): the CPU time limit is METALCPU_COMPILE_TIMEOUT per started
-/// kTimeoutCodeBytes of it (and the wall time limit kWallTimePerCpuTime times that).
+/// and `readable`, and to writing in `scratch`. For the compile of a translated file, `work`
+/// says what it is: the CPU time limit is `work.timeFactor` times METALCPU_COMPILE_TIMEOUT per
+/// started kTimeoutCodeBytes of its code (and the wall time limit kWallTimePerCpuTime times that).
 /// When it fails, its output, cut at kDiagnosticsLimit, is the diagnostics; but when the
 /// output cannot say why (a limit stopped the compiler, a signal ended it, or it printed no
 /// error), they start with failureCause(): `step` (what the process was doing: "compiling
@@ -72,7 +87,7 @@ std::uint64_t translatedCodeBytes(std::string_view translatedCpp);
 CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv, const std::string& step,
                           const std::string& workingDirectory, const Scratch& scratch,
                           std::vector<std::string> readable, std::uint64_t fileSizeBytes = 0,
-                          std::uint64_t codeBytes = 0);
+                          CompileWork work = {});
 
 /// How diagnostics of runCompiler() begin when the compiler's own output cannot say why it
 /// failed: "error: <step>: " (the rest of the line says what ended it).

@@ -61,6 +61,10 @@ struct BuildOptions {
     /// -march= or -mcpu= in METALCPU_KERNEL_FLAGS replaces them with its level alone.
     std::vector<std::string> levels;
     bool syntaxOnly = false;               ///< compileTranslation(): check the file, write nothing
+    /// compileTranslation(): each compiler process may take this many times the CPU time
+    /// METALCPU_COMPILE_TIMEOUT gives a file of its size (kValidationCompileTimeFactor for a
+    /// shader-validation flavour, whose code costs that much more to compile).
+    unsigned compileTimeFactor = 1;
     /// translateFile(): no kernel gets a vector-lane form, whatever METALCPU_LANE_VECTORS says
     /// (translateAndCompile()'s second try).
     bool withoutLaneVectors = false;

@@ -3,6 +3,7 @@
 #include "jit/cache_directory.h"
 #include "jit/cache_sweep.h"
 #include "jit/compile_parts.h"
+#include "jit/compiler_process.h"
 #include "jit/isa.h"
 #include "jit/kernel_compiler.h"
 #include "jit/kernel_library.h"
@@ -205,6 +206,7 @@ SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSou
     // validation's cost").
     BuildOptions options;
     options.codeFlags = {"-funswitch-loops"};
+    options.compileTimeFactor = kValidationCompileTimeFactor;
     support::Hasher key;
     for (const std::string& flag : options.codeFlags) key.add(flag);
     for (const std::string& source : validationSources) key.add(source);

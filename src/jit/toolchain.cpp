@@ -150,13 +150,15 @@ bool extractStdlib(const std::string& root, std::string* error) {
 /// How old a staging file must be before it counts as left behind by a process that was
 /// killed: twice the wall time a compile within METALCPU_COMPILE_TIMEOUT may take, which is per
 /// 512 KiB of translated code (compiler_process.h), of a source of at most
-/// METALCPU_COMPILE_SOURCE_LIMIT, whose translation is about as large again.
+/// METALCPU_COMPILE_SOURCE_LIMIT, whose translation is about as large again, compiled as a
+/// shader-validation flavour (kValidationCompileTimeFactor times as long).
 std::chrono::seconds stagingLifetime() {
     const support::Config& config = support::config();
     const std::chrono::seconds hour(3600);
     if (config.compileTimeout <= 0 || config.compileSourceLimit <= 0) return 24 * hour;
     const long blocks = std::max<long>(1, 2 * static_cast<long>(megabytes(config.compileSourceLimit) / kTimeoutCodeBytes));
-    return std::max(hour, std::chrono::seconds(2L * kWallTimePerCpuTime * config.compileTimeout * blocks));
+    return std::max(hour, std::chrono::seconds(2L * kWallTimePerCpuTime * kValidationCompileTimeFactor *
+                                               config.compileTimeout * blocks));
 }
 
 /// Removes, from the cache directory `directory`, the staging files and directories (named

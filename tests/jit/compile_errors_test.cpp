@@ -1,6 +1,7 @@
 // Failures of run-time compilation that are not the kernel's fault reach the program as
 // Metal's do: nullptr and an NS::Error, never a C++ exception. A compile stopped by one of
 // the METALCPU_COMPILE_* limits says which, and the variable that raises it.
+#include "jit/compiler_process.h"
 #include "runtime/metal_test.h"
 #include "scoped_state.h"
 #include "support/config.h"
@@ -183,6 +184,44 @@ TEST_F(CompileErrorsTest, TimeLimitGrowsWithTheCode) {
     EXPECT_NE(message.find("did not finish within 2 s of CPU time"), std::string::npos) << message.substr(0, 2000);
     EXPECT_NE(message.find("METALCPU_COMPILE_TIMEOUT=1 s for each started 512 KiB of the "), std::string::npos)
         << message.substr(0, 2000);
+    EXPECT_FALSE(temporaryLeftovers());
+}
+
+// Test that a shader-validation flavour's compile may take kValidationCompileTimeFactor times
+// METALCPU_COMPILE_TIMEOUT (its instrumented -O3 code costs that much more than the plain
+// compile, which gets the limit alone), and that its error says so. The compiler compiles the
+// plain library as g++ does and hangs on the flavour (the only compile with -funswitch-loops).
+TEST_F(CompileErrorsTest, ValidationFlavourGetsAMultipleOfTheTimeLimit) {
+    testing::ScopedEnvironmentVariable timeout("METALCPU_COMPILE_TIMEOUT", "1");
+    testing::ScopedEnvironmentVariable prelude("METALCPU_PRECOMPILED_PRELUDE", "0");
+    testing::ScopedEnvironmentVariable compiler(
+        "METALCPU_CXX",
+        script("hangs-on-the-flavour-c++",
+               "for a; do [ \"$a\" = -funswitch-loops ] && exec sh -c 'while :; do :; done'; done\n"
+               "exec " HOST_CXX " \"$@\"\n"));
+    MTL::Library* library = compile(kSource);
+    ASSERT_NE(library, nullptr);
+    MTL::Function* function = library->newFunction(NS::String::string("k", NS::UTF8StringEncoding));
+    ASSERT_NE(function, nullptr);
+    MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+    descriptor->setComputeFunction(function);
+    descriptor->setShaderValidation(MTL::ShaderValidationEnabled);
+    NS::Error* error = nullptr;
+    MTL::ComputePipelineState* state =
+        device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+    descriptor->release();
+    function->release();
+    library->release();
+    EXPECT_EQ(state, nullptr);
+    if (state) state->release();
+    ASSERT_NE(error, nullptr);
+    const std::string message = error->localizedDescription()->utf8String();
+    EXPECT_NE(message.find("did not finish within " + std::to_string(kValidationCompileTimeFactor) + " s of CPU time"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find(std::to_string(kValidationCompileTimeFactor) + " times METALCPU_COMPILE_TIMEOUT=1 s"),
+              std::string::npos)
+        << message;
     EXPECT_FALSE(temporaryLeftovers());
 }
 

@@ -463,9 +463,11 @@ TEST_F(LibraryCacheTest, StaleStagingIsRemoved) {
     ASSERT_TRUE(support::makeDirectories(stale[2] + "/include"));
     ASSERT_TRUE(support::writeFileAtomically(stale[2] + "/include/metal_stdlib", "x"));
     for (const std::string& path : kept) ASSERT_TRUE(support::writeFileAtomically(path, "x"));
-    const timespec twoDaysAgo[2] = {{time(nullptr) - 2 * 86400, 0}, {time(nullptr) - 2 * 86400, 0}};
+    // Older than the default lifetime: twice the longest wall time of a validation flavour's
+    // compile of a source at METALCPU_COMPILE_SOURCE_LIMIT (2 · 10 · 3 · 120 s · 64 blocks, 5.3 days).
+    const timespec aWeekAgo[2] = {{time(nullptr) - 7 * 86400, 0}, {time(nullptr) - 7 * 86400, 0}};
     for (const std::string& path : {stale[0], stale[1], stale[2], kept[1]})
-        ASSERT_EQ(utimensat(AT_FDCWD, path.c_str(), twoDaysAgo, AT_SYMLINK_NOFOLLOW), 0) << path;
+        ASSERT_EQ(utimensat(AT_FDCWD, path.c_str(), aWeekAgo, AT_SYMLINK_NOFOLLOW), 0) << path;
     support::ProcessResult probe = support::runProcess({METALCPU_CACHE_PROBE});
     EXPECT_EQ(probe.exitCode, 0) << probe.output;
     for (const std::string& path : stale) EXPECT_FALSE(std::filesystem::exists(path)) << path;
