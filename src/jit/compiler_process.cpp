@@ -4,6 +4,7 @@
 #include "support/config.h"
 #include "support/files.h"
 #include "support/process.h"
+#include "support/scratch_directories.h"
 
 #include <algorithm>
 #include <csignal>
@@ -83,10 +84,10 @@ std::uint64_t translatedCodeBytes(std::string_view text) {
 }
 
 
-Scratch::Scratch() : path_(support::makeTemporaryDirectory("metalcpu-cc-")) {}
+Scratch::Scratch() : path_(support::makeScratchDirectory("metalcpu-cc-")) {}
 
 Scratch::~Scratch() {
-    if (!path_.empty()) support::removeTree(path_);
+    if (!path_.empty()) support::removeScratchDirectory(path_);
 }
 
 CompileResult runCompiler(const Toolchain& tools, const std::vector<std::string>& argv, const std::string& step,

@@ -12,6 +12,7 @@
 #include "support/files.h"
 #include "support/hash.h"
 #include "support/log.h"
+#include "support/scratch_directories.h"
 
 #include <metalcpu/kernel_abi.h>
 
@@ -183,14 +184,14 @@ SourceBuild buildLibraryFromSource(const std::string& source, const KernelCompil
     SourceBuild build = buildThroughCache(key, ".metallib", what, [&](const std::string& output, const std::string& cacheKey) {
         // The source is compiled from a file named program_source in a private directory, so
         // that the compiler's messages say program_source:LINE:COL as Metal's do.
-        std::string work = support::makeTemporaryDirectory("metalcpu-build-");
+        std::string work = support::makeScratchDirectory("metalcpu-build-");
         if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
         CompileResult result{false, "cannot write " + work + "/program_source\n"};
         if (support::writeFileAtomically(work + "/program_source", source)) {
             result = translateAndCompile("program_source", work, settings, work + "/translated.cpp", output, true, cacheKey,
                                          options);
         }
-        support::removeTree(work);
+        support::removeScratchDirectory(work);
         return result;
     });
     if (build.ok && !build.fromCache) support::log().debug("compiled program_source into {}", build.libraryPath);
@@ -214,7 +215,7 @@ SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSou
                                             : "the shader-validation flavour of kernel " + kernel;
     SourceBuild build = buildThroughCache(key, ".validation.metallib", what, [&](const std::string& output,
                                                                                  const std::string& cacheKey) {
-        std::string work = support::makeTemporaryDirectory("metalcpu-validation-");
+        std::string work = support::makeScratchDirectory("metalcpu-validation-");
         if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
         std::vector<std::string> objects;
         CompileResult result{true, {}};
@@ -228,7 +229,7 @@ SourceBuild buildValidationLibrary(const std::vector<std::string>& validationSou
             objects.push_back(object);
         }
         if (result.ok) result = linkLibrary(objects, output, cacheKey);
-        support::removeTree(work);
+        support::removeScratchDirectory(work);
         return result;
     });
     if (build.ok && !build.fromCache)
@@ -245,13 +246,13 @@ SourceBuild buildOneKernelText(const std::string& cpp, const std::string& suffix
     support::Hasher key;
     key.add(cpp);
     SourceBuild build = buildThroughCache(key, suffix, what, [&](const std::string& output, const std::string& cacheKey) {
-        std::string work = support::makeTemporaryDirectory("metalcpu-kernel-");
+        std::string work = support::makeScratchDirectory("metalcpu-kernel-");
         if (work.empty()) return CompileResult{false, "cannot create a temporary directory\n"};
         const std::string path = work + "/kernel.cpp";
         CompileResult result = support::writeFileAtomically(path, cpp)
                                    ? compileTranslation(path, work, output, true, cacheKey)
                                    : CompileResult{false, "cannot write " + path + "\n"};
-        support::removeTree(work);
+        support::removeScratchDirectory(work);
         return result;
     });
     if (build.ok && !build.fromCache) support::log().debug("compiled {} into {}", what, build.libraryPath);

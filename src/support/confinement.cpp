@@ -4,6 +4,7 @@
 #include "support/landlock.h"
 #include "support/log.h"
 #include "support/process.h"
+#include "support/scratch_directories.h"
 
 #include <cerrno>
 #include <cstdint>
@@ -218,7 +219,7 @@ std::unique_ptr<Confinement> Confinement::prepare(const FileAccess& access, cons
     for (const std::string& path : access.readable) plan.add(path, false);
     for (const std::string& path : access.writable) plan.add(path, true);
     plan.addDirectory(made->workingDirectory_);
-    made->viewRoot_ = makeTemporaryDirectory("metalcpu-view-");
+    made->viewRoot_ = makeScratchDirectory("metalcpu-view-");
     if (made->viewRoot_.empty()) {
         *error = "cannot create a directory for a compiler's view of the file system";
         return nullptr;
@@ -255,8 +256,9 @@ std::unique_ptr<Confinement> Confinement::prepare(const FileAccess& access, cons
 
 Confinement::~Confinement() {
     if (ruleset_ >= 0) close(ruleset_);
-    // The child mounted its view in a namespace of its own: here the directory is empty.
-    if (!viewRoot_.empty()) rmdir(viewRoot_.c_str());
+    // The child mounted its view in a namespace of its own: here the directory holds only its
+    // `.owner` (scratch_directories.h), which a killed process's next compile finds let go.
+    if (!viewRoot_.empty()) removeScratchDirectory(viewRoot_);
 }
 
 int Confinement::enterView(const char** failedStep) const noexcept {

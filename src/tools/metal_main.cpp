@@ -7,6 +7,7 @@
 #include "jit/kernel_compiler.h"
 #include "jit/make_dependencies.h"
 #include "support/files.h"
+#include "support/scratch_directories.h"
 #include "tools/response_files.h"
 #include "tools/standard_streams.h"
 #include "tools/tool_info.h"
@@ -290,10 +291,10 @@ int run(int argc, char** argv) {
             !refusal.empty())
             return fail(refusal);
 
-    std::string work = support::makeTemporaryDirectory("metalcpu-metal-");
+    std::string work = support::makeScratchDirectory("metalcpu-metal-");
     if (work.empty()) return fail("cannot create a temporary directory");
     int status = MetalRun(std::move(options), work).run();
-    support::removeTree(work);
+    support::removeScratchDirectory(work);
     return status;
 }
 

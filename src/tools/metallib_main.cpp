@@ -6,6 +6,7 @@
 
 #include "jit/kernel_compiler.h"
 #include "support/files.h"
+#include "support/scratch_directories.h"
 #include "tools/response_files.h"
 #include "tools/standard_streams.h"
 #include "tools/tool_info.h"
@@ -71,11 +72,11 @@ int run(int argc, char** argv) {
     // `-` (an object on standard input) and `-o -` go through files of this run's own.
     std::string work;
     if (toStandardOutput || std::count(options.inputs.begin(), options.inputs.end(), "-") > 0) {
-        work = support::makeTemporaryDirectory("metalcpu-metallib-");
+        work = support::makeScratchDirectory("metalcpu-metallib-");
         if (work.empty()) return fail("cannot create a temporary directory");
     }
     int status = link(options, work);
-    if (!work.empty()) support::removeTree(work);
+    if (!work.empty()) support::removeScratchDirectory(work);
     return status;
 }
 

@@ -9,10 +9,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <set>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 extern char** environ;
 
@@ -225,6 +227,18 @@ TEST_F(ToolsTest, KilledToolLeavesNoCompilerRunning) {
         EXPECT_TRUE(ended && WIFSIGNALED(status) && WTERMSIG(status) == signal) << status;
         testing::expectGroupsEnd(groups);
     }
+    // What the killed tools left in TMPDIR is removed by the next compile's first scratch
+    // directory, which finds their locks let go (support/scratch_directories.h).
+    const auto leftovers = [&] {
+        std::vector<std::string> names;
+        for (const auto& entry : std::filesystem::directory_iterator(dir_))
+            if (entry.path().filename().string().starts_with("metalcpu-")) names.push_back(entry.path().filename());
+        return names;
+    };
+    EXPECT_FALSE(leftovers().empty()) << "the killed tools left nothing to remove";
+    const support::ProcessResult next = run({METAL_TOOL, "-c", "b.metal", "-o", "b.air"}, {"TMPDIR=" + dir_});
+    EXPECT_EQ(next.exitCode, 0) << next.output;
+    EXPECT_EQ(leftovers(), std::vector<std::string>{});
 }
 
 // Test that `metal -std=` reaches the kernel as __METAL_VERSION__, and that without it the
