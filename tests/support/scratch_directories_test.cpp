@@ -25,6 +25,11 @@ protected:
         dir_ = makeTemporaryDirectory("scratch-directories-test-");
         ASSERT_FALSE(dir_.empty());
         temporary_.emplace("TMPDIR", dir_);
+        // A process's first scratch directory sweeps the orphaned ones. Spent here, so that
+        // the children orphanedBy() forks inherit it spent and leave each other's orphans for
+        // the tests' own sweeps; under ctest each test is a process of its own, where the
+        // second child would otherwise sweep the first child's directory.
+        removeScratchDirectory(makeScratchDirectory("metalcpu-cc-"));
     }
     void TearDown() override {
         temporary_.reset();
@@ -88,7 +93,6 @@ TEST_F(ScratchDirectories, KilledProcessesOnesAreRemoved) {
     EXPECT_FALSE(fs::exists(terminated));
     EXPECT_TRUE(fs::exists(dir_ + "/metalcpu-cc-noowner"));
     EXPECT_TRUE(fs::exists(dir_ + "/other-program/.owner"));
-
 }
 
 } // namespace
