@@ -201,21 +201,11 @@ TEST_F(CompileErrorsTest, ValidationFlavourGetsAMultipleOfTheTimeLimit) {
                "exec " HOST_CXX " \"$@\"\n"));
     MTL::Library* library = compile(kSource);
     ASSERT_NE(library, nullptr);
-    MTL::Function* function = library->newFunction(NS::String::string("k", NS::UTF8StringEncoding));
-    ASSERT_NE(function, nullptr);
-    MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-    descriptor->setComputeFunction(function);
-    descriptor->setShaderValidation(MTL::ShaderValidationEnabled);
-    NS::Error* error = nullptr;
-    MTL::ComputePipelineState* state =
-        device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-    descriptor->release();
-    function->release();
+    std::string message;
+    MTL::ComputePipelineState* state = pipelineOrError(library, "k", MTL::ShaderValidationEnabled, &message);
     library->release();
     EXPECT_EQ(state, nullptr);
     if (state) state->release();
-    ASSERT_NE(error, nullptr);
-    const std::string message = error->localizedDescription()->utf8String();
     EXPECT_NE(message.find("did not finish within " + std::to_string(kValidationCompileTimeFactor) + " s of CPU time"),
               std::string::npos)
         << message;

@@ -134,14 +134,11 @@ protected:
             ADD_FAILURE() << "no function";
             return {};
         }
-        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(validated ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled);
-        NS::Error* error = nullptr;
-        MTL::ComputePipelineState* state = device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-        descriptor->release();
+        std::string why;
+        MTL::ComputePipelineState* state =
+            testing::pipelineOf(device_, function, testing::shaderValidation(validated), &why);
         if (!state) {
-            ADD_FAILURE() << "pipeline failed: " << testing::text(error ? error->localizedDescription() : nullptr);
+            ADD_FAILURE() << "pipeline failed: " << why;
             return {};
         }
         MTL::Buffer* out = device_->newBuffer((kThreads + kCanaries) * sizeof(float), MTL::ResourceStorageModeShared);

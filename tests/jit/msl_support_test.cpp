@@ -76,19 +76,11 @@ protected:
     std::string pipelineError(MTL::Library* library, NS::String* kernel, MTL::ShaderValidation validation) {
         MTL::Function* function = library->newFunction(kernel);
         if (!function) return "no function";
-        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(validation);
-        NS::Error* error = nullptr;
-        MTL::ComputePipelineState* made =
-            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-        descriptor->release();
+        std::string why;
+        MTL::ComputePipelineState* made = testing::pipelineOf(device_, function, validation, &why);
         function->release();
-        if (made) {
-            made->release();
-            return "";
-        }
-        return error ? testing::text(error->localizedDescription()) : "(no error)";
+        if (made) made->release();
+        return why;
     }
 
     std::string directory_;

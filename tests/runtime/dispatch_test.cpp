@@ -785,17 +785,10 @@ TEST_F(DispatchTest, UnboundArgumentRunsWhenTheCheckedFlavourIsUnavailable) {
     MTL::Library* library = compile(kUncheckableFile);
     ASSERT_NE(library, nullptr);
     // The precondition: the kernel has no checked flavour (shader validation cannot be had).
-    MTL::Function* function = library->newFunction(NS::String::string("optional_bias", NS::UTF8StringEncoding));
-    ASSERT_NE(function, nullptr);
-    MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-    descriptor->setComputeFunction(function);
-    descriptor->setShaderValidation(MTL::ShaderValidationEnabled);
-    NS::Error* error = nullptr;
-    MTL::ComputePipelineState* checked =
-        device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-    descriptor->release();
-    function->release();
+    std::string why;
+    MTL::ComputePipelineState* checked = pipelineOrError(library, "optional_bias", MTL::ShaderValidationEnabled, &why);
     EXPECT_EQ(checked, nullptr) << "the kernel's checked flavour compiled: pick another construct it cannot hold";
+    EXPECT_FALSE(why.empty());
     if (checked) checked->release();
 
     MTL::ComputePipelineState* state = pipeline(library, "optional_bias");

@@ -167,14 +167,9 @@ protected:
     }
 
     MTL::ComputePipelineState* pipelineOf(MTL::Function* function, bool validated) {
-        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(validated ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled);
-        NS::Error* error = nullptr;
-        MTL::ComputePipelineState* state =
-            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-        descriptor->release();
-        if (!state) ADD_FAILURE() << "pipeline failed: " << text(error ? error->localizedDescription() : nullptr);
+        std::string why;
+        MTL::ComputePipelineState* state = testing::pipelineOf(device_, function, shaderValidation(validated), &why);
+        if (!state) ADD_FAILURE() << "pipeline failed: " << why;
         return state;
     }
 
@@ -573,13 +568,8 @@ MTL::ComputePipelineState* specialisedPipeline(MTL::Device* device, MTL::Library
         why = text(error ? error->localizedDescription() : nullptr);
         return nullptr;
     }
-    MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-    descriptor->setComputeFunction(function);
-    descriptor->setShaderValidation(validated ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled);
-    MTL::ComputePipelineState* state = device->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-    descriptor->release();
+    MTL::ComputePipelineState* state = pipelineOf(device, function, shaderValidation(validated), &why);
     function->release();
-    if (!state) why = text(error ? error->localizedDescription() : nullptr);
     return state;
 }
 

@@ -16,6 +16,29 @@ namespace metalcpu::testing {
 
 inline std::string text(NS::String* string) { return string ? string->utf8String() : ""; }
 
+/// The pipeline (+1) of `function` with shader validation `validation`, labelled `label` when
+/// not null; nullptr when there is none, with its error's text in `*why` when `why` is not
+/// null. Fails no test: for tests whose pipeline may be refused, and the helpers below that
+/// fail the test when it is.
+inline MTL::ComputePipelineState* pipelineOf(MTL::Device* device, MTL::Function* function,
+                                             MTL::ShaderValidation validation, std::string* why = nullptr,
+                                             const char* label = nullptr) {
+    MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
+    descriptor->setComputeFunction(function);
+    descriptor->setShaderValidation(validation);
+    if (label) descriptor->setLabel(NS::String::string(label, NS::UTF8StringEncoding));
+    NS::Error* error = nullptr;
+    MTL::ComputePipelineState* made = device->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
+    descriptor->release();
+    if (!made && why) *why = error ? text(error->localizedDescription()) : "(no error)";
+    return made;
+}
+
+/// ShaderValidationEnabled or ShaderValidationDisabled.
+inline MTL::ShaderValidation shaderValidation(bool validated) {
+    return validated ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled;
+}
+
 /// A device, queue and autorelease pool for one test.
 class MetalTest : public ::testing::Test {
 protected:
@@ -80,15 +103,24 @@ protected:
             ADD_FAILURE() << "no kernel " << kernel;
             return nullptr;
         }
-        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(validated ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled);
-        NS::Error* error = nullptr;
-        MTL::ComputePipelineState* made =
-            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-        descriptor->release();
+        std::string why;
+        MTL::ComputePipelineState* made = pipelineOf(device_, function, shaderValidation(validated), &why);
         function->release();
-        if (!made) ADD_FAILURE() << "pipeline failed: " << text(error ? error->localizedDescription() : nullptr);
+        if (!made) ADD_FAILURE() << "pipeline failed: " << why;
+        return made;
+    }
+
+    /// The pipeline (+1) of `kernel` in `library` with shader validation `validation`, or
+    /// nullptr with its error's text in `*why`: for tests of pipelines Metal refuses.
+    MTL::ComputePipelineState* pipelineOrError(MTL::Library* library, const char* kernel,
+                                               MTL::ShaderValidation validation, std::string* why) {
+        MTL::Function* function = library->newFunction(NS::String::string(kernel, NS::UTF8StringEncoding));
+        if (!function) {
+            *why = std::string("no kernel ") + kernel;
+            return nullptr;
+        }
+        MTL::ComputePipelineState* made = pipelineOf(device_, function, validation, why);
+        function->release();
         return made;
     }
 

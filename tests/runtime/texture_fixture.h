@@ -37,14 +37,10 @@ protected:
     MTL::ComputePipelineState* kernel(const char* name) {
         if (!library_) return nullptr;
         MTL::Function* function = own(library_->newFunction(NS::String::string(name, NS::UTF8StringEncoding)));
-        auto descriptor = NS::TransferPtr(MTL::ComputePipelineDescriptor::alloc()->init());
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(std::get<1>(GetParam()) ? MTL::ShaderValidationEnabled
-                                                                : MTL::ShaderValidationDisabled);
-        NS::Error* error = nullptr;
+        std::string why;
         MTL::ComputePipelineState* state =
-            device_->newComputePipelineState(descriptor.get(), MTL::PipelineOptionNone, nullptr, &error);
-        if (!state) ADD_FAILURE() << "pipeline failed: " << text(error ? error->localizedDescription() : nullptr);
+            pipelineOf(device_, function, shaderValidation(std::get<1>(GetParam())), &why);
+        if (!state) ADD_FAILURE() << "pipeline failed: " << why;
         return state ? own(state) : nullptr;
     }
 

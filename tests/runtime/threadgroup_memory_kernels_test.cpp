@@ -219,18 +219,9 @@ TEST_P(ThreadgroupMemoryKernels, RuntimeBranchesAddUp) {
 // Test that an instantiation that really needs more than 32 KiB is still refused, with
 // Metal's message, whichever flavour is asked for.
 TEST_P(ThreadgroupMemoryKernels, OversizedInstantiationIsRefused) {
-    MTL::Function* function = library_->newFunction(NS::String::string("tiles_16384", NS::UTF8StringEncoding));
-    ASSERT_NE(function, nullptr);
-    MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-    descriptor->setComputeFunction(function);
-    descriptor->setShaderValidation(validated() ? MTL::ShaderValidationEnabled : MTL::ShaderValidationDisabled);
-    NS::Error* error = nullptr;
-    EXPECT_EQ(device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error), nullptr);
-    ASSERT_NE(error, nullptr);
-    EXPECT_EQ(text(error->localizedDescription()),
-              "Threadgroup memory size (65536) exceeds the maximum threadgroup memory allowed (32768)");
-    descriptor->release();
-    function->release();
+    std::string why;
+    EXPECT_EQ(pipelineOrError(library_, "tiles_16384", shaderValidation(validated()), &why), nullptr);
+    EXPECT_EQ(why, "Threadgroup memory size (65536) exceeds the maximum threadgroup memory allowed (32768)");
 }
 
 // A branch on a function constant: a library specialised with its value drops the other

@@ -39,18 +39,7 @@ class FlavourFailures : public ShapedValidationFixture<&kKernels> {
 protected:
     /// The validated pipeline of `name`, or nullptr with its error's text in `error`.
     MTL::ComputePipelineState* validated(const char* name, std::string* error) {
-        MTL::Function* function = library_->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
-        EXPECT_NE(function, nullptr);
-        if (!function) return nullptr;
-        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(MTL::ShaderValidationEnabled);
-        NS::Error* failure = nullptr;
-        MTL::ComputePipelineState* made =
-            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &failure);
-        if (failure) *error = text(failure->localizedDescription());
-        descriptor->release();
-        function->release();
+        MTL::ComputePipelineState* made = pipelineOrError(library_, name, MTL::ShaderValidationEnabled, error);
         return made ? made->autorelease() : nullptr;
     }
     /// Runs copy_shifted's validated pipeline over the shape's threads with `shift`.

@@ -69,15 +69,9 @@ protected:
             ADD_FAILURE() << "no kernel " << name;
             return nullptr;
         }
-        MTL::ComputePipelineDescriptor* descriptor = MTL::ComputePipelineDescriptor::alloc()->init();
-        descriptor->setComputeFunction(function);
-        descriptor->setShaderValidation(validation);
-        if (label) descriptor->setLabel(NS::String::string(label, NS::UTF8StringEncoding));
-        NS::Error* error = nullptr;
-        MTL::ComputePipelineState* made =
-            device_->newComputePipelineState(descriptor, MTL::PipelineOptionNone, nullptr, &error);
-        if (!made) ADD_FAILURE() << "pipeline failed: " << text(error ? error->localizedDescription() : nullptr);
-        descriptor->release();
+        std::string why;
+        MTL::ComputePipelineState* made = pipelineOf(device_, function, validation, &why, label);
+        if (!made) ADD_FAILURE() << "pipeline failed: " << why;
         function->release();
         return made ? made->autorelease() : nullptr;
     }
