@@ -259,8 +259,13 @@ METALCPU_INLINE float gradient_lod(const mc_texture* t, float dudx, float dvdx, 
 /// it, interpolated. The level of detail is clamped to the sampler's lod range and the
 /// texture's levels. Above 0 the texture is minified and the min filter applies, else the
 /// mag filter.
+///
+/// Out of line, as libm's sin and cos are: inlined, each call was up to ten bilinear fetches of
+/// every component format, and a 17-line kernel of six sample() calls (tests/jit/msl_support/
+/// samplers.metal) took some 30 s of CPU to compile per flavour; a call costs a few ns against
+/// the hundreds of instructions of a filtered sample.
 template <class T>
-METALCPU_INLINE metal::vec<T, 4> sample2d(const mc_texture* t, const mc_sampler& s, float u, float v, uint slice,
+[[gnu::noinline]] inline metal::vec<T, 4> sample2d(const mc_texture* t, const mc_sampler& s, float u, float v, uint slice,
                                           float lod) {
     if (!t) return metal::vec<T, 4>(T(0));
     if (s.mip_filter == MC_MIP_FILTER_NONE || t->mip_levels <= 1) {
