@@ -152,7 +152,7 @@ void removeUnusedPreludes(const std::string& preludeDir, std::chrono::seconds li
 }
 
 void removeUnusedLibraries(const std::string& kernelDir, std::chrono::seconds lifetime) {
-    removeUnusedFiles(kernelDir, {".metallib"}, lifetime);
+    removeUnusedFiles(kernelDir, {".metallib", ".compiling"}, lifetime);
 }
 
 void removeUnusedStandardLibraries(const std::string& cacheRoot, const std::string& current,

@@ -41,7 +41,8 @@ std::chrono::seconds unusedEntryLifetime();
 void removeUnusedPreludes(const std::string& preludeDir, std::chrono::seconds lifetime);
 
 /// Removes from `kernelDir` (the cache's kernels/ directory) the compiled libraries
-/// (*.metallib) last used more than `lifetime` ago, of this user, reached without a link, and
+/// (*.metallib) and their compile locks (*.compiling, compile_lock.h) last used more than
+/// `lifetime` ago, of this user, reached without a link, and
 /// not leased by any process (one opening it from the cache holds a lease while it reads it;
 /// once read, a library is in a memory file of its own and needs the file no more). Entries
 /// being written (staging names) are left alone. Nothing when `lifetime` is zero.

@@ -2,6 +2,7 @@
 
 #include "jit/cache_directory.h"
 #include "jit/cache_sweep.h"
+#include "jit/compile_lock.h"
 #include "jit/compile_parts.h"
 #include "jit/compiler_process.h"
 #include "jit/isa.h"
@@ -19,6 +20,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <sys/stat.h>
 #include <thread>
 
@@ -106,6 +108,14 @@ Lookup openCached(SourceBuild& build, const std::string& key) {
     return Lookup::Loaded;
 }
 
+/// How long a compile waits for another process compiling the same library: the wall time
+/// that one's compile may take (ten times its CPU limit, the validation flavour's), or for as
+/// long as it takes when compiles have no limit.
+std::chrono::seconds compileLockWait() {
+    const int timeout = support::config().compileTimeout;
+    return std::chrono::seconds(timeout > 0 ? 10L * kValidationCompileTimeFactor * timeout : 0);
+}
+
 /// Finds the library for `key` (plus `suffix`) in the cache, or builds it with `make` into a
 /// staging file of its own and renames that into place, so that other processes see the
 /// library whole or not at all. `make(path, key)` writes a library sealed for `key` to `path`;
@@ -134,6 +144,13 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
 
     std::shared_ptr<std::mutex> entry = cacheEntryMutex(build.libraryPath);
     std::lock_guard lock(*entry);
+    if (openCached(build, key) != Lookup::Missing) return build;
+    // Another process may be compiling the same library: wait for it, then look again.
+    std::optional<CompileLock> compiling;
+    {
+        SlowCompileNotice notice("waiting for another process compiling " + what + " (" + build.libraryPath + ")");
+        compiling.emplace(build.libraryPath, compileLockWait());
+    }
     if (openCached(build, key) != Lookup::Missing) return build;
     std::string staging = support::createUniqueFile(build.libraryPath + ".staging");
     if (staging.empty()) {

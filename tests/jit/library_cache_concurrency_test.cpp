@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,8 +63,9 @@ TEST_F(LibraryCacheConcurrencyTest, ThreadsCompilingTheSameSource) {
     }
 }
 
-// Test that two processes compiling the same new source at once both succeed (the probe
-// compiles one fixed source through the cache).
+// Test that two processes compiling the same new source at once both succeed and compile it
+// once: one compiles, the other waits for its compile lock (jit/compile_lock.h) and loads the
+// library it put in the cache (the probe compiles one fixed source through the cache).
 TEST_F(LibraryCacheConcurrencyTest, TwoProcessesAtOnce) {
     std::vector<support::ProcessResult> results(2);
     std::vector<std::thread> threads;
@@ -71,6 +73,14 @@ TEST_F(LibraryCacheConcurrencyTest, TwoProcessesAtOnce) {
         threads.emplace_back([&result] { result = support::runProcess({METALCPU_CACHE_PROBE}); });
     for (std::thread& thread : threads) thread.join();
     for (const support::ProcessResult& result : results) EXPECT_EQ(result.exitCode, 0) << result.output;
+    // The probe's last line (before it, the log may say it is compiling, or waiting).
+    std::multiset<std::string> said;
+    for (const support::ProcessResult& result : results) {
+        const std::string output = result.output.ends_with("\n") ? result.output.substr(0, result.output.size() - 1)
+                                                                 : result.output;
+        said.insert(output.substr(output.rfind('\n') + 1));
+    }
+    EXPECT_EQ(said, (std::multiset<std::string>{"compiled", "hit"}));
 }
 
 } // namespace
