@@ -35,7 +35,12 @@ CompileLock::CompileLock(const std::string& entryPath, std::chrono::seconds limi
             return;
         }
         bool locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0;
-        if (!locked && errno == EWOULDBLOCK) {
+        if (!locked && errno != EWOULDBLOCK) {
+            support::log().debug("compiling without the compile lock {}: {}", path, std::strerror(errno));
+            close(descriptor);
+            return;
+        }
+        if (!locked) {
             support::log().debug("waiting for another process compiling the same library ({})", path);
             while (!locked && (limit.count() == 0 || std::chrono::steady_clock::now() < deadline)) {
                 std::this_thread::sleep_for(kPollInterval);
