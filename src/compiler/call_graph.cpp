@@ -130,6 +130,35 @@ std::size_t topLevelItems(const TokenList& tokens, const std::vector<std::size_t
     return begin >= end ? 0 : splitParameters(tokens, partner, begin - 1, end).size();
 }
 
+// Of `called`, the overloads a call with `arguments` arguments can reach: those whose
+// parameters take that many (a pack any number from the required ones on). All of them when
+// none does, or when there is one: overloads differ in their count more often than in their
+// types (MLX's BaseMMAFrag::mma of four fragments calls its mma of four matrices, a function
+// of five parameters, which is not itself calling itself).
+std::vector<std::size_t> byArgumentCount(const TokenList& tokens, const std::vector<std::size_t>& partner,
+                                         const Module& module, const std::vector<std::size_t>& called,
+                                         std::size_t arguments) {
+    if (called.size() < 2) return called;
+    std::vector<std::size_t> fit;
+    for (std::size_t f : called) {
+        const FunctionDecl& g = module.functions[f];
+        if (g.parametersOpen == kNoToken || g.parametersClose == kNoToken) {
+            fit.push_back(f);
+            continue;
+        }
+        const std::vector<TokenRange> parameters = splitParameters(tokens, partner, g.parametersOpen, g.parametersClose);
+        std::size_t required = 0;
+        bool pack = false;
+        for (TokenRange p : parameters) {
+            for (std::size_t k = p.begin; k < p.end; ++k) pack = pack || tokens[k].isPunct("...");
+            required += parameterDefault(tokens, partner, p) == p.end ? 1 : 0;
+        }
+        if (pack ? arguments + 1 >= required : (arguments >= required && arguments <= parameters.size()))
+            fit.push_back(f);
+    }
+    return fit.empty() ? called : fit;
+}
+
 // How many template parameters `f`'s own header declares without a default (kNoToken with a
 // pack), and per parameter the functions its default names.
 std::pair<std::size_t, std::vector<std::vector<std::size_t>>> templateParameterFacts(
@@ -355,7 +384,10 @@ CallGraph buildCallGraph(const TokenList& tokens, const std::vector<std::size_t>
             }
             auto it = byName.find(t.spelling);
             if (it != byName.end()) {
-                const std::vector<std::size_t> called = targets.narrow(it->second, fi, i);
+                std::vector<std::size_t> called = targets.narrow(it->second, fi, i);
+                if (partner[after] != kNoToken)
+                    called = byArgumentCount(tokens, partner, module, called,
+                                             topLevelItems(tokens, partner, after + 1, partner[after]));
                 callees.insert(called.begin(), called.end());
                 if (after == i + 1) {
                     plainCallees.insert(called.begin(), called.end());

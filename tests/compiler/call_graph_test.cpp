@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace metalcpu::msl {
 namespace {
 
@@ -83,6 +85,35 @@ TEST(CallGraph, MatrixConstructors) {
     EXPECT_TRUE(g.usesBarriers("declaration"));
     EXPECT_TRUE(g.usesBarriers("braces"));
     EXPECT_FALSE(g.usesBarriers("plain"));
+}
+
+// Test that of overloads, a call reaches those whose parameters take its argument count
+// (defaults and packs counted): MLX's BaseMMAFrag::mma of four fragments calls its mma of
+// five parameters, and is no function calling itself.
+TEST(CallGraph, OverloadsByArgumentCount) {
+    Graph g = graphOf(
+        "struct Frag {\n"
+        "  static void mma(thread float* d, thread float* a, thread float* b, thread float* c, int n) {\n"
+        "    simdgroup_barrier(mem_flags::mem_none); }\n"
+        "  static void mma(thread float* d, thread float* a, thread float* b, thread float* c) { mma(d, a, b, c, 4); }\n"
+        "};\n"
+        "void pick(float a) {}\n"
+        "void pick(float a, float b, float c = 0) { threadgroup_barrier(mem_flags::mem_none); }\n"
+        "template <typename... Ts> void spread(float a, Ts... rest) { threadgroup_barrier(mem_flags::mem_none); }\n"
+        "void spread(float a, float b, float c, float d, float e) {}\n"
+        "kernel void one() { pick(1.0f); }\n"
+        "kernel void two() { pick(1.0f, 2.0f); }\n"
+        "kernel void packed() { spread(1.0f); }\n"
+        "kernel void fragments() { float x[4]; Frag::mma(x, x, x, x); }");
+    for (std::size_t f = 0; f < g.parsed->module.functions.size(); ++f) {
+        if (g.parsed->module.functions[f].name != "mma") continue;
+        const std::vector<std::size_t>& callees = g.graph.callees[f];
+        EXPECT_EQ(std::find(callees.begin(), callees.end(), f), callees.end()) << "mma overload " << f << " calls itself";
+    }
+    EXPECT_FALSE(g.usesBarriers("one"));
+    EXPECT_TRUE(g.usesBarriers("two"));
+    EXPECT_TRUE(g.usesBarriers("packed"));
+    EXPECT_TRUE(g.usesBarriers("fragments"));
 }
 
 // Test that member functions, template calls and constructors are followed by name.
