@@ -81,12 +81,8 @@ protected:
     /// A pipeline (+1) for `kernel` in `library`; fails the test (and returns nullptr) when
     /// there is none.
     MTL::ComputePipelineState* pipeline(MTL::Library* library, const char* kernel) {
-        if (!library) return nullptr;
-        MTL::Function* function = library->newFunction(NS::String::string(kernel, NS::UTF8StringEncoding));
-        if (!function) {
-            ADD_FAILURE() << "no kernel " << kernel;
-            return nullptr;
-        }
+        MTL::Function* function = kernelNamed(library, kernel);
+        if (!function) return nullptr;
         NS::Error* error = nullptr;
         MTL::ComputePipelineState* made = device_->newComputePipelineState(function, &error);
         function->release();
@@ -97,12 +93,8 @@ protected:
     /// A pipeline (+1) for `kernel` in `library`, with shader validation on or off; fails
     /// the test (and returns nullptr) when there is none.
     MTL::ComputePipelineState* pipeline(MTL::Library* library, const char* kernel, bool validated) {
-        if (!library) return nullptr;
-        MTL::Function* function = library->newFunction(NS::String::string(kernel, NS::UTF8StringEncoding));
-        if (!function) {
-            ADD_FAILURE() << "no kernel " << kernel;
-            return nullptr;
-        }
+        MTL::Function* function = kernelNamed(library, kernel);
+        if (!function) return nullptr;
         std::string why;
         MTL::ComputePipelineState* made = pipelineOf(device_, function, shaderValidation(validated), &why);
         function->release();
@@ -111,10 +103,11 @@ protected:
     }
 
     /// The pipeline (+1) of `kernel` in `library` with shader validation `validation`, or
-    /// nullptr with its error's text in `*why`: for tests of pipelines Metal refuses.
+    /// nullptr with its error's text in `*why`: for tests of pipelines Metal refuses. A
+    /// library without `kernel` fails the test: no such test means to ask for one.
     MTL::ComputePipelineState* pipelineOrError(MTL::Library* library, const char* kernel,
                                                MTL::ShaderValidation validation, std::string* why) {
-        MTL::Function* function = library->newFunction(NS::String::string(kernel, NS::UTF8StringEncoding));
+        MTL::Function* function = kernelNamed(library, kernel);
         if (!function) {
             *why = std::string("no kernel ") + kernel;
             return nullptr;
@@ -122,6 +115,15 @@ protected:
         MTL::ComputePipelineState* made = pipelineOf(device_, function, validation, why);
         function->release();
         return made;
+    }
+
+    /// Function `kernel` of `library` (+1); fails the test (and returns nullptr) when there is
+    /// none.
+    static MTL::Function* kernelNamed(MTL::Library* library, const char* kernel) {
+        if (!library) return nullptr;
+        MTL::Function* function = library->newFunction(NS::String::string(kernel, NS::UTF8StringEncoding));
+        if (!function) ADD_FAILURE() << "no kernel " << kernel;
+        return function;
     }
 
     /// Runs `kernel` of `library`, which takes `device int*` at [[buffer(0)]], over `count`

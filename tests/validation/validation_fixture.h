@@ -63,12 +63,8 @@ protected:
     /// fails the test and returns nullptr when there is none.
     MTL::ComputePipelineState* pipeline(MTL::Library* library, const char* name, const char* label = nullptr,
                                         MTL::ShaderValidation validation = MTL::ShaderValidationDefault) {
-        if (!library) return nullptr;
-        MTL::Function* function = library->newFunction(NS::String::string(name, NS::UTF8StringEncoding));
-        if (!function) {
-            ADD_FAILURE() << "no kernel " << name;
-            return nullptr;
-        }
+        MTL::Function* function = kernelNamed(library, name);
+        if (!function) return nullptr;
         std::string why;
         MTL::ComputePipelineState* made = pipelineOf(device_, function, validation, &why, label);
         if (!made) ADD_FAILURE() << "pipeline failed: " << why;
