@@ -79,6 +79,46 @@ ShaderValidationReport DispatchValidation::namedReport() const {
     return report;
 }
 
+ShaderValidationReport DispatchValidation::reportAt(const mc_site* site, const exec::ObservedThread& thread) const {
+    ShaderValidationReport report = namedReport();
+    report.threadPositionInGrid = thread.grid;
+    report.threadPositionInThreadgroup = thread.local;
+    report.threadgroupPositionInGrid = thread.group;
+    if (site) {
+        report.location.file = site->file ? site->file : "";
+        // A function template's sites (the translator's local tables, and the tensor operations'
+        // sites the stdlib takes from __builtin_FUNCTION) name the instantiation with its
+        // template arguments ("tile<half>"), as Apple's frames do from debug information.
+        report.location.function = site->function ? site->function : "";
+        report.location.line = site->line;
+        report.location.column = site->column;
+    }
+    return report;
+}
+
+void DispatchValidation::deviceAccess(std::uint64_t bits, std::uint64_t size, std::uint32_t op, const mc_site* site,
+                                      const exec::ObservedThread& thread) {
+    const std::optional<DispatchHazards::Conflict> conflict = hazards_->access(bits & kAddressMask, size, op);
+    if (!conflict) return;
+    ShaderValidationReport report = reportAt(site, thread);
+    report.kind = ReportKind::DispatchHazard;
+    report.size = size;
+    report.access = conflict->access;
+    const BufferBinding& b = *conflict->binding;
+    report.addressSpace = b.space;
+    report.hasBuffer = true;
+    report.bufferLabel = b.label;
+    report.bufferLength = b.resourceLength;
+    report.bindingIndex = static_cast<std::int32_t>(b.index);
+    report.argumentName = b.argumentName;
+    report.offset = conflict->offset;
+    report.other.access = conflict->otherAccess;
+    report.other.atomic = conflict->otherAtomic;
+    report.otherDispatch.dispatchIndex = conflict->otherDispatchIndex;
+    report.otherDispatch.kernel = conflict->otherKernel;
+    record(std::move(report));
+}
+
 void DispatchValidation::begin(mc_dispatch& parameters, std::uint64_t commandBufferIndex) {
     commandBufferIndex_ = commandBufferIndex;
     for (int d = 0; d < 3; ++d) {
@@ -88,6 +128,8 @@ void DispatchValidation::begin(mc_dispatch& parameters, std::uint64_t commandBuf
     const ExtraChecks& extra = settings_.extraChecks;
     if (purpose_ == Purpose::ShaderValidation && (extra.races || extra.uninitialized))
         threadgroupChecks_ = std::make_unique<ThreadgroupChecks>(extra, namedReport());
+    if (purpose_ == Purpose::ShaderValidation && extra.hazards && info_.concurrentSpan != 0)
+        hazards_ = std::make_unique<DispatchHazards>(info_, bindings_);
     RegionTable& table = RegionTable::shared();
     for (std::size_t i = 0; i < bindings_.size(); ++i) {
         const BufferBinding& b = bindings_[i];
@@ -113,20 +155,8 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
     const std::uint32_t tag = static_cast<std::uint32_t>(pointer >> METALCPU_REGION_TAG_SHIFT);
     const std::uint64_t address = (pointer & kAddressMask) + byteOffset;
 
-    ShaderValidationReport report = namedReport();
+    ShaderValidationReport report = reportAt(site, thread);
     report.size = size;
-    report.threadPositionInGrid = thread.grid;
-    report.threadPositionInThreadgroup = thread.local;
-    report.threadgroupPositionInGrid = thread.group;
-    if (site) {
-        report.location.file = site->file ? site->file : "";
-        // A function template's sites (the translator's local tables, and the tensor operations'
-        // sites the stdlib takes from __builtin_FUNCTION) name the instantiation with its
-        // template arguments ("tile<half>"), as Apple's frames do from debug information.
-        report.location.function = site->function ? site->function : "";
-        report.location.line = site->line;
-        report.location.column = site->column;
-    }
 
     // Is the real address safe to touch (allow mode)?
     bool safe = false;

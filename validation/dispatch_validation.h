@@ -4,6 +4,7 @@
 
 #include "exec/dispatch_observer.h"
 #include "exec/regions.h"
+#include "validation/dispatch_hazards.h"
 #include "validation/settings.h"
 #include "validation/threadgroup_checks.h"
 
@@ -29,6 +30,9 @@ struct DispatchInfo {
     std::string pipelineUid;
     std::string encoderLabel;
     std::uint64_t dispatchIndex = 0;
+    /// The dispatches a GPU may run at the same time as this one (dispatch_hazards.h): its
+    /// encoder's span up to the next barrier; 0 in a serial encoder.
+    std::uint64_t concurrentSpan = 0;
 };
 
 /// One [[buffer(n)]] argument as bound when the dispatch was encoded.
@@ -94,6 +98,13 @@ public:
     }
     void endGroup(exec::WorkerState* state) override { threadgroupChecks_->endGroup(state); }
 
+    /// The hazard check between dispatches (validation/dispatch_hazards.h), when the settings
+    /// ask for hazards, the dispatch reports to the user and its encoder runs dispatches
+    /// concurrently.
+    bool watchesDeviceMemory() const override { return hazards_ != nullptr; }
+    void deviceAccess(std::uint64_t bits, std::uint64_t size, std::uint32_t op, const mc_site* site,
+                      const exec::ObservedThread& thread) override;
+
     /// Releases the tags and delivers the reports (one per site and kind of access, with its
     /// count; a NullBindingGuard delivers none), returning them. Call once, after the dispatch.
     /// The same as collect() then deliver().
@@ -142,6 +153,8 @@ private:
     std::uint64_t dispatchOrder(const validation::ShaderValidationReport& report) const;
     /// A report naming this dispatch (kernel, pipeline, encoder, command buffer), to fill in.
     validation::ShaderValidationReport namedReport() const;
+    /// namedReport(), with the thread `thread` and the site `site` (when known).
+    validation::ShaderValidationReport reportAt(const mc_site* site, const exec::ObservedThread& thread) const;
 
     DispatchInfo info_;
     std::vector<BufferBinding> bindings_;
@@ -184,6 +197,7 @@ private:
     bool pageFaulted_ = false;
     bool finished_ = false;
     std::unique_ptr<ThreadgroupChecks> threadgroupChecks_; ///< made by begin()
+    std::unique_ptr<DispatchHazards> hazards_;             ///< made by begin()
 };
 
 } // namespace metalcpu::val

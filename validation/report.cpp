@@ -136,6 +136,7 @@ const char* name(ReportKind kind) {
     case ReportKind::NullTexture: return "null-texture";
     case ReportKind::TextureUsage: return "texture-usage";
     case ReportKind::SimdgroupBarrierDivergence: return "simdgroup-barrier-divergence";
+    case ReportKind::DispatchHazard: return "dispatch-hazard";
     case ReportKind::OutOfBounds: break;
     }
     return "out-of-bounds";
@@ -159,6 +160,10 @@ void PrintTo(const Position& p, std::ostream* out) { *out << "(" << p.x << ", " 
 void PrintTo(const ShaderValidationReport& report, std::ostream* out) { *out << "\n" << report.text(); }
 
 const char* ShaderValidationReport::raceKind() const {
+    if (kind == ReportKind::DispatchHazard) {
+        if (other.access == Access::Store) return access == Access::Store ? "write-after-write" : "read-after-write";
+        return "write-after-read";
+    }
     if (kind != ReportKind::ThreadgroupRace) return "";
     return access == Access::Store && other.access == Access::Store ? "write-write" : "read-write";
 }
@@ -173,6 +178,8 @@ std::string ShaderValidationReport::text() const {
         what = std::string("Threadgroup memory race (") + raceKind() + "): " + name(access);
     else if (kind == ReportKind::UninitializedLoad)
         what = "Uninitialized threadgroup load";
+    else if (kind == ReportKind::DispatchHazard)
+        what = std::string("Dispatch hazard (") + raceKind() + "): " + spaceWord(addressSpace) + " " + name(access);
     std::string out = what + " at offset " + std::to_string(offset) + ", executing kernel function: \"" + kernel + "\"\n";
     if (addressSpace != AddressSpace::Threadgroup) {
         // Apple leaves out ", resident:..." where residency is not tracked: with no buffer
@@ -204,6 +211,11 @@ std::string ShaderValidationReport::text() const {
                                    : ", in another SIMD-group, with no threadgroup barrier between them\n";
     } else if (kind == ReportKind::UninitializedLoad) {
         out += "\tno thread of the threadgroup stored to these bytes since the threadgroup started\n";
+    } else if (kind == ReportKind::DispatchHazard) {
+        out += "\tdispatch " + std::to_string(otherDispatch.dispatchIndex) + " of the encoder (kernel function: \"" +
+               otherDispatch.kernel + "\") " + (other.atomic ? "atomically " : "") +
+               (other.access == Access::Store ? "stored to" : "loaded") +
+               " these bytes, with no barrier between the two dispatches: a GPU may run them at once\n";
     }
     if (count > 1)
         out += kind == ReportKind::ThreadgroupRace
@@ -257,6 +269,13 @@ std::string ShaderValidationReport::json() const {
         out += ",\"function\":" + jsonString(other.location.function);
         out += ",\"line\":" + std::to_string(other.location.line);
         out += ",\"column\":" + std::to_string(other.location.column) + "}";
+    }
+    if (kind == ReportKind::DispatchHazard) {
+        out += ",\"hazard\":" + jsonString(raceKind());
+        out += ",\"other\":{\"access\":" + jsonString(name(other.access));
+        out += ",\"atomic\":" + std::string(other.atomic ? "true" : "false");
+        out += ",\"dispatch\":" + std::to_string(otherDispatch.dispatchIndex);
+        out += ",\"kernel\":" + jsonString(otherDispatch.kernel) + "}";
     }
     if (isBarrierKind(kind)) {
         out += ",\"threads\":" + std::to_string(barrier.threads);

@@ -85,9 +85,11 @@ ExtraChecks extraChecks() {
         if (name == "races" || name == "all") checks.races = true;
         if (name == "uninitialized" || name == "all") checks.uninitialized = true;
         if (name == "barriers" || name == "all") checks.barriers = true;
-        if (!name.empty() && name != "races" && name != "uninitialized" && name != "barriers" && name != "all")
+        if (name == "hazards" || name == "all") checks.hazards = true;
+        if (!name.empty() && name != "races" && name != "uninitialized" && name != "barriers" && name != "hazards" &&
+            name != "all")
             support::log().warn("METALCPU_SHADER_VALIDATION_CHECKS: unknown check '{}' ignored (races, "
-                                "uninitialized, barriers or all)",
+                                "uninitialized, barriers, hazards or all)",
                                 name);
         begin = end + 1;
     }

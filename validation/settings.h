@@ -21,7 +21,10 @@ struct ExtraChecks {
     bool races = false;         ///< threadgroup memory touched by two threads between barriers, one storing
     bool uninitialized = false; ///< threadgroup memory read before any thread of the group wrote it
     bool barriers = false;      ///< a barrier some threads of the group reach and others do not
-    bool any() const { return races || uninitialized || barriers; }
+    /// device memory one dispatch stores to and another of the same concurrent span touches,
+    /// with no barrier between them (dispatch_hazards.h)
+    bool hazards = false;
+    bool any() const { return races || uninitialized || barriers || hazards; }
 };
 
 struct ShaderValidationSettings {

@@ -49,6 +49,14 @@ enum class ReportKind {
     /// were elsewhere (another barrier, a SIMD-group function). Metal asks every active thread
     /// of the SIMD-group to reach it (docs/validation.md).
     SimdgroupBarrierDivergence,
+    /// Beyond Apple (METALCPU_SHADER_VALIDATION_CHECKS=hazards): device memory one dispatch
+    /// stored to and a later dispatch of the same encoder touched (or the reverse: a store to
+    /// bytes an earlier one loaded), not both atomically, with no barrier between the two
+    /// where a GPU may run them at once: a compute encoder of MTL::DispatchTypeConcurrent
+    /// without memoryBarrier, or a Metal 4 compute encoder without
+    /// barrierAfterEncoderStages(MTL::StageDispatch, MTL::StageDispatch, ...).
+    /// `otherDispatch` is the earlier dispatch; `other.access` and `other.atomic` its access.
+    DispatchHazard,
 };
 
 enum class AddressSpace { Device, Constant, Threadgroup };
@@ -58,7 +66,7 @@ enum class Access { Load, Store };
 /// Lower-case names, as in the JSON form: "out-of-bounds", "null-buffer", "wild-pointer",
 /// "threadgroup-race", "uninitialized-load", "barrier-divergence", "barrier-after-return",
 /// "null-texture", "texture-usage",
-/// "simdgroup-barrier-divergence";
+/// "simdgroup-barrier-divergence", "dispatch-hazard";
 /// "device", "constant", "threadgroup"; "load", "store".
 const char* name(ReportKind kind);
 const char* name(AddressSpace space);
@@ -137,7 +145,15 @@ struct ShaderValidationReport {
         bool sameSimdgroup = false;
     };
     OtherAccess other;
-    /// "write-write" when both accesses of a race store, else "read-write"; empty for other kinds.
+    /// ReportKind::DispatchHazard: the earlier dispatch of the pair, in the same encoder.
+    struct OtherDispatch {
+        std::uint64_t dispatchIndex = 0; ///< which dispatch of the encoder
+        std::string kernel;              ///< its kernel function's name
+    };
+    OtherDispatch otherDispatch;
+    /// A race: "write-write" when both accesses store, else "read-write". A dispatch hazard:
+    /// "read-after-write", "write-after-read" or "write-after-write" (the earlier dispatch's
+    /// access first). Empty for other kinds.
     const char* raceKind() const;
     /// Barrier reports (BarrierDivergence, BarrierAfterReturn, SimdgroupBarrierDivergence):
     /// `location` is the barrier, the thread positions are the first thread of the group (of

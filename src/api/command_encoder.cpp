@@ -93,12 +93,16 @@ void MTL::ComputeCommandEncoder::dispatchThreadgroups(Size threadgroupsPerGrid, 
 }
 // Dispatches of an encoder run one after another, so every barrier is already satisfied,
 // and every resource is always resident: these only check that encoding has not ended, but
-// useResource(s), which also stage a buffer over the program's memory (the runtime's).
-void MTL::ComputeCommandEncoder::memoryBarrier(BarrierScope) {
-    if (auto* self = implOf<Compute>(this)) self->usable("memoryBarrierWithScope:");
+// useResource(s), which also stage a buffer over the program's memory (the runtime's), and
+// memoryBarrier, which ends a span of the hazard check (validation/dispatch_hazards.h).
+void MTL::ComputeCommandEncoder::memoryBarrier(BarrierScope scope) {
+    if (auto* self = implOf<Compute>(this); self && self->usable("memoryBarrierWithScope:"))
+        self->memoryBarrier((scope & BarrierScopeBuffers) != 0);
 }
-void MTL::ComputeCommandEncoder::memoryBarrier(const Resource* const[], NS::UInteger) {
-    if (auto* self = implOf<Compute>(this)) self->usable("memoryBarrierWithResources:count:");
+void MTL::ComputeCommandEncoder::memoryBarrier(const Resource* const resources[], NS::UInteger count) {
+    // Taken as a barrier over every buffer: a hazard on a buffer it leaves out is missed.
+    if (auto* self = implOf<Compute>(this); self && self->usable("memoryBarrierWithResources:count:"))
+        self->memoryBarrier(resources && count > 0);
 }
 void MTL::ComputeCommandEncoder::useResource(const Resource* resource, ResourceUsage usage) {
     if (auto* self = implOf<Compute>(this)) self->useResources(&resource, 1, usage, "useResource:usage:");

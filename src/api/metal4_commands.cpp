@@ -126,7 +126,10 @@ MTL4::CommandBuffer* MTL4::CommandEncoder::commandBuffer() const {
 // A queue runs its commands one after another, so there is never anything to wait for.
 void MTL4::CommandEncoder::barrierAfterQueueStages(MTL::Stages, MTL::Stages, VisibilityOptions) {}
 void MTL4::CommandEncoder::barrierAfterStages(MTL::Stages, MTL::Stages, VisibilityOptions) {}
-void MTL4::CommandEncoder::barrierAfterEncoderStages(MTL::Stages, MTL::Stages, VisibilityOptions) {}
+void MTL4::CommandEncoder::barrierAfterEncoderStages(MTL::Stages afterStages, MTL::Stages beforeStages,
+                                                     VisibilityOptions) {
+    if (auto* self = implOf<Encoder4>(this)) self->barrierAfterEncoderStages(afterStages, beforeStages);
+}
 void MTL4::CommandEncoder::updateFence(const MTL::Fence*, MTL::Stages) {}
 void MTL4::CommandEncoder::waitForFence(const MTL::Fence*, MTL::Stages) {}
 void MTL4::CommandEncoder::endEncoding() {

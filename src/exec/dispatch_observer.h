@@ -55,7 +55,7 @@ public:
 
     // ---- Watching threadgroup memory (checks beyond Apple's; all optional) -------------
     // Asked once per dispatch: when it says yes, the executor turns the instrumented kernels'
-    // watch on (mc_services::threadgroup_watch), calls beginGroup() for every group and passes
+    // watch on (mc_services::access_watch), calls beginGroup() for every group and passes
     // on each threadgroup access and barrier of its threads, on the worker running the group.
 
     virtual bool watchesThreadgroupMemory() const { return false; }
@@ -78,6 +78,17 @@ public:
     /// A round of a threadgroup barrier in `group` that not all its threads reached at one
     /// barrier (told only of dispatches whose mc_dispatch::checks has MC_CHECK_BARRIERS).
     virtual void barrierRound(const mc_barrier_round& /*round*/, const mc_group& /*group*/) {}
+
+    // ---- Watching device memory (the hazard check between dispatches; optional) ----------
+    // Asked once per dispatch: when it says yes, the executor turns the instrumented kernels'
+    // watch on and passes on each access of device or constant memory they make inside the
+    // pointer's region, on the worker running the thread's group.
+
+    virtual bool watchesDeviceMemory() const { return false; }
+    /// `thread` touched `size` bytes at checked pointer bits `bits` (tag | address); `op`:
+    /// MC_OP_* bits.
+    virtual void deviceAccess(std::uint64_t /*bits*/, std::uint64_t /*size*/, std::uint32_t /*op*/,
+                              const mc_site* /*site*/, const ObservedThread& /*thread*/) {}
 };
 
 } // namespace metalcpu::exec

@@ -105,7 +105,8 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
     // An observer that watches threadgroup memory is told of every group, access and barrier.
     DispatchObserver* watcher =
         dispatch.observer && dispatch.observer->watchesThreadgroupMemory() ? dispatch.observer : nullptr;
-    if (watcher) watchThreadgroupAccesses();
+    const bool watchesDevice = dispatch.observer && dispatch.observer->watchesDeviceMemory();
+    if (watcher || watchesDevice) watchAccesses();
     const unsigned char fill = watcher ? watcher->threadgroupFill() : 0;
 
     FirstError firstError;
@@ -153,6 +154,7 @@ DispatchResult Executor::run(const Dispatch& dispatch) {
             context.onFibers = onFibers;
             context.dispatch = &dispatch;
             context.scratch = &worker.scratch;
+            context.watchesDevice = watchesDevice;
             group.executor = &context;
             if (watcher)
                 context.watch = watcher->beginGroup(worker.observerState,

@@ -20,10 +20,10 @@ namespace {
 
 thread_local const mc_group* t_group = nullptr;
 
-/// mc_services::threadgroup_watch: sticky, so that kernels test one word that never changes
+/// mc_services::access_watch: sticky, so that kernels test one word that never changes
 /// under them while a dispatch that watches runs (set before its first group), and may keep
 /// it in a register. Written once, by a relaxed atomic store; kernels read it as a plain word.
-std::atomic<mc_u32> g_threadgroupWatch{0};
+std::atomic<mc_u32> g_accessWatch{0};
 static_assert(sizeof(std::atomic<mc_u32>) == sizeof(mc_u32), "kernels read the flag as a plain word");
 
 GroupContext* contextOf(const mc_group* group) { return static_cast<GroupContext*>(group->executor); }
@@ -99,14 +99,8 @@ void* coroutineFrame(mc_u64 size) { return contextOf(t_group)->frames->allocate(
 
 validation::Position positionOf(const mc_u32 (&p)[3]) { return {p[0], p[1], p[2]}; }
 
-void* validationFault(mc_u64 pointer, mc_u64 byteOffset, mc_u64 size, mc_u32 op, const mc_site* site) {
-    const mc_group* group = t_group;
-    GroupContext* context = group ? contextOf(group) : nullptr;
-    // Never without a context in practice: validated kernels run only in validated dispatches.
-    static thread_local FaultScratch fallback;
-    FaultScratch* scratch = context && context->scratch ? context->scratch : &fallback;
-    void* stand_in = scratch->zeroed(static_cast<std::size_t>(size));
-    if (!context || !context->dispatch || !context->dispatch->observer) return stand_in;
+/// The thread of `group` running now, as observers are told of it.
+ObservedThread observedThread(const mc_group* group, const GroupContext* context) {
     ObservedThread thread;
     const std::uint32_t linear = runningThread(group, context);
     const mc_u32 sx = group->size[0], sy = group->size[1];
@@ -117,7 +111,19 @@ void* validationFault(mc_u64 pointer, mc_u64 byteOffset, mc_u64 size, mc_u32 op,
                    group->position[2] * tg[2] + thread.local.z};
     thread.threadgroupBegin = context->memory->begin();
     thread.threadgroupEnd = context->memory->end();
-    return context->dispatch->observer->invalidAccess(pointer, byteOffset, size, op, site, thread, stand_in);
+    return thread;
+}
+
+void* validationFault(mc_u64 pointer, mc_u64 byteOffset, mc_u64 size, mc_u32 op, const mc_site* site) {
+    const mc_group* group = t_group;
+    GroupContext* context = group ? contextOf(group) : nullptr;
+    // Never without a context in practice: validated kernels run only in validated dispatches.
+    static thread_local FaultScratch fallback;
+    FaultScratch* scratch = context && context->scratch ? context->scratch : &fallback;
+    void* stand_in = scratch->zeroed(static_cast<std::size_t>(size));
+    if (!context || !context->dispatch || !context->dispatch->observer) return stand_in;
+    return context->dispatch->observer->invalidAccess(pointer, byteOffset, size, op, site,
+                                                      observedThread(group, context), stand_in);
 }
 
 void threadgroupAccess(mc_u64 bits, mc_u64 size, mc_u32 op, const mc_site* site) {
@@ -125,6 +131,13 @@ void threadgroupAccess(mc_u64 bits, mc_u64 size, mc_u32 op, const mc_site* site)
     GroupContext* context = group ? contextOf(group) : nullptr;
     if (!context || !context->watch) return;
     context->dispatch->observer->threadgroupAccess(context->watch, runningThread(group, context), bits, size, op, site);
+}
+
+void deviceAccess(mc_u64 bits, mc_u64 size, mc_u32 op, const mc_site* site) {
+    const mc_group* group = t_group;
+    GroupContext* context = group ? contextOf(group) : nullptr;
+    if (!context || !context->watchesDevice) return;
+    context->dispatch->observer->deviceAccess(bits, size, op, site, observedThread(group, context));
 }
 
 void threadgroupBarrierPassed(mc_u32 memFlags, mc_u32 wholeGroup) {
@@ -289,18 +302,19 @@ const mc_services* kernelServices() {
     &tensorMatmul,
     &cooperativeReduce,
     &simdCallPath,
-    reinterpret_cast<const mc_u32*>(&g_threadgroupWatch),
+    reinterpret_cast<const mc_u32*>(&g_accessWatch),
     &threadgroupAccess,
     &threadgroupBarrierPassed,
     &threadgroupBarrierAt,
     &barrierRound,
+    &deviceAccess,
     };
     return &services;
 }
 
 void setCurrentGroup(const mc_group* group) { t_group = group; }
 
-void watchThreadgroupAccesses() { g_threadgroupWatch.store(1, std::memory_order_relaxed); }
+void watchAccesses() { g_accessWatch.store(1, std::memory_order_relaxed); }
 
 void reportBarrierRound(const mc_group* group, const mc_barrier_round& round) {
     GroupContext* context = group ? contextOf(group) : nullptr;

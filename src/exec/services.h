@@ -26,15 +26,17 @@ struct GroupContext {
     FaultScratch* scratch = nullptr;
     /// The observer's state for this group while it watches threadgroup memory, else null.
     WorkerState* watch = nullptr;
+    /// Whether the observer watches device memory (DispatchObserver::watchesDeviceMemory).
+    bool watchesDevice = false;
 };
 
 /// The services table handed to every kernel library when it is opened.
 const mc_services* kernelServices();
 
-/// Turns on the instrumented kernels' threadgroup watch (mc_services::threadgroup_watch) for
-/// the rest of the process: from then on, their threadgroup accesses reach the services, which
-/// pass them on only in groups whose observer watches (GroupContext::watch).
-void watchThreadgroupAccesses();
+/// Turns on the instrumented kernels' watch (mc_services::access_watch) for the rest of the
+/// process: from then on, their threadgroup and device accesses reach the services, which pass
+/// them on only in groups whose observer watches (GroupContext::watch, watchesDevice).
+void watchAccesses();
 
 /// Makes `group` the calling worker's current group (nullptr to clear).
 void setCurrentGroup(const mc_group* group);

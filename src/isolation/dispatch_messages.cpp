@@ -73,11 +73,13 @@ void writeReport(Writer& out, const ShaderValidationReport& r) {
     out.string(r.barrier.other.file);
     out.value(r.barrier.other.line);
     out.value(r.barrier.other.column);
+    out.value(r.otherDispatch.dispatchIndex);
+    out.string(r.otherDispatch.kernel);
 }
 
 ShaderValidationReport readReport(Reader& in) {
     ShaderValidationReport r;
-    r.kind = enumeration(in, validation::ReportKind::SimdgroupBarrierDivergence);
+    r.kind = enumeration(in, validation::ReportKind::DispatchHazard); // the last kind
     r.addressSpace = enumeration(in, validation::AddressSpace::Threadgroup);
     r.access = enumeration(in, validation::Access::Store);
     r.offset = in.value<std::uint64_t>();
@@ -118,6 +120,8 @@ ShaderValidationReport readReport(Reader& in) {
     r.barrier.other.file = in.string();
     r.barrier.other.line = in.value<std::uint32_t>();
     r.barrier.other.column = in.value<std::uint32_t>();
+    r.otherDispatch.dispatchIndex = in.value<std::uint64_t>();
+    r.otherDispatch.kernel = in.string();
     return r;
 }
 
@@ -190,6 +194,7 @@ std::vector<std::uint8_t> encodeDispatch(const DispatchMessage& message) {
         out.string(info.pipelineUid);
         out.string(info.encoderLabel);
         out.value(info.dispatchIndex);
+        out.value(info.concurrentSpan);
         out.value(message.commandBufferIndex);
         out.value(static_cast<std::uint32_t>(v->purpose()));
         const val::ShaderValidationSettings& settings = v->settings();
@@ -197,7 +202,7 @@ std::vector<std::uint8_t> encodeDispatch(const DispatchMessage& message) {
         out.value(static_cast<std::uint8_t>(settings.globalMemory));
         out.value(static_cast<std::uint8_t>(settings.threadgroupMemory));
         out.value(static_cast<std::uint8_t>(settings.extraChecks.races | settings.extraChecks.uninitialized << 1 |
-                                            settings.extraChecks.barriers << 2));
+                                            settings.extraChecks.barriers << 2 | settings.extraChecks.hazards << 3));
         out.value(static_cast<std::uint64_t>(v->bindings().size()));
         for (const val::BufferBinding& b : v->bindings()) {
             out.value(b.index);
@@ -268,6 +273,7 @@ std::unique_ptr<ReceivedDispatch> decodeDispatch(const std::vector<std::uint8_t>
         info.pipelineUid = in.string();
         info.encoderLabel = in.string();
         info.dispatchIndex = in.value<std::uint64_t>();
+        info.concurrentSpan = in.value<std::uint64_t>();
         received->commandBufferIndex = in.value<std::uint64_t>();
         const auto purpose = enumeration(in, val::DispatchValidation::Purpose::NullBindingGuard);
         val::ShaderValidationSettings settings;
@@ -279,6 +285,7 @@ std::unique_ptr<ReceivedDispatch> decodeDispatch(const std::vector<std::uint8_t>
         settings.extraChecks.races = extra & 1;
         settings.extraChecks.uninitialized = extra & 2;
         settings.extraChecks.barriers = extra & 4;
+        settings.extraChecks.hazards = extra & 8;
         // The host prints and aborts (MTL_SHADER_VALIDATION_ABORT_ON_FAULT) once it has the
         // reports; the device process never stops for it.
         settings.abortOnFault = false;

@@ -10,6 +10,8 @@
 #include "runtime/tensor.h"
 #include "runtime/texture.h"
 
+#include "validation/dispatch_hazards.h"
+
 namespace metalcpu::rt {
 namespace {
 
@@ -38,7 +40,13 @@ std::string offsetText(std::uint64_t offset, std::uint64_t length) {
 } // namespace
 
 ComputeCommandEncoder::ComputeCommandEncoder(CommandBuffer* commandBuffer, MTL::DispatchType dispatchType)
-    : Implements(commandBuffer, kClass), dispatchType_(dispatchType), index_(commandBuffer->nextEncoderIndex()) {}
+    : Implements(commandBuffer, kClass), dispatchType_(dispatchType), index_(commandBuffer->nextEncoderIndex()),
+      concurrentSpan_(dispatchType == MTL::DispatchTypeConcurrent ? val::newConcurrentSpan() : 0) {}
+
+void ComputeCommandEncoder::memoryBarrier(bool ordersBuffers) {
+    // Dispatches after the barrier see what those before it stored: a new span.
+    if (concurrentSpan_ != 0 && ordersBuffers) concurrentSpan_ = val::newConcurrentSpan();
+}
 
 void ComputeCommandEncoder::setPipeline(const MTL::ComputePipelineState* pipeline) {
     if (!usable("setComputePipelineState:")) return;
@@ -135,7 +143,7 @@ void ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThreadg
         gridCountsThreads ? "dispatchThreads:threadsPerThreadgroup:" : "dispatchThreadgroups:threadsPerThreadgroup:";
     if (!usable(selector)) return;
     const DispatchRequest request{kClass, selector, pipeline_, grid, threadsPerThreadgroup, gridCountsThreads,
-                                  &rt::CommandEncoder::label(), index_, dispatchesMade_, false};
+                                  &rt::CommandEncoder::label(), index_, dispatchesMade_, concurrentSpan_, false};
     if (buildDispatch(request, bindings_, *commandBuffer_->device(), *commandBuffer_)) ++dispatchesMade_;
 }
 

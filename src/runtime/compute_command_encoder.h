@@ -38,12 +38,17 @@ public:
                       const char* selector);
     /// dispatchThreads (`threadsPerGrid` counts threads) or dispatchThreadgroups (it counts groups).
     void dispatch(MTL::Size grid, MTL::Size threadsPerThreadgroup, bool gridCountsThreads);
+    /// memoryBarrier: in a concurrent encoder, when it orders buffers (`ordersBuffers`), the
+    /// dispatches after it no longer overlap those before it (the hazard check's spans). A
+    /// serial encoder's dispatches are ordered already.
+    void memoryBarrier(bool ordersBuffers);
 
 private:
     MTL::DispatchType dispatchType_;
     ComputePipelineState* pipeline_ = nullptr;
     std::uint64_t index_ = 0;          ///< among the command buffer's encoders
     std::uint64_t dispatchesMade_ = 0; ///< dispatches recorded so far
+    std::uint64_t concurrentSpan_;     ///< DispatchRequest::concurrentSpan of the next dispatch
     Bindings bindings_; ///< what the next dispatch binds
 };
 

@@ -429,6 +429,7 @@ bool buildDispatch(const DispatchRequest& request, const Bindings& bindings, Dev
         info.pipelineUid = pipeline->uid();
         info.encoderLabel = request.encoderLabel->text(std::to_string(request.encoderIndex));
         info.dispatchIndex = request.dispatchIndex;
+        info.concurrentSpan = request.concurrentSpan;
         if (validated) {
             command.validation = std::make_shared<val::DispatchValidation>(
                 std::move(info), std::move(checkedBindings), val::shaderValidationSettings(),

@@ -47,6 +47,9 @@ struct DispatchRequest {
     const Label* encoderLabel;   ///< names the encoder in shader-validation reports…
     std::uint64_t encoderIndex;  ///< …or, without a label, its place in the command buffer
     std::uint64_t dispatchIndex; ///< dispatches the encoder recorded before this one
+    /// The encoder's dispatches a GPU may run at once with this one, up to its next barrier
+    /// (val::newConcurrentSpan()); 0 in a serial encoder.
+    std::uint64_t concurrentSpan;
     bool fromArgumentTable;      ///< an MTL4 encoder: Metal 4's wording for unset bindings
 };
 

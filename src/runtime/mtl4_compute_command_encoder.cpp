@@ -1,5 +1,7 @@
 #include "runtime/mtl4_compute_command_encoder.h"
 
+#include "validation/dispatch_hazards.h"
+
 #include "runtime/blit_command_encoder.h"
 #include "runtime/compute_pipeline.h"
 #include "runtime/debug_layer.h"
@@ -18,8 +20,14 @@ constexpr const char* kClass = "MTL4DebugComputeCommandEncoder";
 } // namespace
 
 Mtl4ComputeCommandEncoder::Mtl4ComputeCommandEncoder(Mtl4CommandBuffer* commandBuffer)
-    : commandBuffer_(commandBuffer), index_(commandBuffer->nextEncoderIndex()) {
+    : commandBuffer_(commandBuffer), index_(commandBuffer->nextEncoderIndex()),
+      concurrentSpan_(val::newConcurrentSpan()) {
     commandBuffer_->retain();
+}
+
+void Mtl4ComputeCommandEncoder::barrierAfterEncoderStages(MTL::Stages afterStages, MTL::Stages beforeStages) {
+    if ((afterStages & MTL::StageDispatch) && (beforeStages & MTL::StageDispatch))
+        concurrentSpan_ = val::newConcurrentSpan();
 }
 
 Mtl4ComputeCommandEncoder::~Mtl4ComputeCommandEncoder() {
@@ -84,7 +92,7 @@ void Mtl4ComputeCommandEncoder::dispatch(MTL::Size grid, MTL::Size threadsPerThr
         return;
     }
     const DispatchRequest request{kClass, selector, pipeline_, grid, threadsPerThreadgroup, gridCountsThreads,
-                                  &label_, index_, dispatchesMade_, true};
+                                  &label_, index_, dispatchesMade_, concurrentSpan_, true};
     const std::size_t command = commandBuffer_->nextCommand();
     if (!buildDispatch(request, bindings, *commandBuffer_->device(), *commandBuffer_)) return;
     ++dispatchesMade_;

@@ -18,7 +18,7 @@ class Mtl4CommandBuffer;
 /// An MTL4 compute encoder: dispatches read the argument table set on the encoder, copied
 /// at each dispatch (buildDispatch); buffer copies and fills are recorded as a blit encoder
 /// records them, tensor copies as the buffer copies of their runs. Barriers have nothing to
-/// order: a queue runs its commands one by one.
+/// order (a queue runs its commands one by one) but the hazard check's spans.
 class Mtl4ComputeCommandEncoder final : public ns::Implements<MTL4::ComputeCommandEncoder> {
 public:
     explicit Mtl4ComputeCommandEncoder(Mtl4CommandBuffer* commandBuffer);
@@ -41,6 +41,9 @@ public:
     void copyTensor(const MTL::Tensor* source, Tensor::Extents sourceOrigin, Tensor::Extents sourceDimensions,
                     const MTL::Tensor* destination, Tensor::Extents destinationOrigin,
                     Tensor::Extents destinationDimensions);
+    /// barrierAfterEncoderStages: from and to the dispatch stage, the dispatches after it no
+    /// longer overlap those before it (the hazard check's spans).
+    void barrierAfterEncoderStages(MTL::Stages afterStages, MTL::Stages beforeStages);
 
 private:
     /// Whether `selector` may still record; false, reported, after endEncoding().
@@ -51,6 +54,9 @@ private:
     bool ended_ = false;
     std::uint64_t index_ = 0;          ///< among the command buffer's encoders
     std::uint64_t dispatchesMade_ = 0;
+    /// DispatchRequest::concurrentSpan of the next dispatch: Metal 4 runs an encoder's
+    /// dispatches concurrently unless a barrier orders them.
+    std::uint64_t concurrentSpan_;
     ComputePipelineState* pipeline_ = nullptr; ///< not retained; a dispatch keeps it alive
     Mtl4ArgumentTable* table_ = nullptr;       ///< not retained, as in Metal 4
     std::uint64_t threadgroupLengths_[METALCPU_MAX_THREADGROUP_BINDINGS] = {};

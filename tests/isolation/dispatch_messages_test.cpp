@@ -45,6 +45,7 @@ struct Sample {
         info.pipelineLabel = "pipe";
         info.encoderLabel = "0";
         info.dispatchIndex = 3;
+        info.concurrentSpan = 77;
         val::BufferBinding binding;
         binding.index = 0;
         binding.argumentName = "out";
@@ -55,6 +56,7 @@ struct Sample {
         val::ShaderValidationSettings settings;
         settings.failMode = val::FailMode::Allow;
         settings.threadgroupMemory = false;
+        settings.extraChecks.hazards = true;
         validation = std::make_unique<val::DispatchValidation>(info, std::vector<val::BufferBinding>{binding}, settings);
     }
 
@@ -101,6 +103,9 @@ TEST(DispatchMessages, DispatchArrivesWhole) {
     EXPECT_EQ(received->commandBufferIndex, 11u);
     EXPECT_EQ(received->validation->info().kernelFrameName, "sum<float>");
     EXPECT_EQ(received->validation->info().dispatchIndex, 3u);
+    EXPECT_EQ(received->validation->info().concurrentSpan, 77u);
+    EXPECT_TRUE(received->validation->settings().extraChecks.hazards);
+    EXPECT_FALSE(received->validation->settings().extraChecks.races);
     EXPECT_EQ(received->validation->settings().failMode, val::FailMode::Allow);
     EXPECT_FALSE(received->validation->settings().threadgroupMemory);
     ASSERT_EQ(received->validation->bindings().size(), 1u);
@@ -179,6 +184,33 @@ TEST(DispatchMessages, BarrierReportArrivesWhole) {
     EXPECT_EQ(r.barrier.other.file, "kernels.metal");
     EXPECT_EQ(r.barrier.other.line, 28u);
     EXPECT_EQ(r.barrier.other.column, 11u);
+    EXPECT_EQ(r.text(), report.text());
+}
+
+// Test that a hazard report between dispatches (METALCPU_SHADER_VALIDATION_CHECKS=hazards) comes
+// back whole: the earlier dispatch and its access.
+TEST(DispatchMessages, HazardReportArrivesWhole) {
+    DispatchOutcome outcome;
+    outcome.validated = true;
+    validation::ShaderValidationReport report;
+    report.kind = validation::ReportKind::DispatchHazard;
+    report.access = validation::Access::Load;
+    report.location = {"program_source", "", 8, 19};
+    report.other.access = validation::Access::Store;
+    report.other.atomic = true;
+    report.otherDispatch.dispatchIndex = 2;
+    report.otherDispatch.kernel = "produce";
+    outcome.findings.reports = {report};
+    std::optional<DispatchOutcome> back = decodeOutcome(encodeOutcome(outcome), 1000);
+    ASSERT_TRUE(back);
+    ASSERT_EQ(back->findings.reports.size(), 1u);
+    const validation::ShaderValidationReport& r = back->findings.reports[0];
+    EXPECT_EQ(r.kind, validation::ReportKind::DispatchHazard);
+    EXPECT_EQ(r.other.access, validation::Access::Store);
+    EXPECT_TRUE(r.other.atomic);
+    EXPECT_EQ(r.otherDispatch.dispatchIndex, 2u);
+    EXPECT_EQ(r.otherDispatch.kernel, "produce");
+    EXPECT_STREQ(r.raceKind(), "read-after-write");
     EXPECT_EQ(r.text(), report.text());
 }
 

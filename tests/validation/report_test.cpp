@@ -137,6 +137,42 @@ TEST(ShaderValidationReport, TemplateKernelFrame) {
 }
 
 // Test the names of kinds, spaces and accesses, as JSON and the matchers' descriptions use them.
+// Test that a hazard between dispatches reads as the other reports do, in the shape of Apple's
+// first line, with the buffer, and names the earlier dispatch; its JSON says the hazard's kind
+// and the other dispatch; the three kinds follow the two accesses.
+TEST(ShaderValidationReport, DispatchHazardText) {
+    ShaderValidationReport hazard = deviceStore();
+    hazard.kind = ReportKind::DispatchHazard;
+    hazard.access = Access::Load;
+    hazard.offset = 8;
+    hazard.other.access = Access::Store;
+    hazard.otherDispatch = {0, "produce"};
+    hazard.count = 3;
+    EXPECT_EQ(hazard.text(),
+              "Dispatch hazard (read-after-write): device load at offset 8, executing kernel function: "
+              "\"sum_sincos_float\"\n"
+              "buffer: <unnamed>, length:4000, resident:Read Write\n"
+              "pipeline: (null), UID: 5e1f0c3a9b27d804 encoder: \"0\", dispatch: 0\n"
+              "\t* frame #0: sum_sincos() - /program_source:9:20\n"
+              "\tthread_position_in_grid: (999, 0, 0), thread_position_in_threadgroup: (39, 0, 0), "
+              "threadgroup_position_in_grid: (15, 0, 0)\n"
+              "\targument: out [[buffer(1)]], 4-byte load\n"
+              "\tdispatch 0 of the encoder (kernel function: \"produce\") stored to these bytes, with no barrier "
+              "between the two dispatches: a GPU may run them at once\n"
+              "\tthis site made 3 such accesses in the dispatch\n");
+    EXPECT_THAT(hazard.json(), ::testing::HasSubstr("\"kind\":\"dispatch-hazard\""));
+    EXPECT_THAT(hazard.json(), ::testing::HasSubstr(
+                                   "\"hazard\":\"read-after-write\",\"other\":{\"access\":\"store\",\"atomic\":false,"
+                                   "\"dispatch\":0,\"kernel\":\"produce\"}"));
+    hazard.access = Access::Store;
+    EXPECT_STREQ(hazard.raceKind(), "write-after-write");
+    hazard.other.access = Access::Load;
+    hazard.other.atomic = true;
+    EXPECT_STREQ(hazard.raceKind(), "write-after-read");
+    EXPECT_THAT(hazard.text(), ::testing::HasSubstr("\"produce\") atomically loaded these bytes"));
+    EXPECT_STREQ(name(ReportKind::DispatchHazard), "dispatch-hazard");
+}
+
 TEST(ShaderValidationReport, Names) {
     EXPECT_STREQ(name(ReportKind::OutOfBounds), "out-of-bounds");
     EXPECT_STREQ(name(ReportKind::NullBuffer), "null-buffer");

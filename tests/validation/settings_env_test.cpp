@@ -232,6 +232,7 @@ TEST_F(ExtraChecks, TurnsOnTheNamedChecks) {
     EXPECT_TRUE(checks.races);
     EXPECT_TRUE(checks.barriers);
     EXPECT_FALSE(checks.uninitialized);
+    EXPECT_FALSE(checks.hazards);
 }
 
 using ExtraChecksUnknown = Environment;
@@ -240,7 +241,7 @@ using ExtraChecksUnknown = Environment;
 TEST_F(ExtraChecksUnknown, WarnsAndKeepsTheKnownOnes) {
     EXPECT_THAT(startup(), HasSubstr("unknown check 'race' ignored"));
     const val::ExtraChecks checks = val::shaderValidationSettings().extraChecks;
-    EXPECT_TRUE(checks.races && checks.uninitialized && checks.barriers);
+    EXPECT_TRUE(checks.races && checks.uninitialized && checks.barriers && checks.hazards);
 }
 
 // ---- MTL_SHADER_VALIDATION_ABORT_ON_FAULT=1 ----------------------------------------------------------

@@ -273,12 +273,39 @@ inline constexpr mc_site kUnknownSite = {"", "", 0, 0};
 }
 template <class T>
 __attribute__((always_inline)) inline T& watch_threadgroup(mc_u64 tag_bits, T& object, mc_u32 op, const mc_site& site) {
-    if (__builtin_expect(*g_threadgroup_watch != 0, 0)) {
+    if (__builtin_expect(*g_access_watch != 0, 0)) {
         constexpr mc_u32 aggregate = __is_class(T) || __is_union(T) || array_traits<T>::is_array ? mc_u32(MC_OP_AGGREGATE) : 0u;
         return *(T*)report_threadgroup_access((tag_bits & ~kAddressMask) | reinterpret_cast<mc_u64>(&object), sizeof(T),
                                               op | aggregate, &site);
     }
     return object;
+}
+
+/// The device watch (METALCPU_SHADER_VALIDATION_CHECKS=hazards): while the runtime has the
+/// watch on, every access of device or constant memory a checked pointer makes inside its
+/// region is told to it, as watch_threadgroup() tells of threadgroup accesses, behind the same
+/// word (so the copies of work-item loops run while it is zero fold both tests away).
+[[gnu::cold, gnu::noinline, gnu::pure]] inline void* report_device_access(mc_u64 bits, mc_u64 size, mc_u32 op,
+                                                                          const mc_site* site) {
+    g_services->device_access(bits, size, op, site);
+    return reinterpret_cast<void*>(bits & kAddressMask);
+}
+template <class T>
+__attribute__((always_inline)) inline T& watch_device(mc_u64 tag_bits, T& object, mc_u32 op, const mc_site& site) {
+    if (__builtin_expect(*g_access_watch != 0, 0))
+        return *(T*)report_device_access((tag_bits & ~kAddressMask) | reinterpret_cast<mc_u64>(&object), sizeof(T), op,
+                                         &site);
+    return object;
+}
+
+/// An access of `object` through a pointer of address space S with tag `tag_bits`, found inside
+/// its region: told to the watch of its address space, if any.
+template <int S, class T>
+__attribute__((always_inline)) inline T& watch_access(mc_u64 tag_bits, T& object, mc_u32 op, const mc_site& site) {
+    if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) return watch_threadgroup(tag_bits, object, op, site);
+    else if constexpr (S == MC_ADDRESS_SPACE_DEVICE || S == MC_ADDRESS_SPACE_CONSTANT)
+        return watch_device(tag_bits, object, op, site);
+    else return object;
 }
 
 /// The object of type T `offset` bytes past the pointer whose bits are `bits`, after checking
@@ -305,8 +332,7 @@ template <class T, int S>
 __attribute__((always_inline)) inline T& checked_element(checked_ptr<T, S> p, long long index, mc_u32 op,
                                                          const mc_site& site) {
     T& object = checked_object<T>(p.bits, static_cast<mc_u64>(index) * sizeof(T), op, site);
-    if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) return watch_threadgroup(p.bits, object, op, site);
-    return object;
+    return watch_access<S>(p.bits, object, op, site);
 }
 
 /// Element `index` of a named array (constexpr: constant expressions index constexpr arrays
@@ -357,8 +383,7 @@ __attribute__((always_inline)) inline decltype(auto) checked_index(checked_array
         return checked_array<E, S>::at(a.tag, a.data[index], inside);
     } else {
         if (__builtin_expect(inside, 1)) {
-            if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) return watch_threadgroup(a.tag, a.data[index], op, site);
-            return a.data[index];
+            return watch_access<S>(a.tag, a.data[index], op, site);
         }
         // The pointer the general path would have: the same bits (tag + address, both
         // modulo 2^64) and the same index, so the same report.
@@ -494,8 +519,7 @@ __attribute__((always_inline)) inline T& checked_element_near(checked_ptr<T, S> 
     const mc_u64 span = region.length >= sizeof(T) ? region.length - (sizeof(T) - 1) : 0;
     if (__builtin_expect(into < span, 1)) {
         T& object = *reinterpret_cast<T*>(region.begin + into);
-        if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) return watch_threadgroup(p.bits, object, op, site);
-        return object;
+        return watch_access<S>(p.bits, object, op, site);
     }
     return checked_element(p, 0, op, site);
 }
@@ -571,7 +595,8 @@ template <class... P>
 __attribute__((always_inline)) inline bool rows_inside(const mc_group* group, const P&... pointers) {
     const mc_u32 first = group->position[0] * group->dispatch->threads_per_threadgroup[0];
     const mc_u32 last = first + (group->size[0] - 1);
-    return (elements_inside(pointers, first, last) & ...);
+    // With the watch on, each access is checked, and so told to it (watch_device()).
+    return (*g_access_watch == 0) & (elements_inside(pointers, first, last) & ...);
 }
 template <mc_u32 Op, class P, class I>
 __attribute__((always_inline)) inline decltype(auto) access_in_rows(const P& p, I i, const mc_site& site, bool inside) {
@@ -633,6 +658,7 @@ __attribute__((always_inline)) inline bool range_inside(const F& first, const B&
             return false;
         } else {
             if (!(k0 < bound)) return true; // no step runs
+            if (*g_access_watch != 0) return false; // each access is told to the watch (watch_device())
             const K kl = static_cast<K>(static_cast<C>(bound) - 1);
             using V = decltype(index(k0));
             using R = range_lanes<V>;
@@ -729,8 +755,7 @@ __attribute__((always_inline)) inline decltype(auto) checked_member(const P& p, 
     } else {
         if (!place.own) return *place.address;
         M& member = checked_object<M>(place.bits, place.offset(), op, site);
-        if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP) return watch_threadgroup(place.bits, member, op, site);
-        return member;
+        return watch_access<S>(place.bits, member, op, site);
     }
 }
 template <class P, class I, class Select>
@@ -908,9 +933,7 @@ __attribute__((always_inline)) inline call_object<T> member_call_checked(checked
     const mc_u64 into = (bits & kAddressMask) - region.begin;
     if (__builtin_expect((into < region.length - (sizeof(T) - 1)) & (region.length >= sizeof(T)), 1)) {
         T& object = *reinterpret_cast<T*>(region.begin + into);
-        if constexpr (S == MC_ADDRESS_SPACE_THREADGROUP)
-            return call_object<T>(&watch_threadgroup(p.bits, object, MC_OP_LOAD, site));
-        return call_object<T>(&object);
+        return call_object<T>(&watch_access<S>(p.bits, object, MC_OP_LOAD, site));
     }
     return member_call_outside(p, index, site);
 }

@@ -149,7 +149,7 @@ struct site_barrier_point {
         thread.promise().barrier_at = site;
     }
     void await_resume() const noexcept {
-        if (__builtin_expect(*g_threadgroup_watch != 0, 0))
+        if (__builtin_expect(*g_access_watch != 0, 0))
             g_services->threadgroup_barrier_passed(Scope == 1 ? mem_flags : MC_SIMD_SYNC, 0);
     }
     mc_simd_site site;

@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 22u /* 16-22: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites; argument-buffer members and render functions' names; nested argument buffers; buffers' struct types */
+#define METALCPU_KERNEL_ABI_VERSION 23u /* 16-23: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites; argument-buffer members and render functions' names; nested argument buffers; buffers' struct types; device accesses watched */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -618,7 +618,7 @@ typedef struct mc_services {
     const mc_simd_call* (*simd_call_path)(const mc_simd_call* innermost);
 
     /* The threadgroup watch of shader validation's checks beyond Apple's (ABI 18; races,
-       uninitialised reads: docs/validation.md). Instrumented kernels read *threadgroup_watch
+       uninitialised reads: docs/validation.md). Instrumented kernels read *access_watch
        at each access of threadgroup memory and, only while it is non-zero, call
        threadgroup_access with the object's address (tag | address, as a checked pointer's
        bits), its size and MC_OP_* bits. Kernels split into work-item loops or coroutines,
@@ -629,7 +629,7 @@ typedef struct mc_services {
        function passed, in work-item loops, coroutines and fibers alike): it orders the accesses of
        that SIMD-group's threads for the race check, and nothing across SIMD-groups. A runtime
        that ignores the bit takes it for a threadgroup barrier, which only hides races. */
-    const mc_u32* threadgroup_watch;
+    const mc_u32* access_watch;
     void (*threadgroup_access)(mc_u64 bits, mc_u64 size, mc_u32 op, const mc_site* site);
     void (*threadgroup_barrier_passed)(mc_u32 mem_flags, mc_u32 whole_group);
     /* Barrier rounds (ABI 18). threadgroup_barrier_at is threadgroup_barrier with the barrier's
@@ -638,6 +638,12 @@ typedef struct mc_services {
        barriers find those themselves when mc_dispatch::checks has MC_CHECK_BARRIERS). */
     void (*threadgroup_barrier_at)(mc_u32 mem_flags, const mc_simd_site* site);
     void (*barrier_round)(const mc_group* group, const mc_barrier_round* round);
+    /* The watch over device memory (ABI 23; the hazard check between dispatches:
+       docs/validation.md). While *access_watch is non-zero, instrumented kernels also call
+       device_access for each access of device or constant memory through a checked pointer
+       they make inside its region: the object's address (tag | address), its size and
+       MC_OP_* bits. */
+    void (*device_access)(mc_u64 bits, mc_u64 size, mc_u32 op, const mc_site* site);
 } mc_services;
 
 /* Exported by every kernel library. Hands the services over and returns the modules and

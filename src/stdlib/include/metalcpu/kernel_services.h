@@ -32,10 +32,10 @@ namespace metalcpu_kernel {
 inline const mc_services* g_services = nullptr;
 /// Shader validation's region table (mc_services::regions), indexed by pointer tag.
 inline const mc_region* g_regions = nullptr;
-/// mc_services::threadgroup_watch: non-zero while instrumented kernels must tell the runtime of
+/// mc_services::access_watch: non-zero while instrumented kernels must tell the runtime of
 /// their threadgroup accesses (METALCPU_SHADER_VALIDATION_CHECKS=races,uninitialized).
-inline constexpr mc_u32 k_threadgroup_unwatched = 0;
-inline const mc_u32* g_threadgroup_watch = &k_threadgroup_unwatched;
+inline constexpr mc_u32 k_unwatched = 0;
+inline const mc_u32* g_access_watch = &k_unwatched;
 
 /// threadgroup_barrier(): wait until every thread of this threadgroup has arrived.
 inline void threadgroup_barrier(unsigned mem_flags) { g_services->threadgroup_barrier(mem_flags); }
@@ -52,7 +52,7 @@ inline void threadgroup_barrier_at(unsigned mem_flags, const mc_simd_site& site)
 template <class Flags>
 __attribute__((always_inline)) inline void work_items_barrier(Flags mem_flags) {
 #ifdef METALCPU_VALIDATION
-    if (__builtin_expect(*g_threadgroup_watch != 0, 0)) g_services->threadgroup_barrier_passed(static_cast<mc_u32>(mem_flags), 1);
+    if (__builtin_expect(*g_access_watch != 0, 0)) g_services->threadgroup_barrier_passed(static_cast<mc_u32>(mem_flags), 1);
 #else
     (void)mem_flags;
 #endif
@@ -64,7 +64,7 @@ __attribute__((always_inline)) inline void work_items_barrier(Flags mem_flags) {
 /// orders a SIMD-group's threads by it; in the plain one, nothing.
 __attribute__((always_inline)) inline void work_items_simdgroup_sync() {
 #ifdef METALCPU_VALIDATION
-    if (__builtin_expect(*g_threadgroup_watch != 0, 0)) g_services->threadgroup_barrier_passed(MC_SIMD_SYNC, 1);
+    if (__builtin_expect(*g_access_watch != 0, 0)) g_services->threadgroup_barrier_passed(MC_SIMD_SYNC, 1);
 #endif
 }
 

@@ -308,7 +308,7 @@ template <class Skipped, class Body>
 __attribute__((always_inline)) inline void for_each_row(const mc_group* group, const Skipped& skipped, Body& body) {
     const mc_u32 sx = group->size[0], sy = group->size[1];
 #ifdef METALCPU_VALIDATION
-    if (*g_threadgroup_watch == 0) {
+    if (*g_access_watch == 0) {
         if (sx == 16 && sy == 16) return for_each_row_of(group, row_width<16>{}, row_width<16>{}, skipped, body);
         if (sx == 32 && sy == 32) return for_each_row_of(group, row_width<32>{}, row_width<32>{}, skipped, body);
     }

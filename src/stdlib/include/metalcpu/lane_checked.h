@@ -51,7 +51,7 @@ template <class I, int N, int B> struct range_lanes<varying<I, N, B>> {
 /// one by one: with it on every block runs the interleaved form.
 template <bool TracksReturns, mc_u32 W, bool HasLaneForm>
 METALCPU_INLINE bool lane_whole_row_checked(const lane_block<TracksReturns, W, HasLaneForm>& block) {
-    return *g_threadgroup_watch == 0 && lane_whole_row(block);
+    return *g_access_watch == 0 && lane_whole_row(block);
 }
 
 /// N threads' pointers `(U*)(base + index)`, `base` a checked pointer to T and `index` a

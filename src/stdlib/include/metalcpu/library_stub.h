@@ -19,7 +19,7 @@ __attribute__((weak, used, visibility("default"))) int metalcpu_library_open(
     const mc_threadgroup_site** sites, mc_u32* site_count) {
     metalcpu_kernel::g_services = services;
     metalcpu_kernel::g_regions = services->regions;
-    metalcpu_kernel::g_threadgroup_watch = services->threadgroup_watch;
+    metalcpu_kernel::g_access_watch = services->access_watch;
     *modules = __start_metalcpu_modules;
     *module_count = static_cast<mc_u32>(__stop_metalcpu_modules - __start_metalcpu_modules);
     *sites = __start_metalcpu_threadgroup_sites;
