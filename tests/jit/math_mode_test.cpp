@@ -80,7 +80,12 @@ protected:
         library->release();
         EXPECT_TRUE(same(plain.nanCompares, validated.nanCompares)) << "the validation flavour has another math mode";
         EXPECT_TRUE(same(plain.zeroSum, validated.zeroSum)) << "the validation flavour has another math mode";
-        EXPECT_TRUE(same(plain.fmaxResult, validated.fmaxResult)) << "the validation flavour has other functions";
+        // fmax of a NaN under finite math only is undefined (the compiler may take either
+        // operand, and does so differently in code shaped differently, as the validated
+        // flavour's is): compared where NaNs are honoured.
+        if (plain.finiteMath == 0.0f) {
+            EXPECT_TRUE(same(plain.fmaxResult, validated.fmaxResult)) << "the validation flavour has other functions";
+        }
         return plain;
     }
 
