@@ -10,7 +10,6 @@
 #include <deque>
 #include <map>
 #include <mutex>
-#include <new>
 #include <utility>
 
 namespace metalcpu::val {

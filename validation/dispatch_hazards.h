@@ -10,7 +10,7 @@
 // dispatch of the span that last stored to it and the first that loaded it (its ordinal in
 // the span, with a bit for an atomic access). An access that meets another dispatch's store,
 // or a store that meets another's load, is a hazard, unless both are atomic. The shadows are
-// zeroed memory the kernel maps on first touch, so bytes never touched cost nothing; the
+// zeroed memory the operating system maps on first touch, so bytes never touched cost nothing; the
 // spans are process-wide (a device process runs many encoders' dispatches) and the eight
 // most recent are kept.
 #pragma once

@@ -177,7 +177,8 @@ TEST_P(DispatchHazards, WriteAfterReadAndWriteAfterWrite) {
 
 // Test that dispatches touching disjoint parts of one buffer (each bound at its own offset),
 // dispatches that only read the same bytes, and two dispatches of atomics on the same counter
-// are silent; that a plain load of a counter an earlier dispatch updated atomically is not.
+// are silent; that a plain load of a counter an earlier dispatch updated atomically is not, nor
+// an atomic update of a counter an earlier dispatch loaded plainly.
 TEST_P(DispatchHazards, DisjointBytesReadsAndAtomicsAreNoHazard) {
     const std::uint32_t n = count();
     MTL::Buffer* both = output(2 * n, 0);
@@ -217,7 +218,13 @@ TEST_P(DispatchHazards, DisjointBytesReadsAndAtomicsAreNoHazard) {
     EXPECT_TRUE(mixed[0].other.atomic);
     EXPECT_EQ(mixed[0].otherDispatch.kernel, "count");
     EXPECT_THAT(mixed[0].text(), ::testing::HasSubstr("atomically stored to these bytes"));
-    (void)kCountLine;
+    // And the other way round: an atomic update of bytes an earlier dispatch loaded plainly.
+    const auto war = runClassic(MTL::DispatchTypeConcurrent, {{"read_count", {counter, out}}, {"count", {counter}}});
+    ASSERT_EQ(war.size(), 1u) << ::testing::PrintToString(war);
+    EXPECT_STREQ(war[0].raceKind(), "write-after-read");
+    EXPECT_EQ(war[0].location.line, kCountLine);
+    EXPECT_FALSE(war[0].other.atomic);
+    EXPECT_EQ(war[0].otherDispatch.kernel, "read_count");
 }
 
 // Test that without the check (METALCPU_SHADER_VALIDATION_CHECKS not naming hazards) the
