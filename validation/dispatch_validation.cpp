@@ -32,6 +32,9 @@ constexpr std::uint64_t kAddressMask = (std::uint64_t(1) << METALCPU_REGION_TAG_
 
 /// How far past an allocation's end an untagged address still counts as "just past it".
 constexpr std::uint64_t kNearby = 4096;
+/// Untagged addresses of threadgroup pointers below this are offsets from a null pointer, as
+/// a GPU has them (its threadgroup pointers are offsets into the group's memory).
+constexpr std::uint64_t kNullOffsets = std::uint64_t(1) << 32;
 
 } // namespace
 
@@ -158,8 +161,9 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
     ShaderValidationReport report = reportAt(site, thread);
     report.size = size;
 
-    // Is the real address safe to touch (allow mode)?
+    // Is the real address safe to touch (allow mode)? Where it is.
     bool safe = false;
+    std::uint64_t allowed = address;
     const RegionOwner* owner = RegionTable::shared().owner(tag);
     if (tag != 0 && owner) {
         report.addressSpace = owner->space;
@@ -181,22 +185,36 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
         if (address >= thread.threadgroupBegin && address < thread.threadgroupEnd &&
             thread.threadgroupEnd - address >= size)
             return reinterpret_cast<void*>(address);
-        auto allocation = AllocationRegistry::shared().find(address);
-        if (allocation && address - allocation->begin < allocation->length &&
-            allocation->length - (address - allocation->begin) >= size)
-            return reinterpret_cast<void*>(address);
-        report.hasBuffer = true;
-        if (allocation && address - allocation->begin < allocation->length + kNearby) {
+        // A threadgroup pointer made from nullptr, an offset into the group's threadgroup
+        // memory on a GPU. Apple reports the access (MLX's pull request #2506 removed such a
+        // load from its merge sort because shader validation reported an invalid threadgroup
+        // load); in allow mode it goes where the GPU's would.
+        if ((op & MC_OP_THREADGROUP) && address < kNullOffsets) {
+            const std::uint64_t length = thread.threadgroupEnd - thread.threadgroupBegin;
+            safe = address < length && length - address >= size;
+            allowed = thread.threadgroupBegin + address;
             report.kind = ReportKind::OutOfBounds;
-            report.addressSpace = allocation->space;
-            report.bufferLabel = allocation->label ? allocation->label() : "<unnamed>";
-            report.bufferLength = allocation->length;
-            report.offset = address - allocation->begin;
-        } else {
-            report.kind = ReportKind::WildPointer;
-            report.bufferLabel = "Out of bounds of user address space";
-            report.bufferLength = 1;
+            report.addressSpace = AddressSpace::Threadgroup;
+            report.hasBuffer = false;
             report.offset = address;
+        } else {
+            auto allocation = AllocationRegistry::shared().find(address);
+            if (allocation && address - allocation->begin < allocation->length &&
+                allocation->length - (address - allocation->begin) >= size)
+                return reinterpret_cast<void*>(address);
+            report.hasBuffer = true;
+            if (allocation && address - allocation->begin < allocation->length + kNearby) {
+                report.kind = ReportKind::OutOfBounds;
+                report.addressSpace = allocation->space;
+                report.bufferLabel = allocation->label ? allocation->label() : "<unnamed>";
+                report.bufferLength = allocation->length;
+                report.offset = address - allocation->begin;
+            } else {
+                report.kind = ReportKind::WildPointer;
+                report.bufferLabel = "Out of bounds of user address space";
+                report.bufferLength = 1;
+                report.offset = address;
+            }
         }
     }
 
@@ -213,7 +231,7 @@ void* DispatchValidation::invalidAccess(std::uint64_t pointer, std::uint64_t byt
     }
 
     if (settings_.failMode == FailMode::Allow) {
-        if (safe) return reinterpret_cast<void*>(address);
+        if (safe) return reinterpret_cast<void*>(allowed);
         std::lock_guard lock(mutex_);
         pageFaulted_ = true;
     }

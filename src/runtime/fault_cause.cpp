@@ -67,7 +67,9 @@ std::string chargedTo(const FaultSuspects& suspects, std::uint64_t address, cons
         return text;
     }
     if (throughNull(address))
-        return "the address is near 0, a null pointer's, and no argument is null: no argument is charged with it";
+        return "the address is near 0, a null pointer's, and no argument is null: no argument is charged with it "
+               "(a threadgroup pointer made from nullptr is one: a GPU reads the group's memory there, shader "
+               "validation reports the access as an invalid threadgroup load)";
     std::string text = "the address is in no argument's memory nor within " + std::to_string(kReach / 1024) +
                        " KiB past it, so no argument is charged with it";
     // The nearest memory, when near enough to be what the kernel meant to index (a row or

@@ -6,6 +6,7 @@
 #include "isolation/device_process.h"
 #include "isolation/shared_arena.h"
 
+#include "runtime/guarded_buffer.h"
 #include "runtime/metal_test.h"
 
 #include <atomic>
@@ -413,6 +414,54 @@ TEST_F(DeviceProcessReadPast, AnAddressNearNoArgumentIsChargedToNone) {
         << message;
     EXPECT_EQ(message.find("scratch"), std::string::npos) << message;
     EXPECT_EQ(message.find("past the end of"), std::string::npos) << message;
+    expectWorkingCommandBuffer();
+}
+
+// MLX sort.h's merge step before its pull request #2506: the value-only sort loads a dropped
+// index through a null threadgroup pointer. A GPU reads its group's memory there; split into
+// work items, where the value waits out the barrier in a slot, the load faults at address 0,
+// and the command buffer's error says what a null threadgroup pointer is. (In the program's
+// own process, METALCPU_ISOLATION=none, the fault would end the program: no test there.)
+const char* const kNullThreadgroupLoad = R"(
+#include <metal_stdlib>
+using namespace metal;
+void merge_step(const threadgroup float* as, const threadgroup uint* as_idx, thread float (&vals)[2],
+                thread uint (&idxs)[2]) {
+    for (short k = 0; k < 2; ++k) {
+        vals[k] = as[k];
+        idxs[k] = as_idx[k];
+    }
+}
+kernel void null_threadgroup_indices(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+                                     uint i [[thread_position_in_grid]], uint l [[thread_position_in_threadgroup]]) {
+    threadgroup float vals[2 * 64];
+    vals[2 * l] = in[i];
+    vals[2 * l + 1] = in[i] + 1.0f;
+    thread float mine[2];
+    thread uint mine_idx[2];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    const threadgroup uint* idx = nullptr;
+    merge_step(vals + 2 * l, idx, mine, mine_idx);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    out[i] = mine[0] + mine[1];
+}
+)";
+
+TEST_F(DeviceProcessTest, LoadThroughANullThreadgroupPointerSaysWhatItIs) {
+    MTL::ComputePipelineState* state = pipeline(kNullThreadgroupLoad, "null_threadgroup_indices");
+    ASSERT_NE(state, nullptr);
+    GuardedBuffer out(device_, 64 * 4), in(device_, 64 * 4);
+    MTL::CommandBuffer* commandBuffer = queue_->commandBuffer();
+    MTL::ComputeCommandEncoder* encoder = commandBuffer->computeCommandEncoder();
+    encoder->setComputePipelineState(state);
+    out.bind(encoder, 0);
+    in.bind(encoder, 1);
+    encoder->dispatchThreads(MTL::Size(64, 1, 1), MTL::Size(32, 1, 1));
+    encoder->endEncoding();
+    ASSERT_EQ(run(commandBuffer), MTL::CommandBufferStatusError);
+    const std::string error = text(commandBuffer->error()->localizedDescription());
+    EXPECT_NE(error.find("a threadgroup pointer made from nullptr is one"), std::string::npos) << error;
+    state->release();
     expectWorkingCommandBuffer();
 }
 

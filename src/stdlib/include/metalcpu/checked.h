@@ -327,11 +327,15 @@ __attribute__((always_inline)) inline T& checked_object(mc_u64 bits, mc_u64 offs
     return *static_cast<T*>(report_fault(bits, offset, sizeof(T), op, &site));
 }
 
+/// The op bits a failed check of a pointer into address space S reports: MC_OP_THREADGROUP
+/// for threadgroup memory, whose null pointers are offsets into it (validation_fault()).
+constexpr mc_u32 space_op(int S) { return S == MC_ADDRESS_SPACE_THREADGROUP ? mc_u32(MC_OP_THREADGROUP) : 0u; }
+
 /// The object at `p + index`, after checking that it lies inside p's region.
 template <class T, int S>
 __attribute__((always_inline)) inline T& checked_element(checked_ptr<T, S> p, long long index, mc_u32 op,
                                                          const mc_site& site) {
-    T& object = checked_object<T>(p.bits, static_cast<mc_u64>(index) * sizeof(T), op, site);
+    T& object = checked_object<T>(p.bits, static_cast<mc_u64>(index) * sizeof(T), op | space_op(S), site);
     return watch_access<S>(p.bits, object, op, site);
 }
 
@@ -754,7 +758,7 @@ __attribute__((always_inline)) inline decltype(auto) checked_member(const P& p, 
         return checked_array<M, S>::at(place.bits & ~kAddressMask, data, inside);
     } else {
         if (!place.own) return *place.address;
-        M& member = checked_object<M>(place.bits, place.offset(), op, site);
+        M& member = checked_object<M>(place.bits, place.offset(), op | space_op(S), site);
         return watch_access<S>(place.bits, member, op, site);
     }
 }
