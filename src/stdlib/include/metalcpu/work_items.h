@@ -1007,9 +1007,9 @@ __attribute__((always_inline)) inline void run_work_items_from(const work_items<
 // The two loops of a SIMD-group function statement are functions of their own, one per
 // statement (each piece is a lambda of its own type), called once per group and round: inlined,
 // a kernel's collectives made one function of four loops each, which GCC optimised in time
-// that grew faster than their number (a kernel of 42 collective statements: 58 s of CPU for
-// the baseline image, 23 s outlined; docs/compiler.md, "What a compile costs"). The piece
-// still inlines into its loop.
+// that grew faster than their number (a kernel of 42 collective statements: `metal -c` took
+// 51.8 s of CPU for the baseline image, 21.6 s outlined; docs/compiler.md, "What a compile
+// costs"). The piece still inlines into its loop.
 
 /// The first loop of a SIMD-group function statement (docs/compiler.md, "Collective
 /// statements"): starts the statement's round, runs `piece` for each thread, which hands in
@@ -1019,7 +1019,7 @@ __attribute__((always_inline)) inline void run_work_items_from(const work_items<
 /// generic over the ids it is handed, so it is compiled for both.
 template <bool TracksReturns, class Piece>
 __attribute__((noinline)) void run_deposit_work_items(const work_items<TracksReturns>& threads,
-                                                                  collective_site& site, Piece&& piece) {
+                                                      collective_site& site, Piece&& piece) {
     site.recorded = ~0u;
     site.uniform_until = 0;
     const mc_u32 from = run_work_items_until(threads, piece, [&site] { return site.arguments != nullptr; });
@@ -1036,7 +1036,7 @@ __attribute__((noinline)) void run_deposit_work_items(const work_items<TracksRet
 /// otherwise each asks as simd_collect describes.
 template <bool TracksReturns, class Piece>
 __attribute__((noinline)) void run_collect_work_items(const work_items<TracksReturns>& threads,
-                                                                  collective_site& site, Piece&& piece) {
+                                                      collective_site& site, Piece&& piece) {
     const mc_group* group = threads.group();
     const mc_u32 count = group->size[0] * group->size[1] * group->size[2];
     if (site.uniform_until >= count)
@@ -1052,7 +1052,7 @@ __attribute__((noinline)) void run_collect_work_items(const work_items<TracksRet
 /// uniform_thread_ids alone.
 template <bool TracksReturns, class Piece>
 __attribute__((noinline)) void run_product_collect_work_items(const work_items<TracksReturns>& threads,
-                                                                          collective_site& site, Piece&& piece) {
+                                                              collective_site& site, Piece&& piece) {
     run_work_items_from(threads, 0, piece, [results = site.results](const thread_ids& t) __attribute__((always_inline)) {
         return uniform_thread_ids{t, results};
     });
