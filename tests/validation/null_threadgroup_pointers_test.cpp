@@ -15,7 +15,6 @@ namespace metalcpu::testing {
 namespace {
 
 using ::testing::AllOf;
-using ::testing::IsEmpty;
 using validation::AddressSpace;
 using validation::ShaderValidationReport;
 

@@ -464,11 +464,11 @@ typedef struct mc_site {
 } mc_site;
 
 /* MC_OP_ATOMIC (ABI 18) marks the access of an atomic function; MC_OP_AGGREGATE one of a
-   struct or array as a whole (its padding may never have been written). Only the threadgroup
-   watch (mc_services::threadgroup_access) reads them. MC_OP_THREADGROUP marks an access through
-   a threadgroup pointer, for validation_fault: an untagged one made from nullptr is, as in
-   Metal, an offset into the group's threadgroup memory (a runtime before it reads such an
-   access as a wild device pointer's). */
+   struct or array as a whole (its padding may never have been written). Only the watches
+   (mc_services::threadgroup_access, device_access) read them. MC_OP_THREADGROUP marks a
+   failed check of a threadgroup pointer, for validation_fault alone: an untagged one made from
+   nullptr is, as in Metal, an offset into the group's threadgroup memory (a runtime that does
+   not know the bit reads such an access as a wild device pointer's, as before). */
 enum mc_access_op { MC_OP_LOAD = 1, MC_OP_STORE = 2, MC_OP_ATOMIC = 4, MC_OP_AGGREGATE = 8, MC_OP_THREADGROUP = 16 };
 /* threadgroup_barrier_passed's `mem_flags` bit for a SIMD-group synchronisation (not one of
    Metal's mem_flags, which are small). */
