@@ -23,11 +23,13 @@ bool sameFile(const struct stat& a, const struct stat& b) { return a.st_dev == b
 
 std::string compileLockPath(const std::string& entryPath) { return entryPath + ".compiling"; }
 
-CompileLock::CompileLock(const std::string& entryPath, std::chrono::seconds limit) {
+CompileLock::CompileLock(const std::string& entryPath, std::chrono::seconds limit,
+                         const std::function<void()>& beforeWaiting) {
     const std::string path = compileLockPath(entryPath);
     const auto deadline = std::chrono::steady_clock::now() + limit;
     // Twice at most: a sweep may remove the file between this process's open and its lock,
     // and a lock on a file no longer at the path would keep nobody out.
+    bool toldOfTheWait = false;
     for (int attempt = 0; attempt < 2; ++attempt) {
         const int descriptor = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (descriptor < 0) {
@@ -42,6 +44,8 @@ CompileLock::CompileLock(const std::string& entryPath, std::chrono::seconds limi
         }
         if (!locked) {
             support::log().debug("waiting for another process compiling the same library ({})", path);
+            if (beforeWaiting && !toldOfTheWait) beforeWaiting();
+            toldOfTheWait = true;
             while (!locked && (limit.count() == 0 || std::chrono::steady_clock::now() < deadline)) {
                 std::this_thread::sleep_for(kPollInterval);
                 locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 
 namespace metalcpu::jit {
@@ -19,8 +20,11 @@ public:
     /// `limit` (zero: for as long as it is held). Once it is taken, the entry may be in the
     /// cache (the holder put it there): look again before compiling. Without the lock (the
     /// file cannot be made, or the wait ran out) the compile goes on unlocked: that costs
-    /// only a compile twice.
-    CompileLock(const std::string& entryPath, std::chrono::seconds limit);
+    /// only a compile twice. `beforeWaiting`, if given, is called once, when the lock is found
+    /// held and the wait begins (a caller's notice of the wait starts there, not before: a
+    /// lock taken at once is no wait to tell of).
+    CompileLock(const std::string& entryPath, std::chrono::seconds limit,
+                const std::function<void()>& beforeWaiting = {});
     ~CompileLock();
     CompileLock(const CompileLock&) = delete;
     CompileLock& operator=(const CompileLock&) = delete;

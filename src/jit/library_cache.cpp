@@ -146,11 +146,14 @@ SourceBuild buildThroughCache(support::Hasher hasher, const std::string& suffix,
     std::lock_guard lock(*entry);
     if (openCached(build, key) != Lookup::Missing) return build;
     // Another process may be compiling the same library: wait for it, then look again.
+    // The notice of that wait starts when the lock is found held: one started before taking it
+    // would, with a short delay, tell of a wait there never was.
     std::optional<CompileLock> compiling;
-    {
-        SlowCompileNotice notice("waiting for another process compiling " + what + " (" + build.libraryPath + ")");
-        compiling.emplace(build.libraryPath, compileLockWait());
-    }
+    std::optional<SlowCompileNotice> waiting;
+    compiling.emplace(build.libraryPath, compileLockWait(), [&] {
+        waiting.emplace("waiting for another process compiling " + what + " (" + build.libraryPath + ")");
+    });
+    waiting.reset();
     if (openCached(build, key) != Lookup::Missing) return build;
     std::string staging = support::createUniqueFile(build.libraryPath + ".staging");
     if (staging.empty()) {

@@ -17,18 +17,22 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Test that a lock is taken at once when nobody holds it, and is held in `<entry>.compiling`.
+// Test that a lock is taken at once when nobody holds it, and is held in `<entry>.compiling`;
+// there was no wait, so the caller is not told of one.
 TEST(CompileLock, TakenAtOnceWhenFree) {
     testing::TemporaryDirectory scratch;
     const std::string entry = (scratch.path() / "k.metallib").string();
-    const CompileLock lock(entry, std::chrono::seconds(0));
+    int waits = 0;
+    const CompileLock lock(entry, std::chrono::seconds(0), [&] { ++waits; });
     EXPECT_TRUE(lock.held());
+    EXPECT_EQ(waits, 0);
     EXPECT_TRUE(std::filesystem::exists(compileLockPath(entry)));
     EXPECT_EQ(compileLockPath(entry), entry + ".compiling");
 }
 
 // Test that a second taker waits while the first holds the lock and gets it once the first
-// lets go (a compile waiting for another process's compile of the same library).
+// lets go (a compile waiting for another process's compile of the same library), and tells its
+// caller once that it waits.
 TEST(CompileLock, SecondTakerWaitsForTheFirst) {
     testing::TemporaryDirectory scratch;
     const std::string entry = (scratch.path() / "k.metallib").string();
