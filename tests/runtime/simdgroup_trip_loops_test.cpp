@@ -35,7 +35,7 @@ using namespace metal;
 
 // One query per threadgroup, one element of it per lane; each SIMD-group takes every
 // groups-th of seven keys from its own index (a SIMD-group past the seventh takes none), its
-// score a simd_sum over its lanes, with a running maximum, sum, weighted value and an
+// key read in a loop over an `i` of its own (as sdpa_vector's are), its score a simd_sum over its lanes, with a running maximum, sum, weighted value and an
 // exp-weighted value in each thread. Then the SIMD-groups' results meet in threadgroup memory.
 #define KEY_LOOP(START)                                                                                       \
     threadgroup float maxima[64];                                                                             \
@@ -45,7 +45,9 @@ using namespace metal;
     const float q = in[gid];                                                                                  \
     float m = -1000.0f, s = 0.0f, o = 0.0f, e = 0.0f;                                                        \
     for (uint i = START; i < 7u; i += groups) {                                                               \
-        const float k = in[(base + i * 5u + lane) % n];                                                       \
+        const uint key = i;                                                                                   \
+        float k = 0.0f;                                                                                       \
+        for (uint i = 0; i < 2u; i++) k += i == 0u ? in[(base + key * 5u + lane) % n] : 0.0f;                  \
         const float v = in[(base + i * 3u + lane * 7u) % n];                                                  \
         const float score = simd_sum(q * k);                                                                  \
         m = max(m, score);                                                                                    \

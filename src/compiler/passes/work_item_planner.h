@@ -218,6 +218,13 @@ private:
     /// and says so when `header` reads one.
     bool readsPerThreadVariable(TokenRange header);
 
+    /// Where, in statement `s` (part of a block that ends at `blockEnd`), a declaration hides
+    /// one of `names`: from the declarator to the end of its block, or, declared in a
+    /// for/if/while/switch header, to the end of that statement. A name there is the inner
+    /// variable (MLX's sdpa_vector declares an `int i` in loops inside its key loop over `i`).
+    void hidingScopes(const Statement& s, std::size_t blockEnd, const std::vector<std::string>& names,
+                      std::vector<TokenRange>& scopes) const;
+
     /// The top-level `;` of a header between `begin` and `end`, or `end`.
     std::size_t headerSemicolon(std::size_t begin, std::size_t end) const;
 

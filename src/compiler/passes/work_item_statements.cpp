@@ -53,6 +53,33 @@ bool Planner::readsPerThreadVariable(TokenRange header) {
     return false;
 }
 
+void Planner::hidingScopes(const Statement& s, std::size_t blockEnd, const std::vector<std::string>& names,
+                           std::vector<TokenRange>& scopes) const {
+    const auto declarator = [&](TokenRange range) {
+        for (std::size_t i = range.begin; i < range.end; ++i)
+            if (unit_.role(i) == TokenRole::Declarator &&
+                std::find(names.begin(), names.end(), tokens_[i].spelling) != names.end())
+                return i;
+        return kNoToken;
+    };
+    if (s.kind == StatementKind::Simple) {
+        if (const std::size_t d = declarator(s.tokens); d != kNoToken) scopes.push_back({d, blockEnd});
+        return;
+    }
+    const bool declaringHeader = s.kind == StatementKind::For || s.kind == StatementKind::If ||
+                                 s.kind == StatementKind::While || s.kind == StatementKind::Switch;
+    if (declaringHeader) {
+        if (const std::size_t d = declarator(s.header); d != kNoToken) {
+            scopes.push_back({d, s.tokens.end});
+            return;
+        }
+    }
+    for (const Statement& child : s.children) {
+        // A compound's statements are in scope to its end; any other statement is a scope of its own.
+        hidingScopes(child, s.kind == StatementKind::Compound ? s.tokens.end : child.tokens.end, names, scopes);
+    }
+}
+
 std::size_t Planner::headerSemicolon(std::size_t begin, std::size_t end) const {
     for (std::size_t i = begin; i < end; ++i) {
         if (tokens_[i].isPunct(";")) return i;
@@ -272,9 +299,15 @@ void Planner::divergentLoop(const Statement& s) {
             fail(i, "the condition of a loop that differs per thread assigns or increments");
             return;
         }
+    // In the body, a name that a declaration of its own hides is not the loop's.
+    std::vector<TokenRange> hidden;
+    hidingScopes(s.children[0], s.tokens.end, own, hidden);
+    const auto isHidden = [&](std::size_t i) {
+        return std::any_of(hidden.begin(), hidden.end(), [&](TokenRange r) { return i >= r.begin && i < r.end; });
+    };
     for (TokenRange part : {increment, TokenRange{h.end, s.tokens.end}}) {
         for (std::size_t i = part.begin; i < part.end; ++i) {
-            if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling)) continue;
+            if (!unit_.isUnqualifiedName(i) || isCppKeyword(tokens_[i].spelling) || isHidden(i)) continue;
             const bool mine = std::find(own.begin(), own.end(), tokens_[i].spelling) != own.end();
             if (mine != (part.begin == h.end) || !mayWrite(i)) continue;
             fail(i, mine ? "the body of a loop whose header differs per thread may write its variable " + quoted(i)
