@@ -233,7 +233,7 @@ TEST(Translate, TokensKeepTheirPositions) {
     ASSERT_TRUE(t.ok);
     EXPECT_NE(
         t.cpp.find("#line 1 \"add.metal\"\n"
-                   "       void add_arrays(       const float* inA,\n"
+                   "inline void add_arrays(       const float* inA,\n"
                    "                              const float* inB,\n"
                    "                              float* result,\n"
                    "                       uint index                            , [[maybe_unused]] const "
@@ -450,11 +450,11 @@ TEST(Translate, BarrierKernelLowerings) {
     EXPECT_FALSE(t.kernels[1].usesWorkItemLoops);
     EXPECT_TRUE(t.kernels[2].usesCoroutines);
     EXPECT_FALSE(t.kernels[2].usesWorkItemLoops);
-    EXPECT_NE(t.cpp.find("       void a(       float* x              , [[maybe_unused]] const ::mc_group* "
+    EXPECT_NE(t.cpp.find("inline void a(       float* x              , [[maybe_unused]] const ::mc_group* "
                          "__mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group);\n"
                          "    ::metalcpu_kernel::work_items_barrier(mem_flags::mem_threadgroup);\n"
                          "}\n"
-                         "       void b([[maybe_unused]] const ::mc_group* __mc_group) {\n#line 5 \"c.metal\"\n                  helper(); }\n"
+                         "inline void b([[maybe_unused]] const ::mc_group* __mc_group) {\n#line 5 \"c.metal\"\n                  helper(); }\n"
                          "::metalcpu_kernel::barrier_task c( float* x, [[maybe_unused]] const "
                          "::mc_group* __mc_group) {\n"
                          "    switch (x != nullptr) { default: co_await "

@@ -2,7 +2,7 @@
 #line 3 "add_arrays.metal"
 using namespace metal;
 
-       void add_arrays(       const float* inA,
+inline void add_arrays(       const float* inA,
                               const float* inB,
                               float* result,
                        uint index                            , [[maybe_unused]] const ::mc_group* __mc_group)

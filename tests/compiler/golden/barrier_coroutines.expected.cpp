@@ -33,7 +33,7 @@ template <typename T, uint N>
 
 
 
-       void reverse_by_lambda(       float* data              ,
+inline void reverse_by_lambda(       float* data              ,
                               uint lid                                ,
                               uint size                            , [[maybe_unused]] const ::mc_group* __mc_group)
 {

@@ -2,7 +2,7 @@
 #line 3 "builtins.metal"
 using namespace metal;
 
-       void positions(       uint4* out              ,
+inline void positions(       uint4* out              ,
                       ushort2 local                                   ,
                       uint3 group                                 ,
                       uint3 groups                          ,

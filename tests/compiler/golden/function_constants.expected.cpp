@@ -13,7 +13,7 @@ const    int span = nsg * 2 + 1; static_assert(__has_trivial_destructor(__typeof
 const    uint shift                          = ::metalcpu_kernel::function_constant<uint, (3)>::value; using __mc_fc_shift = ::metalcpu_kernel::function_constant<uint, (3)>; static_assert(__has_trivial_destructor(__typeof__(shift)), "program-scope variable 'shift' must be trivially destructible (no kernel code may run when a library unloads)");
 #if METALCPU_SELECTS_KERNEL(0x638d52fda4986aabull)
 #line 15 "function_constants.metal"
-       void scaled_sum(       const float* in              ,
+inline void scaled_sum(       const float* in              ,
                               const float* bias                                           ,
                               float* out              ,
                        uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
@@ -27,7 +27,7 @@ const    uint shift                          = ::metalcpu_kernel::function_const
 #endif
 #if METALCPU_SELECTS_KERNEL(0xb756a77766d33a84ull)
 #line 27 "function_constants.metal"
-       void untouched(       float* out              , uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
+inline void untouched(       float* out              , uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
 {
     out[gid] = 1.0f;
 }

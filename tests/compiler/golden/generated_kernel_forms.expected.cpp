@@ -2,7 +2,7 @@
 #line 4 "generated_kernel_forms.metal"
 using namespace metal;
 
-       void r_16_16(       float* data0_16,        float* data1_256, uint3 gid                                 ,
+inline void r_16_16(       float* data0_16,        float* data1_256, uint3 gid                                 ,
                     uint3 lid                                   , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b3 = decltype(lid); using __mc_t0 = int; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = int; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>();
   auto& buf0 = ::metalcpu_kernel::threadgroup_variable<float[16], 0x1ull, 0, true, (16)>(__mc_group);
   ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b3 lid = ::metalcpu_kernel::builtin<__mc_b3, MC_BUILTIN_THREAD_POSITION_IN_THREADGROUP>(__mc_group, __mc_t); { 
@@ -25,7 +25,7 @@ using namespace metal;
   } } ::metalcpu_kernel::place(__mc_v1[__mc_t.slot], lidx0); ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], gidx0); });
 }
 
-       void E_4(       float4* data0_4,        half4* data1_4, uint3 gid                                 , [[maybe_unused]] const ::mc_group* __mc_group) {
+inline void E_4(       float4* data0_4,        half4* data1_4, uint3 gid                                 , [[maybe_unused]] const ::mc_group* __mc_group) {
   int gidx0 = gid.x;
   half4 val0 = (*(data1_4+gidx0));
   *(data0_4+gidx0) = ::metalcpu_kernel::convert_vector(val0, ::metalcpu_kernel::vector_type<float4>{}

@@ -2,7 +2,7 @@
 #line 3 "implicit_indices.metal"
 using namespace metal;
 
-       void scale_and_offset(       float* out,
+inline void scale_and_offset(       float* out,
                              const    float& scale              ,
                                     const float* in,
                              const    float* offsets              ,

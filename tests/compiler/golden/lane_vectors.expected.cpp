@@ -9,7 +9,7 @@ struct MatMulParams {
 };
 
 
-       void mat_mul_register_8x4(       const float* A,
+inline void mat_mul_register_8x4(       const float* A,
                                         const float* B,
                                         float* C,
                                  const    MatMulParams& params,
@@ -58,7 +58,7 @@ struct Polynomial {
 };
 
 
-       void horner(       const float* x,
+inline void horner(       const float* x,
                           const float* coefficients,
                           float* y,
                    const    Polynomial& p,
@@ -82,7 +82,7 @@ struct Polynomial {
 }
 
 
-       void divided_sum(       const float* x,
+inline void divided_sum(       const float* x,
                                float* y,
                         const    Polynomial& p,
                         uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)
@@ -106,7 +106,7 @@ struct Polynomial {
 
 float clip(float v, float limit) { return v > limit ? limit : v; }
 
-       void clipped_sum(       const float4* x,
+inline void clipped_sum(       const float4* x,
                                float* y,
                         const    Polynomial& p,
                         uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group)

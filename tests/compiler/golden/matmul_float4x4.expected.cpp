@@ -12,7 +12,7 @@ static inline float4x4 load_block(       const float4x4* m, const    Params& p, 
     return m[row * p.blocks + col];
 }
 
-       void matmul_blocks(       const float4x4* a              ,
+inline void matmul_blocks(       const float4x4* a              ,
                                  const float4x4* b              ,
                                  float4x4* c              ,
                           const    Params& p              ,

@@ -8,7 +8,7 @@ struct MatmulShape {
     uint cols;
 };
 
-       void matmul_naive(       const float* a              ,
+inline void matmul_naive(       const float* a              ,
                                 const float* b              ,
                                 float* c              ,
                          const    MatmulShape& shape              ,

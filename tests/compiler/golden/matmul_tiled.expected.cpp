@@ -4,7 +4,7 @@ using namespace metal;
 
 
 
-       void matmul_tiled(       const float* A              ,
+inline void matmul_tiled(       const float* A              ,
                                 const float* B              ,
                                 float* C              ,
                          const    uint& N              ,

@@ -7,7 +7,7 @@ namespace ops {
 
 inline float square(float x) { return x * x; }
 
-       void squares(       float* data              , uint i                            , [[maybe_unused]] const ::mc_group* __mc_group)
+inline void squares(       float* data              , uint i                            , [[maybe_unused]] const ::mc_group* __mc_group)
 {
     data[i] = square(data[i]);
 }

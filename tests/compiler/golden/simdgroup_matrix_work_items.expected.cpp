@@ -6,7 +6,7 @@ using namespace metal;
 
 
 
-       void gemm(       const float* a              ,
+inline void gemm(       const float* a              ,
                         const float* b              ,
                         float* c              ,
                  const    uint& k              ,
@@ -38,7 +38,7 @@ using namespace metal;
 }
 
 
-       void scaled(       const half* a              ,
+inline void scaled(       const half* a              ,
                           float* d              ,
                    uint lane                              , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b2 = decltype(lane); using __mc_t0 = simdgroup_half8x8; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = simdgroup_float8x8; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = simdgroup_float8x8; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); ::metalcpu_kernel::collective_site __mc_c0; bool* const __mc_g0 = __mc_wi.slots<bool>();
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; const ::metalcpu_kernel::simd_lane_scope __mc_lane(__mc_wi, __mc_t); { 
@@ -62,7 +62,7 @@ using namespace metal;
 }
 
 
-       void nested(       float* d              , [[maybe_unused]] const ::mc_group* __mc_group) {
+inline void nested(       float* d              , [[maybe_unused]] const ::mc_group* __mc_group) {
     simdgroup_float8x8 m;
     simdgroup_load(m, d);
     auto square = [&] { simdgroup_multiply(m, m, m); };
@@ -72,7 +72,7 @@ using namespace metal;
 
 
 
-       void wmma(       float* data0              ,
+inline void wmma(       float* data0              ,
                         const float* data1              ,
                  uint lid                                , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b2 = decltype(lid); using __mc_t0 = float2; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = simdgroup_float8x8; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = simdgroup_float8x8; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); ::metalcpu_kernel::collective_site __mc_c0;
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; { 

@@ -5,7 +5,7 @@ using namespace metal;
 
 
 
-       void keys(       const float* queries              ,
+inline void keys(       const float* queries              ,
                         const float* keys              ,
                         float* out              ,
                  const    uint& count              ,
@@ -49,7 +49,7 @@ using namespace metal;
     out[gid] = partial[lid %__mc_div->* BN]; } });
 }
 
-       void rounds(       float* out              ,
+inline void rounds(       float* out              ,
                    uint gid                            ,
                    uint sg                                   , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(gid); using __mc_b2 = decltype(sg); using __mc_t0 = const uint; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = float; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = uint; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); ::metalcpu_kernel::collective_site __mc_c0; bool* const __mc_g0 = __mc_wi.slots<bool>();
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b2 sg = ::metalcpu_kernel::builtin<__mc_b2, MC_BUILTIN_SIMDGROUP_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); __mc_b1 gid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 

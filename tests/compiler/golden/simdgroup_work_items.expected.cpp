@@ -5,7 +5,7 @@ using namespace metal;
 
 
 
-       void reduce(       const float* in              ,
+inline void reduce(       const float* in              ,
                           float* out              ,
                    uint gid                            ,
                    uint group                                 ,
@@ -36,7 +36,7 @@ using namespace metal;
 }
 
 
-       void operand(       float* out              , uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(gid); using __mc_t0 = float; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); ::metalcpu_kernel::collective_site __mc_c0;
+inline void operand(       float* out              , uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(gid); using __mc_t0 = float; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); ::metalcpu_kernel::collective_site __mc_c0;
                       ::metalcpu_kernel::run_deposit_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b1 gid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); ::metalcpu_kernel::simd_deposit(__mc_c0, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) __attribute__((always_inline)) { return simd_sum(__mc_a..., __mc_w); }, __mc_wi, __mc_t, out[gid]); }); ::metalcpu_kernel::run_collect_work_items(__mc_wi, __mc_c0, [&](const auto& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b1 gid = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 
 #line 27 "simdgroup_work_items.metal"
                       float simd_sum_value_i36 = ::metalcpu_kernel::simd_collect<decltype(::metalcpu_kernel::simd_arguments(out[gid]))>(__mc_c0, __mc_wi, __mc_t, [](const ::metalcpu_kernel::simd_site& __mc_w, const auto&... __mc_a) __attribute__((always_inline)) { return simd_sum(__mc_a..., __mc_w); }) ; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], simd_sum_value_i36); } });

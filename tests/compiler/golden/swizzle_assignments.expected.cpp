@@ -8,7 +8,7 @@ inline void swap_halves(       float4& v) {
     v.zw ->*__mc_swz= low;
 }
 #line 7 "swizzle_assignments.metal"
-       void swizzles(       float4* data              ,
+inline void swizzles(       float4* data              ,
                      uint index                            , [[maybe_unused]] const ::mc_group* __mc_group)
 {
     float4 v = data[index];

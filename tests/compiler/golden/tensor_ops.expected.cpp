@@ -95,7 +95,7 @@ void run_fragment(       Op& op,        A& a,        B& b,        C& c)
     op.run(a, b, c);
 }
 
-       void fragments(       float* out              ,
+inline void fragments(       float* out              ,
                       uint lane                              , [[maybe_unused]] const ::mc_group* __mc_group)
 {
     constexpr auto desc = matmul2d_descriptor(16, 32, 16, false, false, true,

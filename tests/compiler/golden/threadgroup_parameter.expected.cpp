@@ -8,7 +8,7 @@ static void store_and_sync(            float* scratch, uint slot, float value)
     threadgroup_barrier(mem_flags::mem_threadgroup);
 }
 
-       void reverse_in_group(       float* data              ,
+inline void reverse_in_group(       float* data              ,
                                          float* scratch                   ,
                              uint gid                            ,
                              uint lid                                   ,

@@ -54,7 +54,7 @@ float weight(      ::metalcpu_kernel::checked_ptr<const float, 1> w, uint i) {
 #endif
 #if METALCPU_SELECTS_KERNEL(0x465e3159bbc7d31bull)
 #line 9 "validation_accesses.metal"
-       void accesses(::metalcpu_kernel::checked_ptr< Particle, 1> particles,
+inline void accesses(::metalcpu_kernel::checked_ptr< Particle, 1> particles,
                            ::metalcpu_kernel::checked_ptr<const float, 1> weights,
                      const    float4x4& transform              ,
                      ::metalcpu_kernel::checked_ptr< atomic_uint, 1> counter,
@@ -104,7 +104,7 @@ T first(      ::metalcpu_kernel::checked_ptr<const T, 1> values) { static conste
 #endif
 #if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
 #line 38 "validation_accesses.metal"
-       void deduces(::metalcpu_kernel::checked_ptr< float, 1> data, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
+inline void deduces(::metalcpu_kernel::checked_ptr< float, 1> data, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::store(data, i, ::__mc_sites[23]) = first(data) + first(data + 1);
 }
 #endif
@@ -118,7 +118,7 @@ namespace tables { constexpr const int kOffsets[2] = {
                                                       }
 #if METALCPU_SELECTS_KERNEL(0xa3a7061ff10a8138ull)
 #line 47 "validation_accesses.metal"
-       void rows(::metalcpu_kernel::checked_ptr< Row, 1> rows, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
+inline void rows(::metalcpu_kernel::checked_ptr< Row, 1> rows, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::checked_ptr<const float, 2> table = kTable;
     ::metalcpu_kernel::store(::metalcpu_kernel::store_member_elements(rows, i, ::__mc_member_2{}
 #line 49 "validation_accesses.metal"
@@ -129,7 +129,7 @@ namespace tables { constexpr const int kOffsets[2] = {
 struct Sample { float w; float4 v; };
 #if METALCPU_SELECTS_KERNEL(0xe3b1ca6a3b48dddcull)
 #line 54 "validation_accesses.metal"
-       void samples(::metalcpu_kernel::checked_ptr< Sample, 1> s, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
+inline void samples(::metalcpu_kernel::checked_ptr< Sample, 1> s, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     ::metalcpu_kernel::store(::metalcpu_kernel::store_member_elements(s, i, ::__mc_member_2{}
 #line 55 "validation_accesses.metal"
          , ::__mc_sites[28]), 1, ::__mc_sites[29]) = ::metalcpu_kernel::load_member((s + i), 0, ::__mc_member_3{}

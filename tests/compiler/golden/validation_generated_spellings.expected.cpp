@@ -24,7 +24,7 @@ struct Context {                 ::metalcpu_kernel::checked_ptr< array<uint, 64>
 
 
 
-       void generated(     ::metalcpu_kernel::checked_ptr< uint, 1> out, ::metalcpu_kernel::checked_ptr<const uint, 1> in,
+inline void generated(     ::metalcpu_kernel::checked_ptr< uint, 1> out, ::metalcpu_kernel::checked_ptr<const uint, 1> in,
                              ::metalcpu_kernel::checked_ptr<const Params, 2> params, uint lid           ,
                       uint i                            , [[maybe_unused]] const ::mc_group* __mc_group)
 { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b3 = decltype(lid); using __mc_b4 = decltype(i); using __mc_t0 = Context; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>();

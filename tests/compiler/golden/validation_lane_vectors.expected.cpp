@@ -36,7 +36,7 @@ struct MatMulParams {
 };
 #if METALCPU_SELECTS_KERNEL(0x32459db470de113bull)
 #line 13 "validation_lane_vectors.metal"
-       void mat_mul_register_8x4(::metalcpu_kernel::checked_ptr<const float, 1> A,
+inline void mat_mul_register_8x4(::metalcpu_kernel::checked_ptr<const float, 1> A,
                                  ::metalcpu_kernel::checked_ptr<const float, 1> B,
                                  ::metalcpu_kernel::checked_ptr< float, 1> C,
                                  const    MatMulParams& params,
@@ -86,7 +86,7 @@ struct Polynomial {
 };
 #if METALCPU_SELECTS_KERNEL(0x4db16e68e6ba12b7ull)
 #line 54 "validation_lane_vectors.metal"
-       void horner(::metalcpu_kernel::checked_ptr<const float, 1> x,
+inline void horner(::metalcpu_kernel::checked_ptr<const float, 1> x,
                    ::metalcpu_kernel::checked_ptr<const float, 1> coefficients,
                    ::metalcpu_kernel::checked_ptr< float, 1> y,
                    const    Polynomial& p,
@@ -111,7 +111,7 @@ struct Polynomial {
 #endif
 #if METALCPU_SELECTS_KERNEL(0x9edf5d4c6d52cc94ull)
 #line 70 "validation_lane_vectors.metal"
-       void divided_sum(::metalcpu_kernel::checked_ptr<const float, 1> x,
+inline void divided_sum(::metalcpu_kernel::checked_ptr<const float, 1> x,
                         ::metalcpu_kernel::checked_ptr< float, 1> y,
                         const    Polynomial& p,
                         uint gid                            , [[maybe_unused]] const ::mc_group* __mc_group, const bool __mc_rows_inside = false)
@@ -139,7 +139,7 @@ struct MatmulShape {
 };
 #if METALCPU_SELECTS_KERNEL(0x0cc50940e745e3dbull)
 #line 89 "validation_lane_vectors.metal"
-       void matmul_naive(::metalcpu_kernel::checked_ptr<const float, 1> a,
+inline void matmul_naive(::metalcpu_kernel::checked_ptr<const float, 1> a,
                          ::metalcpu_kernel::checked_ptr<const float, 1> b,
                          ::metalcpu_kernel::checked_ptr< float, 1> c,
                          const    MatmulShape& shape              ,

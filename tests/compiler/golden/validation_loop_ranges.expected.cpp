@@ -26,7 +26,7 @@ using namespace metal;
 struct Sizes { uint rows; uint cols; uint inner; };
 #if METALCPU_SELECTS_KERNEL(0x8c1892ffddf4c476ull)
 #line 9 "validation_loop_ranges.metal"
-       void naive(::metalcpu_kernel::checked_ptr<const float, 1> A, ::metalcpu_kernel::checked_ptr<const float, 1> B,
+inline void naive(::metalcpu_kernel::checked_ptr<const float, 1> A, ::metalcpu_kernel::checked_ptr<const float, 1> B,
                   ::metalcpu_kernel::checked_ptr< float, 1> C, const Sizes& s   ,
                   uint2 gid                            , [[maybe_unused]] const ::mc_group* __mc_group) { ::metalcpu_kernel::lane_block<true, 8> __mc_wi(__mc_group); using __mc_b4 = decltype(gid); using __mc_t0 = float; ::metalcpu_kernel::lane_slots<__mc_t0, 8> __mc_s0; auto* const __mc_v0 = __mc_s0.lanes; while (__mc_wi.next()) { if (::metalcpu_kernel::lane_whole_row_checked(__mc_wi)) { using __mc_lb_gid = decltype(gid); const auto gid = ::metalcpu_kernel::lane_builtin<8>(::metalcpu_kernel::builtin<__mc_lb_gid, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_wi.ids(0))); if (::metalcpu_kernel::lane_any(gid.x >= s.cols || gid.y >= s.rows )) goto __mc_lanes_scalar; using __mc_lt_sum = ::metalcpu_kernel::varying<float, 8>; __mc_lt_sum sum = ::metalcpu_kernel::lane_as<__mc_lt_sum>(0.0f); { if (::metalcpu_kernel::range_inside<uint>((0), (s.inner), A, [&](uint k) { return (gid.y * s.inner + k); }) & ::metalcpu_kernel::range_inside<uint>((0), (s.inner), B, [&](uint k) { return (k * s.cols + gid.x ); })) { constexpr bool __mc_range_110 = true; for (uint k = 0; k < s.inner; ++k) { sum += ::metalcpu_kernel::lane_uniform_load_in(__mc_range_110, __mc_wi, A, gid.y * s.inner + k, ::__mc_sites[0]) * ::metalcpu_kernel::lane_checked_load_in(__mc_range_110, __mc_wi, (B) + (k * s.cols + gid.x ), ::__mc_sites[1]); } } else { constexpr bool __mc_range_110 = false; for (uint k = 0; k < s.inner; ++k) { sum += ::metalcpu_kernel::lane_uniform_load_in(__mc_range_110, __mc_wi, A, gid.y * s.inner + k, ::__mc_sites[0]) * ::metalcpu_kernel::lane_checked_load_in(__mc_range_110, __mc_wi, (B) + (k * s.cols + gid.x ), ::__mc_sites[1]); } } } ::metalcpu_kernel::lane_checked_store(__mc_wi, (C) + (gid.y * s.cols + gid.x ), ::__mc_sites[2], sum ); continue; } __mc_lanes_scalar: ; 
     ::metalcpu_kernel::run_work_items(__mc_wi, [&](const ::metalcpu_kernel::thread_ids& __mc_t) __attribute__((always_inline)) { (void)__mc_t; __mc_b4 gid = ::metalcpu_kernel::builtin<__mc_b4, MC_BUILTIN_THREAD_POSITION_IN_GRID>(__mc_group, __mc_t); { 
@@ -47,7 +47,7 @@ struct Sizes { uint rows; uint cols; uint inner; };
 #endif
 #if METALCPU_SELECTS_KERNEL(0xba8821b572531e29ull)
 #line 22 "validation_loop_ranges.metal"
-       void prefix(::metalcpu_kernel::checked_ptr<const int, 1> in, ::metalcpu_kernel::checked_ptr< int, 1> out,
+inline void prefix(::metalcpu_kernel::checked_ptr<const int, 1> in, ::metalcpu_kernel::checked_ptr< int, 1> out,
                    const    uint& n              , uint i                            , [[maybe_unused]] const ::mc_group* __mc_group, const bool __mc_rows_inside = false) {
     int total = 0;
     const uint base = i * n;
@@ -66,7 +66,7 @@ struct Sizes { uint rows; uint cols; uint inner; };
 #endif
 #if METALCPU_SELECTS_KERNEL(0xf708417b3d59b3c8ull)
 #line 38 "validation_loop_ranges.metal"
-       void unhoisted(::metalcpu_kernel::checked_ptr< float, 1> a, ::metalcpu_kernel::checked_ptr<const uint, 1> idx,
+inline void unhoisted(::metalcpu_kernel::checked_ptr< float, 1> a, ::metalcpu_kernel::checked_ptr<const uint, 1> idx,
                              uint& m              , uint i                            , [[maybe_unused]] const ::mc_group* __mc_group) {
     uint n = i;
     for (uint k = 0; k < i; ++k) { ::metalcpu_kernel::store(a, k, ::__mc_sites[7]) = 0;
@@ -90,7 +90,7 @@ struct Sizes { uint rows; uint cols; uint inner; };
 #endif
 #if METALCPU_SELECTS_KERNEL(0x9d0140cfd4a70596ull)
 #line 53 "validation_loop_ranges.metal"
-       void captures(::metalcpu_kernel::checked_ptr< float, 1> a, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
+inline void captures(::metalcpu_kernel::checked_ptr< float, 1> a, uint i              , [[maybe_unused]] const ::mc_group* __mc_group) {
     uint n = i;
     auto shrink = [&]() { n = n /__mc_div->* 2;
 #line 55 "validation_loop_ranges.metal"

@@ -38,7 +38,7 @@ struct Block {
     float twice() const { return d * 2.0f; }
 };
 
-       void pointer_members(::metalcpu_kernel::checked_ptr<const Item, 2> list, ::metalcpu_kernel::checked_ptr<const float, 1> x,
+inline void pointer_members(::metalcpu_kernel::checked_ptr<const Item, 2> list, ::metalcpu_kernel::checked_ptr<const float, 1> x,
                             ::metalcpu_kernel::checked_ptr< Block, 1> blocks, ::metalcpu_kernel::checked_ptr< float, 1> out,
                             uint lid                                   , uint i                            , [[maybe_unused]] const ::mc_group* __mc_group, const bool __mc_rows_inside = false)
 { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b4 = decltype(lid); using __mc_b5 = decltype(i); using __mc_t0 = Context; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>();

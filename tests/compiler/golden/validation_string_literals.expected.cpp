@@ -50,7 +50,7 @@ static uint first(::metalcpu_kernel::checked_ptr<const char, 2> s) {
 #line 19 "validation_string_literals.metal"
                                                                }
 
-                                        void literals(::metalcpu_kernel::checked_ptr< uint, 1> out, uint i              , [[maybe_unused]] const ::mc_group* __mc_group, const bool __mc_rows_inside = false) {
+inline                                  void literals(::metalcpu_kernel::checked_ptr< uint, 1> out, uint i              , [[maybe_unused]] const ::mc_group* __mc_group, const bool __mc_rows_inside = false) {
     ::metalcpu_kernel::checked_ptr<const char, 2> text = ::__mc_string_0.text;
     ::metalcpu_kernel::checked_ptr<const char, 2> joined = ::__mc_string_3.text;
     char local[] = "xy";

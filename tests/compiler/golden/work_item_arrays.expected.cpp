@@ -52,7 +52,7 @@ template <typename T, int N>
 
 
 
-       void pairs(       float* data              ,
+inline void pairs(       float* data              ,
                   uint lid                                , [[maybe_unused]] const ::mc_group* __mc_group)
 { ::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(lid); using __mc_t0 = Pair; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>(); using __mc_t1 = Pair; auto* const __mc_v1 = __mc_wi.slots<__mc_t1>(); using __mc_t2 = Pair; auto* const __mc_v2 = __mc_wi.slots<__mc_t2>(); using __mc_t3 = float [2]; auto* const __mc_v3 = __mc_wi.slots<__mc_t3>(); using __mc_t4 = float*; auto* const __mc_v4 = __mc_wi.slots<__mc_t4>(); using __mc_t5 = float *; auto* const __mc_v5 = __mc_wi.slots<__mc_t5>();
     auto& shared = ::metalcpu_kernel::threadgroup_variable<float[64], 0x2ull>(__mc_group);

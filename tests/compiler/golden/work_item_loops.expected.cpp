@@ -47,7 +47,7 @@ struct Halves {
     Halves(float first) : weight(0.5f), total(first) {}
 };
 
-       void halve_until(       float* data              ,
+inline void halve_until(       float* data              ,
                         const    uint& rounds              ,
                         uint2 lid                                   ,
                         uint2 size                            , [[maybe_unused]] const ::mc_group* __mc_group)

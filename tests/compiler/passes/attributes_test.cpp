@@ -37,7 +37,7 @@ TEST(Attributes, MixedListRemoved) {
 TEST(Attributes, SkipsRewritten) {
     auto p = testing::parse("[[kernel]] void f() {}");
     EXPECT_EQ(testing::runPasses(*p, {rewriteKernelSignatures, rewriteAttributes}),
-              "void f([[maybe_unused]] const ::mc_group* __mc_group) {}");
+              "inline void f([[maybe_unused]] const ::mc_group* __mc_group) {}");
     EXPECT_TRUE(p->messages().empty()) << p->messages()[0];
 }
 

@@ -20,11 +20,11 @@ struct Result {
 };
 
 
-// The coroutine rewrite of every kernel findCoroutineKernels() takes: analyse() hands those
-// that can become work-item loops to that pass instead, and these tests are about coroutines.
+// Every kernel findCoroutineKernels() takes becomes a coroutine: analyse() hands those that
+// can become work-item loops to that pass instead, and these tests are about coroutines. Run
+// first, as analyse() is, so that the kernel-signatures pass knows them too.
 void everyCoroutineKernel(PassContext& c) {
     c.findings.coroutineKernels = findCoroutineKernels(c.unit, c.findings.graph, c.findings.entryPoints, c.findings.workItemRefusals);
-    rewriteCoroutineKernels(c);
 }
 
 // The kernel names findCoroutineKernels() takes in `p`, its diagnostics dropped (the rewrite
@@ -45,7 +45,8 @@ Result rewrite(std::string_view source, testing::Analysis analysis = testing::An
     auto p = testing::parse(source);
     Result r;
     r.coroutines = coroutineKernels(*p);
-    r.text = testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations, rewriteAttributes, everyCoroutineKernel},
+    r.text = testing::runPasses(*p, {everyCoroutineKernel, rewriteKernelSignatures, eraseKernelInstantiations, rewriteAttributes,
+                                     rewriteCoroutineKernels},
                                 false, analysis);
     r.messages = p->messages();
     return r;
@@ -121,7 +122,7 @@ TEST(BarrierCoroutines, HelperWithBarrierStaysFiber) {
                        "}");
     EXPECT_TRUE(r.coroutines.empty());
     EXPECT_EQ(r.text, "void sync() { threadgroup_barrier(mem_flags::mem_threadgroup); }\n"
-                      "void k(" + kGroup + ") {\n"
+                      "inline void k(" + kGroup + ") {\n"
                       "threadgroup_barrier(mem_flags::mem_threadgroup);\n"
                       "sync();\n"
                       "return;\n"
@@ -369,7 +370,7 @@ TEST(BarrierCoroutines, ReturnTypeUsesErasedSpace) {
     auto p = testing::parse("kernel void k() { threadgroup_barrier(mem_flags::mem_none); }\n"
                             "[[kernel]]\nvoid l() { threadgroup_barrier(mem_flags::mem_none); }");
     ASSERT_EQ(coroutineKernels(*p).size(), 2u);
-    testing::runPasses(*p, {rewriteKernelSignatures, everyCoroutineKernel});
+    testing::runPasses(*p, {everyCoroutineKernel, rewriteKernelSignatures, rewriteCoroutineKernels});
     const Token& kernelKeyword = p->tokens[p->find("kernel")];
     EXPECT_EQ(kernelKeyword.prefix, "::metalcpu_kernel::barrier_task ");
     EXPECT_TRUE(p->tokens[p->find("void")].erased);

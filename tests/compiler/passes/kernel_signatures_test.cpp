@@ -14,24 +14,36 @@ std::string rewrite(std::string_view source) {
     return testing::runPasses(*p, {rewriteKernelSignatures, eraseKernelInstantiations});
 }
 
-// Test that `kernel` and every attribute of the function and its parameters go, and the
-// hidden group parameter comes last.
+// Test that `kernel` becomes `inline` (only the group function calls a kernel, and inlines
+// it), every attribute of the function and its parameters goes, and the hidden group
+// parameter comes last.
 TEST(KernelSignatures, KernelKeywordForm) {
     EXPECT_EQ(rewrite("kernel void f(device float* a [[buffer(0)]], uint i [[thread_position_in_grid]]) {}"),
-              "void f(device float* a , uint i , [[maybe_unused]] const ::mc_group* __mc_group) {}");
+              "inline void f(device float* a , uint i , [[maybe_unused]] const ::mc_group* __mc_group) {}");
 }
 
 // Test the attribute forms, with and without other attributes in the list.
 TEST(KernelSignatures, AttributeForms) {
-    EXPECT_EQ(rewrite("[[kernel]] void f() {}"), "void f([[maybe_unused]] const ::mc_group* __mc_group) {}");
+    EXPECT_EQ(rewrite("[[kernel]] void f() {}"), "inline void f([[maybe_unused]] const ::mc_group* __mc_group) {}");
     EXPECT_EQ(rewrite("[[kernel, max_total_threads_per_threadgroup(64)]] void f(void) {}"),
-              "void f([[maybe_unused]] const ::mc_group* __mc_group) {}");
+              "inline void f([[maybe_unused]] const ::mc_group* __mc_group) {}");
+    // After the parameters, the attribute only goes: there is no place for `inline` there.
+    EXPECT_EQ(rewrite("void f() [[kernel]] {}"), "void f([[maybe_unused]] const ::mc_group* __mc_group) {}");
+}
+
+// Test that a kernel that says its own linkage, or a template kernel (its instantiation is
+// the group function's call), is not made inline.
+TEST(KernelSignatures, LinkageOfItsOwnStays) {
+    EXPECT_EQ(rewrite("static kernel void f() {}"), "static void f([[maybe_unused]] const ::mc_group* __mc_group) {}");
+    EXPECT_EQ(rewrite("inline kernel void f() {}"), "inline void f([[maybe_unused]] const ::mc_group* __mc_group) {}");
+    EXPECT_EQ(rewrite("template <typename T> kernel void f(device T* x) {}"),
+              "template <typename T> void f(device T* x, [[maybe_unused]] const ::mc_group* __mc_group) {}");
 }
 
 // Test that kernel declarations get the hidden parameter too, and other functions are untouched.
 TEST(KernelSignatures, DeclarationsAndOtherFunctions) {
     EXPECT_EQ(rewrite("kernel void f(device int* x);\nvoid g(int y [[maybe_unused]]) {}"),
-              "void f(device int* x, [[maybe_unused]] const ::mc_group* __mc_group);\n"
+              "inline void f(device int* x, [[maybe_unused]] const ::mc_group* __mc_group);\n"
               "void g(int y [[maybe_unused]]) {}");
 }
 

@@ -92,7 +92,7 @@ TEST(WorkItemLoops, OneBarrier) {
     EXPECT_EQ(r.split, std::vector<std::string>{"k"});
     const std::string rebind =
         "__mc_b1 i = ::metalcpu_kernel::builtin<__mc_b1, MC_BUILTIN_THREAD_INDEX_IN_THREADGROUP>(__mc_group, __mc_t); ";
-    EXPECT_EQ(r.text, "void k( float* a, uint i , " + kGroup + ") { "
+    EXPECT_EQ(r.text, "inline void k( float* a, uint i , " + kGroup + ") { "
                       "::metalcpu_kernel::work_items<false> __mc_wi(__mc_group); using __mc_b1 = decltype(i); "
                       "using __mc_t0 = float; auto* const __mc_v0 = __mc_wi.slots<__mc_t0>();\n" +
                           kPiece + rebind + "{ float x = a[i]; ::metalcpu_kernel::place(__mc_v0[__mc_t.slot], x); } });\n"
