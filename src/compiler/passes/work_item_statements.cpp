@@ -55,21 +55,25 @@ bool Planner::readsPerThreadVariable(TokenRange header) {
 
 void Planner::hidingScopes(const Statement& s, std::size_t blockEnd, const std::vector<std::string>& names,
                            std::vector<TokenRange>& scopes) const {
-    const auto declarator = [&](TokenRange range) {
-        for (std::size_t i = range.begin; i < range.end; ++i)
-            if (unit_.role(i) == TokenRole::Declarator &&
-                std::find(names.begin(), names.end(), tokens_[i].spelling) != names.end())
-                return i;
+    // The first of `names` that a declaration of tokens [begin, end) declares (its declarators
+    // only: a lambda's parameter in an initialiser declares nothing here).
+    const auto declared = [&](const std::optional<Declaration>& declaration) {
+        if (declaration)
+            for (std::size_t name : declaration->names)
+                if (std::find(names.begin(), names.end(), tokens_[name].spelling) != names.end()) return name;
         return kNoToken;
     };
     if (s.kind == StatementKind::Simple) {
-        if (const std::size_t d = declarator(s.tokens); d != kNoToken) scopes.push_back({d, blockEnd});
+        if (const std::size_t d = declared(parseDeclaration(tokens_, partner_, s)); d != kNoToken)
+            scopes.push_back({d, blockEnd});
         return;
     }
-    const bool declaringHeader = s.kind == StatementKind::For || s.kind == StatementKind::If ||
-                                 s.kind == StatementKind::While || s.kind == StatementKind::Switch;
-    if (declaringHeader) {
-        if (const std::size_t d = declarator(s.header); d != kNoToken) {
+    // A header's declaration (`for (int i = 0; ...)`, `if (int n = f(); n > 0)`, `while (T x = g())`)
+    // is in scope to the end of its statement.
+    if (s.kind == StatementKind::For || s.kind == StatementKind::If || s.kind == StatementKind::While ||
+        s.kind == StatementKind::Switch) {
+        const std::size_t end = headerSemicolon(s.header.begin, s.header.end);
+        if (const std::size_t d = declared(parseDeclaration(tokens_, partner_, s.header.begin, end)); d != kNoToken) {
             scopes.push_back({d, s.tokens.end});
             return;
         }

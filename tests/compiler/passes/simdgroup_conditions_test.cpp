@@ -152,6 +152,13 @@ TEST(SimdgroupConditions, LoopTripsPerSimdgroupAreDivergentLoops) {
     EXPECT_TRUE(t.kernels[0].usesWorkItemLoops) << t.kernels[0].workItemLoopsRefusal;
     EXPECT_NE(t.cpp.find("__mc_t1 k = __mc_v1[__mc_t.slot]; {"), std::string::npos) << t.cpp;
     EXPECT_EQ(t.cpp.find("__mc_t0 k = __mc_v0[__mc_t.slot]; __mc_t1 k"), std::string::npos) << t.cpp;
+    // A lambda's parameter of that name hides nothing after the lambda.
+    t = translateBody("    for (uint k = sg; k < n; k += 4u) {\n" + kBranch +
+                      "        const auto twice = [](uint k) { return 2u * k; };\n"
+                      "        k += twice(1u);\n    }\n");
+    EXPECT_FALSE(t.kernels[0].usesWorkItemLoops);
+    EXPECT_NE(t.kernels[0].workItemLoopsRefusal.find("may write its variable 'k'"), std::string::npos)
+        << t.kernels[0].workItemLoopsRefusal;
     t = translateBody("    for (uint k = sg; k < n; k += 4u) {\n" + kBranch +
                       "        for (uint k = 0u; k < 2u; ++k) a[lid] += float(k);\n"
                       "        { uint k = 5u; a[lid] += float(k); }\n        k += 1u;\n    }\n");
