@@ -1,5 +1,6 @@
 // MTL::ComputePipelineReflection: the bindings of a pipeline's kernel, made when the program
-// asks newComputePipelineState for reflection (PipelineOptionBindingInfo). Each binding reads
+// asks newComputePipelineState for reflection (PipelineOptionBindingInfo): one per buffer,
+// threadgroup, texture, sampler and tensor parameter. Each binding reads
 // its parameter's reflection (mc_param) in the kernel library it keeps loaded; a buffer
 // binding of an argument buffer is what Device::newArgumentEncoder(bufferBinding) takes. With
 // PipelineOptionBufferTypeInfo a buffer binding also holds the types of what it points at
@@ -16,6 +17,7 @@
 
 #include <Foundation/NSArray.hpp>
 #include <Foundation/NSString.hpp>
+#include <Metal/MTLTensor.hpp>
 
 #include <string>
 #include <vector>
@@ -28,6 +30,13 @@ class BindingCore : public ns::ObjectBase {
 public:
     BindingCore(const mc_kernel& kernel, const mc_param& param, std::shared_ptr<const void> keeper, bool bufferTypes)
         : kernel_(kernel), param_(param), keeper_(std::move(keeper)), name_(ns::makeString(param.name)) {
+        if (param.kind == MC_PARAM_TENSOR) {
+            // A tensor bound to a shader has dynamic extents: its rank, each extent -1 (Apple's
+            // MTLTensorBinding.dimensions).
+            const std::vector<NS::Integer> dynamic(param.tensor_rank, -1);
+            dimensions_ = MTL::TensorExtents::alloc()->init(dynamic.size(), dynamic.data());
+            return;
+        }
         if (param.kind != MC_PARAM_BUFFER || !bufferTypes) return;
         const std::string what = std::string("buffer '") + param.name + "' of kernel '" + kernel.name + "'";
         const StructTable pointee{param.members, param.member_count, param.pointee_size, param.pointee_align,
@@ -40,6 +49,7 @@ public:
         name_->release();
         if (structType_) structType_->release();
         if (pointerType_) pointerType_->release();
+        if (dimensions_) dimensions_->release();
     }
 
     const mc_kernel& kernel() const { return kernel_; }
@@ -51,6 +61,7 @@ public:
         case MC_PARAM_THREADGROUP: return MTL::BindingTypeThreadgroupMemory;
         case MC_PARAM_TEXTURE: return MTL::BindingTypeTexture;
         case MC_PARAM_SAMPLER: return MTL::BindingTypeSampler;
+        case MC_PARAM_TENSOR: return MTL::BindingTypeTensor;
         default: return MTL::BindingTypeBuffer;
         }
     }
@@ -63,6 +74,7 @@ public:
     MTL::DataType dataType() const { return static_cast<MTL::DataType>(param_.pointee_data_type); }
     MTL::StructType* structType() const { return structType_; }
     MTL::PointerType* pointerType() const { return pointerType_; }
+    MTL::TensorExtents* dimensions() const { return dimensions_; }
 
 private:
     const mc_kernel& kernel_;
@@ -71,6 +83,7 @@ private:
     NS::String* name_;
     MTL::StructType* structType_ = nullptr;
     MTL::PointerType* pointerType_ = nullptr;
+    MTL::TensorExtents* dimensions_ = nullptr;
 };
 
 template <class Public, const char* Name>
@@ -85,10 +98,12 @@ constexpr char kBufferBinding[] = "MTLBufferBinding";
 constexpr char kThreadgroupBinding[] = "MTLThreadgroupBinding";
 constexpr char kTextureBinding[] = "MTLTextureBinding";
 constexpr char kSamplerBinding[] = "MTLBinding";
+constexpr char kTensorBinding[] = "MTLTensorBinding";
 using BufferBinding = BindingOf<MTL::BufferBinding, kBufferBinding>;
 using ThreadgroupBinding = BindingOf<MTL::ThreadgroupBinding, kThreadgroupBinding>;
 using TextureBinding = BindingOf<MTL::TextureBinding, kTextureBinding>;
 using SamplerBinding = BindingOf<MTL::Binding, kSamplerBinding>;
+using TensorBinding = BindingOf<MTL::TensorBinding, kTensorBinding>;
 
 class PipelineReflection final : public ns::Implements<MTL::ComputePipelineReflection> {
 public:
@@ -115,6 +130,7 @@ MTL::ComputePipelineReflection* newPipelineReflection(const mc_kernel& kernel, s
             break;
         case MC_PARAM_TEXTURE: bindings.push_back(ns::make<TextureBinding>(kernel, p, keeper, bufferTypes)); break;
         case MC_PARAM_SAMPLER: bindings.push_back(ns::make<SamplerBinding>(kernel, p, keeper, bufferTypes)); break;
+        case MC_PARAM_TENSOR: bindings.push_back(ns::make<TensorBinding>(kernel, p, keeper, bufferTypes)); break;
         default: break;
         }
     }
@@ -224,3 +240,18 @@ MTL::DataType MTL::TextureBinding::textureDataType() const {
 bool MTL::TextureBinding::isDepthTexture() const { return false; }
 bool MTL::TextureBinding::depthTexture() const { return false; }
 NS::UInteger MTL::TextureBinding::arrayLength() const { return implOf<Core>(this) ? 1 : 0; }
+
+MTL::TensorDataType MTL::TensorBinding::tensorDataType() const {
+    auto* self = implOf<Core>(this);
+    return self ? static_cast<MTL::TensorDataType>(self->param().tensor_data_type) : MTL::TensorDataTypeNone;
+}
+MTL::DataType MTL::TensorBinding::indexType() const {
+    auto* self = implOf<Core>(this);
+    return self ? static_cast<MTL::DataType>(self->param().pointee_data_type) : MTL::DataTypeNone;
+}
+MTL::TensorExtents* MTL::TensorBinding::dimensions() const {
+    auto* self = implOf<Core>(this);
+    return self ? self->dimensions() : nullptr;
+}
+// Tensors with auxiliary planes (block-scaled formats) are not bound to shaders here.
+NS::Array* MTL::TensorBinding::auxiliaryPlanes() const { return nullptr; }

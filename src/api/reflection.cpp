@@ -96,15 +96,11 @@ MTL::DataType MTL::Argument::textureDataType() const { return {}; }
 bool MTL::Argument::isDepthTexture() const { return false; }
 NS::UInteger MTL::Argument::arrayLength() const { return 0; }
 
-// Binding, BufferBinding, ThreadgroupBinding and TextureBinding: pipeline_reflection.cpp.
+// Binding, BufferBinding, ThreadgroupBinding, TextureBinding and TensorBinding: pipeline_reflection.cpp.
 
 NS::UInteger MTL::ObjectPayloadBinding::objectPayloadAlignment() const { return 0; }
 NS::UInteger MTL::ObjectPayloadBinding::objectPayloadDataSize() const { return 0; }
 
-MTL::TensorDataType MTL::TensorBinding::tensorDataType() const { return {}; }
-MTL::DataType MTL::TensorBinding::indexType() const { return {}; }
-MTL::TensorExtents* MTL::TensorBinding::dimensions() const { return nullptr; }
-NS::Array* MTL::TensorBinding::auxiliaryPlanes() const { return nullptr; }
 
 MTL::VertexAttribute* MTL::VertexAttribute::alloc() {
     metalcpu::api::cannotMake("MTL::VertexAttribute::alloc");

@@ -1,5 +1,5 @@
 // MTL::ComputePipelineReflection from newComputePipelineState(…, PipelineOptionBindingInfo,
-// &reflection, …): a binding per buffer, threadgroup, texture and sampler parameter with its
+// &reflection, …): a binding per buffer, threadgroup, texture, sampler and tensor parameter with its
 // name, index, access and sizes; Device::newArgumentEncoder(bufferBinding) for an argument
 // buffer's binding, which encodes what the kernel then reads. Without the option, or for a
 // binding that is no argument buffer, nil (the latter with the debug layer's message).
@@ -8,6 +8,7 @@
 
 #include <Metal/MTLArgument.hpp>
 #include <Metal/MTLArgumentEncoder.hpp>
+#include <Metal/MTLTensor.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -190,6 +191,84 @@ TEST_F(PipelineReflectionTest, NoEncoderForOtherBindings) {
         << ::testing::PrintToString(reports_);
     EXPECT_EQ(device_->newArgumentEncoder(static_cast<const MTL::BufferBinding*>(nullptr)), nullptr);
     EXPECT_TRUE(reported("bufferBinding must not be nil")) << ::testing::PrintToString(reports_);
+    pool->release();
+}
+
+const char* const kTensorKernels = R"(
+#include <metal_stdlib>
+#include <metal_tensor>
+using namespace metal;
+kernel void scale(tensor<device const half, dextents<int32_t, 2>> in, tensor<device half, dextents<uint16_t, 3>> out,
+                  device float* factor [[buffer(4)]]) {
+    factor[0] = float(in.get_extent(0) + out.get_extent(2));
+}
+)";
+
+/// The tensor kernels, compiled at MSL 4.0 (<metal_tensor> needs it).
+class TensorBindingReflectionTest : public MetalTest {
+protected:
+    void SetUp() override {
+        MetalTest::SetUp();
+        auto options = NS::TransferPtr(MTL::CompileOptions::alloc()->init());
+        options->setLanguageVersion(MTL::LanguageVersion4_0);
+        NS::Error* error = nullptr;
+        library_ = device_->newLibrary(NS::String::string(kTensorKernels, NS::UTF8StringEncoding), options.get(), &error);
+        ASSERT_NE(library_, nullptr) << text(error ? error->localizedDescription() : nullptr);
+    }
+    void TearDown() override {
+        if (library_) library_->release();
+        MetalTest::TearDown();
+    }
+    MTL::Library* library_ = nullptr;
+};
+
+// Test a tensor parameter's binding (Metal 4): type Tensor at its buffer index, its element's
+// tensor data type, its extents' index type, and dimensions of its rank whose every extent is
+// -1, as Apple's reflection gives a shader-bound tensor (its extents are dynamic); a buffer
+// beside it keeps its own binding.
+TEST_F(TensorBindingReflectionTest, TensorParametersHaveTensorBindings) {
+    NS::AutoreleasePool* pool = NS::AutoreleasePool::alloc()->init();
+    auto function = NS::TransferPtr(library_->newFunction(MTLSTR("scale")));
+    ASSERT_NE(function.get(), nullptr);
+    MTL::ComputePipelineReflection* reflection = nullptr;
+    NS::Error* error = nullptr;
+    auto state = NS::TransferPtr(
+        device_->newComputePipelineState(function.get(), MTL::PipelineOptionBindingInfo, &reflection, &error));
+    ASSERT_NE(state.get(), nullptr) << text(error ? error->localizedDescription() : nullptr);
+    ASSERT_NE(reflection, nullptr);
+    NS::Array* bindings = reflection->bindings();
+    ASSERT_EQ(bindings->count(), 3u);
+    struct Expected {
+        const char* name;
+        NS::UInteger index;
+        MTL::BindingAccess access;
+        MTL::TensorDataType data;
+        MTL::DataType indexType;
+        NS::UInteger rank;
+    };
+    const Expected tensors[2] = {
+        {"in", 0, MTL::BindingAccessReadOnly, MTL::TensorDataTypeFloat16, MTL::DataTypeInt, 2},
+        {"out", 1, MTL::BindingAccessReadWrite, MTL::TensorDataTypeFloat16, MTL::DataTypeUShort, 3},
+    };
+    for (NS::UInteger i = 0; i < 2; ++i) {
+        auto* binding = bindings->object<MTL::TensorBinding>(i);
+        EXPECT_EQ(text(binding->name()), tensors[i].name);
+        EXPECT_EQ(binding->type(), MTL::BindingTypeTensor) << i;
+        EXPECT_EQ(binding->index(), tensors[i].index) << i;
+        EXPECT_EQ(binding->access(), tensors[i].access) << i;
+        EXPECT_FALSE(binding->isArgument()) << i;
+        EXPECT_EQ(binding->tensorDataType(), tensors[i].data) << i;
+        EXPECT_EQ(binding->indexType(), tensors[i].indexType) << i;
+        MTL::TensorExtents* dimensions = binding->dimensions();
+        ASSERT_NE(dimensions, nullptr) << i;
+        EXPECT_EQ(dimensions->rank(), tensors[i].rank) << i;
+        for (NS::UInteger d = 0; d < tensors[i].rank; ++d) EXPECT_EQ(dimensions->extentAtDimensionIndex(d), -1) << i;
+        EXPECT_EQ(binding->auxiliaryPlanes(), nullptr) << i;
+    }
+    auto* factor = bindings->object<MTL::BufferBinding>(2);
+    EXPECT_EQ(factor->type(), MTL::BindingTypeBuffer);
+    EXPECT_EQ(factor->index(), 4u);
+    EXPECT_EQ(factor->bufferDataType(), MTL::DataTypeFloat);
     pool->release();
 }
 

@@ -140,6 +140,12 @@ std::string tensorReflection(const ParamInfo& p, const std::string& param) {
     return traits + "::rank, static_cast<mc_u32>(" + traits + "::data_type)";
 }
 
+/// mc_param's pointee_data_type: what a buffer points at, or a tensor's index type.
+std::string pointeeDataType(const ParamInfo& p, const std::string& param) {
+    if (p.kind == ParamKind::Tensor) return "::metalcpu_kernel::tensor_parameter<" + param + ">::index_type";
+    return "::metalcpu_kernel::pointee_data_type<" + param + ">";
+}
+
 /// The line that opens a kernel's part of a file whose kernels can be selected (see kernelSelector()).
 std::string selection(const std::string& hostName) {
     return "#if METALCPU_SELECTS_KERNEL(" + kernelSelector(hostName) + ")\n";
@@ -338,8 +344,7 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                        ", ::metalcpu_kernel::pointee_size<" + param + ">, ::metalcpu_kernel::pointee_align<" +
                        param + ">, " + std::to_string(p.line) + ", " + std::to_string(p.column) + ", " +
                        std::to_string(p.textureType) + ", " + std::to_string(p.textureDataType) + ", " +
-                       tensorReflection(p, param) + arguments + ", ::metalcpu_kernel::pointee_data_type<" + param +
-                       ">" + members + "},\n";
+                       tensorReflection(p, param) + arguments + ", " + pointeeDataType(p, param) + members + "},\n";
             }
             out += "};\n";
         }

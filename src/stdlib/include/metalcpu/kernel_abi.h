@@ -359,7 +359,9 @@ typedef struct mc_param {
     const mc_argument* arguments;
     /* ABI 22: the MTL::DataType of what a buffer parameter points at, and when it is a struct
        the front end could describe (no base class, no bit-field, a name of its own in the file),
-       its members (an argument buffer's are `arguments`); else 0 and null. */
+       its members (an argument buffer's are `arguments`); else 0 and null. For MC_PARAM_TENSOR,
+       pointee_data_type is the MTL::DataType of its extents' index type (0 in libraries made
+       before that: the binding's indexType is then DataTypeNone). */
     mc_u32 pointee_data_type;
     mc_u32 member_count;
     const mc_argument* members;

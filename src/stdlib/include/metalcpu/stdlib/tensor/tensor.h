@@ -256,12 +256,16 @@ __attribute__((always_inline)) inline P tensor_argument(const mc_group* group, m
     return P(metalcpu_stdlib::tensor::from_binding{}, *static_cast<const mc_tensor*>(group->dispatch->buffers[index]));
 }
 
-/// What reflection says of a tensor parameter of type P: its rank and MTL::TensorDataType.
+template <class T> struct data_type_of; // metalcpu/data_types.h, included after this file
+
+/// What reflection says of a tensor parameter of type P: its rank, MTL::TensorDataType and the
+/// MTL::DataType of its extents' index type (MTL::TensorBinding::indexType).
 template <class P> struct tensor_parameter;
 template <class E, class X, class D, class... Tags>
 struct tensor_parameter<metal::tensor<E, X, D, Tags...>> {
     static constexpr mc_u32 rank = X::rank();
     static constexpr mc_u32 data_type = metalcpu_stdlib::tensor::data_type<E>::value;
+    static constexpr mc_u32 index_type = data_type_of<typename X::index_type>::value;
 };
 
 } // namespace metalcpu_kernel
