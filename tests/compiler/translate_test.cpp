@@ -663,8 +663,8 @@ TEST(Translate, TensorOperationLowerings) {
                   std::string::npos);
         EXPECT_NE(t.cpp.find("::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__mc_0_fn, 3>>::rank, "
                              "static_cast<mc_u32>(::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::parameter_t<__"
-                             "mc_0_fn, 3>>::data_type), 0, nullptr, ::metalcpu_kernel::pointee_data_type<::metalcpu_kernel::"
-                             "parameter_t<__mc_0_fn, 3>>, 0, nullptr}"),
+                             "mc_0_fn, 3>>::data_type), 0, nullptr, ::metalcpu_kernel::tensor_parameter<::metalcpu_kernel::"
+                             "parameter_t<__mc_0_fn, 3>>::index_type, 0, nullptr}"),
                   std::string::npos);
         // Shader validation: a cooperative tensor's elements go through load()/store() like any
         // subscript (the kernel library may check them against the capacity); its member calls

@@ -501,6 +501,7 @@ template <class P> struct tensor_parameter;
 template <class T, class E, class K> struct tensor_parameter<metal::tensor<T, E, K>> {
     static constexpr mc_u32 rank = E::rank;
     static constexpr mc_u32 data_type = 16; // MTL::TensorDataTypeFloat16 stands for every type here
+    static constexpr mc_u32 index_type = 29; // MTL::DataTypeInt stands for every index type here
 };
 // Swizzle assignments (`v.xy->*__mc_swz= e`): the real tag gives a target that writes the
 // swizzle's components; this one gives the left side back, which is all type checking needs.
