@@ -4,9 +4,9 @@
 // device_metal4.cpp; textures, samplers, tensors, log states and residency sets are made in
 // their own files.
 #include "api/argument_encoding.h"
+#include "api/binding_reflection.h"
 #include "api/blocks.h"
 #include "api/not_yet.h"
-#include "api/pipeline_reflection.h"
 #include "foundation/factories.h"
 #include "runtime/command_queue.h"
 #include "runtime/compute_pipeline.h"
@@ -246,7 +246,7 @@ MTL::ArgumentEncoder* MTL::Device::newArgumentEncoder(const NS::Array* arguments
     auto* self = implOf<Dev>(this);
     return self ? metalcpu::api::newArgumentEncoder(self, arguments) : nullptr;
 }
-// From a pipeline reflection's binding of an argument buffer (api/pipeline_reflection.h).
+// From a pipeline reflection's binding of an argument buffer (api/binding_reflection.h).
 MTL::ArgumentEncoder* MTL::Device::newArgumentEncoder(const BufferBinding* bufferBinding) {
     auto* self = implOf<Dev>(this);
     return self ? metalcpu::api::newArgumentEncoder(self, bufferBinding) : nullptr;

@@ -1,8 +1,9 @@
 // The MTL::Library and MTL::Function methods beyond library.cpp: functions by descriptor, the
 // completion-handler forms (which run synchronously, as Device::newLibrary's do), argument
-// encoders (argument_encoding.h), and what needs function reflection or intersection
-// functions, which log once.
+// encoders (argument_encoding.h), function reflection (binding_reflection.h), and what needs
+// intersection functions, which log once.
 #include "api/argument_encoding.h"
+#include "api/binding_reflection.h"
 #include "api/blocks.h"
 #include "api/function_constants.h"
 #include "api/not_yet.h"
@@ -74,9 +75,16 @@ void MTL::Library::newIntersectionFunction(const IntersectionFunctionDescriptor*
 }
 #endif
 
-MTL::FunctionReflection* MTL::Library::reflectionForFunction(const NS::String*) {
-    notYet<Lib>(this, "MTL::Library::reflectionForFunction");
-    return nullptr;
+// Apple's compiler records a function's reflection when it builds the library, and metalcpu's
+// always does, so every kernel functionNames() lists has one, with the same bindings a
+// pipeline's reflection gives; unknown names and render functions (which a library here does
+// not hold) have none.
+MTL::FunctionReflection* MTL::Library::reflectionForFunction(const NS::String* functionName) {
+    auto* self = implOf<Lib>(this);
+    if (!self || !functionName || !functionName->utf8String()) return nullptr;
+    const mc_kernel* kernel = self->kernels()->find(functionName->utf8String());
+    if (!kernel) return nullptr;
+    return metalcpu::ns::autoreleased(metalcpu::api::newFunctionReflection(*kernel, self->kernels()));
 }
 
 NS::Dictionary* MTL::Function::functionConstantsDictionary() const {

@@ -1,10 +1,9 @@
 // Reflection objects: the reflected types (MTL::Type and its subclasses, StructMember), the
 // argument and binding descriptions, function attributes and constants, and the function and
 // pipeline reflection containers. metalcpu builds the function constants'
-// (function_constants.cpp), a pipeline's bindings (pipeline_reflection.cpp) and their buffers'
-// struct and pointer types (reflected_types.cpp); of the rest (Library::reflectionForFunction
-// logs once and returns nullptr) no object exists: alloc() logs once and returns nullptr, and
-// every other method answers as for nil.
+// (function_constants.cpp), the bindings of pipelines and functions (binding_reflection.cpp) and
+// their buffers' struct and pointer types (reflected_types.cpp); of the rest no object exists:
+// alloc() logs once and returns nullptr, and every other method answers as for nil.
 #include "api/not_yet.h"
 
 #include <Metal/MTLArgument.hpp>
@@ -96,7 +95,7 @@ MTL::DataType MTL::Argument::textureDataType() const { return {}; }
 bool MTL::Argument::isDepthTexture() const { return false; }
 NS::UInteger MTL::Argument::arrayLength() const { return 0; }
 
-// Binding, BufferBinding, ThreadgroupBinding, TextureBinding and TensorBinding: pipeline_reflection.cpp.
+// Binding, BufferBinding, ThreadgroupBinding, TextureBinding and TensorBinding: binding_reflection.cpp.
 
 NS::UInteger MTL::ObjectPayloadBinding::objectPayloadAlignment() const { return 0; }
 NS::UInteger MTL::ObjectPayloadBinding::objectPayloadDataSize() const { return 0; }
@@ -140,12 +139,4 @@ MTL::FunctionConstant* MTL::FunctionConstant::init() { return nullptr; }
 // Its getters, for the objects Function::functionConstantsDictionary() makes, are in
 // function_constants.cpp.
 
-MTL::FunctionReflection* MTL::FunctionReflection::alloc() {
-    metalcpu::api::cannotMake("MTL::FunctionReflection::alloc");
-    return nullptr;
-}
-MTL::FunctionReflection* MTL::FunctionReflection::init() { return nullptr; }
-NS::Array* MTL::FunctionReflection::bindings() const { return nullptr; }
-NS::String* MTL::FunctionReflection::userAnnotation() const { return nullptr; }
-
-// ComputePipelineReflection: pipeline_reflection.cpp.
+// FunctionReflection and ComputePipelineReflection: binding_reflection.cpp.

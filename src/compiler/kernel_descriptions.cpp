@@ -50,6 +50,7 @@ std::vector<EntryPointCode> describeEntryPoints(const Unit& unit, EditList& edit
         if (auto params = found.parameters.find(e.function); params != found.parameters.end())
             info.params = params->second;
         info.maxTotalThreadsPerThreadgroup = a.maxThreads;
+        info.userAnnotation = e.userAnnotation ? e.userAnnotation : a.userAnnotation;
         if (auto rows = found.rowCheckedPointers.find(e.function); rows != found.rowCheckedPointers.end())
             for (std::size_t i = 0; i < info.params.size(); ++i)
                 if (std::find(rows->second.begin(), rows->second.end(), info.params[i].name) != rows->second.end())

@@ -1,5 +1,6 @@
 #include "compiler/kernels.h"
 
+#include "compiler/signature.h"
 #include "compiler/syntax.h"
 
 #include <algorithm>
@@ -152,6 +153,8 @@ std::vector<EntryPoint> findEntryPoints(const TokenList& tokens, Module& module,
         e.templateArgumentTokens = inst->templateArguments;
         e.functionExpression = qualifiedName(f.namespaces, f.name) + "<" + e.templateArguments + ">";
         e.glueNamespaces = inst->namespaces;
+        for (const AttributeSpec& spec : inst->attributes)
+            if (const Attribute* a = spec.find("user_annotation")) e.userAnnotation = userAnnotationOf(tokens, *a, diagnostics);
         out.push_back(std::move(e));
     }
 

@@ -5,6 +5,7 @@
 #include "compiler/diagnostics.h"
 #include "compiler/scanner.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct EntryPoint {
     std::string templateArguments;
     /// The tokens of those arguments (between `<` and `>`); empty for non-templates.
     TokenRange templateArgumentTokens;
+    /// An explicit instantiation's own [[user_annotation("...")]], which takes the place of the
+    /// template definition's (as Apple documents); nullopt otherwise.
+    std::optional<std::string> userAnnotation;
 };
 
 /// Finds the entry points, in source order: non-template kernel definitions, and the explicit

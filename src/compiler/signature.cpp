@@ -423,6 +423,15 @@ std::vector<ParamInfo> parseKernelParameters(const TokenList& tokens, const std:
     return out;
 }
 
+std::optional<std::string> userAnnotationOf(const TokenList& tokens, const Attribute& attribute,
+                                            Diagnostics& diagnostics) {
+    auto text = attribute.hasArguments
+                    ? stringLiteralValue(tokens, attribute.arguments.begin, attribute.arguments.end)
+                    : std::nullopt;
+    if (!text) diagnostics.error(tokens[attribute.nameToken].location, "[[user_annotation]] needs a string literal");
+    return text;
+}
+
 KernelAttributes parseKernelAttributes(const TokenList& tokens, const FunctionDecl& kernel,
                                        Diagnostics& diagnostics) {
     KernelAttributes out;
@@ -453,6 +462,8 @@ KernelAttributes parseKernelAttributes(const TokenList& tokens, const FunctionDe
                 } else {
                     out.maxThreads = static_cast<std::uint32_t>(*value);
                 }
+            } else if (a.name == "user_annotation") {
+                if (auto annotation = userAnnotationOf(tokens, a, diagnostics)) out.userAnnotation = *annotation;
             } else if (a.name == "function_constant") {
                 // reported by findFunctionConstants()
             } else if (!isStandardAttribute(a.name)) {

@@ -40,7 +40,15 @@ struct KernelAttributes {
     /// expression, else 0 with `maxThreadsExpression` holding the expression's tokens.
     std::uint32_t maxThreads = 0;
     std::optional<TokenRange> maxThreadsExpression;
+    /// [[user_annotation("...")]] (Metal 4): the string MTL::FunctionReflection::userAnnotation
+    /// gives back; absent when not written.
+    std::optional<std::string> userAnnotation;
 };
+
+/// The string of a [[user_annotation("...")]], on a kernel definition or an explicit
+/// instantiation of one; nullopt, reported, when it has none.
+std::optional<std::string> userAnnotationOf(const TokenList& tokens, const Attribute& attribute,
+                                            Diagnostics& diagnostics);
 
 /// Reads and checks the [[...]] attributes of a kernel definition.
 KernelAttributes parseKernelAttributes(const TokenList& tokens, const FunctionDecl& kernel,

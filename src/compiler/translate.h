@@ -159,6 +159,9 @@ struct KernelInfo {
     std::string hostName;           ///< the name the host asks for
     std::string functionExpression; ///< C++ naming the function: "::add_arrays", "::ns::f<float, 4>"
     std::string frameName;          ///< as a debugger's frame names it: "add_arrays", "f<float, 4>"
+    /// [[user_annotation("...")]]: an instantiation's own, else its template definition's;
+    /// nullopt when neither has one (MTL::FunctionReflection::userAnnotation is then nil).
+    std::optional<std::string> userAnnotation;
     std::string file;               ///< where the kernel is defined, as reported
     int line = 0, column = 0;
     /// A threadgroup_barrier, simdgroup_barrier or SIMD/quad-group collective is reachable.

@@ -353,6 +353,32 @@ TEST(Signature, KernelAttributes) {
     EXPECT_FALSE(a.maxThreadsExpression);
 }
 
+// Test that a Metal 4 user annotation is read, before the kernel or after its parameters,
+// escapes decoded; a kernel without one has none.
+TEST(Signature, UserAnnotation) {
+    auto p = parse("[[user_annotation(\"scales \\\"a\\\" row\")]] kernel void k() {}\n"
+                   "kernel void after() [[user_annotation(\"after\")]] {}\n"
+                   "kernel void none() {}");
+    ASSERT_EQ(p->module.functions.size(), 3u);
+    const KernelAttributes k = parseKernelAttributes(p->tokens, p->module.functions[0], p->diagnostics);
+    const KernelAttributes after = parseKernelAttributes(p->tokens, p->module.functions[1], p->diagnostics);
+    const KernelAttributes none = parseKernelAttributes(p->tokens, p->module.functions[2], p->diagnostics);
+    EXPECT_TRUE(p->messages().empty()) << ::testing::PrintToString(p->messages());
+    EXPECT_EQ(k.userAnnotation, std::optional<std::string>("scales \"a\" row"));
+    EXPECT_EQ(after.userAnnotation, std::optional<std::string>("after"));
+    EXPECT_FALSE(none.userAnnotation);
+}
+
+// Test that a user annotation without a string literal is reported at the attribute.
+TEST(Signature, UserAnnotationNeedsAString) {
+    auto p = parse("[[user_annotation(3)]] kernel void k() {}\n[[user_annotation]] kernel void m() {}");
+    for (const FunctionDecl& f : p->module.functions) parseKernelAttributes(p->tokens, f, p->diagnostics);
+    EXPECT_EQ(p->messages(), (std::vector<std::string>{
+                                 "test.metal:1:3: error: [[user_annotation]] needs a string literal",
+                                 "test.metal:2:3: error: [[user_annotation]] needs a string literal",
+                             }));
+}
+
 // Test that a thread limit depending on template parameters is kept as an expression.
 TEST(Signature, KernelAttributesExpression) {
     auto p = parse("template <int WM> [[kernel, max_total_threads_per_threadgroup(WM * 32)]] void k() {}");

@@ -465,7 +465,7 @@ TEST(Translate, BarrierKernelLowerings) {
         << t.cpp;
     EXPECT_NE(t.cpp.find("{\"a\", \"c.metal\", 2, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | "
                          "MC_KERNEL_OPTIMISED_O3, 0, 1, ::__mc_0_params, "
-                         "METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, \"a\", 0, \"\"},"),
+                         "METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, \"a\", 0, \"\", nullptr},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"b\", \"c.metal\", 5, 13, MC_KERNEL_USES_BARRIERS, 0, 0, nullptr, "
                          "nullptr, METALCPU_KERNEL_CODE(&::__mc_1_run_thread), 0, nullptr, \"b\", 0, \"c.metal:5:19: it calls "
@@ -474,10 +474,10 @@ TEST(Translate, BarrierKernelLowerings) {
                          "of collective helpers (functions whose only effect is their value and whose lanes make the "
                          "same SIMD-group functions in the same order: one `return simd_f(...);`, or staged, several "
                          "in a row, as MLX's `CumMax::simd_scan`); a barrier is in none; the call is not inlined: "
-                         "'helper' returns before its end (c.metal:1:26)\"},"),
+                         "'helper' returns before its end (c.metal:1:26)\", nullptr},"),
               std::string::npos);
     EXPECT_NE(t.cpp.find("{\"c\", \"c.metal\", 6, 13, MC_KERNEL_COROUTINES, 0, 1, ::__mc_2_params, "
-                         "METALCPU_KERNEL_CODE(&::__mc_2_run_group), nullptr, 0, nullptr, \"c\", 0, \"\"},"),
+                         "METALCPU_KERNEL_CODE(&::__mc_2_run_group), nullptr, 0, nullptr, \"c\", 0, \"\", nullptr},"),
               std::string::npos);
 
     // The validation flavour is lowered the same way.

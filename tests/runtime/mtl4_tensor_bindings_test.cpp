@@ -43,7 +43,7 @@ const mc_param kParams[] = {
      0, 0, 0, nullptr, MTL::DataTypeFloat, 0, nullptr},
 };
 const mc_kernel kReadTensor = {"read_tensor", "mtl4_tensor_bindings_test", 1, 1, 0, 0, 2, kParams, readTensor,
-                               nullptr, 0, nullptr, "read_tensor", 0, ""};
+                               nullptr, 0, nullptr, "read_tensor", 0, "", nullptr};
 
 NS::SharedPtr<MTL::TensorExtents> extents(std::vector<NS::Integer> values) {
     return NS::TransferPtr(MTL::TensorExtents::alloc()->init(values.size(), values.data()));

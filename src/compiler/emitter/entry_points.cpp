@@ -392,7 +392,8 @@ std::string generateEntryPoints(const std::vector<EntryPointCode>& entryPoints, 
                             std::to_string(info.threadgroupSites.size()) + ", " + sites + ", " +
                             quoteString(info.frameName.empty() ? info.hostName : info.frameName) +
                             ", " + (threadgroupOwner.empty() ? std::string("0") : threadgroupOwner) + ", " +
-                            quoteString(fibers ? info.workItemLoopsRefusal : std::string()) + "},\n" +
+                            quoteString(fibers ? info.workItemLoopsRefusal : std::string()) + ", " +
+                            (info.userAnnotation ? quoteString(*info.userAnnotation) : std::string("nullptr")) + "},\n" +
                             (selectsKernels ? "#endif\n" : ""));
     }
     std::string constantTable = "nullptr, 0";

@@ -61,7 +61,7 @@ const mc_u64 __mc_0_sites[] = {0x100001ull, 0x100002ull};
 
 __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.kernel.k") = 0;
 const ::mc_kernel __mc_kernels[] = {
-    {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, nullptr, METALCPU_KERNEL_CODE(&::ns::__mc_0_run_thread), 2, ::ns::__mc_0_sites, "k", 0, ""},
+    {"k", "a.metal", 3, 13, MC_KERNEL_USES_BARRIERS, 256, 3, ::ns::__mc_0_params, nullptr, METALCPU_KERNEL_CODE(&::ns::__mc_0_run_thread), 2, ::ns::__mc_0_sites, "k", 0, "", nullptr},
 };
 METALCPU_REGISTER_MODULE(__mc_kernels, 1, "a.metal", nullptr, 0)
 )");
@@ -84,9 +84,20 @@ TEST(EntryPointCode, NoParameters) {
         std::string::npos);
     EXPECT_NE(
         code.find("{\"empty\", \"a.metal\", 0, 0, 0u | MC_KERNEL_VECTORISED_THREADS, ::__mc_0_max_threads, 0, nullptr, METALCPU_KERNEL_CODE(&::__mc_0_run_group), "
-                  "METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 0, nullptr, \"empty\", ::__mc_0_threadgroup_owner, \"\"},"),
+                  "METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 0, nullptr, \"empty\", ::__mc_0_threadgroup_owner, \"\", nullptr},"),
         std::string::npos);
     EXPECT_NE(code.find("constexpr mc_u64 __mc_0_threadgroup_owner = ::__mc_tg_owner_0<4>();"), std::string::npos);
+}
+
+// Test that a user annotation ends the kernel's row as a C string, escaped.
+TEST(EntryPointCode, UserAnnotation) {
+    EntryPointCode e;
+    e.info.hostName = "k";
+    e.info.functionExpression = "k";
+    e.info.file = "a.metal";
+    e.info.userAnnotation = "says \"hi\"\\";
+    const std::string code = generateEntryPoints({e}, "a.metal");
+    EXPECT_NE(code.find(", \"k\", 0, \"\", \"says \\\"hi\\\"\\\\\"},"), std::string::npos) << code;
 }
 
 // Test a coroutine kernel: run_coroutines starts each thread's coroutine from the same
@@ -122,7 +133,7 @@ const ::mc_param __mc_0_params[] = {
         << code;
     EXPECT_EQ(code.find("run_thread"), std::string::npos);
     EXPECT_NE(code.find("{\"k\", \"a.metal\", 0, 0, MC_KERNEL_COROUTINES, 0, 2, ::__mc_0_params, "
-                        "METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, \"k\", 0, \"\"},"),
+                        "METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, \"k\", 0, \"\", nullptr},"),
               std::string::npos);
 
     e.info.params.clear(); // `__t` unused

@@ -48,7 +48,7 @@ __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x0ac7093f4700b5dbull)
-    {"positions", "builtins.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 8, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 0, nullptr, "positions", 0, ""},
+    {"positions", "builtins.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 8, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 0, nullptr, "positions", 0, "", nullptr},
 #endif
     {},
 };

@@ -86,10 +86,10 @@ __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0xdeb5dcc04f1a7895ull)
-    {"r_16_16", "generated_kernel_forms.metal", 6, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 1, ::__mc_0_sites, "r_16_16", 0, ""},
+    {"r_16_16", "generated_kernel_forms.metal", 6, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_OPTIMISED_O3, 0, 4, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 1, ::__mc_0_sites, "r_16_16", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0xd99f71198e99781bull)
-    {"E_4", "generated_kernel_forms.metal", 25, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 3, ::__mc_1_params, METALCPU_KERNEL_CODE(&::__mc_1_run_group), METALCPU_KERNEL_CODE(&::__mc_1_run_thread), 0, nullptr, "E_4", 0, ""},
+    {"E_4", "generated_kernel_forms.metal", 25, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 3, ::__mc_1_params, METALCPU_KERNEL_CODE(&::__mc_1_run_group), METALCPU_KERNEL_CODE(&::__mc_1_run_thread), 0, nullptr, "E_4", 0, "", nullptr},
 #endif
     {},
 };

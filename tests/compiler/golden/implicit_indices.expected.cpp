@@ -51,7 +51,7 @@ __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x2f7359203bee9807ull)
-    {"scale_and_offset", "implicit_indices.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 6, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 0, nullptr, "scale_and_offset", 0, ""},
+    {"scale_and_offset", "implicit_indices.metal", 5, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 6, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 0, nullptr, "scale_and_offset", 0, "", nullptr},
 #endif
     {},
 };

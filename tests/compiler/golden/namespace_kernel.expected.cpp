@@ -78,10 +78,10 @@ __attribute__((used, visibility("hidden"))) char __mc_1_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x0036f175c0394c0full)
-    {"squares", "namespace_kernel.metal", 11, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::ops::__mc_0_params, METALCPU_KERNEL_CODE(&::demo::ops::__mc_0_run_group), METALCPU_KERNEL_CODE(&::demo::ops::__mc_0_run_thread), 0, nullptr, "squares", 0, ""},
+    {"squares", "namespace_kernel.metal", 11, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::ops::__mc_0_params, METALCPU_KERNEL_CODE(&::demo::ops::__mc_0_run_group), METALCPU_KERNEL_CODE(&::demo::ops::__mc_0_run_thread), 0, nullptr, "squares", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x39f499913e343a2eull)
-    {"negate_float", "namespace_kernel.metal", 17, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::__mc_1_params, METALCPU_KERNEL_CODE(&::demo::__mc_1_run_group), METALCPU_KERNEL_CODE(&::demo::__mc_1_run_thread), 0, nullptr, "negate<float>", 0, ""},
+    {"negate_float", "namespace_kernel.metal", 17, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::demo::__mc_1_params, METALCPU_KERNEL_CODE(&::demo::__mc_1_run_group), METALCPU_KERNEL_CODE(&::demo::__mc_1_run_thread), 0, nullptr, "negate<float>", 0, "", nullptr},
 #endif
     {},
 };

@@ -256,19 +256,19 @@ __attribute__((used, visibility("hidden"))) char __mc_4_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0xd1495e5593bfaf61ull)
-    {"tile_product", "tensor_ops.metal", 16, 13, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, "tile_product", 0, ""},
+    {"tile_product", "tensor_ops.metal", 16, 13, MC_KERNEL_COROUTINES, 0, 4, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, "tile_product", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x47046c8344134580ull)
-    {"gemm_strided_half_64_32", "tensor_ops.metal", 37, 13, MC_KERNEL_COROUTINES, 0, 5, ::__mc_1_params, METALCPU_KERNEL_CODE(&::__mc_1_run_group), nullptr, 0, nullptr, "strided<half, 64, 32, false>", 0, ""},
+    {"gemm_strided_half_64_32", "tensor_ops.metal", 37, 13, MC_KERNEL_COROUTINES, 0, 5, ::__mc_1_params, METALCPU_KERNEL_CODE(&::__mc_1_run_group), nullptr, 0, nullptr, "strided<half, 64, 32, false>", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x85483296daefe147ull)
-    {"row_maxima", "tensor_ops.metal", 76, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_2_params, METALCPU_KERNEL_CODE(&::__mc_2_run_group), nullptr, 1, ::__mc_2_sites, "row_maxima", 0, ""},
+    {"row_maxima", "tensor_ops.metal", 76, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_2_params, METALCPU_KERNEL_CODE(&::__mc_2_run_group), nullptr, 1, ::__mc_2_sites, "row_maxima", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x9fb3829a4ccbf3caull)
-    {"fragments", "tensor_ops.metal", 105, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_3_params, nullptr, METALCPU_KERNEL_CODE(&::__mc_3_run_thread), 0, nullptr, "fragments", 0, "tensor_ops.metal:116:5: it calls 'run_fragment', which uses a tensor operation (tensor_ops.metal:100:6): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions whose only effect is their value and whose lanes make the same SIMD-group functions in the same order: one `return simd_f(...);`, or staged, several in a row, as MLX's `CumMax::simd_scan`); a tensor operation is in none"},
+    {"fragments", "tensor_ops.metal", 105, 13, MC_KERNEL_USES_BARRIERS, 0, 2, ::__mc_3_params, nullptr, METALCPU_KERNEL_CODE(&::__mc_3_run_thread), 0, nullptr, "fragments", 0, "tensor_ops.metal:116:5: it calls 'run_fragment', which uses a tensor operation (tensor_ops.metal:100:6): the front end splits a kernel only at the barriers and SIMD-group functions its own body calls, and at its calls of collective helpers (functions whose only effect is their value and whose lanes make the same SIMD-group functions in the same order: one `return simd_f(...);`, or staged, several in a row, as MLX's `CumMax::simd_scan`); a tensor operation is in none", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x7a176872f4f5d5aaull)
-    {"quantised_plain", "tensor_ops.metal", 123, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_4_params, METALCPU_KERNEL_CODE(&::__mc_4_run_group), nullptr, 1, ::__mc_4_sites, "quantised<load_tile>", 0, ""},
+    {"quantised_plain", "tensor_ops.metal", 123, 13, MC_KERNEL_COROUTINES, 0, 3, ::__mc_4_params, METALCPU_KERNEL_CODE(&::__mc_4_run_group), nullptr, 1, ::__mc_4_sites, "quantised<load_tile>", 0, "", nullptr},
 #endif
     {},
 };

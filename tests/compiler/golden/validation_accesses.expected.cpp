@@ -283,16 +283,16 @@ __attribute__((used, visibility("hidden"))) char __mc_3_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x465e3159bbc7d31bull)
-    {"accesses", "validation_accesses.metal", 9, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 7, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 1, ::__mc_0_sites, "accesses", 0, ""},
+    {"accesses", "validation_accesses.metal", 9, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 7, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 1, ::__mc_0_sites, "accesses", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x97489a1fe39d5252ull)
-    {"deduces", "validation_accesses.metal", 38, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_1_params, METALCPU_KERNEL_CODE(&::__mc_1_run_group), METALCPU_KERNEL_CODE(&::__mc_1_run_thread), 0, nullptr, "deduces", 0, ""},
+    {"deduces", "validation_accesses.metal", 38, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_1_params, METALCPU_KERNEL_CODE(&::__mc_1_run_group), METALCPU_KERNEL_CODE(&::__mc_1_run_thread), 0, nullptr, "deduces", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0xa3a7061ff10a8138ull)
-    {"rows", "validation_accesses.metal", 47, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_2_params, METALCPU_KERNEL_CODE(&::__mc_2_run_group), METALCPU_KERNEL_CODE(&::__mc_2_run_thread), 0, nullptr, "rows", 0, ""},
+    {"rows", "validation_accesses.metal", 47, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_2_params, METALCPU_KERNEL_CODE(&::__mc_2_run_group), METALCPU_KERNEL_CODE(&::__mc_2_run_thread), 0, nullptr, "rows", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0xe3b1ca6a3b48dddcull)
-    {"samples", "validation_accesses.metal", 54, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_3_params, METALCPU_KERNEL_CODE(&::__mc_3_run_group), METALCPU_KERNEL_CODE(&::__mc_3_run_thread), 0, nullptr, "samples", 0, ""},
+    {"samples", "validation_accesses.metal", 54, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_3_params, METALCPU_KERNEL_CODE(&::__mc_3_run_group), METALCPU_KERNEL_CODE(&::__mc_3_run_thread), 0, nullptr, "samples", 0, "", nullptr},
 #endif
     {},
 };

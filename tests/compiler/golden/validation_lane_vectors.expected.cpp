@@ -292,16 +292,16 @@ __attribute__((used, visibility("hidden"))) char __mc_3_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x32459db470de113bull)
-    {"mat_mul_register_8x4", "validation_lane_vectors.metal", 13, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, "mat_mul_register_8x4", 0, ""},
+    {"mat_mul_register_8x4", "validation_lane_vectors.metal", 13, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, "mat_mul_register_8x4", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x4db16e68e6ba12b7ull)
-    {"horner", "validation_lane_vectors.metal", 54, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_1_params, METALCPU_KERNEL_CODE(&::__mc_1_run_group), nullptr, 0, nullptr, "horner", 0, ""},
+    {"horner", "validation_lane_vectors.metal", 54, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_1_params, METALCPU_KERNEL_CODE(&::__mc_1_run_group), nullptr, 0, nullptr, "horner", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x9edf5d4c6d52cc94ull)
-    {"divided_sum", "validation_lane_vectors.metal", 70, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_2_params, METALCPU_KERNEL_CODE(&::__mc_2_run_group), nullptr, 0, nullptr, "divided_sum", 0, ""},
+    {"divided_sum", "validation_lane_vectors.metal", 70, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_2_params, METALCPU_KERNEL_CODE(&::__mc_2_run_group), nullptr, 0, nullptr, "divided_sum", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x0cc50940e745e3dbull)
-    {"matmul_naive", "validation_lane_vectors.metal", 89, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_3_params, METALCPU_KERNEL_CODE(&::__mc_3_run_group), nullptr, 0, nullptr, "matmul_naive", 0, ""},
+    {"matmul_naive", "validation_lane_vectors.metal", 89, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_3_params, METALCPU_KERNEL_CODE(&::__mc_3_run_group), nullptr, 0, nullptr, "matmul_naive", 0, "", nullptr},
 #endif
     {},
 };

@@ -229,16 +229,16 @@ __attribute__((used, visibility("hidden"))) char __mc_3_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0x8c1892ffddf4c476ull)
-    {"naive", "validation_loop_ranges.metal", 9, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, "naive", 0, ""},
+    {"naive", "validation_loop_ranges.metal", 9, 13, MC_KERNEL_WORK_ITEM_LOOPS | MC_KERNEL_INTERLEAVED_THREADS | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 5, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), nullptr, 0, nullptr, "naive", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0xba8821b572531e29ull)
-    {"prefix", "validation_loop_ranges.metal", 22, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_1_params, METALCPU_KERNEL_CODE(&::__mc_1_run_group), METALCPU_KERNEL_CODE(&::__mc_1_run_thread), 0, nullptr, "prefix", 0, ""},
+    {"prefix", "validation_loop_ranges.metal", 22, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_1_params, METALCPU_KERNEL_CODE(&::__mc_1_run_group), METALCPU_KERNEL_CODE(&::__mc_1_run_thread), 0, nullptr, "prefix", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0xf708417b3d59b3c8ull)
-    {"unhoisted", "validation_loop_ranges.metal", 38, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_2_params, METALCPU_KERNEL_CODE(&::__mc_2_run_group), METALCPU_KERNEL_CODE(&::__mc_2_run_thread), 0, nullptr, "unhoisted", 0, ""},
+    {"unhoisted", "validation_loop_ranges.metal", 38, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 4, ::__mc_2_params, METALCPU_KERNEL_CODE(&::__mc_2_run_group), METALCPU_KERNEL_CODE(&::__mc_2_run_thread), 0, nullptr, "unhoisted", 0, "", nullptr},
 #endif
 #if METALCPU_SELECTS_KERNEL(0x9d0140cfd4a70596ull)
-    {"captures", "validation_loop_ranges.metal", 53, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 2, ::__mc_3_params, METALCPU_KERNEL_CODE(&::__mc_3_run_group), METALCPU_KERNEL_CODE(&::__mc_3_run_thread), 0, nullptr, "captures", 0, ""},
+    {"captures", "validation_loop_ranges.metal", 53, 13, 0u | MC_KERNEL_VECTORISED_THREADS | MC_KERNEL_NARROW_VECTORS, 0, 2, ::__mc_3_params, METALCPU_KERNEL_CODE(&::__mc_3_run_group), METALCPU_KERNEL_CODE(&::__mc_3_run_thread), 0, nullptr, "captures", 0, "", nullptr},
 #endif
     {},
 };

@@ -107,7 +107,7 @@ __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0xbb2bb6436aacfa04ull)
-    {"literal_kernel", "validation_string_literals.metal", 21, 46, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 0, nullptr, "literals", 0, ""},
+    {"literal_kernel", "validation_string_literals.metal", 21, 46, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 2, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 0, nullptr, "literals", 0, "", nullptr},
 #endif
     {},
 };

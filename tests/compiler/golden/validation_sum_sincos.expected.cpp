@@ -52,7 +52,7 @@ __attribute__((used, visibility("hidden"))) char __mc_0_name __asm__("metalcpu.k
 #endif
 const ::mc_kernel __mc_kernels[] = {
 #if METALCPU_SELECTS_KERNEL(0xadf476a8232d8c89ull)
-    {"sum_sincos_float", "validation_sum_sincos.metal", 7, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 3, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 0, nullptr, "sum_sincos<float>", 0, ""},
+    {"sum_sincos_float", "validation_sum_sincos.metal", 7, 13, 0u | MC_KERNEL_VECTORISED_THREADS, 0, 3, ::__mc_0_params, METALCPU_KERNEL_CODE(&::__mc_0_run_group), METALCPU_KERNEL_CODE(&::__mc_0_run_thread), 0, nullptr, "sum_sincos<float>", 0, "", nullptr},
 #endif
     {},
 };

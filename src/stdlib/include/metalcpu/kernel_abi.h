@@ -7,7 +7,7 @@
 #ifndef METALCPU_KERNEL_ABI_H
 #define METALCPU_KERNEL_ABI_H
 
-#define METALCPU_KERNEL_ABI_VERSION 23u /* 16-23: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites; argument-buffer members and render functions' names; nested argument buffers; buffers' struct types; device accesses watched */
+#define METALCPU_KERNEL_ABI_VERSION 24u /* 16-24: docs/kernel-abi.md, string literals; why a kernel keeps the fibers; threadgroup watch and barrier rounds; sampler mip filter and simdgroup_barrier sites; argument-buffer members and render functions' names; nested argument buffers; buffers' struct types; device accesses watched; user annotations */
 /* Device limits the kernel library and the host agree on (Apple7+ and Mac2 families); the
    runtime reports them (MTL::Device) and the front end and executor enforce them. */
 #define METALCPU_MAX_BUFFER_BINDINGS 31
@@ -400,6 +400,9 @@ typedef struct mc_kernel {
     /* ABI 17: for a kernel that runs on fibers (MC_KERNEL_USES_BARRIERS), why the front end did
        not split it into work-item loops, "file:line:column: why"; "" otherwise. */
     const char* fibers_reason;
+    /* ABI 24: the kernel's [[user_annotation("...")]] (an explicit instantiation's own, else its
+       template's), for MTL::FunctionReflection::userAnnotation; null when it has none. */
+    const char* user_annotation;
 } mc_kernel;
 
 /* A program-scope `constant` variable of the instrumented flavour, or a string literal it keeps

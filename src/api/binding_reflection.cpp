@@ -1,11 +1,12 @@
-// MTL::ComputePipelineReflection: the bindings of a pipeline's kernel, made when the program
-// asks newComputePipelineState for reflection (PipelineOptionBindingInfo): one per buffer,
-// threadgroup, texture, sampler and tensor parameter. Each binding reads
-// its parameter's reflection (mc_param) in the kernel library it keeps loaded; a buffer
-// binding of an argument buffer is what Device::newArgumentEncoder(bufferBinding) takes. With
-// PipelineOptionBufferTypeInfo a buffer binding also holds the types of what it points at
+// The bindings of a kernel's parameters, as MTL::ComputePipelineReflection gives them (when the
+// program asks newComputePipelineState for reflection: PipelineOptionBindingInfo) and
+// MTL::FunctionReflection (Library::reflectionForFunction): one per buffer, threadgroup,
+// texture, sampler and tensor parameter. Each binding reads its parameter's reflection
+// (mc_param) in the kernel library it keeps loaded; a buffer binding of an argument buffer is
+// what Device::newArgumentEncoder(bufferBinding) takes. With PipelineOptionBufferTypeInfo, and
+// always in a function's reflection, a buffer binding also holds the types of what it points at
 // (bufferStructType, bufferPointerType: reflected_types.h).
-#include "api/pipeline_reflection.h"
+#include "api/binding_reflection.h"
 
 #include "api/argument_encoding.h"
 #include "api/not_yet.h"
@@ -116,10 +117,25 @@ private:
     NS::Array* bindings_;
 };
 
-} // namespace
+class FunctionReflection final : public ns::Implements<MTL::FunctionReflection> {
+public:
+    FunctionReflection(NS::Array* bindings, NS::String* userAnnotation)
+        : bindings_(bindings), userAnnotation_(userAnnotation) {}
+    ~FunctionReflection() override {
+        bindings_->release();
+        if (userAnnotation_) userAnnotation_->release();
+    }
+    const char* className() const override { return "MTLFunctionReflection"; }
+    NS::Array* bindings() const { return bindings_; }
+    NS::String* userAnnotation() const { return userAnnotation_; }
 
-MTL::ComputePipelineReflection* newPipelineReflection(const mc_kernel& kernel, std::shared_ptr<const void> keeper,
-                                                      bool bufferTypes) {
+private:
+    NS::Array* bindings_;
+    NS::String* userAnnotation_;
+};
+
+/// A +1 array of the bindings of `kernel`'s parameters, in parameter order.
+NS::Array* newBindings(const mc_kernel& kernel, const std::shared_ptr<const void>& keeper, bool bufferTypes) {
     std::vector<NS::Object*> bindings;
     for (mc_u32 i = 0; i < kernel.param_count; ++i) {
         const mc_param& p = kernel.params[i];
@@ -136,7 +152,19 @@ MTL::ComputePipelineReflection* newPipelineReflection(const mc_kernel& kernel, s
     }
     NS::Array* array = ns::makeArray(bindings);
     for (NS::Object* b : bindings) b->release();
-    return ns::make<PipelineReflection>(array);
+    return array;
+}
+
+} // namespace
+
+MTL::ComputePipelineReflection* newPipelineReflection(const mc_kernel& kernel, std::shared_ptr<const void> keeper,
+                                                      bool bufferTypes) {
+    return ns::make<PipelineReflection>(newBindings(kernel, keeper, bufferTypes));
+}
+
+MTL::FunctionReflection* newFunctionReflection(const mc_kernel& kernel, std::shared_ptr<const void> keeper) {
+    return ns::make<FunctionReflection>(newBindings(kernel, keeper, true),
+                                        kernel.user_annotation ? ns::makeString(kernel.user_annotation) : nullptr);
 }
 
 MTL::ArgumentEncoder* newArgumentEncoder(rt::Device* device, const MTL::BufferBinding* binding) {
@@ -172,6 +200,20 @@ NS::Array* MTL::ComputePipelineReflection::bindings() const {
 }
 // MTL::Argument objects (the deprecated form) are not made.
 NS::Array* MTL::ComputePipelineReflection::arguments() const { return nullptr; }
+
+MTL::FunctionReflection* MTL::FunctionReflection::alloc() {
+    metalcpu::api::cannotMake("MTL::FunctionReflection::alloc");
+    return nullptr;
+}
+MTL::FunctionReflection* MTL::FunctionReflection::init() { return nullptr; }
+NS::Array* MTL::FunctionReflection::bindings() const {
+    auto* self = implOf<metalcpu::api::FunctionReflection>(this);
+    return self ? self->bindings() : nullptr;
+}
+NS::String* MTL::FunctionReflection::userAnnotation() const {
+    auto* self = implOf<metalcpu::api::FunctionReflection>(this);
+    return self ? self->userAnnotation() : nullptr;
+}
 
 NS::String* MTL::Binding::name() const {
     auto* self = implOf<Core>(this);
