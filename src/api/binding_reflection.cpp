@@ -171,7 +171,7 @@ MTL::ArgumentEncoder* newArgumentEncoder(rt::Device* device, const MTL::BufferBi
     constexpr rt::DebugLayer::Site site = {"MTLDebugDevice", "newArgumentEncoderWithBufferBinding:", 131};
     const BufferBinding* made = binding ? dynamic_cast<const BufferBinding*>(ns::ObjectBase::from({binding})) : nullptr;
     if (!made) {
-        rt::DebugLayer::reject(site, binding ? "bufferBinding was not made by a pipeline's reflection"
+        rt::DebugLayer::reject(site, binding ? "bufferBinding was not made by the reflection of a pipeline or function"
                                              : "bufferBinding must not be nil");
         return nullptr;
     }

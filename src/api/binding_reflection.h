@@ -32,7 +32,7 @@ MTL::FunctionReflection* newFunctionReflection(const mc_kernel& kernel, std::sha
 
 /// Device::newArgumentEncoder(bufferBinding): the encoder of the argument-buffer struct the
 /// binding's buffer points at, or nullptr (reported) for a binding that is not an argument
-/// buffer or was not made by a pipeline's reflection.
+/// buffer or was not made by metalcpu's reflection (of a pipeline or a function).
 MTL::ArgumentEncoder* newArgumentEncoder(rt::Device* device, const MTL::BufferBinding* binding);
 
 } // namespace metalcpu::api

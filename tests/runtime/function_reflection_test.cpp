@@ -40,23 +40,16 @@ template [[host_name("fill_int"), user_annotation("fills ints")]] kernel void fi
 vertex float4 draw(uint v [[vertex_id]]) { return float4(float(v)); }
 )";
 
-class FunctionReflectionTest : public MetalTest {
+class FunctionReflectionTest : public SuiteLibraryTest<kKernels> {
 protected:
-    static void SetUpTestSuite() { library_ = compile(kKernels); }
-    static void TearDownTestSuite() {
-        if (library_) library_->release();
-        library_ = nullptr;
-    }
     void SetUp() override {
-        MetalTest::SetUp();
+        SuiteLibraryTest::SetUp();
         ASSERT_NE(library_, nullptr);
     }
     static MTL::FunctionReflection* reflect(const char* name) {
         return library_->reflectionForFunction(NS::String::string(name, NS::UTF8StringEncoding));
     }
-    static MTL::Library* library_;
 };
-MTL::Library* FunctionReflectionTest::library_ = nullptr;
 
 // Test the bindings: one per resource parameter in order (no builtin), with name, type, index
 // and access, as a pipeline's reflection gives them.

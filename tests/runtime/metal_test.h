@@ -179,11 +179,10 @@ T* nil() {
 /// (threads per group, shader validation on): the shapes execution tests run kernels in.
 using KernelShape = std::tuple<unsigned, bool>;
 
-/// Execution tests parameterised by KernelShape over the kernels of `Source`, compiled once
-/// per suite: a kernel's pipeline in the shape's flavour, and a dispatch in groups of the
-/// shape's size. `class MyKernels : public ShapedKernelTest<kMySource> {};`
+/// Tests of the kernels of `Source`, compiled once per suite into library_ (nullptr, and the
+/// suite's first test failed, when they do not compile).
 template <const char* const& Source>
-class ShapedKernelTest : public MetalTest, public ::testing::WithParamInterface<KernelShape> {
+class SuiteLibraryTest : public MetalTest {
 protected:
     static void SetUpTestSuite() { library_ = compile(Source); }
     static void TearDownTestSuite() {
@@ -191,11 +190,22 @@ protected:
         library_ = nullptr;
     }
 
+    inline static MTL::Library* library_ = nullptr;
+};
+
+/// Execution tests parameterised by KernelShape over the kernels of `Source`, compiled once
+/// per suite: a kernel's pipeline in the shape's flavour, and a dispatch in groups of the
+/// shape's size. `class MyKernels : public ShapedKernelTest<kMySource> {};`
+template <const char* const& Source>
+class ShapedKernelTest : public SuiteLibraryTest<Source>, public ::testing::WithParamInterface<KernelShape> {
+protected:
+    using SuiteLibraryTest<Source>::library_;
+
     unsigned groupSize() const { return std::get<0>(GetParam()); }
     bool validated() const { return std::get<1>(GetParam()); }
 
     /// The pipeline (+1) for `name`, plain or validated as the shape says.
-    MTL::ComputePipelineState* kernel(const char* name) { return pipeline(library_, name, validated()); }
+    MTL::ComputePipelineState* kernel(const char* name) { return this->pipeline(library_, name, validated()); }
 
     /// Dispatches `threads` threads of `state` in groups of groupSize() (the last group is
     /// partial unless they divide), ends encoding and waits; fails the test unless completed.
@@ -204,11 +214,9 @@ protected:
         encoder->setComputePipelineState(state);
         encoder->dispatchThreads(MTL::Size(threads, 1, 1), MTL::Size(groupSize(), 1, 1));
         encoder->endEncoding();
-        ASSERT_EQ(run(commands), MTL::CommandBufferStatusCompleted)
+        ASSERT_EQ(this->run(commands), MTL::CommandBufferStatusCompleted)
             << text(commands->error() ? commands->error()->localizedDescription() : nullptr);
     }
-
-    inline static MTL::Library* library_ = nullptr;
 };
 
 /// Test names for KernelShape parameters: group33, group33_validated.

@@ -55,8 +55,8 @@ bool Planner::readsPerThreadVariable(TokenRange header) {
 
 void Planner::hidingScopes(const Statement& s, std::size_t blockEnd, const std::vector<std::string>& names,
                            std::vector<TokenRange>& scopes) const {
-    // The first of `names` that a declaration of tokens [begin, end) declares (its declarators
-    // only: a lambda's parameter in an initialiser declares nothing here).
+    // The first of `names` that a parsed declaration declares (its declarators only: a
+    // lambda's parameter in an initialiser declares nothing here), or kNoToken.
     const auto declared = [&](const std::optional<Declaration>& declaration) {
         if (declaration)
             for (std::size_t name : declaration->names)
